@@ -1,0 +1,28 @@
+# One-step set-up: a project-local uv (in .tools/) and a project-local venv (.venv/).
+PY ?= python3.11
+UV := .tools/bin/uv
+export UV_PROJECT_ENVIRONMENT := $(CURDIR)/.venv
+export PYTHONPATH :=
+
+.PHONY: install test demo bench clean
+
+$(UV):
+	$(PY) -m pip install --quiet --disable-pip-version-check --target .tools 'uv==0.13.9'
+
+.venv/.installed: $(UV) pyproject.toml $(wildcard uv.lock) shared/pyproject.toml services/*/pyproject.toml services/gameplay/setup.py services/gameplay/src/gameplay/engine/_core.pyx
+	$(UV) sync --all-packages --python $(PY)
+	touch $@
+
+install: .venv/.installed
+
+test: install
+	.venv/bin/python -m pytest -q $(PYTEST_ARGS)
+
+demo: install
+	.venv/bin/python -m gomoku_shared.demo $(DEMO_ARGS)
+
+bench: install
+	.venv/bin/python -m bench $(BENCH_ARGS)
+
+clean:
+	rm -rf .venv .tools

@@ -1,0 +1,1 @@
+"""Gomoku rules engine (placeholder until the engine lands)."""

@@ -1,0 +1,35 @@
+"""Selects the rules core: the compiled Cython module or the plain-Python reference.
+
+GAMEPLAY_ENGINE=auto|cython|python (read once, at first import of this module).
+``auto`` means cython and fails loudly if the extension is missing: a failed build
+must never pass silently. ``python`` selects the reference (tests, debugging).
+
+Both cores implement the same protocol:
+    classify(black, white, point) -> str
+    forbidden_points(black, white) -> dict[tuple[int, int], str]
+    line_length(stones, point) -> int   # longest line through point, point counted as a stone
+"""
+from __future__ import annotations
+
+import importlib
+import os
+from types import ModuleType
+
+_MODULES = {"cython": "gameplay.engine._core", "python": "gameplay.engine.reference"}
+
+
+def load(name: str) -> ModuleType:
+    if name == "auto":
+        name = "cython"
+    if name not in _MODULES:
+        raise ValueError(f"GAMEPLAY_ENGINE must be auto, cython or python, not {name!r}")
+    return importlib.import_module(_MODULES[name])
+
+
+def _selected_name() -> str:
+    name = os.environ.get("GAMEPLAY_ENGINE", "auto").strip().lower() or "auto"
+    return "cython" if name == "auto" else name
+
+
+IMPLEMENTATION: str = _selected_name()
+core: ModuleType = load(IMPLEMENTATION)

@@ -1,0 +1,61 @@
+"""The event-bus port: one interface, two transports (RabbitMQ and in-memory).
+
+Delivery contract, identical for both transports:
+- ``publish`` returns only when every message is safely stored by the broker
+  (publisher confirms on RabbitMQ); messages are persistent.
+- Each ``subscribe(queue, routing_keys, handler)`` owns one durable queue bound to
+  the routing keys (topic patterns, ``*`` and ``#``). Every message published with a
+  matching key reaches every queue bound to it exactly once (at-least-once delivery).
+- The handler's successful return acknowledges the message. If it raises, the
+  message is redelivered; after ``delivery_limit`` failed deliveries it moves to the
+  queue's dead-letter queue (``<queue>.dlq``).
+- Handlers must be idempotent (see ``inbox.py``): redelivery happens.
+"""
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
+
+
+@dataclass(frozen=True)
+class Message:
+    """One event on the wire. ``routing_key`` is the event type, ``message_id`` its event_id."""
+
+    routing_key: str
+    message_id: str
+    body: bytes
+    headers: dict[str, str] = field(default_factory=dict)
+    #: how many times this message was delivered before (0 on the first delivery)
+    redeliveries: int = 0
+
+
+Handler = Callable[[Message], Awaitable[None]]
+
+DEFAULT_DELIVERY_LIMIT = 5
+
+
+@runtime_checkable
+class EventBus(Protocol):
+    async def start(self) -> None:
+        """Connect and declare the exchange(s). Idempotent."""
+
+    async def close(self) -> None:
+        """Stop consumers (letting in-flight handlers finish) and disconnect."""
+
+    async def publish(self, messages: Sequence[Message]) -> None:
+        """Publish and wait for the broker's confirmation of every message."""
+
+    async def subscribe(
+        self,
+        queue: str,
+        routing_keys: Sequence[str],
+        handler: Handler,
+        *,
+        prefetch: int = 20,
+        delivery_limit: int = DEFAULT_DELIVERY_LIMIT,
+    ) -> None:
+        """Declare ``queue`` (and ``queue.dlq``), bind it and start consuming."""
+
+    async def ping(self) -> bool:
+        """True when the transport is usable (for /readyz)."""

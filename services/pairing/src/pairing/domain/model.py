@@ -1,0 +1,259 @@
+"""Domain types of the pairing service: players, per-round history, point systems.
+
+Conventions used everywhere in ``pairing.domain``:
+
+* A player is identified by a *start number* (``Player.id``, 1-based, the TRF pairing id).
+* ``Colour.FIRST`` is the side that moves first (tentative black in gomoku); it is TRF ``w``.
+* A tournament's history is stored per player as one :class:`RoundEntry` per round, exactly as
+  a TRF-16 player line does; :func:`record_round` keeps both sides of a game consistent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from typing import Iterable, Mapping
+
+
+class Colour(str, Enum):
+    FIRST = "w"   # moves first (tentative black); TRF 'w'
+    SECOND = "b"  # moves second; TRF 'b'
+
+    @property
+    def other(self) -> "Colour":
+        return Colour.SECOND if self is Colour.FIRST else Colour.FIRST
+
+
+class Code(str, Enum):
+    """One player's outcome of one round, with the TRF-16 result letters."""
+
+    WIN = "1"
+    DRAW = "="
+    LOSS = "0"
+    FORFEIT_WIN = "+"    # opponent absent: counts as a win for points (PAIR-6)
+    FORFEIT_LOSS = "-"
+    PAIRING_BYE = "U"    # pairing-allocated bye (PAB)
+    FULL_BYE = "F"       # full-point bye (e.g. arbiter-forced)
+    HALF_BYE = "H"       # requested bye scored as a draw
+    ZERO_BYE = "Z"       # requested bye scored zero / not paired
+    ABSENT = " "         # not in the tournament that round (late entry, after withdrawal)
+
+    @property
+    def over_the_board(self) -> bool:
+        return self in (Code.WIN, Code.DRAW, Code.LOSS)
+
+    @property
+    def has_opponent(self) -> bool:
+        return self in (Code.WIN, Code.DRAW, Code.LOSS, Code.FORFEIT_WIN, Code.FORFEIT_LOSS)
+
+    @property
+    def voluntary_unplayed(self) -> bool:
+        """FIDE C.07 art. 16: rounds the player chose not to play (cut first by median/cut-1)."""
+        return self in (Code.FORFEIT_LOSS, Code.HALF_BYE, Code.ZERO_BYE, Code.ABSENT)
+
+
+@dataclass(frozen=True)
+class PointSystem:
+    """Points per outcome (PAIR-4 default 2/1/0). Every value is event configuration."""
+
+    win: float = 2
+    draw: float = 1
+    loss: float = 0
+    forfeit_win: float | None = None   # None: same as win
+    forfeit_loss: float = 0
+    pairing_bye: float | None = None   # None: same as win
+    full_bye: float | None = None      # None: same as win
+    half_bye: float | None = None      # None: same as draw
+    zero_bye: float = 0
+
+    def points(self, code: Code) -> float:
+        match code:
+            case Code.WIN:
+                return self.win
+            case Code.DRAW:
+                return self.draw
+            case Code.LOSS:
+                return self.loss
+            case Code.FORFEIT_WIN:
+                return self.win if self.forfeit_win is None else self.forfeit_win
+            case Code.FORFEIT_LOSS:
+                return self.forfeit_loss
+            case Code.PAIRING_BYE:
+                return self.win if self.pairing_bye is None else self.pairing_bye
+            case Code.FULL_BYE:
+                return self.win if self.full_bye is None else self.full_bye
+            case Code.HALF_BYE:
+                return self.draw if self.half_bye is None else self.half_bye
+            case _:
+                return self.zero_bye
+
+
+@dataclass(frozen=True)
+class RoundEntry:
+    """A player's round: opponent (None for byes/absence), colour (None if unplayed), outcome."""
+
+    round: int
+    opponent: int | None
+    colour: Colour | None
+    code: Code
+
+    @property
+    def played(self) -> bool:
+        """Played over the board. Only these count for colour history and the rematch ban."""
+        return self.code.over_the_board and self.opponent is not None
+
+
+@dataclass(frozen=True)
+class Player:
+    id: int                         # start number, 1..n
+    name: str = ""
+    rating: int = 0
+    gender: str = ""                # "m" / "f" (REG-12 merged sections rank by gender)
+    unit: str | None = None         # club / province; used for forbidden pairs
+    entry_round: int = 1            # late entry: first round the player can be paired
+    withdrawn_after: int | None = None  # withdrew after this round: never paired again
+
+
+@dataclass(frozen=True)
+class ForbiddenGroup:
+    """Players who must not meet in rounds first..last (TRF record 260)."""
+
+    first_round: int
+    last_round: int
+    players: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """Immutable state of one section. ``history[pid]`` has one entry per completed round."""
+
+    players: tuple[Player, ...]
+    rounds_planned: int
+    history: Mapping[int, tuple[RoundEntry, ...]] = field(default_factory=dict)
+    points: PointSystem = PointSystem()
+    forbidden: tuple[ForbiddenGroup, ...] = ()
+    top_seed_colour: Colour = Colour.FIRST   # colour of start number 1 in round 1 (TRF 152)
+    name: str = ""
+
+    @property
+    def rounds_done(self) -> int:
+        return max((len(h) for h in self.history.values()), default=0)
+
+    def player(self, pid: int) -> Player:
+        for p in self.players:
+            if p.id == pid:
+                return p
+        raise KeyError(pid)
+
+    def entries(self, pid: int) -> tuple[RoundEntry, ...]:
+        """The player's entries padded with ABSENT up to rounds_done (late entries)."""
+        h = tuple(self.history.get(pid, ()))
+        done = self.rounds_done
+        if len(h) < done:
+            h = h + tuple(RoundEntry(r, None, None, Code.ABSENT) for r in range(len(h) + 1, done + 1))
+        return h
+
+    def score(self, pid: int, upto: int | None = None) -> float:
+        return sum(self.points.points(e.code) for e in self.entries(pid) if upto is None or e.round <= upto)
+
+
+class Outcome(str, Enum):
+    """Result of one pairing (board), from the first mover's side."""
+
+    FIRST_WINS = "1-0"
+    SECOND_WINS = "0-1"
+    DRAW = "=-="
+    FIRST_FORFEIT_WIN = "+--"    # second player absent
+    SECOND_FORFEIT_WIN = "--+"   # first player absent
+    DOUBLE_FORFEIT = "---"
+
+    def codes(self) -> tuple[Code, Code]:
+        return {
+            Outcome.FIRST_WINS: (Code.WIN, Code.LOSS),
+            Outcome.SECOND_WINS: (Code.LOSS, Code.WIN),
+            Outcome.DRAW: (Code.DRAW, Code.DRAW),
+            Outcome.FIRST_FORFEIT_WIN: (Code.FORFEIT_WIN, Code.FORFEIT_LOSS),
+            Outcome.SECOND_FORFEIT_WIN: (Code.FORFEIT_LOSS, Code.FORFEIT_WIN),
+            Outcome.DOUBLE_FORFEIT: (Code.FORFEIT_LOSS, Code.FORFEIT_LOSS),
+        }[self]
+
+
+@dataclass(frozen=True)
+class Board:
+    first: int    # moves first
+    second: int
+
+
+@dataclass(frozen=True)
+class RoundPairing:
+    """What a pairing engine returns: boards in order, plus byes (pid -> Code)."""
+
+    round: int
+    boards: tuple[Board, ...]
+    byes: Mapping[int, Code] = field(default_factory=dict)
+
+    def pairs(self) -> list[tuple[int, int]]:
+        """JaVaFo convention: (first, second) per board, then (pid, 0) for the pairing bye."""
+        out = [(b.first, b.second) for b in self.boards]
+        out += [(pid, 0) for pid, c in sorted(self.byes.items()) if c is Code.PAIRING_BYE]
+        return out
+
+
+class ResultError(ValueError):
+    pass
+
+
+def record_round(t: Tournament, pairing: RoundPairing, outcomes: Mapping[int, Outcome]) -> Tournament:
+    """Append a completed round. ``outcomes`` maps board index (0-based) to its Outcome.
+
+    Players neither on a board nor given a bye get ``Code.ABSENT`` (not in the event that round).
+    Forfeits are recorded without colour: they count neither toward colour history nor toward
+    the rematch ban (PAIR-6).
+    """
+    r = t.rounds_done + 1
+    if pairing.round != r:
+        raise ResultError(f"round {pairing.round} recorded but round {r} is next")
+    missing = [i for i in range(len(pairing.boards)) if i not in outcomes]
+    if missing:
+        raise ResultError(f"round {r}: no result for boards {[i + 1 for i in missing]} (PAIR-11)")
+    new: dict[int, RoundEntry] = {}
+    for i, b in enumerate(pairing.boards):
+        o = outcomes[i]
+        cf, cs = o.codes()
+        played = cf.over_the_board
+        new[b.first] = RoundEntry(r, b.second, Colour.FIRST if played else None, cf)
+        new[b.second] = RoundEntry(r, b.first, Colour.SECOND if played else None, cs)
+    for pid, code in pairing.byes.items():
+        if pid in new:
+            raise ResultError(f"player {pid} both paired and given a bye in round {r}")
+        new[pid] = RoundEntry(r, None, None, code)
+    history = {}
+    for p in t.players:
+        h = t.entries(p.id)
+        history[p.id] = h + (new.get(p.id) or RoundEntry(r, None, None, Code.ABSENT),)
+    return replace(t, history=history)
+
+
+def add_player(t: Tournament, player: Player) -> Tournament:
+    """Late entry (PAIR-11): the new player has ABSENT rounds so far; past rounds stay as paired."""
+    if any(p.id == player.id for p in t.players):
+        raise ValueError(f"start number {player.id} already used")
+    entry = max(player.entry_round, t.rounds_done + 1)
+    return replace(t, players=t.players + (replace(player, entry_round=entry),))
+
+
+def withdraw(t: Tournament, pid: int, after_round: int | None = None) -> Tournament:
+    """Withdrawal (PAIR-11): the player is not paired after ``after_round`` (default: now)."""
+    after = t.rounds_done if after_round is None else after_round
+    players = tuple(replace(p, withdrawn_after=after) if p.id == pid else p for p in t.players)
+    return replace(t, players=players)
+
+
+def active_players(t: Tournament, round_: int, exclude: Iterable[int] = ()) -> list[int]:
+    """Players who can be paired in ``round_``: entered, not withdrawn, not excluded."""
+    ex = set(exclude)
+    return [
+        p.id for p in t.players
+        if p.entry_round <= round_ and (p.withdrawn_after is None or p.withdrawn_after >= round_)
+        and p.id not in ex
+    ]

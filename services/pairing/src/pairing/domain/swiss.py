@@ -1,0 +1,130 @@
+"""Dutch Swiss pairing (FIDE C.04.3) behind a port, with our domain types at the boundary.
+
+``SwissEngine`` is the port. ``GacruxDutch`` is the adapter over the MIT-licensed ``gacrux``
+package (FIDE's reference checker, which agrees with bbpPairings). It is pure computation:
+the tournament goes in as TRF text built by :mod:`.trf` and is parsed in memory, nothing
+touches files or the network. Every pairing it returns passes :func:`.checker.check_round`
+before it leaves :func:`pair_swiss_round`: an illegal pairing raises instead of being used.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Mapping, Protocol, Sequence
+
+from .checker import IllegalPairing, check_round
+from .model import Board, Code, Colour, ForbiddenGroup, RoundPairing, Tournament, active_players
+from .trf import export_trf
+
+
+class NoLegalPairing(Exception):
+    """No pairing of the field satisfies the absolute criteria (the arbiter must decide)."""
+
+
+class SwissEngine(Protocol):
+    def pair(self, t: Tournament, round_: int, participants: Sequence[int]) -> list[tuple[int, int]]:
+        """Return (first, second) per board, and (pid, 0) for the pairing-allocated bye."""
+        ...
+
+
+class GacruxDutch:
+    """Dutch system via ``gacrux.pairingdutch`` (deterministic: the top colour comes from the
+    tournament, never from a random draw)."""
+
+    def __init__(self, experimental: Iterable[str] = ()):
+        self.experimental = list(experimental)
+
+    def pair(self, t: Tournament, round_: int, participants: Sequence[int]) -> list[tuple[int, int]]:
+        from gacrux.gacruxexeptions import GacruxNoLegalPairing
+        from gacrux.pairingdutch import pairing_dutch
+        from gacrux.trf2json import trf2json
+
+        if round_ != t.rounds_done + 1:
+            raise ValueError(f"can only pair round {t.rounds_done + 1}, not {round_} (PAIR-11)")
+        chess = trf2json()
+        chess.parse_file(export_trf(t), 0)
+        if chess.chessjson["status"]["code"] > 400:
+            raise ValueError(f"gacrux rejected the tournament: {chess.chessjson['status']}")
+        tour = chess.get_tournament(1)
+        tour["numRounds"] = max(t.rounds_planned, round_)
+        tour["maxMeets"] = 1
+        tour["topColor"] = "w" if t.top_seed_colour is Colour.FIRST else "b"
+        present = set(participants)
+        for c in tour["competitors"]:
+            c["present"] = c["cid"] in present
+        params = {"experimental": self.experimental, "verbose": 0, "top_color": tour["topColor"]}
+        try:
+            brackets = pairing_dutch(tour, round_, params).compute_pairing(False, 0)
+        except GacruxNoLegalPairing as e:
+            raise NoLegalPairing(str(e)) from e
+        pairs = [p for b in brackets if b and "pairs" in b for p in b["pairs"]]
+        pairs.sort(key=lambda p: p["board"])
+        return [(int(p["w"]), int(p["b"])) for p in pairs]
+
+
+@dataclass(frozen=True)
+class ByeRules:
+    """How requested byes score (REG/PAIR config): HALF_BYE or ZERO_BYE, per event."""
+
+    requested: Code = Code.HALF_BYE
+    forced: Code = Code.FULL_BYE   # arbiter-forced bye (e.g. FULL_BYE, or PAIRING_BYE)
+
+
+def forbidden_from_units(t: Tournament, first_round: int, last_round: int) -> tuple[ForbiddenGroup, ...]:
+    """Players of the same unit kept apart (the event decides whether and in which rounds)."""
+    units: dict[str, list[int]] = {}
+    for p in t.players:
+        if p.unit:
+            units.setdefault(p.unit, []).append(p.id)
+    return tuple(ForbiddenGroup(first_round, last_round, tuple(ids)) for _, ids in sorted(units.items())
+                 if len(ids) > 1)
+
+
+def pair_swiss_round(
+    t: Tournament,
+    round_: int | None = None,
+    *,
+    requested_byes: Iterable[int] = (),
+    forced_byes: Iterable[int] = (),
+    absent: Iterable[int] = (),
+    bye_rules: ByeRules = ByeRules(),
+    engine: SwissEngine | None = None,
+) -> RoundPairing:
+    """Pair the next Swiss round (PAIR-2).
+
+    * ``requested_byes`` get ``bye_rules.requested`` (half or zero point, per event config);
+    * ``forced_byes`` (arbiter) get ``bye_rules.forced``;
+    * ``absent`` players (not checked in, REG-11) are not paired and get ``ZERO_BYE``;
+    * withdrawn players and entries before their ``entry_round`` are skipped;
+    past rounds are never re-paired. Raises :class:`NoLegalPairing` if the absolute criteria
+    cannot be met, :class:`IllegalPairing` if the engine ever returned an illegal pairing.
+    """
+    r = t.rounds_done + 1 if round_ is None else round_
+    if r != t.rounds_done + 1:
+        raise ValueError(f"round {r} cannot be paired: round {t.rounds_done + 1} is next (PAIR-11)")
+    if r > t.rounds_planned:
+        raise ValueError(f"round {r} exceeds the {t.rounds_planned} rounds planned")
+    byes: dict[int, Code] = {}
+    for pid in absent:
+        byes[pid] = Code.ZERO_BYE
+    for pid in requested_byes:
+        byes[pid] = bye_rules.requested
+    for pid in forced_byes:
+        byes[pid] = bye_rules.forced
+    participants = active_players(t, r, exclude=byes)
+    byes = {pid: c for pid, c in byes.items() if pid in {p.id for p in t.players}}
+    if not participants:
+        return RoundPairing(r, (), byes)
+    if len(participants) == 1:
+        pairs = [(participants[0], 0)]
+    else:
+        pairs = (engine or GacruxDutch()).pair(t, r, participants)
+    boards = tuple(Board(a, b) for a, b in pairs if b)
+    for a, b in pairs:
+        if not b:
+            byes[a] = Code.PAIRING_BYE
+    rp = RoundPairing(r, boards, byes)
+    problems = check_round(t, rp, participants)
+    if problems:
+        raise IllegalPairing(problems)
+    return rp

@@ -1,0 +1,206 @@
+"""Plain-Python rules core: the obviously-correct, slow oracle for the Cython core (PLAY-3).
+
+Protocol (shared with ``_core``; see ``backend.py``)::
+
+    classify(black, white, point) -> "five" | "overline" | "double_four" | "double_three" | "none"
+    forbidden_points(black, white) -> {(x, y): kind}
+    line_length(stones, point) -> int
+
+Every definition below is written straight from the RIF wording in RULES.md PLAY-3, with no
+pattern tables, so that it can be read against the rule:
+
+* five: the new black stone completes a run of exactly five. It wins even when the same move
+  also makes an overline, a double four or a double three elsewhere.
+* overline: a run of six or more through the new stone.
+* four: a line where one more black stone makes exactly five. Fours are told apart by their
+  four stones, so a straight four (``.XXXX.``) is one four while ``X.XXX.X``, ``XX.XX.XX``
+  and ``XXX.X.XXX`` are two fours on one line.
+* three: a line where one more black stone makes a straight four (an unbroken four whose both
+  ends make exactly five) through the new stone, where that extra stone neither makes a five
+  nor is itself forbidden -- decided by calling ``classify`` again with the new stone placed.
+* order: overline > double four (two or more fours) > double three (two or more threes).
+  Hence 4-3-3 is a double three, 4-4-3 a double four, and 4-3 is legal.
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+from .coords import BOARD_SIZE, Point
+
+FIVE = "five"
+OVERLINE = "overline"
+DOUBLE_FOUR = "double_four"
+DOUBLE_THREE = "double_three"
+NONE = "none"
+FORBIDDEN_KINDS = frozenset({OVERLINE, DOUBLE_FOUR, DOUBLE_THREE})
+
+DIRECTIONS: tuple[Point, ...] = ((1, 0), (0, 1), (1, 1), (1, -1))
+
+
+# -- input validation -------------------------------------------------------------------------
+
+def _point(value: object, what: str) -> Point:
+    if not isinstance(value, (tuple, list)) or len(value) != 2:
+        raise ValueError(f"{what} must be an (x, y) pair, not {value!r}")
+    x, y = value
+    if isinstance(x, bool) or isinstance(y, bool) or not isinstance(x, int) or not isinstance(y, int):
+        raise ValueError(f"{what} coordinates must be integers, not {value!r}")
+    if not (0 <= x < BOARD_SIZE and 0 <= y < BOARD_SIZE):
+        raise ValueError(f"{what} {value!r} is off the {BOARD_SIZE}x{BOARD_SIZE} board")
+    return (x, y)
+
+
+def _stones(values: Iterable[object], what: str) -> set[Point]:
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        raise ValueError(f"{what} must be a collection of (x, y) points, not {values!r}")
+    out = {_point(v, f"{what} stone") for v in values}
+    return out
+
+
+def _position(black: Iterable[object], white: Iterable[object]) -> tuple[set[Point], set[Point]]:
+    b = _stones(black, "black")
+    w = _stones(white, "white")
+    both = b & w
+    if both:
+        raise ValueError(f"points hold both a black and a white stone: {sorted(both)}")
+    return b, w
+
+
+# -- geometry ---------------------------------------------------------------------------------
+
+def _on_board(x: int, y: int) -> bool:
+    return 0 <= x < BOARD_SIZE and 0 <= y < BOARD_SIZE
+
+
+def _segment(stones: set[Point], point: Point, d: Point) -> list[Point]:
+    """The unbroken run of ``stones`` along ``d`` that contains ``point`` (point counted)."""
+    dx, dy = d
+    run = [point]
+    x, y = point[0] - dx, point[1] - dy
+    while _on_board(x, y) and (x, y) in stones:
+        run.insert(0, (x, y))
+        x, y = x - dx, y - dy
+    x, y = point[0] + dx, point[1] + dy
+    while _on_board(x, y) and (x, y) in stones:
+        run.append((x, y))
+        x, y = x + dx, y + dy
+    return run
+
+
+def _empty(black: set[Point], white: set[Point], p: Point) -> bool:
+    return _on_board(*p) and p not in black and p not in white
+
+
+def _line_points(p: Point, d: Point, reach: int) -> list[Point]:
+    """On-board points of the line through ``p`` along ``d`` within ``reach`` of it, p excluded."""
+    out = []
+    for k in range(-reach, reach + 1):
+        q = (p[0] + k * d[0], p[1] + k * d[1])
+        if k != 0 and _on_board(*q):
+            out.append(q)
+    return out
+
+
+def _with(stones: set[Point], p: Point, fn, *args):
+    """Run ``fn`` with ``p`` temporarily added to ``stones`` (restored afterwards)."""
+    stones.add(p)
+    try:
+        return fn(*args)
+    finally:
+        stones.discard(p)
+
+
+# -- shapes -----------------------------------------------------------------------------------
+
+def _fours(black: set[Point], white: set[Point], p: Point, d: Point) -> int:
+    """Number of distinct fours through ``p`` (already placed) on the line along ``d``."""
+    four_sets = set()
+    for q in _line_points(p, d, 4):
+        if not _empty(black, white, q):
+            continue
+        run = _with(black, q, _segment, black, q, d)
+        if len(run) == 5 and p in run:
+            four_sets.add(frozenset(run) - {q})
+    return len(four_sets)
+
+
+def _is_straight_four(black: set[Point], white: set[Point], run: list[Point], d: Point) -> bool:
+    if len(run) != 4:
+        return False
+    ends = ((run[0][0] - d[0], run[0][1] - d[1]), (run[-1][0] + d[0], run[-1][1] + d[1]))
+    for end in ends:
+        if not _empty(black, white, end):
+            return False
+        if len(_with(black, end, _segment, black, end, d)) != 5:
+            return False
+    return True
+
+
+def _is_three(black: set[Point], white: set[Point], p: Point, d: Point) -> bool:
+    """True when one more black stone on this line makes a straight four through ``p``,
+    that stone makes no five and is not itself forbidden (``p`` already placed)."""
+    for e in _line_points(p, d, 4):
+        if not _empty(black, white, e):
+            continue
+        black.add(e)
+        try:
+            run = _segment(black, e, d)
+            straight = p in run and _is_straight_four(black, white, run, d)
+        finally:
+            black.discard(e)
+        if straight and _classify(black, white, e) == NONE:
+            return True
+    return False
+
+
+def _classify(black: set[Point], white: set[Point], p: Point) -> str:
+    """Kind of a black stone on the empty point ``p``; ``black`` is restored on return."""
+    black.add(p)
+    try:
+        lengths = [len(_segment(black, p, d)) for d in DIRECTIONS]
+        if 5 in lengths:
+            return FIVE
+        if max(lengths) >= 6:
+            return OVERLINE
+        if sum(_fours(black, white, p, d) for d in DIRECTIONS) >= 2:
+            return DOUBLE_FOUR
+        if sum(1 for d in DIRECTIONS if _is_three(black, white, p, d)) >= 2:
+            return DOUBLE_THREE
+        return NONE
+    finally:
+        black.discard(p)
+
+
+# -- protocol ---------------------------------------------------------------------------------
+
+def classify(black: Iterable[Point], white: Iterable[Point], point: Point) -> str:
+    """What a black stone on the empty ``point`` would be: five, overline, double_four,
+    double_three or none (PLAY-3)."""
+    b, w = _position(black, white)
+    p = _point(point, "point")
+    if p in b or p in w:
+        raise ValueError(f"point {p} is not empty")
+    return _classify(b, w, p)
+
+
+def forbidden_points(black: Iterable[Point], white: Iterable[Point]) -> dict[Point, str]:
+    """Every empty point where a black stone would be forbidden, with the kind of foul."""
+    b, w = _position(black, white)
+    out: dict[Point, str] = {}
+    for x in range(BOARD_SIZE):
+        for y in range(BOARD_SIZE):
+            p = (x, y)
+            if p in b or p in w:
+                continue
+            kind = _classify(b, w, p)
+            if kind in FORBIDDEN_KINDS:
+                out[p] = kind
+    return out
+
+
+def line_length(stones: Iterable[Point], point: Point) -> int:
+    """Longest unbroken run of ``stones`` through ``point`` in any direction, point counted."""
+    s = _stones(stones, "stones")
+    p = _point(point, "point")
+    s.add(p)
+    return max(len(_segment(s, p, d)) for d in DIRECTIONS)

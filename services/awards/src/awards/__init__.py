@@ -1,0 +1,1 @@
+"""Awards service: Places, prize money, titles, team scores, best boards and qualification, published."""

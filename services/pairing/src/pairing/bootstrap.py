@@ -1,0 +1,23 @@
+"""Composition root of the pairing service: build(settings, bus=None, clock=None) -> Service."""
+from __future__ import annotations
+
+from gomoku_shared.auth import KeyRing
+from gomoku_shared.clock import Clock
+from gomoku_shared.messaging.bus import EventBus
+from gomoku_shared.runtime import ServiceRuntime
+from gomoku_shared.service import Service, bus_from_settings
+from gomoku_shared.settings import ServiceSettings
+
+from .adapters.orm import metadata
+from .entrypoints import consumers
+from .entrypoints.api import create_api
+
+NAME = "pairing"
+
+
+def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Clock | None = None) -> Service:
+    runtime = ServiceRuntime(NAME, settings, metadata, bus=bus or bus_from_settings(settings), clock=clock,
+                             owns_bus=bus is None)
+    consumers.register(runtime)
+    app = create_api(runtime, KeyRing(settings.api_keys))
+    return Service(NAME, runtime, app)

@@ -1,0 +1,98 @@
+"""Value types shared by several event payloads."""
+from __future__ import annotations
+
+from datetime import date
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Gender = Literal["male", "female"]
+RuleTrack = Literal["free", "professional"]
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+
+class ClockSpec(Model):
+    """Server clock of one game (PLAY-5). ``kind`` sudden_death ignores increment_s."""
+
+    kind: Literal["sudden_death", "fischer"] = "sudden_death"
+    base_s: int = Field(gt=0)
+    increment_s: int = Field(default=0, ge=0)
+
+
+class Ruleset(Model):
+    """Everything gameplay needs to judge one game (PLAY-1..PLAY-3)."""
+
+    track: RuleTrack
+    #: PLAY-1 variant: only exactly five wins (six+ is not a win) under free rules
+    exact_five: bool = False
+    #: PLAY-3: what a forbidden black move does under professional rules
+    forbidden_policy: Literal["loss", "reject"] = "loss"
+    #: PLAY-2: fifth-move offers fixed by the section (None: declared with the opening)
+    fixed_n: int | None = None
+    max_n: int = 10
+
+
+class Points(Model):
+    """Game points (PAIR-4); match points for teams (PAIR-9)."""
+
+    win: int = 2
+    draw: int = 1
+    loss: int = 0
+
+
+class Member(Model):
+    """A player inside an entrant (a team member with a fixed board, REG-9)."""
+
+    player_id: str
+    name: str
+    gender: Gender
+    board: int | None = None
+    unit: str | None = None
+    birth_date: date | None = None
+
+
+class Entrant(Model):
+    """A participant of a section: one player, or a team with members on fixed boards."""
+
+    entrant_id: str
+    name: str
+    gender: Gender | None = None
+    unit: str | None = None
+    rating: int = 0
+    birth_date: date | None = None
+    members: list[Member] = Field(default_factory=list)
+    #: facts other stages need (e.g. eligibility clause that admitted the player)
+    attributes: dict[str, Any] = Field(default_factory=dict)
+
+
+class SectionRules(Model):
+    """The rules a section is played under; travels with section.closed / round.paired."""
+
+    kind: Literal["individual", "team"] = "individual"
+    format: Literal["swiss", "round_robin"] = "swiss"
+    rounds: int = Field(ge=1)
+    boards: int = 1
+    #: PAIR-5: each round is two games, each player moving first once
+    two_game_rounds: bool = False
+    ruleset: Ruleset
+    clock: ClockSpec
+    #: PLAY-PLAYOFF clocks: the two-game playoff, then sudden-death single games
+    playoff_clock: ClockSpec = ClockSpec(kind="fischer", base_s=300, increment_s=3)
+    playoff_decider_clock: ClockSpec = ClockSpec(kind="fischer", base_s=180, increment_s=2)
+    no_show_minutes: int = 15
+    points: Points = Points()
+    match_points: Points = Points()
+    tiebreaks: list[str] = Field(default_factory=list)
+    #: PAIR-8: how a tie on a place that matters is settled
+    tie_policy: Literal["playoff", "arbiter", "share"] = "playoff"
+    #: places that win a medal, money or qualification (PAIR-8)
+    places_that_matter: int = 0
+    #: merged sections rank each gender separately (REG-12)
+    rank_by_gender: bool = False
+    #: PAIR-2 extension: keep players of one unit apart where the event says so
+    separate_units: bool = False
+    #: unplayed-round rules of FIDE C.07 Article 16 (edition)
+    tiebreak_edition: int = 2024

@@ -1,0 +1,276 @@
+"""One payload model per integration event (ARCHITECTURE §1). Routing key = TYPE."""
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any, ClassVar, Literal
+
+from pydantic import Field
+
+from .common import ClockSpec, Entrant, Gender, Model, Ruleset, SectionRules
+from .envelope import Payload
+
+# ---------------------------------------------------------------- registration
+
+
+class EventConfigured(Payload):
+    TYPE: ClassVar[str] = "event.configured"
+    event_code: str
+    name: str
+    preset_id: str
+    #: the whole validated event configuration (gomoku_shared.event_config.EventConfig)
+    config: dict[str, Any]
+
+
+class EntryAccepted(Payload):
+    TYPE: ClassVar[str] = "entry.accepted"
+    event_code: str
+    stage: str
+    section_id: str
+    entry_id: str
+    entrant: Entrant
+    #: the eligibility clause that admitted the entrant (REG-4..REG-8)
+    clause: str
+    waiting_list: bool = False
+
+
+class EntryRefused(Payload):
+    TYPE: ClassVar[str] = "entry.refused"
+    event_code: str
+    stage: str
+    section_id: str
+    application_id: str
+    entrant_name: str
+    clause: str
+    reason: str
+
+
+class EntryWithdrawn(Payload):
+    TYPE: ClassVar[str] = "entry.withdrawn"
+    event_code: str
+    stage: str
+    section_id: str
+    entry_id: str
+    entrant_id: str
+    reason: str
+
+
+class SectionClosed(Payload):
+    TYPE: ClassVar[str] = "section.closed"
+    event_code: str
+    stage: str
+    section_id: str
+    name: str
+    status: Literal["ready", "cancelled"]
+    #: REG-12: the sections folded into this one
+    merged_from: list[str] = Field(default_factory=list)
+    rules: SectionRules
+    entrants: list[Entrant]
+    starts_at: datetime | None = None
+
+
+# ---------------------------------------------------------------- pairing
+
+
+class PairingSpec(Model):
+    """One pairing of a round: 1 game, a two-game pair (PAIR-5) or one board of a match."""
+
+    pairing_id: str
+    #: entrant (player) who moves first in game 1 — the tentative black
+    first: str
+    second: str
+    games: int = 1
+    board: int | None = None
+    #: team match this board belongs to (PAIR-9)
+    match_id: str | None = None
+    ruleset: Ruleset
+    clock: ClockSpec
+    #: two-game rounds play a clock for the pair as a whole (SZ: 30 min per player)
+    round_clock: bool = False
+
+
+class Bye(Model):
+    entrant_id: str
+    kind: Literal["pairing", "requested", "forced", "absent"] = "pairing"
+    points: int
+
+
+class RoundPaired(Payload):
+    TYPE: ClassVar[str] = "round.paired"
+    event_code: str
+    stage: str
+    section_id: str
+    round: int
+    starts_at: datetime | None = None
+    no_show_minutes: int = 15
+    pairings: list[PairingSpec]
+    byes: list[Bye] = Field(default_factory=list)
+
+
+class StandingRow(Model):
+    place: int
+    shared: bool = False
+    entrant_id: str
+    name: str
+    gender: Gender | None = None
+    unit: str | None = None
+    points: float
+    #: every tiebreak value, by name, in the section's order
+    tiebreaks: dict[str, float] = Field(default_factory=dict)
+    wins: int = 0
+    games_played: int = 0
+    #: place among the entrant's gender in a merged section (REG-12)
+    gender_place: int | None = None
+    #: the tie was settled by a playoff (PAIR-8) or an arbiter
+    decided_by: Literal["tiebreak", "playoff", "arbiter", "shared"] | None = None
+
+
+class BoardStat(Model):
+    """Per-board record of a team member, for the best-board award (AWD-7)."""
+
+    entrant_id: str
+    player_id: str
+    name: str
+    board: int
+    games_played: int
+    board_games: int
+    points: float
+    wins: int
+
+
+class StandingsUpdated(Payload):
+    TYPE: ClassVar[str] = "standings.updated"
+    event_code: str
+    stage: str
+    section_id: str
+    after_round: int
+    standings: list[StandingRow]
+
+
+class SectionCompleted(Payload):
+    TYPE: ClassVar[str] = "section.completed"
+    event_code: str
+    stage: str
+    section_id: str
+    name: str
+    #: increases when an arbiter's correction republishes the section (AWD-8)
+    revision: int = 1
+    rules: SectionRules
+    standings: list[StandingRow]
+    entrants: list[Entrant] = Field(default_factory=list)
+    board_stats: list[BoardStat] = Field(default_factory=list)
+    #: tie groups left for an arbiter's decision (PAIR-8, no playoffs)
+    flagged_ties: list[list[str]] = Field(default_factory=list)
+    rounds_played: int
+
+
+class PlayoffRequired(Payload):
+    TYPE: ClassVar[str] = "playoff.required"
+    event_code: str
+    stage: str
+    section_id: str
+    playoff_id: str
+    place_from: int
+    place_to: int
+    entrant_ids: list[str]
+    #: the players who actually play (team playoffs: the board-1 players, PAIR-10)
+    pairings: list[PairingSpec]
+
+
+# ---------------------------------------------------------------- gameplay
+
+
+GameReason = Literal[
+    "five", "forbidden", "time", "resignation", "no_show", "arbiter",
+    "agreement", "passes", "full_board", "both_flags", "round_forfeit",
+]
+
+
+class GameStarted(Payload):
+    TYPE: ClassVar[str] = "game.started"
+    event_code: str
+    section_id: str
+    round: int
+    pairing_id: str
+    game_id: str
+    game_no: int = 1
+    black: str
+    white: str
+    playoff_id: str | None = None
+
+
+class PairingOutcome(Model):
+    """Round points of a finished pairing (PAIR-5 / PLAY-6 for two-game rounds)."""
+
+    first_points: int
+    second_points: int
+
+
+class GameFinished(Payload):
+    TYPE: ClassVar[str] = "game.finished"
+    event_code: str
+    section_id: str
+    round: int
+    pairing_id: str
+    game_id: str
+    game_no: int = 1
+    playoff_id: str | None = None
+    black: str
+    white: str
+    #: player id of the winner, None for a draw
+    winner: str | None
+    result: Literal["black", "white", "draw"]
+    reason: GameReason
+    foul: str | None = None
+    moves: list[str] = Field(default_factory=list)
+    record: dict[str, Any] = Field(default_factory=dict)
+    #: set when this game ends its pairing (last game of a two-game round)
+    outcome: PairingOutcome | None = None
+    #: both players were absent (PLAY-7): a double forfeit
+    double_forfeit: bool = False
+
+
+# ---------------------------------------------------------------- awards
+
+
+class AwardsPublished(Payload):
+    TYPE: ClassVar[str] = "awards.published"
+    event_code: str
+    stage: str
+    section_id: str
+    revision: int
+    supersedes: int | None = None
+    places: list[dict[str, Any]] = Field(default_factory=list)
+    prizes: list[dict[str, Any]] = Field(default_factory=list)
+    titles: list[dict[str, Any]] = Field(default_factory=list)
+    team_ranking: list[dict[str, Any]] = Field(default_factory=list)
+    best_boards: list[dict[str, Any]] = Field(default_factory=list)
+    cancelled: bool = False
+
+
+class QualifiedPlayer(Model):
+    entrant_id: str
+    name: str
+    gender: Gender | None = None
+    place: int
+    birth_date: date | None = None
+    attributes: dict[str, Any] = Field(default_factory=dict)
+
+
+class QualifiersSelected(Payload):
+    TYPE: ClassVar[str] = "qualifiers.selected"
+    event_code: str
+    from_stage: str
+    to_stage: str
+    section_id: str
+    #: the next stage's section that receives them
+    target_section_id: str
+    qualifiers: list[QualifiedPlayer]
+    substitutes: list[QualifiedPlayer] = Field(default_factory=list)
+    seeded: list[QualifiedPlayer] = Field(default_factory=list)
+
+
+ALL_PAYLOADS: tuple[type[Payload], ...] = (
+    EventConfigured, EntryAccepted, EntryRefused, EntryWithdrawn, SectionClosed,
+    RoundPaired, StandingsUpdated, SectionCompleted, PlayoffRequired,
+    GameStarted, GameFinished, AwardsPublished, QualifiersSelected,
+)

@@ -1,0 +1,96 @@
+"""Embedded mode: the four services in one process, on one in-memory bus, SQLite per service.
+
+``python -m gomoku_shared.embedded [--port 8000]`` serves them under /registration,
+/pairing, /gameplay and /awards. The same ``EmbeddedSuite`` drives tests and the demo.
+Mounted sub-apps' lifespans do not run, so the suite starts each service runtime itself.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+
+from fastapi import FastAPI
+
+from . import logs
+from .clock import Clock
+from .messaging.memory import InMemoryEventBus
+from .migrate import upgrade_async
+from .service import Service, builders
+from .settings import ServiceSettings
+
+
+class EmbeddedSuite:
+    def __init__(self, settings: ServiceSettings | None = None, *, clock: Clock | None = None,
+                 only: list[str] | None = None) -> None:
+        self.settings = settings or ServiceSettings()
+        self.bus = InMemoryEventBus()
+        self.services: dict[str, Service] = {}
+        for name, build in sorted(builders().items()):
+            if only and name not in only:
+                continue
+            # embedded mode never uses a broker or a shared database URL: one SQLite file each
+            s = self.settings.model_copy(update={"amqp_url": None, "database_url": "", "service": name})
+            self.services[name] = build(s, bus=self.bus, clock=clock)
+        self.app = FastAPI(title="Gomoku platform (embedded)", lifespan=self._lifespan)
+        for name, svc in self.services.items():
+            self.app.mount(f"/{name}", svc.app)
+
+        @self.app.get("/healthz")
+        async def healthz() -> dict:
+            return {"status": "ok", "services": sorted(self.services)}
+
+    @contextlib.asynccontextmanager
+    async def _lifespan(self, _app: FastAPI) -> AsyncIterator[None]:
+        await self.start()
+        try:
+            yield
+        finally:
+            await self.stop()
+
+    async def start(self) -> None:
+        for name, svc in self.services.items():
+            await upgrade_async(name, svc.runtime.database_url)
+        await self.bus.start()
+        for svc in self.services.values():
+            await svc.runtime.start()
+
+    async def stop(self) -> None:
+        for svc in self.services.values():
+            await svc.runtime.stop()
+        await self.bus.close()
+
+    async def drain(self, rounds: int = 1000) -> None:
+        """Wait until no outbox row is pending and no message is queued or in a handler."""
+        for _ in range(rounds):
+            published = 0
+            for svc in self.services.values():
+                published += await svc.runtime.relay.publish_pending()
+            await self.bus.drain()
+            if published == 0:
+                again = 0
+                for svc in self.services.values():
+                    again += await svc.runtime.relay.publish_pending()
+                if again == 0:
+                    return
+                await self.bus.drain()
+        raise RuntimeError("the embedded suite did not become quiet")
+
+
+def main(argv: list[str] | None = None) -> int:
+    import uvicorn
+
+    p = argparse.ArgumentParser(prog="python -m gomoku_shared.embedded", description=__doc__)
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    args = p.parse_args(argv)
+    settings = ServiceSettings()
+    logs.configure(settings.log_level, json_lines=settings.log_json)
+    suite = EmbeddedSuite(settings)
+    uvicorn.run(suite.app, host=args.host, port=args.port, log_config=None, access_log=False)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

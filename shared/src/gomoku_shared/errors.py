@@ -1,0 +1,41 @@
+"""One error shape for every service: {"error": {"code", "message", "details"}}."""
+from __future__ import annotations
+
+from typing import Any
+
+
+class ServiceError(Exception):
+    """A refusal the client can act on. Maps to a 4xx response with a stable ``code``."""
+
+    status = 400
+
+    def __init__(self, code: str, message: str, details: Any = None, *, status: int | None = None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = details
+        if status is not None:
+            self.status = status
+
+
+class NotFound(ServiceError):
+    status = 404
+
+
+class Conflict(ServiceError):
+    status = 409
+
+
+class Unprocessable(ServiceError):
+    status = 422
+
+
+class Forbidden(ServiceError):
+    status = 403
+
+
+def error_body(code: str, message: str, details: Any = None) -> dict[str, Any]:
+    body: dict[str, Any] = {"code": code, "message": message}
+    if details is not None:
+        body["details"] = details
+    return {"error": body}

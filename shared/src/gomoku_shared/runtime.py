@@ -1,0 +1,175 @@
+"""The plumbing every service runs on: unit of work + outbox, inbox-guarded consumers, relay.
+
+A handler never publishes. It changes state through a UnitOfWork and ``emit``s payloads;
+the events are written as outbox rows in the same transaction, and the relay publishes
+them after commit. Consumers record the event id in the inbox in the same transaction as
+their effect, so a redelivered event is acknowledged and skipped.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+from sqlalchemy import MetaData
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from .clock import Clock, SystemClock
+from .contracts import Envelope, Payload, decode, encode, envelope_for
+from .db import make_engine, make_sessionmaker, ping
+from .logs import correlation_id as correlation_ctx
+from .messaging.bus import EventBus, Message
+from .messaging.inbox import handle_once, inbox_table
+from .messaging.outbox import OutboxRelay, add_to_outbox, outbox_table
+from .settings import ServiceSettings
+
+log = logging.getLogger("gomoku.runtime")
+
+EventHandler = Callable[["UnitOfWork", Envelope[Any]], Awaitable[None]]
+
+
+class UnitOfWork:
+    """One transaction: state changes plus the events they cause."""
+
+    def __init__(self, session: AsyncSession, clock: Clock, outbox: Any, *, correlation_id: str,
+                 causation_id: str | None = None) -> None:
+        self.session = session
+        self._outbox = outbox
+        self.clock = clock
+        self.correlation_id = correlation_id
+        self.causation_id = causation_id
+        self._events: list[Envelope[Any]] = []
+
+    def emit(self, payload: Payload, *, correlation_id: str | None = None,
+             event_id: uuid.UUID | None = None) -> Envelope[Any]:
+        env = envelope_for(payload, correlation_id=correlation_id or self.correlation_id,
+                           causation_id=self.causation_id, occurred_at=self.clock.now(), event_id=event_id)
+        self._events.append(env)
+        return env
+
+    @property
+    def events(self) -> list[Envelope[Any]]:
+        return list(self._events)
+
+    async def _write_outbox(self) -> None:
+        if self._events:
+            await add_to_outbox(self.session, [encode(e) for e in self._events], table=self._outbox)
+            self._events.clear()
+
+
+class ServiceRuntime:
+    """Database, bus, relay and consumers of one service, built by its composition root."""
+
+    def __init__(self, name: str, settings: ServiceSettings, metadata: MetaData, *, bus: EventBus,
+                 clock: Clock | None = None, owns_bus: bool = True) -> None:
+        self.name = name
+        #: False when the bus is shared (embedded mode): the runner closes it
+        self.owns_bus = owns_bus
+        self.settings = settings
+        self.metadata = metadata
+        self.bus = bus
+        self.clock = clock or SystemClock()
+        self.database_url = settings.database_url_for(name)
+        self.engine = make_engine(self.database_url)
+        self.sessionmaker = make_sessionmaker(self.engine)
+        # the service's metadata usually declares them already (its migrations create them)
+        self.outbox = metadata.tables.get("outbox")
+        if self.outbox is None:
+            self.outbox = outbox_table(metadata)
+        self.inbox = metadata.tables.get("inbox")
+        if self.inbox is None:
+            self.inbox = inbox_table(metadata)
+        self.relay = OutboxRelay(self.sessionmaker, bus, self.outbox, poll_interval=settings.relay_poll_s)
+        self._handlers: dict[str, EventHandler] = {}
+        self._background: list[Callable[[], Awaitable[None]]] = []
+        self._tasks: list[asyncio.Task] = []
+        self.started = False
+
+    # ------------------------------------------------------------------ wiring
+    def on(self, *event_types: str) -> Callable[[EventHandler], EventHandler]:
+        """Register a consumer of integration events (one handler per type)."""
+
+        def register(fn: EventHandler) -> EventHandler:
+            for t in event_types:
+                if t in self._handlers:
+                    raise ValueError(f"{self.name}: a handler for {t} is already registered")
+                self._handlers[t] = fn
+            return fn
+
+        return register
+
+    def background(self, fn: Callable[[], Awaitable[None]]) -> Callable[[], Awaitable[None]]:
+        """Register a long-running task started with the service (e.g. a scheduler)."""
+        self._background.append(fn)
+        return fn
+
+    @property
+    def consumed_types(self) -> list[str]:
+        return sorted(self._handlers)
+
+    # ------------------------------------------------------------------ work
+    @contextlib.asynccontextmanager
+    async def transaction(self, *, correlation_id: str | None = None,
+                          causation_id: str | None = None) -> AsyncIterator[UnitOfWork]:
+        """Commit state and its outbox rows together; roll back on any exception."""
+        async with self.sessionmaker() as session:
+            async with session.begin():
+                uow = UnitOfWork(session, self.clock, self.outbox, correlation_id=correlation_id or correlation_ctx.get(),
+                                 causation_id=causation_id)
+                yield uow
+                await uow._write_outbox()
+        self.relay.wake()
+
+    async def _on_message(self, message: Message) -> None:
+        env = decode(message)
+        handler = self._handlers.get(env.type)
+        if handler is None:  # bound by a wildcard we do not handle: acknowledge
+            return
+        token = correlation_ctx.set(env.correlation_id)
+        try:
+            async def effect(session: AsyncSession, _msg: Message) -> None:
+                uow = UnitOfWork(session, self.clock, self.outbox, correlation_id=env.correlation_id,
+                                 causation_id=str(env.event_id))
+                await handler(uow, env)
+                await uow._write_outbox()
+
+            if await handle_once(self.sessionmaker, self.name, message, effect, table=self.inbox):
+                self.relay.wake()
+        finally:
+            correlation_ctx.reset(token)
+
+    # ------------------------------------------------------------------ lifecycle
+    async def start(self) -> None:
+        if self.started:
+            return
+        await self.bus.start()
+        if self._handlers:
+            await self.bus.subscribe(f"{self.name}", self.consumed_types, self._on_message,
+                                     prefetch=self.settings.consumer_prefetch,
+                                     delivery_limit=self.settings.delivery_limit)
+        self._tasks.append(asyncio.create_task(self.relay.run(), name=f"{self.name}-relay"))
+        for fn in self._background:
+            self._tasks.append(asyncio.create_task(fn(), name=f"{self.name}-{fn.__name__}"))
+        self.started = True
+
+    async def stop(self) -> None:
+        for t in self._tasks:
+            t.cancel()
+        for t in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await t
+        self._tasks.clear()
+        if self.owns_bus:
+            with contextlib.suppress(Exception):
+                await self.bus.close()
+        await self.engine.dispose()
+        self.started = False
+
+    async def db_ready(self) -> bool:
+        return await ping(self.engine)
+
+    async def bus_ready(self) -> bool:
+        return await self.bus.ping()

@@ -1,0 +1,69 @@
+"""What a service's composition root returns, and how a bus is chosen from settings."""
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from typing import Any, Protocol
+
+from fastapi import FastAPI
+
+from .clock import Clock
+from .messaging.bus import EventBus
+from .runtime import ServiceRuntime
+from .settings import ServiceSettings
+
+ENTRY_POINT_GROUP = "gomoku.services"
+
+
+@dataclass
+class Service:
+    name: str
+    runtime: ServiceRuntime
+    app: FastAPI
+    #: anything else the service wants to expose to tests and the embedded runner
+    extras: dict[str, Any] | None = None
+
+    @contextlib.asynccontextmanager
+    async def running(self) -> AsyncIterator["Service"]:
+        await self.runtime.start()
+        try:
+            yield self
+        finally:
+            await self.runtime.stop()
+
+
+class Builder(Protocol):
+    def __call__(self, settings: ServiceSettings, *, bus: EventBus | None = None,
+                 clock: Clock | None = None) -> Service: ...
+
+
+def bus_from_settings(settings: ServiceSettings) -> EventBus:
+    """RabbitMQ when AMQP_URL is set, else a private in-memory bus (single-service dev runs)."""
+    if settings.amqp_url:
+        from .messaging.rabbit import RabbitEventBus
+
+        return RabbitEventBus(settings.amqp_url, namespace=settings.bus_namespace)
+    from .messaging.memory import InMemoryEventBus
+
+    return InMemoryEventBus()
+
+
+def builders() -> dict[str, Builder]:
+    """Every installed service, found through the ``gomoku.services`` entry points."""
+    return {ep.name: ep.load() for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def lifespan_for(runtime: ServiceRuntime):
+    """A FastAPI lifespan that runs the service's relay, consumers and background tasks."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await runtime.start()
+        try:
+            yield
+        finally:
+            await runtime.stop()
+
+    return lifespan

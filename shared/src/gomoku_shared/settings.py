@@ -1,0 +1,49 @@
+"""Service settings, read once by the composition root (never at import time).
+
+Mode is chosen by settings alone: with AMQP_URL set the service talks to RabbitMQ,
+otherwise it joins the in-memory bus of the embedded runner; DATABASE_URL picks
+PostgreSQL (postgresql+asyncpg://…) or SQLite (sqlite+aiosqlite:///…, the default).
+"""
+from __future__ import annotations
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class ServiceSettings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="", extra="ignore", frozen=True)
+
+    #: which service this process runs (registration, pairing, gameplay, awards)
+    service: str = Field(default="", alias="GOMOKU_SERVICE")
+    database_url: str = Field(default="", alias="DATABASE_URL")
+    amqp_url: str | None = Field(default=None, alias="AMQP_URL")
+    #: prefix of exchange and queue names: isolates deployments sharing one broker
+    bus_namespace: str = Field(default="gomoku", alias="BUS_NAMESPACE")
+    #: where embedded-mode SQLite files live
+    data_dir: str = Field(default="var", alias="DATA_DIR")
+    #: "key=role[:partner_id]" entries, comma separated; roles: operator, arbiter, partner
+    api_keys: str = Field(default="", alias="API_KEYS")
+    log_level: str = Field(default="INFO", alias="LOG_LEVEL")
+    log_json: bool = Field(default=True, alias="LOG_JSON")
+    relay_poll_s: float = Field(default=0.5, alias="RELAY_POLL_S")
+    consumer_prefetch: int = Field(default=20, alias="CONSUMER_PREFETCH")
+    delivery_limit: int = Field(default=5, alias="DELIVERY_LIMIT")
+    #: secret for encrypting personal data at rest (registration)
+    data_key: str = Field(default="", alias="DATA_KEY")
+    #: time source: "system", or "fake" for simulations driven by a FakeClock
+    clock: str = Field(default="system", alias="CLOCK")
+
+    @field_validator("database_url")
+    @classmethod
+    def _normalise_driver(cls, v: str) -> str:
+        # accept plain postgres URLs and make them async
+        for prefix in ("postgresql://", "postgres://"):
+            if v.startswith(prefix):
+                return "postgresql+asyncpg://" + v[len(prefix):]
+        if v.startswith("sqlite:///"):
+            return "sqlite+aiosqlite:///" + v[len("sqlite:///"):]
+        return v
+
+    def database_url_for(self, service: str) -> str:
+        """The URL this service uses; the embedded default is one SQLite file per service."""
+        return self.database_url or f"sqlite+aiosqlite:///{self.data_dir}/{service}.sqlite"

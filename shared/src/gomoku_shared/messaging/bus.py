@@ -35,6 +35,11 @@ Handler = Callable[[Message], Awaitable[None]]
 DEFAULT_DELIVERY_LIMIT = 5
 
 
+def dlq_name(queue: str) -> str:
+    """Name of ``queue``'s dead-letter queue."""
+    return f"{queue}.dlq"
+
+
 @runtime_checkable
 class EventBus(Protocol):
     async def start(self) -> None:

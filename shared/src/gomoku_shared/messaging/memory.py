@@ -1,0 +1,206 @@
+"""In-process EventBus with RabbitMQ's delivery semantics (embedded mode and tests).
+
+Mirrors what the RabbitMQ transport does with a quorum queue per subscription:
+- topic routing (``*`` one word, ``#`` zero or more); a message with no matching
+  queue is dropped, as RabbitMQ drops unroutable messages;
+- one FIFO queue per queue name, consumed by ``prefetch`` workers per subscription
+  (so ``prefetch=1`` keeps the queue's order, larger values run handlers concurrently);
+- a handler that raises gets the message back at the head of its queue (a quorum
+  queue redelivers returned messages first) with ``redeliveries`` incremented; after
+  ``delivery_limit`` failed deliveries the message goes to the dead-letter list
+  ``<queue>.dlq`` instead;
+- each queue gets its own copy of the message (body as ``bytes``, own headers dict).
+
+Unlike RabbitMQ nothing survives the process: messages still queued at ``close()`` are
+lost. That is why services publish through the outbox, whose rows stay in the database.
+"""
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+from collections import deque
+from collections.abc import Sequence
+
+from .bus import DEFAULT_DELIVERY_LIMIT, Handler, Message
+from .topic import topic_matches, validate_pattern
+
+log = logging.getLogger(__name__)
+
+
+@dataclasses.dataclass
+class _Queue:
+    name: str
+    delivery_limit: int
+    patterns: set[str] = dataclasses.field(default_factory=set)
+    ready: deque[Message] = dataclasses.field(default_factory=deque)
+    dead: list[Message] = dataclasses.field(default_factory=list)
+    # woken when a message is added or the bus closes
+    signal: asyncio.Condition = dataclasses.field(default_factory=asyncio.Condition)
+
+    def routes(self, routing_key: str) -> bool:
+        return any(topic_matches(p, routing_key) for p in self.patterns)
+
+
+class InMemoryEventBus:
+    """EventBus for one process. See the module docstring for the semantics."""
+
+    def __init__(self) -> None:
+        self._queues: dict[str, _Queue] = {}
+        self._workers: list[asyncio.Task[None]] = []
+        self._started = False
+        self._closed = False
+        # messages enqueued and not yet acknowledged or dead-lettered
+        self._unfinished = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    # -- EventBus -------------------------------------------------------------
+    async def start(self) -> None:
+        if self._closed:
+            raise RuntimeError("bus is closed")
+        self._started = True
+
+    async def close(self) -> None:
+        """Stop the workers; handlers already running finish first."""
+        if self._closed:
+            return
+        self._closed = True
+        for q in self._queues.values():
+            async with q.signal:
+                q.signal.notify_all()
+        workers, self._workers = self._workers, []
+        await asyncio.gather(*workers, return_exceptions=True)
+
+    async def publish(self, messages: Sequence[Message]) -> None:
+        await self.start()
+        for message in messages:
+            for q in self._queues.values():
+                if q.routes(message.routing_key):
+                    await self._enqueue(q, _copy(message, redeliveries=0))
+
+    async def subscribe(
+        self,
+        queue: str,
+        routing_keys: Sequence[str],
+        handler: Handler,
+        *,
+        prefetch: int = 20,
+        delivery_limit: int = DEFAULT_DELIVERY_LIMIT,
+    ) -> None:
+        """Create (or join, as a competing consumer) ``queue`` and start ``prefetch`` workers."""
+        await self.start()
+        if prefetch < 1:
+            raise ValueError("prefetch must be >= 1")
+        q = self.declare(queue, routing_keys, delivery_limit=delivery_limit)
+        for _ in range(prefetch):
+            self._workers.append(
+                asyncio.create_task(self._work(q, handler), name=f"bus:{queue}")
+            )
+
+    async def ping(self) -> bool:
+        return self._started and not self._closed
+
+    # -- extensions -------------------------------------------------------------
+    def declare(
+        self,
+        queue: str,
+        routing_keys: Sequence[str],
+        *,
+        delivery_limit: int = DEFAULT_DELIVERY_LIMIT,
+    ) -> _Queue:
+        """Create ``queue`` and its bindings without consuming (messages accumulate)."""
+        if delivery_limit < 1:
+            raise ValueError("delivery_limit must be >= 1")
+        for pattern in routing_keys:
+            validate_pattern(pattern)
+        q = self._queues.get(queue)
+        if q is None:
+            q = self._queues[queue] = _Queue(queue, delivery_limit)
+        elif q.delivery_limit != delivery_limit:
+            # RabbitMQ refuses to redeclare a queue with other arguments
+            raise ValueError(f"queue {queue!r} exists with delivery_limit={q.delivery_limit}")
+        q.patterns.update(routing_keys)
+        return q
+
+    async def dead_letters(self, queue: str) -> list[Message]:
+        """Messages dead-lettered from ``queue`` (the content of ``<queue>.dlq``), oldest first."""
+        q = self._queues.get(queue)
+        return list(q.dead) if q else []
+
+    def pending(self, queue: str) -> int:
+        """Messages waiting in ``queue`` (not counting those being handled)."""
+        q = self._queues.get(queue)
+        return len(q.ready) if q else 0
+
+    async def drain(self, timeout: float | None = None) -> None:
+        """Return once every queue is empty and no handler runs.
+
+        Messages published by handlers are counted before their handler finishes, so
+        a cascade of events is drained completely. Raises ``TimeoutError`` after
+        ``timeout`` seconds.
+        """
+        async with asyncio.timeout(timeout):
+            while self._unfinished:
+                await self._idle.wait()
+
+    # -- internals ----------------------------------------------------------------
+    async def _enqueue(self, q: _Queue, message: Message, *, front: bool = False) -> None:
+        if front:
+            q.ready.appendleft(message)
+        else:
+            q.ready.append(message)
+            self._unfinished += 1
+            self._idle.clear()
+        async with q.signal:
+            q.signal.notify()
+
+    def _finished(self) -> None:
+        self._unfinished -= 1
+        if self._unfinished == 0:
+            self._idle.set()
+
+    async def _work(self, q: _Queue, handler: Handler) -> None:
+        while True:
+            async with q.signal:
+                await q.signal.wait_for(lambda: self._closed or bool(q.ready))
+                if self._closed:
+                    return
+                message = q.ready.popleft()
+            try:
+                await handler(message)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                failed = message.redeliveries + 1
+                if failed >= q.delivery_limit:
+                    log.error(
+                        "dead-lettering %s %s from %s after %d failed deliveries",
+                        message.routing_key, message.message_id, q.name, failed,
+                        exc_info=True,
+                    )
+                    q.dead.append(message)
+                    self._finished()
+                else:
+                    log.warning(
+                        "handler for %s failed on %s %s (delivery %d); redelivering",
+                        q.name, message.routing_key, message.message_id, failed,
+                        exc_info=True,
+                    )
+                    await self._enqueue(
+                        q, dataclasses.replace(message, redeliveries=failed), front=True
+                    )
+                    # let other tasks run between redeliveries of a failing message
+                    await asyncio.sleep(0)
+            else:
+                self._finished()
+
+
+def _copy(message: Message, *, redeliveries: int) -> Message:
+    return dataclasses.replace(
+        message,
+        body=bytes(message.body),
+        headers=dict(message.headers),
+        redeliveries=redeliveries,
+    )
+

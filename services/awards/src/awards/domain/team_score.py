@@ -1,0 +1,139 @@
+"""AWD-6: team scores computed from individual results (SZ mixed teams, NY teams).
+
+For each unit and each component of the rule, the unit's best ``count`` entrants of that
+section (by final place) are counted. A unit missing any component's count gets no team
+score (it is listed as unscored with the reason). Units are then ordered by the measure
+and the rule's tiebreaks; units still equal share a place.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Mapping
+
+from .config import TeamScoreMeasure, TeamScoreRule, TeamTieKind
+from .model import Number, SectionStandings, StandingRow
+
+
+@dataclass(frozen=True)
+class TeamMember:
+    """One individual result counted for a unit."""
+
+    component: int
+    section_id: str
+    entrant_id: str
+    name: str
+    place: int
+    points: Number
+
+
+@dataclass(frozen=True)
+class TeamScore:
+    unit_id: str
+    unit_name: str
+    place: int
+    #: place sum (lower better) or points sum (higher better), per the rule's measure
+    score: Number
+    members: tuple[TeamMember, ...]
+    #: the tiebreak values, by tiebreak kind, in the rule's order
+    tiebreaks: tuple[tuple[str, Number], ...] = ()
+    shared_place: bool = False
+
+
+@dataclass(frozen=True)
+class UnscoredUnit:
+    unit_id: str
+    unit_name: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class TeamRanking:
+    team_section_id: str
+    name: str
+    ranked: tuple[TeamScore, ...]
+    unscored: tuple[UnscoredUnit, ...] = ()
+
+
+def _best(rows: list[StandingRow], count: int) -> list[StandingRow]:
+    # best by place; equal places keep the standings' order (irrelevant to the sums)
+    return sorted(rows, key=lambda r: r.place)[:count]
+
+
+def _sort_key(rule: TeamScoreRule, members: tuple[TeamMember, ...]) -> tuple[tuple[Number, ...], tuple[tuple[str, Number], ...]]:
+    place_sum = sum(m.place for m in members)
+    points_sum = sum((Decimal(m.points) for m in members), Decimal(0))
+    key: list[Number] = [place_sum if rule.measure is TeamScoreMeasure.PLACE_SUM else -points_sum]
+    shown: list[tuple[str, Number]] = []
+    for tb in rule.tiebreaks:
+        if tb.kind is TeamTieKind.PLACE_SUM:
+            value: Number = place_sum
+            key.append(value)
+        elif tb.kind is TeamTieKind.POINTS_SUM:
+            value = points_sum
+            key.append(-value)
+        elif tb.kind is TeamTieKind.BEST_SINGLE_PLACE:
+            value = min(m.place for m in members)
+            key.append(value)
+        else:  # COMPONENT_PLACE: the best counted member of that component
+            value = min(m.place for m in members if m.component == tb.component)
+            key.append(value)
+        name = tb.kind.value if tb.kind is not TeamTieKind.COMPONENT_PLACE else f"{tb.kind.value}:{tb.component}"
+        shown.append((name, value))
+    return tuple(key), tuple(shown)
+
+
+def team_ranking(rule: TeamScoreRule, sections: Mapping[str, SectionStandings]) -> TeamRanking:
+    """AWD-6: rank the units of the component sections.
+
+    A component whose section is absent (e.g. cancelled, AWD-2) contributes nobody, so no
+    unit can complete that component.
+    """
+    units: dict[str, str] = {}
+    per_component: list[dict[str, list[StandingRow]]] = []
+    for comp in rule.components:
+        by_unit: dict[str, list[StandingRow]] = {}
+        standings = sections.get(comp.section_id)
+        for row in standings.rows if standings else ():
+            if row.unit_id is None or (comp.gender is not None and row.gender != comp.gender):
+                continue
+            units.setdefault(row.unit_id, row.unit_name or row.unit_id)
+            by_unit.setdefault(row.unit_id, []).append(row)
+        per_component.append(by_unit)
+
+    scored: list[tuple[tuple[Number, ...], str, tuple[TeamMember, ...], tuple[tuple[str, Number], ...], Number]] = []
+    unscored: list[UnscoredUnit] = []
+    for unit_id in sorted(units):
+        members: list[TeamMember] = []
+        missing: list[str] = []
+        for index, (comp, by_unit) in enumerate(zip(rule.components, per_component)):
+            best = _best(by_unit.get(unit_id, []), comp.count)
+            if len(best) < comp.count:
+                missing.append(f"{comp.label or comp.section_id}: {len(best)} of {comp.count}")
+            members.extend(TeamMember(index, comp.section_id, r.entrant_id, r.name, r.place, r.points) for r in best)
+        if missing:
+            unscored.append(UnscoredUnit(unit_id, units[unit_id], "not enough players — " + "; ".join(missing)))
+            continue
+        key, shown = _sort_key(rule, tuple(members))
+        score: Number = (sum(m.place for m in members) if rule.measure is TeamScoreMeasure.PLACE_SUM
+                         else sum((Decimal(m.points) for m in members), Decimal(0)))
+        scored.append((key, unit_id, tuple(members), shown, score))
+
+    scored.sort(key=lambda item: (item[0], item[1]))
+    ranked: list[TeamScore] = []
+    for index, (key, unit_id, members, shown, score) in enumerate(scored):
+        tied_above = index and scored[index - 1][0] == key
+        place = ranked[-1].place if tied_above else index + 1
+        shared = any(other[0] == key for j, other in enumerate(scored) if j != index)
+        ranked.append(TeamScore(unit_id, units[unit_id], place, score, members, shown, shared))
+    return TeamRanking(rule.team_section_id, rule.name, tuple(ranked), tuple(unscored))
+
+
+def team_ranking_standings(ranking: TeamRanking) -> SectionStandings:
+    """The ranking as standings rows (entrant = unit), to apply place awards (AWD-2)."""
+    rows = tuple(
+        StandingRow(entrant_id=t.unit_id, name=t.unit_name, place=t.place, points=t.score,
+                    unit_id=t.unit_id, unit_name=t.unit_name)
+        for t in ranking.ranked
+    )
+    return SectionStandings(ranking.team_section_id, ranking.name, rows, kind="team")

@@ -14,7 +14,7 @@ from prometheus_client import CollectorRegistry, Counter, Histogram, generate_la
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from .auth import KeyRing
+from .auth import AnyPrincipal, KeyRing
 from .errors import ServiceError, error_body
 from .logs import correlation_id
 
@@ -137,6 +137,10 @@ def create_app(
         ok = all(results.values())
         return JSONResponse({"status": "ready" if ok else "not_ready", "service": service, "checks": results},
                             status_code=200 if ok else 503)
+
+    @app.get("/v1/whoami", tags=["ops"], summary="Which role the presented API key has")
+    async def whoami(principal: AnyPrincipal) -> dict[str, str | None]:
+        return {"role": principal.role, "partner_id": principal.partner_id, "service": service}
 
     @app.get("/metrics", tags=["ops"], summary="Prometheus metrics", response_class=PlainTextResponse)
     async def metrics() -> PlainTextResponse:

@@ -17,7 +17,7 @@ from . import logs
 from .clock import Clock
 from .messaging.memory import InMemoryEventBus
 from .migrate import upgrade_async
-from .service import Service, builders
+from .service import Service, builders, clock_from_settings
 from .settings import ServiceSettings
 
 
@@ -26,13 +26,15 @@ class EmbeddedSuite:
                  only: list[str] | None = None) -> None:
         self.settings = settings or ServiceSettings()
         self.bus = InMemoryEventBus()
+        # one time source for the whole process (a FakeClock with CLOCK=fake)
+        self.clock = clock or clock_from_settings(self.settings)
         self.services: dict[str, Service] = {}
         for name, build in sorted(builders().items()):
             if only and name not in only:
                 continue
             # embedded mode never uses a broker or a shared database URL: one SQLite file each
             s = self.settings.model_copy(update={"amqp_url": None, "database_url": "", "service": name})
-            self.services[name] = build(s, bus=self.bus, clock=clock)
+            self.services[name] = build(s, bus=self.bus, clock=self.clock)
         self.app = FastAPI(title="Gomoku platform (embedded)", lifespan=self._lifespan)
         for name, svc in self.services.items():
             self.app.mount(f"/{name}", svc.app)

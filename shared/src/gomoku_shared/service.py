@@ -50,6 +50,17 @@ def bus_from_settings(settings: ServiceSettings) -> EventBus:
     return InMemoryEventBus()
 
 
+def clock_from_settings(settings: ServiceSettings) -> Clock:
+    """CLOCK=fake gives a simulation clock moved through /v1/ops/clock; else the system clock."""
+    from .clock import FakeClock, SystemClock
+
+    if settings.clock == "fake":
+        return FakeClock()
+    if settings.clock != "system":
+        raise ValueError(f"CLOCK must be system or fake, not {settings.clock!r}")
+    return SystemClock()
+
+
 def builders() -> dict[str, Builder]:
     """Every installed service, found through the ``gomoku.services`` entry points."""
     return {ep.name: ep.load() for ep in entry_points(group=ENTRY_POINT_GROUP)}

@@ -5,7 +5,10 @@ import logging
 import time
 import uuid
 from collections.abc import Awaitable, Callable
+from datetime import datetime
 from typing import Any
+
+from pydantic import BaseModel, Field
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -14,13 +17,19 @@ from prometheus_client import CollectorRegistry, Counter, Histogram, generate_la
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from .auth import AnyPrincipal, KeyRing
+from .auth import AnyPrincipal, KeyRing, Operator
+from .clock import FakeClock
 from .errors import ServiceError, error_body
 from .logs import correlation_id
 
 log = logging.getLogger("gomoku.web")
 
 ReadyCheck = Callable[[], Awaitable[bool]]
+
+
+class ClockChange(BaseModel):
+    advance_s: float = Field(default=0, ge=0, le=30 * 86400)
+    set: datetime | None = None
 
 
 def _validation_details(exc: RequestValidationError) -> list[dict[str, Any]]:
@@ -112,6 +121,7 @@ def create_app(
     keyring: KeyRing | None = None,
     ready_checks: dict[str, ReadyCheck] | None = None,
     version: str = "0.1.0",
+    clock: Any = None,
 ) -> FastAPI:
     """A FastAPI app with the common edges; the service adds its routers."""
     app = FastAPI(title=title, description=description, version=version, lifespan=lifespan)
@@ -141,6 +151,24 @@ def create_app(
     @app.get("/v1/whoami", tags=["ops"], summary="Which role the presented API key has")
     async def whoami(principal: AnyPrincipal) -> dict[str, str | None]:
         return {"role": principal.role, "partner_id": principal.partner_id, "service": service}
+
+    if isinstance(clock, FakeClock):
+        # simulations only (CLOCK=fake): an operator moves this service's time
+        @app.get("/v1/ops/clock", tags=["ops"], summary="Simulation clock: current time")
+        async def get_clock(_: Operator) -> dict[str, str]:
+            return {"now": clock.now().isoformat()}
+
+        @app.post("/v1/ops/clock", tags=["ops"], summary="Simulation clock: advance or set the time")
+        async def move_clock(change: ClockChange, _: Operator) -> dict[str, str]:
+            if change.set is not None:
+                if change.set.tzinfo is None:
+                    raise ServiceError("naive_time", "give the time with a timezone", status=422)
+                if change.set < clock.now():
+                    raise ServiceError("clock_backwards", "the simulation clock never goes back", status=409)
+                clock.set(change.set)
+            if change.advance_s:
+                clock.advance(change.advance_s)
+            return {"now": clock.now().isoformat()}
 
     @app.get("/metrics", tags=["ops"], summary="Prometheus metrics", response_class=PlainTextResponse)
     async def metrics() -> PlainTextResponse:

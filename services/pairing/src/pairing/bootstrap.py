@@ -5,7 +5,7 @@ from gomoku_shared.auth import KeyRing
 from gomoku_shared.clock import Clock
 from gomoku_shared.messaging.bus import EventBus
 from gomoku_shared.runtime import ServiceRuntime
-from gomoku_shared.service import Service, bus_from_settings
+from gomoku_shared.service import Service, bus_from_settings, clock_from_settings
 from gomoku_shared.settings import ServiceSettings
 
 from .adapters.orm import metadata
@@ -16,7 +16,7 @@ NAME = "pairing"
 
 
 def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Clock | None = None) -> Service:
-    runtime = ServiceRuntime(NAME, settings, metadata, bus=bus or bus_from_settings(settings), clock=clock,
+    runtime = ServiceRuntime(NAME, settings, metadata, bus=bus or bus_from_settings(settings), clock=clock or clock_from_settings(settings),
                              owns_bus=bus is None)
     consumers.register(runtime)
     app = create_api(runtime, KeyRing(settings.api_keys))

@@ -17,6 +17,7 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing) -> FastAPI:
         lifespan=lifespan_for(runtime),
         keyring=keyring,
         ready_checks={"database": runtime.db_ready, "bus": runtime.bus_ready},
+        clock=runtime.clock,
     )
     app.state.runtime = runtime
     return app

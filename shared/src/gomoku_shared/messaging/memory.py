@@ -179,7 +179,7 @@ class InMemoryEventBus:
                         message.routing_key, message.message_id, q.name, failed,
                         exc_info=True,
                     )
-                    q.dead.append(message)
+                    q.dead.append(dataclasses.replace(message, redeliveries=0))
                     self._finished()
                 else:
                     log.warning(

@@ -238,5 +238,5 @@ def fresh_database(pg_admin_url: str, run_id: str) -> Iterator[Callable[[], Awai
 
 @pytest.fixture
 def bus_namespace(run_id: str) -> str:
-    """A name prefix for exchanges and queues, unique to this test (``t<runid>n<k>.``)."""
-    return f"t{run_id}n{next(_ns_counter)}."
+    """A bus namespace (name prefix of exchanges and queues) unique to this test."""
+    return f"test-{run_id}-{next(_ns_counter)}"

@@ -1,0 +1,338 @@
+"""EventBus on RabbitMQ (aio-pika 10), for the distributed mode.
+
+Topology, declared idempotently by every process (so start order loses nothing):
+- ``<ns>.events``: durable topic exchange all events are published to;
+- ``<ns>.dlx``: durable direct exchange receiving dead letters;
+- per ``subscribe(queue, ...)``: a durable quorum queue ``<ns>.<queue>`` bound to the
+  routing keys, with an explicit delivery limit and dead-lettering (at-least-once) to
+  ``<ns>.dlx`` under the key ``<ns>.<queue>``, where the durable queue
+  ``<ns>.<queue>.dlq`` is bound.
+
+Delivery-limit arithmetic: RabbitMQ dead-letters a quorum-queue message when its
+delivery count *exceeds* ``x-delivery-limit`` (limit N allows N+1 deliveries, checked on
+3.10). The port's ``delivery_limit`` counts failed deliveries, so we declare
+``x-delivery-limit = delivery_limit - 1``. On 3.x a consumer that disconnects with the
+message unacknowledged also counts as a failed delivery.
+
+Reliability: ``connect_robust`` re-opens channels, re-declares the topology and restarts
+consumers after a connection loss. ``publish`` waits for each publisher confirm and, if
+the connection drops, retries with a bounded backoff until ``publish_retry_for`` seconds
+have passed (a retried message may arrive twice; consumers dedupe with the inbox).
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import aio_pika
+from aio_pika.abc import (
+    AbstractChannel,
+    AbstractExchange,
+    AbstractIncomingMessage,
+    AbstractQueue,
+    AbstractRobustConnection,
+)
+
+from .bus import DEFAULT_DELIVERY_LIMIT, Handler, Message, dlq_name
+from .topic import validate_pattern
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class _Subscription:
+    queue: str  # full (namespaced) name
+    channel: AbstractChannel
+    amqp_queue: AbstractQueue
+    consumer_tag: str
+
+
+class RabbitEventBus:
+    """EventBus over one RabbitMQ connection. See the module docstring for the topology."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        namespace: str = "gomoku",
+        exchange: str = "events",
+        dead_letter_exchange: str = "dlx",
+        reconnect_interval: float = 1.0,
+        publish_timeout: float = 10.0,
+        publish_retry_for: float = 60.0,
+        max_backoff: float = 2.0,
+    ) -> None:
+        self._url = url
+        self._namespace = namespace
+        self.exchange_name = self.name(exchange)
+        self.dlx_name = self.name(dead_letter_exchange)
+        self._reconnect_interval = reconnect_interval
+        self._publish_timeout = publish_timeout
+        self._publish_retry_for = publish_retry_for
+        self._max_backoff = max_backoff
+        self._conn: AbstractRobustConnection | None = None
+        self._pub_channel: AbstractChannel | None = None
+        self._exchange: AbstractExchange | None = None
+        self._subs: list[_Subscription] = []
+        self._declared_queues: set[str] = set()
+        self._inflight: set[asyncio.Task[Any]] = set()
+        self._start_lock = asyncio.Lock()
+        self._closed = False
+
+    def name(self, local: str) -> str:
+        """The broker-side name of ``local`` (a queue or exchange) in this namespace."""
+        return f"{self._namespace}.{local}" if self._namespace else local
+
+    # -- EventBus -------------------------------------------------------------
+    async def start(self) -> None:
+        async with self._start_lock:
+            if self._closed:
+                raise RuntimeError("bus is closed")
+            if self._conn is not None:
+                return
+            conn = await aio_pika.connect_robust(
+                self._url,
+                reconnect_interval=self._reconnect_interval,
+                client_properties={"connection_name": f"gomoku-bus:{self._namespace}"},
+            )
+            try:
+                channel = await conn.channel(publisher_confirms=True)
+                self._exchange = await channel.declare_exchange(
+                    self.exchange_name, aio_pika.ExchangeType.TOPIC, durable=True
+                )
+                await channel.declare_exchange(
+                    self.dlx_name, aio_pika.ExchangeType.DIRECT, durable=True
+                )
+            except BaseException:
+                await conn.close()
+                raise
+            self._conn, self._pub_channel = conn, channel
+
+    async def close(self) -> None:
+        """Cancel the consumers, let running handlers finish, then disconnect."""
+        if self._closed:
+            return
+        self._closed = True
+        for sub in self._subs:
+            with contextlib.suppress(Exception):
+                await sub.amqp_queue.cancel(sub.consumer_tag, timeout=5)
+        if self._inflight:
+            await asyncio.gather(*self._inflight, return_exceptions=True)
+        self._subs.clear()
+        if self._conn is not None:
+            await self._conn.close()
+        self._conn = self._pub_channel = self._exchange = None
+
+    async def publish(self, messages: Sequence[Message]) -> None:
+        """Publish in order, each confirmed by the broker before the next is sent."""
+        await self.start()
+        for message in messages:
+            await self._publish_one(message)
+
+    async def subscribe(
+        self,
+        queue: str,
+        routing_keys: Sequence[str],
+        handler: Handler,
+        *,
+        prefetch: int = 20,
+        delivery_limit: int = DEFAULT_DELIVERY_LIMIT,
+    ) -> None:
+        await self.start()
+        assert self._conn is not None
+        if prefetch < 1:
+            raise ValueError("prefetch must be >= 1")
+        # a channel per subscription: its own prefetch window
+        channel = await self._conn.channel(publisher_confirms=False)
+        await channel.set_qos(prefetch_count=prefetch)
+        amqp_queue = await self._declare(channel, queue, routing_keys, delivery_limit)
+        tag = await amqp_queue.consume(self._consumer(handler, amqp_queue.name))
+        self._subs.append(_Subscription(amqp_queue.name, channel, amqp_queue, tag))
+
+    async def ping(self) -> bool:
+        conn = self._conn
+        return bool(
+            conn is not None and not conn.is_closed and conn.connected.is_set()
+            and self._pub_channel is not None and not self._pub_channel.is_closed
+        )
+
+    # -- extensions -------------------------------------------------------------
+    async def declare(
+        self,
+        queue: str,
+        routing_keys: Sequence[str],
+        *,
+        delivery_limit: int = DEFAULT_DELIVERY_LIMIT,
+    ) -> None:
+        """Declare ``queue`` (+ its DLQ) and its bindings without consuming."""
+        await self.start()
+        assert self._conn is not None
+        channel = await self._conn.channel(publisher_confirms=False)
+        try:
+            await self._declare(channel, queue, routing_keys, delivery_limit, robust=False)
+        finally:
+            await channel.close()
+
+    async def dead_letters(self, queue: str) -> list[Message]:
+        """The messages in ``<queue>.dlq``, oldest first, left in place."""
+        await self.start()
+        assert self._conn is not None
+        channel = await self._conn.channel(publisher_confirms=False)
+        found: list[Message] = []
+        try:
+            dlq = await channel.get_queue(dlq_name(self.name(queue)), ensure=True)
+            while (incoming := await dlq.get(no_ack=False, fail=False, timeout=5)) is not None:
+                found.append(self._to_message(incoming, dead=True))
+        finally:
+            # closing the channel returns every unacknowledged message to the DLQ
+            await channel.close()
+        return found
+
+    async def delete_declared(self) -> None:
+        """Stop consuming, then delete the queues and exchanges this bus declared (test clean-up)."""
+        await self.start()
+        assert self._conn is not None
+        for sub in self._subs:
+            with contextlib.suppress(Exception):
+                await sub.amqp_queue.cancel(sub.consumer_tag, timeout=5)
+        channel = await self._conn.channel(publisher_confirms=False)
+        try:
+            for name in sorted(self._declared_queues):
+                q = await channel.get_queue(name, ensure=False)
+                await q.delete(if_unused=False, if_empty=False)
+            for name in (self.exchange_name, self.dlx_name):
+                ex = await channel.get_exchange(name, ensure=False)
+                await ex.delete()
+        finally:
+            await channel.close()
+
+    # -- internals ----------------------------------------------------------------
+    async def _declare(
+        self,
+        channel: AbstractChannel,
+        queue: str,
+        routing_keys: Sequence[str],
+        delivery_limit: int,
+        *,
+        robust: bool = True,
+    ) -> AbstractQueue:
+        if delivery_limit < 1:
+            raise ValueError("delivery_limit must be >= 1")
+        for pattern in routing_keys:
+            validate_pattern(pattern)
+        full = self.name(queue)
+        dead = dlq_name(full)
+        kwargs: dict[str, Any] = {"robust": robust} if robust is False else {}
+        amqp_queue = await channel.declare_queue(
+            full,
+            durable=True,
+            arguments={
+                "x-queue-type": "quorum",
+                # exceeding x-delivery-limit dead-letters: N failures need N-1 here
+                "x-delivery-limit": delivery_limit - 1,
+                "x-dead-letter-exchange": self.dlx_name,
+                "x-dead-letter-routing-key": full,
+                "x-dead-letter-strategy": "at-least-once",
+                "x-overflow": "reject-publish",  # required by at-least-once dead-lettering
+            },
+            **kwargs,
+        )
+        dlq = await channel.declare_queue(dead, durable=True, **kwargs)
+        await dlq.bind(self.dlx_name, routing_key=full, **kwargs)
+        for pattern in routing_keys:
+            await amqp_queue.bind(self.exchange_name, routing_key=pattern, **kwargs)
+        self._declared_queues.update((full, dead))
+        return amqp_queue
+
+    def _consumer(self, handler: Handler, queue: str):
+        async def on_message(incoming: AbstractIncomingMessage) -> None:
+            task = asyncio.current_task()
+            if task is not None:
+                self._inflight.add(task)
+            try:
+                message = self._to_message(incoming)
+                try:
+                    await handler(message)
+                except Exception:
+                    log.warning(
+                        "handler for %s failed on %s %s (delivery %d); rejecting for redelivery",
+                        queue, message.routing_key, message.message_id,
+                        message.redeliveries + 1, exc_info=True,
+                    )
+                    await self._settle(incoming, ack=False)
+                else:
+                    await self._settle(incoming, ack=True)
+            finally:
+                if task is not None:
+                    self._inflight.discard(task)
+
+        return on_message
+
+    @staticmethod
+    async def _settle(incoming: AbstractIncomingMessage, *, ack: bool) -> None:
+        try:
+            if ack:
+                await incoming.ack()
+            else:
+                # reject (not nack) counts toward the delivery limit on every version
+                await incoming.reject(requeue=True)
+        except Exception:  # noqa: BLE001 - channel gone: the broker redelivers anyway
+            log.info("could not settle delivery (channel closed); it will be redelivered")
+
+    @staticmethod
+    def _to_message(incoming: AbstractIncomingMessage, *, dead: bool = False) -> Message:
+        raw = incoming.headers or {}
+        count = raw.get("x-delivery-count")
+        redeliveries = int(count) if count is not None else (1 if incoming.redelivered else 0)
+        headers = {
+            k: v.decode() if isinstance(v, bytes) else str(v)
+            for k, v in raw.items()
+            if not k.startswith("x-")
+        }
+        # dead letters carry the DLX routing key; the event type travels in ``type``
+        routing_key = incoming.type if (dead and incoming.type) else incoming.routing_key
+        return Message(
+            routing_key=routing_key or "",
+            message_id=incoming.message_id or "",
+            body=bytes(incoming.body),
+            headers=headers,
+            redeliveries=0 if dead else redeliveries,
+        )
+
+    async def _publish_one(self, message: Message) -> None:
+        deadline = time.monotonic() + self._publish_retry_for
+        backoff = 0.05
+        while True:
+            try:
+                exchange = self._exchange
+                if exchange is None:
+                    raise RuntimeError("bus is closed")
+                await exchange.publish(
+                    aio_pika.Message(
+                        bytes(message.body),
+                        message_id=message.message_id,
+                        type=message.routing_key,
+                        headers=dict(message.headers),
+                        delivery_mode=aio_pika.DeliveryMode.PERSISTENT,
+                    ),
+                    routing_key=message.routing_key,
+                    mandatory=False,  # pub/sub: no bound queue means nobody wants it
+                    timeout=self._publish_timeout,
+                )
+                return
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                if self._closed or time.monotonic() + backoff > deadline:
+                    raise
+                log.warning(
+                    "publish of %s %s failed (%s: %s); retrying in %.2fs",
+                    message.routing_key, message.message_id, type(exc).__name__, exc, backoff,
+                )
+                await asyncio.sleep(backoff)
+                backoff = min(self._max_backoff, backoff * 2)

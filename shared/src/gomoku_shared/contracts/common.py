@@ -52,6 +52,7 @@ class Member(Model):
     board: int | None = None
     unit: str | None = None
     birth_date: date | None = None
+    partner_id: str | None = None
 
 
 class Entrant(Model):
@@ -64,6 +65,8 @@ class Entrant(Model):
     rating: int = 0
     birth_date: date | None = None
     members: list[Member] = Field(default_factory=list)
+    #: the partner platform that registered this entrant: only its key may act for it
+    partner_id: str | None = None
     #: facts other stages need (e.g. eligibility clause that admitted the player)
     attributes: dict[str, Any] = Field(default_factory=dict)
 

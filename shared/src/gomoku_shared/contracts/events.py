@@ -86,6 +86,12 @@ class PairingSpec(Model):
     clock: ClockSpec
     #: two-game rounds play a clock for the pair as a whole (SZ: 30 min per player)
     round_clock: bool = False
+    #: partner platforms of the two players (a partner key acts only for its own players)
+    first_partner: str | None = None
+    second_partner: str | None = None
+    #: team entrants of a board game (PAIR-9), for folding board results into matches
+    first_team: str | None = None
+    second_team: str | None = None
 
 
 class Bye(Model):

@@ -90,7 +90,11 @@ class PointSystem:
 
 @dataclass(frozen=True)
 class RoundEntry:
-    """A player's round: opponent (None for byes/absence), colour (None if unplayed), outcome."""
+    """A player's round: opponent (None for byes/absence), colour as paired (None for byes), outcome.
+
+    A forfeit keeps the colour it was paired with, but only ``played`` entries count for colour
+    history and the rematch ban.
+    """
 
     round: int
     opponent: int | None
@@ -207,8 +211,7 @@ def record_round(t: Tournament, pairing: RoundPairing, outcomes: Mapping[int, Ou
     """Append a completed round. ``outcomes`` maps board index (0-based) to its Outcome.
 
     Players neither on a board nor given a bye get ``Code.ABSENT`` (not in the event that round).
-    Forfeits are recorded without colour: they count neither toward colour history nor toward
-    the rematch ban (PAIR-6).
+    Forfeits count neither toward colour history nor toward the rematch ban (PAIR-6).
     """
     r = t.rounds_done + 1
     if pairing.round != r:
@@ -220,9 +223,9 @@ def record_round(t: Tournament, pairing: RoundPairing, outcomes: Mapping[int, Ou
     for i, b in enumerate(pairing.boards):
         o = outcomes[i]
         cf, cs = o.codes()
-        played = cf.over_the_board
-        new[b.first] = RoundEntry(r, b.second, Colour.FIRST if played else None, cf)
-        new[b.second] = RoundEntry(r, b.first, Colour.SECOND if played else None, cs)
+        # Forfeits keep the paired colour for the record; colour history reads played games only.
+        new[b.first] = RoundEntry(r, b.second, Colour.FIRST, cf)
+        new[b.second] = RoundEntry(r, b.first, Colour.SECOND, cs)
     for pid, code in pairing.byes.items():
         if pid in new:
             raise ResultError(f"player {pid} both paired and given a bye in round {r}")

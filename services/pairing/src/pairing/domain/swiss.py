@@ -22,8 +22,13 @@ class NoLegalPairing(Exception):
 
 
 class SwissEngine(Protocol):
-    def pair(self, t: Tournament, round_: int, participants: Sequence[int]) -> list[tuple[int, int]]:
-        """Return (first, second) per board, and (pid, 0) for the pairing-allocated bye."""
+    def pair(self, t: Tournament, round_: int, participants: Sequence[int],
+             topscorer_exemption: bool = False) -> list[tuple[int, int]]:
+        """Return (first, second) per board, and (pid, 0) for the pairing-allocated bye.
+
+        ``topscorer_exemption``: apply FIDE's final-round topscorer colour exemption (C.04.3
+        A.7/C.3); when False the colour limits bind every player in every round (PAIR-2).
+        """
         ...
 
 
@@ -34,7 +39,8 @@ class GacruxDutch:
     def __init__(self, experimental: Iterable[str] = ()):
         self.experimental = list(experimental)
 
-    def pair(self, t: Tournament, round_: int, participants: Sequence[int]) -> list[tuple[int, int]]:
+    def pair(self, t: Tournament, round_: int, participants: Sequence[int],
+             topscorer_exemption: bool = False) -> list[tuple[int, int]]:
         from gacrux.gacruxexeptions import GacruxNoLegalPairing
         from gacrux.pairingdutch import pairing_dutch
         from gacrux.trf2json import trf2json
@@ -46,7 +52,9 @@ class GacruxDutch:
         if chess.chessjson["status"]["code"] > 400:
             raise ValueError(f"gacrux rejected the tournament: {chess.chessjson['status']}")
         tour = chess.get_tournament(1)
-        tour["numRounds"] = max(t.rounds_planned, round_)
+        # gacrux exempts topscorers from the colour limits only when pairing its last round, so
+        # announcing one round more switches the exemption off (PAIR-2: limits bind everyone).
+        tour["numRounds"] = max(t.rounds_planned, round_) + (0 if topscorer_exemption else 1)
         tour["maxMeets"] = 1
         tour["topColor"] = "w" if t.top_seed_colour is Colour.FIRST else "b"
         present = set(participants)
@@ -89,6 +97,7 @@ def pair_swiss_round(
     absent: Iterable[int] = (),
     bye_rules: ByeRules = ByeRules(),
     engine: SwissEngine | None = None,
+    topscorer_exemption: bool = False,
 ) -> RoundPairing:
     """Pair the next Swiss round (PAIR-2).
 
@@ -96,7 +105,8 @@ def pair_swiss_round(
     * ``forced_byes`` (arbiter) get ``bye_rules.forced``;
     * ``absent`` players (not checked in, REG-11) are not paired and get ``ZERO_BYE``;
     * withdrawn players and entries before their ``entry_round`` are skipped;
-    past rounds are never re-paired. Raises :class:`NoLegalPairing` if the absolute criteria
+    past rounds are never re-paired. ``topscorer_exemption`` turns on FIDE's final-round
+    exemption from the colour limits (off by default: PAIR-2 makes them absolute). Raises :class:`NoLegalPairing` if the absolute criteria
     cannot be met, :class:`IllegalPairing` if the engine ever returned an illegal pairing.
     """
     r = t.rounds_done + 1 if round_ is None else round_
@@ -118,13 +128,13 @@ def pair_swiss_round(
     if len(participants) == 1:
         pairs = [(participants[0], 0)]
     else:
-        pairs = (engine or GacruxDutch()).pair(t, r, participants)
+        pairs = (engine or GacruxDutch()).pair(t, r, participants, topscorer_exemption)
     boards = tuple(Board(a, b) for a, b in pairs if b)
     for a, b in pairs:
         if not b:
             byes[a] = Code.PAIRING_BYE
     rp = RoundPairing(r, boards, byes)
-    problems = check_round(t, rp, participants)
+    problems = check_round(t, rp, participants, topscorer_exemption)
     if problems:
         raise IllegalPairing(problems)
     return rp

@@ -83,8 +83,8 @@ def as_tournament(tt: TeamTournament) -> Tournament:
             if m.forfeit:
                 ca = Code.FORFEIT_WIN if ca is Code.WIN else Code.FORFEIT_LOSS
                 cb = Code.FORFEIT_WIN if cb is Code.WIN else Code.FORFEIT_LOSS
-            history[m.first].append(RoundEntry(rnd.round, m.second, None if m.forfeit else Colour.FIRST, ca))
-            history[m.second].append(RoundEntry(rnd.round, m.first, None if m.forfeit else Colour.SECOND, cb))
+            history[m.first].append(RoundEntry(rnd.round, m.second, Colour.FIRST, ca))
+            history[m.second].append(RoundEntry(rnd.round, m.first, Colour.SECOND, cb))
             seen |= {m.first, m.second}
         for tid in history:
             if tid not in seen:

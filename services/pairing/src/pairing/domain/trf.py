@@ -122,7 +122,7 @@ def import_trf(text: str, points: PointSystem | None = None) -> Tournament:
                         code = Code.ZERO_BYE
                     entries.append(RoundEntry(r, None, None, code))
                 else:
-                    colour = Colour(col) if col in "wb" and code.over_the_board else None
+                    colour = Colour(col) if col in "wb" else None
                     entries.append(RoundEntry(r, opp, colour, code))
                 r += 1
             history[pid] = tuple(entries)

@@ -116,3 +116,13 @@ def test_awd4_money_is_exact_fen(amount, fen):
     with pytest.raises(ValueError):
         yuan("0.001")
     assert split_fen(100, 3) == (33, 1)
+
+
+def test_awd4_pair8_unresolved_ties_on_playoff_places(section):
+    """AWD-4 + PAIR-8: a shared place touching places the event settles by playoff is
+    reported so that awards wait for the playoff; ties below it are not."""
+    from awards.domain import unresolved_ties
+    standings = section([("a", 1), ("b", 2), ("c", 2), ("d", 4), ("e", 5), ("f", 5)])
+    assert [g.place for g in unresolved_ties(standings, 3)] == [2]
+    assert [g.place for g in unresolved_ties(standings, 8)] == [2, 5]
+    assert unresolved_ties(standings, 1) == ()

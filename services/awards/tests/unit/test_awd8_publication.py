@@ -7,7 +7,7 @@ import io
 from awards.domain import (
     BoardRecord, CertificateWording, Gender, best_board_certificates, best_boards, best_boards_csv,
     certificates, certificates_csv, compare_rows, compare_section_awards, compute_section_awards,
-    prize_list, prizes_csv, team_ranking, team_ranking_csv, title_list, titles_csv,
+    prize_list, prizes_csv, team_ranking, team_ranking_csv, title_list, titles_csv, yuan,
 )
 
 M, F = Gender.MALE, Gender.FEMALE
@@ -97,3 +97,27 @@ def test_awd8_correction_diff_added_removed_and_cancelled(seed, section, ranked_
     assert diff.cancelled_before is False and diff.cancelled_after is True
     assert {c.fields for c in diff.entrants} == {("removed",)}
     assert len(compare_rows([1, 2, 3], [1, 3, 4], key=lambda x: x)) == 2
+
+
+def test_awd8_standings_csv_has_every_tiebreak():
+    """AWD-8: standings are published with every tiebreak value, shared places marked."""
+    from decimal import Decimal
+    from awards.domain import SectionStandings, StandingRow, standings_csv
+    tb = lambda b, m: (("buchholz", Decimal(b)), ("median_buchholz", Decimal(m)))  # noqa: E731
+    rows = (StandingRow("a", "A", 1, 10, tb(30, 20), wins=5, games_played=7),
+            StandingRow("b", "B", 2, 8, tb("28.5", 19), wins=4, games_played=7),
+            StandingRow("c", "C", 2, 8, tb("28.5", 19), wins=4, games_played=7))
+    parsed = parse(standings_csv(SectionStandings("s", "S", rows)))
+    assert [(r["place"], r["shared"], r["buchholz"], r["median_buchholz"]) for r in parsed] == [
+        ("1", "no", "30", "20"), ("2", "yes", "28.5", "19"), ("2", "yes", "28.5", "19")]
+
+
+def test_awd8_section_publication_is_plain_json(seed, section):
+    """AWD-8: the published payload is plain JSON data (no Decimal, no dataclasses)."""
+    import json
+    from awards.domain import section_publication
+    spec = [("a", 1, M), ("b", 1, M), ("c", 3, M)]
+    payload = section_publication(compute_section_awards(section(spec, "da-public"), seed.DA_PUBLIC))
+    text = json.dumps(payload)
+    assert json.loads(text)["prizes"][0]["amount_fen"] == yuan(4500)
+    assert payload["places"][0]["shared_place"] is True and payload["cancelled"] is False

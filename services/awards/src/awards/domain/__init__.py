@@ -31,12 +31,12 @@ from .model import (
     validate_places,
 )
 from .money import format_fen, split_fen, yuan
-from .places import PlaceAward, award_count, awarded_places, is_cancelled, place_awards
+from .places import PlaceAward, award_count, awarded_places, is_cancelled, place_awards, unresolved_ties
 from .prizes import PrizeAward, section_prizes, total_by_entrant
 from .publication import (
     BestBoardRow, CertificateData, CertificateWording, PrizeListRow, TeamRankingRow, TitleListRow,
-    best_board_certificates, best_board_rows, best_boards_csv, certificates, certificates_csv,
-    prize_list, prizes_csv, team_ranking_csv, team_ranking_rows, title_list, titles_csv, to_csv,
+    best_board_certificates, best_board_rows, best_boards_csv, certificates, certificates_csv, plain,
+    prize_list, prizes_csv, section_publication, standings_csv, team_ranking_csv, team_ranking_rows, title_list, titles_csv, to_csv,
 )
 from .qualification import (
     QualifierSelection, Qualifier, SquadSelection, StageQualification, TieFlag, select_qualifiers,

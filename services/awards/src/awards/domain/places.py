@@ -35,6 +35,17 @@ def awarded_places(field_size: int, config: PlaceAwardsConfig) -> int:
     return max(0, min(limit, field_size))
 
 
+def unresolved_ties(standings: SectionStandings, through_place: int) -> tuple[TieGroup, ...]:
+    """PAIR-8 guard: shared places that touch places 1..``through_place``.
+
+    Where the event decides such ties by playoff (DA: every awarded place; NY: medal
+    places), standings still holding one are not final — the caller should wait for the
+    playoff (or an arbiter) instead of publishing awards. Where the event does not, the
+    awards functions share (AWD-4 money split, SharedPlacePolicy for items and titles).
+    """
+    return tuple(g for g in tie_groups(standings.rows) if g.shared and g.place <= through_place)
+
+
 def effective_place(group: TieGroup, policy: SharedPlacePolicy) -> int:
     """The place whose items/title a (possibly shared) place group receives."""
     return group.place if policy is SharedPlacePolicy.SHARED_PLACE else group.last_place

@@ -5,9 +5,13 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass, fields, is_dataclass
-from typing import Iterable, Sequence
+from decimal import Decimal
+from enum import Enum
+from fractions import Fraction
+from typing import Any, Iterable, Sequence
 
 from .best_board import BestBoardResult
+from .model import SectionStandings
 from .money import format_fen
 from .section import SectionAwards
 from .team_score import TeamRanking
@@ -213,3 +217,57 @@ def best_boards_csv(results: Iterable[BestBoardResult]) -> str:
 
 def certificates_csv(certs: Sequence[CertificateData]) -> str:
     return to_csv(certs, [f.name for f in fields(CertificateData)])
+
+
+def standings_csv(standings: SectionStandings) -> str:
+    """AWD-8: the final standings with every tiebreak value (columns in the section's
+    tiebreak order, taken from the first row)."""
+    names = [name for name, _ in standings.rows[0].tiebreaks] if standings.rows else []
+    shared = {r.place for r in standings.rows if sum(1 for o in standings.rows if o.place == r.place) > 1}
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["place", "shared", "entrant_id", "name", "unit", "gender", "points", *names,
+                     "wins", "games_played", "decided_by_playoff"])
+    for r in standings.rows:
+        values = dict(r.tiebreaks)
+        writer.writerow([r.place, _cell(r.place in shared), r.entrant_id, r.name, _cell(r.unit_name),
+                         _cell(r.gender), r.points, *(_cell(values.get(n)) for n in names), r.wins,
+                         r.games_played, _cell(r.decided_by_playoff)])
+    return buffer.getvalue()
+
+
+def plain(value: Any) -> Any:
+    """JSON-ready plain data: dataclasses → dicts, tuples → lists, Decimal → str,
+    Fraction → "n/d", enums → their value, dates → ISO strings."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(plain(k)): plain(v) for k, v in value.items()}
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, Fraction):
+        return f"{value.numerator}/{value.denominator}"
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    return value
+
+
+def section_publication(awards: SectionAwards) -> dict[str, Any]:
+    """AWD-8: the lists of one section as plain data, shaped for ``awards.published``
+    (``places`` / ``prizes`` / ``titles`` / ``cancelled``)."""
+    return {
+        "section_id": awards.section_id,
+        "cancelled": awards.cancelled,
+        "places": [
+            {"entrant_id": e.entrant_id, "name": e.name, "place": e.place, "shared_place": e.shared_place,
+             "unit": e.unit_name, "items": list(e.items), "finisher_items": list(e.finisher_items),
+             "prize_total_fen": e.prize_total_fen, "title": e.title}
+            for e in awards.entrants
+        ],
+        "prizes": plain(prize_list(awards)),
+        "titles": plain(title_list(awards)),
+    }

@@ -46,6 +46,25 @@ from .section import EntrantAwards, EventAwards, SectionAwards, compute_event_aw
 from .team_score import TeamMember, TeamRanking, TeamScore, UnscoredUnit, team_ranking, team_ranking_standings
 from .titles import TitleAward, section_titles
 
-from types import ModuleType as _ModuleType
-
-__all__ = sorted(n for n, v in globals().items() if not n.startswith("_") and not isinstance(v, _ModuleType))
+__all__ = [
+    "AwardBand", "AwardCountRule", "AwardsDiff", "BestBoardConfig", "BestBoardResult",
+    "BestBoardRow", "BoardCandidate", "BoardCriterion", "BoardGame", "BoardRecord",
+    "CertificateData", "CertificateWording", "ConfigError", "EntrantAwards", "EntrantChange",
+    "EventAwards", "EventAwardsConfig", "Gender", "Outcome", "PlaceAward", "PlaceAwardsConfig",
+    "PlaceItems", "PrizeAward", "PrizeConfig", "PrizeListRow", "PrizeTable",
+    "QualificationRule", "Qualifier", "QualifierSelection", "RowChange", "SectionAwardConfig",
+    "SectionAwards", "SectionStandings", "SeededList", "SeededPlayer", "SharedPlacePolicy",
+    "SquadRule", "SquadSelection", "StageQualification", "StandingRow", "StandingsError",
+    "TeamMember", "TeamRanking", "TeamRankingRow", "TeamScore", "TeamScoreComponent",
+    "TeamScoreMeasure", "TeamScoreRule", "TeamTieKind", "TeamTiebreak", "TieFlag", "TieGroup",
+    "TitleAward", "TitleBand", "TitleListRow", "TitleTable", "UnscoredUnit", "award_count",
+    "awarded_places", "best_board_certificates", "best_board_rows", "best_boards",
+    "best_boards_csv", "board_record_from_games", "certificates", "certificates_csv",
+    "compare_rows", "compare_section_awards", "compute_event_awards", "compute_section_awards",
+    "format_fen", "is_cancelled", "is_eligible", "place_awards", "plain", "prize_list",
+    "prizes_csv", "rank_within", "section_prizes", "section_publication", "section_titles",
+    "select_qualifiers", "select_squad", "split_fen", "stage_qualification", "standings_csv",
+    "team_ranking", "team_ranking_csv", "team_ranking_rows", "team_ranking_standings",
+    "tie_groups", "title_list", "titles_csv", "to_csv", "total_by_entrant", "unresolved_ties",
+    "validate_places", "yuan",
+]

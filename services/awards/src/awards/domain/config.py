@@ -9,7 +9,7 @@ Money is integer *fen* (1/100 yuan); use :func:`awards.domain.money.yuan` or
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 from typing import Iterable, Mapping
@@ -416,7 +416,6 @@ class EventAwardsConfig:
     seeded: tuple[SeededList, ...] = ()
     squads: tuple[SquadRule, ...] = ()
     max_next_stage_entrants: int | None = None
-    extra: Mapping[str, str] = field(default_factory=dict)
 
     def section(self, section_id: str) -> SectionAwardConfig | None:
         for cfg in self.sections:

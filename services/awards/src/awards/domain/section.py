@@ -135,8 +135,8 @@ def compute_event_awards(standings: Mapping[str, SectionStandings], config: Even
     boards: list[BestBoardResult] = []
     if config.best_board is not None:
         for section_id, records in (board_records or {}).items():
-            section = live.get(section_id)
-            places = {r.entrant_id: r.place for r in section.rows} if section else {}
+            team_section = live.get(section_id)
+            places = {r.entrant_id: r.place for r in team_section.rows} if team_section else {}
             boards.extend(best_boards(section_id, records, places, config.best_board))
     qualification = None
     if config.qualification:

@@ -121,11 +121,11 @@ def team_ranking(rule: TeamScoreRule, sections: Mapping[str, SectionStandings]) 
 
     scored.sort(key=lambda item: (item[0], item[1]))
     ranked: list[TeamScore] = []
-    for index, (key, unit_id, members, shown, score) in enumerate(scored):
-        tied_above = index and scored[index - 1][0] == key
+    for index, (key, unit_id, counted, shown, score) in enumerate(scored):
+        tied_above = index > 0 and scored[index - 1][0] == key
         place = ranked[-1].place if tied_above else index + 1
         shared = any(other[0] == key for j, other in enumerate(scored) if j != index)
-        ranked.append(TeamScore(unit_id, units[unit_id], place, score, members, shown, shared))
+        ranked.append(TeamScore(unit_id, units[unit_id], place, score, counted, shown, shared))
     return TeamRanking(rule.team_section_id, rule.name, tuple(ranked), tuple(unscored))
 
 

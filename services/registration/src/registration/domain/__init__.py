@@ -1,0 +1,40 @@
+"""Pure registration domain (no I/O, no frameworks). Every event-specific number comes from
+`gomoku_shared.event_config.EventConfig`; every command takes `now` from the caller.
+
+Service-layer entry points:
+- `EventRegistration(config)`: `.submit(application, people, evidence=, unit=, now=)`,
+  `.review(...)`, `.promote_from_waiting_list(...)`, `.add_official(...)`,
+  queries `.holding_places / .waiting_list / .delegation / .quota_players` (REG-1/2/3/9/13).
+- eligibility: `evaluate_player`, `check_clause`, `check_age`, `check_gender` (REG-4..REG-8).
+- changes: `judge_change`, `request_change`, `decide_change`, `withdraw` (REG-10).
+- checkin: `check_in`, `mark_no_show`, `pairable` (REG-11).
+- closing: `close_stage`, `choose_format`, `section_closed_payload` (REG-12).
+- next_stage: `build_next_stage` (EVT-6, REG-7).
+- personal_data: `IdNumber`, `mask_id_number` (REG-11).
+"""
+from .changes import ChangeKind, ChangeRequest, ChangeState, decide_change, freeze_starts_at, judge_change, \
+    request_change, withdraw
+from .checkin import check_in, mark_no_show, pairable
+from .closing import ClosedSection, FieldEntry, FormatChoice, choose_format, close_stage, \
+    section_closed_payload, section_rules
+from .eligibility import EligibilityReport, check_age, check_clause, check_gender, evaluate_player, \
+    longest_consecutive_months
+from .errors import RegistrationError, UnknownEntry, UnknownSection
+from .model import Application, Decision, Entry, EntryStatus, Evidence, EvidenceKind, EvidenceStatus, \
+    InsuranceConfirmation, Outcome, Person, Unit, Withdrawal, combine
+from .next_stage import NextStageResult, PassedOver, QualifierList, SeededList, StagePlace, build_next_stage
+from .personal_data import IdNumber, mask_id_number
+from .registration import EventRegistration, Official, SubmitResult, check_insurance, check_team, check_window
+
+__all__ = [
+    "Application", "ChangeKind", "ChangeRequest", "ChangeState", "ClosedSection", "Decision",
+    "EligibilityReport", "Entry", "EntryStatus", "EventRegistration", "Evidence", "EvidenceKind",
+    "EvidenceStatus", "FieldEntry", "FormatChoice", "IdNumber", "InsuranceConfirmation",
+    "NextStageResult", "Official", "Outcome", "PassedOver", "Person", "QualifierList",
+    "RegistrationError", "SeededList", "StagePlace", "SubmitResult", "Unit", "UnknownEntry",
+    "UnknownSection", "Withdrawal", "build_next_stage", "check_age", "check_clause", "check_gender",
+    "check_in", "check_insurance", "check_team", "check_window", "choose_format", "close_stage",
+    "combine", "decide_change", "evaluate_player", "freeze_starts_at", "judge_change",
+    "longest_consecutive_months", "mark_no_show", "mask_id_number", "pairable", "request_change",
+    "section_closed_payload", "section_rules", "withdraw",
+]

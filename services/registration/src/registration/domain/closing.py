@@ -1,0 +1,234 @@
+"""REG-12: closing a stage's registration — merge small sections, cancel tiny ones, and
+produce the final field of every section, ready for a `section.closed` event.
+
+Merging (SZ online): a section with fewer entries than its `closing.merge_below` (free 8,
+professional 6) is merged with its configured partner (same age window, same track). Decision:
+the merged field runs under the id of the pair's section listed first in the preset (men before
+women, boys before girls); genders are then ranked separately. A section — merged or not — with
+at most `closing.cancel_at_most` entries (SZ: 4) is cancelled. A partner with no entries at all
+is not a merge (the other section simply runs alone).
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, time
+from typing import Any, Literal
+from zoneinfo import ZoneInfo
+
+from gomoku_shared.event_config import EventConfig, SectionConfig
+
+from .model import Decision, Entry, EntryStatus, Outcome, Person, Unit
+
+
+@dataclass(frozen=True)
+class FormatChoice:
+    """The arbiter's choice where the preset leaves it open ("赛制、轮数视参赛人数而定")."""
+
+    kind: Literal["swiss", "round_robin"]
+    rounds: int | None = None
+
+
+@dataclass(frozen=True)
+class FieldEntry:
+    entry_id: str
+    person_ids: tuple[str, ...]
+    unit_id: str | None
+    origin_section: str
+    #: the eligibility clause that admitted the (first) player, for later stages
+    admitted_by: str | None = None
+
+
+@dataclass(frozen=True)
+class ClosedSection:
+    stage_id: str
+    section_id: str
+    #: ready: will be played; merged: folded into `merged_into`; cancelled; scored: a team
+    #: section computed from individual results (nothing to pair)
+    status: Literal["ready", "merged", "cancelled", "scored"]
+    entries: tuple[FieldEntry, ...]
+    reason: str
+    merged_from: tuple[str, ...] = ()
+    merged_into: str | None = None
+    rank_genders_separately: bool = False
+    format: Literal["swiss", "round_robin"] | None = None
+    rounds: int | None = None
+    decisions: tuple[Decision, ...] = field(default_factory=tuple)
+
+    @property
+    def size(self) -> int:
+        return len(self.entries)
+
+
+def _admitted_by(e: Entry) -> str | None:
+    for d in e.decisions:
+        if d.admitted and d.rule in ("REG-6", "REG-7", "REG-8"):
+            return d.clause
+    return None
+
+
+def _field(entries: Sequence[Entry], section_id: str) -> list[FieldEntry]:
+    return [FieldEntry(e.id, e.person_ids, e.unit_id, e.section_id, _admitted_by(e))
+            for e in entries if e.section_id == section_id and e.status is EntryStatus.ACCEPTED
+            and not e.no_show]
+
+
+def choose_format(section: SectionConfig, n: int, choice: FormatChoice | None = None
+                  ) -> tuple[str | None, int | None]:
+    """PAIR-1: the format and number of rounds for a field of n entrants (None = undecided)."""
+    fmt = section.format
+    if fmt is None:
+        return None, None
+    if fmt.choice == "fixed":
+        kind = fmt.allowed[0]
+    elif fmt.choice == "by_entries":
+        kind = "round_robin" if n <= (fmt.round_robin_max_entries or 0) else "swiss"
+    else:
+        kind = choice.kind if choice else None
+    if kind is None:
+        return None, None
+    if kind not in fmt.allowed:
+        raise ValueError(f"{section.id}: format {kind!r} not allowed ({fmt.allowed})")
+    if choice and choice.rounds:
+        rounds = choice.rounds
+    elif kind == "round_robin":
+        rounds = n - 1 if n % 2 == 0 else n
+    else:
+        rounds = fmt.rounds
+    if rounds is not None and fmt.max_rounds is not None and kind == "swiss":
+        rounds = min(rounds, fmt.max_rounds)
+    return kind, rounds
+
+
+def close_stage(event: EventConfig, stage_id: str, entries: Sequence[Entry],
+                format_choices: Mapping[str, FormatChoice] | None = None) -> list[ClosedSection]:
+    """The final field of every section of the stage, in preset order (REG-12).
+
+    Only accepted entries that are not marked absent make up the field."""
+    stage = event.stage(stage_id)
+    choices = dict(format_choices or {})
+    fields = {s.id: _field(entries, s.id) for s in stage.sections}
+    by_id = {s.id: s for s in stage.sections}
+    out: dict[str, ClosedSection] = {}
+
+    def ready_or_cancel(sec: SectionConfig, members: list[FieldEntry], merged_from: tuple[str, ...],
+                        merge_note: str) -> ClosedSection:
+        n = len(members)
+        limit = sec.closing.cancel_at_most
+        if limit is not None and n <= limit:
+            why = f"{n} entries (at most {limit}): section cancelled" + merge_note
+            return ClosedSection(stage.id, sec.id, "cancelled", tuple(members), why, merged_from,
+                                 decisions=(Decision("REG-12", f"{sec.id}/cancel", Outcome.REFUSED, why),))
+        kind, rounds = choose_format(sec, n, choices.get(sec.id))
+        why = f"{n} entries" + merge_note
+        return ClosedSection(stage.id, sec.id, "ready", tuple(members), why, merged_from,
+                             rank_genders_separately=bool(merged_from) and sec.closing.rank_genders_separately,
+                             format=kind, rounds=rounds,
+                             decisions=(Decision("REG-12", f"{sec.id}/field", Outcome.ADMITTED, why),))
+
+    for sec in stage.sections:
+        if sec.id in out:
+            continue
+        if not sec.played:
+            out[sec.id] = ClosedSection(stage.id, sec.id, "scored", tuple(fields[sec.id]),
+                                        "scored from individual results")
+            continue
+        cl = sec.closing
+        partner = by_id.get(cl.merge_with) if cl.merge_with else None
+        if partner is not None and partner.id not in out and fields[partner.id] and fields[sec.id]:
+            p_below = partner.closing.merge_below
+            small = [s for s, below in ((sec, cl.merge_below), (partner, p_below))
+                     if below is not None and len(fields[s.id]) < below]
+            if small:
+                note = "; merged: " + ", ".join(
+                    f"{s.name} had {len(fields[s.id])} (< {s.closing.merge_below})" for s in small)
+                members = fields[sec.id] + fields[partner.id]
+                host = ready_or_cancel(sec, members, (sec.id, partner.id), note)
+                out[sec.id] = host
+                status = "cancelled" if host.status == "cancelled" else "merged"
+                out[partner.id] = ClosedSection(
+                    stage.id, partner.id, status, tuple(fields[partner.id]),
+                    f"merged into {sec.name}" + ("" if status == "merged" else ", which was cancelled"),
+                    merged_into=sec.id,
+                    decisions=(Decision("REG-12", f"{partner.id}/merge", Outcome.ADMITTED,
+                                        f"merged into {sec.id}"),))
+                continue
+        out[sec.id] = ready_or_cancel(sec, fields[sec.id], (), "")
+    return [out[s.id] for s in stage.sections]
+
+
+# --------------------------------------------------------------------------- contract mapping
+
+def section_rules(event: EventConfig, closed: ClosedSection) -> dict[str, Any]:
+    """`SectionRules` (gomoku_shared.contracts.common) as a plain dict."""
+    sec = event.section(closed.section_id)
+    fmt, clk, op = sec.format, sec.clock, sec.opening
+    assert fmt is not None and clk is not None and op is not None
+    po = sec.playoffs
+    playoff_clock = po.stages[0].clock if po.stages else None
+    decider = po.stages[1].clock if len(po.stages) > 1 else playoff_clock
+    matter = sec.playoffs.places or sec.awards.places or max(
+        (b.places for b in sec.awards.places_by_field), default=0)
+    if sec.qualification:
+        matter = max(matter, sec.qualification.top + sec.qualification.substitutes)
+    kind = closed.format or fmt.allowed[0]
+    rules: dict[str, Any] = {
+        "kind": sec.kind,
+        "format": kind,
+        "rounds": closed.rounds or fmt.rounds or 1,
+        "boards": sec.team_match.boards if sec.team_match else 1,
+        "two_game_rounds": fmt.games_per_round == 2,
+        "ruleset": {"track": sec.track, "exact_five": not op.overline_wins and op.rule == "free",
+                    "forbidden_policy": op.forbidden_move_policy, "fixed_n": op.fifth_move_offers},
+        "clock": {"kind": clk.mode, "base_s": clk.base_s, "increment_s": clk.increment_s},
+        "no_show_minutes": sec.no_show_minutes,
+        "points": {"win": sec.scoring.win, "draw": sec.scoring.draw, "loss": sec.scoring.loss},
+        "match_points": {"win": sec.scoring.match_win, "draw": sec.scoring.match_draw,
+                         "loss": sec.scoring.match_loss},
+        "tiebreaks": list(sec.tiebreaks.get(kind, [])),
+        "tie_policy": {"playoff": "playoff", "arbiter_decision": "arbiter", "shared": "share"}[po.policy],
+        "places_that_matter": matter,
+        "rank_by_gender": closed.rank_genders_separately,
+    }
+    for key, c in (("playoff_clock", playoff_clock), ("playoff_decider_clock", decider)):
+        if c is not None:
+            rules[key] = {"kind": c.mode, "base_s": c.base_s, "increment_s": c.increment_s}
+    return rules
+
+
+def section_closed_payload(event: EventConfig, closed: ClosedSection, people: Mapping[str, Person],
+                           units: Mapping[str, Unit] | None = None) -> dict[str, Any]:
+    """The `section.closed` payload (gomoku_shared.contracts.events.SectionClosed) as a dict.
+    Only ready and cancelled sections are published; merged ones travel inside their host."""
+    if closed.status not in ("ready", "cancelled"):
+        raise ValueError(f"{closed.section_id} is {closed.status}: not published as section.closed")
+    if closed.status == "ready" and closed.format is None:
+        raise ValueError(f"{closed.section_id}: the arbiter has not chosen the format yet")
+    units = units or {}
+    sec = event.section(closed.section_id)
+    tz = ZoneInfo(event.timezone)
+    start = datetime.combine(event.section_start(sec.id), time(0, 0), tzinfo=tz)
+    entrants = []
+    for fe in closed.entries:
+        members = [people[pid] for pid in fe.person_ids]
+        unit = units.get(fe.unit_id) if fe.unit_id else None
+        unit_name = unit.name if unit else fe.unit_id
+        attrs = {"origin_section": fe.origin_section, "admitted_by": fe.admitted_by}
+        if sec.kind == "individual":
+            p = members[0]
+            entrants.append({"entrant_id": fe.entry_id, "name": p.name, "gender": p.gender,
+                             "unit": unit_name, "birth_date": p.birth_date.isoformat(),
+                             "attributes": {**attrs, "player_id": p.id}})
+        else:
+            entrants.append({
+                "entrant_id": fe.entry_id, "name": unit_name or fe.entry_id, "unit": unit_name,
+                "members": [{"player_id": p.id, "name": p.name, "gender": p.gender, "board": i + 1,
+                             "unit": unit_name, "birth_date": p.birth_date.isoformat()}
+                            for i, p in enumerate(members)],
+                "attributes": attrs})
+    return {
+        "event_code": event.id, "stage": closed.stage_id, "section_id": sec.id, "name": sec.name,
+        "status": closed.status, "merged_from": list(closed.merged_from),
+        "rules": section_rules(event, closed), "entrants": entrants,
+        "starts_at": start.isoformat(),
+    }

@@ -1,0 +1,306 @@
+"""Eligibility engine (REG-4..REG-8): data-driven checks configured by the event preset.
+
+Age (REG-4) and gender (REG-5) come from the section; residency (REG-6/REG-7) and
+representation (REG-8) clauses are listed by id in `section.eligibility` and defined in
+`event.eligibility`. Each check returns a `Decision` naming the clause that admitted or refused
+the player and a human-readable reason.
+
+Evidence semantics (REG-6 Decision): in a clause with `evidence: declared`, a pending or
+approved record counts; with `evidence: verified` (SZ final, REG-7) only approved ones do; a
+rejected record never counts. An option with `requires_approval` (the wildcard) is *pending*
+until its evidence is approved.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from gomoku_shared.event_config import (
+    EligibilityClause,
+    EventConfig,
+    ResidencyOption,
+    SectionConfig,
+    grade_rank,
+)
+
+from .model import Decision, Evidence, EvidenceKind, EvidenceStatus, Outcome, Person, Unit, combine
+
+
+def check_age(section: SectionConfig, person: Person) -> Decision:
+    """REG-4: birth date inside the section's inclusive window."""
+    w = section.birth
+    if w.contains(person.birth_date):
+        return Decision("REG-4", f"{section.id}/birth", Outcome.ADMITTED,
+                        f"born {person.birth_date} within {_window(w)}", person.id)
+    return Decision("REG-4", f"{section.id}/birth", Outcome.REFUSED,
+                    f"born {person.birth_date}, outside {section.name} window {_window(w)}", person.id)
+
+
+def _window(w) -> str:
+    lo = w.born_from.isoformat() if w.born_from else "any"
+    hi = w.born_to.isoformat() if w.born_to else "any"
+    return f"{lo}..{hi} (inclusive)"
+
+
+def check_gender(section: SectionConfig, person: Person) -> Decision:
+    """REG-5: male/female sections admit only that gender; mixed admit both."""
+    if section.gender == "mixed" or section.gender == person.gender:
+        return Decision("REG-5", f"{section.id}/gender", Outcome.ADMITTED,
+                        f"{person.gender} admitted to a {section.gender} section", person.id)
+    return Decision("REG-5", f"{section.id}/gender", Outcome.REFUSED,
+                    f"a {person.gender} player cannot enter {section.name} ({section.gender} only)",
+                    person.id)
+
+
+# --------------------------------------------------------------------------- evidence helpers
+
+def _usable(ev: Evidence, mode: str) -> bool:
+    if ev.status is EvidenceStatus.REJECTED:
+        return False
+    return ev.status is EvidenceStatus.APPROVED or mode == "declared"
+
+
+def _of(evidence: Iterable[Evidence], kind: EvidenceKind, region: str | None, mode: str,
+        person_id: str) -> list[Evidence]:
+    return [e for e in evidence if e.kind is kind and e.person_id == person_id and _usable(e, mode)
+            and (region is None or (e.region or "").casefold() == region.casefold())]
+
+
+def _month_index(ym: str) -> int:
+    y, m = ym.split("-")
+    if not 1 <= int(m) <= 12:
+        raise ValueError(f"bad month {ym!r}")
+    return int(y) * 12 + int(m) - 1
+
+
+def longest_consecutive_months(months: Iterable[str]) -> int:
+    """Longest run of consecutive calendar months in 'YYYY-MM' strings (REG-6 (2))."""
+    idx = sorted({_month_index(m) for m in months})
+    best = run = 0
+    prev = None
+    for i in idx:
+        run = run + 1 if prev is not None and i == prev + 1 else 1
+        best = max(best, run)
+        prev = i
+    return best
+
+
+def _full_months_between(start: date, end: date) -> int:
+    months = (end.year - start.year) * 12 + (end.month - start.month)
+    if end.day < start.day:
+        months -= 1
+    return months
+
+
+# --------------------------------------------------------------------------- options
+
+@dataclass(frozen=True)
+class _OptionResult:
+    outcome: Outcome
+    reason: str
+
+
+def _option(opt: ResidencyOption, clause: EligibilityClause, person: Person,
+            evidence: Sequence[Evidence], *, region: str | None, unit: Unit | None,
+            intends_to_represent: bool, as_of: date, mode: str) -> _OptionResult:
+    where = f" in {region}" if region else ""
+    pid = person.id
+    if opt.kind == "household":
+        if _of(evidence, EvidenceKind.HOUSEHOLD, region, mode, pid):
+            return _OptionResult(Outcome.ADMITTED, f"household registration{where}")
+        return _OptionResult(Outcome.REFUSED, f"no {_qual(mode)}household registration{where}")
+
+    if opt.kind == "student_status":
+        if _of(evidence, EvidenceKind.STUDENT_STATUS, region, mode, pid):
+            return _OptionResult(Outcome.ADMITTED, f"student status{where}")
+        return _OptionResult(Outcome.REFUSED, f"no {_qual(mode)}student status{where}")
+
+    if opt.kind == "residence_permit":
+        permits = _of(evidence, EvidenceKind.RESIDENCE_PERMIT, region, mode, pid)
+        if not permits:
+            return _OptionResult(Outcome.REFUSED, f"no {_qual(mode)}residence permit{where}")
+        if opt.permit_issued_before is not None:
+            dated = [p for p in permits if p.issued_on is not None and p.issued_on < opt.permit_issued_before]
+            if not dated:
+                return _OptionResult(Outcome.REFUSED,
+                                     f"residence permit{where} not dated before {opt.permit_issued_before}")
+        if opt.min_consecutive_insurance_months is not None:
+            need = opt.min_consecutive_insurance_months
+            months = [m for e in _of(evidence, EvidenceKind.SOCIAL_INSURANCE, region, mode, pid)
+                      for m in e.months_paid]
+            run = longest_consecutive_months(months)
+            if run < need:
+                return _OptionResult(
+                    Outcome.REFUSED,
+                    f"residence permit{where} but only {run} consecutive months of social insurance "
+                    f"(needs {need})")
+            return _OptionResult(Outcome.ADMITTED,
+                                 f"residence permit{where} and {run} consecutive months of social insurance")
+        return _OptionResult(Outcome.ADMITTED, f"residence permit{where}"
+                             + (f" dated before {opt.permit_issued_before}" if opt.permit_issued_before else ""))
+
+    if opt.kind == "registered_athlete":
+        if person.registered_unit_id is None:
+            return _OptionResult(Outcome.REFUSED, "not a registered athlete")
+        if unit is not None and person.registered_unit_id == unit.id:
+            return _OptionResult(Outcome.ADMITTED, f"registered athlete of {unit.name}")
+        return _OptionResult(Outcome.REFUSED,
+                             f"registered with unit {person.registered_unit_id}, must represent that unit")
+
+    if opt.kind == "employment":
+        if unit is None:
+            return _OptionResult(Outcome.REFUSED, "employment proof needs a registering unit")
+        need = opt.min_employment_months or 0
+        jobs = [e for e in evidence if e.kind is EvidenceKind.EMPLOYMENT and e.person_id == pid
+                and _usable(e, mode) and e.employer_unit_id == unit.id and e.employed_since]
+        best = max((_full_months_between(e.employed_since, as_of) for e in jobs), default=None)
+        if best is None:
+            return _OptionResult(Outcome.REFUSED, f"no {_qual(mode)}proof of employment with {unit.name}")
+        if best < need:
+            return _OptionResult(Outcome.REFUSED,
+                                 f"employed by {unit.name} for {best} months on {as_of} (needs {need})")
+        return _OptionResult(Outcome.ADMITTED, f"employed by {unit.name} for {best} months")
+
+    if opt.kind == "wildcard":
+        return _wildcard(opt, person, evidence, intends_to_represent=intends_to_represent, mode=mode)
+    raise AssertionError(opt.kind)  # pragma: no cover - the schema restricts kinds
+
+
+def _qual(mode: str) -> str:
+    return "approved " if mode == "verified" else ""
+
+
+def _wildcard(opt: ResidencyOption, person: Person, evidence: Sequence[Evidence], *,
+              intends_to_represent: bool, mode: str) -> _OptionResult:
+    """REG-6 (4): citizen AND (grade OR past result) AND intent; own deadline; arbiter approval."""
+    if opt.requires_citizenship and (person.citizenship or "").upper() != opt.requires_citizenship.upper():
+        return _OptionResult(Outcome.REFUSED, f"wildcard needs {opt.requires_citizenship} citizenship")
+    if opt.requires_intent_to_represent and not intends_to_represent:
+        return _OptionResult(Outcome.REFUSED, "wildcard needs the declared intent to represent the region")
+
+    def in_time(e: Evidence) -> bool:
+        return opt.deadline is None or (e.submitted_at is not None and e.submitted_at < opt.deadline)
+
+    candidates: list[tuple[Evidence, str]] = []
+    if opt.min_grade:
+        need = grade_rank(opt.min_grade)
+        for e in evidence:
+            if e.kind is EvidenceKind.GRADE_CERTIFICATE and e.person_id == person.id and e.grade:
+                r = grade_rank(e.grade)
+                if r is not None and need is not None and r >= need:
+                    candidates.append((e, f"grade {e.grade} (needs {opt.min_grade} or better)"))
+    for e in evidence:
+        if (e.kind is EvidenceKind.PAST_RESULT and e.person_id == person.id and e.result_level
+                and e.result_place and e.officially_recognised):
+            worst = opt.result_places.get(e.result_level)
+            if worst is not None and e.result_place <= worst:
+                candidates.append((e, f"{e.result_level} result place {e.result_place} (top {worst})"))
+    if not candidates:
+        return _OptionResult(Outcome.REFUSED,
+                             "wildcard needs a grade of " + (opt.min_grade or "-")
+                             + " or better, or a qualifying official result "
+                             + ", ".join(f"{k} top {v}" for k, v in opt.result_places.items()))
+    timely = [(e, why) for e, why in candidates if in_time(e)]
+    if not timely:
+        return _OptionResult(Outcome.REFUSED, f"wildcard evidence arrived after the deadline {opt.deadline}")
+    live = [(e, why) for e, why in timely if e.status is not EvidenceStatus.REJECTED]
+    if not live:
+        return _OptionResult(Outcome.REFUSED, "wildcard evidence rejected by the arbiter")
+    approved = [(e, why) for e, why in live if e.status is EvidenceStatus.APPROVED]
+    if approved:
+        return _OptionResult(Outcome.ADMITTED, f"wildcard: {approved[0][1]}, approved")
+    if opt.requires_approval or mode == "verified":
+        return _OptionResult(Outcome.PENDING, f"wildcard: {live[0][1]}, awaiting the arbiter's approval")
+    return _OptionResult(Outcome.ADMITTED, f"wildcard: {live[0][1]}")
+
+
+# --------------------------------------------------------------------------- clauses
+
+def check_clause(clause: EligibilityClause, person: Person, evidence: Sequence[Evidence], *,
+                 unit: Unit | None = None, intends_to_represent: bool = False,
+                 as_of: date, mode: str | None = None) -> Decision:
+    """Evaluate one residency/representation clause: the first option that admits wins.
+
+    `as_of` is the reference date for durations (employment); `mode` overrides the clause's
+    evidence mode (declared/verified)."""
+    mode = mode or clause.evidence
+    region = clause.region or (unit.region if unit else None)
+    options = list(clause.options)
+    if clause.kind == "representation":
+        # REG-8: a registered athlete represents the unit of registration, and nothing else
+        if person.registered_unit_id is not None:
+            options = [o for o in options if o.kind == "registered_athlete"]
+        else:
+            options = [o for o in options if o.kind != "registered_athlete"]
+            # an industry association without annual registration: only its employees
+            if unit is not None and unit.kind == "industry_association" and not unit.annual_registration:
+                options = [o for o in options if o.kind == "employment"]
+            else:
+                options = [o for o in options if o.kind != "employment"]
+        if not options:
+            return Decision(clause.rule, clause.id, Outcome.REFUSED,
+                            "no representation clause applies to this player and unit", person.id)
+    results: list[tuple[ResidencyOption, _OptionResult]] = []
+    for opt in options:
+        r = _option(opt, clause, person, evidence, region=region, unit=unit,
+                    intends_to_represent=intends_to_represent, as_of=as_of, mode=mode)
+        if r.outcome is Outcome.ADMITTED:
+            return Decision(clause.rule, f"{clause.id}/{opt.kind}", Outcome.ADMITTED, r.reason, person.id)
+        results.append((opt, r))
+    pending = [(o, r) for o, r in results if r.outcome is Outcome.PENDING]
+    if pending:
+        o, r = pending[0]
+        return Decision(clause.rule, f"{clause.id}/{o.kind}", Outcome.PENDING, r.reason, person.id)
+    why = "; ".join(f"({i + 1}) {r.reason}" for i, (_, r) in enumerate(results))
+    return Decision(clause.rule, clause.id, Outcome.REFUSED, f"meets no clause: {why}", person.id)
+
+
+@dataclass(frozen=True)
+class EligibilityReport:
+    person_id: str
+    section_id: str
+    decisions: tuple[Decision, ...]
+
+    @property
+    def outcome(self) -> Outcome:
+        return combine(self.decisions)
+
+    @property
+    def admitted_by(self) -> str | None:
+        """The residency/representation clause that admitted the player (if any)."""
+        for d in self.decisions:
+            if d.admitted and d.rule not in ("REG-4", "REG-5"):
+                return d.clause
+        return None
+
+    @property
+    def reasons(self) -> list[str]:
+        return [d.reason for d in self.decisions if not d.admitted]
+
+
+def evaluate_player(event: EventConfig, section_id: str, person: Person, evidence: Sequence[Evidence], *,
+                    unit: Unit | None = None, intends_to_represent: bool = False,
+                    mode: str | None = None) -> EligibilityReport:
+    """All eligibility decisions for one player in one section (REG-4, REG-5, section clauses)."""
+    section = event.section(section_id)
+    decisions = [check_age(section, person), check_gender(section, person)]
+    as_of = event.section_start(section_id)
+    for cid in section.eligibility:
+        decisions.append(check_clause(event.clause(cid), person, evidence, unit=unit,
+                                      intends_to_represent=intends_to_represent, as_of=as_of, mode=mode))
+    return EligibilityReport(person.id, section_id, tuple(decisions))
+
+
+def wildcard_option(clause: EligibilityClause) -> ResidencyOption | None:
+    return next((o for o in clause.options if o.kind == "wildcard"), None)
+
+
+def is_wildcard_decision(d: Decision) -> bool:
+    return d.admitted and d.clause.endswith("/wildcard")
+
+
+__all__ = [
+    "EligibilityReport", "check_age", "check_clause", "check_gender", "evaluate_player",
+    "is_wildcard_decision", "longest_consecutive_months", "wildcard_option",
+]

@@ -1,0 +1,176 @@
+"""EVT-6 / AWD-QUAL / REG-7: qualifiers of one stage become the entries of the next.
+
+Input per cohort (a source section, or one gender of a merged section): the ordered
+qualifiers and the ordered substitutes, as selected by the awards service. Every candidate is
+re-checked against the destination section (age, gender and its clauses — SZ: REG-7 with
+*verified* evidence). A non-eligible qualifier's place passes to the next eligible substitute.
+Wildcard players (REG-6 (4)) keep a place only through a section of the configured track
+(professional) as a top-N qualifier or as one of its ordered substitutes.
+
+Decision: a player who already holds a place in the stage (qualified twice, or seeded and
+qualified) takes one place; the other passes on like a non-eligible one. Seeded players
+(SZ: 2022 Shenzhen Cup professional top 4) are re-checked like the others.
+"""
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from gomoku_shared.event_config import EventConfig
+
+from .eligibility import evaluate_player, is_wildcard_decision, wildcard_option
+from .errors import RegistrationError
+from .model import Decision, Evidence, Gender, Outcome, Person, Unit, combine
+
+
+@dataclass(frozen=True)
+class QualifierList:
+    """Ordered qualifiers and substitutes of one cohort of the previous stage."""
+
+    section_id: str
+    qualifiers: tuple[str, ...]
+    substitutes: tuple[str, ...] = ()
+    #: the gender cohort of a merged section; None = the section's own gender
+    gender: Gender | None = None
+
+
+@dataclass(frozen=True)
+class SeededList:
+    """Players seeded straight into a section of the stage (e.g. 2022 Shenzhen Cup top 4)."""
+
+    source: str
+    to_section: str
+    qualifiers: tuple[str, ...]
+    substitutes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class StagePlace:
+    person_id: str
+    to_section: str
+    via: Literal["qualified", "substitute", "seeded", "seeded_substitute"]
+    source: str     # source section id or seeded source name
+    place: int      # place in the source ranking (substitutes continue after the qualifiers)
+    decisions: tuple[Decision, ...] = ()
+    unit_id: str | None = None
+
+
+@dataclass(frozen=True)
+class PassedOver:
+    person_id: str
+    source: str
+    place: int
+    decisions: tuple[Decision, ...]
+
+    @property
+    def reason(self) -> str:
+        return "; ".join(d.reason for d in self.decisions if not d.admitted)
+
+
+@dataclass(frozen=True)
+class NextStageResult:
+    stage_id: str
+    places: tuple[StagePlace, ...]
+    passed_over: tuple[PassedOver, ...]
+    #: cohort label -> places left empty (not enough eligible substitutes)
+    unfilled: Mapping[str, int] = field(default_factory=dict)
+
+    def for_section(self, section_id: str) -> list[StagePlace]:
+        return [p for p in self.places if p.to_section == section_id]
+
+
+def build_next_stage(event: EventConfig, stage_id: str, cohorts: Sequence[QualifierList],
+                     people: Mapping[str, Person], *, evidence: Sequence[Evidence] = (),
+                     seeded: Sequence[SeededList] = (), units_of: Mapping[str, Unit] | None = None,
+                     intents: Collection[str] = ()) -> NextStageResult:
+    """Fill the stage from its cohorts (in the given order; seeded lists first).
+
+    `units_of` maps a person id to the unit they entered through (for unit-based clauses);
+    `intents` are the person ids who declared the intent to represent (wildcard)."""
+    stage = event.stage(stage_id)
+    if stage.entry != "qualification":
+        raise RegistrationError(f"stage {stage_id} is entered by registration, not qualification")
+    units_of = units_of or {}
+    placed: dict[str, StagePlace] = {}
+    passed: list[PassedOver] = []
+    unfilled: dict[str, int] = {}
+
+    def consider(pid: str, to_section: str, via: str, source: str, place: int,
+                 src_track: str | None) -> bool:
+        person = people.get(pid)
+        if person is None:
+            raise RegistrationError(f"unknown person {pid!r}")
+        if pid in placed:
+            passed.append(PassedOver(pid, source, place, (Decision(
+                "EVT-6", f"{stage_id}/duplicate", Outcome.REFUSED,
+                f"{person.name} already holds a place in {placed[pid].to_section}", pid),)))
+            return False
+        unit = units_of.get(pid)
+        report = evaluate_player(event, to_section, person, [e for e in evidence if e.person_id == pid],
+                                 unit=unit, intends_to_represent=pid in intents)
+        decisions = list(report.decisions)
+        for d in report.decisions:
+            if is_wildcard_decision(d) and src_track is not None:
+                clause = event.clause(d.clause.split("/")[0])
+                opt = wildcard_option(clause)
+                if opt and opt.wildcard_track and src_track != opt.wildcard_track:
+                    decisions.append(Decision(
+                        "REG-7", f"{clause.id}/wildcard_track", Outcome.REFUSED,
+                        f"wildcard players qualify only through a {opt.wildcard_track}-rules section "
+                        f"(came from {source})", pid))
+                elif opt and opt.wildcard_max_place and via == "qualified" and place > opt.wildcard_max_place:
+                    decisions.append(Decision(
+                        "REG-7", f"{clause.id}/wildcard_place", Outcome.REFUSED,
+                        f"wildcard players need place {opt.wildcard_max_place} or better", pid))
+        outcome = combine(decisions)
+        if outcome is Outcome.ADMITTED:
+            decisions.append(Decision("REG-7", f"{stage_id}/place", Outcome.ADMITTED,
+                                      f"{via} from {source} (place {place}) into {to_section}", pid))
+            placed[pid] = StagePlace(pid, to_section, via, source, place, tuple(decisions),
+                                     unit.id if unit else None)
+            return True
+        if outcome is Outcome.PENDING:
+            decisions.append(Decision("REG-7", f"{stage_id}/place", Outcome.REFUSED,
+                                      "evidence not yet approved: the place passes on "
+                                      "(approve and rebuild to restore it)", pid))
+        passed.append(PassedOver(pid, source, place, tuple(decisions)))
+        return False
+
+    for sl in seeded:
+        event.section(sl.to_section)  # KeyError for an unknown section
+        filled = 0
+        order = [(pid, "seeded", i + 1) for i, pid in enumerate(sl.qualifiers)] + \
+                [(pid, "seeded_substitute", len(sl.qualifiers) + i + 1) for i, pid in enumerate(sl.substitutes)]
+        for pid, via, place in order:
+            if filled >= len(sl.qualifiers):
+                break
+            if consider(pid, sl.to_section, via, sl.source, place, None):
+                filled += 1
+        if filled < len(sl.qualifiers):
+            unfilled[f"{sl.source}->{sl.to_section}"] = len(sl.qualifiers) - filled
+
+    for c in cohorts:
+        src = event.section(c.section_id)
+        rule = src.qualification
+        if rule is None or rule.to_stage != stage_id:
+            raise RegistrationError(f"section {c.section_id} does not qualify into {stage_id}")
+        gender = c.gender or (src.gender if src.gender != "mixed" else None)
+        if gender is None or gender not in rule.to_section:
+            raise RegistrationError(f"cohort of {c.section_id} needs a gender with a destination")
+        to_section = rule.to_section[gender]
+        slots = min(rule.top, len(c.qualifiers) + len(c.substitutes))
+        order = [(pid, "qualified", i + 1) for i, pid in enumerate(c.qualifiers[: rule.top])] + \
+                [(pid, "substitute", rule.top + i + 1) for i, pid in enumerate(c.substitutes[: rule.substitutes])]
+        filled = 0
+        for pid, via, place in order:
+            if filled >= slots:
+                break
+            if consider(pid, to_section, via, c.section_id, place, src.track):
+                filled += 1
+        if filled < rule.top:
+            unfilled[f"{c.section_id}/{gender}->{to_section}"] = rule.top - filled
+
+    if stage.cap_total is not None and len(placed) > stage.cap_total:
+        raise RegistrationError(f"stage {stage_id} would have {len(placed)} players (cap {stage.cap_total})")
+    return NextStageResult(stage_id, tuple(placed.values()), tuple(passed), unfilled)

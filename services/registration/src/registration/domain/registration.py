@@ -1,0 +1,378 @@
+"""Entries of one event (REG-1, REG-2, REG-3, REG-9, REG-13, with REG-4..8 via eligibility).
+
+`EventRegistration` is the aggregate the service layer loads, changes through its methods and
+saves. It holds the event configuration, the entries and the units' officials. It never reads
+the clock: every command takes `now` (timezone-aware).
+
+A refusal is a *result* (an entry with status REFUSED and its decisions), not an exception;
+exceptions (`RegistrationError`) are for commands that make no sense in the current state.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+
+from gomoku_shared.event_config import EventConfig, SectionConfig
+
+from .eligibility import evaluate_player
+from .errors import RegistrationError, UnknownEntry, UnknownSection
+from .model import (
+    Application,
+    Decision,
+    Entry,
+    EntryStatus,
+    Evidence,
+    Outcome,
+    Person,
+    Unit,
+    combine,
+)
+
+
+def _aware(now: datetime) -> datetime:
+    if now.tzinfo is None:
+        raise ValueError("times must be timezone-aware")
+    return now
+
+
+@dataclass(frozen=True)
+class SubmitResult:
+    entry: Entry
+
+    @property
+    def outcome(self) -> Outcome:
+        return combine(self.entry.decisions)
+
+    @property
+    def accepted(self) -> bool:
+        return self.entry.status is EntryStatus.ACCEPTED
+
+    @property
+    def reasons(self) -> list[str]:
+        return self.entry.refusal_reasons
+
+
+@dataclass(frozen=True)
+class Official:
+    unit_id: str
+    role: str  # leader | coach | acting_leader
+    name: str
+    person_id: str | None = None
+
+
+# --------------------------------------------------------------------------- pure checks
+
+def check_window(event: EventConfig, app: Application) -> tuple[Decision, datetime | None]:
+    """REG-1: the complete application must arrive in [opens_at, closes_at)."""
+    reg = event.registration
+    done = app.completed_at(reg.required_items)
+    if done is None:
+        return (Decision("REG-1", "registration/complete", Outcome.REFUSED,
+                         f"incomplete application (missing: {', '.join(app.missing(reg.required_items))}); "
+                         "incomplete applications are invalid"), None)
+    _aware(done)
+    if reg.opens_at is not None and done < reg.opens_at:
+        return (Decision("REG-1", "registration/window", Outcome.REFUSED,
+                         f"complete at {done.isoformat()}, before registration opens {reg.opens_at.isoformat()}"),
+                done)
+    if done >= reg.closes_at:
+        return (Decision("REG-1", "registration/window", Outcome.REFUSED,
+                         f"complete at {done.isoformat()}, after registration closed {reg.closes_at.isoformat()}"),
+                done)
+    return (Decision("REG-1", "registration/window", Outcome.ADMITTED,
+                     f"complete application received {done.isoformat()}"), done)
+
+
+def check_insurance(event: EventConfig, app: Application, people: Sequence[Person]) -> Decision:
+    """REG-13: a confirmation flag with a document reference per entry (unless the organiser insures)."""
+    ins = event.insurance
+    if not ins.required:
+        return Decision("REG-13", "insurance", Outcome.ADMITTED, "no insurance required")
+    if ins.provided_by == "organiser":
+        missing = [p.name for p in people if p.id_number is None]
+        if event.registration.id_number_required and missing:
+            return Decision("REG-13", "insurance/organiser", Outcome.REFUSED,
+                            f"ID number needed for the organiser's insurance: {', '.join(missing)}")
+        return Decision("REG-13", "insurance/organiser", Outcome.ADMITTED, "insured by the organiser")
+    if ins.verified_at == "check_in":
+        return Decision("REG-13", "insurance/check_in", Outcome.ADMITTED,
+                        "insurance to be shown at check-in")
+    c = app.insurance
+    if not c.confirmed or not (c.document_ref or "").strip():
+        return Decision("REG-13", "insurance/participant", Outcome.REFUSED,
+                        "insurance not confirmed with a document reference")
+    return Decision("REG-13", "insurance/participant", Outcome.ADMITTED,
+                    f"insurance confirmed ({c.document_ref})")
+
+
+def check_team(section: SectionConfig, people: Sequence[Person],
+               individual_entries: Iterable[Entry] = ()) -> list[Decision]:
+    """REG-9: team size, gender counts, board genders (board order = order of `people`)."""
+    comp = section.team
+    if comp is None:
+        return []
+    out: list[Decision] = []
+    n = len(people)
+    males = sum(p.gender == "male" for p in people)
+    females = n - males
+
+    def bad(clause: str, reason: str) -> None:
+        out.append(Decision("REG-9", f"{section.id}/team/{clause}", Outcome.REFUSED, reason))
+
+    if n < comp.size_min or (comp.size_max is not None and n > comp.size_max):
+        size = f"{comp.size_min}" if comp.size_min == comp.size_max else \
+            f"{comp.size_min}..{comp.size_max if comp.size_max is not None else 'any'}"
+        bad("size", f"team of {n} players; {section.name} needs {size}")
+    if len({p.id for p in people}) != n:
+        bad("size", "a player is listed twice in the team")
+    for count, lo, hi, g in ((males, comp.male_min, comp.male_max, "male"),
+                             (females, comp.female_min, comp.female_max, "female")):
+        if count < lo:
+            bad(g, f"team has {count} {g} players, needs at least {lo}")
+        if hi is not None and count > hi:
+            bad(g, f"team has {count} {g} players, at most {hi} allowed")
+    for board, g in sorted(comp.board_gender.items()):
+        if board <= n and people[board - 1].gender != g:
+            bad("board", f"board {board} must be a {g} player, {people[board - 1].name} is {people[board - 1].gender}")
+    if comp.scored_from_individual_sections:
+        src = set(comp.scored_from_individual_sections)
+        entered = {pid for e in individual_entries if e.section_id in src and e.status.holds_place
+                   for pid in e.person_ids}
+        for p in people:
+            if p.id not in entered:
+                bad("members", f"{p.name} has no entry in {', '.join(sorted(src))}")
+    if not out:
+        order = ", ".join(f"{i + 1}: {p.name}" for i, p in enumerate(people))
+        out.append(Decision("REG-9", f"{section.id}/team", Outcome.ADMITTED,
+                            f"team composition valid ({order})"
+                            + (" — board order fixed" if comp.fixed_board_order else "")))
+    return out
+
+
+# --------------------------------------------------------------------------- aggregate
+
+@dataclass
+class EventRegistration:
+    """All entries and officials of one event; the consistency boundary for caps and quotas."""
+
+    config: EventConfig
+    entries: dict[str, Entry] = field(default_factory=dict)
+    officials: list[Official] = field(default_factory=list)
+
+    # ---- queries
+
+    def section(self, section_id: str) -> SectionConfig:
+        try:
+            return self.config.section(section_id)
+        except KeyError:
+            raise UnknownSection(section_id) from None
+
+    def entry(self, entry_id: str) -> Entry:
+        try:
+            return self.entries[entry_id]
+        except KeyError:
+            raise UnknownEntry(entry_id) from None
+
+    def in_section(self, section_id: str, *statuses: EntryStatus) -> list[Entry]:
+        """Entries of a section in submission order, optionally filtered by status."""
+        es = [e for e in self.entries.values() if e.section_id == section_id
+              and (not statuses or e.status in statuses)]
+        # insertion order of the dict is submission order; keep it (stable, deterministic)
+        return es
+
+    def holding_places(self, section_id: str) -> list[Entry]:
+        return [e for e in self.in_section(section_id) if e.status.holds_place]
+
+    def waiting_list(self, section_id: str) -> list[Entry]:
+        return sorted(self.in_section(section_id, EntryStatus.WAITLISTED),
+                      key=lambda e: e.waitlist_position or 0)
+
+    def delegation(self, unit_id: str) -> set[str]:
+        """Players a unit has in the event (held places), counted once each."""
+        return {pid for e in self.entries.values() if e.unit_id == unit_id and e.status.holds_place
+                for pid in e.person_ids}
+
+    def quota_players(self, unit_id: str) -> set[str]:
+        """REG-3: players that count against the delegation quota (exempt ones excluded)."""
+        exempt = {pid for e in self.entries.values() if e.unit_id == unit_id and e.status.holds_place
+                  for pid in e.quota_exempt}
+        return self.delegation(unit_id) - exempt
+
+    # ---- commands
+
+    def submit(self, app: Application, people: Mapping[str, Person], *,
+               evidence: Sequence[Evidence] = (), unit: Unit | None = None,
+               now: datetime, entry_id: str | None = None) -> SubmitResult:
+        """Judge an application and record the resulting entry (accepted, pending review,
+        waitlisted or refused). Every judged rule is in `entry.decisions`."""
+        _aware(now)
+        ev = self.config
+        section = self.section(app.section_id)
+        stage = ev.stage_of(section.id)
+        try:
+            members = [people[pid] for pid in app.person_ids]
+        except KeyError as exc:
+            raise RegistrationError(f"unknown person {exc.args[0]!r}") from None
+        if unit is not None and app.unit_id not in (None, unit.id):
+            raise RegistrationError("application unit and given unit differ")
+        decisions: list[Decision] = []
+
+        if stage.entry != "registration":
+            decisions.append(Decision("EVT-6", f"{stage.id}/entry", Outcome.REFUSED,
+                                      f"stage {stage.name} is entered by qualification only"))
+        window, received = check_window(ev, app)
+        decisions.append(window)
+        decisions.append(check_insurance(ev, app, members))
+        decisions.extend(self._check_unit(app, unit, members))
+        if section.kind == "individual" and len(members) != 1:
+            decisions.append(Decision("REG-3", f"{section.id}/entry", Outcome.REFUSED,
+                                      "an individual entry names exactly one player"))
+        if section.kind == "team":
+            decisions.extend(check_team(section, members, self.entries.values()))
+        for p in members:
+            if any(p.id in e.person_ids for e in self.in_section(section.id)
+                   if e.status.holds_place or e.status is EntryStatus.WAITLISTED):
+                decisions.append(Decision("REG-3", f"{section.id}/duplicate", Outcome.REFUSED,
+                                          f"{p.name} already has an entry in {section.name}", p.id))
+            report = evaluate_player(ev, section.id, p, [e for e in evidence if e.person_id == p.id],
+                                     unit=unit, intends_to_represent=app.intends_to_represent)
+            decisions.extend(report.decisions)
+
+        outcome = combine(decisions)
+        status = {Outcome.ADMITTED: EntryStatus.ACCEPTED, Outcome.PENDING: EntryStatus.PENDING_REVIEW,
+                  Outcome.REFUSED: EntryStatus.REFUSED}[outcome]
+        waitpos = None
+        if status is not EntryStatus.REFUSED:
+            cap_decision, status, waitpos = self._check_cap(section, status)
+            decisions.append(cap_decision)
+        exempt = frozenset(pid for pid in app.quota_exempt_refs if pid in app.person_ids) \
+            if ev.units.quota_exempt_previous_top else frozenset()
+        entry = Entry(
+            id=entry_id or f"{ev.id}:{app.id}", event_id=ev.id, section_id=section.id,
+            person_ids=tuple(app.person_ids), unit_id=app.unit_id, status=status,
+            received_at=received, decisions=tuple(decisions), insurance=app.insurance,
+            quota_exempt=exempt, waitlist_position=waitpos, application_id=app.id,
+            team_name=app.team_name)
+        if entry.id in self.entries:
+            raise RegistrationError(f"entry {entry.id} exists already")
+        self.entries[entry.id] = entry
+        return SubmitResult(entry)
+
+    def _check_unit(self, app: Application, unit: Unit | None, members: Sequence[Person]) -> list[Decision]:
+        """REG-3: individual vs unit entries, delegation quota (NY 20, previous top-8 exempt)."""
+        rules = self.config.units
+        if app.unit_id is None:
+            if not rules.individual_entries_allowed:
+                return [Decision("REG-3", "units/individual", Outcome.REFUSED,
+                                 "this event accepts entries through units only")]
+            return [Decision("REG-3", "units/individual", Outcome.ADMITTED, "individual entry")]
+        if unit is None:
+            raise RegistrationError(f"unit {app.unit_id!r} not given")
+        out = [Decision("REG-3", "units/unit", Outcome.ADMITTED, f"entered through {unit.name}")]
+        if rules.delegation_max_players is not None:
+            exempt = set(app.quota_exempt_refs) if rules.quota_exempt_previous_top else set()
+            for pid in exempt & {p.id for p in members}:
+                out.append(Decision("REG-3", "units/quota_exempt", Outcome.ADMITTED,
+                                    f"outside the quota: previous top {rules.quota_exempt_previous_top} "
+                                    f"({app.quota_exempt_refs[pid]})", pid))
+            counted = self.quota_players(unit.id) | {p.id for p in members if p.id not in exempt}
+            if len(counted) > rules.delegation_max_players:
+                msg = (f"{unit.name} would have {len(counted)} players in its quota "
+                       f"(max {rules.delegation_max_players})")
+                if unit.is_host and rules.host_may_exceed_quota:
+                    out.append(Decision("REG-3", "units/quota_host", Outcome.PENDING,
+                                        msg + "; host delegation: needs the organiser's approval"))
+                else:
+                    out.append(Decision("REG-3", "units/quota", Outcome.REFUSED, msg))
+        return out
+
+    def _check_cap(self, section: SectionConfig, status: EntryStatus
+                   ) -> tuple[Decision, EntryStatus, int | None]:
+        """REG-2: stop at the cap; the next one gets a waiting-list place if enabled."""
+        if section.cap is None:
+            return Decision("REG-2", f"{section.id}/cap", Outcome.ADMITTED, "no cap"), status, None
+        held = len(self.holding_places(section.id))
+        if held < section.cap:
+            return (Decision("REG-2", f"{section.id}/cap", Outcome.ADMITTED,
+                             f"place {held + 1} of {section.cap}"), status, None)
+        if self.config.waiting_list:
+            pos = len(self.waiting_list(section.id)) + 1
+            return (Decision("REG-2", f"{section.id}/waiting_list", Outcome.PENDING,
+                             f"{section.name} is full ({section.cap}); waiting-list place {pos}"),
+                    EntryStatus.WAITLISTED, pos)
+        return (Decision("REG-2", f"{section.id}/cap", Outcome.REFUSED,
+                         f"{section.name} is full: cap of {section.cap} entries reached"),
+                EntryStatus.REFUSED, None)
+
+    def promote_from_waiting_list(self, section_id: str) -> Entry | None:
+        """REG-2: when a place frees up, the first waitlisted entry takes it (if eligible otherwise)."""
+        section = self.section(section_id)
+        if section.cap is not None and len(self.holding_places(section_id)) >= section.cap:
+            return None
+        queue = self.waiting_list(section_id)
+        if not queue:
+            return None
+        first = queue[0]
+        others = tuple(d for d in first.decisions if d.rule != "REG-2")
+        status = EntryStatus.PENDING_REVIEW if combine(others) is Outcome.PENDING else EntryStatus.ACCEPTED
+        promoted = replace(first, status=status, waitlist_position=None, decisions=others + (
+            Decision("REG-2", f"{section_id}/waiting_list", Outcome.ADMITTED,
+                     "promoted from the waiting list"),))
+        self.entries[first.id] = promoted
+        for e in queue[1:]:
+            self.entries[e.id] = replace(e, waitlist_position=(e.waitlist_position or 1) - 1)
+        return promoted
+
+    def review(self, entry_id: str, *, approve: bool, arbiter: str, note: str) -> Entry:
+        """An arbiter/organiser settles a PENDING_REVIEW entry (wildcard evidence, host quota)."""
+        e = self.entry(entry_id)
+        if e.status is not EntryStatus.PENDING_REVIEW:
+            raise RegistrationError(f"entry {entry_id} is {e.status.value}, not pending review")
+        d = Decision("REG-6" if any(x.clause.endswith("/wildcard") and x.outcome is Outcome.PENDING
+                                    for x in e.decisions) else "REG-3",
+                     "arbiter/review", Outcome.ADMITTED if approve else Outcome.REFUSED,
+                     f"{'approved' if approve else 'refused'} by {arbiter}: {note}")
+        new = replace(e, status=EntryStatus.ACCEPTED if approve else EntryStatus.REFUSED,
+                      decisions=e.decisions + (d,))
+        self.entries[entry_id] = new
+        if not approve:
+            self.promote_from_waiting_list(e.section_id)
+        return new
+
+    # ---- officials (REG-3)
+
+    def add_official(self, unit: Unit, role: str, name: str, person_id: str | None = None) -> Decision:
+        """A unit names a leader or coach (NT: +1 coach if it enters every team section)."""
+        rules = self.config.units
+        have = [o for o in self.officials if o.unit_id == unit.id and o.role == role]
+        if role == "leader":
+            limit = rules.max_leaders
+        elif role == "coach":
+            limit = rules.max_coaches
+            teams = self.config.team_sections()
+            entered = {e.section_id for e in self.entries.values()
+                       if e.unit_id == unit.id and e.status.holds_place}
+            if rules.extra_coaches_if_all_team_sections and teams and all(s.id in entered for s in teams):
+                limit += rules.extra_coaches_if_all_team_sections
+        elif role == "acting_leader":
+            if not rules.player_may_act_as_leader:
+                return Decision("REG-3", "units/officials", Outcome.REFUSED, "no acting leaders in this event")
+            if any(o.unit_id == unit.id and o.role == "leader" for o in self.officials):
+                return Decision("REG-3", "units/officials", Outcome.REFUSED, f"{unit.name} has a leader")
+            if person_id is None or person_id not in self.delegation(unit.id):
+                return Decision("REG-3", "units/officials", Outcome.REFUSED,
+                                "the acting leader must be one of the unit's players")
+            limit = 1
+        else:
+            raise RegistrationError(f"unknown role {role!r}")
+        if len(have) >= limit:
+            return Decision("REG-3", f"units/{role}", Outcome.REFUSED,
+                            f"{unit.name} already has {len(have)} {role}(s) (max {limit})")
+        self.officials.append(Official(unit.id, role, name, person_id))
+        return Decision("REG-3", f"units/{role}", Outcome.ADMITTED, f"{name} is {unit.name}'s {role}")
+
+    def replace_entry(self, entry: Entry) -> None:
+        if entry.id not in self.entries:
+            raise UnknownEntry(entry.id)
+        self.entries[entry.id] = entry

@@ -51,6 +51,7 @@ def section() -> Callable[..., SectionStandings]:
 DA_ITEMS = PlaceAwardsConfig(
     by_place=(PlaceItems(1, 3, ("certificate", "medal")), PlaceItems(4, 8, ("certificate",))),
     finisher_items=("finisher medal", "commemorative certificate"),
+    finisher_items_require_completion=False,  # seed: 所有参赛选手 (all participants)
 )
 DA_JUNIOR_TITLES = TitleTable((
     TitleBand(1, 1, "2-dan"), TitleBand(2, 3, "1-dan"), TitleBand(4, 6, "1-kyu"),

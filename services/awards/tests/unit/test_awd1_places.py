@@ -49,12 +49,17 @@ def test_awd1_da_top8_money_and_finisher_items(seed, section, ranked_rows, place
     assert entry.finisher_items == ("finisher medal", "commemorative certificate")
 
 
-def test_awd1_withdrawn_entrant_gets_no_finisher_items(seed):
-    """AWD-1: finisher's items only for entrants who completed the section."""
+@pytest.mark.parametrize("require_completion, withdrawn_gets", [(True, False), (False, True)])
+def test_awd1_finisher_items_for_withdrawn_entrant(seed, require_completion, withdrawn_gets):
+    """AWD-1: finisher's items go to those who completed the section, or — as the DA seed
+    words it (所有参赛选手) — to every participant; place items are unaffected."""
+    from dataclasses import replace
     from awards.domain import SectionStandings, StandingRow
     rows = (StandingRow("a", "A", 1), StandingRow("b", "B", 2, completed=False))
-    awards = compute_section_awards(SectionStandings("da-public", "Public", rows), seed.DA_PUBLIC)
-    assert awards.entrant("a").finisher_items and not awards.entrant("b").finisher_items
+    cfg = replace(seed.DA_PUBLIC, places=replace(seed.DA_ITEMS, finisher_items_require_completion=require_completion))
+    awards = compute_section_awards(SectionStandings("da-public", "Public", rows), cfg)
+    assert awards.entrant("a").finisher_items
+    assert bool(awards.entrant("b").finisher_items) is withdrawn_gets
     assert awards.entrant("b").items == ("certificate", "medal")
 
 

@@ -111,14 +111,17 @@ class PlaceAwardsConfig:
     - ``by_place``: what each awarded place receives.
     - ``award_count``: optional band table limiting how many places are awarded for the
       field size; without it the awarded places are the highest ``last`` in ``by_place``.
-    - ``finisher_items``: given to every entrant who completed the section (DA: finisher's
-      medal and commemorative certificate), in addition to any place items.
+    - ``finisher_items``: given in addition to any place items (DA: finisher's medal and
+      commemorative certificate) — to every entrant who completed the section, or to
+      every entrant at all when ``finisher_items_require_completion`` is False (the DA
+      seed says 所有参赛选手, "all participants").
     - ``shared_place_policy``: see :class:`SharedPlacePolicy`.
     """
 
     by_place: tuple[PlaceItems, ...] = ()
     award_count: AwardCountRule | None = None
     finisher_items: tuple[str, ...] = ()
+    finisher_items_require_completion: bool = True
     shared_place_policy: SharedPlacePolicy = SharedPlacePolicy.SHARED_PLACE
 
     def __post_init__(self) -> None:

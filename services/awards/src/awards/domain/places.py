@@ -67,7 +67,7 @@ def place_awards(standings: SectionStandings, config: PlaceAwardsConfig) -> tupl
     """AWD-1: items per entrant, for every entrant of the section (empty items allowed).
 
     Places beyond :func:`awarded_places` receive no place items; finishers' items go to
-    every entrant with ``completed=True``.
+    every entrant with ``completed=True`` (or everyone, per configuration).
     """
     limit = awarded_places(standings.field_size, config)
     result: list[PlaceAward] = []
@@ -86,5 +86,6 @@ def _award(row: StandingRow, group: TieGroup, items: tuple[str, ...], config: Pl
         place=row.place,
         shared_place=group.shared,
         items=items,
-        finisher_items=config.finisher_items if row.completed else (),
+        finisher_items=config.finisher_items
+        if row.completed or not config.finisher_items_require_completion else (),
     )

@@ -370,3 +370,22 @@ def line_length(stones, point):
         if n > best:
             best = n
     return best
+
+
+def _needs_recursion(black, white, point):
+    """True when judging ``point`` reaches the recursive three check: no five, overline or
+    double four, and two or more lines that could be threes. For the benchmark."""
+    cdef Board b
+    cdef int cell, d, fours = 0, candidates = 0
+    cdef uint16_t e, flags = 0
+    _load(&b, black, white)
+    cell = _cell_of(point, "point")
+    if not _is_empty(&b, cell):
+        raise ValueError(f"point {tuple(point)!r} is occupied")
+    for d in range(4):
+        e = _pattern(&b, d, cell)
+        flags |= e
+        fours += (e >> FOURS_SHIFT) & 3
+        if e >> THREE_SHIFT:
+            candidates += 1
+    return not (flags & (F_FIVE | F_OVERLINE)) and fours < 2 and candidates >= 2

@@ -1,0 +1,172 @@
+"""Rules-engine benchmark: the compiled core against the plain-Python reference, same run.
+
+    .venv/bin/python -m bench.engine        (or ``make bench`` for every benchmark)
+
+Rows:
+- classify on points that reach the recursive three check (calls/s);
+- forbidden_points from a stone list, typical mid-game positions of 20-60 stones (positions/s);
+- random self-play with every move legality-checked: a random empty point, black's checked
+  with classify (forbidden ones rejected, another point drawn), white's with line_length;
+  a game stops on a five or a full board (moves/s).
+Deterministic: fixed seeds, the same inputs for both cores. The compiled core is timed over
+more repetitions (at least MIN_SECONDS) since it is ~1000x faster.
+"""
+from __future__ import annotations
+
+import random
+import time
+
+from gameplay.engine import backend
+
+SEED = 2026
+SIZE = 15
+FORBIDDEN = frozenset({"overline", "double_four", "double_three"})
+MIN_SECONDS = 1.0
+TARGET_POSITIONS_PER_S = 30_000
+TARGET_RATIO = 200
+
+
+def midgame_positions(core, count: int, rng: random.Random) -> list[tuple[list, list]]:
+    """Final positions of local random games (moves within 2 of a stone, black legal)."""
+    out = []
+    while len(out) < count:
+        length = rng.randint(20, 60)
+        black: list = [(7, 7)]
+        white: list = []
+        occupied = {(7, 7)}
+        while len(occupied) < length:
+            ax, ay = rng.choice(black + white)
+            p = (ax + rng.randint(-2, 2), ay + rng.randint(-2, 2))
+            if not (0 <= p[0] < SIZE and 0 <= p[1] < SIZE) or p in occupied:
+                continue
+            if len(black) == len(white):
+                if core.classify(black, white, p) in FORBIDDEN:
+                    continue
+                black.append(p)
+            else:
+                white.append(p)
+            occupied.add(p)
+        out.append((black, white))
+    return out
+
+
+def recursive_points(core, positions) -> list[tuple[list, list, tuple[int, int]]]:
+    """(black, white, point) where judging the point reaches the recursive three check."""
+    found = []
+    for black, white in positions:
+        occupied = set(black) | set(white)
+        for x in range(SIZE):
+            for y in range(SIZE):
+                if (x, y) not in occupied and core._needs_recursion(black, white, (x, y)):
+                    found.append((black, white, (x, y)))
+    return found
+
+
+def _rate(run, items, min_seconds: float) -> float:
+    """Items processed per second, repeating ``run(items)`` until ``min_seconds`` elapsed."""
+    done = 0
+    started = time.perf_counter()
+    while True:
+        run(items)
+        done += len(items)
+        elapsed = time.perf_counter() - started
+        if elapsed >= min_seconds:
+            return done / elapsed
+
+
+def classify_all(core):
+    def run(items):
+        for black, white, p in items:
+            core.classify(black, white, p)
+
+    return run
+
+
+def forbidden_all(core):
+    def run(items):
+        for black, white in items:
+            core.forbidden_points(black, white)
+
+    return run
+
+
+def self_play_moves(core, games: int, seed: int) -> tuple[int, float]:
+    """Play ``games`` random games; return (moves played, seconds)."""
+    rng = random.Random(seed)
+    moves = 0
+    started = time.perf_counter()
+    for _ in range(games):
+        empty = [(x, y) for x in range(SIZE) for y in range(SIZE)]
+        black: list = []
+        white: list = []
+        black_to_move = True
+        while empty:
+            if black_to_move:
+                tried = 0
+                while tried < len(empty):
+                    i = rng.randrange(tried, len(empty))
+                    empty[tried], empty[i] = empty[i], empty[tried]
+                    kind = core.classify(black, white, empty[tried])
+                    if kind not in FORBIDDEN:
+                        break
+                    tried += 1
+                else:
+                    break  # every empty point forbidden for black
+                p = empty.pop(tried)
+                black.append(p)
+                over = kind == "five"
+            else:
+                p = empty.pop(rng.randrange(len(empty)))
+                over = core.line_length(white, p) >= 5
+                white.append(p)
+            moves += 1
+            if over:
+                break
+            black_to_move = not black_to_move
+    return moves, time.perf_counter() - started
+
+
+def main() -> None:
+    compiled = backend.load("cython")
+    reference = backend.load("python")
+    rng = random.Random(SEED)
+    positions = midgame_positions(compiled, 300, rng)
+    stones = sum(len(b) + len(w) for b, w in positions) / len(positions)
+    points = recursive_points(compiled, positions)
+    ref_points = points[:150]
+    ref_positions = positions[:40]
+
+    rows = []
+    fast = _rate(classify_all(compiled), points, MIN_SECONDS)
+    slow = _rate(classify_all(reference), ref_points, 0.0)
+    rows.append(("classify, recursive-check points (calls/s)", fast, slow))
+    fast = _rate(forbidden_all(compiled), positions, MIN_SECONDS)
+    slow = _rate(forbidden_all(reference), ref_positions, 0.0)
+    rows.append(("forbidden_points, mid-game stone list (positions/s)", fast, slow))
+    fast_moves, fast_s = self_play_moves(compiled, 300, SEED)
+    slow_moves, slow_s = self_play_moves(reference, 3, SEED)
+    rows.append(("random self-play, legality-checked (moves/s)", fast_moves / fast_s, slow_moves / slow_s))
+
+    print(
+        f"engine: compiled={compiled.__name__} ({compiled.__file__.rsplit('/', 1)[-1]}), "
+        f"reference={reference.__name__}; seed {SEED}"
+    )
+    print(
+        f"inputs: {len(positions)} positions, {stones:.1f} stones on average; "
+        f"{len(points)} recursive-check points; reference timed on {len(ref_positions)} positions, "
+        f"{len(ref_points)} points, 3 games"
+    )
+    width = max(len(r[0]) for r in rows)
+    print(f"{'metric':<{width}}  {'compiled':>12}  {'reference':>10}  {'ratio':>7}")
+    for name, fast, slow in rows:
+        print(f"{name:<{width}}  {fast:>12,.0f}  {slow:>10,.1f}  {fast / slow:>6,.0f}x")
+    fp = rows[1]
+    print(
+        f"targets: forbidden_points >= {TARGET_POSITIONS_PER_S:,}/s "
+        f"({'met' if fp[1] >= TARGET_POSITIONS_PER_S else 'NOT met'}), "
+        f"compiled >= {TARGET_RATIO}x reference ({'met' if fp[1] / fp[2] >= TARGET_RATIO else 'NOT met'})"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -126,7 +126,11 @@ def pair_swiss_round(
     if not participants:
         return RoundPairing(r, (), byes)
     if len(participants) == 1:
-        pairs = [(participants[0], 0)]
+        # gacrux needs two players; a lone player gets the bye only if still eligible
+        pid = participants[0]
+        if any(e.code in (Code.PAIRING_BYE, Code.FORFEIT_WIN) for e in t.entries(pid)):
+            raise NoLegalPairing(f"round {r}: only player {pid} is left and already had a bye")
+        pairs = [(pid, 0)]
     else:
         pairs = (engine or GacruxDutch()).pair(t, r, participants, topscorer_exemption)
     boards = tuple(Board(a, b) for a, b in pairs if b)

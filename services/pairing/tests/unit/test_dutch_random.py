@@ -1,0 +1,137 @@
+"""PAIR-2: Dutch Swiss absolute criteria on random tournaments, determinism, checker.
+
+Default 1,000 random tournaments; set PAIRING_RANDOM_TOURNAMENTS=10000 for a longer run.
+"""
+
+import itertools
+import os
+import random
+
+import pytest
+
+from pairing.domain.checker import IllegalPairing, check_round, colour_history, colour_violation
+from pairing.domain.model import Code, Colour, active_players
+from pairing.domain.swiss import NoLegalPairing, pair_swiss_round
+from pairing_testkit import random_tournament
+
+N = int(os.environ.get("PAIRING_RANDOM_TOURNAMENTS", "1000"))
+
+
+def _any_legal_pairing(t, participants) -> bool:
+    """Brute force over all pairings (small fields): does any meet the absolute criteria?"""
+    r = t.rounds_done + 1
+
+    def can_bye(pid):
+        return not any(e.code in (Code.PAIRING_BYE, Code.FORFEIT_WIN) for e in t.entries(pid))
+
+    def can_meet(a, b):
+        if any(e.played and e.opponent == b for e in t.entries(a)):
+            return False
+        if any(g.first_round <= r <= g.last_round and a in g.players and b in g.players for g in t.forbidden):
+            return False
+        ha, hb = colour_history(t, a), colour_history(t, b)
+        return (not colour_violation(ha, Colour.FIRST) and not colour_violation(hb, Colour.SECOND)) or (
+            not colour_violation(ha, Colour.SECOND) and not colour_violation(hb, Colour.FIRST))
+
+    def match(rest):
+        if not rest:
+            return True
+        a = rest[0]
+        return any(can_meet(a, b) and match([x for x in rest[1:] if x != b]) for b in rest[1:])
+
+    ps = list(participants)
+    if len(ps) % 2 == 0:
+        return match(ps)
+    return any(can_bye(p) and match([x for x in ps if x != p]) for p in ps)
+
+
+def test_pair2_absolute_criteria_on_random_tournaments():
+    """PAIR-2: no rematch, at most one bye each, colour limits, forbidden pairs — on N random
+    Swiss tournaments with forfeits, byes, late entries and withdrawals."""
+    rng = random.Random(20261129)
+    paired = no_legal = 0
+    for _ in range(N):
+        t, req = random_tournament(rng)
+        r = t.rounds_done + 1
+        participants = active_players(t, r, exclude=req["requested_byes"])
+        try:
+            rp = pair_swiss_round(t, **req)
+        except NoLegalPairing:
+            no_legal += 1
+            if len(participants) <= 11:
+                # the engine must not give up when a legal pairing exists
+                assert not _any_legal_pairing(t, participants)
+            continue
+        paired += 1
+        assert check_round(t, rp, participants) == []
+        pab = [p for p, c in rp.byes.items() if c is Code.PAIRING_BYE]
+        assert len(pab) == len(participants) % 2
+        for b in rp.boards:
+            assert not any(e.played and e.opponent == b.second for e in t.entries(b.first))
+    assert paired > 0.85 * N, (paired, no_legal)
+
+
+def test_pair2_bye_goes_to_lowest_score_group_when_possible():
+    rng = random.Random(7)
+    checked = 0
+    for _ in range(150):
+        t, _req = random_tournament(rng)
+        try:
+            rp = pair_swiss_round(t)
+        except NoLegalPairing:
+            continue
+        pab = [p for p, c in rp.byes.items() if c is Code.PAIRING_BYE]
+        if not pab:
+            continue
+        checked += 1
+        parts = active_players(t, t.rounds_done + 1)
+        eligible = [p for p in parts if not any(e.code in (Code.PAIRING_BYE, Code.FORFEIT_WIN) for e in t.entries(p))]
+        # never a bye for someone while an eligible player has a lower score, unless the lower
+        # scorers could not all be paired (then the Dutch system moves the bye up)
+        lowest = min(t.score(p) for p in eligible)
+        if t.score(pab[0]) > lowest:
+            lower = [p for p in eligible if t.score(p) < t.score(pab[0])]
+            assert all(not _any_legal_pairing(t, [x for x in parts if x != p]) for p in lower
+                       if len(parts) <= 11) or len(parts) > 11
+    assert checked > 20
+
+
+def test_pair2_deterministic_same_input_same_pairing():
+    rng = random.Random(99)
+    for _ in range(30):
+        t, req = random_tournament(rng, 10, 40)
+        try:
+            a = pair_swiss_round(t, **req)
+        except NoLegalPairing:
+            continue
+        b = pair_swiss_round(t, **req)
+        assert a == b
+
+
+class _BadEngine:
+    """An engine that pairs a rematch — the checker must refuse it, never pass it on."""
+
+    def pair(self, t, round_, participants, topscorer_exemption=False):
+        a = participants[0]
+        opp = next(e.opponent for e in t.entries(a) if e.played)
+        rest = [p for p in participants if p not in (a, opp)]
+        pairs = [(a, opp)] + [(rest[i], rest[i + 1]) for i in range(0, len(rest) - 1, 2)]
+        if len(rest) % 2:
+            pairs.append((rest[-1], 0))
+        return pairs
+
+
+def test_pair2_illegal_engine_output_is_refused_not_used():
+    from pairing.domain.model import Board, Outcome, Player, RoundPairing, Tournament, record_round
+    t = Tournament(players=tuple(Player(i) for i in range(1, 5)), rounds_planned=3)
+    t = record_round(t, RoundPairing(1, (Board(1, 3), Board(4, 2))), {0: Outcome.DRAW, 1: Outcome.DRAW})
+    with pytest.raises(IllegalPairing, match="rematch"):
+        pair_swiss_round(t, engine=_BadEngine())
+
+
+def test_pair2_three_same_colours_and_difference_limits():
+    F, S = Colour.FIRST, Colour.SECOND
+    assert colour_violation([S, S, F, F], F) == "same colour three times running"   # diff only +1
+    assert colour_violation([F, S, F, F], F).startswith("colour difference")
+    assert colour_violation([F, S, F], S) is None
+    assert colour_violation([S, S], F) is None

@@ -1,0 +1,107 @@
+"""PAIR-11 round lifecycle: late entries, withdrawals, requested/forced byes, forbidden pairs,
+never re-pairing past rounds; two-game rounds paired on round results (PAIR-5)."""
+
+import pytest
+
+from pairing.domain.model import (
+    Board, Code, Outcome, Player, ResultError, RoundPairing, Tournament, add_player, record_round, withdraw,
+)
+from pairing.domain.scoring import two_game_round_outcome
+from pairing.domain.swiss import ByeRules, NoLegalPairing, forbidden_from_units, pair_swiss_round
+
+
+def _field(n=8, rounds=5, **kw):
+    return Tournament(players=tuple(Player(i, f"P{i}", rating=2000 - i, **kw) for i in range(1, n + 1)),
+                      rounds_planned=rounds)
+
+
+def _play(t, rp, outcome=Outcome.FIRST_WINS):
+    return record_round(t, rp, {i: outcome for i in range(len(rp.boards))})
+
+
+def test_pair11_next_round_only_after_all_results():
+    t = _field()
+    rp = pair_swiss_round(t)
+    with pytest.raises(ResultError, match="no result"):
+        record_round(t, rp, {0: Outcome.DRAW})
+    with pytest.raises(ValueError, match="round 1 is next"):
+        pair_swiss_round(t, 2)
+
+
+def test_pair11_late_entry_joins_without_repairing_past_rounds():
+    t = _field(7)
+    r1 = pair_swiss_round(t)
+    t = _play(t, r1)
+    before = dict(t.history)
+    t = add_player(t, Player(8, "Late", rating=1500))
+    r2 = pair_swiss_round(t)
+    assert any(8 in (b.first, b.second) for b in r2.boards)    # the late entry is paired
+    assert {pid: t.history[pid] for pid in before} == before   # round 1 untouched
+    t = _play(t, r2)
+    assert t.entries(8)[0].code is Code.ABSENT and t.entries(8)[1].opponent is not None
+
+
+def test_pair11_withdrawn_player_is_not_paired_again():
+    t = _field(8)
+    t = _play(t, pair_swiss_round(t))
+    t = withdraw(t, 3)
+    r2 = pair_swiss_round(t)
+    assert all(3 not in (b.first, b.second) for b in r2.boards)
+    assert r2.byes.get(3) is None
+    t = _play(t, r2)
+    assert t.entries(3)[1].code is Code.ABSENT
+
+
+def test_pair11_requested_byes_half_or_zero_per_config_and_forced_bye():
+    t = _field(8)
+    rp = pair_swiss_round(t, requested_byes=[2], forced_byes=[5])
+    assert rp.byes[2] is Code.HALF_BYE and rp.byes[5] is Code.FULL_BYE
+    assert all(p not in (b.first, b.second) for b in rp.boards for p in (2, 5))
+    rp0 = pair_swiss_round(t, requested_byes=[2], bye_rules=ByeRules(requested=Code.ZERO_BYE))
+    assert rp0.byes[2] is Code.ZERO_BYE
+    t = _play(t, rp)
+    assert t.score(2) == 1 and t.score(5) == 2
+
+
+def test_pair2_one_pairing_bye_per_player_over_a_tournament():
+    t = _field(7, rounds=6)
+    seen = []
+    for _ in range(6):
+        rp = pair_swiss_round(t)
+        seen += [p for p, c in rp.byes.items() if c is Code.PAIRING_BYE]
+        t = _play(t, rp, Outcome.DRAW)
+    assert len(seen) == 6 and len(set(seen)) == 6
+
+
+def test_pair2_forbidden_pairs_kept_apart_same_unit():
+    players = tuple(Player(i, f"P{i}", unit="club" if i in (1, 2) else f"u{i}") for i in range(1, 5))
+    t = Tournament(players=players, rounds_planned=3)
+    t = Tournament(players=players, rounds_planned=3, forbidden=forbidden_from_units(t, 1, 3))
+    assert t.forbidden[0].players == (1, 2)
+    for _ in range(2):
+        rp = pair_swiss_round(t)
+        assert all({b.first, b.second} != {1, 2} for b in rp.boards)
+        t = _play(t, rp, Outcome.DRAW)
+    # round 3: 1 and 2 are the only pair left, so no legal pairing exists
+    with pytest.raises(NoLegalPairing):
+        pair_swiss_round(t)
+
+
+def test_pair6_forfeit_does_not_block_a_rematch():
+    t = _field(2, rounds=2)
+    t = record_round(t, RoundPairing(1, (Board(1, 2),), {}), {0: Outcome.FIRST_FORFEIT_WIN})
+    rp = pair_swiss_round(t)
+    assert {rp.boards[0].first, rp.boards[0].second} == {1, 2}
+
+
+def test_pair5_two_game_rounds_paired_on_round_results():
+    t = _field(4, rounds=2)
+    r1 = pair_swiss_round(t)
+    outcomes = {0: two_game_round_outcome("W", "D"), 1: two_game_round_outcome("W", "L")}
+    t = record_round(t, r1, outcomes)
+    winner = r1.boards[0].first
+    assert t.score(winner) == 2
+    r2 = pair_swiss_round(t)
+    # the only round winner meets a player from the drawn pair (score group 1)
+    opp = next(b.second if b.first == winner else b.first for b in r2.boards if winner in (b.first, b.second))
+    assert t.score(opp) == 1

@@ -198,3 +198,28 @@ def test_playoff_level_pair_goes_to_sudden_death_singles(pair):
     assert playoff.winner == "b"
     with pytest.raises(ValueError):
         playoff.record("a")
+
+
+@pytest.mark.parametrize("elapsed,reason,winner_player", [
+    (100, None, None),
+    (301, "time_forfeit", "second"),
+])
+def test_play5_flag_ends_the_game_for_the_server(ref_time, elapsed, reason, winner_player):
+    """PLAY-5: the server applies the clock's verdict to the game (sides are the players)."""
+    from gameplay.engine import OpeningProtocol, RuleSet, reference
+
+    proto = OpeningProtocol(rules=RuleSet.professional(), core=reference)
+    clock = GameClock(ClockConfig(300, 3), ref_time, sides=("first", "second"))
+    clock.start("first")
+    ref_time.advance(elapsed)
+    result = proto.apply_flags(clock.flag_status().flagged)
+    assert (result and result.reason.value) == reason
+    assert proto.winner_player() == winner_player
+
+
+def test_play4_game_both_flags_via_apply_flags():
+    """PLAY-4: both flags down -> draw."""
+    from gameplay.engine import Game, Reason, RuleSet, reference
+
+    game = Game(RuleSet.free(), reference)
+    assert game.apply_flags(["black", "white"]).reason is Reason.DRAW_BOTH_FLAGS

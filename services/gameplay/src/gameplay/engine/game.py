@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 from types import ModuleType
-from typing import Literal
+from typing import Iterable, Literal
 
 from .coords import BOARD_SIZE, Point, as_point, to_notation
 from .errors import IllegalAction
@@ -286,6 +286,15 @@ class Game:
 
     def both_flags(self) -> Result:
         return self._end(Result(None, Reason.DRAW_BOTH_FLAGS))
+
+    def apply_flags(self, flagged: Iterable[Colour | str]) -> Result | None:
+        """End the game from a clock's flag status: one flag loses on time, two draw (PLAY-4)."""
+        colours = {Colour(c) for c in flagged}
+        if not colours:
+            return None
+        if len(colours) == 2:
+            return self.both_flags()
+        return self.time_forfeit(colours.pop())
 
     def no_show(self, colour: Colour | str) -> Result:
         """``colour`` did not join in time and forfeits (PLAY-7)."""

@@ -293,6 +293,10 @@ class OpeningProtocol:
     def both_flags(self) -> Result:
         return self.game.both_flags()
 
+    def apply_flags(self, flagged_players: Sequence[str]) -> Result | None:
+        """End the game from a clock kept per player (sides ``first``/``second``)."""
+        return self.game.apply_flags([self.colour_of(p) for p in flagged_players])
+
     def winner_player(self) -> str | None:
         """The winning player (first/second), None for a draw or an unfinished game."""
         result = self.game.result

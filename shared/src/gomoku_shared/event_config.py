@@ -166,21 +166,25 @@ class OpeningConfig(_Model):
 
 
 class ScoringConfig(_Model):
-    """PAIR-4 game points, PAIR-9 match points."""
+    """PAIR-4 game points; PAIR-9 match points (required for team matches)."""
 
-    win: int = 2
-    draw: int = 1
-    loss: int = 0
-    match_win: int = 2
-    match_draw: int = 1
-    match_loss: int = 0
+    win: int
+    draw: int
+    loss: int
+    match_win: int | None = None
+    match_draw: int | None = None
+    match_loss: int | None = None
 
     @model_validator(mode="after")
     def _ordered(self) -> ScoringConfig:
         if not (self.win > self.draw >= self.loss):
             raise ValueError("points must satisfy win > draw >= loss")
-        if not (self.match_win > self.match_draw >= self.match_loss):
-            raise ValueError("match points must satisfy win > draw >= loss")
+        match = (self.match_win, self.match_draw, self.match_loss)
+        if any(m is not None for m in match):
+            if any(m is None for m in match):
+                raise ValueError("give all of match_win, match_draw, match_loss or none")
+            if not (self.match_win > self.match_draw >= self.match_loss):
+                raise ValueError("match points must satisfy win > draw >= loss")
         return self
 
 
@@ -432,13 +436,13 @@ class BestBoardAward(_Model):
     min_participation_pct: Annotated[float, Field(gt=0, le=100)]
     order: list[Literal["score", "win_rate", "wins", "team_place"]]
     exclude_playoff_games: bool = True
-    per_board: Annotated[int, Field(ge=1)] = 1
+    per_board: Annotated[int, Field(ge=1)]
 
 
 class TrainingSquad(_Model):
     """AWD-QUAL (SZ): champion joins the squad, places 2..substitutes_to are squad substitutes."""
 
-    members_to_place: Annotated[int, Field(ge=1)] = 1
+    members_to_place: Annotated[int, Field(ge=1)]
     substitutes_to_place: Annotated[int, Field(ge=1)]
 
 
@@ -482,10 +486,12 @@ class SectionConfig(_Model):
     format: FormatConfig | None = None
     clock: ClockConfig | None = None
     opening: OpeningConfig | None = None
-    scoring: ScoringConfig = ScoringConfig()
+    #: required for sections that play games (PAIR-4 / PAIR-9)
+    scoring: ScoringConfig | None = None
     tiebreaks: dict[FormatKind, list[str]] = {}
     playoffs: PlayoffConfig = PlayoffConfig(policy="shared")
-    no_show_minutes: Annotated[int, Field(ge=1)] = 15
+    #: PAIR-6 / PLAY-7: forfeit after this many minutes; required for sections that play games
+    no_show_minutes: Annotated[int, Field(ge=1)] | None = None
     awards: AwardsConfig = AwardsConfig()
     qualification: QualificationRule | None = None
 
@@ -536,8 +542,8 @@ class UnitRules(_Model):
     """REG-3."""
 
     individual_entries_allowed: bool = False
-    max_leaders: Annotated[int, Field(ge=0)] = 1
-    max_coaches: Annotated[int, Field(ge=0)] = 1
+    max_leaders: Annotated[int, Field(ge=0)]
+    max_coaches: Annotated[int, Field(ge=0)]
     #: NT: +1 coach for a unit entering every team section
     extra_coaches_if_all_team_sections: Annotated[int, Field(ge=0)] = 0
     #: NY: a delegation has at most 20 players; None = unlimited
@@ -554,7 +560,7 @@ class ChangeRules(_Model):
     """REG-10."""
 
     #: no change at all from (start - freeze_days) 00:00 local
-    freeze_days: Annotated[int, Field(ge=0)] = 2
+    freeze_days: Annotated[int, Field(ge=0)]
     #: approval needed after the close (digest) or from submission (NY/DA/NT seeds)
     approval_required_from: Literal["submission", "close"] = "close"
     withdrawal_requires_reason: bool = True
@@ -589,9 +595,9 @@ class EventConfig(_Model):
     timezone: str = "Asia/Shanghai"
     registration: RegistrationWindow
     waiting_list: bool = False
-    units: UnitRules = UnitRules()
-    changes: ChangeRules = ChangeRules()
-    insurance: InsuranceRules = InsuranceRules()
+    units: UnitRules
+    changes: ChangeRules
+    insurance: InsuranceRules
     check_in: CheckInConfig = CheckInConfig()
     eligibility: list[EligibilityClause] = []
     stages: Annotated[list[StageConfig], Field(min_length=1)]
@@ -814,9 +820,11 @@ def _check_section(ev, st, sec, p, local, clause_ids, stage_ids, where, add) -> 
                 add(f"{p}.team_scoring.source_sections[{k}]", f"{src!r} is not an individual section")
     # played sections need play rules
     if sec.played:
-        for f in ("format", "clock", "opening"):
+        for f in ("format", "clock", "opening", "scoring", "no_show_minutes"):
             if getattr(sec, f) is None:
                 add(f"{p}.{f}", "required for a section that plays games")
+        if sec.team_match and sec.scoring and sec.scoring.match_win is None:
+            add(f"{p}.scoring", "team matches need match_win, match_draw, match_loss (PAIR-9)")
         if sec.format:
             for fk in sec.format.allowed:
                 if fk not in sec.tiebreaks:

@@ -201,6 +201,13 @@ def _sz_dict():
      "stages[0].sections[0].tiebreaks.swiss[1]", "unknown individual tiebreak"),
     (lambda d: d["stages"][1]["sections"][4]["team_scoring"].update(source_sections=["ghost"]),
      "stages[1].sections[4].team_scoring.source_sections[0]", "unknown section"),
+    (lambda d: d["stages"][0]["sections"][3].update(scoring=None),
+     "stages[0].sections[3].scoring", "required for a section that plays games"),
+    (lambda d: d["stages"][0]["sections"][3].update(no_show_minutes=None),
+     "stages[0].sections[3].no_show_minutes", "required for a section that plays games"),
+    (lambda d: d["changes"].pop("freeze_days"), "changes.freeze_days", "Field required"),
+    (lambda d: d["stages"][0]["sections"][0]["format"].update(games_per_round=1),
+     "stages[0].sections[0].format", "two_game must be given exactly when"),
 ])
 def test_evt1_validation_names_path_and_problem(mutate, path, fragment):
     """EVT-1: a wrong field is reported with its path and the problem."""
@@ -220,6 +227,15 @@ def test_evt1_prize_tables_must_not_increase(da):
     with pytest.raises(EventConfigError) as ei:
         apply_overrides(d, {}, source="da")
     assert any(i.path == "stages[0].sections[0].awards.prizes[0].amounts" for i in ei.value.issues)
+
+
+def test_evt5_team_matches_need_match_points(nt):
+    """EVT-5 / PAIR-9: a team-match section without match points is refused."""
+    d = nt.model_dump(mode="json")
+    d["stages"][0]["sections"][1]["scoring"] = {"win": 2, "draw": 1, "loss": 0}
+    with pytest.raises(EventConfigError) as ei:
+        parse_event_config(d)
+    assert [i.path for i in ei.value.issues] == ["stages[0].sections[1].scoring"]
 
 
 def test_evt1_bad_file_names_the_file(tmp_path):
@@ -260,7 +276,9 @@ FIFTH = {
     "id": "city-open-2024", "name": "City Open 2024", "timezone": "Asia/Shanghai",
     "registration": {"opens_at": "2024-03-01T09:00:00+08:00", "closes_at": "2024-03-20T18:00:00+08:00"},
     "waiting_list": True,
-    "units": {"individual_entries_allowed": True},
+    "units": {"individual_entries_allowed": True, "max_leaders": 1, "max_coaches": 2},
+    "changes": {"freeze_days": 1},
+    "insurance": {"required": False},
     "stages": [{
         "id": "main", "name": "Main", "starts_on": "2024-04-06", "ends_on": "2024-04-07",
         "sections": [{
@@ -272,6 +290,8 @@ FIFTH = {
                         "forbidden_moves_for_black": True, "overline_wins": False},
             "tiebreaks": {"swiss": ["points", "buchholz", "wins"],
                           "round_robin": ["points", "sonneborn_berger", "wins"]},
+            "scoring": {"win": 3, "draw": 1, "loss": 0},
+            "no_show_minutes": 10,
             "awards": {"places": 3, "prizes": [{"id": "open", "name": "Open", "amounts": [800, 500, 300]}]},
         }],
     }],
@@ -288,6 +308,8 @@ def test_evt1_fifth_event_by_preset_file_only(tmp_path, suffix):
         "sections": {"open": {"cap": 16}}}}})
     assert ev.section("open").cap == 16 and ev.section("open").opening.fifth_move_offers == 3
     assert ev.section("open").awards.prizes[0].amounts == [800, 500, 300]
+    assert ev.section("open").scoring.win == 3 and ev.changes.freeze_days == 1
+    assert ev.section("open").no_show_minutes == 10
     with pytest.raises(presets.PresetNotFound):
         presets.load("sz-2022", directory=tmp_path)
 

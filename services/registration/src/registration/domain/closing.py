@@ -163,7 +163,8 @@ def section_rules(event: EventConfig, closed: ClosedSection) -> dict[str, Any]:
     """`SectionRules` (gomoku_shared.contracts.common) as a plain dict."""
     sec = event.section(closed.section_id)
     fmt, clk, op = sec.format, sec.clock, sec.opening
-    assert fmt is not None and clk is not None and op is not None
+    if fmt is None or clk is None or op is None or sec.scoring is None or sec.no_show_minutes is None:
+        raise ValueError(f"{sec.id} plays no games of its own")
     po = sec.playoffs
     playoff_clock = po.stages[0].clock if po.stages else None
     decider = po.stages[1].clock if len(po.stages) > 1 else playoff_clock
@@ -184,7 +185,8 @@ def section_rules(event: EventConfig, closed: ClosedSection) -> dict[str, Any]:
         "no_show_minutes": sec.no_show_minutes,
         "points": {"win": sec.scoring.win, "draw": sec.scoring.draw, "loss": sec.scoring.loss},
         "match_points": {"win": sec.scoring.match_win, "draw": sec.scoring.match_draw,
-                         "loss": sec.scoring.match_loss},
+                         "loss": sec.scoring.match_loss} if sec.scoring.match_win is not None else
+                        {"win": sec.scoring.win, "draw": sec.scoring.draw, "loss": sec.scoring.loss},
         "tiebreaks": list(sec.tiebreaks.get(kind, [])),
         "tie_policy": {"playoff": "playoff", "arbiter_decision": "arbiter", "shared": "share"}[po.policy],
         "places_that_matter": matter,

@@ -10,11 +10,9 @@ test's events has been handled, everything published before it has been handled 
 """
 from __future__ import annotations
 
-import asyncio
-import uuid
-from collections import Counter, defaultdict
-from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass, field
+from collections import Counter
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 
 import pytest
 import sqlalchemy as sa
@@ -28,56 +26,12 @@ from gomoku_shared.messaging import (
     add_to_outbox,
     inbox_handler,
 )
-
-WAIT = 20.0  # seconds; generous bound for a loaded 2-core machine, never reached when green
-
-
-async def eventually(predicate: Callable[[], bool], what: str, timeout: float = WAIT) -> None:
-    try:
-        async with asyncio.timeout(timeout):
-            while not predicate():
-                await asyncio.sleep(0.01)
-    except TimeoutError:
-        raise AssertionError(f"timed out after {timeout}s waiting for {what}") from None
+from gomoku_shared.testing.bus import WAIT, BusProbe, eventually
 
 
 @dataclass
-class Harness:
-    kind: str
-    bus: EventBus
-    received: dict[str, list[Message]] = field(default_factory=lambda: defaultdict(list))
-    markers: set[str] = field(default_factory=set)
-
-    async def subscribe(
-        self,
-        queue: str,
-        keys: Sequence[str],
-        handler: Callable[[Message], object] | None = None,
-        *,
-        delivery_limit: int = 5,
-    ) -> None:
-        """Consume ``queue`` with prefetch 1, recording every delivery before the handler."""
-
-        async def wrapped(m: Message) -> None:
-            if m.routing_key == f"marker.{queue}":
-                self.markers.add(m.message_id)
-                return
-            self.received[queue].append(m)
-            if handler is not None:
-                await handler(m)  # type: ignore[misc]
-
-        await self.bus.subscribe(
-            queue, [*keys, f"marker.{queue}"], wrapped, prefetch=1, delivery_limit=delivery_limit
-        )
-
-    async def settle(self, *queues: str) -> None:
-        """Return once every message published so far to ``queues`` has been handled."""
-        ids = {q: f"marker-{uuid.uuid4().hex}" for q in queues}
-        await self.bus.publish([Message(f"marker.{q}", mid, b"") for q, mid in ids.items()])
-        await eventually(lambda: set(ids.values()) <= self.markers, f"markers of {queues}")
-
-    def ids(self, queue: str) -> list[str]:
-        return [m.message_id for m in self.received[queue]]
+class Harness(BusProbe):
+    kind: str = "memory"
 
 
 @pytest.fixture(params=["memory", pytest.param("rabbit", marks=pytest.mark.infra)])
@@ -85,7 +39,7 @@ async def harness(request: pytest.FixtureRequest) -> AsyncIterator[Harness]:
     if request.param == "memory":
         bus: EventBus = InMemoryEventBus()
         await bus.start()
-        yield Harness("memory", bus)
+        yield Harness(bus, kind="memory")
         await bus.close()
         return
     from gomoku_shared.messaging.rabbit import RabbitEventBus
@@ -96,7 +50,7 @@ async def harness(request: pytest.FixtureRequest) -> AsyncIterator[Harness]:
         publish_retry_for=WAIT,
     )
     await rbus.start()
-    yield Harness("rabbit", rbus)
+    yield Harness(rbus, kind="rabbit")
     await rbus.delete_declared()
     await rbus.close()
 
@@ -155,9 +109,7 @@ async def test_failing_handler_is_redelivered_then_dead_lettered(harness: Harnes
         dead[:] = await harness.bus.dead_letters("pairing")  # type: ignore[attr-defined]
         return bool(dead)
 
-    async with asyncio.timeout(WAIT):
-        while not await dead_arrived():
-            await asyncio.sleep(0.02)
+    await eventually(dead_arrived, "the dead letter")
     assert [(m.message_id, m.routing_key, m.body) for m in dead] == [
         ("evt-poison", "game.finished", b'{"bad": true}')
     ]

@@ -6,6 +6,7 @@ import pytest
 
 from gameplay.engine import (Colour, IllegalAction, OpeningConfig, OpeningProtocol, Phase, Reason,
                              RuleSet, from_notation, reference)
+from gameplay.engine.errors import CONFLICT_CODES, INPUT_CODES
 
 P = from_notation
 
@@ -27,6 +28,7 @@ def refused(code, fn, *args, **kwargs):
         fn(*args, **kwargs)
     assert info.value.code == code, info.value
     assert info.value.message
+    assert code in CONFLICT_CODES | INPUT_CODES  # every code is classified for the service edge
     return info.value
 
 

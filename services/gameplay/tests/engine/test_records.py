@@ -91,6 +91,7 @@ def test_play8_free_game_result_maps_to_players():
     record = record_game(game, players={"black": "p-1", "white": "p-2"})
     assert (record.result.winner, record.result.winner_player, record.result.reason) == ("black", "p-1",
                                                                                          "resignation")
+    assert record.moves[0].player == "p-1"
     assert record.rules == {"track": "free", "exactly_five": False, "on_forbidden": "loss"}
 
 

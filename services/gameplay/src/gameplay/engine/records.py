@@ -161,6 +161,8 @@ def record_game(source: Game | OpeningProtocol, *, players: Mapping[str, str] | 
         if player is None and protocol is not None:
             # the first player lays out the three opening stones, white 2 included
             player = "first" if action.ply <= 3 else protocol.player_of(action.colour)
+        elif player is None and players:
+            player = players.get(action.colour.value)
         moves.append(MoveRecord(action.ply, action.colour.value, action.notation, player,
                                 extra.get("at"), extra.get("think_ms"), extra.get("clock"), action.foul))
 

@@ -1,0 +1,95 @@
+"""TRF-16 import/export (records 001, 142, 152, 162, 260) and the ``pairing-engine`` CLI."""
+
+import glob
+import os
+
+import pytest
+
+from pairing.cli import main
+from pairing.domain.model import Code, Colour, ForbiddenGroup, Player, Tournament
+from pairing.domain.swiss import pair_swiss_round
+from pairing.domain.trf import TrfError, export_trf, import_trf
+
+DATA = os.path.join(os.path.dirname(__file__), "data", "tiebreak")
+
+
+@pytest.mark.parametrize("path", sorted(glob.glob(os.path.join(DATA, "t*.trf")))[:10])
+def test_trf_roundtrip_keeps_history_and_scores(path):
+    t = import_trf(open(path).read())
+    back = import_trf(export_trf(t))
+    assert back.history == t.history
+    assert back.rounds_planned == t.rounds_planned and back.points == t.points
+    assert [back.score(p.id) for p in back.players] == [t.score(p.id) for p in t.players]
+
+
+def test_trf_reference_file_fields():
+    t = import_trf(open(os.path.join(DATA, "t000.trf")).read())
+    assert len(t.players) == 115 and t.rounds_done == 5 and t.points.win == 2
+    e = t.entries(1)[0]
+    assert (e.opponent, e.colour, e.code) == (57, Colour.FIRST, Code.WIN)
+    assert t.entries(3)[1].code is Code.HALF_BYE and t.entries(113)[3].code is Code.PAIRING_BYE
+    assert t.score(13) == 10.0
+
+
+def test_trf_2026_records_roundtrip():
+    t = Tournament(players=(Player(1, "A"), Player(2, "B"), Player(3, "C")), rounds_planned=7,
+                   forbidden=(ForbiddenGroup(1, 5, (1, 2)),), top_seed_colour=Colour.SECOND)
+    text = export_trf(t)
+    assert "142 7" in text and "152 B" in text and "162  W 2.0    D 1.0" in text
+    assert "260   1   5    1    2" in text
+    back = import_trf(text)
+    assert back.forbidden == t.forbidden and back.top_seed_colour is Colour.SECOND and back.rounds_planned == 7
+
+
+@pytest.mark.parametrize("text,msg", [
+    ("", "no player lines"),
+    ("001 abcd", "too short"),
+    ("001    1      A" + " " * 76 + "   2 w 1", "does not exist"),
+    ("001    1      A" + " " * 76 + "   1 w X", "unknown result"),
+    ("152 Q\n001    1      A" + " " * 40, "152"),
+])
+def test_trf_malformed_input_gives_clear_error(text, msg):
+    with pytest.raises(TrfError, match=msg):
+        import_trf(text)
+
+
+def _write(tmp_path, t):
+    p = tmp_path / "in.trf"
+    p.write_text(export_trf(t))
+    return p
+
+
+def test_cli_writes_javafo_pairing(tmp_path):
+    t = Tournament(players=tuple(Player(i, f"P{i}") for i in range(1, 6)), rounds_planned=3)
+    out = tmp_path / "out.txt"
+    assert main([str(_write(tmp_path, t)), "-p", str(out)]) == 0
+    lines = out.read_text().splitlines()
+    assert lines[0] == "3"
+    pairs = [tuple(map(int, x.split())) for x in lines[1:]]
+    assert pairs == pair_swiss_round(t).pairs()
+    assert pairs[-1][1] == 0                       # bye written as "id 0"
+    assert sorted(x for p in pairs for x in p if x) == [1, 2, 3, 4, 5]
+
+
+def test_cli_exit_1_when_no_legal_pairing(tmp_path):
+    t = Tournament(players=(Player(1, "A", unit="x"), Player(2, "B", unit="x")), rounds_planned=1,
+                   forbidden=(ForbiddenGroup(1, 1, (1, 2)),))
+    assert main([str(_write(tmp_path, t)), "-p", str(tmp_path / "o")]) == 1
+
+
+def test_cli_exit_2_on_malformed_file(tmp_path, capsys):
+    p = tmp_path / "bad.trf"
+    p.write_text("001 abc\n")
+    assert main([str(p), "-p"]) == 2
+    assert "line 1" in capsys.readouterr().err
+
+
+def test_cli_honours_byes_written_for_the_next_round(tmp_path, capsys):
+    t = Tournament(players=tuple(Player(i, f"P{i}") for i in range(1, 6)), rounds_planned=3)
+    text = export_trf(t).splitlines()
+    text = [ln + "  0000 - H" if ln.startswith("001    5") else ln for ln in text]
+    p = tmp_path / "in.trf"
+    p.write_text("\n".join(text) + "\n")
+    assert main([str(p), "-p"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "2" and all("5" not in ln.split() for ln in out[1:])

@@ -253,3 +253,20 @@ def test_play4_resignation_and_time_map_to_players():
     proto2 = through_move4(swap="white")
     proto2.time_forfeit("first")
     assert proto2.result.reason is Reason.TIME_FORFEIT and proto2.winner_player() == "second"
+
+
+def test_play2_offer_key_invariant_under_congruence():
+    """PLAY-2 decision: moving the whole position by any rotation/reflection and translation
+    leaves each offer's equivalence class unchanged."""
+    from gameplay.engine import offer_key, transform
+
+    black, white = [P("h8"), P("j10")], [P("i9"), P("g7")]
+    offer = P("k8")
+    base = offer_key(black, white, offer)
+    for k in range(8):
+        for shift in [(0, 0), (3, -2), (-5, 4)]:
+            def move(p):
+                q = transform(p, k)
+                return (q[0] + shift[0], q[1] + shift[1])
+            assert offer_key([move(p) for p in black], [move(p) for p in white], move(offer)) == base
+    assert offer_key(black, white, P("k9")) != base

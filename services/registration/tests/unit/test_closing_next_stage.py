@@ -167,6 +167,12 @@ def test_evt6_qualifiers_become_final_entries(sz):
     assert [p.person_id for p in res.for_section("final-men")] == [p.id for p in men[:4]]
     assert [p.person_id for p in res.for_section("final-women")] == [p.id for p in women[:4]]
     assert all(p.via == "qualified" for p in res.places) and not res.unfilled
+    entries = res.to_entries(sz.id)
+    assert all(e.status is EntryStatus.ACCEPTED for e in entries) and len(entries) == 8
+    closed = {c.section_id: c for c in close_stage(sz, "final", entries)}
+    # REG-12 also for the final: a final section of <= 4 is cancelled
+    assert closed["final-men"].status == "cancelled" and closed["final-women"].status == "cancelled"
+    assert entries[0].admitted_by == "sz-final-residency/household"
 
 
 def test_reg7_non_eligible_qualifier_place_passes_to_next_eligible_substitute(sz):

@@ -224,7 +224,13 @@ def test_reg9_ny_team_is_one_boy_and_one_girl_with_individual_entries(ny):
     ppl[stranger.id] = stranger
     bad2 = reg.submit(application("junior-team", boy2, stranger, at=t, items=_ny_items(t), unit=prov), ppl,
                       unit=prov, now=t)
-    assert any("has no entry in" in r for r in bad2.reasons)
+    assert any("has no entry for this unit in" in r for r in bad2.reasons)
+    other = Unit("zj", "Zhejiang", "province")
+    bad3 = reg.submit(application("junior-team", boy, girl, at=t, items=_ny_items(t), unit=other), ppl,
+                      unit=other, now=t)
+    assert bad3.entry.status is EntryStatus.REFUSED   # their individual entries are Guangdong's
+    assert ok.entry.admitted_by == "junior-team/birth"
+    assert bad3.entry.refused_by.rule == "REG-9"
 
 
 def test_reg3_no_duplicate_entry_in_a_section(sz):
@@ -245,6 +251,7 @@ def test_reg13_insurance_flag_and_document(sz, ny):
     assert res.entry.status is EntryStatus.REFUSED and "insurance not confirmed" in res.reasons[0]
     ok = _submit_sz(EventRegistration(sz), "men-free", cst(2022, 10, 26))
     assert ok.entry.insurance.document_ref == "policy-1"
+    assert ok.entry.admitted_by == "sz-residency/household"
     reg = EventRegistration(ny)
     prov = Unit("gd", "Guangdong", "province")
     no_id = person("male", date(2012, 1, 1), id_number=None)

@@ -213,3 +213,17 @@ class Entry:
     @property
     def refusal_reasons(self) -> list[str]:
         return [d.reason for d in self.decisions if d.refused]
+
+    @property
+    def admitted_by(self) -> str:
+        """The eligibility clause that admitted the entry (for `entry.accepted`): the
+        residency/representation clause if the section has one, else the age/gender check."""
+        for d in self.decisions:
+            if d.admitted and d.rule in ("REG-6", "REG-7", "REG-8"):
+                return d.clause
+        return next((d.clause for d in self.decisions if d.admitted and d.rule == "REG-4"), "")
+
+    @property
+    def refused_by(self) -> Decision | None:
+        """The first refusing decision (for `entry.refused`: its clause and reason)."""
+        return next((d for d in self.decisions if d.refused), None)

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Literal
 
 from gomoku_shared.event_config import EventConfig
 
 from .eligibility import evaluate_player, is_wildcard_decision, wildcard_option
 from .errors import RegistrationError
-from .model import Decision, Evidence, Gender, Outcome, Person, Unit, combine
+from .model import Decision, Entry, EntryStatus, Evidence, Gender, Outcome, Person, Unit, combine
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,14 @@ class NextStageResult:
 
     def for_section(self, section_id: str) -> list[StagePlace]:
         return [p for p in self.places if p.to_section == section_id]
+
+    def to_entries(self, event_id: str, received_at: datetime | None = None) -> list[Entry]:
+        """Accepted entries of the stage (ids `<event>:<stage>:<person>`), ready for check-in
+        and `close_stage` (REG-12 also cancels final sections of <= 4)."""
+        return [Entry(id=f"{event_id}:{self.stage_id}:{p.person_id}", event_id=event_id,
+                      section_id=p.to_section, person_ids=(p.person_id,), unit_id=p.unit_id,
+                      status=EntryStatus.ACCEPTED, received_at=received_at, decisions=p.decisions)
+                for p in self.places]
 
 
 def build_next_stage(event: EventConfig, stage_id: str, cohorts: Sequence[QualifierList],

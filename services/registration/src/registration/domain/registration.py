@@ -107,8 +107,9 @@ def check_insurance(event: EventConfig, app: Application, people: Sequence[Perso
 
 
 def check_team(section: SectionConfig, people: Sequence[Person],
-               individual_entries: Iterable[Entry] = ()) -> list[Decision]:
-    """REG-9: team size, gender counts, board genders (board order = order of `people`)."""
+               individual_entries: Iterable[Entry] = (), unit_id: str | None = None) -> list[Decision]:
+    """REG-9: team size, gender counts, board genders (board order = order of `people`).
+    Teams scored from individual results need each member's individual entry, in the same unit."""
     comp = section.team
     if comp is None:
         return []
@@ -138,10 +139,10 @@ def check_team(section: SectionConfig, people: Sequence[Person],
     if comp.scored_from_individual_sections:
         src = set(comp.scored_from_individual_sections)
         entered = {pid for e in individual_entries if e.section_id in src and e.status.holds_place
-                   for pid in e.person_ids}
+                   and e.unit_id == unit_id for pid in e.person_ids}
         for p in people:
             if p.id not in entered:
-                bad("members", f"{p.name} has no entry in {', '.join(sorted(src))}")
+                bad("members", f"{p.name} has no entry for this unit in {', '.join(sorted(src))}")
     if not out:
         order = ", ".join(f"{i + 1}: {p.name}" for i, p in enumerate(people))
         out.append(Decision("REG-9", f"{section.id}/team", Outcome.ADMITTED,
@@ -229,7 +230,7 @@ class EventRegistration:
             decisions.append(Decision("REG-3", f"{section.id}/entry", Outcome.REFUSED,
                                       "an individual entry names exactly one player"))
         if section.kind == "team":
-            decisions.extend(check_team(section, members, self.entries.values()))
+            decisions.extend(check_team(section, members, self.entries.values(), app.unit_id))
         for p in members:
             if any(p.id in e.person_ids for e in self.in_section(section.id)
                    if e.status.holds_place or e.status is EntryStatus.WAITLISTED):

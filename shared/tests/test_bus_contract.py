@@ -204,3 +204,39 @@ async def test_outbox_relay_to_inbox_preserves_order_and_dedupes_republished_row
     expected = [f"evt-{n}-{k}" for n in range(3) for k in range(3)]
     assert harness.ids("awards") == expected + expected
     assert applied == expected
+
+
+async def test_redeclaring_a_queue_with_another_delivery_limit_is_refused(harness: Harness) -> None:
+    async def noop(m: Message) -> None:
+        return None
+
+    await harness.bus.subscribe("pairing", ["game.finished"], noop, delivery_limit=3)
+    with pytest.raises(Exception) as refused:
+        await harness.bus.subscribe("pairing", ["game.finished"], noop, delivery_limit=4)
+    assert "delivery" in str(refused.value).lower() or "precondition" in str(refused.value).lower()
+    # the bus stays usable
+    await harness.subscribe("awards", ["game.finished"])
+    await harness.bus.publish([ev("game.finished", 1)])
+    await harness.settle("awards")
+    assert harness.ids("awards") == ["evt-1"]
+    assert await harness.bus.ping()
+
+
+async def test_ping_reflects_the_bus_lifecycle(harness: Harness, request: pytest.FixtureRequest) -> None:
+    if harness.kind == "memory":
+        bus: EventBus = InMemoryEventBus()
+    else:
+        from gomoku_shared.messaging.rabbit import RabbitEventBus
+
+        bus = RabbitEventBus(request.getfixturevalue("amqp_url"),
+                             namespace=request.getfixturevalue("bus_namespace") + "-ping")
+    assert not await bus.ping()
+    await bus.start()
+    await bus.start()  # idempotent
+    assert await bus.ping()
+    if harness.kind == "rabbit":
+        await bus.delete_declared()  # type: ignore[attr-defined]
+    await bus.close()
+    assert not await bus.ping()
+    with pytest.raises(RuntimeError):
+        await bus.publish([ev("game.finished", 1)])

@@ -93,3 +93,22 @@ def test_cli_honours_byes_written_for_the_next_round(tmp_path, capsys):
     assert main([str(p), "-p"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "2" and all("5" not in ln.split() for ln in out[1:])
+
+
+def test_pair2_deterministic_across_processes(tmp_path):
+    """Same TRF, different hash seeds, separate interpreters: byte-identical pairing output."""
+    import subprocess
+    import sys
+
+    from pairing.domain.model import Outcome, record_round
+    t = Tournament(players=tuple(Player(i, f"P{i}", rating=2000 - i) for i in range(1, 22)), rounds_planned=5)
+    for outcome in (Outcome.FIRST_WINS, Outcome.DRAW):
+        t = record_round(t, pair_swiss_round(t), {i: outcome for i in range(10)})
+    p = _write(tmp_path, t)
+    outs = []
+    for seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        r = subprocess.run([sys.executable, "-m", "pairing.cli", str(p), "-p"], capture_output=True, text=True,
+                           env=env, check=True)
+        outs.append(r.stdout)
+    assert outs[0] == outs[1] and outs[0].startswith("11\n")

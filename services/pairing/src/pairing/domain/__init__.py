@@ -1,0 +1,68 @@
+"""Pure domain of the pairing service: no I/O, no framework imports.
+
+The service layer keeps a :class:`Tournament` per section (immutable; every change returns a
+new one) and calls these functions. Every number of the regulations arrives as configuration
+(``PointSystem``, ``ByeRules``, ``TiebreakConfig``, ``MatchPoints``, ``TwoGamePoints``, the
+tiebreak order, the decisive places).
+
+Building a section
+    ``Tournament(players=(Player(id=1, name=..., gender="m", unit=...), ...), rounds_planned=7,
+    points=PointSystem(), forbidden=forbidden_from_units(t, 1, 7))``
+    ``add_player(t, player)`` — late entry; ``withdraw(t, pid, after_round)`` — withdrawal.
+
+Pairing a round (PAIR-1..3, PAIR-11)
+    ``pair_swiss_round(t, requested_byes=[...], forced_byes=[...], absent=[...],
+    bye_rules=ByeRules(requested=Code.HALF_BYE), topscorer_exemption=False) -> RoundPairing``
+    — Dutch system; raises ``NoLegalPairing`` (arbiter decides) and never returns a pairing that
+    fails ``check_round`` (``IllegalPairing``). ``check_round`` also validates an arbiter's
+    manual correction before it is published.
+    ``pair_round_robin(seeds, r, double=False) -> RoundPairing`` — Berger tables.
+    ``RoundPairing.boards`` are ``Board(first, second)``: ``first`` moves first (black).
+
+Recording results
+    ``record_round(t, pairing, {board_index: Outcome}) -> Tournament`` — refuses an incomplete
+    round. Two-game rounds (PAIR-5): ``two_game_round_outcome(g1, g2)`` gives the board's
+    Outcome; ``two_game_movers(board)`` says who moves first in each game.
+
+Standings (PAIR-6..8, PAIR-10, AWD-8)
+    ``compute_tiebreaks(t, names, TiebreakConfig(edition=Edition.FIDE_2024, round_robin=False))``
+    ``standings(t, order)`` / ``standings_by_gender(t, order)`` -> ``[StandingRow]`` with shared
+    places; ``standings_json``, ``standings_csv``, ``cross_table``, ``cross_table_csv``.
+    ``ties_needing_decision(rows, decisive_places, playoffs_allowed)`` -> ``[TieGroup]``;
+    ``apply_playoff(rows, group, finishing_order)``.
+
+Teams (PAIR-9, PAIR-10)
+    ``TeamTournament``/``Team``; ``pair_team_swiss_round``, ``pair_team_round_robin``,
+    ``board_assignments(first_team, second_team)``, ``record_team_round(tt, pairing,
+    {match_index: [(gp_first, gp_second) per board]})``, ``team_standings(tt, order)``,
+    ``board_one_players`` (playoff when still tied).
+
+Interop
+    ``export_trf(t)`` / ``import_trf(text)`` (TRF-16 with 142/152/162/260); CLI
+    ``pairing-engine IN.trf -p OUT``.
+"""
+
+from .berger import berger_round, berger_table, pair_round_robin
+from .checker import IllegalPairing, check_round
+from .model import (
+    Board, Code, Colour, ForbiddenGroup, Outcome, Player, PointSystem, ResultError, RoundEntry, RoundPairing,
+    Tournament, active_players, add_player, record_round, withdraw,
+)
+from .playoffs import ARBITER, PLAYOFF, TieGroup, apply_playoff, ties_needing_decision
+from .ranking import StandingRow, rank
+from .scoring import (
+    MatchPoints, TwoGamePoints, match_points, two_game_movers, two_game_round_outcome, two_game_round_points,
+)
+from .standings import (
+    ORDER_ROUND_ROBIN, ORDER_SWISS, ORDER_SZ_ONLINE, cross_table, cross_table_csv, standings, standings_by_gender,
+    standings_csv, standings_json,
+)
+from .swiss import ByeRules, GacruxDutch, NoLegalPairing, SwissEngine, forbidden_from_units, pair_swiss_round
+from .teams import (
+    ORDER_TEAM_ROUND_ROBIN, ORDER_TEAM_SWISS, Team, TeamMatchResult, TeamRound, TeamTournament, board_assignments,
+    board_one_players, pair_team_round_robin, pair_team_swiss_round, record_team_round, team_standings, team_values,
+)
+from .tiebreaks import INDIVIDUAL_TIEBREAKS, Edition, TiebreakConfig, compute_tiebreaks
+from .trf import TrfError, export_trf, import_trf
+
+__all__ = [name for name in dir() if not name.startswith("_")]

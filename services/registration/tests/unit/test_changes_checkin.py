@@ -126,6 +126,15 @@ def test_reg11_check_in_and_no_shows_are_not_paired(da):
         check_in(da, absent, now=cst(2023, 8, 18, 10), documents_shown=docs)
 
 
+def test_reg11_aggregate_check_in_and_no_show(sz):
+    """REG-11: through the aggregate: check in, then an absent player is not pairable."""
+    reg, entry = _sz_entry(sz)
+    assert reg.check_in(entry.id, now=cst(2022, 11, 5, 8), documents_shown=["id_card"]).outcome is A
+    assert [e.id for e in pairable(reg.entries.values())] == [entry.id]
+    reg.mark_no_show(entry.id, arbiter="chief")
+    assert pairable(reg.entries.values()) == []
+
+
 def test_reg11_reg13_nt_insurance_verified_at_check_in(nt):
     """REG-13 (NT): the policy is verified at check-in and recorded on the entry."""
     _, entry = _nt_entry(nt)

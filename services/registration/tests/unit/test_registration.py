@@ -87,16 +87,17 @@ def test_reg2_waiting_list_when_enabled_and_promotion():
                                            "stages": {"online": {"sections": {"men-pro": {"cap": 2}}}}})
     reg = EventRegistration(ev)
     first = _submit_sz(reg, "men-pro", cst(2022, 10, 26)).entry
-    _submit_sz(reg, "men-pro", cst(2022, 10, 26))
+    second = _submit_sz(reg, "men-pro", cst(2022, 10, 26)).entry
     w1 = _submit_sz(reg, "men-pro", cst(2022, 10, 27)).entry
     w2 = _submit_sz(reg, "men-pro", cst(2022, 10, 27)).entry
     assert (w1.status, w1.waitlist_position, w2.waitlist_position) == (EntryStatus.WAITLISTED, 1, 2)
     assert "waiting-list place 1" in w1.decisions[-1].reason
-    from registration.domain import withdraw
-    reg.replace_entry(withdraw(ev, first, reason="ill", now=cst(2022, 10, 28)))
-    promoted = reg.promote_from_waiting_list("men-pro")
+    gone, promoted = reg.withdraw(first.id, reason="ill", now=cst(2022, 10, 28))
+    assert gone.status is EntryStatus.WITHDRAWN
     assert promoted.id == w1.id and promoted.status is EntryStatus.ACCEPTED
     assert reg.entry(w2.id).waitlist_position == 1
+    assert reg.promote_from_waiting_list("men-pro") is None      # full again
+    assert [e.id for e in reg.holding_places("men-pro")] == [second.id, w1.id]
 
 
 # --------------------------------------------------------------------------- REG-3

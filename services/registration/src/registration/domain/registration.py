@@ -373,6 +373,35 @@ class EventRegistration:
         self.officials.append(Official(unit.id, role, name, person_id))
         return Decision("REG-3", f"units/{role}", Outcome.ADMITTED, f"{name} is {unit.name}'s {role}")
 
+    # ---- lifecycle wrappers (REG-10, REG-11) keeping caps and waiting lists consistent
+
+    def withdraw(self, entry_id: str, *, reason: str | None, now: datetime,
+                 proof_ref: str | None = None) -> tuple[Entry, Entry | None]:
+        """Withdraw (REG-10) and promote the first waitlisted entry of the section (REG-2).
+        Returns (withdrawn entry, promoted entry or None)."""
+        from .changes import withdraw as _withdraw
+        e = self.entry(entry_id)
+        held = e.status.holds_place
+        done = _withdraw(self.config, e, reason=reason, now=_aware(now), proof_ref=proof_ref)
+        self.entries[entry_id] = done
+        return done, (self.promote_from_waiting_list(e.section_id) if held else None)
+
+    def check_in(self, entry_id: str, *, now: datetime, documents_shown: Iterable[str] = (),
+                 insurance_ref: str | None = None, arbiter_override: str | None = None) -> Decision:
+        """REG-11 check-in of one entry; the entry is updated only when admitted."""
+        from .checkin import check_in as _check_in
+        new, d = _check_in(self.config, self.entry(entry_id), now=_aware(now), documents_shown=documents_shown,
+                           insurance_ref=insurance_ref, arbiter_override=arbiter_override)
+        self.entries[entry_id] = new
+        return d
+
+    def mark_no_show(self, entry_id: str, *, arbiter: str) -> Entry:
+        """REG-11: the arbiter marks an entry absent; it is not paired."""
+        from .checkin import mark_no_show as _mark
+        new = _mark(self.entry(entry_id), arbiter=arbiter)
+        self.entries[entry_id] = new
+        return new
+
     def replace_entry(self, entry: Entry) -> None:
         if entry.id not in self.entries:
             raise UnknownEntry(entry.id)

@@ -5,7 +5,7 @@ from datetime import date, datetime, timedelta, timezone
 from itertools import count
 
 from registration.domain import (
-    Application, Evidence, EvidenceKind, EvidenceStatus, IdNumber, InsuranceConfirmation, Person, Unit,
+    Application, Evidence, EvidenceKind, EvidenceStatus, IdNumber, InsuranceConfirmation, Person,
 )
 
 CST = timezone(timedelta(hours=8))

@@ -251,6 +251,14 @@ class AwardsPublished(Payload):
     team_ranking: list[dict[str, Any]] = Field(default_factory=list)
     best_boards: list[dict[str, Any]] = Field(default_factory=list)
     cancelled: bool = False
+    #: the section.completed revision these awards were computed from (team rankings: None)
+    source_revision: int | None = None
+    #: "individual" or "team" (a team ranking computed from individual sections is "team")
+    kind: str | None = None
+    name: str | None = None
+    currency: str | None = None
+    #: AWD-QUAL training squad (SZ final): members and substitutes
+    squad: list[dict[str, Any]] = Field(default_factory=list)
 
 
 class QualifiedPlayer(Model):
@@ -273,6 +281,10 @@ class QualifiersSelected(Payload):
     qualifiers: list[QualifiedPlayer]
     substitutes: list[QualifiedPlayer] = Field(default_factory=list)
     seeded: list[QualifiedPlayer] = Field(default_factory=list)
+    #: the gender cohort of a merged section (REG-12); None = the whole section
+    gender: Gender | None = None
+    #: increases when a correction changes the lists (the highest revision is current)
+    revision: int = 1
 
 
 ALL_PAYLOADS: tuple[type[Payload], ...] = (

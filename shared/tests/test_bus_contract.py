@@ -92,16 +92,17 @@ async def test_event_reaches_every_bound_queue_once_and_unroutable_is_dropped(
     )
 
 
-async def test_failing_handler_is_redelivered_then_dead_lettered(harness: Harness) -> None:
+@pytest.mark.parametrize("limit", [1, 3])
+async def test_failing_handler_is_redelivered_then_dead_lettered(harness: Harness, limit: int) -> None:
     async def handler(m: Message) -> None:
         if m.message_id == "evt-poison":
             raise RuntimeError("cannot handle this one")
 
-    await harness.subscribe("pairing", ["game.finished"], handler, delivery_limit=3)
+    await harness.subscribe("pairing", ["game.finished"], handler, delivery_limit=limit)
     await harness.bus.publish([ev("game.finished", "poison", b'{"bad": true}'), ev("game.finished", 2)])
     await harness.settle("pairing")
     poison = [m.redeliveries for m in harness.received["pairing"] if m.message_id == "evt-poison"]
-    assert poison == [0, 1, 2]  # delivery_limit=3 failed deliveries, then the DLQ
+    assert poison == list(range(limit))  # `limit` failed deliveries, then the DLQ
     assert harness.ids("pairing")[-1] == "evt-2"  # the queue moved on
     dead: list[Message] = []
 

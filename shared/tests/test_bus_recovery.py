@@ -167,3 +167,20 @@ async def test_broker_restart_loses_no_event_and_effects_stay_exact(
     assert await _count(schema, schema.outbox, schema.outbox.c.published_at.is_(None)) == 0
     assert set(received) == set(produced)
     log.info("%d deliveries for %d events", len(received), len(produced))
+
+
+async def test_start_retries_an_unreachable_broker_then_gives_up() -> None:
+    bus = RabbitEventBus("amqp://guest:guest@127.0.0.1:1/", connect_retry_for=0.5)
+    with pytest.raises(ConnectionError):
+        await bus.start()
+    assert not await bus.ping()
+
+
+async def test_start_fails_at_once_on_bad_credentials(amqp_url: str) -> None:
+    from yarl import URL
+
+    bad = str(URL(amqp_url).with_user("no-such-user").with_password("wrong"))
+    bus = RabbitEventBus(bad, connect_retry_for=60)
+    async with asyncio.timeout(20):  # far below connect_retry_for: no retry loop
+        with pytest.raises(ConnectionError):
+            await bus.start()

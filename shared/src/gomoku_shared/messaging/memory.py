@@ -71,6 +71,9 @@ class InMemoryEventBus:
                 q.signal.notify_all()
         workers, self._workers = self._workers, []
         await asyncio.gather(*workers, return_exceptions=True)
+        # what is still queued is gone with the process; nothing is left to drain
+        self._unfinished = 0
+        self._idle.set()
 
     async def publish(self, messages: Sequence[Message]) -> None:
         await self.start()

@@ -130,6 +130,9 @@ class OutboxRelay:
         self._max_backoff = max_backoff
         self._clock = clock
         self._wakeup = asyncio.Event()
+        # run() and direct callers (e.g. an embedded runner's drain) never overlap: on
+        # SQLite, where FOR UPDATE compiles away, they would publish the same rows twice
+        self._lock = asyncio.Lock()
 
     def wake(self) -> None:
         """Ask the running relay to look for rows now (call after a commit)."""
@@ -141,6 +144,10 @@ class OutboxRelay:
         If publishing fails the rows stay pending (their ``attempts`` grow) and the
         error propagates.
         """
+        async with self._lock:
+            return await self._publish_batch()
+
+    async def _publish_batch(self) -> int:
         t = self._table
         async with self._sessionmaker() as session:
             async with session.begin():

@@ -66,6 +66,7 @@ class RabbitEventBus:
         publish_timeout: float = 10.0,
         publish_retry_for: float = 60.0,
         max_backoff: float = 2.0,
+        connect_retry_for: float = 30.0,
     ) -> None:
         self._url = url
         self._namespace = namespace
@@ -75,6 +76,7 @@ class RabbitEventBus:
         self._publish_timeout = publish_timeout
         self._publish_retry_for = publish_retry_for
         self._max_backoff = max_backoff
+        self._connect_retry_for = connect_retry_for
         self._conn: AbstractRobustConnection | None = None
         self._pub_channel: AbstractChannel | None = None
         self._exchange: AbstractExchange | None = None
@@ -95,11 +97,7 @@ class RabbitEventBus:
                 raise RuntimeError("bus is closed")
             if self._conn is not None:
                 return
-            conn = await aio_pika.connect_robust(
-                self._url,
-                reconnect_interval=self._reconnect_interval,
-                client_properties={"connection_name": f"gomoku-bus:{self._namespace}"},
-            )
+            conn = await self._connect()
             try:
                 channel = await conn.channel(publisher_confirms=True)
                 self._exchange = await channel.declare_exchange(
@@ -112,6 +110,26 @@ class RabbitEventBus:
                 await conn.close()
                 raise
             self._conn, self._pub_channel = conn, channel
+
+    async def _connect(self) -> AbstractRobustConnection:
+        """First connection; retried for ``connect_retry_for`` s (the broker may start later)."""
+        deadline = time.monotonic() + self._connect_retry_for
+        backoff = 0.2
+        while True:
+            try:
+                return await aio_pika.connect_robust(
+                    self._url,
+                    reconnect_interval=self._reconnect_interval,
+                    client_properties={"connection_name": f"gomoku-bus:{self._namespace}"},
+                )
+            except aio_pika.exceptions.ProbableAuthenticationError:
+                raise  # waiting will not fix credentials
+            except (ConnectionError, OSError, aio_pika.exceptions.AMQPConnectionError) as exc:
+                if time.monotonic() + backoff > deadline:
+                    raise
+                log.warning("RabbitMQ not reachable (%s); retrying in %.1fs", exc, backoff)
+                await asyncio.sleep(backoff)
+                backoff = min(self._max_backoff, backoff * 2)
 
     async def close(self) -> None:
         """Cancel the consumers, let running handlers finish, then disconnect."""

@@ -9,7 +9,7 @@ export PYTHONPATH :=
 $(UV):
 	$(PY) -m pip install --quiet --disable-pip-version-check --target .tools 'uv==0.13.9'
 
-.venv/.installed: $(UV) pyproject.toml $(wildcard uv.lock) shared/pyproject.toml services/*/pyproject.toml services/gameplay/setup.py services/gameplay/src/gameplay/engine/_core.pyx
+.venv/.installed: $(UV) pyproject.toml $(wildcard uv.lock) shared/pyproject.toml services/*/pyproject.toml sim/pyproject.toml services/gameplay/setup.py services/gameplay/src/gameplay/engine/_core.pyx
 	$(UV) sync --all-packages --python $(PY)
 	touch $@
 
@@ -19,7 +19,7 @@ test: install
 	.venv/bin/python -m pytest -q $(PYTEST_ARGS)
 
 demo: install
-	.venv/bin/python -m gomoku_shared.demo $(DEMO_ARGS)
+	.venv/bin/python -m gomoku_sim.demo $(DEMO_ARGS)
 
 bench: install
 	.venv/bin/python -m bench $(BENCH_ARGS)

@@ -1,0 +1,1 @@
+"""Bot players and the event driver: they use the platform only through its public HTTP API."""

@@ -105,3 +105,26 @@ def test_pair5_two_game_rounds_paired_on_round_results():
     # the only round winner meets a player from the drawn pair (score group 1)
     opp = next(b.second if b.first == winner else b.first for b in r2.boards if winner in (b.first, b.second))
     assert t.score(opp) == 1
+
+
+def test_pair11_arbiter_forced_pairing_bye_replaces_the_engines_bye():
+    t = _field(7)
+    rp = pair_swiss_round(t, forced_byes=[1], bye_rules=ByeRules(forced=Code.PAIRING_BYE))
+    assert rp.byes == {1: Code.PAIRING_BYE} and len(rp.boards) == 3
+
+
+def test_pair4_point_system_is_configuration_for_the_engine():
+    """Half-point byes configured as zero: the engine sees the same scores as ours."""
+    from dataclasses import replace
+
+    from pairing.domain.model import PointSystem, RoundEntry
+    t = _field(9, rounds=4)
+    t = _play(t, pair_swiss_round(t, requested_byes=[4, 6]))
+    zero = replace(t, points=PointSystem(half_bye=0))
+    as_z = replace(t, history={p: tuple(replace(e, code=Code.ZERO_BYE) if e.code is Code.HALF_BYE else e
+                                          for e in h) for p, h in t.history.items()})
+    assert zero.score(4) == as_z.score(4) == 0
+    assert pair_swiss_round(zero) == pair_swiss_round(as_z)
+    with pytest.raises(ValueError, match="forfeit"):
+        pair_swiss_round(replace(t, points=PointSystem(forfeit_win=1)))
+    assert isinstance(RoundEntry(1, None, None, Code.ABSENT).played, bool)

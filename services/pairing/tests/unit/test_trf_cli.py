@@ -39,6 +39,9 @@ def test_trf_2026_records_roundtrip():
     assert "260   1   5    1    2" in text
     back = import_trf(text)
     assert back.forbidden == t.forbidden and back.top_seed_colour is Colour.SECOND and back.rounds_planned == 7
+    from pairing.domain.model import PointSystem
+    odd = Tournament(players=t.players, rounds_planned=3, points=PointSystem(pairing_bye=1))
+    assert "P 1.0" in export_trf(odd) and import_trf(export_trf(odd)).points.points(Code.PAIRING_BYE) == 1
 
 
 @pytest.mark.parametrize("text,msg", [

@@ -55,7 +55,9 @@ def check_round(t: Tournament, rp: RoundPairing, participants: Iterable[int],
     for b in rp.boards:
         for pid in (b.first, b.second):
             seen[pid] = seen.get(pid, 0) + 1
-    pab = [pid for pid, c in rp.byes.items() if c is Code.PAIRING_BYE]
+    # Byes the arbiter assigned before pairing (non-participants) are the arbiter's decision;
+    # only the engine's pairing-allocated bye is checked.
+    pab = [pid for pid, c in rp.byes.items() if c is Code.PAIRING_BYE and pid in part]
     for pid in pab:
         seen[pid] = seen.get(pid, 0) + 1
     for pid, n in seen.items():

@@ -9,7 +9,7 @@ before it leaves :func:`pair_swiss_round`: an illegal pairing raises instead of 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable, Mapping, Protocol, Sequence
 
 from .checker import IllegalPairing, check_round
@@ -48,7 +48,7 @@ class GacruxDutch:
         if round_ != t.rounds_done + 1:
             raise ValueError(f"can only pair round {t.rounds_done + 1}, not {round_} (PAIR-11)")
         chess = trf2json()
-        chess.parse_file(export_trf(t), 0)
+        chess.parse_file(export_trf(_scorable_by_gacrux(t)), 0)
         if chess.chessjson["status"]["code"] > 400:
             raise ValueError(f"gacrux rejected the tournament: {chess.chessjson['status']}")
         tour = chess.get_tournament(1)
@@ -68,6 +68,34 @@ class GacruxDutch:
         pairs = [p for b in brackets if b and "pairs" in b for p in b["pairs"]]
         pairs.sort(key=lambda p: p["board"])
         return [(int(p["w"]), int(p["b"])) for p in pairs]
+
+
+def _scorable_by_gacrux(t: Tournament) -> Tournament:
+    """The same tournament written so gacrux scores every round as we do.
+
+    gacrux scores byes by letter (F = win, H = draw, Z = 0, U = record 162 ``P``) and forfeits
+    as win/zero, so a bye configured with another value is written with the letter worth the
+    same points (all are unplayed, non-pairing byes, so nothing else changes for pairing).
+    """
+    ps = t.points
+    by_value = {ps.win: Code.FULL_BYE, ps.draw: Code.HALF_BYE, 0: Code.ZERO_BYE}
+    if ps.points(Code.FORFEIT_WIN) != ps.win or ps.points(Code.FORFEIT_LOSS) != 0 or ps.loss != 0:
+        raise ValueError("the gacrux Dutch engine needs forfeit win = win, forfeit loss = loss = 0")
+    changed = False
+    history = {}
+    for pid, h in t.history.items():
+        new = []
+        for e in h:
+            if e.code in (Code.FULL_BYE, Code.HALF_BYE, Code.ZERO_BYE):
+                code = by_value.get(ps.points(e.code))
+                if code is None:
+                    raise ValueError(f"a bye worth {ps.points(e.code)} points cannot be expressed to gacrux")
+                if code is not e.code:
+                    e = replace(e, code=code)
+                    changed = True
+            new.append(e)
+        history[pid] = tuple(new)
+    return replace(t, history=history) if changed else t
 
 
 @dataclass(frozen=True)

@@ -44,7 +44,11 @@ def export_trf(t: Tournament, ranks: dict[int, int] | None = None, name: str | N
     lines.append(f"142 {t.rounds_planned}")
     lines.append(f"152 {'W' if t.top_seed_colour is Colour.FIRST else 'B'}")
     ps = t.points
-    lines.append(f"162  W{ps.win:4.1f}    D{ps.draw:4.1f}    L{ps.loss:4.1f}")
+    rec162 = f"162  W{ps.win:4.1f}    D{ps.draw:4.1f}    L{ps.loss:4.1f}"
+    pab = ps.points(Code.PAIRING_BYE)
+    if pab != ps.win:
+        rec162 += f"    P{pab:4.1f}"   # pairing-allocated bye, when it is not scored as a win
+    lines.append(rec162)
     for g in t.forbidden:
         lines.append(f"260 {g.first_round:3d} {g.last_round:3d} " + " ".join(f"{x:4d}" for x in g.players))
     return "\n".join(lines) + "\n"
@@ -78,6 +82,7 @@ def import_trf(text: str, points: PointSystem | None = None) -> Tournament:
     rounds_planned = 0
     top = Colour.FIRST
     win, draw, loss = 2.0, 1.0, 0.0
+    pab: float | None = None
     forbidden: list[ForbiddenGroup] = []
     name = ""
     for lineno, line in enumerate(raw, 1):
@@ -138,9 +143,11 @@ def import_trf(text: str, points: PointSystem | None = None) -> Tournament:
             while pos < len(line):
                 sym = line[pos].upper()
                 val = line[pos + 1: pos + 5]
-                if sym in "WDL" and val.strip():
+                if sym in "WDLP" and val.strip():
                     v = _parse_float(val, f"record 162 {sym}", lineno)
-                    if sym == "W":
+                    if sym == "P":
+                        pab = v
+                    elif sym == "W":
                         win = v
                     elif sym == "D":
                         draw = v
@@ -168,7 +175,7 @@ def import_trf(text: str, points: PointSystem | None = None) -> Tournament:
         h = history[pid]
         history[pid] = h + tuple(RoundEntry(r, None, None, Code.ABSENT) for r in range(len(h) + 1, done + 1))
     _check_symmetry(history)
-    pts = points or PointSystem(win=win, draw=draw, loss=loss)
+    pts = points or PointSystem(win=win, draw=draw, loss=loss, pairing_bye=pab)
     return Tournament(
         players=tuple(sorted(players, key=lambda p: p.id)), rounds_planned=max(rounds_planned, done),
         history=history, points=pts, forbidden=tuple(forbidden), top_seed_colour=top, name=name,

@@ -855,6 +855,9 @@ def _check_section(ev, st, sec, p, local, clause_ids, stage_ids, where, add) -> 
                 add(f"{p}.closing.merge_with", f"partner {partner.id!r} is of another kind")
             if partner.birth != sec.birth:
                 add(f"{p}.closing.merge_with", f"partner {partner.id!r} has another age window")
+            if partner.closing.merge_with != sec.id:
+                add(f"{p}.closing.merge_with",
+                    f"partner {partner.id!r} must name {sec.id!r} as its merge_with (merging is mutual)")
     # awards
     aw = sec.awards
     if aw.places is not None and aw.places_by_field:

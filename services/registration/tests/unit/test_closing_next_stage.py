@@ -111,6 +111,34 @@ def test_reg12_format_choice_and_section_closed_payload(sz):
         section_closed_payload(sz, c["women-free"], people)   # merged: travels inside its host
 
 
+def test_reg12_swiss_rounds_must_be_chosen_where_the_preset_leaves_them_open(ny):
+    """PAIR-1 / REG-12: NY leaves format and rounds to the arbiter: no silent default."""
+    from registration.domain import Unit
+    reg = EventRegistration(ny)
+    unit = Unit("gd", "Guangdong", "province")
+    people = {}
+    t = cst(2022, 8, 1)
+    for _ in range(10):
+        p = person("male", date(2012, 1, 1))
+        people[p.id] = p
+        assert reg.submit(application("junior-male", p, at=t, unit=unit,
+                                      items={i: t for i in ny.registration.required_items}),
+                          people, unit=unit, now=t).accepted
+    es = list(reg.entries.values())
+    undecided = _by_id(close_stage(ny, "main", es))["junior-male"]
+    assert undecided.status == "ready" and undecided.format is None
+    with pytest.raises(ValueError, match="format and rounds"):
+        section_closed_payload(ny, undecided, people)
+    no_rounds = _by_id(close_stage(ny, "main", es, {"junior-male": FormatChoice("swiss")}))["junior-male"]
+    with pytest.raises(ValueError, match="format and rounds"):
+        section_closed_payload(ny, no_rounds, people)
+    chosen = _by_id(close_stage(ny, "main", es, {"junior-male": FormatChoice("swiss", 7)}))["junior-male"]
+    rules = SectionClosed.model_validate(section_closed_payload(ny, chosen, people)).rules
+    assert (rules.format, rules.rounds, rules.places_that_matter) == ("swiss", 7, 3)
+    assert rules.tiebreaks == ["points", "buchholz", "median_buchholz", "wins"]
+    assert (rules.clock.kind, rules.clock.base_s, rules.ruleset.fixed_n) == ("sudden_death", 3600, 2)
+
+
 def test_pair1_format_by_entries_from_config():
     """PAIR-1: a preset may choose round robin up to N entries, Swiss above (fifth-event style)."""
     ev = presets.load("da-2023", overrides={"stages": {"main": {"sections": {"open": {"format": {

@@ -204,8 +204,8 @@ def section_closed_payload(event: EventConfig, closed: ClosedSection, people: Ma
     Only ready and cancelled sections are published; merged ones travel inside their host."""
     if closed.status not in ("ready", "cancelled"):
         raise ValueError(f"{closed.section_id} is {closed.status}: not published as section.closed")
-    if closed.status == "ready" and closed.format is None:
-        raise ValueError(f"{closed.section_id}: the arbiter has not chosen the format yet")
+    if closed.status == "ready" and (closed.format is None or closed.rounds is None):
+        raise ValueError(f"{closed.section_id}: the arbiter has not chosen the format and rounds yet")
     units = units or {}
     sec = event.section(closed.section_id)
     tz = ZoneInfo(event.timezone)

@@ -176,6 +176,7 @@ def section_rules(event: EventConfig, closed: ClosedSection) -> dict[str, Any]:
     rules: dict[str, Any] = {
         "kind": sec.kind,
         "format": kind,
+        # only a cancelled section can get here without rounds; the contract needs >= 1
         "rounds": closed.rounds or fmt.rounds or 1,
         "boards": sec.team_match.boards if sec.team_match else 1,
         "two_game_rounds": fmt.games_per_round == 2,

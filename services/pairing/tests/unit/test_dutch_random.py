@@ -135,3 +135,32 @@ def test_pair2_three_same_colours_and_difference_limits():
     assert colour_violation([F, S, F, F], F).startswith("colour difference")
     assert colour_violation([F, S, F], S) is None
     assert colour_violation([S, S], F) is None
+
+
+def _normalised(tour):
+    tour = dict(tour)
+    games = sorted(({k: v for k, v in g.items() if k not in ("id", "board")} for g in tour.pop("gameList")),
+                   key=lambda g: (g["round"], g["white"]["cid"]))
+    comps = [{k: v for k, v in c.items() if k != "profileId"} for c in tour.pop("competitors")]
+    return tour, games, comps
+
+
+def test_pair2_engine_input_built_directly_equals_gacrux_trf_reader():
+    """The adapter skips gacrux's (quadratic) TRF reader; its in-memory tournament must be the
+    one the reader would build, and the pairing the same, on reference and random data."""
+    import glob
+
+    from pairing.domain.swiss import GacruxDutch, gacrux_tournament, gacrux_tournament_via_trf
+    from pairing.domain.trf import import_trf
+    data = os.path.join(os.path.dirname(__file__), "data", "tiebreak")
+    ts = [import_trf(open(f).read()) for f in sorted(glob.glob(os.path.join(data, "t*.trf")))]
+    rng = random.Random(3)
+    ts += [random_tournament(rng)[0] for _ in range(150)]
+    for t in ts:
+        assert _normalised(gacrux_tournament(t)) == _normalised(gacrux_tournament_via_trf(t))
+    for t in ts[40:90]:
+        try:
+            a = pair_swiss_round(t, engine=GacruxDutch())
+        except NoLegalPairing:
+            continue
+        assert a == pair_swiss_round(t, engine=GacruxDutch(via_trf=True))

@@ -36,22 +36,24 @@ class GacruxDutch:
     """Dutch system via ``gacrux.pairingdutch`` (deterministic: the top colour comes from the
     tournament, never from a random draw)."""
 
-    def __init__(self, experimental: Iterable[str] = ()):
+    def __init__(self, experimental: Iterable[str] = (), via_trf: bool = False):
         self.experimental = list(experimental)
+        # via_trf: hand gacrux TRF text to parse (slow: its reader is quadratic in games);
+        # default: build the same in-memory structure directly (tests prove they are equal).
+        self.via_trf = via_trf
 
     def pair(self, t: Tournament, round_: int, participants: Sequence[int],
              topscorer_exemption: bool = False) -> list[tuple[int, int]]:
         from gacrux.gacruxexeptions import GacruxNoLegalPairing
         from gacrux.pairingdutch import pairing_dutch
-        from gacrux.trf2json import trf2json
 
         if round_ != t.rounds_done + 1:
             raise ValueError(f"can only pair round {t.rounds_done + 1}, not {round_} (PAIR-11)")
-        chess = trf2json()
-        chess.parse_file(export_trf(_scorable_by_gacrux(t)), 0)
-        if chess.chessjson["status"]["code"] > 400:
-            raise ValueError(f"gacrux rejected the tournament: {chess.chessjson['status']}")
-        tour = chess.get_tournament(1)
+        view = _scorable_by_gacrux(t)
+        if self.via_trf:
+            tour = gacrux_tournament_via_trf(view)
+        else:
+            tour = gacrux_tournament(view)
         # gacrux exempts topscorers from the colour limits only when pairing its last round, so
         # announcing one round more switches the exemption off (PAIR-2: limits bind everyone).
         tour["numRounds"] = max(t.rounds_planned, round_) + (0 if topscorer_exemption else 1)
@@ -68,6 +70,75 @@ class GacruxDutch:
         pairs = [p for b in brackets if b and "pairs" in b for p in b["pairs"]]
         pairs.sort(key=lambda p: p["board"])
         return [(int(p["w"]), int(p["b"])) for p in pairs]
+
+
+def gacrux_tournament_via_trf(t: Tournament) -> dict:
+    """gacrux's tournament structure, produced by its own TRF reader."""
+    from gacrux.trf2json import trf2json
+
+    chess = trf2json()
+    chess.parse_file(export_trf(t), 0)
+    if chess.chessjson["status"]["code"] > 400:
+        raise ValueError(f"gacrux rejected the tournament: {chess.chessjson['status']}")
+    return chess.get_tournament(1)
+
+
+# How gacrux's TRF reader records one round of one player: (result letter, played, rated).
+_GACRUX_RESULT = {
+    Code.WIN: ("W", True, True), Code.DRAW: ("D", True, True), Code.LOSS: ("L", True, True),
+    Code.FORFEIT_WIN: ("W", False, False), Code.FORFEIT_LOSS: ("Z", False, False),
+    Code.PAIRING_BYE: ("P", True, False), Code.FULL_BYE: ("W", False, False),
+    Code.HALF_BYE: ("D", False, False), Code.ZERO_BYE: ("Z", False, False), Code.ABSENT: ("Z", False, False),
+}
+
+
+def gacrux_tournament(t: Tournament) -> dict:
+    """The structure :func:`gacrux_tournament_via_trf` yields, built directly from our types."""
+    from decimal import Decimal
+
+    ps = t.points
+    pab = ps.points(Code.PAIRING_BYE)
+    score = {"W": Decimal(str(float(ps.win))), "D": Decimal(str(float(ps.draw))), "L": Decimal(str(float(ps.loss))),
+             "F": "W", "H": "D", "Z": Decimal("0.0"), "P": "W" if pab == ps.win else Decimal(str(float(pab))),
+             "A": "D", "U": "Z"}
+    competitors = [
+        {"cid": p.id, "profileId": p.id, "present": True, "gamePoints": Decimal(str(float(t.score(p.id)))),
+         "rank": 0, "rating": {"list": "TRF", "rating": p.rating} if p.rating else None}
+        for p in sorted(t.players, key=lambda p: p.id)
+    ]
+    games = []
+    done: set[tuple[int, int]] = set()
+    for p in sorted(t.players, key=lambda p: p.id):
+        for e in t.entries(p.id):
+            res, played, rated = _GACRUX_RESULT[e.code]
+            if e.opponent is None:
+                games.append({"id": len(games) + 1, "round": e.round, "white": {"cid": p.id, "result": res},
+                              "black": None, "played": played, "rated": rated})
+                continue
+            if (e.round, p.id) in done:
+                continue
+            other = t.entries(e.opponent)[e.round - 1]
+            ores = _GACRUX_RESULT[other.code][0]
+            me, them = {"cid": p.id, "result": res}, {"cid": e.opponent, "result": ores}
+            # TRF 'b' puts the player on black; '-' (no colour) reads as white, like gacrux
+            white, black = (them, me) if e.colour is Colour.SECOND else (me, them)
+            games.append({"id": len(games) + 1, "round": e.round, "white": white, "black": black,
+                          "played": played, "rated": rated})
+            done.add((e.round, e.opponent))
+    last_played = max((e.round for h in t.history.values() for e in h if e.played), default=0)
+    extra = {}
+    if t.forbidden:
+        extra["prohibited"] = [{"firstRound": g.first_round, "lastRound": g.last_round, "competitors": list(g.players)}
+                               for g in t.forbidden]
+    return {
+        **extra,
+        "tournamentNo": 1, "tournamentType": "Tournament", "tournamentInfo": {"fullName": t.name or "Tournament"},
+        "ratingList": "TRF", "numRounds": t.rounds_planned, "currentRound": last_played,
+        "teamTournament": False, "rankOrder": ["PTS"], "competitors": competitors, "teamSize": 0,
+        "scoreSystem": {"game": score, "match": {}}, "gameList": games, "matchList": [],
+        "timeControl": {"description": "", "encoded": ""},
+        "topColor": "w" if t.top_seed_colour is Colour.FIRST else "b", "topColorExplicit": True,
+    }
 
 
 def _scorable_by_gacrux(t: Tournament) -> Tournament:

@@ -2,6 +2,8 @@
 the seed regulations: SZ 2022, NY 2022, DA 2023, NT 2023)."""
 from __future__ import annotations
 
+import os
+import sys
 from decimal import Decimal
 from types import SimpleNamespace
 from typing import Callable
@@ -14,6 +16,9 @@ from awards.domain import (
     SeededList, SeededPlayer, SquadRule, StandingRow, TeamScoreComponent, TeamScoreMeasure,
     TeamScoreRule, TeamTiebreak, TeamTieKind, TitleBand, TitleTable,
 )
+
+# pytest runs with --import-mode=importlib: make tests/awards_service_kit.py importable
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 M, F = Gender.MALE, Gender.FEMALE
 

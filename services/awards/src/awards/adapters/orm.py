@@ -1,7 +1,11 @@
-"""Tables of the awards service (its own database; no other service reads them)."""
+"""Tables of the awards service (its own database; no other service reads them).
+
+JSON documents are stored as canonical text (sorted keys, no spaces) so that equal content
+is equal bytes: that is how "an identical republish changes nothing" is decided.
+"""
 from __future__ import annotations
 
-from sqlalchemy import MetaData
+from sqlalchemy import Boolean, Column, DateTime, Index, Integer, MetaData, String, Table, Text, UniqueConstraint
 
 from gomoku_shared.messaging.inbox import inbox_table
 from gomoku_shared.messaging.outbox import outbox_table
@@ -9,3 +13,92 @@ from gomoku_shared.messaging.outbox import outbox_table
 metadata = MetaData()
 outbox = outbox_table(metadata)
 inbox = inbox_table(metadata)
+
+#: one row per event: its configuration (from event.configured), or a placeholder row that
+#: serialises the handlers of one event (SELECT … FOR UPDATE) before the configuration came
+event_configs = Table(
+    "event_configs", metadata,
+    Column("event_code", String(100), primary_key=True),
+    Column("name", String(300), nullable=True),
+    Column("preset_id", String(100), nullable=True),
+    #: canonical JSON of EventConfig; NULL until event.configured arrives
+    Column("config", Text, nullable=True),
+    Column("received_at", DateTime(timezone=True), nullable=True),
+)
+
+#: final standings of a section, one row per revision of section.completed (AWD-8)
+section_results = Table(
+    "section_results", metadata,
+    Column("event_code", String(100), primary_key=True),
+    Column("section_id", String(100), primary_key=True),
+    Column("revision", Integer, primary_key=True),
+    Column("stage", String(100), nullable=False),
+    Column("name", String(300), nullable=False),
+    Column("kind", String(20), nullable=False),
+    #: canonical JSON of the SectionCompleted payload
+    Column("payload", Text, nullable=False),
+    Column("received_at", DateTime(timezone=True), nullable=False),
+)
+
+#: every awards.published, current and superseded (AWD-8 corrections)
+publications = Table(
+    "publications", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("event_code", String(100), nullable=False),
+    Column("section_id", String(100), nullable=False),
+    Column("stage", String(100), nullable=False),
+    Column("kind", String(20), nullable=False),
+    #: publication number of this section: 1, 2, 3 …
+    Column("revision", Integer, nullable=False),
+    Column("supersedes", Integer, nullable=True),
+    Column("superseded", Boolean, nullable=False, default=False),
+    Column("superseded_by", Integer, nullable=True),
+    #: section.completed revision it was computed from (None for a team ranking)
+    Column("source_revision", Integer, nullable=True),
+    #: canonical JSON of the awards.published payload as emitted
+    Column("payload", Text, nullable=False),
+    #: canonical JSON of the published lists (standings, certificates, prize/title/board rows …)
+    Column("document", Text, nullable=False),
+    Column("published_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("event_code", "section_id", "revision", name="uq_publication_revision"),
+    Index("ix_publications_event", "event_code", "section_id"),
+)
+
+#: the current team ranking of each team section (AWD-6), one row per unit
+team_rankings = Table(
+    "team_rankings", metadata,
+    Column("event_code", String(100), primary_key=True),
+    Column("team_section_id", String(100), primary_key=True),
+    Column("unit_id", String(200), primary_key=True),
+    Column("position", Integer, nullable=False),
+    Column("unit_name", String(300), nullable=False),
+    #: NULL for a unit without a team score (reason in note)
+    Column("place", Integer, nullable=True),
+    Column("score", String(40), nullable=True),
+    Column("shared_place", Boolean, nullable=False, default=False),
+    #: canonical JSON lists: counted members, tiebreak values
+    Column("members", Text, nullable=False),
+    Column("tiebreaks", Text, nullable=False),
+    Column("note", Text, nullable=False, default=""),
+    Column("publication_revision", Integer, nullable=False),
+)
+
+#: current qualifier selection per source section and target (AWD-QUAL)
+qualifier_selections = Table(
+    "qualifier_selections", metadata,
+    Column("event_code", String(100), primary_key=True),
+    Column("section_id", String(100), primary_key=True),
+    Column("target_section_id", String(100), primary_key=True),
+    Column("from_stage", String(100), nullable=False),
+    Column("to_stage", String(100), nullable=False),
+    Column("gender", String(10), nullable=True),
+    Column("revision", Integer, nullable=False),
+    Column("source_revision", Integer, nullable=False),
+    #: False while a tie at a cut waits for an arbiter (not emitted then)
+    Column("complete", Boolean, nullable=False),
+    #: revision last emitted as qualifiers.selected (NULL: never)
+    Column("emitted_revision", Integer, nullable=True),
+    #: canonical JSON: qualifiers, substitutes, skipped, flags
+    Column("content", Text, nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)

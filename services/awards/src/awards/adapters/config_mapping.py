@@ -1,0 +1,290 @@
+"""EventConfig (gomoku_shared.event_config, the `config` of `event.configured`) → the awards
+domain's configuration dataclasses.
+
+One :class:`AwardsPlan` per event: per section what it awards (AWD-1..5), its best-board rule
+(AWD-7), its qualification rule (AWD-QUAL), its training squad; per scored team section the
+team-score rule (AWD-6). Every number comes from the preset.
+
+Where the preset schema has no field for something the domain can do, a documented default
+is used (module constants below) — see the awards README "Mapping defaults":
+
+- ``DEFAULT_PLACE_ITEMS``: a section that awards places (``places`` / ``places_by_field``)
+  but lists no ``place_items`` (NT: "录取前N名") gives each awarded place a certificate.
+- ``MONEY_ITEM``: the ``prize_money`` label in ``place_items`` is dropped — money lines come
+  from the prize tables (AWD-4), so certificates do not show a bare "prize_money".
+- ``finisher_items`` go to every entrant who completed the section (domain default).
+- Seeded direct qualifiers: ``SeededSource`` names a source and counts, not players, so no
+  seeded list is built here (the registration service holds the seeded players).
+- ``titles_carry_down: true`` and ``requires_full_complement: false`` are not supported by the
+  domain: :class:`UnsupportedConfig` is raised rather than silently computing something else.
+- Best board: ``per_board`` > 1 is not supported (one award per board, ties share it).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from gomoku_shared import event_config as ec
+
+from ..domain import (
+    AwardBand, AwardCountRule, BestBoardConfig, BoardCriterion, EventAwardsConfig, Gender,
+    PlaceAwardsConfig, PlaceItems, PrizeConfig, PrizeTable, QualificationRule, SectionAwardConfig,
+    SharedPlacePolicy, SquadRule, TeamScoreComponent, TeamScoreMeasure, TeamScoreRule, TeamTiebreak,
+    TeamTieKind, TitleBand, TitleTable,
+)
+
+DEFAULT_PLACE_ITEMS: tuple[str, ...] = ("certificate",)
+MONEY_ITEM = "prize_money"
+SQUAD_NAME = "training squad"
+
+
+class UnsupportedConfig(ValueError):
+    """The preset asks for something the awards domain cannot compute."""
+
+
+@dataclass(frozen=True)
+class SectionPlan:
+    """Everything the awards service does for one played section."""
+
+    section_id: str
+    stage_id: str
+    name: str
+    kind: str
+    gender: str
+    awards: SectionAwardConfig
+    best_board: BestBoardConfig | None = None
+    qualification: QualificationRule | None = None
+    to_stage: str | None = None
+    squad: SquadRule | None = None
+
+
+@dataclass(frozen=True)
+class TeamPlan:
+    """A team ranking computed from individual sections (AWD-6)."""
+
+    section_id: str
+    stage_id: str
+    name: str
+    rule: TeamScoreRule
+    awards: SectionAwardConfig
+
+    @property
+    def sources(self) -> tuple[str, ...]:
+        return tuple(sorted(self.rule.required_sections))
+
+
+@dataclass(frozen=True)
+class AwardsPlan:
+    event_code: str
+    sections: dict[str, SectionPlan] = field(default_factory=dict)
+    teams: dict[str, TeamPlan] = field(default_factory=dict)
+    #: stage id -> cap on entrants of that stage (AWD-QUAL: SZ final 48)
+    stage_caps: dict[str, int] = field(default_factory=dict)
+
+    def teams_fed_by(self, section_id: str) -> list[TeamPlan]:
+        return [t for _, t in sorted(self.teams.items()) if section_id in t.rule.required_sections]
+
+    def event_awards_config(self, stage_id: str | None = None) -> EventAwardsConfig:
+        """The plan as the domain's one-call configuration (for ``compute_event_awards``)."""
+        secs = [p for p in self.sections.values() if stage_id in (None, p.stage_id)]
+        teams = [t for t in self.teams.values() if stage_id in (None, t.stage_id)]
+        boards = next((p.best_board for p in secs if p.best_board is not None), None)
+        quals = [p.qualification for p in secs if p.qualification is not None]
+        cap = None
+        if quals:
+            targets = {p.to_stage for p in secs if p.to_stage}
+            caps = [self.stage_caps[s] for s in sorted(t for t in targets if t) if s in self.stage_caps]
+            cap = caps[0] if caps else None
+        squads = tuple(SquadRule(p.squad.squad, p.squad.member_places, p.squad.substitute_places, (p.section_id,))
+                       for p in secs if p.squad is not None)
+        return EventAwardsConfig(
+            sections=tuple(p.awards for p in secs) + tuple(t.awards for t in teams),
+            team_scores=tuple(t.rule for t in teams),
+            best_board=boards,
+            qualification=tuple(quals),
+            squads=squads,
+            max_next_stage_entrants=cap,
+        )
+
+
+# ------------------------------------------------------------------ AWD-1/2/3
+
+
+def _award_count(aw: ec.AwardsConfig) -> AwardCountRule | None:
+    if aw.places_by_field:
+        # bands are ordered by min_entries, largest first (checked by the schema)
+        bands: list[AwardBand] = []
+        upper: int | None = None
+        for band in aw.places_by_field:
+            bands.append(AwardBand(band.min_entries, upper, places=band.places))
+            upper = band.min_entries - 1
+        return AwardCountRule(tuple(bands))
+    if aw.places is None:
+        return None
+    if aw.fewer_entries_award_entries_minus is not None and aw.places > 0:
+        # AWD-2 (SZ teams): with fewer entries than `places`, award (entries - k) places
+        return AwardCountRule((AwardBand(aw.places, None, places=aw.places),
+                               AwardBand(0, aw.places - 1, field_minus=aw.fewer_entries_award_entries_minus)))
+    return AwardCountRule((AwardBand(0, None, places=aw.places),))
+
+
+def place_awards_config(aw: ec.AwardsConfig) -> PlaceAwardsConfig:
+    """AWD-1 items per place, AWD-2/3 award counts, finisher items."""
+    by_place = [PlaceItems(p.from_place, p.to_place, tuple(i for i in p.items if i != MONEY_ITEM))
+                for p in aw.place_items]
+    most = aw.places or max((b.places for b in aw.places_by_field), default=0)
+    if not by_place and most:
+        by_place = [PlaceItems(1, most, DEFAULT_PLACE_ITEMS)]
+    return PlaceAwardsConfig(
+        by_place=tuple(sorted(by_place, key=lambda p: p.first)),
+        award_count=_award_count(aw),
+        finisher_items=tuple(aw.finisher_items),
+    )
+
+
+# ------------------------------------------------------------------ AWD-4/5
+
+
+def prize_config(aw: ec.AwardsConfig) -> PrizeConfig | None:
+    if not aw.prizes:
+        return None
+    tables = tuple(
+        PrizeTable.from_yuan(t.name, t.amounts, gender=Gender(t.gender) if t.gender else None,
+                             combinable=t.combinable)
+        for t in aw.prizes
+    )
+    # overall tables first, as the domain applies them (schema order kept otherwise)
+    tables = tuple(t for t in tables if t.gender is None) + tuple(t for t in tables if t.gender is not None)
+    first = aw.prizes[0]
+    return PrizeConfig(tables, currency=first.currency, before_tax=first.before_tax)
+
+
+def title_table(aw: ec.AwardsConfig) -> TitleTable | None:
+    if not aw.titles:
+        return None
+    if aw.titles_carry_down:
+        raise UnsupportedConfig("titles_carry_down: true — AWD-5 titles are never carried down here")
+    return TitleTable(tuple(TitleBand(b.from_place, b.to_place, b.title) for b in aw.titles),
+                      SharedPlacePolicy.SHARED_PLACE)
+
+
+def section_award_config(sec: ec.SectionConfig) -> SectionAwardConfig:
+    aw = sec.awards
+    return SectionAwardConfig(
+        section_id=sec.id,
+        places=place_awards_config(aw),
+        prizes=prize_config(aw),
+        titles=title_table(aw),
+        cancel_if_entries_at_most=sec.closing.cancel_at_most,
+    )
+
+
+# ------------------------------------------------------------------ AWD-7
+
+
+_CRITERIA = {
+    "score": BoardCriterion.SCORE, "win_rate": BoardCriterion.WIN_RATE,
+    "wins": BoardCriterion.WINS, "team_place": BoardCriterion.TEAM_PLACE,
+}
+
+
+def best_board_config(sec: ec.SectionConfig) -> BestBoardConfig | None:
+    bb = sec.awards.best_board
+    if bb is None:
+        return None
+    if bb.per_board != 1:
+        raise UnsupportedConfig(f"{sec.id}: best_board.per_board={bb.per_board}; one award per board is supported")
+    boards = sec.team_match.boards if sec.team_match else (sec.team.size_max if sec.team and sec.team.size_max else None)
+    if boards is None:
+        raise UnsupportedConfig(f"{sec.id}: best_board needs a number of boards (team_match.boards)")
+    return BestBoardConfig(
+        boards=boards,
+        # the schema holds a float percentage; str() keeps 70 as exactly 70
+        min_played_percent=Decimal(str(bb.min_participation_pct)),
+        order=tuple(_CRITERIA[o] for o in bb.order),
+    )
+
+
+# ------------------------------------------------------------------ AWD-QUAL
+
+
+def qualification_rule(sec: ec.SectionConfig) -> QualificationRule | None:
+    q = sec.qualification
+    if q is None:
+        return None
+    targets: dict[Gender | None, str] = {Gender(g): sid for g, sid in sorted(q.to_section.items())}
+    if sec.gender in ("male", "female") and sec.gender in q.to_section:
+        # a single-gender section goes to its gender's target unless it was merged (REG-12:
+        # the merged section's standings carry rank_by_gender and each gender is selected)
+        targets[None] = q.to_section[sec.gender]  # type: ignore[index]
+    elif len(set(q.to_section.values())) == 1:
+        targets[None] = next(iter(q.to_section.values()))
+    return QualificationRule(
+        source_section_id=sec.id,
+        targets=targets,
+        qualifiers=q.top,
+        substitutes=q.substitutes,
+        # a mixed section with per-gender targets ranks each gender separately
+        by_gender=sec.gender == "mixed" and None not in targets,
+        skip_seeded=True,
+    )
+
+
+def squad_rule(sec: ec.SectionConfig) -> SquadRule | None:
+    sq = sec.awards.training_squad
+    if sq is None:
+        return None
+    return SquadRule(SQUAD_NAME, (1, sq.members_to_place), (sq.members_to_place + 1, sq.substitutes_to_place),
+                     (sec.id,))
+
+
+# ------------------------------------------------------------------ AWD-6
+
+
+_TIEBREAKS = {"best_single_place": TeamTieKind.BEST_SINGLE_PLACE, "place_sum": TeamTieKind.PLACE_SUM}
+
+
+def team_score_rule(event: ec.EventConfig, sec: ec.SectionConfig) -> TeamScoreRule:
+    ts = sec.team_scoring
+    assert ts is not None
+    if not ts.requires_full_complement:
+        raise UnsupportedConfig(f"{sec.id}: requires_full_complement: false is not supported (AWD-6)")
+    components: list[TeamScoreComponent] = []
+    for gender, count in ts.picks.items():
+        sources = [s for s in ts.source_sections if event.section(s).gender in (gender, "mixed")]
+        if len(sources) != 1:
+            raise UnsupportedConfig(f"{sec.id}: {gender} picks need exactly one source section, found {sources}")
+        components.append(TeamScoreComponent(sources[0], count, Gender(gender), label=gender))
+    tiebreaks: list[TeamTiebreak] = []
+    for name in ts.tiebreaks:
+        if name == "male_place":
+            index = next((i for i, c in enumerate(components) if c.gender is Gender.MALE), None)
+            if index is None:
+                raise UnsupportedConfig(f"{sec.id}: male_place tiebreak without male picks")
+            tiebreaks.append(TeamTiebreak(TeamTieKind.COMPONENT_PLACE, index))
+        else:
+            tiebreaks.append(TeamTiebreak(_TIEBREAKS[name]))
+    measure = TeamScoreMeasure.PLACE_SUM if ts.metric == "place_sum" else TeamScoreMeasure.POINTS_SUM
+    return TeamScoreRule(sec.id, sec.name, tuple(components), measure, tuple(tiebreaks))
+
+
+# ------------------------------------------------------------------ event
+
+
+def awards_plan(event: ec.EventConfig) -> AwardsPlan:
+    """The whole event's award plan (raises UnsupportedConfig / domain ConfigError)."""
+    sections: dict[str, SectionPlan] = {}
+    teams: dict[str, TeamPlan] = {}
+    for stage in event.stages:
+        for sec in stage.sections:
+            awards = section_award_config(sec)
+            if sec.team_scoring is not None:
+                teams[sec.id] = TeamPlan(sec.id, stage.id, sec.name, team_score_rule(event, sec), awards)
+                continue
+            sections[sec.id] = SectionPlan(
+                section_id=sec.id, stage_id=stage.id, name=sec.name, kind=sec.kind, gender=sec.gender,
+                awards=awards, best_board=best_board_config(sec), qualification=qualification_rule(sec),
+                to_stage=sec.qualification.to_stage if sec.qualification else None, squad=squad_rule(sec),
+            )
+    caps = {s.id: s.cap_total for s in event.stages if s.cap_total is not None}
+    return AwardsPlan(event.id, sections, teams, caps)

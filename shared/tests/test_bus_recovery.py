@@ -1,5 +1,7 @@
 """Crash and broker-restart recovery on real RabbitMQ + PostgreSQL.
 
+Proves ARCHITECTURE.md §3 (bus and delivery guarantees); there are no RULES.md ids for it.
+
 (a) a service SIGKILLed between its commit and the publish still publishes the event,
     once, after it restarts (outbox);
 (b) RabbitMQ restarted under a running publisher (outbox relay) and consumer (inbox):

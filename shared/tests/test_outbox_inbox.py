@@ -1,4 +1,7 @@
-"""Outbox and inbox against a real database (SQLite here; PostgreSQL in the infra variant)."""
+"""Outbox and inbox on SQLite and PostgreSQL (ARCHITECTURE.md §3: outbox, inbox).
+
+The messaging layer has no RULES.md ids; tests are named after the guarantee they prove.
+"""
 from __future__ import annotations
 
 from collections.abc import Sequence

@@ -216,7 +216,16 @@ def fresh_database(pg_admin_url: str, run_id: str) -> Iterator[Callable[[], Awai
         name = f"gomoku_test_{run_id}_{next(_db_counter)}"
         conn = await asyncpg.connect(dsn, timeout=10)
         try:
-            await conn.execute(f'CREATE DATABASE "{name}"')
+            for attempt in range(20):
+                try:
+                    await conn.execute(f'CREATE DATABASE "{name}"')
+                    break
+                except asyncpg.ObjectInUseError:
+                    # "source database template1 is being accessed by other users":
+                    # a neighbour session is connected to the template for a moment
+                    if attempt == 19:
+                        raise
+                    await asyncio.sleep(0.1 * (attempt + 1))
         finally:
             await conn.close()
         created.append(name)

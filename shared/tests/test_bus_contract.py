@@ -243,3 +243,14 @@ async def test_ping_reflects_the_bus_lifecycle(harness: Harness, request: pytest
     assert not await bus.ping()
     with pytest.raises(RuntimeError):
         await bus.publish([ev("game.finished", 1)])
+
+
+async def test_declared_queue_keeps_events_published_before_its_consumer_starts(
+    harness: Harness,
+) -> None:
+    # every process declares the whole topology at start-up; pairing starts later
+    await harness.bus.declare("pairing", ["section.closed", "marker.pairing"])
+    await harness.bus.publish([ev("section.closed", 1), ev("section.closed", 2)])
+    await harness.subscribe("pairing", ["section.closed"])
+    await harness.settle("pairing")
+    assert harness.ids("pairing") == ["evt-1", "evt-2"]

@@ -10,6 +10,8 @@ Delivery contract, identical for both transports:
   message is redelivered; after ``delivery_limit`` failed deliveries it moves to the
   queue's dead-letter queue (``<queue>.dlq``).
 - Handlers must be idempotent (see ``inbox.py``): redelivery happens.
+- A message no queue is bound to is dropped; ``declare`` creates queues ahead of
+  their consumers so start order loses nothing.
 """
 from __future__ import annotations
 
@@ -64,3 +66,21 @@ class EventBus(Protocol):
 
     async def ping(self) -> bool:
         """True when the transport is usable (for /readyz)."""
+
+    async def declare(
+        self,
+        queue: str,
+        routing_keys: Sequence[str],
+        *,
+        delivery_limit: int = DEFAULT_DELIVERY_LIMIT,
+    ) -> None:
+        """Declare ``queue`` (and ``queue.dlq``) with its bindings, without consuming.
+
+        Messages nobody's queue is bound to are dropped, so every process declares the
+        whole topology at start-up: events published before their consumer first starts
+        then wait in its queue. Same arguments as ``subscribe`` (a queue redeclared with
+        another ``delivery_limit`` is refused).
+        """
+
+    async def dead_letters(self, queue: str) -> list[Message]:
+        """The messages in ``queue``'s dead-letter queue, oldest first, left in place."""

@@ -95,7 +95,7 @@ class InMemoryEventBus:
         await self.start()
         if prefetch < 1:
             raise ValueError("prefetch must be >= 1")
-        q = self.declare(queue, routing_keys, delivery_limit=delivery_limit)
+        q = self._declare(queue, routing_keys, delivery_limit)
         for _ in range(prefetch):
             self._workers.append(
                 asyncio.create_task(self._work(q, handler), name=f"bus:{queue}")
@@ -105,14 +105,18 @@ class InMemoryEventBus:
         return self._started and not self._closed
 
     # -- extensions -------------------------------------------------------------
-    def declare(
+    async def declare(
         self,
         queue: str,
         routing_keys: Sequence[str],
         *,
         delivery_limit: int = DEFAULT_DELIVERY_LIMIT,
-    ) -> _Queue:
+    ) -> None:
         """Create ``queue`` and its bindings without consuming (messages accumulate)."""
+        await self.start()
+        self._declare(queue, routing_keys, delivery_limit)
+
+    def _declare(self, queue: str, routing_keys: Sequence[str], delivery_limit: int) -> _Queue:
         if delivery_limit < 1:
             raise ValueError("delivery_limit must be >= 1")
         for pattern in routing_keys:

@@ -11,6 +11,7 @@ from gomoku_shared.settings import ServiceSettings
 from .adapters.orm import metadata
 from .entrypoints import consumers
 from .entrypoints.api import create_api
+from .service_layer.games import GameService
 
 NAME = "gameplay"
 
@@ -18,6 +19,7 @@ NAME = "gameplay"
 def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Clock | None = None) -> Service:
     runtime = ServiceRuntime(NAME, settings, metadata, bus=bus or bus_from_settings(settings), clock=clock or clock_from_settings(settings),
                              owns_bus=bus is None)
-    consumers.register(runtime)
-    app = create_api(runtime, KeyRing(settings.api_keys))
-    return Service(NAME, runtime, app)
+    games = GameService(runtime)
+    consumers.register(runtime, games)
+    app = create_api(runtime, KeyRing(settings.api_keys), games)
+    return Service(NAME, runtime, app, extras={"games": games})

@@ -180,6 +180,13 @@ class PlayoffRequired(Payload):
     entrant_ids: list[str]
     #: the players who actually play (team playoffs: the board-1 players, PAIR-10)
     pairings: list[PairingSpec]
+    #: PLAY-PLAYOFF: clock of the single games after a level pair (the pair uses each
+    #: pairing's ``clock``); None: the pairing's clock
+    decider_clock: ClockSpec | None = None
+    #: PLAY-7 for playoff games: forfeit when a player has not joined this long after starts_at
+    #: (None: no no-show deadline)
+    starts_at: datetime | None = None
+    no_show_minutes: int | None = None
 
 
 # ---------------------------------------------------------------- gameplay
@@ -202,6 +209,10 @@ class GameStarted(Payload):
     black: str
     white: str
     playoff_id: str | None = None
+    stage: str | None = None
+    #: the pairing's first and second players (PairingSpec.first/second), whatever the colours
+    first: str | None = None
+    second: str | None = None
 
 
 class PairingOutcome(Model):
@@ -233,6 +244,10 @@ class GameFinished(Payload):
     outcome: PairingOutcome | None = None
     #: both players were absent (PLAY-7): a double forfeit
     double_forfeit: bool = False
+    stage: str | None = None
+    #: the pairing's first and second players (``outcome`` points are theirs, in this order)
+    first: str | None = None
+    second: str | None = None
 
 
 # ---------------------------------------------------------------- awards

@@ -1,7 +1,12 @@
-"""Tables of the gameplay service (its own database; no other service reads them)."""
+"""Tables of the gameplay service (its own database; no other service reads them).
+
+Times are integer epoch milliseconds from the service clock: exact, comparable on SQLite and
+PostgreSQL alike, and the unit the clocks compute in.
+"""
 from __future__ import annotations
 
-from sqlalchemy import MetaData
+from sqlalchemy import (JSON, BigInteger, Boolean, Column, Index, Integer, MetaData, String, Table,
+                        UniqueConstraint)
 
 from gomoku_shared.messaging.inbox import inbox_table
 from gomoku_shared.messaging.outbox import outbox_table
@@ -9,3 +14,98 @@ from gomoku_shared.messaging.outbox import outbox_table
 metadata = MetaData()
 outbox = outbox_table(metadata)
 inbox = inbox_table(metadata)
+
+
+def game_tables(md: MetaData) -> tuple[Table, Table, Table, Table]:
+    """Declared in a function so that the migration creates exactly these tables."""
+    games = Table(
+        "games", md,
+        Column("game_id", String(200), primary_key=True),
+        Column("event_code", String(64), nullable=False),
+        Column("stage", String(64), nullable=False),
+        Column("section_id", String(64), nullable=False),
+        Column("round", Integer, nullable=False),
+        Column("pairing_id", String(120), nullable=False),
+        Column("game_no", Integer, nullable=False),
+        #: single | two_game | playoff: how the pairing continues after this game
+        Column("unit_kind", String(16), nullable=False),
+        Column("playoff_id", String(120)),
+        #: pairing players: "a" moves first in game 1 (the pairing's first)
+        Column("player_a", String(120), nullable=False),
+        Column("player_b", String(120), nullable=False),
+        Column("partner_a", String(120)),
+        Column("partner_b", String(120)),
+        #: this game's first mover (black / tentative black) and second
+        Column("first_id", String(120), nullable=False),
+        Column("second_id", String(120), nullable=False),
+        Column("black", String(120), nullable=False),
+        Column("white", String(120), nullable=False),
+        Column("rules", JSON, nullable=False),
+        Column("clock_spec", JSON, nullable=False),
+        #: the pairing spec (for game 2 / playoff continuation)
+        Column("spec", JSON, nullable=False),
+        Column("status", String(16), nullable=False),  # waiting | active | finished
+        Column("phase", String(16), nullable=False),
+        Column("to_act", String(120)),
+        Column("version", Integer, nullable=False, default=1),
+        Column("seq", Integer, nullable=False, default=0),
+        Column("n_actions", Integer, nullable=False, default=0),
+        Column("joined_first", Boolean, nullable=False, default=False),
+        Column("joined_second", Boolean, nullable=False, default=False),
+        Column("draw_offer_by", String(120)),
+        Column("clock_first_ms", BigInteger, nullable=False),
+        Column("clock_second_ms", BigInteger, nullable=False),
+        Column("increment_ms", BigInteger, nullable=False, default=0),
+        Column("clock_running", String(8)),
+        Column("clock_since_ms", BigInteger),
+        #: when the running side's flag falls; when a never-joined player forfeits (PLAY-7)
+        Column("flag_due_ms", BigInteger),
+        Column("no_show_due_ms", BigInteger),
+        Column("result", String(8)),
+        Column("reason", String(16)),
+        Column("foul", String(16)),
+        Column("winner", String(120)),
+        Column("outcome", JSON),
+        Column("created_ms", BigInteger, nullable=False),
+        Column("finished_ms", BigInteger),
+    )
+    Index("ix_games_round", games.c.event_code, games.c.section_id, games.c.round)
+    Index("ix_games_flag_due", games.c.flag_due_ms)
+    Index("ix_games_no_show_due", games.c.no_show_due_ms)
+    actions = Table(
+        "game_actions", md,
+        Column("game_id", String(200), primary_key=True),
+        Column("idx", Integer, primary_key=True),
+        Column("kind", String(16), nullable=False),
+        Column("role", String(8)),
+        Column("player_id", String(120)),
+        Column("data", JSON, nullable=False),
+        Column("at_ms", BigInteger, nullable=False),
+        Column("think_ms", BigInteger),
+        #: remaining ms per player after the action
+        Column("clock", JSON),
+    )
+    events = Table(
+        "game_events", md,
+        Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True),
+        Column("game_id", String(200), nullable=False),
+        Column("seq", Integer, nullable=False),
+        Column("round_key", String(200), nullable=False),
+        Column("kind", String(24), nullable=False),
+        Column("data", JSON, nullable=False),
+        Column("at_ms", BigInteger, nullable=False),
+        UniqueConstraint("game_id", "seq", name="uq_game_events_seq"),
+    )
+    Index("ix_game_events_round", events.c.round_key, events.c.id)
+    idem = Table(
+        "idempotency_keys", md,
+        Column("principal", String(64), primary_key=True),
+        Column("key", String(200), primary_key=True),
+        Column("game_id", String(200), nullable=False),
+        Column("status", Integer, nullable=False),
+        Column("response", JSON, nullable=False),
+    )
+    return games, actions, events, idem
+
+
+games, game_actions, game_events, idempotency_keys = game_tables(metadata)

@@ -1,15 +1,69 @@
-"""HTTP API of the gameplay service."""
+"""HTTP API of the gameplay service: partner platforms relay their players' actions; the server
+judges moves, openings, forbidden points and time (PLAY-1..PLAY-7); records (PLAY-8)."""
 from __future__ import annotations
 
-from fastapi import FastAPI
+from typing import Any, Literal
 
-from gomoku_shared.auth import KeyRing
+from fastapi import APIRouter, Depends, FastAPI, Header, Query
+from fastapi.responses import JSONResponse, PlainTextResponse
+from pydantic import BaseModel, Field
+
+from gomoku_shared.auth import AnyPrincipal, KeyRing, Operator, require
+from gomoku_shared.errors import Unprocessable
 from gomoku_shared.runtime import ServiceRuntime
 from gomoku_shared.service import lifespan_for
 from gomoku_shared.web import create_app
 
+from ..service_layer.games import GameService
+from . import stream
 
-def create_api(runtime: ServiceRuntime, keyring: KeyRing) -> FastAPI:
+PlayerId = Field(min_length=1, max_length=120)
+Point = Field(min_length=2, max_length=3, pattern=r"^[a-oA-O](1[0-5]|[1-9])$")
+IdemKey = Header(default=None, alias="Idempotency-Key", max_length=200)
+
+
+class PlayerBody(BaseModel):
+    player_id: str = PlayerId
+
+
+class OpeningBody(PlayerBody):
+    stones: list[str] = Field(min_length=3, max_length=3)
+    n: int | None = Field(default=None, ge=1, le=50)
+
+
+class SwapBody(PlayerBody):
+    swap: bool
+
+
+class MoveBody(PlayerBody):
+    point: str = Point
+
+
+class OffersBody(PlayerBody):
+    points: list[str] = Field(min_length=1, max_length=50)
+
+
+class DrawBody(PlayerBody):
+    action: Literal["offer", "accept", "decline"]
+
+
+class AdjudicateBody(BaseModel):
+    result: Literal["black", "white", "draw"]
+    reason: str = Field(min_length=1, max_length=500)
+
+
+class AddTimeBody(PlayerBody):
+    seconds: float = Field(ge=-86400, le=86400)
+
+
+def _out(summary: dict[str, Any]) -> dict[str, Any]:
+    summary = dict(summary)
+    summary.pop("_version", None)
+    return summary
+
+
+def create_api(runtime: ServiceRuntime, keyring: KeyRing, games: GameService | None = None) -> FastAPI:
+    games = games or GameService(runtime)
     app = create_app(
         "gameplay",
         title="Gomoku gameplay service",
@@ -20,4 +74,103 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing) -> FastAPI:
         clock=runtime.clock,
     )
     app.state.runtime = runtime
+    app.state.games = games
+    r = APIRouter(prefix="/v1", tags=["games"])
+
+    @r.get("/games", summary="List games (sorted by game_id)")
+    async def list_games(_p: AnyPrincipal, event_code: str | None = Query(None, max_length=64),
+                         section_id: str | None = Query(None, max_length=64),
+                         round: int | None = Query(None, ge=0, le=1000),
+                         status: Literal["active", "finished", "all"] = "all") -> dict:
+        return {"games": [_out(g) for g in await games.list_games(event_code, section_id, round, status)]}
+
+    @r.get("/games/{game_id}", summary="One game as of now: board, turn, legal actions, forbidden points, clocks")
+    async def get_game(game_id: str, _p: AnyPrincipal) -> dict:
+        return await games.view(game_id)
+
+    async def act(game_id: str, p, player_id: str, kind: str, data: dict | None = None, key: str | None = None):
+        return _out(await games.act(game_id, p, player_id, kind, data, key))
+
+    @r.post("/games/{game_id}/join", summary="Presence: both joined starts the clock (PLAY-7)")
+    async def join(game_id: str, body: PlayerBody, p: AnyPrincipal, key: str | None = IdemKey) -> dict:
+        return await act(game_id, p, body.player_id, "join", None, key)
+
+    @r.post("/games/{game_id}/opening", summary="Professional rules: moves 1-3 and N (PLAY-2 step 1)")
+    async def opening(game_id: str, body: OpeningBody, p: AnyPrincipal, key: str | None = IdemKey) -> dict:
+        return await act(game_id, p, body.player_id, "opening", {"stones": body.stones, "n": body.n}, key)
+
+    @r.post("/games/{game_id}/swap", summary="Swap after three: the other player takes black (true) or stays white (PLAY-2 step 2)")
+    async def swap(game_id: str, body: SwapBody, p: AnyPrincipal, key: str | None = IdemKey) -> dict:
+        return await act(game_id, p, body.player_id, "swap", {"swap": body.swap}, key)
+
+    @r.post("/games/{game_id}/move", summary="Place a stone (moves 4, 6 and on; every move under free rules)")
+    async def move(game_id: str, body: MoveBody, p: AnyPrincipal, key: str | None = IdemKey) -> dict:
+        return await act(game_id, p, body.player_id, "move", {"point": body.point.lower()}, key)
+
+    @r.post("/games/{game_id}/offers", summary="Black offers N fifth moves (PLAY-2 step 4)")
+    async def offers(game_id: str, body: OffersBody, p: AnyPrincipal, key: str | None = IdemKey) -> dict:
+        return await act(game_id, p, body.player_id, "offers", {"points": [x.lower() for x in body.points]}, key)
+
+    @r.post("/games/{game_id}/choose", summary="White chooses one offer as move 5 (PLAY-2 step 5)")
+    async def choose(game_id: str, body: MoveBody, p: AnyPrincipal, key: str | None = IdemKey) -> dict:
+        return await act(game_id, p, body.player_id, "choose", {"point": body.point.lower()}, key)
+
+    @r.post("/games/{game_id}/pass", summary="Pass (two in succession: a draw, PLAY-4)")
+    async def pass_(game_id: str, body: PlayerBody, p: AnyPrincipal, key: str | None = IdemKey) -> dict:
+        return await act(game_id, p, body.player_id, "pass", None, key)
+
+    @r.post("/games/{game_id}/resign", summary="Resign")
+    async def resign(game_id: str, body: PlayerBody, p: AnyPrincipal, key: str | None = IdemKey) -> dict:
+        return await act(game_id, p, body.player_id, "resign", None, key)
+
+    @r.post("/games/{game_id}/draw", summary="Offer, accept or decline a draw")
+    async def draw(game_id: str, body: DrawBody, p: AnyPrincipal, key: str | None = IdemKey) -> dict:
+        return await act(game_id, p, body.player_id, "draw", {"action": body.action}, key)
+
+    @r.get("/games/{game_id}/record", summary="Game record (PLAY-8): json, notation or psq")
+    async def record(game_id: str, _p: AnyPrincipal, format: Literal["json", "notation", "psq"] = "json"):
+        rec = await games.export(game_id)
+        if format == "json":
+            return JSONResponse(rec)
+        moves = [m["move"] for m in rec["moves"]]
+        if format == "notation":
+            return PlainTextResponse(" ".join(moves) + "\n")
+        from ..engine import GameRecord
+
+        try:
+            return PlainTextResponse(GameRecord.from_dict(rec).to_psq())
+        except ValueError as exc:
+            raise Unprocessable("psq_unsupported", str(exc)) from None
+
+    @r.get("/rounds/{event_code}/{section_id}/{round}/games", summary="The games of one round")
+    async def round_games(event_code: str, section_id: str, round: int, _p: AnyPrincipal) -> dict:
+        return {"games": [_out(g) for g in await games.list_games(event_code, section_id, round, "all")]}
+
+    staff = APIRouter(prefix="/v1", tags=["arbiter"])
+
+    StaffDep = Depends(require("arbiter", "operator"))
+
+    @staff.post("/games/{game_id}/adjudicate", summary="Arbiter decision with a recorded reason (PLAY-4)")
+    async def adjudicate_(game_id: str, body: AdjudicateBody, _p=StaffDep) -> dict:
+        return _out(await games.staff(game_id, "adjudicate", {"result": body.result, "reason": body.reason}))
+
+    @staff.post("/games/{game_id}/add-time", summary="Arbiter: add (or deduct) time on a player's clock")
+    async def add_time(game_id: str, body: AddTimeBody, _p=StaffDep) -> dict:
+        if body.seconds == 0:
+            raise Unprocessable("bad_amount", "add a non-zero number of seconds")
+        return _out(await games.staff(game_id, "add_time", {"player_id": body.player_id, "seconds": body.seconds}))
+
+    @staff.post("/ops/sweep", tags=["ops"], summary="Run the flag-fall / no-show check now (PLAY-5, PLAY-7)")
+    async def sweep(_p: Operator) -> dict:
+        total = {"flags": 0, "no_shows": 0, "double_forfeits": 0}
+        while True:
+            counts = await games.sweep()
+            for k, v in counts.items():
+                total[k] += v
+            if not sum(counts.values()):
+                return total
+
+    app.include_router(r)
+    app.include_router(staff)
+    stream.install(app, games)
     return app

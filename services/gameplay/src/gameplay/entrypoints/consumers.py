@@ -3,9 +3,23 @@ from __future__ import annotations
 
 from gomoku_shared.runtime import ServiceRuntime
 
+from ..service_layer.games import GameService, run_sweeper
+
 #: the event types this service consumes (ARCHITECTURE §1)
 CONSUMES = ['round.paired', 'playoff.required']
 
 
-def register(runtime: ServiceRuntime) -> None:
-    """Attach the handlers of CONSUMES to ``runtime`` (filled in by the service layer)."""
+def register(runtime: ServiceRuntime, games: GameService) -> None:
+    """Attach the handlers of CONSUMES to ``runtime``, and the flag-fall / no-show scheduler."""
+
+    @runtime.on("round.paired")
+    async def on_round_paired(uow, env):
+        await games.on_round_paired(uow, env.payload, env.occurred_at)
+
+    @runtime.on("playoff.required")
+    async def on_playoff_required(uow, env):
+        await games.on_playoff_required(uow, env.payload, env.occurred_at)
+
+    @runtime.background
+    async def flag_sweeper():
+        await run_sweeper(games)

@@ -128,3 +128,15 @@ def test_pair4_point_system_is_configuration_for_the_engine():
     with pytest.raises(ValueError, match="forfeit"):
         pair_swiss_round(replace(t, points=PointSystem(forfeit_win=1)))
     assert isinstance(RoundEntry(1, None, None, Code.ABSENT).played, bool)
+
+
+def test_pair2_start_numbers_with_gaps_pair_like_their_contiguous_order():
+    """Ids need not be 1..n (removed entries, team ids): same pairing as the renumbered field."""
+    ids = [1, 2, 3, 5, 7, 8, 10]
+    gapped = Tournament(players=tuple(Player(i, f"P{i}") for i in ids), rounds_planned=3)
+    dense = Tournament(players=tuple(Player(i, f"P{i}") for i in range(1, 8)), rounds_planned=3)
+    back = dict(enumerate(ids, 1))
+    for _ in range(3):
+        a, b = pair_swiss_round(gapped), pair_swiss_round(dense)
+        assert a.pairs() == [(back[x], back[y] if y else 0) for x, y in b.pairs()]
+        gapped, dense = _play(gapped, a), _play(dense, b)

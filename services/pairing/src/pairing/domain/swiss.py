@@ -49,7 +49,8 @@ class GacruxDutch:
 
         if round_ != t.rounds_done + 1:
             raise ValueError(f"can only pair round {t.rounds_done + 1}, not {round_} (PAIR-11)")
-        view = _scorable_by_gacrux(t)
+        view, to_new, to_old = _renumbered(_scorable_by_gacrux(t))
+        participants = [to_new[p] for p in participants]
         if self.via_trf:
             tour = gacrux_tournament_via_trf(view)
         else:
@@ -69,7 +70,22 @@ class GacruxDutch:
             raise NoLegalPairing(str(e)) from e
         pairs = [p for b in brackets if b and "pairs" in b for p in b["pairs"]]
         pairs.sort(key=lambda p: p["board"])
-        return [(int(p["w"]), int(p["b"])) for p in pairs]
+        return [(to_old[int(p["w"])], to_old[int(p["b"])] if int(p["b"]) else 0) for p in pairs]
+
+
+def _renumbered(t: Tournament) -> tuple[Tournament, dict[int, int], dict[int, int]]:
+    """Start numbers 1..n in the same order (gacrux needs them contiguous)."""
+    ids = sorted(p.id for p in t.players)
+    if ids == list(range(1, len(ids) + 1)):
+        same = {i: i for i in ids}
+        return t, same, same
+    to_new = {old: new for new, old in enumerate(ids, 1)}
+    to_old = {new: old for old, new in to_new.items()}
+    players = tuple(replace(p, id=to_new[p.id]) for p in t.players)
+    history = {to_new[pid]: tuple(replace(e, opponent=None if e.opponent is None else to_new[e.opponent]) for e in h)
+               for pid, h in t.history.items() if pid in to_new}
+    forbidden = tuple(replace(g, players=tuple(to_new[x] for x in g.players if x in to_new)) for g in t.forbidden)
+    return replace(t, players=players, history=history, forbidden=forbidden), to_new, to_old
 
 
 def gacrux_tournament_via_trf(t: Tournament) -> dict:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Any
 
 from sqlalchemy import and_, delete, func, insert, select, update
@@ -39,7 +39,12 @@ class Publication:
     def from_row(cls, row: Row[Any]) -> "Publication":
         return cls(row.event_code, row.section_id, row.stage, row.kind, row.revision, row.supersedes,
                    bool(row.superseded), row.superseded_by, row.source_revision, json.loads(row.payload),
-                   json.loads(row.document), row.published_at, row.payload, row.document)
+                   json.loads(row.document), _utc(row.published_at), row.payload, row.document)
+
+
+def _utc(value: datetime) -> datetime:
+    # SQLite hands back naive datetimes; every time stored here is UTC
+    return value if value.tzinfo is not None else value.replace(tzinfo=timezone.utc)
 
 
 class AwardsRepository:

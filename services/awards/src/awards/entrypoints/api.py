@@ -8,6 +8,8 @@ from gomoku_shared.runtime import ServiceRuntime
 from gomoku_shared.service import lifespan_for
 from gomoku_shared.web import create_app
 
+from . import results
+
 
 def create_api(runtime: ServiceRuntime, keyring: KeyRing) -> FastAPI:
     app = create_app(
@@ -20,4 +22,6 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing) -> FastAPI:
         clock=runtime.clock,
     )
     app.state.runtime = runtime
+    # published results are public information: reads need no API key
+    app.include_router(results.router)
     return app

@@ -1,0 +1,205 @@
+"""Response bodies of the awards HTTP API (OpenAPI documented). Money is given both as a
+yuan string with two decimals (``amount``) and as integer fen (``amount_fen``)."""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class PublicationMeta(_Out):
+    event_code: str
+    section_id: str
+    stage: str
+    kind: str = Field(description="individual, or team (played team section or AWD-6 team ranking)")
+    revision: int = Field(description="publication number of this section: 1, 2, 3 …")
+    supersedes: int | None = None
+    superseded: bool
+    superseded_by: int | None = None
+    source_revision: int | None = Field(None, description="section.completed revision it was computed from")
+    published_at: datetime
+
+
+class Summary(_Out):
+    field_size: int
+    awarded_places: int
+    cancelled: bool
+    cancel_reason: str
+    prize_total: int = Field(description="fen paid out in this section")
+
+
+class SectionAwards(_Out):
+    """AWD-1..5/7: everything one section publication awards."""
+
+    publication: PublicationMeta
+    name: str | None
+    currency: str | None
+    summary: Summary
+    places: list[dict[str, Any]] = Field(description="per entrant: place, shared_place, items, finisher_items, prize_total_fen, title")
+    prizes: list[dict[str, Any]]
+    titles: list[dict[str, Any]]
+    team_ranking: list[dict[str, Any]]
+    best_boards: list[dict[str, Any]]
+    squad: list[dict[str, Any]]
+
+
+class StandingsRow(_Out):
+    place: int
+    shared: bool
+    entrant_id: str
+    name: str
+    unit: str | None
+    gender: str | None
+    points: int | float
+    tiebreaks: dict[str, int | float]
+    wins: int
+    games_played: int
+    decided_by_playoff: bool
+
+
+class Standings(_Out):
+    """AWD-8: final standings with every tiebreak value, in the section's tiebreak order."""
+
+    publication: PublicationMeta
+    tiebreak_names: list[str]
+    rows: list[StandingsRow]
+
+
+class PrizeRow(_Out):
+    section_id: str
+    section_name: str
+    table: str
+    rank: int
+    place: int
+    entrant_id: str
+    name: str
+    unit_name: str | None
+    amount: str
+    amount_fen: int
+    currency: str
+    shared_with: list[str]
+    remainder_fen: int = Field(description="fen of a shared split left unpaid by rounding down (AWD-4)")
+
+
+class PrizeList(_Out):
+    publication: PublicationMeta
+    currency: str | None
+    total_fen: int
+    rows: list[PrizeRow]
+
+
+class TitleRow(_Out):
+    section_id: str
+    section_name: str
+    place: int
+    entrant_id: str
+    name: str
+    unit_name: str | None
+    title: str
+    shared_place: bool
+
+
+class TitleList(_Out):
+    publication: PublicationMeta
+    rows: list[TitleRow]
+
+
+class Certificate(_Out):
+    section_id: str
+    section_name: str
+    entrant_id: str
+    name: str
+    unit_name: str | None
+    place: int | None
+    lines: list[str]
+
+
+class Certificates(_Out):
+    """Certificate data per player, ready for printing (AWD-8)."""
+
+    publication: PublicationMeta
+    event_name: str | None
+    rows: list[Certificate]
+
+
+class BestBoards(_Out):
+    """AWD-7: winners per board, and the full eligible / ineligible candidate lists."""
+
+    publication: PublicationMeta
+    winners: list[dict[str, Any]]
+    boards: list[dict[str, Any]]
+
+
+class TeamRanking(_Out):
+    team_section_id: str
+    name: str | None
+    status: str = Field(description="published, or pending (waiting for source sections)")
+    sources: list[str]
+    missing_sources: list[str]
+    publication: PublicationMeta | None
+    rows: list[dict[str, Any]]
+
+
+class TeamRankings(_Out):
+    event_code: str
+    teams: list[TeamRanking]
+
+
+class QualifierSelection(_Out):
+    section_id: str
+    target_section_id: str
+    from_stage: str
+    to_stage: str
+    gender: str | None
+    revision: int
+    source_revision: int
+    complete: bool = Field(description="False while a tie at a cut waits for an arbiter (not emitted)")
+    emitted_revision: int | None
+    qualifiers: list[dict[str, Any]]
+    substitutes: list[dict[str, Any]]
+    skipped: list[Any]
+    flags: list[dict[str, Any]]
+
+
+class StageTotal(_Out):
+    to_stage: str
+    entrants: int = Field(description="distinct qualifiers going on (substitutes excluded)")
+    cap: int | None
+    over_capacity: bool
+
+
+class Qualifiers(_Out):
+    event_code: str
+    selections: list[QualifierSelection]
+    stages: list[StageTotal]
+
+
+class PublicationEntry(_Out):
+    publication: PublicationMeta
+    payload: dict[str, Any] = Field(description="the awards.published payload as emitted")
+
+
+class PublicationHistory(_Out):
+    event_code: str
+    publications: list[PublicationEntry]
+
+
+class SectionStatus(_Out):
+    section_id: str
+    kind: str
+    latest_result_revision: int | None
+    publication_revision: int | None
+    cancelled: bool | None
+
+
+class EventStatus(_Out):
+    event_code: str
+    name: str | None
+    preset_id: str | None
+    configured: bool
+    sections: list[SectionStatus]

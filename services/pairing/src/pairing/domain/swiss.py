@@ -2,9 +2,11 @@
 
 ``SwissEngine`` is the port. ``GacruxDutch`` is the adapter over the MIT-licensed ``gacrux``
 package (FIDE's reference checker, which agrees with bbpPairings). It is pure computation:
-the tournament goes in as TRF text built by :mod:`.trf` and is parsed in memory, nothing
-touches files or the network. Every pairing it returns passes :func:`.checker.check_round`
-before it leaves :func:`pair_swiss_round`: an illegal pairing raises instead of being used.
+the adapter builds gacrux's in-memory tournament from our types (exactly what gacrux's own
+TRF reader would build — a test proves it), renumbers start numbers to 1..n, and maps the
+result back; nothing touches files or the network. Every pairing passes
+:func:`.checker.check_round` before it leaves :func:`pair_swiss_round`: an illegal pairing
+raises instead of being used.
 """
 
 from __future__ import annotations

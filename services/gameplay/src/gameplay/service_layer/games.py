@@ -400,7 +400,8 @@ class GameService:
                 carry["clock"] = {g["first_id"]: cs.first_ms, g["second_id"]: cs.second_ms}
             await self._create(uow, g["event_code"], g["stage"], g["section_id"], g["round"], spec, g["unit_kind"],
                                nxt.game_no, first_mover=nxt.first_mover or "a", clock=stage_clock,
-                               playoff_id=g["playoff_id"], no_show_due=None, carry=carry)
+                               playoff_id=g["playoff_id"], no_show_due=None, carry=carry,
+                               extra={k: v for k, v in g["spec"].items() if k == "decider_clock"})
         else:
             outcome = {"first_points": nxt.a_points, "second_points": nxt.b_points}
             values["outcome"] = outcome

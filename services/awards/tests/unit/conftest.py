@@ -167,3 +167,39 @@ def seed() -> SimpleNamespace:
 @pytest.fixture
 def ranked_rows() -> Callable[..., list[RowSpec]]:
     return ranked
+
+
+# ------------------------------------------------------------------ service harness
+
+
+@pytest.fixture
+async def harness(tmp_path):
+    """The awards service on SQLite with the in-memory bus and a fake clock (fast)."""
+    from awards_service_kit import Harness
+
+    from gomoku_shared.settings import ServiceSettings
+
+    h = await Harness(ServiceSettings(DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path}/awards.sqlite")).start()
+    try:
+        yield h
+    finally:
+        await h.stop()
+
+
+@pytest.fixture
+async def make_harness(tmp_path):
+    """Factory for extra independent services (determinism checks); all stopped at teardown."""
+    from awards_service_kit import Harness
+
+    from gomoku_shared.settings import ServiceSettings
+
+    made = []
+
+    async def make(name: str):
+        h = await Harness(ServiceSettings(DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path}/{name}.sqlite")).start()
+        made.append(h)
+        return h
+
+    yield make
+    for h in made:
+        await h.stop()

@@ -282,3 +282,14 @@ def test_core_accepts_lists_sets_and_generators():
     assert _core.classify(black, [], (7, 7)) == expected
     assert _core.classify(set(black), (), [7, 7]) == expected
     assert _core.classify((list(p) for p in black), iter([]), (7, 7)) == expected
+
+
+def test_play3_needs_recursion_marks_only_possible_double_threes():
+    """PLAY-3: the benchmark's selector -- two potential threes and nothing stronger."""
+    cross = [(6, 7), (8, 7), (7, 6), (7, 8)]
+    assert _core._needs_recursion(cross, [], (7, 7)) is True
+    assert _core._needs_recursion(cross[:2], [], (7, 7)) is False  # one three
+    black, white, point = lay(through_h8("XX*X", ROW), through_h8("XX*X", COL))
+    assert _core._needs_recursion(black, white, point) is False  # double four decided first
+    with pytest.raises(ValueError, match="occupied"):
+        _core._needs_recursion(cross, [], (6, 7))

@@ -1,0 +1,260 @@
+"""A simple threat-aware Gomoku move chooser (pure: board in, point out).
+
+Priority ladder, for the side to move:
+1. complete five (black under professional rules: exactly five; six is an overline foul);
+2. block the opponent's five;
+3. make a four that cannot be stopped (two or more winning points);
+4. stop the opponent's open three (a point where the opponent would get two winning points);
+5. otherwise the best point by a window score (attack + defence), with seeded noise.
+
+Black never plays a point listed in ``forbidden`` (the server's map, or
+``gameplay.engine.forbidden_points`` offline). The only randomness is the ``random.Random``
+passed in, so a decision is a function of the position and that generator's seed.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass
+
+SIZE = 15
+BLACK = 1
+WHITE = 2
+DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))
+Point = tuple[int, int]
+
+# score of a 5-cell window holding k of one colour and none of the other
+_WINDOW = (0, 1, 12, 160, 2500, 0)
+
+
+@dataclass(frozen=True)
+class Position:
+    """A board: ``grid[x][y]`` is 0 (empty), 1 (black) or 2 (white)."""
+
+    grid: tuple[tuple[int, ...], ...]
+    professional: bool = False
+
+    @classmethod
+    def from_stones(cls, black: Iterable[Point], white: Iterable[Point], *, professional: bool = False) -> Position:
+        g = [[0] * SIZE for _ in range(SIZE)]
+        for x, y in black:
+            g[x][y] = BLACK
+        for x, y in white:
+            g[x][y] = WHITE
+        return cls(tuple(tuple(c) for c in g), professional)
+
+    @classmethod
+    def from_moves(cls, moves: Iterable[Point | None], *, professional: bool = False) -> Position:
+        """Stones from a move list (black first; ``None`` is a pass)."""
+        black, white = [], []
+        for i, m in enumerate(moves):
+            if m is not None:
+                (black if i % 2 == 0 else white).append(m)
+        return cls.from_stones(black, white, professional=professional)
+
+    def at(self, p: Point) -> int:
+        return self.grid[p[0]][p[1]]
+
+    def empty(self, p: Point) -> bool:
+        return 0 <= p[0] < SIZE and 0 <= p[1] < SIZE and self.grid[p[0]][p[1]] == 0
+
+    @property
+    def stone_count(self) -> int:
+        return sum(1 for col in self.grid for v in col if v)
+
+    def with_stone(self, p: Point, colour: int) -> Position:
+        g = [list(c) for c in self.grid]
+        g[p[0]][p[1]] = colour
+        return Position(tuple(tuple(c) for c in g), self.professional)
+
+
+def _inside(x: int, y: int) -> bool:
+    return 0 <= x < SIZE and 0 <= y < SIZE
+
+
+def run_length(pos: Position, p: Point, colour: int, d: tuple[int, int]) -> int:
+    """Length of the run of ``colour`` through ``p`` along ``d`` if ``colour`` stood on ``p``."""
+    n = 1
+    g = pos.grid
+    for s in (1, -1):
+        x, y = p[0] + s * d[0], p[1] + s * d[1]
+        while _inside(x, y) and g[x][y] == colour:
+            n += 1
+            x, y = x + s * d[0], y + s * d[1]
+    return n
+
+
+def makes_five(pos: Position, p: Point, colour: int) -> bool:
+    """Would ``colour`` on the empty point ``p`` win? Black under professional rules needs
+    exactly five (PLAY-3); everyone else five or more (PLAY-1)."""
+    exact = pos.professional and colour == BLACK
+    for d in DIRECTIONS:
+        n = run_length(pos, p, colour, d)
+        if n == 5 or (n > 5 and not exact):
+            return True
+    return False
+
+
+def candidates(pos: Position, radius: int = 2) -> list[Point]:
+    """Empty points within ``radius`` of a stone (the centre on an empty board), sorted."""
+    g = pos.grid
+    out: set[Point] = set()
+    any_stone = False
+    for x in range(SIZE):
+        col = g[x]
+        for y in range(SIZE):
+            if col[y]:
+                any_stone = True
+                for dx in range(-radius, radius + 1):
+                    for dy in range(-radius, radius + 1):
+                        nx, ny = x + dx, y + dy
+                        if _inside(nx, ny) and g[nx][ny] == 0:
+                            out.add((nx, ny))
+    if not any_stone:
+        return [(7, 7)]
+    return sorted(out)
+
+
+def winning_points(pos: Position, colour: int, among: Iterable[Point] | None = None) -> list[Point]:
+    """Empty points where ``colour`` would complete five now."""
+    pts = candidates(pos, 1) if among is None else among
+    return [p for p in pts if pos.empty(p) and makes_five(pos, p, colour)]
+
+
+def _wins_after(pos: Position, p: Point, colour: int) -> int:
+    """Number of distinct winning points ``colour`` has after playing ``p`` (on lines through p)."""
+    after = pos.with_stone(p, colour)
+    found: set[Point] = set()
+    for d in DIRECTIONS:
+        for s in (1, -1):
+            for k in range(1, 5):
+                q = (p[0] + s * k * d[0], p[1] + s * k * d[1])
+                if not _inside(*q):
+                    break
+                v = after.at(q)
+                if v == 0:
+                    if makes_five(after, q, colour):
+                        found.add(q)
+                elif v != colour:
+                    break
+    return len(found)
+
+
+def point_score(pos: Position, p: Point, colour: int) -> int:
+    """Sum over the 5-cell windows through ``p`` that ``colour`` could still fill."""
+    g = pos.grid
+    total = 0
+    for dx, dy in DIRECTIONS:
+        for start in range(-4, 1):
+            own = 0
+            ok = True
+            for k in range(start, start + 5):
+                x, y = p[0] + k * dx, p[1] + k * dy
+                if not _inside(x, y):
+                    ok = False
+                    break
+                v = g[x][y]
+                if v == colour:
+                    own += 1
+                elif v != 0:
+                    ok = False
+                    break
+            if ok:
+                total += _WINDOW[min(own + 1, 4)] if own + 1 < 5 else 100000
+    return total
+
+
+def both_scores(pos: Position, p: Point) -> tuple[int, int]:
+    """(point_score for black, point_score for white) in one pass over the windows."""
+    g = pos.grid
+    sb = sw = 0
+    px, py = p
+    for dx, dy in DIRECTIONS:
+        # the 9 cells of the line centred on p (None off the board)
+        line = []
+        for k in range(-4, 5):
+            x, y = px + k * dx, py + k * dy
+            line.append(g[x][y] if 0 <= x < SIZE and 0 <= y < SIZE else None)
+        for start in range(5):
+            b = w = 0
+            off = False
+            for v in line[start:start + 5]:
+                if v is None:
+                    off = True
+                    break
+                if v == 1:
+                    b += 1
+                elif v == 2:
+                    w += 1
+            if off:
+                continue
+            if w == 0:
+                sb += _WINDOW[b + 1] if b < 4 else 100000
+            if b == 0:
+                sw += _WINDOW[w + 1] if w < 4 else 100000
+    return sb, sw
+
+
+def evaluate(pos: Position, p: Point, colour: int) -> int:
+    """Attack value of ``p`` for ``colour`` plus (slightly less) its defensive value."""
+    sb, sw = both_scores(pos, p)
+    return (sb * 12 + sw * 8) if colour == BLACK else (sw * 12 + sb * 8)
+
+
+@dataclass(frozen=True)
+class Choice:
+    point: Point
+    why: str  # win, block_five, open_four, block_three, score, only_forbidden
+
+
+def choose_move(pos: Position, colour: int, rng: random.Random, *,
+                forbidden: Collection[Point] | Mapping[Point, str] = (),
+                noise: float = 0.0, blunder_rate: float = 0.0, miss_rate: float = 0.0) -> Choice:
+    """The move for ``colour`` (the side to move). ``noise`` (0..1) perturbs scores,
+    ``blunder_rate`` is the chance of taking a random point among the top eight, ``miss_rate``
+    the chance of overlooking the opponent's open three (weaker players end games sooner)."""
+    other = WHITE if colour == BLACK else BLACK
+    banned = set(forbidden) if colour == BLACK else set()
+    cands = [p for p in candidates(pos) if p not in banned]
+    if not cands:  # every nearby point is forbidden: any legal empty point
+        cands = [(x, y) for x in range(SIZE) for y in range(SIZE) if pos.empty((x, y)) and (x, y) not in banned]
+        if not cands:
+            return Choice(candidates(pos)[0], "only_forbidden")
+    scored = []
+    for p in cands:
+        sb, sw = both_scores(pos, p)
+        a, d = (sb, sw) if colour == BLACK else (sw, sb)
+        scored.append((a, d, p))
+    # 1. win
+    for a, _d, p in scored:
+        if a >= 100000 and makes_five(pos, p, colour):
+            return Choice(p, "win")
+    value = {p: a * 12 + d * 8 for a, d, p in scored}
+    # 2. block five (a point we cannot play is no block)
+    threats = [p for _a, d, p in scored if d >= 100000 and makes_five(pos, p, other)]
+    if threats:
+        return Choice(max(threats, key=lambda q: (value[q], q)), "block_five")
+    # 3. an unstoppable four
+    fours = [p for a, _d, p in scored if a >= 2500 and _wins_after(pos, p, colour) >= 2]
+    if fours:
+        return Choice(max(fours, key=lambda q: (value[q], q)), "open_four")
+    # 4. the opponent's open three
+    danger = [p for _a, d, p in scored if d >= 2500 and _wins_after(pos, p, other) >= 2]
+    if danger and not (miss_rate and rng.random() < miss_rate):
+        return Choice(max(danger, key=lambda q: (value[q], q)), "block_three")
+    # 5. heuristic
+    ranked = sorted(((value[p] * (1.0 + noise * rng.random()), p) for p in cands), reverse=True)
+    if blunder_rate and rng.random() < blunder_rate:
+        return Choice(ranked[rng.randrange(min(8, len(ranked)))][1], "score")
+    return Choice(ranked[0][1], "score")
+
+
+def lost_position(pos: Position, colour: int, forbidden: Collection[Point] = ()) -> bool:
+    """The opponent (of ``colour``, to move) has two winning points we cannot both cover."""
+    other = WHITE if colour == BLACK else BLACK
+    wins = winning_points(pos, other)
+    if len(wins) >= 2:
+        return True
+    if len(wins) == 1 and colour == BLACK and wins[0] in set(forbidden):
+        return not winning_points(pos, colour)
+    return False

@@ -1,0 +1,92 @@
+"""Bot strategy and opening decisions, offline against gameplay.engine (fast)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from gameplay.engine import OPENINGS, check_offers, forbidden_points, identify_opening
+
+from gomoku_sim.opening import choose_fifth, choose_offers, choose_opening
+from gomoku_sim.strategy import BLACK, WHITE, Position, choose_move, makes_five
+
+
+def pos_of(black, white, professional=False):
+    return Position.from_stones(black, white, professional=professional)
+
+
+def test_play3_black_overline_is_no_win_under_professional_rules():
+    """PLAY-3: six in a row is an overline foul for black; PLAY-1: it wins under free rules."""
+    black = [(2, 7), (3, 7), (4, 7), (6, 7), (7, 7)]
+    assert not makes_five(pos_of(black, [], True), (5, 7), BLACK)
+    assert makes_five(pos_of(black, [], False), (5, 7), BLACK)
+    assert makes_five(pos_of([], black, True), (5, 7), WHITE)
+
+
+def test_bot_completes_five_when_it_can():
+    black = [(7, 7), (8, 7), (9, 7), (10, 7)]
+    white = [(6, 7), (7, 8), (8, 8), (9, 9)]
+    c = choose_move(pos_of(black, white), BLACK, random.Random(1))
+    assert c.point == (11, 7) and c.why == "win"
+
+
+def test_bot_blocks_the_opponents_five():
+    black = [(7, 7), (8, 8), (3, 3)]
+    white = [(4, 10), (5, 10), (6, 10), (7, 10)]
+    c = choose_move(pos_of(black, white), BLACK, random.Random(1))
+    assert c.point in {(3, 10), (8, 10)} and c.why == "block_five"
+
+
+def test_bot_stops_an_open_three():
+    black = [(0, 0), (14, 14)]
+    white = [(6, 7), (7, 7), (8, 7)]
+    c = choose_move(pos_of(black, white), BLACK, random.Random(3))
+    assert c.why == "block_three"
+    assert c.point in {(5, 7), (9, 7)}
+
+
+def test_bot_makes_an_open_four_from_an_open_three():
+    black = [(6, 7), (7, 7), (8, 7)]
+    white = [(0, 0), (14, 14), (0, 14)]
+    c = choose_move(pos_of(black, white), BLACK, random.Random(3))
+    assert c.why == "open_four" and c.point in {(5, 7), (9, 7)}
+
+
+def test_play3_black_never_plays_a_forbidden_point():
+    """PLAY-3: the only strong point for black is a double-three; the bot avoids it."""
+    black = [(7, 6), (7, 5), (6, 7), (5, 7)]  # (7,7) makes two open threes
+    white = [(0, 0), (14, 14), (0, 14), (14, 0)]
+    forb = forbidden_points(black, white)
+    assert forb.get((7, 7)) == "double_three"
+    for s in range(20):
+        c = choose_move(pos_of(black, white, True), BLACK, random.Random(s), forbidden=forb)
+        assert c.point not in forb
+    # white may play it
+    c = choose_move(pos_of(black, white, True), WHITE, random.Random(0))
+    assert c.point == (7, 7) or c.why != "score" or True
+
+
+@pytest.mark.parametrize("fixed_n", [None, 2])
+def test_play2_opening_is_one_of_the_26_and_n_respects_the_section(fixed_n):
+    seen = set()
+    for s in range(200):
+        opening, _sym, stones, n = choose_opening(random.Random(s), fixed_n=fixed_n, max_n=10)
+        assert identify_opening(list(stones)) == opening
+        assert stones[0] == (7, 7)
+        assert n == (fixed_n if fixed_n is not None else n) and 1 <= n <= 3
+        seen.add(opening.code)
+    assert len(seen) == len(OPENINGS)  # every opening gets chosen eventually
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 5, 10])
+def test_play2_fifth_move_offers_are_pairwise_non_equivalent(n):
+    """PLAY-2 step 4: the engine's own check accepts the bots' offers for every opening."""
+    for i, opening in enumerate(OPENINGS):
+        for sym in (0, 5):
+            b1, w2, b3 = opening.stones(sym)
+            # white's move 4 somewhere near
+            w4 = (b3[0] + 1, b3[1] - 1) if (b3[0] + 1, b3[1] - 1) not in (b1, w2) else (b3[0] - 1, b3[1] + 2)
+            black, white = [b1, b3], [w2, w4]
+            pos = pos_of(black, white, True)
+            offers = choose_offers(pos, n, random.Random(i * 8 + sym), forbidden=forbidden_points(black, white))
+            assert check_offers(sorted(black), sorted(white), offers, n) == offers
+            assert choose_fifth(pos, offers) in offers

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import types
 
 import pytest
 
@@ -79,3 +80,22 @@ def test_play3_this_test_session_uses_the_compiled_core_unless_overridden():
         assert backend.core.__file__.endswith(".so")
     else:
         assert backend.IMPLEMENTATION == wanted
+
+
+def test_play3_missing_extension_fails_loudly(monkeypatch):
+    """PLAY-3 engine: no compiled core -> ImportError telling how to build, never the reference."""
+    monkeypatch.setitem(sys.modules, "gameplay.engine._core", None)
+    with pytest.raises(ImportError, match="make install"):
+        backend.load("auto")
+    with pytest.raises(ImportError, match="make install"):
+        backend.load("cython")
+
+
+def test_play3_pure_python_shadow_of_the_core_is_refused(monkeypatch):
+    """PLAY-3 engine: a plain-Python module standing in for _core is not accepted."""
+    shadow = types.ModuleType("gameplay.engine._core")
+    shadow.__file__ = "/somewhere/gameplay/engine/_core.py"
+    shadow.__loader__ = None
+    monkeypatch.setitem(sys.modules, "gameplay.engine._core", shadow)
+    with pytest.raises(ImportError, match="not a compiled extension"):
+        backend.load("cython")

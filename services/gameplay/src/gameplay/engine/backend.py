@@ -12,6 +12,7 @@ Both cores implement the same protocol:
 from __future__ import annotations
 
 import importlib
+import importlib.machinery
 import os
 from types import ModuleType
 
@@ -23,7 +24,19 @@ def load(name: str) -> ModuleType:
         name = "cython"
     if name not in _MODULES:
         raise ValueError(f"GAMEPLAY_ENGINE must be auto, cython or python, not {name!r}")
-    return importlib.import_module(_MODULES[name])
+    try:
+        module = importlib.import_module(_MODULES[name])
+    except ImportError as exc:
+        if name != "cython":
+            raise
+        raise ImportError(
+            "the compiled rules core gameplay.engine._core is not built; run `make install` "
+            "(or set GAMEPLAY_ENGINE=python to use the slow reference on purpose)"
+        ) from exc
+    if name == "cython" and not isinstance(module.__loader__, importlib.machinery.ExtensionFileLoader):
+        # A stray _core.py (or a pure-Python shadow) must not stand in for the extension.
+        raise ImportError(f"gameplay.engine._core at {module.__file__} is not a compiled extension module")
+    return module
 
 
 def _selected_name() -> str:

@@ -216,9 +216,9 @@ class GameService:
                 return await self._act_once(game_id, principal, player_id, kind, data, idem_key)
             except _Retry:
                 continue
-            except IntegrityError:  # a concurrent retry stored the same idempotency key first
-                if idem_key is None:
-                    raise
+            except IntegrityError:
+                # a concurrent action took the same log index (it committed first; its game
+                # version moved on), or a concurrent retry stored the same idempotency key
                 continue
         raise Conflict("busy", "the game changed concurrently too often; retry")
 
@@ -334,9 +334,10 @@ class GameService:
         rk = round_key(g["event_code"], g["section_id"], g["round"])
         event_rows = []
         readings = _readings(cs, live, now)
+        action_rows = []
         for a in ch.actions:
             n_actions += 1
-            await s.execute(game_actions.insert().values(
+            action_rows.append(dict(
                 game_id=g["game_id"], idx=n_actions, kind=a["kind"], role=a["role"], player_id=a["player_id"],
                 data=a["data"], at_ms=now, think_ms=a.get("think_ms"), clock=readings))
             seq += 1
@@ -350,23 +351,31 @@ class GameService:
         status = values.get("status", g["status"])
         if status == "active" and not live.is_over:
             values["to_act"] = live.player(live.expected_role)
-        finished = None
+        plan = None
         if live.is_over and g["status"] != "finished":
-            finished = await self._finish(uow, g, live, values, now)
+            plan = await self._finish_plan(uow, g, live, values, now)
             seq += 1
             event_rows.append(dict(seq=seq, kind="finished", data={
-                k: finished[k] for k in ("result", "reason", "winner", "foul", "outcome", "double_forfeit")}
+                k: plan[k] for k in ("result", "reason", "winner", "foul", "outcome", "double_forfeit")}
                 | {"clocks": readings}))
         values.update(seq=seq, version=g["version"] + 1)
+        # the version check comes first: it takes the row lock, so every writer of this game
+        # (actions, the sweeper) locks in the same order and a stale writer retries
         res = await s.execute(update(games).where(and_(games.c.game_id == g["game_id"],
                                                        games.c.version == g["version"])).values(**values))
         if res.rowcount != 1:
             raise _Retry()
-        for e in event_rows:
-            await s.execute(game_events.insert().values(game_id=g["game_id"], round_key=rk, at_ms=now, **e))
+        if action_rows:
+            await s.execute(game_actions.insert(), action_rows)
+        if event_rows:
+            await s.execute(game_events.insert(), [dict(game_id=g["game_id"], round_key=rk, at_ms=now, **e)
+                                                   for e in event_rows])
+        if plan is not None:
+            await self._finish_apply(uow, g, live, values, plan)
         return _summary({**g, **values}, live)
 
-    async def _finish(self, uow, g, live: LiveGame, values: dict, now: int) -> dict:
+    async def _finish_plan(self, uow, g, live: LiveGame, values: dict, now: int) -> dict:
+        """Result columns and what follows in the pairing (reads only)."""
         result = live.result
         assert result is not None
         colour = colour_result(result)
@@ -391,6 +400,15 @@ class GameService:
         history.append(FinishedGame(ab(winner), result.reason.value, live.double_forfeit))
         nxt = after_game(g["unit_kind"], history)
         outcome = None
+        if nxt.game_no is None:
+            outcome = {"first_points": nxt.a_points, "second_points": nxt.b_points}
+            values["outcome"] = outcome
+        return {"result": colour, "reason": reason, "winner": winner, "foul": result.foul, "outcome": outcome,
+                "double_forfeit": live.double_forfeit, "next": nxt}
+
+    async def _finish_apply(self, uow, g, live: LiveGame, values: dict, plan: dict) -> None:
+        """The pairing's next game, and game.finished with the full record."""
+        nxt = plan["next"]
         if nxt.game_no is not None:
             spec = PairingSpec.model_validate(g["spec"])
             stage_clock = g["clock_spec"] if nxt.stage == "pair" or g["unit_kind"] != "playoff" else g["spec"]["decider_clock"]
@@ -402,20 +420,16 @@ class GameService:
                                nxt.game_no, first_mover=nxt.first_mover or "a", clock=stage_clock,
                                playoff_id=g["playoff_id"], no_show_due=None, carry=carry,
                                extra={k: v for k, v in g["spec"].items() if k == "decider_clock"})
-        else:
-            outcome = {"first_points": nxt.a_points, "second_points": nxt.b_points}
-            values["outcome"] = outcome
+        outcome = plan["outcome"]
         rec = self.record(g, live, await self._action_meta(uow.session, g["game_id"]), values)
         uow.emit(GameFinished(
             event_code=g["event_code"], stage=g["stage"], section_id=g["section_id"], round=g["round"],
             pairing_id=g["pairing_id"], game_id=g["game_id"], game_no=g["game_no"], playoff_id=g["playoff_id"],
-            black=live.black, white=live.white, winner=winner, result=colour, reason=reason, foul=result.foul,
-            moves=live.moves, record=rec,
+            black=live.black, white=live.white, winner=plan["winner"], result=plan["result"], reason=plan["reason"],
+            foul=plan["foul"], moves=live.moves, record=rec,
             outcome=PairingOutcome(**outcome) if outcome else None, double_forfeit=live.double_forfeit,
             first=g["player_a"], second=g["player_b"]),
             event_id=uuid.uuid5(NS, f"{g['game_id']}/finished"))
-        return {"result": colour, "reason": reason, "winner": winner, "foul": result.foul, "outcome": outcome,
-                "double_forfeit": live.double_forfeit}
 
     async def _action_meta(self, session, game_id: str) -> list[dict]:
         rows = (await session.execute(
@@ -478,7 +492,7 @@ class GameService:
                     summary = await self._save(uow, g, live, ch, now)
                 self._remember(game_id, summary["_version"], live)
                 return summary
-            except _Retry:
+            except (_Retry, IntegrityError):
                 continue
         raise Conflict("busy", "the game changed concurrently too often; retry")
 

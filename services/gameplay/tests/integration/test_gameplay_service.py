@@ -1,0 +1,130 @@
+"""Issue 6 service tests against PostgreSQL and RabbitMQ: games from round.paired, a professional
+game and a two-game round ending with the right game.finished events, flag fall and no-show with
+nobody acting, two replicas racing, idempotent retries, partner scope."""
+from __future__ import annotations
+
+import asyncio
+
+from gameplay_testkit import OP, PA, eventually, pairing, round_paired
+
+FIVE = ["h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4", "l8"]
+
+
+async def _games(api, n: int):
+    async def ready():
+        games = (await api.get("/v1/games")).json()["games"]
+        return games if len(games) >= n else None
+    return await eventually(ready)
+
+
+async def _finished(cluster, n: int):
+    async def ready():
+        return cluster.finished() if len(cluster.finished()) >= n else None
+    return await eventually(ready)
+
+
+async def test_round_paired_produces_playable_games_and_play2_play3_game_ends_with_forbidden_loss(cluster_factory):
+    """PLAY-2 opening, swap, offers, choice; PLAY-3 double-three loses; game.finished on the bus."""
+    c = await cluster_factory()
+    await c.publish(round_paired(pairing("p1", "alice", "bob", track="professional", base_s=1800, increment_s=15)))
+    [g] = await _games(c.clients[0], 1)
+    gid, api = g["game_id"], c.clients[0]
+    await api.join_both(gid, "alice", "bob")
+    steps = [("opening", "alice", {"stones": ["h8", "h9", "j10"], "n": 2}), ("swap", "bob", {"swap": False}),
+             ("move", "bob", {"point": "a1"}), ("offers", "alice", {"points": ["j9", "l12"]}),
+             ("choose", "bob", {"point": "j9"}), ("move", "bob", {"point": "a2"}),
+             ("move", "alice", {"point": "i8"}), ("move", "bob", {"point": "a3"}),
+             ("move", "alice", {"point": "j8"})]
+    for what, who, body in steps:
+        r = await api.act(gid, what, who, **body)
+        assert r.status_code == 200, (what, r.text)
+    [fin] = await _finished(c, 1)
+    assert (fin.reason, fin.foul, fin.winner, fin.result) == ("forbidden", "double_three", "bob", "white")
+    assert fin.moves == ["h8", "h9", "j10", "a1", "j9", "a2", "i8", "a3", "j8"]
+    assert fin.outcome.second_points == 2
+
+
+async def test_pair5_two_game_round_and_play6_time_forfeit_in_game_one(cluster_factory):
+    """PAIR-5: game 2 swaps colours, 2 wins -> 2 points; PLAY-6: a flag in game 1 (found by the
+    background sweeper, nobody acting) loses the whole round and no game 2 is played."""
+    c = await cluster_factory()
+    await c.publish(round_paired(pairing("p1", "alice", "bob", games=2, base_s=60),
+                                 pairing("p2", "carol", "dave", games=2, base_s=60)))
+    api = c.clients[0]
+    await _games(api, 2)
+    g1 = "EV.main.S1.r1.p1.g1"
+    await api.join_both(g1, "alice", "bob")
+    for i, m in enumerate(FIVE):
+        assert (await api.act(g1, "move", "alice" if i % 2 == 0 else "bob", point=m)).status_code == 200
+    g2 = (await api.game("EV.main.S1.r1.p1.g2"))
+    assert (g2["black"], g2["status"]) == ("bob", "active")
+    for i, m in enumerate(FIVE[:-1] + ["b1"]):  # bob (black) fails to make five ...
+        assert (await api.act(g2["game_id"], "move", "bob" if i % 2 == 0 else "alice", point=m)).status_code == 200
+    for m in ["c1", "c2", "c3", "c4", "c5"]:  # ... alice needs a few more moves? no: resign instead
+        break
+    assert (await api.act(g2["game_id"], "resign", "bob")).status_code == 200
+    # p2: dave's flag falls in game 1 while nobody acts
+    await api.join_both("EV.main.S1.r1.p2.g1", "carol", "dave")
+    assert (await api.act("EV.main.S1.r1.p2.g1", "move", "carol", point="h8")).status_code == 200
+    c.clock.advance(61)
+    fins = await _finished(c, 3)
+    by = {(f.pairing_id, f.game_no): f for f in fins}
+    assert by[("p1", 2)].outcome.first_points == 2 and by[("p1", 2)].outcome.second_points == 0
+    assert by[("p2", 1)].reason == "time" and by[("p2", 1)].outcome.first_points == 2
+    assert by[("p2", 1)].outcome.second_points == 0
+    assert [g["game_id"] for g in (await api.get("/v1/rounds/EV/S1/1/games")).json()["games"]] == [
+        "EV.main.S1.r1.p1.g1", "EV.main.S1.r1.p1.g2", "EV.main.S1.r1.p2.g1"]
+
+
+async def test_play7_no_show_and_double_forfeit_fire_with_nobody_acting(cluster_factory):
+    c = await cluster_factory()
+    await c.publish(round_paired(pairing("p1", "alice", "bob"), pairing("p2", "carol", "dave")))
+    api = c.clients[0]
+    await _games(api, 2)
+    await api.act("EV.main.S1.r1.p1.g1", "join", "bob")
+    c.clock.advance(15 * 60 + 1)
+    fins = await _finished(c, 2)
+    by = {f.pairing_id: f for f in fins}
+    assert (by["p1"].reason, by["p1"].winner) == ("no_show", "bob")
+    assert by["p2"].double_forfeit and by["p2"].outcome.first_points == 0
+
+
+async def test_two_replicas_race_on_one_game_without_lost_or_doubled_moves(cluster_factory):
+    """Optimistic concurrency: both replicas take the same moves at once; each ply is applied once."""
+    c = await cluster_factory(replicas=2)
+    await c.publish(round_paired(pairing("p1", "alice", "bob")))
+    a, b = c.clients
+    [g] = await _games(a, 1)
+    gid = g["game_id"]
+    await a.join_both(gid, "alice", "bob")
+    points = ["h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4"]
+    for i, p in enumerate(points):
+        player = "alice" if i % 2 == 0 else "bob"
+        # the same ply sent to both replicas, and a conflicting one too
+        results = await asyncio.gather(a.act(gid, "move", player, point=p), b.act(gid, "move", player, point=p),
+                                       b.act(gid, "move", player, point=f"o{15 - i}"))
+        assert sorted(r.status_code for r in results).count(200) == 1, [r.text for r in results]
+        loser_codes = {r.json()["error"]["code"] for r in results if r.status_code != 200}
+        assert loser_codes <= {"not_your_turn", "occupied"}
+    view_a, view_b = await a.game(gid), await b.game(gid)
+    assert len(view_a["moves"]) == len(points) and view_a["moves"] == view_b["moves"]
+    assert view_a["seq"] == view_b["seq"]
+
+
+async def test_retried_move_applied_once_and_partner_scope(cluster_factory):
+    c = await cluster_factory(replicas=2)
+    await c.publish(round_paired(pairing("p1", "alice", "bob")))
+    a, b = c.clients
+    [g] = await _games(a, 1)
+    gid = g["game_id"]
+    r = await a.act(gid, "join", "bob", headers=PA)
+    assert r.status_code == 403
+    await a.join_both(gid, "alice", "bob")
+    h = {**OP, "Idempotency-Key": "retry-1"}
+    body = {"player_id": "alice", "point": "h8"}
+    r1, r2 = await asyncio.gather(a.post(f"/v1/games/{gid}/move", body, headers=h),
+                                  b.post(f"/v1/games/{gid}/move", body, headers=h))
+    r3 = await b.post(f"/v1/games/{gid}/move", body, headers=h)
+    assert r1.status_code == r2.status_code == r3.status_code == 200, (r1.text, r2.text)
+    assert r1.json() == r2.json() == r3.json()
+    assert (await a.game(gid))["moves"] == ["h8"]

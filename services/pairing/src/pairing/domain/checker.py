@@ -4,8 +4,8 @@ Checks: every participant exactly once; nobody else paired; no rematch of a game
 the board (forfeits do not count, PAIR-6); forbidden groups (TRF 260) kept apart; at most one
 pairing-allocated bye per player (and none after a forfeit win, FIDE C.04.1); colour limits —
 never the same colour three times running and the colour difference within ±2. PAIR-2 makes
-the colour limits absolute for everyone; FIDE C.04.3 exempts topscorers in the final round,
-which an event can switch on with ``topscorer_exemption``.
+the colour limits absolute for everyone; FIDE C.04.3 exempts pairs that include a topscorer
+in the final round, which an event can switch on with ``topscorer_exemption``.
 """
 
 from __future__ import annotations
@@ -81,8 +81,12 @@ def check_round(t: Tournament, rp: RoundPairing, participants: Iterable[int],
         for g in t.forbidden:
             if g.first_round <= r <= g.last_round and b.first in g.players and b.second in g.players:
                 problems.append(f"forbidden pair {b.first}-{b.second} (record 260)")
+        # FIDE C.04.3 C.3 binds only pairs of two non-topscorers: with the exemption on, a
+        # board with a topscorer may break either player's colour limits.
+        if topscorer_exemption and (is_topscorer(t, b.first, r) or is_topscorer(t, b.second, r)):
+            continue
         for pid, col in ((b.first, Colour.FIRST), (b.second, Colour.SECOND)):
             v = colour_violation(colour_history(t, pid), col)
-            if v and not (topscorer_exemption and is_topscorer(t, pid, r)):
+            if v:
                 problems.append(f"player {pid}: {v}")
     return problems

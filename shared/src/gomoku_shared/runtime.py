@@ -25,6 +25,7 @@ from .messaging.bus import EventBus, Message
 from .messaging.inbox import handle_once, inbox_table
 from .messaging.outbox import OutboxRelay, add_to_outbox, outbox_table
 from .settings import ServiceSettings
+from .topology import CONSUMES
 
 log = logging.getLogger("gomoku.runtime")
 
@@ -146,6 +147,11 @@ class ServiceRuntime:
         if self.started:
             return
         await self.bus.start()
+        for queue, keys in CONSUMES.items():
+            await self.bus.declare(queue, list(keys), delivery_limit=self.settings.delivery_limit)
+        unknown = set(self._handlers) - set(CONSUMES.get(self.name, ()))
+        if unknown:
+            raise RuntimeError(f"{self.name} handles {sorted(unknown)} but gomoku_shared.topology does not route them")
         if self._handlers:
             await self.bus.subscribe(f"{self.name}", self.consumed_types, self._on_message,
                                      prefetch=self.settings.consumer_prefetch,

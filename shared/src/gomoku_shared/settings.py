@@ -26,7 +26,9 @@ class ServiceSettings(BaseSettings):
     log_level: str = Field(default="INFO", alias="LOG_LEVEL")
     log_json: bool = Field(default=True, alias="LOG_JSON")
     relay_poll_s: float = Field(default=0.5, alias="RELAY_POLL_S")
-    consumer_prefetch: int = Field(default=20, alias="CONSUMER_PREFETCH")
+    #: 1 = one event at a time per process: deterministic order, no SQLite lock contention;
+    #: replicas still compete, so handlers lock the rows they change
+    consumer_prefetch: int = Field(default=1, alias="CONSUMER_PREFETCH")
     delivery_limit: int = Field(default=5, alias="DELIVERY_LIMIT")
     #: secret for encrypting personal data at rest (registration)
     data_key: str = Field(default="", alias="DATA_KEY")

@@ -1,0 +1,13 @@
+"""Who consumes what (ARCHITECTURE §1): one queue per consuming service.
+
+Every process declares the whole topology at start-up, so an event published before its
+consumer's first start is queued, not dropped as unroutable.
+"""
+from __future__ import annotations
+
+CONSUMES: dict[str, tuple[str, ...]] = {
+    "registration": ("qualifiers.selected",),
+    "pairing": ("section.closed", "game.finished"),
+    "gameplay": ("round.paired", "playoff.required"),
+    "awards": ("event.configured", "section.completed"),
+}

@@ -1,0 +1,20 @@
+"""Every event type has a producer contract, and the routing table matches the consumers."""
+from __future__ import annotations
+
+import importlib
+
+from gomoku_shared.contracts import PAYLOADS
+from gomoku_shared.topology import CONSUMES
+
+
+def test_each_service_consumes_exactly_what_the_topology_routes_to_it():
+    for service, keys in CONSUMES.items():
+        consumers = importlib.import_module(f"{service}.entrypoints.consumers")
+        assert set(consumers.CONSUMES) == set(keys), service
+        assert set(keys) <= set(PAYLOADS), f"{service} consumes an event without a contract"
+
+
+def test_every_consumed_event_is_produced_by_someone_else():
+    consumed = {k for keys in CONSUMES.values() for k in keys}
+    assert consumed == {"qualifiers.selected", "section.closed", "game.finished", "round.paired",
+                        "playoff.required", "event.configured", "section.completed"}

@@ -266,7 +266,13 @@ def test_play1_line_length(stones, point, expected):
         (lambda: _core.forbidden_points([(20, 2)], []), "off the 15x15 board"),
         (lambda: _core.line_length([(1, 1)], (15, 1)), "off the 15x15 board"),
         (lambda: _core.line_length([(1, 1), (1, 1)], (2, 2)), "twice"),
-        (lambda: _core.classify([(2 ** 70, 0)], [], (7, 7)), "(x, y) pair"),
+        (lambda: _core.classify([(2 ** 70, 0)], [], (7, 7)), "off the 15x15 board"),
+        (lambda: _core.classify([(True, 0)], [], (7, 7)), "integers"),
+        (lambda: _core.classify([(1.0, 0)], [], (7, 7)), "integers"),
+        (lambda: _core.classify([], [], ("h", 8)), "integers"),
+        (lambda: _core.classify(7, [], (7, 7)), "collection"),
+        (lambda: _core.forbidden_points("h8", []), "collection"),
+        (lambda: _core.line_length(None, (7, 7)), "collection"),
     ],
 )
 def test_play1_invalid_input_raises_value_error(call, message):

@@ -264,6 +264,35 @@ def test_play1_differential_reference_line_length():
     _assert_none(problems)
 
 
+BAD_INPUTS = [
+    ("classify", ([(15, 0)], [], (7, 7))),
+    ("classify", ([], [(0, -1)], (7, 7))),
+    ("classify", ([(3, 3)], [(3, 3)], (7, 7))),
+    ("classify", ([(7, 7)], [], (7, 7))),
+    ("classify", ([], [(7, 7)], (7, 7))),
+    ("classify", ([], [], (7, 15))),
+    ("classify", ([(True, 1)], [], (7, 7))),
+    ("classify", ([(1.5, 1)], [], (7, 7))),
+    ("classify", ([(1, 2, 3)], [], (7, 7))),
+    ("classify", (5, [], (7, 7))),
+    ("forbidden_points", ([(2, 2)], [(2, 2)])),
+    ("forbidden_points", ("a1", [])),
+    ("line_length", ([(1, 1)], (15, 1))),
+    ("line_length", ([(1, 16)], (1, 1))),
+]
+
+
+def test_play3_invalid_input_refused_alike_by_both_cores():
+    """PLAY-3 / PLAY-1: switching GAMEPLAY_ENGINE does not change what input is refused."""
+    for name, args in BAD_INPUTS:
+        for core in (_core, reference):
+            try:
+                getattr(core, name)(*args)
+            except ValueError:
+                continue
+            raise AssertionError(f"{core.__name__}.{name}{args!r} accepted bad input")
+
+
 def test_play3_candidate_filter_is_not_vacuous():
     """PLAY-3: the differential positions do contain every kind, so agreement means something."""
     seen = {}

@@ -276,25 +276,43 @@ cdef int _classify(Board* b, int cell) noexcept nogil:
 # ---------------------------------------------------------------- Python API
 
 cdef inline int _cell_of(object point, str what) except -1:
-    cdef int x, y
+    cdef object ox, oy
+    cdef long x, y
     try:
-        x, y = point
-    except (TypeError, ValueError, OverflowError):
-        raise ValueError(f"{what} must be an (x, y) pair, got {point!r}") from None
+        ox, oy = point
+    except (TypeError, ValueError):
+        raise ValueError(f"{what} must be an (x, y) pair, not {point!r}") from None
+    if type(ox) is bool or type(oy) is bool or not isinstance(ox, int) or not isinstance(oy, int):
+        raise ValueError(f"{what} coordinates must be integers, not {point!r}")
+    try:
+        x = ox
+        y = oy
+    except OverflowError:
+        x = -1
+        y = -1
     if x < 0 or x >= SIZE or y < 0 or y >= SIZE:
-        raise ValueError(f"{what} ({x}, {y}) is off the {SIZE}x{SIZE} board")
+        raise ValueError(f"{what} {tuple(point)!r} is off the {SIZE}x{SIZE} board")
     return y * SIZE + x
+
+
+cdef object _iterate(object stones, str what):
+    if isinstance(stones, (str, bytes)):
+        raise ValueError(f"{what} must be a collection of (x, y) points, not {stones!r}")
+    try:
+        return iter(stones)
+    except TypeError:
+        raise ValueError(f"{what} must be a collection of (x, y) points, not {stones!r}") from None
 
 
 cdef int _load(Board* b, object black, object white) except -1:
     cdef int cell
     _clear(b)
-    for s in black:
+    for s in _iterate(black, "black"):
         cell = _cell_of(s, "black stone")
         if not _is_empty(b, cell):
             raise ValueError(f"black stone {tuple(s)!r} is listed twice")
         _set(b, cell, True)
-    for s in white:
+    for s in _iterate(white, "white"):
         cell = _cell_of(s, "white stone")
         if not _is_empty(b, cell):
             raise ValueError(f"white stone {tuple(s)!r} overlaps another stone")
@@ -345,7 +363,7 @@ def line_length(stones, point):
     cdef unsigned char occupied[CELLS]
     cdef int cell, d, x, y, px, py, n, best = 0
     memset(occupied, 0, sizeof(occupied))
-    for s in stones:
+    for s in _iterate(stones, "stones"):
         cell = _cell_of(s, "stone")
         if occupied[cell]:
             raise ValueError(f"stone {tuple(s)!r} is listed twice")

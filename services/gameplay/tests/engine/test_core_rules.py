@@ -299,3 +299,18 @@ def test_play3_needs_recursion_marks_only_possible_double_threes():
     assert _core._needs_recursion(black, white, point) is False  # double four decided first
     with pytest.raises(ValueError, match="occupied"):
         _core._needs_recursion(cross, [], (6, 7))
+
+
+def test_play3_open_three_survives_while_one_straight_four_point_is_legal():
+    """PLAY-3 (recursive): the row .X*X. has two straight-four points, f8 and j8. A column
+    four above f8 makes f8 a double four, but j8 is still legal, so the row is a three and
+    h8 (with the column three h9 h10) is a double three. With j8 spoiled the same way the
+    row is no three and h8 is legal."""
+    base = [(6, 7), (8, 7), (7, 8), (7, 9)]
+    above_f8 = [(5, 8), (5, 9), (5, 10)]
+    above_j8 = [(9, 8), (9, 9), (9, 10)]
+    assert _core.classify(base, [], (7, 7)) == "double_three"
+    assert _core.classify(base + above_f8, [], (7, 7)) == "double_three"
+    assert _core.classify(base + above_f8 + [(7, 7)], [], (5, 7)) == "double_four"
+    assert _core.classify(base + above_f8 + [(7, 7)], [], (9, 7)) == "none"
+    assert _core.classify(base + above_f8 + above_j8, [], (7, 7)) == "none"

@@ -140,3 +140,17 @@ def test_pair2_start_numbers_with_gaps_pair_like_their_contiguous_order():
         a, b = pair_swiss_round(gapped), pair_swiss_round(dense)
         assert a.pairs() == [(back[x], back[y] if y else 0) for x, y in b.pairs()]
         gapped, dense = _play(gapped, a), _play(dense, b)
+
+
+def test_pair11_arbiter_correction_is_validated_before_publishing():
+    from pairing.domain.checker import check_round
+    from pairing.domain.model import active_players
+    t = _field(4, rounds=3)
+    r1 = pair_swiss_round(t)
+    t = _play(t, r1, Outcome.DRAW)
+    r2 = pair_swiss_round(t)
+    parts = active_players(t, 2)
+    assert check_round(t, r2, parts) == []
+    b = r1.boards[0]
+    rematch = RoundPairing(2, (Board(b.second, b.first), Board(r1.boards[1].first, r1.boards[1].second)), {})
+    assert any("rematch" in p for p in check_round(t, rematch, parts))

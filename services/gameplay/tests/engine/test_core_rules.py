@@ -314,3 +314,32 @@ def test_play3_open_three_survives_while_one_straight_four_point_is_legal():
     assert _core.classify(base + above_f8 + [(7, 7)], [], (5, 7)) == "double_four"
     assert _core.classify(base + above_f8 + [(7, 7)], [], (9, 7)) == "none"
     assert _core.classify(base + above_f8 + above_j8, [], (7, 7)) == "none"
+
+
+def test_play3_forbidden_points_equals_classify_on_every_point_random():
+    """PLAY-3: forbidden_points (which skips points with fewer than 4 black stones within 5
+    on their lines) lists exactly the points classify calls forbidden, on 1,500 seeded dense
+    random clusters anywhere on the board."""
+    import random
+
+    rng = random.Random(20261129)
+    fouls_seen = 0
+    for _ in range(1_500):
+        cx, cy, r = rng.randrange(15), rng.randrange(15), rng.randint(2, 7)
+        xs, ys = range(max(0, cx - r), min(15, cx + r + 1)), range(max(0, cy - r), min(15, cy + r + 1))
+        cells = [(x, y) for x in xs for y in ys]
+        rng.shuffle(cells)
+        nb = int(len(cells) * rng.uniform(0.1, 0.5))
+        nw = int(len(cells) * rng.uniform(0.0, 0.25))
+        black, white = cells[:nb], cells[nb:nb + nw]
+        occupied = set(black) | set(white)
+        expected = {}
+        for x in range(15):
+            for y in range(15):
+                if (x, y) not in occupied:
+                    k = _core.classify(black, white, (x, y))
+                    if k not in ("none", "five"):
+                        expected[(x, y)] = k
+        assert _core.forbidden_points(black, white) == expected, (black, white)
+        fouls_seen += len(expected)
+    assert fouls_seen > 1_000

@@ -18,6 +18,10 @@ Design (why it is fast):
 from libc.stdint cimport uint16_t, uint32_t
 from libc.string cimport memcpy, memset
 
+
+cdef extern from *:
+    int __builtin_ctz(unsigned int x) nogil
+
 cdef enum:
     SIZE = 15
     CELLS = 225
@@ -337,20 +341,68 @@ def classify(black, white, point):
     return KINDS[kind]
 
 
+cdef int _candidates(const Board* b, int* cells) noexcept nogil:
+    """Empty cells with at least 4 black stones within 5 along their 4 lines (in total).
+
+    Nothing else can be forbidden: a double three needs 2 + 2 stones within 3, a double
+    four 3 + 3 (or 4 on one line) within 4, an overline 5 within 5. Counted with bit-sliced
+    saturating counters over 15-bit row masks, 40 shifted masks per row.
+    """
+    cdef uint32_t rows[SIZE + 2 * PAD]
+    cdef uint32_t c1, c2, c3, c4, m, up, down, here, free
+    cdef uint32_t masks[8]
+    cdef int y, k, x, j, n = 0
+    for y in range(SIZE + 2 * PAD):
+        rows[y] = 0
+    for y in range(SIZE):
+        rows[y + PAD] = (b.black[0][y] >> PAD) & 0x7FFF
+    for y in range(SIZE):
+        c1 = c2 = c3 = c4 = 0
+        for k in range(1, PAD + 1):
+            here = rows[y + PAD]
+            up = rows[y + PAD + k]
+            down = rows[y + PAD - k]
+            # row, column, diagonal and anti-diagonal neighbours at distance k
+            masks[0] = here << k
+            masks[1] = here >> k
+            masks[2] = up
+            masks[3] = down
+            masks[4] = up >> k
+            masks[5] = down << k
+            masks[6] = down >> k
+            masks[7] = up << k
+            for j in range(8):
+                m = masks[j] & 0x7FFF
+                c4 |= c3 & m
+                c3 |= c2 & m
+                c2 |= c1 & m
+                c1 |= m
+        free = ~((b.black[0][y] | b.block[0][y]) >> PAD) & 0x7FFF
+        c4 &= free
+        while c4:
+            x = __builtin_ctz(c4)
+            c4 &= c4 - 1
+            cells[n] = y * SIZE + x
+            n += 1
+    return n
+
+
 def forbidden_points(black, white):
     """Every empty point where black may not play, mapped to its kind (PLAY-3)."""
     cdef Board b
-    cdef int cell, n = 0, i
+    cdef int cell, n = 0, i, ncand
     cdef unsigned char kinds[CELLS]
     cdef int cells[CELLS]
+    cdef int cand[CELLS]
     _load(&b, black, white)
     with nogil:
-        for cell in range(CELLS):
-            if _is_empty(&b, cell):
-                kinds[n] = <unsigned char>_classify(&b, cell)
-                if kinds[n] >= K_OVERLINE:
-                    cells[n] = cell
-                    n += 1
+        ncand = _candidates(&b, cand)
+        for i in range(ncand):
+            cell = cand[i]
+            kinds[n] = <unsigned char>_classify(&b, cell)
+            if kinds[n] >= K_OVERLINE:
+                cells[n] = cell
+                n += 1
     result = {}
     for i in range(n):
         result[(cells[i] % SIZE, cells[i] // SIZE)] = KINDS[kinds[i]]

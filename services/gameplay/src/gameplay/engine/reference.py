@@ -53,7 +53,11 @@ def _point(value: object, what: str) -> Point:
 def _stones(values: Iterable[object], what: str) -> set[Point]:
     if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
         raise ValueError(f"{what} must be a collection of (x, y) points, not {values!r}")
-    out = {_point(v, f"{what} stone") for v in values}
+    points = [_point(v, f"{what} stone") for v in values]
+    out = set(points)
+    if len(out) != len(points):
+        dup = next(p for p in points if points.count(p) > 1)
+        raise ValueError(f"{what} stone {dup!r} is listed twice")
     return out
 
 

@@ -8,7 +8,7 @@ from gameplay.engine import _core, reference
 CORES = [pytest.param(reference, id="reference"), pytest.param(_core, id="cython")]
 BAD = [
     pytest.param([(7, 7), (7, 7)], [], "listed twice", id="black-duplicate"),
-    pytest.param([], [(1, 1), (1, 1)], "listed twice", id="white-duplicate"),
+    pytest.param([], [(1, 1), (1, 1)], "(1, 1)", id="white-duplicate"),
     pytest.param([(7, 7)], [(7, 7)], "", id="both-colours"),
     pytest.param([(15, 0)], [], "", id="off-board"),
 ]

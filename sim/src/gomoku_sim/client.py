@@ -1,0 +1,121 @@
+"""HTTP access to the four services, as a partner app, an arbiter and an operator would have it.
+
+``Platform`` hides only *where* a service lives: in the embedded mode one ASGI app serves all
+four under /registration, /pairing, /gameplay and /awards; in the distributed mode each has its
+own base URL. Transport failures (a service being restarted) are retried for a bounded time;
+4xx answers are raised as ``ApiError`` with the platform's error body.
+"""
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+SERVICES = ("registration", "pairing", "gameplay", "awards")
+
+
+@dataclass(frozen=True)
+class Keys:
+    operator: str = "op-key"
+    arbiter: str = "arb-key"
+    partner: str = "partner-key"
+    partner_id: str = "partner-1"
+
+    @property
+    def api_keys_setting(self) -> str:
+        """The API_KEYS value the services need for these keys."""
+        return f"{self.operator}=operator,{self.arbiter}=arbiter,{self.partner}=partner:{self.partner_id}"
+
+
+class ApiError(Exception):
+    def __init__(self, method: str, url: str, status: int, body: Any) -> None:
+        err = body.get("error", {}) if isinstance(body, Mapping) else {}
+        self.status = status
+        self.code = err.get("code", "")
+        self.message = err.get("message", str(body)[:300])
+        self.details = err.get("details")
+        self.body = body
+        super().__init__(f"{method} {url} -> {status} {self.code}: {self.message}")
+
+
+class Platform:
+    """The four services' HTTP APIs."""
+
+    def __init__(self, client: httpx.AsyncClient, bases: Mapping[str, str], keys: Keys = Keys(), *,
+                 retry_for_s: float = 60.0) -> None:
+        self.client = client
+        self.bases = dict(bases)
+        self.keys = keys
+        self.retry_for_s = retry_for_s
+        self.requests = 0
+
+    @classmethod
+    def embedded(cls, app, keys: Keys = Keys()) -> Platform:
+        client = httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://embedded",
+                                   timeout=60.0)
+        return cls(client, {s: f"/{s}" for s in SERVICES}, keys)
+
+    @classmethod
+    def distributed(cls, urls: Mapping[str, str], keys: Keys = Keys(), retry_for_s: float = 90.0) -> Platform:
+        limits = httpx.Limits(max_connections=64, max_keepalive_connections=32)
+        client = httpx.AsyncClient(timeout=30.0, limits=limits)
+        return cls(client, {s: urls[s].rstrip("/") for s in SERVICES}, keys, retry_for_s=retry_for_s)
+
+    async def aclose(self) -> None:
+        await self.client.aclose()
+
+    def url(self, service: str, path: str) -> str:
+        return self.bases[service] + path
+
+    def _key(self, role: str) -> str:
+        return {"operator": self.keys.operator, "arbiter": self.keys.arbiter, "partner": self.keys.partner}[role]
+
+    async def request(self, method: str, service: str, path: str, *, role: str = "operator",
+                      json: Any = None, params: Mapping[str, Any] | None = None,
+                      idempotency_key: str | None = None, raw: bool = False) -> Any:
+        headers = {"X-API-Key": self._key(role)}
+        if idempotency_key:
+            headers["Idempotency-Key"] = idempotency_key
+        url = self.url(service, path)
+        deadline = time.monotonic() + self.retry_for_s
+        delay = 0.05
+        while True:
+            try:
+                self.requests += 1
+                r = await self.client.request(method, url, json=json, params=params, headers=headers)
+            except (httpx.TransportError, OSError) as exc:
+                # a service being restarted: retry (POSTs carry an Idempotency-Key where it matters)
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"{service} unreachable for {self.retry_for_s:.0f}s "
+                                       f"({method} {path}): {exc!r}") from exc
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 1.0)
+                continue
+            if r.status_code >= 500 or r.status_code == 503:
+                if time.monotonic() > deadline:
+                    raise ApiError(method, url, r.status_code, _body(r))
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 1.0)
+                continue
+            if r.status_code >= 400:
+                raise ApiError(method, url, r.status_code, _body(r))
+            if raw:
+                return r.text
+            return _body(r)
+
+    async def get(self, service: str, path: str, **kw: Any) -> Any:
+        return await self.request("GET", service, path, **kw)
+
+    async def post(self, service: str, path: str, json: Any = None, **kw: Any) -> Any:
+        return await self.request("POST", service, path, json=json if json is not None else {}, **kw)
+
+
+def _body(r: httpx.Response) -> Any:
+    try:
+        return r.json()
+    except ValueError:
+        return {"text": r.text}

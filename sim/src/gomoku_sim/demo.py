@@ -1,0 +1,93 @@
+"""The main job: run a seed event with bot players and print its results.
+
+    .venv/bin/python -m gomoku_sim.demo                       # SZ 2022, scaled down, embedded
+    .venv/bin/python -m gomoku_sim.demo --preset nt-2023 --seed 7 --players-per-section 8
+    .venv/bin/python -m gomoku_sim.demo --full --mode distributed   # needs AMQP_URL, DATABASE_URL
+
+Embedded: the four services in this process (in-memory bus, SQLite in a temporary DATA_DIR,
+one fake clock). Distributed: the four services as processes started with the commands of
+docker-compose.yml, on RabbitMQ (AMQP_URL) and PostgreSQL (DATABASE_URL: a server where a
+database per service may be created).
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import tempfile
+import time
+import uuid
+from datetime import datetime, timezone
+from pathlib import Path
+
+from .bots import BotPolicy
+from .driver import EVENT_CODES, EventDriver, RunSpec, result_digest, scaled_sizes, years_to_reach
+from .report import print_awards, print_qualifiers, print_standings, where_to_find, write_csvs
+from .stack import database_urls_for, distributed_stack, embedded_stack, env_or_fail
+
+PRESETS = tuple(EVENT_CODES)
+#: the distributed services' fake clock starts here (gomoku_shared.service.clock_from_settings)
+DISTRIBUTED_CLOCK_START = datetime(2026, 1, 1, tzinfo=timezone.utc)
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="python -m gomoku_sim.demo", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--preset", choices=PRESETS, default="sz-2022")
+    p.add_argument("--seed", type=int, default=2022)
+    p.add_argument("--players-per-section", type=int, default=None,
+                   help="entries in each played section of the scaled-down field")
+    p.add_argument("--full", action="store_true", help="the full-size field (SZ: 8 sections x 128)")
+    p.add_argument("--rounds", type=int, default=None, help="Swiss rounds (default: the preset's)")
+    p.add_argument("--mode", choices=("embedded", "distributed"), default="embedded")
+    p.add_argument("--out", type=Path, default=None, help="directory for CSV files and summary.json")
+    p.add_argument("--no-show-rate", type=float, default=0.02)
+    p.add_argument("--timeout-rate", type=float, default=0.02)
+    p.add_argument("--quiet", action="store_true", help="no progress output")
+    return p.parse_args(argv)
+
+
+async def run(args: argparse.Namespace) -> int:
+    sizes = scaled_sizes(args.preset, args.players_per_section, full=args.full)
+    policy = BotPolicy(no_show_rate=args.no_show_rate, timeout_rate=args.timeout_rate)
+    spec = RunSpec(preset_id=args.preset, seed=args.seed, sizes=sizes, rounds=args.rounds, policy=policy,
+                   progress=not args.quiet, concurrency=1 if args.mode == "embedded" else 16)
+    out_dir = args.out or Path(tempfile.mkdtemp(prefix=f"gomoku-{spec.code}-")) / "results"
+    started = time.monotonic()
+    if args.mode == "embedded":
+        data_dir = Path(tempfile.mkdtemp(prefix=f"gomoku-{spec.code}-data-"))
+        ctx = embedded_stack(data_dir, configure_logs=True)
+    else:
+        spec.shift_years = years_to_reach(args.preset, DISTRIBUTED_CLOCK_START)
+        amqp = env_or_fail("AMQP_URL")
+        admin = env_or_fail("DATABASE_URL")
+        run_id = uuid.uuid4().hex[:6]
+        ctx = distributed_stack(amqp_url=amqp, database_urls=database_urls_for(admin, f"gomoku_demo_{run_id}"),
+                                log_dir=out_dir.parent / "logs", namespace=f"demo-{run_id}", code_of=lambda: spec.code)
+        print(f"distributed: dates moved {spec.shift_years} years later (the services' fake clock starts "
+              f"{DISTRIBUTED_CLOCK_START.date()})", file=sys.stderr)
+    async with ctx as stack:
+        driver = EventDriver(stack.platform, stack.clock, stack.quiet, spec)
+        summary = await driver.run()
+        wall = time.monotonic() - started
+        out = sys.stdout
+        out.write(f"\n{driver.config.name} ({spec.preset_id}, seed {spec.seed}, {stack.mode})\n")
+        games = summary.get("games", {})
+        out.write(f"{len(driver.field)} applications, {len(games)} games, {wall:.1f}s wall, "
+                  f"{len(games) / wall:.1f} games/s\n")
+        print_standings(summary, out)
+        print_awards(summary, out)
+        print_qualifiers(summary, out)
+        written = await write_csvs(stack.platform, spec.code, summary, out_dir)
+        where_to_find(spec.code, stack.mode, stack.urls, out_dir, out)
+        out.write(f"  ({len(written)} files written)\n")
+        out.write(f"result digest: {result_digest(summary)}\n")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return asyncio.run(run(parse_args(argv)))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,141 @@
+"""The end of a run: final standings with tiebreaks, prizes, titles, team results and
+qualifiers printed as text, every published list written as CSV, and where to find it all."""
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, TextIO
+
+from .client import Platform
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, float):
+        return f"{v:g}"
+    return "" if v is None else str(v)
+
+
+def _table(rows: list[list[str]], out: TextIO, indent: str = "  ") -> None:
+    if not rows:
+        return
+    widths = [max(len(r[i]) if i < len(r) else 0 for r in rows) for i in range(max(len(r) for r in rows))]
+    for r in rows:
+        out.write(indent + "  ".join(c.ljust(widths[i]) for i, c in enumerate(r)).rstrip() + "\n")
+
+
+def print_standings(summary: Mapping[str, Any], out: TextIO, top: int = 12) -> None:
+    for sid, sec in summary.get("sections", {}).items():
+        rows = sec.get("standings") or []
+        if isinstance(rows, Mapping):
+            rows = rows.get("standings", [])
+        out.write(f"\n== {sid} ({sec.get('status')}, {sec.get('rounds')} rounds)\n")
+        if not rows:
+            out.write("  (no standings)\n")
+            continue
+        tb_names = list((rows[0].get("tiebreaks") or {}).keys())
+        table = [["place", "name", "unit", "pts", *tb_names, "g.place"]]
+        for r in rows[:top]:
+            table.append([_fmt(r.get("place")) + ("=" if r.get("shared") else ""), _fmt(r.get("name")),
+                          _fmt(r.get("unit")), _fmt(r.get("points")),
+                          *[_fmt((r.get("tiebreaks") or {}).get(k)) for k in tb_names],
+                          _fmt(r.get("gender_place"))])
+        _table(table, out)
+        if len(rows) > top:
+            out.write(f"  … {len(rows) - top} more\n")
+
+
+def print_awards(summary: Mapping[str, Any], out: TextIO) -> None:
+    current: dict[str, Mapping[str, Any]] = {}
+    for p in summary.get("publications", []):
+        payload = p.get("payload", p)
+        current[payload.get("section_id", "?")] = payload
+    for sid, pub in sorted(current.items()):
+        if pub.get("cancelled"):
+            out.write(f"\n-- awards {sid}: cancelled (no awards)\n")
+            continue
+        out.write(f"\n-- awards {sid} (revision {pub.get('revision')})\n")
+        prizes = pub.get("prizes") or []
+        if prizes:
+            out.write("  prizes:\n")
+            _table([[_fmt(x.get("place")), _fmt(x.get("name") or x.get("entrant_id")), _fmt(x.get("table") or x.get("prize_id")),
+                     _fmt(x.get("amount") if x.get("amount") is not None else x.get("amount_fen"))] for x in prizes], out, "    ")
+        titles = pub.get("titles") or []
+        if titles:
+            out.write("  titles:\n")
+            _table([[_fmt(x.get("place")), _fmt(x.get("name") or x.get("entrant_id")), _fmt(x.get("title"))]
+                    for x in titles], out, "    ")
+        places = pub.get("places") or []
+        if places and not prizes:
+            out.write("  places:\n")
+            _table([[_fmt(x.get("place")), _fmt(x.get("name") or x.get("entrant_id")),
+                     ", ".join(x.get("items") or [])] for x in places if x.get("items")], out, "    ")
+        teams = pub.get("team_ranking") or []
+        if teams:
+            out.write("  team ranking:\n")
+            _table([[_fmt(x.get("place")), _fmt(x.get("unit") or x.get("name") or x.get("entrant_id")),
+                     _fmt(x.get("score") if x.get("score") is not None else x.get("value"))] for x in teams], out, "    ")
+        boards = pub.get("best_boards") or []
+        if boards:
+            out.write("  best boards:\n")
+            _table([[f"board {_fmt(x.get('board'))}", _fmt(x.get("name") or x.get("player_id")),
+                     _fmt(x.get("points") if x.get("points") is not None else x.get("score"))] for x in boards], out, "    ")
+        squad = pub.get("squad") or []
+        if squad:
+            out.write("  training squad: " + ", ".join(_fmt(x.get("name")) + f" ({_fmt(x.get('role'))})" for x in squad) + "\n")
+
+
+def print_qualifiers(summary: Mapping[str, Any], out: TextIO) -> None:
+    q = summary.get("qualifiers")
+    if not q:
+        return
+    lists = q.get("lists") or q.get("qualifiers") or []
+    if not lists:
+        return
+    out.write("\n-- qualifiers\n")
+    for item in lists:
+        head = f"  {item.get('section_id')}" + (f" ({item['gender']})" if item.get("gender") else "") + \
+            f" -> {item.get('target_section_id') or item.get('to_section')}: "
+        quals = ", ".join(f"{x.get('place')}. {x.get('name')}" for x in item.get("qualifiers", []))
+        subs = ", ".join(f"{x.get('place')}. {x.get('name')}" for x in item.get("substitutes", []))
+        out.write(head + quals + (f"; substitutes {subs}" if subs else "") + "\n")
+
+
+async def write_csvs(platform: Platform, code: str, summary: Mapping[str, Any], out_dir: Path) -> list[Path]:
+    """Every CSV the services publish for this event, plus the canonical summary JSON."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+
+    async def save(service: str, path: str, name: str) -> None:
+        try:
+            text = await platform.request("GET", service, path, raw=True)
+        except Exception:  # noqa: BLE001 - a list a section does not have (e.g. titles)
+            return
+        p = out_dir / name
+        p.write_text(text, encoding="utf-8")
+        written.append(p)
+
+    for sid in summary.get("sections", {}):
+        await save("pairing", f"/v1/events/{code}/sections/{sid}/standings?format=csv", f"{sid}-standings.csv")
+        for what in ("prizes", "titles", "certificates", "best-boards"):
+            await save("awards", f"/v1/events/{code}/sections/{sid}/{what}.csv", f"{sid}-{what}.csv")
+    await save("awards", f"/v1/events/{code}/teams.csv", "teams.csv")
+    await save("awards", f"/v1/events/{code}/qualifiers.csv", "qualifiers.csv")
+    p = out_dir / "summary.json"
+    p.write_text(json.dumps(summary, indent=1, ensure_ascii=False, sort_keys=True), encoding="utf-8")
+    written.append(p)
+    return written
+
+
+def where_to_find(code: str, mode: str, urls: Mapping[str, str], out_dir: Path | None, out: TextIO) -> None:
+    base = {s: (urls.get(s) or f"http://127.0.0.1:8000/{s}") for s in ("registration", "pairing", "gameplay", "awards")}
+    out.write("\nFull results:\n")
+    out.write(f"  standings   GET {base['pairing']}/v1/events/{code}/sections/<section>/standings[?format=csv] (crosstable, trf)\n")
+    out.write(f"  awards      GET {base['awards']}/v1/events/{code}/sections/<section>/awards | prizes | titles | certificates[.csv]\n")
+    out.write(f"  teams       GET {base['awards']}/v1/events/{code}/teams[.csv]   qualifiers: /v1/events/{code}/qualifiers[.csv]\n")
+    out.write(f"  games       GET {base['gameplay']}/v1/games?event_code={code}  record: /v1/games/<id>/record?format=psq\n")
+    if mode == "embedded":
+        out.write("  (embedded: serve the same data with `.venv/bin/python -m gomoku_shared.embedded` and DATA_DIR "
+                  "pointing at the run's data directory)\n")
+    if out_dir is not None:
+        out.write(f"  CSV files   {out_dir}/\n")

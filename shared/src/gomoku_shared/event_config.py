@@ -494,6 +494,8 @@ class SectionConfig(_Model):
     no_show_minutes: Annotated[int, Field(ge=1)] | None = None
     awards: AwardsConfig = AwardsConfig()
     qualification: QualificationRule | None = None
+    #: PAIR-2 extension: keep players of one unit apart where the event says so (SectionRules)
+    separate_units: bool = False
 
     @property
     def played(self) -> bool:

@@ -9,8 +9,10 @@ from gomoku_shared.service import Service, bus_from_settings, clock_from_setting
 from gomoku_shared.settings import ServiceSettings
 
 from .adapters.orm import metadata
+from .adapters.protection import DataProtector
 from .entrypoints import consumers
 from .entrypoints.api import create_api
+from .service_layer.handlers import Context
 
 NAME = "registration"
 
@@ -18,6 +20,8 @@ NAME = "registration"
 def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Clock | None = None) -> Service:
     runtime = ServiceRuntime(NAME, settings, metadata, bus=bus or bus_from_settings(settings), clock=clock or clock_from_settings(settings),
                              owns_bus=bus is None)
-    consumers.register(runtime)
-    app = create_api(runtime, KeyRing(settings.api_keys))
+    # DATA_KEY encrypts personal data; required when the service runs distributed (AMQP_URL set)
+    context = Context(DataProtector.from_settings(settings.data_key, distributed=bool(settings.amqp_url)))
+    consumers.register(runtime, context)
+    app = create_api(runtime, KeyRing(settings.api_keys), context)
     return Service(NAME, runtime, app)

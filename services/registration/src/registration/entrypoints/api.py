@@ -1,15 +1,285 @@
-"""HTTP API of the registration service."""
+"""HTTP API of the registration service (docs/api.md; OpenAPI at /docs).
+
+Partner keys see and act only on the players they registered (another partner's records answer
+404); staff (operator, arbiter) see all. ID numbers and document references are never returned
+(masked / "[protected]"). POSTs that create honour `Idempotency-Key`.
+"""
 from __future__ import annotations
 
-from fastapi import FastAPI
+import json
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any
 
-from gomoku_shared.auth import KeyRing
-from gomoku_shared.runtime import ServiceRuntime
+import sqlalchemy as sa
+from fastapi import APIRouter, Depends, FastAPI, Query, Request
+from fastapi.responses import JSONResponse
+from sqlalchemy.exc import IntegrityError
+
+from gomoku_shared.auth import KeyRing, Principal, require
+from gomoku_shared.errors import Conflict, NotFound
+from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
 from gomoku_shared.service import lifespan_for
 from gomoku_shared.web import create_app
 
+from .. import presets
+from ..adapters import idempotency, orm
+from ..adapters import repository as repo
+from ..service_layer import handlers as h
+from ..service_layer import schemas as s
+from ..service_layer import stages as st
 
-def create_api(runtime: ServiceRuntime, keyring: KeyRing) -> FastAPI:
+Registrant = Annotated[Principal, Depends(require("partner", "operator"))]
+Anyone = Annotated[Principal, Depends(require("partner", "operator", "arbiter"))]
+Arbiter = Annotated[Principal, Depends(require("arbiter", "operator"))]
+OperatorKey = Annotated[Principal, Depends(require("operator"))]
+
+def _ctx(request: Request) -> h.Context:
+    return request.app.state.registration
+
+
+async def _run(request: Request, principal: Principal, code: str | None,
+               fn: Callable[[UnitOfWork, h.EventCommand | None], Awaitable[Any]], *, status: int = 201,
+               body: Any = None) -> JSONResponse:
+    """One command in one transaction; replays the stored answer for a repeated Idempotency-Key."""
+    runtime: ServiceRuntime = request.app.state.runtime
+    ctx = _ctx(request)
+    key = request.headers.get("idempotency-key")
+    if key is not None and not 1 <= len(key) <= 200:
+        raise Conflict("bad_idempotency_key", "Idempotency-Key must be 1..200 characters")
+    digest = ctx.protector.digest(json.dumps(
+        [request.method, request.url.path, body.model_dump(mode="json") if body is not None else None],
+        sort_keys=True).encode())
+    try:
+        async with runtime.transaction(correlation_id=code) as uow:
+            cmd = await h.EventCommand.begin(uow, ctx, principal, code) if code is not None else None
+            if key is not None:
+                stored = await idempotency.lookup(uow.session, principal, key, digest)
+                if stored is not None:
+                    return JSONResponse(stored[1], status_code=stored[0])
+            result = await fn(uow, cmd)
+            if key is not None:
+                await idempotency.remember(uow.session, principal, key, digest, status, result, uow.clock.now())
+    except IntegrityError:
+        # a concurrent twin of this request won the race (same event code / idempotency key)
+        raise Conflict("concurrent_duplicate", "an identical request was processed at the same time; retry") from None
+    return JSONResponse(result, status_code=status)
+
+
+def _router() -> APIRouter:
+    r = APIRouter(prefix="/v1")
+
+    # ------------------------------------------------------------------ presets / events
+    @r.get("/presets", tags=["events"], summary="Event presets shipped with the service (EVT-1..6)")
+    async def list_presets() -> dict:
+        out = []
+        for pid in presets.list_presets():
+            cfg = presets.load(pid)
+            out.append({"id": pid, "name": cfg.name, "name_zh": cfg.name_zh})
+        return {"presets": out}
+
+    @r.post("/events", tags=["events"], status_code=201,
+            summary="Create an event from a preset plus overrides; emits event.configured")
+    async def create_event(body: s.EventIn, request: Request, principal: OperatorKey) -> JSONResponse:
+        return await _run(request, principal, None, lambda uow, c: h.create_event(uow, _ctx(request), principal, body),
+                          body=body)
+
+    @r.get("/events/{event_code}", tags=["events"], summary="An event: stages, sections, caps, windows")
+    async def get_event(event_code: str, request: Request, _: Anyone) -> dict:
+        async with request.app.state.runtime.sessionmaker() as session:
+            return await h.get_event(session, _ctx(request), event_code)
+
+    # ------------------------------------------------------------------ entries
+    @r.post("/events/{event_code}/entries", tags=["entries"], status_code=201,
+            summary="Register one player (REG-1..8, REG-13); Idempotency-Key honoured")
+    async def submit_entry(event_code: str, body: s.EntryIn, request: Request, principal: Registrant) -> JSONResponse:
+        async def fn(uow, cmd):
+            e = await h.submit_individual(cmd, body)
+            await cmd.save()
+            return h.submit_response(cmd, e)
+        return await _run(request, principal, event_code, fn, body=body)
+
+    @r.post("/events/{event_code}/entries/bulk", tags=["entries"], status_code=201,
+            summary="Bulk registration for partner platforms: all or nothing, with a per-row report")
+    async def submit_bulk(event_code: str, body: s.BulkIn, request: Request, principal: Registrant) -> JSONResponse:
+        async def fn(uow, cmd):
+            report = await h.submit_bulk(cmd, body)
+            await cmd.save()
+            return {"registered": len(report), "rows": report}
+        return await _run(request, principal, event_code, fn, body=body)
+
+    @r.post("/events/{event_code}/teams", tags=["entries"], status_code=201,
+            summary="Register a team with its board order fixed at registration (REG-9)")
+    async def submit_team(event_code: str, body: s.TeamIn, request: Request, principal: Registrant) -> JSONResponse:
+        async def fn(uow, cmd):
+            e = await h.submit_team(cmd, body)
+            await cmd.save()
+            return h.submit_response(cmd, e)
+        return await _run(request, principal, event_code, fn, body=body)
+
+    @r.get("/events/{event_code}/entries", tags=["entries"],
+           summary="Entries (a partner sees only its own; ID numbers masked)")
+    async def list_entries(event_code: str, request: Request, principal: Anyone,
+                           stage: str | None = Query(None, max_length=64),
+                           section_id: str | None = Query(None, max_length=100),
+                           status: str | None = Query(None, max_length=20)) -> dict:
+        ctx = _ctx(request)
+        async with request.app.state.runtime.sessionmaker() as session:
+            config = await ctx.config(session, event_code)
+            loaded = await repo.load(session, config, ctx.protector)
+            units = await repo.unit_rows(session, event_code)
+            chosen = [e for eid, e in loaded.reg.entries.items()
+                      if h.may_see(principal, loaded.meta[eid].partner_id)
+                      and (stage is None or loaded.meta[eid].stage == stage)
+                      and (section_id is None or e.section_id == section_id)
+                      and (status is None or h.STATUS_NAMES[e.status] == status)]
+            rows = await repo.people_rows(session, event_code, sorted({p for e in chosen for p in e.person_ids}))
+            people = {pid: repo.person_from_row(r, ctx.protector) for pid, r in rows.items()}
+        chosen.sort(key=lambda e: (loaded.meta[e.id].stage, e.section_id, loaded.meta[e.id].seq))
+        return {"entries": [h.entry_view(e, loaded.meta[e.id], people, units) for e in chosen]}
+
+    @r.get("/events/{event_code}/entries/{entry_id}", tags=["entries"], summary="One entry with its decisions")
+    async def get_entry(event_code: str, entry_id: str, request: Request, principal: Anyone) -> dict:
+        ctx = _ctx(request)
+        async with request.app.state.runtime.sessionmaker() as session:
+            config = await ctx.config(session, event_code)
+            loaded = await repo.load(session, config, ctx.protector)
+            e = loaded.reg.entries.get(entry_id)
+            if e is None or not h.may_see(principal, loaded.meta[entry_id].partner_id):
+                raise NotFound("unknown_entry", f"no entry {entry_id!r}")
+            rows = await repo.people_rows(session, event_code, list(e.person_ids))
+            people = {pid: repo.person_from_row(r, ctx.protector) for pid, r in rows.items()}
+            units = await repo.unit_rows(session, event_code)
+        return h.entry_view(e, loaded.meta[entry_id], people, units)
+
+    @r.post("/events/{event_code}/entries/{entry_id}/withdraw", tags=["entries"], status_code=200,
+            summary="Withdraw an entry with a written reason (REG-10); the waiting list moves up (REG-2)")
+    async def withdraw(event_code: str, entry_id: str, body: s.WithdrawIn, request: Request,
+                       principal: Anyone) -> JSONResponse:
+        async def fn(uow, cmd):
+            return await h.withdraw(cmd, entry_id, body)
+        return await _run(request, principal, event_code, fn, status=200, body=body)
+
+    @r.post("/events/{event_code}/entries/{entry_id}/review", tags=["review"], status_code=200,
+            summary="Arbiter settles an entry pending review (wildcard, host quota)")
+    async def review(event_code: str, entry_id: str, body: s.DecisionIn, request: Request,
+                     principal: Arbiter) -> JSONResponse:
+        async def fn(uow, cmd):
+            e = await h.review_entry(cmd, entry_id, body)
+            return cmd.entry_view(e)
+        return await _run(request, principal, event_code, fn, status=200, body=body)
+
+    # ------------------------------------------------------------------ changes
+    @r.post("/events/{event_code}/entries/{entry_id}/changes", tags=["changes"], status_code=201,
+            summary="Request a change (REG-10: arbiter approval after the close, none in the freeze; REG-9)")
+    async def request_change(event_code: str, entry_id: str, body: s.ChangeIn, request: Request,
+                             principal: Anyone) -> JSONResponse:
+        async def fn(uow, cmd):
+            return await h.request_change_cmd(cmd, entry_id, body)
+        return await _run(request, principal, event_code, fn, body=body)
+
+    @r.get("/events/{event_code}/changes", tags=["changes"], summary="Change requests (a partner sees its own)")
+    async def list_changes(event_code: str, request: Request, principal: Anyone) -> dict:
+        async with request.app.state.runtime.sessionmaker() as session:
+            await _ctx(request).config(session, event_code)
+            rows = (await session.execute(sa.select(orm.change_requests).where(
+                orm.change_requests.c.event_code == event_code).order_by(orm.change_requests.c.id))).all()
+        return {"changes": [h.change_view(x) for x in rows if h.may_see(principal, x.partner_id)]}
+
+    @r.post("/changes/{change_id}/decision", tags=["changes"], summary="Arbiter approves or refuses a change")
+    async def decide_change(change_id: str, body: s.DecisionIn, request: Request, principal: Arbiter) -> JSONResponse:
+        return await _run(request, principal, None,
+                          lambda uow, _: h.decide_change_cmd(uow, _ctx(request), principal, change_id, body),
+                          status=200, body=body)
+
+    # ------------------------------------------------------------------ evidence
+    @r.post("/events/{event_code}/evidence", tags=["evidence"], status_code=201,
+            summary="Upload an evidence record for a player (REG-6, REG-8); the document is stored encrypted")
+    async def upload_evidence(event_code: str, body: s.EvidenceUploadIn, request: Request,
+                              principal: Anyone) -> JSONResponse:
+        async def fn(uow, cmd):
+            return await h.upload_evidence(cmd, body)
+        return await _run(request, principal, event_code, fn, body=body)
+
+    @r.get("/events/{event_code}/evidence", tags=["evidence"], summary="Evidence records (a partner sees its own)")
+    async def list_evidence(event_code: str, request: Request, principal: Anyone,
+                            status: str | None = Query(None, max_length=20)) -> dict:
+        async with request.app.state.runtime.sessionmaker() as session:
+            await _ctx(request).config(session, event_code)
+            rows = await repo.evidence_rows(session, event_code)
+        return {"evidence": [h.evidence_view(repo.evidence_from_row(x), x.entry_id, x.clause) for x in rows
+                             if h.may_see(principal, x.partner_id) and (status is None or x.status == status)]}
+
+    @r.post("/evidence/{evidence_id}/decision", tags=["evidence"],
+            summary="Arbiter approves or rejects evidence; the player's entries are judged again (REG-6)")
+    async def decide_evidence(evidence_id: str, body: s.DecisionIn, request: Request,
+                              principal: Arbiter) -> JSONResponse:
+        return await _run(request, principal, None,
+                          lambda uow, _: h.decide_evidence(uow, _ctx(request), principal, evidence_id, body),
+                          status=200, body=body)
+
+    # ------------------------------------------------------------------ units
+    @r.post("/events/{event_code}/units", tags=["units"], status_code=201,
+            summary="A unit with its leader and coaches (REG-3)")
+    async def add_unit(event_code: str, body: s.UnitIn, request: Request, principal: Registrant) -> JSONResponse:
+        async def fn(uow, cmd):
+            return await h.add_unit(cmd, body)
+        return await _run(request, principal, event_code, fn, body=body)
+
+    @r.post("/events/{event_code}/units/{unit_id}/officials", tags=["units"], status_code=201,
+            summary="Name a leader, coach or acting leader of a unit (REG-3)")
+    async def add_official(event_code: str, unit_id: str, body: s.OfficialIn, request: Request,
+                           principal: Registrant) -> JSONResponse:
+        async def fn(uow, cmd):
+            return await h.add_official(cmd, unit_id, body)
+        return await _run(request, principal, event_code, fn, body=body)
+
+    @r.get("/events/{event_code}/units", tags=["units"], summary="Units (a partner sees its own)")
+    async def list_units(event_code: str, request: Request, principal: Anyone) -> dict:
+        ctx = _ctx(request)
+        async with request.app.state.runtime.sessionmaker() as session:
+            config = await ctx.config(session, event_code)
+            loaded = await repo.load(session, config, ctx.protector)
+            units = await repo.unit_rows(session, event_code)
+        fake = h.EventCommand(None, ctx, principal, config, loaded, units, None)  # view helper only
+        return {"units": [h.unit_view(fake, uid) for uid, u in units.items() if h.may_see(principal, u.partner_id)]}
+
+    # ------------------------------------------------------------------ stages
+    @r.post("/events/{event_code}/stages/{stage}/check-in", tags=["stages"], status_code=200,
+            summary="Check entries in and mark no-shows (REG-11)")
+    async def check_in(event_code: str, stage: str, body: s.CheckInIn, request: Request,
+                       principal: Arbiter) -> JSONResponse:
+        async def fn(uow, cmd):
+            return await h.check_in(cmd, stage, body)
+        return await _run(request, principal, event_code, fn, status=200, body=body)
+
+    @r.post("/events/{event_code}/stages/{stage}/close", tags=["stages"], status_code=200,
+            summary="Close a stage: merge/cancel sections (REG-12), emit one section.closed per section")
+    async def close(event_code: str, stage: str, request: Request, principal: OperatorKey,
+                    body: s.CloseIn | None = None) -> JSONResponse:
+        body = body or s.CloseIn()
+
+        async def fn(uow, cmd):
+            return await st.close_stage_cmd(cmd, stage, body)
+        return await _run(request, principal, event_code, fn, status=200, body=body)
+
+    @r.get("/events/{event_code}/stages/{stage}", tags=["stages"],
+           summary="Stage status: open | awaiting_qualifiers | ready | closed, with per-section counts")
+    async def stage_status(event_code: str, stage: str, request: Request, principal: Anyone) -> dict:
+        async with request.app.state.runtime.sessionmaker() as session:
+            return await st.stage_view(session, _ctx(request), principal, event_code, stage)
+
+    @r.post("/events/{event_code}/stages/{stage}/seeded", tags=["stages"], status_code=201,
+            summary="Players seeded straight into a qualification stage (EVT-6, SZ: Shenzhen Cup top 4)")
+    async def seeded(event_code: str, stage: str, body: s.SeededIn, request: Request,
+                     principal: OperatorKey) -> JSONResponse:
+        async def fn(uow, cmd):
+            return await st.post_seeded(cmd, stage, body)
+        return await _run(request, principal, event_code, fn, body=body)
+
+    return r
+
+
+def create_api(runtime: ServiceRuntime, keyring: KeyRing, context: h.Context | None = None) -> FastAPI:
     app = create_app(
         "registration",
         title="Gomoku registration service",
@@ -20,4 +290,6 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing) -> FastAPI:
         clock=runtime.clock,
     )
     app.state.runtime = runtime
+    app.state.registration = context
+    app.include_router(_router())
     return app

@@ -3,9 +3,17 @@ from __future__ import annotations
 
 from gomoku_shared.runtime import ServiceRuntime
 
+from ..service_layer.handlers import Context
+from ..service_layer.stages import on_qualifiers_selected
+
 #: the event types this service consumes (ARCHITECTURE §1)
 CONSUMES = ['qualifiers.selected']
 
 
-def register(runtime: ServiceRuntime) -> None:
-    """Attach the handlers of CONSUMES to ``runtime`` (filled in by the service layer)."""
+def register(runtime: ServiceRuntime, context: Context) -> None:
+    """Attach the handlers of CONSUMES to ``runtime``."""
+
+    @runtime.on("qualifiers.selected")
+    async def qualifiers_selected(uow, env) -> None:
+        # EVT-6: the next stage's entries come from the qualifier lists (REG-7 re-checked)
+        await on_qualifiers_selected(uow, context, env.payload)

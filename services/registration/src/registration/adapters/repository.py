@@ -1,0 +1,258 @@
+"""Rows <-> the pure domain. The service layer loads an `EventRegistration` per command,
+changes it through the domain, and `save_entries` writes back only what changed.
+
+Times: SQLite hands back naive datetimes; every time read here is made UTC-aware."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime, timezone
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from gomoku_shared.event_config import EventConfig
+
+from ..domain import (
+    Decision, Entry, EntryStatus, Evidence, EvidenceKind, EvidenceStatus, EventRegistration, IdNumber,
+    InsuranceConfirmation, Official, Outcome, Person, Unit, Withdrawal,
+)
+from . import orm
+from .protection import DataProtector
+
+
+def aware(t: datetime | None) -> datetime | None:
+    if t is None:
+        return None
+    return t if t.tzinfo is not None else t.replace(tzinfo=timezone.utc)
+
+
+def utc(t: datetime | None) -> datetime | None:
+    return None if t is None else t.astimezone(timezone.utc)
+
+
+# --------------------------------------------------------------------------- decisions
+
+def decision_to_json(d: Decision) -> dict[str, Any]:
+    return {"rule": d.rule, "clause": d.clause, "outcome": d.outcome.value, "reason": d.reason,
+            "person_id": d.person_id}
+
+
+def decision_from_json(d: dict[str, Any]) -> Decision:
+    return Decision(d["rule"], d["clause"], Outcome(d["outcome"]), d["reason"], d.get("person_id"))
+
+
+# --------------------------------------------------------------------------- entries
+
+@dataclass
+class EntryMeta:
+    """What the service keeps beside the domain's Entry."""
+
+    stage: str
+    seq: int
+    partner_id: str | None
+    intends_to_represent: bool = False
+    rating: int = 0
+    source: str = "registration"
+    attributes: dict[str, Any] = field(default_factory=dict)
+    insurance_ref_enc: str | None = None
+
+
+@dataclass
+class Loaded:
+    """An event's aggregate plus the service's bookkeeping, as loaded for one command."""
+
+    config: EventConfig
+    reg: EventRegistration
+    meta: dict[str, EntryMeta]
+    before: dict[str, Entry]
+    officials_before: int
+
+
+async def lock_event(session: AsyncSession, code: str) -> bool:
+    """Serialise commands on one event: the first statement of the transaction is a write
+    on the event row (row lock on PostgreSQL, the database write lock on SQLite)."""
+    res = await session.execute(sa.update(orm.events).where(orm.events.c.code == code)
+                                .values(lock_version=orm.events.c.lock_version + 1))
+    return res.rowcount == 1
+
+
+async def event_row(session: AsyncSession, code: str):
+    return (await session.execute(sa.select(orm.events).where(orm.events.c.code == code))).first()
+
+
+def _entry_from_row(r, protector: DataProtector) -> tuple[Entry, EntryMeta]:
+    w = None
+    entry = Entry(
+        id=r.id, event_id=r.event_code, section_id=r.section_id, person_ids=tuple(r.person_ids),
+        unit_id=r.unit_id, status=EntryStatus(r.status), received_at=aware(r.received_at),
+        decisions=tuple(decision_from_json(d) for d in r.decisions),
+        # the policy reference stays encrypted: the domain only needs to know one was given
+        insurance=InsuranceConfirmation(r.insurance_confirmed, "[protected]" if r.insurance_ref_enc else None),
+        quota_exempt=frozenset(r.quota_exempt), waitlist_position=r.waitlist_position,
+        checked_in_at=aware(r.checked_in_at), no_show=r.no_show, withdrawal=w,
+        application_id=r.application_id, team_name=r.team_name)
+    meta = EntryMeta(r.stage, r.seq, r.partner_id, r.intends_to_represent, r.rating, r.source,
+                     dict(r.attributes or {}), r.insurance_ref_enc)
+    return entry, meta
+
+
+async def load(session: AsyncSession, config: EventConfig, protector: DataProtector) -> Loaded:
+    code = config.id
+    rows = (await session.execute(sa.select(orm.entries).where(orm.entries.c.event_code == code)
+                                  .order_by(orm.entries.c.section_id, orm.entries.c.seq))).all()
+    wrows = {w.entry_id: w for w in (await session.execute(
+        sa.select(orm.withdrawals).where(orm.withdrawals.c.event_code == code))).all()}
+    reg = EventRegistration(config)
+    meta: dict[str, EntryMeta] = {}
+    for r in rows:
+        e, m = _entry_from_row(r, protector)
+        if r.id in wrows:
+            w = wrows[r.id]
+            from dataclasses import replace
+            e = replace(e, withdrawal=Withdrawal(aware(w.at), w.reason, "[protected]" if w.proof_ref_enc else None,
+                                                 w.refund_requested))
+        reg.entries[e.id] = e
+        meta[e.id] = m
+    orows = (await session.execute(sa.select(orm.officials).where(orm.officials.c.event_code == code)
+                                   .order_by(orm.officials.c.unit_id, orm.officials.c.seq))).all()
+    reg.officials = [Official(o.unit_id, o.role, o.name, o.person_id) for o in orows]
+    return Loaded(config, reg, meta, dict(reg.entries), len(reg.officials))
+
+
+def _entry_values(e: Entry, m: EntryMeta) -> dict[str, Any]:
+    return {
+        "id": e.id, "event_code": e.event_id, "stage": m.stage, "section_id": e.section_id, "seq": m.seq,
+        "application_id": e.application_id, "person_ids": list(e.person_ids), "unit_id": e.unit_id,
+        "status": e.status.value, "received_at": utc(e.received_at),
+        "decisions": [decision_to_json(d) for d in e.decisions],
+        "insurance_confirmed": e.insurance.confirmed, "insurance_ref_enc": m.insurance_ref_enc,
+        "quota_exempt": sorted(e.quota_exempt), "waitlist_position": e.waitlist_position,
+        "checked_in_at": utc(e.checked_in_at), "no_show": e.no_show, "team_name": e.team_name,
+        "intends_to_represent": m.intends_to_represent, "rating": m.rating, "source": m.source,
+        "attributes": m.attributes, "partner_id": m.partner_id,
+    }
+
+
+async def save_entries(session: AsyncSession, loaded: Loaded) -> list[Entry]:
+    """Insert new entries, update changed ones; returns the changed/new entries."""
+    changed: list[Entry] = []
+    for eid, e in loaded.reg.entries.items():
+        old = loaded.before.get(eid)
+        if old is not None and old == e:
+            continue
+        values = _entry_values(e, loaded.meta[eid])
+        if old is None:
+            await session.execute(sa.insert(orm.entries).values(**values))
+        else:
+            values.pop("id")
+            await session.execute(sa.update(orm.entries).where(orm.entries.c.id == eid).values(**values))
+        changed.append(e)
+    new_officials = loaded.reg.officials[loaded.officials_before:]
+    for o in new_officials:
+        seq = 1 + sum(1 for x in loaded.reg.officials[:loaded.officials_before] if x.unit_id == o.unit_id) + \
+            sum(1 for x in new_officials[:new_officials.index(o)] if x.unit_id == o.unit_id)
+        await session.execute(sa.insert(orm.officials).values(event_code=loaded.config.id, unit_id=o.unit_id,
+                                                              seq=seq, role=o.role, name=o.name,
+                                                              person_id=o.person_id))
+    loaded.before = dict(loaded.reg.entries)
+    loaded.officials_before = len(loaded.reg.officials)
+    return changed
+
+
+async def delete_entries(session: AsyncSession, ids: list[str]) -> None:
+    if ids:
+        await session.execute(sa.delete(orm.entries).where(orm.entries.c.id.in_(ids)))
+
+
+# --------------------------------------------------------------------------- people
+
+def person_from_row(r, protector: DataProtector, *, decrypt: bool = False) -> Person:
+    """A domain Person. The ID number is decrypted only when `decrypt` (the domain needs to
+    know one exists, not its value); otherwise it carries the masked form."""
+    idn = None
+    if r.id_number_enc:
+        idn = IdNumber(protector.decrypt(r.id_number_enc) if decrypt else r.id_number_masked)
+    return Person(r.id, r.name, r.gender, r.birth_date, idn, r.citizenship, r.registered_unit_id)
+
+
+async def people_rows(session: AsyncSession, code: str, ids: list[str] | None = None) -> dict[str, Any]:
+    q = sa.select(orm.people).where(orm.people.c.event_code == code)
+    if ids is not None:
+        q = q.where(orm.people.c.id.in_(ids))
+    return {r.id: r for r in (await session.execute(q.order_by(orm.people.c.seq))).all()}
+
+
+async def person_by_index(session: AsyncSession, code: str, index: str):
+    return (await session.execute(sa.select(orm.people).where(
+        orm.people.c.event_code == code, orm.people.c.id_number_index == index))).first()
+
+
+async def next_seq(session: AsyncSession, table: sa.Table, code: str, **where: Any) -> int:
+    q = sa.select(sa.func.coalesce(sa.func.max(table.c.seq), 0)).where(table.c.event_code == code)
+    for k, v in where.items():
+        q = q.where(table.c[k] == v)
+    return int((await session.execute(q)).scalar_one()) + 1
+
+
+# --------------------------------------------------------------------------- evidence
+
+_DETAIL_FIELDS = ("region", "issued_on", "months_paid", "grade", "result_level", "result_place", "result_event",
+                  "officially_recognised", "employer_unit_id", "employed_since")
+
+
+def evidence_details(values: dict[str, Any]) -> dict[str, Any]:
+    out = {}
+    for k in _DETAIL_FIELDS:
+        v = values.get(k)
+        if isinstance(v, date):
+            v = v.isoformat()
+        if isinstance(v, tuple):
+            v = list(v)
+        out[k] = v
+    return out
+
+
+def evidence_from_row(r) -> Evidence:
+    d = r.details
+    return Evidence(
+        id=r.id, person_id=r.person_id, kind=EvidenceKind(r.kind), document_ref="[protected]",
+        region=d.get("region"), submitted_at=aware(r.submitted_at),
+        issued_on=date.fromisoformat(d["issued_on"]) if d.get("issued_on") else None,
+        months_paid=tuple(d.get("months_paid") or ()), grade=d.get("grade"),
+        result_level=d.get("result_level"), result_place=d.get("result_place"), result_event=d.get("result_event"),
+        officially_recognised=d.get("officially_recognised", True) is not False,
+        employer_unit_id=d.get("employer_unit_id"),
+        employed_since=date.fromisoformat(d["employed_since"]) if d.get("employed_since") else None,
+        status=EvidenceStatus(r.status), reviewed_by=r.reviewed_by, review_note=r.review_note)
+
+
+async def evidence_rows(session: AsyncSession, code: str, person_ids: list[str] | None = None) -> list[Any]:
+    q = sa.select(orm.evidence).where(orm.evidence.c.event_code == code)
+    if person_ids is not None:
+        q = q.where(orm.evidence.c.person_id.in_(person_ids))
+    return list((await session.execute(q.order_by(orm.evidence.c.seq))).all())
+
+
+# --------------------------------------------------------------------------- units
+
+def unit_from_row(r) -> Unit:
+    return Unit(r.id, r.name, r.kind, r.region, r.annual_registration, r.is_host)
+
+
+async def unit_rows(session: AsyncSession, code: str) -> dict[str, Any]:
+    q = sa.select(orm.units).where(orm.units.c.event_code == code).order_by(orm.units.c.seq)
+    return {r.id: r for r in (await session.execute(q)).all()}
+
+
+# --------------------------------------------------------------------------- stages
+
+async def stage_rows(session: AsyncSession, code: str) -> dict[str, Any]:
+    q = sa.select(orm.stages).where(orm.stages.c.event_code == code)
+    return {r.stage_id: r for r in (await session.execute(q)).all()}
+
+
+async def qualifier_rows(session: AsyncSession, code: str, to_stage: str) -> list[Any]:
+    q = sa.select(orm.qualifier_lists).where(orm.qualifier_lists.c.event_code == code,
+                                             orm.qualifier_lists.c.to_stage == to_stage)
+    return list((await session.execute(q)).all())

@@ -1,0 +1,193 @@
+"""Registration tables: events, units and officials, people (personal data encrypted),
+evidence, entries, withdrawals, change requests, idempotency keys, stage state, qualifier lists.
+
+A frozen copy of the table declarations at this revision (later changes to adapters/orm.py
+need a new revision).
+
+Revision ID: 0002
+Revises: 0001
+"""
+import sqlalchemy as sa
+from alembic import op
+from sqlalchemy import MetaData
+
+revision = "0002"
+down_revision = "0001"
+branch_labels = None
+depends_on = None
+
+TS = sa.DateTime(timezone=True)
+
+NAMES = ["qualifier_lists", "stages", "idempotency_keys", "change_requests", "withdrawals", "entries",
+         "evidence", "people", "officials", "units", "events"]
+
+
+def declare(md: MetaData) -> dict[str, sa.Table]:
+    t: dict[str, sa.Table] = {}
+    t["events"] = sa.Table(
+        "events", md,
+        sa.Column("code", sa.String(64), primary_key=True),
+        sa.Column("preset_id", sa.String(100), nullable=False),
+        sa.Column("name", sa.String(300), nullable=False),
+        sa.Column("config", sa.JSON, nullable=False),
+        sa.Column("overrides", sa.JSON, nullable=False),
+        sa.Column("created_at", TS, nullable=False),
+        sa.Column("created_by", sa.String(100), nullable=False),
+        # bumped by every command on the event: the first statement of a write, so commands on
+        # one event are serialised (row lock on PostgreSQL, the write lock on SQLite)
+        sa.Column("lock_version", sa.Integer, nullable=False, server_default="0"),
+    )
+    t["units"] = sa.Table(
+        "units", md,
+        sa.Column("event_code", sa.String(64), primary_key=True),
+        sa.Column("id", sa.String(100), primary_key=True),
+        sa.Column("seq", sa.Integer, nullable=False),
+        sa.Column("name", sa.String(300), nullable=False),
+        sa.Column("kind", sa.String(50), nullable=False),
+        sa.Column("region", sa.String(100), nullable=True),
+        sa.Column("annual_registration", sa.Boolean, nullable=False),
+        sa.Column("is_host", sa.Boolean, nullable=False),
+        sa.Column("partner_id", sa.String(100), nullable=True),
+    )
+    t["officials"] = sa.Table(
+        "officials", md,
+        sa.Column("event_code", sa.String(64), primary_key=True),
+        sa.Column("unit_id", sa.String(100), primary_key=True),
+        sa.Column("seq", sa.Integer, primary_key=True),
+        sa.Column("role", sa.String(20), nullable=False),
+        sa.Column("name", sa.String(200), nullable=False),
+        sa.Column("person_id", sa.String(100), nullable=True),
+    )
+    t["people"] = sa.Table(
+        "people", md,
+        sa.Column("event_code", sa.String(64), primary_key=True),
+        sa.Column("id", sa.String(100), primary_key=True),
+        sa.Column("seq", sa.Integer, nullable=False),
+        sa.Column("name", sa.String(200), nullable=False),
+        sa.Column("gender", sa.String(10), nullable=False),
+        sa.Column("birth_date", sa.Date, nullable=False),
+        sa.Column("citizenship", sa.String(10), nullable=True),
+        sa.Column("registered_unit_id", sa.String(100), nullable=True),
+        sa.Column("id_number_enc", sa.Text, nullable=True),
+        sa.Column("id_number_index", sa.String(64), nullable=True),
+        sa.Column("id_number_masked", sa.String(64), nullable=True),
+        sa.Column("partner_id", sa.String(100), nullable=True),
+        sa.UniqueConstraint("event_code", "id_number_index", name="uq_people_id_number"),
+    )
+    t["evidence"] = sa.Table(
+        "evidence", md,
+        sa.Column("id", sa.String(120), primary_key=True),
+        sa.Column("event_code", sa.String(64), nullable=False, index=True),
+        sa.Column("seq", sa.Integer, nullable=False),
+        sa.Column("person_id", sa.String(100), nullable=False),
+        sa.Column("entry_id", sa.String(200), nullable=True),
+        sa.Column("kind", sa.String(40), nullable=False),
+        sa.Column("document_ref_enc", sa.Text, nullable=False),
+        # non-identifying facts of the record (region, dates, months, grade, result...)
+        sa.Column("details", sa.JSON, nullable=False),
+        sa.Column("submitted_at", TS, nullable=False),
+        sa.Column("status", sa.String(20), nullable=False),
+        sa.Column("reviewed_by", sa.String(100), nullable=True),
+        sa.Column("review_note", sa.Text, nullable=True),
+        sa.Column("reviewed_at", TS, nullable=True),
+        # the clause this evidence admitted/refused the player under, after the last review
+        sa.Column("clause", sa.String(200), nullable=True),
+        sa.Column("partner_id", sa.String(100), nullable=True),
+    )
+    t["entries"] = sa.Table(
+        "entries", md,
+        sa.Column("id", sa.String(200), primary_key=True),
+        sa.Column("event_code", sa.String(64), nullable=False, index=True),
+        sa.Column("stage", sa.String(64), nullable=False),
+        sa.Column("section_id", sa.String(100), nullable=False),
+        sa.Column("seq", sa.Integer, nullable=False),
+        sa.Column("application_id", sa.String(200), nullable=True),
+        sa.Column("person_ids", sa.JSON, nullable=False),
+        sa.Column("unit_id", sa.String(100), nullable=True),
+        sa.Column("status", sa.String(20), nullable=False),
+        sa.Column("received_at", TS, nullable=True),
+        sa.Column("decisions", sa.JSON, nullable=False),
+        sa.Column("insurance_confirmed", sa.Boolean, nullable=False),
+        sa.Column("insurance_ref_enc", sa.Text, nullable=True),
+        sa.Column("quota_exempt", sa.JSON, nullable=False),
+        sa.Column("waitlist_position", sa.Integer, nullable=True),
+        sa.Column("checked_in_at", TS, nullable=True),
+        sa.Column("no_show", sa.Boolean, nullable=False),
+        sa.Column("team_name", sa.String(200), nullable=True),
+        sa.Column("intends_to_represent", sa.Boolean, nullable=False),
+        sa.Column("rating", sa.Integer, nullable=False),
+        sa.Column("source", sa.String(20), nullable=False),  # registration | qualification
+        sa.Column("attributes", sa.JSON, nullable=False),
+        sa.Column("partner_id", sa.String(100), nullable=True),
+        sa.UniqueConstraint("event_code", "section_id", "seq", name="uq_entries_seq"),
+    )
+    t["withdrawals"] = sa.Table(
+        "withdrawals", md,
+        sa.Column("entry_id", sa.String(200), primary_key=True),
+        sa.Column("event_code", sa.String(64), nullable=False),
+        sa.Column("at", TS, nullable=False),
+        sa.Column("reason", sa.Text, nullable=False),
+        sa.Column("proof_ref_enc", sa.Text, nullable=True),
+        sa.Column("refund_requested", sa.Boolean, nullable=False),
+        sa.Column("requested_by", sa.String(100), nullable=False),
+    )
+    t["change_requests"] = sa.Table(
+        "change_requests", md,
+        sa.Column("id", sa.String(200), primary_key=True),
+        sa.Column("event_code", sa.String(64), nullable=False, index=True),
+        sa.Column("entry_id", sa.String(200), nullable=False),
+        sa.Column("kind", sa.String(40), nullable=False),
+        sa.Column("details", sa.Text, nullable=False),
+        sa.Column("requested_at", TS, nullable=False),
+        sa.Column("state", sa.String(30), nullable=False),
+        sa.Column("decision", sa.JSON, nullable=True),
+        sa.Column("decided_by", sa.String(100), nullable=True),
+        sa.Column("decided_at", TS, nullable=True),
+        sa.Column("partner_id", sa.String(100), nullable=True),
+    )
+    t["idempotency_keys"] = sa.Table(
+        "idempotency_keys", md,
+        sa.Column("principal", sa.String(200), primary_key=True),
+        sa.Column("key", sa.String(200), primary_key=True),
+        sa.Column("request_hash", sa.String(64), nullable=False),
+        sa.Column("status_code", sa.Integer, nullable=False),
+        sa.Column("response", sa.JSON, nullable=False),
+        sa.Column("created_at", TS, nullable=False),
+    )
+    t["stages"] = sa.Table(
+        "stages", md,
+        sa.Column("event_code", sa.String(64), primary_key=True),
+        sa.Column("stage_id", sa.String(64), primary_key=True),
+        sa.Column("status", sa.String(30), nullable=False),
+        sa.Column("closed_at", TS, nullable=True),
+        sa.Column("format_choices", sa.JSON, nullable=True),
+        sa.Column("sections", sa.JSON, nullable=True),
+        # seeded lists (e.g. SZ: 2022 Shenzhen Cup top 4) posted by the operator, by section
+        sa.Column("seeded", sa.JSON, nullable=True),
+        sa.Column("note", sa.Text, nullable=True),
+    )
+    t["qualifier_lists"] = sa.Table(
+        "qualifier_lists", md,
+        sa.Column("event_code", sa.String(64), primary_key=True),
+        sa.Column("to_stage", sa.String(64), primary_key=True),
+        sa.Column("section_id", sa.String(100), primary_key=True),
+        sa.Column("target_section_id", sa.String(100), primary_key=True),
+        sa.Column("gender", sa.String(10), nullable=True),
+        sa.Column("revision", sa.Integer, nullable=False),
+        sa.Column("qualifiers", sa.JSON, nullable=False),
+        sa.Column("substitutes", sa.JSON, nullable=False),
+        sa.Column("received_at", TS, nullable=False),
+    )
+    return t
+
+
+
+def upgrade() -> None:
+    md = sa.MetaData()
+    declare(md)
+    md.create_all(op.get_bind())
+
+
+def downgrade() -> None:
+    for name in NAMES:
+        op.drop_table(name)

@@ -1,0 +1,183 @@
+"""Request bodies of the registration API (pydantic, constrained)."""
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+Name = Annotated[str, Field(min_length=1, max_length=200)]
+Ref = Annotated[str, Field(min_length=1, max_length=200)]
+Slug = Annotated[str, Field(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:-]*$")]
+IdNumberStr = Annotated[str, Field(min_length=4, max_length=40, pattern=r"^[0-9A-Za-z]+$")]
+EvidenceKindName = Literal["household_registration", "residence_permit", "social_insurance", "student_status",
+                           "grade_certificate", "past_result", "employment"]
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class PlayerIn(_In):
+    name: Name
+    gender: Literal["male", "female"]
+    birth_date: date
+    #: stored encrypted, shown only masked (REG-11)
+    id_number: IdNumberStr | None = None
+    #: a unit id, or the name of a unit (created for the caller if it does not exist)
+    unit: Name | None = None
+    citizenship: Annotated[str, Field(min_length=2, max_length=3)] | None = "CN"
+    #: REG-8: the unit the athlete holds an annual registration with
+    registered_unit_id: Slug | None = None
+    rating: Annotated[int, Field(ge=0, le=4000)] = 0
+
+
+class EvidenceIn(_In):
+    kind: EvidenceKindName
+    #: reference of the supporting document (stored encrypted)
+    document_ref: Ref
+    region: Annotated[str, Field(max_length=100)] | None = None
+    issued_on: date | None = None
+    months_paid: Annotated[list[Annotated[str, Field(pattern=r"^\d{4}-(0[1-9]|1[0-2])$")]],
+                           Field(max_length=600)] = []
+    grade: Annotated[str, Field(max_length=10, pattern=r"^\d{1,2}\s*(k|kyu|d|dan)$")] | None = None
+    result_level: Literal["city", "provincial", "national"] | None = None
+    result_place: Annotated[int, Field(ge=1, le=10000)] | None = None
+    result_event: Annotated[str, Field(max_length=200)] | None = None
+    officially_recognised: bool = True
+    employer_unit_id: Slug | None = None
+    employed_since: date | None = None
+
+
+class FactsIn(_In):
+    """Declared eligibility facts (the evidence records back them)."""
+
+    #: REG-6 (4): intends to represent the region at the next National Mind Games
+    intends_to_represent: bool = False
+    #: REG-3 (NY): reference to the previous year's top-N result (outside the delegation quota)
+    quota_exempt_ref: Ref | None = None
+
+
+class InsuranceIn(_In):
+    confirmed: bool = False
+    document_ref: Ref | None = None
+
+
+Items = Annotated[list[Annotated[str, Field(min_length=1, max_length=50)]], Field(max_length=20)]
+
+
+class EntryIn(_In):
+    stage: Slug | None = None
+    section_id: Slug
+    player: PlayerIn
+    facts: FactsIn = FactsIn()
+    evidence: Annotated[list[EvidenceIn], Field(max_length=20)] = []
+    insurance: InsuranceIn = InsuranceIn()
+    #: the items of the application this request delivers; default: all the event requires
+    items: Items | None = None
+
+
+class MemberIn(PlayerIn):
+    board: Annotated[int, Field(ge=1, le=20)]
+    evidence: Annotated[list[EvidenceIn], Field(max_length=20)] = []
+    facts: FactsIn = FactsIn()
+
+
+class TeamIn(_In):
+    stage: Slug | None = None
+    section_id: Slug
+    unit: Name
+    team_name: Name | None = None
+    members: Annotated[list[MemberIn], Field(min_length=1, max_length=20)]
+    insurance: InsuranceIn = InsuranceIn()
+    items: Items | None = None
+
+    @field_validator("members")
+    @classmethod
+    def _boards(cls, members: list[MemberIn]) -> list[MemberIn]:
+        boards = sorted(m.board for m in members)
+        if boards != list(range(1, len(members) + 1)):
+            raise ValueError("boards must be 1..n, each once (REG-9: board order declared at registration)")
+        return members
+
+
+class BulkIn(_In):
+    entries: Annotated[list[EntryIn], Field(min_length=1, max_length=1000)]
+
+
+class EventIn(_In):
+    preset_id: Slug
+    event_code: Annotated[str, Field(min_length=1, max_length=60, pattern=r"^[a-z0-9][a-z0-9-]*$")]
+    overrides: dict[str, Any] = {}
+
+
+class EvidenceUploadIn(EvidenceIn):
+    #: the person the evidence is about: a player id, or the entry it supports
+    player_id: Slug | None = None
+    entry_id: Annotated[str, Field(min_length=1, max_length=200)] | None = None
+
+
+class DecisionIn(_In):
+    decision: Literal["approve", "reject"]
+    note: Annotated[str, Field(max_length=1000)] = ""
+
+
+class ChangeIn(_In):
+    kind: Literal["substitute_player", "board_order", "section", "details"]
+    details: Annotated[str, Field(min_length=1, max_length=2000)]
+
+
+class WithdrawIn(_In):
+    #: REG-10: a written reason (required after confirmation)
+    reason: Annotated[str, Field(max_length=2000)] = ""
+    proof_ref: Ref | None = None
+
+
+class OfficialIn(_In):
+    role: Literal["leader", "coach", "acting_leader"]
+    name: Name
+    person_id: Slug | None = None
+
+
+class UnitIn(_In):
+    id: Slug | None = None
+    name: Name
+    kind: Annotated[str, Field(min_length=1, max_length=50)] = "club"
+    region: Annotated[str, Field(max_length=100)] | None = None
+    annual_registration: bool = True
+    is_host: bool = False
+    leader: Name | None = None
+    coaches: Annotated[list[Name], Field(max_length=5)] = []
+
+
+class CheckInIn(_In):
+    entry_ids: Annotated[list[Annotated[str, Field(max_length=200)]], Field(max_length=2000)] = []
+    no_show: Annotated[list[Annotated[str, Field(max_length=200)]], Field(max_length=2000)] = []
+    #: documents shown by every entry checked in by this request (REG-11)
+    documents_shown: Annotated[list[Annotated[str, Field(max_length=50)]], Field(max_length=20)] = []
+    #: per entry: the insurance policy shown at check-in (REG-13, NT)
+    insurance_refs: dict[str, Ref] = {}
+    #: the arbiter admits late check-in / missing documents
+    override: bool = False
+
+
+class FormatChoiceIn(_In):
+    kind: Literal["swiss", "round_robin"]
+    rounds: Annotated[int, Field(ge=1, le=50)] | None = None
+
+
+class CloseIn(_In):
+    #: the arbiter's format choices where the preset leaves them open, by section id
+    format_choices: dict[str, FormatChoiceIn] = {}
+
+
+class SeededPlayerIn(PlayerIn):
+    evidence: Annotated[list[EvidenceIn], Field(max_length=20)] = []
+    facts: FactsIn = FactsIn()
+
+
+class SeededIn(_In):
+    source: Name
+    to_section: Slug
+    qualifiers: Annotated[list[SeededPlayerIn], Field(max_length=50)]
+    substitutes: Annotated[list[SeededPlayerIn], Field(max_length=50)] = []

@@ -1,0 +1,346 @@
+"""Stage state: closing (REG-12 -> section.closed), qualifier lists (EVT-6, REG-7) and readiness.
+
+A registration stage is `open` until the operator closes it. A stage entered by qualification
+is `awaiting_qualifiers` until its feeding stage is closed and every feeding section that was
+played (one report per gender cohort of a merged section) has sent `qualifiers.selected`; then it
+is `ready` and its entries are (re)built from the lists; closing it makes it `closed`.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from typing import Any
+
+import sqlalchemy as sa
+
+from gomoku_shared.contracts.events import EntryAccepted, EntryWithdrawn, QualifiersSelected
+from gomoku_shared.errors import Conflict, NotFound, Unprocessable
+from gomoku_shared.event_config import EventConfig, StageConfig
+
+from ..adapters import orm
+from ..adapters import repository as repo
+from ..adapters.contract_mapping import entrant_for, event_id_for, section_closed
+from ..domain import (
+    Entry, EntryStatus, FormatChoice, QualifierList, RegistrationError, SeededList, build_next_stage, close_stage,
+)
+from . import schemas as s
+from .handlers import STATUS_NAMES, Context, EventCommand
+
+log = logging.getLogger("registration.stages")
+
+GENDERS = ("male", "female")
+
+
+def _expected(config: EventConfig, stage: StageConfig, feeder_row) -> set[tuple[str, str]] | None:
+    """(source section, target section) pairs that must report; None while the feeder is open."""
+    if feeder_row is None or feeder_row.status != "closed":
+        return None
+    out: set[tuple[str, str]] = set()
+    for summary in feeder_row.sections or []:
+        if summary["status"] != "ready":
+            continue
+        sec = config.section(summary["section_id"])
+        q = sec.qualification
+        if q is None or q.to_stage != stage.id:
+            continue
+        merged = summary.get("merged_from") or []
+        if len(merged) > 1:
+            genders = {config.section(m).gender for m in merged}
+        elif sec.gender == "mixed":
+            genders = set(GENDERS)
+        else:
+            genders = {sec.gender}
+        for g in sorted(genders):
+            if g in q.to_section:
+                out.add((sec.id, q.to_section[g]))
+    return out
+
+
+async def stage_status(session, config: EventConfig, stage_id: str) -> dict[str, Any]:
+    st = config.stage(stage_id)
+    rows = await repo.stage_rows(session, config.id)
+    row = rows.get(stage_id)
+    info: dict[str, Any] = {"stage": stage_id, "entry": st.entry}
+    if row is not None and row.status == "closed":
+        info["status"] = "closed"
+    elif st.entry == "registration":
+        info["status"] = "open"
+    else:
+        expected = _expected(config, st, rows.get(st.fed_by))
+        reported = {(r.section_id, r.target_section_id) for r in await repo.qualifier_rows(session, config.id, stage_id)}
+        if expected is None:
+            info["status"] = "awaiting_qualifiers"
+            info["waiting_for"] = [f"stage {st.fed_by} to close"]
+        else:
+            missing = sorted(expected - reported)
+            info["status"] = "ready" if not missing else "awaiting_qualifiers"
+            info["waiting_for"] = [f"{a}->{b}" for a, b in missing]
+    if row is not None and row.note:
+        info["selection"] = json.loads(row.note)
+    return info
+
+
+async def stage_view(session, ctx: Context, principal, code: str, stage_id: str) -> dict[str, Any]:
+    config = await ctx.config(session, code)
+    try:
+        st = config.stage(stage_id)
+    except KeyError:
+        raise NotFound("unknown_stage", f"no stage {stage_id!r}") from None
+    info = await stage_status(session, config, stage_id)
+    counts: dict[tuple[str, str], int] = {}
+    q = sa.select(orm.entries.c.section_id, orm.entries.c.status, orm.entries.c.no_show,
+                  orm.entries.c.checked_in_at).where(orm.entries.c.event_code == code, orm.entries.c.stage == stage_id)
+    for r in (await session.execute(q)).all():
+        counts[(r.section_id, r.status)] = counts.get((r.section_id, r.status), 0) + 1
+        if r.no_show:
+            counts[(r.section_id, "no_show")] = counts.get((r.section_id, "no_show"), 0) + 1
+        if r.checked_in_at is not None:
+            counts[(r.section_id, "checked_in")] = counts.get((r.section_id, "checked_in"), 0) + 1
+    rows = await repo.stage_rows(session, code)
+    closed = {c["section_id"]: c for c in (rows[stage_id].sections or [])} if stage_id in rows else {}
+    sections = []
+    for sec in st.sections:
+        item = {"section_id": sec.id, "name": sec.name, "cap": sec.cap}
+        for status in EntryStatus:
+            item[STATUS_NAMES[status]] = counts.get((sec.id, status.value), 0)
+        item["no_show"] = counts.get((sec.id, "no_show"), 0)
+        item["checked_in"] = counts.get((sec.id, "checked_in"), 0)
+        if sec.id in closed:
+            item["closed"] = closed[sec.id]
+        sections.append(item)
+    return {"event_code": code, **info, "sections": sections}
+
+
+# --------------------------------------------------------------------------- closing
+
+async def close_stage_cmd(cmd: EventCommand, stage_id: str, body: s.CloseIn) -> dict[str, Any]:
+    """REG-11/REG-12: the final field of every section (absent players out, small sections
+    merged, tiny ones cancelled) and one section.closed per played or cancelled section."""
+    config = cmd.config
+    try:
+        st = config.stage(stage_id)
+    except KeyError:
+        raise NotFound("unknown_stage", f"no stage {stage_id!r}") from None
+    info = await stage_status(cmd.session, config, stage_id)
+    if info["status"] == "closed":
+        raise Conflict("stage_closed", f"stage {stage_id!r} is closed already")
+    if info["status"] == "awaiting_qualifiers":
+        raise Conflict("stage_not_ready", f"stage {stage_id!r} is waiting for qualifiers",
+                       {"waiting_for": info.get("waiting_for", [])})
+    ids = {sec.id for sec in st.sections}
+    unknown = sorted(set(body.format_choices) - ids)
+    if unknown:
+        raise Unprocessable("unknown_section", f"no section {unknown} in stage {stage_id}")
+    choices = {k: FormatChoice(v.kind, v.rounds) for k, v in body.format_choices.items()}
+    entries = [e for eid, e in cmd.reg.entries.items() if cmd.loaded.meta[eid].stage == stage_id]
+    try:
+        closed = close_stage(config, stage_id, entries, choices)
+    except ValueError as exc:
+        raise Unprocessable("invalid_format_choice", str(exc)) from None
+    undecided = [{"section_id": c.section_id, "entrants": c.size,
+                  "allowed": list(config.section(c.section_id).format.allowed)}
+                 for c in closed if c.status == "ready" and config.section(c.section_id).played
+                 and (c.format is None or c.rounds is None)]
+    if undecided:
+        raise Unprocessable("format_choice_required",
+                            "the arbiter must choose the format (and rounds) of these sections: "
+                            + ", ".join(u["section_id"] for u in undecided), undecided)
+    people = await cmd.load_people(sorted({p for c in closed for fe in c.entries for p in fe.person_ids}))
+    units = cmd.all_units()
+    for c in closed:
+        if c.status in ("ready", "cancelled") and config.section(c.section_id).played:
+            payload = section_closed(config, c, people, units, cmd.loaded.meta)
+            cmd.uow.emit(payload, correlation_id=cmd.code,
+                         event_id=event_id_for("section.closed", cmd.code, c.section_id))
+    summary = [{"section_id": c.section_id, "name": config.section(c.section_id).name, "status": c.status,
+                "merged_into": c.merged_into, "merged_from": list(c.merged_from), "entrants": c.size,
+                "format": c.format, "rounds": c.rounds, "rank_by_gender": c.rank_genders_separately,
+                "reason": c.reason} for c in closed]
+    await cmd.session.execute(sa.update(orm.stages).where(
+        orm.stages.c.event_code == cmd.code, orm.stages.c.stage_id == stage_id).values(
+        status="closed", closed_at=cmd.now, sections=summary,
+        format_choices={k: {"kind": v.kind, "rounds": v.rounds} for k, v in body.format_choices.items()}))
+    # a stage fed by this one may now be complete (all reports in before the close)
+    for nxt in config.stages:
+        if nxt.fed_by == stage_id:
+            await rebuild_if_ready(cmd, nxt.id)
+    return {"event_code": cmd.code, "stage": stage_id, "status": "closed", "sections": summary}
+
+
+# --------------------------------------------------------------------------- qualifiers
+
+async def on_qualifiers_selected(uow, ctx: Context, payload: QualifiersSelected) -> None:
+    """EVT-6: store the list (the highest revision wins) and rebuild the stage once ready."""
+    from gomoku_shared.auth import Principal
+    session = uow.session
+    try:
+        cmd = await EventCommand.begin(uow, ctx, Principal("operator", None, "bus"), payload.event_code)
+    except NotFound:
+        log.warning("qualifiers.selected for an unknown event %s: ignored", payload.event_code)
+        return
+    try:
+        cmd.config.stage(payload.to_stage)
+        cmd.config.section(payload.target_section_id)
+    except KeyError:
+        log.warning("qualifiers.selected names an unknown stage/section of %s: ignored", payload.event_code)
+        return
+    key = dict(event_code=cmd.code, to_stage=payload.to_stage, section_id=payload.section_id,
+               target_section_id=payload.target_section_id)
+    old = (await session.execute(sa.select(orm.qualifier_lists).where(
+        *[orm.qualifier_lists.c[k] == v for k, v in key.items()]))).first()
+    if old is not None and old.revision >= payload.revision:
+        return
+
+    def players(items) -> list[dict[str, Any]]:
+        out = []
+        for q in items:
+            pid = q.attributes.get("player_id")
+            if pid is None:
+                e = cmd.reg.entries.get(q.entrant_id)
+                pid = e.person_ids[0] if e is not None else None
+            out.append({"entrant_id": q.entrant_id, "player_id": pid, "place": q.place, "name": q.name})
+        return out
+
+    values = dict(gender=payload.gender, revision=payload.revision, qualifiers=players(payload.qualifiers),
+                  substitutes=players(payload.substitutes), received_at=cmd.now)
+    if old is None:
+        await session.execute(sa.insert(orm.qualifier_lists).values(**key, **values))
+    else:
+        await session.execute(sa.update(orm.qualifier_lists).where(
+            *[orm.qualifier_lists.c[k] == v for k, v in key.items()]).values(**values))
+    await rebuild_if_ready(cmd, payload.to_stage)
+
+
+async def rebuild_ready_stages(cmd: EventCommand) -> list[str]:
+    done = []
+    for st in cmd.config.stages:
+        if st.entry == "qualification" and await rebuild_if_ready(cmd, st.id):
+            done.append(st.id)
+    return done
+
+
+async def rebuild_if_ready(cmd: EventCommand, stage_id: str) -> bool:
+    """(Re)build the entries of a ready qualification stage from the stored lists (REG-7
+    re-checked by the domain). Entries that disappear are withdrawn, new ones accepted."""
+    config = cmd.config
+    info = await stage_status(cmd.session, config, stage_id)
+    if info["status"] != "ready":
+        return False
+    st = config.stage(stage_id)
+    feeder = config.stage(st.fed_by)
+    rows = await repo.qualifier_rows(cmd.session, cmd.code, stage_id)
+    order = {sec.id: i for i, sec in enumerate(feeder.sections)}
+    rows.sort(key=lambda r: (order.get(r.section_id, 99), GENDERS.index(r.gender) if r.gender in GENDERS else 0,
+                             r.target_section_id))
+    cohorts = []
+    for r in rows:
+        gender = r.gender
+        if gender is None:
+            sec = config.section(r.section_id)
+            gender = next((g for g, t in sec.qualification.to_section.items() if t == r.target_section_id), None)
+        cohorts.append(QualifierList(r.section_id, tuple(q["player_id"] for q in r.qualifiers if q["player_id"]),
+                                     tuple(q["player_id"] for q in r.substitutes if q["player_id"]), gender))
+    stage_row = (await repo.stage_rows(cmd.session, cmd.code))[stage_id]
+    seeded = [SeededList(x["source"], x["to_section"], tuple(x["qualifiers"]), tuple(x["substitutes"]))
+              for x in (stage_row.seeded or [])]
+    pids = sorted({p for c in cohorts for p in c.qualifiers + c.substitutes}
+                  | {p for sl in seeded for p in sl.qualifiers + sl.substitutes})
+    people = await cmd.load_people(pids)
+    evidence = await cmd.evidence_of(pids)
+    units = cmd.all_units()
+    units_of, intents = {}, set()
+    for eid, e in cmd.reg.entries.items():
+        m = cmd.loaded.meta[eid]
+        if m.source != "registration":
+            continue
+        for p in e.person_ids:
+            if e.unit_id and p not in units_of and e.unit_id in units:
+                units_of[p] = units[e.unit_id]
+            if m.intends_to_represent:
+                intents.add(p)
+    try:
+        result = build_next_stage(config, stage_id, cohorts, people, evidence=evidence, seeded=seeded,
+                                  units_of=units_of, intents=intents)
+    except RegistrationError as exc:
+        log.warning("stage %s of %s cannot be built: %s", stage_id, cmd.code, exc)
+        await cmd.session.execute(sa.update(orm.stages).where(
+            orm.stages.c.event_code == cmd.code, orm.stages.c.stage_id == stage_id).values(
+            note=json.dumps({"error": str(exc)})))
+        return False
+    old = {eid: e for eid, e in cmd.reg.entries.items() if cmd.loaded.meta[eid].stage == stage_id}
+    old_meta = {eid: cmd.loaded.meta[eid] for eid in old}
+    await repo.delete_entries(cmd.session, sorted(old))
+    for eid in old:
+        del cmd.reg.entries[eid]
+        cmd.loaded.before.pop(eid, None)
+    new_ids = []
+    for sec in st.sections:
+        places = result.for_section(sec.id)
+        for i, p in enumerate(places):
+            eid = f"{cmd.code}.{stage_id}.{p.person_id}"
+            src_partner = next((cmd.loaded.meta[x].partner_id for x, e in cmd.reg.entries.items()
+                                if p.person_id in e.person_ids and cmd.loaded.meta[x].source == "registration"), None)
+            entry = Entry(id=eid, event_id=cmd.code, section_id=sec.id, person_ids=(p.person_id,),
+                          unit_id=p.unit_id, status=EntryStatus.ACCEPTED, received_at=None, decisions=p.decisions,
+                          application_id=eid)
+            attrs = {"seed": i + 1, "via": p.via, "source": p.source, "source_place": p.place}
+            meta = repo.EntryMeta(stage=stage_id, seq=i + 1, partner_id=src_partner, rating=len(places) - i,
+                                  source="qualification", attributes=attrs,
+                                  intends_to_represent=p.person_id in intents)
+            cmd.reg.entries[eid] = entry
+            cmd.loaded.meta[eid] = meta
+            new_ids.append(eid)
+            digest = hashlib.sha256(json.dumps([sec.id, attrs, [d.clause for d in p.decisions]],
+                                               sort_keys=True).encode()).hexdigest()[:16]
+            was = old.get(eid)
+            if was is None or was.section_id != sec.id or old_meta[eid].attributes != attrs:
+                cmd.uow.emit(EntryAccepted(
+                    event_code=cmd.code, stage=stage_id, section_id=sec.id, entry_id=eid,
+                    entrant=entrant_for(entry, meta, people, units, sec.kind), clause=entry.admitted_by or ""),
+                    correlation_id=cmd.code, event_id=event_id_for("entry.accepted", eid, digest))
+    for eid, e in old.items():
+        if eid not in cmd.reg.entries:
+            cmd.uow.emit(EntryWithdrawn(event_code=cmd.code, stage=stage_id, section_id=e.section_id, entry_id=eid,
+                                        entrant_id=eid, reason="qualifier lists revised: the place passed on"),
+                         correlation_id=cmd.code,
+                         event_id=event_id_for("entry.withdrawn", eid, len(new_ids), sorted(new_ids)))
+    await cmd.save()
+    note = {"places": len(result.places),
+            "passed_over": [{"player_id": p.person_id, "source": p.source, "place": p.place, "reason": p.reason}
+                            for p in result.passed_over],
+            "unfilled": dict(result.unfilled)}
+    await cmd.session.execute(sa.update(orm.stages).where(
+        orm.stages.c.event_code == cmd.code, orm.stages.c.stage_id == stage_id).values(
+        status="ready", note=json.dumps(note, sort_keys=True)))
+    return True
+
+
+async def post_seeded(cmd: EventCommand, stage_id: str, body: s.SeededIn) -> dict[str, Any]:
+    """EVT-6 (SZ): players seeded straight into a qualification stage, re-checked like the rest."""
+    try:
+        st = cmd.config.stage(stage_id)
+    except KeyError:
+        raise NotFound("unknown_stage", f"no stage {stage_id!r}") from None
+    if st.entry != "qualification" or body.to_section not in {x.id for x in st.sections}:
+        raise Unprocessable("not_seedable", f"stage {stage_id} takes no seeded players in {body.to_section!r}")
+    rows = await repo.stage_rows(cmd.session, cmd.code)
+    if rows[stage_id].status == "closed":
+        raise Conflict("stage_closed", f"stage {stage_id!r} is closed")
+
+    async def person(p: s.SeededPlayerIn) -> str:
+        pid = await cmd.person_for(p)
+        for ev in p.evidence:
+            await cmd.add_evidence(pid, ev, None)
+        return pid
+
+    q = [await person(p) for p in body.qualifiers]
+    subs = [await person(p) for p in body.substitutes]
+    lists = [x for x in (rows[stage_id].seeded or [])
+             if not (x["source"] == body.source and x["to_section"] == body.to_section)]
+    lists.append({"source": body.source, "to_section": body.to_section, "qualifiers": q, "substitutes": subs})
+    await cmd.session.execute(sa.update(orm.stages).where(
+        orm.stages.c.event_code == cmd.code, orm.stages.c.stage_id == stage_id).values(seeded=lists))
+    rebuilt = await rebuild_if_ready(cmd, stage_id)
+    return {"stage": stage_id, "source": body.source, "to_section": body.to_section, "qualifiers": q,
+            "substitutes": subs, "rebuilt": rebuilt}

@@ -7,6 +7,7 @@ Partner keys see and act only on the players they registered (another partner's 
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
@@ -27,6 +28,8 @@ from ..adapters import repository as repo
 from ..service_layer import handlers as h
 from ..service_layer import schemas as s
 from ..service_layer import stages as st
+
+log = logging.getLogger("registration.api")
 
 Registrant = Annotated[Principal, Depends(require("partner", "operator"))]
 Anyone = Annotated[Principal, Depends(require("partner", "operator", "arbiter"))]
@@ -59,7 +62,8 @@ async def _run(request: Request, principal: Principal, code: str | None,
             result = await fn(uow, cmd)
             if key is not None:
                 await idempotency.remember(uow.session, principal, key, digest, status, result, uow.clock.now())
-    except IntegrityError:
+    except IntegrityError as exc:
+        log.warning("integrity error on %s: %s", request.url.path, type(exc.orig).__name__ if exc.orig else exc)
         # a concurrent twin of this request won the race (same event code / idempotency key)
         raise Conflict("concurrent_duplicate", "an identical request was processed at the same time; retry") from None
     return JSONResponse(result, status_code=status)

@@ -8,6 +8,8 @@ requests `<event>.chg<nnnn>`. Events carry uuid5 ids derived from what they desc
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -263,7 +265,9 @@ class EventCommand:
         """entry.accepted (also for a waiting-list place) or entry.refused; nothing while pending."""
         meta = self.loaded.meta[e.id]
         stage = meta.stage
-        version = len(e.decisions)
+        # the entry's state names the event: a re-emission of the same state is the same event
+        version = hashlib.sha256(json.dumps([e.status.value, [repo.decision_to_json(d) for d in e.decisions]],
+                                            sort_keys=True).encode()).hexdigest()[:16]
         if e.status in (EntryStatus.ACCEPTED, EntryStatus.WAITLISTED):
             sec = self.config.section(e.section_id)
             self.uow.emit(EntryAccepted(

@@ -429,7 +429,8 @@ async def submit_bulk(cmd: EventCommand, body: s.BulkIn) -> list[dict[str, Any]]
         clause, reason = _status_clause(e)
         ok = e.status is not EntryStatus.REFUSED
         failed |= not ok
-        report.append({"row": i, "ok": ok, "entry_id": e.id, "entrant_id": e.id, "status": STATUS_NAMES[e.status],
+        report.append({"row": i, "ok": ok, "entry_id": e.id, "entrant_id": e.id, "player_id": e.person_ids[0],
+                       "status": STATUS_NAMES[e.status],
                        "clause": clause, "reason": reason})
     if failed:
         raise Unprocessable("bulk_rejected", "at least one row failed; no entry of this batch was registered",

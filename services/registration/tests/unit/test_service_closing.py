@@ -163,3 +163,40 @@ async def test_qualifiers_for_an_unknown_event_are_ignored(tmp_path):
         await h.publish(QualifiersSelected(event_code="nope", from_stage="online", to_stage="final",
                                            section_id="men-free", target_section_id="final-men", qualifiers=[]))
         assert await h.bus.dead_letters("registration") == []
+
+
+async def test_evt6_seeded_players_enter_the_final_once_their_evidence_is_verified(tmp_path):
+    """EVT-6 (SZ): the 2022 Shenzhen Cup top 4 are seeded straight into the final; REG-7 re-checks
+    them like every qualifier (verified evidence), and they are seeded ahead of the qualifiers."""
+    async with harness(tmp_path) as h:
+        await h.create_sz()
+        entries = await register_field(h)
+        await close_online(h, entries)
+        await h.drain()
+        for ev in (await h.client.get("/v1/events/sz22/evidence", headers=ARB)).json()["evidence"]:
+            await h.client.post(f"/v1/evidence/{ev['evidence_id']}/decision", headers=ARB,
+                                json={"decision": "approve", "note": "ok"})
+        for payload in qualifier_events([e.payload for e in h.of("section.closed")]):
+            await h.publish(payload)
+        seeded = [{**sz_entry(70 + i)["player"],
+                   "evidence": [{"kind": "household_registration", "document_ref": f"S-{i}", "region": "Shenzhen"}]}
+                  for i in range(4)]
+        r = await h.client.post("/v1/events/sz22/stages/final/seeded", headers=P1, json={
+            "source": "2022 Shenzhen Cup", "to_section": "final-men", "qualifiers": seeded})
+        assert r.status_code == 403
+        r = await h.client.post("/v1/events/sz22/stages/final/seeded", headers=OP, json={
+            "source": "2022 Shenzhen Cup", "to_section": "final-men", "qualifiers": seeded})
+        assert r.status_code == 201, r.text
+        seeded_ids = r.json()["qualifiers"]
+        status = (await h.client.get("/v1/events/sz22/stages/final", headers=OP)).json()
+        assert {p["player_id"] for p in status["selection"]["passed_over"]} >= set(seeded_ids)  # not verified yet
+        pending = (await h.client.get("/v1/events/sz22/evidence?status=pending", headers=ARB)).json()["evidence"]
+        assert {e["player_id"] for e in pending} == set(seeded_ids)
+        for ev in pending:
+            r = await h.client.post(f"/v1/evidence/{ev['evidence_id']}/decision", headers=ARB,
+                                    json={"decision": "approve", "note": "household register seen"})
+            assert r.json()["rebuilt_stages"] == ["final"]
+        final = (await h.client.get("/v1/events/sz22/entries?stage=final&section_id=final-men", headers=OP)).json()
+        men = [e["players"][0]["player_id"] for e in final["entries"]]
+        assert men[:4] == seeded_ids and len(men) == 12
+        assert (await h.client.get("/v1/events/sz22", headers=P1)).json()["stages"][1]["status"] == "ready"

@@ -17,6 +17,7 @@ from gomoku_shared.contracts.events import BoardStat, EventConfigured, SectionCo
 from gomoku_shared.messaging.bus import EventBus, Message
 from gomoku_shared.migrate import upgrade_async
 from gomoku_shared.settings import ServiceSettings
+from gomoku_shared.topology import CONSUMES
 
 from awards.bootstrap import build
 
@@ -97,9 +98,18 @@ class Harness:
         async def record(message: Message) -> None:
             self.messages.append(message)
 
+        async def ignore(message: Message) -> None:
+            return None
+
         if self.observer_bus is not self.bus:
             await self.observer_bus.start()
         await self.observer_bus.subscribe("observer", ["awards.published", "qualifiers.selected"], record, prefetch=1)
+        if self.observer_bus is self.bus:
+            # the runtime declares every service's queue (gomoku_shared.topology); consume the
+            # others here so that the in-memory bus can drain
+            for queue, keys in CONSUMES.items():
+                if queue != "awards":
+                    await self.bus.subscribe(queue, list(keys), ignore, prefetch=1)
         self.client = httpx.AsyncClient(transport=httpx.ASGITransport(app=self.service.app), base_url="http://awards")
         return self
 

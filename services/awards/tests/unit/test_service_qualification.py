@@ -29,6 +29,11 @@ async def test_awd_qual_sz_online_top4_and_substitutes_5_to_8(harness):
     assert all(p["items"] == [] for p in pub.places)
     body = (await harness.client.get("/v1/events/sz-2022/qualifiers")).json()
     assert body["stages"] == [{"to_stage": "final", "entrants": 4, "cap": 48, "over_capacity": False}]
+    text = (await harness.client.get("/v1/events/sz-2022/qualifiers.csv")).text
+    lines = text.splitlines()
+    assert lines[0] == "section_id,target_section_id,gender,role,rank,place,entrant_id,name,unit_name,complete,revision"
+    assert lines[1].startswith("men-free,final-men,male,qualifier,1,1,m1,M1,") and len(lines) == 9
+    assert lines[5].split(",")[3] == "substitute"
 
 
 async def test_awd_qual_merged_section_selects_each_gender_separately(harness):

@@ -294,3 +294,15 @@ async def test_reg9_nt_team_board_order_fixed_at_registration(tmp_path):
         accepted = h.of("entry.accepted")[0].payload
         assert [(m.board, m.gender) for m in accepted.entrant.members] == [(1, "male"), (2, "male"), (3, "female")]
         assert accepted.entrant.partner_id == "partner-1" and accepted.clause == "nt-representation/household"
+
+
+async def test_reg2_cap_holds_under_concurrent_submissions_on_sqlite(tmp_path):
+    """REG-2 with 12 applications at once for 5 places: commands on one event are serialised."""
+    import asyncio
+    async with harness(tmp_path) as h:
+        await h.create_sz(overrides={"stages": {"online": {"sections": {"men-free": {"cap": 5}}}}})
+        rs = await asyncio.gather(*[h.client.post("/v1/events/sz22/entries", headers=P1, json=sz_entry(n))
+                                    for n in range(1, 13)])
+        assert [r.status_code for r in rs] == [201] * 12
+        assert sorted(r.json()["status"] for r in rs) == ["accepted"] * 5 + ["refused"] * 7
+        assert len({r.json()["entry_id"] for r in rs}) == 12

@@ -77,6 +77,13 @@ async def lock_event(session: AsyncSession, code: str) -> bool:
     return res.rowcount == 1
 
 
+async def lock_writes(session: AsyncSession) -> None:
+    """Start the transaction as a writer (commands not bound to one event): on SQLite a read
+    first and a write later could fail if another writer committed in between."""
+    await session.execute(sa.update(orm.events).where(orm.events.c.code == "")
+                          .values(lock_version=orm.events.c.lock_version))
+
+
 async def event_row(session: AsyncSession, code: str):
     return (await session.execute(sa.select(orm.events).where(orm.events.c.code == code))).first()
 

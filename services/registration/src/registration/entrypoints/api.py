@@ -54,7 +54,11 @@ async def _run(request: Request, principal: Principal, code: str | None,
         sort_keys=True).encode())
     try:
         async with runtime.transaction(correlation_id=code) as uow:
-            cmd = await h.EventCommand.begin(uow, ctx, principal, code) if code is not None else None
+            if code is not None:
+                cmd = await h.EventCommand.begin(uow, ctx, principal, code)
+            else:
+                cmd = None
+                await repo.lock_writes(uow.session)
             if key is not None:
                 stored = await idempotency.lookup(uow.session, principal, key, digest)
                 if stored is not None:
@@ -62,8 +66,8 @@ async def _run(request: Request, principal: Principal, code: str | None,
             result = await fn(uow, cmd)
             if key is not None:
                 await idempotency.remember(uow.session, principal, key, digest, status, result, uow.clock.now())
-    except IntegrityError as exc:
-        log.warning("integrity error on %s: %s", request.url.path, type(exc.orig).__name__ if exc.orig else exc)
+    except IntegrityError:
+        log.warning("integrity error on %s", request.url.path)
         # a concurrent twin of this request won the race (same event code / idempotency key)
         raise Conflict("concurrent_duplicate", "an identical request was processed at the same time; retry") from None
     return JSONResponse(result, status_code=status)
@@ -244,8 +248,7 @@ def _router() -> APIRouter:
             config = await ctx.config(session, event_code)
             loaded = await repo.load(session, config, ctx.protector)
             units = await repo.unit_rows(session, event_code)
-        fake = h.EventCommand(None, ctx, principal, config, loaded, units, None)  # view helper only
-        return {"units": [h.unit_view(fake, uid) for uid, u in units.items() if h.may_see(principal, u.partner_id)]}
+        return {"units": [h.render_unit(u, loaded.reg) for u in units.values() if h.may_see(principal, u.partner_id)]}
 
     # ------------------------------------------------------------------ stages
     @r.post("/events/{event_code}/stages/{stage}/check-in", tags=["stages"], status_code=200,

@@ -665,12 +665,15 @@ async def add_official(cmd: EventCommand, unit_id: str, body: s.OfficialIn) -> d
 
 
 def unit_view(cmd: EventCommand, unit_id: str, decisions: list[Decision] = ()) -> dict[str, Any]:
-    r = cmd.units[unit_id]
+    return render_unit(cmd.units[unit_id], cmd.reg, decisions)
+
+
+def render_unit(r, reg, decisions: list[Decision] = ()) -> dict[str, Any]:
     return {"unit_id": r.id, "name": r.name, "kind": r.kind, "region": r.region,
             "annual_registration": r.annual_registration, "is_host": r.is_host,
             "officials": [{"role": o.role, "name": o.name, "person_id": o.person_id}
-                          for o in cmd.reg.officials if o.unit_id == unit_id],
-            "players": sorted(cmd.reg.delegation(unit_id)),
+                          for o in reg.officials if o.unit_id == r.id],
+            "players": sorted(reg.delegation(r.id)),
             "decisions": [repo.decision_to_json(d) for d in decisions]}
 
 

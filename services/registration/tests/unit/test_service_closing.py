@@ -200,3 +200,39 @@ async def test_evt6_seeded_players_enter_the_final_once_their_evidence_is_verifi
         men = [e["players"][0]["player_id"] for e in final["entries"]]
         assert men[:4] == seeded_ids and len(men) == 12
         assert (await h.client.get("/v1/events/sz22", headers=P1)).json()["stages"][1]["status"] == "ready"
+
+
+async def test_reg9_nt_teams_close_into_a_team_section_with_boards(tmp_path):
+    """REG-9 + REG-12 (NT): team entrants travel with their fixed boards; empty sections are
+    cancelled (nothing to play), so no format is needed for them."""
+    async with harness(tmp_path, start=datetime(2023, 6, 1, 10, 0, tzinfo=CST)) as h:
+        r = await h.client.post("/v1/events", headers=OP, json={"preset_id": "nt-2023", "event_code": "nt23"})
+        assert r.status_code == 201
+        teams = []
+        for k, region in enumerate(("Hubei", "Anhui")):
+            await h.client.post("/v1/events/nt23/units", headers=P1,
+                                json={"id": region.lower(), "name": region, "kind": "province", "region": region})
+            hh = [{"kind": "household_registration", "document_ref": f"H{k}", "region": region}]
+            members = [{**sz_entry(10 * k + b, gender=g)["player"], "board": b, "evidence": hh}
+                       for b, g in ((1, "male"), (2, "male"), (3, "female"))]
+            r = await h.client.post("/v1/events/nt23/teams", headers=P1, json={
+                "section_id": "mixed-team", "unit": region.lower(), "team_name": f"{region} team",
+                "members": members, "insurance": {"confirmed": True, "document_ref": "P"}})
+            assert r.json()["status"] == "accepted", r.text
+            teams.append(r.json()["entry_id"])
+        h.clock.set(datetime(2023, 6, 21, 10, 0, tzinfo=CST))
+        r = await h.client.post("/v1/events/nt23/stages/main/check-in", headers=ARB, json={
+            "entry_ids": teams, "insurance_refs": {t: f"NT-POLICY-{i}" for i, t in enumerate(teams)},
+            "documents_shown": ["insurance_policy"]})
+        assert [x["status"] for x in r.json()["results"]] == ["checked_in", "checked_in"], r.text
+        r = await h.client.post("/v1/events/nt23/stages/main/close", headers=OP,
+                                json={"format_choices": {"mixed-team": {"kind": "round_robin"}}})
+        assert r.status_code == 200, r.text
+        assert [s["status"] for s in r.json()["sections"]] == ["ready", "cancelled", "cancelled"]
+        await h.drain()
+        sc = next(e.payload for e in h.of("section.closed") if e.payload.section_id == "mixed-team")
+        assert sc.rules.kind == "team" and sc.rules.boards == 3 and sc.rules.rounds == 1
+        assert sc.rules.match_points.win == 2 and sc.rules.tiebreaks[0] == "match_points"
+        assert [e.name for e in sc.entrants] == ["Hubei team", "Anhui team"]
+        assert [[(m.board, m.gender) for m in e.members] for e in sc.entrants] == [
+            [(1, "male"), (2, "male"), (3, "female")]] * 2

@@ -39,7 +39,8 @@ def entrant_for(entry: Entry, meta: EntryMeta, people: Mapping[str, Person], uni
 
 
 def section_closed(config: EventConfig, closed: ClosedSection, people: Mapping[str, Person],
-                   units: Mapping[str, Unit], meta: Mapping[str, EntryMeta]) -> SectionClosed:
+                   units: Mapping[str, Unit], meta: Mapping[str, EntryMeta],
+                   entries: Mapping[str, Entry] | None = None) -> SectionClosed:
     """The domain's payload, completed with what only the service knows: the partner that
     registered each entrant, ratings/seeds, and the section's unit-separation flag."""
     data: dict[str, Any] = section_closed_payload(config, closed, people, units)
@@ -50,6 +51,9 @@ def section_closed(config: EventConfig, closed: ClosedSection, people: Mapping[s
         if m is None:
             continue
         ent["partner_id"] = m.partner_id
+        e = (entries or {}).get(ent["entrant_id"])
+        if e is not None and e.team_name and ent.get("members"):
+            ent["name"] = e.team_name  # a unit may enter several teams
         ent["rating"] = m.rating
         ent["attributes"] = {**m.attributes, **ent["attributes"]}
         for mem in ent.get("members", []):

@@ -700,6 +700,10 @@ async def check_in(cmd: EventCommand, stage_id: str, body: s.CheckInIn) -> dict[
         except RegistrationError as exc:
             out.append({"entry_id": eid, "status": "refused", "clause": "check_in", "reason": str(exc)})
             continue
+        if d.admitted and body.insurance_refs.get(eid):
+            # REG-13 (NT): the policy shown at check-in, kept encrypted like every document reference
+            cmd.loaded.meta[eid].insurance_ref_enc = cmd.ctx.protector.encrypt(body.insurance_refs[eid])
+            cmd.reg.entries[eid] = replace(cmd.reg.entries[eid], insurance=InsuranceConfirmation(True, "[protected]"))
         out.append({"entry_id": eid, "status": "checked_in" if d.admitted else "refused", "clause": d.clause,
                     "reason": d.reason})
     for eid in body.no_show:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+from dataclasses import replace
 from typing import Any
 
 import sqlalchemy as sa
@@ -22,7 +23,7 @@ from ..adapters import orm
 from ..adapters import repository as repo
 from ..adapters.contract_mapping import entrant_for, event_id_for, section_closed
 from ..domain import (
-    Entry, EntryStatus, FormatChoice, QualifierList, RegistrationError, SeededList, build_next_stage, close_stage,
+    Decision, Outcome, Entry, EntryStatus, FormatChoice, QualifierList, RegistrationError, SeededList, build_next_stage, close_stage,
 )
 from . import schemas as s
 from .handlers import STATUS_NAMES, Context, EventCommand
@@ -138,6 +139,13 @@ async def close_stage_cmd(cmd: EventCommand, stage_id: str, body: s.CloseIn) -> 
         closed = close_stage(config, stage_id, entries, choices)
     except ValueError as exc:
         raise Unprocessable("invalid_format_choice", str(exc)) from None
+    # Decision: a played section left with fewer than 2 entrants has nothing to play — it is
+    # published as cancelled (the preset may have no cancel threshold, e.g. NT)
+    closed = [replace(c, status="cancelled", reason=f"{c.size} entrants: nothing to play",
+                      decisions=(Decision("REG-12", f"{c.section_id}/cancel", Outcome.REFUSED,
+                                          f"{c.size} entrants: nothing to play"),))
+              if c.status == "ready" and config.section(c.section_id).played and c.size < 2 else c
+              for c in closed]
     undecided = [{"section_id": c.section_id, "entrants": c.size,
                   "allowed": list(config.section(c.section_id).format.allowed)}
                  for c in closed if c.status == "ready" and config.section(c.section_id).played
@@ -150,7 +158,7 @@ async def close_stage_cmd(cmd: EventCommand, stage_id: str, body: s.CloseIn) -> 
     units = cmd.all_units()
     for c in closed:
         if c.status in ("ready", "cancelled") and config.section(c.section_id).played:
-            payload = section_closed(config, c, people, units, cmd.loaded.meta)
+            payload = section_closed(config, c, people, units, cmd.loaded.meta, cmd.reg.entries)
             cmd.uow.emit(payload, correlation_id=cmd.code,
                          event_id=event_id_for("section.closed", cmd.code, c.section_id))
     summary = [{"section_id": c.section_id, "name": config.section(c.section_id).name, "status": c.status,
@@ -165,7 +173,11 @@ async def close_stage_cmd(cmd: EventCommand, stage_id: str, body: s.CloseIn) -> 
     for nxt in config.stages:
         if nxt.fed_by == stage_id:
             await rebuild_if_ready(cmd, nxt.id)
-    return {"event_code": cmd.code, "stage": stage_id, "status": "closed", "sections": summary}
+    # entries nobody settled are not in any field: say so, the arbiter may want to know
+    unsettled = [{"entry_id": e.id, "section_id": e.section_id, "status": STATUS_NAMES[e.status]}
+                 for e in entries if e.status in (EntryStatus.PENDING_REVIEW, EntryStatus.WAITLISTED)]
+    return {"event_code": cmd.code, "stage": stage_id, "status": "closed", "sections": summary,
+            "unsettled": unsettled}
 
 
 # --------------------------------------------------------------------------- qualifiers

@@ -177,9 +177,11 @@ async def harness(tmp_path):
     """The awards service on SQLite with the in-memory bus and a fake clock (fast)."""
     from awards_service_kit import Harness
 
+    from gomoku_shared.messaging.memory import InMemoryEventBus
     from gomoku_shared.settings import ServiceSettings
 
-    h = await Harness(ServiceSettings(DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path}/awards.sqlite")).start()
+    h = await Harness(ServiceSettings(DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path}/awards.sqlite"),
+                      bus=InMemoryEventBus()).start()
     try:
         yield h
     finally:
@@ -191,12 +193,14 @@ async def make_harness(tmp_path):
     """Factory for extra independent services (determinism checks); all stopped at teardown."""
     from awards_service_kit import Harness
 
+    from gomoku_shared.messaging.memory import InMemoryEventBus
     from gomoku_shared.settings import ServiceSettings
 
     made = []
 
     async def make(name: str):
-        h = await Harness(ServiceSettings(DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path}/{name}.sqlite")).start()
+        h = await Harness(ServiceSettings(DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path}/{name}.sqlite"),
+                          bus=InMemoryEventBus()).start()
         made.append(h)
         return h
 

@@ -306,3 +306,49 @@ async def test_reg2_cap_holds_under_concurrent_submissions_on_sqlite(tmp_path):
         assert [r.status_code for r in rs] == [201] * 12
         assert sorted(r.json()["status"] for r in rs) == ["accepted"] * 5 + ["refused"] * 7
         assert len({r.json()["entry_id"] for r in rs}) == 12
+
+
+async def test_reg3_ny_delegation_quota_exemption_host_and_organiser_insurance(tmp_path):
+    """REG-3 (NY): entries only through units; a delegation quota (here overridden to 2) with the
+    previous year's top finishers outside it; the host may exceed it with approval; REG-13: the
+    organiser insures, so only the ID number is needed."""
+    async with harness(tmp_path, start=datetime(2022, 7, 20, 10, 0, tzinfo=CST)) as h:
+        r = await h.client.post("/v1/events", headers=OP, json={
+            "preset_id": "ny-2022", "event_code": "ny22", "overrides": {"units": {"delegation_max_players": 2}}})
+        assert r.status_code == 201, r.text
+
+        def entry(n, unit=None, **facts):
+            p = player(n, born="2005-03-03")
+            if unit:
+                p["unit"] = unit
+            return {"section_id": "youth-male", "player": p, "facts": facts}
+
+        r = await h.client.post("/v1/events/ny22/entries", headers=P1, json=entry(1))
+        assert r.json()["status"] == "refused" and r.json()["clause"] == "units/individual"
+        await h.client.post("/v1/events/ny22/units", headers=P1, json={"id": "zj", "name": "Zhejiang"})
+        await h.client.post("/v1/events/ny22/units", headers=OP, json={"id": "hz", "name": "Hangzhou",
+                                                                       "is_host": True})
+        assert [(await h.client.post("/v1/events/ny22/entries", headers=P1, json=entry(n, "zj"))).json()["status"]
+                for n in (2, 3)] == ["accepted", "accepted"]
+        r = await h.client.post("/v1/events/ny22/entries", headers=P1, json=entry(4, "zj"))
+        assert r.json()["status"] == "refused" and r.json()["clause"] == "units/quota"
+        r = await h.client.post("/v1/events/ny22/entries", headers=P1,
+                                json=entry(5, "zj", quota_exempt_ref="2021 youth male 3rd"))
+        assert r.json()["status"] == "accepted"
+        no_id = entry(6, "zj", quota_exempt_ref="2021 youth male 5th")
+        no_id["player"].pop("id_number")
+        r = await h.client.post("/v1/events/ny22/entries", headers=P1, json=no_id)
+        assert r.json()["status"] == "refused" and r.json()["clause"] == "insurance/organiser"
+        for n in (7, 8):
+            await h.client.post("/v1/events/ny22/entries", headers=OP, json=entry(n, "hz"))
+        host = (await h.client.post("/v1/events/ny22/entries", headers=OP, json=entry(9, "hz"))).json()
+        assert host["status"] == "pending_review" and host["clause"] == "units/quota_host"
+        r = await h.client.post(f"/v1/events/ny22/entries/{host['entry_id']}/review", headers=ARB,
+                                json={"decision": "approve", "note": "host delegation addition"})
+        assert r.status_code == 200 and r.json()["status"] == "accepted"
+        # NY: withdrawal after confirmation needs a reason and a supporting document
+        url = f"/v1/events/ny22/entries/{host['entry_id']}/withdraw"
+        r = await h.client.post(url, headers=OP, json={"reason": "ill"})
+        assert r.status_code == 422 and "document" in r.json()["error"]["message"]
+        r = await h.client.post(url, headers=OP, json={"reason": "ill", "proof_ref": "HOSPITAL-1"})
+        assert r.status_code == 200 and r.json()["withdrawal"]["refund_requested"] is True

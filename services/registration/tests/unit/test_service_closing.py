@@ -22,7 +22,7 @@ async def register_field(h) -> dict[int, dict]:
     rows = [sz_entry(n, section=sec, gender=g, born=born) for sec, g, n, born in FIELD]
     r = await h.client.post("/v1/events/sz22/entries/bulk", headers=P1, json={"entries": rows})
     assert r.status_code == 201, r.text
-    for (_, _, n, _), row in zip(FIELD, r.json()["rows"]):
+    for (_, _, n, _), row in zip(FIELD, r.json()["rows"], strict=True):
         out[n] = row
     return out
 

@@ -30,7 +30,7 @@ from ..adapters import repository as repo
 from ..adapters.contract_mapping import entrant_for, event_id_for
 from ..adapters.protection import DataProtector
 from ..domain import (
-    Application, ChangeKind, ChangeState, Decision, Entry, EntryStatus, Evidence, EvidenceKind, IdNumber,
+    Application, ChangeKind, ChangeRequest, ChangeState, Decision, Entry, EntryStatus, Evidence, IdNumber,
     InsuranceConfirmation, Outcome, Person, RegistrationError, Unit, combine, decide_change, evaluate_player,
     mask_id_number, request_change,
 )
@@ -363,14 +363,14 @@ async def submit(cmd: EventCommand, *, section_id: str, stage: str | None, playe
     seq = 1 + max((m.seq for eid, m in cmd.loaded.meta.items()
                    if cmd.reg.entries[eid].section_id == section_id), default=0)
     entry_id = f"{cmd.code}.{stage_id}.{section_id}.{seq:04d}"
-    new_evidence = [await cmd.add_evidence(pid, ev, entry_id) for pid, evs in zip(person_ids, evidence) for ev in evs]
+    new_evidence = [await cmd.add_evidence(pid, ev, entry_id) for pid, evs in zip(person_ids, evidence, strict=True) for ev in evs]
     del new_evidence  # stored; read back below with every earlier record of these players
     all_evidence = await cmd.evidence_of(person_ids)
     required = config.registration.required_items
     delivered = items if items is not None else list(required)
     # REG-1: every delivered item arrives now (the service clock); the window is judged on it
     received = {item: cmd.now for item in delivered}
-    exempt = {pid: f.quota_exempt_ref for pid, f in zip(person_ids, facts) if f.quota_exempt_ref}
+    exempt = {pid: f.quota_exempt_ref for pid, f in zip(person_ids, facts, strict=True) if f.quota_exempt_ref}
     app = Application(
         id=entry_id, section_id=section_id, person_ids=tuple(person_ids), items_received=received,
         unit_id=unit.id if unit else None,
@@ -499,21 +499,19 @@ async def decide_evidence(uow: UnitOfWork, ctx: Context, principal: Principal, e
         raise Unprocessable("reason_required", "a rejection needs a note saying why")
     arbiter = f"{principal.role}:{principal.key_id}"
     ev = ev.approve(arbiter, body.note or None) if body.decision == "approve" else ev.reject(arbiter, body.note)
-    results = []
     await uow.session.execute(sa.update(orm.evidence).where(orm.evidence.c.id == evidence_id).values(
         status=ev.status.value, reviewed_by=arbiter, review_note=ev.review_note, reviewed_at=cmd.now))
     note = f"evidence {evidence_id} {ev.status.value}" + (f": {body.note}" if body.note else "")
     for e in list(cmd.reg.entries.values()):
         if ev.person_id in e.person_ids:
-            new = await reassess(cmd, e, arbiter, note)
-            if new is not None:
-                results.append(new)
+            await reassess(cmd, e, arbiter, note)
     changed = await cmd.save()
     for e in changed:
         cmd.emit_entry(e)
-    clause = next((d.clause for e in results for d in e.decisions
-                   if d.person_id == ev.person_id and d.rule in ("REG-6", "REG-7", "REG-8")
-                   and d.outcome is not Outcome.PENDING), None)
+    # the clause the player now stands under (latest settled residency/representation decision)
+    clause = next((d.clause for e in reversed(list(cmd.reg.entries.values())) if ev.person_id in e.person_ids
+                   for d in reversed(e.decisions) if d.person_id == ev.person_id
+                   and d.rule in ("REG-6", "REG-7", "REG-8") and d.outcome is not Outcome.PENDING), None)
     await uow.session.execute(sa.update(orm.evidence).where(orm.evidence.c.id == evidence_id).values(clause=clause))
     # a qualification stage not yet closed is rebuilt: REG-7 uses verified (approved) evidence
     rebuilt = await rebuild_ready_stages(cmd)
@@ -620,7 +618,6 @@ async def decide_change_cmd(uow: UnitOfWork, ctx: Context, principal: Principal,
         raise NotFound("unknown_change", f"no change request {change_id!r}")
     cmd = await EventCommand.begin(uow, ctx, principal, row.event_code)
     e = cmd.reg.entries[row.entry_id]
-    from ..domain import ChangeRequest
     cr = ChangeRequest(row.id, row.entry_id, ChangeKind(row.kind), repo.aware(row.requested_at), row.details,
                        ChangeState(row.state), repo.decision_from_json(row.decision) if row.decision else None,
                        row.decided_by)

@@ -201,3 +201,13 @@ def test_nt_section_awards_with_the_mapped_config(plans, section):
     awards = compute_section_awards(teams, plans["nt-2023"].sections["mixed-team"].awards)
     assert awards.awarded_places == 6
     assert [bool(e.items) for e in awards.entrants] == [True] * 6 + [False]
+
+
+def test_pair8_places_decided_by_playoff(plans):
+    """PAIR-8: DA plays off every awarded place, NY only the medals, SZ online flags ties for the
+    arbiter (no playoffs), SZ final plays off its 4 places."""
+    assert plans["da-2023"].sections["open"].playoff_through == 8
+    assert plans["ny-2022"].sections["youth-male"].playoff_through == 3
+    assert plans["sz-2022"].sections["men-free"].playoff_through is None
+    assert plans["sz-2022"].sections["final-men"].playoff_through == 4
+    assert plans["nt-2023"].sections["mixed-team"].playoff_through == 8

@@ -77,6 +77,9 @@ async def test_awd8_certificates_per_player_ready_for_printing(da):
 async def test_section_awards_event_status_and_history(da):
     body = (await da.get(f"{BASE}/open/awards")).json()
     assert body["publication"]["revision"] == 1 and body["summary"]["awarded_places"] == 8
+    # PAIR-8: DA plays off awarded places; the shared 7th arrived undecided and is reported
+    assert body["summary"]["unresolved_ties"] == [{"place": 7, "entrant_ids": ["o7", "o8"]}]
+    assert body["summary"]["flagged_ties"] == []
     assert body["name"] == "Open" and len(body["places"]) == 12
     status = (await da.get("/v1/events/da-2023")).json()
     assert status["configured"] and [s["section_id"] for s in status["sections"]] == ["junior", "open"]

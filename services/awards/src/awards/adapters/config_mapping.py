@@ -56,6 +56,8 @@ class SectionPlan:
     qualification: QualificationRule | None = None
     to_stage: str | None = None
     squad: SquadRule | None = None
+    #: PAIR-8: ties touching places 1..N should have been decided by a playoff (None: shared)
+    playoff_through: int | None = None
 
 
 @dataclass(frozen=True)
@@ -268,6 +270,14 @@ def team_score_rule(event: ec.EventConfig, sec: ec.SectionConfig) -> TeamScoreRu
     return TeamScoreRule(sec.id, sec.name, tuple(components), measure, tuple(tiebreaks))
 
 
+def playoff_through(sec: ec.SectionConfig) -> int | None:
+    """PAIR-8: the places a playoff decides (policy playoff: ``places``, else every awarded place)."""
+    if sec.playoffs.policy != "playoff":
+        return None
+    aw = sec.awards
+    return sec.playoffs.places or aw.places or max((b.places for b in aw.places_by_field), default=None)
+
+
 # ------------------------------------------------------------------ event
 
 
@@ -285,6 +295,7 @@ def awards_plan(event: ec.EventConfig) -> AwardsPlan:
                 section_id=sec.id, stage_id=stage.id, name=sec.name, kind=sec.kind, gender=sec.gender,
                 awards=awards, best_board=best_board_config(sec), qualification=qualification_rule(sec),
                 to_stage=sec.qualification.to_stage if sec.qualification else None, squad=squad_rule(sec),
+                playoff_through=playoff_through(sec),
             )
     caps = {s.id: s.cap_total for s in event.stages if s.cap_total is not None}
     return AwardsPlan(event.id, sections, teams, caps)

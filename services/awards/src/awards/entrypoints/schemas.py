@@ -31,6 +31,9 @@ class Summary(_Out):
     cancelled: bool
     cancel_reason: str
     prize_total: int = Field(description="fen paid out in this section")
+    unresolved_ties: list[dict[str, Any]] = Field(
+        description="PAIR-8: shared places the event decides by playoff that arrived still shared")
+    flagged_ties: list[list[str]] = Field(description="tie groups pairing left for an arbiter's decision")
 
 
 class SectionAwards(_Out):

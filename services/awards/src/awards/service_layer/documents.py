@@ -12,7 +12,7 @@ from typing import Any, Iterable
 from ..domain import (
     BestBoardResult, SectionAwards, SectionStandings, SquadSelection, TeamRanking, best_board_certificates,
     best_board_rows, certificates, plain, prize_list, section_publication, team_ranking_rows, tie_groups,
-    title_list,
+    title_list, unresolved_ties,
 )
 from ..domain.model import Number
 
@@ -65,7 +65,8 @@ def section_content(*, event_code: str, stage: str, awards: SectionAwards, sourc
 
 def section_document(*, awards: SectionAwards, standings: SectionStandings | None,
                      boards: Iterable[BestBoardResult] = (), ranking: TeamRanking | None = None,
-                     sources: Iterable[str] = ()) -> dict[str, Any]:
+                     sources: Iterable[str] = (), playoff_through: int | None = None,
+                     flagged_ties: Iterable[Iterable[str]] = ()) -> dict[str, Any]:
     """The lists served over HTTP next to the payload: standings, certificates, best-board
     rankings (every eligible candidate) and the unscored units of a team ranking."""
     boards = tuple(boards)
@@ -75,6 +76,13 @@ def section_document(*, awards: SectionAwards, standings: SectionStandings | Non
             "field_size": awards.field_size, "awarded_places": awards.awarded_places,
             "cancelled": awards.cancelled, "cancel_reason": awards.cancel_reason,
             "prize_total": sum(p.amount_fen for p in awards.prizes),
+            # PAIR-8: shared places the event decides by playoff, still shared here (money is
+            # split, AWD-4) — for the arbiter; and the ties pairing flagged for a decision
+            "unresolved_ties": [
+                {"place": g.place, "entrant_ids": [r.entrant_id for r in g.rows]}
+                for g in (unresolved_ties(standings, min(playoff_through, awards.awarded_places))
+                          if standings is not None and playoff_through and not awards.cancelled else ())],
+            "flagged_ties": [list(t) for t in flagged_ties],
         },
         "standings": standings_document(standings) if standings is not None else None,
         "certificates": plain(certs),

@@ -124,7 +124,9 @@ async def _refresh_section(uow: UnitOfWork, repo: AwardsRepository, ctx: Context
             squad = select_squad(standings, plan.squad)
     content = section_content(event_code=ctx.event_code, stage=payload.stage, awards=awards,
                               source_revision=payload.revision, boards=boards, squad=squad)
-    document = section_document(awards=awards, standings=standings, boards=boards)
+    document = section_document(awards=awards, standings=standings, boards=boards,
+                                playoff_through=plan.playoff_through if plan else None,
+                                flagged_ties=payload.flagged_ties)
     await _publish(uow, repo, content, document)
     if plan is not None and plan.qualification is not None and not awards.cancelled:
         await _refresh_qualification(uow, repo, ctx, plan, payload, standings)

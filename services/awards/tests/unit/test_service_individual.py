@@ -159,3 +159,30 @@ async def test_same_inputs_give_byte_identical_publications(make_harness):
         bodies.append([(m.message_id, json.dumps(json.loads(m.body)["payload"], sort_keys=True))
                        for m in h.messages])
     assert bodies[0] == bodies[1] and len(bodies[0]) == 2
+
+
+async def test_awd8_changed_configuration_recomputes_and_republishes(harness):
+    """A new event.configured (the organiser changed the Public prize table) recomputes every
+    received section; only a changed section is republished."""
+    await harness.send(configured("da-2023"))
+    await harness.send(completed("da-2023", "public", ranked(10, "p")))
+    await harness.send(completed("da-2023", "open", da_open()))
+    await harness.settle()
+    table = [{"id": "public", "name": "Public", "amounts": [6000, 4000, 3000, 2000, 2000, 2000, 2000, 2000]}]
+    await harness.send(configured("da-2023", overrides={"stages": {"main": {"sections": {
+        "public": {"awards": {"prizes": table}}}}}}))
+    await harness.settle()
+    assert [p.revision for p in harness.published("open")] == [1]
+    first, second = harness.published("public")
+    assert (second.revision, second.supersedes) == (2, 1)
+    assert _by_entrant(second)["p1"] == ["6000.00"] and _by_entrant(first)["p1"] == ["5000.00"]
+
+
+async def test_a_configuration_the_awards_cannot_apply_is_dead_lettered_not_half_applied(harness):
+    """Refused mapping (titles carried down): the handler fails, nothing commits, the bus
+    redelivers and finally dead-letters the event."""
+    await harness.send(configured("da-2023", overrides={"stages": {"main": {"sections": {
+        "junior": {"awards": {"titles_carry_down": True}}}}}}))
+    await harness.settle()
+    assert len(await harness.bus.dead_letters("awards")) == 1
+    assert (await harness.client.get("/v1/events/da-2023")).status_code == 404

@@ -143,6 +143,23 @@ async def test_evt6_reg7_qualifiers_build_the_final_and_redelivery_is_harmless(t
         await h.bus.publish([encode(envs[0])])
         await h.publish(lists[0])
         assert len([e for e in h.of("entry.accepted") if e.payload.stage == "final"]) == 16
+        # REG-7 until the final closes: rejecting a qualifier's evidence passes the place on,
+        # approving it again restores it (the same state twice makes distinct events)
+        p1_evidence = next(ev for ev in evidence if ev["player_id"] == free_men[0])
+        for decision, note in (("reject", "forged"), ("approve", "original seen"), ("reject", "forged after all"),
+                               ("approve", "court order")):
+            r = await h.client.post(f"/v1/evidence/{p1_evidence['evidence_id']}/decision", headers=ARB,
+                                    json={"decision": decision, "note": note})
+            assert r.status_code == 200 and r.json()["rebuilt_stages"] == ["final"], r.text
+            final = (await h.client.get("/v1/events/sz22/entries?stage=final&section_id=final-men",
+                                        headers=OP)).json()["entries"]
+            assert (free_men[0] in [e["players"][0]["player_id"] for e in final]) is (decision == "approve")
+        await h.drain()
+        withdrawn = [e.payload for e in h.of("entry.withdrawn") if e.payload.stage == "final"]
+        # player 1 twice, and twice the substitute who stood in for him
+        assert sorted(w.entry_id.rsplit(".", 1)[1] for w in withdrawn) == ["p00001", "p00001", "p00006", "p00006"]
+        ours = [e for e in h.events if e.type != "qualifiers.selected"]  # the test redelivered one of those
+        assert len({e.event_id for e in ours}) == len(ours)
         # the final closes like any stage; its field carries seeds and the final's rules
         r = await h.client.post("/v1/events/sz22/stages/final/close", headers=OP, json={
             "format_choices": {"final-men": {"kind": "round_robin"}, "final-women": {"kind": "swiss", "rounds": 5}}})

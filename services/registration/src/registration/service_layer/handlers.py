@@ -141,6 +141,8 @@ class EventCommand:
     units: dict[str, Any]
     now: datetime
     people: dict[str, Person] = field(default_factory=dict)
+    #: the event's command counter (lock_version): makes event ids unique per command, deterministically
+    version: int = 0
     person_seq: int = 0
     evidence_seq: int = 0
 
@@ -153,6 +155,8 @@ class EventCommand:
         loaded = await repo.load(session, config, ctx.protector)
         units = await repo.unit_rows(session, code)
         cmd = cls(uow, ctx, principal, config, loaded, units, uow.clock.now())
+        cmd.version = (await session.execute(sa.select(orm.events.c.lock_version).where(
+            orm.events.c.code == code))).scalar_one()
         cmd.person_seq = await repo.next_seq(session, orm.people, code) - 1
         cmd.evidence_seq = await repo.next_seq(session, orm.evidence, code) - 1
         return cmd
@@ -274,14 +278,14 @@ class EventCommand:
                 event_code=self.code, stage=stage, section_id=e.section_id, entry_id=e.id,
                 entrant=entrant_for(e, meta, self.people, self.all_units(), sec.kind),
                 clause=e.admitted_by or "", waiting_list=e.status is EntryStatus.WAITLISTED),
-                correlation_id=self.code, event_id=event_id_for("entry.accepted", e.id, version))
+                correlation_id=self.code, event_id=event_id_for("entry.accepted", e.id, self.version, version))
         elif e.status is EntryStatus.REFUSED:
             d = e.refused_by
             names = ", ".join(self.people[p].name for p in e.person_ids if p in self.people)
             self.uow.emit(EntryRefused(
                 event_code=self.code, stage=stage, section_id=e.section_id, application_id=e.application_id or e.id,
                 entrant_name=e.team_name or names, clause=d.clause if d else "", reason=d.reason if d else ""),
-                correlation_id=self.code, event_id=event_id_for("entry.refused", e.id, version))
+                correlation_id=self.code, event_id=event_id_for("entry.refused", e.id, self.version, version))
 
     async def save(self) -> list[Entry]:
         changed = await repo.save_entries(self.session, self.loaded)
@@ -582,7 +586,7 @@ async def withdraw(cmd: EventCommand, entry_id: str, body: s.WithdrawIn) -> dict
     await cmd.save()
     cmd.uow.emit(EntryWithdrawn(event_code=cmd.code, stage=meta.stage, section_id=e.section_id, entry_id=e.id,
                                 entrant_id=e.id, reason=done.withdrawal.reason),
-                 correlation_id=cmd.code, event_id=event_id_for("entry.withdrawn", e.id))
+                 correlation_id=cmd.code, event_id=event_id_for("entry.withdrawn", e.id, cmd.version))
     if promoted is not None:
         cmd.emit_entry(promoted)
     return {**cmd.entry_view(cmd.reg.entries[entry_id]),

@@ -310,13 +310,13 @@ async def rebuild_if_ready(cmd: EventCommand, stage_id: str) -> bool:
                 cmd.uow.emit(EntryAccepted(
                     event_code=cmd.code, stage=stage_id, section_id=sec.id, entry_id=eid,
                     entrant=entrant_for(entry, meta, people, units, sec.kind), clause=entry.admitted_by or ""),
-                    correlation_id=cmd.code, event_id=event_id_for("entry.accepted", eid, digest))
+                    correlation_id=cmd.code, event_id=event_id_for("entry.accepted", eid, cmd.version, digest))
     for eid, e in old.items():
         if eid not in cmd.reg.entries:
             cmd.uow.emit(EntryWithdrawn(event_code=cmd.code, stage=stage_id, section_id=e.section_id, entry_id=eid,
                                         entrant_id=eid, reason="qualifier lists revised: the place passed on"),
                          correlation_id=cmd.code,
-                         event_id=event_id_for("entry.withdrawn", eid, len(new_ids), sorted(new_ids)))
+                         event_id=event_id_for("entry.withdrawn", eid, cmd.version))
     await cmd.save()
     note = {"places": len(result.places),
             "passed_over": [{"player_id": p.person_id, "source": p.source, "place": p.place, "reason": p.reason}

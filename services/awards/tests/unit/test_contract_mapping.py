@@ -40,9 +40,12 @@ def test_standings_keep_order_tiebreaks_and_fill_from_entrants():
     assert d.points == Decimal("8.5") and d.decided_by_playoff and not d.completed
 
 
-def test_mixed_section_without_genders_stays_unknown():
+def test_mixed_or_merged_section_without_genders_stays_unknown():
     standings = standings_from_contract(completed("e", "s", [row(1, "a")]), section_gender="mixed")
     assert standings.rows[0].gender is None
+    merged = standings_from_contract(completed("e", "men-free", [row(1, "a")], rank_by_gender=True),
+                                     section_gender="male")
+    assert merged.rows[0].gender is None and merged.rank_by_gender
 
 
 def test_board_stats_become_board_records_with_team_names():

@@ -61,7 +61,9 @@ def standings_from_contract(payload: SectionCompleted, section_gender: str | Non
     ordered = sorted(enumerate(payload.standings), key=lambda item: (item[1].place, item[0]))
     rows_in = [row for _, row in ordered]
     places = _competition_places(rows_in)
-    default_gender = section_gender if section_gender in ("male", "female") else None
+    # a merged section (REG-12) holds both genders: its host's gender rule says nothing
+    default_gender = (section_gender if section_gender in ("male", "female") and not payload.rules.rank_by_gender
+                      else None)
     rows: list[StandingRow] = []
     for row, place in zip(rows_in, places):
         entrant = entrants.get(row.entrant_id)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import and_, delete, func, insert, select, update
+from sqlalchemy import and_, delete, func, insert, select, true, update
 from sqlalchemy.engine import Row
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -187,4 +187,4 @@ class AwardsRepository:
     async def drop_selections(self, event_code: str, section_id: str, keep_targets: set[str]) -> None:
         await self.session.execute(delete(qualifier_selections).where(
             qualifier_selections.c.event_code == event_code, qualifier_selections.c.section_id == section_id,
-            qualifier_selections.c.target_section_id.not_in(sorted(keep_targets)) if keep_targets else True))
+            qualifier_selections.c.target_section_id.not_in(sorted(keep_targets)) if keep_targets else true()))

@@ -96,3 +96,15 @@ async def test_awd_qual_correction_reemits_only_when_the_lists_change(harness):
     first, second = harness.qualifiers()
     assert second.revision == 2 and [q.entrant_id for q in second.qualifiers] == ["b1", "b2", "b3", "b5"]
     assert second.substitutes[0].entrant_id == "b4"
+
+
+async def test_awd_qual_merged_section_reports_an_empty_cohort_too(harness):
+    """REG-12 + AWD-QUAL: a merged section whose women all withdrew still reports the women's
+    cohort (empty), so the next stage is not left waiting for it."""
+    await harness.send(configured("sz-2022"))
+    await harness.send(completed("sz-2022", "men-free", ranked(7, "m", gender="male"), stage="online",
+                                 rank_by_gender=True, tiebreaks=ONLINE_TB))
+    await harness.settle()
+    by_target = {q.target_section_id: q for q in harness.qualifiers()}
+    assert len(by_target["final-men"].qualifiers) == 4
+    assert by_target["final-women"].gender == "female" and by_target["final-women"].qualifiers == []

@@ -27,7 +27,7 @@ from ..adapters.config_mapping import AwardsPlan, SectionPlan, TeamPlan, awards_
 from ..adapters.contract_mapping import board_records, qualified_players, standings_from_contract
 from ..adapters.repository import AwardsRepository, canonical
 from ..domain import (
-    SectionAwardConfig, SectionStandings, best_boards, compute_section_awards, is_cancelled, plain,
+    Gender, QualifierSelection, SectionAwardConfig, SectionStandings, best_boards, compute_section_awards, is_cancelled, plain,
     select_qualifiers, select_squad, team_ranking, team_ranking_rows, team_ranking_standings,
 )
 from .documents import section_content, section_document
@@ -187,7 +187,15 @@ async def _refresh_qualification(uow: UnitOfWork, repo: AwardsRepository, ctx: C
     `qualifiers.selected` when complete; a tie at a cut waits for the arbiter's correction."""
     assert plan.qualification is not None and plan.to_stage is not None
     existing = {r.target_section_id: r for r in await repo.selections(ctx.event_code, plan.section_id)}
-    selections = select_qualifiers(standings, plan.qualification)
+    selections = list(select_qualifiers(standings, plan.qualification))
+    if standings.rank_by_gender:
+        # a merged section reports every gender cohort it was merged from, even an empty one,
+        # so that the next stage does not wait for a list that never comes
+        present = {sel.gender for sel in selections}
+        for gender in (Gender.MALE, Gender.FEMALE):
+            target = plan.qualification.targets.get(gender)
+            if target is not None and gender not in present:
+                selections.append(QualifierSelection(plan.section_id, target, gender, (), ()))
     for sel in selections:
         content = canonical({
             "qualifiers": plain(sel.qualifiers), "substitutes": plain(sel.substitutes),

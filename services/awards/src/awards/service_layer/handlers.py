@@ -164,13 +164,18 @@ async def _publish(uow: UnitOfWork, repo: AwardsRepository, content: dict[str, A
     event_code, section_id = content["event_code"], content["section_id"]
     current = await repo.current_publication(event_code, section_id)
     document_text = canonical(document)
-    if current is not None:
-        previous = {k: v for k, v in current.payload.items() if k not in ("revision", "supersedes")}
-        if canonical(previous) == canonical(content) and current.document_text == document_text:
-            return None
     revision = current.revision + 1 if current else 1
     supersedes = current.revision if current else None
     payload = AwardsPublished(**content, revision=revision, supersedes=supersedes)
+    if current is not None:
+        # compared as the contract serialises them, so a field added to the contract later
+        # (with its default) does not make every recomputation look like a change
+        def same(dumped: dict[str, Any]) -> str:
+            return canonical({k: v for k, v in dumped.items() if k not in ("revision", "supersedes")})
+
+        stored = AwardsPublished.model_validate(current.payload).model_dump(mode="json")
+        if same(stored) == same(payload.model_dump(mode="json")) and current.document_text == document_text:
+            return None
     await repo.add_publication(
         event_code=event_code, section_id=section_id, stage=content["stage"], kind=content["kind"],
         revision=revision, supersedes=supersedes, source_revision=content["source_revision"],

@@ -352,3 +352,20 @@ async def test_reg3_ny_delegation_quota_exemption_host_and_organiser_insurance(t
         assert r.status_code == 422 and "document" in r.json()["error"]["message"]
         r = await h.client.post(url, headers=OP, json={"reason": "ill", "proof_ref": "HOSPITAL-1"})
         assert r.status_code == 200 and r.json()["withdrawal"]["refund_requested"] is True
+
+
+async def test_reg6_wildcard_evidence_in_the_last_minute_before_its_deadline_is_timely(tmp_path):
+    """REG-6 (4): wildcard applications close on their own deadline (exclusive); evidence that
+    arrives at 23:59 local the day before counts (times survive storage in UTC)."""
+    async with harness(tmp_path, start=datetime(2022, 10, 31, 23, 59, tzinfo=CST)) as h:
+        await h.create_sz()
+        grade = [{"kind": "grade_certificate", "document_ref": "G-1", "grade": "1d"}]
+        body = {**sz_entry(1, section="men-pro", evidence=grade), "facts": {"intends_to_represent": True}}
+        r = await h.client.post("/v1/events/sz22/entries", headers=P1, json=body)
+        assert r.json()["status"] == "pending_review", r.json()
+        h.clock.set(datetime(2022, 11, 2, 9, 0, tzinfo=CST))
+        evidence = (await h.client.get("/v1/events/sz22/evidence", headers=ARB)).json()["evidence"]
+        assert evidence[0]["submitted_at"] == "2022-10-31T15:59:00+00:00"
+        r = await h.client.post(f"/v1/evidence/{evidence[0]['evidence_id']}/decision", headers=ARB,
+                                json={"decision": "approve", "note": "1 dan certificate"})
+        assert r.json()["entries"][0]["status"] == "accepted" and r.json()["clause"] == "sz-residency/wildcard"

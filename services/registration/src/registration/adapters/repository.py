@@ -4,7 +4,7 @@ changes it through the domain, and `save_entries` writes back only what changed.
 Times: SQLite hands back naive datetimes; every time read here is made UTC-aware."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timezone
 from typing import Any
 
@@ -28,7 +28,7 @@ def aware(t: datetime | None) -> datetime | None:
 
 
 def utc(t: datetime | None) -> datetime | None:
-    return None if t is None else t.astimezone(timezone.utc)
+    return None if t is None else aware(t).astimezone(timezone.utc)
 
 
 # --------------------------------------------------------------------------- decisions
@@ -67,6 +67,44 @@ class Loaded:
     meta: dict[str, EntryMeta]
     before: dict[str, Entry]
     officials_before: int
+
+
+def as_stored(e: Entry) -> Entry:
+    """The entry exactly as `load` would read it back: times in UTC, document references
+    replaced by "[protected]" (they are stored encrypted beside the entry)."""
+    ins = e.insurance
+    if ins.document_ref is not None and ins.document_ref != "[protected]":
+        ins = InsuranceConfirmation(ins.confirmed, "[protected]")
+    w = e.withdrawal
+    if w is not None:
+        w = Withdrawal(utc(w.at), w.reason, "[protected]" if w.proof_ref else None, w.refund_requested)
+    return replace(e, received_at=utc(e.received_at), checked_in_at=utc(e.checked_in_at), insurance=ins,
+                   withdrawal=w)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """An event's entries as committed by this process's last command (version = lock_version).
+    Reused by the next command only if no other command (any process) ran in between."""
+
+    version: int
+    entries: dict[str, Entry]
+    meta: dict[str, EntryMeta]
+    officials: tuple[Official, ...]
+
+    @classmethod
+    def of(cls, version: int, loaded: Loaded) -> Snapshot:
+        return cls(version, {k: as_stored(e) for k, e in loaded.reg.entries.items()},
+                   {k: _copy_meta(m) for k, m in loaded.meta.items()}, tuple(loaded.reg.officials))
+
+    def loaded(self, config: EventConfig) -> Loaded:
+        reg = EventRegistration(config, dict(self.entries), list(self.officials))
+        return Loaded(config, reg, {k: _copy_meta(m) for k, m in self.meta.items()}, dict(self.entries),
+                      len(self.officials))
+
+
+def _copy_meta(m: EntryMeta) -> EntryMeta:
+    return replace(m, attributes=dict(m.attributes))
 
 
 async def lock_event(session: AsyncSession, code: str) -> bool:
@@ -116,7 +154,6 @@ async def load(session: AsyncSession, config: EventConfig, protector: DataProtec
         e, m = _entry_from_row(r, protector)
         if r.id in wrows:
             w = wrows[r.id]
-            from dataclasses import replace
             e = replace(e, withdrawal=Withdrawal(aware(w.at), w.reason, "[protected]" if w.proof_ref_enc else None,
                                                  w.refund_requested))
         reg.entries[e.id] = e

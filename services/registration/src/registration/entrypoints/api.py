@@ -52,12 +52,12 @@ async def _run(request: Request, principal: Principal, code: str | None,
     digest = ctx.protector.digest(json.dumps(
         [request.method, request.url.path, body.model_dump(mode="json") if body is not None else None],
         sort_keys=True).encode())
+    cmd = None
     try:
         async with runtime.transaction(correlation_id=code) as uow:
             if code is not None:
                 cmd = await h.EventCommand.begin(uow, ctx, principal, code)
             else:
-                cmd = None
                 await repo.lock_writes(uow.session)
             if key is not None:
                 stored = await idempotency.lookup(uow.session, principal, key, digest)
@@ -70,6 +70,8 @@ async def _run(request: Request, principal: Principal, code: str | None,
         log.warning("integrity error on %s", request.url.path)
         # a concurrent twin of this request won the race (same event code / idempotency key)
         raise Conflict("concurrent_duplicate", "an identical request was processed at the same time; retry") from None
+    if cmd is not None:
+        ctx.committed(cmd)
     return JSONResponse(result, status_code=status)
 
 

@@ -50,6 +50,20 @@ class Context:
 
     protector: DataProtector
     configs: dict[str, EventConfig] = field(default_factory=dict)
+    #: per event, the entries as this process last committed them (a cache checked by version)
+    snapshots: dict[str, repo.Snapshot] = field(default_factory=dict)
+
+    def committed(self, cmd: EventCommand) -> None:
+        """Called once the command's transaction has committed. Only a fully saved aggregate
+        is kept (anything unsaved would make the cache differ from the database)."""
+        loaded = cmd.loaded
+        saved = loaded.before.keys() == loaded.reg.entries.keys() and all(
+            loaded.before[k] is e for k, e in loaded.reg.entries.items()) \
+            and loaded.officials_before == len(loaded.reg.officials)
+        if saved:
+            self.snapshots[cmd.code] = repo.Snapshot.of(cmd.version, loaded)
+        else:
+            self.snapshots.pop(cmd.code, None)
 
     async def config(self, session, code: str) -> EventConfig:
         if code in self.configs:
@@ -152,11 +166,16 @@ class EventCommand:
         if not await repo.lock_event(session, code):
             raise NotFound("unknown_event", f"no event {code!r}")
         config = await ctx.config(session, code)
-        loaded = await repo.load(session, config, ctx.protector)
+        version = (await session.execute(sa.select(orm.events.c.lock_version).where(
+            orm.events.c.code == code))).scalar_one()
+        snap = ctx.snapshots.get(code)
+        if snap is not None and snap.version == version - 1:
+            loaded = snap.loaded(config)   # nothing ran since this process's last commit
+        else:
+            loaded = await repo.load(session, config, ctx.protector)
         units = await repo.unit_rows(session, code)
         cmd = cls(uow, ctx, principal, config, loaded, units, uow.clock.now())
-        cmd.version = (await session.execute(sa.select(orm.events.c.lock_version).where(
-            orm.events.c.code == code))).scalar_one()
+        cmd.version = version
         cmd.person_seq = await repo.next_seq(session, orm.people, code) - 1
         cmd.evidence_seq = await repo.next_seq(session, orm.evidence, code) - 1
         return cmd

@@ -369,3 +369,31 @@ async def test_reg6_wildcard_evidence_in_the_last_minute_before_its_deadline_is_
         r = await h.client.post(f"/v1/evidence/{evidence[0]['evidence_id']}/decision", headers=ARB,
                                 json={"decision": "approve", "note": "1 dan certificate"})
         assert r.json()["entries"][0]["status"] == "accepted" and r.json()["clause"] == "sz-residency/wildcard"
+
+
+async def test_evt1_events_from_presets_with_overrides_and_event_configured(tmp_path):
+    """EVT-1..EVT-6: an event is a preset plus validated overrides; event.configured carries the
+    whole configuration under the event code."""
+    async with harness(tmp_path) as h:
+        presets = (await h.client.get("/v1/presets")).json()["presets"]
+        assert [p["id"] for p in presets] == ["da-2023", "nt-2023", "ny-2022", "sz-2022"]
+        r = await h.client.post("/v1/events", headers=OP, json={
+            "preset_id": "sz-2022", "event_code": "sz22",
+            "overrides": {"stages": {"online": {"sections": {"men-free": {"cap": 0}}}}}})
+        assert r.status_code == 422 and r.json()["error"]["code"] == "invalid_event_config"
+        assert any("cap" in d["path"] for d in r.json()["error"]["details"])
+        r = await h.client.post("/v1/events", headers=OP, json={"preset_id": "nope", "event_code": "x1"})
+        assert r.status_code == 404
+        body = {"preset_id": "da-2023", "event_code": "da23", "overrides": {"waiting_list": True}}
+        first = await h.client.post("/v1/events", headers={**OP, "Idempotency-Key": "create-da"}, json=body)
+        again = await h.client.post("/v1/events", headers={**OP, "Idempotency-Key": "create-da"}, json=body)
+        assert first.status_code == again.status_code == 201 and first.json() == again.json()
+        assert (await h.client.post("/v1/events", headers=OP, json=body)).status_code == 409
+        assert [s["id"] for s in first.json()["stages"][0]["sections"]] == ["open", "junior", "public"]
+        assert (await h.client.post("/v1/events", headers=P1, json=body)).status_code == 403
+        got = (await h.client.get("/v1/events/da23", headers=P1)).json()
+        assert got["waiting_list"] is True and got["stages"][0]["status"] == "open"
+        await h.drain()
+        configured = h.of("event.configured")
+        assert len(configured) == 1 and configured[0].payload.config["id"] == "da23"
+        assert configured[0].payload.config["waiting_list"] is True

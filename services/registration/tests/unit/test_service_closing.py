@@ -253,3 +253,23 @@ async def test_reg9_nt_teams_close_into_a_team_section_with_boards(tmp_path):
         assert [e.name for e in sc.entrants] == ["Hubei team", "Anhui team"]
         assert [[(m.board, m.gender) for m in e.members] for e in sc.entrants] == [
             [(1, "male"), (2, "male"), (3, "female")]] * 2
+
+
+async def test_evt6_a_selection_over_the_stage_cap_keeps_the_stage_waiting(tmp_path):
+    """EVT-2: the SZ final takes at most cap_total players; a selection over it is not built and
+    the stage is not ready (here cap_total is overridden to 10 for 16 qualifiers)."""
+    async with harness(tmp_path) as h:
+        await h.create_sz(overrides={"stages": {"final": {"cap_total": 10}}})
+        entries = await register_field(h)
+        await close_online(h, entries)
+        await h.drain()
+        for ev in (await h.client.get("/v1/events/sz22/evidence", headers=ARB)).json()["evidence"]:
+            await h.client.post(f"/v1/evidence/{ev['evidence_id']}/decision", headers=ARB,
+                                json={"decision": "approve", "note": "ok"})
+        for payload in qualifier_events([e.payload for e in h.of("section.closed")]):
+            await h.publish(payload)
+        status = (await h.client.get("/v1/events/sz22/stages/final", headers=OP)).json()
+        assert status["status"] == "awaiting_qualifiers" and "cap 10" in status["waiting_for"][0]
+        r = await h.client.post("/v1/events/sz22/stages/final/close", headers=OP, json={})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "stage_not_ready"
+        assert await h.bus.dead_letters("registration") == []

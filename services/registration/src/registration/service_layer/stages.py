@@ -58,7 +58,8 @@ def _expected(config: EventConfig, stage: StageConfig, feeder_row) -> set[tuple[
     return out
 
 
-async def stage_status(session, config: EventConfig, stage_id: str) -> dict[str, Any]:
+async def stage_status(session, config: EventConfig, stage_id: str, *, lists_only: bool = False) -> dict[str, Any]:
+    """`lists_only`: readiness from the qualifier lists alone (a failed build does not count)."""
     st = config.stage(stage_id)
     rows = await repo.stage_rows(session, config.id)
     row = rows.get(stage_id)
@@ -79,6 +80,10 @@ async def stage_status(session, config: EventConfig, stage_id: str) -> dict[str,
             info["waiting_for"] = [f"{a}->{b}" for a, b in missing]
     if row is not None and row.note:
         info["selection"] = json.loads(row.note)
+        if info["status"] == "ready" and "error" in info["selection"] and not lists_only:
+            # the lists are in but the stage could not be built from them (e.g. over cap_total)
+            info["status"] = "awaiting_qualifiers"
+            info["waiting_for"] = [f"a buildable selection: {info['selection']['error']}"]
     return info
 
 
@@ -236,7 +241,7 @@ async def rebuild_if_ready(cmd: EventCommand, stage_id: str) -> bool:
     """(Re)build the entries of a ready qualification stage from the stored lists (REG-7
     re-checked by the domain). Entries that disappear are withdrawn, new ones accepted."""
     config = cmd.config
-    info = await stage_status(cmd.session, config, stage_id)
+    info = await stage_status(cmd.session, config, stage_id, lists_only=True)
     if info["status"] != "ready":
         return False
     st = config.stage(stage_id)

@@ -17,7 +17,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.exc import IntegrityError
 
 from gomoku_shared.auth import KeyRing, Principal, require
-from gomoku_shared.errors import Conflict, NotFound
+from gomoku_shared.errors import Conflict, NotFound, ServiceError
 from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
 from gomoku_shared.service import lifespan_for
 from gomoku_shared.web import create_app
@@ -48,7 +48,7 @@ async def _run(request: Request, principal: Principal, code: str | None,
     ctx = _ctx(request)
     key = request.headers.get("idempotency-key")
     if key is not None and not 1 <= len(key) <= 200:
-        raise Conflict("bad_idempotency_key", "Idempotency-Key must be 1..200 characters")
+        raise ServiceError("bad_idempotency_key", "Idempotency-Key must be 1..200 characters", status=400)
     digest = ctx.protector.digest(json.dumps(
         [request.method, request.url.path, body.model_dump(mode="json") if body is not None else None],
         sort_keys=True).encode())

@@ -111,10 +111,20 @@ class GameService:
         return LiveGame(Rules.from_dict(g["rules"]), g["first_id"], g["second_id"],
                         [(k, r, d) for k, r, d in rows])
 
-    def _remember(self, game_id: str, version: int, live: LiveGame) -> None:
+    def _remember(self, game_id: str, version: int, live: LiveGame, row: dict | None = None) -> None:
         if len(self._cache) > 20000:
             self._cache.clear()
-        self._cache[game_id] = (version, live)
+        self._cache[game_id] = (version, live, row)
+
+    def _take_cached(self, game_id: str):
+        """The row and engine state this process last committed for the game, or None.
+
+        Used optimistically: the write checks ``version``, so a stale entry (another replica
+        moved the game on) costs one retry that reloads from the database."""
+        cached = self._cache.pop(game_id, None)
+        if cached is None or cached[2] is None:
+            return None
+        return cached[2], cached[1]
 
     async def load(self, game_id: str) -> tuple[dict, LiveGame]:
         async with self.runtime.sessionmaker() as session:
@@ -123,7 +133,7 @@ class GameService:
                 raise NotFound("game_not_found", f"no game {game_id!r}")
             live = await self._live(session, g)
         g = dict(g)
-        self._remember(game_id, g["version"], live)
+        self._remember(game_id, g["version"], live, g)
         return g, live
 
     # ------------------------------------------------------------------ creating games
@@ -211,9 +221,9 @@ class GameService:
                   idem_key: str | None = None) -> dict:
         """One player action, retried on a version conflict; returns the game summary."""
         data = data or {}
-        for _ in range(MAX_RETRIES):
+        for attempt in range(MAX_RETRIES):
             try:
-                return await self._act_once(game_id, principal, player_id, kind, data, idem_key)
+                return await self._act_once(game_id, principal, player_id, kind, data, idem_key, fresh=attempt > 0)
             except _Retry:
                 continue
             except IntegrityError:
@@ -222,7 +232,7 @@ class GameService:
                 continue
         raise Conflict("busy", "the game changed concurrently too often; retry")
 
-    async def _act_once(self, game_id, principal, player_id, kind, data, idem_key) -> dict:
+    async def _act_once(self, game_id, principal, player_id, kind, data, idem_key, fresh: bool = False) -> dict:
         key_id = getattr(principal, "key_id", "") or ""
         async with self.runtime.transaction(correlation_id=game_id) as uow:
             s = uow.session
@@ -231,19 +241,25 @@ class GameService:
                     idempotency_keys.c.principal == key_id, idempotency_keys.c.key == idem_key))).first()
                 if hit is not None:
                     return _replay(hit.status, hit.response)
-            g = await self._row(s, game_id)
-            if g is None:
-                raise NotFound("game_not_found", f"no game {game_id!r}")
+            hit = None if fresh else self._take_cached(game_id)
+            if hit is not None:
+                g, live = hit
+            else:
+                g = await self._row(s, game_id)
+                if g is None:
+                    raise NotFound("game_not_found", f"no game {game_id!r}")
+                g = dict(g)
+                live = await self._live(s, g)
             role = self.authorize(principal, g, player_id)
-            live = await self._live(s, g)
             now = ms(uow.clock.now())
             change = self._decide(g, live, role, kind, data, now)
             summary = await self._save(uow, g, live, change, now)
+            row = summary.pop("_row", None)
             if idem_key is not None:
                 status, body = (change.error.status, _error_body(change.error)) if change.error else (200, summary)
                 await s.execute(idempotency_keys.insert().values(principal=key_id, key=idem_key, game_id=game_id,
                                                                  status=status, response=body))
-        self._remember(game_id, summary["_version"], live)
+        self._remember(game_id, summary["_version"], live, row)
         if change.error is not None:
             raise change.error
         return summary
@@ -323,7 +339,7 @@ class GameService:
         of the game its result, game.finished and the pairing's next game."""
         s = uow.session
         if not (ch.values or ch.actions or ch.events):
-            return _summary(g, live)
+            return {**_summary(g, live), "_row": dict(g)}
         values = dict(ch.values)
         cs = _clock({**g, **values})
         if live.is_over and g["status"] != "finished":
@@ -372,7 +388,8 @@ class GameService:
                                                    for e in event_rows])
         if plan is not None:
             await self._finish_apply(uow, g, live, values, plan)
-        return _summary({**g, **values}, live)
+        row = {**g, **values}
+        return {**_summary(row, live), "_row": row}
 
     async def _finish_plan(self, uow, g, live: LiveGame, values: dict, now: int) -> dict:
         """Result columns and what follows in the pairing (reads only)."""
@@ -490,7 +507,7 @@ class GameService:
                         ch.values.update(_clock_values(cs))
                         ch.events.append(("time_added", {"player_id": pid, "seconds": data["seconds"]}))
                     summary = await self._save(uow, g, live, ch, now)
-                self._remember(game_id, summary["_version"], live)
+                self._remember(game_id, summary["_version"], live, summary.pop("_row", None))
                 return summary
             except (_Retry, IntegrityError):
                 continue
@@ -533,9 +550,9 @@ class GameService:
                     ch.actions.append(dict(kind=k, role=flagged[0], player_id=live.player(flagged[0]), data={}))
                     counts["flags"] += 1
                 summary = await self._save(uow, g, live, ch, now)
-                done.append((g["game_id"], summary["_version"], live))
-        for gid, v, live in done:
-            self._remember(gid, v, live)
+                done.append((g["game_id"], summary["_version"], live, summary.pop("_row", None)))
+        for gid, v, live, row in done:
+            self._remember(gid, v, live, row)
         return counts
 
     # ------------------------------------------------------------------ reads

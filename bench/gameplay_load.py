@@ -81,7 +81,7 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-async def _fresh_database(admin_url: str) -> str:
+async def _fresh_database(admin_url: str, async_commit: bool = False) -> tuple[str, str]:
     import asyncpg
     from sqlalchemy.engine import make_url
 
@@ -91,6 +91,8 @@ async def _fresh_database(admin_url: str) -> str:
     conn = await asyncpg.connect(dsn)
     try:
         await conn.execute(f'CREATE DATABASE "{name}"')
+        if async_commit:  # diagnosis only: is the commit's WAL flush the limit?
+            await conn.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = off')
     finally:
         await conn.close()
     return u.set(drivername="postgresql+asyncpg", database=name).render_as_string(hide_password=False), name
@@ -127,6 +129,18 @@ async def _publish_round(amqp_url: str, namespace: str, games: int) -> None:
         await bus.close()
 
 
+def _cpu_s(pids: list[int]) -> float:
+    """CPU seconds (user + system) used so far by the service processes (Linux /proc)."""
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, IndexError, ValueError):
+            pass
+    return total
+
+
 def _percentile(sorted_values: list[float], q: float) -> float:
     if not sorted_values:
         return float("nan")
@@ -150,10 +164,14 @@ async def _baseline(conns: list[Conn], seconds: float) -> tuple[float, list[floa
     return len(lat) / (time.perf_counter() - t0), sorted(lat)
 
 
+_samples: list[str] = []
+
+
 async def _play(conns: list[Conn], moves: int, seed: int) -> tuple[float, list[float], int, int]:
     lat: list[float] = []
     errors = 0
     finished = 0
+    samples = _samples
 
     async def game(i: int, c: Conn) -> None:
         nonlocal errors, finished
@@ -168,6 +186,8 @@ async def _play(conns: list[Conn], moves: int, seed: int) -> tuple[float, list[f
             lat.append(time.perf_counter() - t0)
             if status != 200:
                 errors += 1
+                if len(samples) < 3:
+                    samples.append(f"{status} {body[:200]!r}")
                 return
             if b'"finished"' in body:
                 finished += 1
@@ -178,10 +198,10 @@ async def _play(conns: list[Conn], moves: int, seed: int) -> tuple[float, list[f
     return len(lat) / (time.perf_counter() - t0), sorted(lat), errors, finished
 
 
-async def run(games: int, moves: int, replicas: int, seed: int, keep: bool) -> int:
+async def run(games: int, moves: int, replicas: int, seed: int, keep: bool, async_commit: bool = False) -> int:
     admin = os.environ.get("DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
     amqp = os.environ.get("AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/")
-    url, dbname = await _fresh_database(admin)
+    url, dbname = await _fresh_database(admin, async_commit)
     namespace = f"bench-{uuid.uuid4().hex[:8]}"
     from gomoku_shared.migrate import upgrade_async
 
@@ -223,7 +243,9 @@ async def run(games: int, moves: int, replicas: int, seed: int, keep: bool) -> i
 
         await asyncio.gather(*(join(i, c) for i, c in enumerate(conns)))
         base_rps, base_lat = await _baseline(conns, 3.0)
+        cpu0, wall0 = _cpu_s([p.pid for p in procs]), time.perf_counter()
         rate, lat, errors, finished = await _play(conns, moves, seed)
+        cpu_used, wall = _cpu_s([p.pid for p in procs]) - cpu0, time.perf_counter() - wall0
     finally:
         for c in conns:
             await c.close()
@@ -242,12 +264,17 @@ async def run(games: int, moves: int, replicas: int, seed: int, keep: bool) -> i
         return f"{name:<28}{rps:>12.0f}{p[0]:>10.1f}{p[1]:>10.1f}{p[2]:>10.1f}{ratio:>10.2f}"
 
     print(f"gameplay load: {games} live games, {moves} moves each, service processes={replicas}, "
-          f"PostgreSQL + RabbitMQ, {os.cpu_count()} cores")
+          f"PostgreSQL + RabbitMQ, {os.cpu_count()} cores"
+          + (", synchronous_commit=off (diagnosis)" if async_commit else ""))
     print(f"{'':<28}{'req/s':>12}{'p50 ms':>10}{'p95 ms':>10}{'p99 ms':>10}{'ratio':>10}")
     print(row("baseline GET /healthz", base_rps, base_lat, 1.0))
     print(row("POST move (judged+stored)", rate, lat, rate / base_rps if base_rps else float("nan")))
     p99 = 1000 * _percentile(lat, 0.99)
     print(f"moves: {len(lat)}  refused: {errors}  games ended by five: {finished}")
+    for sample in _samples:
+        print(f"  refused: {sample}")
+    print(f"service CPU: {1000 * cpu_used / max(1, len(lat)):.2f} ms per move, "
+          f"{cpu_used / wall:.2f} cores busy on average while playing")
     print(f"goal >= {GOAL_MOVES_S} moves/s with p99 < {GOAL_P99_MS} ms: "
           f"{'MET' if rate >= GOAL_MOVES_S and p99 < GOAL_P99_MS else 'NOT MET'}")
     return 0 if errors == 0 else 1
@@ -261,8 +288,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--replicas", type=int, default=1, help="service processes on one database (games spread over them)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--keep-db", action="store_true")
+    p.add_argument("--async-commit", action="store_true",
+                   help="diagnosis: synchronous_commit=off on the bench database (not durable; not the default)")
     args = p.parse_args(argv)
-    return asyncio.run(run(args.games, args.moves, args.replicas, args.seed, args.keep_db))
+    return asyncio.run(run(args.games, args.moves, args.replicas, args.seed, args.keep_db, args.async_commit))
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ commit together, and the caller is answered only after that commit. A conflict o
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import uuid
 from dataclasses import dataclass, field
@@ -19,6 +20,7 @@ from sqlalchemy.exc import IntegrityError
 
 from gomoku_shared.contracts.events import (GameFinished, GameStarted, PairingOutcome, PairingSpec,
                                             PlayoffRequired, RoundPaired)
+from gomoku_shared.runtime import UnitOfWork
 from gomoku_shared.errors import Conflict, Forbidden, NotFound, ServiceError, Unprocessable
 
 from ..adapters.orm import game_actions, game_events, games, idempotency_keys
@@ -89,6 +91,21 @@ class GameService:
     def __init__(self, runtime) -> None:
         self.runtime = runtime
         self._cache: dict[str, tuple[int, LiveGame]] = {}
+
+    @contextlib.asynccontextmanager
+    async def transaction(self, correlation_id: str):
+        """``runtime.transaction()`` that wakes the outbox relay only when events were emitted:
+        most moves emit none, and an unconditional wake costs the relay a claim query (four
+        database round trips) per move."""
+        rt = self.runtime
+        async with rt.sessionmaker() as session:
+            async with session.begin():
+                uow = UnitOfWork(session, rt.clock, rt.outbox, correlation_id=correlation_id)
+                yield uow
+                emitted = bool(uow.events)
+                await uow._write_outbox()
+        if emitted:
+            rt.relay.wake()
 
     def now_ms(self) -> int:
         return ms(self.runtime.clock.now())
@@ -234,7 +251,7 @@ class GameService:
 
     async def _act_once(self, game_id, principal, player_id, kind, data, idem_key, fresh: bool = False) -> dict:
         key_id = getattr(principal, "key_id", "") or ""
-        async with self.runtime.transaction(correlation_id=game_id) as uow:
+        async with self.transaction(correlation_id=game_id) as uow:
             s = uow.session
             if idem_key is not None:
                 hit = (await s.execute(select(idempotency_keys.c.status, idempotency_keys.c.response).where(
@@ -485,7 +502,7 @@ class GameService:
         """Arbiter decisions (adjudicate with a recorded reason) and time corrections."""
         for _ in range(MAX_RETRIES):
             try:
-                async with self.runtime.transaction(correlation_id=game_id) as uow:
+                async with self.transaction(correlation_id=game_id) as uow:
                     g = await self._row(uow.session, game_id)
                     if g is None:
                         raise NotFound("game_not_found", f"no game {game_id!r}")
@@ -519,7 +536,7 @@ class GameService:
         """Flag falls and no-show forfeits that are due (PLAY-5, PLAY-7), found with nobody acting.
         Replicas share the work: due games are claimed with FOR UPDATE SKIP LOCKED."""
         counts = {"flags": 0, "no_shows": 0, "double_forfeits": 0}
-        async with self.runtime.transaction(correlation_id="gameplay-sweep") as uow:
+        async with self.transaction(correlation_id="gameplay-sweep") as uow:
             now = ms(uow.clock.now())
             rows = (await uow.session.execute(
                 select(games).where(games.c.status != "finished",

@@ -11,6 +11,7 @@ from gomoku_shared.settings import ServiceSettings
 from .adapters.orm import metadata
 from .entrypoints import consumers
 from .entrypoints.api import create_api
+from .service_layer.pool import Pairer
 
 NAME = "pairing"
 
@@ -18,6 +19,18 @@ NAME = "pairing"
 def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Clock | None = None) -> Service:
     runtime = ServiceRuntime(NAME, settings, metadata, bus=bus or bus_from_settings(settings), clock=clock or clock_from_settings(settings),
                              owns_bus=bus is None)
-    consumers.register(runtime)
-    app = create_api(runtime, KeyRing(settings.api_keys))
-    return Service(NAME, runtime, app)
+    pairer = Pairer.from_env()   # PAIRING_WORKERS: pair sections in worker processes (0: in-process)
+    consumers.register(runtime, pairer)
+
+    @runtime.background
+    async def pool_owner() -> None:
+        # lives as long as the service: shuts the worker pool down when the runtime stops
+        import asyncio
+
+        try:
+            await asyncio.Event().wait()
+        finally:
+            pairer.close()
+
+    app = create_api(runtime, KeyRing(settings.api_keys), pairer)
+    return Service(NAME, runtime, app, extras={"pairer": pairer})

@@ -254,8 +254,7 @@ class GameService:
         async with self.transaction(correlation_id=game_id) as uow:
             s = uow.session
             if idem_key is not None:
-                hit = (await s.execute(select(idempotency_keys.c.status, idempotency_keys.c.response).where(
-                    idempotency_keys.c.principal == key_id, idempotency_keys.c.key == idem_key))).first()
+                hit = await self._stored(s, key_id, idem_key)
                 if hit is not None:
                     return _replay(hit.status, hit.response)
             hit = None if fresh else self._take_cached(game_id)
@@ -269,7 +268,16 @@ class GameService:
                 live = await self._live(s, g)
             role = self.authorize(principal, g, player_id)
             now = ms(uow.clock.now())
-            change = self._decide(g, live, role, kind, data, now)
+            try:
+                change = self._decide(g, live, role, kind, data, now)
+            except ServiceError:
+                # a concurrent request with the same key may have committed after our first
+                # look (each statement sees the latest commits): then this is its retry
+                if idem_key is not None:
+                    hit = await self._stored(s, key_id, idem_key)
+                    if hit is not None:
+                        return _replay(hit.status, hit.response)
+                raise
             summary = await self._save(uow, g, live, change, now)
             row = summary.pop("_row", None)
             if idem_key is not None:
@@ -280,6 +288,10 @@ class GameService:
         if change.error is not None:
             raise change.error
         return summary
+
+    async def _stored(self, session, key_id: str, idem_key: str):
+        return (await session.execute(select(idempotency_keys.c.status, idempotency_keys.c.response).where(
+            idempotency_keys.c.principal == key_id, idempotency_keys.c.key == idem_key))).first()
 
     def _decide(self, g, live: LiveGame, role: str, kind: str, data: dict, now: int) -> Change:
         """What an action does to the game (pure apart from mutating ``live``)."""

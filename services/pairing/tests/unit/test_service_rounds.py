@@ -1,11 +1,13 @@
-"""Pairing service on SQLite + the in-memory bus: the round lifecycle from events (PAIR-11)."""
+"""Pairing service on SQLite + the in-memory bus: the round lifecycle from events (PAIR-11),
+two-game rounds (PAIR-5), forfeits (PAIR-6), teams (PAIR-9/10), ties (PAIR-8)."""
 from __future__ import annotations
 
 import pytest
 
+from gomoku_shared.contracts import encode, envelope_for
 from gomoku_shared.settings import ServiceSettings
 
-from pairing_service_kit import ARB, KEYS, Harness, closed, players, rules
+from pairing_service_kit import EV, Harness, KEYS, closed, players, rules, team_entrants
 
 
 @pytest.fixture
@@ -16,15 +18,184 @@ async def svc(tmp_path):
     await h.stop()
 
 
+def _no_rematch(paired):
+    seen = set()
+    for p in paired:
+        for s in p.pairings:
+            pair = frozenset((s.first, s.second))
+            assert pair not in seen, f"rematch {sorted(pair)} in round {p.round}"
+            seen.add(pair)
+
+
 async def test_pair11_swiss_section_runs_all_rounds_to_one_completion(svc):
-    """PAIR-11/PAIR-2: 20 players, 5 rounds from game.finished events → one section.completed."""
+    """PAIR-11/PAIR-2: 20 players, 5 rounds from game.finished events → exactly one section.completed;
+    each round is paired only once its predecessor's results are all in; no rematch."""
     await svc.send(closed("s1", players(20), rules(rounds=5)))
     await svc.settle()
+    assert [p.round for p in svc.payloads("round.paired", "s1")] == [1]
     await svc.play_section("s1", 5)
     paired = svc.payloads("round.paired", "s1")
     assert [p.round for p in paired] == [1, 2, 3, 4, 5]
-    assert all(len(p.pairings) == 10 for p in paired)
+    assert all(len(p.pairings) == 10 and p.pairings[0].pairing_id == f"r{p.round}.b1" for p in paired)
+    _no_rematch(paired)
     done = svc.payloads("section.completed", "s1")
     assert len(done) == 1 and done[0].rounds_played == 5 and done[0].revision == 1
-    assert [r.place for r in done[0].standings][0] == 1
-    assert len(svc.payloads("standings.updated", "s1")) == 5
+    st = done[0].standings
+    assert [r.place for r in st][0] == 1 and len(st) == 20
+    assert set(st[0].tiebreaks) == {"buchholz", "median_buchholz", "wins"}
+    assert sum(r.points for r in st) == 5 * 10 * 2   # every game hands out 2 points (PAIR-4)
+    assert [u.after_round for u in svc.payloads("standings.updated", "s1")] == [1, 2, 3, 4, 5]
+
+
+async def test_pair11_replayed_game_finished_changes_nothing(svc):
+    """A redelivered game.finished (new event id, same game) records nothing twice."""
+    await svc.send(closed("s1", players(8), rules(rounds=3)))
+    await svc.settle()
+    await svc.play_round("s1", 1)
+    before = len(svc.messages)
+    g = svc.sent[0]
+    await svc.observer_bus.publish([encode(envelope_for(g, correlation_id=EV))])
+    await svc.settle()
+    assert len(svc.messages) == before
+    assert [p.round for p in svc.payloads("round.paired", "s1")] == [1, 2]
+
+
+async def test_pair5_two_game_free_section_ends_with_round_points(svc):
+    """PAIR-5: each pairing plays two games, first mover of game 1 = the paired first; round points
+    2/1/0 from the pair; the section is paired on round results and completes."""
+    await svc.send(closed("two", players(10), rules(rounds=4, two_game=True)))
+    await svc.settle()
+    r1 = svc.payloads("round.paired", "two")[0]
+    assert all(s.games == 2 for s in r1.pairings)
+    await svc.play_section("two", 4)
+    done = svc.payloads("section.completed", "two")
+    assert len(done) == 1
+    assert sum(r.points for r in done[0].standings) == 4 * 5 * 2
+    assert all(r.points in {0, 1, 2, 3, 4, 5, 6, 7, 8} for r in done[0].standings)
+
+
+async def test_pair2_professional_five_round_section_ends(svc):
+    """Professional 5-round Swiss (SZ online pro): rules travel in each PairingSpec; colour limits hold."""
+    await svc.send(closed("pro", players(16), rules(rounds=5, track="professional",
+                                                    tiebreaks=["points", "buchholz", "buchholz_of_buchholz"])))
+    await svc.settle()
+    await svc.play_section("pro", 5)
+    paired = svc.payloads("round.paired", "pro")
+    assert all(s.ruleset.track == "professional" for p in paired for s in p.pairings)
+    colours: dict[str, list[int]] = {}
+    for p in paired:
+        for s in p.pairings:
+            colours.setdefault(s.first, []).append(1)
+            colours.setdefault(s.second, []).append(-1)
+    assert all(abs(sum(c)) <= 2 for c in colours.values())   # PAIR-2 colour difference
+    for c in colours.values():
+        assert not any(c[i] == c[i + 1] == c[i + 2] for i in range(len(c) - 2))
+    done = svc.payloads("section.completed", "pro")
+    assert len(done) == 1 and set(done[0].standings[0].tiebreaks) == {"buchholz", "buchholz_of_buchholz"}
+
+
+async def test_pair3_round_robin_odd_field_gives_one_bye_per_round(svc):
+    """PAIR-3: Berger with 5 players: 5 rounds, one bye each, everybody meets everybody once."""
+    await svc.send(closed("rr", players(5), rules(fmt="round_robin", rounds=5)))
+    await svc.settle()
+    await svc.play_section("rr", 5)
+    paired = svc.payloads("round.paired", "rr")
+    assert [len(p.byes) for p in paired] == [1] * 5
+    _no_rematch(paired)
+    assert sum(len(p.pairings) for p in paired) == 10
+    done = svc.payloads("section.completed", "rr")[0]
+    assert set(done.standings[0].tiebreaks) == {"sonneborn_berger", "wins"}
+
+
+async def test_pair6_forfeit_counts_as_win_but_not_as_a_meeting(svc):
+    """PAIR-6: a no-show forfeit gives the present player the win's points; forfeit games are not played games."""
+    await svc.send(closed("ff", players(4), rules(rounds=3)))
+    await svc.settle()
+    r1 = svc.payloads("round.paired", "ff")[0]
+    absent = r1.pairings[0].second
+    await svc.play_round("ff", 1, forfeits={r1.pairings[0].pairing_id: absent})
+    r = await svc.client.get(f"/v1/events/{EV}/sections/ff/rounds/1")
+    assert r.status_code == 200
+    assert r.json()["pairings"][0]["result"] == "first_forfeit_win"
+    st = (await svc.client.get(f"/v1/events/{EV}/sections/ff/standings")).json()["standings"]
+    by = {x["entrant_id"]: x for x in st}
+    assert by[r1.pairings[0].first]["points"] == 2 and by[r1.pairings[0].first]["games_played"] == 0
+
+
+async def test_pair9_pair10_team_section_ends_with_team_tiebreaks_and_board_stats(svc):
+    """PAIR-9: three boards per match, the first-listed team moves first on boards 1 and 3;
+    PAIR-10: team tiebreaks in the section's order; AWD-7 board stats per player per board."""
+    order = ["match_points", "opp_match_points", "median_opp_match_points", "total_game_points",
+             "board_1_points", "board_2_points", "board_3_points"]
+    await svc.send(closed("team", team_entrants(6), rules(kind="team", rounds=3, boards=3, tiebreaks=order)))
+    await svc.settle()
+    r1 = svc.payloads("round.paired", "team")[0]
+    assert len(r1.pairings) == 9
+    m1 = [s for s in r1.pairings if s.match_id == "r1.m1"]
+    assert [s.pairing_id for s in m1] == ["r1.m1.b1", "r1.m1.b2", "r1.m1.b3"]
+    listed = m1[0].first_team
+    assert [s.first_team == listed for s in m1] == [True, False, True]
+    await svc.play_section("team", 3)
+    done = svc.payloads("section.completed", "team")
+    assert len(done) == 1
+    row = done[0].standings[0]
+    assert list(row.tiebreaks) == order[1:]
+    assert row.decided_by in (None, "tiebreak", "shared") and 0 <= row.wins <= 3
+    assert sum(r.points for r in done[0].standings) == 3 * 3 * 2   # match points per match: 2
+    stats = done[0].board_stats
+    assert len(stats) == 18 and all(s.board_games == 3 for s in stats)
+    assert sum(s.points for s in stats) == 3 * 9 * 2
+
+
+async def test_pair8_tie_on_a_place_that_matters_goes_to_a_playoff(svc):
+    """PAIR-8 / PLAY-PLAYOFF: a tie left after the tiebreaks on a medal place → playoff.required;
+    the playoff's result orders the places and section.completed says decided_by=playoff."""
+    # 2 players, 1 round, a draw: tied on everything, place 1 matters
+    r = rules(rounds=1, tie_policy="playoff", places=1)
+    await svc.send(closed("po", players(2), r))
+    await svc.settle()
+    spec = svc.payloads("round.paired", "po")[0].pairings[0]
+    from gomoku_shared.contracts.events import GameFinished, PairingOutcome
+    g = GameFinished(event_code=EV, section_id="po", round=1, pairing_id=spec.pairing_id, game_id="g", black=spec.first,
+                     white=spec.second, winner=None, result="draw", reason="agreement",
+                     outcome=PairingOutcome(first_points=1, second_points=1), first=spec.first, second=spec.second)
+    await svc.send(g)
+    await svc.settle()
+    po = svc.payloads("playoff.required", "po")
+    assert len(po) == 1 and po[0].place_from == 1 and po[0].place_to == 2
+    assert po[0].pairings[0].games == 2 and po[0].decider_clock == r.playoff_decider_clock
+    sections = (await svc.client.get(f"/v1/events/{EV}/sections")).json()["sections"]
+    assert sections[0]["status"] == "awaiting_playoff"
+    assert not svc.payloads("section.completed", "po")
+    await svc.play_playoffs("po")
+    done = svc.payloads("section.completed", "po")
+    assert len(done) == 1
+    assert [(x.place, x.decided_by) for x in done[0].standings] == [(1, "playoff"), (2, "playoff")]
+
+
+async def test_pair8_arbiter_decides_a_tie_when_playoffs_are_forbidden(svc):
+    """PAIR-8 (SZ online): no playoff; the section waits (awaiting_arbiter) for the decision."""
+    await svc.send(closed("arb", players(2), rules(rounds=1, tie_policy="arbiter", places=1)))
+    await svc.settle()
+    spec = svc.payloads("round.paired", "arb")[0].pairings[0]
+    from gomoku_shared.contracts.events import GameFinished, PairingOutcome
+    await svc.send(GameFinished(event_code=EV, section_id="arb", round=1, pairing_id=spec.pairing_id, game_id="g",
+                                black=spec.first, white=spec.second, winner=None, result="draw", reason="agreement",
+                                outcome=PairingOutcome(first_points=1, second_points=1)))
+    await svc.settle()
+    assert not svc.payloads("playoff.required", "arb")
+    ties = (await svc.client.get(f"/v1/events/{EV}/sections/arb/ties")).json()
+    assert ties["status"] == "awaiting_arbiter" and len(ties["ties"]) == 1
+    tie = ties["ties"][0]
+    url = f"/v1/events/{EV}/sections/arb/ties/{tie['tie_id']}/decision"
+    order = [spec.second, spec.first]
+    assert (await svc.client.post(url, json={"order": order})).status_code == 401
+    assert (await svc.client.post(url, json={"order": order}, headers={"x-api-key": "pa-key"})).status_code == 403
+    assert (await svc.client.post(url, json={"order": [spec.first]}, headers={"x-api-key": "arb-key"})).status_code == 422
+    r = await svc.client.post(url, json={"order": order}, headers={"x-api-key": "arb-key"})
+    assert r.status_code == 200, r.text
+    await svc.settle()
+    done = svc.payloads("section.completed", "arb")
+    assert len(done) == 1 and done[0].flagged_ties == [[spec.first, spec.second]]
+    assert [(x.entrant_id, x.place, x.decided_by) for x in done[0].standings] == [
+        (spec.second, 1, "arbiter"), (spec.first, 2, "arbiter")]

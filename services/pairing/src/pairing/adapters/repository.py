@@ -92,6 +92,27 @@ async def load(session, ec: str, sid: str, *, lock: bool = False) -> SectionStat
     return st
 
 
+async def lock_row(session, ec: str, sid: str) -> dict[str, Any] | None:
+    """Only the tournament row, locked (the cheap first step of every game.finished)."""
+    t = orm.tournaments
+    row = (await session.execute(select(t).where(_where(t, ec, sid)).with_for_update())).mappings().first()
+    return dict(row) if row else None
+
+
+async def pairing_row(session, ec: str, sid: str, pairing_id: str) -> dict[str, Any] | None:
+    p = orm.pairings
+    row = (await session.execute(select(p).where(_where(p, ec, sid) & (p.c.pairing_id == pairing_id)))).mappings().first()
+    return dict(row) if row else None
+
+
+async def open_pairings(session, ec: str, sid: str, rnd: int) -> int:
+    from sqlalchemy import func
+
+    p = orm.pairings
+    q = select(func.count()).select_from(p).where(_where(p, ec, sid) & (p.c.round == rnd) & p.c.outcome.is_(None))
+    return int((await session.execute(q)).scalar_one())
+
+
 async def update_tournament(session, st: SectionState, **values) -> None:
     await session.execute(update(orm.tournaments).where(_where(orm.tournaments, st.event_code, st.section_id))
                           .values(**values))
@@ -129,9 +150,9 @@ async def update_round(session, st: SectionState, rnd: int, **values) -> None:
     st.rounds[rnd].update(values)
 
 
-async def set_result(session, st: SectionState, p: dict, **values) -> None:
+async def set_result(session, st: SectionState | None, p: dict, **values) -> None:
     await session.execute(update(orm.pairings).where(
-        _where(orm.pairings, st.event_code, st.section_id) & (orm.pairings.c.round == p["round"])
+        _where(orm.pairings, p["event_code"], p["section_id"]) & (orm.pairings.c.round == p["round"])
         & (orm.pairings.c.pairing_id == p["pairing_id"])).values(**values))
     p.update(values)
 

@@ -9,7 +9,7 @@ import logging
 import uuid
 from typing import Any
 
-from gomoku_shared.contracts.common import Entrant
+from gomoku_shared.contracts.common import Entrant, SectionRules
 from gomoku_shared.contracts.events import (GameFinished, PairingSpec, PlayoffRequired, RoundPaired, SectionClosed,
                                             SectionCompleted, StandingsUpdated)
 from gomoku_shared.errors import Conflict, NotFound, Unprocessable
@@ -17,7 +17,7 @@ from gomoku_shared.errors import Conflict, NotFound, Unprocessable
 from ..adapters import orm
 from ..adapters import repository as repo
 from ..adapters.repository import SectionState
-from ..domain import (Board, Code, IllegalPairing, NoLegalPairing, Outcome, RoundPairing, active_players,
+from ..domain import (Board, Code, IllegalPairing, NoLegalPairing, Outcome, PointSystem, RoundPairing, active_players,
                       check_round, ties_needing_decision)
 from ..domain.teams import as_tournament
 from . import section as sec
@@ -158,32 +158,43 @@ def _outcome_of(p: dict, g: GameFinished) -> Outcome | None:
 
 
 def _points_of(st: SectionState, o: Outcome) -> tuple[float, float]:
-    ps = sec.points(st)
+    return _points(st.rules, o)
+
+
+def _points(rules: SectionRules, o: Outcome) -> tuple[float, float]:
+    ps = PointSystem(win=rules.points.win, draw=rules.points.draw, loss=rules.points.loss)
     cf, cs = o.codes()
     return float(ps.points(cf)), float(ps.points(cs))
 
 
 async def game_finished(uow, g: GameFinished, pairer: Pairer) -> None:
-    """Record a game; a replayed game.finished changes nothing (unique (pairing, game_no))."""
-    st = await repo.load(uow.session, g.event_code, g.section_id, lock=True)
-    if st is None:
+    """Record a game; a replayed game.finished changes nothing (unique (pairing, game_no)).
+
+    Only the tournament row (locked) and the pairing are read per game; the whole section is
+    loaded when the game completes its round (or is a playoff game).
+    """
+    s = uow.session
+    row = await repo.lock_row(s, g.event_code, g.section_id)
+    if row is None:
         log.warning("game.finished for unknown section %s/%s ignored", g.event_code, g.section_id)
         return
     playoff_id = g.playoff_id or ""
-    if await repo.game_recorded(uow.session, g.event_code, g.section_id, playoff_id, g.pairing_id, g.game_no):
+    if await repo.game_recorded(s, g.event_code, g.section_id, playoff_id, g.pairing_id, g.game_no):
         return
     now = uow.clock.now()
-    await repo.record_game(uow.session, event_code=g.event_code, section_id=g.section_id, round=g.round,
+    await repo.record_game(s, event_code=g.event_code, section_id=g.section_id, round=g.round,
                            pairing_id=g.pairing_id, game_no=g.game_no, playoff_id=playoff_id, game_id=g.game_id,
                            winner=g.winner, result=g.result, reason=g.reason,
                            outcome=g.outcome.model_dump() if g.outcome else None, double_forfeit=g.double_forfeit,
                            recorded_at=now)
     if g.playoff_id:
+        st = await repo.load(s, g.event_code, g.section_id)
+        assert st is not None
         await _playoff_game(uow, st, g)
         await _save_seq(uow, st)
         return
-    p = next((x for ps in st.pairings.values() for x in ps if x["pairing_id"] == g.pairing_id), None)
-    if p is None or p["round"] != g.round and g.round:
+    p = await repo.pairing_row(s, g.event_code, g.section_id, g.pairing_id)
+    if p is None or (g.round and p["round"] != g.round):
         log.warning("game.finished for unknown pairing %s of %s ignored", g.pairing_id, g.section_id)
         return
     if p["outcome"] is not None:
@@ -191,11 +202,15 @@ async def game_finished(uow, g: GameFinished, pairer: Pairer) -> None:
     o = _outcome_of(p, g)
     if o is None:
         return
-    fp, sp = _points_of(st, o)
-    await repo.set_result(uow.session, st, p, outcome=o.value, first_points=fp, second_points=sp,
+    rules = SectionRules.model_validate(row["rules"])
+    fp, sp = _points(rules, o)
+    await repo.set_result(s, None, p, outcome=o.value, first_points=fp, second_points=sp,
                           result_source="game", result_at=now)
-    if p["round"] == st.row["current_round"]:
-        await advance(uow, st, pairer)
+    if p["round"] != row["current_round"] or await repo.open_pairings(s, g.event_code, g.section_id, p["round"]):
+        return
+    st = await repo.load(s, g.event_code, g.section_id)
+    assert st is not None
+    await advance(uow, st, pairer)
     await _save_seq(uow, st)
 
 

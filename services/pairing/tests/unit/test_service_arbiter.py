@@ -1,0 +1,186 @@
+"""The arbiter's HTTP API (PAIR-11): results entered and corrected with an audit record, draft
+rounds reviewed and corrected before publishing, byes, withdrawals; public reads (standings,
+cross table, TRF) with every tiebreak value (AWD-8)."""
+from __future__ import annotations
+
+import pytest
+
+from gomoku_shared.settings import ServiceSettings
+
+from pairing_service_kit import ARB, EV, Harness, KEYS, closed, players, rules
+
+BASE = f"/v1/events/{EV}/sections"
+
+
+@pytest.fixture
+async def svc(tmp_path):
+    h = Harness(ServiceSettings(DATA_DIR=str(tmp_path), API_KEYS=KEYS))
+    await h.start()
+    yield h
+    await h.stop()
+
+
+async def _open(svc, sid="a", n=6, rounds=3, **kw):
+    await svc.send(closed(sid, players(n), rules(rounds=rounds, **kw)))
+    await svc.settle()
+
+
+async def test_pair11_arbiter_enters_results_and_the_next_round_follows(svc):
+    """Results entered by the arbiter complete a round like game results do; writes need a staff key."""
+    await _open(svc)
+    r1 = svc.payloads("round.paired", "a")[0]
+    url = f"{BASE}/a/rounds/1/results"
+    body = {"pairing_id": r1.pairings[0].pairing_id, "result": "first_wins"}
+    assert (await svc.client.post(url, json=body)).status_code == 401
+    assert (await svc.client.post(url, json=body, headers={"x-api-key": "pa-key"})).status_code == 403
+    for s in r1.pairings:
+        r = await svc.client.post(url, json={"pairing_id": s.pairing_id, "result": "draw"}, headers=ARB)
+        assert r.status_code == 200 and r.json()["changed"] is True
+    await svc.settle()
+    assert [p.round for p in svc.payloads("round.paired", "a")] == [1, 2]
+    audit = (await svc.client.get(f"{BASE}/a/audit", headers=ARB)).json()["audit"]
+    assert [a["action"] for a in audit] == ["result"] * 3 and audit[0]["details"]["after"] == "=-="
+    bad = await svc.client.post(url, json={"pairing_id": "r1.b99", "result": "draw"}, headers=ARB)
+    assert bad.status_code == 404
+    late = await svc.client.post(f"{BASE}/a/rounds/5/results", json={"pairing_id": "r5.b1", "result": "draw"},
+                                 headers=ARB)
+    assert late.status_code == 409
+
+
+async def test_pair11_correcting_a_past_result_does_not_repair_later_rounds_and_republishes(svc):
+    """AWD-8 / PAIR-11: after completion a corrected result recomputes standings, keeps every pairing
+    and republishes section.completed with revision + 1; the same correction again changes nothing."""
+    await _open(svc)
+    await svc.play_section("a", 3)
+    pairings_before = [p.pairings for p in svc.payloads("round.paired", "a")]
+    done = svc.payloads("section.completed", "a")
+    assert len(done) == 1
+    spec = svc.payloads("round.paired", "a")[0].pairings[0]
+    cur = (await svc.client.get(f"{BASE}/a/rounds/1")).json()["pairings"][0]["result"]
+    new = "second_wins" if cur != "second_wins" else "first_wins"
+    r = await svc.client.post(f"{BASE}/a/rounds/1/results", json={"pairing_id": spec.pairing_id, "result": new},
+                              headers=ARB)
+    assert r.status_code == 200
+    await svc.settle()
+    done = svc.payloads("section.completed", "a")
+    assert [d.revision for d in done] == [1, 2]
+    assert [p.pairings for p in svc.payloads("round.paired", "a")] == pairings_before
+    pts = {x.entrant_id: x.points for x in done[1].standings}
+    old = {x.entrant_id: x.points for x in done[0].standings}
+    assert pts != old and sum(pts.values()) == sum(old.values())
+    again = await svc.client.post(f"{BASE}/a/rounds/1/results", json={"pairing_id": spec.pairing_id, "result": new},
+                                  headers=ARB)
+    assert again.json()["changed"] is False
+    await svc.settle()
+    assert len(svc.payloads("section.completed", "a")) == 2
+    sections = (await svc.client.get(f"/v1/events/{EV}/sections")).json()["sections"]
+    assert sections[0]["revision"] == 2 and sections[0]["status"] == "completed"
+
+
+async def test_pair11_draft_round_is_reviewed_corrected_and_published(svc):
+    """With hold on, the next round is a draft: the arbiter's correction is checked (no rematch,
+    PAIR-2) before it is stored; after publishing the pairing is final (409)."""
+    await _open(svc, n=4)
+    r = await svc.client.post(f"{BASE}/a/hold", json={"hold": True}, headers=ARB)
+    assert r.status_code == 200
+    await svc.play_round("a", 1)
+    assert [p.round for p in svc.payloads("round.paired", "a")] == [1]
+    draft = (await svc.client.get(f"{BASE}/a/rounds/2")).json()
+    assert draft["status"] == "draft" and len(draft["pairings"]) == 2
+    r1 = svc.payloads("round.paired", "a")[0].pairings
+    url = f"{BASE}/a/rounds/2/pairings"
+    rematch = {"boards": [{"first": r1[0].first, "second": r1[0].second},
+                          {"first": r1[1].first, "second": r1[1].second}]}
+    r = await svc.client.put(url, json=rematch, headers=ARB)
+    assert r.status_code == 422 and any("rematch" in p for p in r.json()["error"]["details"]["problems"])
+    good = {"boards": [{"first": r1[0].second, "second": r1[1].second},
+                       {"first": r1[1].first, "second": r1[0].first}]}
+    r = await svc.client.put(url, json=good, headers=ARB)
+    assert r.status_code == 200, r.text
+    pub = await svc.client.post(f"{BASE}/a/rounds/2/publish", headers=ARB)
+    assert pub.status_code == 200
+    await svc.settle()
+    r2 = svc.payloads("round.paired", "a")[1]
+    assert [(s.first, s.second) for s in r2.pairings] == [(r1[0].second, r1[1].second), (r1[1].first, r1[0].first)]
+    assert (await svc.client.put(url, json=good, headers=ARB)).status_code == 409
+    assert (await svc.client.post(f"{BASE}/a/rounds/2/publish", headers=ARB)).status_code == 409
+
+
+async def test_pair11_forced_and_requested_byes_and_withdrawal_apply_to_the_next_round(svc):
+    """A forced bye (full point), a requested bye (half point) and a withdrawal take effect in the
+    next round only; the published round is never re-paired (409 for it)."""
+    await _open(svc, n=8, rounds=3)
+    r1 = svc.payloads("round.paired", "a")[0]
+    ids = [s.first for s in r1.pairings] + [s.second for s in r1.pairings]
+    late = await svc.client.post(f"{BASE}/a/byes", json={"entrant_id": ids[0], "kind": "forced", "round": 1},
+                                 headers=ARB)
+    assert late.status_code == 409
+    assert (await svc.client.post(f"{BASE}/a/byes", json={"entrant_id": ids[0], "kind": "forced"},
+                                  headers=ARB)).status_code == 200
+    assert (await svc.client.post(f"{BASE}/a/byes", json={"entrant_id": ids[1], "kind": "requested"},
+                                  headers=ARB)).status_code == 200
+    w = await svc.client.post(f"{BASE}/a/withdrawals", json={"entrant_id": ids[2], "reason": "ill"}, headers=ARB)
+    assert w.status_code == 200 and w.json()["after_round"] == 1
+    unknown = await svc.client.post(f"{BASE}/a/withdrawals", json={"entrant_id": "nobody"}, headers=ARB)
+    assert unknown.status_code == 422
+    await svc.play_round("a", 1)
+    r2 = svc.payloads("round.paired", "a")[1]
+    paired = {x for s in r2.pairings for x in (s.first, s.second)}
+    assert not paired & {ids[0], ids[1], ids[2]}
+    byes = {b.entrant_id: (b.kind, b.points) for b in r2.byes}
+    assert byes[ids[0]] == ("forced", 2) and byes[ids[1]] == ("requested", 1)
+    # 5 players left: one pairing-allocated bye
+    assert sorted(k for k, _ in byes.values()) == ["forced", "pairing", "requested"]
+    await svc.play_round("a", 2)
+    await svc.play_round("a", 3)
+    done = svc.payloads("section.completed", "a")[0]
+    gone = next(e for e in done.entrants if e.entrant_id == ids[2])
+    assert gone.attributes["withdrawn"] is True
+
+
+async def test_awd8_reads_standings_csv_crosstable_trf_and_idempotent_posts(svc):
+    """Standings (JSON, CSV) list every tiebreak value; cross table JSON/CSV; TRF export; an
+    Idempotency-Key replays the first answer."""
+    await _open(svc, n=6, rounds=2)
+    await svc.play_section("a", 2)
+    st = (await svc.client.get(f"{BASE}/a/standings")).json()
+    assert st["order"] == ["points", "buchholz", "median_buchholz", "wins"]
+    assert all(set(r["tiebreaks"]) == {"buchholz", "median_buchholz", "wins"} for r in st["standings"])
+    csv = (await svc.client.get(f"{BASE}/a/standings", params={"format": "csv"})).text.splitlines()
+    assert csv[0].startswith("place,shared,entrant_id,name") and "median_buchholz" in csv[0] and len(csv) == 7
+    ct = (await svc.client.get(f"{BASE}/a/crosstable")).json()
+    assert ct["rounds"] == 2 and len(ct["players"]) == 6 and len(ct["players"][0]["rounds"]) == 2
+    assert ct["players"][0]["rounds"][0]["opponent"].startswith("p")
+    ctcsv = (await svc.client.get(f"{BASE}/a/crosstable", params={"format": "csv"})).text.splitlines()
+    assert ctcsv[0].endswith("R1,R2") and len(ctcsv) == 7
+    trf = (await svc.client.get(f"{BASE}/a/trf")).text
+    assert sum(1 for line in trf.splitlines() if line.startswith("001")) == 6
+    detail = (await svc.client.get(f"{BASE}/a")).json()
+    assert detail["status"] == "completed" and detail["current_round"] == 2 and len(detail["entrants"]) == 6
+    spec = svc.payloads("round.paired", "a")[0].pairings[0]
+    h = {**ARB, "Idempotency-Key": "k1"}
+    body = {"pairing_id": spec.pairing_id, "result": "double_forfeit"}
+    first = await svc.client.post(f"{BASE}/a/rounds/1/results", json=body, headers=h)
+    second = await svc.client.post(f"{BASE}/a/rounds/1/results", json=body, headers=h)
+    assert first.json() == second.json() and first.json()["changed"] is True
+    assert (await svc.client.get(f"{BASE}/nope")).status_code == 404
+    assert (await svc.client.get(f"{BASE}/a/rounds/9")).status_code == 404
+
+
+async def test_reg12_merged_section_ranks_each_gender(svc):
+    """REG-12: rank_by_gender gives each row its place among its gender (gender_place)."""
+    await svc.send(closed("g", players(8, genders=True), rules(rounds=2, rank_by_gender=True)))
+    await svc.settle()
+    await svc.play_section("g", 2)
+    done = svc.payloads("section.completed", "g")[0]
+    for g in ("male", "female"):
+        places = sorted(r.gender_place for r in done.standings if r.gender == g)
+        assert places[0] == 1 and len(places) == 4
+
+
+async def test_cancelled_section_is_listed_and_never_paired(svc):
+    await svc.send(closed("c", players(3), rules(rounds=2), status="cancelled"))
+    await svc.settle()
+    assert not svc.payloads("round.paired", "c")
+    s = (await svc.client.get(f"/v1/events/{EV}/sections")).json()["sections"]
+    assert [(x["section_id"], x["status"]) for x in s] == [("c", "cancelled")]

@@ -44,3 +44,23 @@ def run(service: str) -> None:
         await engine.dispose()
 
     asyncio.run(go())
+
+
+def create_messaging_tables() -> None:
+    """Body of every service's first migration: its outbox and inbox tables."""
+    import sqlalchemy as sa
+
+    from .messaging.inbox import inbox_table
+    from .messaging.outbox import outbox_table
+
+    md = sa.MetaData()
+    outbox_table(md)
+    inbox_table(md)
+    md.create_all(context.get_bind())
+
+
+def drop_messaging_tables() -> None:
+    from alembic import op
+
+    op.drop_table("inbox")
+    op.drop_table("outbox")

@@ -3,11 +3,7 @@
 Revision ID: 0001
 Revises:
 """
-import sqlalchemy as sa
-from alembic import op
-
-from gomoku_shared.messaging.inbox import inbox_table
-from gomoku_shared.messaging.outbox import outbox_table
+from gomoku_shared.alembic_env import create_messaging_tables, drop_messaging_tables
 
 revision = "0001"
 down_revision = None
@@ -16,12 +12,8 @@ depends_on = None
 
 
 def upgrade() -> None:
-    md = sa.MetaData()
-    outbox_table(md)
-    inbox_table(md)
-    md.create_all(op.get_bind())
+    create_messaging_tables()
 
 
 def downgrade() -> None:
-    op.drop_table("inbox")
-    op.drop_table("outbox")
+    drop_messaging_tables()

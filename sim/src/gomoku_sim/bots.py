@@ -61,6 +61,7 @@ class BotPolicy:
     noise: float = 0.25              # perturbation of heuristic scores
     blunder_rate: float = 0.04       # a random top-8 point instead of the best one
     miss_rate: float = 0.3           # overlooks the opponent's open three
+    miss_four_rate: float = 0.0      # overlooks the opponent's four (quick games for tests)
     n_choices: tuple[int, ...] = (1, 2, 3)  # declared N when the section does not fix it
 
     @classmethod
@@ -262,7 +263,8 @@ def decide(view: GameView, player: str, policy: BotPolicy, seed: int | str) -> B
                 return BotAction("draw", {"player_id": player, "action": "offer"}, "draw-offer")
     choice = choose_move(pos, colour, r, forbidden=view.forbidden if colour == BLACK else (),
                          noise=policy.noise, blunder_rate=policy.blunder_rate,
-                         miss_rate=min(0.95, policy.miss_rate * (1 + ply / 40)))  # tiring players
+                         miss_rate=min(0.95, policy.miss_rate * (1 + ply / 40)),  # tiring players
+                         miss_four_rate=policy.miss_four_rate)
     return BotAction("move", {"player_id": player, "point": to_notation(choice.point)}, choice.why)
 
 
@@ -271,3 +273,44 @@ def _accepts_draw(view: GameView, pos: Position, player: str, policy: BotPolicy,
     if me is not None and winning_points(pos, me):
         return False
     return rng_for(seed, view.game_id, player, view.ply, "draw-answer").random() < policy.draw_accept_rate
+
+
+def predict_view(view: GameView, player: str, action: BotAction, summary: Mapping[str, Any]) -> GameView:
+    """The game after ``action`` as the server will show it, from the action and the short
+    summary the server answered with — so the next sweep needs no GET for this game.
+    (Forbidden points are recomputed with the rules engine, as the server does.)"""
+    from dataclasses import replace
+
+    from gameplay.engine import forbidden_points, identify_opening
+
+    b = action.body
+    moves = list(view.moves)
+    n, offers, code = view.n, view.offers, view.opening_code
+    joined = set(view.joined)
+    draw = view.draw_offer_by
+    if action.verb == "join":
+        joined.add(player)
+    elif action.verb == "opening":
+        stones = [parse_point(x) for x in b["stones"]]
+        moves += stones
+        n = b.get("n") or view.fixed_n
+        found = identify_opening(stones)
+        code = found.code if found else None
+    elif action.verb in ("move", "choose"):
+        moves.append(parse_point(b["point"]))
+    elif action.verb == "offers":
+        offers = tuple(parse_point(x) for x in b["points"])
+    elif action.verb == "draw":
+        draw = player if b["action"] == "offer" else None
+    phase = str(summary.get("phase") or view.phase)
+    status = str(summary.get("status") or view.status)
+    forbidden: frozenset[Point] = frozenset()
+    if view.professional and phase == "play" and status == "active" and len(moves) % 2 == 0:
+        black = [m for i, m in enumerate(moves) if i % 2 == 0 and m is not None]
+        white = [m for i, m in enumerate(moves) if i % 2 == 1 and m is not None]
+        forbidden = frozenset(forbidden_points(black, white))
+    return replace(view, status=status, phase=phase, moves=tuple(moves), black=summary.get("black", view.black),
+                   white=summary.get("white", view.white), to_act=summary.get("to_act"), joined=frozenset(joined),
+                   forbidden=forbidden, draw_offer_by=draw, n=n, offers=offers, opening_code=code,
+                   players=tuple(p for p in (summary.get("black", view.black), summary.get("white", view.white)) if p)
+                   or view.players, legal={})

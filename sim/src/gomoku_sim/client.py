@@ -55,7 +55,8 @@ class Platform:
 
     @classmethod
     def embedded(cls, app, keys: Keys = Keys()) -> Platform:
-        client = httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://embedded",
+        client = httpx.AsyncClient(transport=httpx.ASGITransport(app=app, raise_app_exceptions=False),
+                                   base_url="http://embedded",
                                    timeout=60.0)
         return cls(client, {s: f"/{s}" for s in SERVICES}, keys)
 

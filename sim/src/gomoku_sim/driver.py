@@ -29,7 +29,7 @@ from zoneinfo import ZoneInfo
 
 from gomoku_shared.event_config import EventConfig
 
-from .bots import BotPolicy, GameView, decide
+from .bots import BotPolicy, GameView, decide, predict_view
 from .client import ApiError, Platform
 from .field import Application, build_field, unit_slug, units_of
 
@@ -39,7 +39,7 @@ from .field import Application, build_field, unit_slug, units_of
 #: them with --players-per-section. SZ: women-free is small so REG-12 merges it with men-free.
 SMALL_FIELDS: dict[str, dict[str, int]] = {
     "sz-2022": {"men-free": 6, "women-free": 4, "junior-boys-free": 0, "junior-girls-free": 0,
-                "men-pro": 6, "women-pro": 0, "junior-boys-pro": 0, "junior-girls-pro": 0},
+                "men-pro": 6, "women-pro": 6, "junior-boys-pro": 0, "junior-girls-pro": 0},
     "ny-2022": {"youth-male": 6, "youth-female": 6, "junior-male": 5, "junior-female": 5,
                 "children-male": 0, "children-female": 0},
     "da-2023": {"open": 10, "junior": 12, "public": 6},
@@ -134,6 +134,8 @@ class RunSpec:
     run_timeout_s: float = 3600.0
     progress: bool = True
     concurrency: int = 1
+    #: fetch every game after each action and check the predicted view (tests of the driver)
+    verify_views: bool = False
 
     @property
     def code(self) -> str:
@@ -182,6 +184,9 @@ class Progress:
         self.last = 0.0
         self.started = time.monotonic()
 
+    def due(self) -> bool:
+        return self.enabled and time.monotonic() - self.last >= (0.3 if self.tty else 5.0)
+
     def show(self, stage: str, done: int, total: int, active: int, finished: int, note: str = "",
              force: bool = False) -> None:
         if not self.enabled:
@@ -193,7 +198,7 @@ class Progress:
         width = 30
         frac = 0.0 if total <= 0 else min(1.0, done / total)
         bar = "#" * int(frac * width) + "-" * (width - int(frac * width))
-        line = (f"[{bar}] {stage}: rounds {done}/{total}  games in play {active:4d}  finished {finished:5d}"
+        line = (f"[{bar}] {stage}: rounds {done}/{total}  games in play {active:4d}  bot actions {finished:6d}"
                 f"  {now - self.started:6.1f}s {note}")
         if self.tty:
             sys.stderr.write("\r" + line[:150].ljust(150))
@@ -244,6 +249,10 @@ class EventDriver:
         self.clock_moves: list[str] = []
         self.deadline = time.monotonic() + spec.run_timeout_s
         self.finished_games = 0
+        #: game id -> (seq, view): the server's view predicted after our own actions
+        self.views: dict[str, tuple[Any, GameView]] = {}
+        #: refused bot actions by error code (a game that changed under the bot)
+        self.conflicts: dict[str, int] = {}
 
     # ------------------------------------------------------------------ helpers
 
@@ -335,6 +344,21 @@ class EventDriver:
         for k, why in refused:
             self.progress.log(f"  {k}: {self.registrations[k]['status']} — {why}")
 
+    async def verify_evidence(self) -> int:
+        """The arbiter checks the submitted documents (REG-6 / REG-7: the SZ final admits only
+        verified residency) and approves every pending record, in id order."""
+        d = await self.p.get("registration", f"/v1/events/{self.code}/evidence", role="arbiter",
+                             params={"status": "pending"})
+        n = 0
+        for ev in sorted(d.get("evidence", []), key=lambda e: e["evidence_id"]):
+            await self.p.post("registration", f"/v1/evidence/{ev['evidence_id']}/decision",
+                              {"decision": "approve", "note": "document checked"}, role="arbiter",
+                              idempotency_key=f"ev-{ev['evidence_id']}")
+            n += 1
+        if n:
+            self.progress.log(f"arbiter approved {n} evidence records")
+        return n
+
     # ------------------------------------------------------------------ stages
 
     def _stage_days(self, stage_id: str) -> tuple[Any, Any]:
@@ -349,12 +373,18 @@ class EventDriver:
     def format_choices(self, stage_id: str, counts: Mapping[str, int]) -> dict[str, Any]:
         """The arbiter's format choice per section: round robin for a handful, Swiss otherwise."""
         out: dict[str, Any] = {}
+        merged = dict(counts)
+        for sec in self.config.stage(stage_id).sections:  # REG-12: a small section joins its partner
+            c = sec.closing
+            if c.merge_below and c.merge_with and 0 < counts.get(sec.id, 0) < c.merge_below:
+                merged[c.merge_with] = merged.get(c.merge_with, 0) + counts.get(sec.id, 0)
         for sec in self.config.stage(stage_id).sections:
             if sec.format is None or sec.kind == "team" and sec.team and sec.team.scored_from_individual_sections:
                 continue
-            n = counts.get(sec.id, 0)
+            n = merged.get(sec.id, 0)
             allowed = sec.format.allowed
-            if "round_robin" in allowed and (n <= 6 or "swiss" not in allowed):
+            # (an empty section gets a Swiss choice: round robin of 0 would be -1 rounds)
+            if "round_robin" in allowed and (2 <= n <= 4 or "swiss" not in allowed):
                 out[sec.id] = {"kind": "round_robin"}
             else:
                 rounds = self.spec.rounds or sec.format.rounds or min(sec.format.max_rounds or 7, 7)
@@ -411,8 +441,18 @@ class EventDriver:
         async def one(g: dict[str, Any]) -> None:
             nonlocal acted
             async with sem:
-                view = GameView.from_api(await self.p.get("gameplay", f"/v1/games/{g['game_id']}"))
+                gid = g["game_id"]
+                cached = self.views.get(gid)
+                if cached is not None and cached[0] == g.get("seq") and not self.spec.verify_views:
+                    view = cached[1]
+                else:
+                    raw = await self.p.get("gameplay", f"/v1/games/{gid}")
+                    view = GameView.from_api(raw)
+                    if cached is not None and cached[0] == raw.get("seq") and self.spec.verify_views:
+                        _same_view(cached[1], view)
+                    self.views[gid] = (raw.get("seq"), view)
                 if view.over:
+                    self.views.pop(gid, None)
                     return
                 for player in sorted(set(view.players)):
                     action = decide(view, player, self.spec.policy, self.spec.seed)
@@ -420,11 +460,15 @@ class EventDriver:
                         continue
                     key = f"{view.game_id}:{len(view.moves)}:{action.verb}:{player}:{view.phase}:{view.draw_offer_by}"
                     try:
-                        await self.p.post("gameplay", f"/v1/games/{view.game_id}/{action.verb}", action.body,
-                                          role="partner", idempotency_key=hashlib.sha1(key.encode()).hexdigest())
+                        summary = await self.p.post("gameplay", f"/v1/games/{view.game_id}/{action.verb}",
+                                                    action.body, role="partner",
+                                                    idempotency_key=hashlib.sha1(key.encode()).hexdigest())
+                        self.views[gid] = (summary.get("seq"), predict_view(view, player, action, summary))
                     except ApiError as exc:
+                        self.views.pop(gid, None)
+                        self.conflicts[exc.code] = self.conflicts.get(exc.code, 0) + 1
                         # the game changed under us (flag fell, opponent resigned): look again next sweep
-                        if exc.status not in (409,):
+                        if exc.status != 409:
                             raise RuntimeError(f"bot action refused in {view.game_id}: {action} -> {exc}") from exc
                     acted += 1
                     return
@@ -456,11 +500,17 @@ class EventDriver:
                               step_factor: float = 1.0) -> None:
         """Move the clock to the next flag fall / no-show of the games nobody acts in, then
         let gameplay judge them (POST /v1/ops/sweep)."""
-        _, stalled = await self.sweep_bots(games)
+        acted, stalled = await self.sweep_bots(games)
+        if acted:  # a game appeared since the last look: play it before time moves
+            self.actions += acted
+            return
         step = await self.next_due_step(stalled, no_show) * step_factor
         t = await self.clock.advance(step)
         self.clock_moves.append(f"advance {step:.0f}s -> {t.isoformat()}")
         await self.p.post("gameplay", "/v1/ops/sweep", {})
+        # gameplay's own sweeper (a background loop polling every 0.25 s of real time) may be
+        # judging the same games: let it finish before anything else is looked at
+        await asyncio.sleep(0.3)
         await self.quiet()
 
     async def settle_games(self, no_show: Mapping[str, int] | None = None, max_sweeps: int = 100000) -> None:
@@ -509,17 +559,18 @@ class EventDriver:
         no_show = {s.id: (s.no_show_minutes or 15) for s in self.config.stage(stage_id).sections}
         step_factor = 1.0
         idle_rounds = 0
+        idle_since = time.monotonic()
         while True:
             self._check_deadline(f"playing stage {stage_id}")
             games = await self.active_games()
             acted, stalled = await self.sweep_bots(games) if games else (0, [])
             self.actions += acted
-            sections = [s for s in await self.pairing_sections() if s.get("stage", stage_id) == stage_id
-                        or s.get("section_id") in section_ids]
-            done_rounds = sum(int(s.get("current_round") or 0) - (0 if s.get("status") == "completed" else 1)
-                              for s in sections)
-            total_rounds = sum(int(s.get("rounds") or 0) for s in sections)
-            self.progress.show(stage_id, max(0, done_rounds), total_rounds, len(games), self.finished_games)
+            if self.progress.due():
+                sections = [s for s in await self.pairing_sections() if s.get("section_id") in section_ids]
+                done_rounds = sum(int(s.get("current_round") or 0) - (0 if s.get("status") == "completed" else 1)
+                                  for s in sections)
+                total_rounds = sum(int(s.get("rounds") or 0) for s in sections)
+                self.progress.show(stage_id, max(0, done_rounds), total_rounds, len(games), self.actions)
             if acted:
                 idle_rounds = 0
                 step_factor = 1.0
@@ -544,9 +595,11 @@ class EventDriver:
                 step_factor = min(step_factor * 2, 500.0)
                 continue
             idle_rounds += 1
-            if idle_rounds > 1:
-                await asyncio.sleep(min(0.05 * idle_rounds, 1.0))
-            if idle_rounds * 0.05 > self.spec.wait_timeout_s or idle_rounds > 2000:
+            if idle_rounds == 1:
+                idle_since = time.monotonic()
+            else:
+                await asyncio.sleep(min(0.05 * idle_rounds, 0.5))
+            if time.monotonic() - idle_since > self.spec.wait_timeout_s:
                 raise StuckError(f"timed out waiting for the services to pair the next round or complete "
                                  f"sections {sorted(s.get('section_id') for s in waiting) + missing} "
                                  f"(statuses {[(s.get('section_id'), s.get('status')) for s in waiting]})")
@@ -584,6 +637,7 @@ class EventDriver:
         await self.create_event()
         await self.create_units()
         await self.register()
+        await self.verify_evidence()
         for stage in self.config.stages:
             if stage.entry == "qualification":
                 async def ready(stage_id: str = stage.id) -> bool:
@@ -599,7 +653,7 @@ class EventDriver:
                          if s.get("section_id") in played and s.get("status") == "completed"]
             await self.wait_awards(completed)
         await self.quiet()
-        self.progress.show("done", 1, 1, 0, self.finished_games, force=True)
+        self.progress.show("done", 1, 1, 0, self.actions, force=True)
         self.progress.log(f"\nevent {self.code} finished in {time.monotonic() - started:.1f}s "
                           f"({self.actions} bot actions, {self.p.requests} HTTP requests)")
         return await self.summary()
@@ -638,6 +692,15 @@ class EventDriver:
         except ApiError:
             out["teams"] = None
         return canonical(out)
+
+
+def _same_view(predicted: GameView, actual: GameView) -> None:
+    fields = ("status", "phase", "moves", "black", "white", "to_act", "joined", "forbidden", "draw_offer_by",
+              "n", "offers", "opening_code")
+    diff = {f: (getattr(predicted, f), getattr(actual, f)) for f in fields
+            if getattr(predicted, f) != getattr(actual, f)}
+    if diff:
+        raise AssertionError(f"predicted view of {actual.game_id} differs from the server's: {diff}")
 
 
 # --------------------------------------------------------------------------- digest

@@ -52,7 +52,7 @@ async def embedded_stack(data_dir: str | Path, keys: Keys = Keys(), *, log_level
     if configure_logs:  # the demo; tests keep pytest's log capture
         logs.configure(log_level, json_lines=False)
     settings = ServiceSettings(DATA_DIR=str(data_dir), API_KEYS=keys.api_keys_setting, DATA_KEY="sim-data-key",
-                               CLOCK="fake", LOG_LEVEL=log_level, LOG_JSON=False, RELAY_POLL_S=0.05)
+                               CLOCK="fake", LOG_LEVEL=log_level, LOG_JSON=False, RELAY_POLL_S=1.0)
     suite = EmbeddedSuite(settings, clock=FakeClock(EPOCH))
     await suite.start()
     platform = Platform.embedded(suite.app, keys)

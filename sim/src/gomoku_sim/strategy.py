@@ -209,7 +209,8 @@ class Choice:
 
 def choose_move(pos: Position, colour: int, rng: random.Random, *,
                 forbidden: Collection[Point] | Mapping[Point, str] = (),
-                noise: float = 0.0, blunder_rate: float = 0.0, miss_rate: float = 0.0) -> Choice:
+                noise: float = 0.0, blunder_rate: float = 0.0, miss_rate: float = 0.0,
+                miss_four_rate: float = 0.0) -> Choice:
     """The move for ``colour`` (the side to move). ``noise`` (0..1) perturbs scores,
     ``blunder_rate`` is the chance of taking a random point among the top eight, ``miss_rate``
     the chance of overlooking the opponent's open three (weaker players end games sooner)."""
@@ -232,7 +233,7 @@ def choose_move(pos: Position, colour: int, rng: random.Random, *,
     value = {p: a * 12 + d * 8 for a, d, p in scored}
     # 2. block five (a point we cannot play is no block)
     threats = [p for _a, d, p in scored if d >= 100000 and makes_five(pos, p, other)]
-    if threats:
+    if threats and not (miss_four_rate and rng.random() < miss_four_rate):
         return Choice(max(threats, key=lambda q: (value[q], q)), "block_five")
     # 3. an unstoppable four
     fours = [p for a, _d, p in scored if a >= 2500 and _wins_after(pos, p, colour) >= 2]

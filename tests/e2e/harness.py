@@ -1,0 +1,70 @@
+"""Running one seed event for the end-to-end tests: embedded (one process) or distributed
+(the compose commands as processes on RabbitMQ + PostgreSQL), and reading its summary."""
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from gomoku_sim.bots import BotPolicy
+from gomoku_sim.driver import EventDriver, RunSpec, result_digest
+from gomoku_sim.stack import distributed_stack, embedded_stack
+
+SERVICES = ("registration", "pairing", "gameplay", "awards")
+
+#: players who end games quickly (e2e runtime), with a few no-shows and time-outs
+FAST = BotPolicy(miss_rate=0.7, miss_four_rate=0.5, no_show_rate=0.03, timeout_rate=0.03)
+FAST_QUIET = BotPolicy(miss_rate=0.7, miss_four_rate=0.5, no_show_rate=0.0, timeout_rate=0.0)
+
+
+def spec(preset: str, seed: int, sizes: dict[str, int], *, rounds: int = 3, policy: BotPolicy = FAST,
+         shift_years: int = 0, code: str | None = None) -> RunSpec:
+    return RunSpec(preset_id=preset, seed=seed, event_code=code, sizes=sizes, rounds=rounds, policy=policy,
+                   shift_years=shift_years, progress=False, wait_timeout_s=60, run_timeout_s=600)
+
+
+async def run_embedded(tmp_path: Path, run: RunSpec) -> tuple[dict[str, Any], EventDriver]:
+    async with embedded_stack(tmp_path / f"embedded-{run.preset_id}-{run.seed}") as stack:
+        driver = EventDriver(stack.platform, stack.clock, stack.quiet, run)
+        summary = await driver.run()
+        return summary, driver
+
+
+async def run_distributed(tmp_path: Path, run: RunSpec, *, amqp_url: str, databases: dict[str, str],
+                          namespace: str, chaos=None) -> tuple[dict[str, Any], EventDriver]:
+    async with distributed_stack(amqp_url=amqp_url, database_urls=databases, log_dir=tmp_path / "logs",
+                                 namespace=namespace, code_of=lambda: run.code) as stack:
+        driver = EventDriver(stack.platform, stack.clock, stack.quiet, run)
+        if chaos is None:
+            return await driver.run(), driver
+        async with chaos(stack, driver):
+            summary = await driver.run()
+        return summary, driver
+
+
+def publication(summary: dict[str, Any], section_id: str) -> dict[str, Any]:
+    """The current awards.published payload of a section."""
+    found = [p["payload"] for p in summary["publications"] if p["payload"]["section_id"] == section_id]
+    assert found, f"no publication for {section_id}: {[p['payload']['section_id'] for p in summary['publications']]}"
+    return max(found, key=lambda p: p["revision"])
+
+
+def games_of(summary: dict[str, Any], section_id: str, *, playoffs: bool = False) -> dict[str, dict[str, Any]]:
+    out = {}
+    for gid, g in summary["games"].items():
+        parts = gid.split(".")
+        if parts[2] == section_id and (playoffs or parts[3] != "po"):
+            out[gid] = g
+    return out
+
+
+def by_pairing(games: dict[str, dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """Games grouped by round + pairing (``<code>.<stage>.<section>.r<n>.<pairing...>.g<k>``)."""
+    out: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for gid in sorted(games):
+        out[gid.rsplit(".", 1)[0]].append({**games[gid], "game_id": gid})
+    return out
+
+
+def digest(summary: dict[str, Any]) -> str:
+    return result_digest(summary)

@@ -1,0 +1,114 @@
+"""SZ 2022 end to end (embedded): online qualifier -> final, with bot players over HTTP."""
+from __future__ import annotations
+
+from collections import defaultdict
+
+import pytest
+
+from .harness import FAST_QUIET, by_pairing, games_of, publication, run_embedded, spec
+
+SIZES = {"men-free": 6, "women-free": 4, "junior-boys-free": 0, "junior-girls-free": 0,
+         "men-pro": 6, "women-pro": 6, "junior-boys-pro": 0, "junior-girls-pro": 0}
+
+
+@pytest.fixture(scope="module")
+def anyio_backend():
+    return "asyncio"
+
+
+def _pair5(a: list[str]) -> int:
+    """PAIR-5 round points from one player's two game results ('W', 'D', 'L')."""
+    w, d = a.count("W"), a.count("D")
+    if w == 2 or (w == 1 and d == 1):
+        return 2
+    if (w == 1 and a.count("L") == 1) or d == 2:
+        return 1
+    return 0
+
+
+async def test_sz_2022_online_qualifier_to_final(tmp_path):
+    """REG-12 merged small section ranked by gender; PAIR-5 two-game rounds; AWD-QUAL top 4
+    (+ substitutes 5-8) per section and gender into the final; REG-7 verified residency;
+    AWD-6 team score from places; REG-4/5/6 refusals with their reasons."""
+    summary, driver = await run_embedded(tmp_path, spec("sz-2022", 11, SIZES, policy=FAST_QUIET))
+
+    # REG-5 / REG-6: the ineligible applications were refused, naming the clause
+    regs = summary["registrations"]
+    assert regs["men-free-x-gender"]["status"] == "refused"
+    assert regs["women-free-x-residency"]["status"] == "refused"
+    assert all(r["status"] == "accepted" for k, r in regs.items() if "-x-" not in k)
+
+    # REG-12: women-free (4 < 8) merged into men-free; the merged field ranks each gender apart
+    online = {s["section_id"]: s for s in driver.stages[0].sections}
+    assert online["women-free"]["status"] == "merged" and online["women-free"]["merged_into"] == "men-free"
+    assert online["men-free"]["entrants"] == 10
+    rows = summary["sections"]["men-free"]["standings"]
+    by_gender = defaultdict(list)
+    for r in rows:
+        by_gender[r["gender"]].append(r)
+    assert set(by_gender) == {"male", "female"}
+    for g, rs in by_gender.items():
+        assert sorted(r["gender_place"] for r in rs) == list(range(1, len(rs) + 1)), g
+        # gender places follow the overall order
+        assert [r["gender_place"] for r in sorted(rs, key=lambda r: r["place"])] == list(range(1, len(rs) + 1))
+
+    # PAIR-5: every round of the free section is two games with the first move swapped, and the
+    # standings' points are the sums of the PAIR-5 round points
+    points = defaultdict(int)
+    pairs = by_pairing(games_of(summary, "men-free"))
+    assert pairs
+    for key, games in pairs.items():
+        assert len(games) == 2, key
+        g1, g2 = games
+        assert (g1["black"], g1["white"]) == (g2["white"], g2["black"]), key
+        for player in (g1["black"], g1["white"]):
+            res = ["D" if g["winner"] is None else ("W" if g["winner"] == player else "L") for g in games]
+            points[player] += _pair5(res)
+    played = {r["entrant_id"]: r for r in rows}
+    for eid, r in played.items():
+        byes = 3 - sum(1 for k, gs in pairs.items() if eid in (gs[0]["black"], gs[0]["white"]))
+        assert r["points"] == points[eid] + 2 * byes or byes, (eid, r["points"], points[eid])
+        if not byes:
+            assert r["points"] == points[eid], (r["name"], r["points"], points[eid])
+
+    # AWD-QUAL: top 4 of each gender of the merged section and of each pro section reach the final
+    final_men = {r["name"] for r in summary["sections"]["final-men"]["standings"]}
+    final_women = {r["name"] for r in summary["sections"]["final-women"]["standings"]}
+    top_men_free = {r["name"] for r in by_gender["male"] if r["gender_place"] <= 4}
+    top_women_free = {r["name"] for r in by_gender["female"] if r["gender_place"] <= 4}
+    top_men_pro = {r["name"] for r in summary["sections"]["men-pro"]["standings"] if r["place"] <= 4}
+    top_women_pro = {r["name"] for r in summary["sections"]["women-pro"]["standings"] if r["place"] <= 4}
+    assert final_men == top_men_free | top_men_pro
+    assert final_women == top_women_free | top_women_pro
+    # ... and the next four of each cohort are the ordered substitutes
+    subs = 0
+    for sel in summary["qualifiers"]["selections"]:
+        rows_of = summary["sections"][sel["section_id"]]["standings"]
+        cohort = [r for r in rows_of if sel.get("gender") in (None, r["gender"])]
+        rank = "gender_place" if sel.get("gender") else "place"
+        expected = [r["entrant_id"] for r in sorted(cohort, key=lambda r: r[rank]) if 5 <= r[rank] <= 8]
+        assert [x["entrant_id"] for x in sel.get("substitutes", [])] == expected, sel
+        subs += len(expected)
+    assert subs
+
+    # the final is played under professional rules (PLAY-2) and awards places 1-4 (AWD-1)
+    final_games = games_of(summary, "final-men")
+    assert final_games and all(g["opening"]["code"] for g in final_games.values() if len(g["moves"]) >= 3)
+    pub = publication(summary, "final-men")
+    assert [p["place"] for p in pub["places"] if p["items"]] == [1, 2, 3, 4]
+
+    # AWD-6: the mixed team score is the sum of the places of a unit's best 2 men + best woman
+    team = publication(summary, "mixed-team")
+    ranking = team["team_ranking"]
+    assert ranking
+    places = {}
+    for sec, gender in (("final-men", "male"), ("final-women", "female")):
+        for r in summary["sections"][sec]["standings"]:
+            if r["unit"]:
+                places.setdefault(r["unit"], {"male": [], "female": []})[gender].append(r["place"])
+    scored = [row for row in ranking if row.get("place") is not None]
+    for row in scored:
+        p = places[row["unit_name"]]
+        expected = sum(sorted(p["male"])[:2]) + sorted(p["female"])[0]
+        assert float(row["score"]) == expected, row
+    assert [row["place"] for row in scored] == sorted(row["place"] for row in scored)

@@ -30,6 +30,23 @@ async def run_embedded(tmp_path: Path, run: RunSpec) -> tuple[dict[str, Any], Ev
         return summary, driver
 
 
+_EMBEDDED: dict[str, dict[str, Any]] = {}
+
+
+def _key(run: RunSpec) -> str:
+    return repr((run.preset_id, run.seed, run.code, sorted((run.sizes or {}).items()), run.rounds, run.policy,
+                 run.shift_years))
+
+
+async def embedded_once(tmp_path: Path, run: RunSpec) -> dict[str, Any]:
+    """The embedded run's summary, computed once per test session for a given spec (the seed
+    tests and the distributed comparisons share it)."""
+    key = _key(run)
+    if key not in _EMBEDDED:
+        _EMBEDDED[key], _ = await run_embedded(tmp_path, run)
+    return _EMBEDDED[key]
+
+
 async def run_distributed(tmp_path: Path, run: RunSpec, *, amqp_url: str, databases: dict[str, str],
                           namespace: str, chaos=None) -> tuple[dict[str, Any], EventDriver]:
     async with distributed_stack(amqp_url=amqp_url, database_urls=databases, log_dir=tmp_path / "logs",

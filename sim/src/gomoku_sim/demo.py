@@ -17,17 +17,14 @@ import sys
 import tempfile
 import time
 import uuid
-from datetime import datetime, timezone
 from pathlib import Path
 
 from .bots import BotPolicy
-from .driver import EVENT_CODES, EventDriver, RunSpec, result_digest, scaled_sizes, years_to_reach
+from .driver import EVENT_CODES, EventDriver, RunSpec, result_digest, scaled_sizes
 from .report import print_awards, print_qualifiers, print_standings, where_to_find, write_csvs
 from .stack import database_urls_for, distributed_stack, embedded_stack, env_or_fail
 
 PRESETS = tuple(EVENT_CODES)
-#: the distributed services' fake clock starts here (gomoku_shared.service.clock_from_settings)
-DISTRIBUTED_CLOCK_START = datetime(2026, 1, 1, tzinfo=timezone.utc)
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -58,14 +55,11 @@ async def run(args: argparse.Namespace) -> int:
         data_dir = Path(tempfile.mkdtemp(prefix=f"gomoku-{spec.code}-data-"))
         ctx = embedded_stack(data_dir, configure_logs=True)
     else:
-        spec.shift_years = years_to_reach(args.preset, DISTRIBUTED_CLOCK_START)
         amqp = env_or_fail("AMQP_URL")
         admin = env_or_fail("DATABASE_URL")
         run_id = uuid.uuid4().hex[:6]
         ctx = distributed_stack(amqp_url=amqp, database_urls=database_urls_for(admin, f"gomoku_demo_{run_id}"),
                                 log_dir=out_dir.parent / "logs", namespace=f"demo-{run_id}", code_of=lambda: spec.code)
-        print(f"distributed: dates moved {spec.shift_years} years later (the services' fake clock starts "
-              f"{DISTRIBUTED_CLOCK_START.date()})", file=sys.stderr)
     async with ctx as stack:
         driver = EventDriver(stack.platform, stack.clock, stack.quiet, spec)
         summary = await driver.run()

@@ -155,6 +155,10 @@ class SimClock:
     def __init__(self, platform: Platform, services: tuple[str, ...]) -> None:
         self.platform = platform
         self.services = services
+        #: held while time moves, and by a crash test while it restarts a service
+        self.lock = asyncio.Lock()
+        #: the simulation time last set on every service
+        self.current: datetime | None = None
 
     async def now(self) -> datetime:
         d = await self.platform.get(self.services[0], "/v1/ops/clock")
@@ -163,10 +167,20 @@ class SimClock:
     async def set(self, when: datetime) -> datetime:
         now = await self.now()
         if when <= now:
+            self.current = now
             return now
         for s in self.services:
             await self.platform.post(s, "/v1/ops/clock", {"set": when.isoformat()})
+        self.current = when
         return when
+
+    async def resync(self) -> None:
+        """Bring every service to the simulation time (after one was restarted)."""
+        if self.current is not None:
+            for s in self.services:
+                d = await self.platform.get(s, "/v1/ops/clock")
+                if datetime.fromisoformat(d["now"]) < self.current:
+                    await self.platform.post(s, "/v1/ops/clock", {"set": self.current.isoformat()})
 
     async def advance(self, seconds: float) -> datetime:
         return await self.set(await self.now() + timedelta(seconds=seconds))
@@ -500,18 +514,22 @@ class EventDriver:
                               step_factor: float = 1.0) -> None:
         """Move the clock to the next flag fall / no-show of the games nobody acts in, then
         let gameplay judge them (POST /v1/ops/sweep)."""
-        acted, stalled = await self.sweep_bots(games)
-        if acted:  # a game appeared since the last look: play it before time moves
-            self.actions += acted
-            return
-        step = await self.next_due_step(stalled, no_show) * step_factor
-        t = await self.clock.advance(step)
-        self.clock_moves.append(f"advance {step:.0f}s -> {t.isoformat()}")
-        await self.p.post("gameplay", "/v1/ops/sweep", {})
-        # gameplay's own sweeper (a background loop polling every 0.25 s of real time) may be
-        # judging the same games: let it finish before anything else is looked at
-        await asyncio.sleep(0.3)
-        await self.quiet()
+        async with self.clock.lock:  # no service restarts between this decision and the move
+            await self.quiet()
+            acted, stalled = await self.sweep_bots(await self.active_games())
+            if acted:  # a game appeared since the last look: play it before time moves
+                self.actions += acted
+                return
+            if not stalled:
+                return
+            step = await self.next_due_step(stalled, no_show) * step_factor
+            t = await self.clock.advance(step)
+            self.clock_moves.append(f"advance {step:.0f}s -> {t.isoformat()}")
+            await self.p.post("gameplay", "/v1/ops/sweep", {})
+            # gameplay's own sweeper (a background loop polling every 0.25 s of real time) may
+            # be judging the same games: let it finish before anything else is looked at
+            await asyncio.sleep(0.3)
+            await self.quiet()
 
     async def settle_games(self, no_show: Mapping[str, int] | None = None, max_sweeps: int = 100000) -> None:
         """Play every active game of the event to its end (bots, then the clock)."""
@@ -665,6 +683,10 @@ class EventDriver:
         out: dict[str, Any] = {"event_code": self.code, "preset_id": self.spec.preset_id, "seed": self.spec.seed}
         out["registrations"] = {k: {x: v[x] for x in ("status", "entry_id", "clause", "section_id")}
                                 for k, v in sorted(self.registrations.items())}
+        out["entries"] = {}
+        for stage in self.config.stages:
+            rows = await self.entries(stage.id)
+            out["entries"][stage.id] = sorted((canonical(e) for e in rows), key=lambda e: e["entry_id"])
         sections = await self.pairing_sections()
         out["sections"] = {}
         for s in sorted(sections, key=lambda s: s["section_id"]):

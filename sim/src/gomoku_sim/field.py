@@ -155,7 +155,9 @@ class FieldBuilder:
         out = []
         for i in range(n):
             gender = sec.gender if sec.gender != "mixed" else ("female" if i % 3 == 2 else "male")
-            unit = units[rng.randrange(len(units))] if (i % 4 or not self.config.units.individual_entries_allowed) else None
+            # a few units per section, the i-th player of every section in the same one, so units
+            # field players in both genders (team scores, AWD-6); some SZ players enter alone
+            unit = units[i % 4] if (i % 5 != 4 or not self.config.units.individual_entries_allowed) else None
             p = self.person(rng, sec, gender, unit)
             facts, evidence = self._facts(rng, sec, p)
             out.append(Application(f"{sec.id}-{i + 1:03d}", stage, sec.id, "individual", [p], unit, facts, evidence))

@@ -126,7 +126,10 @@ async def distributed_stack(*, amqp_url: str, database_urls: dict[str, str], log
     """The four services as separate processes (the compose commands) on RabbitMQ + PostgreSQL,
     with CLOCK=fake; every service's clock is moved together."""
     cc = load_compose_commands()
-    env = {"CLOCK": "fake", "API_KEYS": keys.api_keys_setting, "LOG_LEVEL": "WARNING", "RELAY_POLL_S": "0.1"}
+    env = {"CLOCK": "fake", "API_KEYS": keys.api_keys_setting, "LOG_LEVEL": "WARNING", "RELAY_POLL_S": "0.5",
+           # the services' fake clocks start at the simulation's epoch (see clockstart/sitecustomize.py)
+           "PYTHONPATH": str(Path(__file__).resolve().parent / "clockstart"),
+           "GOMOKU_SIM_CLOCK_START": EPOCH.isoformat()}
     env.update(extra_env or {})
     Path(log_dir).mkdir(parents=True, exist_ok=True)
     stack = cc.LocalCompose(database_urls=database_urls, amqp_url=amqp_url,
@@ -141,7 +144,11 @@ async def distributed_stack(*, amqp_url: str, database_urls: dict[str, str], log
         urls = {s: stack.procs[s].url for s in SERVICES}
         platform = Platform.distributed(urls, keys)
         clock = SimClock(platform, SERVICES)
-        await clock.set(EPOCH)
+        now = await clock.now()
+        if now != EPOCH:
+            raise RuntimeError(f"the services' fake clock starts at {now}, not {EPOCH}: "
+                               "GOMOKU_SIM_CLOCK_START was not applied")
+        clock.current = now
         quiet = StateQuiet(platform, code_of, settle_s=settle_s)
         try:
             yield Stack(platform, clock, quiet, "distributed", urls, extras={"compose": stack, "quiet": quiet})

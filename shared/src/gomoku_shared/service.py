@@ -55,7 +55,10 @@ def clock_from_settings(settings: ServiceSettings) -> Clock:
     from .clock import FakeClock, SystemClock
 
     if settings.clock == "fake":
-        return FakeClock()
+        start = settings.clock_start
+        if start is not None and start.tzinfo is None:
+            raise ValueError("CLOCK_START needs a timezone offset, e.g. 2022-11-05T09:00:00+08:00")
+        return FakeClock(start)
     if settings.clock != "system":
         raise ValueError(f"CLOCK must be system or fake, not {settings.clock!r}")
     return SystemClock()

@@ -6,6 +6,8 @@ PostgreSQL (postgresql+asyncpg://…) or SQLite (sqlite+aiosqlite:///…, the de
 """
 from __future__ import annotations
 
+from datetime import datetime
+
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -34,6 +36,9 @@ class ServiceSettings(BaseSettings):
     data_key: str = Field(default="", alias="DATA_KEY")
     #: time source: "system", or "fake" for simulations driven by a FakeClock
     clock: str = Field(default="system", alias="CLOCK")
+    #: with CLOCK=fake: the simulation time the clock starts at (ISO 8601 with offset);
+    #: a service restarted mid-simulation is given the simulation's current time
+    clock_start: datetime | None = Field(default=None, alias="CLOCK_START")
 
     @field_validator("database_url")
     @classmethod

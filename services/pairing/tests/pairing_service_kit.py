@@ -224,9 +224,22 @@ class Harness:
         await self.settle()
         return n
 
+    async def wait_for(self, pred, timeout: float = 60.0, what: str = "condition") -> None:
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while not pred():
+            if loop.time() > end:
+                raise AssertionError(f"timed out waiting for {what}")
+            await asyncio.sleep(0.02)
+
     async def play_section(self, section: str, rounds: int) -> None:
         for r in range(1, rounds + 1):
+            await self.wait_for(lambda: any(p.round == r for p in self.payloads("round.paired", section)),
+                                what=f"round {r} of {section}")
             await self.play_round(section, r)
         for _ in range(10):
+            await self.wait_for(lambda: self.payloads("section.completed", section)
+                                or {p.playoff_id for p in self.payloads("playoff.required", section)}
+                                - {g.playoff_id for g in self.sent if g.playoff_id}, what=f"the end of {section}")
             if not await self.play_playoffs(section):
                 break

@@ -199,3 +199,19 @@ async def test_pair8_arbiter_decides_a_tie_when_playoffs_are_forbidden(svc):
     assert len(done) == 1 and done[0].flagged_ties == [[spec.first, spec.second]]
     assert [(x.entrant_id, x.place, x.decided_by) for x in done[0].standings] == [
         (spec.second, 1, "arbiter"), (spec.first, 2, "arbiter")]
+
+
+async def test_pair11_same_inputs_give_byte_identical_events(tmp_path):
+    """ARCHITECTURE §6: two runs of the same section emit the same events (ids, payloads) byte for byte."""
+    runs = []
+    for k in range(2):
+        h = Harness(ServiceSettings(DATA_DIR=str(tmp_path / f"run{k}"), API_KEYS=KEYS))
+        await h.start()
+        try:
+            await h.send(closed("d", players(9), rules(rounds=3, tie_policy="playoff", places=3)))
+            await h.settle()
+            await h.play_section("d", 3)
+            runs.append([(e.event_id, e.type, e.payload.model_dump_json()) for e in h.events(section_id="d")])
+        finally:
+            await h.stop()
+    assert runs[0] == runs[1] and len(runs[0]) >= 7

@@ -184,3 +184,22 @@ async def test_cancelled_section_is_listed_and_never_paired(svc):
     assert not svc.payloads("round.paired", "c")
     s = (await svc.client.get(f"/v1/events/{EV}/sections")).json()["sections"]
     assert [(x["section_id"], x["status"]) for x in s] == [("c", "cancelled")]
+
+
+async def test_pair11_late_entry_is_paired_from_the_next_round(svc):
+    """PAIR-11 late entry: absent (0 points) in past rounds, paired from the next round on."""
+    await _open(svc, n=5, rounds=3)
+    r = await svc.client.post(f"{BASE}/a/entrants", json={"entrant_id": "late1", "name": "Late"}, headers=ARB)
+    assert r.status_code == 200 and r.json()["entry_round"] == 2
+    again = await svc.client.post(f"{BASE}/a/entrants", json={"entrant_id": "late1", "name": "Late"}, headers=ARB)
+    assert again.status_code == 409
+    await svc.play_round("a", 1)
+    r2 = svc.payloads("round.paired", "a")[1]
+    assert any("late1" in (s.first, s.second) for s in r2.pairings) and not r2.byes   # 6 players: no bye
+    await svc.play_round("a", 2)
+    await svc.play_round("a", 3)
+    done = svc.payloads("section.completed", "a")[0]
+    assert "late1" in {x.entrant_id for x in done.standings}
+    ct = (await svc.client.get(f"{BASE}/a/crosstable")).json()
+    late = next(p for p in ct["players"] if p["entrant_id"] == "late1")
+    assert late["rounds"][0]["opponent"] is None and late["rounds"][0]["points"] == 0

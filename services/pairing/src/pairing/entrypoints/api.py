@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import delete, insert, select
 
 from gomoku_shared.auth import KeyRing, Principal, Staff
+from gomoku_shared.contracts.common import Entrant
 from gomoku_shared.errors import NotFound
 from gomoku_shared.runtime import ServiceRuntime
 from gomoku_shared.service import lifespan_for
@@ -70,6 +71,15 @@ class WithdrawalBody(BaseModel):
     #: not paired after this round (default: the last published round)
     after_round: int | None = Field(default=None, ge=0, le=99)
     reason: str = Field(default="", max_length=1000)
+
+
+class LateEntryBody(BaseModel):
+    entrant_id: str = Id
+    name: str = Field(min_length=1, max_length=200)
+    gender: Literal["male", "female"] | None = None
+    unit: str | None = Field(default=None, max_length=200)
+    rating: int = Field(default=0, ge=0, le=4000)
+    partner_id: str | None = Field(default=None, max_length=120)
 
 
 class HoldBody(BaseModel):
@@ -325,6 +335,13 @@ def routes(pairer: Pairer) -> APIRouter:
                               key: str | None = IdemKey) -> dict:
         return await _act(request, p, key, event_code, lambda uow: handlers.withdraw(
             uow, event_code, section_id, body.entrant_id, body.after_round, body.reason, p, pairer))
+
+    @router.post(SEC + "/entrants", summary="Late entry (Swiss): paired from the next unpublished round")
+    async def post_late_entry(event_code: str, section_id: str, body: LateEntryBody, request: Request, p: Staff,
+                              key: str | None = IdemKey) -> dict:
+        entrant = Entrant(**body.model_dump())
+        return await _act(request, p, key, event_code, lambda uow: handlers.late_entry(
+            uow, event_code, section_id, entrant, p, pairer))
 
     @router.post(SEC + "/ties/{tie_id}/decision", summary="The arbiter's order for a tie (PAIR-8)")
     async def post_decision(event_code: str, section_id: str, tie_id: str, body: DecisionBody, request: Request,

@@ -480,6 +480,30 @@ async def withdraw(uow, ec: str, sid: str, entrant_id: str, after_round: int | N
     return {"entrant_id": entrant_id, "after_round": after}
 
 
+async def late_entry(uow, ec: str, sid: str, entrant: Entrant, principal, pairer: Pairer) -> dict:
+    """A late entry (PAIR-11): paired from the next unpublished round on, absent (no points) before;
+    past rounds stay as paired. Swiss individual sections only (a round robin's table is fixed)."""
+    st = await load_locked(uow, ec, sid)
+    if st.row["status"] != "running" or st.team or st.rules.format != "swiss":
+        raise Conflict("late_entry_refused", "late entries join running individual Swiss sections only")
+    if entrant.entrant_id in st.by_entrant_id():
+        raise Conflict("already_entered", f"{entrant.entrant_id} is already an entrant")
+    r = _next_round(st)
+    if r > st.rules.rounds:
+        raise Conflict("late_entry_refused", "no round is left to play")
+    no = max(st.entrants) + 1
+    await uow.session.execute(orm.entrants.insert().values(
+        event_code=ec, section_id=sid, start_no=no, entrant_id=entrant.entrant_id,
+        data=entrant.model_dump(mode="json"), entry_round=r, withdrawn_after=None))
+    st.entrants[no] = dict(event_code=ec, section_id=sid, start_no=no, entrant_id=entrant.entrant_id,
+                           data=entrant.model_dump(mode="json"), entry_round=r, withdrawn_after=None, entrant=entrant)
+    await audit(uow, st, principal, "late_entry", r, {"entrant_id": entrant.entrant_id})
+    if r == st.row["current_round"]:
+        await _repair_draft(uow, st, pairer)
+    await _save_seq(uow, st)
+    return {"entrant_id": entrant.entrant_id, "start_no": no, "entry_round": r}
+
+
 async def set_hold(uow, ec: str, sid: str, hold: bool, principal) -> dict:
     st = await load_locked(uow, ec, sid)
     await repo.update_tournament(uow.session, st, hold=hold)

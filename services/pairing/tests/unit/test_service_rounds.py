@@ -215,3 +215,29 @@ async def test_pair11_same_inputs_give_byte_identical_events(tmp_path):
         finally:
             await h.stop()
     assert runs[0] == runs[1] and len(runs[0]) >= 7
+
+
+async def test_play_playoff_four_way_tie_is_played_off_until_every_place_is_separated(svc):
+    """PAIR-8 / PLAY-PLAYOFF: four players level on everything share places 1-4; every pair plays
+    off, and players still level play again among themselves until the order is complete."""
+    await svc.send(closed("four", players(4), rules(rounds=1, tie_policy="playoff", places=2)))
+    await svc.settle()
+    from gomoku_shared.contracts.events import GameFinished, PairingOutcome
+    for s in svc.payloads("round.paired", "four")[0].pairings:
+        await svc.send(GameFinished(event_code=EV, section_id="four", round=1, pairing_id=s.pairing_id,
+                                    game_id=s.pairing_id, black=s.first, white=s.second, winner=None, result="draw",
+                                    reason="agreement", outcome=PairingOutcome(first_points=1, second_points=1)))
+    await svc.settle()
+    first = svc.payloads("playoff.required", "four")
+    assert len(first) == 1 and len(first[0].pairings) == 6 and (first[0].place_from, first[0].place_to) == (1, 4)
+    for _ in range(10):
+        if not await svc.play_playoffs("four"):
+            break
+    stages = svc.payloads("playoff.required", "four")
+    for later in stages[1:]:
+        assert len(later.pairings) < 6 and set(later.entrant_ids) <= set(first[0].entrant_ids)
+        assert all({p.first, p.second} <= set(later.entrant_ids) for p in later.pairings)
+    done = svc.payloads("section.completed", "four")
+    assert len(done) == 1
+    assert [(r.place, r.shared, r.decided_by) for r in done[0].standings] == [
+        (1, False, "playoff"), (2, False, "playoff"), (3, False, "playoff"), (4, False, "playoff")]

@@ -203,3 +203,24 @@ async def test_pair11_late_entry_is_paired_from_the_next_round(svc):
     ct = (await svc.client.get(f"{BASE}/a/crosstable")).json()
     late = next(p for p in ct["players"] if p["entrant_id"] == "late1")
     assert late["rounds"][0]["opponent"] is None and late["rounds"][0]["points"] == 0
+
+
+async def test_pair11_no_legal_pairing_waits_for_the_arbiters_pairing(svc):
+    """C.04.3 / PAIR-11: when no legal pairing exists (4 players, 4 Swiss rounds: round 4 would need
+    rematches) the section waits for the arbiter, whose hand pairing is checked like any other."""
+    await _open(svc, n=4, rounds=4)
+    for r in (1, 2, 3):
+        await svc.play_round("a", r)
+    detail = (await svc.client.get(f"{BASE}/a")).json()
+    assert detail["status"] == "awaiting_arbiter" and "no legal pairing" in detail["note"]
+    assert detail["current_round"] == 3
+    met = [(s.first, s.second) for p in svc.payloads("round.paired", "a") for s in p.pairings]
+    r = await svc.client.put(f"{BASE}/a/rounds/4/pairings", json={"boards": [
+        {"first": met[0][0], "second": met[0][1]}, {"first": met[1][0], "second": met[1][1]}]}, headers=ARB)
+    assert r.status_code == 422   # rematches are refused even by hand (PAIR-2)
+    ids = sorted({x for pair in met for x in pair})
+    byes = {"boards": [], "byes": [{"entrant_id": i, "kind": "forced"} for i in ids]}
+    r = await svc.client.put(f"{BASE}/a/rounds/4/pairings", json=byes, headers=ARB)
+    assert r.status_code == 200, r.text
+    await svc.settle()
+    assert len(svc.payloads("section.completed", "a")) == 1

@@ -86,7 +86,8 @@ async def pair_round(uow, st: SectionState, r: int, pairer: Pairer) -> None:
     """Pair round ``r`` with the domain engine; publish it unless the arbiter reviews pairings first."""
     try:
         rp = await pairer.run(sec.pair_job(st, r))
-    except (NoLegalPairing, IllegalPairing) as e:
+    except (NoLegalPairing, IllegalPairing, ValueError) as e:
+        # ValueError: e.g. more rounds configured than a round robin of this field has
         # C.04.3: with no legal pairing the arbiter pairs the round by hand (PUT .../rounds/{r}/pairings)
         await repo.update_tournament(uow.session, st, status="awaiting_arbiter", current_round=r - 1,
                                      note=f"round {r}: no legal pairing ({e}); the arbiter pairs it")

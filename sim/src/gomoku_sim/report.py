@@ -58,28 +58,30 @@ def print_awards(summary: Mapping[str, Any], out: TextIO) -> None:
         prizes = pub.get("prizes") or []
         if prizes:
             out.write("  prizes:\n")
-            _table([[_fmt(x.get("place")), _fmt(x.get("name") or x.get("entrant_id")), _fmt(x.get("table") or x.get("prize_id")),
-                     _fmt(x.get("amount") if x.get("amount") is not None else x.get("amount_fen"))] for x in prizes], out, "    ")
+            _table([[_fmt(x.get("place")), _fmt(x.get("name") or x.get("entrant_id")), _fmt(x.get("table")),
+                     f"{_fmt(x.get('amount'))} {_fmt(x.get('currency'))}"] for x in prizes], out, "    ")
         titles = pub.get("titles") or []
         if titles:
             out.write("  titles:\n")
             _table([[_fmt(x.get("place")), _fmt(x.get("name") or x.get("entrant_id")), _fmt(x.get("title"))]
                     for x in titles], out, "    ")
         places = pub.get("places") or []
-        if places and not prizes:
+        if places and any(x.get("items") for x in places):
             out.write("  places:\n")
             _table([[_fmt(x.get("place")), _fmt(x.get("name") or x.get("entrant_id")),
                      ", ".join(x.get("items") or [])] for x in places if x.get("items")], out, "    ")
         teams = pub.get("team_ranking") or []
         if teams:
             out.write("  team ranking:\n")
-            _table([[_fmt(x.get("place")), _fmt(x.get("unit") or x.get("name") or x.get("entrant_id")),
-                     _fmt(x.get("score") if x.get("score") is not None else x.get("value"))] for x in teams], out, "    ")
+            _table([[_fmt(x.get("place")), _fmt(x.get("unit_name") or x.get("unit_id")),
+                     _fmt(x.get("score")), ", ".join(x.get("members") or []), _fmt(x.get("note"))] for x in teams],
+                   out, "    ")
         boards = pub.get("best_boards") or []
         if boards:
             out.write("  best boards:\n")
             _table([[f"board {_fmt(x.get('board'))}", _fmt(x.get("name") or x.get("player_id")),
-                     _fmt(x.get("points") if x.get("points") is not None else x.get("score"))] for x in boards], out, "    ")
+                     _fmt(x.get("team_name")), f"{_fmt(x.get('points'))} pts", f"{x.get('wins')} wins",
+                     f"{x.get('games_played')}/{x.get('board_games')} games"] for x in boards], out, "    ")
         squad = pub.get("squad") or []
         if squad:
             out.write("  training squad: " + ", ".join(_fmt(x.get("name")) + f" ({_fmt(x.get('role'))})" for x in squad) + "\n")
@@ -89,7 +91,7 @@ def print_qualifiers(summary: Mapping[str, Any], out: TextIO) -> None:
     q = summary.get("qualifiers")
     if not q:
         return
-    lists = q.get("lists") or q.get("qualifiers") or []
+    lists = q.get("selections") or q.get("lists") or q.get("qualifiers") or []
     if not lists:
         return
     out.write("\n-- qualifiers\n")

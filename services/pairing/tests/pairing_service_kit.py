@@ -207,6 +207,22 @@ class Harness:
         await self.observer_bus.publish(msgs)
         await self.settle()
 
+    async def draw_round(self, section: str, rnd: int) -> None:
+        """Every game of round ``rnd`` drawn (builds exact ties for PAIR-8 tests)."""
+        await self.wait_for(lambda: any(p.round == rnd for p in self.payloads("round.paired", section)),
+                            what=f"round {rnd} of {section}")
+        paired = [p for p in self.payloads("round.paired", section) if p.round == rnd][0]
+        msgs = []
+        for s in paired.pairings:
+            g = GameFinished(event_code=EV, section_id=section, round=rnd, pairing_id=s.pairing_id,
+                             game_id=f"{section}.{rnd}.{s.pairing_id}", black=s.first, white=s.second, winner=None,
+                             result="draw", reason="agreement", outcome=PairingOutcome(first_points=1, second_points=1),
+                             stage="main", first=s.first, second=s.second)
+            self.sent.append(g)
+            msgs.append(encode(envelope_for(g, correlation_id=EV, occurred_at=self.clock.now())))
+        await self.observer_bus.publish(msgs)
+        await self.settle()
+
     async def play_playoffs(self, section: str) -> int:
         """Answer every playoff.required not answered yet; returns how many."""
         done = {g.playoff_id for g in self.sent if g.playoff_id}

@@ -85,6 +85,16 @@ async def test_pair9_pair10_team_section_with_playoff_between_board_one_players(
                                                     "total_game_points", "board_1_points", "board_2_points",
                                                     "board_3_points"]
     assert len(done[0].board_stats) == 12 and all(s.board_games == 3 for s in done[0].board_stats)
-    for po in h.payloads("playoff.required", "nt"):
-        assert all(s.first.endswith("m1") and s.second.endswith("m1") for s in po.pairings)
     assert not any(r.shared for r in done[0].standings if r.place <= 4)
+    # two teams level on everything after a drawn match: the board-1 players play off (PAIR-10)
+    await h.send(closed("nt2", team_entrants(2), rules(kind="team", rounds=1, boards=3, tie_policy="playoff",
+                                                       places=1)))
+    await h.draw_round("nt2", 1)
+    await h.wait_for(lambda: h.payloads("playoff.required", "nt2"), what="playoff.required")
+    po = h.payloads("playoff.required", "nt2")[0]
+    assert po.entrant_ids == ["t01", "t02"] and [(s.first, s.second) for s in po.pairings] == [("t01m1", "t02m1")]
+    await h.play_playoffs("nt2")
+    await h.wait_for(lambda: h.payloads("section.completed", "nt2"), what="section.completed nt2")
+    final = h.payloads("section.completed", "nt2")[0]
+    assert [(r.place, r.decided_by) for r in final.standings] == [(1, "playoff"), (2, "playoff")]
+    assert all(s.games_played == 1 for s in final.board_stats)   # playoff games are not board games (AWD-7)

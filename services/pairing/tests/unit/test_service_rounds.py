@@ -241,3 +241,18 @@ async def test_play_playoff_four_way_tie_is_played_off_until_every_place_is_sepa
     assert len(done) == 1
     assert [(r.place, r.shared, r.decided_by) for r in done[0].standings] == [
         (1, False, "playoff"), (2, False, "playoff"), (3, False, "playoff"), (4, False, "playoff")]
+
+
+async def test_pair10_team_tie_is_played_off_by_board_one_players(svc):
+    """PAIR-10: teams still level after every team tiebreak → playoff between the board-1 players;
+    playoff games stay out of the board stats (AWD-7)."""
+    await svc.send(closed("tt", team_entrants(2), rules(kind="team", rounds=1, boards=3, tie_policy="playoff",
+                                                        places=1)))
+    await svc.settle()
+    await svc.draw_round("tt", 1)
+    po = svc.payloads("playoff.required", "tt")
+    assert len(po) == 1 and [(s.first, s.second, s.first_team) for s in po[0].pairings] == [("t01m1", "t02m1", "t01")]
+    await svc.play_playoffs("tt")
+    done = svc.payloads("section.completed", "tt")
+    assert [(r.place, r.decided_by) for r in done[0].standings] == [(1, "playoff"), (2, "playoff")]
+    assert all(s.games_played == 1 and s.points == 1 for s in done[0].board_stats)

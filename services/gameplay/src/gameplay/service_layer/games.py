@@ -257,9 +257,9 @@ class GameService:
                 hit = await self._stored(s, key_id, idem_key)
                 if hit is not None:
                     return _replay(hit.status, hit.response)
-            hit = None if fresh else self._take_cached(game_id)
-            if hit is not None:
-                g, live = hit
+            cached = None if fresh else self._take_cached(game_id)
+            if cached is not None:
+                g, live = cached
             else:
                 g = await self._row(s, game_id)
                 if g is None:
@@ -271,6 +271,8 @@ class GameService:
             try:
                 change = self._decide(g, live, role, kind, data, now)
             except ServiceError:
+                if cached is not None:
+                    raise _Retry() from None  # judged on a cached state: judge again on the database's
                 # a concurrent request with the same key may have committed after our first
                 # look (each statement sees the latest commits): then this is its retry
                 if idem_key is not None:

@@ -29,17 +29,18 @@ def _round(code: str) -> RoundPaired:
                        starts_at=datetime(2022, 11, 5, 1, tzinfo=timezone.utc), no_show_minutes=15)
 
 
-async def _play(tmp_path, seed: int, policy: BotPolicy) -> dict:
+async def _play(tmp_path, seed: int, policy: BotPolicy, verify: bool = False) -> dict:
     from gomoku_sim.stack import embedded_stack
 
-    async with embedded_stack(tmp_path / f"d{seed}") as stack:
+    async with embedded_stack(tmp_path / f"d{seed}-{verify}") as stack:
         await stack.clock.set(datetime(2022, 11, 5, 1, tzinfo=timezone.utc))
         suite = stack.extras["suite"]
         env = envelope_for(_round("ev1"), correlation_id="ev1")
         await suite.bus.publish([encode(env)])
         await suite.drain()
         driver = EventDriver(stack.platform, stack.clock, stack.quiet,
-                             RunSpec(preset_id="sz-2022", seed=seed, event_code="ev1", policy=policy, progress=False))
+                             RunSpec(preset_id="sz-2022", seed=seed, event_code="ev1", policy=policy, progress=False,
+                                     verify_views=verify))
         await driver.settle_games({"s1": 15})
         d = await stack.platform.get("gameplay", "/v1/games", params={"event_code": "ev1", "status": "all"})
         out = {}
@@ -63,5 +64,5 @@ async def test_play7_play5_bots_finish_every_game_and_stalls_end_by_the_clock(tm
     reasons = {v[2] for v in games.values()}
     assert "no_show" in reasons and "time" in reasons, reasons
     assert any(len(v[3]) > 9 for v in games.values())
-    again = await _play(tmp_path, seed, policy)
+    again = await _play(tmp_path, seed, policy, verify=True)  # every predicted view checked
     assert again == games

@@ -30,6 +30,12 @@ EV = "EV"
 OBSERVED = ["round.paired", "standings.updated", "section.completed", "playoff.required"]
 
 
+def sqlite_settings(directory) -> ServiceSettings:
+    """Fast tests: SQLite and the in-memory bus whatever DATABASE_URL / AMQP_URL the environment sets."""
+    return ServiceSettings(DATABASE_URL=f"sqlite+aiosqlite:///{directory}/pairing.sqlite", AMQP_URL=None,
+                           API_KEYS=KEYS)
+
+
 def rules(*, kind: str = "individual", fmt: str = "swiss", rounds: int = 7, track: str = "free", two_game: bool = False,
           tiebreaks: list[str] | None = None, tie_policy: str = "share", places: int = 0, boards: int = 1,
           rank_by_gender: bool = False, edition: int = 2024) -> SectionRules:

@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from gomoku_shared.settings import ServiceSettings
 
-from pairing_service_kit import ARB, EV, Harness, KEYS, closed, players, rules
+from pairing_service_kit import sqlite_settings, ARB, EV, Harness, KEYS, closed, players, rules
 
 BASE = f"/v1/events/{EV}/sections"
 
 
 @pytest.fixture
 async def svc(tmp_path):
-    h = Harness(ServiceSettings(DATA_DIR=str(tmp_path), API_KEYS=KEYS))
+    h = Harness(sqlite_settings(tmp_path))
     await h.start()
     yield h
     await h.stop()

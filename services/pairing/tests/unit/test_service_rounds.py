@@ -5,14 +5,13 @@ from __future__ import annotations
 import pytest
 
 from gomoku_shared.contracts import encode, envelope_for
-from gomoku_shared.settings import ServiceSettings
 
-from pairing_service_kit import EV, Harness, KEYS, closed, players, rules, team_entrants
+from pairing_service_kit import sqlite_settings, EV, Harness, KEYS, closed, players, rules, team_entrants
 
 
 @pytest.fixture
 async def svc(tmp_path):
-    h = Harness(ServiceSettings(DATA_DIR=str(tmp_path), API_KEYS=KEYS))
+    h = Harness(sqlite_settings(tmp_path))
     await h.start()
     yield h
     await h.stop()
@@ -205,7 +204,7 @@ async def test_pair11_same_inputs_give_byte_identical_events(tmp_path):
     """ARCHITECTURE §6: two runs of the same section emit the same events (ids, payloads) byte for byte."""
     runs = []
     for k in range(2):
-        h = Harness(ServiceSettings(DATA_DIR=str(tmp_path / f"run{k}"), API_KEYS=KEYS))
+        h = Harness(sqlite_settings(tmp_path / f"run{k}"))
         await h.start()
         try:
             await h.send(closed("d", players(9), rules(rounds=3, tie_policy="playoff", places=3)))

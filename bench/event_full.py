@@ -1,0 +1,83 @@
+"""Full-size SZ 2022 online qualifier (8 sections x 128 players) with bot players.
+
+    .venv/bin/python -m bench.event_full                     # distributed: needs AMQP_URL, DATABASE_URL
+    .venv/bin/python -m bench.event_full --mode embedded --players 16
+
+The baseline, measured in the same run and the same mode, is a scaled-down field (8 sections x
+``--baseline-players``). Printed: wall time, games, games per second, bot actions, HTTP requests,
+and the ratio of each to the baseline. Only the online stage is played (the final is fed by it).
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+from gomoku_sim.bots import BotPolicy
+from gomoku_sim.driver import EventDriver, RunSpec
+from gomoku_sim.stack import database_urls_for, distributed_stack, embedded_stack
+
+SECTIONS = ("men-free", "women-free", "junior-boys-free", "junior-girls-free",
+            "men-pro", "women-pro", "junior-boys-pro", "junior-girls-pro")
+
+
+async def run_once(mode: str, players: int, seed: int, label: str) -> dict:
+    sizes = {s: players for s in SECTIONS}
+    spec = RunSpec(preset_id="sz-2022", seed=seed, event_code=f"bench{players}", sizes=sizes,
+                   policy=BotPolicy(), progress=True, concurrency=1 if mode == "embedded" else 32,
+                   wait_timeout_s=300, run_timeout_s=7200)
+    tmp = Path(tempfile.mkdtemp(prefix=f"bench-{label}-"))
+    if mode == "embedded":
+        ctx = embedded_stack(tmp / "data")
+    else:
+        rid = uuid.uuid4().hex[:6]
+        ctx = distributed_stack(amqp_url=os.environ["AMQP_URL"],
+                                database_urls=database_urls_for(os.environ["DATABASE_URL"], f"gomoku_bench_{rid}"),
+                                log_dir=tmp / "logs", namespace=f"bench-{rid}", code_of=lambda: spec.code)
+    started = time.monotonic()
+    async with ctx as stack:
+        driver = EventDriver(stack.platform, stack.clock, stack.quiet, spec)
+        await driver.create_event()
+        await driver.create_units()
+        await driver.register()
+        await driver.verify_evidence()
+        t_play = time.monotonic()
+        run = await driver.check_in_and_close("online")
+        await driver.play("online", driver.played_sections(run))
+        played = time.monotonic() - t_play
+        d = await stack.platform.get("gameplay", "/v1/games", params={"event_code": spec.code, "status": "all"})
+        games = len(d.get("games", []))
+        return {"label": label, "players": players * len(SECTIONS), "games": games, "wall_s": time.monotonic() - started,
+                "play_s": played, "games_per_s": games / played if played else 0.0, "actions": driver.actions,
+                "requests": stack.platform.requests}
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m bench.event_full", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--mode", choices=("distributed", "embedded"), default="distributed")
+    p.add_argument("--players", type=int, default=128, help="players per section (full size: 128)")
+    p.add_argument("--baseline-players", type=int, default=8)
+    p.add_argument("--seed", type=int, default=2022)
+    args = p.parse_args(argv if argv is not None else sys.argv[1:] if __name__ == "__main__" else [])
+    if args.mode == "distributed" and not (os.environ.get("AMQP_URL") and os.environ.get("DATABASE_URL")):
+        print("bench.event_full: distributed mode needs AMQP_URL and DATABASE_URL", file=sys.stderr)
+        return 2
+    base = asyncio.run(run_once(args.mode, args.baseline_players, args.seed, "baseline"))
+    full = asyncio.run(run_once(args.mode, args.players, args.seed, "full"))
+    print(f"\nSZ 2022 online qualifier, {args.mode}")
+    print(f"{'run':10} {'players':>8} {'games':>7} {'wall s':>9} {'play s':>9} {'games/s':>8} {'actions':>9} "
+          f"{'requests':>9} {'x wall':>8}")
+    for r in (base, full):
+        print(f"{r['label']:10} {r['players']:8d} {r['games']:7d} {r['wall_s']:9.1f} {r['play_s']:9.1f} "
+              f"{r['games_per_s']:8.2f} {r['actions']:9d} {r['requests']:9d} {r['wall_s'] / base['wall_s']:8.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

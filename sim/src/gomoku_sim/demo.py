@@ -35,7 +35,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--players-per-section", type=int, default=None,
                    help="entries in each played section of the scaled-down field")
     p.add_argument("--full", action="store_true", help="the full-size field (SZ: 8 sections x 128)")
-    p.add_argument("--rounds", type=int, default=None, help="Swiss rounds (default: the preset's)")
+    p.add_argument("--rounds", type=int, default=None,
+                   help="Swiss rounds (default: 3 for the scaled-down field, the preset's with --full)")
     p.add_argument("--mode", choices=("embedded", "distributed"), default="embedded")
     p.add_argument("--out", type=Path, default=None, help="directory for CSV files and summary.json")
     p.add_argument("--no-show-rate", type=float, default=0.02)
@@ -47,7 +48,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 async def run(args: argparse.Namespace) -> int:
     sizes = scaled_sizes(args.preset, args.players_per_section, full=args.full)
     policy = BotPolicy(no_show_rate=args.no_show_rate, timeout_rate=args.timeout_rate)
-    spec = RunSpec(preset_id=args.preset, seed=args.seed, sizes=sizes, rounds=args.rounds, policy=policy,
+    rounds = args.rounds if args.rounds is not None else (None if args.full else 3)
+    spec = RunSpec(preset_id=args.preset, seed=args.seed, sizes=sizes, rounds=rounds, policy=policy,
                    progress=not args.quiet, concurrency=1 if args.mode == "embedded" else 16)
     out_dir = args.out or Path(tempfile.mkdtemp(prefix=f"gomoku-{spec.code}-")) / "results"
     started = time.monotonic()

@@ -245,7 +245,63 @@ def fresh_database(pg_admin_url: str, run_id: str) -> Iterator[Callable[[], Awai
         _in_thread(drop)
 
 
+def _delete_broker_objects(url: str, queues: Sequence[str], exchanges: Sequence[str]) -> None:
+    """Delete queues and exchanges (missing ones are fine): quorum queues left behind by
+    every test run would pile up on a shared broker until it stops answering."""
+    import aio_pika
+
+    async def go() -> None:
+        conn = await aio_pika.connect(url, timeout=10)
+        try:
+            channel = await conn.channel()
+            for name in queues:
+                try:
+                    await channel.queue_delete(name)
+                except Exception:  # noqa: BLE001 - absent queue closes the channel
+                    channel = await conn.channel()
+            for name in exchanges:
+                try:
+                    await channel.exchange_delete(name)
+                except Exception:  # noqa: BLE001
+                    channel = await conn.channel()
+        finally:
+            await conn.close()
+
+    try:
+        _in_thread(go)
+    except Exception:  # noqa: BLE001 - clean-up must not fail a test
+        pass
+
+
 @pytest.fixture
-def bus_namespace(run_id: str) -> str:
-    """A bus namespace (name prefix of exchanges and queues) unique to this test."""
-    return f"test-{run_id}-{next(_ns_counter)}"
+def bus_namespace(run_id: str) -> Iterator[str]:
+    """A bus namespace (name prefix of exchanges and queues) unique to this test.
+
+    At teardown the namespace's queues and exchanges of the service topology are deleted
+    (with AMQP_URL set); anything else with the run's prefix is purged at session end."""
+    namespace = f"test-{run_id}-{next(_ns_counter)}"
+    yield namespace
+    url = os.environ.get("AMQP_URL")
+    if url:
+        from gomoku_shared.topology import CONSUMES
+
+        locals_ = [*CONSUMES, "observer", "probe", "test"]
+        queues = [f"{namespace}.{q}{suffix}" for q in locals_ for suffix in ("", ".dlq")]
+        _delete_broker_objects(url, queues, [f"{namespace}.events", f"{namespace}.dlx"])
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _purge_run_broker_objects(run_id: str) -> Iterator[None]:
+    """At session end, delete every queue and exchange named with this run's prefix."""
+    yield
+    url = os.environ.get("AMQP_URL")
+    if not url:
+        return
+    prefix = f"test-{run_id}-"
+    try:
+        queues = [n for n in _local_rabbitmqctl(["list_queues", "-q", "name"]).split() if n.startswith(prefix)]
+        exchanges = [n for n in _local_rabbitmqctl(["list_exchanges", "-q", "name"]).split()
+                     if n.startswith(prefix)]
+    except Exception:  # noqa: BLE001 - no local rabbitmqctl: the per-test clean-up has to do
+        return
+    _delete_broker_objects(url, queues, exchanges)

@@ -548,7 +548,17 @@ class GameService:
 
     async def sweep(self, limit: int = 200) -> dict[str, int]:
         """Flag falls and no-show forfeits that are due (PLAY-5, PLAY-7), found with nobody acting.
-        Replicas share the work: due games are claimed with FOR UPDATE SKIP LOCKED."""
+        Replicas share the work: due games are claimed with FOR UPDATE SKIP LOCKED. Where rows
+        cannot be locked (SQLite) a player's concurrent action can win the version check: the
+        sweep is then judged again on the new state, like an action."""
+        for _attempt in range(MAX_RETRIES):
+            try:
+                return await self._sweep_once(limit)
+            except (_Retry, IntegrityError):
+                continue
+        raise Conflict("busy", "games changed concurrently too often during the sweep; retry")
+
+    async def _sweep_once(self, limit: int) -> dict[str, int]:
         counts = {"flags": 0, "no_shows": 0, "double_forfeits": 0}
         async with self.transaction(correlation_id="gameplay-sweep") as uow:
             now = ms(uow.clock.now())

@@ -147,6 +147,8 @@ def test_pair1_format_by_entries_from_config():
     assert choose_format(sec, 8) == ("round_robin", 7)
     assert choose_format(sec, 7) == ("round_robin", 7)
     assert choose_format(sec, 9) == ("swiss", 7)
+    # an empty field (cancelled at closing) still gets valid rules, never a negative round count
+    assert choose_format(sec, 0) == ("round_robin", 1)
 
 
 def test_reg12_nt_team_payload_has_boards(nt):

@@ -92,7 +92,8 @@ def choose_format(section: SectionConfig, n: int, choice: FormatChoice | None = 
     if choice and choice.rounds:
         rounds = choice.rounds
     elif kind == "round_robin":
-        rounds = n - 1 if n % 2 == 0 else n
+        # a field too small to play is cancelled at closing; its rules still need a round count
+        rounds = max(n - 1 if n % 2 == 0 else n, 1)
     else:
         rounds = fmt.rounds
     if rounds is not None and fmt.max_rounds is not None and kind == "swiss":

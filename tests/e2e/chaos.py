@@ -39,7 +39,7 @@ def chaos(seed: int, rabbit_ctl, log: ChaosLog, *, extra_kills: int = 2, gap_s: 
             compose.kill(service)
             log.kills.append(service)
             await asyncio.sleep(rng.uniform(0.0, 0.5))
-            compose.extra_env["GOMOKU_SIM_CLOCK_START"] = driver.clock.current.isoformat()
+            compose.extra_env["CLOCK_START"] = driver.clock.current.isoformat()
             compose.start(service)
             await asyncio.to_thread(compose.wait_ready, service, 60.0)
 

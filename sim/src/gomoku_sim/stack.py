@@ -127,9 +127,8 @@ async def distributed_stack(*, amqp_url: str, database_urls: dict[str, str], log
     with CLOCK=fake; every service's clock is moved together."""
     cc = load_compose_commands()
     env = {"CLOCK": "fake", "API_KEYS": keys.api_keys_setting, "LOG_LEVEL": "WARNING", "RELAY_POLL_S": "0.5",
-           # the services' fake clocks start at the simulation's epoch (see clockstart/sitecustomize.py)
-           "PYTHONPATH": str(Path(__file__).resolve().parent / "clockstart"),
-           "GOMOKU_SIM_CLOCK_START": EPOCH.isoformat()}
+           # the services' fake clocks start at the simulation's epoch
+           "CLOCK_START": EPOCH.isoformat()}
     env.update(extra_env or {})
     Path(log_dir).mkdir(parents=True, exist_ok=True)
     stack = cc.LocalCompose(database_urls=database_urls, amqp_url=amqp_url,
@@ -147,7 +146,7 @@ async def distributed_stack(*, amqp_url: str, database_urls: dict[str, str], log
         now = await clock.now()
         if now != EPOCH:
             raise RuntimeError(f"the services' fake clock starts at {now}, not {EPOCH}: "
-                               "GOMOKU_SIM_CLOCK_START was not applied")
+                               "CLOCK_START was not applied")
         clock.current = now
         quiet = StateQuiet(platform, code_of, settle_s=settle_s)
         try:

@@ -7,10 +7,19 @@ PostgreSQL + RabbitMQ.
 Environment: DATABASE_URL (a PostgreSQL server where a fresh database can be created; default
 postgresql://postgres@127.0.0.1:5432/postgres) and AMQP_URL (default guest@127.0.0.1).
 The games come from a ``round.paired`` event published on the bus, as in production; every
-player joins, then each game plays ``--moves`` moves (each game one request at a time, all
-games at once). Prints moves/s and p50/p95/p99 move latency, and as the baseline the same
-concurrency against ``GET /healthz`` (the cost of an HTTP round trip on this machine, no
-database). Goal (issue 6): >= 2,000 moves/s with p99 < 50 ms at 1,024 live games.
+player joins. Two phases follow:
+
+* saturation (``--moves`` per game): every game sends its next move as soon as the last one is answered (closed
+  loop): the most moves/s the service sustains; latency here is queueing (games / rate).
+* live (``--seconds``): each game moves on its own schedule, every games/rate seconds on
+  average (jittered 0.5-1.5x), so the games together offer ``--rate`` moves/s as 1,024 live
+  games do; latency is what a player sees. The first interval is warm-up, not counted.
+
+Prints moves/s and p50/p95/p99 move latency of both, and as the baseline the same concurrency
+against ``GET /healthz`` (the cost of an HTTP round trip on this machine, no database).
+Goal (issue 6): >= 2,000 moves/s with p99 < 50 ms at 1,024 live games. With every one of
+1,024 games sending without pause, p99 < 50 ms would need > 20,000 moves/s (Little's law),
+so the goal is read as the live phase: 1,024 games offering 2,000 moves/s.
 
 The client is a minimal HTTP/1.1 keep-alive client on asyncio streams (one connection per
 game) so that the load generator costs as little CPU as possible on this 2-core machine.
@@ -46,14 +55,26 @@ class Conn:
         self.writer: asyncio.StreamWriter | None = None
 
     async def request(self, method: str, path: str, body: dict | None = None) -> tuple[int, bytes]:
-        if self.writer is None:
-            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
         data = b"" if body is None else json.dumps(body).encode()
         head = (f"{method} {path} HTTP/1.1\r\nhost: b\r\nx-api-key: {KEY}\r\n"
                 f"content-type: application/json\r\ncontent-length: {len(data)}\r\n\r\n").encode()
-        self.writer.write(head + data)
-        assert self.reader is not None
-        status_line = await self.reader.readline()
+        for attempt in (1, 2):
+            if self.writer is None:
+                self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+            self.writer.write(head + data)
+            assert self.reader is not None
+            try:
+                status_line = await self.reader.readline()
+            except ConnectionResetError:
+                status_line = b""
+            if status_line:
+                break
+            # the server closed an idle keep-alive connection before reading this request
+            # (uvicorn's keep-alive timeout): open a new one and send it again, as clients do
+            self.writer.close()
+            self.writer = None
+        else:
+            raise ConnectionError("the server closed the connection twice")
         status = int(status_line.split()[1])
         length = 0
         while True:
@@ -68,11 +89,8 @@ class Conn:
 
     async def close(self) -> None:
         if self.writer is not None:
-            self.writer.close()
-            try:
-                await self.writer.wait_closed()
-            except Exception:  # noqa: BLE001
-                pass
+            self.writer.transport.abort()  # the run is over: no need to wait for a clean close
+            self.writer = None
 
 
 def _free_port() -> int:
@@ -141,6 +159,37 @@ def _cpu_s(pids: list[int]) -> float:
     return total
 
 
+async def _server_buckets(port: int, metric: str = "") -> dict[float, float]:
+    """The service's own latency histogram of POST requests (cumulative counts per bucket);
+    with ``metric``: that metric's sample lines as they are (diagnosis)."""
+    c = Conn(port)
+    try:
+        _, body = await c.request("GET", "/metrics")
+    finally:
+        await c.close()
+    if metric:
+        return [line for line in body.decode().splitlines() if line.startswith(metric)]
+    out: dict[float, float] = {}
+    for line in body.decode().splitlines():
+        if line.startswith("http_request_seconds_bucket") and 'method="POST"' in line:
+            le = line.split('le="', 1)[1].split('"', 1)[0]
+            out[float("inf") if le == "+Inf" else float(le)] = float(line.rsplit(" ", 1)[1])
+    return out
+
+
+def _server_share(before: list[dict], after: list[dict]) -> str:
+    """Share of live-phase POSTs the service itself answered within each bucket bound."""
+    total: dict[float, float] = {}
+    for b, a in zip(before, after):
+        for le, n in a.items():
+            total[le] = total.get(le, 0) + n - b.get(le, 0)
+    n = total.get(float("inf"), 0)
+    if not n:
+        return "n/a"
+    return ", ".join(f"{100 * total[le] / n:.1f}% <= {1000 * le:g} ms" for le in sorted(total)
+                     if le in (0.005, 0.01, 0.025, 0.05, 0.1))
+
+
 def _percentile(sorted_values: list[float], q: float) -> float:
     if not sorted_values:
         return float("nan")
@@ -167,38 +216,93 @@ async def _baseline(conns: list[Conn], seconds: float) -> tuple[float, list[floa
 _samples: list[str] = []
 
 
-async def _play(conns: list[Conn], moves: int, seed: int) -> tuple[float, list[float], int, int]:
-    lat: list[float] = []
-    errors = 0
-    finished = 0
-    samples = _samples
+def _points(seed: int, i: int) -> list[str]:
+    rng = random.Random(seed * 100003 + i)
+    points = [f"{'abcdefghijklmno'[x]}{y + 1}" for x in range(15) for y in range(15)]
+    rng.shuffle(points)
+    return points
 
-    async def game(i: int, c: Conn) -> None:
-        nonlocal errors, finished
-        rng = random.Random(seed * 100003 + i)
-        points = [f"{'abcdefghijklmno'[x]}{y + 1}" for x in range(15) for y in range(15)]
-        rng.shuffle(points)
-        gid = f"BENCH.main.S.r1.p{i:05d}.g1"
-        for ply in range(moves):
-            player = f"b{i}" if ply % 2 == 0 else f"w{i}"
-            t0 = time.perf_counter()
-            status, body = await c.request("POST", f"/v1/games/{gid}/move", {"player_id": player, "point": points[ply]})
-            lat.append(time.perf_counter() - t0)
-            if status != 200:
-                errors += 1
-                if len(samples) < 3:
-                    samples.append(f"{status} {body[:200]!r}")
+
+class _Games:
+    """Per game: its random move order and how far it got; games ended (five / refusal) stop."""
+
+    def __init__(self, conns: list[Conn], seed: int) -> None:
+        self.conns = conns
+        self.points = [_points(seed, i) for i in range(len(conns))]
+        self.ply = [0] * len(conns)
+        self.ended: set[int] = set()
+        self.errors = 0
+        self.finished = 0
+
+    async def move(self, i: int) -> float | None:
+        """Play game i's next move; its latency in seconds, or None if the game is over."""
+        if i in self.ended or self.ply[i] >= 200:
+            return None
+        ply = self.ply[i]
+        player = f"b{i}" if ply % 2 == 0 else f"w{i}"
+        t0 = time.perf_counter()
+        status, body = await self.conns[i].request("POST", f"/v1/games/BENCH.main.S.r1.p{i:05d}.g1/move",
+                                                   {"player_id": player, "point": self.points[i][ply]})
+        latency = time.perf_counter() - t0
+        self.ply[i] += 1
+        if status != 200:
+            self.ended.add(i)
+            self.errors += 1
+            if len(_samples) < 3:
+                _samples.append(f"{status} {body[:200]!r}")
+        elif b'"finished"' in body:
+            self.ended.add(i)
+            self.finished += 1
+        return latency
+
+
+async def _saturation(g: _Games, moves: int) -> tuple[float, list[float]]:
+    """Closed loop: every game sends its next move as soon as the last one is answered."""
+    lat: list[float] = []
+
+    async def game(i: int) -> None:
+        for _ in range(moves):
+            x = await g.move(i)
+            if x is None:
                 return
-            if b'"finished"' in body:
-                finished += 1
-                return
+            lat.append(x)
 
     t0 = time.perf_counter()
-    await asyncio.gather(*(game(i, c) for i, c in enumerate(conns)))
-    return len(lat) / (time.perf_counter() - t0), sorted(lat), errors, finished
+    await asyncio.gather(*(game(i) for i in range(len(g.conns))))
+    return len(lat) / (time.perf_counter() - t0), sorted(lat)
 
 
-async def run(games: int, moves: int, replicas: int, seed: int, keep: bool, async_commit: bool = False) -> int:
+async def _live(g: _Games, rate: float, seconds: float, seed: int) -> tuple[float, list[float]]:
+    """Open loop per game: game i moves at its own schedule (mean interval games/rate, jittered
+    0.5-1.5x), whatever the latency (a late answer delays only that game's next send). Moves
+    sent in the window after the first interval (warm-up) to the end are counted."""
+    n = len(g.conns)
+    interval = n / rate
+    lat: list[float] = []
+    start = time.perf_counter()
+    window0, end = start + interval, start + seconds
+
+    async def game(i: int) -> None:
+        pace = random.Random(seed * 7919 + i)
+        due = start + pace.uniform(0, interval)
+        while due < end:
+            delay = due - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            sent = time.perf_counter()
+            x = await g.move(i)
+            if x is None:
+                return
+            if sent >= window0:
+                lat.append(x)
+            due += pace.uniform(0.5, 1.5) * interval
+
+    await asyncio.gather(*(game(i) for i in range(n)))
+    return len(lat) / (end - window0), sorted(lat)
+
+
+async def run(games: int, moves: int, replicas: int, seed: int, keep: bool, async_commit: bool = False,
+              rate: float = GOAL_MOVES_S, seconds: float = 12.0) -> int:
     admin = os.environ.get("DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
     amqp = os.environ.get("AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/")
     url, dbname = await _fresh_database(admin, async_commit)
@@ -243,9 +347,15 @@ async def run(games: int, moves: int, replicas: int, seed: int, keep: bool, asyn
 
         await asyncio.gather(*(join(i, c) for i, c in enumerate(conns)))
         base_rps, base_lat = await _baseline(conns, 3.0)
+        g = _Games(conns, seed)
         cpu0, wall0 = _cpu_s([p.pid for p in procs]), time.perf_counter()
-        rate, lat, errors, finished = await _play(conns, moves, seed)
+        sat_rate, sat_lat = await _saturation(g, moves)
         cpu_used, wall = _cpu_s([p.pid for p in procs]) - cpu0, time.perf_counter() - wall0
+        before = [await _server_buckets(port) for port in ports]
+        live_rate, live_lat = await _live(g, rate, seconds, seed)
+        after = [await _server_buckets(port) for port in ports]
+        writer_stats = [await _server_buckets(port, "gameplay_move_batch") for port in ports]
+        errors, finished = g.errors, g.finished
     finally:
         for c in conns:
             await c.close()
@@ -268,15 +378,21 @@ async def run(games: int, moves: int, replicas: int, seed: int, keep: bool, asyn
           + (", synchronous_commit=off (diagnosis)" if async_commit else ""))
     print(f"{'':<28}{'req/s':>12}{'p50 ms':>10}{'p95 ms':>10}{'p99 ms':>10}{'ratio':>10}")
     print(row("baseline GET /healthz", base_rps, base_lat, 1.0))
-    print(row("POST move (judged+stored)", rate, lat, rate / base_rps if base_rps else float("nan")))
-    p99 = 1000 * _percentile(lat, 0.99)
-    print(f"moves: {len(lat)}  refused: {errors}  games ended by five: {finished}")
+    print(row("POST move, saturation", sat_rate, sat_lat, sat_rate / base_rps if base_rps else float("nan")))
+    print(row(f"POST move, live {rate:.0f}/s", live_rate, live_lat, live_rate / base_rps if base_rps else float("nan")))
+    p99 = 1000 * _percentile(live_lat, 0.99)
+    print(f"live phase as the service measured it (request in to answer out): {_server_share(before, after)}")
+    if os.environ.get("BENCH_VERBOSE"):
+        for lines in writer_stats:
+            print("\n".join(lines))
+    print(f"moves: {len(sat_lat) + len(live_lat)}  refused: {errors}  games ended by five: {finished}")
     for sample in _samples:
         print(f"  refused: {sample}")
-    print(f"service CPU: {1000 * cpu_used / max(1, len(lat)):.2f} ms per move, "
-          f"{cpu_used / wall:.2f} cores busy on average while playing")
-    print(f"goal >= {GOAL_MOVES_S} moves/s with p99 < {GOAL_P99_MS} ms: "
-          f"{'MET' if rate >= GOAL_MOVES_S and p99 < GOAL_P99_MS else 'NOT MET'}")
+    print(f"service CPU at saturation: {1000 * cpu_used / max(1, len(sat_lat)):.2f} ms per move, "
+          f"{cpu_used / wall:.2f} cores busy on average")
+    met = live_rate >= 0.97 * GOAL_MOVES_S and p99 < GOAL_P99_MS and rate >= GOAL_MOVES_S
+    print(f"goal: {GOAL_MOVES_S} moves/s offered by {games} live games (think time {games / rate:.3f} s), "
+          f"p99 < {GOAL_P99_MS} ms: {'MET' if met else 'NOT MET'}")
     return 0 if errors == 0 else 1
 
 
@@ -284,14 +400,24 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m bench.gameplay_load", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", type=int, default=1024)
-    p.add_argument("--moves", type=int, default=30, help="moves per game (random points; few games end early)")
+    p.add_argument("--moves", type=int, default=20, help="moves per game in the saturation phase")
     p.add_argument("--replicas", type=int, default=1, help="service processes on one database (games spread over them)")
+    p.add_argument("--rate", type=float, default=GOAL_MOVES_S,
+                   help="moves/s offered by all games together in the live phase (sets the think time)")
+    p.add_argument("--seconds", type=float, default=12.0, help="duration of the live phase")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--keep-db", action="store_true")
     p.add_argument("--async-commit", action="store_true",
                    help="diagnosis: synchronous_commit=off on the bench database (not durable; not the default)")
     args = p.parse_args(argv)
-    return asyncio.run(run(args.games, args.moves, args.replicas, args.seed, args.keep_db, args.async_commit))
+    try:  # the load generator shares the 2 cores: the cheaper its event loop, the better
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
+    return asyncio.run(run(args.games, args.moves, args.replicas, args.seed, args.keep_db, args.async_commit, args.rate,
+                           args.seconds))
 
 
 if __name__ == "__main__":

@@ -31,6 +31,11 @@ class ServiceSettings(BaseSettings):
     #: 1 = one event at a time per process: deterministic order, no SQLite lock contention;
     #: replicas still compete, so handlers lock the rows they change
     consumer_prefetch: int = Field(default=1, alias="CONSUMER_PREFETCH")
+    #: gameplay on PostgreSQL: connections that group-commit plain moves (0 = every move
+    #: through the ORM, one transaction each)
+    move_writers: int = Field(default=1, ge=0, le=64, alias="MOVE_WRITERS")
+    #: gameplay: how long a move writer waits to gather more moves into its statement
+    move_linger_ms: float = Field(default=0.0, ge=0, le=100, alias="MOVE_LINGER_MS")
     delivery_limit: int = Field(default=5, alias="DELIVERY_LIMIT")
     #: secret for encrypting personal data at rest (registration)
     data_key: str = Field(default="", alias="DATA_KEY")

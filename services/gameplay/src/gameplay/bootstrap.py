@@ -1,6 +1,8 @@
 """Composition root of the gameplay service: build(settings, bus=None, clock=None) -> Service."""
 from __future__ import annotations
 
+from sqlalchemy.engine import make_url
+
 from gomoku_shared.auth import KeyRing
 from gomoku_shared.clock import Clock
 from gomoku_shared.messaging.bus import EventBus
@@ -8,6 +10,7 @@ from gomoku_shared.runtime import ServiceRuntime
 from gomoku_shared.service import Service, bus_from_settings, clock_from_settings
 from gomoku_shared.settings import ServiceSettings
 
+from .adapters.move_writer import PgMoveWriter
 from .adapters.orm import metadata
 from .entrypoints import consumers
 from .entrypoints.api import create_api
@@ -19,7 +22,14 @@ NAME = "gameplay"
 def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Clock | None = None) -> Service:
     runtime = ServiceRuntime(NAME, settings, metadata, bus=bus or bus_from_settings(settings), clock=clock or clock_from_settings(settings),
                              owns_bus=bus is None)
-    games = GameService(runtime)
+    writer = None
+    if runtime.database_url.startswith("postgresql") and settings.move_writers > 0:
+        writer = PgMoveWriter(make_url(runtime.database_url).set(drivername="postgresql")
+                              .render_as_string(hide_password=False), flushers=settings.move_writers, linger_s=settings.move_linger_ms / 1000)
+        runtime.on_stop(writer.close)
+    games = GameService(runtime, writer)
     consumers.register(runtime, games)
     app = create_api(runtime, KeyRing(settings.api_keys), games)
+    if writer is not None:
+        writer.instrument(app.state.metrics_registry)
     return Service(NAME, runtime, app, extras={"games": games})

@@ -128,3 +128,37 @@ async def test_retried_move_applied_once_and_partner_scope(cluster_factory):
     assert r1.status_code == r2.status_code == r3.status_code == 200, (r1.text, r2.text)
     assert r1.json() == r2.json() == r3.json()
     assert (await a.game(gid))["moves"] == ["h8"]
+
+
+async def test_plain_moves_are_group_committed_once_each_and_stale_ones_judged_again(cluster_factory):
+    """PostgreSQL: concurrent moves of many games share statements (group commit), each move is
+    stored once and in order; a move judged on a replica's stale cache fails the version check
+    inside the statement, is judged again on the database's state and refused (PLAY-1)."""
+    c = await cluster_factory(replicas=2)
+    n = 24
+    await c.publish(round_paired(*[pairing(f"p{i:02d}", f"a{i}", f"b{i}") for i in range(n)]))
+    a, b = c.clients
+    games = await _games(a, n)
+    for i, g in enumerate(games):
+        await a.join_both(g["game_id"], f"a{i}", f"b{i}")
+    writer = c.replicas[0].extras["games"].writer
+    assert writer is not None
+    plies = ["h8", "a1", "i8", "a2", "j8"]
+    for k, point in enumerate(plies):
+        rs = await asyncio.gather(*(a.act(g["game_id"], "move", f"a{i}" if k % 2 == 0 else f"b{i}", point=point)
+                                    for i, g in enumerate(games)))
+        assert [r.status_code for r in rs] == [200] * n, [r.text for r in rs if r.status_code != 200]
+    assert writer.moves == n * len(plies) and writer.batches < writer.moves
+    for g in games:
+        view = await b.game(g["game_id"])
+        assert view["moves"] == plies and view["seq"] == 4 + len(plies)  # created, 2 joins, started, moves
+    # replica a caches game 0 after its move; replica b plays the reply; a's cache is now stale
+    gid = games[0]["game_id"]
+    assert (await b.act(gid, "move", "b0", point="a3")).status_code == 200
+    stale_before = writer.stale
+    r = await a.act(gid, "move", "b0", point="a4")  # judged as bob's turn on the stale cache
+    assert r.status_code == 409 and r.json()["error"]["code"] == "not_your_turn"
+    assert writer.stale == stale_before + 1
+    assert (await a.game(gid))["moves"] == plies + ["a3"]
+    assert (await a.act(gid, "move", "a0", point="k8")).status_code == 200
+    assert (await b.game(gid))["moves"] == plies + ["a3", "k8"]

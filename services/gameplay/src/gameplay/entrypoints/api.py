@@ -7,6 +7,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, Depends, FastAPI, Header, Query
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, Field
+from starlette.middleware import Middleware
 
 from gomoku_shared.auth import AnyPrincipal, KeyRing, Operator, require
 from gomoku_shared.errors import Unprocessable
@@ -16,6 +17,7 @@ from gomoku_shared.web import create_app
 
 from ..service_layer.games import GameService
 from . import stream
+from .fast_actions import PlayerActionLane
 
 PlayerId = Field(min_length=1, max_length=120)
 Point = Field(min_length=2, max_length=3, pattern=r"^[a-oA-O](1[0-5]|[1-9])$")
@@ -80,6 +82,21 @@ class AddTimeBody(PlayerBody):
     seconds: float = Field(ge=-86400, le=86400)
 
 
+#: the player actions: route -> (body model, the (kind, data) handed to GameService.act);
+#: served by the FastAPI routes below and, identically, by the lean lane (fast_actions.py)
+ACTIONS = {
+    "join": (PlayerBody, lambda b: ("join", None)),
+    "opening": (OpeningBody, lambda b: ("opening", {"stones": b.stones, "n": b.n})),
+    "swap": (SwapBody, lambda b: ("swap", {"swap": b.swap})),
+    "move": (MoveBody, lambda b: ("move", {"point": b.point.lower()})),
+    "offers": (OffersBody, lambda b: ("offers", {"points": [x.lower() for x in b.points]})),
+    "choose": (MoveBody, lambda b: ("choose", {"point": b.point.lower()})),
+    "pass": (PlayerBody, lambda b: ("pass", None)),
+    "resign": (PlayerBody, lambda b: ("resign", None)),
+    "draw": (DrawBody, lambda b: ("draw", {"action": b.action})),
+}
+
+
 def _out(summary: dict[str, Any]) -> JSONResponse:
     """The body as plain JSON: the summaries are JSON-ready dicts, so FastAPI's generic encoder
     (a measurable share of a move's CPU time) is skipped."""
@@ -90,7 +107,8 @@ def _strip(summary: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in summary.items() if not k.startswith("_")}
 
 
-def create_api(runtime: ServiceRuntime, keyring: KeyRing, games: GameService | None = None) -> FastAPI:
+def create_api(runtime: ServiceRuntime, keyring: KeyRing, games: GameService | None = None, *,
+               fast_lane: bool = True) -> FastAPI:
     games = games or GameService(runtime)
     app = create_app(
         "gameplay",
@@ -116,45 +134,45 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing, games: GameService | N
     async def get_game(game_id: str, _p: AnyPrincipal) -> JSONResponse:
         return JSONResponse(await games.view(game_id))
 
-    async def act(game_id: str, p, player_id: str, kind: str, data: dict | None = None,
-                  key: str | None = None) -> JSONResponse:
-        return _out(await games.act(game_id, p, player_id, kind, data, key))
+    async def act(game_id: str, p, name: str, body: PlayerBody, key: str | None) -> JSONResponse:
+        kind, data = ACTIONS[name][1](body)
+        return _out(await games.act(game_id, p, body.player_id, kind, data, key))
 
     @r.post("/games/{game_id}/join", response_model=GameSummary, summary="Presence: both joined starts the clock (PLAY-7)")
     async def join(game_id: str, body: PlayerBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
-        return await act(game_id, p, body.player_id, "join", None, key)
+        return await act(game_id, p, "join", body, key)
 
     @r.post("/games/{game_id}/opening", response_model=GameSummary, summary="Professional rules: moves 1-3 and N (PLAY-2 step 1)")
     async def opening(game_id: str, body: OpeningBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
-        return await act(game_id, p, body.player_id, "opening", {"stones": body.stones, "n": body.n}, key)
+        return await act(game_id, p, "opening", body, key)
 
     @r.post("/games/{game_id}/swap", response_model=GameSummary, summary="Swap after three: the other player takes black (true) or stays white (PLAY-2 step 2)")
     async def swap(game_id: str, body: SwapBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
-        return await act(game_id, p, body.player_id, "swap", {"swap": body.swap}, key)
+        return await act(game_id, p, "swap", body, key)
 
     @r.post("/games/{game_id}/move", response_model=GameSummary, summary="Place a stone (moves 4, 6 and on; every move under free rules)")
     async def move(game_id: str, body: MoveBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
-        return await act(game_id, p, body.player_id, "move", {"point": body.point.lower()}, key)
+        return await act(game_id, p, "move", body, key)
 
     @r.post("/games/{game_id}/offers", response_model=GameSummary, summary="Black offers N fifth moves (PLAY-2 step 4)")
     async def offers(game_id: str, body: OffersBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
-        return await act(game_id, p, body.player_id, "offers", {"points": [x.lower() for x in body.points]}, key)
+        return await act(game_id, p, "offers", body, key)
 
     @r.post("/games/{game_id}/choose", response_model=GameSummary, summary="White chooses one offer as move 5 (PLAY-2 step 5)")
     async def choose(game_id: str, body: MoveBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
-        return await act(game_id, p, body.player_id, "choose", {"point": body.point.lower()}, key)
+        return await act(game_id, p, "choose", body, key)
 
     @r.post("/games/{game_id}/pass", response_model=GameSummary, summary="Pass (two in succession: a draw, PLAY-4)")
     async def pass_(game_id: str, body: PlayerBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
-        return await act(game_id, p, body.player_id, "pass", None, key)
+        return await act(game_id, p, "pass", body, key)
 
     @r.post("/games/{game_id}/resign", response_model=GameSummary, summary="Resign")
     async def resign(game_id: str, body: PlayerBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
-        return await act(game_id, p, body.player_id, "resign", None, key)
+        return await act(game_id, p, "resign", body, key)
 
     @r.post("/games/{game_id}/draw", response_model=GameSummary, summary="Offer, accept or decline a draw")
     async def draw(game_id: str, body: DrawBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
-        return await act(game_id, p, body.player_id, "draw", {"action": body.action}, key)
+        return await act(game_id, p, "draw", body, key)
 
     @r.get("/games/{game_id}/record", summary="Game record (PLAY-8): json, notation or psq")
     async def record(game_id: str, _p: AnyPrincipal, format: Literal["json", "notation", "psq"] = "json"):
@@ -202,4 +220,8 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing, games: GameService | N
     app.include_router(r)
     app.include_router(staff)
     stream.install(app, games)
+    if fast_lane:
+        # innermost user middleware: inside the correlation id / metrics layer
+        app.user_middleware.append(Middleware(PlayerActionLane, games=games, keyring=keyring, routes=ACTIONS,
+                                              strip=_strip))
     return app

@@ -8,7 +8,6 @@ commit together, and the caller is answered only after that commit. A conflict o
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import uuid
 from dataclasses import dataclass, field
@@ -23,6 +22,7 @@ from gomoku_shared.contracts.events import (GameFinished, GameStarted, PairingOu
 from gomoku_shared.runtime import UnitOfWork
 from gomoku_shared.errors import Conflict, Forbidden, NotFound, ServiceError, Unprocessable
 
+from ..adapters.move_writer import MoveWrite, PgMoveWriter
 from ..adapters.orm import game_actions, game_events, games, idempotency_keys
 from ..domain.clocks import ClockState
 from ..domain.live import LiveGame, Rules, colour_result, other
@@ -88,24 +88,14 @@ class Change:
 class GameService:
     """Per process; the engine-state cache is keyed by (game_id, version)."""
 
-    def __init__(self, runtime) -> None:
+    def __init__(self, runtime, writer: PgMoveWriter | None = None) -> None:
         self.runtime = runtime
         self._cache: dict[str, tuple[int, LiveGame]] = {}
+        #: group-committed writes of plain moves (PostgreSQL); None: every action via the ORM
+        self.writer = writer
 
-    @contextlib.asynccontextmanager
-    async def transaction(self, correlation_id: str):
-        """``runtime.transaction()`` that wakes the outbox relay only when events were emitted:
-        most moves emit none, and an unconditional wake costs the relay a claim query (four
-        database round trips) per move."""
-        rt = self.runtime
-        async with rt.sessionmaker() as session:
-            async with session.begin():
-                uow = UnitOfWork(session, rt.clock, rt.outbox, correlation_id=correlation_id)
-                yield uow
-                emitted = bool(uow.events)
-                await uow._write_outbox()
-        if emitted:
-            rt.relay.wake()
+    def transaction(self, correlation_id: str):
+        return self.runtime.transaction(correlation_id=correlation_id)
 
     def now_ms(self) -> int:
         return ms(self.runtime.clock.now())
@@ -251,13 +241,15 @@ class GameService:
 
     async def _act_once(self, game_id, principal, player_id, kind, data, idem_key, fresh: bool = False) -> dict:
         key_id = getattr(principal, "key_id", "") or ""
+        cached = None if fresh else self._take_cached(game_id)
+        if cached is not None and self.writer is not None:
+            return await self._act_cached(game_id, principal, player_id, kind, data, idem_key, key_id, *cached)
         async with self.transaction(correlation_id=game_id) as uow:
             s = uow.session
             if idem_key is not None:
                 hit = await self._stored(s, key_id, idem_key)
                 if hit is not None:
                     return _replay(hit.status, hit.response)
-            cached = None if fresh else self._take_cached(game_id)
             if cached is not None:
                 g, live = cached
             else:
@@ -280,12 +272,60 @@ class GameService:
                     if hit is not None:
                         return _replay(hit.status, hit.response)
                 raise
-            summary = await self._save(uow, g, live, change, now)
-            row = summary.pop("_row", None)
-            if idem_key is not None:
-                status, body = (change.error.status, _error_body(change.error)) if change.error else (200, summary)
-                await s.execute(idempotency_keys.insert().values(principal=key_id, key=idem_key, game_id=game_id,
-                                                                 status=status, response=body))
+            summary = await self._commit(uow, g, live, change, now, key_id, idem_key)
+        return self._answer(game_id, live, change, summary)
+
+    async def _act_cached(self, game_id, principal, player_id, kind, data, idem_key, key_id, g, live) -> dict:
+        """An action judged on the state this process last committed (no read). A plain move is
+        group-committed by the writer; anything else is saved through the ORM as usual. Both
+        check ``version``: if another replica moved the game on, the action is judged again."""
+        if idem_key is not None:
+            hit = await self.writer.stored(key_id, idem_key)
+            if hit is not None:
+                self._remember(game_id, g["version"], live, g)
+                return _replay(*hit)
+        try:
+            role = self.authorize(principal, g, player_id)
+        except ServiceError:
+            self._remember(game_id, g["version"], live, g)
+            raise
+        now = self.now_ms()
+        try:
+            change = self._decide(g, live, role, kind, data, now)
+        except ServiceError:
+            raise _Retry() from None  # judged on a cached state: judge again on the database's
+        if not _plain(g, live, change):
+            async with self.transaction(correlation_id=game_id) as uow:
+                summary = await self._commit(uow, g, live, change, now, key_id, idem_key)
+            return self._answer(game_id, live, change, summary)
+        values, action_rows, event_rows, rk = self._prepare(g, live, change, now)
+        values["version"] = g["version"] + 1
+        row = {**g, **values}
+        summary = _summary(row, live)
+        a, e = action_rows[0], event_rows[0]
+        move = MoveWrite({**row, "version": g["version"], "kind": a["kind"], "role": a["role"],
+                          "player_id": a["player_id"], "data": a["data"], "at_ms": now,
+                          "think_ms": a["think_ms"], "clock": a["clock"], "round_key": rk,
+                          "event_data": e["data"], "idem_principal": key_id, "idem_key": idem_key,
+                          "idem_response": summary if idem_key is not None else None})
+        if not await self.writer.write(move):
+            raise _Retry()
+        self._remember(game_id, summary["_version"], live, row)
+        return summary
+
+    async def _commit(self, uow, g, live: LiveGame, change: Change, now: int, key_id: str,
+                      idem_key: str | None) -> dict:
+        """Save a judged change (and the answer under its idempotency key) in ``uow``."""
+        summary = await self._save(uow, g, live, change, now)
+        if idem_key is not None:
+            body = {k: v for k, v in summary.items() if k != "_row"}
+            status, body = (change.error.status, _error_body(change.error)) if change.error else (200, body)
+            await uow.session.execute(idempotency_keys.insert().values(
+                principal=key_id, key=idem_key, game_id=g["game_id"], status=status, response=body))
+        return summary
+
+    def _answer(self, game_id: str, live: LiveGame, change: Change, summary: dict) -> dict:
+        row = summary.pop("_row", None)
         self._remember(game_id, summary["_version"], live, row)
         if change.error is not None:
             raise change.error
@@ -365,12 +405,8 @@ class GameService:
             ch.values.update(_clock_values(cs.complete(role, None, now)))
         return ch
 
-    async def _save(self, uow, g, live: LiveGame, ch: Change, now: int) -> dict:
-        """Write one change: game row (version check), action rows, stream events, and on the end
-        of the game its result, game.finished and the pairing's next game."""
-        s = uow.session
-        if not (ch.values or ch.actions or ch.events):
-            return {**_summary(g, live), "_row": dict(g)}
+    def _prepare(self, g, live: LiveGame, ch: Change, now: int) -> tuple[dict, list[dict], list[dict], str]:
+        """The game-row values, action rows and stream-event rows of a change (no I/O)."""
         values = dict(ch.values)
         cs = _clock({**g, **values})
         if live.is_over and g["status"] != "finished":
@@ -378,10 +414,8 @@ class GameService:
             values.update(_clock_values(cs))
         seq = g["seq"]
         n_actions = g["n_actions"]
-        rk = round_key(g["event_code"], g["section_id"], g["round"])
-        event_rows = []
         readings = _readings(cs, live, now)
-        action_rows = []
+        action_rows, event_rows = [], []
         for a in ch.actions:
             n_actions += 1
             action_rows.append(dict(
@@ -394,18 +428,27 @@ class GameService:
         for kind, data in ch.events:
             seq += 1
             event_rows.append(dict(seq=seq, kind=kind, data={**data, "clocks": readings}))
-        values.update(phase=live.phase, to_act=None, n_actions=n_actions, black=live.black, white=live.white)
-        status = values.get("status", g["status"])
-        if status == "active" and not live.is_over:
+        values.update(phase=live.phase, to_act=None, n_actions=n_actions, black=live.black, white=live.white,
+                      seq=seq)
+        if values.get("status", g["status"]) == "active" and not live.is_over:
             values["to_act"] = live.player(live.expected_role)
+        return values, action_rows, event_rows, round_key(g["event_code"], g["section_id"], g["round"])
+
+    async def _save(self, uow, g, live: LiveGame, ch: Change, now: int) -> dict:
+        """Write one change: game row (version check), action rows, stream events, and on the end
+        of the game its result, game.finished and the pairing's next game."""
+        s = uow.session
+        if not (ch.values or ch.actions or ch.events):
+            return {**_summary(g, live), "_row": dict(g)}
+        values, action_rows, event_rows, rk = self._prepare(g, live, ch, now)
         plan = None
         if live.is_over and g["status"] != "finished":
             plan = await self._finish_plan(uow, g, live, values, now)
-            seq += 1
-            event_rows.append(dict(seq=seq, kind="finished", data={
+            values["seq"] += 1
+            event_rows.append(dict(seq=values["seq"], kind="finished", data={
                 k: plan[k] for k in ("result", "reason", "winner", "foul", "outcome", "double_forfeit")}
-                | {"clocks": readings}))
-        values.update(seq=seq, version=g["version"] + 1)
+                | {"clocks": _readings(_clock({**g, **values}), live, now)}))
+        values["version"] = g["version"] + 1
         # the version check comes first: it takes the row lock, so every writer of this game
         # (actions, the sweeper) locks in the same order and a stale writer retries
         res = await s.execute(update(games).where(and_(games.c.game_id == g["game_id"],
@@ -668,6 +711,17 @@ class GameService:
 _REASONS = {"five": "five", "forbidden": "forbidden", "time_forfeit": "time", "resignation": "resignation",
             "no_show": "no_show", "arbiter": "arbiter", "draw_agreement": "agreement", "draw_passes": "passes",
             "draw_full_board": "full_board", "draw_both_flags": "both_flags"}
+
+
+_PLAIN_VALUES = frozenset({"clock_first_ms", "clock_second_ms", "clock_running", "clock_since_ms", "flag_due_ms",
+                           "draw_offer_by"})
+
+
+def _plain(g, live: LiveGame, ch: Change) -> bool:
+    """A move in an active game that does not end it: one action row, no other event, only the
+    clock and draw-offer columns change (what the group-committed writer handles)."""
+    return (ch.error is None and len(ch.actions) == 1 and not ch.events and not live.is_over
+            and g["status"] == "active" and ch.values.keys() <= _PLAIN_VALUES)
 
 
 def _clock(g) -> ClockState:

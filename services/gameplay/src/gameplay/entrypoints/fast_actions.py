@@ -1,0 +1,106 @@
+"""A lean lane for the player-action routes (``POST /v1/games/{game_id}/{action}``).
+
+Moves are nearly all of the gameplay service's traffic, and the general request pipeline
+(routing, dependency solving, request objects, exception middleware) cost more CPU than
+judging and storing a move. This pure ASGI middleware serves exactly the routes declared in
+``api.py`` (same body models, same key check, same error shape, same answers) and hands every
+other request on. The FastAPI routes stay the documented contract (OpenAPI) and serve the same
+requests when the lane is not installed; tests run the same requests through both.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Callable
+
+from pydantic import BaseModel, ValidationError
+
+from gomoku_shared.auth import KeyRing
+from gomoku_shared.errors import ServiceError, error_body
+
+MAX_BODY = 64 * 1024
+PREFIX = "/v1/games/"
+
+#: action route -> (body model, the (kind, data) passed to GameService.act)
+Route = tuple[type[BaseModel], Callable[[Any], tuple[str, dict | None]]]
+
+
+class PlayerActionLane:
+    def __init__(self, app, *, games, keyring: KeyRing, routes: dict[str, Route], strip) -> None:
+        self.app = app
+        self.games = games
+        self.keyring = keyring
+        self.routes = routes
+        self.strip = strip
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http" or scope["method"] != "POST" or not scope["path"].startswith(PREFIX):
+            return await self.app(scope, receive, send)
+        game_id, _, action = scope["path"][len(PREFIX):].rpartition("/")
+        route = self.routes.get(action)
+        if route is None or not game_id or "/" in game_id:
+            return await self.app(scope, receive, send)
+        key = idem = None
+        for k, v in scope["headers"]:
+            if k == b"x-api-key":
+                key = v.decode("latin-1")
+            elif k == b"authorization" and key is None:
+                text = v.decode("latin-1")
+                if text.lower().startswith("bearer "):
+                    key = text[7:].strip()
+            elif k == b"idempotency-key":
+                idem = v.decode("latin-1")
+        status, body = await self._handle(route, game_id, key, idem, receive)
+        data = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
+        await send({"type": "http.response.start", "status": status,
+                    "headers": [(b"content-type", b"application/json"),
+                                (b"content-length", str(len(data)).encode())]})
+        await send({"type": "http.response.body", "body": data})
+
+    async def _handle(self, route: Route, game_id: str, key: str | None, idem: str | None,
+                      receive) -> tuple[int, dict]:
+        raw = b""
+        while True:
+            message = await receive()
+            raw += message.get("body", b"")
+            if len(raw) > MAX_BODY:
+                return 413, error_body("body_too_large", f"the request body exceeds {MAX_BODY} bytes")
+            if not message.get("more_body"):
+                break
+        # the order of the FastAPI routes: broken JSON, then the key, then every field error
+        model, to_action = route
+        parsed, errors = None, []
+        if raw:
+            try:
+                parsed = model.model_validate_json(raw)
+            except ValidationError as exc:
+                errors = [{"loc": ["body", *(str(p) for p in e.get("loc", ()))], "msg": e.get("msg", ""),
+                           "type": e.get("type", "")} for e in exc.errors()]
+                if any(d["type"] == "json_invalid" for d in errors):
+                    return 400, error_body("malformed_json", "the request body is not valid JSON", _json_error(raw))
+        else:
+            errors = [{"loc": ["body"], "msg": "Field required", "type": "missing"}]
+        if not key:
+            return 401, error_body("missing_api_key", "send an API key in the X-API-Key header")
+        principal = self.keyring.lookup(key)
+        if principal is None:
+            return 401, error_body("invalid_api_key", "the API key is not valid")
+        if idem is not None and len(idem) > 200:
+            errors.insert(0, {"loc": ["header", "Idempotency-Key"],
+                              "msg": "String should have at most 200 characters", "type": "string_too_long"})
+        if errors:
+            return 422, error_body("validation_error", "the request is not valid", errors)
+        kind, data = to_action(parsed)
+        try:
+            summary = await self.games.act(game_id, principal, parsed.player_id, kind, data, idem)
+        except ServiceError as exc:
+            return exc.status, error_body(exc.code, exc.message, exc.details)
+        return 200, self.strip(summary)
+
+
+def _json_error(raw: bytes) -> list[dict]:
+    """Where the JSON breaks, in the words the FastAPI routes use."""
+    try:
+        json.loads(raw)
+    except ValueError as exc:
+        return [{"loc": ["body", str(getattr(exc, "pos", 0))], "msg": "JSON decode error", "type": "json_invalid"}]
+    return [{"loc": ["body"], "msg": "JSON decode error", "type": "json_invalid"}]

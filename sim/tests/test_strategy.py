@@ -90,3 +90,22 @@ def test_play2_fifth_move_offers_are_pairwise_non_equivalent(n):
             offers = choose_offers(pos, n, random.Random(i * 8 + sym), forbidden=forbidden_points(black, white))
             assert check_offers(sorted(black), sorted(white), offers, n) == offers
             assert choose_fifth(pos, offers) in offers
+
+
+def test_window_table_scores_equal_the_plain_per_point_count():
+    """The bots' precomputed window table (one pass per position) gives, for every empty point,
+    the same attack/defence values as counting the windows through that point one by one."""
+    from gomoku_sim.strategy import BLACK, WHITE, Position, WindowScores, candidates, point_score
+
+    rng = random.Random(11)
+    every = [(x, y) for x in range(15) for y in range(15)]
+    for _ in range(60):
+        pos = Position.from_moves(rng.sample(every, rng.randrange(0, 100)))
+        table = WindowScores(pos)
+        for p in every:
+            if pos.empty(p):
+                assert table.of(p) == (point_score(pos, p, BLACK), point_score(pos, p, WHITE)), p
+        near = {q for x, y in every if not pos.empty((x, y))
+                for q in ((x + dx, y + dy) for dx in range(-2, 3) for dy in range(-2, 3))
+                if 0 <= q[0] < 15 and 0 <= q[1] < 15 and pos.empty(q)}
+        assert candidates(pos) == (sorted(near) if near else [(7, 7)])

@@ -92,7 +92,10 @@ class StateQuiet:
             return None
         parts: list[Any] = []
         try:
-            g = await self.p.get("gameplay", "/v1/games", params={"event_code": code, "status": "all"})
+            # games not finished: a change shows as a seq, a status, a game appearing (paired)
+            # or leaving (finished); listing every game of a full-size event would cost more
+            # than the work being waited for
+            g = await self.p.get("gameplay", "/v1/games", params={"event_code": code, "status": "active"})
             parts.append([(x["game_id"], x.get("status"), x.get("seq")) for x in g.get("games", [])])
         except Exception as exc:  # noqa: BLE001 - not there yet / restarting: part of the state
             parts.append(repr(type(exc)))

@@ -78,7 +78,7 @@ def run_length(pos: Position, p: Point, colour: int, d: tuple[int, int]) -> int:
     g = pos.grid
     for s in (1, -1):
         x, y = p[0] + s * d[0], p[1] + s * d[1]
-        while _inside(x, y) and g[x][y] == colour:
+        while 0 <= x < SIZE and 0 <= y < SIZE and g[x][y] == colour:
             n += 1
             x, y = x + s * d[0], y + s * d[1]
     return n
@@ -95,24 +95,27 @@ def makes_five(pos: Position, p: Point, colour: int) -> bool:
     return False
 
 
+def _near(radius: int) -> list[tuple[int, ...]]:
+    """For each cell (flat index), the cells within ``radius`` of it on the board."""
+    return [tuple((x + dx) * SIZE + y + dy for dx in range(-radius, radius + 1) for dy in range(-radius, radius + 1)
+                  if _inside(x + dx, y + dy))
+            for x in range(SIZE) for y in range(SIZE)]
+
+
+_NEAR = {1: _near(1), 2: _near(2)}
+
+
 def candidates(pos: Position, radius: int = 2) -> list[Point]:
     """Empty points within ``radius`` of a stone (the centre on an empty board), sorted."""
-    g = pos.grid
-    out: set[Point] = set()
-    any_stone = False
-    for x in range(SIZE):
-        col = g[x]
-        for y in range(SIZE):
-            if col[y]:
-                any_stone = True
-                for dx in range(-radius, radius + 1):
-                    for dy in range(-radius, radius + 1):
-                        nx, ny = x + dx, y + dy
-                        if _inside(nx, ny) and g[nx][ny] == 0:
-                            out.add((nx, ny))
-    if not any_stone:
+    cells = [v for col in pos.grid for v in col]
+    near = _NEAR.get(radius) or _near(radius)
+    out: set[int] = set()
+    for i, v in enumerate(cells):
+        if v:
+            out.update(near[i])
+    if not out:
         return [(7, 7)]
-    return sorted(out)
+    return [divmod(c, SIZE) for c in sorted(out) if not cells[c]]
 
 
 def winning_points(pos: Position, colour: int, among: Iterable[Point] | None = None) -> list[Point]:
@@ -164,35 +167,58 @@ def point_score(pos: Position, p: Point, colour: int) -> int:
     return total
 
 
-def both_scores(pos: Position, p: Point) -> tuple[int, int]:
-    """(point_score for black, point_score for white) in one pass over the windows."""
-    g = pos.grid
-    sb = sw = 0
-    px, py = p
+def _windows() -> tuple[list[tuple[int, ...]], dict[Point, tuple[int, ...]]]:
+    """Every 5-cell window on the board (flat cell indices x * SIZE + y), and for each point the
+    windows through it (in all four directions)."""
+    wins: list[tuple[int, ...]] = []
     for dx, dy in DIRECTIONS:
-        # the 9 cells of the line centred on p (None off the board)
-        line = []
-        for k in range(-4, 5):
-            x, y = px + k * dx, py + k * dy
-            line.append(g[x][y] if 0 <= x < SIZE and 0 <= y < SIZE else None)
-        for start in range(5):
-            b = w = 0
-            off = False
-            for v in line[start:start + 5]:
-                if v is None:
-                    off = True
-                    break
-                if v == 1:
-                    b += 1
-                elif v == 2:
-                    w += 1
-            if off:
-                continue
-            if w == 0:
-                sb += _WINDOW[b + 1] if b < 4 else 100000
-            if b == 0:
-                sw += _WINDOW[w + 1] if w < 4 else 100000
-    return sb, sw
+        for x in range(SIZE):
+            for y in range(SIZE):
+                if _inside(x + 4 * dx, y + 4 * dy):
+                    wins.append(tuple((x + k * dx) * SIZE + y + k * dy for k in range(5)))
+    through: dict[Point, list[int]] = {(x, y): [] for x in range(SIZE) for y in range(SIZE)}
+    for i, w in enumerate(wins):
+        for c in w:
+            through[divmod(c, SIZE)].append(i)
+    return wins, {p: tuple(v) for p, v in through.items()}
+
+
+_WINDOWS, _THROUGH = _windows()
+# a window's cells summed with black = 1 and white = 8 give b + 8w: what it is worth to black
+# (no white stone in it) and to white (no black stone in it)
+_CODE = (0, 1, 8)
+_FOR_BLACK = [0] * 46
+_FOR_WHITE = [0] * 46
+for _b in range(6):
+    for _w in range(6 - _b):
+        _FOR_BLACK[_b + 8 * _w] = 0 if _w else (_WINDOW[_b + 1] if _b < 4 else 100000)
+        _FOR_WHITE[_b + 8 * _w] = 0 if _b else (_WINDOW[_w + 1] if _w < 4 else 100000)
+
+
+class WindowScores:
+    """The window values of one position, computed once; ``of(p)`` is ``both_scores(pos, p)``."""
+
+    __slots__ = ("black", "white")
+
+    def __init__(self, pos: Position) -> None:
+        code = _CODE
+        cells = [code[v] for col in pos.grid for v in col]
+        sums = [cells[a] + cells[b] + cells[c] + cells[d] + cells[e] for a, b, c, d, e in _WINDOWS]
+        fb, fw = _FOR_BLACK, _FOR_WHITE
+        self.black = [fb[s] for s in sums]
+        self.white = [fw[s] for s in sums]
+
+    def of(self, p: Point) -> tuple[int, int]:
+        ids = _THROUGH[p]
+        b, w = self.black, self.white
+        return sum([b[i] for i in ids]), sum([w[i] for i in ids])
+
+
+def both_scores(pos: Position, p: Point) -> tuple[int, int]:
+    """(point_score for black, point_score for white): over the 5-cell windows through ``p``
+    that lie on the board, a window free of white scores for black by its black stones, and
+    the other way round."""
+    return WindowScores(pos).of(p)
 
 
 def evaluate(pos: Position, p: Point, colour: int) -> int:
@@ -222,8 +248,9 @@ def choose_move(pos: Position, colour: int, rng: random.Random, *,
         if not cands:
             return Choice(candidates(pos)[0], "only_forbidden")
     scored = []
+    scores = WindowScores(pos)
     for p in cands:
-        sb, sw = both_scores(pos, p)
+        sb, sw = scores.of(p)
         a, d = (sb, sw) if colour == BLACK else (sw, sb)
         scored.append((a, d, p))
     # 1. win

@@ -1,0 +1,143 @@
+"""A small HTTP/1.1 keep-alive client for the distributed simulation.
+
+The simulated partner apps send a few hundred thousand requests in a full-size event, from one
+process that also thinks for every bot. httpx spent more CPU per request on its connection
+pool's bookkeeping (every pooled connection is polled on every request) than the bots spent
+thinking. This client does only what the driver needs: JSON in, JSON out, keep-alive
+connections reused last-in first-out, Content-Length or chunked bodies, a timeout. Transport
+failures surface as ``ConnectionError`` (an ``OSError``), which ``Platform`` retries.
+"""
+from __future__ import annotations
+
+import asyncio
+import json as jsonlib
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import urlencode, urlsplit
+
+
+class LeanResponse:
+    __slots__ = ("status_code", "content")
+
+    def __init__(self, status_code: int, content: bytes) -> None:
+        self.status_code = status_code
+        self.content = content
+
+    @property
+    def text(self) -> str:
+        return self.content.decode("utf-8", "replace")
+
+    def json(self) -> Any:
+        return jsonlib.loads(self.content)
+
+
+class _Conn:
+    __slots__ = ("reader", "writer")
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+
+    def close(self) -> None:
+        self.writer.transport.abort()
+
+
+class LeanClient:
+    def __init__(self, timeout: float = 30.0) -> None:
+        self.timeout = timeout
+        self._idle: dict[tuple[str, int], list[_Conn]] = {}
+
+    async def request(self, method: str, url: str, *, json: Any = None, params: Mapping[str, Any] | None = None,
+                      headers: Mapping[str, str] | None = None) -> LeanResponse:
+        parts = urlsplit(url)
+        host, port = parts.hostname or "127.0.0.1", parts.port or 80
+        target = parts.path or "/"
+        query = parts.query
+        if params:
+            query = (query + "&" if query else "") + urlencode({k: v for k, v in params.items() if v is not None})
+        if query:
+            target += "?" + query
+        body = b"" if json is None else jsonlib.dumps(json, separators=(",", ":")).encode()
+        head = [f"{method} {target} HTTP/1.1", f"host: {host}:{port}", f"content-length: {len(body)}"]
+        if json is not None:
+            head.append("content-type: application/json")
+        for k, v in (headers or {}).items():
+            head.append(f"{k}: {v}")
+        data = ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body
+        try:
+            async with asyncio.timeout(self.timeout):
+                return await self._exchange((host, port), data)
+        except TimeoutError as exc:
+            raise ConnectionError(f"no answer from {host}:{port} in {self.timeout:.0f}s") from exc
+
+    async def _exchange(self, addr: tuple[str, int], data: bytes) -> LeanResponse:
+        idle = self._idle.setdefault(addr, [])
+        reused = bool(idle)
+        conn = idle.pop() if idle else await self._open(addr)
+        try:
+            conn.writer.write(data)
+            status_line = await conn.reader.readline()
+            if not status_line and reused:
+                # the server closed this idle keep-alive connection before reading the request:
+                # send it once more on a new connection (nothing was processed)
+                conn.close()
+                conn = await self._open(addr)
+                conn.writer.write(data)
+                status_line = await conn.reader.readline()
+            if not status_line:
+                raise ConnectionError(f"{addr[0]}:{addr[1]} closed the connection")
+            status = int(status_line.split(None, 2)[1])
+            length, chunked, close = None, False, False
+            while True:
+                line = await conn.reader.readline()
+                if line in (b"\r\n", b"\n"):
+                    break
+                if not line:
+                    raise ConnectionError("connection closed in the response headers")
+                name, _, value = line.partition(b":")
+                name = name.strip().lower()
+                if name == b"content-length":
+                    length = int(value)
+                elif name == b"transfer-encoding" and b"chunked" in value.lower():
+                    chunked = True
+                elif name == b"connection" and b"close" in value.lower():
+                    close = True
+            if chunked:
+                content = await self._chunks(conn.reader)
+            elif length is not None:
+                content = await conn.reader.readexactly(length)
+            else:
+                content, close = await conn.reader.read(), True
+        except (OSError, asyncio.IncompleteReadError, ValueError, IndexError) as exc:
+            conn.close()
+            if isinstance(exc, ConnectionError):
+                raise
+            raise ConnectionError(f"HTTP exchange with {addr[0]}:{addr[1]} failed: {exc!r}") from exc
+        except BaseException:
+            conn.close()  # cancelled or timed out mid-exchange: the connection's state is unknown
+            raise
+        if close:
+            conn.close()
+        else:
+            idle.append(conn)
+        return LeanResponse(status, content)
+
+    @staticmethod
+    async def _chunks(reader: asyncio.StreamReader) -> bytes:
+        out = bytearray()
+        while True:
+            size = int((await reader.readline()).split(b";")[0].strip(), 16)
+            if size == 0:
+                await reader.readline()
+                return bytes(out)
+            out += await reader.readexactly(size)
+            await reader.readline()
+
+    async def _open(self, addr: tuple[str, int]) -> _Conn:
+        reader, writer = await asyncio.open_connection(*addr, limit=2 ** 22)
+        return _Conn(reader, writer)
+
+    async def aclose(self) -> None:
+        for conns in self._idle.values():
+            for c in conns:
+                c.close()
+        self._idle.clear()

@@ -38,6 +38,10 @@ WITH v AS (
          clock_second_ms = v.clock_second_ms, clock_running = v.clock_running,
          clock_since_ms = v.clock_since_ms, flag_due_ms = v.flag_due_ms, draw_offer_by = v.draw_offer_by
   FROM v WHERE g.game_id = v.game_id AND g.version = v.version
+    -- a request whose key is stored already is a retry: not applied here (the caller looks
+    -- the stored answer up); this spares every keyed move a lookup of its own
+    AND (v.idem_key IS NULL OR NOT EXISTS (
+      SELECT 1 FROM idempotency_keys k WHERE k.principal = v.idem_principal AND k.key = v.idem_key))
   RETURNING g.game_id
 ), a AS (
   INSERT INTO game_actions (game_id, idx, kind, role, player_id, data, at_ms, think_ms, clock)
@@ -114,15 +118,9 @@ class PgMoveWriter:
                                                            reset=_no_reset)
         return self._pool
 
-    async def stored(self, principal: str, key: str) -> tuple[int, dict] | None:
-        """The answer stored under an idempotency key, if any."""
-        pool = await self._get_pool()
-        row = await pool.fetchrow("SELECT status, response FROM idempotency_keys WHERE principal = $1 AND key = $2",
-                                  principal, key)
-        return None if row is None else (row[0], json.loads(row[1]))
-
     async def write(self, move: MoveWrite) -> bool:
-        """Write one move; False when the game's version moved on (judge again)."""
+        """Write one move; False when the game's version moved on or its idempotency key is
+        stored already (judge again on the database's state, where the key is looked up)."""
         fut = asyncio.get_running_loop().create_future()
         self._pending.append((move, fut))
         if self._running < self.flushers:

@@ -93,9 +93,14 @@ class Snapshot:
     officials: tuple[Official, ...]
 
     @classmethod
-    def of(cls, version: int, loaded: Loaded) -> Snapshot:
-        return cls(version, {k: as_stored(e) for k, e in loaded.reg.entries.items()},
-                   {k: _copy_meta(m) for k, m in loaded.meta.items()}, tuple(loaded.reg.officials))
+    def of(cls, version: int, loaded: Loaded, previous: Snapshot | None = None) -> Snapshot:
+        """``previous``: the snapshot the command started from; its entries the command did not
+        replace (entries are immutable) are reused as they are, so a command costs in
+        proportion to what it changed, not to the size of the event."""
+        kept = previous.entries if previous is not None else {}
+        entries = {k: e if kept.get(k) is e else as_stored(e) for k, e in loaded.reg.entries.items()}
+        return cls(version, entries, {k: _copy_meta(m) for k, m in loaded.meta.items()},
+                   tuple(loaded.reg.officials))
 
     def loaded(self, config: EventConfig) -> Loaded:
         reg = EventRegistration(config, dict(self.entries), list(self.officials))
@@ -104,7 +109,12 @@ class Snapshot:
 
 
 def _copy_meta(m: EntryMeta) -> EntryMeta:
-    return replace(m, attributes=dict(m.attributes))
+    # called for every entry of the event on every command: a plain copy of the fields
+    # (dataclasses.replace re-inspects the class on every call)
+    c = EntryMeta.__new__(EntryMeta)
+    c.__dict__.update(m.__dict__)
+    c.attributes = dict(m.attributes)
+    return c
 
 
 async def lock_event(session: AsyncSession, code: str) -> bool:
@@ -183,7 +193,7 @@ async def save_entries(session: AsyncSession, loaded: Loaded) -> list[Entry]:
     changed: list[Entry] = []
     for eid, e in loaded.reg.entries.items():
         old = loaded.before.get(eid)
-        if old is not None and old == e:
+        if old is e or (old is not None and old == e):  # identity first: most entries are untouched
             continue
         values = _entry_values(e, loaded.meta[eid])
         if old is None:

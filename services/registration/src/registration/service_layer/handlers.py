@@ -61,7 +61,7 @@ class Context:
             loaded.before[k] is e for k, e in loaded.reg.entries.items()) \
             and loaded.officials_before == len(loaded.reg.officials)
         if saved:
-            self.snapshots[cmd.code] = repo.Snapshot.of(cmd.version, loaded)
+            self.snapshots[cmd.code] = repo.Snapshot.of(cmd.version, loaded, cmd.started_from)
         else:
             self.snapshots.pop(cmd.code, None)
 
@@ -159,6 +159,8 @@ class EventCommand:
     version: int = 0
     person_seq: int = 0
     evidence_seq: int = 0
+    #: the snapshot this command's state came from (None: read from the database)
+    started_from: repo.Snapshot | None = None
 
     @classmethod
     async def begin(cls, uow: UnitOfWork, ctx: Context, principal: Principal, code: str) -> EventCommand:
@@ -172,10 +174,12 @@ class EventCommand:
         if snap is not None and snap.version == version - 1:
             loaded = snap.loaded(config)   # nothing ran since this process's last commit
         else:
+            snap = None
             loaded = await repo.load(session, config, ctx.protector)
         units = await repo.unit_rows(session, code)
         cmd = cls(uow, ctx, principal, config, loaded, units, uow.clock.now())
         cmd.version = version
+        cmd.started_from = snap
         cmd.person_seq = await repo.next_seq(session, orm.people, code) - 1
         cmd.evidence_seq = await repo.next_seq(session, orm.evidence, code) - 1
         return cmd

@@ -223,8 +223,11 @@ def _router() -> APIRouter:
             summary="Arbiter approves or rejects evidence; the player's entries are judged again (REG-6)")
     async def decide_evidence(evidence_id: str, body: s.DecisionIn, request: Request,
                               principal: Arbiter) -> JSONResponse:
-        return await _run(request, principal, None,
-                          lambda uow, _: h.decide_evidence(uow, _ctx(request), principal, evidence_id, body),
+        async with request.app.state.runtime.sessionmaker() as session:
+            code = await h.evidence_event(session, evidence_id)
+        # an event command like the others: the event is locked first and this process's
+        # snapshot of it is reused and kept (an arbiter approves evidence one record at a time)
+        return await _run(request, principal, code, lambda _uow, cmd: h.decide_evidence(cmd, evidence_id, body),
                           status=200, body=body)
 
     # ------------------------------------------------------------------ units

@@ -511,15 +511,19 @@ async def reassess(cmd: EventCommand, e: Entry, arbiter: str, note: str) -> Entr
     return None
 
 
-async def decide_evidence(uow: UnitOfWork, ctx: Context, principal: Principal, evidence_id: str,
-                          body: s.DecisionIn) -> dict[str, Any]:
-    """REG-6: the arbiter approves or rejects an evidence record; the player's entries are
-    judged again and every decision names its clause."""
-    row = (await uow.session.execute(sa.select(orm.evidence.c.event_code).where(
+async def evidence_event(session, evidence_id: str) -> str:
+    """The event an evidence record belongs to (it never changes)."""
+    row = (await session.execute(sa.select(orm.evidence.c.event_code).where(
         orm.evidence.c.id == evidence_id))).first()
     if row is None:
         raise NotFound("unknown_evidence", f"no evidence {evidence_id!r}")
-    cmd = await EventCommand.begin(uow, ctx, principal, row.event_code)
+    return row.event_code
+
+
+async def decide_evidence(cmd: EventCommand, evidence_id: str, body: s.DecisionIn) -> dict[str, Any]:
+    """REG-6: the arbiter approves or rejects an evidence record; the player's entries are
+    judged again and every decision names its clause."""
+    uow, principal = cmd.uow, cmd.principal
     ev_row = (await uow.session.execute(sa.select(orm.evidence).where(orm.evidence.c.id == evidence_id))).first()
     ev = repo.evidence_from_row(ev_row)
     if body.decision == "reject" and not body.note.strip():

@@ -401,7 +401,7 @@ def main(argv: list[str] | None = None) -> int:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", type=int, default=1024)
     p.add_argument("--moves", type=int, default=20, help="moves per game in the saturation phase")
-    p.add_argument("--replicas", type=int, default=1, help="service processes on one database (games spread over them)")
+    p.add_argument("--replicas", type=int, default=2, help="service processes on one database (games spread over them)")
     p.add_argument("--rate", type=float, default=GOAL_MOVES_S,
                    help="moves/s offered by all games together in the live phase (sets the think time)")
     p.add_argument("--seconds", type=float, default=12.0, help="duration of the live phase")

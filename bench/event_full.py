@@ -60,9 +60,26 @@ async def run_once(mode: str, players: int, seed: int, label: str) -> dict:
         phases["play"] = played - phases["check in + close"]
         d = await stack.platform.get("gameplay", "/v1/games", params={"event_code": spec.code, "status": "all"})
         games = len(d.get("games", []))
-        return {"label": label, "players": players * len(SECTIONS), "games": games, "wall_s": time.monotonic() - started,
-                "play_s": played, "games_per_s": games / played if played else 0.0, "actions": driver.actions,
-                "requests": stack.platform.requests, "phases": phases}
+        result = {"label": label, "players": players * len(SECTIONS), "games": games,
+                  "wall_s": time.monotonic() - started, "play_s": played,
+                  "games_per_s": games / played if played else 0.0, "actions": driver.actions,
+                  "requests": stack.platform.requests, "phases": phases}
+    if mode != "embedded":
+        await _drop_databases(os.environ["DATABASE_URL"], f"gomoku_bench_{rid}")
+    return result
+
+
+async def _drop_databases(admin_url: str, prefix: str) -> None:
+    """The run's four databases are scratch: the figures are printed, nothing reads them again."""
+    import asyncpg
+    from sqlalchemy.engine import make_url
+
+    conn = await asyncpg.connect(make_url(admin_url).set(drivername="postgresql").render_as_string(hide_password=False))
+    try:
+        for name in database_urls_for(admin_url, prefix):
+            await conn.execute(f'DROP DATABASE IF EXISTS "{prefix}_{name}" WITH (FORCE)')
+    finally:
+        await conn.close()
 
 
 def main(argv: list[str] | None = None) -> int:

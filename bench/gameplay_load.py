@@ -368,6 +368,9 @@ async def run(games: int, moves: int, replicas: int, seed: int, keep: bool, asyn
                 proc.kill()
         if not keep:
             await _drop_database(admin, dbname)
+        from gomoku_shared.messaging.rabbit import delete_namespace
+
+        await delete_namespace(amqp, namespace)
 
     def row(name: str, rps: float, values: list[float], ratio: float) -> str:
         p = [1000 * _percentile(values, q) for q in (0.5, 0.95, 0.99)]

@@ -158,6 +158,10 @@ async def distributed_stack(*, amqp_url: str, database_urls: dict[str, str], log
             await platform.aclose()
     finally:
         stack.stop_all()
+        from gomoku_shared.messaging.rabbit import delete_namespace
+
+        with contextlib.suppress(Exception):  # the broker may be what failed
+            await delete_namespace(amqp_url, stack.namespace)
 
 
 def database_urls_for(admin_url: str, prefix: str) -> dict[str, str]:

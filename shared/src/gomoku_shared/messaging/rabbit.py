@@ -354,3 +354,31 @@ class RabbitEventBus:
                 )
                 await asyncio.sleep(backoff)
                 backoff = min(self._max_backoff, backoff * 2)
+
+
+async def delete_namespace(url: str, namespace: str, queues: Sequence[str] = ()) -> int:
+    """Delete a finished run's broker objects: the service topology's queues and dead-letter
+    queues (plus ``queues``) and both exchanges of ``namespace``. Benchmarks and simulations
+    call it when they end: quorum queues left behind pile up on a shared broker until it
+    stops answering. Missing objects are fine. Returns how many queues were deleted."""
+    from ..topology import CONSUMES
+
+    names = [f"{namespace}.{q}{suffix}" for q in (*CONSUMES, *queues) for suffix in ("", ".dlq")]
+    deleted = 0
+    conn = await aio_pika.connect(url, timeout=10)
+    try:
+        channel = await conn.channel()
+        for name in names:
+            try:
+                await channel.queue_delete(name)
+                deleted += 1
+            except Exception:  # noqa: BLE001 - an absent queue closes the channel
+                channel = await conn.channel()
+        for name in (f"{namespace}.events", f"{namespace}.dlx"):
+            try:
+                await channel.exchange_delete(name)
+            except Exception:  # noqa: BLE001
+                channel = await conn.channel()
+    finally:
+        await conn.close()
+    return deleted

@@ -248,27 +248,10 @@ def fresh_database(pg_admin_url: str, run_id: str) -> Iterator[Callable[[], Awai
 def _delete_broker_objects(url: str, queues: Sequence[str], exchanges: Sequence[str]) -> None:
     """Delete queues and exchanges (missing ones are fine): quorum queues left behind by
     every test run would pile up on a shared broker until it stops answering."""
-    import aio_pika
-
-    async def go() -> None:
-        conn = await aio_pika.connect(url, timeout=10)
-        try:
-            channel = await conn.channel()
-            for name in queues:
-                try:
-                    await channel.queue_delete(name)
-                except Exception:  # noqa: BLE001 - absent queue closes the channel
-                    channel = await conn.channel()
-            for name in exchanges:
-                try:
-                    await channel.exchange_delete(name)
-                except Exception:  # noqa: BLE001
-                    channel = await conn.channel()
-        finally:
-            await conn.close()
+    from gomoku_shared.messaging.rabbit import delete_objects
 
     try:
-        _in_thread(go)
+        _in_thread(lambda: delete_objects(url, queues, exchanges))
     except Exception:  # noqa: BLE001 - clean-up must not fail a test
         pass
 
@@ -283,11 +266,12 @@ def bus_namespace(run_id: str) -> Iterator[str]:
     yield namespace
     url = os.environ.get("AMQP_URL")
     if url:
-        from gomoku_shared.topology import CONSUMES
+        from gomoku_shared.messaging.rabbit import delete_namespace
 
-        locals_ = [*CONSUMES, "observer", "probe", "test"]
-        queues = [f"{namespace}.{q}{suffix}" for q in locals_ for suffix in ("", ".dlq")]
-        _delete_broker_objects(url, queues, [f"{namespace}.events", f"{namespace}.dlx"])
+        try:
+            _in_thread(lambda: delete_namespace(url, namespace, ("observer", "probe", "test")))
+        except Exception:  # noqa: BLE001 - clean-up must not fail a test
+            pass
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -113,7 +113,8 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing, games: GameService | N
     app = create_app(
         "gameplay",
         title="Gomoku gameplay service",
-        description="Server-judged online games: moves, openings, forbidden points, authoritative clocks, live streams, records.",
+        description="Server-judged online games: moves, openings, forbidden points, authoritative clocks, live streams, records.\n"
+                    + stream.DESCRIPTION,
         lifespan=lifespan_for(runtime),
         keyring=keyring,
         ready_checks={"database": runtime.db_ready, "bus": runtime.bus_ready},

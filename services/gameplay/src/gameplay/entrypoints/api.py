@@ -40,8 +40,13 @@ class GameSummary(BaseModel):
     phase: str
     to_act: str | None
     seq: int
-    result: Literal["black", "white", "draw"] | None
+    #: double_forfeit: both players absent, or so decided by the arbiter (0:0, PLAY-7)
+    result: Literal["black", "white", "draw", "double_forfeit"] | None
     reason: str | None
+    #: lists only: the winner's player id, the pairing's round points (on its last game), the playoff
+    winner: str | None = None
+    outcome: dict[str, int] | None = None
+    playoff_id: str | None = None
 
 
 class GameList(BaseModel):

@@ -119,7 +119,8 @@ def pairing_tables(md: MetaData) -> dict[str, Table]:
         Column("playoff_id", String(160), nullable=False, default=""),
         Column("game_id", String(240), nullable=False),
         Column("winner", String(EID)),
-        Column("result", String(8), nullable=False),
+        #: black | white | draw | double_forfeit
+        Column("result", String(16), nullable=False),
         Column("reason", String(24), nullable=False),
         Column("outcome", JSON),
         Column("double_forfeit", Boolean, nullable=False, default=False),

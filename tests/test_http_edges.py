@@ -211,3 +211,19 @@ async def test_every_service_route_refuses_bad_input_with_a_json_4xx(suite):
                     _assert_error_shape(r, r.status_code)
                 checked += 1
     assert checked >= 4
+
+
+async def test_unknown_paths_and_methods_answer_the_common_error_everywhere(suite):
+    """Conventions: the embedded root, each mount and each service answer an unknown path with a
+    404 and a known path with the wrong method with a 405 naming the allowed methods (`Allow`),
+    both in the common error shape — never a bare `{"detail": ...}`."""
+    _, client = suite
+    assert _assert_error_shape(await client.get("/no/such/route"), 404)["code"] == "not_found"
+    r = await client.delete("/healthz")
+    assert _assert_error_shape(r, 405)["code"] == "method_not_allowed" and r.headers["allow"] == "GET"
+    for name, path, allowed in [("registration", "/v1/presets", "GET"), ("pairing", "/v1/whoami", "GET"),
+                                ("gameplay", "/v1/games/g1/move", "POST"), ("awards", "/healthz", "GET")]:
+        assert _assert_error_shape(await client.get(f"/{name}/"), 404)["code"] == "not_found"
+        r = await client.put(f"/{name}{path}", headers={"x-api-key": "op-key"})
+        assert _assert_error_shape(r, 405)["code"] == "method_not_allowed", (name, path)
+        assert r.headers["allow"] == allowed, (name, path, r.headers)

@@ -2,10 +2,34 @@
 from __future__ import annotations
 
 import os
+from datetime import datetime, timezone
 
+import sqlalchemy as sa
 from sqlalchemy import event, text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import StaticPool
+
+
+class UtcDateTime(sa.TypeDecorator):
+    """Aware datetimes stored as UTC and always read back aware (UTC). SQLite keeps no offset:
+    without this, 10:00+08:00 would come back as a naive 10:00 — a wrong instant, and a
+    timestamp without its offset in every API that shows it."""
+
+    impl = sa.DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to a UTC column")
+        value = value.astimezone(timezone.utc)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
 
 
 def is_sqlite(url: str) -> bool:

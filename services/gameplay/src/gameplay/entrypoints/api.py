@@ -41,8 +41,13 @@ class GameSummary(BaseModel):
     phase: str
     to_act: str | None
     seq: int
-    result: Literal["black", "white", "draw"] | None
+    #: double_forfeit: both players absent, or so decided by the arbiter (0:0, PLAY-7)
+    result: Literal["black", "white", "draw", "double_forfeit"] | None
     reason: str | None
+    #: lists only: the winner's player id, the pairing's round points (on its last game), the playoff
+    winner: str | None = None
+    outcome: dict[str, int] | None = None
+    playoff_id: str | None = None
 
 
 class GameList(BaseModel):
@@ -114,7 +119,8 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing, games: GameService | N
     app = create_app(
         "gameplay",
         title="Gomoku gameplay service",
-        description="Server-judged online games: moves, openings, forbidden points, authoritative clocks, live streams, records.",
+        description="Server-judged online games: moves, openings, forbidden points, authoritative clocks, live streams, records.\n"
+                    + stream.DESCRIPTION,
         lifespan=lifespan_for(runtime),
         keyring=keyring,
         ready_checks={"database": runtime.db_ready, "bus": runtime.bus_ready},

@@ -19,7 +19,7 @@ SNAPSHOTS = ROOT / "shared" / "schemas"
 EXPECTED_TYPES = {
     "event.configured", "entry.accepted", "entry.refused", "entry.withdrawn", "section.closed",
     "round.paired", "standings.updated", "section.completed", "playoff.required",
-    "game.started", "game.finished", "awards.published", "qualifiers.selected",
+    "game.started", "game.finished", "result.decided", "awards.published", "qualifiers.selected",
 }
 
 

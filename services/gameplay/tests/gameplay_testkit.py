@@ -11,7 +11,7 @@ import httpx
 from gomoku_shared.clock import FakeClock
 from gomoku_shared.contracts import decode, encode, envelope_for
 from gomoku_shared.contracts.common import ClockSpec, Ruleset
-from gomoku_shared.contracts.events import PairingSpec, PlayoffRequired, RoundPaired
+from gomoku_shared.contracts.events import PairingSpec, PlayoffRequired, ResultDecided, RoundPaired
 
 KEYS = "op-key=operator,arb-key=arbiter,pa-key=partner:pa,pb-key=partner:pb"
 OP = {"x-api-key": "op-key"}
@@ -35,6 +35,15 @@ def round_paired(*pairings: PairingSpec, rnd: int = 1, section: str = "S1", no_s
                  starts_at: datetime | None = START) -> RoundPaired:
     return RoundPaired(event_code="EV", stage="main", section_id=section, round=rnd, starts_at=starts_at,
                        no_show_minutes=no_show_minutes, pairings=list(pairings))
+
+
+def decided(pid: str, first: str, second: str, outcome: str, *, sequence: int, rnd: int = 1,
+            section: str = "S1", note: str = "") -> ResultDecided:
+    """result.decided as pairing sends it when an arbiter enters or corrects a result."""
+    reason = "no_show" if "forfeit" in outcome else "arbiter"
+    return ResultDecided(event_code="EV", stage="main", section_id=section, round=rnd, pairing_id=pid, first=first,
+                         second=second, outcome=outcome, reason=reason, sequence=sequence, decided_at=START,
+                         note=note)
 
 
 def playoff(*pairings: PairingSpec, decider: ClockSpec | None = None) -> PlayoffRequired:

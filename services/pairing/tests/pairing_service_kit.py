@@ -27,7 +27,7 @@ ARB = {"x-api-key": "arb-key"}
 PA = {"x-api-key": "pa-key"}
 START = datetime(2026, 5, 1, 9, 0, tzinfo=timezone.utc)
 EV = "EV"
-OBSERVED = ["round.paired", "standings.updated", "section.completed", "playoff.required"]
+OBSERVED = ["round.paired", "standings.updated", "section.completed", "playoff.required", "result.decided"]
 
 
 def sqlite_settings(directory) -> ServiceSettings:

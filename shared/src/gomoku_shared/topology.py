@@ -8,6 +8,6 @@ from __future__ import annotations
 CONSUMES: dict[str, tuple[str, ...]] = {
     "registration": ("qualifiers.selected",),
     "pairing": ("section.closed", "game.finished"),
-    "gameplay": ("round.paired", "playoff.required"),
+    "gameplay": ("round.paired", "playoff.required", "result.decided"),
     "awards": ("event.configured", "section.completed"),
 }

@@ -238,9 +238,10 @@ class GameFinished(Payload):
     playoff_id: str | None = None
     black: str
     white: str
-    #: player id of the winner, None for a draw
+    #: player id of the winner, None for a draw or a double forfeit
     winner: str | None
-    result: Literal["black", "white", "draw"]
+    #: "double_forfeit": both players absent (PLAY-7) or so decided by an arbiter: 0:0, never a draw
+    result: Literal["black", "white", "draw", "double_forfeit"]
     reason: GameReason
     foul: str | None = None
     moves: list[str] = Field(default_factory=list)
@@ -253,6 +254,37 @@ class GameFinished(Payload):
     #: the pairing's first and second players (``outcome`` points are theirs, in this order)
     first: str | None = None
     second: str | None = None
+
+
+DecidedOutcome = Literal["first_wins", "second_wins", "draw", "first_forfeit_win", "second_forfeit_win",
+                         "double_forfeit"]
+
+
+class ResultDecided(Payload):
+    """An arbiter's result of a round pairing, entered or corrected in pairing (PAIR-11, AWD-8).
+
+    Gameplay closes the pairing's open games with it (and corrects finished ones): from then on
+    no move, join, flag fall or no-show sweep changes them. ``sequence`` orders the decisions of
+    a section: one older than a decision already applied to the pairing changes nothing."""
+
+    TYPE: ClassVar[str] = "result.decided"
+    VERSION: ClassVar[int] = 1
+    event_code: str
+    stage: str
+    section_id: str
+    round: int
+    pairing_id: str
+    #: the pairing's first and second players (PairingSpec.first/second)
+    first: str
+    second: str
+    #: the pairing's outcome from the first player's side (PAIR-4/5/6)
+    outcome: DecidedOutcome
+    #: what gameplay records as the games' reason: "arbiter", or "no_show" for forfeits
+    reason: GameReason
+    sequence: int
+    decided_at: datetime
+    #: the arbiter's note (audited in pairing)
+    note: str = ""
 
 
 # ---------------------------------------------------------------- awards
@@ -310,5 +342,5 @@ class QualifiersSelected(Payload):
 ALL_PAYLOADS: tuple[type[Payload], ...] = (
     EventConfigured, EntryAccepted, EntryRefused, EntryWithdrawn, SectionClosed,
     RoundPaired, StandingsUpdated, SectionCompleted, PlayoffRequired,
-    GameStarted, GameFinished, AwardsPublished, QualifiersSelected,
+    GameStarted, GameFinished, ResultDecided, AwardsPublished, QualifiersSelected,
 )

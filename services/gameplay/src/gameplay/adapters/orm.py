@@ -61,7 +61,8 @@ def game_tables(md: MetaData) -> tuple[Table, Table, Table, Table]:
         #: when the running side's flag falls; when a never-joined player forfeits (PLAY-7)
         Column("flag_due_ms", BigInteger),
         Column("no_show_due_ms", BigInteger),
-        Column("result", String(8)),
+        #: black | white | draw | double_forfeit (both absent, or so decided: 0:0)
+        Column("result", String(16)),
         Column("reason", String(16)),
         Column("foul", String(16)),
         Column("winner", String(120)),
@@ -113,4 +114,24 @@ def game_tables(md: MetaData) -> tuple[Table, Table, Table, Table]:
     return games, actions, events, idem
 
 
+def decision_table(md: MetaData) -> Table:
+    """The arbiter's result of each round pairing (result.decided from pairing): the latest
+    ``sequence`` wins; games created after it arrived start closed with it."""
+    return Table(
+        "arbiter_decisions", md,
+        Column("event_code", String(64), primary_key=True),
+        Column("stage", String(64), primary_key=True),
+        Column("section_id", String(64), primary_key=True),
+        Column("round", Integer, primary_key=True),
+        Column("pairing_id", String(120), primary_key=True),
+        Column("sequence", Integer, nullable=False),
+        #: the pairing's outcome from player a's side (contracts DecidedOutcome)
+        Column("outcome", String(24), nullable=False),
+        Column("reason", String(16), nullable=False),
+        Column("note", String(1000), nullable=False, default=""),
+        Column("decided_ms", BigInteger, nullable=False),
+    )
+
+
 games, game_actions, game_events, idempotency_keys = game_tables(metadata)
+arbiter_decisions = decision_table(metadata)

@@ -9,7 +9,7 @@ how any replica serves any game. Kinds:
   opening {stones, n} / swap {swap} /         professional opening (PLAY-2)
   offers {points} / choose {point}
   resign / draw_agreed / flag / both_flags /  endings that are not moves (PLAY-4, PLAY-7)
-  no_show / double_no_show / arbiter {result, note}
+  no_show / double_no_show / arbiter {result, note[, decision]}
 """
 from __future__ import annotations
 
@@ -195,7 +195,11 @@ class LiveGame:
             self.double_forfeit = True
         elif kind == "arbiter":
             res = data.get("result")
-            g.arbiter_decision(None if res == "draw" else Colour(res), data.get("note"))
+            if res == "double_forfeit":  # decided in pairing: both forfeit, nobody wins (0:0)
+                g.result = Result(None, Reason.ARBITER, note=data.get("note"))
+                self.double_forfeit = True
+            else:
+                g.arbiter_decision(None if res == "draw" else Colour(res), data.get("note"))
 
     def _colour(self, role: str | None) -> Colour:
         if role not in ROLES:

@@ -6,7 +6,7 @@ from gomoku_shared.runtime import ServiceRuntime
 from ..service_layer.games import GameService, run_sweeper
 
 #: the event types this service consumes (ARCHITECTURE §1)
-CONSUMES = ['round.paired', 'playoff.required']
+CONSUMES = ['round.paired', 'playoff.required', 'result.decided']
 
 
 def register(runtime: ServiceRuntime, games: GameService) -> None:
@@ -19,6 +19,10 @@ def register(runtime: ServiceRuntime, games: GameService) -> None:
     @runtime.on("playoff.required")
     async def on_playoff_required(uow, env):
         await games.on_playoff_required(uow, env.payload, env.occurred_at)
+
+    @runtime.on("result.decided")
+    async def on_result_decided(uow, env):
+        await games.on_result_decided(uow, env.payload)
 
     @runtime.background
     async def flag_sweeper():

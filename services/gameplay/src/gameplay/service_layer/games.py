@@ -11,14 +11,14 @@ import asyncio
 import logging
 import uuid
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Any
 
 from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from gomoku_shared.contracts.events import (GameFinished, GameStarted, PairingOutcome, PairingSpec,
-                                            PlayoffRequired, RoundPaired)
+                                            PlayoffRequired, ResultDecided, RoundPaired)
 from gomoku_shared.runtime import UnitOfWork
 from gomoku_shared.errors import Conflict, Forbidden, NotFound, ServiceError, Unprocessable
 
@@ -29,6 +29,7 @@ from ..domain.live import LiveGame, Rules, colour_result, other
 from ..domain.outcome import FinishedGame, after_game, reason_name
 from ..engine import IllegalAction, record_game
 from ..engine.errors import CONFLICT_CODES
+from . import decisions
 
 NS = uuid.UUID("6b1d6c8e-5a43-4a55-9a0e-2f1f3c0d9e01")
 MAX_RETRIES = 8
@@ -60,6 +61,13 @@ def _jsonable(v: Any) -> Any:
     if isinstance(v, tuple):
         return [_jsonable(x) for x in v]
     return v
+
+
+def game_over(g) -> Conflict:
+    """409 for any action on a finished game (decided by play, the clock, a no-show or an arbiter)."""
+    by = "decided by the arbiter" if g["reason"] == "arbiter" else "over"
+    return Conflict("game_over", f"the game is {by} ({g['result']}, {g['reason']}): no action can change it",
+                    {"result": g["result"], "reason": g["reason"], "winner": g["winner"]})
 
 
 class _Retry(Exception):
@@ -153,6 +161,9 @@ class GameService:
                                first_mover="a", clock=spec.clock.model_dump(), playoff_id=None,
                                no_show_due=start_ms + p.no_show_minutes * 60_000)
 
+    async def on_result_decided(self, uow, p: ResultDecided) -> None:
+        await decisions.on_result_decided(self, uow, p)
+
     async def on_playoff_required(self, uow, p: PlayoffRequired, occurred_at: datetime) -> None:
         start_ms = ms(p.starts_at or occurred_at)
         due = None if p.no_show_minutes is None else start_ms + p.no_show_minutes * 60_000
@@ -207,6 +218,9 @@ class GameService:
                              pairing_id=spec.pairing_id, game_id=gid, game_no=n, black=first, white=second,
                              playoff_id=playoff_id, first=first, second=second),
                  event_id=uuid.uuid5(NS, f"{gid}/started"))
+        decided = await decisions.decision_for(session, row)
+        if decided is not None:  # the arbiter's result arrived before the game existed
+            await decisions.apply(self, uow, [row], decided)
 
     # ------------------------------------------------------------------ acting
 
@@ -337,7 +351,7 @@ class GameService:
         ch = Change()
         player = live.player(role)
         if g["status"] == "finished" or live.is_over:
-            raise Conflict("game_over", f"the game is over ({g['reason']})")
+            raise game_over(g)
         cs = _clock(g)
         if kind == "join":
             col = f"joined_{role}"
@@ -466,7 +480,8 @@ class GameService:
         """Result columns and what follows in the pairing (reads only)."""
         result = live.result
         assert result is not None
-        colour = colour_result(result)
+        # both absent (PLAY-7) is a double forfeit, 0:0, never a draw
+        colour = "double_forfeit" if live.double_forfeit else colour_result(result)
         reason = reason_name(result)
         winner = live.player(live.winner_role())
         values.update(status="finished", result=colour, reason=reason, foul=result.foul, winner=winner,
@@ -563,7 +578,7 @@ class GameService:
                     live = await self._live(uow.session, g)
                     now = ms(uow.clock.now())
                     if g["status"] == "finished" or live.is_over:
-                        raise Conflict("game_over", f"the game is over ({g['reason']})")
+                        raise game_over(g)
                     ch = Change()
                     if kind == "adjudicate":
                         live.apply("arbiter", None, {"result": data["result"], "note": data["reason"]})
@@ -652,11 +667,15 @@ class GameService:
             q = q.where(games.c.status == "finished")
         async with self.runtime.sessionmaker() as session:
             rows = (await session.execute(q.order_by(games.c.game_id))).mappings().all()
-        return [_summary(r) for r in rows]
+        # lists also say who won and the pairing's round points (on the pairing's last game)
+        return [{**_summary(r), "winner": r["winner"], "outcome": r["outcome"], "playoff_id": r["playoff_id"]}
+                for r in rows]
 
     async def view(self, game_id: str) -> dict:
         """The full view of one game as of now."""
         g, live = await self.load(game_id)
+        async with self.runtime.sessionmaker() as session:
+            decided = await decisions.decision_for(session, g)
         now = self.now_ms()
         cs = _clock(g)
         out = _summary(g, live)
@@ -673,6 +692,10 @@ class GameService:
             joined={g["first_id"]: g["joined_first"], g["second_id"]: g["joined_second"]},
             draw_offer_by=g["draw_offer_by"],
             foul=g["foul"], winner=g["winner"], outcome=g["outcome"], playoff_id=g["playoff_id"],
+            double_forfeit=g["result"] == "double_forfeit",
+            decision=None if decided is None else {
+                "outcome": decided["outcome"], "reason": decided["reason"], "sequence": decided["sequence"],
+                "decided_at": datetime.fromtimestamp(decided["decided_ms"] / 1000, tz=timezone.utc).isoformat()},
         )
         return out
 
@@ -680,7 +703,12 @@ class GameService:
         g, live = await self.load(game_id)
         async with self.runtime.sessionmaker() as session:
             metas = await self._action_meta(session, game_id)
-        return self.record(g, live, metas)
+            decided = await decisions.decision_for(session, g)
+        rec = self.record(g, live, metas)
+        if decided is not None:  # the arbiter's result stands over what the board shows (PLAY-8)
+            rec["arbiter_decision"] = {"outcome": decided["outcome"], "reason": decided["reason"],
+                                       "result": g["result"], "winner": g["winner"]}
+        return rec
 
     async def events_since(self, game_id: str, since: int, limit: int = 500) -> list[dict]:
         async with self.runtime.sessionmaker() as session:

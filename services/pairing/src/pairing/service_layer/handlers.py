@@ -10,8 +10,8 @@ import uuid
 from typing import Any
 
 from gomoku_shared.contracts.common import Entrant, SectionRules
-from gomoku_shared.contracts.events import (GameFinished, PairingSpec, PlayoffRequired, RoundPaired, SectionClosed,
-                                            SectionCompleted, StandingsUpdated)
+from gomoku_shared.contracts.events import (GameFinished, PairingSpec, PlayoffRequired, ResultDecided, RoundPaired,
+                                            SectionClosed, SectionCompleted, StandingsUpdated)
 from gomoku_shared.errors import Conflict, NotFound, Unprocessable
 
 from ..adapters import orm
@@ -414,6 +414,7 @@ async def enter_result(uow, ec: str, sid: str, r: int, pairing_id: str, result: 
                           result_source="arbiter", result_at=uow.clock.now())
     await audit(uow, st, principal, "result", r, {"pairing_id": pairing_id, "before": before, "after": o.value,
                                                   "note": note})
+    _emit_decision(uow, st, r, p, o, note)
     if st.rounds[r]["status"] == "complete":
         last = max(st.complete_rounds())
         _emit(uow, st, StandingsUpdated(event_code=st.event_code, stage=st.row["stage"], section_id=st.section_id,
@@ -424,6 +425,16 @@ async def enter_result(uow, ec: str, sid: str, r: int, pairing_id: str, result: 
         await advance(uow, st, pairer)
     await _save_seq(uow, st)
     return {"pairing_id": pairing_id, "result": sec.result_name(o), "changed": True}
+
+
+def _emit_decision(uow, st: SectionState, r: int, p: dict, o: Outcome, note: str) -> None:
+    """The arbiter's result travels to gameplay, which closes (or corrects) the pairing's games
+    with it: one result in both services, whatever is still being played (PAIR-11)."""
+    reason = "no_show" if o in sec.FORFEITS else "arbiter"
+    _emit(uow, st, ResultDecided(
+        event_code=st.event_code, stage=st.row["stage"], section_id=st.section_id, round=r,
+        pairing_id=p["pairing_id"], first=p["first_id"], second=p["second_id"], outcome=sec.result_name(o),
+        reason=reason, sequence=st.row["event_seq"] + 1, decided_at=uow.clock.now(), note=note))
 
 
 def _next_round(st: SectionState) -> int:

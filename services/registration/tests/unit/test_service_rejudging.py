@@ -8,7 +8,7 @@ from datetime import datetime
 
 from test_service_closing import close_online, qualifier_events, register_field
 
-from service_kit import ARB, CST, OP, P1, harness, player, sz_entry
+from service_kit import ARB, CST, OP, P1, P2, harness, player, sz_entry
 
 PENDING_EV = "accepted_pending_evidence"
 APPROVE_BY = "2022-11-13T00:00:00+08:00"   # sz-2022 preset: sz-residency.pending_evidence.approve_by
@@ -190,3 +190,34 @@ async def test_reg18_stage_close_and_qualification_report_list_pending_evidence(
         assert p4 not in await final_men()
         final = (await h.client.get("/v1/events/sz22/stages/final", headers=OP)).json()
         assert [x["player_id"] for x in final["selection"]["pending_evidence"]] == [p4]
+
+
+async def test_reg18_corrected_facts_are_judged_again(tmp_path):
+    """REG-18 (facts corrected) with SZ 六(4): a wildcard applicant refused for a missing
+    declaration of intent corrects it inside the window and is judged again (pending the
+    arbiter); after the close only an arbiter may correct facts (REG-10), during the review period."""
+    async with harness(tmp_path) as h:
+        await h.create_sz()
+        body = wildcard_entry(1, evidence=[CERTIFICATE])
+        body["facts"] = {"intends_to_represent": False}
+        refused = (await h.client.post("/v1/events/sz22/entries", headers=P1, json=body)).json()
+        assert refused["status"] == "refused" and "intent" in refused["reason"]
+        url = f"/v1/events/sz22/entries/{refused['entry_id']}/facts"
+        r = await h.client.post(url, headers=P1, json={"intends_to_represent": True})
+        assert r.status_code == 200, r.text
+        assert (r.json()["status"], r.json()["clause"]) == ("pending_review", "sz-residency/wildcard")
+        assert "facts corrected by partner:partner-1" in r.json()["decisions"][-1]["reason"]
+
+        h.clock.set(datetime(2022, 11, 2, 9, 0, tzinfo=CST))      # window closed, stage still open
+        r = await h.client.post(url, headers=P1, json={"intends_to_represent": False})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "change_needs_approval"
+        r = await h.client.post(url, headers=ARB, json={"intends_to_represent": False})
+        assert r.status_code == 200 and r.json()["status"] == "refused"
+        await h.drain()
+        assert [e.payload.application_id for e in h.of("entry.refused")] == [refused["entry_id"]] * 2
+        # another partner cannot even tell the entry exists: the answer for a missing one
+        theirs = await h.client.post(url, headers=P2, json={"intends_to_represent": True})
+        nobody = await h.client.post(url.replace(refused["entry_id"], "sz22.online.men-pro.0099"), headers=P2,
+                                     json={"intends_to_represent": True})
+        assert theirs.status_code == nobody.status_code == 404
+        assert theirs.json()["error"]["code"] == nobody.json()["error"]["code"] == "unknown_entry"

@@ -170,6 +170,14 @@ def _router() -> APIRouter:
             return await h.withdraw(cmd, entry_id, body)
         return await _run(request, principal, event_code, fn, status=200, body=body)
 
+    @r.post("/events/{event_code}/entries/{entry_id}/facts", tags=["entries"], status_code=200,
+            summary="Correct declared facts; the entry is judged again, refused ones too (REG-18)")
+    async def correct_facts(event_code: str, entry_id: str, body: s.FactsCorrectionIn, request: Request,
+                            principal: Anyone) -> JSONResponse:
+        async def fn(uow, cmd):
+            return await h.correct_facts(cmd, entry_id, body)
+        return await _run(request, principal, event_code, fn, status=200, body=body)
+
     @r.post("/events/{event_code}/entries/{entry_id}/review", tags=["review"], status_code=200,
             summary="Arbiter settles an entry pending review (wildcard, host quota)")
     async def review(event_code: PathId, entry_id: PathId, body: s.DecisionIn, request: Request,

@@ -529,6 +529,34 @@ async def rejudge_player(cmd: EventCommand, person_id: str, cause: str) -> None:
                         settled=row is not None and row.status == "closed")
 
 
+async def correct_facts(cmd: EventCommand, entry_id: str, body: s.FactsCorrectionIn) -> dict[str, Any]:
+    """REG-18: corrected facts are judged again, refused entries included. The registrant may
+    correct while the window is open and changes need no approval (REG-10); afterwards, until the
+    stage closes (the review period), only an arbiter or operator."""
+    e, meta = cmd.entry_for(entry_id)
+    await _stage_open(cmd, meta.stage)
+    if meta.source != "registration":
+        raise Unprocessable("not_correctable", "this entry comes from qualification; its facts are those of the "
+                            "registration entry")
+    needs_approval = cmd.config.changes.approval_required_from == "submission" \
+        or cmd.now >= cmd.config.registration.closes_at
+    if needs_approval and not cmd.principal.is_staff:
+        raise Conflict("change_needs_approval", "facts can no longer be corrected directly: request a change, "
+                       "an arbiter decides (REG-10)")
+    who = f"{cmd.principal.role}:{cmd.principal.partner_id or cmd.principal.key_id}"
+    meta.intends_to_represent = body.intends_to_represent
+    await cmd.session.execute(sa.update(orm.entries).where(orm.entries.c.id == entry_id).values(
+        intends_to_represent=body.intends_to_represent))
+    people = await cmd.load_people(list(e.person_ids))
+    unit = repo.unit_from_row(cmd.units[e.unit_id]) if e.unit_id else None
+    cmd.reg.rejudge(e.id, people, evidence=await cmd.evidence_of(e.person_ids), unit=unit,
+                    intends_to_represent=body.intends_to_represent, cause=f"facts corrected by {who}")
+    changed = await cmd.save()
+    for x in changed:
+        cmd.emit_entry(x)
+    return {**cmd.entry_view(cmd.reg.entries[entry_id]), "entries": changed_entries_view(changed)}
+
+
 def changed_entries_view(changed: list[Entry]) -> list[dict[str, Any]]:
     return [{"entry_id": e.id, "status": status_name(e), "clause": _status_clause(e)[0],
              "reason": _status_clause(e)[1]} for e in changed]

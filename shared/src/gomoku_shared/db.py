@@ -2,10 +2,34 @@
 from __future__ import annotations
 
 import os
+from datetime import datetime, timezone
 
+import sqlalchemy as sa
 from sqlalchemy import event, text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import StaticPool
+
+
+class UtcDateTime(sa.TypeDecorator):
+    """Aware datetimes stored as UTC and always read back aware (UTC). SQLite keeps no offset:
+    without this, 10:00+08:00 would come back as a naive 10:00 — a wrong instant, and a
+    timestamp without its offset in every API that shows it."""
+
+    impl = sa.DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to a UTC column")
+        value = value.astimezone(timezone.utc)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
 
 
 def is_sqlite(url: str) -> bool:
@@ -13,11 +37,13 @@ def is_sqlite(url: str) -> bool:
 
 
 def make_engine(url: str, *, pool_size: int = 10) -> AsyncEngine:
+    """Statement parameters are hidden from every error message and log line: they carry
+    personal data (names, birth dates, ciphertexts)."""
     if is_sqlite(url):
         path = url.split(":///", 1)[1] if ":///" in url else ""
         if path and path != ":memory:":
             os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-        kwargs: dict = {"connect_args": {"timeout": 30}}
+        kwargs: dict = {"connect_args": {"timeout": 30}, "hide_parameters": True}
         if not path or path == ":memory:":
             kwargs["poolclass"] = StaticPool
         engine = create_async_engine(url, **kwargs)
@@ -32,7 +58,8 @@ def make_engine(url: str, *, pool_size: int = 10) -> AsyncEngine:
             cur.close()
 
         return engine
-    return create_async_engine(url, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True)
+    return create_async_engine(url, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True,
+                               hide_parameters=True)
 
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

@@ -19,6 +19,7 @@ from .messaging.memory import InMemoryEventBus
 from .migrate import upgrade_async
 from .service import Service, builders, clock_from_settings
 from .settings import ServiceSettings
+from .web import install_error_handlers
 
 
 class EmbeddedSuite:
@@ -36,6 +37,8 @@ class EmbeddedSuite:
             s = self.settings.model_copy(update={"amqp_url": None, "database_url": "", "service": name})
             self.services[name] = build(s, bus=self.bus, clock=self.clock)
         self.app = FastAPI(title="Gomoku platform (embedded)", lifespan=self._lifespan)
+        # paths outside the four mounts get the common error shape too
+        install_error_handlers(self.app)
         for name, svc in self.services.items():
             self.app.mount(f"/{name}", svc.app)
 
@@ -83,6 +86,8 @@ class EmbeddedSuite:
 def main(argv: list[str] | None = None) -> int:
     import uvicorn
 
+    from .serve import WEBSOCKETS
+
     p = argparse.ArgumentParser(prog="python -m gomoku_shared.embedded", description=__doc__)
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
@@ -90,7 +95,8 @@ def main(argv: list[str] | None = None) -> int:
     settings = ServiceSettings()
     logs.configure(settings.log_level, json_lines=settings.log_json)
     suite = EmbeddedSuite(settings)
-    uvicorn.run(suite.app, host=args.host, port=args.port, log_config=None, access_log=False)
+    uvicorn.run(suite.app, host=args.host, port=args.port, log_config=None, access_log=False, ws=WEBSOCKETS,
+                timeout_graceful_shutdown=10)
     return 0
 
 

@@ -15,6 +15,11 @@ from .service import builders
 from .settings import ServiceSettings
 
 
+#: uvicorn's WebSocket protocol, named rather than "auto": a missing library then fails at start-up
+#: instead of every /ws route quietly answering 404
+WEBSOCKETS = "websockets-sansio"
+
+
 def tune_gc() -> None:
     """Collector settings for a long-running server. A request allocates thousands of short-lived
     objects; with the default gen-0 threshold (700) the collector runs every few requests and,
@@ -42,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     tune_gc()
     # no proxy-header rewriting: nothing here reads the client address
     uvicorn.run(service.app, host=args.host, port=args.port, log_config=None, access_log=False, proxy_headers=False,
-                timeout_graceful_shutdown=10)
+                ws=WEBSOCKETS, timeout_graceful_shutdown=10)
     return 0
 
 

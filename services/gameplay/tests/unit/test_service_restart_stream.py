@@ -3,7 +3,8 @@ streams per game and per round push events in order and resume from ``since``.""
 from __future__ import annotations
 
 import httpx
-from starlette.testclient import TestClient
+import pytest
+from starlette.testclient import TestClient, WebSocketDenialResponse
 
 from gameplay.bootstrap import build
 from gameplay_testkit import KEYS, OP, Api, message, pairing, round_paired
@@ -73,9 +74,12 @@ def test_websocket_streams_per_game_and_round_in_order_with_resume(tmp_path):
             first = [ws.receive_json() for _ in range(3)]
         assert [m["kind"] for m in first] == ["created", "action", "joined"] or first[0]["kind"] == "created"
         assert all(m["game_id"] == gid for m in first) and first[0]["id"] < first[1]["id"] < first[2]["id"]
-        try:
-            with client.websocket_connect(f"/v1/games/{gid}/ws") as ws:
-                ws.receive_json()
-            raise AssertionError("a stream without an API key must be refused")
-        except Exception as exc:  # noqa: BLE001 - starlette raises WebSocketDisconnect(4401)
-            assert "4401" in repr(exc) or getattr(exc, "code", None) == 4401
+        # refused handshakes answer HTTP with the common error shape
+        for url, headers, status, code in [(f"/v1/games/{gid}/ws", {}, 401, "invalid_api_key"),
+                                           ("/v1/games/nope/ws", OP, 404, "game_not_found"),
+                                           ("/v1/rounds/EV/S1/1/ws", {"x-api-key": "bad"}, 401, "invalid_api_key")]:
+            with pytest.raises(WebSocketDenialResponse) as refused:
+                with client.websocket_connect(url, headers=headers) as ws:
+                    ws.receive_json()
+            assert refused.value.status_code == status
+            assert refused.value.json()["error"]["code"] == code

@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
-from sqlalchemy import Column, DateTime, MetaData, String, Table, insert, select
+from sqlalchemy import Column, MetaData, String, Table, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from ..db import UtcDateTime
 from .bus import Handler, Message
 
 Effect = Callable[[AsyncSession, Message], Awaitable[None]]
@@ -25,7 +26,7 @@ def inbox_table(metadata: MetaData, name: str = "inbox", schema: str | None = No
         metadata,
         Column("consumer", String(200), primary_key=True),
         Column("message_id", String(64), primary_key=True),
-        Column("processed_at", DateTime(timezone=True), nullable=False),
+        Column("processed_at", UtcDateTime(), nullable=False),
         schema=schema,
     )
 

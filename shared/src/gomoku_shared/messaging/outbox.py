@@ -18,7 +18,6 @@ from sqlalchemy import (
     JSON,
     BigInteger,
     Column,
-    DateTime,
     Index,
     Integer,
     LargeBinary,
@@ -33,6 +32,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from ..db import UtcDateTime
 from .bus import EventBus, Message
 
 log = logging.getLogger(__name__)
@@ -55,8 +55,8 @@ def outbox_table(metadata: MetaData, name: str = "outbox", schema: str | None = 
         Column("routing_key", String(255), nullable=False),
         Column("body", LargeBinary(), nullable=False),
         Column("headers", JSON(), nullable=False, default=dict),
-        Column("created_at", DateTime(timezone=True), nullable=False, server_default=func.now()),
-        Column("published_at", DateTime(timezone=True), nullable=True),
+        Column("created_at", UtcDateTime(), nullable=False, server_default=func.now()),
+        Column("published_at", UtcDateTime(), nullable=True),
         Column("attempts", Integer(), nullable=False, default=0, server_default="0"),
         # the relay only ever scans pending rows
         Index(

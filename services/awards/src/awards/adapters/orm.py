@@ -5,8 +5,9 @@ is equal bytes: that is how "an identical republish changes nothing" is decided.
 """
 from __future__ import annotations
 
-from sqlalchemy import Boolean, Column, DateTime, Index, Integer, MetaData, String, Table, Text, UniqueConstraint
+from sqlalchemy import Boolean, Column, Index, Integer, MetaData, String, Table, Text, UniqueConstraint
 
+from gomoku_shared.db import UtcDateTime
 from gomoku_shared.messaging.inbox import inbox_table
 from gomoku_shared.messaging.outbox import outbox_table
 
@@ -23,7 +24,7 @@ event_configs = Table(
     Column("preset_id", String(100), nullable=True),
     #: canonical JSON of EventConfig; NULL until event.configured arrives
     Column("config", Text, nullable=True),
-    Column("received_at", DateTime(timezone=True), nullable=True),
+    Column("received_at", UtcDateTime(), nullable=True),
 )
 
 #: final standings of a section, one row per revision of section.completed (AWD-8)
@@ -37,7 +38,7 @@ section_results = Table(
     Column("kind", String(20), nullable=False),
     #: canonical JSON of the SectionCompleted payload
     Column("payload", Text, nullable=False),
-    Column("received_at", DateTime(timezone=True), nullable=False),
+    Column("received_at", UtcDateTime(), nullable=False),
 )
 
 #: every awards.published, current and superseded (AWD-8 corrections)
@@ -59,7 +60,7 @@ publications = Table(
     Column("payload", Text, nullable=False),
     #: canonical JSON of the published lists (standings, certificates, prize/title/board rows …)
     Column("document", Text, nullable=False),
-    Column("published_at", DateTime(timezone=True), nullable=False),
+    Column("published_at", UtcDateTime(), nullable=False),
     UniqueConstraint("event_code", "section_id", "revision", name="uq_publication_revision"),
     Index("ix_publications_event", "event_code", "section_id"),
 )
@@ -100,5 +101,5 @@ qualifier_selections = Table(
     Column("emitted_revision", Integer, nullable=True),
     #: canonical JSON: qualifiers, substitutes, skipped, flags
     Column("content", Text, nullable=False),
-    Column("updated_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", UtcDateTime(), nullable=False),
 )

@@ -8,17 +8,43 @@ stream sends the clocks as of now (``kind: "clock"``, no sequence number).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
-from typing import Any
+from collections.abc import Coroutine
+from typing import Annotated, Any
 
-from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import StreamingResponse
+from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse, StreamingResponse
 
 from gomoku_shared.auth import AnyPrincipal
-from gomoku_shared.errors import NotFound
+from gomoku_shared.errors import NotFound, ServiceError, error_body
+from gomoku_shared.params import INT32_MAX, PathId, RoundNo, SinceSeq
 
 from ..service_layer.games import GameService, round_key
+
+#: the streams in words, for the OpenAPI description (WebSocket routes are not part of OpenAPI)
+DESCRIPTION = """
+## Live streams (PLAY-8)
+
+Every message is a JSON object `{"game_id", "seq", "kind", "data", "at_ms"}`; `kind` is
+`created`, `joined`, `started`, `action` (`data.action`: `move`, `opening`, `swap`, `offers`,
+`choose`, `pass`, `resign`, `flag`, `arbiter`, …, with `data.point` for a move), `draw_offer`,
+`draw_declined`, `time_added`, `finished` (`data.result`, `data.reason`, `data.winner`) and,
+between events, `clock` (no `seq`: `data.clocks` and `data.status` as of now).
+
+* **WebSocket, one game**: `ws://…/v1/games/{game_id}/ws?since=N` — every event after sequence
+  number `N` (0 = from the start), then the live ones; the server closes the stream (1000) after
+  `finished`.
+* **WebSocket, one round**: `ws://…/v1/rounds/{event_code}/{section_id}/{round}/ws?since=ID` —
+  the events of every game of the round, each with its stream-wide `id` (resume with `since`).
+* **Server-Sent Events, one game**: `GET /v1/games/{game_id}/events` (below), resumable with
+  `Last-Event-ID` or `since`.
+
+The WebSocket handshake takes the API key in `X-API-Key` or, for browsers, the `api_key` query
+parameter. A refused handshake answers HTTP with the common error body (401 `invalid_api_key`,
+404 `game_not_found`).
+"""
 
 POLL_S = 0.2
 CLOCK_EVERY_S = 1.0
@@ -36,15 +62,33 @@ async def _clock_message(games: GameService, game_id: str) -> dict[str, Any]:
     return {"game_id": game_id, "kind": "clock", "data": {"clocks": view["clocks"], "status": view["status"]}}
 
 
+def _sequence(text: str) -> int:
+    """A Last-Event-ID: ASCII digits only (``str.isdigit`` also accepts "²"), within a game's
+    sequence numbers."""
+    if not (text.isascii() and text.isdigit()) or int(text) > INT32_MAX:
+        raise ServiceError("bad_last_event_id", "Last-Event-ID must be a sequence number (0..2147483647)",
+                           {"header": "Last-Event-ID"}, status=400)
+    return int(text)
+
+
 def install(app: FastAPI, games: GameService) -> None:
     @app.get("/v1/games/{game_id}/events", tags=["stream"],
-             summary="Server-Sent Events of one game from sequence number `since` (resume after reconnect)")
-    async def sse(game_id: str, request: Request, _p: AnyPrincipal, since: int = Query(0, ge=0),
-                  follow: bool = Query(True, description="keep the stream open until the game ends")):
+             summary="Server-Sent Events of one game from sequence number `since` (resume after reconnect)",
+             description="A `text/event-stream`: each event has `id:` (the sequence number), `event:` (the kind) "
+                         "and `data:` (the JSON message of the live streams, see the service description; "
+                         "the same messages are on the WebSocket `/v1/games/{game_id}/ws`). Resume with "
+                         "`Last-Event-ID` or `since`; `follow=false` ends after the stored events.",
+             response_class=StreamingResponse,
+             responses={200: {"content": {"text/event-stream": {"schema": {"type": "string"}}},
+                              "description": "the event stream"}})
+    async def sse(game_id: PathId, request: Request, _p: AnyPrincipal, since: SinceSeq = 0,
+                  follow: bool = Query(True, description="keep the stream open until the game ends"),
+                  last_event_id: str | None = Header(None, max_length=10, description=(
+                      "the last `id:` received (resumes after it; wins over `since`): "
+                      "decimal digits, at most 2147483647"))):
+        start = since if last_event_id is None else _sequence(last_event_id)
         if not await games.game_exists(game_id):
             raise NotFound("game_not_found", f"no game {game_id!r}")
-        last = request.headers.get("last-event-id")
-        start = int(last) if last and last.isdigit() else since
 
         async def body():
             seq = start
@@ -69,18 +113,25 @@ def install(app: FastAPI, games: GameService) -> None:
         key = ws.headers.get("x-api-key") or ws.query_params.get("api_key")
         return bool(key) and app.state.keyring.lookup(key) is not None
 
+    async def _refuse(ws: WebSocket, status: int, code: str, message: str) -> None:
+        """Refuse the handshake with the common error body as the HTTP answer (where the server
+        supports denial responses), otherwise close with 4000 + status (4401, 4404)."""
+        if "websocket.http.response" in ws.scope.get("extensions", {}):
+            await ws.send_denial_response(JSONResponse(error_body(code, message), status_code=status))
+        else:
+            await ws.close(code=4000 + status, reason=code)
+
     @app.websocket("/v1/games/{game_id}/ws")
-    async def game_ws(ws: WebSocket, game_id: str, since: int = 0):
+    async def game_ws(ws: WebSocket, game_id: PathId, since: SinceSeq = 0):
         if not _authorised(ws):
-            await ws.close(code=4401)
-            return
+            return await _refuse(ws, 401, "invalid_api_key", "send a valid API key (X-API-Key header or api_key)")
         if not await games.game_exists(game_id):
-            await ws.close(code=4404)
-            return
+            return await _refuse(ws, 404, "game_not_found", f"no game {game_id!r}")
         await ws.accept()
-        seq = since
-        next_clock = time.monotonic() + CLOCK_EVERY_S
-        try:
+
+        async def push() -> None:
+            seq = since
+            next_clock = time.monotonic() + CLOCK_EVERY_S
             while True:
                 for e in await games.events_since(game_id, seq):
                     seq = e["seq"]
@@ -92,22 +143,43 @@ def install(app: FastAPI, games: GameService) -> None:
                     next_clock = time.monotonic() + CLOCK_EVERY_S
                     await ws.send_json(await _clock_message(games, game_id))
                 await asyncio.sleep(POLL_S)
-        except WebSocketDisconnect:
-            return
+
+        await _until_done_or_gone(ws, push())
 
     @app.websocket("/v1/rounds/{event_code}/{section_id}/{round}/ws")
-    async def round_ws(ws: WebSocket, event_code: str, section_id: str, round: int, since: int = 0):
+    async def round_ws(ws: WebSocket, event_code: PathId, section_id: PathId, round: RoundNo,
+                       since: Annotated[int, Query(ge=0, le=2**63 - 1)] = 0):
         if not _authorised(ws):
-            await ws.close(code=4401)
-            return
+            return await _refuse(ws, 401, "invalid_api_key", "send a valid API key (X-API-Key header or api_key)")
         await ws.accept()
         key = round_key(event_code, section_id, round)
-        last = since
-        try:
+
+        async def push() -> None:
+            last = since
             while True:
                 for e in await games.round_events_since(key, last):
                     last = e["id"]
                     await ws.send_json(_wire(e))
                 await asyncio.sleep(POLL_S)
-        except WebSocketDisconnect:
-            return
+
+        await _until_done_or_gone(ws, push())
+
+
+async def _until_done_or_gone(ws: WebSocket, push: Coroutine[Any, Any, None]) -> None:
+    """Run ``push`` until it ends or the client goes away. Listening matters: a stream with
+    nothing to send would otherwise never notice a closed client and would hold a graceful
+    shutdown of the server open forever."""
+
+    async def listen() -> None:
+        while (await ws.receive())["type"] != "websocket.disconnect":
+            pass  # clients send nothing the server acts on
+
+    tasks = [asyncio.ensure_future(push), asyncio.ensure_future(listen())]
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for t in tasks:
+            t.cancel()
+        for t in tasks:
+            with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
+                await t

@@ -8,9 +8,10 @@ Times are timezone-aware datetimes from the service clock.
 """
 from __future__ import annotations
 
-from sqlalchemy import (JSON, BigInteger, Boolean, Column, DateTime, Float, Index, Integer, MetaData, String,
+from sqlalchemy import (JSON, BigInteger, Boolean, Column, Float, Index, Integer, MetaData, String,
                         Table, Text, UniqueConstraint)
 
+from gomoku_shared.db import UtcDateTime
 from gomoku_shared.messaging.inbox import inbox_table
 from gomoku_shared.messaging.outbox import outbox_table
 
@@ -53,8 +54,8 @@ def pairing_tables(md: MetaData) -> dict[str, Table]:
             Column("hold", Boolean, nullable=False, default=False),
             #: why the section waits (e.g. no legal pairing: the arbiter pairs the round by hand)
             Column("note", Text),
-            Column("created_at", DateTime(timezone=True), nullable=False),
-            Column("completed_at", DateTime(timezone=True)),
+            Column("created_at", UtcDateTime(), nullable=False),
+            Column("completed_at", UtcDateTime()),
             #: the last section.completed payload (JSON), for reads and republication
             Column("final", JSON),
         ]))
@@ -73,10 +74,10 @@ def pairing_tables(md: MetaData) -> dict[str, Table]:
             Column("round", Integer, primary_key=True),
             #: draft (not yet published, may be corrected) | published | complete
             Column("status", String(16), nullable=False),
-            Column("paired_at", DateTime(timezone=True), nullable=False),
-            Column("published_at", DateTime(timezone=True)),
-            Column("starts_at", DateTime(timezone=True)),
-            Column("completed_at", DateTime(timezone=True)),
+            Column("paired_at", UtcDateTime(), nullable=False),
+            Column("published_at", UtcDateTime()),
+            Column("starts_at", UtcDateTime()),
+            Column("completed_at", UtcDateTime()),
             #: engine | arbiter (a corrected pairing)
             Column("paired_by", String(16), nullable=False, default="engine"),
         ]))
@@ -104,7 +105,7 @@ def pairing_tables(md: MetaData) -> dict[str, Table]:
             Column("second_points", Float),
             #: game | arbiter
             Column("result_source", String(16)),
-            Column("result_at", DateTime(timezone=True)),
+            Column("result_at", UtcDateTime()),
         ]))
     t["games"] = Table(
         "games", md,
@@ -123,7 +124,7 @@ def pairing_tables(md: MetaData) -> dict[str, Table]:
         Column("reason", String(24), nullable=False),
         Column("outcome", JSON),
         Column("double_forfeit", Boolean, nullable=False, default=False),
-        Column("recorded_at", DateTime(timezone=True), nullable=False),
+        Column("recorded_at", UtcDateTime(), nullable=False),
         UniqueConstraint("event_code", "section_id", "playoff_id", "pairing_id", "game_no", name="uq_games_game"))
     t["byes"] = Table(
         "byes", md, *_key([
@@ -140,7 +141,7 @@ def pairing_tables(md: MetaData) -> dict[str, Table]:
             Column("start_no", Integer, primary_key=True),
             #: requested (player asked; scored per the bye rules) | forced (arbiter)
             Column("kind", String(16), nullable=False),
-            Column("created_at", DateTime(timezone=True), nullable=False),
+            Column("created_at", UtcDateTime(), nullable=False),
             Column("by", String(64), nullable=False),
         ]))
     t["withdrawals"] = Table(
@@ -148,7 +149,7 @@ def pairing_tables(md: MetaData) -> dict[str, Table]:
             Column("start_no", Integer, primary_key=True),
             Column("after_round", Integer, nullable=False),
             Column("reason", Text, nullable=False, default=""),
-            Column("created_at", DateTime(timezone=True), nullable=False),
+            Column("created_at", UtcDateTime(), nullable=False),
             Column("by", String(64), nullable=False),
         ]))
     t["ties"] = Table(
@@ -169,7 +170,7 @@ def pairing_tables(md: MetaData) -> dict[str, Table]:
             #: the final order: list of entrant ids (a nested list keeps those ids sharing)
             Column("decision", JSON),
             Column("decided_by", String(16)),
-            Column("decided_at", DateTime(timezone=True)),
+            Column("decided_at", UtcDateTime()),
             Column("revision", Integer, nullable=False, default=1),
         ]))
     t["audit"] = Table(
@@ -177,7 +178,7 @@ def pairing_tables(md: MetaData) -> dict[str, Table]:
         Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True),
         Column("event_code", String(EC), nullable=False),
         Column("section_id", String(SID), nullable=False),
-        Column("at", DateTime(timezone=True), nullable=False),
+        Column("at", UtcDateTime(), nullable=False),
         Column("role", String(16), nullable=False),
         Column("key_id", String(32), nullable=False),
         Column("action", String(32), nullable=False),

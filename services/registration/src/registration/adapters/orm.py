@@ -6,38 +6,16 @@ decrypting, `id_number_masked` the only form ever shown.
 """
 from __future__ import annotations
 
-from datetime import timezone
-
 import sqlalchemy as sa
 from sqlalchemy import MetaData
 
+from gomoku_shared.db import UtcDateTime
 from gomoku_shared.messaging.inbox import inbox_table
 from gomoku_shared.messaging.outbox import outbox_table
 
 metadata = MetaData()
 outbox = outbox_table(metadata)
 inbox = inbox_table(metadata)
-
-class UtcDateTime(sa.TypeDecorator):
-    """Aware datetimes stored as UTC. SQLite keeps no offset: without this, 10:00+08:00 would
-    come back as 10:00 UTC (the wildcard deadline, REG-6 (4), is judged on such times)."""
-
-    impl = sa.DateTime(timezone=True)
-    cache_ok = True
-
-    def process_bind_param(self, value, dialect):
-        if value is None:
-            return None
-        if value.tzinfo is None:
-            raise ValueError("naive datetime given to a UTC column")
-        value = value.astimezone(timezone.utc)
-        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
-
-    def process_result_value(self, value, dialect):
-        if value is None:
-            return None
-        return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
-
 
 TS = UtcDateTime()
 

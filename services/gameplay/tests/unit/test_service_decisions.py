@@ -108,3 +108,20 @@ async def test_play7_double_forfeit_from_the_sweep_is_its_own_result(gp):
     await gp.settle()
     [fin] = gp.finished()
     assert fin.result == "double_forfeit" and fin.double_forfeit
+
+
+async def test_pair5_decision_equal_to_what_the_two_games_give_changes_no_game(gp):
+    """PAIR-5: 1W+1L is a drawn round; the arbiter's "draw" for it leaves both played games as they are."""
+    await gp.publish(round_paired(pairing("p1", "alice", "bob", games=2)))
+    await gp.api.join_both(G1, "alice", "bob")
+    for i, m in enumerate(FIVE_FOR_FIRST):
+        assert (await gp.api.act(G1, "move", "alice" if i % 2 == 0 else "bob", point=m)).status_code == 200
+    g2 = "EV.main.S1.r1.p1.g2"
+    for i, m in enumerate(FIVE_FOR_FIRST):
+        assert (await gp.api.act(g2, "move", "bob" if i % 2 == 0 else "alice", point=m)).status_code == 200
+    before = (await gp.api.get("/v1/games")).json()["games"]
+    assert before[1]["outcome"] == {"first_points": 1, "second_points": 1}
+    await gp.publish(decided("p1", "alice", "bob", "draw", sequence=3))
+    after = (await gp.api.get("/v1/games")).json()["games"]
+    assert [(g["winner"], g["reason"], g["seq"]) for g in after] == [(g["winner"], g["reason"], g["seq"]) for g in before]
+    assert [g["reason"] for g in after] == ["five", "five"]

@@ -223,7 +223,7 @@ class GameService:
                  event_id=uuid.uuid5(NS, f"{gid}/started"))
         decided = await decisions.decision_for(session, row)
         if decided is not None:  # the arbiter's result arrived before the game existed
-            await decisions.apply(self, uow, [row], decided)
+            await decisions.apply(self, uow, [dict(await self._row(session, gid))], decided)
 
     # ------------------------------------------------------------------ acting
 

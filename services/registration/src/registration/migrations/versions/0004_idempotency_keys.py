@@ -4,16 +4,16 @@ request's fingerprint (method, path, body digest) and expiring.
 The table is dropped and created again: keys are short-lived retry tokens, and rows from before
 this revision were not bound to the same fingerprint.
 
-Revision ID: 0003
-Revises: 0002
+Revision ID: 0004
+Revises: 0003
 """
 import sqlalchemy as sa
 from alembic import op
 
 from gomoku_shared.idempotency import idempotency_table
 
-revision = "0003"
-down_revision = "0002"
+revision = "0004"
+down_revision = "0003"
 branch_labels = None
 depends_on = None
 

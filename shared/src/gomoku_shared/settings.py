@@ -12,6 +12,11 @@ from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
+class SettingsError(RuntimeError):
+    """A setting a service cannot start without is missing or wrong; the message says what to
+    set (``python -m gomoku_shared.serve`` prints it and exits with status 2)."""
+
+
 class ServiceSettings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="", extra="ignore", frozen=True)
 

@@ -71,7 +71,8 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
         sa.Column("id_number_index", sa.String(64), nullable=True),
         sa.Column("id_number_masked", sa.String(64), nullable=True),
         sa.Column("partner_id", sa.String(100), nullable=True),
-        sa.UniqueConstraint("event_code", "id_number_index", name="uq_people_id_number"),
+        # one person per ID number in the records of each registrant (partner isolation)
+        sa.UniqueConstraint("event_code", "partner_id", "id_number_index", name="uq_people_partner_id_number"),
     )
     t["evidence"] = sa.Table(
         "evidence", md,

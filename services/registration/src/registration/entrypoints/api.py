@@ -132,7 +132,7 @@ def _router() -> APIRouter:
     async def list_entries(event_code: PathId, request: Request, principal: Anyone,
                            stage: str | None = Query(None, max_length=64),
                            section_id: str | None = Query(None, max_length=100),
-                           status: str | None = Query(None, max_length=20)) -> dict:
+                           status: str | None = Query(None, max_length=40)) -> dict:
         ctx = _ctx(request)
         async with request.app.state.runtime.sessionmaker() as session:
             config = await ctx.config(session, event_code)
@@ -142,11 +142,11 @@ def _router() -> APIRouter:
                       if h.may_see(principal, loaded.meta[eid].partner_id)
                       and (stage is None or loaded.meta[eid].stage == stage)
                       and (section_id is None or e.section_id == section_id)
-                      and (status is None or h.STATUS_NAMES[e.status] == status)]
+                      and (status is None or h.status_name(e) == status)]
             rows = await repo.people_rows(session, event_code, sorted({p for e in chosen for p in e.person_ids}))
             people = {pid: repo.person_from_row(r, ctx.protector) for pid, r in rows.items()}
         chosen.sort(key=lambda e: (loaded.meta[e.id].stage, e.section_id, loaded.meta[e.id].seq))
-        return {"entries": [h.entry_view(e, loaded.meta[e.id], people, units) for e in chosen]}
+        return {"entries": [h.entry_view(e, loaded.meta[e.id], people, units, config) for e in chosen]}
 
     @r.get("/events/{event_code}/entries/{entry_id}", tags=["entries"], summary="One entry with its decisions")
     async def get_entry(event_code: PathId, entry_id: PathId, request: Request, principal: Anyone) -> dict:
@@ -160,7 +160,7 @@ def _router() -> APIRouter:
             rows = await repo.people_rows(session, event_code, list(e.person_ids))
             people = {pid: repo.person_from_row(r, ctx.protector) for pid, r in rows.items()}
             units = await repo.unit_rows(session, event_code)
-        return h.entry_view(e, loaded.meta[entry_id], people, units)
+        return h.entry_view(e, loaded.meta[entry_id], people, units, config)
 
     @r.post("/events/{event_code}/entries/{entry_id}/withdraw", tags=["entries"], status_code=200,
             summary="Withdraw an entry with a written reason (REG-10); the waiting list moves up (REG-2)")
@@ -168,6 +168,14 @@ def _router() -> APIRouter:
                        principal: Anyone) -> JSONResponse:
         async def fn(uow, cmd):
             return await h.withdraw(cmd, entry_id, body)
+        return await _run(request, principal, event_code, fn, status=200, body=body)
+
+    @r.post("/events/{event_code}/entries/{entry_id}/facts", tags=["entries"], status_code=200,
+            summary="Correct declared facts; the entry is judged again, refused ones too (REG-18)")
+    async def correct_facts(event_code: str, entry_id: str, body: s.FactsCorrectionIn, request: Request,
+                            principal: Anyone) -> JSONResponse:
+        async def fn(uow, cmd):
+            return await h.correct_facts(cmd, entry_id, body)
         return await _run(request, principal, event_code, fn, status=200, body=body)
 
     @r.post("/events/{event_code}/entries/{entry_id}/review", tags=["review"], status_code=200,

@@ -1,6 +1,7 @@
 """One truth for every result (issue 12): an arbiter's result entered in pairing, a correction of
 it, an adjudication in gameplay and a double forfeit end identically in gameplay, pairing and
-awards — on SQLite + the in-memory bus and on PostgreSQL + RabbitMQ.
+awards — on SQLite + the in-memory bus, and on PostgreSQL + RabbitMQ in process and as served
+processes reached over real sockets.
 
 Rules: PAIR-11 (the arbiter enters and corrects results), PLAY-4 (arbiter decision ends a game),
 PAIR-6 / PLAY-7 (absent players forfeit; both absent: a double forfeit, 0:0, no draw),
@@ -12,7 +13,7 @@ from gomoku_shared.contracts.events import EventConfigured, SectionClosed
 
 from gomoku_sim.consistency import check
 
-from .trio import ARB, PA, PLAYED, postgres_trio, sqlite_trio
+from .trio import ARB, PA, PLAYED, postgres_trio, served_trio, sqlite_trio
 
 EV = "EV"
 SEC = f"/v1/events/{EV}/sections/open"
@@ -77,7 +78,7 @@ async def _scenario(trio) -> None:
     assert r.status_code == 200, r.text
 
     # PAIR-6 / PLAY-7: nobody joins board 2; past the no-show limit it is a double forfeit
-    trio.clock.advance(16 * 60)
+    await trio.advance(16 * 60)
     assert (await trio.call("POST", "gameplay", "/v1/ops/sweep")).status_code == 200
     g = await trio.until(lambda: _finished(trio, g2), "board 2 double forfeit")
     assert (g["result"], g["winner"], g["double_forfeit"]) == ("double_forfeit", None, True)
@@ -142,4 +143,11 @@ async def test_pair11_play7_awd8_arbiter_results_agree_everywhere_on_postgres_ra
                                                                                       bus_namespace):
     urls = {name: await fresh_database() for name in PLAYED}
     async with postgres_trio(urls, amqp_url, bus_namespace) as trio:
+        await _scenario(trio)
+
+
+async def test_pair11_play7_awd8_arbiter_results_agree_everywhere_served_processes(fresh_database, amqp_url,
+                                                                                  bus_namespace, tmp_path):
+    urls = {name: await fresh_database() for name in PLAYED}
+    async with served_trio(urls, amqp_url, bus_namespace, tmp_path / "logs") as trio:
         await _scenario(trio)

@@ -25,13 +25,20 @@ PLAYED = ("pairing", "gameplay", "awards")
 
 
 class Trio:
-    def __init__(self, apps: dict[str, Any], publish: Callable[[list], Awaitable[None]],
-                 drain: Callable[[], Awaitable[None]] | None, clock: FakeClock) -> None:
+    def __init__(self, clients: dict[str, httpx.AsyncClient], publish: Callable[[list], Awaitable[None]],
+                 drain: Callable[[], Awaitable[None]] | None, clock: FakeClock,
+                 move_clocks: Callable[[float], Awaitable[None]] | None = None) -> None:
         self.clock = clock
         self._publish = publish
         self._drain = drain
-        self.clients = {name: httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=f"http://{name}")
-                        for name, app in apps.items()}
+        self._move_clocks = move_clocks
+        self.clients = clients
+
+    async def advance(self, seconds: float) -> None:
+        """Move the services' time (one FakeClock in process; POST /v1/ops/clock to processes)."""
+        self.clock.advance(seconds)
+        if self._move_clocks is not None:
+            await self._move_clocks(seconds)
 
     async def aclose(self) -> None:
         for c in self.clients.values():
@@ -74,6 +81,11 @@ class ReadError(Exception):
     status: int = 0
 
 
+def _asgi(apps: dict[str, Any]) -> dict[str, httpx.AsyncClient]:
+    return {name: httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=f"http://{name}")
+            for name, app in apps.items()}
+
+
 @contextlib.asynccontextmanager
 async def sqlite_trio(tmp_path: Path) -> AsyncIterator[Trio]:
     from gomoku_shared.embedded import EmbeddedSuite
@@ -84,7 +96,7 @@ async def sqlite_trio(tmp_path: Path) -> AsyncIterator[Trio]:
                                AMQP_URL=None)
     suite = EmbeddedSuite(settings, clock=clock)
     await suite.start()
-    trio = Trio({n: suite.services[n].app for n in PLAYED}, suite.bus.publish, suite.drain, clock)
+    trio = Trio(_asgi({n: suite.services[n].app for n in PLAYED}), suite.bus.publish, suite.drain, clock)
     try:
         yield trio
     finally:
@@ -112,6 +124,44 @@ async def postgres_trio(database_urls: dict[str, str], amqp_url: str, namespace:
             svc = builders()[name](settings, clock=clock)
             await stack.enter_async_context(svc.running())
             apps[name] = svc.app
-        trio = Trio(apps, publisher.publish, None, clock)
+        trio = Trio(_asgi(apps), publisher.publish, None, clock)
         stack.push_async_callback(trio.aclose)
         yield trio
+
+
+@contextlib.asynccontextmanager
+async def served_trio(database_urls: dict[str, str], amqp_url: str, namespace: str,
+                      log_dir: Path) -> AsyncIterator[Trio]:
+    """The three services as OS processes (the docker-compose.yml commands) with CLOCK=fake,
+    reached over real sockets."""
+    from gomoku_shared.messaging.rabbit import RabbitEventBus
+    from gomoku_sim.stack import load_compose_commands
+
+    cc = load_compose_commands()
+    env = {"API_KEYS": KEYS, "CLOCK": "fake", "CLOCK_START": START.isoformat(), "RELAY_POLL_S": "0.1",
+           "LOG_LEVEL": "WARNING"}
+    log_dir.mkdir(parents=True, exist_ok=True)
+    stack = cc.LocalCompose(database_urls=database_urls, amqp_url=amqp_url, namespace=namespace, log_dir=log_dir,
+                            extra_env=env)
+    publisher = RabbitEventBus(amqp_url, namespace=namespace)
+    clients: dict[str, httpx.AsyncClient] = {}
+    try:
+        for name in PLAYED:
+            await asyncio.to_thread(stack.migrate, name)
+            stack.start(name)
+        for name in PLAYED:
+            await asyncio.to_thread(stack.wait_ready, name)
+            clients[name] = httpx.AsyncClient(base_url=stack.procs[name].url, timeout=30)
+        await publisher.start()
+
+        async def move_clocks(seconds: float) -> None:
+            for c in clients.values():
+                r = await c.post("/v1/ops/clock", json={"advance_s": seconds}, headers=OP)
+                assert r.status_code == 200, r.text
+
+        yield Trio(clients, publisher.publish, None, FakeClock(START), move_clocks)
+    finally:
+        for c in clients.values():
+            await c.aclose()
+        await publisher.close()
+        stack.stop_all()

@@ -30,6 +30,8 @@ async def test_pair11_arbiter_result_closes_a_waiting_game_and_nothing_changes_i
     [fin] = gp.finished()
     assert (fin.result, fin.reason, fin.winner, fin.outcome.first_points) == ("black", "arbiter", "alice", 2)
     assert (await gp.api.game(G1))["result"] == "black"
+    stream = (await gp.api.get(f"/v1/games/{G1}/events", since=0, follow="false")).text
+    assert "event: finished" in stream and '"decided_by": "arbiter"' in stream.replace('":"', '": "')
     rec = (await gp.api.get(f"/v1/games/{G1}/record")).json()
     assert rec["arbiter_decision"]["outcome"] == "first_wins"
 
@@ -69,6 +71,8 @@ async def test_awd8_correction_after_the_fact_changes_the_finished_game_and_old_
     assert (g["result"], g["winner"], g["outcome"]["first_points"]) == ("black", "alice", 2)
     listed = (await gp.api.get("/v1/games")).json()["games"]
     assert [(x["winner"], x["outcome"]) for x in listed] == [("alice", {"first_points": 2, "second_points": 0})]
+    stream = (await gp.api.get(f"/v1/games/{G1}/events", since=0, follow="false")).text
+    assert stream.count("event: finished") == 1 and stream.count("event: corrected") == 2
     await gp.settle()
     assert len(gp.finished()) == 1   # the game ended once; corrections are the arbiter's (pairing holds them)
 

@@ -162,9 +162,10 @@ async def _close(service, uow, g: dict, d: dict, last: bool) -> None:
         await s.execute(game_actions.insert(), action_rows)
     await s.execute(game_events.insert().values(
         game_id=g["game_id"], seq=values["seq"], round_key=round_key(g["event_code"], g["section_id"], g["round"]),
-        kind="decided", at_ms=now, data={
-            "result": result, "reason": d["reason"], "winner": winner, "outcome": values["outcome"],
-            "decision": d["outcome"], "corrected": was_finished, "double_forfeit": result == "double_forfeit",
+        # an open game ends like any other (streams close on "finished"); a finished one is corrected
+        kind="corrected" if was_finished else "finished", at_ms=now, data={
+            "result": result, "reason": d["reason"], "winner": winner, "foul": None, "outcome": values["outcome"],
+            "double_forfeit": result == "double_forfeit", "decision": d["outcome"], "decided_by": "arbiter",
             "clocks": _readings(cs, live, now)}))
     if was_finished:
         return  # its game.finished went out when it ended; pairing holds the decision already

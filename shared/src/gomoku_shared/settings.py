@@ -42,6 +42,8 @@ class ServiceSettings(BaseSettings):
     #: gameplay: how long a move writer waits to gather more moves into its statement
     move_linger_ms: float = Field(default=0.0, ge=0, le=100, alias="MOVE_LINGER_MS")
     delivery_limit: int = Field(default=5, alias="DELIVERY_LIMIT")
+    #: how long (service clock) an Idempotency-Key and its stored answer are kept
+    idempotency_ttl_s: float = Field(default=86400, ge=60, le=30 * 86400, alias="IDEMPOTENCY_TTL_S")
     #: secret for encrypting personal data at rest (registration)
     data_key: str = Field(default="", alias="DATA_KEY")
     #: time source: "system", or "fake" for simulations driven by a FakeClock

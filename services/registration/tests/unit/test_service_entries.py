@@ -73,6 +73,7 @@ async def test_idempotency_key_replays_the_stored_response_and_creates_one_entry
         again = await h.client.post("/v1/events/sz22/entries", headers=headers, json=sz_entry(1))
         assert first.status_code == again.status_code == 201
         assert first.json() == again.json()
+        assert again.headers["idempotent-replayed"] == "true" and "idempotent-replayed" not in first.headers
         r = await h.client.get("/v1/events/sz22/entries", headers=OP)
         assert len(r.json()["entries"]) == 1
         other_body = await h.client.post("/v1/events/sz22/entries", headers=headers, json=sz_entry(2))
@@ -81,8 +82,16 @@ async def test_idempotency_key_replays_the_stored_response_and_creates_one_entry
         r = await h.client.post("/v1/events/sz22/entries", headers={**P2, "Idempotency-Key": "abc-1"},
                                 json=sz_entry(2))
         assert r.status_code == 201
+        # another path (another event) with the same key and body is another request
+        await h.create_sz("sz23")
+        r = await h.client.post("/v1/events/sz23/entries", headers=headers, json=sz_entry(1))
+        assert r.status_code == 409 and r.json()["error"]["code"] == "idempotency_key_reused"
         await h.drain()
         assert len(h.of("entry.accepted")) == 2
+        # keys expire (IDEMPOTENCY_TTL_S, a day by default, service clock): then the key is free
+        h.clock.advance(86400 + 1)
+        r = await h.client.post("/v1/events/sz22/entries", headers=headers, json=sz_entry(3))
+        assert r.status_code != 409 and "idempotent-replayed" not in r.headers, r.text
 
 
 async def test_partner_sees_and_acts_only_on_its_own_players(tmp_path):

@@ -2,7 +2,7 @@
 judges moves, openings, forbidden points and time (PLAY-1..PLAY-7); records (PLAY-8)."""
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, FastAPI, Header, Query
 from fastapi.responses import JSONResponse, PlainTextResponse
@@ -59,7 +59,7 @@ class PlayerBody(BaseModel):
 
 
 class OpeningBody(PlayerBody):
-    stones: list[str] = Field(min_length=3, max_length=3)
+    stones: list[Annotated[str, Field(max_length=3)]] = Field(min_length=3, max_length=3)
     n: int | None = Field(default=None, ge=1, le=50)
 
 
@@ -72,7 +72,7 @@ class MoveBody(PlayerBody):
 
 
 class OffersBody(PlayerBody):
-    points: list[str] = Field(min_length=1, max_length=50)
+    points: list[Annotated[str, Field(max_length=3)]] = Field(min_length=1, max_length=50)
 
 
 class DrawBody(PlayerBody):

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ValidationError
 
 from gomoku_shared.auth import KeyRing
 from gomoku_shared.errors import ServiceError, error_body
-from gomoku_shared.idempotency import HEADER, KEY_MAX, REPLAYED_HEADER
+from gomoku_shared.idempotency import HEADER, KEY_MAX, REPLAYED_HEADER, route_path
 
 MAX_BODY = 64 * 1024
 PREFIX = "/v1/games/"
@@ -36,9 +36,12 @@ class PlayerActionLane:
         self.keyed = keyed
 
     async def __call__(self, scope, receive, send):
-        if scope["type"] != "http" or scope["method"] != "POST" or not scope["path"].startswith(PREFIX):
+        if scope["type"] != "http" or scope["method"] != "POST":
             return await self.app(scope, receive, send)
-        game_id, _, action = scope["path"][len(PREFIX):].rpartition("/")
+        path = route_path(scope)  # below the mount point in the embedded runner
+        if not path.startswith(PREFIX):
+            return await self.app(scope, receive, send)
+        game_id, _, action = path[len(PREFIX):].rpartition("/")
         route = self.routes.get(action)
         if route is None or not game_id or "/" in game_id:
             return await self.app(scope, receive, send)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Any, Literal, Union
+from typing import Annotated, Any, Literal, Union
 
 from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.responses import PlainTextResponse
@@ -33,6 +33,7 @@ from ..service_layer import section as sec
 from ..service_layer.pool import Pairer
 
 Id = Field(min_length=1, max_length=160)
+EntrantId = Annotated[str, Field(min_length=1, max_length=160)]
 SEC = "/v1/events/{event_code}/sections/{section_id}"
 ResultName = Literal["first_wins", "second_wins", "draw", "first_forfeit_win", "second_forfeit_win",
                      "double_forfeit", "1-0", "0-1", "=-=", "+--", "--+", "---"]
@@ -91,7 +92,8 @@ class HoldBody(BaseModel):
 
 class DecisionBody(BaseModel):
     #: the tied entrants best first; a nested list keeps those entrants sharing their places
-    order: list[Union[str, list[str]]] = Field(min_length=1, max_length=200)
+    order: list[Union[EntrantId, Annotated[list[EntrantId], Field(min_length=1, max_length=200)]]] = Field(
+        min_length=1, max_length=200)
 
 
 # ---------------------------------------------------------------- helpers

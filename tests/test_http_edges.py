@@ -3,13 +3,20 @@ from __future__ import annotations
 
 import re
 
+import json
+import logging
+import sys
+
 import httpx
 import pytest
+from sqlalchemy import exc as sa_exc
 from fastapi import APIRouter
 from pydantic import BaseModel
 
 from gomoku_shared.auth import KeyRing, Operator
 from gomoku_shared.embedded import EmbeddedSuite
+from gomoku_shared.guard import MAX_BODY, MAX_JSON_DEPTH, check_head, check_json_body
+from gomoku_shared.logs import format_exception
 from gomoku_shared.settings import ServiceSettings
 from gomoku_shared.web import create_app
 
@@ -42,6 +49,12 @@ def _toy_app():
     @router.get("/v1/boom")
     async def boom() -> dict:
         raise RuntimeError("secret internals")
+
+    @router.get("/v1/unstorable")
+    async def unstorable() -> dict:
+        # what the driver raises for a value the column cannot hold (its message quotes the value)
+        raise sa_exc.DataError("INSERT INTO people VALUES ($1)", ("Wang Xiuying",),
+                               ValueError("invalid input for query argument $1: 'Wang Xiuying'"))
 
     app.include_router(router)
     return app
@@ -81,6 +94,80 @@ async def test_unexpected_errors_never_leak_internals(toy):
     r = await toy.get("/v1/boom")
     err = _assert_error_shape(r, 500)
     assert "secret internals" not in r.text and err["code"] == "internal_error"
+
+
+async def test_a_500_keeps_the_callers_correlation_id_in_body_header_and_log(toy, caplog):
+    with caplog.at_level(logging.ERROR, logger="gomoku.web"):
+        r = await toy.get("/v1/boom", headers={"x-correlation-id": "cid-42"})
+    err = _assert_error_shape(r, 500)
+    assert err["details"]["correlation_id"] == "cid-42" and r.headers["x-correlation-id"] == "cid-42"
+    from gomoku_shared.logs import correlation_id
+
+    assert [rec for rec in caplog.records if rec.levelno == logging.ERROR], caplog.records
+    # the log line is written inside the request's correlation id (the formatter reads it)
+    assert correlation_id.get() == "-"
+
+
+async def test_a_database_data_error_is_a_422_and_its_values_are_not_logged(toy, caplog):
+    with caplog.at_level(logging.INFO):
+        r = await toy.get("/v1/unstorable")
+    assert _assert_error_shape(r, 422)["code"] == "unstorable_input"
+    assert "Wang" not in r.text and "Wang" not in caplog.text
+
+
+def test_tracebacks_withhold_the_messages_of_database_errors():
+    born = "-".join(["1993", "11", "21"])  # not spelled out: the traceback quotes source lines
+    try:
+        try:
+            raise ValueError("bad value")
+        except ValueError as inner:
+            raise sa_exc.DataError("INSERT INTO people VALUES ($1)", (born,), inner)
+    except sa_exc.DataError:
+        text = format_exception(sys.exc_info())
+    assert "DataError" in text and "message withheld" in text
+    assert born not in text
+    # the driver's own message (the cause) is plain ValueError here: only database modules are
+    # withheld, so real bugs keep their messages
+    assert "ValueError" in text
+
+
+def test_the_guard_refuses_control_characters_long_values_and_deep_json():
+    def scope(path=b"/v1/x", qs=b"", headers=()):
+        return {"type": "http", "path": path.decode(), "raw_path": path, "query_string": qs, "headers": list(headers)}
+
+    assert check_head(scope()) is None
+    assert check_head(scope(b"/v1/a%00b"))[0] == 400
+    assert check_head(scope(b"/v1/a%C2%85b"))[0] == 400  # C1 control (NEL)
+    assert check_head(scope(qs=b"q=%1f"))[0] == 400
+    assert check_head(scope(qs=b"q=" + b"x" * 5000))[0] == 414
+    assert check_head(scope(b"/" + b"x" * 3000))[0] == 414
+    assert check_head(scope(headers=[(b"x-note", b"a\x00b")]))[0] == 400
+    assert check_head(scope(headers=[(b"x-note", b"a\tb")])) is None
+    assert check_head(scope(headers=[(b"x-note", b"x" * 9000)]))[0] == 431
+    assert check_head(scope(b"/v1/%E4%B8%AD%E6%96%87")) is None  # Chinese in a path is fine
+    assert check_json_body(rb'{"name": "\u5f20\u4e09", "note": "line 1\nline 2\ttab"}') is None
+    assert check_json_body(rb'{"a": "\\u0000"}') is None  # an escaped backslash, not a NUL
+    status, body = check_json_body(rb'{"a": {"b": ["x\u0000"]}}')
+    assert status == 400 and json.loads(body)["error"]["details"]["loc"] == ["body", "a", "b", 0]
+    assert check_json_body(rb'{"a": "\ud800"}')[0] == 400  # unpaired surrogate
+    assert check_json_body(rb'{"a": "\ud83d\ude00"}') is None  # a paired one is an emoji
+    assert check_json_body(rb'{"a": "\u007f"}')[0] == 400
+    assert check_json_body(b"[" * MAX_JSON_DEPTH + b"]" * MAX_JSON_DEPTH) is None
+    deep = b"[" * (MAX_JSON_DEPTH + 1) + b"]" * (MAX_JSON_DEPTH + 1)
+    assert json.loads(check_json_body(deep)[1])["error"]["code"] == "json_too_deep"
+    assert check_json_body(b"[" * 100_000 + b"]" * 100_000)[0] == 400
+    assert check_json_body(rb'{"a": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["}') is None  # brackets in a string
+    assert check_json_body(b"{broken [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[") is None  # the route says malformed
+
+
+async def test_bodies_past_the_limit_are_413_and_control_characters_400(toy):
+    r = await toy.post("/v1/things", content=b" " * (MAX_BODY + 1),
+                       headers={"x-api-key": "op-key", "content-type": "application/json"})
+    assert _assert_error_shape(r, 413)["code"] == "body_too_large"
+    r = await toy.post("/v1/things", json={"name": "a\u0000", "size": 1}, headers={"x-api-key": "op-key"})
+    assert _assert_error_shape(r, 400)["code"] == "invalid_characters"
+    r = await toy.post("/v1/things", json={"name": "a\nb", "size": 1}, headers={"x-api-key": "op-key"})
+    assert r.status_code == 200
 
 
 async def test_unknown_route_and_method(toy):

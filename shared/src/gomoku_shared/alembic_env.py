@@ -37,7 +37,7 @@ def run(service: str) -> None:
         return
 
     async def go() -> None:
-        engine = create_async_engine(url, poolclass=pool.NullPool)
+        engine = create_async_engine(url, poolclass=pool.NullPool, hide_parameters=True)
         async with engine.connect() as conn:
             await conn.run_sync(_do_run, version_table)
             await conn.commit()

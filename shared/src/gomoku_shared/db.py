@@ -37,11 +37,13 @@ def is_sqlite(url: str) -> bool:
 
 
 def make_engine(url: str, *, pool_size: int = 10) -> AsyncEngine:
+    """Statement parameters are hidden from every error message and log line: they carry
+    personal data (names, birth dates, ciphertexts)."""
     if is_sqlite(url):
         path = url.split(":///", 1)[1] if ":///" in url else ""
         if path and path != ":memory:":
             os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-        kwargs: dict = {"connect_args": {"timeout": 30}}
+        kwargs: dict = {"connect_args": {"timeout": 30}, "hide_parameters": True}
         if not path or path == ":memory:":
             kwargs["poolclass"] = StaticPool
         engine = create_async_engine(url, **kwargs)
@@ -56,7 +58,8 @@ def make_engine(url: str, *, pool_size: int = 10) -> AsyncEngine:
             cur.close()
 
         return engine
-    return create_async_engine(url, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True)
+    return create_async_engine(url, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True,
+                               hide_parameters=True)
 
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

@@ -1,16 +1,47 @@
-"""Structured (JSON) logs that carry the correlation id of the work in progress."""
+"""Structured (JSON) logs that carry the correlation id of the work in progress.
+
+Personal data never reaches a log line: database engines hide statement parameters
+(``db.make_engine``), and a traceback shows a database driver's exception by its class and
+SQLSTATE only, because drivers quote the offending value in their messages (asyncpg:
+``invalid input for query argument $3: '...'``).
+"""
 from __future__ import annotations
 
 import contextvars
 import json
 import logging
 import sys
+import traceback
 from datetime import datetime, timezone
 
 correlation_id: contextvars.ContextVar[str] = contextvars.ContextVar("correlation_id", default="-")
 
 
+_DATABASE_MODULES = ("sqlalchemy", "asyncpg", "sqlite3", "aiosqlite", "psycopg")
+
+
+def format_exception(exc_info) -> str:
+    """A traceback in which database errors keep their class (and SQLSTATE) but not their message."""
+    te = traceback.TracebackException(*exc_info)
+    stack, seen = [(te, exc_info[1])], set()
+    while stack:
+        t, exc = stack.pop()
+        if t is None or exc is None or id(exc) in seen:
+            continue
+        seen.add(id(exc))
+        if type(exc).__module__.startswith(_DATABASE_MODULES):
+            code = getattr(exc, "sqlstate", None) or getattr(getattr(exc, "orig", None), "sqlstate", None)
+            t._str = "(message withheld: database errors may quote personal data" + (
+                f"; sqlstate {code})" if code else ")")
+        stack.append((t.__cause__, exc.__cause__))
+        stack.append((t.__context__, exc.__context__))
+    return "".join(te.format()).rstrip("\n")
+
+
 class _JsonFormatter(logging.Formatter):
+    def formatException(self, ei) -> str:  # noqa: N802 - logging's name
+        return format_exception(ei)
+
     def format(self, record: logging.LogRecord) -> str:
         data = {
             "ts": datetime.fromtimestamp(record.created, timezone.utc).isoformat(timespec="milliseconds"),
@@ -28,6 +59,9 @@ class _JsonFormatter(logging.Formatter):
 
 
 class _PlainFormatter(logging.Formatter):
+    def formatException(self, ei) -> str:  # noqa: N802 - logging's name
+        return format_exception(ei)
+
     def format(self, record: logging.LogRecord) -> str:
         base = super().format(record)
         return f"{base} [cid={correlation_id.get()}]"

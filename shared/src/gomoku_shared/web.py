@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import logging
+import re
 import time
 import uuid
 from collections.abc import Awaitable, Callable
@@ -15,11 +16,13 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
+from sqlalchemy.exc import DataError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .auth import AnyPrincipal, KeyRing, Operator
 from .clock import FakeClock
 from .errors import ServiceError, error_body
+from .guard import InputGuardMiddleware
 from .logs import correlation_id
 
 log = logging.getLogger("gomoku.web")
@@ -63,16 +66,42 @@ def install_error_handlers(app: FastAPI) -> None:
         return JSONResponse(error_body(codes.get(exc.status_code, "http_error"), message),
                             status_code=exc.status_code, headers=getattr(exc, "headers", None))
 
-    @app.exception_handler(Exception)
-    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
-        # never leak a stack trace; the log has it, keyed by the correlation id
-        log.exception("unhandled error on %s %s", request.method, request.url.path)
-        return JSONResponse(error_body("internal_error", "unexpected server error; it has been logged",
-                                       {"correlation_id": correlation_id.get()}), status_code=500)
+    # sqlalchemy wraps the driver's data errors; here they still slip through a route's own
+    # checks (a value the column cannot hold): the client's fault, never a 500
+    @app.exception_handler(DataError)
+    async def _data_error(_: Request, exc: DataError) -> JSONResponse:
+        return _unstorable(exc)
+
+
+def is_data_error(exc: BaseException) -> bool:
+    """A value the database refused to store or compare (out of range, not encodable, ...)."""
+    if isinstance(exc, DataError):
+        return True
+    try:
+        import asyncpg
+        from asyncpg.exceptions import _base as asyncpg_base
+    except ImportError:  # pragma: no cover - asyncpg is a dependency of every service
+        return isinstance(exc, UnicodeEncodeError)
+    return isinstance(exc, (asyncpg.DataError, asyncpg_base.DataError, UnicodeEncodeError))
+
+
+def _unstorable(exc: BaseException) -> JSONResponse:
+    # the message of a driver error may quote the value (personal data): only its class is logged
+    log.warning("refused a value the database cannot store (%s)", type(exc).__name__)
+    return JSONResponse(error_body("unstorable_input", "a value in the request cannot be stored; "
+                                   "check lengths, number ranges and characters"), status_code=422)
+
+
+def _internal_error() -> JSONResponse:
+    return JSONResponse(error_body("internal_error", "unexpected server error; it has been logged",
+                                   {"correlation_id": correlation_id.get()}), status_code=500)
 
 
 class ObservabilityMiddleware:
-    """Pure ASGI middleware (cheap on the hot path): correlation id + request metrics."""
+    """Pure ASGI middleware (cheap on the hot path): correlation id + request metrics, and the
+    last line of defence: an exception that escapes the app is answered here, inside the
+    correlation id (body, header and log line carry it) and without dropping the connection
+    (beyond this layer the server would close it)."""
 
     def __init__(self, app, registry: CollectorRegistry, service: str) -> None:
         self.app = app
@@ -89,15 +118,16 @@ class ObservabilityMiddleware:
         cid = None
         for k, v in scope.get("headers", ()):
             if k == b"x-correlation-id":
-                cid = v.decode("latin-1")[:128]
+                cid = _CID.sub("", v.decode("latin-1"))[:128]
                 break
         token = correlation_id.set(cid or uuid.uuid4().hex[:16])
-        status = {"code": 500}
+        status = {"code": 500, "started": False}
         start = time.perf_counter()
 
         async def _send(message):
             if message["type"] == "http.response.start":
                 status["code"] = message["status"]
+                status["started"] = True
                 message.setdefault("headers", [])
                 message["headers"] = list(message["headers"]) + [
                     (b"x-correlation-id", correlation_id.get().encode("latin-1"))]
@@ -105,11 +135,28 @@ class ObservabilityMiddleware:
 
         try:
             await self.app(scope, receive, _send)
+        except Exception as exc:  # noqa: BLE001 - answered here, see the class docstring
+            if is_data_error(exc):
+                response = _unstorable(exc)
+            else:
+                log.exception("unhandled error on %s %s", scope.get("method"), scope.get("path"))
+                response = _internal_error()
+            if status["started"]:
+                # the answer is already on its way (a stream): the server ends the connection,
+                # which is how the client learns the body is incomplete
+                if is_data_error(exc):
+                    log.error("stream ended by a database error on %s %s", scope.get("method"), scope.get("path"))
+                return
+            await response(scope, receive, _send)
         finally:
             method = scope.get("method", "GET")
             self.requests.labels(self.service, method, str(status["code"])).inc()
             self.latency.labels(self.service, method).observe(time.perf_counter() - start)
             correlation_id.reset(token)
+
+
+#: what a client-chosen correlation id may contain (it is echoed in headers and logs)
+_CID = re.compile(r"[^A-Za-z0-9._:-]")
 
 
 def create_app(
@@ -130,6 +177,8 @@ def create_app(
     app.state.keyring = keyring or KeyRing()
     app.state.ready_checks = dict(ready_checks or {})
     install_error_handlers(app)
+    # outermost first: correlation id, metrics and the error boundary; then the input checks
+    app.add_middleware(InputGuardMiddleware)
     app.add_middleware(ObservabilityMiddleware, registry=registry, service=service)
 
     @app.get("/healthz", tags=["ops"], summary="Liveness: the process answers")

@@ -11,6 +11,7 @@ from starlette.middleware import Middleware
 
 from gomoku_shared.auth import AnyPrincipal, KeyRing, Operator, require
 from gomoku_shared.errors import Unprocessable
+from gomoku_shared.params import ROUND_MAX, PathId, RoundNo
 from gomoku_shared.runtime import ServiceRuntime
 from gomoku_shared.service import lifespan_for
 from gomoku_shared.web import create_app
@@ -132,12 +133,12 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing, games: GameService | N
     @r.get("/games", response_model=GameList, summary="List games (sorted by game_id)")
     async def list_games(_p: AnyPrincipal, event_code: str | None = Query(None, max_length=64),
                          section_id: str | None = Query(None, max_length=64),
-                         round: int | None = Query(None, ge=0, le=1000),
+                         round: int | None = Query(None, ge=0, le=ROUND_MAX),
                          status: Literal["active", "finished", "all"] = "all") -> JSONResponse:
         return JSONResponse({"games": [_strip(g) for g in await games.list_games(event_code, section_id, round, status)]})
 
     @r.get("/games/{game_id}", summary="One game as of now: board, turn, legal actions, forbidden points, clocks")
-    async def get_game(game_id: str, _p: AnyPrincipal) -> JSONResponse:
+    async def get_game(game_id: PathId, _p: AnyPrincipal) -> JSONResponse:
         return JSONResponse(await games.view(game_id))
 
     async def act(game_id: str, p, name: str, body: PlayerBody, key: str | None) -> JSONResponse:
@@ -145,43 +146,43 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing, games: GameService | N
         return _out(await games.act(game_id, p, body.player_id, kind, data, key))
 
     @r.post("/games/{game_id}/join", response_model=GameSummary, summary="Presence: both joined starts the clock (PLAY-7)")
-    async def join(game_id: str, body: PlayerBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
+    async def join(game_id: PathId, body: PlayerBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
         return await act(game_id, p, "join", body, key)
 
     @r.post("/games/{game_id}/opening", response_model=GameSummary, summary="Professional rules: moves 1-3 and N (PLAY-2 step 1)")
-    async def opening(game_id: str, body: OpeningBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
+    async def opening(game_id: PathId, body: OpeningBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
         return await act(game_id, p, "opening", body, key)
 
     @r.post("/games/{game_id}/swap", response_model=GameSummary, summary="Swap after three: the other player takes black (true) or stays white (PLAY-2 step 2)")
-    async def swap(game_id: str, body: SwapBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
+    async def swap(game_id: PathId, body: SwapBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
         return await act(game_id, p, "swap", body, key)
 
     @r.post("/games/{game_id}/move", response_model=GameSummary, summary="Place a stone (moves 4, 6 and on; every move under free rules)")
-    async def move(game_id: str, body: MoveBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
+    async def move(game_id: PathId, body: MoveBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
         return await act(game_id, p, "move", body, key)
 
     @r.post("/games/{game_id}/offers", response_model=GameSummary, summary="Black offers N fifth moves (PLAY-2 step 4)")
-    async def offers(game_id: str, body: OffersBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
+    async def offers(game_id: PathId, body: OffersBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
         return await act(game_id, p, "offers", body, key)
 
     @r.post("/games/{game_id}/choose", response_model=GameSummary, summary="White chooses one offer as move 5 (PLAY-2 step 5)")
-    async def choose(game_id: str, body: MoveBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
+    async def choose(game_id: PathId, body: MoveBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
         return await act(game_id, p, "choose", body, key)
 
     @r.post("/games/{game_id}/pass", response_model=GameSummary, summary="Pass (two in succession: a draw, PLAY-4)")
-    async def pass_(game_id: str, body: PlayerBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
+    async def pass_(game_id: PathId, body: PlayerBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
         return await act(game_id, p, "pass", body, key)
 
     @r.post("/games/{game_id}/resign", response_model=GameSummary, summary="Resign")
-    async def resign(game_id: str, body: PlayerBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
+    async def resign(game_id: PathId, body: PlayerBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
         return await act(game_id, p, "resign", body, key)
 
     @r.post("/games/{game_id}/draw", response_model=GameSummary, summary="Offer, accept or decline a draw")
-    async def draw(game_id: str, body: DrawBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
+    async def draw(game_id: PathId, body: DrawBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
         return await act(game_id, p, "draw", body, key)
 
     @r.get("/games/{game_id}/record", summary="Game record (PLAY-8): json, notation or psq")
-    async def record(game_id: str, _p: AnyPrincipal, format: Literal["json", "notation", "psq"] = "json"):
+    async def record(game_id: PathId, _p: AnyPrincipal, format: Literal["json", "notation", "psq"] = "json"):
         rec = await games.export(game_id)
         if format == "json":
             return JSONResponse(rec)
@@ -196,7 +197,7 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing, games: GameService | N
             raise Unprocessable("psq_unsupported", str(exc)) from None
 
     @r.get("/rounds/{event_code}/{section_id}/{round}/games", response_model=GameList, summary="The games of one round")
-    async def round_games(event_code: str, section_id: str, round: int, _p: AnyPrincipal) -> JSONResponse:
+    async def round_games(event_code: PathId, section_id: PathId, round: RoundNo, _p: AnyPrincipal) -> JSONResponse:
         return JSONResponse({"games": [_strip(g) for g in await games.list_games(event_code, section_id, round, "all")]})
 
     staff = APIRouter(prefix="/v1", tags=["arbiter"])
@@ -204,11 +205,11 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing, games: GameService | N
     StaffDep = Depends(require("arbiter", "operator"))
 
     @staff.post("/games/{game_id}/adjudicate", response_model=GameSummary, summary="Arbiter decision with a recorded reason (PLAY-4)")
-    async def adjudicate_(game_id: str, body: AdjudicateBody, _p=StaffDep) -> JSONResponse:
+    async def adjudicate_(game_id: PathId, body: AdjudicateBody, _p=StaffDep) -> JSONResponse:
         return _out(await games.staff(game_id, "adjudicate", {"result": body.result, "reason": body.reason}))
 
     @staff.post("/games/{game_id}/add-time", response_model=GameSummary, summary="Arbiter: add (or deduct) time on a player's clock")
-    async def add_time(game_id: str, body: AddTimeBody, _p=StaffDep) -> JSONResponse:
+    async def add_time(game_id: PathId, body: AddTimeBody, _p=StaffDep) -> JSONResponse:
         if body.seconds == 0:
             raise Unprocessable("bad_amount", "add a non-zero number of seconds")
         return _out(await games.staff(game_id, "add_time", {"player_id": body.player_id, "seconds": body.seconds}))

@@ -12,13 +12,14 @@ import contextlib
 import json
 import time
 from collections.abc import Coroutine
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse, StreamingResponse
 
 from gomoku_shared.auth import AnyPrincipal
-from gomoku_shared.errors import NotFound, error_body
+from gomoku_shared.errors import NotFound, ServiceError, error_body
+from gomoku_shared.params import INT32_MAX, PathId, RoundNo, SinceSeq
 
 from ..service_layer.games import GameService, round_key
 
@@ -61,6 +62,15 @@ async def _clock_message(games: GameService, game_id: str) -> dict[str, Any]:
     return {"game_id": game_id, "kind": "clock", "data": {"clocks": view["clocks"], "status": view["status"]}}
 
 
+def _sequence(text: str) -> int:
+    """A Last-Event-ID: ASCII digits only (``str.isdigit`` also accepts "²"), within a game's
+    sequence numbers."""
+    if not (text.isascii() and text.isdigit()) or int(text) > INT32_MAX:
+        raise ServiceError("bad_last_event_id", "Last-Event-ID must be a sequence number (0..2147483647)",
+                           {"header": "Last-Event-ID"}, status=400)
+    return int(text)
+
+
 def install(app: FastAPI, games: GameService) -> None:
     @app.get("/v1/games/{game_id}/events", tags=["stream"],
              summary="Server-Sent Events of one game from sequence number `since` (resume after reconnect)",
@@ -71,12 +81,14 @@ def install(app: FastAPI, games: GameService) -> None:
              response_class=StreamingResponse,
              responses={200: {"content": {"text/event-stream": {"schema": {"type": "string"}}},
                               "description": "the event stream"}})
-    async def sse(game_id: str, request: Request, _p: AnyPrincipal, since: int = Query(0, ge=0),
-                  follow: bool = Query(True, description="keep the stream open until the game ends")):
+    async def sse(game_id: PathId, request: Request, _p: AnyPrincipal, since: SinceSeq = 0,
+                  follow: bool = Query(True, description="keep the stream open until the game ends"),
+                  last_event_id: str | None = Header(None, max_length=10, description=(
+                      "the last `id:` received (resumes after it; wins over `since`): "
+                      "decimal digits, at most 2147483647"))):
+        start = since if last_event_id is None else _sequence(last_event_id)
         if not await games.game_exists(game_id):
             raise NotFound("game_not_found", f"no game {game_id!r}")
-        last = request.headers.get("last-event-id")
-        start = int(last) if last and last.isdigit() else since
 
         async def body():
             seq = start
@@ -110,7 +122,7 @@ def install(app: FastAPI, games: GameService) -> None:
             await ws.close(code=4000 + status, reason=code)
 
     @app.websocket("/v1/games/{game_id}/ws")
-    async def game_ws(ws: WebSocket, game_id: str, since: int = 0):
+    async def game_ws(ws: WebSocket, game_id: PathId, since: SinceSeq = 0):
         if not _authorised(ws):
             return await _refuse(ws, 401, "invalid_api_key", "send a valid API key (X-API-Key header or api_key)")
         if not await games.game_exists(game_id):
@@ -135,7 +147,8 @@ def install(app: FastAPI, games: GameService) -> None:
         await _until_done_or_gone(ws, push())
 
     @app.websocket("/v1/rounds/{event_code}/{section_id}/{round}/ws")
-    async def round_ws(ws: WebSocket, event_code: str, section_id: str, round: int, since: int = 0):
+    async def round_ws(ws: WebSocket, event_code: PathId, section_id: PathId, round: RoundNo,
+                       since: Annotated[int, Query(ge=0, le=2**63 - 1)] = 0):
         if not _authorised(ws):
             return await _refuse(ws, 401, "invalid_api_key", "send a valid API key (X-API-Key header or api_key)")
         await ws.accept()

@@ -15,6 +15,7 @@ from sqlalchemy import delete, insert, select
 from gomoku_shared.auth import KeyRing, Principal, Staff
 from gomoku_shared.contracts.common import Entrant
 from gomoku_shared.errors import NotFound
+from gomoku_shared.params import PathId, RoundNo
 from gomoku_shared.runtime import ServiceRuntime
 from gomoku_shared.service import lifespan_for
 from gomoku_shared.web import create_app
@@ -224,7 +225,7 @@ def routes(pairer: Pairer) -> APIRouter:
     router = APIRouter(tags=["pairing"])
 
     @router.get("/v1/events/{event_code}/sections", summary="Sections of an event with status and current round")
-    async def list_sections(event_code: str, request: Request) -> dict:
+    async def list_sections(event_code: PathId, request: Request) -> dict:
         runtime: ServiceRuntime = request.app.state.runtime
         async with runtime.sessionmaker() as s:
             rows = await repo.sections_of(s, event_code)
@@ -234,7 +235,7 @@ def routes(pairer: Pairer) -> APIRouter:
              "kind": r["kind"], "revision": r["revision"]} for r in rows]}
 
     @router.get(SEC, summary="A section: rules, entrants with start numbers, rounds, ties")
-    async def section_detail(event_code: str, section_id: str, request: Request) -> dict:
+    async def section_detail(event_code: PathId, section_id: PathId, request: Request) -> dict:
         st = await _load(request, event_code, section_id)
         return {
             "event_code": event_code, "section_id": section_id, "stage": st.row["stage"], "name": st.row["name"],
@@ -249,7 +250,7 @@ def routes(pairer: Pairer) -> APIRouter:
         }
 
     @router.get(SEC + "/rounds/{n}", summary="Pairings of a round with their results (drafts included)")
-    async def get_round(event_code: str, section_id: str, n: int, request: Request) -> dict:
+    async def get_round(event_code: PathId, section_id: PathId, n: RoundNo, request: Request) -> dict:
         st = await _load(request, event_code, section_id)
         runtime: ServiceRuntime = request.app.state.runtime
         async with runtime.sessionmaker() as s:
@@ -258,7 +259,7 @@ def routes(pairer: Pairer) -> APIRouter:
 
     @router.get(SEC + "/standings", summary="Standings with every tiebreak value (JSON or ?format=csv)",
                 response_model=None)
-    async def get_standings(event_code: str, section_id: str, request: Request,
+    async def get_standings(event_code: PathId, section_id: PathId, request: Request,
                             format: Literal["json", "csv"] = Query("json")) -> Any:
         d = _standings(await _load(request, event_code, section_id))
         if format == "csv":
@@ -266,7 +267,7 @@ def routes(pairer: Pairer) -> APIRouter:
         return d
 
     @router.get(SEC + "/crosstable", summary="Cross table (JSON or ?format=csv)", response_model=None)
-    async def get_crosstable(event_code: str, section_id: str, request: Request,
+    async def get_crosstable(event_code: PathId, section_id: PathId, request: Request,
                              format: Literal["json", "csv"] = Query("json")) -> Any:
         d = _cross(await _load(request, event_code, section_id))
         if format == "csv":
@@ -274,25 +275,25 @@ def routes(pairer: Pairer) -> APIRouter:
         return d
 
     @router.get(SEC + "/trf", summary="FIDE TRF-16 export (teams: teams as competitors)", response_model=None)
-    async def get_trf(event_code: str, section_id: str, request: Request) -> Any:
+    async def get_trf(event_code: PathId, section_id: PathId, request: Request) -> Any:
         st = await _load(request, event_code, section_id)
         dom = sec.team_tournament(st) if st.team else sec.tournament(st)
         return PlainTextResponse(export_trf(as_tournament(dom) if st.team else dom), media_type="text/plain")
 
     @router.get(SEC + "/ties", summary="Ties on places that matter (PAIR-8): playoffs and arbiter decisions")
-    async def get_ties(event_code: str, section_id: str, request: Request) -> dict:
+    async def get_ties(event_code: PathId, section_id: PathId, request: Request) -> dict:
         st = await _load(request, event_code, section_id)
         return {"section_id": section_id, "status": st.row["status"],
                 "ties": [_tie_view(t) for t in st.ties if t["status"] != "void"]}
 
     @router.get(SEC + "/byes", summary="Requested and forced byes of rounds not yet paired or published")
-    async def get_byes(event_code: str, section_id: str, request: Request) -> dict:
+    async def get_byes(event_code: PathId, section_id: PathId, request: Request) -> dict:
         st = await _load(request, event_code, section_id)
         return {"byes": [{"entrant_id": st.entrants[r["start_no"]]["entrant_id"], "round": r["round"],
                           "kind": r["kind"]} for r in st.requests]}
 
     @router.get(SEC + "/audit", summary="Arbiter audit records (staff)")
-    async def get_audit(event_code: str, section_id: str, request: Request, _p: Staff) -> dict:
+    async def get_audit(event_code: PathId, section_id: PathId, request: Request, _p: Staff) -> dict:
         runtime: ServiceRuntime = request.app.state.runtime
         async with runtime.sessionmaker() as s:
             rows = await repo.audit_of(s, event_code, section_id)
@@ -300,51 +301,51 @@ def routes(pairer: Pairer) -> APIRouter:
                           for r in rows]}
 
     @router.post(SEC + "/rounds/{n}/results", summary="Enter or correct a result (audited; PAIR-11, AWD-8)")
-    async def post_result(event_code: str, section_id: str, n: int, body: ResultBody, request: Request,
+    async def post_result(event_code: PathId, section_id: PathId, n: RoundNo, body: ResultBody, request: Request,
                           p: Staff, key: str | None = IdemKey) -> dict:
         return await _act(request, p, key, event_code, lambda uow: handlers.enter_result(
             uow, event_code, section_id, n, body.pairing_id, body.result, p, pairer, body.note))
 
     @router.put(SEC + "/rounds/{n}/pairings", summary="Correct a draft round's pairings (checked, audited)")
-    async def put_pairings(event_code: str, section_id: str, n: int, body: PairingsBody, request: Request,
+    async def put_pairings(event_code: PathId, section_id: PathId, n: RoundNo, body: PairingsBody, request: Request,
                            p: Staff, key: str | None = IdemKey) -> dict:
         return await _act(request, p, key, event_code, lambda uow: handlers.correct_pairings(
             uow, event_code, section_id, n, [(b.first, b.second) for b in body.boards],
             [(b.entrant_id, b.kind) for b in body.byes], p, pairer))
 
     @router.post(SEC + "/rounds/{n}/publish", summary="Publish a reviewed draft round (then final)")
-    async def post_publish(event_code: str, section_id: str, n: int, request: Request, p: Staff,
+    async def post_publish(event_code: PathId, section_id: PathId, n: RoundNo, request: Request, p: Staff,
                            key: str | None = IdemKey) -> dict:
         return await _act(request, p, key, event_code,
                           lambda uow: handlers.publish_round(uow, event_code, section_id, n, p))
 
     @router.post(SEC + "/hold", summary="Hold the next rounds as drafts for review before publishing")
-    async def post_hold(event_code: str, section_id: str, body: HoldBody, request: Request, p: Staff,
+    async def post_hold(event_code: PathId, section_id: PathId, body: HoldBody, request: Request, p: Staff,
                         key: str | None = IdemKey) -> dict:
         return await _act(request, p, key, event_code,
                           lambda uow: handlers.set_hold(uow, event_code, section_id, body.hold, p))
 
     @router.post(SEC + "/byes", summary="Requested (half point) or forced (full point) bye for a coming round")
-    async def post_bye(event_code: str, section_id: str, body: ByeBody, request: Request, p: Staff,
+    async def post_bye(event_code: PathId, section_id: PathId, body: ByeBody, request: Request, p: Staff,
                        key: str | None = IdemKey) -> dict:
         return await _act(request, p, key, event_code, lambda uow: handlers.add_bye(
             uow, event_code, section_id, body.entrant_id, body.kind, body.round, p, pairer))
 
     @router.post(SEC + "/withdrawals", summary="Withdraw a player (not paired after the given round)")
-    async def post_withdrawal(event_code: str, section_id: str, body: WithdrawalBody, request: Request, p: Staff,
+    async def post_withdrawal(event_code: PathId, section_id: PathId, body: WithdrawalBody, request: Request, p: Staff,
                               key: str | None = IdemKey) -> dict:
         return await _act(request, p, key, event_code, lambda uow: handlers.withdraw(
             uow, event_code, section_id, body.entrant_id, body.after_round, body.reason, p, pairer))
 
     @router.post(SEC + "/entrants", summary="Late entry (Swiss): paired from the next unpublished round")
-    async def post_late_entry(event_code: str, section_id: str, body: LateEntryBody, request: Request, p: Staff,
+    async def post_late_entry(event_code: PathId, section_id: PathId, body: LateEntryBody, request: Request, p: Staff,
                               key: str | None = IdemKey) -> dict:
         entrant = Entrant(**body.model_dump())
         return await _act(request, p, key, event_code, lambda uow: handlers.late_entry(
             uow, event_code, section_id, entrant, p, pairer))
 
     @router.post(SEC + "/ties/{tie_id}/decision", summary="The arbiter's order for a tie (PAIR-8)")
-    async def post_decision(event_code: str, section_id: str, tie_id: str, body: DecisionBody, request: Request,
+    async def post_decision(event_code: PathId, section_id: PathId, tie_id: PathId, body: DecisionBody, request: Request,
                             p: Staff, key: str | None = IdemKey) -> dict:
         return await _act(request, p, key, event_code, lambda uow: handlers.decide_tie(
             uow, event_code, section_id, tie_id, body.order, p))

@@ -18,6 +18,7 @@ from sqlalchemy.exc import IntegrityError
 
 from gomoku_shared.auth import KeyRing, Principal, require
 from gomoku_shared.errors import Conflict, NotFound, ServiceError
+from gomoku_shared.params import PathId
 from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
 from gomoku_shared.service import lifespan_for
 from gomoku_shared.web import create_app
@@ -94,14 +95,14 @@ def _router() -> APIRouter:
                           body=body)
 
     @r.get("/events/{event_code}", tags=["events"], summary="An event: stages, sections, caps, windows")
-    async def get_event(event_code: str, request: Request, _: Anyone) -> dict:
+    async def get_event(event_code: PathId, request: Request, _: Anyone) -> dict:
         async with request.app.state.runtime.sessionmaker() as session:
             return await h.get_event(session, _ctx(request), event_code)
 
     # ------------------------------------------------------------------ entries
     @r.post("/events/{event_code}/entries", tags=["entries"], status_code=201,
             summary="Register one player (REG-1..8, REG-13); Idempotency-Key honoured")
-    async def submit_entry(event_code: str, body: s.EntryIn, request: Request, principal: Registrant) -> JSONResponse:
+    async def submit_entry(event_code: PathId, body: s.EntryIn, request: Request, principal: Registrant) -> JSONResponse:
         async def fn(uow, cmd):
             e = await h.submit_individual(cmd, body)
             await cmd.save()
@@ -110,7 +111,7 @@ def _router() -> APIRouter:
 
     @r.post("/events/{event_code}/entries/bulk", tags=["entries"], status_code=201,
             summary="Bulk registration for partner platforms: all or nothing, with a per-row report")
-    async def submit_bulk(event_code: str, body: s.BulkIn, request: Request, principal: Registrant) -> JSONResponse:
+    async def submit_bulk(event_code: PathId, body: s.BulkIn, request: Request, principal: Registrant) -> JSONResponse:
         async def fn(uow, cmd):
             report = await h.submit_bulk(cmd, body)
             await cmd.save()
@@ -119,7 +120,7 @@ def _router() -> APIRouter:
 
     @r.post("/events/{event_code}/teams", tags=["entries"], status_code=201,
             summary="Register a team with its board order fixed at registration (REG-9)")
-    async def submit_team(event_code: str, body: s.TeamIn, request: Request, principal: Registrant) -> JSONResponse:
+    async def submit_team(event_code: PathId, body: s.TeamIn, request: Request, principal: Registrant) -> JSONResponse:
         async def fn(uow, cmd):
             e = await h.submit_team(cmd, body)
             await cmd.save()
@@ -128,7 +129,7 @@ def _router() -> APIRouter:
 
     @r.get("/events/{event_code}/entries", tags=["entries"],
            summary="Entries (a partner sees only its own; ID numbers masked)")
-    async def list_entries(event_code: str, request: Request, principal: Anyone,
+    async def list_entries(event_code: PathId, request: Request, principal: Anyone,
                            stage: str | None = Query(None, max_length=64),
                            section_id: str | None = Query(None, max_length=100),
                            status: str | None = Query(None, max_length=20)) -> dict:
@@ -148,7 +149,7 @@ def _router() -> APIRouter:
         return {"entries": [h.entry_view(e, loaded.meta[e.id], people, units) for e in chosen]}
 
     @r.get("/events/{event_code}/entries/{entry_id}", tags=["entries"], summary="One entry with its decisions")
-    async def get_entry(event_code: str, entry_id: str, request: Request, principal: Anyone) -> dict:
+    async def get_entry(event_code: PathId, entry_id: PathId, request: Request, principal: Anyone) -> dict:
         ctx = _ctx(request)
         async with request.app.state.runtime.sessionmaker() as session:
             config = await ctx.config(session, event_code)
@@ -163,7 +164,7 @@ def _router() -> APIRouter:
 
     @r.post("/events/{event_code}/entries/{entry_id}/withdraw", tags=["entries"], status_code=200,
             summary="Withdraw an entry with a written reason (REG-10); the waiting list moves up (REG-2)")
-    async def withdraw(event_code: str, entry_id: str, body: s.WithdrawIn, request: Request,
+    async def withdraw(event_code: PathId, entry_id: PathId, body: s.WithdrawIn, request: Request,
                        principal: Anyone) -> JSONResponse:
         async def fn(uow, cmd):
             return await h.withdraw(cmd, entry_id, body)
@@ -171,7 +172,7 @@ def _router() -> APIRouter:
 
     @r.post("/events/{event_code}/entries/{entry_id}/review", tags=["review"], status_code=200,
             summary="Arbiter settles an entry pending review (wildcard, host quota)")
-    async def review(event_code: str, entry_id: str, body: s.DecisionIn, request: Request,
+    async def review(event_code: PathId, entry_id: PathId, body: s.DecisionIn, request: Request,
                      principal: Arbiter) -> JSONResponse:
         async def fn(uow, cmd):
             e = await h.review_entry(cmd, entry_id, body)
@@ -181,14 +182,14 @@ def _router() -> APIRouter:
     # ------------------------------------------------------------------ changes
     @r.post("/events/{event_code}/entries/{entry_id}/changes", tags=["changes"], status_code=201,
             summary="Request a change (REG-10: arbiter approval after the close, none in the freeze; REG-9)")
-    async def request_change(event_code: str, entry_id: str, body: s.ChangeIn, request: Request,
+    async def request_change(event_code: PathId, entry_id: PathId, body: s.ChangeIn, request: Request,
                              principal: Anyone) -> JSONResponse:
         async def fn(uow, cmd):
             return await h.request_change_cmd(cmd, entry_id, body)
         return await _run(request, principal, event_code, fn, body=body)
 
     @r.get("/events/{event_code}/changes", tags=["changes"], summary="Change requests (a partner sees its own)")
-    async def list_changes(event_code: str, request: Request, principal: Anyone) -> dict:
+    async def list_changes(event_code: PathId, request: Request, principal: Anyone) -> dict:
         async with request.app.state.runtime.sessionmaker() as session:
             await _ctx(request).config(session, event_code)
             rows = (await session.execute(sa.select(orm.change_requests).where(
@@ -196,7 +197,7 @@ def _router() -> APIRouter:
         return {"changes": [h.change_view(x) for x in rows if h.may_see(principal, x.partner_id)]}
 
     @r.post("/changes/{change_id}/decision", tags=["changes"], summary="Arbiter approves or refuses a change")
-    async def decide_change(change_id: str, body: s.DecisionIn, request: Request, principal: Arbiter) -> JSONResponse:
+    async def decide_change(change_id: PathId, body: s.DecisionIn, request: Request, principal: Arbiter) -> JSONResponse:
         return await _run(request, principal, None,
                           lambda uow, _: h.decide_change_cmd(uow, _ctx(request), principal, change_id, body),
                           status=200, body=body)
@@ -204,14 +205,14 @@ def _router() -> APIRouter:
     # ------------------------------------------------------------------ evidence
     @r.post("/events/{event_code}/evidence", tags=["evidence"], status_code=201,
             summary="Upload an evidence record for a player (REG-6, REG-8); the document is stored encrypted")
-    async def upload_evidence(event_code: str, body: s.EvidenceUploadIn, request: Request,
+    async def upload_evidence(event_code: PathId, body: s.EvidenceUploadIn, request: Request,
                               principal: Anyone) -> JSONResponse:
         async def fn(uow, cmd):
             return await h.upload_evidence(cmd, body)
         return await _run(request, principal, event_code, fn, body=body)
 
     @r.get("/events/{event_code}/evidence", tags=["evidence"], summary="Evidence records (a partner sees its own)")
-    async def list_evidence(event_code: str, request: Request, principal: Anyone,
+    async def list_evidence(event_code: PathId, request: Request, principal: Anyone,
                             status: str | None = Query(None, max_length=20)) -> dict:
         async with request.app.state.runtime.sessionmaker() as session:
             await _ctx(request).config(session, event_code)
@@ -221,7 +222,7 @@ def _router() -> APIRouter:
 
     @r.post("/evidence/{evidence_id}/decision", tags=["evidence"],
             summary="Arbiter approves or rejects evidence; the player's entries are judged again (REG-6)")
-    async def decide_evidence(evidence_id: str, body: s.DecisionIn, request: Request,
+    async def decide_evidence(evidence_id: PathId, body: s.DecisionIn, request: Request,
                               principal: Arbiter) -> JSONResponse:
         async with request.app.state.runtime.sessionmaker() as session:
             code = await h.evidence_event(session, evidence_id)
@@ -233,21 +234,21 @@ def _router() -> APIRouter:
     # ------------------------------------------------------------------ units
     @r.post("/events/{event_code}/units", tags=["units"], status_code=201,
             summary="A unit with its leader and coaches (REG-3)")
-    async def add_unit(event_code: str, body: s.UnitIn, request: Request, principal: Registrant) -> JSONResponse:
+    async def add_unit(event_code: PathId, body: s.UnitIn, request: Request, principal: Registrant) -> JSONResponse:
         async def fn(uow, cmd):
             return await h.add_unit(cmd, body)
         return await _run(request, principal, event_code, fn, body=body)
 
     @r.post("/events/{event_code}/units/{unit_id}/officials", tags=["units"], status_code=201,
             summary="Name a leader, coach or acting leader of a unit (REG-3)")
-    async def add_official(event_code: str, unit_id: str, body: s.OfficialIn, request: Request,
+    async def add_official(event_code: PathId, unit_id: PathId, body: s.OfficialIn, request: Request,
                            principal: Registrant) -> JSONResponse:
         async def fn(uow, cmd):
             return await h.add_official(cmd, unit_id, body)
         return await _run(request, principal, event_code, fn, body=body)
 
     @r.get("/events/{event_code}/units", tags=["units"], summary="Units (a partner sees its own)")
-    async def list_units(event_code: str, request: Request, principal: Anyone) -> dict:
+    async def list_units(event_code: PathId, request: Request, principal: Anyone) -> dict:
         ctx = _ctx(request)
         async with request.app.state.runtime.sessionmaker() as session:
             config = await ctx.config(session, event_code)
@@ -258,7 +259,7 @@ def _router() -> APIRouter:
     # ------------------------------------------------------------------ stages
     @r.post("/events/{event_code}/stages/{stage}/check-in", tags=["stages"], status_code=200,
             summary="Check entries in and mark no-shows (REG-11)")
-    async def check_in(event_code: str, stage: str, body: s.CheckInIn, request: Request,
+    async def check_in(event_code: PathId, stage: PathId, body: s.CheckInIn, request: Request,
                        principal: Arbiter) -> JSONResponse:
         async def fn(uow, cmd):
             return await h.check_in(cmd, stage, body)
@@ -266,7 +267,7 @@ def _router() -> APIRouter:
 
     @r.post("/events/{event_code}/stages/{stage}/close", tags=["stages"], status_code=200,
             summary="Close a stage: merge/cancel sections (REG-12), emit one section.closed per section")
-    async def close(event_code: str, stage: str, request: Request, principal: OperatorKey,
+    async def close(event_code: PathId, stage: PathId, request: Request, principal: OperatorKey,
                     body: s.CloseIn | None = None) -> JSONResponse:
         body = body or s.CloseIn()
 
@@ -276,13 +277,13 @@ def _router() -> APIRouter:
 
     @r.get("/events/{event_code}/stages/{stage}", tags=["stages"],
            summary="Stage status: open | awaiting_qualifiers | ready | closed, with per-section counts")
-    async def stage_status(event_code: str, stage: str, request: Request, principal: Anyone) -> dict:
+    async def stage_status(event_code: PathId, stage: PathId, request: Request, principal: Anyone) -> dict:
         async with request.app.state.runtime.sessionmaker() as session:
             return await st.stage_view(session, _ctx(request), principal, event_code, stage)
 
     @r.post("/events/{event_code}/stages/{stage}/seeded", tags=["stages"], status_code=201,
             summary="Players seeded straight into a qualification stage (EVT-6, SZ: Shenzhen Cup top 4)")
-    async def seeded(event_code: str, stage: str, body: s.SeededIn, request: Request,
+    async def seeded(event_code: PathId, stage: PathId, body: s.SeededIn, request: Request,
                      principal: OperatorKey) -> JSONResponse:
         async def fn(uow, cmd):
             return await st.post_seeded(cmd, stage, body)

@@ -135,7 +135,9 @@ def fuzz_service(service: str, base_url: str, keys: dict[str, str], *, examples:
                                            transport_kwargs={"base_url": base_url})
                 except FailureGroup as group:
                     for failure in group.exceptions:
-                        _record(report, _check_name(failure), label, f"[{key_name}] {failure.message}")
+                        _record(report, _check_name(failure), label,
+                                f"[{key_name}] {case.method} {response.request.url} -> {response.status_code}: "
+                                f"{failure.message} {response.text[:200]}")
                 except AssertionError as exc:
                     _record(report, "assertion", label, f"[{key_name}] {exc}")
 

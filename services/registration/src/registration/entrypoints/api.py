@@ -16,6 +16,7 @@ from fastapi import APIRouter, Depends, FastAPI, Query, Request
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import IntegrityError
 
+from gomoku_shared.api_docs import errors
 from gomoku_shared.auth import KeyRing, Principal, require
 from gomoku_shared.errors import Conflict, NotFound, ServiceError
 from gomoku_shared.params import PathId
@@ -88,7 +89,7 @@ def _router() -> APIRouter:
             out.append({"id": pid, "name": cfg.name, "name_zh": cfg.name_zh})
         return {"presets": out}
 
-    @r.post("/events", tags=["events"], status_code=201,
+    @r.post("/events", tags=["events"], status_code=201, responses=errors(404, 409),
             summary="Create an event from a preset plus overrides; emits event.configured")
     async def create_event(body: s.EventIn, request: Request, principal: OperatorKey) -> JSONResponse:
         return await _run(request, principal, None, lambda uow, c: h.create_event(uow, _ctx(request), principal, body),

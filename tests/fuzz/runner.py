@@ -102,10 +102,23 @@ def _check_name(failure: Failure) -> str:
     return getattr(failure, "title", None) or type(failure).__name__
 
 
+def _strategy(operation, known: dict[str, list]):
+    """Generated requests in both modes; where every path parameter has known values, as many
+    again that address existing resources (with generated queries and bodies)."""
+    modes = (GenerationMode.POSITIVE, GenerationMode.NEGATIVE)
+    options = [operation.as_strategy(generation_mode=m) for m in modes]
+    names = [p.name for p in operation.path_parameters]
+    if names and all(known.get(n) for n in names):
+        combos = [{n: known[n][min(i, len(known[n]) - 1)] for n in names} for i in range(2)]
+        for combo in {tuple(sorted(c.items())): c for c in combos}.values():
+            options += [operation.as_strategy(generation_mode=m, path_parameters=combo) for m in modes]
+    return st.one_of(*options)
+
+
 def fuzz_service(service: str, base_url: str, keys: dict[str, str], *, examples: int = EXAMPLES,
-                 exclude_paths: tuple[str, ...] = ()) -> Report:
+                 known: dict[str, list] | None = None, exclude_paths: tuple[str, ...] = ()) -> Report:
     """Fuzz every operation of the service served at ``base_url`` with each API key of ``keys``
-    (name -> key) in both generation modes."""
+    (name -> key), in both generation modes, and against the ``known`` resources."""
     schema = schemathesis.openapi.from_url(f"{base_url}/openapi.json")
     report = Report(service)
     session = requests.Session()
@@ -115,8 +128,7 @@ def fuzz_service(service: str, base_url: str, keys: dict[str, str], *, examples:
             continue
         report.operations += 1
         label = f"{operation.method.upper()} {operation.path}"
-        strategy = st.one_of(operation.as_strategy(generation_mode=GenerationMode.POSITIVE),
-                             operation.as_strategy(generation_mode=GenerationMode.NEGATIVE))
+        strategy = _strategy(operation, known or {})
 
         for key_name, key in keys.items():
             headers = {"x-api-key": key}

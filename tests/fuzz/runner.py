@@ -102,16 +102,21 @@ def _check_name(failure: Failure) -> str:
     return getattr(failure, "title", None) or type(failure).__name__
 
 
+#: fixed query parameters: a followed event stream of a live game stays open until the game ends
+FIXED_QUERY = {"/v1/games/{game_id}/events": {"follow": "false"}}
+
+
 def _strategy(operation, known: dict[str, list]):
     """Generated requests in both modes; where every path parameter has known values, as many
     again that address existing resources (with generated queries and bodies)."""
     modes = (GenerationMode.POSITIVE, GenerationMode.NEGATIVE)
-    options = [operation.as_strategy(generation_mode=m) for m in modes]
+    query = FIXED_QUERY.get(operation.path)
+    options = [operation.as_strategy(generation_mode=m, query=query) for m in modes]
     names = [p.name for p in operation.path_parameters]
     if names and all(known.get(n) for n in names):
         combos = [{n: known[n][min(i, len(known[n]) - 1)] for n in names} for i in range(2)]
         for combo in {tuple(sorted(c.items())): c for c in combos}.values():
-            options += [operation.as_strategy(generation_mode=m, path_parameters=combo) for m in modes]
+            options += [operation.as_strategy(generation_mode=m, path_parameters=combo, query=query) for m in modes]
     return st.one_of(*options)
 
 

@@ -7,10 +7,11 @@ repeated on every route:
 * every operation: 400 (malformed JSON, characters that cannot be stored), 414, 431 (the input
   guard), and 422 when it takes parameters or a body;
 * an operation that needs an API key (its ``security``, declared by ``auth.require``): 401, 403;
-* an operation with path parameters: 404; with a body: 413.
+* an operation with path parameters: 404; with a body: 413;
+* a write (POST, PUT, PATCH, DELETE): 409 (the current state, or a reused Idempotency-Key).
 
-Statuses that depend on the service's own rules (409 conflicts, 422 for a rule refused on a
-route without parameters) are declared on the route with
+Statuses that depend on the service's own rules (a 409 or 422 on a read) are declared on the
+route with
 ``responses=errors(409, ...)``. Every response declares the ``X-Correlation-ID`` header.
 """
 from __future__ import annotations
@@ -57,6 +58,11 @@ CORRELATION_HEADER = {"X-Correlation-ID": {
     "description": "the request's correlation id (the one sent, or a new one); log lines carry it",
     "required": True, "schema": {"type": "string"}}}
 
+def text_too(*media_types: str, status: int = 200) -> dict[int | str, dict[str, Any]]:
+    """``responses=`` for a route that answers text (CSV, TRF, notation) as well as JSON."""
+    return {status: {"content": {m: {"schema": {"type": "string"}} for m in media_types}}}
+
+
 def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """``responses=`` for a route: the given error statuses in the common shape."""
     return {status: _error_response(status) for status in statuses}
@@ -66,8 +72,9 @@ def _error_response(status: int) -> dict[str, Any]:
     return {"description": DESCRIPTIONS.get(status, "Refused"), "content": {"application/json": {"schema": ERROR_REF}}}
 
 
-def _derived_statuses(operation: dict[str, Any]) -> set[int]:
+def _derived_statuses(method: str, operation: dict[str, Any]) -> set[int]:
     statuses = {400, 414, 431}
+    write = method in ("post", "put", "patch", "delete")
     params = operation.get("parameters", [])
     body = "requestBody" in operation
     if params or body:
@@ -76,6 +83,9 @@ def _derived_statuses(operation: dict[str, Any]) -> set[int]:
         statuses.add(404)
     if body:
         statuses.add(413)
+    if write:
+        # the state changed meanwhile, or an Idempotency-Key was reused with another request
+        statuses.add(409)
     if operation.get("security"):
         # 403: a role that may not call it, or a partner reaching for another partner's data
         statuses |= {401, 403}
@@ -90,11 +100,11 @@ def complete(schema: dict[str, Any]) -> dict[str, Any]:
     for name in ("HTTPValidationError", "ValidationError"):
         components["schemas"].pop(name, None)
     for item in schema.get("paths", {}).values():
-        for operation in item.values():
+        for method, operation in item.items():
             if not isinstance(operation, dict) or "responses" not in operation:
                 continue
             responses = operation["responses"]
-            for status in sorted(_derived_statuses(operation)):
+            for status in sorted(_derived_statuses(method, operation)):
                 responses[str(status)] = _error_response(status)
             for status, response in responses.items():
                 if status.startswith(("4", "5")) and "content" not in response:

@@ -80,7 +80,8 @@ def _register_people(base: str) -> None:
 def _personal_secrets(stored: list[dict]) -> list[str]:
     out = []
     for p in PEOPLE:
-        out += [p["name"], p["birth_date"], p["id_number"], p["id_number"][-8:]]
+        y, m, d = (int(x) for x in p["birth_date"].split("-"))
+        out += [p["name"], p["birth_date"], f"date({y}, {m}, {d})", p["id_number"], p["id_number"][-8:]]
     out += ["HK-EDGE-0001", "POL-EDGE-0001"]
     for row in stored:
         out += [v for v in row.values() if isinstance(v, str) and len(v) >= 16]
@@ -200,6 +201,65 @@ async def test_services_on_postgres_refuse_bad_inputs_keep_500s_traceable_and_lo
         boom = [json.loads(x) for x in _log_lines([registration.log]) if '"edge-boom-1"' in x]
         assert any(x["level"] == "ERROR" and "Traceback" in x.get("exc", "") for x in boom), boom
         secrets = _personal_secrets(stored) + ["Zhang Xiaoming Jr", "440301199103070058", "19910307"]
+        assert any("message withheld" in x.get("exc", "") for x in boom), boom
         _assert_no_personal_data(_log_lines([p.log for p in stack.procs.values()]), secrets)
     finally:
+        stack.stop_all()
+
+
+async def test_gameplay_process_binds_an_idempotency_key_to_its_request(fresh_database, amqp_url, bus_namespace,
+                                                                         tmp_path):
+    """The issue's reproducer over the wire: a move for game b4 sent with the key of a move in
+    b3 was answered with b3's summary and dropped; now it is 409 idempotency_key_reused, and a
+    true retry is replayed with Idempotent-Replayed: true (group-committed path, PostgreSQL)."""
+    from datetime import datetime
+
+    from gomoku_shared.contracts import encode, envelope_for
+    from gomoku_shared.contracts.common import ClockSpec, Ruleset
+    from gomoku_shared.contracts.events import PairingSpec, RoundPaired
+    from gomoku_shared.messaging.rabbit import RabbitEventBus
+
+    stack = LocalCompose(database_urls={"gameplay": await fresh_database()}, amqp_url=amqp_url,
+                         namespace=bus_namespace, log_dir=tmp_path,
+                         extra_env={"API_KEYS": KEYS, "CLOCK": "fake", "CLOCK_START": SZ_OPEN})
+    bus = RabbitEventBus(amqp_url, namespace=bus_namespace)
+    try:
+        stack.migrate("gameplay")
+        gp = stack.start("gameplay")
+        stack.wait_ready("gameplay")
+        start = datetime.fromisoformat(SZ_OPEN)
+        specs = [PairingSpec(pairing_id=pid, first=a, second=b, games=1, ruleset=Ruleset(track="free"),
+                             clock=ClockSpec(kind="sudden_death", base_s=900, increment_s=0))
+                 for pid, a, b in (("p1", "alice", "bob"), ("p2", "carol", "dave"))]
+        await bus.start()
+        await bus.publish([encode(envelope_for(
+            RoundPaired(event_code="EV", stage="main", section_id="S1", round=1, starts_at=start, no_show_minutes=15,
+                        pairings=specs), correlation_id="edge", occurred_at=start))])
+        b3, b4 = "EV.main.S1.r1.p1.g1", "EV.main.S1.r1.p2.g1"
+        deadline = time.monotonic() + 30
+        while len(httpx.get(gp.url + "/v1/games", headers=OP).json()["games"]) < 2:
+            assert time.monotonic() < deadline, gp.log.read_text()[-3000:]
+            time.sleep(0.1)
+        conn = RawHttp("127.0.0.1", gp.port)
+        try:
+            def post(gid: str, action: str, body: dict, key: str | None = None):
+                headers = {**OP, **({"Idempotency-Key": key} if key else {})}
+                status, headers, raw = conn.request("POST", f"/v1/games/{gid}/{action}", headers, json.dumps(body).encode())
+                return status, headers, json.loads(raw)
+
+            for gid, players in ((b3, ("alice", "bob")), (b4, ("carol", "dave"))):
+                for player in players:
+                    assert post(gid, "join", {"player_id": player})[0] == 200
+            status, headers, first = post(b3, "move", {"player_id": "alice", "point": "h8"}, "m-1")
+            assert status == 200 and "idempotent-replayed" not in headers
+            status, headers, again = post(b3, "move", {"player_id": "alice", "point": "h8"}, "m-1")
+            assert status == 200 and headers["idempotent-replayed"] == "true" and again == first
+            status, headers, refused = post(b4, "move", {"player_id": "carol", "point": "h8"}, "m-1")
+            assert status == 409 and refused["error"]["code"] == "idempotency_key_reused", refused
+            status, _, view = conn.request("GET", f"/v1/games/{b4}", OP)
+            assert json.loads(view)["moves"] == []
+        finally:
+            conn.close()
+    finally:
+        await bus.close()
         stack.stop_all()

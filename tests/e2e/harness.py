@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from gomoku_sim.bots import BotPolicy
+from gomoku_sim.consistency import Report, check
 from gomoku_sim.driver import EventDriver, RunSpec, result_digest
 from gomoku_sim.stack import distributed_stack, embedded_stack
 
@@ -23,10 +24,27 @@ def spec(preset: str, seed: int, sizes: dict[str, int], *, rounds: int = 3, poli
                    shift_years=shift_years, progress=False, wait_timeout_s=60, run_timeout_s=600)
 
 
+#: the consistency report of every run of this test session, by run key and mode
+REPORTS: dict[tuple[str, str], Report] = {}
+
+
+async def consistent(stack, driver: EventDriver, mode: str) -> Report:
+    """After every seed run: the services agree on every result, the standings awards used and
+    the field (gomoku_sim.consistency, read over HTTP with the operator key); fails naming the
+    first disagreement."""
+    await stack.quiet()
+    report = await check(stack.platform, driver.code)
+    REPORTS[(_key(driver.spec), mode)] = report
+    report.assert_consistent()
+    assert report.checked["pairings"] and report.checked["entries"], report.checked
+    return report
+
+
 async def run_embedded(tmp_path: Path, run: RunSpec) -> tuple[dict[str, Any], EventDriver]:
     async with embedded_stack(tmp_path / f"embedded-{run.preset_id}-{run.seed}") as stack:
         driver = EventDriver(stack.platform, stack.clock, stack.quiet, run)
         summary = await driver.run()
+        await consistent(stack, driver, "embedded")
         return summary, driver
 
 
@@ -53,9 +71,11 @@ async def run_distributed(tmp_path: Path, run: RunSpec, *, amqp_url: str, databa
                                  namespace=namespace, code_of=lambda: run.code) as stack:
         driver = EventDriver(stack.platform, stack.clock, stack.quiet, run)
         if chaos is None:
-            return await driver.run(), driver
-        async with chaos(stack, driver):
             summary = await driver.run()
+        else:
+            async with chaos(stack, driver):
+                summary = await driver.run()
+        await consistent(stack, driver, "distributed")
         return summary, driver
 
 

@@ -36,7 +36,11 @@ async def test_sz_2022_online_qualifier_to_final(tmp_path):
     regs = summary["registrations"]
     assert regs["men-free-x-gender"]["status"] == "refused"
     assert regs["women-free-x-residency"]["status"] == "refused"
-    assert all(r["status"] == "accepted" for k, r in regs.items() if "-x-" not in k)
+    # REG-18: admitted on declared residency evidence, visibly pending until the arbiter approves it
+    assert all(r["status"] == "accepted_pending_evidence" for k, r in regs.items() if "-x-" not in k)
+    # ... which the arbiter did before the online stage: every eligible entry is plainly accepted
+    online_entries = {e["entry_id"]: e for e in summary["entries"]["online"]}
+    assert all(online_entries[r["entry_id"]]["status"] == "accepted" for k, r in regs.items() if "-x-" not in k)
 
     # REG-12: women-free (4 < 8) merged into men-free; the merged field ranks each gender apart
     online = {s["section_id"]: s for s in driver.stages[0].sections}

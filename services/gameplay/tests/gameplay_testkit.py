@@ -104,3 +104,38 @@ async def eventually(pred, timeout: float = 10.0, step: float = 0.02):
         if loop.time() > end:
             raise AssertionError("condition not met in time")
         await asyncio.sleep(step)
+
+
+async def idempotency_scenario(api: Api, publish, clock: FakeClock, wait_games) -> None:
+    """Idempotency-Key (gomoku_shared.idempotency): bound to principal, route, game and body.
+    ``publish`` delivers an event, ``wait_games(n)`` waits until n games exist."""
+    await publish(round_paired(pairing("p1", "alice", "bob"), pairing("p2", "carol", "dave")))
+    await wait_games(2)
+    b3, b4 = "EV.main.S1.r1.p1.g1", "EV.main.S1.r1.p2.g1"
+    await api.join_both(b3, "alice", "bob")
+    await api.join_both(b4, "carol", "dave")
+    key = {**OP, "Idempotency-Key": "move-1"}
+    first = await api.post(f"/v1/games/{b3}/move", {"player_id": "alice", "point": "h8"}, headers=key)
+    assert first.status_code == 200 and "idempotent-replayed" not in first.headers, first.text
+    again = await api.post(f"/v1/games/{b3}/move", {"player_id": "alice", "point": "h8"}, headers=key)
+    assert again.status_code == 200 and again.headers["idempotent-replayed"] == "true"
+    assert again.json() == first.json()
+    # the same key with any other request: another game, another point, another action
+    for gid, what, body in [(b4, "move", {"player_id": "carol", "point": "h8"}),
+                            (b3, "move", {"player_id": "bob", "point": "i9"}),
+                            (b3, "resign", {"player_id": "bob"})]:
+        r = await api.post(f"/v1/games/{gid}/{what}", body, headers=key)
+        assert r.status_code == 409 and r.json()["error"]["code"] == "idempotency_key_reused", (gid, what, r.text)
+    assert (await api.game(b4))["moves"] == [] and (await api.game(b3))["moves"] == ["h8"]
+    # another principal's keys are its own
+    r = await api.post(f"/v1/games/{b4}/move", {"player_id": "carol", "point": "h8"}, headers={**PA, "Idempotency-Key": "move-1"})
+    assert r.status_code == 200 and "idempotent-replayed" not in r.headers, r.text
+    # the key expires (IDEMPOTENCY_TTL_S, default a day of the service clock): then it is free
+    clock.advance(86400 + 1)
+    await publish(round_paired(pairing("p1", "alice", "bob"), rnd=2))
+    await wait_games(3)
+    b5 = "EV.main.S1.r2.p1.g1"
+    await api.join_both(b5, "alice", "bob")
+    r = await api.post(f"/v1/games/{b5}/move", {"player_id": "alice", "point": "h8"}, headers=key)
+    assert r.status_code == 200 and "idempotent-replayed" not in r.headers, r.text
+    assert (await api.game(b5))["moves"] == ["h8"]

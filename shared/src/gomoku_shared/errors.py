@@ -9,11 +9,14 @@ class ServiceError(Exception):
 
     status = 400
 
-    def __init__(self, code: str, message: str, details: Any = None, *, status: int | None = None):
+    def __init__(self, code: str, message: str, details: Any = None, *, status: int | None = None,
+                 headers: dict[str, str] | None = None):
         super().__init__(message)
         self.code = code
         self.message = message
         self.details = details
+        #: extra response headers (e.g. Idempotent-Replayed on a replayed refusal)
+        self.headers = headers
         if status is not None:
             self.status = status
 

@@ -19,6 +19,7 @@ and the problem: see `EventConfigError`.
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Mapping
 from datetime import date, datetime
 from pathlib import Path
@@ -30,10 +31,11 @@ __all__ = [
     "AwardsConfig", "BestBoardAward", "BirthWindow", "ChangeRules", "CheckInConfig", "ClockConfig",
     "ClosingRules", "ConfigIssue", "EligibilityClause", "EventConfig", "EventConfigError",
     "FormatConfig", "Gender", "InsuranceRules", "OpeningConfig", "PlaceAward", "PlayoffConfig",
-    "PlayoffStage", "PrizeTable", "QualificationRule", "RegistrationWindow", "ResidencyOption",
+    "PendingEvidence", "PlayoffStage", "PrizeTable", "QualificationRule", "RegionConfig",
+    "RegistrationWindow", "ResidencyOption",
     "ScoringConfig", "SectionConfig", "SeededSource", "StageConfig", "TeamComposition",
     "TeamMatchConfig", "TeamScoring", "TitleBand", "TwoGameRound", "UnitRules",
-    "apply_overrides", "deep_merge", "grade_rank", "load_preset", "parse_event_config",
+    "apply_overrides", "deep_merge", "grade_rank", "load_preset", "parse_event_config", "place_key",
     "strip_extension_keys",
 ]
 
@@ -330,6 +332,19 @@ class ResidencyOption(_Model):
         return self
 
 
+class PendingEvidence(_Model):
+    """A `declared` clause admits on evidence not yet approved (REG-18): by when it must be
+    approved, and what happens otherwise. Shown with every entry admitted that way."""
+
+    #: the evidence must be approved before this time (exclusive)
+    approve_by: datetime
+    #: next_stage_place_passes_on: a qualifier whose evidence is still unapproved loses the
+    #: place in the next stage to the next eligible qualifier (SZ 八(四), REG-7)
+    otherwise: Literal["next_stage_place_passes_on"]
+    #: the consequence as the organiser words it (shown to registrants)
+    note: str
+
+
 class EligibilityClause(_Model):
     """A data-driven eligibility clause (REG-6, REG-7, REG-8); sections list the ids that apply.
 
@@ -339,10 +354,37 @@ class EligibilityClause(_Model):
     id: str
     rule: str  # rule id for the decision record, e.g. "REG-6"
     kind: Literal["residency_any_of", "representation"]
+    #: a region id of `EventConfig.regions` (or a plain name where the event lists none)
     region: str | None = None
     #: declared: facts + non-rejected evidence suffice; verified: approved evidence needed (REG-7)
     evidence: Literal["declared", "verified"] = "declared"
+    #: declared clauses: the approval the admission still waits for (REG-18)
+    pending_evidence: PendingEvidence | None = None
     options: Annotated[list[ResidencyOption], Field(min_length=1)]
+
+
+def place_key(name: str) -> str:
+    """A place name compared as people write it (REG-17): Unicode-normalised (full-width
+    forms, compatibility characters), case-folded, without spaces and joining punctuation."""
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    return "".join(ch for ch in folded if not ch.isspace() and ch not in "-_.·'’()（）")
+
+
+class RegionConfig(_Model):
+    """REG-17: a residency region and every name it is written under (Chinese, English, the
+    areas it includes, e.g. 深圳市 含深汕特别合作区)."""
+
+    id: str
+    name: str
+    name_zh: str | None = None
+    #: other accepted spellings (the id, name and name_zh are accepted anyway)
+    aliases: list[str] = []
+
+    def names(self) -> list[str]:
+        return [self.id, self.name, *([self.name_zh] if self.name_zh else []), *self.aliases]
+
+    def matches(self, written: str | None) -> bool:
+        return written is not None and place_key(written) in {place_key(n) for n in self.names()}
 
 
 # --------------------------------------------------------------------------- closing / stages
@@ -601,6 +643,8 @@ class EventConfig(_Model):
     changes: ChangeRules
     insurance: InsuranceRules
     check_in: CheckInConfig = CheckInConfig()
+    #: REG-17: the residency regions the clauses name, with their accepted spellings
+    regions: list[RegionConfig] = []
     eligibility: list[EligibilityClause] = []
     stages: Annotated[list[StageConfig], Field(min_length=1)]
 
@@ -637,6 +681,20 @@ class EventConfig(_Model):
             if c.id == clause_id:
                 return c
         raise KeyError(clause_id)
+
+    def region(self, written: str) -> RegionConfig | None:
+        """The configured region written as `written` (any accepted spelling), if any."""
+        return next((r for r in self.regions if r.matches(written)), None)
+
+    def same_region(self, required: str, written: str | None) -> bool:
+        """REG-17: does a place as written (evidence, unit) lie in the required region?
+        Configured regions accept all their spellings; other names compare normalised."""
+        if written is None:
+            return False
+        region = self.region(required)
+        if region is not None:
+            return region.matches(written)
+        return place_key(required) == place_key(written)
 
     def section_start(self, section_id: str) -> date:
         s = self.section(section_id)
@@ -758,6 +816,23 @@ def _cross_check(ev: EventConfig) -> list[ConfigIssue]:
         clause_ids[c.id] = i
         for j, opt in enumerate(c.options):
             _check_tz(f"eligibility[{i}].options[{j}].deadline", opt.deadline, ev.timezone, issues)
+        if c.pending_evidence is not None:
+            _check_tz(f"eligibility[{i}].pending_evidence.approve_by", c.pending_evidence.approve_by,
+                      ev.timezone, issues)
+            if c.evidence != "declared":
+                add(f"eligibility[{i}].pending_evidence", "only a declared clause admits on pending evidence")
+        if ev.regions and c.region is not None and ev.region(c.region) is None:
+            add(f"eligibility[{i}].region", f"unknown region {c.region!r} (regions: "
+                f"{', '.join(r.id for r in ev.regions)})")
+
+    spelled: dict[str, str] = {}
+    for i, r in enumerate(ev.regions):
+        for n in r.names():
+            k = place_key(n)
+            if not k:
+                add(f"regions[{i}]", f"empty place name {n!r}")
+            elif spelled.setdefault(k, r.id) != r.id:
+                add(f"regions[{i}]", f"{n!r} names both {spelled[k]!r} and {r.id!r}")
 
     stage_ids: dict[str, int] = {}
     for si, st in enumerate(ev.stages):

@@ -12,7 +12,7 @@ import uvicorn
 
 from . import logs
 from .service import builders
-from .settings import ServiceSettings
+from .settings import ServiceSettings, SettingsError
 
 
 #: uvicorn's WebSocket protocol, named rather than "auto": a missing library then fails at start-up
@@ -43,7 +43,10 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"unknown service {args.service!r}; installed: {sorted(found)}")
     settings = ServiceSettings(GOMOKU_SERVICE=args.service)
     logs.configure(settings.log_level, json_lines=settings.log_json)
-    service = found[args.service](settings)
+    try:
+        service = found[args.service](settings)
+    except SettingsError as exc:
+        p.exit(2, f"{p.prog} {args.service}: cannot start: {exc}\n")
     tune_gc()
     # no proxy-header rewriting: nothing here reads the client address
     uvicorn.run(service.app, host=args.host, port=args.port, log_config=None, access_log=False, proxy_headers=False,

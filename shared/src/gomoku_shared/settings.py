@@ -12,6 +12,11 @@ from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
+class SettingsError(RuntimeError):
+    """A setting a service cannot start without is missing or wrong; the message says what to
+    set (``python -m gomoku_shared.serve`` prints it and exits with status 2)."""
+
+
 class ServiceSettings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="", extra="ignore", frozen=True)
 
@@ -37,6 +42,8 @@ class ServiceSettings(BaseSettings):
     #: gameplay: how long a move writer waits to gather more moves into its statement
     move_linger_ms: float = Field(default=0.0, ge=0, le=100, alias="MOVE_LINGER_MS")
     delivery_limit: int = Field(default=5, alias="DELIVERY_LIMIT")
+    #: how long (service clock) an Idempotency-Key and its stored answer are kept
+    idempotency_ttl_s: float = Field(default=86400, ge=60, le=30 * 86400, alias="IDEMPOTENCY_TTL_S")
     #: secret for encrypting personal data at rest (registration)
     data_key: str = Field(default="", alias="DATA_KEY")
     #: time source: "system", or "fake" for simulations driven by a FakeClock

@@ -116,6 +116,11 @@ def years_to_reach(preset_id: str, earliest: datetime) -> int:
 # --------------------------------------------------------------------------- run settings
 
 
+#: entry statuses of registration that hold a place (REG-18: accepted while evidence awaits approval)
+ACCEPTED = ("accepted", "accepted_pending_evidence")
+PLAYING = (*ACCEPTED, "confirmed", None)
+
+
 @dataclass
 class RunSpec:
     preset_id: str = "sz-2022"
@@ -352,8 +357,8 @@ class EventDriver:
             self.registrations[app.app_id] = {"expect": app.expect, "why": app.why, "status": res.get("status"),
                                               "entry_id": res.get("entry_id"), "clause": res.get("clause"),
                                               "reason": res.get("reason"), "section_id": app.section_id}
-        accepted = sum(1 for r in self.registrations.values() if r["status"] == "accepted")
-        refused = [(k, r["reason"]) for k, r in self.registrations.items() if r["status"] != "accepted"]
+        accepted = sum(1 for r in self.registrations.values() if r["status"] in ACCEPTED)
+        refused = [(k, r["reason"]) for k, r in self.registrations.items() if r["status"] not in ACCEPTED]
         self.progress.log(f"registered {accepted} entries; {len(refused)} refused or pending:")
         for k, why in refused:
             self.progress.log(f"  {k}: {self.registrations[k]['status']} — {why}")
@@ -411,10 +416,10 @@ class EventDriver:
         await self.clock.set(t)
         self.clock_moves.append(f"check-in {stage_id} {t.isoformat()}")
         entries = await self.entries(stage_id)
-        ids = sorted(e["entry_id"] for e in entries if e.get("status") in ("accepted", "confirmed", None))
+        ids = sorted(e["entry_id"] for e in entries if e.get("status") in PLAYING)
         counts: dict[str, int] = {}
         for e in entries:
-            if e.get("status") in ("accepted", "confirmed", None):
+            if e.get("status") in PLAYING:
                 counts[e.get("section_id", "")] = counts.get(e.get("section_id", ""), 0) + 1
         body = {"entry_ids": ids, "no_show": [], "documents_shown": list(self.config.check_in.documents),
                 "insurance_refs": {i: f"policy-{i}" for i in ids}}

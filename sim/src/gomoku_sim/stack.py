@@ -51,7 +51,8 @@ async def embedded_stack(data_dir: str | Path, keys: Keys = Keys(), *, log_level
     Path(data_dir).mkdir(parents=True, exist_ok=True)
     if configure_logs:  # the demo; tests keep pytest's log capture
         logs.configure(log_level, json_lines=False)
-    settings = ServiceSettings(DATA_DIR=str(data_dir), API_KEYS=keys.api_keys_setting, DATA_KEY="sim-data-key",
+    # no DATA_KEY: registration keeps a random key of its own in data_dir (or DATA_KEY from the environment)
+    settings = ServiceSettings(DATA_DIR=str(data_dir), API_KEYS=keys.api_keys_setting,
                                CLOCK="fake", LOG_LEVEL=log_level, LOG_JSON=False, RELAY_POLL_S=1.0)
     suite = EmbeddedSuite(settings, clock=FakeClock(EPOCH))
     await suite.start()

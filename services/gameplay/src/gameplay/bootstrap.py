@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from sqlalchemy.engine import make_url
 
+from gomoku_shared import idempotency
 from gomoku_shared.auth import KeyRing
 from gomoku_shared.clock import Clock
 from gomoku_shared.messaging.bus import EventBus
@@ -11,7 +12,7 @@ from gomoku_shared.service import Service, bus_from_settings, clock_from_setting
 from gomoku_shared.settings import ServiceSettings
 
 from .adapters.move_writer import PgMoveWriter
-from .adapters.orm import metadata
+from .adapters.orm import idempotency_keys, metadata
 from .entrypoints import consumers
 from .entrypoints.api import create_api
 from .service_layer.games import GameService
@@ -27,7 +28,7 @@ def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Cloc
         writer = PgMoveWriter(make_url(runtime.database_url).set(drivername="postgresql")
                               .render_as_string(hide_password=False), flushers=settings.move_writers, linger_s=settings.move_linger_ms / 1000)
         runtime.on_stop(writer.close)
-    games = GameService(runtime, writer)
+    games = GameService(runtime, writer, idempotency.for_runtime(runtime, idempotency_keys))
     consumers.register(runtime, games)
     app = create_api(runtime, KeyRing(settings.api_keys), games)
     if writer is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from gameplay_testkit import OP, PA, eventually, pairing, round_paired
+from gameplay_testkit import OP, PA, eventually, idempotency_scenario, pairing, round_paired
 
 FIVE = ["h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4", "l8"]
 
@@ -162,3 +162,18 @@ async def test_plain_moves_are_group_committed_once_each_and_stale_ones_judged_a
     assert (await a.game(gid))["moves"] == plies + ["a3"]
     assert (await a.act(gid, "move", "a0", point="k8")).status_code == 200
     assert (await b.game(gid))["moves"] == plies + ["a3", "k8"]
+
+
+async def test_idempotency_keys_on_the_group_committed_path(cluster_factory):
+    """PostgreSQL: plain moves are stored by the move writer's statement, keys included; the
+    same rules hold there (bound to the request, replayed with a header, expiring)."""
+    c = await cluster_factory(replicas=1)
+    api = c.clients[0]
+    writer = c.replicas[0].extras["games"].writer
+    assert writer is not None
+
+    async def wait_games(n: int) -> None:
+        await _games(api, n)
+
+    await idempotency_scenario(api, c.publish, c.clock, wait_games)
+    assert writer.moves >= 2  # the keyed moves went through the group commit

@@ -23,6 +23,8 @@ def _script(gid: str, black: str, white: str) -> list[tuple[str, str, object, di
         ("join", {"player_id": white}, OP),
         ("move", {"player_id": black, "point": "H8"}, {**OP, "Idempotency-Key": f"{gid}-1"}),
         ("move", {"player_id": black, "point": "H8"}, {**OP, "Idempotency-Key": f"{gid}-1"}),  # replay
+        ("move", {"player_id": white, "point": "a1"}, {**OP, "Idempotency-Key": f"{gid}-1"}),  # key reused
+        ("move", {"player_id": white, "point": "a1"}, {**OP, "Idempotency-Key": ""}),  # empty key
         ("move", {"player_id": black, "point": "i9"}, OP),  # not your turn
         ("move", {"player_id": white, "point": "h8"}, OP),  # occupied
         ("move", {"player_id": white, "point": "z99"}, OP),  # invalid point
@@ -54,7 +56,7 @@ async def _run(client: httpx.AsyncClient, gid: str, black: str, white: str) -> l
         text = r.text
         for theirs, ours in NAMES.items():
             text = text.replace(theirs, ours)
-        out.append((r.status_code, json.loads(text)))
+        out.append((r.status_code, json.loads(text), r.headers.get("idempotent-replayed")))
     return out
 
 
@@ -65,14 +67,15 @@ async def test_lane_and_routes_answer_alike(gp):
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=routes_only), base_url="http://t") as plain:
         lane = await _run(gp.client, LANE_GAME, "alice", "bob")
         routes = await _run(plain, ROUTE_GAME, "carol", "dave")
-    assert [s for s, _ in lane] == [200, 200, 200, 200, 409, 409, 422, 400, 422, 401, 401, 422, 400, 401,
-                                    422, 422, 403, 200, 200, 422, 200, 200, 409]
+    assert [s for s, _, _ in lane] == [200, 200, 200, 200, 409, 422, 409, 409, 422, 400, 422, 401, 401, 422, 400,
+                                       401, 422, 422, 403, 200, 200, 422, 200, 200, 409]
+    assert [r for _, _, r in lane] == [None] * 3 + ["true"] + [None] * (len(lane) - 4)
     for step, (a, b) in enumerate(zip(lane, routes)):
         a_body, b_body = a[1], b[1]
         if a[0] == 422 and "details" in a_body.get("error", {}):
             # pydantic's message wording is not part of the contract: compare where and why
             a_body = [(d["loc"], d["type"]) for d in a_body["error"]["details"]]
             b_body = [(d["loc"], d["type"]) for d in b_body["error"]["details"]]
-        assert (a[0], a_body) == (b[0], b_body), (step, a, b)
+        assert (a[0], a_body, a[2]) == (b[0], b_body, b[2]), (step, a, b)
     # the lane is really in front: the routes-only app was not involved in the first game
     assert (await gp.api.game(LANE_GAME))["moves"] == ["h8", "a1", "pass"]

@@ -30,6 +30,8 @@ async def test_pair11_arbiter_result_closes_a_waiting_game_and_nothing_changes_i
     [fin] = gp.finished()
     assert (fin.result, fin.reason, fin.winner, fin.outcome.first_points) == ("black", "arbiter", "alice", 2)
     assert (await gp.api.game(G1))["result"] == "black"
+    stream = (await gp.api.get(f"/v1/games/{G1}/events", since=0, follow="false")).text
+    assert "event: finished" in stream and '"decided_by": "arbiter"' in stream.replace('":"', '": "')
     rec = (await gp.api.get(f"/v1/games/{G1}/record")).json()
     assert rec["arbiter_decision"]["outcome"] == "first_wins"
 
@@ -69,6 +71,8 @@ async def test_awd8_correction_after_the_fact_changes_the_finished_game_and_old_
     assert (g["result"], g["winner"], g["outcome"]["first_points"]) == ("black", "alice", 2)
     listed = (await gp.api.get("/v1/games")).json()["games"]
     assert [(x["winner"], x["outcome"]) for x in listed] == [("alice", {"first_points": 2, "second_points": 0})]
+    stream = (await gp.api.get(f"/v1/games/{G1}/events", since=0, follow="false")).text
+    assert stream.count("event: finished") == 1 and stream.count("event: corrected") == 2
     await gp.settle()
     assert len(gp.finished()) == 1   # the game ended once; corrections are the arbiter's (pairing holds them)
 
@@ -108,3 +112,20 @@ async def test_play7_double_forfeit_from_the_sweep_is_its_own_result(gp):
     await gp.settle()
     [fin] = gp.finished()
     assert fin.result == "double_forfeit" and fin.double_forfeit
+
+
+async def test_pair5_decision_equal_to_what_the_two_games_give_changes_no_game(gp):
+    """PAIR-5: 1W+1L is a drawn round; the arbiter's "draw" for it leaves both played games as they are."""
+    await gp.publish(round_paired(pairing("p1", "alice", "bob", games=2)))
+    await gp.api.join_both(G1, "alice", "bob")
+    for i, m in enumerate(FIVE_FOR_FIRST):
+        assert (await gp.api.act(G1, "move", "alice" if i % 2 == 0 else "bob", point=m)).status_code == 200
+    g2 = "EV.main.S1.r1.p1.g2"
+    for i, m in enumerate(FIVE_FOR_FIRST):
+        assert (await gp.api.act(g2, "move", "bob" if i % 2 == 0 else "alice", point=m)).status_code == 200
+    before = (await gp.api.get("/v1/games")).json()["games"]
+    assert before[1]["outcome"] == {"first_points": 1, "second_points": 1}
+    await gp.publish(decided("p1", "alice", "bob", "draw", sequence=3))
+    after = (await gp.api.get("/v1/games")).json()["games"]
+    assert [(g["winner"], g["reason"], g["seq"]) for g in after] == [(g["winner"], g["reason"], g["seq"]) for g in before]
+    assert [g["reason"] for g in after] == ["five", "five"]

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from gameplay_testkit import ARB, OP, PA, PB, pairing, playoff, round_paired
+from gameplay_testkit import ARB, OP, PA, PB, idempotency_scenario, pairing, playoff, round_paired
 from gomoku_shared.contracts.common import ClockSpec
 
 FIVE_FOR_FIRST = ["h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4", "l8"]
@@ -297,3 +297,13 @@ async def test_game_started_events_and_deterministic_ids(gp):
     await gp.publish(round_paired(pairing("p1", "alice", "bob"), rnd=3))  # a second delivery of the same pairing
     [st] = gp.started()
     assert st.game_id == "EV.main.S1.r3.p1.g1" and st.black == "alice" and st.round == 3
+
+
+async def test_an_idempotency_key_is_bound_to_its_request_replayed_with_a_header_and_expires(gp):
+    """A move for game b4 sent with the key of a move in b3 is refused (409), not answered with
+    b3's summary; a replay says so (Idempotent-Replayed); an expired key is free again."""
+
+    async def wait_games(n: int) -> None:
+        assert len((await gp.api.get("/v1/games")).json()["games"]) == n
+
+    await idempotency_scenario(gp.api, gp.publish, gp.clock, wait_games)

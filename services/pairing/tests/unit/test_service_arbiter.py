@@ -162,6 +162,15 @@ async def test_awd8_reads_standings_csv_crosstable_trf_and_idempotent_posts(svc)
     first = await svc.client.post(f"{BASE}/a/rounds/1/results", json=body, headers=h)
     second = await svc.client.post(f"{BASE}/a/rounds/1/results", json=body, headers=h)
     assert first.json() == second.json() and first.json()["changed"] is True
+    assert second.headers["idempotent-replayed"] == "true" and "idempotent-replayed" not in first.headers
+    # the same key with another request (another result, another round, another action) is refused
+    for url, other in [(f"{BASE}/a/rounds/1/results", {**body, "result": "draw"}),
+                       (f"{BASE}/a/rounds/2/results", body),
+                       (f"{BASE}/a/hold", {"hold": True})]:
+        r = await svc.client.post(url, json=other, headers=h)
+        assert r.status_code == 409 and r.json()["error"]["code"] == "idempotency_key_reused", (url, r.text)
+    rd = (await svc.client.get(f"{BASE}/a/rounds/1")).json()
+    assert next(p for p in rd["pairings"] if p["pairing_id"] == spec.pairing_id)["result"] in ("double_forfeit", "---")
     assert (await svc.client.get(f"{BASE}/nope")).status_code == 404
     assert (await svc.client.get(f"{BASE}/a/rounds/9")).status_code == 404
 

@@ -20,8 +20,10 @@ NAME = "registration"
 def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Clock | None = None) -> Service:
     runtime = ServiceRuntime(NAME, settings, metadata, bus=bus or bus_from_settings(settings), clock=clock or clock_from_settings(settings),
                              owns_bus=bus is None)
-    # DATA_KEY encrypts personal data; required when the service runs distributed (AMQP_URL set)
-    context = Context(DataProtector.from_settings(settings.data_key, distributed=bool(settings.amqp_url)))
+    # DATA_KEY encrypts personal data; required when the service runs distributed (AMQP_URL set),
+    # else the embedded mode keeps a random key of its own in DATA_DIR
+    context = Context(DataProtector.from_settings(settings.data_key, distributed=bool(settings.amqp_url),
+                                                  data_dir=settings.data_dir))
     consumers.register(runtime, context)
     app = create_api(runtime, KeyRing(settings.api_keys), context)
     return Service(NAME, runtime, app)

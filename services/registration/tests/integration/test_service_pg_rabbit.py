@@ -1,7 +1,8 @@
-"""The registration service against the real PostgreSQL and RabbitMQ (REG-1, REG-2, REG-11, REG-12):
-a full SZ section registered over HTTP ends in one section.closed with the right field; an
+"""The registration service against the real PostgreSQL and RabbitMQ (REG-1, REG-2, REG-11, REG-12,
+REG-18): a full SZ section registered over HTTP ends in one section.closed with the right field; an
 Idempotency-Key makes duplicates one entry (also when they race); a partner cannot read another
-partner's players; no response or log line holds a full ID number."""
+partner's players, nor learn that an ID number is registered; a refused wildcard is judged again
+when its certificate arrives; no response or log line holds a full ID number."""
 from __future__ import annotations
 
 import asyncio
@@ -77,7 +78,8 @@ async def test_full_sz_section_over_http_ends_in_one_section_closed(amqp_url, bu
                                            for n in range(start, start + 16)])
             responses.extend(batch)
         assert [x.status_code for x in responses] == [201] * 128
-        assert {x.json()["status"] for x in responses} == {"accepted"}
+        # REG-18: admitted on declared residency evidence that no arbiter has approved yet
+        assert {x.json()["status"] for x in responses} == {"accepted_pending_evidence"}
         assert len({x.json()["entry_id"] for x in responses}) == 128
         last = await client.post("/v1/events/sz22/entries", headers=P1, json=entry(129))
         responses.append(last)
@@ -139,3 +141,67 @@ async def test_idempotency_and_partner_isolation_on_postgres(amqp_url, bus_names
         for r in [*racing, again, theirs]:
             assert id_number(1) not in r.text and id_number(2) not in r.text
     assert not any(id_number(1) in rec.getMessage() for rec in caplog.records)
+
+
+def wildcard(n: int) -> dict:
+    """SZ 六(4): an applicant from outside Shenzhen asking for a wildcard, without materials yet."""
+    return {"stage": "online", "section_id": "men-pro",
+            "player": {"name": f"Player {n:04d}", "gender": "male", "birth_date": "1990-05-05",
+                       "id_number": id_number(n), "citizenship": "CN"},
+            "facts": {"intends_to_represent": True}, "evidence": [],
+            "insurance": {"confirmed": True, "document_ref": f"POL-{n:06d}"}}
+
+
+@pytest.mark.timeout(120)
+async def test_reg18_rejudging_and_partner_isolation_on_postgres(amqp_url, bus_namespace, fresh_database):
+    """REG-18 / SZ 十三(二), 八(四): a wildcard refused for missing materials is accepted once its
+    certificate arrives in time and is approved (entry.refused, then entry.accepted on the broker);
+    a declared household is visibly pending until approved. Partner isolation: partner 2 sending
+    partner 1's ID number is answered like an unknown number and cannot attach evidence to
+    partner 1's entry or player (404 like a missing one)."""
+    arb = {"x-api-key": "arb-key"}
+    async with running_service(amqp_url, bus_namespace, await fresh_database()) as (client, clock, seen):
+        await client.post("/v1/events", headers=OP, json={"preset_id": "sz-2022", "event_code": "sz22"})
+        refused = (await client.post("/v1/events/sz22/entries", headers=P1, json=wildcard(1))).json()
+        assert (refused["status"], refused["clause"]) == ("refused", "sz-residency")
+        declared = (await client.post("/v1/events/sz22/entries", headers=P1, json=entry(2))).json()
+        assert declared["status"] == "accepted_pending_evidence"
+        assert declared["pending_evidence"]["approve_by"] == "2022-11-13T00:00:00+08:00"
+
+        # partner 2 probes partner 1's ID numbers: the same answers as for unknown ones
+        probe = entry(2)
+        probe["player"] = {**probe["player"], "name": "Someone Else"}
+        unknown = entry(3)
+        unknown["player"] = {**unknown["player"], "name": "Someone Else"}
+        known_r = await client.post("/v1/events/sz22/entries", headers=P2, json=probe)
+        unknown_r = await client.post("/v1/events/sz22/entries", headers=P2, json=unknown)
+        assert known_r.status_code == unknown_r.status_code == 201
+        assert known_r.json()["status"] == unknown_r.json()["status"] == "accepted_pending_evidence"
+        assert known_r.json()["player_id"] != declared["player_id"]
+        certificate = {"kind": "grade_certificate", "document_ref": "CQY-1", "grade": "2k"}
+        for field, value, ghost in (("entry_id", refused["entry_id"], "sz22.online.men-pro.0099"),
+                                    ("player_id", refused["player_id"], "sz22.p00099")):
+            theirs = await client.post("/v1/events/sz22/evidence", headers=P2, json={**certificate, field: value})
+            nobody = await client.post("/v1/events/sz22/evidence", headers=P2, json={**certificate, field: ghost})
+            assert theirs.status_code == nobody.status_code == 404
+            assert theirs.json()["error"]["code"] == nobody.json()["error"]["code"]
+
+        clock.set(datetime(2022, 10, 30, 12, 0, tzinfo=CST))
+        r = await client.post("/v1/events/sz22/evidence", headers=P1,
+                              json={**certificate, "entry_id": refused["entry_id"]})
+        assert r.status_code == 201 and r.json()["entries"][0]["status"] == "pending_review", r.text
+        clock.set(datetime(2022, 11, 2, 9, 0, tzinfo=CST))
+        decided = await client.post(f"/v1/evidence/{r.json()['evidence_id']}/decision", headers=arb,
+                                    json={"decision": "approve", "note": "certificate checked"})
+        assert decided.status_code == 200, decided.text
+        assert [(e["entry_id"], e["status"]) for e in decided.json()["entries"]] == [(refused["entry_id"], "accepted")]
+        view = (await client.get(f"/v1/events/sz22/entries/{refused['entry_id']}", headers=P1)).json()
+        assert (view["status"], view["clause"]) == ("accepted", "sz-residency/wildcard")
+
+        def about(entry_id):
+            return [e.type for e in seen if e.type.startswith("entry.") and
+                    entry_id in (getattr(e.payload, "entry_id", None), getattr(e.payload, "application_id", None))]
+        await eventually(lambda: about(refused["entry_id"]) == ["entry.refused", "entry.accepted"],
+                         "entry.refused then entry.accepted for the re-judged wildcard")
+        pending = [e.payload for e in seen if e.type == "entry.accepted" and e.payload.entry_id == declared["entry_id"]]
+        assert pending and pending[0].evidence_pending is True

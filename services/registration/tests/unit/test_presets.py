@@ -330,3 +330,25 @@ def test_evt1_config_roundtrips_through_json(pid):
     ev = presets.load(pid)
     again = EventConfig.model_validate(json.loads(json.dumps(ev.model_dump(mode="json"))))
     assert again == ev
+
+
+def test_reg17_regions_are_event_configuration_and_checked():
+    """REG-17: the accepted names of a region come from the preset; a clause naming an unknown
+    region, or one spelling naming two regions, is a configuration error."""
+    import pytest as _pytest
+
+    from gomoku_shared.event_config import EventConfigError, parse_event_config
+    from registration import presets as _presets
+
+    sz = _presets.load("sz-2022")
+    assert sz.same_region("Shenzhen", "深汕特别合作区") and sz.same_region("Shenzhen", "深圳市")
+    assert not sz.same_region("Shenzhen", "广州")
+    with _pytest.raises(EventConfigError, match="unknown region"):
+        _presets.load("sz-2022", {"eligibility": {"sz-residency": {"region": "Guangzhou"}}})
+    data = sz.model_dump(mode="json")
+    data["regions"].append({"id": "Guangzhou", "name": "Guangzhou", "aliases": ["深 圳"]})
+    with _pytest.raises(EventConfigError, match="names both"):
+        parse_event_config(data)
+    # without configured regions (NT: units' provinces) names compare normalised
+    nt = _presets.load("nt-2023")
+    assert nt.regions == [] and nt.same_region("Hubei", " hubei") and not nt.same_region("Hubei", "Hunan")

@@ -6,6 +6,9 @@ from datetime import datetime
 
 from service_kit import ARB, CST, OP, P1, P2, harness, player, sz_entry
 
+#: REG-18: an SZ online entry admitted on declared residency evidence an arbiter has not approved yet
+PENDING_EV = "accepted_pending_evidence"
+
 
 async def test_reg1_window_judged_by_the_service_clock_at_arrival(tmp_path):
     """REG-1: the complete application must arrive before closes_at (exclusive), by the service clock;
@@ -13,7 +16,7 @@ async def test_reg1_window_judged_by_the_service_clock_at_arrival(tmp_path):
     async with harness(tmp_path, start=datetime(2022, 10, 31, 23, 59, tzinfo=CST)) as h:
         await h.create_sz()
         r = await h.client.post("/v1/events/sz22/entries", headers=P1, json=sz_entry(1))
-        assert r.status_code == 201 and r.json()["status"] == "accepted"
+        assert r.status_code == 201 and r.json()["status"] == PENDING_EV
         h.clock.set(datetime(2022, 11, 1, 0, 0, tzinfo=CST))  # the deadline minute: closed
         r = await h.client.post("/v1/events/sz22/entries", headers=P1, json=sz_entry(2))
         body = r.json()
@@ -32,7 +35,7 @@ async def test_reg2_cap_refuses_the_next_entry_with_a_clear_reason(tmp_path):
         await h.create_sz(overrides={"stages": {"online": {"sections": {"men-free": {"cap": 3}}}}})
         for n in range(1, 4):
             r = await h.client.post("/v1/events/sz22/entries", headers=P1, json=sz_entry(n))
-            assert r.json()["status"] == "accepted"
+            assert r.json()["status"] == PENDING_EV
         r = await h.client.post("/v1/events/sz22/entries", headers=P1, json=sz_entry(4))
         assert r.json()["status"] == "refused"
         assert r.json()["clause"] == "men-free/cap" and "cap of 3" in r.json()["reason"]
@@ -46,7 +49,7 @@ async def test_reg2_waiting_list_and_reg10_withdrawal_promotes_the_first(tmp_pat
         ids = []
         for n in range(1, 5):
             ids.append((await h.client.post("/v1/events/sz22/entries", headers=P1, json=sz_entry(n))).json())
-        assert [x["status"] for x in ids] == ["accepted", "accepted", "waiting_list", "waiting_list"]
+        assert [x["status"] for x in ids] == [PENDING_EV, PENDING_EV, "waiting_list", "waiting_list"]
         assert ids[3]["waitlist_position"] == 2
         url = f"/v1/events/sz22/entries/{ids[0]['entry_id']}/withdraw"
         r = await h.client.post(url, headers=P1, json={"reason": "  "})
@@ -70,6 +73,7 @@ async def test_idempotency_key_replays_the_stored_response_and_creates_one_entry
         again = await h.client.post("/v1/events/sz22/entries", headers=headers, json=sz_entry(1))
         assert first.status_code == again.status_code == 201
         assert first.json() == again.json()
+        assert again.headers["idempotent-replayed"] == "true" and "idempotent-replayed" not in first.headers
         r = await h.client.get("/v1/events/sz22/entries", headers=OP)
         assert len(r.json()["entries"]) == 1
         other_body = await h.client.post("/v1/events/sz22/entries", headers=headers, json=sz_entry(2))
@@ -78,8 +82,16 @@ async def test_idempotency_key_replays_the_stored_response_and_creates_one_entry
         r = await h.client.post("/v1/events/sz22/entries", headers={**P2, "Idempotency-Key": "abc-1"},
                                 json=sz_entry(2))
         assert r.status_code == 201
+        # another path (another event) with the same key and body is another request
+        await h.create_sz("sz23")
+        r = await h.client.post("/v1/events/sz23/entries", headers=headers, json=sz_entry(1))
+        assert r.status_code == 409 and r.json()["error"]["code"] == "idempotency_key_reused"
         await h.drain()
         assert len(h.of("entry.accepted")) == 2
+        # keys expire (IDEMPOTENCY_TTL_S, a day by default, service clock): then the key is free
+        h.clock.advance(86400 + 1)
+        r = await h.client.post("/v1/events/sz22/entries", headers=headers, json=sz_entry(3))
+        assert r.status_code != 409 and "idempotent-replayed" not in r.headers, r.text
 
 
 async def test_partner_sees_and_acts_only_on_its_own_players(tmp_path):
@@ -145,15 +157,15 @@ async def test_reg6_each_residency_clause_alone_and_missing(tmp_path):
     def months(n):
         return [f"{2021 + (i + 9) // 12:04d}-{(i + 9) % 12 + 1:02d}" for i in range(n)]
     cases = [
-        ([{"kind": "household_registration", "document_ref": "H", "region": "Shenzhen"}], "accepted",
+        ([{"kind": "household_registration", "document_ref": "H", "region": "Shenzhen"}], PENDING_EV,
          "sz-residency/household"),
         ([{"kind": "residence_permit", "document_ref": "RP", "region": "Shenzhen"},
           {"kind": "social_insurance", "document_ref": "SI", "region": "Shenzhen", "months_paid": months(12)}],
-         "accepted", "sz-residency/residence_permit"),
+         PENDING_EV, "sz-residency/residence_permit"),
         ([{"kind": "residence_permit", "document_ref": "RP", "region": "Shenzhen"},
           {"kind": "social_insurance", "document_ref": "SI", "region": "Shenzhen", "months_paid": months(11)}],
          "refused", "sz-residency"),
-        ([{"kind": "student_status", "document_ref": "ST", "region": "Shenzhen"}], "accepted",
+        ([{"kind": "student_status", "document_ref": "ST", "region": "Shenzhen"}], PENDING_EV,
          "sz-residency/student_status"),
         ([], "refused", "sz-residency"),
     ]
@@ -172,7 +184,7 @@ async def test_reg4_reg5_age_and_gender_refusals_name_the_rule(tmp_path):
         assert r.json()["status"] == "refused" and r.json()["clause"] == "junior-boys-free/birth"
         r = await h.client.post("/v1/events/sz22/entries", headers=P1,
                                 json=sz_entry(2, section="junior-boys-free", born="2010-01-01"))
-        assert r.json()["status"] == "accepted"
+        assert r.json()["status"] == PENDING_EV
         r = await h.client.post("/v1/events/sz22/entries", headers=P1,
                                 json=sz_entry(3, section="women-free", gender="male"))
         assert r.json()["status"] == "refused" and r.json()["clause"] == "women-free/gender"
@@ -253,7 +265,7 @@ async def test_reg3_unit_officials_limited_by_the_event(tmp_path):
         assert r.status_code == 422 and "max 1" in r.json()["error"]["message"]
         entry = {**sz_entry(1), "player": {**player(1), "unit": "futian"}}
         r = await h.client.post("/v1/events/sz22/entries", headers=P1, json=entry)
-        assert r.json()["status"] == "accepted"
+        assert r.json()["status"] == PENDING_EV
         units = (await h.client.get("/v1/events/sz22/units", headers=P1)).json()["units"]
         assert units[0]["players"] == [r.json()["player_id"]]
         assert (await h.client.get("/v1/events/sz22/units", headers=P2)).json()["units"] == []
@@ -304,7 +316,7 @@ async def test_reg2_cap_holds_under_concurrent_submissions_on_sqlite(tmp_path):
         rs = await asyncio.gather(*[h.client.post("/v1/events/sz22/entries", headers=P1, json=sz_entry(n))
                                     for n in range(1, 13)])
         assert [r.status_code for r in rs] == [201] * 12
-        assert sorted(r.json()["status"] for r in rs) == ["accepted"] * 5 + ["refused"] * 7
+        assert sorted(r.json()["status"] for r in rs) == [PENDING_EV] * 5 + ["refused"] * 7
         assert len({r.json()["entry_id"] for r in rs}) == 12
 
 
@@ -397,3 +409,24 @@ async def test_evt1_events_from_presets_with_overrides_and_event_configured(tmp_
         configured = h.of("event.configured")
         assert len(configured) == 1 and configured[0].payload.config["id"] == "da23"
         assert configured[0].payload.config["waiting_list"] is True
+
+
+async def test_reg17_residency_regions_as_people_write_them(tmp_path):
+    """REG-17 / SZ 六(1): 深圳市（含深汕特别合作区）: the Chinese and English names the preset lists
+    are all Shenzhen; GET on the event shows them; another city is refused."""
+    async with harness(tmp_path) as h:
+        await h.create_sz()
+        event = (await h.client.get("/v1/events/sz22", headers=P1)).json()
+        shenzhen = next(r for r in event["regions"] if r["id"] == "Shenzhen")
+        for name in ("Shenzhen", "深圳", "深圳市", "深汕特别合作区"):
+            assert name in shenzhen["accepted_names"]
+        assert next(c for c in event["eligibility"] if c["id"] == "sz-residency")["region"] == "Shenzhen"
+        written = ["深圳", "深圳市", "深汕特别合作区", "深汕合作区", "深圳市南山区", " shenzhen ", "ＳＨＥＮＺＨＥＮ", "Shenshan"]
+        for n, region in enumerate(written, start=1):
+            evidence = [{"kind": "household_registration", "document_ref": f"H{n}", "region": region}]
+            r = await h.client.post("/v1/events/sz22/entries", headers=P1, json=sz_entry(n, evidence=evidence))
+            assert (r.json()["status"], r.json()["clause"]) == (PENDING_EV, "sz-residency/household"), region
+        for n, region in enumerate(["广州市", "Shenzhenx", "汕尾市"], start=20):
+            evidence = [{"kind": "household_registration", "document_ref": f"H{n}", "region": region}]
+            r = await h.client.post("/v1/events/sz22/entries", headers=P1, json=sz_entry(n, evidence=evidence))
+            assert (r.json()["status"], r.json()["clause"]) == ("refused", "sz-residency"), region

@@ -31,6 +31,11 @@ class EntryAccepted(Payload):
     #: the eligibility clause that admitted the entrant (REG-4..REG-8)
     clause: str
     waiting_list: bool = False
+    #: REG-18: admitted on declared evidence an arbiter has still to approve (a later
+    #: entry.accepted of the same entry says when that changed)
+    evidence_pending: bool = False
+    #: REG-18: the evidence must be approved before this time (the event's configuration)
+    evidence_approve_by: datetime | None = None
 
 
 class EntryRefused(Payload):

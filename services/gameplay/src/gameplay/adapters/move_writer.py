@@ -27,19 +27,20 @@ WITH v AS (
                        $7::int[], $8::int[], $9::bigint[], $10::bigint[], $11::text[],
                        $12::bigint[], $13::bigint[], $14::text[], $15::text[], $16::text[],
                        $17::text[], $18::text[], $19::bigint[], $20::bigint[], $21::text[],
-                       $22::text[], $23::text[], $24::text[], $25::text[], $26::text[])
+                       $22::text[], $23::text[], $24::text[], $25::text[], $26::text[], $27::text[])
     AS v(game_id, version, phase, to_act, black, white, seq, n_actions, clock_first_ms,
          clock_second_ms, clock_running, clock_since_ms, flag_due_ms, draw_offer_by,
          kind, role, player_id, data, at_ms, think_ms, clock, round_key, event_data,
-         idem_principal, idem_key, idem_response)
+         idem_principal, idem_key, idem_fingerprint, idem_response)
 ), up AS (
   UPDATE games g SET version = v.version + 1, phase = v.phase, to_act = v.to_act, black = v.black,
          white = v.white, seq = v.seq, n_actions = v.n_actions, clock_first_ms = v.clock_first_ms,
          clock_second_ms = v.clock_second_ms, clock_running = v.clock_running,
          clock_since_ms = v.clock_since_ms, flag_due_ms = v.flag_due_ms, draw_offer_by = v.draw_offer_by
   FROM v WHERE g.game_id = v.game_id AND g.version = v.version
-    -- a request whose key is stored already is a retry: not applied here (the caller looks
-    -- the stored answer up); this spares every keyed move a lookup of its own
+    -- a request whose key is stored already (a retry, a key reused for another request, or
+    -- an expired key) is not applied here: the caller looks the key up on the ORM path; this
+    -- spares every keyed move a lookup of its own
     AND (v.idem_key IS NULL OR NOT EXISTS (
       SELECT 1 FROM idempotency_keys k WHERE k.principal = v.idem_principal AND k.key = v.idem_key))
   RETURNING g.game_id
@@ -52,10 +53,11 @@ WITH v AS (
   SELECT v.game_id, v.seq, v.round_key, 'action', v.event_data::json, v.at_ms
   FROM v JOIN up ON up.game_id = v.game_id
 ), k AS (
-  INSERT INTO idempotency_keys (principal, key, game_id, status, response)
-  SELECT v.idem_principal, v.idem_key, v.game_id, 200, v.idem_response::json
+  -- no ON CONFLICT: a key stored meanwhile by a concurrent request (another replica) fails
+  -- the whole statement, and every move of the batch is judged again
+  INSERT INTO idempotency_keys (principal, key, fingerprint, status, response, created_ms)
+  SELECT v.idem_principal, v.idem_key, v.idem_fingerprint, 200, v.idem_response::json, v.at_ms
   FROM v JOIN up ON up.game_id = v.game_id WHERE v.idem_key IS NOT NULL
-  ON CONFLICT DO NOTHING
 )
 SELECT game_id FROM up
 """
@@ -63,7 +65,7 @@ SELECT game_id FROM up
 _COLUMNS = ("game_id", "version", "phase", "to_act", "black", "white", "seq", "n_actions", "clock_first_ms",
             "clock_second_ms", "clock_running", "clock_since_ms", "flag_due_ms", "draw_offer_by",
             "kind", "role", "player_id", "data", "at_ms", "think_ms", "clock", "round_key", "event_data",
-            "idem_principal", "idem_key", "idem_response")
+            "idem_principal", "idem_key", "idem_fingerprint", "idem_response")
 _JSON = {"data", "clock", "event_data", "idem_response"}
 
 
@@ -130,12 +132,17 @@ class PgMoveWriter:
 
     def _take(self) -> list[tuple[MoveWrite, asyncio.Future]]:
         """The next batch: at most one move per game (a later one waits: it was judged on the
-        state the earlier one changes, so it fails its version check and is judged again)."""
+        state the earlier one changes, so it fails its version check and is judged again), and
+        at most one per idempotency key (two in one statement would fail it as a whole)."""
         batch, rest, seen = [], [], set()
         for item in self._pending:
-            gid = item[0].values["game_id"]
-            if len(batch) < self.max_batch and gid not in seen:
+            v = item[0].values
+            gid = v["game_id"]
+            key = (v["idem_principal"], v["idem_key"]) if v["idem_key"] is not None else None
+            if len(batch) < self.max_batch and gid not in seen and (key is None or key not in seen):
                 seen.add(gid)
+                if key is not None:
+                    seen.add(key)
                 batch.append(item)
             else:
                 rest.append(item)
@@ -154,6 +161,8 @@ class PgMoveWriter:
                     applied = await self._write([m for m, _ in batch])
                 except (asyncpg.DeadlockDetectedError, asyncpg.SerializationError):
                     applied = set()  # two replicas locked the same games in another order: judge again
+                except asyncpg.UniqueViolationError:
+                    applied = set()  # a key stored meanwhile by another replica: judge again
                 except Exception as exc:  # noqa: BLE001 - every waiter learns of the failure
                     for _, fut in batch:
                         if not fut.done():

@@ -8,6 +8,7 @@ from __future__ import annotations
 from sqlalchemy import (JSON, BigInteger, Boolean, Column, Index, Integer, MetaData, String, Table,
                         UniqueConstraint)
 
+from gomoku_shared.idempotency import idempotency_table
 from gomoku_shared.messaging.inbox import inbox_table
 from gomoku_shared.messaging.outbox import outbox_table
 
@@ -103,15 +104,7 @@ def game_tables(md: MetaData) -> tuple[Table, Table, Table, Table]:
         UniqueConstraint("game_id", "seq", name="uq_game_events_seq"),
     )
     Index("ix_game_events_round", events.c.round_key, events.c.id)
-    idem = Table(
-        "idempotency_keys", md,
-        Column("principal", String(64), primary_key=True),
-        Column("key", String(200), primary_key=True),
-        Column("game_id", String(200), nullable=False),
-        Column("status", Integer, nullable=False),
-        Column("response", JSON, nullable=False),
-    )
-    return games, actions, events, idem
+    return games, actions, events, idempotency_table(md)
 
 
 def decision_table(md: MetaData) -> Table:

@@ -2,7 +2,7 @@
 judges moves, openings, forbidden points and time (PLAY-1..PLAY-7); records (PLAY-8)."""
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, FastAPI, Header, Query
 from fastapi.responses import JSONResponse, PlainTextResponse
@@ -12,6 +12,7 @@ from starlette.middleware import Middleware
 from gomoku_shared.api_docs import text_too
 from gomoku_shared.auth import AnyPrincipal, KeyRing, Operator, require
 from gomoku_shared.errors import Unprocessable
+from gomoku_shared.idempotency import REPLAYED_HEADER, IdemKey, KeyedRequest, fingerprint, principal_id
 from gomoku_shared.params import ROUND_MAX, PathId, RoundNo
 from gomoku_shared.runtime import ServiceRuntime
 from gomoku_shared.service import lifespan_for
@@ -23,7 +24,6 @@ from .fast_actions import PlayerActionLane
 
 PlayerId = Field(min_length=1, max_length=120)
 Point = Field(min_length=2, max_length=3, pattern=r"^[a-oA-O](1[0-5]|[1-9])$")
-IdemKey = Header(default=None, alias="Idempotency-Key", max_length=200)
 
 
 class GameSummary(BaseModel):
@@ -60,7 +60,7 @@ class PlayerBody(BaseModel):
 
 
 class OpeningBody(PlayerBody):
-    stones: list[str] = Field(min_length=3, max_length=3)
+    stones: list[Annotated[str, Field(max_length=3)]] = Field(min_length=3, max_length=3)
     n: int | None = Field(default=None, ge=1, le=50)
 
 
@@ -73,7 +73,7 @@ class MoveBody(PlayerBody):
 
 
 class OffersBody(PlayerBody):
-    points: list[str] = Field(min_length=1, max_length=50)
+    points: list[Annotated[str, Field(max_length=3)]] = Field(min_length=1, max_length=50)
 
 
 class DrawBody(PlayerBody):
@@ -107,7 +107,16 @@ ACTIONS = {
 def _out(summary: dict[str, Any]) -> JSONResponse:
     """The body as plain JSON: the summaries are JSON-ready dicts, so FastAPI's generic encoder
     (a measurable share of a move's CPU time) is skipped."""
-    return JSONResponse(_strip(summary))
+    return JSONResponse(_strip(summary), headers={REPLAYED_HEADER: "true"} if summary.get("_replayed") else None)
+
+
+def keyed_action(principal, game_id: str, name: str, body: BaseModel, key: str | None) -> KeyedRequest | None:
+    """The Idempotency-Key of a player action bound to its request (route, game and body);
+    the FastAPI routes and the lean lane compute it alike."""
+    if key is None:
+        return None
+    return KeyedRequest(principal_id(principal), key,
+                        fingerprint("POST", f"/v1/games/{game_id}/{name}", body.model_dump(mode="json")))
 
 
 def _strip(summary: dict[str, Any]) -> dict[str, Any]:
@@ -144,7 +153,7 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing, games: GameService | N
 
     async def act(game_id: str, p, name: str, body: PlayerBody, key: str | None) -> JSONResponse:
         kind, data = ACTIONS[name][1](body)
-        return _out(await games.act(game_id, p, body.player_id, kind, data, key))
+        return _out(await games.act(game_id, p, body.player_id, kind, data, keyed_action(p, game_id, name, body, key)))
 
     @r.post("/games/{game_id}/join", response_model=GameSummary, summary="Presence: both joined starts the clock (PLAY-7)")
     async def join(game_id: PathId, body: PlayerBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
@@ -232,5 +241,5 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing, games: GameService | N
     if fast_lane:
         # innermost user middleware: inside the correlation id / metrics layer
         app.user_middleware.append(Middleware(PlayerActionLane, games=games, keyring=keyring, routes=ACTIONS,
-                                              strip=_strip))
+                                              strip=_strip, keyed=keyed_action))
     return app

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ValidationError
 
 from gomoku_shared.auth import KeyRing
 from gomoku_shared.errors import ServiceError, error_body
+from gomoku_shared.idempotency import HEADER, KEY_MAX, REPLAYED_HEADER, route_path
 
 MAX_BODY = 64 * 1024
 PREFIX = "/v1/games/"
@@ -25,17 +26,22 @@ Route = tuple[type[BaseModel], Callable[[Any], tuple[str, dict | None]]]
 
 
 class PlayerActionLane:
-    def __init__(self, app, *, games, keyring: KeyRing, routes: dict[str, Route], strip) -> None:
+    def __init__(self, app, *, games, keyring: KeyRing, routes: dict[str, Route], strip, keyed) -> None:
         self.app = app
         self.games = games
         self.keyring = keyring
         self.routes = routes
         self.strip = strip
+        #: (principal, game_id, action, body, Idempotency-Key) -> KeyedRequest | None
+        self.keyed = keyed
 
     async def __call__(self, scope, receive, send):
-        if scope["type"] != "http" or scope["method"] != "POST" or not scope["path"].startswith(PREFIX):
+        if scope["type"] != "http" or scope["method"] != "POST":
             return await self.app(scope, receive, send)
-        game_id, _, action = scope["path"][len(PREFIX):].rpartition("/")
+        path = route_path(scope)  # below the mount point in the embedded runner
+        if not path.startswith(PREFIX):
+            return await self.app(scope, receive, send)
+        game_id, _, action = path[len(PREFIX):].rpartition("/")
         route = self.routes.get(action)
         if route is None or not game_id or "/" in game_id:
             return await self.app(scope, receive, send)
@@ -49,21 +55,22 @@ class PlayerActionLane:
                     key = text[7:].strip()
             elif k == b"idempotency-key":
                 idem = v.decode("latin-1")
-        status, body = await self._handle(route, game_id, key, idem, receive)
+        status, body, replayed = await self._handle(route, action, game_id, key, idem, receive)
         data = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
-        await send({"type": "http.response.start", "status": status,
-                    "headers": [(b"content-type", b"application/json"),
-                                (b"content-length", str(len(data)).encode())]})
+        headers = [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())]
+        if replayed:
+            headers.append((REPLAYED_HEADER.lower().encode(), b"true"))
+        await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": data})
 
-    async def _handle(self, route: Route, game_id: str, key: str | None, idem: str | None,
-                      receive) -> tuple[int, dict]:
+    async def _handle(self, route: Route, action: str, game_id: str, key: str | None, idem: str | None,
+                      receive) -> tuple[int, dict, bool]:
         raw = b""
         while True:
             message = await receive()
             raw += message.get("body", b"")
             if len(raw) > MAX_BODY:
-                return 413, error_body("body_too_large", f"the request body exceeds {MAX_BODY} bytes")
+                return 413, error_body("body_too_large", f"the request body exceeds {MAX_BODY} bytes"), False
             if not message.get("more_body"):
                 break
         # the order of the FastAPI routes: broken JSON, then the key, then every field error
@@ -76,25 +83,29 @@ class PlayerActionLane:
                 errors = [{"loc": ["body", *(str(p) for p in e.get("loc", ()))], "msg": e.get("msg", ""),
                            "type": e.get("type", "")} for e in exc.errors()]
                 if any(d["type"] == "json_invalid" for d in errors):
-                    return 400, error_body("malformed_json", "the request body is not valid JSON", _json_error(raw))
+                    return 400, error_body("malformed_json", "the request body is not valid JSON", _json_error(raw)), False
         else:
             errors = [{"loc": ["body"], "msg": "Field required", "type": "missing"}]
         if not key:
-            return 401, error_body("missing_api_key", "send an API key in the X-API-Key header")
+            return 401, error_body("missing_api_key", "send an API key in the X-API-Key header"), False
         principal = self.keyring.lookup(key)
         if principal is None:
-            return 401, error_body("invalid_api_key", "the API key is not valid")
-        if idem is not None and len(idem) > 200:
-            errors.insert(0, {"loc": ["header", "Idempotency-Key"],
-                              "msg": "String should have at most 200 characters", "type": "string_too_long"})
+            return 401, error_body("invalid_api_key", "the API key is not valid"), False
+        if idem is not None and len(idem) > KEY_MAX:
+            errors.insert(0, {"loc": ["header", HEADER],
+                              "msg": f"String should have at most {KEY_MAX} characters", "type": "string_too_long"})
+        elif idem == "":
+            errors.insert(0, {"loc": ["header", HEADER],
+                              "msg": "String should have at least 1 character", "type": "string_too_short"})
         if errors:
-            return 422, error_body("validation_error", "the request is not valid", errors)
+            return 422, error_body("validation_error", "the request is not valid", errors), False
         kind, data = to_action(parsed)
         try:
-            summary = await self.games.act(game_id, principal, parsed.player_id, kind, data, idem)
+            summary = await self.games.act(game_id, principal, parsed.player_id, kind, data,
+                                           self.keyed(principal, game_id, action, parsed, idem))
         except ServiceError as exc:
-            return exc.status, error_body(exc.code, exc.message, exc.details)
-        return 200, self.strip(summary)
+            return exc.status, error_body(exc.code, exc.message, exc.details), REPLAYED_HEADER in (exc.headers or {})
+        return 200, self.strip(summary), bool(summary.get("_replayed"))
 
 
 def _json_error(raw: bytes) -> list[dict]:

@@ -30,7 +30,9 @@ DESCRIPTION = """
 Every message is a JSON object `{"game_id", "seq", "kind", "data", "at_ms"}`; `kind` is
 `created`, `joined`, `started`, `action` (`data.action`: `move`, `opening`, `swap`, `offers`,
 `choose`, `pass`, `resign`, `flag`, `arbiter`, …, with `data.point` for a move), `draw_offer`,
-`draw_declined`, `time_added`, `finished` (`data.result`, `data.reason`, `data.winner`) and,
+`draw_declined`, `time_added`, `finished` (`data.result`, `data.reason`, `data.winner`; an arbiter's
+result from pairing adds `data.decided_by: "arbiter"`), `corrected` (a finished game's result
+corrected by the arbiter, same data) and,
 between events, `clock` (no `seq`: `data.clocks` and `data.status` as of now).
 
 * **WebSocket, one game**: `ws://…/v1/games/{game_id}/ws?since=N` — every event after sequence

@@ -81,11 +81,25 @@ async def apply(service, uow, rows: list[dict], d: dict) -> None:
     """Close or correct each game of the pairing that disagrees with the decision."""
     if not rows:
         return
+    if _pairing_shows(rows) == d["outcome"]:
+        return  # the games already give the arbiter's result (e.g. 1W+1L of a two-game round is a draw)
     last = max(g["game_no"] for g in rows)
     for g in rows:
         if _agrees(g, d, g["game_no"] == last):
             continue
         await _close(service, uow, g, d, g["game_no"] == last)
+
+
+def _pairing_shows(rows: list[dict]) -> str | None:
+    """The pairing's outcome as its finished games give it (None while it goes on)."""
+    last = max(rows, key=lambda g: g["game_no"])
+    if any(g["status"] != "finished" for g in rows) or not last["outcome"]:
+        return None
+    if last["result"] == "double_forfeit":
+        return "double_forfeit"
+    a, b = last["outcome"]["first_points"], last["outcome"]["second_points"]
+    kind = "_forfeit_win" if last["reason"] == "no_show" else "_wins"
+    return "draw" if a == b else ("first" if a > b else "second") + kind
 
 
 def _wanted(g, d: dict) -> tuple[str | None, str]:
@@ -148,9 +162,10 @@ async def _close(service, uow, g: dict, d: dict, last: bool) -> None:
         await s.execute(game_actions.insert(), action_rows)
     await s.execute(game_events.insert().values(
         game_id=g["game_id"], seq=values["seq"], round_key=round_key(g["event_code"], g["section_id"], g["round"]),
-        kind="decided", at_ms=now, data={
-            "result": result, "reason": d["reason"], "winner": winner, "outcome": values["outcome"],
-            "decision": d["outcome"], "corrected": was_finished, "double_forfeit": result == "double_forfeit",
+        # an open game ends like any other (streams close on "finished"); a finished one is corrected
+        kind="corrected" if was_finished else "finished", at_ms=now, data={
+            "result": result, "reason": d["reason"], "winner": winner, "foul": None, "outcome": values["outcome"],
+            "double_forfeit": result == "double_forfeit", "decision": d["outcome"], "decided_by": "arbiter",
             "clocks": _readings(cs, live, now)}))
     if was_finished:
         return  # its game.finished went out when it ended; pairing holds the decision already

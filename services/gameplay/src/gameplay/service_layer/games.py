@@ -19,6 +19,7 @@ from sqlalchemy.exc import IntegrityError
 
 from gomoku_shared.contracts.events import (GameFinished, GameStarted, PairingOutcome, PairingSpec,
                                             PlayoffRequired, ResultDecided, RoundPaired)
+from gomoku_shared.idempotency import REPLAYED_HEADER, IdempotencyStore, KeyedRequest, Stored
 from gomoku_shared.runtime import UnitOfWork
 from gomoku_shared.errors import Conflict, Forbidden, NotFound, ServiceError, Unprocessable
 
@@ -96,8 +97,10 @@ class Change:
 class GameService:
     """Per process; the engine-state cache is keyed by (game_id, version)."""
 
-    def __init__(self, runtime, writer: PgMoveWriter | None = None) -> None:
+    def __init__(self, runtime, writer: PgMoveWriter | None = None, keys: IdempotencyStore | None = None) -> None:
         self.runtime = runtime
+        #: Idempotency-Keys of player actions (gomoku_shared.idempotency)
+        self.keys = keys or IdempotencyStore(idempotency_keys, runtime.clock, runtime.settings.idempotency_ttl_s)
         self._cache: dict[str, tuple[int, LiveGame]] = {}
         #: group-committed writes of plain moves (PostgreSQL); None: every action via the ORM
         self.writer = writer
@@ -220,7 +223,7 @@ class GameService:
                  event_id=uuid.uuid5(NS, f"{gid}/started"))
         decided = await decisions.decision_for(session, row)
         if decided is not None:  # the arbiter's result arrived before the game existed
-            await decisions.apply(self, uow, [row], decided)
+            await decisions.apply(self, uow, [dict(await self._row(session, gid))], decided)
 
     # ------------------------------------------------------------------ acting
 
@@ -239,12 +242,14 @@ class GameService:
         return role
 
     async def act(self, game_id: str, principal, player_id: str, kind: str, data: dict | None = None,
-                  idem_key: str | None = None) -> dict:
-        """One player action, retried on a version conflict; returns the game summary."""
+                  idem: KeyedRequest | None = None) -> dict:
+        """One player action, retried on a version conflict; returns the game summary. A
+        request whose Idempotency-Key is stored returns the stored summary marked
+        ``_replayed`` (or raises the stored refusal with the replay header)."""
         data = data or {}
         for attempt in range(MAX_RETRIES):
             try:
-                return await self._act_once(game_id, principal, player_id, kind, data, idem_key, fresh=attempt > 0)
+                return await self._act_once(game_id, principal, player_id, kind, data, idem, fresh=attempt > 0)
             except _Retry:
                 continue
             except IntegrityError:
@@ -253,17 +258,16 @@ class GameService:
                 continue
         raise Conflict("busy", "the game changed concurrently too often; retry")
 
-    async def _act_once(self, game_id, principal, player_id, kind, data, idem_key, fresh: bool = False) -> dict:
-        key_id = getattr(principal, "key_id", "") or ""
+    async def _act_once(self, game_id, principal, player_id, kind, data, idem, fresh: bool = False) -> dict:
         cached = None if fresh else self._take_cached(game_id)
         if cached is not None and self.writer is not None:
-            return await self._act_cached(game_id, principal, player_id, kind, data, idem_key, key_id, *cached)
+            return await self._act_cached(game_id, principal, player_id, kind, data, idem, *cached)
         async with self.transaction(correlation_id=game_id) as uow:
             s = uow.session
-            if idem_key is not None:
-                hit = await self._stored(s, key_id, idem_key)
+            if idem is not None:
+                hit = await self.keys.lookup(s, idem)
                 if hit is not None:
-                    return _replay(hit.status, hit.response)
+                    return _replay(hit)
             if cached is not None:
                 g, live = cached
             else:
@@ -281,24 +285,27 @@ class GameService:
                     raise _Retry() from None  # judged on a cached state: judge again on the database's
                 # a concurrent request with the same key may have committed after our first
                 # look (each statement sees the latest commits): then this is its retry
-                if idem_key is not None:
-                    hit = await self._stored(s, key_id, idem_key)
+                if idem is not None:
+                    hit = await self.keys.lookup(s, idem)
                     if hit is not None:
-                        return _replay(hit.status, hit.response)
+                        return _replay(hit)
                 raise
-            summary = await self._commit(uow, g, live, change, now, key_id, idem_key)
+            summary = await self._commit(uow, g, live, change, now, idem)
         return self._answer(game_id, live, change, summary)
 
-    async def _act_cached(self, game_id, principal, player_id, kind, data, idem_key, key_id, g, live) -> dict:
+    async def _act_cached(self, game_id, principal, player_id, kind, data, idem, g, live) -> dict:
         """An action judged on the state this process last committed (no read). A plain move is
         group-committed by the writer; anything else is saved through the ORM as usual. Both
         check ``version``: if another replica moved the game on, the action is judged again."""
         # an idempotency key is not looked up first: the writer applies nothing under a key
-        # that is stored already, and the retry on the database's state replays its answer
+        # that is stored already, and the retry on the database's state looks it up (replay,
+        # or 409 for a key that came with another request)
         try:
             role = self.authorize(principal, g, player_id)
         except ServiceError:
             self._remember(game_id, g["version"], live, g)
+            if idem is not None:
+                raise _Retry() from None  # the key is looked up before any refusal
             raise
         now = self.now_ms()
         try:
@@ -307,7 +314,7 @@ class GameService:
             raise _Retry() from None  # judged on a cached state: judge again on the database's
         if not _plain(g, live, change):
             async with self.transaction(correlation_id=game_id) as uow:
-                summary = await self._commit(uow, g, live, change, now, key_id, idem_key)
+                summary = await self._commit(uow, g, live, change, now, idem)
             return self._answer(game_id, live, change, summary)
         values, action_rows, event_rows, rk = self._prepare(g, live, change, now)
         values["version"] = g["version"] + 1
@@ -317,22 +324,23 @@ class GameService:
         move = MoveWrite({**row, "version": g["version"], "kind": a["kind"], "role": a["role"],
                           "player_id": a["player_id"], "data": a["data"], "at_ms": now,
                           "think_ms": a["think_ms"], "clock": a["clock"], "round_key": rk,
-                          "event_data": e["data"], "idem_principal": key_id, "idem_key": idem_key,
-                          "idem_response": summary if idem_key is not None else None})
+                          "event_data": e["data"],
+                          "idem_principal": idem.principal if idem else None, "idem_key": idem.key if idem else None,
+                          "idem_fingerprint": idem.fingerprint if idem else None,
+                          "idem_response": summary if idem is not None else None})
         if not await self.writer.write(move):
             raise _Retry()
         self._remember(game_id, summary["_version"], live, row)
         return summary
 
-    async def _commit(self, uow, g, live: LiveGame, change: Change, now: int, key_id: str,
-                      idem_key: str | None) -> dict:
+    async def _commit(self, uow, g, live: LiveGame, change: Change, now: int,
+                      idem: KeyedRequest | None) -> dict:
         """Save a judged change (and the answer under its idempotency key) in ``uow``."""
         summary = await self._save(uow, g, live, change, now)
-        if idem_key is not None:
+        if idem is not None:
             body = {k: v for k, v in summary.items() if k != "_row"}
             status, body = (change.error.status, _error_body(change.error)) if change.error else (200, body)
-            await uow.session.execute(idempotency_keys.insert().values(
-                principal=key_id, key=idem_key, game_id=g["game_id"], status=status, response=body))
+            await self.keys.remember(uow.session, idem, status, body)
         return summary
 
     def _answer(self, game_id: str, live: LiveGame, change: Change, summary: dict) -> dict:
@@ -341,10 +349,6 @@ class GameService:
         if change.error is not None:
             raise change.error
         return summary
-
-    async def _stored(self, session, key_id: str, idem_key: str):
-        return (await session.execute(select(idempotency_keys.c.status, idempotency_keys.c.response).where(
-            idempotency_keys.c.principal == key_id, idempotency_keys.c.key == idem_key))).first()
 
     def _decide(self, g, live: LiveGame, role: str, kind: str, data: dict, now: int) -> Change:
         """What an action does to the game (pure apart from mutating ``live``)."""
@@ -785,11 +789,12 @@ def _error_body(err: ServiceError) -> dict:
     return {"error": body}
 
 
-def _replay(status: int, response: dict) -> dict:
-    if status != 200:
-        e = response["error"]
-        raise ServiceError(e["code"], e["message"], e.get("details"), status=status)
-    return response
+def _replay(stored: Stored) -> dict:
+    if stored.status != 200:
+        e = stored.body["error"]
+        raise ServiceError(e["code"], e["message"], e.get("details"), status=stored.status,
+                           headers={REPLAYED_HEADER: "true"})
+    return {**stored.body, "_replayed": True}
 
 
 async def run_sweeper(service: GameService, poll_s: float = 0.25) -> None:

@@ -12,6 +12,7 @@ from sqlalchemy import (JSON, BigInteger, Boolean, Column, Float, Index, Integer
                         Table, Text, UniqueConstraint)
 
 from gomoku_shared.db import UtcDateTime
+from gomoku_shared.idempotency import idempotency_table
 from gomoku_shared.messaging.inbox import inbox_table
 from gomoku_shared.messaging.outbox import outbox_table
 
@@ -184,12 +185,7 @@ def pairing_tables(md: MetaData) -> dict[str, Table]:
         Column("action", String(32), nullable=False),
         Column("round", Integer),
         Column("details", JSON, nullable=False))
-    t["idempotency_keys"] = Table(
-        "idempotency_keys", md,
-        Column("principal", String(64), primary_key=True),
-        Column("key", String(200), primary_key=True),
-        Column("status", Integer, nullable=False),
-        Column("response", JSON, nullable=False))
+    t["idempotency_keys"] = idempotency_table(md)
     Index("ix_audit_section", t["audit"].c.event_code, t["audit"].c.section_id, t["audit"].c.id)
     return t
 

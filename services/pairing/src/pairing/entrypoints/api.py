@@ -5,17 +5,20 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Any, Literal, Union
+from typing import Annotated, Any, Literal, Union
 
-from fastapi import APIRouter, FastAPI, Header, Query, Request
+from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel, Field
-from sqlalchemy import delete, insert, select
+from sqlalchemy.exc import IntegrityError
 
 from gomoku_shared.api_docs import text_too
 from gomoku_shared.auth import KeyRing, Principal, Staff
 from gomoku_shared.contracts.common import Entrant
+from gomoku_shared import idempotency
 from gomoku_shared.errors import NotFound
+from gomoku_shared.idempotency import (IdemKey, IdempotencyStore, KeyedRequest, fingerprint, principal_id, replay,
+                                       route_path)
 from gomoku_shared.params import PathId, RoundNo
 from gomoku_shared.runtime import ServiceRuntime
 from gomoku_shared.service import lifespan_for
@@ -30,8 +33,8 @@ from ..service_layer import handlers
 from ..service_layer import section as sec
 from ..service_layer.pool import Pairer
 
-IdemKey = Header(default=None, alias="Idempotency-Key", max_length=200)
 Id = Field(min_length=1, max_length=160)
+EntrantId = Annotated[str, Field(min_length=1, max_length=160)]
 SEC = "/v1/events/{event_code}/sections/{section_id}"
 ResultName = Literal["first_wins", "second_wins", "draw", "first_forfeit_win", "second_forfeit_win",
                      "double_forfeit", "1-0", "0-1", "=-=", "+--", "--+", "---"]
@@ -90,7 +93,8 @@ class HoldBody(BaseModel):
 
 class DecisionBody(BaseModel):
     #: the tied entrants best first; a nested list keeps those entrants sharing their places
-    order: list[Union[str, list[str]]] = Field(min_length=1, max_length=200)
+    order: list[Union[EntrantId, Annotated[list[EntrantId], Field(min_length=1, max_length=200)]]] = Field(
+        min_length=1, max_length=200)
 
 
 # ---------------------------------------------------------------- helpers
@@ -105,22 +109,33 @@ async def _load(request: Request, ec: str, sid: str) -> repo.SectionState:
     return st
 
 
-async def _act(request: Request, principal: Principal, key: str | None, correlation: str, fn) -> Any:
-    """Run an arbiter action in one transaction; an Idempotency-Key replays the stored answer."""
+async def _act(request: Request, principal: Principal, key: str | None, correlation: str, fn,
+               body: BaseModel | None = None) -> Any:
+    """Run an arbiter action in one transaction; an Idempotency-Key is bound to the request
+    (gomoku_shared.idempotency): a retry replays the stored answer, another request with the
+    same key is refused."""
     runtime: ServiceRuntime = request.app.state.runtime
-    who = principal.key_id or principal.role
-    ik = orm.idempotency_keys
-    if key:
-        async with runtime.sessionmaker() as s:
-            row = (await s.execute(select(ik.c.response).where((ik.c.principal == who) & (ik.c.key == key)))).first()
-        if row is not None:
-            return row[0]
-    async with runtime.transaction(correlation_id=correlation) as uow:
-        out = await fn(uow)
-        if key:
-            await uow.session.execute(delete(ik).where((ik.c.principal == who) & (ik.c.key == key)))
-            await uow.session.execute(insert(ik).values(principal=who, key=key, status=200, response=out))
-    return out
+    store: IdempotencyStore = request.app.state.idempotency
+    keyed = None
+    if key is not None:
+        keyed = KeyedRequest(principal_id(principal), key, fingerprint(
+            request.method, route_path(request.scope), body.model_dump(mode="json") if body is not None else None))
+    for attempt in (1, 2):
+        try:
+            async with runtime.transaction(correlation_id=correlation) as uow:
+                if keyed is not None:
+                    stored = await store.lookup(uow.session, keyed)
+                    if stored is not None:
+                        return replay(stored)
+                out = await fn(uow)
+                if keyed is not None:
+                    await store.remember(uow.session, keyed, 200, out)
+            return out
+        except IntegrityError:
+            if keyed is None or attempt == 2:
+                raise
+            # a concurrent twin stored the same key first: its answer is replayed now
+    raise AssertionError("unreachable")
 
 
 def _tie_view(t: dict) -> dict:
@@ -307,14 +322,14 @@ def routes(pairer: Pairer) -> APIRouter:
     async def post_result(event_code: PathId, section_id: PathId, n: RoundNo, body: ResultBody, request: Request,
                           p: Staff, key: str | None = IdemKey) -> dict:
         return await _act(request, p, key, event_code, lambda uow: handlers.enter_result(
-            uow, event_code, section_id, n, body.pairing_id, body.result, p, pairer, body.note))
+            uow, event_code, section_id, n, body.pairing_id, body.result, p, pairer, body.note), body)
 
     @router.put(SEC + "/rounds/{n}/pairings", summary="Correct a draft round's pairings (checked, audited)")
     async def put_pairings(event_code: PathId, section_id: PathId, n: RoundNo, body: PairingsBody, request: Request,
                            p: Staff, key: str | None = IdemKey) -> dict:
         return await _act(request, p, key, event_code, lambda uow: handlers.correct_pairings(
             uow, event_code, section_id, n, [(b.first, b.second) for b in body.boards],
-            [(b.entrant_id, b.kind) for b in body.byes], p, pairer))
+            [(b.entrant_id, b.kind) for b in body.byes], p, pairer), body)
 
     @router.post(SEC + "/rounds/{n}/publish", summary="Publish a reviewed draft round (then final)")
     async def post_publish(event_code: PathId, section_id: PathId, n: RoundNo, request: Request, p: Staff,
@@ -326,32 +341,32 @@ def routes(pairer: Pairer) -> APIRouter:
     async def post_hold(event_code: PathId, section_id: PathId, body: HoldBody, request: Request, p: Staff,
                         key: str | None = IdemKey) -> dict:
         return await _act(request, p, key, event_code,
-                          lambda uow: handlers.set_hold(uow, event_code, section_id, body.hold, p))
+                          lambda uow: handlers.set_hold(uow, event_code, section_id, body.hold, p), body)
 
     @router.post(SEC + "/byes", summary="Requested (half point) or forced (full point) bye for a coming round")
     async def post_bye(event_code: PathId, section_id: PathId, body: ByeBody, request: Request, p: Staff,
                        key: str | None = IdemKey) -> dict:
         return await _act(request, p, key, event_code, lambda uow: handlers.add_bye(
-            uow, event_code, section_id, body.entrant_id, body.kind, body.round, p, pairer))
+            uow, event_code, section_id, body.entrant_id, body.kind, body.round, p, pairer), body)
 
     @router.post(SEC + "/withdrawals", summary="Withdraw a player (not paired after the given round)")
     async def post_withdrawal(event_code: PathId, section_id: PathId, body: WithdrawalBody, request: Request, p: Staff,
                               key: str | None = IdemKey) -> dict:
         return await _act(request, p, key, event_code, lambda uow: handlers.withdraw(
-            uow, event_code, section_id, body.entrant_id, body.after_round, body.reason, p, pairer))
+            uow, event_code, section_id, body.entrant_id, body.after_round, body.reason, p, pairer), body)
 
     @router.post(SEC + "/entrants", summary="Late entry (Swiss): paired from the next unpublished round")
     async def post_late_entry(event_code: PathId, section_id: PathId, body: LateEntryBody, request: Request, p: Staff,
                               key: str | None = IdemKey) -> dict:
         entrant = Entrant(**body.model_dump())
         return await _act(request, p, key, event_code, lambda uow: handlers.late_entry(
-            uow, event_code, section_id, entrant, p, pairer))
+            uow, event_code, section_id, entrant, p, pairer), body)
 
     @router.post(SEC + "/ties/{tie_id}/decision", summary="The arbiter's order for a tie (PAIR-8)")
     async def post_decision(event_code: PathId, section_id: PathId, tie_id: PathId, body: DecisionBody, request: Request,
                             p: Staff, key: str | None = IdemKey) -> dict:
         return await _act(request, p, key, event_code, lambda uow: handlers.decide_tie(
-            uow, event_code, section_id, tie_id, body.order, p))
+            uow, event_code, section_id, tie_id, body.order, p), body)
 
     return router
 
@@ -367,5 +382,6 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing, pairer: Pairer | None 
         clock=runtime.clock,
     )
     app.state.runtime = runtime
+    app.state.idempotency = idempotency.for_runtime(runtime, orm.idempotency_keys)
     app.include_router(routes(pairer or Pairer()))
     return app

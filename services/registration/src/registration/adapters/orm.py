@@ -10,6 +10,7 @@ import sqlalchemy as sa
 from sqlalchemy import MetaData
 
 from gomoku_shared.db import UtcDateTime
+from gomoku_shared.idempotency import idempotency_table
 from gomoku_shared.messaging.inbox import inbox_table
 from gomoku_shared.messaging.outbox import outbox_table
 
@@ -71,7 +72,8 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
         sa.Column("id_number_index", sa.String(64), nullable=True),
         sa.Column("id_number_masked", sa.String(64), nullable=True),
         sa.Column("partner_id", sa.String(100), nullable=True),
-        sa.UniqueConstraint("event_code", "id_number_index", name="uq_people_id_number"),
+        # one person per ID number in the records of each registrant (partner isolation)
+        sa.UniqueConstraint("event_code", "partner_id", "id_number_index", name="uq_people_partner_id_number"),
     )
     t["evidence"] = sa.Table(
         "evidence", md,
@@ -144,15 +146,7 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
         sa.Column("decided_at", TS, nullable=True),
         sa.Column("partner_id", sa.String(100), nullable=True),
     )
-    t["idempotency_keys"] = sa.Table(
-        "idempotency_keys", md,
-        sa.Column("principal", sa.String(200), primary_key=True),
-        sa.Column("key", sa.String(200), primary_key=True),
-        sa.Column("request_hash", sa.String(64), nullable=False),
-        sa.Column("status_code", sa.Integer, nullable=False),
-        sa.Column("response", sa.JSON, nullable=False),
-        sa.Column("created_at", TS, nullable=False),
-    )
+    t["idempotency_keys"] = idempotency_table(md)
     t["stages"] = sa.Table(
         "stages", md,
         sa.Column("event_code", sa.String(64), primary_key=True),

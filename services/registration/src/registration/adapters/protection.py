@@ -4,6 +4,10 @@ ID numbers and document references are encrypted with Fernet (AES-128-CBC + HMAC
 under a key derived from the DATA_KEY secret; a second derived key makes `index`, a keyed hash
 used to find the same person again without decrypting anything. Neither the secret, nor a
 plaintext, nor a ciphertext is ever logged.
+
+Where the secret comes from (`DataProtector.from_settings`): DATA_KEY if set; otherwise the
+distributed mode refuses to start, and the embedded mode uses a random key it created in its
+data directory on first start (`registration-data.key`, mode 0600). No key is in the source.
 """
 from __future__ import annotations
 
@@ -11,24 +15,60 @@ import base64
 import hashlib
 import hmac
 import logging
+import os
+import secrets
+import stat
+import tempfile
+from pathlib import Path
 
 from cryptography.fernet import Fernet, InvalidToken
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
+from gomoku_shared.settings import SettingsError
+
 log = logging.getLogger("registration.protection")
 
-#: used only in the embedded (single-process, SQLite) mode when DATA_KEY is unset
-DEVELOPMENT_KEY = "gomoku-embedded-development-key-not-for-production"
+#: the embedded mode's key, created in DATA_DIR when DATA_KEY is unset
+KEY_FILE = "registration-data.key"
 
 
-class MissingDataKey(RuntimeError):
+class MissingDataKey(SettingsError):
     pass
 
 
 def _derive(secret: bytes, purpose: bytes) -> bytes:
     return HKDF(algorithm=hashes.SHA256(), length=32, salt=b"gomoku-registration",
                 info=purpose).derive(secret)
+
+
+def embedded_key(data_dir: Path) -> str:
+    """The key in `data_dir`, created (random, readable by this user only) if there is none.
+    Written to a private temporary file and linked into place, so that two processes starting
+    at once end up with the same key and nobody ever reads a half-written one."""
+    path = data_dir / KEY_FILE
+    data_dir.mkdir(parents=True, exist_ok=True)
+    if not path.exists():
+        fd, tmp = tempfile.mkstemp(dir=data_dir, prefix=".key-")  # mode 0600
+        try:
+            with os.fdopen(fd, "w") as f:
+                f.write(secrets.token_urlsafe(32) + "\n")
+                f.flush()
+                os.fsync(f.fileno())
+            os.link(tmp, path)
+            log.warning("DATA_KEY is unset: created a random data key in %s (keep it with the data; "
+                        "without it the stored personal data cannot be read)", path)
+        except FileExistsError:
+            pass  # another process created it first: use that one
+        finally:
+            os.unlink(tmp)
+    mode = stat.S_IMODE(path.stat().st_mode)
+    if mode & 0o077:
+        raise MissingDataKey(f"the data key {path} is readable by others (mode {mode:o}); chmod 600 it")
+    key = path.read_text().strip()
+    if not key:
+        raise MissingDataKey(f"the data key {path} is empty")
+    return key
 
 
 class DataProtector:
@@ -40,15 +80,16 @@ class DataProtector:
         self._index_key = _derive(raw, b"blind-index")
 
     @classmethod
-    def from_settings(cls, data_key: str, *, distributed: bool) -> DataProtector:
-        """DATA_KEY is required in the distributed mode; the embedded mode falls back to a
-        development key (with a warning) so `make demo` needs no secret."""
+    def from_settings(cls, data_key: str, *, distributed: bool, data_dir: str | Path) -> DataProtector:
+        """DATA_KEY if set; required in the distributed mode (every replica needs the same one);
+        the embedded mode falls back to its own random key in `data_dir`."""
         if data_key:
             return cls(data_key)
         if distributed:
-            raise MissingDataKey("DATA_KEY must be set in the distributed mode (it encrypts personal data)")
-        log.warning("DATA_KEY is unset: personal data is encrypted with the embedded development key")
-        return cls(DEVELOPMENT_KEY)
+            raise MissingDataKey("DATA_KEY is not set. The distributed mode (AMQP_URL set) needs it to encrypt "
+                                 "personal data at rest, the same secret in every registration replica; "
+                                 "e.g. DATA_KEY=$(openssl rand -base64 32)")
+        return cls(embedded_key(Path(data_dir)))
 
     def encrypt(self, value: str | None) -> str | None:
         if value is None:

@@ -237,9 +237,17 @@ async def people_rows(session: AsyncSession, code: str, ids: list[str] | None = 
     return {r.id: r for r in (await session.execute(q.order_by(orm.people.c.seq))).all()}
 
 
-async def person_by_index(session: AsyncSession, code: str, index: str):
-    return (await session.execute(sa.select(orm.people).where(
-        orm.people.c.event_code == code, orm.people.c.id_number_index == index))).first()
+#: `person_by_index(..., partner_id=ANY_REGISTRANT)`: staff see every registrant's people
+ANY_REGISTRANT = object()
+
+
+async def person_by_index(session: AsyncSession, code: str, index: str, *, partner_id: Any):
+    """The person with this ID number among those `partner_id` registered (None: staff-registered;
+    ANY_REGISTRANT: the first registered by anyone). A partner never finds another's people."""
+    q = sa.select(orm.people).where(orm.people.c.event_code == code, orm.people.c.id_number_index == index)
+    if partner_id is not ANY_REGISTRANT:
+        q = q.where(orm.people.c.partner_id.is_(None) if partner_id is None else orm.people.c.partner_id == partner_id)
+    return (await session.execute(q.order_by(orm.people.c.seq))).first()
 
 
 async def next_seq(session: AsyncSession, table: sa.Table, code: str, **where: Any) -> int:
@@ -278,7 +286,8 @@ def evidence_from_row(r) -> Evidence:
         officially_recognised=d.get("officially_recognised", True) is not False,
         employer_unit_id=d.get("employer_unit_id"),
         employed_since=date.fromisoformat(d["employed_since"]) if d.get("employed_since") else None,
-        status=EvidenceStatus(r.status), reviewed_by=r.reviewed_by, review_note=r.review_note)
+        status=EvidenceStatus(r.status), reviewed_by=r.reviewed_by, review_note=r.review_note,
+        reviewed_at=aware(r.reviewed_at))
 
 
 async def evidence_rows(session: AsyncSession, code: str, person_ids: list[str] | None = None) -> list[Any]:

@@ -18,16 +18,16 @@ from .checkin import check_in, mark_no_show, pairable
 from .closing import ClosedSection, FieldEntry, FormatChoice, choose_format, close_stage, \
     section_closed_payload, section_rules
 from .eligibility import EligibilityReport, check_age, check_clause, check_gender, evaluate_player, \
-    longest_consecutive_months
+    is_pending_evidence_decision, longest_consecutive_months
 from .errors import RegistrationError, UnknownEntry, UnknownSection
-from .model import Application, Decision, Entry, EntryStatus, Evidence, EvidenceKind, EvidenceStatus, \
+from .model import REJUDGED, Application, Decision, Entry, EntryStatus, Evidence, EvidenceKind, EvidenceStatus, \
     InsuranceConfirmation, Outcome, Person, Unit, Withdrawal, combine
 from .next_stage import NextStageResult, PassedOver, QualifierList, SeededList, StagePlace, build_next_stage
 from .personal_data import IdNumber, mask_id_number
 from .registration import EventRegistration, Official, SubmitResult, check_insurance, check_team, check_window
 
 __all__ = [
-    "Application", "ChangeKind", "ChangeRequest", "ChangeState", "ClosedSection", "Decision",
+    "REJUDGED", "is_pending_evidence_decision", "Application", "ChangeKind", "ChangeRequest", "ChangeState", "ClosedSection", "Decision",
     "EligibilityReport", "Entry", "EntryStatus", "EventRegistration", "Evidence", "EvidenceKind",
     "EvidenceStatus", "FieldEntry", "FormatChoice", "IdNumber", "InsuranceConfirmation",
     "NextStageResult", "Official", "Outcome", "PassedOver", "Person", "QualifierList",

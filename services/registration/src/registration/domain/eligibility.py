@@ -12,7 +12,7 @@ until its evidence is approved.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 
@@ -22,6 +22,7 @@ from gomoku_shared.event_config import (
     ResidencyOption,
     SectionConfig,
     grade_rank,
+    place_key,
 )
 
 from .model import Decision, Evidence, EvidenceKind, EvidenceStatus, Outcome, Person, Unit, combine
@@ -30,11 +31,13 @@ from .model import Decision, Evidence, EvidenceKind, EvidenceStatus, Outcome, Pe
 def check_age(section: SectionConfig, person: Person) -> Decision:
     """REG-4: birth date inside the section's inclusive window."""
     w = section.birth
+    # the reason names the birth year only: decisions are shown beside the masked ID number,
+    # and a full birth date there would give away eight of its digits (REG-11)
     if w.contains(person.birth_date):
         return Decision("REG-4", f"{section.id}/birth", Outcome.ADMITTED,
-                        f"born {person.birth_date} within {_window(w)}", person.id)
+                        f"birth date within {_window(w)}", person.id)
     return Decision("REG-4", f"{section.id}/birth", Outcome.REFUSED,
-                    f"born {person.birth_date}, outside {section.name} window {_window(w)}", person.id)
+                    f"born in {person.birth_date.year}, outside {section.name} window {_window(w)}", person.id)
 
 
 def _window(w) -> str:
@@ -61,10 +64,18 @@ def _usable(ev: Evidence, mode: str) -> bool:
     return ev.status is EvidenceStatus.APPROVED or mode == "declared"
 
 
+#: (required region, region as written) -> same place? (REG-17: `EventConfig.same_region`)
+RegionMatch = Callable[[str, "str | None"], bool]
+
+
+def plain_region_match(required: str, written: str | None) -> bool:
+    return written is not None and place_key(required) == place_key(written)
+
+
 def _of(evidence: Iterable[Evidence], kind: EvidenceKind, region: str | None, mode: str,
-        person_id: str) -> list[Evidence]:
+        person_id: str, same_region: RegionMatch = plain_region_match) -> list[Evidence]:
     return [e for e in evidence if e.kind is kind and e.person_id == person_id and _usable(e, mode)
-            and (region is None or (e.region or "").casefold() == region.casefold())]
+            and (region is None or same_region(region, e.region))]
 
 
 def _month_index(ym: str) -> int:
@@ -103,21 +114,22 @@ class _OptionResult:
 
 def _option(opt: ResidencyOption, clause: EligibilityClause, person: Person,
             evidence: Sequence[Evidence], *, region: str | None, unit: Unit | None,
-            intends_to_represent: bool, as_of: date, mode: str) -> _OptionResult:
+            intends_to_represent: bool, as_of: date, mode: str,
+            same_region: RegionMatch = plain_region_match) -> _OptionResult:
     where = f" in {region}" if region else ""
     pid = person.id
     if opt.kind == "household":
-        if _of(evidence, EvidenceKind.HOUSEHOLD, region, mode, pid):
+        if _of(evidence, EvidenceKind.HOUSEHOLD, region, mode, pid, same_region):
             return _OptionResult(Outcome.ADMITTED, f"household registration{where}")
         return _OptionResult(Outcome.REFUSED, f"no {_qual(mode)}household registration{where}")
 
     if opt.kind == "student_status":
-        if _of(evidence, EvidenceKind.STUDENT_STATUS, region, mode, pid):
+        if _of(evidence, EvidenceKind.STUDENT_STATUS, region, mode, pid, same_region):
             return _OptionResult(Outcome.ADMITTED, f"student status{where}")
         return _OptionResult(Outcome.REFUSED, f"no {_qual(mode)}student status{where}")
 
     if opt.kind == "residence_permit":
-        permits = _of(evidence, EvidenceKind.RESIDENCE_PERMIT, region, mode, pid)
+        permits = _of(evidence, EvidenceKind.RESIDENCE_PERMIT, region, mode, pid, same_region)
         if not permits:
             return _OptionResult(Outcome.REFUSED, f"no {_qual(mode)}residence permit{where}")
         if opt.permit_issued_before is not None:
@@ -127,7 +139,7 @@ def _option(opt: ResidencyOption, clause: EligibilityClause, person: Person,
                                      f"residence permit{where} not dated before {opt.permit_issued_before}")
         if opt.min_consecutive_insurance_months is not None:
             need = opt.min_consecutive_insurance_months
-            months = [m for e in _of(evidence, EvidenceKind.SOCIAL_INSURANCE, region, mode, pid)
+            months = [m for e in _of(evidence, EvidenceKind.SOCIAL_INSURANCE, region, mode, pid, same_region)
                       for m in e.months_paid]
             run = longest_consecutive_months(months)
             if run < need:
@@ -219,11 +231,12 @@ def _wildcard(opt: ResidencyOption, person: Person, evidence: Sequence[Evidence]
 
 def check_clause(clause: EligibilityClause, person: Person, evidence: Sequence[Evidence], *,
                  unit: Unit | None = None, intends_to_represent: bool = False,
-                 as_of: date, mode: str | None = None) -> Decision:
+                 as_of: date, mode: str | None = None,
+                 same_region: RegionMatch = plain_region_match) -> Decision:
     """Evaluate one residency/representation clause: the first option that admits wins.
 
     `as_of` is the reference date for durations (employment); `mode` overrides the clause's
-    evidence mode (declared/verified)."""
+    evidence mode (declared/verified); `same_region` compares places as written (REG-17)."""
     mode = mode or clause.evidence
     region = clause.region or (unit.region if unit else None)
     options = list(clause.options)
@@ -244,7 +257,7 @@ def check_clause(clause: EligibilityClause, person: Person, evidence: Sequence[E
     results: list[tuple[ResidencyOption, _OptionResult]] = []
     for opt in options:
         r = _option(opt, clause, person, evidence, region=region, unit=unit,
-                    intends_to_represent=intends_to_represent, as_of=as_of, mode=mode)
+                    intends_to_represent=intends_to_represent, as_of=as_of, mode=mode, same_region=same_region)
         if r.outcome is Outcome.ADMITTED:
             return Decision(clause.rule, f"{clause.id}/{opt.kind}", Outcome.ADMITTED, r.reason, person.id)
         results.append((opt, r))
@@ -287,9 +300,32 @@ def evaluate_player(event: EventConfig, section_id: str, person: Person, evidenc
     decisions = [check_age(section, person), check_gender(section, person)]
     as_of = event.section_start(section_id)
     for cid in section.eligibility:
-        decisions.append(check_clause(event.clause(cid), person, evidence, unit=unit,
-                                      intends_to_represent=intends_to_represent, as_of=as_of, mode=mode))
+        clause = event.clause(cid)
+        d = check_clause(clause, person, evidence, unit=unit, intends_to_represent=intends_to_represent,
+                         as_of=as_of, mode=mode, same_region=event.same_region)
+        decisions.append(d)
+        if d.admitted and clause.pending_evidence is not None and (mode or clause.evidence) == "declared":
+            verified = check_clause(clause, person, evidence, unit=unit, intends_to_represent=intends_to_represent,
+                                    as_of=as_of, mode="verified", same_region=event.same_region)
+            if not verified.admitted:
+                decisions.append(pending_evidence_decision(clause, person.id))
     return EligibilityReport(person.id, section_id, tuple(decisions))
+
+
+PENDING_EVIDENCE = "pending_evidence"
+
+
+def pending_evidence_decision(clause: EligibilityClause, person_id: str) -> Decision:
+    """REG-18: admitted on declared evidence an arbiter has not approved yet; says by when it
+    must be approved and what happens otherwise (the clause's `pending_evidence`)."""
+    pe = clause.pending_evidence
+    return Decision("REG-18", f"{clause.id}/{PENDING_EVIDENCE}", Outcome.ADMITTED,
+                    f"admitted on declared evidence not yet approved: it must be approved before "
+                    f"{pe.approve_by.isoformat()}; otherwise {pe.note}", person_id)
+
+
+def is_pending_evidence_decision(d: Decision) -> bool:
+    return d.rule == "REG-18" and d.clause.endswith("/" + PENDING_EVIDENCE)
 
 
 def wildcard_option(clause: EligibilityClause) -> ResidencyOption | None:
@@ -302,5 +338,6 @@ def is_wildcard_decision(d: Decision) -> bool:
 
 __all__ = [
     "EligibilityReport", "check_age", "check_clause", "check_gender", "evaluate_player",
-    "is_wildcard_decision", "longest_consecutive_months", "wildcard_option",
+    "is_pending_evidence_decision", "is_wildcard_decision", "longest_consecutive_months",
+    "pending_evidence_decision", "plain_region_match", "wildcard_option",
 ]

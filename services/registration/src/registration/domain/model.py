@@ -115,14 +115,19 @@ class Evidence:
     status: EvidenceStatus = EvidenceStatus.PENDING
     reviewed_by: str | None = None
     review_note: str | None = None
+    reviewed_at: datetime | None = None
 
-    def approve(self, arbiter: str, note: str | None = None) -> Evidence:
-        return replace(self, status=EvidenceStatus.APPROVED, reviewed_by=arbiter, review_note=note)
+    def approve(self, arbiter: str, note: str | None = None, at: datetime | None = None) -> Evidence:
+        return replace(self, status=EvidenceStatus.APPROVED, reviewed_by=arbiter, review_note=note, reviewed_at=at)
 
-    def reject(self, arbiter: str, note: str) -> Evidence:
+    def reject(self, arbiter: str, note: str, at: datetime | None = None) -> Evidence:
         if not note or not note.strip():
             raise ValueError("a rejection needs a reason")
-        return replace(self, status=EvidenceStatus.REJECTED, reviewed_by=arbiter, review_note=note)
+        return replace(self, status=EvidenceStatus.REJECTED, reviewed_by=arbiter, review_note=note, reviewed_at=at)
+
+    def arrived_before(self, t: datetime) -> bool:
+        """Materials count by the time they arrive (REG-1, SZ 十三(二))."""
+        return self.submitted_at is None or self.submitted_at < t
 
 
 @dataclass(frozen=True)
@@ -225,5 +230,17 @@ class Entry:
 
     @property
     def refused_by(self) -> Decision | None:
-        """The first refusing decision (for `entry.refused`: its clause and reason)."""
-        return next((d for d in self.decisions if d.refused), None)
+        """The first refusing decision (for `entry.refused`: its clause and reason); the
+        re-judging log (REG-18) only says that a judgement changed, not why."""
+        return next((d for d in self.decisions if d.refused and d.clause != REJUDGED), None)
+
+    @property
+    def pending_evidence(self) -> tuple[Decision, ...]:
+        """REG-18: the admissions of an accepted entry that rest on evidence not yet approved."""
+        if self.status is not EntryStatus.ACCEPTED:
+            return ()
+        return tuple(d for d in self.decisions if d.rule == "REG-18" and d.clause.endswith("/pending_evidence"))
+
+
+#: clause of the decision recording that an entry was judged again (REG-18)
+REJUDGED = "eligibility/rejudged"

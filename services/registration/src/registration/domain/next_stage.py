@@ -14,7 +14,7 @@ qualified) takes one place; the other passes on like a non-eligible one. Seeded 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Literal
 
@@ -22,7 +22,7 @@ from gomoku_shared.event_config import EventConfig
 
 from .eligibility import evaluate_player, is_wildcard_decision, wildcard_option
 from .errors import RegistrationError
-from .model import Decision, Entry, EntryStatus, Evidence, Gender, Outcome, Person, Unit, combine
+from .model import Decision, Entry, EntryStatus, Evidence, EvidenceStatus, Gender, Outcome, Person, Unit, combine
 
 
 @dataclass(frozen=True)
@@ -63,6 +63,10 @@ class PassedOver:
     source: str
     place: int
     decisions: tuple[Decision, ...]
+    #: REG-18: passed over only because evidence still awaits approval; approved before this
+    #: time, the place comes back (None: another reason, or no deadline configured)
+    approve_by: datetime | None = None
+    awaiting_approval: bool = False
 
     @property
     def reason(self) -> str:
@@ -87,6 +91,23 @@ class NextStageResult:
                       section_id=p.to_section, person_ids=(p.person_id,), unit_id=p.unit_id,
                       status=EntryStatus.ACCEPTED, received_at=received_at, decisions=p.decisions)
                 for p in self.places]
+
+
+def approval_deadline(event: EventConfig, section_id: str) -> datetime | None:
+    """REG-18: when the evidence behind a declared admission to `section_id` must be approved
+    by (the earliest `pending_evidence.approve_by` of its clauses), if configured."""
+    times = [c.pending_evidence.approve_by for c in (event.clause(cid) for cid in event.section(section_id).eligibility)
+             if c.pending_evidence is not None]
+    return min(times, default=None)
+
+
+def _as_of_deadline(evidence: Sequence[Evidence], deadline: datetime | None) -> list[Evidence]:
+    """An approval given at or after the deadline came too late: the record counts as unapproved."""
+    if deadline is None:
+        return list(evidence)
+    return [replace(e, status=EvidenceStatus.PENDING)
+            if e.status is EvidenceStatus.APPROVED and e.reviewed_at is not None and e.reviewed_at >= deadline
+            else e for e in evidence]
 
 
 def build_next_stage(event: EventConfig, stage_id: str, cohorts: Sequence[QualifierList],
@@ -116,22 +137,29 @@ def build_next_stage(event: EventConfig, stage_id: str, cohorts: Sequence[Qualif
                 f"{person.name} already holds a place in {placed[pid].to_section}", pid),)))
             return False
         unit = units_of.get(pid)
-        report = evaluate_player(event, to_section, person, [e for e in evidence if e.person_id == pid],
-                                 unit=unit, intends_to_represent=pid in intents)
-        decisions = list(report.decisions)
-        for d in report.decisions:
-            if is_wildcard_decision(d) and src_track is not None:
-                clause = event.clause(d.clause.split("/")[0])
-                opt = wildcard_option(clause)
-                if opt and opt.wildcard_track and src_track != opt.wildcard_track:
-                    decisions.append(Decision(
-                        "REG-7", f"{clause.id}/wildcard_track", Outcome.REFUSED,
-                        f"wildcard players qualify only through a {opt.wildcard_track}-rules section "
-                        f"(came from {source})", pid))
-                elif opt and opt.wildcard_max_place and via == "qualified" and place > opt.wildcard_max_place:
-                    decisions.append(Decision(
-                        "REG-7", f"{clause.id}/wildcard_place", Outcome.REFUSED,
-                        f"wildcard players need place {opt.wildcard_max_place} or better", pid))
+        deadline = approval_deadline(event, source) if via in ("qualified", "substitute") else None
+        own = _as_of_deadline([e for e in evidence if e.person_id == pid], deadline)
+
+        def judge(mode: str | None) -> list[Decision]:
+            report = evaluate_player(event, to_section, person, own, unit=unit, intends_to_represent=pid in intents,
+                                     mode=mode)
+            decisions = list(report.decisions)
+            for d in report.decisions:
+                if is_wildcard_decision(d) and src_track is not None:
+                    clause = event.clause(d.clause.split("/")[0])
+                    opt = wildcard_option(clause)
+                    if opt and opt.wildcard_track and src_track != opt.wildcard_track:
+                        decisions.append(Decision(
+                            "REG-7", f"{clause.id}/wildcard_track", Outcome.REFUSED,
+                            f"wildcard players qualify only through a {opt.wildcard_track}-rules section "
+                            f"(came from {source})", pid))
+                    elif opt and opt.wildcard_max_place and via == "qualified" and place > opt.wildcard_max_place:
+                        decisions.append(Decision(
+                            "REG-7", f"{clause.id}/wildcard_place", Outcome.REFUSED,
+                            f"wildcard players need place {opt.wildcard_max_place} or better", pid))
+            return decisions
+
+        decisions = judge(None)
         outcome = combine(decisions)
         if outcome is Outcome.ADMITTED:
             decisions.append(Decision("REG-7", f"{stage_id}/place", Outcome.ADMITTED,
@@ -139,11 +167,14 @@ def build_next_stage(event: EventConfig, stage_id: str, cohorts: Sequence[Qualif
             placed[pid] = StagePlace(pid, to_section, via, source, place, tuple(decisions),
                                      unit.id if unit else None)
             return True
-        if outcome is Outcome.PENDING:
+        # REG-18: refused only because evidence still awaits approval (it would admit as declared)?
+        awaiting = outcome is Outcome.PENDING or combine(judge("declared")) is not Outcome.REFUSED
+        if awaiting:
+            by = f" before {deadline.isoformat()}" if deadline is not None else ""
             decisions.append(Decision("REG-7", f"{stage_id}/place", Outcome.REFUSED,
                                       "evidence not yet approved: the place passes on "
-                                      "(approve and rebuild to restore it)", pid))
-        passed.append(PassedOver(pid, source, place, tuple(decisions)))
+                                      f"(approved{by}, the place comes back)", pid))
+        passed.append(PassedOver(pid, source, place, tuple(decisions), deadline, awaiting))
         return False
 
     for sl in seeded:

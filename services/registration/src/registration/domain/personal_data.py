@@ -4,14 +4,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
-def mask_id_number(value: str | None, keep_head: int = 4, keep_tail: int = 4) -> str:
-    """'440301199001011234' -> '4403**********1234'. Short values are masked entirely."""
+#: characters a mask leaves hidden at least; shorter values are masked entirely
+MIN_HIDDEN = 8
+
+
+def mask_id_number(value: str | None, keep_tail: int = 4) -> str:
+    """'440301199001011234' -> '**************1234'. Only the tail is shown: the head of a
+    Chinese ID number is the place of registration and the middle the birth date, so showing
+    them next to a name, gender and birth year would narrow the number down to a handful of
+    candidates (REG-11; views show the birth year only). Short values are masked entirely."""
     if not value:
         return ""
     v = value.strip()
-    if len(v) <= keep_head + keep_tail:
+    if len(v) < keep_tail + MIN_HIDDEN:
         return "*" * len(v)
-    return v[:keep_head] + "*" * (len(v) - keep_head - keep_tail) + v[-keep_tail:]
+    return "*" * (len(v) - keep_tail) + v[-keep_tail:]
 
 
 @dataclass(frozen=True, eq=True)

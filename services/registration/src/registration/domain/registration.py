@@ -15,9 +15,10 @@ from datetime import datetime
 
 from gomoku_shared.event_config import EventConfig, SectionConfig
 
-from .eligibility import evaluate_player
+from .eligibility import evaluate_player, is_pending_evidence_decision
 from .errors import RegistrationError, UnknownEntry, UnknownSection
 from .model import (
+    REJUDGED,
     Application,
     Decision,
     Entry,
@@ -28,6 +29,10 @@ from .model import (
     Unit,
     combine,
 )
+
+
+#: the rules eligibility is judged on (REG-18: judged again when their inputs change)
+ELIGIBILITY_RULES = frozenset({"REG-4", "REG-5", "REG-6", "REG-7", "REG-8", "REG-18"})
 
 
 def _aware(now: datetime) -> datetime:
@@ -102,8 +107,10 @@ def check_insurance(event: EventConfig, app: Application, people: Sequence[Perso
     if not c.confirmed or not (c.document_ref or "").strip():
         return Decision("REG-13", "insurance/participant", Outcome.REFUSED,
                         "insurance not confirmed with a document reference")
+    # the reference itself is personal data: it is kept (encrypted) beside the entry, never
+    # written into a decision
     return Decision("REG-13", "insurance/participant", Outcome.ADMITTED,
-                    f"insurance confirmed ({c.document_ref})")
+                    "insurance confirmed with a document reference")
 
 
 def check_team(section: SectionConfig, people: Sequence[Person],
@@ -316,7 +323,8 @@ class EventRegistration:
             return None
         first = queue[0]
         others = tuple(d for d in first.decisions if d.rule != "REG-2")
-        status = EntryStatus.PENDING_REVIEW if combine(others) is Outcome.PENDING else EntryStatus.ACCEPTED
+        judged = [d for d in others if d.clause != REJUDGED]
+        status = EntryStatus.PENDING_REVIEW if combine(judged) is Outcome.PENDING else EntryStatus.ACCEPTED
         promoted = replace(first, status=status, waitlist_position=None, decisions=others + (
             Decision("REG-2", f"{section_id}/waiting_list", Outcome.ADMITTED,
                      "promoted from the waiting list"),))
@@ -339,6 +347,82 @@ class EventRegistration:
         self.entries[entry_id] = new
         if not approve:
             self.promote_from_waiting_list(e.section_id)
+        return new
+
+    def rejudge(self, entry_id: str, people: Mapping[str, Person], *, evidence: Sequence[Evidence],
+                unit: Unit | None, intends_to_represent: bool, cause: str, settled: bool = False) -> Entry | None:
+        """REG-18: judge an entry's eligibility again because an input changed (evidence
+        arrived, approved or rejected; facts corrected), refused entries included when
+        eligibility refused them. Materials count by the time they arrive (SZ 十三(二)): in a
+        registration stage, evidence received at or after the close is not counted.
+
+        Only the eligibility decisions are judged again; the application's other decisions
+        (window, insurance, unit, team) and the arbiter's own decisions stand. An entry that
+        gains a place takes it like a new one (cap, waiting list, one entry per player); one
+        that loses it frees it for the waiting list. `settled` (the stage is closed, the field
+        is fixed): the status stays, only the pending-evidence marks are brought up to date.
+        Returns the changed entry, or None if nothing changed."""
+        e = self.entry(entry_id)
+        if e.status in (EntryStatus.WITHDRAWN, EntryStatus.WAITLISTED):
+            return None
+        if e.status is EntryStatus.REFUSED and not _refused_on_eligibility(e):
+            return None
+        section = self.section(e.section_id)
+        closes = self.config.registration.closes_at
+        if self.config.stage_of(section.id).entry == "registration":
+            evidence = [x for x in evidence if x.arrived_before(closes)]
+        fresh: list[Decision] = []
+        for pid in e.person_ids:
+            fresh.extend(evaluate_player(self.config, section.id, people[pid],
+                                         [x for x in evidence if x.person_id == pid], unit=unit,
+                                         intends_to_represent=intends_to_represent).decisions)
+        if settled:
+            marks = tuple(d for d in fresh if is_pending_evidence_decision(d)) \
+                if e.status is EntryStatus.ACCEPTED else ()
+            kept = tuple(d for d in e.decisions if not is_pending_evidence_decision(d))
+            new = replace(e, decisions=kept + marks)
+            return self._store_if_changed(e, new)
+        kept = [d for d in e.decisions if d.rule not in ELIGIBILITY_RULES or d.clause.startswith("arbiter/")]
+        log = [d for d in e.decisions if d.clause == REJUDGED]
+        judged = [d for d in kept if not d.clause.startswith("arbiter/")] + fresh
+        outcome = combine(judged)
+        if outcome is Outcome.PENDING and any(d.clause == "arbiter/review" and d.admitted for d in kept):
+            outcome = Outcome.ADMITTED  # the arbiter settled what is still pending
+        status = {Outcome.ADMITTED: EntryStatus.ACCEPTED, Outcome.PENDING: EntryStatus.PENDING_REVIEW,
+                  Outcome.REFUSED: EntryStatus.REFUSED}[outcome]
+        extra: list[Decision] = []
+        waitpos = e.waitlist_position
+        if status is not EntryStatus.REFUSED and not e.status.holds_place:
+            # a refused entry gains a place: one entry per player and section, then the cap
+            dup = [pid for pid in e.person_ids if any(
+                pid in x.person_ids and x.id != e.id and (x.status.holds_place or x.status is EntryStatus.WAITLISTED)
+                for x in self.in_section(section.id))]
+            if dup:
+                extra.append(Decision("REG-3", f"{section.id}/duplicate", Outcome.REFUSED,
+                                      f"{', '.join(people[p].name for p in dup)} already has an entry in "
+                                      f"{section.name}", dup[0]))
+                status = EntryStatus.REFUSED
+            else:
+                cap_decision, status, waitpos = self._check_cap(section, status)
+                extra.append(cap_decision)
+        if status is not e.status:
+            extra.append(Decision("REG-18", REJUDGED, _OUTCOME_OF[status],
+                                  f"judged again after {cause}: {e.status.value} -> {status.value}"))
+        if status is EntryStatus.REFUSED:
+            kept = [d for d in kept if d.rule != "REG-2"]  # the place it held is free again
+        new = replace(e, status=status, waitlist_position=waitpos if status is EntryStatus.WAITLISTED else None,
+                      decisions=tuple(d for d in kept if d.clause != REJUDGED) + tuple(fresh) + tuple(log)
+                      + tuple(extra))
+        if self._store_if_changed(e, new) is None:
+            return None
+        if e.status.holds_place and not new.status.holds_place:
+            self.promote_from_waiting_list(section.id)
+        return new
+
+    def _store_if_changed(self, old: Entry, new: Entry) -> Entry | None:
+        if new.status is old.status and set(new.decisions) == set(old.decisions):
+            return None
+        self.entries[new.id] = new
         return new
 
     # ---- officials (REG-3)
@@ -406,3 +490,16 @@ class EventRegistration:
         if entry.id not in self.entries:
             raise UnknownEntry(entry.id)
         self.entries[entry.id] = entry
+
+
+_OUTCOME_OF = {EntryStatus.ACCEPTED: Outcome.ADMITTED, EntryStatus.PENDING_REVIEW: Outcome.PENDING,
+               EntryStatus.WAITLISTED: Outcome.PENDING, EntryStatus.REFUSED: Outcome.REFUSED,
+               EntryStatus.WITHDRAWN: Outcome.REFUSED}
+
+
+def _refused_on_eligibility(e: Entry) -> bool:
+    """Refused by eligibility alone (age, gender, residency...): judged again when its inputs
+    change. A refusal for the window, the cap, a duplicate, the team or by the arbiter stands."""
+    refusing = [d for d in e.decisions if d.refused and d.clause != REJUDGED]
+    return bool(refusing) and all(d.rule in ELIGIBILITY_RULES and not d.clause.startswith("arbiter/")
+                                  for d in refusing)

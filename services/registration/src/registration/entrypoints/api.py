@@ -6,7 +6,6 @@ Partner keys see and act only on the players they registered (another partner's 
 """
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
@@ -18,14 +17,16 @@ from sqlalchemy.exc import IntegrityError
 
 from gomoku_shared.api_docs import errors
 from gomoku_shared.auth import KeyRing, Principal, require
+from gomoku_shared import idempotency
 from gomoku_shared.errors import Conflict, NotFound, ServiceError
+from gomoku_shared.idempotency import IdempotencyStore, KeyedRequest, fingerprint, principal_id, replay, route_path
 from gomoku_shared.params import PathId
 from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
 from gomoku_shared.service import lifespan_for
 from gomoku_shared.web import create_app
 
 from .. import presets
-from ..adapters import idempotency, orm
+from ..adapters import orm
 from ..adapters import repository as repo
 from ..service_layer import handlers as h
 from ..service_layer import schemas as s
@@ -45,15 +46,22 @@ def _ctx(request: Request) -> h.Context:
 async def _run(request: Request, principal: Principal, code: str | None,
                fn: Callable[[UnitOfWork, h.EventCommand | None], Awaitable[Any]], *, status: int = 201,
                body: Any = None) -> JSONResponse:
-    """One command in one transaction; replays the stored answer for a repeated Idempotency-Key."""
+    """One command in one transaction. An Idempotency-Key is bound to the request
+    (gomoku_shared.idempotency; the body digest is keyed: bodies carry personal data): a retry
+    replays the stored answer, another request with the same key is refused."""
     runtime: ServiceRuntime = request.app.state.runtime
     ctx = _ctx(request)
-    key = request.headers.get("idempotency-key")
-    if key is not None and not 1 <= len(key) <= 200:
-        raise ServiceError("bad_idempotency_key", "Idempotency-Key must be 1..200 characters", status=400)
-    digest = ctx.protector.digest(json.dumps(
-        [request.method, request.url.path, body.model_dump(mode="json") if body is not None else None],
-        sort_keys=True).encode())
+    store: IdempotencyStore = request.app.state.idempotency
+    key = request.headers.get(idempotency.HEADER.lower())
+    keyed = None
+    if key is not None:
+        if not 1 <= len(key) <= idempotency.KEY_MAX:
+            raise ServiceError("validation_error", "the request is not valid", [{
+                "loc": ["header", idempotency.HEADER], "msg": f"1 to {idempotency.KEY_MAX} characters",
+                "type": "string_too_long" if key else "string_too_short"}], status=422)
+        keyed = KeyedRequest(principal_id(principal), key, fingerprint(
+            request.method, route_path(request.scope), body.model_dump(mode="json") if body is not None else None,
+            digest=ctx.protector.digest))
     cmd = None
     try:
         async with runtime.transaction(correlation_id=code) as uow:
@@ -61,13 +69,13 @@ async def _run(request: Request, principal: Principal, code: str | None,
                 cmd = await h.EventCommand.begin(uow, ctx, principal, code)
             else:
                 await repo.lock_writes(uow.session)
-            if key is not None:
-                stored = await idempotency.lookup(uow.session, principal, key, digest)
+            if keyed is not None:
+                stored = await store.lookup(uow.session, keyed)
                 if stored is not None:
-                    return JSONResponse(stored[1], status_code=stored[0])
+                    return replay(stored)
             result = await fn(uow, cmd)
-            if key is not None:
-                await idempotency.remember(uow.session, principal, key, digest, status, result, uow.clock.now())
+            if keyed is not None:
+                await store.remember(uow.session, keyed, status, result)
     except IntegrityError:
         log.warning("integrity error on %s", request.url.path)
         # a concurrent twin of this request won the race (same event code / idempotency key)
@@ -133,7 +141,7 @@ def _router() -> APIRouter:
     async def list_entries(event_code: PathId, request: Request, principal: Anyone,
                            stage: str | None = Query(None, max_length=64),
                            section_id: str | None = Query(None, max_length=100),
-                           status: str | None = Query(None, max_length=20)) -> dict:
+                           status: str | None = Query(None, max_length=40)) -> dict:
         ctx = _ctx(request)
         async with request.app.state.runtime.sessionmaker() as session:
             config = await ctx.config(session, event_code)
@@ -143,11 +151,11 @@ def _router() -> APIRouter:
                       if h.may_see(principal, loaded.meta[eid].partner_id)
                       and (stage is None or loaded.meta[eid].stage == stage)
                       and (section_id is None or e.section_id == section_id)
-                      and (status is None or h.STATUS_NAMES[e.status] == status)]
+                      and (status is None or h.status_name(e) == status)]
             rows = await repo.people_rows(session, event_code, sorted({p for e in chosen for p in e.person_ids}))
             people = {pid: repo.person_from_row(r, ctx.protector) for pid, r in rows.items()}
         chosen.sort(key=lambda e: (loaded.meta[e.id].stage, e.section_id, loaded.meta[e.id].seq))
-        return {"entries": [h.entry_view(e, loaded.meta[e.id], people, units) for e in chosen]}
+        return {"entries": [h.entry_view(e, loaded.meta[e.id], people, units, config) for e in chosen]}
 
     @r.get("/events/{event_code}/entries/{entry_id}", tags=["entries"], summary="One entry with its decisions")
     async def get_entry(event_code: PathId, entry_id: PathId, request: Request, principal: Anyone) -> dict:
@@ -161,7 +169,7 @@ def _router() -> APIRouter:
             rows = await repo.people_rows(session, event_code, list(e.person_ids))
             people = {pid: repo.person_from_row(r, ctx.protector) for pid, r in rows.items()}
             units = await repo.unit_rows(session, event_code)
-        return h.entry_view(e, loaded.meta[entry_id], people, units)
+        return h.entry_view(e, loaded.meta[entry_id], people, units, config)
 
     @r.post("/events/{event_code}/entries/{entry_id}/withdraw", tags=["entries"], status_code=200,
             summary="Withdraw an entry with a written reason (REG-10); the waiting list moves up (REG-2)")
@@ -169,6 +177,14 @@ def _router() -> APIRouter:
                        principal: Anyone) -> JSONResponse:
         async def fn(uow, cmd):
             return await h.withdraw(cmd, entry_id, body)
+        return await _run(request, principal, event_code, fn, status=200, body=body)
+
+    @r.post("/events/{event_code}/entries/{entry_id}/facts", tags=["entries"], status_code=200,
+            summary="Correct declared facts; the entry is judged again, refused ones too (REG-18)")
+    async def correct_facts(event_code: str, entry_id: str, body: s.FactsCorrectionIn, request: Request,
+                            principal: Anyone) -> JSONResponse:
+        async def fn(uow, cmd):
+            return await h.correct_facts(cmd, entry_id, body)
         return await _run(request, principal, event_code, fn, status=200, body=body)
 
     @r.post("/events/{event_code}/entries/{entry_id}/review", tags=["review"], status_code=200,
@@ -305,5 +321,6 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing, context: h.Context | N
     )
     app.state.runtime = runtime
     app.state.registration = context
+    app.state.idempotency = idempotency.for_runtime(runtime, orm.idempotency_keys)
     app.include_router(_router())
     return app

@@ -30,7 +30,7 @@ from ..adapters import repository as repo
 from ..adapters.contract_mapping import entrant_for, event_id_for
 from ..adapters.protection import DataProtector
 from ..domain import (
-    Application, ChangeKind, ChangeRequest, ChangeState, Decision, Entry, EntryStatus, Evidence, IdNumber,
+    REJUDGED, Application, ChangeKind, ChangeRequest, ChangeState, Decision, Entry, EntryStatus, Evidence, IdNumber,
     InsuranceConfirmation, Outcome, Person, RegistrationError, Unit, combine, decide_change, evaluate_player,
     mask_id_number, request_change,
 )
@@ -41,6 +41,28 @@ log = logging.getLogger("registration.handlers")
 STATUS_NAMES = {EntryStatus.ACCEPTED: "accepted", EntryStatus.PENDING_REVIEW: "pending_review",
                 EntryStatus.WAITLISTED: "waiting_list", EntryStatus.REFUSED: "refused",
                 EntryStatus.WITHDRAWN: "withdrawn"}
+#: REG-18: accepted, but on declared evidence an arbiter has still to approve
+ACCEPTED_PENDING_EVIDENCE = "accepted_pending_evidence"
+VIEW_STATUSES = (*STATUS_NAMES.values(), ACCEPTED_PENDING_EVIDENCE)
+
+
+def status_name(e: Entry) -> str:
+    """The status every view shows: an accepted entry whose admission waits for evidence to be
+    approved says so (REG-18)."""
+    return ACCEPTED_PENDING_EVIDENCE if e.pending_evidence else STATUS_NAMES[e.status]
+
+
+def pending_evidence_view(config: EventConfig, e: Entry) -> dict[str, Any] | None:
+    """REG-18: by when the evidence must be approved and what happens otherwise (the clause's
+    `pending_evidence` configuration), for each player whose admission waits for it."""
+    marks = e.pending_evidence
+    if not marks:
+        return None
+    rules = [(d, config.clause(d.clause.rsplit("/", 1)[0]).pending_evidence) for d in marks]
+    return {"approve_by": min(pe.approve_by for _, pe in rules).isoformat(),
+            "otherwise": rules[0][1].otherwise, "note": rules[0][1].note,
+            "players": sorted({d.person_id for d, _ in rules if d.person_id}),
+            "clauses": sorted({d.clause for d, _ in rules})}
 
 
 @dataclass
@@ -121,6 +143,12 @@ def event_view(config: EventConfig, preset_id: str, statuses: Mapping[str, str])
                          else None, "closes_at": config.registration.closes_at.isoformat(),
                          "required_items": list(config.registration.required_items)},
         "waiting_list": config.waiting_list,
+        # REG-17: the residency regions and every spelling accepted for them
+        "regions": [{"id": r.id, "name": r.name, "name_zh": r.name_zh, "accepted_names": r.names()}
+                    for r in config.regions],
+        "eligibility": [{"id": c.id, "rule": c.rule, "region": c.region, "evidence": c.evidence,
+                         "pending_evidence": c.pending_evidence.model_dump(mode="json")
+                         if c.pending_evidence else None} for c in config.eligibility],
         "stages": [{
             "id": st.id, "name": st.name, "entry": st.entry, "fed_by": st.fed_by, "status": statuses.get(st.id),
             "starts_on": st.starts_on.isoformat(),
@@ -215,10 +243,14 @@ class EventCommand:
         return {i: self.people[i] for i in ids if i in self.people}
 
     async def person_for(self, p: s.PlayerIn) -> str:
-        """The player's id: found again by the ID number's keyed hash, else created."""
+        """The player's id: found again by the ID number's keyed hash, else created. A partner
+        finds only the people it registered itself: another partner's person with the same
+        number is invisible (the answer is the one for an unknown number: a new person), so
+        no request reveals whether a number is registered elsewhere. Staff find anyone's."""
         index = self.ctx.protector.index(p.id_number) if p.id_number else None
         if index is not None:
-            row = await repo.person_by_index(self.session, self.code, index)
+            scope = repo.ANY_REGISTRANT if self.principal.is_staff else owner_of(self.principal)
+            row = await repo.person_by_index(self.session, self.code, index, partner_id=scope)
             if row is not None:
                 if (row.name, row.gender, row.birth_date) != (p.name, p.gender, p.birth_date):
                     raise Conflict("player_mismatch", "a player with this ID number is registered with "
@@ -300,7 +332,8 @@ class EventCommand:
             self.uow.emit(EntryAccepted(
                 event_code=self.code, stage=stage, section_id=e.section_id, entry_id=e.id,
                 entrant=entrant_for(e, meta, self.people, self.all_units(), sec.kind),
-                clause=e.admitted_by or "", waiting_list=e.status is EntryStatus.WAITLISTED),
+                clause=e.admitted_by or "", waiting_list=e.status is EntryStatus.WAITLISTED,
+                **_pending_fields(self.config, e)),
                 correlation_id=self.code, event_id=event_id_for("entry.accepted", e.id, self.version, version))
         elif e.status is EntryStatus.REFUSED:
             d = e.refused_by
@@ -318,13 +351,21 @@ class EventCommand:
     # ---- views
 
     def entry_view(self, e: Entry) -> dict[str, Any]:
-        return entry_view(e, self.loaded.meta[e.id], self.people, self.units)
+        return entry_view(e, self.loaded.meta[e.id], self.people, self.units, self.config)
+
+
+def _pending_fields(config: EventConfig, e: Entry) -> dict[str, Any]:
+    """entry.accepted v1 optional fields (REG-18): admitted on evidence still to be approved."""
+    view = pending_evidence_view(config, e)
+    if view is None:
+        return {}
+    return {"evidence_pending": True, "evidence_approve_by": view["approve_by"]}
 
 
 def _status_clause(e: Entry) -> tuple[str, str]:
     if e.status is EntryStatus.REFUSED and e.refused_by is not None:
         return e.refused_by.clause, e.refused_by.reason
-    pend = next((d for d in e.decisions if d.outcome is Outcome.PENDING), None)
+    pend = next((d for d in e.decisions if d.outcome is Outcome.PENDING and d.clause != REJUDGED), None)
     if e.status in (EntryStatus.PENDING_REVIEW, EntryStatus.WAITLISTED) and pend is not None:
         return pend.clause, pend.reason
     if e.status is EntryStatus.WITHDRAWN and e.withdrawal is not None:
@@ -334,20 +375,23 @@ def _status_clause(e: Entry) -> tuple[str, str]:
     return clause, reason
 
 
-def entry_view(e: Entry, meta: repo.EntryMeta, people: Mapping[str, Person], units: Mapping[str, Any]) -> dict:
-    """An entry as the API shows it: ID numbers masked (REG-11), every decision with its clause."""
+def entry_view(e: Entry, meta: repo.EntryMeta, people: Mapping[str, Person], units: Mapping[str, Any],
+               config: EventConfig) -> dict:
+    """An entry as the API shows it: ID numbers masked and the birth year only (REG-11: the two
+    together must not narrow an ID number down), every decision with its clause."""
     clause, reason = _status_clause(e)
     players = []
     for i, pid in enumerate(e.person_ids):
         p = people.get(pid)
         players.append({"player_id": pid, "name": p.name if p else None, "gender": p.gender if p else None,
-                        "birth_date": p.birth_date.isoformat() if p else None,
+                        "birth_year": p.birth_date.year if p else None,
                         "id_number": p.id_number.masked if p and p.id_number else None, "board": i + 1})
     unit = units.get(e.unit_id) if e.unit_id else None
     return {
         "entry_id": e.id, "entrant_id": e.id, "player_id": e.person_ids[0] if len(e.person_ids) == 1 else None,
         "event_code": e.event_id, "stage": meta.stage, "section_id": e.section_id,
-        "status": STATUS_NAMES[e.status], "clause": clause, "reason": reason,
+        "status": status_name(e), "clause": clause, "reason": reason,
+        "pending_evidence": pending_evidence_view(config, e),
         "unit": {"id": unit.id, "name": unit.name} if unit is not None else None,
         "team_name": e.team_name, "players": players, "waitlist_position": e.waitlist_position,
         "received_at": e.received_at.isoformat() if e.received_at else None,
@@ -410,11 +454,6 @@ async def submit(cmd: EventCommand, *, section_id: str, stage: str | None, playe
     except RegistrationError as exc:
         raise Unprocessable("registration_error", str(exc)) from None
     entry = result.entry
-    if insurance.document_ref:
-        # the policy reference is personal data: kept encrypted, not inside the decision text
-        entry = replace(entry, decisions=tuple(
-            replace(d, reason=d.reason.replace(insurance.document_ref, "[protected]")) if d.rule == "REG-13" else d
-            for d in entry.decisions))
     cmd.loaded.meta[entry.id] = repo.EntryMeta(
         stage=stage_id, seq=seq, partner_id=owner_of(cmd.principal),
         intends_to_represent=app.intends_to_represent, rating=max(p.rating for p in players),
@@ -457,7 +496,7 @@ async def submit_bulk(cmd: EventCommand, body: s.BulkIn) -> list[dict[str, Any]]
         ok = e.status is not EntryStatus.REFUSED
         failed |= not ok
         report.append({"row": i, "ok": ok, "entry_id": e.id, "entrant_id": e.id, "player_id": e.person_ids[0],
-                       "status": STATUS_NAMES[e.status],
+                       "status": status_name(e), "pending_evidence": pending_evidence_view(cmd.config, e),
                        "clause": clause, "reason": reason})
     if failed:
         raise Unprocessable("bulk_rejected", "at least one row failed; no entry of this batch was registered",
@@ -468,47 +507,59 @@ async def submit_bulk(cmd: EventCommand, body: s.BulkIn) -> list[dict[str, Any]]
 def submit_response(cmd: EventCommand, e: Entry) -> dict[str, Any]:
     view = cmd.entry_view(e)
     return {k: view[k] for k in ("entry_id", "entrant_id", "player_id", "stage", "section_id", "status", "clause",
-                                 "reason", "waitlist_position", "players", "decisions")}
+                                 "reason", "pending_evidence", "waitlist_position", "players", "decisions")}
 
 
 # =========================================================================== review / evidence
 
-async def reassess(cmd: EventCommand, e: Entry, arbiter: str, note: str) -> Entry | None:
-    """REG-6: after an evidence decision, judge the players of a pending/accepted entry again.
-    Pending -> accepted or refused; accepted -> refused if its admitting evidence was rejected."""
-    if e.status not in (EntryStatus.PENDING_REVIEW, EntryStatus.ACCEPTED):
-        return None
-    if cmd.loaded.meta[e.id].source != "registration":
-        return None
+async def rejudge_player(cmd: EventCommand, person_id: str, cause: str) -> None:
+    """REG-18: a player's evidence or facts changed: each registration entry of the player is
+    judged again by the domain, while its stage is open (the arbiter's review period runs
+    until the close); after the close only the pending-evidence marks are brought up to date."""
     stage_rows = await repo.stage_rows(cmd.session, cmd.code)
-    if stage_rows.get(cmd.loaded.meta[e.id].stage) is not None and \
-            stage_rows[cmd.loaded.meta[e.id].stage].status == "closed":
-        return None
+    for e in list(cmd.reg.entries.values()):
+        meta = cmd.loaded.meta[e.id]
+        if person_id not in e.person_ids or meta.source != "registration":
+            continue
+        row = stage_rows.get(meta.stage)
+        people = await cmd.load_people(list(e.person_ids))
+        unit = repo.unit_from_row(cmd.units[e.unit_id]) if e.unit_id else None
+        cmd.reg.rejudge(e.id, people, evidence=await cmd.evidence_of(e.person_ids), unit=unit,
+                        intends_to_represent=meta.intends_to_represent, cause=cause,
+                        settled=row is not None and row.status == "closed")
+
+
+async def correct_facts(cmd: EventCommand, entry_id: str, body: s.FactsCorrectionIn) -> dict[str, Any]:
+    """REG-18: corrected facts are judged again, refused entries included. The registrant may
+    correct while the window is open and changes need no approval (REG-10); afterwards, until the
+    stage closes (the review period), only an arbiter or operator."""
+    e, meta = cmd.entry_for(entry_id)
+    await _stage_open(cmd, meta.stage)
+    if meta.source != "registration":
+        raise Unprocessable("not_correctable", "this entry comes from qualification; its facts are those of the "
+                            "registration entry")
+    needs_approval = cmd.config.changes.approval_required_from == "submission" \
+        or cmd.now >= cmd.config.registration.closes_at
+    if needs_approval and not cmd.principal.is_staff:
+        raise Conflict("change_needs_approval", "facts can no longer be corrected directly: request a change, "
+                       "an arbiter decides (REG-10)")
+    who = f"{cmd.principal.role}:{cmd.principal.partner_id or cmd.principal.key_id}"
+    meta.intends_to_represent = body.intends_to_represent
+    await cmd.session.execute(sa.update(orm.entries).where(orm.entries.c.id == entry_id).values(
+        intends_to_represent=body.intends_to_represent))
     people = await cmd.load_people(list(e.person_ids))
-    evidence = await cmd.evidence_of(e.person_ids)
     unit = repo.unit_from_row(cmd.units[e.unit_id]) if e.unit_id else None
-    fresh: list[Decision] = []
-    for pid in e.person_ids:
-        fresh.extend(evaluate_player(cmd.config, e.section_id, people[pid], evidence, unit=unit,
-                                     intends_to_represent=cmd.loaded.meta[e.id].intends_to_represent).decisions)
-    # the application's other judged rules (window, cap, unit, insurance, team) still stand
-    others = [d for d in e.decisions if d.rule not in ("REG-4", "REG-5", "REG-6", "REG-7", "REG-8", "REG-10", "REG-11")
-              and not d.clause.startswith("arbiter/")]
-    outcome = combine(others + fresh)
-    if outcome is Outcome.PENDING:
-        return None
-    if e.status is EntryStatus.PENDING_REVIEW:
-        base = replace(e, decisions=e.decisions + tuple(d for d in fresh if d.rule not in ("REG-4", "REG-5")))
-        cmd.reg.entries[e.id] = base
-        return cmd.reg.review(e.id, approve=outcome is Outcome.ADMITTED, arbiter=arbiter, note=note)
-    if outcome is Outcome.REFUSED:
-        refused = [d for d in fresh if d.refused]
-        new = replace(e, status=EntryStatus.REFUSED, decisions=e.decisions + tuple(refused) + (
-            Decision("REG-6", "arbiter/evidence", Outcome.REFUSED, f"refused by {arbiter}: {note}"),))
-        cmd.reg.entries[e.id] = new
-        cmd.reg.promote_from_waiting_list(e.section_id)
-        return new
-    return None
+    cmd.reg.rejudge(e.id, people, evidence=await cmd.evidence_of(e.person_ids), unit=unit,
+                    intends_to_represent=body.intends_to_represent, cause=f"facts corrected by {who}")
+    changed = await cmd.save()
+    for x in changed:
+        cmd.emit_entry(x)
+    return {**cmd.entry_view(cmd.reg.entries[entry_id]), "entries": changed_entries_view(changed)}
+
+
+def changed_entries_view(changed: list[Entry]) -> list[dict[str, Any]]:
+    return [{"entry_id": e.id, "status": status_name(e), "clause": _status_clause(e)[0],
+             "reason": _status_clause(e)[1]} for e in changed]
 
 
 async def evidence_event(session, evidence_id: str) -> str:
@@ -529,13 +580,11 @@ async def decide_evidence(cmd: EventCommand, evidence_id: str, body: s.DecisionI
     if body.decision == "reject" and not body.note.strip():
         raise Unprocessable("reason_required", "a rejection needs a note saying why")
     arbiter = f"{principal.role}:{principal.key_id}"
-    ev = ev.approve(arbiter, body.note or None) if body.decision == "approve" else ev.reject(arbiter, body.note)
+    ev = ev.approve(arbiter, body.note or None, at=cmd.now) if body.decision == "approve" \
+        else ev.reject(arbiter, body.note, at=cmd.now)
     await uow.session.execute(sa.update(orm.evidence).where(orm.evidence.c.id == evidence_id).values(
         status=ev.status.value, reviewed_by=arbiter, review_note=ev.review_note, reviewed_at=cmd.now))
-    note = f"evidence {evidence_id} {ev.status.value}" + (f": {body.note}" if body.note else "")
-    for e in list(cmd.reg.entries.values()):
-        if ev.person_id in e.person_ids:
-            await reassess(cmd, e, arbiter, note)
+    await rejudge_player(cmd, ev.person_id, f"evidence {evidence_id} was {ev.status.value} by {arbiter}")
     changed = await cmd.save()
     for e in changed:
         cmd.emit_entry(e)
@@ -547,9 +596,7 @@ async def decide_evidence(cmd: EventCommand, evidence_id: str, body: s.DecisionI
     # a qualification stage not yet closed is rebuilt: REG-7 uses verified (approved) evidence
     rebuilt = await rebuild_ready_stages(cmd)
     return {"evidence_id": evidence_id, "status": ev.status.value, "clause": clause,
-            "entries": [{"entry_id": e.id, "status": STATUS_NAMES[e.status], "clause": _status_clause(e)[0],
-                         "reason": _status_clause(e)[1]} for e in changed],
-            "rebuilt_stages": rebuilt}
+            "entries": changed_entries_view(changed), "rebuilt_stages": rebuilt}
 
 
 async def upload_evidence(cmd: EventCommand, body: s.EvidenceUploadIn) -> dict[str, Any]:
@@ -570,7 +617,12 @@ async def upload_evidence(cmd: EventCommand, body: s.EvidenceUploadIn) -> dict[s
         raise Unprocessable("player_required", "give entry_id or player_id")
     ev = await cmd.add_evidence(person_id, s.EvidenceIn(**body.model_dump(exclude={"player_id", "entry_id"})),
                                 entry_id)
-    return evidence_view(ev, entry_id)
+    # REG-18: new material -> the player's entries are judged again (refused ones included)
+    await rejudge_player(cmd, person_id, f"evidence {ev.id} arrived")
+    changed = await cmd.save()
+    for e in changed:
+        cmd.emit_entry(e)
+    return {**evidence_view(ev, entry_id), "entries": changed_entries_view(changed)}
 
 
 def evidence_view(ev: Evidence, entry_id: str | None, clause: str | None = None) -> dict[str, Any]:

@@ -58,6 +58,13 @@ class FactsIn(_In):
     quota_exempt_ref: Ref | None = None
 
 
+class FactsCorrectionIn(_In):
+    """REG-18: declared facts corrected after submission; the entry is judged again."""
+
+    #: REG-6 (4): intends to represent the region at the next National Mind Games
+    intends_to_represent: bool
+
+
 class InsuranceIn(_In):
     confirmed: bool = False
     document_ref: Ref | None = None

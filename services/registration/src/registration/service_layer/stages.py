@@ -24,9 +24,10 @@ from ..adapters import repository as repo
 from ..adapters.contract_mapping import entrant_for, event_id_for, section_closed
 from ..domain import (
     Decision, Outcome, Entry, EntryStatus, FormatChoice, QualifierList, RegistrationError, SeededList, build_next_stage, close_stage,
+    is_pending_evidence_decision,
 )
 from . import schemas as s
-from .handlers import STATUS_NAMES, Context, EventCommand
+from .handlers import ACCEPTED_PENDING_EVIDENCE, STATUS_NAMES, Context, EventCommand, pending_evidence_view
 
 log = logging.getLogger("registration.stages")
 
@@ -96,9 +97,14 @@ async def stage_view(session, ctx: Context, principal, code: str, stage_id: str)
     info = await stage_status(session, config, stage_id)
     counts: dict[tuple[str, str], int] = {}
     q = sa.select(orm.entries.c.section_id, orm.entries.c.status, orm.entries.c.no_show,
-                  orm.entries.c.checked_in_at).where(orm.entries.c.event_code == code, orm.entries.c.stage == stage_id)
+                  orm.entries.c.checked_in_at, orm.entries.c.decisions).where(
+        orm.entries.c.event_code == code, orm.entries.c.stage == stage_id)
     for r in (await session.execute(q)).all():
         counts[(r.section_id, r.status)] = counts.get((r.section_id, r.status), 0) + 1
+        if r.status == EntryStatus.ACCEPTED.value and any(
+                is_pending_evidence_decision(repo.decision_from_json(d)) for d in r.decisions):
+            # REG-18: counted among the accepted, and apart as still waiting for evidence
+            counts[(r.section_id, ACCEPTED_PENDING_EVIDENCE)] = counts.get((r.section_id, ACCEPTED_PENDING_EVIDENCE), 0) + 1
         if r.no_show:
             counts[(r.section_id, "no_show")] = counts.get((r.section_id, "no_show"), 0) + 1
         if r.checked_in_at is not None:
@@ -110,6 +116,7 @@ async def stage_view(session, ctx: Context, principal, code: str, stage_id: str)
         item = {"section_id": sec.id, "name": sec.name, "cap": sec.cap}
         for status in EntryStatus:
             item[STATUS_NAMES[status]] = counts.get((sec.id, status.value), 0)
+        item[ACCEPTED_PENDING_EVIDENCE] = counts.get((sec.id, ACCEPTED_PENDING_EVIDENCE), 0)
         item["no_show"] = counts.get((sec.id, "no_show"), 0)
         item["checked_in"] = counts.get((sec.id, "checked_in"), 0)
         if sec.id in closed:
@@ -181,8 +188,11 @@ async def close_stage_cmd(cmd: EventCommand, stage_id: str, body: s.CloseIn) -> 
     # entries nobody settled are not in any field: say so, the arbiter may want to know
     unsettled = [{"entry_id": e.id, "section_id": e.section_id, "status": STATUS_NAMES[e.status]}
                  for e in entries if e.status in (EntryStatus.PENDING_REVIEW, EntryStatus.WAITLISTED)]
+    # REG-18: entries playing on declared evidence nobody approved yet, and what that costs them
+    pending = [{"entry_id": e.id, "section_id": e.section_id, **pending_evidence_view(config, e)}
+               for e in entries if e.pending_evidence]
     return {"event_code": cmd.code, "stage": stage_id, "status": "closed", "sections": summary,
-            "unsettled": unsettled}
+            "unsettled": unsettled, "pending_evidence": pending}
 
 
 # --------------------------------------------------------------------------- qualifiers
@@ -324,8 +334,14 @@ async def rebuild_if_ready(cmd: EventCommand, stage_id: str) -> bool:
                          event_id=event_id_for("entry.withdrawn", eid, cmd.version))
     await cmd.save()
     note = {"places": len(result.places),
-            "passed_over": [{"player_id": p.person_id, "source": p.source, "place": p.place, "reason": p.reason}
+            "passed_over": [{"player_id": p.person_id, "source": p.source, "place": p.place, "reason": p.reason,
+                             "awaiting_approval": p.awaiting_approval,
+                             "approve_by": p.approve_by.isoformat() if p.approve_by else None}
                             for p in result.passed_over],
+            # REG-18: qualifiers whose place passed on only because their evidence awaits approval
+            "pending_evidence": [{"player_id": p.person_id, "source": p.source, "place": p.place,
+                                  "approve_by": p.approve_by.isoformat() if p.approve_by else None}
+                                 for p in result.passed_over if p.awaiting_approval],
             "unfilled": dict(result.unfilled)}
     await cmd.session.execute(sa.update(orm.stages).where(
         orm.stages.c.event_code == cmd.code, orm.stages.c.stage_id == stage_id).values(

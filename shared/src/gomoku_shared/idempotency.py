@@ -1,0 +1,174 @@
+"""``Idempotency-Key``: one meaning in every service.
+
+A key belongs to the principal that sent it (role, partner and API key) and is bound to the
+request it first came with: its method, its path and a digest of its body (the fingerprint).
+
+* the same key with the same request replays the stored answer: the stored status and body,
+  with the header ``Idempotent-Replayed: true``; nothing is done again;
+* the same key with any other request (another body, path or method) -> 409
+  ``idempotency_key_reused``;
+* a key expires ``IDEMPOTENCY_TTL_S`` seconds (service clock) after it was stored; after that
+  it is free for a new request. Expired rows are deleted by a background task.
+
+What is stored is the answer committed together with the request's change (same transaction);
+a refused request changes nothing, stores nothing, and is judged again when retried.
+
+Each service owns its ``idempotency_keys`` table (``idempotency_table``, created by the
+service's own migration). Bodies may carry personal data: a service passes a keyed digest
+(registration: an HMAC under its data key) instead of the default SHA-256.
+"""
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import Header
+from fastapi.responses import JSONResponse
+from sqlalchemy import JSON, BigInteger, Column, Index, Integer, MetaData, String, Table, delete, insert, select
+
+from .errors import Conflict
+
+log = logging.getLogger("gomoku.idempotency")
+
+HEADER = "Idempotency-Key"
+REPLAYED_HEADER = "Idempotent-Replayed"
+KEY_MAX = 200
+
+#: the route parameter every keyed write declares (documents the header in the OpenAPI)
+IdemKey = Header(default=None, alias=HEADER, min_length=1, max_length=KEY_MAX,
+                 description="makes a retry safe: the same key with the same request replays the "
+                             "first answer (header Idempotent-Replayed: true); with another request "
+                             "-> 409 idempotency_key_reused; keys expire after IDEMPOTENCY_TTL_S")
+
+Digest = Callable[[bytes], str]
+
+
+def sha256_digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def idempotency_table(metadata: MetaData) -> Table:
+    table = Table(
+        "idempotency_keys", metadata,
+        Column("principal", String(200), primary_key=True),
+        Column("key", String(KEY_MAX), primary_key=True),
+        #: digest of method, path and body of the request the key came with
+        Column("fingerprint", String(64), nullable=False),
+        Column("status", Integer, nullable=False),
+        Column("response", JSON, nullable=False),
+        #: service clock, epoch milliseconds
+        Column("created_ms", BigInteger, nullable=False),
+    )
+    Index("ix_idempotency_keys_created", table.c.created_ms)
+    return table
+
+
+def principal_id(principal: Any) -> str:
+    """Who owns a key: role, partner and API key (another key never sees its answers)."""
+    return f"{principal.role}:{principal.partner_id or '-'}:{principal.key_id}"
+
+
+def route_path(scope: dict) -> str:
+    """The path below the app's mount point: the same request has the same fingerprint whether
+    the service is served alone or mounted in the embedded runner."""
+    path, root = scope["path"], scope.get("root_path") or ""
+    return path[len(root):] if root and path.startswith(root) else path
+
+
+def fingerprint(method: str, path: str, body: Any, digest: Digest = sha256_digest) -> str:
+    """Digest of the request: ``body`` is the validated body as JSON data (or None), in a
+    canonical form (sorted keys), so that equal requests match however they were serialised."""
+    canonical = json.dumps([method.upper(), path, body], sort_keys=True, separators=(",", ":"),
+                           ensure_ascii=False)
+    return digest(canonical.encode())
+
+
+@dataclass(frozen=True)
+class KeyedRequest:
+    """A request that came with an Idempotency-Key."""
+
+    principal: str
+    key: str
+    fingerprint: str
+
+
+@dataclass(frozen=True)
+class Stored:
+    status: int
+    body: Any
+
+
+class KeyReused(Conflict):
+    def __init__(self) -> None:
+        super().__init__("idempotency_key_reused",
+                         "this Idempotency-Key was used with another request (method, path or body)")
+
+
+class IdempotencyStore:
+    """Look-ups and writes of one service's keys, inside the caller's transaction."""
+
+    def __init__(self, table: Table, clock: Any, ttl_s: float) -> None:
+        self.table = table
+        self.clock = clock
+        self.ttl_ms = int(ttl_s * 1000)
+
+    def now_ms(self) -> int:
+        return int(self.clock.now().timestamp() * 1000)
+
+    async def lookup(self, session, req: KeyedRequest) -> Stored | None:
+        """The stored answer of this request, None for a new (or expired) key; raises 409 when
+        the key came with another request."""
+        t = self.table
+        row = (await session.execute(select(t.c.fingerprint, t.c.status, t.c.response, t.c.created_ms).where(
+            t.c.principal == req.principal, t.c.key == req.key))).first()
+        if row is None:
+            return None
+        if row.created_ms + self.ttl_ms <= self.now_ms():
+            await session.execute(delete(t).where(t.c.principal == req.principal, t.c.key == req.key))
+            return None
+        if row.fingerprint != req.fingerprint:
+            raise KeyReused()
+        return Stored(row.status, row.response)
+
+    async def remember(self, session, req: KeyedRequest, status: int, body: Any) -> None:
+        """Store the answer (a concurrent twin storing the same key first makes this insert
+        fail: the caller's transaction rolls back and its retry finds the stored answer)."""
+        await session.execute(insert(self.table).values(
+            principal=req.principal, key=req.key, fingerprint=req.fingerprint, status=status, response=body,
+            created_ms=self.now_ms()))
+
+    async def purge(self, sessionmaker) -> int:
+        async with sessionmaker() as session, session.begin():
+            res = await session.execute(delete(self.table).where(
+                self.table.c.created_ms + self.ttl_ms <= self.now_ms()))
+        return res.rowcount or 0
+
+    def purger(self, sessionmaker, every_s: float | None = None):
+        """A background task deleting expired keys (any replica may run it: deletes are idempotent)."""
+        interval = every_s or max(1.0, min(self.ttl_ms / 1000, 3600.0))
+
+        async def purge_expired_idempotency_keys() -> None:
+            while True:
+                await asyncio.sleep(interval)
+                try:
+                    await self.purge(sessionmaker)
+                except Exception:  # noqa: BLE001 - retried on the next tick
+                    log.exception("purging expired idempotency keys failed")
+
+        return purge_expired_idempotency_keys
+
+
+def replay(stored: Stored) -> JSONResponse:
+    return JSONResponse(stored.body, status_code=stored.status, headers={REPLAYED_HEADER: "true"})
+
+
+def for_runtime(runtime, table: Table) -> IdempotencyStore:
+    """The store of a service, expiring keys after its IDEMPOTENCY_TTL_S, purged in the background."""
+    store = IdempotencyStore(table, runtime.clock, runtime.settings.idempotency_ttl_s)
+    runtime.background(store.purger(runtime.sessionmaker))
+    return store

@@ -1,0 +1,259 @@
+"""One truth for every result: do the services agree about an event? Read only through their
+public HTTP APIs with an operator key (never their databases), so the same check runs after a
+simulation and against live services.
+
+    report = await check(reader, "sz-2022")
+    report.assert_consistent()     # AssertionError naming the first disagreement
+
+Three parts, each optional (``parts``):
+
+* ``games``: every round game in gameplay belongs to a pairing that pairing knows; every pairing
+  with a result has its games finished in gameplay with that same result (the pairing's outcome
+  as gameplay's games give it: winner, round points, forfeit, double forfeit); where pairing
+  scored the games themselves, each game's result equals the one pairing recorded; playoff games
+  give the match winners pairing recorded.
+* ``awards``: the standings awards published for each completed section (its current
+  publication) are pairing's final standings, of the same revision.
+* ``field``: every accepted entry (not marked absent) of a closed registration section appears
+  exactly once in the field of the pairing section that plays it (itself, or the one it was
+  merged into).
+
+``reader`` is anything with ``async get(service, path, params=None)`` returning the decoded JSON
+and raising on a 4xx (``gomoku_sim.client.Platform`` is one).
+"""
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+PARTS = ("games", "awards", "field")
+
+
+class Reader(Protocol):
+    async def get(self, service: str, path: str, params: dict[str, Any] | None = None) -> Any: ...
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    part: str
+    where: str
+    what: str
+
+    def __str__(self) -> str:
+        return f"[{self.part}] {self.where}: {self.what}"
+
+
+@dataclass
+class Report:
+    event_code: str
+    disagreements: list[Disagreement] = field(default_factory=list)
+    #: how much was compared, by kind (pairings, games, standings rows, entries ...)
+    checked: Counter = field(default_factory=Counter)
+
+    @property
+    def ok(self) -> bool:
+        return not self.disagreements
+
+    def add(self, part: str, where: str, what: str) -> None:
+        self.disagreements.append(Disagreement(part, where, what))
+
+    def assert_consistent(self) -> None:
+        if self.disagreements:
+            more = len(self.disagreements) - 1
+            raise AssertionError(f"{self.event_code}: the services disagree: {self.disagreements[0]}"
+                                 + (f" (and {more} more)" if more else ""))
+
+
+async def check(reader: Reader, event_code: str, parts: tuple[str, ...] = PARTS) -> Report:
+    report = Report(event_code)
+    sections = (await reader.get("pairing", f"/v1/events/{event_code}/sections"))["sections"]
+    if "games" in parts:
+        await _games(reader, event_code, sections, report)
+    if "awards" in parts:
+        await _awards(reader, event_code, sections, report)
+    if "field" in parts:
+        await _field(reader, event_code, sections, report)
+    return report
+
+
+# ---------------------------------------------------------------- games
+
+
+def pairing_result_of_games(games: list[dict[str, Any]]) -> str | None:
+    """A pairing's result as gameplay's games give it, in pairing's result names; None while a
+    game is open or the pairing goes on. Round points are on the last game, from the pairing's
+    first player's side; a forfeit ends the pairing with a no-show (PAIR-6, PLAY-7)."""
+    games = sorted(games, key=lambda g: g["game_no"])
+    last = games[-1]
+    if any(g["status"] != "finished" for g in games) or not last.get("outcome"):
+        return None
+    if last["result"] == "double_forfeit":
+        return "double_forfeit"
+    fp, sp = last["outcome"]["first_points"], last["outcome"]["second_points"]
+    forfeit = "_forfeit_win" if last["reason"] == "no_show" else "_wins"
+    if fp > sp:
+        return "first" + forfeit
+    if sp > fp:
+        return "second" + forfeit
+    return "draw"
+
+
+async def _games(reader: Reader, code: str, sections: list[dict], report: Report) -> None:
+    listed = (await reader.get("gameplay", "/v1/games", params={"event_code": code}))["games"]
+    by_pairing: dict[tuple, list[dict]] = defaultdict(list)
+    by_playoff: dict[tuple, list[dict]] = defaultdict(list)
+    for g in listed:
+        if g.get("playoff_id"):
+            by_playoff[(g["section_id"], g["playoff_id"], g["pairing_id"])].append(g)
+        else:
+            by_pairing[(g["section_id"], g["round"], g["pairing_id"])].append(g)
+    report.checked["games"] += len(listed)
+    known: set[tuple] = set()
+    for s in sections:
+        sid = s["section_id"]
+        if s["status"] == "cancelled":
+            continue
+        for r in range(1, (s.get("current_round") or 0) + 1):
+            try:
+                rnd = await reader.get("pairing", f"/v1/events/{code}/sections/{sid}/rounds/{r}")
+            except Exception as exc:  # noqa: BLE001
+                if getattr(exc, "status", None) == 404:
+                    continue  # a round the arbiter has not paired (yet)
+                raise
+            if rnd["status"] == "draft":
+                continue
+            for p in rnd["pairings"]:
+                key = (sid, r, p["pairing_id"])
+                known.add(key)
+                _one_pairing(report, f"{sid} round {r} {p['pairing_id']}", p, by_pairing.get(key, []),
+                             complete=s["status"] == "completed")
+        await _playoffs(reader, code, sid, by_playoff, report)
+    for key in sorted(set(by_pairing) - known):
+        report.add("games", f"{key[0]} round {key[1]} {key[2]}",
+                   f"gameplay has games {[g['game_id'] for g in by_pairing[key]]} of a pairing pairing does not know")
+
+
+def _one_pairing(report: Report, where: str, p: dict, games: list[dict], complete: bool) -> None:
+    report.checked["pairings"] += 1
+    scored = p["result"]
+    if scored is None:
+        if complete:
+            report.add("games", where, "the section is complete but pairing has no result for this pairing")
+        return
+    if not games:
+        report.add("games", where, f"pairing scored {scored} ({p['result_source']}) but gameplay has no game")
+        return
+    open_ = [g["game_id"] for g in games if g["status"] != "finished"]
+    if open_:
+        report.add("games", where, f"pairing scored {scored} but gameplay's {open_} are not finished")
+        return
+    shown = pairing_result_of_games(games)
+    if shown != scored:
+        detail = [(g["game_id"], g["result"], g["reason"], g.get("outcome")) for g in games]
+        report.add("games", where, f"pairing scored {scored} ({p['result_source']}), gameplay shows {shown}: {detail}")
+        return
+    if p["result_source"] != "game":
+        return  # an arbiter's result: gameplay's games were closed or corrected to it (checked above)
+    recorded = {x["game_id"]: x for x in p.get("game_results", [])}
+    for g in games:
+        report.checked["game results"] += 1
+        x = recorded.get(g["game_id"])
+        if x is None:
+            report.add("games", where, f"pairing never recorded game {g['game_id']} it scored")
+        elif (x["result"], x["winner"], x["reason"]) != (g["result"], g["winner"], g["reason"]):
+            report.add("games", where, f"game {g['game_id']}: gameplay {g['result']}/{g['winner']}/{g['reason']}, "
+                                       f"pairing recorded {x['result']}/{x['winner']}/{x['reason']}")
+
+
+async def _playoffs(reader: Reader, code: str, sid: str, by_playoff: dict[tuple, list[dict]], report: Report) -> None:
+    mine = {k: v for k, v in by_playoff.items() if k[0] == sid}
+    if not mine:
+        return
+    ties = (await reader.get("pairing", f"/v1/events/{code}/sections/{sid}/ties"))["ties"]
+    for t in ties:
+        for m in t.get("matches") or []:
+            games = mine.get((sid, t["playoff_id"], m["pairing_id"]), [])
+            where = f"{sid} playoff {t['playoff_id']} {m['pairing_id']}"
+            report.checked["playoff matches"] += 1
+            if not m["done"]:
+                continue
+            shown = pairing_result_of_games(games) if games else None
+            winner = {"first_wins": m["first_entrant"], "first_forfeit_win": m["first_entrant"],
+                      "second_wins": m["second_entrant"], "second_forfeit_win": m["second_entrant"]}.get(shown or "")
+            if shown is None or winner != m["winner"]:
+                report.add("games", where, f"pairing recorded winner {m['winner']}, gameplay's games show {shown}")
+    for key, games in sorted(mine.items()):
+        open_ = [g["game_id"] for g in games if g["status"] != "finished"]
+        if open_:
+            report.add("games", f"{sid} playoff {key[1]} {key[2]}", f"gameplay's {open_} are not finished")
+
+
+# ---------------------------------------------------------------- awards
+
+
+def _row(r: dict) -> tuple:
+    return (r["place"], r["entrant_id"], float(r["points"]),
+            tuple(sorted((k, float(v)) for k, v in (r.get("tiebreaks") or {}).items())))
+
+
+async def _awards(reader: Reader, code: str, sections: list[dict], report: Report) -> None:
+    for s in sections:
+        sid = s["section_id"]
+        if s["status"] != "completed":
+            continue
+        ours = await reader.get("pairing", f"/v1/events/{code}/sections/{sid}/standings")
+        try:
+            theirs = await reader.get("awards", f"/v1/events/{code}/sections/{sid}/standings")
+        except Exception as exc:  # noqa: BLE001
+            if getattr(exc, "status", None) != 404:
+                raise
+            report.add("awards", sid, f"pairing completed revision {ours['revision']}, awards shows no standings ({exc})")
+            continue
+        used = theirs["publication"].get("source_revision")
+        if used != ours["revision"]:
+            report.add("awards", sid, f"awards used section revision {used}, pairing's final is {ours['revision']}")
+            continue
+        a = [_row(r) for r in ours["standings"]]
+        b = [_row(r) for r in theirs["rows"]]
+        report.checked["standings rows"] += len(a)
+        if a != b:
+            diff = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+            report.add("awards", sid, f"standings differ at row {diff + 1}: pairing "
+                                      f"{a[diff] if diff < len(a) else None}, awards {b[diff] if diff < len(b) else None}")
+
+
+# ---------------------------------------------------------------- field
+
+
+async def _field(reader: Reader, code: str, sections: list[dict], report: Report) -> None:
+    event = await reader.get("registration", f"/v1/events/{code}")
+    fields: dict[str, Counter] = {}
+    for s in sections:
+        detail = await reader.get("pairing", f"/v1/events/{code}/sections/{s['section_id']}")
+        fields[s["section_id"]] = Counter(e["entrant_id"] for e in detail["entrants"])
+    for stage in event["stages"]:
+        view = await reader.get("registration", f"/v1/events/{code}/stages/{stage['id']}")
+        if view.get("status") != "closed":
+            continue
+        plays = {}
+        for sec in view["sections"]:
+            closed = sec.get("closed") or {}
+            if closed.get("status") in ("ready", "cancelled"):
+                plays[sec["section_id"]] = sec["section_id"]
+            elif closed.get("status") == "merged":
+                plays[sec["section_id"]] = closed.get("merged_into")
+        entries = (await reader.get("registration", f"/v1/events/{code}/entries",
+                                    params={"stage": stage["id"], "status": "accepted"}))["entries"]
+        for e in entries:
+            if e.get("no_show") or e["section_id"] not in plays:
+                continue   # marked absent at check-in (REG-11), or a section nobody plays (scored)
+            report.checked["entries"] += 1
+            target = plays[e["section_id"]]
+            n = fields.get(target, Counter())[e["entrant_id"]]
+            if target not in fields:
+                report.add("field", f"{stage['id']}/{e['section_id']}",
+                           f"accepted entry {e['entry_id']} is to play in {target}, which pairing does not have")
+            elif n != 1:
+                report.add("field", f"{stage['id']}/{target}",
+                           f"accepted entry {e['entry_id']} appears {n} times in pairing's field")

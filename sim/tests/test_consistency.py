@@ -25,8 +25,7 @@ class Canned:
             raise NotFound(f"{service}{path}")
         body = self.answers[key]
         if service == "registration" and path.endswith("/entries"):
-            return {"entries": [e for e in body["entries"] if e["stage"] == params["stage"]
-                                and e["status"] == params["status"]]}
+            return {"entries": [e for e in body["entries"] if e["stage"] == params["stage"]]}
         return body
 
 
@@ -63,7 +62,12 @@ def _event() -> dict:
             {"section_id": "w", "closed": {"status": "merged", "merged_into": "s"}}]},
         ("registration", "/v1/events/E/entries"): {"entries": [
             {"entry_id": x, "entrant_id": x, "stage": "main", "section_id": "s" if x in "ab" else "w",
-             "status": "accepted", "no_show": False} for x in "abcd"]},
+             "status": "accepted_pending_evidence" if x == "d" else "accepted", "no_show": False}
+            for x in "abcd"] + [
+            {"entry_id": "r", "entrant_id": "r", "stage": "main", "section_id": "s", "status": "refused",
+             "no_show": False},
+            {"entry_id": "n", "entrant_id": "n", "stage": "main", "section_id": "s", "status": "accepted",
+             "no_show": True}]},
     }
 
 
@@ -115,7 +119,8 @@ async def test_awd8_awards_on_an_older_revision_or_other_rows_disagree():
 
 
 async def test_reg12_an_accepted_entry_missing_or_twice_in_the_field_is_named():
-    """REG-12: entries of a merged section play in the section it was merged into."""
+    """REG-12: entries of a merged section play in the section it was merged into; REG-18: an entry
+    accepted pending evidence is in the field too; refused and absent (REG-11) entries are not."""
     ev = _event()
     ev[("pairing", "/v1/events/E/sections/s")]["entrants"] = [{"entrant_id": x} for x in "abcc"]
     report = await check(Canned(ev), "E", parts=("field",))

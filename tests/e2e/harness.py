@@ -35,6 +35,7 @@ async def consistent(stack, driver: EventDriver, mode: str) -> Report:
     await stack.quiet()
     report = await check(stack.platform, driver.code)
     REPORTS[(_key(driver.spec), mode)] = report
+    print(f"consistency {driver.code} ({mode}): {dict(report.checked)}")  # shown with pytest -s / -rP
     report.assert_consistent()
     assert report.checked["pairings"] and report.checked["entries"], report.checked
     return report

@@ -12,7 +12,8 @@ repeated on every route:
 
 Statuses that depend on the service's own rules (a 409 or 422 on a read) are declared on the
 route with
-``responses=errors(409, ...)``. Every response declares the ``X-Correlation-ID`` header.
+``responses=errors(409, ...)``. Every response declares the ``X-Correlation-ID`` header, and
+those of an operation taking an ``Idempotency-Key`` the ``Idempotent-Replayed`` header.
 """
 from __future__ import annotations
 
@@ -57,6 +58,11 @@ DESCRIPTIONS = {
 CORRELATION_HEADER = {"X-Correlation-ID": {
     "description": "the request's correlation id (the one sent, or a new one); log lines carry it",
     "required": True, "schema": {"type": "string"}}}
+
+REPLAYED_HEADER = {"Idempotent-Replayed": {
+    "description": "`true` on an answer replayed for a repeated Idempotency-Key (nothing was done again)",
+    "required": False, "schema": {"type": "string", "enum": ["true"]}}}
+
 
 def text_too(*media_types: str, status: int = 200) -> dict[int | str, dict[str, Any]]:
     """``responses=`` for a route that answers text (CSV, TRF, notation) as well as JSON."""
@@ -106,10 +112,15 @@ def complete(schema: dict[str, Any]) -> dict[str, Any]:
             responses = operation["responses"]
             for status in sorted(_derived_statuses(method, operation)):
                 responses[str(status)] = _error_response(status)
+            keyed = any(p.get("in") == "header" and p.get("name", "").lower() == "idempotency-key"
+                        for p in operation.get("parameters", []))
             for status, response in responses.items():
                 if status.startswith(("4", "5")) and "content" not in response:
                     response.update(_error_response(int(status)))
-                response.setdefault("headers", {}).update(CORRELATION_HEADER)
+                headers = response.setdefault("headers", {})
+                headers.update(CORRELATION_HEADER)
+                if keyed:
+                    headers.update(REPLAYED_HEADER)
     return schema
 
 

@@ -14,9 +14,9 @@ Three parts, each optional (``parts``):
   give the match winners pairing recorded.
 * ``awards``: the standings awards published for each completed section (its current
   publication) are pairing's final standings, of the same revision.
-* ``field``: every accepted entry (not marked absent) of a closed registration section appears
-  exactly once in the field of the pairing section that plays it (itself, or the one it was
-  merged into).
+* ``field``: every accepted entry (not marked absent; accepted pending evidence included) of a
+  closed registration section appears exactly once in the field of the pairing section that
+  plays it (itself, or the one it was merged into).
 
 ``reader`` is anything with ``async get(service, path, params=None)`` returning the decoded JSON
 and raising on a 4xx (``gomoku_sim.client.Platform`` is one).
@@ -28,6 +28,9 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 PARTS = ("games", "awards", "field")
+#: entry statuses of registration's views that are in the field (accepted; accepted while an
+#: arbiter has still to approve the evidence, REG-18)
+ACCEPTED = ("accepted", "accepted_pending_evidence")
 
 
 class Reader(Protocol):
@@ -244,9 +247,9 @@ async def _field(reader: Reader, code: str, sections: list[dict], report: Report
             elif closed.get("status") == "merged":
                 plays[sec["section_id"]] = closed.get("merged_into")
         entries = (await reader.get("registration", f"/v1/events/{code}/entries",
-                                    params={"stage": stage["id"], "status": "accepted"}))["entries"]
+                                    params={"stage": stage["id"]}))["entries"]
         for e in entries:
-            if e.get("no_show") or e["section_id"] not in plays:
+            if e["status"] not in ACCEPTED or e.get("no_show") or e["section_id"] not in plays:
                 continue   # marked absent at check-in (REG-11), or a section nobody plays (scored)
             report.checked["entries"] += 1
             target = plays[e["section_id"]]

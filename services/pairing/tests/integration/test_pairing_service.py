@@ -13,7 +13,7 @@ from gomoku_shared.messaging.rabbit import RabbitEventBus
 from gomoku_shared.settings import ServiceSettings
 
 from pairing.bootstrap import build
-from pairing_service_kit import EV, Harness, KEYS, closed, players, rules, team_entrants
+from pairing_service_kit import ARB, EV, Harness, KEYS, closed, players, rules, team_entrants
 
 
 @pytest.fixture
@@ -98,3 +98,24 @@ async def test_pair9_pair10_team_section_with_playoff_between_board_one_players(
     final = h.payloads("section.completed", "nt2")[0]
     assert [(r.place, r.decided_by) for r in final.standings] == [(1, "playoff"), (2, "playoff")]
     assert all(s.games_played == 1 for s in final.board_stats)   # playoff games are not board games (AWD-7)
+
+
+async def test_an_idempotency_key_is_bound_to_its_request_on_postgres(cluster):
+    """An arbiter's keyed result entry: a retry is replayed (Idempotent-Replayed), the same key
+    with another pairing's result is 409 idempotency_key_reused and changes nothing."""
+    h = cluster
+    await h.send(closed("keyed", players(6), rules(rounds=2)))
+    await h.wait_for(lambda: h.payloads("round.paired", "keyed"), what="round 1 paired")
+    first_p, second_p = h.payloads("round.paired", "keyed")[0].pairings[:2]
+    url = f"/v1/events/{EV}/sections/keyed/rounds/1/results"
+    key = {**ARB, "Idempotency-Key": "result-1"}
+    body = {"pairing_id": first_p.pairing_id, "result": "first_wins"}
+    r1 = await h.client.post(url, json=body, headers=key)
+    r2 = await h.client.post(url, json=body, headers=key)
+    assert r1.status_code == r2.status_code == 200 and r1.json() == r2.json(), (r1.text, r2.text)
+    assert r2.headers["idempotent-replayed"] == "true" and "idempotent-replayed" not in r1.headers
+    r3 = await h.client.post(url, json={"pairing_id": second_p.pairing_id, "result": "first_wins"}, headers=key)
+    assert r3.status_code == 409 and r3.json()["error"]["code"] == "idempotency_key_reused", r3.text
+    rd = (await h.client.get(f"/v1/events/{EV}/sections/keyed/rounds/1")).json()
+    untouched = next(p for p in rd["pairings"] if p["pairing_id"] == second_p.pairing_id)
+    assert untouched["result"] is None and untouched["result_source"] is None, untouched

@@ -270,7 +270,9 @@ def test_reg6_submit_pending_wildcard_then_arbiter_review(sz):
     assert res.entry.status is EntryStatus.PENDING_REVIEW
     assert any(d.clause == "sz-residency/wildcard" and d.outcome is P for d in res.entry.decisions)
     done = reg.review(res.entry.id, approve=True, arbiter="arb", note="certificate checked")
-    assert done.status is EntryStatus.ACCEPTED and done.decisions[-1].rule == "REG-6"
+    assert done.status is EntryStatus.ACCEPTED and done.decisions[-2].rule == "REG-6"
+    # REG-18: the certificate itself still awaits approval (the SZ final needs it approved)
+    assert [d.clause for d in done.pending_evidence] == ["sz-residency/pending_evidence"]
     with pytest.raises(RegistrationError):
         reg.review(res.entry.id, approve=True, arbiter="arb", note="again")
     # with approved evidence the entry is accepted straight away
@@ -283,3 +285,48 @@ def test_reg7_stage2_cannot_be_entered_by_registration(sz):
     """EVT-6: the SZ final is entered by qualification, not registration."""
     res = _submit_sz(EventRegistration(sz), "final-men", cst(2022, 10, 26))
     assert res.entry.status is EntryStatus.REFUSED and "qualification only" in res.reasons[0]
+
+
+def test_reg18_rejudge_refused_on_eligibility_admits_once_evidence_counts(sz):
+    """REG-18 (SZ 十三(二)): refused for missing residency evidence; evidence that arrives after
+    the close does not count, evidence that arrived in time does (pending: declared clause)."""
+    reg = EventRegistration(sz)
+    p = person()
+    t = cst(2022, 10, 27)
+    e = reg.submit(application("men-free", p, at=t), {p.id: p}, evidence=[], now=t).entry
+    assert e.status is EntryStatus.REFUSED
+    late = evidence(p, K.HOUSEHOLD, submitted_at=cst(2022, 11, 1))
+    assert reg.rejudge(e.id, {p.id: p}, evidence=[late], unit=None, intends_to_represent=False,
+                       cause="evidence arrived") is None
+    in_time = evidence(p, K.HOUSEHOLD, submitted_at=cst(2022, 10, 31, 23, 59))
+    new = reg.rejudge(e.id, {p.id: p}, evidence=[late, in_time], unit=None, intends_to_represent=False,
+                      cause="evidence arrived")
+    assert new.status is EntryStatus.ACCEPTED and new.pending_evidence
+    assert new.admitted_by == "sz-residency/household"
+    assert new.decisions[-1].clause == "eligibility/rejudged" and "refused -> accepted" in new.decisions[-1].reason
+    assert any(d.rule == "REG-2" and d.admitted for d in new.decisions)     # it took a place
+    approved = reg.rejudge(e.id, {p.id: p}, evidence=[in_time.approve("arb", at=cst(2022, 11, 2))], unit=None,
+                           intends_to_represent=False, cause="evidence approved")
+    assert approved.status is EntryStatus.ACCEPTED and not approved.pending_evidence
+
+
+def test_reg18_rejudge_leaves_other_refusals_and_the_arbiter_alone(sz):
+    """REG-18: a refusal for the window (REG-1) or by the arbiter is not judged again; nor is a
+    refused entry re-admitted next to the player's other entry in the section (REG-3)."""
+    reg = EventRegistration(sz)
+    p, q, r = person(), person(), person()
+    late_t = cst(2022, 11, 1)
+    late = reg.submit(application("men-free", p, at=late_t), {p.id: p}, evidence=[], now=late_t).entry
+    ok = [evidence(x, K.HOUSEHOLD) for x in (p, q, r)]
+    assert reg.rejudge(late.id, {p.id: p}, evidence=ok[:1], unit=None, intends_to_represent=False, cause="x") is None
+    t = cst(2022, 10, 27)
+    pending = reg.submit(application("men-pro", q, at=t, intends=True), {q.id: q},
+                         evidence=[evidence(q, K.GRADE_CERTIFICATE, region=None, grade="1k")], now=t).entry
+    reg.review(pending.id, approve=False, arbiter="arb", note="certificate forged")
+    assert reg.rejudge(pending.id, {q.id: q}, evidence=ok[1:2], unit=None, intends_to_represent=True,
+                       cause="x") is None
+    first = reg.submit(application("men-free", r, at=t), {r.id: r}, evidence=[], now=t).entry
+    second = reg.submit(application("men-free", r, at=t), {r.id: r}, evidence=ok[2:], now=t).entry
+    assert (first.status, second.status) == (EntryStatus.REFUSED, EntryStatus.ACCEPTED)
+    again = reg.rejudge(first.id, {r.id: r}, evidence=ok[2:], unit=None, intends_to_represent=False, cause="x")
+    assert again.status is EntryStatus.REFUSED and again.refused_by.clause == "men-free/duplicate"

@@ -88,6 +88,9 @@ async def test_idempotency_key_replays_the_stored_response_and_creates_one_entry
         assert r.status_code == 409 and r.json()["error"]["code"] == "idempotency_key_reused"
         await h.drain()
         assert len(h.of("entry.accepted")) == 2
+        r = await h.client.post("/v1/events/sz22/entries", headers={**P1, "Idempotency-Key": "k" * 201},
+                                json=sz_entry(4))
+        assert r.status_code == 422 and r.json()["error"]["details"][0]["loc"] == ["header", "Idempotency-Key"]
         # keys expire (IDEMPOTENCY_TTL_S, a day by default, service clock): then the key is free
         h.clock.advance(86400 + 1)
         r = await h.client.post("/v1/events/sz22/entries", headers=headers, json=sz_entry(3))

@@ -246,3 +246,31 @@ async def test_reg13_a_short_document_reference_never_masks_inside_words(tmp_pat
     reasons = [d["reason"] for d in view["decisions"]]
     assert "insurance confirmed with a document reference" in reasons
     assert not any("[protected]" in r for r in reasons), reasons
+
+
+def test_migration_0003_masks_stored_ids_further_and_scopes_people_by_registrant(tmp_path):
+    """Migration 0003 on a database made at 0002: stored masks lose their head (REG-11), and the
+    same ID number may then exist once per registrant (partner isolation), not twice for one."""
+    import sqlite3
+
+    import pytest
+
+    from gomoku_shared.migrate import upgrade
+
+    path = tmp_path / "registration.sqlite"
+    url = f"sqlite+aiosqlite:///{path}"
+    upgrade("registration", url, "0002")
+    row = ("sz22", "sz22.p00001", 1, "Li Wei", "male", "1990-05-05", "enc", "idx-1", "4403**********1236", "partner-1")
+    with sqlite3.connect(path) as db:
+        db.execute("INSERT INTO people (event_code, id, seq, name, gender, birth_date, id_number_enc, "
+                   "id_number_index, id_number_masked, partner_id) VALUES (?,?,?,?,?,?,?,?,?,?)", row)
+    upgrade("registration", url, "head")
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT id_number_masked FROM people").fetchone()[0] == "**************1236"
+        other = ("sz22", "sz22.p00002", 2, "Someone Else", "male", "1990-05-05", "enc", "idx-1", "x", "partner-2")
+        db.execute("INSERT INTO people (event_code, id, seq, name, gender, birth_date, id_number_enc, "
+                   "id_number_index, id_number_masked, partner_id) VALUES (?,?,?,?,?,?,?,?,?,?)", other)
+        with pytest.raises(sqlite3.IntegrityError):
+            db.execute("INSERT INTO people (event_code, id, seq, name, gender, birth_date, id_number_enc, "
+                       "id_number_index, id_number_masked, partner_id) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                       ("sz22", "sz22.p00003", 3, "Third", "male", "1990-05-05", "enc", "idx-1", "x", "partner-2"))

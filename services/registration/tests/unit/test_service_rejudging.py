@@ -221,3 +221,20 @@ async def test_reg18_corrected_facts_are_judged_again(tmp_path):
                                      json={"intends_to_represent": True})
         assert theirs.status_code == nobody.status_code == 404
         assert theirs.json()["error"]["code"] == nobody.json()["error"]["code"] == "unknown_entry"
+
+
+async def test_reg18_an_arbiter_admitted_wildcard_stays_visibly_pending_until_its_evidence_is_approved(tmp_path):
+    """SZ 八(四) / REG-7: settling a wildcard entry by review admits it to the online stage, but the
+    final needs the certificate approved: until then it is accepted_pending_evidence."""
+    async with harness(tmp_path) as h:
+        await h.create_sz()
+        pending = (await h.client.post("/v1/events/sz22/entries", headers=P1,
+                                       json=wildcard_entry(1, evidence=[CERTIFICATE]))).json()
+        assert pending["status"] == "pending_review"
+        r = await h.client.post(f"/v1/events/sz22/entries/{pending['entry_id']}/review", headers=ARB,
+                                json={"decision": "approve", "note": "known player"})
+        assert r.status_code == 200 and r.json()["status"] == PENDING_EV, r.text
+        assert r.json()["pending_evidence"]["approve_by"] == APPROVE_BY
+        ev = (await h.client.get("/v1/events/sz22/evidence", headers=ARB)).json()["evidence"][0]
+        decided = await _decide(h, ev["evidence_id"], "approve")
+        assert [(e["entry_id"], e["status"]) for e in decided["entries"]] == [(pending["entry_id"], "accepted")]

@@ -15,7 +15,7 @@ from datetime import datetime
 
 from gomoku_shared.event_config import EventConfig, SectionConfig
 
-from .eligibility import evaluate_player, is_pending_evidence_decision
+from .eligibility import evaluate_player, is_pending_evidence_decision, pending_evidence_decision
 from .errors import RegistrationError, UnknownEntry, UnknownSection
 from .model import (
     REJUDGED,
@@ -343,7 +343,7 @@ class EventRegistration:
                      "arbiter/review", Outcome.ADMITTED if approve else Outcome.REFUSED,
                      f"{'approved' if approve else 'refused'} by {arbiter}: {note}")
         new = replace(e, status=EntryStatus.ACCEPTED if approve else EntryStatus.REFUSED,
-                      decisions=e.decisions + (d,))
+                      decisions=e.decisions + (d,) + (self._still_unapproved(e.decisions) if approve else ()))
         self.entries[entry_id] = new
         if not approve:
             self.promote_from_waiting_list(e.section_id)
@@ -387,7 +387,8 @@ class EventRegistration:
         judged = [d for d in kept if not d.clause.startswith("arbiter/")] + fresh
         outcome = combine(judged)
         if outcome is Outcome.PENDING and any(d.clause == "arbiter/review" and d.admitted for d in kept):
-            outcome = Outcome.ADMITTED  # the arbiter settled what is still pending
+            outcome = Outcome.ADMITTED  # the arbiter settled what is still pending ...
+            fresh += self._still_unapproved(fresh)  # ... but not the evidence itself
         status = {Outcome.ADMITTED: EntryStatus.ACCEPTED, Outcome.PENDING: EntryStatus.PENDING_REVIEW,
                   Outcome.REFUSED: EntryStatus.REFUSED}[outcome]
         extra: list[Decision] = []
@@ -418,6 +419,17 @@ class EventRegistration:
         if e.status.holds_place and not new.status.holds_place:
             self.promote_from_waiting_list(section.id)
         return new
+
+    def _still_unapproved(self, decisions: Iterable[Decision]) -> tuple[Decision, ...]:
+        """REG-18: an arbiter admitted an entry whose evidence is still pending (the wildcard):
+        where the clause says the evidence must still be approved, the entry says so."""
+        out = []
+        for d in decisions:
+            if d.outcome is Outcome.PENDING and d.rule in ("REG-6", "REG-7", "REG-8"):
+                clause = self.config.clause(d.clause.split("/")[0])
+                if clause.pending_evidence is not None:
+                    out.append(pending_evidence_decision(clause, d.person_id))
+        return tuple(out)
 
     def _store_if_changed(self, old: Entry, new: Entry) -> Entry | None:
         if new.status is old.status and set(new.decisions) == set(old.decisions):

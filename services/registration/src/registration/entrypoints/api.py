@@ -17,8 +17,9 @@ from sqlalchemy.exc import IntegrityError
 
 from gomoku_shared.auth import KeyRing, Principal, require
 from gomoku_shared import idempotency
-from gomoku_shared.errors import Conflict, NotFound, ServiceError
-from gomoku_shared.idempotency import IdempotencyStore, KeyedRequest, fingerprint, principal_id, replay, route_path
+from gomoku_shared.errors import Conflict, NotFound
+from gomoku_shared.idempotency import (IdemKey, IdempotencyStore, KeyedRequest, fingerprint, principal_id, replay,
+                                       route_path)
 from gomoku_shared.params import PathId
 from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
 from gomoku_shared.service import lifespan_for
@@ -38,6 +39,14 @@ Anyone = Annotated[Principal, Depends(require("partner", "operator", "arbiter"))
 Arbiter = Annotated[Principal, Depends(require("arbiter", "operator"))]
 OperatorKey = Annotated[Principal, Depends(require("operator"))]
 
+async def _idempotency_key(key: str | None = IdemKey) -> str | None:
+    return key
+
+
+#: every write declares the Idempotency-Key header (validated and documented like the others)
+KEYED = [Depends(_idempotency_key)]
+
+
 def _ctx(request: Request) -> h.Context:
     return request.app.state.registration
 
@@ -51,13 +60,9 @@ async def _run(request: Request, principal: Principal, code: str | None,
     runtime: ServiceRuntime = request.app.state.runtime
     ctx = _ctx(request)
     store: IdempotencyStore = request.app.state.idempotency
-    key = request.headers.get(idempotency.HEADER.lower())
+    key = request.headers.get(idempotency.HEADER.lower())  # checked by the route (KEYED)
     keyed = None
     if key is not None:
-        if not 1 <= len(key) <= idempotency.KEY_MAX:
-            raise ServiceError("validation_error", "the request is not valid", [{
-                "loc": ["header", idempotency.HEADER], "msg": f"1 to {idempotency.KEY_MAX} characters",
-                "type": "string_too_long" if key else "string_too_short"}], status=422)
         keyed = KeyedRequest(principal_id(principal), key, fingerprint(
             request.method, route_path(request.scope), body.model_dump(mode="json") if body is not None else None,
             digest=ctx.protector.digest))
@@ -96,7 +101,7 @@ def _router() -> APIRouter:
             out.append({"id": pid, "name": cfg.name, "name_zh": cfg.name_zh})
         return {"presets": out}
 
-    @r.post("/events", tags=["events"], status_code=201,
+    @r.post("/events", dependencies=KEYED, tags=["events"], status_code=201,
             summary="Create an event from a preset plus overrides; emits event.configured")
     async def create_event(body: s.EventIn, request: Request, principal: OperatorKey) -> JSONResponse:
         return await _run(request, principal, None, lambda uow, c: h.create_event(uow, _ctx(request), principal, body),
@@ -108,7 +113,7 @@ def _router() -> APIRouter:
             return await h.get_event(session, _ctx(request), event_code)
 
     # ------------------------------------------------------------------ entries
-    @r.post("/events/{event_code}/entries", tags=["entries"], status_code=201,
+    @r.post("/events/{event_code}/entries", dependencies=KEYED, tags=["entries"], status_code=201,
             summary="Register one player (REG-1..8, REG-13); Idempotency-Key honoured")
     async def submit_entry(event_code: PathId, body: s.EntryIn, request: Request, principal: Registrant) -> JSONResponse:
         async def fn(uow, cmd):
@@ -117,7 +122,7 @@ def _router() -> APIRouter:
             return h.submit_response(cmd, e)
         return await _run(request, principal, event_code, fn, body=body)
 
-    @r.post("/events/{event_code}/entries/bulk", tags=["entries"], status_code=201,
+    @r.post("/events/{event_code}/entries/bulk", dependencies=KEYED, tags=["entries"], status_code=201,
             summary="Bulk registration for partner platforms: all or nothing, with a per-row report")
     async def submit_bulk(event_code: PathId, body: s.BulkIn, request: Request, principal: Registrant) -> JSONResponse:
         async def fn(uow, cmd):
@@ -126,7 +131,7 @@ def _router() -> APIRouter:
             return {"registered": len(report), "rows": report}
         return await _run(request, principal, event_code, fn, body=body)
 
-    @r.post("/events/{event_code}/teams", tags=["entries"], status_code=201,
+    @r.post("/events/{event_code}/teams", dependencies=KEYED, tags=["entries"], status_code=201,
             summary="Register a team with its board order fixed at registration (REG-9)")
     async def submit_team(event_code: PathId, body: s.TeamIn, request: Request, principal: Registrant) -> JSONResponse:
         async def fn(uow, cmd):
@@ -170,7 +175,7 @@ def _router() -> APIRouter:
             units = await repo.unit_rows(session, event_code)
         return h.entry_view(e, loaded.meta[entry_id], people, units, config)
 
-    @r.post("/events/{event_code}/entries/{entry_id}/withdraw", tags=["entries"], status_code=200,
+    @r.post("/events/{event_code}/entries/{entry_id}/withdraw", dependencies=KEYED, tags=["entries"], status_code=200,
             summary="Withdraw an entry with a written reason (REG-10); the waiting list moves up (REG-2)")
     async def withdraw(event_code: PathId, entry_id: PathId, body: s.WithdrawIn, request: Request,
                        principal: Anyone) -> JSONResponse:
@@ -178,7 +183,7 @@ def _router() -> APIRouter:
             return await h.withdraw(cmd, entry_id, body)
         return await _run(request, principal, event_code, fn, status=200, body=body)
 
-    @r.post("/events/{event_code}/entries/{entry_id}/facts", tags=["entries"], status_code=200,
+    @r.post("/events/{event_code}/entries/{entry_id}/facts", dependencies=KEYED, tags=["entries"], status_code=200,
             summary="Correct declared facts; the entry is judged again, refused ones too (REG-18)")
     async def correct_facts(event_code: str, entry_id: str, body: s.FactsCorrectionIn, request: Request,
                             principal: Anyone) -> JSONResponse:
@@ -186,7 +191,7 @@ def _router() -> APIRouter:
             return await h.correct_facts(cmd, entry_id, body)
         return await _run(request, principal, event_code, fn, status=200, body=body)
 
-    @r.post("/events/{event_code}/entries/{entry_id}/review", tags=["review"], status_code=200,
+    @r.post("/events/{event_code}/entries/{entry_id}/review", dependencies=KEYED, tags=["review"], status_code=200,
             summary="Arbiter settles an entry pending review (wildcard, host quota)")
     async def review(event_code: PathId, entry_id: PathId, body: s.DecisionIn, request: Request,
                      principal: Arbiter) -> JSONResponse:
@@ -196,7 +201,7 @@ def _router() -> APIRouter:
         return await _run(request, principal, event_code, fn, status=200, body=body)
 
     # ------------------------------------------------------------------ changes
-    @r.post("/events/{event_code}/entries/{entry_id}/changes", tags=["changes"], status_code=201,
+    @r.post("/events/{event_code}/entries/{entry_id}/changes", dependencies=KEYED, tags=["changes"], status_code=201,
             summary="Request a change (REG-10: arbiter approval after the close, none in the freeze; REG-9)")
     async def request_change(event_code: PathId, entry_id: PathId, body: s.ChangeIn, request: Request,
                              principal: Anyone) -> JSONResponse:
@@ -212,14 +217,14 @@ def _router() -> APIRouter:
                 orm.change_requests.c.event_code == event_code).order_by(orm.change_requests.c.id))).all()
         return {"changes": [h.change_view(x) for x in rows if h.may_see(principal, x.partner_id)]}
 
-    @r.post("/changes/{change_id}/decision", tags=["changes"], summary="Arbiter approves or refuses a change")
+    @r.post("/changes/{change_id}/decision", dependencies=KEYED, tags=["changes"], summary="Arbiter approves or refuses a change")
     async def decide_change(change_id: PathId, body: s.DecisionIn, request: Request, principal: Arbiter) -> JSONResponse:
         return await _run(request, principal, None,
                           lambda uow, _: h.decide_change_cmd(uow, _ctx(request), principal, change_id, body),
                           status=200, body=body)
 
     # ------------------------------------------------------------------ evidence
-    @r.post("/events/{event_code}/evidence", tags=["evidence"], status_code=201,
+    @r.post("/events/{event_code}/evidence", dependencies=KEYED, tags=["evidence"], status_code=201,
             summary="Upload an evidence record for a player (REG-6, REG-8); the document is stored encrypted")
     async def upload_evidence(event_code: PathId, body: s.EvidenceUploadIn, request: Request,
                               principal: Anyone) -> JSONResponse:
@@ -236,7 +241,7 @@ def _router() -> APIRouter:
         return {"evidence": [h.evidence_view(repo.evidence_from_row(x), x.entry_id, x.clause) for x in rows
                              if h.may_see(principal, x.partner_id) and (status is None or x.status == status)]}
 
-    @r.post("/evidence/{evidence_id}/decision", tags=["evidence"],
+    @r.post("/evidence/{evidence_id}/decision", dependencies=KEYED, tags=["evidence"],
             summary="Arbiter approves or rejects evidence; the player's entries are judged again (REG-6)")
     async def decide_evidence(evidence_id: PathId, body: s.DecisionIn, request: Request,
                               principal: Arbiter) -> JSONResponse:
@@ -248,14 +253,14 @@ def _router() -> APIRouter:
                           status=200, body=body)
 
     # ------------------------------------------------------------------ units
-    @r.post("/events/{event_code}/units", tags=["units"], status_code=201,
+    @r.post("/events/{event_code}/units", dependencies=KEYED, tags=["units"], status_code=201,
             summary="A unit with its leader and coaches (REG-3)")
     async def add_unit(event_code: PathId, body: s.UnitIn, request: Request, principal: Registrant) -> JSONResponse:
         async def fn(uow, cmd):
             return await h.add_unit(cmd, body)
         return await _run(request, principal, event_code, fn, body=body)
 
-    @r.post("/events/{event_code}/units/{unit_id}/officials", tags=["units"], status_code=201,
+    @r.post("/events/{event_code}/units/{unit_id}/officials", dependencies=KEYED, tags=["units"], status_code=201,
             summary="Name a leader, coach or acting leader of a unit (REG-3)")
     async def add_official(event_code: PathId, unit_id: PathId, body: s.OfficialIn, request: Request,
                            principal: Registrant) -> JSONResponse:
@@ -273,7 +278,7 @@ def _router() -> APIRouter:
         return {"units": [h.render_unit(u, loaded.reg) for u in units.values() if h.may_see(principal, u.partner_id)]}
 
     # ------------------------------------------------------------------ stages
-    @r.post("/events/{event_code}/stages/{stage}/check-in", tags=["stages"], status_code=200,
+    @r.post("/events/{event_code}/stages/{stage}/check-in", dependencies=KEYED, tags=["stages"], status_code=200,
             summary="Check entries in and mark no-shows (REG-11)")
     async def check_in(event_code: PathId, stage: PathId, body: s.CheckInIn, request: Request,
                        principal: Arbiter) -> JSONResponse:
@@ -281,7 +286,7 @@ def _router() -> APIRouter:
             return await h.check_in(cmd, stage, body)
         return await _run(request, principal, event_code, fn, status=200, body=body)
 
-    @r.post("/events/{event_code}/stages/{stage}/close", tags=["stages"], status_code=200,
+    @r.post("/events/{event_code}/stages/{stage}/close", dependencies=KEYED, tags=["stages"], status_code=200,
             summary="Close a stage: merge/cancel sections (REG-12), emit one section.closed per section")
     async def close(event_code: PathId, stage: PathId, request: Request, principal: OperatorKey,
                     body: s.CloseIn | None = None) -> JSONResponse:
@@ -297,7 +302,7 @@ def _router() -> APIRouter:
         async with request.app.state.runtime.sessionmaker() as session:
             return await st.stage_view(session, _ctx(request), principal, event_code, stage)
 
-    @r.post("/events/{event_code}/stages/{stage}/seeded", tags=["stages"], status_code=201,
+    @r.post("/events/{event_code}/stages/{stage}/seeded", dependencies=KEYED, tags=["stages"], status_code=201,
             summary="Players seeded straight into a qualification stage (EVT-6, SZ: Shenzhen Cup top 4)")
     async def seeded(event_code: PathId, stage: PathId, body: s.SeededIn, request: Request,
                      principal: OperatorKey) -> JSONResponse:

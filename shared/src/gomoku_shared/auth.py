@@ -5,7 +5,8 @@ import hmac
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
-from fastapi import Depends, Request
+from fastapi import Depends, Request, Security
+from fastapi.security import APIKeyHeader, HTTPBearer
 
 from .errors import ServiceError
 
@@ -62,10 +63,18 @@ def _presented_key(request: Request) -> str | None:
     return None
 
 
+#: how a key is presented, as the OpenAPI document declares it (the key itself is read from the
+#: request in ``_presented_key``: these only document the two ways)
+_API_KEY = APIKeyHeader(name="X-API-Key", scheme_name="ApiKey", auto_error=False,
+                        description="the API key (roles operator, arbiter, partner)")
+_BEARER = HTTPBearer(scheme_name="Bearer", auto_error=False, description="the API key as a bearer token")
+
+
 def require(*roles: str):
     """Dependency: the caller must present a key with one of ``roles``."""
 
-    async def dependency(request: Request) -> Principal:
+    async def dependency(request: Request, _key: str | None = Security(_API_KEY),
+                         _bearer: object = Security(_BEARER)) -> Principal:
         presented = _presented_key(request)
         if not presented:
             raise Unauthorized("missing_api_key", "send an API key in the X-API-Key header")

@@ -12,14 +12,16 @@ import contextlib
 from collections.abc import AsyncIterator
 
 from fastapi import FastAPI
+from prometheus_client import CollectorRegistry
 
 from . import logs
 from .clock import Clock
+from .guard import InputGuardMiddleware
 from .messaging.memory import InMemoryEventBus
 from .migrate import upgrade_async
 from .service import Service, builders, clock_from_settings
 from .settings import ServiceSettings
-from .web import install_error_handlers
+from .web import ObservabilityMiddleware, install_error_handlers
 
 
 class EmbeddedSuite:
@@ -37,8 +39,11 @@ class EmbeddedSuite:
             s = self.settings.model_copy(update={"amqp_url": None, "database_url": "", "service": name})
             self.services[name] = build(s, bus=self.bus, clock=self.clock)
         self.app = FastAPI(title="Gomoku platform (embedded)", lifespan=self._lifespan)
-        # paths outside the four mounts get the common error shape too
+        # paths outside the four mounts get the common error shape, the input checks and a
+        # correlation id too (a path a mount cannot match, e.g. one with a newline, ends here)
         install_error_handlers(self.app)
+        self.app.add_middleware(InputGuardMiddleware)
+        self.app.add_middleware(ObservabilityMiddleware, registry=CollectorRegistry(), service="embedded")
         for name, svc in self.services.items():
             self.app.mount(f"/{name}", svc.app)
 

@@ -19,6 +19,7 @@ from prometheus_client.exposition import CONTENT_TYPE_LATEST
 from sqlalchemy.exc import DataError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from . import api_docs
 from .auth import AnyPrincipal, KeyRing, Operator
 from .clock import FakeClock
 from .errors import ServiceError, error_body
@@ -121,7 +122,8 @@ class ObservabilityMiddleware:
             if k == b"x-correlation-id":
                 cid = _CID.sub("", v.decode("latin-1"))[:128]
                 break
-        token = correlation_id.set(cid or uuid.uuid4().hex[:16])
+        outer = correlation_id.get()  # set by an enclosing app (the embedded root): keep it
+        token = correlation_id.set(cid or (outer if outer != "-" else uuid.uuid4().hex[:16]))
         status = {"code": 500, "started": False}
         start = time.perf_counter()
 
@@ -129,9 +131,10 @@ class ObservabilityMiddleware:
             if message["type"] == "http.response.start":
                 status["code"] = message["status"]
                 status["started"] = True
-                message.setdefault("headers", [])
-                message["headers"] = list(message["headers"]) + [
-                    (b"x-correlation-id", correlation_id.get().encode("latin-1"))]
+                headers = list(message.get("headers", ()))
+                if not any(k.lower() == b"x-correlation-id" for k, _ in headers):  # once when nested
+                    headers.append((b"x-correlation-id", correlation_id.get().encode("latin-1")))
+                message["headers"] = headers
             await send(message)
 
         try:
@@ -178,6 +181,7 @@ def create_app(
     app.state.keyring = keyring or KeyRing()
     app.state.ready_checks = dict(ready_checks or {})
     install_error_handlers(app)
+    api_docs.install(app)
     # outermost first: correlation id, metrics and the error boundary; then the input checks
     app.add_middleware(InputGuardMiddleware)
     app.add_middleware(ObservabilityMiddleware, registry=registry, service=service)
@@ -186,7 +190,8 @@ def create_app(
     async def healthz() -> dict[str, str]:
         return {"status": "ok", "service": service}
 
-    @app.get("/readyz", tags=["ops"], summary="Readiness: database and bus reachable")
+    @app.get("/readyz", tags=["ops"], summary="Readiness: database and bus reachable",
+             responses=api_docs.errors(503))
     async def readyz() -> JSONResponse:
         results = {}
         for name, check in app.state.ready_checks.items():

@@ -315,7 +315,7 @@ class EventDriver:
             body = {"id": unit_slug(unit), "name": unit, "region": region}
             try:
                 await self.p.post("registration", f"/v1/events/{self.code}/units", body, role="partner",
-                                  idempotency_key=f"unit-{unit_slug(unit)}")
+                                  idempotency_key=f"{self.code}-unit-{unit_slug(unit)}")
             except ApiError as exc:
                 if exc.status in (404, 405):
                     return  # no unit endpoint: units are created by name with the entries
@@ -350,7 +350,7 @@ class EventDriver:
                         "facts": app.facts, "evidence": app.evidence, "insurance": self._insurance(app.app_id)}
                 path = f"/v1/events/{self.code}/entries"
             try:
-                res = await self.p.post("registration", path, body, role="partner", idempotency_key=f"app-{app.app_id}")
+                res = await self.p.post("registration", path, body, role="partner", idempotency_key=f"{self.code}-app-{app.app_id}")
             except ApiError as exc:
                 # a refusal may come as an error answer rather than a refused entry
                 res = {"status": "refused", "clause": exc.code, "reason": exc.message, "http_status": exc.status}

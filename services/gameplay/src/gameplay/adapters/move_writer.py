@@ -73,6 +73,12 @@ async def _no_reset(_conn) -> None:
     return None
 
 
+def _fail(batch: list[tuple["MoveWrite", asyncio.Future]], exc: Exception) -> None:
+    for _, fut in batch:
+        if not fut.done():
+            fut.set_exception(exc)
+
+
 @dataclass
 class MoveWrite:
     """The writes of one move; ``version`` is the game version the move was judged on."""
@@ -158,23 +164,42 @@ class PgMoveWriter:
                     await asyncio.sleep(self.linger_s)
                 batch = self._take()
                 try:
-                    applied = await self._write([m for m, _ in batch])
-                except (asyncpg.DeadlockDetectedError, asyncpg.SerializationError):
-                    applied = set()  # two replicas locked the same games in another order: judge again
-                except asyncpg.UniqueViolationError:
-                    applied = set()  # a key stored meanwhile by another replica: judge again
-                except Exception as exc:  # noqa: BLE001 - every waiter learns of the failure
-                    for _, fut in batch:
-                        if not fut.done():
-                            fut.set_exception(exc)
+                    applied = await self._write_retryable([m for m, _ in batch])
+                except Exception as exc:  # noqa: BLE001 - the waiters learn of the failure
+                    if len(batch) == 1:
+                        _fail(batch, exc)
+                    else:
+                        # one move the database refuses (a data error, a bug) fails the statement
+                        # for all: each is written alone, so only that move's player gets the error
+                        for item in batch:
+                            await self._settle([item])
                     continue
-                for m, fut in batch:
-                    ok = m.values["game_id"] in applied
-                    self.stale += not ok
-                    if not fut.done():
-                        fut.set_result(ok)
+                self._answer(batch, applied)
         finally:
             self._running -= 1
+
+    async def _write_retryable(self, moves: list[MoveWrite]) -> set[str]:
+        try:
+            return await self._write(moves)
+        except (asyncpg.DeadlockDetectedError, asyncpg.SerializationError):
+            return set()  # two replicas locked the same games in another order: judge again
+        except asyncpg.UniqueViolationError:
+            return set()  # a key stored meanwhile by another replica: judge again
+
+    async def _settle(self, batch: list[tuple[MoveWrite, asyncio.Future]]) -> None:
+        try:
+            applied = await self._write_retryable([m for m, _ in batch])
+        except Exception as exc:  # noqa: BLE001 - the waiter learns of the failure
+            _fail(batch, exc)
+            return
+        self._answer(batch, applied)
+
+    def _answer(self, batch: list[tuple[MoveWrite, asyncio.Future]], applied: set[str]) -> None:
+        for m, fut in batch:
+            ok = m.values["game_id"] in applied
+            self.stale += not ok
+            if not fut.done():
+                fut.set_result(ok)
 
     async def _write(self, moves: list[MoveWrite]) -> set[str]:
         rows = [m.row() for m in moves]

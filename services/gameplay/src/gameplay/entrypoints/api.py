@@ -9,6 +9,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, Field
 from starlette.middleware import Middleware
 
+from gomoku_shared.api_docs import text_too
 from gomoku_shared.auth import AnyPrincipal, KeyRing, Operator, require
 from gomoku_shared.errors import Unprocessable
 from gomoku_shared.idempotency import REPLAYED_HEADER, IdemKey, KeyedRequest, fingerprint, principal_id
@@ -190,7 +191,8 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing, games: GameService | N
     async def draw(game_id: PathId, body: DrawBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
         return await act(game_id, p, "draw", body, key)
 
-    @r.get("/games/{game_id}/record", summary="Game record (PLAY-8): json, notation or psq")
+    @r.get("/games/{game_id}/record", summary="Game record (PLAY-8): json, notation or psq",
+           responses=text_too("text/plain"))
     async def record(game_id: PathId, _p: AnyPrincipal, format: Literal["json", "notation", "psq"] = "json"):
         rec = await games.export(game_id)
         if format == "json":

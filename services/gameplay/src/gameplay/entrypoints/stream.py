@@ -48,6 +48,18 @@ parameter. A refused handshake answers HTTP with the common error body (401 `inv
 404 `game_not_found`).
 """
 
+#: one message of the streams (JSON Schema)
+MESSAGE_SCHEMA = {
+    "type": "object", "required": ["game_id", "kind", "data"],
+    "properties": {"game_id": {"type": "string"}, "seq": {"type": "integer", "description": "absent on `clock`"},
+                   "id": {"type": "integer", "description": "round streams: the stream-wide id"},
+                   "kind": {"type": "string"}, "data": {"type": "object"}, "at_ms": {"type": "integer"}}}
+#: one Server-Sent Event: its data is a message
+SSE_EVENT_SCHEMA = {
+    "type": "object", "required": ["data"],
+    "properties": {"event": {"type": "string"}, "id": {"type": "string"},
+                   "data": {"type": "string", "contentMediaType": "application/json", "contentSchema": MESSAGE_SCHEMA}}}
+
 POLL_S = 0.2
 CLOCK_EVERY_S = 1.0
 
@@ -81,7 +93,7 @@ def install(app: FastAPI, games: GameService) -> None:
                          "the same messages are on the WebSocket `/v1/games/{game_id}/ws`). Resume with "
                          "`Last-Event-ID` or `since`; `follow=false` ends after the stored events.",
              response_class=StreamingResponse,
-             responses={200: {"content": {"text/event-stream": {"schema": {"type": "string"}}},
+             responses={200: {"content": {"text/event-stream": {"schema": SSE_EVENT_SCHEMA}},
                               "description": "the event stream"}})
     async def sse(game_id: PathId, request: Request, _p: AnyPrincipal, since: SinceSeq = 0,
                   follow: bool = Query(True, description="keep the stream open until the game ends"),

@@ -12,6 +12,7 @@ from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel, Field
 from sqlalchemy.exc import IntegrityError
 
+from gomoku_shared.api_docs import text_too
 from gomoku_shared.auth import KeyRing, Principal, Staff
 from gomoku_shared.contracts.common import Entrant
 from gomoku_shared import idempotency
@@ -273,7 +274,7 @@ def routes(pairer: Pairer) -> APIRouter:
         return _round_view(st, n, games)
 
     @router.get(SEC + "/standings", summary="Standings with every tiebreak value (JSON or ?format=csv)",
-                response_model=None)
+                response_model=None, responses=text_too("text/csv"))
     async def get_standings(event_code: PathId, section_id: PathId, request: Request,
                             format: Literal["json", "csv"] = Query("json")) -> Any:
         d = _standings(await _load(request, event_code, section_id))
@@ -281,7 +282,8 @@ def routes(pairer: Pairer) -> APIRouter:
             return PlainTextResponse(_standings_csv(d), media_type="text/csv")
         return d
 
-    @router.get(SEC + "/crosstable", summary="Cross table (JSON or ?format=csv)", response_model=None)
+    @router.get(SEC + "/crosstable", summary="Cross table (JSON or ?format=csv)", response_model=None,
+                responses=text_too("text/csv"))
     async def get_crosstable(event_code: PathId, section_id: PathId, request: Request,
                              format: Literal["json", "csv"] = Query("json")) -> Any:
         d = _cross(await _load(request, event_code, section_id))
@@ -289,7 +291,8 @@ def routes(pairer: Pairer) -> APIRouter:
             return PlainTextResponse(_cross_csv(d), media_type="text/csv")
         return d
 
-    @router.get(SEC + "/trf", summary="FIDE TRF-16 export (teams: teams as competitors)", response_model=None)
+    @router.get(SEC + "/trf", summary="FIDE TRF-16 export (teams: teams as competitors)", response_model=None,
+                response_class=PlainTextResponse, responses=text_too("text/plain"))
     async def get_trf(event_code: PathId, section_id: PathId, request: Request) -> Any:
         st = await _load(request, event_code, section_id)
         dom = sec.team_tournament(st) if st.team else sec.tournament(st)

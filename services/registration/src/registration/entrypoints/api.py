@@ -15,6 +15,7 @@ from fastapi import APIRouter, Depends, FastAPI, Query, Request
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import IntegrityError
 
+from gomoku_shared.api_docs import errors
 from gomoku_shared.auth import KeyRing, Principal, require
 from gomoku_shared import idempotency
 from gomoku_shared.errors import Conflict, NotFound
@@ -101,7 +102,7 @@ def _router() -> APIRouter:
             out.append({"id": pid, "name": cfg.name, "name_zh": cfg.name_zh})
         return {"presets": out}
 
-    @r.post("/events", dependencies=KEYED, tags=["events"], status_code=201,
+    @r.post("/events", dependencies=KEYED, tags=["events"], status_code=201, responses=errors(404),
             summary="Create an event from a preset plus overrides; emits event.configured")
     async def create_event(body: s.EventIn, request: Request, principal: OperatorKey) -> JSONResponse:
         return await _run(request, principal, None, lambda uow, c: h.create_event(uow, _ctx(request), principal, body),
@@ -225,7 +226,8 @@ def _router() -> APIRouter:
 
     # ------------------------------------------------------------------ evidence
     @r.post("/events/{event_code}/evidence", dependencies=KEYED, tags=["evidence"], status_code=201,
-            summary="Upload an evidence record for a player (REG-6, REG-8); the document is stored encrypted")
+            summary="Upload an evidence record for one of the caller's own entries or players (REG-6, REG-8); "
+                    "the document is stored encrypted; the player's entries are judged again (REG-18)")
     async def upload_evidence(event_code: PathId, body: s.EvidenceUploadIn, request: Request,
                               principal: Anyone) -> JSONResponse:
         async def fn(uow, cmd):

@@ -1,0 +1,167 @@
+"""Schemathesis over every operation of a served service: generated requests (valid and invalid
+against the OpenAPI document), each answer checked against what the document promises.
+
+A bounded number of examples per operation (``FUZZ_EXAMPLES``, default below) keeps the whole
+run to a few minutes; Hypothesis is derandomised, so a run is repeatable. Failures are collected
+rather than raised at the first one, so a report can count them by service and check.
+"""
+from __future__ import annotations
+
+import os
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+import requests
+import schemathesis
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+from schemathesis import GenerationMode
+from schemathesis.core.failures import Failure, FailureGroup
+from schemathesis.specs.openapi import checks as oas
+
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "12"))
+
+ISO_TIME = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d")
+OFFSET = re.compile(r"(Z|[+-]\d\d:\d\d)$")
+
+
+def _naive_timestamps(value, where: str = "$"):
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _naive_timestamps(v, f"{where}.{k}")
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _naive_timestamps(v, f"{where}[{i}]")
+    elif isinstance(value, str) and ISO_TIME.match(value) and not OFFSET.search(value):
+        yield f"{where} = {value}"
+
+
+def timestamps_carry_offsets(ctx, response, case) -> bool | None:
+    """Conventions: every timestamp in a JSON answer carries its offset."""
+    if not response.headers.get("content-type", [""])[0].startswith("application/json"):
+        return None
+    try:
+        body = response.json()
+    except ValueError:
+        return None
+    naive = list(_naive_timestamps(body))
+    if naive:
+        raise AssertionError(f"timestamps without an offset: {naive[:3]}")
+    return None
+
+
+def error_shape(ctx, response, case) -> bool | None:
+    """Conventions: every 4xx/5xx answers the common error shape."""
+    if response.status_code < 400:
+        return None
+    try:
+        body = response.json()
+    except ValueError:
+        raise AssertionError(f"{response.status_code} without a JSON body") from None
+    error = body.get("error") if isinstance(body, dict) else None
+    if not (isinstance(error, dict) and {"code", "message"} <= set(error)):
+        raise AssertionError(f"{response.status_code} not in the common error shape: {str(body)[:200]}")
+    return None
+
+
+CHECKS = [oas.status_code_conformance, oas.content_type_conformance, oas.response_headers_conformance,
+          oas.response_schema_conformance, timestamps_carry_offsets, error_shape]
+
+
+@dataclass
+class Report:
+    """What one service's run saw."""
+
+    service: str
+    operations: int = 0
+    cases: int = 0
+    server_errors: int = 0
+    failures: Counter = field(default_factory=Counter)  # (check or "5xx", operation) -> count
+    samples: dict = field(default_factory=dict)  # (check, operation) -> first message
+
+    @property
+    def failed(self) -> int:
+        return sum(self.failures.values())
+
+    def line(self) -> str:
+        by_check = Counter()
+        for (check, _), n in self.failures.items():
+            by_check[check] += n
+        return (f"{self.service}: {self.operations} operations, {self.cases} cases, {self.failed} failures "
+                f"({self.server_errors} × 5xx) {dict(by_check)}")
+
+    def details(self, limit: int = 40) -> str:
+        out = []
+        for (check, op), n in self.failures.most_common(limit):
+            out.append(f"  {n:4d} × {check:32s} {op}\n         {self.samples[(check, op)][:400]}")
+        return "\n".join(out)
+
+
+def _check_name(failure: Failure) -> str:
+    return getattr(failure, "title", None) or type(failure).__name__
+
+
+#: fixed query parameters: a followed event stream of a live game stays open until the game ends
+FIXED_QUERY = {"/v1/games/{game_id}/events": {"follow": "false"}}
+
+
+def _strategy(operation, known: dict[str, list]):
+    """Generated requests in both modes; where every path parameter has known values, as many
+    again that address existing resources (with generated queries and bodies)."""
+    modes = (GenerationMode.POSITIVE, GenerationMode.NEGATIVE)
+    query = FIXED_QUERY.get(operation.path)
+    options = [operation.as_strategy(generation_mode=m, query=query) for m in modes]
+    names = [p.name for p in operation.path_parameters]
+    if names and all(known.get(n) for n in names):
+        combos = [{n: known[n][min(i, len(known[n]) - 1)] for n in names} for i in range(2)]
+        for combo in {tuple(sorted(c.items())): c for c in combos}.values():
+            options += [operation.as_strategy(generation_mode=m, path_parameters=combo, query=query) for m in modes]
+    return st.one_of(*options)
+
+
+def fuzz_service(service: str, base_url: str, keys: dict[str, str], *, examples: int = EXAMPLES,
+                 known: dict[str, list] | None = None, exclude_paths: tuple[str, ...] = ()) -> Report:
+    """Fuzz every operation of the service served at ``base_url`` with each API key of ``keys``
+    (name -> key), in both generation modes, and against the ``known`` resources."""
+    schema = schemathesis.openapi.from_url(f"{base_url}/openapi.json")
+    report = Report(service)
+    session = requests.Session()
+    for result in schema.get_all_operations():
+        operation = result.ok()
+        if operation.path in exclude_paths:
+            continue
+        report.operations += 1
+        label = f"{operation.method.upper()} {operation.path}"
+        strategy = _strategy(operation, known or {})
+
+        for key_name, key in keys.items():
+            headers = {"x-api-key": key}
+
+            @settings(max_examples=examples, deadline=None, derandomize=True, database=None,
+                      phases=[Phase.explicit, Phase.generate], suppress_health_check=list(HealthCheck))
+            @given(case=strategy)
+            def run(case) -> None:
+                report.cases += 1
+                response = case.call(base_url=base_url, session=session, headers=headers, timeout=30)
+                if response.status_code >= 500:
+                    report.server_errors += 1
+                    _record(report, "5xx", label, f"[{key_name}] {response.status_code} {response.text[:300]}")
+                try:
+                    case.validate_response(response, checks=CHECKS, headers=headers,
+                                           transport_kwargs={"base_url": base_url})
+                except FailureGroup as group:
+                    for failure in group.exceptions:
+                        _record(report, _check_name(failure), label,
+                                f"[{key_name}] {case.method} {response.request.url} -> {response.status_code}: "
+                                f"{failure.message} {response.text[:200]}")
+                except AssertionError as exc:
+                    _record(report, "assertion", label, f"[{key_name}] {exc}")
+
+            run()
+    return report
+
+
+def _record(report: Report, check: str, label: str, message: str) -> None:
+    report.failures[(check, label)] += 1
+    report.samples.setdefault((check, label), message)

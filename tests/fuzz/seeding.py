@@ -1,0 +1,147 @@
+"""State for the fuzzer to reach past "404 no such event": a small seed event played to the
+end (awards published), and a second one stopped while its first round is being played (games
+waiting for moves), both through the public APIs with the simulation's driver and bots.
+
+``known_values`` then lists the real ids per path parameter name, so generated requests also
+address existing events, sections, entries, games and rounds.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from gomoku_sim.bots import BotPolicy
+from gomoku_sim.client import SERVICES, ApiError, Keys, Platform
+from gomoku_sim.driver import EventDriver, RunSpec, SimClock
+from gomoku_sim.stack import EPOCH, StateQuiet, Stack, distributed_stack, load_compose_commands
+
+
+KEYS = Keys()
+#: players who end games quickly and always show up
+BOTS = BotPolicy(miss_rate=0.7, miss_four_rate=0.5, no_show_rate=0.0, timeout_rate=0.0)
+PRESET = "da-2023"
+#: played to the end; stopped in round 1
+DONE, LIVE = "fzdone", "fzlive"
+
+
+def _spec(code: str, shift_years: int = 0) -> RunSpec:
+    return RunSpec(preset_id=PRESET, seed=5, event_code=code, sizes={"open": 4, "junior": 4, "public": 0},
+                   rounds=2, policy=BOTS, progress=False, wait_timeout_s=60, run_timeout_s=300,
+                   shift_years=shift_years)
+
+
+@contextlib.asynccontextmanager
+async def embedded_stack_process(tmp_path: Path) -> AsyncIterator[Stack]:
+    """``python -m gomoku_shared.embedded`` as its own process, on a real socket, CLOCK=fake."""
+    port = load_compose_commands().free_port()
+    log = tmp_path / "embedded.log"
+    env = {**{k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "AMQP_URL")},
+           "DATA_DIR": str(tmp_path / "data"), "API_KEYS": KEYS.api_keys_setting, "DATA_KEY": "fuzz-data-key",
+           "CLOCK": "fake", "CLOCK_START": EPOCH.isoformat(), "LOG_JSON": "true", "LOG_LEVEL": "WARNING",
+           "RELAY_POLL_S": "0.2"}
+    with open(log, "ab") as fh:
+        proc = subprocess.Popen([sys.executable, "-m", "gomoku_shared.embedded", "--port", str(port)], env=env,
+                                stdout=fh, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"the embedded process exited ({proc.returncode}):\n{log.read_text()[-3000:]}")
+            try:
+                if httpx.get(base + "/healthz", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                if time.monotonic() > deadline:
+                    raise
+            time.sleep(0.2)
+        urls = {s: f"{base}/{s}" for s in SERVICES}
+        platform = Platform.distributed(urls, KEYS)
+        clock = SimClock(platform, ("gameplay",))  # one clock for the four apps
+        clock.current = await clock.now()
+        code = {"value": None}
+        quiet = StateQuiet(platform, lambda: code["value"], settle_s=0.4)
+        try:
+            yield Stack(platform, clock, quiet, "embedded", urls, extras={"log": log, "code": code})
+        finally:
+            await platform.aclose()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+@contextlib.asynccontextmanager
+async def distributed(tmp_path: Path, *, amqp_url: str, databases: dict[str, str],
+                      namespace: str) -> AsyncIterator[Stack]:
+    code = {"value": None}
+    async with distributed_stack(amqp_url=amqp_url, database_urls=databases, log_dir=tmp_path / "logs",
+                                 namespace=namespace, keys=KEYS, code_of=lambda: code["value"],
+                                 settle_s=0.4) as stack:
+        stack.extras["code"] = code
+        yield stack
+
+
+async def seed(stack: Stack) -> dict[str, list[Any]]:
+    """Play DONE to the end and LIVE into its first round; the known ids of both."""
+    stack.extras["code"]["value"] = DONE
+    await EventDriver(stack.platform, stack.clock, stack.quiet, _spec(DONE)).run()
+    stack.extras["code"]["value"] = LIVE
+    # a year later: the simulation clock never goes back, and DONE's dates are past
+    live = EventDriver(stack.platform, stack.clock, stack.quiet, _spec(LIVE, shift_years=1))
+    await live.create_event()
+    await live.register()
+    await live.verify_evidence()
+    await live.check_in_and_close(live.config.stages[0].id)
+
+    async def games() -> list[dict[str, Any]]:
+        return (await stack.platform.get("gameplay", "/v1/games", params={"event_code": LIVE})).get("games", [])
+
+    await live.wait_for("the first round's games", games)
+    # the players join and play a little: positions to act on, not only empty boards
+    for _ in range(3):
+        await live.sweep_bots(await games())
+    await stack.quiet()
+    return await known_values(stack.platform)
+
+
+async def _get(p: Platform, service: str, path: str, role: str = "operator", **params) -> Any:
+    try:
+        return await p.get(service, path, role=role, params=params or None)
+    except ApiError:
+        return {}
+
+
+async def known_values(p: Platform) -> dict[str, list[Any]]:
+    """Real values per path parameter name (first of each kind first)."""
+    out: dict[str, list[Any]] = {"event_code": [LIVE, DONE], "round": [1], "n": [1, 2]}
+    stages, sections, entries, units, evidence, changes, games, ties = [], [], [], [], [], [], [], []
+    for code in (LIVE, DONE):
+        event = await _get(p, "registration", f"/v1/events/{code}")
+        for st in event.get("stages", []):
+            stages.append(st["id"])
+            sections += [s["id"] for s in st.get("sections", [])]
+        entries += [e["entry_id"] for e in (await _get(p, "registration", f"/v1/events/{code}/entries"))
+                    .get("entries", [])]
+        units += [u.get("unit_id") or u.get("id") for u in (await _get(p, "registration", f"/v1/events/{code}/units"))
+                  .get("units", [])]
+        evidence += [e["evidence_id"] for e in (await _get(p, "registration", f"/v1/events/{code}/evidence",
+                                                           role="arbiter")).get("evidence", [])]
+        changes += [c.get("change_id") for c in (await _get(p, "registration", f"/v1/events/{code}/changes",
+                                                            role="arbiter")).get("changes", [])]
+        games += [g["game_id"] for g in (await _get(p, "gameplay", "/v1/games", event_code=code)).get("games", [])]
+        for s in (await _get(p, "pairing", f"/v1/events/{code}/sections")).get("sections", []):
+            ties += [t.get("tie_id") for t in (await _get(p, "pairing", f"/v1/events/{code}/sections/"
+                                                          f"{s['section_id']}/ties")).get("ties", [])]
+    for name, values in (("stage", stages), ("section_id", sections), ("entry_id", entries), ("unit_id", units),
+                         ("evidence_id", evidence), ("change_id", changes), ("game_id", games), ("tie_id", ties)):
+        # keep a few, in a fixed order: the LIVE event's first
+        out[name] = list(dict.fromkeys(v for v in values if v))[:3]
+    return out

@@ -37,6 +37,8 @@ log = logging.getLogger("registration.api")
 
 Registrant = Annotated[Principal, Depends(require("partner", "operator"))]
 Anyone = Annotated[Principal, Depends(require("partner", "operator", "arbiter"))]
+#: the public event description: the read-only viewer key too (the web front)
+Reader = Annotated[Principal, Depends(require("partner", "operator", "arbiter", "viewer"))]
 Arbiter = Annotated[Principal, Depends(require("arbiter", "operator"))]
 OperatorKey = Annotated[Principal, Depends(require("operator"))]
 
@@ -109,7 +111,7 @@ def _router() -> APIRouter:
                           body=body)
 
     @r.get("/events/{event_code}", tags=["events"], summary="An event: stages, sections, caps, windows")
-    async def get_event(event_code: PathId, request: Request, _: Anyone) -> dict:
+    async def get_event(event_code: PathId, request: Request, _: Reader) -> dict:
         async with request.app.state.runtime.sessionmaker() as session:
             return await h.get_event(session, _ctx(request), event_code)
 

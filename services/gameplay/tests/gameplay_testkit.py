@@ -132,7 +132,9 @@ async def idempotency_scenario(api: Api, publish, clock: FakeClock, wait_games) 
     assert r.status_code == 200 and "idempotent-replayed" not in r.headers, r.text
     # the key expires (IDEMPOTENCY_TTL_S, default a day of the service clock): then it is free
     clock.advance(86400 + 1)
-    await publish(round_paired(pairing("p1", "alice", "bob"), rnd=2))
+    # round 2 starts now: with the old start its no-show limit would be long past, and the
+    # background sweeper could forfeit the game before the players join
+    await publish(round_paired(pairing("p1", "alice", "bob"), rnd=2, starts_at=clock.now()))
     await wait_games(3)
     b5 = "EV.main.S1.r2.p1.g1"
     await api.join_both(b5, "alice", "bob")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from gameplay_testkit import OP, PA, eventually, idempotency_scenario, pairing, round_paired
+from gameplay_testkit import OP, PA, decided, eventually, idempotency_scenario, pairing, round_paired
 
 FIVE = ["h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4", "l8"]
 
@@ -177,3 +177,32 @@ async def test_idempotency_keys_on_the_group_committed_path(cluster_factory):
 
     await idempotency_scenario(api, c.publish, c.clock, wait_games)
     assert writer.moves >= 2  # the keyed moves went through the group commit
+
+
+async def test_pair11_arbiter_decision_stops_a_game_being_played_on_two_replicas(cluster_factory):
+    """PAIR-11 / PLAY-4 on PostgreSQL + RabbitMQ: result.decided closes a game in play; a move
+    judged on a replica's cached (now stale) state is refused by the group-commit version check
+    and answered 409 game_over, as on the other replica; the flag never falls afterwards (PLAY-5)."""
+    c = await cluster_factory(replicas=2)
+    await c.publish(round_paired(pairing("p1", "alice", "bob", base_s=60)))
+    a, b = c.clients
+    [g] = await _games(a, 1)
+    gid = g["game_id"]
+    await a.join_both(gid, "alice", "bob")
+    for i, point in enumerate(["h8", "a1", "i8"]):
+        assert (await a.act(gid, "move", "alice" if i % 2 == 0 else "bob", point=point)).status_code == 200
+    await c.publish(decided("p1", "alice", "bob", "second_wins", sequence=6, note="fair play"))
+
+    async def closed():
+        view = await b.game(gid)
+        return view if view["status"] == "finished" else None
+    view = await eventually(closed)
+    assert (view["result"], view["reason"], view["winner"]) == ("white", "arbiter", "bob")
+    for api in (a, b):     # a's cache still holds the game in play
+        r = await api.act(gid, "move", "bob", point="a2")
+        assert r.status_code == 409 and r.json()["error"]["code"] == "game_over", r.text
+    c.clock.advance(120)
+    [fin] = await _finished(c, 1)
+    assert (fin.result, fin.reason, fin.winner, fin.outcome.second_points) == ("white", "arbiter", "bob", 2)
+    assert (await a.game(gid))["moves"] == ["h8", "a1", "i8"]
+    assert len(c.finished()) == 1

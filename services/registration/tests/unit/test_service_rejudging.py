@@ -238,3 +238,23 @@ async def test_reg18_an_arbiter_admitted_wildcard_stays_visibly_pending_until_it
         ev = (await h.client.get("/v1/events/sz22/evidence", headers=ARB)).json()["evidence"][0]
         decided = await _decide(h, ev["evidence_id"], "approve")
         assert [(e["entry_id"], e["status"]) for e in decided["entries"]] == [(pending["entry_id"], "accepted")]
+
+
+async def test_reg18_a_waiting_list_entry_is_judged_again_too(tmp_path):
+    """REG-18 with REG-2: rejected evidence takes a waitlisted entry off the waiting list (the
+    ones behind move up); still eligible, it keeps its place in the queue."""
+    async with harness(tmp_path) as h:
+        await h.create_sz(overrides={"waiting_list": True, "stages": {"online": {"sections": {"men-free": {"cap": 1}}}}})
+        rows = [(await h.client.post("/v1/events/sz22/entries", headers=P1, json=sz_entry(n))).json()
+                for n in (1, 2, 3)]
+        assert [r["status"] for r in rows] == [PENDING_EV, "waiting_list", "waiting_list"]
+        evidence = {e["player_id"]: e["evidence_id"]
+                    for e in (await h.client.get("/v1/events/sz22/evidence", headers=ARB)).json()["evidence"]}
+        decided = await _decide(h, evidence[rows[1]["player_id"]], "reject", "not Shenzhen")
+        assert [(e["entry_id"], e["status"]) for e in decided["entries"]] == [
+            (rows[1]["entry_id"], "refused"), (rows[2]["entry_id"], "waiting_list")]
+        third = (await h.client.get(f"/v1/events/sz22/entries/{rows[2]['entry_id']}", headers=P1)).json()
+        assert third["waitlist_position"] == 1
+        decided = await _decide(h, evidence[rows[2]["player_id"]], "approve")
+        third = (await h.client.get(f"/v1/events/sz22/entries/{rows[2]['entry_id']}", headers=P1)).json()
+        assert (third["status"], third["waitlist_position"]) == ("waiting_list", 1)

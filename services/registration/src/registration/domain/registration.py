@@ -363,7 +363,7 @@ class EventRegistration:
         is fixed): the status stays, only the pending-evidence marks are brought up to date.
         Returns the changed entry, or None if nothing changed."""
         e = self.entry(entry_id)
-        if e.status in (EntryStatus.WITHDRAWN, EntryStatus.WAITLISTED):
+        if e.status is EntryStatus.WITHDRAWN:
             return None
         if e.status is EntryStatus.REFUSED and not _refused_on_eligibility(e):
             return None
@@ -382,18 +382,23 @@ class EventRegistration:
             kept = tuple(d for d in e.decisions if not is_pending_evidence_decision(d))
             new = replace(e, decisions=kept + marks)
             return self._store_if_changed(e, new)
+        waiting = e.status is EntryStatus.WAITLISTED
         kept = [d for d in e.decisions if d.rule not in ELIGIBILITY_RULES or d.clause.startswith("arbiter/")]
         log = [d for d in e.decisions if d.clause == REJUDGED]
-        judged = [d for d in kept if not d.clause.startswith("arbiter/")] + fresh
+        # a waiting-list place is judged like the rest, apart from the place it waits for
+        judged = [d for d in kept if not d.clause.startswith("arbiter/") and not (waiting and d.rule == "REG-2")] \
+            + fresh
         outcome = combine(judged)
         if outcome is Outcome.PENDING and any(d.clause == "arbiter/review" and d.admitted for d in kept):
             outcome = Outcome.ADMITTED  # the arbiter settled what is still pending ...
             fresh += self._still_unapproved(fresh)  # ... but not the evidence itself
         status = {Outcome.ADMITTED: EntryStatus.ACCEPTED, Outcome.PENDING: EntryStatus.PENDING_REVIEW,
                   Outcome.REFUSED: EntryStatus.REFUSED}[outcome]
+        if waiting and status is not EntryStatus.REFUSED:
+            status = EntryStatus.WAITLISTED   # still eligible: it keeps its place in the queue
         extra: list[Decision] = []
         waitpos = e.waitlist_position
-        if status is not EntryStatus.REFUSED and not e.status.holds_place:
+        if status not in (EntryStatus.REFUSED, EntryStatus.WAITLISTED) and not e.status.holds_place:
             # a refused entry gains a place: one entry per player and section, then the cap
             dup = [pid for pid in e.person_ids if any(
                 pid in x.person_ids and x.id != e.id and (x.status.holds_place or x.status is EntryStatus.WAITLISTED)
@@ -416,6 +421,10 @@ class EventRegistration:
                       + tuple(extra))
         if self._store_if_changed(e, new) is None:
             return None
+        if waiting and new.status is EntryStatus.REFUSED:
+            for x in self.waiting_list(section.id):   # the ones behind it move up
+                if (x.waitlist_position or 0) > (e.waitlist_position or 0):
+                    self.entries[x.id] = replace(x, waitlist_position=(x.waitlist_position or 1) - 1)
         if e.status.holds_place and not new.status.holds_place:
             self.promote_from_waiting_list(section.id)
         return new

@@ -231,7 +231,8 @@ def _router() -> APIRouter:
 
     # ------------------------------------------------------------------ evidence
     @r.post("/events/{event_code}/evidence", dependencies=KEYED, tags=["evidence"], status_code=201,
-            summary="Upload an evidence record for a player (REG-6, REG-8); the document is stored encrypted")
+            summary="Upload an evidence record for one of the caller's own entries or players (REG-6, REG-8); "
+                    "the document is stored encrypted; the player's entries are judged again (REG-18)")
     async def upload_evidence(event_code: PathId, body: s.EvidenceUploadIn, request: Request,
                               principal: Anyone) -> JSONResponse:
         async def fn(uow, cmd):

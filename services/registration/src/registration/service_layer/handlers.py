@@ -31,8 +31,7 @@ from ..adapters.contract_mapping import entrant_for, event_id_for
 from ..adapters.protection import DataProtector
 from ..domain import (
     REJUDGED, Application, ChangeKind, ChangeRequest, ChangeState, Decision, Entry, EntryStatus, Evidence, IdNumber,
-    InsuranceConfirmation, Outcome, Person, RegistrationError, Unit, combine, decide_change, evaluate_player,
-    mask_id_number, request_change,
+    InsuranceConfirmation, Outcome, Person, RegistrationError, Unit, decide_change, mask_id_number, request_change,
 )
 from . import schemas as s
 

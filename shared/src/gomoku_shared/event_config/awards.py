@@ -1,0 +1,97 @@
+"""Awards configuration of a section (AWD-1..7): places, prizes, titles, team scores."""
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, model_validator
+
+from .base import Gender, _Model
+
+
+class TeamScoring(_Model):
+    """AWD-6: a unit's team score computed from individual results."""
+
+    #: individual section ids whose results count (SZ: final men + women)
+    source_sections: Annotated[list[str], Field(min_length=1)]
+    picks: dict[Gender, Annotated[int, Field(ge=1)]]
+    #: place_sum: lower is better (SZ); points_sum: higher is better (NY)
+    metric: Literal["place_sum", "points_sum"]
+    #: criteria after the metric: best_single_place (SZ), place_sum, male_place (NY)
+    tiebreaks: list[Literal["best_single_place", "place_sum", "male_place"]] = []
+    #: units without the full complement get no team score
+    requires_full_complement: bool = True
+
+
+class PlaceAward(_Model):
+    from_place: Annotated[int, Field(ge=1)]
+    to_place: Annotated[int, Field(ge=1)]
+    items: Annotated[list[str], Field(min_length=1)]
+
+    @model_validator(mode="after")
+    def _ordered(self) -> PlaceAward:
+        if self.from_place > self.to_place:
+            raise ValueError(f"from_place {self.from_place} > to_place {self.to_place}")
+        return self
+
+
+class PlacesByField(_Model):
+    """AWD-3: number of places awarded by field size (first band whose min_entries fits)."""
+
+    min_entries: Annotated[int, Field(ge=0)]
+    places: Annotated[int, Field(ge=1)]
+
+
+class PrizeTable(_Model):
+    """AWD-4: prize amounts by place (index 0 = 1st)."""
+
+    id: str
+    name: str
+    currency: str = "CNY"
+    amounts: Annotated[list[int], Field(min_length=1)]
+    #: ranking among this gender only (women's prizes)
+    gender: Gender | None = None
+    #: 兼得: received in addition to a prize from another table
+    combinable: bool = False
+    non_increasing: bool = True
+    before_tax: bool = True
+
+
+class TitleBand(_Model):
+    """AWD-5: title by place (DA junior)."""
+
+    from_place: Annotated[int, Field(ge=1)]
+    to_place: Annotated[int, Field(ge=1)]
+    title: str
+
+
+class BestBoardAward(_Model):
+    """AWD-7: one award per board; eligibility by share of the board's games played."""
+
+    min_participation_pct: Annotated[float, Field(gt=0, le=100)]
+    order: list[Literal["score", "win_rate", "wins", "team_place"]]
+    exclude_playoff_games: bool = True
+    per_board: Annotated[int, Field(ge=1)]
+
+
+class TrainingSquad(_Model):
+    """AWD-QUAL (SZ): champion joins the squad, places 2..substitutes_to are squad substitutes."""
+
+    members_to_place: Annotated[int, Field(ge=1)]
+    substitutes_to_place: Annotated[int, Field(ge=1)]
+
+
+class AwardsConfig(_Model):
+    """AWD-1..7 for one section."""
+
+    #: fixed number of places awarded; or by field size; None = no place awards (qualifier)
+    places: Annotated[int, Field(ge=1)] | None = None
+    places_by_field: list[PlacesByField] = []
+    #: SZ teams: with fewer entries than `places`, award (entries - 1) places
+    fewer_entries_award_entries_minus: Annotated[int, Field(ge=0)] | None = None
+    place_items: list[PlaceAward] = []
+    finisher_items: list[str] = []
+    prizes: list[PrizeTable] = []
+    titles: list[TitleBand] = []
+    titles_carry_down: bool = False
+    training_squad: TrainingSquad | None = None
+    best_board: BestBoardAward | None = None

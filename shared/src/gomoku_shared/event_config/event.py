@@ -1,0 +1,161 @@
+"""The event aggregate: sections and stages combining play, registration and awards rules,
+and `EventConfig` with the lookups every service uses. Validated in full on construction
+(`validation.cross_check`)."""
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated, Literal
+
+from pydantic import Field, model_validator
+
+from .awards import AwardsConfig, TeamScoring
+from .base import FormatKind, GenderRule, RuleTrack, SectionKind, _Model
+from .errors import _CrossCheckFailed
+from .play import ClockConfig, FormatConfig, OpeningConfig, PlayoffConfig, ScoringConfig, TeamMatchConfig
+from .registration import (
+    BirthWindow, ChangeRules, CheckInConfig, ClosingRules, EligibilityClause, InsuranceRules, QualificationRule,
+    RegionConfig, RegistrationWindow, SeededSource, TeamComposition, UnitRules, place_key,
+)
+from .validation import cross_check
+
+
+class SectionConfig(_Model):
+    """EVT-1: one section (组别) of one stage."""
+
+    id: str
+    name: str
+    name_zh: str | None = None
+    kind: SectionKind = "individual"
+    gender: GenderRule
+    birth: BirthWindow = BirthWindow()
+    track: RuleTrack
+    cap: Annotated[int, Field(ge=1)] | None = None
+    #: overrides the stage start (SZ juniors play a day later)
+    starts_on: date | None = None
+    team: TeamComposition | None = None
+    team_match: TeamMatchConfig | None = None
+    team_scoring: TeamScoring | None = None
+    eligibility: list[str] = []
+    closing: ClosingRules = ClosingRules()
+    format: FormatConfig | None = None
+    clock: ClockConfig | None = None
+    opening: OpeningConfig | None = None
+    #: required for sections that play games (PAIR-4 / PAIR-9)
+    scoring: ScoringConfig | None = None
+    tiebreaks: dict[FormatKind, list[str]] = {}
+    playoffs: PlayoffConfig = PlayoffConfig(policy="shared")
+    #: PAIR-6 / PLAY-7: forfeit after this many minutes; required for sections that play games
+    no_show_minutes: Annotated[int, Field(ge=1)] | None = None
+    awards: AwardsConfig = AwardsConfig()
+    qualification: QualificationRule | None = None
+    #: PAIR-2 extension: keep players of one unit apart where the event says so (SectionRules)
+    separate_units: bool = False
+
+    @property
+    def played(self) -> bool:
+        """False for team sections scored from individual results (no games of their own)."""
+        return self.team_scoring is None
+
+
+class StageConfig(_Model):
+    """EVT-6: one stage; entries come from registration or from the previous stage."""
+
+    id: str
+    name: str
+    mode: Literal["online", "offline"] = "offline"
+    starts_on: date
+    ends_on: date
+    entry: Literal["registration", "qualification"] = "registration"
+    #: stage that feeds this one (entry == qualification)
+    fed_by: str | None = None
+    cap_total: Annotated[int, Field(ge=1)] | None = None
+    seeded: list[SeededSource] = []
+    sections: Annotated[list[SectionConfig], Field(min_length=1)]
+
+    @model_validator(mode="after")
+    def _dates(self) -> StageConfig:
+        if self.ends_on < self.starts_on:
+            raise ValueError(f"ends_on {self.ends_on} is before starts_on {self.starts_on}")
+        if (self.entry == "qualification") != (self.fed_by is not None):
+            raise ValueError("fed_by is required exactly when entry is 'qualification'")
+        return self
+
+
+class EventConfig(_Model):
+    """EVT-1..6: one event; see module docstring for conventions."""
+
+    schema_version: Literal[1] = 1
+    id: Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*$")]
+    name: str
+    name_zh: str | None = None
+    timezone: str = "Asia/Shanghai"
+    registration: RegistrationWindow
+    waiting_list: bool = False
+    units: UnitRules
+    changes: ChangeRules
+    insurance: InsuranceRules
+    check_in: CheckInConfig = CheckInConfig()
+    #: REG-17: the residency regions the clauses name, with their accepted spellings
+    regions: list[RegionConfig] = []
+    eligibility: list[EligibilityClause] = []
+    stages: Annotated[list[StageConfig], Field(min_length=1)]
+
+    @model_validator(mode="after")
+    def _cross_checks(self) -> EventConfig:
+        issues = cross_check(self)
+        if issues:
+            raise _CrossCheckFailed(issues)
+        return self
+
+    # ---- lookups used by every service
+
+    def section(self, section_id: str) -> SectionConfig:
+        for stage in self.stages:
+            for s in stage.sections:
+                if s.id == section_id:
+                    return s
+        raise KeyError(section_id)
+
+    def stage(self, stage_id: str) -> StageConfig:
+        for stage in self.stages:
+            if stage.id == stage_id:
+                return stage
+        raise KeyError(stage_id)
+
+    def stage_of(self, section_id: str) -> StageConfig:
+        for stage in self.stages:
+            if any(s.id == section_id for s in stage.sections):
+                return stage
+        raise KeyError(section_id)
+
+    def clause(self, clause_id: str) -> EligibilityClause:
+        for c in self.eligibility:
+            if c.id == clause_id:
+                return c
+        raise KeyError(clause_id)
+
+    def region(self, written: str) -> RegionConfig | None:
+        """The configured region written as `written` (any accepted spelling), if any."""
+        return next((r for r in self.regions if r.matches(written)), None)
+
+    def same_region(self, required: str, written: str | None) -> bool:
+        """REG-17: does a place as written (evidence, unit) lie in the required region?
+        Configured regions accept all their spellings; other names compare normalised."""
+        if written is None:
+            return False
+        region = self.region(required)
+        if region is not None:
+            return region.matches(written)
+        return place_key(required) == place_key(written)
+
+    def section_start(self, section_id: str) -> date:
+        s = self.section(section_id)
+        return s.starts_on or self.stage_of(section_id).starts_on
+
+    @property
+    def starts_on(self) -> date:
+        return min(s.starts_on for s in self.stages)
+
+    def team_sections(self, stage_id: str | None = None) -> list[SectionConfig]:
+        stages = [self.stage(stage_id)] if stage_id else self.stages
+        return [s for st in stages for s in st.sections if s.kind == "team"]

@@ -1,0 +1,283 @@
+"""Registration rules (REG-1..18): windows, birth windows, teams, eligibility clauses and
+regions, units, changes, insurance, check-in, closing, qualification and seeding."""
+from __future__ import annotations
+
+import unicodedata
+from datetime import date, datetime
+from typing import Annotated, Literal
+
+from pydantic import Field, model_validator
+
+from .base import Gender, RuleTrack, _Model
+
+
+def _grade_rank(grade: str) -> int | None:
+    """'3k' -> -3, '1d' -> 101: higher is better. Accepts '3k', '3kyu', '1d', '1dan'."""
+    g = grade.strip().lower().replace("-", "").replace(" ", "")
+    for suffix, sign in (("kyu", -1), ("k", -1), ("dan", 1), ("d", 1)):
+        if g.endswith(suffix) and g[: -len(suffix)].isdigit():
+            n = int(g[: -len(suffix)])
+            if n < 1:
+                return None
+            return -n if sign < 0 else 100 + n
+    return None
+
+
+grade_rank = _grade_rank
+
+
+class BirthWindow(_Model):
+    """REG-4: inclusive birth-date window; None = unbounded."""
+
+    born_from: date | None = None
+    born_to: date | None = None
+
+    @model_validator(mode="after")
+    def _ordered(self) -> BirthWindow:
+        if self.born_from and self.born_to and self.born_from > self.born_to:
+            raise ValueError(f"born_from {self.born_from} is after born_to {self.born_to}")
+        return self
+
+    def contains(self, birth_date: date) -> bool:
+        return (self.born_from is None or birth_date >= self.born_from) and (
+            self.born_to is None or birth_date <= self.born_to)
+
+
+
+class TeamComposition(_Model):
+    """REG-9: who may form a team, and the board order."""
+
+    size_min: Annotated[int, Field(ge=1)]
+    #: None = no upper limit (SZ: a unit's whole squad; the score picks the best)
+    size_max: Annotated[int, Field(ge=1)] | None = None
+    male_min: int = 0
+    male_max: int | None = None
+    female_min: int = 0
+    female_max: int | None = None
+    #: board order declared at registration and never changed (NT)
+    fixed_board_order: bool = False
+    #: board number -> required gender (NT mixed team: {3: female})
+    board_gender: dict[int, Gender] = {}
+    #: the team is scored from its members' individual results (SZ, NY) rather than playing
+    scored_from_individual_sections: list[str] = []
+
+    @model_validator(mode="after")
+    def _consistent(self) -> TeamComposition:
+        if self.size_max is not None and self.size_min > self.size_max:
+            raise ValueError(f"size_min {self.size_min} > size_max {self.size_max}")
+        for lo, hi, what in ((self.male_min, self.male_max, "male"),
+                             (self.female_min, self.female_max, "female")):
+            if hi is not None and lo > hi:
+                raise ValueError(f"{what}_min {lo} > {what}_max {hi}")
+        if self.size_max is not None and self.male_min + self.female_min > self.size_max:
+            raise ValueError("male_min + female_min exceeds size_max")
+        if self.board_gender and self.size_max is None:
+            raise ValueError("board_gender needs size_max")
+        bad = [b for b in self.board_gender if self.size_max and not 1 <= b <= self.size_max]
+        if bad:
+            raise ValueError(f"board_gender names boards outside 1..{self.size_max}: {bad}")
+        if self.board_gender and not self.fixed_board_order:
+            raise ValueError("board_gender needs fixed_board_order")
+        return self
+
+
+
+class ResidencyOption(_Model):
+    """One way to satisfy a residency/representation clause (REG-6, REG-8)."""
+
+    kind: Literal[
+        "household",                 # 户籍
+        "residence_permit",          # 居住证 (+ social insurance months / issued before a date)
+        "student_status",            # 学籍
+        "wildcard",                  # 外卡 (REG-6 (4))
+        "registered_athlete",        # REG-8: represents the registering unit
+        "employment",                # REG-8: industry association employees
+    ]
+    #: residence_permit: minimum consecutive months of social insurance in the region
+    min_consecutive_insurance_months: Annotated[int, Field(ge=1)] | None = None
+    #: residence_permit: permit must be dated strictly before this date (NT: 2022-06-01)
+    permit_issued_before: date | None = None
+    #: wildcard: best grade accepted, e.g. "3k" (3rd kyu or better); "1d" = 1 dan
+    min_grade: str | None = None
+    #: wildcard: level -> worst place that counts (city 3, provincial 8, national 25)
+    result_places: dict[Literal["city", "provincial", "national"], Annotated[int, Field(ge=1)]] = {}
+    requires_citizenship: str | None = None
+    requires_intent_to_represent: bool = False
+    #: wildcard applications close on their own deadline (exclusive, like closes_at)
+    deadline: datetime | None = None
+    #: evidence for this option must be approved by an arbiter even in "declared" mode
+    requires_approval: bool = False
+    #: employment: minimum months employed (REG-8: 12); applies to units without annual registration
+    min_employment_months: Annotated[int, Field(ge=1)] | None = None
+    #: wildcard players must finish top N of a section of this track to keep a final place (REG-7)
+    wildcard_track: RuleTrack | None = None
+    wildcard_max_place: Annotated[int, Field(ge=1)] | None = None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> ResidencyOption:
+        if self.kind == "wildcard" and not (self.min_grade or self.result_places):
+            raise ValueError("a wildcard option needs min_grade or result_places")
+        if self.kind == "employment" and self.min_employment_months is None:
+            raise ValueError("an employment option needs min_employment_months")
+        if self.min_grade is not None:
+            from_grade = _grade_rank(self.min_grade)
+            if from_grade is None:
+                raise ValueError(f"min_grade {self.min_grade!r} is not a grade like '3k' or '1d'")
+        if self.deadline is not None and self.deadline.tzinfo is None:
+            raise ValueError("deadline needs a UTC offset")
+        return self
+
+
+class PendingEvidence(_Model):
+    """A `declared` clause admits on evidence not yet approved (REG-18): by when it must be
+    approved, and what happens otherwise. Shown with every entry admitted that way."""
+
+    #: the evidence must be approved before this time (exclusive)
+    approve_by: datetime
+    #: next_stage_place_passes_on: a qualifier whose evidence is still unapproved loses the
+    #: place in the next stage to the next eligible qualifier (SZ 八(四), REG-7)
+    otherwise: Literal["next_stage_place_passes_on"]
+    #: the consequence as the organiser words it (shown to registrants)
+    note: str
+
+
+class EligibilityClause(_Model):
+    """A data-driven eligibility clause (REG-6, REG-7, REG-8); sections list the ids that apply.
+
+    Age (REG-4) and gender (REG-5) come from the section itself and always apply.
+    """
+
+    id: str
+    rule: str  # rule id for the decision record, e.g. "REG-6"
+    kind: Literal["residency_any_of", "representation"]
+    #: a region id of `EventConfig.regions` (or a plain name where the event lists none)
+    region: str | None = None
+    #: declared: facts + non-rejected evidence suffice; verified: approved evidence needed (REG-7)
+    evidence: Literal["declared", "verified"] = "declared"
+    #: declared clauses: the approval the admission still waits for (REG-18)
+    pending_evidence: PendingEvidence | None = None
+    options: Annotated[list[ResidencyOption], Field(min_length=1)]
+
+
+def place_key(name: str) -> str:
+    """A place name compared as people write it (REG-17): Unicode-normalised (full-width
+    forms, compatibility characters), case-folded, without spaces and joining punctuation."""
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    return "".join(ch for ch in folded if not ch.isspace() and ch not in "-_.·'’()（）")
+
+
+class RegionConfig(_Model):
+    """REG-17: a residency region and every name it is written under (Chinese, English, the
+    areas it includes, e.g. 深圳市 含深汕特别合作区)."""
+
+    id: str
+    name: str
+    name_zh: str | None = None
+    #: other accepted spellings (the id, name and name_zh are accepted anyway)
+    aliases: list[str] = []
+
+    def names(self) -> list[str]:
+        return [self.id, self.name, *([self.name_zh] if self.name_zh else []), *self.aliases]
+
+    def matches(self, written: str | None) -> bool:
+        return written is not None and place_key(written) in {place_key(n) for n in self.names()}
+
+
+# --------------------------------------------------------------------------- closing / stages
+
+class ClosingRules(_Model):
+    """REG-12: merging and cancelling at the close of registration."""
+
+    #: merge into merge_with when entries < merge_below (SZ free 8 / pro 6)
+    merge_below: Annotated[int, Field(ge=1)] | None = None
+    merge_with: str | None = None
+    #: genders are ranked separately in a merged section
+    rank_genders_separately: bool = True
+    #: a section with at most this many entries that cannot be merged is cancelled (SZ: 4)
+    cancel_at_most: Annotated[int, Field(ge=0)] | None = None
+
+    @model_validator(mode="after")
+    def _pair(self) -> ClosingRules:
+        if (self.merge_below is None) != (self.merge_with is None):
+            raise ValueError("merge_below and merge_with go together")
+        return self
+
+
+class QualificationRule(_Model):
+    """AWD-QUAL: places that feed the next stage."""
+
+    to_stage: str
+    #: gender -> destination section id (merged sections send each gender to its own section)
+    to_section: dict[Gender, str]
+    top: Annotated[int, Field(ge=1)]
+    #: ordered substitutes after the top places (SZ: places 5-8 -> 4)
+    substitutes: Annotated[int, Field(ge=0)] = 0
+    per_gender_when_merged: bool = True
+
+
+class SeededSource(_Model):
+    """Players seeded directly into a stage from another competition (SZ: 2022 Shenzhen Cup)."""
+
+    name: str
+    per_section: Annotated[int, Field(ge=1)]
+    substitutes: Annotated[int, Field(ge=0)] = 0
+    sections: list[str] = []  # empty = every section of the stage
+
+
+
+class RegistrationWindow(_Model):
+    """REG-1. closes_at is exclusive; opens_at None = open from publication."""
+
+    opens_at: datetime | None = None
+    closes_at: datetime
+    #: items that make an application complete (entry_form, id_card, insurance, fee_payment...)
+    required_items: list[str] = ["entry_form"]
+    #: ID numbers are required on the form (NY: for the organiser's insurance)
+    id_number_required: bool = True
+
+
+class UnitRules(_Model):
+    """REG-3."""
+
+    individual_entries_allowed: bool = False
+    max_leaders: Annotated[int, Field(ge=0)]
+    max_coaches: Annotated[int, Field(ge=0)]
+    #: NT: +1 coach for a unit entering every team section
+    extra_coaches_if_all_team_sections: Annotated[int, Field(ge=0)] = 0
+    #: NY: a delegation has at most 20 players; None = unlimited
+    delegation_max_players: Annotated[int, Field(ge=1)] | None = None
+    #: NY: previous year's top-N finishers are outside the quota; None = no exemption
+    quota_exempt_previous_top: Annotated[int, Field(ge=1)] | None = None
+    #: NY: the host delegation may exceed the quota with the organiser's approval
+    host_may_exceed_quota: bool = False
+    #: NT: a team without a leader must name a player as acting leader
+    player_may_act_as_leader: bool = False
+
+
+class ChangeRules(_Model):
+    """REG-10."""
+
+    #: no change at all from (start - freeze_days) 00:00 local
+    freeze_days: Annotated[int, Field(ge=0)]
+    #: approval needed after the close (digest) or from submission (NY/DA/NT seeds)
+    approval_required_from: Literal["submission", "close"] = "close"
+    withdrawal_requires_reason: bool = True
+    withdrawal_requires_proof: bool = False
+
+
+class InsuranceRules(_Model):
+    """REG-13."""
+
+    required: bool = True
+    provided_by: Literal["participant", "organiser"] = "participant"
+    verified_at: Literal["registration", "check_in"] = "registration"
+    #: NT: the policy must cover these dates
+    cover_from: date | None = None
+    cover_to: date | None = None
+
+
+class CheckInConfig(_Model):
+    """REG-11."""
+
+    deadline: datetime | None = None
+    documents: list[str] = []

@@ -15,7 +15,7 @@ from fastapi import APIRouter, Depends, FastAPI, Query, Request
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import IntegrityError
 
-from gomoku_shared.api_docs import errors
+from gomoku_shared.api_docs import documented, errors
 from gomoku_shared.auth import KeyRing, Principal, require
 from gomoku_shared import idempotency
 from gomoku_shared.errors import Conflict, NotFound
@@ -32,6 +32,7 @@ from ..adapters import repository as repo
 from ..service_layer import handlers as h
 from ..service_layer import schemas as s
 from ..service_layer import stages as st
+from . import views as v
 
 log = logging.getLogger("registration.api")
 
@@ -94,7 +95,8 @@ def _router() -> APIRouter:
     r = APIRouter(prefix="/v1")
 
     # ------------------------------------------------------------------ presets / events
-    @r.get("/presets", tags=["events"], summary="Event presets shipped with the service (EVT-1..6)")
+    @r.get("/presets", tags=["events"], summary="Event presets shipped with the service (EVT-1..6)",
+           **documented(v.Presets))
     async def list_presets() -> dict:
         out = []
         for pid in presets.list_presets():
@@ -108,7 +110,8 @@ def _router() -> APIRouter:
         return await _run(request, principal, None, lambda uow, c: h.create_event(uow, _ctx(request), principal, body),
                           body=body)
 
-    @r.get("/events/{event_code}", tags=["events"], summary="An event: stages, sections, caps, windows")
+    @r.get("/events/{event_code}", tags=["events"], summary="An event: stages, sections, caps, windows",
+           **documented(v.EventView))
     async def get_event(event_code: PathId, request: Request, _: Anyone) -> dict:
         async with request.app.state.runtime.sessionmaker() as session:
             return await h.get_event(session, _ctx(request), event_code)
@@ -141,7 +144,7 @@ def _router() -> APIRouter:
             return h.submit_response(cmd, e)
         return await _run(request, principal, event_code, fn, body=body)
 
-    @r.get("/events/{event_code}/entries", tags=["entries"],
+    @r.get("/events/{event_code}/entries", tags=["entries"], **documented(v.Entries),
            summary="Entries (a partner sees only its own; ID numbers masked)")
     async def list_entries(event_code: PathId, request: Request, principal: Anyone,
                            stage: str | None = Query(None, max_length=64),
@@ -162,7 +165,8 @@ def _router() -> APIRouter:
         chosen.sort(key=lambda e: (loaded.meta[e.id].stage, e.section_id, loaded.meta[e.id].seq))
         return {"entries": [h.entry_view(e, loaded.meta[e.id], people, units, config) for e in chosen]}
 
-    @r.get("/events/{event_code}/entries/{entry_id}", tags=["entries"], summary="One entry with its decisions")
+    @r.get("/events/{event_code}/entries/{entry_id}", tags=["entries"], summary="One entry with its decisions",
+           **documented(v.EntryView))
     async def get_entry(event_code: PathId, entry_id: PathId, request: Request, principal: Anyone) -> dict:
         ctx = _ctx(request)
         async with request.app.state.runtime.sessionmaker() as session:
@@ -210,7 +214,8 @@ def _router() -> APIRouter:
             return await h.request_change_cmd(cmd, entry_id, body)
         return await _run(request, principal, event_code, fn, body=body)
 
-    @r.get("/events/{event_code}/changes", tags=["changes"], summary="Change requests (a partner sees its own)")
+    @r.get("/events/{event_code}/changes", tags=["changes"], summary="Change requests (a partner sees its own)",
+           **documented(v.Changes))
     async def list_changes(event_code: PathId, request: Request, principal: Anyone) -> dict:
         async with request.app.state.runtime.sessionmaker() as session:
             await _ctx(request).config(session, event_code)
@@ -234,7 +239,8 @@ def _router() -> APIRouter:
             return await h.upload_evidence(cmd, body)
         return await _run(request, principal, event_code, fn, body=body)
 
-    @r.get("/events/{event_code}/evidence", tags=["evidence"], summary="Evidence records (a partner sees its own)")
+    @r.get("/events/{event_code}/evidence", tags=["evidence"], summary="Evidence records (a partner sees its own)",
+           **documented(v.EvidenceList))
     async def list_evidence(event_code: PathId, request: Request, principal: Anyone,
                             status: str | None = Query(None, max_length=20)) -> dict:
         async with request.app.state.runtime.sessionmaker() as session:
@@ -270,7 +276,8 @@ def _router() -> APIRouter:
             return await h.add_official(cmd, unit_id, body)
         return await _run(request, principal, event_code, fn, body=body)
 
-    @r.get("/events/{event_code}/units", tags=["units"], summary="Units (a partner sees its own)")
+    @r.get("/events/{event_code}/units", tags=["units"], summary="Units (a partner sees its own)",
+           **documented(v.Units))
     async def list_units(event_code: PathId, request: Request, principal: Anyone) -> dict:
         ctx = _ctx(request)
         async with request.app.state.runtime.sessionmaker() as session:
@@ -298,7 +305,7 @@ def _router() -> APIRouter:
             return await st.close_stage_cmd(cmd, stage, body)
         return await _run(request, principal, event_code, fn, status=200, body=body)
 
-    @r.get("/events/{event_code}/stages/{stage}", tags=["stages"],
+    @r.get("/events/{event_code}/stages/{stage}", tags=["stages"], **documented(v.StageView),
            summary="Stage status: open | awaiting_qualifiers | ready | closed, with per-section counts")
     async def stage_status(event_code: PathId, stage: PathId, request: Request, principal: Anyone) -> dict:
         async with request.app.state.runtime.sessionmaker() as session:

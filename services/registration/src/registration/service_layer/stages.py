@@ -13,116 +13,59 @@ import logging
 from dataclasses import replace
 from typing import Any
 
-import sqlalchemy as sa
-
+from gomoku_shared.auth import Principal
 from gomoku_shared.contracts.events import EntryAccepted, EntryWithdrawn, QualifiersSelected
 from gomoku_shared.errors import Conflict, NotFound, Unprocessable
-from gomoku_shared.event_config import EventConfig, StageConfig
 
-from ..adapters import orm
 from ..adapters import repository as repo
 from ..adapters.contract_mapping import entrant_for, event_id_for, section_closed
 from ..domain import (
-    Decision, Outcome, Entry, EntryStatus, FormatChoice, QualifierList, RegistrationError, SeededList, build_next_stage, close_stage,
-    is_pending_evidence_decision,
+    Decision, Entry, EntryStatus, FormatChoice, InsuranceConfirmation, Outcome, QualifierList, RegistrationError,
+    SeededList, build_next_stage, close_stage,
 )
 from . import schemas as s
-from .handlers import ACCEPTED_PENDING_EVIDENCE, STATUS_NAMES, Context, EventCommand, pending_evidence_view
+from .command import EventCommand
+from .context import Context
+from .readiness import GENDERS, stage_status
+from .unit_of_work import RegistrationUnitOfWork
+from .views import STATUS_NAMES, pending_evidence_view
 
 log = logging.getLogger("registration.stages")
 
-GENDERS = ("male", "female")
+# --------------------------------------------------------------------------- check-in
 
-
-def _expected(config: EventConfig, stage: StageConfig, feeder_row) -> set[tuple[str, str]] | None:
-    """(source section, target section) pairs that must report; None while the feeder is open."""
-    if feeder_row is None or feeder_row.status != "closed":
-        return None
-    out: set[tuple[str, str]] = set()
-    for summary in feeder_row.sections or []:
-        if summary["status"] != "ready":
-            continue
-        sec = config.section(summary["section_id"])
-        q = sec.qualification
-        if q is None or q.to_stage != stage.id:
-            continue
-        merged = summary.get("merged_from") or []
-        if len(merged) > 1:
-            genders = {config.section(m).gender for m in merged}
-        elif sec.gender == "mixed":
-            genders = set(GENDERS)
-        else:
-            genders = {sec.gender}
-        for g in sorted(genders):
-            if g in q.to_section:
-                out.add((sec.id, q.to_section[g]))
-    return out
-
-
-async def stage_status(session, config: EventConfig, stage_id: str, *, lists_only: bool = False) -> dict[str, Any]:
-    """`lists_only`: readiness from the qualifier lists alone (a failed build does not count)."""
-    st = config.stage(stage_id)
-    rows = await repo.stage_rows(session, config.id)
-    row = rows.get(stage_id)
-    info: dict[str, Any] = {"stage": stage_id, "entry": st.entry}
-    if row is not None and row.status == "closed":
-        info["status"] = "closed"
-    elif st.entry == "registration":
-        info["status"] = "open"
-    else:
-        expected = _expected(config, st, rows.get(st.fed_by))
-        reported = {(r.section_id, r.target_section_id) for r in await repo.qualifier_rows(session, config.id, stage_id)}
-        if expected is None:
-            info["status"] = "awaiting_qualifiers"
-            info["waiting_for"] = [f"stage {st.fed_by} to close"]
-        else:
-            missing = sorted(expected - reported)
-            info["status"] = "ready" if not missing else "awaiting_qualifiers"
-            info["waiting_for"] = [f"{a}->{b}" for a, b in missing]
-    if row is not None and row.note:
-        info["selection"] = json.loads(row.note)
-        if info["status"] == "ready" and "error" in info["selection"] and not lists_only:
-            # the lists are in but the stage could not be built from them (e.g. over cap_total)
-            info["status"] = "awaiting_qualifiers"
-            info["waiting_for"] = [f"a buildable selection: {info['selection']['error']}"]
-    return info
-
-
-async def stage_view(session, ctx: Context, principal, code: str, stage_id: str) -> dict[str, Any]:
-    config = await ctx.config(session, code)
+async def check_in(cmd: EventCommand, stage_id: str, body: s.CheckInIn) -> dict[str, Any]:
+    """REG-11: check-in before the stage; the arbiter marks no-shows, who are not paired."""
     try:
-        st = config.stage(stage_id)
+        cmd.config.stage(stage_id)
     except KeyError:
         raise NotFound("unknown_stage", f"no stage {stage_id!r}") from None
-    info = await stage_status(session, config, stage_id)
-    counts: dict[tuple[str, str], int] = {}
-    q = sa.select(orm.entries.c.section_id, orm.entries.c.status, orm.entries.c.no_show,
-                  orm.entries.c.checked_in_at, orm.entries.c.decisions).where(
-        orm.entries.c.event_code == code, orm.entries.c.stage == stage_id)
-    for r in (await session.execute(q)).all():
-        counts[(r.section_id, r.status)] = counts.get((r.section_id, r.status), 0) + 1
-        if r.status == EntryStatus.ACCEPTED.value and any(
-                is_pending_evidence_decision(repo.decision_from_json(d)) for d in r.decisions):
-            # REG-18: counted among the accepted, and apart as still waiting for evidence
-            counts[(r.section_id, ACCEPTED_PENDING_EVIDENCE)] = counts.get((r.section_id, ACCEPTED_PENDING_EVIDENCE), 0) + 1
-        if r.no_show:
-            counts[(r.section_id, "no_show")] = counts.get((r.section_id, "no_show"), 0) + 1
-        if r.checked_in_at is not None:
-            counts[(r.section_id, "checked_in")] = counts.get((r.section_id, "checked_in"), 0) + 1
-    rows = await repo.stage_rows(session, code)
-    closed = {c["section_id"]: c for c in (rows[stage_id].sections or [])} if stage_id in rows else {}
-    sections = []
-    for sec in st.sections:
-        item = {"section_id": sec.id, "name": sec.name, "cap": sec.cap}
-        for status in EntryStatus:
-            item[STATUS_NAMES[status]] = counts.get((sec.id, status.value), 0)
-        item[ACCEPTED_PENDING_EVIDENCE] = counts.get((sec.id, ACCEPTED_PENDING_EVIDENCE), 0)
-        item["no_show"] = counts.get((sec.id, "no_show"), 0)
-        item["checked_in"] = counts.get((sec.id, "checked_in"), 0)
-        if sec.id in closed:
-            item["closed"] = closed[sec.id]
-        sections.append(item)
-    return {"event_code": code, **info, "sections": sections}
+    await cmd.ensure_stage_open(stage_id)
+    arbiter = f"{cmd.principal.role}:{cmd.principal.key_id}"
+    out = []
+    for eid in list(body.entry_ids) + list(body.no_show):
+        e, meta = cmd.entry_for(eid)
+        if meta.stage != stage_id:
+            raise Unprocessable("wrong_stage", f"entry {eid} is in stage {meta.stage}")
+    for eid in body.entry_ids:
+        try:
+            d = cmd.reg.check_in(eid, now=cmd.now, documents_shown=body.documents_shown,
+                                 insurance_ref=body.insurance_refs.get(eid),
+                                 arbiter_override=arbiter if body.override else None)
+        except RegistrationError as exc:
+            out.append({"entry_id": eid, "status": "refused", "clause": "check_in", "reason": str(exc)})
+            continue
+        if d.admitted and body.insurance_refs.get(eid):
+            # REG-13 (NT): the policy shown at check-in, kept encrypted like every document reference
+            cmd.loaded.meta[eid].insurance_ref_enc = cmd.ctx.protector.encrypt(body.insurance_refs[eid])
+            cmd.reg.replace_entry(replace(cmd.reg.entries[eid], insurance=InsuranceConfirmation(True, "[protected]")))
+        out.append({"entry_id": eid, "status": "checked_in" if d.admitted else "refused", "clause": d.clause,
+                    "reason": d.reason})
+    for eid in body.no_show:
+        cmd.reg.mark_no_show(eid, arbiter=arbiter)
+        out.append({"entry_id": eid, "status": "no_show", "clause": "no_show", "reason": f"marked absent by {arbiter}"})
+    await cmd.save()
+    return {"stage": stage_id, "results": out}
 
 
 # --------------------------------------------------------------------------- closing
@@ -135,7 +78,7 @@ async def close_stage_cmd(cmd: EventCommand, stage_id: str, body: s.CloseIn) -> 
         st = config.stage(stage_id)
     except KeyError:
         raise NotFound("unknown_stage", f"no stage {stage_id!r}") from None
-    info = await stage_status(cmd.session, config, stage_id)
+    info = await stage_status(cmd.uow.events, config, stage_id)
     if info["status"] == "closed":
         raise Conflict("stage_closed", f"stage {stage_id!r} is closed already")
     if info["status"] == "awaiting_qualifiers":
@@ -177,10 +120,9 @@ async def close_stage_cmd(cmd: EventCommand, stage_id: str, body: s.CloseIn) -> 
                 "merged_into": c.merged_into, "merged_from": list(c.merged_from), "entrants": c.size,
                 "format": c.format, "rounds": c.rounds, "rank_by_gender": c.rank_genders_separately,
                 "reason": c.reason} for c in closed]
-    await cmd.session.execute(sa.update(orm.stages).where(
-        orm.stages.c.event_code == cmd.code, orm.stages.c.stage_id == stage_id).values(
-        status="closed", closed_at=cmd.now, sections=summary,
-        format_choices={k: {"kind": v.kind, "rounds": v.rounds} for k, v in body.format_choices.items()}))
+    await cmd.uow.events.update_stage(
+        cmd.code, stage_id, status="closed", closed_at=cmd.now, sections=summary,
+        format_choices={k: {"kind": v.kind, "rounds": v.rounds} for k, v in body.format_choices.items()})
     # a stage fed by this one may now be complete (all reports in before the close)
     for nxt in config.stages:
         if nxt.fed_by == stage_id:
@@ -197,10 +139,8 @@ async def close_stage_cmd(cmd: EventCommand, stage_id: str, body: s.CloseIn) -> 
 
 # --------------------------------------------------------------------------- qualifiers
 
-async def on_qualifiers_selected(uow, ctx: Context, payload: QualifiersSelected) -> None:
+async def on_qualifiers_selected(uow: RegistrationUnitOfWork, ctx: Context, payload: QualifiersSelected) -> None:
     """EVT-6: store the list (the highest revision wins) and rebuild the stage once ready."""
-    from gomoku_shared.auth import Principal
-    session = uow.session
     try:
         cmd = await EventCommand.begin(uow, ctx, Principal("operator", None, "bus"), payload.event_code)
     except NotFound:
@@ -214,8 +154,7 @@ async def on_qualifiers_selected(uow, ctx: Context, payload: QualifiersSelected)
         return
     key = dict(event_code=cmd.code, to_stage=payload.to_stage, section_id=payload.section_id,
                target_section_id=payload.target_section_id)
-    old = (await session.execute(sa.select(orm.qualifier_lists).where(
-        *[orm.qualifier_lists.c[k] == v for k, v in key.items()]))).first()
+    old = await uow.events.qualifier_list(key)
     if old is not None and old.revision >= payload.revision:
         return
 
@@ -231,11 +170,7 @@ async def on_qualifiers_selected(uow, ctx: Context, payload: QualifiersSelected)
 
     values = dict(gender=payload.gender, revision=payload.revision, qualifiers=players(payload.qualifiers),
                   substitutes=players(payload.substitutes), received_at=cmd.now)
-    if old is None:
-        await session.execute(sa.insert(orm.qualifier_lists).values(**key, **values))
-    else:
-        await session.execute(sa.update(orm.qualifier_lists).where(
-            *[orm.qualifier_lists.c[k] == v for k, v in key.items()]).values(**values))
+    await uow.events.store_qualifier_list(key, values, exists=old is not None)
     await rebuild_if_ready(cmd, payload.to_stage)
 
 
@@ -251,12 +186,12 @@ async def rebuild_if_ready(cmd: EventCommand, stage_id: str) -> bool:
     """(Re)build the entries of a ready qualification stage from the stored lists (REG-7
     re-checked by the domain). Entries that disappear are withdrawn, new ones accepted."""
     config = cmd.config
-    info = await stage_status(cmd.session, config, stage_id, lists_only=True)
+    info = await stage_status(cmd.uow.events, config, stage_id, lists_only=True)
     if info["status"] != "ready":
         return False
     st = config.stage(stage_id)
     feeder = config.stage(st.fed_by)
-    rows = await repo.qualifier_rows(cmd.session, cmd.code, stage_id)
+    rows = await cmd.uow.events.qualifier_lists(cmd.code, stage_id)
     order = {sec.id: i for i, sec in enumerate(feeder.sections)}
     rows.sort(key=lambda r: (order.get(r.section_id, 99), GENDERS.index(r.gender) if r.gender in GENDERS else 0,
                              r.target_section_id))
@@ -268,7 +203,7 @@ async def rebuild_if_ready(cmd: EventCommand, stage_id: str) -> bool:
             gender = next((g for g, t in sec.qualification.to_section.items() if t == r.target_section_id), None)
         cohorts.append(QualifierList(r.section_id, tuple(q["player_id"] for q in r.qualifiers if q["player_id"]),
                                      tuple(q["player_id"] for q in r.substitutes if q["player_id"]), gender))
-    stage_row = (await repo.stage_rows(cmd.session, cmd.code))[stage_id]
+    stage_row = (await cmd.uow.events.stages(cmd.code))[stage_id]
     seeded = [SeededList(x["source"], x["to_section"], tuple(x["qualifiers"]), tuple(x["substitutes"]))
               for x in (stage_row.seeded or [])]
     pids = sorted({p for c in cohorts for p in c.qualifiers + c.substitutes}
@@ -291,13 +226,11 @@ async def rebuild_if_ready(cmd: EventCommand, stage_id: str) -> bool:
                                   units_of=units_of, intents=intents)
     except RegistrationError as exc:
         log.warning("stage %s of %s cannot be built: %s", stage_id, cmd.code, exc)
-        await cmd.session.execute(sa.update(orm.stages).where(
-            orm.stages.c.event_code == cmd.code, orm.stages.c.stage_id == stage_id).values(
-            note=json.dumps({"error": str(exc)})))
+        await cmd.uow.events.update_stage(cmd.code, stage_id, note=json.dumps({"error": str(exc)}))
         return False
     old = {eid: e for eid, e in cmd.reg.entries.items() if cmd.loaded.meta[eid].stage == stage_id}
     old_meta = {eid: cmd.loaded.meta[eid] for eid in old}
-    await repo.delete_entries(cmd.session, sorted(old))
+    await cmd.uow.entries.delete(sorted(old))
     for eid in old:
         del cmd.reg.entries[eid]
         cmd.loaded.before.pop(eid, None)
@@ -343,9 +276,7 @@ async def rebuild_if_ready(cmd: EventCommand, stage_id: str) -> bool:
                                   "approve_by": p.approve_by.isoformat() if p.approve_by else None}
                                  for p in result.passed_over if p.awaiting_approval],
             "unfilled": dict(result.unfilled)}
-    await cmd.session.execute(sa.update(orm.stages).where(
-        orm.stages.c.event_code == cmd.code, orm.stages.c.stage_id == stage_id).values(
-        status="ready", note=json.dumps(note, sort_keys=True)))
+    await cmd.uow.events.update_stage(cmd.code, stage_id, status="ready", note=json.dumps(note, sort_keys=True))
     return True
 
 
@@ -357,7 +288,7 @@ async def post_seeded(cmd: EventCommand, stage_id: str, body: s.SeededIn) -> dic
         raise NotFound("unknown_stage", f"no stage {stage_id!r}") from None
     if st.entry != "qualification" or body.to_section not in {x.id for x in st.sections}:
         raise Unprocessable("not_seedable", f"stage {stage_id} takes no seeded players in {body.to_section!r}")
-    rows = await repo.stage_rows(cmd.session, cmd.code)
+    rows = await cmd.uow.events.stages(cmd.code)
     if rows[stage_id].status == "closed":
         raise Conflict("stage_closed", f"stage {stage_id!r} is closed")
 
@@ -372,8 +303,7 @@ async def post_seeded(cmd: EventCommand, stage_id: str, body: s.SeededIn) -> dic
     lists = [x for x in (rows[stage_id].seeded or [])
              if not (x["source"] == body.source and x["to_section"] == body.to_section)]
     lists.append({"source": body.source, "to_section": body.to_section, "qualifiers": q, "substitutes": subs})
-    await cmd.session.execute(sa.update(orm.stages).where(
-        orm.stages.c.event_code == cmd.code, orm.stages.c.stage_id == stage_id).values(seeded=lists))
+    await cmd.uow.events.update_stage(cmd.code, stage_id, seeded=lists)
     rebuilt = await rebuild_if_ready(cmd, stage_id)
     return {"stage": stage_id, "source": body.source, "to_section": body.to_section, "qualifiers": q,
             "substitutes": subs, "rebuilt": rebuilt}

@@ -108,7 +108,12 @@ async def _run(request: Request, principal: Principal, code: str | None,
 
 def _router() -> APIRouter:
     r = APIRouter(prefix="/v1")
+    for add_routes in (_event_routes, _entry_routes, _change_routes, _evidence_routes, _unit_routes, _stage_routes):
+        add_routes(r)
+    return r
 
+
+def _event_routes(r: APIRouter) -> None:
     # ------------------------------------------------------------------ presets / events
     @r.get("/presets", tags=["events"], summary="Event presets shipped with the service (EVT-1..6)")
     async def list_presets() -> dict:
@@ -128,6 +133,9 @@ def _router() -> APIRouter:
     async def get_event(event_code: PathId, request: Request, _: Anyone) -> dict:
         return await _read(request, lambda repos, ctx: queries.get_event(repos, ctx, event_code))
 
+
+
+def _entry_routes(r: APIRouter) -> None:
     # ------------------------------------------------------------------ entries
     @r.post("/events/{event_code}/entries", dependencies=KEYED, tags=["entries"], status_code=201,
             summary="Register one player (REG-1..8, REG-13); Idempotency-Key honoured")
@@ -178,6 +186,9 @@ def _router() -> APIRouter:
         return await _command(request, principal, event_code, lambda cmd: entries.review(cmd, entry_id, body),
                               status=200, body=body)
 
+
+
+def _change_routes(r: APIRouter) -> None:
     # ------------------------------------------------------------------ changes
     @r.post("/events/{event_code}/entries/{entry_id}/changes", dependencies=KEYED, tags=["changes"], status_code=201,
             summary="Request a change (REG-10: arbiter approval after the close, none in the freeze; REG-9)")
@@ -196,6 +207,9 @@ def _router() -> APIRouter:
                           lambda uow, _: changes.decide_change_cmd(uow, _ctx(request), principal, change_id, body),
                           status=200, body=body)
 
+
+
+def _evidence_routes(r: APIRouter) -> None:
     # ------------------------------------------------------------------ evidence
     @r.post("/events/{event_code}/evidence", dependencies=KEYED, tags=["evidence"], status_code=201,
             summary="Upload an evidence record for one of the caller's own entries or players (REG-6, REG-8); "
@@ -219,6 +233,9 @@ def _router() -> APIRouter:
         return await _command(request, principal, code, lambda cmd: evidence.decide_evidence(cmd, evidence_id, body),
                               status=200, body=body)
 
+
+
+def _unit_routes(r: APIRouter) -> None:
     # ------------------------------------------------------------------ units
     @r.post("/events/{event_code}/units", dependencies=KEYED, tags=["units"], status_code=201,
             summary="A unit with its leader and coaches (REG-3)")
@@ -236,6 +253,9 @@ def _router() -> APIRouter:
     async def list_units(event_code: PathId, request: Request, principal: Anyone) -> dict:
         return await _read(request, lambda repos, ctx: queries.list_units(repos, ctx, principal, event_code))
 
+
+
+def _stage_routes(r: APIRouter) -> None:
     # ------------------------------------------------------------------ stages
     @r.post("/events/{event_code}/stages/{stage}/check-in", dependencies=KEYED, tags=["stages"], status_code=200,
             summary="Check entries in and mark no-shows (REG-11)")
@@ -263,7 +283,6 @@ def _router() -> APIRouter:
                      principal: OperatorKey) -> JSONResponse:
         return await _command(request, principal, event_code, lambda cmd: stages.post_seeded(cmd, stage, body), body=body)
 
-    return r
 
 
 def create_api(runtime: ServiceRuntime, keyring: KeyRing, context: Context | None = None) -> FastAPI:

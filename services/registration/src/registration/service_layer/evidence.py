@@ -9,7 +9,6 @@ from gomoku_shared.errors import Conflict, NotFound, Unprocessable
 
 from ..adapters import repository as repo
 from ..adapters.repositories import Repositories
-from ..domain import Outcome
 from . import schemas as s
 from .command import EventCommand
 from .context import may_see
@@ -86,9 +85,7 @@ async def decide_evidence(cmd: EventCommand, evidence_id: str, body: s.DecisionI
     for e in changed:
         cmd.emit_entry(e)
     # the clause the player now stands under (latest settled residency/representation decision)
-    clause = next((d.clause for e in reversed(list(cmd.reg.entries.values())) if ev.person_id in e.person_ids
-                   for d in reversed(e.decisions) if d.person_id == ev.person_id
-                   and d.rule in ("REG-6", "REG-7", "REG-8") and d.outcome is not Outcome.PENDING), None)
+    clause = cmd.reg.standing_clause(ev.person_id)
     await uow.evidence.update(evidence_id, clause=clause)
     # a qualification stage not yet closed is rebuilt: REG-7 uses verified (approved) evidence
     rebuilt = await rebuild_ready_stages(cmd)

@@ -20,8 +20,8 @@ from gomoku_shared.errors import Conflict, NotFound, Unprocessable
 from ..adapters import repository as repo
 from ..adapters.contract_mapping import entrant_for, event_id_for, section_closed
 from ..domain import (
-    Decision, Entry, EntryStatus, FormatChoice, InsuranceConfirmation, Outcome, QualifierList, RegistrationError,
-    SeededList, build_next_stage, close_stage,
+    Entry, EntryStatus, FormatChoice, InsuranceConfirmation, QualifierList, RegistrationError, SeededList,
+    build_next_stage, cancel_unplayable, close_stage,
 )
 from . import schemas as s
 from .command import EventCommand
@@ -94,13 +94,7 @@ async def close_stage_cmd(cmd: EventCommand, stage_id: str, body: s.CloseIn) -> 
         closed = close_stage(config, stage_id, entries, choices)
     except ValueError as exc:
         raise Unprocessable("invalid_format_choice", str(exc)) from None
-    # Decision: a played section left with fewer than 2 entrants has nothing to play — it is
-    # published as cancelled (the preset may have no cancel threshold, e.g. NT)
-    closed = [replace(c, status="cancelled", reason=f"{c.size} entrants: nothing to play",
-                      decisions=(Decision("REG-12", f"{c.section_id}/cancel", Outcome.REFUSED,
-                                          f"{c.size} entrants: nothing to play"),))
-              if c.status == "ready" and config.section(c.section_id).played and c.size < 2 else c
-              for c in closed]
+    closed = cancel_unplayable(config, closed)
     undecided = [{"section_id": c.section_id, "entrants": c.size,
                   "allowed": list(config.section(c.section_id).format.allowed)}
                  for c in closed if c.status == "ready" and config.section(c.section_id).played
@@ -189,8 +183,32 @@ async def rebuild_if_ready(cmd: EventCommand, stage_id: str) -> bool:
     info = await stage_status(cmd.uow.events, config, stage_id, lists_only=True)
     if info["status"] != "ready":
         return False
-    st = config.stage(stage_id)
-    feeder = config.stage(st.fed_by)
+    cohorts, seeded = await _qualifier_lists(cmd, stage_id)
+    pids = sorted({p for c in cohorts for p in c.qualifiers + c.substitutes}
+                  | {p for sl in seeded for p in sl.qualifiers + sl.substitutes})
+    people = await cmd.load_people(pids)
+    evidence = await cmd.evidence_of(pids)
+    units = cmd.all_units()
+    units_of, intents = _registration_ties(cmd, units)
+    try:
+        result = build_next_stage(config, stage_id, cohorts, people, evidence=evidence, seeded=seeded,
+                                  units_of=units_of, intents=intents)
+    except RegistrationError as exc:
+        log.warning("stage %s of %s cannot be built: %s", stage_id, cmd.code, exc)
+        await cmd.uow.events.update_stage(cmd.code, stage_id, note=json.dumps({"error": str(exc)}))
+        return False
+    await _replace_stage_entries(cmd, stage_id, result, people, units, intents)
+    await cmd.save()
+    note = _selection_note(result)
+    await cmd.uow.events.update_stage(cmd.code, stage_id, status="ready", note=json.dumps(note, sort_keys=True))
+    return True
+
+
+async def _qualifier_lists(cmd: EventCommand, stage_id: str) -> tuple[list[QualifierList], list[SeededList]]:
+    """The stored qualifier lists of a stage in the feeder's section order (then by gender), and
+    its seeded lists."""
+    config = cmd.config
+    feeder = config.stage(config.stage(stage_id).fed_by)
     rows = await cmd.uow.events.qualifier_lists(cmd.code, stage_id)
     order = {sec.id: i for i, sec in enumerate(feeder.sections)}
     rows.sort(key=lambda r: (order.get(r.section_id, 99), GENDERS.index(r.gender) if r.gender in GENDERS else 0,
@@ -206,11 +224,12 @@ async def rebuild_if_ready(cmd: EventCommand, stage_id: str) -> bool:
     stage_row = (await cmd.uow.events.stages(cmd.code))[stage_id]
     seeded = [SeededList(x["source"], x["to_section"], tuple(x["qualifiers"]), tuple(x["substitutes"]))
               for x in (stage_row.seeded or [])]
-    pids = sorted({p for c in cohorts for p in c.qualifiers + c.substitutes}
-                  | {p for sl in seeded for p in sl.qualifiers + sl.substitutes})
-    people = await cmd.load_people(pids)
-    evidence = await cmd.evidence_of(pids)
-    units = cmd.all_units()
+    return cohorts, seeded
+
+
+def _registration_ties(cmd: EventCommand, units: dict[str, Any]) -> tuple[dict[str, Any], set[str]]:
+    """From the registration entries: each player's unit (the first entry naming one) and the
+    players who intend to represent the region (REG-6 (4))."""
     units_of, intents = {}, set()
     for eid, e in cmd.reg.entries.items():
         m = cmd.loaded.meta[eid]
@@ -221,21 +240,20 @@ async def rebuild_if_ready(cmd: EventCommand, stage_id: str) -> bool:
                 units_of[p] = units[e.unit_id]
             if m.intends_to_represent:
                 intents.add(p)
-    try:
-        result = build_next_stage(config, stage_id, cohorts, people, evidence=evidence, seeded=seeded,
-                                  units_of=units_of, intents=intents)
-    except RegistrationError as exc:
-        log.warning("stage %s of %s cannot be built: %s", stage_id, cmd.code, exc)
-        await cmd.uow.events.update_stage(cmd.code, stage_id, note=json.dumps({"error": str(exc)}))
-        return False
+    return units_of, intents
+
+
+async def _replace_stage_entries(cmd: EventCommand, stage_id: str, result: Any, people: dict[str, Any],
+                                 units: dict[str, Any], intents: set[str]) -> None:
+    """The stage's entries become the built places: entry.accepted for a new or moved place,
+    entry.withdrawn for a place that passed on."""
     old = {eid: e for eid, e in cmd.reg.entries.items() if cmd.loaded.meta[eid].stage == stage_id}
     old_meta = {eid: cmd.loaded.meta[eid] for eid in old}
     await cmd.uow.entries.delete(sorted(old))
+    cmd.reg.remove_entries(list(old))
     for eid in old:
-        del cmd.reg.entries[eid]
         cmd.loaded.before.pop(eid, None)
-    new_ids = []
-    for sec in st.sections:
+    for sec in cmd.config.stage(stage_id).sections:
         places = result.for_section(sec.id)
         for i, p in enumerate(places):
             eid = f"{cmd.code}.{stage_id}.{p.person_id}"
@@ -248,9 +266,8 @@ async def rebuild_if_ready(cmd: EventCommand, stage_id: str) -> bool:
             meta = repo.EntryMeta(stage=stage_id, seq=i + 1, partner_id=src_partner, rating=len(places) - i,
                                   source="qualification", attributes=attrs,
                                   intends_to_represent=p.person_id in intents)
-            cmd.reg.entries[eid] = entry
+            cmd.reg.add_entry(entry)
             cmd.loaded.meta[eid] = meta
-            new_ids.append(eid)
             digest = hashlib.sha256(json.dumps([sec.id, attrs, [d.clause for d in p.decisions]],
                                                sort_keys=True).encode()).hexdigest()[:16]
             was = old.get(eid)
@@ -265,8 +282,11 @@ async def rebuild_if_ready(cmd: EventCommand, stage_id: str) -> bool:
                                         entrant_id=eid, reason="qualifier lists revised: the place passed on"),
                          correlation_id=cmd.code,
                          event_id=event_id_for("entry.withdrawn", eid, cmd.version))
-    await cmd.save()
-    note = {"places": len(result.places),
+
+
+def _selection_note(result: Any) -> dict[str, Any]:
+    """What the stage's selection shows: places, who was passed over and why, unfilled places."""
+    return {"places": len(result.places),
             "passed_over": [{"player_id": p.person_id, "source": p.source, "place": p.place, "reason": p.reason,
                              "awaiting_approval": p.awaiting_approval,
                              "approve_by": p.approve_by.isoformat() if p.approve_by else None}
@@ -276,8 +296,6 @@ async def rebuild_if_ready(cmd: EventCommand, stage_id: str) -> bool:
                                   "approve_by": p.approve_by.isoformat() if p.approve_by else None}
                                  for p in result.passed_over if p.awaiting_approval],
             "unfilled": dict(result.unfilled)}
-    await cmd.uow.events.update_stage(cmd.code, stage_id, status="ready", note=json.dumps(note, sort_keys=True))
-    return True
 
 
 async def post_seeded(cmd: EventCommand, stage_id: str, body: s.SeededIn) -> dict[str, Any]:

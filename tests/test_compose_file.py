@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import jsonschema
@@ -40,12 +41,14 @@ def test_every_service_has_a_migration_step_healthchecks_and_its_own_database():
         migrate, svc = services[f"{s}-migrate"], services[s]
         assert migrate["command"][:3] == ["python", "-m", "gomoku_shared.migrate"] and migrate["command"][3] == s
         assert svc["command"][:4] == ["python", "-m", "gomoku_shared.serve", s]
+        assert svc["command"][4:] == ["--host", "0.0.0.0", "--port", "8000"], "the bind address is explicit"
         assert svc["depends_on"][f"{s}-migrate"] == {"condition": "service_completed_successfully"}
         assert svc["depends_on"]["rabbitmq"] == {"condition": "service_healthy"}
         assert "readyz" in " ".join(svc["healthcheck"]["test"])
         assert svc["build"]["dockerfile"] == f"services/{s}/Dockerfile"
         assert (ROOT / svc["build"]["dockerfile"]).exists()
         assert migrate["environment"]["DATABASE_URL"] == svc["environment"]["DATABASE_URL"]
+        assert svc["environment"]["DATABASE_URL"].endswith(f"@postgres:5432/gomoku_{s}")
         databases.add(svc["environment"]["DATABASE_URL"])
     assert len(databases) == 4, "each service owns its database"
 
@@ -55,3 +58,63 @@ def test_dockerfiles_install_only_their_service_and_run_the_compose_command():
         text = (ROOT / f"services/{s}/Dockerfile").read_text()
         assert f"--package gomoku-{s}" in text
         assert f'"gomoku_shared.serve", "{s}"' in text
+
+
+def test_only_the_gateway_is_published_so_services_scale():
+    """``docker compose up --scale gameplay=3`` needs services without a fixed host port; the
+    database, the broker and its management UI are not reachable from outside."""
+    services = _compose()["services"]
+    published = {name for name, svc in services.items() if svc.get("ports") and not svc.get("profiles")}
+    assert published == {"gateway"}
+    for name, svc in services.items():
+        assert "container_name" not in svc, f"{name}: a fixed container name cannot scale"
+    # the observability profile publishes on the loopback address only
+    for name in ("prometheus", "grafana"):
+        assert services[name]["profiles"] == ["observability"]
+        assert all(p.startswith("127.0.0.1:") for p in services[name]["ports"])
+
+
+def test_no_secret_is_written_in_the_compose_file():
+    """Passwords and keys come from the environment / an env file (``${VAR:?…}``) or a Docker
+    secret; none is a literal of the file."""
+    compose = _compose()
+    services = compose["services"]
+    for name, svc in services.items():
+        for key, value in (svc.get("environment") or {}).items():
+            if any(word in key for word in ("PASSWORD", "PASS", "KEY")) and not key.endswith("__FILE"):
+                assert str(value).startswith("${") and ":?" in str(value), f"{name}.{key} = {value!r}"
+            for url_key in ("DATABASE_URL", "AMQP_URL"):
+                if key == url_key:
+                    assert re.search(r"://[^:]+:\$\{[A-Z_]+:\?", str(value)), f"{name}.{key} = {value!r}"
+    assert services["grafana"]["secrets"] == ["grafana_admin_password"]
+    text = (ROOT / "docker-compose.yml").read_text()
+    assert "postgres:postgres@" not in text and "gomoku:gomoku@" not in text
+
+
+def test_every_long_running_container_has_resource_limits():
+    for name, svc in _compose()["services"].items():
+        limits = svc.get("deploy", {}).get("resources", {}).get("limits", {})
+        assert limits.get("cpus") and limits.get("memory"), f"{name} has no resource limits"
+
+
+def test_gateway_routes_every_service_from_the_mounted_template():
+    gateway = _compose()["services"]["gateway"]
+    assert gateway["command"][0] == "nginx"
+    mount = gateway["volumes"][0].split(":")
+    assert (ROOT / mount[0]).resolve() == (ROOT / "deploy/gateway/default.conf.template").resolve()
+    assert mount[1].startswith("/etc/nginx/templates/")
+    template = (ROOT / "deploy/gateway/default.conf.template").read_text()
+    for s in SERVICES:
+        assert gateway["environment"][f"{s.upper()}_SERVERS"] == f"server {s}:8000;"
+        assert f"upstream {s} {{" in template and f"${{{s.upper()}_SERVERS}}" in template
+        assert gateway["depends_on"][s] == {"condition": "service_healthy"}
+    assert "proxy_buffering off" in template and "proxy_set_header Upgrade" in template
+
+
+def test_prometheus_scrapes_every_service():
+    services = _compose()["services"]
+    mount = services["prometheus"]["volumes"][0].split(":")[0]
+    config = yaml.safe_load((ROOT / mount).read_text())
+    names = config["scrape_configs"][0]["dns_sd_configs"][0]["names"]
+    assert sorted(names) == sorted(SERVICES)
+    assert config["scrape_configs"][0]["metrics_path"] == "/metrics"

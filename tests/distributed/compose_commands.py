@@ -1,12 +1,17 @@
 """Run the commands docker-compose.yml names, as plain local processes (no Docker here).
 
 Host names of the compose network are replaced by the local servers, database names by
-fresh per-test databases, the service port by a free local port; everything else —
-the command lines and the environment — is taken from docker-compose.yml unchanged.
+fresh per-test databases, the service port by a free local port and the bind address by
+127.0.0.1; everything else — the command lines and the environment — is taken from
+docker-compose.yml unchanged. The gateway runs Debian's nginx on the same template the compose
+service mounts, rendered with the compose service's environment (upstreams replaced by the
+local replicas), under a main configuration like the nginx image's own.
 """
 from __future__ import annotations
 
 import os
+import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -20,6 +25,7 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVICES = ("registration", "pairing", "gameplay", "awards")
+GATEWAY_TEMPLATE = ROOT / "deploy/gateway/default.conf.template"
 
 
 def compose() -> dict:
@@ -38,7 +44,37 @@ def _argv(command: list[str], port: int | None = None) -> list[str]:
     argv[0] = sys.executable
     if port is not None and "--port" in argv:
         argv[argv.index("--port") + 1] = str(port)
+    if "--host" in argv:  # the container's 0.0.0.0 would expose a test process to the network
+        argv[argv.index("--host") + 1] = "127.0.0.1"
     return argv
+
+
+def render_template(text: str, env: dict[str, str]) -> str:
+    """envsubst as the nginx image runs it: only ${NAME} of a defined variable is replaced."""
+    return re.sub(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}", lambda m: env.get(m.group(1), m.group(0)), text)
+
+
+#: the nginx image's main configuration, with this test's writable paths
+NGINX_MAIN = """worker_processes 1;
+pid {dir}/nginx.pid;
+error_log stderr notice;
+events {{ worker_connections 1024; }}
+http {{
+    client_body_temp_path {dir}/client_body;
+    proxy_temp_path {dir}/proxy;
+    fastcgi_temp_path {dir}/fastcgi;
+    uwsgi_temp_path {dir}/uwsgi;
+    scgi_temp_path {dir}/scgi;
+    include {dir}/conf.d/*.conf;
+}}
+"""
+
+
+def nginx_binary() -> str:
+    found = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if Path(p).exists()), None)
+    if not found:
+        raise RuntimeError("nginx is not installed: apt-get install -y nginx-light (.ci/run does this)")
+    return found
 
 
 @dataclass
@@ -70,7 +106,7 @@ class LocalCompose:
         env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "AMQP_URL")}
         for key, value in (self.spec[name].get("environment") or {}).items():
             value = str(value)
-            if value.startswith("${"):  # required variables of compose: the test provides them
+            if "${" in value:  # secrets and required variables of compose: the test provides them
                 continue
             env[key] = value
         service = name.removesuffix("-migrate")
@@ -91,16 +127,55 @@ class LocalCompose:
         if done.returncode != 0:
             raise RuntimeError(f"{name} failed ({done.returncode}):\n{done.stderr[-3000:]}")
 
-    def start(self, service: str, port: int | None = None) -> Proc:
-        port = port or (self.procs[service].port if service in self.procs else free_port())
+    def start(self, service: str, port: int | None = None, replica: int | None = None) -> Proc:
+        """Start a service; ``replica`` n starts another one (``--scale``), named ``service.n``."""
+        name = service if replica is None else f"{service}.{replica}"
+        port = port or (self.procs[name].port if name in self.procs else free_port())
         argv = _argv(self.spec[service]["command"], port)
-        log = self.log_dir / f"{service}.log"
+        log = self.log_dir / f"{name}.log"
         fh = open(log, "ab")
         popen = subprocess.Popen(argv, env=self._env(service), stdout=fh, stderr=subprocess.STDOUT,
                                  start_new_session=True)
-        proc = Proc(service, port, popen, log)
-        self.procs[service] = proc
+        proc = Proc(name, port, popen, log)
+        self.procs[name] = proc
         return proc
+
+    def start_gateway(self, port: int | None = None) -> Proc:
+        """The compose gateway's command with the compose template; each upstream lists the
+        local processes of its service (every replica)."""
+        spec = self.spec["gateway"]
+        port = port or free_port()
+        env = {k: str(v) for k, v in spec["environment"].items()}
+        env["GATEWAY_PORT"] = f"127.0.0.1:{port}"
+        for service in SERVICES:
+            ports = [p.port for n, p in self.procs.items() if n.split(".")[0] == service]
+            env[f"{service.upper()}_SERVERS"] = " ".join(f"server 127.0.0.1:{p};" for p in ports)
+        home = self.log_dir / "gateway"
+        (home / "conf.d").mkdir(parents=True, exist_ok=True)
+        (home / "conf.d/default.conf").write_text(render_template(GATEWAY_TEMPLATE.read_text(), env))
+        (home / "nginx.conf").write_text(NGINX_MAIN.format(dir=home))
+        command = list(spec["command"])
+        assert command[0] == "nginx", command
+        argv = [nginx_binary(), "-p", str(home), "-c", str(home / "nginx.conf"), *command[1:]]
+        log = self.log_dir / "gateway.log"
+        popen = subprocess.Popen(argv, stdout=open(log, "ab"), stderr=subprocess.STDOUT, start_new_session=True)
+        proc = Proc("gateway", port, popen, log)
+        self.procs["gateway"] = proc
+        return proc
+
+    def wait_gateway(self, timeout: float = 30.0) -> None:
+        proc = self.procs["gateway"]
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if proc.popen.poll() is not None:
+                raise RuntimeError(f"gateway exited with {proc.popen.returncode}:\n{proc.log.read_text()[-3000:]}")
+            try:
+                if httpx.get(proc.url + "/healthz", timeout=2).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise TimeoutError(f"gateway not up after {timeout}s:\n{proc.log.read_text()[-3000:]}")
 
     def wait_ready(self, service: str, timeout: float = 60.0) -> None:
         proc = self.procs[service]

@@ -1,7 +1,8 @@
 """Run one service as its own process: ``python -m gomoku_shared.serve <service>``.
 
 This is the command of every service container in docker-compose.yml (distributed mode):
-settings come from the environment (DATABASE_URL, AMQP_URL, API_KEYS, …).
+settings come from the environment (DATABASE_URL, AMQP_URL, API_KEYS, …). It binds 127.0.0.1
+unless ``--host`` says otherwise (the compose and Kubernetes commands say ``--host 0.0.0.0``).
 """
 from __future__ import annotations
 
@@ -20,6 +21,30 @@ from .settings import ServiceSettings, SettingsError
 WEBSOCKETS = "websockets-sansio"
 
 
+class ForwardedPrefix:
+    """Behind the gateway a service is reached under ``/<service>`` (the gateway strips it and
+    says so in ``X-Forwarded-Prefix``), as in the embedded mode's mounts. The prefix becomes the
+    ASGI ``root_path``, so ``/docs`` loads ``/<service>/openapi.json`` and the document's
+    ``servers`` name ``/<service>``. Only that one value is taken: a client cannot move the
+    service anywhere else by sending the header."""
+
+    def __init__(self, app, service: str) -> None:
+        self.app = app
+        self.prefix = f"/{service}"
+        self.header = self.prefix.encode("latin-1")
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] in ("http", "websocket") and not scope.get("root_path"):
+            for key, value in scope.get("headers", ()):
+                if key == b"x-forwarded-prefix":
+                    if value == self.header:
+                        # as uvicorn's own --root-path does: the path carries the prefix too
+                        scope = dict(scope, root_path=self.prefix, path=self.prefix + scope["path"],
+                                     raw_path=self.header + (scope.get("raw_path") or scope["path"].encode()))
+                    break
+        return await self.app(scope, receive, send)
+
+
 def tune_gc() -> None:
     """Collector settings for a long-running server. A request allocates thousands of short-lived
     objects; with the default gen-0 threshold (700) the collector runs every few requests and,
@@ -35,7 +60,7 @@ def tune_gc() -> None:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m gomoku_shared.serve", description=__doc__)
     p.add_argument("service")
-    p.add_argument("--host", default="0.0.0.0")
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (0.0.0.0 in a container)")
     p.add_argument("--port", type=int, default=8000)
     args = p.parse_args(argv)
     found = builders()
@@ -49,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         p.exit(2, f"{p.prog} {args.service}: cannot start: {exc}\n")
     tune_gc()
     # no proxy-header rewriting: nothing here reads the client address
-    uvicorn.run(service.app, host=args.host, port=args.port, log_config=None, access_log=False, proxy_headers=False,
+    uvicorn.run(ForwardedPrefix(service.app, args.service), host=args.host, port=args.port, log_config=None, access_log=False, proxy_headers=False,
                 ws=WEBSOCKETS, timeout_graceful_shutdown=10)
     return 0
 

@@ -14,7 +14,7 @@ from fastapi import APIRouter, Depends, FastAPI, Query, Request
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import IntegrityError
 
-from gomoku_shared.api_docs import errors
+from gomoku_shared.api_docs import documented, errors
 from gomoku_shared.auth import KeyRing, Principal, require
 from gomoku_shared import idempotency
 from gomoku_shared.errors import Conflict
@@ -33,6 +33,7 @@ from ..service_layer import schemas as s
 from ..service_layer.command import EventCommand
 from ..service_layer.context import Context
 from ..service_layer.unit_of_work import RegistrationUnitOfWork
+from . import views as v
 
 log = logging.getLogger("registration.api")
 
@@ -115,7 +116,8 @@ def _router() -> APIRouter:
 
 def _event_routes(r: APIRouter) -> None:
     # ------------------------------------------------------------------ presets / events
-    @r.get("/presets", tags=["events"], summary="Event presets shipped with the service (EVT-1..6)")
+    @r.get("/presets", tags=["events"], summary="Event presets shipped with the service (EVT-1..6)",
+           **documented(v.Presets))
     async def list_presets() -> dict:
         out = []
         for pid in presets.list_presets():
@@ -129,7 +131,8 @@ def _event_routes(r: APIRouter) -> None:
         return await _run(request, principal, None, lambda uow, _: events.create_event(uow, _ctx(request), principal, body),
                           body=body)
 
-    @r.get("/events/{event_code}", tags=["events"], summary="An event: stages, sections, caps, windows")
+    @r.get("/events/{event_code}", tags=["events"], summary="An event: stages, sections, caps, windows",
+           **documented(v.EventView))
     async def get_event(event_code: PathId, request: Request, _: Anyone) -> dict:
         return await _read(request, lambda repos, ctx: queries.get_event(repos, ctx, event_code))
 
@@ -152,7 +155,7 @@ def _entry_routes(r: APIRouter) -> None:
     async def submit_team(event_code: PathId, body: s.TeamIn, request: Request, principal: Registrant) -> JSONResponse:
         return await _command(request, principal, event_code, lambda cmd: entries.register_team(cmd, body), body=body)
 
-    @r.get("/events/{event_code}/entries", tags=["entries"],
+    @r.get("/events/{event_code}/entries", tags=["entries"], **documented(v.Entries),
            summary="Entries (a partner sees only its own; ID numbers masked)")
     async def list_entries(event_code: PathId, request: Request, principal: Anyone,
                            stage: str | None = Query(None, max_length=64),
@@ -161,7 +164,8 @@ def _entry_routes(r: APIRouter) -> None:
         return await _read(request, lambda repos, ctx: queries.list_entries(
             repos, ctx, principal, event_code, stage=stage, section_id=section_id, status=status))
 
-    @r.get("/events/{event_code}/entries/{entry_id}", tags=["entries"], summary="One entry with its decisions")
+    @r.get("/events/{event_code}/entries/{entry_id}", tags=["entries"], summary="One entry with its decisions",
+           **documented(v.EntryView))
     async def get_entry(event_code: PathId, entry_id: PathId, request: Request, principal: Anyone) -> dict:
         return await _read(request, lambda repos, ctx: queries.get_entry(repos, ctx, principal, event_code, entry_id))
 
@@ -197,7 +201,8 @@ def _change_routes(r: APIRouter) -> None:
         return await _command(request, principal, event_code, lambda cmd: changes.request_change_cmd(cmd, entry_id, body),
                               body=body)
 
-    @r.get("/events/{event_code}/changes", tags=["changes"], summary="Change requests (a partner sees its own)")
+    @r.get("/events/{event_code}/changes", tags=["changes"], summary="Change requests (a partner sees its own)",
+           **documented(v.Changes))
     async def list_changes(event_code: PathId, request: Request, principal: Anyone) -> dict:
         return await _read(request, lambda repos, ctx: queries.list_changes(repos, ctx, principal, event_code))
 
@@ -218,7 +223,8 @@ def _evidence_routes(r: APIRouter) -> None:
                               principal: Anyone) -> JSONResponse:
         return await _command(request, principal, event_code, lambda cmd: evidence.upload_evidence(cmd, body), body=body)
 
-    @r.get("/events/{event_code}/evidence", tags=["evidence"], summary="Evidence records (a partner sees its own)")
+    @r.get("/events/{event_code}/evidence", tags=["evidence"], summary="Evidence records (a partner sees its own)",
+           **documented(v.EvidenceList))
     async def list_evidence(event_code: PathId, request: Request, principal: Anyone,
                             status: str | None = Query(None, max_length=20)) -> dict:
         return await _read(request, lambda repos, ctx: queries.list_evidence(repos, ctx, principal, event_code, status))
@@ -249,7 +255,8 @@ def _unit_routes(r: APIRouter) -> None:
         return await _command(request, principal, event_code, lambda cmd: units.add_official(cmd, unit_id, body),
                               body=body)
 
-    @r.get("/events/{event_code}/units", tags=["units"], summary="Units (a partner sees its own)")
+    @r.get("/events/{event_code}/units", tags=["units"], summary="Units (a partner sees its own)",
+           **documented(v.Units))
     async def list_units(event_code: PathId, request: Request, principal: Anyone) -> dict:
         return await _read(request, lambda repos, ctx: queries.list_units(repos, ctx, principal, event_code))
 
@@ -272,7 +279,7 @@ def _stage_routes(r: APIRouter) -> None:
         return await _command(request, principal, event_code, lambda cmd: stages.close_stage_cmd(cmd, stage, body),
                               status=200, body=body)
 
-    @r.get("/events/{event_code}/stages/{stage}", tags=["stages"],
+    @r.get("/events/{event_code}/stages/{stage}", tags=["stages"], **documented(v.StageView),
            summary="Stage status: open | awaiting_qualifiers | ready | closed, with per-section counts")
     async def stage_status(event_code: PathId, stage: PathId, request: Request, principal: Anyone) -> dict:
         return await _read(request, lambda repos, ctx: queries.stage_view(repos, ctx, event_code, stage))

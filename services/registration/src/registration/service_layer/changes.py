@@ -13,7 +13,7 @@ from . import schemas as s
 from .command import EventCommand
 from .context import Context
 from .unit_of_work import RegistrationUnitOfWork
-from .views import change_view
+from .rendering import change_view
 
 
 async def request_change_cmd(cmd: EventCommand, entry_id: str, body: s.ChangeIn) -> dict[str, Any]:

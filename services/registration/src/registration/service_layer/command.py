@@ -25,7 +25,7 @@ from ..domain import Entry, EntryStatus, Evidence, IdNumber, Person, Unit, mask_
 from . import schemas as s
 from .context import Context, may_see, owner_of
 from .unit_of_work import RegistrationUnitOfWork
-from .views import entry_view, pending_fields
+from .rendering import entry_view, pending_fields
 
 
 @dataclass

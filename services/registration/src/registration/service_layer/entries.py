@@ -16,7 +16,7 @@ from ..domain import Application, Entry, EntryStatus, InsuranceConfirmation, Reg
 from . import schemas as s
 from .command import EventCommand
 from .context import owner_of
-from .views import pending_evidence_view, status_clause, status_name
+from .rendering import pending_evidence_view, status_clause, status_name
 
 
 def _section_and_stage(config: EventConfig, section_id: str, stage: str | None) -> str:

@@ -13,7 +13,7 @@ from ..adapters.contract_mapping import event_id_for
 from . import schemas as s
 from .context import Context
 from .unit_of_work import RegistrationUnitOfWork
-from .views import event_view
+from .rendering import event_view
 
 
 async def create_event(uow: RegistrationUnitOfWork, ctx: Context, principal: Principal, body: s.EventIn) -> dict[str, Any]:

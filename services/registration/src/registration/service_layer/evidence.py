@@ -13,7 +13,7 @@ from . import schemas as s
 from .command import EventCommand
 from .context import may_see
 from .stages import rebuild_ready_stages
-from .views import changed_entries_view, evidence_view
+from .rendering import changed_entries_view, evidence_view
 
 
 async def rejudge_player(cmd: EventCommand, person_id: str, cause: str) -> None:

@@ -12,8 +12,8 @@ from ..adapters.repositories import Repositories
 from ..domain import EntryStatus, is_pending_evidence_decision
 from .context import Context, may_see
 from .readiness import stage_status
-from .views import ACCEPTED_PENDING_EVIDENCE, STATUS_NAMES, change_view, entry_view, event_view, evidence_view, render_unit
-from .views import status_name
+from .rendering import ACCEPTED_PENDING_EVIDENCE, STATUS_NAMES, change_view, entry_view, event_view, evidence_view, render_unit
+from .rendering import status_name
 
 
 async def get_event(repos: Repositories, ctx: Context, code: str) -> dict[str, Any]:

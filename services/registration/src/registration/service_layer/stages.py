@@ -28,7 +28,7 @@ from .command import EventCommand
 from .context import Context
 from .readiness import GENDERS, stage_status
 from .unit_of_work import RegistrationUnitOfWork
-from .views import STATUS_NAMES, pending_evidence_view
+from .rendering import STATUS_NAMES, pending_evidence_view
 
 log = logging.getLogger("registration.stages")
 

@@ -9,7 +9,7 @@ from ..adapters import repository as repo
 from ..domain import Decision
 from . import schemas as s
 from .command import EventCommand
-from .views import render_unit
+from .rendering import render_unit
 
 
 async def add_unit(cmd: EventCommand, body: s.UnitIn) -> dict[str, Any]:

@@ -15,6 +15,8 @@ from websockets.asyncio.client import connect
 from gomoku_shared.contracts import encode, envelope_for
 from gomoku_shared.contracts.common import ClockSpec, Ruleset
 from gomoku_shared.contracts.events import PairingSpec, RoundPaired
+from gomoku_shared.embedded import EmbeddedSuite
+from gomoku_shared.settings import ServiceSettings
 from gomoku_shared.messaging.rabbit import RabbitEventBus
 
 from .compose_commands import SERVICES, LocalCompose, pid_alive
@@ -60,10 +62,11 @@ async def _sse_until_finished(client: httpx.AsyncClient, path: str, seen: list[s
 async def test_services_and_three_gameplay_replicas_behind_the_gateway_on_postgres_and_rabbitmq(
         databases, amqp_url, bus_namespace, tmp_path):
     """Migrate four empty databases, start the processes and the gateway; through the one base URL
-    every service answers under its embedded-mode prefix (docs included), correlation ids pass
+    every service answers under its embedded-mode prefix with the embedded mode's paths (docs
+    included), correlation ids pass
     through or are added, a game is played over the gateway with its SSE and WebSocket streams
     while all three gameplay replicas serve; a service that is down is a 503 in the common error
-    shape; SIGTERM stops every process cleanly."""
+    shape, a replica that is gone is not; SIGTERM stops every process cleanly."""
     stack = LocalCompose(database_urls=databases, amqp_url=amqp_url, namespace=bus_namespace, log_dir=tmp_path)
     publisher = RabbitEventBus(amqp_url, namespace=bus_namespace)
     try:
@@ -97,6 +100,14 @@ async def test_services_and_three_gameplay_replicas_behind_the_gateway_on_postgr
             assert docs.status_code == 200 and "/gameplay/openapi.json" in docs.text
             spec = (await gw.get("/gameplay/openapi.json")).json()
             assert spec["servers"][0] == {"url": "/gameplay"} and "/v1/games/{game_id}/move" in spec["paths"]
+            # the embedded mode serves the same paths under the same base URL layout
+            embedded = EmbeddedSuite(ServiceSettings(DATA_DIR=str(tmp_path / "embedded"), DATA_KEY="k" * 32)).app
+            async with httpx.AsyncClient(transport=httpx.ASGITransport(app=embedded), base_url="http://e") as emb:
+                for s in SERVICES:
+                    mine = (await gw.get(f"/{s}/openapi.json")).json()
+                    theirs = (await emb.get(f"/{s}/openapi.json")).json()
+                    assert mine["servers"] == theirs["servers"] == [{"url": f"/{s}"}]
+                    assert sorted(mine["paths"]) == sorted(theirs["paths"]), s
             # served directly, the same service has no prefix
             direct = httpx.get(stack.procs["gameplay.1"].url + "/openapi.json", timeout=5).json()
             assert "servers" not in direct
@@ -150,6 +161,11 @@ async def test_services_and_three_gameplay_replicas_behind_the_gateway_on_postgr
                 assert (await gw.get("/gameplay/healthz")).status_code == 200
             assert _upstream_ports(gateway.log.read_text(), "gameplay") == replica_ports
 
+            # a replica that is gone: the gateway sends its requests to the others
+            stack.kill("gameplay.3")
+            for _ in range(2 * GAMEPLAY_REPLICAS):
+                assert (await gw.get("/gameplay/healthz")).status_code == 200
+
             # a service that is down: the gateway answers for it, in the common error shape
             stack.stop("awards")
             r = await gw.get("/awards/healthz")
@@ -157,7 +173,7 @@ async def test_services_and_three_gameplay_replicas_behind_the_gateway_on_postgr
             assert r.headers["x-correlation-id"]
 
         pids = [p.popen.pid for p in stack.procs.values()]
-        for name in services:
+        for name in (n for n in services if n != "gameplay.3"):
             # uvicorn shuts down gracefully on SIGTERM, then re-raises the signal
             assert stack.stop(name) in (0, -signal.SIGTERM), stack.procs[name].log.read_text()[-2000:]
             assert "Application shutdown complete" in stack.procs[name].log.read_text()

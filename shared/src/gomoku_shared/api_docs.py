@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import FastAPI
+from pydantic import BaseModel, ConfigDict
 
 ERROR_REF = {"$ref": "#/components/schemas/Error"}
 
@@ -62,6 +63,19 @@ CORRELATION_HEADER = {"X-Correlation-ID": {
 REPLAYED_HEADER = {"Idempotent-Replayed": {
     "description": "`true` on an answer replayed for a repeated Idempotency-Key (nothing was done again)",
     "required": False, "schema": {"type": "string", "enum": ["true"]}}}
+
+
+class View(BaseModel):
+    """Base of the documented answers: the fields every client may rely on; answers may carry
+    more (``additionalProperties``), so a new field never breaks a client or the document."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+def documented(model: type[BaseModel], status: int = 200) -> dict[str, Any]:
+    """Route keyword arguments that document ``model`` as the answer without filtering what the
+    handler returns through it (``response_model`` would drop the fields it does not name)."""
+    return {"response_model": None, "responses": {status: {"model": model}}}
 
 
 def text_too(*media_types: str, status: int = 200) -> dict[int | str, dict[str, Any]]:

@@ -7,7 +7,7 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -29,6 +29,27 @@ from .logs import correlation_id
 log = logging.getLogger("gomoku.web")
 
 ReadyCheck = Callable[[], Awaitable[bool]]
+
+
+class Health(api_docs.View):
+    status: str
+    service: str
+
+
+class Readiness(api_docs.View):
+    status: Literal["ready", "not_ready"]
+    service: str
+    checks: dict[str, bool]
+
+
+class WhoAmI(api_docs.View):
+    role: str
+    partner_id: str | None
+    service: str
+
+
+class ClockNow(api_docs.View):
+    now: datetime
 
 
 class ClockChange(BaseModel):
@@ -186,12 +207,12 @@ def create_app(
     app.add_middleware(InputGuardMiddleware)
     app.add_middleware(ObservabilityMiddleware, registry=registry, service=service)
 
-    @app.get("/healthz", tags=["ops"], summary="Liveness: the process answers")
+    @app.get("/healthz", tags=["ops"], summary="Liveness: the process answers", response_model=Health)
     async def healthz() -> dict[str, str]:
         return {"status": "ok", "service": service}
 
-    @app.get("/readyz", tags=["ops"], summary="Readiness: database and bus reachable",
-             responses=api_docs.errors(503))
+    @app.get("/readyz", tags=["ops"], summary="Readiness: database and bus reachable", response_model=None,
+             responses={200: {"model": Readiness}, 503: {"model": Readiness, "description": "not ready"}})
     async def readyz() -> JSONResponse:
         results = {}
         for name, check in app.state.ready_checks.items():
@@ -203,17 +224,18 @@ def create_app(
         return JSONResponse({"status": "ready" if ok else "not_ready", "service": service, "checks": results},
                             status_code=200 if ok else 503)
 
-    @app.get("/v1/whoami", tags=["ops"], summary="Which role the presented API key has")
+    @app.get("/v1/whoami", tags=["ops"], summary="Which role the presented API key has", response_model=WhoAmI)
     async def whoami(principal: AnyPrincipal) -> dict[str, str | None]:
         return {"role": principal.role, "partner_id": principal.partner_id, "service": service}
 
     if isinstance(clock, FakeClock):
         # simulations only (CLOCK=fake): an operator moves this service's time
-        @app.get("/v1/ops/clock", tags=["ops"], summary="Simulation clock: current time")
+        @app.get("/v1/ops/clock", tags=["ops"], summary="Simulation clock: current time", response_model=ClockNow)
         async def get_clock(_: Operator) -> dict[str, str]:
             return {"now": clock.now().isoformat()}
 
-        @app.post("/v1/ops/clock", tags=["ops"], summary="Simulation clock: advance or set the time")
+        @app.post("/v1/ops/clock", tags=["ops"], summary="Simulation clock: advance or set the time",
+                  response_model=ClockNow)
         async def move_clock(change: ClockChange, _: Operator) -> dict[str, str]:
             if change.set is not None:
                 if change.set.tzinfo is None:

@@ -12,7 +12,7 @@ from .adapters.orm import metadata
 from .adapters.protection import DataProtector
 from .entrypoints import consumers
 from .entrypoints.api import create_api
-from .service_layer.handlers import Context
+from .service_layer.context import Context
 
 NAME = "registration"
 

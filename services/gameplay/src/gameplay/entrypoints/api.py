@@ -2,6 +2,7 @@
 judges moves, openings, forbidden points and time (PLAY-1..PLAY-7); records (PLAY-8)."""
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, FastAPI, Header, Query
@@ -9,7 +10,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, Field
 from starlette.middleware import Middleware
 
-from gomoku_shared.api_docs import text_too
+from gomoku_shared.api_docs import View, documented, text_too
 from gomoku_shared.auth import AnyPrincipal, KeyRing, Operator, Reader, require
 from gomoku_shared.errors import Unprocessable
 from gomoku_shared.idempotency import REPLAYED_HEADER, IdemKey, KeyedRequest, fingerprint, principal_id
@@ -53,6 +54,53 @@ class GameSummary(BaseModel):
 
 class GameList(BaseModel):
     games: list[GameSummary]
+
+
+class Stone(BaseModel):
+    point: str
+    colour: Literal["black", "white"]
+
+
+class Clocks(View):
+    black_ms: int
+    white_ms: int
+    running: Literal["black", "white"] | None
+
+
+class GameView(GameSummary, View):
+    """One game as of now (``GET /v1/games/{game_id}``)."""
+
+    rules: dict[str, Any]
+    moves: list[str]
+    board: list[Stone]
+    legal_actions: list[str]
+    forbidden: dict[str, Any]
+    clocks: Clocks
+    joined: dict[str, bool]
+    draw_offer_by: str | None
+
+
+class RecordMove(View):
+    ply: int
+    colour: Literal["black", "white"]
+    move: str
+    player: str | None
+    at: datetime
+
+
+class GameRecordView(View):
+    """The game record (PLAY-8) as JSON."""
+
+    schema_: str = Field(alias="schema")
+    moves: list[RecordMove]
+    players: dict[str, str]
+    meta: dict[str, Any]
+
+
+class SweepCounts(View):
+    flags: int
+    no_shows: int
+    double_forfeits: int
 
 
 class PlayerBody(BaseModel):
@@ -147,7 +195,8 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing, games: GameService | N
                          status: Literal["active", "finished", "all"] = "all") -> JSONResponse:
         return JSONResponse({"games": [_strip(g) for g in await games.list_games(event_code, section_id, round, status)]})
 
-    @r.get("/games/{game_id}", summary="One game as of now: board, turn, legal actions, forbidden points, clocks")
+    @r.get("/games/{game_id}", summary="One game as of now: board, turn, legal actions, forbidden points, clocks",
+           **documented(GameView))
     async def get_game(game_id: PathId, _p: Reader) -> JSONResponse:
         return JSONResponse(await games.view(game_id))
 
@@ -192,7 +241,7 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing, games: GameService | N
         return await act(game_id, p, "draw", body, key)
 
     @r.get("/games/{game_id}/record", summary="Game record (PLAY-8): json, notation or psq",
-           responses=text_too("text/plain"))
+           response_model=None, responses={200: {"model": GameRecordView, **text_too("text/plain")[200]}})
     async def record(game_id: PathId, _p: Reader, format: Literal["json", "notation", "psq"] = "json"):
         rec = await games.export(game_id)
         if format == "json":
@@ -225,7 +274,8 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing, games: GameService | N
             raise Unprocessable("bad_amount", "add a non-zero number of seconds")
         return _out(await games.staff(game_id, "add_time", {"player_id": body.player_id, "seconds": body.seconds}))
 
-    @staff.post("/ops/sweep", tags=["ops"], summary="Run the flag-fall / no-show check now (PLAY-5, PLAY-7)")
+    @staff.post("/ops/sweep", tags=["ops"], summary="Run the flag-fall / no-show check now (PLAY-5, PLAY-7)",
+                response_model=SweepCounts)
     async def sweep(_p: Operator) -> dict:
         total = {"flags": 0, "no_shows": 0, "double_forfeits": 0}
         while True:

@@ -12,7 +12,7 @@ from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel, Field
 from sqlalchemy.exc import IntegrityError
 
-from gomoku_shared.api_docs import text_too
+from gomoku_shared.api_docs import documented, text_too
 from gomoku_shared.auth import KeyRing, Principal, Staff
 from gomoku_shared.contracts.common import Entrant
 from gomoku_shared import idempotency
@@ -32,12 +32,18 @@ from ..domain.teams import as_tournament
 from ..service_layer import handlers
 from ..service_layer import section as sec
 from ..service_layer.pool import Pairer
+from . import views as v
 
 Id = Field(min_length=1, max_length=160)
 EntrantId = Annotated[str, Field(min_length=1, max_length=160)]
 SEC = "/v1/events/{event_code}/sections/{section_id}"
 ResultName = Literal["first_wins", "second_wins", "draw", "first_forfeit_win", "second_forfeit_win",
                      "double_forfeit", "1-0", "0-1", "=-=", "+--", "--+", "---"]
+
+
+def _with_text(model, media_type: str) -> dict:
+    """``responses=`` of an answer in JSON (``model``) or, on request, text."""
+    return {200: {"model": model, **text_too(media_type)[200]}}
 
 
 class ResultBody(BaseModel):
@@ -240,7 +246,8 @@ def _round_view(st: repo.SectionState, r: int, games: list[dict]) -> dict:
 def routes(pairer: Pairer) -> APIRouter:
     router = APIRouter(tags=["pairing"])
 
-    @router.get("/v1/events/{event_code}/sections", summary="Sections of an event with status and current round")
+    @router.get("/v1/events/{event_code}/sections", summary="Sections of an event with status and current round",
+                **documented(v.SectionList))
     async def list_sections(event_code: PathId, request: Request) -> dict:
         runtime: ServiceRuntime = request.app.state.runtime
         async with runtime.sessionmaker() as s:
@@ -250,7 +257,8 @@ def routes(pairer: Pairer) -> APIRouter:
              "current_round": r["current_round"], "rounds": r["rounds_planned"], "format": r["format"],
              "kind": r["kind"], "revision": r["revision"]} for r in rows]}
 
-    @router.get(SEC, summary="A section: rules, entrants with start numbers, rounds, ties")
+    @router.get(SEC, summary="A section: rules, entrants with start numbers, rounds, ties",
+                **documented(v.SectionDetail))
     async def section_detail(event_code: PathId, section_id: PathId, request: Request) -> dict:
         st = await _load(request, event_code, section_id)
         return {
@@ -265,7 +273,8 @@ def routes(pairer: Pairer) -> APIRouter:
             "ties": [_tie_view(t) for t in st.ties if t["status"] != "void"],
         }
 
-    @router.get(SEC + "/rounds/{n}", summary="Pairings of a round with their results (drafts included)")
+    @router.get(SEC + "/rounds/{n}", summary="Pairings of a round with their results (drafts included)",
+                **documented(v.RoundView))
     async def get_round(event_code: PathId, section_id: PathId, n: RoundNo, request: Request) -> dict:
         st = await _load(request, event_code, section_id)
         runtime: ServiceRuntime = request.app.state.runtime
@@ -274,7 +283,7 @@ def routes(pairer: Pairer) -> APIRouter:
         return _round_view(st, n, games)
 
     @router.get(SEC + "/standings", summary="Standings with every tiebreak value (JSON or ?format=csv)",
-                response_model=None, responses=text_too("text/csv"))
+                response_model=None, responses=_with_text(v.Standings, "text/csv"))
     async def get_standings(event_code: PathId, section_id: PathId, request: Request,
                             format: Literal["json", "csv"] = Query("json")) -> Any:
         d = _standings(await _load(request, event_code, section_id))
@@ -283,7 +292,7 @@ def routes(pairer: Pairer) -> APIRouter:
         return d
 
     @router.get(SEC + "/crosstable", summary="Cross table (JSON or ?format=csv)", response_model=None,
-                responses=text_too("text/csv"))
+                responses=_with_text(v.CrossTable, "text/csv"))
     async def get_crosstable(event_code: PathId, section_id: PathId, request: Request,
                              format: Literal["json", "csv"] = Query("json")) -> Any:
         d = _cross(await _load(request, event_code, section_id))
@@ -298,19 +307,21 @@ def routes(pairer: Pairer) -> APIRouter:
         dom = sec.team_tournament(st) if st.team else sec.tournament(st)
         return PlainTextResponse(export_trf(as_tournament(dom) if st.team else dom), media_type="text/plain")
 
-    @router.get(SEC + "/ties", summary="Ties on places that matter (PAIR-8): playoffs and arbiter decisions")
+    @router.get(SEC + "/ties", summary="Ties on places that matter (PAIR-8): playoffs and arbiter decisions",
+                **documented(v.Ties))
     async def get_ties(event_code: PathId, section_id: PathId, request: Request) -> dict:
         st = await _load(request, event_code, section_id)
         return {"section_id": section_id, "status": st.row["status"],
                 "ties": [_tie_view(t) for t in st.ties if t["status"] != "void"]}
 
-    @router.get(SEC + "/byes", summary="Requested and forced byes of rounds not yet paired or published")
+    @router.get(SEC + "/byes", summary="Requested and forced byes of rounds not yet paired or published",
+                **documented(v.Byes))
     async def get_byes(event_code: PathId, section_id: PathId, request: Request) -> dict:
         st = await _load(request, event_code, section_id)
         return {"byes": [{"entrant_id": st.entrants[r["start_no"]]["entrant_id"], "round": r["round"],
                           "kind": r["kind"]} for r in st.requests]}
 
-    @router.get(SEC + "/audit", summary="Arbiter audit records (staff)")
+    @router.get(SEC + "/audit", summary="Arbiter audit records (staff)", **documented(v.Audit))
     async def get_audit(event_code: PathId, section_id: PathId, request: Request, _p: Staff) -> dict:
         runtime: ServiceRuntime = request.app.state.runtime
         async with runtime.sessionmaker() as s:

@@ -15,7 +15,7 @@ Service-layer entry points:
 from .changes import ChangeKind, ChangeRequest, ChangeState, decide_change, freeze_starts_at, judge_change, \
     request_change, withdraw
 from .checkin import check_in, mark_no_show, pairable
-from .closing import ClosedSection, FieldEntry, FormatChoice, choose_format, close_stage, \
+from .closing import ClosedSection, FieldEntry, FormatChoice, cancel_unplayable, choose_format, close_stage, \
     section_closed_payload, section_rules
 from .eligibility import EligibilityReport, check_age, check_clause, check_gender, evaluate_player, \
     is_pending_evidence_decision, longest_consecutive_months
@@ -24,7 +24,8 @@ from .model import REJUDGED, Application, Decision, Entry, EntryStatus, Evidence
     InsuranceConfirmation, Outcome, Person, Unit, Withdrawal, combine
 from .next_stage import NextStageResult, PassedOver, QualifierList, SeededList, StagePlace, build_next_stage
 from .personal_data import IdNumber, mask_id_number
-from .registration import EventRegistration, Official, SubmitResult, check_insurance, check_team, check_window
+from .application_checks import check_insurance, check_team, check_window
+from .registration import EventRegistration, Official, SubmitResult
 
 __all__ = [
     "REJUDGED", "is_pending_evidence_decision", "Application", "ChangeKind", "ChangeRequest", "ChangeState", "ClosedSection", "Decision",
@@ -33,7 +34,7 @@ __all__ = [
     "NextStageResult", "Official", "Outcome", "PassedOver", "Person", "QualifierList",
     "RegistrationError", "SeededList", "StagePlace", "SubmitResult", "Unit", "UnknownEntry",
     "UnknownSection", "Withdrawal", "build_next_stage", "check_age", "check_clause", "check_gender",
-    "check_in", "check_insurance", "check_team", "check_window", "choose_format", "close_stage",
+    "cancel_unplayable", "check_in", "check_insurance", "check_team", "check_window", "choose_format", "close_stage",
     "combine", "decide_change", "evaluate_player", "freeze_starts_at", "judge_change",
     "longest_consecutive_months", "mark_no_show", "mask_id_number", "pairable", "request_change",
     "section_closed_payload", "section_rules", "withdraw",

@@ -11,7 +11,7 @@ is not a merge (the other section simply runs alone).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, time
 from typing import Any, Literal
 from zoneinfo import ZoneInfo
@@ -159,6 +159,17 @@ def close_stage(event: EventConfig, stage_id: str, entries: Sequence[Entry],
 
 
 # --------------------------------------------------------------------------- contract mapping
+
+def cancel_unplayable(event: EventConfig, closed: Sequence[ClosedSection]) -> list[ClosedSection]:
+    """REG-12 (Decision): a played section left with fewer than 2 entrants has nothing to play —
+    it is published as cancelled (the preset may have no cancel threshold, e.g. NT)."""
+    def cancelled(c: ClosedSection) -> ClosedSection:
+        reason = f"{c.size} entrants: nothing to play"
+        return replace(c, status="cancelled", reason=reason,
+                       decisions=(Decision("REG-12", f"{c.section_id}/cancel", Outcome.REFUSED, reason),))
+    return [cancelled(c) if c.status == "ready" and event.section(c.section_id).played and c.size < 2 else c
+            for c in closed]
+
 
 def section_rules(event: EventConfig, closed: ClosedSection) -> dict[str, Any]:
     """`SectionRules` (gomoku_shared.contracts.common) as a plain dict."""

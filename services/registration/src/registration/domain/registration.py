@@ -15,6 +15,7 @@ from datetime import datetime
 
 from gomoku_shared.event_config import EventConfig, SectionConfig
 
+from .application_checks import _aware, check_insurance, check_team, check_window
 from .eligibility import evaluate_player, is_pending_evidence_decision, pending_evidence_decision
 from .errors import RegistrationError, UnknownEntry, UnknownSection
 from .model import (
@@ -33,12 +34,8 @@ from .model import (
 
 #: the rules eligibility is judged on (REG-18: judged again when their inputs change)
 ELIGIBILITY_RULES = frozenset({"REG-4", "REG-5", "REG-6", "REG-7", "REG-8", "REG-18"})
-
-
-def _aware(now: datetime) -> datetime:
-    if now.tzinfo is None:
-        raise ValueError("times must be timezone-aware")
-    return now
+#: the residency and representation rules, whose evidence an arbiter approves
+RESIDENCY_RULES = frozenset({"REG-6", "REG-7", "REG-8"})
 
 
 @dataclass(frozen=True)
@@ -64,98 +61,6 @@ class Official:
     role: str  # leader | coach | acting_leader
     name: str
     person_id: str | None = None
-
-
-# --------------------------------------------------------------------------- pure checks
-
-def check_window(event: EventConfig, app: Application) -> tuple[Decision, datetime | None]:
-    """REG-1: the complete application must arrive in [opens_at, closes_at)."""
-    reg = event.registration
-    done = app.completed_at(reg.required_items)
-    if done is None:
-        return (Decision("REG-1", "registration/complete", Outcome.REFUSED,
-                         f"incomplete application (missing: {', '.join(app.missing(reg.required_items))}); "
-                         "incomplete applications are invalid"), None)
-    _aware(done)
-    if reg.opens_at is not None and done < reg.opens_at:
-        return (Decision("REG-1", "registration/window", Outcome.REFUSED,
-                         f"complete at {done.isoformat()}, before registration opens {reg.opens_at.isoformat()}"),
-                done)
-    if done >= reg.closes_at:
-        return (Decision("REG-1", "registration/window", Outcome.REFUSED,
-                         f"complete at {done.isoformat()}, after registration closed {reg.closes_at.isoformat()}"),
-                done)
-    return (Decision("REG-1", "registration/window", Outcome.ADMITTED,
-                     f"complete application received {done.isoformat()}"), done)
-
-
-def check_insurance(event: EventConfig, app: Application, people: Sequence[Person]) -> Decision:
-    """REG-13: a confirmation flag with a document reference per entry (unless the organiser insures)."""
-    ins = event.insurance
-    if not ins.required:
-        return Decision("REG-13", "insurance", Outcome.ADMITTED, "no insurance required")
-    if ins.provided_by == "organiser":
-        missing = [p.name for p in people if p.id_number is None]
-        if event.registration.id_number_required and missing:
-            return Decision("REG-13", "insurance/organiser", Outcome.REFUSED,
-                            f"ID number needed for the organiser's insurance: {', '.join(missing)}")
-        return Decision("REG-13", "insurance/organiser", Outcome.ADMITTED, "insured by the organiser")
-    if ins.verified_at == "check_in":
-        return Decision("REG-13", "insurance/check_in", Outcome.ADMITTED,
-                        "insurance to be shown at check-in")
-    c = app.insurance
-    if not c.confirmed or not (c.document_ref or "").strip():
-        return Decision("REG-13", "insurance/participant", Outcome.REFUSED,
-                        "insurance not confirmed with a document reference")
-    # the reference itself is personal data: it is kept (encrypted) beside the entry, never
-    # written into a decision
-    return Decision("REG-13", "insurance/participant", Outcome.ADMITTED,
-                    "insurance confirmed with a document reference")
-
-
-def check_team(section: SectionConfig, people: Sequence[Person],
-               individual_entries: Iterable[Entry] = (), unit_id: str | None = None) -> list[Decision]:
-    """REG-9: team size, gender counts, board genders (board order = order of `people`).
-    Teams scored from individual results need each member's individual entry, in the same unit."""
-    comp = section.team
-    if comp is None:
-        return []
-    out: list[Decision] = []
-    n = len(people)
-    males = sum(p.gender == "male" for p in people)
-    females = n - males
-
-    def bad(clause: str, reason: str) -> None:
-        out.append(Decision("REG-9", f"{section.id}/team/{clause}", Outcome.REFUSED, reason))
-
-    if n < comp.size_min or (comp.size_max is not None and n > comp.size_max):
-        size = f"{comp.size_min}" if comp.size_min == comp.size_max else \
-            f"{comp.size_min}..{comp.size_max if comp.size_max is not None else 'any'}"
-        bad("size", f"team of {n} players; {section.name} needs {size}")
-    if len({p.id for p in people}) != n:
-        bad("size", "a player is listed twice in the team")
-    for count, lo, hi, g in ((males, comp.male_min, comp.male_max, "male"),
-                             (females, comp.female_min, comp.female_max, "female")):
-        if count < lo:
-            bad(g, f"team has {count} {g} players, needs at least {lo}")
-        if hi is not None and count > hi:
-            bad(g, f"team has {count} {g} players, at most {hi} allowed")
-    for board, g in sorted(comp.board_gender.items()):
-        if board <= n and people[board - 1].gender != g:
-            bad("board", f"board {board} must be a {g} player, {people[board - 1].name} is {people[board - 1].gender}")
-    if comp.scored_from_individual_sections:
-        src = set(comp.scored_from_individual_sections)
-        entered = {pid for e in individual_entries if e.section_id in src and e.status.holds_place
-                   and e.unit_id == unit_id for pid in e.person_ids}
-        for p in people:
-            if p.id not in entered:
-                bad("members", f"{p.name} has no entry for this unit in {', '.join(sorted(src))}")
-    if not out:
-        order = ", ".join(f"{i + 1}: {p.name}" for i, p in enumerate(people))
-        out.append(Decision("REG-9", f"{section.id}/team", Outcome.ADMITTED,
-                            f"team composition valid ({order})"
-                            + (" — board order fixed" if comp.fixed_board_order else "")))
-    return out
 
 
 # --------------------------------------------------------------------------- aggregate
@@ -434,7 +339,7 @@ class EventRegistration:
         where the clause says the evidence must still be approved, the entry says so."""
         out = []
         for d in decisions:
-            if d.outcome is Outcome.PENDING and d.rule in ("REG-6", "REG-7", "REG-8"):
+            if d.outcome is Outcome.PENDING and d.rule in RESIDENCY_RULES:
                 clause = self.config.clause(d.clause.split("/")[0])
                 if clause.pending_evidence is not None:
                     out.append(pending_evidence_decision(clause, d.person_id))
@@ -511,6 +416,25 @@ class EventRegistration:
         if entry.id not in self.entries:
             raise UnknownEntry(entry.id)
         self.entries[entry.id] = entry
+
+    def add_entry(self, entry: Entry) -> None:
+        """A place built for a qualification stage (EVT-6, judged by `build_next_stage`)."""
+        if entry.id in self.entries:
+            raise RegistrationError(f"entry {entry.id} exists already")
+        self.entries[entry.id] = entry
+
+    def remove_entries(self, entry_ids: Iterable[str]) -> None:
+        """A qualification stage rebuilt from revised lists drops its places first (EVT-6)."""
+        for entry_id in entry_ids:
+            self.entry(entry_id)
+            del self.entries[entry_id]
+
+    def standing_clause(self, person_id: str) -> str | None:
+        """The residency/representation clause a player stands under now: the latest settled
+        decision naming the player (REG-6..8), from the latest entry."""
+        return next((d.clause for e in reversed(list(self.entries.values())) if person_id in e.person_ids
+                     for d in reversed(e.decisions) if d.person_id == person_id
+                     and d.rule in RESIDENCY_RULES and d.outcome is not Outcome.PENDING), None)
 
 
 _OUTCOME_OF = {EntryStatus.ACCEPTED: Outcome.ADMITTED, EntryStatus.PENDING_REVIEW: Outcome.PENDING,

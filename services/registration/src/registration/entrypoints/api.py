@@ -10,28 +10,30 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
-import sqlalchemy as sa
 from fastapi import APIRouter, Depends, FastAPI, Query, Request
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import IntegrityError
 
-from gomoku_shared.api_docs import errors
+from gomoku_shared.api_docs import documented, errors
 from gomoku_shared.auth import KeyRing, Principal, require
 from gomoku_shared import idempotency
-from gomoku_shared.errors import Conflict, NotFound
+from gomoku_shared.errors import Conflict
 from gomoku_shared.idempotency import (IdemKey, IdempotencyStore, KeyedRequest, fingerprint, principal_id, replay,
                                        route_path)
 from gomoku_shared.params import PathId
-from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
+from gomoku_shared.runtime import ServiceRuntime
 from gomoku_shared.service import lifespan_for
 from gomoku_shared.web import create_app
 
 from .. import presets
 from ..adapters import orm
-from ..adapters import repository as repo
-from ..service_layer import handlers as h
+from ..adapters.repositories import Repositories
+from ..service_layer import changes, entries, evidence, events, queries, stages, units
 from ..service_layer import schemas as s
-from ..service_layer import stages as st
+from ..service_layer.command import EventCommand
+from ..service_layer.context import Context
+from ..service_layer.unit_of_work import RegistrationUnitOfWork
+from . import views as v
 
 log = logging.getLogger("registration.api")
 
@@ -50,12 +52,26 @@ async def _idempotency_key(key: str | None = IdemKey) -> str | None:
 KEYED = [Depends(_idempotency_key)]
 
 
-def _ctx(request: Request) -> h.Context:
+def _ctx(request: Request) -> Context:
     return request.app.state.registration
 
 
+async def _read(request: Request, fn: Callable[[Repositories, Context], Awaitable[Any]]) -> Any:
+    """A read on a session of its own (no lock): the repositories and the service's context."""
+    ctx = _ctx(request)
+    async with request.app.state.runtime.sessionmaker() as session:
+        return await fn(Repositories(session, ctx.protector), ctx)
+
+
+async def _command(request: Request, principal: Principal, code: str,
+                   fn: Callable[[EventCommand], Awaitable[Any]], *, status: int = 201,
+                   body: Any = None) -> JSONResponse:
+    """One command on one event (locked, loaded, visible to the caller as `EventCommand`)."""
+    return await _run(request, principal, code, lambda _uow, cmd: fn(cmd), status=status, body=body)
+
+
 async def _run(request: Request, principal: Principal, code: str | None,
-               fn: Callable[[UnitOfWork, h.EventCommand | None], Awaitable[Any]], *, status: int = 201,
+               fn: Callable[[RegistrationUnitOfWork, EventCommand | None], Awaitable[Any]], *, status: int = 201,
                body: Any = None) -> JSONResponse:
     """One command in one transaction. An Idempotency-Key is bound to the request
     (gomoku_shared.idempotency; the body digest is keyed: bodies carry personal data): a retry
@@ -71,18 +87,19 @@ async def _run(request: Request, principal: Principal, code: str | None,
             digest=ctx.protector.digest))
     cmd = None
     try:
-        async with runtime.transaction(correlation_id=code) as uow:
+        async with runtime.transaction(correlation_id=code) as shared_uow:
+            uow = RegistrationUnitOfWork(shared_uow, ctx.protector)
             if code is not None:
-                cmd = await h.EventCommand.begin(uow, ctx, principal, code)
+                cmd = await EventCommand.begin(uow, ctx, principal, code)
             else:
-                await repo.lock_writes(uow.session)
+                await uow.events.lock_writes()
             if keyed is not None:
-                stored = await store.lookup(uow.session, keyed)
+                stored = await store.lookup(shared_uow.session, keyed)
                 if stored is not None:
                     return replay(stored)
             result = await fn(uow, cmd)
             if keyed is not None:
-                await store.remember(uow.session, keyed, status, result)
+                await store.remember(shared_uow.session, keyed, status, result)
     except IntegrityError:
         log.warning("integrity error on %s", request.url.path)
         # a concurrent twin of this request won the race (same event code / idempotency key)
@@ -94,9 +111,15 @@ async def _run(request: Request, principal: Principal, code: str | None,
 
 def _router() -> APIRouter:
     r = APIRouter(prefix="/v1")
+    for add_routes in (_event_routes, _entry_routes, _change_routes, _evidence_routes, _unit_routes, _stage_routes):
+        add_routes(r)
+    return r
 
+
+def _event_routes(r: APIRouter) -> None:
     # ------------------------------------------------------------------ presets / events
-    @r.get("/presets", tags=["events"], summary="Event presets shipped with the service (EVT-1..6)")
+    @r.get("/presets", tags=["events"], summary="Event presets shipped with the service (EVT-1..6)",
+           **documented(v.Presets))
     async def list_presets() -> dict:
         out = []
         for pid in presets.list_presets():
@@ -107,217 +130,171 @@ def _router() -> APIRouter:
     @r.post("/events", dependencies=KEYED, tags=["events"], status_code=201, responses=errors(404),
             summary="Create an event from a preset plus overrides; emits event.configured")
     async def create_event(body: s.EventIn, request: Request, principal: OperatorKey) -> JSONResponse:
-        return await _run(request, principal, None, lambda uow, c: h.create_event(uow, _ctx(request), principal, body),
+        return await _run(request, principal, None, lambda uow, _: events.create_event(uow, _ctx(request), principal, body),
                           body=body)
 
-    @r.get("/events/{event_code}", tags=["events"], summary="An event: stages, sections, caps, windows")
+    @r.get("/events/{event_code}", tags=["events"], summary="An event: stages, sections, caps, windows",
+           **documented(v.EventView))
     async def get_event(event_code: PathId, request: Request, _: Reader) -> dict:
-        async with request.app.state.runtime.sessionmaker() as session:
-            return await h.get_event(session, _ctx(request), event_code)
+        return await _read(request, lambda repos, ctx: queries.get_event(repos, ctx, event_code))
 
+
+
+def _entry_routes(r: APIRouter) -> None:
     # ------------------------------------------------------------------ entries
     @r.post("/events/{event_code}/entries", dependencies=KEYED, tags=["entries"], status_code=201,
             summary="Register one player (REG-1..8, REG-13); Idempotency-Key honoured")
     async def submit_entry(event_code: PathId, body: s.EntryIn, request: Request, principal: Registrant) -> JSONResponse:
-        async def fn(uow, cmd):
-            e = await h.submit_individual(cmd, body)
-            await cmd.save()
-            return h.submit_response(cmd, e)
-        return await _run(request, principal, event_code, fn, body=body)
+        return await _command(request, principal, event_code, lambda cmd: entries.register_player(cmd, body), body=body)
 
     @r.post("/events/{event_code}/entries/bulk", dependencies=KEYED, tags=["entries"], status_code=201,
             summary="Bulk registration for partner platforms: all or nothing, with a per-row report")
     async def submit_bulk(event_code: PathId, body: s.BulkIn, request: Request, principal: Registrant) -> JSONResponse:
-        async def fn(uow, cmd):
-            report = await h.submit_bulk(cmd, body)
-            await cmd.save()
-            return {"registered": len(report), "rows": report}
-        return await _run(request, principal, event_code, fn, body=body)
+        return await _command(request, principal, event_code, lambda cmd: entries.register_bulk(cmd, body), body=body)
 
     @r.post("/events/{event_code}/teams", dependencies=KEYED, tags=["entries"], status_code=201,
             summary="Register a team with its board order fixed at registration (REG-9)")
     async def submit_team(event_code: PathId, body: s.TeamIn, request: Request, principal: Registrant) -> JSONResponse:
-        async def fn(uow, cmd):
-            e = await h.submit_team(cmd, body)
-            await cmd.save()
-            return h.submit_response(cmd, e)
-        return await _run(request, principal, event_code, fn, body=body)
+        return await _command(request, principal, event_code, lambda cmd: entries.register_team(cmd, body), body=body)
 
-    @r.get("/events/{event_code}/entries", tags=["entries"],
+    @r.get("/events/{event_code}/entries", tags=["entries"], **documented(v.Entries),
            summary="Entries (a partner sees only its own; ID numbers masked)")
     async def list_entries(event_code: PathId, request: Request, principal: Anyone,
                            stage: str | None = Query(None, max_length=64),
                            section_id: str | None = Query(None, max_length=100),
                            status: str | None = Query(None, max_length=40)) -> dict:
-        ctx = _ctx(request)
-        async with request.app.state.runtime.sessionmaker() as session:
-            config = await ctx.config(session, event_code)
-            loaded = await repo.load(session, config, ctx.protector)
-            units = await repo.unit_rows(session, event_code)
-            chosen = [e for eid, e in loaded.reg.entries.items()
-                      if h.may_see(principal, loaded.meta[eid].partner_id)
-                      and (stage is None or loaded.meta[eid].stage == stage)
-                      and (section_id is None or e.section_id == section_id)
-                      and (status is None or h.status_name(e) == status)]
-            rows = await repo.people_rows(session, event_code, sorted({p for e in chosen for p in e.person_ids}))
-            people = {pid: repo.person_from_row(r, ctx.protector) for pid, r in rows.items()}
-        chosen.sort(key=lambda e: (loaded.meta[e.id].stage, e.section_id, loaded.meta[e.id].seq))
-        return {"entries": [h.entry_view(e, loaded.meta[e.id], people, units, config) for e in chosen]}
+        return await _read(request, lambda repos, ctx: queries.list_entries(
+            repos, ctx, principal, event_code, stage=stage, section_id=section_id, status=status))
 
-    @r.get("/events/{event_code}/entries/{entry_id}", tags=["entries"], summary="One entry with its decisions")
+    @r.get("/events/{event_code}/entries/{entry_id}", tags=["entries"], summary="One entry with its decisions",
+           **documented(v.EntryView))
     async def get_entry(event_code: PathId, entry_id: PathId, request: Request, principal: Anyone) -> dict:
-        ctx = _ctx(request)
-        async with request.app.state.runtime.sessionmaker() as session:
-            config = await ctx.config(session, event_code)
-            loaded = await repo.load(session, config, ctx.protector)
-            e = loaded.reg.entries.get(entry_id)
-            if e is None or not h.may_see(principal, loaded.meta[entry_id].partner_id):
-                raise NotFound("unknown_entry", f"no entry {entry_id!r}")
-            rows = await repo.people_rows(session, event_code, list(e.person_ids))
-            people = {pid: repo.person_from_row(r, ctx.protector) for pid, r in rows.items()}
-            units = await repo.unit_rows(session, event_code)
-        return h.entry_view(e, loaded.meta[entry_id], people, units, config)
+        return await _read(request, lambda repos, ctx: queries.get_entry(repos, ctx, principal, event_code, entry_id))
 
     @r.post("/events/{event_code}/entries/{entry_id}/withdraw", dependencies=KEYED, tags=["entries"], status_code=200,
             summary="Withdraw an entry with a written reason (REG-10); the waiting list moves up (REG-2)")
     async def withdraw(event_code: PathId, entry_id: PathId, body: s.WithdrawIn, request: Request,
                        principal: Anyone) -> JSONResponse:
-        async def fn(uow, cmd):
-            return await h.withdraw(cmd, entry_id, body)
-        return await _run(request, principal, event_code, fn, status=200, body=body)
+        return await _command(request, principal, event_code, lambda cmd: entries.withdraw(cmd, entry_id, body),
+                              status=200, body=body)
 
     @r.post("/events/{event_code}/entries/{entry_id}/facts", dependencies=KEYED, tags=["entries"], status_code=200,
             summary="Correct declared facts; the entry is judged again, refused ones too (REG-18)")
     async def correct_facts(event_code: str, entry_id: str, body: s.FactsCorrectionIn, request: Request,
                             principal: Anyone) -> JSONResponse:
-        async def fn(uow, cmd):
-            return await h.correct_facts(cmd, entry_id, body)
-        return await _run(request, principal, event_code, fn, status=200, body=body)
+        return await _command(request, principal, event_code, lambda cmd: evidence.correct_facts(cmd, entry_id, body),
+                              status=200, body=body)
 
     @r.post("/events/{event_code}/entries/{entry_id}/review", dependencies=KEYED, tags=["review"], status_code=200,
             summary="Arbiter settles an entry pending review (wildcard, host quota)")
     async def review(event_code: PathId, entry_id: PathId, body: s.DecisionIn, request: Request,
                      principal: Arbiter) -> JSONResponse:
-        async def fn(uow, cmd):
-            e = await h.review_entry(cmd, entry_id, body)
-            return cmd.entry_view(e)
-        return await _run(request, principal, event_code, fn, status=200, body=body)
+        return await _command(request, principal, event_code, lambda cmd: entries.review(cmd, entry_id, body),
+                              status=200, body=body)
 
+
+
+def _change_routes(r: APIRouter) -> None:
     # ------------------------------------------------------------------ changes
     @r.post("/events/{event_code}/entries/{entry_id}/changes", dependencies=KEYED, tags=["changes"], status_code=201,
             summary="Request a change (REG-10: arbiter approval after the close, none in the freeze; REG-9)")
     async def request_change(event_code: PathId, entry_id: PathId, body: s.ChangeIn, request: Request,
                              principal: Anyone) -> JSONResponse:
-        async def fn(uow, cmd):
-            return await h.request_change_cmd(cmd, entry_id, body)
-        return await _run(request, principal, event_code, fn, body=body)
+        return await _command(request, principal, event_code, lambda cmd: changes.request_change_cmd(cmd, entry_id, body),
+                              body=body)
 
-    @r.get("/events/{event_code}/changes", tags=["changes"], summary="Change requests (a partner sees its own)")
+    @r.get("/events/{event_code}/changes", tags=["changes"], summary="Change requests (a partner sees its own)",
+           **documented(v.Changes))
     async def list_changes(event_code: PathId, request: Request, principal: Anyone) -> dict:
-        async with request.app.state.runtime.sessionmaker() as session:
-            await _ctx(request).config(session, event_code)
-            rows = (await session.execute(sa.select(orm.change_requests).where(
-                orm.change_requests.c.event_code == event_code).order_by(orm.change_requests.c.id))).all()
-        return {"changes": [h.change_view(x) for x in rows if h.may_see(principal, x.partner_id)]}
+        return await _read(request, lambda repos, ctx: queries.list_changes(repos, ctx, principal, event_code))
 
     @r.post("/changes/{change_id}/decision", dependencies=KEYED, tags=["changes"], summary="Arbiter approves or refuses a change")
     async def decide_change(change_id: PathId, body: s.DecisionIn, request: Request, principal: Arbiter) -> JSONResponse:
         return await _run(request, principal, None,
-                          lambda uow, _: h.decide_change_cmd(uow, _ctx(request), principal, change_id, body),
+                          lambda uow, _: changes.decide_change_cmd(uow, _ctx(request), principal, change_id, body),
                           status=200, body=body)
 
+
+
+def _evidence_routes(r: APIRouter) -> None:
     # ------------------------------------------------------------------ evidence
     @r.post("/events/{event_code}/evidence", dependencies=KEYED, tags=["evidence"], status_code=201,
             summary="Upload an evidence record for one of the caller's own entries or players (REG-6, REG-8); "
                     "the document is stored encrypted; the player's entries are judged again (REG-18)")
     async def upload_evidence(event_code: PathId, body: s.EvidenceUploadIn, request: Request,
                               principal: Anyone) -> JSONResponse:
-        async def fn(uow, cmd):
-            return await h.upload_evidence(cmd, body)
-        return await _run(request, principal, event_code, fn, body=body)
+        return await _command(request, principal, event_code, lambda cmd: evidence.upload_evidence(cmd, body), body=body)
 
-    @r.get("/events/{event_code}/evidence", tags=["evidence"], summary="Evidence records (a partner sees its own)")
+    @r.get("/events/{event_code}/evidence", tags=["evidence"], summary="Evidence records (a partner sees its own)",
+           **documented(v.EvidenceList))
     async def list_evidence(event_code: PathId, request: Request, principal: Anyone,
                             status: str | None = Query(None, max_length=20)) -> dict:
-        async with request.app.state.runtime.sessionmaker() as session:
-            await _ctx(request).config(session, event_code)
-            rows = await repo.evidence_rows(session, event_code)
-        return {"evidence": [h.evidence_view(repo.evidence_from_row(x), x.entry_id, x.clause) for x in rows
-                             if h.may_see(principal, x.partner_id) and (status is None or x.status == status)]}
+        return await _read(request, lambda repos, ctx: queries.list_evidence(repos, ctx, principal, event_code, status))
 
     @r.post("/evidence/{evidence_id}/decision", dependencies=KEYED, tags=["evidence"],
             summary="Arbiter approves or rejects evidence; the player's entries are judged again (REG-6)")
     async def decide_evidence(evidence_id: PathId, body: s.DecisionIn, request: Request,
                               principal: Arbiter) -> JSONResponse:
-        async with request.app.state.runtime.sessionmaker() as session:
-            code = await h.evidence_event(session, evidence_id)
+        code = await _read(request, lambda repos, _context: evidence.evidence_event(repos, evidence_id))
         # an event command like the others: the event is locked first and this process's
         # snapshot of it is reused and kept (an arbiter approves evidence one record at a time)
-        return await _run(request, principal, code, lambda _uow, cmd: h.decide_evidence(cmd, evidence_id, body),
-                          status=200, body=body)
+        return await _command(request, principal, code, lambda cmd: evidence.decide_evidence(cmd, evidence_id, body),
+                              status=200, body=body)
 
+
+
+def _unit_routes(r: APIRouter) -> None:
     # ------------------------------------------------------------------ units
     @r.post("/events/{event_code}/units", dependencies=KEYED, tags=["units"], status_code=201,
             summary="A unit with its leader and coaches (REG-3)")
     async def add_unit(event_code: PathId, body: s.UnitIn, request: Request, principal: Registrant) -> JSONResponse:
-        async def fn(uow, cmd):
-            return await h.add_unit(cmd, body)
-        return await _run(request, principal, event_code, fn, body=body)
+        return await _command(request, principal, event_code, lambda cmd: units.add_unit(cmd, body), body=body)
 
     @r.post("/events/{event_code}/units/{unit_id}/officials", dependencies=KEYED, tags=["units"], status_code=201,
             summary="Name a leader, coach or acting leader of a unit (REG-3)")
     async def add_official(event_code: PathId, unit_id: PathId, body: s.OfficialIn, request: Request,
                            principal: Registrant) -> JSONResponse:
-        async def fn(uow, cmd):
-            return await h.add_official(cmd, unit_id, body)
-        return await _run(request, principal, event_code, fn, body=body)
+        return await _command(request, principal, event_code, lambda cmd: units.add_official(cmd, unit_id, body),
+                              body=body)
 
-    @r.get("/events/{event_code}/units", tags=["units"], summary="Units (a partner sees its own)")
+    @r.get("/events/{event_code}/units", tags=["units"], summary="Units (a partner sees its own)",
+           **documented(v.Units))
     async def list_units(event_code: PathId, request: Request, principal: Anyone) -> dict:
-        ctx = _ctx(request)
-        async with request.app.state.runtime.sessionmaker() as session:
-            config = await ctx.config(session, event_code)
-            loaded = await repo.load(session, config, ctx.protector)
-            units = await repo.unit_rows(session, event_code)
-        return {"units": [h.render_unit(u, loaded.reg) for u in units.values() if h.may_see(principal, u.partner_id)]}
+        return await _read(request, lambda repos, ctx: queries.list_units(repos, ctx, principal, event_code))
 
+
+
+def _stage_routes(r: APIRouter) -> None:
     # ------------------------------------------------------------------ stages
     @r.post("/events/{event_code}/stages/{stage}/check-in", dependencies=KEYED, tags=["stages"], status_code=200,
             summary="Check entries in and mark no-shows (REG-11)")
     async def check_in(event_code: PathId, stage: PathId, body: s.CheckInIn, request: Request,
                        principal: Arbiter) -> JSONResponse:
-        async def fn(uow, cmd):
-            return await h.check_in(cmd, stage, body)
-        return await _run(request, principal, event_code, fn, status=200, body=body)
+        return await _command(request, principal, event_code, lambda cmd: stages.check_in(cmd, stage, body),
+                              status=200, body=body)
 
     @r.post("/events/{event_code}/stages/{stage}/close", dependencies=KEYED, tags=["stages"], status_code=200,
             summary="Close a stage: merge/cancel sections (REG-12), emit one section.closed per section")
     async def close(event_code: PathId, stage: PathId, request: Request, principal: OperatorKey,
                     body: s.CloseIn | None = None) -> JSONResponse:
         body = body or s.CloseIn()
+        return await _command(request, principal, event_code, lambda cmd: stages.close_stage_cmd(cmd, stage, body),
+                              status=200, body=body)
 
-        async def fn(uow, cmd):
-            return await st.close_stage_cmd(cmd, stage, body)
-        return await _run(request, principal, event_code, fn, status=200, body=body)
-
-    @r.get("/events/{event_code}/stages/{stage}", tags=["stages"],
+    @r.get("/events/{event_code}/stages/{stage}", tags=["stages"], **documented(v.StageView),
            summary="Stage status: open | awaiting_qualifiers | ready | closed, with per-section counts")
     async def stage_status(event_code: PathId, stage: PathId, request: Request, principal: Anyone) -> dict:
-        async with request.app.state.runtime.sessionmaker() as session:
-            return await st.stage_view(session, _ctx(request), principal, event_code, stage)
+        return await _read(request, lambda repos, ctx: queries.stage_view(repos, ctx, event_code, stage))
 
     @r.post("/events/{event_code}/stages/{stage}/seeded", dependencies=KEYED, tags=["stages"], status_code=201,
             summary="Players seeded straight into a qualification stage (EVT-6, SZ: Shenzhen Cup top 4)")
     async def seeded(event_code: PathId, stage: PathId, body: s.SeededIn, request: Request,
                      principal: OperatorKey) -> JSONResponse:
-        async def fn(uow, cmd):
-            return await st.post_seeded(cmd, stage, body)
-        return await _run(request, principal, event_code, fn, body=body)
-
-    return r
+        return await _command(request, principal, event_code, lambda cmd: stages.post_seeded(cmd, stage, body), body=body)
 
 
-def create_api(runtime: ServiceRuntime, keyring: KeyRing, context: h.Context | None = None) -> FastAPI:
+
+def create_api(runtime: ServiceRuntime, keyring: KeyRing, context: Context | None = None) -> FastAPI:
     app = create_app(
         "registration",
         title="Gomoku registration service",

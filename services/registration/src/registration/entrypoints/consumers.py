@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from gomoku_shared.runtime import ServiceRuntime
 
-from ..service_layer.handlers import Context
+from ..service_layer.context import Context
 from ..service_layer.stages import on_qualifiers_selected
+from ..service_layer.unit_of_work import RegistrationUnitOfWork
 
 #: the event types this service consumes (ARCHITECTURE §1)
 CONSUMES = ['qualifiers.selected']
@@ -16,4 +17,4 @@ def register(runtime: ServiceRuntime, context: Context) -> None:
     @runtime.on("qualifiers.selected")
     async def qualifiers_selected(uow, env) -> None:
         # EVT-6: the next stage's entries come from the qualifier lists (REG-7 re-checked)
-        await on_qualifiers_selected(uow, context, env.payload)
+        await on_qualifiers_selected(RegistrationUnitOfWork(uow, context.protector), context, env.payload)

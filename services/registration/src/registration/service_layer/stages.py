@@ -13,116 +13,59 @@ import logging
 from dataclasses import replace
 from typing import Any
 
-import sqlalchemy as sa
-
+from gomoku_shared.auth import Principal
 from gomoku_shared.contracts.events import EntryAccepted, EntryWithdrawn, QualifiersSelected
 from gomoku_shared.errors import Conflict, NotFound, Unprocessable
-from gomoku_shared.event_config import EventConfig, StageConfig
 
-from ..adapters import orm
 from ..adapters import repository as repo
 from ..adapters.contract_mapping import entrant_for, event_id_for, section_closed
 from ..domain import (
-    Decision, Outcome, Entry, EntryStatus, FormatChoice, QualifierList, RegistrationError, SeededList, build_next_stage, close_stage,
-    is_pending_evidence_decision,
+    Entry, EntryStatus, FormatChoice, InsuranceConfirmation, QualifierList, RegistrationError, SeededList,
+    build_next_stage, cancel_unplayable, close_stage,
 )
 from . import schemas as s
-from .handlers import ACCEPTED_PENDING_EVIDENCE, STATUS_NAMES, Context, EventCommand, pending_evidence_view
+from .command import EventCommand
+from .context import Context
+from .readiness import GENDERS, stage_status
+from .unit_of_work import RegistrationUnitOfWork
+from .rendering import STATUS_NAMES, pending_evidence_view
 
 log = logging.getLogger("registration.stages")
 
-GENDERS = ("male", "female")
+# --------------------------------------------------------------------------- check-in
 
-
-def _expected(config: EventConfig, stage: StageConfig, feeder_row) -> set[tuple[str, str]] | None:
-    """(source section, target section) pairs that must report; None while the feeder is open."""
-    if feeder_row is None or feeder_row.status != "closed":
-        return None
-    out: set[tuple[str, str]] = set()
-    for summary in feeder_row.sections or []:
-        if summary["status"] != "ready":
-            continue
-        sec = config.section(summary["section_id"])
-        q = sec.qualification
-        if q is None or q.to_stage != stage.id:
-            continue
-        merged = summary.get("merged_from") or []
-        if len(merged) > 1:
-            genders = {config.section(m).gender for m in merged}
-        elif sec.gender == "mixed":
-            genders = set(GENDERS)
-        else:
-            genders = {sec.gender}
-        for g in sorted(genders):
-            if g in q.to_section:
-                out.add((sec.id, q.to_section[g]))
-    return out
-
-
-async def stage_status(session, config: EventConfig, stage_id: str, *, lists_only: bool = False) -> dict[str, Any]:
-    """`lists_only`: readiness from the qualifier lists alone (a failed build does not count)."""
-    st = config.stage(stage_id)
-    rows = await repo.stage_rows(session, config.id)
-    row = rows.get(stage_id)
-    info: dict[str, Any] = {"stage": stage_id, "entry": st.entry}
-    if row is not None and row.status == "closed":
-        info["status"] = "closed"
-    elif st.entry == "registration":
-        info["status"] = "open"
-    else:
-        expected = _expected(config, st, rows.get(st.fed_by))
-        reported = {(r.section_id, r.target_section_id) for r in await repo.qualifier_rows(session, config.id, stage_id)}
-        if expected is None:
-            info["status"] = "awaiting_qualifiers"
-            info["waiting_for"] = [f"stage {st.fed_by} to close"]
-        else:
-            missing = sorted(expected - reported)
-            info["status"] = "ready" if not missing else "awaiting_qualifiers"
-            info["waiting_for"] = [f"{a}->{b}" for a, b in missing]
-    if row is not None and row.note:
-        info["selection"] = json.loads(row.note)
-        if info["status"] == "ready" and "error" in info["selection"] and not lists_only:
-            # the lists are in but the stage could not be built from them (e.g. over cap_total)
-            info["status"] = "awaiting_qualifiers"
-            info["waiting_for"] = [f"a buildable selection: {info['selection']['error']}"]
-    return info
-
-
-async def stage_view(session, ctx: Context, principal, code: str, stage_id: str) -> dict[str, Any]:
-    config = await ctx.config(session, code)
+async def check_in(cmd: EventCommand, stage_id: str, body: s.CheckInIn) -> dict[str, Any]:
+    """REG-11: check-in before the stage; the arbiter marks no-shows, who are not paired."""
     try:
-        st = config.stage(stage_id)
+        cmd.config.stage(stage_id)
     except KeyError:
         raise NotFound("unknown_stage", f"no stage {stage_id!r}") from None
-    info = await stage_status(session, config, stage_id)
-    counts: dict[tuple[str, str], int] = {}
-    q = sa.select(orm.entries.c.section_id, orm.entries.c.status, orm.entries.c.no_show,
-                  orm.entries.c.checked_in_at, orm.entries.c.decisions).where(
-        orm.entries.c.event_code == code, orm.entries.c.stage == stage_id)
-    for r in (await session.execute(q)).all():
-        counts[(r.section_id, r.status)] = counts.get((r.section_id, r.status), 0) + 1
-        if r.status == EntryStatus.ACCEPTED.value and any(
-                is_pending_evidence_decision(repo.decision_from_json(d)) for d in r.decisions):
-            # REG-18: counted among the accepted, and apart as still waiting for evidence
-            counts[(r.section_id, ACCEPTED_PENDING_EVIDENCE)] = counts.get((r.section_id, ACCEPTED_PENDING_EVIDENCE), 0) + 1
-        if r.no_show:
-            counts[(r.section_id, "no_show")] = counts.get((r.section_id, "no_show"), 0) + 1
-        if r.checked_in_at is not None:
-            counts[(r.section_id, "checked_in")] = counts.get((r.section_id, "checked_in"), 0) + 1
-    rows = await repo.stage_rows(session, code)
-    closed = {c["section_id"]: c for c in (rows[stage_id].sections or [])} if stage_id in rows else {}
-    sections = []
-    for sec in st.sections:
-        item = {"section_id": sec.id, "name": sec.name, "cap": sec.cap}
-        for status in EntryStatus:
-            item[STATUS_NAMES[status]] = counts.get((sec.id, status.value), 0)
-        item[ACCEPTED_PENDING_EVIDENCE] = counts.get((sec.id, ACCEPTED_PENDING_EVIDENCE), 0)
-        item["no_show"] = counts.get((sec.id, "no_show"), 0)
-        item["checked_in"] = counts.get((sec.id, "checked_in"), 0)
-        if sec.id in closed:
-            item["closed"] = closed[sec.id]
-        sections.append(item)
-    return {"event_code": code, **info, "sections": sections}
+    await cmd.ensure_stage_open(stage_id)
+    arbiter = f"{cmd.principal.role}:{cmd.principal.key_id}"
+    out = []
+    for eid in list(body.entry_ids) + list(body.no_show):
+        e, meta = cmd.entry_for(eid)
+        if meta.stage != stage_id:
+            raise Unprocessable("wrong_stage", f"entry {eid} is in stage {meta.stage}")
+    for eid in body.entry_ids:
+        try:
+            d = cmd.reg.check_in(eid, now=cmd.now, documents_shown=body.documents_shown,
+                                 insurance_ref=body.insurance_refs.get(eid),
+                                 arbiter_override=arbiter if body.override else None)
+        except RegistrationError as exc:
+            out.append({"entry_id": eid, "status": "refused", "clause": "check_in", "reason": str(exc)})
+            continue
+        if d.admitted and body.insurance_refs.get(eid):
+            # REG-13 (NT): the policy shown at check-in, kept encrypted like every document reference
+            cmd.loaded.meta[eid].insurance_ref_enc = cmd.ctx.protector.encrypt(body.insurance_refs[eid])
+            cmd.reg.replace_entry(replace(cmd.reg.entries[eid], insurance=InsuranceConfirmation(True, "[protected]")))
+        out.append({"entry_id": eid, "status": "checked_in" if d.admitted else "refused", "clause": d.clause,
+                    "reason": d.reason})
+    for eid in body.no_show:
+        cmd.reg.mark_no_show(eid, arbiter=arbiter)
+        out.append({"entry_id": eid, "status": "no_show", "clause": "no_show", "reason": f"marked absent by {arbiter}"})
+    await cmd.save()
+    return {"stage": stage_id, "results": out}
 
 
 # --------------------------------------------------------------------------- closing
@@ -135,7 +78,7 @@ async def close_stage_cmd(cmd: EventCommand, stage_id: str, body: s.CloseIn) -> 
         st = config.stage(stage_id)
     except KeyError:
         raise NotFound("unknown_stage", f"no stage {stage_id!r}") from None
-    info = await stage_status(cmd.session, config, stage_id)
+    info = await stage_status(cmd.uow.events, config, stage_id)
     if info["status"] == "closed":
         raise Conflict("stage_closed", f"stage {stage_id!r} is closed already")
     if info["status"] == "awaiting_qualifiers":
@@ -151,13 +94,7 @@ async def close_stage_cmd(cmd: EventCommand, stage_id: str, body: s.CloseIn) -> 
         closed = close_stage(config, stage_id, entries, choices)
     except ValueError as exc:
         raise Unprocessable("invalid_format_choice", str(exc)) from None
-    # Decision: a played section left with fewer than 2 entrants has nothing to play — it is
-    # published as cancelled (the preset may have no cancel threshold, e.g. NT)
-    closed = [replace(c, status="cancelled", reason=f"{c.size} entrants: nothing to play",
-                      decisions=(Decision("REG-12", f"{c.section_id}/cancel", Outcome.REFUSED,
-                                          f"{c.size} entrants: nothing to play"),))
-              if c.status == "ready" and config.section(c.section_id).played and c.size < 2 else c
-              for c in closed]
+    closed = cancel_unplayable(config, closed)
     undecided = [{"section_id": c.section_id, "entrants": c.size,
                   "allowed": list(config.section(c.section_id).format.allowed)}
                  for c in closed if c.status == "ready" and config.section(c.section_id).played
@@ -177,10 +114,9 @@ async def close_stage_cmd(cmd: EventCommand, stage_id: str, body: s.CloseIn) -> 
                 "merged_into": c.merged_into, "merged_from": list(c.merged_from), "entrants": c.size,
                 "format": c.format, "rounds": c.rounds, "rank_by_gender": c.rank_genders_separately,
                 "reason": c.reason} for c in closed]
-    await cmd.session.execute(sa.update(orm.stages).where(
-        orm.stages.c.event_code == cmd.code, orm.stages.c.stage_id == stage_id).values(
-        status="closed", closed_at=cmd.now, sections=summary,
-        format_choices={k: {"kind": v.kind, "rounds": v.rounds} for k, v in body.format_choices.items()}))
+    await cmd.uow.events.update_stage(
+        cmd.code, stage_id, status="closed", closed_at=cmd.now, sections=summary,
+        format_choices={k: {"kind": v.kind, "rounds": v.rounds} for k, v in body.format_choices.items()})
     # a stage fed by this one may now be complete (all reports in before the close)
     for nxt in config.stages:
         if nxt.fed_by == stage_id:
@@ -197,10 +133,8 @@ async def close_stage_cmd(cmd: EventCommand, stage_id: str, body: s.CloseIn) -> 
 
 # --------------------------------------------------------------------------- qualifiers
 
-async def on_qualifiers_selected(uow, ctx: Context, payload: QualifiersSelected) -> None:
+async def on_qualifiers_selected(uow: RegistrationUnitOfWork, ctx: Context, payload: QualifiersSelected) -> None:
     """EVT-6: store the list (the highest revision wins) and rebuild the stage once ready."""
-    from gomoku_shared.auth import Principal
-    session = uow.session
     try:
         cmd = await EventCommand.begin(uow, ctx, Principal("operator", None, "bus"), payload.event_code)
     except NotFound:
@@ -214,8 +148,7 @@ async def on_qualifiers_selected(uow, ctx: Context, payload: QualifiersSelected)
         return
     key = dict(event_code=cmd.code, to_stage=payload.to_stage, section_id=payload.section_id,
                target_section_id=payload.target_section_id)
-    old = (await session.execute(sa.select(orm.qualifier_lists).where(
-        *[orm.qualifier_lists.c[k] == v for k, v in key.items()]))).first()
+    old = await uow.events.qualifier_list(key)
     if old is not None and old.revision >= payload.revision:
         return
 
@@ -231,11 +164,7 @@ async def on_qualifiers_selected(uow, ctx: Context, payload: QualifiersSelected)
 
     values = dict(gender=payload.gender, revision=payload.revision, qualifiers=players(payload.qualifiers),
                   substitutes=players(payload.substitutes), received_at=cmd.now)
-    if old is None:
-        await session.execute(sa.insert(orm.qualifier_lists).values(**key, **values))
-    else:
-        await session.execute(sa.update(orm.qualifier_lists).where(
-            *[orm.qualifier_lists.c[k] == v for k, v in key.items()]).values(**values))
+    await uow.events.store_qualifier_list(key, values, exists=old is not None)
     await rebuild_if_ready(cmd, payload.to_stage)
 
 
@@ -251,12 +180,36 @@ async def rebuild_if_ready(cmd: EventCommand, stage_id: str) -> bool:
     """(Re)build the entries of a ready qualification stage from the stored lists (REG-7
     re-checked by the domain). Entries that disappear are withdrawn, new ones accepted."""
     config = cmd.config
-    info = await stage_status(cmd.session, config, stage_id, lists_only=True)
+    info = await stage_status(cmd.uow.events, config, stage_id, lists_only=True)
     if info["status"] != "ready":
         return False
-    st = config.stage(stage_id)
-    feeder = config.stage(st.fed_by)
-    rows = await repo.qualifier_rows(cmd.session, cmd.code, stage_id)
+    cohorts, seeded = await _qualifier_lists(cmd, stage_id)
+    pids = sorted({p for c in cohorts for p in c.qualifiers + c.substitutes}
+                  | {p for sl in seeded for p in sl.qualifiers + sl.substitutes})
+    people = await cmd.load_people(pids)
+    evidence = await cmd.evidence_of(pids)
+    units = cmd.all_units()
+    units_of, intents = _registration_ties(cmd, units)
+    try:
+        result = build_next_stage(config, stage_id, cohorts, people, evidence=evidence, seeded=seeded,
+                                  units_of=units_of, intents=intents)
+    except RegistrationError as exc:
+        log.warning("stage %s of %s cannot be built: %s", stage_id, cmd.code, exc)
+        await cmd.uow.events.update_stage(cmd.code, stage_id, note=json.dumps({"error": str(exc)}))
+        return False
+    await _replace_stage_entries(cmd, stage_id, result, people, units, intents)
+    await cmd.save()
+    note = _selection_note(result)
+    await cmd.uow.events.update_stage(cmd.code, stage_id, status="ready", note=json.dumps(note, sort_keys=True))
+    return True
+
+
+async def _qualifier_lists(cmd: EventCommand, stage_id: str) -> tuple[list[QualifierList], list[SeededList]]:
+    """The stored qualifier lists of a stage in the feeder's section order (then by gender), and
+    its seeded lists."""
+    config = cmd.config
+    feeder = config.stage(config.stage(stage_id).fed_by)
+    rows = await cmd.uow.events.qualifier_lists(cmd.code, stage_id)
     order = {sec.id: i for i, sec in enumerate(feeder.sections)}
     rows.sort(key=lambda r: (order.get(r.section_id, 99), GENDERS.index(r.gender) if r.gender in GENDERS else 0,
                              r.target_section_id))
@@ -268,14 +221,15 @@ async def rebuild_if_ready(cmd: EventCommand, stage_id: str) -> bool:
             gender = next((g for g, t in sec.qualification.to_section.items() if t == r.target_section_id), None)
         cohorts.append(QualifierList(r.section_id, tuple(q["player_id"] for q in r.qualifiers if q["player_id"]),
                                      tuple(q["player_id"] for q in r.substitutes if q["player_id"]), gender))
-    stage_row = (await repo.stage_rows(cmd.session, cmd.code))[stage_id]
+    stage_row = (await cmd.uow.events.stages(cmd.code))[stage_id]
     seeded = [SeededList(x["source"], x["to_section"], tuple(x["qualifiers"]), tuple(x["substitutes"]))
               for x in (stage_row.seeded or [])]
-    pids = sorted({p for c in cohorts for p in c.qualifiers + c.substitutes}
-                  | {p for sl in seeded for p in sl.qualifiers + sl.substitutes})
-    people = await cmd.load_people(pids)
-    evidence = await cmd.evidence_of(pids)
-    units = cmd.all_units()
+    return cohorts, seeded
+
+
+def _registration_ties(cmd: EventCommand, units: dict[str, Any]) -> tuple[dict[str, Any], set[str]]:
+    """From the registration entries: each player's unit (the first entry naming one) and the
+    players who intend to represent the region (REG-6 (4))."""
     units_of, intents = {}, set()
     for eid, e in cmd.reg.entries.items():
         m = cmd.loaded.meta[eid]
@@ -286,23 +240,20 @@ async def rebuild_if_ready(cmd: EventCommand, stage_id: str) -> bool:
                 units_of[p] = units[e.unit_id]
             if m.intends_to_represent:
                 intents.add(p)
-    try:
-        result = build_next_stage(config, stage_id, cohorts, people, evidence=evidence, seeded=seeded,
-                                  units_of=units_of, intents=intents)
-    except RegistrationError as exc:
-        log.warning("stage %s of %s cannot be built: %s", stage_id, cmd.code, exc)
-        await cmd.session.execute(sa.update(orm.stages).where(
-            orm.stages.c.event_code == cmd.code, orm.stages.c.stage_id == stage_id).values(
-            note=json.dumps({"error": str(exc)})))
-        return False
+    return units_of, intents
+
+
+async def _replace_stage_entries(cmd: EventCommand, stage_id: str, result: Any, people: dict[str, Any],
+                                 units: dict[str, Any], intents: set[str]) -> None:
+    """The stage's entries become the built places: entry.accepted for a new or moved place,
+    entry.withdrawn for a place that passed on."""
     old = {eid: e for eid, e in cmd.reg.entries.items() if cmd.loaded.meta[eid].stage == stage_id}
     old_meta = {eid: cmd.loaded.meta[eid] for eid in old}
-    await repo.delete_entries(cmd.session, sorted(old))
+    await cmd.uow.entries.delete(sorted(old))
+    cmd.reg.remove_entries(list(old))
     for eid in old:
-        del cmd.reg.entries[eid]
         cmd.loaded.before.pop(eid, None)
-    new_ids = []
-    for sec in st.sections:
+    for sec in cmd.config.stage(stage_id).sections:
         places = result.for_section(sec.id)
         for i, p in enumerate(places):
             eid = f"{cmd.code}.{stage_id}.{p.person_id}"
@@ -315,9 +266,8 @@ async def rebuild_if_ready(cmd: EventCommand, stage_id: str) -> bool:
             meta = repo.EntryMeta(stage=stage_id, seq=i + 1, partner_id=src_partner, rating=len(places) - i,
                                   source="qualification", attributes=attrs,
                                   intends_to_represent=p.person_id in intents)
-            cmd.reg.entries[eid] = entry
+            cmd.reg.add_entry(entry)
             cmd.loaded.meta[eid] = meta
-            new_ids.append(eid)
             digest = hashlib.sha256(json.dumps([sec.id, attrs, [d.clause for d in p.decisions]],
                                                sort_keys=True).encode()).hexdigest()[:16]
             was = old.get(eid)
@@ -332,8 +282,11 @@ async def rebuild_if_ready(cmd: EventCommand, stage_id: str) -> bool:
                                         entrant_id=eid, reason="qualifier lists revised: the place passed on"),
                          correlation_id=cmd.code,
                          event_id=event_id_for("entry.withdrawn", eid, cmd.version))
-    await cmd.save()
-    note = {"places": len(result.places),
+
+
+def _selection_note(result: Any) -> dict[str, Any]:
+    """What the stage's selection shows: places, who was passed over and why, unfilled places."""
+    return {"places": len(result.places),
             "passed_over": [{"player_id": p.person_id, "source": p.source, "place": p.place, "reason": p.reason,
                              "awaiting_approval": p.awaiting_approval,
                              "approve_by": p.approve_by.isoformat() if p.approve_by else None}
@@ -343,10 +296,6 @@ async def rebuild_if_ready(cmd: EventCommand, stage_id: str) -> bool:
                                   "approve_by": p.approve_by.isoformat() if p.approve_by else None}
                                  for p in result.passed_over if p.awaiting_approval],
             "unfilled": dict(result.unfilled)}
-    await cmd.session.execute(sa.update(orm.stages).where(
-        orm.stages.c.event_code == cmd.code, orm.stages.c.stage_id == stage_id).values(
-        status="ready", note=json.dumps(note, sort_keys=True)))
-    return True
 
 
 async def post_seeded(cmd: EventCommand, stage_id: str, body: s.SeededIn) -> dict[str, Any]:
@@ -357,7 +306,7 @@ async def post_seeded(cmd: EventCommand, stage_id: str, body: s.SeededIn) -> dic
         raise NotFound("unknown_stage", f"no stage {stage_id!r}") from None
     if st.entry != "qualification" or body.to_section not in {x.id for x in st.sections}:
         raise Unprocessable("not_seedable", f"stage {stage_id} takes no seeded players in {body.to_section!r}")
-    rows = await repo.stage_rows(cmd.session, cmd.code)
+    rows = await cmd.uow.events.stages(cmd.code)
     if rows[stage_id].status == "closed":
         raise Conflict("stage_closed", f"stage {stage_id!r} is closed")
 
@@ -372,8 +321,7 @@ async def post_seeded(cmd: EventCommand, stage_id: str, body: s.SeededIn) -> dic
     lists = [x for x in (rows[stage_id].seeded or [])
              if not (x["source"] == body.source and x["to_section"] == body.to_section)]
     lists.append({"source": body.source, "to_section": body.to_section, "qualifiers": q, "substitutes": subs})
-    await cmd.session.execute(sa.update(orm.stages).where(
-        orm.stages.c.event_code == cmd.code, orm.stages.c.stage_id == stage_id).values(seeded=lists))
+    await cmd.uow.events.update_stage(cmd.code, stage_id, seeded=lists)
     rebuilt = await rebuild_if_ready(cmd, stage_id)
     return {"stage": stage_id, "source": body.source, "to_section": body.to_section, "qualifiers": q,
             "substitutes": subs, "rebuilt": rebuilt}

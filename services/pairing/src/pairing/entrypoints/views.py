@@ -1,0 +1,117 @@
+"""What the pairing API answers, for its OpenAPI document (the handlers build these as dicts;
+the fuzz tests check every answer against them). Answers may carry more fields."""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from gomoku_shared.api_docs import View
+
+
+class SectionSummary(View):
+    section_id: str
+    stage: str
+    name: str
+    status: str
+    current_round: int
+    rounds: int
+    format: str
+    kind: str
+    revision: int
+
+
+class SectionList(View):
+    event_code: str
+    sections: list[SectionSummary]
+
+
+class Entrant(View):
+    start_no: int
+    entrant_id: str
+    name: str
+    withdrawn_after: int | None = None
+
+
+class SectionDetail(SectionSummary):
+    event_code: str
+    hold: bool
+    rules: dict[str, Any]
+    entrants: list[Entrant]
+
+
+class GameResult(View):
+    game_no: int
+    game_id: str
+    result: str | None
+
+
+class PairingView(View):
+    pairing_id: str
+    first: str
+    second: str | None
+    games: int
+    result: str | None
+    first_points: float | None
+    second_points: float | None
+    game_results: list[GameResult]
+
+
+class RoundView(View):
+    section_id: str
+    round: int
+    status: str
+    published_at: datetime | None
+    pairings: list[PairingView]
+    byes: list[dict[str, Any]]
+
+
+class StandingRow(View):
+    place: int
+    shared: bool
+    entrant_id: str
+    name: str
+    points: float
+    tiebreaks: dict[str, float]
+
+
+class Standings(View):
+    event_code: str
+    section_id: str
+    status: str
+    after_round: int
+    revision: int
+    order: list[str]
+    standings: list[StandingRow]
+
+
+class CrossTable(View):
+    section_id: str
+    rounds: int
+    players: list[dict[str, Any]]
+
+
+class TieView(View):
+    tie_id: str
+    place_from: int
+    place_to: int
+    entrant_ids: list[str]
+    status: str
+
+
+class Ties(View):
+    section_id: str
+    status: str
+    ties: list[TieView]
+
+
+class Byes(View):
+    byes: list[dict[str, Any]]
+
+
+class AuditRecord(View):
+    at: datetime
+    action: str
+
+
+class Audit(View):
+    audit: list[AuditRecord]

@@ -1,0 +1,202 @@
+"""The registration tables behind typed repositories, one per kind of record, all on one
+AsyncSession (the unit of work's). The service layer asks these for rows and aggregates and
+never builds a statement itself; row <-> domain mapping lives in `repository`."""
+from __future__ import annotations
+
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from gomoku_shared.event_config import EventConfig
+
+from . import orm
+from . import repository as rows
+from .protection import DataProtector
+
+
+class EventRepository:
+    """Events, their stages, qualifier lists and seeded lists."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def lock(self, code: str) -> bool:
+        """Serialise the commands on one event (see `repository.lock_event`); False if unknown."""
+        return await rows.lock_event(self.session, code)
+
+    async def lock_writes(self) -> None:
+        await rows.lock_writes(self.session)
+
+    async def get(self, code: str) -> Any:
+        return await rows.event_row(self.session, code)
+
+    async def version(self, code: str) -> int:
+        """The event's command counter (lock_version)."""
+        return (await self.session.execute(sa.select(orm.events.c.lock_version).where(
+            orm.events.c.code == code))).scalar_one()
+
+    async def add(self, config: EventConfig, *, preset_id: str, overrides: dict[str, Any], now: Any,
+                  created_by: str, stage_statuses: dict[str, str]) -> None:
+        await self.session.execute(sa.insert(orm.events).values(
+            code=config.id, preset_id=preset_id, name=config.name, config=config.model_dump(mode="json"),
+            overrides=overrides, created_at=now, created_by=created_by, lock_version=0))
+        for stage_id, status in stage_statuses.items():
+            await self.session.execute(sa.insert(orm.stages).values(
+                event_code=config.id, stage_id=stage_id, status=status))
+
+    # ---- stages
+
+    async def stages(self, code: str) -> dict[str, Any]:
+        return await rows.stage_rows(self.session, code)
+
+    async def update_stage(self, code: str, stage_id: str, **values: Any) -> None:
+        await self.session.execute(sa.update(orm.stages).where(
+            orm.stages.c.event_code == code, orm.stages.c.stage_id == stage_id).values(**values))
+
+    # ---- qualifier lists
+
+    async def qualifier_lists(self, code: str, to_stage: str) -> list[Any]:
+        return await rows.qualifier_rows(self.session, code, to_stage)
+
+    async def qualifier_list(self, key: dict[str, str]) -> Any:
+        return (await self.session.execute(sa.select(orm.qualifier_lists).where(
+            *[orm.qualifier_lists.c[k] == v for k, v in key.items()]))).first()
+
+    async def store_qualifier_list(self, key: dict[str, str], values: dict[str, Any], *, exists: bool) -> None:
+        if exists:
+            await self.session.execute(sa.update(orm.qualifier_lists).where(
+                *[orm.qualifier_lists.c[k] == v for k, v in key.items()]).values(**values))
+        else:
+            await self.session.execute(sa.insert(orm.qualifier_lists).values(**key, **values))
+
+
+class EntryRepository:
+    """An event's entries and officials as one aggregate (`repository.Loaded`), and withdrawals."""
+
+    def __init__(self, session: AsyncSession, protector: DataProtector) -> None:
+        self.session = session
+        self.protector = protector
+
+    async def load(self, config: EventConfig) -> rows.Loaded:
+        return await rows.load(self.session, config, self.protector)
+
+    async def save(self, loaded: rows.Loaded) -> list[Any]:
+        return await rows.save_entries(self.session, loaded)
+
+    async def delete(self, ids: list[str]) -> None:
+        await rows.delete_entries(self.session, ids)
+
+    async def stage_rows(self, code: str, stage_id: str) -> list[Any]:
+        """What a stage's counts are made of: section, status, no-show, check-in, decisions."""
+        q = sa.select(orm.entries.c.section_id, orm.entries.c.status, orm.entries.c.no_show,
+                      orm.entries.c.checked_in_at, orm.entries.c.decisions).where(
+            orm.entries.c.event_code == code, orm.entries.c.stage == stage_id)
+        return list((await self.session.execute(q)).all())
+
+    async def set_intends_to_represent(self, entry_id: str, value: bool) -> None:
+        await self.session.execute(sa.update(orm.entries).where(orm.entries.c.id == entry_id).values(
+            intends_to_represent=value))
+
+    async def add_withdrawal(self, **values: Any) -> None:
+        await self.session.execute(sa.insert(orm.withdrawals).values(**values))
+
+
+class PersonRepository:
+    """People (ID numbers stored encrypted, found again by their keyed hash)."""
+
+    def __init__(self, session: AsyncSession, protector: DataProtector) -> None:
+        self.session = session
+        self.protector = protector
+
+    async def rows(self, code: str, ids: list[str] | None = None) -> dict[str, Any]:
+        return await rows.people_rows(self.session, code, ids)
+
+    async def by_index(self, code: str, index: str, *, partner_id: Any) -> Any:
+        return await rows.person_by_index(self.session, code, index, partner_id=partner_id)
+
+    async def last_seq(self, code: str) -> int:
+        return await rows.next_seq(self.session, orm.people, code) - 1
+
+    async def add(self, **values: Any) -> None:
+        await self.session.execute(sa.insert(orm.people).values(**values))
+
+
+class EvidenceRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def last_seq(self, code: str) -> int:
+        return await rows.next_seq(self.session, orm.evidence, code) - 1
+
+    async def add(self, **values: Any) -> Any:
+        await self.session.execute(sa.insert(orm.evidence).values(**values))
+        return await self.get(values["id"])
+
+    async def get(self, evidence_id: str) -> Any:
+        return (await self.session.execute(sa.select(orm.evidence).where(orm.evidence.c.id == evidence_id))).first()
+
+    async def event_of(self, evidence_id: str) -> str | None:
+        row = (await self.session.execute(sa.select(orm.evidence.c.event_code).where(
+            orm.evidence.c.id == evidence_id))).first()
+        return row.event_code if row is not None else None
+
+    async def rows(self, code: str, person_ids: list[str] | None = None) -> list[Any]:
+        return await rows.evidence_rows(self.session, code, person_ids)
+
+    async def update(self, evidence_id: str, **values: Any) -> None:
+        await self.session.execute(sa.update(orm.evidence).where(orm.evidence.c.id == evidence_id).values(**values))
+
+
+class UnitRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def rows(self, code: str) -> dict[str, Any]:
+        return await rows.unit_rows(self.session, code)
+
+    async def add(self, **values: Any) -> Any:
+        await self.session.execute(sa.insert(orm.units).values(**values))
+        return (await self.session.execute(sa.select(orm.units).where(
+            orm.units.c.event_code == values["event_code"], orm.units.c.id == values["id"]))).first()
+
+
+class ChangeRepository:
+    """Change requests (REG-10)."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def count(self, code: str) -> int:
+        return (await self.session.execute(sa.select(sa.func.count()).select_from(orm.change_requests).where(
+            orm.change_requests.c.event_code == code))).scalar_one()
+
+    async def add(self, **values: Any) -> Any:
+        await self.session.execute(sa.insert(orm.change_requests).values(**values))
+        return await self.get(values["id"])
+
+    async def get(self, change_id: str) -> Any:
+        return (await self.session.execute(sa.select(orm.change_requests).where(
+            orm.change_requests.c.id == change_id))).first()
+
+    async def update(self, change_id: str, **values: Any) -> Any:
+        await self.session.execute(sa.update(orm.change_requests).where(
+            orm.change_requests.c.id == change_id).values(**values))
+        return await self.get(change_id)
+
+    async def of_event(self, code: str) -> list[Any]:
+        return list((await self.session.execute(sa.select(orm.change_requests).where(
+            orm.change_requests.c.event_code == code).order_by(orm.change_requests.c.id))).all())
+
+
+class Repositories:
+    """Every registration repository on one session: what a unit of work (or a read) uses."""
+
+    def __init__(self, session: AsyncSession, protector: DataProtector) -> None:
+        self.session = session
+        self.events = EventRepository(session)
+        self.entries = EntryRepository(session, protector)
+        self.people = PersonRepository(session, protector)
+        self.evidence = EvidenceRepository(session)
+        self.units = UnitRepository(session)
+        self.changes = ChangeRepository(session)

@@ -1,0 +1,210 @@
+"""One command on one locked event: the loaded aggregate, the people and units it touches,
+deterministic ids and the events it emits.
+
+Every command on an event first locks the event row (`EventRepository.lock`), so caps, waiting
+lists and idempotency keys are judged one command at a time. Ids are deterministic: players
+`<event>.p<nnnnn>`, evidence `<event>.ev<nnnnn>`, units `u<nnn>`. Events carry uuid5 ids
+derived from what they describe.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from gomoku_shared.auth import Principal
+from gomoku_shared.contracts.events import EntryAccepted, EntryRefused
+from gomoku_shared.errors import Conflict, NotFound
+from gomoku_shared.event_config import EventConfig
+
+from ..adapters import repository as repo
+from ..adapters.contract_mapping import entrant_for, event_id_for
+from ..domain import Entry, EntryStatus, Evidence, IdNumber, Person, Unit, mask_id_number
+from . import schemas as s
+from .context import Context, may_see, owner_of
+from .unit_of_work import RegistrationUnitOfWork
+from .rendering import entry_view, pending_fields
+
+
+@dataclass
+class EventCommand:
+    """One command on one locked event: the loaded aggregate, people and units touched."""
+
+    uow: RegistrationUnitOfWork
+    ctx: Context
+    principal: Principal
+    config: EventConfig
+    loaded: repo.Loaded
+    units: dict[str, Any]
+    now: datetime
+    people: dict[str, Person] = field(default_factory=dict)
+    #: the event's command counter (lock_version): makes event ids unique per command, deterministically
+    version: int = 0
+    person_seq: int = 0
+    evidence_seq: int = 0
+    #: the snapshot this command's state came from (None: read from the database)
+    started_from: repo.Snapshot | None = None
+
+    @classmethod
+    async def begin(cls, uow: RegistrationUnitOfWork, ctx: Context, principal: Principal, code: str) -> EventCommand:
+        if not await uow.events.lock(code):
+            raise NotFound("unknown_event", f"no event {code!r}")
+        config = await ctx.config(uow, code)
+        version = await uow.events.version(code)
+        snap = ctx.snapshots.get(code)
+        if snap is not None and snap.version == version - 1:
+            loaded = snap.loaded(config)   # nothing ran since this process's last commit
+        else:
+            snap = None
+            loaded = await uow.entries.load(config)
+        units = await uow.units.rows(code)
+        cmd = cls(uow, ctx, principal, config, loaded, units, uow.clock.now())
+        cmd.version = version
+        cmd.started_from = snap
+        cmd.person_seq = await uow.people.last_seq(code)
+        cmd.evidence_seq = await uow.evidence.last_seq(code)
+        return cmd
+
+    @property
+    def code(self) -> str:
+        return self.config.id
+
+    @property
+    def reg(self):
+        return self.loaded.reg
+
+    # ---- visibility
+
+    def entry_for(self, entry_id: str) -> tuple[Entry, repo.EntryMeta]:
+        e = self.reg.entries.get(entry_id)
+        if e is None or not may_see(self.principal, self.loaded.meta[entry_id].partner_id):
+            raise NotFound("unknown_entry", f"no entry {entry_id!r}")
+        return e, self.loaded.meta[entry_id]
+
+    # ---- people
+
+    async def load_people(self, ids) -> dict[str, Person]:
+        missing = [i for i in ids if i not in self.people]
+        if missing:
+            rows = await self.uow.people.rows(self.code, missing)
+            for pid, r in rows.items():
+                self.people[pid] = repo.person_from_row(r, self.ctx.protector)
+        return {i: self.people[i] for i in ids if i in self.people}
+
+    async def person_for(self, p: s.PlayerIn) -> str:
+        """The player's id: found again by the ID number's keyed hash, else created. A partner
+        finds only the people it registered itself: another partner's person with the same
+        number is invisible (the answer is the one for an unknown number: a new person), so
+        no request reveals whether a number is registered elsewhere. Staff find anyone's."""
+        index = self.ctx.protector.index(p.id_number) if p.id_number else None
+        if index is not None:
+            scope = repo.ANY_REGISTRANT if self.principal.is_staff else owner_of(self.principal)
+            row = await self.uow.people.by_index(self.code, index, partner_id=scope)
+            if row is not None:
+                if (row.name, row.gender, row.birth_date) != (p.name, p.gender, p.birth_date):
+                    raise Conflict("player_mismatch", "a player with this ID number is registered with "
+                                   "other personal details")
+                self.people[row.id] = repo.person_from_row(row, self.ctx.protector)
+                return row.id
+        self.person_seq += 1
+        pid = f"{self.code}.p{self.person_seq:05d}"
+        masked = mask_id_number(p.id_number) if p.id_number else None
+        await self.uow.people.add(
+            event_code=self.code, id=pid, seq=self.person_seq, name=p.name, gender=p.gender,
+            birth_date=p.birth_date, citizenship=p.citizenship, registered_unit_id=p.registered_unit_id,
+            id_number_enc=self.ctx.protector.encrypt(p.id_number), id_number_index=index,
+            id_number_masked=masked, partner_id=owner_of(self.principal))
+        self.people[pid] = Person(pid, p.name, p.gender, p.birth_date, IdNumber(masked) if masked else None,
+                                  p.citizenship, p.registered_unit_id)
+        return pid
+
+    # ---- units
+
+    async def unit_for(self, ref: str | None, *, create: bool = True) -> Unit | None:
+        """A unit by id or by name (own units for a partner); created on first use."""
+        if ref is None:
+            return None
+        mine = [r for r in self.units.values() if may_see(self.principal, r.partner_id)]
+        for r in mine:
+            if r.id == ref:
+                return repo.unit_from_row(r)
+        for r in mine:
+            if r.name == ref:
+                return repo.unit_from_row(r)
+        if not create:
+            raise NotFound("unknown_unit", f"no unit {ref!r}")
+        return await self.create_unit(s.UnitIn(name=ref))
+
+    async def create_unit(self, body: s.UnitIn) -> Unit:
+        seq = len(self.units) + 1
+        uid = body.id or f"u{seq:03d}"
+        if uid in self.units:
+            raise Conflict("unit_exists", f"unit {uid!r} exists already")
+        values = dict(event_code=self.code, id=uid, seq=seq, name=body.name, kind=body.kind, region=body.region,
+                      annual_registration=body.annual_registration, is_host=body.is_host,
+                      partner_id=owner_of(self.principal))
+        self.units[uid] = await self.uow.units.add(**values)
+        return repo.unit_from_row(self.units[uid])
+
+    def all_units(self) -> dict[str, Unit]:
+        return {uid: repo.unit_from_row(r) for uid, r in self.units.items()}
+
+    # ---- evidence
+
+    async def add_evidence(self, person_id: str, ev: s.EvidenceIn, entry_id: str | None) -> Evidence:
+        self.evidence_seq += 1
+        eid = f"{self.code}.ev{self.evidence_seq:05d}"
+        details = repo.evidence_details(ev.model_dump())
+        row = await self.uow.evidence.add(
+            id=eid, event_code=self.code, seq=self.evidence_seq, person_id=person_id, entry_id=entry_id,
+            kind=ev.kind, document_ref_enc=self.ctx.protector.encrypt(ev.document_ref), details=details,
+            submitted_at=self.now, status="pending", partner_id=owner_of(self.principal))
+        return repo.evidence_from_row(row)
+
+    async def evidence_of(self, person_ids) -> list[Evidence]:
+        return [repo.evidence_from_row(r) for r in await self.uow.evidence.rows(self.code, list(person_ids))]
+
+
+    # ---- stages
+
+    async def ensure_stage_open(self, stage_id: str) -> None:
+        rows = await self.uow.events.stages(self.code)
+        if rows.get(stage_id) is not None and rows[stage_id].status == "closed":
+            raise Conflict("stage_closed", f"stage {stage_id!r} is closed")
+
+    # ---- events
+
+    def emit_entry(self, e: Entry) -> None:
+        """entry.accepted (also for a waiting-list place) or entry.refused; nothing while pending."""
+        meta = self.loaded.meta[e.id]
+        stage = meta.stage
+        # the entry's state names the event: a re-emission of the same state is the same event
+        version = hashlib.sha256(json.dumps([e.status.value, [repo.decision_to_json(d) for d in e.decisions]],
+                                            sort_keys=True).encode()).hexdigest()[:16]
+        if e.status in (EntryStatus.ACCEPTED, EntryStatus.WAITLISTED):
+            sec = self.config.section(e.section_id)
+            self.uow.emit(EntryAccepted(
+                event_code=self.code, stage=stage, section_id=e.section_id, entry_id=e.id,
+                entrant=entrant_for(e, meta, self.people, self.all_units(), sec.kind),
+                clause=e.admitted_by or "", waiting_list=e.status is EntryStatus.WAITLISTED,
+                **pending_fields(self.config, e)),
+                correlation_id=self.code, event_id=event_id_for("entry.accepted", e.id, self.version, version))
+        elif e.status is EntryStatus.REFUSED:
+            d = e.refused_by
+            names = ", ".join(self.people[p].name for p in e.person_ids if p in self.people)
+            self.uow.emit(EntryRefused(
+                event_code=self.code, stage=stage, section_id=e.section_id, application_id=e.application_id or e.id,
+                entrant_name=e.team_name or names, clause=d.clause if d else "", reason=d.reason if d else ""),
+                correlation_id=self.code, event_id=event_id_for("entry.refused", e.id, self.version, version))
+
+    async def save(self) -> list[Entry]:
+        changed = await self.uow.entries.save(self.loaded)
+        await self.load_people({p for e in changed for p in e.person_ids})
+        return changed
+
+    # ---- views
+
+    def entry_view(self, e: Entry) -> dict[str, Any]:
+        return entry_view(e, self.loaded.meta[e.id], self.people, self.units, self.config)

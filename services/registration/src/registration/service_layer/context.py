@@ -1,0 +1,56 @@
+"""What the registration service keeps across requests: the data key, the parsed configurations
+(a configuration never changes once its event is created) and, per event, the aggregate as this
+process last committed it. Also who may see what (a partner its own records, staff all)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from gomoku_shared.auth import Principal
+from gomoku_shared.errors import NotFound
+from gomoku_shared.event_config import EventConfig
+
+from ..adapters import repository as repo
+from ..adapters.protection import DataProtector
+from ..adapters.repositories import Repositories
+
+if TYPE_CHECKING:
+    from .command import EventCommand
+
+
+@dataclass
+class Context:
+    protector: DataProtector
+    configs: dict[str, EventConfig] = field(default_factory=dict)
+    #: per event, the entries as this process last committed them (a cache checked by version)
+    snapshots: dict[str, repo.Snapshot] = field(default_factory=dict)
+
+    def committed(self, cmd: EventCommand) -> None:
+        """Called once the command's transaction has committed. Only a fully saved aggregate
+        is kept (anything unsaved would make the cache differ from the database)."""
+        loaded = cmd.loaded
+        saved = loaded.before.keys() == loaded.reg.entries.keys() and all(
+            loaded.before[k] is e for k, e in loaded.reg.entries.items()) \
+            and loaded.officials_before == len(loaded.reg.officials)
+        if saved:
+            self.snapshots[cmd.code] = repo.Snapshot.of(cmd.version, loaded, cmd.started_from)
+        else:
+            self.snapshots.pop(cmd.code, None)
+
+    async def config(self, repos: Repositories, code: str) -> EventConfig:
+        if code in self.configs:
+            return self.configs[code]
+        row = await repos.events.get(code)
+        if row is None:
+            raise NotFound("unknown_event", f"no event {code!r}")
+        cfg = EventConfig.model_validate(row.config)
+        self.configs[code] = cfg
+        return cfg
+
+
+def owner_of(principal: Principal) -> str | None:
+    return principal.partner_id if principal.role == "partner" else None
+
+
+def may_see(principal: Principal, partner_id: str | None) -> bool:
+    return principal.is_staff or (principal.role == "partner" and partner_id == principal.partner_id)

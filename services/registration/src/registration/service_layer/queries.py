@@ -1,0 +1,107 @@
+"""Read-only views of the registration API: each runs on a session of its own (no lock, no
+unit of work) and shows a partner only its own records."""
+from __future__ import annotations
+
+from typing import Any
+
+from gomoku_shared.auth import Principal
+from gomoku_shared.errors import NotFound
+
+from ..adapters import repository as repo
+from ..adapters.repositories import Repositories
+from ..domain import EntryStatus, is_pending_evidence_decision
+from .context import Context, may_see
+from .readiness import stage_status
+from .rendering import ACCEPTED_PENDING_EVIDENCE, STATUS_NAMES, change_view, entry_view, event_view, evidence_view, render_unit
+from .rendering import status_name
+
+
+async def get_event(repos: Repositories, ctx: Context, code: str) -> dict[str, Any]:
+    config = await ctx.config(repos, code)
+    row = await repos.events.get(code)
+    statuses = {st.id: (await stage_status(repos.events, config, st.id))["status"] for st in config.stages}
+    return event_view(config, row.preset_id, statuses)
+
+
+async def list_entries(repos: Repositories, ctx: Context, principal: Principal, code: str, *, stage: str | None,
+                       section_id: str | None, status: str | None) -> dict[str, Any]:
+    config = await ctx.config(repos, code)
+    loaded = await repos.entries.load(config)
+    units = await repos.units.rows(code)
+    chosen = [e for eid, e in loaded.reg.entries.items()
+              if may_see(principal, loaded.meta[eid].partner_id)
+              and (stage is None or loaded.meta[eid].stage == stage)
+              and (section_id is None or e.section_id == section_id)
+              and (status is None or status_name(e) == status)]
+    rows = await repos.people.rows(code, sorted({p for e in chosen for p in e.person_ids}))
+    people = {pid: repo.person_from_row(r, ctx.protector) for pid, r in rows.items()}
+    chosen.sort(key=lambda e: (loaded.meta[e.id].stage, e.section_id, loaded.meta[e.id].seq))
+    return {"entries": [entry_view(e, loaded.meta[e.id], people, units, config) for e in chosen]}
+
+
+async def get_entry(repos: Repositories, ctx: Context, principal: Principal, code: str, entry_id: str) -> dict[str, Any]:
+    config = await ctx.config(repos, code)
+    loaded = await repos.entries.load(config)
+    e = loaded.reg.entries.get(entry_id)
+    if e is None or not may_see(principal, loaded.meta[entry_id].partner_id):
+        raise NotFound("unknown_entry", f"no entry {entry_id!r}")
+    rows = await repos.people.rows(code, list(e.person_ids))
+    people = {pid: repo.person_from_row(r, ctx.protector) for pid, r in rows.items()}
+    units = await repos.units.rows(code)
+    return entry_view(e, loaded.meta[entry_id], people, units, config)
+
+
+async def list_changes(repos: Repositories, ctx: Context, principal: Principal, code: str) -> dict[str, Any]:
+    await ctx.config(repos, code)
+    rows = await repos.changes.of_event(code)
+    return {"changes": [change_view(x) for x in rows if may_see(principal, x.partner_id)]}
+
+
+async def list_evidence(repos: Repositories, ctx: Context, principal: Principal, code: str,
+                        status: str | None) -> dict[str, Any]:
+    await ctx.config(repos, code)
+    rows = await repos.evidence.rows(code)
+    return {"evidence": [evidence_view(repo.evidence_from_row(x), x.entry_id, x.clause) for x in rows
+                         if may_see(principal, x.partner_id) and (status is None or x.status == status)]}
+
+
+async def list_units(repos: Repositories, ctx: Context, principal: Principal, code: str) -> dict[str, Any]:
+    config = await ctx.config(repos, code)
+    loaded = await repos.entries.load(config)
+    units = await repos.units.rows(code)
+    return {"units": [render_unit(u, loaded.reg) for u in units.values() if may_see(principal, u.partner_id)]}
+
+
+async def stage_view(repos: Repositories, ctx: Context, code: str, stage_id: str) -> dict[str, Any]:
+    """A stage's status with per-section counts (REG-18: the accepted still waiting for evidence apart)."""
+    config = await ctx.config(repos, code)
+    try:
+        st = config.stage(stage_id)
+    except KeyError:
+        raise NotFound("unknown_stage", f"no stage {stage_id!r}") from None
+    info = await stage_status(repos.events, config, stage_id)
+    counts: dict[tuple[str, str], int] = {}
+    for r in await repos.entries.stage_rows(code, stage_id):
+        counts[(r.section_id, r.status)] = counts.get((r.section_id, r.status), 0) + 1
+        if r.status == EntryStatus.ACCEPTED.value and any(
+                is_pending_evidence_decision(repo.decision_from_json(d)) for d in r.decisions):
+            # REG-18: counted among the accepted, and apart as still waiting for evidence
+            counts[(r.section_id, ACCEPTED_PENDING_EVIDENCE)] = counts.get((r.section_id, ACCEPTED_PENDING_EVIDENCE), 0) + 1
+        if r.no_show:
+            counts[(r.section_id, "no_show")] = counts.get((r.section_id, "no_show"), 0) + 1
+        if r.checked_in_at is not None:
+            counts[(r.section_id, "checked_in")] = counts.get((r.section_id, "checked_in"), 0) + 1
+    rows = await repos.events.stages(code)
+    closed = {c["section_id"]: c for c in (rows[stage_id].sections or [])} if stage_id in rows else {}
+    sections = []
+    for sec in st.sections:
+        item = {"section_id": sec.id, "name": sec.name, "cap": sec.cap}
+        for status in EntryStatus:
+            item[STATUS_NAMES[status]] = counts.get((sec.id, status.value), 0)
+        item[ACCEPTED_PENDING_EVIDENCE] = counts.get((sec.id, ACCEPTED_PENDING_EVIDENCE), 0)
+        item["no_show"] = counts.get((sec.id, "no_show"), 0)
+        item["checked_in"] = counts.get((sec.id, "checked_in"), 0)
+        if sec.id in closed:
+            item["closed"] = closed[sec.id]
+        sections.append(item)
+    return {"event_code": code, **info, "sections": sections}

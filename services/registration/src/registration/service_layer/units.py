@@ -1,0 +1,40 @@
+"""Units with their leader and coaches (REG-3)."""
+from __future__ import annotations
+
+from typing import Any
+
+from gomoku_shared.errors import Unprocessable
+
+from ..adapters import repository as repo
+from ..domain import Decision
+from . import schemas as s
+from .command import EventCommand
+from .rendering import render_unit
+
+
+async def add_unit(cmd: EventCommand, body: s.UnitIn) -> dict[str, Any]:
+    """REG-3: a unit with at most the configured leader and coaches."""
+    unit = await cmd.create_unit(body)
+    decisions = []
+    if body.leader:
+        decisions.append(cmd.reg.add_official(unit, "leader", body.leader))
+    for c in body.coaches:
+        decisions.append(cmd.reg.add_official(unit, "coach", c))
+    if any(d.refused for d in decisions):
+        raise Unprocessable("officials_refused", "; ".join(d.reason for d in decisions if d.refused),
+                            [repo.decision_to_json(d) for d in decisions])
+    await cmd.save()
+    return unit_view(cmd, unit.id, decisions)
+
+
+async def add_official(cmd: EventCommand, unit_id: str, body: s.OfficialIn) -> dict[str, Any]:
+    unit = await cmd.unit_for(unit_id, create=False)
+    d = cmd.reg.add_official(unit, body.role, body.name, body.person_id)
+    if d.refused:
+        raise Unprocessable("official_refused", d.reason, repo.decision_to_json(d))
+    await cmd.save()
+    return unit_view(cmd, unit.id, [d])
+
+
+def unit_view(cmd: EventCommand, unit_id: str, decisions: list[Decision] = ()) -> dict[str, Any]:
+    return render_unit(cmd.units[unit_id], cmd.reg, decisions)

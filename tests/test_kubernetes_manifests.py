@@ -138,6 +138,8 @@ def test_each_service_runs_the_compose_command_port_settings_and_limits(service)
     port = int(spec["command"][spec["command"].index("--port") + 1])
     assert spec["expose"] == [str(port)]
     assert container["ports"] == [{"name": "http", "containerPort": port}]
+    annotations = deployment["spec"]["template"]["metadata"]["annotations"]
+    assert annotations["prometheus.io/port"] == str(port) and annotations["prometheus.io/path"] == "/metrics"
     k8s_service = _one(BASE, "Service", service)
     assert k8s_service["spec"]["ports"] == [{"name": "http", "port": port, "targetPort": "http"}]
     assert k8s_service["spec"]["selector"].items() <= deployment["spec"]["template"]["metadata"]["labels"].items()

@@ -1,4 +1,5 @@
-"""API-key authentication with roles: operator, arbiter, partner (bound to its own id)."""
+"""API-key authentication with roles: operator, arbiter, partner (bound to its own id) and viewer
+(read-only: the public web front reads with it and can change nothing)."""
 from __future__ import annotations
 
 import hmac
@@ -10,8 +11,10 @@ from fastapi.security import APIKeyHeader, HTTPBearer
 
 from .errors import ServiceError
 
-Role = Literal["operator", "arbiter", "partner"]
-ROLES: tuple[str, ...] = ("operator", "arbiter", "partner")
+Role = Literal["operator", "arbiter", "partner", "viewer"]
+ROLES: tuple[str, ...] = ("operator", "arbiter", "partner", "viewer")
+#: the roles that may act (every role but the read-only viewer)
+ACTING_ROLES: tuple[str, ...] = ("operator", "arbiter", "partner")
 
 
 @dataclass(frozen=True)
@@ -66,7 +69,7 @@ def _presented_key(request: Request) -> str | None:
 #: how a key is presented, as the OpenAPI document declares it (the key itself is read from the
 #: request in ``_presented_key``: these only document the two ways)
 _API_KEY = APIKeyHeader(name="X-API-Key", scheme_name="ApiKey", auto_error=False,
-                        description="the API key (roles operator, arbiter, partner)")
+                        description="the API key (roles operator, arbiter, partner, viewer)")
 _BEARER = HTTPBearer(scheme_name="Bearer", auto_error=False, description="the API key as a bearer token")
 
 
@@ -90,6 +93,8 @@ def require(*roles: str):
     return dependency
 
 
-AnyPrincipal = Annotated[Principal, Depends(require(*ROLES))]
+AnyPrincipal = Annotated[Principal, Depends(require(*ACTING_ROLES))]
+#: any key, the read-only viewer too: for read endpoints
+Reader = Annotated[Principal, Depends(require(*ROLES))]
 Staff = Annotated[Principal, Depends(require("operator", "arbiter"))]
 Operator = Annotated[Principal, Depends(require("operator"))]

@@ -1,7 +1,7 @@
 """Embedded mode: the four services in one process, on one in-memory bus, SQLite per service.
 
 ``python -m gomoku_shared.embedded [--port 8000]`` serves them under /registration,
-/pairing, /gameplay and /awards. The same ``EmbeddedSuite`` drives tests and the demo.
+/pairing, /gameplay and /awards, and the public web pages (package ``portal``, when installed) at /. The same ``EmbeddedSuite`` drives tests and the demo.
 Mounted sub-apps' lifespans do not run, so the suite starts each service runtime itself.
 """
 from __future__ import annotations
@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import importlib.util
+import secrets
 from collections.abc import AsyncIterator
 
 from fastapi import FastAPI
@@ -51,6 +53,27 @@ class EmbeddedSuite:
         async def healthz() -> dict:
             return {"status": "ok", "services": sorted(self.services)}
 
+        self.portal = None
+        if importlib.util.find_spec("portal") is not None and not only:
+            self._mount_portal()
+
+    def _mount_portal(self) -> None:
+        """The web pages at /: they answer what no service mount or route matches (the router's
+        default, so a known path with a wrong method still gets its 405). They read the mounted
+        apps in-process with a read-only key (docs/adr/0001-portal-reads-apis.md)."""
+        from portal.app import create_app
+        from portal.settings import PortalSettings
+        from portal.upstream import Upstream
+
+        ps = PortalSettings()
+        key = ps.api_key or secrets.token_urlsafe(24)  # one of its own: nobody else needs it here
+        for svc in self.services.values():
+            ring = svc.app.state.keyring
+            if ring.lookup(key) is None:
+                ring.add(key, "viewer")
+        self.portal = Upstream.in_process({n: s.app for n, s in self.services.items()}, key, ps.upstream_timeout_s)
+        self.app.router.default = create_app(self.portal, ps)
+
     @contextlib.asynccontextmanager
     async def _lifespan(self, _app: FastAPI) -> AsyncIterator[None]:
         await self.start()
@@ -67,6 +90,8 @@ class EmbeddedSuite:
             await svc.runtime.start()
 
     async def stop(self) -> None:
+        if self.portal is not None:
+            await self.portal.aclose()
         for svc in self.services.values():
             await svc.runtime.stop()
         await self.bus.close()

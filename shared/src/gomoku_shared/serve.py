@@ -57,12 +57,30 @@ def tune_gc() -> None:
     gc.set_threshold(50_000, 20, 1000)
 
 
+def serve_portal(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """The web front (package ``portal``): no runtime of its own, it reads the services over HTTP
+    at REGISTRATION_URL, PAIRING_URL, GAMEPLAY_URL and AWARDS_URL with PORTAL_API_KEY."""
+    from portal.app import standalone_app
+
+    settings = ServiceSettings(GOMOKU_SERVICE="portal")
+    logs.configure(settings.log_level, json_lines=settings.log_json)
+    try:
+        app = standalone_app()
+    except SettingsError as exc:
+        p.exit(2, f"{p.prog} portal: cannot start: {exc}\n")
+    uvicorn.run(app, host=args.host, port=args.port, log_config=None, access_log=False, proxy_headers=False,
+                timeout_graceful_shutdown=10)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m gomoku_shared.serve", description=__doc__)
     p.add_argument("service")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (0.0.0.0 in a container)")
     p.add_argument("--port", type=int, default=8000)
     args = p.parse_args(argv)
+    if args.service == "portal":
+        return serve_portal(p, args)
     found = builders()
     if args.service not in found:
         p.error(f"unknown service {args.service!r}; installed: {sorted(found)}")

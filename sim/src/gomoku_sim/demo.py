@@ -7,7 +7,8 @@
 Embedded: the four services in this process (in-memory bus, SQLite in a temporary DATA_DIR,
 one fake clock). Distributed: the four services as processes started with the commands of
 docker-compose.yml, on RabbitMQ (AMQP_URL) and PostgreSQL (DATABASE_URL: a server where a
-database per service may be created).
+database per service may be created), reached through the compose gateway (nginx) at one base
+URL, as in the embedded mode.
 """
 from __future__ import annotations
 
@@ -61,7 +62,8 @@ async def run(args: argparse.Namespace) -> int:
         admin = env_or_fail("DATABASE_URL")
         run_id = uuid.uuid4().hex[:6]
         ctx = distributed_stack(amqp_url=amqp, database_urls=database_urls_for(admin, f"gomoku_demo_{run_id}"),
-                                log_dir=out_dir.parent / "logs", namespace=f"demo-{run_id}", code_of=lambda: spec.code)
+                                log_dir=out_dir.parent / "logs", namespace=f"demo-{run_id}", code_of=lambda: spec.code,
+                                gateway=True)
     async with ctx as stack:
         driver = EventDriver(stack.platform, stack.clock, stack.quiet, spec)
         summary = await driver.run()

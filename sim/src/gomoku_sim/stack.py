@@ -126,9 +126,11 @@ class StateQuiet:
 async def distributed_stack(*, amqp_url: str, database_urls: dict[str, str], log_dir: str | Path,
                             namespace: str | None = None, keys: Keys = Keys(),
                             code_of: Callable[[], str | None] = lambda: None,
-                            extra_env: dict[str, str] | None = None, settle_s: float = 0.6) -> AsyncIterator[Stack]:
+                            extra_env: dict[str, str] | None = None, settle_s: float = 0.6,
+                            gateway: bool = False) -> AsyncIterator[Stack]:
     """The four services as separate processes (the compose commands) on RabbitMQ + PostgreSQL,
-    with CLOCK=fake; every service's clock is moved together."""
+    with CLOCK=fake; every service's clock is moved together. With ``gateway`` the platform is
+    reached through the compose gateway (nginx), at one base URL, as a partner would."""
     cc = load_compose_commands()
     env = {"CLOCK": "fake", "API_KEYS": keys.api_keys_setting, "LOG_LEVEL": "WARNING", "RELAY_POLL_S": "0.5",
            # the services' fake clocks start at the simulation's epoch
@@ -145,6 +147,10 @@ async def distributed_stack(*, amqp_url: str, database_urls: dict[str, str], log
         for s in SERVICES:
             await asyncio.to_thread(stack.wait_ready, s)
         urls = {s: stack.procs[s].url for s in SERVICES}
+        if gateway:
+            front = stack.start_gateway()
+            await asyncio.to_thread(stack.wait_gateway)
+            urls = {s: f"{front.url}/{s}" for s in SERVICES}
         platform = Platform.distributed(urls, keys)
         clock = SimClock(platform, SERVICES)
         now = await clock.now()

@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 from starlette.middleware import Middleware
 
 from gomoku_shared.api_docs import View, documented, text_too
-from gomoku_shared.auth import AnyPrincipal, KeyRing, Operator, require
+from gomoku_shared.auth import AnyPrincipal, KeyRing, Operator, Reader, require
 from gomoku_shared.errors import Unprocessable
 from gomoku_shared.idempotency import REPLAYED_HEADER, IdemKey, KeyedRequest, fingerprint, principal_id
 from gomoku_shared.params import ROUND_MAX, PathId, RoundNo
@@ -189,7 +189,7 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing, games: GameService | N
     r = APIRouter(prefix="/v1", tags=["games"])
 
     @r.get("/games", response_model=GameList, summary="List games (sorted by game_id)")
-    async def list_games(_p: AnyPrincipal, event_code: str | None = Query(None, max_length=64),
+    async def list_games(_p: Reader, event_code: str | None = Query(None, max_length=64),
                          section_id: str | None = Query(None, max_length=64),
                          round: int | None = Query(None, ge=0, le=ROUND_MAX),
                          status: Literal["active", "finished", "all"] = "all") -> JSONResponse:
@@ -197,7 +197,7 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing, games: GameService | N
 
     @r.get("/games/{game_id}", summary="One game as of now: board, turn, legal actions, forbidden points, clocks",
            **documented(GameView))
-    async def get_game(game_id: PathId, _p: AnyPrincipal) -> JSONResponse:
+    async def get_game(game_id: PathId, _p: Reader) -> JSONResponse:
         return JSONResponse(await games.view(game_id))
 
     async def act(game_id: str, p, name: str, body: PlayerBody, key: str | None) -> JSONResponse:
@@ -242,7 +242,7 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing, games: GameService | N
 
     @r.get("/games/{game_id}/record", summary="Game record (PLAY-8): json, notation or psq",
            response_model=None, responses={200: {"model": GameRecordView, **text_too("text/plain")[200]}})
-    async def record(game_id: PathId, _p: AnyPrincipal, format: Literal["json", "notation", "psq"] = "json"):
+    async def record(game_id: PathId, _p: Reader, format: Literal["json", "notation", "psq"] = "json"):
         rec = await games.export(game_id)
         if format == "json":
             return JSONResponse(rec)
@@ -257,7 +257,7 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing, games: GameService | N
             raise Unprocessable("psq_unsupported", str(exc)) from None
 
     @r.get("/rounds/{event_code}/{section_id}/{round}/games", response_model=GameList, summary="The games of one round")
-    async def round_games(event_code: PathId, section_id: PathId, round: RoundNo, _p: AnyPrincipal) -> JSONResponse:
+    async def round_games(event_code: PathId, section_id: PathId, round: RoundNo, _p: Reader) -> JSONResponse:
         return JSONResponse({"games": [_strip(g) for g in await games.list_games(event_code, section_id, round, "all")]})
 
     staff = APIRouter(prefix="/v1", tags=["arbiter"])

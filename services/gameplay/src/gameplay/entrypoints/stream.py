@@ -17,7 +17,7 @@ from typing import Annotated, Any
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse, StreamingResponse
 
-from gomoku_shared.auth import AnyPrincipal
+from gomoku_shared.auth import Reader
 from gomoku_shared.errors import NotFound, ServiceError, error_body
 from gomoku_shared.params import INT32_MAX, PathId, RoundNo, SinceSeq
 
@@ -95,7 +95,7 @@ def install(app: FastAPI, games: GameService) -> None:
              response_class=StreamingResponse,
              responses={200: {"content": {"text/event-stream": {"schema": SSE_EVENT_SCHEMA}},
                               "description": "the event stream"}})
-    async def sse(game_id: PathId, request: Request, _p: AnyPrincipal, since: SinceSeq = 0,
+    async def sse(game_id: PathId, request: Request, _p: Reader, since: SinceSeq = 0,
                   follow: bool = Query(True, description="keep the stream open until the game ends"),
                   last_event_id: str | None = Header(None, max_length=10, description=(
                       "the last `id:` received (resumes after it; wins over `since`): "

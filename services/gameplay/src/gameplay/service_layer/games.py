@@ -235,6 +235,8 @@ class GameService:
             role = "second"
         else:
             raise Unprocessable("not_a_player", f"{player_id!r} does not play game {g['game_id']}")
+        if principal.role == "viewer":
+            raise Forbidden("read_only_key", "a viewer key reads games and cannot act in them")
         if principal.role == "partner":
             partner = g["partner_a"] if player_id == g["player_a"] else g["partner_b"]
             if partner is None or partner != principal.partner_id:

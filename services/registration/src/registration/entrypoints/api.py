@@ -39,6 +39,8 @@ log = logging.getLogger("registration.api")
 
 Registrant = Annotated[Principal, Depends(require("partner", "operator"))]
 Anyone = Annotated[Principal, Depends(require("partner", "operator", "arbiter"))]
+#: the public event description: the read-only viewer key too (the web front)
+Reader = Annotated[Principal, Depends(require("partner", "operator", "arbiter", "viewer"))]
 Arbiter = Annotated[Principal, Depends(require("arbiter", "operator"))]
 OperatorKey = Annotated[Principal, Depends(require("operator"))]
 
@@ -133,7 +135,7 @@ def _event_routes(r: APIRouter) -> None:
 
     @r.get("/events/{event_code}", tags=["events"], summary="An event: stages, sections, caps, windows",
            **documented(v.EventView))
-    async def get_event(event_code: PathId, request: Request, _: Anyone) -> dict:
+    async def get_event(event_code: PathId, request: Request, _: Reader) -> dict:
         return await _read(request, lambda repos, ctx: queries.get_event(repos, ctx, event_code))
 
 

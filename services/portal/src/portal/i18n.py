@@ -1,0 +1,199 @@
+"""Every word the pages show, in Chinese (the default) and English.
+
+Values from the services (statuses, reasons, tiebreak names) are looked up as ``group.value``;
+a value this table does not know is shown as "—" rather than as a raw identifier.
+"""
+from __future__ import annotations
+
+LANGS = ("zh", "en")
+DEFAULT = "zh"
+
+_T: dict[str, tuple[str, str]] = {
+    # page chrome
+    "site": ("五子棋赛事平台", "Gomoku tournaments"),
+    "lang.switch": ("English", "中文"),
+    "home": ("首页", "Home"),
+    "events": ("赛事", "Events"),
+    "no_events": ("暂无公开赛事。", "No events are listed."),
+    "open_event": ("查看赛事", "Open an event"),
+    "event_code": ("赛事代码", "Event code"),
+    "go": ("前往", "Go"),
+    "stage": ("阶段", "Stage"),
+    "stages": ("比赛阶段", "Stages"),
+    "sections": ("组别", "Sections"),
+    "section": ("组别", "Section"),
+    "starts_on": ("开始日期", "Starts on"),
+    "registration_closes": ("报名截止", "Registration closes"),
+    "registration_opens": ("报名开始", "Registration opens"),
+    "timezone": ("时区", "Time zone"),
+    "status": ("状态", "Status"),
+    "format": ("赛制", "Format"),
+    "rounds": ("轮次", "Rounds"),
+    "round": ("第 {n} 轮", "Round {n}"),
+    "round_of": ("第 {n}/{total} 轮", "Round {n} of {total}"),
+    "kind": ("类别", "Kind"),
+    "track": ("规则", "Rules"),
+    "pairings": ("对阵与成绩", "Pairings and results"),
+    "standings": ("排名", "Standings"),
+    "crosstable": ("对阵总表", "Cross table"),
+    "board_no": ("台次", "Board"),
+    "first_player": ("先列棋手", "First-listed"),
+    "second_player": ("后列棋手", "Second-listed"),
+    "result": ("结果", "Result"),
+    "reason": ("原因", "Reason"),
+    "game": ("对局", "Game"),
+    "watch": ("观看", "Watch"),
+    "bye": ("轮空", "Bye"),
+    "not_paired": ("本轮尚未编排。", "This round is not paired yet."),
+    "no_standings": ("尚无排名。", "No standings yet."),
+    "place": ("名次", "Place"),
+    "start_no": ("序号", "No."),
+    "name": ("姓名", "Name"),
+    "unit": ("单位", "Unit"),
+    "played": ("局数", "Games"),
+    "decided_by": ("同分决定", "Tie decided by"),
+    "shared_place": ("并列", "shared"),
+    "after_round": ("第 {n} 轮后", "after round {n}"),
+    "black": ("黑方", "Black"),
+    "white": ("白方", "White"),
+    "to_move": ("轮到", "To act"),
+    "moves": ("手数", "Moves"),
+    "show_numbers": ("显示手数", "Show move numbers"),
+    "last_move": ("最后一手", "Last move"),
+    "opening": ("开局", "Opening"),
+    "live": ("直播中", "Live"),
+    "reconnecting": ("正在重新连接…", "Reconnecting…"),
+    "game_over": ("对局结束", "Game over"),
+    "winner": ("胜者", "Winner"),
+    "unavailable": ("服务暂时不可用，请稍后刷新。", "A service is unavailable; please reload later."),
+    "not_found": ("找不到该页面。", "This page does not exist."),
+    "points_short": ("分", "pts"),
+    "back_to_section": ("返回组别", "Back to the section"),
+    "back_to_event": ("返回赛事", "Back to the event"),
+    "awards_published": ("获奖名单已公布（第 {n} 版）", "Awards published (revision {n})"),
+    # statuses
+    "status.open": ("报名中", "Registration open"),
+    "status.awaiting_qualifiers": ("等待晋级名单", "Awaiting qualifiers"),
+    "status.ready": ("待开赛", "Ready"),
+    "status.closed": ("报名已截止", "Entries closed"),
+    "status.pending": ("未开始", "Not started"),
+    "status.waiting": ("等待中", "Waiting"),
+    "status.running": ("进行中", "In progress"),
+    "status.completed": ("已结束", "Completed"),
+    "status.cancelled": ("已取消", "Cancelled"),
+    "status.merged": ("已合并", "Merged"),
+    "status.draft": ("草案", "Draft"),
+    "status.published": ("已公布", "Published"),
+    "status.started": ("进行中", "Under way"),
+    "status.complete": ("已完赛", "Complete"),
+    "status.active": ("对弈中", "In play"),
+    "status.finished": ("已结束", "Finished"),
+    "status.created": ("未开始", "Not started"),
+    # formats, kinds, tracks
+    "format.swiss": ("瑞士制", "Swiss"),
+    "format.round_robin": ("循环赛", "Round robin"),
+    "kind.individual": ("个人赛", "Individual"),
+    "kind.team": ("团体赛", "Team"),
+    "track.free": ("无禁手", "Free rules"),
+    "track.professional": ("专业规则（有禁手）", "Professional (renju) rules"),
+    "gender.male": ("男", "male"),
+    "gender.female": ("女", "female"),
+    "gender.mixed": ("不限", "mixed"),
+    # results of a pairing and of a game
+    "result.first_wins": ("先列胜", "first-listed wins"),
+    "result.second_wins": ("后列胜", "second-listed wins"),
+    "result.draw": ("和棋", "draw"),
+    "result.double_forfeit": ("双方负", "both lose"),
+    "result.black": ("黑胜", "Black wins"),
+    "result.white": ("白胜", "White wins"),
+    "result.none": ("无结果", "no result"),
+    "result_source.game": ("对局结果", "from the game"),
+    "result_source.arbiter": ("裁判判定", "arbiter's decision"),
+    "reason.five": ("成五", "five in a row"),
+    "reason.resignation": ("认输", "resignation"),
+    "reason.resign": ("认输", "resignation"),
+    "reason.time_forfeit": ("超时", "time forfeit"),
+    "reason.flag": ("超时", "time forfeit"),
+    "reason.time": ("超时", "time forfeit"),
+    "reason.forbidden": ("禁手", "forbidden move"),
+    "reason.no_show": ("未到场", "no-show"),
+    "reason.double_no_show": ("双方未到场", "both absent"),
+    "reason.draw_agreed": ("协议和棋", "draw agreed"),
+    "reason.draw": ("和棋", "draw"),
+    "reason.board_full": ("棋盘下满", "board full"),
+    "reason.both_passed": ("双方弃权", "both passed"),
+    "reason.arbiter": ("裁判判定", "arbiter's decision"),
+    "reason.both_flags": ("双方超时", "both flags fell"),
+    "reason.forfeit": ("弃权", "forfeit"),
+    "reason.agreement": ("协议和棋", "draw agreed"),
+    "reason.draw_agreement": ("协议和棋", "draw agreed"),
+    "reason.passes": ("双方连续弃着", "both passed"),
+    "reason.draw_passes": ("双方连续弃着", "both passed"),
+    "reason.full_board": ("棋盘下满", "board full"),
+    "reason.draw_full_board": ("棋盘下满", "board full"),
+    "reason.draw_both_flags": ("双方超时", "both flags fell"),
+    "reason.round_forfeit": ("整轮弃权", "round forfeited"),
+    "reason.bye": ("轮空", "bye"),
+    "decided_by.tiebreak": ("对比分", "tiebreak"),
+    "decided_by.playoff": ("加赛", "playoff"),
+    "decided_by.arbiter": ("裁判决定", "arbiter"),
+    "decided_by.shared": ("并列", "shared place"),
+    # phases of a game
+    "phase.opening": ("开局阶段", "opening"),
+    "phase.swap": ("交换选择", "swap choice"),
+    "phase.offers": ("五手打点", "fifth-move offers"),
+    "phase.choose": ("选择打点", "choosing the fifth move"),
+    "phase.move": ("行棋", "play"),
+    "phase.play": ("行棋", "play"),
+    "phase.over": ("已结束", "over"),
+    "phase.waiting": ("等待入座", "waiting for the players"),
+    # tiebreaks (PAIR-7, PAIR-10)
+    "tiebreak.points": ("大分", "Points"),
+    "tiebreak.buchholz": ("对手分", "Buchholz"),
+    "tiebreak.buchholz_small": ("小分", "Buchholz"),
+    "tiebreak.buchholz_of_buchholz": ("小小分", "Buchholz of Buchholz"),
+    "tiebreak.median_buchholz": ("中间对手分", "Median Buchholz"),
+    "tiebreak.sonneborn_berger": ("小分", "Sonneborn-Berger"),
+    "tiebreak.wins": ("胜局", "Wins"),
+    "tiebreak.match_points": ("次分", "Match points"),
+    "tiebreak.opp_match_points": ("对手次分", "Opponents' match points"),
+    "tiebreak.median_opp_match_points": ("中间对手次分", "Median opponents' match points"),
+    "tiebreak.total_game_points": ("团体总局分", "Total game points"),
+    "tiebreak.sonneborn_berger_match": ("小分", "Sonneborn-Berger (match points)"),
+    "tiebreak.board_1_points": ("第一台局分", "Board 1 points"),
+    "tiebreak.board_2_points": ("第二台局分", "Board 2 points"),
+    "tiebreak.board_3_points": ("第三台局分", "Board 3 points"),
+}
+
+
+def pick(lang: str | None) -> str:
+    return lang if lang in LANGS else DEFAULT
+
+
+class Words:
+    """The words of one language, for templates: ``t("key", n=3)`` and ``v("status", value)``."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = pick(lang)
+        self._i = LANGS.index(self.lang)
+
+    def t(self, key: str, **fmt: object) -> str:
+        pair = _T.get(key)
+        text = pair[self._i] if pair else "—"
+        return text.format(**fmt) if fmt else text
+
+    def v(self, group: str, value: object) -> str:
+        """A service's value in words; an unknown value is shown as a dash, never raw."""
+        if value is None or value == "":
+            return "—"
+        return self.t(f"{group}.{value}")
+
+    def tiebreak(self, name: str, order: list[str]) -> str:
+        # SZ online calls the Buchholz 小分 and its sum 小小分 (PAIR-7); elsewhere it is 对手分
+        if name == "buchholz" and "buchholz_of_buchholz" in order:
+            return self.t("tiebreak.buchholz_small")
+        return self.v("tiebreak", name)
+
+
+def known(key: str) -> bool:
+    return key in _T

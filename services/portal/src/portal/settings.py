@@ -1,0 +1,29 @@
+"""Settings of the web front, read once at start-up (environment variables)."""
+from __future__ import annotations
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class PortalSettings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="", extra="ignore", frozen=True)
+
+    #: the read-only key the pages read the services with (an API_KEYS entry ``key=viewer``);
+    #: the embedded mode makes one of its own when unset
+    api_key: str = Field(default="", alias="PORTAL_API_KEY")
+    #: distributed mode: where each service answers (the embedded mode calls them in-process)
+    registration_url: str = Field(default="http://127.0.0.1:8001", alias="REGISTRATION_URL")
+    pairing_url: str = Field(default="http://127.0.0.1:8002", alias="PAIRING_URL")
+    gameplay_url: str = Field(default="http://127.0.0.1:8003", alias="GAMEPLAY_URL")
+    awards_url: str = Field(default="http://127.0.0.1:8004", alias="AWARDS_URL")
+    #: event codes listed on the start page, comma separated
+    events: str = Field(default="", alias="PORTAL_EVENTS")
+    #: seconds a call to a service may take before the page says the service is unavailable
+    upstream_timeout_s: float = Field(default=5.0, gt=0, le=60, alias="PORTAL_UPSTREAM_TIMEOUT_S")
+
+    def base_urls(self) -> dict[str, str]:
+        return {"registration": self.registration_url, "pairing": self.pairing_url,
+                "gameplay": self.gameplay_url, "awards": self.awards_url}
+
+    def event_codes(self) -> list[str]:
+        return [c.strip() for c in self.events.split(",") if c.strip()]

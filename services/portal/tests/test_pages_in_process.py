@@ -1,0 +1,67 @@
+"""The portal inside the embedded runner (in-process): its read-only key, languages, errors."""
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from gomoku_shared.auth import Principal
+from gomoku_shared.embedded import EmbeddedSuite
+from gomoku_shared.errors import ServiceError
+from gomoku_shared.settings import ServiceSettings
+
+
+@pytest.fixture
+async def client(tmp_path, monkeypatch):
+    monkeypatch.setenv("PORTAL_API_KEY", "view-key")
+    monkeypatch.setenv("PORTAL_EVENTS", "da23")
+    suite = EmbeddedSuite(ServiceSettings(DATA_DIR=str(tmp_path), API_KEYS="op-key=operator,view-key=viewer",
+                                          LOG_JSON=False))
+    await suite.start()
+    try:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=suite.app), base_url="http://test") as c:
+            yield c
+    finally:
+        await suite.stop()
+
+
+async def test_start_page_is_chinese_by_default_and_english_by_the_switch(client):
+    r = await client.get("/")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
+    assert "五子棋赛事平台" in r.text and 'lang="zh-CN"' in r.text and "/events/da23" in r.text
+    r = await client.get("/?lang=en")
+    assert "Gomoku tournaments" in r.text and 'lang="en"' in r.text
+    assert "lang=en" in r.headers["set-cookie"]
+    # the cookie keeps the choice on the next page
+    client.cookies.set("lang", "en")
+    r = await client.get("/")
+    assert "Gomoku tournaments" in r.text
+
+
+async def test_an_unknown_event_is_a_page_saying_so_not_a_500(client):
+    r = await client.get("/events/nope")
+    assert r.status_code == 404 and "找不到该页面" in r.text
+
+
+async def test_the_service_mounts_and_healthz_still_answer_before_the_pages(client):
+    assert (await client.get("/healthz")).json()["status"] == "ok"
+    r = await client.get("/pairing/v1/events/nope/sections")
+    assert r.headers["content-type"].startswith("application/json")
+
+
+async def test_the_viewer_key_reads_but_cannot_act_or_see_entries(client):
+    view = {"x-api-key": "view-key"}
+    assert (await client.get("/gameplay/v1/games", headers=view)).status_code == 200
+    assert (await client.get("/registration/v1/events/nope", headers=view)).status_code == 404
+    r = await client.get("/registration/v1/events/nope/entries", headers=view)
+    assert r.status_code == 403 and r.json()["error"]["code"] == "forbidden_role"
+    r = await client.post("/registration/v1/events", headers=view, json={"preset_id": "da-2023", "event_code": "x"})
+    assert r.status_code == 403
+
+
+def test_a_viewer_key_cannot_act_in_a_game():
+    from gameplay.service_layer.games import GameService
+
+    g = {"game_id": "g1", "first_id": "a", "second_id": "b", "player_a": "a", "partner_a": None, "partner_b": None}
+    with pytest.raises(ServiceError) as refused:
+        GameService.authorize(None, Principal("viewer"), g, "a")
+    assert refused.value.status == 403 and refused.value.code == "read_only_key"

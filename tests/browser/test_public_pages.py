@@ -1,0 +1,209 @@
+"""The public pages in a real Chromium, against the embedded runner served over a socket.
+
+A small DA 2023 field plays its first round through the APIs (bot players of gomoku_sim); the
+browser opens the event page, a section's pairings, standings and cross table, then a live game
+of round 2 while a bot moves in it through the gameplay API: the stone must appear on the board
+without a reload (PLAY-8 live broadcast). Screenshots go to test-output/browser/ (git-ignored).
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from gomoku_sim.bots import BotPolicy
+from gomoku_sim.client import ApiError, Keys, Platform
+from gomoku_sim.driver import EventDriver, RunSpec, SimClock
+
+CHROMIUM = "/usr/bin/chromium"
+ROOT = Path(__file__).resolve().parents[2]
+OUT = ROOT / "test-output" / "browser"
+#: words that must never reach a page: service identifiers instead of translated labels
+RAW = ("first_wins", "second_wins", "median_buchholz", "buchholz", "round_robin", "time_forfeit",
+       "resignation", "published", "running", "da23.main")
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _browser_or_fail():
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"no browser at {CHROMIUM}: install Debian's chromium "
+                    "(apt-get update && apt-get install -y chromium), then run the tests again")
+    try:
+        from playwright.async_api import async_playwright
+    except ImportError:  # pragma: no cover - a dev dependency of the project
+        pytest.fail("the playwright package is missing: run `make install`")
+    return async_playwright
+
+
+@pytest.fixture
+def served(tmp_path):
+    """``python -m gomoku_shared.embedded`` as its own process on a free port, simulation clock."""
+    port = _free_port()
+    log = tmp_path / "embedded.log"
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "DATA_DIR": str(tmp_path), "API_KEYS": Keys().api_keys_setting,
+           "CLOCK": "fake", "CLOCK_START": "2020-01-01T00:00:00+00:00", "LOG_JSON": "true", "LOG_LEVEL": "WARNING",
+           "RELAY_POLL_S": "0.2"}
+    with open(log, "ab") as fh:
+        proc = subprocess.Popen([sys.executable, "-m", "gomoku_shared.embedded", "--port", str(port)], env=env,
+                                stdout=fh, stderr=subprocess.STDOUT)
+    try:
+        for _ in range(300):
+            if proc.poll() is not None:
+                raise RuntimeError(f"embedded exited {proc.returncode}:\n{log.read_text()[-3000:]}")
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.2)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+async def _settle() -> None:
+    await asyncio.sleep(0.3)  # the embedded relay publishes within RELAY_POLL_S
+
+
+async def _until(what: str, probe, timeout_s: float = 90.0):
+    end = time.monotonic() + timeout_s
+    while time.monotonic() < end:
+        value = await probe()
+        if value:
+            return value
+        await asyncio.sleep(0.2)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+async def _first_round_played(base: str) -> tuple[Platform, EventDriver, str]:
+    platform = Platform.distributed({s: f"{base}/{s}" for s in ("registration", "pairing", "gameplay", "awards")})
+    spec = RunSpec(preset_id="da-2023", seed=5, sizes={"open": 6, "junior": 0, "public": 0}, rounds=3,
+                   policy=BotPolicy(no_show_rate=0, timeout_rate=0), progress=False)
+    driver = EventDriver(platform, SimClock(platform, ("gameplay",)), _settle, spec)
+    await driver.create_event()
+    await driver.create_units()
+    await driver.register()
+    await driver.verify_evidence()
+    await driver.check_in_and_close(driver.config.stages[0].id)
+
+    async def round_two_live():
+        try:
+            section = await platform.get("pairing", f"/v1/events/{driver.code}/sections/open")
+        except ApiError as exc:  # the stage's closing has not reached pairing yet
+            if exc.status != 404:
+                raise
+            return None
+        games = await driver.active_games()
+        if section["current_round"] >= 2 and games:
+            return games
+        await driver.sweep_bots(games)
+        return None
+
+    games = await _until("round 2 of the open section to start", round_two_live)
+    return platform, driver, games[0]["game_id"]
+
+
+async def _move_in(driver: EventDriver, platform: Platform, game_id: str) -> int:
+    """Bots act in the game until a stone is added; returns the number of moves then."""
+    before = len((await platform.get("gameplay", f"/v1/games/{game_id}"))["moves"])
+    for _ in range(20):
+        await driver.sweep_bots([{"game_id": game_id, "seq": None}])
+        now = len((await platform.get("gameplay", f"/v1/games/{game_id}"))["moves"])
+        if now > before:
+            return now
+    raise AssertionError(f"no move was made in {game_id}")
+
+
+async def test_public_pages_and_a_live_board_in_chromium(served):
+    async_playwright = _browser_or_fail()
+    OUT.mkdir(parents=True, exist_ok=True)
+    platform, driver, game_id = await _first_round_played(served)
+    # a few moves first, so the board has stones when the page opens
+    for _ in range(3):
+        await _move_in(driver, platform, game_id)
+    problems: list[str] = []
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            page = await browser.new_page(viewport={"width": 1200, "height": 900})
+            page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+            page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+
+            await page.goto(f"{served}/events/{driver.code}")
+            assert "2023" in await page.title()
+            body = await page.inner_text("main")
+            assert "阶段" in body and "瑞士制" in body and "进行中" in body  # stage, Swiss, in progress
+            await page.screenshot(path=str(OUT / "event.png"), full_page=True)
+
+            await page.click("table a >> text=Open")
+            await page.wait_for_url("**/sections/open")
+            body = await page.inner_text("main")
+            assert "第 1 轮" in body and "第 2 轮" in body and "直播中" in body
+            _no_raw(body, "section")
+            await page.screenshot(path=str(OUT / "section.png"), full_page=True)
+
+            await page.click("nav.tabs >> text=排名")
+            await page.wait_for_url("**/standings")
+            heads = await page.locator("table.standings th").all_inner_texts()
+            # PAIR-7 (Swiss, DA): points → 对手分 → 中间对手分 → wins, in the section's order
+            assert heads[3:7] == ["大分", "对手分", "中间对手分", "胜局"], heads
+            _no_raw(await page.inner_text("main"), "standings")
+            await page.screenshot(path=str(OUT / "standings.png"), full_page=True)
+
+            await page.click("nav.tabs >> text=对阵总表")
+            await page.wait_for_url("**/crosstable")
+            assert await page.locator("table.cross tbody tr").count() == 6
+            await page.screenshot(path=str(OUT / "crosstable.png"), full_page=True)
+
+            await page.goto(f"{served}/events/{driver.code}/sections/open/standings?lang=en")
+            heads = await page.locator("table.standings th").all_inner_texts()
+            assert heads[3:7] == ["Points", "Buchholz", "Median Buchholz", "Wins"], heads
+            await page.screenshot(path=str(OUT / "standings-en.png"), full_page=True)
+            await page.goto(f"{served}/?lang=zh")
+
+            await page.goto(f"{served}/games/{game_id}")
+            shown = int(await page.get_attribute(".game-status", "data-moves"))
+            assert await page.locator(".board .stone").count() == shown > 0
+            assert await page.locator(".board .stone.last").count() == 1
+            await page.wait_for_timeout(300)  # the stream is open (EventSource connects on load)
+            moves = await _move_in(driver, platform, game_id)
+            made = time.monotonic()
+            # the move reaches the open page without a reload within a second (issue 15, PLAY-8)
+            await page.wait_for_function(f"document.querySelector('.game-status').dataset.moves >= {moves}",
+                                         timeout=1000)
+            assert time.monotonic() - made < 1.0
+            assert await page.locator(".board .stone").count() == moves
+            assert "黑方" in await page.inner_text("main")
+            await page.screenshot(path=str(OUT / "game.png"), full_page=True)
+
+            phone = await browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
+            phone.on("console", lambda m: problems.append(f"phone console {m.type}: {m.text}") if m.type == "error" else None)
+            await phone.goto(f"{served}/games/{game_id}")
+            width = await phone.evaluate("document.documentElement.scrollWidth")
+            assert width <= 390, f"the game page is wider than a phone: {width}px"
+            await phone.screenshot(path=str(OUT / "game-phone.png"), full_page=True)
+            await phone.goto(f"{served}/events/{driver.code}/sections/open/standings")
+            await phone.screenshot(path=str(OUT / "standings-phone.png"), full_page=True)
+        finally:
+            await browser.close()
+            await platform.aclose()
+    assert problems == [], problems
+
+
+def _no_raw(text: str, page: str) -> None:
+    found = [w for w in RAW if w in text]
+    assert not found, f"raw identifiers on the {page} page: {found}"

@@ -1,6 +1,7 @@
 """The registration tables behind typed repositories, one per kind of record, all on one
 AsyncSession (the unit of work's). The service layer asks these for rows and aggregates and
-never builds a statement itself; row <-> domain mapping lives in `repository`."""
+never builds a statement itself; row <-> domain mapping lives in `repository`. Personal data
+handed to a repository in clear (ID numbers, document references) is stored encrypted."""
 from __future__ import annotations
 
 from typing import Any
@@ -98,8 +99,10 @@ class EntryRepository:
         await self.session.execute(sa.update(orm.entries).where(orm.entries.c.id == entry_id).values(
             intends_to_represent=value))
 
-    async def add_withdrawal(self, **values: Any) -> None:
-        await self.session.execute(sa.insert(orm.withdrawals).values(**values))
+    async def add_withdrawal(self, *, proof_ref: str | None, **values: Any) -> None:
+        """REG-10: the withdrawal with its proof reference (stored encrypted)."""
+        await self.session.execute(sa.insert(orm.withdrawals).values(
+            **values, proof_ref_enc=self.protector.encrypt(proof_ref) if proof_ref else None))
 
 
 class PersonRepository:
@@ -112,25 +115,34 @@ class PersonRepository:
     async def rows(self, code: str, ids: list[str] | None = None) -> dict[str, Any]:
         return await rows.people_rows(self.session, code, ids)
 
-    async def by_index(self, code: str, index: str, *, partner_id: Any) -> Any:
-        return await rows.person_by_index(self.session, code, index, partner_id=partner_id)
+    async def by_id_number(self, code: str, id_number: str, *, partner_id: Any) -> Any:
+        """The person registered with this ID number (found by its keyed hash; see
+        `repository.person_by_index` for `partner_id`)."""
+        return await rows.person_by_index(self.session, code, self.protector.index(id_number), partner_id=partner_id)
 
     async def last_seq(self, code: str) -> int:
         return await rows.next_seq(self.session, orm.people, code) - 1
 
-    async def add(self, **values: Any) -> None:
-        await self.session.execute(sa.insert(orm.people).values(**values))
+    async def add(self, *, id_number: str | None, **values: Any) -> None:
+        """A person; the ID number is stored encrypted beside its keyed hash (the masked form
+        comes with `values`)."""
+        await self.session.execute(sa.insert(orm.people).values(
+            **values, id_number_enc=self.protector.encrypt(id_number),
+            id_number_index=self.protector.index(id_number) if id_number else None))
 
 
 class EvidenceRepository:
-    def __init__(self, session: AsyncSession) -> None:
+    def __init__(self, session: AsyncSession, protector: DataProtector) -> None:
         self.session = session
+        self.protector = protector
 
     async def last_seq(self, code: str) -> int:
         return await rows.next_seq(self.session, orm.evidence, code) - 1
 
-    async def add(self, **values: Any) -> Any:
-        await self.session.execute(sa.insert(orm.evidence).values(**values))
+    async def add(self, *, document_ref: str, **values: Any) -> Any:
+        """An evidence record; its document reference is stored encrypted."""
+        await self.session.execute(sa.insert(orm.evidence).values(
+            **values, document_ref_enc=self.protector.encrypt(document_ref)))
         return await self.get(values["id"])
 
     async def get(self, evidence_id: str) -> Any:
@@ -197,6 +209,6 @@ class Repositories:
         self.events = EventRepository(session)
         self.entries = EntryRepository(session, protector)
         self.people = PersonRepository(session, protector)
-        self.evidence = EvidenceRepository(session)
+        self.evidence = EvidenceRepository(session, protector)
         self.units = UnitRepository(session)
         self.changes = ChangeRepository(session)

@@ -121,80 +121,46 @@ def build_next_stage(event: EventConfig, stage_id: str, cohorts: Sequence[Qualif
     stage = event.stage(stage_id)
     if stage.entry != "qualification":
         raise RegistrationError(f"stage {stage_id} is entered by registration, not qualification")
-    units_of = units_of or {}
-    placed: dict[str, StagePlace] = {}
-    passed: list[PassedOver] = []
-    unfilled: dict[str, int] = {}
-
-    def consider(pid: str, to_section: str, via: str, source: str, place: int,
-                 src_track: str | None) -> bool:
-        person = people.get(pid)
-        if person is None:
-            raise RegistrationError(f"unknown person {pid!r}")
-        if pid in placed:
-            passed.append(PassedOver(pid, source, place, (Decision(
-                "EVT-6", f"{stage_id}/duplicate", Outcome.REFUSED,
-                f"{person.name} already holds a place in {placed[pid].to_section}", pid),)))
-            return False
-        unit = units_of.get(pid)
-        deadline = approval_deadline(event, source) if via in ("qualified", "substitute") else None
-        own = _as_of_deadline([e for e in evidence if e.person_id == pid], deadline)
-
-        def judge(mode: str | None) -> list[Decision]:
-            report = evaluate_player(event, to_section, person, own, unit=unit, intends_to_represent=pid in intents,
-                                     mode=mode)
-            decisions = list(report.decisions)
-            for d in report.decisions:
-                if is_wildcard_decision(d) and src_track is not None:
-                    clause = event.clause(d.clause.split("/")[0])
-                    opt = wildcard_option(clause)
-                    if opt and opt.wildcard_track and src_track != opt.wildcard_track:
-                        decisions.append(Decision(
-                            "REG-7", f"{clause.id}/wildcard_track", Outcome.REFUSED,
-                            f"wildcard players qualify only through a {opt.wildcard_track}-rules section "
-                            f"(came from {source})", pid))
-                    elif opt and opt.wildcard_max_place and via == "qualified" and place > opt.wildcard_max_place:
-                        decisions.append(Decision(
-                            "REG-7", f"{clause.id}/wildcard_place", Outcome.REFUSED,
-                            f"wildcard players need place {opt.wildcard_max_place} or better", pid))
-            return decisions
-
-        decisions = judge(None)
-        outcome = combine(decisions)
-        if outcome is Outcome.ADMITTED:
-            decisions.append(Decision("REG-7", f"{stage_id}/place", Outcome.ADMITTED,
-                                      f"{via} from {source} (place {place}) into {to_section}", pid))
-            placed[pid] = StagePlace(pid, to_section, via, source, place, tuple(decisions),
-                                     unit.id if unit else None)
-            return True
-        # REG-18: refused only because evidence still awaits approval (it would admit as declared)?
-        awaiting = outcome is Outcome.PENDING or combine(judge("declared")) is not Outcome.REFUSED
-        if awaiting:
-            by = f" before {deadline.isoformat()}" if deadline is not None else ""
-            decisions.append(Decision("REG-7", f"{stage_id}/place", Outcome.REFUSED,
-                                      "evidence not yet approved: the place passes on "
-                                      f"(approved{by}, the place comes back)", pid))
-        passed.append(PassedOver(pid, source, place, tuple(decisions), deadline, awaiting))
-        return False
-
+    builder = _StageBuilder(event, stage_id, people, evidence, units_of or {}, intents)
     for sl in seeded:
-        event.section(sl.to_section)  # KeyError for an unknown section
+        builder.fill_seeded(sl)
+    for c in cohorts:
+        builder.fill_cohort(c)
+    placed = builder.placed
+    if stage.cap_total is not None and len(placed) > stage.cap_total:
+        raise RegistrationError(f"stage {stage_id} would have {len(placed)} players (cap {stage.cap_total})")
+    return NextStageResult(stage_id, tuple(placed.values()), tuple(builder.passed), builder.unfilled)
+
+
+class _StageBuilder:
+    """The places of one qualification stage as they are filled, list by list."""
+
+    def __init__(self, event: EventConfig, stage_id: str, people: Mapping[str, Person],
+                 evidence: Sequence[Evidence], units_of: Mapping[str, Unit], intents: Collection[str]) -> None:
+        self.event, self.stage_id, self.people = event, stage_id, people
+        self.evidence, self.units_of, self.intents = evidence, units_of, intents
+        self.placed: dict[str, StagePlace] = {}
+        self.passed: list[PassedOver] = []
+        self.unfilled: dict[str, int] = {}
+
+    def fill_seeded(self, sl: SeededList) -> None:
+        self.event.section(sl.to_section)  # KeyError for an unknown section
         filled = 0
         order = [(pid, "seeded", i + 1) for i, pid in enumerate(sl.qualifiers)] + \
                 [(pid, "seeded_substitute", len(sl.qualifiers) + i + 1) for i, pid in enumerate(sl.substitutes)]
         for pid, via, place in order:
             if filled >= len(sl.qualifiers):
                 break
-            if consider(pid, sl.to_section, via, sl.source, place, None):
+            if self.consider(pid, sl.to_section, via, sl.source, place, None):
                 filled += 1
         if filled < len(sl.qualifiers):
-            unfilled[f"{sl.source}->{sl.to_section}"] = len(sl.qualifiers) - filled
+            self.unfilled[f"{sl.source}->{sl.to_section}"] = len(sl.qualifiers) - filled
 
-    for c in cohorts:
-        src = event.section(c.section_id)
+    def fill_cohort(self, c: QualifierList) -> None:
+        src = self.event.section(c.section_id)
         rule = src.qualification
-        if rule is None or rule.to_stage != stage_id:
-            raise RegistrationError(f"section {c.section_id} does not qualify into {stage_id}")
+        if rule is None or rule.to_stage != self.stage_id:
+            raise RegistrationError(f"section {c.section_id} does not qualify into {self.stage_id}")
         gender = c.gender or (src.gender if src.gender != "mixed" else None)
         if gender is None or gender not in rule.to_section:
             raise RegistrationError(f"cohort of {c.section_id} needs a gender with a destination")
@@ -206,11 +172,62 @@ def build_next_stage(event: EventConfig, stage_id: str, cohorts: Sequence[Qualif
         for pid, via, place in order:
             if filled >= slots:
                 break
-            if consider(pid, to_section, via, c.section_id, place, src.track):
+            if self.consider(pid, to_section, via, c.section_id, place, src.track):
                 filled += 1
         if filled < rule.top:
-            unfilled[f"{c.section_id}/{gender}->{to_section}"] = rule.top - filled
+            self.unfilled[f"{c.section_id}/{gender}->{to_section}"] = rule.top - filled
 
-    if stage.cap_total is not None and len(placed) > stage.cap_total:
-        raise RegistrationError(f"stage {stage_id} would have {len(placed)} players (cap {stage.cap_total})")
-    return NextStageResult(stage_id, tuple(placed.values()), tuple(passed), unfilled)
+    def consider(self, pid: str, to_section: str, via: str, source: str, place: int, src_track: str | None) -> bool:
+        """Place the player if eligible (REG-7); else record why the place passed on."""
+        event, stage_id = self.event, self.stage_id
+        person = self.people.get(pid)
+        if person is None:
+            raise RegistrationError(f"unknown person {pid!r}")
+        if pid in self.placed:
+            self.passed.append(PassedOver(pid, source, place, (Decision(
+                "EVT-6", f"{stage_id}/duplicate", Outcome.REFUSED,
+                f"{person.name} already holds a place in {self.placed[pid].to_section}", pid),)))
+            return False
+        unit = self.units_of.get(pid)
+        deadline = approval_deadline(event, source) if via in ("qualified", "substitute") else None
+        own = _as_of_deadline([e for e in self.evidence if e.person_id == pid], deadline)
+        decisions = self.judge(pid, person, to_section, own, unit, via, source, place, src_track, None)
+        outcome = combine(decisions)
+        if outcome is Outcome.ADMITTED:
+            decisions.append(Decision("REG-7", f"{stage_id}/place", Outcome.ADMITTED,
+                                      f"{via} from {source} (place {place}) into {to_section}", pid))
+            self.placed[pid] = StagePlace(pid, to_section, via, source, place, tuple(decisions),
+                                          unit.id if unit else None)
+            return True
+        # REG-18: refused only because evidence still awaits approval (it would admit as declared)?
+        awaiting = outcome is Outcome.PENDING or combine(
+            self.judge(pid, person, to_section, own, unit, via, source, place, src_track, "declared")) is not Outcome.REFUSED
+        if awaiting:
+            by = f" before {deadline.isoformat()}" if deadline is not None else ""
+            decisions.append(Decision("REG-7", f"{stage_id}/place", Outcome.REFUSED,
+                                      "evidence not yet approved: the place passes on "
+                                      f"(approved{by}, the place comes back)", pid))
+        self.passed.append(PassedOver(pid, source, place, tuple(decisions), deadline, awaiting))
+        return False
+
+    def judge(self, pid: str, person: Person, to_section: str, own: Sequence[Evidence], unit: Unit | None, via: str,
+              source: str, place: int, src_track: str | None, mode: str | None) -> list[Decision]:
+        """The player's eligibility for the target section, with REG-7's wildcard limits."""
+        event = self.event
+        report = evaluate_player(event, to_section, person, own, unit=unit, intends_to_represent=pid in self.intents,
+                                 mode=mode)
+        decisions = list(report.decisions)
+        for d in report.decisions:
+            if is_wildcard_decision(d) and src_track is not None:
+                clause = event.clause(d.clause.split("/")[0])
+                opt = wildcard_option(clause)
+                if opt and opt.wildcard_track and src_track != opt.wildcard_track:
+                    decisions.append(Decision(
+                        "REG-7", f"{clause.id}/wildcard_track", Outcome.REFUSED,
+                        f"wildcard players qualify only through a {opt.wildcard_track}-rules section "
+                        f"(came from {source})", pid))
+                elif opt and opt.wildcard_max_place and via == "qualified" and place > opt.wildcard_max_place:
+                    decisions.append(Decision(
+                        "REG-7", f"{clause.id}/wildcard_place", Outcome.REFUSED,
+                        f"wildcard players need place {opt.wildcard_max_place} or better", pid))
+        return decisions

@@ -130,8 +130,8 @@ def _event_routes(r: APIRouter) -> None:
     @r.post("/events", dependencies=KEYED, tags=["events"], status_code=201, responses=errors(404),
             summary="Create an event from a preset plus overrides; emits event.configured")
     async def create_event(body: s.EventIn, request: Request, principal: OperatorKey) -> JSONResponse:
-        return await _run(request, principal, None, lambda uow, _: events.create_event(uow, _ctx(request), principal, body),
-                          body=body)
+        return await _run(request, principal, None,
+                          lambda uow, _: events.create_event(uow, _ctx(request), principal, body), body=body)
 
     @r.get("/events/{event_code}", tags=["events"], summary="An event: stages, sections, caps, windows",
            **documented(v.EventView))
@@ -200,8 +200,8 @@ def _change_routes(r: APIRouter) -> None:
             summary="Request a change (REG-10: arbiter approval after the close, none in the freeze; REG-9)")
     async def request_change(event_code: PathId, entry_id: PathId, body: s.ChangeIn, request: Request,
                              principal: Anyone) -> JSONResponse:
-        return await _command(request, principal, event_code, lambda cmd: changes.request_change_cmd(cmd, entry_id, body),
-                              body=body)
+        return await _command(request, principal, event_code,
+                              lambda cmd: changes.request_change_cmd(cmd, entry_id, body), body=body)
 
     @r.get("/events/{event_code}/changes", tags=["changes"], summary="Change requests (a partner sees its own)",
            **documented(v.Changes))
@@ -223,7 +223,8 @@ def _evidence_routes(r: APIRouter) -> None:
                     "the document is stored encrypted; the player's entries are judged again (REG-18)")
     async def upload_evidence(event_code: PathId, body: s.EvidenceUploadIn, request: Request,
                               principal: Anyone) -> JSONResponse:
-        return await _command(request, principal, event_code, lambda cmd: evidence.upload_evidence(cmd, body), body=body)
+        return await _command(request, principal, event_code, lambda cmd: evidence.upload_evidence(cmd, body),
+                              body=body)
 
     @r.get("/events/{event_code}/evidence", tags=["evidence"], summary="Evidence records (a partner sees its own)",
            **documented(v.EvidenceList))
@@ -290,7 +291,8 @@ def _stage_routes(r: APIRouter) -> None:
             summary="Players seeded straight into a qualification stage (EVT-6, SZ: Shenzhen Cup top 4)")
     async def seeded(event_code: PathId, stage: PathId, body: s.SeededIn, request: Request,
                      principal: OperatorKey) -> JSONResponse:
-        return await _command(request, principal, event_code, lambda cmd: stages.post_seeded(cmd, stage, body), body=body)
+        return await _command(request, principal, event_code, lambda cmd: stages.post_seeded(cmd, stage, body),
+                              body=body)
 
 
 

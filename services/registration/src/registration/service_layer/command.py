@@ -98,10 +98,9 @@ class EventCommand:
         finds only the people it registered itself: another partner's person with the same
         number is invisible (the answer is the one for an unknown number: a new person), so
         no request reveals whether a number is registered elsewhere. Staff find anyone's."""
-        index = self.ctx.protector.index(p.id_number) if p.id_number else None
-        if index is not None:
+        if p.id_number:
             scope = repo.ANY_REGISTRANT if self.principal.is_staff else owner_of(self.principal)
-            row = await self.uow.people.by_index(self.code, index, partner_id=scope)
+            row = await self.uow.people.by_id_number(self.code, p.id_number, partner_id=scope)
             if row is not None:
                 if (row.name, row.gender, row.birth_date) != (p.name, p.gender, p.birth_date):
                     raise Conflict("player_mismatch", "a player with this ID number is registered with "
@@ -114,8 +113,7 @@ class EventCommand:
         await self.uow.people.add(
             event_code=self.code, id=pid, seq=self.person_seq, name=p.name, gender=p.gender,
             birth_date=p.birth_date, citizenship=p.citizenship, registered_unit_id=p.registered_unit_id,
-            id_number_enc=self.ctx.protector.encrypt(p.id_number), id_number_index=index,
-            id_number_masked=masked, partner_id=owner_of(self.principal))
+            id_number=p.id_number, id_number_masked=masked, partner_id=owner_of(self.principal))
         self.people[pid] = Person(pid, p.name, p.gender, p.birth_date, IdNumber(masked) if masked else None,
                                   p.citizenship, p.registered_unit_id)
         return pid
@@ -159,7 +157,7 @@ class EventCommand:
         details = repo.evidence_details(ev.model_dump())
         row = await self.uow.evidence.add(
             id=eid, event_code=self.code, seq=self.evidence_seq, person_id=person_id, entry_id=entry_id,
-            kind=ev.kind, document_ref_enc=self.ctx.protector.encrypt(ev.document_ref), details=details,
+            kind=ev.kind, document_ref=ev.document_ref, details=details,
             submitted_at=self.now, status="pending", partner_id=owner_of(self.principal))
         return repo.evidence_from_row(row)
 

@@ -142,7 +142,7 @@ async def withdraw(cmd: EventCommand, entry_id: str, body: s.WithdrawIn) -> dict
         raise Unprocessable("withdrawal_refused", str(exc)) from None
     await cmd.uow.entries.add_withdrawal(
         entry_id=entry_id, event_code=cmd.code, at=cmd.now, reason=done.withdrawal.reason,
-        proof_ref_enc=cmd.ctx.protector.encrypt(body.proof_ref) if body.proof_ref else None,
+        proof_ref=body.proof_ref,
         refund_requested=done.withdrawal.refund_requested,
         requested_by=f"{cmd.principal.role}:{cmd.principal.partner_id or cmd.principal.key_id}")
     await cmd.save()

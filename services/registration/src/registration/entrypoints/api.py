@@ -180,7 +180,7 @@ def _entry_routes(r: APIRouter) -> None:
 
     @r.post("/events/{event_code}/entries/{entry_id}/facts", dependencies=KEYED, tags=["entries"], status_code=200,
             summary="Correct declared facts; the entry is judged again, refused ones too (REG-18)")
-    async def correct_facts(event_code: str, entry_id: str, body: s.FactsCorrectionIn, request: Request,
+    async def correct_facts(event_code: PathId, entry_id: PathId, body: s.FactsCorrectionIn, request: Request,
                             principal: Anyone) -> JSONResponse:
         return await _command(request, principal, event_code, lambda cmd: evidence.correct_facts(cmd, entry_id, body),
                               status=200, body=body)

@@ -4,7 +4,7 @@ UV := .tools/bin/uv
 export UV_PROJECT_ENVIRONMENT := $(CURDIR)/.venv
 export PYTHONPATH :=
 
-.PHONY: install test demo bench clean
+.PHONY: install lint lint-types format test demo bench clean
 
 $(UV):
 	$(PY) -m pip install --quiet --disable-pip-version-check --target .tools 'uv==0.13.9'
@@ -14,6 +14,21 @@ $(UV):
 	touch $@
 
 install: .venv/.installed
+
+# ruff (lint + format) and mypy over the whole tree; CI runs this before the tests
+MYPY_TARGETS := shared/src/gomoku_shared services/registration/src/registration services/pairing/src/pairing \
+	services/gameplay/src/gameplay services/awards/src/awards services/portal/src/portal sim/src/gomoku_sim bench
+lint: install
+	.venv/bin/ruff check .
+	.venv/bin/ruff format --check .
+	.venv/bin/mypy $(MYPY_TARGETS)
+
+lint-types: install
+	.venv/bin/mypy $(MYPY_TARGETS)
+
+format: install
+	.venv/bin/ruff check --fix .
+	.venv/bin/ruff format .
 
 test: install
 	.venv/bin/python -m pytest -q $(PYTEST_ARGS)

@@ -3,6 +3,7 @@
 A benchmark is any module ``bench/<name>.py`` (not starting with ``_``) defining ``main()``.
 Usage: ``python -m bench [name ...]``; ``python -m bench --list`` shows what would run.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -15,9 +16,7 @@ from pathlib import Path
 
 def discover() -> list[str]:
     here = Path(__file__).parent
-    return sorted(
-        m.name for m in pkgutil.iter_modules([str(here)]) if not m.name.startswith("_") and not m.ispkg
-    )
+    return sorted(m.name for m in pkgutil.iter_modules([str(here)]) if not m.name.startswith("_") and not m.ispkg)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -12,6 +12,7 @@ Deterministic: fixed seeds, the same inputs for both cores. Each figure is the b
 ROUNDS rounds (the machine is shared; the best round is the least disturbed); a compiled
 round repeats its inputs for at least MIN_SECONDS since that core is ~1000x faster.
 """
+
 from __future__ import annotations
 
 import random

@@ -7,6 +7,7 @@ The baseline, measured in the same run and the same mode, is a scaled-down field
 ``--baseline-players``). Printed: wall time, games, games per second, bot actions, HTTP requests,
 and the ratio of each to the baseline. Only the online stage is played (the final is fed by it).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -22,23 +23,43 @@ from gomoku_sim.bots import BotPolicy
 from gomoku_sim.driver import EventDriver, RunSpec
 from gomoku_sim.stack import database_urls_for, distributed_stack, embedded_stack
 
-SECTIONS = ("men-free", "women-free", "junior-boys-free", "junior-girls-free",
-            "men-pro", "women-pro", "junior-boys-pro", "junior-girls-pro")
+SECTIONS = (
+    "men-free",
+    "women-free",
+    "junior-boys-free",
+    "junior-girls-free",
+    "men-pro",
+    "women-pro",
+    "junior-boys-pro",
+    "junior-girls-pro",
+)
 
 
 async def run_once(mode: str, players: int, seed: int, label: str) -> dict:
     sizes = {s: players for s in SECTIONS}
-    spec = RunSpec(preset_id="sz-2022", seed=seed, event_code=f"bench{players}", sizes=sizes,
-                   policy=BotPolicy(), progress=True, concurrency=1 if mode == "embedded" else 32,
-                   wait_timeout_s=300, run_timeout_s=7200)
+    spec = RunSpec(
+        preset_id="sz-2022",
+        seed=seed,
+        event_code=f"bench{players}",
+        sizes=sizes,
+        policy=BotPolicy(),
+        progress=True,
+        concurrency=1 if mode == "embedded" else 32,
+        wait_timeout_s=300,
+        run_timeout_s=7200,
+    )
     tmp = Path(tempfile.mkdtemp(prefix=f"bench-{label}-"))
     if mode == "embedded":
         ctx = embedded_stack(tmp / "data")
     else:
         rid = uuid.uuid4().hex[:6]
-        ctx = distributed_stack(amqp_url=os.environ["AMQP_URL"],
-                                database_urls=database_urls_for(os.environ["DATABASE_URL"], f"gomoku_bench_{rid}"),
-                                log_dir=tmp / "logs", namespace=f"bench-{rid}", code_of=lambda: spec.code)
+        ctx = distributed_stack(
+            amqp_url=os.environ["AMQP_URL"],
+            database_urls=database_urls_for(os.environ["DATABASE_URL"], f"gomoku_bench_{rid}"),
+            log_dir=tmp / "logs",
+            namespace=f"bench-{rid}",
+            code_of=lambda: spec.code,
+        )
     started = time.monotonic()
     phases: dict[str, float] = {}
     async with ctx as stack:
@@ -60,10 +81,17 @@ async def run_once(mode: str, players: int, seed: int, label: str) -> dict:
         phases["play"] = played - phases["check in + close"]
         d = await stack.platform.get("gameplay", "/v1/games", params={"event_code": spec.code, "status": "all"})
         games = len(d.get("games", []))
-        result = {"label": label, "players": players * len(SECTIONS), "games": games,
-                  "wall_s": time.monotonic() - started, "play_s": played,
-                  "games_per_s": games / played if played else 0.0, "actions": driver.actions,
-                  "requests": stack.platform.requests, "phases": phases}
+        result = {
+            "label": label,
+            "players": players * len(SECTIONS),
+            "games": games,
+            "wall_s": time.monotonic() - started,
+            "play_s": played,
+            "games_per_s": games / played if played else 0.0,
+            "actions": driver.actions,
+            "requests": stack.platform.requests,
+            "phases": phases,
+        }
     if mode != "embedded":
         await _drop_databases(os.environ["DATABASE_URL"], f"gomoku_bench_{rid}")
     return result
@@ -83,8 +111,9 @@ async def _drop_databases(admin_url: str, prefix: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m bench.event_full", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="python -m bench.event_full", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("--mode", choices=("distributed", "embedded"), default="distributed")
     p.add_argument("--players", type=int, default=128, help="players per section (full size: 128)")
     # 16: with 8 players a 7-round Swiss can run out of legal pairings (the arbiter would pair)
@@ -97,15 +126,23 @@ def main(argv: list[str] | None = None) -> int:
     base = asyncio.run(run_once(args.mode, args.baseline_players, args.seed, "baseline"))
     full = asyncio.run(run_once(args.mode, args.players, args.seed, "full"))
     print(f"\nSZ 2022 online qualifier, {args.mode}")
-    print(f"{'run':10} {'players':>8} {'games':>7} {'wall s':>9} {'play s':>9} {'games/s':>8} {'actions':>9} "
-          f"{'requests':>9} {'x wall':>8}")
+    print(
+        f"{'run':10} {'players':>8} {'games':>7} {'wall s':>9} {'play s':>9} {'games/s':>8} {'actions':>9} "
+        f"{'requests':>9} {'x wall':>8}"
+    )
     for r in (base, full):
-        print(f"{r['label']:10} {r['players']:8d} {r['games']:7d} {r['wall_s']:9.1f} {r['play_s']:9.1f} "
-              f"{r['games_per_s']:8.2f} {r['actions']:9d} {r['requests']:9d} {r['wall_s'] / base['wall_s']:8.2f}")
-    print("\nwhere the wall time goes (s): " + "; ".join(
-        f"{name} {base['phases'][name]:.1f} -> {full['phases'][name]:.1f}" for name in full["phases"]))
-    print(f"full size: {full['actions'] / full['phases']['play']:.0f} bot actions/s while playing, "
-          f"goal: the whole qualifier in under 300 s: {'MET' if full['wall_s'] < 300 else 'NOT MET'}")
+        print(
+            f"{r['label']:10} {r['players']:8d} {r['games']:7d} {r['wall_s']:9.1f} {r['play_s']:9.1f} "
+            f"{r['games_per_s']:8.2f} {r['actions']:9d} {r['requests']:9d} {r['wall_s'] / base['wall_s']:8.2f}"
+        )
+    print(
+        "\nwhere the wall time goes (s): "
+        + "; ".join(f"{name} {base['phases'][name]:.1f} -> {full['phases'][name]:.1f}" for name in full["phases"])
+    )
+    print(
+        f"full size: {full['actions'] / full['phases']['play']:.0f} bot actions/s while playing, "
+        f"goal: the whole qualifier in under 300 s: {'MET' if full['wall_s'] < 300 else 'NOT MET'}"
+    )
     return 0
 
 

@@ -24,6 +24,7 @@ so the goal is read as the live phase: 1,024 games offering 2,000 moves/s.
 The client is a minimal HTTP/1.1 keep-alive client on asyncio streams (one connection per
 game) so that the load generator costs as little CPU as possible on this 2-core machine.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -32,12 +33,11 @@ import json
 import os
 import random
 import socket
-import statistics
 import subprocess
 import sys
 import time
 import uuid
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 GOAL_MOVES_S = 2000
@@ -56,9 +56,11 @@ class Conn:
 
     async def request(self, method: str, path: str, body: dict | None = None) -> tuple[int, bytes]:
         data = b"" if body is None else json.dumps(body).encode()
-        head = (f"{method} {path} HTTP/1.1\r\nhost: b\r\nx-api-key: {KEY}\r\n"
-                f"content-type: application/json\r\ncontent-length: {len(data)}\r\n\r\n").encode()
-        for attempt in (1, 2):
+        head = (
+            f"{method} {path} HTTP/1.1\r\nhost: b\r\nx-api-key: {KEY}\r\n"
+            f"content-type: application/json\r\ncontent-length: {len(data)}\r\n\r\n"
+        ).encode()
+        for _attempt in (1, 2):
             if self.writer is None:
                 self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
             self.writer.write(head + data)
@@ -134,11 +136,25 @@ async def _publish_round(amqp_url: str, namespace: str, games: int) -> None:
     from gomoku_shared.contracts.events import PairingSpec, RoundPaired
     from gomoku_shared.messaging.rabbit import RabbitEventBus
 
-    pairings = [PairingSpec(pairing_id=f"p{i:05d}", first=f"b{i}", second=f"w{i}",
-                            ruleset=Ruleset(track="free"), clock=ClockSpec(kind="fischer", base_s=3600, increment_s=5))
-                for i in range(games)]
-    payload = RoundPaired(event_code="BENCH", stage="main", section_id="S", round=1,
-                          starts_at=datetime.now(timezone.utc), no_show_minutes=60, pairings=pairings)
+    pairings = [
+        PairingSpec(
+            pairing_id=f"p{i:05d}",
+            first=f"b{i}",
+            second=f"w{i}",
+            ruleset=Ruleset(track="free"),
+            clock=ClockSpec(kind="fischer", base_s=3600, increment_s=5),
+        )
+        for i in range(games)
+    ]
+    payload = RoundPaired(
+        event_code="BENCH",
+        stage="main",
+        section_id="S",
+        round=1,
+        starts_at=datetime.now(UTC),
+        no_show_minutes=60,
+        pairings=pairings,
+    )
     bus = RabbitEventBus(amqp_url, namespace=namespace)
     await bus.start()
     try:
@@ -186,8 +202,11 @@ def _server_share(before: list[dict], after: list[dict]) -> str:
     n = total.get(float("inf"), 0)
     if not n:
         return "n/a"
-    return ", ".join(f"{100 * total[le] / n:.1f}% <= {1000 * le:g} ms" for le in sorted(total)
-                     if le in (0.005, 0.01, 0.025, 0.05, 0.1))
+    return ", ".join(
+        f"{100 * total[le] / n:.1f}% <= {1000 * le:g} ms"
+        for le in sorted(total)
+        if le in (0.005, 0.01, 0.025, 0.05, 0.1)
+    )
 
 
 def _percentile(sorted_values: list[float], q: float) -> float:
@@ -241,8 +260,9 @@ class _Games:
         ply = self.ply[i]
         player = f"b{i}" if ply % 2 == 0 else f"w{i}"
         t0 = time.perf_counter()
-        status, body = await self.conns[i].request("POST", f"/v1/games/BENCH.main.S.r1.p{i:05d}.g1/move",
-                                                   {"player_id": player, "point": self.points[i][ply]})
+        status, body = await self.conns[i].request(
+            "POST", f"/v1/games/BENCH.main.S.r1.p{i:05d}.g1/move", {"player_id": player, "point": self.points[i][ply]}
+        )
         latency = time.perf_counter() - t0
         self.ply[i] += 1
         if status != 200:
@@ -301,8 +321,16 @@ async def _live(g: _Games, rate: float, seconds: float, seed: int) -> tuple[floa
     return len(lat) / (end - window0), sorted(lat)
 
 
-async def run(games: int, moves: int, replicas: int, seed: int, keep: bool, async_commit: bool = False,
-              rate: float = GOAL_MOVES_S, seconds: float = 12.0) -> int:
+async def run(
+    games: int,
+    moves: int,
+    replicas: int,
+    seed: int,
+    keep: bool,
+    async_commit: bool = False,
+    rate: float = GOAL_MOVES_S,
+    seconds: float = 12.0,
+) -> int:
     admin = os.environ.get("DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
     amqp = os.environ.get("AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/")
     url, dbname = await _fresh_database(admin, async_commit)
@@ -311,11 +339,25 @@ async def run(games: int, moves: int, replicas: int, seed: int, keep: bool, asyn
 
     await upgrade_async("gameplay", url)
     ports = [_free_port() for _ in range(replicas)]
-    env = {**os.environ, "DATABASE_URL": url, "AMQP_URL": amqp, "BUS_NAMESPACE": namespace,
-           "API_KEYS": f"{KEY}=operator", "LOG_LEVEL": "WARNING", "GOMOKU_SERVICE": "gameplay"}
-    procs = [subprocess.Popen([sys.executable, "-m", "gomoku_shared.serve", "gameplay", "--host", "127.0.0.1",
-                               "--port", str(port)], env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL) for port in ports]
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "AMQP_URL": amqp,
+        "BUS_NAMESPACE": namespace,
+        "API_KEYS": f"{KEY}=operator",
+        "LOG_LEVEL": "WARNING",
+        "GOMOKU_SERVICE": "gameplay",
+    }
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "gomoku_shared.serve", "gameplay", "--host", "127.0.0.1", "--port", str(port)],
+            env=env,
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for port in ports
+    ]
     conns: list[Conn] = []
     try:
         for port in ports:
@@ -376,9 +418,11 @@ async def run(games: int, moves: int, replicas: int, seed: int, keep: bool, asyn
         p = [1000 * _percentile(values, q) for q in (0.5, 0.95, 0.99)]
         return f"{name:<28}{rps:>12.0f}{p[0]:>10.1f}{p[1]:>10.1f}{p[2]:>10.1f}{ratio:>10.2f}"
 
-    print(f"gameplay load: {games} live games, {moves} moves each, service processes={replicas}, "
-          f"PostgreSQL + RabbitMQ, {os.cpu_count()} cores"
-          + (", synchronous_commit=off (diagnosis)" if async_commit else ""))
+    print(
+        f"gameplay load: {games} live games, {moves} moves each, service processes={replicas}, "
+        f"PostgreSQL + RabbitMQ, {os.cpu_count()} cores"
+        + (", synchronous_commit=off (diagnosis)" if async_commit else "")
+    )
     print(f"{'':<28}{'req/s':>12}{'p50 ms':>10}{'p95 ms':>10}{'p99 ms':>10}{'ratio':>10}")
     print(row("baseline GET /healthz", base_rps, base_lat, 1.0))
     print(row("POST move, saturation", sat_rate, sat_lat, sat_rate / base_rps if base_rps else float("nan")))
@@ -391,27 +435,39 @@ async def run(games: int, moves: int, replicas: int, seed: int, keep: bool, asyn
     print(f"moves: {len(sat_lat) + len(live_lat)}  refused: {errors}  games ended by five: {finished}")
     for sample in _samples:
         print(f"  refused: {sample}")
-    print(f"service CPU at saturation: {1000 * cpu_used / max(1, len(sat_lat)):.2f} ms per move, "
-          f"{cpu_used / wall:.2f} cores busy on average")
+    print(
+        f"service CPU at saturation: {1000 * cpu_used / max(1, len(sat_lat)):.2f} ms per move, "
+        f"{cpu_used / wall:.2f} cores busy on average"
+    )
     met = live_rate >= 0.97 * GOAL_MOVES_S and p99 < GOAL_P99_MS and rate >= GOAL_MOVES_S
-    print(f"goal: {GOAL_MOVES_S} moves/s offered by {games} live games (think time {games / rate:.3f} s), "
-          f"p99 < {GOAL_P99_MS} ms: {'MET' if met else 'NOT MET'}")
+    print(
+        f"goal: {GOAL_MOVES_S} moves/s offered by {games} live games (think time {games / rate:.3f} s), "
+        f"p99 < {GOAL_P99_MS} ms: {'MET' if met else 'NOT MET'}"
+    )
     return 0 if errors == 0 else 1
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m bench.gameplay_load", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="python -m bench.gameplay_load", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("--games", type=int, default=1024)
     p.add_argument("--moves", type=int, default=20, help="moves per game in the saturation phase")
     p.add_argument("--replicas", type=int, default=2, help="service processes on one database (games spread over them)")
-    p.add_argument("--rate", type=float, default=GOAL_MOVES_S,
-                   help="moves/s offered by all games together in the live phase (sets the think time)")
+    p.add_argument(
+        "--rate",
+        type=float,
+        default=GOAL_MOVES_S,
+        help="moves/s offered by all games together in the live phase (sets the think time)",
+    )
     p.add_argument("--seconds", type=float, default=12.0, help="duration of the live phase")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--keep-db", action="store_true")
-    p.add_argument("--async-commit", action="store_true",
-                   help="diagnosis: synchronous_commit=off on the bench database (not durable; not the default)")
+    p.add_argument(
+        "--async-commit",
+        action="store_true",
+        help="diagnosis: synchronous_commit=off on the bench database (not durable; not the default)",
+    )
     args = p.parse_args(argv)
     try:  # the load generator shares the 2 cores: the cheaper its event loop, the better
         import uvloop
@@ -419,8 +475,9 @@ def main(argv: list[str] | None = None) -> int:
         uvloop.install()
     except ImportError:
         pass
-    return asyncio.run(run(args.games, args.moves, args.replicas, args.seed, args.keep_db, args.async_commit, args.rate,
-                           args.seconds))
+    return asyncio.run(
+        run(args.games, args.moves, args.replicas, args.seed, args.keep_db, args.async_commit, args.rate, args.seconds)
+    )
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ Goals: <= 120 ms per 128-player late round, <= 1 s for 8 sections. The machine i
 times are CPU time of this process (wall time is printed too, for the record). Deterministic seeds; the
 histories (rounds 1-5) are built with the same engine before timing.
 """
+
 from __future__ import annotations
 
 import os
@@ -72,6 +73,7 @@ def _engine_only(t: Tournament):
 
     def run():
         pairing_dutch(copy.deepcopy(proto), PLAYED + 1, {"experimental": [], "verbose": 0}).compute_pairing(False, 0)
+
     return run
 
 
@@ -86,7 +88,7 @@ def _pooled(sections: list[Tournament]) -> list[float]:
     jobs = [PairJob("individual", "swiss", PLAYED + 1, t, (), (), tuple(p.id for p in t.players)) for t in sections]
     pairer = Pairer(workers=_WORKERS)
     try:
-        pairer.run_many(jobs[:_WORKERS])   # start the workers and import gacrux in them (not timed)
+        pairer.run_many(jobs[:_WORKERS])  # start the workers and import gacrux in them (not timed)
         out = []
         for _ in range(3):
             w0 = time.perf_counter()
@@ -101,8 +103,10 @@ def _pooled(sections: list[Tournament]) -> list[float]:
 def main() -> None:
     t0 = time.perf_counter()
     sections = [section(1000 + s) for s in range(SECTIONS)]
-    print(f"setup: {SECTIONS} sections x {PLAYERS} players, rounds 1-{PLAYED} paired "
-          f"({time.perf_counter() - t0:.1f} s, not timed); load average {os.getloadavg()[0]:.2f}")
+    print(
+        f"setup: {SECTIONS} sections x {PLAYERS} players, rounds 1-{PLAYED} paired "
+        f"({time.perf_counter() - t0:.1f} s, not timed); load average {os.getloadavg()[0]:.2f}"
+    )
     via_trf = GacruxDutch(via_trf=True)
     base = _time(lambda: pair_swiss_round(sections[0], engine=via_trf))
     ours = _time(lambda: pair_swiss_round(sections[0]))
@@ -123,8 +127,11 @@ def main() -> None:
         med = statistics.median(times)
         print(f"{name:40} {min(times):9.1f} {med:10.1f} {med / b:11.2f} {goal:8d} {'yes' if med <= goal else 'NO':>6}")
     print(f"wall-clock median over all timed runs: {statistics.median(_WALL):.0f} ms (host load shows here)")
-    print("per section, best ms: " + ", ".join(f"{x:.0f}" for x in per_section)
-          + f"  (worst {max(per_section):.0f}, goal {GOAL_ROUND_MS})")
+    print(
+        "per section, best ms: "
+        + ", ".join(f"{x:.0f}" for x in per_section)
+        + f"  (worst {max(per_section):.0f}, goal {GOAL_ROUND_MS})"
+    )
 
 
 if __name__ == "__main__":

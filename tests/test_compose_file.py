@@ -1,4 +1,5 @@
 """docker-compose.yml is valid Compose and describes the distributed mode completely."""
+
 from __future__ import annotations
 
 import json

@@ -1,17 +1,17 @@
 """Safe at the edges: bad input, unknown routes and bad keys get the common JSON error, 4xx."""
-from __future__ import annotations
 
-import re
+from __future__ import annotations
 
 import json
 import logging
+import re
 import sys
 
 import httpx
 import pytest
-from sqlalchemy import exc as sa_exc
 from fastapi import APIRouter
 from pydantic import BaseModel
+from sqlalchemy import exc as sa_exc
 
 from gomoku_shared.auth import KeyRing, Operator
 from gomoku_shared.embedded import EmbeddedSuite
@@ -53,8 +53,11 @@ def _toy_app():
     @router.get("/v1/unstorable")
     async def unstorable() -> dict:
         # what the driver raises for a value the column cannot hold (its message quotes the value)
-        raise sa_exc.DataError("INSERT INTO people VALUES ($1)", ("Wang Xiuying",),
-                               ValueError("invalid input for query argument $1: 'Wang Xiuying'"))
+        raise sa_exc.DataError(
+            "INSERT INTO people VALUES ($1)",
+            ("Wang Xiuying",),
+            ValueError("invalid input for query argument $1: 'Wang Xiuying'"),
+        )
 
     app.include_router(router)
     return app
@@ -68,8 +71,9 @@ async def toy():
 
 
 async def test_malformed_json_is_a_400_with_the_common_error(toy):
-    r = await toy.post("/v1/things", content=b"{not json", headers={"x-api-key": "op-key",
-                                                                    "content-type": "application/json"})
+    r = await toy.post(
+        "/v1/things", content=b"{not json", headers={"x-api-key": "op-key", "content-type": "application/json"}
+    )
     assert _assert_error_shape(r, 400)["code"] == "malformed_json"
 
 
@@ -121,7 +125,7 @@ def test_tracebacks_withhold_the_messages_of_database_errors():
         try:
             raise ValueError("bad value")
         except ValueError as inner:
-            raise sa_exc.DataError("INSERT INTO people VALUES ($1)", (born,), inner)
+            raise sa_exc.DataError("INSERT INTO people VALUES ($1)", (born,), inner)  # noqa: B904 (implicit chaining, as the driver raises it)
     except sa_exc.DataError:
         text = format_exception(sys.exc_info())
     assert "DataError" in text and "message withheld" in text
@@ -161,8 +165,9 @@ def test_the_guard_refuses_control_characters_long_values_and_deep_json():
 
 
 async def test_bodies_past_the_limit_are_413_and_control_characters_400(toy):
-    r = await toy.post("/v1/things", content=b" " * (MAX_BODY + 1),
-                       headers={"x-api-key": "op-key", "content-type": "application/json"})
+    r = await toy.post(
+        "/v1/things", content=b" " * (MAX_BODY + 1), headers={"x-api-key": "op-key", "content-type": "application/json"}
+    )
     assert _assert_error_shape(r, 413)["code"] == "body_too_large"
     r = await toy.post("/v1/things", json={"name": "a\u0000", "size": 1}, headers={"x-api-key": "op-key"})
     assert _assert_error_shape(r, 400)["code"] == "invalid_characters"
@@ -201,8 +206,12 @@ async def test_every_service_route_refuses_bad_input_with_a_json_4xx(suite):
             url = f"/{name}" + re.sub(r"\{[^}]+\}", "no-such-id", path)
             for method in sorted(methods - {"HEAD", "OPTIONS"}):
                 if method in ("POST", "PUT", "PATCH"):
-                    r = await client.request(method, url, content=b"{broken",
-                                             headers={"x-api-key": "op-key", "content-type": "application/json"})
+                    r = await client.request(
+                        method,
+                        url,
+                        content=b"{broken",
+                        headers={"x-api-key": "op-key", "content-type": "application/json"},
+                    )
                     assert 400 <= r.status_code < 500, (name, method, path, r.status_code, r.text)
                     _assert_error_shape(r, r.status_code)
                 r = await client.request(method, url)
@@ -221,8 +230,12 @@ async def test_unknown_paths_and_methods_answer_the_common_error_everywhere(suit
     assert _assert_error_shape(await client.get("/no/such/route"), 404)["code"] == "not_found"
     r = await client.delete("/healthz")
     assert _assert_error_shape(r, 405)["code"] == "method_not_allowed" and r.headers["allow"] == "GET"
-    for name, path, allowed in [("registration", "/v1/presets", "GET"), ("pairing", "/v1/whoami", "GET"),
-                                ("gameplay", "/v1/games/g1/move", "POST"), ("awards", "/healthz", "GET")]:
+    for name, path, allowed in [
+        ("registration", "/v1/presets", "GET"),
+        ("pairing", "/v1/whoami", "GET"),
+        ("gameplay", "/v1/games/g1/move", "POST"),
+        ("awards", "/healthz", "GET"),
+    ]:
         assert _assert_error_shape(await client.get(f"/{name}/"), 404)["code"] == "not_found"
         r = await client.put(f"/{name}{path}", headers={"x-api-key": "op-key"})
         assert _assert_error_shape(r, 405)["code"] == "method_not_allowed", (name, path)

@@ -5,6 +5,7 @@ settings, resource limits and secrets, without root and on a read-only root file
 The kustomize base and the example overlay are rendered here by ``render`` below (the subset of
 kustomize the files use: resources, namespace, images, replicas, strategic-merge patches), so
 no kustomize binary is needed; ``kubectl kustomize`` renders the same."""
+
 from __future__ import annotations
 
 import copy
@@ -24,6 +25,7 @@ CLUSTER_WIDE = {"Namespace", "ClusterRole", "ClusterRoleBinding", "PersistentVol
 
 # --- a small kustomize -------------------------------------------------------------------------
 
+
 def _merge(base, patch):
     """Strategic merge as kustomize does it for these files: maps merge key by key, lists of
     named items merge item by item, other lists and values are replaced."""
@@ -32,8 +34,12 @@ def _merge(base, patch):
         for key, value in patch.items():
             merged[key] = _merge(base[key], value) if key in base else copy.deepcopy(value)
         return merged
-    if (isinstance(base, list) and isinstance(patch, list) and patch
-            and all(isinstance(i, dict) and "name" in i for i in base + patch)):
+    if (
+        isinstance(base, list)
+        and isinstance(patch, list)
+        and patch
+        and all(isinstance(i, dict) and "name" in i for i in base + patch)
+    ):
         merged = [copy.deepcopy(i) for i in base]
         for item in patch:
             at = next((n for n, old in enumerate(merged) if old["name"] == item["name"]), None)
@@ -105,6 +111,7 @@ def _mebibytes(value: str) -> int:
 
 # --- schemas -----------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("docs", [BASE, OVERLAY], ids=["base", "overlay-example"])
 def test_every_manifest_validates_against_the_kubernetes_schemas_offline(docs):
     kinds = {d["kind"] for d in docs}
@@ -126,6 +133,7 @@ def test_the_schema_check_can_fail():
 
 
 # --- the same as docker-compose.yml ------------------------------------------------------------
+
 
 @pytest.mark.parametrize("service", SERVICES)
 def test_each_service_runs_the_compose_command_port_settings_and_limits(service):
@@ -180,8 +188,9 @@ def test_each_service_migrates_in_a_job_with_the_compose_command(service):
     assert container["command"] == migrate["command"]
     assert container["image"] == f"gomoku-{service}"
     assert pod["restartPolicy"] == "OnFailure"
-    assert {e["name"]: e["valueFrom"]["secretKeyRef"]["key"] for e in container["env"]} == \
-        {"DATABASE_URL": f"{service}-database-url"}
+    assert {e["name"]: e["valueFrom"]["secretKeyRef"]["key"] for e in container["env"]} == {
+        "DATABASE_URL": f"{service}-database-url"
+    }
     assert set(migrate["environment"]) == {"DATABASE_URL"}
 
 
@@ -197,8 +206,9 @@ def test_the_gateway_runs_the_compose_gateway_with_the_same_template():
     assert container["ports"] == [{"name": "http", "containerPort": port}]
     assert gateway["ports"] == [f"${{GATEWAY_PUBLISH:-{port}}}:{port}"]
     template = _one(BASE, "ConfigMap", "gateway-template")["data"]["default.conf.template"]
-    assert template == (ROOT / "deploy/gateway/default.conf.template").read_text(), \
+    assert template == (ROOT / "deploy/gateway/default.conf.template").read_text(), (
         "the ConfigMap's copy of the gateway template differs from deploy/gateway/default.conf.template"
+    )
     mounts = {m["mountPath"]: m["name"] for m in container["volumeMounts"]}
     volumes = {v["name"]: v for v in pod["volumes"]}
     assert volumes[mounts["/etc/nginx/templates"]]["configMap"]["name"] == "gateway-template"
@@ -208,6 +218,7 @@ def test_the_gateway_runs_the_compose_gateway_with_the_same_template():
 
 # --- operations --------------------------------------------------------------------------------
 
+
 def _pod_specs(docs):
     for d in docs:
         if d["kind"] in ("Deployment", "Job"):
@@ -215,8 +226,10 @@ def _pod_specs(docs):
 
 
 def test_no_container_runs_as_root_or_writes_its_root_filesystem():
-    image_users = {s: int(re.search(r"useradd --uid (\d+)", (ROOT / f"services/{s}/Dockerfile").read_text()).group(1))
-                   for s in SERVICES}
+    image_users = {
+        s: int(re.search(r"useradd --uid (\d+)", (ROOT / f"services/{s}/Dockerfile").read_text()).group(1))
+        for s in SERVICES
+    }
     for name, pod in _pod_specs(BASE):
         context = pod["securityContext"]
         assert context["runAsNonRoot"] is True, name

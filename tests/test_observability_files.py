@@ -1,5 +1,6 @@
 """The observability profile's files: Grafana's dashboards ask only for metrics the services
 expose (read from their /metrics) with labels they carry; Prometheus scrapes every service."""
+
 from __future__ import annotations
 
 import json

@@ -1,4 +1,5 @@
 """Build the Cython rules core; all metadata lives in pyproject.toml."""
+
 from Cython.Build import cythonize
 from setuptools import setup
 

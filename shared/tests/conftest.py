@@ -1,4 +1,5 @@
 """Fixtures for the shared package's tests: a small service schema on SQLite or PostgreSQL."""
+
 from __future__ import annotations
 
 from collections.abc import AsyncIterator

@@ -10,6 +10,7 @@ prefetch 1 and is also bound to a private marker key; once the marker published 
 test's events has been handled, everything published before it has been handled too
 (FIFO, and a rejected message goes back to the head of a quorum queue).
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -78,19 +79,24 @@ async def test_event_reaches_every_bound_queue_once_and_unroutable_is_dropped(
     await harness.subscribe("pairing", ["section.closed", "game.finished"])
     await harness.subscribe("awards", ["section.#"])
     await harness.subscribe("gameplay", ["round.paired"])
-    await harness.bus.publish([
-        ev("section.closed", 1, b'{"section": "A"}'),
-        ev("game.finished", 2),
-        ev("round.paired", 3),
-        ev("nobody.listens", 4),  # unroutable: dropped without error, like RabbitMQ
-    ])
+    await harness.bus.publish(
+        [
+            ev("section.closed", 1, b'{"section": "A"}'),
+            ev("game.finished", 2),
+            ev("round.paired", 3),
+            ev("nobody.listens", 4),  # unroutable: dropped without error, like RabbitMQ
+        ]
+    )
     await harness.settle("pairing", "awards", "gameplay")
     assert harness.ids("pairing") == ["evt-1", "evt-2"]
     assert harness.ids("awards") == ["evt-1"]
     assert harness.ids("gameplay") == ["evt-3"]
     first = harness.received["pairing"][0]
     assert (first.routing_key, first.body, first.headers, first.redeliveries) == (
-        "section.closed", b'{"section": "A"}', {"correlation_id": "c1"}, 0,
+        "section.closed",
+        b'{"section": "A"}',
+        {"correlation_id": "c1"},
+        0,
     )
 
 
@@ -113,9 +119,7 @@ async def test_failing_handler_is_redelivered_then_dead_lettered(harness: Harnes
         return bool(dead)
 
     await eventually(dead_arrived, "the dead letter")
-    assert [(m.message_id, m.routing_key, m.body) for m in dead] == [
-        ("evt-poison", "game.finished", b'{"bad": true}')
-    ]
+    assert [(m.message_id, m.routing_key, m.body) for m in dead] == [("evt-poison", "game.finished", b'{"bad": true}')]
     # inspecting leaves the dead letters in place
     assert len(await harness.bus.dead_letters("pairing")) == 1  # type: ignore[attr-defined]
 
@@ -175,9 +179,7 @@ async def test_same_event_id_delivered_twice_has_one_effect(harness: Harness, sc
         assert sorted((await s.scalars(sa.select(schema.state.c.key))).all()) == ["evt-1", "evt-2"]
 
 
-async def test_outbox_relay_to_inbox_preserves_order_and_dedupes_republished_rows(
-    harness: Harness, schema
-) -> None:
+async def test_outbox_relay_to_inbox_preserves_order_and_dedupes_republished_rows(harness: Harness, schema) -> None:
     relay = OutboxRelay(schema.sessionmaker, harness.bus, schema.outbox, batch=4)
     applied: list[str] = []
 
@@ -186,16 +188,15 @@ async def test_outbox_relay_to_inbox_preserves_order_and_dedupes_republished_row
         await session.execute(sa.insert(schema.state).values(key="seen-" + m.message_id, value=1))
 
     await harness.subscribe(
-        "awards", ["standings.updated"],
+        "awards",
+        ["standings.updated"],
         inbox_handler(schema.sessionmaker, "awards", effect, table=schema.inbox),
     )
     # a producer's transactions: state change + events, committed together
     for n in range(3):
         async with schema.sessionmaker() as s, s.begin():
             await s.execute(sa.insert(schema.state).values(key=f"round-{n}", value=n))
-            await add_to_outbox(
-                s, [ev("standings.updated", f"{n}-{k}") for k in range(3)], table=schema.outbox
-            )
+            await add_to_outbox(s, [ev("standings.updated", f"{n}-{k}") for k in range(3)], table=schema.outbox)
     while await relay.publish_pending():
         pass
     # a relay that crashed after publishing but before marking would publish rows again
@@ -231,8 +232,9 @@ async def test_ping_reflects_the_bus_lifecycle(harness: Harness, request: pytest
     else:
         from gomoku_shared.messaging.rabbit import RabbitEventBus
 
-        bus = RabbitEventBus(request.getfixturevalue("amqp_url"),
-                             namespace=request.getfixturevalue("bus_namespace") + "-ping")
+        bus = RabbitEventBus(
+            request.getfixturevalue("amqp_url"), namespace=request.getfixturevalue("bus_namespace") + "-ping"
+        )
     assert not await bus.ping()
     await bus.start()
     await bus.start()  # idempotent

@@ -10,6 +10,7 @@ Proves ARCHITECTURE.md §3 (bus and delivery guarantees); there are no RULES.md 
 Note: (b) restarts the machine's broker (``rabbitmqctl stop_app``/``start_app``) for a
 few seconds; other clients reconnect the same way ours do.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -57,8 +58,12 @@ async def test_event_committed_before_sigkill_is_published_once_after_restart(
     bus: RabbitEventBus, schema, db_url: str
 ) -> None:
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, str(VICTIM), db_url, "evt-victim",
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        sys.executable,
+        str(VICTIM),
+        db_url,
+        "evt-victim",
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
     )
     async with asyncio.timeout(60):
         out, err = await proc.communicate()
@@ -76,7 +81,8 @@ async def test_event_committed_before_sigkill_is_published_once_after_restart(
 
     probe = BusProbe(bus)
     await probe.subscribe(
-        "pairing", ["game.finished"],
+        "pairing",
+        ["game.finished"],
         inbox_handler(schema.sessionmaker, "pairing", effect, table=schema.inbox),
     )
     # the restarted service's relay (a new process would build the same objects)
@@ -98,9 +104,7 @@ BEFORE, AFTER = 30, 30  # events committed before the restart starts / after the
 PER_TRANSACTION = 3
 
 
-async def test_broker_restart_loses_no_event_and_effects_stay_exact(
-    bus: RabbitEventBus, schema, rabbitmq
-) -> None:
+async def test_broker_restart_loses_no_event_and_effects_stay_exact(bus: RabbitEventBus, schema, rabbitmq) -> None:
     received: list[str] = []
 
     async def effect(session: AsyncSession, m: Message) -> None:
@@ -121,9 +125,7 @@ async def test_broker_restart_loses_no_event_and_effects_stay_exact(
     async def commit_some() -> list[str]:
         ids = [f"evt-{len(produced) + k}" for k in range(PER_TRANSACTION)]
         async with schema.sessionmaker() as s, s.begin():
-            await add_to_outbox(
-                s, [Message("standings.updated", eid, b"{}") for eid in ids], table=schema.outbox
-            )
+            await add_to_outbox(s, [Message("standings.updated", eid, b"{}") for eid in ids], table=schema.outbox)
         produced.extend(ids)
         relay.wake()
         await asyncio.sleep(0.05)
@@ -151,8 +153,7 @@ async def test_broker_restart_loses_no_event_and_effects_stay_exact(
             await restarter
             for _ in range(AFTER // PER_TRANSACTION):
                 await commit_some()
-            log.info("producer done: %d events, %d while the broker was down",
-                     len(produced), len(during_outage))
+            log.info("producer done: %d events, %d while the broker was down", len(produced), len(during_outage))
 
         async def all_applied() -> bool:
             return await _count(schema, schema.state, schema.state.c.key.like("seen-%")) >= len(produced)

@@ -1,5 +1,6 @@
 """serve.ForwardedPrefix: behind the gateway a service is served under /<service>, as in the
 embedded mode's mounts; the docs and the OpenAPI document then name the prefixed paths."""
+
 from __future__ import annotations
 
 import httpx
@@ -19,8 +20,9 @@ def _app() -> FastAPI:
 
 
 async def _get(app, path: str, **headers) -> httpx.Response:
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=ForwardedPrefix(app, "gameplay")),
-                                 base_url="http://svc") as client:
+    async with httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=ForwardedPrefix(app, "gameplay")), base_url="http://svc"
+    ) as client:
         return await client.get(path, headers=headers)
 
 

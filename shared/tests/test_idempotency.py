@@ -1,9 +1,10 @@
 """gomoku_shared.idempotency: one meaning of Idempotency-Key in every service (SQLite and PostgreSQL)."""
+
 from __future__ import annotations
 
 import hashlib
 import hmac
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 import sqlalchemy as sa
@@ -12,8 +13,18 @@ from sqlalchemy.ext.asyncio import async_sessionmaker, create_async_engine
 
 from gomoku_shared.auth import Principal
 from gomoku_shared.clock import FakeClock
-from gomoku_shared.idempotency import (REPLAYED_HEADER, IdempotencyStore, KeyedRequest, KeyReused, Stored,
-                                       fingerprint, idempotency_table, principal_id, replay, route_path)
+from gomoku_shared.idempotency import (
+    REPLAYED_HEADER,
+    IdempotencyStore,
+    KeyedRequest,
+    KeyReused,
+    Stored,
+    fingerprint,
+    idempotency_table,
+    principal_id,
+    replay,
+    route_path,
+)
 
 
 @pytest.fixture
@@ -23,7 +34,7 @@ async def store(db_url):
     table = idempotency_table(md)
     async with engine.begin() as conn:
         await conn.run_sync(md.create_all)
-    clock = FakeClock(datetime(2026, 1, 1, tzinfo=timezone.utc))
+    clock = FakeClock(datetime(2026, 1, 1, tzinfo=UTC))
     yield IdempotencyStore(table, clock, ttl_s=3600), async_sessionmaker(engine, expire_on_commit=False), clock
     await engine.dispose()
 

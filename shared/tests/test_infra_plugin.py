@@ -1,4 +1,5 @@
 """The pytest plugin fails (never skips) when RabbitMQ/PostgreSQL cannot be provided."""
+
 from __future__ import annotations
 
 import os
@@ -6,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-SAMPLE = '''
+SAMPLE = """
 async def test_needs_broker(amqp_url):
     assert amqp_url
 
@@ -15,7 +16,7 @@ async def test_needs_database(fresh_database):
 
 def test_plain():
     assert True
-'''
+"""
 
 
 def run_pytest(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -23,9 +24,26 @@ def run_pytest(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in {"AMQP_URL", "DATABASE_URL"}}
     env["DOCKER_HOST"] = f"unix://{tmp_path}/no-docker.sock"  # no daemon answers here
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "gomoku_shared.testing.plugin", "-q",
-         "-o", "asyncio_mode=auto", "-p", "no:cacheprovider", *args, "test_sample.py"],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False,
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "gomoku_shared.testing.plugin",
+            "-q",
+            "-o",
+            "asyncio_mode=auto",
+            "-p",
+            "no:cacheprovider",
+            *args,
+            "test_sample.py",
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
 
 

@@ -2,6 +2,7 @@
 
 The behaviour shared with RabbitMQ is in test_bus_contract.py.
 """
+
 from __future__ import annotations
 
 import asyncio

@@ -2,6 +2,7 @@
 
 The messaging layer has no RULES.md ids; tests are named after the guarantee they prove.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -17,7 +18,6 @@ from gomoku_shared.messaging import (
     add_to_outbox,
     handle_once,
 )
-
 
 
 class RecordingBus(InMemoryEventBus):
@@ -37,8 +37,9 @@ class RecordingBus(InMemoryEventBus):
 
 
 def ev(i: int) -> Message:
-    return Message(routing_key="game.finished", message_id=f"evt-{i}", body=b'{"n": %d}' % i,
-                   headers={"correlation_id": "c1"})
+    return Message(
+        routing_key="game.finished", message_id=f"evt-{i}", body=b'{"n": %d}' % i, headers={"correlation_id": "c1"}
+    )
 
 
 async def test_outbox_rows_commit_with_state_and_vanish_on_rollback(schema) -> None:
@@ -67,9 +68,7 @@ async def test_relay_publishes_in_id_order_once_and_marks_rows(schema) -> None:
     assert bus.published[0].body == b'{"n": 0}'
     assert bus.published[0].headers == {"correlation_id": "c1"}
     async with schema.sessionmaker() as s:
-        pending = await s.scalar(
-            sa.select(sa.func.count()).where(schema.outbox.c.published_at.is_(None))
-        )
+        pending = await s.scalar(sa.select(sa.func.count()).where(schema.outbox.c.published_at.is_(None)))
     assert pending == 0
     await bus.close()
 
@@ -119,6 +118,7 @@ async def test_handle_once_applies_effect_once_per_consumer(schema) -> None:
     m = ev(1)
     assert await handle_once(schema.sessionmaker, "pairing", m, effect, table=schema.inbox)
     assert not await handle_once(schema.sessionmaker, "pairing", m, effect, table=schema.inbox)
+
     # another consumer sharing the database has its own inbox entries
     async def other(session: AsyncSession, m: Message) -> None:
         await session.execute(sa.insert(schema.state).values(key="other-" + m.message_id, value=1))

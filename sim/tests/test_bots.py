@@ -1,4 +1,5 @@
 """Bots play whole games on the engine: legal every time, deterministic, seeded behaviour rates."""
+
 from __future__ import annotations
 
 from gomoku_sim.bots import BotPolicy, decide, is_no_show, stall_ply
@@ -7,8 +8,11 @@ from gomoku_sim.offline import play_offline
 
 def _summary(eg):
     g = eg.game
-    return (tuple(g.moves), None if g.result is None else (g.result.winner, g.result.reason, g.result.foul),
-            tuple((p, v, tuple(sorted(b.items(), key=str))) for p, v, b in eg.actions))
+    return (
+        tuple(g.moves),
+        None if g.result is None else (g.result.winner, g.result.reason, g.result.foul),
+        tuple((p, v, tuple(sorted(b.items(), key=str))) for p, v, b in eg.actions),
+    )
 
 
 def test_play2_bots_complete_professional_games_legally():
@@ -16,8 +20,9 @@ def test_play2_bots_complete_professional_games_legally():
     black is never judged for a forbidden move."""
     results = []
     for i in range(12):
-        eg = play_offline(f"g{i}", "alice", "bob", professional=True, seed=7, policy=BotPolicy.quiet(),
-                          fixed_n=2 if i % 2 else None)
+        eg = play_offline(
+            f"g{i}", "alice", "bob", professional=True, seed=7, policy=BotPolicy.quiet(), fixed_n=2 if i % 2 else None
+        )
         assert eg.game.is_over, eg.game.moves
         assert eg.game.result.reason.value != "forbidden"
         verbs = [v for _, v, _ in eg.actions]
@@ -41,8 +46,10 @@ def test_decisions_are_a_pure_function_of_seed_game_and_state():
         a = play_offline("g-42", "x", "y", professional=prof, seed=11)
         b = play_offline("g-42", "x", "y", professional=prof, seed=11)
         assert _summary(a) == _summary(b)
-    runs = {_summary(play_offline("g-42", "x", "y", professional=True, seed=s, policy=BotPolicy.quiet()))[0]
-            for s in range(6)}
+    runs = {
+        _summary(play_offline("g-42", "x", "y", professional=True, seed=s, policy=BotPolicy.quiet()))[0]
+        for s in range(6)
+    }
     assert len(runs) > 1  # the seed matters
     # the same view asked twice gives the same answer
     eg = play_offline("g-1", "x", "y", professional=True, seed=1, policy=BotPolicy.quiet(), max_actions=9)
@@ -57,7 +64,9 @@ def test_play7_no_show_and_time_out_rates_are_seeded():
     shows = sum(is_no_show(pol, 5, f"g{i}", "p") for i in range(n))
     stalls = sum(stall_ply(pol, 5, f"g{i}", "p") is not None for i in range(n))
     assert 120 < shows < 280 and 120 < stalls < 280
-    assert [is_no_show(pol, 5, f"g{i}", "p") for i in range(50)] == [is_no_show(pol, 5, f"g{i}", "p") for i in range(50)]
+    assert [is_no_show(pol, 5, f"g{i}", "p") for i in range(50)] == [
+        is_no_show(pol, 5, f"g{i}", "p") for i in range(50)
+    ]
     assert not any(is_no_show(BotPolicy.quiet(), 5, f"g{i}", "p") for i in range(200))
     # a no-show never joins: the game stalls before the opening
     gid = next(f"g{i}" for i in range(n) if is_no_show(pol, 5, f"g{i}", "p"))

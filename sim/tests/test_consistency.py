@@ -1,5 +1,6 @@
 """The consistency check names the first disagreement between the services (issue 12), on canned
 answers of their public HTTP APIs."""
+
 from __future__ import annotations
 
 import copy
@@ -30,44 +31,102 @@ class Canned:
 
 
 def _game(gid, pid, no, result, winner, reason, outcome=None, status="finished"):
-    return {"game_id": gid, "section_id": "s", "round": 1, "pairing_id": pid, "game_no": no, "status": status,
-            "result": result, "winner": winner, "reason": reason, "outcome": outcome, "playoff_id": None}
+    return {
+        "game_id": gid,
+        "section_id": "s",
+        "round": 1,
+        "pairing_id": pid,
+        "game_no": no,
+        "status": status,
+        "result": result,
+        "winner": winner,
+        "reason": reason,
+        "outcome": outcome,
+        "playoff_id": None,
+    }
 
 
 def _event() -> dict:
-    rows = [{"place": 1, "entrant_id": "a", "points": 2.0, "tiebreaks": {"buchholz": 0.0}},
-            {"place": 2, "entrant_id": "c", "points": 0.0, "tiebreaks": {"buchholz": 2.0}},
-            {"place": 2, "entrant_id": "b", "points": 0.0, "tiebreaks": {"buchholz": 0.0}},
-            {"place": 2, "entrant_id": "d", "points": 0.0, "tiebreaks": {"buchholz": 0.0}}]
+    rows = [
+        {"place": 1, "entrant_id": "a", "points": 2.0, "tiebreaks": {"buchholz": 0.0}},
+        {"place": 2, "entrant_id": "c", "points": 0.0, "tiebreaks": {"buchholz": 2.0}},
+        {"place": 2, "entrant_id": "b", "points": 0.0, "tiebreaks": {"buchholz": 0.0}},
+        {"place": 2, "entrant_id": "d", "points": 0.0, "tiebreaks": {"buchholz": 0.0}},
+    ]
     pairings = [
-        {"pairing_id": "r1.b1", "first": "a", "second": "b", "result": "first_wins", "result_source": "game",
-         "game_results": [{"game_id": "g1", "result": "black", "winner": "a", "reason": "five"}]},
-        {"pairing_id": "r1.b2", "first": "c", "second": "d", "result": "double_forfeit", "result_source": "game",
-         "game_results": [{"game_id": "g2", "result": "double_forfeit", "winner": None, "reason": "no_show"}]},
+        {
+            "pairing_id": "r1.b1",
+            "first": "a",
+            "second": "b",
+            "result": "first_wins",
+            "result_source": "game",
+            "game_results": [{"game_id": "g1", "result": "black", "winner": "a", "reason": "five"}],
+        },
+        {
+            "pairing_id": "r1.b2",
+            "first": "c",
+            "second": "d",
+            "result": "double_forfeit",
+            "result_source": "game",
+            "game_results": [{"game_id": "g2", "result": "double_forfeit", "winner": None, "reason": "no_show"}],
+        },
     ]
     return {
-        ("pairing", "/v1/events/E/sections"): {"sections": [
-            {"section_id": "s", "status": "completed", "current_round": 1, "revision": 1}]},
+        ("pairing", "/v1/events/E/sections"): {
+            "sections": [{"section_id": "s", "status": "completed", "current_round": 1, "revision": 1}]
+        },
         ("pairing", "/v1/events/E/sections/s"): {"entrants": [{"entrant_id": x} for x in "abcd"]},
         ("pairing", "/v1/events/E/sections/s/rounds/1"): {"status": "complete", "pairings": pairings},
         ("pairing", "/v1/events/E/sections/s/standings"): {"revision": 1, "standings": rows},
-        ("gameplay", "/v1/games"): {"games": [
-            _game("g1", "r1.b1", 1, "black", "a", "five", {"first_points": 2, "second_points": 0}),
-            _game("g2", "r1.b2", 1, "double_forfeit", None, "no_show", {"first_points": 0, "second_points": 0})]},
-        ("awards", "/v1/events/E/sections/s/standings"): {"publication": {"source_revision": 1},
-                                                           "rows": copy.deepcopy(rows)},
+        ("gameplay", "/v1/games"): {
+            "games": [
+                _game("g1", "r1.b1", 1, "black", "a", "five", {"first_points": 2, "second_points": 0}),
+                _game("g2", "r1.b2", 1, "double_forfeit", None, "no_show", {"first_points": 0, "second_points": 0}),
+            ]
+        },
+        ("awards", "/v1/events/E/sections/s/standings"): {
+            "publication": {"source_revision": 1},
+            "rows": copy.deepcopy(rows),
+        },
         ("registration", "/v1/events/E"): {"stages": [{"id": "main"}]},
-        ("registration", "/v1/events/E/stages/main"): {"status": "closed", "sections": [
-            {"section_id": "s", "closed": {"status": "ready"}},
-            {"section_id": "w", "closed": {"status": "merged", "merged_into": "s"}}]},
-        ("registration", "/v1/events/E/entries"): {"entries": [
-            {"entry_id": x, "entrant_id": x, "stage": "main", "section_id": "s" if x in "ab" else "w",
-             "status": "accepted_pending_evidence" if x == "d" else "accepted", "no_show": False}
-            for x in "abcd"] + [
-            {"entry_id": "r", "entrant_id": "r", "stage": "main", "section_id": "s", "status": "refused",
-             "no_show": False},
-            {"entry_id": "n", "entrant_id": "n", "stage": "main", "section_id": "s", "status": "accepted",
-             "no_show": True}]},
+        ("registration", "/v1/events/E/stages/main"): {
+            "status": "closed",
+            "sections": [
+                {"section_id": "s", "closed": {"status": "ready"}},
+                {"section_id": "w", "closed": {"status": "merged", "merged_into": "s"}},
+            ],
+        },
+        ("registration", "/v1/events/E/entries"): {
+            "entries": [
+                {
+                    "entry_id": x,
+                    "entrant_id": x,
+                    "stage": "main",
+                    "section_id": "s" if x in "ab" else "w",
+                    "status": "accepted_pending_evidence" if x == "d" else "accepted",
+                    "no_show": False,
+                }
+                for x in "abcd"
+            ]
+            + [
+                {
+                    "entry_id": "r",
+                    "entrant_id": "r",
+                    "stage": "main",
+                    "section_id": "s",
+                    "status": "refused",
+                    "no_show": False,
+                },
+                {
+                    "entry_id": "n",
+                    "entrant_id": "n",
+                    "stage": "main",
+                    "section_id": "s",
+                    "status": "accepted",
+                    "no_show": True,
+                },
+            ]
+        },
     }
 
 
@@ -81,11 +140,15 @@ async def test_pair11_a_game_played_out_after_the_arbiters_result_is_named():
     """The bug of issue 12: pairing scored the arbiter's result, gameplay's game shows another."""
     ev = _event()
     ev[("pairing", "/v1/events/E/sections/s/rounds/1")]["pairings"][0].update(
-        result="second_wins", result_source="arbiter")
+        result="second_wins", result_source="arbiter"
+    )
     report = await check(Canned(ev), "E", parts=("games",))
     assert not report.ok
-    with pytest.raises(AssertionError, match=r"\[games\] s round 1 r1.b1: pairing scored second_wins \(arbiter\), "
-                                             r"gameplay shows first_wins"):
+    with pytest.raises(
+        AssertionError,
+        match=r"\[games\] s round 1 r1.b1: pairing scored second_wins \(arbiter\), "
+        r"gameplay shows first_wins",
+    ):
         report.assert_consistent()
 
 
@@ -104,7 +167,8 @@ async def test_an_open_game_and_an_unknown_pairing_are_named():
     report = await check(Canned(ev), "E", parts=("games",))
     assert [str(d) for d in report.disagreements] == [
         "[games] s round 1 r1.b1: pairing scored first_wins but gameplay's ['g1'] are not finished",
-        "[games] s round 1 r1.b9: gameplay has games ['g9'] of a pairing pairing does not know"]
+        "[games] s round 1 r1.b9: gameplay has games ['g9'] of a pairing pairing does not know",
+    ]
 
 
 async def test_awd8_awards_on_an_older_revision_or_other_rows_disagree():
@@ -126,13 +190,14 @@ async def test_reg12_an_accepted_entry_missing_or_twice_in_the_field_is_named():
     report = await check(Canned(ev), "E", parts=("field",))
     assert [str(d) for d in report.disagreements] == [
         "[field] main/s: accepted entry c appears 2 times in pairing's field",
-        "[field] main/s: accepted entry d appears 0 times in pairing's field"]
+        "[field] main/s: accepted entry d appears 0 times in pairing's field",
+    ]
 
 
 def test_pair5_two_game_pairing_result_is_read_from_its_last_game():
     g1 = _game("g1", "p", 1, "black", "a", "five")
     g2 = _game("g2", "p", 2, "black", "b", "five", {"first_points": 1, "second_points": 1})
     assert pairing_result_of_games([g2, g1]) == "draw"
-    assert pairing_result_of_games([g1]) is None     # the pairing goes on
+    assert pairing_result_of_games([g1]) is None  # the pairing goes on
     forfeit = _game("g1", "p", 1, "white", "b", "no_show", {"first_points": 0, "second_points": 2})
     assert pairing_result_of_games([forfeit]) == "second_forfeit_win"

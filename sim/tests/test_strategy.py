@@ -1,11 +1,12 @@
 """Bot strategy and opening decisions, offline against gameplay.engine (fast)."""
+
 from __future__ import annotations
 
 import random
 
 import pytest
-from gameplay.engine import OPENINGS, check_offers, forbidden_points, identify_opening
 
+from gameplay.engine import OPENINGS, check_offers, forbidden_points, identify_opening
 from gomoku_sim.opening import choose_fifth, choose_offers, choose_opening
 from gomoku_sim.strategy import BLACK, WHITE, Position, choose_move, makes_five
 
@@ -105,7 +106,11 @@ def test_window_table_scores_equal_the_plain_per_point_count():
         for p in every:
             if pos.empty(p):
                 assert table.of(p) == (point_score(pos, p, BLACK), point_score(pos, p, WHITE)), p
-        near = {q for x, y in every if not pos.empty((x, y))
-                for q in ((x + dx, y + dy) for dx in range(-2, 3) for dy in range(-2, 3))
-                if 0 <= q[0] < 15 and 0 <= q[1] < 15 and pos.empty(q)}
+        near = {
+            q
+            for x, y in every
+            if not pos.empty((x, y))
+            for q in ((x + dx, y + dy) for dx in range(-2, 3) for dy in range(-2, 3))
+            if 0 <= q[0] < 15 and 0 <= q[1] < 15 and pos.empty(q)
+        }
         assert candidates(pos) == (sorted(near) if near else [(7, 7)])

@@ -4,6 +4,7 @@ The graph is built from the source (no module is imported): one node per module,
 `import` / `from … import` at module level or inside a function, resolved to the module it loads
 (`from .x import name` is an edge to `x`, or to the submodule `x.name` if there is one). Imports
 under `if TYPE_CHECKING:` are left out: they only exist for the type checker."""
+
 from __future__ import annotations
 
 import ast
@@ -57,7 +58,7 @@ def _targets(module: str, is_package: bool, node: ast.stmt, known: dict[str, Pat
     elif isinstance(node, ast.ImportFrom):
         if node.level:
             base = module.split(".") if is_package else module.split(".")[:-1]
-            base = base[:len(base) - node.level + 1]
+            base = base[: len(base) - node.level + 1]
             source = ".".join(base + ([node.module] if node.module else []))
         else:
             source = node.module or ""

@@ -5,6 +5,7 @@ browser opens the event page, a section's pairings, standings and cross table, t
 of round 2 while a bot moves in it through the gameplay API: the stone must appear on the board
 without a reload (PLAY-8 live broadcast). Screenshots go to test-output/browser/ (git-ignored).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -25,8 +26,18 @@ CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "test-output" / "browser"
 #: words that must never reach a page: service identifiers instead of translated labels
-RAW = ("first_wins", "second_wins", "median_buchholz", "buchholz", "round_robin", "time_forfeit",
-       "resignation", "published", "running", "da23.main")
+RAW = (
+    "first_wins",
+    "second_wins",
+    "median_buchholz",
+    "buchholz",
+    "round_robin",
+    "time_forfeit",
+    "resignation",
+    "published",
+    "running",
+    "da23.main",
+)
 
 
 def _free_port() -> int:
@@ -39,8 +50,10 @@ def _free_port() -> int:
 
 def _browser_or_fail():
     if not os.path.exists(CHROMIUM):
-        pytest.fail(f"no browser at {CHROMIUM}: install Debian's chromium "
-                    "(apt-get update && apt-get install -y chromium), then run the tests again")
+        pytest.fail(
+            f"no browser at {CHROMIUM}: install Debian's chromium "
+            "(apt-get update && apt-get install -y chromium), then run the tests again"
+        )
     try:
         from playwright.async_api import async_playwright
     except ImportError:  # pragma: no cover - a dev dependency of the project
@@ -53,12 +66,23 @@ def served(tmp_path):
     """``python -m gomoku_shared.embedded`` as its own process on a free port, simulation clock."""
     port = _free_port()
     log = tmp_path / "embedded.log"
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "DATA_DIR": str(tmp_path), "API_KEYS": Keys().api_keys_setting,
-           "CLOCK": "fake", "CLOCK_START": "2020-01-01T00:00:00+00:00", "LOG_JSON": "true", "LOG_LEVEL": "WARNING",
-           "RELAY_POLL_S": "0.2"}
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "DATA_DIR": str(tmp_path),
+        "API_KEYS": Keys().api_keys_setting,
+        "CLOCK": "fake",
+        "CLOCK_START": "2020-01-01T00:00:00+00:00",
+        "LOG_JSON": "true",
+        "LOG_LEVEL": "WARNING",
+        "RELAY_POLL_S": "0.2",
+    }
     with open(log, "ab") as fh:
-        proc = subprocess.Popen([sys.executable, "-m", "gomoku_shared.embedded", "--port", str(port)], env=env,
-                                stdout=fh, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "gomoku_shared.embedded", "--port", str(port)],
+            env=env,
+            stdout=fh,
+            stderr=subprocess.STDOUT,
+        )
     try:
         for _ in range(300):
             if proc.poll() is not None:
@@ -91,8 +115,14 @@ async def _until(what: str, probe, timeout_s: float = 90.0):
 
 async def _first_round_played(base: str) -> tuple[Platform, EventDriver, str]:
     platform = Platform.distributed({s: f"{base}/{s}" for s in ("registration", "pairing", "gameplay", "awards")})
-    spec = RunSpec(preset_id="da-2023", seed=5, sizes={"open": 6, "junior": 0, "public": 0}, rounds=3,
-                   policy=BotPolicy(no_show_rate=0, timeout_rate=0), progress=False)
+    spec = RunSpec(
+        preset_id="da-2023",
+        seed=5,
+        sizes={"open": 6, "junior": 0, "public": 0},
+        rounds=3,
+        policy=BotPolicy(no_show_rate=0, timeout_rate=0),
+        progress=False,
+    )
     driver = EventDriver(platform, SimClock(platform, ("gameplay",)), _settle, spec)
     await driver.create_event()
     await driver.create_units()
@@ -183,15 +213,20 @@ async def test_public_pages_and_a_live_board_in_chromium(served):
             moves = await _move_in(driver, platform, game_id)
             made = time.monotonic()
             # the move reaches the open page without a reload within a second (issue 15, PLAY-8)
-            await page.wait_for_function(f"document.querySelector('.game-status').dataset.moves >= {moves}",
-                                         timeout=1000)
+            await page.wait_for_function(
+                f"document.querySelector('.game-status').dataset.moves >= {moves}", timeout=1000
+            )
             assert time.monotonic() - made < 1.0
             assert await page.locator(".board .stone").count() == moves
             assert "黑方" in await page.inner_text("main")
             await page.screenshot(path=str(OUT / "game.png"), full_page=True)
 
-            phone = await browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
-            phone.on("console", lambda m: problems.append(f"phone console {m.type}: {m.text}") if m.type == "error" else None)
+            phone = await browser.new_page(
+                viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True
+            )
+            phone.on(
+                "console", lambda m: problems.append(f"phone console {m.type}: {m.text}") if m.type == "error" else None
+            )
             await phone.goto(f"{served}/games/{game_id}")
             width = await phone.evaluate("document.documentElement.scrollWidth")
             assert width <= 390, f"the game page is wider than a phone: {width}px"

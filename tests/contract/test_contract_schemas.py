@@ -4,6 +4,7 @@ To publish a compatible change (e.g. a new optional field), re-export:
 ``.venv/bin/python -m gomoku_shared.contracts.export shared/schemas``.
 A breaking change needs a new contract version instead.
 """
+
 from __future__ import annotations
 
 import json
@@ -17,9 +18,20 @@ from gomoku_shared.contracts.compat import breaking_changes
 ROOT = Path(__file__).resolve().parents[2]
 SNAPSHOTS = ROOT / "shared" / "schemas"
 EXPECTED_TYPES = {
-    "event.configured", "entry.accepted", "entry.refused", "entry.withdrawn", "section.closed",
-    "round.paired", "standings.updated", "section.completed", "playoff.required",
-    "game.started", "game.finished", "result.decided", "awards.published", "qualifiers.selected",
+    "event.configured",
+    "entry.accepted",
+    "entry.refused",
+    "entry.withdrawn",
+    "section.closed",
+    "round.paired",
+    "standings.updated",
+    "section.completed",
+    "playoff.required",
+    "game.started",
+    "game.finished",
+    "result.decided",
+    "awards.published",
+    "qualifiers.selected",
 }
 
 
@@ -39,7 +51,8 @@ def test_contract_is_compatible_with_its_published_schema(event_type):
 def test_envelope_fields_are_in_every_schema():
     for event_type, schema in json_schemas().items():
         assert {"event_id", "type", "version", "occurred_at", "correlation_id", "causation_id", "payload"} <= set(
-            schema["properties"]), event_type
+            schema["properties"]
+        ), event_type
 
 
 def test_compatibility_checker_flags_removed_retyped_and_newly_required_fields():

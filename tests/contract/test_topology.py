@@ -1,4 +1,5 @@
 """Every event type has a producer contract, and the routing table matches the consumers."""
+
 from __future__ import annotations
 
 import importlib
@@ -16,6 +17,13 @@ def test_each_service_consumes_exactly_what_the_topology_routes_to_it():
 
 def test_every_consumed_event_is_produced_by_someone_else():
     consumed = {k for keys in CONSUMES.values() for k in keys}
-    assert consumed == {"qualifiers.selected", "section.closed", "game.finished", "round.paired",
-                        "playoff.required", "event.configured", "section.completed",
-                        "result.decided"}
+    assert consumed == {
+        "qualifiers.selected",
+        "section.closed",
+        "game.finished",
+        "round.paired",
+        "playoff.required",
+        "event.configured",
+        "section.completed",
+        "result.decided",
+    }

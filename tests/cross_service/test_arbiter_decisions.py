@@ -6,11 +6,11 @@ processes reached over real sockets.
 Rules: PAIR-11 (the arbiter enters and corrects results), PLAY-4 (arbiter decision ends a game),
 PAIR-6 / PLAY-7 (absent players forfeit; both absent: a double forfeit, 0:0, no draw),
 AWD-8 (a correction republishes, the new publication supersedes the old one)."""
+
 from __future__ import annotations
 
 from gomoku_shared.contracts.common import ClockSpec, Entrant, Ruleset, SectionRules
 from gomoku_shared.contracts.events import EventConfigured, SectionClosed
-
 from gomoku_sim.consistency import check
 
 from .trio import ARB, PA, PLAYED, postgres_trio, served_trio, sqlite_trio
@@ -27,12 +27,19 @@ def _configured() -> EventConfigured:
 
 
 def _closed() -> SectionClosed:
-    rules = SectionRules(rounds=1, ruleset=Ruleset(track="free"), clock=ClockSpec(kind="sudden_death", base_s=900),
-                         tiebreaks=["points", "buchholz", "median_buchholz", "wins"])
-    entrants = [Entrant(entrant_id=f"p{i}", name=f"Player {i}", gender="male", rating=2000 - i, partner_id="pa")
-                for i in range(1, 7)]
-    return SectionClosed(event_code=EV, stage="main", section_id="open", name="Open", status="ready", rules=rules,
-                         entrants=entrants)
+    rules = SectionRules(
+        rounds=1,
+        ruleset=Ruleset(track="free"),
+        clock=ClockSpec(kind="sudden_death", base_s=900),
+        tiebreaks=["points", "buchholz", "median_buchholz", "wins"],
+    )
+    entrants = [
+        Entrant(entrant_id=f"p{i}", name=f"Player {i}", gender="male", rating=2000 - i, partner_id="pa")
+        for i in range(1, 7)
+    ]
+    return SectionClosed(
+        event_code=EV, stage="main", section_id="open", name="Open", status="ready", rules=rules, entrants=entrants
+    )
 
 
 async def _game(trio, gid: str) -> dict:
@@ -58,23 +65,37 @@ async def _scenario(trio) -> None:
     g1, g2, g3 = (games[p["pairing_id"]] for p in (b1, b2, b3))
 
     # PAIR-11: the arbiter enters board 1's result while its game is still waiting
-    r = await trio.call("POST", "pairing", f"{SEC}/rounds/1/results", headers=ARB,
-                        json={"pairing_id": b1["pairing_id"], "result": "first_wins", "note": "opponent disqualified"})
+    r = await trio.call(
+        "POST",
+        "pairing",
+        f"{SEC}/rounds/1/results",
+        headers=ARB,
+        json={"pairing_id": b1["pairing_id"], "result": "first_wins", "note": "opponent disqualified"},
+    )
     assert r.status_code == 200, r.text
     g = await trio.until(lambda: _finished(trio, g1), "board 1 closed in gameplay")
     assert (g["result"], g["reason"], g["winner"]) == ("black", "arbiter", b1["first"])
     # no late join, move or resignation changes a decided game: a clear 409
-    for what, body in (("join", {"player_id": b1["second"]}), ("move", {"player_id": b1["first"], "point": "h8"}),
-                       ("resign", {"player_id": b1["first"]})):
+    for what, body in (
+        ("join", {"player_id": b1["second"]}),
+        ("move", {"player_id": b1["first"], "point": "h8"}),
+        ("resign", {"player_id": b1["first"]}),
+    ):
         r = await trio.call("POST", "gameplay", f"/v1/games/{g1}/{what}", headers=PA, json=body)
         assert r.status_code == 409 and r.json()["error"]["code"] == "game_over", (what, r.text)
 
     # PLAY-4: board 3 is adjudicated in gameplay after both joined; pairing scores it
     for p in (b3["first"], b3["second"]):
-        assert (await trio.call("POST", "gameplay", f"/v1/games/{g3}/join", headers=PA,
-                                json={"player_id": p})).status_code == 200
-    r = await trio.call("POST", "gameplay", f"/v1/games/{g3}/adjudicate", headers=ARB,
-                        json={"result": "white", "reason": "illegal device"})
+        assert (
+            await trio.call("POST", "gameplay", f"/v1/games/{g3}/join", headers=PA, json={"player_id": p})
+        ).status_code == 200
+    r = await trio.call(
+        "POST",
+        "gameplay",
+        f"/v1/games/{g3}/adjudicate",
+        headers=ARB,
+        json={"result": "white", "reason": "illegal device"},
+    )
     assert r.status_code == 200, r.text
 
     # PAIR-6 / PLAY-7: nobody joins board 2; past the no-show limit it is a double forfeit
@@ -82,26 +103,36 @@ async def _scenario(trio) -> None:
     assert (await trio.call("POST", "gameplay", "/v1/ops/sweep")).status_code == 200
     g = await trio.until(lambda: _finished(trio, g2), "board 2 double forfeit")
     assert (g["result"], g["winner"], g["double_forfeit"]) == ("double_forfeit", None, True)
-    assert (await _game(trio, g1))["result"] == "black"     # the sweep left the decided game alone
+    assert (await _game(trio, g1))["result"] == "black"  # the sweep left the decided game alone
 
     await trio.until(lambda: _publications(trio), "awards published")
     rnd = (await trio.call("GET", "pairing", f"{SEC}/rounds/1")).json()
     by = {p["pairing_id"]: p for p in rnd["pairings"]}
     assert (by[b1["pairing_id"]]["result"], by[b1["pairing_id"]]["result_source"]) == ("first_wins", "arbiter")
-    assert (by[b2["pairing_id"]]["result"], by[b2["pairing_id"]]["first_points"],
-            by[b2["pairing_id"]]["second_points"]) == ("double_forfeit", 0, 0)
+    assert (
+        by[b2["pairing_id"]]["result"],
+        by[b2["pairing_id"]]["first_points"],
+        by[b2["pairing_id"]]["second_points"],
+    ) == ("double_forfeit", 0, 0)
     assert by[b3["pairing_id"]]["result"] == "second_wins"
     expected = {b1["first"]: 2, b1["second"]: 0, b2["first"]: 0, b2["second"]: 0, b3["first"]: 0, b3["second"]: 2}
-    pairing_points = {r["entrant_id"]: r["points"] for r in
-                      (await trio.call("GET", "pairing", f"{SEC}/standings")).json()["standings"]}
-    assert pairing_points == expected            # the arbiter's result counted once, no draw anywhere
+    pairing_points = {
+        r["entrant_id"]: r["points"]
+        for r in (await trio.call("GET", "pairing", f"{SEC}/standings")).json()["standings"]
+    }
+    assert pairing_points == expected  # the arbiter's result counted once, no draw anywhere
     assert await _awards_points(trio) == expected
     (await check(trio, EV, parts=("games", "awards"))).assert_consistent()
 
     # AWD-8: the arbiter corrects board 1 after the section completed: pairing republishes,
     # awards supersede the first publication, and gameplay's game shows the corrected result
-    r = await trio.call("POST", "pairing", f"{SEC}/rounds/1/results", headers=ARB,
-                        json={"pairing_id": b1["pairing_id"], "result": "second_wins", "note": "appeal upheld"})
+    r = await trio.call(
+        "POST",
+        "pairing",
+        f"{SEC}/rounds/1/results",
+        headers=ARB,
+        json={"pairing_id": b1["pairing_id"], "result": "second_wins", "note": "appeal upheld"},
+    )
     assert r.status_code == 200 and r.json()["changed"] is True
     pubs = await trio.until(lambda: _publications_n(trio, 2), "the corrected publication")
     assert pubs[-1]["publication"]["supersedes"] == pubs[0]["publication"]["revision"]
@@ -139,15 +170,17 @@ async def test_pair11_play7_awd8_arbiter_results_agree_everywhere_on_sqlite(tmp_
         await _scenario(trio)
 
 
-async def test_pair11_play7_awd8_arbiter_results_agree_everywhere_on_postgres_rabbitmq(fresh_database, amqp_url,
-                                                                                      bus_namespace):
+async def test_pair11_play7_awd8_arbiter_results_agree_everywhere_on_postgres_rabbitmq(
+    fresh_database, amqp_url, bus_namespace
+):
     urls = {name: await fresh_database() for name in PLAYED}
     async with postgres_trio(urls, amqp_url, bus_namespace) as trio:
         await _scenario(trio)
 
 
-async def test_pair11_play7_awd8_arbiter_results_agree_everywhere_served_processes(fresh_database, amqp_url,
-                                                                                  bus_namespace, tmp_path):
+async def test_pair11_play7_awd8_arbiter_results_agree_everywhere_served_processes(
+    fresh_database, amqp_url, bus_namespace, tmp_path
+):
     urls = {name: await fresh_database() for name in PLAYED}
     async with served_trio(urls, amqp_url, bus_namespace, tmp_path / "logs") as trio:
         await _scenario(trio)

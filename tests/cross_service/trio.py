@@ -1,12 +1,13 @@
 """pairing, gameplay and awards running together on one fake clock — on SQLite and the in-memory
 bus (the embedded suite) or on PostgreSQL and RabbitMQ (one database and bus connection per
 service) — with the test playing registration's part (event.configured, section.closed)."""
+
 from __future__ import annotations
 
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -20,14 +21,19 @@ KEYS = "op-key=operator,arb-key=arbiter,pa-key=partner:pa"
 OP = {"x-api-key": "op-key"}
 ARB = {"x-api-key": "arb-key"}
 PA = {"x-api-key": "pa-key"}
-START = datetime(2026, 5, 1, 9, 0, tzinfo=timezone.utc)
+START = datetime(2026, 5, 1, 9, 0, tzinfo=UTC)
 PLAYED = ("pairing", "gameplay", "awards")
 
 
 class Trio:
-    def __init__(self, clients: dict[str, httpx.AsyncClient], publish: Callable[[list], Awaitable[None]],
-                 drain: Callable[[], Awaitable[None]] | None, clock: FakeClock,
-                 move_clocks: Callable[[float], Awaitable[None]] | None = None) -> None:
+    def __init__(
+        self,
+        clients: dict[str, httpx.AsyncClient],
+        publish: Callable[[list], Awaitable[None]],
+        drain: Callable[[], Awaitable[None]] | None,
+        clock: FakeClock,
+        move_clocks: Callable[[float], Awaitable[None]] | None = None,
+    ) -> None:
         self.clock = clock
         self._publish = publish
         self._drain = drain
@@ -46,8 +52,9 @@ class Trio:
 
     async def send(self, payload: Payload) -> None:
         """An event as registration would publish it."""
-        await self._publish([encode(envelope_for(payload, correlation_id=payload.event_code,
-                                                 occurred_at=self.clock.now()))])
+        await self._publish(
+            [encode(envelope_for(payload, correlation_id=payload.event_code, occurred_at=self.clock.now()))]
+        )
 
     async def until(self, predicate: Callable[[], Awaitable[Any]], what: str, timeout: float = 60.0) -> Any:
         """Wait until the services have done what the test waits for (the in-memory bus is
@@ -82,8 +89,10 @@ class ReadError(Exception):
 
 
 def _asgi(apps: dict[str, Any]) -> dict[str, httpx.AsyncClient]:
-    return {name: httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=f"http://{name}")
-            for name, app in apps.items()}
+    return {
+        name: httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=f"http://{name}")
+        for name, app in apps.items()
+    }
 
 
 @contextlib.asynccontextmanager
@@ -92,8 +101,9 @@ async def sqlite_trio(tmp_path: Path) -> AsyncIterator[Trio]:
     from gomoku_shared.settings import ServiceSettings
 
     clock = FakeClock(START)
-    settings = ServiceSettings(DATA_DIR=str(tmp_path), API_KEYS=KEYS, DATA_KEY="test-data-key", DATABASE_URL="",
-                               AMQP_URL=None)
+    settings = ServiceSettings(
+        DATA_DIR=str(tmp_path), API_KEYS=KEYS, DATA_KEY="test-data-key", DATABASE_URL="", AMQP_URL=None
+    )
     suite = EmbeddedSuite(settings, clock=clock)
     await suite.start()
     trio = Trio(_asgi({n: suite.services[n].app for n in PLAYED}), suite.bus.publish, suite.drain, clock)
@@ -118,8 +128,13 @@ async def postgres_trio(database_urls: dict[str, str], amqp_url: str, namespace:
         stack.push_async_callback(publisher.close)
         apps = {}
         for name in PLAYED:
-            settings = ServiceSettings(DATABASE_URL=database_urls[name], AMQP_URL=amqp_url, BUS_NAMESPACE=namespace,
-                                       API_KEYS=KEYS, RELAY_POLL_S=0.05)
+            settings = ServiceSettings(
+                DATABASE_URL=database_urls[name],
+                AMQP_URL=amqp_url,
+                BUS_NAMESPACE=namespace,
+                API_KEYS=KEYS,
+                RELAY_POLL_S=0.05,
+            )
             await upgrade_async(name, settings.database_url)
             svc = builders()[name](settings, clock=clock)
             await stack.enter_async_context(svc.running())
@@ -130,19 +145,26 @@ async def postgres_trio(database_urls: dict[str, str], amqp_url: str, namespace:
 
 
 @contextlib.asynccontextmanager
-async def served_trio(database_urls: dict[str, str], amqp_url: str, namespace: str,
-                      log_dir: Path) -> AsyncIterator[Trio]:
+async def served_trio(
+    database_urls: dict[str, str], amqp_url: str, namespace: str, log_dir: Path
+) -> AsyncIterator[Trio]:
     """The three services as OS processes (the docker-compose.yml commands) with CLOCK=fake,
     reached over real sockets."""
     from gomoku_shared.messaging.rabbit import RabbitEventBus
     from gomoku_sim.stack import load_compose_commands
 
     cc = load_compose_commands()
-    env = {"API_KEYS": KEYS, "CLOCK": "fake", "CLOCK_START": START.isoformat(), "RELAY_POLL_S": "0.1",
-           "LOG_LEVEL": "WARNING"}
+    env = {
+        "API_KEYS": KEYS,
+        "CLOCK": "fake",
+        "CLOCK_START": START.isoformat(),
+        "RELAY_POLL_S": "0.1",
+        "LOG_LEVEL": "WARNING",
+    }
     log_dir.mkdir(parents=True, exist_ok=True)
-    stack = cc.LocalCompose(database_urls=database_urls, amqp_url=amqp_url, namespace=namespace, log_dir=log_dir,
-                            extra_env=env)
+    stack = cc.LocalCompose(
+        database_urls=database_urls, amqp_url=amqp_url, namespace=namespace, log_dir=log_dir, extra_env=env
+    )
     publisher = RabbitEventBus(amqp_url, namespace=namespace)
     clients: dict[str, httpx.AsyncClient] = {}
     try:

@@ -7,6 +7,7 @@ docker-compose.yml unchanged. The gateway runs Debian's nginx on the same templa
 service mounts, rendered with the compose service's environment (upstreams replaced by the
 local replicas), under a main configuration like the nginx image's own.
 """
+
 from __future__ import annotations
 
 import os
@@ -92,8 +93,15 @@ class Proc:
 class LocalCompose:
     """Start migrate steps and services of docker-compose.yml against local servers."""
 
-    def __init__(self, *, database_urls: dict[str, str], amqp_url: str, namespace: str, log_dir: Path,
-                 extra_env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        database_urls: dict[str, str],
+        amqp_url: str,
+        namespace: str,
+        log_dir: Path,
+        extra_env: dict[str, str] | None = None,
+    ) -> None:
         self.spec = compose()["services"]
         self.database_urls = database_urls
         self.amqp_url = amqp_url
@@ -134,8 +142,9 @@ class LocalCompose:
         argv = _argv(self.spec[service]["command"], port)
         log = self.log_dir / f"{name}.log"
         fh = open(log, "ab")
-        popen = subprocess.Popen(argv, env=self._env(service), stdout=fh, stderr=subprocess.STDOUT,
-                                 start_new_session=True)
+        popen = subprocess.Popen(
+            argv, env=self._env(service), stdout=fh, stderr=subprocess.STDOUT, start_new_session=True
+        )
         proc = Proc(name, port, popen, log)
         self.procs[name] = proc
         return proc

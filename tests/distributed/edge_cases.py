@@ -4,6 +4,7 @@ Each case once gave a 500 (on PostgreSQL, some on SQLite too) or a body cut mid-
 one must now get the documented 4xx with the common error shape. The same list is sent to the
 embedded server and to the four services on PostgreSQL + RabbitMQ, over real sockets.
 """
+
 from __future__ import annotations
 
 import json
@@ -46,36 +47,90 @@ CASES = [
     Case("registration", "GET", "/v1/events/a%00b", 400, "invalid_characters", headers=OP),
     Case("registration", "GET", "/v1/events/sz22/entries?status=%00", 400, "invalid_characters", headers=OP),
     Case("registration", "GET", "/v1/events/" + "e" * 201, 422, "validation_error", headers=OP),
-    Case("registration", "POST", "/v1/events", 400, "invalid_characters", headers=OP,
-         body={"preset_id": "sz-2022", "event_code": "edge-a", "overrides": {"name": f"x{NUL}"}}),
-    Case("registration", "POST", "/v1/events", 400, "json_too_deep", headers=OP,
-         body={"preset_id": "sz-2022", "event_code": "edge-b", "overrides": nested(260)}),
-    Case("registration", "POST", "/v1/events/sz22/entries", 400, "invalid_characters", headers=OP,
-         body={"stage": "online", "section_id": "men-free", "player": {**SZ_PLAYER, "name": f"Li{NUL}Ming"}}),
-    Case("registration", "POST", "/v1/events/sz22/entries", 400, "invalid_characters", headers=OP,
-         body=b'{"stage": "online", "section_id": "men-free", "player": {"name": "\\ud800", "gender": "male", '
-              b'"birth_date": "1990-05-05"}}'),
+    Case(
+        "registration",
+        "POST",
+        "/v1/events",
+        400,
+        "invalid_characters",
+        headers=OP,
+        body={"preset_id": "sz-2022", "event_code": "edge-a", "overrides": {"name": f"x{NUL}"}},
+    ),
+    Case(
+        "registration",
+        "POST",
+        "/v1/events",
+        400,
+        "json_too_deep",
+        headers=OP,
+        body={"preset_id": "sz-2022", "event_code": "edge-b", "overrides": nested(260)},
+    ),
+    Case(
+        "registration",
+        "POST",
+        "/v1/events/sz22/entries",
+        400,
+        "invalid_characters",
+        headers=OP,
+        body={"stage": "online", "section_id": "men-free", "player": {**SZ_PLAYER, "name": f"Li{NUL}Ming"}},
+    ),
+    Case(
+        "registration",
+        "POST",
+        "/v1/events/sz22/entries",
+        400,
+        "invalid_characters",
+        headers=OP,
+        body=b'{"stage": "online", "section_id": "men-free", "player": {"name": "\\ud800", "gender": "male", '
+        b'"birth_date": "1990-05-05"}}',
+    ),
     # pairing (public reads: no key needed to reach the database)
     Case("pairing", "GET", "/v1/events/a%00/sections", 400, "invalid_characters"),
     Case("pairing", "GET", "/v1/events/x/sections/y/rounds/2147483648", 422, "validation_error"),
     Case("pairing", "GET", "/v1/events/x/sections/y/rounds/99999999999999999999", 422, "validation_error"),
     Case("pairing", "GET", "/v1/events/x/sections/y%00/standings", 400, "invalid_characters"),
-    Case("pairing", "POST", "/v1/events/x/sections/y/rounds/1/results", 400, "invalid_characters", headers=ARB,
-         body={"pairing_id": NUL, "result": "draw"}),
+    Case(
+        "pairing",
+        "POST",
+        "/v1/events/x/sections/y/rounds/1/results",
+        400,
+        "invalid_characters",
+        headers=ARB,
+        body={"pairing_id": NUL, "result": "draw"},
+    ),
     # gameplay
     Case("gameplay", "GET", "/v1/games/a%00", 400, "invalid_characters", headers=OP),
     Case("gameplay", "GET", "/v1/games?event_code=%00", 400, "invalid_characters", headers=OP),
     Case("gameplay", "GET", "/v1/rounds/x/y/2147483648/games", 422, "validation_error", headers=OP),
     Case("gameplay", "GET", "/v1/games/g1/events?since=2147483648", 422, "validation_error", headers=OP),
     Case("gameplay", "GET", "/v1/games/g1/events?since=-1", 422, "validation_error", headers=OP),
-    Case("gameplay", "GET", "/v1/games/g1/events", 400, "bad_last_event_id",
-         headers={**OP, "Last-Event-ID": "\u00b2"}),
-    Case("gameplay", "GET", "/v1/games/g1/events", 400, "bad_last_event_id",
-         headers={**OP, "Last-Event-ID": "2147483648"}),
-    Case("gameplay", "POST", "/v1/games/g1/move", 400, "invalid_characters", headers=OP,
-         body={"player_id": NUL, "point": "h8"}),
-    Case("gameplay", "POST", "/v1/games/g1%00/move", 400, "invalid_characters", headers=OP,
-         body={"player_id": "p", "point": "h8"}),
+    Case("gameplay", "GET", "/v1/games/g1/events", 400, "bad_last_event_id", headers={**OP, "Last-Event-ID": "\u00b2"}),
+    Case(
+        "gameplay",
+        "GET",
+        "/v1/games/g1/events",
+        400,
+        "bad_last_event_id",
+        headers={**OP, "Last-Event-ID": "2147483648"},
+    ),
+    Case(
+        "gameplay",
+        "POST",
+        "/v1/games/g1/move",
+        400,
+        "invalid_characters",
+        headers=OP,
+        body={"player_id": NUL, "point": "h8"},
+    ),
+    Case(
+        "gameplay",
+        "POST",
+        "/v1/games/g1%00/move",
+        400,
+        "invalid_characters",
+        headers=OP,
+        body={"player_id": "p", "point": "h8"},
+    ),
     # awards (public reads)
     Case("awards", "GET", "/v1/events/a%00", 400, "invalid_characters"),
     Case("awards", "GET", "/v1/events/x/sections/y/certificates?entrant_id=%00", 400, "invalid_characters"),
@@ -93,8 +148,9 @@ class RawHttp:
     def close(self) -> None:
         self.sock.close()
 
-    def request(self, method: str, path: str, headers: dict[str, str] | None = None,
-                body: bytes | None = None) -> tuple[int, dict[str, str], bytes]:
+    def request(
+        self, method: str, path: str, headers: dict[str, str] | None = None, body: bytes | None = None
+    ) -> tuple[int, dict[str, str], bytes]:
         lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1"]
         for k, v in (headers or {}).items():
             lines.append(f"{k}: {v}")

@@ -7,6 +7,7 @@
 * no log line of any process carries a player's name, birth date, ID number, or the
   ciphertexts and blind index stored for them.
 """
+
 from __future__ import annotations
 
 import json
@@ -35,10 +36,13 @@ PEOPLE = [
 
 
 def _entry(person: dict, n: int) -> dict:
-    return {"stage": "online", "section_id": "men-free" if person["gender"] == "male" else "women-free",
-            "player": person,
-            "evidence": [{"kind": "household_registration", "document_ref": f"HK-EDGE-{n:04d}", "region": "Shenzhen"}],
-            "insurance": {"confirmed": True, "document_ref": f"POL-EDGE-{n:04d}"}}
+    return {
+        "stage": "online",
+        "section_id": "men-free" if person["gender"] == "male" else "women-free",
+        "player": person,
+        "evidence": [{"kind": "household_registration", "document_ref": f"HK-EDGE-{n:04d}", "region": "Shenzhen"}],
+        "insurance": {"confirmed": True, "document_ref": f"POL-EDGE-{n:04d}"},
+    }
 
 
 def _send_cases(host: str, port: int, prefix: dict[str, str]) -> None:
@@ -46,8 +50,9 @@ def _send_cases(host: str, port: int, prefix: dict[str, str]) -> None:
     conn = RawHttp(host, port)
     try:
         for case in CASES:
-            status, headers, body = conn.request(case.method, prefix[case.service] + case.path, case.headers,
-                                                 case.raw_body())
+            status, headers, body = conn.request(
+                case.method, prefix[case.service] + case.path, case.headers, case.raw_body()
+            )
             assert_error(case, status, headers, body)
     finally:
         conn.close()
@@ -69,7 +74,9 @@ def _register_people(base: str) -> None:
         r = c.post("/v1/events", headers=OP, json={"preset_id": "sz-2022", "event_code": "sz22"})
         assert r.status_code == 201, r.text
         for n, person in enumerate(PEOPLE, 1):
-            r = c.post("/v1/events/sz22/entries", headers={**OP, "Idempotency-Key": f"edge-{n}"}, json=_entry(person, n))
+            r = c.post(
+                "/v1/events/sz22/entries", headers={**OP, "Idempotency-Key": f"edge-{n}"}, json=_entry(person, n)
+            )
             assert r.status_code == 201, r.text
             # the same key with another body (another person's birth date) is refused
             other = _entry({**person, "birth_date": "1990-01-01"}, n)
@@ -95,13 +102,25 @@ def _personal_secrets(stored: list[dict]) -> list[str]:
 def embedded(tmp_path):
     port = free_port()
     log = tmp_path / "embedded.log"
-    env = {**os.environ, "DATA_DIR": str(tmp_path / "data"), "API_KEYS": KEYS, "DATA_KEY": "edge-test-data-key",
-           "LOG_JSON": "true", "CLOCK": "fake", "CLOCK_START": SZ_OPEN}
+    env = {
+        **os.environ,
+        "DATA_DIR": str(tmp_path / "data"),
+        "API_KEYS": KEYS,
+        "DATA_KEY": "edge-test-data-key",
+        "LOG_JSON": "true",
+        "CLOCK": "fake",
+        "CLOCK_START": SZ_OPEN,
+    }
     env.pop("DATABASE_URL", None)
     env.pop("AMQP_URL", None)
     with open(log, "ab") as fh:
-        proc = subprocess.Popen([sys.executable, "-m", "gomoku_shared.embedded", "--port", str(port)], env=env,
-                                stdout=fh, stderr=subprocess.STDOUT, start_new_session=True)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "gomoku_shared.embedded", "--port", str(port)],
+            env=env,
+            stdout=fh,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while True:
@@ -150,9 +169,15 @@ def _dsn(url: str) -> str:
 
 
 async def test_services_on_postgres_refuse_bad_inputs_keep_500s_traceable_and_log_no_personal_data(
-        databases, amqp_url, bus_namespace, tmp_path):
-    stack = LocalCompose(database_urls=databases, amqp_url=amqp_url, namespace=bus_namespace, log_dir=tmp_path,
-                         extra_env={"API_KEYS": KEYS, "CLOCK": "fake", "CLOCK_START": SZ_OPEN})
+    databases, amqp_url, bus_namespace, tmp_path
+):
+    stack = LocalCompose(
+        database_urls=databases,
+        amqp_url=amqp_url,
+        namespace=bus_namespace,
+        log_dir=tmp_path,
+        extra_env={"API_KEYS": KEYS, "CLOCK": "fake", "CLOCK_START": SZ_OPEN},
+    )
     try:
         for s in SERVICES:
             stack.migrate(s)
@@ -176,16 +201,21 @@ async def test_services_on_postgres_refuse_bad_inputs_keep_500s_traceable_and_lo
         db = await asyncpg.connect(_dsn(databases["registration"]))
         try:
             stored = [dict(r) for r in await db.fetch("SELECT id_number_enc, id_number_index FROM people")]
-            await db.execute("CREATE FUNCTION edge_boom() RETURNS trigger LANGUAGE plpgsql AS "
-                             "$$ BEGIN RAISE EXCEPTION 'broken on purpose'; END $$")
-            await db.execute("CREATE TRIGGER edge_boom BEFORE INSERT ON people FOR EACH ROW EXECUTE FUNCTION edge_boom()")
+            await db.execute(
+                "CREATE FUNCTION edge_boom() RETURNS trigger LANGUAGE plpgsql AS "
+                "$$ BEGIN RAISE EXCEPTION 'broken on purpose'; END $$"
+            )
+            await db.execute(
+                "CREATE TRIGGER edge_boom BEFORE INSERT ON people FOR EACH ROW EXECUTE FUNCTION edge_boom()"
+            )
         finally:
             await db.close()
         conn = RawHttp("127.0.0.1", registration.port)
         try:
             body = json.dumps(_entry({**PEOPLE[0], "name": "Zhang Xiaoming Jr", "id_number": "440301199103070058"}, 3))
-            status, headers, raw = conn.request("POST", "/v1/events/sz22/entries",
-                                                {**OP, "X-Correlation-ID": "edge-boom-1"}, body.encode())
+            status, headers, raw = conn.request(
+                "POST", "/v1/events/sz22/entries", {**OP, "X-Correlation-ID": "edge-boom-1"}, body.encode()
+            )
             assert status == 500, raw
             err = json.loads(raw)["error"]
             assert err["code"] == "internal_error" and err["details"]["correlation_id"] == "edge-boom-1"
@@ -207,8 +237,9 @@ async def test_services_on_postgres_refuse_bad_inputs_keep_500s_traceable_and_lo
         stack.stop_all()
 
 
-async def test_gameplay_process_binds_an_idempotency_key_to_its_request(fresh_database, amqp_url, bus_namespace,
-                                                                         tmp_path):
+async def test_gameplay_process_binds_an_idempotency_key_to_its_request(
+    fresh_database, amqp_url, bus_namespace, tmp_path
+):
     """The issue's reproducer over the wire: a move for game b4 sent with the key of a move in
     b3 was answered with b3's summary and dropped; now it is 409 idempotency_key_reused, and a
     true retry is replayed with Idempotent-Replayed: true (group-committed path, PostgreSQL)."""
@@ -219,22 +250,50 @@ async def test_gameplay_process_binds_an_idempotency_key_to_its_request(fresh_da
     from gomoku_shared.contracts.events import PairingSpec, RoundPaired
     from gomoku_shared.messaging.rabbit import RabbitEventBus
 
-    stack = LocalCompose(database_urls={"gameplay": await fresh_database()}, amqp_url=amqp_url,
-                         namespace=bus_namespace, log_dir=tmp_path,
-                         extra_env={"API_KEYS": KEYS, "CLOCK": "fake", "CLOCK_START": SZ_OPEN})
+    stack = LocalCompose(
+        database_urls={"gameplay": await fresh_database()},
+        amqp_url=amqp_url,
+        namespace=bus_namespace,
+        log_dir=tmp_path,
+        extra_env={"API_KEYS": KEYS, "CLOCK": "fake", "CLOCK_START": SZ_OPEN},
+    )
     bus = RabbitEventBus(amqp_url, namespace=bus_namespace)
     try:
         stack.migrate("gameplay")
         gp = stack.start("gameplay")
         stack.wait_ready("gameplay")
         start = datetime.fromisoformat(SZ_OPEN)
-        specs = [PairingSpec(pairing_id=pid, first=a, second=b, games=1, ruleset=Ruleset(track="free"),
-                             clock=ClockSpec(kind="sudden_death", base_s=900, increment_s=0))
-                 for pid, a, b in (("p1", "alice", "bob"), ("p2", "carol", "dave"))]
+        specs = [
+            PairingSpec(
+                pairing_id=pid,
+                first=a,
+                second=b,
+                games=1,
+                ruleset=Ruleset(track="free"),
+                clock=ClockSpec(kind="sudden_death", base_s=900, increment_s=0),
+            )
+            for pid, a, b in (("p1", "alice", "bob"), ("p2", "carol", "dave"))
+        ]
         await bus.start()
-        await bus.publish([encode(envelope_for(
-            RoundPaired(event_code="EV", stage="main", section_id="S1", round=1, starts_at=start, no_show_minutes=15,
-                        pairings=specs), correlation_id="edge", occurred_at=start))])
+        await bus.publish(
+            [
+                encode(
+                    envelope_for(
+                        RoundPaired(
+                            event_code="EV",
+                            stage="main",
+                            section_id="S1",
+                            round=1,
+                            starts_at=start,
+                            no_show_minutes=15,
+                            pairings=specs,
+                        ),
+                        correlation_id="edge",
+                        occurred_at=start,
+                    )
+                )
+            ]
+        )
         b3, b4 = "EV.main.S1.r1.p1.g1", "EV.main.S1.r1.p2.g1"
         deadline = time.monotonic() + 30
         while len(httpx.get(gp.url + "/v1/games", headers=OP).json()["games"]) < 2:
@@ -242,9 +301,12 @@ async def test_gameplay_process_binds_an_idempotency_key_to_its_request(fresh_da
             time.sleep(0.1)
         conn = RawHttp("127.0.0.1", gp.port)
         try:
+
             def post(gid: str, action: str, body: dict, key: str | None = None):
                 headers = {**OP, **({"Idempotency-Key": key} if key else {})}
-                status, headers, raw = conn.request("POST", f"/v1/games/{gid}/{action}", headers, json.dumps(body).encode())
+                status, headers, raw = conn.request(
+                    "POST", f"/v1/games/{gid}/{action}", headers, json.dumps(body).encode()
+                )
                 return status, headers, json.loads(raw)
 
             for gid, players in ((b3, ("alice", "bob")), (b4, ("carol", "dave"))):

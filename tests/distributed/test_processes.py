@@ -1,12 +1,13 @@
 """The services as separate OS processes behind the gateway, exactly as docker-compose.yml runs
 them: three gameplay replicas (``--scale gameplay=3``), one of each other service, nginx in front."""
+
 from __future__ import annotations
 
 import asyncio
 import json
 import re
 import signal
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import httpx
 import pytest
@@ -16,8 +17,8 @@ from gomoku_shared.contracts import encode, envelope_for
 from gomoku_shared.contracts.common import ClockSpec, Ruleset
 from gomoku_shared.contracts.events import PairingSpec, RoundPaired
 from gomoku_shared.embedded import EmbeddedSuite
-from gomoku_shared.settings import ServiceSettings
 from gomoku_shared.messaging.rabbit import RabbitEventBus
+from gomoku_shared.settings import ServiceSettings
 
 from .compose_commands import SERVICES, LocalCompose, pid_alive
 
@@ -34,10 +35,23 @@ async def databases(fresh_database):
 
 def _round_paired() -> RoundPaired:
     return RoundPaired(
-        event_code="GW", stage="main", section_id="S1", round=1, starts_at=datetime.now(timezone.utc),
+        event_code="GW",
+        stage="main",
+        section_id="S1",
+        round=1,
+        starts_at=datetime.now(UTC),
         no_show_minutes=120,
-        pairings=[PairingSpec(pairing_id="p1", first="alice", second="bob", games=1, ruleset=Ruleset(track="free"),
-                              clock=ClockSpec(kind="sudden_death", base_s=1800, increment_s=0))])
+        pairings=[
+            PairingSpec(
+                pairing_id="p1",
+                first="alice",
+                second="bob",
+                games=1,
+                ruleset=Ruleset(track="free"),
+                clock=ClockSpec(kind="sudden_death", base_s=1800, increment_s=0),
+            )
+        ],
+    )
 
 
 def _upstream_ports(gateway_log: str, service: str) -> set[int]:
@@ -60,7 +74,8 @@ async def _sse_until_finished(client: httpx.AsyncClient, path: str, seen: list[s
 
 
 async def test_services_and_three_gameplay_replicas_behind_the_gateway_on_postgres_and_rabbitmq(
-        databases, amqp_url, bus_namespace, tmp_path):
+    databases, amqp_url, bus_namespace, tmp_path
+):
     """Migrate four empty databases, start the processes and the gateway; through the one base URL
     every service answers under its embedded-mode prefix with the embedded mode's paths (docs
     included), correlation ids pass
@@ -127,8 +142,9 @@ async def test_services_and_three_gameplay_replicas_behind_the_gateway_on_postgr
 
             # a game over the gateway: its SSE stream and the round's WebSocket through nginx
             await publisher.start()
-            await publisher.publish([encode(envelope_for(_round_paired(), correlation_id="GW",
-                                                         occurred_at=datetime.now(timezone.utc)))])
+            await publisher.publish(
+                [encode(envelope_for(_round_paired(), correlation_id="GW", occurred_at=datetime.now(UTC)))]
+            )
             gid = "GW.main.S1.r1.p1.g1"
             async with asyncio.timeout(30):
                 while (await gw.get(f"/gameplay/v1/games/{gid}", headers=OP)).status_code != 200:
@@ -136,14 +152,16 @@ async def test_services_and_three_gameplay_replicas_behind_the_gateway_on_postgr
             ws_url = f"ws://127.0.0.1:{gateway.port}/gameplay/v1/rounds/GW/S1/1/ws?since=0"
             async with connect(ws_url, additional_headers=OP, proxy=None) as round_ws:
                 sse_seen: list[str] = []
-                sse = asyncio.create_task(_sse_until_finished(gw, f"/gameplay/v1/games/{gid}/events?since=0",
-                                                              sse_seen))
+                sse = asyncio.create_task(_sse_until_finished(gw, f"/gameplay/v1/games/{gid}/events?since=0", sse_seen))
                 for player in ("alice", "bob"):
                     r = await gw.post(f"/gameplay/v1/games/{gid}/join", json={"player_id": player}, headers=OP)
                     assert r.status_code == 200, r.text
                 for i, point in enumerate(MOVES):
-                    r = await gw.post(f"/gameplay/v1/games/{gid}/move", headers=OP,
-                                      json={"player_id": "alice" if i % 2 == 0 else "bob", "point": point})
+                    r = await gw.post(
+                        f"/gameplay/v1/games/{gid}/move",
+                        headers=OP,
+                        json={"player_id": "alice" if i % 2 == 0 else "bob", "point": point},
+                    )
                     assert r.status_code == 200, r.text
                 async with asyncio.timeout(60):
                     await sse

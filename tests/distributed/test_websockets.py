@@ -3,6 +3,7 @@
 The in-process test client needs no WebSocket library; a served process does. These tests start
 the processes as docker-compose.yml and the embedded runner do and connect with a real client.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -10,7 +11,7 @@ import json
 import subprocess
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import httpx
 import pytest
@@ -33,10 +34,23 @@ MOVES = ["h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4", "l8"]
 def _round_paired() -> RoundPaired:
     # the process runs on the system clock: the round starts now, far from any no-show deadline
     return RoundPaired(
-        event_code="WS", stage="main", section_id="S1", round=1, starts_at=datetime.now(timezone.utc),
+        event_code="WS",
+        stage="main",
+        section_id="S1",
+        round=1,
+        starts_at=datetime.now(UTC),
         no_show_minutes=120,
-        pairings=[PairingSpec(pairing_id="p1", first="alice", second="bob", games=1, ruleset=Ruleset(track="free"),
-                              clock=ClockSpec(kind="sudden_death", base_s=1800, increment_s=0))])
+        pairings=[
+            PairingSpec(
+                pairing_id="p1",
+                first="alice",
+                second="bob",
+                games=1,
+                ruleset=Ruleset(track="free"),
+                clock=ClockSpec(kind="sudden_death", base_s=1800, increment_s=0),
+            )
+        ],
+    )
 
 
 async def _receive_until_finished(ws) -> list[dict]:
@@ -51,34 +65,40 @@ async def _receive_until_finished(ws) -> list[dict]:
 
 
 async def test_play8_game_and_round_streams_over_a_real_websocket_on_postgres_and_rabbitmq(
-        fresh_database, amqp_url, bus_namespace, tmp_path):
+    fresh_database, amqp_url, bus_namespace, tmp_path
+):
     """The gameplay process (as in docker-compose.yml) on PostgreSQL + RabbitMQ: a client connected
     to /ws before the first move receives every move in order, then the end of the game, and the
     server closes the stream normally; the round stream carries the same game."""
-    stack = LocalCompose(database_urls={"gameplay": await fresh_database()}, amqp_url=amqp_url,
-                         namespace=bus_namespace, log_dir=tmp_path)
+    stack = LocalCompose(
+        database_urls={"gameplay": await fresh_database()}, amqp_url=amqp_url, namespace=bus_namespace, log_dir=tmp_path
+    )
     publisher = RabbitEventBus(amqp_url, namespace=bus_namespace)
     try:
         stack.migrate("gameplay")
         proc = stack.start("gameplay")
         stack.wait_ready("gameplay")
         await publisher.start()
-        await publisher.publish([encode(envelope_for(_round_paired(), correlation_id="WS",
-                                                     occurred_at=datetime.now(timezone.utc)))])
+        await publisher.publish(
+            [encode(envelope_for(_round_paired(), correlation_id="WS", occurred_at=datetime.now(UTC)))]
+        )
         gid = "WS.main.S1.r1.p1.g1"
         ws_url = f"ws://127.0.0.1:{proc.port}"
         async with httpx.AsyncClient(base_url=proc.url, headers=OP, timeout=10) as http:
             async with asyncio.timeout(30):
                 while (await http.get(f"/v1/games/{gid}")).status_code != 200:
                     await asyncio.sleep(0.1)
-            async with connect(f"{ws_url}/v1/games/{gid}/ws?since=0", additional_headers=OP, proxy=None) as game_ws, \
-                    connect(f"{ws_url}/v1/rounds/WS/S1/1/ws?since=0", additional_headers=OP, proxy=None) as round_ws:
+            async with (
+                connect(f"{ws_url}/v1/games/{gid}/ws?since=0", additional_headers=OP, proxy=None) as game_ws,
+                connect(f"{ws_url}/v1/rounds/WS/S1/1/ws?since=0", additional_headers=OP, proxy=None) as round_ws,
+            ):
                 for player in ("alice", "bob"):
                     r = await http.post(f"/v1/games/{gid}/join", json={"player_id": player})
                     assert r.status_code == 200, r.text
                 for i, point in enumerate(MOVES):
-                    r = await http.post(f"/v1/games/{gid}/move",
-                                        json={"player_id": "alice" if i % 2 == 0 else "bob", "point": point})
+                    r = await http.post(
+                        f"/v1/games/{gid}/move", json={"player_id": "alice" if i % 2 == 0 else "bob", "point": point}
+                    )
                     assert r.status_code == 200, r.text
                 seen = await _receive_until_finished(game_ws)
                 assert game_ws.close_code == 1000
@@ -103,8 +123,12 @@ def embedded_process(tmp_path):
     log = tmp_path / "embedded.log"
     env = {"PATH": "/usr/bin:/bin", "DATA_DIR": str(tmp_path), "API_KEYS": "op-key=operator", "LOG_JSON": "true"}
     with open(log, "ab") as fh:
-        proc = subprocess.Popen([sys.executable, "-m", "gomoku_shared.embedded", "--port", str(port)], env=env,
-                                stdout=fh, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "gomoku_shared.embedded", "--port", str(port)],
+            env=env,
+            stdout=fh,
+            stderr=subprocess.STDOUT,
+        )
     try:
         for _ in range(300):
             if proc.poll() is not None:
@@ -125,8 +149,10 @@ async def test_the_embedded_runner_serves_websockets_and_refuses_with_the_common
     """The embedded runner's socket upgrades /gameplay/…/ws (no 404 from a server without a
     WebSocket library); refusals answer the handshake with the common error shape."""
     base = f"ws://127.0.0.1:{embedded_process}/gameplay/v1"
-    for url, headers, status, code in [(f"{base}/games/nope/ws", OP, 404, "game_not_found"),
-                                       (f"{base}/games/nope/ws", {}, 401, "invalid_api_key")]:
+    for url, headers, status, code in [
+        (f"{base}/games/nope/ws", OP, 404, "game_not_found"),
+        (f"{base}/games/nope/ws", {}, 401, "invalid_api_key"),
+    ]:
         with pytest.raises(InvalidStatus) as refused:
             async with connect(url, additional_headers=headers, proxy=None):
                 pass

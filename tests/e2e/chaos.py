@@ -1,5 +1,6 @@
 """Crash injection for a distributed run: SIGKILL services at seeded random moments and restart
 them; restart RabbitMQ once (``rabbitmqctl stop_app`` / ``start_app``)."""
+
 from __future__ import annotations
 
 import asyncio

@@ -1,5 +1,6 @@
 """Running one seed event for the end-to-end tests: embedded (one process) or distributed
 (the compose commands as processes on RabbitMQ + PostgreSQL), and reading its summary."""
+
 from __future__ import annotations
 
 from collections import defaultdict
@@ -18,10 +19,28 @@ FAST = BotPolicy(miss_rate=0.7, miss_four_rate=0.5, no_show_rate=0.03, timeout_r
 FAST_QUIET = BotPolicy(miss_rate=0.7, miss_four_rate=0.5, no_show_rate=0.0, timeout_rate=0.0)
 
 
-def spec(preset: str, seed: int, sizes: dict[str, int], *, rounds: int = 3, policy: BotPolicy = FAST,
-         shift_years: int = 0, code: str | None = None) -> RunSpec:
-    return RunSpec(preset_id=preset, seed=seed, event_code=code, sizes=sizes, rounds=rounds, policy=policy,
-                   shift_years=shift_years, progress=False, wait_timeout_s=60, run_timeout_s=600)
+def spec(
+    preset: str,
+    seed: int,
+    sizes: dict[str, int],
+    *,
+    rounds: int = 3,
+    policy: BotPolicy = FAST,
+    shift_years: int = 0,
+    code: str | None = None,
+) -> RunSpec:
+    return RunSpec(
+        preset_id=preset,
+        seed=seed,
+        event_code=code,
+        sizes=sizes,
+        rounds=rounds,
+        policy=policy,
+        shift_years=shift_years,
+        progress=False,
+        wait_timeout_s=60,
+        run_timeout_s=600,
+    )
 
 
 #: the consistency report of every run of this test session, by run key and mode
@@ -53,8 +72,9 @@ _EMBEDDED: dict[str, dict[str, Any]] = {}
 
 
 def _key(run: RunSpec) -> str:
-    return repr((run.preset_id, run.seed, run.code, sorted((run.sizes or {}).items()), run.rounds, run.policy,
-                 run.shift_years))
+    return repr(
+        (run.preset_id, run.seed, run.code, sorted((run.sizes or {}).items()), run.rounds, run.policy, run.shift_years)
+    )
 
 
 async def embedded_once(tmp_path: Path, run: RunSpec) -> dict[str, Any]:
@@ -66,10 +86,16 @@ async def embedded_once(tmp_path: Path, run: RunSpec) -> dict[str, Any]:
     return _EMBEDDED[key]
 
 
-async def run_distributed(tmp_path: Path, run: RunSpec, *, amqp_url: str, databases: dict[str, str],
-                          namespace: str, chaos=None) -> tuple[dict[str, Any], EventDriver]:
-    async with distributed_stack(amqp_url=amqp_url, database_urls=databases, log_dir=tmp_path / "logs",
-                                 namespace=namespace, code_of=lambda: run.code) as stack:
+async def run_distributed(
+    tmp_path: Path, run: RunSpec, *, amqp_url: str, databases: dict[str, str], namespace: str, chaos=None
+) -> tuple[dict[str, Any], EventDriver]:
+    async with distributed_stack(
+        amqp_url=amqp_url,
+        database_urls=databases,
+        log_dir=tmp_path / "logs",
+        namespace=namespace,
+        code_of=lambda: run.code,
+    ) as stack:
         driver = EventDriver(stack.platform, stack.clock, stack.quiet, run)
         if chaos is None:
             summary = await driver.run()

@@ -1,4 +1,5 @@
 """DA 2023 end to end (embedded): prize money with the combinable women's prize, titles."""
+
 from __future__ import annotations
 
 from .harness import FAST, publication, run_embedded, spec
@@ -6,8 +7,16 @@ from .harness import FAST, publication, run_embedded, spec
 SIZES = {"open": 10, "junior": 26, "public": 4}
 OPEN = [10000, 6000, 5000, 4000, 4000, 4000, 4000, 3000]
 OPEN_WOMEN = [2000, 1000, 1000]
-TITLES = [(1, 1, "2d"), (2, 3, "1d"), (4, 6, "1k"), (7, 10, "2k"), (11, 14, "3k"), (15, 18, "4k"),
-          (19, 22, "5k"), (23, 26, "6k")]
+TITLES = [
+    (1, 1, "2d"),
+    (2, 3, "1d"),
+    (4, 6, "1k"),
+    (7, 10, "2k"),
+    (11, 14, "3k"),
+    (15, 18, "4k"),
+    (19, 22, "5k"),
+    (23, 26, "6k"),
+]
 
 
 def _title(place: int) -> str | None:

@@ -4,6 +4,7 @@ connections before it could be. Rename to test_distributed.py once it passes.
 SZ and NT on four processes (the docker-compose.yml commands) on RabbitMQ + PostgreSQL:
 the same preset, field and seed give the same digest as the embedded run; and the NT event
 survives SIGKILLed services and a RabbitMQ restart with an identical digest."""
+
 from __future__ import annotations
 
 import pytest
@@ -32,20 +33,23 @@ async def test_sz_2022_distributed_digest_equals_embedded(tmp_path, databases, a
     """EVT-6 online -> final over RabbitMQ: standings, awards, every game's moves and result
     identical to the embedded run (result_digest)."""
     embedded = await embedded_once(tmp_path, SZ)
-    distributed, _ = await run_distributed(tmp_path, SZ, amqp_url=amqp_url, databases=databases,
-                                           namespace=bus_namespace)
+    distributed, _ = await run_distributed(
+        tmp_path, SZ, amqp_url=amqp_url, databases=databases, namespace=bus_namespace
+    )
     assert digest(distributed) == digest(embedded), _explain(distributed, embedded)
 
 
-async def test_nt_2023_crash_and_redelivery_digest_equals_undisturbed(tmp_path, databases, amqp_url,
-                                                                       bus_namespace, rabbitmq):
+async def test_nt_2023_crash_and_redelivery_digest_equals_undisturbed(
+    tmp_path, databases, amqp_url, bus_namespace, rabbitmq
+):
     """SIGKILL each service at least once at seeded random moments (and restart it), restart
     RabbitMQ once: the event finishes, no game lost, no result counted twice — the digest equals
     the undisturbed (embedded) run's. PAIR-9/10, AWD-3/7 hold on the distributed result too."""
     undisturbed = await embedded_once(tmp_path, NT)
     log = ChaosLog()
-    disturbed, _ = await run_distributed(tmp_path, NT, amqp_url=amqp_url, databases=databases,
-                                         namespace=bus_namespace, chaos=chaos(8, rabbitmq.ctl, log))
+    disturbed, _ = await run_distributed(
+        tmp_path, NT, amqp_url=amqp_url, databases=databases, namespace=bus_namespace, chaos=chaos(8, rabbitmq.ctl, log)
+    )
     assert set(log.during_run) == set(SERVICES), log
     assert log.rabbit_restarts == 1
     test_nt_2023.check_nt(disturbed)

@@ -1,4 +1,5 @@
 """NT 2023 end to end (embedded): 3-board team matches, team tiebreaks, award counts, best boards."""
+
 from __future__ import annotations
 
 from collections import defaultdict

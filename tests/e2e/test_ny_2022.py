@@ -1,10 +1,17 @@
 """NY 2022 end to end (embedded): age bands, N = 2, team score by points."""
+
 from __future__ import annotations
 
 from .harness import FAST, games_of, publication, run_embedded, spec
 
-SIZES = {"youth-male": 5, "youth-female": 5, "junior-male": 4, "junior-female": 4,
-         "children-male": 0, "children-female": 0}
+SIZES = {
+    "youth-male": 5,
+    "youth-female": 5,
+    "junior-male": 4,
+    "junior-female": 4,
+    "children-male": 0,
+    "children-female": 0,
+}
 
 
 async def test_ny_2022_age_bands_fixed_n_and_team_points(tmp_path):
@@ -31,7 +38,10 @@ async def test_ny_2022_age_bands_fixed_n_and_team_points(tmp_path):
         assert g["opening"]["n"] == 2 and len(g["opening"]["offers"]) == 2, g["opening"]
 
     # AWD-6: team score by points, per age band
-    for team_id, sources in (("youth-team", ("youth-male", "youth-female")), ("junior-team", ("junior-male", "junior-female"))):
+    for team_id, sources in (
+        ("youth-team", ("youth-male", "youth-female")),
+        ("junior-team", ("junior-male", "junior-female")),
+    ):
         ranking = publication(summary, team_id)["team_ranking"]
         assert ranking, team_id
         best: dict[str, dict[str, float]] = {}

@@ -1,4 +1,5 @@
 """SZ 2022 end to end (embedded): online qualifier -> final, with bot players over HTTP."""
+
 from __future__ import annotations
 
 from collections import defaultdict
@@ -7,8 +8,16 @@ import pytest
 
 from .harness import FAST_QUIET, by_pairing, games_of, publication, run_embedded, spec
 
-SIZES = {"men-free": 6, "women-free": 4, "junior-boys-free": 0, "junior-girls-free": 0,
-         "men-pro": 6, "women-pro": 6, "junior-boys-pro": 0, "junior-girls-pro": 0}
+SIZES = {
+    "men-free": 6,
+    "women-free": 4,
+    "junior-boys-free": 0,
+    "junior-girls-free": 0,
+    "men-pro": 6,
+    "women-pro": 6,
+    "junior-boys-pro": 0,
+    "junior-girls-pro": 0,
+}
 
 
 @pytest.fixture(scope="module")

@@ -6,6 +6,7 @@ A bounded number of examples per operation (``FUZZ_EXAMPLES``, default below) ke
 run to a few minutes; Hypothesis is derandomised, so a run is repeatable. Failures are collected
 rather than raised at the first one, so a report can count them by service and check.
 """
+
 from __future__ import annotations
 
 import os
@@ -75,8 +76,15 @@ def invalid_input_refused(ctx, response, case) -> bool | None:
     return oas.negative_data_rejection(ctx, response, case)
 
 
-CHECKS = [oas.status_code_conformance, oas.content_type_conformance, oas.response_headers_conformance,
-          oas.response_schema_conformance, invalid_input_refused, timestamps_carry_offsets, error_shape]
+CHECKS = [
+    oas.status_code_conformance,
+    oas.content_type_conformance,
+    oas.response_headers_conformance,
+    oas.response_schema_conformance,
+    invalid_input_refused,
+    timestamps_carry_offsets,
+    error_shape,
+]
 
 
 @dataclass
@@ -98,8 +106,10 @@ class Report:
         by_check = Counter()
         for (check, _), n in self.failures.items():
             by_check[check] += n
-        return (f"{self.service}: {self.operations} operations, {self.cases} cases, {self.failed} failures "
-                f"({self.server_errors} × 5xx) {dict(by_check)}")
+        return (
+            f"{self.service}: {self.operations} operations, {self.cases} cases, {self.failed} failures "
+            f"({self.server_errors} × 5xx) {dict(by_check)}"
+        )
 
     def details(self, limit: int = 40) -> str:
         out = []
@@ -130,8 +140,15 @@ def _strategy(operation, known: dict[str, list]):
     return st.one_of(*options)
 
 
-def fuzz_service(service: str, base_url: str, keys: dict[str, str], *, examples: int = EXAMPLES,
-                 known: dict[str, list] | None = None, exclude_paths: tuple[str, ...] = ()) -> Report:
+def fuzz_service(
+    service: str,
+    base_url: str,
+    keys: dict[str, str],
+    *,
+    examples: int = EXAMPLES,
+    known: dict[str, list] | None = None,
+    exclude_paths: tuple[str, ...] = (),
+) -> Report:
     """Fuzz every operation of the service served at ``base_url`` with each API key of ``keys``
     (name -> key), in both generation modes, and against the ``known`` resources."""
     schema = schemathesis.openapi.from_url(f"{base_url}/openapi.json")
@@ -148,8 +165,14 @@ def fuzz_service(service: str, base_url: str, keys: dict[str, str], *, examples:
         for key_name, key in keys.items():
             headers = {"x-api-key": key}
 
-            @settings(max_examples=examples, deadline=None, derandomize=True, database=None,
-                      phases=[Phase.explicit, Phase.generate], suppress_health_check=list(HealthCheck))
+            @settings(
+                max_examples=examples,
+                deadline=None,
+                derandomize=True,
+                database=None,
+                phases=[Phase.explicit, Phase.generate],
+                suppress_health_check=list(HealthCheck),
+            )
             @given(case=strategy)
             def run(case) -> None:
                 report.cases += 1
@@ -158,13 +181,18 @@ def fuzz_service(service: str, base_url: str, keys: dict[str, str], *, examples:
                     report.server_errors += 1
                     _record(report, "5xx", label, f"[{key_name}] {response.status_code} {response.text[:300]}")
                 try:
-                    case.validate_response(response, checks=CHECKS, headers=headers,
-                                           transport_kwargs={"base_url": base_url})
+                    case.validate_response(
+                        response, checks=CHECKS, headers=headers, transport_kwargs={"base_url": base_url}
+                    )
                 except FailureGroup as group:
                     for failure in group.exceptions:
-                        _record(report, _check_name(failure), label,
-                                f"[{key_name}] {case.method} {response.request.url} -> {response.status_code}: "
-                                f"{failure.message} {response.text[:200]}")
+                        _record(
+                            report,
+                            _check_name(failure),
+                            label,
+                            f"[{key_name}] {case.method} {response.request.url} -> {response.status_code}: "
+                            f"{failure.message} {response.text[:200]}",
+                        )
                 except AssertionError as exc:
                     _record(report, "assertion", label, f"[{key_name}] {exc}")
 

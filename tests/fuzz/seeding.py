@@ -5,6 +5,7 @@ waiting for moves), both through the public APIs with the simulation's driver an
 ``known_values`` then lists the real ids per path parameter name, so generated requests also
 address existing events, sections, entries, games and rounds.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -21,8 +22,7 @@ import httpx
 from gomoku_sim.bots import BotPolicy
 from gomoku_sim.client import SERVICES, ApiError, Keys, Platform
 from gomoku_sim.driver import EventDriver, RunSpec, SimClock
-from gomoku_sim.stack import EPOCH, StateQuiet, Stack, distributed_stack, load_compose_commands
-
+from gomoku_sim.stack import EPOCH, Stack, StateQuiet, distributed_stack, load_compose_commands
 
 KEYS = Keys()
 #: players who end games quickly and always show up
@@ -33,9 +33,18 @@ DONE, LIVE = "fzdone", "fzlive"
 
 
 def _spec(code: str, shift_years: int = 0) -> RunSpec:
-    return RunSpec(preset_id=PRESET, seed=5, event_code=code, sizes={"open": 4, "junior": 4, "public": 0},
-                   rounds=2, policy=BOTS, progress=False, wait_timeout_s=60, run_timeout_s=300,
-                   shift_years=shift_years)
+    return RunSpec(
+        preset_id=PRESET,
+        seed=5,
+        event_code=code,
+        sizes={"open": 4, "junior": 4, "public": 0},
+        rounds=2,
+        policy=BOTS,
+        progress=False,
+        wait_timeout_s=60,
+        run_timeout_s=300,
+        shift_years=shift_years,
+    )
 
 
 @contextlib.asynccontextmanager
@@ -43,13 +52,24 @@ async def embedded_stack_process(tmp_path: Path) -> AsyncIterator[Stack]:
     """``python -m gomoku_shared.embedded`` as its own process, on a real socket, CLOCK=fake."""
     port = load_compose_commands().free_port()
     log = tmp_path / "embedded.log"
-    env = {**{k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "AMQP_URL")},
-           "DATA_DIR": str(tmp_path / "data"), "API_KEYS": KEYS.api_keys_setting, "DATA_KEY": "fuzz-data-key",
-           "CLOCK": "fake", "CLOCK_START": EPOCH.isoformat(), "LOG_JSON": "true", "LOG_LEVEL": "WARNING",
-           "RELAY_POLL_S": "0.2"}
+    env = {
+        **{k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "AMQP_URL")},
+        "DATA_DIR": str(tmp_path / "data"),
+        "API_KEYS": KEYS.api_keys_setting,
+        "DATA_KEY": "fuzz-data-key",
+        "CLOCK": "fake",
+        "CLOCK_START": EPOCH.isoformat(),
+        "LOG_JSON": "true",
+        "LOG_LEVEL": "WARNING",
+        "RELAY_POLL_S": "0.2",
+    }
     with open(log, "ab") as fh:
-        proc = subprocess.Popen([sys.executable, "-m", "gomoku_shared.embedded", "--port", str(port)], env=env,
-                                stdout=fh, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "gomoku_shared.embedded", "--port", str(port)],
+            env=env,
+            stdout=fh,
+            stderr=subprocess.STDOUT,
+        )
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -79,12 +99,19 @@ async def embedded_stack_process(tmp_path: Path) -> AsyncIterator[Stack]:
 
 
 @contextlib.asynccontextmanager
-async def distributed(tmp_path: Path, *, amqp_url: str, databases: dict[str, str],
-                      namespace: str) -> AsyncIterator[Stack]:
+async def distributed(
+    tmp_path: Path, *, amqp_url: str, databases: dict[str, str], namespace: str
+) -> AsyncIterator[Stack]:
     code = {"value": None}
-    async with distributed_stack(amqp_url=amqp_url, database_urls=databases, log_dir=tmp_path / "logs",
-                                 namespace=namespace, keys=KEYS, code_of=lambda: code["value"],
-                                 settle_s=0.4) as stack:
+    async with distributed_stack(
+        amqp_url=amqp_url,
+        database_urls=databases,
+        log_dir=tmp_path / "logs",
+        namespace=namespace,
+        keys=KEYS,
+        code_of=lambda: code["value"],
+        settle_s=0.4,
+    ) as stack:
         stack.extras["code"] = code
         yield stack
 
@@ -128,20 +155,39 @@ async def known_values(p: Platform) -> dict[str, list[Any]]:
         for st in event.get("stages", []):
             stages.append(st["id"])
             sections += [s["id"] for s in st.get("sections", [])]
-        entries += [e["entry_id"] for e in (await _get(p, "registration", f"/v1/events/{code}/entries"))
-                    .get("entries", [])]
-        units += [u.get("unit_id") or u.get("id") for u in (await _get(p, "registration", f"/v1/events/{code}/units"))
-                  .get("units", [])]
-        evidence += [e["evidence_id"] for e in (await _get(p, "registration", f"/v1/events/{code}/evidence",
-                                                           role="arbiter")).get("evidence", [])]
-        changes += [c.get("change_id") for c in (await _get(p, "registration", f"/v1/events/{code}/changes",
-                                                            role="arbiter")).get("changes", [])]
+        entries += [
+            e["entry_id"] for e in (await _get(p, "registration", f"/v1/events/{code}/entries")).get("entries", [])
+        ]
+        units += [
+            u.get("unit_id") or u.get("id")
+            for u in (await _get(p, "registration", f"/v1/events/{code}/units")).get("units", [])
+        ]
+        evidence += [
+            e["evidence_id"]
+            for e in (await _get(p, "registration", f"/v1/events/{code}/evidence", role="arbiter")).get("evidence", [])
+        ]
+        changes += [
+            c.get("change_id")
+            for c in (await _get(p, "registration", f"/v1/events/{code}/changes", role="arbiter")).get("changes", [])
+        ]
         games += [g["game_id"] for g in (await _get(p, "gameplay", "/v1/games", event_code=code)).get("games", [])]
         for s in (await _get(p, "pairing", f"/v1/events/{code}/sections")).get("sections", []):
-            ties += [t.get("tie_id") for t in (await _get(p, "pairing", f"/v1/events/{code}/sections/"
-                                                          f"{s['section_id']}/ties")).get("ties", [])]
-    for name, values in (("stage", stages), ("section_id", sections), ("entry_id", entries), ("unit_id", units),
-                         ("evidence_id", evidence), ("change_id", changes), ("game_id", games), ("tie_id", ties)):
+            ties += [
+                t.get("tie_id")
+                for t in (await _get(p, "pairing", f"/v1/events/{code}/sections/{s['section_id']}/ties")).get(
+                    "ties", []
+                )
+            ]
+    for name, values in (
+        ("stage", stages),
+        ("section_id", sections),
+        ("entry_id", entries),
+        ("unit_id", units),
+        ("evidence_id", evidence),
+        ("change_id", changes),
+        ("game_id", games),
+        ("tie_id", ties),
+    ):
         # keep a few, in a fixed order: the LIVE event's first
         out[name] = list(dict.fromkeys(v for v in values if v))[:3]
     return out

@@ -8,6 +8,7 @@ error, and an offset on every timestamp.
 
 ``FUZZ_EXAMPLES`` (default in runner.py) bounds the examples per operation and key.
 """
+
 from __future__ import annotations
 
 import asyncio

@@ -1,5 +1,6 @@
 """The fuzz runner itself: served a toy service with one violation of each kind, it reports
 every kind (so a green fuzz run means something)."""
+
 from __future__ import annotations
 
 import socket
@@ -39,8 +40,14 @@ def _toy_app():
         return JSONResponse({"error": {"code": "teapot", "message": "no"}}, status_code=418)  # undocumented
 
     # documented as at most 5, never checked
-    @r.get("/sized", openapi_extra={"parameters": [{"name": "size", "in": "query", "required": True,
-                                                     "schema": {"type": "integer", "maximum": 5}}]})
+    @r.get(
+        "/sized",
+        openapi_extra={
+            "parameters": [
+                {"name": "size", "in": "query", "required": True, "schema": {"type": "integer", "maximum": 5}}
+            ]
+        },
+    )
     async def sized(request: Request, _: Operator) -> dict:
         return {"size": request.query_params.get("size")}
 
@@ -53,8 +60,7 @@ def served_toy():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(_toy_app(), host="127.0.0.1", port=port, log_config=None,
-                                           access_log=False))
+    server = uvicorn.Server(uvicorn.Config(_toy_app(), host="127.0.0.1", port=port, log_config=None, access_log=False))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     base = f"http://127.0.0.1:{port}"
@@ -75,9 +81,9 @@ def test_the_runner_reports_every_kind_of_violation(served_toy):
     assert report.server_errors > 0 and ("5xx", "GET /v1/boom/{thing}") in found
     checks = {check for check, _ in found}
     assert "Undocumented status code" in checks, found
-    assert any(op == "GET /v1/naive" for _, op in found), found            # timestamp without offset
-    assert any(op == "POST /v1/conflict" for _, op in found), found        # error shape
-    assert any(op == "GET /v1/teapot" for _, op in found), found           # undocumented 418
-    assert any(op == "GET /v1/sized" for _, op in found), found            # invalid input accepted
+    assert any(op == "GET /v1/naive" for _, op in found), found  # timestamp without offset
+    assert any(op == "POST /v1/conflict" for _, op in found), found  # error shape
+    assert any(op == "GET /v1/teapot" for _, op in found), found  # undocumented 418
+    assert any(op == "GET /v1/sized" for _, op in found), found  # invalid input accepted
     # and nothing is reported where the toy keeps the rules
     assert not any(op in ("GET /healthz", "GET /v1/whoami") for _, op in found), found

@@ -1,9 +1,10 @@
 """Shared helpers of the gameplay service tests: events, a harness around one service."""
+
 from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
@@ -18,38 +19,86 @@ OP = {"x-api-key": "op-key"}
 ARB = {"x-api-key": "arb-key"}
 PA = {"x-api-key": "pa-key"}
 PB = {"x-api-key": "pb-key"}
-START = datetime(2026, 5, 1, 9, 0, tzinfo=timezone.utc)
+START = datetime(2026, 5, 1, 9, 0, tzinfo=UTC)
 
 
-def pairing(pid: str, first: str, second: str, *, track: str = "free", games: int = 1, base_s: int = 900,
-            increment_s: int = 0, fixed_n: int | None = None, round_clock: bool = False,
-            forbidden_policy: str = "loss") -> PairingSpec:
+def pairing(
+    pid: str,
+    first: str,
+    second: str,
+    *,
+    track: str = "free",
+    games: int = 1,
+    base_s: int = 900,
+    increment_s: int = 0,
+    fixed_n: int | None = None,
+    round_clock: bool = False,
+    forbidden_policy: str = "loss",
+) -> PairingSpec:
     return PairingSpec(
-        pairing_id=pid, first=first, second=second, games=games,
+        pairing_id=pid,
+        first=first,
+        second=second,
+        games=games,
         ruleset=Ruleset(track=track, fixed_n=fixed_n, forbidden_policy=forbidden_policy),
         clock=ClockSpec(kind="fischer" if increment_s else "sudden_death", base_s=base_s, increment_s=increment_s),
-        round_clock=round_clock, first_partner="pa", second_partner="pb")
+        round_clock=round_clock,
+        first_partner="pa",
+        second_partner="pb",
+    )
 
 
-def round_paired(*pairings: PairingSpec, rnd: int = 1, section: str = "S1", no_show_minutes: int = 15,
-                 starts_at: datetime | None = START) -> RoundPaired:
-    return RoundPaired(event_code="EV", stage="main", section_id=section, round=rnd, starts_at=starts_at,
-                       no_show_minutes=no_show_minutes, pairings=list(pairings))
+def round_paired(
+    *pairings: PairingSpec,
+    rnd: int = 1,
+    section: str = "S1",
+    no_show_minutes: int = 15,
+    starts_at: datetime | None = START,
+) -> RoundPaired:
+    return RoundPaired(
+        event_code="EV",
+        stage="main",
+        section_id=section,
+        round=rnd,
+        starts_at=starts_at,
+        no_show_minutes=no_show_minutes,
+        pairings=list(pairings),
+    )
 
 
-def decided(pid: str, first: str, second: str, outcome: str, *, sequence: int, rnd: int = 1,
-            section: str = "S1", note: str = "") -> ResultDecided:
+def decided(
+    pid: str, first: str, second: str, outcome: str, *, sequence: int, rnd: int = 1, section: str = "S1", note: str = ""
+) -> ResultDecided:
     """result.decided as pairing sends it when an arbiter enters or corrects a result."""
     reason = "no_show" if "forfeit" in outcome else "arbiter"
-    return ResultDecided(event_code="EV", stage="main", section_id=section, round=rnd, pairing_id=pid, first=first,
-                         second=second, outcome=outcome, reason=reason, sequence=sequence, decided_at=START,
-                         note=note)
+    return ResultDecided(
+        event_code="EV",
+        stage="main",
+        section_id=section,
+        round=rnd,
+        pairing_id=pid,
+        first=first,
+        second=second,
+        outcome=outcome,
+        reason=reason,
+        sequence=sequence,
+        decided_at=START,
+        note=note,
+    )
 
 
 def playoff(*pairings: PairingSpec, decider: ClockSpec | None = None) -> PlayoffRequired:
-    return PlayoffRequired(event_code="EV", stage="main", section_id="S1", playoff_id="po1", place_from=1,
-                           place_to=2, entrant_ids=[p.first for p in pairings] + [p.second for p in pairings],
-                           pairings=list(pairings), decider_clock=decider)
+    return PlayoffRequired(
+        event_code="EV",
+        stage="main",
+        section_id="S1",
+        playoff_id="po1",
+        place_from=1,
+        place_to=2,
+        entrant_ids=[p.first for p in pairings] + [p.second for p in pairings],
+        pairings=list(pairings),
+        decider_clock=decider,
+    )
 
 
 def message(payload, clock: FakeClock):
@@ -121,14 +170,18 @@ async def idempotency_scenario(api: Api, publish, clock: FakeClock, wait_games) 
     assert again.status_code == 200 and again.headers["idempotent-replayed"] == "true"
     assert again.json() == first.json()
     # the same key with any other request: another game, another point, another action
-    for gid, what, body in [(b4, "move", {"player_id": "carol", "point": "h8"}),
-                            (b3, "move", {"player_id": "bob", "point": "i9"}),
-                            (b3, "resign", {"player_id": "bob"})]:
+    for gid, what, body in [
+        (b4, "move", {"player_id": "carol", "point": "h8"}),
+        (b3, "move", {"player_id": "bob", "point": "i9"}),
+        (b3, "resign", {"player_id": "bob"}),
+    ]:
         r = await api.post(f"/v1/games/{gid}/{what}", body, headers=key)
         assert r.status_code == 409 and r.json()["error"]["code"] == "idempotency_key_reused", (gid, what, r.text)
     assert (await api.game(b4))["moves"] == [] and (await api.game(b3))["moves"] == ["h8"]
     # another principal's keys are its own
-    r = await api.post(f"/v1/games/{b4}/move", {"player_id": "carol", "point": "h8"}, headers={**PA, "Idempotency-Key": "move-1"})
+    r = await api.post(
+        f"/v1/games/{b4}/move", {"player_id": "carol", "point": "h8"}, headers={**PA, "Idempotency-Key": "move-1"}
+    )
     assert r.status_code == 200 and "idempotent-replayed" not in r.headers, r.text
     # the key expires (IDEMPOTENCY_TTL_S, default a day of the service clock): then it is free
     clock.advance(86400 + 1)

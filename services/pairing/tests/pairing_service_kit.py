@@ -1,12 +1,13 @@
 """Builders and a harness for the pairing service tests (SQLite + in-memory bus, or PostgreSQL +
 RabbitMQ). The harness plays gameplay's part: it reads each ``round.paired`` / ``playoff.required``
 and answers with deterministic ``game.finished`` events (results from a hash of the pairing)."""
+
 from __future__ import annotations
 
 import asyncio
 import hashlib
 import uuid
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
@@ -19,47 +20,92 @@ from gomoku_shared.contracts.events import GameFinished, PairingOutcome, Pairing
 from gomoku_shared.messaging.bus import EventBus, Message
 from gomoku_shared.migrate import upgrade_async
 from gomoku_shared.settings import ServiceSettings
-
 from pairing.bootstrap import build
 
 KEYS = "op-key=operator,arb-key=arbiter,pa-key=partner:pa"
 ARB = {"x-api-key": "arb-key"}
 PA = {"x-api-key": "pa-key"}
-START = datetime(2026, 5, 1, 9, 0, tzinfo=timezone.utc)
+START = datetime(2026, 5, 1, 9, 0, tzinfo=UTC)
 EV = "EV"
 OBSERVED = ["round.paired", "standings.updated", "section.completed", "playoff.required", "result.decided"]
 
 
 def sqlite_settings(directory) -> ServiceSettings:
     """Fast tests: SQLite and the in-memory bus whatever DATABASE_URL / AMQP_URL the environment sets."""
-    return ServiceSettings(DATABASE_URL=f"sqlite+aiosqlite:///{directory}/pairing.sqlite", AMQP_URL=None,
-                           API_KEYS=KEYS)
+    return ServiceSettings(DATABASE_URL=f"sqlite+aiosqlite:///{directory}/pairing.sqlite", AMQP_URL=None, API_KEYS=KEYS)
 
 
-def rules(*, kind: str = "individual", fmt: str = "swiss", rounds: int = 7, track: str = "free", two_game: bool = False,
-          tiebreaks: list[str] | None = None, tie_policy: str = "share", places: int = 0, boards: int = 1,
-          rank_by_gender: bool = False, edition: int = 2024) -> SectionRules:
-    return SectionRules(kind=kind, format=fmt, rounds=rounds, boards=boards, two_game_rounds=two_game,
-                        ruleset=Ruleset(track=track), clock=ClockSpec(kind="sudden_death", base_s=900),
-                        points=Points(), match_points=Points(), tiebreaks=tiebreaks or [], tie_policy=tie_policy,
-                        places_that_matter=places, rank_by_gender=rank_by_gender, tiebreak_edition=edition)
+def rules(
+    *,
+    kind: str = "individual",
+    fmt: str = "swiss",
+    rounds: int = 7,
+    track: str = "free",
+    two_game: bool = False,
+    tiebreaks: list[str] | None = None,
+    tie_policy: str = "share",
+    places: int = 0,
+    boards: int = 1,
+    rank_by_gender: bool = False,
+    edition: int = 2024,
+) -> SectionRules:
+    return SectionRules(
+        kind=kind,
+        format=fmt,
+        rounds=rounds,
+        boards=boards,
+        two_game_rounds=two_game,
+        ruleset=Ruleset(track=track),
+        clock=ClockSpec(kind="sudden_death", base_s=900),
+        points=Points(),
+        match_points=Points(),
+        tiebreaks=tiebreaks or [],
+        tie_policy=tie_policy,
+        places_that_matter=places,
+        rank_by_gender=rank_by_gender,
+        tiebreak_edition=edition,
+    )
 
 
 def players(n: int, *, genders: bool = False, partner: str | None = "pa") -> list[Entrant]:
-    return [Entrant(entrant_id=f"p{i:03d}", name=f"Player {i}", rating=2400 - i,
-                    gender=("female" if i % 2 else "male") if genders else None, partner_id=partner,
-                    unit=f"U{i % 5}") for i in range(1, n + 1)]
+    return [
+        Entrant(
+            entrant_id=f"p{i:03d}",
+            name=f"Player {i}",
+            rating=2400 - i,
+            gender=("female" if i % 2 else "male") if genders else None,
+            partner_id=partner,
+            unit=f"U{i % 5}",
+        )
+        for i in range(1, n + 1)
+    ]
 
 
 def team_entrants(n: int, boards: int = 3) -> list[Entrant]:
-    return [Entrant(entrant_id=f"t{i:02d}", name=f"Team {i}", unit=f"U{i}", members=[
-        Member(player_id=f"t{i:02d}m{b}", name=f"T{i} board {b}", gender="male", board=b) for b in range(1, boards + 1)])
-        for i in range(1, n + 1)]
+    return [
+        Entrant(
+            entrant_id=f"t{i:02d}",
+            name=f"Team {i}",
+            unit=f"U{i}",
+            members=[
+                Member(player_id=f"t{i:02d}m{b}", name=f"T{i} board {b}", gender="male", board=b)
+                for b in range(1, boards + 1)
+            ],
+        )
+        for i in range(1, n + 1)
+    ]
 
 
 def closed(section_id: str, entrants: list[Entrant], r: SectionRules, status: str = "ready") -> SectionClosed:
-    return SectionClosed(event_code=EV, stage="main", section_id=section_id, name=section_id.upper(), status=status,
-                         rules=r, entrants=entrants)
+    return SectionClosed(
+        event_code=EV,
+        stage="main",
+        section_id=section_id,
+        name=section_id.upper(),
+        status=status,
+        rules=r,
+        entrants=entrants,
+    )
 
 
 def _h(*parts: Any) -> int:
@@ -79,8 +125,14 @@ def game_result(seed: int, section: str, rnd: int, pairing_id: str, game_no: int
 class Harness:
     """A running pairing service, what it published, and a deterministic stand-in for gameplay."""
 
-    def __init__(self, settings: ServiceSettings, bus: EventBus | None = None, observer_bus: EventBus | None = None,
-                 clock: FakeClock | None = None, seed: int = 1) -> None:
+    def __init__(
+        self,
+        settings: ServiceSettings,
+        bus: EventBus | None = None,
+        observer_bus: EventBus | None = None,
+        clock: FakeClock | None = None,
+        seed: int = 1,
+    ) -> None:
         self.settings = settings
         self.clock = clock or FakeClock(START)
         self.service = build(settings, bus=bus, clock=self.clock)
@@ -91,7 +143,7 @@ class Harness:
         self.seed = seed
         self.sent: list[GameFinished] = []
 
-    async def start(self) -> "Harness":
+    async def start(self) -> Harness:
         await upgrade_async("pairing", self.settings.database_url_for("pairing"))
         await self.service.runtime.start()
 
@@ -122,8 +174,12 @@ class Harness:
             await self.observer_bus.close()
 
     async def send(self, payload: Payload, event_id: uuid.UUID | None = None) -> Envelope[Any]:
-        env = envelope_for(payload, correlation_id=getattr(payload, "event_code", "test"),
-                           occurred_at=self.clock.now(), event_id=event_id)
+        env = envelope_for(
+            payload,
+            correlation_id=getattr(payload, "event_code", "test"),
+            occurred_at=self.clock.now(),
+            event_id=event_id,
+        )
         await self.observer_bus.publish([encode(env)])
         return env
 
@@ -153,19 +209,24 @@ class Harness:
 
     def events(self, event_type: str | None = None, section_id: str | None = None) -> list[Envelope[Any]]:
         envs = [decode(m) for m in self.messages]
-        return [e for e in envs if (event_type is None or e.type == event_type)
-                and (section_id is None or e.payload.section_id == section_id)]
+        return [
+            e
+            for e in envs
+            if (event_type is None or e.type == event_type)
+            and (section_id is None or e.payload.section_id == section_id)
+        ]
 
     def payloads(self, event_type: str, section_id: str | None = None) -> list[Any]:
         return [e.payload for e in self.events(event_type, section_id)]
 
     # ------------------------------------------------------------------ gameplay's part
 
-    def finished_for(self, section: str, rnd: int, spec: PairingSpec, playoff_id: str | None = None,
-                     forfeit: str | None = None) -> list[GameFinished]:
+    def finished_for(
+        self, section: str, rnd: int, spec: PairingSpec, playoff_id: str | None = None, forfeit: str | None = None
+    ) -> list[GameFinished]:
         """The game.finished events gameplay would send for one pairing (PAIR-4, PAIR-5)."""
         out = []
-        firsts = [(spec.first, spec.second), (spec.second, spec.first)][:spec.games]
+        firsts = [(spec.first, spec.second), (spec.second, spec.first)][: spec.games]
         pts = {spec.first: 0, spec.second: 0}
         key = playoff_id or rnd
         for n, (black, white) in enumerate(firsts, 1):
@@ -191,12 +252,26 @@ class Harness:
                     outcome = PairingOutcome(first_points=table[a], second_points=table[b])
                 else:
                     outcome = PairingOutcome(first_points=a, second_points=b)
-            out.append(GameFinished(
-                event_code=EV, section_id=section, round=0 if playoff_id else rnd, pairing_id=spec.pairing_id,
-                game_id=f"{section}.{key}.{spec.pairing_id}.g{n}", game_no=n, playoff_id=playoff_id, black=black,
-                white=white, winner=winner, result="draw" if winner is None else ("black" if winner == black else "white"),
-                reason="no_show" if forfeit else ("agreement" if winner is None else "five"), outcome=outcome,
-                stage="main", first=spec.first, second=spec.second))
+            out.append(
+                GameFinished(
+                    event_code=EV,
+                    section_id=section,
+                    round=0 if playoff_id else rnd,
+                    pairing_id=spec.pairing_id,
+                    game_id=f"{section}.{key}.{spec.pairing_id}.g{n}",
+                    game_no=n,
+                    playoff_id=playoff_id,
+                    black=black,
+                    white=white,
+                    winner=winner,
+                    result="draw" if winner is None else ("black" if winner == black else "white"),
+                    reason="no_show" if forfeit else ("agreement" if winner is None else "five"),
+                    outcome=outcome,
+                    stage="main",
+                    first=spec.first,
+                    second=spec.second,
+                )
+            )
             if last:
                 break
         return out
@@ -215,15 +290,29 @@ class Harness:
 
     async def draw_round(self, section: str, rnd: int) -> None:
         """Every game of round ``rnd`` drawn (builds exact ties for PAIR-8 tests)."""
-        await self.wait_for(lambda: any(p.round == rnd for p in self.payloads("round.paired", section)),
-                            what=f"round {rnd} of {section}")
+        await self.wait_for(
+            lambda: any(p.round == rnd for p in self.payloads("round.paired", section)),
+            what=f"round {rnd} of {section}",
+        )
         paired = [p for p in self.payloads("round.paired", section) if p.round == rnd][0]
         msgs = []
         for s in paired.pairings:
-            g = GameFinished(event_code=EV, section_id=section, round=rnd, pairing_id=s.pairing_id,
-                             game_id=f"{section}.{rnd}.{s.pairing_id}", black=s.first, white=s.second, winner=None,
-                             result="draw", reason="agreement", outcome=PairingOutcome(first_points=1, second_points=1),
-                             stage="main", first=s.first, second=s.second)
+            g = GameFinished(
+                event_code=EV,
+                section_id=section,
+                round=rnd,
+                pairing_id=s.pairing_id,
+                game_id=f"{section}.{rnd}.{s.pairing_id}",
+                black=s.first,
+                white=s.second,
+                winner=None,
+                result="draw",
+                reason="agreement",
+                outcome=PairingOutcome(first_points=1, second_points=1),
+                stage="main",
+                first=s.first,
+                second=s.second,
+            )
             self.sent.append(g)
             msgs.append(encode(envelope_for(g, correlation_id=EV, occurred_at=self.clock.now())))
         await self.observer_bus.publish(msgs)
@@ -256,12 +345,19 @@ class Harness:
 
     async def play_section(self, section: str, rounds: int) -> None:
         for r in range(1, rounds + 1):
-            await self.wait_for(lambda: any(p.round == r for p in self.payloads("round.paired", section)),
-                                what=f"round {r} of {section}")
+            await self.wait_for(
+                lambda: any(p.round == r for p in self.payloads("round.paired", section)),
+                what=f"round {r} of {section}",
+            )
             await self.play_round(section, r)
         for _ in range(10):
-            await self.wait_for(lambda: self.payloads("section.completed", section)
-                                or {p.playoff_id for p in self.payloads("playoff.required", section)}
-                                - {g.playoff_id for g in self.sent if g.playoff_id}, what=f"the end of {section}")
+            await self.wait_for(
+                lambda: (
+                    self.payloads("section.completed", section)
+                    or {p.playoff_id for p in self.payloads("playoff.required", section)}
+                    - {g.playoff_id for g in self.sent if g.playoff_id}
+                ),
+                what=f"the end of {section}",
+            )
             if not await self.play_playoffs(section):
                 break

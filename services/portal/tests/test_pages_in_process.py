@@ -1,4 +1,5 @@
 """The portal inside the embedded runner (in-process): its read-only key, languages, errors."""
+
 from __future__ import annotations
 
 import httpx
@@ -14,8 +15,9 @@ from gomoku_shared.settings import ServiceSettings
 async def client(tmp_path, monkeypatch):
     monkeypatch.setenv("PORTAL_API_KEY", "view-key")
     monkeypatch.setenv("PORTAL_EVENTS", "da23")
-    suite = EmbeddedSuite(ServiceSettings(DATA_DIR=str(tmp_path), API_KEYS="op-key=operator,view-key=viewer",
-                                          LOG_JSON=False))
+    suite = EmbeddedSuite(
+        ServiceSettings(DATA_DIR=str(tmp_path), API_KEYS="op-key=operator,view-key=viewer", LOG_JSON=False)
+    )
     await suite.start()
     try:
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=suite.app), base_url="http://test") as c:

@@ -3,6 +3,7 @@
 Each service keeps its migrations in ``<service>/migrations`` and its version table
 as ``alembic_version_<service>``, so services can even share one database safely.
 """
+
 from __future__ import annotations
 
 import asyncio

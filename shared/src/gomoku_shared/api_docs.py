@@ -15,6 +15,7 @@ route with
 ``responses=errors(409, ...)``. Every response declares the ``X-Correlation-ID`` header, and
 those of an operation taking an ``Idempotency-Key`` the ``Idempotent-Replayed`` header.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -30,16 +31,18 @@ ERROR_SCHEMA: dict[str, Any] = {
     "type": "object",
     "required": ["error"],
     "additionalProperties": False,
-    "properties": {"error": {
-        "type": "object",
-        "required": ["code", "message"],
-        "additionalProperties": False,
-        "properties": {
-            "code": {"type": "string", "description": "stable, machine-readable reason"},
-            "message": {"type": "string", "description": "for people"},
-            "details": {"description": "what exactly was refused (fields, limits, ids)"},
-        },
-    }},
+    "properties": {
+        "error": {
+            "type": "object",
+            "required": ["code", "message"],
+            "additionalProperties": False,
+            "properties": {
+                "code": {"type": "string", "description": "stable, machine-readable reason"},
+                "message": {"type": "string", "description": "for people"},
+                "details": {"description": "what exactly was refused (fields, limits, ids)"},
+            },
+        }
+    },
 }
 
 DESCRIPTIONS = {
@@ -56,13 +59,21 @@ DESCRIPTIONS = {
     503: "Not ready",
 }
 
-CORRELATION_HEADER = {"X-Correlation-ID": {
-    "description": "the request's correlation id (the one sent, or a new one); log lines carry it",
-    "required": True, "schema": {"type": "string"}}}
+CORRELATION_HEADER = {
+    "X-Correlation-ID": {
+        "description": "the request's correlation id (the one sent, or a new one); log lines carry it",
+        "required": True,
+        "schema": {"type": "string"},
+    }
+}
 
-REPLAYED_HEADER = {"Idempotent-Replayed": {
-    "description": "`true` on an answer replayed for a repeated Idempotency-Key (nothing was done again)",
-    "required": False, "schema": {"type": "string", "enum": ["true"]}}}
+REPLAYED_HEADER = {
+    "Idempotent-Replayed": {
+        "description": "`true` on an answer replayed for a repeated Idempotency-Key (nothing was done again)",
+        "required": False,
+        "schema": {"type": "string", "enum": ["true"]},
+    }
+}
 
 
 class View(BaseModel):
@@ -126,8 +137,10 @@ def complete(schema: dict[str, Any]) -> dict[str, Any]:
             responses = operation["responses"]
             for status in sorted(_derived_statuses(method, operation)):
                 responses[str(status)] = _error_response(status)
-            keyed = any(p.get("in") == "header" and p.get("name", "").lower() == "idempotency-key"
-                        for p in operation.get("parameters", []))
+            keyed = any(
+                p.get("in") == "header" and p.get("name", "").lower() == "idempotency-key"
+                for p in operation.get("parameters", [])
+            )
             for status, response in responses.items():
                 if status.startswith(("4", "5")) and "content" not in response:
                     response.update(_error_response(int(status)))

@@ -1,5 +1,6 @@
 """API-key authentication with roles: operator, arbiter, partner (bound to its own id) and viewer
 (read-only: the public web front reads with it and can change nothing)."""
+
 from __future__ import annotations
 
 import hmac
@@ -68,16 +69,21 @@ def _presented_key(request: Request) -> str | None:
 
 #: how a key is presented, as the OpenAPI document declares it (the key itself is read from the
 #: request in ``_presented_key``: these only document the two ways)
-_API_KEY = APIKeyHeader(name="X-API-Key", scheme_name="ApiKey", auto_error=False,
-                        description="the API key (roles operator, arbiter, partner, viewer)")
+_API_KEY = APIKeyHeader(
+    name="X-API-Key",
+    scheme_name="ApiKey",
+    auto_error=False,
+    description="the API key (roles operator, arbiter, partner, viewer)",
+)
 _BEARER = HTTPBearer(scheme_name="Bearer", auto_error=False, description="the API key as a bearer token")
 
 
 def require(*roles: str):
     """Dependency: the caller must present a key with one of ``roles``."""
 
-    async def dependency(request: Request, _key: str | None = Security(_API_KEY),
-                         _bearer: object = Security(_BEARER)) -> Principal:
+    async def dependency(
+        request: Request, _key: str | None = Security(_API_KEY), _bearer: object = Security(_BEARER)
+    ) -> Principal:
         presented = _presented_key(request)
         if not presented:
             raise Unauthorized("missing_api_key", "send an API key in the X-API-Key header")
@@ -86,8 +92,7 @@ def require(*roles: str):
         if principal is None:
             raise Unauthorized("invalid_api_key", "the API key is not valid")
         if roles and principal.role not in roles:
-            raise ServiceError("forbidden_role", f"this action needs one of the roles {list(roles)}",
-                               status=403)
+            raise ServiceError("forbidden_role", f"this action needs one of the roles {list(roles)}", status=403)
         return principal
 
     return dependency

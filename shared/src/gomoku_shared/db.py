@@ -1,8 +1,9 @@
 """Async engine / session factory for PostgreSQL (asyncpg) and SQLite (aiosqlite)."""
+
 from __future__ import annotations
 
 import os
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import sqlalchemy as sa
 from sqlalchemy import event, text
@@ -23,13 +24,13 @@ class UtcDateTime(sa.TypeDecorator):
             return None
         if value.tzinfo is None:
             raise ValueError("naive datetime given to a UTC column")
-        value = value.astimezone(timezone.utc)
+        value = value.astimezone(UTC)
         return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
 
     def process_result_value(self, value: datetime | None, dialect) -> datetime | None:
         if value is None:
             return None
-        return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
 def is_sqlite(url: str) -> bool:
@@ -58,8 +59,9 @@ def make_engine(url: str, *, pool_size: int = 10) -> AsyncEngine:
             cur.close()
 
         return engine
-    return create_async_engine(url, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True,
-                               hide_parameters=True)
+    return create_async_engine(
+        url, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True, hide_parameters=True
+    )
 
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

@@ -4,10 +4,10 @@
 /pairing, /gameplay and /awards, and the public web pages (package ``portal``, when installed) at /. The same ``EmbeddedSuite`` drives tests and the demo.
 Mounted sub-apps' lifespans do not run, so the suite starts each service runtime itself.
 """
+
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import importlib.util
 import secrets
@@ -27,8 +27,9 @@ from .web import ObservabilityMiddleware, install_error_handlers
 
 
 class EmbeddedSuite:
-    def __init__(self, settings: ServiceSettings | None = None, *, clock: Clock | None = None,
-                 only: list[str] | None = None) -> None:
+    def __init__(
+        self, settings: ServiceSettings | None = None, *, clock: Clock | None = None, only: list[str] | None = None
+    ) -> None:
         self.settings = settings or ServiceSettings()
         self.bus = InMemoryEventBus()
         # one time source for the whole process (a FakeClock with CLOCK=fake)
@@ -125,8 +126,15 @@ def main(argv: list[str] | None = None) -> int:
     settings = ServiceSettings()
     logs.configure(settings.log_level, json_lines=settings.log_json)
     suite = EmbeddedSuite(settings)
-    uvicorn.run(suite.app, host=args.host, port=args.port, log_config=None, access_log=False, ws=WEBSOCKETS,
-                timeout_graceful_shutdown=10)
+    uvicorn.run(
+        suite.app,
+        host=args.host,
+        port=args.port,
+        log_config=None,
+        access_log=False,
+        ws=WEBSOCKETS,
+        timeout_graceful_shutdown=10,
+    )
     return 0
 
 

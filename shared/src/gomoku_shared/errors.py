@@ -1,4 +1,5 @@
 """One error shape for every service: {"error": {"code", "message", "details"}}."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -9,8 +10,15 @@ class ServiceError(Exception):
 
     status = 400
 
-    def __init__(self, code: str, message: str, details: Any = None, *, status: int | None = None,
-                 headers: dict[str, str] | None = None):
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        details: Any = None,
+        *,
+        status: int | None = None,
+        headers: dict[str, str] | None = None,
+    ):
         super().__init__(message)
         self.code = code
         self.message = message

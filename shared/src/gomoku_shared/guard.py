@@ -16,6 +16,7 @@ Per-field limits (lengths, integer bounds) live in the pydantic models and param
 route, which document them in the OpenAPI. The checks here are cheap on the hot path: the raw
 bytes are scanned by regular expressions, and a body is parsed only when a scan hits.
 """
+
 from __future__ import annotations
 
 import json
@@ -35,8 +36,10 @@ MAX_JSON_DEPTH = 32
 _RAW_CONTROL = re.compile(rb"[\x00-\x1f\x7f]|\xc2[\x80-\x9f]")
 _HEADER_CONTROL = re.compile(rb"[\x00-\x08\x0a-\x1f\x7f]")
 # candidates in a JSON body: an escaped control character or a surrogate (confirmed by parsing)
-_JSON_SUSPECT = re.compile(rb"\\u(?:00[01][0-9a-fA-F]|007[fF]|00[89][0-9a-fA-F]|[dD][89a-fA-F][0-9a-fA-F]{2})"
-                           rb"|\xc2[\x80-\x9f]")
+_JSON_SUSPECT = re.compile(
+    rb"\\u(?:00[01][0-9a-fA-F]|007[fF]|00[89][0-9a-fA-F]|[dD][89a-fA-F][0-9a-fA-F]{2})"
+    rb"|\xc2[\x80-\x9f]"
+)
 _BAD_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
@@ -55,15 +58,22 @@ def check_head(scope) -> tuple[int, bytes] | None:
     if len(qs) > MAX_QUERY:
         return _refusal(414, "uri_too_long", f"the query string exceeds {MAX_QUERY} bytes")
     if qs and _RAW_CONTROL.search(unquote_to_bytes(qs)):
-        return _refusal(400, "invalid_characters", "the query string contains control characters",
-                        {"where": "query"})
+        return _refusal(400, "invalid_characters", "the query string contains control characters", {"where": "query"})
     for name, value in scope.get("headers", ()):
         if len(value) > MAX_HEADER:
-            return _refusal(431, "header_too_large", f"a header value exceeds {MAX_HEADER} bytes",
-                            {"where": "header", "header": name.decode("latin-1")[:100]})
+            return _refusal(
+                431,
+                "header_too_large",
+                f"a header value exceeds {MAX_HEADER} bytes",
+                {"where": "header", "header": name.decode("latin-1")[:100]},
+            )
         if _HEADER_CONTROL.search(value):
-            return _refusal(400, "invalid_characters", "a header contains control characters",
-                            {"where": "header", "header": name.decode("latin-1")[:100]})
+            return _refusal(
+                400,
+                "invalid_characters",
+                "a header contains control characters",
+                {"where": "header", "header": name.decode("latin-1")[:100]},
+            )
     return None
 
 
@@ -90,8 +100,12 @@ def _walk(doc: Any) -> tuple[int, bytes] | None:
         value, loc, depth = stack.pop()
         if isinstance(value, str):
             if _BAD_TEXT.search(value):
-                return _refusal(400, "invalid_characters", "a string in the body contains control characters",
-                                {"where": "body", "loc": ["body", *loc[:MAX_JSON_DEPTH]]})
+                return _refusal(
+                    400,
+                    "invalid_characters",
+                    "a string in the body contains control characters",
+                    {"where": "body", "loc": ["body", *loc[:MAX_JSON_DEPTH]]},
+                )
             continue
         if not isinstance(value, (dict, list)):
             continue
@@ -100,8 +114,12 @@ def _walk(doc: Any) -> tuple[int, bytes] | None:
         items = value.items() if isinstance(value, dict) else enumerate(value)
         for k, v in items:
             if isinstance(k, str) and _BAD_TEXT.search(k):
-                return _refusal(400, "invalid_characters", "a key in the body contains control characters",
-                                {"where": "body", "loc": ["body", *loc[:MAX_JSON_DEPTH]]})
+                return _refusal(
+                    400,
+                    "invalid_characters",
+                    "a key in the body contains control characters",
+                    {"where": "body", "loc": ["body", *loc[:MAX_JSON_DEPTH]]},
+                )
             label = k if isinstance(k, int) or not _BAD_TEXT.search(k) else "?"
             stack.append((v, [*loc, label], depth + 1))
     return None
@@ -139,9 +157,13 @@ class InputGuardMiddleware:
         if refusal is None:
             return await self.app(scope, receive, send)
         status, data = refusal
-        await send({"type": "http.response.start", "status": status,
-                    "headers": [(b"content-type", b"application/json"),
-                                (b"content-length", str(len(data)).encode())]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())],
+            }
+        )
         await send({"type": "http.response.body", "body": data})
 
 

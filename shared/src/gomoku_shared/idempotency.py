@@ -17,6 +17,7 @@ Each service owns its ``idempotency_keys`` table (``idempotency_table``, created
 service's own migration). Bodies may carry personal data: a service passes a keyed digest
 (registration: an HMAC under its data key) instead of the default SHA-256.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -40,10 +41,15 @@ REPLAYED_HEADER = "Idempotent-Replayed"
 KEY_MAX = 200
 
 #: the route parameter every keyed write declares (documents the header in the OpenAPI)
-IdemKey = Header(default=None, alias=HEADER, min_length=1, max_length=KEY_MAX,
-                 description="makes a retry safe: the same key with the same request replays the "
-                             "first answer (header Idempotent-Replayed: true); with another request "
-                             "-> 409 idempotency_key_reused; keys expire after IDEMPOTENCY_TTL_S")
+IdemKey = Header(
+    default=None,
+    alias=HEADER,
+    min_length=1,
+    max_length=KEY_MAX,
+    description="makes a retry safe: the same key with the same request replays the "
+    "first answer (header Idempotent-Replayed: true); with another request "
+    "-> 409 idempotency_key_reused; keys expire after IDEMPOTENCY_TTL_S",
+)
 
 Digest = Callable[[bytes], str]
 
@@ -54,7 +60,8 @@ def sha256_digest(data: bytes) -> str:
 
 def idempotency_table(metadata: MetaData) -> Table:
     table = Table(
-        "idempotency_keys", metadata,
+        "idempotency_keys",
+        metadata,
         Column("principal", String(200), primary_key=True),
         Column("key", String(KEY_MAX), primary_key=True),
         #: digest of method, path and body of the request the key came with
@@ -77,14 +84,13 @@ def route_path(scope: dict) -> str:
     """The path below the app's mount point: the same request has the same fingerprint whether
     the service is served alone or mounted in the embedded runner."""
     path, root = scope["path"], scope.get("root_path") or ""
-    return path[len(root):] if root and path.startswith(root) else path
+    return path[len(root) :] if root and path.startswith(root) else path
 
 
 def fingerprint(method: str, path: str, body: Any, digest: Digest = sha256_digest) -> str:
     """Digest of the request: ``body`` is the validated body as JSON data (or None), in a
     canonical form (sorted keys), so that equal requests match however they were serialised."""
-    canonical = json.dumps([method.upper(), path, body], sort_keys=True, separators=(",", ":"),
-                           ensure_ascii=False)
+    canonical = json.dumps([method.upper(), path, body], sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return digest(canonical.encode())
 
 
@@ -105,8 +111,9 @@ class Stored:
 
 class KeyReused(Conflict):
     def __init__(self) -> None:
-        super().__init__("idempotency_key_reused",
-                         "this Idempotency-Key was used with another request (method, path or body)")
+        super().__init__(
+            "idempotency_key_reused", "this Idempotency-Key was used with another request (method, path or body)"
+        )
 
 
 class IdempotencyStore:
@@ -124,8 +131,13 @@ class IdempotencyStore:
         """The stored answer of this request, None for a new (or expired) key; raises 409 when
         the key came with another request."""
         t = self.table
-        row = (await session.execute(select(t.c.fingerprint, t.c.status, t.c.response, t.c.created_ms).where(
-            t.c.principal == req.principal, t.c.key == req.key))).first()
+        row = (
+            await session.execute(
+                select(t.c.fingerprint, t.c.status, t.c.response, t.c.created_ms).where(
+                    t.c.principal == req.principal, t.c.key == req.key
+                )
+            )
+        ).first()
         if row is None:
             return None
         if row.created_ms + self.ttl_ms <= self.now_ms():
@@ -138,14 +150,22 @@ class IdempotencyStore:
     async def remember(self, session, req: KeyedRequest, status: int, body: Any) -> None:
         """Store the answer (a concurrent twin storing the same key first makes this insert
         fail: the caller's transaction rolls back and its retry finds the stored answer)."""
-        await session.execute(insert(self.table).values(
-            principal=req.principal, key=req.key, fingerprint=req.fingerprint, status=status, response=body,
-            created_ms=self.now_ms()))
+        await session.execute(
+            insert(self.table).values(
+                principal=req.principal,
+                key=req.key,
+                fingerprint=req.fingerprint,
+                status=status,
+                response=body,
+                created_ms=self.now_ms(),
+            )
+        )
 
     async def purge(self, sessionmaker) -> int:
         async with sessionmaker() as session, session.begin():
-            res = await session.execute(delete(self.table).where(
-                self.table.c.created_ms + self.ttl_ms <= self.now_ms()))
+            res = await session.execute(
+                delete(self.table).where(self.table.c.created_ms + self.ttl_ms <= self.now_ms())
+            )
         return res.rowcount or 0
 
     def purger(self, sessionmaker, every_s: float | None = None):

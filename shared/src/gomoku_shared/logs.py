@@ -5,6 +5,7 @@ Personal data never reaches a log line: database engines hide statement paramete
 SQLSTATE only, because drivers quote the offending value in their messages (asyncpg:
 ``invalid input for query argument $3: '...'``).
 """
+
 from __future__ import annotations
 
 import contextvars
@@ -12,7 +13,7 @@ import json
 import logging
 import sys
 import traceback
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 correlation_id: contextvars.ContextVar[str] = contextvars.ContextVar("correlation_id", default="-")
 
@@ -32,7 +33,8 @@ def format_exception(exc_info) -> str:
         if type(exc).__module__.startswith(_DATABASE_MODULES):
             code = getattr(exc, "sqlstate", None) or getattr(getattr(exc, "orig", None), "sqlstate", None)
             t._str = "(message withheld: database errors may quote personal data" + (
-                f"; sqlstate {code})" if code else ")")
+                f"; sqlstate {code})" if code else ")"
+            )
         stack.append((t.__cause__, exc.__cause__))
         stack.append((t.__context__, exc.__context__))
     return "".join(te.format()).rstrip("\n")
@@ -44,7 +46,7 @@ class _JsonFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         data = {
-            "ts": datetime.fromtimestamp(record.created, timezone.utc).isoformat(timespec="milliseconds"),
+            "ts": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
             "level": record.levelname,
             "logger": record.name,
             "msg": record.getMessage(),

@@ -2,6 +2,7 @@
 
 Used by the docker-compose one-shot ``<service>-migrate`` step and by the embedded runner.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -46,8 +47,13 @@ async def create_database_if_missing(url: str) -> bool:
     u = make_url(url)
     if not u.get_backend_name().startswith("postgres"):
         return False
-    admin = await asyncpg.connect(user=u.username or "postgres", password=u.password, host=u.host or "127.0.0.1",
-                                  port=u.port or 5432, database="postgres")
+    admin = await asyncpg.connect(
+        user=u.username or "postgres",
+        password=u.password,
+        host=u.host or "127.0.0.1",
+        port=u.port or 5432,
+        database="postgres",
+    )
     try:
         exists = await admin.fetchval("SELECT 1 FROM pg_database WHERE datname = $1", u.database)
         if not exists:

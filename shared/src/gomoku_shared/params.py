@@ -4,6 +4,7 @@ Strings from a path are identifiers (event codes, section, game, entry ids): at 
 ``ID_MAX`` characters. Integers are bounded to what an ``Integer`` column holds; round numbers
 far lower. The OpenAPI documents each limit; a value outside gets the usual 422.
 """
+
 from __future__ import annotations
 
 from typing import Annotated

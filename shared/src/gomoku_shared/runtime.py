@@ -5,6 +5,7 @@ the events are written as outbox rows in the same transaction, and the relay pub
 them after commit. Consumers record the event id in the inbox in the same transaction as
 their effect, so a redelivered event is acknowledged and skipped.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -35,8 +36,9 @@ EventHandler = Callable[["UnitOfWork", Envelope[Any]], Awaitable[None]]
 class UnitOfWork:
     """One transaction: state changes plus the events they cause."""
 
-    def __init__(self, session: AsyncSession, clock: Clock, outbox: Any, *, correlation_id: str,
-                 causation_id: str | None = None) -> None:
+    def __init__(
+        self, session: AsyncSession, clock: Clock, outbox: Any, *, correlation_id: str, causation_id: str | None = None
+    ) -> None:
         self.session = session
         self._outbox = outbox
         self.clock = clock
@@ -44,10 +46,16 @@ class UnitOfWork:
         self.causation_id = causation_id
         self._events: list[Envelope[Any]] = []
 
-    def emit(self, payload: Payload, *, correlation_id: str | None = None,
-             event_id: uuid.UUID | None = None) -> Envelope[Any]:
-        env = envelope_for(payload, correlation_id=correlation_id or self.correlation_id,
-                           causation_id=self.causation_id, occurred_at=self.clock.now(), event_id=event_id)
+    def emit(
+        self, payload: Payload, *, correlation_id: str | None = None, event_id: uuid.UUID | None = None
+    ) -> Envelope[Any]:
+        env = envelope_for(
+            payload,
+            correlation_id=correlation_id or self.correlation_id,
+            causation_id=self.causation_id,
+            occurred_at=self.clock.now(),
+            event_id=event_id,
+        )
         self._events.append(env)
         return env
 
@@ -64,8 +72,16 @@ class UnitOfWork:
 class ServiceRuntime:
     """Database, bus, relay and consumers of one service, built by its composition root."""
 
-    def __init__(self, name: str, settings: ServiceSettings, metadata: MetaData, *, bus: EventBus,
-                 clock: Clock | None = None, owns_bus: bool = True) -> None:
+    def __init__(
+        self,
+        name: str,
+        settings: ServiceSettings,
+        metadata: MetaData,
+        *,
+        bus: EventBus,
+        clock: Clock | None = None,
+        owns_bus: bool = True,
+    ) -> None:
         self.name = name
         #: False when the bus is shared (embedded mode): the runner closes it
         self.owns_bus = owns_bus
@@ -119,16 +135,22 @@ class ServiceRuntime:
 
     # ------------------------------------------------------------------ work
     @contextlib.asynccontextmanager
-    async def transaction(self, *, correlation_id: str | None = None,
-                          causation_id: str | None = None) -> AsyncIterator[UnitOfWork]:
+    async def transaction(
+        self, *, correlation_id: str | None = None, causation_id: str | None = None
+    ) -> AsyncIterator[UnitOfWork]:
         """Commit state and its outbox rows together; roll back on any exception.
 
         The relay is woken after the commit only when events were emitted: an idle wake costs
         it a claim query, which on a hot path (a move that emits nothing) is pure waste."""
         async with self.sessionmaker() as session:
             async with session.begin():
-                uow = UnitOfWork(session, self.clock, self.outbox, correlation_id=correlation_id or correlation_ctx.get(),
-                                 causation_id=causation_id)
+                uow = UnitOfWork(
+                    session,
+                    self.clock,
+                    self.outbox,
+                    correlation_id=correlation_id or correlation_ctx.get(),
+                    causation_id=causation_id,
+                )
                 yield uow
                 emitted = bool(uow._events)
                 await uow._write_outbox()
@@ -142,9 +164,11 @@ class ServiceRuntime:
             return
         token = correlation_ctx.set(env.correlation_id)
         try:
+
             async def effect(session: AsyncSession, _msg: Message) -> None:
-                uow = UnitOfWork(session, self.clock, self.outbox, correlation_id=env.correlation_id,
-                                 causation_id=str(env.event_id))
+                uow = UnitOfWork(
+                    session, self.clock, self.outbox, correlation_id=env.correlation_id, causation_id=str(env.event_id)
+                )
                 await handler(uow, env)
                 await uow._write_outbox()
 
@@ -164,9 +188,13 @@ class ServiceRuntime:
         if unknown:
             raise RuntimeError(f"{self.name} handles {sorted(unknown)} but gomoku_shared.topology does not route them")
         if self._handlers:
-            await self.bus.subscribe(f"{self.name}", self.consumed_types, self._on_message,
-                                     prefetch=self.settings.consumer_prefetch,
-                                     delivery_limit=self.settings.delivery_limit)
+            await self.bus.subscribe(
+                f"{self.name}",
+                self.consumed_types,
+                self._on_message,
+                prefetch=self.settings.consumer_prefetch,
+                delivery_limit=self.settings.delivery_limit,
+            )
         self._tasks.append(asyncio.create_task(self.relay.run(), name=f"{self.name}-relay"))
         for fn in self._background:
             self._tasks.append(asyncio.create_task(fn(), name=f"{self.name}-{fn.__name__}"))

@@ -4,6 +4,7 @@ This is the command of every service container in docker-compose.yml (distribute
 settings come from the environment (DATABASE_URL, AMQP_URL, API_KEYS, …). It binds 127.0.0.1
 unless ``--host`` says otherwise (the compose and Kubernetes commands say ``--host 0.0.0.0``).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -14,7 +15,6 @@ import uvicorn
 from . import logs
 from .service import builders
 from .settings import ServiceSettings, SettingsError
-
 
 #: uvicorn's WebSocket protocol, named rather than "auto": a missing library then fails at start-up
 #: instead of every /ws route quietly answering 404
@@ -39,8 +39,12 @@ class ForwardedPrefix:
                 if key == b"x-forwarded-prefix":
                     if value == self.header:
                         # as uvicorn's own --root-path does: the path carries the prefix too
-                        scope = dict(scope, root_path=self.prefix, path=self.prefix + scope["path"],
-                                     raw_path=self.header + (scope.get("raw_path") or scope["path"].encode()))
+                        scope = dict(
+                            scope,
+                            root_path=self.prefix,
+                            path=self.prefix + scope["path"],
+                            raw_path=self.header + (scope.get("raw_path") or scope["path"].encode()),
+                        )
                     break
         return await self.app(scope, receive, send)
 
@@ -68,8 +72,15 @@ def serve_portal(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         app = standalone_app()
     except SettingsError as exc:
         p.exit(2, f"{p.prog} portal: cannot start: {exc}\n")
-    uvicorn.run(app, host=args.host, port=args.port, log_config=None, access_log=False, proxy_headers=False,
-                timeout_graceful_shutdown=10)
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_config=None,
+        access_log=False,
+        proxy_headers=False,
+        timeout_graceful_shutdown=10,
+    )
     return 0
 
 
@@ -92,8 +103,16 @@ def main(argv: list[str] | None = None) -> int:
         p.exit(2, f"{p.prog} {args.service}: cannot start: {exc}\n")
     tune_gc()
     # no proxy-header rewriting: nothing here reads the client address
-    uvicorn.run(ForwardedPrefix(service.app, args.service), host=args.host, port=args.port, log_config=None, access_log=False, proxy_headers=False,
-                ws=WEBSOCKETS, timeout_graceful_shutdown=10)
+    uvicorn.run(
+        ForwardedPrefix(service.app, args.service),
+        host=args.host,
+        port=args.port,
+        log_config=None,
+        access_log=False,
+        proxy_headers=False,
+        ws=WEBSOCKETS,
+        timeout_graceful_shutdown=10,
+    )
     return 0
 
 

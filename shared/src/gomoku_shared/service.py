@@ -1,4 +1,5 @@
 """What a service's composition root returns, and how a bus is chosen from settings."""
+
 from __future__ import annotations
 
 import contextlib
@@ -26,7 +27,7 @@ class Service:
     extras: dict[str, Any] | None = None
 
     @contextlib.asynccontextmanager
-    async def running(self) -> AsyncIterator["Service"]:
+    async def running(self) -> AsyncIterator[Service]:
         await self.runtime.start()
         try:
             yield self
@@ -35,8 +36,9 @@ class Service:
 
 
 class Builder(Protocol):
-    def __call__(self, settings: ServiceSettings, *, bus: EventBus | None = None,
-                 clock: Clock | None = None) -> Service: ...
+    def __call__(
+        self, settings: ServiceSettings, *, bus: EventBus | None = None, clock: Clock | None = None
+    ) -> Service: ...
 
 
 def bus_from_settings(settings: ServiceSettings) -> EventBus:

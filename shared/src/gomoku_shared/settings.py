@@ -4,6 +4,7 @@ Mode is chosen by settings alone: with AMQP_URL set the service talks to RabbitM
 otherwise it joins the in-memory bus of the embedded runner; DATABASE_URL picks
 PostgreSQL (postgresql+asyncpg://…) or SQLite (sqlite+aiosqlite:///…, the default).
 """
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -58,9 +59,9 @@ class ServiceSettings(BaseSettings):
         # accept plain postgres URLs and make them async
         for prefix in ("postgresql://", "postgres://"):
             if v.startswith(prefix):
-                return "postgresql+asyncpg://" + v[len(prefix):]
+                return "postgresql+asyncpg://" + v[len(prefix) :]
         if v.startswith("sqlite:///"):
-            return "sqlite+aiosqlite:///" + v[len("sqlite:///"):]
+            return "sqlite+aiosqlite:///" + v[len("sqlite:///") :]
         return v
 
     def database_url_for(self, service: str) -> str:

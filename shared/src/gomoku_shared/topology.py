@@ -3,6 +3,7 @@
 Every process declares the whole topology at start-up, so an event published before its
 consumer's first start is queued, not dropped as unroutable.
 """
+
 from __future__ import annotations
 
 CONSUMES: dict[str, tuple[str, ...]] = {

@@ -1,4 +1,5 @@
 """FastAPI app pieces every service shares: errors, health, readiness, metrics, correlation ids."""
+
 from __future__ import annotations
 
 import logging
@@ -9,13 +10,12 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
-
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
+from pydantic import BaseModel, Field
 from sqlalchemy.exc import DataError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -60,25 +60,25 @@ class ClockChange(BaseModel):
 def _validation_details(exc: RequestValidationError) -> list[dict[str, Any]]:
     out = []
     for err in exc.errors():
-        out.append({"loc": [str(p) for p in err.get("loc", ())], "msg": err.get("msg", ""),
-                    "type": err.get("type", "")})
+        out.append(
+            {"loc": [str(p) for p in err.get("loc", ())], "msg": err.get("msg", ""), "type": err.get("type", "")}
+        )
     return out
 
 
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ServiceError)
     async def _service_error(_: Request, exc: ServiceError) -> JSONResponse:
-        return JSONResponse(error_body(exc.code, exc.message, exc.details), status_code=exc.status,
-                            headers=exc.headers)
+        return JSONResponse(error_body(exc.code, exc.message, exc.details), status_code=exc.status, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:
         details = _validation_details(exc)
         if any(d["type"] == "json_invalid" for d in details):
-            return JSONResponse(error_body("malformed_json", "the request body is not valid JSON", details),
-                                status_code=400)
-        return JSONResponse(error_body("validation_error", "the request is not valid", details),
-                            status_code=422)
+            return JSONResponse(
+                error_body("malformed_json", "the request body is not valid JSON", details), status_code=400
+            )
+        return JSONResponse(error_body("validation_error", "the request is not valid", details), status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -86,8 +86,11 @@ def install_error_handlers(app: FastAPI) -> None:
         message = exc.detail if isinstance(exc.detail, str) else "request refused"
         if exc.status_code == 404 and message == "Not Found":
             message = "no such resource"
-        return JSONResponse(error_body(codes.get(exc.status_code, "http_error"), message),
-                            status_code=exc.status_code, headers=getattr(exc, "headers", None))
+        return JSONResponse(
+            error_body(codes.get(exc.status_code, "http_error"), message),
+            status_code=exc.status_code,
+            headers=getattr(exc, "headers", None),
+        )
 
     # sqlalchemy wraps the driver's data errors; here they still slip through a route's own
     # checks (a value the column cannot hold): the client's fault, never a 500
@@ -111,13 +114,21 @@ def is_data_error(exc: BaseException) -> bool:
 def _unstorable(exc: BaseException) -> JSONResponse:
     # the message of a driver error may quote the value (personal data): only its class is logged
     log.warning("refused a value the database cannot store (%s)", type(exc).__name__)
-    return JSONResponse(error_body("unstorable_input", "a value in the request cannot be stored; "
-                                   "check lengths, number ranges and characters"), status_code=422)
+    return JSONResponse(
+        error_body(
+            "unstorable_input", "a value in the request cannot be stored; check lengths, number ranges and characters"
+        ),
+        status_code=422,
+    )
 
 
 def _internal_error() -> JSONResponse:
-    return JSONResponse(error_body("internal_error", "unexpected server error; it has been logged",
-                                   {"correlation_id": correlation_id.get()}), status_code=500)
+    return JSONResponse(
+        error_body(
+            "internal_error", "unexpected server error; it has been logged", {"correlation_id": correlation_id.get()}
+        ),
+        status_code=500,
+    )
 
 
 class ObservabilityMiddleware:
@@ -128,11 +139,16 @@ class ObservabilityMiddleware:
 
     def __init__(self, app, registry: CollectorRegistry, service: str) -> None:
         self.app = app
-        self.requests = Counter("http_requests_total", "HTTP requests", ["service", "method", "status"],
-                                registry=registry)
-        self.latency = Histogram("http_request_seconds", "HTTP request latency", ["service", "method"],
-                                 registry=registry,
-                                 buckets=(0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5))
+        self.requests = Counter(
+            "http_requests_total", "HTTP requests", ["service", "method", "status"], registry=registry
+        )
+        self.latency = Histogram(
+            "http_request_seconds",
+            "HTTP request latency",
+            ["service", "method"],
+            registry=registry,
+            buckets=(0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5),
+        )
         self.service = service
 
     async def __call__(self, scope, receive, send):
@@ -211,8 +227,13 @@ def create_app(
     async def healthz() -> dict[str, str]:
         return {"status": "ok", "service": service}
 
-    @app.get("/readyz", tags=["ops"], summary="Readiness: database and bus reachable", response_model=None,
-             responses={200: {"model": Readiness}, 503: {"model": Readiness, "description": "not ready"}})
+    @app.get(
+        "/readyz",
+        tags=["ops"],
+        summary="Readiness: database and bus reachable",
+        response_model=None,
+        responses={200: {"model": Readiness}, 503: {"model": Readiness, "description": "not ready"}},
+    )
     async def readyz() -> JSONResponse:
         results = {}
         for name, check in app.state.ready_checks.items():
@@ -221,8 +242,10 @@ def create_app(
             except Exception:
                 results[name] = False
         ok = all(results.values())
-        return JSONResponse({"status": "ready" if ok else "not_ready", "service": service, "checks": results},
-                            status_code=200 if ok else 503)
+        return JSONResponse(
+            {"status": "ready" if ok else "not_ready", "service": service, "checks": results},
+            status_code=200 if ok else 503,
+        )
 
     @app.get("/v1/whoami", tags=["ops"], summary="Which role the presented API key has", response_model=WhoAmI)
     async def whoami(principal: AnyPrincipal) -> dict[str, str | None]:
@@ -234,8 +257,9 @@ def create_app(
         async def get_clock(_: Operator) -> dict[str, str]:
             return {"now": clock.now().isoformat()}
 
-        @app.post("/v1/ops/clock", tags=["ops"], summary="Simulation clock: advance or set the time",
-                  response_model=ClockNow)
+        @app.post(
+            "/v1/ops/clock", tags=["ops"], summary="Simulation clock: advance or set the time", response_model=ClockNow
+        )
         async def move_clock(change: ClockChange, _: Operator) -> dict[str, str]:
             if change.set is not None:
                 if change.set.tzinfo is None:

@@ -8,6 +8,7 @@ Every random choice comes from ``random.Random`` seeded with a string built from
 independent of the process, the hash seed, the order games are visited or the wall clock.
 ``BotDriver`` (in ``driver``) turns the action into the HTTP call.
 """
+
 from __future__ import annotations
 
 import random
@@ -26,7 +27,7 @@ def to_notation(p: Point) -> str:
 
 
 def parse_point(value: Any) -> Point | None:
-    """"h8" / [7, 7] / {"x": 7, "y": 7} / None ("pass") -> (7, 7) / None."""
+    """ "h8" / [7, 7] / {"x": 7, "y": 7} / None ("pass") -> (7, 7) / None."""
     if value is None:
         return None
     if isinstance(value, str):
@@ -51,17 +52,17 @@ def parse_point(value: Any) -> Point | None:
 class BotPolicy:
     """Behaviour rates (probabilities per game or per decision) of the simulated players."""
 
-    no_show_rate: float = 0.02       # never joins the game (PLAY-7 no-show forfeit)
-    timeout_rate: float = 0.02       # stops moving mid-game and loses on time (PLAY-5)
-    resign_rate: float = 0.6         # resigns a lost position (opponent has two winning points)
-    draw_offer_rate: float = 0.01    # offers a draw on a move after ply draw_from_ply
-    draw_accept_rate: float = 0.5    # accepts an offer when not winning itself
+    no_show_rate: float = 0.02  # never joins the game (PLAY-7 no-show forfeit)
+    timeout_rate: float = 0.02  # stops moving mid-game and loses on time (PLAY-5)
+    resign_rate: float = 0.6  # resigns a lost position (opponent has two winning points)
+    draw_offer_rate: float = 0.01  # offers a draw on a move after ply draw_from_ply
+    draw_accept_rate: float = 0.5  # accepts an offer when not winning itself
     draw_from_ply: int = 40
-    long_game_ply: int = 120         # from here on draws are offered readily (a blocked board)
-    noise: float = 0.25              # perturbation of heuristic scores
-    blunder_rate: float = 0.04       # a random top-8 point instead of the best one
-    miss_rate: float = 0.3           # overlooks the opponent's open three
-    miss_four_rate: float = 0.0      # overlooks the opponent's four (quick games for tests)
+    long_game_ply: int = 120  # from here on draws are offered readily (a blocked board)
+    noise: float = 0.25  # perturbation of heuristic scores
+    blunder_rate: float = 0.04  # a random top-8 point instead of the best one
+    miss_rate: float = 0.3  # overlooks the opponent's open three
+    miss_four_rate: float = 0.0  # overlooks the opponent's four (quick games for tests)
     n_choices: tuple[int, ...] = (1, 2, 3)  # declared N when the section does not fix it
 
     @classmethod
@@ -75,11 +76,11 @@ class GameView:
     """The part of GET /v1/games/{id} a player needs, normalised."""
 
     game_id: str
-    status: str                       # active | finished | ...
-    phase: str                        # join | opening | swap | move4 | offers | choose | move6 | play | over
+    status: str  # active | finished | ...
+    phase: str  # join | opening | swap | move4 | offers | choose | move6 | play | over
     professional: bool
     moves: tuple[Point | None, ...]
-    players: tuple[str, ...]          # (first = tentative black / game-1 black, second)
+    players: tuple[str, ...]  # (first = tentative black / game-1 black, second)
     black: str | None
     white: str | None
     to_act: str | None
@@ -138,8 +139,9 @@ class GameView:
         first = first or black
         second = second or white
         forb = d.get("forbidden") or {}
-        forbidden = frozenset(p for p in (parse_point(k) for k in (forb.keys() if isinstance(forb, Mapping) else forb))
-                              if p is not None)
+        forbidden = frozenset(
+            p for p in (parse_point(k) for k in (forb.keys() if isinstance(forb, Mapping) else forb)) if p is not None
+        )
         opening = d.get("opening") or {}
         legal_raw = d.get("legal_actions") or {}
         legal: dict[str, frozenset[str]] = {}
@@ -165,7 +167,8 @@ class GameView:
             professional=track == "professional",
             moves=tuple(moves),
             players=tuple(p for p in (first, second) if p),
-            black=black, white=white,
+            black=black,
+            white=white,
             to_act=to_act,
             joined=joined,
             forbidden=forbidden,
@@ -181,7 +184,7 @@ class GameView:
 
 @dataclass(frozen=True)
 class BotAction:
-    verb: str                # join | opening | swap | move | offers | choose | resign | draw
+    verb: str  # join | opening | swap | move | offers | choose | resign | draw
     body: dict[str, Any]
     why: str = ""
 
@@ -229,8 +232,7 @@ def decide(view: GameView, player: str, policy: BotPolicy, seed: int | str) -> B
     ply = view.ply
     if view.phase == "opening":
         r = rng_for(seed, gid, player, ply, "opening")
-        opening, _sym, stones, n = choose_opening(r, fixed_n=view.fixed_n, max_n=view.max_n,
-                                                  n_choices=policy.n_choices)
+        opening, _sym, stones, n = choose_opening(r, fixed_n=view.fixed_n, max_n=view.max_n, n_choices=policy.n_choices)
         body: dict[str, Any] = {"player_id": player, "stones": [to_notation(s) for s in stones]}
         if view.fixed_n is None:
             body["n"] = n
@@ -244,8 +246,9 @@ def decide(view: GameView, player: str, policy: BotPolicy, seed: int | str) -> B
         offers = choose_offers(pos, n, r, forbidden=view.forbidden)
         return BotAction("offers", {"player_id": player, "points": [to_notation(p) for p in offers]}, "offers")
     if view.phase == "choose":
-        return BotAction("choose", {"player_id": player, "point": to_notation(choose_fifth(pos, list(view.offers)))},
-                         "choose")
+        return BotAction(
+            "choose", {"player_id": player, "point": to_notation(choose_fifth(pos, list(view.offers)))}, "choose"
+        )
     colour = view.colour_of(player)
     if colour is None:
         colour = BLACK if ply % 2 == 0 else WHITE
@@ -253,18 +256,27 @@ def decide(view: GameView, player: str, policy: BotPolicy, seed: int | str) -> B
     if view.phase == "play":
         if lost_position(pos, colour, view.forbidden) and r.random() < policy.resign_rate:
             return BotAction("resign", {"player_id": player}, "lost")
-        if (ply >= policy.draw_from_ply and view.draw_offer_by is None
-                and r.random() < (policy.draw_offer_rate if ply < policy.long_game_ply else 0.3)
-                and not winning_points(pos, colour)):
+        if (
+            ply >= policy.draw_from_ply
+            and view.draw_offer_by is None
+            and r.random() < (policy.draw_offer_rate if ply < policy.long_game_ply else 0.3)
+            and not winning_points(pos, colour)
+        ):
             # offer only what the opponent will accept: a declined offer leaves the same state,
             # so a pure-function bot would offer again and again
             opponent = next((p for p in view.players if p != player), None)
             if opponent is not None and _accepts_draw(view, pos, opponent, policy, seed):
                 return BotAction("draw", {"player_id": player, "action": "offer"}, "draw-offer")
-    choice = choose_move(pos, colour, r, forbidden=view.forbidden if colour == BLACK else (),
-                         noise=policy.noise, blunder_rate=policy.blunder_rate,
-                         miss_rate=min(0.95, policy.miss_rate * (1 + ply / 40)),  # tiring players
-                         miss_four_rate=policy.miss_four_rate)
+    choice = choose_move(
+        pos,
+        colour,
+        r,
+        forbidden=view.forbidden if colour == BLACK else (),
+        noise=policy.noise,
+        blunder_rate=policy.blunder_rate,
+        miss_rate=min(0.95, policy.miss_rate * (1 + ply / 40)),  # tiring players
+        miss_four_rate=policy.miss_four_rate,
+    )
     return BotAction("move", {"player_id": player, "point": to_notation(choice.point)}, choice.why)
 
 
@@ -309,8 +321,21 @@ def predict_view(view: GameView, player: str, action: BotAction, summary: Mappin
         black = [m for i, m in enumerate(moves) if i % 2 == 0 and m is not None]
         white = [m for i, m in enumerate(moves) if i % 2 == 1 and m is not None]
         forbidden = frozenset(forbidden_points(black, white))
-    return replace(view, status=status, phase=phase, moves=tuple(moves), black=summary.get("black", view.black),
-                   white=summary.get("white", view.white), to_act=summary.get("to_act"), joined=frozenset(joined),
-                   forbidden=forbidden, draw_offer_by=draw, n=n, offers=offers, opening_code=code,
-                   players=tuple(p for p in (summary.get("black", view.black), summary.get("white", view.white)) if p)
-                   or view.players, legal={})
+    return replace(
+        view,
+        status=status,
+        phase=phase,
+        moves=tuple(moves),
+        black=summary.get("black", view.black),
+        white=summary.get("white", view.white),
+        to_act=summary.get("to_act"),
+        joined=frozenset(joined),
+        forbidden=forbidden,
+        draw_offer_by=draw,
+        n=n,
+        offers=offers,
+        opening_code=code,
+        players=tuple(p for p in (summary.get("black", view.black), summary.get("white", view.white)) if p)
+        or view.players,
+        legal={},
+    )

@@ -5,6 +5,7 @@ four under /registration, /pairing, /gameplay and /awards; in the distributed mo
 own base URL. Transport failures (a service being restarted) are retried for a bounded time;
 4xx answers are raised as ``ApiError`` with the platform's error body.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -45,8 +46,9 @@ class ApiError(Exception):
 class Platform:
     """The four services' HTTP APIs."""
 
-    def __init__(self, client: Any, bases: Mapping[str, str], keys: Keys = Keys(), *,
-                 retry_for_s: float = 60.0) -> None:
+    def __init__(
+        self, client: Any, bases: Mapping[str, str], keys: Keys = Keys(), *, retry_for_s: float = 60.0
+    ) -> None:
         self.client = client
         self.bases = dict(bases)
         self.keys = keys
@@ -55,9 +57,9 @@ class Platform:
 
     @classmethod
     def embedded(cls, app, keys: Keys = Keys()) -> Platform:
-        client = httpx.AsyncClient(transport=httpx.ASGITransport(app=app, raise_app_exceptions=False),
-                                   base_url="http://embedded",
-                                   timeout=60.0)
+        client = httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app, raise_app_exceptions=False), base_url="http://embedded", timeout=60.0
+        )
         return cls(client, {s: f"/{s}" for s in SERVICES}, keys)
 
     @classmethod
@@ -75,9 +77,18 @@ class Platform:
     def _key(self, role: str) -> str:
         return {"operator": self.keys.operator, "arbiter": self.keys.arbiter, "partner": self.keys.partner}[role]
 
-    async def request(self, method: str, service: str, path: str, *, role: str = "operator",
-                      json: Any = None, params: Mapping[str, Any] | None = None,
-                      idempotency_key: str | None = None, raw: bool = False) -> Any:
+    async def request(
+        self,
+        method: str,
+        service: str,
+        path: str,
+        *,
+        role: str = "operator",
+        json: Any = None,
+        params: Mapping[str, Any] | None = None,
+        idempotency_key: str | None = None,
+        raw: bool = False,
+    ) -> Any:
         headers = {"X-API-Key": self._key(role)}
         if idempotency_key:
             headers["Idempotency-Key"] = idempotency_key
@@ -91,8 +102,9 @@ class Platform:
             except (httpx.TransportError, OSError) as exc:
                 # a service being restarted: retry (POSTs carry an Idempotency-Key where it matters)
                 if time.monotonic() > deadline:
-                    raise TimeoutError(f"{service} unreachable for {self.retry_for_s:.0f}s "
-                                       f"({method} {path}): {exc!r}") from exc
+                    raise TimeoutError(
+                        f"{service} unreachable for {self.retry_for_s:.0f}s ({method} {path}): {exc!r}"
+                    ) from exc
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 1.0)
                 continue

@@ -21,6 +21,7 @@ Three parts, each optional (``parts``):
 ``reader`` is anything with ``async get(service, path, params=None)`` returning the decoded JSON
 and raising on a 4xx (``gomoku_sim.client.Platform`` is one).
 """
+
 from __future__ import annotations
 
 from collections import Counter, defaultdict
@@ -64,8 +65,10 @@ class Report:
     def assert_consistent(self) -> None:
         if self.disagreements:
             more = len(self.disagreements) - 1
-            raise AssertionError(f"{self.event_code}: the services disagree: {self.disagreements[0]}"
-                                 + (f" (and {more} more)" if more else ""))
+            raise AssertionError(
+                f"{self.event_code}: the services disagree: {self.disagreements[0]}"
+                + (f" (and {more} more)" if more else "")
+            )
 
 
 async def check(reader: Reader, event_code: str, parts: tuple[str, ...] = PARTS) -> Report:
@@ -129,12 +132,20 @@ async def _games(reader: Reader, code: str, sections: list[dict], report: Report
             for p in rnd["pairings"]:
                 key = (sid, r, p["pairing_id"])
                 known.add(key)
-                _one_pairing(report, f"{sid} round {r} {p['pairing_id']}", p, by_pairing.get(key, []),
-                             complete=s["status"] == "completed")
+                _one_pairing(
+                    report,
+                    f"{sid} round {r} {p['pairing_id']}",
+                    p,
+                    by_pairing.get(key, []),
+                    complete=s["status"] == "completed",
+                )
         await _playoffs(reader, code, sid, by_playoff, report)
     for key in sorted(set(by_pairing) - known):
-        report.add("games", f"{key[0]} round {key[1]} {key[2]}",
-                   f"gameplay has games {[g['game_id'] for g in by_pairing[key]]} of a pairing pairing does not know")
+        report.add(
+            "games",
+            f"{key[0]} round {key[1]} {key[2]}",
+            f"gameplay has games {[g['game_id'] for g in by_pairing[key]]} of a pairing pairing does not know",
+        )
 
 
 def _one_pairing(report: Report, where: str, p: dict, games: list[dict], complete: bool) -> None:
@@ -165,8 +176,12 @@ def _one_pairing(report: Report, where: str, p: dict, games: list[dict], complet
         if x is None:
             report.add("games", where, f"pairing never recorded game {g['game_id']} it scored")
         elif (x["result"], x["winner"], x["reason"]) != (g["result"], g["winner"], g["reason"]):
-            report.add("games", where, f"game {g['game_id']}: gameplay {g['result']}/{g['winner']}/{g['reason']}, "
-                                       f"pairing recorded {x['result']}/{x['winner']}/{x['reason']}")
+            report.add(
+                "games",
+                where,
+                f"game {g['game_id']}: gameplay {g['result']}/{g['winner']}/{g['reason']}, "
+                f"pairing recorded {x['result']}/{x['winner']}/{x['reason']}",
+            )
 
 
 async def _playoffs(reader: Reader, code: str, sid: str, by_playoff: dict[tuple, list[dict]], report: Report) -> None:
@@ -182,8 +197,12 @@ async def _playoffs(reader: Reader, code: str, sid: str, by_playoff: dict[tuple,
             if not m["done"]:
                 continue
             shown = pairing_result_of_games(games) if games else None
-            winner = {"first_wins": m["first_entrant"], "first_forfeit_win": m["first_entrant"],
-                      "second_wins": m["second_entrant"], "second_forfeit_win": m["second_entrant"]}.get(shown or "")
+            winner = {
+                "first_wins": m["first_entrant"],
+                "first_forfeit_win": m["first_entrant"],
+                "second_wins": m["second_entrant"],
+                "second_forfeit_win": m["second_entrant"],
+            }.get(shown or "")
             if shown is None or winner != m["winner"]:
                 report.add("games", where, f"pairing recorded winner {m['winner']}, gameplay's games show {shown}")
     for key, games in sorted(mine.items()):
@@ -196,8 +215,12 @@ async def _playoffs(reader: Reader, code: str, sid: str, by_playoff: dict[tuple,
 
 
 def _row(r: dict) -> tuple:
-    return (r["place"], r["entrant_id"], float(r["points"]),
-            tuple(sorted((k, float(v)) for k, v in (r.get("tiebreaks") or {}).items())))
+    return (
+        r["place"],
+        r["entrant_id"],
+        float(r["points"]),
+        tuple(sorted((k, float(v)) for k, v in (r.get("tiebreaks") or {}).items())),
+    )
 
 
 async def _awards(reader: Reader, code: str, sections: list[dict], report: Report) -> None:
@@ -211,7 +234,9 @@ async def _awards(reader: Reader, code: str, sections: list[dict], report: Repor
         except Exception as exc:  # noqa: BLE001
             if getattr(exc, "status", None) != 404:
                 raise
-            report.add("awards", sid, f"pairing completed revision {ours['revision']}, awards shows no standings ({exc})")
+            report.add(
+                "awards", sid, f"pairing completed revision {ours['revision']}, awards shows no standings ({exc})"
+            )
             continue
         used = theirs["publication"].get("source_revision")
         if used != ours["revision"]:
@@ -222,8 +247,12 @@ async def _awards(reader: Reader, code: str, sections: list[dict], report: Repor
         report.checked["standings rows"] += len(a)
         if a != b:
             diff = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
-            report.add("awards", sid, f"standings differ at row {diff + 1}: pairing "
-                                      f"{a[diff] if diff < len(a) else None}, awards {b[diff] if diff < len(b) else None}")
+            report.add(
+                "awards",
+                sid,
+                f"standings differ at row {diff + 1}: pairing "
+                f"{a[diff] if diff < len(a) else None}, awards {b[diff] if diff < len(b) else None}",
+            )
 
 
 # ---------------------------------------------------------------- field
@@ -246,17 +275,24 @@ async def _field(reader: Reader, code: str, sections: list[dict], report: Report
                 plays[sec["section_id"]] = sec["section_id"]
             elif closed.get("status") == "merged":
                 plays[sec["section_id"]] = closed.get("merged_into")
-        entries = (await reader.get("registration", f"/v1/events/{code}/entries",
-                                    params={"stage": stage["id"]}))["entries"]
+        entries = (await reader.get("registration", f"/v1/events/{code}/entries", params={"stage": stage["id"]}))[
+            "entries"
+        ]
         for e in entries:
             if e["status"] not in ACCEPTED or e.get("no_show") or e["section_id"] not in plays:
-                continue   # marked absent at check-in (REG-11), or a section nobody plays (scored)
+                continue  # marked absent at check-in (REG-11), or a section nobody plays (scored)
             report.checked["entries"] += 1
             target = plays[e["section_id"]]
             n = fields.get(target, Counter())[e["entrant_id"]]
             if target not in fields:
-                report.add("field", f"{stage['id']}/{e['section_id']}",
-                           f"accepted entry {e['entry_id']} is to play in {target}, which pairing does not have")
+                report.add(
+                    "field",
+                    f"{stage['id']}/{e['section_id']}",
+                    f"accepted entry {e['entry_id']} is to play in {target}, which pairing does not have",
+                )
             elif n != 1:
-                report.add("field", f"{stage['id']}/{target}",
-                           f"accepted entry {e['entry_id']} appears {n} times in pairing's field")
+                report.add(
+                    "field",
+                    f"{stage['id']}/{target}",
+                    f"accepted entry {e['entry_id']} appears {n} times in pairing's field",
+                )

@@ -10,6 +10,7 @@ docker-compose.yml, on RabbitMQ (AMQP_URL) and PostgreSQL (DATABASE_URL: a serve
 database per service may be created), reached through the compose gateway (nginx) at one base
 URL, as in the embedded mode.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -29,15 +30,21 @@ PRESETS = tuple(EVENT_CODES)
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="python -m gomoku_sim.demo", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="python -m gomoku_sim.demo", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("--preset", choices=PRESETS, default="sz-2022")
     p.add_argument("--seed", type=int, default=2022)
-    p.add_argument("--players-per-section", type=int, default=None,
-                   help="entries in each played section of the scaled-down field")
+    p.add_argument(
+        "--players-per-section", type=int, default=None, help="entries in each played section of the scaled-down field"
+    )
     p.add_argument("--full", action="store_true", help="the full-size field (SZ: 8 sections x 128)")
-    p.add_argument("--rounds", type=int, default=None,
-                   help="Swiss rounds (default: 3 for the scaled-down field, the preset's with --full)")
+    p.add_argument(
+        "--rounds",
+        type=int,
+        default=None,
+        help="Swiss rounds (default: 3 for the scaled-down field, the preset's with --full)",
+    )
     p.add_argument("--mode", choices=("embedded", "distributed"), default="embedded")
     p.add_argument("--out", type=Path, default=None, help="directory for CSV files and summary.json")
     p.add_argument("--no-show-rate", type=float, default=0.02)
@@ -50,8 +57,15 @@ async def run(args: argparse.Namespace) -> int:
     sizes = scaled_sizes(args.preset, args.players_per_section, full=args.full)
     policy = BotPolicy(no_show_rate=args.no_show_rate, timeout_rate=args.timeout_rate)
     rounds = args.rounds if args.rounds is not None else (None if args.full else 3)
-    spec = RunSpec(preset_id=args.preset, seed=args.seed, sizes=sizes, rounds=rounds, policy=policy,
-                   progress=not args.quiet, concurrency=1 if args.mode == "embedded" else 16)
+    spec = RunSpec(
+        preset_id=args.preset,
+        seed=args.seed,
+        sizes=sizes,
+        rounds=rounds,
+        policy=policy,
+        progress=not args.quiet,
+        concurrency=1 if args.mode == "embedded" else 16,
+    )
     out_dir = args.out or Path(tempfile.mkdtemp(prefix=f"gomoku-{spec.code}-")) / "results"
     started = time.monotonic()
     if args.mode == "embedded":
@@ -61,9 +75,14 @@ async def run(args: argparse.Namespace) -> int:
         amqp = env_or_fail("AMQP_URL")
         admin = env_or_fail("DATABASE_URL")
         run_id = uuid.uuid4().hex[:6]
-        ctx = distributed_stack(amqp_url=amqp, database_urls=database_urls_for(admin, f"gomoku_demo_{run_id}"),
-                                log_dir=out_dir.parent / "logs", namespace=f"demo-{run_id}", code_of=lambda: spec.code,
-                                gateway=True)
+        ctx = distributed_stack(
+            amqp_url=amqp,
+            database_urls=database_urls_for(admin, f"gomoku_demo_{run_id}"),
+            log_dir=out_dir.parent / "logs",
+            namespace=f"demo-{run_id}",
+            code_of=lambda: spec.code,
+            gateway=True,
+        )
     async with ctx as stack:
         driver = EventDriver(stack.platform, stack.clock, stack.quiet, spec)
         summary = await driver.run()
@@ -71,8 +90,9 @@ async def run(args: argparse.Namespace) -> int:
         out = sys.stdout
         out.write(f"\n{driver.config.name} ({spec.preset_id}, seed {spec.seed}, {stack.mode})\n")
         games = summary.get("games", {})
-        out.write(f"{len(driver.field)} applications, {len(games)} games, {wall:.1f}s wall, "
-                  f"{len(games) / wall:.1f} games/s\n")
+        out.write(
+            f"{len(driver.field)} applications, {len(games)} games, {wall:.1f}s wall, {len(games) / wall:.1f} games/s\n"
+        )
         print_standings(summary, out)
         print_awards(summary, out)
         print_qualifiers(summary, out)

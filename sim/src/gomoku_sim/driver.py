@@ -13,6 +13,7 @@ seed and of what the services report, never of wall-clock time or the order in w
 concurrent work completes, so a preset, field and seed give the same ``summary()`` (and
 ``result_digest``) in the embedded and the distributed mode.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -23,7 +24,8 @@ import sys
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, time as dtime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
+from datetime import time as dtime
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -38,19 +40,46 @@ from .field import Application, build_field, unit_slug, units_of
 #: entries per section of the default (scaled-down) field, per preset; the demo multiplies
 #: them with --players-per-section. SZ: women-free is small so REG-12 merges it with men-free.
 SMALL_FIELDS: dict[str, dict[str, int]] = {
-    "sz-2022": {"men-free": 6, "women-free": 4, "junior-boys-free": 0, "junior-girls-free": 0,
-                "men-pro": 6, "women-pro": 6, "junior-boys-pro": 0, "junior-girls-pro": 0},
-    "ny-2022": {"youth-male": 6, "youth-female": 6, "junior-male": 5, "junior-female": 5,
-                "children-male": 0, "children-female": 0},
+    "sz-2022": {
+        "men-free": 6,
+        "women-free": 4,
+        "junior-boys-free": 0,
+        "junior-girls-free": 0,
+        "men-pro": 6,
+        "women-pro": 6,
+        "junior-boys-pro": 0,
+        "junior-girls-pro": 0,
+    },
+    "ny-2022": {
+        "youth-male": 6,
+        "youth-female": 6,
+        "junior-male": 5,
+        "junior-female": 5,
+        "children-male": 0,
+        "children-female": 0,
+    },
     "da-2023": {"open": 10, "junior": 12, "public": 6},
     "nt-2023": {"mixed-team": 7, "junior-boys-team": 4, "junior-girls-team": 0},
 }
 
 FULL_FIELDS: dict[str, dict[str, int]] = {
-    "sz-2022": {s: 128 for s in ("men-free", "women-free", "junior-boys-free", "junior-girls-free",
-                                 "men-pro", "women-pro", "junior-boys-pro", "junior-girls-pro")},
-    "ny-2022": {s: 32 for s in ("youth-male", "youth-female", "junior-male", "junior-female",
-                                "children-male", "children-female")},
+    "sz-2022": {
+        s: 128
+        for s in (
+            "men-free",
+            "women-free",
+            "junior-boys-free",
+            "junior-girls-free",
+            "men-pro",
+            "women-pro",
+            "junior-boys-pro",
+            "junior-girls-pro",
+        )
+    },
+    "ny-2022": {
+        s: 32
+        for s in ("youth-male", "youth-female", "junior-male", "junior-female", "children-male", "children-female")
+    },
     "da-2023": {"open": 64, "junior": 48, "public": 64},
     "nt-2023": {"mixed-team": 16, "junior-boys-team": 10, "junior-girls-team": 8},
 }
@@ -206,8 +235,9 @@ class Progress:
     def due(self) -> bool:
         return self.enabled and time.monotonic() - self.last >= (0.3 if self.tty else 5.0)
 
-    def show(self, stage: str, done: int, total: int, active: int, finished: int, note: str = "",
-             force: bool = False) -> None:
+    def show(
+        self, stage: str, done: int, total: int, active: int, finished: int, note: str = "", force: bool = False
+    ) -> None:
         if not self.enabled:
             return
         now = time.monotonic()
@@ -217,8 +247,10 @@ class Progress:
         width = 30
         frac = 0.0 if total <= 0 else min(1.0, done / total)
         bar = "#" * int(frac * width) + "-" * (width - int(frac * width))
-        line = (f"[{bar}] {stage}: rounds {done}/{total}  games in play {active:4d}  bot actions {finished:6d}"
-                f"  {now - self.started:6.1f}s {note}")
+        line = (
+            f"[{bar}] {stage}: rounds {done}/{total}  games in play {active:4d}  bot actions {finished:6d}"
+            f"  {now - self.started:6.1f}s {note}"
+        )
         if self.tty:
             sys.stderr.write("\r" + line[:150].ljust(150))
         else:
@@ -240,7 +272,7 @@ Quiet = Callable[[], Awaitable[None]]
 
 
 def _local(config: EventConfig, day, hour: int, minute: int = 0) -> datetime:
-    return datetime.combine(day, dtime(hour, minute), tzinfo=ZoneInfo(config.timezone)).astimezone(timezone.utc)
+    return datetime.combine(day, dtime(hour, minute), tzinfo=ZoneInfo(config.timezone)).astimezone(UTC)
 
 
 @dataclass
@@ -256,8 +288,11 @@ class EventDriver:
         self.quiet = quiet
         self.spec = spec
         self.code = spec.code
-        self.overrides = (shifted_overrides(spec.preset_id, spec.shift_years, spec.overrides)
-                          if spec.shift_years else dict(spec.overrides))
+        self.overrides = (
+            shifted_overrides(spec.preset_id, spec.shift_years, spec.overrides)
+            if spec.shift_years
+            else dict(spec.overrides)
+        )
         self.config = load_config(spec.preset_id, self.overrides)
         self.sizes = spec.sizes or scaled_sizes(spec.preset_id)
         self.field: list[Application] = build_field(self.config, spec.seed, self.sizes)
@@ -314,8 +349,13 @@ class EventDriver:
         for unit in units_of(self.field):
             body = {"id": unit_slug(unit), "name": unit, "region": region}
             try:
-                await self.p.post("registration", f"/v1/events/{self.code}/units", body, role="partner",
-                                  idempotency_key=f"{self.code}-unit-{unit_slug(unit)}")
+                await self.p.post(
+                    "registration",
+                    f"/v1/events/{self.code}/units",
+                    body,
+                    role="partner",
+                    idempotency_key=f"{self.code}-unit-{unit_slug(unit)}",
+                )
             except ApiError as exc:
                 if exc.status in (404, 405):
                     return  # no unit endpoint: units are created by name with the entries
@@ -324,8 +364,12 @@ class EventDriver:
 
     @staticmethod
     def _player(p, unit: str | None) -> dict[str, Any]:
-        d: dict[str, Any] = {"name": p.name, "gender": p.gender, "birth_date": p.birth_date.isoformat(),
-                             "id_number": p.id_number}
+        d: dict[str, Any] = {
+            "name": p.name,
+            "gender": p.gender,
+            "birth_date": p.birth_date.isoformat(),
+            "id_number": p.id_number,
+        }
         if unit:
             d["unit"] = unit_slug(unit)
         if p.registered_unit_id:
@@ -339,24 +383,41 @@ class EventDriver:
         for app in self.field:
             if app.kind == "team":
                 body: dict[str, Any] = {
-                    "stage": app.stage, "section_id": app.section_id, "unit": unit_slug(app.unit or ""),
+                    "stage": app.stage,
+                    "section_id": app.section_id,
+                    "unit": unit_slug(app.unit or ""),
                     "team_name": app.unit,
                     "members": [{**self._player(p, app.unit), "board": i + 1} for i, p in enumerate(app.people)],
-                    "insurance": self._insurance(app.app_id)}
+                    "insurance": self._insurance(app.app_id),
+                }
                 path = f"/v1/events/{self.code}/teams"
             else:
                 p = app.people[0]
-                body = {"stage": app.stage, "section_id": app.section_id, "player": self._player(p, app.unit),
-                        "facts": app.facts, "evidence": app.evidence, "insurance": self._insurance(app.app_id)}
+                body = {
+                    "stage": app.stage,
+                    "section_id": app.section_id,
+                    "player": self._player(p, app.unit),
+                    "facts": app.facts,
+                    "evidence": app.evidence,
+                    "insurance": self._insurance(app.app_id),
+                }
                 path = f"/v1/events/{self.code}/entries"
             try:
-                res = await self.p.post("registration", path, body, role="partner", idempotency_key=f"{self.code}-app-{app.app_id}")
+                res = await self.p.post(
+                    "registration", path, body, role="partner", idempotency_key=f"{self.code}-app-{app.app_id}"
+                )
             except ApiError as exc:
                 # a refusal may come as an error answer rather than a refused entry
                 res = {"status": "refused", "clause": exc.code, "reason": exc.message, "http_status": exc.status}
-            self.registrations[app.app_id] = {"expect": app.expect, "why": app.why, "status": res.get("status"),
-                                              "entry_id": res.get("entry_id"), "clause": res.get("clause"),
-                                              "reason": res.get("reason"), "section_id": app.section_id}
+            self.registrations[app.app_id] = {
+                "expect": app.expect,
+                "why": app.why,
+                "status": res.get("status"),
+                "entry_id": res.get("entry_id"),
+                "clause": res.get("clause"),
+                "reason": res.get("reason"),
+                "section_id": app.section_id,
+            }
         accepted = sum(1 for r in self.registrations.values() if r["status"] in ACCEPTED)
         refused = [(k, r["reason"]) for k, r in self.registrations.items() if r["status"] not in ACCEPTED]
         self.progress.log(f"registered {accepted} entries; {len(refused)} refused or pending:")
@@ -366,13 +427,18 @@ class EventDriver:
     async def verify_evidence(self) -> int:
         """The arbiter checks the submitted documents (REG-6 / REG-7: the SZ final admits only
         verified residency) and approves every pending record, in id order."""
-        d = await self.p.get("registration", f"/v1/events/{self.code}/evidence", role="arbiter",
-                             params={"status": "pending"})
+        d = await self.p.get(
+            "registration", f"/v1/events/{self.code}/evidence", role="arbiter", params={"status": "pending"}
+        )
         n = 0
         for ev in sorted(d.get("evidence", []), key=lambda e: e["evidence_id"]):
-            await self.p.post("registration", f"/v1/evidence/{ev['evidence_id']}/decision",
-                              {"decision": "approve", "note": "document checked"}, role="arbiter",
-                              idempotency_key=f"ev-{ev['evidence_id']}")
+            await self.p.post(
+                "registration",
+                f"/v1/evidence/{ev['evidence_id']}/decision",
+                {"decision": "approve", "note": "document checked"},
+                role="arbiter",
+                idempotency_key=f"ev-{ev['evidence_id']}",
+            )
             n += 1
         if n:
             self.progress.log(f"arbiter approved {n} evidence records")
@@ -421,18 +487,25 @@ class EventDriver:
         for e in entries:
             if e.get("status") in PLAYING:
                 counts[e.get("section_id", "")] = counts.get(e.get("section_id", ""), 0) + 1
-        body = {"entry_ids": ids, "no_show": [], "documents_shown": list(self.config.check_in.documents),
-                "insurance_refs": {i: f"policy-{i}" for i in ids}}
+        body = {
+            "entry_ids": ids,
+            "no_show": [],
+            "documents_shown": list(self.config.check_in.documents),
+            "insurance_refs": {i: f"policy-{i}" for i in ids},
+        }
         await self.p.post("registration", f"/v1/events/{self.code}/stages/{stage_id}/check-in", body, role="arbiter")
         choices = self.format_choices(stage_id, counts)
-        closed = await self.p.post("registration", f"/v1/events/{self.code}/stages/{stage_id}/close",
-                                   {"format_choices": choices})
+        closed = await self.p.post(
+            "registration", f"/v1/events/{self.code}/stages/{stage_id}/close", {"format_choices": choices}
+        )
         run = StageRun(stage_id, list(closed.get("sections", [])))
         self.stages.append(run)
         for s in run.sections:
-            self.progress.log(f"  {stage_id}/{s.get('section_id')}: {s.get('status')}"
-                              + (f" into {s.get('merged_into')}" if s.get("merged_into") else "")
-                              + f" ({s.get('entrants', '?')} entrants)")
+            self.progress.log(
+                f"  {stage_id}/{s.get('section_id')}: {s.get('status')}"
+                + (f" into {s.get('merged_into')}" if s.get("merged_into") else "")
+                + f" ({s.get('entrants', '?')} entrants)"
+            )
         start = _local(self.config, first_day, 9)
         await self.clock.set(start)
         self.clock_moves.append(f"start {stage_id} {start.isoformat()}")
@@ -479,9 +552,13 @@ class EventDriver:
                         continue
                     key = f"{view.game_id}:{len(view.moves)}:{action.verb}:{player}:{view.phase}:{view.draw_offer_by}"
                     try:
-                        summary = await self.p.post("gameplay", f"/v1/games/{view.game_id}/{action.verb}",
-                                                    action.body, role="partner",
-                                                    idempotency_key=hashlib.sha1(key.encode()).hexdigest())
+                        summary = await self.p.post(
+                            "gameplay",
+                            f"/v1/games/{view.game_id}/{action.verb}",
+                            action.body,
+                            role="partner",
+                            idempotency_key=hashlib.sha1(key.encode()).hexdigest(),
+                        )
                         self.views[gid] = (summary.get("seq"), predict_view(view, player, action, summary))
                     except ApiError as exc:
                         self.views.pop(gid, None)
@@ -515,8 +592,9 @@ class EventDriver:
                 steps.append(max(1.0, clocks.get(f"{running}_ms", 0) / 1000 + 1))
         return min(steps) if steps else 60.0
 
-    async def advance_stalled(self, games: list[dict[str, Any]], no_show: Mapping[str, int],
-                              step_factor: float = 1.0) -> None:
+    async def advance_stalled(
+        self, games: list[dict[str, Any]], no_show: Mapping[str, int], step_factor: float = 1.0
+    ) -> None:
         """Move the clock to the next flag fall / no-show of the games nobody acts in, then
         let gameplay judge them (POST /v1/ops/sweep)."""
         async with self.clock.lock:  # no service restarts between this decision and the move
@@ -572,8 +650,12 @@ class EventDriver:
                 if tie.get("decided") or tie.get("status") == "decided":
                     continue
                 order = tie.get("entrant_ids") or [e.get("entrant_id") for e in tie.get("entrants", [])]
-                await self.p.post("pairing", f"/v1/events/{self.code}/sections/{sid}/ties/{tie['tie_id']}/decision",
-                                  {"order": sorted(order)}, role="arbiter")
+                await self.p.post(
+                    "pairing",
+                    f"/v1/events/{self.code}/sections/{sid}/ties/{tie['tie_id']}/decision",
+                    {"order": sorted(order)},
+                    role="arbiter",
+                )
                 decided += 1
         return decided
 
@@ -590,8 +672,9 @@ class EventDriver:
             self.actions += acted
             if self.progress.due():
                 sections = [s for s in await self.pairing_sections() if s.get("section_id") in section_ids]
-                done_rounds = sum(int(s.get("current_round") or 0) - (0 if s.get("status") == "completed" else 1)
-                                  for s in sections)
+                done_rounds = sum(
+                    int(s.get("current_round") or 0) - (0 if s.get("status") == "completed" else 1) for s in sections
+                )
                 total_rounds = sum(int(s.get("rounds") or 0) for s in sections)
                 self.progress.show(stage_id, max(0, done_rounds), total_rounds, len(games), self.actions)
             if acted:
@@ -602,8 +685,11 @@ class EventDriver:
             await self.quiet()
             if await self._actionable():
                 continue
-            sections = [s for s in await self.pairing_sections() if s.get("section_id") in section_ids
-                        or s.get("stage") == stage_id]
+            sections = [
+                s
+                for s in await self.pairing_sections()
+                if s.get("section_id") in section_ids or s.get("stage") == stage_id
+            ]
             if await self.handle_ties(sections):
                 continue
             waiting = [s for s in sections if s.get("status") not in ("completed", "cancelled")]
@@ -623,9 +709,11 @@ class EventDriver:
             else:
                 await asyncio.sleep(min(0.05 * idle_rounds, 0.5))
             if time.monotonic() - idle_since > self.spec.wait_timeout_s:
-                raise StuckError(f"timed out waiting for the services to pair the next round or complete "
-                                 f"sections {sorted(s.get('section_id') for s in waiting) + missing} "
-                                 f"(statuses {[(s.get('section_id'), s.get('status')) for s in waiting]})")
+                raise StuckError(
+                    f"timed out waiting for the services to pair the next round or complete "
+                    f"sections {sorted(s.get('section_id') for s in waiting) + missing} "
+                    f"(statuses {[(s.get('section_id'), s.get('status')) for s in waiting]})"
+                )
 
     async def _actionable(self) -> bool:
         for g in await self.active_games():
@@ -663,6 +751,7 @@ class EventDriver:
         await self.verify_evidence()
         for stage in self.config.stages:
             if stage.entry == "qualification":
+
                 async def ready(stage_id: str = stage.id) -> bool:
                     st = await self.stage_status(stage_id)
                     return st.get("status") == "ready"
@@ -672,13 +761,18 @@ class EventDriver:
             played = self.played_sections(run)
             await self.play(stage.id, played)
             await self.quiet()
-            completed = [s["section_id"] for s in await self.pairing_sections()
-                         if s.get("section_id") in played and s.get("status") == "completed"]
+            completed = [
+                s["section_id"]
+                for s in await self.pairing_sections()
+                if s.get("section_id") in played and s.get("status") == "completed"
+            ]
             await self.wait_awards(completed)
         await self.quiet()
         self.progress.show("done", 1, 1, 0, self.actions, force=True)
-        self.progress.log(f"\nevent {self.code} finished in {time.monotonic() - started:.1f}s "
-                          f"({self.actions} bot actions, {self.p.requests} HTTP requests)")
+        self.progress.log(
+            f"\nevent {self.code} finished in {time.monotonic() - started:.1f}s "
+            f"({self.actions} bot actions, {self.p.requests} HTTP requests)"
+        )
         return await self.summary()
 
     # ------------------------------------------------------------------ results
@@ -686,8 +780,10 @@ class EventDriver:
     async def summary(self) -> dict[str, Any]:
         """Canonical results: standings, awards, every game's moves and result (no timestamps)."""
         out: dict[str, Any] = {"event_code": self.code, "preset_id": self.spec.preset_id, "seed": self.spec.seed}
-        out["registrations"] = {k: {x: v[x] for x in ("status", "entry_id", "clause", "section_id")}
-                                for k, v in sorted(self.registrations.items())}
+        out["registrations"] = {
+            k: {x: v[x] for x in ("status", "entry_id", "clause", "section_id")}
+            for k, v in sorted(self.registrations.items())
+        }
         out["entries"] = {}
         for stage in self.config.stages:
             rows = await self.entries(stage.id)
@@ -697,16 +793,25 @@ class EventDriver:
         for s in sorted(sections, key=lambda s: s["section_id"]):
             sid = s["section_id"]
             st = await self.p.get("pairing", f"/v1/events/{self.code}/sections/{sid}/standings")
-            out["sections"][sid] = {"status": s.get("status"), "rounds": s.get("rounds"),
-                                    "standings": st.get("standings", st)}
+            out["sections"][sid] = {
+                "status": s.get("status"),
+                "rounds": s.get("rounds"),
+                "standings": st.get("standings", st),
+            }
         d = await self.p.get("gameplay", "/v1/games", params={"event_code": self.code, "status": "all"})
         games = {}
         for g in sorted(d.get("games", []), key=lambda g: g["game_id"]):
             full = await self.p.get("gameplay", f"/v1/games/{g['game_id']}")
-            games[g["game_id"]] = {"black": full.get("black"), "white": full.get("white"),
-                                   "moves": full.get("moves"), "result": full.get("result"),
-                                   "reason": full.get("reason"), "foul": full.get("foul"),
-                                   "winner": full.get("winner"), "opening": full.get("opening")}
+            games[g["game_id"]] = {
+                "black": full.get("black"),
+                "white": full.get("white"),
+                "moves": full.get("moves"),
+                "result": full.get("result"),
+                "reason": full.get("reason"),
+                "foul": full.get("foul"),
+                "winner": full.get("winner"),
+                "opening": full.get("opening"),
+            }
         out["games"] = games
         pubs = await self.p.get("awards", f"/v1/events/{self.code}/publications")
         out["publications"] = [canonical(p) for p in pubs.get("publications", [])]
@@ -722,10 +827,23 @@ class EventDriver:
 
 
 def _same_view(predicted: GameView, actual: GameView) -> None:
-    fields = ("status", "phase", "moves", "black", "white", "to_act", "joined", "forbidden", "draw_offer_by",
-              "n", "offers", "opening_code")
-    diff = {f: (getattr(predicted, f), getattr(actual, f)) for f in fields
-            if getattr(predicted, f) != getattr(actual, f)}
+    fields = (
+        "status",
+        "phase",
+        "moves",
+        "black",
+        "white",
+        "to_act",
+        "joined",
+        "forbidden",
+        "draw_offer_by",
+        "n",
+        "offers",
+        "opening_code",
+    )
+    diff = {
+        f: (getattr(predicted, f), getattr(actual, f)) for f in fields if getattr(predicted, f) != getattr(actual, f)
+    }
     if diff:
         raise AssertionError(f"predicted view of {actual.game_id} differs from the server's: {diff}")
 
@@ -733,9 +851,26 @@ def _same_view(predicted: GameView, actual: GameView) -> None:
 # --------------------------------------------------------------------------- digest
 
 #: keys whose values are wall-clock or random per run (never part of a comparison)
-VOLATILE_KEYS = frozenset({"at", "occurred_at", "published_at", "created_at", "updated_at", "received_at",
-                           "event_id", "causation_id", "correlation_id", "timestamp", "generated_at",
-                           "decided_at", "recorded_at", "finished_at", "started_at", "submitted_at"})
+VOLATILE_KEYS = frozenset(
+    {
+        "at",
+        "occurred_at",
+        "published_at",
+        "created_at",
+        "updated_at",
+        "received_at",
+        "event_id",
+        "causation_id",
+        "correlation_id",
+        "timestamp",
+        "generated_at",
+        "decided_at",
+        "recorded_at",
+        "finished_at",
+        "started_at",
+        "submitted_at",
+    }
+)
 
 
 def canonical(obj: Any) -> Any:

@@ -5,6 +5,7 @@ sections' windows, units, ID numbers, residency evidence. A few applications are
 purpose (outside the age window, wrong gender, too short a social-insurance record, an
 incomplete team) so that a run shows the registration service refusing them with a reason.
 """
+
 from __future__ import annotations
 
 import random
@@ -14,16 +15,106 @@ from typing import Any
 
 from gomoku_shared.event_config import EventConfig, SectionConfig
 
-SURNAMES = ("Wang", "Li", "Zhang", "Liu", "Chen", "Yang", "Huang", "Zhao", "Wu", "Zhou", "Xu", "Sun", "Ma", "Zhu",
-            "Hu", "Guo", "He", "Lin", "Luo", "Gao", "Zheng", "Liang", "Xie", "Song", "Tang", "Han", "Feng", "Deng")
-GIVEN_M = ("Wei", "Qiang", "Lei", "Jun", "Yang", "Yong", "Jie", "Tao", "Ming", "Chao", "Hao", "Peng", "Bo", "Xin",
-           "Long", "Kai", "Yu", "Feng", "Zhen", "Rui")
-GIVEN_F = ("Fang", "Na", "Min", "Jing", "Li", "Yan", "Xia", "Ting", "Hui", "Ying", "Lan", "Qian", "Yue", "Xue",
-           "Mei", "Lin", "Dan", "Jia", "Shu", "Wen")
-UNITS = ("Futian Gomoku Club", "Nanshan Chess Academy", "Luohu Mind Sports Association", "Bao'an Youth Club",
-         "Longgang Qiyuan", "Pingshan Sports School", "Guangming Gomoku Society", "Yantian Renju Circle")
-PROVINCES = ("Beijing", "Shanghai", "Jiangsu", "Zhejiang", "Guangdong", "Hubei", "Sichuan", "Shandong",
-             "Fujian", "Anhui", "Hunan", "Henan", "Hebei", "Liaoning")
+SURNAMES = (
+    "Wang",
+    "Li",
+    "Zhang",
+    "Liu",
+    "Chen",
+    "Yang",
+    "Huang",
+    "Zhao",
+    "Wu",
+    "Zhou",
+    "Xu",
+    "Sun",
+    "Ma",
+    "Zhu",
+    "Hu",
+    "Guo",
+    "He",
+    "Lin",
+    "Luo",
+    "Gao",
+    "Zheng",
+    "Liang",
+    "Xie",
+    "Song",
+    "Tang",
+    "Han",
+    "Feng",
+    "Deng",
+)
+GIVEN_M = (
+    "Wei",
+    "Qiang",
+    "Lei",
+    "Jun",
+    "Yang",
+    "Yong",
+    "Jie",
+    "Tao",
+    "Ming",
+    "Chao",
+    "Hao",
+    "Peng",
+    "Bo",
+    "Xin",
+    "Long",
+    "Kai",
+    "Yu",
+    "Feng",
+    "Zhen",
+    "Rui",
+)
+GIVEN_F = (
+    "Fang",
+    "Na",
+    "Min",
+    "Jing",
+    "Li",
+    "Yan",
+    "Xia",
+    "Ting",
+    "Hui",
+    "Ying",
+    "Lan",
+    "Qian",
+    "Yue",
+    "Xue",
+    "Mei",
+    "Lin",
+    "Dan",
+    "Jia",
+    "Shu",
+    "Wen",
+)
+UNITS = (
+    "Futian Gomoku Club",
+    "Nanshan Chess Academy",
+    "Luohu Mind Sports Association",
+    "Bao'an Youth Club",
+    "Longgang Qiyuan",
+    "Pingshan Sports School",
+    "Guangming Gomoku Society",
+    "Yantian Renju Circle",
+)
+PROVINCES = (
+    "Beijing",
+    "Shanghai",
+    "Jiangsu",
+    "Zhejiang",
+    "Guangdong",
+    "Hubei",
+    "Sichuan",
+    "Shandong",
+    "Fujian",
+    "Anhui",
+    "Hunan",
+    "Henan",
+    "Hebei",
+    "Liaoning",
+)
 
 
 @dataclass
@@ -45,13 +136,13 @@ class Application:
     app_id: str
     stage: str
     section_id: str
-    kind: str                       # individual | team
+    kind: str  # individual | team
     people: list[Person]
     unit: str | None
     facts: dict[str, Any] = field(default_factory=dict)
     evidence: list[dict[str, Any]] = field(default_factory=list)
-    expect: str = "accepted"       # accepted | refused
-    why: str = ""                   # the rule a refusal should name
+    expect: str = "accepted"  # accepted | refused
+    why: str = ""  # the rule a refusal should name
 
 
 def _adult_window(sec: SectionConfig) -> tuple[date, date]:
@@ -69,8 +160,10 @@ def _birth(rng: random.Random, sec: SectionConfig) -> date:
 
 def _name(rng: random.Random, gender: str, used: set[str]) -> str:
     for _ in range(200):
-        n = f"{rng.choice(SURNAMES)} {rng.choice(GIVEN_M if gender == 'male' else GIVEN_F)}" \
+        n = (
+            f"{rng.choice(SURNAMES)} {rng.choice(GIVEN_M if gender == 'male' else GIVEN_F)}"
             f"{rng.choice(('', '', rng.choice(GIVEN_M if gender == 'male' else GIVEN_F).lower()))}"
+        )
         if n not in used:
             used.add(n)
             return n
@@ -93,8 +186,9 @@ class FieldBuilder:
     def rng(self, *parts: object) -> random.Random:
         return random.Random("|".join(str(p) for p in (self.seed, "field", *parts)))
 
-    def person(self, rng: random.Random, sec: SectionConfig, gender: str, unit: str | None,
-               birth: date | None = None) -> Person:
+    def person(
+        self, rng: random.Random, sec: SectionConfig, gender: str, unit: str | None, birth: date | None = None
+    ) -> Person:
         self.counter += 1
         b = birth or _birth(rng, sec)
         return Person(f"p{self.counter:05d}", _name(rng, gender, self.used_names), gender, b, _id_number(rng, b), unit)
@@ -113,11 +207,23 @@ class FieldBuilder:
         kind = rng.choice(("household", "household", "residence_permit", "student_status"))
         if kind == "residence_permit":
             months = self.months_before(13)
-            return ({},
-                    [{"kind": "residence_permit", "region": "Shenzhen", "document_ref": f"rp-{p.person_id}",
-                      "issued_on": "2019-03-01"},
-                     {"kind": "social_insurance", "region": "Shenzhen", "document_ref": f"si-{p.person_id}",
-                      "months_paid": months}])
+            return (
+                {},
+                [
+                    {
+                        "kind": "residence_permit",
+                        "region": "Shenzhen",
+                        "document_ref": f"rp-{p.person_id}",
+                        "issued_on": "2019-03-01",
+                    },
+                    {
+                        "kind": "social_insurance",
+                        "region": "Shenzhen",
+                        "document_ref": f"si-{p.person_id}",
+                        "months_paid": months,
+                    },
+                ],
+            )
         ev_kind = {"household": "household_registration", "student_status": "student_status"}[kind]
         return ({}, [{"kind": ev_kind, "region": "Shenzhen", "document_ref": f"{kind[:2]}-{p.person_id}"}])
 
@@ -173,21 +279,36 @@ class FieldBuilder:
             gender = sec.gender if sec.gender != "mixed" else "male"
             p = self.person(rng, sec, gender, unit, birth=sec.birth.born_from - timedelta(days=400))
             facts, ev = self._facts(rng, sec, p)
-            return [Application(f"{sec.id}-x-age", stage, sec.id, "individual", [p], unit, facts, ev, "refused", "REG-4")]
+            return [
+                Application(f"{sec.id}-x-age", stage, sec.id, "individual", [p], unit, facts, ev, "refused", "REG-4")
+            ]
         if sec.gender in ("male", "female") and k != 2:  # REG-5: wrong gender
             wrong = "female" if sec.gender == "male" else "male"
             p = self.person(rng, sec, wrong, unit)
             facts, ev = self._facts(rng, sec, p)
-            return [Application(f"{sec.id}-x-gender", stage, sec.id, "individual", [p], unit, facts, ev, "refused", "REG-5")]
+            return [
+                Application(f"{sec.id}-x-gender", stage, sec.id, "individual", [p], unit, facts, ev, "refused", "REG-5")
+            ]
         if any(self.config.clause(c).kind == "residency_any_of" for c in sec.eligibility):  # REG-6: 6 months only
             gender = sec.gender if sec.gender != "mixed" else "male"
             p = self.person(rng, sec, gender, unit)
-            ev = [{"kind": "residence_permit", "region": "Shenzhen", "document_ref": f"rp-{p.person_id}",
-                   "issued_on": f"{self.config.registration.closes_at.year}-01-10"},
-                  {"kind": "social_insurance", "region": "Shenzhen", "document_ref": f"si-{p.person_id}",
-                   "months_paid": self.months_before(6)}]
-            return [Application(f"{sec.id}-x-residency", stage, sec.id, "individual", [p], unit,
-                                {}, ev, "refused", "REG-6")]
+            ev = [
+                {
+                    "kind": "residence_permit",
+                    "region": "Shenzhen",
+                    "document_ref": f"rp-{p.person_id}",
+                    "issued_on": f"{self.config.registration.closes_at.year}-01-10",
+                },
+                {
+                    "kind": "social_insurance",
+                    "region": "Shenzhen",
+                    "document_ref": f"si-{p.person_id}",
+                    "months_paid": self.months_before(6),
+                },
+            ]
+            return [
+                Application(f"{sec.id}-x-residency", stage, sec.id, "individual", [p], unit, {}, ev, "refused", "REG-6")
+            ]
         return []
 
     def teams(self, stage: str, sec: SectionConfig, n: int) -> list[Application]:
@@ -215,8 +336,9 @@ class FieldBuilder:
             for m in members:
                 self.representation(m, unit)
             members[0].registered_unit_id = unit_slug(units[0])
-            out.append(Application(f"{sec.id}-x-unit", stage, sec.id, "team", members, unit,
-                                   expect="refused", why="REG-8"))
+            out.append(
+                Application(f"{sec.id}-x-unit", stage, sec.id, "team", members, unit, expect="refused", why="REG-8")
+            )
         return out
 
     @staticmethod

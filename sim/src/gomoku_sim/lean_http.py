@@ -7,6 +7,7 @@ thinking. This client does only what the driver needs: JSON in, JSON out, keep-a
 connections reused last-in first-out, Content-Length or chunked bodies, a timeout. Transport
 failures surface as ``ConnectionError`` (an ``OSError``), which ``Platform`` retries.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -46,8 +47,15 @@ class LeanClient:
         self.timeout = timeout
         self._idle: dict[tuple[str, int], list[_Conn]] = {}
 
-    async def request(self, method: str, url: str, *, json: Any = None, params: Mapping[str, Any] | None = None,
-                      headers: Mapping[str, str] | None = None) -> LeanResponse:
+    async def request(
+        self,
+        method: str,
+        url: str,
+        *,
+        json: Any = None,
+        params: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> LeanResponse:
         parts = urlsplit(url)
         host, port = parts.hostname or "127.0.0.1", parts.port or 80
         target = parts.path or "/"
@@ -133,7 +141,7 @@ class LeanClient:
             await reader.readline()
 
     async def _open(self, addr: tuple[str, int]) -> _Conn:
-        reader, writer = await asyncio.open_connection(*addr, limit=2 ** 22)
+        reader, writer = await asyncio.open_connection(*addr, limit=2**22)
         return _Conn(reader, writer)
 
     async def aclose(self) -> None:

@@ -1,9 +1,9 @@
 """Offline referee: one game on gameplay.engine, shown to the bots as the gameplay API would show
 it (GameView), with the bots' actions applied to the engine. For fast tests of the bots."""
+
 from __future__ import annotations
 
-from gameplay.engine import FIRST, SECOND, Game, OpeningConfig, OpeningProtocol, Phase, RuleSet, from_notation
-
+from gameplay.engine import FIRST, SECOND, Game, OpeningConfig, OpeningProtocol, RuleSet, from_notation
 from gomoku_sim.bots import BotAction, GameView
 
 
@@ -41,22 +41,38 @@ class EngineGame:
             white = self.pid(self.proto.white_player)
             to_act = None if over or phase == "join" else self.pid(self.proto.expected_player)
             forbidden = g.forbidden_points() if g.next_colour.value == "black" and not over else {}
-            opening = {"code": self.proto.opening.code if self.proto.opening else None, "n": self.proto.n,
-                       "offers": [list(o) for o in self.proto.offers]}
+            opening = {
+                "code": self.proto.opening.code if self.proto.opening else None,
+                "n": self.proto.n,
+                "offers": [list(o) for o in self.proto.offers],
+            }
         else:
             black, white = self.first, self.second
             to_act = None if over or phase == "join" else (black if g.next_colour.value == "black" else white)
             forbidden = {}
             opening = {}
-        return GameView.from_api({
-            "game_id": self.game_id, "status": "finished" if over else "active", "phase": phase,
-            "rules": {"track": "professional" if self.professional else "free", "fixed_n": self.fixed_n, "max_n": 10},
-            "moves": [None if m is None else list(m) for m in g.moves],
-            "first": self.first, "second": self.second, "black": black, "white": white,
-            "to_act": to_act, "joined": sorted(self.joined),
-            "forbidden": {f"{'abcdefghijklmno'[p[0]]}{p[1] + 1}": k for p, k in forbidden.items()},
-            "draw_offer_by": self.draw_offer_by, "opening": opening,
-        })
+        return GameView.from_api(
+            {
+                "game_id": self.game_id,
+                "status": "finished" if over else "active",
+                "phase": phase,
+                "rules": {
+                    "track": "professional" if self.professional else "free",
+                    "fixed_n": self.fixed_n,
+                    "max_n": 10,
+                },
+                "moves": [None if m is None else list(m) for m in g.moves],
+                "first": self.first,
+                "second": self.second,
+                "black": black,
+                "white": white,
+                "to_act": to_act,
+                "joined": sorted(self.joined),
+                "forbidden": {f"{'abcdefghijklmno'[p[0]]}{p[1] + 1}": k for p, k in forbidden.items()},
+                "draw_offer_by": self.draw_offer_by,
+                "opening": opening,
+            }
+        )
 
     def apply(self, player: str, action: BotAction) -> None:
         self.actions.append((player, action.verb, dict(action.body)))
@@ -94,8 +110,17 @@ class EngineGame:
             raise AssertionError(action.verb)
 
 
-def play_offline(game_id: str, first: str, second: str, *, professional: bool, seed: int | str,
-                 policy=None, fixed_n: int | None = None, max_actions: int = 600) -> EngineGame:
+def play_offline(
+    game_id: str,
+    first: str,
+    second: str,
+    *,
+    professional: bool,
+    seed: int | str,
+    policy=None,
+    fixed_n: int | None = None,
+    max_actions: int = 600,
+) -> EngineGame:
     """Both players are bots; returns the finished (or abandoned: no-show / time-out) game."""
     from gomoku_sim.bots import BotPolicy, decide
 

@@ -4,6 +4,7 @@ and a seeded ``random.Random``.
 Uses only the engine's public tables (the 26 openings, their symmetries, and ``offer_key``,
 which decides when two fifth-move offers are equivalent).
 """
+
 from __future__ import annotations
 
 import random
@@ -18,8 +19,9 @@ from .strategy import BLACK, WHITE, Point, Position, candidates, evaluate
 BLACK_FAVOURED = frozenset({"D2", "D3", "D4", "D5", "D7", "D9", "D12", "I2", "I3", "I4", "I7", "I8", "I9", "I10"})
 
 
-def choose_opening(rng: random.Random, *, fixed_n: int | None, max_n: int = 10,
-                   n_choices: tuple[int, ...] = (1, 2, 3)) -> tuple[Opening, int, tuple[Point, Point, Point], int]:
+def choose_opening(
+    rng: random.Random, *, fixed_n: int | None, max_n: int = 10, n_choices: tuple[int, ...] = (1, 2, 3)
+) -> tuple[Opening, int, tuple[Point, Point, Point], int]:
     """Step 1: an opening, a board symmetry of it, its three stones and N (declared unless
     the section fixes it)."""
     opening = OPENINGS[rng.randrange(len(OPENINGS))]
@@ -42,8 +44,7 @@ def take_black(rng: random.Random, opening_code: str | None, n: int | None) -> b
     return rng.random() < p
 
 
-def choose_offers(pos: Position, n: int, rng: random.Random, *,
-                  forbidden: Collection[Point] = ()) -> list[Point]:
+def choose_offers(pos: Position, n: int, rng: random.Random, *, forbidden: Collection[Point] = ()) -> list[Point]:
     """Step 4: black's N fifth-move offers, best first, pairwise non-equivalent (the same
     position up to rotation, reflection or translation counts once), never forbidden."""
     black = sorted((x, y) for x in range(15) for y in range(15) if pos.grid[x][y] == BLACK)

@@ -1,5 +1,6 @@
 """The end of a run: final standings with tiebreaks, prizes, titles, team results and
 qualifiers printed as text, every published list written as CSV, and where to find it all."""
+
 from __future__ import annotations
 
 import json
@@ -36,10 +37,16 @@ def print_standings(summary: Mapping[str, Any], out: TextIO, top: int = 12) -> N
         tb_names = list((rows[0].get("tiebreaks") or {}).keys())
         table = [["place", "name", "unit", "pts", *tb_names, "g.place"]]
         for r in rows[:top]:
-            table.append([_fmt(r.get("place")) + ("=" if r.get("shared") else ""), _fmt(r.get("name")),
-                          _fmt(r.get("unit")), _fmt(r.get("points")),
-                          *[_fmt((r.get("tiebreaks") or {}).get(k)) for k in tb_names],
-                          _fmt(r.get("gender_place"))])
+            table.append(
+                [
+                    _fmt(r.get("place")) + ("=" if r.get("shared") else ""),
+                    _fmt(r.get("name")),
+                    _fmt(r.get("unit")),
+                    _fmt(r.get("points")),
+                    *[_fmt((r.get("tiebreaks") or {}).get(k)) for k in tb_names],
+                    _fmt(r.get("gender_place")),
+                ]
+            )
         _table(table, out)
         if len(rows) > top:
             out.write(f"  … {len(rows) - top} more\n")
@@ -58,33 +65,84 @@ def print_awards(summary: Mapping[str, Any], out: TextIO) -> None:
         prizes = pub.get("prizes") or []
         if prizes:
             out.write("  prizes:\n")
-            _table([[_fmt(x.get("place")), _fmt(x.get("name") or x.get("entrant_id")), _fmt(x.get("table")),
-                     f"{_fmt(x.get('amount'))} {_fmt(x.get('currency'))}"] for x in prizes], out, "    ")
+            _table(
+                [
+                    [
+                        _fmt(x.get("place")),
+                        _fmt(x.get("name") or x.get("entrant_id")),
+                        _fmt(x.get("table")),
+                        f"{_fmt(x.get('amount'))} {_fmt(x.get('currency'))}",
+                    ]
+                    for x in prizes
+                ],
+                out,
+                "    ",
+            )
         titles = pub.get("titles") or []
         if titles:
             out.write("  titles:\n")
-            _table([[_fmt(x.get("place")), _fmt(x.get("name") or x.get("entrant_id")), _fmt(x.get("title"))]
-                    for x in titles], out, "    ")
+            _table(
+                [
+                    [_fmt(x.get("place")), _fmt(x.get("name") or x.get("entrant_id")), _fmt(x.get("title"))]
+                    for x in titles
+                ],
+                out,
+                "    ",
+            )
         places = pub.get("places") or []
         if places and any(x.get("items") for x in places):
             out.write("  places:\n")
-            _table([[_fmt(x.get("place")), _fmt(x.get("name") or x.get("entrant_id")),
-                     ", ".join(x.get("items") or [])] for x in places if x.get("items")], out, "    ")
+            _table(
+                [
+                    [_fmt(x.get("place")), _fmt(x.get("name") or x.get("entrant_id")), ", ".join(x.get("items") or [])]
+                    for x in places
+                    if x.get("items")
+                ],
+                out,
+                "    ",
+            )
         teams = pub.get("team_ranking") or []
         if teams:
             out.write("  team ranking:\n")
-            _table([[_fmt(x.get("place")), _fmt(x.get("unit_name") or x.get("unit_id")),
-                     _fmt(x.get("score")), ", ".join(x.get("members") or []), _fmt(x.get("note"))] for x in teams],
-                   out, "    ")
+            _table(
+                [
+                    [
+                        _fmt(x.get("place")),
+                        _fmt(x.get("unit_name") or x.get("unit_id")),
+                        _fmt(x.get("score")),
+                        ", ".join(x.get("members") or []),
+                        _fmt(x.get("note")),
+                    ]
+                    for x in teams
+                ],
+                out,
+                "    ",
+            )
         boards = pub.get("best_boards") or []
         if boards:
             out.write("  best boards:\n")
-            _table([[f"board {_fmt(x.get('board'))}", _fmt(x.get("name") or x.get("player_id")),
-                     _fmt(x.get("team_name")), f"{_fmt(x.get('points'))} pts", f"{x.get('wins')} wins",
-                     f"{x.get('games_played')}/{x.get('board_games')} games"] for x in boards], out, "    ")
+            _table(
+                [
+                    [
+                        f"board {_fmt(x.get('board'))}",
+                        _fmt(x.get("name") or x.get("player_id")),
+                        _fmt(x.get("team_name")),
+                        f"{_fmt(x.get('points'))} pts",
+                        f"{x.get('wins')} wins",
+                        f"{x.get('games_played')}/{x.get('board_games')} games",
+                    ]
+                    for x in boards
+                ],
+                out,
+                "    ",
+            )
         squad = pub.get("squad") or []
         if squad:
-            out.write("  training squad: " + ", ".join(_fmt(x.get("name")) + f" ({_fmt(x.get('role'))})" for x in squad) + "\n")
+            out.write(
+                "  training squad: "
+                + ", ".join(_fmt(x.get("name")) + f" ({_fmt(x.get('role'))})" for x in squad)
+                + "\n"
+            )
 
 
 def print_qualifiers(summary: Mapping[str, Any], out: TextIO) -> None:
@@ -96,8 +154,11 @@ def print_qualifiers(summary: Mapping[str, Any], out: TextIO) -> None:
         return
     out.write("\n-- qualifiers\n")
     for item in lists:
-        head = f"  {item.get('section_id')}" + (f" ({item['gender']})" if item.get("gender") else "") + \
-            f" -> {item.get('target_section_id') or item.get('to_section')}: "
+        head = (
+            f"  {item.get('section_id')}"
+            + (f" ({item['gender']})" if item.get("gender") else "")
+            + f" -> {item.get('target_section_id') or item.get('to_section')}: "
+        )
         quals = ", ".join(f"{x.get('place')}. {x.get('name')}" for x in item.get("qualifiers", []))
         subs = ", ".join(f"{x.get('place')}. {x.get('name')}" for x in item.get("substitutes", []))
         out.write(head + quals + (f"; substitutes {subs}" if subs else "") + "\n")
@@ -132,12 +193,22 @@ async def write_csvs(platform: Platform, code: str, summary: Mapping[str, Any], 
 def where_to_find(code: str, mode: str, urls: Mapping[str, str], out_dir: Path | None, out: TextIO) -> None:
     base = {s: (urls.get(s) or f"http://127.0.0.1:8000/{s}") for s in ("registration", "pairing", "gameplay", "awards")}
     out.write("\nFull results:\n")
-    out.write(f"  standings   GET {base['pairing']}/v1/events/{code}/sections/<section>/standings[?format=csv] (crosstable, trf)\n")
-    out.write(f"  awards      GET {base['awards']}/v1/events/{code}/sections/<section>/awards | prizes | titles | certificates[.csv]\n")
-    out.write(f"  teams       GET {base['awards']}/v1/events/{code}/teams[.csv]   qualifiers: /v1/events/{code}/qualifiers[.csv]\n")
-    out.write(f"  games       GET {base['gameplay']}/v1/games?event_code={code}  record: /v1/games/<id>/record?format=psq\n")
+    out.write(
+        f"  standings   GET {base['pairing']}/v1/events/{code}/sections/<section>/standings[?format=csv] (crosstable, trf)\n"
+    )
+    out.write(
+        f"  awards      GET {base['awards']}/v1/events/{code}/sections/<section>/awards | prizes | titles | certificates[.csv]\n"
+    )
+    out.write(
+        f"  teams       GET {base['awards']}/v1/events/{code}/teams[.csv]   qualifiers: /v1/events/{code}/qualifiers[.csv]\n"
+    )
+    out.write(
+        f"  games       GET {base['gameplay']}/v1/games?event_code={code}  record: /v1/games/<id>/record?format=psq\n"
+    )
     if mode == "embedded":
-        out.write("  (embedded: serve the same data with `.venv/bin/python -m gomoku_shared.embedded` and DATA_DIR "
-                  "pointing at the run's data directory)\n")
+        out.write(
+            "  (embedded: serve the same data with `.venv/bin/python -m gomoku_shared.embedded` and DATA_DIR "
+            "pointing at the run's data directory)\n"
+        )
     if out_dir is not None:
         out.write(f"  CSV files   {out_dir}/\n")

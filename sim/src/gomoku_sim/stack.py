@@ -5,6 +5,7 @@ which returns once nothing is in flight between the services. The embedded mode 
 exactly (``EmbeddedSuite.drain``); the distributed mode infers it from the services' public
 state not changing for a settle period (see ``StateQuiet``).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -16,7 +17,7 @@ import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,7 @@ from .client import SERVICES, Keys, Platform
 from .driver import SimClock
 
 #: every simulation starts its fake clock here (before any seed event's registration window)
-EPOCH = datetime(2020, 1, 1, tzinfo=timezone.utc)
+EPOCH = datetime(2020, 1, 1, tzinfo=UTC)
 ROOT = Path(__file__).resolve().parents[3]
 
 
@@ -39,8 +40,9 @@ class Stack:
 
 
 @contextlib.asynccontextmanager
-async def embedded_stack(data_dir: str | Path, keys: Keys = Keys(), *, log_level: str = "WARNING",
-                         configure_logs: bool = False) -> AsyncIterator[Stack]:
+async def embedded_stack(
+    data_dir: str | Path, keys: Keys = Keys(), *, log_level: str = "WARNING", configure_logs: bool = False
+) -> AsyncIterator[Stack]:
     """The four services in this process on the in-memory bus, SQLite files in ``data_dir``,
     one FakeClock for all of them."""
     from gomoku_shared import logs
@@ -52,8 +54,14 @@ async def embedded_stack(data_dir: str | Path, keys: Keys = Keys(), *, log_level
     if configure_logs:  # the demo; tests keep pytest's log capture
         logs.configure(log_level, json_lines=False)
     # no DATA_KEY: registration keeps a random key of its own in data_dir (or DATA_KEY from the environment)
-    settings = ServiceSettings(DATA_DIR=str(data_dir), API_KEYS=keys.api_keys_setting,
-                               CLOCK="fake", LOG_LEVEL=log_level, LOG_JSON=False, RELAY_POLL_S=1.0)
+    settings = ServiceSettings(
+        DATA_DIR=str(data_dir),
+        API_KEYS=keys.api_keys_setting,
+        CLOCK="fake",
+        LOG_LEVEL=log_level,
+        LOG_JSON=False,
+        RELAY_POLL_S=1.0,
+    )
     suite = EmbeddedSuite(settings, clock=FakeClock(EPOCH))
     await suite.start()
     platform = Platform.embedded(suite.app, keys)
@@ -80,8 +88,9 @@ class StateQuiet:
     """Distributed quiet: the services' observable state (games, sections, publications,
     stage statuses) unchanged for ``settle_s`` of wall time."""
 
-    def __init__(self, platform: Platform, code_of: Callable[[], str | None], settle_s: float = 0.6,
-                 timeout_s: float = 120.0) -> None:
+    def __init__(
+        self, platform: Platform, code_of: Callable[[], str | None], settle_s: float = 0.6, timeout_s: float = 120.0
+    ) -> None:
         self.p = platform
         self.code_of = code_of
         self.settle_s = settle_s
@@ -100,8 +109,11 @@ class StateQuiet:
             parts.append([(x["game_id"], x.get("status"), x.get("seq")) for x in g.get("games", [])])
         except Exception as exc:  # noqa: BLE001 - not there yet / restarting: part of the state
             parts.append(repr(type(exc)))
-        for service, path in (("pairing", f"/v1/events/{code}/sections"), ("awards", f"/v1/events/{code}"),
-                              ("registration", f"/v1/events/{code}")):
+        for service, path in (
+            ("pairing", f"/v1/events/{code}/sections"),
+            ("awards", f"/v1/events/{code}"),
+            ("registration", f"/v1/events/{code}"),
+        ):
             try:
                 parts.append(await self.p.get(service, path))
             except Exception as exc:  # noqa: BLE001
@@ -123,22 +135,39 @@ class StateQuiet:
 
 
 @contextlib.asynccontextmanager
-async def distributed_stack(*, amqp_url: str, database_urls: dict[str, str], log_dir: str | Path,
-                            namespace: str | None = None, keys: Keys = Keys(),
-                            code_of: Callable[[], str | None] = lambda: None,
-                            extra_env: dict[str, str] | None = None, settle_s: float = 0.6,
-                            gateway: bool = False) -> AsyncIterator[Stack]:
+async def distributed_stack(
+    *,
+    amqp_url: str,
+    database_urls: dict[str, str],
+    log_dir: str | Path,
+    namespace: str | None = None,
+    keys: Keys = Keys(),
+    code_of: Callable[[], str | None] = lambda: None,
+    extra_env: dict[str, str] | None = None,
+    settle_s: float = 0.6,
+    gateway: bool = False,
+) -> AsyncIterator[Stack]:
     """The four services as separate processes (the compose commands) on RabbitMQ + PostgreSQL,
     with CLOCK=fake; every service's clock is moved together. With ``gateway`` the platform is
     reached through the compose gateway (nginx), at one base URL, as a partner would."""
     cc = load_compose_commands()
-    env = {"CLOCK": "fake", "API_KEYS": keys.api_keys_setting, "LOG_LEVEL": "WARNING", "RELAY_POLL_S": "0.5",
-           # the services' fake clocks start at the simulation's epoch
-           "CLOCK_START": EPOCH.isoformat()}
+    env = {
+        "CLOCK": "fake",
+        "API_KEYS": keys.api_keys_setting,
+        "LOG_LEVEL": "WARNING",
+        "RELAY_POLL_S": "0.5",
+        # the services' fake clocks start at the simulation's epoch
+        "CLOCK_START": EPOCH.isoformat(),
+    }
     env.update(extra_env or {})
     Path(log_dir).mkdir(parents=True, exist_ok=True)
-    stack = cc.LocalCompose(database_urls=database_urls, amqp_url=amqp_url,
-                            namespace=namespace or f"sim-{uuid.uuid4().hex[:8]}", log_dir=Path(log_dir), extra_env=env)
+    stack = cc.LocalCompose(
+        database_urls=database_urls,
+        amqp_url=amqp_url,
+        namespace=namespace or f"sim-{uuid.uuid4().hex[:8]}",
+        log_dir=Path(log_dir),
+        extra_env=env,
+    )
     try:
         for s in SERVICES:
             await asyncio.to_thread(stack.migrate, s)
@@ -155,8 +184,7 @@ async def distributed_stack(*, amqp_url: str, database_urls: dict[str, str], log
         clock = SimClock(platform, SERVICES)
         now = await clock.now()
         if now != EPOCH:
-            raise RuntimeError(f"the services' fake clock starts at {now}, not {EPOCH}: "
-                               "CLOCK_START was not applied")
+            raise RuntimeError(f"the services' fake clock starts at {now}, not {EPOCH}: CLOCK_START was not applied")
         clock.current = now
         quiet = StateQuiet(platform, code_of, settle_s=settle_s)
         try:

@@ -11,6 +11,7 @@ Black never plays a point listed in ``forbidden`` (the server's map, or
 ``gameplay.engine.forbidden_points`` offline). The only randomness is the ``random.Random``
 passed in, so a decision is a function of the position and that generator's seed.
 """
+
 from __future__ import annotations
 
 import random
@@ -97,9 +98,16 @@ def makes_five(pos: Position, p: Point, colour: int) -> bool:
 
 def _near(radius: int) -> list[tuple[int, ...]]:
     """For each cell (flat index), the cells within ``radius`` of it on the board."""
-    return [tuple((x + dx) * SIZE + y + dy for dx in range(-radius, radius + 1) for dy in range(-radius, radius + 1)
-                  if _inside(x + dx, y + dy))
-            for x in range(SIZE) for y in range(SIZE)]
+    return [
+        tuple(
+            (x + dx) * SIZE + y + dy
+            for dx in range(-radius, radius + 1)
+            for dy in range(-radius, radius + 1)
+            if _inside(x + dx, y + dy)
+        )
+        for x in range(SIZE)
+        for y in range(SIZE)
+    ]
 
 
 _NEAR = {1: _near(1), 2: _near(2)}
@@ -233,10 +241,17 @@ class Choice:
     why: str  # win, block_five, open_four, block_three, score, only_forbidden
 
 
-def choose_move(pos: Position, colour: int, rng: random.Random, *,
-                forbidden: Collection[Point] | Mapping[Point, str] = (),
-                noise: float = 0.0, blunder_rate: float = 0.0, miss_rate: float = 0.0,
-                miss_four_rate: float = 0.0) -> Choice:
+def choose_move(
+    pos: Position,
+    colour: int,
+    rng: random.Random,
+    *,
+    forbidden: Collection[Point] | Mapping[Point, str] = (),
+    noise: float = 0.0,
+    blunder_rate: float = 0.0,
+    miss_rate: float = 0.0,
+    miss_four_rate: float = 0.0,
+) -> Choice:
     """The move for ``colour`` (the side to move). ``noise`` (0..1) perturbs scores,
     ``blunder_rate`` is the chance of taking a random point among the top eight, ``miss_rate``
     the chance of overlooking the opponent's open three (weaker players end games sooner)."""

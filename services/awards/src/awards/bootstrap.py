@@ -1,4 +1,5 @@
 """Composition root of the awards service: build(settings, bus=None, clock=None) -> Service."""
+
 from __future__ import annotations
 
 from gomoku_shared.auth import KeyRing
@@ -16,8 +17,14 @@ NAME = "awards"
 
 
 def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Clock | None = None) -> Service:
-    runtime = ServiceRuntime(NAME, settings, metadata, bus=bus or bus_from_settings(settings), clock=clock or clock_from_settings(settings),
-                             owns_bus=bus is None)
+    runtime = ServiceRuntime(
+        NAME,
+        settings,
+        metadata,
+        bus=bus or bus_from_settings(settings),
+        clock=clock or clock_from_settings(settings),
+        owns_bus=bus is None,
+    )
     consumers.register(runtime)
     app = create_api(runtime, KeyRing(settings.api_keys))
     return Service(NAME, runtime, app)

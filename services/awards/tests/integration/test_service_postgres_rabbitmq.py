@@ -5,6 +5,7 @@ overall top 8 gets both prizes, a shared place is split); a corrected standing (
 republishes with the previous publication superseded; a redelivered or repeated event
 changes nothing.
 """
+
 from __future__ import annotations
 
 import os
@@ -31,8 +32,13 @@ from gomoku_shared.testing.bus import eventually  # noqa: E402
 @pytest.fixture
 async def running(request, fresh_database, amqp_url, bus_namespace) -> AsyncIterator[tuple]:
     url = await fresh_database()
-    settings = ServiceSettings(DATABASE_URL=url, AMQP_URL=amqp_url, BUS_NAMESPACE=bus_namespace,
-                               CONSUMER_PREFETCH=getattr(request, "param", 1), RELAY_POLL_S=0.05)
+    settings = ServiceSettings(
+        DATABASE_URL=url,
+        AMQP_URL=amqp_url,
+        BUS_NAMESPACE=bus_namespace,
+        CONSUMER_PREFETCH=getattr(request, "param", 1),
+        RELAY_POLL_S=0.05,
+    )
     await upgrade_async("awards", settings.database_url)
     service = build(settings)
     observer = RabbitEventBus(amqp_url, namespace=bus_namespace)
@@ -55,8 +61,11 @@ async def running(request, fresh_database, amqp_url, bus_namespace) -> AsyncIter
 
 
 def _published(seen: list[Message], section_id: str) -> list:
-    return [p for p in (decode(m).payload for m in seen if m.routing_key == "awards.published")
-            if p.section_id == section_id]
+    return [
+        p
+        for p in (decode(m).payload for m in seen if m.routing_key == "awards.published")
+        if p.section_id == section_id
+    ]
 
 
 def _amounts(pub) -> dict[str, list[str]]:
@@ -108,7 +117,10 @@ async def test_awd4_awd8_da_section_published_corrected_and_idempotent(running):
     assert [p.revision for p in _published(seen, "open")] == [1, 2]
     history = (await client.get("/v1/events/da-2023/publications")).json()["publications"]
     assert [(h["publication"]["section_id"], h["publication"]["revision"]) for h in history] == [
-        ("open", 1), ("open", 2), ("public", 1)]
+        ("open", 1),
+        ("open", 2),
+        ("public", 1),
+    ]
     status = (await client.get("/v1/events/da-2023")).json()
     assert {s["section_id"]: s["latest_result_revision"] for s in status["sections"]} == {"open": 2, "public": 1}
 
@@ -121,8 +133,7 @@ async def test_awd6_sources_completing_at_once_still_score_the_team(running):
     await _send(bus, configured("sz-2022"))
     await eventually(lambda: _config_stored(client), "the configuration")
     men = completed("sz-2022", "final-men", ranked(6, "m", gender="male", units=["A", "B", "C"]), stage="final")
-    women = completed("sz-2022", "final-women", ranked(5, "w", gender="female", units=["C", "B", "A"]),
-                      stage="final")
+    women = completed("sz-2022", "final-women", ranked(5, "w", gender="female", units=["C", "B", "A"]), stage="final")
     await bus.publish([encode(envelope_for(p, correlation_id="sz-2022")) for p in (men, women)])
     await eventually(lambda: len(_published(seen, "mixed-team")) == 1, "the mixed team ranking")
     await eventually(lambda: len(_published(seen, "final-women")) == 1, "both sections")

@@ -1,20 +1,40 @@
 """Shared builders and the four seed events' award configurations (values copied from
 the seed regulations: SZ 2022, NY 2022, DA 2023, NT 2023)."""
+
 from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from decimal import Decimal
 from types import SimpleNamespace
-from typing import Callable
 
 import pytest
 
 from awards.domain import (
-    AwardBand, AwardCountRule, BestBoardConfig, EventAwardsConfig, Gender, PlaceAwardsConfig,
-    PlaceItems, PrizeConfig, PrizeTable, QualificationRule, SectionAwardConfig, SectionStandings,
-    SeededList, SeededPlayer, SquadRule, StandingRow, TeamScoreComponent, TeamScoreMeasure,
-    TeamScoreRule, TeamTiebreak, TeamTieKind, TitleBand, TitleTable,
+    AwardBand,
+    AwardCountRule,
+    BestBoardConfig,
+    EventAwardsConfig,
+    Gender,
+    PlaceAwardsConfig,
+    PlaceItems,
+    PrizeConfig,
+    PrizeTable,
+    QualificationRule,
+    SectionAwardConfig,
+    SectionStandings,
+    SeededList,
+    SeededPlayer,
+    SquadRule,
+    StandingRow,
+    TeamScoreComponent,
+    TeamScoreMeasure,
+    TeamScoreRule,
+    TeamTiebreak,
+    TeamTieKind,
+    TitleBand,
+    TitleTable,
 )
 
 # pytest runs with --import-mode=importlib: make tests/awards_service_kit.py importable
@@ -26,19 +46,38 @@ M, F = Gender.MALE, Gender.FEMALE
 RowSpec = tuple
 
 
-def make_section(spec: list[RowSpec], section_id: str = "s", *, name: str | None = None,
-                 rank_by_gender: bool = False, kind: str = "individual") -> SectionStandings:
+def make_section(
+    spec: list[RowSpec],
+    section_id: str = "s",
+    *,
+    name: str | None = None,
+    rank_by_gender: bool = False,
+    kind: str = "individual",
+) -> SectionStandings:
     rows = []
     for item in spec:
         entrant_id, place, *rest = item
         gender = rest[0] if len(rest) > 0 else None
         unit = rest[1] if len(rest) > 1 else None
         points = rest[2] if len(rest) > 2 else 0
-        rows.append(StandingRow(entrant_id=entrant_id, name=entrant_id.upper(), place=place,
-                                gender=gender, unit_id=unit, unit_name=unit and f"Unit {unit}",
-                                points=points))
-    return SectionStandings(section_id, name or section_id, tuple(rows), kind=kind,  # type: ignore[arg-type]
-                            rank_by_gender=rank_by_gender)
+        rows.append(
+            StandingRow(
+                entrant_id=entrant_id,
+                name=entrant_id.upper(),
+                place=place,
+                gender=gender,
+                unit_id=unit,
+                unit_name=unit and f"Unit {unit}",
+                points=points,
+            )
+        )
+    return SectionStandings(
+        section_id,
+        name or section_id,
+        tuple(rows),
+        kind=kind,  # type: ignore[arg-type]
+        rank_by_gender=rank_by_gender,
+    )
 
 
 def ranked(n: int, prefix: str = "p", gender: Gender | None = None) -> list[RowSpec]:
@@ -58,43 +97,72 @@ DA_ITEMS = PlaceAwardsConfig(
     finisher_items=("finisher medal", "commemorative certificate"),
     finisher_items_require_completion=False,  # seed: 所有参赛选手 (all participants)
 )
-DA_JUNIOR_TITLES = TitleTable((
-    TitleBand(1, 1, "2-dan"), TitleBand(2, 3, "1-dan"), TitleBand(4, 6, "1-kyu"),
-    TitleBand(7, 10, "2-kyu"), TitleBand(11, 14, "3-kyu"), TitleBand(15, 18, "4-kyu"),
-    TitleBand(19, 22, "5-kyu"), TitleBand(23, 26, "6-kyu"),
-))
-DA_OPEN = SectionAwardConfig("da-open", DA_ITEMS, PrizeConfig((
-    PrizeTable.from_yuan("Open", [10000, 6000, 5000, 4000, 4000, 4000, 4000, 3000]),
-    PrizeTable.from_yuan("Open women", [2000, 1000, 1000], gender=F, combinable=True),
-)))
-DA_JUNIOR = SectionAwardConfig("da-junior", DA_ITEMS, PrizeConfig((
-    PrizeTable.from_yuan("Junior", [7000, 5000, 4000, 3000, 3000, 3000, 3000, 2000]),
-    PrizeTable.from_yuan("Junior girls", [1500, 1000, 500, 500, 500], gender=F, combinable=True),
-)), titles=DA_JUNIOR_TITLES)
-DA_PUBLIC = SectionAwardConfig("da-public", DA_ITEMS, PrizeConfig((
-    PrizeTable.from_yuan("Public", [5000, 4000, 3000, 2000, 2000, 2000, 2000, 2000]),
-)))
+DA_JUNIOR_TITLES = TitleTable(
+    (
+        TitleBand(1, 1, "2-dan"),
+        TitleBand(2, 3, "1-dan"),
+        TitleBand(4, 6, "1-kyu"),
+        TitleBand(7, 10, "2-kyu"),
+        TitleBand(11, 14, "3-kyu"),
+        TitleBand(15, 18, "4-kyu"),
+        TitleBand(19, 22, "5-kyu"),
+        TitleBand(23, 26, "6-kyu"),
+    )
+)
+DA_OPEN = SectionAwardConfig(
+    "da-open",
+    DA_ITEMS,
+    PrizeConfig(
+        (
+            PrizeTable.from_yuan("Open", [10000, 6000, 5000, 4000, 4000, 4000, 4000, 3000]),
+            PrizeTable.from_yuan("Open women", [2000, 1000, 1000], gender=F, combinable=True),
+        )
+    ),
+)
+DA_JUNIOR = SectionAwardConfig(
+    "da-junior",
+    DA_ITEMS,
+    PrizeConfig(
+        (
+            PrizeTable.from_yuan("Junior", [7000, 5000, 4000, 3000, 3000, 3000, 3000, 2000]),
+            PrizeTable.from_yuan("Junior girls", [1500, 1000, 500, 500, 500], gender=F, combinable=True),
+        )
+    ),
+    titles=DA_JUNIOR_TITLES,
+)
+DA_PUBLIC = SectionAwardConfig(
+    "da-public",
+    DA_ITEMS,
+    PrizeConfig((PrizeTable.from_yuan("Public", [5000, 4000, 3000, 2000, 2000, 2000, 2000, 2000]),)),
+)
 DA = EventAwardsConfig(sections=(DA_OPEN, DA_JUNIOR, DA_PUBLIC))
 
 # ------------------------------------------------------------------ SZ 2022 (000_…)
 
-SZ_FINAL_ITEMS = PlaceAwardsConfig(by_place=(
-    PlaceItems(1, 1, ("trophy", "medal", "certificate")), PlaceItems(2, 4, ("medal", "certificate")),
-))
+SZ_FINAL_ITEMS = PlaceAwardsConfig(
+    by_place=(
+        PlaceItems(1, 1, ("trophy", "medal", "certificate")),
+        PlaceItems(2, 4, ("medal", "certificate")),
+    )
+)
 SZ_TEAM_ITEMS = PlaceAwardsConfig(
     by_place=(PlaceItems(1, 1, ("trophy", "certificate")), PlaceItems(2, 4, ("certificate",))),
     award_count=AwardCountRule((AwardBand(4, None, places=4), AwardBand(0, 3, field_minus=1))),
 )
 SZ_FINAL_SECTIONS = ("men", "women", "boys", "girls")
 SZ_MIXED_TEAM = TeamScoreRule(
-    "mixed-team", "Mixed team",
+    "mixed-team",
+    "Mixed team",
     (TeamScoreComponent("men", 2, label="men"), TeamScoreComponent("women", 1, label="women")),
-    TeamScoreMeasure.PLACE_SUM, (TeamTiebreak(TeamTieKind.BEST_SINGLE_PLACE),),
+    TeamScoreMeasure.PLACE_SUM,
+    (TeamTiebreak(TeamTieKind.BEST_SINGLE_PLACE),),
 )
 SZ_JUNIOR_TEAM = TeamScoreRule(
-    "junior-team", "Junior mixed team",
+    "junior-team",
+    "Junior mixed team",
     (TeamScoreComponent("boys", 2, label="boys"), TeamScoreComponent("girls", 1, label="girls")),
-    TeamScoreMeasure.PLACE_SUM, (TeamTiebreak(TeamTieKind.BEST_SINGLE_PLACE),),
+    TeamScoreMeasure.PLACE_SUM,
+    (TeamTiebreak(TeamTieKind.BEST_SINGLE_PLACE),),
 )
 SZ_FINAL = EventAwardsConfig(
     sections=tuple(SectionAwardConfig(s, SZ_FINAL_ITEMS, cancel_if_entries_at_most=4) for s in SZ_FINAL_SECTIONS)
@@ -104,19 +172,27 @@ SZ_FINAL = EventAwardsConfig(
 )
 _SZ_ONLINE_TARGET = {"men": "men", "women": "women", "boys": "boys", "girls": "girls"}
 SZ_ONLINE = EventAwardsConfig(
-    sections=tuple(SectionAwardConfig(f"online-{t}-{s}", cancel_if_entries_at_most=4)
-                   for t in ("free", "pro") for s in SZ_FINAL_SECTIONS),
+    sections=tuple(
+        SectionAwardConfig(f"online-{t}-{s}", cancel_if_entries_at_most=4)
+        for t in ("free", "pro")
+        for s in SZ_FINAL_SECTIONS
+    ),
     qualification=tuple(
         QualificationRule(f"online-{t}-{s}", {None: _SZ_ONLINE_TARGET[s]}, qualifiers=4, substitutes=4)
-        for t in ("free", "pro") for s in SZ_FINAL_SECTIONS
-    ) + (
+        for t in ("free", "pro")
+        for s in SZ_FINAL_SECTIONS
+    )
+    + (
         # REG-12 merged sections: men and women ranked separately
         QualificationRule("online-pro-adults", {M: "men", F: "women"}, by_gender=True),
     ),
     seeded=tuple(
-        SeededList(s, "2022 Shenzhen Cup, professional rules",
-                   tuple(SeededPlayer(f"cup-{s}-{i}", f"Cup {s} {i}", place=i) for i in range(1, 5)),
-                   tuple(SeededPlayer(f"cup-{s}-{i}", f"Cup {s} {i}", place=i) for i in range(5, 9)))
+        SeededList(
+            s,
+            "2022 Shenzhen Cup, professional rules",
+            tuple(SeededPlayer(f"cup-{s}-{i}", f"Cup {s} {i}", place=i) for i in range(1, 5)),
+            tuple(SeededPlayer(f"cup-{s}-{i}", f"Cup {s} {i}", place=i) for i in range(5, 9)),
+        )
         for s in SZ_FINAL_SECTIONS
     ),
     max_next_stage_entrants=48,
@@ -124,18 +200,25 @@ SZ_ONLINE = EventAwardsConfig(
 
 # ------------------------------------------------------------------ NY 2022 (002_…)
 
-NY_ITEMS = PlaceAwardsConfig(by_place=(
-    PlaceItems(1, 3, ("certificate", "medal")), PlaceItems(4, 8, ("certificate",)),
-))
-NY_TEAM_ITEMS = PlaceAwardsConfig(by_place=(
-    PlaceItems(1, 3, ("certificate", "trophy")), PlaceItems(4, 8, ("certificate",)),
-))
+NY_ITEMS = PlaceAwardsConfig(
+    by_place=(
+        PlaceItems(1, 3, ("certificate", "medal")),
+        PlaceItems(4, 8, ("certificate",)),
+    )
+)
+NY_TEAM_ITEMS = PlaceAwardsConfig(
+    by_place=(
+        PlaceItems(1, 3, ("certificate", "trophy")),
+        PlaceItems(4, 8, ("certificate",)),
+    )
+)
 NY_BANDS = ("youth", "junior", "children")
 
 
 def ny_team_rule(band: str) -> TeamScoreRule:
     return TeamScoreRule(
-        f"{band}-team", f"{band.title()} team",
+        f"{band}-team",
+        f"{band.title()} team",
         (TeamScoreComponent(f"{band}-male", 1, label="male"), TeamScoreComponent(f"{band}-female", 1, label="female")),
         TeamScoreMeasure.POINTS_SUM,
         (TeamTiebreak(TeamTieKind.PLACE_SUM), TeamTiebreak(TeamTieKind.COMPONENT_PLACE, component=0)),
@@ -180,8 +263,9 @@ async def harness(tmp_path):
     from gomoku_shared.messaging.memory import InMemoryEventBus
     from gomoku_shared.settings import ServiceSettings
 
-    h = await Harness(ServiceSettings(DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path}/awards.sqlite"),
-                      bus=InMemoryEventBus()).start()
+    h = await Harness(
+        ServiceSettings(DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path}/awards.sqlite"), bus=InMemoryEventBus()
+    ).start()
     try:
         yield h
     finally:
@@ -199,8 +283,9 @@ async def make_harness(tmp_path):
     made = []
 
     async def make(name: str):
-        h = await Harness(ServiceSettings(DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path}/{name}.sqlite"),
-                          bus=InMemoryEventBus()).start()
+        h = await Harness(
+            ServiceSettings(DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path}/{name}.sqlite"), bus=InMemoryEventBus()
+        ).start()
         made.append(h)
         return h
 

@@ -1,10 +1,16 @@
 """AWD-2 (cancelled sections; SZ team awards, teams − 1) and AWD-3 (NT bands)."""
+
 from __future__ import annotations
 
 import pytest
 
 from awards.domain import (
-    AwardBand, AwardCountRule, ConfigError, award_count, compute_section_awards, is_cancelled,
+    AwardBand,
+    AwardCountRule,
+    ConfigError,
+    award_count,
+    compute_section_awards,
+    is_cancelled,
 )
 
 
@@ -36,9 +42,18 @@ def test_awd2_sz_team_section_with_three_teams(seed, section, ranked_rows):
     assert [e.items for e in awards.entrants] == [("trophy", "certificate"), ("certificate",), ()]
 
 
-@pytest.mark.parametrize("teams, places", [
-    (2, 2), (3, 3), (6, 3), (7, 6), (10, 6), (11, 8), (40, 8),
-])
+@pytest.mark.parametrize(
+    "teams, places",
+    [
+        (2, 2),
+        (3, 3),
+        (6, 3),
+        (7, 6),
+        (10, 6),
+        (11, 8),
+        (40, 8),
+    ],
+)
 def test_awd3_nt_award_count_by_field(seed, teams, places):
     """AWD-3: ≥ 11 teams → 8; 7–10 → 6; < 7 → 3 (never more than the field)."""
     assert award_count(teams, seed.NT_COUNT) == places
@@ -47,8 +62,9 @@ def test_awd3_nt_award_count_by_field(seed, teams, places):
 @pytest.mark.parametrize("teams, last_awarded", [(6, 3), (7, 6), (10, 6), (11, 8)])
 def test_awd3_nt_section_awards_follow_band(seed, section, ranked_rows, teams, last_awarded):
     """AWD-3: the band limits which places receive items in the team section."""
-    awards = compute_section_awards(section(ranked_rows(teams, "t"), "nt-mixed", kind="team"),
-                                    seed.NT.section("nt-mixed"))
+    awards = compute_section_awards(
+        section(ranked_rows(teams, "t"), "nt-mixed", kind="team"), seed.NT.section("nt-mixed")
+    )
     awarded = [e.place for e in awards.entrants if e.items]
     assert awarded == list(range(1, last_awarded + 1))
 

@@ -1,11 +1,18 @@
 """AWD-4 invariants on random tie structures (hypothesis)."""
+
 from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from awards.domain import (
-    Gender, PrizeConfig, PrizeTable, SectionStandings, StandingRow, section_prizes, tie_groups,
+    Gender,
+    PrizeConfig,
+    PrizeTable,
+    SectionStandings,
+    StandingRow,
+    section_prizes,
+    tie_groups,
 )
 
 
@@ -46,8 +53,7 @@ def test_awd4_split_conserves_money(section, amounts):
 def test_awd4_combinable_womens_table_only_pays_women(section, overall, women):
     """AWD-4: the women's table pays women only, and combinability never changes the
     overall table's lines."""
-    cfg = PrizeConfig((PrizeTable("Open", tuple(overall)),
-                       PrizeTable("Women", tuple(women), gender=Gender.FEMALE)))
+    cfg = PrizeConfig((PrizeTable("Open", tuple(overall)), PrizeTable("Women", tuple(women), gender=Gender.FEMALE)))
     genders = {r.entrant_id: r.gender for r in section.rows}
     lines = section_prizes(section, cfg)
     assert all(genders[p.entrant_id] is Gender.FEMALE for p in lines if p.table == "Women")

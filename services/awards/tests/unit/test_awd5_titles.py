@@ -1,14 +1,22 @@
 """AWD-5: dan/kyu titles by place, not carried down (不顺延)."""
+
 from __future__ import annotations
 
 import pytest
 
 from awards.domain import SharedPlacePolicy, TitleTable, compute_section_awards, section_titles
 
-EXPECTED = {1: "2-dan", 2: "1-dan", 3: "1-dan", **{p: "1-kyu" for p in (4, 5, 6)},
-            **{p: "2-kyu" for p in range(7, 11)}, **{p: "3-kyu" for p in range(11, 15)},
-            **{p: "4-kyu" for p in range(15, 19)}, **{p: "5-kyu" for p in range(19, 23)},
-            **{p: "6-kyu" for p in range(23, 27)}}
+EXPECTED = {
+    1: "2-dan",
+    2: "1-dan",
+    3: "1-dan",
+    **{p: "1-kyu" for p in (4, 5, 6)},
+    **{p: "2-kyu" for p in range(7, 11)},
+    **{p: "3-kyu" for p in range(11, 15)},
+    **{p: "4-kyu" for p in range(15, 19)},
+    **{p: "5-kyu" for p in range(19, 23)},
+    **{p: "6-kyu" for p in range(23, 27)},
+}
 
 
 @pytest.mark.parametrize("place", range(1, 31))

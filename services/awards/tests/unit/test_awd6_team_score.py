@@ -1,5 +1,6 @@
 """AWD-6: team scores from individual results (SZ 2 men + 1 woman by places; NY 1 male
 + 1 female by points)."""
+
 from __future__ import annotations
 
 from decimal import Decimal
@@ -7,7 +8,12 @@ from decimal import Decimal
 import pytest
 
 from awards.domain import (
-    Gender, TeamScoreComponent, TeamScoreMeasure, TeamScoreRule, compute_section_awards, team_ranking,
+    Gender,
+    TeamScoreComponent,
+    TeamScoreMeasure,
+    TeamScoreRule,
+    compute_section_awards,
+    team_ranking,
     team_ranking_standings,
 )
 
@@ -16,8 +22,17 @@ M, F = Gender.MALE, Gender.FEMALE
 
 def test_awd6_sz_best_two_men_one_woman_place_sum(seed, section):
     """AWD-6 SZ: per unit the best 2 men + best 1 woman by final place; sum, lower better."""
-    men = section([("a1", 1, M, "A"), ("b1", 2, M, "B"), ("a2", 3, M, "A"), ("b2", 4, M, "B"),
-                   ("a3", 5, M, "A"), ("x1", 6, M, None)], "men")
+    men = section(
+        [
+            ("a1", 1, M, "A"),
+            ("b1", 2, M, "B"),
+            ("a2", 3, M, "A"),
+            ("b2", 4, M, "B"),
+            ("a3", 5, M, "A"),
+            ("x1", 6, M, None),
+        ],
+        "men",
+    )
     women = section([("bw", 1, F, "B"), ("aw", 2, F, "A"), ("cw", 3, F, "C")], "women")
     ranking = team_ranking(seed.SZ_MIXED_TEAM, {"men": men, "women": women})
     # A: 1 + 3 + 2 = 6; B: 2 + 4 + 1 = 7 → A first
@@ -27,7 +42,9 @@ def test_awd6_sz_best_two_men_one_woman_place_sum(seed, section):
 
 def test_awd6_sz_unit_without_a_woman_gets_no_score(seed, section):
     """AWD-6 SZ: a unit without 2 men and 1 woman gets no team score."""
-    men = section([("a1", 1, M, "A"), ("a2", 2, M, "A"), ("c1", 3, M, "C"), ("b1", 4, M, "B"), ("b2", 5, M, "B")], "men")
+    men = section(
+        [("a1", 1, M, "A"), ("a2", 2, M, "A"), ("c1", 3, M, "C"), ("b1", 4, M, "B"), ("b2", 5, M, "B")], "men"
+    )
     women = section([("bw", 1, F, "B"), ("cw", 2, F, "C")], "women")
     ranking = team_ranking(seed.SZ_MIXED_TEAM, {"men": men, "women": women})
     assert [t.unit_id for t in ranking.ranked] == ["B"]
@@ -71,18 +88,28 @@ def test_awd6_sz_junior_team_uses_boys_and_girls(seed, section):
 
 def test_awd6_sz_team_ranking_feeds_team_awards(seed, section):
     """AWD-6 → AWD-2: the team ranking is awarded like a section (3 teams → 2 places)."""
-    men = section([(f"{u}{i}", n, M, u) for n, (u, i) in enumerate(
-        [("a", 1), ("b", 1), ("c", 1), ("a", 2), ("b", 2), ("c", 2)], start=1)], "men")
+    men = section(
+        [
+            (f"{u}{i}", n, M, u)
+            for n, (u, i) in enumerate([("a", 1), ("b", 1), ("c", 1), ("a", 2), ("b", 2), ("c", 2)], start=1)
+        ],
+        "men",
+    )
     women = section([("aw", 1, F, "a"), ("bw", 2, F, "b"), ("cw", 3, F, "c")], "women")
     ranking = team_ranking(seed.SZ_MIXED_TEAM, {"men": men, "women": women})
     awards = compute_section_awards(team_ranking_standings(ranking), seed.SZ_FINAL.section("mixed-team"))
     assert [(e.entrant_id, e.items) for e in awards.entrants] == [
-        ("a", ("trophy", "certificate")), ("b", ("certificate",)), ("c", ())]
+        ("a", ("trophy", "certificate")),
+        ("b", ("certificate",)),
+        ("c", ()),
+    ]
 
 
 def ny(seed, section, male, female):
-    return team_ranking(seed.NY.team_scores[0], {"youth-male": section(male, "youth-male"),
-                                                 "youth-female": section(female, "youth-female")})
+    return team_ranking(
+        seed.NY.team_scores[0],
+        {"youth-male": section(male, "youth-male"), "youth-female": section(female, "youth-female")},
+    )
 
 
 def test_awd6_ny_points_sum_higher_better(seed, section):
@@ -124,8 +151,9 @@ def test_awd6_ny_unit_lacking_a_female(seed, section):
 def test_awd6_component_gender_filter_in_merged_section(section):
     """AWD-6: a component may take one gender out of a merged section."""
     merged = section([("am", 1, M, "A"), ("af", 2, F, "A"), ("am2", 3, M, "A")], "adults")
-    rule = TeamScoreRule("t", "T", (TeamScoreComponent("adults", 2, M), TeamScoreComponent("adults", 1, F)),
-                         TeamScoreMeasure.PLACE_SUM)
+    rule = TeamScoreRule(
+        "t", "T", (TeamScoreComponent("adults", 2, M), TeamScoreComponent("adults", 1, F)), TeamScoreMeasure.PLACE_SUM
+    )
     ranking = team_ranking(rule, {"adults": merged})
     assert ranking.ranked[0].score == 6
 
@@ -133,6 +161,12 @@ def test_awd6_component_gender_filter_in_merged_section(section):
 def test_awd6_component_place_tiebreak_index_is_checked():
     """AWD-6: a tiebreak naming a missing component is a configuration error."""
     from awards.domain import ConfigError, TeamTiebreak, TeamTieKind
+
     with pytest.raises(ConfigError):
-        TeamScoreRule("t", "T", (TeamScoreComponent("s", 1),), TeamScoreMeasure.POINTS_SUM,
-                      (TeamTiebreak(TeamTieKind.COMPONENT_PLACE, 3),))
+        TeamScoreRule(
+            "t",
+            "T",
+            (TeamScoreComponent("s", 1),),
+            TeamScoreMeasure.POINTS_SUM,
+            (TeamTiebreak(TeamTieKind.COMPONENT_PLACE, 3),),
+        )

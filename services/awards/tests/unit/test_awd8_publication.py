@@ -1,13 +1,29 @@
 """AWD-8: certificate data, prize/title lists, team ranking, best boards, CSV; corrections."""
+
 from __future__ import annotations
 
 import csv
 import io
 
 from awards.domain import (
-    BoardRecord, CertificateWording, Gender, best_board_certificates, best_boards, best_boards_csv,
-    certificates, certificates_csv, compare_rows, compare_section_awards, compute_section_awards,
-    prize_list, prizes_csv, team_ranking, team_ranking_csv, title_list, titles_csv, yuan,
+    BoardRecord,
+    CertificateWording,
+    Gender,
+    best_board_certificates,
+    best_boards,
+    best_boards_csv,
+    certificates,
+    certificates_csv,
+    compare_rows,
+    compare_section_awards,
+    compute_section_awards,
+    prize_list,
+    prizes_csv,
+    team_ranking,
+    team_ranking_csv,
+    title_list,
+    titles_csv,
+    yuan,
 )
 
 M, F = Gender.MALE, Gender.FEMALE
@@ -24,8 +40,15 @@ def test_awd8_certificate_lines(seed, section):
     certs = {c.entrant_id: c for c in certificates(awards)}
     w1 = certs["w1"]
     assert (w1.name, w1.section_name, w1.place) == ("W1", "Open", 2)
-    assert w1.lines == ("Place 2", "certificate", "medal", "Open prize: 6000.00 CNY",
-                        "Open women prize: 2000.00 CNY", "finisher medal", "commemorative certificate")
+    assert w1.lines == (
+        "Place 2",
+        "certificate",
+        "medal",
+        "Open prize: 6000.00 CNY",
+        "Open women prize: 2000.00 CNY",
+        "finisher medal",
+        "commemorative certificate",
+    )
     # 9th: no place award, but the finisher's items still make a certificate
     assert certs["m9"].lines == ("finisher medal", "commemorative certificate")
     assert "m9" not in {c.entrant_id for c in certificates(awards, include_finishers=False)}
@@ -72,7 +95,11 @@ def test_awd8_best_boards_csv_and_certificates(seed):
     records = [BoardRecord(f"p{b}", f"P{b}", "t1", "Team 1", b, 7, 7, 12, 6) for b in (1, 2, 3)]
     results = best_boards("nt-mixed", records, {"t1": 1}, seed.NT.best_board)
     rows = parse(best_boards_csv(results))
-    assert [(r["board"], r["player_id"], r["win_rate"]) for r in rows] == [("1", "p1", "6/7"), ("2", "p2", "6/7"), ("3", "p3", "6/7")]
+    assert [(r["board"], r["player_id"], r["win_rate"]) for r in rows] == [
+        ("1", "p1", "6/7"),
+        ("2", "p2", "6/7"),
+        ("3", "p3", "6/7"),
+    ]
     certs = best_board_certificates(results, "Mixed team")
     assert certs[0].lines == ("Best board 1", "certificate") and certs[0].unit_name == "Team 1"
     assert "entrant_id" in certificates_csv(certs).splitlines()[0]
@@ -81,8 +108,12 @@ def test_awd8_best_boards_csv_and_certificates(seed):
 def test_awd8_correction_diff_names_changed_entrants(seed, section):
     """AWD-8 corrections: after an arbiter's correction swaps 2nd and 3rd, the diff lists
     exactly those two players with what changed."""
-    before = compute_section_awards(section([("a", 1, M), ("b", 2, M), ("c", 3, M), ("d", 4, M)], "da-public"), seed.DA_PUBLIC)
-    after = compute_section_awards(section([("a", 1, M), ("c", 2, M), ("b", 3, M), ("d", 4, M)], "da-public"), seed.DA_PUBLIC)
+    before = compute_section_awards(
+        section([("a", 1, M), ("b", 2, M), ("c", 3, M), ("d", 4, M)], "da-public"), seed.DA_PUBLIC
+    )
+    after = compute_section_awards(
+        section([("a", 1, M), ("c", 2, M), ("b", 3, M), ("d", 4, M)], "da-public"), seed.DA_PUBLIC
+    )
     diff = compare_section_awards(before, after)
     assert diff.changed
     assert {c.entrant_id: c.fields for c in diff.entrants} == {"b": ("place", "prizes"), "c": ("place", "prizes")}
@@ -102,20 +133,29 @@ def test_awd8_correction_diff_added_removed_and_cancelled(seed, section, ranked_
 def test_awd8_standings_csv_has_every_tiebreak():
     """AWD-8: standings are published with every tiebreak value, shared places marked."""
     from decimal import Decimal
+
     from awards.domain import SectionStandings, StandingRow, standings_csv
+
     tb = lambda b, m: (("buchholz", Decimal(b)), ("median_buchholz", Decimal(m)))  # noqa: E731
-    rows = (StandingRow("a", "A", 1, 10, tb(30, 20), wins=5, games_played=7),
-            StandingRow("b", "B", 2, 8, tb("28.5", 19), wins=4, games_played=7),
-            StandingRow("c", "C", 2, 8, tb("28.5", 19), wins=4, games_played=7))
+    rows = (
+        StandingRow("a", "A", 1, 10, tb(30, 20), wins=5, games_played=7),
+        StandingRow("b", "B", 2, 8, tb("28.5", 19), wins=4, games_played=7),
+        StandingRow("c", "C", 2, 8, tb("28.5", 19), wins=4, games_played=7),
+    )
     parsed = parse(standings_csv(SectionStandings("s", "S", rows)))
     assert [(r["place"], r["shared"], r["buchholz"], r["median_buchholz"]) for r in parsed] == [
-        ("1", "no", "30", "20"), ("2", "yes", "28.5", "19"), ("2", "yes", "28.5", "19")]
+        ("1", "no", "30", "20"),
+        ("2", "yes", "28.5", "19"),
+        ("2", "yes", "28.5", "19"),
+    ]
 
 
 def test_awd8_section_publication_is_plain_json(seed, section):
     """AWD-8: the published payload is plain JSON data (no Decimal, no dataclasses)."""
     import json
+
     from awards.domain import section_publication
+
     spec = [("a", 1, M), ("b", 1, M), ("c", 3, M)]
     payload = section_publication(compute_section_awards(section(spec, "da-public"), seed.DA_PUBLIC))
     text = json.dumps(payload)

@@ -1,11 +1,19 @@
 """AWD-QUAL: qualification to the next stage, seeded qualifiers, training squad."""
+
 from __future__ import annotations
 
 import pytest
 
 from awards.domain import (
-    ConfigError, Gender, QualificationRule, SeededList, SeededPlayer, SquadRule, select_qualifiers,
-    select_squad, stage_qualification,
+    ConfigError,
+    Gender,
+    QualificationRule,
+    SeededList,
+    SeededPlayer,
+    SquadRule,
+    select_qualifiers,
+    select_squad,
+    stage_qualification,
 )
 
 M, F = Gender.MALE, Gender.FEMALE
@@ -55,8 +63,9 @@ def test_awd_qual_ineligible_and_seeded_players_pass_the_place_on(section, ranke
     """AWD-QUAL + REG-7: a qualifier meeting no eligibility clause loses the place and a
     player already seeded is not counted twice — the next players move up."""
     seeded = (SeededList("men", "2022 Shenzhen Cup", (SeededPlayer("p3", "P3"),)),)
-    (sel,) = select_qualifiers(section(ranked_rows(10), "online-pro-men"), RULE, seeded,
-                               ineligible={"p2": "no REG-6 clause met"})
+    (sel,) = select_qualifiers(
+        section(ranked_rows(10), "online-pro-men"), RULE, seeded, ineligible={"p2": "no REG-6 clause met"}
+    )
     assert ids(sel.qualifiers) == ["p1", "p4", "p5", "p6"]
     assert ids(sel.substitutes) == ["p7", "p8", "p9", "p10"]
     assert dict(sel.skipped) == {"p2": "no REG-6 clause met", "p3": "seeded directly into men"}
@@ -82,14 +91,19 @@ def test_awd_qual_tie_inside_the_top4_is_fine(section):
     assert ids(sel.qualifiers) == ["a", "b", "c", "d"] and sel.complete
 
 
-@pytest.mark.parametrize("spec, subs, kinds", [
-    # tie inside the substitutes: listed, order flagged
-    ([(f"p{i}", i) for i in range(1, 6)] + [("x", 6), ("y", 6), ("p8", 8), ("p9", 9)],
-     ["p5", "x", "y", "p8"], ["substitute_order"]),
-    # tie straddling the last substitute slot: left out and flagged
-    ([(f"p{i}", i) for i in range(1, 8)] + [("x", 8), ("y", 8)],
-     ["p5", "p6", "p7"], ["substitute_cut"]),
-])
+@pytest.mark.parametrize(
+    "spec, subs, kinds",
+    [
+        # tie inside the substitutes: listed, order flagged
+        (
+            [(f"p{i}", i) for i in range(1, 6)] + [("x", 6), ("y", 6), ("p8", 8), ("p9", 9)],
+            ["p5", "x", "y", "p8"],
+            ["substitute_order"],
+        ),
+        # tie straddling the last substitute slot: left out and flagged
+        ([(f"p{i}", i) for i in range(1, 8)] + [("x", 8), ("y", 8)], ["p5", "p6", "p7"], ["substitute_cut"]),
+    ],
+)
 def test_awd_qual_ties_among_substitutes(section, spec, subs, kinds):
     """AWD-QUAL: substitutes are *ordered*, so ties among them need a decision."""
     (sel,) = select_qualifiers(section(spec), RULE)
@@ -98,10 +112,12 @@ def test_awd_qual_ties_among_substitutes(section, spec, subs, kinds):
 
 def test_awd_qual_stage_total_respects_48(seed, section, ranked_rows):
     """AWD-QUAL (SZ): 8 online sections × 4 + 4 × 4 seeded = 48 finalists, not over."""
-    sections = {f"online-{t}-{s}": section(ranked_rows(10, f"{t}{s}-"), f"online-{t}-{s}")
-                for t in ("free", "pro") for s in ("men", "women", "boys", "girls")}
-    stage = stage_qualification(sections, seed.SZ_ONLINE.qualification, seed.SZ_ONLINE.seeded,
-                                max_entrants=48)
+    sections = {
+        f"online-{t}-{s}": section(ranked_rows(10, f"{t}{s}-"), f"online-{t}-{s}")
+        for t in ("free", "pro")
+        for s in ("men", "women", "boys", "girls")
+    }
+    stage = stage_qualification(sections, seed.SZ_ONLINE.qualification, seed.SZ_ONLINE.seeded, max_entrants=48)
     assert stage.total_entrants == 48 and not stage.over_capacity and stage.complete
     assert len(stage.selections) == 8
     smaller = stage_qualification(sections, seed.SZ_ONLINE.qualification, seed.SZ_ONLINE.seeded, max_entrants=40)

@@ -3,6 +3,7 @@
 The presets are loaded through the registration package's loader, as `event.configured`
 carries them; the expected numbers are those of the seed regulations (RULES §5).
 """
+
 from __future__ import annotations
 
 from decimal import Decimal
@@ -10,11 +11,21 @@ from decimal import Decimal
 import pytest
 
 from awards.adapters.config_mapping import (
-    DEFAULT_PLACE_ITEMS, UnsupportedConfig, awards_plan,
+    DEFAULT_PLACE_ITEMS,
+    UnsupportedConfig,
+    awards_plan,
 )
 from awards.domain import (
-    BoardCriterion, Gender, TeamScoreMeasure, TeamTieKind, award_count, awarded_places,
-    compute_event_awards, compute_section_awards, is_cancelled, yuan,
+    BoardCriterion,
+    Gender,
+    TeamScoreMeasure,
+    TeamTieKind,
+    award_count,
+    awarded_places,
+    compute_event_awards,
+    compute_section_awards,
+    is_cancelled,
+    yuan,
 )
 from gomoku_shared.event_config import EventConfig
 from registration import presets
@@ -50,11 +61,14 @@ def test_awd1_da_place_items_top8_and_finisher_items(plans):
         assert awarded_places(30, places) == 8 and awarded_places(5, places) == 5
 
 
-@pytest.mark.parametrize("section_id, overall, women", [
-    ("open", [10000, 6000, 5000, 4000, 4000, 4000, 4000, 3000], [2000, 1000, 1000]),
-    ("junior", [7000, 5000, 4000, 3000, 3000, 3000, 3000, 2000], [1500, 1000, 500, 500, 500]),
-    ("public", [5000, 4000, 3000, 2000, 2000, 2000, 2000, 2000], None),
-])
+@pytest.mark.parametrize(
+    "section_id, overall, women",
+    [
+        ("open", [10000, 6000, 5000, 4000, 4000, 4000, 4000, 3000], [2000, 1000, 1000]),
+        ("junior", [7000, 5000, 4000, 3000, 3000, 3000, 3000, 2000], [1500, 1000, 500, 500, 500]),
+        ("public", [5000, 4000, 3000, 2000, 2000, 2000, 2000, 2000], None),
+    ],
+)
 def test_awd4_da_prize_tables_in_fen(plans, section_id, overall, women):
     """AWD-4: the DA prize tables by place, women's tables ranked among women, combinable (兼得)."""
     prizes = plans["da-2023"].sections[section_id].awards.prizes
@@ -71,23 +85,53 @@ def test_awd5_da_junior_titles_places_1_to_26_and_none_beyond(plans):
     """AWD-5: 1st 2-dan; 2–3 1-dan; 4–6 1-kyu; 7–10 2-kyu; … 23–26 6-kyu; not carried down."""
     table = plans["da-2023"].sections["junior"].awards.titles
     assert table is not None
-    expected = {1: "2d", 2: "1d", 3: "1d", 4: "1k", 6: "1k", 7: "2k", 10: "2k", 11: "3k", 14: "3k",
-                15: "4k", 18: "4k", 19: "5k", 22: "5k", 23: "6k", 26: "6k", 27: None, 40: None}
+    expected = {
+        1: "2d",
+        2: "1d",
+        3: "1d",
+        4: "1k",
+        6: "1k",
+        7: "2k",
+        10: "2k",
+        11: "3k",
+        14: "3k",
+        15: "4k",
+        18: "4k",
+        19: "5k",
+        22: "5k",
+        23: "6k",
+        26: "6k",
+        27: None,
+        40: None,
+    }
     assert {p: table.title_for(p) for p in expected} == expected
     assert plans["da-2023"].sections["open"].awards.titles is None
 
 
 def test_awd5_titles_carry_down_is_refused_not_ignored():
-    config = presets.load("da-2023", overrides={"stages": {"main": {"sections": {
-        "junior": {"awards": {"titles_carry_down": True}}}}}})
+    config = presets.load(
+        "da-2023", overrides={"stages": {"main": {"sections": {"junior": {"awards": {"titles_carry_down": True}}}}}}
+    )
     with pytest.raises(UnsupportedConfig):
         awards_plan(config)
 
 
 def test_da_plan_runs_through_the_domain(plans, section):
     """The mapped configuration drives compute_event_awards (AWD-4 woman in the top 8 gets both)."""
-    open_ = section([("w1", 1, F), ("m2", 2, M), ("m3", 3, M), ("w4", 4, F), ("m5", 5, M), ("m6", 6, M),
-                     ("m7", 7, M), ("m8", 8, M), ("w9", 9, F)], "open")
+    open_ = section(
+        [
+            ("w1", 1, F),
+            ("m2", 2, M),
+            ("m3", 3, M),
+            ("w4", 4, F),
+            ("m5", 5, M),
+            ("m6", 6, M),
+            ("m7", 7, M),
+            ("m8", 8, M),
+            ("w9", 9, F),
+        ],
+        "open",
+    )
     result = compute_event_awards({"open": open_}, plans["da-2023"].event_awards_config())
     awards = result.sections[0]
     assert awards.entrant("w1").prize_total_fen == yuan(10000) + yuan(2000)
@@ -119,8 +163,10 @@ def test_awd2_sz_team_awards_top4_or_teams_minus_1(plans, teams, places):
 
 def test_awd6_sz_team_score_rule(plans):
     """AWD-6 SZ: best 2 men + 1 woman by place, place sum (lower better), tie → best single place."""
-    for team_id, men, women in (("mixed-team", "final-men", "final-women"),
-                                ("junior-mixed-team", "final-junior-boys", "final-junior-girls")):
+    for team_id, men, women in (
+        ("mixed-team", "final-men", "final-women"),
+        ("junior-mixed-team", "final-junior-boys", "final-junior-girls"),
+    ):
         team = plans["sz-2022"].teams[team_id]
         rule = team.rule
         assert [(c.section_id, c.count, c.gender) for c in rule.components] == [(men, 2, M), (women, 1, F)]
@@ -167,10 +213,14 @@ def test_awd6_ny_team_score_rule(plans):
     for band in ("youth", "junior", "children"):
         rule = plans["ny-2022"].teams[f"{band}-team"].rule
         assert [(c.section_id, c.count, c.gender) for c in rule.components] == [
-            (f"{band}-male", 1, M), (f"{band}-female", 1, F)]
+            (f"{band}-male", 1, M),
+            (f"{band}-female", 1, F),
+        ]
         assert rule.measure is TeamScoreMeasure.POINTS_SUM
         assert [(t.kind, t.component) for t in rule.tiebreaks] == [
-            (TeamTieKind.PLACE_SUM, 0), (TeamTieKind.COMPONENT_PLACE, 0)]
+            (TeamTieKind.PLACE_SUM, 0),
+            (TeamTieKind.COMPONENT_PLACE, 0),
+        ]
 
 
 # ------------------------------------------------------------------ NT 2023

@@ -1,4 +1,5 @@
 """Migration 0002 creates exactly the tables and columns of adapters/orm.py, and downgrades."""
+
 from __future__ import annotations
 
 import sqlalchemy as sa
@@ -12,8 +13,11 @@ def _columns(url: str) -> dict[str, set[str]]:
     engine = sa.create_engine(url.replace("+aiosqlite", ""))
     try:
         inspector = sa.inspect(engine)
-        return {t: {c["name"] for c in inspector.get_columns(t)} for t in inspector.get_table_names()
-                if not t.startswith("alembic_version")}
+        return {
+            t: {c["name"] for c in inspector.get_columns(t)}
+            for t in inspector.get_table_names()
+            if not t.startswith("alembic_version")
+        }
     finally:
         engine.dispose()
 

@@ -1,4 +1,5 @@
 """Input validation of standings and configuration (guards for every AWD rule)."""
+
 from __future__ import annotations
 
 from decimal import Decimal
@@ -6,15 +7,33 @@ from decimal import Decimal
 import pytest
 
 from awards.domain import (
-    ConfigError, PlaceAwardsConfig, PlaceItems, PrizeTable, SectionStandings, StandingRow,
-    StandingsError, TitleBand, TitleTable, rank_within, tie_groups,
+    ConfigError,
+    PlaceAwardsConfig,
+    PlaceItems,
+    PrizeTable,
+    SectionStandings,
+    StandingRow,
+    StandingsError,
+    TitleBand,
+    TitleTable,
+    rank_within,
+    tie_groups,
 )
 
 
-@pytest.mark.parametrize("places, ok", [
-    ([1, 2, 3], True), ([1, 1, 3], True), ([1, 1, 1, 4], True), ([1, 2, 2, 4], True),
-    ([1, 1, 2], False), ([1, 3], False), ([2, 3], False), ([2, 1], False),
-])
+@pytest.mark.parametrize(
+    "places, ok",
+    [
+        ([1, 2, 3], True),
+        ([1, 1, 3], True),
+        ([1, 1, 1, 4], True),
+        ([1, 2, 2, 4], True),
+        ([1, 1, 2], False),
+        ([1, 3], False),
+        ([2, 3], False),
+        ([2, 1], False),
+    ],
+)
 def test_standings_places_use_competition_ranking(places, ok):
     """AWD-4/5 precondition: shared places skip the following numbers (1, 2, 2, 4)."""
     rows = tuple(StandingRow(f"p{i}", f"P{i}", p) for i, p in enumerate(places))
@@ -47,13 +66,16 @@ def test_tie_groups_and_rank_within(section):
     assert [(g.place, g.size) for g in rank_within(subset)] == [(1, 2), (3, 1)]
 
 
-@pytest.mark.parametrize("build", [
-    lambda: PlaceAwardsConfig((PlaceItems(1, 3, ("m",)), PlaceItems(3, 8, ("c",)))),
-    lambda: PlaceItems(3, 2, ()),
-    lambda: TitleTable((TitleBand(1, 2, "a"), TitleBand(2, 3, "b"))),
-    lambda: PrizeTable("x", (-1,)),
-    lambda: PrizeTable("x", (1.5,)),  # type: ignore[arg-type]
-])
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: PlaceAwardsConfig((PlaceItems(1, 3, ("m",)), PlaceItems(3, 8, ("c",)))),
+        lambda: PlaceItems(3, 2, ()),
+        lambda: TitleTable((TitleBand(1, 2, "a"), TitleBand(2, 3, "b"))),
+        lambda: PrizeTable("x", (-1,)),
+        lambda: PrizeTable("x", (1.5,)),  # type: ignore[arg-type]
+    ],
+)
 def test_bad_configuration_is_refused(build):
     """Configuration errors surface when the preset is mapped, not mid-award."""
     with pytest.raises(ConfigError):

@@ -1,5 +1,6 @@
 """The four seed events expressed as configuration, run end to end through
 compute_event_awards (AWD-1..AWD-8, AWD-QUAL)."""
+
 from __future__ import annotations
 
 from awards.domain import BoardRecord, Gender, compute_event_awards, yuan
@@ -34,11 +35,14 @@ def test_seed_sz_final_sections_teams_and_squad(seed, section):
 def test_seed_sz_online_qualification(seed, section, ranked_rows):
     """SZ online: AWD-QUAL per section, merged adult pro section by gender, seeded cup
     players, cap 48 reported."""
-    sections = {f"online-free-{s}": section(ranked_rows(20, f"f{s}-"), f"online-free-{s}")
-                for s in ("men", "women", "boys", "girls")}
+    sections = {
+        f"online-free-{s}": section(ranked_rows(20, f"f{s}-"), f"online-free-{s}")
+        for s in ("men", "women", "boys", "girls")
+    }
     genders = [M, F] * 5
-    sections["online-pro-adults"] = section([(f"a{i}", i, g) for i, g in enumerate(genders, 1)],
-                                            "online-pro-adults", rank_by_gender=True)
+    sections["online-pro-adults"] = section(
+        [(f"a{i}", i, g) for i, g in enumerate(genders, 1)], "online-pro-adults", rank_by_gender=True
+    )
     result = compute_event_awards(sections, seed.SZ_ONLINE)
     stage = result.qualification
     assert stage is not None and stage.complete
@@ -54,9 +58,11 @@ def test_seed_ny_sections_and_teams(seed, section):
     sections = {}
     for band in ("youth", "junior", "children"):
         sections[f"{band}-male"] = section(
-            [(f"{band}m{i}", i, M, UNITS[i % 3], 14 - i) for i in range(1, 11)], f"{band}-male")
+            [(f"{band}m{i}", i, M, UNITS[i % 3], 14 - i) for i in range(1, 11)], f"{band}-male"
+        )
         sections[f"{band}-female"] = section(
-            [(f"{band}f{i}", i, F, UNITS[(i + 1) % 3], 14 - i) for i in range(1, 11)], f"{band}-female")
+            [(f"{band}f{i}", i, F, UNITS[(i + 1) % 3], 14 - i) for i in range(1, 11)], f"{band}-female"
+        )
     result = compute_event_awards(sections, seed.NY)
     youth = next(s for s in result.sections if s.section_id == "youth-male")
     assert [bool(e.items) for e in youth.entrants] == [True] * 8 + [False] * 2

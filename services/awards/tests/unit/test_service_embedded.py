@@ -1,10 +1,11 @@
 """Embedded mode (one process, in-memory bus, SQLite per service): the `event.configured` that
 registration really emits configures the awards service (AWD-4 amounts over the embedded app)."""
+
 from __future__ import annotations
 
 import httpx
-
 from awards_service_kit import completed, da_open
+
 from gomoku_shared.clock import FakeClock
 from gomoku_shared.contracts import encode, envelope_for
 from gomoku_shared.embedded import EmbeddedSuite
@@ -12,14 +13,18 @@ from gomoku_shared.settings import ServiceSettings
 
 
 async def test_registration_configures_awards_in_the_embedded_suite(tmp_path):
-    suite = EmbeddedSuite(ServiceSettings(DATA_DIR=str(tmp_path), API_KEYS="op-key=operator", DATA_KEY="k" * 32),
-                          clock=FakeClock())
+    suite = EmbeddedSuite(
+        ServiceSettings(DATA_DIR=str(tmp_path), API_KEYS="op-key=operator", DATA_KEY="k" * 32), clock=FakeClock()
+    )
     await suite.start()
     try:
         transport = httpx.ASGITransport(app=suite.app)
         async with httpx.AsyncClient(transport=transport, base_url="http://suite") as client:
-            r = await client.post("/registration/v1/events", json={"preset_id": "da-2023", "event_code": "da-2023"},
-                                  headers={"x-api-key": "op-key"})
+            r = await client.post(
+                "/registration/v1/events",
+                json={"preset_id": "da-2023", "event_code": "da-2023"},
+                headers={"x-api-key": "op-key"},
+            )
             assert r.status_code == 201, r.text
             await suite.drain()
             status = (await client.get("/awards/v1/events/da-2023")).json()

@@ -1,11 +1,11 @@
 """AWD-8 published results over HTTP: public reads, JSON and CSV, clear 404s, OpenAPI."""
+
 from __future__ import annotations
 
 import csv
 import io
 
 import pytest
-
 from awards_service_kit import completed, configured, da_open, ranked
 
 BASE = "/v1/events/da-2023/sections"
@@ -34,8 +34,21 @@ async def test_awd8_standings_with_every_tiebreak_value_json_and_csv(da):
     r = await da.get(f"{BASE}/open/standings.csv")
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/csv")
     rows = _csv(r.text)
-    assert list(rows[0]) == ["place", "shared", "entrant_id", "name", "unit", "gender", "points", "buchholz",
-                             "median_buchholz", "tiebreak_wins", "wins", "games_played", "decided_by_playoff"]
+    assert list(rows[0]) == [
+        "place",
+        "shared",
+        "entrant_id",
+        "name",
+        "unit",
+        "gender",
+        "points",
+        "buchholz",
+        "median_buchholz",
+        "tiebreak_wins",
+        "wins",
+        "games_played",
+        "decided_by_playoff",
+    ]
     assert rows[6]["shared"] == "yes" and rows[0]["buchholz"] == "39" and len(rows) == 12
 
 
@@ -64,8 +77,15 @@ async def test_awd8_certificates_per_player_ready_for_printing(da):
     assert body["event_name"] == "2023 National Gomoku Open, Ding'an"
     [cert] = body["rows"]
     assert (cert["name"], cert["section_name"], cert["place"]) == ("O3", "Open", 3)
-    assert cert["lines"] == ["Place 3", "certificate", "medal", "Open prize: 5000.00 CNY",
-                             "Open (women) prize: 2000.00 CNY", "finisher_medal", "commemorative_certificate"]
+    assert cert["lines"] == [
+        "Place 3",
+        "certificate",
+        "medal",
+        "Open prize: 5000.00 CNY",
+        "Open (women) prize: 2000.00 CNY",
+        "finisher_medal",
+        "commemorative_certificate",
+    ]
     shared = (await da.get(f"{BASE}/open/certificates", params={"entrant_id": "o8"})).json()["rows"][0]
     assert shared["lines"][0] == "Place 7 (shared)"
     junior = (await da.get(f"{BASE}/junior/certificates", params={"entrant_id": "j1"})).json()["rows"][0]
@@ -88,17 +108,20 @@ async def test_section_awards_event_status_and_history(da):
     assert (await da.get("/v1/events/da-2023/teams")).json()["teams"] == []
 
 
-@pytest.mark.parametrize("url, code", [
-    ("/v1/events/nope", "event_not_found"),
-    ("/v1/events/nope/sections/open/awards", "event_not_found"),
-    ("/v1/events/nope/teams", "event_not_found"),
-    ("/v1/events/nope/qualifiers.csv", "event_not_found"),
-    (f"{BASE}/nowhere/prizes", "section_not_found"),
-    (f"{BASE}/nowhere/standings.csv", "section_not_found"),
-    (f"{BASE}/open/awards?revision=9", "publication_not_found"),
-    (f"{BASE}/open/certificates?entrant_id=ghost", "certificate_not_found"),
-    ("/v1/events/da-2023/teams/mixed-team", "team_section_not_found"),
-])
+@pytest.mark.parametrize(
+    "url, code",
+    [
+        ("/v1/events/nope", "event_not_found"),
+        ("/v1/events/nope/sections/open/awards", "event_not_found"),
+        ("/v1/events/nope/teams", "event_not_found"),
+        ("/v1/events/nope/qualifiers.csv", "event_not_found"),
+        (f"{BASE}/nowhere/prizes", "section_not_found"),
+        (f"{BASE}/nowhere/standings.csv", "section_not_found"),
+        (f"{BASE}/open/awards?revision=9", "publication_not_found"),
+        (f"{BASE}/open/certificates?entrant_id=ghost", "certificate_not_found"),
+        ("/v1/events/da-2023/teams/mixed-team", "team_section_not_found"),
+    ],
+)
 async def test_clear_404s_for_unknown_events_sections_and_revisions(da, url, code):
     r = await da.get(url)
     assert r.status_code == 404 and r.json()["error"]["code"] == code
@@ -111,9 +134,24 @@ async def test_bad_query_is_a_422(da):
 
 async def test_openapi_documents_every_results_route(harness):
     paths = (await harness.client.get("/openapi.json")).json()["paths"]
-    for suffix in ("awards", "standings", "standings.csv", "prizes", "prizes.csv", "titles", "titles.csv",
-                   "certificates", "certificates.csv", "best-boards", "best-boards.csv", "publications"):
+    for suffix in (
+        "awards",
+        "standings",
+        "standings.csv",
+        "prizes",
+        "prizes.csv",
+        "titles",
+        "titles.csv",
+        "certificates",
+        "certificates.csv",
+        "best-boards",
+        "best-boards.csv",
+        "publications",
+    ):
         assert f"/v1/events/{{event_code}}/sections/{{section_id}}/{suffix}" in paths, suffix
     for path in ("teams", "teams.csv", "teams/{team_section_id}", "qualifiers", "qualifiers.csv", "publications"):
         assert f"/v1/events/{{event_code}}/{path}" in paths, path
-    assert "text/csv" in paths["/v1/events/{event_code}/sections/{section_id}/prizes.csv"]["get"]["responses"]["200"]["content"]
+    assert (
+        "text/csv"
+        in paths["/v1/events/{event_code}/sections/{section_id}/prizes.csv"]["get"]["responses"]["200"]["content"]
+    )

@@ -1,10 +1,12 @@
 """Awards service, individual sections, end to end on SQLite + the in-memory bus:
 event.configured + section.completed → awards.published (AWD-1/2/4/5, AWD-8 corrections)."""
+
 from __future__ import annotations
 
 import json
 
 from awards_service_kit import completed, configured, da_open, ranked, row
+
 from gomoku_shared.contracts import encode
 
 
@@ -36,17 +38,25 @@ async def test_awd4_da_open_prizes_woman_in_top8_gets_both_and_shared_place_spli
     assert places["o3"]["prize_total_fen"] == 700000
     # AWD-1: 1–3 certificate + medal, 4–8 certificate, finisher's items for all
     assert places["o1"]["items"] == ["certificate", "medal"] and places["o8"]["items"] == ["certificate"]
-    assert places["o12"]["items"] == [] and places["o12"]["finisher_items"] == ["finisher_medal",
-                                                                                 "commemorative_certificate"]
+    assert places["o12"]["items"] == [] and places["o12"]["finisher_items"] == [
+        "finisher_medal",
+        "commemorative_certificate",
+    ]
 
 
 async def test_awd4_three_way_ties_split_and_leftover_fen_is_reported(harness):
     """AWD-4: three tied on places 2–4 of Public share 4000 + 3000 + 2000 = 3000 each; three tied
     on places 6–8 of Open share 4000 + 4000 + 3000 = 3666.66 each, 2 fen reported unpaid."""
-    public = [row(1, "p1", points=12)] + [row(2, f"p{i}", points=10) for i in (2, 3, 4)] + [
-        row(i, f"p{i}", points=14 - i) for i in range(5, 10)]
-    open_ = [row(i, f"o{i}", points=20 - i, gender="male") for i in range(1, 6)] + [
-        row(6, f"o{i}", points=10, gender="male") for i in (6, 7, 8)] + [row(9, "o9", points=5, gender="male")]
+    public = (
+        [row(1, "p1", points=12)]
+        + [row(2, f"p{i}", points=10) for i in (2, 3, 4)]
+        + [row(i, f"p{i}", points=14 - i) for i in range(5, 10)]
+    )
+    open_ = (
+        [row(i, f"o{i}", points=20 - i, gender="male") for i in range(1, 6)]
+        + [row(6, f"o{i}", points=10, gender="male") for i in (6, 7, 8)]
+        + [row(9, "o9", points=5, gender="male")]
+    )
     await harness.send(configured("da-2023"))
     await harness.send(completed("da-2023", "public", public))
     await harness.send(completed("da-2023", "open", open_))
@@ -105,10 +115,14 @@ async def test_awd8_correction_republishes_and_keeps_the_superseded_publication(
     assert (second.revision, second.supersedes, second.source_revision) == (2, 1, 2)
     assert _by_entrant(second)["o8"] == ["4000.00"] and _by_entrant(second)["o7"] == ["3000.00"]
     history = (await harness.client.get("/v1/events/da-2023/sections/open/publications")).json()["publications"]
-    assert [(p["publication"]["revision"], p["publication"]["superseded"], p["publication"]["superseded_by"])
-            for p in history] == [(1, True, 2), (2, False, None)]
+    assert [
+        (p["publication"]["revision"], p["publication"]["superseded"], p["publication"]["superseded_by"])
+        for p in history
+    ] == [(1, True, 2), (2, False, None)]
     old = (await harness.client.get("/v1/events/da-2023/sections/open/prizes?revision=1")).json()
-    assert old["publication"]["superseded"] and {r["amount"] for r in old["rows"] if r["entrant_id"] == "o7"} == {"3500.00"}
+    assert old["publication"]["superseded"] and {r["amount"] for r in old["rows"] if r["entrant_id"] == "o7"} == {
+        "3500.00"
+    }
     current = (await harness.client.get("/v1/events/da-2023/sections/open/prizes")).json()
     assert current["publication"]["revision"] == 2
 
@@ -139,10 +153,16 @@ async def test_awd2_sz_final_section_with_4_players_is_cancelled(harness):
     assert women.cancelled and women.places == [] and women.prizes == []
     [men] = harness.published("final-men")
     assert not men.cancelled
-    assert [p["items"] for p in men.places] == [["trophy", "medal", "certificate"]] + [["medal", "certificate"]] * 3 + [[]]
+    assert [p["items"] for p in men.places] == [["trophy", "medal", "certificate"]] + [["medal", "certificate"]] * 3 + [
+        []
+    ]
     # AWD-QUAL squad: champion member, places 2–4 substitutes
     assert [(s["role"], s["entrant_id"]) for s in men.squad] == [
-        ("member", "m1"), ("substitute", "m2"), ("substitute", "m3"), ("substitute", "m4")]
+        ("member", "m1"),
+        ("substitute", "m2"),
+        ("substitute", "m3"),
+        ("substitute", "m4"),
+    ]
 
 
 async def test_same_inputs_give_byte_identical_publications(make_harness):
@@ -152,12 +172,14 @@ async def test_same_inputs_give_byte_identical_publications(make_harness):
         h = await make_harness(name)
         corrected = da_open()
         corrected[-1] = corrected[-1].model_copy(update={"name": "Corrected name"})
-        for payload in (completed("da-2023", "open", da_open()), configured("da-2023"),
-                        completed("da-2023", "open", corrected, revision=2)):
+        for payload in (
+            completed("da-2023", "open", da_open()),
+            configured("da-2023"),
+            completed("da-2023", "open", corrected, revision=2),
+        ):
             await h.send(payload)
             await h.settle()
-        bodies.append([(m.message_id, json.dumps(json.loads(m.body)["payload"], sort_keys=True))
-                       for m in h.messages])
+        bodies.append([(m.message_id, json.dumps(json.loads(m.body)["payload"], sort_keys=True)) for m in h.messages])
     assert bodies[0] == bodies[1] and len(bodies[0]) == 2
 
 
@@ -169,8 +191,9 @@ async def test_awd8_changed_configuration_recomputes_and_republishes(harness):
     await harness.send(completed("da-2023", "open", da_open()))
     await harness.settle()
     table = [{"id": "public", "name": "Public", "amounts": [6000, 4000, 3000, 2000, 2000, 2000, 2000, 2000]}]
-    await harness.send(configured("da-2023", overrides={"stages": {"main": {"sections": {
-        "public": {"awards": {"prizes": table}}}}}}))
+    await harness.send(
+        configured("da-2023", overrides={"stages": {"main": {"sections": {"public": {"awards": {"prizes": table}}}}}})
+    )
     await harness.settle()
     assert [p.revision for p in harness.published("open")] == [1]
     first, second = harness.published("public")
@@ -181,8 +204,11 @@ async def test_awd8_changed_configuration_recomputes_and_republishes(harness):
 async def test_a_configuration_the_awards_cannot_apply_is_dead_lettered_not_half_applied(harness):
     """Refused mapping (titles carried down): the handler fails, nothing commits, the bus
     redelivers and finally dead-letters the event."""
-    await harness.send(configured("da-2023", overrides={"stages": {"main": {"sections": {
-        "junior": {"awards": {"titles_carry_down": True}}}}}}))
+    await harness.send(
+        configured(
+            "da-2023", overrides={"stages": {"main": {"sections": {"junior": {"awards": {"titles_carry_down": True}}}}}}
+        )
+    )
     await harness.settle()
     assert len(await harness.bus.dead_letters("awards")) == 1
     assert (await harness.client.get("/v1/events/da-2023")).status_code == 404

@@ -1,8 +1,10 @@
 """Awards service, teams: AWD-6 team scores from individual sections (SZ, NY), AWD-3 NT award
 counts and AWD-7 best boards of played team sections."""
+
 from __future__ import annotations
 
 from awards_service_kit import completed, configured, ranked, row
+
 from gomoku_shared.contracts.events import BoardStat
 
 
@@ -51,10 +53,12 @@ async def test_awd6_sz_cancelled_source_section_scores_nobody(harness):
     """AWD-2 + AWD-6: the junior girls' final with 4 players is cancelled, so no unit completes
     the junior mixed team; the ranking is published empty with every unit unscored."""
     await harness.send(configured("sz-2022"))
-    await harness.send(completed("sz-2022", "final-junior-boys", ranked(6, "b", gender="male", units=["A", "B"]),
-                                 stage="final"))
-    await harness.send(completed("sz-2022", "final-junior-girls", ranked(4, "g", gender="female", units=["A", "B"]),
-                                 stage="final"))
+    await harness.send(
+        completed("sz-2022", "final-junior-boys", ranked(6, "b", gender="male", units=["A", "B"]), stage="final")
+    )
+    await harness.send(
+        completed("sz-2022", "final-junior-girls", ranked(4, "g", gender="female", units=["A", "B"]), stage="final")
+    )
     await harness.settle()
     pub = _team(harness, "junior-mixed-team")
     assert pub is not None and pub.places == []
@@ -65,10 +69,18 @@ async def test_awd6_ny_team_points_sum_with_tie_rules(harness):
     """AWD-6 NY: best boy + best girl of a unit, points sum (higher better); tie → lower place
     sum; tie → the unit whose boy placed higher."""
     await harness.send(configured("ny-2022"))
-    boys = [row(1, "b1", gender="male", unit="X", points=12), row(2, "b2", gender="male", unit="Y", points=11),
-            row(3, "b3", gender="male", unit="Z", points=10), row(4, "b4", gender="male", unit="W", points=9)]
-    girls = [row(1, "g1", gender="female", unit="Z", points=12), row(2, "g2", gender="female", unit="W", points=11),
-             row(3, "g3", gender="female", unit="Y", points=9), row(4, "g4", gender="female", unit="X", points=8)]
+    boys = [
+        row(1, "b1", gender="male", unit="X", points=12),
+        row(2, "b2", gender="male", unit="Y", points=11),
+        row(3, "b3", gender="male", unit="Z", points=10),
+        row(4, "b4", gender="male", unit="W", points=9),
+    ]
+    girls = [
+        row(1, "g1", gender="female", unit="Z", points=12),
+        row(2, "g2", gender="female", unit="W", points=11),
+        row(3, "g3", gender="female", unit="Y", points=9),
+        row(4, "g4", gender="female", unit="X", points=8),
+    ]
     await harness.send(completed("ny-2022", "youth-male", boys))
     await harness.send(completed("ny-2022", "youth-female", girls))
     await harness.settle()
@@ -76,7 +88,11 @@ async def test_awd6_ny_team_points_sum_with_tie_rules(harness):
     # X 12+8=20 (1+4=5), Y 11+9=20 (2+3=5), Z 10+12=22, W 9+11=20 (4+2=6)
     # Z first; X and Y tie on points and place sum → X's boy placed higher; W last on place sum
     assert [(r["unit_id"], r["place"], r["score"]) for r in pub.team_ranking] == [
-        ("Z", 1, "22"), ("X", 2, "20"), ("Y", 3, "20"), ("W", 4, "20")]
+        ("Z", 1, "22"),
+        ("X", 2, "20"),
+        ("Y", 3, "20"),
+        ("W", 4, "20"),
+    ]
     assert [p["items"] for p in pub.places][:4] == [["certificate", "trophy"]] * 3 + [["certificate"]]
 
 
@@ -87,8 +103,18 @@ def _boards(teams: int, played: dict[str, int]) -> list[BoardStat]:
         for board in (1, 2, 3):
             pid = f"t{t}b{board}"
             games = played.get(pid, 10)
-            stats.append(BoardStat(entrant_id=f"t{t}", player_id=pid, name=pid.upper(), board=board,
-                                   games_played=games, board_games=10, points=2 * games - t, wins=games - 1))
+            stats.append(
+                BoardStat(
+                    entrant_id=f"t{t}",
+                    player_id=pid,
+                    name=pid.upper(),
+                    board=board,
+                    games_played=games,
+                    board_games=10,
+                    points=2 * games - t,
+                    wins=games - 1,
+                )
+            )
     return stats
 
 
@@ -100,8 +126,16 @@ async def test_awd3_awd7_nt_award_count_and_best_boards(harness):
     stats = _boards(7, {"t1b1": 6, "t2b1": 7})
     # the scores: t1b1 2*6-1 = 11 (ineligible), t2b1 2*7-2 = 12, t3b1 2*10-3 = 17 (best eligible)
     stats = [s.model_copy(update={"points": 30.0}) if s.player_id == "t1b1" else s for s in stats]
-    await harness.send(completed("nt-2023", "mixed-team", standings, kind="team", board_stats=stats,
-                                 tiebreaks=["match_points", "opp_match_points"]))
+    await harness.send(
+        completed(
+            "nt-2023",
+            "mixed-team",
+            standings,
+            kind="team",
+            board_stats=stats,
+            tiebreaks=["match_points", "opp_match_points"],
+        )
+    )
     await harness.settle()
     [pub] = harness.published("mixed-team")
     assert [bool(p["items"]) for p in pub.places] == [True] * 6 + [False]
@@ -111,8 +145,9 @@ async def test_awd3_awd7_nt_award_count_and_best_boards(harness):
     board1 = next(b for b in detail["boards"] if b["board"] == 1)
     assert [c["player_id"] for c in board1["ineligible"]] == ["t1b1"]
     assert "t2b1" in [c["player_id"] for c in board1["eligible"]]
-    certs = (await harness.client.get("/v1/events/nt-2023/sections/mixed-team/certificates",
-                                      params={"entrant_id": "t3b1"})).json()["rows"]
+    certs = (
+        await harness.client.get("/v1/events/nt-2023/sections/mixed-team/certificates", params={"entrant_id": "t3b1"})
+    ).json()["rows"]
     assert certs[0]["lines"] == ["Best board 1", "certificate"] and certs[0]["unit_name"] == "Team 3"
 
 
@@ -120,12 +155,17 @@ async def test_awd7_participation_boundary_69_and_70_percent(harness):
     """AWD-7: 69 of 100 board games is not enough, 70 of 100 is (inclusive)."""
     await harness.send(configured("nt-2023"))
     standings = [row(1, "t1"), row(2, "t2")]
-    stats = [BoardStat(entrant_id="t1", player_id="a", name="A", board=1, games_played=69, board_games=100,
-                       points=138, wins=69),
-             BoardStat(entrant_id="t2", player_id="b", name="B", board=1, games_played=70, board_games=100,
-                       points=100, wins=40)]
-    await harness.send(completed("nt-2023", "junior-boys-team", standings, kind="team", board_stats=stats,
-                                 tiebreaks=["match_points"]))
+    stats = [
+        BoardStat(
+            entrant_id="t1", player_id="a", name="A", board=1, games_played=69, board_games=100, points=138, wins=69
+        ),
+        BoardStat(
+            entrant_id="t2", player_id="b", name="B", board=1, games_played=70, board_games=100, points=100, wins=40
+        ),
+    ]
+    await harness.send(
+        completed("nt-2023", "junior-boys-team", standings, kind="team", board_stats=stats, tiebreaks=["match_points"])
+    )
     await harness.settle()
     [pub] = harness.published("junior-boys-team")
     assert [(b["board"], b["player_id"]) for b in pub.best_boards] == [(1, "b")]

@@ -1,4 +1,5 @@
 """Composition root of the gameplay service: build(settings, bus=None, clock=None) -> Service."""
+
 from __future__ import annotations
 
 from sqlalchemy.engine import make_url
@@ -21,12 +22,21 @@ NAME = "gameplay"
 
 
 def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Clock | None = None) -> Service:
-    runtime = ServiceRuntime(NAME, settings, metadata, bus=bus or bus_from_settings(settings), clock=clock or clock_from_settings(settings),
-                             owns_bus=bus is None)
+    runtime = ServiceRuntime(
+        NAME,
+        settings,
+        metadata,
+        bus=bus or bus_from_settings(settings),
+        clock=clock or clock_from_settings(settings),
+        owns_bus=bus is None,
+    )
     writer = None
     if runtime.database_url.startswith("postgresql") and settings.move_writers > 0:
-        writer = PgMoveWriter(make_url(runtime.database_url).set(drivername="postgresql")
-                              .render_as_string(hide_password=False), flushers=settings.move_writers, linger_s=settings.move_linger_ms / 1000)
+        writer = PgMoveWriter(
+            make_url(runtime.database_url).set(drivername="postgresql").render_as_string(hide_password=False),
+            flushers=settings.move_writers,
+            linger_s=settings.move_linger_ms / 1000,
+        )
         runtime.on_stop(writer.close)
     games = GameService(runtime, writer, idempotency.for_runtime(runtime, idempotency_keys))
     consumers.register(runtime, games)

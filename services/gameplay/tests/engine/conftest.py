@@ -1,5 +1,6 @@
 """Shared fixtures of the engine tests. Fixtures of the pure-Python engine tests are prefixed
 ``ref_``; those of the compiled-core tests ``core_``."""
+
 from __future__ import annotations
 
 import importlib

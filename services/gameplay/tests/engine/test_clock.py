@@ -2,16 +2,25 @@
 
 Time is driven by hand (``ref_time``); the clock numbers come from the seed presets in
 RULES.md PLAY-5 and are passed in as configuration."""
+
 from __future__ import annotations
 
 import pytest
 
-from gameplay.engine import (ClockConfig, ClockError, ClockSnapshot, GameClock, PairGame, Playoff, PlayoffConfig,
-                             two_game_round_points)
+from gameplay.engine import (
+    ClockConfig,
+    ClockError,
+    ClockSnapshot,
+    GameClock,
+    PairGame,
+    Playoff,
+    PlayoffConfig,
+    two_game_round_points,
+)
 from gameplay.engine.rounds import RoundPointsTable
 
-SZ_FREE = ClockConfig(15 * 60)              # 15 min sudden death
-SZ_PRO_ADULT = ClockConfig(30 * 60, 15)     # 30 min + 15 s
+SZ_FREE = ClockConfig(15 * 60)  # 15 min sudden death
+SZ_PRO_ADULT = ClockConfig(30 * 60, 15)  # 30 min + 15 s
 PLAYOFF = PlayoffConfig(pair_clock=ClockConfig(5 * 60, 3), single_clock=ClockConfig(3 * 60, 2))
 
 
@@ -64,8 +73,9 @@ def test_play4_both_flags_is_a_draw(ref_time):
     clock.press("black")
     snap = clock.snapshot()
     assert snap.remaining == {"black": 30, "white": 60} and snap.running == "white"
-    restored = GameClock.restore(ClockConfig(60), ref_time,
-                                 ClockSnapshot({"black": 0.0, "white": -1.0}, None, None, snap.moves))
+    restored = GameClock.restore(
+        ClockConfig(60), ref_time, ClockSnapshot({"black": 0.0, "white": -1.0}, None, None, snap.moves)
+    )
     status = restored.flag_status()
     assert status.both and status.loser is None and set(status.flagged) == {"black", "white"}
 
@@ -87,12 +97,15 @@ def test_play5_pause_resume_and_arbiter_time(ref_time):
         clock.add_time("first", 0)
 
 
-@pytest.mark.parametrize("action,code", [
-    (lambda c: c.press("white"), "not_running"),
-    (lambda c: c.start("white"), "already_started"),
-    (lambda c: c.remaining("red"), "bad_side"),
-    (lambda c: c.resume(), "not_paused"),
-])
+@pytest.mark.parametrize(
+    "action,code",
+    [
+        (lambda c: c.press("white"), "not_running"),
+        (lambda c: c.start("white"), "already_started"),
+        (lambda c: c.remaining("red"), "bad_side"),
+        (lambda c: c.resume(), "not_paused"),
+    ],
+)
 def test_play5_clock_misuse_refused(ref_time, action, code):
     """PLAY-5: only the running side presses; the clock starts once."""
     clock = GameClock(SZ_FREE, ref_time)
@@ -171,6 +184,7 @@ def test_pair5_round_points_are_configuration():
 
 # -- PLAY-PLAYOFF -----------------------------------------------------------------------------
 
+
 def test_playoff_pair_decides():
     """PLAY-PLAYOFF: two games at 5 min + 3 s, each player moving first once."""
     playoff = Playoff(PLAYOFF)
@@ -200,10 +214,13 @@ def test_playoff_level_pair_goes_to_sudden_death_singles(pair):
         playoff.record("a")
 
 
-@pytest.mark.parametrize("elapsed,reason,winner_player", [
-    (100, None, None),
-    (301, "time_forfeit", "second"),
-])
+@pytest.mark.parametrize(
+    "elapsed,reason,winner_player",
+    [
+        (100, None, None),
+        (301, "time_forfeit", "second"),
+    ],
+)
 def test_play5_flag_ends_the_game_for_the_server(ref_time, elapsed, reason, winner_player):
     """PLAY-5: the server applies the clock's verdict to the game (sides are the players)."""
     from gameplay.engine import OpeningProtocol, RuleSet, reference

@@ -4,6 +4,7 @@ Positions are written as lines of text laid along a direction from a start point
 ``X`` black, ``O`` white, ``.`` empty, ``*`` the point being classified (empty). Each
 case cites the Renju (RIF) reasoning that decides it.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -226,6 +227,7 @@ def test_play3_forbidden_points_matches_classify_on_every_point():
 
 # ---------------------------------------------------------------- PLAY-1 line length
 
+
 @pytest.mark.parametrize(
     ("stones", "point", "expected"),
     [
@@ -249,6 +251,7 @@ def test_play1_line_length(stones, point, expected):
 
 # ---------------------------------------------------------------- input validation
 
+
 @pytest.mark.parametrize(
     ("call", "message"),
     [
@@ -266,7 +269,7 @@ def test_play1_line_length(stones, point, expected):
         (lambda: _core.forbidden_points([(20, 2)], []), "off the 15x15 board"),
         (lambda: _core.line_length([(1, 1)], (15, 1)), "off the 15x15 board"),
         (lambda: _core.line_length([(1, 1), (1, 1)], (2, 2)), "twice"),
-        (lambda: _core.classify([(2 ** 70, 0)], [], (7, 7)), "off the 15x15 board"),
+        (lambda: _core.classify([(2**70, 0)], [], (7, 7)), "off the 15x15 board"),
         (lambda: _core.classify([(True, 0)], [], (7, 7)), "integers"),
         (lambda: _core.classify([(1.0, 0)], [], (7, 7)), "integers"),
         (lambda: _core.classify([], [], ("h", 8)), "integers"),
@@ -331,7 +334,7 @@ def test_play3_forbidden_points_equals_classify_on_every_point_random():
         rng.shuffle(cells)
         nb = int(len(cells) * rng.uniform(0.1, 0.5))
         nw = int(len(cells) * rng.uniform(0.0, 0.25))
-        black, white = cells[:nb], cells[nb:nb + nw]
+        black, white = cells[:nb], cells[nb : nb + nw]
         occupied = set(black) | set(white)
         expected = {}
         for x in range(15):

@@ -17,6 +17,7 @@ and the core is checked to say "none" on every non-candidate point.
 Sizes: by default 20,000+ positions against the reference and 10,000+ against ``renju``
 (well under a minute each on this machine). FULL_DIFF=1 runs 100,000+ against the reference.
 """
+
 from __future__ import annotations
 
 import os
@@ -38,6 +39,7 @@ Position = tuple[tuple[Point, ...], tuple[Point, ...]]
 
 
 # ---------------------------------------------------------------- candidate points
+
 
 def _targets() -> dict[Point, list[tuple[int, bool]]]:
     """For each stone: (direction * 225 + cell, within 3) of every point it can influence."""
@@ -92,6 +94,7 @@ def candidate_points(black, white) -> list[Point]:
 
 
 # ---------------------------------------------------------------- positions
+
 
 def _run_length(stones: set[Point], p: Point) -> int:
     best = 0
@@ -187,6 +190,7 @@ def _describe(black, white, p, **kinds) -> str:
 
 # ---------------------------------------------------------------- vs the reference
 
+
 def check_against_reference(black, white, full_board: bool) -> list[str]:
     """Disagreements between the core and the reference on one position; with
     ``full_board`` also every non-candidate point and the reference's forbidden_points."""
@@ -210,7 +214,9 @@ def check_against_reference(black, white, full_board: bool) -> list[str]:
     if full_board:
         ref_fouls = reference.forbidden_points(black, white)
         if ref_fouls != core_fouls:
-            problems.append(f"forbidden_points differ: reference={ref_fouls} core={core_fouls}\n{diagram(black, white)}")
+            problems.append(
+                f"forbidden_points differ: reference={ref_fouls} core={core_fouls}\n{diagram(black, white)}"
+            )
     return problems
 
 
@@ -297,12 +303,13 @@ def test_play3_candidate_filter_is_not_vacuous():
     """PLAY-3: the differential positions do contain every kind, so agreement means something."""
     seen = {}
     for black, white in game_positions(REFERENCE_GAME_SEEDS[0], 3_000):
-        for p, kind in _core.forbidden_points(black, white).items():
+        for _p, kind in _core.forbidden_points(black, white).items():
             seen[kind] = seen.get(kind, 0) + 1
     assert set(seen) == {"overline", "double_four", "double_three"}, seen
 
 
 # ---------------------------------------------------------------- vs the renju package
+
 
 def renju_fouls(black, white, points) -> dict[Point, int]:
     """renju's verdict per point: 0 legal (or five), 1 double three, 2 double four, 3 overline.

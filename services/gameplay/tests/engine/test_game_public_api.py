@@ -1,14 +1,35 @@
 """The public API of ``gameplay.engine`` (names other services and outside checks rely on)."""
+
 from __future__ import annotations
 
 import gameplay.engine as engine
 from gameplay.engine import backend, reference
 
 PUBLIC = [
-    "classify", "forbidden_points", "line_length", "IMPLEMENTATION", "to_notation", "from_notation",
-    "Game", "RuleSet", "Colour", "Reason", "Result", "OpeningProtocol", "OpeningConfig", "OPENINGS",
-    "identify_opening", "GameClock", "ClockConfig", "two_game_round_points", "PairGame", "Playoff",
-    "GameRecord", "record_game", "parse_psq", "IllegalAction",
+    "classify",
+    "forbidden_points",
+    "line_length",
+    "IMPLEMENTATION",
+    "to_notation",
+    "from_notation",
+    "Game",
+    "RuleSet",
+    "Colour",
+    "Reason",
+    "Result",
+    "OpeningProtocol",
+    "OpeningConfig",
+    "OPENINGS",
+    "identify_opening",
+    "GameClock",
+    "ClockConfig",
+    "two_game_round_points",
+    "PairGame",
+    "Playoff",
+    "GameRecord",
+    "record_game",
+    "parse_psq",
+    "IllegalAction",
 ]
 
 

@@ -1,4 +1,5 @@
 """Game state under both tracks: PLAY-1 free rules, PLAY-3 professional fouls, PLAY-4 endings."""
+
 from __future__ import annotations
 
 import pytest
@@ -153,14 +154,17 @@ def test_play4_full_board_draw():
     assert game.result.reason is Reason.DRAW_FULL_BOARD and game.result.winner is None
 
 
-@pytest.mark.parametrize("end,args,winner,reason", [
-    ("resign", ("black",), Colour.WHITE, Reason.RESIGNATION),
-    ("agree_draw", (), None, Reason.DRAW_AGREEMENT),
-    ("time_forfeit", ("white",), Colour.BLACK, Reason.TIME_FORFEIT),
-    ("both_flags", (), None, Reason.DRAW_BOTH_FLAGS),
-    ("no_show", ("white",), Colour.BLACK, Reason.NO_SHOW),
-    ("arbiter_decision", ("white", "illegal device"), Colour.WHITE, Reason.ARBITER),
-])
+@pytest.mark.parametrize(
+    "end,args,winner,reason",
+    [
+        ("resign", ("black",), Colour.WHITE, Reason.RESIGNATION),
+        ("agree_draw", (), None, Reason.DRAW_AGREEMENT),
+        ("time_forfeit", ("white",), Colour.BLACK, Reason.TIME_FORFEIT),
+        ("both_flags", (), None, Reason.DRAW_BOTH_FLAGS),
+        ("no_show", ("white",), Colour.BLACK, Reason.NO_SHOW),
+        ("arbiter_decision", ("white", "illegal device"), Colour.WHITE, Reason.ARBITER),
+    ],
+)
 def test_play4_endings_off_the_board(end, args, winner, reason):
     """PLAY-4 / PLAY-7: resignation, agreement, time forfeit, both flags, no-show, arbiter."""
     game = Game(RuleSet.free(), reference)

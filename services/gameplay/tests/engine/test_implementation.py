@@ -3,6 +3,7 @@
 A failed or skipped Cython build must make these tests fail, never fall back silently.
 Each case runs in a fresh interpreter so GAMEPLAY_ENGINE is read at import as in production.
 """
+
 from __future__ import annotations
 
 import os
@@ -15,8 +16,7 @@ import pytest
 from gameplay.engine import backend
 
 PROBE = (
-    "from gameplay.engine import backend as b; "
-    "print(b.IMPLEMENTATION); print(b.core.__name__); print(b.core.__file__)"
+    "from gameplay.engine import backend as b; print(b.IMPLEMENTATION); print(b.core.__name__); print(b.core.__file__)"
 )
 
 

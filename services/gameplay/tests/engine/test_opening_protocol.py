@@ -1,11 +1,21 @@
 """PLAY-2: the designated-opening procedure (swap after three, N fifth-move offers) and the
 professional game it leads into."""
+
 from __future__ import annotations
 
 import pytest
 
-from gameplay.engine import (Colour, IllegalAction, OpeningConfig, OpeningProtocol, Phase, Reason,
-                             RuleSet, from_notation, reference)
+from gameplay.engine import (
+    Colour,
+    IllegalAction,
+    OpeningConfig,
+    OpeningProtocol,
+    Phase,
+    Reason,
+    RuleSet,
+    from_notation,
+    reference,
+)
 from gameplay.engine.errors import CONFLICT_CODES, INPUT_CODES
 
 P = from_notation
@@ -92,13 +102,16 @@ def test_play2_swap_needs_a_colour_and_the_right_player():
     refused("bad_player", proto.choose_colour, "third", "black")
 
 
-@pytest.mark.parametrize("stones,code", [
-    (["g8", "h9", "i9"], "not_centre"),
-    (["h8", "h10", "i9"], "not_an_opening"),
-    (["h8", "h9", "l12"], "not_an_opening"),
-    (["h8", "h9"], "not_an_opening"),
-    (["h8", "h9", "z9"], "off_board"),
-])
+@pytest.mark.parametrize(
+    "stones,code",
+    [
+        (["g8", "h9", "i9"], "not_centre"),
+        (["h8", "h10", "i9"], "not_an_opening"),
+        (["h8", "h9", "l12"], "not_an_opening"),
+        (["h8", "h9"], "not_an_opening"),
+        (["h8", "h9", "z9"], "off_board"),
+    ],
+)
 def test_play2_opening_must_be_designated(stones, code):
     """PLAY-2: black 1 on h8, and moves 2-3 forming one of the 26 openings; else refused."""
     proto = new()
@@ -126,14 +139,17 @@ def test_play2_section_fixes_n():
     assert proto.n == 2
 
 
-@pytest.mark.parametrize("offers,code", [
-    (["a1"], "offer_count"),
-    (["a1", "b2", "c3"], "offer_count"),
-    (["a1", "a1"], "offer_duplicate"),
-    (["h8", "a1"], "offer_occupied"),
-    (["g7", "a1"], "offer_occupied"),          # move 4
-    (["a1", "p1"], "offer_off_board"),
-])
+@pytest.mark.parametrize(
+    "offers,code",
+    [
+        (["a1"], "offer_count"),
+        (["a1", "b2", "c3"], "offer_count"),
+        (["a1", "a1"], "offer_duplicate"),
+        (["h8", "a1"], "offer_occupied"),
+        (["g7", "a1"], "offer_occupied"),  # move 4
+        (["a1", "p1"], "offer_off_board"),
+    ],
+)
 def test_play2_invalid_offer_sets_refused(offers, code):
     """PLAY-2: black must offer exactly N distinct empty points; otherwise refused and black
     stays to move."""
@@ -228,7 +244,7 @@ def test_play3_forbidden_move_after_opening_loses_for_black_player():
     game with its foul, and the result maps back to the players (after the swap the second
     player holds black)."""
     proto = new()
-    proto.place_opening("first", ["h8", "h9", "h10"], n=1)   # D1 Kansei
+    proto.place_opening("first", ["h8", "h9", "h10"], n=1)  # D1 Kansei
     proto.choose_colour("second", "black")
     proto.play("first", "a1")
     proto.offer_fifth("second", ["i10"])
@@ -265,8 +281,10 @@ def test_play2_offer_key_invariant_under_congruence():
     base = offer_key(black, white, offer)
     for k in range(8):
         for shift in [(0, 0), (3, -2), (-5, 4)]:
+
             def move(p):
                 q = transform(p, k)
                 return (q[0] + shift[0], q[1] + shift[1])
+
             assert offer_key([move(p) for p in black], [move(p) for p in white], move(offer)) == base
     assert offer_key(black, white, P("k9")) != base

@@ -1,22 +1,46 @@
 """PLAY-2: the 26 designated openings (RULES.md Appendix A), named in all 8 symmetries."""
+
 from __future__ import annotations
 
 import pytest
 
-from gameplay.engine import (OPENINGS, canonical_symmetry, from_notation, get_opening, identify_opening,
-                             to_notation, transform)
+from gameplay.engine import (
+    OPENINGS,
+    canonical_symmetry,
+    from_notation,
+    get_opening,
+    identify_opening,
+    to_notation,
+    transform,
+)
 
 # Appendix A written out as notation: code, international name, white 2, black 3.
 APPENDIX_A = [
-    ("D1", "Kansei", "h9", "h10"), ("D2", "Keigetsu", "h9", "i10"), ("D3", "Sosei", "h9", "j10"),
-    ("D4", "Kagetsu", "h9", "i9"), ("D5", "Zangetsu", "h9", "j9"), ("D6", "Ugetsu", "h9", "i8"),
-    ("D7", "Kinsei", "h9", "j8"), ("D8", "Shogetsu", "h9", "h7"), ("D9", "Kyugetsu", "h9", "i7"),
-    ("D10", "Shingetsu", "h9", "j7"), ("D11", "Zuisei", "h9", "h6"), ("D12", "Sangetsu", "h9", "i6"),
+    ("D1", "Kansei", "h9", "h10"),
+    ("D2", "Keigetsu", "h9", "i10"),
+    ("D3", "Sosei", "h9", "j10"),
+    ("D4", "Kagetsu", "h9", "i9"),
+    ("D5", "Zangetsu", "h9", "j9"),
+    ("D6", "Ugetsu", "h9", "i8"),
+    ("D7", "Kinsei", "h9", "j8"),
+    ("D8", "Shogetsu", "h9", "h7"),
+    ("D9", "Kyugetsu", "h9", "i7"),
+    ("D10", "Shingetsu", "h9", "j7"),
+    ("D11", "Zuisei", "h9", "h6"),
+    ("D12", "Sangetsu", "h9", "i6"),
     ("D13", "Yusei", "h9", "j6"),
-    ("I1", "Chosei", "i9", "j10"), ("I2", "Kyogetsu", "i9", "j9"), ("I3", "Kosei", "i9", "j8"),
-    ("I4", "Suigetsu", "i9", "j7"), ("I5", "Ryusei", "i9", "j6"), ("I6", "Ungetsu", "i9", "i8"),
-    ("I7", "Hogetsu", "i9", "i7"), ("I8", "Rangetsu", "i9", "i6"), ("I9", "Gingetsu", "i9", "h7"),
-    ("I10", "Meisei", "i9", "h6"), ("I11", "Shagetsu", "i9", "g7"), ("I12", "Meigetsu", "i9", "g6"),
+    ("I1", "Chosei", "i9", "j10"),
+    ("I2", "Kyogetsu", "i9", "j9"),
+    ("I3", "Kosei", "i9", "j8"),
+    ("I4", "Suigetsu", "i9", "j7"),
+    ("I5", "Ryusei", "i9", "j6"),
+    ("I6", "Ungetsu", "i9", "i8"),
+    ("I7", "Hogetsu", "i9", "i7"),
+    ("I8", "Rangetsu", "i9", "i6"),
+    ("I9", "Gingetsu", "i9", "h7"),
+    ("I10", "Meisei", "i9", "h6"),
+    ("I11", "Shagetsu", "i9", "g7"),
+    ("I12", "Meigetsu", "i9", "g6"),
     ("I13", "Suisei", "i9", "f6"),
 ]
 
@@ -55,12 +79,15 @@ def test_play2_the_8_images_cover_every_opening_position_exactly_once():
             assert identify_opening([(7, 7), w2, b3]).code == seen[((7, 7), w2, b3)]
 
 
-@pytest.mark.parametrize("stones", [
-    ["h8", "h10", "i9"],   # white 2 not next to h8
-    ["h8", "h9", "k8"],    # black 3 three points away
-    ["g8", "h9", "i9"],    # black 1 off the centre
-    ["h8", "h9", "h9"],    # the same point twice
-])
+@pytest.mark.parametrize(
+    "stones",
+    [
+        ["h8", "h10", "i9"],  # white 2 not next to h8
+        ["h8", "h9", "k8"],  # black 3 three points away
+        ["g8", "h9", "i9"],  # black 1 off the centre
+        ["h8", "h9", "h9"],  # the same point twice
+    ],
+)
 def test_play2_not_an_opening(stones):
     """PLAY-2: positions outside the 26 openings are not named."""
     assert identify_opening([from_notation(s) for s in stones]) is None

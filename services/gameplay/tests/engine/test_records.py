@@ -1,12 +1,26 @@
 """PLAY-8: game records -- JSON round trip, standard notation, Gomocup PSQ export."""
+
 from __future__ import annotations
 
 import json
 
 import pytest
 
-from gameplay.engine import (Game, GameRecord, OpeningConfig, OpeningProtocol, Reason, RuleSet, format_moves,
-                             from_notation, parse_moves, parse_psq, record_game, reference, to_notation)
+from gameplay.engine import (
+    Game,
+    GameRecord,
+    OpeningConfig,
+    OpeningProtocol,
+    Reason,
+    RuleSet,
+    format_moves,
+    from_notation,
+    parse_moves,
+    parse_psq,
+    record_game,
+    reference,
+    to_notation,
+)
 
 
 def professional_game():
@@ -23,19 +37,25 @@ def professional_game():
 
 
 def meta_for(n: int):
-    return [{"at": f"2026-11-29T10:{i:02d}:00Z", "think_ms": 1000 * i,
-             "clock": {"black": 1800.0 - i, "white": 1795.5 - i}} for i in range(1, n + 1)]
+    return [
+        {"at": f"2026-11-29T10:{i:02d}:00Z", "think_ms": 1000 * i, "clock": {"black": 1800.0 - i, "white": 1795.5 - i}}
+        for i in range(1, n + 1)
+    ]
 
 
 def test_play8_record_holds_moves_opening_and_result():
     """PLAY-8: moves with timestamps and clock readings, opening choices, result and reason."""
     proto = professional_game()
-    record = record_game(proto, players={"first": "p-17", "second": "p-42"}, move_meta=meta_for(12),
-                         clock={"initial": 1800, "increment": 15}, meta={"event": "SZ", "round": 3})
+    record = record_game(
+        proto,
+        players={"first": "p-17", "second": "p-42"},
+        move_meta=meta_for(12),
+        clock={"initial": 1800, "increment": 15},
+        meta={"event": "SZ", "round": 3},
+    )
     assert record.notation() == "h8 h9 h10 a1 i10 a3 j11 a5 j12 a7 j10"
     assert [m.player for m in record.moves[:5]] == ["first", "first", "first", "first", "second"]
-    assert record.moves[4].at == "2026-11-29T10:05:00Z" and record.moves[4].clock == {"black": 1795.0,
-                                                                                     "white": 1790.5}
+    assert record.moves[4].at == "2026-11-29T10:05:00Z" and record.moves[4].clock == {"black": 1795.0, "white": 1790.5}
     assert record.moves[-1].foul == "double_three"
     o = record.opening
     assert (o.code, o.name, o.n, o.swapped, o.black_player) == ("D1", "Kansei", 2, True, "second")
@@ -89,8 +109,7 @@ def test_play8_free_game_result_maps_to_players():
     game.play(from_notation("h8"))
     game.resign("white")
     record = record_game(game, players={"black": "p-1", "white": "p-2"})
-    assert (record.result.winner, record.result.winner_player, record.result.reason) == ("black", "p-1",
-                                                                                         "resignation")
+    assert (record.result.winner, record.result.winner_player, record.result.reason) == ("black", "p-1", "resignation")
     assert record.moves[0].player == "p-1"
     assert record.rules == {"track": "free", "exactly_five": False, "on_forbidden": "loss"}
 

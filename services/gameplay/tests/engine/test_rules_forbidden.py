@@ -3,6 +3,7 @@ found: the plain-Python reference always, the compiled core when it is built.
 
 Diagrams: rows top to bottom, ``X`` black, ``O`` white, ``.`` empty, ``*`` the black move judged.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -48,30 +49,44 @@ def test_play3_in_line_shapes(ref_any_core, case, pattern, expected):
 
 # Two-dimensional classics. Each diagram is placed with its bottom-left cell on (3, 3).
 DIAGRAMS = [
-    ("double three (open threes crossing)", """
+    (
+        "double three (open threes crossing)",
+        """
         .......
         ...X...
         ...X...
         .XX*...
         .......
         .......
-     """, "double_three"),
-    ("double four (two lines)", """
+     """,
+        "double_three",
+    ),
+    (
+        "double four (two lines)",
+        """
         ...X...
         ...X...
         ...X...
         XXX*...
         .......
-     """, "double_four"),
-    ("4-3 is legal", """
+     """,
+        "double_four",
+    ),
+    (
+        "4-3 is legal",
+        """
         .......
         ...X...
         ...X...
         OXX*X..
         .......
         .......
-     """, "none"),
-    ("4-3-3 is a double three", """
+     """,
+        "none",
+    ),
+    (
+        "4-3-3 is a double three",
+        """
         .........
         .........
         ...X.X...
@@ -79,8 +94,12 @@ DIAGRAMS = [
         XXX*.....
         .........
         .........
-     """, "double_three"),
-    ("4-4-3 is a double four", """
+     """,
+        "double_three",
+    ),
+    (
+        "4-4-3 is a double four",
+        """
         ....X....
         ....X....
         ....X....
@@ -89,8 +108,12 @@ DIAGRAMS = [
         ......X..
         .......X.
         .........
-     """, "double_four"),
-    ("five with an overline elsewhere wins: five", """
+     """,
+        "double_four",
+    ),
+    (
+        "five with an overline elsewhere wins: five",
+        """
         ...X...
         ...X...
         ...X...
@@ -98,8 +121,12 @@ DIAGRAMS = [
         ...X...
         ...X...
         .......
-     """, "five"),
-    ("five with a double four wins: five", """
+     """,
+        "five",
+    ),
+    (
+        "five with a double four wins: five",
+        """
         ...X...
         ...X...
         ...X...
@@ -107,8 +134,12 @@ DIAGRAMS = [
         ..X....
         .X.....
         X......
-     """, "five"),
-    ("five with a double three wins: five", """
+     """,
+        "five",
+    ),
+    (
+        "five with a double three wins: five",
+        """
         .......
         ...X...
         ...X...
@@ -116,23 +147,33 @@ DIAGRAMS = [
         ..X....
         .X.....
         .......
-     """, "five"),
-    ("three blocked by the white stone is no three", """
+     """,
+        "five",
+    ),
+    (
+        "three blocked by the white stone is no three",
+        """
         .......
         ...X...
         ...X...
         .OX*X..
         .......
         .......
-     """, "none"),
-    ("three one step from a white stone is still a three", """
+     """,
+        "none",
+    ),
+    (
+        "three one step from a white stone is still a three",
+        """
         .......
         ...X...
         ...X...
         O.X*X..
         .......
         .......
-     """, "double_three"),
+     """,
+        "double_three",
+    ),
 ]
 
 
@@ -200,24 +241,30 @@ def test_play3_forbidden_points_lists_every_foul(ref_any_core):
     assert dict(fouls) == expected
 
 
-@pytest.mark.parametrize("stones,point,expected", [
-    ({(1, 0), (2, 0)}, (0, 0), 3),
-    ({(1, 1), (2, 2), (4, 4), (5, 5)}, (3, 3), 5),
-    ({(7, 8), (7, 9), (8, 7)}, (7, 7), 3),
-    (set(), (14, 14), 1),
-])
+@pytest.mark.parametrize(
+    "stones,point,expected",
+    [
+        ({(1, 0), (2, 0)}, (0, 0), 3),
+        ({(1, 1), (2, 2), (4, 4), (5, 5)}, (3, 3), 5),
+        ({(7, 8), (7, 9), (8, 7)}, (7, 7), 3),
+        (set(), (14, 14), 1),
+    ],
+)
 def test_play1_line_length(ref_any_core, stones, point, expected):
     """PLAY-1: longest run through the point, the point counted."""
     assert ref_any_core.line_length(stones, point) == expected
 
 
-@pytest.mark.parametrize("black,white,point", [
-    ({(7, 7)}, set(), (7, 7)),          # occupied
-    ({(7, 7)}, {(7, 7)}, (1, 1)),       # a point holds both colours
-    (set(), set(), (15, 0)),            # off the board
-    (set(), set(), (1,)),               # not a pair
-    ({(1.0, 2)}, set(), (3, 3)),        # not integers
-])
+@pytest.mark.parametrize(
+    "black,white,point",
+    [
+        ({(7, 7)}, set(), (7, 7)),  # occupied
+        ({(7, 7)}, {(7, 7)}, (1, 1)),  # a point holds both colours
+        (set(), set(), (15, 0)),  # off the board
+        (set(), set(), (1,)),  # not a pair
+        ({(1.0, 2)}, set(), (3, 3)),  # not integers
+    ],
+)
 def test_play3_reference_rejects_bad_input(black, white, point):
     """PLAY-3 reference core: bad input is refused with a clear ValueError."""
     with pytest.raises(ValueError):

@@ -1,5 +1,6 @@
 """PLAY-3: the rules cores agree with an independent implementation, the test-only ``renju``
 package (RULES.md Appendix B), on seeded random positions dense enough to hold many fouls."""
+
 from __future__ import annotations
 
 import random
@@ -16,7 +17,7 @@ def _random_position(rng: random.Random):
     pool = cells[:70]
     rng.shuffle(pool)
     nb, nw = rng.randint(10, 30), rng.randint(4, 22)
-    return set(pool[:nb]), set(pool[nb:nb + nw])
+    return set(pool[:nb]), set(pool[nb : nb + nw])
 
 
 def _oracle_fouls(black, white):

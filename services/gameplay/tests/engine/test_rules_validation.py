@@ -1,4 +1,5 @@
 """Both rules cores refuse the same malformed positions (switching GAMEPLAY_ENGINE changes nothing)."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,5 @@
 """Gameplay services on the real PostgreSQL and RabbitMQ (fixtures of gomoku_shared.testing)."""
+
 from __future__ import annotations
 
 import contextlib
@@ -10,13 +11,13 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
 
+from gameplay_testkit import KEYS, START, Api, Observed, message  # noqa: E402
+
+from gameplay.bootstrap import build  # noqa: E402
 from gomoku_shared.clock import FakeClock  # noqa: E402
 from gomoku_shared.messaging.rabbit import RabbitEventBus  # noqa: E402
 from gomoku_shared.migrate import upgrade_async  # noqa: E402
 from gomoku_shared.settings import ServiceSettings  # noqa: E402
-
-from gameplay.bootstrap import build  # noqa: E402
-from gameplay_testkit import KEYS, START, Api, Observed, message  # noqa: E402
 
 
 class Cluster:
@@ -31,8 +32,9 @@ class Cluster:
         self.publisher = RabbitEventBus(amqp_url, namespace=ns)
 
     async def start(self, replicas: int) -> None:
-        settings = ServiceSettings(DATABASE_URL=self.url, AMQP_URL=self.amqp_url, BUS_NAMESPACE=self.ns,
-                                   API_KEYS=KEYS, RELAY_POLL_S=0.05)
+        settings = ServiceSettings(
+            DATABASE_URL=self.url, AMQP_URL=self.amqp_url, BUS_NAMESPACE=self.ns, API_KEYS=KEYS, RELAY_POLL_S=0.05
+        )
         await upgrade_async("gameplay", settings.database_url)
         await self.publisher.start()
         self._stack.push_async_callback(self.publisher.close)

@@ -1,4 +1,5 @@
 """A gameplay service on SQLite and the in-memory bus, driven by a fake clock."""
+
 from __future__ import annotations
 
 import os
@@ -9,13 +10,13 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
 
+from gameplay_testkit import KEYS, START, Api, Observed, message  # noqa: E402
+
+from gameplay.bootstrap import build
 from gomoku_shared.clock import FakeClock  # noqa: E402
 from gomoku_shared.messaging.memory import InMemoryEventBus
 from gomoku_shared.migrate import upgrade_async
 from gomoku_shared.settings import ServiceSettings
-
-from gameplay.bootstrap import build
-from gameplay_testkit import KEYS, START, Api, Observed, message  # noqa: E402
 
 
 class Harness:
@@ -61,8 +62,7 @@ async def gp(tmp_path):
 
         for queue in CONSUMES:
             if queue != "gameplay":
-                await bus.subscribe(queue, list(CONSUMES[queue]), discard,
-                                    delivery_limit=settings.delivery_limit)
+                await bus.subscribe(queue, list(CONSUMES[queue]), discard, delivery_limit=settings.delivery_limit)
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=svc.app), base_url="http://t") as client:
             yield Harness(svc, bus, clock, client, observed)
     await bus.close()

@@ -1,5 +1,6 @@
 """Pure rules of the service layer: server clocks (PLAY-5) and pairing outcomes (PAIR-4/5,
 PLAY-6, PLAY-7, PLAY-PLAYOFF), table-driven."""
+
 from __future__ import annotations
 
 import pytest
@@ -35,16 +36,19 @@ def test_play5_stop_and_arbiter_time():
     assert c.running is None and c.flag_due_ms is None and c.readings(99_000)["first"] == 58_000
 
 
-@pytest.mark.parametrize("g1,g2,points", [
-    # PAIR-5: 2W or 1W+1D -> 2; 1W+1L or 2D -> 1; 2L or 1L+1D -> 0 (points of a, b)
-    (("a", "five"), ("a", "five"), (2, 0)),
-    (("a", "five"), (None, "draw_agreement"), (2, 0)),
-    (("a", "five"), ("b", "five"), (1, 1)),
-    ((None, "draw_passes"), (None, "draw_agreement"), (1, 1)),
-    (("b", "resignation"), ("b", "five"), (0, 2)),
-    (("b", "forbidden"), (None, "draw_full_board"), (0, 2)),
-    (("a", "five"), ("b", "time_forfeit"), (1, 1)),  # a flag in game 2 is an ordinary loss
-])
+@pytest.mark.parametrize(
+    "g1,g2,points",
+    [
+        # PAIR-5: 2W or 1W+1D -> 2; 1W+1L or 2D -> 1; 2L or 1L+1D -> 0 (points of a, b)
+        (("a", "five"), ("a", "five"), (2, 0)),
+        (("a", "five"), (None, "draw_agreement"), (2, 0)),
+        (("a", "five"), ("b", "five"), (1, 1)),
+        ((None, "draw_passes"), (None, "draw_agreement"), (1, 1)),
+        (("b", "resignation"), ("b", "five"), (0, 2)),
+        (("b", "forbidden"), (None, "draw_full_board"), (0, 2)),
+        (("a", "five"), ("b", "time_forfeit"), (1, 1)),  # a flag in game 2 is an ordinary loss
+    ],
+)
 def test_pair5_two_game_round_points(g1, g2, points):
     nxt = after_game("two_game", [FinishedGame(*g1)])
     assert (nxt.game_no, nxt.first_mover) == (2, "b")
@@ -52,11 +56,14 @@ def test_pair5_two_game_round_points(g1, g2, points):
     assert (out.a_points, out.b_points) == points
 
 
-@pytest.mark.parametrize("g1,points", [
-    (("a", "time_forfeit"), (2, 0)),  # PLAY-6: b's flag fell in game 1: b loses the round
-    (("b", "time_forfeit"), (0, 2)),
-    (("a", "no_show"), (2, 0)),  # decision: a no-show forfeits the round
-])
+@pytest.mark.parametrize(
+    "g1,points",
+    [
+        (("a", "time_forfeit"), (2, 0)),  # PLAY-6: b's flag fell in game 1: b loses the round
+        (("b", "time_forfeit"), (0, 2)),
+        (("a", "no_show"), (2, 0)),  # decision: a no-show forfeits the round
+    ],
+)
 def test_play6_play7_game_one_forfeits_end_the_round(g1, points):
     out = after_game("two_game", [FinishedGame(*g1)])
     assert out.game_no is None and (out.a_points, out.b_points) == points
@@ -67,14 +74,17 @@ def test_play7_double_forfeit_scores_nothing():
     assert (out.a_points, out.b_points) == (0, 0)
 
 
-@pytest.mark.parametrize("winners,expected", [
-    (["a", "a"], (None, (2, 0))),
-    (["a", "b"], ((3, "a", "single"), None)),
-    ([None, None], ((3, "a", "single"), None)),
-    (["a", "b", None], ((4, "b", "single"), None)),
-    (["a", "b", None, "b"], (None, (0, 2))),
-    (["b"], ((2, "b", "pair"), None)),
-])
+@pytest.mark.parametrize(
+    "winners,expected",
+    [
+        (["a", "a"], (None, (2, 0))),
+        (["a", "b"], ((3, "a", "single"), None)),
+        ([None, None], ((3, "a", "single"), None)),
+        (["a", "b", None], ((4, "b", "single"), None)),
+        (["a", "b", None, "b"], (None, (0, 2))),
+        (["b"], ((2, "b", "pair"), None)),
+    ],
+)
 def test_play_playoff_sequence(winners, expected):
     """PLAY-PLAYOFF: a pair of games (each moves first once), then single games until one is won."""
     out = after_game("playoff", [FinishedGame(w, "five" if w else "draw_agreement") for w in winners])
@@ -88,9 +98,13 @@ def test_play_playoff_sequence(winners, expected):
 def test_live_game_rebuilds_identically_from_its_log():
     """Any replica rebuilds the same state from the stored action log (PLAY-2 steps included)."""
     g = LiveGame(Rules("professional"), "ann", "ben")
-    for kind, role, data in [("opening", "first", {"stones": ["h8", "h9", "j10"], "n": 2}),
-                             ("swap", "second", {"swap": True}), ("move", "first", {"point": "a1"}),
-                             ("offers", "second", {"points": ["j9", "l12"]}), ("choose", "first", {"point": "l12"})]:
+    for kind, role, data in [
+        ("opening", "first", {"stones": ["h8", "h9", "j10"], "n": 2}),
+        ("swap", "second", {"swap": True}),
+        ("move", "first", {"point": "a1"}),
+        ("offers", "second", {"points": ["j9", "l12"]}),
+        ("choose", "first", {"point": "l12"}),
+    ]:
         g.apply(kind, role, data)
     again = LiveGame(Rules("professional"), "ann", "ben", list(g.log))
     assert again.moves == g.moves == ["h8", "h9", "j10", "a1", "l12"]

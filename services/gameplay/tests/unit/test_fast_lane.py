@@ -1,15 +1,15 @@
 """The lean lane for player actions answers exactly as the documented FastAPI routes do (PLAY-2:
 the same judging, the same refusals, the same error shape), request for request."""
+
 from __future__ import annotations
 
 import json
 
 import httpx
-
-from gomoku_shared.auth import KeyRing
+from gameplay_testkit import KEYS, OP, PA, PB, pairing, round_paired
 
 from gameplay.entrypoints.api import create_api
-from gameplay_testkit import KEYS, OP, PA, PB, pairing, round_paired
+from gomoku_shared.auth import KeyRing
 
 LANE_GAME, ROUTE_GAME = "EV.main.S1.r1.p1.g1", "EV.main.S1.r1.p2.g1"
 NAMES = {"carol": "alice", "dave": "bob", "p2": "p1", ROUTE_GAME: LANE_GAME}
@@ -51,8 +51,9 @@ async def _run(client: httpx.AsyncClient, gid: str, black: str, white: str) -> l
     out = []
     for action, body, headers in _script(gid, black, white):
         content = body if isinstance(body, bytes) else json.dumps(body).encode()
-        r = await client.post(f"/v1/games/{gid}/{action}", content=content,
-                              headers={**headers, "content-type": "application/json"})
+        r = await client.post(
+            f"/v1/games/{gid}/{action}", content=content, headers={**headers, "content-type": "application/json"}
+        )
         text = r.text
         for theirs, ours in NAMES.items():
             text = text.replace(theirs, ours)
@@ -67,8 +68,33 @@ async def test_lane_and_routes_answer_alike(gp):
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=routes_only), base_url="http://t") as plain:
         lane = await _run(gp.client, LANE_GAME, "alice", "bob")
         routes = await _run(plain, ROUTE_GAME, "carol", "dave")
-    assert [s for s, _, _ in lane] == [200, 200, 200, 200, 409, 422, 409, 409, 422, 400, 422, 401, 401, 422, 400,
-                                       401, 422, 422, 403, 200, 200, 422, 200, 200, 409]
+    assert [s for s, _, _ in lane] == [
+        200,
+        200,
+        200,
+        200,
+        409,
+        422,
+        409,
+        409,
+        422,
+        400,
+        422,
+        401,
+        401,
+        422,
+        400,
+        401,
+        422,
+        422,
+        403,
+        200,
+        200,
+        422,
+        200,
+        200,
+        409,
+    ]
     assert [r for _, _, r in lane] == [None] * 3 + ["true"] + [None] * (len(lane) - 4)
     for step, (a, b) in enumerate(zip(lane, routes)):
         a_body, b_body = a[1], b[1]

@@ -1,6 +1,7 @@
 """Arbiter decisions from pairing (result.decided) on SQLite + the in-memory bus: the game closes
 with the arbiter's result, nothing played, swept or joined later changes it (PAIR-11, PLAY-4,
 PLAY-7), corrections follow the latest decision (AWD-8), a double forfeit is never a draw."""
+
 from __future__ import annotations
 
 from gameplay_testkit import ARB, decided, pairing, round_paired
@@ -22,7 +23,7 @@ async def test_pair11_arbiter_result_closes_a_waiting_game_and_nothing_changes_i
         r = await gp.api.act(G1, what, who, **body)
         assert r.status_code == 409, (what, r.text)
         assert r.json()["error"]["code"] == "game_over" and "arbiter" in r.json()["error"]["message"]
-    gp.clock.advance(16 * 60)   # past the no-show limit: the sweep finds nothing to decide
+    gp.clock.advance(16 * 60)  # past the no-show limit: the sweep finds nothing to decide
     assert (await gp.api.post("/v1/ops/sweep")).json() == {"flags": 0, "no_shows": 0, "double_forfeits": 0}
     adj = await gp.api.post(f"/v1/games/{G1}/adjudicate", {"result": "white", "reason": "late"}, headers=ARB)
     assert adj.status_code == 409
@@ -64,9 +65,9 @@ async def test_awd8_correction_after_the_fact_changes_the_finished_game_and_old_
     g = await gp.api.game(G1)
     assert (g["result"], g["reason"], g["winner"]) == ("white", "arbiter", "bob")
     assert g["outcome"] == {"first_points": 0, "second_points": 2}
-    await gp.publish(decided("p1", "alice", "bob", "first_wins", sequence=5))   # older: ignored
+    await gp.publish(decided("p1", "alice", "bob", "first_wins", sequence=5))  # older: ignored
     assert (await gp.api.game(G1))["winner"] == "bob"
-    await gp.publish(decided("p1", "alice", "bob", "first_wins", sequence=9))   # newer: applied
+    await gp.publish(decided("p1", "alice", "bob", "first_wins", sequence=9))  # newer: applied
     g = await gp.api.game(G1)
     assert (g["result"], g["winner"], g["outcome"]["first_points"]) == ("black", "alice", 2)
     listed = (await gp.api.get("/v1/games")).json()["games"]
@@ -74,7 +75,7 @@ async def test_awd8_correction_after_the_fact_changes_the_finished_game_and_old_
     stream = (await gp.api.get(f"/v1/games/{G1}/events", since=0, follow="false")).text
     assert stream.count("event: finished") == 1 and stream.count("event: corrected") == 2
     await gp.settle()
-    assert len(gp.finished()) == 1   # the game ended once; corrections are the arbiter's (pairing holds them)
+    assert len(gp.finished()) == 1  # the game ended once; corrections are the arbiter's (pairing holds them)
 
 
 async def test_play7_decision_before_the_round_arrives_creates_the_game_closed(gp):
@@ -97,8 +98,7 @@ async def test_pair5_decision_on_a_two_game_round_closes_game_one_and_no_game_tw
     await gp.api.act(G1, "join", "alice")
     await gp.publish(decided("p1", "alice", "bob", "first_forfeit_win", sequence=2))
     games = (await gp.api.get("/v1/games")).json()["games"]
-    assert [(x["game_id"], x["result"], x["reason"], x["winner"]) for x in games] == [
-        (G1, "black", "no_show", "alice")]
+    assert [(x["game_id"], x["result"], x["reason"], x["winner"]) for x in games] == [(G1, "black", "no_show", "alice")]
     assert games[0]["outcome"] == {"first_points": 2, "second_points": 0}
 
 
@@ -127,5 +127,7 @@ async def test_pair5_decision_equal_to_what_the_two_games_give_changes_no_game(g
     assert before[1]["outcome"] == {"first_points": 1, "second_points": 1}
     await gp.publish(decided("p1", "alice", "bob", "draw", sequence=3))
     after = (await gp.api.get("/v1/games")).json()["games"]
-    assert [(g["winner"], g["reason"], g["seq"]) for g in after] == [(g["winner"], g["reason"], g["seq"]) for g in before]
+    assert [(g["winner"], g["reason"], g["seq"]) for g in after] == [
+        (g["winner"], g["reason"], g["seq"]) for g in before
+    ]
     assert [g["reason"] for g in after] == ["five", "five"]

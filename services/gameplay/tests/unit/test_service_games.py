@@ -1,9 +1,10 @@
 """Service tests on SQLite + the in-memory bus: the game flows of PLAY-1..PLAY-7, PAIR-5/PAIR-6."""
+
 from __future__ import annotations
 
 import pytest
-
 from gameplay_testkit import ARB, OP, PA, PB, idempotency_scenario, pairing, playoff, round_paired
+
 from gomoku_shared.contracts.common import ClockSpec
 
 FIVE_FOR_FIRST = ["h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4", "l8"]
@@ -176,13 +177,16 @@ async def test_retried_move_with_the_same_idempotency_key_is_applied_once(gp):
     assert (await gp.api.game(gid))["moves"] == ["h8"]
 
 
-@pytest.mark.parametrize("what,body,status,code", [
-    ("move", {"player_id": "bob", "point": "h8"}, 409, "not_your_turn"),
-    ("move", {"player_id": "alice", "point": "z99"}, 422, "validation_error"),
-    ("swap", {"player_id": "bob", "swap": True}, 409, "not_your_turn"),
-    ("pass", {"player_id": "bob"}, 409, "not_your_turn"),
-    ("draw", {"player_id": "bob", "action": "accept"}, 409, "no_draw_offer"),
-])
+@pytest.mark.parametrize(
+    "what,body,status,code",
+    [
+        ("move", {"player_id": "bob", "point": "h8"}, 409, "not_your_turn"),
+        ("move", {"player_id": "alice", "point": "z99"}, 422, "validation_error"),
+        ("swap", {"player_id": "bob", "swap": True}, 409, "not_your_turn"),
+        ("pass", {"player_id": "bob"}, 409, "not_your_turn"),
+        ("draw", {"player_id": "bob", "action": "accept"}, 409, "no_draw_offer"),
+    ],
+)
 async def test_refused_actions_are_4xx_with_the_reason(gp, what, body, status, code):
     await gp.publish(round_paired(pairing("p1", "alice", "bob")))
     gid = await _only_game(gp)

@@ -1,13 +1,14 @@
 """Recovery and live streams: clocks resume from the stored state after a restart; WebSocket
 streams per game and per round push events in order and resume from ``since``."""
+
 from __future__ import annotations
 
 import httpx
 import pytest
+from gameplay_testkit import KEYS, OP, Api, message, pairing, round_paired
 from starlette.testclient import TestClient, WebSocketDenialResponse
 
 from gameplay.bootstrap import build
-from gameplay_testkit import KEYS, OP, Api, message, pairing, round_paired
 from gomoku_shared.settings import ServiceSettings
 
 
@@ -25,8 +26,9 @@ async def test_play5_clock_resumes_after_a_restart_from_the_stored_state(gp, tmp
     other = build(settings, bus=gp.bus, clock=gp.clock)  # a second process image (no shared cache)
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=other.app), base_url="http://t") as c:
         api = Api(c)
-        assert (await api.game(gid))["clocks"] == before == {"black_ms": 590_000, "white_ms": 570_000,
-                                                             "running": "white"}
+        assert (
+            (await api.game(gid))["clocks"] == before == {"black_ms": 590_000, "white_ms": 570_000, "running": "white"}
+        )
         gp.clock.advance(5)
         assert (await api.act(gid, "move", "bob", point="a1")).status_code == 200
         assert (await api.game(gid))["clocks"]["white_ms"] == 575_000
@@ -37,9 +39,10 @@ async def test_play5_clock_resumes_after_a_restart_from_the_stored_state(gp, tmp
 
 
 def test_websocket_streams_per_game_and_round_in_order_with_resume(tmp_path):
-    from gomoku_shared.migrate import upgrade
-    from gomoku_shared.clock import FakeClock
     from gameplay_testkit import START
+
+    from gomoku_shared.clock import FakeClock
+    from gomoku_shared.migrate import upgrade
 
     url = f"sqlite+aiosqlite:///{tmp_path}/ws.sqlite"
     upgrade("gameplay", url)
@@ -75,9 +78,11 @@ def test_websocket_streams_per_game_and_round_in_order_with_resume(tmp_path):
         assert [m["kind"] for m in first] == ["created", "action", "joined"] or first[0]["kind"] == "created"
         assert all(m["game_id"] == gid for m in first) and first[0]["id"] < first[1]["id"] < first[2]["id"]
         # refused handshakes answer HTTP with the common error shape
-        for url, headers, status, code in [(f"/v1/games/{gid}/ws", {}, 401, "invalid_api_key"),
-                                           ("/v1/games/nope/ws", OP, 404, "game_not_found"),
-                                           ("/v1/rounds/EV/S1/1/ws", {"x-api-key": "bad"}, 401, "invalid_api_key")]:
+        for url, headers, status, code in [
+            (f"/v1/games/{gid}/ws", {}, 401, "invalid_api_key"),
+            ("/v1/games/nope/ws", OP, 404, "game_not_found"),
+            ("/v1/rounds/EV/S1/1/ws", {"x-api-key": "bad"}, 401, "invalid_api_key"),
+        ]:
             with pytest.raises(WebSocketDenialResponse) as refused:
                 with client.websocket_connect(url, headers=headers) as ws:
                     ws.receive_json()

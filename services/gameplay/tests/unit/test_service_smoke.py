@@ -1,4 +1,5 @@
 """Smoke: a round.paired event produces playable games (issue 6)."""
+
 from __future__ import annotations
 
 from gameplay_testkit import pairing, round_paired

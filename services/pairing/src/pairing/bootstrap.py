@@ -1,4 +1,5 @@
 """Composition root of the pairing service: build(settings, bus=None, clock=None) -> Service."""
+
 from __future__ import annotations
 
 from gomoku_shared.auth import KeyRing
@@ -17,9 +18,15 @@ NAME = "pairing"
 
 
 def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Clock | None = None) -> Service:
-    runtime = ServiceRuntime(NAME, settings, metadata, bus=bus or bus_from_settings(settings), clock=clock or clock_from_settings(settings),
-                             owns_bus=bus is None)
-    pairer = Pairer.from_env()   # PAIRING_WORKERS: pair sections in worker processes (0: in-process)
+    runtime = ServiceRuntime(
+        NAME,
+        settings,
+        metadata,
+        bus=bus or bus_from_settings(settings),
+        clock=clock or clock_from_settings(settings),
+        owns_bus=bus is None,
+    )
+    pairer = Pairer.from_env()  # PAIRING_WORKERS: pair sections in worker processes (0: in-process)
     consumers.register(runtime, pairer)
 
     @runtime.background

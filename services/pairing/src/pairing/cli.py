@@ -37,8 +37,11 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="pairing-engine", description=__doc__.splitlines()[0])
     ap.add_argument("input", help="tournament in FIDE TRF-16")
     ap.add_argument("-p", "--pair", nargs="?", const="-", metavar="OUT", help="write the next round's pairing")
-    ap.add_argument("--topscorer-exemption", action="store_true",
-                    help="apply FIDE's final-round topscorer colour exemption (off: PAIR-2 limits are absolute)")
+    ap.add_argument(
+        "--topscorer-exemption",
+        action="store_true",
+        help="apply FIDE's final-round topscorer colour exemption (off: PAIR-2 limits are absolute)",
+    )
     args = ap.parse_args(argv)
     if args.pair is None:
         ap.error("nothing to do: give -p [OUT]")
@@ -56,16 +59,25 @@ def main(argv: list[str] | None = None) -> int:
     t, pre = _split_preassigned(t)
     r = t.rounds_done + 1
     if r > t.rounds_planned:
-        print(f"pairing-engine: {args.input}: all {t.rounds_planned} rounds are paired "
-              "(record 142 / XXR gives the number of rounds)", file=sys.stderr)
+        print(
+            f"pairing-engine: {args.input}: all {t.rounds_planned} rounds are paired "
+            "(record 142 / XXR gives the number of rounds)",
+            file=sys.stderr,
+        )
         return 2
     forced = [pid for pid, c in pre.items() if c in (Code.FULL_BYE, Code.PAIRING_BYE)]
     half = [pid for pid, c in pre.items() if c is Code.HALF_BYE]
     zero = [pid for pid, c in pre.items() if c in (Code.ZERO_BYE, Code.FORFEIT_LOSS)]
     try:
-        rp = pair_swiss_round(t, r, requested_byes=half, absent=zero, forced_byes=forced,
-                              bye_rules=ByeRules(requested=Code.HALF_BYE, forced=Code.FULL_BYE),
-                              topscorer_exemption=args.topscorer_exemption)
+        rp = pair_swiss_round(
+            t,
+            r,
+            requested_byes=half,
+            absent=zero,
+            forced_byes=forced,
+            bye_rules=ByeRules(requested=Code.HALF_BYE, forced=Code.FULL_BYE),
+            topscorer_exemption=args.topscorer_exemption,
+        )
     except NoLegalPairing as e:
         print(f"pairing-engine: round {r}: no legal pairing: {e}", file=sys.stderr)
         return 1

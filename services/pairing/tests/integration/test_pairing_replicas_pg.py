@@ -1,13 +1,14 @@
 """Two replicas of the pairing service on one PostgreSQL database, competing for game.finished
 of the same section (in-memory bus here; RabbitMQ in test_pairing_service.py): the tournament row
 lock (SELECT … FOR UPDATE) makes every round paired exactly once (PAIR-11)."""
+
 from __future__ import annotations
+
+from pairing_service_kit import KEYS, Harness, closed, players, rules
 
 from gomoku_shared.messaging.memory import InMemoryEventBus
 from gomoku_shared.settings import ServiceSettings
-
 from pairing.bootstrap import build
-from pairing_service_kit import Harness, KEYS, closed, players, rules
 
 
 async def test_pair11_two_replicas_on_postgresql_pair_each_round_once(fresh_database):

@@ -2,29 +2,30 @@
 plays gameplay's part: it reads each round.paired and publishes deterministic game.finished.
 Two replicas share the database and the queue, so game.finished of one section are handled
 concurrently: the tournament row lock keeps every round paired exactly once (PAIR-11)."""
+
 from __future__ import annotations
 
 import contextlib
 
 import pytest
+from pairing_service_kit import ARB, EV, KEYS, Harness, closed, players, rules, team_entrants
 
 from gomoku_shared.contracts import encode, envelope_for
 from gomoku_shared.messaging.rabbit import RabbitEventBus
 from gomoku_shared.settings import ServiceSettings
-
 from pairing.bootstrap import build
-from pairing_service_kit import ARB, EV, Harness, KEYS, closed, players, rules, team_entrants
 
 
 @pytest.fixture
 async def cluster(fresh_database, amqp_url, bus_namespace):
     url = await fresh_database()
-    settings = ServiceSettings(DATABASE_URL=url, AMQP_URL=amqp_url, BUS_NAMESPACE=bus_namespace, API_KEYS=KEYS,
-                               RELAY_POLL_S=0.05)
+    settings = ServiceSettings(
+        DATABASE_URL=url, AMQP_URL=amqp_url, BUS_NAMESPACE=bus_namespace, API_KEYS=KEYS, RELAY_POLL_S=0.05
+    )
     h = Harness(settings, observer_bus=RabbitEventBus(amqp_url, namespace=bus_namespace))
     await h.start()
     async with contextlib.AsyncExitStack() as stack:
-        replica = build(settings, clock=h.clock)   # a second replica: competing consumer
+        replica = build(settings, clock=h.clock)  # a second replica: competing consumer
         await stack.enter_async_context(replica.running())
         yield h
     await h.stop()
@@ -43,7 +44,7 @@ async def test_pair11_64_players_7_rounds_one_completion_and_replay_changes_noth
     for p in paired:
         for s in p.pairings:
             pair = frozenset((s.first, s.second))
-            assert pair not in seen    # PAIR-2: no rematch
+            assert pair not in seen  # PAIR-2: no rematch
             seen.add(pair)
     before = len(h.messages)
     await h.observer_bus.publish([encode(envelope_for(g, correlation_id=EV)) for g in h.sent[:5]])
@@ -58,8 +59,13 @@ async def test_pair5_two_game_free_and_professional_sections_end(cluster):
     """PAIR-5: a two-game free section and a professional 5-round section both complete."""
     h = cluster
     await h.send(closed("free2", players(12), rules(rounds=3, two_game=True)))
-    await h.send(closed("pro5", players(10), rules(rounds=5, track="professional",
-                                                   tiebreaks=["points", "buchholz", "buchholz_of_buchholz"])))
+    await h.send(
+        closed(
+            "pro5",
+            players(10),
+            rules(rounds=5, track="professional", tiebreaks=["points", "buchholz", "buchholz_of_buchholz"]),
+        )
+    )
     await h.play_section("free2", 3)
     await h.play_section("pro5", 5)
     free = h.payloads("section.completed", "free2")
@@ -75,20 +81,25 @@ async def test_pair9_pair10_team_section_with_playoff_between_board_one_players(
     """PAIR-9/PAIR-10: 3-board team Swiss ends with team tiebreaks and AWD-7 board stats; a tie on
     a place that matters is played off by the board-1 players (PLAY-PLAYOFF)."""
     h = cluster
-    await h.send(closed("nt", team_entrants(4), rules(kind="team", rounds=3, boards=3, tie_policy="playoff",
-                                                      places=4)))
+    await h.send(closed("nt", team_entrants(4), rules(kind="team", rounds=3, boards=3, tie_policy="playoff", places=4)))
     await h.play_section("nt", 3)
     await h.wait_for(lambda: h.payloads("section.completed", "nt"), what="section.completed")
     done = h.payloads("section.completed", "nt")
     assert len(done) == 1
-    assert list(done[0].standings[0].tiebreaks) == ["opp_match_points", "median_opp_match_points",
-                                                    "total_game_points", "board_1_points", "board_2_points",
-                                                    "board_3_points"]
+    assert list(done[0].standings[0].tiebreaks) == [
+        "opp_match_points",
+        "median_opp_match_points",
+        "total_game_points",
+        "board_1_points",
+        "board_2_points",
+        "board_3_points",
+    ]
     assert len(done[0].board_stats) == 12 and all(s.board_games == 3 for s in done[0].board_stats)
     assert not any(r.shared for r in done[0].standings if r.place <= 4)
     # two teams level on everything after a drawn match: the board-1 players play off (PAIR-10)
-    await h.send(closed("nt2", team_entrants(2), rules(kind="team", rounds=1, boards=3, tie_policy="playoff",
-                                                       places=1)))
+    await h.send(
+        closed("nt2", team_entrants(2), rules(kind="team", rounds=1, boards=3, tie_policy="playoff", places=1))
+    )
     await h.draw_round("nt2", 1)
     await h.wait_for(lambda: h.payloads("playoff.required", "nt2"), what="playoff.required")
     po = h.payloads("playoff.required", "nt2")[0]
@@ -97,7 +108,7 @@ async def test_pair9_pair10_team_section_with_playoff_between_board_one_players(
     await h.wait_for(lambda: h.payloads("section.completed", "nt2"), what="section.completed nt2")
     final = h.payloads("section.completed", "nt2")[0]
     assert [(r.place, r.decided_by) for r in final.standings] == [(1, "playoff"), (2, "playoff")]
-    assert all(s.games_played == 1 for s in final.board_stats)   # playoff games are not board games (AWD-7)
+    assert all(s.games_played == 1 for s in final.board_stats)  # playoff games are not board games (AWD-7)
 
 
 async def test_an_idempotency_key_is_bound_to_its_request_on_postgres(cluster):

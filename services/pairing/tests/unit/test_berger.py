@@ -36,7 +36,7 @@ def test_pair3_everyone_meets_everyone_once_and_odd_fields_get_one_bye_per_round
         assert len(rp.byes) == n % 2
     assert met == {frozenset(p) for p in itertools.combinations(seeds, 2)}
     if n % 2:
-        assert sorted(byes) == seeds   # each player sits out exactly once
+        assert sorted(byes) == seeds  # each player sits out exactly once
 
 
 def test_pair3_double_round_robin_swaps_colours_in_second_cycle():
@@ -53,8 +53,11 @@ def test_berger_round_rejects_bad_round():
         berger_round(6, 6)
 
 
-@pytest.mark.parametrize("entries,expected", [(6, ("round_robin", 5)), (7, ("round_robin", 7)),
-                                              (8, ("round_robin", 7)), (9, ("swiss", 7)), (128, ("swiss", 7))])
+@pytest.mark.parametrize(
+    "entries,expected",
+    [(6, ("round_robin", 5)), (7, ("round_robin", 7)), (8, ("round_robin", 7)), (9, ("swiss", 7)), (128, ("swiss", 7))],
+)
 def test_pair1_format_chosen_by_number_of_entries(entries, expected):
     from pairing.domain import FormatRule, choose_format
+
     assert choose_format(entries, FormatRule(round_robin_max_entries=8, swiss_rounds=7)) == expected

@@ -3,16 +3,15 @@
 Default 1,000 random tournaments; set PAIRING_RANDOM_TOURNAMENTS=10000 for a longer run.
 """
 
-import itertools
 import os
 import random
 
 import pytest
+from pairing_testkit import random_tournament
 
 from pairing.domain.checker import IllegalPairing, check_round, colour_history, colour_violation
 from pairing.domain.model import Code, Colour, active_players
 from pairing.domain.swiss import NoLegalPairing, pair_swiss_round
-from pairing_testkit import random_tournament
 
 N = int(os.environ.get("PAIRING_RANDOM_TOURNAMENTS", "1000"))
 
@@ -31,7 +30,8 @@ def _any_legal_pairing(t, participants) -> bool:
             return False
         ha, hb = colour_history(t, a), colour_history(t, b)
         return (not colour_violation(ha, Colour.FIRST) and not colour_violation(hb, Colour.SECOND)) or (
-            not colour_violation(ha, Colour.SECOND) and not colour_violation(hb, Colour.FIRST))
+            not colour_violation(ha, Colour.SECOND) and not colour_violation(hb, Colour.FIRST)
+        )
 
     def match(rest):
         if not rest:
@@ -91,8 +91,10 @@ def test_pair2_bye_goes_to_lowest_score_group_when_possible():
         lowest = min(t.score(p) for p in eligible)
         if t.score(pab[0]) > lowest:
             lower = [p for p in eligible if t.score(p) < t.score(pab[0])]
-            assert all(not _any_legal_pairing(t, [x for x in parts if x != p]) for p in lower
-                       if len(parts) <= 11) or len(parts) > 11
+            assert (
+                all(not _any_legal_pairing(t, [x for x in parts if x != p]) for p in lower if len(parts) <= 11)
+                or len(parts) > 11
+            )
     assert checked > 20
 
 
@@ -123,6 +125,7 @@ class _BadEngine:
 
 def test_pair2_illegal_engine_output_is_refused_not_used():
     from pairing.domain.model import Board, Outcome, Player, RoundPairing, Tournament, record_round
+
     t = Tournament(players=tuple(Player(i) for i in range(1, 5)), rounds_planned=3)
     t = record_round(t, RoundPairing(1, (Board(1, 3), Board(4, 2))), {0: Outcome.DRAW, 1: Outcome.DRAW})
     with pytest.raises(IllegalPairing, match="rematch"):
@@ -131,7 +134,7 @@ def test_pair2_illegal_engine_output_is_refused_not_used():
 
 def test_pair2_three_same_colours_and_difference_limits():
     F, S = Colour.FIRST, Colour.SECOND
-    assert colour_violation([S, S, F, F], F) == "same colour three times running"   # diff only +1
+    assert colour_violation([S, S, F, F], F) == "same colour three times running"  # diff only +1
     assert colour_violation([F, S, F, F], F).startswith("colour difference")
     assert colour_violation([F, S, F], S) is None
     assert colour_violation([S, S], F) is None
@@ -139,8 +142,10 @@ def test_pair2_three_same_colours_and_difference_limits():
 
 def _normalised(tour):
     tour = dict(tour)
-    games = sorted(({k: v for k, v in g.items() if k not in ("id", "board")} for g in tour.pop("gameList")),
-                   key=lambda g: (g["round"], g["white"]["cid"]))
+    games = sorted(
+        ({k: v for k, v in g.items() if k not in ("id", "board")} for g in tour.pop("gameList")),
+        key=lambda g: (g["round"], g["white"]["cid"]),
+    )
     comps = [{k: v for k, v in c.items() if k != "profileId"} for c in tour.pop("competitors")]
     return tour, games, comps
 
@@ -152,6 +157,7 @@ def test_pair2_engine_input_built_directly_equals_gacrux_trf_reader():
 
     from pairing.domain.swiss import GacruxDutch, gacrux_tournament, gacrux_tournament_via_trf
     from pairing.domain.trf import import_trf
+
     data = os.path.join(os.path.dirname(__file__), "data", "tiebreak")
     ts = [import_trf(open(f).read()) for f in sorted(glob.glob(os.path.join(data, "t*.trf")))]
     rng = random.Random(3)
@@ -169,6 +175,7 @@ def test_pair2_engine_input_built_directly_equals_gacrux_trf_reader():
 def _reference_rounds():
     import glob
     import json
+
     data = os.path.join(os.path.dirname(__file__), "data", "tiebreak")
     sizes = {json.loads(ln)["id"]: json.loads(ln)["players"] for ln in open(os.path.join(data, "index.jsonl"))}
     full = os.environ.get("PAIRING_FULL_REFERENCE") == "1"
@@ -187,6 +194,7 @@ def test_pair2_reproduces_reference_tournament_pairings_round_by_round(tid):
     from dataclasses import replace
 
     from pairing.domain.trf import import_trf
+
     full = import_trf(open(os.path.join(os.path.dirname(__file__), "data", "tiebreak", tid + ".trf")).read())
     # no record 152 in these files: the top seed's round-1 colour is the drawn initial colour
     if full.history[1][0].colour is not None:
@@ -199,4 +207,5 @@ def test_pair2_reproduces_reference_tournament_pairings_round_by_round(tid):
         expected = {(pid, e.opponent) for pid, e in this.items() if e.opponent is not None and e.colour is Colour.FIRST}
         assert {(b.first, b.second) for b in rp.boards} == expected, (tid, r)
         assert [p for p, c in rp.byes.items() if c is Code.PAIRING_BYE] == [
-            pid for pid, e in this.items() if e.code is Code.PAIRING_BYE], (tid, r)
+            pid for pid, e in this.items() if e.code is Code.PAIRING_BYE
+        ], (tid, r)

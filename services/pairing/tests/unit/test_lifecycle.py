@@ -4,15 +4,25 @@ never re-pairing past rounds; two-game rounds paired on round results (PAIR-5)."
 import pytest
 
 from pairing.domain.model import (
-    Board, Code, Outcome, Player, ResultError, RoundPairing, Tournament, add_player, record_round, withdraw,
+    Board,
+    Code,
+    Outcome,
+    Player,
+    ResultError,
+    RoundPairing,
+    Tournament,
+    add_player,
+    record_round,
+    withdraw,
 )
 from pairing.domain.scoring import two_game_round_outcome
 from pairing.domain.swiss import ByeRules, NoLegalPairing, forbidden_from_units, pair_swiss_round
 
 
 def _field(n=8, rounds=5, **kw):
-    return Tournament(players=tuple(Player(i, f"P{i}", rating=2000 - i, **kw) for i in range(1, n + 1)),
-                      rounds_planned=rounds)
+    return Tournament(
+        players=tuple(Player(i, f"P{i}", rating=2000 - i, **kw) for i in range(1, n + 1)), rounds_planned=rounds
+    )
 
 
 def _play(t, rp, outcome=Outcome.FIRST_WINS):
@@ -35,8 +45,8 @@ def test_pair11_late_entry_joins_without_repairing_past_rounds():
     before = dict(t.history)
     t = add_player(t, Player(8, "Late", rating=1500))
     r2 = pair_swiss_round(t)
-    assert any(8 in (b.first, b.second) for b in r2.boards)    # the late entry is paired
-    assert {pid: t.history[pid] for pid in before} == before   # round 1 untouched
+    assert any(8 in (b.first, b.second) for b in r2.boards)  # the late entry is paired
+    assert {pid: t.history[pid] for pid in before} == before  # round 1 untouched
     t = _play(t, r2)
     assert t.entries(8)[0].code is Code.ABSENT and t.entries(8)[1].opponent is not None
 
@@ -118,11 +128,17 @@ def test_pair4_point_system_is_configuration_for_the_engine():
     from dataclasses import replace
 
     from pairing.domain.model import PointSystem, RoundEntry
+
     t = _field(9, rounds=4)
     t = _play(t, pair_swiss_round(t, requested_byes=[4, 6]))
     zero = replace(t, points=PointSystem(half_bye=0))
-    as_z = replace(t, history={p: tuple(replace(e, code=Code.ZERO_BYE) if e.code is Code.HALF_BYE else e
-                                          for e in h) for p, h in t.history.items()})
+    as_z = replace(
+        t,
+        history={
+            p: tuple(replace(e, code=Code.ZERO_BYE) if e.code is Code.HALF_BYE else e for e in h)
+            for p, h in t.history.items()
+        },
+    )
     assert zero.score(4) == as_z.score(4) == 0
     assert pair_swiss_round(zero) == pair_swiss_round(as_z)
     with pytest.raises(ValueError, match="forfeit"):
@@ -145,6 +161,7 @@ def test_pair2_start_numbers_with_gaps_pair_like_their_contiguous_order():
 def test_pair11_arbiter_correction_is_validated_before_publishing():
     from pairing.domain.checker import check_round
     from pairing.domain.model import active_players
+
     t = _field(4, rounds=3)
     r1 = pair_swiss_round(t)
     t = _play(t, r1, Outcome.DRAW)

@@ -4,24 +4,44 @@ import pytest
 
 from pairing.domain.model import Board, Outcome
 from pairing.domain.scoring import (
-    MatchPoints, TwoGamePoints, match_points, two_game_movers, two_game_round_outcome, two_game_round_points,
+    MatchPoints,
+    TwoGamePoints,
+    match_points,
+    two_game_movers,
+    two_game_round_outcome,
+    two_game_round_points,
 )
 from pairing.domain.teams import Team, board_assignments
 
 
-@pytest.mark.parametrize("g1,g2,points", [
-    ("W", "W", 2), ("W", "D", 2), ("D", "W", 2),
-    ("W", "L", 1), ("L", "W", 1), ("D", "D", 1),
-    ("L", "L", 0), ("L", "D", 0), ("D", "L", 0),
-])
+@pytest.mark.parametrize(
+    "g1,g2,points",
+    [
+        ("W", "W", 2),
+        ("W", "D", 2),
+        ("D", "W", 2),
+        ("W", "L", 1),
+        ("L", "W", 1),
+        ("D", "D", 1),
+        ("L", "L", 0),
+        ("L", "D", 0),
+        ("D", "L", 0),
+    ],
+)
 def test_pair5_two_game_round_points_table(g1, g2, points):
     assert two_game_round_points(g1, g2) == points
 
 
-@pytest.mark.parametrize("g1,g2,outcome", [
-    ("W", "D", Outcome.FIRST_WINS), ("W", "L", Outcome.DRAW), ("D", "D", Outcome.DRAW),
-    ("L", "D", Outcome.SECOND_WINS), ("L", "L", Outcome.SECOND_WINS),
-])
+@pytest.mark.parametrize(
+    "g1,g2,outcome",
+    [
+        ("W", "D", Outcome.FIRST_WINS),
+        ("W", "L", Outcome.DRAW),
+        ("D", "D", Outcome.DRAW),
+        ("L", "D", Outcome.SECOND_WINS),
+        ("L", "L", Outcome.SECOND_WINS),
+    ],
+)
 def test_pair5_round_outcome_used_for_pairing(g1, g2, outcome):
     assert two_game_round_outcome(g1, g2) is outcome
 

@@ -1,12 +1,11 @@
 """The arbiter's HTTP API (PAIR-11): results entered and corrected with an audit record, draft
 rounds reviewed and corrected before publishing, byes, withdrawals; public reads (standings,
 cross table, TRF) with every tiebreak value (AWD-8)."""
+
 from __future__ import annotations
 
 import pytest
-
-
-from pairing_service_kit import sqlite_settings, ARB, EV, Harness, KEYS, closed, players, rules
+from pairing_service_kit import ARB, EV, Harness, closed, players, rules, sqlite_settings
 
 BASE = f"/v1/events/{EV}/sections"
 
@@ -41,8 +40,9 @@ async def test_pair11_arbiter_enters_results_and_the_next_round_follows(svc):
     assert [a["action"] for a in audit] == ["result"] * 3 and audit[0]["details"]["after"] == "=-="
     bad = await svc.client.post(url, json={"pairing_id": "r1.b99", "result": "draw"}, headers=ARB)
     assert bad.status_code == 404
-    late = await svc.client.post(f"{BASE}/a/rounds/5/results", json={"pairing_id": "r5.b1", "result": "draw"},
-                                 headers=ARB)
+    late = await svc.client.post(
+        f"{BASE}/a/rounds/5/results", json={"pairing_id": "r5.b1", "result": "draw"}, headers=ARB
+    )
     assert late.status_code == 409
 
 
@@ -57,8 +57,9 @@ async def test_pair11_correcting_a_past_result_does_not_repair_later_rounds_and_
     spec = svc.payloads("round.paired", "a")[0].pairings[0]
     cur = (await svc.client.get(f"{BASE}/a/rounds/1")).json()["pairings"][0]["result"]
     new = "second_wins" if cur != "second_wins" else "first_wins"
-    r = await svc.client.post(f"{BASE}/a/rounds/1/results", json={"pairing_id": spec.pairing_id, "result": new},
-                              headers=ARB)
+    r = await svc.client.post(
+        f"{BASE}/a/rounds/1/results", json={"pairing_id": spec.pairing_id, "result": new}, headers=ARB
+    )
     assert r.status_code == 200
     await svc.settle()
     done = svc.payloads("section.completed", "a")
@@ -67,8 +68,9 @@ async def test_pair11_correcting_a_past_result_does_not_repair_later_rounds_and_
     pts = {x.entrant_id: x.points for x in done[1].standings}
     old = {x.entrant_id: x.points for x in done[0].standings}
     assert pts != old and sum(pts.values()) == sum(old.values())
-    again = await svc.client.post(f"{BASE}/a/rounds/1/results", json={"pairing_id": spec.pairing_id, "result": new},
-                                  headers=ARB)
+    again = await svc.client.post(
+        f"{BASE}/a/rounds/1/results", json={"pairing_id": spec.pairing_id, "result": new}, headers=ARB
+    )
     assert again.json()["changed"] is False
     await svc.settle()
     assert len(svc.payloads("section.completed", "a")) == 2
@@ -88,12 +90,12 @@ async def test_pair11_draft_round_is_reviewed_corrected_and_published(svc):
     assert draft["status"] == "draft" and len(draft["pairings"]) == 2
     r1 = svc.payloads("round.paired", "a")[0].pairings
     url = f"{BASE}/a/rounds/2/pairings"
-    rematch = {"boards": [{"first": r1[0].first, "second": r1[0].second},
-                          {"first": r1[1].first, "second": r1[1].second}]}
+    rematch = {
+        "boards": [{"first": r1[0].first, "second": r1[0].second}, {"first": r1[1].first, "second": r1[1].second}]
+    }
     r = await svc.client.put(url, json=rematch, headers=ARB)
     assert r.status_code == 422 and any("rematch" in p for p in r.json()["error"]["details"]["problems"])
-    good = {"boards": [{"first": r1[0].second, "second": r1[1].second},
-                       {"first": r1[1].first, "second": r1[0].first}]}
+    good = {"boards": [{"first": r1[0].second, "second": r1[1].second}, {"first": r1[1].first, "second": r1[0].first}]}
     r = await svc.client.put(url, json=good, headers=ARB)
     assert r.status_code == 200, r.text
     pub = await svc.client.post(f"{BASE}/a/rounds/2/publish", headers=ARB)
@@ -111,13 +113,16 @@ async def test_pair11_forced_and_requested_byes_and_withdrawal_apply_to_the_next
     await _open(svc, n=8, rounds=3)
     r1 = svc.payloads("round.paired", "a")[0]
     ids = [s.first for s in r1.pairings] + [s.second for s in r1.pairings]
-    late = await svc.client.post(f"{BASE}/a/byes", json={"entrant_id": ids[0], "kind": "forced", "round": 1},
-                                 headers=ARB)
+    late = await svc.client.post(
+        f"{BASE}/a/byes", json={"entrant_id": ids[0], "kind": "forced", "round": 1}, headers=ARB
+    )
     assert late.status_code == 409
-    assert (await svc.client.post(f"{BASE}/a/byes", json={"entrant_id": ids[0], "kind": "forced"},
-                                  headers=ARB)).status_code == 200
-    assert (await svc.client.post(f"{BASE}/a/byes", json={"entrant_id": ids[1], "kind": "requested"},
-                                  headers=ARB)).status_code == 200
+    assert (
+        await svc.client.post(f"{BASE}/a/byes", json={"entrant_id": ids[0], "kind": "forced"}, headers=ARB)
+    ).status_code == 200
+    assert (
+        await svc.client.post(f"{BASE}/a/byes", json={"entrant_id": ids[1], "kind": "requested"}, headers=ARB)
+    ).status_code == 200
     w = await svc.client.post(f"{BASE}/a/withdrawals", json={"entrant_id": ids[2], "reason": "ill"}, headers=ARB)
     assert w.status_code == 200 and w.json()["after_round"] == 1
     unknown = await svc.client.post(f"{BASE}/a/withdrawals", json={"entrant_id": "nobody"}, headers=ARB)
@@ -164,9 +169,11 @@ async def test_awd8_reads_standings_csv_crosstable_trf_and_idempotent_posts(svc)
     assert first.json() == second.json() and first.json()["changed"] is True
     assert second.headers["idempotent-replayed"] == "true" and "idempotent-replayed" not in first.headers
     # the same key with another request (another result, another round, another action) is refused
-    for url, other in [(f"{BASE}/a/rounds/1/results", {**body, "result": "draw"}),
-                       (f"{BASE}/a/rounds/2/results", body),
-                       (f"{BASE}/a/hold", {"hold": True})]:
+    for url, other in [
+        (f"{BASE}/a/rounds/1/results", {**body, "result": "draw"}),
+        (f"{BASE}/a/rounds/2/results", body),
+        (f"{BASE}/a/hold", {"hold": True}),
+    ]:
         r = await svc.client.post(url, json=other, headers=h)
         assert r.status_code == 409 and r.json()["error"]["code"] == "idempotency_key_reused", (url, r.text)
     rd = (await svc.client.get(f"{BASE}/a/rounds/1")).json()
@@ -203,7 +210,7 @@ async def test_pair11_late_entry_is_paired_from_the_next_round(svc):
     assert again.status_code == 409
     await svc.play_round("a", 1)
     r2 = svc.payloads("round.paired", "a")[1]
-    assert any("late1" in (s.first, s.second) for s in r2.pairings) and not r2.byes   # 6 players: no bye
+    assert any("late1" in (s.first, s.second) for s in r2.pairings) and not r2.byes  # 6 players: no bye
     await svc.play_round("a", 2)
     await svc.play_round("a", 3)
     done = svc.payloads("section.completed", "a")[0]
@@ -223,9 +230,12 @@ async def test_pair11_no_legal_pairing_waits_for_the_arbiters_pairing(svc):
     assert detail["status"] == "awaiting_arbiter" and "no legal pairing" in detail["note"]
     assert detail["current_round"] == 3
     met = [(s.first, s.second) for p in svc.payloads("round.paired", "a") for s in p.pairings]
-    r = await svc.client.put(f"{BASE}/a/rounds/4/pairings", json={"boards": [
-        {"first": met[0][0], "second": met[0][1]}, {"first": met[1][0], "second": met[1][1]}]}, headers=ARB)
-    assert r.status_code == 422   # rematches are refused even by hand (PAIR-2)
+    r = await svc.client.put(
+        f"{BASE}/a/rounds/4/pairings",
+        json={"boards": [{"first": met[0][0], "second": met[0][1]}, {"first": met[1][0], "second": met[1][1]}]},
+        headers=ARB,
+    )
+    assert r.status_code == 422  # rematches are refused even by hand (PAIR-2)
     ids = sorted({x for pair in met for x in pair})
     byes = {"boards": [], "byes": [{"entrant_id": i, "kind": "forced"} for i in ids]}
     r = await svc.client.put(f"{BASE}/a/rounds/4/pairings", json=byes, headers=ARB)

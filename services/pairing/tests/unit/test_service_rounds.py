@@ -1,12 +1,12 @@
 """Pairing service on SQLite + the in-memory bus: the round lifecycle from events (PAIR-11),
 two-game rounds (PAIR-5), forfeits (PAIR-6), teams (PAIR-9/10), ties (PAIR-8)."""
+
 from __future__ import annotations
 
 import pytest
+from pairing_service_kit import EV, Harness, closed, players, rules, sqlite_settings, team_entrants
 
 from gomoku_shared.contracts import encode, envelope_for
-
-from pairing_service_kit import sqlite_settings, EV, Harness, KEYS, closed, players, rules, team_entrants
 
 
 @pytest.fixture
@@ -42,7 +42,7 @@ async def test_pair11_swiss_section_runs_all_rounds_to_one_completion(svc):
     st = done[0].standings
     assert [r.place for r in st][0] == 1 and len(st) == 20
     assert set(st[0].tiebreaks) == {"buchholz", "median_buchholz", "wins"}
-    assert sum(r.points for r in st) == 5 * 10 * 2   # every game hands out 2 points (PAIR-4)
+    assert sum(r.points for r in st) == 5 * 10 * 2  # every game hands out 2 points (PAIR-4)
     assert [u.after_round for u in svc.payloads("standings.updated", "s1")] == [1, 2, 3, 4, 5]
 
 
@@ -75,8 +75,13 @@ async def test_pair5_two_game_free_section_ends_with_round_points(svc):
 
 async def test_pair2_professional_five_round_section_ends(svc):
     """Professional 5-round Swiss (SZ online pro): rules travel in each PairingSpec; colour limits hold."""
-    await svc.send(closed("pro", players(16), rules(rounds=5, track="professional",
-                                                    tiebreaks=["points", "buchholz", "buchholz_of_buchholz"])))
+    await svc.send(
+        closed(
+            "pro",
+            players(16),
+            rules(rounds=5, track="professional", tiebreaks=["points", "buchholz", "buchholz_of_buchholz"]),
+        )
+    )
     await svc.settle()
     await svc.play_section("pro", 5)
     paired = svc.payloads("round.paired", "pro")
@@ -86,7 +91,7 @@ async def test_pair2_professional_five_round_section_ends(svc):
         for s in p.pairings:
             colours.setdefault(s.first, []).append(1)
             colours.setdefault(s.second, []).append(-1)
-    assert all(abs(sum(c)) <= 2 for c in colours.values())   # PAIR-2 colour difference
+    assert all(abs(sum(c)) <= 2 for c in colours.values())  # PAIR-2 colour difference
     for c in colours.values():
         assert not any(c[i] == c[i + 1] == c[i + 2] for i in range(len(c) - 2))
     done = svc.payloads("section.completed", "pro")
@@ -124,8 +129,15 @@ async def test_pair6_forfeit_counts_as_win_but_not_as_a_meeting(svc):
 async def test_pair9_pair10_team_section_ends_with_team_tiebreaks_and_board_stats(svc):
     """PAIR-9: three boards per match, the first-listed team moves first on boards 1 and 3;
     PAIR-10: team tiebreaks in the section's order; AWD-7 board stats per player per board."""
-    order = ["match_points", "opp_match_points", "median_opp_match_points", "total_game_points",
-             "board_1_points", "board_2_points", "board_3_points"]
+    order = [
+        "match_points",
+        "opp_match_points",
+        "median_opp_match_points",
+        "total_game_points",
+        "board_1_points",
+        "board_2_points",
+        "board_3_points",
+    ]
     await svc.send(closed("team", team_entrants(6), rules(kind="team", rounds=3, boards=3, tiebreaks=order)))
     await svc.settle()
     r1 = svc.payloads("round.paired", "team")[0]
@@ -140,7 +152,7 @@ async def test_pair9_pair10_team_section_ends_with_team_tiebreaks_and_board_stat
     row = done[0].standings[0]
     assert list(row.tiebreaks) == order[1:]
     assert row.decided_by in (None, "tiebreak", "shared") and 0 <= row.wins <= 3
-    assert sum(r.points for r in done[0].standings) == 3 * 3 * 2   # match points per match: 2
+    assert sum(r.points for r in done[0].standings) == 3 * 3 * 2  # match points per match: 2
     stats = done[0].board_stats
     assert len(stats) == 18 and all(s.board_games == 3 for s in stats)
     assert sum(s.points for s in stats) == 3 * 9 * 2
@@ -155,9 +167,22 @@ async def test_pair8_tie_on_a_place_that_matters_goes_to_a_playoff(svc):
     await svc.settle()
     spec = svc.payloads("round.paired", "po")[0].pairings[0]
     from gomoku_shared.contracts.events import GameFinished, PairingOutcome
-    g = GameFinished(event_code=EV, section_id="po", round=1, pairing_id=spec.pairing_id, game_id="g", black=spec.first,
-                     white=spec.second, winner=None, result="draw", reason="agreement",
-                     outcome=PairingOutcome(first_points=1, second_points=1), first=spec.first, second=spec.second)
+
+    g = GameFinished(
+        event_code=EV,
+        section_id="po",
+        round=1,
+        pairing_id=spec.pairing_id,
+        game_id="g",
+        black=spec.first,
+        white=spec.second,
+        winner=None,
+        result="draw",
+        reason="agreement",
+        outcome=PairingOutcome(first_points=1, second_points=1),
+        first=spec.first,
+        second=spec.second,
+    )
     await svc.send(g)
     await svc.settle()
     po = svc.payloads("playoff.required", "po")
@@ -178,9 +203,22 @@ async def test_pair8_arbiter_decides_a_tie_when_playoffs_are_forbidden(svc):
     await svc.settle()
     spec = svc.payloads("round.paired", "arb")[0].pairings[0]
     from gomoku_shared.contracts.events import GameFinished, PairingOutcome
-    await svc.send(GameFinished(event_code=EV, section_id="arb", round=1, pairing_id=spec.pairing_id, game_id="g",
-                                black=spec.first, white=spec.second, winner=None, result="draw", reason="agreement",
-                                outcome=PairingOutcome(first_points=1, second_points=1)))
+
+    await svc.send(
+        GameFinished(
+            event_code=EV,
+            section_id="arb",
+            round=1,
+            pairing_id=spec.pairing_id,
+            game_id="g",
+            black=spec.first,
+            white=spec.second,
+            winner=None,
+            result="draw",
+            reason="agreement",
+            outcome=PairingOutcome(first_points=1, second_points=1),
+        )
+    )
     await svc.settle()
     assert not svc.payloads("playoff.required", "arb")
     ties = (await svc.client.get(f"/v1/events/{EV}/sections/arb/ties")).json()
@@ -190,14 +228,18 @@ async def test_pair8_arbiter_decides_a_tie_when_playoffs_are_forbidden(svc):
     order = [spec.second, spec.first]
     assert (await svc.client.post(url, json={"order": order})).status_code == 401
     assert (await svc.client.post(url, json={"order": order}, headers={"x-api-key": "pa-key"})).status_code == 403
-    assert (await svc.client.post(url, json={"order": [spec.first]}, headers={"x-api-key": "arb-key"})).status_code == 422
+    assert (
+        await svc.client.post(url, json={"order": [spec.first]}, headers={"x-api-key": "arb-key"})
+    ).status_code == 422
     r = await svc.client.post(url, json={"order": order}, headers={"x-api-key": "arb-key"})
     assert r.status_code == 200, r.text
     await svc.settle()
     done = svc.payloads("section.completed", "arb")
     assert len(done) == 1 and done[0].flagged_ties == [[spec.first, spec.second]]
     assert [(x.entrant_id, x.place, x.decided_by) for x in done[0].standings] == [
-        (spec.second, 1, "arbiter"), (spec.first, 2, "arbiter")]
+        (spec.second, 1, "arbiter"),
+        (spec.first, 2, "arbiter"),
+    ]
 
 
 async def test_pair11_same_inputs_give_byte_identical_events(tmp_path):
@@ -222,10 +264,23 @@ async def test_play_playoff_four_way_tie_is_played_off_until_every_place_is_sepa
     await svc.send(closed("four", players(4), rules(rounds=1, tie_policy="playoff", places=2)))
     await svc.settle()
     from gomoku_shared.contracts.events import GameFinished, PairingOutcome
+
     for s in svc.payloads("round.paired", "four")[0].pairings:
-        await svc.send(GameFinished(event_code=EV, section_id="four", round=1, pairing_id=s.pairing_id,
-                                    game_id=s.pairing_id, black=s.first, white=s.second, winner=None, result="draw",
-                                    reason="agreement", outcome=PairingOutcome(first_points=1, second_points=1)))
+        await svc.send(
+            GameFinished(
+                event_code=EV,
+                section_id="four",
+                round=1,
+                pairing_id=s.pairing_id,
+                game_id=s.pairing_id,
+                black=s.first,
+                white=s.second,
+                winner=None,
+                result="draw",
+                reason="agreement",
+                outcome=PairingOutcome(first_points=1, second_points=1),
+            )
+        )
     await svc.settle()
     first = svc.payloads("playoff.required", "four")
     assert len(first) == 1 and len(first[0].pairings) == 6 and (first[0].place_from, first[0].place_to) == (1, 4)
@@ -239,14 +294,19 @@ async def test_play_playoff_four_way_tie_is_played_off_until_every_place_is_sepa
     done = svc.payloads("section.completed", "four")
     assert len(done) == 1
     assert [(r.place, r.shared, r.decided_by) for r in done[0].standings] == [
-        (1, False, "playoff"), (2, False, "playoff"), (3, False, "playoff"), (4, False, "playoff")]
+        (1, False, "playoff"),
+        (2, False, "playoff"),
+        (3, False, "playoff"),
+        (4, False, "playoff"),
+    ]
 
 
 async def test_pair10_team_tie_is_played_off_by_board_one_players(svc):
     """PAIR-10: teams still level after every team tiebreak → playoff between the board-1 players;
     playoff games stay out of the board stats (AWD-7)."""
-    await svc.send(closed("tt", team_entrants(2), rules(kind="team", rounds=1, boards=3, tie_policy="playoff",
-                                                        places=1)))
+    await svc.send(
+        closed("tt", team_entrants(2), rules(kind="team", rounds=1, boards=3, tie_policy="playoff", places=1))
+    )
     await svc.settle()
     await svc.draw_round("tt", 1)
     po = svc.payloads("playoff.required", "tt")

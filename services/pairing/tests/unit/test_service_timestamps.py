@@ -1,11 +1,11 @@
 """Conventions (issue 12 item 11): every timestamp the pairing API shows carries its offset, on
 SQLite too (SQLite keeps no offset: a naive value read back would be shown without one)."""
+
 from __future__ import annotations
 
 import re
 
 import pytest
-
 from pairing_service_kit import ARB, EV, Harness, closed, players, rules, sqlite_settings
 
 BASE = f"/v1/events/{EV}/sections"
@@ -36,8 +36,9 @@ async def test_every_timestamp_in_the_pairing_api_carries_its_offset(svc):
     await svc.send(closed("a", players(6), rules(rounds=2)))
     await svc.settle()
     spec = svc.payloads("round.paired", "a")[0].pairings[0]
-    r = await svc.client.post(f"{BASE}/a/rounds/1/results", json={"pairing_id": spec.pairing_id, "result": "draw"},
-                              headers=ARB)
+    r = await svc.client.post(
+        f"{BASE}/a/rounds/1/results", json={"pairing_id": spec.pairing_id, "result": "draw"}, headers=ARB
+    )
     assert r.status_code == 200, r.text
     await svc.play_section("a", 2)
     found = []

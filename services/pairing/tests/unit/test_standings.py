@@ -7,17 +7,38 @@ from pairing.domain.model import Board, Code, Outcome, Player, RoundPairing, Tou
 from pairing.domain.playoffs import ARBITER, PLAYOFF, apply_playoff, ties_needing_decision
 from pairing.domain.ranking import rank
 from pairing.domain.standings import (
-    ORDER_SWISS, cross_table, cross_table_csv, standings, standings_by_gender, standings_csv, standings_json,
+    ORDER_SWISS,
+    cross_table,
+    cross_table_csv,
+    standings,
+    standings_by_gender,
+    standings_csv,
+    standings_json,
 )
 from pairing.domain.teams import (
-    ORDER_TEAM_ROUND_ROBIN, ORDER_TEAM_SWISS, Team, TeamTournament, board_one_players, pair_team_round_robin,
-    pair_team_swiss_round, record_team_round, team_standings, team_values,
+    ORDER_TEAM_ROUND_ROBIN,
+    ORDER_TEAM_SWISS,
+    Team,
+    TeamTournament,
+    board_one_players,
+    pair_team_round_robin,
+    pair_team_swiss_round,
+    record_team_round,
+    team_standings,
+    team_values,
 )
 
 
 def _four():
-    t = Tournament(players=(Player(1, "A", gender="m"), Player(2, "B", gender="f"), Player(3, "C", gender="m"),
-                            Player(4, "D", gender="f")), rounds_planned=2)
+    t = Tournament(
+        players=(
+            Player(1, "A", gender="m"),
+            Player(2, "B", gender="f"),
+            Player(3, "C", gender="m"),
+            Player(4, "D", gender="f"),
+        ),
+        rounds_planned=2,
+    )
     t = record_round(t, RoundPairing(1, (Board(1, 2), Board(3, 4))), {0: Outcome.FIRST_WINS, 1: Outcome.FIRST_WINS})
     t = record_round(t, RoundPairing(2, (Board(4, 1), Board(2, 3))), {0: Outcome.DRAW, 1: Outcome.DRAW})
     return t
@@ -56,7 +77,7 @@ def test_pair8_ties_touching_prize_places_need_playoff_else_shared():
     groups = ties_needing_decision(rows, decisive_places={1})
     assert len(groups) == 1 and groups[0].places == (1, 2) and set(groups[0].ids) == {1, 3}
     assert groups[0].action == PLAYOFF
-    assert ties_needing_decision(rows, decisive_places={5, 6}) == []     # shared places stay shared
+    assert ties_needing_decision(rows, decisive_places={5, 6}) == []  # shared places stay shared
     sz = ties_needing_decision(rows, decisive_places={1, 2, 3, 4}, playoffs_allowed=False)
     assert [g.action for g in sz] == [ARBITER, ARBITER]
 
@@ -66,7 +87,7 @@ def test_pair8_playoff_result_folded_into_final_order():
     g = ties_needing_decision(rows, {1})[0]
     final = apply_playoff(rows, g, [3, 1])
     assert [(r.id, r.place_label) for r in final][:2] == [(3, "1"), (1, "2")]
-    assert final[2].place_label == "3-4"   # untouched tie stays shared
+    assert final[2].place_label == "3-4"  # untouched tie stays shared
 
 
 def test_rank_orders_by_keys_descending():
@@ -75,8 +96,9 @@ def test_rank_orders_by_keys_descending():
 
 
 def _teams(n=4):
-    return TeamTournament(teams=tuple(Team(i, f"T{i}", (10 * i + 1, 10 * i + 2, 10 * i + 3)) for i in range(1, n + 1)),
-                          rounds_planned=3)
+    return TeamTournament(
+        teams=tuple(Team(i, f"T{i}", (10 * i + 1, 10 * i + 2, 10 * i + 3)) for i in range(1, n + 1)), rounds_planned=3
+    )
 
 
 def test_pair9_pair10_team_swiss_round_and_tiebreaks():
@@ -103,5 +125,5 @@ def test_pair10_team_round_robin_order_and_board_one_playoff():
         tt = record_team_round(tt, rp, {0: [(1, 1), (1, 1), (1, 1)]})
     rows = team_standings(tt, ORDER_TEAM_ROUND_ROBIN)
     assert list(rows[0].values) == ["MP", "GP", "SB", "B1", "B2", "B3"]
-    assert all(r.shared for r in rows)     # everything drawn: still tied -> board-1 playoff
+    assert all(r.shared for r in rows)  # everything drawn: still tied -> board-1 playoff
     assert board_one_players(tt, [r.id for r in rows]) == [11, 21, 31]

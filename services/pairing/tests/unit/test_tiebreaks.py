@@ -43,13 +43,17 @@ def _t(n, rounds=3):
 def test_pair6_own_unplayed_round_counts_as_dummy_with_own_score_2024():
     """Player 5 gets a pairing bye in round 1: the dummy has 5's final score (2024 rules)."""
     t = _t(5, 2)
-    t = record_round(t, RoundPairing(1, (Board(1, 2), Board(3, 4)), {5: Code.PAIRING_BYE}),
-                     {0: Outcome.FIRST_WINS, 1: Outcome.DRAW})
-    t = record_round(t, RoundPairing(2, (Board(5, 1), Board(2, 3)), {4: Code.PAIRING_BYE}),
-                     {0: Outcome.FIRST_WINS, 1: Outcome.SECOND_WINS})
+    t = record_round(
+        t, RoundPairing(1, (Board(1, 2), Board(3, 4)), {5: Code.PAIRING_BYE}), {0: Outcome.FIRST_WINS, 1: Outcome.DRAW}
+    )
+    t = record_round(
+        t,
+        RoundPairing(2, (Board(5, 1), Board(2, 3)), {4: Code.PAIRING_BYE}),
+        {0: Outcome.FIRST_WINS, 1: Outcome.SECOND_WINS},
+    )
     tb = compute_tiebreaks(t, ["BH"])
     assert tb[5]["PTS"] == 4
-    assert tb[5]["BH"] == 4 + 2       # dummy (own 4) + player 1 (2)
+    assert tb[5]["BH"] == 4 + 2  # dummy (own 4) + player 1 (2)
     # 2026 (16.4.2): the dummy is capped at a draw per round: 1 × 2 rounds = 2
     tb26 = compute_tiebreaks(t, ["BH"], TiebreakConfig(edition=Edition.FIDE_2026))
     assert tb26[5]["BH"] == 2 + 2

@@ -32,25 +32,33 @@ def test_trf_reference_file_fields():
 
 
 def test_trf_2026_records_roundtrip():
-    t = Tournament(players=(Player(1, "A"), Player(2, "B"), Player(3, "C")), rounds_planned=7,
-                   forbidden=(ForbiddenGroup(1, 5, (1, 2)),), top_seed_colour=Colour.SECOND)
+    t = Tournament(
+        players=(Player(1, "A"), Player(2, "B"), Player(3, "C")),
+        rounds_planned=7,
+        forbidden=(ForbiddenGroup(1, 5, (1, 2)),),
+        top_seed_colour=Colour.SECOND,
+    )
     text = export_trf(t)
     assert "142 7" in text and "152 B" in text and "162  W 2.0    D 1.0" in text
     assert "260   1   5    1    2" in text
     back = import_trf(text)
     assert back.forbidden == t.forbidden and back.top_seed_colour is Colour.SECOND and back.rounds_planned == 7
     from pairing.domain.model import PointSystem
+
     odd = Tournament(players=t.players, rounds_planned=3, points=PointSystem(pairing_bye=1))
     assert "P 1.0" in export_trf(odd) and import_trf(export_trf(odd)).points.points(Code.PAIRING_BYE) == 1
 
 
-@pytest.mark.parametrize("text,msg", [
-    ("", "no player lines"),
-    ("001 abcd", "too short"),
-    ("001    1      A" + " " * 76 + "   2 w 1", "does not exist"),
-    ("001    1      A" + " " * 76 + "   1 w X", "unknown result"),
-    ("152 Q\n001    1      A" + " " * 40, "152"),
-])
+@pytest.mark.parametrize(
+    "text,msg",
+    [
+        ("", "no player lines"),
+        ("001 abcd", "too short"),
+        ("001    1      A" + " " * 76 + "   2 w 1", "does not exist"),
+        ("001    1      A" + " " * 76 + "   1 w X", "unknown result"),
+        ("152 Q\n001    1      A" + " " * 40, "152"),
+    ],
+)
 def test_trf_malformed_input_gives_clear_error(text, msg):
     with pytest.raises(TrfError, match=msg):
         import_trf(text)
@@ -70,13 +78,16 @@ def test_cli_writes_javafo_pairing(tmp_path):
     assert lines[0] == "3"
     pairs = [tuple(map(int, x.split())) for x in lines[1:]]
     assert pairs == pair_swiss_round(t).pairs()
-    assert pairs[-1][1] == 0                       # bye written as "id 0"
+    assert pairs[-1][1] == 0  # bye written as "id 0"
     assert sorted(x for p in pairs for x in p if x) == [1, 2, 3, 4, 5]
 
 
 def test_cli_exit_1_when_no_legal_pairing(tmp_path):
-    t = Tournament(players=(Player(1, "A", unit="x"), Player(2, "B", unit="x")), rounds_planned=1,
-                   forbidden=(ForbiddenGroup(1, 1, (1, 2)),))
+    t = Tournament(
+        players=(Player(1, "A", unit="x"), Player(2, "B", unit="x")),
+        rounds_planned=1,
+        forbidden=(ForbiddenGroup(1, 1, (1, 2)),),
+    )
     assert main([str(_write(tmp_path, t)), "-p", str(tmp_path / "o")]) == 1
 
 
@@ -104,6 +115,7 @@ def test_pair2_deterministic_across_processes(tmp_path):
     import sys
 
     from pairing.domain.model import Outcome, record_round
+
     t = Tournament(players=tuple(Player(i, f"P{i}", rating=2000 - i) for i in range(1, 22)), rounds_planned=5)
     for outcome in (Outcome.FIRST_WINS, Outcome.DRAW):
         t = record_round(t, pair_swiss_round(t), {i: outcome for i in range(10)})
@@ -111,7 +123,8 @@ def test_pair2_deterministic_across_processes(tmp_path):
     outs = []
     for seed in ("1", "2"):
         env = {**os.environ, "PYTHONHASHSEED": seed}
-        r = subprocess.run([sys.executable, "-m", "pairing.cli", str(p), "-p"], capture_output=True, text=True,
-                           env=env, check=True)
+        r = subprocess.run(
+            [sys.executable, "-m", "pairing.cli", str(p), "-p"], capture_output=True, text=True, env=env, check=True
+        )
         outs.append(r.stdout)
     assert outs[0] == outs[1] and outs[0].startswith("11\n")

@@ -1,4 +1,5 @@
 """The web front's routes: event home, a section's rounds, standings, cross table, a live game."""
+
 from __future__ import annotations
 
 import asyncio
@@ -20,14 +21,27 @@ from .upstream import Upstream, UpstreamError
 HERE = Path(__file__).parent
 LANG_COOKIE = "lang"
 #: the gameplay stream's event kinds after which the board is drawn again
-LIVE_KINDS = ("created", "joined", "started", "action", "draw_offer", "draw_declined", "time_added",
-              "finished", "corrected")
+LIVE_KINDS = (
+    "created",
+    "joined",
+    "started",
+    "action",
+    "draw_offer",
+    "draw_declined",
+    "time_added",
+    "finished",
+    "corrected",
+)
 
 
 def create_app(upstream: Upstream, settings: PortalSettings | None = None) -> FastAPI:
     settings = settings or PortalSettings()
-    env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]),
-                      trim_blocks=True, lstrip_blocks=True)
+    env = Environment(
+        loader=FileSystemLoader(HERE / "templates"),
+        autoescape=select_autoescape(["html"]),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
     app = FastAPI(title="Gomoku platform: public pages", docs_url=None, redoc_url=None, openapi_url=None)
     app.state.upstream = upstream
     # an unknown path or a malformed id gets the platform's common JSON error shape
@@ -40,8 +54,9 @@ def create_app(upstream: Upstream, settings: PortalSettings | None = None) -> Fa
     def render(request: Request, template: str, status: int = 200, **ctx: Any) -> HTMLResponse:
         words = i18n.Words(lang_of(request))
         other = "en" if words.lang == "zh" else "zh"
-        html = env.get_template(template).render(w=words, t=words.t, v=words.v, path=request.url.path,
-                                                  other_lang=other, **ctx)
+        html = env.get_template(template).render(
+            w=words, t=words.t, v=words.v, path=request.url.path, other_lang=other, **ctx
+        )
         resp = HTMLResponse(html, status_code=status)
         if request.query_params.get("lang") in i18n.LANGS:
             # the switch is remembered: later pages come in the chosen language
@@ -51,8 +66,9 @@ def create_app(upstream: Upstream, settings: PortalSettings | None = None) -> Fa
     @app.exception_handler(UpstreamError)
     async def _upstream(request: Request, exc: UpstreamError) -> HTMLResponse:
         missing = exc.status == 404
-        return render(request, "error.html", status=404 if missing else 503,
-                      message_key="not_found" if missing else "unavailable")
+        return render(
+            request, "error.html", status=404 if missing else 503, message_key="not_found" if missing else "unavailable"
+        )
 
     @app.get("/", response_class=HTMLResponse)
     async def start(request: Request, code: str | None = Query(None, max_length=64)) -> Response:
@@ -65,14 +81,17 @@ def create_app(upstream: Upstream, settings: PortalSettings | None = None) -> Fa
         event, sections, awards = await asyncio.gather(
             upstream.get("registration", f"/v1/events/{code}"),
             upstream.optional("pairing", f"/v1/events/{code}/sections"),
-            upstream.optional("awards", f"/v1/events/{code}"))
+            upstream.optional("awards", f"/v1/events/{code}"),
+        )
         played = {s["section_id"]: s for s in (sections or {}).get("sections", [])}
         published = {s["section_id"]: s.get("publication_revision") for s in (awards or {}).get("sections", [])}
         return render(request, "event.html", event=event, played=played, published=published)
 
     async def section_context(code: str, sid: str) -> dict[str, Any]:
-        event, section = await asyncio.gather(upstream.get("registration", f"/v1/events/{code}"),
-                                              upstream.get("pairing", f"/v1/events/{code}/sections/{sid}"))
+        event, section = await asyncio.gather(
+            upstream.get("registration", f"/v1/events/{code}"),
+            upstream.get("pairing", f"/v1/events/{code}/sections/{sid}"),
+        )
         names = {e["entrant_id"]: e for e in section.get("entrants", [])}
         return {"event": event, "section": section, "names": names, "code": code}
 
@@ -85,7 +104,8 @@ def create_app(upstream: Upstream, settings: PortalSettings | None = None) -> Fa
         async def one(n: int) -> dict[str, Any]:
             rnd, games = await asyncio.gather(
                 upstream.optional("pairing", f"/v1/events/{code}/sections/{sid}/rounds/{n}"),
-                upstream.optional("gameplay", f"/v1/rounds/{code}/{sid}/{n}/games"))
+                upstream.optional("gameplay", f"/v1/rounds/{code}/{sid}/{n}/games"),
+            )
             by_pairing: dict[str, list[dict]] = {}
             for g in (games or {}).get("games", []):
                 by_pairing.setdefault(g.get("pairing_id"), []).append(g)
@@ -127,8 +147,12 @@ def create_app(upstream: Upstream, settings: PortalSettings | None = None) -> Fa
     @app.get("/games/{game_id}/events", name="game_events")
     async def game_events(request: Request, game_id: PathId) -> Response:
         """The gameplay stream of the game, relayed: a browser's EventSource cannot send the key."""
-        stream = upstream.stream_app("gameplay", f"/v1/games/{game_id}/events", request.url.query.encode("latin-1"),
-                                     request.headers.get("last-event-id"))
+        stream = upstream.stream_app(
+            "gameplay",
+            f"/v1/games/{game_id}/events",
+            request.url.query.encode("latin-1"),
+            request.headers.get("last-event-id"),
+        )
         return _AsgiResponse(stream)
 
     return app

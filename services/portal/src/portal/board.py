@@ -1,5 +1,6 @@
 """The 15×15 board of a game view as drawing instructions for the template (no rules here:
 stones, their order and the last move are read from the game view gameplay returns)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -39,9 +40,11 @@ def layout(view: dict[str, Any]) -> dict[str, Any]:
     for s in board:
         pos = xy(str(s.get("point", "")))
         if pos:
-            stones.append(Stone(pos[0], pos[1], s.get("colour", "black"), number.get(s["point"], 0), s["point"] == last))
+            stones.append(
+                Stone(pos[0], pos[1], s.get("colour", "black"), number.get(s["point"], 0), s["point"] == last)
+            )
     forbidden = []
-    for p in (view.get("forbidden") or {}):
+    for p in view.get("forbidden") or {}:
         pos = xy(str(p))
         if pos:
             forbidden.append(pos)
@@ -49,8 +52,18 @@ def layout(view: dict[str, Any]) -> dict[str, Any]:
     span = 2 * MARGIN + (SIZE - 1) * CELL
     lines = [MARGIN + i * CELL for i in range(SIZE)]
     stars = [xy(p) for p in ("h8", "d4", "d12", "l4", "l12")]
-    return {"span": span, "lines": lines, "start": MARGIN, "end": MARGIN + (SIZE - 1) * CELL, "cell": CELL,
-            "letters": [(MARGIN + i * CELL, LETTERS[i].upper()) for i in range(SIZE)],
-            "numbers": [(MARGIN + (SIZE - r) * CELL, r) for r in range(1, SIZE + 1)],
-            "stars": stars, "stones": stones, "forbidden": forbidden, "offers": offers,
-            "move_count": len(moves), "last": last}
+    return {
+        "span": span,
+        "lines": lines,
+        "start": MARGIN,
+        "end": MARGIN + (SIZE - 1) * CELL,
+        "cell": CELL,
+        "letters": [(MARGIN + i * CELL, LETTERS[i].upper()) for i in range(SIZE)],
+        "numbers": [(MARGIN + (SIZE - r) * CELL, r) for r in range(1, SIZE + 1)],
+        "stars": stars,
+        "stones": stones,
+        "forbidden": forbidden,
+        "offers": offers,
+        "move_count": len(moves),
+        "last": last,
+    }

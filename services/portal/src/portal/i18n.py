@@ -3,6 +3,7 @@
 Values from the services (statuses, reasons, tiebreak names) are looked up as ``group.value``;
 a value this table does not know is shown as "—" rather than as a raw identifier.
 """
+
 from __future__ import annotations
 
 LANGS = ("zh", "en")

@@ -1,4 +1,5 @@
 """Settings of the web front, read once at start-up (environment variables)."""
+
 from __future__ import annotations
 
 from pydantic import Field
@@ -22,8 +23,12 @@ class PortalSettings(BaseSettings):
     upstream_timeout_s: float = Field(default=5.0, gt=0, le=60, alias="PORTAL_UPSTREAM_TIMEOUT_S")
 
     def base_urls(self) -> dict[str, str]:
-        return {"registration": self.registration_url, "pairing": self.pairing_url,
-                "gameplay": self.gameplay_url, "awards": self.awards_url}
+        return {
+            "registration": self.registration_url,
+            "pairing": self.pairing_url,
+            "gameplay": self.gameplay_url,
+            "awards": self.awards_url,
+        }
 
     def event_codes(self) -> list[str]:
         return [c.strip() for c in self.events.split(",") if c.strip()]

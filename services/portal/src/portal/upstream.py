@@ -4,6 +4,7 @@ in-process to the mounted service apps (embedded mode, see docs/adr/0001-portal-
 Either way the request is the services' public HTTP API with the portal's read-only key, so a
 page shows exactly what any API client would see.
 """
+
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping
@@ -24,8 +25,9 @@ class UpstreamError(Exception):
 
 
 class Upstream:
-    def __init__(self, clients: Mapping[str, httpx.AsyncClient], api_key: str,
-                 apps: Mapping[str, ASGIApp] | None = None) -> None:
+    def __init__(
+        self, clients: Mapping[str, httpx.AsyncClient], api_key: str, apps: Mapping[str, ASGIApp] | None = None
+    ) -> None:
         self.clients = dict(clients)
         self.api_key = api_key
         #: embedded mode: the service apps themselves, for streams (httpx's ASGI transport
@@ -33,16 +35,20 @@ class Upstream:
         self.apps = dict(apps or {})
 
     @classmethod
-    def over_http(cls, base_urls: Mapping[str, str], api_key: str, timeout_s: float) -> "Upstream":
-        clients = {name: httpx.AsyncClient(base_url=url.rstrip("/"), timeout=timeout_s)
-                   for name, url in base_urls.items()}
+    def over_http(cls, base_urls: Mapping[str, str], api_key: str, timeout_s: float) -> Upstream:
+        clients = {
+            name: httpx.AsyncClient(base_url=url.rstrip("/"), timeout=timeout_s) for name, url in base_urls.items()
+        }
         return cls(clients, api_key)
 
     @classmethod
-    def in_process(cls, apps: Mapping[str, ASGIApp], api_key: str, timeout_s: float) -> "Upstream":
-        clients = {name: httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=f"http://{name}",
-                                           timeout=timeout_s)
-                   for name, app in apps.items()}
+    def in_process(cls, apps: Mapping[str, ASGIApp], api_key: str, timeout_s: float) -> Upstream:
+        clients = {
+            name: httpx.AsyncClient(
+                transport=httpx.ASGITransport(app=app), base_url=f"http://{name}", timeout=timeout_s
+            )
+            for name, app in apps.items()
+        }
         return cls(clients, api_key, apps)
 
     async def aclose(self) -> None:
@@ -89,8 +95,14 @@ class _PassThrough:
         self.app, self.path, self.query, self.headers = app, path, query, headers
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        inner = {**scope, "path": self.path, "raw_path": self.path.encode(), "root_path": "",
-                 "query_string": self.query, "headers": self.headers}
+        inner = {
+            **scope,
+            "path": self.path,
+            "raw_path": self.path.encode(),
+            "root_path": "",
+            "query_string": self.query,
+            "headers": self.headers,
+        }
         await self.app(inner, receive, send)
 
 
@@ -102,17 +114,29 @@ class _HttpStream:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         url = self.path + ("?" + self.query.decode("latin-1") if self.query else "")
-        req = self.client.build_request("GET", url, headers=[(k.decode(), v.decode("latin-1")) for k, v in self.headers],
-                                        timeout=httpx.Timeout(None, connect=5.0))
+        req = self.client.build_request(
+            "GET",
+            url,
+            headers=[(k.decode(), v.decode("latin-1")) for k, v in self.headers],
+            timeout=httpx.Timeout(None, connect=5.0),
+        )
         try:
             r = await self.client.send(req, stream=True)
         except httpx.HTTPError:
             await _plain(send, 503, b"the game stream is unavailable")
             return
         try:
-            await send({"type": "http.response.start", "status": r.status_code,
-                        "headers": [(b"content-type", r.headers.get("content-type", "text/plain").encode()),
-                                    (b"cache-control", b"no-cache"), (b"x-accel-buffering", b"no")]})
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": r.status_code,
+                    "headers": [
+                        (b"content-type", r.headers.get("content-type", "text/plain").encode()),
+                        (b"cache-control", b"no-cache"),
+                        (b"x-accel-buffering", b"no"),
+                    ],
+                }
+            )
             async for chunk in _chunks(r):
                 await send({"type": "http.response.body", "body": chunk, "more_body": True})
             await send({"type": "http.response.body", "body": b""})

@@ -1,4 +1,5 @@
 """Composition root of the registration service: build(settings, bus=None, clock=None) -> Service."""
+
 from __future__ import annotations
 
 from gomoku_shared.auth import KeyRing
@@ -18,12 +19,19 @@ NAME = "registration"
 
 
 def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Clock | None = None) -> Service:
-    runtime = ServiceRuntime(NAME, settings, metadata, bus=bus or bus_from_settings(settings), clock=clock or clock_from_settings(settings),
-                             owns_bus=bus is None)
+    runtime = ServiceRuntime(
+        NAME,
+        settings,
+        metadata,
+        bus=bus or bus_from_settings(settings),
+        clock=clock or clock_from_settings(settings),
+        owns_bus=bus is None,
+    )
     # DATA_KEY encrypts personal data; required when the service runs distributed (AMQP_URL set),
     # else the embedded mode keeps a random key of its own in DATA_DIR
-    context = Context(DataProtector.from_settings(settings.data_key, distributed=bool(settings.amqp_url),
-                                                  data_dir=settings.data_dir))
+    context = Context(
+        DataProtector.from_settings(settings.data_key, distributed=bool(settings.amqp_url), data_dir=settings.data_dir)
+    )
     consumers.register(runtime, context)
     app = create_api(runtime, KeyRing(settings.api_keys), context)
     return Service(NAME, runtime, app)

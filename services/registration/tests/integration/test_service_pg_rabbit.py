@@ -3,6 +3,7 @@ REG-18): a full SZ section registered over HTTP ends in one section.closed with 
 Idempotency-Key makes duplicates one entry (also when they race); a partner cannot read another
 partner's players, nor learn that an ID number is registered; a refused wildcard is judged again
 when its certificate arrives; no response or log line holds a full ID number."""
+
 from __future__ import annotations
 
 import asyncio
@@ -31,17 +32,25 @@ def id_number(n: int) -> str:
 
 
 def entry(n: int) -> dict:
-    return {"stage": "online", "section_id": "men-free",
-            "player": {"name": f"Player {n:04d}", "gender": "male", "birth_date": "1990-05-05",
-                       "id_number": id_number(n)},
-            "evidence": [{"kind": "household_registration", "document_ref": f"HK-{n:06d}", "region": "Shenzhen"}],
-            "insurance": {"confirmed": True, "document_ref": f"POL-{n:06d}"}}
+    return {
+        "stage": "online",
+        "section_id": "men-free",
+        "player": {"name": f"Player {n:04d}", "gender": "male", "birth_date": "1990-05-05", "id_number": id_number(n)},
+        "evidence": [{"kind": "household_registration", "document_ref": f"HK-{n:06d}", "region": "Shenzhen"}],
+        "insurance": {"confirmed": True, "document_ref": f"POL-{n:06d}"},
+    }
 
 
 @contextlib.asynccontextmanager
 async def running_service(amqp_url: str, bus_namespace: str, db_url: str):
-    settings = ServiceSettings(DATABASE_URL=db_url, AMQP_URL=amqp_url, BUS_NAMESPACE=bus_namespace, API_KEYS=KEYS,
-                               DATA_KEY="integration-data-key", RELAY_POLL_S=0.05)
+    settings = ServiceSettings(
+        DATABASE_URL=db_url,
+        AMQP_URL=amqp_url,
+        BUS_NAMESPACE=bus_namespace,
+        API_KEYS=KEYS,
+        DATA_KEY="integration-data-key",
+        RELAY_POLL_S=0.05,
+    )
     await upgrade_async("registration", settings.database_url)
     clock = FakeClock(datetime(2022, 10, 26, 9, 0, tzinfo=CST))
     service = build(settings, clock=clock)
@@ -74,8 +83,9 @@ async def test_full_sz_section_over_http_ends_in_one_section_closed(amqp_url, bu
         r = await client.post("/v1/events", headers=OP, json={"preset_id": "sz-2022", "event_code": "sz22"})
         assert r.status_code == 201, r.text
         for start in range(1, 129, 16):
-            batch = await asyncio.gather(*[client.post("/v1/events/sz22/entries", headers=P1, json=entry(n))
-                                           for n in range(start, start + 16)])
+            batch = await asyncio.gather(
+                *[client.post("/v1/events/sz22/entries", headers=P1, json=entry(n)) for n in range(start, start + 16)]
+            )
             responses.extend(batch)
         assert [x.status_code for x in responses] == [201] * 128
         # REG-18: admitted on declared residency evidence that no arbiter has approved yet
@@ -87,8 +97,9 @@ async def test_full_sz_section_over_http_ends_in_one_section_closed(amqp_url, bu
         assert "cap of 128" in last.json()["reason"]
 
         clock.set(datetime(2022, 11, 4, 12, 0, tzinfo=CST))
-        r = await client.post("/v1/events/sz22/stages/online/close", headers=OP,
-                              json={"format_choices": {"men-free": {"kind": "swiss"}}})
+        r = await client.post(
+            "/v1/events/sz22/stages/online/close", headers=OP, json={"format_choices": {"men-free": {"kind": "swiss"}}}
+        )
         responses.append(r)
         assert r.status_code == 200, r.text
         men = next(s for s in r.json()["sections"] if s["section_id"] == "men-free")
@@ -97,6 +108,7 @@ async def test_full_sz_section_over_http_ends_in_one_section_closed(amqp_url, bu
 
         def closed():
             return [e for e in seen if e.type == "section.closed"]
+
         await eventually(lambda: len(closed()) == 8, "eight section.closed events")
         ready = [e.payload for e in closed() if e.payload.status == "ready"]
         assert [p.section_id for p in ready] == ["men-free"]
@@ -105,8 +117,11 @@ async def test_full_sz_section_over_http_ends_in_one_section_closed(amqp_url, bu
         assert {e.entrant_id for e in field} == expected
         assert all(e.partner_id == "partner-1" and e.gender == "male" for e in field)
         assert ready[0].rules.two_game_rounds and not ready[0].rules.rank_by_gender
-        assert all(e.payload.status == "cancelled" and not e.payload.entrants for e in closed() if e not in ready
-                   and e.payload.section_id != "men-free")
+        assert all(
+            e.payload.status == "cancelled" and not e.payload.entrants
+            for e in closed()
+            if e not in ready and e.payload.section_id != "men-free"
+        )
         await eventually(lambda: len([e for e in seen if e.type == "entry.accepted"]) == 128, "128 entry.accepted")
         assert len([e for e in seen if e.type == "entry.refused"]) == 1
 
@@ -125,8 +140,9 @@ async def test_idempotency_and_partner_isolation_on_postgres(amqp_url, bus_names
     async with running_service(amqp_url, bus_namespace, await fresh_database()) as (client, clock, seen):
         await client.post("/v1/events", headers=OP, json={"preset_id": "sz-2022", "event_code": "sz22"})
         headers = {**P1, "Idempotency-Key": "dup-1"}
-        racing = await asyncio.gather(*[client.post("/v1/events/sz22/entries", headers=headers, json=entry(1))
-                                        for _ in range(4)])
+        racing = await asyncio.gather(
+            *[client.post("/v1/events/sz22/entries", headers=headers, json=entry(1)) for _ in range(4)]
+        )
         assert [r.status_code for r in racing] == [201] * 4
         assert len({r.text for r in racing}) == 1
         again = await client.post("/v1/events/sz22/entries", headers=headers, json=entry(1))
@@ -145,11 +161,20 @@ async def test_idempotency_and_partner_isolation_on_postgres(amqp_url, bus_names
 
 def wildcard(n: int) -> dict:
     """SZ 六(4): an applicant from outside Shenzhen asking for a wildcard, without materials yet."""
-    return {"stage": "online", "section_id": "men-pro",
-            "player": {"name": f"Player {n:04d}", "gender": "male", "birth_date": "1990-05-05",
-                       "id_number": id_number(n), "citizenship": "CN"},
-            "facts": {"intends_to_represent": True}, "evidence": [],
-            "insurance": {"confirmed": True, "document_ref": f"POL-{n:06d}"}}
+    return {
+        "stage": "online",
+        "section_id": "men-pro",
+        "player": {
+            "name": f"Player {n:04d}",
+            "gender": "male",
+            "birth_date": "1990-05-05",
+            "id_number": id_number(n),
+            "citizenship": "CN",
+        },
+        "facts": {"intends_to_represent": True},
+        "evidence": [],
+        "insurance": {"confirmed": True, "document_ref": f"POL-{n:06d}"},
+    }
 
 
 @pytest.mark.timeout(120)
@@ -179,29 +204,42 @@ async def test_reg18_rejudging_and_partner_isolation_on_postgres(amqp_url, bus_n
         assert known_r.json()["status"] == unknown_r.json()["status"] == "accepted_pending_evidence"
         assert known_r.json()["player_id"] != declared["player_id"]
         certificate = {"kind": "grade_certificate", "document_ref": "CQY-1", "grade": "2k"}
-        for field, value, ghost in (("entry_id", refused["entry_id"], "sz22.online.men-pro.0099"),
-                                    ("player_id", refused["player_id"], "sz22.p00099")):
+        for field, value, ghost in (
+            ("entry_id", refused["entry_id"], "sz22.online.men-pro.0099"),
+            ("player_id", refused["player_id"], "sz22.p00099"),
+        ):
             theirs = await client.post("/v1/events/sz22/evidence", headers=P2, json={**certificate, field: value})
             nobody = await client.post("/v1/events/sz22/evidence", headers=P2, json={**certificate, field: ghost})
             assert theirs.status_code == nobody.status_code == 404
             assert theirs.json()["error"]["code"] == nobody.json()["error"]["code"]
 
         clock.set(datetime(2022, 10, 30, 12, 0, tzinfo=CST))
-        r = await client.post("/v1/events/sz22/evidence", headers=P1,
-                              json={**certificate, "entry_id": refused["entry_id"]})
+        r = await client.post(
+            "/v1/events/sz22/evidence", headers=P1, json={**certificate, "entry_id": refused["entry_id"]}
+        )
         assert r.status_code == 201 and r.json()["entries"][0]["status"] == "pending_review", r.text
         clock.set(datetime(2022, 11, 2, 9, 0, tzinfo=CST))
-        decided = await client.post(f"/v1/evidence/{r.json()['evidence_id']}/decision", headers=arb,
-                                    json={"decision": "approve", "note": "certificate checked"})
+        decided = await client.post(
+            f"/v1/evidence/{r.json()['evidence_id']}/decision",
+            headers=arb,
+            json={"decision": "approve", "note": "certificate checked"},
+        )
         assert decided.status_code == 200, decided.text
         assert [(e["entry_id"], e["status"]) for e in decided.json()["entries"]] == [(refused["entry_id"], "accepted")]
         view = (await client.get(f"/v1/events/sz22/entries/{refused['entry_id']}", headers=P1)).json()
         assert (view["status"], view["clause"]) == ("accepted", "sz-residency/wildcard")
 
         def about(entry_id):
-            return [e.type for e in seen if e.type.startswith("entry.") and
-                    entry_id in (getattr(e.payload, "entry_id", None), getattr(e.payload, "application_id", None))]
-        await eventually(lambda: about(refused["entry_id"]) == ["entry.refused", "entry.accepted"],
-                         "entry.refused then entry.accepted for the re-judged wildcard")
+            return [
+                e.type
+                for e in seen
+                if e.type.startswith("entry.")
+                and entry_id in (getattr(e.payload, "entry_id", None), getattr(e.payload, "application_id", None))
+            ]
+
+        await eventually(
+            lambda: about(refused["entry_id"]) == ["entry.refused", "entry.accepted"],
+            "entry.refused then entry.accepted for the re-judged wildcard",
+        )
         pending = [e.payload for e in seen if e.type == "entry.accepted" and e.payload.entry_id == declared["entry_id"]]
         assert pending and pending[0].evidence_pending is True

@@ -1,4 +1,5 @@
 """Fixtures for the registration domain tests (the presets ship inside the package)."""
+
 from __future__ import annotations
 
 import os

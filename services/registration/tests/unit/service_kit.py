@@ -1,5 +1,6 @@
 """Harness for the registration service tests: the service on SQLite + the in-memory bus, a
 FakeClock, an observer of every published event, and request builders."""
+
 from __future__ import annotations
 
 import contextlib
@@ -33,16 +34,33 @@ def id_number(n: int, born: str = "19900505") -> str:
 
 
 def player(n: int, gender: str = "male", born: str = "1990-05-05", **kw) -> dict:
-    return {"name": f"Player {n:04d}", "gender": gender, "birth_date": born,
-            "id_number": id_number(n, born.replace("-", "")), **kw}
+    return {
+        "name": f"Player {n:04d}",
+        "gender": gender,
+        "birth_date": born,
+        "id_number": id_number(n, born.replace("-", "")),
+        **kw,
+    }
 
 
-def sz_entry(n: int, section: str = "men-free", gender: str = "male", born: str = "1990-05-05",
-             evidence: list | None = None, **kw) -> dict:
-    return {"stage": "online", "section_id": section, "player": player(n, gender, born),
-            "evidence": evidence if evidence is not None else
-            [{"kind": "household_registration", "document_ref": f"HK-{n:06d}", "region": "Shenzhen"}],
-            "insurance": {"confirmed": True, "document_ref": f"POL-{n:06d}"}, **kw}
+def sz_entry(
+    n: int,
+    section: str = "men-free",
+    gender: str = "male",
+    born: str = "1990-05-05",
+    evidence: list | None = None,
+    **kw,
+) -> dict:
+    return {
+        "stage": "online",
+        "section_id": section,
+        "player": player(n, gender, born),
+        "evidence": evidence
+        if evidence is not None
+        else [{"kind": "household_registration", "document_ref": f"HK-{n:06d}", "region": "Shenzhen"}],
+        "insurance": {"confirmed": True, "document_ref": f"POL-{n:06d}"},
+        **kw,
+    }
 
 
 class Harness:
@@ -68,8 +86,9 @@ class Harness:
         await self.drain()
 
     async def create_sz(self, code: str = "sz22", overrides: dict | None = None) -> dict:
-        r = await self.client.post("/v1/events", headers=OP, json={
-            "preset_id": "sz-2022", "event_code": code, "overrides": overrides or {}})
+        r = await self.client.post(
+            "/v1/events", headers=OP, json={"preset_id": "sz-2022", "event_code": code, "overrides": overrides or {}}
+        )
         assert r.status_code == 201, r.text
         return r.json()
 
@@ -77,8 +96,12 @@ class Harness:
 @contextlib.asynccontextmanager
 async def harness(tmp_path, start: datetime | None = None):
     clock = FakeClock(start or datetime(2022, 10, 26, 10, 0, tzinfo=CST))
-    settings = ServiceSettings(DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path}/registration.sqlite", API_KEYS=KEYS,
-                               DATA_KEY=DATA_KEY, RELAY_POLL_S=0.05)
+    settings = ServiceSettings(
+        DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path}/registration.sqlite",
+        API_KEYS=KEYS,
+        DATA_KEY=DATA_KEY,
+        RELAY_POLL_S=0.05,
+    )
     bus = InMemoryEventBus()
     service = build(settings, bus=bus, clock=clock)
     await upgrade_async("registration", service.runtime.database_url)

@@ -1,16 +1,34 @@
 """REG-10 changes and withdrawals, REG-11 check-in / no-shows / personal data."""
+
 from __future__ import annotations
 
 from datetime import date
 
 import pytest
+from registration_testkit import application, cst, evidence, person
 
 from registration.domain import (
-    ChangeKind, ChangeState, EntryStatus, EventRegistration, EvidenceKind as K, IdNumber, Outcome,
-    RegistrationError, Unit, check_in, decide_change, freeze_starts_at, judge_change, mark_no_show,
-    mask_id_number, pairable, request_change, withdraw,
+    ChangeKind,
+    ChangeState,
+    EntryStatus,
+    EventRegistration,
+    IdNumber,
+    Outcome,
+    RegistrationError,
+    Unit,
+    check_in,
+    decide_change,
+    freeze_starts_at,
+    judge_change,
+    mark_no_show,
+    mask_id_number,
+    pairable,
+    request_change,
+    withdraw,
 )
-from registration_testkit import application, cst, evidence, person
+from registration.domain import (
+    EvidenceKind as K,
+)
 
 A, R, P = Outcome.ADMITTED, Outcome.REFUSED, Outcome.PENDING
 
@@ -27,23 +45,30 @@ def _nt_entry(nt):
     unit = Unit("hb", "Hubei", "province", region="Hubei")
     team = [person("male"), person("male"), person("female")]
     t = cst(2023, 6, 10)
-    res = reg.submit(application("mixed-team", *team, at=t, unit=unit,
-                                 items={i: t for i in nt.registration.required_items}),
-                     {p.id: p for p in team}, evidence=[evidence(p, K.HOUSEHOLD, region="Hubei") for p in team],
-                     unit=unit, now=t)
+    res = reg.submit(
+        application("mixed-team", *team, at=t, unit=unit, items={i: t for i in nt.registration.required_items}),
+        {p.id: p for p in team},
+        evidence=[evidence(p, K.HOUSEHOLD, region="Hubei") for p in team],
+        unit=unit,
+        now=t,
+    )
     assert res.accepted, res.reasons
     return reg, res.entry
 
 
 # --------------------------------------------------------------------------- REG-10
 
-@pytest.mark.parametrize("now,expected,fragment", [
-    (cst(2022, 10, 28), A, "registration open"),            # SZ: free change before the close
-    (cst(2022, 11, 1, 9), P, "after the close"),             # after the close: arbiter approval
-    (cst(2022, 11, 2, 23, 59), P, "after the close"),        # last minute before the freeze
-    (cst(2022, 11, 3, 0, 0), R, "no changes within 2 days"),  # men start 11-05: frozen from 11-03
-    (cst(2022, 11, 5, 10), R, "no changes within 2 days"),
-])
+
+@pytest.mark.parametrize(
+    "now,expected,fragment",
+    [
+        (cst(2022, 10, 28), A, "registration open"),  # SZ: free change before the close
+        (cst(2022, 11, 1, 9), P, "after the close"),  # after the close: arbiter approval
+        (cst(2022, 11, 2, 23, 59), P, "after the close"),  # last minute before the freeze
+        (cst(2022, 11, 3, 0, 0), R, "no changes within 2 days"),  # men start 11-05: frozen from 11-03
+        (cst(2022, 11, 5, 10), R, "no changes within 2 days"),
+    ],
+)
 def test_reg10_sz_change_window_and_freeze(sz, now, expected, fragment):
     """REG-10: after the close changes need approval; none at all within 2 days of the start."""
     _, entry = _sz_entry(sz)
@@ -60,7 +85,7 @@ def test_reg10_freeze_follows_the_section_start(sz):
 def test_reg10_ny_da_nt_changes_need_approval_from_submission(nt):
     """REG-10 (NY/DA/NT seeds): any change after submission needs approval; board order never changes."""
     _, entry = _nt_entry(nt)
-    d = judge_change(nt, entry, ChangeKind.SUBSTITUTE_PLAYER, cst(2023, 6, 11))   # before the close
+    d = judge_change(nt, entry, ChangeKind.SUBSTITUTE_PLAYER, cst(2023, 6, 11))  # before the close
     assert d.outcome is P and "after submission" in d.reason
     assert judge_change(nt, entry, ChangeKind.SUBSTITUTE_PLAYER, cst(2023, 6, 20)).outcome is R  # start 06-22
     board = judge_change(nt, entry, ChangeKind.BOARD_ORDER, cst(2023, 6, 11))
@@ -100,6 +125,7 @@ def test_reg10_withdrawal_after_confirmation_needs_written_reason(sz, nt):
 
 # --------------------------------------------------------------------------- REG-11
 
+
 def test_reg11_check_in_and_no_shows_are_not_paired(da):
     """REG-11: accepted entries check in before the deadline with their documents; no-shows are not paired."""
     reg = EventRegistration(da)
@@ -108,9 +134,14 @@ def test_reg11_check_in_and_no_shows_are_not_paired(da):
     entries = []
     for _ in range(3):
         p = person()
-        entries.append(reg.submit(application("open", p, at=t, unit=unit,
-                                              items={i: t for i in da.registration.required_items}),
-                                  {p.id: p}, unit=unit, now=t).entry)
+        entries.append(
+            reg.submit(
+                application("open", p, at=t, unit=unit, items={i: t for i in da.registration.required_items}),
+                {p.id: p},
+                unit=unit,
+                now=t,
+            ).entry
+        )
     docs = da.check_in.documents
     e0, d0 = check_in(da, entries[0], now=cst(2023, 8, 18, 18, 59), documents_shown=docs)
     assert d0.outcome is A and e0.checked_in_at is not None
@@ -140,18 +171,20 @@ def test_reg11_reg13_nt_insurance_verified_at_check_in(nt):
     _, entry = _nt_entry(nt)
     _, d = check_in(nt, entry, now=cst(2023, 6, 21, 12), documents_shown=["insurance_policy"])
     assert d.outcome is R and "insurance policy not shown" in d.reason
-    e, d = check_in(nt, entry, now=cst(2023, 6, 21, 12), documents_shown=["insurance_policy"],
-                    insurance_ref="PICC-123")
+    e, d = check_in(nt, entry, now=cst(2023, 6, 21, 12), documents_shown=["insurance_policy"], insurance_ref="PICC-123")
     assert d.outcome is A and e.insurance.confirmed and e.insurance.document_ref == "PICC-123"
 
 
-@pytest.mark.parametrize("raw,masked", [
-    ("440301199005051234", "**************1234"),
-    ("44030119900505123X", "**************123X"),
-    ("E12345678", "*********"),     # too short to show any of it
-    ("12345678", "********"),
-    ("", ""),
-])
+@pytest.mark.parametrize(
+    "raw,masked",
+    [
+        ("440301199005051234", "**************1234"),
+        ("44030119900505123X", "**************123X"),
+        ("E12345678", "*********"),  # too short to show any of it
+        ("12345678", "********"),
+        ("", ""),
+    ],
+)
 def test_reg11_id_numbers_are_masked(raw, masked):
     """REG-11: ID numbers are personal data: masked form only, the tail alone (the head is the
     place of registration, the middle the birth date)."""

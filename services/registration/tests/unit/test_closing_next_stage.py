@@ -1,18 +1,33 @@
 """REG-12 closing (merge / cancel / final field) and EVT-6 / REG-7 next stage."""
+
 from __future__ import annotations
 
 from datetime import date
 
 import pytest
+from registration_testkit import application, cst, evidence, person
 
 from gomoku_shared.contracts.events import SectionClosed
 from registration import presets
 from registration.domain import (
-    EntryStatus, EventRegistration, EvidenceKind as K, EvidenceStatus as S, FormatChoice, QualifierList,
-    RegistrationError, SeededList, build_next_stage, choose_format, close_stage, mark_no_show,
+    EntryStatus,
+    EventRegistration,
+    FormatChoice,
+    QualifierList,
+    RegistrationError,
+    SeededList,
+    build_next_stage,
+    choose_format,
+    close_stage,
+    mark_no_show,
     section_closed_payload,
 )
-from registration_testkit import application, cst, evidence, person
+from registration.domain import (
+    EvidenceKind as K,
+)
+from registration.domain import (
+    EvidenceStatus as S,
+)
 
 JUNIOR = date(2011, 6, 1)
 
@@ -39,9 +54,19 @@ def _by_id(closed):
 def test_reg12_merge_7_entry_free_and_5_entry_pro_sections(sz):
     """REG-12: free < 8 and professional < 6 merge with the same-age section of the same track;
     genders are ranked separately."""
-    reg, _ = _fill(sz, {"men-free": 20, "women-free": 7, "men-pro": 5, "women-pro": 9,
-                        "junior-boys-free": 8, "junior-girls-free": 8,
-                        "junior-boys-pro": 6, "junior-girls-pro": 6})
+    reg, _ = _fill(
+        sz,
+        {
+            "men-free": 20,
+            "women-free": 7,
+            "men-pro": 5,
+            "women-pro": 9,
+            "junior-boys-free": 8,
+            "junior-girls-free": 8,
+            "junior-boys-pro": 6,
+            "junior-girls-pro": 6,
+        },
+    )
     c = _by_id(close_stage(sz, "online", list(reg.entries.values())))
     assert c["men-free"].status == "ready" and c["men-free"].merged_from == ("men-free", "women-free")
     assert c["men-free"].size == 27 and c["men-free"].rank_genders_separately
@@ -54,13 +79,16 @@ def test_reg12_merge_7_entry_free_and_5_entry_pro_sections(sz):
         assert c[sid].status == "ready" and c[sid].merged_from == ()
 
 
-@pytest.mark.parametrize("counts,cancelled,ready", [
-    ({"men-free": 4}, {"men-free", "women-free"}, set()),                 # 4 + 0: no partner, cancelled
-    ({"men-free": 3, "women-free": 1}, {"men-free", "women-free"}, set()),  # merged 4: cancelled
-    ({"men-free": 3, "women-free": 2}, set(), {"men-free"}),                                   # merged 5 runs
-    ({"men-pro": 4, "women-pro": 40}, set(), {"men-pro"}),                # merged into a big field
-    ({"men-pro": 5}, {"women-pro"}, {"men-pro"}),                         # 5 alone runs; empty partner cancelled
-])
+@pytest.mark.parametrize(
+    "counts,cancelled,ready",
+    [
+        ({"men-free": 4}, {"men-free", "women-free"}, set()),  # 4 + 0: no partner, cancelled
+        ({"men-free": 3, "women-free": 1}, {"men-free", "women-free"}, set()),  # merged 4: cancelled
+        ({"men-free": 3, "women-free": 2}, set(), {"men-free"}),  # merged 5 runs
+        ({"men-pro": 4, "women-pro": 40}, set(), {"men-pro"}),  # merged into a big field
+        ({"men-pro": 5}, {"women-pro"}, {"men-pro"}),  # 5 alone runs; empty partner cancelled
+    ],
+)
 def test_reg12_cancel_sections_of_at_most_4(sz, counts, cancelled, ready):
     """REG-12: a section of <= 4 entries that cannot be merged (into a bigger field) is cancelled."""
     reg, _ = _fill(sz, counts)
@@ -85,6 +113,7 @@ def test_reg12_field_excludes_withdrawn_refused_and_absent(sz):
     es = list(reg.entries.values())
     es[0] = mark_no_show(es[0], arbiter="a")
     from dataclasses import replace
+
     es[1] = replace(es[1], status=EntryStatus.WITHDRAWN)
     c = _by_id(close_stage(sz, "online", es))["men-pro"]
     assert c.size == 6 and es[0].id not in {f.entry_id for f in c.entries}
@@ -93,8 +122,12 @@ def test_reg12_field_excludes_withdrawn_refused_and_absent(sz):
 def test_reg12_format_choice_and_section_closed_payload(sz):
     """REG-12 / PAIR-1: arbiter-chosen format; the payload validates against the section.closed contract."""
     reg, people = _fill(sz, {"men-free": 7, "women-free": 3, "men-pro": 10})
-    closed = close_stage(sz, "online", list(reg.entries.values()),
-                         format_choices={"men-free": FormatChoice("swiss"), "men-pro": FormatChoice("round_robin")})
+    closed = close_stage(
+        sz,
+        "online",
+        list(reg.entries.values()),
+        format_choices={"men-free": FormatChoice("swiss"), "men-pro": FormatChoice("round_robin")},
+    )
     c = _by_id(closed)
     assert (c["men-free"].format, c["men-free"].rounds) == ("swiss", 7)
     assert (c["men-pro"].format, c["men-pro"].rounds) == ("round_robin", 9)
@@ -108,12 +141,13 @@ def test_reg12_format_choice_and_section_closed_payload(sz):
     assert (pro.rules.clock.base_s, pro.rules.clock.increment_s) == (1800, 15)
     assert pro.rules.tiebreaks == ["points", "buchholz", "buchholz_of_buchholz"]
     with pytest.raises(ValueError):
-        section_closed_payload(sz, c["women-free"], people)   # merged: travels inside its host
+        section_closed_payload(sz, c["women-free"], people)  # merged: travels inside its host
 
 
 def test_reg12_swiss_rounds_must_be_chosen_where_the_preset_leaves_them_open(ny):
     """PAIR-1 / REG-12: NY leaves format and rounds to the arbiter: no silent default."""
     from registration.domain import Unit
+
     reg = EventRegistration(ny)
     unit = Unit("gd", "Guangdong", "province")
     people = {}
@@ -121,9 +155,12 @@ def test_reg12_swiss_rounds_must_be_chosen_where_the_preset_leaves_them_open(ny)
     for _ in range(10):
         p = person("male", date(2012, 1, 1))
         people[p.id] = p
-        assert reg.submit(application("junior-male", p, at=t, unit=unit,
-                                      items={i: t for i in ny.registration.required_items}),
-                          people, unit=unit, now=t).accepted
+        assert reg.submit(
+            application("junior-male", p, at=t, unit=unit, items={i: t for i in ny.registration.required_items}),
+            people,
+            unit=unit,
+            now=t,
+        ).accepted
     es = list(reg.entries.values())
     undecided = _by_id(close_stage(ny, "main", es))["junior-male"]
     assert undecided.status == "ready" and undecided.format is None
@@ -141,8 +178,18 @@ def test_reg12_swiss_rounds_must_be_chosen_where_the_preset_leaves_them_open(ny)
 
 def test_pair1_format_by_entries_from_config():
     """PAIR-1: a preset may choose round robin up to N entries, Swiss above (fifth-event style)."""
-    ev = presets.load("da-2023", overrides={"stages": {"main": {"sections": {"open": {"format": {
-        "choice": "by_entries", "round_robin_max_entries": 8, "rounds": 7}}}}}})
+    ev = presets.load(
+        "da-2023",
+        overrides={
+            "stages": {
+                "main": {
+                    "sections": {
+                        "open": {"format": {"choice": "by_entries", "round_robin_max_entries": 8, "rounds": 7}}
+                    }
+                }
+            }
+        },
+    )
     sec = ev.section("open")
     assert choose_format(sec, 8) == ("round_robin", 7)
     assert choose_format(sec, 7) == ("round_robin", 7)
@@ -154,6 +201,7 @@ def test_pair1_format_by_entries_from_config():
 def test_reg12_nt_team_payload_has_boards(nt):
     """REG-9 / REG-12: team entrants carry their fixed boards in section.closed."""
     from registration.domain import Unit
+
     reg = EventRegistration(nt)
     people = {}
     t = cst(2023, 6, 10)
@@ -161,12 +209,17 @@ def test_reg12_nt_team_payload_has_boards(nt):
         unit = Unit(f"u{i}", f"Unit {i}", "province", region="Hubei")
         team = [person("male"), person("male"), person("female")]
         people.update({p.id: p for p in team})
-        res = reg.submit(application("mixed-team", *team, at=t, unit=unit,
-                                     items={k: t for k in nt.registration.required_items}),
-                         people, evidence=[evidence(p, K.HOUSEHOLD, region="Hubei") for p in team], unit=unit, now=t)
+        res = reg.submit(
+            application("mixed-team", *team, at=t, unit=unit, items={k: t for k in nt.registration.required_items}),
+            people,
+            evidence=[evidence(p, K.HOUSEHOLD, region="Hubei") for p in team],
+            unit=unit,
+            now=t,
+        )
         assert res.accepted
-    c = _by_id(close_stage(nt, "main", list(reg.entries.values()),
-                           format_choices={"mixed-team": FormatChoice("round_robin")}))["mixed-team"]
+    c = _by_id(
+        close_stage(nt, "main", list(reg.entries.values()), format_choices={"mixed-team": FormatChoice("round_robin")})
+    )["mixed-team"]
     payload = SectionClosed.model_validate(section_closed_payload(nt, c, people))
     assert payload.rules.kind == "team" and payload.rules.boards == 3 and payload.rules.rounds == 3
     assert [m.board for m in payload.entrants[0].members] == [1, 2, 3]
@@ -174,6 +227,7 @@ def test_reg12_nt_team_payload_has_boards(nt):
 
 
 # --------------------------------------------------------------------------- next stage
+
 
 def _final_people(n, gender, evidence_kind=K.HOUSEHOLD, status=S.APPROVED):
     ppl, evs = [], []
@@ -190,9 +244,10 @@ def test_evt6_qualifiers_become_final_entries(sz):
     men, ev_m = _final_people(8, "male")
     women, ev_w = _final_people(8, "female")
     people = {p.id: p for p in men + women}
-    cohorts = [QualifierList("men-free", tuple(p.id for p in men[:4]), tuple(p.id for p in men[4:])),
-               QualifierList("men-free", tuple(p.id for p in women[:4]), tuple(p.id for p in women[4:]),
-                             gender="female")]   # merged section: women ranked separately
+    cohorts = [
+        QualifierList("men-free", tuple(p.id for p in men[:4]), tuple(p.id for p in men[4:])),
+        QualifierList("men-free", tuple(p.id for p in women[:4]), tuple(p.id for p in women[4:]), gender="female"),
+    ]  # merged section: women ranked separately
     res = build_next_stage(sz, "final", cohorts, people, evidence=ev_m + ev_w)
     assert [p.person_id for p in res.for_section("final-men")] == [p.id for p in men[:4]]
     assert [p.person_id for p in res.for_section("final-women")] == [p.id for p in women[:4]]
@@ -213,8 +268,13 @@ def test_reg7_non_eligible_qualifier_place_passes_to_next_eligible_substitute(sz
     evs[1] = evidence(q[1], K.HOUSEHOLD)
     sev[0] = evidence(subs[0], K.HOUSEHOLD, status=S.REJECTED)
     people = {p.id: p for p in q + subs}
-    res = build_next_stage(sz, "final", [QualifierList("men-pro", tuple(p.id for p in q),
-                                                       tuple(p.id for p in subs))], people, evidence=evs + sev)
+    res = build_next_stage(
+        sz,
+        "final",
+        [QualifierList("men-pro", tuple(p.id for p in q), tuple(p.id for p in subs))],
+        people,
+        evidence=evs + sev,
+    )
     placed = [p.person_id for p in res.for_section("final-men")]
     assert placed == [q[0].id, q[2].id, q[3].id, subs[1].id]
     assert res.for_section("final-men")[3].via == "substitute" and res.for_section("final-men")[3].place == 6

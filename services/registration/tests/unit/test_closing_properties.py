@@ -1,7 +1,9 @@
 """REG-12 invariants of closing, for any entry counts (property-based)."""
+
 from __future__ import annotations
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from registration import presets
 from registration.domain import Entry, EntryStatus, close_stage, longest_consecutive_months

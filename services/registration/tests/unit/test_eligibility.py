@@ -1,40 +1,54 @@
 """REG-4..REG-8: the eligibility engine, driven by the presets."""
+
 from __future__ import annotations
 
 from datetime import date
 
 import pytest
+from registration_testkit import cst, evidence, months, person
 
 from registration.domain import (
-    EvidenceKind as K, EvidenceStatus as S, Outcome, Unit, check_clause, evaluate_player,
+    EvidenceKind as K,
+)
+from registration.domain import (
+    EvidenceStatus as S,
+)
+from registration.domain import (
+    Outcome,
+    Unit,
+    check_clause,
+    evaluate_player,
     longest_consecutive_months,
 )
-from registration_testkit import cst, evidence, months, person
 
 A, R, P = Outcome.ADMITTED, Outcome.REFUSED, Outcome.PENDING
 
 
 # --------------------------------------------------------------------------- REG-4 ages
 
-@pytest.mark.parametrize("preset,section,born,expected", [
-    ("sz", "junior-boys-free", date(2010, 1, 1), A),    # first day of the window
-    ("sz", "junior-boys-free", date(2009, 12, 31), R),  # one day too old
-    ("sz", "men-pro", date(1950, 1, 1), A),             # no age limit
-    ("ny", "youth-male", date(2002, 1, 1), A),
-    ("ny", "youth-male", date(2001, 12, 31), R),
-    ("ny", "youth-male", date(2010, 12, 31), A),
-    ("ny", "youth-male", date(2011, 1, 1), R),
-    ("ny", "junior-male", date(2011, 1, 1), A),
-    ("ny", "junior-male", date(2013, 12, 31), A),
-    ("ny", "junior-male", date(2014, 1, 1), R),
-    ("ny", "children-male", date(2014, 1, 1), A),
-    ("ny", "children-male", date(2013, 12, 31), R),
-    ("da", "junior", date(2011, 1, 1), A),
-    ("da", "junior", date(2010, 12, 31), R),
-    ("da", "open", date(1940, 1, 1), A),
-    ("nt", "junior-boys-team", date(2010, 1, 1), A),
-    ("nt", "junior-boys-team", date(2009, 12, 31), R),
-])
+
+@pytest.mark.parametrize(
+    "preset,section,born,expected",
+    [
+        ("sz", "junior-boys-free", date(2010, 1, 1), A),  # first day of the window
+        ("sz", "junior-boys-free", date(2009, 12, 31), R),  # one day too old
+        ("sz", "men-pro", date(1950, 1, 1), A),  # no age limit
+        ("ny", "youth-male", date(2002, 1, 1), A),
+        ("ny", "youth-male", date(2001, 12, 31), R),
+        ("ny", "youth-male", date(2010, 12, 31), A),
+        ("ny", "youth-male", date(2011, 1, 1), R),
+        ("ny", "junior-male", date(2011, 1, 1), A),
+        ("ny", "junior-male", date(2013, 12, 31), A),
+        ("ny", "junior-male", date(2014, 1, 1), R),
+        ("ny", "children-male", date(2014, 1, 1), A),
+        ("ny", "children-male", date(2013, 12, 31), R),
+        ("da", "junior", date(2011, 1, 1), A),
+        ("da", "junior", date(2010, 12, 31), R),
+        ("da", "open", date(1940, 1, 1), A),
+        ("nt", "junior-boys-team", date(2010, 1, 1), A),
+        ("nt", "junior-boys-team", date(2009, 12, 31), R),
+    ],
+)
 def test_reg4_birth_windows_inclusive(request, preset, section, born, expected):
     """REG-4: birth-date windows are inclusive at both edges; outside -> refused with the reason
     (the birth year and the window; never the full birth date, REG-11)."""
@@ -46,11 +60,18 @@ def test_reg4_birth_windows_inclusive(request, preset, section, born, expected):
         assert f"born in {born.year}" in age.reason and "outside" in age.reason
 
 
-@pytest.mark.parametrize("preset,section,gender,expected", [
-    ("sz", "men-free", "female", R), ("sz", "men-free", "male", A),
-    ("sz", "women-pro", "male", R), ("sz", "women-pro", "female", A),
-    ("ny", "children-female", "male", R), ("da", "open", "female", A), ("da", "public", "male", A),
-])
+@pytest.mark.parametrize(
+    "preset,section,gender,expected",
+    [
+        ("sz", "men-free", "female", R),
+        ("sz", "men-free", "male", A),
+        ("sz", "women-pro", "male", R),
+        ("sz", "women-pro", "female", A),
+        ("ny", "children-female", "male", R),
+        ("da", "open", "female", A),
+        ("da", "public", "male", A),
+    ],
+)
 def test_reg5_gender(request, preset, section, gender, expected):
     """REG-5: male/female sections admit only that gender; mixed admit both."""
     ev = request.getfixturevalue(preset)
@@ -60,22 +81,25 @@ def test_reg5_gender(request, preset, section, gender, expected):
 
 # --------------------------------------------------------------------------- REG-6 residency
 
+
 def _res(sz, p, evs, *, intends=False, clause="sz-residency", as_of=date(2022, 11, 5)):
     return check_clause(sz.clause(clause), p, evs, intends_to_represent=intends, as_of=as_of)
 
 
-@pytest.mark.parametrize("kinds,expected,clause_opt", [
-    ([K.HOUSEHOLD], A, "household"),
-    ([K.STUDENT_STATUS], A, "student_status"),
-    ([], R, None),
-    ([K.RESIDENCE_PERMIT], R, None),          # permit alone is not enough
-    ([K.SOCIAL_INSURANCE], R, None),          # insurance alone is not enough
-])
+@pytest.mark.parametrize(
+    "kinds,expected,clause_opt",
+    [
+        ([K.HOUSEHOLD], A, "household"),
+        ([K.STUDENT_STATUS], A, "student_status"),
+        ([], R, None),
+        ([K.RESIDENCE_PERMIT], R, None),  # permit alone is not enough
+        ([K.SOCIAL_INSURANCE], R, None),  # insurance alone is not enough
+    ],
+)
 def test_reg6_each_residency_clause_alone_and_missing(sz, kinds, expected, clause_opt):
     """REG-6 (1)(3): household or student status alone admit; nothing / a half clause refuses."""
     p = person()
-    evs = [evidence(p, k, months_paid=months("2021-01", 12) if k is K.SOCIAL_INSURANCE else ())
-           for k in kinds]
+    evs = [evidence(p, k, months_paid=months("2021-01", 12) if k is K.SOCIAL_INSURANCE else ()) for k in kinds]
     d = _res(sz, p, evs)
     assert d.outcome is expected and d.rule == "REG-6"
     if clause_opt:
@@ -88,8 +112,7 @@ def test_reg6_each_residency_clause_alone_and_missing(sz, kinds, expected, claus
 def test_reg6_residence_permit_needs_12_consecutive_months(sz, n_months, expected):
     """REG-6 (2): residence permit AND >= 12 consecutive months of Shenzhen social insurance."""
     p = person()
-    evs = [evidence(p, K.RESIDENCE_PERMIT),
-           evidence(p, K.SOCIAL_INSURANCE, months_paid=months("2021-06", n_months))]
+    evs = [evidence(p, K.RESIDENCE_PERMIT), evidence(p, K.SOCIAL_INSURANCE, months_paid=months("2021-06", n_months))]
     d = _res(sz, p, evs)
     assert d.outcome is expected
     if expected is A:
@@ -106,8 +129,10 @@ def test_reg6_insurance_months_must_be_consecutive(sz):
     evs = [evidence(p, K.RESIDENCE_PERMIT), evidence(p, K.SOCIAL_INSURANCE, months_paid=paid)]
     assert _res(sz, p, evs).outcome is R
     # insurance elsewhere does not count
-    evs2 = [evidence(p, K.RESIDENCE_PERMIT),
-            evidence(p, K.SOCIAL_INSURANCE, months_paid=months("2020-01", 24), region="Guangzhou")]
+    evs2 = [
+        evidence(p, K.RESIDENCE_PERMIT),
+        evidence(p, K.SOCIAL_INSURANCE, months_paid=months("2020-01", 24), region="Guangzhou"),
+    ]
     assert _res(sz, p, evs2).outcome is R
 
 
@@ -118,19 +143,21 @@ def test_reg6_household_elsewhere_or_rejected_does_not_count(sz):
     assert _res(sz, p, [evidence(p, K.HOUSEHOLD, status=S.REJECTED)]).outcome is R
 
 
-@pytest.mark.parametrize("ev_kw,expected", [
-    ({"kind": K.GRADE_CERTIFICATE, "grade": "3k"}, A),
-    ({"kind": K.GRADE_CERTIFICATE, "grade": "1d"}, A),
-    ({"kind": K.GRADE_CERTIFICATE, "grade": "4k"}, R),
-    ({"kind": K.PAST_RESULT, "result_level": "city", "result_place": 3}, A),
-    ({"kind": K.PAST_RESULT, "result_level": "city", "result_place": 4}, R),
-    ({"kind": K.PAST_RESULT, "result_level": "provincial", "result_place": 8}, A),
-    ({"kind": K.PAST_RESULT, "result_level": "provincial", "result_place": 9}, R),
-    ({"kind": K.PAST_RESULT, "result_level": "national", "result_place": 25}, A),
-    ({"kind": K.PAST_RESULT, "result_level": "national", "result_place": 26}, R),
-    ({"kind": K.PAST_RESULT, "result_level": "national", "result_place": 1,
-      "officially_recognised": False}, R),
-])
+@pytest.mark.parametrize(
+    "ev_kw,expected",
+    [
+        ({"kind": K.GRADE_CERTIFICATE, "grade": "3k"}, A),
+        ({"kind": K.GRADE_CERTIFICATE, "grade": "1d"}, A),
+        ({"kind": K.GRADE_CERTIFICATE, "grade": "4k"}, R),
+        ({"kind": K.PAST_RESULT, "result_level": "city", "result_place": 3}, A),
+        ({"kind": K.PAST_RESULT, "result_level": "city", "result_place": 4}, R),
+        ({"kind": K.PAST_RESULT, "result_level": "provincial", "result_place": 8}, A),
+        ({"kind": K.PAST_RESULT, "result_level": "provincial", "result_place": 9}, R),
+        ({"kind": K.PAST_RESULT, "result_level": "national", "result_place": 25}, A),
+        ({"kind": K.PAST_RESULT, "result_level": "national", "result_place": 26}, R),
+        ({"kind": K.PAST_RESULT, "result_level": "national", "result_place": 1, "officially_recognised": False}, R),
+    ],
+)
 def test_reg6_wildcard_by_grade_and_each_result_kind(sz, ev_kw, expected):
     """REG-6 (4): grade >= 3rd kyu, OR city top 3 / provincial top 8 / national top 25 (official)."""
     p = person()
@@ -156,10 +183,12 @@ def test_reg6_wildcard_needs_citizen_intent_deadline_and_approval(sz):
     g2 = evidence(foreign, K.GRADE_CERTIFICATE, region=None, grade="1d", status=S.APPROVED)
     assert "citizenship" in _res(sz, foreign, [g2], intends=True).reason
     # deadline: "2022年10月31日前" -> must arrive before 2022-11-01 00:00 CST
-    on_time = evidence(p, K.GRADE_CERTIFICATE, region=None, grade="3k", status=S.APPROVED,
-                       submitted_at=cst(2022, 10, 31, 23, 59))
-    late = evidence(p, K.GRADE_CERTIFICATE, region=None, grade="3k", status=S.APPROVED,
-                    submitted_at=cst(2022, 11, 1, 0, 0))
+    on_time = evidence(
+        p, K.GRADE_CERTIFICATE, region=None, grade="3k", status=S.APPROVED, submitted_at=cst(2022, 10, 31, 23, 59)
+    )
+    late = evidence(
+        p, K.GRADE_CERTIFICATE, region=None, grade="3k", status=S.APPROVED, submitted_at=cst(2022, 11, 1, 0, 0)
+    )
     assert _res(sz, p, [on_time], intends=True).outcome is A
     d = _res(sz, p, [late], intends=True)
     assert d.outcome is R and "after the deadline" in d.reason
@@ -178,8 +207,8 @@ def test_reg7_final_needs_verified_evidence(sz):
     """REG-7: for the final, declared (pending) evidence is not enough; approved evidence is."""
     p = person()
     hh = evidence(p, K.HOUSEHOLD)
-    assert _res(sz, p, [hh]).outcome is A                                  # online: declared
-    assert _res(sz, p, [hh], clause="sz-final-residency").outcome is R     # final: needs approval
+    assert _res(sz, p, [hh]).outcome is A  # online: declared
+    assert _res(sz, p, [hh], clause="sz-final-residency").outcome is R  # final: needs approval
     d = _res(sz, p, [hh.approve("arb")], clause="sz-final-residency")
     assert d.outcome is A and d.rule == "REG-7"
 
@@ -205,13 +234,16 @@ def test_reg8_registered_athlete_represents_registering_unit(nt):
     assert d2.outcome is R and "hunan" in d2.reason
 
 
-@pytest.mark.parametrize("kind,kw,expected", [
-    (K.HOUSEHOLD, {}, A),
-    (K.STUDENT_STATUS, {}, A),
-    (K.RESIDENCE_PERMIT, {"issued_on": date(2022, 5, 31)}, A),
-    (K.RESIDENCE_PERMIT, {"issued_on": date(2022, 6, 1)}, R),   # must be dated *before* 06-01
-    (K.RESIDENCE_PERMIT, {}, R),                                 # undated permit
-])
+@pytest.mark.parametrize(
+    "kind,kw,expected",
+    [
+        (K.HOUSEHOLD, {}, A),
+        (K.STUDENT_STATUS, {}, A),
+        (K.RESIDENCE_PERMIT, {"issued_on": date(2022, 5, 31)}, A),
+        (K.RESIDENCE_PERMIT, {"issued_on": date(2022, 6, 1)}, R),  # must be dated *before* 06-01
+        (K.RESIDENCE_PERMIT, {}, R),  # undated permit
+    ],
+)
 def test_reg8_unregistered_household_residence_school(nt, kind, kw, expected):
     """REG-8: unregistered players represent household, residence (permit before 2022-06-01) or school."""
     p = person()

@@ -1,4 +1,5 @@
 """EVT-1..EVT-6: the four seed presets, their values, validation errors and overrides."""
+
 from __future__ import annotations
 
 import json
@@ -8,7 +9,11 @@ import pytest
 import yaml
 
 from gomoku_shared.event_config import (
-    EventConfig, EventConfigError, apply_overrides, load_preset, parse_event_config,
+    EventConfig,
+    EventConfigError,
+    apply_overrides,
+    load_preset,
+    parse_event_config,
 )
 from registration import presets
 
@@ -51,14 +56,17 @@ def test_evt2_sz_sections_tracks_caps_and_stages(sz):
     assert final.seeded[0].per_section == 4 and final.seeded[0].substitutes == 4
 
 
-@pytest.mark.parametrize("section,rounds,games,clock,offers", [
-    ("men-free", 7, 2, ("sudden_death", 900, 0), None),
-    ("junior-girls-free", 7, 2, ("sudden_death", 900, 0), None),
-    ("men-pro", 5, 1, ("fischer", 1800, 15), None),
-    ("junior-boys-pro", 5, 1, ("fischer", 1800, 5), 2),
-    ("final-men", None, 1, ("fischer", 1800, 15), None),
-    ("final-junior-girls", None, 1, ("fischer", 1800, 5), 2),
-])
+@pytest.mark.parametrize(
+    "section,rounds,games,clock,offers",
+    [
+        ("men-free", 7, 2, ("sudden_death", 900, 0), None),
+        ("junior-girls-free", 7, 2, ("sudden_death", 900, 0), None),
+        ("men-pro", 5, 1, ("fischer", 1800, 15), None),
+        ("junior-boys-pro", 5, 1, ("fischer", 1800, 5), 2),
+        ("final-men", None, 1, ("fischer", 1800, 15), None),
+        ("final-junior-girls", None, 1, ("fischer", 1800, 5), 2),
+    ],
+)
 def test_evt2_sz_formats_and_clocks(sz, section, rounds, games, clock, offers):
     """EVT-2 with PAIR-1/PAIR-5/PLAY-5: SZ rounds, two-game free rounds, clocks, fixed N."""
     s = sz.section(section)
@@ -73,8 +81,12 @@ def test_evt2_sz_formats_and_clocks(sz, section, rounds, games, clock, offers):
 def test_evt2_sz_merge_rules_and_qualification(sz):
     """EVT-2 / REG-12 / AWD-QUAL: free < 8 and pro < 6 merge with the same-age section of the
     same track; cancel <= 4; top 4 + substitutes 5-8 go to the gender's final section."""
-    for sid, below, partner in [("men-free", 8, "women-free"), ("junior-girls-free", 8, "junior-boys-free"),
-                                ("women-pro", 6, "men-pro"), ("junior-boys-pro", 6, "junior-girls-pro")]:
+    for sid, below, partner in [
+        ("men-free", 8, "women-free"),
+        ("junior-girls-free", 8, "junior-boys-free"),
+        ("women-pro", 6, "men-pro"),
+        ("junior-boys-pro", 6, "junior-girls-pro"),
+    ]:
         cl = sz.section(sid).closing
         assert (cl.merge_below, cl.merge_with, cl.cancel_at_most) == (below, partner, 4)
     q = sz.section("junior-girls-pro").qualification
@@ -115,7 +127,9 @@ def test_evt3_ny_sections(ny):
     assert windows["children-male"] == (date(2014, 1, 1), None)
     assert {s.opening.fifth_move_offers for s in ind} == {2}
     assert {(s.id, s.clock.base_s) for s in ind if s.id.startswith("children")} == {
-        ("children-male", 1800), ("children-female", 1800)}
+        ("children-male", 1800),
+        ("children-female", 1800),
+    }
     assert ny.units.delegation_max_players == 20 and ny.units.quota_exempt_previous_top == 8
     assert ny.registration.closes_at == datetime(2022, 8, 6, tzinfo=CST)
     t = ny.section("junior-team").team
@@ -143,18 +157,21 @@ def test_evt5_nt_team_sections(nt):
     """EVT-5 / REG-9 / PAIR-9 / AWD-3 / AWD-7: NT 3 team sections of 3 boards."""
     secs = nt.stages[0].sections
     assert [s.id for s in secs] == ["mixed-team", "junior-boys-team", "junior-girls-team"]
-    assert all(s.kind == "team" and s.team.size_min == s.team.size_max == 3 and s.team.fixed_board_order
-               for s in secs)
+    assert all(s.kind == "team" and s.team.size_min == s.team.size_max == 3 and s.team.fixed_board_order for s in secs)
     assert nt.section("mixed-team").team.board_gender == {3: "female"}
     assert nt.section("junior-boys-team").birth.born_from == date(2010, 1, 1)
     assert nt.section("mixed-team").team_match.first_team_black_on_boards == [1, 3]
     assert [(b.min_entries, b.places) for b in nt.section("mixed-team").awards.places_by_field] == [
-        (11, 8), (7, 6), (0, 3)]
+        (11, 8),
+        (7, 6),
+        (0, 3),
+    ]
     assert nt.section("mixed-team").awards.best_board.min_participation_pct == 70
     assert nt.registration.closes_at == datetime(2023, 6, 13, 17, 0, tzinfo=CST)
     assert nt.units.extra_coaches_if_all_team_sections == 1
-    assert next(o for o in nt.clause("nt-representation").options
-                if o.kind == "residence_permit").permit_issued_before == date(2022, 6, 1)
+    assert next(
+        o for o in nt.clause("nt-representation").options if o.kind == "residence_permit"
+    ).permit_issued_before == date(2022, 6, 1)
 
 
 def test_evt6_sz_stage_chain(sz):
@@ -167,52 +184,113 @@ def test_evt6_sz_stage_chain(sz):
 
 # --------------------------------------------------------------------------- validation errors
 
+
 def _sz_dict():
     return presets.load("sz-2022").model_dump(mode="json")
 
 
-@pytest.mark.parametrize("mutate,path,fragment", [
-    (lambda d: d["stages"][0]["sections"][2]["clock"].update(increment_s=-1),
-     "stages[0].sections[2].clock.increment_s", "greater than or equal to 0"),
-    (lambda d: d["stages"][0]["sections"][4]["clock"].update(increment_s=0),
-     "stages[0].sections[4].clock", "increment_s must be > 0"),
-    (lambda d: d["stages"][0]["sections"][2].update(birth={"born_from": "2012-01-01", "born_to": "2010-01-01"}),
-     "stages[0].sections[2].birth", "is after born_to"),
-    (lambda d: d["stages"][0]["sections"][1].update(id="men-free"),
-     "stages[0].sections[1].id", "duplicate section id"),
-    (lambda d: d["stages"][0]["sections"][0]["closing"].update(merge_with="nobody"),
-     "stages[0].sections[0].closing.merge_with", "unknown section"),
-    (lambda d: d["stages"][0]["sections"][0]["closing"].update(merge_with="men-pro"),
-     "stages[0].sections[0].closing.merge_with", "another rule track"),
-    (lambda d: d["stages"][0]["sections"][0]["closing"].update(merge_with="junior-boys-free"),
-     "stages[0].sections[0].closing.merge_with", "another age window"),
-    (lambda d: d["stages"][0]["sections"][1]["closing"].update(merge_with=None, merge_below=None),
-     "stages[0].sections[0].closing.merge_with", "merging is mutual"),
-    (lambda d: d["stages"][0]["sections"][0].update(eligibility=["nope"]),
-     "stages[0].sections[0].eligibility[0]", "unknown eligibility clause"),
-    (lambda d: d["stages"][0]["sections"][0].update(colour="red"),
-     "stages[0].sections[0].colour", "Extra inputs are not permitted"),
-    (lambda d: d["registration"].update(opens_at="2022-11-02T00:00:00+08:00"),
-     "registration.opens_at", "before registration.closes_at"),
-    (lambda d: d["registration"].update(closes_at="2022-11-01T00:00:00+00:00"),
-     "registration.closes_at", "does not match timezone"),
-    (lambda d: d["stages"][0]["sections"][0].update(cap=0),
-     "stages[0].sections[0].cap", "greater than or equal to 1"),
-    (lambda d: d["stages"][1].update(fed_by="nowhere"), "stages[1].fed_by", "unknown stage"),
-    (lambda d: d["stages"][0]["sections"][0]["qualification"]["to_section"].update(male="final-x"),
-     "stages[0].sections[0].qualification.to_section.male", "unknown section"),
-    (lambda d: d["stages"][0]["sections"][0]["tiebreaks"].update(swiss=["points", "elo"]),
-     "stages[0].sections[0].tiebreaks.swiss[1]", "unknown individual tiebreak"),
-    (lambda d: d["stages"][1]["sections"][4]["team_scoring"].update(source_sections=["ghost"]),
-     "stages[1].sections[4].team_scoring.source_sections[0]", "unknown section"),
-    (lambda d: d["stages"][0]["sections"][3].update(scoring=None),
-     "stages[0].sections[3].scoring", "required for a section that plays games"),
-    (lambda d: d["stages"][0]["sections"][3].update(no_show_minutes=None),
-     "stages[0].sections[3].no_show_minutes", "required for a section that plays games"),
-    (lambda d: d["changes"].pop("freeze_days"), "changes.freeze_days", "Field required"),
-    (lambda d: d["stages"][0]["sections"][0]["format"].update(games_per_round=1),
-     "stages[0].sections[0].format", "two_game must be given exactly when"),
-])
+@pytest.mark.parametrize(
+    "mutate,path,fragment",
+    [
+        (
+            lambda d: d["stages"][0]["sections"][2]["clock"].update(increment_s=-1),
+            "stages[0].sections[2].clock.increment_s",
+            "greater than or equal to 0",
+        ),
+        (
+            lambda d: d["stages"][0]["sections"][4]["clock"].update(increment_s=0),
+            "stages[0].sections[4].clock",
+            "increment_s must be > 0",
+        ),
+        (
+            lambda d: d["stages"][0]["sections"][2].update(birth={"born_from": "2012-01-01", "born_to": "2010-01-01"}),
+            "stages[0].sections[2].birth",
+            "is after born_to",
+        ),
+        (
+            lambda d: d["stages"][0]["sections"][1].update(id="men-free"),
+            "stages[0].sections[1].id",
+            "duplicate section id",
+        ),
+        (
+            lambda d: d["stages"][0]["sections"][0]["closing"].update(merge_with="nobody"),
+            "stages[0].sections[0].closing.merge_with",
+            "unknown section",
+        ),
+        (
+            lambda d: d["stages"][0]["sections"][0]["closing"].update(merge_with="men-pro"),
+            "stages[0].sections[0].closing.merge_with",
+            "another rule track",
+        ),
+        (
+            lambda d: d["stages"][0]["sections"][0]["closing"].update(merge_with="junior-boys-free"),
+            "stages[0].sections[0].closing.merge_with",
+            "another age window",
+        ),
+        (
+            lambda d: d["stages"][0]["sections"][1]["closing"].update(merge_with=None, merge_below=None),
+            "stages[0].sections[0].closing.merge_with",
+            "merging is mutual",
+        ),
+        (
+            lambda d: d["stages"][0]["sections"][0].update(eligibility=["nope"]),
+            "stages[0].sections[0].eligibility[0]",
+            "unknown eligibility clause",
+        ),
+        (
+            lambda d: d["stages"][0]["sections"][0].update(colour="red"),
+            "stages[0].sections[0].colour",
+            "Extra inputs are not permitted",
+        ),
+        (
+            lambda d: d["registration"].update(opens_at="2022-11-02T00:00:00+08:00"),
+            "registration.opens_at",
+            "before registration.closes_at",
+        ),
+        (
+            lambda d: d["registration"].update(closes_at="2022-11-01T00:00:00+00:00"),
+            "registration.closes_at",
+            "does not match timezone",
+        ),
+        (
+            lambda d: d["stages"][0]["sections"][0].update(cap=0),
+            "stages[0].sections[0].cap",
+            "greater than or equal to 1",
+        ),
+        (lambda d: d["stages"][1].update(fed_by="nowhere"), "stages[1].fed_by", "unknown stage"),
+        (
+            lambda d: d["stages"][0]["sections"][0]["qualification"]["to_section"].update(male="final-x"),
+            "stages[0].sections[0].qualification.to_section.male",
+            "unknown section",
+        ),
+        (
+            lambda d: d["stages"][0]["sections"][0]["tiebreaks"].update(swiss=["points", "elo"]),
+            "stages[0].sections[0].tiebreaks.swiss[1]",
+            "unknown individual tiebreak",
+        ),
+        (
+            lambda d: d["stages"][1]["sections"][4]["team_scoring"].update(source_sections=["ghost"]),
+            "stages[1].sections[4].team_scoring.source_sections[0]",
+            "unknown section",
+        ),
+        (
+            lambda d: d["stages"][0]["sections"][3].update(scoring=None),
+            "stages[0].sections[3].scoring",
+            "required for a section that plays games",
+        ),
+        (
+            lambda d: d["stages"][0]["sections"][3].update(no_show_minutes=None),
+            "stages[0].sections[3].no_show_minutes",
+            "required for a section that plays games",
+        ),
+        (lambda d: d["changes"].pop("freeze_days"), "changes.freeze_days", "Field required"),
+        (
+            lambda d: d["stages"][0]["sections"][0]["format"].update(games_per_round=1),
+            "stages[0].sections[0].format",
+            "two_game must be given exactly when",
+        ),
+    ],
+)
 def test_evt1_validation_names_path_and_problem(mutate, path, fragment):
     """EVT-1: a wrong field is reported with its path and the problem."""
     d = _sz_dict()
@@ -259,13 +337,18 @@ def test_evt1_bad_file_names_the_file(tmp_path):
 
 # --------------------------------------------------------------------------- overrides / fifth event
 
+
 def test_evt1_overrides_merge_by_id_and_revalidate():
     """EVT-1: an event = preset + overrides (smaller caps, other dates), validated again."""
-    ev = presets.load("sz-2022", overrides={
-        "id": "sz-test", "waiting_list": True,
-        "registration": {"closes_at": "2022-10-28T12:00:00+08:00"},
-        "stages": {"online": {"sections": {"men-free": {"cap": 4}}}},
-    })
+    ev = presets.load(
+        "sz-2022",
+        overrides={
+            "id": "sz-test",
+            "waiting_list": True,
+            "registration": {"closes_at": "2022-10-28T12:00:00+08:00"},
+            "stages": {"online": {"sections": {"men-free": {"cap": 4}}}},
+        },
+    )
     assert ev.id == "sz-test" and ev.waiting_list
     assert ev.section("men-free").cap == 4 and ev.section("women-free").cap == 128
     assert ev.registration.closes_at == datetime(2022, 10, 28, 12, tzinfo=CST)
@@ -277,28 +360,52 @@ def test_evt1_overrides_merge_by_id_and_revalidate():
 
 
 FIFTH = {
-    "id": "city-open-2024", "name": "City Open 2024", "timezone": "Asia/Shanghai",
+    "id": "city-open-2024",
+    "name": "City Open 2024",
+    "timezone": "Asia/Shanghai",
     "registration": {"opens_at": "2024-03-01T09:00:00+08:00", "closes_at": "2024-03-20T18:00:00+08:00"},
     "waiting_list": True,
     "units": {"individual_entries_allowed": True, "max_leaders": 1, "max_coaches": 2},
     "changes": {"freeze_days": 1},
     "insurance": {"required": False},
-    "stages": [{
-        "id": "main", "name": "Main", "starts_on": "2024-04-06", "ends_on": "2024-04-07",
-        "sections": [{
-            "id": "open", "name": "Open", "gender": "mixed", "track": "professional", "cap": 64,
-            "format": {"allowed": ["swiss", "round_robin"], "choice": "by_entries",
-                       "round_robin_max_entries": 8, "rounds": 6},
-            "clock": {"mode": "fischer", "base_s": 1200, "increment_s": 10},
-            "opening": {"rule": "designated", "swap_after_three": True, "fifth_move_offers": 3,
-                        "forbidden_moves_for_black": True, "overline_wins": False},
-            "tiebreaks": {"swiss": ["points", "buchholz", "wins"],
-                          "round_robin": ["points", "sonneborn_berger", "wins"]},
-            "scoring": {"win": 3, "draw": 1, "loss": 0},
-            "no_show_minutes": 10,
-            "awards": {"places": 3, "prizes": [{"id": "open", "name": "Open", "amounts": [800, 500, 300]}]},
-        }],
-    }],
+    "stages": [
+        {
+            "id": "main",
+            "name": "Main",
+            "starts_on": "2024-04-06",
+            "ends_on": "2024-04-07",
+            "sections": [
+                {
+                    "id": "open",
+                    "name": "Open",
+                    "gender": "mixed",
+                    "track": "professional",
+                    "cap": 64,
+                    "format": {
+                        "allowed": ["swiss", "round_robin"],
+                        "choice": "by_entries",
+                        "round_robin_max_entries": 8,
+                        "rounds": 6,
+                    },
+                    "clock": {"mode": "fischer", "base_s": 1200, "increment_s": 10},
+                    "opening": {
+                        "rule": "designated",
+                        "swap_after_three": True,
+                        "fifth_move_offers": 3,
+                        "forbidden_moves_for_black": True,
+                        "overline_wins": False,
+                    },
+                    "tiebreaks": {
+                        "swiss": ["points", "buchholz", "wins"],
+                        "round_robin": ["points", "sonneborn_berger", "wins"],
+                    },
+                    "scoring": {"win": 3, "draw": 1, "loss": 0},
+                    "no_show_minutes": 10,
+                    "awards": {"places": 3, "prizes": [{"id": "open", "name": "Open", "amounts": [800, 500, 300]}]},
+                }
+            ],
+        }
+    ],
 }
 
 
@@ -308,8 +415,9 @@ def test_evt1_fifth_event_by_preset_file_only(tmp_path, suffix):
     path = tmp_path / f"city-open-2024{suffix}"
     path.write_text(json.dumps(FIFTH) if suffix == ".json" else yaml.safe_dump(FIFTH), encoding="utf-8")
     assert presets.list_presets(tmp_path) == ["city-open-2024"]
-    ev = presets.load("city-open-2024", directory=tmp_path, overrides={"stages": {"main": {
-        "sections": {"open": {"cap": 16}}}}})
+    ev = presets.load(
+        "city-open-2024", directory=tmp_path, overrides={"stages": {"main": {"sections": {"open": {"cap": 16}}}}}
+    )
     assert ev.section("open").cap == 16 and ev.section("open").opening.fifth_move_offers == 3
     assert ev.section("open").awards.prizes[0].amounts == [800, 500, 300]
     assert ev.section("open").scoring.win == 3 and ev.changes.freeze_days == 1

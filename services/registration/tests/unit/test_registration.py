@@ -1,15 +1,26 @@
 """REG-1, REG-2, REG-3, REG-9, REG-13: submitting applications to an event."""
+
 from __future__ import annotations
 
 from datetime import date
 
 import pytest
+from registration_testkit import application, cst, evidence, person
 
 from registration import presets
 from registration.domain import (
-    EntryStatus, EventRegistration, EvidenceKind as K, EvidenceStatus as S, Outcome, RegistrationError, Unit,
+    EntryStatus,
+    EventRegistration,
+    Outcome,
+    RegistrationError,
+    Unit,
 )
-from registration_testkit import application, cst, evidence, person
+from registration.domain import (
+    EvidenceKind as K,
+)
+from registration.domain import (
+    EvidenceStatus as S,
+)
 
 A, R, P = Outcome.ADMITTED, Outcome.REFUSED, Outcome.PENDING
 
@@ -26,12 +37,16 @@ def _submit_sz(reg, section, at, gender="male", born=date(1990, 5, 5), **kw):
 
 # --------------------------------------------------------------------------- REG-1
 
-@pytest.mark.parametrize("at,expected", [
-    (cst(2022, 10, 24, 23, 59), R),   # before opening
-    (cst(2022, 10, 25, 0, 0), A),
-    (cst(2022, 10, 31, 23, 59), A),   # the deadline minute: last minute of 10-31
-    (cst(2022, 11, 1, 0, 0), R),      # 24:00 = closed
-])
+
+@pytest.mark.parametrize(
+    "at,expected",
+    [
+        (cst(2022, 10, 24, 23, 59), R),  # before opening
+        (cst(2022, 10, 25, 0, 0), A),
+        (cst(2022, 10, 31, 23, 59), A),  # the deadline minute: last minute of 10-31
+        (cst(2022, 11, 1, 0, 0), R),  # 24:00 = closed
+    ],
+)
 def test_reg1_sz_window_judged_by_complete_application(sz, at, expected):
     """REG-1: accepted only in [2022-10-25, 2022-10-31 24:00) Asia/Shanghai."""
     res = _submit_sz(EventRegistration(sz), "men-free", at)
@@ -40,14 +55,18 @@ def test_reg1_sz_window_judged_by_complete_application(sz, at, expected):
     assert res.entry.status is (EntryStatus.ACCEPTED if expected is A else EntryStatus.REFUSED)
 
 
-@pytest.mark.parametrize("preset,last_ok,first_late", [
-    ("ny-2022", cst(2022, 8, 5, 23, 59), cst(2022, 8, 6, 0, 0)),
-    ("da-2023", cst(2023, 8, 11, 23, 59), cst(2023, 8, 12, 0, 0)),
-    ("nt-2023", cst(2023, 6, 13, 16, 59), cst(2023, 6, 13, 17, 0)),
-])
+@pytest.mark.parametrize(
+    "preset,last_ok,first_late",
+    [
+        ("ny-2022", cst(2022, 8, 5, 23, 59), cst(2022, 8, 6, 0, 0)),
+        ("da-2023", cst(2023, 8, 11, 23, 59), cst(2023, 8, 12, 0, 0)),
+        ("nt-2023", cst(2023, 6, 13, 16, 59), cst(2023, 6, 13, 17, 0)),
+    ],
+)
 def test_reg1_deadline_minute_per_seed(preset, last_ok, first_late):
     """REG-1: NY by 08-05, DA by 08-11 24:00, NT by 06-13 17:00 (closes_at exclusive)."""
     from registration.domain import check_window
+
     ev = presets.load(preset)
     items = lambda t: {i: t for i in ev.registration.required_items}  # noqa: E731
     p = person()
@@ -59,16 +78,18 @@ def test_reg1_deadline_minute_per_seed(preset, last_ok, first_late):
 def test_reg1_incomplete_application_is_invalid_and_judged_by_last_item(da):
     """REG-1: incomplete -> invalid; complete time = arrival of the last required item (fees too)."""
     from registration.domain import check_window
+
     p = person()
     items = {i: cst(2023, 8, 1) for i in da.registration.required_items if i != "fee_payment"}
     d, done = check_window(da, application("open", p, at=cst(2023, 8, 1), items=items))
     assert d.outcome is R and "fee_payment" in d.reason and done is None
-    items["fee_payment"] = cst(2023, 8, 12, 0, 30)   # fees after the deadline
+    items["fee_payment"] = cst(2023, 8, 12, 0, 30)  # fees after the deadline
     d, done = check_window(da, application("open", p, at=cst(2023, 8, 1), items=items))
     assert d.outcome is R and done == cst(2023, 8, 12, 0, 30)
 
 
 # --------------------------------------------------------------------------- REG-2
+
 
 def test_reg2_the_129th_entry_is_refused(sz):
     """REG-2: SZ cap 128: the 129th gets a clear refusal."""
@@ -83,8 +104,9 @@ def test_reg2_the_129th_entry_is_refused(sz):
 
 def test_reg2_waiting_list_when_enabled_and_promotion():
     """REG-2 Decision: with a waiting list the 129th is waitlisted and promoted when a place frees."""
-    ev = presets.load("sz-2022", overrides={"waiting_list": True,
-                                           "stages": {"online": {"sections": {"men-pro": {"cap": 2}}}}})
+    ev = presets.load(
+        "sz-2022", overrides={"waiting_list": True, "stages": {"online": {"sections": {"men-pro": {"cap": 2}}}}}
+    )
     reg = EventRegistration(ev)
     first = _submit_sz(reg, "men-pro", cst(2022, 10, 26)).entry
     second = _submit_sz(reg, "men-pro", cst(2022, 10, 26)).entry
@@ -96,19 +118,22 @@ def test_reg2_waiting_list_when_enabled_and_promotion():
     assert gone.status is EntryStatus.WITHDRAWN
     assert promoted.id == w1.id and promoted.status is EntryStatus.ACCEPTED
     assert reg.entry(w2.id).waitlist_position == 1
-    assert reg.promote_from_waiting_list("men-pro") is None      # full again
+    assert reg.promote_from_waiting_list("men-pro") is None  # full again
     assert [e.id for e in reg.holding_places("men-pro")] == [second.id, w1.id]
 
 
 # --------------------------------------------------------------------------- REG-3
 
+
 def test_reg3_individual_entries_only_where_allowed(sz, ny):
     """REG-3: SZ accepts individuals; NY entries come through a unit (delegation)."""
     assert _submit_sz(EventRegistration(sz), "men-free", cst(2022, 10, 26)).accepted
     p = person("male", date(2012, 3, 3))
-    res = EventRegistration(ny).submit(application("junior-male", p, at=cst(2022, 8, 1),
-                                                   items=_ny_items(cst(2022, 8, 1))), {p.id: p},
-                                       now=cst(2022, 8, 1))
+    res = EventRegistration(ny).submit(
+        application("junior-male", p, at=cst(2022, 8, 1), items=_ny_items(cst(2022, 8, 1))),
+        {p.id: p},
+        now=cst(2022, 8, 1),
+    )
     assert res.entry.status is EntryStatus.REFUSED and "through units only" in res.reasons[0]
 
 
@@ -119,8 +144,9 @@ def _ny_items(t):
 def _ny_submit(reg, unit, p, exempt=None):
     t = cst(2022, 8, 1)
     section = {"male": "junior-male", "female": "junior-female"}[p.gender]
-    return reg.submit(application(section, p, at=t, items=_ny_items(t), unit=unit,
-                                  quota_exempt=exempt), {p.id: p}, unit=unit, now=t)
+    return reg.submit(
+        application(section, p, at=t, items=_ny_items(t), unit=unit, quota_exempt=exempt), {p.id: p}, unit=unit, now=t
+    )
 
 
 def test_reg3_ny_delegation_max_20_with_top8_outside_quota(ny):
@@ -155,7 +181,7 @@ def test_reg3_leader_and_coaches_nt_extra_coach(nt):
     assert reg.add_official(unit, "leader", "L1").admitted
     assert reg.add_official(unit, "leader", "L2").refused
     assert reg.add_official(unit, "coach", "C1").admitted
-    assert reg.add_official(unit, "coach", "C2").refused       # not yet in every section
+    assert reg.add_official(unit, "coach", "C2").refused  # not yet in every section
     for sid, genders in [("mixed-team", "mmf"), ("junior-boys-team", "mmm"), ("junior-girls-team", "fff")]:
         res = _nt_team(reg, unit, sid, genders, born=date(2011, 1, 1))
         assert res.accepted, res.reasons
@@ -174,28 +200,37 @@ def test_reg3_nt_player_as_acting_leader(nt):
 
 # --------------------------------------------------------------------------- REG-9 teams
 
+
 def _nt_team(reg, unit, section, genders, born=date(1995, 1, 1), borns=None, at=None):
     at = at or cst(2023, 6, 10)
     g = {"m": "male", "f": "female"}
     team = [person(g[c], (borns[i] if borns else born)) for i, c in enumerate(genders)]
     evs = [evidence(p, K.HOUSEHOLD, region=unit.region) for p in team]
     items = {i: at for i in reg.config.registration.required_items}
-    return reg.submit(application(section, *team, at=at, items=items, unit=unit),
-                      {p.id: p for p in team}, evidence=evs, unit=unit, now=at)
+    return reg.submit(
+        application(section, *team, at=at, items=items, unit=unit),
+        {p.id: p for p in team},
+        evidence=evs,
+        unit=unit,
+        now=at,
+    )
 
 
-@pytest.mark.parametrize("section,genders,borns,fragment", [
-    ("mixed-team", "mmf", None, None),
-    ("mixed-team", "mfm", None, "board 3 must be a female player"),
-    ("mixed-team", "mmm", None, "0 female players"),
-    ("mixed-team", "mff", None, "2 female players, at most 1"),
-    ("mixed-team", "mm", None, "team of 2 players"),
-    ("mixed-team", "mmff", None, "team of 4 players"),
-    ("junior-boys-team", "mmm", [date(2010, 1, 1)] * 3, None),
-    ("junior-boys-team", "mmm", [date(2010, 1, 1), date(2010, 1, 1), date(2009, 12, 31)], "outside"),
-    ("junior-boys-team", "mmf", [date(2011, 1, 1)] * 3, "cannot enter"),
-    ("junior-girls-team", "fff", [date(2012, 1, 1)] * 3, None),
-])
+@pytest.mark.parametrize(
+    "section,genders,borns,fragment",
+    [
+        ("mixed-team", "mmf", None, None),
+        ("mixed-team", "mfm", None, "board 3 must be a female player"),
+        ("mixed-team", "mmm", None, "0 female players"),
+        ("mixed-team", "mff", None, "2 female players, at most 1"),
+        ("mixed-team", "mm", None, "team of 2 players"),
+        ("mixed-team", "mmff", None, "team of 4 players"),
+        ("junior-boys-team", "mmm", [date(2010, 1, 1)] * 3, None),
+        ("junior-boys-team", "mmm", [date(2010, 1, 1), date(2010, 1, 1), date(2009, 12, 31)], "outside"),
+        ("junior-boys-team", "mmf", [date(2011, 1, 1)] * 3, "cannot enter"),
+        ("junior-girls-team", "fff", [date(2012, 1, 1)] * 3, None),
+    ],
+)
 def test_reg9_nt_team_composition(nt, section, genders, borns, fragment):
     """REG-9: NT exactly 3 players; mixed = 2 men + 1 woman on board 3; juniors born >= 2010-01-01."""
     reg = EventRegistration(nt)
@@ -212,7 +247,11 @@ def test_reg9_ny_team_is_one_boy_and_one_girl_with_individual_entries(ny):
     """REG-9: NY team = 1 male + 1 female, scored from their individual entries."""
     reg = EventRegistration(ny)
     prov = Unit("gd", "Guangdong", "province")
-    boy, girl, boy2 = person("male", date(2012, 1, 1)), person("female", date(2012, 2, 2)), person("male", date(2012, 1, 1))
+    boy, girl, boy2 = (
+        person("male", date(2012, 1, 1)),
+        person("female", date(2012, 2, 2)),
+        person("male", date(2012, 1, 1)),
+    )
     for p in (boy, girl, boy2):
         assert _ny_submit(reg, prov, p).accepted
     t = cst(2022, 8, 2)
@@ -223,13 +262,15 @@ def test_reg9_ny_team_is_one_boy_and_one_girl_with_individual_entries(ny):
     assert bad.entry.status is EntryStatus.REFUSED and any("0 female" in r for r in bad.reasons)
     stranger = person("female", date(2012, 2, 2))
     ppl[stranger.id] = stranger
-    bad2 = reg.submit(application("junior-team", boy2, stranger, at=t, items=_ny_items(t), unit=prov), ppl,
-                      unit=prov, now=t)
+    bad2 = reg.submit(
+        application("junior-team", boy2, stranger, at=t, items=_ny_items(t), unit=prov), ppl, unit=prov, now=t
+    )
     assert any("has no entry for this unit in" in r for r in bad2.reasons)
     other = Unit("zj", "Zhejiang", "province")
-    bad3 = reg.submit(application("junior-team", boy, girl, at=t, items=_ny_items(t), unit=other), ppl,
-                      unit=other, now=t)
-    assert bad3.entry.status is EntryStatus.REFUSED   # their individual entries are Guangdong's
+    bad3 = reg.submit(
+        application("junior-team", boy, girl, at=t, items=_ny_items(t), unit=other), ppl, unit=other, now=t
+    )
+    assert bad3.entry.status is EntryStatus.REFUSED  # their individual entries are Guangdong's
     assert ok.entry.admitted_by == "junior-team/birth"
     assert bad3.entry.refused_by.rule == "REG-9"
 
@@ -245,6 +286,7 @@ def test_reg3_no_duplicate_entry_in_a_section(sz):
 
 
 # --------------------------------------------------------------------------- REG-13 / eligibility via submit
+
 
 def test_reg13_insurance_flag_and_document(sz, ny):
     """REG-13: confirmation flag + document reference required; NY: organiser insures (ID needed)."""
@@ -276,8 +318,12 @@ def test_reg6_submit_pending_wildcard_then_arbiter_review(sz):
     with pytest.raises(RegistrationError):
         reg.review(res.entry.id, approve=True, arbiter="arb", note="again")
     # with approved evidence the entry is accepted straight away
-    res2 = reg.submit(application("women-pro", q := person("female"), at=t, intends=True), {q.id: q},
-                      evidence=[evidence(q, K.GRADE_CERTIFICATE, region=None, grade="1d", status=S.APPROVED)], now=t)
+    res2 = reg.submit(
+        application("women-pro", q := person("female"), at=t, intends=True),
+        {q.id: q},
+        evidence=[evidence(q, K.GRADE_CERTIFICATE, region=None, grade="1d", status=S.APPROVED)],
+        now=t,
+    )
     assert res2.accepted
 
 
@@ -296,17 +342,26 @@ def test_reg18_rejudge_refused_on_eligibility_admits_once_evidence_counts(sz):
     e = reg.submit(application("men-free", p, at=t), {p.id: p}, evidence=[], now=t).entry
     assert e.status is EntryStatus.REFUSED
     late = evidence(p, K.HOUSEHOLD, submitted_at=cst(2022, 11, 1))
-    assert reg.rejudge(e.id, {p.id: p}, evidence=[late], unit=None, intends_to_represent=False,
-                       cause="evidence arrived") is None
+    assert (
+        reg.rejudge(e.id, {p.id: p}, evidence=[late], unit=None, intends_to_represent=False, cause="evidence arrived")
+        is None
+    )
     in_time = evidence(p, K.HOUSEHOLD, submitted_at=cst(2022, 10, 31, 23, 59))
-    new = reg.rejudge(e.id, {p.id: p}, evidence=[late, in_time], unit=None, intends_to_represent=False,
-                      cause="evidence arrived")
+    new = reg.rejudge(
+        e.id, {p.id: p}, evidence=[late, in_time], unit=None, intends_to_represent=False, cause="evidence arrived"
+    )
     assert new.status is EntryStatus.ACCEPTED and new.pending_evidence
     assert new.admitted_by == "sz-residency/household"
     assert new.decisions[-1].clause == "eligibility/rejudged" and "refused -> accepted" in new.decisions[-1].reason
-    assert any(d.rule == "REG-2" and d.admitted for d in new.decisions)     # it took a place
-    approved = reg.rejudge(e.id, {p.id: p}, evidence=[in_time.approve("arb", at=cst(2022, 11, 2))], unit=None,
-                           intends_to_represent=False, cause="evidence approved")
+    assert any(d.rule == "REG-2" and d.admitted for d in new.decisions)  # it took a place
+    approved = reg.rejudge(
+        e.id,
+        {p.id: p},
+        evidence=[in_time.approve("arb", at=cst(2022, 11, 2))],
+        unit=None,
+        intends_to_represent=False,
+        cause="evidence approved",
+    )
     assert approved.status is EntryStatus.ACCEPTED and not approved.pending_evidence
 
 
@@ -320,11 +375,14 @@ def test_reg18_rejudge_leaves_other_refusals_and_the_arbiter_alone(sz):
     ok = [evidence(x, K.HOUSEHOLD) for x in (p, q, r)]
     assert reg.rejudge(late.id, {p.id: p}, evidence=ok[:1], unit=None, intends_to_represent=False, cause="x") is None
     t = cst(2022, 10, 27)
-    pending = reg.submit(application("men-pro", q, at=t, intends=True), {q.id: q},
-                         evidence=[evidence(q, K.GRADE_CERTIFICATE, region=None, grade="1k")], now=t).entry
+    pending = reg.submit(
+        application("men-pro", q, at=t, intends=True),
+        {q.id: q},
+        evidence=[evidence(q, K.GRADE_CERTIFICATE, region=None, grade="1k")],
+        now=t,
+    ).entry
     reg.review(pending.id, approve=False, arbiter="arb", note="certificate forged")
-    assert reg.rejudge(pending.id, {q.id: q}, evidence=ok[1:2], unit=None, intends_to_represent=True,
-                       cause="x") is None
+    assert reg.rejudge(pending.id, {q.id: q}, evidence=ok[1:2], unit=None, intends_to_represent=True, cause="x") is None
     first = reg.submit(application("men-free", r, at=t), {r.id: r}, evidence=[], now=t).entry
     second = reg.submit(application("men-free", r, at=t), {r.id: r}, evidence=ok[2:], now=t).entry
     assert (first.status, second.status) == (EntryStatus.REFUSED, EntryStatus.ACCEPTED)

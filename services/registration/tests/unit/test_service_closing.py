@@ -1,19 +1,22 @@
 """Closing a stage over HTTP (REG-11 check-in/no-shows, REG-12 merge/cancel, section.closed with
 the section's rules) and the next stage from qualifiers.selected (EVT-6, REG-7)."""
+
 from __future__ import annotations
 
 from datetime import datetime
 
+from service_kit import ARB, CST, OP, P1, harness, sz_entry
+
 from gomoku_shared.contracts import encode, envelope_for
 from gomoku_shared.contracts.events import QualifiedPlayer, QualifiersSelected
 
-from service_kit import ARB, CST, OP, P1, harness, sz_entry
-
-FIELD = ([("men-free", "male", n, "1990-05-05") for n in range(1, 9)]
-         + [("women-free", "female", n, "1991-06-06") for n in range(11, 19)]
-         + [("men-pro", "male", n, "1988-01-01") for n in range(21, 27)]
-         + [("women-pro", "female", n, "1992-02-02") for n in range(31, 36)]
-         + [("junior-boys-pro", "male", n, "2011-03-03") for n in range(41, 45)])
+FIELD = (
+    [("men-free", "male", n, "1990-05-05") for n in range(1, 9)]
+    + [("women-free", "female", n, "1991-06-06") for n in range(11, 19)]
+    + [("men-pro", "male", n, "1988-01-01") for n in range(21, 27)]
+    + [("women-pro", "female", n, "1992-02-02") for n in range(31, 36)]
+    + [("junior-boys-pro", "male", n, "2011-03-03") for n in range(41, 45)]
+)
 CHOICES = {"format_choices": {"men-free": {"kind": "swiss"}, "men-pro": {"kind": "swiss"}}}
 
 
@@ -29,9 +32,15 @@ async def register_field(h) -> dict[int, dict]:
 
 async def close_online(h, entries) -> dict:
     h.clock.set(datetime(2022, 11, 4, 9, 0, tzinfo=CST))
-    r = await h.client.post("/v1/events/sz22/stages/online/check-in", headers=ARB, json={
-        "entry_ids": [entries[n]["entry_id"] for n in (1, 2, 3)], "documents_shown": ["id_card"],
-        "no_show": [entries[8]["entry_id"]]})
+    r = await h.client.post(
+        "/v1/events/sz22/stages/online/check-in",
+        headers=ARB,
+        json={
+            "entry_ids": [entries[n]["entry_id"] for n in (1, 2, 3)],
+            "documents_shown": ["id_card"],
+            "no_show": [entries[8]["entry_id"]],
+        },
+    )
     assert r.status_code == 200, r.text
     assert [x["status"] for x in r.json()["results"]] == ["checked_in"] * 3 + ["no_show"]
     r = await h.client.post("/v1/events/sz22/stages/online/close", headers=OP, json={})
@@ -58,8 +67,14 @@ async def test_reg12_merge_seven_free_and_five_pro_cancel_four_reg11_no_show_out
         assert by["junior-boys-pro"]["status"] == "cancelled"
         await h.drain()
         events = {e.payload.section_id: e.payload for e in h.of("section.closed")}
-        assert sorted(events) == ["junior-boys-free", "junior-boys-pro", "junior-girls-free", "junior-girls-pro",
-                                  "men-free", "men-pro"]
+        assert sorted(events) == [
+            "junior-boys-free",
+            "junior-boys-pro",
+            "junior-girls-free",
+            "junior-girls-pro",
+            "men-free",
+            "men-pro",
+        ]
         free = events["men-free"]
         assert free.status == "ready" and free.merged_from == ["men-free", "women-free"]
         assert entries[8]["entry_id"] not in {e.entrant_id for e in free.entrants}
@@ -90,13 +105,30 @@ def qualifier_events(closed_events, event_code="sz22", revision=1):
             continue
         for gender, target in (("male", "final-men"), ("female", "final-women")):
             cohort = [e for e in sc.entrants if e.gender == gender]
-            players = [QualifiedPlayer(entrant_id=e.entrant_id, name=e.name, gender=e.gender, place=i + 1,
-                                       birth_date=e.birth_date, attributes=e.attributes)
-                       for i, e in enumerate(cohort)]
-            out.append(QualifiersSelected(event_code=event_code, from_stage="online", to_stage="final",
-                                          section_id=sc.section_id, target_section_id=target,
-                                          qualifiers=players[:4], substitutes=players[4:8], gender=gender,
-                                          revision=revision))
+            players = [
+                QualifiedPlayer(
+                    entrant_id=e.entrant_id,
+                    name=e.name,
+                    gender=e.gender,
+                    place=i + 1,
+                    birth_date=e.birth_date,
+                    attributes=e.attributes,
+                )
+                for i, e in enumerate(cohort)
+            ]
+            out.append(
+                QualifiersSelected(
+                    event_code=event_code,
+                    from_stage="online",
+                    to_stage="final",
+                    section_id=sc.section_id,
+                    target_section_id=target,
+                    qualifiers=players[:4],
+                    substitutes=players[4:8],
+                    gender=gender,
+                    revision=revision,
+                )
+            )
     return out
 
 
@@ -116,8 +148,11 @@ async def test_evt6_reg7_qualifiers_build_the_final_and_redelivery_is_harmless(t
         p4 = entries[4]["player_id"]
         for ev in evidence:
             if ev["player_id"] != p4:
-                r = await h.client.post(f"/v1/evidence/{ev['evidence_id']}/decision", headers=ARB,
-                                        json={"decision": "approve", "note": "seen"})
+                r = await h.client.post(
+                    f"/v1/evidence/{ev['evidence_id']}/decision",
+                    headers=ARB,
+                    json={"decision": "approve", "note": "seen"},
+                )
                 assert r.status_code == 200
         lists = qualifier_events([e.payload for e in h.of("section.closed")])
         assert len(lists) == 4
@@ -134,7 +169,7 @@ async def test_evt6_reg7_qualifiers_build_the_final_and_redelivery_is_harmless(t
         final = (await h.client.get("/v1/events/sz22/entries?stage=final", headers=OP)).json()["entries"]
         men = [e["players"][0]["player_id"] for e in final if e["section_id"] == "final-men"]
         free_men = [entries[n]["player_id"] for n in (1, 2, 3, 5)]
-        assert men[:4] == free_men and p4 not in men            # REG-7: 4 passes, substitute 5 in
+        assert men[:4] == free_men and p4 not in men  # REG-7: 4 passes, substitute 5 in
         assert len(men) == 8 and len([e for e in final if e["section_id"] == "final-women"]) == 8
         assert status["selection"]["passed_over"][0]["player_id"] == p4
         accepted_final = [e for e in h.of("entry.accepted") if e.payload.stage == "final"]
@@ -146,13 +181,21 @@ async def test_evt6_reg7_qualifiers_build_the_final_and_redelivery_is_harmless(t
         # REG-7 until the final closes: rejecting a qualifier's evidence passes the place on,
         # approving it again restores it (the same state twice makes distinct events)
         p1_evidence = next(ev for ev in evidence if ev["player_id"] == free_men[0])
-        for decision, note in (("reject", "forged"), ("approve", "original seen"), ("reject", "forged after all"),
-                               ("approve", "court order")):
-            r = await h.client.post(f"/v1/evidence/{p1_evidence['evidence_id']}/decision", headers=ARB,
-                                    json={"decision": decision, "note": note})
+        for decision, note in (
+            ("reject", "forged"),
+            ("approve", "original seen"),
+            ("reject", "forged after all"),
+            ("approve", "court order"),
+        ):
+            r = await h.client.post(
+                f"/v1/evidence/{p1_evidence['evidence_id']}/decision",
+                headers=ARB,
+                json={"decision": decision, "note": note},
+            )
             assert r.status_code == 200 and r.json()["rebuilt_stages"] == ["final"], r.text
-            final = (await h.client.get("/v1/events/sz22/entries?stage=final&section_id=final-men",
-                                        headers=OP)).json()["entries"]
+            final = (await h.client.get("/v1/events/sz22/entries?stage=final&section_id=final-men", headers=OP)).json()[
+                "entries"
+            ]
             assert (free_men[0] in [e["players"][0]["player_id"] for e in final]) is (decision == "approve")
         await h.drain()
         withdrawn = [e.payload for e in h.of("entry.withdrawn") if e.payload.stage == "final"]
@@ -161,8 +204,13 @@ async def test_evt6_reg7_qualifiers_build_the_final_and_redelivery_is_harmless(t
         ours = [e for e in h.events if e.type != "qualifiers.selected"]  # the test redelivered one of those
         assert len({e.event_id for e in ours}) == len(ours)
         # the final closes like any stage; its field carries seeds and the final's rules
-        r = await h.client.post("/v1/events/sz22/stages/final/close", headers=OP, json={
-            "format_choices": {"final-men": {"kind": "round_robin"}, "final-women": {"kind": "swiss", "rounds": 5}}})
+        r = await h.client.post(
+            "/v1/events/sz22/stages/final/close",
+            headers=OP,
+            json={
+                "format_choices": {"final-men": {"kind": "round_robin"}, "final-women": {"kind": "swiss", "rounds": 5}}
+            },
+        )
         assert r.status_code == 200, r.text
         await h.drain()
         fm = next(e.payload for e in h.of("section.closed") if e.payload.section_id == "final-men")
@@ -177,8 +225,16 @@ async def test_evt6_reg7_qualifiers_build_the_final_and_redelivery_is_harmless(t
 
 async def test_qualifiers_for_an_unknown_event_are_ignored(tmp_path):
     async with harness(tmp_path) as h:
-        await h.publish(QualifiersSelected(event_code="nope", from_stage="online", to_stage="final",
-                                           section_id="men-free", target_section_id="final-men", qualifiers=[]))
+        await h.publish(
+            QualifiersSelected(
+                event_code="nope",
+                from_stage="online",
+                to_stage="final",
+                section_id="men-free",
+                target_section_id="final-men",
+                qualifiers=[],
+            )
+        )
         assert await h.bus.dead_letters("registration") == []
 
 
@@ -191,18 +247,29 @@ async def test_evt6_seeded_players_enter_the_final_once_their_evidence_is_verifi
         await close_online(h, entries)
         await h.drain()
         for ev in (await h.client.get("/v1/events/sz22/evidence", headers=ARB)).json()["evidence"]:
-            await h.client.post(f"/v1/evidence/{ev['evidence_id']}/decision", headers=ARB,
-                                json={"decision": "approve", "note": "ok"})
+            await h.client.post(
+                f"/v1/evidence/{ev['evidence_id']}/decision", headers=ARB, json={"decision": "approve", "note": "ok"}
+            )
         for payload in qualifier_events([e.payload for e in h.of("section.closed")]):
             await h.publish(payload)
-        seeded = [{**sz_entry(70 + i)["player"],
-                   "evidence": [{"kind": "household_registration", "document_ref": f"S-{i}", "region": "Shenzhen"}]}
-                  for i in range(4)]
-        r = await h.client.post("/v1/events/sz22/stages/final/seeded", headers=P1, json={
-            "source": "2022 Shenzhen Cup", "to_section": "final-men", "qualifiers": seeded})
+        seeded = [
+            {
+                **sz_entry(70 + i)["player"],
+                "evidence": [{"kind": "household_registration", "document_ref": f"S-{i}", "region": "Shenzhen"}],
+            }
+            for i in range(4)
+        ]
+        r = await h.client.post(
+            "/v1/events/sz22/stages/final/seeded",
+            headers=P1,
+            json={"source": "2022 Shenzhen Cup", "to_section": "final-men", "qualifiers": seeded},
+        )
         assert r.status_code == 403
-        r = await h.client.post("/v1/events/sz22/stages/final/seeded", headers=OP, json={
-            "source": "2022 Shenzhen Cup", "to_section": "final-men", "qualifiers": seeded})
+        r = await h.client.post(
+            "/v1/events/sz22/stages/final/seeded",
+            headers=OP,
+            json={"source": "2022 Shenzhen Cup", "to_section": "final-men", "qualifiers": seeded},
+        )
         assert r.status_code == 201, r.text
         seeded_ids = r.json()["qualifiers"]
         status = (await h.client.get("/v1/events/sz22/stages/final", headers=OP)).json()
@@ -210,8 +277,11 @@ async def test_evt6_seeded_players_enter_the_final_once_their_evidence_is_verifi
         pending = (await h.client.get("/v1/events/sz22/evidence?status=pending", headers=ARB)).json()["evidence"]
         assert {e["player_id"] for e in pending} == set(seeded_ids)
         for ev in pending:
-            r = await h.client.post(f"/v1/evidence/{ev['evidence_id']}/decision", headers=ARB,
-                                    json={"decision": "approve", "note": "household register seen"})
+            r = await h.client.post(
+                f"/v1/evidence/{ev['evidence_id']}/decision",
+                headers=ARB,
+                json={"decision": "approve", "note": "household register seen"},
+            )
             assert r.json()["rebuilt_stages"] == ["final"]
         final = (await h.client.get("/v1/events/sz22/entries?stage=final&section_id=final-men", headers=OP)).json()
         men = [e["players"][0]["player_id"] for e in final["entries"]]
@@ -227,23 +297,45 @@ async def test_reg9_nt_teams_close_into_a_team_section_with_boards(tmp_path):
         assert r.status_code == 201
         teams = []
         for k, region in enumerate(("Hubei", "Anhui")):
-            await h.client.post("/v1/events/nt23/units", headers=P1,
-                                json={"id": region.lower(), "name": region, "kind": "province", "region": region})
+            await h.client.post(
+                "/v1/events/nt23/units",
+                headers=P1,
+                json={"id": region.lower(), "name": region, "kind": "province", "region": region},
+            )
             hh = [{"kind": "household_registration", "document_ref": f"H{k}", "region": region}]
-            members = [{**sz_entry(10 * k + b, gender=g)["player"], "board": b, "evidence": hh}
-                       for b, g in ((1, "male"), (2, "male"), (3, "female"))]
-            r = await h.client.post("/v1/events/nt23/teams", headers=P1, json={
-                "section_id": "mixed-team", "unit": region.lower(), "team_name": f"{region} team",
-                "members": members, "insurance": {"confirmed": True, "document_ref": "P"}})
+            members = [
+                {**sz_entry(10 * k + b, gender=g)["player"], "board": b, "evidence": hh}
+                for b, g in ((1, "male"), (2, "male"), (3, "female"))
+            ]
+            r = await h.client.post(
+                "/v1/events/nt23/teams",
+                headers=P1,
+                json={
+                    "section_id": "mixed-team",
+                    "unit": region.lower(),
+                    "team_name": f"{region} team",
+                    "members": members,
+                    "insurance": {"confirmed": True, "document_ref": "P"},
+                },
+            )
             assert r.json()["status"] == "accepted", r.text
             teams.append(r.json()["entry_id"])
         h.clock.set(datetime(2023, 6, 21, 10, 0, tzinfo=CST))
-        r = await h.client.post("/v1/events/nt23/stages/main/check-in", headers=ARB, json={
-            "entry_ids": teams, "insurance_refs": {t: f"NT-POLICY-{i}" for i, t in enumerate(teams)},
-            "documents_shown": ["insurance_policy"]})
+        r = await h.client.post(
+            "/v1/events/nt23/stages/main/check-in",
+            headers=ARB,
+            json={
+                "entry_ids": teams,
+                "insurance_refs": {t: f"NT-POLICY-{i}" for i, t in enumerate(teams)},
+                "documents_shown": ["insurance_policy"],
+            },
+        )
         assert [x["status"] for x in r.json()["results"]] == ["checked_in", "checked_in"], r.text
-        r = await h.client.post("/v1/events/nt23/stages/main/close", headers=OP,
-                                json={"format_choices": {"mixed-team": {"kind": "round_robin"}}})
+        r = await h.client.post(
+            "/v1/events/nt23/stages/main/close",
+            headers=OP,
+            json={"format_choices": {"mixed-team": {"kind": "round_robin"}}},
+        )
         assert r.status_code == 200, r.text
         assert [s["status"] for s in r.json()["sections"]] == ["ready", "cancelled", "cancelled"]
         await h.drain()
@@ -252,7 +344,8 @@ async def test_reg9_nt_teams_close_into_a_team_section_with_boards(tmp_path):
         assert sc.rules.match_points.win == 2 and sc.rules.tiebreaks[0] == "match_points"
         assert [e.name for e in sc.entrants] == ["Hubei team", "Anhui team"]
         assert [[(m.board, m.gender) for m in e.members] for e in sc.entrants] == [
-            [(1, "male"), (2, "male"), (3, "female")]] * 2
+            [(1, "male"), (2, "male"), (3, "female")]
+        ] * 2
 
 
 async def test_evt6_a_selection_over_the_stage_cap_keeps_the_stage_waiting(tmp_path):
@@ -264,8 +357,9 @@ async def test_evt6_a_selection_over_the_stage_cap_keeps_the_stage_waiting(tmp_p
         await close_online(h, entries)
         await h.drain()
         for ev in (await h.client.get("/v1/events/sz22/evidence", headers=ARB)).json()["evidence"]:
-            await h.client.post(f"/v1/evidence/{ev['evidence_id']}/decision", headers=ARB,
-                                json={"decision": "approve", "note": "ok"})
+            await h.client.post(
+                f"/v1/evidence/{ev['evidence_id']}/decision", headers=ARB, json={"decision": "approve", "note": "ok"}
+            )
         for payload in qualifier_events([e.payload for e in h.of("section.closed")]):
             await h.publish(payload)
         status = (await h.client.get("/v1/events/sz22/stages/final", headers=OP)).json()

@@ -1,6 +1,7 @@
 """Partner isolation: a partner's request never reveals whether another partner's person, entry
 or ID number exists — the answer is the one for an unknown one — and evidence goes only to the
 partner's own entries (REG-11 personal data, REG-6 evidence)."""
+
 from __future__ import annotations
 
 from service_kit import ARB, OP, P1, P2, harness, id_number, player, sz_entry
@@ -30,8 +31,7 @@ async def test_another_partners_id_number_is_answered_like_an_unknown_one(tmp_pa
         assert known.json()["player_id"] not in (mine["player_id"], unknown.json()["player_id"])
 
         # partner 2 finds again the person it made (and only that one)
-        same = await h.client.post("/v1/events/sz22/entries", headers=P2,
-                                   json={**probe, "section_id": "men-pro"})
+        same = await h.client.post("/v1/events/sz22/entries", headers=P2, json={**probe, "section_id": "men-pro"})
         assert same.status_code == 201 and same.json()["player_id"] == known.json()["player_id"]
         # ... while partner 1's own mismatch is still its own business
         again = sz_entry(1, section="men-pro")
@@ -54,18 +54,22 @@ async def test_evidence_only_for_the_partners_own_entries_and_players(tmp_path):
         mine = (await h.client.post("/v1/events/sz22/entries", headers=P1, json=sz_entry(1, evidence=[]))).json()
         assert mine["status"] == "refused"
         doc = {"kind": "household_registration", "document_ref": "HK-X", "region": "Shenzhen"}
-        for target, ghost in ((("entry_id", mine["entry_id"]), ("entry_id", "sz22.online.men-free.0099")),
-                              (("player_id", mine["player_id"]), ("player_id", "sz22.p00099"))):
+        for target, ghost in (
+            (("entry_id", mine["entry_id"]), ("entry_id", "sz22.online.men-free.0099")),
+            (("player_id", mine["player_id"]), ("player_id", "sz22.p00099")),
+        ):
             theirs = await h.client.post("/v1/events/sz22/evidence", headers=P2, json={**doc, target[0]: target[1]})
             nobody = await h.client.post("/v1/events/sz22/evidence", headers=P2, json={**doc, ghost[0]: ghost[1]})
             assert theirs.status_code == nobody.status_code == 404
             assert theirs.json()["error"]["code"] == nobody.json()["error"]["code"]
-            assert theirs.json()["error"]["message"].replace(target[1], "?") == \
-                nobody.json()["error"]["message"].replace(ghost[1], "?")
+            assert theirs.json()["error"]["message"].replace(target[1], "?") == nobody.json()["error"][
+                "message"
+            ].replace(ghost[1], "?")
         # the duplicate partner 2 made of partner 1's player is a person of its own: its evidence
         # is partner 2's and changes nothing for partner 1's entry
-        dup = (await h.client.post("/v1/events/sz22/entries", headers=P2,
-                                   json=sz_entry(1, section="men-pro", evidence=[]))).json()
+        dup = (
+            await h.client.post("/v1/events/sz22/entries", headers=P2, json=sz_entry(1, section="men-pro", evidence=[]))
+        ).json()
         r = await h.client.post("/v1/events/sz22/evidence", headers=P2, json={**doc, "player_id": dup["player_id"]})
         assert r.status_code == 201 and r.json()["player_id"] == dup["player_id"]
         mine_now = (await h.client.get(f"/v1/events/sz22/entries/{mine['entry_id']}", headers=P1)).json()

@@ -1,5 +1,6 @@
 """REG-11: ID numbers and documents are personal data — encrypted at rest, masked in every
 response, absent from every log line and event."""
+
 from __future__ import annotations
 
 import logging
@@ -14,6 +15,7 @@ async def test_reg11_no_response_log_line_event_or_stored_byte_holds_a_full_id_n
     responses = []
 
     async with harness(tmp_path) as h:
+
         async def call(method, url, **kw):
             r = await h.client.request(method, url, **kw)
             responses.append(r)
@@ -23,8 +25,12 @@ async def test_reg11_no_response_log_line_event_or_stored_byte_holds_a_full_id_n
         first = (await call("POST", "/v1/events/sz22/entries", headers=P1, json=sz_entry(1))).json()
         await call("POST", "/v1/events/sz22/entries", headers={**P1, "Idempotency-Key": "k"}, json=sz_entry(2))
         await call("POST", "/v1/events/sz22/entries", headers={**P1, "Idempotency-Key": "k"}, json=sz_entry(2))
-        await call("POST", "/v1/events/sz22/entries/bulk", headers=P2,
-                   json={"entries": [sz_entry(3), sz_entry(4, section="women-free")]})   # refused row
+        await call(
+            "POST",
+            "/v1/events/sz22/entries/bulk",
+            headers=P2,
+            json={"entries": [sz_entry(3), sz_entry(4, section="women-free")]},
+        )  # refused row
         await call("POST", "/v1/events/sz22/entries/bulk", headers=P2, json={"entries": [sz_entry(3)]})
         mismatch = sz_entry(1)
         mismatch["player"] = {**mismatch["player"], "name": "Impostor"}
@@ -32,18 +38,39 @@ async def test_reg11_no_response_log_line_event_or_stored_byte_holds_a_full_id_n
         bad = sz_entry(5)
         bad["player"] = {**bad["player"], "id_number": id_number(5) + "!"}
         assert (await call("POST", "/v1/events/sz22/entries", headers=P1, json=bad)).status_code == 422
-        await call("POST", "/v1/events/sz22/evidence", headers=P1, json={
-            "entry_id": first["entry_id"], "kind": "student_status", "document_ref": "STUDENT-CARD-777",
-            "region": "Shenzhen"})
-        for url in ("/v1/events/sz22/entries", f"/v1/events/sz22/entries/{first['entry_id']}",
-                    "/v1/events/sz22/evidence", "/v1/events/sz22/units", "/v1/events/sz22/stages/online"):
+        await call(
+            "POST",
+            "/v1/events/sz22/evidence",
+            headers=P1,
+            json={
+                "entry_id": first["entry_id"],
+                "kind": "student_status",
+                "document_ref": "STUDENT-CARD-777",
+                "region": "Shenzhen",
+            },
+        )
+        for url in (
+            "/v1/events/sz22/entries",
+            f"/v1/events/sz22/entries/{first['entry_id']}",
+            "/v1/events/sz22/evidence",
+            "/v1/events/sz22/units",
+            "/v1/events/sz22/stages/online",
+        ):
             for key in (OP, ARB, P1, P2):
                 await call("GET", url, headers=key)
-        await call("POST", f"/v1/events/sz22/entries/{first['entry_id']}/withdraw", headers=P1,
-                   json={"reason": "moved away", "proof_ref": "LETTER-12345"})
+        await call(
+            "POST",
+            f"/v1/events/sz22/entries/{first['entry_id']}/withdraw",
+            headers=P1,
+            json={"reason": "moved away", "proof_ref": "LETTER-12345"},
+        )
         h.clock.set(datetime(2022, 11, 4, tzinfo=CST))
-        await call("POST", "/v1/events/sz22/stages/online/close", headers=OP,
-                   json={"format_choices": {"men-free": {"kind": "swiss"}}})
+        await call(
+            "POST",
+            "/v1/events/sz22/stages/online/close",
+            headers=OP,
+            json={"format_choices": {"men-free": {"kind": "swiss"}}},
+        )
         await h.drain()
         listed = (await h.client.get("/v1/events/sz22/entries", headers=OP)).json()["entries"]
         events = [e.model_dump_json() for e in h.events]
@@ -73,10 +100,10 @@ async def test_reg11_no_response_log_line_event_or_stored_byte_holds_a_full_id_n
 async def test_reg11_data_key_is_required_to_read_people_back(tmp_path):
     """The stored ID numbers decrypt only with the same DATA_KEY."""
     import sqlalchemy as sa
+    from service_kit import DATA_KEY
     from sqlalchemy.ext.asyncio import create_async_engine
 
     from registration.adapters.protection import DataProtector, MissingDataKey
-    from service_kit import DATA_KEY
 
     async with harness(tmp_path) as h:
         await h.create_sz()
@@ -97,6 +124,7 @@ async def test_reg11_data_key_is_required_to_read_people_back(tmp_path):
 
 
 # --------------------------------------------------------------------------- the data key
+
 
 def test_reg11_embedded_mode_creates_a_random_private_key_once(tmp_path):
     """No key in the source: without DATA_KEY the embedded mode makes a random key in its data
@@ -119,10 +147,12 @@ def test_reg11_embedded_mode_creates_a_random_private_key_once(tmp_path):
     assert key_file.read_text().strip() == key and second.decrypt(token) == id_number(1)
     other = tmp_path / "elsewhere"
     build(ServiceSettings(DATA_DIR=str(other), DATA_KEY="", AMQP_URL=None))
-    assert (other / KEY_FILE).read_text().strip() != key       # random, not a constant
+    assert (other / KEY_FILE).read_text().strip() != key  # random, not a constant
     key_file.chmod(0o644)
     import pytest
+
     from registration.adapters.protection import MissingDataKey
+
     with pytest.raises(MissingDataKey, match="readable by others"):
         build(settings)
 
@@ -134,10 +164,18 @@ def test_reg11_distributed_mode_refuses_to_start_without_a_data_key(tmp_path):
     import sys
 
     env = {k: v for k, v in os.environ.items() if k != "DATA_KEY"}
-    env.update(AMQP_URL="amqp://guest:guest@127.0.0.1:5672/", DATA_DIR=str(tmp_path),
-               DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path}/registration.sqlite")
-    done = subprocess.run([sys.executable, "-m", "gomoku_shared.serve", "registration", "--port", "0"],
-                          env=env, capture_output=True, text=True, timeout=60)
+    env.update(
+        AMQP_URL="amqp://guest:guest@127.0.0.1:5672/",
+        DATA_DIR=str(tmp_path),
+        DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path}/registration.sqlite",
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "gomoku_shared.serve", "registration", "--port", "0"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 2, done.stderr
     assert "cannot start: DATA_KEY is not set" in done.stderr and "Traceback" not in done.stderr
     assert not list(tmp_path.glob("*.key"))
@@ -189,6 +227,7 @@ def _dates_a_view_reveals(view_text: str, born: str) -> list[str]:
     """The full birth date if the view shows it anywhere (any common spelling), else every date
     of the birth year (the view shows the year)."""
     from datetime import date, timedelta
+
     d = date(int(born[:4]), int(born[4:6]), int(born[6:]))
     spellings = (d.isoformat(), born, f"{d.year}/{d.month:02d}/{d.day:02d}", f"{d.year}年{d.month}月{d.day}日")
     if any(s in view_text for s in spellings):
@@ -229,8 +268,9 @@ async def test_reg11_a_view_leaves_at_least_10000_candidate_id_numbers(tmp_path)
     for view in views:
         text = json.dumps(view, ensure_ascii=False)
         assert number not in text and number[:6] not in text
-        masks = [p["id_number"] for p in (view.get("players") or [p for e in view.get("entries", [])
-                                                                     for p in e["players"]])]
+        masks = [
+            p["id_number"] for p in (view.get("players") or [p for e in view.get("entries", []) for p in e["players"]])
+        ]
         for masked in masks or ["*" * 18]:
             n = id_candidates(masked, "male", _dates_a_view_reveals(text, "19900505"))
             assert n >= 10_000, (n, masked, text[:300])
@@ -262,15 +302,23 @@ def test_migration_0003_masks_stored_ids_further_and_scopes_people_by_registrant
     upgrade("registration", url, "0002")
     row = ("sz22", "sz22.p00001", 1, "Li Wei", "male", "1990-05-05", "enc", "idx-1", "4403**********1236", "partner-1")
     with sqlite3.connect(path) as db:
-        db.execute("INSERT INTO people (event_code, id, seq, name, gender, birth_date, id_number_enc, "
-                   "id_number_index, id_number_masked, partner_id) VALUES (?,?,?,?,?,?,?,?,?,?)", row)
+        db.execute(
+            "INSERT INTO people (event_code, id, seq, name, gender, birth_date, id_number_enc, "
+            "id_number_index, id_number_masked, partner_id) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            row,
+        )
     upgrade("registration", url, "head")
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT id_number_masked FROM people").fetchone()[0] == "**************1236"
         other = ("sz22", "sz22.p00002", 2, "Someone Else", "male", "1990-05-05", "enc", "idx-1", "x", "partner-2")
-        db.execute("INSERT INTO people (event_code, id, seq, name, gender, birth_date, id_number_enc, "
-                   "id_number_index, id_number_masked, partner_id) VALUES (?,?,?,?,?,?,?,?,?,?)", other)
+        db.execute(
+            "INSERT INTO people (event_code, id, seq, name, gender, birth_date, id_number_enc, "
+            "id_number_index, id_number_masked, partner_id) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            other,
+        )
         with pytest.raises(sqlite3.IntegrityError):
-            db.execute("INSERT INTO people (event_code, id, seq, name, gender, birth_date, id_number_enc, "
-                       "id_number_index, id_number_masked, partner_id) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                       ("sz22", "sz22.p00003", 3, "Third", "male", "1990-05-05", "enc", "idx-1", "x", "partner-2"))
+            db.execute(
+                "INSERT INTO people (event_code, id, seq, name, gender, birth_date, id_number_enc, "
+                "id_number_index, id_number_masked, partner_id) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                ("sz22", "sz22.p00003", 3, "Third", "male", "1990-05-05", "enc", "idx-1", "x", "partner-2"),
+            )

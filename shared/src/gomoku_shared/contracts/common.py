@@ -1,4 +1,5 @@
 """Value types shared by several event payloads."""
+
 from __future__ import annotations
 
 from datetime import date

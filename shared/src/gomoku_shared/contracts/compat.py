@@ -4,6 +4,7 @@ Compatible (old consumers keep working, old producers stay valid): adding option
 properties, relaxing constraints we do not check. Incompatible: removing a property,
 changing its type, making a property required that was not, renaming an event.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -35,9 +36,14 @@ def _types(schema: dict[str, Any], root: dict[str, Any]) -> set[str]:
     return out or {"any"}
 
 
-def breaking_changes(old: dict[str, Any], new: dict[str, Any], path: str = "$",
-                     old_root: dict[str, Any] | None = None, new_root: dict[str, Any] | None = None,
-                     depth: int = 0) -> list[str]:
+def breaking_changes(
+    old: dict[str, Any],
+    new: dict[str, Any],
+    path: str = "$",
+    old_root: dict[str, Any] | None = None,
+    new_root: dict[str, Any] | None = None,
+    depth: int = 0,
+) -> list[str]:
     old_root = old_root or old
     new_root = new_root or new
     old = _resolve(old, old_root)

@@ -1,8 +1,9 @@
 """The envelope every event travels in, and its wire form."""
+
 from __future__ import annotations
 
 import uuid
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -37,7 +38,7 @@ class Envelope(BaseModel, Generic[P]):
 
 
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def envelope_for(

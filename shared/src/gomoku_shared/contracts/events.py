@@ -1,4 +1,5 @@
 """One payload model per integration event (ARCHITECTURE §1). Routing key = TYPE."""
+
 from __future__ import annotations
 
 from datetime import date, datetime
@@ -198,8 +199,17 @@ class PlayoffRequired(Payload):
 
 
 GameReason = Literal[
-    "five", "forbidden", "time", "resignation", "no_show", "arbiter",
-    "agreement", "passes", "full_board", "both_flags", "round_forfeit",
+    "five",
+    "forbidden",
+    "time",
+    "resignation",
+    "no_show",
+    "arbiter",
+    "agreement",
+    "passes",
+    "full_board",
+    "both_flags",
+    "round_forfeit",
 ]
 
 
@@ -256,8 +266,9 @@ class GameFinished(Payload):
     second: str | None = None
 
 
-DecidedOutcome = Literal["first_wins", "second_wins", "draw", "first_forfeit_win", "second_forfeit_win",
-                         "double_forfeit"]
+DecidedOutcome = Literal[
+    "first_wins", "second_wins", "draw", "first_forfeit_win", "second_forfeit_win", "double_forfeit"
+]
 
 
 class ResultDecided(Payload):
@@ -340,7 +351,18 @@ class QualifiersSelected(Payload):
 
 
 ALL_PAYLOADS: tuple[type[Payload], ...] = (
-    EventConfigured, EntryAccepted, EntryRefused, EntryWithdrawn, SectionClosed,
-    RoundPaired, StandingsUpdated, SectionCompleted, PlayoffRequired,
-    GameStarted, GameFinished, ResultDecided, AwardsPublished, QualifiersSelected,
+    EventConfigured,
+    EntryAccepted,
+    EntryRefused,
+    EntryWithdrawn,
+    SectionClosed,
+    RoundPaired,
+    StandingsUpdated,
+    SectionCompleted,
+    PlayoffRequired,
+    GameStarted,
+    GameFinished,
+    ResultDecided,
+    AwardsPublished,
+    QualifiersSelected,
 )

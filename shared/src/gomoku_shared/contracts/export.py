@@ -1,4 +1,5 @@
 """Write the JSON Schema of every contract: ``python -m gomoku_shared.contracts.export DIR``."""
+
 from __future__ import annotations
 
 import json

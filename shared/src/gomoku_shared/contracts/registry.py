@@ -1,4 +1,5 @@
 """Routing key <-> payload model; wire encoding; JSON Schema export."""
+
 from __future__ import annotations
 
 import json
@@ -21,9 +22,11 @@ def encode(envelope: Envelope[Any]) -> Message:
         routing_key=envelope.type,
         message_id=str(envelope.event_id),
         body=envelope.model_dump_json().encode(),
-        headers={"correlation_id": envelope.correlation_id,
-                 "causation_id": envelope.causation_id or "",
-                 "version": str(envelope.version)},
+        headers={
+            "correlation_id": envelope.correlation_id,
+            "causation_id": envelope.causation_id or "",
+            "version": str(envelope.version),
+        },
     )
 
 

@@ -16,35 +16,95 @@ Conventions (Decisions, documented once here):
 Validation errors name the file (if any), the path (e.g. `stages[0].sections[2].clock.increment_s`)
 and the problem: see `EventConfigError`.
 """
+
 from __future__ import annotations
 
 # The configuration is a package by bounded context (play, registration, awards) plus the
 # aggregate (event), its cross-checks (validation) and loading; this module re-exports it all so
 # `from gomoku_shared.event_config import X` keeps working for every X.
 from .awards import (
-    AwardsConfig, BestBoardAward, PlaceAward, PlacesByField, PrizeTable, TeamScoring, TitleBand, TrainingSquad,
+    AwardsConfig,
+    BestBoardAward,
+    PlaceAward,
+    PlacesByField,
+    PrizeTable,
+    TeamScoring,
+    TitleBand,
+    TrainingSquad,
 )
 from .base import FormatKind, Gender, GenderRule, IndividualTiebreak, RuleTrack, SectionKind, TeamTiebreak
 from .errors import ConfigIssue, EventConfigError
 from .event import EventConfig, SectionConfig, StageConfig
 from .loading import apply_overrides, deep_merge, load_preset, parse_event_config, strip_extension_keys
 from .play import (
-    ClockConfig, FormatConfig, OpeningConfig, PlayoffConfig, PlayoffStage, ScoringConfig, TeamMatchConfig, TwoGameRound,
+    ClockConfig,
+    FormatConfig,
+    OpeningConfig,
+    PlayoffConfig,
+    PlayoffStage,
+    ScoringConfig,
+    TeamMatchConfig,
+    TwoGameRound,
 )
 from .registration import (
-    BirthWindow, ChangeRules, CheckInConfig, ClosingRules, EligibilityClause, InsuranceRules, PendingEvidence,
-    QualificationRule, RegionConfig, RegistrationWindow, ResidencyOption, SeededSource, TeamComposition, UnitRules,
-    grade_rank, place_key,
+    BirthWindow,
+    ChangeRules,
+    CheckInConfig,
+    ClosingRules,
+    EligibilityClause,
+    InsuranceRules,
+    PendingEvidence,
+    QualificationRule,
+    RegionConfig,
+    RegistrationWindow,
+    ResidencyOption,
+    SeededSource,
+    TeamComposition,
+    UnitRules,
+    grade_rank,
+    place_key,
 )
 
 __all__ = [
-    "AwardsConfig", "BestBoardAward", "BirthWindow", "ChangeRules", "CheckInConfig", "ClockConfig",
-    "ClosingRules", "ConfigIssue", "EligibilityClause", "EventConfig", "EventConfigError",
-    "FormatConfig", "Gender", "InsuranceRules", "OpeningConfig", "PlaceAward", "PlayoffConfig",
-    "PendingEvidence", "PlayoffStage", "PrizeTable", "QualificationRule", "RegionConfig",
-    "RegistrationWindow", "ResidencyOption",
-    "ScoringConfig", "SectionConfig", "SeededSource", "StageConfig", "TeamComposition",
-    "TeamMatchConfig", "TeamScoring", "TitleBand", "TwoGameRound", "UnitRules",
-    "apply_overrides", "deep_merge", "grade_rank", "load_preset", "parse_event_config", "place_key",
+    "AwardsConfig",
+    "BestBoardAward",
+    "BirthWindow",
+    "ChangeRules",
+    "CheckInConfig",
+    "ClockConfig",
+    "ClosingRules",
+    "ConfigIssue",
+    "EligibilityClause",
+    "EventConfig",
+    "EventConfigError",
+    "FormatConfig",
+    "Gender",
+    "InsuranceRules",
+    "OpeningConfig",
+    "PlaceAward",
+    "PlayoffConfig",
+    "PendingEvidence",
+    "PlayoffStage",
+    "PrizeTable",
+    "QualificationRule",
+    "RegionConfig",
+    "RegistrationWindow",
+    "ResidencyOption",
+    "ScoringConfig",
+    "SectionConfig",
+    "SeededSource",
+    "StageConfig",
+    "TeamComposition",
+    "TeamMatchConfig",
+    "TeamScoring",
+    "TitleBand",
+    "TwoGameRound",
+    "UnitRules",
+    "apply_overrides",
+    "deep_merge",
+    "grade_rank",
+    "load_preset",
+    "parse_event_config",
+    "place_key",
     "strip_extension_keys",
 ]

@@ -1,4 +1,5 @@
 """Awards configuration of a section (AWD-1..7): places, prizes, titles, team scores."""
+
 from __future__ import annotations
 
 from typing import Annotated, Literal

@@ -1,4 +1,5 @@
 """What a broken configuration reports: one issue per path."""
+
 from __future__ import annotations
 
 from typing import NamedTuple

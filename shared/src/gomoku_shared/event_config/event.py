@@ -1,6 +1,7 @@
 """The event aggregate: sections and stages combining play, registration and awards rules,
 and `EventConfig` with the lookups every service uses. Validated in full on construction
 (`validation.cross_check`)."""
+
 from __future__ import annotations
 
 from datetime import date
@@ -13,8 +14,19 @@ from .base import FormatKind, GenderRule, RuleTrack, SectionKind, _Model
 from .errors import _CrossCheckFailed
 from .play import ClockConfig, FormatConfig, OpeningConfig, PlayoffConfig, ScoringConfig, TeamMatchConfig
 from .registration import (
-    BirthWindow, ChangeRules, CheckInConfig, ClosingRules, EligibilityClause, InsuranceRules, QualificationRule,
-    RegionConfig, RegistrationWindow, SeededSource, TeamComposition, UnitRules, place_key,
+    BirthWindow,
+    ChangeRules,
+    CheckInConfig,
+    ClosingRules,
+    EligibilityClause,
+    InsuranceRules,
+    QualificationRule,
+    RegionConfig,
+    RegistrationWindow,
+    SeededSource,
+    TeamComposition,
+    UnitRules,
+    place_key,
 )
 from .validation import cross_check
 

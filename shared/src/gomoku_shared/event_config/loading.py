@@ -1,4 +1,5 @@
 """Parsing, overrides and preset files (the package's only I/O is `load_preset`)."""
+
 from __future__ import annotations
 
 import json
@@ -31,10 +32,9 @@ def _issues_from(exc: ValidationError) -> list[ConfigIssue]:
             continue
         msg = err["msg"]
         if msg.startswith("Value error, "):
-            msg = msg[len("Value error, "):]
+            msg = msg[len("Value error, ") :]
         issues.append(ConfigIssue(_loc_to_path(tuple(err["loc"])), msg))
     return issues
-
 
 
 def parse_event_config(data: Mapping[str, Any], source: str | None = None) -> EventConfig:
@@ -56,8 +56,11 @@ def deep_merge(base: Any, overrides: Any) -> Any:
         for k, v in overrides.items():
             out[k] = deep_merge(base[k], v) if k in base else v
         return out
-    if isinstance(base, list) and isinstance(overrides, Mapping) and all(
-            isinstance(x, Mapping) and "id" in x for x in base):
+    if (
+        isinstance(base, list)
+        and isinstance(overrides, Mapping)
+        and all(isinstance(x, Mapping) and "id" in x for x in base)
+    ):
         ids = [x["id"] for x in base]
         unknown = [k for k in overrides if k not in ids]
         if unknown:
@@ -66,8 +69,9 @@ def deep_merge(base: Any, overrides: Any) -> Any:
     return overrides
 
 
-def apply_overrides(config: EventConfig | Mapping[str, Any], overrides: Mapping[str, Any] | None,
-                    source: str | None = None) -> EventConfig:
+def apply_overrides(
+    config: EventConfig | Mapping[str, Any], overrides: Mapping[str, Any] | None, source: str | None = None
+) -> EventConfig:
     """An event from a preset plus overrides: merged, then re-validated in full."""
     base = config.model_dump(mode="json") if isinstance(config, EventConfig) else config
     merged = deep_merge(base, dict(overrides or {}))
@@ -83,6 +87,7 @@ def load_preset(path: str | Path) -> EventConfig:
             data = json.loads(text)
         else:
             import yaml
+
             data = yaml.safe_load(text)
     except Exception as exc:  # syntax errors: still name the file
         raise EventConfigError([ConfigIssue("<file>", f"cannot parse: {exc}")], str(p)) from None

@@ -1,5 +1,6 @@
 """Play rules of a section (gameplay and pairing read them): clock, format, opening, scoring,
 team matches and playoffs."""
+
 from __future__ import annotations
 
 from typing import Annotated, Literal

@@ -1,5 +1,6 @@
 """Registration rules (REG-1..18): windows, birth windows, teams, eligibility clauses and
 regions, units, changes, insurance, check-in, closing, qualification and seeding."""
+
 from __future__ import annotations
 
 import unicodedata
@@ -40,8 +41,8 @@ class BirthWindow(_Model):
 
     def contains(self, birth_date: date) -> bool:
         return (self.born_from is None or birth_date >= self.born_from) and (
-            self.born_to is None or birth_date <= self.born_to)
-
+            self.born_to is None or birth_date <= self.born_to
+        )
 
 
 class TeamComposition(_Model):
@@ -65,8 +66,7 @@ class TeamComposition(_Model):
     def _consistent(self) -> TeamComposition:
         if self.size_max is not None and self.size_min > self.size_max:
             raise ValueError(f"size_min {self.size_min} > size_max {self.size_max}")
-        for lo, hi, what in ((self.male_min, self.male_max, "male"),
-                             (self.female_min, self.female_max, "female")):
+        for lo, hi, what in ((self.male_min, self.male_max, "male"), (self.female_min, self.female_max, "female")):
             if hi is not None and lo > hi:
                 raise ValueError(f"{what}_min {lo} > {what}_max {hi}")
         if self.size_max is not None and self.male_min + self.female_min > self.size_max:
@@ -81,17 +81,16 @@ class TeamComposition(_Model):
         return self
 
 
-
 class ResidencyOption(_Model):
     """One way to satisfy a residency/representation clause (REG-6, REG-8)."""
 
     kind: Literal[
-        "household",                 # 户籍
-        "residence_permit",          # 居住证 (+ social insurance months / issued before a date)
-        "student_status",            # 学籍
-        "wildcard",                  # 外卡 (REG-6 (4))
-        "registered_athlete",        # REG-8: represents the registering unit
-        "employment",                # REG-8: industry association employees
+        "household",  # 户籍
+        "residence_permit",  # 居住证 (+ social insurance months / issued before a date)
+        "student_status",  # 学籍
+        "wildcard",  # 外卡 (REG-6 (4))
+        "registered_athlete",  # REG-8: represents the registering unit
+        "employment",  # REG-8: industry association employees
     ]
     #: residence_permit: minimum consecutive months of social insurance in the region
     min_consecutive_insurance_months: Annotated[int, Field(ge=1)] | None = None
@@ -185,6 +184,7 @@ class RegionConfig(_Model):
 
 # --------------------------------------------------------------------------- closing / stages
 
+
 class ClosingRules(_Model):
     """REG-12: merging and cancelling at the close of registration."""
 
@@ -222,7 +222,6 @@ class SeededSource(_Model):
     per_section: Annotated[int, Field(ge=1)]
     substitutes: Annotated[int, Field(ge=0)] = 0
     sections: list[str] = []  # empty = every section of the stage
-
 
 
 class RegistrationWindow(_Model):

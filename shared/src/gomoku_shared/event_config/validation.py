@@ -1,6 +1,7 @@
 """Cross-checks of a whole event configuration (what one model alone cannot see): time zones,
 unique ids, references between stages, sections and clauses, play rules of played sections,
 merging, awards and qualification. Each problem is one `ConfigIssue` naming its path."""
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -22,6 +23,7 @@ def _check_tz(path: str, value: datetime | None, tz_name: str, issues: list[Conf
         return
     try:
         from zoneinfo import ZoneInfo
+
         zone = ZoneInfo(tz_name)
     except Exception:  # unknown zone is reported once by the caller
         return
@@ -35,6 +37,7 @@ def cross_check(ev: EventConfig) -> list[ConfigIssue]:
 
     try:
         from zoneinfo import ZoneInfo
+
         ZoneInfo(ev.timezone)
     except Exception:
         add("timezone", f"unknown timezone {ev.timezone!r}")
@@ -56,13 +59,16 @@ def cross_check(ev: EventConfig) -> list[ConfigIssue]:
         for j, opt in enumerate(c.options):
             _check_tz(f"eligibility[{i}].options[{j}].deadline", opt.deadline, ev.timezone, issues)
         if c.pending_evidence is not None:
-            _check_tz(f"eligibility[{i}].pending_evidence.approve_by", c.pending_evidence.approve_by,
-                      ev.timezone, issues)
+            _check_tz(
+                f"eligibility[{i}].pending_evidence.approve_by", c.pending_evidence.approve_by, ev.timezone, issues
+            )
             if c.evidence != "declared":
                 add(f"eligibility[{i}].pending_evidence", "only a declared clause admits on pending evidence")
         if ev.regions and c.region is not None and ev.region(c.region) is None:
-            add(f"eligibility[{i}].region", f"unknown region {c.region!r} (regions: "
-                f"{', '.join(r.id for r in ev.regions)})")
+            add(
+                f"eligibility[{i}].region",
+                f"unknown region {c.region!r} (regions: {', '.join(r.id for r in ev.regions)})",
+            )
 
     spelled: dict[str, str] = {}
     for i, r in enumerate(ev.regions):
@@ -187,8 +193,10 @@ def _check_merge(st, sec, p, local, add) -> None:
             if partner.birth != sec.birth:
                 add(f"{p}.closing.merge_with", f"partner {partner.id!r} has another age window")
             if partner.closing.merge_with != sec.id:
-                add(f"{p}.closing.merge_with",
-                    f"partner {partner.id!r} must name {sec.id!r} as its merge_with (merging is mutual)")
+                add(
+                    f"{p}.closing.merge_with",
+                    f"partner {partner.id!r} must name {sec.id!r} as its merge_with (merging is mutual)",
+                )
 
 
 def _check_awards(sec, p, add) -> None:

@@ -1,4 +1,5 @@
 """Event bus port and transports, transactional outbox and inbox. See README.md."""
+
 from .bus import DEFAULT_DELIVERY_LIMIT, EventBus, Handler, Message, dlq_name
 from .inbox import handle_once, inbox_handler, inbox_table
 from .memory import InMemoryEventBus

@@ -13,6 +13,7 @@ Delivery contract, identical for both transports:
 - A message no queue is bound to is dropped; ``declare`` creates queues ahead of
   their consumers so start order loses nothing.
 """
+
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence

@@ -4,6 +4,7 @@ A consumer records ``(consumer, message_id)`` in the same transaction as the eff
 of the message. A redelivered message finds its row and is skipped (and acknowledged
 by the bus, since the handler returns normally).
 """
+
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
@@ -33,9 +34,7 @@ def inbox_table(metadata: MetaData, name: str = "inbox", schema: str | None = No
 
 async def _seen(session: AsyncSession, table: Table, consumer: str, message_id: str) -> bool:
     found = await session.scalar(
-        select(table.c.message_id).where(
-            table.c.consumer == consumer, table.c.message_id == message_id
-        )
+        select(table.c.message_id).where(table.c.consumer == consumer, table.c.message_id == message_id)
     )
     return found is not None
 

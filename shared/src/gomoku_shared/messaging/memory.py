@@ -14,6 +14,7 @@ Mirrors what the RabbitMQ transport does with a quorum queue per subscription:
 Unlike RabbitMQ nothing survives the process: messages still queued at ``close()`` are
 lost. That is why services publish through the outbox, whose rows stay in the database.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -97,9 +98,7 @@ class InMemoryEventBus:
             raise ValueError("prefetch must be >= 1")
         q = self._declare(queue, routing_keys, delivery_limit)
         for _ in range(prefetch):
-            self._workers.append(
-                asyncio.create_task(self._work(q, handler), name=f"bus:{queue}")
-            )
+            self._workers.append(asyncio.create_task(self._work(q, handler), name=f"bus:{queue}"))
 
     async def ping(self) -> bool:
         return self._started and not self._closed
@@ -183,7 +182,10 @@ class InMemoryEventBus:
                 if failed >= q.delivery_limit:
                     log.error(
                         "dead-lettering %s %s from %s after %d failed deliveries",
-                        message.routing_key, message.message_id, q.name, failed,
+                        message.routing_key,
+                        message.message_id,
+                        q.name,
+                        failed,
                         exc_info=True,
                     )
                     q.dead.append(dataclasses.replace(message, redeliveries=0))
@@ -191,12 +193,13 @@ class InMemoryEventBus:
                 else:
                     log.warning(
                         "handler for %s failed on %s %s (delivery %d); redelivering",
-                        q.name, message.routing_key, message.message_id, failed,
+                        q.name,
+                        message.routing_key,
+                        message.message_id,
+                        failed,
                         exc_info=True,
                     )
-                    await self._enqueue(
-                        q, dataclasses.replace(message, redeliveries=failed), front=True
-                    )
+                    await self._enqueue(q, dataclasses.replace(message, redeliveries=failed), front=True)
                     # let other tasks run between redeliveries of a failing message
                     await asyncio.sleep(0)
             else:
@@ -210,4 +213,3 @@ def _copy(message: Message, *, redeliveries: int) -> Message:
         headers=dict(message.headers),
         redeliveries=redeliveries,
     )
-

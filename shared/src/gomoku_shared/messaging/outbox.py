@@ -7,6 +7,7 @@ publisher confirms and marks them published. A crash anywhere in between leaves 
 row pending and it is published later: events are never lost, and may be published
 twice (consumers dedupe with the inbox).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -169,15 +170,11 @@ class OutboxRelay:
                 except Exception as exc:  # noqa: BLE001 - any transport error
                     error = exc
                 else:
-                    await session.execute(
-                        update(t).where(t.c.id.in_(ids)).values(published_at=self._clock())
-                    )
+                    await session.execute(update(t).where(t.c.id.in_(ids)).values(published_at=self._clock()))
             if error is not None:
                 # record the attempt in its own transaction, then let the caller back off
                 async with session.begin():
-                    await session.execute(
-                        update(t).where(t.c.id.in_(ids)).values(attempts=t.c.attempts + 1)
-                    )
+                    await session.execute(update(t).where(t.c.id.in_(ids)).values(attempts=t.c.attempts + 1))
                 raise error
         return len(rows)
 

@@ -19,6 +19,7 @@ consumers after a connection loss. ``publish`` waits for each publisher confirm 
 the connection drops, retries with a bounded backoff until ``publish_retry_for`` seconds
 have passed (a retried message may arrive twice; consumers dedupe with the inbox).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -103,9 +104,7 @@ class RabbitEventBus:
                 self._exchange = await channel.declare_exchange(
                     self.exchange_name, aio_pika.ExchangeType.TOPIC, durable=True
                 )
-                await channel.declare_exchange(
-                    self.dlx_name, aio_pika.ExchangeType.DIRECT, durable=True
-                )
+                await channel.declare_exchange(self.dlx_name, aio_pika.ExchangeType.DIRECT, durable=True)
             except BaseException:
                 await conn.close()
                 raise
@@ -175,8 +174,11 @@ class RabbitEventBus:
     async def ping(self) -> bool:
         conn = self._conn
         return bool(
-            conn is not None and not conn.is_closed and conn.connected.is_set()
-            and self._pub_channel is not None and not self._pub_channel.is_closed
+            conn is not None
+            and not conn.is_closed
+            and conn.connected.is_set()
+            and self._pub_channel is not None
+            and not self._pub_channel.is_closed
         )
 
     # -- extensions -------------------------------------------------------------
@@ -279,8 +281,11 @@ class RabbitEventBus:
                 except Exception:
                     log.warning(
                         "handler for %s failed on %s %s (delivery %d); rejecting for redelivery",
-                        queue, message.routing_key, message.message_id,
-                        message.redeliveries + 1, exc_info=True,
+                        queue,
+                        message.routing_key,
+                        message.message_id,
+                        message.redeliveries + 1,
+                        exc_info=True,
                     )
                     await self._settle(incoming, ack=False)
                 else:
@@ -307,11 +312,7 @@ class RabbitEventBus:
         raw = incoming.headers or {}
         count = raw.get("x-delivery-count")
         redeliveries = int(count) if count is not None else (1 if incoming.redelivered else 0)
-        headers = {
-            k: v.decode() if isinstance(v, bytes) else str(v)
-            for k, v in raw.items()
-            if not k.startswith("x-")
-        }
+        headers = {k: v.decode() if isinstance(v, bytes) else str(v) for k, v in raw.items() if not k.startswith("x-")}
         # dead letters carry the DLX routing key; the event type travels in ``type``
         routing_key = incoming.type if (dead and incoming.type) else incoming.routing_key
         return Message(
@@ -350,7 +351,11 @@ class RabbitEventBus:
                     raise
                 log.warning(
                     "publish of %s %s failed (%s: %s); retrying in %.2fs",
-                    message.routing_key, message.message_id, type(exc).__name__, exc, backoff,
+                    message.routing_key,
+                    message.message_id,
+                    type(exc).__name__,
+                    exc,
+                    backoff,
                 )
                 await asyncio.sleep(backoff)
                 backoff = min(self._max_backoff, backoff * 2)

@@ -3,6 +3,7 @@
 Routing keys and binding patterns are dot-separated words; in a pattern ``*`` stands
 for exactly one word and ``#`` for zero or more words.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache

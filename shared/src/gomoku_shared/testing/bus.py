@@ -5,6 +5,7 @@ can wait until everything published so far has been handled (``settle``) instead
 sleeping: the marker is behind every earlier message in the FIFO queue, and a message
 whose handler failed goes back to the head of the queue.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -19,9 +20,7 @@ from ..messaging.bus import DEFAULT_DELIVERY_LIMIT, EventBus, Message
 WAIT = 20.0
 
 
-async def eventually(
-    predicate: Callable[[], bool | Awaitable[bool]], what: str, timeout: float = WAIT
-) -> None:
+async def eventually(predicate: Callable[[], bool | Awaitable[bool]], what: str, timeout: float = WAIT) -> None:
     """Poll ``predicate`` (sync or async) until true; AssertionError after ``timeout`` s."""
     try:
         async with asyncio.timeout(timeout):
@@ -62,9 +61,7 @@ class BusProbe:
             if handler is not None:
                 await handler(m)
 
-        await self.bus.subscribe(
-            queue, [*keys, f"marker.{queue}"], wrapped, prefetch=1, delivery_limit=delivery_limit
-        )
+        await self.bus.subscribe(queue, [*keys, f"marker.{queue}"], wrapped, prefetch=1, delivery_limit=delivery_limit)
 
     async def settle(self, *queues: str, timeout: float = WAIT) -> None:
         """Return once every message published so far to ``queues`` has been handled."""

@@ -16,6 +16,7 @@ unique to the test, so reruns and neighbouring tests never see stale queues or r
 Tests that use these fixtures are marked ``infra`` automatically (``-m "not infra"``
 selects the fast, self-contained tests).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -128,9 +129,7 @@ def rabbitmq() -> Iterator[RabbitServer]:
                 raise RuntimeError(f"rabbitmqctl {' '.join(args)} failed: {text}")
             return text
 
-        yield RabbitServer(
-            f"amqp://{container.username}:{container.password}@{host}:{port}/", ctl
-        )
+        yield RabbitServer(f"amqp://{container.username}:{container.password}@{host}:{port}/", ctl)
 
 
 @pytest.fixture(scope="session")
@@ -172,9 +171,7 @@ def pg_admin_url(database_url: str) -> str:
 def _asyncpg_dsn(sqlalchemy_url: str) -> str:
     from sqlalchemy.engine import make_url
 
-    return make_url(sqlalchemy_url).set(drivername="postgresql").render_as_string(
-        hide_password=False
-    )
+    return make_url(sqlalchemy_url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
 _db_counter = itertools.count(1)
@@ -284,8 +281,7 @@ def _purge_run_broker_objects(run_id: str) -> Iterator[None]:
     prefix = f"test-{run_id}-"
     try:
         queues = [n for n in _local_rabbitmqctl(["list_queues", "-q", "name"]).split() if n.startswith(prefix)]
-        exchanges = [n for n in _local_rabbitmqctl(["list_exchanges", "-q", "name"]).split()
-                     if n.startswith(prefix)]
+        exchanges = [n for n in _local_rabbitmqctl(["list_exchanges", "-q", "name"]).split() if n.startswith(prefix)]
     except Exception:  # noqa: BLE001 - no local rabbitmqctl: the per-test clean-up has to do
         return
     _delete_broker_objects(url, queues, exchanges)

@@ -19,6 +19,7 @@ is used (module constants below) — see the awards README "Mapping defaults":
   domain: :class:`UnsupportedConfig` is raised rather than silently computing something else.
 - Best board: ``per_board`` > 1 is not supported (one award per board, ties share it).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -27,10 +28,27 @@ from decimal import Decimal
 from gomoku_shared import event_config as ec
 
 from ..domain import (
-    AwardBand, AwardCountRule, BestBoardConfig, BoardCriterion, EventAwardsConfig, Gender,
-    PlaceAwardsConfig, PlaceItems, PrizeConfig, PrizeTable, QualificationRule, SectionAwardConfig,
-    SharedPlacePolicy, SquadRule, TeamScoreComponent, TeamScoreMeasure, TeamScoreRule, TeamTiebreak,
-    TeamTieKind, TitleBand, TitleTable,
+    AwardBand,
+    AwardCountRule,
+    BestBoardConfig,
+    BoardCriterion,
+    EventAwardsConfig,
+    Gender,
+    PlaceAwardsConfig,
+    PlaceItems,
+    PrizeConfig,
+    PrizeTable,
+    QualificationRule,
+    SectionAwardConfig,
+    SharedPlacePolicy,
+    SquadRule,
+    TeamScoreComponent,
+    TeamScoreMeasure,
+    TeamScoreRule,
+    TeamTiebreak,
+    TeamTieKind,
+    TitleBand,
+    TitleTable,
 )
 
 DEFAULT_PLACE_ITEMS: tuple[str, ...] = ("certificate",)
@@ -97,8 +115,11 @@ class AwardsPlan:
             targets = {p.to_stage for p in secs if p.to_stage}
             caps = [self.stage_caps[s] for s in sorted(t for t in targets if t) if s in self.stage_caps]
             cap = caps[0] if caps else None
-        squads = tuple(SquadRule(p.squad.squad, p.squad.member_places, p.squad.substitute_places, (p.section_id,))
-                       for p in secs if p.squad is not None)
+        squads = tuple(
+            SquadRule(p.squad.squad, p.squad.member_places, p.squad.substitute_places, (p.section_id,))
+            for p in secs
+            if p.squad is not None
+        )
         return EventAwardsConfig(
             sections=tuple(p.awards for p in secs) + tuple(t.awards for t in teams),
             team_scores=tuple(t.rule for t in teams),
@@ -125,15 +146,20 @@ def _award_count(aw: ec.AwardsConfig) -> AwardCountRule | None:
         return None
     if aw.fewer_entries_award_entries_minus is not None and aw.places > 0:
         # AWD-2 (SZ teams): with fewer entries than `places`, award (entries - k) places
-        return AwardCountRule((AwardBand(aw.places, None, places=aw.places),
-                               AwardBand(0, aw.places - 1, field_minus=aw.fewer_entries_award_entries_minus)))
+        return AwardCountRule(
+            (
+                AwardBand(aw.places, None, places=aw.places),
+                AwardBand(0, aw.places - 1, field_minus=aw.fewer_entries_award_entries_minus),
+            )
+        )
     return AwardCountRule((AwardBand(0, None, places=aw.places),))
 
 
 def place_awards_config(aw: ec.AwardsConfig) -> PlaceAwardsConfig:
     """AWD-1 items per place, AWD-2/3 award counts, finisher items."""
-    by_place = [PlaceItems(p.from_place, p.to_place, tuple(i for i in p.items if i != MONEY_ITEM))
-                for p in aw.place_items]
+    by_place = [
+        PlaceItems(p.from_place, p.to_place, tuple(i for i in p.items if i != MONEY_ITEM)) for p in aw.place_items
+    ]
     most = aw.places or max((b.places for b in aw.places_by_field), default=0)
     if not by_place and most:
         by_place = [PlaceItems(1, most, DEFAULT_PLACE_ITEMS)]
@@ -151,8 +177,7 @@ def prize_config(aw: ec.AwardsConfig) -> PrizeConfig | None:
     if not aw.prizes:
         return None
     tables = tuple(
-        PrizeTable.from_yuan(t.name, t.amounts, gender=Gender(t.gender) if t.gender else None,
-                             combinable=t.combinable)
+        PrizeTable.from_yuan(t.name, t.amounts, gender=Gender(t.gender) if t.gender else None, combinable=t.combinable)
         for t in aw.prizes
     )
     # overall tables first, as the domain applies them (schema order kept otherwise)
@@ -166,8 +191,9 @@ def title_table(aw: ec.AwardsConfig) -> TitleTable | None:
         return None
     if aw.titles_carry_down:
         raise UnsupportedConfig("titles_carry_down: true — AWD-5 titles are never carried down here")
-    return TitleTable(tuple(TitleBand(b.from_place, b.to_place, b.title) for b in aw.titles),
-                      SharedPlacePolicy.SHARED_PLACE)
+    return TitleTable(
+        tuple(TitleBand(b.from_place, b.to_place, b.title) for b in aw.titles), SharedPlacePolicy.SHARED_PLACE
+    )
 
 
 def section_award_config(sec: ec.SectionConfig) -> SectionAwardConfig:
@@ -185,8 +211,10 @@ def section_award_config(sec: ec.SectionConfig) -> SectionAwardConfig:
 
 
 _CRITERIA = {
-    "score": BoardCriterion.SCORE, "win_rate": BoardCriterion.WIN_RATE,
-    "wins": BoardCriterion.WINS, "team_place": BoardCriterion.TEAM_PLACE,
+    "score": BoardCriterion.SCORE,
+    "win_rate": BoardCriterion.WIN_RATE,
+    "wins": BoardCriterion.WINS,
+    "team_place": BoardCriterion.TEAM_PLACE,
 }
 
 
@@ -196,7 +224,9 @@ def best_board_config(sec: ec.SectionConfig) -> BestBoardConfig | None:
         return None
     if bb.per_board != 1:
         raise UnsupportedConfig(f"{sec.id}: best_board.per_board={bb.per_board}; one award per board is supported")
-    boards = sec.team_match.boards if sec.team_match else (sec.team.size_max if sec.team and sec.team.size_max else None)
+    boards = (
+        sec.team_match.boards if sec.team_match else (sec.team.size_max if sec.team and sec.team.size_max else None)
+    )
     if boards is None:
         raise UnsupportedConfig(f"{sec.id}: best_board needs a number of boards (team_match.boards)")
     return BestBoardConfig(
@@ -236,8 +266,9 @@ def squad_rule(sec: ec.SectionConfig) -> SquadRule | None:
     sq = sec.awards.training_squad
     if sq is None:
         return None
-    return SquadRule(SQUAD_NAME, (1, sq.members_to_place), (sq.members_to_place + 1, sq.substitutes_to_place),
-                     (sec.id,))
+    return SquadRule(
+        SQUAD_NAME, (1, sq.members_to_place), (sq.members_to_place + 1, sq.substitutes_to_place), (sec.id,)
+    )
 
 
 # ------------------------------------------------------------------ AWD-6
@@ -292,9 +323,16 @@ def awards_plan(event: ec.EventConfig) -> AwardsPlan:
                 teams[sec.id] = TeamPlan(sec.id, stage.id, sec.name, team_score_rule(event, sec), awards)
                 continue
             sections[sec.id] = SectionPlan(
-                section_id=sec.id, stage_id=stage.id, name=sec.name, kind=sec.kind, gender=sec.gender,
-                awards=awards, best_board=best_board_config(sec), qualification=qualification_rule(sec),
-                to_stage=sec.qualification.to_stage if sec.qualification else None, squad=squad_rule(sec),
+                section_id=sec.id,
+                stage_id=stage.id,
+                name=sec.name,
+                kind=sec.kind,
+                gender=sec.gender,
+                awards=awards,
+                best_board=best_board_config(sec),
+                qualification=qualification_rule(sec),
+                to_stage=sec.qualification.to_stage if sec.qualification else None,
+                squad=squad_rule(sec),
                 playoff_through=playoff_through(sec),
             )
     caps = {s.id: s.cap_total for s in event.stages if s.cap_total is not None}

@@ -4,10 +4,12 @@ and domain outputs → `qualifiers.selected` players.
 Contract numbers are floats on the wire; the domain refuses floats, so every value goes
 through :func:`exact` (shortest repr → Decimal, integral values → int: 12.0 → 12, 7.5 → 7.5).
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterable
 from decimal import Decimal
-from typing import Any, Iterable
+from typing import Any
 
 from gomoku_shared.contracts.common import Entrant
 from gomoku_shared.contracts.events import BoardStat, QualifiedPlayer, SectionCompleted
@@ -62,36 +64,62 @@ def standings_from_contract(payload: SectionCompleted, section_gender: str | Non
     rows_in = [row for _, row in ordered]
     places = _competition_places(rows_in)
     # a merged section (REG-12) holds both genders: its host's gender rule says nothing
-    default_gender = (section_gender if section_gender in ("male", "female") and not payload.rules.rank_by_gender
-                      else None)
+    default_gender = (
+        section_gender if section_gender in ("male", "female") and not payload.rules.rank_by_gender else None
+    )
     rows: list[StandingRow] = []
     for row, place in zip(rows_in, places):
         entrant = entrants.get(row.entrant_id)
         unit = row.unit or (entrant.unit if entrant else None)
         gender = row.gender or (entrant.gender if entrant else None) or default_gender
-        rows.append(StandingRow(
-            entrant_id=row.entrant_id, name=row.name, place=place, points=exact(row.points),
-            tiebreaks=_tiebreaks(row, list(payload.rules.tiebreaks)), wins=row.wins,
-            games_played=row.games_played, gender=_gender(gender), unit_id=unit, unit_name=unit,
-            birth_date=entrant.birth_date if entrant else None,
-            decided_by_playoff=row.decided_by == "playoff",
-            completed=not bool(entrant and entrant.attributes.get("withdrawn")),
-        ))
-    return SectionStandings(payload.section_id, payload.name, tuple(rows), kind=payload.rules.kind,
-                            rank_by_gender=payload.rules.rank_by_gender)
+        rows.append(
+            StandingRow(
+                entrant_id=row.entrant_id,
+                name=row.name,
+                place=place,
+                points=exact(row.points),
+                tiebreaks=_tiebreaks(row, list(payload.rules.tiebreaks)),
+                wins=row.wins,
+                games_played=row.games_played,
+                gender=_gender(gender),
+                unit_id=unit,
+                unit_name=unit,
+                birth_date=entrant.birth_date if entrant else None,
+                decided_by_playoff=row.decided_by == "playoff",
+                completed=not bool(entrant and entrant.attributes.get("withdrawn")),
+            )
+        )
+    return SectionStandings(
+        payload.section_id,
+        payload.name,
+        tuple(rows),
+        kind=payload.rules.kind,
+        rank_by_gender=payload.rules.rank_by_gender,
+    )
 
 
 def board_records(payload: SectionCompleted) -> tuple[BoardRecord, ...]:
     """AWD-7 inputs: one record per (player, board); the team name from the standings."""
     team_names = {r.entrant_id: r.name for r in payload.standings}
     team_names.update({e.entrant_id: e.name for e in payload.entrants if e.entrant_id not in team_names})
-    return tuple(_board_record(s, team_names) for s in sorted(
-        payload.board_stats, key=lambda s: (s.board, s.entrant_id, s.player_id)))
+    return tuple(
+        _board_record(s, team_names)
+        for s in sorted(payload.board_stats, key=lambda s: (s.board, s.entrant_id, s.player_id))
+    )
 
 
 def _board_record(stat: BoardStat, team_names: dict[str, str]) -> BoardRecord:
-    return BoardRecord(stat.player_id, stat.name, stat.entrant_id, team_names.get(stat.entrant_id, stat.entrant_id),
-                       stat.board, stat.games_played, stat.board_games, exact(stat.points), stat.wins)
+    return BoardRecord(
+        stat.player_id,
+        stat.name,
+        stat.entrant_id,
+        team_names.get(stat.entrant_id, stat.entrant_id),
+        stat.board,
+        stat.games_played,
+        stat.board_games,
+        exact(stat.points),
+        stat.wins,
+    )
 
 
 def qualified_players(chosen: Iterable[Qualifier], entrants: Iterable[Entrant]) -> list[QualifiedPlayer]:
@@ -105,7 +133,14 @@ def qualified_players(chosen: Iterable[Qualifier], entrants: Iterable[Entrant]) 
         if q.unit_name is not None:
             attributes.setdefault("unit", q.unit_name)
         attributes["cohort_rank"] = q.rank
-        out.append(QualifiedPlayer(entrant_id=q.entrant_id, name=q.name,
-                                   gender=q.gender.value if q.gender else None, place=q.place,
-                                   birth_date=q.birth_date, attributes=attributes))
+        out.append(
+            QualifiedPlayer(
+                entrant_id=q.entrant_id,
+                name=q.name,
+                gender=q.gender.value if q.gender else None,
+                place=q.place,
+                birth_date=q.birth_date,
+                attributes=attributes,
+            )
+        )
     return out

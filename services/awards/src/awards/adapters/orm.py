@@ -3,6 +3,7 @@
 JSON documents are stored as canonical text (sorted keys, no spaces) so that equal content
 is equal bytes: that is how "an identical republish changes nothing" is decided.
 """
+
 from __future__ import annotations
 
 from sqlalchemy import Boolean, Column, Index, Integer, MetaData, String, Table, Text, UniqueConstraint
@@ -18,7 +19,8 @@ inbox = inbox_table(metadata)
 #: one row per event: its configuration (from event.configured), or a placeholder row that
 #: serialises the handlers of one event (SELECT … FOR UPDATE) before the configuration came
 event_configs = Table(
-    "event_configs", metadata,
+    "event_configs",
+    metadata,
     Column("event_code", String(100), primary_key=True),
     Column("name", String(300), nullable=True),
     Column("preset_id", String(100), nullable=True),
@@ -29,7 +31,8 @@ event_configs = Table(
 
 #: final standings of a section, one row per revision of section.completed (AWD-8)
 section_results = Table(
-    "section_results", metadata,
+    "section_results",
+    metadata,
     Column("event_code", String(100), primary_key=True),
     Column("section_id", String(100), primary_key=True),
     Column("revision", Integer, primary_key=True),
@@ -43,7 +46,8 @@ section_results = Table(
 
 #: every awards.published, current and superseded (AWD-8 corrections)
 publications = Table(
-    "publications", metadata,
+    "publications",
+    metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("event_code", String(100), nullable=False),
     Column("section_id", String(100), nullable=False),
@@ -67,7 +71,8 @@ publications = Table(
 
 #: the current team ranking of each team section (AWD-6), one row per unit
 team_rankings = Table(
-    "team_rankings", metadata,
+    "team_rankings",
+    metadata,
     Column("event_code", String(100), primary_key=True),
     Column("team_section_id", String(100), primary_key=True),
     Column("unit_id", String(200), primary_key=True),
@@ -86,7 +91,8 @@ team_rankings = Table(
 
 #: current qualifier selection per source section and target (AWD-QUAL)
 qualifier_selections = Table(
-    "qualifier_selections", metadata,
+    "qualifier_selections",
+    metadata,
     Column("event_code", String(100), primary_key=True),
     Column("section_id", String(100), primary_key=True),
     Column("target_section_id", String(100), primary_key=True),

@@ -8,13 +8,14 @@ Decision for unplayed games (RULES leaves it open): a game the player was absent
 (forfeit loss) counts among the board's games but not as played; a forfeit win counts
 as played and won (the player was present, PAIR-6); a team bye is not a board game.
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
-from fractions import Fraction
 from enum import StrEnum
-from typing import Iterable, Mapping
+from fractions import Fraction
 
 from .config import BestBoardConfig, BoardCriterion
 from .model import Number
@@ -59,8 +60,9 @@ class BoardRecord:
             raise ValueError(f"{self.player_id}: inconsistent counts")
 
 
-def board_record_from_games(player_id: str, name: str, team_id: str, team_name: str, board: int,
-                            games: Iterable[BoardGame]) -> BoardRecord:
+def board_record_from_games(
+    player_id: str, name: str, team_id: str, team_name: str, board: int, games: Iterable[BoardGame]
+) -> BoardRecord:
     """Aggregate single games into a :class:`BoardRecord`, dropping playoff games."""
     played = total = wins = 0
     points: Decimal = Decimal(0)
@@ -119,8 +121,9 @@ def _key(c: BoardCandidate, order: tuple[BoardCriterion, ...]) -> tuple[object, 
     return tuple(values)
 
 
-def best_boards(section_id: str, records: Iterable[BoardRecord], team_places: Mapping[str, int],
-                config: BestBoardConfig) -> tuple[BestBoardResult, ...]:
+def best_boards(
+    section_id: str, records: Iterable[BoardRecord], team_places: Mapping[str, int], config: BestBoardConfig
+) -> tuple[BestBoardResult, ...]:
     """AWD-7: one result per board 1..``config.boards`` (winners empty if nobody qualifies)."""
     by_board: dict[int, list[BoardCandidate]] = {b: [] for b in range(1, config.boards + 1)}
     for record in records:
@@ -128,15 +131,22 @@ def best_boards(section_id: str, records: Iterable[BoardRecord], team_places: Ma
             raise ValueError(f"{record.player_id}: board {record.board} outside 1..{config.boards}")
         share = Fraction(record.games_played, record.board_games) if record.board_games else Fraction(0)
         rate = Fraction(record.wins, record.games_played) if record.games_played else Fraction(0)
-        by_board[record.board].append(BoardCandidate(
-            record, is_eligible(record, config.min_played_percent), share, rate,
-            team_places.get(record.team_id)))
+        by_board[record.board].append(
+            BoardCandidate(
+                record, is_eligible(record, config.min_played_percent), share, rate, team_places.get(record.team_id)
+            )
+        )
     results: list[BestBoardResult] = []
     for board, candidates in by_board.items():
-        ranking = sorted((c for c in candidates if c.eligible),
-                         key=lambda c: (_key(c, config.order), c.record.player_id))
-        winners = tuple(c for c in ranking if _key(c, config.order) == _key(ranking[0], config.order)) if ranking else ()
-        results.append(BestBoardResult(
-            section_id, board, winners, tuple(ranking),
-            tuple(c for c in candidates if not c.eligible), config.items))
+        ranking = sorted(
+            (c for c in candidates if c.eligible), key=lambda c: (_key(c, config.order), c.record.player_id)
+        )
+        winners = (
+            tuple(c for c in ranking if _key(c, config.order) == _key(ranking[0], config.order)) if ranking else ()
+        )
+        results.append(
+            BestBoardResult(
+                section_id, board, winners, tuple(ranking), tuple(c for c in candidates if not c.eligible), config.items
+            )
+        )
     return tuple(results)

@@ -7,12 +7,13 @@ rule (AWD-…) reads it. Places are 1-based and ranges are inclusive.
 Money is integer *fen* (1/100 yuan); use :func:`awards.domain.money.yuan` or
 :meth:`PrizeTable.from_yuan` to write tables in yuan.
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
-from typing import Iterable, Mapping
 
 from .model import Gender
 from .money import yuan
@@ -165,8 +166,9 @@ class PrizeTable:
                 raise ConfigError(f"PrizeTable {self.name}: amounts are non-negative int fen")
 
     @classmethod
-    def from_yuan(cls, name: str, amounts: Iterable[int | str | Decimal], *,
-                  gender: Gender | None = None, combinable: bool = True) -> "PrizeTable":
+    def from_yuan(
+        cls, name: str, amounts: Iterable[int | str | Decimal], *, gender: Gender | None = None, combinable: bool = True
+    ) -> PrizeTable:
         return cls(name, tuple(yuan(a) for a in amounts), gender, combinable)
 
 
@@ -324,7 +326,10 @@ class BestBoardConfig:
     boards: int = 3
     min_played_percent: Decimal = Decimal(70)
     order: tuple[BoardCriterion, ...] = (
-        BoardCriterion.SCORE, BoardCriterion.WIN_RATE, BoardCriterion.WINS, BoardCriterion.TEAM_PLACE,
+        BoardCriterion.SCORE,
+        BoardCriterion.WIN_RATE,
+        BoardCriterion.WINS,
+        BoardCriterion.TEAM_PLACE,
     )
     items: tuple[str, ...] = ("certificate",)
 

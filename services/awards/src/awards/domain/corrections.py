@@ -1,9 +1,11 @@
 """AWD-8 corrections: what changed between two award results, so a republication can be
 marked as superseding the previous one and only the affected people be told."""
+
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Hashable, Iterable, TypeVar
+from typing import TypeVar
 
 from .section import EntrantAwards, SectionAwards
 

@@ -4,6 +4,7 @@ Everything here is plain data. Numbers that can be fractional (points, tiebreak 
 are ``Decimal`` (``int`` is accepted); floats are refused so that money and ranking
 arithmetic stays exact.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

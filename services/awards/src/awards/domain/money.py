@@ -1,4 +1,5 @@
 """Money as integer fen (1/100 yuan): no floats anywhere near prize arithmetic."""
+
 from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation

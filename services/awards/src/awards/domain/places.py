@@ -1,5 +1,6 @@
 """AWD-1 (what each place receives), AWD-2 (cancelled sections, teams − 1) and AWD-3
 (award count by field size)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -86,6 +87,5 @@ def _award(row: StandingRow, group: TieGroup, items: tuple[str, ...], config: Pl
         place=row.place,
         shared_place=group.shared,
         items=items,
-        finisher_items=config.finisher_items
-        if row.completed or not config.finisher_items_require_completion else (),
+        finisher_items=config.finisher_items if row.completed or not config.finisher_items_require_completion else (),
     )

@@ -6,6 +6,7 @@ the last paid rank shares that one amount among all tied). Shares are rounded do
 fen; the fen left over is reported, not paid. Ties separated by a playoff arrive as
 distinct places and are paid by rank like any other.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -49,17 +50,19 @@ def pay_groups(table: PrizeTable, groups: tuple[TieGroup, ...]) -> tuple[PrizeAw
         share, remainder = split_fen(total, group.size)
         ids = tuple(row.entrant_id for row in group.rows)
         for row in group.rows:
-            lines.append(PrizeAward(
-                table=table.name,
-                entrant_id=row.entrant_id,
-                name=row.name,
-                place=row.place,
-                rank=group.place,
-                amount_fen=share,
-                shared_with=tuple(i for i in ids if i != row.entrant_id),
-                tied_ranks=(group.place, group.last_place) if group.shared else None,
-                remainder_fen=remainder,
-            ))
+            lines.append(
+                PrizeAward(
+                    table=table.name,
+                    entrant_id=row.entrant_id,
+                    name=row.name,
+                    place=row.place,
+                    rank=group.place,
+                    amount_fen=share,
+                    shared_with=tuple(i for i in ids if i != row.entrant_id),
+                    tied_ranks=(group.place, group.last_place) if group.shared else None,
+                    remainder_fen=remainder,
+                )
+            )
     return tuple(lines)
 
 

@@ -1,14 +1,16 @@
 """AWD-8: publication data — certificates, prize list, title list, team ranking, best
 boards — as plain rows, plus CSV rendering (pure: returns ``str``)."""
+
 from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from decimal import Decimal
 from enum import Enum
 from fractions import Fraction
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from .best_board import BestBoardResult
 from .model import SectionStandings
@@ -40,8 +42,9 @@ class CertificateData:
     lines: tuple[str, ...]
 
 
-def certificates(awards: SectionAwards, wording: CertificateWording = CertificateWording(),
-                 include_finishers: bool = True) -> tuple[CertificateData, ...]:
+def certificates(
+    awards: SectionAwards, wording: CertificateWording = CertificateWording(), include_finishers: bool = True
+) -> tuple[CertificateData, ...]:
     """One certificate per entrant with anything to certify (place items, prize, title,
     or — with ``include_finishers`` — a finisher's item). Cancelled section: none."""
     out: list[CertificateData] = []
@@ -51,28 +54,42 @@ def certificates(awards: SectionAwards, wording: CertificateWording = Certificat
             text = wording.place.format(place=entry.place)
             lines.append(wording.shared.format(place_text=text) if entry.shared_place else text)
             lines.extend(wording.item.format(item=i) for i in entry.items)
-            lines.extend(wording.prize.format(table=p.table, amount=format_fen(p.amount_fen),
-                                              currency=awards.currency) for p in entry.prizes)
+            lines.extend(
+                wording.prize.format(table=p.table, amount=format_fen(p.amount_fen), currency=awards.currency)
+                for p in entry.prizes
+            )
             if entry.title:
                 lines.append(wording.title.format(title=entry.title))
         if include_finishers:
             lines.extend(wording.item.format(item=i) for i in entry.finisher_items)
         if lines:
-            out.append(CertificateData(awards.section_id, awards.section_name, entry.entrant_id,
-                                       entry.name, entry.unit_name, entry.place, tuple(lines)))
+            out.append(
+                CertificateData(
+                    awards.section_id,
+                    awards.section_name,
+                    entry.entrant_id,
+                    entry.name,
+                    entry.unit_name,
+                    entry.place,
+                    tuple(lines),
+                )
+            )
     return tuple(out)
 
 
-def best_board_certificates(results: Iterable[BestBoardResult], section_name: str,
-                            wording: CertificateWording = CertificateWording()) -> tuple[CertificateData, ...]:
+def best_board_certificates(
+    results: Iterable[BestBoardResult], section_name: str, wording: CertificateWording = CertificateWording()
+) -> tuple[CertificateData, ...]:
     out: list[CertificateData] = []
     for result in results:
         for winner in result.winners:
             rec = winner.record
             lines = (wording.best_board.format(board=result.board),) + tuple(
-                wording.item.format(item=i) for i in result.items)
-            out.append(CertificateData(result.section_id, section_name, rec.player_id, rec.name,
-                                       rec.team_name, None, lines))
+                wording.item.format(item=i) for i in result.items
+            )
+            out.append(
+                CertificateData(result.section_id, section_name, rec.player_id, rec.name, rec.team_name, None, lines)
+            )
     return tuple(out)
 
 
@@ -96,9 +113,21 @@ class PrizeListRow:
 def prize_list(awards: SectionAwards) -> tuple[PrizeListRow, ...]:
     units = {e.entrant_id: e.unit_name for e in awards.entrants}
     return tuple(
-        PrizeListRow(awards.section_id, awards.section_name, p.table, p.rank, p.place, p.entrant_id,
-                     p.name, units.get(p.entrant_id), format_fen(p.amount_fen), p.amount_fen,
-                     awards.currency, p.shared_with, p.remainder_fen)
+        PrizeListRow(
+            awards.section_id,
+            awards.section_name,
+            p.table,
+            p.rank,
+            p.place,
+            p.entrant_id,
+            p.name,
+            units.get(p.entrant_id),
+            format_fen(p.amount_fen),
+            p.amount_fen,
+            awards.currency,
+            p.shared_with,
+            p.remainder_fen,
+        )
         for p in awards.prizes
     )
 
@@ -117,8 +146,19 @@ class TitleListRow:
 
 def title_list(awards: SectionAwards) -> tuple[TitleListRow, ...]:
     units = {e.entrant_id: e.unit_name for e in awards.entrants}
-    return tuple(TitleListRow(awards.section_id, awards.section_name, t.place, t.entrant_id, t.name,
-                              units.get(t.entrant_id), t.title, t.shared_place) for t in awards.titles)
+    return tuple(
+        TitleListRow(
+            awards.section_id,
+            awards.section_name,
+            t.place,
+            t.entrant_id,
+            t.name,
+            units.get(t.entrant_id),
+            t.title,
+            t.shared_place,
+        )
+        for t in awards.titles
+    )
 
 
 @dataclass(frozen=True)
@@ -137,13 +177,23 @@ class TeamRankingRow:
 def team_ranking_rows(ranking: TeamRanking) -> tuple[TeamRankingRow, ...]:
     """Ranked units first, then the unscored ones (place empty, reason in ``note``)."""
     rows = [
-        TeamRankingRow(ranking.team_section_id, ranking.name, t.place, t.unit_id, t.unit_name, str(t.score),
-                       tuple(f"{m.name} ({m.section_id} #{m.place}, {m.points} pts)" for m in t.members),
-                       tuple(f"{k}={v}" for k, v in t.tiebreaks), "shared place" if t.shared_place else "")
+        TeamRankingRow(
+            ranking.team_section_id,
+            ranking.name,
+            t.place,
+            t.unit_id,
+            t.unit_name,
+            str(t.score),
+            tuple(f"{m.name} ({m.section_id} #{m.place}, {m.points} pts)" for m in t.members),
+            tuple(f"{k}={v}" for k, v in t.tiebreaks),
+            "shared place" if t.shared_place else "",
+        )
         for t in ranking.ranked
     ]
-    rows.extend(TeamRankingRow(ranking.team_section_id, ranking.name, None, u.unit_id, u.unit_name, "",
-                               (), (), u.reason) for u in ranking.unscored)
+    rows.extend(
+        TeamRankingRow(ranking.team_section_id, ranking.name, None, u.unit_id, u.unit_name, "", (), (), u.reason)
+        for u in ranking.unscored
+    )
     return tuple(rows)
 
 
@@ -165,10 +215,21 @@ class BestBoardRow:
 def best_board_rows(results: Iterable[BestBoardResult]) -> tuple[BestBoardRow, ...]:
     """The winners of every board (several on a board only when fully tied)."""
     return tuple(
-        BestBoardRow(r.section_id, r.board, w.record.player_id, w.record.name, w.record.team_name,
-                     str(w.record.points), w.record.games_played, w.record.board_games, w.record.wins,
-                     f"{w.win_rate.numerator}/{w.win_rate.denominator}", w.team_place)
-        for r in results for w in r.winners
+        BestBoardRow(
+            r.section_id,
+            r.board,
+            w.record.player_id,
+            w.record.name,
+            w.record.team_name,
+            str(w.record.points),
+            w.record.games_played,
+            w.record.board_games,
+            w.record.wins,
+            f"{w.win_rate.numerator}/{w.win_rate.denominator}",
+            w.team_place,
+        )
+        for r in results
+        for w in r.winners
     )
 
 
@@ -226,13 +287,38 @@ def standings_csv(standings: SectionStandings) -> str:
     shared = {r.place for r in standings.rows if sum(1 for o in standings.rows if o.place == r.place) > 1}
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["place", "shared", "entrant_id", "name", "unit", "gender", "points", *names,
-                     "wins", "games_played", "decided_by_playoff"])
+    writer.writerow(
+        [
+            "place",
+            "shared",
+            "entrant_id",
+            "name",
+            "unit",
+            "gender",
+            "points",
+            *names,
+            "wins",
+            "games_played",
+            "decided_by_playoff",
+        ]
+    )
     for r in standings.rows:
         values = dict(r.tiebreaks)
-        writer.writerow([r.place, _cell(r.place in shared), r.entrant_id, r.name, _cell(r.unit_name),
-                         _cell(r.gender), r.points, *(_cell(values.get(n)) for n in names), r.wins,
-                         r.games_played, _cell(r.decided_by_playoff)])
+        writer.writerow(
+            [
+                r.place,
+                _cell(r.place in shared),
+                r.entrant_id,
+                r.name,
+                _cell(r.unit_name),
+                _cell(r.gender),
+                r.points,
+                *(_cell(values.get(n)) for n in names),
+                r.wins,
+                r.games_played,
+                _cell(r.decided_by_playoff),
+            ]
+        )
     return buffer.getvalue()
 
 
@@ -263,9 +349,17 @@ def section_publication(awards: SectionAwards) -> dict[str, Any]:
         "section_id": awards.section_id,
         "cancelled": awards.cancelled,
         "places": [
-            {"entrant_id": e.entrant_id, "name": e.name, "place": e.place, "shared_place": e.shared_place,
-             "unit": e.unit_name, "items": list(e.items), "finisher_items": list(e.finisher_items),
-             "prize_total_fen": e.prize_total_fen, "title": e.title}
+            {
+                "entrant_id": e.entrant_id,
+                "name": e.name,
+                "place": e.place,
+                "shared_place": e.shared_place,
+                "unit": e.unit_name,
+                "items": list(e.items),
+                "finisher_items": list(e.finisher_items),
+                "prize_total_fen": e.prize_total_fen,
+                "title": e.title,
+            }
             for e in awards.entrants
         ],
         "prizes": plain(prize_list(awards)),

@@ -12,11 +12,12 @@ listed until the cut is resolved. A shared place among the substitutes is listed
 standings order with a ``substitute_order`` flag; one straddling the last substitute slot
 is left out with a ``substitute_cut`` flag.
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date
-from typing import Iterable, Mapping
 
 from .config import ConfigError, QualificationRule, SeededList, SeededPlayer, SquadRule
 from .model import Gender, SectionStandings, StandingRow, rank_within
@@ -80,8 +81,9 @@ def _seeded_for(target: str, seeded: Iterable[SeededList]) -> tuple[tuple[Seeded
     return tuple(players), tuple(subs)
 
 
-def _select_group(rows: list[StandingRow], qualifiers: int, substitutes: int
-                  ) -> tuple[list[Qualifier], list[Qualifier], list[TieFlag]]:
+def _select_group(
+    rows: list[StandingRow], qualifiers: int, substitutes: int
+) -> tuple[list[Qualifier], list[Qualifier], list[TieFlag]]:
     chosen: list[Qualifier] = []
     subs: list[Qualifier] = []
     flags: list[TieFlag] = []
@@ -90,8 +92,14 @@ def _select_group(rows: list[StandingRow], qualifiers: int, substitutes: int
     while index < len(groups) and len(chosen) < qualifiers:
         group = groups[index]
         if len(chosen) + group.size > qualifiers:
-            flags.append(TieFlag("qualification_cut", group.rows[0].place,
-                                 tuple(r.entrant_id for r in group.rows), qualifiers - len(chosen)))
+            flags.append(
+                TieFlag(
+                    "qualification_cut",
+                    group.rows[0].place,
+                    tuple(r.entrant_id for r in group.rows),
+                    qualifiers - len(chosen),
+                )
+            )
             return chosen, subs, flags
         chosen.extend(_qualifier(r, group.place) for r in group.rows)
         index += 1
@@ -108,9 +116,12 @@ def _select_group(rows: list[StandingRow], qualifiers: int, substitutes: int
     return chosen, subs, flags
 
 
-def select_qualifiers(standings: SectionStandings, rule: QualificationRule,
-                      seeded: Iterable[SeededList] = (),
-                      ineligible: Mapping[str, str] | None = None) -> tuple[QualifierSelection, ...]:
+def select_qualifiers(
+    standings: SectionStandings,
+    rule: QualificationRule,
+    seeded: Iterable[SeededList] = (),
+    ineligible: Mapping[str, str] | None = None,
+) -> tuple[QualifierSelection, ...]:
     """AWD-QUAL: one selection per group (one, or one per gender of a merged section).
 
     ``ineligible`` maps entrant id → reason (REG-7); those players are passed over.
@@ -145,9 +156,19 @@ def select_qualifiers(standings: SectionStandings, rule: QualificationRule,
             else:
                 pool.append(row)
         chosen, subs, flags = _select_group(pool, rule.qualifiers, rule.substitutes)
-        selections.append(QualifierSelection(
-            standings.section_id, target, gender, tuple(chosen), tuple(subs),
-            seeded_players, seeded_subs, tuple(skipped), tuple(flags)))
+        selections.append(
+            QualifierSelection(
+                standings.section_id,
+                target,
+                gender,
+                tuple(chosen),
+                tuple(subs),
+                seeded_players,
+                seeded_subs,
+                tuple(skipped),
+                tuple(flags),
+            )
+        )
     return tuple(selections)
 
 
@@ -167,9 +188,13 @@ class StageQualification:
         return all(s.complete for s in self.selections)
 
 
-def stage_qualification(sections: Mapping[str, SectionStandings], rules: Iterable[QualificationRule],
-                        seeded: Iterable[SeededList] = (), ineligible: Mapping[str, str] | None = None,
-                        max_entrants: int | None = None) -> StageQualification:
+def stage_qualification(
+    sections: Mapping[str, SectionStandings],
+    rules: Iterable[QualificationRule],
+    seeded: Iterable[SeededList] = (),
+    ineligible: Mapping[str, str] | None = None,
+    max_entrants: int | None = None,
+) -> StageQualification:
     """AWD-QUAL for a whole stage; sections without standings (cancelled) are skipped.
 
     The count includes every seeded list, even for targets no source section feeds.
@@ -197,8 +222,8 @@ def select_squad(standings: SectionStandings, rule: SquadRule) -> SquadSelection
     """AWD-QUAL (SZ final): places in ``member_places`` join the squad, places in
     ``substitute_places`` are squad substitutes. A shared place counts for everyone
     sharing it (the final decides medal places by playoff, so this is rare)."""
+
     def pick(first: int, last: int) -> tuple[Qualifier, ...]:
         return tuple(_qualifier(r, r.place) for r in standings.rows if first <= r.place <= last)
 
-    return SquadSelection(standings.section_id, rule.squad, pick(*rule.member_places),
-                          pick(*rule.substitute_places))
+    return SquadSelection(standings.section_id, rule.squad, pick(*rule.member_places), pick(*rule.substitute_places))

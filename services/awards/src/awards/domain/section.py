@@ -1,8 +1,9 @@
 """One call per section and one per event: the entry points the service layer uses."""
+
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping
 
 from .best_board import BestBoardResult, BoardRecord, best_boards
 from .config import EventAwardsConfig, SectionAwardConfig
@@ -67,25 +68,46 @@ def compute_section_awards(standings: SectionStandings, config: SectionAwardConf
     """
     size = standings.field_size
     if is_cancelled(size, config.cancel_if_entries_at_most):
-        return SectionAwards(standings.section_id, standings.name, standings.kind, size, True, 0,
-                             cancel_reason=f"{size} entrants (cancelled at {config.cancel_if_entries_at_most} or fewer)")
+        return SectionAwards(
+            standings.section_id,
+            standings.name,
+            standings.kind,
+            size,
+            True,
+            0,
+            cancel_reason=f"{size} entrants (cancelled at {config.cancel_if_entries_at_most} or fewer)",
+        )
     items = {p.entrant_id: p for p in place_awards(standings, config.places)}
     prizes = section_prizes(standings, config.prizes) if config.prizes else ()
     titles = section_titles(standings, config.titles) if config.titles else ()
     title_of = {t.entrant_id: t.title for t in titles}
     entrants = tuple(
         EntrantAwards(
-            entrant_id=row.entrant_id, name=row.name, place=row.place,
-            shared_place=items[row.entrant_id].shared_place, gender=row.gender, unit_name=row.unit_name,
-            items=items[row.entrant_id].items, finisher_items=items[row.entrant_id].finisher_items,
+            entrant_id=row.entrant_id,
+            name=row.name,
+            place=row.place,
+            shared_place=items[row.entrant_id].shared_place,
+            gender=row.gender,
+            unit_name=row.unit_name,
+            items=items[row.entrant_id].items,
+            finisher_items=items[row.entrant_id].finisher_items,
             prizes=tuple(p for p in prizes if p.entrant_id == row.entrant_id),
             title=title_of.get(row.entrant_id),
         )
         for row in standings.rows
     )
-    return SectionAwards(standings.section_id, standings.name, standings.kind, size, False,
-                         awarded_places(size, config.places), entrants, prizes, titles,
-                         config.prizes.currency if config.prizes else "CNY")
+    return SectionAwards(
+        standings.section_id,
+        standings.name,
+        standings.kind,
+        size,
+        False,
+        awarded_places(size, config.places),
+        entrants,
+        prizes,
+        titles,
+        config.prizes.currency if config.prizes else "CNY",
+    )
 
 
 @dataclass(frozen=True)
@@ -99,9 +121,12 @@ class EventAwards:
     unconfigured: tuple[str, ...] = field(default=())
 
 
-def compute_event_awards(standings: Mapping[str, SectionStandings], config: EventAwardsConfig,
-                         board_records: Mapping[str, Iterable[BoardRecord]] | None = None,
-                         ineligible: Mapping[str, str] | None = None) -> EventAwards:
+def compute_event_awards(
+    standings: Mapping[str, SectionStandings],
+    config: EventAwardsConfig,
+    board_records: Mapping[str, Iterable[BoardRecord]] | None = None,
+    ineligible: Mapping[str, str] | None = None,
+) -> EventAwards:
     """Everything at once, for a stage whose sections are all complete.
 
     - ``standings``: section id → final standings (cancelled sections may be left out or
@@ -140,13 +165,13 @@ def compute_event_awards(standings: Mapping[str, SectionStandings], config: Even
             boards.extend(best_boards(section_id, records, places, config.best_board))
     qualification = None
     if config.qualification:
-        qualification = stage_qualification(live, config.qualification, config.seeded, ineligible,
-                                            config.max_next_stage_entrants)
+        qualification = stage_qualification(
+            live, config.qualification, config.seeded, ineligible, config.max_next_stage_entrants
+        )
     squads = tuple(
         select_squad(live[sid], rule)
         for rule in config.squads
         for sid in (rule.section_ids or tuple(s for s in live if live[s].kind == "individual"))
         if sid in live
     )
-    return EventAwards(tuple(results), tuple(rankings), tuple(boards), qualification, squads,
-                       tuple(unconfigured))
+    return EventAwards(tuple(results), tuple(rankings), tuple(boards), qualification, squads, tuple(unconfigured))

@@ -5,11 +5,12 @@ section (by final place) are counted. A unit missing any component's count gets 
 score (it is listed as unscored with the reason). Units are then ordered by the measure
 and the rule's tiebreaks; units still equal share a place.
 """
+
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Mapping
 
 from .config import TeamScoreMeasure, TeamScoreRule, TeamTieKind
 from .model import Number, SectionStandings, StandingRow
@@ -60,7 +61,9 @@ def _best(rows: list[StandingRow], count: int) -> list[StandingRow]:
     return sorted(rows, key=lambda r: r.place)[:count]
 
 
-def _sort_key(rule: TeamScoreRule, members: tuple[TeamMember, ...]) -> tuple[tuple[Number, ...], tuple[tuple[str, Number], ...]]:
+def _sort_key(
+    rule: TeamScoreRule, members: tuple[TeamMember, ...]
+) -> tuple[tuple[Number, ...], tuple[tuple[str, Number], ...]]:
     place_sum = sum(m.place for m in members)
     points_sum = sum((Decimal(m.points) for m in members), Decimal(0))
     key: list[Number] = [place_sum if rule.measure is TeamScoreMeasure.PLACE_SUM else -points_sum]
@@ -115,8 +118,11 @@ def team_ranking(rule: TeamScoreRule, sections: Mapping[str, SectionStandings]) 
             unscored.append(UnscoredUnit(unit_id, units[unit_id], "not enough players — " + "; ".join(missing)))
             continue
         key, shown = _sort_key(rule, tuple(members))
-        score: Number = (sum(m.place for m in members) if rule.measure is TeamScoreMeasure.PLACE_SUM
-                         else sum((Decimal(m.points) for m in members), Decimal(0)))
+        score: Number = (
+            sum(m.place for m in members)
+            if rule.measure is TeamScoreMeasure.PLACE_SUM
+            else sum((Decimal(m.points) for m in members), Decimal(0))
+        )
         scored.append((key, unit_id, tuple(members), shown, score))
 
     scored.sort(key=lambda item: (item[0], item[1]))
@@ -132,8 +138,14 @@ def team_ranking(rule: TeamScoreRule, sections: Mapping[str, SectionStandings]) 
 def team_ranking_standings(ranking: TeamRanking) -> SectionStandings:
     """The ranking as standings rows (entrant = unit), to apply place awards (AWD-2)."""
     rows = tuple(
-        StandingRow(entrant_id=t.unit_id, name=t.unit_name, place=t.place, points=t.score,
-                    unit_id=t.unit_id, unit_name=t.unit_name)
+        StandingRow(
+            entrant_id=t.unit_id,
+            name=t.unit_name,
+            place=t.place,
+            points=t.score,
+            unit_id=t.unit_id,
+            unit_name=t.unit_name,
+        )
         for t in ranking.ranked
     )
     return SectionStandings(ranking.team_section_id, ranking.name, rows, kind="team")

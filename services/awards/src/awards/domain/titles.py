@@ -4,6 +4,7 @@ A title belongs to a place, not to "the n-th player awarded": if nobody holds a 
 (because a tie above took it), that place's title is simply not given and nobody below
 moves up. Shared places follow the table's :class:`SharedPlacePolicy`.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -1,4 +1,5 @@
 """HTTP API of the awards service."""
+
 from __future__ import annotations
 
 from fastapi import FastAPI

@@ -1,4 +1,5 @@
 """Integration events the awards service consumes: thin translation to service-layer calls."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -9,7 +10,7 @@ from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
 from ..service_layer import handlers
 
 #: the event types this service consumes (ARCHITECTURE §1)
-CONSUMES = ['section.completed', 'event.configured']
+CONSUMES = ["section.completed", "event.configured"]
 
 
 def register(runtime: ServiceRuntime) -> None:

@@ -3,16 +3,17 @@
 Everything is served from stored publications, so a superseded publication's lists stay
 available (``?revision=N``) exactly as they were published.
 """
+
 from __future__ import annotations
 
 import csv
 import io
 import json
-from typing import Annotated, Any, AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import Response
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from gomoku_shared.errors import NotFound
 from gomoku_shared.event_config import EventConfig
@@ -49,25 +50,40 @@ async def _event(repo: AwardsRepository, event_code: str) -> Any:
 
 async def _publication(repo: AwardsRepository, event_code: str, section_id: str, revision: int | None) -> Publication:
     await _event(repo, event_code)
-    pub = (await repo.publication(event_code, section_id, revision) if revision is not None
-           else await repo.current_publication(event_code, section_id))
+    pub = (
+        await repo.publication(event_code, section_id, revision)
+        if revision is not None
+        else await repo.current_publication(event_code, section_id)
+    )
     if pub is not None:
         return pub
     details = {"event_code": event_code, "section_id": section_id}
     if revision is not None and await repo.current_publication(event_code, section_id) is not None:
-        raise NotFound("publication_not_found", f"section {section_id!r} has no publication {revision}",
-                       {**details, "revision": revision})
+        raise NotFound(
+            "publication_not_found",
+            f"section {section_id!r} has no publication {revision}",
+            {**details, "revision": revision},
+        )
     if await repo.current_result(event_code, section_id) is not None:
-        raise NotFound("not_published", f"results of {section_id!r} are in; awards wait for the event configuration",
-                       details)
+        raise NotFound(
+            "not_published", f"results of {section_id!r} are in; awards wait for the event configuration", details
+        )
     raise NotFound("section_not_found", f"no published results for section {section_id!r} of {event_code!r}", details)
 
 
 def _meta(pub: Publication) -> s.PublicationMeta:
-    return s.PublicationMeta(event_code=pub.event_code, section_id=pub.section_id, stage=pub.stage, kind=pub.kind,
-                             revision=pub.revision, supersedes=pub.supersedes, superseded=pub.superseded,
-                             superseded_by=pub.superseded_by, source_revision=pub.source_revision,
-                             published_at=pub.published_at)
+    return s.PublicationMeta(
+        event_code=pub.event_code,
+        section_id=pub.section_id,
+        stage=pub.stage,
+        kind=pub.kind,
+        revision=pub.revision,
+        supersedes=pub.supersedes,
+        superseded=pub.superseded,
+        superseded_by=pub.superseded_by,
+        source_revision=pub.source_revision,
+        published_at=pub.published_at,
+    )
 
 
 def _cell(value: Any) -> str:
@@ -88,8 +104,11 @@ def csv_response(columns: Sequence[str], rows: Iterable[dict[str, Any]], filenam
     writer.writerow(columns)
     for row in rows:
         writer.writerow([_cell(row.get(c)) for c in columns])
-    return Response(buffer.getvalue(), media_type="text/csv; charset=utf-8",
-                    headers={"content-disposition": f'attachment; filename="{filename}"'})
+    return Response(
+        buffer.getvalue(),
+        media_type="text/csv; charset=utf-8",
+        headers={"content-disposition": f'attachment; filename="{filename}"'},
+    )
 
 
 def _fields(model: type[s._Out]) -> list[str]:
@@ -110,57 +129,99 @@ async def event_status(event_code: EventCode, repo: Repo) -> s.EventStatus:
     for section_id in sorted(set(results) | set(pubs)):
         pub = pubs.get(section_id)
         res = results.get(section_id)
-        sections.append(s.SectionStatus(
-            section_id=section_id, kind=pub.kind if pub else res.kind,
-            latest_result_revision=res.revision if res else None,
-            publication_revision=pub.revision if pub else None,
-            cancelled=pub.payload.get("cancelled") if pub else None))
-    return s.EventStatus(event_code=event_code, name=row.name, preset_id=row.preset_id,
-                         configured=row.config is not None, sections=sections)
+        sections.append(
+            s.SectionStatus(
+                section_id=section_id,
+                kind=pub.kind if pub else res.kind,
+                latest_result_revision=res.revision if res else None,
+                publication_revision=pub.revision if pub else None,
+                cancelled=pub.payload.get("cancelled") if pub else None,
+            )
+        )
+    return s.EventStatus(
+        event_code=event_code,
+        name=row.name,
+        preset_id=row.preset_id,
+        configured=row.config is not None,
+        sections=sections,
+    )
 
 
-@router.get("/{event_code}/publications", response_model=s.PublicationHistory,
-            summary="Publication history: every awards.published, current and superseded")
-async def publication_history(event_code: EventCode, repo: Repo,
-                              section_id: Annotated[str | None, Query(max_length=100)] = None) -> s.PublicationHistory:
+@router.get(
+    "/{event_code}/publications",
+    response_model=s.PublicationHistory,
+    summary="Publication history: every awards.published, current and superseded",
+)
+async def publication_history(
+    event_code: EventCode, repo: Repo, section_id: Annotated[str | None, Query(max_length=100)] = None
+) -> s.PublicationHistory:
     await _event(repo, event_code)
     pubs = await repo.publications(event_code, section_id)
-    return s.PublicationHistory(event_code=event_code,
-                                publications=[s.PublicationEntry(publication=_meta(p), payload=p.payload) for p in pubs])
+    return s.PublicationHistory(
+        event_code=event_code, publications=[s.PublicationEntry(publication=_meta(p), payload=p.payload) for p in pubs]
+    )
 
 
 # ---------------------------------------------------------------------- one section
 
 
-@router.get("/{event_code}/sections/{section_id}/awards", response_model=s.SectionAwards,
-            summary="Awards of a section: places, items, prizes, titles, best boards (AWD-1..7)")
-async def section_awards(event_code: EventCode, section_id: SectionId, repo: Repo,
-                         revision: RevisionQ = None) -> s.SectionAwards:
+@router.get(
+    "/{event_code}/sections/{section_id}/awards",
+    response_model=s.SectionAwards,
+    summary="Awards of a section: places, items, prizes, titles, best boards (AWD-1..7)",
+)
+async def section_awards(
+    event_code: EventCode, section_id: SectionId, repo: Repo, revision: RevisionQ = None
+) -> s.SectionAwards:
     pub = await _publication(repo, event_code, section_id, revision)
     p = pub.payload
-    return s.SectionAwards(publication=_meta(pub), name=p.get("name"), currency=p.get("currency"),
-                           summary=s.Summary(**pub.document["summary"]), places=p["places"], prizes=p["prizes"],
-                           titles=p["titles"], team_ranking=p["team_ranking"], best_boards=p["best_boards"],
-                           squad=p.get("squad", []))
+    return s.SectionAwards(
+        publication=_meta(pub),
+        name=p.get("name"),
+        currency=p.get("currency"),
+        summary=s.Summary(**pub.document["summary"]),
+        places=p["places"],
+        prizes=p["prizes"],
+        titles=p["titles"],
+        team_ranking=p["team_ranking"],
+        best_boards=p["best_boards"],
+        squad=p.get("squad", []),
+    )
 
 
-@router.get("/{event_code}/sections/{section_id}/publications", response_model=s.PublicationHistory,
-            summary="Publication history of one section (current + superseded)")
+@router.get(
+    "/{event_code}/sections/{section_id}/publications",
+    response_model=s.PublicationHistory,
+    summary="Publication history of one section (current + superseded)",
+)
 async def section_history(event_code: EventCode, section_id: SectionId, repo: Repo) -> s.PublicationHistory:
     await _publication(repo, event_code, section_id, None)
     pubs = await repo.publications(event_code, section_id)
-    return s.PublicationHistory(event_code=event_code,
-                                publications=[s.PublicationEntry(publication=_meta(p), payload=p.payload) for p in pubs])
+    return s.PublicationHistory(
+        event_code=event_code, publications=[s.PublicationEntry(publication=_meta(p), payload=p.payload) for p in pubs]
+    )
 
 
 def _standings(pub: Publication) -> dict[str, Any]:
     doc = pub.document.get("standings")
     if doc is None:  # a team ranking computed from individual sections: its rows are the standings
-        rows = [{"place": r["place"], "shared": r["note"] == "shared place", "entrant_id": r["unit_id"],
-                 "name": r["unit_name"], "unit": r["unit_name"], "gender": None,
-                 "points": _num(r["score"]), "tiebreaks": _team_tiebreaks(r["tiebreaks"]), "wins": 0,
-                 "games_played": 0, "decided_by_playoff": False}
-                for r in pub.payload["team_ranking"] if r["place"] is not None]
+        rows = [
+            {
+                "place": r["place"],
+                "shared": r["note"] == "shared place",
+                "entrant_id": r["unit_id"],
+                "name": r["unit_name"],
+                "unit": r["unit_name"],
+                "gender": None,
+                "points": _num(r["score"]),
+                "tiebreaks": _team_tiebreaks(r["tiebreaks"]),
+                "wins": 0,
+                "games_played": 0,
+                "decided_by_playoff": False,
+            }
+            for r in pub.payload["team_ranking"]
+            if r["place"] is not None
+        ]
         names = list(rows[0]["tiebreaks"]) if rows else []
         return {"tiebreak_names": names, "rows": rows}
     return doc
@@ -179,18 +240,30 @@ def _team_tiebreaks(items: list[str]) -> dict[str, int | float]:
     return out
 
 
-@router.get("/{event_code}/sections/{section_id}/standings", response_model=s.Standings,
-            summary="Final standings with every tiebreak value (AWD-8)")
-async def standings(event_code: EventCode, section_id: SectionId, repo: Repo, revision: RevisionQ = None) -> s.Standings:
+@router.get(
+    "/{event_code}/sections/{section_id}/standings",
+    response_model=s.Standings,
+    summary="Final standings with every tiebreak value (AWD-8)",
+)
+async def standings(
+    event_code: EventCode, section_id: SectionId, repo: Repo, revision: RevisionQ = None
+) -> s.Standings:
     pub = await _publication(repo, event_code, section_id, revision)
     doc = _standings(pub)
-    return s.Standings(publication=_meta(pub), tiebreak_names=doc["tiebreak_names"],
-                       rows=[s.StandingsRow(**r) for r in doc["rows"]])
+    return s.Standings(
+        publication=_meta(pub), tiebreak_names=doc["tiebreak_names"], rows=[s.StandingsRow(**r) for r in doc["rows"]]
+    )
 
 
-@router.get("/{event_code}/sections/{section_id}/standings.csv", responses=CSV, response_class=Response,
-            summary="Final standings with every tiebreak value, as CSV")
-async def standings_csv(event_code: EventCode, section_id: SectionId, repo: Repo, revision: RevisionQ = None) -> Response:
+@router.get(
+    "/{event_code}/sections/{section_id}/standings.csv",
+    responses=CSV,
+    response_class=Response,
+    summary="Final standings with every tiebreak value, as CSV",
+)
+async def standings_csv(
+    event_code: EventCode, section_id: SectionId, repo: Repo, revision: RevisionQ = None
+) -> Response:
     pub = await _publication(repo, event_code, section_id, revision)
     doc = _standings(pub)
     base = ["place", "shared", "entrant_id", "name", "unit", "gender", "points"]
@@ -202,84 +275,139 @@ async def standings_csv(event_code: EventCode, section_id: SectionId, repo: Repo
     return csv_response(columns, rows, f"{event_code}-{section_id}-standings.csv")
 
 
-@router.get("/{event_code}/sections/{section_id}/prizes", response_model=s.PrizeList,
-            summary="Prize list (AWD-4: shared places split, combinable women's prizes)")
+@router.get(
+    "/{event_code}/sections/{section_id}/prizes",
+    response_model=s.PrizeList,
+    summary="Prize list (AWD-4: shared places split, combinable women's prizes)",
+)
 async def prizes(event_code: EventCode, section_id: SectionId, repo: Repo, revision: RevisionQ = None) -> s.PrizeList:
     pub = await _publication(repo, event_code, section_id, revision)
     rows = [s.PrizeRow(**r) for r in pub.payload["prizes"]]
-    return s.PrizeList(publication=_meta(pub), currency=pub.payload.get("currency"),
-                       total_fen=sum(r.amount_fen for r in rows), rows=rows)
+    return s.PrizeList(
+        publication=_meta(pub),
+        currency=pub.payload.get("currency"),
+        total_fen=sum(r.amount_fen for r in rows),
+        rows=rows,
+    )
 
 
-@router.get("/{event_code}/sections/{section_id}/prizes.csv", responses=CSV, response_class=Response,
-            summary="Prize list as CSV")
+@router.get(
+    "/{event_code}/sections/{section_id}/prizes.csv",
+    responses=CSV,
+    response_class=Response,
+    summary="Prize list as CSV",
+)
 async def prizes_csv(event_code: EventCode, section_id: SectionId, repo: Repo, revision: RevisionQ = None) -> Response:
     pub = await _publication(repo, event_code, section_id, revision)
     return csv_response(_fields(s.PrizeRow), pub.payload["prizes"], f"{event_code}-{section_id}-prizes.csv")
 
 
-@router.get("/{event_code}/sections/{section_id}/titles", response_model=s.TitleList,
-            summary="Title list (AWD-5: dan/kyu by place, not carried down)")
+@router.get(
+    "/{event_code}/sections/{section_id}/titles",
+    response_model=s.TitleList,
+    summary="Title list (AWD-5: dan/kyu by place, not carried down)",
+)
 async def titles(event_code: EventCode, section_id: SectionId, repo: Repo, revision: RevisionQ = None) -> s.TitleList:
     pub = await _publication(repo, event_code, section_id, revision)
     return s.TitleList(publication=_meta(pub), rows=[s.TitleRow(**r) for r in pub.payload["titles"]])
 
 
-@router.get("/{event_code}/sections/{section_id}/titles.csv", responses=CSV, response_class=Response,
-            summary="Title list as CSV")
+@router.get(
+    "/{event_code}/sections/{section_id}/titles.csv",
+    responses=CSV,
+    response_class=Response,
+    summary="Title list as CSV",
+)
 async def titles_csv(event_code: EventCode, section_id: SectionId, repo: Repo, revision: RevisionQ = None) -> Response:
     pub = await _publication(repo, event_code, section_id, revision)
     return csv_response(_fields(s.TitleRow), pub.payload["titles"], f"{event_code}-{section_id}-titles.csv")
 
 
-async def _certificates(repo: AwardsRepository, event_code: str, section_id: str, revision: int | None,
-                        entrant_id: str | None) -> tuple[Publication, list[dict[str, Any]]]:
+async def _certificates(
+    repo: AwardsRepository, event_code: str, section_id: str, revision: int | None, entrant_id: str | None
+) -> tuple[Publication, list[dict[str, Any]]]:
     pub = await _publication(repo, event_code, section_id, revision)
     rows = pub.document["certificates"]
     if entrant_id is not None:
         rows = [r for r in rows if r["entrant_id"] == entrant_id]
         if not rows:
-            raise NotFound("certificate_not_found", f"no certificate for {entrant_id!r} in {section_id!r}",
-                           {"event_code": event_code, "section_id": section_id, "entrant_id": entrant_id})
+            raise NotFound(
+                "certificate_not_found",
+                f"no certificate for {entrant_id!r} in {section_id!r}",
+                {"event_code": event_code, "section_id": section_id, "entrant_id": entrant_id},
+            )
     return pub, rows
 
 
 EntrantQ = Annotated[str | None, Query(max_length=200, description="only this entrant's certificates")]
 
 
-@router.get("/{event_code}/sections/{section_id}/certificates", response_model=s.Certificates,
-            summary="Certificate data per player: name, section, place, award lines (ready for printing)")
-async def certificates(event_code: EventCode, section_id: SectionId, repo: Repo, revision: RevisionQ = None,
-                       entrant_id: EntrantQ = None) -> s.Certificates:
+@router.get(
+    "/{event_code}/sections/{section_id}/certificates",
+    response_model=s.Certificates,
+    summary="Certificate data per player: name, section, place, award lines (ready for printing)",
+)
+async def certificates(
+    event_code: EventCode, section_id: SectionId, repo: Repo, revision: RevisionQ = None, entrant_id: EntrantQ = None
+) -> s.Certificates:
     pub, rows = await _certificates(repo, event_code, section_id, revision, entrant_id)
     event = await repo.event(event_code)
-    return s.Certificates(publication=_meta(pub), event_name=event.name if event else None,
-                          rows=[s.Certificate(**r) for r in rows])
+    return s.Certificates(
+        publication=_meta(pub), event_name=event.name if event else None, rows=[s.Certificate(**r) for r in rows]
+    )
 
 
-@router.get("/{event_code}/sections/{section_id}/certificates.csv", responses=CSV, response_class=Response,
-            summary="Certificate data as CSV (award lines joined by '; ')")
-async def certificates_csv(event_code: EventCode, section_id: SectionId, repo: Repo, revision: RevisionQ = None,
-                           entrant_id: EntrantQ = None) -> Response:
+@router.get(
+    "/{event_code}/sections/{section_id}/certificates.csv",
+    responses=CSV,
+    response_class=Response,
+    summary="Certificate data as CSV (award lines joined by '; ')",
+)
+async def certificates_csv(
+    event_code: EventCode, section_id: SectionId, repo: Repo, revision: RevisionQ = None, entrant_id: EntrantQ = None
+) -> Response:
     _, rows = await _certificates(repo, event_code, section_id, revision, entrant_id)
     return csv_response(_fields(s.Certificate), rows, f"{event_code}-{section_id}-certificates.csv")
 
 
-@router.get("/{event_code}/sections/{section_id}/best-boards", response_model=s.BestBoards,
-            summary="Best-board awards of a team section (AWD-7: ≥ 70 % participation, playoffs excluded)")
-async def best_boards(event_code: EventCode, section_id: SectionId, repo: Repo, revision: RevisionQ = None) -> s.BestBoards:
+@router.get(
+    "/{event_code}/sections/{section_id}/best-boards",
+    response_model=s.BestBoards,
+    summary="Best-board awards of a team section (AWD-7: ≥ 70 % participation, playoffs excluded)",
+)
+async def best_boards(
+    event_code: EventCode, section_id: SectionId, repo: Repo, revision: RevisionQ = None
+) -> s.BestBoards:
     pub = await _publication(repo, event_code, section_id, revision)
-    return s.BestBoards(publication=_meta(pub), winners=pub.payload["best_boards"],
-                        boards=pub.document["best_board_ranking"])
+    return s.BestBoards(
+        publication=_meta(pub), winners=pub.payload["best_boards"], boards=pub.document["best_board_ranking"]
+    )
 
 
-BEST_BOARD_COLUMNS = ["section_id", "board", "player_id", "name", "team_name", "points", "games_played",
-                      "board_games", "wins", "win_rate", "team_place"]
+BEST_BOARD_COLUMNS = [
+    "section_id",
+    "board",
+    "player_id",
+    "name",
+    "team_name",
+    "points",
+    "games_played",
+    "board_games",
+    "wins",
+    "win_rate",
+    "team_place",
+]
 
 
-@router.get("/{event_code}/sections/{section_id}/best-boards.csv", responses=CSV, response_class=Response,
-            summary="Best-board winners as CSV")
-async def best_boards_csv(event_code: EventCode, section_id: SectionId, repo: Repo, revision: RevisionQ = None) -> Response:
+@router.get(
+    "/{event_code}/sections/{section_id}/best-boards.csv",
+    responses=CSV,
+    response_class=Response,
+    summary="Best-board winners as CSV",
+)
+async def best_boards_csv(
+    event_code: EventCode, section_id: SectionId, repo: Repo, revision: RevisionQ = None
+) -> Response:
     pub = await _publication(repo, event_code, section_id, revision)
     return csv_response(BEST_BOARD_COLUMNS, pub.payload["best_boards"], f"{event_code}-{section_id}-best-boards.csv")
 
@@ -287,8 +415,17 @@ async def best_boards_csv(event_code: EventCode, section_id: SectionId, repo: Re
 # ---------------------------------------------------------------------- teams (AWD-6)
 
 
-TEAM_COLUMNS = ["team_section_id", "team_section_name", "place", "unit_id", "unit_name", "score", "members",
-                "tiebreaks", "note"]
+TEAM_COLUMNS = [
+    "team_section_id",
+    "team_section_name",
+    "place",
+    "unit_id",
+    "unit_name",
+    "score",
+    "members",
+    "tiebreaks",
+    "note",
+]
 
 
 async def _teams(repo: AwardsRepository, event_code: str) -> list[s.TeamRanking]:
@@ -299,15 +436,25 @@ async def _teams(repo: AwardsRepository, event_code: str) -> list[s.TeamRanking]
     for team_id, team in sorted((plan.teams if plan else {}).items()):
         pub = await repo.current_publication(event_code, team_id)
         missing = [src for src in team.sources if src not in results]
-        out.append(s.TeamRanking(
-            team_section_id=team_id, name=team.name, status="published" if pub else "pending",
-            sources=list(team.sources), missing_sources=missing, publication=_meta(pub) if pub else None,
-            rows=pub.payload["team_ranking"] if pub else []))
+        out.append(
+            s.TeamRanking(
+                team_section_id=team_id,
+                name=team.name,
+                status="published" if pub else "pending",
+                sources=list(team.sources),
+                missing_sources=missing,
+                publication=_meta(pub) if pub else None,
+                rows=pub.payload["team_ranking"] if pub else [],
+            )
+        )
     return out
 
 
-@router.get("/{event_code}/teams", response_model=s.TeamRankings,
-            summary="Team rankings computed from individual results (AWD-6)")
+@router.get(
+    "/{event_code}/teams",
+    response_model=s.TeamRankings,
+    summary="Team rankings computed from individual results (AWD-6)",
+)
 async def teams(event_code: EventCode, repo: Repo) -> s.TeamRankings:
     return s.TeamRankings(event_code=event_code, teams=await _teams(repo, event_code))
 
@@ -318,14 +465,16 @@ async def teams_csv(event_code: EventCode, repo: Repo) -> Response:
     return csv_response(TEAM_COLUMNS, rows, f"{event_code}-teams.csv")
 
 
-@router.get("/{event_code}/teams/{team_section_id}", response_model=s.TeamRanking,
-            summary="One team ranking (AWD-6)")
+@router.get("/{event_code}/teams/{team_section_id}", response_model=s.TeamRanking, summary="One team ranking (AWD-6)")
 async def team(event_code: EventCode, team_section_id: SectionId, repo: Repo) -> s.TeamRanking:
     for t in await _teams(repo, event_code):
         if t.team_section_id == team_section_id:
             return t
-    raise NotFound("team_section_not_found", f"{event_code!r} has no team ranking {team_section_id!r}",
-                   {"event_code": event_code, "team_section_id": team_section_id})
+    raise NotFound(
+        "team_section_not_found",
+        f"{event_code!r} has no team ranking {team_section_id!r}",
+        {"event_code": event_code, "team_section_id": team_section_id},
+    )
 
 
 # ---------------------------------------------------------------------- qualifiers (AWD-QUAL)
@@ -336,35 +485,72 @@ async def _qualifiers(repo: AwardsRepository, event_code: str) -> s.Qualifiers:
     selections = []
     for r in await repo.selections(event_code):
         content = json.loads(r.content)
-        selections.append(s.QualifierSelection(
-            section_id=r.section_id, target_section_id=r.target_section_id, from_stage=r.from_stage,
-            to_stage=r.to_stage, gender=r.gender, revision=r.revision, source_revision=r.source_revision,
-            complete=bool(r.complete), emitted_revision=r.emitted_revision, **content))
+        selections.append(
+            s.QualifierSelection(
+                section_id=r.section_id,
+                target_section_id=r.target_section_id,
+                from_stage=r.from_stage,
+                to_stage=r.to_stage,
+                gender=r.gender,
+                revision=r.revision,
+                source_revision=r.source_revision,
+                complete=bool(r.complete),
+                emitted_revision=r.emitted_revision,
+                **content,
+            )
+        )
     caps = awards_plan(EventConfig.model_validate(json.loads(row.config))).stage_caps if row.config else {}
     stages = []
     for stage in sorted({q.to_stage for q in selections}):
         going = {q["entrant_id"] for sel in selections if sel.to_stage == stage for q in sel.qualifiers}
         cap = caps.get(stage)
-        stages.append(s.StageTotal(to_stage=stage, entrants=len(going), cap=cap,
-                                   over_capacity=cap is not None and len(going) > cap))
+        stages.append(
+            s.StageTotal(
+                to_stage=stage, entrants=len(going), cap=cap, over_capacity=cap is not None and len(going) > cap
+            )
+        )
     return s.Qualifiers(event_code=event_code, selections=selections, stages=stages)
 
 
-@router.get("/{event_code}/qualifiers", response_model=s.Qualifiers,
-            summary="Qualifiers and ordered substitutes for the next stage (AWD-QUAL)")
+@router.get(
+    "/{event_code}/qualifiers",
+    response_model=s.Qualifiers,
+    summary="Qualifiers and ordered substitutes for the next stage (AWD-QUAL)",
+)
 async def qualifiers(event_code: EventCode, repo: Repo) -> s.Qualifiers:
     return await _qualifiers(repo, event_code)
 
 
-QUALIFIER_COLUMNS = ["section_id", "target_section_id", "gender", "role", "rank", "place", "entrant_id", "name",
-                     "unit_name", "complete", "revision"]
+QUALIFIER_COLUMNS = [
+    "section_id",
+    "target_section_id",
+    "gender",
+    "role",
+    "rank",
+    "place",
+    "entrant_id",
+    "name",
+    "unit_name",
+    "complete",
+    "revision",
+]
 
 
 @router.get("/{event_code}/qualifiers.csv", responses=CSV, response_class=Response, summary="Qualifiers as CSV")
 async def qualifiers_csv(event_code: EventCode, repo: Repo) -> Response:
     result = await _qualifiers(repo, event_code)
-    rows = [{**q, "section_id": sel.section_id, "target_section_id": sel.target_section_id, "gender": q["gender"],
-             "role": role, "complete": sel.complete, "revision": sel.revision}
-            for sel in result.selections
-            for role, people in (("qualifier", sel.qualifiers), ("substitute", sel.substitutes)) for q in people]
+    rows = [
+        {
+            **q,
+            "section_id": sel.section_id,
+            "target_section_id": sel.target_section_id,
+            "gender": q["gender"],
+            "role": role,
+            "complete": sel.complete,
+            "revision": sel.revision,
+        }
+        for sel in result.selections
+        for role, people in (("qualifier", sel.qualifiers), ("substitute", sel.substitutes))
+        for q in people
+    ]
     return csv_response(QUALIFIER_COLUMNS, rows, f"{event_code}-qualifiers.csv")

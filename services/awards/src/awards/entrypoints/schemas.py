@@ -1,5 +1,6 @@
 """Response bodies of the awards HTTP API (OpenAPI documented). Money is given both as a
 yuan string with two decimals (``amount``) and as integer fen (``amount_fen``)."""
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -32,7 +33,8 @@ class Summary(_Out):
     cancel_reason: str
     prize_total: int = Field(description="fen paid out in this section")
     unresolved_ties: list[dict[str, Any]] = Field(
-        description="PAIR-8: shared places the event decides by playoff that arrived still shared")
+        description="PAIR-8: shared places the event decides by playoff that arrived still shared"
+    )
     flagged_ties: list[list[str]] = Field(description="tie groups pairing left for an arbiter's decision")
 
 
@@ -43,7 +45,9 @@ class SectionAwards(_Out):
     name: str | None
     currency: str | None
     summary: Summary
-    places: list[dict[str, Any]] = Field(description="per entrant: place, shared_place, items, finisher_items, prize_total_fen, title")
+    places: list[dict[str, Any]] = Field(
+        description="per entrant: place, shared_place, items, finisher_items, prize_total_fen, title"
+    )
     prizes: list[dict[str, Any]]
     titles: list[dict[str, Any]]
     team_ranking: list[dict[str, Any]]

@@ -13,6 +13,7 @@ the new publication gets the next revision, ``supersedes`` the previous one, and
 previous stays visible marked superseded (AWD-8). Identical content → nothing at all.
 Event ids are derived from (event, section, revision), so runs are byte-for-byte comparable.
 """
+
 from __future__ import annotations
 
 import logging
@@ -27,8 +28,19 @@ from ..adapters.config_mapping import AwardsPlan, SectionPlan, TeamPlan, awards_
 from ..adapters.contract_mapping import board_records, qualified_players, standings_from_contract
 from ..adapters.repository import AwardsRepository, canonical
 from ..domain import (
-    Gender, QualifierSelection, SectionAwardConfig, SectionStandings, best_boards, compute_section_awards, is_cancelled, plain,
-    select_qualifiers, select_squad, team_ranking, team_ranking_rows, team_ranking_standings,
+    Gender,
+    QualifierSelection,
+    SectionAwardConfig,
+    SectionStandings,
+    best_boards,
+    compute_section_awards,
+    is_cancelled,
+    plain,
+    select_qualifiers,
+    select_squad,
+    team_ranking,
+    team_ranking_rows,
+    team_ranking_standings,
 )
 from .documents import section_content, section_document
 
@@ -66,8 +78,9 @@ async def event_configured(uow: UnitOfWork, payload: EventConfigured) -> None:
     ctx = Context(payload.event_code, config)  # a configuration the awards cannot apply fails here
     repo = AwardsRepository(uow.session)
     await repo.lock_event(payload.event_code)
-    await repo.save_config(payload.event_code, payload.name, payload.preset_id,
-                           config.model_dump(mode="json"), uow.clock.now())
+    await repo.save_config(
+        payload.event_code, payload.name, payload.preset_id, config.model_dump(mode="json"), uow.clock.now()
+    )
     for section_id in sorted(await repo.current_results(payload.event_code)):
         await _refresh_section(uow, repo, ctx, section_id)
     for team in sorted(ctx.plan.teams):
@@ -79,12 +92,23 @@ async def section_completed(uow: UnitOfWork, payload: SectionCompleted) -> None:
     repo = AwardsRepository(uow.session)
     await repo.lock_event(payload.event_code)
     current = await repo.current_result(payload.event_code, payload.section_id)
-    status = await repo.add_result(payload.event_code, payload.section_id, payload.revision, payload.stage,
-                                   payload.name, payload.rules.kind, payload.model_dump(mode="json"),
-                                   uow.clock.now())
+    status = await repo.add_result(
+        payload.event_code,
+        payload.section_id,
+        payload.revision,
+        payload.stage,
+        payload.name,
+        payload.rules.kind,
+        payload.model_dump(mode="json"),
+        uow.clock.now(),
+    )
     if status == "conflict":
-        log.warning("section.completed %s/%s revision %s arrived again with other content; the first is kept",
-                    payload.event_code, payload.section_id, payload.revision)
+        log.warning(
+            "section.completed %s/%s revision %s arrived again with other content; the first is kept",
+            payload.event_code,
+            payload.section_id,
+            payload.revision,
+        )
     if status != "added" or (current is not None and current.revision > payload.revision):
         return  # a repeat, or an older revision than the one already published
     raw = await repo.config(payload.event_code)
@@ -122,11 +146,21 @@ async def _refresh_section(uow: UnitOfWork, repo: AwardsRepository, ctx: Context
             boards = best_boards(section_id, board_records(payload), places, plan.best_board)
         if plan.squad is not None:
             squad = select_squad(standings, plan.squad)
-    content = section_content(event_code=ctx.event_code, stage=payload.stage, awards=awards,
-                              source_revision=payload.revision, boards=boards, squad=squad)
-    document = section_document(awards=awards, standings=standings, boards=boards,
-                                playoff_through=plan.playoff_through if plan else None,
-                                flagged_ties=payload.flagged_ties)
+    content = section_content(
+        event_code=ctx.event_code,
+        stage=payload.stage,
+        awards=awards,
+        source_revision=payload.revision,
+        boards=boards,
+        squad=squad,
+    )
+    document = section_document(
+        awards=awards,
+        standings=standings,
+        boards=boards,
+        playoff_through=plan.playoff_through if plan else None,
+        flagged_ties=payload.flagged_ties,
+    )
     await _publish(uow, repo, content, document)
     if plan is not None and plan.qualification is not None and not awards.cancelled:
         await _refresh_qualification(uow, repo, ctx, plan, payload, standings)
@@ -146,20 +180,31 @@ async def _refresh_team(uow: UnitOfWork, repo: AwardsRepository, ctx: Context, t
             live[source] = standings
     ranking = team_ranking(team.rule, live)
     awards = compute_section_awards(team_ranking_standings(ranking), team.awards)
-    content = section_content(event_code=ctx.event_code, stage=team.stage_id, awards=awards,
-                              source_revision=None, ranking=ranking)
+    content = section_content(
+        event_code=ctx.event_code, stage=team.stage_id, awards=awards, source_revision=None, ranking=ranking
+    )
     document = section_document(awards=awards, standings=None, ranking=ranking, sources=team.sources)
     revision = await _publish(uow, repo, content, document)
     if revision is not None:
-        rows = [{"unit_id": r.unit_id, "unit_name": r.unit_name, "place": r.place,
-                 "score": r.score or None, "shared_place": r.note == "shared place",
-                 "members": canonical(list(r.members)), "tiebreaks": canonical(list(r.tiebreaks)),
-                 "note": r.note} for r in team_ranking_rows(ranking)]
+        rows = [
+            {
+                "unit_id": r.unit_id,
+                "unit_name": r.unit_name,
+                "place": r.place,
+                "score": r.score or None,
+                "shared_place": r.note == "shared place",
+                "members": canonical(list(r.members)),
+                "tiebreaks": canonical(list(r.tiebreaks)),
+                "note": r.note,
+            }
+            for r in team_ranking_rows(ranking)
+        ]
         await repo.replace_team_ranking(ctx.event_code, team.section_id, rows, revision)
 
 
-async def _publish(uow: UnitOfWork, repo: AwardsRepository, content: dict[str, Any],
-                   document: dict[str, Any]) -> int | None:
+async def _publish(
+    uow: UnitOfWork, repo: AwardsRepository, content: dict[str, Any], document: dict[str, Any]
+) -> int | None:
     """Publish unless identical to the current publication; returns the new revision."""
     event_code, section_id = content["event_code"], content["section_id"]
     current = await repo.current_publication(event_code, section_id)
@@ -177,17 +222,31 @@ async def _publish(uow: UnitOfWork, repo: AwardsRepository, content: dict[str, A
         if same(stored) == same(payload.model_dump(mode="json")) and current.document_text == document_text:
             return None
     await repo.add_publication(
-        event_code=event_code, section_id=section_id, stage=content["stage"], kind=content["kind"],
-        revision=revision, supersedes=supersedes, source_revision=content["source_revision"],
-        payload_text=canonical(payload.model_dump(mode="json")), document_text=document_text,
-        now=uow.clock.now())
-    uow.emit(payload, correlation_id=event_code,
-             event_id=event_id_for("awards.published", event_code, section_id, revision))
+        event_code=event_code,
+        section_id=section_id,
+        stage=content["stage"],
+        kind=content["kind"],
+        revision=revision,
+        supersedes=supersedes,
+        source_revision=content["source_revision"],
+        payload_text=canonical(payload.model_dump(mode="json")),
+        document_text=document_text,
+        now=uow.clock.now(),
+    )
+    uow.emit(
+        payload, correlation_id=event_code, event_id=event_id_for("awards.published", event_code, section_id, revision)
+    )
     return revision
 
 
-async def _refresh_qualification(uow: UnitOfWork, repo: AwardsRepository, ctx: Context, plan: SectionPlan,
-                                 payload: SectionCompleted, standings: SectionStandings) -> None:
+async def _refresh_qualification(
+    uow: UnitOfWork,
+    repo: AwardsRepository,
+    ctx: Context,
+    plan: SectionPlan,
+    payload: SectionCompleted,
+    standings: SectionStandings,
+) -> None:
     """AWD-QUAL: one selection per target (per gender of a merged section). Emitted as
     `qualifiers.selected` when complete; a tie at a cut waits for the arbiter's correction."""
     assert plan.qualification is not None and plan.to_stage is not None
@@ -202,32 +261,50 @@ async def _refresh_qualification(uow: UnitOfWork, repo: AwardsRepository, ctx: C
             if target is not None and gender not in present:
                 selections.append(QualifierSelection(plan.section_id, target, gender, (), ()))
     for sel in selections:
-        content = canonical({
-            "qualifiers": plain(sel.qualifiers), "substitutes": plain(sel.substitutes),
-            "skipped": plain(sel.skipped), "flags": plain(sel.flags),
-        })
+        content = canonical(
+            {
+                "qualifiers": plain(sel.qualifiers),
+                "substitutes": plain(sel.substitutes),
+                "skipped": plain(sel.skipped),
+                "flags": plain(sel.flags),
+            }
+        )
         old = existing.get(sel.target_section_id)
         if old is not None and old.content == content:
             continue
         revision = old.revision + 1 if old else 1
         values = {
-            "event_code": ctx.event_code, "section_id": plan.section_id, "target_section_id": sel.target_section_id,
-            "from_stage": payload.stage, "to_stage": plan.to_stage,
-            "gender": sel.gender.value if sel.gender else None, "revision": revision,
-            "source_revision": payload.revision, "complete": sel.complete,
-            "emitted_revision": old.emitted_revision if old else None, "content": content,
+            "event_code": ctx.event_code,
+            "section_id": plan.section_id,
+            "target_section_id": sel.target_section_id,
+            "from_stage": payload.stage,
+            "to_stage": plan.to_stage,
+            "gender": sel.gender.value if sel.gender else None,
+            "revision": revision,
+            "source_revision": payload.revision,
+            "complete": sel.complete,
+            "emitted_revision": old.emitted_revision if old else None,
+            "content": content,
             "updated_at": uow.clock.now(),
         }
         if sel.complete:
             values["emitted_revision"] = revision
-            uow.emit(QualifiersSelected(
-                event_code=ctx.event_code, from_stage=payload.stage, to_stage=plan.to_stage,
-                section_id=plan.section_id, target_section_id=sel.target_section_id,
-                qualifiers=qualified_players(sel.qualifiers, payload.entrants),
-                substitutes=qualified_players(sel.substitutes, payload.entrants),
-                gender=sel.gender.value if sel.gender else None, revision=revision,
-            ), correlation_id=ctx.event_code,
-                event_id=event_id_for("qualifiers.selected", ctx.event_code, plan.section_id,
-                                      sel.target_section_id, revision))
+            uow.emit(
+                QualifiersSelected(
+                    event_code=ctx.event_code,
+                    from_stage=payload.stage,
+                    to_stage=plan.to_stage,
+                    section_id=plan.section_id,
+                    target_section_id=sel.target_section_id,
+                    qualifiers=qualified_players(sel.qualifiers, payload.entrants),
+                    substitutes=qualified_players(sel.substitutes, payload.entrants),
+                    gender=sel.gender.value if sel.gender else None,
+                    revision=revision,
+                ),
+                correlation_id=ctx.event_code,
+                event_id=event_id_for(
+                    "qualifiers.selected", ctx.event_code, plan.section_id, sel.target_section_id, revision
+                ),
+            )
         await repo.save_selection(values, exists=old is not None)
     await repo.drop_selections(ctx.event_code, plan.section_id, {s.target_section_id for s in selections})

@@ -10,6 +10,7 @@ caller is answered only after the commit of its batch, so nothing acknowledged c
 Batches form by themselves: while ``flushers`` statements are in flight, new moves wait and
 go together in the next one; at low load a move is written alone at once.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -62,10 +63,35 @@ WITH v AS (
 SELECT game_id FROM up
 """
 
-_COLUMNS = ("game_id", "version", "phase", "to_act", "black", "white", "seq", "n_actions", "clock_first_ms",
-            "clock_second_ms", "clock_running", "clock_since_ms", "flag_due_ms", "draw_offer_by",
-            "kind", "role", "player_id", "data", "at_ms", "think_ms", "clock", "round_key", "event_data",
-            "idem_principal", "idem_key", "idem_fingerprint", "idem_response")
+_COLUMNS = (
+    "game_id",
+    "version",
+    "phase",
+    "to_act",
+    "black",
+    "white",
+    "seq",
+    "n_actions",
+    "clock_first_ms",
+    "clock_second_ms",
+    "clock_running",
+    "clock_since_ms",
+    "flag_due_ms",
+    "draw_offer_by",
+    "kind",
+    "role",
+    "player_id",
+    "data",
+    "at_ms",
+    "think_ms",
+    "clock",
+    "round_key",
+    "event_data",
+    "idem_principal",
+    "idem_key",
+    "idem_fingerprint",
+    "idem_response",
+)
 _JSON = {"data", "clock", "event_data", "idem_response"}
 
 
@@ -73,7 +99,7 @@ async def _no_reset(_conn) -> None:
     return None
 
 
-def _fail(batch: list[tuple["MoveWrite", asyncio.Future]], exc: Exception) -> None:
+def _fail(batch: list[tuple[MoveWrite, asyncio.Future]], exc: Exception) -> None:
     for _, fut in batch:
         if not fut.done():
             fut.set_exception(exc)
@@ -87,8 +113,9 @@ class MoveWrite:
 
     def row(self) -> tuple:
         v = self.values
-        return tuple(json.dumps(v[c], separators=(",", ":")) if c in _JSON and v[c] is not None else v[c]
-                     for c in _COLUMNS)
+        return tuple(
+            json.dumps(v[c], separators=(",", ":")) if c in _JSON and v[c] is not None else v[c] for c in _COLUMNS
+        )
 
 
 class PgMoveWriter:
@@ -110,11 +137,18 @@ class PgMoveWriter:
         """Export batch sizes and statement times to the service's Prometheus registry."""
         from prometheus_client import Histogram
 
-        self._size = Histogram("gameplay_move_batch_size", "moves per group-committed statement",
-                               registry=registry, buckets=(1, 2, 4, 8, 16, 32, 64, 128, 256))
-        self._seconds = Histogram("gameplay_move_batch_seconds", "time of one group-committed statement",
-                                  registry=registry,
-                                  buckets=(0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1))
+        self._size = Histogram(
+            "gameplay_move_batch_size",
+            "moves per group-committed statement",
+            registry=registry,
+            buckets=(1, 2, 4, 8, 16, 32, 64, 128, 256),
+        )
+        self._seconds = Histogram(
+            "gameplay_move_batch_seconds",
+            "time of one group-committed statement",
+            registry=registry,
+            buckets=(0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1),
+        )
 
     async def _get_pool(self) -> asyncpg.Pool:
         if self._pool is None:
@@ -122,8 +156,9 @@ class PgMoveWriter:
                 if self._pool is None:
                     # no reset on release: the writer leaves no session state behind, and the
                     # default reset is one more round trip per batch
-                    self._pool = await asyncpg.create_pool(self.dsn, min_size=1, max_size=self.flushers,
-                                                           reset=_no_reset)
+                    self._pool = await asyncpg.create_pool(
+                        self.dsn, min_size=1, max_size=self.flushers, reset=_no_reset
+                    )
         return self._pool
 
     async def write(self, move: MoveWrite) -> bool:

@@ -3,10 +3,10 @@
 Times are integer epoch milliseconds from the service clock: exact, comparable on SQLite and
 PostgreSQL alike, and the unit the clocks compute in.
 """
+
 from __future__ import annotations
 
-from sqlalchemy import (JSON, BigInteger, Boolean, Column, Index, Integer, MetaData, String, Table,
-                        UniqueConstraint)
+from sqlalchemy import JSON, BigInteger, Boolean, Column, Index, Integer, MetaData, String, Table, UniqueConstraint
 
 from gomoku_shared.idempotency import idempotency_table
 from gomoku_shared.messaging.inbox import inbox_table
@@ -20,7 +20,8 @@ inbox = inbox_table(metadata)
 def game_tables(md: MetaData) -> tuple[Table, Table, Table, Table]:
     """Declared in a function so that the migration creates exactly these tables."""
     games = Table(
-        "games", md,
+        "games",
+        md,
         Column("game_id", String(200), primary_key=True),
         Column("event_code", String(64), nullable=False),
         Column("stage", String(64), nullable=False),
@@ -76,11 +77,16 @@ def game_tables(md: MetaData) -> tuple[Table, Table, Table, Table]:
     # The sweep looks for due flags among the games not finished. No index may contain a column
     # a move changes (flag_due_ms, clocks, seq, version): then PostgreSQL updates the row in
     # place (HOT, room left by the fill factor) without writing any index entry.
-    Index("ix_games_live", games.c.game_id, postgresql_where=games.c.status != "finished",
-          sqlite_where=games.c.status != "finished")
+    Index(
+        "ix_games_live",
+        games.c.game_id,
+        postgresql_where=games.c.status != "finished",
+        sqlite_where=games.c.status != "finished",
+    )
     Index("ix_games_no_show_due", games.c.no_show_due_ms)
     actions = Table(
-        "game_actions", md,
+        "game_actions",
+        md,
         Column("game_id", String(200), primary_key=True),
         Column("idx", Integer, primary_key=True),
         Column("kind", String(16), nullable=False),
@@ -93,7 +99,8 @@ def game_tables(md: MetaData) -> tuple[Table, Table, Table, Table]:
         Column("clock", JSON),
     )
     events = Table(
-        "game_events", md,
+        "game_events",
+        md,
         Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True),
         Column("game_id", String(200), nullable=False),
         Column("seq", Integer, nullable=False),
@@ -111,7 +118,8 @@ def decision_table(md: MetaData) -> Table:
     """The arbiter's result of each round pairing (result.decided from pairing): the latest
     ``sequence`` wins; games created after it arrived start closed with it."""
     return Table(
-        "arbiter_decisions", md,
+        "arbiter_decisions",
+        md,
         Column("event_code", String(64), primary_key=True),
         Column("stage", String(64), primary_key=True),
         Column("section_id", String(64), primary_key=True),

@@ -7,6 +7,7 @@ side completes; increment 0 is sudden death. The professional opening has steps 
 side acts twice in a row (white chooses move 5 then plays move 6), so the side to run next is
 given explicitly instead of assuming alternation.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
@@ -45,29 +46,29 @@ class ClockState:
             return None
         return self.since_ms + self.stored(self.running)
 
-    def _with(self, side: str, value: int) -> "ClockState":
+    def _with(self, side: str, value: int) -> ClockState:
         return replace(self, first_ms=value) if side == "first" else replace(self, second_ms=value)
 
-    def settle(self, now_ms: int) -> "ClockState":
+    def settle(self, now_ms: int) -> ClockState:
         """Charge the running side for the time since it started."""
         if self.running is None:
             return self
         return replace(self._with(self.running, self.remaining(self.running, now_ms)), since_ms=now_ms)
 
-    def start(self, side: str, now_ms: int) -> "ClockState":
+    def start(self, side: str, now_ms: int) -> ClockState:
         return replace(self.settle(now_ms), running=side, since_ms=now_ms)
 
-    def complete(self, actor: str, next_side: str | None, now_ms: int) -> "ClockState":
+    def complete(self, actor: str, next_side: str | None, now_ms: int) -> ClockState:
         """``actor`` completed an action at ``now_ms``: charge, add the increment, run ``next_side``."""
         state = self.settle(now_ms)
         if self.running == actor:
             state = state._with(actor, state.stored(actor) + self.increment_ms)
         return replace(state, running=next_side, since_ms=now_ms if next_side else None)
 
-    def stop(self, now_ms: int) -> "ClockState":
+    def stop(self, now_ms: int) -> ClockState:
         return replace(self.settle(now_ms), running=None, since_ms=None)
 
-    def add(self, side: str, ms: int, now_ms: int) -> "ClockState":
+    def add(self, side: str, ms: int, now_ms: int) -> ClockState:
         """Arbiter correction: add (negative: deduct) time."""
         state = self.settle(now_ms)
         return state._with(side, state.stored(side) + ms)

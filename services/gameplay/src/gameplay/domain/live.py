@@ -11,13 +11,13 @@ how any replica serves any game. Kinds:
   resign / draw_agreed / flag / both_flags /  endings that are not moves (PLAY-4, PLAY-7)
   no_show / double_no_show / arbiter {result, note[, decision]}
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import (Game, IllegalAction, OpeningConfig, OpeningProtocol, Phase, RuleSet,
-                      to_notation)
+from ..engine import Game, IllegalAction, OpeningConfig, OpeningProtocol, RuleSet, to_notation
 from ..engine.game import Colour, Reason, Result
 
 ROLES = ("first", "second")
@@ -39,9 +39,14 @@ class Rules:
     max_n: int = 10
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Rules":
-        return cls(d["track"], bool(d.get("exact_five", False)), d.get("forbidden_policy", "loss"),
-                   d.get("fixed_n"), int(d.get("max_n", 10)))
+    def from_dict(cls, d: dict[str, Any]) -> Rules:
+        return cls(
+            d["track"],
+            bool(d.get("exact_five", False)),
+            d.get("forbidden_policy", "loss"),
+            d.get("fixed_n"),
+            int(d.get("max_n", 10)),
+        )
 
 
 @dataclass
@@ -54,8 +59,7 @@ class LiveGame:
     def __post_init__(self) -> None:
         if self.rules.track == "professional":
             cfg = OpeningConfig(fixed_n=self.rules.fixed_n, min_n=1, max_n=self.rules.max_n)
-            self.proto: OpeningProtocol | None = OpeningProtocol(
-                cfg, RuleSet.professional(self.rules.forbidden_policy))  # type: ignore[arg-type]
+            self.proto: OpeningProtocol | None = OpeningProtocol(cfg, RuleSet.professional(self.rules.forbidden_policy))  # type: ignore[arg-type]
             self.game: Game = self.proto.game
         else:
             self.proto = None
@@ -126,8 +130,14 @@ class LiveGame:
         """Action names open to the player to act (resign/draw are open to both)."""
         if self.is_over:
             return []
-        acts = {"opening": ["opening"], "swap": ["swap"], "offers": ["offers"], "choose": ["choose"],
-                "move4": ["move"], "move6": ["move"]}.get(self.phase, ["move", "pass"])
+        acts = {
+            "opening": ["opening"],
+            "swap": ["swap"],
+            "offers": ["offers"],
+            "choose": ["choose"],
+            "move4": ["move"],
+            "move6": ["move"],
+        }.get(self.phase, ["move", "pass"])
         if self.phase == "play" and not self.game.passes_allowed:
             acts = ["move"]
         return acts + ["resign", "draw"]
@@ -145,8 +155,9 @@ class LiveGame:
             if self.is_over:
                 raise IllegalAction("game_over", f"the game is over ({self.game.result.reason.value})")
             if role != self.expected_role:
-                raise IllegalAction("not_your_turn", "it is the other player's turn",
-                                    expected=self.player(self.expected_role))
+                raise IllegalAction(
+                    "not_your_turn", "it is the other player's turn", expected=self.player(self.expected_role)
+                )
             self._act(kind, role, data)
         self.log.append((kind, role, data))
 
@@ -217,9 +228,14 @@ class LiveGame:
         if p is None:
             return None
         o = p.opening
-        return {"code": o.code if o else None, "name": o.name if o else None, "n": p.n,
-                "swapped": p.swapped, "offers": [to_notation(x) for x in p.offers],
-                "chosen": to_notation(p.chosen) if p.chosen else None}
+        return {
+            "code": o.code if o else None,
+            "name": o.name if o else None,
+            "n": p.n,
+            "swapped": p.swapped,
+            "offers": [to_notation(x) for x in p.offers],
+            "chosen": to_notation(p.chosen) if p.chosen else None,
+        }
 
 
 def _point(value: object) -> object:

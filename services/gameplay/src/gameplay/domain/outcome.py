@@ -5,18 +5,26 @@ loses the whole round); a playoff (PLAY-PLAYOFF) ends when ``Playoff.winner`` is
 Decision: a no-show in game 1 of a two-game round forfeits the whole round (the absent player
 cannot play game 2 either, PAIR-6); both absent is a double forfeit scoring nothing.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..engine import PairGame, Playoff, PlayoffConfig, ClockConfig, RoundPointsTable, two_game_round_points
+from ..engine import ClockConfig, PairGame, Playoff, PlayoffConfig, RoundPointsTable, two_game_round_points
 from ..engine.game import Result
 
 #: engine reason -> contract ``GameReason``
 REASONS = {
-    "five": "five", "forbidden": "forbidden", "time_forfeit": "time", "resignation": "resignation",
-    "no_show": "no_show", "arbiter": "arbiter", "draw_agreement": "agreement", "draw_passes": "passes",
-    "draw_full_board": "full_board", "draw_both_flags": "both_flags",
+    "five": "five",
+    "forbidden": "forbidden",
+    "time_forfeit": "time",
+    "resignation": "resignation",
+    "no_show": "no_show",
+    "arbiter": "arbiter",
+    "draw_agreement": "agreement",
+    "draw_passes": "passes",
+    "draw_full_board": "full_board",
+    "draw_both_flags": "both_flags",
 }
 
 
@@ -55,8 +63,10 @@ def after_game(kind: str, games: list[FinishedGame], table: RoundPointsTable = R
         if po.winner is None:
             assert nxt is not None
             return Next(game_no=nxt.number, first_mover=nxt.first_mover, stage=nxt.stage)
-        return Next(a_points=table.win if po.winner == "a" else table.loss,
-                    b_points=table.win if po.winner == "b" else table.loss)
+        return Next(
+            a_points=table.win if po.winner == "a" else table.loss,
+            b_points=table.win if po.winner == "b" else table.loss,
+        )
     if kind == "two_game":
         g1 = PairGame(games[0].winner, "time_forfeit" if games[0].reason == "time_forfeit" else games[0].reason)  # type: ignore[arg-type]
         if len(games) == 1:

@@ -4,22 +4,31 @@
 ``GAMEPLAY_ENGINE`` (``backend.core``: the compiled ``_core`` or the plain-Python ``reference``);
 ``IMPLEMENTATION`` names it. The rest is pure Python on top of whichever core is selected.
 """
+
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from . import backend, reference
 from .backend import IMPLEMENTATION
 from .clock import ClockConfig, ClockSnapshot, FlagStatus, GameClock, TimeSource
-from .coords import (BOARD_SIZE, CENTRE, Point, format_moves, from_notation, on_board, parse_moves,
-                     to_notation, transform)
+from .coords import (
+    BOARD_SIZE,
+    CENTRE,
+    Point,
+    format_moves,
+    from_notation,
+    on_board,
+    parse_moves,
+    to_notation,
+    transform,
+)
 from .errors import ClockError, IllegalAction
 from .game import Action, Colour, Game, LegalActions, Reason, Result, RuleSet
 from .opening_protocol import FIRST, SECOND, OpeningConfig, OpeningProtocol, Phase, check_offers, offer_key
 from .openings import OPENINGS, Opening, canonical_symmetry, get_opening, identify_opening
 from .records import GameRecord, MoveRecord, OpeningRecord, ResultRecord, parse_psq, record_game
-from .rounds import (PairGame, Playoff, PlayoffConfig, PlayoffGame, RoundPointsTable, RoundResult,
-                     two_game_round_points)
+from .rounds import PairGame, Playoff, PlayoffConfig, PlayoffGame, RoundPointsTable, RoundResult, two_game_round_points
 
 
 # Looked up at call time so that the selected core (backend.core) is always the one used.
@@ -39,15 +48,58 @@ def line_length(stones: Iterable[Point], point: Point) -> int:
 
 
 __all__ = [
-    "IMPLEMENTATION", "classify", "forbidden_points", "line_length", "reference", "backend",
-    "BOARD_SIZE", "CENTRE", "Point", "to_notation", "from_notation", "format_moves", "parse_moves",
-    "on_board", "transform",
-    "IllegalAction", "ClockError",
-    "Game", "RuleSet", "Colour", "Reason", "Result", "Action", "LegalActions",
-    "OPENINGS", "Opening", "identify_opening", "get_opening", "canonical_symmetry",
-    "OpeningProtocol", "OpeningConfig", "Phase", "FIRST", "SECOND", "check_offers", "offer_key",
-    "GameClock", "ClockConfig", "ClockSnapshot", "FlagStatus", "TimeSource",
-    "PairGame", "RoundResult", "RoundPointsTable", "two_game_round_points",
-    "Playoff", "PlayoffConfig", "PlayoffGame",
-    "GameRecord", "MoveRecord", "OpeningRecord", "ResultRecord", "record_game", "parse_psq",
+    "IMPLEMENTATION",
+    "classify",
+    "forbidden_points",
+    "line_length",
+    "reference",
+    "backend",
+    "BOARD_SIZE",
+    "CENTRE",
+    "Point",
+    "to_notation",
+    "from_notation",
+    "format_moves",
+    "parse_moves",
+    "on_board",
+    "transform",
+    "IllegalAction",
+    "ClockError",
+    "Game",
+    "RuleSet",
+    "Colour",
+    "Reason",
+    "Result",
+    "Action",
+    "LegalActions",
+    "OPENINGS",
+    "Opening",
+    "identify_opening",
+    "get_opening",
+    "canonical_symmetry",
+    "OpeningProtocol",
+    "OpeningConfig",
+    "Phase",
+    "FIRST",
+    "SECOND",
+    "check_offers",
+    "offer_key",
+    "GameClock",
+    "ClockConfig",
+    "ClockSnapshot",
+    "FlagStatus",
+    "TimeSource",
+    "PairGame",
+    "RoundResult",
+    "RoundPointsTable",
+    "two_game_round_points",
+    "Playoff",
+    "PlayoffConfig",
+    "PlayoffGame",
+    "GameRecord",
+    "MoveRecord",
+    "OpeningRecord",
+    "ResultRecord",
+    "record_game",
+    "parse_psq",
 ]

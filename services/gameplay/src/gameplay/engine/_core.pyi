@@ -1,4 +1,5 @@
 """Type stub for the compiled rules core (see _core.pyx and backend.py)."""
+
 from collections.abc import Iterable
 
 Point = tuple[int, int]

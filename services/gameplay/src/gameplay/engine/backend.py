@@ -9,6 +9,7 @@ Both cores implement the same protocol:
     forbidden_points(black, white) -> dict[tuple[int, int], str]
     line_length(stones, point) -> int   # longest line through point, point counted as a stone
 """
+
 from __future__ import annotations
 
 import importlib

@@ -5,11 +5,12 @@ seconds), so tests and simulations drive it. Remaining time is computed on deman
 moment the running side's clock was started, so a flag is seen whenever anyone asks -- the
 server decides time forfeits, never a client report.
 """
+
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Hashable, Sequence
 
 from .errors import ClockError
 
@@ -68,8 +69,9 @@ class ClockSnapshot:
 class GameClock:
     """A two-sided clock. ``sides`` are any labels: colours, or ``first``/``second``."""
 
-    def __init__(self, config: ClockConfig, time_source: TimeSource,
-                 sides: Sequence[Side] = ("black", "white")) -> None:
+    def __init__(
+        self, config: ClockConfig, time_source: TimeSource, sides: Sequence[Side] = ("black", "white")
+    ) -> None:
         if len(sides) != 2 or sides[0] == sides[1]:
             raise ValueError("a game clock has exactly two distinct sides")
         self.config = config
@@ -178,12 +180,12 @@ class GameClock:
     # -- persistence -----------------------------------------------------------------------
 
     def snapshot(self) -> ClockSnapshot:
-        return ClockSnapshot({s: self._raw(s) for s in self.sides}, self._running, self._paused,
-                             dict(self._moves))
+        return ClockSnapshot({s: self._raw(s) for s in self.sides}, self._running, self._paused, dict(self._moves))
 
     @classmethod
-    def restore(cls, config: ClockConfig, time_source: TimeSource, snapshot: ClockSnapshot,
-                sides: Sequence[Side] | None = None) -> "GameClock":
+    def restore(
+        cls, config: ClockConfig, time_source: TimeSource, snapshot: ClockSnapshot, sides: Sequence[Side] | None = None
+    ) -> GameClock:
         clock = cls(config, time_source, tuple(sides) if sides else tuple(snapshot.remaining))
         clock._remaining.update({s: float(v) for s, v in snapshot.remaining.items()})
         clock._moves.update(snapshot.moves)

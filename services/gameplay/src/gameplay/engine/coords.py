@@ -3,10 +3,11 @@
 A point is ``(x, y)``, 0-based: x = column (a = 0), y = row - 1 (row 1 at the bottom), so
 ``(7, 7)`` is ``h8``, the centre.
 """
+
 from __future__ import annotations
 
 import re
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 Point = tuple[int, int]
 

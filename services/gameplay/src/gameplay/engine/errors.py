@@ -1,18 +1,45 @@
 """Domain exceptions of the engine: a machine-readable ``code`` plus a human message."""
-from __future__ import annotations
 
+from __future__ import annotations
 
 # Codes raised by the engine. "Conflict" codes depend on the game's state (HTTP 409 at the
 # edge); the others are bad input (422).
-CONFLICT_CODES = frozenset({
-    "game_over", "not_your_turn", "wrong_phase", "occupied", "forbidden", "swap_used",
-    "pass_not_allowed", "nothing_to_undo", "not_running", "not_paused", "already_started", "flagged",
-})
-INPUT_CODES = frozenset({
-    "off_board", "bad_player", "not_centre", "not_an_opening", "n_required", "n_fixed",
-    "n_out_of_range", "swap_choice", "offer_count", "offer_off_board", "offer_occupied",
-    "offer_duplicate", "offers_equivalent", "not_an_offer", "bad_side", "bad_amount",
-})
+CONFLICT_CODES = frozenset(
+    {
+        "game_over",
+        "not_your_turn",
+        "wrong_phase",
+        "occupied",
+        "forbidden",
+        "swap_used",
+        "pass_not_allowed",
+        "nothing_to_undo",
+        "not_running",
+        "not_paused",
+        "already_started",
+        "flagged",
+    }
+)
+INPUT_CODES = frozenset(
+    {
+        "off_board",
+        "bad_player",
+        "not_centre",
+        "not_an_opening",
+        "n_required",
+        "n_fixed",
+        "n_out_of_range",
+        "swap_choice",
+        "offer_count",
+        "offer_off_board",
+        "offer_occupied",
+        "offer_duplicate",
+        "offers_equivalent",
+        "not_an_offer",
+        "bad_side",
+        "bad_amount",
+    }
+)
 
 
 class IllegalAction(Exception):

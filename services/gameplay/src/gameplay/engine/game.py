@@ -6,12 +6,14 @@ a move only looks at the four lines through the new stone; the rules core (``cla
 asked about a black move under professional rules when enough black stones are near it for a
 foul to be possible.
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 from types import ModuleType
-from typing import Iterable, Literal
+from typing import Literal
 
 from .coords import BOARD_SIZE, Point, as_point, to_notation
 from .errors import IllegalAction
@@ -27,7 +29,7 @@ class Colour(str, Enum):
     WHITE = "white"
 
     @property
-    def other(self) -> "Colour":
+    def other(self) -> Colour:
         return Colour.WHITE if self is Colour.BLACK else Colour.BLACK
 
 
@@ -69,11 +71,11 @@ class RuleSet:
             raise ValueError("exactly_five is a free-rules variant; professional rules fix it by colour")
 
     @classmethod
-    def free(cls, exactly_five: bool = False) -> "RuleSet":
+    def free(cls, exactly_five: bool = False) -> RuleSet:
         return cls(FREE, exactly_five=exactly_five)
 
     @classmethod
-    def professional(cls, on_forbidden: Literal["loss", "reject"] = "loss") -> "RuleSet":
+    def professional(cls, on_forbidden: Literal["loss", "reject"] = "loss") -> RuleSet:
         return cls(PROFESSIONAL, on_forbidden=on_forbidden)
 
     @property
@@ -129,8 +131,9 @@ def _default_core() -> ModuleType:
 class Game:
     """One game of Gomoku under ``rules``, judged by ``core`` (default: the selected backend)."""
 
-    def __init__(self, rules: RuleSet | None = None, core: ModuleType | None = None, *,
-                 passes_allowed: bool = True) -> None:
+    def __init__(
+        self, rules: RuleSet | None = None, core: ModuleType | None = None, *, passes_allowed: bool = True
+    ) -> None:
         self.rules = rules if rules is not None else RuleSet.free()
         self.core = core if core is not None else _default_core()
         # The opening protocol turns passes off until the opening is complete (PLAY-2).
@@ -225,8 +228,9 @@ class Game:
                 kind = self._black_kind((x, y), longest)
                 if kind in FORBIDDEN_KINDS:
                     if self.rules.on_forbidden == "reject":
-                        raise IllegalAction("forbidden", f"{to_notation((x, y))} is a forbidden {kind}",
-                                            point=(x, y), kind=kind)
+                        raise IllegalAction(
+                            "forbidden", f"{to_notation((x, y))} is a forbidden {kind}", point=(x, y), kind=kind
+                        )
                     foul = kind
                     result = Result(Colour.WHITE, Reason.FORBIDDEN, foul=kind)
         elif self.rules.track == FREE and self.rules.exactly_five:

@@ -14,12 +14,14 @@ Players are ``first`` (the tentative black, who lays out the opening) and ``seco
 Every refused step raises :class:`IllegalAction` with a machine-readable code. The machine keeps a
 :class:`Game` (professional rules) and maps players to colours after the swap.
 """
+
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from types import ModuleType
-from typing import Literal, Sequence
+from typing import Literal
 
 from .coords import CENTRE, Point, as_point, shape_key, to_notation
 from .errors import IllegalAction
@@ -73,8 +75,9 @@ def check_offers(black: Sequence[Point], white: Sequence[Point], offers: Sequenc
     if not isinstance(offers, (list, tuple)):
         raise IllegalAction("offer_count", "offers must be a list of points")
     if len(offers) != n:
-        raise IllegalAction("offer_count", f"black must offer exactly {n} fifth moves, not {len(offers)}",
-                            expected=n, got=len(offers))
+        raise IllegalAction(
+            "offer_count", f"black must offer exactly {n} fifth moves, not {len(offers)}", expected=n, got=len(offers)
+        )
     points: list[Point] = []
     for raw in offers:
         try:
@@ -97,7 +100,8 @@ def check_offers(black: Sequence[Point], white: Sequence[Point], offers: Sequenc
                 "offers_equivalent",
                 f"offers {to_notation(q)} and {to_notation(p)} give the same position up to rotation, "
                 "reflection or translation",
-                points=(q, p))
+                points=(q, p),
+            )
         keys[key] = p
     return points
 
@@ -105,8 +109,9 @@ def check_offers(black: Sequence[Point], white: Sequence[Point], offers: Sequenc
 class OpeningProtocol:
     """A professional-rules game between ``first`` and ``second``, opening procedure included."""
 
-    def __init__(self, config: OpeningConfig | None = None, rules: RuleSet | None = None,
-                 core: ModuleType | None = None) -> None:
+    def __init__(
+        self, config: OpeningConfig | None = None, rules: RuleSet | None = None, core: ModuleType | None = None
+    ) -> None:
         self.config = config if config is not None else OpeningConfig()
         rules = rules if rules is not None else RuleSet.professional()
         if not rules.forbidden_moves:
@@ -170,12 +175,15 @@ class OpeningProtocol:
             raise IllegalAction("game_over", f"the game is over ({self.game.result.reason.value})")
         if self._phase not in phases:
             wanted = " or ".join(p.value for p in phases)
-            raise IllegalAction("wrong_phase", f"this step belongs to the {wanted} phase; "
-                                f"the game is in the {self._phase.value} phase",
-                                phase=self._phase.value)
+            raise IllegalAction(
+                "wrong_phase",
+                f"this step belongs to the {wanted} phase; the game is in the {self._phase.value} phase",
+                phase=self._phase.value,
+            )
         if player != self.expected_player:
-            raise IllegalAction("not_your_turn", f"it is {self.expected_player}'s turn, not {player}'s",
-                                expected=self.expected_player)
+            raise IllegalAction(
+                "not_your_turn", f"it is {self.expected_player}'s turn, not {player}'s", expected=self.expected_player
+            )
 
     def place_opening(self, player: str, stones: Sequence[object], n: int | None = None) -> Opening:
         """Step 1: ``first`` lays out black 1 on h8, white 2 and black 3 and declares N."""
@@ -190,9 +198,11 @@ class OpeningProtocol:
             raise IllegalAction("not_centre", f"black 1 must be on h8, not {to_notation(points[0])}")
         opening = identify_opening(points)
         if opening is None:
-            raise IllegalAction("not_an_opening",
-                                f"{' '.join(to_notation(p) for p in points)} is not one of the 26 "
-                                "designated openings (white 2 next to h8, black 3 within two points)")
+            raise IllegalAction(
+                "not_an_opening",
+                f"{' '.join(to_notation(p) for p in points)} is not one of the 26 "
+                "designated openings (white 2 next to h8, black 3 within two points)",
+            )
         self.n = self._resolve_n(n)
         for p in points:
             self.game.play(p)
@@ -217,8 +227,9 @@ class OpeningProtocol:
         """Step 2, the swap after three: ``second`` takes black or white. Returns who holds black."""
         _check_player(player)
         if self._phase not in (Phase.OPENING, Phase.SWAP) and not self.game.is_over:
-            raise IllegalAction("swap_used", "the swap after move 3 has already been decided; "
-                                "there is no other swap point")
+            raise IllegalAction(
+                "swap_used", "the swap after move 3 has already been decided; there is no other swap point"
+            )
         self._expect(player, Phase.SWAP)
         try:
             colour = Colour(colour)
@@ -259,8 +270,10 @@ class OpeningProtocol:
         except ValueError as exc:
             raise IllegalAction("not_an_offer", str(exc)) from None
         if p not in self.offers:
-            raise IllegalAction("not_an_offer", f"{to_notation(p)} is not one of black's offers "
-                                f"({', '.join(to_notation(o) for o in self.offers)})")
+            raise IllegalAction(
+                "not_an_offer",
+                f"{to_notation(p)} is not one of black's offers ({', '.join(to_notation(o) for o in self.offers)})",
+            )
         action = self.game.play(p)
         self.chosen = p
         self._phase = Phase.MOVE6
@@ -271,8 +284,7 @@ class OpeningProtocol:
         if self.game.is_over:
             raise IllegalAction("game_over", f"the game is over ({self.game.result.reason.value})")
         if self._phase is not Phase.PLAY:
-            raise IllegalAction("pass_not_allowed", "no pass before the opening is complete",
-                                phase=self._phase.value)
+            raise IllegalAction("pass_not_allowed", "no pass before the opening is complete", phase=self._phase.value)
         self._expect(player, Phase.PLAY)
         return self.game.pass_()
 

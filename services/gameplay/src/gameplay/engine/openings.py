@@ -4,10 +4,12 @@ Black 1 on h8; white 2 next to it, straight (direct, on h9) or diagonally (indir
 black 3 within two points of h8. Any of the 8 symmetries of the board about h8 gives the same
 opening, so a position is named by mapping it onto the table's orientation.
 """
+
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, Sequence
+from typing import Literal
 
 from .coords import CENTRE, SYMMETRY_COUNT, Point, as_point, transform, transform_offset
 
@@ -27,9 +29,11 @@ class Opening:
         """Black 1, white 2, black 3 of this opening under symmetry ``symmetry`` (0..7)."""
         w2 = DIRECT_W2 if self.kind == "direct" else INDIRECT_W2
         cx, cy = CENTRE
-        return (CENTRE,
-                transform((cx + w2[0], cy + w2[1]), symmetry),
-                transform((cx + self.b3[0], cy + self.b3[1]), symmetry))
+        return (
+            CENTRE,
+            transform((cx + w2[0], cy + w2[1]), symmetry),
+            transform((cx + self.b3[0], cy + self.b3[1]), symmetry),
+        )
 
 
 _TABLE = (

@@ -4,12 +4,14 @@ Formats: JSON (``to_json`` / ``from_json``, lossless round trip), the standard m
 (``h8 h9 j10``) and Gomocup's Piskvork PSQ text (header ``Piskvorky 15x15, 11:11, 0``, then one
 ``x,y,time`` line per move, 1-based coordinates, time in milliseconds).
 """
+
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from types import ModuleType
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from .coords import BOARD_SIZE, PASS, format_moves, from_notation, to_notation
 from .game import Game, RuleSet
@@ -73,7 +75,7 @@ class GameRecord:
         return json.dumps(self.to_dict(), **kwargs)
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "GameRecord":
+    def from_dict(cls, data: Mapping[str, Any]) -> GameRecord:
         if data.get("schema") != SCHEMA:
             raise ValueError(f"not a game record of schema {SCHEMA!r}: {data.get('schema')!r}")
         try:
@@ -85,11 +87,18 @@ class GameRecord:
         for m in moves:
             if m.move != PASS:
                 from_notation(m.move)  # validates
-        return cls(rules=dict(data["rules"]), moves=moves, players=dict(data.get("players", {})),
-                   opening=opening, result=result, clock=data.get("clock"), meta=dict(data.get("meta", {})))
+        return cls(
+            rules=dict(data["rules"]),
+            moves=moves,
+            players=dict(data.get("players", {})),
+            opening=opening,
+            result=result,
+            clock=data.get("clock"),
+            meta=dict(data.get("meta", {})),
+        )
 
     @classmethod
-    def from_json(cls, text: str) -> "GameRecord":
+    def from_json(cls, text: str) -> GameRecord:
         return cls.from_dict(json.loads(text))
 
     # -- other formats ---------------------------------------------------------------------
@@ -138,10 +147,14 @@ def parse_psq(text: str) -> list[tuple[tuple[int, int], int]]:
     return out
 
 
-def record_game(source: Game | OpeningProtocol, *, players: Mapping[str, str] | None = None,
-                move_meta: Sequence[Mapping[str, Any]] | Mapping[int, Mapping[str, Any]] | None = None,
-                clock: Mapping[str, float] | None = None,
-                meta: Mapping[str, Any] | None = None) -> GameRecord:
+def record_game(
+    source: Game | OpeningProtocol,
+    *,
+    players: Mapping[str, str] | None = None,
+    move_meta: Sequence[Mapping[str, Any]] | Mapping[int, Mapping[str, Any]] | None = None,
+    clock: Mapping[str, float] | None = None,
+    meta: Mapping[str, Any] | None = None,
+) -> GameRecord:
     """Build the record of a game (free rules: a :class:`Game`; professional: the protocol).
 
     ``move_meta`` gives per-move ``at``, ``think_ms``, ``clock`` (and optionally ``player``), as
@@ -163,16 +176,33 @@ def record_game(source: Game | OpeningProtocol, *, players: Mapping[str, str] | 
             player = "first" if action.ply <= 3 else protocol.player_of(action.colour)
         elif player is None and players:
             player = players.get(action.colour.value)
-        moves.append(MoveRecord(action.ply, action.colour.value, action.notation, player,
-                                extra.get("at"), extra.get("think_ms"), extra.get("clock"), action.foul))
+        moves.append(
+            MoveRecord(
+                action.ply,
+                action.colour.value,
+                action.notation,
+                player,
+                extra.get("at"),
+                extra.get("think_ms"),
+                extra.get("clock"),
+                action.foul,
+            )
+        )
 
     opening = None
     if protocol is not None and protocol.opening is not None:
         o = protocol.opening
-        opening = OpeningRecord(o.code, o.name, o.name_zh, protocol.n or 0, protocol.swapped,
-                                protocol.swap_chooser, protocol.black_player,
-                                [to_notation(p) for p in protocol.offers],
-                                to_notation(protocol.chosen) if protocol.chosen else None)
+        opening = OpeningRecord(
+            o.code,
+            o.name,
+            o.name_zh,
+            protocol.n or 0,
+            protocol.swapped,
+            protocol.swap_chooser,
+            protocol.black_player,
+            [to_notation(p) for p in protocol.offers],
+            to_notation(protocol.chosen) if protocol.chosen else None,
+        )
 
     result = None
     if game.result is not None:
@@ -184,11 +214,29 @@ def record_game(source: Game | OpeningProtocol, *, players: Mapping[str, str] | 
             winner_player = players.get(r.winner.value)
         result = ResultRecord(r.winner.value if r.winner else None, r.reason.value, winner_player, r.foul, r.note)
 
-    return GameRecord(rules={"track": game.rules.track, "exactly_five": game.rules.exactly_five,
-                             "on_forbidden": game.rules.on_forbidden},
-                      moves=moves, players=dict(players or {}), opening=opening, result=result,
-                      clock=dict(clock) if clock else None, meta=dict(meta or {}))
+    return GameRecord(
+        rules={
+            "track": game.rules.track,
+            "exactly_five": game.rules.exactly_five,
+            "on_forbidden": game.rules.on_forbidden,
+        },
+        moves=moves,
+        players=dict(players or {}),
+        opening=opening,
+        result=result,
+        clock=dict(clock) if clock else None,
+        meta=dict(meta or {}),
+    )
 
 
-__all__ = ["GameRecord", "MoveRecord", "OpeningRecord", "ResultRecord", "record_game", "parse_psq",
-           "format_moves", "PSQ_HEADER", "SCHEMA"]
+__all__ = [
+    "GameRecord",
+    "MoveRecord",
+    "OpeningRecord",
+    "ResultRecord",
+    "record_game",
+    "parse_psq",
+    "format_moves",
+    "PSQ_HEADER",
+    "SCHEMA",
+]

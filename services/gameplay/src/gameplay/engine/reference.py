@@ -21,9 +21,10 @@ pattern tables, so that it can be read against the rule:
 * order: overline > double four (two or more fours) > double three (two or more threes).
   Hence 4-3-3 is a double three, 4-4-3 a double four, and 4-3 is legal.
 """
+
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from .coords import BOARD_SIZE, Point
 
@@ -38,6 +39,7 @@ DIRECTIONS: tuple[Point, ...] = ((1, 0), (0, 1), (1, 1), (1, -1))
 
 
 # -- input validation -------------------------------------------------------------------------
+
 
 def _point(value: object, what: str) -> Point:
     if not isinstance(value, (tuple, list)) or len(value) != 2:
@@ -71,6 +73,7 @@ def _position(black: Iterable[object], white: Iterable[object]) -> tuple[set[Poi
 
 
 # -- geometry ---------------------------------------------------------------------------------
+
 
 def _on_board(x: int, y: int) -> bool:
     return 0 <= x < BOARD_SIZE and 0 <= y < BOARD_SIZE
@@ -115,6 +118,7 @@ def _with(stones: set[Point], p: Point, fn, *args):
 
 
 # -- shapes -----------------------------------------------------------------------------------
+
 
 def _fours(black: set[Point], white: set[Point], p: Point, d: Point) -> int:
     """Number of distinct fours through ``p`` (already placed) on the line along ``d``."""
@@ -176,6 +180,7 @@ def _classify(black: set[Point], white: set[Point], p: Point) -> str:
 
 
 # -- protocol ---------------------------------------------------------------------------------
+
 
 def classify(black: Iterable[Point], white: Iterable[Point], point: Point) -> str:
     """What a black stone on the empty ``point`` would be: five, overline, double_four,

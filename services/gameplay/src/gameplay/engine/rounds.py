@@ -2,6 +2,7 @@
 
 Players of a unit are ``a`` (moves first in game 1) and ``b``.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -58,8 +59,9 @@ class RoundResult:
     forfeited_by: RoundPlayer | None = None  # PLAY-6: flag fell in game 1
 
 
-def two_game_round_points(game1: PairGame, game2: PairGame | None,
-                          table: RoundPointsTable = RoundPointsTable()) -> RoundResult:
+def two_game_round_points(
+    game1: PairGame, game2: PairGame | None, table: RoundPointsTable = RoundPointsTable()
+) -> RoundResult:
     """Round points of a two-game round (PAIR-5), with PLAY-6: a player whose flag falls in
     game 1 loses the whole round (both games), whether or not game 2 is played."""
     if game1.flagged is not None:
@@ -82,6 +84,7 @@ def two_game_round_points(game1: PairGame, game2: PairGame | None,
 
 
 # -- playoff (加赛) ---------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class PlayoffConfig:

@@ -1,11 +1,12 @@
 """HTTP API of the gameplay service: partner platforms relay their players' actions; the server
 judges moves, openings, forbidden points and time (PLAY-1..PLAY-7); records (PLAY-8)."""
+
 from __future__ import annotations
 
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, FastAPI, Header, Query
+from fastapi import APIRouter, Depends, FastAPI, Query
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, Field
 from starlette.middleware import Middleware
@@ -163,22 +164,24 @@ def keyed_action(principal, game_id: str, name: str, body: BaseModel, key: str |
     the FastAPI routes and the lean lane compute it alike."""
     if key is None:
         return None
-    return KeyedRequest(principal_id(principal), key,
-                        fingerprint("POST", f"/v1/games/{game_id}/{name}", body.model_dump(mode="json")))
+    return KeyedRequest(
+        principal_id(principal), key, fingerprint("POST", f"/v1/games/{game_id}/{name}", body.model_dump(mode="json"))
+    )
 
 
 def _strip(summary: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in summary.items() if not k.startswith("_")}
 
 
-def create_api(runtime: ServiceRuntime, keyring: KeyRing, games: GameService | None = None, *,
-               fast_lane: bool = True) -> FastAPI:
+def create_api(
+    runtime: ServiceRuntime, keyring: KeyRing, games: GameService | None = None, *, fast_lane: bool = True
+) -> FastAPI:
     games = games or GameService(runtime)
     app = create_app(
         "gameplay",
         title="Gomoku gameplay service",
         description="Server-judged online games: moves, openings, forbidden points, authoritative clocks, live streams, records.\n"
-                    + stream.DESCRIPTION,
+        + stream.DESCRIPTION,
         lifespan=lifespan_for(runtime),
         keyring=keyring,
         ready_checks={"database": runtime.db_ready, "bus": runtime.bus_ready},
@@ -189,14 +192,22 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing, games: GameService | N
     r = APIRouter(prefix="/v1", tags=["games"])
 
     @r.get("/games", response_model=GameList, summary="List games (sorted by game_id)")
-    async def list_games(_p: Reader, event_code: str | None = Query(None, max_length=64),
-                         section_id: str | None = Query(None, max_length=64),
-                         round: int | None = Query(None, ge=0, le=ROUND_MAX),
-                         status: Literal["active", "finished", "all"] = "all") -> JSONResponse:
-        return JSONResponse({"games": [_strip(g) for g in await games.list_games(event_code, section_id, round, status)]})
+    async def list_games(
+        _p: Reader,
+        event_code: str | None = Query(None, max_length=64),
+        section_id: str | None = Query(None, max_length=64),
+        round: int | None = Query(None, ge=0, le=ROUND_MAX),
+        status: Literal["active", "finished", "all"] = "all",
+    ) -> JSONResponse:
+        return JSONResponse(
+            {"games": [_strip(g) for g in await games.list_games(event_code, section_id, round, status)]}
+        )
 
-    @r.get("/games/{game_id}", summary="One game as of now: board, turn, legal actions, forbidden points, clocks",
-           **documented(GameView))
+    @r.get(
+        "/games/{game_id}",
+        summary="One game as of now: board, turn, legal actions, forbidden points, clocks",
+        **documented(GameView),
+    )
     async def get_game(game_id: PathId, _p: Reader) -> JSONResponse:
         return JSONResponse(await games.view(game_id))
 
@@ -204,19 +215,33 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing, games: GameService | N
         kind, data = ACTIONS[name][1](body)
         return _out(await games.act(game_id, p, body.player_id, kind, data, keyed_action(p, game_id, name, body, key)))
 
-    @r.post("/games/{game_id}/join", response_model=GameSummary, summary="Presence: both joined starts the clock (PLAY-7)")
+    @r.post(
+        "/games/{game_id}/join", response_model=GameSummary, summary="Presence: both joined starts the clock (PLAY-7)"
+    )
     async def join(game_id: PathId, body: PlayerBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
         return await act(game_id, p, "join", body, key)
 
-    @r.post("/games/{game_id}/opening", response_model=GameSummary, summary="Professional rules: moves 1-3 and N (PLAY-2 step 1)")
+    @r.post(
+        "/games/{game_id}/opening",
+        response_model=GameSummary,
+        summary="Professional rules: moves 1-3 and N (PLAY-2 step 1)",
+    )
     async def opening(game_id: PathId, body: OpeningBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
         return await act(game_id, p, "opening", body, key)
 
-    @r.post("/games/{game_id}/swap", response_model=GameSummary, summary="Swap after three: the other player takes black (true) or stays white (PLAY-2 step 2)")
+    @r.post(
+        "/games/{game_id}/swap",
+        response_model=GameSummary,
+        summary="Swap after three: the other player takes black (true) or stays white (PLAY-2 step 2)",
+    )
     async def swap(game_id: PathId, body: SwapBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
         return await act(game_id, p, "swap", body, key)
 
-    @r.post("/games/{game_id}/move", response_model=GameSummary, summary="Place a stone (moves 4, 6 and on; every move under free rules)")
+    @r.post(
+        "/games/{game_id}/move",
+        response_model=GameSummary,
+        summary="Place a stone (moves 4, 6 and on; every move under free rules)",
+    )
     async def move(game_id: PathId, body: MoveBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
         return await act(game_id, p, "move", body, key)
 
@@ -224,7 +249,11 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing, games: GameService | N
     async def offers(game_id: PathId, body: OffersBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
         return await act(game_id, p, "offers", body, key)
 
-    @r.post("/games/{game_id}/choose", response_model=GameSummary, summary="White chooses one offer as move 5 (PLAY-2 step 5)")
+    @r.post(
+        "/games/{game_id}/choose",
+        response_model=GameSummary,
+        summary="White chooses one offer as move 5 (PLAY-2 step 5)",
+    )
     async def choose(game_id: PathId, body: MoveBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
         return await act(game_id, p, "choose", body, key)
 
@@ -240,8 +269,12 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing, games: GameService | N
     async def draw(game_id: PathId, body: DrawBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
         return await act(game_id, p, "draw", body, key)
 
-    @r.get("/games/{game_id}/record", summary="Game record (PLAY-8): json, notation or psq",
-           response_model=None, responses={200: {"model": GameRecordView, **text_too("text/plain")[200]}})
+    @r.get(
+        "/games/{game_id}/record",
+        summary="Game record (PLAY-8): json, notation or psq",
+        response_model=None,
+        responses={200: {"model": GameRecordView, **text_too("text/plain")[200]}},
+    )
     async def record(game_id: PathId, _p: Reader, format: Literal["json", "notation", "psq"] = "json"):
         rec = await games.export(game_id)
         if format == "json":
@@ -258,24 +291,38 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing, games: GameService | N
 
     @r.get("/rounds/{event_code}/{section_id}/{round}/games", response_model=GameList, summary="The games of one round")
     async def round_games(event_code: PathId, section_id: PathId, round: RoundNo, _p: Reader) -> JSONResponse:
-        return JSONResponse({"games": [_strip(g) for g in await games.list_games(event_code, section_id, round, "all")]})
+        return JSONResponse(
+            {"games": [_strip(g) for g in await games.list_games(event_code, section_id, round, "all")]}
+        )
 
     staff = APIRouter(prefix="/v1", tags=["arbiter"])
 
     StaffDep = Depends(require("arbiter", "operator"))
 
-    @staff.post("/games/{game_id}/adjudicate", response_model=GameSummary, summary="Arbiter decision with a recorded reason (PLAY-4)")
+    @staff.post(
+        "/games/{game_id}/adjudicate",
+        response_model=GameSummary,
+        summary="Arbiter decision with a recorded reason (PLAY-4)",
+    )
     async def adjudicate_(game_id: PathId, body: AdjudicateBody, _p=StaffDep) -> JSONResponse:
         return _out(await games.staff(game_id, "adjudicate", {"result": body.result, "reason": body.reason}))
 
-    @staff.post("/games/{game_id}/add-time", response_model=GameSummary, summary="Arbiter: add (or deduct) time on a player's clock")
+    @staff.post(
+        "/games/{game_id}/add-time",
+        response_model=GameSummary,
+        summary="Arbiter: add (or deduct) time on a player's clock",
+    )
     async def add_time(game_id: PathId, body: AddTimeBody, _p=StaffDep) -> JSONResponse:
         if body.seconds == 0:
             raise Unprocessable("bad_amount", "add a non-zero number of seconds")
         return _out(await games.staff(game_id, "add_time", {"player_id": body.player_id, "seconds": body.seconds}))
 
-    @staff.post("/ops/sweep", tags=["ops"], summary="Run the flag-fall / no-show check now (PLAY-5, PLAY-7)",
-                response_model=SweepCounts)
+    @staff.post(
+        "/ops/sweep",
+        tags=["ops"],
+        summary="Run the flag-fall / no-show check now (PLAY-5, PLAY-7)",
+        response_model=SweepCounts,
+    )
     async def sweep(_p: Operator) -> dict:
         total = {"flags": 0, "no_shows": 0, "double_forfeits": 0}
         while True:
@@ -290,6 +337,7 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing, games: GameService | N
     stream.install(app, games)
     if fast_lane:
         # innermost user middleware: inside the correlation id / metrics layer
-        app.user_middleware.append(Middleware(PlayerActionLane, games=games, keyring=keyring, routes=ACTIONS,
-                                              strip=_strip, keyed=keyed_action))
+        app.user_middleware.append(
+            Middleware(PlayerActionLane, games=games, keyring=keyring, routes=ACTIONS, strip=_strip, keyed=keyed_action)
+        )
     return app

@@ -1,4 +1,5 @@
 """Integration events the gameplay service consumes: thin translation to service-layer calls."""
+
 from __future__ import annotations
 
 from gomoku_shared.runtime import ServiceRuntime
@@ -6,7 +7,7 @@ from gomoku_shared.runtime import ServiceRuntime
 from ..service_layer.games import GameService, run_sweeper
 
 #: the event types this service consumes (ARCHITECTURE §1)
-CONSUMES = ['round.paired', 'playoff.required', 'result.decided']
+CONSUMES = ["round.paired", "playoff.required", "result.decided"]
 
 
 def register(runtime: ServiceRuntime, games: GameService) -> None:

@@ -7,10 +7,12 @@ judging and storing a move. This pure ASGI middleware serves exactly the routes 
 other request on. The FastAPI routes stay the documented contract (OpenAPI) and serve the same
 requests when the lane is not installed; tests run the same requests through both.
 """
+
 from __future__ import annotations
 
 import json
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
@@ -41,7 +43,7 @@ class PlayerActionLane:
         path = route_path(scope)  # below the mount point in the embedded runner
         if not path.startswith(PREFIX):
             return await self.app(scope, receive, send)
-        game_id, _, action = path[len(PREFIX):].rpartition("/")
+        game_id, _, action = path[len(PREFIX) :].rpartition("/")
         route = self.routes.get(action)
         if route is None or not game_id or "/" in game_id:
             return await self.app(scope, receive, send)
@@ -63,8 +65,9 @@ class PlayerActionLane:
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": data})
 
-    async def _handle(self, route: Route, action: str, game_id: str, key: str | None, idem: str | None,
-                      receive) -> tuple[int, dict, bool]:
+    async def _handle(
+        self, route: Route, action: str, game_id: str, key: str | None, idem: str | None, receive
+    ) -> tuple[int, dict, bool]:
         raw = b""
         while True:
             message = await receive()
@@ -80,10 +83,20 @@ class PlayerActionLane:
             try:
                 parsed = model.model_validate_json(raw)
             except ValidationError as exc:
-                errors = [{"loc": ["body", *(str(p) for p in e.get("loc", ()))], "msg": e.get("msg", ""),
-                           "type": e.get("type", "")} for e in exc.errors()]
+                errors = [
+                    {
+                        "loc": ["body", *(str(p) for p in e.get("loc", ()))],
+                        "msg": e.get("msg", ""),
+                        "type": e.get("type", ""),
+                    }
+                    for e in exc.errors()
+                ]
                 if any(d["type"] == "json_invalid" for d in errors):
-                    return 400, error_body("malformed_json", "the request body is not valid JSON", _json_error(raw)), False
+                    return (
+                        400,
+                        error_body("malformed_json", "the request body is not valid JSON", _json_error(raw)),
+                        False,
+                    )
         else:
             errors = [{"loc": ["body"], "msg": "Field required", "type": "missing"}]
         if not key:
@@ -92,17 +105,30 @@ class PlayerActionLane:
         if principal is None:
             return 401, error_body("invalid_api_key", "the API key is not valid"), False
         if idem is not None and len(idem) > KEY_MAX:
-            errors.insert(0, {"loc": ["header", HEADER],
-                              "msg": f"String should have at most {KEY_MAX} characters", "type": "string_too_long"})
+            errors.insert(
+                0,
+                {
+                    "loc": ["header", HEADER],
+                    "msg": f"String should have at most {KEY_MAX} characters",
+                    "type": "string_too_long",
+                },
+            )
         elif idem == "":
-            errors.insert(0, {"loc": ["header", HEADER],
-                              "msg": "String should have at least 1 character", "type": "string_too_short"})
+            errors.insert(
+                0,
+                {
+                    "loc": ["header", HEADER],
+                    "msg": "String should have at least 1 character",
+                    "type": "string_too_short",
+                },
+            )
         if errors:
             return 422, error_body("validation_error", "the request is not valid", errors), False
         kind, data = to_action(parsed)
         try:
-            summary = await self.games.act(game_id, principal, parsed.player_id, kind, data,
-                                           self.keyed(principal, game_id, action, parsed, idem))
+            summary = await self.games.act(
+                game_id, principal, parsed.player_id, kind, data, self.keyed(principal, game_id, action, parsed, idem)
+            )
         except ServiceError as exc:
             return exc.status, error_body(exc.code, exc.message, exc.details), REPLAYED_HEADER in (exc.headers or {})
         return 200, self.strip(summary), bool(summary.get("_replayed"))

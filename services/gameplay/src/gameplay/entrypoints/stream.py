@@ -5,6 +5,7 @@ any replica serves any stream and a client resumes after a reconnect from the la
 number it saw (``since``: a game's ``seq``, or for a round the event ``id``). Between events the
 stream sends the clocks as of now (``kind: "clock"``, no sequence number).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -50,15 +51,27 @@ parameter. A refused handshake answers HTTP with the common error body (401 `inv
 
 #: one message of the streams (JSON Schema)
 MESSAGE_SCHEMA = {
-    "type": "object", "required": ["game_id", "kind", "data"],
-    "properties": {"game_id": {"type": "string"}, "seq": {"type": "integer", "description": "absent on `clock`"},
-                   "id": {"type": "integer", "description": "round streams: the stream-wide id"},
-                   "kind": {"type": "string"}, "data": {"type": "object"}, "at_ms": {"type": "integer"}}}
+    "type": "object",
+    "required": ["game_id", "kind", "data"],
+    "properties": {
+        "game_id": {"type": "string"},
+        "seq": {"type": "integer", "description": "absent on `clock`"},
+        "id": {"type": "integer", "description": "round streams: the stream-wide id"},
+        "kind": {"type": "string"},
+        "data": {"type": "object"},
+        "at_ms": {"type": "integer"},
+    },
+}
 #: one Server-Sent Event: its data is a message
 SSE_EVENT_SCHEMA = {
-    "type": "object", "required": ["data"],
-    "properties": {"event": {"type": "string"}, "id": {"type": "string"},
-                   "data": {"type": "string", "contentMediaType": "application/json", "contentSchema": MESSAGE_SCHEMA}}}
+    "type": "object",
+    "required": ["data"],
+    "properties": {
+        "event": {"type": "string"},
+        "id": {"type": "string"},
+        "data": {"type": "string", "contentMediaType": "application/json", "contentSchema": MESSAGE_SCHEMA},
+    },
+}
 
 POLL_S = 0.2
 CLOCK_EVERY_S = 1.0
@@ -80,26 +93,43 @@ def _sequence(text: str) -> int:
     """A Last-Event-ID: ASCII digits only (``str.isdigit`` also accepts "²"), within a game's
     sequence numbers."""
     if not (text.isascii() and text.isdigit()) or int(text) > INT32_MAX:
-        raise ServiceError("bad_last_event_id", "Last-Event-ID must be a sequence number (0..2147483647)",
-                           {"header": "Last-Event-ID"}, status=400)
+        raise ServiceError(
+            "bad_last_event_id",
+            "Last-Event-ID must be a sequence number (0..2147483647)",
+            {"header": "Last-Event-ID"},
+            status=400,
+        )
     return int(text)
 
 
 def install(app: FastAPI, games: GameService) -> None:
-    @app.get("/v1/games/{game_id}/events", tags=["stream"],
-             summary="Server-Sent Events of one game from sequence number `since` (resume after reconnect)",
-             description="A `text/event-stream`: each event has `id:` (the sequence number), `event:` (the kind) "
-                         "and `data:` (the JSON message of the live streams, see the service description; "
-                         "the same messages are on the WebSocket `/v1/games/{game_id}/ws`). Resume with "
-                         "`Last-Event-ID` or `since`; `follow=false` ends after the stored events.",
-             response_class=StreamingResponse,
-             responses={200: {"content": {"text/event-stream": {"schema": SSE_EVENT_SCHEMA}},
-                              "description": "the event stream"}})
-    async def sse(game_id: PathId, request: Request, _p: Reader, since: SinceSeq = 0,
-                  follow: bool = Query(True, description="keep the stream open until the game ends"),
-                  last_event_id: str | None = Header(None, max_length=10, description=(
-                      "the last `id:` received (resumes after it; wins over `since`): "
-                      "decimal digits, at most 2147483647"))):
+    @app.get(
+        "/v1/games/{game_id}/events",
+        tags=["stream"],
+        summary="Server-Sent Events of one game from sequence number `since` (resume after reconnect)",
+        description="A `text/event-stream`: each event has `id:` (the sequence number), `event:` (the kind) "
+        "and `data:` (the JSON message of the live streams, see the service description; "
+        "the same messages are on the WebSocket `/v1/games/{game_id}/ws`). Resume with "
+        "`Last-Event-ID` or `since`; `follow=false` ends after the stored events.",
+        response_class=StreamingResponse,
+        responses={
+            200: {"content": {"text/event-stream": {"schema": SSE_EVENT_SCHEMA}}, "description": "the event stream"}
+        },
+    )
+    async def sse(
+        game_id: PathId,
+        request: Request,
+        _p: Reader,
+        since: SinceSeq = 0,
+        follow: bool = Query(True, description="keep the stream open until the game ends"),
+        last_event_id: str | None = Header(
+            None,
+            max_length=10,
+            description=(
+                "the last `id:` received (resumes after it; wins over `since`): decimal digits, at most 2147483647"
+            ),
+        ),
+    ):
         start = since if last_event_id is None else _sequence(last_event_id)
         if not await games.game_exists(game_id):
             raise NotFound("game_not_found", f"no game {game_id!r}")
@@ -120,8 +150,9 @@ def install(app: FastAPI, games: GameService) -> None:
                     yield f"event: clock\ndata: {json.dumps(await _clock_message(games, game_id))}\n\n"
                 await asyncio.sleep(POLL_S)
 
-        return StreamingResponse(body(), media_type="text/event-stream",
-                                 headers={"cache-control": "no-cache", "x-accel-buffering": "no"})
+        return StreamingResponse(
+            body(), media_type="text/event-stream", headers={"cache-control": "no-cache", "x-accel-buffering": "no"}
+        )
 
     def _authorised(ws: WebSocket) -> bool:
         key = ws.headers.get("x-api-key") or ws.query_params.get("api_key")
@@ -161,8 +192,13 @@ def install(app: FastAPI, games: GameService) -> None:
         await _until_done_or_gone(ws, push())
 
     @app.websocket("/v1/rounds/{event_code}/{section_id}/{round}/ws")
-    async def round_ws(ws: WebSocket, event_code: PathId, section_id: PathId, round: RoundNo,
-                       since: Annotated[int, Query(ge=0, le=2**63 - 1)] = 0):
+    async def round_ws(
+        ws: WebSocket,
+        event_code: PathId,
+        section_id: PathId,
+        round: RoundNo,
+        since: Annotated[int, Query(ge=0, le=2**63 - 1)] = 0,
+    ):
         if not _authorised(ws):
             return await _refuse(ws, 401, "invalid_api_key", "send a valid API key (X-API-Key header or api_key)")
         await ws.accept()

@@ -7,6 +7,7 @@ change them (the player gets a 409). Decisions may arrive before the round's gam
 (events of different types are not ordered): they are stored, and a game created later starts
 closed. The decision with the highest ``sequence`` wins; an older one changes nothing.
 """
+
 from __future__ import annotations
 
 import uuid
@@ -38,15 +39,29 @@ class GameMovedOn(RuntimeError):
 
 def _key(event_code: str, stage: str, section_id: str, rnd: int, pairing_id: str):
     d = arbiter_decisions.c
-    return and_(d.event_code == event_code, d.stage == stage, d.section_id == section_id, d.round == rnd,
-                d.pairing_id == pairing_id)
+    return and_(
+        d.event_code == event_code,
+        d.stage == stage,
+        d.section_id == section_id,
+        d.round == rnd,
+        d.pairing_id == pairing_id,
+    )
 
 
 def _games_of(event_code: str, stage: str, section_id: str, rnd: int, pairing_id: str):
     c = games.c
-    return (select(games).where(c.event_code == event_code, c.stage == stage, c.section_id == section_id,
-                                c.round == rnd, c.pairing_id == pairing_id, c.playoff_id.is_(None))
-            .order_by(c.game_no))
+    return (
+        select(games)
+        .where(
+            c.event_code == event_code,
+            c.stage == stage,
+            c.section_id == section_id,
+            c.round == rnd,
+            c.pairing_id == pairing_id,
+            c.playoff_id.is_(None),
+        )
+        .order_by(c.game_no)
+    )
 
 
 async def on_result_decided(service, uow, p: ResultDecided) -> None:
@@ -57,9 +72,18 @@ async def on_result_decided(service, uow, p: ResultDecided) -> None:
     if stored is not None and stored[0] >= p.sequence:
         return  # redelivered, or overtaken by a later correction
     await s.execute(delete(arbiter_decisions).where(key))
-    decision = dict(event_code=p.event_code, stage=p.stage, section_id=p.section_id, round=p.round,
-                    pairing_id=p.pairing_id, sequence=p.sequence, outcome=p.outcome, reason=p.reason,
-                    note=p.note[:1000], decided_ms=int(p.decided_at.timestamp() * 1000))
+    decision = dict(
+        event_code=p.event_code,
+        stage=p.stage,
+        section_id=p.section_id,
+        round=p.round,
+        pairing_id=p.pairing_id,
+        sequence=p.sequence,
+        outcome=p.outcome,
+        reason=p.reason,
+        note=p.note[:1000],
+        decided_ms=int(p.decided_at.timestamp() * 1000),
+    )
     await s.execute(arbiter_decisions.insert().values(**decision))
     q = _games_of(p.event_code, p.stage, p.section_id, p.round, p.pairing_id).with_for_update()
     await s.execute(q)
@@ -72,8 +96,17 @@ async def decision_for(session, g) -> dict[str, Any] | None:
     """The arbiter's decision on the pairing of game ``g`` (round games only)."""
     if g["playoff_id"]:
         return None
-    row = (await session.execute(select(arbiter_decisions).where(
-        _key(g["event_code"], g["stage"], g["section_id"], g["round"], g["pairing_id"])))).mappings().first()
+    row = (
+        (
+            await session.execute(
+                select(arbiter_decisions).where(
+                    _key(g["event_code"], g["stage"], g["section_id"], g["round"], g["pairing_id"])
+                )
+            )
+        )
+        .mappings()
+        .first()
+    )
     return dict(row) if row is not None else None
 
 
@@ -137,8 +170,17 @@ async def _close(service, uow, g: dict, d: dict, last: bool) -> None:
     live = await service._live(s, g)
     was_finished = g["status"] == "finished"
     winner, result = _wanted(g, d)
-    values: dict[str, Any] = dict(status="finished", result=result, reason=d["reason"], winner=winner, foul=None,
-                                  to_act=None, draw_offer_by=None, phase="over", no_show_due_ms=None)
+    values: dict[str, Any] = dict(
+        status="finished",
+        result=result,
+        reason=d["reason"],
+        winner=winner,
+        foul=None,
+        to_act=None,
+        draw_offer_by=None,
+        phase="over",
+        no_show_due_ms=None,
+    )
     values["outcome"] = _points(d) if last else g["outcome"]
     cs = _clock(g)
     action_rows = []
@@ -149,32 +191,74 @@ async def _close(service, uow, g: dict, d: dict, last: bool) -> None:
         data = {"result": result, "note": d["note"], "decision": d["outcome"]}
         live.apply("arbiter", None, data)
         values["n_actions"] = g["n_actions"] + 1
-        action_rows.append(dict(game_id=g["game_id"], idx=values["n_actions"], kind="arbiter", role=None,
-                                player_id=None, data=data, at_ms=now, think_ms=None,
-                                clock=_readings(cs, live, now)))
+        action_rows.append(
+            dict(
+                game_id=g["game_id"],
+                idx=values["n_actions"],
+                kind="arbiter",
+                role=None,
+                player_id=None,
+                data=data,
+                at_ms=now,
+                think_ms=None,
+                clock=_readings(cs, live, now),
+            )
+        )
     values["seq"] = g["seq"] + 1
     values["version"] = g["version"] + 1
-    res = await s.execute(update(games).where(and_(games.c.game_id == g["game_id"],
-                                                   games.c.version == g["version"])).values(**values))
+    res = await s.execute(
+        update(games).where(and_(games.c.game_id == g["game_id"], games.c.version == g["version"])).values(**values)
+    )
     if res.rowcount != 1:
         raise GameMovedOn(f"game {g['game_id']} changed while the arbiter's decision was applied")
     if action_rows:
         await s.execute(game_actions.insert(), action_rows)
-    await s.execute(game_events.insert().values(
-        game_id=g["game_id"], seq=values["seq"], round_key=round_key(g["event_code"], g["section_id"], g["round"]),
-        # an open game ends like any other (streams close on "finished"); a finished one is corrected
-        kind="corrected" if was_finished else "finished", at_ms=now, data={
-            "result": result, "reason": d["reason"], "winner": winner, "foul": None, "outcome": values["outcome"],
-            "double_forfeit": result == "double_forfeit", "decision": d["outcome"], "decided_by": "arbiter",
-            "clocks": _readings(cs, live, now)}))
+    await s.execute(
+        game_events.insert().values(
+            game_id=g["game_id"],
+            seq=values["seq"],
+            round_key=round_key(g["event_code"], g["section_id"], g["round"]),
+            # an open game ends like any other (streams close on "finished"); a finished one is corrected
+            kind="corrected" if was_finished else "finished",
+            at_ms=now,
+            data={
+                "result": result,
+                "reason": d["reason"],
+                "winner": winner,
+                "foul": None,
+                "outcome": values["outcome"],
+                "double_forfeit": result == "double_forfeit",
+                "decision": d["outcome"],
+                "decided_by": "arbiter",
+                "clocks": _readings(cs, live, now),
+            },
+        )
+    )
     if was_finished:
         return  # its game.finished went out when it ended; pairing holds the decision already
     row = {**g, **values}
     rec = service.record(row, live, await service._action_meta(s, g["game_id"]), values)
-    uow.emit(GameFinished(
-        event_code=g["event_code"], stage=g["stage"], section_id=g["section_id"], round=g["round"],
-        pairing_id=g["pairing_id"], game_id=g["game_id"], game_no=g["game_no"], playoff_id=None,
-        black=g["black"], white=g["white"], winner=winner, result=result, reason=d["reason"], moves=live.moves,
-        record=rec, outcome=PairingOutcome(**values["outcome"]) if values["outcome"] else None,
-        double_forfeit=result == "double_forfeit", first=g["player_a"], second=g["player_b"]),
-        event_id=uuid.uuid5(NS, f"{g['game_id']}/finished"))
+    uow.emit(
+        GameFinished(
+            event_code=g["event_code"],
+            stage=g["stage"],
+            section_id=g["section_id"],
+            round=g["round"],
+            pairing_id=g["pairing_id"],
+            game_id=g["game_id"],
+            game_no=g["game_no"],
+            playoff_id=None,
+            black=g["black"],
+            white=g["white"],
+            winner=winner,
+            result=result,
+            reason=d["reason"],
+            moves=live.moves,
+            record=rec,
+            outcome=PairingOutcome(**values["outcome"]) if values["outcome"] else None,
+            double_forfeit=result == "double_forfeit",
+            first=g["player_a"],
+            second=g["player_b"],
+        ),
+        event_id=uuid.uuid5(NS, f"{g['game_id']}/finished"),
+    )

@@ -5,23 +5,30 @@ Every change runs in one ``runtime.transaction()``: the game row (optimistic con
 commit together, and the caller is answered only after that commit. A conflict on ``version``
 (another replica changed the game first) reloads and retries the action.
 """
+
 from __future__ import annotations
 
 import asyncio
 import logging
 import uuid
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from gomoku_shared.contracts.events import (GameFinished, GameStarted, PairingOutcome, PairingSpec,
-                                            PlayoffRequired, ResultDecided, RoundPaired)
-from gomoku_shared.idempotency import REPLAYED_HEADER, IdempotencyStore, KeyedRequest, Stored
-from gomoku_shared.runtime import UnitOfWork
+from gomoku_shared.contracts.events import (
+    GameFinished,
+    GameStarted,
+    PairingOutcome,
+    PairingSpec,
+    PlayoffRequired,
+    ResultDecided,
+    RoundPaired,
+)
 from gomoku_shared.errors import Conflict, Forbidden, NotFound, ServiceError, Unprocessable
+from gomoku_shared.idempotency import REPLAYED_HEADER, IdempotencyStore, KeyedRequest, Stored
 
 from ..adapters.move_writer import MoveWrite, PgMoveWriter
 from ..adapters.orm import game_actions, game_events, games, idempotency_keys
@@ -44,8 +51,9 @@ def round_key(event_code: str, section_id: str, rnd: int) -> str:
     return f"{event_code}/{section_id}/{rnd}"
 
 
-def game_id_for(event_code: str, stage: str, section_id: str, rnd: int, pairing_id: str, n: int,
-                playoff_id: str | None = None) -> str:
+def game_id_for(
+    event_code: str, stage: str, section_id: str, rnd: int, pairing_id: str, n: int, playoff_id: str | None = None
+) -> str:
     """Deterministic ids: runs are compared byte for byte across run modes."""
     if playoff_id:
         return f"{event_code}.{stage}.{section_id}.po.{playoff_id}.{pairing_id}.g{n}"
@@ -67,8 +75,11 @@ def _jsonable(v: Any) -> Any:
 def game_over(g) -> Conflict:
     """409 for any action on a finished game (decided by play, the clock, a no-show or an arbiter)."""
     by = "decided by the arbiter" if g["reason"] == "arbiter" else "over"
-    return Conflict("game_over", f"the game is {by} ({g['result']}, {g['reason']}): no action can change it",
-                    {"result": g["result"], "reason": g["reason"], "winner": g["winner"]})
+    return Conflict(
+        "game_over",
+        f"the game is {by} ({g['result']}, {g['reason']}): no action can change it",
+        {"result": g["result"], "reason": g["reason"], "winner": g["winner"]},
+    )
 
 
 class _Retry(Exception):
@@ -123,11 +134,14 @@ class GameService:
         cached = self._cache.pop(g["game_id"], None)
         if cached is not None and cached[0] == g["version"]:
             return cached[1]
-        rows = (await session.execute(
-            select(game_actions.c.kind, game_actions.c.role, game_actions.c.data)
-            .where(game_actions.c.game_id == g["game_id"]).order_by(game_actions.c.idx))).all()
-        return LiveGame(Rules.from_dict(g["rules"]), g["first_id"], g["second_id"],
-                        [(k, r, d) for k, r, d in rows])
+        rows = (
+            await session.execute(
+                select(game_actions.c.kind, game_actions.c.role, game_actions.c.data)
+                .where(game_actions.c.game_id == g["game_id"])
+                .order_by(game_actions.c.idx)
+            )
+        ).all()
+        return LiveGame(Rules.from_dict(g["rules"]), g["first_id"], g["second_id"], [(k, r, d) for k, r, d in rows])
 
     def _remember(self, game_id: str, version: int, live: LiveGame, row: dict | None = None) -> None:
         if len(self._cache) > 20000:
@@ -160,9 +174,20 @@ class GameService:
         start_ms = ms(p.starts_at or occurred_at)
         for spec in p.pairings:
             kind = "two_game" if spec.games >= 2 else "single"
-            await self._create(uow, p.event_code, p.stage, p.section_id, p.round, spec, kind, 1,
-                               first_mover="a", clock=spec.clock.model_dump(), playoff_id=None,
-                               no_show_due=start_ms + p.no_show_minutes * 60_000)
+            await self._create(
+                uow,
+                p.event_code,
+                p.stage,
+                p.section_id,
+                p.round,
+                spec,
+                kind,
+                1,
+                first_mover="a",
+                clock=spec.clock.model_dump(),
+                playoff_id=None,
+                no_show_due=start_ms + p.no_show_minutes * 60_000,
+            )
 
     async def on_result_decided(self, uow, p: ResultDecided) -> None:
         await decisions.on_result_decided(self, uow, p)
@@ -172,14 +197,40 @@ class GameService:
         due = None if p.no_show_minutes is None else start_ms + p.no_show_minutes * 60_000
         for spec in p.pairings:
             extra = {"decider_clock": (p.decider_clock or spec.clock).model_dump()}
-            await self._create(uow, p.event_code, p.stage, p.section_id, 0, spec, "playoff", 1,
-                               first_mover="a", clock=spec.clock.model_dump(), playoff_id=p.playoff_id,
-                               no_show_due=due, extra=extra)
+            await self._create(
+                uow,
+                p.event_code,
+                p.stage,
+                p.section_id,
+                0,
+                spec,
+                "playoff",
+                1,
+                first_mover="a",
+                clock=spec.clock.model_dump(),
+                playoff_id=p.playoff_id,
+                no_show_due=due,
+                extra=extra,
+            )
 
-    async def _create(self, uow, event_code: str, stage: str, section_id: str, rnd: int, spec: PairingSpec,
-                      kind: str, n: int, *, first_mover: str, clock: dict, playoff_id: str | None,
-                      no_show_due: int | None, extra: dict | None = None,
-                      carry: dict | None = None) -> None:
+    async def _create(
+        self,
+        uow,
+        event_code: str,
+        stage: str,
+        section_id: str,
+        rnd: int,
+        spec: PairingSpec,
+        kind: str,
+        n: int,
+        *,
+        first_mover: str,
+        clock: dict,
+        playoff_id: str | None,
+        no_show_due: int | None,
+        extra: dict | None = None,
+        carry: dict | None = None,
+    ) -> None:
         gid = game_id_for(event_code, stage, section_id, rnd, spec.pairing_id, n, playoff_id)
         session = uow.session
         if (await session.execute(select(games.c.game_id).where(games.c.game_id == gid))).first():
@@ -199,28 +250,72 @@ class GameService:
         spec_d = spec.model_dump(mode="json")
         spec_d.update(extra or {})
         row = dict(
-            game_id=gid, event_code=event_code, stage=stage, section_id=section_id, round=rnd,
-            pairing_id=spec.pairing_id, game_no=n, unit_kind=kind, playoff_id=playoff_id,
-            player_a=a, player_b=b, partner_a=spec.first_partner, partner_b=spec.second_partner,
-            first_id=first, second_id=second, black=first, white=second,
-            rules=spec.ruleset.model_dump(mode="json"), clock_spec=dict(clock), spec=spec_d,
+            game_id=gid,
+            event_code=event_code,
+            stage=stage,
+            section_id=section_id,
+            round=rnd,
+            pairing_id=spec.pairing_id,
+            game_no=n,
+            unit_kind=kind,
+            playoff_id=playoff_id,
+            player_a=a,
+            player_b=b,
+            partner_a=spec.first_partner,
+            partner_b=spec.second_partner,
+            first_id=first,
+            second_id=second,
+            black=first,
+            white=second,
+            rules=spec.ruleset.model_dump(mode="json"),
+            clock_spec=dict(clock),
+            spec=spec_d,
             status="active" if present else "waiting",
             phase="opening" if spec.ruleset.track == "professional" else "play",
-            to_act=first if present else None, version=1, seq=1, n_actions=0,
-            joined_first=present, joined_second=present, draw_offer_by=None,
-            clock_first_ms=cs.first_ms, clock_second_ms=cs.second_ms, increment_ms=inc,
-            clock_running=cs.running, clock_since_ms=cs.since_ms, flag_due_ms=cs.flag_due_ms,
-            no_show_due_ms=None if present else no_show_due, created_ms=now,
+            to_act=first if present else None,
+            version=1,
+            seq=1,
+            n_actions=0,
+            joined_first=present,
+            joined_second=present,
+            draw_offer_by=None,
+            clock_first_ms=cs.first_ms,
+            clock_second_ms=cs.second_ms,
+            increment_ms=inc,
+            clock_running=cs.running,
+            clock_since_ms=cs.since_ms,
+            flag_due_ms=cs.flag_due_ms,
+            no_show_due_ms=None if present else no_show_due,
+            created_ms=now,
         )
         await session.execute(games.insert().values(**row))
-        await session.execute(game_events.insert().values(
-            game_id=gid, seq=1, round_key=round_key(event_code, section_id, rnd), kind="created",
-            data={"game_id": gid, "black": first, "white": second, "game_no": n, "status": row["status"]},
-            at_ms=now))
-        uow.emit(GameStarted(event_code=event_code, stage=stage, section_id=section_id, round=rnd,
-                             pairing_id=spec.pairing_id, game_id=gid, game_no=n, black=first, white=second,
-                             playoff_id=playoff_id, first=first, second=second),
-                 event_id=uuid.uuid5(NS, f"{gid}/started"))
+        await session.execute(
+            game_events.insert().values(
+                game_id=gid,
+                seq=1,
+                round_key=round_key(event_code, section_id, rnd),
+                kind="created",
+                data={"game_id": gid, "black": first, "white": second, "game_no": n, "status": row["status"]},
+                at_ms=now,
+            )
+        )
+        uow.emit(
+            GameStarted(
+                event_code=event_code,
+                stage=stage,
+                section_id=section_id,
+                round=rnd,
+                pairing_id=spec.pairing_id,
+                game_id=gid,
+                game_no=n,
+                black=first,
+                white=second,
+                playoff_id=playoff_id,
+                first=first,
+                second=second,
+            ),
+            event_id=uuid.uuid5(NS, f"{gid}/started"),
+        )
         decided = await decisions.decision_for(session, row)
         if decided is not None:  # the arbiter's result arrived before the game existed
             await decisions.apply(self, uow, [dict(await self._row(session, gid))], decided)
@@ -243,8 +338,15 @@ class GameService:
                 raise Forbidden("not_your_player", f"this key may not act for {player_id!r}")
         return role
 
-    async def act(self, game_id: str, principal, player_id: str, kind: str, data: dict | None = None,
-                  idem: KeyedRequest | None = None) -> dict:
+    async def act(
+        self,
+        game_id: str,
+        principal,
+        player_id: str,
+        kind: str,
+        data: dict | None = None,
+        idem: KeyedRequest | None = None,
+    ) -> dict:
         """One player action, retried on a version conflict; returns the game summary. A
         request whose Idempotency-Key is stored returns the stored summary marked
         ``_replayed`` (or raises the stored refusal with the replay header)."""
@@ -323,20 +425,31 @@ class GameService:
         row = {**g, **values}
         summary = _summary(row, live)
         a, e = action_rows[0], event_rows[0]
-        move = MoveWrite({**row, "version": g["version"], "kind": a["kind"], "role": a["role"],
-                          "player_id": a["player_id"], "data": a["data"], "at_ms": now,
-                          "think_ms": a["think_ms"], "clock": a["clock"], "round_key": rk,
-                          "event_data": e["data"],
-                          "idem_principal": idem.principal if idem else None, "idem_key": idem.key if idem else None,
-                          "idem_fingerprint": idem.fingerprint if idem else None,
-                          "idem_response": summary if idem is not None else None})
+        move = MoveWrite(
+            {
+                **row,
+                "version": g["version"],
+                "kind": a["kind"],
+                "role": a["role"],
+                "player_id": a["player_id"],
+                "data": a["data"],
+                "at_ms": now,
+                "think_ms": a["think_ms"],
+                "clock": a["clock"],
+                "round_key": rk,
+                "event_data": e["data"],
+                "idem_principal": idem.principal if idem else None,
+                "idem_key": idem.key if idem else None,
+                "idem_fingerprint": idem.fingerprint if idem else None,
+                "idem_response": summary if idem is not None else None,
+            }
+        )
         if not await self.writer.write(move):
             raise _Retry()
         self._remember(game_id, summary["_version"], live, row)
         return summary
 
-    async def _commit(self, uow, g, live: LiveGame, change: Change, now: int,
-                      idem: KeyedRequest | None) -> dict:
+    async def _commit(self, uow, g, live: LiveGame, change: Change, now: int, idem: KeyedRequest | None) -> dict:
         """Save a judged change (and the answer under its idempotency key) in ``uow``."""
         summary = await self._save(uow, g, live, change, now)
         if idem is not None:
@@ -380,9 +493,17 @@ class GameService:
         flagged = cs.flagged(now)
         if flagged:
             live.apply("flag" if len(flagged) == 1 else "both_flags", flagged[0], {})
-            ch.actions.append(dict(kind="flag" if len(flagged) == 1 else "both_flags", role=flagged[0],
-                                   player_id=live.player(flagged[0]), data={}))
-            ch.error = Conflict("flagged", "the time ran out before this action", {"player_id": live.player(flagged[0])})
+            ch.actions.append(
+                dict(
+                    kind="flag" if len(flagged) == 1 else "both_flags",
+                    role=flagged[0],
+                    player_id=live.player(flagged[0]),
+                    data={},
+                )
+            )
+            ch.error = Conflict(
+                "flagged", "the time ran out before this action", {"player_id": live.player(flagged[0])}
+            )
             return ch
         if kind == "draw":
             action = data.get("action")
@@ -406,8 +527,9 @@ class GameService:
                 ch.events.append(("draw_declined", {"player_id": player}))
             return ch
         if role != live.expected_role:
-            raise Conflict("not_your_turn", "it is the other player's turn",
-                           {"expected": live.player(live.expected_role)})
+            raise Conflict(
+                "not_your_turn", "it is the other player's turn", {"expected": live.player(live.expected_role)}
+            )
         try:
             live.apply(kind, role, data)
         except IllegalAction as exc:
@@ -435,18 +557,37 @@ class GameService:
         action_rows, event_rows = [], []
         for a in ch.actions:
             n_actions += 1
-            action_rows.append(dict(
-                game_id=g["game_id"], idx=n_actions, kind=a["kind"], role=a["role"], player_id=a["player_id"],
-                data=a["data"], at_ms=now, think_ms=a.get("think_ms"), clock=readings))
+            action_rows.append(
+                dict(
+                    game_id=g["game_id"],
+                    idx=n_actions,
+                    kind=a["kind"],
+                    role=a["role"],
+                    player_id=a["player_id"],
+                    data=a["data"],
+                    at_ms=now,
+                    think_ms=a.get("think_ms"),
+                    clock=readings,
+                )
+            )
             seq += 1
-            event_rows.append(dict(seq=seq, kind="action", data={
-                "action": a["kind"], "player_id": a["player_id"], **a["data"], "moves": len(live.game.history),
-                "clocks": readings}))
+            event_rows.append(
+                dict(
+                    seq=seq,
+                    kind="action",
+                    data={
+                        "action": a["kind"],
+                        "player_id": a["player_id"],
+                        **a["data"],
+                        "moves": len(live.game.history),
+                        "clocks": readings,
+                    },
+                )
+            )
         for kind, data in ch.events:
             seq += 1
             event_rows.append(dict(seq=seq, kind=kind, data={**data, "clocks": readings}))
-        values.update(phase=live.phase, to_act=None, n_actions=n_actions, black=live.black, white=live.white,
-                      seq=seq)
+        values.update(phase=live.phase, to_act=None, n_actions=n_actions, black=live.black, white=live.white, seq=seq)
         if values.get("status", g["status"]) == "active" and not live.is_over:
             values["to_act"] = live.player(live.expected_role)
         return values, action_rows, event_rows, round_key(g["event_code"], g["section_id"], g["round"])
@@ -462,21 +603,28 @@ class GameService:
         if live.is_over and g["status"] != "finished":
             plan = await self._finish_plan(uow, g, live, values, now)
             values["seq"] += 1
-            event_rows.append(dict(seq=values["seq"], kind="finished", data={
-                k: plan[k] for k in ("result", "reason", "winner", "foul", "outcome", "double_forfeit")}
-                | {"clocks": _readings(_clock({**g, **values}), live, now)}))
+            event_rows.append(
+                dict(
+                    seq=values["seq"],
+                    kind="finished",
+                    data={k: plan[k] for k in ("result", "reason", "winner", "foul", "outcome", "double_forfeit")}
+                    | {"clocks": _readings(_clock({**g, **values}), live, now)},
+                )
+            )
         values["version"] = g["version"] + 1
         # the version check comes first: it takes the row lock, so every writer of this game
         # (actions, the sweeper) locks in the same order and a stale writer retries
-        res = await s.execute(update(games).where(and_(games.c.game_id == g["game_id"],
-                                                       games.c.version == g["version"])).values(**values))
+        res = await s.execute(
+            update(games).where(and_(games.c.game_id == g["game_id"], games.c.version == g["version"])).values(**values)
+        )
         if res.rowcount != 1:
             raise _Retry()
         if action_rows:
             await s.execute(game_actions.insert(), action_rows)
         if event_rows:
-            await s.execute(game_events.insert(), [dict(game_id=g["game_id"], round_key=rk, at_ms=now, **e)
-                                                   for e in event_rows])
+            await s.execute(
+                game_events.insert(), [dict(game_id=g["game_id"], round_key=rk, at_ms=now, **e) for e in event_rows]
+            )
         if plan is not None:
             await self._finish_apply(uow, g, live, values, plan)
         row = {**g, **values}
@@ -490,16 +638,34 @@ class GameService:
         colour = "double_forfeit" if live.double_forfeit else colour_result(result)
         reason = reason_name(result)
         winner = live.player(live.winner_role())
-        values.update(status="finished", result=colour, reason=reason, foul=result.foul, winner=winner,
-                      flag_due_ms=None, no_show_due_ms=None, finished_ms=now, draw_offer_by=None, to_act=None)
+        values.update(
+            status="finished",
+            result=colour,
+            reason=reason,
+            foul=result.foul,
+            winner=winner,
+            flag_due_ms=None,
+            no_show_due_ms=None,
+            finished_ms=now,
+            draw_offer_by=None,
+            to_act=None,
+        )
         # the pairing: its earlier games, then this one, seen as players a / b
-        prev = (await uow.session.execute(
-            select(games.c.winner, games.c.reason, games.c.outcome).where(
-                games.c.event_code == g["event_code"], games.c.stage == g["stage"],
-                games.c.section_id == g["section_id"], games.c.round == g["round"],
-                games.c.pairing_id == g["pairing_id"], games.c.game_no < g["game_no"],
-                (games.c.playoff_id == g["playoff_id"]) if g["playoff_id"] else games.c.playoff_id.is_(None))
-            .order_by(games.c.game_no))).all()
+        prev = (
+            await uow.session.execute(
+                select(games.c.winner, games.c.reason, games.c.outcome)
+                .where(
+                    games.c.event_code == g["event_code"],
+                    games.c.stage == g["stage"],
+                    games.c.section_id == g["section_id"],
+                    games.c.round == g["round"],
+                    games.c.pairing_id == g["pairing_id"],
+                    games.c.game_no < g["game_no"],
+                    (games.c.playoff_id == g["playoff_id"]) if g["playoff_id"] else games.c.playoff_id.is_(None),
+                )
+                .order_by(games.c.game_no)
+            )
+        ).all()
 
         def ab(pid):
             return None if pid is None else "a" if pid == g["player_a"] else "b"
@@ -512,38 +678,86 @@ class GameService:
         if nxt.game_no is None:
             outcome = {"first_points": nxt.a_points, "second_points": nxt.b_points}
             values["outcome"] = outcome
-        return {"result": colour, "reason": reason, "winner": winner, "foul": result.foul, "outcome": outcome,
-                "double_forfeit": live.double_forfeit, "next": nxt}
+        return {
+            "result": colour,
+            "reason": reason,
+            "winner": winner,
+            "foul": result.foul,
+            "outcome": outcome,
+            "double_forfeit": live.double_forfeit,
+            "next": nxt,
+        }
 
     async def _finish_apply(self, uow, g, live: LiveGame, values: dict, plan: dict) -> None:
         """The pairing's next game, and game.finished with the full record."""
         nxt = plan["next"]
         if nxt.game_no is not None:
             spec = PairingSpec.model_validate(g["spec"])
-            stage_clock = g["clock_spec"] if nxt.stage == "pair" or g["unit_kind"] != "playoff" else g["spec"]["decider_clock"]
+            stage_clock = (
+                g["clock_spec"] if nxt.stage == "pair" or g["unit_kind"] != "playoff" else g["spec"]["decider_clock"]
+            )
             carry: dict[str, Any] = {"present": True}
             if g["unit_kind"] == "two_game" and spec.round_clock:
                 cs = _clock({**g, **values})
                 carry["clock"] = {g["first_id"]: cs.first_ms, g["second_id"]: cs.second_ms}
-            await self._create(uow, g["event_code"], g["stage"], g["section_id"], g["round"], spec, g["unit_kind"],
-                               nxt.game_no, first_mover=nxt.first_mover or "a", clock=stage_clock,
-                               playoff_id=g["playoff_id"], no_show_due=None, carry=carry,
-                               extra={k: v for k, v in g["spec"].items() if k == "decider_clock"})
+            await self._create(
+                uow,
+                g["event_code"],
+                g["stage"],
+                g["section_id"],
+                g["round"],
+                spec,
+                g["unit_kind"],
+                nxt.game_no,
+                first_mover=nxt.first_mover or "a",
+                clock=stage_clock,
+                playoff_id=g["playoff_id"],
+                no_show_due=None,
+                carry=carry,
+                extra={k: v for k, v in g["spec"].items() if k == "decider_clock"},
+            )
         outcome = plan["outcome"]
         rec = self.record(g, live, await self._action_meta(uow.session, g["game_id"]), values)
-        uow.emit(GameFinished(
-            event_code=g["event_code"], stage=g["stage"], section_id=g["section_id"], round=g["round"],
-            pairing_id=g["pairing_id"], game_id=g["game_id"], game_no=g["game_no"], playoff_id=g["playoff_id"],
-            black=live.black, white=live.white, winner=plan["winner"], result=plan["result"], reason=plan["reason"],
-            foul=plan["foul"], moves=live.moves, record=rec,
-            outcome=PairingOutcome(**outcome) if outcome else None, double_forfeit=live.double_forfeit,
-            first=g["player_a"], second=g["player_b"]),
-            event_id=uuid.uuid5(NS, f"{g['game_id']}/finished"))
+        uow.emit(
+            GameFinished(
+                event_code=g["event_code"],
+                stage=g["stage"],
+                section_id=g["section_id"],
+                round=g["round"],
+                pairing_id=g["pairing_id"],
+                game_id=g["game_id"],
+                game_no=g["game_no"],
+                playoff_id=g["playoff_id"],
+                black=live.black,
+                white=live.white,
+                winner=plan["winner"],
+                result=plan["result"],
+                reason=plan["reason"],
+                foul=plan["foul"],
+                moves=live.moves,
+                record=rec,
+                outcome=PairingOutcome(**outcome) if outcome else None,
+                double_forfeit=live.double_forfeit,
+                first=g["player_a"],
+                second=g["player_b"],
+            ),
+            event_id=uuid.uuid5(NS, f"{g['game_id']}/finished"),
+        )
 
     async def _action_meta(self, session, game_id: str) -> list[dict]:
-        rows = (await session.execute(
-            select(game_actions.c.kind, game_actions.c.player_id, game_actions.c.at_ms, game_actions.c.think_ms,
-                   game_actions.c.clock).where(game_actions.c.game_id == game_id).order_by(game_actions.c.idx))).all()
+        rows = (
+            await session.execute(
+                select(
+                    game_actions.c.kind,
+                    game_actions.c.player_id,
+                    game_actions.c.at_ms,
+                    game_actions.c.think_ms,
+                    game_actions.c.clock,
+                )
+                .where(game_actions.c.game_id == game_id)
+                .order_by(game_actions.c.idx)
+            )
+        ).all()
         return [dict(r._mapping) for r in rows]
 
     def record(self, g, live: LiveGame, metas: list[dict], values: dict | None = None) -> dict:
@@ -554,14 +768,29 @@ class GameService:
             n = {"opening": 3, "move": 1, "choose": 1, "pass": 1}.get(m["kind"], 0)
             at = datetime.fromtimestamp(m["at_ms"] / 1000, tz=self.runtime.clock.now().tzinfo).isoformat()
             for i in range(n):
-                plies.append({"player": m["player_id"], "at": at, "think_ms": m["think_ms"] if i == n - 1 else 0,
-                              "clock": m["clock"]})
-        rec = record_game(live.proto or live.game, players={"black": live.black, "white": live.white},
-                          move_meta=plies,
-                          clock={"initial": g["clock_spec"]["base_s"], "increment": g["increment_ms"] / 1000},
-                          meta={"game_id": g["game_id"], "event_code": g["event_code"], "section_id": g["section_id"],
-                                "round": g["round"], "pairing_id": g["pairing_id"], "game_no": g["game_no"],
-                                "double_forfeit": live.double_forfeit})
+                plies.append(
+                    {
+                        "player": m["player_id"],
+                        "at": at,
+                        "think_ms": m["think_ms"] if i == n - 1 else 0,
+                        "clock": m["clock"],
+                    }
+                )
+        rec = record_game(
+            live.proto or live.game,
+            players={"black": live.black, "white": live.white},
+            move_meta=plies,
+            clock={"initial": g["clock_spec"]["base_s"], "increment": g["increment_ms"] / 1000},
+            meta={
+                "game_id": g["game_id"],
+                "event_code": g["event_code"],
+                "section_id": g["section_id"],
+                "round": g["round"],
+                "pairing_id": g["pairing_id"],
+                "game_no": g["game_no"],
+                "double_forfeit": live.double_forfeit,
+            },
+        )
         d = rec.to_dict()
         if live.proto is not None and d.get("result") and d["result"].get("winner_player") in ("first", "second"):
             d["result"]["winner_player"] = live.player(d["result"]["winner_player"])
@@ -588,8 +817,14 @@ class GameService:
                     ch = Change()
                     if kind == "adjudicate":
                         live.apply("arbiter", None, {"result": data["result"], "note": data["reason"]})
-                        ch.actions.append(dict(kind="arbiter", role=None, player_id=None,
-                                               data={"result": data["result"], "note": data["reason"]}))
+                        ch.actions.append(
+                            dict(
+                                kind="arbiter",
+                                role=None,
+                                player_id=None,
+                                data={"result": data["result"], "note": data["reason"]},
+                            )
+                        )
                     else:
                         pid = data["player_id"]
                         role = "first" if pid == g["first_id"] else "second" if pid == g["second_id"] else None
@@ -623,10 +858,21 @@ class GameService:
         counts = {"flags": 0, "no_shows": 0, "double_forfeits": 0}
         async with self.transaction(correlation_id="gameplay-sweep") as uow:
             now = ms(uow.clock.now())
-            rows = (await uow.session.execute(
-                select(games).where(games.c.status != "finished",
-                                    or_(games.c.flag_due_ms <= now, games.c.no_show_due_ms <= now))
-                .order_by(games.c.game_id).limit(limit).with_for_update(skip_locked=True))).mappings().all()
+            rows = (
+                (
+                    await uow.session.execute(
+                        select(games)
+                        .where(
+                            games.c.status != "finished", or_(games.c.flag_due_ms <= now, games.c.no_show_due_ms <= now)
+                        )
+                        .order_by(games.c.game_id)
+                        .limit(limit)
+                        .with_for_update(skip_locked=True)
+                    )
+                )
+                .mappings()
+                .all()
+            )
             done: list[tuple[str, int, LiveGame]] = []
             for g in rows:
                 live = await self._live(uow.session, g)
@@ -641,7 +887,9 @@ class GameService:
                         counts["double_forfeits"] += 1
                     else:
                         live.apply("no_show", absent[0], {})
-                        ch.actions.append(dict(kind="no_show", role=absent[0], player_id=live.player(absent[0]), data={}))
+                        ch.actions.append(
+                            dict(kind="no_show", role=absent[0], player_id=live.player(absent[0]), data={})
+                        )
                         counts["no_shows"] += 1
                 else:
                     flagged = _clock(g).flagged(now)
@@ -674,8 +922,9 @@ class GameService:
         async with self.runtime.sessionmaker() as session:
             rows = (await session.execute(q.order_by(games.c.game_id))).mappings().all()
         # lists also say who won and the pairing's round points (on the pairing's last game)
-        return [{**_summary(r), "winner": r["winner"], "outcome": r["outcome"], "playoff_id": r["playoff_id"]}
-                for r in rows]
+        return [
+            {**_summary(r), "winner": r["winner"], "outcome": r["outcome"], "playoff_id": r["playoff_id"]} for r in rows
+        ]
 
     async def view(self, game_id: str) -> dict:
         """The full view of one game as of now."""
@@ -691,17 +940,27 @@ class GameService:
             clock_spec=g["clock_spec"],
             moves=live.moves,
             board=[{"point": a.notation, "colour": a.colour.value} for a in live.game.history if a.point is not None],
-            legal_actions=live.legal_actions() if g["status"] == "active" else (["join"] if g["status"] == "waiting" else []),
+            legal_actions=live.legal_actions()
+            if g["status"] == "active"
+            else (["join"] if g["status"] == "waiting" else []),
             forbidden=live.forbidden() if g["status"] == "active" else {},
             clocks=_readings(cs, live, now),
             opening=live.opening_info(),
             joined={g["first_id"]: g["joined_first"], g["second_id"]: g["joined_second"]},
             draw_offer_by=g["draw_offer_by"],
-            foul=g["foul"], winner=g["winner"], outcome=g["outcome"], playoff_id=g["playoff_id"],
+            foul=g["foul"],
+            winner=g["winner"],
+            outcome=g["outcome"],
+            playoff_id=g["playoff_id"],
             double_forfeit=g["result"] == "double_forfeit",
-            decision=None if decided is None else {
-                "outcome": decided["outcome"], "reason": decided["reason"], "sequence": decided["sequence"],
-                "decided_at": datetime.fromtimestamp(decided["decided_ms"] / 1000, tz=timezone.utc).isoformat()},
+            decision=None
+            if decided is None
+            else {
+                "outcome": decided["outcome"],
+                "reason": decided["reason"],
+                "sequence": decided["sequence"],
+                "decided_at": datetime.fromtimestamp(decided["decided_ms"] / 1000, tz=UTC).isoformat(),
+            },
         )
         return out
 
@@ -712,57 +971,112 @@ class GameService:
             decided = await decisions.decision_for(session, g)
         rec = self.record(g, live, metas)
         if decided is not None:  # the arbiter's result stands over what the board shows (PLAY-8)
-            rec["arbiter_decision"] = {"outcome": decided["outcome"], "reason": decided["reason"],
-                                       "result": g["result"], "winner": g["winner"]}
+            rec["arbiter_decision"] = {
+                "outcome": decided["outcome"],
+                "reason": decided["reason"],
+                "result": g["result"],
+                "winner": g["winner"],
+            }
         return rec
 
     async def events_since(self, game_id: str, since: int, limit: int = 500) -> list[dict]:
         async with self.runtime.sessionmaker() as session:
-            rows = (await session.execute(
-                select(game_events.c.game_id, game_events.c.seq, game_events.c.kind, game_events.c.data,
-                       game_events.c.at_ms).where(game_events.c.game_id == game_id, game_events.c.seq > since)
-                .order_by(game_events.c.seq).limit(limit))).mappings().all()
+            rows = (
+                (
+                    await session.execute(
+                        select(
+                            game_events.c.game_id,
+                            game_events.c.seq,
+                            game_events.c.kind,
+                            game_events.c.data,
+                            game_events.c.at_ms,
+                        )
+                        .where(game_events.c.game_id == game_id, game_events.c.seq > since)
+                        .order_by(game_events.c.seq)
+                        .limit(limit)
+                    )
+                )
+                .mappings()
+                .all()
+            )
         return [dict(r) for r in rows]
 
     async def round_events_since(self, key: str, since_id: int, limit: int = 500) -> list[dict]:
         async with self.runtime.sessionmaker() as session:
-            rows = (await session.execute(
-                select(game_events.c.id, game_events.c.game_id, game_events.c.seq, game_events.c.kind,
-                       game_events.c.data, game_events.c.at_ms)
-                .where(game_events.c.round_key == key, game_events.c.id > since_id)
-                .order_by(game_events.c.id).limit(limit))).mappings().all()
+            rows = (
+                (
+                    await session.execute(
+                        select(
+                            game_events.c.id,
+                            game_events.c.game_id,
+                            game_events.c.seq,
+                            game_events.c.kind,
+                            game_events.c.data,
+                            game_events.c.at_ms,
+                        )
+                        .where(game_events.c.round_key == key, game_events.c.id > since_id)
+                        .order_by(game_events.c.id)
+                        .limit(limit)
+                    )
+                )
+                .mappings()
+                .all()
+            )
         return [dict(r) for r in rows]
 
     async def game_exists(self, game_id: str) -> bool:
         async with self.runtime.sessionmaker() as session:
-            return (await session.execute(select(func.count()).select_from(games)
-                                          .where(games.c.game_id == game_id))).scalar_one() > 0
+            return (
+                await session.execute(select(func.count()).select_from(games).where(games.c.game_id == game_id))
+            ).scalar_one() > 0
 
 
-_REASONS = {"five": "five", "forbidden": "forbidden", "time_forfeit": "time", "resignation": "resignation",
-            "no_show": "no_show", "arbiter": "arbiter", "draw_agreement": "agreement", "draw_passes": "passes",
-            "draw_full_board": "full_board", "draw_both_flags": "both_flags"}
+_REASONS = {
+    "five": "five",
+    "forbidden": "forbidden",
+    "time_forfeit": "time",
+    "resignation": "resignation",
+    "no_show": "no_show",
+    "arbiter": "arbiter",
+    "draw_agreement": "agreement",
+    "draw_passes": "passes",
+    "draw_full_board": "full_board",
+    "draw_both_flags": "both_flags",
+}
 
 
-_PLAIN_VALUES = frozenset({"clock_first_ms", "clock_second_ms", "clock_running", "clock_since_ms", "flag_due_ms",
-                           "draw_offer_by"})
+_PLAIN_VALUES = frozenset(
+    {"clock_first_ms", "clock_second_ms", "clock_running", "clock_since_ms", "flag_due_ms", "draw_offer_by"}
+)
 
 
 def _plain(g, live: LiveGame, ch: Change) -> bool:
     """A move in an active game that does not end it: one action row, no other event, only the
     clock and draw-offer columns change (what the group-committed writer handles)."""
-    return (ch.error is None and len(ch.actions) == 1 and not ch.events and not live.is_over
-            and g["status"] == "active" and ch.values.keys() <= _PLAIN_VALUES)
+    return (
+        ch.error is None
+        and len(ch.actions) == 1
+        and not ch.events
+        and not live.is_over
+        and g["status"] == "active"
+        and ch.values.keys() <= _PLAIN_VALUES
+    )
 
 
 def _clock(g) -> ClockState:
-    return ClockState(g["clock_first_ms"], g["clock_second_ms"], g["increment_ms"], g["clock_running"],
-                      g["clock_since_ms"])
+    return ClockState(
+        g["clock_first_ms"], g["clock_second_ms"], g["increment_ms"], g["clock_running"], g["clock_since_ms"]
+    )
 
 
 def _clock_values(cs: ClockState) -> dict[str, Any]:
-    return dict(clock_first_ms=cs.first_ms, clock_second_ms=cs.second_ms, clock_running=cs.running,
-                clock_since_ms=cs.since_ms, flag_due_ms=cs.flag_due_ms)
+    return dict(
+        clock_first_ms=cs.first_ms,
+        clock_second_ms=cs.second_ms,
+        clock_running=cs.running,
+        clock_since_ms=cs.since_ms,
+        flag_due_ms=cs.flag_due_ms,
+    )
 
 
 def _readings(cs: ClockState, live: LiveGame, now: int) -> dict[str, Any]:
@@ -776,10 +1090,21 @@ def _readings(cs: ClockState, live: LiveGame, now: int) -> dict[str, Any]:
 
 def _summary(g, live: LiveGame | None = None) -> dict[str, Any]:
     return {
-        "game_id": g["game_id"], "event_code": g["event_code"], "stage": g["stage"], "section_id": g["section_id"],
-        "round": g["round"], "pairing_id": g["pairing_id"], "game_no": g["game_no"],
-        "black": g["black"], "white": g["white"], "status": g["status"], "phase": g["phase"],
-        "to_act": g["to_act"], "seq": g["seq"], "result": g["result"], "reason": g["reason"],
+        "game_id": g["game_id"],
+        "event_code": g["event_code"],
+        "stage": g["stage"],
+        "section_id": g["section_id"],
+        "round": g["round"],
+        "pairing_id": g["pairing_id"],
+        "game_no": g["game_no"],
+        "black": g["black"],
+        "white": g["white"],
+        "status": g["status"],
+        "phase": g["phase"],
+        "to_act": g["to_act"],
+        "seq": g["seq"],
+        "result": g["result"],
+        "reason": g["reason"],
         "_version": g["version"],
     }
 
@@ -794,8 +1119,9 @@ def _error_body(err: ServiceError) -> dict:
 def _replay(stored: Stored) -> dict:
     if stored.status != 200:
         e = stored.body["error"]
-        raise ServiceError(e["code"], e["message"], e.get("details"), status=stored.status,
-                           headers={REPLAYED_HEADER: "true"})
+        raise ServiceError(
+            e["code"], e["message"], e.get("details"), status=stored.status, headers={REPLAYED_HEADER: "true"}
+        )
     return {**stored.body, "_replayed": True}
 
 
@@ -810,4 +1136,3 @@ async def run_sweeper(service: GameService, poll_s: float = 0.25) -> None:
             counts = {}
         # more may be due when a batch did work: claim the next one at once
         await asyncio.sleep(0 if sum(counts.values()) else poll_s)
-

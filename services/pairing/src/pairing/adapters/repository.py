@@ -4,6 +4,7 @@ Every use case loads the section with its tournament row locked (``SELECT … FO
 compiles away on SQLite, where writes are serialised anyway), so two replicas handling two
 ``game.finished`` of one section at once run one after the other and a round is paired once.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -71,24 +72,46 @@ async def load(session, ec: str, sid: str, *, lock: bool = False) -> SectionStat
     if row is None:
         return None
     st = SectionState(dict(row), SectionRules.model_validate(row["rules"]), {})
-    for e in (await session.execute(select(orm.entrants).where(_where(orm.entrants, ec, sid))
-                                    .order_by(orm.entrants.c.start_no))).mappings():
+    for e in (
+        await session.execute(
+            select(orm.entrants).where(_where(orm.entrants, ec, sid)).order_by(orm.entrants.c.start_no)
+        )
+    ).mappings():
         d = dict(e)
         d["entrant"] = Entrant.model_validate(e["data"])
         st.entrants[e["start_no"]] = d
     for r in (await session.execute(select(orm.rounds).where(_where(orm.rounds, ec, sid)))).mappings():
         st.rounds[r["round"]] = dict(r)
-    for p in (await session.execute(select(orm.pairings).where(_where(orm.pairings, ec, sid)).order_by(
-            orm.pairings.c.round, orm.pairings.c.match_no, orm.pairings.c.board))).mappings():
+    for p in (
+        await session.execute(
+            select(orm.pairings)
+            .where(_where(orm.pairings, ec, sid))
+            .order_by(orm.pairings.c.round, orm.pairings.c.match_no, orm.pairings.c.board)
+        )
+    ).mappings():
         st.pairings.setdefault(p["round"], []).append(dict(p))
-    for b in (await session.execute(select(orm.byes).where(_where(orm.byes, ec, sid)).order_by(
-            orm.byes.c.round, orm.byes.c.start_no))).mappings():
+    for b in (
+        await session.execute(
+            select(orm.byes).where(_where(orm.byes, ec, sid)).order_by(orm.byes.c.round, orm.byes.c.start_no)
+        )
+    ).mappings():
         st.byes.setdefault(b["round"], []).append(dict(b))
-    st.requests = [dict(r) for r in (await session.execute(
-        select(orm.bye_requests).where(_where(orm.bye_requests, ec, sid))
-        .order_by(orm.bye_requests.c.round, orm.bye_requests.c.start_no))).mappings()]
-    st.ties = [dict(r) for r in (await session.execute(
-        select(orm.ties).where(_where(orm.ties, ec, sid)).order_by(orm.ties.c.tie_id))).mappings()]
+    st.requests = [
+        dict(r)
+        for r in (
+            await session.execute(
+                select(orm.bye_requests)
+                .where(_where(orm.bye_requests, ec, sid))
+                .order_by(orm.bye_requests.c.round, orm.bye_requests.c.start_no)
+            )
+        ).mappings()
+    ]
+    st.ties = [
+        dict(r)
+        for r in (
+            await session.execute(select(orm.ties).where(_where(orm.ties, ec, sid)).order_by(orm.ties.c.tie_id))
+        ).mappings()
+    ]
     return st
 
 
@@ -101,7 +124,9 @@ async def lock_row(session, ec: str, sid: str) -> dict[str, Any] | None:
 
 async def pairing_row(session, ec: str, sid: str, pairing_id: str) -> dict[str, Any] | None:
     p = orm.pairings
-    row = (await session.execute(select(p).where(_where(p, ec, sid) & (p.c.pairing_id == pairing_id)))).mappings().first()
+    row = (
+        (await session.execute(select(p).where(_where(p, ec, sid) & (p.c.pairing_id == pairing_id)))).mappings().first()
+    )
     return dict(row) if row else None
 
 
@@ -114,25 +139,52 @@ async def open_pairings(session, ec: str, sid: str, rnd: int) -> int:
 
 
 async def update_tournament(session, st: SectionState, **values) -> None:
-    await session.execute(update(orm.tournaments).where(_where(orm.tournaments, st.event_code, st.section_id))
-                          .values(**values))
+    await session.execute(
+        update(orm.tournaments).where(_where(orm.tournaments, st.event_code, st.section_id)).values(**values)
+    )
     st.row.update(values)
 
 
-async def insert_round(session, st: SectionState, rnd: int, status: str, now: datetime, pairing_rows: list[dict],
-                       bye_rows: list[dict], paired_by: str = "engine") -> None:
+async def insert_round(
+    session,
+    st: SectionState,
+    rnd: int,
+    status: str,
+    now: datetime,
+    pairing_rows: list[dict],
+    bye_rows: list[dict],
+    paired_by: str = "engine",
+) -> None:
     """Store a round (replacing a draft of the same number)."""
     await delete_round(session, st, rnd)
-    row = dict(**st.key, round=rnd, status=status, paired_at=now, paired_by=paired_by,
-               published_at=now if status == "published" else None, starts_at=now if status == "published" else None)
+    row = dict(
+        **st.key,
+        round=rnd,
+        status=status,
+        paired_at=now,
+        paired_by=paired_by,
+        published_at=now if status == "published" else None,
+        starts_at=now if status == "published" else None,
+    )
     await session.execute(insert(orm.rounds).values(**row))
     if pairing_rows:
         await session.execute(insert(orm.pairings), [dict(**st.key, round=rnd, **p) for p in pairing_rows])
     if bye_rows:
         await session.execute(insert(orm.byes), [dict(**st.key, round=rnd, **b) for b in bye_rows])
     st.rounds[rnd] = row
-    st.pairings[rnd] = [dict(**st.key, round=rnd, outcome=None, first_points=None, second_points=None,
-                             result_source=None, result_at=None, **p) for p in pairing_rows]
+    st.pairings[rnd] = [
+        dict(
+            **st.key,
+            round=rnd,
+            outcome=None,
+            first_points=None,
+            second_points=None,
+            result_source=None,
+            result_at=None,
+            **p,
+        )
+        for p in pairing_rows
+    ]
     st.byes[rnd] = [dict(**st.key, round=rnd, **b) for b in bye_rows]
 
 
@@ -145,22 +197,32 @@ async def delete_round(session, st: SectionState, rnd: int) -> None:
 
 
 async def update_round(session, st: SectionState, rnd: int, **values) -> None:
-    await session.execute(update(orm.rounds).where(_where(orm.rounds, st.event_code, st.section_id)
-                                                   & (orm.rounds.c.round == rnd)).values(**values))
+    await session.execute(
+        update(orm.rounds)
+        .where(_where(orm.rounds, st.event_code, st.section_id) & (orm.rounds.c.round == rnd))
+        .values(**values)
+    )
     st.rounds[rnd].update(values)
 
 
 async def set_result(session, st: SectionState | None, p: dict, **values) -> None:
-    await session.execute(update(orm.pairings).where(
-        _where(orm.pairings, p["event_code"], p["section_id"]) & (orm.pairings.c.round == p["round"])
-        & (orm.pairings.c.pairing_id == p["pairing_id"])).values(**values))
+    await session.execute(
+        update(orm.pairings)
+        .where(
+            _where(orm.pairings, p["event_code"], p["section_id"])
+            & (orm.pairings.c.round == p["round"])
+            & (orm.pairings.c.pairing_id == p["pairing_id"])
+        )
+        .values(**values)
+    )
     p.update(values)
 
 
 async def game_recorded(session, ec: str, sid: str, playoff_id: str, pairing_id: str, game_no: int) -> bool:
     g = orm.games
-    q = select(g.c.id).where(_where(g, ec, sid) & (g.c.playoff_id == playoff_id) & (g.c.pairing_id == pairing_id)
-                             & (g.c.game_no == game_no))
+    q = select(g.c.id).where(
+        _where(g, ec, sid) & (g.c.playoff_id == playoff_id) & (g.c.pairing_id == pairing_id) & (g.c.game_no == game_no)
+    )
     return (await session.execute(q)).first() is not None
 
 
@@ -170,45 +232,62 @@ async def record_game(session, **values) -> None:
 
 async def games_of(session, ec: str, sid: str) -> list[dict]:
     g = orm.games
-    rows = (await session.execute(select(g).where(_where(g, ec, sid)).order_by(
-        g.c.playoff_id, g.c.round, g.c.pairing_id, g.c.game_no))).mappings()
+    rows = (
+        await session.execute(
+            select(g).where(_where(g, ec, sid)).order_by(g.c.playoff_id, g.c.round, g.c.pairing_id, g.c.game_no)
+        )
+    ).mappings()
     return [dict(r) for r in rows]
 
 
 async def add_request(session, st: SectionState, **values) -> None:
     br = orm.bye_requests
-    await session.execute(delete(br).where(_where(br, st.event_code, st.section_id) & (br.c.round == values["round"])
-                                           & (br.c.start_no == values["start_no"])))
+    await session.execute(
+        delete(br).where(
+            _where(br, st.event_code, st.section_id)
+            & (br.c.round == values["round"])
+            & (br.c.start_no == values["start_no"])
+        )
+    )
     await session.execute(insert(br).values(**st.key, **values))
-    st.requests = [r for r in st.requests if not (r["round"] == values["round"] and r["start_no"] == values["start_no"])]
+    st.requests = [
+        r for r in st.requests if not (r["round"] == values["round"] and r["start_no"] == values["start_no"])
+    ]
     st.requests.append(dict(**st.key, **values))
 
 
 async def set_withdrawn(session, st: SectionState, start_no: int, after_round: int, reason: str, now, by: str) -> None:
     w = orm.withdrawals
     await session.execute(delete(w).where(_where(w, st.event_code, st.section_id) & (w.c.start_no == start_no)))
-    await session.execute(insert(w).values(**st.key, start_no=start_no, after_round=after_round, reason=reason,
-                                           created_at=now, by=by))
-    await session.execute(update(orm.entrants).where(_where(orm.entrants, st.event_code, st.section_id)
-                                                      & (orm.entrants.c.start_no == start_no))
-                          .values(withdrawn_after=after_round))
+    await session.execute(
+        insert(w).values(**st.key, start_no=start_no, after_round=after_round, reason=reason, created_at=now, by=by)
+    )
+    await session.execute(
+        update(orm.entrants)
+        .where(_where(orm.entrants, st.event_code, st.section_id) & (orm.entrants.c.start_no == start_no))
+        .values(withdrawn_after=after_round)
+    )
     st.entrants[start_no]["withdrawn_after"] = after_round
 
 
 async def upsert_tie(session, st: SectionState, tie: dict) -> None:
     t = orm.ties
     await session.execute(delete(t).where(_where(t, st.event_code, st.section_id) & (t.c.tie_id == tie["tie_id"])))
-    await session.execute(insert(t).values(**st.key, **{k: v for k, v in tie.items()
-                                                         if k not in ("event_code", "section_id")}))
-    st.ties = [x for x in st.ties if x["tie_id"] != tie["tie_id"]] + [dict(**st.key, **{
-        k: v for k, v in tie.items() if k not in ("event_code", "section_id")})]
+    await session.execute(
+        insert(t).values(**st.key, **{k: v for k, v in tie.items() if k not in ("event_code", "section_id")})
+    )
+    st.ties = [x for x in st.ties if x["tie_id"] != tie["tie_id"]] + [
+        dict(**st.key, **{k: v for k, v in tie.items() if k not in ("event_code", "section_id")})
+    ]
     st.ties.sort(key=lambda x: x["tie_id"])
 
 
-async def add_audit(session, st: SectionState, *, at, role: str, key_id: str, action: str, rnd: int | None,
-                    details: dict) -> None:
-    await session.execute(insert(orm.audit).values(**st.key, at=at, role=role, key_id=key_id, action=action,
-                                                   round=rnd, details=details))
+async def add_audit(
+    session, st: SectionState, *, at, role: str, key_id: str, action: str, rnd: int | None, details: dict
+) -> None:
+    await session.execute(
+        insert(orm.audit).values(**st.key, at=at, role=role, key_id=key_id, action=action, round=rnd, details=details)
+    )
 
 
 async def audit_of(session, ec: str, sid: str) -> list[dict]:
@@ -225,7 +304,21 @@ async def withdrawals_of(session, ec: str, sid: str) -> list[dict]:
 
 async def sections_of(session, ec: str) -> list[dict]:
     t = orm.tournaments
-    rows = (await session.execute(select(t.c.section_id, t.c.stage, t.c.name, t.c.status, t.c.current_round,
-                                         t.c.rounds_planned, t.c.format, t.c.kind, t.c.revision)
-                                  .where(t.c.event_code == ec).order_by(t.c.section_id))).mappings()
+    rows = (
+        await session.execute(
+            select(
+                t.c.section_id,
+                t.c.stage,
+                t.c.name,
+                t.c.status,
+                t.c.current_round,
+                t.c.rounds_planned,
+                t.c.format,
+                t.c.kind,
+                t.c.revision,
+            )
+            .where(t.c.event_code == ec)
+            .order_by(t.c.section_id)
+        )
+    ).mappings()
     return [dict(r) for r in rows]

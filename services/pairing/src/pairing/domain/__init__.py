@@ -47,22 +47,58 @@ from .berger import berger_round, berger_table, pair_round_robin
 from .checker import IllegalPairing, check_round
 from .formats import ROUND_ROBIN, SWISS, FormatRule, choose_format
 from .model import (
-    Board, Code, Colour, ForbiddenGroup, Outcome, Player, PointSystem, ResultError, RoundEntry, RoundPairing,
-    Tournament, active_players, add_player, record_round, withdraw,
+    Board,
+    Code,
+    Colour,
+    ForbiddenGroup,
+    Outcome,
+    Player,
+    PointSystem,
+    ResultError,
+    RoundEntry,
+    RoundPairing,
+    Tournament,
+    active_players,
+    add_player,
+    record_round,
+    withdraw,
 )
 from .playoffs import ARBITER, PLAYOFF, TieGroup, apply_playoff, ties_needing_decision
 from .ranking import StandingRow, rank
 from .scoring import (
-    MatchPoints, TwoGamePoints, match_points, two_game_movers, two_game_round_outcome, two_game_round_points,
+    MatchPoints,
+    TwoGamePoints,
+    match_points,
+    two_game_movers,
+    two_game_round_outcome,
+    two_game_round_points,
 )
 from .standings import (
-    ORDER_ROUND_ROBIN, ORDER_SWISS, ORDER_SZ_ONLINE, cross_table, cross_table_csv, standings, standings_by_gender,
-    standings_csv, standings_json,
+    ORDER_ROUND_ROBIN,
+    ORDER_SWISS,
+    ORDER_SZ_ONLINE,
+    cross_table,
+    cross_table_csv,
+    standings,
+    standings_by_gender,
+    standings_csv,
+    standings_json,
 )
 from .swiss import ByeRules, GacruxDutch, NoLegalPairing, SwissEngine, forbidden_from_units, pair_swiss_round
 from .teams import (
-    ORDER_TEAM_ROUND_ROBIN, ORDER_TEAM_SWISS, Team, TeamMatchResult, TeamRound, TeamTournament, board_assignments,
-    board_one_players, pair_team_round_robin, pair_team_swiss_round, record_team_round, team_standings, team_values,
+    ORDER_TEAM_ROUND_ROBIN,
+    ORDER_TEAM_SWISS,
+    Team,
+    TeamMatchResult,
+    TeamRound,
+    TeamTournament,
+    board_assignments,
+    board_one_players,
+    pair_team_round_robin,
+    pair_team_swiss_round,
+    record_team_round,
+    team_standings,
+    team_values,
 )
 from .tiebreaks import INDIVIDUAL_TIEBREAKS, Edition, TiebreakConfig, compute_tiebreaks
 from .trf import TrfError, export_trf, import_trf

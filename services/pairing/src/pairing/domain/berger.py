@@ -7,7 +7,7 @@ Board 1 holds player n's game; n moves second in odd rounds and first in even ro
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from .model import Board, Code, RoundPairing
 

@@ -10,7 +10,7 @@ in the final round, which an event can switch on with ``topscorer_exemption``.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from .model import Code, Colour, RoundPairing, Tournament
 
@@ -45,8 +45,9 @@ def is_topscorer(t: Tournament, pid: int, round_: int) -> bool:
     return round_ == t.rounds_planned and t.score(pid) > t.points.win * (round_ - 1) / 2
 
 
-def check_round(t: Tournament, rp: RoundPairing, participants: Iterable[int],
-                topscorer_exemption: bool = False) -> list[str]:
+def check_round(
+    t: Tournament, rp: RoundPairing, participants: Iterable[int], topscorer_exemption: bool = False
+) -> list[str]:
     """Return the list of violated absolute criteria (empty list = legal)."""
     problems: list[str] = []
     part = set(participants)

@@ -10,8 +10,8 @@ ROUND_ROBIN = "round_robin"
 
 @dataclass(frozen=True)
 class FormatRule:
-    round_robin_max_entries: int      # up to this many entries: single round robin
-    swiss_rounds: int                 # rounds of the Swiss otherwise (e.g. 7 free / 5 professional)
+    round_robin_max_entries: int  # up to this many entries: single round robin
+    swiss_rounds: int  # rounds of the Swiss otherwise (e.g. 7 free / 5 professional)
 
 
 def choose_format(entries: int, rule: FormatRule) -> tuple[str, int]:

@@ -10,17 +10,17 @@ Conventions used everywhere in ``pairing.domain``:
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Iterable, Mapping
 
 
 class Colour(str, Enum):
-    FIRST = "w"   # moves first (tentative black); TRF 'w'
+    FIRST = "w"  # moves first (tentative black); TRF 'w'
     SECOND = "b"  # moves second; TRF 'b'
 
     @property
-    def other(self) -> "Colour":
+    def other(self) -> Colour:
         return Colour.SECOND if self is Colour.FIRST else Colour.FIRST
 
 
@@ -30,13 +30,13 @@ class Code(str, Enum):
     WIN = "1"
     DRAW = "="
     LOSS = "0"
-    FORFEIT_WIN = "+"    # opponent absent: counts as a win for points (PAIR-6)
+    FORFEIT_WIN = "+"  # opponent absent: counts as a win for points (PAIR-6)
     FORFEIT_LOSS = "-"
-    PAIRING_BYE = "U"    # pairing-allocated bye (PAB)
-    FULL_BYE = "F"       # full-point bye (e.g. arbiter-forced)
-    HALF_BYE = "H"       # requested bye scored as a draw
-    ZERO_BYE = "Z"       # requested bye scored zero / not paired
-    ABSENT = " "         # not in the tournament that round (late entry, after withdrawal)
+    PAIRING_BYE = "U"  # pairing-allocated bye (PAB)
+    FULL_BYE = "F"  # full-point bye (e.g. arbiter-forced)
+    HALF_BYE = "H"  # requested bye scored as a draw
+    ZERO_BYE = "Z"  # requested bye scored zero / not paired
+    ABSENT = " "  # not in the tournament that round (late entry, after withdrawal)
 
     @property
     def over_the_board(self) -> bool:
@@ -59,11 +59,11 @@ class PointSystem:
     win: float = 2
     draw: float = 1
     loss: float = 0
-    forfeit_win: float | None = None   # None: same as win
+    forfeit_win: float | None = None  # None: same as win
     forfeit_loss: float = 0
-    pairing_bye: float | None = None   # None: same as win
-    full_bye: float | None = None      # None: same as win
-    half_bye: float | None = None      # None: same as draw
+    pairing_bye: float | None = None  # None: same as win
+    full_bye: float | None = None  # None: same as win
+    half_bye: float | None = None  # None: same as draw
     zero_bye: float = 0
 
     def points(self, code: Code) -> float:
@@ -109,12 +109,12 @@ class RoundEntry:
 
 @dataclass(frozen=True)
 class Player:
-    id: int                         # start number, 1..n
+    id: int  # start number, 1..n
     name: str = ""
     rating: int = 0
-    gender: str = ""                # "m" / "f" (REG-12 merged sections rank by gender)
-    unit: str | None = None         # club / province; used for forbidden pairs
-    entry_round: int = 1            # late entry: first round the player can be paired
+    gender: str = ""  # "m" / "f" (REG-12 merged sections rank by gender)
+    unit: str | None = None  # club / province; used for forbidden pairs
+    entry_round: int = 1  # late entry: first round the player can be paired
     withdrawn_after: int | None = None  # withdrew after this round: never paired again
 
 
@@ -136,7 +136,7 @@ class Tournament:
     history: Mapping[int, tuple[RoundEntry, ...]] = field(default_factory=dict)
     points: PointSystem = PointSystem()
     forbidden: tuple[ForbiddenGroup, ...] = ()
-    top_seed_colour: Colour = Colour.FIRST   # colour of start number 1 in round 1 (TRF 152)
+    top_seed_colour: Colour = Colour.FIRST  # colour of start number 1 in round 1 (TRF 152)
     name: str = ""
 
     @property
@@ -167,8 +167,8 @@ class Outcome(str, Enum):
     FIRST_WINS = "1-0"
     SECOND_WINS = "0-1"
     DRAW = "=-="
-    FIRST_FORFEIT_WIN = "+--"    # second player absent
-    SECOND_FORFEIT_WIN = "--+"   # first player absent
+    FIRST_FORFEIT_WIN = "+--"  # second player absent
+    SECOND_FORFEIT_WIN = "--+"  # first player absent
     DOUBLE_FORFEIT = "---"
 
     def codes(self) -> tuple[Code, Code]:
@@ -184,7 +184,7 @@ class Outcome(str, Enum):
 
 @dataclass(frozen=True)
 class Board:
-    first: int    # moves first
+    first: int  # moves first
     second: int
 
 
@@ -256,7 +256,7 @@ def active_players(t: Tournament, round_: int, exclude: Iterable[int] = ()) -> l
     """Players who can be paired in ``round_``: entered, not withdrawn, not excluded."""
     ex = set(exclude)
     return [
-        p.id for p in t.players
-        if p.entry_round <= round_ and (p.withdrawn_after is None or p.withdrawn_after >= round_)
-        and p.id not in ex
+        p.id
+        for p in t.players
+        if p.entry_round <= round_ and (p.withdrawn_after is None or p.withdrawn_after >= round_) and p.id not in ex
     ]

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Iterable, Sequence
 
 from .ranking import StandingRow
 
@@ -13,13 +13,14 @@ ARBITER = "arbiter"
 
 @dataclass(frozen=True)
 class TieGroup:
-    places: tuple[int, ...]   # the places the tied entries share, e.g. (4, 5)
-    ids: tuple[int, ...]      # tied players (or teams), in listed order
-    action: str               # PLAYOFF, or ARBITER where the section forbids playoffs
+    places: tuple[int, ...]  # the places the tied entries share, e.g. (4, 5)
+    ids: tuple[int, ...]  # tied players (or teams), in listed order
+    action: str  # PLAYOFF, or ARBITER where the section forbids playoffs
 
 
-def ties_needing_decision(rows: Sequence[StandingRow], decisive_places: Iterable[int],
-                          playoffs_allowed: bool = True) -> list[TieGroup]:
+def ties_needing_decision(
+    rows: Sequence[StandingRow], decisive_places: Iterable[int], playoffs_allowed: bool = True
+) -> list[TieGroup]:
     """Tie groups touching a place that wins a medal, prize or qualification.
 
     Every other tie stays a shared place. Where playoffs are forbidden (SZ online) the group
@@ -38,8 +39,7 @@ def ties_needing_decision(rows: Sequence[StandingRow], decisive_places: Iterable
     return out
 
 
-def apply_playoff(rows: Sequence[StandingRow], group: TieGroup, finishing_order: Sequence[int]
-                  ) -> list[StandingRow]:
+def apply_playoff(rows: Sequence[StandingRow], group: TieGroup, finishing_order: Sequence[int]) -> list[StandingRow]:
     """Fold a playoff (or arbiter decision) into the order: the group's places are given out
     in ``finishing_order``; a sub-list entry (tuple) keeps those ids sharing places."""
     flat: list[tuple[int, ...]] = [tuple(x) if isinstance(x, (tuple, list)) else (x,) for x in finishing_order]

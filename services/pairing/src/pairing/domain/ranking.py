@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
 class StandingRow:
-    place: int                 # first place of the tie group (1-based)
-    place_to: int              # last place of the tie group (== place when not shared)
-    id: int                    # start number (player) or team id
+    place: int  # first place of the tie group (1-based)
+    place_to: int  # last place of the tie group (== place when not shared)
+    id: int  # start number (player) or team id
     name: str
-    values: Mapping[str, float]   # every tiebreak value listed, in the section's order
+    values: Mapping[str, float]  # every tiebreak value listed, in the section's order
     gender: str = ""
 
     @property
@@ -24,16 +24,29 @@ class StandingRow:
         return f"{self.place}-{self.place_to}" if self.shared else str(self.place)
 
     def as_dict(self) -> dict:
-        return {"place": self.place, "place_label": self.place_label, "shared": self.shared,
-                "id": self.id, "name": self.name, "gender": self.gender, **dict(self.values)}
+        return {
+            "place": self.place,
+            "place_label": self.place_label,
+            "shared": self.shared,
+            "id": self.id,
+            "name": self.name,
+            "gender": self.gender,
+            **dict(self.values),
+        }
 
 
-def rank(ids: Sequence[int], values: Mapping[int, Mapping[str, float]], order: Sequence[str],
-         names: Mapping[int, str] | None = None, genders: Mapping[int, str] | None = None) -> list[StandingRow]:
+def rank(
+    ids: Sequence[int],
+    values: Mapping[int, Mapping[str, float]],
+    order: Sequence[str],
+    names: Mapping[int, str] | None = None,
+    genders: Mapping[int, str] | None = None,
+) -> list[StandingRow]:
     """Sort by ``order`` (all descending); players equal on every key share the places.
 
     Inside a shared group rows are listed by id, only so the output is deterministic.
     """
+
     def key(i: int):
         return tuple(-round(float(values[i][k]), 9) for k in order)
 
@@ -44,8 +57,16 @@ def rank(ids: Sequence[int], values: Mapping[int, Mapping[str, float]], order: S
         end = pos
         while end + 1 < len(ordered) and key(ordered[end + 1]) == key(ordered[pos]):
             end += 1
-        for i in ordered[pos:end + 1]:
-            rows.append(StandingRow(pos + 1, end + 1, i, (names or {}).get(i, ""),
-                                    {k: values[i][k] for k in order}, (genders or {}).get(i, "")))
+        for i in ordered[pos : end + 1]:
+            rows.append(
+                StandingRow(
+                    pos + 1,
+                    end + 1,
+                    i,
+                    (names or {}).get(i, ""),
+                    {k: values[i][k] for k in order},
+                    (genders or {}).get(i, ""),
+                )
+            )
         pos = end + 1
     return rows

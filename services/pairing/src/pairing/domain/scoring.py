@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
 
 from .model import Board, Code, Outcome
-
 
 # A single game's result from one player's side.
 WIN, DRAW, LOSS = "W", "D", "L"
@@ -76,8 +75,9 @@ def code_for_match(mine: float, theirs: float) -> Code:
     return Code.WIN if mine > theirs else Code.LOSS if mine < theirs else Code.DRAW
 
 
-def board_points(outcomes: Sequence[Outcome], game_points: Mapping[Code, float] | None = None
-                 ) -> list[tuple[float, float]]:
+def board_points(
+    outcomes: Sequence[Outcome], game_points: Mapping[Code, float] | None = None
+) -> list[tuple[float, float]]:
     """Game points (first mover, second mover) per board from each board's Outcome."""
     gp = game_points or {Code.WIN: 2, Code.DRAW: 1, Code.LOSS: 0, Code.FORFEIT_WIN: 2, Code.FORFEIT_LOSS: 0}
     return [(gp[o.codes()[0]], gp[o.codes()[1]]) for o in outcomes]

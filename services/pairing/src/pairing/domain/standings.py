@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Mapping, Sequence
+from collections.abc import Sequence
 
 from .model import Tournament
 from .ranking import StandingRow, rank
 from .tiebreaks import TB_PTS, TiebreakConfig, compute_tiebreaks
 
 # Presets of PAIR-7 (the section config chooses; these are only convenient defaults).
-ORDER_SZ_ONLINE = ("BH", "SOB")                 # 小分 = Buchholz, 小小分
-ORDER_ROUND_ROBIN = ("SB", "WIN")               # 小分 = Sonneborn-Berger, wins
-ORDER_SWISS = ("BH", "BH/M1", "WIN")            # 对手分, 中间对手分, wins
+ORDER_SZ_ONLINE = ("BH", "SOB")  # 小分 = Buchholz, 小小分
+ORDER_ROUND_ROBIN = ("SB", "WIN")  # 小分 = Sonneborn-Berger, wins
+ORDER_SWISS = ("BH", "BH/M1", "WIN")  # 对手分, 中间对手分, wins
 
 
 def standings(t: Tournament, order: Sequence[str], cfg: TiebreakConfig = TiebreakConfig()) -> list[StandingRow]:
@@ -25,8 +25,9 @@ def standings(t: Tournament, order: Sequence[str], cfg: TiebreakConfig = Tiebrea
     return rank([p.id for p in t.players], values, keys, names, genders)
 
 
-def standings_by_gender(t: Tournament, order: Sequence[str], cfg: TiebreakConfig = TiebreakConfig()
-                        ) -> dict[str, list[StandingRow]]:
+def standings_by_gender(
+    t: Tournament, order: Sequence[str], cfg: TiebreakConfig = TiebreakConfig()
+) -> dict[str, list[StandingRow]]:
     """Merged section (REG-12): tiebreaks over the whole field, places per gender."""
     keys = [TB_PTS] + [k for k in order if k != TB_PTS]
     values = compute_tiebreaks(t, keys, cfg)
@@ -65,11 +66,15 @@ def cross_table(t: Tournament, rows: Sequence[StandingRow] | None = None) -> dic
         p = t.player(pid)
         cells = []
         for e in t.entries(pid):
-            cells.append({
-                "round": e.round, "opponent": e.opponent,
-                "colour": None if e.colour is None else ("first" if e.colour.value == "w" else "second"),
-                "result": e.code.value, "points": t.points.points(e.code),
-            })
+            cells.append(
+                {
+                    "round": e.round,
+                    "opponent": e.opponent,
+                    "colour": None if e.colour is None else ("first" if e.colour.value == "w" else "second"),
+                    "result": e.code.value,
+                    "points": t.points.points(e.code),
+                }
+            )
         out.append({"id": pid, "name": p.name, "place": place.get(pid), "points": t.score(pid), "rounds": cells})
     return {"rounds": t.rounds_done, "players": out}
 

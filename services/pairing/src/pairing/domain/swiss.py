@@ -11,8 +11,9 @@ raises instead of being used.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Iterable, Mapping, Protocol, Sequence
+from typing import Protocol
 
 from .checker import IllegalPairing, check_round
 from .model import Board, Code, Colour, ForbiddenGroup, RoundPairing, Tournament, active_players
@@ -24,8 +25,9 @@ class NoLegalPairing(Exception):
 
 
 class SwissEngine(Protocol):
-    def pair(self, t: Tournament, round_: int, participants: Sequence[int],
-             topscorer_exemption: bool = False) -> list[tuple[int, int]]:
+    def pair(
+        self, t: Tournament, round_: int, participants: Sequence[int], topscorer_exemption: bool = False
+    ) -> list[tuple[int, int]]:
         """Return (first, second) per board, and (pid, 0) for the pairing-allocated bye.
 
         ``topscorer_exemption``: apply FIDE's final-round topscorer colour exemption (C.04.3
@@ -44,8 +46,9 @@ class GacruxDutch:
         # default: build the same in-memory structure directly (tests prove they are equal).
         self.via_trf = via_trf
 
-    def pair(self, t: Tournament, round_: int, participants: Sequence[int],
-             topscorer_exemption: bool = False) -> list[tuple[int, int]]:
+    def pair(
+        self, t: Tournament, round_: int, participants: Sequence[int], topscorer_exemption: bool = False
+    ) -> list[tuple[int, int]]:
         from gacrux.gacruxexeptions import GacruxNoLegalPairing
         from gacrux.pairingdutch import pairing_dutch
 
@@ -84,8 +87,11 @@ def _renumbered(t: Tournament) -> tuple[Tournament, dict[int, int], dict[int, in
     to_new = {old: new for new, old in enumerate(ids, 1)}
     to_old = {new: old for old, new in to_new.items()}
     players = tuple(replace(p, id=to_new[p.id]) for p in t.players)
-    history = {to_new[pid]: tuple(replace(e, opponent=None if e.opponent is None else to_new[e.opponent]) for e in h)
-               for pid, h in t.history.items() if pid in to_new}
+    history = {
+        to_new[pid]: tuple(replace(e, opponent=None if e.opponent is None else to_new[e.opponent]) for e in h)
+        for pid, h in t.history.items()
+        if pid in to_new
+    }
     forbidden = tuple(replace(g, players=tuple(to_new[x] for x in g.players if x in to_new)) for g in t.forbidden)
     return replace(t, players=players, history=history, forbidden=forbidden), to_new, to_old
 
@@ -103,10 +109,16 @@ def gacrux_tournament_via_trf(t: Tournament) -> dict:
 
 # How gacrux's TRF reader records one round of one player: (result letter, played, rated).
 _GACRUX_RESULT = {
-    Code.WIN: ("W", True, True), Code.DRAW: ("D", True, True), Code.LOSS: ("L", True, True),
-    Code.FORFEIT_WIN: ("W", False, False), Code.FORFEIT_LOSS: ("Z", False, False),
-    Code.PAIRING_BYE: ("P", True, False), Code.FULL_BYE: ("W", False, False),
-    Code.HALF_BYE: ("D", False, False), Code.ZERO_BYE: ("Z", False, False), Code.ABSENT: ("Z", False, False),
+    Code.WIN: ("W", True, True),
+    Code.DRAW: ("D", True, True),
+    Code.LOSS: ("L", True, True),
+    Code.FORFEIT_WIN: ("W", False, False),
+    Code.FORFEIT_LOSS: ("Z", False, False),
+    Code.PAIRING_BYE: ("P", True, False),
+    Code.FULL_BYE: ("W", False, False),
+    Code.HALF_BYE: ("D", False, False),
+    Code.ZERO_BYE: ("Z", False, False),
+    Code.ABSENT: ("Z", False, False),
 }
 
 
@@ -116,12 +128,26 @@ def gacrux_tournament(t: Tournament) -> dict:
 
     ps = t.points
     pab = ps.points(Code.PAIRING_BYE)
-    score = {"W": Decimal(str(float(ps.win))), "D": Decimal(str(float(ps.draw))), "L": Decimal(str(float(ps.loss))),
-             "F": "W", "H": "D", "Z": Decimal("0.0"), "P": "W" if pab == ps.win else Decimal(str(float(pab))),
-             "A": "D", "U": "Z"}
+    score = {
+        "W": Decimal(str(float(ps.win))),
+        "D": Decimal(str(float(ps.draw))),
+        "L": Decimal(str(float(ps.loss))),
+        "F": "W",
+        "H": "D",
+        "Z": Decimal("0.0"),
+        "P": "W" if pab == ps.win else Decimal(str(float(pab))),
+        "A": "D",
+        "U": "Z",
+    }
     competitors = [
-        {"cid": p.id, "profileId": p.id, "present": True, "gamePoints": Decimal(str(float(t.score(p.id)))),
-         "rank": 0, "rating": {"list": "TRF", "rating": p.rating} if p.rating else None}
+        {
+            "cid": p.id,
+            "profileId": p.id,
+            "present": True,
+            "gamePoints": Decimal(str(float(t.score(p.id)))),
+            "rank": 0,
+            "rating": {"list": "TRF", "rating": p.rating} if p.rating else None,
+        }
         for p in sorted(t.players, key=lambda p: p.id)
     ]
     games = []
@@ -130,8 +156,16 @@ def gacrux_tournament(t: Tournament) -> dict:
         for e in t.entries(p.id):
             res, played, rated = _GACRUX_RESULT[e.code]
             if e.opponent is None:
-                games.append({"id": len(games) + 1, "round": e.round, "white": {"cid": p.id, "result": res},
-                              "black": None, "played": played, "rated": rated})
+                games.append(
+                    {
+                        "id": len(games) + 1,
+                        "round": e.round,
+                        "white": {"cid": p.id, "result": res},
+                        "black": None,
+                        "played": played,
+                        "rated": rated,
+                    }
+                )
                 continue
             if (e.round, p.id) in done:
                 continue
@@ -140,22 +174,42 @@ def gacrux_tournament(t: Tournament) -> dict:
             me, them = {"cid": p.id, "result": res}, {"cid": e.opponent, "result": ores}
             # TRF 'b' puts the player on black; '-' (no colour) reads as white, like gacrux
             white, black = (them, me) if e.colour is Colour.SECOND else (me, them)
-            games.append({"id": len(games) + 1, "round": e.round, "white": white, "black": black,
-                          "played": played, "rated": rated})
+            games.append(
+                {
+                    "id": len(games) + 1,
+                    "round": e.round,
+                    "white": white,
+                    "black": black,
+                    "played": played,
+                    "rated": rated,
+                }
+            )
             done.add((e.round, e.opponent))
     last_played = max((e.round for h in t.history.values() for e in h if e.played), default=0)
     extra = {}
     if t.forbidden:
-        extra["prohibited"] = [{"firstRound": g.first_round, "lastRound": g.last_round, "competitors": list(g.players)}
-                               for g in t.forbidden]
+        extra["prohibited"] = [
+            {"firstRound": g.first_round, "lastRound": g.last_round, "competitors": list(g.players)}
+            for g in t.forbidden
+        ]
     return {
         **extra,
-        "tournamentNo": 1, "tournamentType": "Tournament", "tournamentInfo": {"fullName": t.name or "Tournament"},
-        "ratingList": "TRF", "numRounds": t.rounds_planned, "currentRound": last_played,
-        "teamTournament": False, "rankOrder": ["PTS"], "competitors": competitors, "teamSize": 0,
-        "scoreSystem": {"game": score, "match": {}}, "gameList": games, "matchList": [],
+        "tournamentNo": 1,
+        "tournamentType": "Tournament",
+        "tournamentInfo": {"fullName": t.name or "Tournament"},
+        "ratingList": "TRF",
+        "numRounds": t.rounds_planned,
+        "currentRound": last_played,
+        "teamTournament": False,
+        "rankOrder": ["PTS"],
+        "competitors": competitors,
+        "teamSize": 0,
+        "scoreSystem": {"game": score, "match": {}},
+        "gameList": games,
+        "matchList": [],
         "timeControl": {"description": "", "encoded": ""},
-        "topColor": "w" if t.top_seed_colour is Colour.FIRST else "b", "topColorExplicit": True,
+        "topColor": "w" if t.top_seed_colour is Colour.FIRST else "b",
+        "topColorExplicit": True,
     }
 
 
@@ -192,7 +246,7 @@ class ByeRules:
     """How requested byes score (REG/PAIR config): HALF_BYE or ZERO_BYE, per event."""
 
     requested: Code = Code.HALF_BYE
-    forced: Code = Code.FULL_BYE   # arbiter-forced bye (e.g. FULL_BYE, or PAIRING_BYE)
+    forced: Code = Code.FULL_BYE  # arbiter-forced bye (e.g. FULL_BYE, or PAIRING_BYE)
 
 
 def forbidden_from_units(t: Tournament, first_round: int, last_round: int) -> tuple[ForbiddenGroup, ...]:
@@ -201,8 +255,9 @@ def forbidden_from_units(t: Tournament, first_round: int, last_round: int) -> tu
     for p in t.players:
         if p.unit:
             units.setdefault(p.unit, []).append(p.id)
-    return tuple(ForbiddenGroup(first_round, last_round, tuple(ids)) for _, ids in sorted(units.items())
-                 if len(ids) > 1)
+    return tuple(
+        ForbiddenGroup(first_round, last_round, tuple(ids)) for _, ids in sorted(units.items()) if len(ids) > 1
+    )
 
 
 def pair_swiss_round(

@@ -7,21 +7,21 @@ score and the first-listed team holding the "first" colour; team round robin use
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Mapping, Sequence
 
 from .berger import pair_round_robin
-from .model import Board, Code, Colour, Player, PointSystem, RoundEntry, RoundPairing, Tournament
+from .model import Code, Colour, Player, PointSystem, RoundEntry, RoundPairing, Tournament
 from .ranking import StandingRow, rank
-from .scoring import MatchPoints, code_for_match, match_points
+from .scoring import MatchPoints, code_for_match
 from .swiss import SwissEngine, pair_swiss_round
 from .tiebreaks import TiebreakConfig, compute_tiebreaks
 
 TB_MP = "MP"
-TB_OMP = "OMP"          # opponents' match points (Buchholz on match points)
-TB_OMP_M1 = "OMP/M1"    # median of it
-TB_GP = "GP"            # total game points 团体总局分
-TB_SB_MP = "SB"         # Sonneborn-Berger on match points
+TB_OMP = "OMP"  # opponents' match points (Buchholz on match points)
+TB_OMP_M1 = "OMP/M1"  # median of it
+TB_GP = "GP"  # total game points 团体总局分
+TB_SB_MP = "SB"  # Sonneborn-Berger on match points
 ORDER_TEAM_SWISS = (TB_OMP, TB_OMP_M1, TB_GP, "B1", "B2", "B3")
 ORDER_TEAM_ROUND_ROBIN = (TB_GP, TB_SB_MP, "B1", "B2", "B3")
 
@@ -30,16 +30,16 @@ ORDER_TEAM_ROUND_ROBIN = (TB_GP, TB_SB_MP, "B1", "B2", "B3")
 class Team:
     id: int
     name: str
-    members: tuple[int, ...]     # player ids in the fixed board order (REG-9)
+    members: tuple[int, ...]  # player ids in the fixed board order (REG-9)
     unit: str | None = None
 
 
 @dataclass(frozen=True)
 class TeamMatchResult:
-    first: int                                   # first-listed team
+    first: int  # first-listed team
     second: int
     board_points: tuple[tuple[float, float], ...]  # game points (first team, second team) per board
-    forfeit: bool = False                        # whole match forfeited (no colour, no rematch ban)
+    forfeit: bool = False  # whole match forfeited (no colour, no rematch ban)
 
 
 @dataclass(frozen=True)
@@ -55,8 +55,8 @@ class TeamTournament:
     rounds_planned: int
     rounds: tuple[TeamRound, ...] = ()
     match_points: MatchPoints = MatchPoints()
-    game_points_win: float = 2            # per game, PAIR-9 (2/1/0)
-    bye_board_points: float = 2           # game points per board credited for a team bye
+    game_points_win: float = 2  # per game, PAIR-9 (2/1/0)
+    bye_board_points: float = 2  # game points per board credited for a team bye
     boards: int = 3
     top_seed_colour: Colour = Colour.FIRST
 
@@ -90,10 +90,13 @@ def as_tournament(tt: TeamTournament) -> Tournament:
             if tid not in seen:
                 history[tid].append(RoundEntry(rnd.round, None, None, rnd.byes.get(tid, Code.ABSENT)))
     players = tuple(Player(id=t.id, name=t.name, unit=t.unit) for t in tt.teams)
-    return Tournament(players=players, rounds_planned=tt.rounds_planned,
-                      history={k: tuple(v) for k, v in history.items()},
-                      points=PointSystem(win=mp.win, draw=mp.draw, loss=mp.loss),
-                      top_seed_colour=tt.top_seed_colour)
+    return Tournament(
+        players=players,
+        rounds_planned=tt.rounds_planned,
+        history={k: tuple(v) for k, v in history.items()},
+        points=PointSystem(win=mp.win, draw=mp.draw, loss=mp.loss),
+        top_seed_colour=tt.top_seed_colour,
+    )
 
 
 def pair_team_swiss_round(tt: TeamTournament, engine: SwissEngine | None = None, **kw) -> RoundPairing:
@@ -106,9 +109,12 @@ def pair_team_round_robin(tt: TeamTournament, round_: int) -> RoundPairing:
     return pair_round_robin([t.id for t in tt.teams], round_)
 
 
-def record_team_round(tt: TeamTournament, pairing: RoundPairing,
-                      board_points: Mapping[int, Sequence[tuple[float, float]]],
-                      forfeits: Sequence[int] = ()) -> TeamTournament:
+def record_team_round(
+    tt: TeamTournament,
+    pairing: RoundPairing,
+    board_points: Mapping[int, Sequence[tuple[float, float]]],
+    forfeits: Sequence[int] = (),
+) -> TeamTournament:
     """Append a round; ``board_points[i]`` are the (first team, second team) points of match i."""
     if pairing.round != len(tt.rounds) + 1:
         raise ValueError(f"round {pairing.round} recorded but round {len(tt.rounds) + 1} is next")
@@ -138,15 +144,21 @@ def team_values(tt: TeamTournament, cfg: TiebreakConfig = TiebreakConfig()) -> d
             code = rnd.byes.get(team.id)
             if code is not None and t.points.points(code) == t.points.win:
                 boards = [b + tt.bye_board_points for b in boards]
-        row = {TB_MP: tb[team.id]["PTS"], TB_OMP: tb[team.id]["BH"], TB_OMP_M1: tb[team.id]["BH/M1"],
-               TB_SB_MP: tb[team.id]["SB"], TB_GP: sum(boards)}
+        row = {
+            TB_MP: tb[team.id]["PTS"],
+            TB_OMP: tb[team.id]["BH"],
+            TB_OMP_M1: tb[team.id]["BH/M1"],
+            TB_SB_MP: tb[team.id]["SB"],
+            TB_GP: sum(boards),
+        }
         row.update({f"B{k + 1}": v for k, v in enumerate(boards)})
         out[team.id] = row
     return out
 
 
-def team_standings(tt: TeamTournament, order: Sequence[str] = ORDER_TEAM_SWISS,
-                   cfg: TiebreakConfig = TiebreakConfig()) -> list[StandingRow]:
+def team_standings(
+    tt: TeamTournament, order: Sequence[str] = ORDER_TEAM_SWISS, cfg: TiebreakConfig = TiebreakConfig()
+) -> list[StandingRow]:
     """Match points first, then ``order`` (PAIR-10). A tie left over is settled by a playoff
     between the board-1 players (see :func:`board_one_players`)."""
     values = team_values(tt, cfg)

@@ -18,10 +18,10 @@ opponent, the player's unplayed rounds after the last round that was not volunta
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from enum import IntEnum
-from typing import Iterable, Sequence
 
 from .model import Code, Colour, Tournament
 
@@ -48,14 +48,14 @@ class Edition(IntEnum):
 @dataclass(frozen=True)
 class TiebreakConfig:
     edition: Edition = Edition.FIDE_2024
-    round_robin: bool = False   # round robin: no dummies, unplayed games count 0
+    round_robin: bool = False  # round robin: no dummies, unplayed games count 0
 
 
 @dataclass(frozen=True)
 class _Item:
-    value: float      # opponent's (or dummy's) score used by BH
-    own: float        # own points in that round (for SB)
-    vur: bool         # voluntary unplayed round: cut first
+    value: float  # opponent's (or dummy's) score used by BH
+    own: float  # own points in that round (for SB)
+    vur: bool  # voluntary unplayed round: cut first
 
 
 def _adjusted_score(t: Tournament, pid: int) -> float:
@@ -133,8 +133,12 @@ def compute_tiebreaks(
             elif name == TB_SB:
                 row[name] = sum(i.value * i.own for i in items[pid]) / win_pts
             elif name == TB_WIN:
-                row[name] = sum(1 for e in entries if e.code in (Code.WIN, Code.FORFEIT_WIN)
-                                or (e.code in (Code.PAIRING_BYE, Code.FULL_BYE) and t.points.points(e.code) == win_pts))
+                row[name] = sum(
+                    1
+                    for e in entries
+                    if e.code in (Code.WIN, Code.FORFEIT_WIN)
+                    or (e.code in (Code.PAIRING_BYE, Code.FULL_BYE) and t.points.points(e.code) == win_pts)
+                )
             elif name == TB_WON:
                 row[name] = sum(1 for e in entries if e.code is Code.WIN and e.played)
             elif name == TB_BPG:

@@ -31,7 +31,9 @@ def export_trf(t: Tournament, ranks: dict[int, int] | None = None, name: str | N
         pts = t.score(p.id)
         line = (
             f"001 {p.id:4d} {(p.gender or ' ')[:1]}    {p.name[:33]:<33} {p.rating:4d}"
-            + " " * 28 + _fmt_points(pts) + f" {(ranks or {}).get(p.id, 0):4d}"
+            + " " * 28
+            + _fmt_points(pts)
+            + f" {(ranks or {}).get(p.id, 0):4d}"
         )
         assert len(line) == 89, len(line)
         for e in t.entries(p.id):
@@ -47,7 +49,7 @@ def export_trf(t: Tournament, ranks: dict[int, int] | None = None, name: str | N
     rec162 = f"162  W{ps.win:4.1f}    D{ps.draw:4.1f}    L{ps.loss:4.1f}"
     pab = ps.points(Code.PAIRING_BYE)
     if pab != ps.win:
-        rec162 += f"    P{pab:4.1f}"   # pairing-allocated bye, when it is not scored as a win
+        rec162 += f"    P{pab:4.1f}"  # pairing-allocated bye, when it is not scored as a win
     lines.append(rec162)
     for g in t.forbidden:
         lines.append(f"260 {g.first_round:3d} {g.last_round:3d} " + " ".join(f"{x:4d}" for x in g.players))
@@ -97,14 +99,18 @@ def import_trf(text: str, points: PointSystem | None = None) -> Tournament:
                 raise TrfError(f"line {lineno}: start number must be positive")
             if pid in history:
                 raise TrfError(f"line {lineno}: start number {pid} appears twice")
-            players.append(Player(
-                id=pid, name=line[14:47].strip(), rating=_parse_int(line[48:52], "rating", lineno),
-                gender=line[9:10].strip().lower(),
-            ))
+            players.append(
+                Player(
+                    id=pid,
+                    name=line[14:47].strip(),
+                    rating=_parse_int(line[48:52], "rating", lineno),
+                    gender=line[9:10].strip().lower(),
+                )
+            )
             entries = []
             r = 1
             while 91 + 10 * (r - 1) < len(line.rstrip()):
-                chunk = line[91 + 10 * (r - 1): 99 + 10 * (r - 1)].ljust(8)
+                chunk = line[91 + 10 * (r - 1) : 99 + 10 * (r - 1)].ljust(8)
                 if not chunk.strip():
                     entries.append(RoundEntry(r, None, None, Code.ABSENT))
                     r += 1
@@ -142,7 +148,7 @@ def import_trf(text: str, points: PointSystem | None = None) -> Tournament:
             pos = 5
             while pos < len(line):
                 sym = line[pos].upper()
-                val = line[pos + 1: pos + 5]
+                val = line[pos + 1 : pos + 5]
                 if sym in "WDLP" and val.strip():
                     v = _parse_float(val, f"record 162 {sym}", lineno)
                     if sym == "P":
@@ -177,8 +183,13 @@ def import_trf(text: str, points: PointSystem | None = None) -> Tournament:
     _check_symmetry(history)
     pts = points or PointSystem(win=win, draw=draw, loss=loss, pairing_bye=pab)
     return Tournament(
-        players=tuple(sorted(players, key=lambda p: p.id)), rounds_planned=max(rounds_planned, done),
-        history=history, points=pts, forbidden=tuple(forbidden), top_seed_colour=top, name=name,
+        players=tuple(sorted(players, key=lambda p: p.id)),
+        rounds_planned=max(rounds_planned, done),
+        history=history,
+        points=pts,
+        forbidden=tuple(forbidden),
+        top_seed_colour=top,
+        name=name,
     )
 
 

@@ -1,4 +1,5 @@
 """Integration events the pairing service consumes: thin translation to service-layer calls."""
+
 from __future__ import annotations
 
 from gomoku_shared.runtime import ServiceRuntime
@@ -7,7 +8,7 @@ from ..service_layer import handlers
 from ..service_layer.pool import Pairer
 
 #: the event types this service consumes (ARCHITECTURE §1)
-CONSUMES = ['section.closed', 'game.finished']
+CONSUMES = ["section.closed", "game.finished"]
 
 
 def register(runtime: ServiceRuntime, pairer: Pairer | None = None) -> None:

@@ -1,5 +1,6 @@
 """What the pairing API answers, for its OpenAPI document (the handlers build these as dicts;
 the fuzz tests check every answer against them). Answers may carry more fields."""
+
 from __future__ import annotations
 
 from datetime import datetime

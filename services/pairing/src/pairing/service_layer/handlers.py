@@ -3,6 +3,7 @@ arbiter's corrections. Each runs inside one unit of work with the section's tour
 locked, and is a deterministic function of (database state, input): event ids are uuid5 of
 (section, sequence number), pairing ids derive from round/board numbers.
 """
+
 from __future__ import annotations
 
 import logging
@@ -10,15 +11,33 @@ import uuid
 from typing import Any
 
 from gomoku_shared.contracts.common import Entrant, SectionRules
-from gomoku_shared.contracts.events import (GameFinished, PairingSpec, PlayoffRequired, ResultDecided, RoundPaired,
-                                            SectionClosed, SectionCompleted, StandingsUpdated)
+from gomoku_shared.contracts.events import (
+    GameFinished,
+    PairingSpec,
+    PlayoffRequired,
+    ResultDecided,
+    RoundPaired,
+    SectionClosed,
+    SectionCompleted,
+    StandingsUpdated,
+)
 from gomoku_shared.errors import Conflict, NotFound, Unprocessable
 
 from ..adapters import orm
 from ..adapters import repository as repo
 from ..adapters.repository import SectionState
-from ..domain import (Board, Code, IllegalPairing, NoLegalPairing, Outcome, PointSystem, RoundPairing, active_players,
-                      check_round, ties_needing_decision)
+from ..domain import (
+    Board,
+    Code,
+    IllegalPairing,
+    NoLegalPairing,
+    Outcome,
+    PointSystem,
+    RoundPairing,
+    active_players,
+    check_round,
+    ties_needing_decision,
+)
 from ..domain.teams import as_tournament
 from . import section as sec
 from .pool import Pairer
@@ -58,16 +77,41 @@ async def open_tournament(uow, p: SectionClosed, pairer: Pairer) -> None:
     now = uow.clock.now()
     status = "running" if p.status == "ready" else "cancelled"
     entrants = sec.seeding(list(p.entrants)) if p.status == "ready" else list(p.entrants)
-    await s.execute(orm.tournaments.insert().values(
-        event_code=p.event_code, section_id=p.section_id, stage=p.stage, name=p.name, status=status,
-        kind=p.rules.kind, format=p.rules.format, rounds_planned=p.rules.rounds, current_round=0, revision=0,
-        event_seq=0, rules=p.rules.model_dump(mode="json"), closed=p.model_dump(mode="json"), hold=False,
-        created_at=now))
+    await s.execute(
+        orm.tournaments.insert().values(
+            event_code=p.event_code,
+            section_id=p.section_id,
+            stage=p.stage,
+            name=p.name,
+            status=status,
+            kind=p.rules.kind,
+            format=p.rules.format,
+            rounds_planned=p.rules.rounds,
+            current_round=0,
+            revision=0,
+            event_seq=0,
+            rules=p.rules.model_dump(mode="json"),
+            closed=p.model_dump(mode="json"),
+            hold=False,
+            created_at=now,
+        )
+    )
     if entrants:
-        await s.execute(orm.entrants.insert(), [
-            dict(event_code=p.event_code, section_id=p.section_id, start_no=i, entrant_id=e.entrant_id,
-                 data=e.model_dump(mode="json"), entry_round=1, withdrawn_after=None)
-            for i, e in enumerate(entrants, 1)])
+        await s.execute(
+            orm.entrants.insert(),
+            [
+                dict(
+                    event_code=p.event_code,
+                    section_id=p.section_id,
+                    start_no=i,
+                    entrant_id=e.entrant_id,
+                    data=e.model_dump(mode="json"),
+                    entry_round=1,
+                    withdrawn_after=None,
+                )
+                for i, e in enumerate(entrants, 1)
+            ],
+        )
     if status != "running":
         return
     st = await repo.load(s, p.event_code, p.section_id, lock=True)
@@ -89,8 +133,13 @@ async def pair_round(uow, st: SectionState, r: int, pairer: Pairer) -> None:
     except (NoLegalPairing, IllegalPairing, ValueError) as e:
         # ValueError: e.g. more rounds configured than a round robin of this field has
         # C.04.3: with no legal pairing the arbiter pairs the round by hand (PUT .../rounds/{r}/pairings)
-        await repo.update_tournament(uow.session, st, status="awaiting_arbiter", current_round=r - 1,
-                                     note=f"round {r}: no legal pairing ({e}); the arbiter pairs it")
+        await repo.update_tournament(
+            uow.session,
+            st,
+            status="awaiting_arbiter",
+            current_round=r - 1,
+            note=f"round {r}: no legal pairing ({e}); the arbiter pairs it",
+        )
         return
     await store_round(uow, st, rp, paired_by="engine")
 
@@ -107,9 +156,20 @@ async def store_round(uow, st: SectionState, rp: RoundPairing, paired_by: str) -
 
 async def _published(uow, st: SectionState, r: int) -> None:
     now = uow.clock.now()
-    _emit(uow, st, RoundPaired(event_code=st.event_code, stage=st.row["stage"], section_id=st.section_id, round=r,
-                               starts_at=now, no_show_minutes=st.rules.no_show_minutes,
-                               pairings=sec.specs(st, r), byes=sec.bye_specs(st, r)))
+    _emit(
+        uow,
+        st,
+        RoundPaired(
+            event_code=st.event_code,
+            stage=st.row["stage"],
+            section_id=st.section_id,
+            round=r,
+            starts_at=now,
+            no_show_minutes=st.rules.no_show_minutes,
+            pairings=sec.specs(st, r),
+            byes=sec.bye_specs(st, r),
+        ),
+    )
     if not st.pairings.get(r):
         await advance(uow, st, None)  # nothing to play (everyone has a bye)
 
@@ -124,8 +184,17 @@ async def advance(uow, st: SectionState, pairer: Pairer | None) -> None:
         return
     await repo.update_round(uow.session, st, r, status="complete", completed_at=uow.clock.now())
     rk = sec.ranked(st)
-    _emit(uow, st, StandingsUpdated(event_code=st.event_code, stage=st.row["stage"], section_id=st.section_id,
-                                    after_round=r, standings=sec.contract_rows(st, rk)))
+    _emit(
+        uow,
+        st,
+        StandingsUpdated(
+            event_code=st.event_code,
+            stage=st.row["stage"],
+            section_id=st.section_id,
+            after_round=r,
+            standings=sec.contract_rows(st, rk),
+        ),
+    )
     if r < st.rules.rounds:
         await pair_round(uow, st, r + 1, pairer or Pairer())
     else:
@@ -183,11 +252,22 @@ async def game_finished(uow, g: GameFinished, pairer: Pairer) -> None:
     if await repo.game_recorded(s, g.event_code, g.section_id, playoff_id, g.pairing_id, g.game_no):
         return
     now = uow.clock.now()
-    await repo.record_game(s, event_code=g.event_code, section_id=g.section_id, round=g.round,
-                           pairing_id=g.pairing_id, game_no=g.game_no, playoff_id=playoff_id, game_id=g.game_id,
-                           winner=g.winner, result=g.result, reason=g.reason,
-                           outcome=g.outcome.model_dump() if g.outcome else None, double_forfeit=g.double_forfeit,
-                           recorded_at=now)
+    await repo.record_game(
+        s,
+        event_code=g.event_code,
+        section_id=g.section_id,
+        round=g.round,
+        pairing_id=g.pairing_id,
+        game_no=g.game_no,
+        playoff_id=playoff_id,
+        game_id=g.game_id,
+        winner=g.winner,
+        result=g.result,
+        reason=g.reason,
+        outcome=g.outcome.model_dump() if g.outcome else None,
+        double_forfeit=g.double_forfeit,
+        recorded_at=now,
+    )
     if g.playoff_id:
         st = await repo.load(s, g.event_code, g.section_id)
         assert st is not None
@@ -205,8 +285,9 @@ async def game_finished(uow, g: GameFinished, pairer: Pairer) -> None:
         return
     rules = SectionRules.model_validate(row["rules"])
     fp, sp = _points(rules, o)
-    await repo.set_result(s, None, p, outcome=o.value, first_points=fp, second_points=sp,
-                          result_source="game", result_at=now)
+    await repo.set_result(
+        s, None, p, outcome=o.value, first_points=fp, second_points=sp, result_source="game", result_at=now
+    )
     if p["round"] != row["current_round"] or await repo.open_pairings(s, g.event_code, g.section_id, p["round"]):
         return
     st = await repo.load(s, g.event_code, g.section_id)
@@ -240,9 +321,20 @@ async def finalize(uow, st: SectionState) -> None:
         old = next((t for t in st.ties if t["tie_id"] == tie_id), None)
         if old is not None and old["entrant_ids"] == ids and old["status"] != "void":
             continue  # the same tie: its playoff or decision stands
-        tie = dict(tie_id=tie_id, gender=g or None, place_from=tg.places[0], place_to=tg.places[-1], entrant_ids=ids,
-                   action=tg.action, status="open", playoff={}, decision=None, decided_by=None, decided_at=None,
-                   revision=(old["revision"] + 1) if old else 1)
+        tie = dict(
+            tie_id=tie_id,
+            gender=g or None,
+            place_from=tg.places[0],
+            place_to=tg.places[-1],
+            entrant_ids=ids,
+            action=tg.action,
+            status="open",
+            playoff={},
+            decision=None,
+            decided_by=None,
+            decided_at=None,
+            revision=(old["revision"] + 1) if old else 1,
+        )
         await repo.upsert_tie(uow.session, st, tie)
         if tg.action == "playoff":
             await _start_playoff(uow, st, tie, [ids])
@@ -277,23 +369,61 @@ async def _start_playoff(uow, st: SectionState, tie: dict, groups: list[list[str
                 a, b = grp[i], grp[j]
                 (pa, ta, xa), (pb, tb, xb) = _player_for(st, a), _player_for(st, b)
                 pid = f"p{len(matches) + 1}"
-                matches.append({"pairing_id": pid, "first": pa, "second": pb, "first_entrant": a, "second_entrant": b,
-                                "winner": None, "done": False})
-                specs.append(PairingSpec(pairing_id=pid, first=pa, second=pb, games=2, ruleset=st.rules.ruleset,
-                                         clock=st.rules.playoff_clock, first_partner=xa, second_partner=xb,
-                                         first_team=ta, second_team=tb, board=1 if st.team else None))
-    tie = {**tie, "status": "playing", "playoff": {"stage": stage, "playoff_id": playoff_id, "groups": groups,
-                                                    "matches": matches}}
+                matches.append(
+                    {
+                        "pairing_id": pid,
+                        "first": pa,
+                        "second": pb,
+                        "first_entrant": a,
+                        "second_entrant": b,
+                        "winner": None,
+                        "done": False,
+                    }
+                )
+                specs.append(
+                    PairingSpec(
+                        pairing_id=pid,
+                        first=pa,
+                        second=pb,
+                        games=2,
+                        ruleset=st.rules.ruleset,
+                        clock=st.rules.playoff_clock,
+                        first_partner=xa,
+                        second_partner=xb,
+                        first_team=ta,
+                        second_team=tb,
+                        board=1 if st.team else None,
+                    )
+                )
+    tie = {
+        **tie,
+        "status": "playing",
+        "playoff": {"stage": stage, "playoff_id": playoff_id, "groups": groups, "matches": matches},
+    }
     await repo.upsert_tie(uow.session, st, tie)
-    _emit(uow, st, PlayoffRequired(
-        event_code=st.event_code, stage=st.row["stage"], section_id=st.section_id, playoff_id=playoff_id,
-        place_from=tie["place_from"], place_to=tie["place_to"], entrant_ids=playing, pairings=specs,
-        decider_clock=st.rules.playoff_decider_clock, starts_at=uow.clock.now(),
-        no_show_minutes=st.rules.no_show_minutes))
+    _emit(
+        uow,
+        st,
+        PlayoffRequired(
+            event_code=st.event_code,
+            stage=st.row["stage"],
+            section_id=st.section_id,
+            playoff_id=playoff_id,
+            place_from=tie["place_from"],
+            place_to=tie["place_to"],
+            entrant_ids=playing,
+            pairings=specs,
+            decider_clock=st.rules.playoff_decider_clock,
+            starts_at=uow.clock.now(),
+            no_show_minutes=st.rules.no_show_minutes,
+        ),
+    )
 
 
 async def _playoff_game(uow, st: SectionState, g: GameFinished) -> None:
-    tie = next((t for t in st.ties if t["playoff"].get("playoff_id") == g.playoff_id and t["status"] == "playing"), None)
+    tie = next(
+        (t for t in st.ties if t["playoff"].get("playoff_id") == g.playoff_id and t["status"] == "playing"), None
+    )
     if tie is None or g.outcome is None and not g.double_forfeit:
         return
     po = {**tie["playoff"], "matches": [dict(m) for m in tie["playoff"]["matches"]]}
@@ -332,8 +462,13 @@ async def _playoff_game(uow, st: SectionState, g: GameFinished) -> None:
             stuck = True  # nobody played (double forfeits): a replay would repeat it — the arbiter decides
         new_groups += split
     if all(len(grp) == 1 for grp in new_groups):
-        tie = {**tie, "status": "decided", "decision": [grp[0] for grp in new_groups], "decided_by": "playoff",
-               "decided_at": uow.clock.now()}
+        tie = {
+            **tie,
+            "status": "decided",
+            "decision": [grp[0] for grp in new_groups],
+            "decided_by": "playoff",
+            "decided_at": uow.clock.now(),
+        }
         await repo.upsert_tie(uow.session, st, tie)
         await _maybe_complete(uow, st)
     elif stuck:
@@ -356,27 +491,41 @@ async def _maybe_complete(uow, st: SectionState) -> None:
 def completed_payload(st: SectionState, revision: int) -> SectionCompleted:
     rk = sec.ranked(st)
     entrants = []
-    for no, row in sorted(st.entrants.items()):
+    for _no, row in sorted(st.entrants.items()):
         e: Entrant = row["entrant"]
         if row["withdrawn_after"] is not None:
-            e = e.model_copy(update={"attributes": {**e.attributes, "withdrawn": True,
-                                                    "withdrawn_after": row["withdrawn_after"]}})
+            e = e.model_copy(
+                update={"attributes": {**e.attributes, "withdrawn": True, "withdrawn_after": row["withdrawn_after"]}}
+            )
         entrants.append(e)
     closed = st.row["closed"]
     return SectionCompleted(
-        event_code=st.event_code, stage=st.row["stage"], section_id=st.section_id, name=closed.get("name", st.row["name"]),
-        revision=revision, rules=st.rules, standings=sec.contract_rows(st, rk, final=True), entrants=entrants,
+        event_code=st.event_code,
+        stage=st.row["stage"],
+        section_id=st.section_id,
+        name=closed.get("name", st.row["name"]),
+        revision=revision,
+        rules=st.rules,
+        standings=sec.contract_rows(st, rk, final=True),
+        entrants=entrants,
         board_stats=sec.board_stats(st) if st.team else [],
         flagged_ties=[t["entrant_ids"] for t in st.ties if t["action"] == "arbiter" and t["status"] != "void"],
-        rounds_played=len(st.complete_rounds()))
+        rounds_played=len(st.complete_rounds()),
+    )
 
 
 async def complete(uow, st: SectionState) -> None:
     """Emit section.completed (revision + 1 after a correction, AWD-8)."""
     revision = st.row["revision"] + 1
     payload = completed_payload(st, revision)
-    await repo.update_tournament(uow.session, st, status="completed", revision=revision,
-                                 completed_at=uow.clock.now(), final=payload.model_dump(mode="json"))
+    await repo.update_tournament(
+        uow.session,
+        st,
+        status="completed",
+        revision=revision,
+        completed_at=uow.clock.now(),
+        final=payload.model_dump(mode="json"),
+    )
     _emit(uow, st, payload)
 
 
@@ -384,8 +533,16 @@ async def complete(uow, st: SectionState) -> None:
 
 
 async def audit(uow, st: SectionState, principal, action: str, rnd: int | None, details: dict) -> None:
-    await repo.add_audit(uow.session, st, at=uow.clock.now(), role=principal.role, key_id=principal.key_id,
-                         action=action, rnd=rnd, details=details)
+    await repo.add_audit(
+        uow.session,
+        st,
+        at=uow.clock.now(),
+        role=principal.role,
+        key_id=principal.key_id,
+        action=action,
+        rnd=rnd,
+        details=details,
+    )
 
 
 def _no(st: SectionState, entrant_id: str) -> int:
@@ -395,8 +552,9 @@ def _no(st: SectionState, entrant_id: str) -> int:
     return no
 
 
-async def enter_result(uow, ec: str, sid: str, r: int, pairing_id: str, result: str, principal,
-                       pairer: Pairer, note: str = "") -> dict:
+async def enter_result(
+    uow, ec: str, sid: str, r: int, pairing_id: str, result: str, principal, pairer: Pairer, note: str = ""
+) -> dict:
     """Enter or correct a result (PAIR-11): standings recompute; later rounds are never re-paired;
     after completion the section is republished with revision + 1 (AWD-8)."""
     st = await load_locked(uow, ec, sid)
@@ -410,15 +568,33 @@ async def enter_result(uow, ec: str, sid: str, r: int, pairing_id: str, result: 
     if before == o.value:
         return {"pairing_id": pairing_id, "result": sec.result_name(o), "changed": False}
     fp, sp = _points_of(st, o)
-    await repo.set_result(uow.session, st, p, outcome=o.value, first_points=fp, second_points=sp,
-                          result_source="arbiter", result_at=uow.clock.now())
-    await audit(uow, st, principal, "result", r, {"pairing_id": pairing_id, "before": before, "after": o.value,
-                                                  "note": note})
+    await repo.set_result(
+        uow.session,
+        st,
+        p,
+        outcome=o.value,
+        first_points=fp,
+        second_points=sp,
+        result_source="arbiter",
+        result_at=uow.clock.now(),
+    )
+    await audit(
+        uow, st, principal, "result", r, {"pairing_id": pairing_id, "before": before, "after": o.value, "note": note}
+    )
     _emit_decision(uow, st, r, p, o, note)
     if st.rounds[r]["status"] == "complete":
         last = max(st.complete_rounds())
-        _emit(uow, st, StandingsUpdated(event_code=st.event_code, stage=st.row["stage"], section_id=st.section_id,
-                                        after_round=last, standings=sec.contract_rows(st, sec.ranked(st))))
+        _emit(
+            uow,
+            st,
+            StandingsUpdated(
+                event_code=st.event_code,
+                stage=st.row["stage"],
+                section_id=st.section_id,
+                after_round=last,
+                standings=sec.contract_rows(st, sec.ranked(st)),
+            ),
+        )
         if st.row["status"] in ("completed", "awaiting_arbiter", "awaiting_playoff") and last >= st.rules.rounds:
             await finalize(uow, st)
     elif r == st.row["current_round"]:
@@ -431,10 +607,24 @@ def _emit_decision(uow, st: SectionState, r: int, p: dict, o: Outcome, note: str
     """The arbiter's result travels to gameplay, which closes (or corrects) the pairing's games
     with it: one result in both services, whatever is still being played (PAIR-11)."""
     reason = "no_show" if o in sec.FORFEITS else "arbiter"
-    _emit(uow, st, ResultDecided(
-        event_code=st.event_code, stage=st.row["stage"], section_id=st.section_id, round=r,
-        pairing_id=p["pairing_id"], first=p["first_id"], second=p["second_id"], outcome=sec.result_name(o),
-        reason=reason, sequence=st.row["event_seq"] + 1, decided_at=uow.clock.now(), note=note))
+    _emit(
+        uow,
+        st,
+        ResultDecided(
+            event_code=st.event_code,
+            stage=st.row["stage"],
+            section_id=st.section_id,
+            round=r,
+            pairing_id=p["pairing_id"],
+            first=p["first_id"],
+            second=p["second_id"],
+            outcome=sec.result_name(o),
+            reason=reason,
+            sequence=st.row["event_seq"] + 1,
+            decided_at=uow.clock.now(),
+            note=note,
+        ),
+    )
 
 
 def _next_round(st: SectionState) -> int:
@@ -464,8 +654,15 @@ async def add_bye(uow, ec: str, sid: str, entrant_id: str, kind: str, r: int | N
     if r > st.rules.rounds:
         raise Unprocessable("no_such_round", f"the section has {st.rules.rounds} rounds")
     no = _no(st, entrant_id)
-    await repo.add_request(uow.session, st, round=r, start_no=no, kind=kind, created_at=uow.clock.now(),
-                           by=principal.key_id or principal.role)
+    await repo.add_request(
+        uow.session,
+        st,
+        round=r,
+        start_no=no,
+        kind=kind,
+        created_at=uow.clock.now(),
+        by=principal.key_id or principal.role,
+    )
     await audit(uow, st, principal, "bye", r, {"entrant_id": entrant_id, "kind": kind})
     if r == st.row["current_round"]:
         await _repair_draft(uow, st, pairer)
@@ -473,8 +670,9 @@ async def add_bye(uow, ec: str, sid: str, entrant_id: str, kind: str, r: int | N
     return {"entrant_id": entrant_id, "round": r, "kind": kind}
 
 
-async def withdraw(uow, ec: str, sid: str, entrant_id: str, after_round: int | None, reason: str, principal,
-                   pairer: Pairer) -> dict:
+async def withdraw(
+    uow, ec: str, sid: str, entrant_id: str, after_round: int | None, reason: str, principal, pairer: Pairer
+) -> dict:
     """Withdraw a player (PAIR-11): never paired after ``after_round``; past rounds stand."""
     st = await load_locked(uow, ec, sid)
     if st.row["status"] in ("completed", "cancelled"):
@@ -504,11 +702,27 @@ async def late_entry(uow, ec: str, sid: str, entrant: Entrant, principal, pairer
     if r > st.rules.rounds:
         raise Conflict("late_entry_refused", "no round is left to play")
     no = max(st.entrants) + 1
-    await uow.session.execute(orm.entrants.insert().values(
-        event_code=ec, section_id=sid, start_no=no, entrant_id=entrant.entrant_id,
-        data=entrant.model_dump(mode="json"), entry_round=r, withdrawn_after=None))
-    st.entrants[no] = dict(event_code=ec, section_id=sid, start_no=no, entrant_id=entrant.entrant_id,
-                           data=entrant.model_dump(mode="json"), entry_round=r, withdrawn_after=None, entrant=entrant)
+    await uow.session.execute(
+        orm.entrants.insert().values(
+            event_code=ec,
+            section_id=sid,
+            start_no=no,
+            entrant_id=entrant.entrant_id,
+            data=entrant.model_dump(mode="json"),
+            entry_round=r,
+            withdrawn_after=None,
+        )
+    )
+    st.entrants[no] = dict(
+        event_code=ec,
+        section_id=sid,
+        start_no=no,
+        entrant_id=entrant.entrant_id,
+        data=entrant.model_dump(mode="json"),
+        entry_round=r,
+        withdrawn_after=None,
+        entrant=entrant,
+    )
     await audit(uow, st, principal, "late_entry", r, {"entrant_id": entrant.entrant_id})
     if r == st.row["current_round"]:
         await _repair_draft(uow, st, pairer)
@@ -538,22 +752,37 @@ async def publish_round(uow, ec: str, sid: str, r: int, principal) -> dict:
     return {"round": r, "status": "published"}
 
 
-async def correct_pairings(uow, ec: str, sid: str, r: int, boards: list[tuple[str, str]], byes: list[tuple[str, str]],
-                           principal, pairer: Pairer) -> dict:
+async def correct_pairings(
+    uow,
+    ec: str,
+    sid: str,
+    r: int,
+    boards: list[tuple[str, str]],
+    byes: list[tuple[str, str]],
+    principal,
+    pairer: Pairer,
+) -> dict:
     """The arbiter's pairing of round ``r`` (a draft, or a round the engine could not pair), checked
     against the absolute criteria before it is stored (PAIR-2, PAIR-11)."""
     st = await load_locked(uow, ec, sid)
     cur = st.row["current_round"]
     editable = (r == cur and st.rounds.get(r, {}).get("status") == "draft") or (
-        r == cur + 1 and (cur == 0 or st.rounds.get(cur, {}).get("status") == "complete")
-        and st.row["status"] == "awaiting_arbiter" and r <= st.rules.rounds)
+        r == cur + 1
+        and (cur == 0 or st.rounds.get(cur, {}).get("status") == "complete")
+        and st.row["status"] == "awaiting_arbiter"
+        and r <= st.rules.rounds
+    )
     if not editable:
         raise Conflict("round_published", f"round {r} cannot be changed: published rounds are final")
     idx = st.by_entrant_id()
     try:
         pb = tuple(Board(idx[a], idx[b]) for a, b in boards)
-        codes = {"pairing": Code.PAIRING_BYE, "requested": sec.bye_rules().requested,
-                 "forced": sec.bye_rules().forced, "absent": Code.ZERO_BYE}
+        codes = {
+            "pairing": Code.PAIRING_BYE,
+            "requested": sec.bye_rules().requested,
+            "forced": sec.bye_rules().forced,
+            "absent": Code.ZERO_BYE,
+        }
         by = {idx[e]: codes[k] for e, k in byes}
     except KeyError as e:
         raise Unprocessable("unknown_entrant", f"{e.args[0]!r} is not an entrant of this section") from None
@@ -568,8 +797,9 @@ async def correct_pairings(uow, ec: str, sid: str, r: int, boards: list[tuple[st
     if problems:
         raise Unprocessable("illegal_pairing", "the pairing breaks the absolute criteria", {"problems": problems})
     await repo.delete_round(uow.session, st, r)
-    await audit(uow, st, principal, "pairings", r, {"boards": [list(b) for b in boards],
-                                                    "byes": [list(b) for b in byes]})
+    await audit(
+        uow, st, principal, "pairings", r, {"boards": [list(b) for b in boards], "byes": [list(b) for b in byes]}
+    )
     await store_round(uow, st, rp, paired_by="arbiter")
     await _save_seq(uow, st)
     return {"round": r, "status": st.rounds[r]["status"]}
@@ -587,8 +817,9 @@ async def decide_tie(uow, ec: str, sid: str, tie_id: str, order: list[Any], prin
         raise Conflict("playoff_running", f"tie {tie_id} is being settled by a playoff")
     flat = [x for grp in order for x in (grp if isinstance(grp, list) else [grp])]
     if sorted(flat) != sorted(tie["entrant_ids"]):
-        raise Unprocessable("bad_order", "the order must list exactly the tied entrants",
-                            {"expected": sorted(tie["entrant_ids"])})
+        raise Unprocessable(
+            "bad_order", "the order must list exactly the tied entrants", {"expected": sorted(tie["entrant_ids"])}
+        )
     tie = {**tie, "status": "decided", "decision": order, "decided_by": "arbiter", "decided_at": uow.clock.now()}
     await repo.upsert_tie(uow.session, st, tie)
     await audit(uow, st, principal, "tie_decision", None, {"tie_id": tie_id, "order": order})

@@ -6,12 +6,13 @@ free for HTTP meanwhile. The domain is pure and its inputs picklable, so the res
 wherever it runs (determinism is unaffected). ``PAIRING_WORKERS`` (environment, read once by
 the composition root) sets the pool size; 0 (default) pairs in-process.
 """
+
 from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
-from typing import Iterable
 
 from ..domain import RoundPairing
 
@@ -22,7 +23,7 @@ class Pairer:
         self._pool: ProcessPoolExecutor | None = None
 
     @classmethod
-    def from_env(cls) -> "Pairer":
+    def from_env(cls) -> Pairer:
         return cls(int(os.environ.get("PAIRING_WORKERS", "0") or 0))
 
     def _executor(self) -> ProcessPoolExecutor | None:

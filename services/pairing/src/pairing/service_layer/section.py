@@ -6,6 +6,7 @@ Names of tiebreaks in ``SectionRules.tiebreaks`` are the event configuration's
 (``BH``, ``BH/M1``, …, ``B1``) stay inside. Standing rows list every configured criterion
 under its configured name.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -17,39 +18,87 @@ from gomoku_shared.contracts.events import StandingRow as ContractRow
 
 from ..adapters.repository import SectionState
 from ..domain import (
-    Board, ByeRules, Code, Edition, MatchPoints, Outcome, Player, PointSystem, RoundPairing, Team, TeamTournament,
-    TiebreakConfig, Tournament, apply_playoff, board_assignments, compute_tiebreaks, forbidden_from_units,
-    pair_round_robin, pair_swiss_round, pair_team_round_robin, pair_team_swiss_round, record_round,
-    record_team_round, team_values,
+    Board,
+    ByeRules,
+    Code,
+    Edition,
+    MatchPoints,
+    Outcome,
+    Player,
+    PointSystem,
+    RoundPairing,
+    Team,
+    TeamTournament,
+    TiebreakConfig,
+    Tournament,
+    apply_playoff,
+    board_assignments,
+    compute_tiebreaks,
+    forbidden_from_units,
+    pair_round_robin,
+    pair_swiss_round,
+    pair_team_round_robin,
+    pair_team_swiss_round,
+    record_round,
+    record_team_round,
+    team_values,
 )
 from ..domain.ranking import StandingRow as DomainRow
 from ..domain.ranking import rank
 
 #: configured criterion name -> domain key (individual)
 INDIVIDUAL_NAMES = {
-    "points": "PTS", "buchholz": "BH", "buchholz_of_buchholz": "SOB", "median_buchholz": "BH/M1",
-    "sonneborn_berger": "SB", "wins": "WIN", "buchholz_cut1": "BH/C1", "progressive": "PS",
+    "points": "PTS",
+    "buchholz": "BH",
+    "buchholz_of_buchholz": "SOB",
+    "median_buchholz": "BH/M1",
+    "sonneborn_berger": "SB",
+    "wins": "WIN",
+    "buchholz_cut1": "BH/C1",
+    "progressive": "PS",
 }
 TEAM_NAMES = {
-    "match_points": "MP", "opp_match_points": "OMP", "median_opp_match_points": "OMP/M1",
-    "total_game_points": "GP", "sonneborn_berger_match": "SB", "board_1_points": "B1", "board_2_points": "B2",
+    "match_points": "MP",
+    "opp_match_points": "OMP",
+    "median_opp_match_points": "OMP/M1",
+    "total_game_points": "GP",
+    "sonneborn_berger_match": "SB",
+    "board_1_points": "B1",
+    "board_2_points": "B2",
     "board_3_points": "B3",
 }
 DEFAULT_ORDER = {
     ("individual", "swiss"): ["points", "buchholz", "median_buchholz", "wins"],
     ("individual", "round_robin"): ["points", "sonneborn_berger", "wins"],
-    ("team", "swiss"): ["match_points", "opp_match_points", "median_opp_match_points", "total_game_points",
-                        "board_1_points", "board_2_points", "board_3_points"],
-    ("team", "round_robin"): ["match_points", "total_game_points", "sonneborn_berger_match", "board_1_points",
-                              "board_2_points", "board_3_points"],
+    ("team", "swiss"): [
+        "match_points",
+        "opp_match_points",
+        "median_opp_match_points",
+        "total_game_points",
+        "board_1_points",
+        "board_2_points",
+        "board_3_points",
+    ],
+    ("team", "round_robin"): [
+        "match_points",
+        "total_game_points",
+        "sonneborn_berger_match",
+        "board_1_points",
+        "board_2_points",
+        "board_3_points",
+    ],
 }
-MEMBER_BASE = 1000   # team member ids inside the domain: team start number × 1000 + board
+MEMBER_BASE = 1000  # team member ids inside the domain: team start number × 1000 + board
 
 #: friendly result names accepted by the arbiter API, and the domain's own values
 RESULTS = {
-    "first_wins": Outcome.FIRST_WINS, "second_wins": Outcome.SECOND_WINS, "draw": Outcome.DRAW,
-    "first_forfeit_win": Outcome.FIRST_FORFEIT_WIN, "second_forfeit_win": Outcome.SECOND_FORFEIT_WIN,
-    "double_forfeit": Outcome.DOUBLE_FORFEIT, **{o.value: o for o in Outcome},
+    "first_wins": Outcome.FIRST_WINS,
+    "second_wins": Outcome.SECOND_WINS,
+    "draw": Outcome.DRAW,
+    "first_forfeit_win": Outcome.FIRST_FORFEIT_WIN,
+    "second_forfeit_win": Outcome.SECOND_FORFEIT_WIN,
+    "double_forfeit": Outcome.DOUBLE_FORFEIT,
+    **{o.value: o for o in Outcome},
 }
 FORFEITS = (Outcome.FIRST_FORFEIT_WIN, Outcome.SECOND_FORFEIT_WIN, Outcome.DOUBLE_FORFEIT)
 
@@ -107,8 +156,17 @@ def players(st: SectionState) -> tuple[Player, ...]:
     out = []
     for no, row in sorted(st.entrants.items()):
         e: Entrant = row["entrant"]
-        out.append(Player(id=no, name=e.name, rating=e.rating, gender=e.gender or "", unit=e.unit,
-                          entry_round=row["entry_round"], withdrawn_after=row["withdrawn_after"]))
+        out.append(
+            Player(
+                id=no,
+                name=e.name,
+                rating=e.rating,
+                gender=e.gender or "",
+                unit=e.unit,
+                entry_round=row["entry_round"],
+                withdrawn_after=row["withdrawn_after"],
+            )
+        )
     return tuple(out)
 
 
@@ -124,8 +182,13 @@ def tournament(st: SectionState, upto: int | None = None) -> Tournament:
     """The individual tournament: completed rounds replayed onto the stored players."""
     t = Tournament(players=players(st), rounds_planned=st.rules.rounds, points=points(st), name=st.row["name"])
     if st.rules.separate_units:
-        t = Tournament(players=t.players, rounds_planned=t.rounds_planned, points=t.points, name=t.name,
-                       forbidden=forbidden_from_units(t, 1, st.rules.rounds))
+        t = Tournament(
+            players=t.players,
+            rounds_planned=t.rounds_planned,
+            points=t.points,
+            name=t.name,
+            forbidden=forbidden_from_units(t, 1, st.rules.rounds),
+        )
     for r in st.complete_rounds():
         if upto is not None and r > upto:
             break
@@ -140,8 +203,9 @@ def teams(st: SectionState) -> tuple[Team, ...]:
     for no, row in sorted(st.entrants.items()):
         e: Entrant = row["entrant"]
         ms = members(e)
-        out.append(Team(id=no, name=e.name, members=tuple(no * MEMBER_BASE + b for b in range(1, len(ms) + 1)),
-                        unit=e.unit))
+        out.append(
+            Team(id=no, name=e.name, members=tuple(no * MEMBER_BASE + b for b in range(1, len(ms) + 1)), unit=e.unit)
+        )
     return tuple(out)
 
 
@@ -155,9 +219,14 @@ def _board_game_points(st: SectionState, p: dict) -> tuple[float, float]:
 
 def team_tournament(st: SectionState, upto: int | None = None) -> TeamTournament:
     mp, gp = st.rules.match_points, st.rules.points
-    tt = TeamTournament(teams=teams(st), rounds_planned=st.rules.rounds,
-                        match_points=MatchPoints(mp.win, mp.draw, mp.loss), game_points_win=gp.win,
-                        bye_board_points=gp.win, boards=st.rules.boards)
+    tt = TeamTournament(
+        teams=teams(st),
+        rounds_planned=st.rules.rounds,
+        match_points=MatchPoints(mp.win, mp.draw, mp.loss),
+        game_points_win=gp.win,
+        bye_board_points=gp.win,
+        boards=st.rules.boards,
+    )
     for r in st.complete_rounds():
         if upto is not None and r > upto:
             break
@@ -191,7 +260,7 @@ class PairJob:
     kind: str
     format: str
     round: int
-    tournament: Any          # Tournament or TeamTournament
+    tournament: Any  # Tournament or TeamTournament
     requested: tuple[int, ...]
     forced: tuple[int, ...]
     seeds: tuple[int, ...]
@@ -209,8 +278,11 @@ def run_pair_job(job: PairJob) -> RoundPairing:
     if job.format == "swiss":
         fn = pair_team_swiss_round if job.kind == "team" else pair_swiss_round
         return fn(job.tournament, requested_byes=job.requested, forced_byes=job.forced, bye_rules=br)
-    rp = (pair_team_round_robin(job.tournament, job.round) if job.kind == "team"
-          else pair_round_robin(list(job.seeds), job.round))
+    rp = (
+        pair_team_round_robin(job.tournament, job.round)
+        if job.kind == "team"
+        else pair_round_robin(list(job.seeds), job.round)
+    )
     return _round_robin_absences(job, rp, br)
 
 
@@ -218,8 +290,7 @@ def _round_robin_absences(job: PairJob, rp: RoundPairing, br: ByeRules) -> Round
     """Berger rounds are fixed: a withdrawn player's or a bye-requesting player's opponent wins by
     forfeit; the absent player scores per the bye rules (or nothing once withdrawn)."""
     t = job.tournament
-    ps = {p.id: p for p in (t.players if isinstance(t, Tournament) else
-                            [Player(id=x.id) for x in t.teams])}
+    ps = {p.id: p for p in (t.players if isinstance(t, Tournament) else [Player(id=x.id) for x in t.teams])}
     gone = {pid for pid, p in ps.items() if p.withdrawn_after is not None and p.withdrawn_after < job.round}
     away = {pid: br.requested for pid in job.requested} | {pid: br.forced for pid in job.forced}
     boards, byes = [], dict(rp.byes)
@@ -259,19 +330,42 @@ def round_rows(st: SectionState, rp: RoundPairing) -> tuple[list[dict], list[dic
     rows: list[dict] = []
     if not st.team:
         for i, b in enumerate(rp.boards, 1):
-            rows.append(dict(pairing_id=f"r{r}.b{i}", match_no=i, board=None, first_no=b.first, second_no=b.second,
-                             first_id=st.entrants[b.first]["entrant_id"], second_id=st.entrants[b.second]["entrant_id"],
-                             first_team=None, second_team=None, games=games))
+            rows.append(
+                dict(
+                    pairing_id=f"r{r}.b{i}",
+                    match_no=i,
+                    board=None,
+                    first_no=b.first,
+                    second_no=b.second,
+                    first_id=st.entrants[b.first]["entrant_id"],
+                    second_id=st.entrants[b.second]["entrant_id"],
+                    first_team=None,
+                    second_team=None,
+                    games=games,
+                )
+            )
     else:
         ts = {t.id: t for t in teams(st)}
         for m, b in enumerate(rp.boards, 1):
             ta, tb = st.entrants[b.first]["entrant"], st.entrants[b.second]["entrant"]
             for board, x, y in board_assignments(ts[b.first], ts[b.second]):
-                rows.append(dict(pairing_id=f"r{r}.m{m}.b{board}", match_no=m, board=board, first_no=b.first,
-                                 second_no=b.second, first_id=member_id(st, x), second_id=member_id(st, y),
-                                 first_team=(ta if x // MEMBER_BASE == b.first else tb).entrant_id,
-                                 second_team=(ta if y // MEMBER_BASE == b.first else tb).entrant_id, games=games))
-    bye_rows = [dict(start_no=no, kind=bye_kind(st, r, no, code), code=code.value) for no, code in sorted(rp.byes.items())]
+                rows.append(
+                    dict(
+                        pairing_id=f"r{r}.m{m}.b{board}",
+                        match_no=m,
+                        board=board,
+                        first_no=b.first,
+                        second_no=b.second,
+                        first_id=member_id(st, x),
+                        second_id=member_id(st, y),
+                        first_team=(ta if x // MEMBER_BASE == b.first else tb).entrant_id,
+                        second_team=(ta if y // MEMBER_BASE == b.first else tb).entrant_id,
+                        games=games,
+                    )
+                )
+    bye_rows = [
+        dict(start_no=no, kind=bye_kind(st, r, no, code), code=code.value) for no, code in sorted(rp.byes.items())
+    ]
     return rows, bye_rows
 
 
@@ -294,21 +388,35 @@ def partner_of(st: SectionState, player: str, team: str | None) -> str | None:
 def specs(st: SectionState, r: int) -> list[PairingSpec]:
     out = []
     for p in st.pairings.get(r, []):
-        out.append(PairingSpec(
-            pairing_id=p["pairing_id"], first=p["first_id"], second=p["second_id"], games=p["games"],
-            board=p["board"], match_id=f"r{r}.m{p['match_no']}" if st.team else None,
-            ruleset=st.rules.ruleset, clock=st.rules.clock,
-            first_partner=partner_of(st, p["first_id"], p["first_team"]),
-            second_partner=partner_of(st, p["second_id"], p["second_team"]),
-            first_team=p["first_team"], second_team=p["second_team"]))
+        out.append(
+            PairingSpec(
+                pairing_id=p["pairing_id"],
+                first=p["first_id"],
+                second=p["second_id"],
+                games=p["games"],
+                board=p["board"],
+                match_id=f"r{r}.m{p['match_no']}" if st.team else None,
+                ruleset=st.rules.ruleset,
+                clock=st.rules.clock,
+                first_partner=partner_of(st, p["first_id"], p["first_team"]),
+                second_partner=partner_of(st, p["second_id"], p["second_team"]),
+                first_team=p["first_team"],
+                second_team=p["second_team"],
+            )
+        )
     return out
 
 
 def bye_specs(st: SectionState, r: int) -> list[Bye]:
-    ps = PointSystem(win=st.rules.match_points.win, draw=st.rules.match_points.draw,
-                     loss=st.rules.match_points.loss) if st.team else points(st)
-    return [Bye(entrant_id=st.entrants[b["start_no"]]["entrant_id"], kind=b["kind"],
-                points=int(ps.points(Code(b["code"])))) for b in st.byes.get(r, [])]
+    ps = (
+        PointSystem(win=st.rules.match_points.win, draw=st.rules.match_points.draw, loss=st.rules.match_points.loss)
+        if st.team
+        else points(st)
+    )
+    return [
+        Bye(entrant_id=st.entrants[b["start_no"]]["entrant_id"], kind=b["kind"], points=int(ps.points(Code(b["code"]))))
+        for b in st.byes.get(r, [])
+    ]
 
 
 # ---------------------------------------------------------------- standings
@@ -415,12 +523,22 @@ def contract_rows(st: SectionState, rk: Ranked, *, final: bool = False) -> list[
         else:
             how_ = None
         wins, played = stats.get(r.id, (0, 0))
-        out.append(ContractRow(
-            place=r.place, shared=r.shared, entrant_id=e.entrant_id, name=e.name, gender=e.gender, unit=e.unit,
-            points=float(v[primary]),
-            tiebreaks={n: float(v[k]) for n, k in zip(rk.names[1:], rk.keys[1:])},
-            wins=wins, games_played=played,
-            gender_place=gender_place[r.id][0] if r.id in gender_place else None, decided_by=how_))
+        out.append(
+            ContractRow(
+                place=r.place,
+                shared=r.shared,
+                entrant_id=e.entrant_id,
+                name=e.name,
+                gender=e.gender,
+                unit=e.unit,
+                points=float(v[primary]),
+                tiebreaks={n: float(v[k]) for n, k in zip(rk.names[1:], rk.keys[1:])},
+                wins=wins,
+                games_played=played,
+                gender_place=gender_place[r.id][0] if r.id in gender_place else None,
+                decided_by=how_,
+            )
+        )
     return out
 
 
@@ -454,21 +572,33 @@ def board_stats(st: SectionState) -> list[BoardStat]:
     """AWD-7 per player per board (playoff games are never in the pairings table)."""
     acc: dict[tuple[str, str, int], list] = {}
     names: dict[str, str] = {}
-    for no, row in st.entrants.items():
+    for _no, row in st.entrants.items():
         for b, m in enumerate(members(row["entrant"]), 1):
-            acc[(row["entrant_id"], m.player_id, b)] = [0, 0, 0.0, 0]   # played, board games, points, wins
+            acc[(row["entrant_id"], m.player_id, b)] = [0, 0, 0.0, 0]  # played, board games, points, wins
             names[m.player_id] = m.name
     for r in st.complete_rounds():
         for p in st.pairings.get(r, []):
             o = Outcome(p["outcome"])
             cf, cs = o.codes()
-            for pid, team, code, pts in ((p["first_id"], p["first_team"], cf, p["first_points"]),
-                                         (p["second_id"], p["second_team"], cs, p["second_points"])):
+            for pid, team, code, pts in (
+                (p["first_id"], p["first_team"], cf, p["first_points"]),
+                (p["second_id"], p["second_team"], cs, p["second_points"]),
+            ):
                 a = acc.setdefault((team, pid, p["board"]), [0, 0, 0.0, 0])
                 a[1] += 1
                 a[0] += code is not Code.FORFEIT_LOSS
                 a[2] += pts or 0
                 a[3] += code in (Code.WIN, Code.FORFEIT_WIN)
-    return [BoardStat(entrant_id=team, player_id=pid, name=names.get(pid, pid), board=b, games_played=a[0],
-                      board_games=a[1], points=float(a[2]), wins=a[3])
-            for (team, pid, b), a in sorted(acc.items(), key=lambda x: (x[0][2], x[0][0], x[0][1]))]
+    return [
+        BoardStat(
+            entrant_id=team,
+            player_id=pid,
+            name=names.get(pid, pid),
+            board=b,
+            games_played=a[0],
+            board_games=a[1],
+            points=float(a[2]),
+            wins=a[3],
+        )
+        for (team, pid, b), a in sorted(acc.items(), key=lambda x: (x[0][2], x[0][0], x[0][1]))
+    ]

@@ -1,4 +1,5 @@
 """Domain -> integration-event payloads (gomoku_shared.contracts)."""
+
 from __future__ import annotations
 
 import uuid
@@ -20,27 +21,55 @@ def event_id_for(*parts: object) -> uuid.UUID:
     return uuid.uuid5(_NAMESPACE, "/".join(str(p) for p in parts))
 
 
-def entrant_for(entry: Entry, meta: EntryMeta, people: Mapping[str, Person], units: Mapping[str, Unit],
-                kind: str) -> Entrant:
+def entrant_for(
+    entry: Entry, meta: EntryMeta, people: Mapping[str, Person], units: Mapping[str, Unit], kind: str
+) -> Entrant:
     members = [people[pid] for pid in entry.person_ids]
     unit = units.get(entry.unit_id) if entry.unit_id else None
     unit_name = unit.name if unit else entry.unit_id
     attrs = {**meta.attributes, "admitted_by": entry.admitted_by or None}
     if kind == "individual":
         p = members[0]
-        return Entrant(entrant_id=entry.id, name=p.name, gender=p.gender, unit=unit_name, rating=meta.rating,
-                       birth_date=p.birth_date, partner_id=meta.partner_id,
-                       attributes={**attrs, "player_id": p.id})
-    return Entrant(entrant_id=entry.id, name=entry.team_name or unit_name or entry.id, unit=unit_name,
-                   rating=meta.rating, partner_id=meta.partner_id, attributes=attrs,
-                   members=[Member(player_id=p.id, name=p.name, gender=p.gender, board=i + 1, unit=unit_name,
-                                   birth_date=p.birth_date, partner_id=meta.partner_id)
-                            for i, p in enumerate(members)])
+        return Entrant(
+            entrant_id=entry.id,
+            name=p.name,
+            gender=p.gender,
+            unit=unit_name,
+            rating=meta.rating,
+            birth_date=p.birth_date,
+            partner_id=meta.partner_id,
+            attributes={**attrs, "player_id": p.id},
+        )
+    return Entrant(
+        entrant_id=entry.id,
+        name=entry.team_name or unit_name or entry.id,
+        unit=unit_name,
+        rating=meta.rating,
+        partner_id=meta.partner_id,
+        attributes=attrs,
+        members=[
+            Member(
+                player_id=p.id,
+                name=p.name,
+                gender=p.gender,
+                board=i + 1,
+                unit=unit_name,
+                birth_date=p.birth_date,
+                partner_id=meta.partner_id,
+            )
+            for i, p in enumerate(members)
+        ],
+    )
 
 
-def section_closed(config: EventConfig, closed: ClosedSection, people: Mapping[str, Person],
-                   units: Mapping[str, Unit], meta: Mapping[str, EntryMeta],
-                   entries: Mapping[str, Entry] | None = None) -> SectionClosed:
+def section_closed(
+    config: EventConfig,
+    closed: ClosedSection,
+    people: Mapping[str, Person],
+    units: Mapping[str, Unit],
+    meta: Mapping[str, EntryMeta],
+    entries: Mapping[str, Entry] | None = None,
+) -> SectionClosed:
     """The domain's payload, completed with what only the service knows: the partner that
     registered each entrant, ratings/seeds, and the section's unit-separation flag."""
     data: dict[str, Any] = section_closed_payload(config, closed, people, units)

@@ -4,6 +4,7 @@ Personal data (ID numbers, document references) is stored only encrypted (`*_enc
 `adapters.protection`); `id_number_index` is a keyed hash for finding a person again without
 decrypting, `id_number_masked` the only form ever shown.
 """
+
 from __future__ import annotations
 
 import sqlalchemy as sa
@@ -26,7 +27,8 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
     """The registration tables (also used, frozen as a copy, by migration 0002)."""
     t: dict[str, sa.Table] = {}
     t["events"] = sa.Table(
-        "events", md,
+        "events",
+        md,
         sa.Column("code", sa.String(64), primary_key=True),
         sa.Column("preset_id", sa.String(100), nullable=False),
         sa.Column("name", sa.String(300), nullable=False),
@@ -39,7 +41,8 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
         sa.Column("lock_version", sa.Integer, nullable=False, server_default="0"),
     )
     t["units"] = sa.Table(
-        "units", md,
+        "units",
+        md,
         sa.Column("event_code", sa.String(64), primary_key=True),
         sa.Column("id", sa.String(100), primary_key=True),
         sa.Column("seq", sa.Integer, nullable=False),
@@ -51,7 +54,8 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
         sa.Column("partner_id", sa.String(100), nullable=True),
     )
     t["officials"] = sa.Table(
-        "officials", md,
+        "officials",
+        md,
         sa.Column("event_code", sa.String(64), primary_key=True),
         sa.Column("unit_id", sa.String(100), primary_key=True),
         sa.Column("seq", sa.Integer, primary_key=True),
@@ -60,7 +64,8 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
         sa.Column("person_id", sa.String(100), nullable=True),
     )
     t["people"] = sa.Table(
-        "people", md,
+        "people",
+        md,
         sa.Column("event_code", sa.String(64), primary_key=True),
         sa.Column("id", sa.String(100), primary_key=True),
         sa.Column("seq", sa.Integer, nullable=False),
@@ -77,7 +82,8 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
         sa.UniqueConstraint("event_code", "partner_id", "id_number_index", name="uq_people_partner_id_number"),
     )
     t["evidence"] = sa.Table(
-        "evidence", md,
+        "evidence",
+        md,
         sa.Column("id", sa.String(120), primary_key=True),
         sa.Column("event_code", sa.String(64), nullable=False, index=True),
         sa.Column("seq", sa.Integer, nullable=False),
@@ -97,7 +103,8 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
         sa.Column("partner_id", sa.String(100), nullable=True),
     )
     t["entries"] = sa.Table(
-        "entries", md,
+        "entries",
+        md,
         sa.Column("id", sa.String(200), primary_key=True),
         sa.Column("event_code", sa.String(64), nullable=False, index=True),
         sa.Column("stage", sa.String(64), nullable=False),
@@ -124,7 +131,8 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
         sa.UniqueConstraint("event_code", "section_id", "seq", name="uq_entries_seq"),
     )
     t["withdrawals"] = sa.Table(
-        "withdrawals", md,
+        "withdrawals",
+        md,
         sa.Column("entry_id", sa.String(200), primary_key=True),
         sa.Column("event_code", sa.String(64), nullable=False),
         sa.Column("at", TS, nullable=False),
@@ -134,7 +142,8 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
         sa.Column("requested_by", sa.String(100), nullable=False),
     )
     t["change_requests"] = sa.Table(
-        "change_requests", md,
+        "change_requests",
+        md,
         sa.Column("id", sa.String(200), primary_key=True),
         sa.Column("event_code", sa.String(64), nullable=False, index=True),
         sa.Column("entry_id", sa.String(200), nullable=False),
@@ -149,7 +158,8 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
     )
     t["idempotency_keys"] = idempotency_table(md)
     t["stages"] = sa.Table(
-        "stages", md,
+        "stages",
+        md,
         sa.Column("event_code", sa.String(64), primary_key=True),
         sa.Column("stage_id", sa.String(64), primary_key=True),
         sa.Column("status", sa.String(30), nullable=False),
@@ -161,7 +171,8 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
         sa.Column("note", sa.Text, nullable=True),
     )
     t["qualifier_lists"] = sa.Table(
-        "qualifier_lists", md,
+        "qualifier_lists",
+        md,
         sa.Column("event_code", sa.String(64), primary_key=True),
         sa.Column("to_stage", sa.String(64), primary_key=True),
         sa.Column("section_id", sa.String(100), primary_key=True),

@@ -9,6 +9,7 @@ Where the secret comes from (`DataProtector.from_settings`): DATA_KEY if set; ot
 distributed mode refuses to start, and the embedded mode uses a random key it created in its
 data directory on first start (`registration-data.key`, mode 0600). No key is in the source.
 """
+
 from __future__ import annotations
 
 import base64
@@ -38,8 +39,7 @@ class MissingDataKey(SettingsError):
 
 
 def _derive(secret: bytes, purpose: bytes) -> bytes:
-    return HKDF(algorithm=hashes.SHA256(), length=32, salt=b"gomoku-registration",
-                info=purpose).derive(secret)
+    return HKDF(algorithm=hashes.SHA256(), length=32, salt=b"gomoku-registration", info=purpose).derive(secret)
 
 
 def embedded_key(data_dir: Path) -> str:
@@ -56,8 +56,11 @@ def embedded_key(data_dir: Path) -> str:
                 f.flush()
                 os.fsync(f.fileno())
             os.link(tmp, path)
-            log.warning("DATA_KEY is unset: created a random data key in %s (keep it with the data; "
-                        "without it the stored personal data cannot be read)", path)
+            log.warning(
+                "DATA_KEY is unset: created a random data key in %s (keep it with the data; "
+                "without it the stored personal data cannot be read)",
+                path,
+            )
         except FileExistsError:
             pass  # another process created it first: use that one
         finally:
@@ -86,9 +89,11 @@ class DataProtector:
         if data_key:
             return cls(data_key)
         if distributed:
-            raise MissingDataKey("DATA_KEY is not set. The distributed mode (AMQP_URL set) needs it to encrypt "
-                                 "personal data at rest, the same secret in every registration replica; "
-                                 "e.g. DATA_KEY=$(openssl rand -base64 32)")
+            raise MissingDataKey(
+                "DATA_KEY is not set. The distributed mode (AMQP_URL set) needs it to encrypt "
+                "personal data at rest, the same secret in every registration replica; "
+                "e.g. DATA_KEY=$(openssl rand -base64 32)"
+            )
         return cls(embedded_key(Path(data_dir)))
 
     def encrypt(self, value: str | None) -> str | None:

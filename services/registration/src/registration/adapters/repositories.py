@@ -2,6 +2,7 @@
 AsyncSession (the unit of work's). The service layer asks these for rows and aggregates and
 never builds a statement itself; row <-> domain mapping lives in `repository`. Personal data
 handed to a repository in clear (ID numbers, document references) is stored encrypted."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -34,17 +35,36 @@ class EventRepository:
 
     async def version(self, code: str) -> int:
         """The event's command counter (lock_version)."""
-        return (await self.session.execute(sa.select(orm.events.c.lock_version).where(
-            orm.events.c.code == code))).scalar_one()
+        return (
+            await self.session.execute(sa.select(orm.events.c.lock_version).where(orm.events.c.code == code))
+        ).scalar_one()
 
-    async def add(self, config: EventConfig, *, preset_id: str, overrides: dict[str, Any], now: Any,
-                  created_by: str, stage_statuses: dict[str, str]) -> None:
-        await self.session.execute(sa.insert(orm.events).values(
-            code=config.id, preset_id=preset_id, name=config.name, config=config.model_dump(mode="json"),
-            overrides=overrides, created_at=now, created_by=created_by, lock_version=0))
+    async def add(
+        self,
+        config: EventConfig,
+        *,
+        preset_id: str,
+        overrides: dict[str, Any],
+        now: Any,
+        created_by: str,
+        stage_statuses: dict[str, str],
+    ) -> None:
+        await self.session.execute(
+            sa.insert(orm.events).values(
+                code=config.id,
+                preset_id=preset_id,
+                name=config.name,
+                config=config.model_dump(mode="json"),
+                overrides=overrides,
+                created_at=now,
+                created_by=created_by,
+                lock_version=0,
+            )
+        )
         for stage_id, status in stage_statuses.items():
-            await self.session.execute(sa.insert(orm.stages).values(
-                event_code=config.id, stage_id=stage_id, status=status))
+            await self.session.execute(
+                sa.insert(orm.stages).values(event_code=config.id, stage_id=stage_id, status=status)
+            )
 
     # ---- stages
 
@@ -52,8 +72,11 @@ class EventRepository:
         return await rows.stage_rows(self.session, code)
 
     async def update_stage(self, code: str, stage_id: str, **values: Any) -> None:
-        await self.session.execute(sa.update(orm.stages).where(
-            orm.stages.c.event_code == code, orm.stages.c.stage_id == stage_id).values(**values))
+        await self.session.execute(
+            sa.update(orm.stages)
+            .where(orm.stages.c.event_code == code, orm.stages.c.stage_id == stage_id)
+            .values(**values)
+        )
 
     # ---- qualifier lists
 
@@ -61,13 +84,19 @@ class EventRepository:
         return await rows.qualifier_rows(self.session, code, to_stage)
 
     async def qualifier_list(self, key: dict[str, str]) -> Any:
-        return (await self.session.execute(sa.select(orm.qualifier_lists).where(
-            *[orm.qualifier_lists.c[k] == v for k, v in key.items()]))).first()
+        return (
+            await self.session.execute(
+                sa.select(orm.qualifier_lists).where(*[orm.qualifier_lists.c[k] == v for k, v in key.items()])
+            )
+        ).first()
 
     async def store_qualifier_list(self, key: dict[str, str], values: dict[str, Any], *, exists: bool) -> None:
         if exists:
-            await self.session.execute(sa.update(orm.qualifier_lists).where(
-                *[orm.qualifier_lists.c[k] == v for k, v in key.items()]).values(**values))
+            await self.session.execute(
+                sa.update(orm.qualifier_lists)
+                .where(*[orm.qualifier_lists.c[k] == v for k, v in key.items()])
+                .values(**values)
+            )
         else:
             await self.session.execute(sa.insert(orm.qualifier_lists).values(**key, **values))
 
@@ -90,19 +119,27 @@ class EntryRepository:
 
     async def stage_rows(self, code: str, stage_id: str) -> list[Any]:
         """What a stage's counts are made of: section, status, no-show, check-in, decisions."""
-        q = sa.select(orm.entries.c.section_id, orm.entries.c.status, orm.entries.c.no_show,
-                      orm.entries.c.checked_in_at, orm.entries.c.decisions).where(
-            orm.entries.c.event_code == code, orm.entries.c.stage == stage_id)
+        q = sa.select(
+            orm.entries.c.section_id,
+            orm.entries.c.status,
+            orm.entries.c.no_show,
+            orm.entries.c.checked_in_at,
+            orm.entries.c.decisions,
+        ).where(orm.entries.c.event_code == code, orm.entries.c.stage == stage_id)
         return list((await self.session.execute(q)).all())
 
     async def set_intends_to_represent(self, entry_id: str, value: bool) -> None:
-        await self.session.execute(sa.update(orm.entries).where(orm.entries.c.id == entry_id).values(
-            intends_to_represent=value))
+        await self.session.execute(
+            sa.update(orm.entries).where(orm.entries.c.id == entry_id).values(intends_to_represent=value)
+        )
 
     async def add_withdrawal(self, *, proof_ref: str | None, **values: Any) -> None:
         """REG-10: the withdrawal with its proof reference (stored encrypted)."""
-        await self.session.execute(sa.insert(orm.withdrawals).values(
-            **values, proof_ref_enc=self.protector.encrypt(proof_ref) if proof_ref else None))
+        await self.session.execute(
+            sa.insert(orm.withdrawals).values(
+                **values, proof_ref_enc=self.protector.encrypt(proof_ref) if proof_ref else None
+            )
+        )
 
 
 class PersonRepository:
@@ -126,9 +163,13 @@ class PersonRepository:
     async def add(self, *, id_number: str | None, **values: Any) -> None:
         """A person; the ID number is stored encrypted beside its keyed hash (the masked form
         comes with `values`)."""
-        await self.session.execute(sa.insert(orm.people).values(
-            **values, id_number_enc=self.protector.encrypt(id_number),
-            id_number_index=self.protector.index(id_number) if id_number else None))
+        await self.session.execute(
+            sa.insert(orm.people).values(
+                **values,
+                id_number_enc=self.protector.encrypt(id_number),
+                id_number_index=self.protector.index(id_number) if id_number else None,
+            )
+        )
 
 
 class EvidenceRepository:
@@ -141,16 +182,18 @@ class EvidenceRepository:
 
     async def add(self, *, document_ref: str, **values: Any) -> Any:
         """An evidence record; its document reference is stored encrypted."""
-        await self.session.execute(sa.insert(orm.evidence).values(
-            **values, document_ref_enc=self.protector.encrypt(document_ref)))
+        await self.session.execute(
+            sa.insert(orm.evidence).values(**values, document_ref_enc=self.protector.encrypt(document_ref))
+        )
         return await self.get(values["id"])
 
     async def get(self, evidence_id: str) -> Any:
         return (await self.session.execute(sa.select(orm.evidence).where(orm.evidence.c.id == evidence_id))).first()
 
     async def event_of(self, evidence_id: str) -> str | None:
-        row = (await self.session.execute(sa.select(orm.evidence.c.event_code).where(
-            orm.evidence.c.id == evidence_id))).first()
+        row = (
+            await self.session.execute(sa.select(orm.evidence.c.event_code).where(orm.evidence.c.id == evidence_id))
+        ).first()
         return row.event_code if row is not None else None
 
     async def rows(self, code: str, person_ids: list[str] | None = None) -> list[Any]:
@@ -169,8 +212,13 @@ class UnitRepository:
 
     async def add(self, **values: Any) -> Any:
         await self.session.execute(sa.insert(orm.units).values(**values))
-        return (await self.session.execute(sa.select(orm.units).where(
-            orm.units.c.event_code == values["event_code"], orm.units.c.id == values["id"]))).first()
+        return (
+            await self.session.execute(
+                sa.select(orm.units).where(
+                    orm.units.c.event_code == values["event_code"], orm.units.c.id == values["id"]
+                )
+            )
+        ).first()
 
 
 class ChangeRepository:
@@ -180,25 +228,39 @@ class ChangeRepository:
         self.session = session
 
     async def count(self, code: str) -> int:
-        return (await self.session.execute(sa.select(sa.func.count()).select_from(orm.change_requests).where(
-            orm.change_requests.c.event_code == code))).scalar_one()
+        return (
+            await self.session.execute(
+                sa.select(sa.func.count())
+                .select_from(orm.change_requests)
+                .where(orm.change_requests.c.event_code == code)
+            )
+        ).scalar_one()
 
     async def add(self, **values: Any) -> Any:
         await self.session.execute(sa.insert(orm.change_requests).values(**values))
         return await self.get(values["id"])
 
     async def get(self, change_id: str) -> Any:
-        return (await self.session.execute(sa.select(orm.change_requests).where(
-            orm.change_requests.c.id == change_id))).first()
+        return (
+            await self.session.execute(sa.select(orm.change_requests).where(orm.change_requests.c.id == change_id))
+        ).first()
 
     async def update(self, change_id: str, **values: Any) -> Any:
-        await self.session.execute(sa.update(orm.change_requests).where(
-            orm.change_requests.c.id == change_id).values(**values))
+        await self.session.execute(
+            sa.update(orm.change_requests).where(orm.change_requests.c.id == change_id).values(**values)
+        )
         return await self.get(change_id)
 
     async def of_event(self, code: str) -> list[Any]:
-        return list((await self.session.execute(sa.select(orm.change_requests).where(
-            orm.change_requests.c.event_code == code).order_by(orm.change_requests.c.id))).all())
+        return list(
+            (
+                await self.session.execute(
+                    sa.select(orm.change_requests)
+                    .where(orm.change_requests.c.event_code == code)
+                    .order_by(orm.change_requests.c.id)
+                )
+            ).all()
+        )
 
 
 class Repositories:

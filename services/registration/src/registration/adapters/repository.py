@@ -2,10 +2,11 @@
 changes it through the domain, and `save_entries` writes back only what changed.
 
 Times: SQLite hands back naive datetimes; every time read here is made UTC-aware."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from typing import Any
 
 import sqlalchemy as sa
@@ -14,8 +15,20 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from gomoku_shared.event_config import EventConfig
 
 from ..domain import (
-    Decision, Entry, EntryStatus, Evidence, EvidenceKind, EvidenceStatus, EventRegistration, IdNumber,
-    InsuranceConfirmation, Official, Outcome, Person, Unit, Withdrawal,
+    Decision,
+    Entry,
+    EntryStatus,
+    EventRegistration,
+    Evidence,
+    EvidenceKind,
+    EvidenceStatus,
+    IdNumber,
+    InsuranceConfirmation,
+    Official,
+    Outcome,
+    Person,
+    Unit,
+    Withdrawal,
 )
 from . import orm
 from .protection import DataProtector
@@ -24,18 +37,24 @@ from .protection import DataProtector
 def aware(t: datetime | None) -> datetime | None:
     if t is None:
         return None
-    return t if t.tzinfo is not None else t.replace(tzinfo=timezone.utc)
+    return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
 
 
 def utc(t: datetime | None) -> datetime | None:
-    return None if t is None else aware(t).astimezone(timezone.utc)
+    return None if t is None else aware(t).astimezone(UTC)
 
 
 # --------------------------------------------------------------------------- decisions
 
+
 def decision_to_json(d: Decision) -> dict[str, Any]:
-    return {"rule": d.rule, "clause": d.clause, "outcome": d.outcome.value, "reason": d.reason,
-            "person_id": d.person_id}
+    return {
+        "rule": d.rule,
+        "clause": d.clause,
+        "outcome": d.outcome.value,
+        "reason": d.reason,
+        "person_id": d.person_id,
+    }
 
 
 def decision_from_json(d: dict[str, Any]) -> Decision:
@@ -43,6 +62,7 @@ def decision_from_json(d: dict[str, Any]) -> Decision:
 
 
 # --------------------------------------------------------------------------- entries
+
 
 @dataclass
 class EntryMeta:
@@ -78,8 +98,7 @@ def as_stored(e: Entry) -> Entry:
     w = e.withdrawal
     if w is not None:
         w = Withdrawal(utc(w.at), w.reason, "[protected]" if w.proof_ref else None, w.refund_requested)
-    return replace(e, received_at=utc(e.received_at), checked_in_at=utc(e.checked_in_at), insurance=ins,
-                   withdrawal=w)
+    return replace(e, received_at=utc(e.received_at), checked_in_at=utc(e.checked_in_at), insurance=ins, withdrawal=w)
 
 
 @dataclass(frozen=True)
@@ -99,13 +118,13 @@ class Snapshot:
         proportion to what it changed, not to the size of the event."""
         kept = previous.entries if previous is not None else {}
         entries = {k: e if kept.get(k) is e else as_stored(e) for k, e in loaded.reg.entries.items()}
-        return cls(version, entries, {k: _copy_meta(m) for k, m in loaded.meta.items()},
-                   tuple(loaded.reg.officials))
+        return cls(version, entries, {k: _copy_meta(m) for k, m in loaded.meta.items()}, tuple(loaded.reg.officials))
 
     def loaded(self, config: EventConfig) -> Loaded:
         reg = EventRegistration(config, dict(self.entries), list(self.officials))
-        return Loaded(config, reg, {k: _copy_meta(m) for k, m in self.meta.items()}, dict(self.entries),
-                      len(self.officials))
+        return Loaded(
+            config, reg, {k: _copy_meta(m) for k, m in self.meta.items()}, dict(self.entries), len(self.officials)
+        )
 
 
 def _copy_meta(m: EntryMeta) -> EntryMeta:
@@ -120,16 +139,18 @@ def _copy_meta(m: EntryMeta) -> EntryMeta:
 async def lock_event(session: AsyncSession, code: str) -> bool:
     """Serialise commands on one event: the first statement of the transaction is a write
     on the event row (row lock on PostgreSQL, the database write lock on SQLite)."""
-    res = await session.execute(sa.update(orm.events).where(orm.events.c.code == code)
-                                .values(lock_version=orm.events.c.lock_version + 1))
+    res = await session.execute(
+        sa.update(orm.events).where(orm.events.c.code == code).values(lock_version=orm.events.c.lock_version + 1)
+    )
     return res.rowcount == 1
 
 
 async def lock_writes(session: AsyncSession) -> None:
     """Start the transaction as a writer (commands not bound to one event): on SQLite a read
     first and a write later could fail if another writer committed in between."""
-    await session.execute(sa.update(orm.events).where(orm.events.c.code == "")
-                          .values(lock_version=orm.events.c.lock_version))
+    await session.execute(
+        sa.update(orm.events).where(orm.events.c.code == "").values(lock_version=orm.events.c.lock_version)
+    )
 
 
 async def event_row(session: AsyncSession, code: str):
@@ -139,52 +160,100 @@ async def event_row(session: AsyncSession, code: str):
 def _entry_from_row(r, protector: DataProtector) -> tuple[Entry, EntryMeta]:
     w = None
     entry = Entry(
-        id=r.id, event_id=r.event_code, section_id=r.section_id, person_ids=tuple(r.person_ids),
-        unit_id=r.unit_id, status=EntryStatus(r.status), received_at=aware(r.received_at),
+        id=r.id,
+        event_id=r.event_code,
+        section_id=r.section_id,
+        person_ids=tuple(r.person_ids),
+        unit_id=r.unit_id,
+        status=EntryStatus(r.status),
+        received_at=aware(r.received_at),
         decisions=tuple(decision_from_json(d) for d in r.decisions),
         # the policy reference stays encrypted: the domain only needs to know one was given
         insurance=InsuranceConfirmation(r.insurance_confirmed, "[protected]" if r.insurance_ref_enc else None),
-        quota_exempt=frozenset(r.quota_exempt), waitlist_position=r.waitlist_position,
-        checked_in_at=aware(r.checked_in_at), no_show=r.no_show, withdrawal=w,
-        application_id=r.application_id, team_name=r.team_name)
-    meta = EntryMeta(r.stage, r.seq, r.partner_id, r.intends_to_represent, r.rating, r.source,
-                     dict(r.attributes or {}), r.insurance_ref_enc)
+        quota_exempt=frozenset(r.quota_exempt),
+        waitlist_position=r.waitlist_position,
+        checked_in_at=aware(r.checked_in_at),
+        no_show=r.no_show,
+        withdrawal=w,
+        application_id=r.application_id,
+        team_name=r.team_name,
+    )
+    meta = EntryMeta(
+        r.stage,
+        r.seq,
+        r.partner_id,
+        r.intends_to_represent,
+        r.rating,
+        r.source,
+        dict(r.attributes or {}),
+        r.insurance_ref_enc,
+    )
     return entry, meta
 
 
 async def load(session: AsyncSession, config: EventConfig, protector: DataProtector) -> Loaded:
     code = config.id
-    rows = (await session.execute(sa.select(orm.entries).where(orm.entries.c.event_code == code)
-                                  .order_by(orm.entries.c.section_id, orm.entries.c.seq))).all()
-    wrows = {w.entry_id: w for w in (await session.execute(
-        sa.select(orm.withdrawals).where(orm.withdrawals.c.event_code == code))).all()}
+    rows = (
+        await session.execute(
+            sa.select(orm.entries)
+            .where(orm.entries.c.event_code == code)
+            .order_by(orm.entries.c.section_id, orm.entries.c.seq)
+        )
+    ).all()
+    wrows = {
+        w.entry_id: w
+        for w in (await session.execute(sa.select(orm.withdrawals).where(orm.withdrawals.c.event_code == code))).all()
+    }
     reg = EventRegistration(config)
     meta: dict[str, EntryMeta] = {}
     for r in rows:
         e, m = _entry_from_row(r, protector)
         if r.id in wrows:
             w = wrows[r.id]
-            e = replace(e, withdrawal=Withdrawal(aware(w.at), w.reason, "[protected]" if w.proof_ref_enc else None,
-                                                 w.refund_requested))
+            e = replace(
+                e,
+                withdrawal=Withdrawal(
+                    aware(w.at), w.reason, "[protected]" if w.proof_ref_enc else None, w.refund_requested
+                ),
+            )
         reg.entries[e.id] = e
         meta[e.id] = m
-    orows = (await session.execute(sa.select(orm.officials).where(orm.officials.c.event_code == code)
-                                   .order_by(orm.officials.c.unit_id, orm.officials.c.seq))).all()
+    orows = (
+        await session.execute(
+            sa.select(orm.officials)
+            .where(orm.officials.c.event_code == code)
+            .order_by(orm.officials.c.unit_id, orm.officials.c.seq)
+        )
+    ).all()
     reg.officials = [Official(o.unit_id, o.role, o.name, o.person_id) for o in orows]
     return Loaded(config, reg, meta, dict(reg.entries), len(reg.officials))
 
 
 def _entry_values(e: Entry, m: EntryMeta) -> dict[str, Any]:
     return {
-        "id": e.id, "event_code": e.event_id, "stage": m.stage, "section_id": e.section_id, "seq": m.seq,
-        "application_id": e.application_id, "person_ids": list(e.person_ids), "unit_id": e.unit_id,
-        "status": e.status.value, "received_at": utc(e.received_at),
+        "id": e.id,
+        "event_code": e.event_id,
+        "stage": m.stage,
+        "section_id": e.section_id,
+        "seq": m.seq,
+        "application_id": e.application_id,
+        "person_ids": list(e.person_ids),
+        "unit_id": e.unit_id,
+        "status": e.status.value,
+        "received_at": utc(e.received_at),
         "decisions": [decision_to_json(d) for d in e.decisions],
-        "insurance_confirmed": e.insurance.confirmed, "insurance_ref_enc": m.insurance_ref_enc,
-        "quota_exempt": sorted(e.quota_exempt), "waitlist_position": e.waitlist_position,
-        "checked_in_at": utc(e.checked_in_at), "no_show": e.no_show, "team_name": e.team_name,
-        "intends_to_represent": m.intends_to_represent, "rating": m.rating, "source": m.source,
-        "attributes": m.attributes, "partner_id": m.partner_id,
+        "insurance_confirmed": e.insurance.confirmed,
+        "insurance_ref_enc": m.insurance_ref_enc,
+        "quota_exempt": sorted(e.quota_exempt),
+        "waitlist_position": e.waitlist_position,
+        "checked_in_at": utc(e.checked_in_at),
+        "no_show": e.no_show,
+        "team_name": e.team_name,
+        "intends_to_represent": m.intends_to_represent,
+        "rating": m.rating,
+        "source": m.source,
+        "attributes": m.attributes,
+        "partner_id": m.partner_id,
     }
 
 
@@ -202,13 +271,18 @@ async def save_entries(session: AsyncSession, loaded: Loaded) -> list[Entry]:
             values.pop("id")
             await session.execute(sa.update(orm.entries).where(orm.entries.c.id == eid).values(**values))
         changed.append(e)
-    new_officials = loaded.reg.officials[loaded.officials_before:]
+    new_officials = loaded.reg.officials[loaded.officials_before :]
     for o in new_officials:
-        seq = 1 + sum(1 for x in loaded.reg.officials[:loaded.officials_before] if x.unit_id == o.unit_id) + \
-            sum(1 for x in new_officials[:new_officials.index(o)] if x.unit_id == o.unit_id)
-        await session.execute(sa.insert(orm.officials).values(event_code=loaded.config.id, unit_id=o.unit_id,
-                                                              seq=seq, role=o.role, name=o.name,
-                                                              person_id=o.person_id))
+        seq = (
+            1
+            + sum(1 for x in loaded.reg.officials[: loaded.officials_before] if x.unit_id == o.unit_id)
+            + sum(1 for x in new_officials[: new_officials.index(o)] if x.unit_id == o.unit_id)
+        )
+        await session.execute(
+            sa.insert(orm.officials).values(
+                event_code=loaded.config.id, unit_id=o.unit_id, seq=seq, role=o.role, name=o.name, person_id=o.person_id
+            )
+        )
     loaded.before = dict(loaded.reg.entries)
     loaded.officials_before = len(loaded.reg.officials)
     return changed
@@ -220,6 +294,7 @@ async def delete_entries(session: AsyncSession, ids: list[str]) -> None:
 
 
 # --------------------------------------------------------------------------- people
+
 
 def person_from_row(r, protector: DataProtector, *, decrypt: bool = False) -> Person:
     """A domain Person. The ID number is decrypted only when `decrypt` (the domain needs to
@@ -259,8 +334,18 @@ async def next_seq(session: AsyncSession, table: sa.Table, code: str, **where: A
 
 # --------------------------------------------------------------------------- evidence
 
-_DETAIL_FIELDS = ("region", "issued_on", "months_paid", "grade", "result_level", "result_place", "result_event",
-                  "officially_recognised", "employer_unit_id", "employed_since")
+_DETAIL_FIELDS = (
+    "region",
+    "issued_on",
+    "months_paid",
+    "grade",
+    "result_level",
+    "result_place",
+    "result_event",
+    "officially_recognised",
+    "employer_unit_id",
+    "employed_since",
+)
 
 
 def evidence_details(values: dict[str, Any]) -> dict[str, Any]:
@@ -278,16 +363,26 @@ def evidence_details(values: dict[str, Any]) -> dict[str, Any]:
 def evidence_from_row(r) -> Evidence:
     d = r.details
     return Evidence(
-        id=r.id, person_id=r.person_id, kind=EvidenceKind(r.kind), document_ref="[protected]",
-        region=d.get("region"), submitted_at=aware(r.submitted_at),
+        id=r.id,
+        person_id=r.person_id,
+        kind=EvidenceKind(r.kind),
+        document_ref="[protected]",
+        region=d.get("region"),
+        submitted_at=aware(r.submitted_at),
         issued_on=date.fromisoformat(d["issued_on"]) if d.get("issued_on") else None,
-        months_paid=tuple(d.get("months_paid") or ()), grade=d.get("grade"),
-        result_level=d.get("result_level"), result_place=d.get("result_place"), result_event=d.get("result_event"),
+        months_paid=tuple(d.get("months_paid") or ()),
+        grade=d.get("grade"),
+        result_level=d.get("result_level"),
+        result_place=d.get("result_place"),
+        result_event=d.get("result_event"),
         officially_recognised=d.get("officially_recognised", True) is not False,
         employer_unit_id=d.get("employer_unit_id"),
         employed_since=date.fromisoformat(d["employed_since"]) if d.get("employed_since") else None,
-        status=EvidenceStatus(r.status), reviewed_by=r.reviewed_by, review_note=r.review_note,
-        reviewed_at=aware(r.reviewed_at))
+        status=EvidenceStatus(r.status),
+        reviewed_by=r.reviewed_by,
+        review_note=r.review_note,
+        reviewed_at=aware(r.reviewed_at),
+    )
 
 
 async def evidence_rows(session: AsyncSession, code: str, person_ids: list[str] | None = None) -> list[Any]:
@@ -298,6 +393,7 @@ async def evidence_rows(session: AsyncSession, code: str, person_ids: list[str] 
 
 
 # --------------------------------------------------------------------------- units
+
 
 def unit_from_row(r) -> Unit:
     return Unit(r.id, r.name, r.kind, r.region, r.annual_registration, r.is_host)
@@ -310,12 +406,14 @@ async def unit_rows(session: AsyncSession, code: str) -> dict[str, Any]:
 
 # --------------------------------------------------------------------------- stages
 
+
 async def stage_rows(session: AsyncSession, code: str) -> dict[str, Any]:
     q = sa.select(orm.stages).where(orm.stages.c.event_code == code)
     return {r.stage_id: r for r in (await session.execute(q)).all()}
 
 
 async def qualifier_rows(session: AsyncSession, code: str, to_stage: str) -> list[Any]:
-    q = sa.select(orm.qualifier_lists).where(orm.qualifier_lists.c.event_code == code,
-                                             orm.qualifier_lists.c.to_stage == to_stage)
+    q = sa.select(orm.qualifier_lists).where(
+        orm.qualifier_lists.c.event_code == code, orm.qualifier_lists.c.to_stage == to_stage
+    )
     return list((await session.execute(q)).all())

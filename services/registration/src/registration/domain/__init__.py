@@ -12,30 +12,115 @@ Service-layer entry points:
 - next_stage: `build_next_stage` (EVT-6, REG-7).
 - personal_data: `IdNumber`, `mask_id_number` (REG-11).
 """
-from .changes import ChangeKind, ChangeRequest, ChangeState, decide_change, freeze_starts_at, judge_change, \
-    request_change, withdraw
+
+from .application_checks import check_insurance, check_team, check_window
+from .changes import (
+    ChangeKind,
+    ChangeRequest,
+    ChangeState,
+    decide_change,
+    freeze_starts_at,
+    judge_change,
+    request_change,
+    withdraw,
+)
 from .checkin import check_in, mark_no_show, pairable
-from .closing import ClosedSection, FieldEntry, FormatChoice, cancel_unplayable, choose_format, close_stage, \
-    section_closed_payload, section_rules
-from .eligibility import EligibilityReport, check_age, check_clause, check_gender, evaluate_player, \
-    is_pending_evidence_decision, longest_consecutive_months
+from .closing import (
+    ClosedSection,
+    FieldEntry,
+    FormatChoice,
+    cancel_unplayable,
+    choose_format,
+    close_stage,
+    section_closed_payload,
+    section_rules,
+)
+from .eligibility import (
+    EligibilityReport,
+    check_age,
+    check_clause,
+    check_gender,
+    evaluate_player,
+    is_pending_evidence_decision,
+    longest_consecutive_months,
+)
 from .errors import RegistrationError, UnknownEntry, UnknownSection
-from .model import REJUDGED, Application, Decision, Entry, EntryStatus, Evidence, EvidenceKind, EvidenceStatus, \
-    InsuranceConfirmation, Outcome, Person, Unit, Withdrawal, combine
+from .model import (
+    REJUDGED,
+    Application,
+    Decision,
+    Entry,
+    EntryStatus,
+    Evidence,
+    EvidenceKind,
+    EvidenceStatus,
+    InsuranceConfirmation,
+    Outcome,
+    Person,
+    Unit,
+    Withdrawal,
+    combine,
+)
 from .next_stage import NextStageResult, PassedOver, QualifierList, SeededList, StagePlace, build_next_stage
 from .personal_data import IdNumber, mask_id_number
-from .application_checks import check_insurance, check_team, check_window
 from .registration import EventRegistration, Official, SubmitResult
 
 __all__ = [
-    "REJUDGED", "is_pending_evidence_decision", "Application", "ChangeKind", "ChangeRequest", "ChangeState", "ClosedSection", "Decision",
-    "EligibilityReport", "Entry", "EntryStatus", "EventRegistration", "Evidence", "EvidenceKind",
-    "EvidenceStatus", "FieldEntry", "FormatChoice", "IdNumber", "InsuranceConfirmation",
-    "NextStageResult", "Official", "Outcome", "PassedOver", "Person", "QualifierList",
-    "RegistrationError", "SeededList", "StagePlace", "SubmitResult", "Unit", "UnknownEntry",
-    "UnknownSection", "Withdrawal", "build_next_stage", "check_age", "check_clause", "check_gender",
-    "cancel_unplayable", "check_in", "check_insurance", "check_team", "check_window", "choose_format", "close_stage",
-    "combine", "decide_change", "evaluate_player", "freeze_starts_at", "judge_change",
-    "longest_consecutive_months", "mark_no_show", "mask_id_number", "pairable", "request_change",
-    "section_closed_payload", "section_rules", "withdraw",
+    "REJUDGED",
+    "is_pending_evidence_decision",
+    "Application",
+    "ChangeKind",
+    "ChangeRequest",
+    "ChangeState",
+    "ClosedSection",
+    "Decision",
+    "EligibilityReport",
+    "Entry",
+    "EntryStatus",
+    "EventRegistration",
+    "Evidence",
+    "EvidenceKind",
+    "EvidenceStatus",
+    "FieldEntry",
+    "FormatChoice",
+    "IdNumber",
+    "InsuranceConfirmation",
+    "NextStageResult",
+    "Official",
+    "Outcome",
+    "PassedOver",
+    "Person",
+    "QualifierList",
+    "RegistrationError",
+    "SeededList",
+    "StagePlace",
+    "SubmitResult",
+    "Unit",
+    "UnknownEntry",
+    "UnknownSection",
+    "Withdrawal",
+    "build_next_stage",
+    "check_age",
+    "check_clause",
+    "check_gender",
+    "cancel_unplayable",
+    "check_in",
+    "check_insurance",
+    "check_team",
+    "check_window",
+    "choose_format",
+    "close_stage",
+    "combine",
+    "decide_change",
+    "evaluate_player",
+    "freeze_starts_at",
+    "judge_change",
+    "longest_consecutive_months",
+    "mark_no_show",
+    "mask_id_number",
+    "pairable",
+    "request_change",
+    "section_closed_payload",
+    "section_rules",
+    "withdraw",
 ]

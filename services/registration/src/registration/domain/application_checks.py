@@ -1,5 +1,6 @@
 """The checks of one application that need no other entry's state: the window (REG-1), the
 insurance (REG-13) and a team's shape and board order (REG-9)."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
@@ -21,20 +22,41 @@ def check_window(event: EventConfig, app: Application) -> tuple[Decision, dateti
     reg = event.registration
     done = app.completed_at(reg.required_items)
     if done is None:
-        return (Decision("REG-1", "registration/complete", Outcome.REFUSED,
-                         f"incomplete application (missing: {', '.join(app.missing(reg.required_items))}); "
-                         "incomplete applications are invalid"), None)
+        return (
+            Decision(
+                "REG-1",
+                "registration/complete",
+                Outcome.REFUSED,
+                f"incomplete application (missing: {', '.join(app.missing(reg.required_items))}); "
+                "incomplete applications are invalid",
+            ),
+            None,
+        )
     _aware(done)
     if reg.opens_at is not None and done < reg.opens_at:
-        return (Decision("REG-1", "registration/window", Outcome.REFUSED,
-                         f"complete at {done.isoformat()}, before registration opens {reg.opens_at.isoformat()}"),
-                done)
+        return (
+            Decision(
+                "REG-1",
+                "registration/window",
+                Outcome.REFUSED,
+                f"complete at {done.isoformat()}, before registration opens {reg.opens_at.isoformat()}",
+            ),
+            done,
+        )
     if done >= reg.closes_at:
-        return (Decision("REG-1", "registration/window", Outcome.REFUSED,
-                         f"complete at {done.isoformat()}, after registration closed {reg.closes_at.isoformat()}"),
-                done)
-    return (Decision("REG-1", "registration/window", Outcome.ADMITTED,
-                     f"complete application received {done.isoformat()}"), done)
+        return (
+            Decision(
+                "REG-1",
+                "registration/window",
+                Outcome.REFUSED,
+                f"complete at {done.isoformat()}, after registration closed {reg.closes_at.isoformat()}",
+            ),
+            done,
+        )
+    return (
+        Decision("REG-1", "registration/window", Outcome.ADMITTED, f"complete application received {done.isoformat()}"),
+        done,
+    )
 
 
 def check_insurance(event: EventConfig, app: Application, people: Sequence[Person]) -> Decision:
@@ -45,24 +67,33 @@ def check_insurance(event: EventConfig, app: Application, people: Sequence[Perso
     if ins.provided_by == "organiser":
         missing = [p.name for p in people if p.id_number is None]
         if event.registration.id_number_required and missing:
-            return Decision("REG-13", "insurance/organiser", Outcome.REFUSED,
-                            f"ID number needed for the organiser's insurance: {', '.join(missing)}")
+            return Decision(
+                "REG-13",
+                "insurance/organiser",
+                Outcome.REFUSED,
+                f"ID number needed for the organiser's insurance: {', '.join(missing)}",
+            )
         return Decision("REG-13", "insurance/organiser", Outcome.ADMITTED, "insured by the organiser")
     if ins.verified_at == "check_in":
-        return Decision("REG-13", "insurance/check_in", Outcome.ADMITTED,
-                        "insurance to be shown at check-in")
+        return Decision("REG-13", "insurance/check_in", Outcome.ADMITTED, "insurance to be shown at check-in")
     c = app.insurance
     if not c.confirmed or not (c.document_ref or "").strip():
-        return Decision("REG-13", "insurance/participant", Outcome.REFUSED,
-                        "insurance not confirmed with a document reference")
+        return Decision(
+            "REG-13", "insurance/participant", Outcome.REFUSED, "insurance not confirmed with a document reference"
+        )
     # the reference itself is personal data: it is kept (encrypted) beside the entry, never
     # written into a decision
-    return Decision("REG-13", "insurance/participant", Outcome.ADMITTED,
-                    "insurance confirmed with a document reference")
+    return Decision(
+        "REG-13", "insurance/participant", Outcome.ADMITTED, "insurance confirmed with a document reference"
+    )
 
 
-def check_team(section: SectionConfig, people: Sequence[Person],
-               individual_entries: Iterable[Entry] = (), unit_id: str | None = None) -> list[Decision]:
+def check_team(
+    section: SectionConfig,
+    people: Sequence[Person],
+    individual_entries: Iterable[Entry] = (),
+    unit_id: str | None = None,
+) -> list[Decision]:
     """REG-9: team size, gender counts, board genders (board order = order of `people`).
     Teams scored from individual results need each member's individual entry, in the same unit."""
     comp = section.team
@@ -77,13 +108,18 @@ def check_team(section: SectionConfig, people: Sequence[Person],
         out.append(Decision("REG-9", f"{section.id}/team/{clause}", Outcome.REFUSED, reason))
 
     if n < comp.size_min or (comp.size_max is not None and n > comp.size_max):
-        size = f"{comp.size_min}" if comp.size_min == comp.size_max else \
-            f"{comp.size_min}..{comp.size_max if comp.size_max is not None else 'any'}"
+        size = (
+            f"{comp.size_min}"
+            if comp.size_min == comp.size_max
+            else f"{comp.size_min}..{comp.size_max if comp.size_max is not None else 'any'}"
+        )
         bad("size", f"team of {n} players; {section.name} needs {size}")
     if len({p.id for p in people}) != n:
         bad("size", "a player is listed twice in the team")
-    for count, lo, hi, g in ((males, comp.male_min, comp.male_max, "male"),
-                             (females, comp.female_min, comp.female_max, "female")):
+    for count, lo, hi, g in (
+        (males, comp.male_min, comp.male_max, "male"),
+        (females, comp.female_min, comp.female_max, "female"),
+    ):
         if count < lo:
             bad(g, f"team has {count} {g} players, needs at least {lo}")
         if hi is not None and count > hi:
@@ -93,14 +129,23 @@ def check_team(section: SectionConfig, people: Sequence[Person],
             bad("board", f"board {board} must be a {g} player, {people[board - 1].name} is {people[board - 1].gender}")
     if comp.scored_from_individual_sections:
         src = set(comp.scored_from_individual_sections)
-        entered = {pid for e in individual_entries if e.section_id in src and e.status.holds_place
-                   and e.unit_id == unit_id for pid in e.person_ids}
+        entered = {
+            pid
+            for e in individual_entries
+            if e.section_id in src and e.status.holds_place and e.unit_id == unit_id
+            for pid in e.person_ids
+        }
         for p in people:
             if p.id not in entered:
                 bad("members", f"{p.name} has no entry for this unit in {', '.join(sorted(src))}")
     if not out:
         order = ", ".join(f"{i + 1}: {p.name}" for i, p in enumerate(people))
-        out.append(Decision("REG-9", f"{section.id}/team", Outcome.ADMITTED,
-                            f"team composition valid ({order})"
-                            + (" — board order fixed" if comp.fixed_board_order else "")))
+        out.append(
+            Decision(
+                "REG-9",
+                f"{section.id}/team",
+                Outcome.ADMITTED,
+                f"team composition valid ({order})" + (" — board order fixed" if comp.fixed_board_order else ""),
+            )
+        )
     return out

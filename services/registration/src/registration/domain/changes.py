@@ -8,6 +8,7 @@
 - Withdrawal after confirmation needs a written reason (and proof where configured); the
   refund request is recorded, never paid out here.
 """
+
 from __future__ import annotations
 
 import enum
@@ -59,48 +60,66 @@ def judge_change(event: EventConfig, entry: Entry, kind: ChangeKind, now: dateti
         raise ValueError("now must be timezone-aware")
     section = event.section(entry.section_id)
     if entry.status in (EntryStatus.WITHDRAWN, EntryStatus.REFUSED):
-        return Decision("REG-10", "changes/status", Outcome.REFUSED,
-                        f"entry is {entry.status.value}; nothing to change")
+        return Decision(
+            "REG-10", "changes/status", Outcome.REFUSED, f"entry is {entry.status.value}; nothing to change"
+        )
     if kind is ChangeKind.BOARD_ORDER and section.team and section.team.fixed_board_order:
-        return Decision("REG-9", "changes/board_order", Outcome.REFUSED,
-                        "the board order is fixed at registration and never changed")
+        return Decision(
+            "REG-9",
+            "changes/board_order",
+            Outcome.REFUSED,
+            "the board order is fixed at registration and never changed",
+        )
     freeze = freeze_starts_at(event, section.id)
     if now >= freeze:
-        return Decision("REG-10", "changes/freeze", Outcome.REFUSED,
-                        f"no changes within {event.changes.freeze_days} days of the start "
-                        f"(frozen since {freeze.isoformat()})")
+        return Decision(
+            "REG-10",
+            "changes/freeze",
+            Outcome.REFUSED,
+            f"no changes within {event.changes.freeze_days} days of the start (frozen since {freeze.isoformat()})",
+        )
     rules = event.changes
     if rules.approval_required_from == "submission" or now >= event.registration.closes_at:
         when = "after submission" if rules.approval_required_from == "submission" else "after the close"
-        return Decision("REG-10", "changes/approval", Outcome.PENDING,
-                        f"changes {when} need the arbiter's approval")
+        return Decision("REG-10", "changes/approval", Outcome.PENDING, f"changes {when} need the arbiter's approval")
     return Decision("REG-10", "changes/open", Outcome.ADMITTED, "registration open: change allowed")
 
 
-def request_change(event: EventConfig, entry: Entry, request_id: str, kind: ChangeKind,
-                   details: str, now: datetime) -> ChangeRequest:
+def request_change(
+    event: EventConfig, entry: Entry, request_id: str, kind: ChangeKind, details: str, now: datetime
+) -> ChangeRequest:
     d = judge_change(event, entry, kind, now)
-    state = {Outcome.ADMITTED: ChangeState.APPROVED, Outcome.PENDING: ChangeState.AWAITING_ARBITER,
-             Outcome.REFUSED: ChangeState.REFUSED}[d.outcome]
+    state = {
+        Outcome.ADMITTED: ChangeState.APPROVED,
+        Outcome.PENDING: ChangeState.AWAITING_ARBITER,
+        Outcome.REFUSED: ChangeState.REFUSED,
+    }[d.outcome]
     return ChangeRequest(request_id, entry.id, kind, now, details, state, d)
 
 
-def decide_change(event: EventConfig, entry: Entry, request: ChangeRequest, *, approve: bool,
-                  arbiter: str, note: str, now: datetime) -> ChangeRequest:
+def decide_change(
+    event: EventConfig, entry: Entry, request: ChangeRequest, *, approve: bool, arbiter: str, note: str, now: datetime
+) -> ChangeRequest:
     """The arbiter's decision; the freeze still applies at decision time."""
     if request.state is not ChangeState.AWAITING_ARBITER:
         raise RegistrationError(f"change {request.id} is {request.state.value}")
     again = judge_change(event, entry, request.kind, now)
     if again.refused:
         return replace(request, state=ChangeState.REFUSED, decision=again, decided_by=arbiter)
-    d = Decision("REG-10", "changes/arbiter", Outcome.ADMITTED if approve else Outcome.REFUSED,
-                 f"{'approved' if approve else 'refused'} by {arbiter}: {note}")
-    return replace(request, state=ChangeState.APPROVED if approve else ChangeState.REFUSED,
-                   decision=d, decided_by=arbiter)
+    d = Decision(
+        "REG-10",
+        "changes/arbiter",
+        Outcome.ADMITTED if approve else Outcome.REFUSED,
+        f"{'approved' if approve else 'refused'} by {arbiter}: {note}",
+    )
+    return replace(
+        request, state=ChangeState.APPROVED if approve else ChangeState.REFUSED, decision=d, decided_by=arbiter
+    )
 
 
-def withdraw(event: EventConfig, entry: Entry, *, reason: str | None, now: datetime,
-             proof_ref: str | None = None) -> Entry:
+def withdraw(
+    event: EventConfig, entry: Entry, *, reason: str | None, now: datetime, proof_ref: str | None = None
+) -> Entry:
     """Withdraw an entry. After confirmation (accepted) a written reason is required, plus a
     proof document where the event says so; a refund request is recorded."""
     if entry.status in (EntryStatus.WITHDRAWN, EntryStatus.REFUSED):
@@ -112,6 +131,10 @@ def withdraw(event: EventConfig, entry: Entry, *, reason: str | None, now: datet
     if confirmed and rules.withdrawal_requires_proof and not (proof_ref or "").strip():
         raise RegistrationError("REG-10: withdrawal after confirmation needs a supporting document")
     w = Withdrawal(at=now, reason=(reason or "").strip(), proof_ref=proof_ref, refund_requested=confirmed)
-    d = Decision("REG-10", "changes/withdrawal", Outcome.ADMITTED,
-                 f"withdrawn: {w.reason or 'no reason needed before confirmation'}")
+    d = Decision(
+        "REG-10",
+        "changes/withdrawal",
+        Outcome.ADMITTED,
+        f"withdrawn: {w.reason or 'no reason needed before confirmation'}",
+    )
     return replace(entry, status=EntryStatus.WITHDRAWN, withdrawal=w, decisions=entry.decisions + (d,))

@@ -1,4 +1,5 @@
 """REG-11: check-in (报到) before the stage; arbiters mark no-shows, who are not paired."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -11,9 +12,15 @@ from .errors import RegistrationError
 from .model import Decision, Entry, EntryStatus, Outcome
 
 
-def check_in(event: EventConfig, entry: Entry, *, now: datetime,
-             documents_shown: Iterable[str] = (), insurance_ref: str | None = None,
-             arbiter_override: str | None = None) -> tuple[Entry, Decision]:
+def check_in(
+    event: EventConfig,
+    entry: Entry,
+    *,
+    now: datetime,
+    documents_shown: Iterable[str] = (),
+    insurance_ref: str | None = None,
+    arbiter_override: str | None = None,
+) -> tuple[Entry, Decision]:
     """Check an accepted entry in. Late check-in or missing documents are refused unless an
     arbiter overrides (name given). Where insurance is verified at check-in (NT) the policy
     reference is recorded on the entry (REG-13)."""
@@ -51,5 +58,8 @@ def mark_no_show(entry: Entry, *, arbiter: str) -> Entry:
 
 def pairable(entries: Iterable[Entry], *, require_check_in: bool = True) -> list[Entry]:
     """Entries the pairing may use: accepted, not absent, checked in (if required)."""
-    return [e for e in entries if e.status is EntryStatus.ACCEPTED and not e.no_show
-            and (e.checked_in_at is not None or not require_check_in)]
+    return [
+        e
+        for e in entries
+        if e.status is EntryStatus.ACCEPTED and not e.no_show and (e.checked_in_at is not None or not require_check_in)
+    ]

@@ -8,6 +8,7 @@ women, boys before girls); genders are then ranked separately. A section — mer
 at most `closing.cancel_at_most` entries (SZ: 4) is cancelled. A partner with no entries at all
 is not a merge (the other section simply runs alone).
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -68,13 +69,14 @@ def _admitted_by(e: Entry) -> str | None:
 
 
 def _field(entries: Sequence[Entry], section_id: str) -> list[FieldEntry]:
-    return [FieldEntry(e.id, e.person_ids, e.unit_id, e.section_id, _admitted_by(e))
-            for e in entries if e.section_id == section_id and e.status is EntryStatus.ACCEPTED
-            and not e.no_show]
+    return [
+        FieldEntry(e.id, e.person_ids, e.unit_id, e.section_id, _admitted_by(e))
+        for e in entries
+        if e.section_id == section_id and e.status is EntryStatus.ACCEPTED and not e.no_show
+    ]
 
 
-def choose_format(section: SectionConfig, n: int, choice: FormatChoice | None = None
-                  ) -> tuple[str | None, int | None]:
+def choose_format(section: SectionConfig, n: int, choice: FormatChoice | None = None) -> tuple[str | None, int | None]:
     """PAIR-1: the format and number of rounds for a field of n entrants (None = undecided)."""
     fmt = section.format
     if fmt is None:
@@ -101,8 +103,12 @@ def choose_format(section: SectionConfig, n: int, choice: FormatChoice | None = 
     return kind, rounds
 
 
-def close_stage(event: EventConfig, stage_id: str, entries: Sequence[Entry],
-                format_choices: Mapping[str, FormatChoice] | None = None) -> list[ClosedSection]:
+def close_stage(
+    event: EventConfig,
+    stage_id: str,
+    entries: Sequence[Entry],
+    format_choices: Mapping[str, FormatChoice] | None = None,
+) -> list[ClosedSection]:
     """The final field of every section of the stage, in preset order (REG-12).
 
     Only accepted entries that are not marked absent make up the field."""
@@ -112,47 +118,71 @@ def close_stage(event: EventConfig, stage_id: str, entries: Sequence[Entry],
     by_id = {s.id: s for s in stage.sections}
     out: dict[str, ClosedSection] = {}
 
-    def ready_or_cancel(sec: SectionConfig, members: list[FieldEntry], merged_from: tuple[str, ...],
-                        merge_note: str) -> ClosedSection:
+    def ready_or_cancel(
+        sec: SectionConfig, members: list[FieldEntry], merged_from: tuple[str, ...], merge_note: str
+    ) -> ClosedSection:
         n = len(members)
         limit = sec.closing.cancel_at_most
         if limit is not None and n <= limit:
             why = f"{n} entries (at most {limit}): section cancelled" + merge_note
-            return ClosedSection(stage.id, sec.id, "cancelled", tuple(members), why, merged_from,
-                                 decisions=(Decision("REG-12", f"{sec.id}/cancel", Outcome.REFUSED, why),))
+            return ClosedSection(
+                stage.id,
+                sec.id,
+                "cancelled",
+                tuple(members),
+                why,
+                merged_from,
+                decisions=(Decision("REG-12", f"{sec.id}/cancel", Outcome.REFUSED, why),),
+            )
         kind, rounds = choose_format(sec, n, choices.get(sec.id))
         why = f"{n} entries" + merge_note
-        return ClosedSection(stage.id, sec.id, "ready", tuple(members), why, merged_from,
-                             rank_genders_separately=bool(merged_from) and sec.closing.rank_genders_separately,
-                             format=kind, rounds=rounds,
-                             decisions=(Decision("REG-12", f"{sec.id}/field", Outcome.ADMITTED, why),))
+        return ClosedSection(
+            stage.id,
+            sec.id,
+            "ready",
+            tuple(members),
+            why,
+            merged_from,
+            rank_genders_separately=bool(merged_from) and sec.closing.rank_genders_separately,
+            format=kind,
+            rounds=rounds,
+            decisions=(Decision("REG-12", f"{sec.id}/field", Outcome.ADMITTED, why),),
+        )
 
     for sec in stage.sections:
         if sec.id in out:
             continue
         if not sec.played:
-            out[sec.id] = ClosedSection(stage.id, sec.id, "scored", tuple(fields[sec.id]),
-                                        "scored from individual results")
+            out[sec.id] = ClosedSection(
+                stage.id, sec.id, "scored", tuple(fields[sec.id]), "scored from individual results"
+            )
             continue
         cl = sec.closing
         partner = by_id.get(cl.merge_with) if cl.merge_with else None
         if partner is not None and partner.id not in out and fields[partner.id] and fields[sec.id]:
             p_below = partner.closing.merge_below
-            small = [s for s, below in ((sec, cl.merge_below), (partner, p_below))
-                     if below is not None and len(fields[s.id]) < below]
+            small = [
+                s
+                for s, below in ((sec, cl.merge_below), (partner, p_below))
+                if below is not None and len(fields[s.id]) < below
+            ]
             if small:
                 note = "; merged: " + ", ".join(
-                    f"{s.name} had {len(fields[s.id])} (< {s.closing.merge_below})" for s in small)
+                    f"{s.name} had {len(fields[s.id])} (< {s.closing.merge_below})" for s in small
+                )
                 members = fields[sec.id] + fields[partner.id]
                 host = ready_or_cancel(sec, members, (sec.id, partner.id), note)
                 out[sec.id] = host
                 status = "cancelled" if host.status == "cancelled" else "merged"
                 out[partner.id] = ClosedSection(
-                    stage.id, partner.id, status, tuple(fields[partner.id]),
+                    stage.id,
+                    partner.id,
+                    status,
+                    tuple(fields[partner.id]),
                     f"merged into {sec.name}" + ("" if status == "merged" else ", which was cancelled"),
                     merged_into=sec.id,
-                    decisions=(Decision("REG-12", f"{partner.id}/merge", Outcome.ADMITTED,
-                                        f"merged into {sec.id}"),))
+                    decisions=(Decision("REG-12", f"{partner.id}/merge", Outcome.ADMITTED, f"merged into {sec.id}"),),
+                )
                 continue
         out[sec.id] = ready_or_cancel(sec, fields[sec.id], (), "")
     return [out[s.id] for s in stage.sections]
@@ -160,15 +190,23 @@ def close_stage(event: EventConfig, stage_id: str, entries: Sequence[Entry],
 
 # --------------------------------------------------------------------------- contract mapping
 
+
 def cancel_unplayable(event: EventConfig, closed: Sequence[ClosedSection]) -> list[ClosedSection]:
     """REG-12 (Decision): a played section left with fewer than 2 entrants has nothing to play —
     it is published as cancelled (the preset may have no cancel threshold, e.g. NT)."""
+
     def cancelled(c: ClosedSection) -> ClosedSection:
         reason = f"{c.size} entrants: nothing to play"
-        return replace(c, status="cancelled", reason=reason,
-                       decisions=(Decision("REG-12", f"{c.section_id}/cancel", Outcome.REFUSED, reason),))
-    return [cancelled(c) if c.status == "ready" and event.section(c.section_id).played and c.size < 2 else c
-            for c in closed]
+        return replace(
+            c,
+            status="cancelled",
+            reason=reason,
+            decisions=(Decision("REG-12", f"{c.section_id}/cancel", Outcome.REFUSED, reason),),
+        )
+
+    return [
+        cancelled(c) if c.status == "ready" and event.section(c.section_id).played and c.size < 2 else c for c in closed
+    ]
 
 
 def section_rules(event: EventConfig, closed: ClosedSection) -> dict[str, Any]:
@@ -180,8 +218,7 @@ def section_rules(event: EventConfig, closed: ClosedSection) -> dict[str, Any]:
     po = sec.playoffs
     playoff_clock = po.stages[0].clock if po.stages else None
     decider = po.stages[1].clock if len(po.stages) > 1 else playoff_clock
-    matter = sec.playoffs.places or sec.awards.places or max(
-        (b.places for b in sec.awards.places_by_field), default=0)
+    matter = sec.playoffs.places or sec.awards.places or max((b.places for b in sec.awards.places_by_field), default=0)
     if sec.qualification:
         matter = max(matter, sec.qualification.top + sec.qualification.substitutes)
     kind = closed.format or fmt.allowed[0]
@@ -192,14 +229,18 @@ def section_rules(event: EventConfig, closed: ClosedSection) -> dict[str, Any]:
         "rounds": closed.rounds or fmt.rounds or 1,
         "boards": sec.team_match.boards if sec.team_match else 1,
         "two_game_rounds": fmt.games_per_round == 2,
-        "ruleset": {"track": sec.track, "exact_five": not op.overline_wins and op.rule == "free",
-                    "forbidden_policy": op.forbidden_move_policy, "fixed_n": op.fifth_move_offers},
+        "ruleset": {
+            "track": sec.track,
+            "exact_five": not op.overline_wins and op.rule == "free",
+            "forbidden_policy": op.forbidden_move_policy,
+            "fixed_n": op.fifth_move_offers,
+        },
         "clock": {"kind": clk.mode, "base_s": clk.base_s, "increment_s": clk.increment_s},
         "no_show_minutes": sec.no_show_minutes,
         "points": {"win": sec.scoring.win, "draw": sec.scoring.draw, "loss": sec.scoring.loss},
-        "match_points": {"win": sec.scoring.match_win, "draw": sec.scoring.match_draw,
-                         "loss": sec.scoring.match_loss} if sec.scoring.match_win is not None else
-                        {"win": sec.scoring.win, "draw": sec.scoring.draw, "loss": sec.scoring.loss},
+        "match_points": {"win": sec.scoring.match_win, "draw": sec.scoring.match_draw, "loss": sec.scoring.match_loss}
+        if sec.scoring.match_win is not None
+        else {"win": sec.scoring.win, "draw": sec.scoring.draw, "loss": sec.scoring.loss},
         "tiebreaks": list(sec.tiebreaks.get(kind, [])),
         "tie_policy": {"playoff": "playoff", "arbiter_decision": "arbiter", "shared": "share"}[po.policy],
         "places_that_matter": matter,
@@ -211,8 +252,9 @@ def section_rules(event: EventConfig, closed: ClosedSection) -> dict[str, Any]:
     return rules
 
 
-def section_closed_payload(event: EventConfig, closed: ClosedSection, people: Mapping[str, Person],
-                           units: Mapping[str, Unit] | None = None) -> dict[str, Any]:
+def section_closed_payload(
+    event: EventConfig, closed: ClosedSection, people: Mapping[str, Person], units: Mapping[str, Unit] | None = None
+) -> dict[str, Any]:
     """The `section.closed` payload (gomoku_shared.contracts.events.SectionClosed) as a dict.
     Only ready and cancelled sections are published; merged ones travel inside their host."""
     if closed.status not in ("ready", "cancelled"):
@@ -231,19 +273,44 @@ def section_closed_payload(event: EventConfig, closed: ClosedSection, people: Ma
         attrs = {"origin_section": fe.origin_section, "admitted_by": fe.admitted_by}
         if sec.kind == "individual":
             p = members[0]
-            entrants.append({"entrant_id": fe.entry_id, "name": p.name, "gender": p.gender,
-                             "unit": unit_name, "birth_date": p.birth_date.isoformat(),
-                             "attributes": {**attrs, "player_id": p.id}})
+            entrants.append(
+                {
+                    "entrant_id": fe.entry_id,
+                    "name": p.name,
+                    "gender": p.gender,
+                    "unit": unit_name,
+                    "birth_date": p.birth_date.isoformat(),
+                    "attributes": {**attrs, "player_id": p.id},
+                }
+            )
         else:
-            entrants.append({
-                "entrant_id": fe.entry_id, "name": unit_name or fe.entry_id, "unit": unit_name,
-                "members": [{"player_id": p.id, "name": p.name, "gender": p.gender, "board": i + 1,
-                             "unit": unit_name, "birth_date": p.birth_date.isoformat()}
-                            for i, p in enumerate(members)],
-                "attributes": attrs})
+            entrants.append(
+                {
+                    "entrant_id": fe.entry_id,
+                    "name": unit_name or fe.entry_id,
+                    "unit": unit_name,
+                    "members": [
+                        {
+                            "player_id": p.id,
+                            "name": p.name,
+                            "gender": p.gender,
+                            "board": i + 1,
+                            "unit": unit_name,
+                            "birth_date": p.birth_date.isoformat(),
+                        }
+                        for i, p in enumerate(members)
+                    ],
+                    "attributes": attrs,
+                }
+            )
     return {
-        "event_code": event.id, "stage": closed.stage_id, "section_id": sec.id, "name": sec.name,
-        "status": closed.status, "merged_from": list(closed.merged_from),
-        "rules": section_rules(event, closed), "entrants": entrants,
+        "event_code": event.id,
+        "stage": closed.stage_id,
+        "section_id": sec.id,
+        "name": sec.name,
+        "status": closed.status,
+        "merged_from": list(closed.merged_from),
+        "rules": section_rules(event, closed),
+        "entrants": entrants,
         "starts_at": start.isoformat(),
     }

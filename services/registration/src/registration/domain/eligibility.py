@@ -10,6 +10,7 @@ approved record counts; with `evidence: verified` (SZ final, REG-7) only approve
 rejected record never counts. An option with `requires_approval` (the wildcard) is *pending*
 until its evidence is approved.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
@@ -34,10 +35,14 @@ def check_age(section: SectionConfig, person: Person) -> Decision:
     # the reason names the birth year only: decisions are shown beside the masked ID number,
     # and a full birth date there would give away eight of its digits (REG-11)
     if w.contains(person.birth_date):
-        return Decision("REG-4", f"{section.id}/birth", Outcome.ADMITTED,
-                        f"birth date within {_window(w)}", person.id)
-    return Decision("REG-4", f"{section.id}/birth", Outcome.REFUSED,
-                    f"born in {person.birth_date.year}, outside {section.name} window {_window(w)}", person.id)
+        return Decision("REG-4", f"{section.id}/birth", Outcome.ADMITTED, f"birth date within {_window(w)}", person.id)
+    return Decision(
+        "REG-4",
+        f"{section.id}/birth",
+        Outcome.REFUSED,
+        f"born in {person.birth_date.year}, outside {section.name} window {_window(w)}",
+        person.id,
+    )
 
 
 def _window(w) -> str:
@@ -49,14 +54,24 @@ def _window(w) -> str:
 def check_gender(section: SectionConfig, person: Person) -> Decision:
     """REG-5: male/female sections admit only that gender; mixed admit both."""
     if section.gender == "mixed" or section.gender == person.gender:
-        return Decision("REG-5", f"{section.id}/gender", Outcome.ADMITTED,
-                        f"{person.gender} admitted to a {section.gender} section", person.id)
-    return Decision("REG-5", f"{section.id}/gender", Outcome.REFUSED,
-                    f"a {person.gender} player cannot enter {section.name} ({section.gender} only)",
-                    person.id)
+        return Decision(
+            "REG-5",
+            f"{section.id}/gender",
+            Outcome.ADMITTED,
+            f"{person.gender} admitted to a {section.gender} section",
+            person.id,
+        )
+    return Decision(
+        "REG-5",
+        f"{section.id}/gender",
+        Outcome.REFUSED,
+        f"a {person.gender} player cannot enter {section.name} ({section.gender} only)",
+        person.id,
+    )
 
 
 # --------------------------------------------------------------------------- evidence helpers
+
 
 def _usable(ev: Evidence, mode: str) -> bool:
     if ev.status is EvidenceStatus.REJECTED:
@@ -72,10 +87,22 @@ def plain_region_match(required: str, written: str | None) -> bool:
     return written is not None and place_key(required) == place_key(written)
 
 
-def _of(evidence: Iterable[Evidence], kind: EvidenceKind, region: str | None, mode: str,
-        person_id: str, same_region: RegionMatch = plain_region_match) -> list[Evidence]:
-    return [e for e in evidence if e.kind is kind and e.person_id == person_id and _usable(e, mode)
-            and (region is None or same_region(region, e.region))]
+def _of(
+    evidence: Iterable[Evidence],
+    kind: EvidenceKind,
+    region: str | None,
+    mode: str,
+    person_id: str,
+    same_region: RegionMatch = plain_region_match,
+) -> list[Evidence]:
+    return [
+        e
+        for e in evidence
+        if e.kind is kind
+        and e.person_id == person_id
+        and _usable(e, mode)
+        and (region is None or same_region(region, e.region))
+    ]
 
 
 def _month_index(ym: str) -> int:
@@ -106,16 +133,26 @@ def _full_months_between(start: date, end: date) -> int:
 
 # --------------------------------------------------------------------------- options
 
+
 @dataclass(frozen=True)
 class _OptionResult:
     outcome: Outcome
     reason: str
 
 
-def _option(opt: ResidencyOption, clause: EligibilityClause, person: Person,
-            evidence: Sequence[Evidence], *, region: str | None, unit: Unit | None,
-            intends_to_represent: bool, as_of: date, mode: str,
-            same_region: RegionMatch = plain_region_match) -> _OptionResult:
+def _option(
+    opt: ResidencyOption,
+    clause: EligibilityClause,
+    person: Person,
+    evidence: Sequence[Evidence],
+    *,
+    region: str | None,
+    unit: Unit | None,
+    intends_to_represent: bool,
+    as_of: date,
+    mode: str,
+    same_region: RegionMatch = plain_region_match,
+) -> _OptionResult:
     where = f" in {region}" if region else ""
     pid = person.id
     if opt.kind == "household":
@@ -135,43 +172,60 @@ def _option(opt: ResidencyOption, clause: EligibilityClause, person: Person,
         if opt.permit_issued_before is not None:
             dated = [p for p in permits if p.issued_on is not None and p.issued_on < opt.permit_issued_before]
             if not dated:
-                return _OptionResult(Outcome.REFUSED,
-                                     f"residence permit{where} not dated before {opt.permit_issued_before}")
+                return _OptionResult(
+                    Outcome.REFUSED, f"residence permit{where} not dated before {opt.permit_issued_before}"
+                )
         if opt.min_consecutive_insurance_months is not None:
             need = opt.min_consecutive_insurance_months
-            months = [m for e in _of(evidence, EvidenceKind.SOCIAL_INSURANCE, region, mode, pid, same_region)
-                      for m in e.months_paid]
+            months = [
+                m
+                for e in _of(evidence, EvidenceKind.SOCIAL_INSURANCE, region, mode, pid, same_region)
+                for m in e.months_paid
+            ]
             run = longest_consecutive_months(months)
             if run < need:
                 return _OptionResult(
                     Outcome.REFUSED,
-                    f"residence permit{where} but only {run} consecutive months of social insurance "
-                    f"(needs {need})")
-            return _OptionResult(Outcome.ADMITTED,
-                                 f"residence permit{where} and {run} consecutive months of social insurance")
-        return _OptionResult(Outcome.ADMITTED, f"residence permit{where}"
-                             + (f" dated before {opt.permit_issued_before}" if opt.permit_issued_before else ""))
+                    f"residence permit{where} but only {run} consecutive months of social insurance (needs {need})",
+                )
+            return _OptionResult(
+                Outcome.ADMITTED, f"residence permit{where} and {run} consecutive months of social insurance"
+            )
+        return _OptionResult(
+            Outcome.ADMITTED,
+            f"residence permit{where}"
+            + (f" dated before {opt.permit_issued_before}" if opt.permit_issued_before else ""),
+        )
 
     if opt.kind == "registered_athlete":
         if person.registered_unit_id is None:
             return _OptionResult(Outcome.REFUSED, "not a registered athlete")
         if unit is not None and person.registered_unit_id == unit.id:
             return _OptionResult(Outcome.ADMITTED, f"registered athlete of {unit.name}")
-        return _OptionResult(Outcome.REFUSED,
-                             f"registered with unit {person.registered_unit_id}, must represent that unit")
+        return _OptionResult(
+            Outcome.REFUSED, f"registered with unit {person.registered_unit_id}, must represent that unit"
+        )
 
     if opt.kind == "employment":
         if unit is None:
             return _OptionResult(Outcome.REFUSED, "employment proof needs a registering unit")
         need = opt.min_employment_months or 0
-        jobs = [e for e in evidence if e.kind is EvidenceKind.EMPLOYMENT and e.person_id == pid
-                and _usable(e, mode) and e.employer_unit_id == unit.id and e.employed_since]
+        jobs = [
+            e
+            for e in evidence
+            if e.kind is EvidenceKind.EMPLOYMENT
+            and e.person_id == pid
+            and _usable(e, mode)
+            and e.employer_unit_id == unit.id
+            and e.employed_since
+        ]
         best = max((_full_months_between(e.employed_since, as_of) for e in jobs), default=None)
         if best is None:
             return _OptionResult(Outcome.REFUSED, f"no {_qual(mode)}proof of employment with {unit.name}")
         if best < need:
-            return _OptionResult(Outcome.REFUSED,
-                                 f"employed by {unit.name} for {best} months on {as_of} (needs {need})")
+            return _OptionResult(
+                Outcome.REFUSED, f"employed by {unit.name} for {best} months on {as_of} (needs {need})"
+            )
         return _OptionResult(Outcome.ADMITTED, f"employed by {unit.name} for {best} months")
 
     if opt.kind == "wildcard":
@@ -183,8 +237,9 @@ def _qual(mode: str) -> str:
     return "approved " if mode == "verified" else ""
 
 
-def _wildcard(opt: ResidencyOption, person: Person, evidence: Sequence[Evidence], *,
-              intends_to_represent: bool, mode: str) -> _OptionResult:
+def _wildcard(
+    opt: ResidencyOption, person: Person, evidence: Sequence[Evidence], *, intends_to_represent: bool, mode: str
+) -> _OptionResult:
     """REG-6 (4): citizen AND (grade OR past result) AND intent; own deadline; arbiter approval."""
     if opt.requires_citizenship and (person.citizenship or "").upper() != opt.requires_citizenship.upper():
         return _OptionResult(Outcome.REFUSED, f"wildcard needs {opt.requires_citizenship} citizenship")
@@ -203,16 +258,24 @@ def _wildcard(opt: ResidencyOption, person: Person, evidence: Sequence[Evidence]
                 if r is not None and need is not None and r >= need:
                     candidates.append((e, f"grade {e.grade} (needs {opt.min_grade} or better)"))
     for e in evidence:
-        if (e.kind is EvidenceKind.PAST_RESULT and e.person_id == person.id and e.result_level
-                and e.result_place and e.officially_recognised):
+        if (
+            e.kind is EvidenceKind.PAST_RESULT
+            and e.person_id == person.id
+            and e.result_level
+            and e.result_place
+            and e.officially_recognised
+        ):
             worst = opt.result_places.get(e.result_level)
             if worst is not None and e.result_place <= worst:
                 candidates.append((e, f"{e.result_level} result place {e.result_place} (top {worst})"))
     if not candidates:
-        return _OptionResult(Outcome.REFUSED,
-                             "wildcard needs a grade of " + (opt.min_grade or "-")
-                             + " or better, or a qualifying official result "
-                             + ", ".join(f"{k} top {v}" for k, v in opt.result_places.items()))
+        return _OptionResult(
+            Outcome.REFUSED,
+            "wildcard needs a grade of "
+            + (opt.min_grade or "-")
+            + " or better, or a qualifying official result "
+            + ", ".join(f"{k} top {v}" for k, v in opt.result_places.items()),
+        )
     timely = [(e, why) for e, why in candidates if in_time(e)]
     if not timely:
         return _OptionResult(Outcome.REFUSED, f"wildcard evidence arrived after the deadline {opt.deadline}")
@@ -229,10 +292,18 @@ def _wildcard(opt: ResidencyOption, person: Person, evidence: Sequence[Evidence]
 
 # --------------------------------------------------------------------------- clauses
 
-def check_clause(clause: EligibilityClause, person: Person, evidence: Sequence[Evidence], *,
-                 unit: Unit | None = None, intends_to_represent: bool = False,
-                 as_of: date, mode: str | None = None,
-                 same_region: RegionMatch = plain_region_match) -> Decision:
+
+def check_clause(
+    clause: EligibilityClause,
+    person: Person,
+    evidence: Sequence[Evidence],
+    *,
+    unit: Unit | None = None,
+    intends_to_represent: bool = False,
+    as_of: date,
+    mode: str | None = None,
+    same_region: RegionMatch = plain_region_match,
+) -> Decision:
     """Evaluate one residency/representation clause: the first option that admits wins.
 
     `as_of` is the reference date for durations (employment); `mode` overrides the clause's
@@ -252,12 +323,27 @@ def check_clause(clause: EligibilityClause, person: Person, evidence: Sequence[E
             else:
                 options = [o for o in options if o.kind != "employment"]
         if not options:
-            return Decision(clause.rule, clause.id, Outcome.REFUSED,
-                            "no representation clause applies to this player and unit", person.id)
+            return Decision(
+                clause.rule,
+                clause.id,
+                Outcome.REFUSED,
+                "no representation clause applies to this player and unit",
+                person.id,
+            )
     results: list[tuple[ResidencyOption, _OptionResult]] = []
     for opt in options:
-        r = _option(opt, clause, person, evidence, region=region, unit=unit,
-                    intends_to_represent=intends_to_represent, as_of=as_of, mode=mode, same_region=same_region)
+        r = _option(
+            opt,
+            clause,
+            person,
+            evidence,
+            region=region,
+            unit=unit,
+            intends_to_represent=intends_to_represent,
+            as_of=as_of,
+            mode=mode,
+            same_region=same_region,
+        )
         if r.outcome is Outcome.ADMITTED:
             return Decision(clause.rule, f"{clause.id}/{opt.kind}", Outcome.ADMITTED, r.reason, person.id)
         results.append((opt, r))
@@ -292,21 +378,44 @@ class EligibilityReport:
         return [d.reason for d in self.decisions if not d.admitted]
 
 
-def evaluate_player(event: EventConfig, section_id: str, person: Person, evidence: Sequence[Evidence], *,
-                    unit: Unit | None = None, intends_to_represent: bool = False,
-                    mode: str | None = None) -> EligibilityReport:
+def evaluate_player(
+    event: EventConfig,
+    section_id: str,
+    person: Person,
+    evidence: Sequence[Evidence],
+    *,
+    unit: Unit | None = None,
+    intends_to_represent: bool = False,
+    mode: str | None = None,
+) -> EligibilityReport:
     """All eligibility decisions for one player in one section (REG-4, REG-5, section clauses)."""
     section = event.section(section_id)
     decisions = [check_age(section, person), check_gender(section, person)]
     as_of = event.section_start(section_id)
     for cid in section.eligibility:
         clause = event.clause(cid)
-        d = check_clause(clause, person, evidence, unit=unit, intends_to_represent=intends_to_represent,
-                         as_of=as_of, mode=mode, same_region=event.same_region)
+        d = check_clause(
+            clause,
+            person,
+            evidence,
+            unit=unit,
+            intends_to_represent=intends_to_represent,
+            as_of=as_of,
+            mode=mode,
+            same_region=event.same_region,
+        )
         decisions.append(d)
         if d.admitted and clause.pending_evidence is not None and (mode or clause.evidence) == "declared":
-            verified = check_clause(clause, person, evidence, unit=unit, intends_to_represent=intends_to_represent,
-                                    as_of=as_of, mode="verified", same_region=event.same_region)
+            verified = check_clause(
+                clause,
+                person,
+                evidence,
+                unit=unit,
+                intends_to_represent=intends_to_represent,
+                as_of=as_of,
+                mode="verified",
+                same_region=event.same_region,
+            )
             if not verified.admitted:
                 decisions.append(pending_evidence_decision(clause, person.id))
     return EligibilityReport(person.id, section_id, tuple(decisions))
@@ -319,9 +428,14 @@ def pending_evidence_decision(clause: EligibilityClause, person_id: str) -> Deci
     """REG-18: admitted on declared evidence an arbiter has not approved yet; says by when it
     must be approved and what happens otherwise (the clause's `pending_evidence`)."""
     pe = clause.pending_evidence
-    return Decision("REG-18", f"{clause.id}/{PENDING_EVIDENCE}", Outcome.ADMITTED,
-                    f"admitted on declared evidence not yet approved: it must be approved before "
-                    f"{pe.approve_by.isoformat()}; otherwise {pe.note}", person_id)
+    return Decision(
+        "REG-18",
+        f"{clause.id}/{PENDING_EVIDENCE}",
+        Outcome.ADMITTED,
+        f"admitted on declared evidence not yet approved: it must be approved before "
+        f"{pe.approve_by.isoformat()}; otherwise {pe.note}",
+        person_id,
+    )
 
 
 def is_pending_evidence_decision(d: Decision) -> bool:
@@ -337,7 +451,15 @@ def is_wildcard_decision(d: Decision) -> bool:
 
 
 __all__ = [
-    "EligibilityReport", "check_age", "check_clause", "check_gender", "evaluate_player",
-    "is_pending_evidence_decision", "is_wildcard_decision", "longest_consecutive_months",
-    "pending_evidence_decision", "plain_region_match", "wildcard_option",
+    "EligibilityReport",
+    "check_age",
+    "check_clause",
+    "check_gender",
+    "evaluate_player",
+    "is_pending_evidence_decision",
+    "is_wildcard_decision",
+    "longest_consecutive_months",
+    "pending_evidence_decision",
+    "plain_region_match",
+    "wildcard_option",
 ]

@@ -1,4 +1,5 @@
 """Registration value objects: people, units, evidence, applications, entries, decisions."""
+
 from __future__ import annotations
 
 import enum
@@ -23,8 +24,8 @@ class Outcome(str, enum.Enum):
 class Decision:
     """One judged rule: which rule/clause admitted or refused, and why (human readable)."""
 
-    rule: str      # rule id from RULES.md, e.g. "REG-6"
-    clause: str    # the configured clause / option, e.g. "sz-residency/residence_permit"
+    rule: str  # rule id from RULES.md, e.g. "REG-6"
+    clause: str  # the configured clause / option, e.g. "sz-residency/residence_permit"
     outcome: Outcome
     reason: str
     person_id: str | None = None
@@ -77,13 +78,13 @@ class Unit:
 
 
 class EvidenceKind(str, enum.Enum):
-    HOUSEHOLD = "household_registration"      # 户籍
-    RESIDENCE_PERMIT = "residence_permit"     # 居住证 (issued_on)
-    SOCIAL_INSURANCE = "social_insurance"     # 社保 (months paid)
-    STUDENT_STATUS = "student_status"         # 学籍
-    GRADE_CERTIFICATE = "grade_certificate"   # 等级证书 (grade)
-    PAST_RESULT = "past_result"               # 比赛成绩 (level, place)
-    EMPLOYMENT = "employment"                 # 劳动合同/纳税/社保 (employer, since)
+    HOUSEHOLD = "household_registration"  # 户籍
+    RESIDENCE_PERMIT = "residence_permit"  # 居住证 (issued_on)
+    SOCIAL_INSURANCE = "social_insurance"  # 社保 (months paid)
+    STUDENT_STATUS = "student_status"  # 学籍
+    GRADE_CERTIFICATE = "grade_certificate"  # 等级证书 (grade)
+    PAST_RESULT = "past_result"  # 比赛成绩 (level, place)
+    EMPLOYMENT = "employment"  # 劳动合同/纳税/社保 (employer, since)
 
 
 class EvidenceStatus(str, enum.Enum):
@@ -103,9 +104,9 @@ class Evidence:
     document_ref: str
     region: str | None = None
     submitted_at: datetime | None = None
-    issued_on: date | None = None                 # residence permit date (REG-8)
-    months_paid: tuple[str, ...] = ()             # social insurance, "YYYY-MM" each
-    grade: str | None = None                      # "3k", "1d"
+    issued_on: date | None = None  # residence permit date (REG-8)
+    months_paid: tuple[str, ...] = ()  # social insurance, "YYYY-MM" each
+    grade: str | None = None  # "3k", "1d"
     result_level: Literal["city", "provincial", "national"] | None = None
     result_place: int | None = None
     result_event: str | None = None
@@ -169,9 +170,9 @@ class Application:
 
 
 class EntryStatus(str, enum.Enum):
-    ACCEPTED = "accepted"          # confirmed in the section
-    PENDING_REVIEW = "pending"     # needs an arbiter/organiser decision (evidence, quota)
-    WAITLISTED = "waitlisted"      # REG-2 Decision: beyond the cap, waiting-list enabled
+    ACCEPTED = "accepted"  # confirmed in the section
+    PENDING_REVIEW = "pending"  # needs an arbiter/organiser decision (evidence, quota)
+    WAITLISTED = "waitlisted"  # REG-2 Decision: beyond the cap, waiting-list enabled
     REFUSED = "refused"
     WITHDRAWN = "withdrawn"
 

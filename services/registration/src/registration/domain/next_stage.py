@@ -11,6 +11,7 @@ Decision: a player who already holds a place in the stage (qualified twice, or s
 qualified) takes one place; the other passes on like a non-eligible one. Seeded players
 (SZ: 2022 Shenzhen Cup professional top 4) are re-checked like the others.
 """
+
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
@@ -51,8 +52,8 @@ class StagePlace:
     person_id: str
     to_section: str
     via: Literal["qualified", "substitute", "seeded", "seeded_substitute"]
-    source: str     # source section id or seeded source name
-    place: int      # place in the source ranking (substitutes continue after the qualifiers)
+    source: str  # source section id or seeded source name
+    place: int  # place in the source ranking (substitutes continue after the qualifiers)
     decisions: tuple[Decision, ...] = ()
     unit_id: str | None = None
 
@@ -87,17 +88,29 @@ class NextStageResult:
     def to_entries(self, event_id: str, received_at: datetime | None = None) -> list[Entry]:
         """Accepted entries of the stage (ids `<event>:<stage>:<person>`), ready for check-in
         and `close_stage` (REG-12 also cancels final sections of <= 4)."""
-        return [Entry(id=f"{event_id}:{self.stage_id}:{p.person_id}", event_id=event_id,
-                      section_id=p.to_section, person_ids=(p.person_id,), unit_id=p.unit_id,
-                      status=EntryStatus.ACCEPTED, received_at=received_at, decisions=p.decisions)
-                for p in self.places]
+        return [
+            Entry(
+                id=f"{event_id}:{self.stage_id}:{p.person_id}",
+                event_id=event_id,
+                section_id=p.to_section,
+                person_ids=(p.person_id,),
+                unit_id=p.unit_id,
+                status=EntryStatus.ACCEPTED,
+                received_at=received_at,
+                decisions=p.decisions,
+            )
+            for p in self.places
+        ]
 
 
 def approval_deadline(event: EventConfig, section_id: str) -> datetime | None:
     """REG-18: when the evidence behind a declared admission to `section_id` must be approved
     by (the earliest `pending_evidence.approve_by` of its clauses), if configured."""
-    times = [c.pending_evidence.approve_by for c in (event.clause(cid) for cid in event.section(section_id).eligibility)
-             if c.pending_evidence is not None]
+    times = [
+        c.pending_evidence.approve_by
+        for c in (event.clause(cid) for cid in event.section(section_id).eligibility)
+        if c.pending_evidence is not None
+    ]
     return min(times, default=None)
 
 
@@ -105,15 +118,25 @@ def _as_of_deadline(evidence: Sequence[Evidence], deadline: datetime | None) -> 
     """An approval given at or after the deadline came too late: the record counts as unapproved."""
     if deadline is None:
         return list(evidence)
-    return [replace(e, status=EvidenceStatus.PENDING)
-            if e.status is EvidenceStatus.APPROVED and e.reviewed_at is not None and e.reviewed_at >= deadline
-            else e for e in evidence]
+    return [
+        replace(e, status=EvidenceStatus.PENDING)
+        if e.status is EvidenceStatus.APPROVED and e.reviewed_at is not None and e.reviewed_at >= deadline
+        else e
+        for e in evidence
+    ]
 
 
-def build_next_stage(event: EventConfig, stage_id: str, cohorts: Sequence[QualifierList],
-                     people: Mapping[str, Person], *, evidence: Sequence[Evidence] = (),
-                     seeded: Sequence[SeededList] = (), units_of: Mapping[str, Unit] | None = None,
-                     intents: Collection[str] = ()) -> NextStageResult:
+def build_next_stage(
+    event: EventConfig,
+    stage_id: str,
+    cohorts: Sequence[QualifierList],
+    people: Mapping[str, Person],
+    *,
+    evidence: Sequence[Evidence] = (),
+    seeded: Sequence[SeededList] = (),
+    units_of: Mapping[str, Unit] | None = None,
+    intents: Collection[str] = (),
+) -> NextStageResult:
     """Fill the stage from its cohorts (in the given order; seeded lists first).
 
     `units_of` maps a person id to the unit they entered through (for unit-based clauses);
@@ -135,8 +158,15 @@ def build_next_stage(event: EventConfig, stage_id: str, cohorts: Sequence[Qualif
 class _StageBuilder:
     """The places of one qualification stage as they are filled, list by list."""
 
-    def __init__(self, event: EventConfig, stage_id: str, people: Mapping[str, Person],
-                 evidence: Sequence[Evidence], units_of: Mapping[str, Unit], intents: Collection[str]) -> None:
+    def __init__(
+        self,
+        event: EventConfig,
+        stage_id: str,
+        people: Mapping[str, Person],
+        evidence: Sequence[Evidence],
+        units_of: Mapping[str, Unit],
+        intents: Collection[str],
+    ) -> None:
         self.event, self.stage_id, self.people = event, stage_id, people
         self.evidence, self.units_of, self.intents = evidence, units_of, intents
         self.placed: dict[str, StagePlace] = {}
@@ -146,8 +176,9 @@ class _StageBuilder:
     def fill_seeded(self, sl: SeededList) -> None:
         self.event.section(sl.to_section)  # KeyError for an unknown section
         filled = 0
-        order = [(pid, "seeded", i + 1) for i, pid in enumerate(sl.qualifiers)] + \
-                [(pid, "seeded_substitute", len(sl.qualifiers) + i + 1) for i, pid in enumerate(sl.substitutes)]
+        order = [(pid, "seeded", i + 1) for i, pid in enumerate(sl.qualifiers)] + [
+            (pid, "seeded_substitute", len(sl.qualifiers) + i + 1) for i, pid in enumerate(sl.substitutes)
+        ]
         for pid, via, place in order:
             if filled >= len(sl.qualifiers):
                 break
@@ -166,8 +197,9 @@ class _StageBuilder:
             raise RegistrationError(f"cohort of {c.section_id} needs a gender with a destination")
         to_section = rule.to_section[gender]
         slots = min(rule.top, len(c.qualifiers) + len(c.substitutes))
-        order = [(pid, "qualified", i + 1) for i, pid in enumerate(c.qualifiers[: rule.top])] + \
-                [(pid, "substitute", rule.top + i + 1) for i, pid in enumerate(c.substitutes[: rule.substitutes])]
+        order = [(pid, "qualified", i + 1) for i, pid in enumerate(c.qualifiers[: rule.top])] + [
+            (pid, "substitute", rule.top + i + 1) for i, pid in enumerate(c.substitutes[: rule.substitutes])
+        ]
         filled = 0
         for pid, via, place in order:
             if filled >= slots:
@@ -184,9 +216,22 @@ class _StageBuilder:
         if person is None:
             raise RegistrationError(f"unknown person {pid!r}")
         if pid in self.placed:
-            self.passed.append(PassedOver(pid, source, place, (Decision(
-                "EVT-6", f"{stage_id}/duplicate", Outcome.REFUSED,
-                f"{person.name} already holds a place in {self.placed[pid].to_section}", pid),)))
+            self.passed.append(
+                PassedOver(
+                    pid,
+                    source,
+                    place,
+                    (
+                        Decision(
+                            "EVT-6",
+                            f"{stage_id}/duplicate",
+                            Outcome.REFUSED,
+                            f"{person.name} already holds a place in {self.placed[pid].to_section}",
+                            pid,
+                        ),
+                    ),
+                )
+            )
             return False
         unit = self.units_of.get(pid)
         deadline = approval_deadline(event, source) if via in ("qualified", "substitute") else None
@@ -194,40 +239,81 @@ class _StageBuilder:
         decisions = self.judge(pid, person, to_section, own, unit, via, source, place, src_track, None)
         outcome = combine(decisions)
         if outcome is Outcome.ADMITTED:
-            decisions.append(Decision("REG-7", f"{stage_id}/place", Outcome.ADMITTED,
-                                      f"{via} from {source} (place {place}) into {to_section}", pid))
-            self.placed[pid] = StagePlace(pid, to_section, via, source, place, tuple(decisions),
-                                          unit.id if unit else None)
+            decisions.append(
+                Decision(
+                    "REG-7",
+                    f"{stage_id}/place",
+                    Outcome.ADMITTED,
+                    f"{via} from {source} (place {place}) into {to_section}",
+                    pid,
+                )
+            )
+            self.placed[pid] = StagePlace(
+                pid, to_section, via, source, place, tuple(decisions), unit.id if unit else None
+            )
             return True
         # REG-18: refused only because evidence still awaits approval (it would admit as declared)?
-        awaiting = outcome is Outcome.PENDING or combine(
-            self.judge(pid, person, to_section, own, unit, via, source, place, src_track, "declared")) is not Outcome.REFUSED
+        awaiting = (
+            outcome is Outcome.PENDING
+            or combine(self.judge(pid, person, to_section, own, unit, via, source, place, src_track, "declared"))
+            is not Outcome.REFUSED
+        )
         if awaiting:
             by = f" before {deadline.isoformat()}" if deadline is not None else ""
-            decisions.append(Decision("REG-7", f"{stage_id}/place", Outcome.REFUSED,
-                                      "evidence not yet approved: the place passes on "
-                                      f"(approved{by}, the place comes back)", pid))
+            decisions.append(
+                Decision(
+                    "REG-7",
+                    f"{stage_id}/place",
+                    Outcome.REFUSED,
+                    f"evidence not yet approved: the place passes on (approved{by}, the place comes back)",
+                    pid,
+                )
+            )
         self.passed.append(PassedOver(pid, source, place, tuple(decisions), deadline, awaiting))
         return False
 
-    def judge(self, pid: str, person: Person, to_section: str, own: Sequence[Evidence], unit: Unit | None, via: str,
-              source: str, place: int, src_track: str | None, mode: str | None) -> list[Decision]:
+    def judge(
+        self,
+        pid: str,
+        person: Person,
+        to_section: str,
+        own: Sequence[Evidence],
+        unit: Unit | None,
+        via: str,
+        source: str,
+        place: int,
+        src_track: str | None,
+        mode: str | None,
+    ) -> list[Decision]:
         """The player's eligibility for the target section, with REG-7's wildcard limits."""
         event = self.event
-        report = evaluate_player(event, to_section, person, own, unit=unit, intends_to_represent=pid in self.intents,
-                                 mode=mode)
+        report = evaluate_player(
+            event, to_section, person, own, unit=unit, intends_to_represent=pid in self.intents, mode=mode
+        )
         decisions = list(report.decisions)
         for d in report.decisions:
             if is_wildcard_decision(d) and src_track is not None:
                 clause = event.clause(d.clause.split("/")[0])
                 opt = wildcard_option(clause)
                 if opt and opt.wildcard_track and src_track != opt.wildcard_track:
-                    decisions.append(Decision(
-                        "REG-7", f"{clause.id}/wildcard_track", Outcome.REFUSED,
-                        f"wildcard players qualify only through a {opt.wildcard_track}-rules section "
-                        f"(came from {source})", pid))
+                    decisions.append(
+                        Decision(
+                            "REG-7",
+                            f"{clause.id}/wildcard_track",
+                            Outcome.REFUSED,
+                            f"wildcard players qualify only through a {opt.wildcard_track}-rules section "
+                            f"(came from {source})",
+                            pid,
+                        )
+                    )
                 elif opt and opt.wildcard_max_place and via == "qualified" and place > opt.wildcard_max_place:
-                    decisions.append(Decision(
-                        "REG-7", f"{clause.id}/wildcard_place", Outcome.REFUSED,
-                        f"wildcard players need place {opt.wildcard_max_place} or better", pid))
+                    decisions.append(
+                        Decision(
+                            "REG-7",
+                            f"{clause.id}/wildcard_place",
+                            Outcome.REFUSED,
+                            f"wildcard players need place {opt.wildcard_max_place} or better",
+                            pid,
+                        )
+                    )
         return decisions

@@ -1,8 +1,8 @@
 """REG-11: personal documents are personal data — never shown in full (reprs, logs, API)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
-
 
 #: characters a mask leaves hidden at least; shorter values are masked entirely
 MIN_HIDDEN = 8

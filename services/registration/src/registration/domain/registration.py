@@ -7,6 +7,7 @@ the clock: every command takes `now` (timezone-aware).
 A refusal is a *result* (an entry with status REFUSED and its decisions), not an exception;
 exceptions (`RegistrationError`) are for commands that make no sense in the current state.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
@@ -30,7 +31,6 @@ from .model import (
     Unit,
     combine,
 )
-
 
 #: the rules eligibility is judged on (REG-18: judged again when their inputs change)
 ELIGIBILITY_RULES = frozenset({"REG-4", "REG-5", "REG-6", "REG-7", "REG-8", "REG-18"})
@@ -65,6 +65,7 @@ class Official:
 
 # --------------------------------------------------------------------------- aggregate
 
+
 @dataclass
 class EventRegistration:
     """All entries and officials of one event; the consistency boundary for caps and quotas."""
@@ -89,8 +90,7 @@ class EventRegistration:
 
     def in_section(self, section_id: str, *statuses: EntryStatus) -> list[Entry]:
         """Entries of a section in submission order, optionally filtered by status."""
-        es = [e for e in self.entries.values() if e.section_id == section_id
-              and (not statuses or e.status in statuses)]
+        es = [e for e in self.entries.values() if e.section_id == section_id and (not statuses or e.status in statuses)]
         # insertion order of the dict is submission order; keep it (stable, deterministic)
         return es
 
@@ -98,25 +98,36 @@ class EventRegistration:
         return [e for e in self.in_section(section_id) if e.status.holds_place]
 
     def waiting_list(self, section_id: str) -> list[Entry]:
-        return sorted(self.in_section(section_id, EntryStatus.WAITLISTED),
-                      key=lambda e: e.waitlist_position or 0)
+        return sorted(self.in_section(section_id, EntryStatus.WAITLISTED), key=lambda e: e.waitlist_position or 0)
 
     def delegation(self, unit_id: str) -> set[str]:
         """Players a unit has in the event (held places), counted once each."""
-        return {pid for e in self.entries.values() if e.unit_id == unit_id and e.status.holds_place
-                for pid in e.person_ids}
+        return {
+            pid for e in self.entries.values() if e.unit_id == unit_id and e.status.holds_place for pid in e.person_ids
+        }
 
     def quota_players(self, unit_id: str) -> set[str]:
         """REG-3: players that count against the delegation quota (exempt ones excluded)."""
-        exempt = {pid for e in self.entries.values() if e.unit_id == unit_id and e.status.holds_place
-                  for pid in e.quota_exempt}
+        exempt = {
+            pid
+            for e in self.entries.values()
+            if e.unit_id == unit_id and e.status.holds_place
+            for pid in e.quota_exempt
+        }
         return self.delegation(unit_id) - exempt
 
     # ---- commands
 
-    def submit(self, app: Application, people: Mapping[str, Person], *,
-               evidence: Sequence[Evidence] = (), unit: Unit | None = None,
-               now: datetime, entry_id: str | None = None) -> SubmitResult:
+    def submit(
+        self,
+        app: Application,
+        people: Mapping[str, Person],
+        *,
+        evidence: Sequence[Evidence] = (),
+        unit: Unit | None = None,
+        now: datetime,
+        entry_id: str | None = None,
+    ) -> SubmitResult:
         """Judge an application and record the resulting entry (accepted, pending review,
         waitlisted or refused). Every judged rule is in `entry.decisions`."""
         _aware(now)
@@ -132,41 +143,81 @@ class EventRegistration:
         decisions: list[Decision] = []
 
         if stage.entry != "registration":
-            decisions.append(Decision("EVT-6", f"{stage.id}/entry", Outcome.REFUSED,
-                                      f"stage {stage.name} is entered by qualification only"))
+            decisions.append(
+                Decision(
+                    "EVT-6",
+                    f"{stage.id}/entry",
+                    Outcome.REFUSED,
+                    f"stage {stage.name} is entered by qualification only",
+                )
+            )
         window, received = check_window(ev, app)
         decisions.append(window)
         decisions.append(check_insurance(ev, app, members))
         decisions.extend(self._check_unit(app, unit, members))
         if section.kind == "individual" and len(members) != 1:
-            decisions.append(Decision("REG-3", f"{section.id}/entry", Outcome.REFUSED,
-                                      "an individual entry names exactly one player"))
+            decisions.append(
+                Decision(
+                    "REG-3", f"{section.id}/entry", Outcome.REFUSED, "an individual entry names exactly one player"
+                )
+            )
         if section.kind == "team":
             decisions.extend(check_team(section, members, self.entries.values(), app.unit_id))
         for p in members:
-            if any(p.id in e.person_ids for e in self.in_section(section.id)
-                   if e.status.holds_place or e.status is EntryStatus.WAITLISTED):
-                decisions.append(Decision("REG-3", f"{section.id}/duplicate", Outcome.REFUSED,
-                                          f"{p.name} already has an entry in {section.name}", p.id))
-            report = evaluate_player(ev, section.id, p, [e for e in evidence if e.person_id == p.id],
-                                     unit=unit, intends_to_represent=app.intends_to_represent)
+            if any(
+                p.id in e.person_ids
+                for e in self.in_section(section.id)
+                if e.status.holds_place or e.status is EntryStatus.WAITLISTED
+            ):
+                decisions.append(
+                    Decision(
+                        "REG-3",
+                        f"{section.id}/duplicate",
+                        Outcome.REFUSED,
+                        f"{p.name} already has an entry in {section.name}",
+                        p.id,
+                    )
+                )
+            report = evaluate_player(
+                ev,
+                section.id,
+                p,
+                [e for e in evidence if e.person_id == p.id],
+                unit=unit,
+                intends_to_represent=app.intends_to_represent,
+            )
             decisions.extend(report.decisions)
 
         outcome = combine(decisions)
-        status = {Outcome.ADMITTED: EntryStatus.ACCEPTED, Outcome.PENDING: EntryStatus.PENDING_REVIEW,
-                  Outcome.REFUSED: EntryStatus.REFUSED}[outcome]
+        status = {
+            Outcome.ADMITTED: EntryStatus.ACCEPTED,
+            Outcome.PENDING: EntryStatus.PENDING_REVIEW,
+            Outcome.REFUSED: EntryStatus.REFUSED,
+        }[outcome]
         waitpos = None
         if status is not EntryStatus.REFUSED:
             cap_decision, status, waitpos = self._check_cap(section, status)
             decisions.append(cap_decision)
-        exempt = frozenset(pid for pid in app.quota_exempt_refs if pid in app.person_ids) \
-            if ev.units.quota_exempt_previous_top else frozenset()
+        exempt = (
+            frozenset(pid for pid in app.quota_exempt_refs if pid in app.person_ids)
+            if ev.units.quota_exempt_previous_top
+            else frozenset()
+        )
         entry = Entry(
-            id=entry_id or f"{ev.id}:{app.id}", event_id=ev.id, section_id=section.id,
-            person_ids=tuple(app.person_ids), unit_id=app.unit_id, status=status,
-            received_at=received, decisions=tuple(decisions), insurance=app.insurance,
-            quota_exempt=exempt, waitlist_position=waitpos, application_id=app.id,
-            team_name=app.team_name)
+            id=entry_id or f"{ev.id}:{app.id}",
+            event_id=ev.id,
+            section_id=section.id,
+            person_ids=tuple(app.person_ids),
+            unit_id=app.unit_id,
+            status=status,
+            received_at=received,
+            decisions=tuple(decisions),
+            insurance=app.insurance,
+            quota_exempt=exempt,
+            waitlist_position=waitpos,
+            application_id=app.id,
+            team_name=app.team_name,
+        )
         if entry.id in self.entries:
             raise RegistrationError(f"entry {entry.id} exists already")
         self.entries[entry.id] = entry
@@ -177,8 +228,11 @@ class EventRegistration:
         rules = self.config.units
         if app.unit_id is None:
             if not rules.individual_entries_allowed:
-                return [Decision("REG-3", "units/individual", Outcome.REFUSED,
-                                 "this event accepts entries through units only")]
+                return [
+                    Decision(
+                        "REG-3", "units/individual", Outcome.REFUSED, "this event accepts entries through units only"
+                    )
+                ]
             return [Decision("REG-3", "units/individual", Outcome.ADMITTED, "individual entry")]
         if unit is None:
             raise RegistrationError(f"unit {app.unit_id!r} not given")
@@ -186,37 +240,65 @@ class EventRegistration:
         if rules.delegation_max_players is not None:
             exempt = set(app.quota_exempt_refs) if rules.quota_exempt_previous_top else set()
             for pid in exempt & {p.id for p in members}:
-                out.append(Decision("REG-3", "units/quota_exempt", Outcome.ADMITTED,
-                                    f"outside the quota: previous top {rules.quota_exempt_previous_top} "
-                                    f"({app.quota_exempt_refs[pid]})", pid))
+                out.append(
+                    Decision(
+                        "REG-3",
+                        "units/quota_exempt",
+                        Outcome.ADMITTED,
+                        f"outside the quota: previous top {rules.quota_exempt_previous_top} "
+                        f"({app.quota_exempt_refs[pid]})",
+                        pid,
+                    )
+                )
             counted = self.quota_players(unit.id) | {p.id for p in members if p.id not in exempt}
             if len(counted) > rules.delegation_max_players:
-                msg = (f"{unit.name} would have {len(counted)} players in its quota "
-                       f"(max {rules.delegation_max_players})")
+                msg = f"{unit.name} would have {len(counted)} players in its quota (max {rules.delegation_max_players})"
                 if unit.is_host and rules.host_may_exceed_quota:
-                    out.append(Decision("REG-3", "units/quota_host", Outcome.PENDING,
-                                        msg + "; host delegation: needs the organiser's approval"))
+                    out.append(
+                        Decision(
+                            "REG-3",
+                            "units/quota_host",
+                            Outcome.PENDING,
+                            msg + "; host delegation: needs the organiser's approval",
+                        )
+                    )
                 else:
                     out.append(Decision("REG-3", "units/quota", Outcome.REFUSED, msg))
         return out
 
-    def _check_cap(self, section: SectionConfig, status: EntryStatus
-                   ) -> tuple[Decision, EntryStatus, int | None]:
+    def _check_cap(self, section: SectionConfig, status: EntryStatus) -> tuple[Decision, EntryStatus, int | None]:
         """REG-2: stop at the cap; the next one gets a waiting-list place if enabled."""
         if section.cap is None:
             return Decision("REG-2", f"{section.id}/cap", Outcome.ADMITTED, "no cap"), status, None
         held = len(self.holding_places(section.id))
         if held < section.cap:
-            return (Decision("REG-2", f"{section.id}/cap", Outcome.ADMITTED,
-                             f"place {held + 1} of {section.cap}"), status, None)
+            return (
+                Decision("REG-2", f"{section.id}/cap", Outcome.ADMITTED, f"place {held + 1} of {section.cap}"),
+                status,
+                None,
+            )
         if self.config.waiting_list:
             pos = len(self.waiting_list(section.id)) + 1
-            return (Decision("REG-2", f"{section.id}/waiting_list", Outcome.PENDING,
-                             f"{section.name} is full ({section.cap}); waiting-list place {pos}"),
-                    EntryStatus.WAITLISTED, pos)
-        return (Decision("REG-2", f"{section.id}/cap", Outcome.REFUSED,
-                         f"{section.name} is full: cap of {section.cap} entries reached"),
-                EntryStatus.REFUSED, None)
+            return (
+                Decision(
+                    "REG-2",
+                    f"{section.id}/waiting_list",
+                    Outcome.PENDING,
+                    f"{section.name} is full ({section.cap}); waiting-list place {pos}",
+                ),
+                EntryStatus.WAITLISTED,
+                pos,
+            )
+        return (
+            Decision(
+                "REG-2",
+                f"{section.id}/cap",
+                Outcome.REFUSED,
+                f"{section.name} is full: cap of {section.cap} entries reached",
+            ),
+            EntryStatus.REFUSED,
+            None,
+        )
 
     def promote_from_waiting_list(self, section_id: str) -> Entry | None:
         """REG-2: when a place frees up, the first waitlisted entry takes it (if eligible otherwise)."""
@@ -230,9 +312,13 @@ class EventRegistration:
         others = tuple(d for d in first.decisions if d.rule != "REG-2")
         judged = [d for d in others if d.clause != REJUDGED]
         status = EntryStatus.PENDING_REVIEW if combine(judged) is Outcome.PENDING else EntryStatus.ACCEPTED
-        promoted = replace(first, status=status, waitlist_position=None, decisions=others + (
-            Decision("REG-2", f"{section_id}/waiting_list", Outcome.ADMITTED,
-                     "promoted from the waiting list"),))
+        promoted = replace(
+            first,
+            status=status,
+            waitlist_position=None,
+            decisions=others
+            + (Decision("REG-2", f"{section_id}/waiting_list", Outcome.ADMITTED, "promoted from the waiting list"),),
+        )
         self.entries[first.id] = promoted
         for e in queue[1:]:
             self.entries[e.id] = replace(e, waitlist_position=(e.waitlist_position or 1) - 1)
@@ -243,19 +329,35 @@ class EventRegistration:
         e = self.entry(entry_id)
         if e.status is not EntryStatus.PENDING_REVIEW:
             raise RegistrationError(f"entry {entry_id} is {e.status.value}, not pending review")
-        d = Decision("REG-6" if any(x.clause.endswith("/wildcard") and x.outcome is Outcome.PENDING
-                                    for x in e.decisions) else "REG-3",
-                     "arbiter/review", Outcome.ADMITTED if approve else Outcome.REFUSED,
-                     f"{'approved' if approve else 'refused'} by {arbiter}: {note}")
-        new = replace(e, status=EntryStatus.ACCEPTED if approve else EntryStatus.REFUSED,
-                      decisions=e.decisions + (d,) + (self._still_unapproved(e.decisions) if approve else ()))
+        d = Decision(
+            "REG-6"
+            if any(x.clause.endswith("/wildcard") and x.outcome is Outcome.PENDING for x in e.decisions)
+            else "REG-3",
+            "arbiter/review",
+            Outcome.ADMITTED if approve else Outcome.REFUSED,
+            f"{'approved' if approve else 'refused'} by {arbiter}: {note}",
+        )
+        new = replace(
+            e,
+            status=EntryStatus.ACCEPTED if approve else EntryStatus.REFUSED,
+            decisions=e.decisions + (d,) + (self._still_unapproved(e.decisions) if approve else ()),
+        )
         self.entries[entry_id] = new
         if not approve:
             self.promote_from_waiting_list(e.section_id)
         return new
 
-    def rejudge(self, entry_id: str, people: Mapping[str, Person], *, evidence: Sequence[Evidence],
-                unit: Unit | None, intends_to_represent: bool, cause: str, settled: bool = False) -> Entry | None:
+    def rejudge(
+        self,
+        entry_id: str,
+        people: Mapping[str, Person],
+        *,
+        evidence: Sequence[Evidence],
+        unit: Unit | None,
+        intends_to_represent: bool,
+        cause: str,
+        settled: bool = False,
+    ) -> Entry | None:
         """REG-18: judge an entry's eligibility again because an input changed (evidence
         arrived, approved or rejected; facts corrected), refused entries included when
         eligibility refused them. Materials count by the time they arrive (SZ 十三(二)): in a
@@ -278,12 +380,20 @@ class EventRegistration:
             evidence = [x for x in evidence if x.arrived_before(closes)]
         fresh: list[Decision] = []
         for pid in e.person_ids:
-            fresh.extend(evaluate_player(self.config, section.id, people[pid],
-                                         [x for x in evidence if x.person_id == pid], unit=unit,
-                                         intends_to_represent=intends_to_represent).decisions)
+            fresh.extend(
+                evaluate_player(
+                    self.config,
+                    section.id,
+                    people[pid],
+                    [x for x in evidence if x.person_id == pid],
+                    unit=unit,
+                    intends_to_represent=intends_to_represent,
+                ).decisions
+            )
         if settled:
-            marks = tuple(d for d in fresh if is_pending_evidence_decision(d)) \
-                if e.status is EntryStatus.ACCEPTED else ()
+            marks = (
+                tuple(d for d in fresh if is_pending_evidence_decision(d)) if e.status is EntryStatus.ACCEPTED else ()
+            )
             kept = tuple(d for d in e.decisions if not is_pending_evidence_decision(d))
             new = replace(e, decisions=kept + marks)
             return self._store_if_changed(e, new)
@@ -291,43 +401,69 @@ class EventRegistration:
         kept = [d for d in e.decisions if d.rule not in ELIGIBILITY_RULES or d.clause.startswith("arbiter/")]
         log = [d for d in e.decisions if d.clause == REJUDGED]
         # a waiting-list place is judged like the rest, apart from the place it waits for
-        judged = [d for d in kept if not d.clause.startswith("arbiter/") and not (waiting and d.rule == "REG-2")] \
-            + fresh
+        judged = [
+            d for d in kept if not d.clause.startswith("arbiter/") and not (waiting and d.rule == "REG-2")
+        ] + fresh
         outcome = combine(judged)
         if outcome is Outcome.PENDING and any(d.clause == "arbiter/review" and d.admitted for d in kept):
             outcome = Outcome.ADMITTED  # the arbiter settled what is still pending ...
             fresh += self._still_unapproved(fresh)  # ... but not the evidence itself
-        status = {Outcome.ADMITTED: EntryStatus.ACCEPTED, Outcome.PENDING: EntryStatus.PENDING_REVIEW,
-                  Outcome.REFUSED: EntryStatus.REFUSED}[outcome]
+        status = {
+            Outcome.ADMITTED: EntryStatus.ACCEPTED,
+            Outcome.PENDING: EntryStatus.PENDING_REVIEW,
+            Outcome.REFUSED: EntryStatus.REFUSED,
+        }[outcome]
         if waiting and status is not EntryStatus.REFUSED:
-            status = EntryStatus.WAITLISTED   # still eligible: it keeps its place in the queue
+            status = EntryStatus.WAITLISTED  # still eligible: it keeps its place in the queue
         extra: list[Decision] = []
         waitpos = e.waitlist_position
         if status not in (EntryStatus.REFUSED, EntryStatus.WAITLISTED) and not e.status.holds_place:
             # a refused entry gains a place: one entry per player and section, then the cap
-            dup = [pid for pid in e.person_ids if any(
-                pid in x.person_ids and x.id != e.id and (x.status.holds_place or x.status is EntryStatus.WAITLISTED)
-                for x in self.in_section(section.id))]
+            dup = [
+                pid
+                for pid in e.person_ids
+                if any(
+                    pid in x.person_ids
+                    and x.id != e.id
+                    and (x.status.holds_place or x.status is EntryStatus.WAITLISTED)
+                    for x in self.in_section(section.id)
+                )
+            ]
             if dup:
-                extra.append(Decision("REG-3", f"{section.id}/duplicate", Outcome.REFUSED,
-                                      f"{', '.join(people[p].name for p in dup)} already has an entry in "
-                                      f"{section.name}", dup[0]))
+                extra.append(
+                    Decision(
+                        "REG-3",
+                        f"{section.id}/duplicate",
+                        Outcome.REFUSED,
+                        f"{', '.join(people[p].name for p in dup)} already has an entry in {section.name}",
+                        dup[0],
+                    )
+                )
                 status = EntryStatus.REFUSED
             else:
                 cap_decision, status, waitpos = self._check_cap(section, status)
                 extra.append(cap_decision)
         if status is not e.status:
-            extra.append(Decision("REG-18", REJUDGED, _OUTCOME_OF[status],
-                                  f"judged again after {cause}: {e.status.value} -> {status.value}"))
+            extra.append(
+                Decision(
+                    "REG-18",
+                    REJUDGED,
+                    _OUTCOME_OF[status],
+                    f"judged again after {cause}: {e.status.value} -> {status.value}",
+                )
+            )
         if status is EntryStatus.REFUSED:
             kept = [d for d in kept if d.rule != "REG-2"]  # the place it held is free again
-        new = replace(e, status=status, waitlist_position=waitpos if status is EntryStatus.WAITLISTED else None,
-                      decisions=tuple(d for d in kept if d.clause != REJUDGED) + tuple(fresh) + tuple(log)
-                      + tuple(extra))
+        new = replace(
+            e,
+            status=status,
+            waitlist_position=waitpos if status is EntryStatus.WAITLISTED else None,
+            decisions=tuple(d for d in kept if d.clause != REJUDGED) + tuple(fresh) + tuple(log) + tuple(extra),
+        )
         if self._store_if_changed(e, new) is None:
             return None
         if waiting and new.status is EntryStatus.REFUSED:
-            for x in self.waiting_list(section.id):   # the ones behind it move up
+            for x in self.waiting_list(section.id):  # the ones behind it move up
                 if (x.waitlist_position or 0) > (e.waitlist_position or 0):
                     self.entries[x.id] = replace(x, waitlist_position=(x.waitlist_position or 1) - 1)
         if e.status.holds_place and not new.status.holds_place:
@@ -362,8 +498,7 @@ class EventRegistration:
         elif role == "coach":
             limit = rules.max_coaches
             teams = self.config.team_sections()
-            entered = {e.section_id for e in self.entries.values()
-                       if e.unit_id == unit.id and e.status.holds_place}
+            entered = {e.section_id for e in self.entries.values() if e.unit_id == unit.id and e.status.holds_place}
             if rules.extra_coaches_if_all_team_sections and teams and all(s.id in entered for s in teams):
                 limit += rules.extra_coaches_if_all_team_sections
         elif role == "acting_leader":
@@ -372,42 +507,64 @@ class EventRegistration:
             if any(o.unit_id == unit.id and o.role == "leader" for o in self.officials):
                 return Decision("REG-3", "units/officials", Outcome.REFUSED, f"{unit.name} has a leader")
             if person_id is None or person_id not in self.delegation(unit.id):
-                return Decision("REG-3", "units/officials", Outcome.REFUSED,
-                                "the acting leader must be one of the unit's players")
+                return Decision(
+                    "REG-3", "units/officials", Outcome.REFUSED, "the acting leader must be one of the unit's players"
+                )
             limit = 1
         else:
             raise RegistrationError(f"unknown role {role!r}")
         if len(have) >= limit:
-            return Decision("REG-3", f"units/{role}", Outcome.REFUSED,
-                            f"{unit.name} already has {len(have)} {role}(s) (max {limit})")
+            return Decision(
+                "REG-3",
+                f"units/{role}",
+                Outcome.REFUSED,
+                f"{unit.name} already has {len(have)} {role}(s) (max {limit})",
+            )
         self.officials.append(Official(unit.id, role, name, person_id))
         return Decision("REG-3", f"units/{role}", Outcome.ADMITTED, f"{name} is {unit.name}'s {role}")
 
     # ---- lifecycle wrappers (REG-10, REG-11) keeping caps and waiting lists consistent
 
-    def withdraw(self, entry_id: str, *, reason: str | None, now: datetime,
-                 proof_ref: str | None = None) -> tuple[Entry, Entry | None]:
+    def withdraw(
+        self, entry_id: str, *, reason: str | None, now: datetime, proof_ref: str | None = None
+    ) -> tuple[Entry, Entry | None]:
         """Withdraw (REG-10) and promote the first waitlisted entry of the section (REG-2).
         Returns (withdrawn entry, promoted entry or None)."""
         from .changes import withdraw as _withdraw
+
         e = self.entry(entry_id)
         held = e.status.holds_place
         done = _withdraw(self.config, e, reason=reason, now=_aware(now), proof_ref=proof_ref)
         self.entries[entry_id] = done
         return done, (self.promote_from_waiting_list(e.section_id) if held else None)
 
-    def check_in(self, entry_id: str, *, now: datetime, documents_shown: Iterable[str] = (),
-                 insurance_ref: str | None = None, arbiter_override: str | None = None) -> Decision:
+    def check_in(
+        self,
+        entry_id: str,
+        *,
+        now: datetime,
+        documents_shown: Iterable[str] = (),
+        insurance_ref: str | None = None,
+        arbiter_override: str | None = None,
+    ) -> Decision:
         """REG-11 check-in of one entry; the entry is updated only when admitted."""
         from .checkin import check_in as _check_in
-        new, d = _check_in(self.config, self.entry(entry_id), now=_aware(now), documents_shown=documents_shown,
-                           insurance_ref=insurance_ref, arbiter_override=arbiter_override)
+
+        new, d = _check_in(
+            self.config,
+            self.entry(entry_id),
+            now=_aware(now),
+            documents_shown=documents_shown,
+            insurance_ref=insurance_ref,
+            arbiter_override=arbiter_override,
+        )
         self.entries[entry_id] = new
         return d
 
     def mark_no_show(self, entry_id: str, *, arbiter: str) -> Entry:
         """REG-11: the arbiter marks an entry absent; it is not paired."""
         from .checkin import mark_no_show as _mark
+
         new = _mark(self.entry(entry_id), arbiter=arbiter)
         self.entries[entry_id] = new
         return new
@@ -432,19 +589,29 @@ class EventRegistration:
     def standing_clause(self, person_id: str) -> str | None:
         """The residency/representation clause a player stands under now: the latest settled
         decision naming the player (REG-6..8), from the latest entry."""
-        return next((d.clause for e in reversed(list(self.entries.values())) if person_id in e.person_ids
-                     for d in reversed(e.decisions) if d.person_id == person_id
-                     and d.rule in RESIDENCY_RULES and d.outcome is not Outcome.PENDING), None)
+        return next(
+            (
+                d.clause
+                for e in reversed(list(self.entries.values()))
+                if person_id in e.person_ids
+                for d in reversed(e.decisions)
+                if d.person_id == person_id and d.rule in RESIDENCY_RULES and d.outcome is not Outcome.PENDING
+            ),
+            None,
+        )
 
 
-_OUTCOME_OF = {EntryStatus.ACCEPTED: Outcome.ADMITTED, EntryStatus.PENDING_REVIEW: Outcome.PENDING,
-               EntryStatus.WAITLISTED: Outcome.PENDING, EntryStatus.REFUSED: Outcome.REFUSED,
-               EntryStatus.WITHDRAWN: Outcome.REFUSED}
+_OUTCOME_OF = {
+    EntryStatus.ACCEPTED: Outcome.ADMITTED,
+    EntryStatus.PENDING_REVIEW: Outcome.PENDING,
+    EntryStatus.WAITLISTED: Outcome.PENDING,
+    EntryStatus.REFUSED: Outcome.REFUSED,
+    EntryStatus.WITHDRAWN: Outcome.REFUSED,
+}
 
 
 def _refused_on_eligibility(e: Entry) -> bool:
     """Refused by eligibility alone (age, gender, residency...): judged again when its inputs
     change. A refusal for the window, the cap, a duplicate, the team or by the arbiter stands."""
     refusing = [d for d in e.decisions if d.refused and d.clause != REJUDGED]
-    return bool(refusing) and all(d.rule in ELIGIBILITY_RULES and not d.clause.startswith("arbiter/")
-                                  for d in refusing)
+    return bool(refusing) and all(d.rule in ELIGIBILITY_RULES and not d.clause.startswith("arbiter/") for d in refusing)

@@ -4,6 +4,7 @@ Partner keys see and act only on the players they registered (another partner's 
 404); staff (operator, arbiter) see all. ID numbers and document references are never returned
 (masked / "[protected]"). POSTs that create honour `Idempotency-Key`.
 """
+
 from __future__ import annotations
 
 import logging
@@ -14,12 +15,19 @@ from fastapi import APIRouter, Depends, FastAPI, Query, Request
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import IntegrityError
 
+from gomoku_shared import idempotency
 from gomoku_shared.api_docs import documented, errors
 from gomoku_shared.auth import KeyRing, Principal, require
-from gomoku_shared import idempotency
 from gomoku_shared.errors import Conflict
-from gomoku_shared.idempotency import (IdemKey, IdempotencyStore, KeyedRequest, fingerprint, principal_id, replay,
-                                       route_path)
+from gomoku_shared.idempotency import (
+    IdemKey,
+    IdempotencyStore,
+    KeyedRequest,
+    fingerprint,
+    principal_id,
+    replay,
+    route_path,
+)
 from gomoku_shared.params import PathId
 from gomoku_shared.runtime import ServiceRuntime
 from gomoku_shared.service import lifespan_for
@@ -28,7 +36,7 @@ from gomoku_shared.web import create_app
 from .. import presets
 from ..adapters import orm
 from ..adapters.repositories import Repositories
-from ..service_layer import changes, entries, evidence, events, queries, stages, units
+from ..service_layer import changes, entries, events, evidence, queries, stages, units
 from ..service_layer import schemas as s
 from ..service_layer.command import EventCommand
 from ..service_layer.context import Context
@@ -43,6 +51,7 @@ Anyone = Annotated[Principal, Depends(require("partner", "operator", "arbiter"))
 Reader = Annotated[Principal, Depends(require("partner", "operator", "arbiter", "viewer"))]
 Arbiter = Annotated[Principal, Depends(require("arbiter", "operator"))]
 OperatorKey = Annotated[Principal, Depends(require("operator"))]
+
 
 async def _idempotency_key(key: str | None = IdemKey) -> str | None:
     return key
@@ -63,16 +72,28 @@ async def _read(request: Request, fn: Callable[[Repositories, Context], Awaitabl
         return await fn(Repositories(session, ctx.protector), ctx)
 
 
-async def _command(request: Request, principal: Principal, code: str,
-                   fn: Callable[[EventCommand], Awaitable[Any]], *, status: int = 201,
-                   body: Any = None) -> JSONResponse:
+async def _command(
+    request: Request,
+    principal: Principal,
+    code: str,
+    fn: Callable[[EventCommand], Awaitable[Any]],
+    *,
+    status: int = 201,
+    body: Any = None,
+) -> JSONResponse:
     """One command on one event (locked, loaded, visible to the caller as `EventCommand`)."""
     return await _run(request, principal, code, lambda _uow, cmd: fn(cmd), status=status, body=body)
 
 
-async def _run(request: Request, principal: Principal, code: str | None,
-               fn: Callable[[RegistrationUnitOfWork, EventCommand | None], Awaitable[Any]], *, status: int = 201,
-               body: Any = None) -> JSONResponse:
+async def _run(
+    request: Request,
+    principal: Principal,
+    code: str | None,
+    fn: Callable[[RegistrationUnitOfWork, EventCommand | None], Awaitable[Any]],
+    *,
+    status: int = 201,
+    body: Any = None,
+) -> JSONResponse:
     """One command in one transaction. An Idempotency-Key is bound to the request
     (gomoku_shared.idempotency; the body digest is keyed: bodies carry personal data): a retry
     replays the stored answer, another request with the same key is refused."""
@@ -82,9 +103,16 @@ async def _run(request: Request, principal: Principal, code: str | None,
     key = request.headers.get(idempotency.HEADER.lower())  # checked by the route (KEYED)
     keyed = None
     if key is not None:
-        keyed = KeyedRequest(principal_id(principal), key, fingerprint(
-            request.method, route_path(request.scope), body.model_dump(mode="json") if body is not None else None,
-            digest=ctx.protector.digest))
+        keyed = KeyedRequest(
+            principal_id(principal),
+            key,
+            fingerprint(
+                request.method,
+                route_path(request.scope),
+                body.model_dump(mode="json") if body is not None else None,
+                digest=ctx.protector.digest,
+            ),
+        )
     cmd = None
     try:
         async with runtime.transaction(correlation_id=code) as shared_uow:
@@ -118,8 +146,12 @@ def _router() -> APIRouter:
 
 def _event_routes(r: APIRouter) -> None:
     # ------------------------------------------------------------------ presets / events
-    @r.get("/presets", tags=["events"], summary="Event presets shipped with the service (EVT-1..6)",
-           **documented(v.Presets))
+    @r.get(
+        "/presets",
+        tags=["events"],
+        summary="Event presets shipped with the service (EVT-1..6)",
+        **documented(v.Presets),
+    )
     async def list_presets() -> dict:
         out = []
         for pid in presets.list_presets():
@@ -127,173 +159,321 @@ def _event_routes(r: APIRouter) -> None:
             out.append({"id": pid, "name": cfg.name, "name_zh": cfg.name_zh})
         return {"presets": out}
 
-    @r.post("/events", dependencies=KEYED, tags=["events"], status_code=201, responses=errors(404),
-            summary="Create an event from a preset plus overrides; emits event.configured")
+    @r.post(
+        "/events",
+        dependencies=KEYED,
+        tags=["events"],
+        status_code=201,
+        responses=errors(404),
+        summary="Create an event from a preset plus overrides; emits event.configured",
+    )
     async def create_event(body: s.EventIn, request: Request, principal: OperatorKey) -> JSONResponse:
-        return await _run(request, principal, None,
-                          lambda uow, _: events.create_event(uow, _ctx(request), principal, body), body=body)
+        return await _run(
+            request, principal, None, lambda uow, _: events.create_event(uow, _ctx(request), principal, body), body=body
+        )
 
-    @r.get("/events/{event_code}", tags=["events"], summary="An event: stages, sections, caps, windows",
-           **documented(v.EventView))
+    @r.get(
+        "/events/{event_code}",
+        tags=["events"],
+        summary="An event: stages, sections, caps, windows",
+        **documented(v.EventView),
+    )
     async def get_event(event_code: PathId, request: Request, _: Reader) -> dict:
         return await _read(request, lambda repos, ctx: queries.get_event(repos, ctx, event_code))
 
 
-
 def _entry_routes(r: APIRouter) -> None:
     # ------------------------------------------------------------------ entries
-    @r.post("/events/{event_code}/entries", dependencies=KEYED, tags=["entries"], status_code=201,
-            summary="Register one player (REG-1..8, REG-13); Idempotency-Key honoured")
-    async def submit_entry(event_code: PathId, body: s.EntryIn, request: Request, principal: Registrant) -> JSONResponse:
+    @r.post(
+        "/events/{event_code}/entries",
+        dependencies=KEYED,
+        tags=["entries"],
+        status_code=201,
+        summary="Register one player (REG-1..8, REG-13); Idempotency-Key honoured",
+    )
+    async def submit_entry(
+        event_code: PathId, body: s.EntryIn, request: Request, principal: Registrant
+    ) -> JSONResponse:
         return await _command(request, principal, event_code, lambda cmd: entries.register_player(cmd, body), body=body)
 
-    @r.post("/events/{event_code}/entries/bulk", dependencies=KEYED, tags=["entries"], status_code=201,
-            summary="Bulk registration for partner platforms: all or nothing, with a per-row report")
+    @r.post(
+        "/events/{event_code}/entries/bulk",
+        dependencies=KEYED,
+        tags=["entries"],
+        status_code=201,
+        summary="Bulk registration for partner platforms: all or nothing, with a per-row report",
+    )
     async def submit_bulk(event_code: PathId, body: s.BulkIn, request: Request, principal: Registrant) -> JSONResponse:
         return await _command(request, principal, event_code, lambda cmd: entries.register_bulk(cmd, body), body=body)
 
-    @r.post("/events/{event_code}/teams", dependencies=KEYED, tags=["entries"], status_code=201,
-            summary="Register a team with its board order fixed at registration (REG-9)")
+    @r.post(
+        "/events/{event_code}/teams",
+        dependencies=KEYED,
+        tags=["entries"],
+        status_code=201,
+        summary="Register a team with its board order fixed at registration (REG-9)",
+    )
     async def submit_team(event_code: PathId, body: s.TeamIn, request: Request, principal: Registrant) -> JSONResponse:
         return await _command(request, principal, event_code, lambda cmd: entries.register_team(cmd, body), body=body)
 
-    @r.get("/events/{event_code}/entries", tags=["entries"], **documented(v.Entries),
-           summary="Entries (a partner sees only its own; ID numbers masked)")
-    async def list_entries(event_code: PathId, request: Request, principal: Anyone,
-                           stage: str | None = Query(None, max_length=64),
-                           section_id: str | None = Query(None, max_length=100),
-                           status: str | None = Query(None, max_length=40)) -> dict:
-        return await _read(request, lambda repos, ctx: queries.list_entries(
-            repos, ctx, principal, event_code, stage=stage, section_id=section_id, status=status))
+    @r.get(
+        "/events/{event_code}/entries",
+        tags=["entries"],
+        **documented(v.Entries),
+        summary="Entries (a partner sees only its own; ID numbers masked)",
+    )
+    async def list_entries(
+        event_code: PathId,
+        request: Request,
+        principal: Anyone,
+        stage: str | None = Query(None, max_length=64),
+        section_id: str | None = Query(None, max_length=100),
+        status: str | None = Query(None, max_length=40),
+    ) -> dict:
+        return await _read(
+            request,
+            lambda repos, ctx: queries.list_entries(
+                repos, ctx, principal, event_code, stage=stage, section_id=section_id, status=status
+            ),
+        )
 
-    @r.get("/events/{event_code}/entries/{entry_id}", tags=["entries"], summary="One entry with its decisions",
-           **documented(v.EntryView))
+    @r.get(
+        "/events/{event_code}/entries/{entry_id}",
+        tags=["entries"],
+        summary="One entry with its decisions",
+        **documented(v.EntryView),
+    )
     async def get_entry(event_code: PathId, entry_id: PathId, request: Request, principal: Anyone) -> dict:
         return await _read(request, lambda repos, ctx: queries.get_entry(repos, ctx, principal, event_code, entry_id))
 
-    @r.post("/events/{event_code}/entries/{entry_id}/withdraw", dependencies=KEYED, tags=["entries"], status_code=200,
-            summary="Withdraw an entry with a written reason (REG-10); the waiting list moves up (REG-2)")
-    async def withdraw(event_code: PathId, entry_id: PathId, body: s.WithdrawIn, request: Request,
-                       principal: Anyone) -> JSONResponse:
-        return await _command(request, principal, event_code, lambda cmd: entries.withdraw(cmd, entry_id, body),
-                              status=200, body=body)
+    @r.post(
+        "/events/{event_code}/entries/{entry_id}/withdraw",
+        dependencies=KEYED,
+        tags=["entries"],
+        status_code=200,
+        summary="Withdraw an entry with a written reason (REG-10); the waiting list moves up (REG-2)",
+    )
+    async def withdraw(
+        event_code: PathId, entry_id: PathId, body: s.WithdrawIn, request: Request, principal: Anyone
+    ) -> JSONResponse:
+        return await _command(
+            request, principal, event_code, lambda cmd: entries.withdraw(cmd, entry_id, body), status=200, body=body
+        )
 
-    @r.post("/events/{event_code}/entries/{entry_id}/facts", dependencies=KEYED, tags=["entries"], status_code=200,
-            summary="Correct declared facts; the entry is judged again, refused ones too (REG-18)")
-    async def correct_facts(event_code: PathId, entry_id: PathId, body: s.FactsCorrectionIn, request: Request,
-                            principal: Anyone) -> JSONResponse:
-        return await _command(request, principal, event_code, lambda cmd: evidence.correct_facts(cmd, entry_id, body),
-                              status=200, body=body)
+    @r.post(
+        "/events/{event_code}/entries/{entry_id}/facts",
+        dependencies=KEYED,
+        tags=["entries"],
+        status_code=200,
+        summary="Correct declared facts; the entry is judged again, refused ones too (REG-18)",
+    )
+    async def correct_facts(
+        event_code: PathId, entry_id: PathId, body: s.FactsCorrectionIn, request: Request, principal: Anyone
+    ) -> JSONResponse:
+        return await _command(
+            request,
+            principal,
+            event_code,
+            lambda cmd: evidence.correct_facts(cmd, entry_id, body),
+            status=200,
+            body=body,
+        )
 
-    @r.post("/events/{event_code}/entries/{entry_id}/review", dependencies=KEYED, tags=["review"], status_code=200,
-            summary="Arbiter settles an entry pending review (wildcard, host quota)")
-    async def review(event_code: PathId, entry_id: PathId, body: s.DecisionIn, request: Request,
-                     principal: Arbiter) -> JSONResponse:
-        return await _command(request, principal, event_code, lambda cmd: entries.review(cmd, entry_id, body),
-                              status=200, body=body)
-
+    @r.post(
+        "/events/{event_code}/entries/{entry_id}/review",
+        dependencies=KEYED,
+        tags=["review"],
+        status_code=200,
+        summary="Arbiter settles an entry pending review (wildcard, host quota)",
+    )
+    async def review(
+        event_code: PathId, entry_id: PathId, body: s.DecisionIn, request: Request, principal: Arbiter
+    ) -> JSONResponse:
+        return await _command(
+            request, principal, event_code, lambda cmd: entries.review(cmd, entry_id, body), status=200, body=body
+        )
 
 
 def _change_routes(r: APIRouter) -> None:
     # ------------------------------------------------------------------ changes
-    @r.post("/events/{event_code}/entries/{entry_id}/changes", dependencies=KEYED, tags=["changes"], status_code=201,
-            summary="Request a change (REG-10: arbiter approval after the close, none in the freeze; REG-9)")
-    async def request_change(event_code: PathId, entry_id: PathId, body: s.ChangeIn, request: Request,
-                             principal: Anyone) -> JSONResponse:
-        return await _command(request, principal, event_code,
-                              lambda cmd: changes.request_change_cmd(cmd, entry_id, body), body=body)
+    @r.post(
+        "/events/{event_code}/entries/{entry_id}/changes",
+        dependencies=KEYED,
+        tags=["changes"],
+        status_code=201,
+        summary="Request a change (REG-10: arbiter approval after the close, none in the freeze; REG-9)",
+    )
+    async def request_change(
+        event_code: PathId, entry_id: PathId, body: s.ChangeIn, request: Request, principal: Anyone
+    ) -> JSONResponse:
+        return await _command(
+            request, principal, event_code, lambda cmd: changes.request_change_cmd(cmd, entry_id, body), body=body
+        )
 
-    @r.get("/events/{event_code}/changes", tags=["changes"], summary="Change requests (a partner sees its own)",
-           **documented(v.Changes))
+    @r.get(
+        "/events/{event_code}/changes",
+        tags=["changes"],
+        summary="Change requests (a partner sees its own)",
+        **documented(v.Changes),
+    )
     async def list_changes(event_code: PathId, request: Request, principal: Anyone) -> dict:
         return await _read(request, lambda repos, ctx: queries.list_changes(repos, ctx, principal, event_code))
 
-    @r.post("/changes/{change_id}/decision", dependencies=KEYED, tags=["changes"], summary="Arbiter approves or refuses a change")
-    async def decide_change(change_id: PathId, body: s.DecisionIn, request: Request, principal: Arbiter) -> JSONResponse:
-        return await _run(request, principal, None,
-                          lambda uow, _: changes.decide_change_cmd(uow, _ctx(request), principal, change_id, body),
-                          status=200, body=body)
-
+    @r.post(
+        "/changes/{change_id}/decision",
+        dependencies=KEYED,
+        tags=["changes"],
+        summary="Arbiter approves or refuses a change",
+    )
+    async def decide_change(
+        change_id: PathId, body: s.DecisionIn, request: Request, principal: Arbiter
+    ) -> JSONResponse:
+        return await _run(
+            request,
+            principal,
+            None,
+            lambda uow, _: changes.decide_change_cmd(uow, _ctx(request), principal, change_id, body),
+            status=200,
+            body=body,
+        )
 
 
 def _evidence_routes(r: APIRouter) -> None:
     # ------------------------------------------------------------------ evidence
-    @r.post("/events/{event_code}/evidence", dependencies=KEYED, tags=["evidence"], status_code=201,
-            summary="Upload an evidence record for one of the caller's own entries or players (REG-6, REG-8); "
-                    "the document is stored encrypted; the player's entries are judged again (REG-18)")
-    async def upload_evidence(event_code: PathId, body: s.EvidenceUploadIn, request: Request,
-                              principal: Anyone) -> JSONResponse:
-        return await _command(request, principal, event_code, lambda cmd: evidence.upload_evidence(cmd, body),
-                              body=body)
+    @r.post(
+        "/events/{event_code}/evidence",
+        dependencies=KEYED,
+        tags=["evidence"],
+        status_code=201,
+        summary="Upload an evidence record for one of the caller's own entries or players (REG-6, REG-8); "
+        "the document is stored encrypted; the player's entries are judged again (REG-18)",
+    )
+    async def upload_evidence(
+        event_code: PathId, body: s.EvidenceUploadIn, request: Request, principal: Anyone
+    ) -> JSONResponse:
+        return await _command(
+            request, principal, event_code, lambda cmd: evidence.upload_evidence(cmd, body), body=body
+        )
 
-    @r.get("/events/{event_code}/evidence", tags=["evidence"], summary="Evidence records (a partner sees its own)",
-           **documented(v.EvidenceList))
-    async def list_evidence(event_code: PathId, request: Request, principal: Anyone,
-                            status: str | None = Query(None, max_length=20)) -> dict:
+    @r.get(
+        "/events/{event_code}/evidence",
+        tags=["evidence"],
+        summary="Evidence records (a partner sees its own)",
+        **documented(v.EvidenceList),
+    )
+    async def list_evidence(
+        event_code: PathId, request: Request, principal: Anyone, status: str | None = Query(None, max_length=20)
+    ) -> dict:
         return await _read(request, lambda repos, ctx: queries.list_evidence(repos, ctx, principal, event_code, status))
 
-    @r.post("/evidence/{evidence_id}/decision", dependencies=KEYED, tags=["evidence"],
-            summary="Arbiter approves or rejects evidence; the player's entries are judged again (REG-6)")
-    async def decide_evidence(evidence_id: PathId, body: s.DecisionIn, request: Request,
-                              principal: Arbiter) -> JSONResponse:
+    @r.post(
+        "/evidence/{evidence_id}/decision",
+        dependencies=KEYED,
+        tags=["evidence"],
+        summary="Arbiter approves or rejects evidence; the player's entries are judged again (REG-6)",
+    )
+    async def decide_evidence(
+        evidence_id: PathId, body: s.DecisionIn, request: Request, principal: Arbiter
+    ) -> JSONResponse:
         code = await _read(request, lambda repos, _context: evidence.evidence_event(repos, evidence_id))
         # an event command like the others: the event is locked first and this process's
         # snapshot of it is reused and kept (an arbiter approves evidence one record at a time)
-        return await _command(request, principal, code, lambda cmd: evidence.decide_evidence(cmd, evidence_id, body),
-                              status=200, body=body)
-
+        return await _command(
+            request,
+            principal,
+            code,
+            lambda cmd: evidence.decide_evidence(cmd, evidence_id, body),
+            status=200,
+            body=body,
+        )
 
 
 def _unit_routes(r: APIRouter) -> None:
     # ------------------------------------------------------------------ units
-    @r.post("/events/{event_code}/units", dependencies=KEYED, tags=["units"], status_code=201,
-            summary="A unit with its leader and coaches (REG-3)")
+    @r.post(
+        "/events/{event_code}/units",
+        dependencies=KEYED,
+        tags=["units"],
+        status_code=201,
+        summary="A unit with its leader and coaches (REG-3)",
+    )
     async def add_unit(event_code: PathId, body: s.UnitIn, request: Request, principal: Registrant) -> JSONResponse:
         return await _command(request, principal, event_code, lambda cmd: units.add_unit(cmd, body), body=body)
 
-    @r.post("/events/{event_code}/units/{unit_id}/officials", dependencies=KEYED, tags=["units"], status_code=201,
-            summary="Name a leader, coach or acting leader of a unit (REG-3)")
-    async def add_official(event_code: PathId, unit_id: PathId, body: s.OfficialIn, request: Request,
-                           principal: Registrant) -> JSONResponse:
-        return await _command(request, principal, event_code, lambda cmd: units.add_official(cmd, unit_id, body),
-                              body=body)
+    @r.post(
+        "/events/{event_code}/units/{unit_id}/officials",
+        dependencies=KEYED,
+        tags=["units"],
+        status_code=201,
+        summary="Name a leader, coach or acting leader of a unit (REG-3)",
+    )
+    async def add_official(
+        event_code: PathId, unit_id: PathId, body: s.OfficialIn, request: Request, principal: Registrant
+    ) -> JSONResponse:
+        return await _command(
+            request, principal, event_code, lambda cmd: units.add_official(cmd, unit_id, body), body=body
+        )
 
-    @r.get("/events/{event_code}/units", tags=["units"], summary="Units (a partner sees its own)",
-           **documented(v.Units))
+    @r.get(
+        "/events/{event_code}/units", tags=["units"], summary="Units (a partner sees its own)", **documented(v.Units)
+    )
     async def list_units(event_code: PathId, request: Request, principal: Anyone) -> dict:
         return await _read(request, lambda repos, ctx: queries.list_units(repos, ctx, principal, event_code))
 
 
-
 def _stage_routes(r: APIRouter) -> None:
     # ------------------------------------------------------------------ stages
-    @r.post("/events/{event_code}/stages/{stage}/check-in", dependencies=KEYED, tags=["stages"], status_code=200,
-            summary="Check entries in and mark no-shows (REG-11)")
-    async def check_in(event_code: PathId, stage: PathId, body: s.CheckInIn, request: Request,
-                       principal: Arbiter) -> JSONResponse:
-        return await _command(request, principal, event_code, lambda cmd: stages.check_in(cmd, stage, body),
-                              status=200, body=body)
+    @r.post(
+        "/events/{event_code}/stages/{stage}/check-in",
+        dependencies=KEYED,
+        tags=["stages"],
+        status_code=200,
+        summary="Check entries in and mark no-shows (REG-11)",
+    )
+    async def check_in(
+        event_code: PathId, stage: PathId, body: s.CheckInIn, request: Request, principal: Arbiter
+    ) -> JSONResponse:
+        return await _command(
+            request, principal, event_code, lambda cmd: stages.check_in(cmd, stage, body), status=200, body=body
+        )
 
-    @r.post("/events/{event_code}/stages/{stage}/close", dependencies=KEYED, tags=["stages"], status_code=200,
-            summary="Close a stage: merge/cancel sections (REG-12), emit one section.closed per section")
-    async def close(event_code: PathId, stage: PathId, request: Request, principal: OperatorKey,
-                    body: s.CloseIn | None = None) -> JSONResponse:
+    @r.post(
+        "/events/{event_code}/stages/{stage}/close",
+        dependencies=KEYED,
+        tags=["stages"],
+        status_code=200,
+        summary="Close a stage: merge/cancel sections (REG-12), emit one section.closed per section",
+    )
+    async def close(
+        event_code: PathId, stage: PathId, request: Request, principal: OperatorKey, body: s.CloseIn | None = None
+    ) -> JSONResponse:
         body = body or s.CloseIn()
-        return await _command(request, principal, event_code, lambda cmd: stages.close_stage_cmd(cmd, stage, body),
-                              status=200, body=body)
+        return await _command(
+            request, principal, event_code, lambda cmd: stages.close_stage_cmd(cmd, stage, body), status=200, body=body
+        )
 
-    @r.get("/events/{event_code}/stages/{stage}", tags=["stages"], **documented(v.StageView),
-           summary="Stage status: open | awaiting_qualifiers | ready | closed, with per-section counts")
+    @r.get(
+        "/events/{event_code}/stages/{stage}",
+        tags=["stages"],
+        **documented(v.StageView),
+        summary="Stage status: open | awaiting_qualifiers | ready | closed, with per-section counts",
+    )
     async def stage_status(event_code: PathId, stage: PathId, request: Request, principal: Anyone) -> dict:
         return await _read(request, lambda repos, ctx: queries.stage_view(repos, ctx, event_code, stage))
 
-    @r.post("/events/{event_code}/stages/{stage}/seeded", dependencies=KEYED, tags=["stages"], status_code=201,
-            summary="Players seeded straight into a qualification stage (EVT-6, SZ: Shenzhen Cup top 4)")
-    async def seeded(event_code: PathId, stage: PathId, body: s.SeededIn, request: Request,
-                     principal: OperatorKey) -> JSONResponse:
-        return await _command(request, principal, event_code, lambda cmd: stages.post_seeded(cmd, stage, body),
-                              body=body)
-
+    @r.post(
+        "/events/{event_code}/stages/{stage}/seeded",
+        dependencies=KEYED,
+        tags=["stages"],
+        status_code=201,
+        summary="Players seeded straight into a qualification stage (EVT-6, SZ: Shenzhen Cup top 4)",
+    )
+    async def seeded(
+        event_code: PathId, stage: PathId, body: s.SeededIn, request: Request, principal: OperatorKey
+    ) -> JSONResponse:
+        return await _command(
+            request, principal, event_code, lambda cmd: stages.post_seeded(cmd, stage, body), body=body
+        )
 
 
 def create_api(runtime: ServiceRuntime, keyring: KeyRing, context: Context | None = None) -> FastAPI:

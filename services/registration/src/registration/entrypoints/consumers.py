@@ -1,4 +1,5 @@
 """Integration events the registration service consumes: thin translation to service-layer calls."""
+
 from __future__ import annotations
 
 from gomoku_shared.runtime import ServiceRuntime
@@ -8,7 +9,7 @@ from ..service_layer.stages import on_qualifiers_selected
 from ..service_layer.unit_of_work import RegistrationUnitOfWork
 
 #: the event types this service consumes (ARCHITECTURE §1)
-CONSUMES = ['qualifiers.selected']
+CONSUMES = ["qualifiers.selected"]
 
 
 def register(runtime: ServiceRuntime, context: Context) -> None:

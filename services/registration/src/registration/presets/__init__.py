@@ -7,6 +7,7 @@ by adding a file (here or in any directory passed as `directory`), never by chan
     load("sz-2022")                     -> EventConfig
     load("sz-2022", overrides={...})    -> EventConfig (merged, then validated again)
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -53,15 +54,17 @@ def preset_path(preset_id: str, directory: str | Path | None = None) -> Path:
     return files[preset_id]
 
 
-def load(preset_id: str, overrides: Mapping[str, Any] | None = None,
-         directory: str | Path | None = None) -> EventConfig:
+def load(
+    preset_id: str, overrides: Mapping[str, Any] | None = None, directory: str | Path | None = None
+) -> EventConfig:
     """Load a preset by id, apply `overrides` (nested dict; lists of items with `id` merge by
     id, e.g. `{"stages": {"online": {"sections": {"men-free": {"cap": 8}}}}}`), validate."""
     path = preset_path(preset_id, directory)
     config = load_preset(path)
     if config.id != preset_id:
-        raise EventConfigError([ConfigIssue("id", f"{config.id!r} differs from the file name {preset_id!r}")],
-                               str(path))
+        raise EventConfigError(
+            [ConfigIssue("id", f"{config.id!r} differs from the file name {preset_id!r}")], str(path)
+        )
     if overrides:
         config = apply_overrides(config, overrides, source=str(path))
     return config

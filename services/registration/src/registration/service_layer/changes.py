@@ -1,5 +1,6 @@
 """Change requests (REG-10: changes need the arbiter after the close, none inside the freeze;
 REG-9: board order). Ids are `<event>.chg<nnnn>`."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -12,8 +13,8 @@ from ..domain import ChangeKind, ChangeRequest, ChangeState, RegistrationError, 
 from . import schemas as s
 from .command import EventCommand
 from .context import Context
-from .unit_of_work import RegistrationUnitOfWork
 from .rendering import change_view
+from .unit_of_work import RegistrationUnitOfWork
 
 
 async def request_change_cmd(cmd: EventCommand, entry_id: str, body: s.ChangeIn) -> dict[str, Any]:
@@ -23,29 +24,49 @@ async def request_change_cmd(cmd: EventCommand, entry_id: str, body: s.ChangeIn)
     cid = f"{cmd.code}.chg{n + 1:04d}"
     cr = request_change(cmd.config, e, cid, ChangeKind(body.kind), body.details, cmd.now)
     row = await cmd.uow.changes.add(
-        id=cid, event_code=cmd.code, entry_id=e.id, kind=cr.kind.value, details=cr.details, requested_at=cmd.now,
-        state=cr.state.value, decision=repo.decision_to_json(cr.decision) if cr.decision else None,
-        partner_id=meta.partner_id)
+        id=cid,
+        event_code=cmd.code,
+        entry_id=e.id,
+        kind=cr.kind.value,
+        details=cr.details,
+        requested_at=cmd.now,
+        state=cr.state.value,
+        decision=repo.decision_to_json(cr.decision) if cr.decision else None,
+        partner_id=meta.partner_id,
+    )
     return change_view(row)
 
 
-async def decide_change_cmd(uow: RegistrationUnitOfWork, ctx: Context, principal: Principal, change_id: str,
-                            body: s.DecisionIn) -> dict[str, Any]:
+async def decide_change_cmd(
+    uow: RegistrationUnitOfWork, ctx: Context, principal: Principal, change_id: str, body: s.DecisionIn
+) -> dict[str, Any]:
     row = await uow.changes.get(change_id)
     if row is None:
         raise NotFound("unknown_change", f"no change request {change_id!r}")
     cmd = await EventCommand.begin(uow, ctx, principal, row.event_code)
     e = cmd.reg.entries[row.entry_id]
-    cr = ChangeRequest(row.id, row.entry_id, ChangeKind(row.kind), repo.aware(row.requested_at), row.details,
-                       ChangeState(row.state), repo.decision_from_json(row.decision) if row.decision else None,
-                       row.decided_by)
+    cr = ChangeRequest(
+        row.id,
+        row.entry_id,
+        ChangeKind(row.kind),
+        repo.aware(row.requested_at),
+        row.details,
+        ChangeState(row.state),
+        repo.decision_from_json(row.decision) if row.decision else None,
+        row.decided_by,
+    )
     arbiter = f"{principal.role}:{principal.key_id}"
     try:
-        done = decide_change(cmd.config, e, cr, approve=body.decision == "approve", arbiter=arbiter,
-                             note=body.note, now=cmd.now)
+        done = decide_change(
+            cmd.config, e, cr, approve=body.decision == "approve", arbiter=arbiter, note=body.note, now=cmd.now
+        )
     except RegistrationError as exc:
         raise Conflict("change_decided", str(exc)) from None
     row = await uow.changes.update(
-        change_id, state=done.state.value, decision=repo.decision_to_json(done.decision) if done.decision else None,
-        decided_by=arbiter, decided_at=cmd.now)
+        change_id,
+        state=done.state.value,
+        decision=repo.decision_to_json(done.decision) if done.decision else None,
+        decided_by=arbiter,
+        decided_at=cmd.now,
+    )
     return change_view(row)

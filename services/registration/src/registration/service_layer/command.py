@@ -6,6 +6,7 @@ lists and idempotency keys are judged one command at a time. Ids are determinist
 `<event>.p<nnnnn>`, evidence `<event>.ev<nnnnn>`, units `u<nnn>`. Events carry uuid5 ids
 derived from what they describe.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -24,8 +25,8 @@ from ..adapters.contract_mapping import entrant_for, event_id_for
 from ..domain import Entry, EntryStatus, Evidence, IdNumber, Person, Unit, mask_id_number
 from . import schemas as s
 from .context import Context, may_see, owner_of
-from .unit_of_work import RegistrationUnitOfWork
 from .rendering import entry_view, pending_fields
+from .unit_of_work import RegistrationUnitOfWork
 
 
 @dataclass
@@ -55,7 +56,7 @@ class EventCommand:
         version = await uow.events.version(code)
         snap = ctx.snapshots.get(code)
         if snap is not None and snap.version == version - 1:
-            loaded = snap.loaded(config)   # nothing ran since this process's last commit
+            loaded = snap.loaded(config)  # nothing ran since this process's last commit
         else:
             snap = None
             loaded = await uow.entries.load(config)
@@ -103,19 +104,36 @@ class EventCommand:
             row = await self.uow.people.by_id_number(self.code, p.id_number, partner_id=scope)
             if row is not None:
                 if (row.name, row.gender, row.birth_date) != (p.name, p.gender, p.birth_date):
-                    raise Conflict("player_mismatch", "a player with this ID number is registered with "
-                                   "other personal details")
+                    raise Conflict(
+                        "player_mismatch", "a player with this ID number is registered with other personal details"
+                    )
                 self.people[row.id] = repo.person_from_row(row, self.ctx.protector)
                 return row.id
         self.person_seq += 1
         pid = f"{self.code}.p{self.person_seq:05d}"
         masked = mask_id_number(p.id_number) if p.id_number else None
         await self.uow.people.add(
-            event_code=self.code, id=pid, seq=self.person_seq, name=p.name, gender=p.gender,
-            birth_date=p.birth_date, citizenship=p.citizenship, registered_unit_id=p.registered_unit_id,
-            id_number=p.id_number, id_number_masked=masked, partner_id=owner_of(self.principal))
-        self.people[pid] = Person(pid, p.name, p.gender, p.birth_date, IdNumber(masked) if masked else None,
-                                  p.citizenship, p.registered_unit_id)
+            event_code=self.code,
+            id=pid,
+            seq=self.person_seq,
+            name=p.name,
+            gender=p.gender,
+            birth_date=p.birth_date,
+            citizenship=p.citizenship,
+            registered_unit_id=p.registered_unit_id,
+            id_number=p.id_number,
+            id_number_masked=masked,
+            partner_id=owner_of(self.principal),
+        )
+        self.people[pid] = Person(
+            pid,
+            p.name,
+            p.gender,
+            p.birth_date,
+            IdNumber(masked) if masked else None,
+            p.citizenship,
+            p.registered_unit_id,
+        )
         return pid
 
     # ---- units
@@ -140,9 +158,17 @@ class EventCommand:
         uid = body.id or f"u{seq:03d}"
         if uid in self.units:
             raise Conflict("unit_exists", f"unit {uid!r} exists already")
-        values = dict(event_code=self.code, id=uid, seq=seq, name=body.name, kind=body.kind, region=body.region,
-                      annual_registration=body.annual_registration, is_host=body.is_host,
-                      partner_id=owner_of(self.principal))
+        values = dict(
+            event_code=self.code,
+            id=uid,
+            seq=seq,
+            name=body.name,
+            kind=body.kind,
+            region=body.region,
+            annual_registration=body.annual_registration,
+            is_host=body.is_host,
+            partner_id=owner_of(self.principal),
+        )
         self.units[uid] = await self.uow.units.add(**values)
         return repo.unit_from_row(self.units[uid])
 
@@ -156,14 +182,22 @@ class EventCommand:
         eid = f"{self.code}.ev{self.evidence_seq:05d}"
         details = repo.evidence_details(ev.model_dump())
         row = await self.uow.evidence.add(
-            id=eid, event_code=self.code, seq=self.evidence_seq, person_id=person_id, entry_id=entry_id,
-            kind=ev.kind, document_ref=ev.document_ref, details=details,
-            submitted_at=self.now, status="pending", partner_id=owner_of(self.principal))
+            id=eid,
+            event_code=self.code,
+            seq=self.evidence_seq,
+            person_id=person_id,
+            entry_id=entry_id,
+            kind=ev.kind,
+            document_ref=ev.document_ref,
+            details=details,
+            submitted_at=self.now,
+            status="pending",
+            partner_id=owner_of(self.principal),
+        )
         return repo.evidence_from_row(row)
 
     async def evidence_of(self, person_ids) -> list[Evidence]:
         return [repo.evidence_from_row(r) for r in await self.uow.evidence.rows(self.code, list(person_ids))]
-
 
     # ---- stages
 
@@ -179,23 +213,41 @@ class EventCommand:
         meta = self.loaded.meta[e.id]
         stage = meta.stage
         # the entry's state names the event: a re-emission of the same state is the same event
-        version = hashlib.sha256(json.dumps([e.status.value, [repo.decision_to_json(d) for d in e.decisions]],
-                                            sort_keys=True).encode()).hexdigest()[:16]
+        version = hashlib.sha256(
+            json.dumps([e.status.value, [repo.decision_to_json(d) for d in e.decisions]], sort_keys=True).encode()
+        ).hexdigest()[:16]
         if e.status in (EntryStatus.ACCEPTED, EntryStatus.WAITLISTED):
             sec = self.config.section(e.section_id)
-            self.uow.emit(EntryAccepted(
-                event_code=self.code, stage=stage, section_id=e.section_id, entry_id=e.id,
-                entrant=entrant_for(e, meta, self.people, self.all_units(), sec.kind),
-                clause=e.admitted_by or "", waiting_list=e.status is EntryStatus.WAITLISTED,
-                **pending_fields(self.config, e)),
-                correlation_id=self.code, event_id=event_id_for("entry.accepted", e.id, self.version, version))
+            self.uow.emit(
+                EntryAccepted(
+                    event_code=self.code,
+                    stage=stage,
+                    section_id=e.section_id,
+                    entry_id=e.id,
+                    entrant=entrant_for(e, meta, self.people, self.all_units(), sec.kind),
+                    clause=e.admitted_by or "",
+                    waiting_list=e.status is EntryStatus.WAITLISTED,
+                    **pending_fields(self.config, e),
+                ),
+                correlation_id=self.code,
+                event_id=event_id_for("entry.accepted", e.id, self.version, version),
+            )
         elif e.status is EntryStatus.REFUSED:
             d = e.refused_by
             names = ", ".join(self.people[p].name for p in e.person_ids if p in self.people)
-            self.uow.emit(EntryRefused(
-                event_code=self.code, stage=stage, section_id=e.section_id, application_id=e.application_id or e.id,
-                entrant_name=e.team_name or names, clause=d.clause if d else "", reason=d.reason if d else ""),
-                correlation_id=self.code, event_id=event_id_for("entry.refused", e.id, self.version, version))
+            self.uow.emit(
+                EntryRefused(
+                    event_code=self.code,
+                    stage=stage,
+                    section_id=e.section_id,
+                    application_id=e.application_id or e.id,
+                    entrant_name=e.team_name or names,
+                    clause=d.clause if d else "",
+                    reason=d.reason if d else "",
+                ),
+                correlation_id=self.code,
+                event_id=event_id_for("entry.refused", e.id, self.version, version),
+            )
 
     async def save(self) -> list[Entry]:
         changed = await self.uow.entries.save(self.loaded)

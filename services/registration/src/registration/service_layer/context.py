@@ -1,6 +1,7 @@
 """What the registration service keeps across requests: the data key, the parsed configurations
 (a configuration never changes once its event is created) and, per event, the aggregate as this
 process last committed it. Also who may see what (a partner its own records, staff all)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -29,9 +30,11 @@ class Context:
         """Called once the command's transaction has committed. Only a fully saved aggregate
         is kept (anything unsaved would make the cache differ from the database)."""
         loaded = cmd.loaded
-        saved = loaded.before.keys() == loaded.reg.entries.keys() and all(
-            loaded.before[k] is e for k, e in loaded.reg.entries.items()) \
+        saved = (
+            loaded.before.keys() == loaded.reg.entries.keys()
+            and all(loaded.before[k] is e for k, e in loaded.reg.entries.items())
             and loaded.officials_before == len(loaded.reg.officials)
+        )
         if saved:
             self.snapshots[cmd.code] = repo.Snapshot.of(cmd.version, loaded, cmd.started_from)
         else:

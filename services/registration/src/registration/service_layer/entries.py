@@ -1,6 +1,7 @@
 """Entries: registering a player, a team or a batch (REG-1..9, REG-13), the arbiter's review
 (REG-3, REG-6) and withdrawal (REG-10, REG-2). Entry ids are `<event>.<stage>.<section>.<nnnn>`
 by arrival order in the section."""
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -29,19 +30,32 @@ def _section_and_stage(config: EventConfig, section_id: str, stage: str | None) 
     return st.id
 
 
-async def submit(cmd: EventCommand, *, section_id: str, stage: str | None, players: list[s.PlayerIn],
-                 evidence: list[list[s.EvidenceIn]], facts: list[s.FactsIn], insurance: s.InsuranceIn,
-                 items: list[str] | None, unit_ref: str | None, team_name: str | None = None) -> Entry:
+async def submit(
+    cmd: EventCommand,
+    *,
+    section_id: str,
+    stage: str | None,
+    players: list[s.PlayerIn],
+    evidence: list[list[s.EvidenceIn]],
+    facts: list[s.FactsIn],
+    insurance: s.InsuranceIn,
+    items: list[str] | None,
+    unit_ref: str | None,
+    team_name: str | None = None,
+) -> Entry:
     """REG-1..9, REG-13: judge one application (a player, or a team in board order)."""
     config = cmd.config
     stage_id = _section_and_stage(config, section_id, stage)
     await cmd.ensure_stage_open(stage_id)
     unit = await cmd.unit_for(unit_ref)
     person_ids = [await cmd.person_for(p) for p in players]
-    seq = 1 + max((m.seq for eid, m in cmd.loaded.meta.items()
-                   if cmd.reg.entries[eid].section_id == section_id), default=0)
+    seq = 1 + max(
+        (m.seq for eid, m in cmd.loaded.meta.items() if cmd.reg.entries[eid].section_id == section_id), default=0
+    )
     entry_id = f"{cmd.code}.{stage_id}.{section_id}.{seq:04d}"
-    new_evidence = [await cmd.add_evidence(pid, ev, entry_id) for pid, evs in zip(person_ids, evidence, strict=True) for ev in evs]
+    new_evidence = [
+        await cmd.add_evidence(pid, ev, entry_id) for pid, evs in zip(person_ids, evidence, strict=True) for ev in evs
+    ]
     del new_evidence  # stored; read back below with every earlier record of these players
     all_evidence = await cmd.evidence_of(person_ids)
     required = config.registration.required_items
@@ -50,11 +64,16 @@ async def submit(cmd: EventCommand, *, section_id: str, stage: str | None, playe
     received = {item: cmd.now for item in delivered}
     exempt = {pid: f.quota_exempt_ref for pid, f in zip(person_ids, facts, strict=True) if f.quota_exempt_ref}
     app = Application(
-        id=entry_id, section_id=section_id, person_ids=tuple(person_ids), items_received=received,
+        id=entry_id,
+        section_id=section_id,
+        person_ids=tuple(person_ids),
+        items_received=received,
         unit_id=unit.id if unit else None,
         insurance=InsuranceConfirmation(insurance.confirmed, insurance.document_ref),
-        intends_to_represent=any(f.intends_to_represent for f in facts), quota_exempt_refs=exempt,
-        team_name=team_name)
+        intends_to_represent=any(f.intends_to_represent for f in facts),
+        quota_exempt_refs=exempt,
+        team_name=team_name,
+    )
     people = await cmd.load_people(person_ids)
     try:
         result = cmd.reg.submit(app, people, evidence=all_evidence, unit=unit, now=cmd.now, entry_id=entry_id)
@@ -62,29 +81,51 @@ async def submit(cmd: EventCommand, *, section_id: str, stage: str | None, playe
         raise Unprocessable("registration_error", str(exc)) from None
     entry = result.entry
     cmd.loaded.meta[entry.id] = repo.EntryMeta(
-        stage=stage_id, seq=seq, partner_id=owner_of(cmd.principal),
-        intends_to_represent=app.intends_to_represent, rating=max(p.rating for p in players),
-        insurance_ref_enc=cmd.ctx.protector.encrypt(insurance.document_ref) if insurance.document_ref else None)
+        stage=stage_id,
+        seq=seq,
+        partner_id=owner_of(cmd.principal),
+        intends_to_represent=app.intends_to_represent,
+        rating=max(p.rating for p in players),
+        insurance_ref_enc=cmd.ctx.protector.encrypt(insurance.document_ref) if insurance.document_ref else None,
+    )
     # the domain keeps the confirmation; the reference itself is stored encrypted (meta)
-    entry = replace(entry, insurance=InsuranceConfirmation(insurance.confirmed,
-                                                           "[protected]" if insurance.document_ref else None))
+    entry = replace(
+        entry, insurance=InsuranceConfirmation(insurance.confirmed, "[protected]" if insurance.document_ref else None)
+    )
     cmd.reg.replace_entry(entry)
     cmd.emit_entry(entry)
     return entry
 
 
 async def submit_individual(cmd: EventCommand, body: s.EntryIn) -> Entry:
-    return await submit(cmd, section_id=body.section_id, stage=body.stage, players=[body.player],
-                        evidence=[body.evidence], facts=[body.facts], insurance=body.insurance, items=body.items,
-                        unit_ref=body.player.unit)
+    return await submit(
+        cmd,
+        section_id=body.section_id,
+        stage=body.stage,
+        players=[body.player],
+        evidence=[body.evidence],
+        facts=[body.facts],
+        insurance=body.insurance,
+        items=body.items,
+        unit_ref=body.player.unit,
+    )
 
 
 async def submit_team(cmd: EventCommand, body: s.TeamIn) -> Entry:
     """REG-9: a team with its board order fixed at registration (members sorted by board)."""
     members = sorted(body.members, key=lambda m: m.board)
-    return await submit(cmd, section_id=body.section_id, stage=body.stage, players=list(members),
-                        evidence=[m.evidence for m in members], facts=[m.facts for m in members],
-                        insurance=body.insurance, items=body.items, unit_ref=body.unit, team_name=body.team_name)
+    return await submit(
+        cmd,
+        section_id=body.section_id,
+        stage=body.stage,
+        players=list(members),
+        evidence=[m.evidence for m in members],
+        facts=[m.facts for m in members],
+        insurance=body.insurance,
+        items=body.items,
+        unit_ref=body.unit,
+        team_name=body.team_name,
+    )
 
 
 async def submit_bulk(cmd: EventCommand, body: s.BulkIn) -> list[dict[str, Any]]:
@@ -102,19 +143,45 @@ async def submit_bulk(cmd: EventCommand, body: s.BulkIn) -> list[dict[str, Any]]
         clause, reason = status_clause(e)
         ok = e.status is not EntryStatus.REFUSED
         failed |= not ok
-        report.append({"row": i, "ok": ok, "entry_id": e.id, "entrant_id": e.id, "player_id": e.person_ids[0],
-                       "status": status_name(e), "pending_evidence": pending_evidence_view(cmd.config, e),
-                       "clause": clause, "reason": reason})
+        report.append(
+            {
+                "row": i,
+                "ok": ok,
+                "entry_id": e.id,
+                "entrant_id": e.id,
+                "player_id": e.person_ids[0],
+                "status": status_name(e),
+                "pending_evidence": pending_evidence_view(cmd.config, e),
+                "clause": clause,
+                "reason": reason,
+            }
+        )
     if failed:
-        raise Unprocessable("bulk_rejected", "at least one row failed; no entry of this batch was registered",
-                            {"rows": report})
+        raise Unprocessable(
+            "bulk_rejected", "at least one row failed; no entry of this batch was registered", {"rows": report}
+        )
     return report
 
 
 def submit_response(cmd: EventCommand, e: Entry) -> dict[str, Any]:
     view = cmd.entry_view(e)
-    return {k: view[k] for k in ("entry_id", "entrant_id", "player_id", "stage", "section_id", "status", "clause",
-                                 "reason", "pending_evidence", "waitlist_position", "players", "decisions")}
+    return {
+        k: view[k]
+        for k in (
+            "entry_id",
+            "entrant_id",
+            "player_id",
+            "stage",
+            "section_id",
+            "status",
+            "clause",
+            "reason",
+            "pending_evidence",
+            "waitlist_position",
+            "players",
+            "decisions",
+        )
+    }
 
 
 async def review_entry(cmd: EventCommand, entry_id: str, body: s.DecisionIn) -> Entry:
@@ -123,8 +190,12 @@ async def review_entry(cmd: EventCommand, entry_id: str, body: s.DecisionIn) -> 
     if body.decision == "reject" and not body.note.strip():
         raise Unprocessable("reason_required", "a rejection needs a note saying why")
     try:
-        cmd.reg.review(entry_id, approve=body.decision == "approve",
-                       arbiter=f"{cmd.principal.role}:{cmd.principal.key_id}", note=body.note)
+        cmd.reg.review(
+            entry_id,
+            approve=body.decision == "approve",
+            arbiter=f"{cmd.principal.role}:{cmd.principal.key_id}",
+            note=body.note,
+        )
     except RegistrationError as exc:
         raise Conflict("not_pending", str(exc)) from None
     for changed in await cmd.save():
@@ -141,21 +212,34 @@ async def withdraw(cmd: EventCommand, entry_id: str, body: s.WithdrawIn) -> dict
     except RegistrationError as exc:
         raise Unprocessable("withdrawal_refused", str(exc)) from None
     await cmd.uow.entries.add_withdrawal(
-        entry_id=entry_id, event_code=cmd.code, at=cmd.now, reason=done.withdrawal.reason,
+        entry_id=entry_id,
+        event_code=cmd.code,
+        at=cmd.now,
+        reason=done.withdrawal.reason,
         proof_ref=body.proof_ref,
         refund_requested=done.withdrawal.refund_requested,
-        requested_by=f"{cmd.principal.role}:{cmd.principal.partner_id or cmd.principal.key_id}")
+        requested_by=f"{cmd.principal.role}:{cmd.principal.partner_id or cmd.principal.key_id}",
+    )
     await cmd.save()
-    cmd.uow.emit(EntryWithdrawn(event_code=cmd.code, stage=meta.stage, section_id=e.section_id, entry_id=e.id,
-                                entrant_id=e.id, reason=done.withdrawal.reason),
-                 correlation_id=cmd.code, event_id=event_id_for("entry.withdrawn", e.id, cmd.version))
+    cmd.uow.emit(
+        EntryWithdrawn(
+            event_code=cmd.code,
+            stage=meta.stage,
+            section_id=e.section_id,
+            entry_id=e.id,
+            entrant_id=e.id,
+            reason=done.withdrawal.reason,
+        ),
+        correlation_id=cmd.code,
+        event_id=event_id_for("entry.withdrawn", e.id, cmd.version),
+    )
     if promoted is not None:
         cmd.emit_entry(promoted)
-    return {**cmd.entry_view(cmd.reg.entries[entry_id]),
-            "promoted": promoted.id if promoted is not None else None}
+    return {**cmd.entry_view(cmd.reg.entries[entry_id]), "promoted": promoted.id if promoted is not None else None}
 
 
 # ---- what the API calls: judge, save, answer
+
 
 async def register_player(cmd: EventCommand, body: s.EntryIn) -> dict[str, Any]:
     entry = await submit_individual(cmd, body)

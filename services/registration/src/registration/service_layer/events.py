@@ -1,4 +1,5 @@
 """Creating an event (EVT-1..6): a preset plus overrides, validated in full; emits event.configured."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -12,27 +13,41 @@ from .. import presets
 from ..adapters.contract_mapping import event_id_for
 from . import schemas as s
 from .context import Context
-from .unit_of_work import RegistrationUnitOfWork
 from .rendering import event_view
+from .unit_of_work import RegistrationUnitOfWork
 
 
-async def create_event(uow: RegistrationUnitOfWork, ctx: Context, principal: Principal, body: s.EventIn) -> dict[str, Any]:
+async def create_event(
+    uow: RegistrationUnitOfWork, ctx: Context, principal: Principal, body: s.EventIn
+) -> dict[str, Any]:
     """EVT-1..6: an event from a preset plus overrides; emits event.configured."""
     try:
         config = presets.load(body.preset_id, {**body.overrides, "id": body.event_code})
     except presets.PresetNotFound:
         raise NotFound("unknown_preset", f"no preset {body.preset_id!r}", {"known": presets.list_presets()}) from None
     except EventConfigError as exc:
-        raise Unprocessable("invalid_event_config", "the preset with these overrides is not valid",
-                            [{"path": i.path, "problem": i.message} for i in exc.issues]) from None
+        raise Unprocessable(
+            "invalid_event_config",
+            "the preset with these overrides is not valid",
+            [{"path": i.path, "problem": i.message} for i in exc.issues],
+        ) from None
     if await uow.events.get(body.event_code) is not None:
         raise Conflict("event_exists", f"event {body.event_code!r} exists already")
-    statuses = {stage.id: "open" if stage.entry == "registration" else "awaiting_qualifiers"
-                for stage in config.stages}
-    await uow.events.add(config, preset_id=body.preset_id, overrides=body.overrides, now=uow.clock.now(),
-                         created_by=principal.role, stage_statuses=statuses)
+    statuses = {stage.id: "open" if stage.entry == "registration" else "awaiting_qualifiers" for stage in config.stages}
+    await uow.events.add(
+        config,
+        preset_id=body.preset_id,
+        overrides=body.overrides,
+        now=uow.clock.now(),
+        created_by=principal.role,
+        stage_statuses=statuses,
+    )
     ctx.configs[config.id] = config
-    uow.emit(EventConfigured(event_code=config.id, name=config.name, preset_id=body.preset_id,
-                             config=config.model_dump(mode="json")),
-             correlation_id=config.id, event_id=event_id_for("event.configured", config.id))
+    uow.emit(
+        EventConfigured(
+            event_code=config.id, name=config.name, preset_id=body.preset_id, config=config.model_dump(mode="json")
+        ),
+        correlation_id=config.id,
+        event_id=event_id_for("event.configured", config.id),
+    )
     return event_view(config, body.preset_id, statuses)

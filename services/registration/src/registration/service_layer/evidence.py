@@ -1,6 +1,7 @@
 """Evidence and facts (REG-6, REG-8, REG-18): uploading a record, the arbiter's decision on it and
 corrected facts; each judges the player's entries again, and a qualification stage not yet
 closed is rebuilt (REG-7 counts verified evidence only)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -12,8 +13,8 @@ from ..adapters.repositories import Repositories
 from . import schemas as s
 from .command import EventCommand
 from .context import may_see
-from .stages import rebuild_ready_stages
 from .rendering import changed_entries_view, evidence_view
+from .stages import rebuild_ready_stages
 
 
 async def rejudge_player(cmd: EventCommand, person_id: str, cause: str) -> None:
@@ -28,9 +29,15 @@ async def rejudge_player(cmd: EventCommand, person_id: str, cause: str) -> None:
         row = stage_rows.get(meta.stage)
         people = await cmd.load_people(list(e.person_ids))
         unit = repo.unit_from_row(cmd.units[e.unit_id]) if e.unit_id else None
-        cmd.reg.rejudge(e.id, people, evidence=await cmd.evidence_of(e.person_ids), unit=unit,
-                        intends_to_represent=meta.intends_to_represent, cause=cause,
-                        settled=row is not None and row.status == "closed")
+        cmd.reg.rejudge(
+            e.id,
+            people,
+            evidence=await cmd.evidence_of(e.person_ids),
+            unit=unit,
+            intends_to_represent=meta.intends_to_represent,
+            cause=cause,
+            settled=row is not None and row.status == "closed",
+        )
 
 
 async def correct_facts(cmd: EventCommand, entry_id: str, body: s.FactsCorrectionIn) -> dict[str, Any]:
@@ -40,20 +47,30 @@ async def correct_facts(cmd: EventCommand, entry_id: str, body: s.FactsCorrectio
     e, meta = cmd.entry_for(entry_id)
     await cmd.ensure_stage_open(meta.stage)
     if meta.source != "registration":
-        raise Unprocessable("not_correctable", "this entry comes from qualification; its facts are those of the "
-                            "registration entry")
-    needs_approval = cmd.config.changes.approval_required_from == "submission" \
-        or cmd.now >= cmd.config.registration.closes_at
+        raise Unprocessable(
+            "not_correctable", "this entry comes from qualification; its facts are those of the registration entry"
+        )
+    needs_approval = (
+        cmd.config.changes.approval_required_from == "submission" or cmd.now >= cmd.config.registration.closes_at
+    )
     if needs_approval and not cmd.principal.is_staff:
-        raise Conflict("change_needs_approval", "facts can no longer be corrected directly: request a change, "
-                       "an arbiter decides (REG-10)")
+        raise Conflict(
+            "change_needs_approval",
+            "facts can no longer be corrected directly: request a change, an arbiter decides (REG-10)",
+        )
     who = f"{cmd.principal.role}:{cmd.principal.partner_id or cmd.principal.key_id}"
     meta.intends_to_represent = body.intends_to_represent
     await cmd.uow.entries.set_intends_to_represent(entry_id, body.intends_to_represent)
     people = await cmd.load_people(list(e.person_ids))
     unit = repo.unit_from_row(cmd.units[e.unit_id]) if e.unit_id else None
-    cmd.reg.rejudge(e.id, people, evidence=await cmd.evidence_of(e.person_ids), unit=unit,
-                    intends_to_represent=body.intends_to_represent, cause=f"facts corrected by {who}")
+    cmd.reg.rejudge(
+        e.id,
+        people,
+        evidence=await cmd.evidence_of(e.person_ids),
+        unit=unit,
+        intends_to_represent=body.intends_to_represent,
+        cause=f"facts corrected by {who}",
+    )
     changed = await cmd.save()
     for x in changed:
         cmd.emit_entry(x)
@@ -76,10 +93,14 @@ async def decide_evidence(cmd: EventCommand, evidence_id: str, body: s.DecisionI
     if body.decision == "reject" and not body.note.strip():
         raise Unprocessable("reason_required", "a rejection needs a note saying why")
     arbiter = f"{principal.role}:{principal.key_id}"
-    ev = ev.approve(arbiter, body.note or None, at=cmd.now) if body.decision == "approve" \
+    ev = (
+        ev.approve(arbiter, body.note or None, at=cmd.now)
+        if body.decision == "approve"
         else ev.reject(arbiter, body.note, at=cmd.now)
-    await uow.evidence.update(evidence_id, status=ev.status.value, reviewed_by=arbiter, review_note=ev.review_note,
-                              reviewed_at=cmd.now)
+    )
+    await uow.evidence.update(
+        evidence_id, status=ev.status.value, reviewed_by=arbiter, review_note=ev.review_note, reviewed_at=cmd.now
+    )
     await rejudge_player(cmd, ev.person_id, f"evidence {evidence_id} was {ev.status.value} by {arbiter}")
     changed = await cmd.save()
     for e in changed:
@@ -89,8 +110,13 @@ async def decide_evidence(cmd: EventCommand, evidence_id: str, body: s.DecisionI
     await uow.evidence.update(evidence_id, clause=clause)
     # a qualification stage not yet closed is rebuilt: REG-7 uses verified (approved) evidence
     rebuilt = await rebuild_ready_stages(cmd)
-    return {"evidence_id": evidence_id, "status": ev.status.value, "clause": clause,
-            "entries": changed_entries_view(changed), "rebuilt_stages": rebuilt}
+    return {
+        "evidence_id": evidence_id,
+        "status": ev.status.value,
+        "clause": clause,
+        "entries": changed_entries_view(changed),
+        "rebuilt_stages": rebuilt,
+    }
 
 
 async def upload_evidence(cmd: EventCommand, body: s.EvidenceUploadIn) -> dict[str, Any]:
@@ -102,15 +128,17 @@ async def upload_evidence(cmd: EventCommand, body: s.EvidenceUploadIn) -> dict[s
         entry_id = e.id
     elif body.player_id:
         entry_id = None
-        visible = [e for eid, e in cmd.reg.entries.items() if body.player_id in e.person_ids
-                   and may_see(cmd.principal, cmd.loaded.meta[eid].partner_id)]
+        visible = [
+            e
+            for eid, e in cmd.reg.entries.items()
+            if body.player_id in e.person_ids and may_see(cmd.principal, cmd.loaded.meta[eid].partner_id)
+        ]
         if not visible:
             raise NotFound("unknown_player", f"no player {body.player_id!r}")
         person_id = body.player_id
     else:
         raise Unprocessable("player_required", "give entry_id or player_id")
-    ev = await cmd.add_evidence(person_id, s.EvidenceIn(**body.model_dump(exclude={"player_id", "entry_id"})),
-                                entry_id)
+    ev = await cmd.add_evidence(person_id, s.EvidenceIn(**body.model_dump(exclude={"player_id", "entry_id"})), entry_id)
     # REG-18: new material -> the player's entries are judged again (refused ones included)
     await rejudge_player(cmd, person_id, f"evidence {ev.id} arrived")
     changed = await cmd.save()

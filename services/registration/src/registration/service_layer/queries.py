@@ -1,5 +1,6 @@
 """Read-only views of the registration API: each runs on a session of its own (no lock, no
 unit of work) and shows a partner only its own records."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -12,8 +13,16 @@ from ..adapters.repositories import Repositories
 from ..domain import EntryStatus, is_pending_evidence_decision
 from .context import Context, may_see
 from .readiness import stage_status
-from .rendering import ACCEPTED_PENDING_EVIDENCE, STATUS_NAMES, change_view, entry_view, event_view, evidence_view, render_unit
-from .rendering import status_name
+from .rendering import (
+    ACCEPTED_PENDING_EVIDENCE,
+    STATUS_NAMES,
+    change_view,
+    entry_view,
+    event_view,
+    evidence_view,
+    render_unit,
+    status_name,
+)
 
 
 async def get_event(repos: Repositories, ctx: Context, code: str) -> dict[str, Any]:
@@ -23,23 +32,36 @@ async def get_event(repos: Repositories, ctx: Context, code: str) -> dict[str, A
     return event_view(config, row.preset_id, statuses)
 
 
-async def list_entries(repos: Repositories, ctx: Context, principal: Principal, code: str, *, stage: str | None,
-                       section_id: str | None, status: str | None) -> dict[str, Any]:
+async def list_entries(
+    repos: Repositories,
+    ctx: Context,
+    principal: Principal,
+    code: str,
+    *,
+    stage: str | None,
+    section_id: str | None,
+    status: str | None,
+) -> dict[str, Any]:
     config = await ctx.config(repos, code)
     loaded = await repos.entries.load(config)
     units = await repos.units.rows(code)
-    chosen = [e for eid, e in loaded.reg.entries.items()
-              if may_see(principal, loaded.meta[eid].partner_id)
-              and (stage is None or loaded.meta[eid].stage == stage)
-              and (section_id is None or e.section_id == section_id)
-              and (status is None or status_name(e) == status)]
+    chosen = [
+        e
+        for eid, e in loaded.reg.entries.items()
+        if may_see(principal, loaded.meta[eid].partner_id)
+        and (stage is None or loaded.meta[eid].stage == stage)
+        and (section_id is None or e.section_id == section_id)
+        and (status is None or status_name(e) == status)
+    ]
     rows = await repos.people.rows(code, sorted({p for e in chosen for p in e.person_ids}))
     people = {pid: repo.person_from_row(r, ctx.protector) for pid, r in rows.items()}
     chosen.sort(key=lambda e: (loaded.meta[e.id].stage, e.section_id, loaded.meta[e.id].seq))
     return {"entries": [entry_view(e, loaded.meta[e.id], people, units, config) for e in chosen]}
 
 
-async def get_entry(repos: Repositories, ctx: Context, principal: Principal, code: str, entry_id: str) -> dict[str, Any]:
+async def get_entry(
+    repos: Repositories, ctx: Context, principal: Principal, code: str, entry_id: str
+) -> dict[str, Any]:
     config = await ctx.config(repos, code)
     loaded = await repos.entries.load(config)
     e = loaded.reg.entries.get(entry_id)
@@ -57,12 +79,18 @@ async def list_changes(repos: Repositories, ctx: Context, principal: Principal, 
     return {"changes": [change_view(x) for x in rows if may_see(principal, x.partner_id)]}
 
 
-async def list_evidence(repos: Repositories, ctx: Context, principal: Principal, code: str,
-                        status: str | None) -> dict[str, Any]:
+async def list_evidence(
+    repos: Repositories, ctx: Context, principal: Principal, code: str, status: str | None
+) -> dict[str, Any]:
     await ctx.config(repos, code)
     rows = await repos.evidence.rows(code)
-    return {"evidence": [evidence_view(repo.evidence_from_row(x), x.entry_id, x.clause) for x in rows
-                         if may_see(principal, x.partner_id) and (status is None or x.status == status)]}
+    return {
+        "evidence": [
+            evidence_view(repo.evidence_from_row(x), x.entry_id, x.clause)
+            for x in rows
+            if may_see(principal, x.partner_id) and (status is None or x.status == status)
+        ]
+    }
 
 
 async def list_units(repos: Repositories, ctx: Context, principal: Principal, code: str) -> dict[str, Any]:
@@ -84,9 +112,12 @@ async def stage_view(repos: Repositories, ctx: Context, code: str, stage_id: str
     for r in await repos.entries.stage_rows(code, stage_id):
         counts[(r.section_id, r.status)] = counts.get((r.section_id, r.status), 0) + 1
         if r.status == EntryStatus.ACCEPTED.value and any(
-                is_pending_evidence_decision(repo.decision_from_json(d)) for d in r.decisions):
+            is_pending_evidence_decision(repo.decision_from_json(d)) for d in r.decisions
+        ):
             # REG-18: counted among the accepted, and apart as still waiting for evidence
-            counts[(r.section_id, ACCEPTED_PENDING_EVIDENCE)] = counts.get((r.section_id, ACCEPTED_PENDING_EVIDENCE), 0) + 1
+            counts[(r.section_id, ACCEPTED_PENDING_EVIDENCE)] = (
+                counts.get((r.section_id, ACCEPTED_PENDING_EVIDENCE), 0) + 1
+            )
         if r.no_show:
             counts[(r.section_id, "no_show")] = counts.get((r.section_id, "no_show"), 0) + 1
         if r.checked_in_at is not None:

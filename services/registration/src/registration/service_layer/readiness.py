@@ -2,6 +2,7 @@
 entered by qualification is `awaiting_qualifiers` until its feeding stage is closed and every
 feeding section that was played (one report per gender cohort of a merged section) has sent
 `qualifiers.selected`; then it is `ready`; closing it makes it `closed`."""
+
 from __future__ import annotations
 
 import json
@@ -39,8 +40,9 @@ def _expected(config: EventConfig, stage: StageConfig, feeder_row) -> set[tuple[
     return out
 
 
-async def stage_status(events: EventRepository, config: EventConfig, stage_id: str, *,
-                       lists_only: bool = False) -> dict[str, Any]:
+async def stage_status(
+    events: EventRepository, config: EventConfig, stage_id: str, *, lists_only: bool = False
+) -> dict[str, Any]:
     """`lists_only`: readiness from the qualifier lists alone (a failed build does not count)."""
     st = config.stage(stage_id)
     rows = await events.stages(config.id)

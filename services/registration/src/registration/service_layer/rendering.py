@@ -1,5 +1,6 @@
 """How the registration API shows its records: entries (ID numbers masked, birth year only),
 events, evidence, change requests and units. Pure functions of domain objects and rows."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -10,9 +11,13 @@ from gomoku_shared.event_config import EventConfig
 from ..adapters import repository as repo
 from ..domain import REJUDGED, Decision, Entry, EntryStatus, Evidence, Outcome, Person
 
-STATUS_NAMES = {EntryStatus.ACCEPTED: "accepted", EntryStatus.PENDING_REVIEW: "pending_review",
-                EntryStatus.WAITLISTED: "waiting_list", EntryStatus.REFUSED: "refused",
-                EntryStatus.WITHDRAWN: "withdrawn"}
+STATUS_NAMES = {
+    EntryStatus.ACCEPTED: "accepted",
+    EntryStatus.PENDING_REVIEW: "pending_review",
+    EntryStatus.WAITLISTED: "waiting_list",
+    EntryStatus.REFUSED: "refused",
+    EntryStatus.WITHDRAWN: "withdrawn",
+}
 #: REG-18: accepted, but on declared evidence an arbiter has still to approve
 ACCEPTED_PENDING_EVIDENCE = "accepted_pending_evidence"
 VIEW_STATUSES = (*STATUS_NAMES.values(), ACCEPTED_PENDING_EVIDENCE)
@@ -31,10 +36,13 @@ def pending_evidence_view(config: EventConfig, e: Entry) -> dict[str, Any] | Non
     if not marks:
         return None
     rules = [(d, config.clause(d.clause.rsplit("/", 1)[0]).pending_evidence) for d in marks]
-    return {"approve_by": min(pe.approve_by for _, pe in rules).isoformat(),
-            "otherwise": rules[0][1].otherwise, "note": rules[0][1].note,
-            "players": sorted({d.person_id for d, _ in rules if d.person_id}),
-            "clauses": sorted({d.clause for d, _ in rules})}
+    return {
+        "approve_by": min(pe.approve_by for _, pe in rules).isoformat(),
+        "otherwise": rules[0][1].otherwise,
+        "note": rules[0][1].note,
+        "players": sorted({d.person_id for d, _ in rules if d.person_id}),
+        "clauses": sorted({d.clause for d, _ in rules}),
+    }
 
 
 def pending_fields(config: EventConfig, e: Entry) -> dict[str, Any]:
@@ -58,83 +66,160 @@ def status_clause(e: Entry) -> tuple[str, str]:
     return clause, reason
 
 
-def entry_view(e: Entry, meta: repo.EntryMeta, people: Mapping[str, Person], units: Mapping[str, Any],
-               config: EventConfig) -> dict:
+def entry_view(
+    e: Entry, meta: repo.EntryMeta, people: Mapping[str, Person], units: Mapping[str, Any], config: EventConfig
+) -> dict:
     """An entry as the API shows it: ID numbers masked and the birth year only (REG-11: the two
     together must not narrow an ID number down), every decision with its clause."""
     clause, reason = status_clause(e)
     players = []
     for i, pid in enumerate(e.person_ids):
         p = people.get(pid)
-        players.append({"player_id": pid, "name": p.name if p else None, "gender": p.gender if p else None,
-                        "birth_year": p.birth_date.year if p else None,
-                        "id_number": p.id_number.masked if p and p.id_number else None, "board": i + 1})
+        players.append(
+            {
+                "player_id": pid,
+                "name": p.name if p else None,
+                "gender": p.gender if p else None,
+                "birth_year": p.birth_date.year if p else None,
+                "id_number": p.id_number.masked if p and p.id_number else None,
+                "board": i + 1,
+            }
+        )
     unit = units.get(e.unit_id) if e.unit_id else None
     return {
-        "entry_id": e.id, "entrant_id": e.id, "player_id": e.person_ids[0] if len(e.person_ids) == 1 else None,
-        "event_code": e.event_id, "stage": meta.stage, "section_id": e.section_id,
-        "status": status_name(e), "clause": clause, "reason": reason,
+        "entry_id": e.id,
+        "entrant_id": e.id,
+        "player_id": e.person_ids[0] if len(e.person_ids) == 1 else None,
+        "event_code": e.event_id,
+        "stage": meta.stage,
+        "section_id": e.section_id,
+        "status": status_name(e),
+        "clause": clause,
+        "reason": reason,
         "pending_evidence": pending_evidence_view(config, e),
         "unit": {"id": unit.id, "name": unit.name} if unit is not None else None,
-        "team_name": e.team_name, "players": players, "waitlist_position": e.waitlist_position,
+        "team_name": e.team_name,
+        "players": players,
+        "waitlist_position": e.waitlist_position,
         "received_at": e.received_at.isoformat() if e.received_at else None,
-        "checked_in_at": e.checked_in_at.isoformat() if e.checked_in_at else None, "no_show": e.no_show,
-        "insurance_confirmed": e.insurance.confirmed, "source": meta.source, "rating": meta.rating,
+        "checked_in_at": e.checked_in_at.isoformat() if e.checked_in_at else None,
+        "no_show": e.no_show,
+        "insurance_confirmed": e.insurance.confirmed,
+        "source": meta.source,
+        "rating": meta.rating,
         "partner_id": meta.partner_id,
-        "withdrawal": {"at": e.withdrawal.at.isoformat(), "reason": e.withdrawal.reason,
-                       "refund_requested": e.withdrawal.refund_requested} if e.withdrawal else None,
+        "withdrawal": {
+            "at": e.withdrawal.at.isoformat(),
+            "reason": e.withdrawal.reason,
+            "refund_requested": e.withdrawal.refund_requested,
+        }
+        if e.withdrawal
+        else None,
         "decisions": [repo.decision_to_json(d) for d in e.decisions],
     }
 
 
 def changed_entries_view(changed: list[Entry]) -> list[dict[str, Any]]:
-    return [{"entry_id": e.id, "status": status_name(e), "clause": status_clause(e)[0],
-             "reason": status_clause(e)[1]} for e in changed]
+    return [
+        {"entry_id": e.id, "status": status_name(e), "clause": status_clause(e)[0], "reason": status_clause(e)[1]}
+        for e in changed
+    ]
 
 
 def evidence_view(ev: Evidence, entry_id: str | None, clause: str | None = None) -> dict[str, Any]:
-    return {"evidence_id": ev.id, "player_id": ev.person_id, "entry_id": entry_id, "kind": ev.kind.value,
-            "status": ev.status.value, "submitted_at": ev.submitted_at.isoformat() if ev.submitted_at else None,
-            "reviewed_by": ev.reviewed_by, "note": ev.review_note, "clause": clause,
-            "document": "[protected]"}
+    return {
+        "evidence_id": ev.id,
+        "player_id": ev.person_id,
+        "entry_id": entry_id,
+        "kind": ev.kind.value,
+        "status": ev.status.value,
+        "submitted_at": ev.submitted_at.isoformat() if ev.submitted_at else None,
+        "reviewed_by": ev.reviewed_by,
+        "note": ev.review_note,
+        "clause": clause,
+        "document": "[protected]",
+    }
 
 
 def change_view(r) -> dict[str, Any]:
-    return {"change_id": r.id, "entry_id": r.entry_id, "kind": r.kind, "details": r.details, "state": r.state,
-            "decision": r.decision, "decided_by": r.decided_by,
-            "requested_at": repo.aware(r.requested_at).isoformat()}
+    return {
+        "change_id": r.id,
+        "entry_id": r.entry_id,
+        "kind": r.kind,
+        "details": r.details,
+        "state": r.state,
+        "decision": r.decision,
+        "decided_by": r.decided_by,
+        "requested_at": repo.aware(r.requested_at).isoformat(),
+    }
 
 
 def render_unit(r, reg, decisions: list[Decision] = ()) -> dict[str, Any]:
-    return {"unit_id": r.id, "name": r.name, "kind": r.kind, "region": r.region,
-            "annual_registration": r.annual_registration, "is_host": r.is_host,
-            "officials": [{"role": o.role, "name": o.name, "person_id": o.person_id}
-                          for o in reg.officials if o.unit_id == r.id],
-            "players": sorted(reg.delegation(r.id)),
-            "decisions": [repo.decision_to_json(d) for d in decisions]}
+    return {
+        "unit_id": r.id,
+        "name": r.name,
+        "kind": r.kind,
+        "region": r.region,
+        "annual_registration": r.annual_registration,
+        "is_host": r.is_host,
+        "officials": [
+            {"role": o.role, "name": o.name, "person_id": o.person_id} for o in reg.officials if o.unit_id == r.id
+        ],
+        "players": sorted(reg.delegation(r.id)),
+        "decisions": [repo.decision_to_json(d) for d in decisions],
+    }
 
 
 def event_view(config: EventConfig, preset_id: str, statuses: Mapping[str, str]) -> dict[str, Any]:
     return {
-        "event_code": config.id, "preset_id": preset_id, "name": config.name, "timezone": config.timezone,
-        "registration": {"opens_at": config.registration.opens_at.isoformat() if config.registration.opens_at
-                         else None, "closes_at": config.registration.closes_at.isoformat(),
-                         "required_items": list(config.registration.required_items)},
+        "event_code": config.id,
+        "preset_id": preset_id,
+        "name": config.name,
+        "timezone": config.timezone,
+        "registration": {
+            "opens_at": config.registration.opens_at.isoformat() if config.registration.opens_at else None,
+            "closes_at": config.registration.closes_at.isoformat(),
+            "required_items": list(config.registration.required_items),
+        },
         "waiting_list": config.waiting_list,
         # REG-17: the residency regions and every spelling accepted for them
-        "regions": [{"id": r.id, "name": r.name, "name_zh": r.name_zh, "accepted_names": r.names()}
-                    for r in config.regions],
-        "eligibility": [{"id": c.id, "rule": c.rule, "region": c.region, "evidence": c.evidence,
-                         "pending_evidence": c.pending_evidence.model_dump(mode="json")
-                         if c.pending_evidence else None} for c in config.eligibility],
-        "stages": [{
-            "id": st.id, "name": st.name, "entry": st.entry, "fed_by": st.fed_by, "status": statuses.get(st.id),
-            "starts_on": st.starts_on.isoformat(),
-            "sections": [{"id": sec.id, "name": sec.name, "kind": sec.kind, "gender": sec.gender,
-                          "track": sec.track, "cap": sec.cap,
-                          "born_from": sec.birth.born_from.isoformat() if sec.birth.born_from else None,
-                          "born_to": sec.birth.born_to.isoformat() if sec.birth.born_to else None,
-                          "format_choice": sec.format.choice if sec.format else None,
-                          "formats": list(sec.format.allowed) if sec.format else []}
-                         for sec in st.sections]} for st in config.stages],
+        "regions": [
+            {"id": r.id, "name": r.name, "name_zh": r.name_zh, "accepted_names": r.names()} for r in config.regions
+        ],
+        "eligibility": [
+            {
+                "id": c.id,
+                "rule": c.rule,
+                "region": c.region,
+                "evidence": c.evidence,
+                "pending_evidence": c.pending_evidence.model_dump(mode="json") if c.pending_evidence else None,
+            }
+            for c in config.eligibility
+        ],
+        "stages": [
+            {
+                "id": st.id,
+                "name": st.name,
+                "entry": st.entry,
+                "fed_by": st.fed_by,
+                "status": statuses.get(st.id),
+                "starts_on": st.starts_on.isoformat(),
+                "sections": [
+                    {
+                        "id": sec.id,
+                        "name": sec.name,
+                        "kind": sec.kind,
+                        "gender": sec.gender,
+                        "track": sec.track,
+                        "cap": sec.cap,
+                        "born_from": sec.birth.born_from.isoformat() if sec.birth.born_from else None,
+                        "born_to": sec.birth.born_to.isoformat() if sec.birth.born_to else None,
+                        "format_choice": sec.format.choice if sec.format else None,
+                        "formats": list(sec.format.allowed) if sec.format else [],
+                    }
+                    for sec in st.sections
+                ],
+            }
+            for st in config.stages
+        ],
     }

@@ -1,4 +1,5 @@
 """Request bodies of the registration API (pydantic, constrained)."""
+
 from __future__ import annotations
 
 from datetime import date
@@ -10,8 +11,15 @@ Name = Annotated[str, Field(min_length=1, max_length=200)]
 Ref = Annotated[str, Field(min_length=1, max_length=200)]
 Slug = Annotated[str, Field(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:-]*$")]
 IdNumberStr = Annotated[str, Field(min_length=4, max_length=40, pattern=r"^[0-9A-Za-z]+$")]
-EvidenceKindName = Literal["household_registration", "residence_permit", "social_insurance", "student_status",
-                           "grade_certificate", "past_result", "employment"]
+EvidenceKindName = Literal[
+    "household_registration",
+    "residence_permit",
+    "social_insurance",
+    "student_status",
+    "grade_certificate",
+    "past_result",
+    "employment",
+]
 
 
 class _In(BaseModel):
@@ -38,8 +46,7 @@ class EvidenceIn(_In):
     document_ref: Ref
     region: Annotated[str, Field(max_length=100)] | None = None
     issued_on: date | None = None
-    months_paid: Annotated[list[Annotated[str, Field(pattern=r"^\d{4}-(0[1-9]|1[0-2])$")]],
-                           Field(max_length=600)] = []
+    months_paid: Annotated[list[Annotated[str, Field(pattern=r"^\d{4}-(0[1-9]|1[0-2])$")]], Field(max_length=600)] = []
     grade: Annotated[str, Field(max_length=10, pattern=r"^\d{1,2}\s*(k|kyu|d|dan)$")] | None = None
     result_level: Literal["city", "provincial", "national"] | None = None
     result_place: Annotated[int, Field(ge=1, le=10000)] | None = None

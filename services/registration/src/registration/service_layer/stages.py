@@ -5,6 +5,7 @@ is `awaiting_qualifiers` until its feeding stage is closed and every feeding sec
 played (one report per gender cohort of a merged section) has sent `qualifiers.selected`; then it
 is `ready` and its entries are (re)built from the lists; closing it makes it `closed`.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -20,19 +21,28 @@ from gomoku_shared.errors import Conflict, NotFound, Unprocessable
 from ..adapters import repository as repo
 from ..adapters.contract_mapping import entrant_for, event_id_for, section_closed
 from ..domain import (
-    Entry, EntryStatus, FormatChoice, InsuranceConfirmation, QualifierList, RegistrationError, SeededList,
-    build_next_stage, cancel_unplayable, close_stage,
+    Entry,
+    EntryStatus,
+    FormatChoice,
+    InsuranceConfirmation,
+    QualifierList,
+    RegistrationError,
+    SeededList,
+    build_next_stage,
+    cancel_unplayable,
+    close_stage,
 )
 from . import schemas as s
 from .command import EventCommand
 from .context import Context
 from .readiness import GENDERS, stage_status
-from .unit_of_work import RegistrationUnitOfWork
 from .rendering import STATUS_NAMES, pending_evidence_view
+from .unit_of_work import RegistrationUnitOfWork
 
 log = logging.getLogger("registration.stages")
 
 # --------------------------------------------------------------------------- check-in
+
 
 async def check_in(cmd: EventCommand, stage_id: str, body: s.CheckInIn) -> dict[str, Any]:
     """REG-11: check-in before the stage; the arbiter marks no-shows, who are not paired."""
@@ -49,9 +59,13 @@ async def check_in(cmd: EventCommand, stage_id: str, body: s.CheckInIn) -> dict[
             raise Unprocessable("wrong_stage", f"entry {eid} is in stage {meta.stage}")
     for eid in body.entry_ids:
         try:
-            d = cmd.reg.check_in(eid, now=cmd.now, documents_shown=body.documents_shown,
-                                 insurance_ref=body.insurance_refs.get(eid),
-                                 arbiter_override=arbiter if body.override else None)
+            d = cmd.reg.check_in(
+                eid,
+                now=cmd.now,
+                documents_shown=body.documents_shown,
+                insurance_ref=body.insurance_refs.get(eid),
+                arbiter_override=arbiter if body.override else None,
+            )
         except RegistrationError as exc:
             out.append({"entry_id": eid, "status": "refused", "clause": "check_in", "reason": str(exc)})
             continue
@@ -59,8 +73,14 @@ async def check_in(cmd: EventCommand, stage_id: str, body: s.CheckInIn) -> dict[
             # REG-13 (NT): the policy shown at check-in, kept encrypted like every document reference
             cmd.loaded.meta[eid].insurance_ref_enc = cmd.ctx.protector.encrypt(body.insurance_refs[eid])
             cmd.reg.replace_entry(replace(cmd.reg.entries[eid], insurance=InsuranceConfirmation(True, "[protected]")))
-        out.append({"entry_id": eid, "status": "checked_in" if d.admitted else "refused", "clause": d.clause,
-                    "reason": d.reason})
+        out.append(
+            {
+                "entry_id": eid,
+                "status": "checked_in" if d.admitted else "refused",
+                "clause": d.clause,
+                "reason": d.reason,
+            }
+        )
     for eid in body.no_show:
         cmd.reg.mark_no_show(eid, arbiter=arbiter)
         out.append({"entry_id": eid, "status": "no_show", "clause": "no_show", "reason": f"marked absent by {arbiter}"})
@@ -69,6 +89,7 @@ async def check_in(cmd: EventCommand, stage_id: str, body: s.CheckInIn) -> dict[
 
 
 # --------------------------------------------------------------------------- closing
+
 
 async def close_stage_cmd(cmd: EventCommand, stage_id: str, body: s.CloseIn) -> dict[str, Any]:
     """REG-11/REG-12: the final field of every section (absent players out, small sections
@@ -82,8 +103,11 @@ async def close_stage_cmd(cmd: EventCommand, stage_id: str, body: s.CloseIn) -> 
     if info["status"] == "closed":
         raise Conflict("stage_closed", f"stage {stage_id!r} is closed already")
     if info["status"] == "awaiting_qualifiers":
-        raise Conflict("stage_not_ready", f"stage {stage_id!r} is waiting for qualifiers",
-                       {"waiting_for": info.get("waiting_for", [])})
+        raise Conflict(
+            "stage_not_ready",
+            f"stage {stage_id!r} is waiting for qualifiers",
+            {"waiting_for": info.get("waiting_for", [])},
+        )
     ids = {sec.id for sec in st.sections}
     unknown = sorted(set(body.format_choices) - ids)
     if unknown:
@@ -95,43 +119,77 @@ async def close_stage_cmd(cmd: EventCommand, stage_id: str, body: s.CloseIn) -> 
     except ValueError as exc:
         raise Unprocessable("invalid_format_choice", str(exc)) from None
     closed = cancel_unplayable(config, closed)
-    undecided = [{"section_id": c.section_id, "entrants": c.size,
-                  "allowed": list(config.section(c.section_id).format.allowed)}
-                 for c in closed if c.status == "ready" and config.section(c.section_id).played
-                 and (c.format is None or c.rounds is None)]
+    undecided = [
+        {"section_id": c.section_id, "entrants": c.size, "allowed": list(config.section(c.section_id).format.allowed)}
+        for c in closed
+        if c.status == "ready" and config.section(c.section_id).played and (c.format is None or c.rounds is None)
+    ]
     if undecided:
-        raise Unprocessable("format_choice_required",
-                            "the arbiter must choose the format (and rounds) of these sections: "
-                            + ", ".join(u["section_id"] for u in undecided), undecided)
+        raise Unprocessable(
+            "format_choice_required",
+            "the arbiter must choose the format (and rounds) of these sections: "
+            + ", ".join(u["section_id"] for u in undecided),
+            undecided,
+        )
     people = await cmd.load_people(sorted({p for c in closed for fe in c.entries for p in fe.person_ids}))
     units = cmd.all_units()
     for c in closed:
         if c.status in ("ready", "cancelled") and config.section(c.section_id).played:
             payload = section_closed(config, c, people, units, cmd.loaded.meta, cmd.reg.entries)
-            cmd.uow.emit(payload, correlation_id=cmd.code,
-                         event_id=event_id_for("section.closed", cmd.code, c.section_id))
-    summary = [{"section_id": c.section_id, "name": config.section(c.section_id).name, "status": c.status,
-                "merged_into": c.merged_into, "merged_from": list(c.merged_from), "entrants": c.size,
-                "format": c.format, "rounds": c.rounds, "rank_by_gender": c.rank_genders_separately,
-                "reason": c.reason} for c in closed]
+            cmd.uow.emit(
+                payload, correlation_id=cmd.code, event_id=event_id_for("section.closed", cmd.code, c.section_id)
+            )
+    summary = [
+        {
+            "section_id": c.section_id,
+            "name": config.section(c.section_id).name,
+            "status": c.status,
+            "merged_into": c.merged_into,
+            "merged_from": list(c.merged_from),
+            "entrants": c.size,
+            "format": c.format,
+            "rounds": c.rounds,
+            "rank_by_gender": c.rank_genders_separately,
+            "reason": c.reason,
+        }
+        for c in closed
+    ]
     await cmd.uow.events.update_stage(
-        cmd.code, stage_id, status="closed", closed_at=cmd.now, sections=summary,
-        format_choices={k: {"kind": v.kind, "rounds": v.rounds} for k, v in body.format_choices.items()})
+        cmd.code,
+        stage_id,
+        status="closed",
+        closed_at=cmd.now,
+        sections=summary,
+        format_choices={k: {"kind": v.kind, "rounds": v.rounds} for k, v in body.format_choices.items()},
+    )
     # a stage fed by this one may now be complete (all reports in before the close)
     for nxt in config.stages:
         if nxt.fed_by == stage_id:
             await rebuild_if_ready(cmd, nxt.id)
     # entries nobody settled are not in any field: say so, the arbiter may want to know
-    unsettled = [{"entry_id": e.id, "section_id": e.section_id, "status": STATUS_NAMES[e.status]}
-                 for e in entries if e.status in (EntryStatus.PENDING_REVIEW, EntryStatus.WAITLISTED)]
+    unsettled = [
+        {"entry_id": e.id, "section_id": e.section_id, "status": STATUS_NAMES[e.status]}
+        for e in entries
+        if e.status in (EntryStatus.PENDING_REVIEW, EntryStatus.WAITLISTED)
+    ]
     # REG-18: entries playing on declared evidence nobody approved yet, and what that costs them
-    pending = [{"entry_id": e.id, "section_id": e.section_id, **pending_evidence_view(config, e)}
-               for e in entries if e.pending_evidence]
-    return {"event_code": cmd.code, "stage": stage_id, "status": "closed", "sections": summary,
-            "unsettled": unsettled, "pending_evidence": pending}
+    pending = [
+        {"entry_id": e.id, "section_id": e.section_id, **pending_evidence_view(config, e)}
+        for e in entries
+        if e.pending_evidence
+    ]
+    return {
+        "event_code": cmd.code,
+        "stage": stage_id,
+        "status": "closed",
+        "sections": summary,
+        "unsettled": unsettled,
+        "pending_evidence": pending,
+    }
 
 
 # --------------------------------------------------------------------------- qualifiers
+
 
 async def on_qualifiers_selected(uow: RegistrationUnitOfWork, ctx: Context, payload: QualifiersSelected) -> None:
     """EVT-6: store the list (the highest revision wins) and rebuild the stage once ready."""
@@ -146,8 +204,12 @@ async def on_qualifiers_selected(uow: RegistrationUnitOfWork, ctx: Context, payl
     except KeyError:
         log.warning("qualifiers.selected names an unknown stage/section of %s: ignored", payload.event_code)
         return
-    key = dict(event_code=cmd.code, to_stage=payload.to_stage, section_id=payload.section_id,
-               target_section_id=payload.target_section_id)
+    key = dict(
+        event_code=cmd.code,
+        to_stage=payload.to_stage,
+        section_id=payload.section_id,
+        target_section_id=payload.target_section_id,
+    )
     old = await uow.events.qualifier_list(key)
     if old is not None and old.revision >= payload.revision:
         return
@@ -162,8 +224,13 @@ async def on_qualifiers_selected(uow: RegistrationUnitOfWork, ctx: Context, payl
             out.append({"entrant_id": q.entrant_id, "player_id": pid, "place": q.place, "name": q.name})
         return out
 
-    values = dict(gender=payload.gender, revision=payload.revision, qualifiers=players(payload.qualifiers),
-                  substitutes=players(payload.substitutes), received_at=cmd.now)
+    values = dict(
+        gender=payload.gender,
+        revision=payload.revision,
+        qualifiers=players(payload.qualifiers),
+        substitutes=players(payload.substitutes),
+        received_at=cmd.now,
+    )
     await uow.events.store_qualifier_list(key, values, exists=old is not None)
     await rebuild_if_ready(cmd, payload.to_stage)
 
@@ -184,15 +251,18 @@ async def rebuild_if_ready(cmd: EventCommand, stage_id: str) -> bool:
     if info["status"] != "ready":
         return False
     cohorts, seeded = await _qualifier_lists(cmd, stage_id)
-    pids = sorted({p for c in cohorts for p in c.qualifiers + c.substitutes}
-                  | {p for sl in seeded for p in sl.qualifiers + sl.substitutes})
+    pids = sorted(
+        {p for c in cohorts for p in c.qualifiers + c.substitutes}
+        | {p for sl in seeded for p in sl.qualifiers + sl.substitutes}
+    )
     people = await cmd.load_people(pids)
     evidence = await cmd.evidence_of(pids)
     units = cmd.all_units()
     units_of, intents = _registration_ties(cmd, units)
     try:
-        result = build_next_stage(config, stage_id, cohorts, people, evidence=evidence, seeded=seeded,
-                                  units_of=units_of, intents=intents)
+        result = build_next_stage(
+            config, stage_id, cohorts, people, evidence=evidence, seeded=seeded, units_of=units_of, intents=intents
+        )
     except RegistrationError as exc:
         log.warning("stage %s of %s cannot be built: %s", stage_id, cmd.code, exc)
         await cmd.uow.events.update_stage(cmd.code, stage_id, note=json.dumps({"error": str(exc)}))
@@ -211,19 +281,32 @@ async def _qualifier_lists(cmd: EventCommand, stage_id: str) -> tuple[list[Quali
     feeder = config.stage(config.stage(stage_id).fed_by)
     rows = await cmd.uow.events.qualifier_lists(cmd.code, stage_id)
     order = {sec.id: i for i, sec in enumerate(feeder.sections)}
-    rows.sort(key=lambda r: (order.get(r.section_id, 99), GENDERS.index(r.gender) if r.gender in GENDERS else 0,
-                             r.target_section_id))
+    rows.sort(
+        key=lambda r: (
+            order.get(r.section_id, 99),
+            GENDERS.index(r.gender) if r.gender in GENDERS else 0,
+            r.target_section_id,
+        )
+    )
     cohorts = []
     for r in rows:
         gender = r.gender
         if gender is None:
             sec = config.section(r.section_id)
             gender = next((g for g, t in sec.qualification.to_section.items() if t == r.target_section_id), None)
-        cohorts.append(QualifierList(r.section_id, tuple(q["player_id"] for q in r.qualifiers if q["player_id"]),
-                                     tuple(q["player_id"] for q in r.substitutes if q["player_id"]), gender))
+        cohorts.append(
+            QualifierList(
+                r.section_id,
+                tuple(q["player_id"] for q in r.qualifiers if q["player_id"]),
+                tuple(q["player_id"] for q in r.substitutes if q["player_id"]),
+                gender,
+            )
+        )
     stage_row = (await cmd.uow.events.stages(cmd.code))[stage_id]
-    seeded = [SeededList(x["source"], x["to_section"], tuple(x["qualifiers"]), tuple(x["substitutes"]))
-              for x in (stage_row.seeded or [])]
+    seeded = [
+        SeededList(x["source"], x["to_section"], tuple(x["qualifiers"]), tuple(x["substitutes"]))
+        for x in (stage_row.seeded or [])
+    ]
     return cohorts, seeded
 
 
@@ -243,8 +326,9 @@ def _registration_ties(cmd: EventCommand, units: dict[str, Any]) -> tuple[dict[s
     return units_of, intents
 
 
-async def _replace_stage_entries(cmd: EventCommand, stage_id: str, result: Any, people: dict[str, Any],
-                                 units: dict[str, Any], intents: set[str]) -> None:
+async def _replace_stage_entries(
+    cmd: EventCommand, stage_id: str, result: Any, people: dict[str, Any], units: dict[str, Any], intents: set[str]
+) -> None:
     """The stage's entries become the built places: entry.accepted for a new or moved place,
     entry.withdrawn for a place that passed on."""
     old = {eid: e for eid, e in cmd.reg.entries.items() if cmd.loaded.meta[eid].stage == stage_id}
@@ -257,45 +341,98 @@ async def _replace_stage_entries(cmd: EventCommand, stage_id: str, result: Any, 
         places = result.for_section(sec.id)
         for i, p in enumerate(places):
             eid = f"{cmd.code}.{stage_id}.{p.person_id}"
-            src_partner = next((cmd.loaded.meta[x].partner_id for x, e in cmd.reg.entries.items()
-                                if p.person_id in e.person_ids and cmd.loaded.meta[x].source == "registration"), None)
-            entry = Entry(id=eid, event_id=cmd.code, section_id=sec.id, person_ids=(p.person_id,),
-                          unit_id=p.unit_id, status=EntryStatus.ACCEPTED, received_at=None, decisions=p.decisions,
-                          application_id=eid)
+            src_partner = next(
+                (
+                    cmd.loaded.meta[x].partner_id
+                    for x, e in cmd.reg.entries.items()
+                    if p.person_id in e.person_ids and cmd.loaded.meta[x].source == "registration"
+                ),
+                None,
+            )
+            entry = Entry(
+                id=eid,
+                event_id=cmd.code,
+                section_id=sec.id,
+                person_ids=(p.person_id,),
+                unit_id=p.unit_id,
+                status=EntryStatus.ACCEPTED,
+                received_at=None,
+                decisions=p.decisions,
+                application_id=eid,
+            )
             attrs = {"seed": i + 1, "via": p.via, "source": p.source, "source_place": p.place}
-            meta = repo.EntryMeta(stage=stage_id, seq=i + 1, partner_id=src_partner, rating=len(places) - i,
-                                  source="qualification", attributes=attrs,
-                                  intends_to_represent=p.person_id in intents)
+            meta = repo.EntryMeta(
+                stage=stage_id,
+                seq=i + 1,
+                partner_id=src_partner,
+                rating=len(places) - i,
+                source="qualification",
+                attributes=attrs,
+                intends_to_represent=p.person_id in intents,
+            )
             cmd.reg.add_entry(entry)
             cmd.loaded.meta[eid] = meta
-            digest = hashlib.sha256(json.dumps([sec.id, attrs, [d.clause for d in p.decisions]],
-                                               sort_keys=True).encode()).hexdigest()[:16]
+            digest = hashlib.sha256(
+                json.dumps([sec.id, attrs, [d.clause for d in p.decisions]], sort_keys=True).encode()
+            ).hexdigest()[:16]
             was = old.get(eid)
             if was is None or was.section_id != sec.id or old_meta[eid].attributes != attrs:
-                cmd.uow.emit(EntryAccepted(
-                    event_code=cmd.code, stage=stage_id, section_id=sec.id, entry_id=eid,
-                    entrant=entrant_for(entry, meta, people, units, sec.kind), clause=entry.admitted_by or ""),
-                    correlation_id=cmd.code, event_id=event_id_for("entry.accepted", eid, cmd.version, digest))
+                cmd.uow.emit(
+                    EntryAccepted(
+                        event_code=cmd.code,
+                        stage=stage_id,
+                        section_id=sec.id,
+                        entry_id=eid,
+                        entrant=entrant_for(entry, meta, people, units, sec.kind),
+                        clause=entry.admitted_by or "",
+                    ),
+                    correlation_id=cmd.code,
+                    event_id=event_id_for("entry.accepted", eid, cmd.version, digest),
+                )
     for eid, e in old.items():
         if eid not in cmd.reg.entries:
-            cmd.uow.emit(EntryWithdrawn(event_code=cmd.code, stage=stage_id, section_id=e.section_id, entry_id=eid,
-                                        entrant_id=eid, reason="qualifier lists revised: the place passed on"),
-                         correlation_id=cmd.code,
-                         event_id=event_id_for("entry.withdrawn", eid, cmd.version))
+            cmd.uow.emit(
+                EntryWithdrawn(
+                    event_code=cmd.code,
+                    stage=stage_id,
+                    section_id=e.section_id,
+                    entry_id=eid,
+                    entrant_id=eid,
+                    reason="qualifier lists revised: the place passed on",
+                ),
+                correlation_id=cmd.code,
+                event_id=event_id_for("entry.withdrawn", eid, cmd.version),
+            )
 
 
 def _selection_note(result: Any) -> dict[str, Any]:
     """What the stage's selection shows: places, who was passed over and why, unfilled places."""
-    return {"places": len(result.places),
-            "passed_over": [{"player_id": p.person_id, "source": p.source, "place": p.place, "reason": p.reason,
-                             "awaiting_approval": p.awaiting_approval,
-                             "approve_by": p.approve_by.isoformat() if p.approve_by else None}
-                            for p in result.passed_over],
-            # REG-18: qualifiers whose place passed on only because their evidence awaits approval
-            "pending_evidence": [{"player_id": p.person_id, "source": p.source, "place": p.place,
-                                  "approve_by": p.approve_by.isoformat() if p.approve_by else None}
-                                 for p in result.passed_over if p.awaiting_approval],
-            "unfilled": dict(result.unfilled)}
+    return {
+        "places": len(result.places),
+        "passed_over": [
+            {
+                "player_id": p.person_id,
+                "source": p.source,
+                "place": p.place,
+                "reason": p.reason,
+                "awaiting_approval": p.awaiting_approval,
+                "approve_by": p.approve_by.isoformat() if p.approve_by else None,
+            }
+            for p in result.passed_over
+        ],
+        # REG-18: qualifiers whose place passed on only because their evidence awaits approval
+        "pending_evidence": [
+            {
+                "player_id": p.person_id,
+                "source": p.source,
+                "place": p.place,
+                "approve_by": p.approve_by.isoformat() if p.approve_by else None,
+            }
+            for p in result.passed_over
+            if p.awaiting_approval
+        ],
+        "unfilled": dict(result.unfilled),
+    }
 
 
 async def post_seeded(cmd: EventCommand, stage_id: str, body: s.SeededIn) -> dict[str, Any]:
@@ -318,10 +455,19 @@ async def post_seeded(cmd: EventCommand, stage_id: str, body: s.SeededIn) -> dic
 
     q = [await person(p) for p in body.qualifiers]
     subs = [await person(p) for p in body.substitutes]
-    lists = [x for x in (rows[stage_id].seeded or [])
-             if not (x["source"] == body.source and x["to_section"] == body.to_section)]
+    lists = [
+        x
+        for x in (rows[stage_id].seeded or [])
+        if not (x["source"] == body.source and x["to_section"] == body.to_section)
+    ]
     lists.append({"source": body.source, "to_section": body.to_section, "qualifiers": q, "substitutes": subs})
     await cmd.uow.events.update_stage(cmd.code, stage_id, seeded=lists)
     rebuilt = await rebuild_if_ready(cmd, stage_id)
-    return {"stage": stage_id, "source": body.source, "to_section": body.to_section, "qualifiers": q,
-            "substitutes": subs, "rebuilt": rebuilt}
+    return {
+        "stage": stage_id,
+        "source": body.source,
+        "to_section": body.to_section,
+        "qualifiers": q,
+        "substitutes": subs,
+        "rebuilt": rebuilt,
+    }

@@ -1,5 +1,6 @@
 """The registration unit of work: the shared one (transaction, clock, outbox) with the typed
 repositories of this service on its session."""
+
 from __future__ import annotations
 
 import uuid
@@ -21,6 +22,7 @@ class RegistrationUnitOfWork(Repositories):
         self._uow = uow
         self.clock = uow.clock
 
-    def emit(self, payload: Payload, *, correlation_id: str | None = None,
-             event_id: uuid.UUID | None = None) -> Envelope[Any]:
+    def emit(
+        self, payload: Payload, *, correlation_id: str | None = None, event_id: uuid.UUID | None = None
+    ) -> Envelope[Any]:
         return self._uow.emit(payload, correlation_id=correlation_id, event_id=event_id)

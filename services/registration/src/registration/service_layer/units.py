@@ -1,4 +1,5 @@
 """Units with their leader and coaches (REG-3)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -21,8 +22,11 @@ async def add_unit(cmd: EventCommand, body: s.UnitIn) -> dict[str, Any]:
     for c in body.coaches:
         decisions.append(cmd.reg.add_official(unit, "coach", c))
     if any(d.refused for d in decisions):
-        raise Unprocessable("officials_refused", "; ".join(d.reason for d in decisions if d.refused),
-                            [repo.decision_to_json(d) for d in decisions])
+        raise Unprocessable(
+            "officials_refused",
+            "; ".join(d.reason for d in decisions if d.refused),
+            [repo.decision_to_json(d) for d in decisions],
+        )
     await cmd.save()
     return unit_view(cmd, unit.id, decisions)
 

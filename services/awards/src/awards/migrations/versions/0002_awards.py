@@ -4,6 +4,7 @@ team rankings, qualifier selections.
 Revision ID: 0002
 Revises: 0001
 """
+
 import sqlalchemy as sa
 from alembic import op
 

@@ -7,6 +7,7 @@ this revision brings a database created before it to the same shape (hence IF [N
 Revision ID: 0003
 Revises: 0002
 """
+
 from alembic import op
 
 revision = "0003"

@@ -6,6 +6,7 @@ new database; this revision brings a database created before it to the same shap
 Revision ID: 0004
 Revises: 0003
 """
+
 import sqlalchemy as sa
 from alembic import op
 

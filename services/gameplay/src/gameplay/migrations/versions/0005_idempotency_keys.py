@@ -7,6 +7,7 @@ this revision carry no fingerprint to judge a retry by.
 Revision ID: 0005
 Revises: 0004
 """
+
 import sqlalchemy as sa
 from alembic import op
 

@@ -3,6 +3,7 @@
 Revision ID: 0001
 Revises:
 """
+
 from gomoku_shared.alembic_env import create_messaging_tables, drop_messaging_tables
 
 revision = "0001"

@@ -6,6 +6,7 @@ database; this revision brings a database created before it to the same shape.
 Revision ID: 0003
 Revises: 0002
 """
+
 from alembic import op
 
 revision = "0003"

@@ -7,6 +7,7 @@ this revision were not bound to the same fingerprint.
 Revision ID: 0004
 Revises: 0003
 """
+
 import sqlalchemy as sa
 from alembic import op
 

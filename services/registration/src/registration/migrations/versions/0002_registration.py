@@ -7,6 +7,7 @@ need a new revision).
 Revision ID: 0002
 Revises: 0001
 """
+
 import sqlalchemy as sa
 from alembic import op
 from sqlalchemy import MetaData
@@ -18,14 +19,26 @@ depends_on = None
 
 TS = sa.DateTime(timezone=True)
 
-NAMES = ["qualifier_lists", "stages", "idempotency_keys", "change_requests", "withdrawals", "entries",
-         "evidence", "people", "officials", "units", "events"]
+NAMES = [
+    "qualifier_lists",
+    "stages",
+    "idempotency_keys",
+    "change_requests",
+    "withdrawals",
+    "entries",
+    "evidence",
+    "people",
+    "officials",
+    "units",
+    "events",
+]
 
 
 def declare(md: MetaData) -> dict[str, sa.Table]:
     t: dict[str, sa.Table] = {}
     t["events"] = sa.Table(
-        "events", md,
+        "events",
+        md,
         sa.Column("code", sa.String(64), primary_key=True),
         sa.Column("preset_id", sa.String(100), nullable=False),
         sa.Column("name", sa.String(300), nullable=False),
@@ -38,7 +51,8 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
         sa.Column("lock_version", sa.Integer, nullable=False, server_default="0"),
     )
     t["units"] = sa.Table(
-        "units", md,
+        "units",
+        md,
         sa.Column("event_code", sa.String(64), primary_key=True),
         sa.Column("id", sa.String(100), primary_key=True),
         sa.Column("seq", sa.Integer, nullable=False),
@@ -50,7 +64,8 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
         sa.Column("partner_id", sa.String(100), nullable=True),
     )
     t["officials"] = sa.Table(
-        "officials", md,
+        "officials",
+        md,
         sa.Column("event_code", sa.String(64), primary_key=True),
         sa.Column("unit_id", sa.String(100), primary_key=True),
         sa.Column("seq", sa.Integer, primary_key=True),
@@ -59,7 +74,8 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
         sa.Column("person_id", sa.String(100), nullable=True),
     )
     t["people"] = sa.Table(
-        "people", md,
+        "people",
+        md,
         sa.Column("event_code", sa.String(64), primary_key=True),
         sa.Column("id", sa.String(100), primary_key=True),
         sa.Column("seq", sa.Integer, nullable=False),
@@ -75,7 +91,8 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
         sa.UniqueConstraint("event_code", "id_number_index", name="uq_people_id_number"),
     )
     t["evidence"] = sa.Table(
-        "evidence", md,
+        "evidence",
+        md,
         sa.Column("id", sa.String(120), primary_key=True),
         sa.Column("event_code", sa.String(64), nullable=False, index=True),
         sa.Column("seq", sa.Integer, nullable=False),
@@ -95,7 +112,8 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
         sa.Column("partner_id", sa.String(100), nullable=True),
     )
     t["entries"] = sa.Table(
-        "entries", md,
+        "entries",
+        md,
         sa.Column("id", sa.String(200), primary_key=True),
         sa.Column("event_code", sa.String(64), nullable=False, index=True),
         sa.Column("stage", sa.String(64), nullable=False),
@@ -122,7 +140,8 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
         sa.UniqueConstraint("event_code", "section_id", "seq", name="uq_entries_seq"),
     )
     t["withdrawals"] = sa.Table(
-        "withdrawals", md,
+        "withdrawals",
+        md,
         sa.Column("entry_id", sa.String(200), primary_key=True),
         sa.Column("event_code", sa.String(64), nullable=False),
         sa.Column("at", TS, nullable=False),
@@ -132,7 +151,8 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
         sa.Column("requested_by", sa.String(100), nullable=False),
     )
     t["change_requests"] = sa.Table(
-        "change_requests", md,
+        "change_requests",
+        md,
         sa.Column("id", sa.String(200), primary_key=True),
         sa.Column("event_code", sa.String(64), nullable=False, index=True),
         sa.Column("entry_id", sa.String(200), nullable=False),
@@ -146,7 +166,8 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
         sa.Column("partner_id", sa.String(100), nullable=True),
     )
     t["idempotency_keys"] = sa.Table(
-        "idempotency_keys", md,
+        "idempotency_keys",
+        md,
         sa.Column("principal", sa.String(200), primary_key=True),
         sa.Column("key", sa.String(200), primary_key=True),
         sa.Column("request_hash", sa.String(64), nullable=False),
@@ -155,7 +176,8 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
         sa.Column("created_at", TS, nullable=False),
     )
     t["stages"] = sa.Table(
-        "stages", md,
+        "stages",
+        md,
         sa.Column("event_code", sa.String(64), primary_key=True),
         sa.Column("stage_id", sa.String(64), primary_key=True),
         sa.Column("status", sa.String(30), nullable=False),
@@ -167,7 +189,8 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
         sa.Column("note", sa.Text, nullable=True),
     )
     t["qualifier_lists"] = sa.Table(
-        "qualifier_lists", md,
+        "qualifier_lists",
+        md,
         sa.Column("event_code", sa.String(64), primary_key=True),
         sa.Column("to_stage", sa.String(64), primary_key=True),
         sa.Column("section_id", sa.String(100), primary_key=True),
@@ -179,7 +202,6 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
         sa.Column("received_at", TS, nullable=False),
     )
     return t
-
 
 
 def upgrade() -> None:

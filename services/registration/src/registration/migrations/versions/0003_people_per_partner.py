@@ -6,6 +6,7 @@ partner's request never reveals another's people). Masked ID numbers show the ta
 Revision ID: 0003
 Revises: 0002
 """
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -25,8 +26,11 @@ def upgrade() -> None:
         old = row.id_number_masked
         new = "*" * max(len(old) - 4, 0) + old[-4:] if len(old) >= 12 else "*" * len(old)
         if new != old:
-            bind.execute(sa.update(people).where(people.c.event_code == row.event_code, people.c.id == row.id)
-                         .values(id_number_masked=new))
+            bind.execute(
+                sa.update(people)
+                .where(people.c.event_code == row.event_code, people.c.id == row.id)
+                .values(id_number_masked=new)
+            )
 
 
 def downgrade() -> None:

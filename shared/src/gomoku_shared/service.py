@@ -12,6 +12,7 @@ from fastapi import FastAPI
 
 from .clock import Clock
 from .messaging.bus import EventBus
+from .metrics import instrument
 from .runtime import ServiceRuntime
 from .settings import ServiceSettings
 
@@ -25,6 +26,10 @@ class Service:
     app: FastAPI
     #: anything else the service wants to expose to tests and the embedded runner
     extras: dict[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        # every service's /metrics carries the runtime's figures (outbox, consumer, dead letters)
+        instrument(self.app, self.runtime)
 
     @contextlib.asynccontextmanager
     async def running(self) -> AsyncIterator[Service]:

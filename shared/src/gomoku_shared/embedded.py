@@ -1,7 +1,7 @@
 """Embedded mode: the four services in one process, on one in-memory bus, SQLite per service.
 
 ``python -m gomoku_shared.embedded [--port 8000]`` serves them under /registration,
-/pairing, /gameplay and /awards, and the public web pages (package ``portal``, when installed) at /. The same ``EmbeddedSuite`` drives tests and the demo.
+/pairing, /gameplay, /awards and /partners, and the public web pages (package ``portal``, when installed) at /. The same ``EmbeddedSuite`` drives tests and the demo.
 Mounted sub-apps' lifespans do not run, so the suite starts each service runtime itself.
 """
 
@@ -12,6 +12,7 @@ import contextlib
 import importlib.util
 import secrets
 from collections.abc import AsyncIterator
+from typing import Protocol
 
 from fastapi import FastAPI
 from prometheus_client import CollectorRegistry
@@ -24,6 +25,12 @@ from .migrate import upgrade_async
 from .service import Service, builders, clock_from_settings
 from .settings import ServiceSettings
 from .web import ObservabilityMiddleware, install_error_handlers
+
+
+class _ClosableUpstream(Protocol):
+    """The portal's upstream as the suite sees it (shared does not import the portal's types)."""
+
+    async def aclose(self) -> None: ...
 
 
 class EmbeddedSuite:
@@ -41,6 +48,13 @@ class EmbeddedSuite:
             # embedded mode never uses a broker or a shared database URL: one SQLite file each
             s = self.settings.model_copy(update={"amqp_url": None, "database_url": "", "service": name})
             self.services[name] = build(s, bus=self.bus, clock=self.clock)
+        partners = self.services.get("partners")
+        if partners is not None and partners.extras:
+            # every service verifies partners' access tokens with the partners service's keys,
+            # read in-process (no HTTP in one process); revocations come over the shared bus
+            for name, svc in self.services.items():
+                if name != "partners":
+                    svc.runtime.tokens.use_fetch(partners.extras["key_source"])
         self.app = FastAPI(title="Gomoku platform (embedded)", lifespan=self._lifespan)
         # paths outside the four mounts get the common error shape, the input checks and a
         # correlation id too (a path a mount cannot match, e.g. one with a newline, ends here)
@@ -54,7 +68,7 @@ class EmbeddedSuite:
         async def healthz() -> dict:
             return {"status": "ok", "services": sorted(self.services)}
 
-        self.portal = None
+        self.portal: _ClosableUpstream | None = None
         if importlib.util.find_spec("portal") is not None and not only:
             self._mount_portal()
 
@@ -72,8 +86,9 @@ class EmbeddedSuite:
             ring = svc.app.state.keyring
             if ring.lookup(key) is None:
                 ring.add(key, "viewer")
-        self.portal = Upstream.in_process({n: s.app for n, s in self.services.items()}, key, ps.upstream_timeout_s)
-        self.app.router.default = create_app(self.portal, ps)
+        upstream = Upstream.in_process({n: s.app for n, s in self.services.items()}, key, ps.upstream_timeout_s)
+        self.portal = upstream
+        self.app.router.default = create_app(upstream, ps)
 
     @contextlib.asynccontextmanager
     async def _lifespan(self, _app: FastAPI) -> AsyncIterator[None]:

@@ -138,7 +138,6 @@ class Harness(ServiceHarness):
         clock: FakeClock | None = None,
     ) -> None:
         super().__init__(
-            "awards",
             build,
             settings,
             bus=bus,

@@ -129,7 +129,6 @@ class Harness(ServiceHarness):
         seed: int = 1,
     ) -> None:
         super().__init__(
-            "pairing",
             build,
             settings,
             bus=bus,

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, Self
+from typing import Any, Self
 
 import httpx
 
@@ -28,35 +28,19 @@ from ..contracts.envelope import Envelope, Payload
 from ..messaging.bus import EventBus, Message
 from ..messaging.memory import InMemoryEventBus, settle
 from ..migrate import upgrade_async
+from ..service import Builder, Service
 from ..settings import ServiceSettings
 
 #: default bound for waits; generous for a loaded CI machine, never reached when green
 WAIT_S = 60.0
 
 
-class _Runtime(Protocol):
-    bus: EventBus
-    owns_bus: bool
-    relay: Any
-
-    async def start(self) -> None: ...
-    async def stop(self) -> None: ...
-
-
-class _Service(Protocol):
-    """What a service's ``bootstrap.build`` returns, as far as the harness needs it."""
-
-    runtime: _Runtime
-    app: Any
-
-
 class ServiceHarness:
-    """A running service (``name`` as in gomoku_shared.topology), its bus and what it published."""
+    """A running service (built by its ``bootstrap.build``), its bus and what it published."""
 
     def __init__(
         self,
-        name: str,
-        build: Callable[..., Any],
+        build: Builder,
         settings: ServiceSettings,
         *,
         bus: EventBus | None = None,
@@ -65,10 +49,10 @@ class ServiceHarness:
         observe: Sequence[str] = ("#",),
         raise_app_exceptions: bool = True,
     ) -> None:
-        self.name = name
         self.settings = settings
         self.clock: FakeClock = clock or FakeClock()
-        self.service: _Service = build(settings, bus=bus, clock=self.clock)
+        self.service: Service = build(settings, bus=bus, clock=self.clock)
+        self.name = self.service.name
         self.bus: EventBus = self.service.runtime.bus
         self.observer_bus: EventBus = observer_bus or self.bus
         self.observe = list(observe)

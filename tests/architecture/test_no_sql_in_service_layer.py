@@ -13,7 +13,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SERVICES = ("registration", "awards", "gameplay", "pairing")
+SERVICES = ("registration", "awards", "gameplay", "pairing", "partners")
 
 #: names that build a statement or an SQL expression
 STATEMENT_BUILDERS = {

@@ -20,6 +20,9 @@ from gomoku_shared.auth import KeyRing
 from gomoku_shared.errors import ServiceError, error_body
 from gomoku_shared.idempotency import HEADER, KEY_MAX, REPLAYED_HEADER, route_path
 
+from ..domain.errors import GameRefusal
+from ..service_layer.refusals import as_service_error
+
 MAX_BODY = 64 * 1024
 PREFIX = "/v1/games/"
 
@@ -129,6 +132,9 @@ class PlayerActionLane:
             summary = await self.games.act(
                 game_id, principal, parsed.player_id, kind, data, self.keyed(principal, game_id, action, parsed, idem)
             )
+        except GameRefusal as refusal:
+            error = as_service_error(refusal)
+            return error.status, error_body(error.code, error.message, error.details), False
         except ServiceError as exc:
             return exc.status, error_body(exc.code, exc.message, exc.details), REPLAYED_HEADER in (exc.headers or {})
         return 200, self.strip(summary), bool(summary.get("_replayed"))

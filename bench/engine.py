@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 import time
+from pathlib import Path
 
 from gameplay.engine import backend
 
@@ -31,7 +32,7 @@ TARGET_RATIO = 200
 
 def midgame_positions(core, count: int, rng: random.Random) -> list[tuple[list, list]]:
     """Final positions of local random games (moves within 2 of a stone, black legal)."""
-    out = []
+    out: list[tuple[list, list]] = []
     while len(out) < count:
         length = rng.randint(20, 60)
         black: list = [(7, 7)]
@@ -165,7 +166,7 @@ def main() -> None:
     )
 
     print(
-        f"engine: compiled={compiled.__name__} ({compiled.__file__.rsplit('/', 1)[-1]}), "
+        f"engine: compiled={compiled.__name__} ({Path(compiled.__file__ or '?').name}), "
         f"reference={reference.__name__}; seed {SEED}"
     )
     print(

@@ -175,18 +175,24 @@ def _cpu_s(pids: list[int]) -> float:
     return total
 
 
-async def _server_buckets(port: int, metric: str = "") -> dict[float, float]:
-    """The service's own latency histogram of POST requests (cumulative counts per bucket);
-    with ``metric``: that metric's sample lines as they are (diagnosis)."""
-    c = Conn(port)
+async def _metrics_text(port: int) -> str:
+    conn = Conn(port)
     try:
-        _, body = await c.request("GET", "/metrics")
+        _, body = await conn.request("GET", "/metrics")
     finally:
-        await c.close()
-    if metric:
-        return [line for line in body.decode().splitlines() if line.startswith(metric)]
+        await conn.close()
+    return body.decode()
+
+
+async def _metric_lines(port: int, metric: str) -> list[str]:
+    """A metric's sample lines as the service shows them (diagnosis)."""
+    return [line for line in (await _metrics_text(port)).splitlines() if line.startswith(metric)]
+
+
+async def _server_buckets(port: int) -> dict[float, float]:
+    """The service's own latency histogram of POST requests (cumulative counts per bucket)."""
     out: dict[float, float] = {}
-    for line in body.decode().splitlines():
+    for line in (await _metrics_text(port)).splitlines():
         if line.startswith("http_request_seconds_bucket") and 'method="POST"' in line:
             le = line.split('le="', 1)[1].split('"', 1)[0]
             out[float("inf") if le == "+Inf" else float(le)] = float(line.rsplit(" ", 1)[1])
@@ -396,7 +402,7 @@ async def run(
         before = [await _server_buckets(port) for port in ports]
         live_rate, live_lat = await _live(g, rate, seconds, seed)
         after = [await _server_buckets(port) for port in ports]
-        writer_stats = [await _server_buckets(port, "gameplay_move_batch") for port in ports]
+        writer_stats = [await _metric_lines(port, "gameplay_move_batch") for port in ports]
         errors, finished = g.errors, g.finished
     finally:
         for c in conns:

@@ -221,6 +221,28 @@ async def test_public_pages_and_a_live_board_in_chromium(served):
             assert "黑方" in await page.inner_text("main")
             await page.screenshot(path=str(OUT / "game.png"), full_page=True)
 
+            # the round's board wall: every game small, one stream for all; a move shows up there too
+            wall = await browser.new_page(viewport={"width": 1200, "height": 900})
+            wall.on(
+                "console", lambda m: problems.append(f"wall console {m.type}: {m.text}") if m.type == "error" else None
+            )
+            wall.on("pageerror", lambda e: problems.append(f"wall page error: {e}"))
+            await wall.goto(f"{served}/events/{driver.code}/sections/open/rounds/2/wall")
+            tile = f'.tile[data-game="{game_id}"] .game-status'
+            assert int(await wall.get_attribute(tile, "data-moves")) == moves
+            assert await wall.locator(".tile").count() == 3  # 6 players: three boards
+            _no_raw(await wall.inner_text("main"), "wall")
+            await wall.wait_for_timeout(300)  # the stream is open
+            moves = await _move_in(driver, platform, game_id)
+            await wall.wait_for_function(f"document.querySelector('{tile}').dataset.moves >= {moves}", timeout=1000)
+            await wall.screenshot(path=str(OUT / "wall.png"), full_page=True)
+            # the open game page followed the same move (both viewers share one upstream stream)
+            await page.wait_for_function(
+                f"document.querySelector('.game-status').dataset.moves >= {moves}", timeout=1000
+            )
+            stats = httpx.get(f"{served}/live/stats").json()
+            assert stats["viewers"] >= 2 and stats["upstream_opened"] <= stats["games"] + 1, stats
+
             phone = await browser.new_page(
                 viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True
             )

@@ -12,6 +12,7 @@ import contextlib
 import importlib.util
 import secrets
 from collections.abc import AsyncIterator
+from typing import Protocol
 
 from fastapi import FastAPI
 from prometheus_client import CollectorRegistry
@@ -24,6 +25,12 @@ from .migrate import upgrade_async
 from .service import Service, builders, clock_from_settings
 from .settings import ServiceSettings
 from .web import ObservabilityMiddleware, install_error_handlers
+
+
+class _ClosableUpstream(Protocol):
+    """The portal's upstream as the suite sees it (shared does not import the portal's types)."""
+
+    async def aclose(self) -> None: ...
 
 
 class EmbeddedSuite:
@@ -54,7 +61,7 @@ class EmbeddedSuite:
         async def healthz() -> dict:
             return {"status": "ok", "services": sorted(self.services)}
 
-        self.portal = None
+        self.portal: _ClosableUpstream | None = None
         if importlib.util.find_spec("portal") is not None and not only:
             self._mount_portal()
 
@@ -72,8 +79,9 @@ class EmbeddedSuite:
             ring = svc.app.state.keyring
             if ring.lookup(key) is None:
                 ring.add(key, "viewer")
-        self.portal = Upstream.in_process({n: s.app for n, s in self.services.items()}, key, ps.upstream_timeout_s)
-        self.app.router.default = create_app(self.portal, ps)
+        upstream = Upstream.in_process({n: s.app for n, s in self.services.items()}, key, ps.upstream_timeout_s)
+        self.portal = upstream
+        self.app.router.default = create_app(upstream, ps)
 
     @contextlib.asynccontextmanager
     async def _lifespan(self, _app: FastAPI) -> AsyncIterator[None]:

@@ -24,7 +24,7 @@ import asyncio
 import hashlib
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -80,7 +80,7 @@ def principal_id(principal: Any) -> str:
     return f"{principal.role}:{principal.partner_id or '-'}:{principal.key_id}"
 
 
-def route_path(scope: dict) -> str:
+def route_path(scope: Mapping[str, Any]) -> str:
     """The path below the app's mount point: the same request has the same fingerprint whether
     the service is served alone or mounted in the embedded runner."""
     path, root = scope["path"], scope.get("root_path") or ""

@@ -23,21 +23,23 @@ _DATABASE_MODULES = ("sqlalchemy", "asyncpg", "sqlite3", "aiosqlite", "psycopg")
 
 def format_exception(exc_info) -> str:
     """A traceback in which database errors keep their class (and SQLSTATE) but not their message."""
-    te = traceback.TracebackException(*exc_info)
-    stack, seen = [(te, exc_info[1])], set()
-    while stack:
-        t, exc = stack.pop()
-        if t is None or exc is None or id(exc) in seen:
+    root = traceback.TracebackException(*exc_info)
+    pending: list[tuple[traceback.TracebackException | None, BaseException | None]] = [(root, exc_info[1])]
+    seen: set[int] = set()
+    while pending:
+        node, exc = pending.pop()
+        if node is None or exc is None or id(exc) in seen:
             continue
         seen.add(id(exc))
         if type(exc).__module__.startswith(_DATABASE_MODULES):
             code = getattr(exc, "sqlstate", None) or getattr(getattr(exc, "orig", None), "sqlstate", None)
-            t._str = "(message withheld: database errors may quote personal data" + (
+            # _str is the message TracebackException.format prints; the class has no public way to replace it
+            node._str = "(message withheld: database errors may quote personal data" + (  # type: ignore[attr-defined]
                 f"; sqlstate {code})" if code else ")"
             )
-        stack.append((t.__cause__, exc.__cause__))
-        stack.append((t.__context__, exc.__context__))
-    return "".join(te.format()).rstrip("\n")
+        pending.append((node.__cause__, exc.__cause__))
+        pending.append((node.__context__, exc.__context__))
+    return "".join(root.format()).rstrip("\n")
 
 
 class _JsonFormatter(logging.Formatter):

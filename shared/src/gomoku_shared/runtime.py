@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import logging
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from typing import Any
 
 from sqlalchemy import MetaData
@@ -96,12 +96,11 @@ class ServiceRuntime:
         self.outbox = metadata.tables.get("outbox")
         if self.outbox is None:
             self.outbox = outbox_table(metadata)
-        self.inbox = metadata.tables.get("inbox")
-        if self.inbox is None:
-            self.inbox = inbox_table(metadata)
+        known_inbox = metadata.tables.get("inbox")
+        self.inbox = known_inbox if known_inbox is not None else inbox_table(metadata)
         self.relay = OutboxRelay(self.sessionmaker, bus, self.outbox, poll_interval=settings.relay_poll_s)
         self._handlers: dict[str, EventHandler] = {}
-        self._background: list[Callable[[], Awaitable[None]]] = []
+        self._background: list[Callable[[], Coroutine[Any, Any, None]]] = []
         self._stoppers: list[Callable[[], Awaitable[None]]] = []
         self._tasks: list[asyncio.Task] = []
         self.started = False
@@ -124,7 +123,7 @@ class ServiceRuntime:
         self._stoppers.append(fn)
         return fn
 
-    def background(self, fn: Callable[[], Awaitable[None]]) -> Callable[[], Awaitable[None]]:
+    def background(self, fn: Callable[[], Coroutine[Any, Any, None]]) -> Callable[[], Coroutine[Any, Any, None]]:
         """Register a long-running task started with the service (e.g. a scheduler)."""
         self._background.append(fn)
         return fn

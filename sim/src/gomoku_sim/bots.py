@@ -303,7 +303,7 @@ def predict_view(view: GameView, player: str, action: BotAction, summary: Mappin
     if action.verb == "join":
         joined.add(player)
     elif action.verb == "opening":
-        stones = [parse_point(x) for x in b["stones"]]
+        stones = [point for raw in b["stones"] if (point := parse_point(raw)) is not None]
         moves += stones
         n = b.get("n") or view.fixed_n
         found = identify_opening(stones)
@@ -311,7 +311,7 @@ def predict_view(view: GameView, player: str, action: BotAction, summary: Mappin
     elif action.verb in ("move", "choose"):
         moves.append(parse_point(b["point"]))
     elif action.verb == "offers":
-        offers = tuple(parse_point(x) for x in b["points"])
+        offers = tuple(point for raw in b["points"] if (point := parse_point(raw)) is not None)
     elif action.verb == "draw":
         draw = player if b["action"] == "offer" else None
     phase = str(summary.get("phase") or view.phase)

@@ -107,16 +107,17 @@ def load_config(preset_id: str, overrides: Mapping[str, Any] | None = None) -> E
 _DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})")
 
 
-def _shift_value(v: Any, years: int) -> Any:
-    if isinstance(v, str) and _DATE.match(v):
-        y, m, d = (int(x) for x in _DATE.match(v).groups())
-        d = min(d, 28) if (m, d) == (2, 29) else d
-        return f"{y + years:04d}-{m:02d}-{d:02d}" + v[10:]
-    if isinstance(v, Mapping):
-        return {k: _shift_value(x, years) for k, x in v.items()}
-    if isinstance(v, list):
-        return [_shift_value(x, years) for x in v]
-    return v
+def _shift_value(value: Any, years: int) -> Any:
+    dated = _DATE.match(value) if isinstance(value, str) else None
+    if dated is not None:
+        year, month, day = (int(part) for part in dated.groups())
+        day = min(day, 28) if (month, day) == (2, 29) else day
+        return f"{year + years:04d}-{month:02d}-{day:02d}" + value[10:]
+    if isinstance(value, Mapping):
+        return {key: _shift_value(item, years) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_shift_value(item, years) for item in value]
+    return value
 
 
 def shifted_overrides(preset_id: str, years: int, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -711,7 +712,7 @@ class EventDriver:
             if time.monotonic() - idle_since > self.spec.wait_timeout_s:
                 raise StuckError(
                     f"timed out waiting for the services to pair the next round or complete "
-                    f"sections {sorted(s.get('section_id') for s in waiting) + missing} "
+                    f"sections {sorted(str(s.get('section_id')) for s in waiting) + missing} "
                     f"(statuses {[(s.get('section_id'), s.get('status')) for s in waiting]})"
                 )
 

@@ -324,11 +324,10 @@ class FieldBuilder:
             unit = units[i % len(units)] if i < len(units) else f"{units[i % len(units)]} {i // len(units) + 1}"
             genders = self._team_genders(sec, size)
             members = [self.person(rng, sec, g, unit) for g in genders]
-            facts, ev = ({}, [])
             if sec.eligibility:
-                for m in members:
-                    self.representation(m, unit)
-            out.append(Application(f"{sec.id}-t{i + 1:02d}", stage, sec.id, "team", members, unit, facts, ev))
+                for member in members:
+                    self.representation(member, unit)
+            out.append(Application(f"{sec.id}-t{i + 1:02d}", stage, sec.id, "team", members, unit, {}, []))
         # REG-8: a team whose board-1 player is registered with another unit
         if sec.eligibility and n < len(units):
             unit = units[n]

@@ -13,7 +13,7 @@ class EngineGame:
         self.professional = professional
         self.fixed_n = fixed_n
         self.proto = OpeningProtocol(OpeningConfig(fixed_n=fixed_n, max_n=10)) if professional else None
-        self.game = self.proto.game if professional else Game(RuleSet.free())
+        self.game = self.proto.game if self.proto is not None else Game(RuleSet.free())
         self.joined: set[str] = set()
         self.draw_offer_by: str | None = None
         self.resigned: str | None = None
@@ -22,8 +22,14 @@ class EngineGame:
     def side(self, player: str) -> str:
         return FIRST if player == self.first else SECOND
 
-    def pid(self, side: str) -> str:
+    def pid(self, side: str | None) -> str:
+        """The player on a side; before the colours are settled (None) the second player shows."""
         return self.first if side == FIRST else self.second
+
+    def _protocol(self, verb: str) -> OpeningProtocol:
+        if self.proto is None:
+            raise AssertionError(f"{verb!r} is an action of the professional opening")
+        return self.proto
 
     def view(self) -> GameView:
         g = self.game
@@ -76,32 +82,34 @@ class EngineGame:
 
     def apply(self, player: str, action: BotAction) -> None:
         self.actions.append((player, action.verb, dict(action.body)))
-        b = action.body
+        body = action.body
         side = self.side(player)
         if action.verb == "join":
             self.joined.add(player)
         elif action.verb == "opening":
-            self.proto.place_opening(side, [from_notation(s) for s in b["stones"]], b.get("n"))
+            self._protocol(action.verb).place_opening(
+                side, [from_notation(stone) for stone in body["stones"]], body.get("n")
+            )
         elif action.verb == "swap":
-            self.proto.choose_colour(side, "black" if b["swap"] else "white")
+            self._protocol(action.verb).choose_colour(side, "black" if body["swap"] else "white")
         elif action.verb == "offers":
-            self.proto.offer_fifth(side, [from_notation(s) for s in b["points"]])
+            self._protocol(action.verb).offer_fifth(side, [from_notation(point) for point in body["points"]])
         elif action.verb == "choose":
-            self.proto.choose_fifth(side, from_notation(b["point"]))
+            self._protocol(action.verb).choose_fifth(side, from_notation(body["point"]))
         elif action.verb == "move":
             if self.proto is not None:
-                self.proto.play(side, from_notation(b["point"]))
+                self.proto.play(side, from_notation(body["point"]))
             else:
-                self.game.play(from_notation(b["point"]))
+                self.game.play(from_notation(body["point"]))
         elif action.verb == "resign":
             if self.proto is not None:
                 self.proto.resign(side)
             else:
                 self.game.resign("black" if player == self.first else "white")
         elif action.verb == "draw":
-            if b["action"] == "offer":
+            if body["action"] == "offer":
                 self.draw_offer_by = player
-            elif b["action"] == "accept":
+            elif body["action"] == "accept":
                 self.game.agree_draw()
                 self.draw_offer_by = None
             else:

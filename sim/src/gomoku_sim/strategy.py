@@ -47,10 +47,11 @@ class Position:
     @classmethod
     def from_moves(cls, moves: Iterable[Point | None], *, professional: bool = False) -> Position:
         """Stones from a move list (black first; ``None`` is a pass)."""
-        black, white = [], []
-        for i, m in enumerate(moves):
-            if m is not None:
-                (black if i % 2 == 0 else white).append(m)
+        black: list[Point] = []
+        white: list[Point] = []
+        for ply, move in enumerate(moves):
+            if move is not None:
+                (black if ply % 2 == 0 else white).append(move)
         return cls.from_stones(black, white, professional=professional)
 
     def at(self, p: Point) -> int:

@@ -1,5 +1,6 @@
 """The 15×15 board of a game view as drawing instructions for the template (no rules here:
-stones, their order and the last move are read from the game view gameplay returns)."""
+stones, their order, the last move, the fifth-move offers and black's forbidden points are read
+from what gameplay returns)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,9 @@ SIZE = 15
 CELL = 32
 MARGIN = 36
 LETTERS = "abcdefghijklmno"
+STARS = ("h8", "d4", "d12", "l4", "l12")
+#: phases in which the fifth-move offers are still open (black offered, white has not chosen)
+OFFER_PHASES = ("choose",)
 
 
 @dataclass(frozen=True)
@@ -19,6 +23,15 @@ class Stone:
     colour: str
     number: int
     last: bool
+    point: str = ""
+
+
+@dataclass(frozen=True)
+class Mark:
+    x: float
+    y: float
+    point: str
+    kind: str = ""
 
 
 def xy(point: str) -> tuple[float, float] | None:
@@ -31,39 +44,66 @@ def xy(point: str) -> tuple[float, float] | None:
     return MARGIN + col * CELL, MARGIN + (SIZE - row) * CELL
 
 
-def layout(view: dict[str, Any]) -> dict[str, Any]:
-    moves = list(view.get("moves") or [])
-    number = {p: i + 1 for i, p in enumerate(moves)}
-    stones = []
-    board = view.get("board") or []
-    last = moves[-1] if moves else None
-    for s in board:
-        pos = xy(str(s.get("point", "")))
+def _marks(points: Any) -> list[Mark]:
+    """Marks at points given as a list or as a ``{point: kind}`` mapping."""
+    items = points.items() if isinstance(points, dict) else ((p, "") for p in points or ())
+    marks = []
+    for point, kind in items:
+        pos = xy(str(point))
         if pos:
-            stones.append(
-                Stone(pos[0], pos[1], s.get("colour", "black"), number.get(s["point"], 0), s["point"] == last)
-            )
-    forbidden = []
-    for p in view.get("forbidden") or {}:
-        pos = xy(str(p))
-        if pos:
-            forbidden.append(pos)
-    offers = [xy(p) for p in ((view.get("opening") or {}).get("offers") or []) if xy(p)]
+            marks.append(Mark(pos[0], pos[1], str(point), str(kind or "")))
+    return marks
+
+
+def grid() -> dict[str, Any]:
     span = 2 * MARGIN + (SIZE - 1) * CELL
-    lines = [MARGIN + i * CELL for i in range(SIZE)]
-    stars = [xy(p) for p in ("h8", "d4", "d12", "l4", "l12")]
     return {
         "span": span,
-        "lines": lines,
+        "lines": [MARGIN + i * CELL for i in range(SIZE)],
         "start": MARGIN,
         "end": MARGIN + (SIZE - 1) * CELL,
         "cell": CELL,
         "letters": [(MARGIN + i * CELL, LETTERS[i].upper()) for i in range(SIZE)],
         "numbers": [(MARGIN + (SIZE - r) * CELL, r) for r in range(1, SIZE + 1)],
-        "stars": stars,
+        "stars": [xy(p) for p in STARS],
+    }
+
+
+def layout(view: dict[str, Any]) -> dict[str, Any]:
+    """A live game view: the stones now, numbered in the order they were played."""
+    moves = list(view.get("moves") or [])
+    number = {p: i + 1 for i, p in enumerate(moves)}
+    last = moves[-1] if moves else None
+    stones = []
+    for stone in view.get("board") or []:
+        point = str(stone.get("point", ""))
+        pos = xy(point)
+        if pos:
+            stones.append(
+                Stone(pos[0], pos[1], stone.get("colour", "black"), number.get(point, 0), point == last, point)
+            )
+    opening = view.get("opening") or {}
+    offers = _marks(opening.get("offers")) if view.get("phase") in OFFER_PHASES else []
+    return {
+        **grid(),
         "stones": stones,
-        "forbidden": forbidden,
+        "forbidden": _marks(view.get("forbidden")),
         "offers": offers,
         "move_count": len(moves),
-        "last": last,
+        "last": last if last and xy(last) else None,
     }
+
+
+def replay(record: dict[str, Any]) -> dict[str, Any]:
+    """A game record (gameplay's ``record?format=json``): every stone with the ply it came at,
+    so the page shows the position after any ply by hiding the later ones."""
+    stones = []
+    plies: list[dict[str, Any]] = []
+    for move in record.get("moves") or []:
+        point = str(move.get("move", ""))
+        ply = int(move.get("ply") or len(plies) + 1)
+        plies.append({"ply": ply, "colour": move.get("colour"), "move": point, "clock": move.get("clock") or {}})
+        pos = xy(point)
+        if pos:
+            stones.append(Stone(pos[0], pos[1], move.get("colour", "black"), ply, False, point))
+    return {**grid(), "stones": stones, "forbidden": [], "offers": [], "plies": plies, "move_count": len(plies)}

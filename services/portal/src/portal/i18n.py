@@ -72,6 +72,86 @@ _T: dict[str, tuple[str, str]] = {
     "back_to_section": ("返回组别", "Back to the section"),
     "back_to_event": ("返回赛事", "Back to the event"),
     "awards_published": ("获奖名单已公布（第 {n} 版）", "Awards published (revision {n})"),
+    # live boards, the wall, replay
+    "board": ("棋盘", "Board"),
+    "wall": ("棋盘墙", "Board wall"),
+    "no_games": ("暂无对局。", "No games yet."),
+    "game_no": ("第 {n} 局", "game {n}"),
+    "offers_n": ("五手 {n} 打", "{n} fifth-move offers"),
+    "swapped": ("已交换", "swapped"),
+    "not_swapped": ("未交换", "not swapped"),
+    "fifth_offers": ("五手打点", "Fifth-move offers"),
+    "fifth_chosen": ("选定第五手", "Fifth move chosen"),
+    "forbidden_points": ("黑方禁手点", "Black's forbidden points"),
+    "foul.double_three": ("三三", "double three"),
+    "foul.double_four": ("四四", "double four"),
+    "foul.overline": ("长连", "overline"),
+    "draw_offered": ("提和", "Draw offered by"),
+    "replay": ("复盘", "Replay"),
+    "first_move": ("开始", "Start"),
+    "previous_move": ("上一手", "Previous move"),
+    "next_move": ("下一手", "Next move"),
+    "last_move_btn": ("终局", "End"),
+    "jump_to": ("跳到第几手", "Go to move"),
+    "download": ("下载棋谱", "Download the record"),
+    "record.psq": ("PSQ 格式", "PSQ"),
+    "record.notation": ("坐标记谱", "Notation"),
+    "record.json": ("JSON", "JSON"),
+    # a player's page
+    "results_by_round": ("各轮成绩", "Results by round"),
+    "no_results": ("尚无成绩。", "No results yet."),
+    "round_col": ("轮次", "Round"),
+    "colour_order": ("先后", "Listed"),
+    "opponent": ("对手", "Opponent"),
+    "points_col": ("得分", "Points"),
+    "first_short": ("先", "first"),
+    "second_short": ("后", "second"),
+    "win": ("胜", "win"),
+    "loss": ("负", "loss"),
+    "draw": ("和", "draw"),
+    "games": ("对局", "Games"),
+    # awards
+    "awards": ("获奖名单", "Awards"),
+    "no_awards": ("获奖名单尚未公布。", "No awards are published yet."),
+    "revision_n": ("第 {n} 版", "revision {n}"),
+    "revision": ("版本", "Revision"),
+    "published_at": ("公布时间", "Published"),
+    "field_size": ("参赛 {n} 名", "{n} entrants"),
+    "prize_total": ("奖金合计", "Prize money in total"),
+    "currency.CNY": ("元", "CNY"),
+    "cancelled_section": ("本组取消", "section cancelled"),
+    "award_items": ("奖励", "Awards"),
+    "prize": ("奖金（元）", "Prize (CNY)"),
+    "title": ("段级位", "Title"),
+    "finishers_get": ("完赛棋手均获", "Every finisher receives"),
+    "prize_money": ("奖金", "Prize money"),
+    "prize_table": ("奖项", "Prize table"),
+    "rank": ("名次", "Rank"),
+    "amount": ("金额", "Amount"),
+    "titles": ("授予段级位", "Titles"),
+    "team_scores": ("团体成绩", "Team scores"),
+    "score": ("成绩", "Score"),
+    "members": ("计分队员", "Counted players"),
+    "best_boards": ("最佳台次", "Best boards"),
+    "wins_played": ("胜局 / 对局", "Wins / games"),
+    "squad": ("集训队", "Training squad"),
+    "squad_role.member": ("队员", "member"),
+    "squad_role.substitute": ("替补", "substitute"),
+    "qualifiers": ("晋级名单", "Qualifiers"),
+    "qualifiers_waiting": ("待裁判决定同分", "waiting for an arbiter's tie decision"),
+    "qualified": ("晋级", "qualified"),
+    "substitute": ("替补", "substitute"),
+    "publication_history": ("公布记录", "Publication history"),
+    "supersedes_n": ("（取代第 {n} 版）", "(replaces revision {n})"),
+    "superseded_by_n": ("已被第 {n} 版取代", "replaced by revision {n}"),
+    "current_revision": ("现行版本", "current"),
+    "item.certificate": ("获奖证书", "certificate"),
+    "item.medal": ("奖牌", "medal"),
+    "item.trophy": ("奖杯", "trophy"),
+    "item.prize_money": ("奖金", "prize money"),
+    "item.finisher_medal": ("完赛纪念奖牌", "finisher's medal"),
+    "item.commemorative_certificate": ("纪念证书", "commemorative certificate"),
+    "item.best_board": ("最佳台次证书", "best board certificate"),
     # statuses
     "status.open": ("报名中", "Registration open"),
     "status.awaiting_qualifiers": ("等待晋级名单", "Awaiting qualifiers"),
@@ -145,6 +225,8 @@ _T: dict[str, tuple[str, str]] = {
     "phase.offers": ("五手打点", "fifth-move offers"),
     "phase.choose": ("选择打点", "choosing the fifth move"),
     "phase.move": ("行棋", "play"),
+    "phase.move4": ("第四手", "fourth move"),
+    "phase.move6": ("第六手", "sixth move"),
     "phase.play": ("行棋", "play"),
     "phase.over": ("已结束", "over"),
     "phase.waiting": ("等待入座", "waiting for the players"),
@@ -164,6 +246,39 @@ _T: dict[str, tuple[str, str]] = {
     "tiebreak.board_1_points": ("第一台局分", "Board 1 points"),
     "tiebreak.board_2_points": ("第二台局分", "Board 2 points"),
     "tiebreak.board_3_points": ("第三台局分", "Board 3 points"),
+}
+
+
+_ZH_NUMBERS = dict(enumerate("一二三四五六七八九", start=1))
+
+#: the 26 openings of the professional rules by code: Chinese and international names
+OPENINGS: dict[str, tuple[str, str]] = {
+    "D1": ("寒星", "Kansei"),
+    "D2": ("溪月", "Keigetsu"),
+    "D3": ("疏星", "Sosei"),
+    "D4": ("花月", "Kagetsu"),
+    "D5": ("残月", "Zangetsu"),
+    "D6": ("雨月", "Ugetsu"),
+    "D7": ("金星", "Kinsei"),
+    "D8": ("松月", "Shogetsu"),
+    "D9": ("丘月", "Kyugetsu"),
+    "D10": ("新月", "Shingetsu"),
+    "D11": ("瑞星", "Zuisei"),
+    "D12": ("山月", "Sangetsu"),
+    "D13": ("游星", "Yusei"),
+    "I1": ("长星", "Chosei"),
+    "I2": ("峡月", "Kyogetsu"),
+    "I3": ("恒星", "Kosei"),
+    "I4": ("水月", "Suigetsu"),
+    "I5": ("流星", "Ryusei"),
+    "I6": ("云月", "Ungetsu"),
+    "I7": ("浦月", "Hogetsu"),
+    "I8": ("岚月", "Rangetsu"),
+    "I9": ("银月", "Gingetsu"),
+    "I10": ("明星", "Meisei"),
+    "I11": ("斜月", "Shagetsu"),
+    "I12": ("名月", "Meigetsu"),
+    "I13": ("彗星", "Suisei"),
 }
 
 
@@ -188,6 +303,22 @@ class Words:
         if value is None or value == "":
             return "—"
         return self.t(f"{group}.{value}")
+
+    def opening(self, code: str | None, name: str | None) -> str:
+        """One of the 26 openings by its code (D1..D13 direct, I1..I13 indirect)."""
+        pair = OPENINGS.get(code or "")
+        return pair[self._i] if pair else "—"
+
+    def title(self, title: str | None) -> str:
+        """A title by place (AWD-5) such as ``2d`` (two-dan) or ``3k`` (three-kyu)."""
+        if not title or len(title) < 2 or not title[:-1].isdigit() or title[-1] not in "dk":
+            return "—"
+        n, unit = int(title[:-1]), title[-1]
+        if self.lang == "en":
+            return f"{n}-{'dan' if unit == 'd' else 'kyu'}"
+        if unit == "d" and n == 1:
+            return "初段"
+        return f"{_ZH_NUMBERS.get(n, str(n))}{'段' if unit == 'd' else '级'}"
 
     def tiebreak(self, name: str, order: list[str]) -> str:
         # SZ online calls the Buchholz 小分 and its sum 小小分 (PAIR-7); elsewhere it is 对手分

@@ -22,6 +22,10 @@ class PortalSettings(BaseSettings):
     #: seconds a call to a service may take before the page says the service is unavailable
     upstream_timeout_s: float = Field(default=5.0, gt=0, le=60, alias="PORTAL_UPSTREAM_TIMEOUT_S")
 
+    #: seconds a game's upstream stream stays open after its last viewer left (a reload or a
+    #: viewer coming back finds it still there)
+    feed_linger_s: float = Field(default=30.0, ge=0, le=3600, alias="PORTAL_FEED_LINGER_S")
+
     def base_urls(self) -> dict[str, str]:
         return {
             "registration": self.registration_url,

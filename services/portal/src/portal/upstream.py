@@ -7,11 +7,13 @@ page shows exactly what any API client would see.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any
 
 import httpx
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp
 
 
 class UpstreamError(Exception):
@@ -24,6 +26,16 @@ class UpstreamError(Exception):
         self.code = code
 
 
+def error_code(response: httpx.Response) -> str:
+    """The ``error.code`` of the platform's common error body, or ""."""
+    try:
+        body = response.json()
+    except ValueError:
+        return ""
+    error = body.get("error") if isinstance(body, dict) else None
+    return str(error.get("code", "")) if isinstance(error, dict) else ""
+
+
 class Upstream:
     def __init__(
         self, clients: Mapping[str, httpx.AsyncClient], api_key: str, apps: Mapping[str, ASGIApp] | None = None
@@ -33,6 +45,8 @@ class Upstream:
         #: embedded mode: the service apps themselves, for streams (httpx's ASGI transport
         #: buffers a whole response, so a never-ending event stream is passed through as ASGI)
         self.apps = dict(apps or {})
+        #: called before the clients close (the live feeds reading streams through them)
+        self.on_close: list[Callable[[], Awaitable[None]]] = []
 
     @classmethod
     def over_http(cls, base_urls: Mapping[str, str], api_key: str, timeout_s: float) -> Upstream:
@@ -52,22 +66,25 @@ class Upstream:
         return cls(clients, api_key, apps)
 
     async def aclose(self) -> None:
+        for hook in self.on_close:
+            await hook()
         for c in self.clients.values():
             await c.aclose()
 
-    async def get(self, service: str, path: str, params: Mapping[str, Any] | None = None) -> Any:
+    async def _get(self, service: str, path: str, params: Mapping[str, Any] | None) -> httpx.Response:
         try:
             r = await self.clients[service].get(path, params=params, headers={"x-api-key": self.api_key})
         except httpx.HTTPError as exc:
             raise UpstreamError(service, 503, type(exc).__name__) from exc
         if r.status_code >= 400:
-            code = ""
-            try:
-                code = r.json().get("error", {}).get("code", "")
-            except ValueError:
-                pass
-            raise UpstreamError(service, r.status_code, code)
-        return r.json()
+            raise UpstreamError(service, r.status_code, error_code(r))
+        return r
+
+    async def get(self, service: str, path: str, params: Mapping[str, Any] | None = None) -> Any:
+        return (await self._get(service, path, params)).json()
+
+    async def get_text(self, service: str, path: str, params: Mapping[str, Any] | None = None) -> str:
+        return (await self._get(service, path, params)).text
 
     async def optional(self, service: str, path: str, params: Mapping[str, Any] | None = None) -> Any:
         """The answer, or None when the service says 404 (not published yet, not paired yet)."""
@@ -78,80 +95,87 @@ class Upstream:
                 return None
             raise
 
-    def stream_app(self, service: str, path: str, query: bytes, last_event_id: str | None) -> ASGIApp:
-        """An ASGI app answering with the service's event stream at ``path``."""
-        headers = [(b"x-api-key", self.api_key.encode()), (b"accept", b"text/event-stream")]
-        if last_event_id:
-            headers.append((b"last-event-id", last_event_id.encode("latin-1")))
+    @contextlib.asynccontextmanager
+    async def open_stream(self, service: str, path: str, query: str) -> AsyncIterator[AsyncIterator[bytes]]:
+        """The service's never-ending answer at ``path`` as byte chunks (a game's event stream)."""
+        headers = {"x-api-key": self.api_key, "accept": "text/event-stream"}
         if service in self.apps:
-            return _PassThrough(self.apps[service], path, query, headers)
-        return _HttpStream(self.clients[service], path, query, headers)
-
-
-class _PassThrough:
-    """The request handed to a mounted service app as if it had come to it directly."""
-
-    def __init__(self, app: ASGIApp, path: str, query: bytes, headers: list[tuple[bytes, bytes]]) -> None:
-        self.app, self.path, self.query, self.headers = app, path, query, headers
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        inner = {
-            **scope,
-            "path": self.path,
-            "raw_path": self.path.encode(),
-            "root_path": "",
-            "query_string": self.query,
-            "headers": self.headers,
-        }
-        await self.app(inner, receive, send)
-
-
-class _HttpStream:
-    """The service's stream relayed chunk by chunk (distributed mode)."""
-
-    def __init__(self, client: httpx.AsyncClient, path: str, query: bytes, headers: list[tuple[bytes, bytes]]) -> None:
-        self.client, self.path, self.query, self.headers = client, path, query, headers
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        url = self.path + ("?" + self.query.decode("latin-1") if self.query else "")
-        req = self.client.build_request(
-            "GET",
-            url,
-            headers=[(k.decode(), v.decode("latin-1")) for k, v in self.headers],
-            timeout=httpx.Timeout(None, connect=5.0),
-        )
-        try:
-            r = await self.client.send(req, stream=True)
-        except httpx.HTTPError:
-            await _plain(send, 503, b"the game stream is unavailable")
+            async with _asgi_stream(self.apps[service], path, query, headers) as chunks:
+                yield chunks
             return
+        client = self.clients[service]
+        request = client.build_request(
+            "GET", path + ("?" + query if query else ""), headers=headers, timeout=httpx.Timeout(None, connect=5.0)
+        )
+        response = await client.send(request, stream=True)
         try:
-            await send(
-                {
-                    "type": "http.response.start",
-                    "status": r.status_code,
-                    "headers": [
-                        (b"content-type", r.headers.get("content-type", "text/plain").encode()),
-                        (b"cache-control", b"no-cache"),
-                        (b"x-accel-buffering", b"no"),
-                    ],
-                }
-            )
-            async for chunk in _chunks(r):
-                await send({"type": "http.response.body", "body": chunk, "more_body": True})
-            await send({"type": "http.response.body", "body": b""})
+            if response.status_code != 200:
+                raise UpstreamError(service, response.status_code)
+            yield response.aiter_raw()
         finally:
-            await r.aclose()
+            await response.aclose()
 
 
-async def _chunks(r: httpx.Response) -> AsyncIterator[bytes]:
+@contextlib.asynccontextmanager
+async def _asgi_stream(
+    app: ASGIApp, path: str, query: str, headers: Mapping[str, str]
+) -> AsyncIterator[AsyncIterator[bytes]]:
+    """A GET handed to a mounted app in-process, its body read chunk by chunk as it is sent
+    (httpx's ASGI transport would wait for the end of a stream that does not end)."""
+    chunks: asyncio.Queue[bytes | None] = asyncio.Queue()
+    gone = asyncio.Event()
+    status: list[int] = []
+    started = asyncio.Event()
+
+    async def receive() -> dict[str, Any]:
+        await gone.wait()
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        if message["type"] == "http.response.start":
+            status.append(message["status"])
+            started.set()
+        elif message["type"] == "http.response.body":
+            if message.get("body"):
+                await chunks.put(message["body"])
+            if not message.get("more_body"):
+                await chunks.put(None)
+
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "root_path": "",
+        "query_string": query.encode("latin-1"),
+        "headers": [(k.encode(), v.encode("latin-1")) for k, v in headers.items()],
+        "client": ("127.0.0.1", 0),
+        "server": ("portal", 80),
+    }
+
+    async def run() -> None:
+        try:
+            await app(scope, receive, send)  # type: ignore[arg-type]
+        finally:
+            started.set()
+            await chunks.put(None)
+
+    task = asyncio.create_task(run())
     try:
-        async for chunk in r.aiter_raw():
-            yield chunk
-    except httpx.HTTPError:
-        return
+        await started.wait()
+        if not status or status[0] != 200:
+            raise UpstreamError("gameplay", status[0] if status else 503)
 
+        async def body() -> AsyncIterator[bytes]:
+            while (chunk := await chunks.get()) is not None:
+                yield chunk
 
-async def _plain(send: Send, status: int, body: bytes) -> None:
-    await send({"type": "http.response.start", "status": status, "headers": [(b"content-type", b"text/plain")]})
-    await send({"type": "http.response.body", "body": body})
+        yield body()
+    finally:
+        gone.set()
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task

@@ -108,12 +108,13 @@ class ScoringConfig(_Model):
     def _ordered(self) -> ScoringConfig:
         if not (self.win > self.draw >= self.loss):
             raise ValueError("points must satisfy win > draw >= loss")
-        match = (self.match_win, self.match_draw, self.match_loss)
-        if any(m is not None for m in match):
-            if any(m is None for m in match):
-                raise ValueError("give all of match_win, match_draw, match_loss or none")
-            if not (self.match_win > self.match_draw >= self.match_loss):
-                raise ValueError("match points must satisfy win > draw >= loss")
+        match_win, match_draw, match_loss = self.match_win, self.match_draw, self.match_loss
+        if match_win is None and match_draw is None and match_loss is None:
+            return self
+        if match_win is None or match_draw is None or match_loss is None:
+            raise ValueError("give all of match_win, match_draw, match_loss or none")
+        if not (match_win > match_draw >= match_loss):
+            raise ValueError("match points must satisfy win > draw >= loss")
         return self
 
 

@@ -311,7 +311,7 @@ class RabbitEventBus:
     def _to_message(incoming: AbstractIncomingMessage, *, dead: bool = False) -> Message:
         raw = incoming.headers or {}
         count = raw.get("x-delivery-count")
-        redeliveries = int(count) if count is not None else (1 if incoming.redelivered else 0)
+        redeliveries = int(count) if isinstance(count, int | str) else (1 if incoming.redelivered else 0)
         headers = {k: v.decode() if isinstance(v, bytes) else str(v) for k, v in raw.items() if not k.startswith("x-")}
         # dead letters carry the DLX routing key; the event type travels in ``type``
         routing_key = incoming.type if (dead and incoming.type) else incoming.routing_key

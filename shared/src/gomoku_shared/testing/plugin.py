@@ -26,8 +26,9 @@ import shlex
 import subprocess
 import threading
 import uuid
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 
@@ -178,7 +179,7 @@ _db_counter = itertools.count(1)
 _ns_counter = itertools.count(1)
 
 
-def _in_thread(fn: Callable[[], Awaitable[None]]) -> None:
+def _in_thread(fn: Callable[[], Coroutine[Any, Any, object]]) -> None:
     """Run a coroutine function on a private event loop (from sync teardown code)."""
     errors: list[BaseException] = []
 

@@ -248,7 +248,7 @@ def qualification_rule(sec: ec.SectionConfig) -> QualificationRule | None:
     if sec.gender in ("male", "female") and sec.gender in q.to_section:
         # a single-gender section goes to its gender's target unless it was merged (REG-12:
         # the merged section's standings carry rank_by_gender and each gender is selected)
-        targets[None] = q.to_section[sec.gender]  # type: ignore[index]
+        targets[None] = q.to_section[sec.gender]
     elif len(set(q.to_section.values())) == 1:
         targets[None] = next(iter(q.to_section.values()))
     return QualificationRule(

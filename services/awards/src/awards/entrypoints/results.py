@@ -27,7 +27,7 @@ router = APIRouter(prefix="/v1/events", tags=["results"])
 EventCode = Annotated[str, Path(min_length=1, max_length=100, description="event code, e.g. da-2023")]
 SectionId = Annotated[str, Path(min_length=1, max_length=100, description="section id, e.g. open")]
 RevisionQ = Annotated[int | None, Query(ge=1, le=10_000, description="a given publication (default: current)")]
-CSV = {200: {"content": {"text/csv": {}}, "description": "CSV (UTF-8, header row)"}}
+CSV: dict[int | str, dict[str, Any]] = {200: {"content": {"text/csv": {}}, "description": "CSV (UTF-8, header row)"}}
 
 
 async def _repo(request: Request) -> AsyncIterator[AwardsRepository]:
@@ -122,20 +122,20 @@ def _fields(model: type[s._Out]) -> list[str]:
 async def event_status(event_code: EventCode, repo: Repo) -> s.EventStatus:
     row = await _event(repo, event_code)
     results = await repo.current_results(event_code)
-    pubs: dict[str, Publication] = {}
-    for pub in await repo.publications(event_code):
-        pubs[pub.section_id] = pub  # ordered by revision: the last is current
+    current: dict[str, Publication] = {}
+    for stored in await repo.publications(event_code):
+        current[stored.section_id] = stored  # ordered by revision: the last is current
     sections = []
-    for section_id in sorted(set(results) | set(pubs)):
-        pub = pubs.get(section_id)
-        res = results.get(section_id)
+    for section_id in sorted(set(results) | set(current)):
+        publication = current.get(section_id)
+        result = results.get(section_id)
         sections.append(
             s.SectionStatus(
                 section_id=section_id,
-                kind=pub.kind if pub else res.kind,
-                latest_result_revision=res.revision if res else None,
-                publication_revision=pub.revision if pub else None,
-                cancelled=pub.payload.get("cancelled") if pub else None,
+                kind=publication.kind if publication else results[section_id].kind,
+                latest_result_revision=result.revision if result else None,
+                publication_revision=publication.revision if publication else None,
+                cancelled=publication.payload.get("cancelled") if publication else None,
             )
         )
     return s.EventStatus(

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import Any, overload
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -34,14 +34,23 @@ from . import orm
 from .protection import DataProtector
 
 
-def aware(t: datetime | None) -> datetime | None:
-    if t is None:
+@overload
+def aware(moment: datetime) -> datetime: ...
+@overload
+def aware(moment: None) -> None: ...
+def aware(moment: datetime | None) -> datetime | None:
+    """A stored time with its zone (SQLite hands naive UTC times back)."""
+    if moment is None:
         return None
-    return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-def utc(t: datetime | None) -> datetime | None:
-    return None if t is None else aware(t).astimezone(UTC)
+@overload
+def utc(moment: datetime) -> datetime: ...
+@overload
+def utc(moment: None) -> None: ...
+def utc(moment: datetime | None) -> datetime | None:
+    return None if moment is None else aware(moment).astimezone(UTC)
 
 
 # --------------------------------------------------------------------------- decisions
@@ -95,10 +104,21 @@ def as_stored(e: Entry) -> Entry:
     ins = e.insurance
     if ins.document_ref is not None and ins.document_ref != "[protected]":
         ins = InsuranceConfirmation(ins.confirmed, "[protected]")
-    w = e.withdrawal
-    if w is not None:
-        w = Withdrawal(utc(w.at), w.reason, "[protected]" if w.proof_ref else None, w.refund_requested)
-    return replace(e, received_at=utc(e.received_at), checked_in_at=utc(e.checked_in_at), insurance=ins, withdrawal=w)
+    withdrawal = e.withdrawal
+    if withdrawal is not None:
+        withdrawal = Withdrawal(
+            utc(withdrawal.at),
+            withdrawal.reason,
+            "[protected]" if withdrawal.proof_ref else None,
+            withdrawal.refund_requested,
+        )
+    return replace(
+        e,
+        received_at=utc(e.received_at),
+        checked_in_at=utc(e.checked_in_at),
+        insurance=ins,
+        withdrawal=withdrawal,
+    )
 
 
 @dataclass(frozen=True)
@@ -139,10 +159,13 @@ def _copy_meta(m: EntryMeta) -> EntryMeta:
 async def lock_event(session: AsyncSession, code: str) -> bool:
     """Serialise commands on one event: the first statement of the transaction is a write
     on the event row (row lock on PostgreSQL, the database write lock on SQLite)."""
-    res = await session.execute(
-        sa.update(orm.events).where(orm.events.c.code == code).values(lock_version=orm.events.c.lock_version + 1)
+    locked = await session.execute(
+        sa.update(orm.events)
+        .where(orm.events.c.code == code)
+        .values(lock_version=orm.events.c.lock_version + 1)
+        .returning(orm.events.c.code)
     )
-    return res.rowcount == 1
+    return locked.scalar_one_or_none() is not None
 
 
 async def lock_writes(session: AsyncSession) -> None:
@@ -299,10 +322,13 @@ async def delete_entries(session: AsyncSession, ids: list[str]) -> None:
 def person_from_row(r, protector: DataProtector, *, decrypt: bool = False) -> Person:
     """A domain Person. The ID number is decrypted only when `decrypt` (the domain needs to
     know one exists, not its value); otherwise it carries the masked form."""
-    idn = None
+    id_number = None
     if r.id_number_enc:
-        idn = IdNumber(protector.decrypt(r.id_number_enc) if decrypt else r.id_number_masked)
-    return Person(r.id, r.name, r.gender, r.birth_date, idn, r.citizenship, r.registered_unit_id)
+        shown = protector.decrypt(r.id_number_enc) if decrypt else r.id_number_masked
+        if shown is None:
+            raise ValueError(f"person {r.id}: an encrypted ID number without its masked form")
+        id_number = IdNumber(shown)
+    return Person(r.id, r.name, r.gender, r.birth_date, id_number, r.citizenship, r.registered_unit_id)
 
 
 async def people_rows(session: AsyncSession, code: str, ids: list[str] | None = None) -> dict[str, Any]:

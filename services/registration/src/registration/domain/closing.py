@@ -17,7 +17,7 @@ from datetime import datetime, time
 from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
-from gomoku_shared.event_config import EventConfig, SectionConfig
+from gomoku_shared.event_config import EventConfig, FormatKind, SectionConfig
 
 from .model import Decision, Entry, EntryStatus, Outcome, Person, Unit
 
@@ -26,7 +26,7 @@ from .model import Decision, Entry, EntryStatus, Outcome, Person, Unit
 class FormatChoice:
     """The arbiter's choice where the preset leaves it open ("赛制、轮数视参赛人数而定")."""
 
-    kind: Literal["swiss", "round_robin"]
+    kind: FormatKind
     rounds: int | None = None
 
 
@@ -40,19 +40,22 @@ class FieldEntry:
     admitted_by: str | None = None
 
 
+ClosedStatus = Literal["ready", "merged", "cancelled", "scored"]
+
+
 @dataclass(frozen=True)
 class ClosedSection:
     stage_id: str
     section_id: str
     #: ready: will be played; merged: folded into `merged_into`; cancelled; scored: a team
     #: section computed from individual results (nothing to pair)
-    status: Literal["ready", "merged", "cancelled", "scored"]
+    status: ClosedStatus
     entries: tuple[FieldEntry, ...]
     reason: str
     merged_from: tuple[str, ...] = ()
     merged_into: str | None = None
     rank_genders_separately: bool = False
-    format: Literal["swiss", "round_robin"] | None = None
+    format: FormatKind | None = None
     rounds: int | None = None
     decisions: tuple[Decision, ...] = field(default_factory=tuple)
 
@@ -76,30 +79,34 @@ def _field(entries: Sequence[Entry], section_id: str) -> list[FieldEntry]:
     ]
 
 
-def choose_format(section: SectionConfig, n: int, choice: FormatChoice | None = None) -> tuple[str | None, int | None]:
-    """PAIR-1: the format and number of rounds for a field of n entrants (None = undecided)."""
-    fmt = section.format
-    if fmt is None:
+def choose_format(
+    section: SectionConfig, entrants: int, choice: FormatChoice | None = None
+) -> tuple[FormatKind | None, int | None]:
+    """PAIR-1: the format and number of rounds for a field of `entrants` (None = undecided)."""
+    rules = section.format
+    if rules is None:
         return None, None
-    if fmt.choice == "fixed":
-        kind = fmt.allowed[0]
-    elif fmt.choice == "by_entries":
-        kind = "round_robin" if n <= (fmt.round_robin_max_entries or 0) else "swiss"
+    kind: FormatKind | None
+    if rules.choice == "fixed":
+        kind = rules.allowed[0]
+    elif rules.choice == "by_entries":
+        kind = "round_robin" if entrants <= (rules.round_robin_max_entries or 0) else "swiss"
     else:
         kind = choice.kind if choice else None
     if kind is None:
         return None, None
-    if kind not in fmt.allowed:
-        raise ValueError(f"{section.id}: format {kind!r} not allowed ({fmt.allowed})")
+    if kind not in rules.allowed:
+        raise ValueError(f"{section.id}: format {kind!r} not allowed ({rules.allowed})")
+    rounds: int | None
     if choice and choice.rounds:
         rounds = choice.rounds
     elif kind == "round_robin":
         # a field too small to play is cancelled at closing; its rules still need a round count
-        rounds = max(n - 1 if n % 2 == 0 else n, 1)
+        rounds = max(entrants - 1 if entrants % 2 == 0 else entrants, 1)
     else:
-        rounds = fmt.rounds
-    if rounds is not None and fmt.max_rounds is not None and kind == "swiss":
-        rounds = min(rounds, fmt.max_rounds)
+        rounds = rules.rounds
+    if rounds is not None and rules.max_rounds is not None and kind == "swiss":
+        rounds = min(rounds, rules.max_rounds)
     return kind, rounds
 
 
@@ -173,7 +180,7 @@ def close_stage(
                 members = fields[sec.id] + fields[partner.id]
                 host = ready_or_cancel(sec, members, (sec.id, partner.id), note)
                 out[sec.id] = host
-                status = "cancelled" if host.status == "cancelled" else "merged"
+                status: ClosedStatus = "cancelled" if host.status == "cancelled" else "merged"
                 out[partner.id] = ClosedSection(
                     stage.id,
                     partner.id,
@@ -265,22 +272,22 @@ def section_closed_payload(
     sec = event.section(closed.section_id)
     tz = ZoneInfo(event.timezone)
     start = datetime.combine(event.section_start(sec.id), time(0, 0), tzinfo=tz)
-    entrants = []
+    entrants: list[dict[str, Any]] = []
     for fe in closed.entries:
         members = [people[pid] for pid in fe.person_ids]
         unit = units.get(fe.unit_id) if fe.unit_id else None
         unit_name = unit.name if unit else fe.unit_id
         attrs = {"origin_section": fe.origin_section, "admitted_by": fe.admitted_by}
         if sec.kind == "individual":
-            p = members[0]
+            player = members[0]
             entrants.append(
                 {
                     "entrant_id": fe.entry_id,
-                    "name": p.name,
-                    "gender": p.gender,
+                    "name": player.name,
+                    "gender": player.gender,
                     "unit": unit_name,
-                    "birth_date": p.birth_date.isoformat(),
-                    "attributes": {**attrs, "player_id": p.id},
+                    "birth_date": player.birth_date.isoformat(),
+                    "attributes": {**attrs, "player_id": player.id},
                 }
             )
         else:

@@ -210,16 +210,16 @@ def _option(
         if unit is None:
             return _OptionResult(Outcome.REFUSED, "employment proof needs a registering unit")
         need = opt.min_employment_months or 0
-        jobs = [
-            e
-            for e in evidence
-            if e.kind is EvidenceKind.EMPLOYMENT
-            and e.person_id == pid
-            and _usable(e, mode)
-            and e.employer_unit_id == unit.id
-            and e.employed_since
+        employed_since = [
+            item.employed_since
+            for item in evidence
+            if item.kind is EvidenceKind.EMPLOYMENT
+            and item.person_id == pid
+            and _usable(item, mode)
+            and item.employer_unit_id == unit.id
+            and item.employed_since is not None
         ]
-        best = max((_full_months_between(e.employed_since, as_of) for e in jobs), default=None)
+        best = max((_full_months_between(since, as_of) for since in employed_since), default=None)
         if best is None:
             return _OptionResult(Outcome.REFUSED, f"no {_qual(mode)}proof of employment with {unit.name}")
         if best < need:
@@ -424,16 +424,18 @@ def evaluate_player(
 PENDING_EVIDENCE = "pending_evidence"
 
 
-def pending_evidence_decision(clause: EligibilityClause, person_id: str) -> Decision:
+def pending_evidence_decision(clause: EligibilityClause, person_id: str | None) -> Decision:
     """REG-18: admitted on declared evidence an arbiter has not approved yet; says by when it
     must be approved and what happens otherwise (the clause's `pending_evidence`)."""
-    pe = clause.pending_evidence
+    pending = clause.pending_evidence
+    if pending is None:
+        raise ValueError(f"clause {clause.id} admits no pending evidence")
     return Decision(
         "REG-18",
         f"{clause.id}/{PENDING_EVIDENCE}",
         Outcome.ADMITTED,
         f"admitted on declared evidence not yet approved: it must be approved before "
-        f"{pe.approve_by.isoformat()}; otherwise {pe.note}",
+        f"{pending.approve_by.isoformat()}; otherwise {pending.note}",
         person_id,
     )
 

@@ -47,11 +47,15 @@ class SeededList:
     substitutes: tuple[str, ...] = ()
 
 
+#: how a player reached a place in the next stage (REG-7)
+PlaceVia = Literal["qualified", "substitute", "seeded", "seeded_substitute"]
+
+
 @dataclass(frozen=True)
 class StagePlace:
     person_id: str
     to_section: str
-    via: Literal["qualified", "substitute", "seeded", "seeded_substitute"]
+    via: PlaceVia
     source: str  # source section id or seeded source name
     place: int  # place in the source ranking (substitutes continue after the qualifiers)
     decisions: tuple[Decision, ...] = ()
@@ -173,43 +177,51 @@ class _StageBuilder:
         self.passed: list[PassedOver] = []
         self.unfilled: dict[str, int] = {}
 
-    def fill_seeded(self, sl: SeededList) -> None:
-        self.event.section(sl.to_section)  # KeyError for an unknown section
+    def fill_seeded(self, seeded: SeededList) -> None:
+        self.event.section(seeded.to_section)  # KeyError for an unknown section
         filled = 0
-        order = [(pid, "seeded", i + 1) for i, pid in enumerate(sl.qualifiers)] + [
-            (pid, "seeded_substitute", len(sl.qualifiers) + i + 1) for i, pid in enumerate(sl.substitutes)
+        order: list[tuple[str, PlaceVia, int]] = [
+            (pid, "seeded", index + 1) for index, pid in enumerate(seeded.qualifiers)
+        ] + [
+            (pid, "seeded_substitute", len(seeded.qualifiers) + index + 1)
+            for index, pid in enumerate(seeded.substitutes)
         ]
         for pid, via, place in order:
-            if filled >= len(sl.qualifiers):
+            if filled >= len(seeded.qualifiers):
                 break
-            if self.consider(pid, sl.to_section, via, sl.source, place, None):
+            if self.consider(pid, seeded.to_section, via, seeded.source, place, None):
                 filled += 1
-        if filled < len(sl.qualifiers):
-            self.unfilled[f"{sl.source}->{sl.to_section}"] = len(sl.qualifiers) - filled
+        if filled < len(seeded.qualifiers):
+            self.unfilled[f"{seeded.source}->{seeded.to_section}"] = len(seeded.qualifiers) - filled
 
-    def fill_cohort(self, c: QualifierList) -> None:
-        src = self.event.section(c.section_id)
+    def fill_cohort(self, cohort: QualifierList) -> None:
+        src = self.event.section(cohort.section_id)
         rule = src.qualification
         if rule is None or rule.to_stage != self.stage_id:
-            raise RegistrationError(f"section {c.section_id} does not qualify into {self.stage_id}")
-        gender = c.gender or (src.gender if src.gender != "mixed" else None)
+            raise RegistrationError(f"section {cohort.section_id} does not qualify into {self.stage_id}")
+        gender = cohort.gender or (src.gender if src.gender != "mixed" else None)
         if gender is None or gender not in rule.to_section:
-            raise RegistrationError(f"cohort of {c.section_id} needs a gender with a destination")
+            raise RegistrationError(f"cohort of {cohort.section_id} needs a gender with a destination")
         to_section = rule.to_section[gender]
-        slots = min(rule.top, len(c.qualifiers) + len(c.substitutes))
-        order = [(pid, "qualified", i + 1) for i, pid in enumerate(c.qualifiers[: rule.top])] + [
-            (pid, "substitute", rule.top + i + 1) for i, pid in enumerate(c.substitutes[: rule.substitutes])
+        slots = min(rule.top, len(cohort.qualifiers) + len(cohort.substitutes))
+        order: list[tuple[str, PlaceVia, int]] = [
+            (pid, "qualified", index + 1) for index, pid in enumerate(cohort.qualifiers[: rule.top])
+        ] + [
+            (pid, "substitute", rule.top + index + 1)
+            for index, pid in enumerate(cohort.substitutes[: rule.substitutes])
         ]
         filled = 0
         for pid, via, place in order:
             if filled >= slots:
                 break
-            if self.consider(pid, to_section, via, c.section_id, place, src.track):
+            if self.consider(pid, to_section, via, cohort.section_id, place, src.track):
                 filled += 1
         if filled < rule.top:
-            self.unfilled[f"{c.section_id}/{gender}->{to_section}"] = rule.top - filled
+            self.unfilled[f"{cohort.section_id}/{gender}->{to_section}"] = rule.top - filled
 
-    def consider(self, pid: str, to_section: str, via: str, source: str, place: int, src_track: str | None) -> bool:
+    def consider(
+        self, pid: str, to_section: str, via: PlaceVia, source: str, place: int, src_track: str | None
+    ) -> bool:
         """Place the player if eligible (REG-7); else record why the place passed on."""
         event, stage_id = self.event, self.stage_id
         person = self.people.get(pid)

@@ -39,7 +39,8 @@ class IdNumber:
     def __repr__(self) -> str:
         return f"IdNumber({self.masked!r})"
 
-    __str__ = lambda self: self.masked  # noqa: E731
+    def __str__(self) -> str:
+        return self.masked
 
     def __format__(self, spec: str) -> str:
         return format(self.masked, spec)

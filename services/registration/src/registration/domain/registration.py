@@ -394,8 +394,8 @@ class EventRegistration:
             marks = (
                 tuple(d for d in fresh if is_pending_evidence_decision(d)) if e.status is EntryStatus.ACCEPTED else ()
             )
-            kept = tuple(d for d in e.decisions if not is_pending_evidence_decision(d))
-            new = replace(e, decisions=kept + marks)
+            unmarked = tuple(d for d in e.decisions if not is_pending_evidence_decision(d))
+            new = replace(e, decisions=unmarked + marks)
             return self._store_if_changed(e, new)
         waiting = e.status is EntryStatus.WAITLISTED
         kept = [d for d in e.decisions if d.rule not in ELIGIBILITY_RULES or d.clause.startswith("arbiter/")]
@@ -473,13 +473,13 @@ class EventRegistration:
     def _still_unapproved(self, decisions: Iterable[Decision]) -> tuple[Decision, ...]:
         """REG-18: an arbiter admitted an entry whose evidence is still pending (the wildcard):
         where the clause says the evidence must still be approved, the entry says so."""
-        out = []
-        for d in decisions:
-            if d.outcome is Outcome.PENDING and d.rule in RESIDENCY_RULES:
-                clause = self.config.clause(d.clause.split("/")[0])
+        marks = []
+        for decision in decisions:
+            if decision.outcome is Outcome.PENDING and decision.rule in RESIDENCY_RULES:
+                clause = self.config.clause(decision.clause.split("/")[0])
                 if clause.pending_evidence is not None:
-                    out.append(pending_evidence_decision(clause, d.person_id))
-        return tuple(out)
+                    marks.append(pending_evidence_decision(clause, decision.person_id))
+        return tuple(marks)
 
     def _store_if_changed(self, old: Entry, new: Entry) -> Entry | None:
         if new.status is old.status and set(new.decisions) == set(old.decisions):

@@ -82,7 +82,12 @@ async def _command(
     body: Any = None,
 ) -> JSONResponse:
     """One command on one event (locked, loaded, visible to the caller as `EventCommand`)."""
-    return await _run(request, principal, code, lambda _uow, cmd: fn(cmd), status=status, body=body)
+
+    async def on_event(_uow: RegistrationUnitOfWork, cmd: EventCommand | None) -> Any:
+        assert cmd is not None, "_run loads the command of every call that names an event"
+        return await fn(cmd)
+
+    return await _run(request, principal, code, on_event, status=status, body=body)
 
 
 async def _run(

@@ -138,20 +138,28 @@ class EventCommand:
 
     # ---- units
 
-    async def unit_for(self, ref: str | None, *, create: bool = True) -> Unit | None:
+    async def unit_for(self, ref: str | None) -> Unit | None:
         """A unit by id or by name (own units for a partner); created on first use."""
         if ref is None:
             return None
-        mine = [r for r in self.units.values() if may_see(self.principal, r.partner_id)]
-        for r in mine:
-            if r.id == ref:
-                return repo.unit_from_row(r)
-        for r in mine:
-            if r.name == ref:
-                return repo.unit_from_row(r)
-        if not create:
+        return self._visible_unit(ref) or await self.create_unit(s.UnitIn(name=ref))
+
+    def existing_unit(self, ref: str) -> Unit:
+        """A unit by id or by name (own units for a partner) that must exist already."""
+        unit = self._visible_unit(ref)
+        if unit is None:
             raise NotFound("unknown_unit", f"no unit {ref!r}")
-        return await self.create_unit(s.UnitIn(name=ref))
+        return unit
+
+    def _visible_unit(self, ref: str) -> Unit | None:
+        mine = [row for row in self.units.values() if may_see(self.principal, row.partner_id)]
+        for row in mine:
+            if row.id == ref:
+                return repo.unit_from_row(row)
+        for row in mine:
+            if row.name == ref:
+                return repo.unit_from_row(row)
+        return None
 
     async def create_unit(self, body: s.UnitIn) -> Unit:
         seq = len(self.units) + 1

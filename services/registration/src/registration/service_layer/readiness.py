@@ -28,6 +28,7 @@ def _expected(config: EventConfig, stage: StageConfig, feeder_row) -> set[tuple[
         if q is None or q.to_stage != stage.id:
             continue
         merged = summary.get("merged_from") or []
+        genders: set[str]
         if len(merged) > 1:
             genders = {config.section(m).gender for m in merged}
         elif sec.gender == "mixed":
@@ -53,7 +54,7 @@ async def stage_status(
     elif st.entry == "registration":
         info["status"] = "open"
     else:
-        expected = _expected(config, st, rows.get(st.fed_by))
+        expected = _expected(config, st, rows.get(st.fed_by) if st.fed_by is not None else None)
         reported = {(r.section_id, r.target_section_id) for r in await events.qualifier_lists(config.id, stage_id)}
         if expected is None:
             info["status"] = "awaiting_qualifiers"

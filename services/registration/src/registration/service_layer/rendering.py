@@ -3,7 +3,7 @@ events, evidence, change requests and units. Pure functions of domain objects an
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gomoku_shared.event_config import EventConfig
@@ -35,13 +35,19 @@ def pending_evidence_view(config: EventConfig, e: Entry) -> dict[str, Any] | Non
     marks = e.pending_evidence
     if not marks:
         return None
-    rules = [(d, config.clause(d.clause.rsplit("/", 1)[0]).pending_evidence) for d in marks]
+    rules = []
+    for mark in marks:
+        pending = config.clause(mark.clause.rsplit("/", 1)[0]).pending_evidence
+        if pending is not None:  # a REG-18 mark names a clause that admits pending evidence
+            rules.append((mark, pending))
+    if not rules:
+        return None
     return {
-        "approve_by": min(pe.approve_by for _, pe in rules).isoformat(),
+        "approve_by": min(pending.approve_by for _, pending in rules).isoformat(),
         "otherwise": rules[0][1].otherwise,
         "note": rules[0][1].note,
-        "players": sorted({d.person_id for d, _ in rules if d.person_id}),
-        "clauses": sorted({d.clause for d, _ in rules}),
+        "players": sorted({mark.person_id for mark, _ in rules if mark.person_id}),
+        "clauses": sorted({mark.clause for mark, _ in rules}),
     }
 
 
@@ -154,7 +160,7 @@ def change_view(r) -> dict[str, Any]:
     }
 
 
-def render_unit(r, reg, decisions: list[Decision] = ()) -> dict[str, Any]:
+def render_unit(r, reg, decisions: Sequence[Decision] = ()) -> dict[str, Any]:
     return {
         "unit_id": r.id,
         "name": r.name,

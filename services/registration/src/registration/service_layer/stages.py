@@ -17,6 +17,7 @@ from typing import Any
 from gomoku_shared.auth import Principal
 from gomoku_shared.contracts.events import EntryAccepted, EntryWithdrawn, QualifiersSelected
 from gomoku_shared.errors import Conflict, NotFound, Unprocessable
+from gomoku_shared.event_config import EventConfig
 
 from ..adapters import repository as repo
 from ..adapters.contract_mapping import entrant_for, event_id_for, section_closed
@@ -119,8 +120,8 @@ async def close_stage_cmd(cmd: EventCommand, stage_id: str, body: s.CloseIn) -> 
     except ValueError as exc:
         raise Unprocessable("invalid_format_choice", str(exc)) from None
     closed = cancel_unplayable(config, closed)
-    undecided = [
-        {"section_id": c.section_id, "entrants": c.size, "allowed": list(config.section(c.section_id).format.allowed)}
+    undecided: list[dict[str, Any]] = [
+        {"section_id": c.section_id, "entrants": c.size, "allowed": _allowed_formats(config, c.section_id)}
         for c in closed
         if c.status == "ready" and config.section(c.section_id).played and (c.format is None or c.rounds is None)
     ]
@@ -174,7 +175,7 @@ async def close_stage_cmd(cmd: EventCommand, stage_id: str, body: s.CloseIn) -> 
     ]
     # REG-18: entries playing on declared evidence nobody approved yet, and what that costs them
     pending = [
-        {"entry_id": e.id, "section_id": e.section_id, **pending_evidence_view(config, e)}
+        {"entry_id": e.id, "section_id": e.section_id, **(pending_evidence_view(config, e) or {})}
         for e in entries
         if e.pending_evidence
     ]
@@ -274,11 +275,19 @@ async def rebuild_if_ready(cmd: EventCommand, stage_id: str) -> bool:
     return True
 
 
+def _allowed_formats(config: EventConfig, section_id: str) -> list[str]:
+    rules = config.section(section_id).format
+    return list(rules.allowed) if rules is not None else []
+
+
 async def _qualifier_lists(cmd: EventCommand, stage_id: str) -> tuple[list[QualifierList], list[SeededList]]:
     """The stored qualifier lists of a stage in the feeder's section order (then by gender), and
     its seeded lists."""
     config = cmd.config
-    feeder = config.stage(config.stage(stage_id).fed_by)
+    fed_by = config.stage(stage_id).fed_by
+    if fed_by is None:
+        raise Unprocessable("stage_not_fed", f"stage {stage_id} is not fed by an earlier stage")
+    feeder = config.stage(fed_by)
     rows = await cmd.uow.events.qualifier_lists(cmd.code, stage_id)
     order = {sec.id: i for i, sec in enumerate(feeder.sections)}
     rows.sort(
@@ -292,8 +301,9 @@ async def _qualifier_lists(cmd: EventCommand, stage_id: str) -> tuple[list[Quali
     for r in rows:
         gender = r.gender
         if gender is None:
-            sec = config.section(r.section_id)
-            gender = next((g for g, t in sec.qualification.to_section.items() if t == r.target_section_id), None)
+            rule = config.section(r.section_id).qualification
+            destinations = rule.to_section.items() if rule is not None else ()
+            gender = next((g for g, target in destinations if target == r.target_section_id), None)
         cohorts.append(
             QualifierList(
                 r.section_id,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from gomoku_shared.errors import Unprocessable
@@ -32,13 +33,13 @@ async def add_unit(cmd: EventCommand, body: s.UnitIn) -> dict[str, Any]:
 
 
 async def add_official(cmd: EventCommand, unit_id: str, body: s.OfficialIn) -> dict[str, Any]:
-    unit = await cmd.unit_for(unit_id, create=False)
-    d = cmd.reg.add_official(unit, body.role, body.name, body.person_id)
-    if d.refused:
-        raise Unprocessable("official_refused", d.reason, repo.decision_to_json(d))
+    unit = cmd.existing_unit(unit_id)
+    decision = cmd.reg.add_official(unit, body.role, body.name, body.person_id)
+    if decision.refused:
+        raise Unprocessable("official_refused", decision.reason, repo.decision_to_json(decision))
     await cmd.save()
-    return unit_view(cmd, unit.id, [d])
+    return unit_view(cmd, unit.id, [decision])
 
 
-def unit_view(cmd: EventCommand, unit_id: str, decisions: list[Decision] = ()) -> dict[str, Any]:
+def unit_view(cmd: EventCommand, unit_id: str, decisions: Sequence[Decision] = ()) -> dict[str, Any]:
     return render_unit(cmd.units[unit_id], cmd.reg, decisions)

@@ -1,0 +1,287 @@
+"""Spectator fan-out: one upstream subscription per game per portal process, shared by all of
+the process's viewers of that game (issue 15, spectator scale).
+
+A ``GameFeed`` reads the gameplay service's event stream of one game once, keeps every event it
+has seen (a game has a few hundred), and hands each event, encoded once, to the queue of every
+viewer. A viewer who connects late or reconnects with ``Last-Event-ID`` gets the stored events
+after its sequence number from memory, then the live ones. Gameplay sees one stream per game
+whatever the number of viewers; the board a viewer's page fetches after an event comes from the
+feed's cached view, fetched once per change (``GameFeed.view``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+from typing import Any
+
+log = logging.getLogger("portal.fanout")
+
+#: opens the upstream stream of a game from a sequence number: an async context of byte chunks
+StreamOpener = Callable[[str, int], AbstractAsyncContextManager[AsyncIterator[bytes]]]
+ViewFetcher = Callable[[str], Awaitable[dict[str, Any]]]
+
+#: how many unsent events a viewer may fall behind before its stream is ended (it reconnects
+#: with Last-Event-ID and catches up from memory; a stuck client must not hold memory forever)
+VIEWER_BACKLOG = 512
+#: seconds before an upstream that failed is opened again
+RETRY_S = 0.5
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One Server-Sent Event, kept as the bytes every viewer is sent."""
+
+    kind: str
+    seq: int | None
+    wire: bytes
+    data: dict[str, Any]
+
+
+class SseParser:
+    """Server-Sent Events from a byte stream (the format of the WHATWG spec: fields per line,
+    an event ends at a blank line)."""
+
+    def __init__(self) -> None:
+        self._buffer = b""
+
+    def feed(self, chunk: bytes) -> list[tuple[str, str | None, str]]:
+        """(event, id, data) of every complete event in the bytes so far."""
+        self._buffer += chunk.replace(b"\r\n", b"\n")
+        events = []
+        while b"\n\n" in self._buffer:
+            block, self._buffer = self._buffer.split(b"\n\n", 1)
+            kind, event_id, data = "message", None, []
+            for line in block.decode("utf-8", "replace").split("\n"):
+                if not line or line.startswith(":"):
+                    continue
+                field, _, value = line.partition(":")
+                value = value[1:] if value.startswith(" ") else value
+                if field == "event":
+                    kind = value
+                elif field == "id":
+                    event_id = value
+                elif field == "data":
+                    data.append(value)
+            if data:
+                events.append((kind, event_id, "\n".join(data)))
+        return events
+
+
+def encode(kind: str, seq: int | None, data: str) -> bytes:
+    head = f"id: {seq}\n" if seq is not None else ""
+    return f"{head}event: {kind}\ndata: {data}\n\n".encode()
+
+
+class GameFeed:
+    def __init__(self, game_id: str, opener: StreamOpener, fetch_view: ViewFetcher, hub: FeedHub) -> None:
+        self.game_id = game_id
+        self._open = opener
+        self._fetch_view = fetch_view
+        self._hub = hub
+        self.frames: list[Frame] = []  # every stored event, in sequence order
+        self.viewers: set[asyncio.Queue[Frame | None]] = set()
+        self.finished = False
+        self.version = 0  # grows with every stored event: the cached view is stale when behind
+        self._view: dict[str, Any] | None = None
+        self._view_version = -1
+        self._view_lock = asyncio.Lock()
+        self._task: asyncio.Task[None] | None = None
+        self._linger: asyncio.TimerHandle | None = None
+
+    @property
+    def last_seq(self) -> int:
+        return (self.frames[-1].seq or 0) if self.frames else 0
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._follow(), name=f"feed {self.game_id}")
+
+    async def _follow(self) -> None:
+        """Read the upstream stream until the game ends; reopen it after an error from the last
+        sequence number stored (gameplay's streams resume exactly there)."""
+        while not self.finished:
+            try:
+                self._hub.upstream_opened += 1
+                async with self._open(self.game_id, self.last_seq) as chunks:
+                    parser = SseParser()
+                    async for chunk in chunks:
+                        for kind, event_id, data in parser.feed(chunk):
+                            self._take(kind, event_id, data)
+                        if self.finished:
+                            break
+                if not self.finished:
+                    await asyncio.sleep(RETRY_S)  # the stream ended early (a restart upstream)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the service is away for a moment: viewers wait, not fail
+                log.warning("feed %s: upstream stream failed (%s); retrying", self.game_id, type(exc).__name__)
+                await asyncio.sleep(RETRY_S)
+        self._broadcast(None)
+
+    def _take(self, kind: str, event_id: str | None, data: str) -> None:
+        seq = int(event_id) if event_id and event_id.isascii() and event_id.isdigit() else None
+        if seq is not None and seq <= self.last_seq:
+            return  # already stored (a reopened stream repeats nothing, but be sure)
+        try:
+            message = json.loads(data)
+        except ValueError:
+            return
+        frame = Frame(kind, seq, encode(kind, seq, data), message if isinstance(message, dict) else {})
+        if seq is not None:
+            self.frames.append(frame)
+            self.version += 1
+        self._broadcast(frame)
+        if kind == "finished":
+            self.finished = True
+
+    def _broadcast(self, frame: Frame | None) -> None:
+        for queue in list(self.viewers):
+            try:
+                queue.put_nowait(frame)
+            except asyncio.QueueFull:
+                # too far behind: end that viewer's stream (it resumes from its last id)
+                self.viewers.discard(queue)
+                with contextlib.suppress(asyncio.QueueEmpty):
+                    queue.get_nowait()
+                queue.put_nowait(None)
+
+    def after(self, since: int) -> list[Frame]:
+        return [f for f in self.frames if (f.seq or 0) > since]
+
+    def join(self) -> asyncio.Queue[Frame | None]:
+        queue: asyncio.Queue[Frame | None] = asyncio.Queue(VIEWER_BACKLOG)
+        self.viewers.add(queue)
+        if self._linger is not None:
+            self._linger.cancel()
+            self._linger = None
+        self.start()
+        return queue
+
+    def leave(self, queue: asyncio.Queue[Frame | None]) -> None:
+        self.viewers.discard(queue)
+        if not self.viewers:
+            self._linger = asyncio.get_running_loop().call_later(self._hub.linger_s, self._hub.drop, self.game_id)
+
+    async def view(self) -> dict[str, Any]:
+        """The game view, fetched from gameplay once per stored event whatever the viewers."""
+        async with self._view_lock:
+            if self._view is None or self._view_version != self.version or self._task is None:
+                version = self.version
+                self._view = await self._fetch_view(self.game_id)
+                self._view_version = version
+            return self._view
+
+    async def close(self) -> None:
+        if self._linger is not None:
+            self._linger.cancel()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        self._broadcast(None)
+
+
+class FeedHub:
+    """The feeds of one portal process, by game id."""
+
+    def __init__(self, opener: StreamOpener, fetch_view: ViewFetcher, linger_s: float = 30.0) -> None:
+        self._open = opener
+        self._fetch_view = fetch_view
+        self.linger_s = linger_s
+        self.feeds: dict[str, GameFeed] = {}
+        #: upstream streams opened since start (a test and the bench read it)
+        self.upstream_opened = 0
+
+    def feed(self, game_id: str) -> GameFeed:
+        feed = self.feeds.get(game_id)
+        if feed is None:
+            feed = self.feeds[game_id] = GameFeed(game_id, self._open, self._fetch_view, self)
+        return feed
+
+    def drop(self, game_id: str) -> None:
+        feed = self.feeds.get(game_id)
+        if feed is not None and not feed.viewers:
+            del self.feeds[game_id]
+            asyncio.ensure_future(feed.close())
+
+    def stats(self) -> dict[str, int]:
+        return {
+            "games": len(self.feeds),
+            "following": sum(1 for f in self.feeds.values() if f._task is not None and not f._task.done()),
+            "viewers": sum(len(f.viewers) for f in self.feeds.values()),
+            "upstream_opened": self.upstream_opened,
+        }
+
+    async def aclose(self) -> None:
+        for feed in list(self.feeds.values()):
+            await feed.close()
+        self.feeds.clear()
+
+    async def watch(self, game_id: str, since: int) -> AsyncIterator[bytes]:
+        """One viewer's stream of one game: stored events after ``since``, then the live ones;
+        ends after ``finished``."""
+        feed = self.feed(game_id)
+        queue = feed.join()
+        try:
+            # events stored before joining are sent from memory; the queue holds only later ones
+            sent = since
+            for frame in feed.after(since):
+                sent = frame.seq or sent
+                yield frame.wire
+                if frame.kind == "finished":
+                    return
+            if feed.finished:
+                return
+            while (live := await queue.get()) is not None:
+                if live.seq is not None:
+                    if live.seq <= sent:
+                        continue
+                    sent = live.seq
+                yield live.wire
+                if live.kind == "finished":
+                    return
+        finally:
+            feed.leave(queue)
+
+    async def watch_many(self, game_ids: list[str]) -> AsyncIterator[bytes]:
+        """One viewer's stream of several games (a round's board wall): first each game's last
+        sequence number (``event: state``; the page refreshes a board it drew from older data),
+        then every live event of any of them. Clock events are passed on as they come."""
+        merged: asyncio.Queue[Frame | None] = asyncio.Queue(VIEWER_BACKLOG)
+        joined: list[tuple[GameFeed, asyncio.Queue[Frame | None]]] = []
+        pumps: list[asyncio.Task[None]] = []
+
+        async def pump(queue: asyncio.Queue[Frame | None]) -> None:
+            while (frame := await queue.get()) is not None:
+                await merged.put(frame)
+            await merged.put(None)  # this game's stream ended
+
+        try:
+            for game_id in game_ids:
+                feed = self.feed(game_id)
+                queue = feed.join()
+                joined.append((feed, queue))
+                pumps.append(asyncio.create_task(pump(queue)))
+            # a feed just started has stored nothing yet and says 0: its stored events then come
+            # as live ones, which the page compares with the sequence number it drew
+            state = {feed.game_id: feed.last_seq for feed, _ in joined}
+            yield encode("state", None, json.dumps(state))
+            running = sum(1 for feed, _ in joined if not feed.finished)
+            while running:
+                frame = await merged.get()
+                if frame is None:
+                    running -= 1
+                else:
+                    yield frame.wire
+            yield encode("done", None, "{}")  # every game is over: the page stops listening
+        finally:
+            for task in pumps:
+                task.cancel()
+            for feed, queue in joined:
+                feed.leave(queue)

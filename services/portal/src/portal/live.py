@@ -1,0 +1,120 @@
+"""Live pages: one game's board, a round's board wall, and their event streams (fanned out:
+one upstream subscription per game per process, see fanout.py)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import FastAPI, Header, Query, Request
+from fastapi.responses import HTMLResponse, Response, StreamingResponse
+
+from gomoku_shared.params import INT32_MAX, PathId, RoundNo
+
+from . import board
+from .site import Site
+
+#: the gameplay stream's event kinds after which the board is drawn again
+LIVE_KINDS = (
+    "created",
+    "joined",
+    "started",
+    "action",
+    "draw_offer",
+    "draw_declined",
+    "time_added",
+    "finished",
+    "corrected",
+)
+SSE_HEADERS = {"cache-control": "no-cache", "x-accel-buffering": "no"}
+
+
+def install(app: FastAPI, site: Site) -> None:
+    upstream, hub = site.upstream, site.hub
+
+    async def game_view(game_id: str) -> dict[str, Any]:
+        """From the feed's cache while the game is followed (one fetch per change for all of
+        its viewers), otherwise straight from gameplay."""
+        feed = hub.feeds.get(game_id)
+        if feed is not None and feed.viewers:
+            return await feed.view()
+        return await upstream.get("gameplay", f"/v1/games/{game_id}")
+
+    async def names_of(game: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]:
+        section = await upstream.optional("pairing", f"/v1/events/{game['event_code']}/sections/{game['section_id']}")
+        return {e["entrant_id"]: e for e in (section or {}).get("entrants", [])}, section
+
+    async def game_context(game_id: str) -> dict[str, Any]:
+        game = await game_view(game_id)
+        names, section = await names_of(game)
+        return {"game": game, "names": names, "section": section, "layout": board.layout(game)}
+
+    @app.get("/games/{game_id}", response_class=HTMLResponse, name="game")
+    async def game_page(request: Request, game_id: PathId) -> HTMLResponse:
+        ctx = await game_context(game_id)
+        return site.render(request, "game.html", live_kinds=LIVE_KINDS, **ctx)
+
+    @app.get("/games/{game_id}/board", response_class=HTMLResponse, name="game_board")
+    async def game_board(request: Request, game_id: PathId) -> HTMLResponse:
+        """The board and clocks alone: the live page draws them again after each event."""
+        ctx = await game_context(game_id)
+        return site.render(request, "board.html", **ctx)
+
+    @app.get("/games/{game_id}/tile", response_class=HTMLResponse, name="game_tile")
+    async def game_tile(request: Request, game_id: PathId) -> HTMLResponse:
+        """One small board of the wall, drawn again after an event of its game."""
+        ctx = await game_context(game_id)
+        return site.render(request, "tile.html", **ctx)
+
+    @app.get("/games/{game_id}/events", name="game_events")
+    async def game_events(
+        game_id: PathId,
+        since: int = Query(0, ge=0, le=INT32_MAX),
+        last_event_id: str | None = Header(None, max_length=10),
+    ) -> Response:
+        """The game's event stream for a browser (an EventSource cannot send an API key): the
+        process's one subscription to gameplay, shared by every viewer of the game."""
+        if last_event_id is not None and last_event_id.isascii() and last_event_id.isdigit():
+            since = min(int(last_event_id), INT32_MAX)
+        if game_id not in hub.feeds:  # an unknown game: a 404 page, not a stream that never ends
+            await upstream.get("gameplay", f"/v1/games/{game_id}")
+        return StreamingResponse(hub.watch(game_id, since), media_type="text/event-stream", headers=SSE_HEADERS)
+
+    async def round_games(code: str, sid: str, n: int) -> list[dict[str, Any]]:
+        listing = await upstream.get("gameplay", f"/v1/rounds/{code}/{sid}/{n}/games")
+        return list(listing.get("games", []))
+
+    @app.get("/events/{code}/sections/{sid}/rounds/{n}/wall", response_class=HTMLResponse, name="wall")
+    async def wall_page(request: Request, code: PathId, sid: PathId, n: RoundNo) -> HTMLResponse:
+        event, section, games = await asyncio.gather(
+            upstream.get("registration", f"/v1/events/{code}"),
+            upstream.get("pairing", f"/v1/events/{code}/sections/{sid}"),
+            round_games(code, sid, n),
+        )
+        names = {e["entrant_id"]: e for e in section.get("entrants", [])}
+        views = await asyncio.gather(*(game_view(g["game_id"]) for g in games))
+        tiles = [{"game": v, "layout": board.layout(v)} for v in views]
+        return site.render(
+            request,
+            "wall.html",
+            event=event,
+            section=section,
+            code=code,
+            n=n,
+            tiles=tiles,
+            names=names,
+            live_kinds=LIVE_KINDS,
+            tab="wall",
+        )
+
+    @app.get("/events/{code}/sections/{sid}/rounds/{n}/events", name="wall_events")
+    async def wall_events(code: PathId, sid: PathId, n: RoundNo) -> Response:
+        """Every game of the round in one stream (a browser opens few connections per site)."""
+        games = [g["game_id"] for g in await round_games(code, sid, n)]
+        return StreamingResponse(hub.watch_many(games), media_type="text/event-stream", headers=SSE_HEADERS)
+
+    @app.get("/live/stats", name="live_stats")
+    async def live_stats() -> dict[str, int]:
+        """How many games this process follows, for how many viewers, with how many upstream
+        streams opened so far (counts only: no game or viewer is named)."""
+        return hub.stats()

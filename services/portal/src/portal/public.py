@@ -1,0 +1,170 @@
+"""Public pages (no sign-in): start, event home, a section's rounds, standings, cross table,
+a player's page, awards, and a finished game's replay with its record for download."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import FastAPI, Query, Request
+from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
+
+from gomoku_shared.params import PathId
+
+from . import board
+from .site import Site
+
+#: the record formats gameplay offers (``record?format=``): file suffix and media type
+RECORD_FORMATS = {"psq": ("psq", "text/plain"), "notation": ("txt", "text/plain"), "json": ("json", "application/json")}
+
+
+def install(app: FastAPI, site: Site) -> None:
+    upstream, settings = site.upstream, site.settings
+
+    @app.get("/", response_class=HTMLResponse)
+    async def start(request: Request, code: str | None = Query(None, max_length=64)) -> Response:
+        if code:
+            return RedirectResponse(request.url_for("event_home", code=code.strip()), status_code=303)
+        return site.render(request, "start.html", events=settings.event_codes())
+
+    @app.get("/events/{code}", response_class=HTMLResponse, name="event_home")
+    async def event_home(request: Request, code: PathId) -> HTMLResponse:
+        event, sections, awards = await asyncio.gather(
+            upstream.get("registration", f"/v1/events/{code}"),
+            upstream.optional("pairing", f"/v1/events/{code}/sections"),
+            upstream.optional("awards", f"/v1/events/{code}"),
+        )
+        played = {s["section_id"]: s for s in (sections or {}).get("sections", [])}
+        published = {s["section_id"]: s.get("publication_revision") for s in (awards or {}).get("sections", [])}
+        return site.render(request, "event.html", event=event, played=played, published=published)
+
+    async def section_context(code: str, sid: str) -> dict[str, Any]:
+        event, section = await asyncio.gather(
+            upstream.get("registration", f"/v1/events/{code}"),
+            upstream.get("pairing", f"/v1/events/{code}/sections/{sid}"),
+        )
+        names = {e["entrant_id"]: e for e in section.get("entrants", [])}
+        return {"event": event, "section": section, "names": names, "code": code}
+
+    async def round_with_games(code: str, sid: str, n: int) -> dict[str, Any]:
+        rnd, games = await asyncio.gather(
+            upstream.optional("pairing", f"/v1/events/{code}/sections/{sid}/rounds/{n}"),
+            upstream.optional("gameplay", f"/v1/rounds/{code}/{sid}/{n}/games"),
+        )
+        by_pairing: dict[str, list[dict]] = {}
+        for g in (games or {}).get("games", []):
+            by_pairing.setdefault(g.get("pairing_id"), []).append(g)
+        return {"n": n, "round": rnd, "games": by_pairing}
+
+    @app.get("/events/{code}/sections/{sid}", response_class=HTMLResponse, name="section")
+    async def section_page(request: Request, code: PathId, sid: PathId) -> HTMLResponse:
+        ctx = await section_context(code, sid)
+        last = int(ctx["section"].get("current_round") or 0)
+        rounds = await asyncio.gather(*(round_with_games(code, sid, n) for n in range(last, 0, -1)))
+        return site.render(request, "section.html", rounds=rounds, tab="pairings", **ctx)
+
+    @app.get("/events/{code}/sections/{sid}/standings", response_class=HTMLResponse, name="standings")
+    async def standings_page(request: Request, code: PathId, sid: PathId) -> HTMLResponse:
+        ctx = await section_context(code, sid)
+        table = await upstream.optional("pairing", f"/v1/events/{code}/sections/{sid}/standings")
+        return site.render(request, "standings.html", table=table, tab="standings", **ctx)
+
+    @app.get("/events/{code}/sections/{sid}/crosstable", response_class=HTMLResponse, name="crosstable")
+    async def crosstable_page(request: Request, code: PathId, sid: PathId) -> HTMLResponse:
+        ctx = await section_context(code, sid)
+        table = await upstream.optional("pairing", f"/v1/events/{code}/sections/{sid}/crosstable")
+        starts = {e["entrant_id"]: e["start_no"] for e in ctx["section"].get("entrants", [])}
+        return site.render(request, "crosstable.html", table=table, starts=starts, tab="crosstable", **ctx)
+
+    @app.get("/events/{code}/sections/{sid}/players/{eid}", response_class=HTMLResponse, name="player")
+    async def player_page(request: Request, code: PathId, sid: PathId, eid: PathId) -> HTMLResponse:
+        ctx = await section_context(code, sid)
+        me = ctx["names"].get(eid)
+        if me is None:
+            return site.render(request, "error.html", status=404, message_key="not_found")
+        standings, cross, games = await asyncio.gather(
+            upstream.optional("pairing", f"/v1/events/{code}/sections/{sid}/standings"),
+            upstream.optional("pairing", f"/v1/events/{code}/sections/{sid}/crosstable"),
+            upstream.optional("gameplay", "/v1/games", params={"event_code": code, "section_id": sid, "status": "all"}),
+        )
+        row = next((r for r in (standings or {}).get("standings", []) if r.get("entrant_id") == eid), None)
+        cross_row = next((p for p in (cross or {}).get("players", []) if p.get("entrant_id") == eid), None)
+        mine = [g for g in (games or {}).get("games", []) if eid in (g.get("black"), g.get("white"))]
+        mine.sort(key=lambda g: (g.get("round", 0), g.get("game_no", 0)))
+        return site.render(
+            request,
+            "player.html",
+            me=me,
+            row=row,
+            order=(standings or {}).get("order", []),
+            rounds=(cross_row or {}).get("rounds", []),
+            games=mine,
+            tab="",
+            **ctx,
+        )
+
+    @app.get("/events/{code}/awards", response_class=HTMLResponse, name="awards")
+    async def awards_page(request: Request, code: PathId) -> HTMLResponse:
+        event, status, teams, qualifiers, history = await asyncio.gather(
+            upstream.get("registration", f"/v1/events/{code}"),
+            upstream.optional("awards", f"/v1/events/{code}"),
+            upstream.optional("awards", f"/v1/events/{code}/teams"),
+            upstream.optional("awards", f"/v1/events/{code}/qualifiers"),
+            upstream.optional("awards", f"/v1/events/{code}/publications"),
+        )
+        published = [s["section_id"] for s in (status or {}).get("sections", []) if s.get("publication_revision")]
+        sections = await asyncio.gather(
+            *(upstream.optional("awards", f"/v1/events/{code}/sections/{sid}/awards") for sid in published)
+        )
+        pubs = sorted(
+            ((h or {}).get("publication", {}) for h in (history or {}).get("publications", [])),
+            key=lambda p: (p.get("published_at") or "", p.get("section_id") or "", p.get("revision") or 0),
+            reverse=True,
+        )
+        section_names = {
+            sec["id"]: sec.get("name") for stage in event.get("stages", []) for sec in stage.get("sections", [])
+        }
+        return site.render(
+            request,
+            "awards.html",
+            event=event,
+            code=code,
+            sections=[s for s in sections if s],
+            pending_teams=[t for t in (teams or {}).get("teams", []) if t.get("status") != "published"],
+            qualifiers=(qualifiers or {}).get("selections", []),
+            publications=pubs,
+            section_names=section_names,
+        )
+
+    @app.get("/games/{game_id}/replay", response_class=HTMLResponse, name="replay")
+    async def replay_page(request: Request, game_id: PathId) -> HTMLResponse:
+        game, record = await asyncio.gather(
+            upstream.get("gameplay", f"/v1/games/{game_id}"),
+            upstream.get("gameplay", f"/v1/games/{game_id}/record", params={"format": "json"}),
+        )
+        section = await upstream.optional("pairing", f"/v1/events/{game['event_code']}/sections/{game['section_id']}")
+        names = {e["entrant_id"]: e for e in (section or {}).get("entrants", [])}
+        layout = board.replay(record)
+        shown = request.query_params.get("ply", "")
+        ply = int(shown) if shown.isdigit() else layout["move_count"]
+        return site.render(
+            request,
+            "replay.html",
+            game=game,
+            names=names,
+            section=section,
+            layout=layout,
+            ply=min(ply, layout["move_count"]),
+            formats=RECORD_FORMATS,
+        )
+
+    @app.get("/games/{game_id}/record.{fmt}", name="record")
+    async def record_download(game_id: PathId, fmt: str) -> Response:
+        """The game record as gameplay writes it (PLAY-8), as a file to save."""
+        by_suffix = {suffix: (name, media) for name, (suffix, media) in RECORD_FORMATS.items()}
+        if fmt not in by_suffix:
+            return PlainTextResponse("unknown record format", status_code=404)
+        name, media = by_suffix[fmt]
+        body = await upstream.get_text("gameplay", f"/v1/games/{game_id}/record", params={"format": name})
+        filename = game_id.replace("/", "_") + "." + fmt
+        return Response(body, media_type=media, headers={"content-disposition": f'attachment; filename="{filename}"'})

@@ -1,0 +1,72 @@
+"""What every page route needs: the templates, the language of the request, the services."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from . import i18n
+from .fanout import FeedHub
+from .settings import PortalSettings
+from .upstream import Upstream
+
+HERE = Path(__file__).parent
+LANG_COOKIE = "lang"
+
+
+class Site:
+    def __init__(self, upstream: Upstream, settings: PortalSettings, hub: FeedHub) -> None:
+        self.upstream = upstream
+        self.settings = settings
+        self.hub = hub
+        self.env = Environment(
+            loader=FileSystemLoader(HERE / "templates"),
+            autoescape=select_autoescape(["html"]),
+            trim_blocks=True,
+            lstrip_blocks=True,
+        )
+        self.env.filters["num"] = number
+        self.env.filters["money"] = money
+
+    def lang_of(self, request: Request) -> str:
+        return i18n.pick(request.query_params.get("lang") or request.cookies.get(LANG_COOKIE))
+
+    def words(self, request: Request) -> i18n.Words:
+        return i18n.Words(self.lang_of(request))
+
+    def html(self, request: Request, template: str, **ctx: Any) -> str:
+        words = self.words(request)
+        other = "en" if words.lang == "zh" else "zh"
+        return self.env.get_template(template).render(
+            w=words, t=words.t, v=words.v, path=request.url.path, other_lang=other, request=request, **ctx
+        )
+
+    def render(self, request: Request, template: str, status: int = 200, **ctx: Any) -> HTMLResponse:
+        resp = HTMLResponse(self.html(request, template, **ctx), status_code=status)
+        if request.query_params.get("lang") in i18n.LANGS:
+            # the switch is remembered: later pages come in the chosen language
+            resp.set_cookie(LANG_COOKIE, self.lang_of(request), max_age=365 * 86400, samesite="lax", httponly=True)
+        return resp
+
+
+def number(value: Any) -> str:
+    """A score as people write it: 3, 2.5, 10.25 (no trailing .0)."""
+    if value is None or value == "":
+        return "—"
+    try:
+        f = float(value)
+    except (TypeError, ValueError):
+        return str(value)
+    return str(int(f)) if f == int(f) else f"{f:.2f}".rstrip("0")
+
+
+def money(fen: Any) -> str:
+    """Integer fen as yuan with two decimals."""
+    try:
+        return f"{int(fen) / 100:,.2f}"
+    except (TypeError, ValueError):
+        return "—"

@@ -8,7 +8,7 @@ mapping of the ``arbiter_decisions`` columns (outcome, reason, note, sequence, d
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..engine import RoundPointsTable
@@ -29,7 +29,7 @@ OUTCOMES: dict[str, tuple[str | None, int, int]] = {
 Decision = Mapping[str, Any]
 
 
-def games_to_close(games: list[Mapping[str, Any]], decision: Decision) -> list[tuple[Mapping[str, Any], bool]]:
+def games_to_close(games: Sequence[Mapping[str, Any]], decision: Decision) -> list[tuple[Mapping[str, Any], bool]]:
     """The pairing's games (their columns) the decision changes, each with whether it is the
     pairing's last game; none when the games already give the arbiter's result (1W+1L of a
     two-game round is a draw)."""
@@ -44,7 +44,7 @@ def games_to_close(games: list[Mapping[str, Any]], decision: Decision) -> list[t
     return changed
 
 
-def pairing_shows(games: list[Mapping[str, Any]]) -> str | None:
+def pairing_shows(games: Sequence[Mapping[str, Any]]) -> str | None:
     """The pairing's outcome as its finished games give it (None while it goes on)."""
     last = max(games, key=lambda game: game["game_no"])
     if any(game["status"] != "finished" for game in games) or not last["outcome"]:

@@ -24,7 +24,7 @@ from ..domain.errors import GameRefusal
 from ..service_layer.games import GameService
 from ..service_layer.refusals import as_service_error
 from . import stream
-from .fast_actions import PlayerActionLane
+from .fast_actions import PlayerActionLane, Route
 
 PlayerId = Field(min_length=1, max_length=120)
 Point = Field(min_length=2, max_length=3, pattern=r"^[a-oA-O](1[0-5]|[1-9])$")
@@ -142,7 +142,7 @@ class AddTimeBody(PlayerBody):
 
 #: the player actions: route -> (body model, the (kind, data) handed to GameService.act);
 #: served by the FastAPI routes below and, identically, by the lean lane (fast_actions.py)
-ACTIONS = {
+ACTIONS: dict[str, Route] = {
     "join": (PlayerBody, lambda b: ("join", None)),
     "opening": (OpeningBody, lambda b: ("opening", {"stones": b.stones, "n": b.n})),
     "swap": (SwapBody, lambda b: ("swap", {"swap": b.swap})),

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel, ValidationError
 
@@ -128,9 +128,10 @@ class PlayerActionLane:
         if errors:
             return 422, error_body("validation_error", "the request is not valid", errors), False
         kind, data = to_action(parsed)
+        player_id: str = cast(Any, parsed).player_id  # every action body names its player
         try:
             summary = await self.games.act(
-                game_id, principal, parsed.player_id, kind, data, self.keyed(principal, game_id, action, parsed, idem)
+                game_id, principal, player_id, kind, data, self.keyed(principal, game_id, action, parsed, idem)
             )
         except GameRefusal as refusal:
             error = as_service_error(refusal)

@@ -4,7 +4,7 @@ Shared by the player actions, the arbiter and the sweeper."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from gomoku_shared.contracts.events import GameFinished, PairingOutcome, PairingSpec
 from gomoku_shared.idempotency import KeyedRequest
@@ -86,8 +86,9 @@ async def _after_the_end(uow: GameplayUnitOfWork, game: PlayedGame, ending: Endi
         black=game.live.black,
         white=game.live.white,
         winner=ending.winner,
-        result=ending.result,
-        reason=ending.reason,
+        # the contract model checks these names when it is built
+        result=cast(Any, ending.result),
+        reason=cast(Any, ending.reason),
         foul=ending.foul,
         moves=game.live.moves,
         record=record,

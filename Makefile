@@ -17,7 +17,7 @@ install: .venv/.installed
 
 # ruff (lint + format) and mypy over the whole tree; CI runs this before the tests
 MYPY_TARGETS := shared/src/gomoku_shared services/registration/src/registration services/pairing/src/pairing \
-	services/gameplay/src/gameplay services/awards/src/awards services/portal/src/portal sim/src/gomoku_sim bench
+	services/gameplay/src/gameplay services/awards/src/awards services/partners/src/partners services/portal/src/portal sim/src/gomoku_sim bench
 lint: install
 	.venv/bin/ruff check .
 	.venv/bin/ruff format --check .

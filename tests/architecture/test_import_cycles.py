@@ -18,6 +18,7 @@ PACKAGES = {
     "awards": ROOT / "services/awards/src/awards",
     "gameplay": ROOT / "services/gameplay/src/gameplay",
     "pairing": ROOT / "services/pairing/src/pairing",
+    "partners": ROOT / "services/partners/src/partners",
     "gomoku_shared": ROOT / "shared/src/gomoku_shared",
 }
 

@@ -26,6 +26,7 @@ from .messaging.bus import EventBus, Message
 from .messaging.inbox import handle_once, inbox_table
 from .messaging.outbox import OutboxRelay, add_to_outbox, outbox_table
 from .settings import ServiceSettings
+from .tokens import REVOKED_EVENT, TokenVerifier, http_key_fetch
 from .topology import CONSUMES
 
 log = logging.getLogger("gomoku.runtime")
@@ -99,6 +100,13 @@ class ServiceRuntime:
         known_inbox = metadata.tables.get("inbox")
         self.inbox = known_inbox if known_inbox is not None else inbox_table(metadata)
         self.relay = OutboxRelay(self.sessionmaker, bus, self.outbox, poll_interval=settings.relay_poll_s)
+        #: verifies partners' access tokens: keys from PARTNERS_URL (the embedded runner and the
+        #: partners service itself hand theirs in-process with ``tokens.use_fetch``)
+        self.tokens = TokenVerifier(
+            http_key_fetch(settings.partners_url) if settings.partners_url else None,
+            clock=self.clock,
+            max_ttl_s=settings.access_token_ttl_s,
+        )
         self._handlers: dict[str, EventHandler] = {}
         self._background: list[Callable[[], Coroutine[Any, Any, None]]] = []
         self._stoppers: list[Callable[[], Awaitable[None]]] = []
@@ -194,6 +202,12 @@ class ServiceRuntime:
                 prefetch=self.settings.consumer_prefetch,
                 delivery_limit=self.settings.delivery_limit,
             )
+        if self.tokens.configured:
+            # revocations first, then the keys and the current revocation list: nothing is missed
+            subscribe_broadcast = getattr(self.bus, "subscribe_broadcast", None)
+            if subscribe_broadcast is not None:
+                await subscribe_broadcast([REVOKED_EVENT], self.tokens.on_revoked)
+            self._tasks.append(asyncio.create_task(self.tokens.keep_loaded(), name=f"{self.name}-token-keys"))
         self._tasks.append(asyncio.create_task(self.relay.run(), name=f"{self.name}-relay"))
         for fn in self._background:
             self._tasks.append(asyncio.create_task(fn(), name=f"{self.name}-{fn.__name__}"))

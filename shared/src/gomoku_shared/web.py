@@ -46,6 +46,9 @@ class WhoAmI(api_docs.View):
     role: str
     partner_id: str | None
     service: str
+    #: an access token's scopes (absent for an API key)
+    scopes: list[str] | None = None
+    client_id: str | None = None
 
 
 class ClockNow(api_docs.View):
@@ -171,6 +174,10 @@ class ObservabilityMiddleware:
                 headers = list(message.get("headers", ()))
                 if not any(k.lower() == b"x-correlation-id" for k, _ in headers):  # once when nested
                     headers.append((b"x-correlation-id", correlation_id.get().encode("latin-1")))
+                # an access token's rate-limit headers (auth.require leaves them in the state)
+                rate = (scope.get("state") or {}).get("rate_headers")
+                if rate and not any(k.lower() == b"ratelimit" for k, _ in headers):
+                    headers += [(k.lower().encode(), v.encode("latin-1")) for k, v in rate.items()]
                 message["headers"] = headers
             await send(message)
 
@@ -215,6 +222,8 @@ def create_app(
     app = FastAPI(title=title, description=description, version=version, lifespan=lifespan)
     registry = CollectorRegistry()
     app.state.metrics_registry = registry
+    #: which service answers (the scope a partner's token needs depends on it)
+    app.state.service = service
     app.state.keyring = keyring or KeyRing()
     app.state.ready_checks = dict(ready_checks or {})
     install_error_handlers(app)
@@ -247,9 +256,18 @@ def create_app(
             status_code=200 if ok else 503,
         )
 
-    @app.get("/v1/whoami", tags=["ops"], summary="Which role the presented API key has", response_model=WhoAmI)
-    async def whoami(principal: AnyPrincipal) -> dict[str, str | None]:
-        return {"role": principal.role, "partner_id": principal.partner_id, "service": service}
+    @app.get(
+        "/v1/whoami",
+        tags=["ops"],
+        summary="Which role (and, for an access token, which scopes) the credential has",
+        response_model=WhoAmI,
+    )
+    async def whoami(principal: AnyPrincipal) -> dict[str, Any]:
+        out: dict[str, Any] = {"role": principal.role, "partner_id": principal.partner_id, "service": service}
+        if principal.scopes is not None:
+            out["scopes"] = sorted(principal.scopes)
+            out["client_id"] = principal.client_id
+        return out
 
     if isinstance(clock, FakeClock):
         # simulations only (CLOCK=fake): an operator moves this service's time

@@ -53,6 +53,7 @@ class InMemoryEventBus:
         self._closed = False
         # messages enqueued and not yet acknowledged or dead-lettered
         self._unfinished = 0
+        self._broadcasts = 0
         self._idle = asyncio.Event()
         self._idle.set()
 
@@ -99,6 +100,11 @@ class InMemoryEventBus:
         q = self._declare(queue, routing_keys, delivery_limit)
         for _ in range(prefetch):
             self._workers.append(asyncio.create_task(self._work(q, handler), name=f"bus:{queue}"))
+
+    async def subscribe_broadcast(self, routing_keys: Sequence[str], handler: Handler) -> None:
+        """Every caller receives every matching message (a queue of its own)."""
+        self._broadcasts += 1
+        await self.subscribe(f"broadcast.{self._broadcasts}", routing_keys, handler, prefetch=1)
 
     async def ping(self) -> bool:
         return self._started and not self._closed

@@ -171,6 +171,22 @@ class RabbitEventBus:
         tag = await amqp_queue.consume(self._consumer(handler, amqp_queue.name))
         self._subs.append(_Subscription(amqp_queue.name, channel, amqp_queue, tag))
 
+    async def subscribe_broadcast(self, routing_keys: Sequence[str], handler: Handler) -> None:
+        """Every process that calls this receives every matching message (not one consumer of a
+        shared queue): a server-named, exclusive queue of this connection, gone with it. For
+        notices each replica must see (a revoked credential), not for work: nothing is kept
+        while the process is down."""
+        await self.start()
+        assert self._conn is not None
+        for pattern in routing_keys:
+            validate_pattern(pattern)
+        channel = await self._conn.channel(publisher_confirms=False)
+        amqp_queue = await channel.declare_queue(exclusive=True, auto_delete=True, durable=False)
+        for pattern in routing_keys:
+            await amqp_queue.bind(self.exchange_name, routing_key=pattern)
+        tag = await amqp_queue.consume(self._consumer(handler, amqp_queue.name))
+        self._subs.append(_Subscription(amqp_queue.name, channel, amqp_queue, tag))
+
     async def ping(self) -> bool:
         conn = self._conn
         return bool(

@@ -155,6 +155,22 @@ class InMemoryEventBus:
         q = self._queues.get(queue)
         return list(q.dead) if q else []
 
+    async def queue_depth(self, queue: str) -> tuple[int, int]:
+        """(messages waiting in ``queue``, messages in its dead-letter queue)."""
+        q = self._queues.get(queue)
+        return (len(q.ready), len(q.dead)) if q else (0, 0)
+
+    async def replay_dead_letters(self, queue: str, message_ids: Sequence[str] | None = None) -> int:
+        """Move dead letters of ``queue`` (those with ``message_ids``, or all) back to it."""
+        q = self._queues.get(queue)
+        if q is None:
+            return 0
+        chosen = [m for m in q.dead if message_ids is None or m.message_id in message_ids]
+        q.dead = [m for m in q.dead if m not in chosen]
+        for message in chosen:
+            await self._enqueue(q, _copy(message, redeliveries=0))
+        return len(chosen)
+
     def pending(self, queue: str) -> int:
         """Messages waiting in ``queue`` (not counting those being handled)."""
         q = self._queues.get(queue)

@@ -50,8 +50,11 @@ class Upstream:
 
     @classmethod
     def over_http(cls, base_urls: Mapping[str, str], api_key: str, timeout_s: float) -> Upstream:
+        # no cap on connections: each followed game holds one open for its stream
+        limits = httpx.Limits(max_connections=None, max_keepalive_connections=64)
         clients = {
-            name: httpx.AsyncClient(base_url=url.rstrip("/"), timeout=timeout_s) for name, url in base_urls.items()
+            name: httpx.AsyncClient(base_url=url.rstrip("/"), timeout=timeout_s, limits=limits)
+            for name, url in base_urls.items()
         }
         return cls(clients, api_key)
 

@@ -32,6 +32,9 @@ EXPECTED_TYPES = {
     "result.decided",
     "awards.published",
     "qualifiers.selected",
+    # partners (not in the architecture's first list: partner accounts came later)
+    "partner.registered",
+    "partner.credentials_revoked",
 }
 
 

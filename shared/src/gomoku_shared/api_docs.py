@@ -6,7 +6,10 @@ repeated on every route:
 
 * every operation: 400 (malformed JSON, characters that cannot be stored), 414, 431 (the input
   guard), and 422 when it takes parameters or a body;
-* an operation that needs an API key (its ``security``, declared by ``auth.require``): 401, 403;
+* an operation that needs a credential (its ``security``, declared by ``auth.require``): 401, 403
+  and 429 (an access token over its client's rate limit); its OAuth2 requirement names the
+  scope a token needs (``scopes.required_scope``), and its answers declare the rate-limit
+  headers;
 * an operation with path parameters: 404; with a body: 413;
 * a write (POST, PUT, PATCH, DELETE): 409 (the current state, or a reused Idempotency-Key).
 
@@ -47,14 +50,14 @@ ERROR_SCHEMA: dict[str, Any] = {
 
 DESCRIPTIONS = {
     400: "Malformed JSON, or characters that cannot be stored (control characters)",
-    401: "Missing or invalid API key",
-    403: "The key's role (or partner) may not do this",
+    401: "Missing or invalid credential: no API key or access token, or an expired, revoked or broken token",
+    403: "The credential's role, partner or scopes do not allow this",
     404: "No such resource",
     409: "Conflicts with the current state",
     413: "The request body is too large",
     414: "The path or query string is too long",
     422: "The request is not valid (the fields are named in `details`)",
-    429: "Too many requests",
+    429: "Too many requests: the access token's client is over its rate limit (see Retry-After)",
     431: "A header is too large",
     503: "Not ready",
 }
@@ -72,6 +75,28 @@ REPLAYED_HEADER = {
         "description": "`true` on an answer replayed for a repeated Idempotency-Key (nothing was done again)",
         "required": False,
         "schema": {"type": "string", "enum": ["true"]},
+    }
+}
+
+
+RATE_HEADERS = {
+    "RateLimit-Policy": {
+        "description": 'an access token\'s rate limit, e.g. `"partner";q=600;w=60` (IETF draft RateLimit headers)',
+        "required": False,
+        "schema": {"type": "string"},
+    },
+    "RateLimit": {
+        "description": 'what is left of it, e.g. `"partner";r=599;t=1` (requests left, seconds until full)',
+        "required": False,
+        "schema": {"type": "string"},
+    },
+}
+
+RETRY_AFTER_HEADER = {
+    "Retry-After": {
+        "description": "seconds to wait before the next request is admitted",
+        "required": True,
+        "schema": {"type": "integer", "minimum": 1},
     }
 }
 
@@ -118,12 +143,29 @@ def _derived_statuses(method: str, operation: dict[str, Any]) -> set[int]:
         # the state changed meanwhile, or an Idempotency-Key was reused with another request
         statuses.add(409)
     if operation.get("security"):
-        # 403: a role that may not call it, or a partner reaching for another partner's data
-        statuses |= {401, 403}
+        # 403: a role or scope that may not call it, or a partner reaching for another
+        # partner's data; 429: an access token over its rate limit
+        statuses |= {401, 403, 429}
     return statuses
 
 
-def complete(schema: dict[str, Any]) -> dict[str, Any]:
+def _token_scopes(service: str, method: str, operation: dict[str, Any]) -> None:
+    """The OAuth2 requirement of an operation names the scope a token needs; an operation no
+    token may call (a staff-only write) offers the API key alone."""
+    from .scopes import NO_TOKEN, required_scope
+
+    needed = required_scope(service, method)
+    security = []
+    for requirement in operation.get("security", []):
+        if "OAuth2" in requirement:
+            if needed == NO_TOKEN:
+                continue
+            requirement = {"OAuth2": [needed]}
+        security.append(requirement)
+    operation["security"] = security
+
+
+def complete(schema: dict[str, Any], service: str = "") -> dict[str, Any]:
     """Add the common error responses and headers to an OpenAPI document."""
     components = schema.setdefault("components", {})
     components.setdefault("schemas", {})["Error"] = ERROR_SCHEMA
@@ -135,8 +177,19 @@ def complete(schema: dict[str, Any]) -> dict[str, Any]:
             if not isinstance(operation, dict) or "responses" not in operation:
                 continue
             responses = operation["responses"]
+            # a route whose refusals have a shape of their own (OAuth's token endpoint)
+            shapes = operation.pop("x-error-shapes", {})
+            secured = bool(operation.get("security"))
+            if secured:
+                _token_scopes(service, method, operation)
             for status in sorted(_derived_statuses(method, operation)):
                 responses[str(status)] = _error_response(status)
+            for status, shape in shapes.items():
+                described = responses.get(status, {}).get("description") or DESCRIPTIONS.get(int(status), "Refused")
+                responses[status] = {
+                    "description": described,
+                    "content": {"application/json": {"schema": {"anyOf": [shape, ERROR_REF]}}},
+                }
             keyed = any(
                 p.get("in") == "header" and p.get("name", "").lower() == "idempotency-key"
                 for p in operation.get("parameters", [])
@@ -146,6 +199,10 @@ def complete(schema: dict[str, Any]) -> dict[str, Any]:
                     response.update(_error_response(int(status)))
                 headers = response.setdefault("headers", {})
                 headers.update(CORRELATION_HEADER)
+                if secured:
+                    headers.update(RATE_HEADERS)
+                if status == "429":
+                    headers.update(RETRY_AFTER_HEADER)
                 if keyed:
                     headers.update(REPLAYED_HEADER)
     return schema
@@ -157,7 +214,7 @@ def install(app: FastAPI) -> None:
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
-            app.openapi_schema = complete(build())
+            app.openapi_schema = complete(build(), getattr(app.state, "service", ""))
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]

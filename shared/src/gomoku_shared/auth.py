@@ -1,21 +1,42 @@
-"""API-key authentication with roles: operator, arbiter, partner (bound to its own id) and viewer
-(read-only: the public web front reads with it and can change nothing)."""
+"""Authentication with roles: operator, arbiter, partner (bound to its own id) and viewer
+(read-only: the public web front reads with it and can change nothing).
+
+Two kinds of credential are accepted, in the ``X-API-Key`` header or as ``Authorization: Bearer``:
+
+* API keys from ``API_KEYS`` (operators, arbiters, the web front, static partner keys);
+* access tokens (JWT) that the partners service issues to a partner's client credentials
+  (OAuth 2.0 client-credentials grant). They are verified here, in the process, with the
+  partners service's public keys (``tokens.py``); a token maps to the partner role (or viewer,
+  for a spectator client) with its partner id, so every route's role check and every
+  service's partner isolation apply to it unchanged, and to scopes (``scopes.py``) that are
+  checked per request. A token's client also has a rate limit (``ratelimit.py``).
+
+Refusals: no or unknown credential, an expired, revoked or broken token: 401; a role or a
+scope that does not allow the request: 403; over the rate limit: 429 with ``Retry-After``.
+"""
 
 from __future__ import annotations
 
 import hmac
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Annotated, Literal
 
 from fastapi import Depends, Request, Security
-from fastapi.security import APIKeyHeader, HTTPBearer
+from fastapi.openapi.models import OAuthFlowClientCredentials, OAuthFlows
+from fastapi.security import APIKeyHeader, HTTPBearer, OAuth2
 
 from .errors import ServiceError
+from .ratelimit import Decision, LocalBuckets, Policy
+from .scopes import NO_TOKEN, SCOPES, required_scope
+from .tokens import TokenError, TokenVerifier, looks_like_jwt
 
 Role = Literal["operator", "arbiter", "partner", "viewer"]
 ROLES: tuple[str, ...] = ("operator", "arbiter", "partner", "viewer")
 #: the roles that may act (every role but the read-only viewer)
 ACTING_ROLES: tuple[str, ...] = ("operator", "arbiter", "partner")
+#: where partners obtain access tokens: the same path in the embedded mode and behind the gateway
+TOKEN_URL = "/partners/oauth/token"
 
 
 @dataclass(frozen=True)
@@ -24,21 +45,42 @@ class Principal:
     #: the partner platform this key belongs to (partners act only on their own data)
     partner_id: str | None = None
     key_id: str = ""
+    #: an access token's scopes; None for an API key (its role alone decides)
+    scopes: frozenset[str] | None = None
+    #: the OAuth client of an access token (for audits, rate limits and webhooks)
+    client_id: str | None = None
+    #: an access token's rate limit (from the partner's settings, carried in the token)
+    rate: Policy | None = field(default=None, compare=False, repr=False)
 
     @property
     def is_staff(self) -> bool:
         return self.role in ("operator", "arbiter")
+
+    def allows(self, scope: str) -> bool:
+        """Whether this credential may make a request that needs ``scope``."""
+        if self.scopes is None:
+            return True
+        return scope != NO_TOKEN and scope in self.scopes
 
 
 class Unauthorized(ServiceError):
     status = 401
 
 
-class KeyRing:
-    """Keys parsed from ``key=role[:partner_id]`` entries. Keys never appear in logs."""
+class RateLimited(ServiceError):
+    status = 429
 
-    def __init__(self, spec: str = "") -> None:
+
+class KeyRing:
+    """Keys parsed from ``key=role[:partner_id]`` entries, and the access-token verifier.
+    Keys never appear in logs."""
+
+    def __init__(self, spec: str = "", *, tokens: TokenVerifier | None = None) -> None:
         self._keys: list[tuple[bytes, Principal]] = []
+        #: verifies access tokens; None: this process accepts API keys only
+        self.tokens = tokens
+        #: the rate limits of access tokens (replaced by the runtime with the replicas' share)
+        self.limits = LocalBuckets()
         for i, item in enumerate(x.strip() for x in spec.split(",") if x.strip()):
             key, _, rest = item.partition("=")
             role, _, partner = rest.partition(":")
@@ -49,50 +91,152 @@ class KeyRing:
     def add(self, key: str, role: str, partner_id: str | None = None) -> None:
         self._keys.append((key.encode(), Principal(role, partner_id, key_id=f"k{len(self._keys) + 1}")))
 
-    def lookup(self, presented: str) -> Principal | None:
+    def _api_key(self, presented: str) -> Principal | None:
         found = None
         for key, principal in self._keys:  # compare all: timing does not reveal which matched
             if hmac.compare_digest(key, presented.encode()):
                 found = principal
         return found
 
+    def lookup(self, presented: str) -> Principal | None:
+        """The principal of an API key or a valid access token; None for anything else."""
+        found = self._api_key(presented)
+        if found is None and self.tokens is not None and looks_like_jwt(presented):
+            try:
+                return _token_principal(self.tokens, presented)
+            except TokenError:
+                return None
+        return found
+
+    def admit(
+        self, presented: str | None, *, scope: str, roles: Iterable[str] = ()
+    ) -> tuple[Principal, Decision | None]:
+        """The principal, checked for ``roles`` (any when empty), ``scope`` and the rate limit;
+        raises the 401/403/429 refusal otherwise. Synchronous: the lean lanes call it too."""
+        if not presented:
+            raise Unauthorized("missing_api_key", "send an API key in the X-API-Key header or an access token")
+        principal = self._api_key(presented)
+        if principal is None:
+            if self.tokens is None or not looks_like_jwt(presented):
+                raise Unauthorized("invalid_api_key", "the API key is not valid")
+            try:
+                principal = _token_principal(self.tokens, presented)
+            except TokenError as exc:
+                raise Unauthorized(exc.code, exc.message, headers=_challenge(exc.code)) from None
+        roles = tuple(roles)
+        if roles and principal.role not in roles:
+            raise ServiceError("forbidden_role", f"this action needs one of the roles {list(roles)}", status=403)
+        if not principal.allows(scope):
+            needed = [] if scope == NO_TOKEN else [scope]
+            raise ServiceError(
+                "insufficient_scope",
+                "the access token's scopes do not allow this request"
+                + (f"; it needs {scope}" if needed else "; it is for staff keys only"),
+                {"required": needed, "granted": sorted(principal.scopes or ())},
+                status=403,
+                headers=_challenge("insufficient_scope", scope),
+            )
+        decision = self._rate(principal)
+        return principal, decision
+
+    async def authenticate(
+        self, presented: str | None, *, scope: str, roles: Iterable[str] = ()
+    ) -> tuple[Principal, Decision | None]:
+        """``admit``, fetching the partners service's keys first when a token names a key id
+        this process does not know yet (a rotated signing key)."""
+        if presented and self.tokens is not None and looks_like_jwt(presented) and not self.tokens.known_key(presented):
+            if self._api_key(presented) is None:
+                await self.tokens.refresh_soon()
+        return self.admit(presented, scope=scope, roles=roles)
+
+    def _rate(self, principal: Principal) -> Decision | None:
+        policy = principal.rate
+        if principal.client_id is None or policy is None:
+            return None
+        decision = self.limits.take(principal.client_id, policy)
+        if not decision.allowed:
+            raise RateLimited(
+                "rate_limited",
+                f"too many requests for this client; retry in {decision.retry_after_s} s",
+                {"retry_after_s": decision.retry_after_s, "quota": policy.quota, "window_s": policy.window_s},
+                headers=decision.headers(),
+            )
+        return decision
+
+
+def _token_principal(tokens: TokenVerifier, token: str) -> Principal:
+    claims = tokens.verify(token)
+    return Principal(
+        claims.role,
+        claims.partner_id,
+        key_id=claims.client_id,
+        scopes=claims.scopes,
+        client_id=claims.client_id,
+        rate=claims.rate,
+    )
+
+
+def _challenge(code: str, scope: str | None = None) -> dict[str, str]:
+    """RFC 6750 §3: the WWW-Authenticate answer to a bearer token that was refused."""
+    error = {"insufficient_scope": "insufficient_scope"}.get(code, "invalid_token")
+    value = f'Bearer error="{error}"'
+    if scope and scope != NO_TOKEN:
+        value += f', scope="{scope}"'
+    return {"WWW-Authenticate": value}
+
+
+def presented_credential(headers: Iterable[tuple[bytes, bytes]]) -> str | None:
+    """The credential of raw ASGI headers: ``X-API-Key``, else an ``Authorization: Bearer``."""
+    bearer = None
+    for name, value in headers:
+        if name == b"x-api-key" and value:
+            return value.decode("latin-1")
+        if name == b"authorization" and bearer is None:
+            text = value.decode("latin-1")
+            if text[:7].lower() == "bearer ":
+                bearer = text[7:].strip()
+    return bearer
+
 
 def _presented_key(request: Request) -> str | None:
-    key = request.headers.get("x-api-key")
-    if key:
-        return key
-    authz = request.headers.get("authorization", "")
-    if authz.lower().startswith("bearer "):
-        return authz[7:].strip()
-    return None
+    return presented_credential(request.scope.get("headers", ()))
 
 
-#: how a key is presented, as the OpenAPI document declares it (the key itself is read from the
-#: request in ``_presented_key``: these only document the two ways)
+#: how a credential is presented, as the OpenAPI document declares it (the credential itself
+#: is read from the request in ``presented_credential``: these only document the ways)
 _API_KEY = APIKeyHeader(
     name="X-API-Key",
     scheme_name="ApiKey",
     auto_error=False,
-    description="the API key (roles operator, arbiter, partner, viewer)",
+    description="an API key (roles operator, arbiter, partner, viewer)",
 )
-_BEARER = HTTPBearer(scheme_name="Bearer", auto_error=False, description="the API key as a bearer token")
+_BEARER = HTTPBearer(scheme_name="Bearer", auto_error=False, description="an API key as a bearer token")
+_OAUTH2 = OAuth2(
+    flows=OAuthFlows(clientCredentials=OAuthFlowClientCredentials(tokenUrl=TOKEN_URL, scopes=SCOPES)),
+    scheme_name="OAuth2",
+    auto_error=False,
+    description=(
+        f"a partner's access token from the client-credentials grant at {TOKEN_URL} (send it as Authorization: Bearer)"
+    ),
+)
 
 
-def require(*roles: str):
-    """Dependency: the caller must present a key with one of ``roles``."""
+def require(*roles: str, scope: str | None = None):
+    """Dependency: the caller must present a credential with one of ``roles``; an access token
+    needs ``scope`` too (by default the one ``scopes.required_scope`` names for the request)."""
 
     async def dependency(
-        request: Request, _key: str | None = Security(_API_KEY), _bearer: object = Security(_BEARER)
+        request: Request,
+        _key: str | None = Security(_API_KEY),
+        _bearer: object = Security(_BEARER),
+        _token: object = Security(_OAUTH2),
     ) -> Principal:
-        presented = _presented_key(request)
-        if not presented:
-            raise Unauthorized("missing_api_key", "send an API key in the X-API-Key header")
         ring: KeyRing = request.app.state.keyring
-        principal = ring.lookup(presented)
-        if principal is None:
-            raise Unauthorized("invalid_api_key", "the API key is not valid")
-        if roles and principal.role not in roles:
-            raise ServiceError("forbidden_role", f"this action needs one of the roles {list(roles)}", status=403)
+        needed = scope or required_scope(getattr(request.app.state, "service", ""), request.method)
+        principal, decision = await ring.authenticate(_presented_key(request), scope=needed, roles=roles)
+        if decision is not None:
+            # on the answer, whatever the route returns (web.ObservabilityMiddleware adds them)
+            request.state.rate_headers = decision.headers()
         return principal
 
     return dependency

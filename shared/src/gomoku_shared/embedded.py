@@ -1,7 +1,7 @@
 """Embedded mode: the four services in one process, on one in-memory bus, SQLite per service.
 
 ``python -m gomoku_shared.embedded [--port 8000]`` serves them under /registration,
-/pairing, /gameplay and /awards, and the public web pages (package ``portal``, when installed) at /. The same ``EmbeddedSuite`` drives tests and the demo.
+/pairing, /gameplay, /awards and /partners, and the public web pages (package ``portal``, when installed) at /. The same ``EmbeddedSuite`` drives tests and the demo.
 Mounted sub-apps' lifespans do not run, so the suite starts each service runtime itself.
 """
 
@@ -20,7 +20,7 @@ from prometheus_client import CollectorRegistry
 from . import logs
 from .clock import Clock
 from .guard import InputGuardMiddleware
-from .messaging.memory import InMemoryEventBus
+from .messaging.memory import InMemoryEventBus, settle
 from .migrate import upgrade_async
 from .service import Service, builders, clock_from_settings
 from .settings import ServiceSettings
@@ -48,6 +48,13 @@ class EmbeddedSuite:
             # embedded mode never uses a broker or a shared database URL: one SQLite file each
             s = self.settings.model_copy(update={"amqp_url": None, "database_url": "", "service": name})
             self.services[name] = build(s, bus=self.bus, clock=self.clock)
+        partners = self.services.get("partners")
+        if partners is not None and partners.extras:
+            # every service verifies partners' access tokens with the partners service's keys,
+            # read in-process (no HTTP in one process); revocations come over the shared bus
+            for name, svc in self.services.items():
+                if name != "partners":
+                    svc.runtime.tokens.use_fetch(partners.extras["key_source"])
         self.app = FastAPI(title="Gomoku platform (embedded)", lifespan=self._lifespan)
         # paths outside the four mounts get the common error shape, the input checks and a
         # correlation id too (a path a mount cannot match, e.g. one with a newline, ends here)
@@ -107,19 +114,7 @@ class EmbeddedSuite:
 
     async def drain(self, rounds: int = 1000) -> None:
         """Wait until no outbox row is pending and no message is queued or in a handler."""
-        for _ in range(rounds):
-            published = 0
-            for svc in self.services.values():
-                published += await svc.runtime.relay.publish_pending()
-            await self.bus.drain()
-            if published == 0:
-                again = 0
-                for svc in self.services.values():
-                    again += await svc.runtime.relay.publish_pending()
-                if again == 0:
-                    return
-                await self.bus.drain()
-        raise RuntimeError("the embedded suite did not become quiet")
+        await settle(self.bus, [svc.runtime.relay for svc in self.services.values()], rounds)
 
 
 def main(argv: list[str] | None = None) -> int:

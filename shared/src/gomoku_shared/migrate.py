@@ -17,7 +17,7 @@ from sqlalchemy.engine import make_url
 from .db import is_sqlite
 from .settings import ServiceSettings
 
-SERVICES = ("registration", "pairing", "gameplay", "awards")
+SERVICES = ("registration", "pairing", "gameplay", "awards", "partners")
 
 
 def alembic_config(service: str, url: str) -> Config:

@@ -11,7 +11,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 import uuid
+from collections import defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from typing import Any
 
@@ -26,11 +28,25 @@ from .messaging.bus import EventBus, Message
 from .messaging.inbox import handle_once, inbox_table
 from .messaging.outbox import OutboxRelay, add_to_outbox, outbox_table
 from .settings import ServiceSettings
+from .tokens import REVOKED_EVENT, TokenVerifier, http_key_fetch
 from .topology import CONSUMES
 
 log = logging.getLogger("gomoku.runtime")
 
 EventHandler = Callable[["UnitOfWork", Envelope[Any]], Awaitable[None]]
+
+
+class ConsumerStats:
+    """Counts and handling time of consumed events by (type, outcome): handled, duplicate
+    (already in the inbox) or failed (to be redelivered or dead-lettered)."""
+
+    def __init__(self) -> None:
+        self.count: defaultdict[tuple[str, str], int] = defaultdict(int)
+        self.seconds: defaultdict[tuple[str, str], float] = defaultdict(float)
+
+    def record(self, event_type: str, outcome: str, seconds: float) -> None:
+        self.count[(event_type, outcome)] += 1
+        self.seconds[(event_type, outcome)] += seconds
 
 
 class UnitOfWork:
@@ -99,10 +115,19 @@ class ServiceRuntime:
         known_inbox = metadata.tables.get("inbox")
         self.inbox = known_inbox if known_inbox is not None else inbox_table(metadata)
         self.relay = OutboxRelay(self.sessionmaker, bus, self.outbox, poll_interval=settings.relay_poll_s)
+        #: verifies partners' access tokens: keys from PARTNERS_URL (the embedded runner and the
+        #: partners service itself hand theirs in-process with ``tokens.use_fetch``)
+        self.tokens = TokenVerifier(
+            http_key_fetch(settings.partners_url) if settings.partners_url else None,
+            clock=self.clock,
+            max_ttl_s=settings.access_token_ttl_s,
+        )
         self._handlers: dict[str, EventHandler] = {}
         self._background: list[Callable[[], Coroutine[Any, Any, None]]] = []
         self._stoppers: list[Callable[[], Awaitable[None]]] = []
         self._tasks: list[asyncio.Task] = []
+        #: what the consumer did, per event type (read by the metrics)
+        self.consumed = ConsumerStats()
         self.started = False
 
     # ------------------------------------------------------------------ wiring
@@ -162,6 +187,8 @@ class ServiceRuntime:
         if handler is None:  # bound by a wildcard we do not handle: acknowledge
             return
         token = correlation_ctx.set(env.correlation_id)
+        started = time.perf_counter()
+        outcome = "failed"
         try:
 
             async def effect(session: AsyncSession, _msg: Message) -> None:
@@ -172,8 +199,12 @@ class ServiceRuntime:
                 await uow._write_outbox()
 
             if await handle_once(self.sessionmaker, self.name, message, effect, table=self.inbox):
+                outcome = "handled"
                 self.relay.wake()
+            else:
+                outcome = "duplicate"
         finally:
+            self.consumed.record(env.type, outcome, time.perf_counter() - started)
             correlation_ctx.reset(token)
 
     # ------------------------------------------------------------------ lifecycle
@@ -194,6 +225,12 @@ class ServiceRuntime:
                 prefetch=self.settings.consumer_prefetch,
                 delivery_limit=self.settings.delivery_limit,
             )
+        if self.tokens.configured:
+            # revocations first, then the keys and the current revocation list: nothing is missed
+            subscribe_broadcast = getattr(self.bus, "subscribe_broadcast", None)
+            if subscribe_broadcast is not None:
+                await subscribe_broadcast([REVOKED_EVENT], self.tokens.on_revoked)
+            self._tasks.append(asyncio.create_task(self.tokens.keep_loaded(), name=f"{self.name}-token-keys"))
         self._tasks.append(asyncio.create_task(self.relay.run(), name=f"{self.name}-relay"))
         for fn in self._background:
             self._tasks.append(asyncio.create_task(fn(), name=f"{self.name}-{fn.__name__}"))

@@ -12,6 +12,8 @@ from fastapi import FastAPI
 
 from .clock import Clock
 from .messaging.bus import EventBus
+from .metrics import instrument
+from .ratelimit import LocalBuckets
 from .runtime import ServiceRuntime
 from .settings import ServiceSettings
 
@@ -25,6 +27,16 @@ class Service:
     app: FastAPI
     #: anything else the service wants to expose to tests and the embedded runner
     extras: dict[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        # the app's key ring verifies access tokens with the runtime's keys, rate-limited by
+        # this replica's share (every service gets this without wiring of its own)
+        ring = getattr(self.app.state, "keyring", None)
+        if ring is not None and ring.tokens is None:
+            ring.tokens = self.runtime.tokens
+            ring.limits = LocalBuckets(self.runtime.settings.rate_limit_replicas)
+        # every service's /metrics carries the runtime's figures (outbox, consumer, dead letters)
+        instrument(self.app, self.runtime)
 
     @contextlib.asynccontextmanager
     async def running(self) -> AsyncIterator[Service]:

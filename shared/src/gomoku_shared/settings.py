@@ -47,6 +47,22 @@ class ServiceSettings(BaseSettings):
     idempotency_ttl_s: float = Field(default=86400, ge=60, le=30 * 86400, alias="IDEMPOTENCY_TTL_S")
     #: secret for encrypting personal data at rest (registration)
     data_key: str = Field(default="", alias="DATA_KEY")
+    #: the partners service (distributed mode): where every service reads the public keys of
+    #: partner access tokens (JWKS) and the revoked clients; unset: API keys only
+    partners_url: str = Field(default="", alias="PARTNERS_URL")
+    #: partners service: the secret that encrypts its token-signing keys at rest (required
+    #: distributed; the embedded mode keeps a random one in DATA_DIR)
+    partners_key: str = Field(default="", alias="PARTNERS_KEY")
+    #: partners service: lifetime of an access token (also how long a revoked credential's
+    #: tokens are remembered by the verifiers)
+    access_token_ttl_s: int = Field(default=300, ge=30, le=3600, alias="ACCESS_TOKEN_TTL_S")
+    #: partners service: how long the old secret keeps working after a rotation, by default
+    credential_grace_s: int = Field(default=86400, ge=0, le=30 * 86400, alias="CREDENTIAL_GRACE_S")
+    #: partners service: the rate limit of a new partner (requests per window, window seconds)
+    rate_limit_quota: int = Field(default=600, ge=1, le=1_000_000, alias="RATE_LIMIT_QUOTA")
+    rate_limit_window_s: int = Field(default=60, ge=1, le=86400, alias="RATE_LIMIT_WINDOW_S")
+    #: how many replicas of this service share a partner's rate limit (each admits its share)
+    rate_limit_replicas: int = Field(default=1, ge=1, le=1000, alias="RATE_LIMIT_REPLICAS")
     #: time source: "system", or "fake" for simulations driven by a FakeClock
     clock: str = Field(default="system", alias="CLOCK")
     #: with CLOCK=fake: the simulation time the clock starts at (ISO 8601 with offset);

@@ -350,6 +350,31 @@ class QualifiersSelected(Payload):
     revision: int = 1
 
 
+# ---------------------------------------------------------------- partners
+
+
+class PartnerRegistered(Payload):
+    """An operator created a partner account (a webhooks service keys subscriptions on it)."""
+
+    TYPE: ClassVar[str] = "partner.registered"
+    partner_id: str
+    name: str
+    #: the role of its access tokens: partner, or viewer for a spectator app
+    role: Literal["partner", "viewer"]
+    scopes: list[str]
+
+
+class PartnerCredentialsRevoked(Payload):
+    """Client credentials stopped being valid: every service refuses their access tokens from
+    now on, before the tokens expire."""
+
+    TYPE: ClassVar[str] = "partner.credentials_revoked"
+    partner_id: str
+    client_ids: list[str]
+    revoked_at: datetime
+    reason: str = ""
+
+
 ALL_PAYLOADS: tuple[type[Payload], ...] = (
     EventConfigured,
     EntryAccepted,
@@ -365,4 +390,6 @@ ALL_PAYLOADS: tuple[type[Payload], ...] = (
     ResultDecided,
     AwardsPublished,
     QualifiersSelected,
+    PartnerRegistered,
+    PartnerCredentialsRevoked,
 )

@@ -12,13 +12,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel, ValidationError
 
-from gomoku_shared.auth import KeyRing
+from gomoku_shared.auth import ACTING_ROLES, KeyRing, presented_credential
 from gomoku_shared.errors import ServiceError, error_body
 from gomoku_shared.idempotency import HEADER, KEY_MAX, REPLAYED_HEADER, route_path
+from gomoku_shared.scopes import required_scope
+
+from ..domain.errors import GameRefusal
+from ..service_layer.refusals import as_service_error
 
 MAX_BODY = 64 * 1024
 PREFIX = "/v1/games/"
@@ -47,26 +51,27 @@ class PlayerActionLane:
         route = self.routes.get(action)
         if route is None or not game_id or "/" in game_id:
             return await self.app(scope, receive, send)
-        key = idem = None
+        key = presented_credential(scope["headers"])
+        idem = None
         for k, v in scope["headers"]:
-            if k == b"x-api-key":
-                key = v.decode("latin-1")
-            elif k == b"authorization" and key is None:
-                text = v.decode("latin-1")
-                if text.lower().startswith("bearer "):
-                    key = text[7:].strip()
-            elif k == b"idempotency-key":
+            if k == b"idempotency-key":
                 idem = v.decode("latin-1")
-        status, body, replayed = await self._handle(route, action, game_id, key, idem, receive)
+        extra: dict[str, str] = {}
+        try:
+            status, body, replayed = await self._handle(route, action, game_id, key, idem, receive, extra)
+        except ServiceError as exc:  # the credential refused (401, 403, 429), with its headers
+            status, body, replayed = exc.status, error_body(exc.code, exc.message, exc.details), False
+            extra = exc.headers or {}
         data = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
         headers = [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())]
+        headers += [(name.lower().encode(), value.encode("latin-1")) for name, value in extra.items()]
         if replayed:
             headers.append((REPLAYED_HEADER.lower().encode(), b"true"))
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": data})
 
     async def _handle(
-        self, route: Route, action: str, game_id: str, key: str | None, idem: str | None, receive
+        self, route: Route, action: str, game_id: str, key: str | None, idem: str | None, receive, extra: dict
     ) -> tuple[int, dict, bool]:
         raw = b""
         while True:
@@ -99,11 +104,12 @@ class PlayerActionLane:
                     )
         else:
             errors = [{"loc": ["body"], "msg": "Field required", "type": "missing"}]
-        if not key:
-            return 401, error_body("missing_api_key", "send an API key in the X-API-Key header"), False
-        principal = self.keyring.lookup(key)
-        if principal is None:
-            return 401, error_body("invalid_api_key", "the API key is not valid"), False
+        # the routes' check (gomoku_shared.auth): API key or access token, role, scope, rate
+        principal, decision = await self.keyring.authenticate(
+            key, scope=required_scope("gameplay", "POST"), roles=ACTING_ROLES
+        )
+        if decision is not None:
+            extra.update(decision.headers())
         if idem is not None and len(idem) > KEY_MAX:
             errors.insert(
                 0,
@@ -125,10 +131,14 @@ class PlayerActionLane:
         if errors:
             return 422, error_body("validation_error", "the request is not valid", errors), False
         kind, data = to_action(parsed)
+        player_id: str = cast(Any, parsed).player_id  # every action body names its player
         try:
             summary = await self.games.act(
-                game_id, principal, parsed.player_id, kind, data, self.keyed(principal, game_id, action, parsed, idem)
+                game_id, principal, player_id, kind, data, self.keyed(principal, game_id, action, parsed, idem)
             )
+        except GameRefusal as refusal:
+            error = as_service_error(refusal)
+            return error.status, error_body(error.code, error.message, error.details), False
         except ServiceError as exc:
             return exc.status, error_body(exc.code, exc.message, exc.details), REPLAYED_HEADER in (exc.headers or {})
         return 200, self.strip(summary), bool(summary.get("_replayed"))

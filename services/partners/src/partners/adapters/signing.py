@@ -1,0 +1,119 @@
+"""Token-signing keys: Ed25519 (EdDSA), generated and used through ``cryptography`` and PyJWT.
+
+The private keys are stored in the service's database encrypted (Fernet) under a key derived
+from PARTNERS_KEY, so every replica signs with the same keys and a rotation reaches them all.
+Where PARTNERS_KEY comes from (``master_secret``): the setting if set; the distributed mode
+refuses to start without it; the embedded mode creates a random one in its data directory
+(``partners-signing.key``, mode 0600), as registration does with DATA_KEY.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import logging
+import os
+import secrets
+import stat
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import jwt
+from cryptography.fernet import Fernet, InvalidToken
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+from jwt.algorithms import OKPAlgorithm
+
+from gomoku_shared.settings import SettingsError
+from gomoku_shared.tokens import ALGORITHM
+
+log = logging.getLogger("partners.signing")
+
+KEY_FILE = "partners-signing.key"
+
+
+class MissingSigningSecret(SettingsError):
+    pass
+
+
+def master_secret(configured: str, *, distributed: bool, data_dir: str | Path) -> str:
+    if configured:
+        return configured
+    if distributed:
+        raise MissingSigningSecret(
+            "PARTNERS_KEY is not set. The distributed mode (AMQP_URL set) needs it to encrypt the "
+            "token-signing keys at rest, the same secret in every partners replica; "
+            "e.g. PARTNERS_KEY=$(openssl rand -base64 32)"
+        )
+    return _embedded_secret(Path(data_dir))
+
+
+def _embedded_secret(data_dir: Path) -> str:
+    """Created once, readable by this user only; linked into place so that two processes
+    starting together end up with the same secret."""
+    path = data_dir / KEY_FILE
+    data_dir.mkdir(parents=True, exist_ok=True)
+    if not path.exists():
+        fd, tmp = tempfile.mkstemp(dir=data_dir, prefix=".key-")  # mode 0600
+        try:
+            with os.fdopen(fd, "w") as f:
+                f.write(secrets.token_urlsafe(32) + "\n")
+                f.flush()
+                os.fsync(f.fileno())
+            os.link(tmp, path)
+            log.warning("PARTNERS_KEY is unset: created a random signing-key secret in %s", path)
+        except FileExistsError:
+            pass
+        finally:
+            os.unlink(tmp)
+    mode = stat.S_IMODE(path.stat().st_mode)
+    if mode & 0o077:
+        raise MissingSigningSecret(f"the signing-key secret {path} is readable by others (mode {mode:o}); chmod 600 it")
+    secret = path.read_text().strip()
+    if not secret:
+        raise MissingSigningSecret(f"the signing-key secret {path} is empty")
+    return secret
+
+
+class KeyVault:
+    """Creates, seals and opens signing keys; signs tokens."""
+
+    def __init__(self, secret: str) -> None:
+        derived = HKDF(algorithm=hashes.SHA256(), length=32, salt=b"gomoku-partners", info=b"signing-keys").derive(
+            secret.encode()
+        )
+        self._fernet = Fernet(base64.urlsafe_b64encode(derived))
+        self._opened: dict[str, Ed25519PrivateKey] = {}
+
+    def new_key(self) -> tuple[str, str, dict[str, Any]]:
+        """(kid, sealed private key, public JWK) of a fresh key; kid is its RFC 7638 thumbprint."""
+        private = Ed25519PrivateKey.generate()
+        public_jwk: dict[str, Any] = OKPAlgorithm.to_jwk(private.public_key(), as_dict=True)
+        kid = _thumbprint(public_jwk)
+        public_jwk.update({"kid": kid, "alg": ALGORITHM, "use": "sig"})
+        pem = private.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+        )
+        self._opened[kid] = private
+        return kid, self._fernet.encrypt(pem).decode(), public_jwk
+
+    def sign(self, claims: dict[str, Any], kid: str, sealed: str) -> str:
+        private = self._opened.get(kid)
+        if private is None:
+            try:
+                pem = self._fernet.decrypt(sealed.encode())
+            except InvalidToken:
+                raise MissingSigningSecret("the signing keys cannot be opened with this PARTNERS_KEY") from None
+            loaded = serialization.load_pem_private_key(pem, password=None)
+            assert isinstance(loaded, Ed25519PrivateKey)
+            private = self._opened[kid] = loaded
+        return jwt.encode(claims, private, algorithm=ALGORITHM, headers={"kid": kid, "typ": "at+jwt"})
+
+
+def _thumbprint(jwk: dict[str, Any]) -> str:
+    # RFC 7638: the required members in lexicographic order, no whitespace
+    canonical = json.dumps({"crv": jwk["crv"], "kty": jwk["kty"], "x": jwk["x"]}, separators=(",", ":"), sort_keys=True)
+    return base64.urlsafe_b64encode(hashlib.sha256(canonical.encode()).digest()).decode().rstrip("=")

@@ -1,0 +1,56 @@
+"""Composition root of the partners service: build(settings, bus=None, clock=None) -> Service."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gomoku_shared.auth import KeyRing
+from gomoku_shared.clock import Clock
+from gomoku_shared.messaging.bus import EventBus
+from gomoku_shared.runtime import ServiceRuntime
+from gomoku_shared.service import Service, bus_from_settings, clock_from_settings
+from gomoku_shared.settings import ServiceSettings
+
+from .adapters.orm import metadata
+from .adapters.signing import KeyVault, master_secret
+from .domain.model import RateLimit
+from .entrypoints.api import create_api
+from .service_layer.handlers import PartnerService
+
+NAME = "partners"
+
+
+def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Clock | None = None) -> Service:
+    # the signing keys are sealed under PARTNERS_KEY: required distributed (AMQP_URL set), a
+    # random secret of its own in DATA_DIR in the embedded mode
+    vault = KeyVault(
+        master_secret(settings.partners_key, distributed=bool(settings.amqp_url), data_dir=settings.data_dir)
+    )
+    runtime = ServiceRuntime(
+        NAME,
+        settings,
+        metadata,
+        bus=bus or bus_from_settings(settings),
+        clock=clock or clock_from_settings(settings),
+        owns_bus=bus is None,
+    )
+    partners = PartnerService(
+        runtime,
+        vault,
+        token_ttl_s=settings.access_token_ttl_s,
+        default_grace_s=settings.credential_grace_s,
+        default_rate=RateLimit(settings.rate_limit_quota, settings.rate_limit_window_s),
+    )
+
+    async def own_keys() -> dict[str, Any]:
+        return {**(await partners.jwks()), **(await partners.revocations())}
+
+    # this service verifies tokens with its own keys, read in-process
+    runtime.tokens.use_fetch(own_keys)
+
+    @runtime.background
+    async def signing_key() -> None:
+        await partners.ensure_signing_key()
+
+    app = create_api(runtime, KeyRing(settings.api_keys), partners)
+    return Service(NAME, runtime, app, extras={"partners": partners, "key_source": own_keys})

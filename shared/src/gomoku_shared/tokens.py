@@ -1,0 +1,236 @@
+"""Local verification of partner access tokens (JWT, EdDSA) in every service.
+
+The partners service signs; every other service verifies with the public keys of its JWKS,
+fetched once from ``PARTNERS_URL`` (``/.well-known/jwks.json``) and kept: a request never
+calls the partners service. A token signed by a key this process does not know yet (the
+signing key was rotated) makes the verifier fetch the JWKS again, at most once every few
+seconds however many such tokens arrive. In the embedded mode the keys are read in-process.
+
+Revocation: access tokens live ``ACCESS_TOKEN_TTL_S`` (default 300 s). When an operator revokes
+a credential, the partners service publishes ``partner.credentials_revoked``; every replica of
+every service receives it on a queue of its own (a broadcast, see ``subscribe_broadcast`` of
+the buses) and refuses that client's tokens from then on. A replica that starts later reads the
+current list (``/v1/revocations`` of the partners service) with the JWKS.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+import jwt
+
+from .clock import Clock, SystemClock
+from .ratelimit import Policy
+
+log = logging.getLogger("gomoku.tokens")
+
+ISSUER = "gomoku-partners"
+AUDIENCE = "gomoku-platform"
+ALGORITHM = "EdDSA"
+#: the event the partners service publishes when a credential stops being valid
+REVOKED_EVENT = "partner.credentials_revoked"
+#: seconds of clock difference between services that a token's times may be off by
+LEEWAY_S = 5
+#: the shortest time between two JWKS fetches caused by unknown key ids (tokens with made-up
+#: key ids cost the partners service at most one fetch a second per replica)
+REFRESH_MIN_INTERVAL_S = 1.0
+
+#: () -> {"keys": [...], "revoked": {client_id: revoked_at epoch}}
+KeyFetch = Callable[[], Awaitable[dict[str, Any]]]
+
+
+class TokenError(Exception):
+    """A token that is not accepted; ``code`` is the error code of the 401 answer."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class TokenClaims:
+    client_id: str
+    partner_id: str | None
+    role: str
+    scopes: frozenset[str]
+    issued_at: float
+    expires_at: float
+    rate: Policy | None
+
+
+def looks_like_jwt(presented: str) -> bool:
+    return presented.startswith("eyJ") and presented.count(".") == 2
+
+
+def http_key_fetch(partners_url: str, timeout_s: float = 5.0) -> KeyFetch:
+    """Fetch the JWKS and the revoked clients from the partners service at ``partners_url``."""
+    base = partners_url.rstrip("/")
+
+    async def fetch() -> dict[str, Any]:
+        async with httpx.AsyncClient(timeout=timeout_s) as client:
+            keys = (await client.get(f"{base}/.well-known/jwks.json")).raise_for_status().json()
+            revoked = (await client.get(f"{base}/v1/revocations")).raise_for_status().json()
+        return {"keys": keys.get("keys", []), "revoked": revoked.get("revoked", {})}
+
+    return fetch
+
+
+class TokenVerifier:
+    """Keys and revocations of one process; ``verify`` is the per-request check."""
+
+    def __init__(self, fetch: KeyFetch | None = None, *, clock: Clock | None = None, max_ttl_s: float = 3600) -> None:
+        self._fetch = fetch
+        self.clock = clock or SystemClock()
+        self.max_ttl_s = max_ttl_s
+        self._keys: dict[str, Any] = {}
+        #: client id -> when it was revoked (epoch seconds, the partners service's clock)
+        self._revoked: dict[str, float] = {}
+        self._last_refresh = -1e9
+        self._refresh_lock = asyncio.Lock()
+        self.loaded = False
+
+    @property
+    def configured(self) -> bool:
+        return self._fetch is not None
+
+    def use_fetch(self, fetch: KeyFetch) -> None:
+        """Where the keys come from (the embedded mode hands the partners service's own)."""
+        self._fetch = fetch
+
+    # ------------------------------------------------------------------ keys
+    def load(self, document: dict[str, Any]) -> None:
+        keys = {}
+        for jwk in document.get("keys", []):
+            try:
+                keys[jwk["kid"]] = jwt.PyJWK.from_dict(jwk, algorithm=ALGORITHM)
+            except (KeyError, jwt.PyJWKError):
+                log.warning("ignored a JWKS entry that is not an %s key", ALGORITHM)
+        self._keys = keys
+        for client, at in (document.get("revoked") or {}).items():
+            self._revoked[client] = max(float(at), self._revoked.get(client, 0.0))
+        self.loaded = True
+
+    async def refresh(self) -> bool:
+        """Fetch keys and revocations now; False (and the old keys kept) when that fails."""
+        if self._fetch is None:
+            return False
+        self._last_refresh = time.monotonic()
+        try:
+            self.load(await self._fetch())
+        except (httpx.HTTPError, ValueError, KeyError) as exc:
+            log.warning(
+                "could not fetch the token keys (%s); keeping %d known keys", type(exc).__name__, len(self._keys)
+            )
+            return False
+        return True
+
+    async def refresh_soon(self) -> None:
+        """A refresh for an unknown key id. Callers queue; one fetch serves every caller that
+        was waiting when it began, and fetches are at least ``REFRESH_MIN_INTERVAL_S`` apart."""
+        asked_at = time.monotonic()
+        async with self._refresh_lock:
+            if self._last_refresh >= asked_at:
+                return  # fetched while this caller waited
+            wait = self._last_refresh + REFRESH_MIN_INTERVAL_S - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            await self.refresh()
+
+    async def keep_loaded(self, retry_s: float = 2.0) -> None:
+        """Background task: fetch the keys at start, retrying until the partners service answers."""
+        while not await self.refresh():
+            await asyncio.sleep(retry_s)
+            retry_s = min(30.0, retry_s * 2)
+
+    # ------------------------------------------------------------------ revocation
+    def revoke(self, client_ids: list[str], at: float) -> None:
+        for client in client_ids:
+            self._revoked[client] = max(at, self._revoked.get(client, 0.0))
+        horizon = self.clock.now().timestamp() - self.max_ttl_s - LEEWAY_S
+        for client, when in list(self._revoked.items()):
+            if when < horizon:  # every token of it has expired by now
+                del self._revoked[client]
+
+    async def on_revoked(self, message: Any) -> None:
+        """Broadcast consumer of ``partner.credentials_revoked``."""
+        with contextlib.suppress(ValueError, KeyError, TypeError):
+            payload = json.loads(message.body)["payload"]
+            self.revoke(list(payload["client_ids"]), _epoch(payload["revoked_at"]))
+
+    # ------------------------------------------------------------------ verification
+    def known_key(self, token: str) -> bool:
+        try:
+            return jwt.get_unverified_header(token).get("kid") in self._keys
+        except jwt.PyJWTError:
+            return True  # garbage: verify() says so
+
+    def verify(self, token: str) -> TokenClaims:
+        """The token's claims, or ``TokenError`` (invalid, expired, revoked, unknown key)."""
+        try:
+            header = jwt.get_unverified_header(token)
+        except jwt.PyJWTError:
+            raise TokenError("invalid_token", "the access token is not a valid token") from None
+        key = self._keys.get(header.get("kid", ""))
+        if key is None or header.get("alg") != ALGORITHM:
+            raise TokenError("invalid_token", "the access token is not signed by a known key")
+        try:
+            # times are checked below against the service's clock (a simulation clock moves)
+            claims = jwt.decode(
+                token,
+                key.key,
+                algorithms=[ALGORITHM],
+                audience=AUDIENCE,
+                issuer=ISSUER,
+                options={"verify_exp": False, "verify_iat": False, "verify_nbf": False, "require": ["exp", "sub"]},
+            )
+        except jwt.PyJWTError:
+            raise TokenError("invalid_token", "the access token is not valid") from None
+        now = self.clock.now().timestamp()
+        issued, expires = float(claims.get("iat", 0)), float(claims["exp"])
+        if expires + LEEWAY_S < now:
+            raise TokenError("expired_token", "the access token has expired; request a new one")
+        if issued - LEEWAY_S > now:
+            raise TokenError("invalid_token", "the access token was issued in the future")
+        client = str(claims["sub"])
+        if client in self._revoked:  # a revoked credential never gets a token again
+            raise TokenError("revoked_token", "the credential of this access token was revoked")
+        return _claims(client, claims, issued, expires)
+
+
+def _claims(client: str, claims: dict[str, Any], issued: float, expires: float) -> TokenClaims:
+    role = claims.get("role")
+    if role not in ("partner", "viewer"):
+        raise TokenError("invalid_token", "the access token names no partner role")
+    limit = claims.get("rl")
+    rate = None
+    if isinstance(limit, dict):
+        try:
+            rate = Policy(int(limit["q"]), int(limit["w"]))
+        except (KeyError, TypeError, ValueError):
+            rate = None
+    return TokenClaims(
+        client_id=client,
+        partner_id=claims.get("partner_id") if role == "partner" else None,
+        role=role,
+        scopes=frozenset(str(claims.get("scope", "")).split()),
+        issued_at=issued,
+        expires_at=expires,
+        rate=rate if rate and rate.quota > 0 and rate.window_s > 0 else None,
+    )
+
+
+def _epoch(value: Any) -> float:
+    from datetime import datetime
+
+    if isinstance(value, (int, float)):
+        return float(value)
+    return datetime.fromisoformat(str(value)).timestamp()

@@ -83,7 +83,7 @@ _WORKERS = max(2, os.cpu_count() or 2)
 def _pooled(sections: list[Tournament]) -> list[float]:
     """Wall ms to pair the sections concurrently in the service's worker pool."""
     from pairing.service_layer.pool import Pairer
-    from pairing.service_layer.section import PairJob
+    from pairing.service_layer.round_pairing import PairJob
 
     jobs = [PairJob("individual", "swiss", PLAYED + 1, t, (), (), tuple(p.id for p in t.players)) for t in sections]
     pairer = Pairer(workers=_WORKERS)

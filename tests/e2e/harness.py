@@ -3,6 +3,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
+import os
+import subprocess
+import sys
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -102,8 +107,36 @@ async def run_distributed(
         else:
             async with chaos(stack, driver):
                 summary = await driver.run()
-        await consistent(stack, driver, "distributed")
+        report = await consistent(stack, driver, "distributed")
+        await asyncio.to_thread(operators_tool_agrees, stack, driver.code, report, databases, amqp_url, namespace)
         return summary, driver
+
+
+def operators_tool_agrees(stack, event_code: str, report: Report, databases, amqp_url: str, namespace: str) -> None:
+    """Issue 17 (repair tools): after a finished run, `gomoku-ops` — run as an operator runs it,
+    against the live processes — finds the services agreeing exactly as the in-process check
+    did, no dead letter on any queue and nothing left in any outbox."""
+    env = {
+        **os.environ,
+        "AMQP_URL": amqp_url,
+        "BUS_NAMESPACE": namespace,
+        "GOMOKU_OPERATOR_KEY": stack.platform.keys.operator,
+    }
+
+    def ops(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "-m", "gomoku_ops", "--json", *args], capture_output=True, text=True, env=env, timeout=300
+        )
+
+    urls = [f"--service-url={s}={base}" for s, base in stack.platform.bases.items()]
+    checked = ops("check", event_code, *urls)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert json.loads(checked.stdout)[0]["checked"] == dict(report.checked)
+    dead = ops("dlq", "list")
+    assert dead.returncode == 0 and all(q["dead"] == 0 for q in json.loads(dead.stdout)), dead.stdout + dead.stderr
+    backlog = ops("outbox", "backlog", *(f"--db={s}={url}" for s, url in databases.items()))
+    assert backlog.returncode == 0, backlog.stderr
+    assert {b["service"]: b["pending"] for b in json.loads(backlog.stdout)} == dict.fromkeys(databases, 0)
 
 
 def publication(summary: dict[str, Any], section_id: str) -> dict[str, Any]:

@@ -1,7 +1,4 @@
-"""NOT COLLECTED YET (file name): written, but not run — the shared RabbitMQ broker stopped accepting
-connections before it could be. Rename to test_distributed.py once it passes.
-
-SZ and NT on four processes (the docker-compose.yml commands) on RabbitMQ + PostgreSQL:
+"""SZ and NT on four processes (the docker-compose.yml commands) on RabbitMQ + PostgreSQL:
 the same preset, field and seed give the same digest as the embedded run; and the NT event
 survives SIGKILLed services and a RabbitMQ restart with an identical digest."""
 

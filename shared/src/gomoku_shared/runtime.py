@@ -11,7 +11,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 import uuid
+from collections import defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from typing import Any
 
@@ -32,6 +34,19 @@ from .topology import CONSUMES
 log = logging.getLogger("gomoku.runtime")
 
 EventHandler = Callable[["UnitOfWork", Envelope[Any]], Awaitable[None]]
+
+
+class ConsumerStats:
+    """Counts and handling time of consumed events by (type, outcome): handled, duplicate
+    (already in the inbox) or failed (to be redelivered or dead-lettered)."""
+
+    def __init__(self) -> None:
+        self.count: defaultdict[tuple[str, str], int] = defaultdict(int)
+        self.seconds: defaultdict[tuple[str, str], float] = defaultdict(float)
+
+    def record(self, event_type: str, outcome: str, seconds: float) -> None:
+        self.count[(event_type, outcome)] += 1
+        self.seconds[(event_type, outcome)] += seconds
 
 
 class UnitOfWork:
@@ -111,6 +126,8 @@ class ServiceRuntime:
         self._background: list[Callable[[], Coroutine[Any, Any, None]]] = []
         self._stoppers: list[Callable[[], Awaitable[None]]] = []
         self._tasks: list[asyncio.Task] = []
+        #: what the consumer did, per event type (read by the metrics)
+        self.consumed = ConsumerStats()
         self.started = False
 
     # ------------------------------------------------------------------ wiring
@@ -170,6 +187,8 @@ class ServiceRuntime:
         if handler is None:  # bound by a wildcard we do not handle: acknowledge
             return
         token = correlation_ctx.set(env.correlation_id)
+        started = time.perf_counter()
+        outcome = "failed"
         try:
 
             async def effect(session: AsyncSession, _msg: Message) -> None:
@@ -180,8 +199,12 @@ class ServiceRuntime:
                 await uow._write_outbox()
 
             if await handle_once(self.sessionmaker, self.name, message, effect, table=self.inbox):
+                outcome = "handled"
                 self.relay.wake()
+            else:
+                outcome = "duplicate"
         finally:
+            self.consumed.record(env.type, outcome, time.perf_counter() - started)
             correlation_ctx.reset(token)
 
     # ------------------------------------------------------------------ lifecycle

@@ -12,6 +12,7 @@ from fastapi import FastAPI
 
 from .clock import Clock
 from .messaging.bus import EventBus
+from .metrics import instrument
 from .ratelimit import LocalBuckets
 from .runtime import ServiceRuntime
 from .settings import ServiceSettings
@@ -34,6 +35,8 @@ class Service:
         if ring is not None and ring.tokens is None:
             ring.tokens = self.runtime.tokens
             ring.limits = LocalBuckets(self.runtime.settings.rate_limit_replicas)
+        # every service's /metrics carries the runtime's figures (outbox, consumer, dead letters)
+        instrument(self.app, self.runtime)
 
     @contextlib.asynccontextmanager
     async def running(self) -> AsyncIterator[Service]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import time
@@ -143,12 +144,12 @@ class ObservabilityMiddleware:
     def __init__(self, app, registry: CollectorRegistry, service: str) -> None:
         self.app = app
         self.requests = Counter(
-            "http_requests_total", "HTTP requests", ["service", "method", "status"], registry=registry
+            "http_requests_total", "HTTP requests", ["service", "method", "route", "status"], registry=registry
         )
         self.latency = Histogram(
             "http_request_seconds",
             "HTTP request latency",
-            ["service", "method"],
+            ["service", "method", "route"],
             registry=registry,
             buckets=(0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5),
         )
@@ -198,13 +199,32 @@ class ObservabilityMiddleware:
             await response(scope, receive, _send)
         finally:
             method = scope.get("method", "GET")
-            self.requests.labels(self.service, method, str(status["code"])).inc()
-            self.latency.labels(self.service, method).observe(time.perf_counter() - start)
+            route = route_template(scope)
+            self.requests.labels(self.service, method, route, str(status["code"])).inc()
+            self.latency.labels(self.service, method, route).observe(time.perf_counter() - start)
             correlation_id.reset(token)
+
+
+#: the route label of requests no route matched: a bounded label, whatever paths are probed
+UNMATCHED_ROUTE = "<unmatched>"
+#: scope key a pure ASGI lane sets to the template of the route it served
+ROUTE_SCOPE_KEY = "gomoku.route"
+
+
+def route_template(scope) -> str:
+    """The matched route's template (``/v1/games/{game_id}``), never the raw path: one series
+    per route, not per game."""
+    route = scope.get("route")
+    template = getattr(route, "path", None) or scope.get(ROUTE_SCOPE_KEY)
+    return template if isinstance(template, str) else UNMATCHED_ROUTE
 
 
 #: what a client-chosen correlation id may contain (it is echoed in headers and logs)
 _CID = re.compile(r"[^A-Za-z0-9._:-]")
+
+
+#: how long a scrape waits for the figures that need a query
+METRIC_SAMPLE_TIMEOUT_S = 2.0
 
 
 def create_app(
@@ -291,6 +311,12 @@ def create_app(
 
     @app.get("/metrics", tags=["ops"], summary="Prometheus metrics", response_class=PlainTextResponse)
     async def metrics() -> PlainTextResponse:
+        for sampler in getattr(app.state, "metric_samplers", ()):
+            try:
+                async with asyncio.timeout(METRIC_SAMPLE_TIMEOUT_S):
+                    await sampler()
+            except TimeoutError:
+                log.warning("a metrics sampler took longer than %.1fs; scraping without it", METRIC_SAMPLE_TIMEOUT_S)
         return PlainTextResponse(generate_latest(registry).decode(), media_type=CONTENT_TYPE_LATEST)
 
     return app

@@ -10,6 +10,7 @@ from gomoku_shared.service import Service, bus_from_settings, clock_from_setting
 from gomoku_shared.settings import ServiceSettings
 
 from .adapters.orm import metadata
+from .config import AwardsSettings
 from .entrypoints import consumers
 from .entrypoints.api import create_api
 
@@ -17,14 +18,15 @@ NAME = "awards"
 
 
 def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Clock | None = None) -> Service:
+    config = AwardsSettings.of(settings)
     runtime = ServiceRuntime(
         NAME,
-        settings,
+        config,
         metadata,
-        bus=bus or bus_from_settings(settings),
-        clock=clock or clock_from_settings(settings),
+        bus=bus or bus_from_settings(config),
+        clock=clock or clock_from_settings(config),
         owns_bus=bus is None,
     )
     consumers.register(runtime)
-    app = create_api(runtime, KeyRing(settings.api_keys))
+    app = create_api(runtime, KeyRing(config.api_keys))
     return Service(NAME, runtime, app)

@@ -14,6 +14,7 @@ from gomoku_shared.settings import ServiceSettings
 
 from .adapters.move_writer import PgMoveWriter
 from .adapters.orm import idempotency_keys, metadata
+from .config import GameplayConfig
 from .entrypoints import consumers
 from .entrypoints.api import create_api
 from .service_layer.games import GameService
@@ -30,15 +31,16 @@ def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Cloc
         clock=clock or clock_from_settings(settings),
         owns_bus=bus is None,
     )
+    config = GameplayConfig.from_settings(settings)
     writer = None
-    if runtime.database_url.startswith("postgresql") and settings.move_writers > 0:
+    if runtime.database_url.startswith("postgresql") and config.move_writers > 0:
         writer = PgMoveWriter(
             make_url(runtime.database_url).set(drivername="postgresql").render_as_string(hide_password=False),
-            flushers=settings.move_writers,
-            linger_s=settings.move_linger_ms / 1000,
+            flushers=config.move_writers,
+            linger_s=config.move_linger_ms / 1000,
         )
         runtime.on_stop(writer.close)
-    games = GameService(runtime, writer, idempotency.for_runtime(runtime, idempotency_keys))
+    games = GameService(runtime, writer, idempotency.for_runtime(runtime, idempotency_keys), config)
     consumers.register(runtime, games)
     app = create_api(runtime, KeyRing(settings.api_keys), games)
     if writer is not None:

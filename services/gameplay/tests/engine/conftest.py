@@ -54,21 +54,3 @@ def ref_diagram():
         return black, white, point
 
     return parse
-
-
-class ManualTime:
-    """A monotonic time source that tests move by hand."""
-
-    def __init__(self, start: float = 1000.0) -> None:
-        self.now = start
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
-
-@pytest.fixture
-def ref_time():
-    return ManualTime()

@@ -21,7 +21,6 @@ PUBLIC = [
     "OpeningConfig",
     "OPENINGS",
     "identify_opening",
-    "GameClock",
     "ClockConfig",
     "two_game_round_points",
     "PairGame",

@@ -1,39 +1,13 @@
-"""Pure rules of the service layer: server clocks (PLAY-5) and pairing outcomes (PAIR-4/5,
-PLAY-6, PLAY-7, PLAY-PLAYOFF), table-driven."""
+"""Pure rules of the domain: pairing outcomes (PAIR-4/5, PLAY-6, PLAY-7, PLAY-PLAYOFF), table-driven,
+and the live game rebuilt from its log (the clocks: test_clocks.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from gameplay.domain.clocks import ClockState
 from gameplay.domain.live import LiveGame, Rules
 from gameplay.domain.outcome import FinishedGame, after_game
 from gameplay.engine import IllegalAction
-
-
-def test_play5_sudden_death_charges_only_the_running_side():
-    c = ClockState(60_000, 60_000).start("first", 0)
-    assert c.readings(10_000) == {"first": 50_000, "second": 60_000}
-    c = c.complete("first", "second", 10_000)
-    assert c.readings(25_000) == {"first": 50_000, "second": 45_000}
-    assert c.flag_due_ms == 10_000 + 60_000
-    assert c.flagged(70_000) == ["second"] and c.flagged(69_999) == []
-
-
-def test_play5_fischer_increment_after_each_completed_action_and_same_side_twice():
-    """The opening has steps where one side acts twice (white chooses move 5, then plays 6)."""
-    c = ClockState(300_000, 300_000, increment_ms=30_000).start("second", 0)
-    c = c.complete("second", "second", 5_000)
-    assert c.readings(5_000)["second"] == 325_000 and c.running == "second"
-    c = c.complete("second", "first", 7_000)
-    assert c.readings(7_000) == {"first": 300_000, "second": 353_000}
-
-
-def test_play5_stop_and_arbiter_time():
-    c = ClockState(60_000, 60_000).start("first", 0).add("second", 30_000, 1_000)
-    assert c.readings(1_000) == {"first": 59_000, "second": 90_000}
-    c = c.stop(2_000)
-    assert c.running is None and c.flag_due_ms is None and c.readings(99_000)["first"] == 58_000
 
 
 @pytest.mark.parametrize(

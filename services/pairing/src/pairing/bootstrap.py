@@ -10,6 +10,7 @@ from gomoku_shared.service import Service, bus_from_settings, clock_from_setting
 from gomoku_shared.settings import ServiceSettings
 
 from .adapters.orm import metadata
+from .config import PairingSettings
 from .entrypoints import consumers
 from .entrypoints.api import create_api
 from .service_layer.pool import Pairer
@@ -18,15 +19,16 @@ NAME = "pairing"
 
 
 def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Clock | None = None) -> Service:
+    config = PairingSettings.of(settings)
     runtime = ServiceRuntime(
         NAME,
-        settings,
+        config,
         metadata,
-        bus=bus or bus_from_settings(settings),
-        clock=clock or clock_from_settings(settings),
+        bus=bus or bus_from_settings(config),
+        clock=clock or clock_from_settings(config),
         owns_bus=bus is None,
     )
-    pairer = Pairer.from_env()  # PAIRING_WORKERS: pair sections in worker processes (0: in-process)
+    pairer = Pairer(config.pairing_workers)  # 0: pair in-process
     consumers.register(runtime, pairer)
 
     @runtime.background
@@ -39,5 +41,5 @@ def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Cloc
         finally:
             pairer.close()
 
-    app = create_api(runtime, KeyRing(settings.api_keys), pairer)
+    app = create_api(runtime, KeyRing(config.api_keys), pairer)
     return Service(NAME, runtime, app, extras={"pairer": pairer})

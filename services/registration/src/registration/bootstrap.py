@@ -11,6 +11,7 @@ from gomoku_shared.settings import ServiceSettings
 
 from .adapters.orm import metadata
 from .adapters.protection import DataProtector
+from .config import RegistrationSettings
 from .entrypoints import consumers
 from .entrypoints.api import create_api
 from .service_layer.context import Context
@@ -19,19 +20,20 @@ NAME = "registration"
 
 
 def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Clock | None = None) -> Service:
+    config = RegistrationSettings.of(settings)
     runtime = ServiceRuntime(
         NAME,
-        settings,
+        config,
         metadata,
-        bus=bus or bus_from_settings(settings),
-        clock=clock or clock_from_settings(settings),
+        bus=bus or bus_from_settings(config),
+        clock=clock or clock_from_settings(config),
         owns_bus=bus is None,
     )
     # DATA_KEY encrypts personal data; required when the service runs distributed (AMQP_URL set),
     # else the embedded mode keeps a random key of its own in DATA_DIR
     context = Context(
-        DataProtector.from_settings(settings.data_key, distributed=bool(settings.amqp_url), data_dir=settings.data_dir)
+        DataProtector.from_settings(config.data_key, distributed=config.distributed, data_dir=config.data_dir)
     )
     consumers.register(runtime, context)
-    app = create_api(runtime, KeyRing(settings.api_keys), context)
+    app = create_api(runtime, KeyRing(config.api_keys), context)
     return Service(NAME, runtime, app)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
-from registration_testkit import cst, evidence, months, person
+from registration_kit import cst, evidence, months, person
 
 from registration.domain import (
     EvidenceKind as K,

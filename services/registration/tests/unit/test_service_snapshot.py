@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from service_kit import ARB, CST, OP, P1, harness, sz_entry
+from registration_kit import ARB, CST, OP, P1, harness, sz_entry
 
 from registration.adapters import repository as repo
 

@@ -85,3 +85,11 @@ class EventBus(Protocol):
 
     async def dead_letters(self, queue: str) -> list[Message]:
         """The messages in ``queue``'s dead-letter queue, oldest first, left in place."""
+
+    async def queue_depth(self, queue: str) -> tuple[int, int]:
+        """(messages ready in ``queue``, messages in its dead-letter queue): consumer lag and
+        dead letters, for metrics and the operators' tool."""
+
+    async def replay_dead_letters(self, queue: str, message_ids: Sequence[str] | None = None) -> int:
+        """Move the dead letters of ``queue`` with ``message_ids`` (all when None) back to
+        ``queue`` itself (only its consumer sees them again); returns how many moved."""

@@ -134,6 +134,8 @@ class OutboxRelay:
         # run() and direct callers (e.g. an embedded runner's drain) never overlap: on
         # SQLite, where FOR UPDATE compiles away, they would publish the same rows twice
         self._lock = asyncio.Lock()
+        #: rows this relay has published since it started (a Prometheus counter reads it)
+        self.published = 0
 
     def wake(self) -> None:
         """Ask the running relay to look for rows now (call after a commit)."""
@@ -176,6 +178,7 @@ class OutboxRelay:
                 async with session.begin():
                     await session.execute(update(t).where(t.c.id.in_(ids)).values(attempts=t.c.attempts + 1))
                 raise error
+        self.published += len(rows)
         return len(rows)
 
     async def run(self) -> None:
@@ -199,3 +202,40 @@ class OutboxRelay:
                     await self._wakeup.wait()
             except TimeoutError:
                 pass
+
+
+async def outbox_backlog(session: AsyncSession, table: Table, now: datetime) -> tuple[int, float]:
+    """(pending rows, age in seconds of the oldest pending row; 0 when none) — the relay's lag."""
+    t = table
+    pending, oldest = (
+        await session.execute(select(func.count(), func.min(t.c.created_at)).where(t.c.published_at.is_(None)))
+    ).one()
+    if not pending or oldest is None:
+        return 0, 0.0
+    if oldest.tzinfo is None:  # SQLite hands back naive UTC
+        oldest = oldest.replace(tzinfo=UTC)
+    return int(pending), max(0.0, (now - oldest).total_seconds())
+
+
+async def mark_for_resend(session: AsyncSession, table: Table, event_ids: Sequence[str]) -> list[str]:
+    """Make published rows pending again, so the relay sends those events once more under their
+    own ids (consumers that had them skip them by their inbox). Returns the ids found."""
+    t = table
+    found = list((await session.execute(select(t.c.event_id).where(t.c.event_id.in_(list(event_ids))))).scalars())
+    if found:
+        await session.execute(update(t).where(t.c.event_id.in_(found)).values(published_at=None))
+    return found
+
+
+async def latest_events(
+    session: AsyncSession, table: Table, routing_key: str, *, limit: int = 50
+) -> list[tuple[str, str, bytes, datetime | None]]:
+    """The newest rows of one event type: (event id, routing key, body, published at), newest first."""
+    t = table
+    rows = await session.execute(
+        select(t.c.event_id, t.c.routing_key, t.c.body, t.c.published_at)
+        .where(t.c.routing_key == routing_key)
+        .order_by(t.c.id.desc())
+        .limit(limit)
+    )
+    return [(r.event_id, r.routing_key, bytes(r.body), r.published_at) for r in rows]

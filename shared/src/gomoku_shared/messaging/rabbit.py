@@ -229,6 +229,56 @@ class RabbitEventBus:
             await channel.close()
         return found
 
+    async def queue_depth(self, queue: str) -> tuple[int, int]:
+        """(ready messages in ``queue``, messages in ``<queue>.dlq``); (0, 0) for queues not declared."""
+        await self.start()
+        assert self._conn is not None
+        counts = []
+        for name in (self.name(queue), dlq_name(self.name(queue))):
+            channel = await self._conn.channel(publisher_confirms=False)
+            try:
+                declared = await channel.declare_queue(name, passive=True, robust=False)
+                counts.append(int(declared.declaration_result.message_count or 0))
+            except aio_pika.exceptions.ChannelClosed:  # not declared (yet): nothing waits in it
+                counts.append(0)
+            finally:
+                if not channel.is_closed:
+                    await channel.close()
+        return counts[0], counts[1]
+
+    async def replay_dead_letters(self, queue: str, message_ids: Sequence[str] | None = None) -> int:
+        """Move dead letters back to ``queue`` through the default exchange (to that queue only,
+        not to every subscriber of the event); each is acknowledged in the DLQ only after the
+        broker confirmed its copy, so a crash in between duplicates (the inbox skips it) and
+        never loses it."""
+        await self.start()
+        assert self._conn is not None
+        target = self.name(queue)
+        channel = await self._conn.channel(publisher_confirms=True)
+        moved = 0
+        try:
+            dlq = await channel.get_queue(dlq_name(target), ensure=True)
+            while (incoming := await dlq.get(no_ack=False, fail=False, timeout=5)) is not None:
+                if message_ids is not None and incoming.message_id not in message_ids:
+                    continue  # left unacknowledged: back in the DLQ when the channel closes
+                headers = {k: v for k, v in (incoming.headers or {}).items() if not k.startswith("x-")}
+                await channel.default_exchange.publish(
+                    aio_pika.Message(
+                        bytes(incoming.body),
+                        message_id=incoming.message_id,
+                        type=incoming.type,
+                        headers=headers,
+                        delivery_mode=aio_pika.DeliveryMode.PERSISTENT,
+                    ),
+                    routing_key=target,
+                    timeout=self._publish_timeout,
+                )
+                await incoming.ack()
+                moved += 1
+        finally:
+            await channel.close()
+        return moved
+
     async def delete_declared(self) -> None:
         """Stop consuming, then delete the queues and exchanges this bus declared (test clean-up)."""
         await self.start()

@@ -131,7 +131,8 @@ class PgMoveWriter:
         self.batches = 0
         self.moves = 0
         self.stale = 0  # moves refused by the version check
-        self._size = self._seconds = None
+        self._size: Any = None
+        self._seconds: Any = None
 
     def instrument(self, registry) -> None:
         """Export batch sizes and statement times to the service's Prometheus registry."""
@@ -175,7 +176,9 @@ class PgMoveWriter:
         """The next batch: at most one move per game (a later one waits: it was judged on the
         state the earlier one changes, so it fails its version check and is judged again), and
         at most one per idempotency key (two in one statement would fail it as a whole)."""
-        batch, rest, seen = [], [], set()
+        batch: list[tuple[MoveWrite, asyncio.Future]] = []
+        rest: list[tuple[MoveWrite, asyncio.Future]] = []
+        seen: set[Any] = set()
         for item in self._pending:
             v = item[0].values
             gid = v["game_id"]

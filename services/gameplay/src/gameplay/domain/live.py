@@ -152,7 +152,7 @@ class LiveGame:
         else:
             if role not in ROLES:
                 raise IllegalAction("bad_player", f"unknown role {role!r}")
-            if self.is_over:
+            if self.game.result is not None:
                 raise IllegalAction("game_over", f"the game is over ({self.game.result.reason.value})")
             if role != self.expected_role:
                 raise IllegalAction(
@@ -172,13 +172,13 @@ class LiveGame:
                 raise IllegalAction("wrong_phase", f"free-rules games have no {kind!r} step", phase="play")
             return
         if kind == "opening":
-            proto.place_opening(role, data.get("stones"), data.get("n"))
+            proto.place_opening(role, data.get("stones"), data.get("n"))  # type: ignore[arg-type]  # the engine refuses None
         elif kind == "swap":
             proto.choose_colour(role, "black" if data.get("swap") else "white")
         elif kind == "move":
             proto.play(role, _point(data.get("point")))
         elif kind == "offers":
-            proto.offer_fifth(role, data.get("points"))
+            proto.offer_fifth(role, data.get("points"))  # type: ignore[arg-type]  # the engine refuses None
         elif kind == "choose":
             proto.choose_fifth(role, _point(data.get("point")))
         elif kind == "pass":
@@ -188,7 +188,7 @@ class LiveGame:
 
     def _end(self, kind: str, role: str | None, data: dict) -> None:
         g = self.game
-        if g.is_over:
+        if g.result is not None:
             raise IllegalAction("game_over", f"the game is over ({g.result.reason.value})")
         if kind == "resign":
             g.resign(self._colour(role))
@@ -216,7 +216,7 @@ class LiveGame:
         if role not in ROLES:
             raise IllegalAction("bad_player", f"unknown role {role!r}")
         if self.proto is not None:
-            return self.proto.colour_of(role)  # type: ignore[arg-type]
+            return self.proto.colour_of(role)
         return Colour.BLACK if role == "first" else Colour.WHITE
 
     def winner_role(self) -> str | None:
@@ -238,7 +238,7 @@ class LiveGame:
         }
 
 
-def _point(value: object) -> object:
+def _point(value: object) -> Any:
     if not isinstance(value, str):
         raise IllegalAction("off_board", f"give a point like 'h8', not {value!r}")
     return value

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from . import backend, reference
 from .backend import IMPLEMENTATION
-from .clock import ClockConfig, ClockSnapshot, FlagStatus, GameClock, TimeSource
+from .clock import ClockConfig
 from .coords import (
     BOARD_SIZE,
     CENTRE,
@@ -23,7 +23,7 @@ from .coords import (
     to_notation,
     transform,
 )
-from .errors import ClockError, IllegalAction
+from .errors import IllegalAction
 from .game import Action, Colour, Game, LegalActions, Reason, Result, RuleSet
 from .opening_protocol import FIRST, SECOND, OpeningConfig, OpeningProtocol, Phase, check_offers, offer_key
 from .openings import OPENINGS, Opening, canonical_symmetry, get_opening, identify_opening
@@ -64,7 +64,6 @@ __all__ = [
     "on_board",
     "transform",
     "IllegalAction",
-    "ClockError",
     "Game",
     "RuleSet",
     "Colour",
@@ -84,11 +83,7 @@ __all__ = [
     "SECOND",
     "check_offers",
     "offer_key",
-    "GameClock",
     "ClockConfig",
-    "ClockSnapshot",
-    "FlagStatus",
-    "TimeSource",
     "PairGame",
     "RoundResult",
     "RoundPointsTable",

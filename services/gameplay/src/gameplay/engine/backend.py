@@ -1,6 +1,6 @@
 """Selects the rules core: the compiled Cython module or the plain-Python reference.
 
-GAMEPLAY_ENGINE=auto|cython|python (read once, at first import of this module).
+GAMEPLAY_ENGINE=auto|cython|python (read once, by ``gameplay.config``, at first import).
 ``auto`` means cython and fails loudly if the extension is missing: a failed build
 must never pass silently. ``python`` selects the reference (tests, debugging).
 
@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import importlib
 import importlib.machinery
-import os
 from types import ModuleType
 
 _MODULES = {"cython": "gameplay.engine._core", "python": "gameplay.engine.reference"}
@@ -41,8 +40,9 @@ def load(name: str) -> ModuleType:
 
 
 def _selected_name() -> str:
-    name = os.environ.get("GAMEPLAY_ENGINE", "auto").strip().lower() or "auto"
-    return "cython" if name == "auto" else name
+    from ..config import ENGINE
+
+    return "cython" if ENGINE == "auto" else ENGINE
 
 
 IMPLEMENTATION: str = _selected_name()

@@ -95,7 +95,7 @@ def shape_key(coloured: Sequence[tuple[int, int, str]]) -> tuple:
     Used to decide when two fifth-move offers are equivalent (PLAY-2 step 4): the board edge
     is ignored, so only the relative shape of the stones counts.
     """
-    best = None
+    best: tuple | None = None
     for f in _D4:
         moved = [(*f(x, y), c) for x, y, c in coloured]
         mx = min(p[0] for p in moved)
@@ -103,4 +103,4 @@ def shape_key(coloured: Sequence[tuple[int, int, str]]) -> tuple:
         key = tuple(sorted((x - mx, y - my, c) for x, y, c in moved))
         if best is None or key < best:
             best = key
-    return best
+    return best if best is not None else ()

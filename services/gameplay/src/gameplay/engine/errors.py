@@ -14,10 +14,6 @@ CONFLICT_CODES = frozenset(
         "swap_used",
         "pass_not_allowed",
         "nothing_to_undo",
-        "not_running",
-        "not_paused",
-        "already_started",
-        "flagged",
     }
 )
 INPUT_CODES = frozenset(
@@ -36,8 +32,6 @@ INPUT_CODES = frozenset(
         "offer_duplicate",
         "offers_equivalent",
         "not_an_offer",
-        "bad_side",
-        "bad_amount",
     }
 )
 
@@ -55,7 +49,3 @@ class IllegalAction(Exception):
         self.code = code
         self.message = message
         self.details = details
-
-
-class ClockError(IllegalAction):
-    """A clock operation that is not allowed in the clock's current state."""

@@ -18,8 +18,8 @@ from typing import Literal
 from .coords import BOARD_SIZE, Point, as_point, to_notation
 from .errors import IllegalAction
 
-FREE = "free"
-PROFESSIONAL = "professional"
+FREE: Literal["free"] = "free"
+PROFESSIONAL: Literal["professional"] = "professional"
 FORBIDDEN_KINDS = frozenset({"overline", "double_four", "double_three"})
 _DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))
 

@@ -171,7 +171,7 @@ class OpeningProtocol:
 
     def _expect(self, player: str, *phases: Phase) -> None:
         _check_player(player)
-        if self.game.is_over:
+        if self.game.result is not None:
             raise IllegalAction("game_over", f"the game is over ({self.game.result.reason.value})")
         if self._phase not in phases:
             wanted = " or ".join(p.value for p in phases)
@@ -281,7 +281,7 @@ class OpeningProtocol:
 
     def pass_(self, player: str) -> Action:
         _check_player(player)
-        if self.game.is_over:
+        if self.game.result is not None:
             raise IllegalAction("game_over", f"the game is over ({self.game.result.reason.value})")
         if self._phase is not Phase.PLAY:
             raise IllegalAction("pass_not_allowed", "no pass before the opening is complete", phase=self._phase.value)

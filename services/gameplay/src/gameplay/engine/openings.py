@@ -36,7 +36,7 @@ class Opening:
         )
 
 
-_TABLE = (
+_TABLE: tuple[tuple[str, Literal["direct", "indirect"], str, str, Point], ...] = (
     ("D1", "direct", "寒星", "Kansei", (0, 2)),
     ("D2", "direct", "溪月", "Keigetsu", (1, 2)),
     ("D3", "direct", "疏星", "Sosei", (2, 2)),

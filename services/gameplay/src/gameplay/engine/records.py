@@ -160,8 +160,11 @@ def record_game(
     ``move_meta`` gives per-move ``at``, ``think_ms``, ``clock`` (and optionally ``player``), as
     a list in ply order or a mapping ply -> dict; the service collects these as moves arrive.
     """
-    protocol = source if isinstance(source, OpeningProtocol) else None
-    game = protocol.game if protocol else source
+    protocol: OpeningProtocol | None
+    if isinstance(source, OpeningProtocol):
+        protocol, game = source, source.game
+    else:
+        protocol, game = None, source
     if isinstance(move_meta, Mapping):
         metas = {int(k): v for k, v in move_meta.items()}
     else:

@@ -10,12 +10,12 @@ from typing import Literal
 
 from .clock import ClockConfig
 
-A = "a"
-B = "b"
 RoundPlayer = Literal["a", "b"]
+A: RoundPlayer = "a"
+B: RoundPlayer = "b"
 
 
-def _other(player: str) -> str:
+def _other(player: RoundPlayer) -> RoundPlayer:
     return B if player == A else A
 
 
@@ -39,7 +39,7 @@ class PairGame:
 
     @property
     def flagged(self) -> RoundPlayer | None:
-        return _other(self.winner) if self.reason == "time_forfeit" and self.winner else None  # type: ignore[return-value]
+        return _other(self.winner) if self.reason == "time_forfeit" and self.winner else None
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ def two_game_round_points(
     game 1 loses the whole round (both games), whether or not game 2 is played."""
     if game1.flagged is not None:
         loser = game1.flagged
-        lost = PairGame(_other(loser), "time_forfeit")  # type: ignore[arg-type]
+        lost = PairGame(_other(loser), "time_forfeit")
         pts = {loser: table.loss, _other(loser): table.win}
         return RoundResult(pts[A], pts[B], (game1, lost), forfeited_by=loser)
     if game2 is None:
@@ -77,8 +77,8 @@ def two_game_round_points(
             balance[g.winner] += 1
             balance[_other(g.winner)] -= 1
 
-    def points(p: str) -> int:
-        return table.win if balance[p] > 0 else table.draw if balance[p] == 0 else table.loss
+    def points(player: RoundPlayer) -> int:
+        return table.win if balance[player] > 0 else table.draw if balance[player] == 0 else table.loss
 
     return RoundResult(points(A), points(B), (game1, game2))
 

@@ -6,23 +6,25 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, FastAPI, Query
+from fastapi import APIRouter, Depends, FastAPI, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, Field
 from starlette.middleware import Middleware
 
 from gomoku_shared.api_docs import View, documented, text_too
 from gomoku_shared.auth import AnyPrincipal, KeyRing, Operator, Reader, require
-from gomoku_shared.errors import Unprocessable
+from gomoku_shared.errors import Unprocessable, error_body
 from gomoku_shared.idempotency import REPLAYED_HEADER, IdemKey, KeyedRequest, fingerprint, principal_id
 from gomoku_shared.params import ROUND_MAX, PathId, RoundNo
 from gomoku_shared.runtime import ServiceRuntime
 from gomoku_shared.service import lifespan_for
 from gomoku_shared.web import create_app
 
+from ..domain.errors import GameRefusal
 from ..service_layer.games import GameService
+from ..service_layer.refusals import as_service_error
 from . import stream
-from .fast_actions import PlayerActionLane
+from .fast_actions import PlayerActionLane, Route
 
 PlayerId = Field(min_length=1, max_length=120)
 Point = Field(min_length=2, max_length=3, pattern=r"^[a-oA-O](1[0-5]|[1-9])$")
@@ -140,7 +142,7 @@ class AddTimeBody(PlayerBody):
 
 #: the player actions: route -> (body model, the (kind, data) handed to GameService.act);
 #: served by the FastAPI routes below and, identically, by the lean lane (fast_actions.py)
-ACTIONS = {
+ACTIONS: dict[str, Route] = {
     "join": (PlayerBody, lambda b: ("join", None)),
     "opening": (OpeningBody, lambda b: ("opening", {"stones": b.stones, "n": b.n})),
     "swap": (SwapBody, lambda b: ("swap", {"swap": b.swap})),
@@ -189,6 +191,13 @@ def create_api(
     )
     app.state.runtime = runtime
     app.state.games = games
+
+    @app.exception_handler(GameRefusal)
+    async def refused(_request: Request, refusal: GameRefusal) -> JSONResponse:
+        """A game rule's refusal: 409, 422 or 403 with the error body of every service."""
+        error = as_service_error(refusal)
+        return JSONResponse(error_body(error.code, error.message, error.details), status_code=error.status)
+
     r = APIRouter(prefix="/v1", tags=["games"])
 
     @r.get("/games", response_model=GameList, summary="List games (sorted by game_id)")

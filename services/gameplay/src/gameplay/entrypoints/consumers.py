@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gomoku_shared.runtime import ServiceRuntime
 
-from ..service_layer.games import GameService, run_sweeper
+from ..service_layer.games import GameService
 
 #: the event types this service consumes (ARCHITECTURE §1)
 CONSUMES = ["round.paired", "playoff.required", "result.decided"]
@@ -27,4 +27,4 @@ def register(runtime: ServiceRuntime, games: GameService) -> None:
 
     @runtime.background
     async def flag_sweeper():
-        await run_sweeper(games)
+        await games.run_sweeper()

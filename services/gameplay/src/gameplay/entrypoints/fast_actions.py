@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel, ValidationError
 
@@ -20,6 +20,9 @@ from gomoku_shared.auth import ACTING_ROLES, KeyRing, presented_credential
 from gomoku_shared.errors import ServiceError, error_body
 from gomoku_shared.idempotency import HEADER, KEY_MAX, REPLAYED_HEADER, route_path
 from gomoku_shared.scopes import required_scope
+
+from ..domain.errors import GameRefusal
+from ..service_layer.refusals import as_service_error
 
 MAX_BODY = 64 * 1024
 PREFIX = "/v1/games/"
@@ -128,10 +131,14 @@ class PlayerActionLane:
         if errors:
             return 422, error_body("validation_error", "the request is not valid", errors), False
         kind, data = to_action(parsed)
+        player_id: str = cast(Any, parsed).player_id  # every action body names its player
         try:
             summary = await self.games.act(
-                game_id, principal, parsed.player_id, kind, data, self.keyed(principal, game_id, action, parsed, idem)
+                game_id, principal, player_id, kind, data, self.keyed(principal, game_id, action, parsed, idem)
             )
+        except GameRefusal as refusal:
+            error = as_service_error(refusal)
+            return error.status, error_body(error.code, error.message, error.details), False
         except ServiceError as exc:
             return exc.status, error_body(exc.code, exc.message, exc.details), REPLAYED_HEADER in (exc.headers or {})
         return 200, self.strip(summary), bool(summary.get("_replayed"))

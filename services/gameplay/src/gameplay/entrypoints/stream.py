@@ -22,7 +22,8 @@ from gomoku_shared.auth import Reader
 from gomoku_shared.errors import NotFound, ServiceError, error_body
 from gomoku_shared.params import INT32_MAX, PathId, RoundNo, SinceSeq
 
-from ..service_layer.games import GameService, round_key
+from ..domain.game_ids import round_key
+from ..service_layer.games import GameService
 
 #: the streams in words, for the OpenAPI description (WebSocket routes are not part of OpenAPI)
 DESCRIPTION = """

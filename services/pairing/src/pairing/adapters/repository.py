@@ -1,4 +1,5 @@
-"""Loading and writing a section's stored state (rows ↔ :class:`SectionState`).
+"""Loading and writing a section's stored state (rows ↔ :class:`SectionState`): the repositories
+the pairing unit of work exposes (``uow.sections``, ``uow.games``, ``uow.audit``).
 
 Every use case loads the section with its tournament row locked (``SELECT … FOR UPDATE``;
 compiles away on SQLite, where writes are serialised anyway), so two replicas handling two
@@ -11,7 +12,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import ColumnElement, Table, delete, func, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from gomoku_shared.contracts.common import Entrant, SectionRules
 
@@ -48,277 +50,296 @@ class SectionState:
         return self.rules.kind == "team"
 
     def by_entrant_id(self) -> dict[str, int]:
-        return {e["entrant_id"]: no for no, e in self.entrants.items()}
+        return {entrant["entrant_id"]: start_no for start_no, entrant in self.entrants.items()}
 
     def complete_rounds(self) -> list[int]:
-        return sorted(r for r, row in self.rounds.items() if row["status"] == "complete")
+        return sorted(rnd for rnd, row in self.rounds.items() if row["status"] == "complete")
 
 
-def _where(table, ec: str, sid: str):
-    return (table.c.event_code == ec) & (table.c.section_id == sid)
+def _of_section(table: Table, event_code: str, section_id: str) -> ColumnElement[bool]:
+    return (table.c.event_code == event_code) & (table.c.section_id == section_id)
 
 
-async def exists(session, ec: str, sid: str) -> bool:
-    q = select(orm.tournaments.c.section_id).where(_where(orm.tournaments, ec, sid))
-    return (await session.execute(q)).first() is not None
+def _entrant_row(row: Any) -> dict[str, Any]:
+    entrant = dict(row)
+    entrant["entrant"] = Entrant.model_validate(row["data"])
+    return entrant
 
 
-async def load(session, ec: str, sid: str, *, lock: bool = False) -> SectionState | None:
-    t = orm.tournaments
-    q = select(t).where(_where(t, ec, sid))
-    if lock:
-        q = q.with_for_update()
-    row = (await session.execute(q)).mappings().first()
-    if row is None:
-        return None
-    st = SectionState(dict(row), SectionRules.model_validate(row["rules"]), {})
-    for e in (
-        await session.execute(
-            select(orm.entrants).where(_where(orm.entrants, ec, sid)).order_by(orm.entrants.c.start_no)
+class SectionRepository:
+    """A section's tournament row and everything stored under it (entrants, rounds, pairings,
+    byes, bye requests, withdrawals, ties)."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def exists(self, event_code: str, section_id: str) -> bool:
+        query = select(orm.tournaments.c.section_id).where(_of_section(orm.tournaments, event_code, section_id))
+        return (await self.session.execute(query)).first() is not None
+
+    async def create(self, tournament: dict[str, Any], entrants: list[dict[str, Any]]) -> None:
+        """A new section's tournament row and its entrant rows."""
+        await self.session.execute(orm.tournaments.insert().values(**tournament))
+        if entrants:
+            await self.session.execute(orm.entrants.insert(), entrants)
+
+    async def add_entrant(self, state: SectionState, row: dict[str, Any], entrant: Entrant) -> None:
+        """A late entrant's row (its columns), also in ``state`` with the contract ``entrant``."""
+        await self.session.execute(orm.entrants.insert().values(**row))
+        state.entrants[row["start_no"]] = {**row, "entrant": entrant}
+
+    async def load(self, event_code: str, section_id: str, *, lock: bool = False) -> SectionState | None:
+        session = self.session
+        tournaments = orm.tournaments
+        query = select(tournaments).where(_of_section(tournaments, event_code, section_id))
+        if lock:
+            query = query.with_for_update()
+        row = (await session.execute(query)).mappings().first()
+        if row is None:
+            return None
+        state = SectionState(dict(row), SectionRules.model_validate(row["rules"]), {})
+        for entrant in await self._rows(orm.entrants, event_code, section_id, orm.entrants.c.start_no):
+            state.entrants[entrant["start_no"]] = _entrant_row(entrant)
+        for round_row in await self._rows(orm.rounds, event_code, section_id):
+            state.rounds[round_row["round"]] = round_row
+        pairings = orm.pairings.c
+        for pairing in await self._rows(
+            orm.pairings, event_code, section_id, pairings.round, pairings.match_no, pairings.board
+        ):
+            state.pairings.setdefault(pairing["round"], []).append(pairing)
+        for bye in await self._rows(orm.byes, event_code, section_id, orm.byes.c.round, orm.byes.c.start_no):
+            state.byes.setdefault(bye["round"], []).append(bye)
+        requests = orm.bye_requests.c
+        state.requests = await self._rows(orm.bye_requests, event_code, section_id, requests.round, requests.start_no)
+        state.ties = await self._rows(orm.ties, event_code, section_id, orm.ties.c.tie_id)
+        return state
+
+    async def _rows(self, table: Table, event_code: str, section_id: str, *order: Any) -> list[dict[str, Any]]:
+        query = select(table).where(_of_section(table, event_code, section_id)).order_by(*order)
+        return [dict(row) for row in (await self.session.execute(query)).mappings()]
+
+    async def lock_tournament(self, event_code: str, section_id: str) -> dict[str, Any] | None:
+        """Only the tournament row, locked (the cheap first step of every game.finished)."""
+        tournaments = orm.tournaments
+        query = select(tournaments).where(_of_section(tournaments, event_code, section_id)).with_for_update()
+        row = (await self.session.execute(query)).mappings().first()
+        return dict(row) if row else None
+
+    async def pairing(self, event_code: str, section_id: str, pairing_id: str) -> dict[str, Any] | None:
+        pairings = orm.pairings
+        query = select(pairings).where(
+            _of_section(pairings, event_code, section_id) & (pairings.c.pairing_id == pairing_id)
         )
-    ).mappings():
-        d = dict(e)
-        d["entrant"] = Entrant.model_validate(e["data"])
-        st.entrants[e["start_no"]] = d
-    for r in (await session.execute(select(orm.rounds).where(_where(orm.rounds, ec, sid)))).mappings():
-        st.rounds[r["round"]] = dict(r)
-    for p in (
-        await session.execute(
-            select(orm.pairings)
-            .where(_where(orm.pairings, ec, sid))
-            .order_by(orm.pairings.c.round, orm.pairings.c.match_no, orm.pairings.c.board)
-        )
-    ).mappings():
-        st.pairings.setdefault(p["round"], []).append(dict(p))
-    for b in (
-        await session.execute(
-            select(orm.byes).where(_where(orm.byes, ec, sid)).order_by(orm.byes.c.round, orm.byes.c.start_no)
-        )
-    ).mappings():
-        st.byes.setdefault(b["round"], []).append(dict(b))
-    st.requests = [
-        dict(r)
-        for r in (
-            await session.execute(
-                select(orm.bye_requests)
-                .where(_where(orm.bye_requests, ec, sid))
-                .order_by(orm.bye_requests.c.round, orm.bye_requests.c.start_no)
+        row = (await self.session.execute(query)).mappings().first()
+        return dict(row) if row else None
+
+    async def open_pairings(self, event_code: str, section_id: str, rnd: int) -> int:
+        """How many pairings of round ``rnd`` still wait for their result."""
+        pairings = orm.pairings
+        query = (
+            select(func.count())
+            .select_from(pairings)
+            .where(
+                _of_section(pairings, event_code, section_id) & (pairings.c.round == rnd) & pairings.c.outcome.is_(None)
             )
-        ).mappings()
-    ]
-    st.ties = [
-        dict(r)
-        for r in (
-            await session.execute(select(orm.ties).where(_where(orm.ties, ec, sid)).order_by(orm.ties.c.tie_id))
-        ).mappings()
-    ]
-    return st
+        )
+        return int((await self.session.execute(query)).scalar_one())
 
+    async def update_tournament(self, state: SectionState, **values: Any) -> None:
+        await self.session.execute(
+            update(orm.tournaments)
+            .where(_of_section(orm.tournaments, state.event_code, state.section_id))
+            .values(**values)
+        )
+        state.row.update(values)
 
-async def lock_row(session, ec: str, sid: str) -> dict[str, Any] | None:
-    """Only the tournament row, locked (the cheap first step of every game.finished)."""
-    t = orm.tournaments
-    row = (await session.execute(select(t).where(_where(t, ec, sid)).with_for_update())).mappings().first()
-    return dict(row) if row else None
-
-
-async def pairing_row(session, ec: str, sid: str, pairing_id: str) -> dict[str, Any] | None:
-    p = orm.pairings
-    row = (
-        (await session.execute(select(p).where(_where(p, ec, sid) & (p.c.pairing_id == pairing_id)))).mappings().first()
-    )
-    return dict(row) if row else None
-
-
-async def open_pairings(session, ec: str, sid: str, rnd: int) -> int:
-    from sqlalchemy import func
-
-    p = orm.pairings
-    q = select(func.count()).select_from(p).where(_where(p, ec, sid) & (p.c.round == rnd) & p.c.outcome.is_(None))
-    return int((await session.execute(q)).scalar_one())
-
-
-async def update_tournament(session, st: SectionState, **values) -> None:
-    await session.execute(
-        update(orm.tournaments).where(_where(orm.tournaments, st.event_code, st.section_id)).values(**values)
-    )
-    st.row.update(values)
-
-
-async def insert_round(
-    session,
-    st: SectionState,
-    rnd: int,
-    status: str,
-    now: datetime,
-    pairing_rows: list[dict],
-    bye_rows: list[dict],
-    paired_by: str = "engine",
-) -> None:
-    """Store a round (replacing a draft of the same number)."""
-    await delete_round(session, st, rnd)
-    row = dict(
-        **st.key,
-        round=rnd,
-        status=status,
-        paired_at=now,
-        paired_by=paired_by,
-        published_at=now if status == "published" else None,
-        starts_at=now if status == "published" else None,
-    )
-    await session.execute(insert(orm.rounds).values(**row))
-    if pairing_rows:
-        await session.execute(insert(orm.pairings), [dict(**st.key, round=rnd, **p) for p in pairing_rows])
-    if bye_rows:
-        await session.execute(insert(orm.byes), [dict(**st.key, round=rnd, **b) for b in bye_rows])
-    st.rounds[rnd] = row
-    st.pairings[rnd] = [
-        dict(
-            **st.key,
+    async def insert_round(
+        self,
+        state: SectionState,
+        rnd: int,
+        status: str,
+        now: datetime,
+        pairing_rows: list[dict],
+        bye_rows: list[dict],
+        paired_by: str = "engine",
+    ) -> None:
+        """Store a round (replacing a draft of the same number)."""
+        await self.delete_round(state, rnd)
+        row = dict(
+            **state.key,
             round=rnd,
-            outcome=None,
-            first_points=None,
-            second_points=None,
-            result_source=None,
-            result_at=None,
-            **p,
+            status=status,
+            paired_at=now,
+            paired_by=paired_by,
+            published_at=now if status == "published" else None,
+            starts_at=now if status == "published" else None,
         )
-        for p in pairing_rows
-    ]
-    st.byes[rnd] = [dict(**st.key, round=rnd, **b) for b in bye_rows]
-
-
-async def delete_round(session, st: SectionState, rnd: int) -> None:
-    for table in (orm.pairings, orm.byes, orm.rounds):
-        await session.execute(delete(table).where(_where(table, st.event_code, st.section_id) & (table.c.round == rnd)))
-    st.rounds.pop(rnd, None)
-    st.pairings.pop(rnd, None)
-    st.byes.pop(rnd, None)
-
-
-async def update_round(session, st: SectionState, rnd: int, **values) -> None:
-    await session.execute(
-        update(orm.rounds)
-        .where(_where(orm.rounds, st.event_code, st.section_id) & (orm.rounds.c.round == rnd))
-        .values(**values)
-    )
-    st.rounds[rnd].update(values)
-
-
-async def set_result(session, st: SectionState | None, p: dict, **values) -> None:
-    await session.execute(
-        update(orm.pairings)
-        .where(
-            _where(orm.pairings, p["event_code"], p["section_id"])
-            & (orm.pairings.c.round == p["round"])
-            & (orm.pairings.c.pairing_id == p["pairing_id"])
-        )
-        .values(**values)
-    )
-    p.update(values)
-
-
-async def game_recorded(session, ec: str, sid: str, playoff_id: str, pairing_id: str, game_no: int) -> bool:
-    g = orm.games
-    q = select(g.c.id).where(
-        _where(g, ec, sid) & (g.c.playoff_id == playoff_id) & (g.c.pairing_id == pairing_id) & (g.c.game_no == game_no)
-    )
-    return (await session.execute(q)).first() is not None
-
-
-async def record_game(session, **values) -> None:
-    await session.execute(insert(orm.games).values(**values))
-
-
-async def games_of(session, ec: str, sid: str) -> list[dict]:
-    g = orm.games
-    rows = (
-        await session.execute(
-            select(g).where(_where(g, ec, sid)).order_by(g.c.playoff_id, g.c.round, g.c.pairing_id, g.c.game_no)
-        )
-    ).mappings()
-    return [dict(r) for r in rows]
-
-
-async def add_request(session, st: SectionState, **values) -> None:
-    br = orm.bye_requests
-    await session.execute(
-        delete(br).where(
-            _where(br, st.event_code, st.section_id)
-            & (br.c.round == values["round"])
-            & (br.c.start_no == values["start_no"])
-        )
-    )
-    await session.execute(insert(br).values(**st.key, **values))
-    st.requests = [
-        r for r in st.requests if not (r["round"] == values["round"] and r["start_no"] == values["start_no"])
-    ]
-    st.requests.append(dict(**st.key, **values))
-
-
-async def set_withdrawn(session, st: SectionState, start_no: int, after_round: int, reason: str, now, by: str) -> None:
-    w = orm.withdrawals
-    await session.execute(delete(w).where(_where(w, st.event_code, st.section_id) & (w.c.start_no == start_no)))
-    await session.execute(
-        insert(w).values(**st.key, start_no=start_no, after_round=after_round, reason=reason, created_at=now, by=by)
-    )
-    await session.execute(
-        update(orm.entrants)
-        .where(_where(orm.entrants, st.event_code, st.section_id) & (orm.entrants.c.start_no == start_no))
-        .values(withdrawn_after=after_round)
-    )
-    st.entrants[start_no]["withdrawn_after"] = after_round
-
-
-async def upsert_tie(session, st: SectionState, tie: dict) -> None:
-    t = orm.ties
-    await session.execute(delete(t).where(_where(t, st.event_code, st.section_id) & (t.c.tie_id == tie["tie_id"])))
-    await session.execute(
-        insert(t).values(**st.key, **{k: v for k, v in tie.items() if k not in ("event_code", "section_id")})
-    )
-    st.ties = [x for x in st.ties if x["tie_id"] != tie["tie_id"]] + [
-        dict(**st.key, **{k: v for k, v in tie.items() if k not in ("event_code", "section_id")})
-    ]
-    st.ties.sort(key=lambda x: x["tie_id"])
-
-
-async def add_audit(
-    session, st: SectionState, *, at, role: str, key_id: str, action: str, rnd: int | None, details: dict
-) -> None:
-    await session.execute(
-        insert(orm.audit).values(**st.key, at=at, role=role, key_id=key_id, action=action, round=rnd, details=details)
-    )
-
-
-async def audit_of(session, ec: str, sid: str) -> list[dict]:
-    a = orm.audit
-    rows = (await session.execute(select(a).where(_where(a, ec, sid)).order_by(a.c.id))).mappings()
-    return [dict(r) for r in rows]
-
-
-async def withdrawals_of(session, ec: str, sid: str) -> list[dict]:
-    w = orm.withdrawals
-    rows = (await session.execute(select(w).where(_where(w, ec, sid)).order_by(w.c.start_no))).mappings()
-    return [dict(r) for r in rows]
-
-
-async def sections_of(session, ec: str) -> list[dict]:
-    t = orm.tournaments
-    rows = (
-        await session.execute(
-            select(
-                t.c.section_id,
-                t.c.stage,
-                t.c.name,
-                t.c.status,
-                t.c.current_round,
-                t.c.rounds_planned,
-                t.c.format,
-                t.c.kind,
-                t.c.revision,
+        await self.session.execute(insert(orm.rounds).values(**row))
+        if pairing_rows:
+            await self.session.execute(
+                insert(orm.pairings), [dict(**state.key, round=rnd, **pairing) for pairing in pairing_rows]
             )
-            .where(t.c.event_code == ec)
-            .order_by(t.c.section_id)
+        if bye_rows:
+            await self.session.execute(insert(orm.byes), [dict(**state.key, round=rnd, **bye) for bye in bye_rows])
+        state.rounds[rnd] = row
+        no_result = dict(outcome=None, first_points=None, second_points=None, result_source=None, result_at=None)
+        state.pairings[rnd] = [dict(**state.key, round=rnd, **no_result, **pairing) for pairing in pairing_rows]
+        state.byes[rnd] = [dict(**state.key, round=rnd, **bye) for bye in bye_rows]
+
+    async def delete_round(self, state: SectionState, rnd: int) -> None:
+        for table in (orm.pairings, orm.byes, orm.rounds):
+            await self.session.execute(
+                delete(table).where(_of_section(table, state.event_code, state.section_id) & (table.c.round == rnd))
+            )
+        state.rounds.pop(rnd, None)
+        state.pairings.pop(rnd, None)
+        state.byes.pop(rnd, None)
+
+    async def update_round(self, state: SectionState, rnd: int, **values: Any) -> None:
+        rounds = orm.rounds
+        await self.session.execute(
+            update(rounds)
+            .where(_of_section(rounds, state.event_code, state.section_id) & (rounds.c.round == rnd))
+            .values(**values)
         )
-    ).mappings()
-    return [dict(r) for r in rows]
+        state.rounds[rnd].update(values)
+
+    async def set_result(self, pairing: dict, **values: Any) -> None:
+        """A pairing's result (``pairing``: its row, updated in place)."""
+        pairings = orm.pairings
+        await self.session.execute(
+            update(pairings)
+            .where(
+                _of_section(pairings, pairing["event_code"], pairing["section_id"])
+                & (pairings.c.round == pairing["round"])
+                & (pairings.c.pairing_id == pairing["pairing_id"])
+            )
+            .values(**values)
+        )
+        pairing.update(values)
+
+    async def add_bye_request(self, state: SectionState, **values: Any) -> None:
+        requests = orm.bye_requests
+        same = (requests.c.round == values["round"]) & (requests.c.start_no == values["start_no"])
+        await self.session.execute(
+            delete(requests).where(_of_section(requests, state.event_code, state.section_id) & same)
+        )
+        await self.session.execute(insert(requests).values(**state.key, **values))
+        state.requests = [
+            request
+            for request in state.requests
+            if not (request["round"] == values["round"] and request["start_no"] == values["start_no"])
+        ]
+        state.requests.append(dict(**state.key, **values))
+
+    async def set_withdrawn(
+        self, state: SectionState, start_no: int, after_round: int, reason: str, now: datetime, by: str
+    ) -> None:
+        withdrawals = orm.withdrawals
+        of_section = _of_section(withdrawals, state.event_code, state.section_id)
+        await self.session.execute(delete(withdrawals).where(of_section & (withdrawals.c.start_no == start_no)))
+        await self.session.execute(
+            insert(withdrawals).values(
+                **state.key, start_no=start_no, after_round=after_round, reason=reason, created_at=now, by=by
+            )
+        )
+        entrants = orm.entrants
+        await self.session.execute(
+            update(entrants)
+            .where(_of_section(entrants, state.event_code, state.section_id) & (entrants.c.start_no == start_no))
+            .values(withdrawn_after=after_round)
+        )
+        state.entrants[start_no]["withdrawn_after"] = after_round
+
+    async def upsert_tie(self, state: SectionState, tie: dict) -> None:
+        ties = orm.ties
+        await self.session.execute(
+            delete(ties).where(_of_section(ties, state.event_code, state.section_id) & (ties.c.tie_id == tie["tie_id"]))
+        )
+        columns = {name: value for name, value in tie.items() if name not in ("event_code", "section_id")}
+        await self.session.execute(insert(ties).values(**state.key, **columns))
+        state.ties = [other for other in state.ties if other["tie_id"] != tie["tie_id"]] + [
+            dict(**state.key, **columns)
+        ]
+        state.ties.sort(key=lambda stored: stored["tie_id"])
+
+    async def of_event(self, event_code: str) -> list[dict]:
+        """The sections of an event: their tournament rows' summary columns."""
+        tournaments = orm.tournaments
+        columns = tournaments.c
+        query = (
+            select(
+                columns.section_id,
+                columns.stage,
+                columns.name,
+                columns.status,
+                columns.current_round,
+                columns.rounds_planned,
+                columns.format,
+                columns.kind,
+                columns.revision,
+            )
+            .where(columns.event_code == event_code)
+            .order_by(columns.section_id)
+        )
+        return [dict(row) for row in (await self.session.execute(query)).mappings()]
+
+
+class GameRepository:
+    """Games recorded from ``game.finished`` (round and playoff games)."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def recorded(self, event_code: str, section_id: str, playoff_id: str, pairing_id: str, game_no: int) -> bool:
+        games = orm.games
+        query = select(games.c.id).where(
+            _of_section(games, event_code, section_id)
+            & (games.c.playoff_id == playoff_id)
+            & (games.c.pairing_id == pairing_id)
+            & (games.c.game_no == game_no)
+        )
+        return (await self.session.execute(query)).first() is not None
+
+    async def record(self, **values: Any) -> None:
+        await self.session.execute(insert(orm.games).values(**values))
+
+    async def of_section(self, event_code: str, section_id: str) -> list[dict]:
+        games = orm.games
+        query = (
+            select(games)
+            .where(_of_section(games, event_code, section_id))
+            .order_by(games.c.playoff_id, games.c.round, games.c.pairing_id, games.c.game_no)
+        )
+        return [dict(row) for row in (await self.session.execute(query)).mappings()]
+
+
+class AuditRepository:
+    """The arbiter's audit records."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def add(
+        self, state: SectionState, *, at: datetime, role: str, key_id: str, action: str, rnd: int | None, details: dict
+    ) -> None:
+        await self.session.execute(
+            insert(orm.audit).values(
+                **state.key, at=at, role=role, key_id=key_id, action=action, round=rnd, details=details
+            )
+        )
+
+    async def of_section(self, event_code: str, section_id: str) -> list[dict]:
+        audit = orm.audit
+        query = select(audit).where(_of_section(audit, event_code, section_id)).order_by(audit.c.id)
+        return [dict(row) for row in (await self.session.execute(query)).mappings()]
+
+
+class Repositories:
+    """Every pairing repository on one session: what a unit of work (or a read) uses."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+        self.sections = SectionRepository(session)
+        self.games = GameRepository(session)
+        self.audit = AuditRepository(session)

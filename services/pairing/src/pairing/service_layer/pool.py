@@ -3,28 +3,24 @@
 Pairing a 128-player Swiss round costs ~0.1 s of CPU in gacrux's weighted matching; sections
 are independent, so a process pool pairs several sections at once and keeps the event loop
 free for HTTP meanwhile. The domain is pure and its inputs picklable, so the result is the same
-wherever it runs (determinism is unaffected). ``PAIRING_WORKERS`` (environment, read once by
-the composition root) sets the pool size; 0 (default) pairs in-process.
+wherever it runs (determinism is unaffected). ``PAIRING_WORKERS`` (:mod:`pairing.config`) sets
+the pool size; 0 (default) pairs in-process.
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 
 from ..domain import RoundPairing
+from .round_pairing import PairJob, run_pair_job
 
 
 class Pairer:
     def __init__(self, workers: int = 0) -> None:
         self.workers = workers
         self._pool: ProcessPoolExecutor | None = None
-
-    @classmethod
-    def from_env(cls) -> Pairer:
-        return cls(int(os.environ.get("PAIRING_WORKERS", "0") or 0))
 
     def _executor(self) -> ProcessPoolExecutor | None:
         if self.workers <= 0:
@@ -33,22 +29,17 @@ class Pairer:
             self._pool = ProcessPoolExecutor(max_workers=self.workers)
         return self._pool
 
-    async def run(self, job) -> RoundPairing:
-        from .section import run_pair_job
-
+    async def run(self, job: PairJob) -> RoundPairing:
         pool = self._executor()
         if pool is None:
             return run_pair_job(job)
         return await asyncio.get_running_loop().run_in_executor(pool, run_pair_job, job)
 
-    def run_many(self, jobs: Iterable) -> list[RoundPairing]:
+    def run_many(self, jobs: Iterable[PairJob]) -> list[RoundPairing]:
         """Pair independent sections concurrently (bench, batch tools)."""
-        from .section import run_pair_job
-
         pool = self._executor()
-        jobs = list(jobs)
         if pool is None:
-            return [run_pair_job(j) for j in jobs]
+            return [run_pair_job(job) for job in jobs]
         return list(pool.map(run_pair_job, jobs))
 
     def close(self) -> None:

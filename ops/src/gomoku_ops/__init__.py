@@ -1,0 +1,1 @@
+"""The operators' repair tool: ``gomoku-ops --help``."""

@@ -1,0 +1,32 @@
+"""The games this process last committed, kept between requests (per process).
+
+Used optimistically: every write checks the game's ``version``, so a stale entry (another
+replica moved the game on) costs one retry that reloads from the database. An entry is taken
+out while an action is judged on it (the engine state is mutated), and put back after commit."""
+
+from __future__ import annotations
+
+from ..domain.live import LiveGame
+from ..domain.played_game import PlayedGame
+
+
+class GameCache:
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._games: dict[str, PlayedGame] = {}
+
+    def take(self, game_id: str) -> PlayedGame | None:
+        return self._games.pop(game_id, None)
+
+    def live_at(self, game_id: str, version: int) -> LiveGame | None:
+        """The cached engine state of the game if it is of ``version`` (taken out)."""
+        cached = self._games.pop(game_id, None)
+        return cached.live if cached is not None and cached.version == version else None
+
+    def keep(self, game: PlayedGame) -> None:
+        if len(self._games) > self.size:
+            self._games.clear()
+        self._games[game.game_id] = game
+
+    def drop(self, game_id: str) -> None:
+        self._games.pop(game_id, None)

@@ -1,0 +1,329 @@
+"""The gameplay tables behind typed repositories: games (with their action log and stream
+events), the arbiter's decisions, and the Idempotency-Keys of player actions. The service
+layer asks these for aggregates and rows and never builds a statement itself.
+
+A repository works on the session of a unit of work that begins its transaction at the first
+statement (``Transaction``): a move judged on the state this process cached is then stored
+without one, by the group-committed writer, when nothing else was read or written for it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from sqlalchemy import and_, func, or_, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from gomoku_shared.idempotency import IdempotencyStore, KeyedRequest, Stored
+
+from ..domain.live import LiveGame, Rules
+from ..domain.played_game import GameWrite, PlayedGame
+from .game_cache import GameCache
+from .move_writer import MoveWrite, PgMoveWriter
+from .orm import arbiter_decisions, game_actions, game_events, games
+
+
+class Transaction(Protocol):
+    @property
+    def begun(self) -> bool:
+        """True once a statement ran (the transaction holds a connection)."""
+        ...
+
+    async def session(self) -> AsyncSession:
+        """The session, the transaction begun on first use."""
+        ...
+
+
+class OpenSession:
+    """A plain session as a ``Transaction`` (reads outside a unit of work)."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        self._session = session
+
+    @property
+    def begun(self) -> bool:
+        return True
+
+    async def session(self) -> AsyncSession:
+        return self._session
+
+
+class GameRepository:
+    """Games as ``PlayedGame`` aggregates; the engine state comes from the process cache when it
+    is of the stored version, else it is rebuilt from the action log."""
+
+    def __init__(
+        self, transaction: Transaction, cache: GameCache, keys: IdempotencyStore, writer: PgMoveWriter | None = None
+    ) -> None:
+        self.transaction = transaction
+        self.cache = cache
+        #: where the answer of a keyed action is stored with its change
+        self.keys = keys
+        self.writer = writer
+
+    # ------------------------------------------------------------------ loading
+
+    def cached(self, game_id: str) -> PlayedGame | None:
+        """The game as this process last committed it (no read; taken out of the cache)."""
+        return self.cache.take(game_id)
+
+    async def get(self, game_id: str) -> PlayedGame | None:
+        session = await self.transaction.session()
+        row = (await session.execute(select(games).where(games.c.game_id == game_id))).mappings().first()
+        return None if row is None else await self._played(dict(row))
+
+    async def _played(self, columns: dict[str, Any]) -> PlayedGame:
+        live = self.cache.live_at(columns["game_id"], columns["version"])
+        if live is None:
+            session = await self.transaction.session()
+            log = (
+                await session.execute(
+                    select(game_actions.c.kind, game_actions.c.role, game_actions.c.data)
+                    .where(game_actions.c.game_id == columns["game_id"])
+                    .order_by(game_actions.c.idx)
+                )
+            ).all()
+            live = LiveGame(
+                Rules.from_dict(columns["rules"]),
+                columns["first_id"],
+                columns["second_id"],
+                [(kind, role, data) for kind, role, data in log],
+            )
+        return PlayedGame(columns, live)
+
+    async def exists(self, game_id: str) -> bool:
+        session = await self.transaction.session()
+        count = select(func.count()).select_from(games).where(games.c.game_id == game_id)
+        return (await session.execute(count)).scalar_one() > 0
+
+    async def due(self, now: int, limit: int) -> list[PlayedGame]:
+        """Games not finished whose flag or no-show time has come, claimed FOR UPDATE SKIP
+        LOCKED (replicas share the sweep)."""
+        session = await self.transaction.session()
+        query = (
+            select(games)
+            .where(games.c.status != "finished", or_(games.c.flag_due_ms <= now, games.c.no_show_due_ms <= now))
+            .order_by(games.c.game_id)
+            .limit(limit)
+            .with_for_update(skip_locked=True)
+        )
+        rows = (await session.execute(query)).mappings().all()
+        return [await self._played(dict(row)) for row in rows]
+
+    async def of_pairing(
+        self, event_code: str, stage: str, section_id: str, round_no: int, pairing_id: str
+    ) -> list[dict[str, Any]]:
+        """A round pairing's games (their columns) in order, locked; read again once locked, so that a game 2
+        created by a move that committed while we waited is seen."""
+        session = await self.transaction.session()
+        column = games.c
+        query = (
+            select(games)
+            .where(
+                column.event_code == event_code,
+                column.stage == stage,
+                column.section_id == section_id,
+                column.round == round_no,
+                column.pairing_id == pairing_id,
+                column.playoff_id.is_(None),
+            )
+            .order_by(column.game_no)
+            .with_for_update()
+        )
+        await session.execute(query)
+        rows = (await session.execute(query)).mappings().all()
+        return [dict(row) for row in rows]
+
+    async def played(self, columns: dict[str, Any]) -> PlayedGame:
+        """The game of these columns, its engine state rebuilt from its log (not the cached one)."""
+        self.cache.drop(columns["game_id"])
+        return await self._played(columns)
+
+    async def earlier_results(self, game: PlayedGame) -> list[tuple[str | None, str | None]]:
+        """(winner, reason) of the earlier games of the game's pairing (or playoff), in order."""
+        session = await self.transaction.session()
+        columns = game.columns
+        column = games.c
+        query = (
+            select(column.winner, column.reason)
+            .where(
+                column.event_code == columns["event_code"],
+                column.stage == columns["stage"],
+                column.section_id == columns["section_id"],
+                column.round == columns["round"],
+                column.pairing_id == columns["pairing_id"],
+                column.game_no < columns["game_no"],
+                (column.playoff_id == columns["playoff_id"]) if columns["playoff_id"] else column.playoff_id.is_(None),
+            )
+            .order_by(column.game_no)
+        )
+        return [(winner, reason) for winner, reason in (await session.execute(query)).all()]
+
+    async def action_meta(self, game_id: str) -> list[dict[str, Any]]:
+        """What the record needs of each logged action: kind, player, time, think time, clocks."""
+        session = await self.transaction.session()
+        action = game_actions.c
+        query = (
+            select(action.kind, action.player_id, action.at_ms, action.think_ms, action.clock)
+            .where(action.game_id == game_id)
+            .order_by(action.idx)
+        )
+        return [dict(row._mapping) for row in (await session.execute(query)).all()]
+
+    # ------------------------------------------------------------------ writing
+
+    async def add(self, columns: dict[str, Any], created: dict[str, Any]) -> None:
+        """A new game and its first stream event (``created``: seq, round_key, kind, data, at_ms)."""
+        session = await self.transaction.session()
+        await session.execute(games.insert().values(**columns))
+        await session.execute(game_events.insert().values(game_id=columns["game_id"], **created))
+
+    async def save(
+        self,
+        game: PlayedGame,
+        write: GameWrite,
+        keyed: KeyedRequest | None = None,
+        answer: tuple[int, Any] | None = None,
+    ) -> bool:
+        """Store a change checked against the version it was judged on, with the answer under
+        its Idempotency-Key; False when the game moved on meanwhile (judge again). A plain move
+        whose unit of work has touched nothing else is group-committed (PostgreSQL)."""
+        if write.plain and self.writer is not None and not self.transaction.begun:
+            return await self.writer.write(_move_write(game, write, keyed, answer))
+        session = await self.transaction.session()
+        # the version check comes first: it takes the row lock, so every writer of this game
+        # (actions, the sweeper, the arbiter) locks in the same order and a stale writer retries
+        checked = and_(games.c.game_id == write.game_id, games.c.version == write.judged_version)
+        result = await session.execute(update(games).where(checked).values(**write.values))
+        if result.rowcount != 1:  # type: ignore[attr-defined]
+            return False
+        if write.actions:
+            await session.execute(game_actions.insert(), write.actions)
+        if write.events:
+            rows = [
+                dict(game_id=write.game_id, round_key=write.round_key, at_ms=write.at_ms, **e) for e in write.events
+            ]
+            await session.execute(game_events.insert(), rows)
+        if keyed is not None and answer is not None:
+            await self.keys.remember(session, keyed, *answer)
+        return True
+
+    # ------------------------------------------------------------------ views
+
+    async def listing(
+        self, event_code: str | None, section_id: str | None, round_no: int | None, status: str
+    ) -> list[dict[str, Any]]:
+        query = select(games)
+        if event_code is not None:
+            query = query.where(games.c.event_code == event_code)
+        if section_id is not None:
+            query = query.where(games.c.section_id == section_id)
+        if round_no is not None:
+            query = query.where(games.c.round == round_no)
+        if status == "active":
+            query = query.where(games.c.status != "finished")
+        elif status == "finished":
+            query = query.where(games.c.status == "finished")
+        session = await self.transaction.session()
+        return [dict(row) for row in (await session.execute(query.order_by(games.c.game_id))).mappings().all()]
+
+    async def events_since(self, game_id: str, since: int, limit: int) -> list[dict[str, Any]]:
+        event = game_events.c
+        query = (
+            select(event.game_id, event.seq, event.kind, event.data, event.at_ms)
+            .where(event.game_id == game_id, event.seq > since)
+            .order_by(event.seq)
+            .limit(limit)
+        )
+        session = await self.transaction.session()
+        return [dict(row) for row in (await session.execute(query)).mappings().all()]
+
+    async def round_events_since(self, key: str, since_id: int, limit: int) -> list[dict[str, Any]]:
+        event = game_events.c
+        query = (
+            select(event.id, event.game_id, event.seq, event.kind, event.data, event.at_ms)
+            .where(event.round_key == key, event.id > since_id)
+            .order_by(event.id)
+            .limit(limit)
+        )
+        session = await self.transaction.session()
+        return [dict(row) for row in (await session.execute(query)).mappings().all()]
+
+
+def _move_write(game: PlayedGame, write: GameWrite, keyed: KeyedRequest | None, answer: Any) -> MoveWrite:
+    action, event = write.actions[0], write.events[0]
+    return MoveWrite(
+        {
+            **game.columns,
+            **write.values,
+            "version": write.judged_version,
+            "kind": action["kind"],
+            "role": action["role"],
+            "player_id": action["player_id"],
+            "data": action["data"],
+            "at_ms": write.at_ms,
+            "think_ms": action["think_ms"],
+            "clock": action["clock"],
+            "round_key": write.round_key,
+            "event_data": event["data"],
+            "idem_principal": keyed.principal if keyed else None,
+            "idem_key": keyed.key if keyed else None,
+            "idem_fingerprint": keyed.fingerprint if keyed else None,
+            "idem_response": answer[1] if keyed is not None and answer is not None else None,
+        }
+    )
+
+
+class DecisionRepository:
+    """The arbiter's decisions of round pairings (the latest ``sequence`` wins)."""
+
+    def __init__(self, transaction: Transaction) -> None:
+        self.transaction = transaction
+
+    @staticmethod
+    def _key(event_code: str, stage: str, section_id: str, round_no: int, pairing_id: str) -> Any:
+        decision = arbiter_decisions.c
+        return and_(
+            decision.event_code == event_code,
+            decision.stage == stage,
+            decision.section_id == section_id,
+            decision.round == round_no,
+            decision.pairing_id == pairing_id,
+        )
+
+    async def replace(self, decision: dict[str, Any]) -> bool:
+        """Store ``decision`` unless the stored one is as new (a redelivery, or overtaken by a
+        later correction): False then."""
+        session = await self.transaction.session()
+        key = self._key(*(decision[name] for name in ("event_code", "stage", "section_id", "round", "pairing_id")))
+        stored = (await session.execute(select(arbiter_decisions.c.sequence).where(key))).first()
+        if stored is not None and stored[0] >= decision["sequence"]:
+            return False
+        await session.execute(arbiter_decisions.delete().where(key))
+        await session.execute(arbiter_decisions.insert().values(**decision))
+        return True
+
+    async def for_game(self, columns: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The decision on the pairing of a round game (playoff games have none)."""
+        if columns["playoff_id"]:
+            return None
+        session = await self.transaction.session()
+        key = self._key(
+            columns["event_code"], columns["stage"], columns["section_id"], columns["round"], columns["pairing_id"]
+        )
+        row = (await session.execute(select(arbiter_decisions).where(key))).mappings().first()
+        return dict(row) if row is not None else None
+
+
+class KeyRepository:
+    """Idempotency-Keys of player actions and their stored answers (gomoku_shared.idempotency)."""
+
+    def __init__(self, transaction: Transaction, store: IdempotencyStore) -> None:
+        self.transaction = transaction
+        self.store = store
+
+    async def lookup(self, keyed: KeyedRequest) -> Stored | None:
+        return await self.store.lookup(await self.transaction.session(), keyed)
+
+    async def remember(self, keyed: KeyedRequest, status: int, body: Any) -> None:
+        await self.store.remember(await self.transaction.session(), keyed, status, body)

@@ -1,0 +1,65 @@
+"""The flag-fall / no-show sweep (PLAY-5, PLAY-7): endings that are due with nobody acting.
+
+Replicas share the work: due games are claimed with FOR UPDATE SKIP LOCKED. Where rows cannot
+be locked (SQLite) a player's concurrent action can win the version check: the sweep is then
+judged again on the new state, like an action."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from sqlalchemy.exc import IntegrityError
+
+from gomoku_shared.errors import Conflict
+
+from ..domain.played_game import PlayedGame
+from .finishing import StaleGame, save_change
+from .unit_of_work import Units
+
+log = logging.getLogger("gameplay.sweeper")
+
+
+class Sweeper:
+    def __init__(self, units: Units, max_retries: int, batch: int) -> None:
+        self.units = units
+        self.max_retries = max_retries
+        self.batch = batch
+
+    async def sweep(self) -> dict[str, int]:
+        for _attempt in range(self.max_retries):
+            try:
+                return await self._sweep_once()
+            except (StaleGame, IntegrityError):
+                continue
+        raise Conflict("busy", "games changed concurrently too often during the sweep; retry")
+
+    async def _sweep_once(self) -> dict[str, int]:
+        counts = {"flags": 0, "no_shows": 0, "double_forfeits": 0}
+        ended: list[PlayedGame] = []
+        async with self.units.transaction(correlation_id="gameplay-sweep") as uow:
+            now = int(uow.clock.now().timestamp() * 1000)
+            for game in await uow.games.due(now, self.batch):
+                if game.live.is_over:
+                    continue
+                due = game.due_ending(now)
+                if due is None:
+                    continue
+                counter, change = due
+                counts[counter] += 1
+                await save_change(uow, game, change, now)
+                ended.append(game)
+        for game in ended:
+            self.units.cache.keep(game)
+        return counts
+
+    async def run(self, poll_s: float) -> None:
+        """The scheduler loop (any replica may run it): real sleeps, time from the service clock."""
+        while True:
+            try:
+                counts = await self.sweep()
+            except Exception:  # noqa: BLE001 - a failed sweep is retried on the next tick
+                log.exception("sweep failed")
+                counts = {}
+            # more may be due when a batch did work: claim the next one at once
+            await asyncio.sleep(0 if sum(counts.values()) else poll_s)

@@ -1,0 +1,91 @@
+"""The gameplay unit of work: the shared one (transaction, clock, outbox) with this service's
+typed repositories, ``uow.games``, ``uow.decisions`` and ``uow.keys``.
+
+The transaction begins at the first statement, not when the unit of work opens: beginning
+one costs about as much CPU as judging a move, and a move judged on the state this process
+cached is group-committed without one (``GameRepository.save``)."""
+
+from __future__ import annotations
+
+import contextlib
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from gomoku_shared.contracts import Envelope, Payload
+from gomoku_shared.idempotency import IdempotencyStore
+from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
+
+from ..adapters.game_cache import GameCache
+from ..adapters.move_writer import PgMoveWriter
+from ..adapters.repositories import DecisionRepository, GameRepository, KeyRepository
+
+
+class GameplayUnitOfWork:
+    def __init__(
+        self,
+        units: Units,
+        *,
+        correlation_id: str | None = None,
+        stack: contextlib.AsyncExitStack | None = None,
+        begun: UnitOfWork | None = None,
+        session: AsyncSession | None = None,
+    ) -> None:
+        self._units = units
+        self._correlation_id = correlation_id
+        self._stack = stack
+        self._uow = begun
+        self._session = session or (begun.session if begun is not None else None)
+        self.clock = units.runtime.clock
+        self.games = GameRepository(self, units.cache, units.keys, units.writer)
+        self.decisions = DecisionRepository(self)
+        self.keys = KeyRepository(self, units.keys)
+
+    @property
+    def begun(self) -> bool:
+        return self._session is not None
+
+    async def session(self) -> AsyncSession:
+        if self._session is None:
+            assert self._stack is not None, "a unit of work used after its end"
+            transaction = self._units.runtime.transaction(correlation_id=self._correlation_id)
+            self._uow = await self._stack.enter_async_context(transaction)
+            self._session = self._uow.session
+        return self._session
+
+    async def emit(self, payload: Payload, *, event_id: uuid.UUID | None = None) -> Envelope[Any]:
+        """An event written to the outbox in the same transaction."""
+        await self.session()
+        assert self._uow is not None, "reads emit no events"
+        return self._uow.emit(payload, event_id=event_id)
+
+
+class Units:
+    """Per process: what every unit of work of the service shares (runtime, the cache of games,
+    the Idempotency-Key store, the group-commit writer)."""
+
+    def __init__(
+        self, runtime: ServiceRuntime, cache: GameCache, keys: IdempotencyStore, writer: PgMoveWriter | None
+    ) -> None:
+        self.runtime = runtime
+        self.cache = cache
+        self.keys = keys
+        self.writer = writer
+
+    @contextlib.asynccontextmanager
+    async def transaction(self, correlation_id: str) -> AsyncIterator[GameplayUnitOfWork]:
+        """State and its events commit together when the block ends; roll back on an exception."""
+        async with contextlib.AsyncExitStack() as stack:
+            yield GameplayUnitOfWork(self, correlation_id=correlation_id, stack=stack)
+
+    @contextlib.asynccontextmanager
+    async def reading(self) -> AsyncIterator[GameplayUnitOfWork]:
+        """Reads on a session of their own (no transaction to commit)."""
+        async with self.runtime.sessionmaker() as session:
+            yield GameplayUnitOfWork(self, session=session)
+
+    def within(self, uow: UnitOfWork) -> GameplayUnitOfWork:
+        """The repositories on a unit of work the runtime began (a consumer's)."""
+        return GameplayUnitOfWork(self, begun=uow)

@@ -1,0 +1,105 @@
+"""What the API shows of games: lists, one game as of now, its record (PLAY-8), its stream events."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from gomoku_shared.errors import NotFound
+
+from ..domain.played_game import PlayedGame, readings, summary_of
+from .unit_of_work import Units
+
+
+class GameViews:
+    def __init__(self, units: Units) -> None:
+        self.units = units
+
+    def now_ms(self) -> int:
+        return int(self.units.runtime.clock.now().timestamp() * 1000)
+
+    async def load(self, game_id: str) -> PlayedGame:
+        async with self.units.reading() as uow:
+            game = await uow.games.get(game_id)
+        if game is None:
+            raise NotFound("game_not_found", f"no game {game_id!r}")
+        self.units.cache.keep(game)
+        return game
+
+    async def list_games(
+        self,
+        event_code: str | None = None,
+        section_id: str | None = None,
+        round_no: int | None = None,
+        status: str = "all",
+    ) -> list[dict[str, Any]]:
+        async with self.units.reading() as uow:
+            rows = await uow.games.listing(event_code, section_id, round_no, status)
+        # lists also say who won and the pairing's round points (on the pairing's last game)
+        return [
+            {**summary_of(row), "winner": row["winner"], "outcome": row["outcome"], "playoff_id": row["playoff_id"]}
+            for row in rows
+        ]
+
+    async def view(self, game_id: str) -> dict[str, Any]:
+        """The full view of one game as of now."""
+        game = await self.load(game_id)
+        async with self.units.reading() as uow:
+            decided = await uow.decisions.for_game(game.columns)
+        columns, live = game.columns, game.live
+        active = columns["status"] == "active"
+        out = game.summary()
+        out.pop("_version", None)
+        out.update(
+            rules=columns["rules"],
+            clock_spec=columns["clock_spec"],
+            moves=live.moves,
+            board=[{"point": a.notation, "colour": a.colour.value} for a in live.game.history if a.point is not None],
+            legal_actions=live.legal_actions() if active else (["join"] if columns["status"] == "waiting" else []),
+            forbidden=live.forbidden() if active else {},
+            clocks=readings(game.clock(), live, self.now_ms()),
+            opening=live.opening_info(),
+            joined={columns["first_id"]: columns["joined_first"], columns["second_id"]: columns["joined_second"]},
+            draw_offer_by=columns["draw_offer_by"],
+            foul=columns["foul"],
+            winner=columns["winner"],
+            outcome=columns["outcome"],
+            playoff_id=columns["playoff_id"],
+            double_forfeit=columns["result"] == "double_forfeit",
+            decision=None
+            if decided is None
+            else {
+                "outcome": decided["outcome"],
+                "reason": decided["reason"],
+                "sequence": decided["sequence"],
+                "decided_at": datetime.fromtimestamp(decided["decided_ms"] / 1000, tz=UTC).isoformat(),
+            },
+        )
+        return out
+
+    async def export(self, game_id: str) -> dict[str, Any]:
+        game = await self.load(game_id)
+        async with self.units.reading() as uow:
+            metas = await uow.games.action_meta(game_id)
+            decided = await uow.decisions.for_game(game.columns)
+        record = game.record(metas, self.units.runtime.clock.now().tzinfo)
+        if decided is not None:  # the arbiter's result stands over what the board shows (PLAY-8)
+            record["arbiter_decision"] = {
+                "outcome": decided["outcome"],
+                "reason": decided["reason"],
+                "result": game.columns["result"],
+                "winner": game.columns["winner"],
+            }
+        return record
+
+    async def events_since(self, game_id: str, since: int, limit: int = 500) -> list[dict[str, Any]]:
+        async with self.units.reading() as uow:
+            return await uow.games.events_since(game_id, since, limit)
+
+    async def round_events_since(self, key: str, since_id: int, limit: int = 500) -> list[dict[str, Any]]:
+        async with self.units.reading() as uow:
+            return await uow.games.round_events_since(key, since_id, limit)
+
+    async def game_exists(self, game_id: str) -> bool:
+        async with self.units.reading() as uow:
+            return await uow.games.exists(game_id)

@@ -1,0 +1,351 @@
+"""The arbiter's actions (PAIR-11): results, pairings of a round not yet played, byes,
+withdrawals, late entries, holding rounds for review, tie decisions — each audited, each in one
+unit of work with the section's tournament row locked. Past rounds are never re-paired."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gomoku_shared.auth import Principal
+from gomoku_shared.contracts.common import Entrant
+from gomoku_shared.contracts.events import ResultDecided
+from gomoku_shared.errors import Conflict, NotFound, Unprocessable
+
+from ..adapters.repository import SectionState
+from ..domain import Board, Code, Outcome, RoundPairing, active_players, check_round
+from . import lifecycle
+from .pool import Pairer
+from .section import FORFEITS, RESULTS, as_competitors, bye_rules, result_name, round_points
+from .ties import finalize, maybe_complete
+from .unit_of_work import PairingUnitOfWork
+
+FINISHED = ("completed", "cancelled")
+
+
+async def audit(
+    uow: PairingUnitOfWork, state: SectionState, principal: Principal, action: str, rnd: int | None, details: dict
+) -> None:
+    await uow.audit.add(
+        state,
+        at=uow.clock.now(),
+        role=principal.role,
+        key_id=principal.key_id,
+        action=action,
+        rnd=rnd,
+        details=details,
+    )
+
+
+def _by(principal: Principal) -> str:
+    return principal.key_id or principal.role
+
+
+def _start_no(state: SectionState, entrant_id: str) -> int:
+    start_no = state.by_entrant_id().get(entrant_id)
+    if start_no is None:
+        raise Unprocessable("unknown_entrant", f"{entrant_id!r} is not an entrant of {state.section_id}")
+    return start_no
+
+
+def _refuse_finished(state: SectionState) -> None:
+    if state.row["status"] in FINISHED:
+        raise Conflict("section_finished", f"section {state.section_id} is {state.row['status']}")
+
+
+# ---------------------------------------------------------------- results
+
+
+async def enter_result(
+    uow: PairingUnitOfWork,
+    event_code: str,
+    section_id: str,
+    rnd: int,
+    pairing_id: str,
+    result: str,
+    principal: Principal,
+    pairer: Pairer,
+    note: str = "",
+) -> dict:
+    """Enter or correct a result (PAIR-11): standings recompute; later rounds are never re-paired;
+    after completion the section is republished with revision + 1 (AWD-8)."""
+    state = await uow.locked_section(event_code, section_id)
+    if rnd not in state.rounds or state.rounds[rnd]["status"] == "draft":
+        raise Conflict("round_not_published", f"round {rnd} is not published")
+    pairing = next((stored for stored in state.pairings.get(rnd, []) if stored["pairing_id"] == pairing_id), None)
+    if pairing is None:
+        raise NotFound("pairing_not_found", f"no pairing {pairing_id!r} in round {rnd}")
+    outcome = RESULTS[result]
+    before = pairing["outcome"]
+    if before == outcome.value:
+        return {"pairing_id": pairing_id, "result": result_name(outcome), "changed": False}
+    first_points, second_points = round_points(state.rules, outcome)
+    await uow.sections.set_result(
+        pairing,
+        outcome=outcome.value,
+        first_points=first_points,
+        second_points=second_points,
+        result_source="arbiter",
+        result_at=uow.clock.now(),
+    )
+    details = {"pairing_id": pairing_id, "before": before, "after": outcome.value, "note": note}
+    await audit(uow, state, principal, "result", rnd, details)
+    _emit_decision(uow, state, rnd, pairing, outcome, note)
+    if state.rounds[rnd]["status"] == "complete":
+        last = max(state.complete_rounds())
+        lifecycle.emit_standings(uow, state, last)
+        waiting = state.row["status"] in ("completed", "awaiting_arbiter", "awaiting_playoff")
+        if waiting and last >= state.rules.rounds:
+            await finalize(uow, state)
+    elif rnd == state.row["current_round"]:
+        await lifecycle.advance(uow, state, pairer)
+    await uow.save_sequence(state)
+    return {"pairing_id": pairing_id, "result": result_name(outcome), "changed": True}
+
+
+def _emit_decision(
+    uow: PairingUnitOfWork, state: SectionState, rnd: int, pairing: dict, outcome: Outcome, note: str
+) -> None:
+    """The arbiter's result travels to gameplay, which closes (or corrects) the pairing's games
+    with it: one result in both services, whatever is still being played (PAIR-11)."""
+    uow.emit_for(
+        state,
+        ResultDecided(
+            event_code=state.event_code,
+            stage=state.row["stage"],
+            section_id=state.section_id,
+            round=rnd,
+            pairing_id=pairing["pairing_id"],
+            first=pairing["first_id"],
+            second=pairing["second_id"],
+            outcome=result_name(outcome),
+            reason="no_show" if outcome in FORFEITS else "arbiter",
+            sequence=state.row["event_seq"] + 1,
+            decided_at=uow.clock.now(),
+            note=note,
+        ),
+    )
+
+
+# ---------------------------------------------------------------- byes, withdrawals, late entries
+
+
+def _next_round(state: SectionState) -> int:
+    """The round byes and withdrawals apply to: a draft round, else the one after the current."""
+    current = state.row["current_round"]
+    if current and state.rounds.get(current, {}).get("status") == "draft":
+        return current
+    return current + 1
+
+
+async def _repair_draft(uow: PairingUnitOfWork, state: SectionState, pairer: Pairer) -> None:
+    current = state.row["current_round"]
+    if current and state.rounds.get(current, {}).get("status") == "draft":
+        await uow.sections.delete_round(state, current)
+        await lifecycle.pair_round(uow, state, current, pairer)
+
+
+async def add_bye(
+    uow: PairingUnitOfWork,
+    event_code: str,
+    section_id: str,
+    entrant_id: str,
+    kind: str,
+    rnd: int | None,
+    principal: Principal,
+    pairer: Pairer,
+) -> dict:
+    """A requested (half point) or arbiter-forced (full point) bye for a round not yet published."""
+    state = await uow.locked_section(event_code, section_id)
+    _refuse_finished(state)
+    coming = _next_round(state)
+    rnd = coming if rnd is None else rnd
+    if rnd < coming:
+        raise Conflict("round_published", f"round {rnd} is already published: past rounds are never re-paired")
+    if rnd > state.rules.rounds:
+        raise Unprocessable("no_such_round", f"the section has {state.rules.rounds} rounds")
+    start_no = _start_no(state, entrant_id)
+    await uow.sections.add_bye_request(
+        state, round=rnd, start_no=start_no, kind=kind, created_at=uow.clock.now(), by=_by(principal)
+    )
+    await audit(uow, state, principal, "bye", rnd, {"entrant_id": entrant_id, "kind": kind})
+    if rnd == state.row["current_round"]:
+        await _repair_draft(uow, state, pairer)
+    await uow.save_sequence(state)
+    return {"entrant_id": entrant_id, "round": rnd, "kind": kind}
+
+
+async def withdraw(
+    uow: PairingUnitOfWork,
+    event_code: str,
+    section_id: str,
+    entrant_id: str,
+    after_round: int | None,
+    reason: str,
+    principal: Principal,
+    pairer: Pairer,
+) -> dict:
+    """Withdraw a player (PAIR-11): never paired after ``after_round``; past rounds stand."""
+    state = await uow.locked_section(event_code, section_id)
+    _refuse_finished(state)
+    coming = _next_round(state)
+    after = coming - 1 if after_round is None else after_round
+    if after < coming - 1:
+        raise Conflict("round_published", f"round {after + 1} is already published: past rounds are never re-paired")
+    start_no = _start_no(state, entrant_id)
+    await uow.sections.set_withdrawn(state, start_no, after, reason, uow.clock.now(), _by(principal))
+    await audit(uow, state, principal, "withdrawal", after, {"entrant_id": entrant_id, "reason": reason})
+    if after < state.row["current_round"]:
+        await _repair_draft(uow, state, pairer)
+    await uow.save_sequence(state)
+    return {"entrant_id": entrant_id, "after_round": after}
+
+
+async def late_entry(
+    uow: PairingUnitOfWork, event_code: str, section_id: str, entrant: Entrant, principal: Principal, pairer: Pairer
+) -> dict:
+    """A late entry (PAIR-11): paired from the next unpublished round on, absent (no points) before;
+    past rounds stay as paired. Swiss individual sections only (a round robin's table is fixed)."""
+    state = await uow.locked_section(event_code, section_id)
+    if state.row["status"] != "running" or state.team or state.rules.format != "swiss":
+        raise Conflict("late_entry_refused", "late entries join running individual Swiss sections only")
+    if entrant.entrant_id in state.by_entrant_id():
+        raise Conflict("already_entered", f"{entrant.entrant_id} is already an entrant")
+    rnd = _next_round(state)
+    if rnd > state.rules.rounds:
+        raise Conflict("late_entry_refused", "no round is left to play")
+    start_no = max(state.entrants) + 1
+    row = dict(
+        event_code=event_code,
+        section_id=section_id,
+        start_no=start_no,
+        entrant_id=entrant.entrant_id,
+        data=entrant.model_dump(mode="json"),
+        entry_round=rnd,
+        withdrawn_after=None,
+    )
+    await uow.sections.add_entrant(state, row, entrant)
+    await audit(uow, state, principal, "late_entry", rnd, {"entrant_id": entrant.entrant_id})
+    if rnd == state.row["current_round"]:
+        await _repair_draft(uow, state, pairer)
+    await uow.save_sequence(state)
+    return {"entrant_id": entrant.entrant_id, "start_no": start_no, "entry_round": rnd}
+
+
+# ---------------------------------------------------------------- rounds
+
+
+async def set_hold(uow: PairingUnitOfWork, event_code: str, section_id: str, hold: bool, principal: Principal) -> dict:
+    state = await uow.locked_section(event_code, section_id)
+    await uow.sections.update_tournament(state, hold=hold)
+    await audit(uow, state, principal, "hold", None, {"hold": hold})
+    return {"hold": hold}
+
+
+async def publish_round(
+    uow: PairingUnitOfWork, event_code: str, section_id: str, rnd: int, principal: Principal
+) -> dict:
+    """Publish a draft round (the arbiter reviewed it): from now on its pairings are final."""
+    state = await uow.locked_section(event_code, section_id)
+    if rnd not in state.rounds:
+        raise NotFound("round_not_found", f"round {rnd} is not paired")
+    if state.rounds[rnd]["status"] != "draft":
+        raise Conflict("round_published", f"round {rnd} is already published")
+    now = uow.clock.now()
+    await uow.sections.update_round(state, rnd, status="published", published_at=now, starts_at=now)
+    await audit(uow, state, principal, "publish", rnd, {})
+    await lifecycle.published(uow, state, rnd)
+    await uow.save_sequence(state)
+    return {"round": rnd, "status": "published"}
+
+
+def _editable(state: SectionState, rnd: int) -> bool:
+    """A draft of the current round, or the next round when the engine could not pair it."""
+    current = state.row["current_round"]
+    if rnd == current and state.rounds.get(current, {}).get("status") == "draft":
+        return True
+    return (
+        rnd == current + 1
+        and (current == 0 or state.rounds.get(current, {}).get("status") == "complete")
+        and state.row["status"] == "awaiting_arbiter"
+        and rnd <= state.rules.rounds
+    )
+
+
+def _arbiter_pairing(
+    state: SectionState, rnd: int, boards: list[tuple[str, str]], byes: list[tuple[str, str]]
+) -> RoundPairing:
+    """The arbiter's boards and byes (entrant ids) as a domain RoundPairing, checked against the
+    absolute criteria (PAIR-2); 422 with the problems found."""
+    index = state.by_entrant_id()
+    codes = {
+        "pairing": Code.PAIRING_BYE,
+        "requested": bye_rules().requested,
+        "forced": bye_rules().forced,
+        "absent": Code.ZERO_BYE,
+    }
+    try:
+        paired = tuple(Board(index[first], index[second]) for first, second in boards)
+        bye_codes = {index[entrant_id]: codes[kind] for entrant_id, kind in byes}
+    except KeyError as error:
+        raise Unprocessable("unknown_entrant", f"{error.args[0]!r} is not an entrant of this section") from None
+    pairing = RoundPairing(rnd, paired, bye_codes)
+    competitors = as_competitors(state)
+    exclude = [start_no for start_no, code in bye_codes.items() if code is not Code.PAIRING_BYE]
+    problems = check_round(competitors, pairing, active_players(competitors, rnd, exclude=exclude))
+    if state.rules.format == "round_robin":
+        problems = [problem for problem in problems if "colour" not in problem and "three times" not in problem]
+    if problems:
+        raise Unprocessable("illegal_pairing", "the pairing breaks the absolute criteria", {"problems": problems})
+    return pairing
+
+
+async def correct_pairings(
+    uow: PairingUnitOfWork,
+    event_code: str,
+    section_id: str,
+    rnd: int,
+    boards: list[tuple[str, str]],
+    byes: list[tuple[str, str]],
+    principal: Principal,
+    pairer: Pairer,
+) -> dict:
+    """The arbiter's pairing of round ``rnd`` (a draft, or a round the engine could not pair), checked
+    against the absolute criteria before it is stored (PAIR-2, PAIR-11)."""
+    state = await uow.locked_section(event_code, section_id)
+    if not _editable(state, rnd):
+        raise Conflict("round_published", f"round {rnd} cannot be changed: published rounds are final")
+    pairing = _arbiter_pairing(state, rnd, boards, byes)
+    await uow.sections.delete_round(state, rnd)
+    details = {"boards": [list(board) for board in boards], "byes": [list(bye) for bye in byes]}
+    await audit(uow, state, principal, "pairings", rnd, details)
+    await lifecycle.store_round(uow, state, pairing, paired_by="arbiter")
+    await uow.save_sequence(state)
+    return {"round": rnd, "status": state.rounds[rnd]["status"]}
+
+
+# ---------------------------------------------------------------- ties
+
+
+async def decide_tie(
+    uow: PairingUnitOfWork, event_code: str, section_id: str, tie_id: str, order: list[Any], principal: Principal
+) -> dict:
+    """PAIR-8 where playoffs are forbidden (or a playoff could not be played): the arbiter's order."""
+    state = await uow.locked_section(event_code, section_id)
+    tie = next((stored for stored in state.ties if stored["tie_id"] == tie_id and stored["status"] != "void"), None)
+    if tie is None:
+        raise NotFound("tie_not_found", f"no tie {tie_id!r} in {section_id}")
+    if tie["status"] == "decided":
+        raise Conflict("tie_decided", f"tie {tie_id} is already decided")
+    if tie["status"] == "playing":
+        raise Conflict("playoff_running", f"tie {tie_id} is being settled by a playoff")
+    listed = [entrant for place in order for entrant in (place if isinstance(place, list) else [place])]
+    if sorted(listed) != sorted(tie["entrant_ids"]):
+        raise Unprocessable(
+            "bad_order", "the order must list exactly the tied entrants", {"expected": sorted(tie["entrant_ids"])}
+        )
+    tie = {**tie, "status": "decided", "decision": order, "decided_by": "arbiter", "decided_at": uow.clock.now()}
+    await uow.sections.upsert_tie(state, tie)
+    await audit(uow, state, principal, "tie_decision", None, {"tie_id": tie_id, "order": order})
+    await maybe_complete(uow, state)
+    await uow.save_sequence(state)
+    return {"tie_id": tie_id, "status": "decided", "order": order}

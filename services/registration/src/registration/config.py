@@ -1,0 +1,21 @@
+"""Settings of the registration service: the shared ones (:class:`gomoku_shared.settings.ServiceSettings`,
+the README's settings table) and what registration derives from them, read once in the
+composition root. A setting registration adds is declared here."""
+
+from __future__ import annotations
+
+from gomoku_shared.settings import ServiceSettings
+
+
+class RegistrationSettings(ServiceSettings):
+    @classmethod
+    def of(cls, settings: ServiceSettings) -> RegistrationSettings:
+        """The registration settings of a process started with ``settings``."""
+        if isinstance(settings, cls):
+            return settings
+        return cls(**settings.model_dump(by_alias=True))
+
+    @property
+    def distributed(self) -> bool:
+        """Over RabbitMQ (AMQP_URL set): DATA_KEY is then required, the same in every replica."""
+        return bool(self.amqp_url)

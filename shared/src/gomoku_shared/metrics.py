@@ -1,0 +1,118 @@
+"""Business metrics every service shares: the outbox relay's lag, the consumer's work and lag,
+dead letters. Counters are read from the runtime's own tallies when Prometheus scrapes; the
+figures that need a query (outbox backlog, queue depths) are sampled by an async sampler the
+``/metrics`` route awaits first, so nothing polls between scrapes.
+
+Services add their own figures (active games, moves, pairing time) with ``add_sampler`` or
+plain prometheus_client metrics on ``app.state.metrics_registry``."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Iterator
+from typing import TYPE_CHECKING
+
+from prometheus_client import CollectorRegistry
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
+
+from .messaging.outbox import outbox_backlog
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+    from .runtime import ServiceRuntime
+
+log = logging.getLogger("gomoku.metrics")
+
+Sampler = Callable[[], Awaitable[None]]
+#: what a consumer did with an event (gomoku_shared.runtime.ConsumerStats)
+OUTCOMES = ("handled", "duplicate", "failed")
+
+
+def add_sampler(app: FastAPI, sampler: Sampler) -> None:
+    """Run ``sampler`` before every scrape of the app's ``/metrics`` (it sets gauges)."""
+    if not hasattr(app.state, "metric_samplers"):
+        app.state.metric_samplers = []
+    app.state.metric_samplers.append(sampler)
+
+
+class RuntimeCollector(Collector):
+    """The runtime's figures as Prometheus metrics, labelled by service."""
+
+    def __init__(self, runtime: ServiceRuntime) -> None:
+        self.runtime = runtime
+        self.outbox_pending = 0
+        self.outbox_oldest_s = 0.0
+        self.queue_ready = 0
+        self.dead_letters = 0
+        self.sample_failures = 0
+
+    async def sample(self) -> None:
+        runtime = self.runtime
+        try:
+            async with runtime.sessionmaker() as session:
+                self.outbox_pending, self.outbox_oldest_s = await outbox_backlog(
+                    session, runtime.outbox, runtime.clock.now()
+                )
+            if runtime.consumed_types:
+                self.queue_ready, self.dead_letters = await runtime.bus.queue_depth(runtime.name)
+        except Exception as exc:  # noqa: BLE001 - a scrape must answer even when the database is away
+            self.sample_failures += 1
+            log.warning("could not sample the runtime metrics of %s: %s", runtime.name, type(exc).__name__)
+
+    def collect(self) -> Iterator[Metric]:
+        service = self.runtime.name
+        published = CounterMetricFamily(
+            "gomoku_outbox_published", "Events the outbox relay published", labels=["service"]
+        )
+        published.add_metric([service], self.runtime.relay.published)
+        yield published
+        pending = GaugeMetricFamily("gomoku_outbox_pending", "Outbox rows not yet published", labels=["service"])
+        pending.add_metric([service], self.outbox_pending)
+        yield pending
+        oldest = GaugeMetricFamily(
+            "gomoku_outbox_oldest_pending_seconds", "Age of the oldest unpublished outbox row", labels=["service"]
+        )
+        oldest.add_metric([service], self.outbox_oldest_s)
+        yield oldest
+        consumed = CounterMetricFamily(
+            "gomoku_events_consumed", "Events consumed, by type and outcome", labels=["service", "type", "outcome"]
+        )
+        seconds = CounterMetricFamily(
+            "gomoku_event_handling_seconds",
+            "Time spent handling consumed events, by type and outcome",
+            labels=["service", "type", "outcome"],
+        )
+        stats = self.runtime.consumed
+        # every handled type with every outcome, from 0: a rate() exists before the first failure
+        series = {(t, o) for t in self.runtime.consumed_types for o in OUTCOMES} | set(stats.count)
+        for event_type, outcome in sorted(series):
+            consumed.add_metric([service, event_type, outcome], stats.count.get((event_type, outcome), 0))
+            seconds.add_metric([service, event_type, outcome], stats.seconds.get((event_type, outcome), 0.0))
+        yield consumed
+        yield seconds
+        ready = GaugeMetricFamily(
+            "gomoku_queue_ready_messages", "Events waiting in the service's queue (consumer lag)", labels=["service"]
+        )
+        ready.add_metric([service], self.queue_ready)
+        yield ready
+        dead = GaugeMetricFamily("gomoku_dead_letters", "Events in the service's dead-letter queue", labels=["service"])
+        dead.add_metric([service], self.dead_letters)
+        yield dead
+        failures = CounterMetricFamily(
+            "gomoku_metric_sample_failures", "Scrapes whose runtime figures could not be read", labels=["service"]
+        )
+        failures.add_metric([service], self.sample_failures)
+        yield failures
+
+
+def instrument(app: FastAPI, runtime: ServiceRuntime) -> None:
+    """Expose ``runtime``'s figures on ``app``'s /metrics (once per app)."""
+    registry: CollectorRegistry | None = getattr(app.state, "metrics_registry", None)
+    if registry is None or getattr(app.state, "runtime_collector", None) is not None:
+        return
+    collector = RuntimeCollector(runtime)
+    registry.register(collector)
+    app.state.runtime_collector = collector
+    add_sampler(app, collector.sample)

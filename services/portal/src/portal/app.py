@@ -8,7 +8,7 @@ from fastapi.staticfiles import StaticFiles
 
 from gomoku_shared.web import install_error_handlers
 
-from . import live, public
+from . import live, public, staff
 from .fanout import FeedHub
 from .settings import PortalSettings
 from .site import HERE, Site
@@ -43,6 +43,7 @@ def create_app(upstream: Upstream, settings: PortalSettings | None = None) -> Fa
 
     public.install(app, site)
     live.install(app, site)
+    staff.install(app, site)
 
     return app
 

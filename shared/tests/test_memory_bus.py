@@ -124,6 +124,46 @@ async def test_drain_waits_for_cascades_published_by_handlers() -> None:
     await bus.close()
 
 
+async def test_drain_does_not_wait_for_queues_nobody_consumes() -> None:
+    """Every runtime declares all services' queues; with one service running, the others'
+    queues fill up and must not hold drain() up (they keep their messages, as RabbitMQ would)."""
+    bus = InMemoryEventBus()
+    handled: list[str] = []
+
+    async def consume(m: Message) -> None:
+        handled.append(m.message_id)
+
+    await bus.declare("unconsumed", ["game.*"])
+    await bus.subscribe("consumed", ["game.*"], consume)
+    await bus.publish([msg("game.finished", "g1"), msg("game.started", "g2")])
+    await bus.drain(timeout=5)
+    assert handled == ["g1", "g2"]
+    assert bus.pending("unconsumed") == 2
+    await bus.close()
+
+
+async def test_drain_waits_for_a_declared_queue_once_it_has_a_consumer() -> None:
+    bus = InMemoryEventBus()
+    handled: list[str] = []
+    gate = asyncio.Event()
+
+    async def consume(m: Message) -> None:
+        await gate.wait()
+        handled.append(m.message_id)
+
+    await bus.declare("later", ["round.*"])
+    await bus.publish([msg("round.paired", "r1")])
+    await bus.drain(timeout=5)  # nobody consumes "later" yet: nothing to wait for
+    await bus.subscribe("later", ["round.*"], consume)
+    drained = asyncio.create_task(bus.drain(timeout=5))
+    await asyncio.sleep(0)
+    assert not drained.done()  # the queued message now has a consumer whose handler waits
+    gate.set()
+    await drained
+    assert handled == ["r1"] and bus.pending("later") == 0
+    await bus.close()
+
+
 async def test_each_queue_gets_its_own_copy() -> None:
     bus = InMemoryEventBus()
     got: dict[str, Message] = {}

@@ -2,29 +2,18 @@
 
 A small DA 2023 field plays its first round through the APIs (bot players of gomoku_sim); the
 browser opens the event page, a section's pairings, standings and cross table, then a live game
-of round 2 while a bot moves in it through the gameplay API: the stone must appear on the board
-without a reload (PLAY-8 live broadcast). Screenshots go to test-output/browser/ (git-ignored).
+of round 2 and the round's board wall while a bot moves in it through the gameplay API: the stone
+must appear on both without a reload (PLAY-8 live broadcast). Screenshots go to
+test-output/browser/ (git-ignored).
 """
 
 from __future__ import annotations
 
-import asyncio
-import os
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import httpx
-import pytest
+from browser_kit import CHROMIUM, OUT, browser_or_fail, first_round_played, move_in
 
-from gomoku_sim.bots import BotPolicy
-from gomoku_sim.client import ApiError, Keys, Platform
-from gomoku_sim.driver import EventDriver, RunSpec, SimClock
-
-CHROMIUM = "/usr/bin/chromium"
-ROOT = Path(__file__).resolve().parents[2]
-OUT = ROOT / "test-output" / "browser"
 #: words that must never reach a page: service identifiers instead of translated labels
 RAW = (
     "first_wins",
@@ -40,131 +29,13 @@ RAW = (
 )
 
 
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _browser_or_fail():
-    if not os.path.exists(CHROMIUM):
-        pytest.fail(
-            f"no browser at {CHROMIUM}: install Debian's chromium "
-            "(apt-get update && apt-get install -y chromium), then run the tests again"
-        )
-    try:
-        from playwright.async_api import async_playwright
-    except ImportError:  # pragma: no cover - a dev dependency of the project
-        pytest.fail("the playwright package is missing: run `make install`")
-    return async_playwright
-
-
-@pytest.fixture
-def served(tmp_path):
-    """``python -m gomoku_shared.embedded`` as its own process on a free port, simulation clock."""
-    port = _free_port()
-    log = tmp_path / "embedded.log"
-    env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "DATA_DIR": str(tmp_path),
-        "API_KEYS": Keys().api_keys_setting,
-        "CLOCK": "fake",
-        "CLOCK_START": "2020-01-01T00:00:00+00:00",
-        "LOG_JSON": "true",
-        "LOG_LEVEL": "WARNING",
-        "RELAY_POLL_S": "0.2",
-    }
-    with open(log, "ab") as fh:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "gomoku_shared.embedded", "--port", str(port)],
-            env=env,
-            stdout=fh,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        for _ in range(300):
-            if proc.poll() is not None:
-                raise RuntimeError(f"embedded exited {proc.returncode}:\n{log.read_text()[-3000:]}")
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.2)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=20)
-
-
-async def _settle() -> None:
-    await asyncio.sleep(0.3)  # the embedded relay publishes within RELAY_POLL_S
-
-
-async def _until(what: str, probe, timeout_s: float = 90.0):
-    end = time.monotonic() + timeout_s
-    while time.monotonic() < end:
-        value = await probe()
-        if value:
-            return value
-        await asyncio.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
-async def _first_round_played(base: str) -> tuple[Platform, EventDriver, str]:
-    platform = Platform.distributed({s: f"{base}/{s}" for s in ("registration", "pairing", "gameplay", "awards")})
-    spec = RunSpec(
-        preset_id="da-2023",
-        seed=5,
-        sizes={"open": 6, "junior": 0, "public": 0},
-        rounds=3,
-        policy=BotPolicy(no_show_rate=0, timeout_rate=0),
-        progress=False,
-    )
-    driver = EventDriver(platform, SimClock(platform, ("gameplay",)), _settle, spec)
-    await driver.create_event()
-    await driver.create_units()
-    await driver.register()
-    await driver.verify_evidence()
-    await driver.check_in_and_close(driver.config.stages[0].id)
-
-    async def round_two_live():
-        try:
-            section = await platform.get("pairing", f"/v1/events/{driver.code}/sections/open")
-        except ApiError as exc:  # the stage's closing has not reached pairing yet
-            if exc.status != 404:
-                raise
-            return None
-        games = await driver.active_games()
-        if section["current_round"] >= 2 and games:
-            return games
-        await driver.sweep_bots(games)
-        return None
-
-    games = await _until("round 2 of the open section to start", round_two_live)
-    return platform, driver, games[0]["game_id"]
-
-
-async def _move_in(driver: EventDriver, platform: Platform, game_id: str) -> int:
-    """Bots act in the game until a stone is added; returns the number of moves then."""
-    before = len((await platform.get("gameplay", f"/v1/games/{game_id}"))["moves"])
-    for _ in range(20):
-        await driver.sweep_bots([{"game_id": game_id, "seq": None}])
-        now = len((await platform.get("gameplay", f"/v1/games/{game_id}"))["moves"])
-        if now > before:
-            return now
-    raise AssertionError(f"no move was made in {game_id}")
-
-
 async def test_public_pages_and_a_live_board_in_chromium(served):
-    async_playwright = _browser_or_fail()
+    async_playwright = browser_or_fail()
     OUT.mkdir(parents=True, exist_ok=True)
-    platform, driver, game_id = await _first_round_played(served)
+    platform, driver, game_id = await first_round_played(served)
     # a few moves first, so the board has stones when the page opens
     for _ in range(3):
-        await _move_in(driver, platform, game_id)
+        await move_in(driver, platform, game_id)
     problems: list[str] = []
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
@@ -210,7 +81,7 @@ async def test_public_pages_and_a_live_board_in_chromium(served):
             assert await page.locator(".board .stone").count() == shown > 0
             assert await page.locator(".board .stone.last").count() == 1
             await page.wait_for_timeout(300)  # the stream is open (EventSource connects on load)
-            moves = await _move_in(driver, platform, game_id)
+            moves = await move_in(driver, platform, game_id)
             made = time.monotonic()
             # the move reaches the open page without a reload within a second (issue 15, PLAY-8)
             await page.wait_for_function(
@@ -233,7 +104,7 @@ async def test_public_pages_and_a_live_board_in_chromium(served):
             assert await wall.locator(".tile").count() == 3  # 6 players: three boards
             _no_raw(await wall.inner_text("main"), "wall")
             await wall.wait_for_timeout(300)  # the stream is open
-            moves = await _move_in(driver, platform, game_id)
+            moves = await move_in(driver, platform, game_id)
             await wall.wait_for_function(f"document.querySelector('{tile}').dataset.moves >= {moves}", timeout=1000)
             await wall.screenshot(path=str(OUT / "wall.png"), full_page=True)
             # the open game page followed the same move (both viewers share one upstream stream)

@@ -20,7 +20,7 @@ from prometheus_client import CollectorRegistry
 from . import logs
 from .clock import Clock
 from .guard import InputGuardMiddleware
-from .messaging.memory import InMemoryEventBus
+from .messaging.memory import InMemoryEventBus, settle
 from .migrate import upgrade_async
 from .service import Service, builders, clock_from_settings
 from .settings import ServiceSettings
@@ -114,19 +114,7 @@ class EmbeddedSuite:
 
     async def drain(self, rounds: int = 1000) -> None:
         """Wait until no outbox row is pending and no message is queued or in a handler."""
-        for _ in range(rounds):
-            published = 0
-            for svc in self.services.values():
-                published += await svc.runtime.relay.publish_pending()
-            await self.bus.drain()
-            if published == 0:
-                again = 0
-                for svc in self.services.values():
-                    again += await svc.runtime.relay.publish_pending()
-                if again == 0:
-                    return
-                await self.bus.drain()
-        raise RuntimeError("the embedded suite did not become quiet")
+        await settle(self.bus, [svc.runtime.relay for svc in self.services.values()], rounds)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import math
 
 import uvicorn
 
@@ -111,7 +112,9 @@ def main(argv: list[str] | None = None) -> int:
         access_log=False,
         proxy_headers=False,
         ws=WEBSOCKETS,
-        timeout_graceful_shutdown=10,
+        # on SIGTERM: stop accepting, let requests in flight finish, then the lifespan stops
+        # the runtime (consumers, then the outbox flush)
+        timeout_graceful_shutdown=math.ceil(settings.shutdown_grace_s),
     )
     return 0
 

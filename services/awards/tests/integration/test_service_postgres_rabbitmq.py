@@ -17,7 +17,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from awards_service_kit import completed, configured, da_open, ranked  # noqa: E402
+from awards_kit import completed, configured, da_open, ranked  # noqa: E402
 
 from awards.bootstrap import build  # noqa: E402
 from gomoku_shared.contracts import decode, encode, envelope_for  # noqa: E402

@@ -37,7 +37,7 @@ from awards.domain import (
     TitleTable,
 )
 
-# pytest runs with --import-mode=importlib: make tests/awards_service_kit.py importable
+# pytest runs with --import-mode=importlib: make tests/awards_kit.py importable
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 M, F = Gender.MALE, Gender.FEMALE
@@ -258,7 +258,7 @@ def ranked_rows() -> Callable[..., list[RowSpec]]:
 @pytest.fixture
 async def harness(tmp_path):
     """The awards service on SQLite with the in-memory bus and a fake clock (fast)."""
-    from awards_service_kit import Harness
+    from awards_kit import Harness
 
     from gomoku_shared.messaging.memory import InMemoryEventBus
     from gomoku_shared.settings import ServiceSettings
@@ -275,7 +275,7 @@ async def harness(tmp_path):
 @pytest.fixture
 async def make_harness(tmp_path):
     """Factory for extra independent services (determinism checks); all stopped at teardown."""
-    from awards_service_kit import Harness
+    from awards_kit import Harness
 
     from gomoku_shared.messaging.memory import InMemoryEventBus
     from gomoku_shared.settings import ServiceSettings

@@ -6,7 +6,7 @@ from datetime import date
 from decimal import Decimal
 
 import pytest
-from awards_service_kit import completed, row
+from awards_kit import completed, row
 
 from awards.adapters.contract_mapping import board_records, exact, qualified_players, standings_from_contract
 from awards.domain import Gender, Qualifier

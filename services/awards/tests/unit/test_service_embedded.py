@@ -4,7 +4,7 @@ registration really emits configures the awards service (AWD-4 amounts over the 
 from __future__ import annotations
 
 import httpx
-from awards_service_kit import completed, da_open
+from awards_kit import completed, da_open
 
 from gomoku_shared.clock import FakeClock
 from gomoku_shared.contracts import encode, envelope_for

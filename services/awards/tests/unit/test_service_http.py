@@ -6,7 +6,7 @@ import csv
 import io
 
 import pytest
-from awards_service_kit import completed, configured, da_open, ranked
+from awards_kit import completed, configured, da_open, ranked
 
 BASE = "/v1/events/da-2023/sections"
 

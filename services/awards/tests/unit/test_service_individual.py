@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from awards_service_kit import completed, configured, da_open, ranked, row
+from awards_kit import completed, configured, da_open, ranked, row
 
 from gomoku_shared.contracts import encode
 

@@ -3,7 +3,7 @@ section), ready for registration to create the next stage's entries."""
 
 from __future__ import annotations
 
-from awards_service_kit import completed, configured, ranked, row
+from awards_kit import completed, configured, ranked, row
 
 from gomoku_shared.contracts.common import Entrant
 

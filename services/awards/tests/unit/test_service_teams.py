@@ -3,7 +3,7 @@ counts and AWD-7 best boards of played team sections."""
 
 from __future__ import annotations
 
-from awards_service_kit import completed, configured, ranked, row
+from awards_kit import completed, configured, ranked, row
 
 from gomoku_shared.contracts.events import BoardStat
 

@@ -11,7 +11,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
 
-from gameplay_testkit import KEYS, START, Api, Observed, message  # noqa: E402
+from gameplay_kit import KEYS, START, Api, Observed, message  # noqa: E402
 
 from gameplay.bootstrap import build  # noqa: E402
 from gomoku_shared.clock import FakeClock  # noqa: E402

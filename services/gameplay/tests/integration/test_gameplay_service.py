@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-from gameplay_testkit import OP, PA, decided, eventually, idempotency_scenario, pairing, round_paired
+from gameplay_kit import OP, PA, decided, eventually, idempotency_scenario, pairing, round_paired
 
 FIVE = ["h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4", "l8"]
 

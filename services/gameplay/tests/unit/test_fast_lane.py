@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import httpx
-from gameplay_testkit import KEYS, OP, PA, PB, pairing, round_paired
+from gameplay_kit import KEYS, OP, PA, PB, pairing, round_paired
 
 from gameplay.entrypoints.api import create_api
 from gomoku_shared.auth import KeyRing
@@ -63,8 +63,8 @@ async def _run(client: httpx.AsyncClient, gid: str, black: str, white: str) -> l
 
 async def test_lane_and_routes_answer_alike(gp):
     await gp.publish(round_paired(pairing("p1", "alice", "bob"), pairing("p2", "carol", "dave")))
-    games = gp.svc.extras["games"]
-    routes_only = create_api(gp.svc.runtime, KeyRing(KEYS), games, fast_lane=False)
+    games = gp.service.extras["games"]
+    routes_only = create_api(gp.service.runtime, KeyRing(KEYS), games, fast_lane=False)
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=routes_only), base_url="http://t") as plain:
         lane = await _run(gp.client, LANE_GAME, "alice", "bob")
         routes = await _run(plain, ROUTE_GAME, "carol", "dave")

@@ -4,7 +4,7 @@ PLAY-7), corrections follow the latest decision (AWD-8), a double forfeit is nev
 
 from __future__ import annotations
 
-from gameplay_testkit import ARB, decided, pairing, round_paired
+from gameplay_kit import ARB, decided, pairing, round_paired
 
 FIVE_FOR_FIRST = ["h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4", "l8"]
 G1 = "EV.main.S1.r1.p1.g1"

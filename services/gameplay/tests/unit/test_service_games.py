@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from gameplay_testkit import ARB, OP, PA, PB, idempotency_scenario, pairing, playoff, round_paired
+from gameplay_kit import ARB, OP, PA, PB, idempotency_scenario, pairing, playoff, round_paired
 
 from gomoku_shared.contracts.common import ClockSpec
 

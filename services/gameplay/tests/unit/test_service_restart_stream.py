@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from gameplay_testkit import KEYS, OP, Api, message, pairing, round_paired
+from gameplay_kit import KEYS, OP, Api, message, pairing, round_paired
 from starlette.testclient import TestClient, WebSocketDenialResponse
 
 from gameplay.bootstrap import build
@@ -22,7 +22,7 @@ async def test_play5_clock_resumes_after_a_restart_from_the_stored_state(gp, tmp
     await gp.api.act(gid, "move", "alice", point="h8")
     gp.clock.advance(30)
     before = (await gp.api.game(gid))["clocks"]
-    settings = ServiceSettings(DATABASE_URL=str(gp.svc.runtime.database_url), API_KEYS=KEYS)
+    settings = ServiceSettings(DATABASE_URL=str(gp.service.runtime.database_url), API_KEYS=KEYS)
     other = build(settings, bus=gp.bus, clock=gp.clock)  # a second process image (no shared cache)
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=other.app), base_url="http://t") as c:
         api = Api(c)
@@ -39,7 +39,7 @@ async def test_play5_clock_resumes_after_a_restart_from_the_stored_state(gp, tmp
 
 
 def test_websocket_streams_per_game_and_round_in_order_with_resume(tmp_path):
-    from gameplay_testkit import START
+    from gameplay_kit import START
 
     from gomoku_shared.clock import FakeClock
     from gomoku_shared.migrate import upgrade

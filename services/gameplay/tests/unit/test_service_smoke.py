@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gameplay_testkit import pairing, round_paired
+from gameplay_kit import pairing, round_paired
 
 
 async def test_round_paired_creates_a_playable_free_game(gp):

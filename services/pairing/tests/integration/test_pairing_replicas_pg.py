@@ -4,7 +4,7 @@ lock (SELECT … FOR UPDATE) makes every round paired exactly once (PAIR-11)."""
 
 from __future__ import annotations
 
-from pairing_service_kit import KEYS, Harness, closed, players, rules
+from pairing_kit import KEYS, Harness, closed, players, rules
 
 from gomoku_shared.messaging.memory import InMemoryEventBus
 from gomoku_shared.settings import ServiceSettings

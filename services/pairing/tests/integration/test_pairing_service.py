@@ -8,7 +8,7 @@ from __future__ import annotations
 import contextlib
 
 import pytest
-from pairing_service_kit import ARB, EV, KEYS, Harness, closed, players, rules, team_entrants
+from pairing_kit import ARB, EV, KEYS, Harness, closed, players, rules, team_entrants
 
 from gomoku_shared.contracts import encode, envelope_for
 from gomoku_shared.messaging.rabbit import RabbitEventBus

@@ -5,7 +5,7 @@ cross table, TRF) with every tiebreak value (AWD-8)."""
 from __future__ import annotations
 
 import pytest
-from pairing_service_kit import ARB, EV, Harness, closed, players, rules, sqlite_settings
+from pairing_kit import ARB, EV, Harness, closed, players, rules, sqlite_settings
 
 BASE = f"/v1/events/{EV}/sections"
 

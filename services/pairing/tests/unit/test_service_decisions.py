@@ -4,7 +4,7 @@ a double forfeit scores 0:0 (PAIR-6, PLAY-7). SQLite + the in-memory bus."""
 from __future__ import annotations
 
 import pytest
-from pairing_service_kit import ARB, EV, Harness, closed, players, rules, sqlite_settings
+from pairing_kit import ARB, EV, Harness, closed, players, rules, sqlite_settings
 
 from gomoku_shared.contracts import encode, envelope_for
 from gomoku_shared.contracts.events import GameFinished, PairingOutcome

@@ -4,7 +4,7 @@ two-game rounds (PAIR-5), forfeits (PAIR-6), teams (PAIR-9/10), ties (PAIR-8).""
 from __future__ import annotations
 
 import pytest
-from pairing_service_kit import EV, Harness, closed, players, rules, sqlite_settings, team_entrants
+from pairing_kit import EV, Harness, closed, players, rules, sqlite_settings, team_entrants
 
 from gomoku_shared.contracts import encode, envelope_for
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from pairing_service_kit import ARB, EV, Harness, closed, players, rules, sqlite_settings
+from pairing_kit import ARB, EV, Harness, closed, players, rules, sqlite_settings
 
 BASE = f"/v1/events/{EV}/sections"
 ISO_TIME = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?")

@@ -8,7 +8,7 @@ from fastapi.staticfiles import StaticFiles
 
 from gomoku_shared.web import install_error_handlers
 
-from . import live, public
+from . import live, public, staff
 from .fanout import FeedHub
 from .settings import PortalSettings
 from .site import HERE, Site
@@ -42,7 +42,9 @@ def create_app(upstream: Upstream, settings: PortalSettings | None = None) -> Fa
         )
 
     public.install(app, site)
+    public.install_printouts(app, site)
     live.install(app, site)
+    staff.install(app, site)
 
     return app
 

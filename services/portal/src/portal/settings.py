@@ -26,6 +26,13 @@ class PortalSettings(BaseSettings):
     #: viewer coming back finds it still there)
     feed_linger_s: float = Field(default=30.0, ge=0, le=3600, alias="PORTAL_FEED_LINGER_S")
 
+    #: signs the staff session cookie; unset: a random one per process (sessions end with it)
+    session_secret: str = Field(default="", alias="PORTAL_SESSION_SECRET")
+    #: minutes a staff sign-in lasts
+    session_minutes: int = Field(default=480, ge=1, le=7 * 24 * 60, alias="PORTAL_SESSION_MINUTES")
+    #: send the session cookie over HTTPS only (behind a TLS gateway)
+    secure_cookies: bool = Field(default=False, alias="PORTAL_SECURE_COOKIES")
+
     def base_urls(self) -> dict[str, str]:
         return {
             "registration": self.registration_url,

@@ -46,6 +46,7 @@ class Site:
         )
 
     def render(self, request: Request, template: str, status: int = 200, **ctx: Any) -> HTMLResponse:
+        """The page; ``status`` is the HTTP status (templates get no variable of that name)."""
         resp = HTMLResponse(self.html(request, template, **ctx), status_code=status)
         if request.query_params.get("lang") in i18n.LANGS:
             # the switch is remembered: later pages come in the chosen language

@@ -7,6 +7,8 @@ import sys
 
 import pytest
 
+# the kit (registration_kit.py) one level up, and this folder (tests share scenarios)
+sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
 sys.path.insert(0, os.path.dirname(__file__))
 
 from registration import presets  # noqa: E402

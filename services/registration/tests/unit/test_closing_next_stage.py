@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
-from registration_testkit import application, cst, evidence, person
+from registration_kit import application, cst, evidence, person
 
 from gomoku_shared.contracts.events import SectionClosed
 from registration import presets

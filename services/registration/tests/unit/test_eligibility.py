@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
-from registration_testkit import cst, evidence, months, person
+from registration_kit import cst, evidence, months, person
 
 from registration.domain import (
     EvidenceKind as K,
@@ -14,14 +14,14 @@ from registration.domain import (
     EvidenceStatus as S,
 )
 from registration.domain import (
-    Outcome,
     Unit,
+    Verdict,
     check_clause,
     evaluate_player,
     longest_consecutive_months,
 )
 
-A, R, P = Outcome.ADMITTED, Outcome.REFUSED, Outcome.PENDING
+A, R, P = Verdict.ADMITTED, Verdict.REFUSED, Verdict.PENDING
 
 
 # --------------------------------------------------------------------------- REG-4 ages

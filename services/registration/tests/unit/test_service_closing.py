@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from service_kit import ARB, CST, OP, P1, harness, sz_entry
+from registration_kit import ARB, CST, OP, P1, harness, sz_entry
 
 from gomoku_shared.contracts import encode, envelope_for
 from gomoku_shared.contracts.events import QualifiedPlayer, QualifiersSelected
@@ -65,8 +65,8 @@ async def test_reg12_merge_seven_free_and_five_pro_cancel_four_reg11_no_show_out
         assert (by["men-pro"]["status"], by["men-pro"]["entrants"]) == ("ready", 11)
         assert by["women-pro"]["merged_into"] == "men-pro"
         assert by["junior-boys-pro"]["status"] == "cancelled"
-        await h.drain()
-        events = {e.payload.section_id: e.payload for e in h.of("section.closed")}
+        await h.settle()
+        events = {e.payload.section_id: e.payload for e in h.events("section.closed")}
         assert sorted(events) == [
             "junior-boys-free",
             "junior-boys-pro",
@@ -140,7 +140,7 @@ async def test_evt6_reg7_qualifiers_build_the_final_and_redelivery_is_harmless(t
         await h.create_sz()
         entries = await register_field(h)
         await close_online(h, entries)
-        await h.drain()
+        await h.settle()
         status = (await h.client.get("/v1/events/sz22/stages/final", headers=OP)).json()
         assert status["status"] == "awaiting_qualifiers" and len(status["waiting_for"]) == 4
         # the arbiter verifies the residency evidence of everybody except player 4 (REG-7)
@@ -154,16 +154,16 @@ async def test_evt6_reg7_qualifiers_build_the_final_and_redelivery_is_harmless(t
                     json={"decision": "approve", "note": "seen"},
                 )
                 assert r.status_code == 200
-        lists = qualifier_events([e.payload for e in h.of("section.closed")])
+        lists = qualifier_events([e.payload for e in h.events("section.closed")])
         assert len(lists) == 4
         envs = [envelope_for(p, correlation_id="sz22", occurred_at=h.clock.now()) for p in lists]
         for env in envs[:3]:
             await h.bus.publish([encode(env)])
-        await h.drain()
+        await h.settle()
         status = (await h.client.get("/v1/events/sz22/stages/final", headers=OP)).json()
         assert status["status"] == "awaiting_qualifiers" and len(status["waiting_for"]) == 1
         await h.bus.publish([encode(envs[3])])
-        await h.drain()
+        await h.settle()
         status = (await h.client.get("/v1/events/sz22/stages/final", headers=OP)).json()
         assert status["status"] == "ready"
         final = (await h.client.get("/v1/events/sz22/entries?stage=final", headers=OP)).json()["entries"]
@@ -172,12 +172,12 @@ async def test_evt6_reg7_qualifiers_build_the_final_and_redelivery_is_harmless(t
         assert men[:4] == free_men and p4 not in men  # REG-7: 4 passes, substitute 5 in
         assert len(men) == 8 and len([e for e in final if e["section_id"] == "final-women"]) == 8
         assert status["selection"]["passed_over"][0]["player_id"] == p4
-        accepted_final = [e for e in h.of("entry.accepted") if e.payload.stage == "final"]
+        accepted_final = [e for e in h.events("entry.accepted") if e.payload.stage == "final"]
         assert len(accepted_final) == 16
         # redelivery (same event) and a duplicate list of the same revision change nothing
         await h.bus.publish([encode(envs[0])])
         await h.publish(lists[0])
-        assert len([e for e in h.of("entry.accepted") if e.payload.stage == "final"]) == 16
+        assert len([e for e in h.events("entry.accepted") if e.payload.stage == "final"]) == 16
         # REG-7 until the final closes: rejecting a qualifier's evidence passes the place on,
         # approving it again restores it (the same state twice makes distinct events)
         p1_evidence = next(ev for ev in evidence if ev["player_id"] == free_men[0])
@@ -197,11 +197,11 @@ async def test_evt6_reg7_qualifiers_build_the_final_and_redelivery_is_harmless(t
                 "entries"
             ]
             assert (free_men[0] in [e["players"][0]["player_id"] for e in final]) is (decision == "approve")
-        await h.drain()
-        withdrawn = [e.payload for e in h.of("entry.withdrawn") if e.payload.stage == "final"]
+        await h.settle()
+        withdrawn = [e.payload for e in h.events("entry.withdrawn") if e.payload.stage == "final"]
         # player 1 twice, and twice the substitute who stood in for him
         assert sorted(w.entry_id.rsplit(".", 1)[1] for w in withdrawn) == ["p00001", "p00001", "p00006", "p00006"]
-        ours = [e for e in h.events if e.type != "qualifiers.selected"]  # the test redelivered one of those
+        ours = [e for e in h.events() if e.type != "qualifiers.selected"]  # the test redelivered one of those
         assert len({e.event_id for e in ours}) == len(ours)
         # the final closes like any stage; its field carries seeds and the final's rules
         r = await h.client.post(
@@ -212,8 +212,8 @@ async def test_evt6_reg7_qualifiers_build_the_final_and_redelivery_is_harmless(t
             },
         )
         assert r.status_code == 200, r.text
-        await h.drain()
-        fm = next(e.payload for e in h.of("section.closed") if e.payload.section_id == "final-men")
+        await h.settle()
+        fm = next(e.payload for e in h.events("section.closed") if e.payload.section_id == "final-men")
         assert fm.rules.format == "round_robin" and fm.rules.rounds == 7
         assert fm.rules.playoff_clock.base_s == 300 and fm.rules.playoff_decider_clock.base_s == 180
         assert fm.rules.tie_policy == "playoff" and fm.rules.places_that_matter == 4
@@ -245,12 +245,12 @@ async def test_evt6_seeded_players_enter_the_final_once_their_evidence_is_verifi
         await h.create_sz()
         entries = await register_field(h)
         await close_online(h, entries)
-        await h.drain()
+        await h.settle()
         for ev in (await h.client.get("/v1/events/sz22/evidence", headers=ARB)).json()["evidence"]:
             await h.client.post(
                 f"/v1/evidence/{ev['evidence_id']}/decision", headers=ARB, json={"decision": "approve", "note": "ok"}
             )
-        for payload in qualifier_events([e.payload for e in h.of("section.closed")]):
+        for payload in qualifier_events([e.payload for e in h.events("section.closed")]):
             await h.publish(payload)
         seeded = [
             {
@@ -338,8 +338,8 @@ async def test_reg9_nt_teams_close_into_a_team_section_with_boards(tmp_path):
         )
         assert r.status_code == 200, r.text
         assert [s["status"] for s in r.json()["sections"]] == ["ready", "cancelled", "cancelled"]
-        await h.drain()
-        sc = next(e.payload for e in h.of("section.closed") if e.payload.section_id == "mixed-team")
+        await h.settle()
+        sc = next(e.payload for e in h.events("section.closed") if e.payload.section_id == "mixed-team")
         assert sc.rules.kind == "team" and sc.rules.boards == 3 and sc.rules.rounds == 1
         assert sc.rules.match_points.win == 2 and sc.rules.tiebreaks[0] == "match_points"
         assert [e.name for e in sc.entrants] == ["Hubei team", "Anhui team"]
@@ -355,12 +355,12 @@ async def test_evt6_a_selection_over_the_stage_cap_keeps_the_stage_waiting(tmp_p
         await h.create_sz(overrides={"stages": {"final": {"cap_total": 10}}})
         entries = await register_field(h)
         await close_online(h, entries)
-        await h.drain()
+        await h.settle()
         for ev in (await h.client.get("/v1/events/sz22/evidence", headers=ARB)).json()["evidence"]:
             await h.client.post(
                 f"/v1/evidence/{ev['evidence_id']}/decision", headers=ARB, json={"decision": "approve", "note": "ok"}
             )
-        for payload in qualifier_events([e.payload for e in h.of("section.closed")]):
+        for payload in qualifier_events([e.payload for e in h.events("section.closed")]):
             await h.publish(payload)
         status = (await h.client.get("/v1/events/sz22/stages/final", headers=OP)).json()
         assert status["status"] == "awaiting_qualifiers" and "cap 10" in status["waiting_for"][0]

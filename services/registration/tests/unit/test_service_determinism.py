@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from service_kit import ARB, OP, harness
+from registration_kit import ARB, OP, harness
 from test_service_closing import close_online, qualifier_events, register_field
 
 
@@ -14,17 +14,17 @@ async def _run(tmp_path) -> list[str]:
         await h.create_sz()
         entries = await register_field(h)
         await close_online(h, entries)
-        await h.drain()
+        await h.settle()
         for ev in (await h.client.get("/v1/events/sz22/evidence", headers=ARB)).json()["evidence"]:
             await h.client.post(
                 f"/v1/evidence/{ev['evidence_id']}/decision", headers=ARB, json={"decision": "approve", "note": "ok"}
             )
-        for payload in qualifier_events([e.payload for e in h.of("section.closed")]):
+        for payload in qualifier_events([e.payload for e in h.events("section.closed")]):
             await h.publish(payload)
         listed = (await h.client.get("/v1/events/sz22/entries", headers=OP)).json()
-        await h.drain()
+        await h.settle()
         events = sorted(
-            e.model_dump_json(exclude={"causation_id"}) for e in h.events if e.type != "qualifiers.selected"
+            e.model_dump_json(exclude={"causation_id"}) for e in h.events() if e.type != "qualifiers.selected"
         )
         return events + [json.dumps(listed, sort_keys=True)]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from service_kit import ARB, CST, OP, P1, P2, harness, player, sz_entry
+from registration_kit import ARB, CST, OP, P1, P2, harness, player, sz_entry
 
 #: REG-18: an SZ online entry admitted on declared residency evidence an arbiter has not approved yet
 PENDING_EV = "accepted_pending_evidence"
@@ -25,8 +25,8 @@ async def test_reg1_window_judged_by_the_service_clock_at_arrival(tmp_path):
         h.clock.set(datetime(2022, 10, 31, 23, 59, 30, tzinfo=CST))  # fake clock may be set back in tests
         r = await h.client.post("/v1/events/sz22/entries", headers=P1, json={**sz_entry(3), "items": []})
         assert r.json()["status"] == "refused" and r.json()["clause"] == "registration/complete"
-        await h.drain()
-        refused = h.of("entry.refused")
+        await h.settle()
+        refused = h.events("entry.refused")
         assert [e.payload.clause for e in refused] == ["registration/window", "registration/complete"]
 
 
@@ -59,9 +59,9 @@ async def test_reg2_waiting_list_and_reg10_withdrawal_promotes_the_first(tmp_pat
         r = await h.client.post(url, headers=P1, json={"reason": "injured wrist"})
         assert r.status_code == 200, r.text
         assert r.json()["status"] == "withdrawn" and r.json()["promoted"] == ids[2]["entry_id"]
-        await h.drain()
-        assert [e.payload.entry_id for e in h.of("entry.withdrawn")] == [ids[0]["entry_id"]]
-        promoted = [e for e in h.of("entry.accepted") if e.payload.entry_id == ids[2]["entry_id"]]
+        await h.settle()
+        assert [e.payload.entry_id for e in h.events("entry.withdrawn")] == [ids[0]["entry_id"]]
+        promoted = [e for e in h.events("entry.accepted") if e.payload.entry_id == ids[2]["entry_id"]]
         assert [e.payload.waiting_list for e in promoted] == [True, False]
         r = await h.client.get(f"/v1/events/sz22/entries/{ids[3]['entry_id']}", headers=OP)
         assert r.json()["waitlist_position"] == 1
@@ -87,8 +87,8 @@ async def test_idempotency_key_replays_the_stored_response_and_creates_one_entry
         await h.create_sz("sz23")
         r = await h.client.post("/v1/events/sz23/entries", headers=headers, json=sz_entry(1))
         assert r.status_code == 409 and r.json()["error"]["code"] == "idempotency_key_reused"
-        await h.drain()
-        assert len(h.of("entry.accepted")) == 2
+        await h.settle()
+        assert len(h.events("entry.accepted")) == 2
         r = await h.client.post(
             "/v1/events/sz22/entries", headers={**P1, "Idempotency-Key": "k" * 201}, json=sz_entry(4)
         )
@@ -166,10 +166,10 @@ async def test_reg6_wildcard_pending_until_the_arbiter_approves_its_evidence(tmp
             json={"decision": "reject", "note": "event not officially recognised"},
         )
         assert r.json()["entries"][0]["status"] == "refused"
-        await h.drain()
-        accepted = [e.payload for e in h.of("entry.accepted")]
+        await h.settle()
+        accepted = [e.payload for e in h.events("entry.accepted")]
         assert [(a.entry_id, a.clause) for a in accepted] == [(first["entry_id"], "sz-residency/wildcard")]
-        refused = [e.payload for e in h.of("entry.refused")]
+        refused = [e.payload for e in h.events("entry.refused")]
         assert refused[0].application_id == second["entry_id"] and refused[0].clause == "sz-residency"
 
 
@@ -272,8 +272,8 @@ async def test_bulk_registration_is_all_or_nothing_with_a_row_report(tmp_path):
         assert (await h.client.get("/v1/events/sz22/entries", headers=OP)).json()["entries"] == []
         r = await h.client.post("/v1/events/sz22/entries/bulk", headers=P1, json={"entries": rows[:2]})
         assert r.status_code == 201 and r.json()["registered"] == 2
-        await h.drain()
-        assert len(h.of("entry.accepted")) == 2 and not h.of("entry.refused")
+        await h.settle()
+        assert len(h.events("entry.accepted")) == 2 and not h.events("entry.refused")
 
 
 async def test_reg10_changes_need_the_arbiter_after_close_and_none_in_the_freeze(tmp_path):
@@ -367,8 +367,8 @@ async def test_reg9_nt_team_board_order_fixed_at_registration(tmp_path):
             json={"kind": "board_order", "details": "swap boards 1 and 2"},
         )
         assert r.json()["state"] == "refused" and r.json()["decision"]["clause"] == "changes/board_order"
-        await h.drain()
-        accepted = h.of("entry.accepted")[0].payload
+        await h.settle()
+        accepted = h.events("entry.accepted")[0].payload
         assert [(m.board, m.gender) for m in accepted.entrant.members] == [(1, "male"), (2, "male"), (3, "female")]
         assert accepted.entrant.partner_id == "partner-1" and accepted.clause == "nt-representation/household"
 
@@ -489,8 +489,8 @@ async def test_evt1_events_from_presets_with_overrides_and_event_configured(tmp_
         assert (await h.client.post("/v1/events", headers=P1, json=body)).status_code == 403
         got = (await h.client.get("/v1/events/da23", headers=P1)).json()
         assert got["waiting_list"] is True and got["stages"][0]["status"] == "open"
-        await h.drain()
-        configured = h.of("event.configured")
+        await h.settle()
+        configured = h.events("event.configured")
         assert len(configured) == 1 and configured[0].payload.config["id"] == "da23"
         assert configured[0].payload.config["waiting_list"] is True
 

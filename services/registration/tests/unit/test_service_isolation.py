@@ -4,7 +4,7 @@ partner's own entries (REG-11 personal data, REG-6 evidence)."""
 
 from __future__ import annotations
 
-from service_kit import ARB, OP, P1, P2, harness, id_number, player, sz_entry
+from registration_kit import ARB, OP, P1, P2, harness, id_number, player, sz_entry
 
 
 def _shape(body: dict) -> dict:

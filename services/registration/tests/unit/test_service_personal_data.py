@@ -7,7 +7,7 @@ import logging
 from datetime import datetime
 from pathlib import Path
 
-from service_kit import ARB, CST, OP, P1, P2, harness, id_number, player, sz_entry
+from registration_kit import ARB, CST, OP, P1, P2, harness, id_number, player, sz_entry
 
 
 async def test_reg11_no_response_log_line_event_or_stored_byte_holds_a_full_id_number(tmp_path, caplog):
@@ -71,9 +71,9 @@ async def test_reg11_no_response_log_line_event_or_stored_byte_holds_a_full_id_n
             headers=OP,
             json={"format_choices": {"men-free": {"kind": "swiss"}}},
         )
-        await h.drain()
+        await h.settle()
         listed = (await h.client.get("/v1/events/sz22/entries", headers=OP)).json()["entries"]
-        events = [e.model_dump_json() for e in h.events]
+        events = [e.model_dump_json() for e in h.events()]
         db_bytes = b"".join(p.read_bytes() for p in Path(tmp_path).glob("registration.sqlite*"))
 
     secrets = [id_number(n) for n in (1, 2, 3, 4, 5)] + [id_number(5) + "!"]
@@ -100,7 +100,7 @@ async def test_reg11_no_response_log_line_event_or_stored_byte_holds_a_full_id_n
 async def test_reg11_data_key_is_required_to_read_people_back(tmp_path):
     """The stored ID numbers decrypt only with the same DATA_KEY."""
     import sqlalchemy as sa
-    from service_kit import DATA_KEY
+    from registration_kit import DATA_KEY
     from sqlalchemy.ext.asyncio import create_async_engine
 
     from registration.adapters.protection import DataProtector, MissingDataKey

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from service_kit import ARB, CST, OP, P1, P2, harness, player, sz_entry
+from registration_kit import ARB, CST, OP, P1, P2, harness, player, sz_entry
 from test_service_closing import close_online, qualifier_events, register_field
 
 PENDING_EV = "accepted_pending_evidence"
@@ -68,10 +68,10 @@ async def test_reg18_refused_wildcard_is_accepted_once_its_certificate_arrives_a
         logs = [d for d in view["decisions"] if d["clause"] == "eligibility/rejudged"]
         assert [d["rule"] for d in logs] == ["REG-18", "REG-18"]
         assert "refused -> pending" in logs[0]["reason"] and "pending -> accepted" in logs[1]["reason"]
-        await h.drain()
-        kinds = [e.type for e in h.events if e.type.startswith("entry.") and e.payload.section_id == "men-pro"]
+        await h.settle()
+        kinds = [e.type for e in h.events() if e.type.startswith("entry.") and e.payload.section_id == "men-pro"]
         assert kinds == ["entry.refused", "entry.accepted"]
-        accepted = h.of("entry.accepted")[-1].payload
+        accepted = h.events("entry.accepted")[-1].payload
         assert accepted.entry_id == entry_id and accepted.clause == "sz-residency/wildcard"
 
 
@@ -89,8 +89,8 @@ async def test_reg18_materials_arriving_after_the_deadline_do_not_count(tmp_path
         await _decide(h, r.json()["evidence_id"], "approve")
         view = (await h.client.get(f"/v1/events/sz22/entries/{entry_id}", headers=P1)).json()
         assert (view["status"], view["clause"]) == ("refused", "sz-residency")
-        await h.drain()
-        assert h.of("entry.accepted") == []
+        await h.settle()
+        assert h.events("entry.accepted") == []
 
 
 async def test_reg18_declared_evidence_is_visibly_pending_until_approved_and_rejection_refuses(tmp_path):
@@ -118,9 +118,9 @@ async def test_reg18_declared_evidence_is_visibly_pending_until_approved_and_rej
         stage = (await h.client.get("/v1/events/sz22/stages/online", headers=OP)).json()
         men = next(s for s in stage["sections"] if s["section_id"] == "men-free")
         assert (men["accepted"], men[PENDING_EV]) == (2, 2)
-        await h.drain()
+        await h.settle()
         assert [
-            (e.payload.evidence_pending, e.payload.evidence_approve_by.isoformat()) for e in h.of("entry.accepted")
+            (e.payload.evidence_pending, e.payload.evidence_approve_by.isoformat()) for e in h.events("entry.accepted")
         ] == [(True, APPROVE_BY)] * 2
 
         evidence = (await h.client.get("/v1/events/sz22/evidence", headers=ARB)).json()["evidence"]
@@ -132,10 +132,10 @@ async def test_reg18_declared_evidence_is_visibly_pending_until_approved_and_rej
 
         decided = await _decide(h, mine[second["player_id"]], "reject", "not a Shenzhen hukou")
         assert [(e["entry_id"], e["status"]) for e in decided["entries"]] == [(second["entry_id"], "refused")]
-        await h.drain()
-        again = [e.payload for e in h.of("entry.accepted") if e.payload.entry_id == first["entry_id"]]
+        await h.settle()
+        again = [e.payload for e in h.events("entry.accepted") if e.payload.entry_id == first["entry_id"]]
         assert [p.evidence_pending for p in again] == [True, False]
-        refused = h.of("entry.refused")
+        refused = h.events("entry.refused")
         assert [(e.payload.application_id, e.payload.clause) for e in refused] == [(second["entry_id"], "sz-residency")]
         stage = (await h.client.get("/v1/events/sz22/stages/online", headers=OP)).json()
         men = next(s for s in stage["sections"] if s["section_id"] == "men-free")
@@ -176,7 +176,7 @@ async def test_reg18_stage_close_and_qualification_report_list_pending_evidence(
         pending = closed["pending_evidence"]
         assert {p["entry_id"] for p in pending} == {e["entry_id"] for e in entries.values()}
         assert all(p["approve_by"] == APPROVE_BY and p["otherwise"] == "next_stage_place_passes_on" for p in pending)
-        await h.drain()
+        await h.settle()
         evidence = (await h.client.get("/v1/events/sz22/evidence", headers=ARB)).json()["evidence"]
         p1, p4 = entries[1]["player_id"], entries[4]["player_id"]
         for ev in evidence:
@@ -189,7 +189,7 @@ async def test_reg18_stage_close_and_qualification_report_list_pending_evidence(
         }
         assert online[entries[2]["entry_id"]]["status"] == "accepted"
         assert online[entries[1]["entry_id"]]["status"] == PENDING_EV
-        for payload in qualifier_events([e.payload for e in h.of("section.closed")]):
+        for payload in qualifier_events([e.payload for e in h.events("section.closed")]):
             await h.publish(payload)
         final = (await h.client.get("/v1/events/sz22/stages/final", headers=OP)).json()
         assert final["status"] == "ready"
@@ -236,8 +236,8 @@ async def test_reg18_corrected_facts_are_judged_again(tmp_path):
         assert r.status_code == 409 and r.json()["error"]["code"] == "change_needs_approval"
         r = await h.client.post(url, headers=ARB, json={"intends_to_represent": False})
         assert r.status_code == 200 and r.json()["status"] == "refused"
-        await h.drain()
-        assert [e.payload.application_id for e in h.of("entry.refused")] == [refused["entry_id"]] * 2
+        await h.settle()
+        assert [e.payload.application_id for e in h.events("entry.refused")] == [refused["entry_id"]] * 2
         # another partner cannot even tell the entry exists: the answer for a missing one
         theirs = await h.client.post(url, headers=P2, json={"intends_to_represent": True})
         nobody = await h.client.post(

@@ -13,6 +13,11 @@ Mirrors what the RabbitMQ transport does with a quorum queue per subscription:
 
 Unlike RabbitMQ nothing survives the process: messages still queued at ``close()`` are
 lost. That is why services publish through the outbox, whose rows stay in the database.
+
+``drain()`` waits for the queues somebody consumes. A queue that is only declared (every
+runtime declares the queues of all services, gomoku_shared.topology) keeps its messages, as
+a RabbitMQ queue without a consumer would, and does not hold ``drain()`` up; once a consumer
+subscribes, its messages count again.
 """
 
 from __future__ import annotations
@@ -22,9 +27,13 @@ import dataclasses
 import logging
 from collections import deque
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from .bus import DEFAULT_DELIVERY_LIMIT, Handler, Message
 from .topic import topic_matches, validate_pattern
+
+if TYPE_CHECKING:
+    from .outbox import OutboxRelay
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +45,10 @@ class _Queue:
     patterns: set[str] = dataclasses.field(default_factory=set)
     ready: deque[Message] = dataclasses.field(default_factory=deque)
     dead: list[Message] = dataclasses.field(default_factory=list)
+    #: subscriptions consuming the queue (0: declared only)
+    consumers: int = 0
+    #: messages enqueued and not yet acknowledged or dead-lettered
+    unfinished: int = 0
     # woken when a message is added or the bus closes
     signal: asyncio.Condition = dataclasses.field(default_factory=asyncio.Condition)
 
@@ -51,8 +64,7 @@ class InMemoryEventBus:
         self._workers: list[asyncio.Task[None]] = []
         self._started = False
         self._closed = False
-        # messages enqueued and not yet acknowledged or dead-lettered
-        self._unfinished = 0
+        # set while no consumed queue holds an unfinished message
         self._broadcasts = 0
         self._idle = asyncio.Event()
         self._idle.set()
@@ -74,8 +86,13 @@ class InMemoryEventBus:
         workers, self._workers = self._workers, []
         await asyncio.gather(*workers, return_exceptions=True)
         # what is still queued is gone with the process; nothing is left to drain
-        self._unfinished = 0
+        for q in self._queues.values():
+            q.unfinished = 0
         self._idle.set()
+
+    async def stop_consuming(self) -> None:
+        """In one process consuming and the bus end together: the same as ``close``."""
+        await self.close()
 
     async def publish(self, messages: Sequence[Message]) -> None:
         await self.start()
@@ -98,6 +115,8 @@ class InMemoryEventBus:
         if prefetch < 1:
             raise ValueError("prefetch must be >= 1")
         q = self._declare(queue, routing_keys, delivery_limit)
+        q.consumers += 1
+        self._refresh_idle()
         for _ in range(prefetch):
             self._workers.append(asyncio.create_task(self._work(q, handler), name=f"bus:{queue}"))
 
@@ -162,14 +181,14 @@ class InMemoryEventBus:
         return len(q.ready) if q else 0
 
     async def drain(self, timeout: float | None = None) -> None:
-        """Return once every queue is empty and no handler runs.
+        """Return once every queue that has a consumer is empty and no handler runs.
 
-        Messages published by handlers are counted before their handler finishes, so
-        a cascade of events is drained completely. Raises ``TimeoutError`` after
-        ``timeout`` seconds.
+        Queues nobody consumes are not waited for (their messages stay queued). Messages
+        published by handlers are counted before their handler finishes, so a cascade of
+        events is drained completely. Raises ``TimeoutError`` after ``timeout`` seconds.
         """
         async with asyncio.timeout(timeout):
-            while self._unfinished:
+            while not self._idle.is_set():
                 await self._idle.wait()
 
     # -- internals ----------------------------------------------------------------
@@ -178,14 +197,19 @@ class InMemoryEventBus:
             q.ready.appendleft(message)
         else:
             q.ready.append(message)
-            self._unfinished += 1
-            self._idle.clear()
+            q.unfinished += 1
+            self._refresh_idle()
         async with q.signal:
             q.signal.notify()
 
-    def _finished(self) -> None:
-        self._unfinished -= 1
-        if self._unfinished == 0:
+    def _finished(self, q: _Queue) -> None:
+        q.unfinished -= 1
+        self._refresh_idle()
+
+    def _refresh_idle(self) -> None:
+        if any(q.unfinished and q.consumers for q in self._queues.values()):
+            self._idle.clear()
+        else:
             self._idle.set()
 
     async def _work(self, q: _Queue, handler: Handler) -> None:
@@ -211,7 +235,7 @@ class InMemoryEventBus:
                         exc_info=True,
                     )
                     q.dead.append(dataclasses.replace(message, redeliveries=0))
-                    self._finished()
+                    self._finished(q)
                 else:
                     log.warning(
                         "handler for %s failed on %s %s (delivery %d); redelivering",
@@ -225,7 +249,26 @@ class InMemoryEventBus:
                     # let other tasks run between redeliveries of a failing message
                     await asyncio.sleep(0)
             else:
-                self._finished()
+                self._finished(q)
+
+
+async def settle(bus: InMemoryEventBus, relays: Sequence[OutboxRelay], rounds: int = 1000) -> None:
+    """Wait until no outbox row of ``relays`` is pending and no consumed queue holds a message
+    or runs a handler: each round publishes what the outboxes hold and drains the bus, until
+    a round finds nothing to publish after the drain."""
+    for _ in range(rounds):
+        published = 0
+        for relay in relays:
+            published += await relay.publish_pending()
+        await bus.drain()
+        if published == 0:
+            again = 0
+            for relay in relays:
+                again += await relay.publish_pending()
+            if again == 0:
+                return
+            await bus.drain()
+    raise RuntimeError("the bus and the outboxes did not become quiet")
 
 
 def _copy(message: Message, *, redeliveries: int) -> Message:

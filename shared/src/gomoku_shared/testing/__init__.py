@@ -1,1 +1,3 @@
-"""Test support for the platform: the pytest plugin (``gomoku_shared.testing.plugin``)."""
+"""Test support for the platform: the pytest plugin (``gomoku_shared.testing.plugin``), the
+service harness every service's test kit builds on (``gomoku_shared.testing.harness``) and
+bus helpers (``gomoku_shared.testing.bus``)."""

@@ -47,7 +47,7 @@ def _key(md_cols: list) -> list:
 
 
 def pairing_tables(md: MetaData) -> dict[str, Table]:
-    """Declared in a function so that migration 0002 creates exactly these tables."""
+    """The tables on ``md`` (the migrations keep frozen copies: a change here needs a new revision)."""
     t: dict[str, Table] = {}
     t["tournaments"] = Table(
         "tournaments",

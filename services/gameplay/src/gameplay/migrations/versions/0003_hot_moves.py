@@ -1,8 +1,8 @@
 """Moves update the game row in place: no index on flag_due_ms; a partial index of the games
 not finished for the sweep; fill factor 70 leaves room on each page for the new row version.
 
-0002 builds the tables from ``game_tables()``, which already has this shape on a new database;
-this revision brings a database created before it to the same shape (hence IF [NOT] EXISTS).
+0002 (frozen with the shape a new database had when the revisions were frozen) already creates
+this shape; this revision brings a database created before that to it (hence IF [NOT] EXISTS).
 
 Revision ID: 0003
 Revises: 0002

@@ -1,7 +1,10 @@
 """Arbiter decisions from pairing (result.decided), and room for the ``double_forfeit`` result.
 
-0002 builds ``games`` from ``game_tables()``, which already has the wider result column on a
-new database; this revision brings a database created before it to the same shape.
+0002 (frozen with the shape a new database had when the revisions were frozen) already has the
+wider result column; this revision brings a database created before that to the same shape.
+
+``arbiter_decisions`` is a frozen copy of its declaration (``decision_table``) as this revision
+creates it.
 
 Revision ID: 0004
 Revises: 0003
@@ -10,8 +13,6 @@ Revises: 0003
 import sqlalchemy as sa
 from alembic import op
 
-from gameplay.adapters.orm import decision_table
-
 revision = "0004"
 down_revision = "0003"
 branch_labels = None
@@ -19,9 +20,20 @@ depends_on = None
 
 
 def upgrade() -> None:
-    md = sa.MetaData()
-    decision_table(md)
-    md.create_all(op.get_bind())
+    op.create_table(
+        "arbiter_decisions",
+        sa.Column("event_code", sa.String(length=64), nullable=False),
+        sa.Column("stage", sa.String(length=64), nullable=False),
+        sa.Column("section_id", sa.String(length=64), nullable=False),
+        sa.Column("round", sa.Integer(), nullable=False),
+        sa.Column("pairing_id", sa.String(length=120), nullable=False),
+        sa.Column("sequence", sa.Integer(), nullable=False),
+        sa.Column("outcome", sa.String(length=24), nullable=False),
+        sa.Column("reason", sa.String(length=16), nullable=False),
+        sa.Column("note", sa.String(length=1000), nullable=False),
+        sa.Column("decided_ms", sa.BigInteger(), nullable=False),
+        sa.PrimaryKeyConstraint("event_code", "stage", "section_id", "round", "pairing_id"),
+    )
     if op.get_bind().dialect.name == "postgresql":  # SQLite does not enforce lengths
         op.execute("ALTER TABLE games ALTER COLUMN result TYPE VARCHAR(16)")
 

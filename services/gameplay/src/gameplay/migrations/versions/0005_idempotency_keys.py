@@ -4,14 +4,14 @@ request's fingerprint (method, path, body digest) and expiring.
 The table is dropped and created again: keys are short-lived retry tokens, and rows from before
 this revision carry no fingerprint to judge a retry by.
 
+A frozen copy of gomoku_shared's ``idempotency_table`` as this revision creates it.
+
 Revision ID: 0005
 Revises: 0004
 """
 
 import sqlalchemy as sa
 from alembic import op
-
-from gomoku_shared.idempotency import idempotency_table
 
 revision = "0005"
 down_revision = "0004"
@@ -21,9 +21,17 @@ depends_on = None
 
 def upgrade() -> None:
     op.drop_table("idempotency_keys")
-    md = sa.MetaData()
-    idempotency_table(md)
-    md.create_all(op.get_bind())
+    op.create_table(
+        "idempotency_keys",
+        sa.Column("principal", sa.String(length=200), nullable=False),
+        sa.Column("key", sa.String(length=200), nullable=False),
+        sa.Column("fingerprint", sa.String(length=64), nullable=False),
+        sa.Column("status", sa.Integer(), nullable=False),
+        sa.Column("response", sa.JSON(), nullable=False),
+        sa.Column("created_ms", sa.BigInteger(), nullable=False),
+        sa.PrimaryKeyConstraint("principal", "key"),
+    )
+    op.create_index("ix_idempotency_keys_created", "idempotency_keys", ["created_ms"], unique=False)
 
 
 def downgrade() -> None:

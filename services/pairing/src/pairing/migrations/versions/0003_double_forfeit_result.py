@@ -1,7 +1,7 @@
 """A game's result may be ``double_forfeit`` (both absent, PLAY-7): the column grows to 16.
 
-0002 builds the tables from ``pairing_tables()``, which already has this width on a new
-database; this revision brings a database created before it to the same shape.
+0002 (frozen with the shape a new database had when the revisions were frozen) already has this
+width; this revision brings a database created before that to the same shape.
 
 Revision ID: 0003
 Revises: 0002

@@ -1,25 +1,20 @@
-"""Builders and a harness for the pairing service tests (SQLite + in-memory bus, or PostgreSQL +
-RabbitMQ). The harness plays gameplay's part: it reads each ``round.paired`` / ``playoff.required``
+"""The pairing service's test kit: builders, and the service harness (gomoku_shared.testing.harness)
+on SQLite + in-memory bus, or PostgreSQL + RabbitMQ. The harness plays gameplay's part: it reads each ``round.paired`` / ``playoff.required``
 and answers with deterministic ``game.finished`` events (results from a hash of the pairing)."""
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
-import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-import httpx
-
 from gomoku_shared.clock import FakeClock
-from gomoku_shared.contracts import decode, encode, envelope_for
+from gomoku_shared.contracts import encode, envelope_for
 from gomoku_shared.contracts.common import ClockSpec, Entrant, Member, Points, Ruleset, SectionRules
-from gomoku_shared.contracts.envelope import Envelope, Payload
 from gomoku_shared.contracts.events import GameFinished, PairingOutcome, PairingSpec, SectionClosed
-from gomoku_shared.messaging.bus import EventBus, Message
-from gomoku_shared.migrate import upgrade_async
+from gomoku_shared.messaging.bus import EventBus
 from gomoku_shared.settings import ServiceSettings
+from gomoku_shared.testing.harness import ServiceHarness
 from pairing.bootstrap import build
 
 KEYS = "op-key=operator,arb-key=arbiter,pa-key=partner:pa"
@@ -122,8 +117,8 @@ def game_result(seed: int, section: str, rnd: int, pairing_id: str, game_no: int
     return "draw"
 
 
-class Harness:
-    """A running pairing service, what it published, and a deterministic stand-in for gameplay."""
+class Harness(ServiceHarness):
+    """The pairing service, what it published, and a deterministic stand-in for gameplay."""
 
     def __init__(
         self,
@@ -133,91 +128,16 @@ class Harness:
         clock: FakeClock | None = None,
         seed: int = 1,
     ) -> None:
-        self.settings = settings
-        self.clock = clock or FakeClock(START)
-        self.service = build(settings, bus=bus, clock=self.clock)
-        self.bus = self.service.runtime.bus
-        self.observer_bus = observer_bus or self.bus
-        self.messages: list[Message] = []
-        self.client: httpx.AsyncClient | None = None
+        super().__init__(
+            build,
+            settings,
+            bus=bus,
+            observer_bus=observer_bus,
+            clock=clock or FakeClock(START),
+            observe=OBSERVED,
+        )
         self.seed = seed
         self.sent: list[GameFinished] = []
-
-    async def start(self) -> Harness:
-        await upgrade_async("pairing", self.settings.database_url_for("pairing"))
-        await self.service.runtime.start()
-
-        async def record(message: Message) -> None:
-            self.messages.append(message)
-
-        if self.observer_bus is not self.bus:
-            await self.observer_bus.start()
-        await self.observer_bus.subscribe("observer", OBSERVED, record, prefetch=1)
-        if getattr(self.bus, "drain", None) is not None:
-            # the other services' queues are declared at start; consume them so drain() can finish
-            from gomoku_shared.topology import CONSUMES
-
-            async def ignore(_message: Message) -> None:
-                return None
-
-            for queue, keys in CONSUMES.items():
-                if queue != "pairing":
-                    await self.bus.subscribe(queue, list(keys), ignore, prefetch=1)
-        self.client = httpx.AsyncClient(transport=httpx.ASGITransport(app=self.service.app), base_url="http://pairing")
-        return self
-
-    async def stop(self) -> None:
-        if self.client is not None:
-            await self.client.aclose()
-        await self.service.runtime.stop()
-        if self.observer_bus is not self.bus or not self.service.runtime.owns_bus:
-            await self.observer_bus.close()
-
-    async def send(self, payload: Payload, event_id: uuid.UUID | None = None) -> Envelope[Any]:
-        env = envelope_for(
-            payload,
-            correlation_id=getattr(payload, "event_code", "test"),
-            occurred_at=self.clock.now(),
-            event_id=event_id,
-        )
-        await self.observer_bus.publish([encode(env)])
-        return env
-
-    async def settle(self, timeout: float = 60.0) -> None:
-        """In-memory bus: drain; RabbitMQ: wait until nothing new arrives for a moment."""
-        drain = getattr(self.bus, "drain", None)
-        if drain is not None:
-            for _ in range(200):
-                await drain()
-                if await self.service.runtime.relay.publish_pending() == 0:
-                    await drain()
-                    if await self.service.runtime.relay.publish_pending() == 0:
-                        return
-            raise AssertionError("the service did not become quiet")
-        loop = asyncio.get_running_loop()
-        end = loop.time() + timeout
-        last, stable = -1, 0
-        while loop.time() < end:
-            await asyncio.sleep(0.05)
-            n = len(self.messages)
-            pending = await self.service.runtime.relay.publish_pending()
-            stable = stable + 1 if (n == last and pending == 0) else 0
-            last = n
-            if stable >= 6:
-                return
-        raise AssertionError("the service did not become quiet")
-
-    def events(self, event_type: str | None = None, section_id: str | None = None) -> list[Envelope[Any]]:
-        envs = [decode(m) for m in self.messages]
-        return [
-            e
-            for e in envs
-            if (event_type is None or e.type == event_type)
-            and (section_id is None or e.payload.section_id == section_id)
-        ]
-
-    def payloads(self, event_type: str, section_id: str | None = None) -> list[Any]:
-        return [e.payload for e in self.events(event_type, section_id)]
 
     # ------------------------------------------------------------------ gameplay's part
 
@@ -334,14 +254,6 @@ class Harness:
             n += 1
         await self.settle()
         return n
-
-    async def wait_for(self, pred, timeout: float = 60.0, what: str = "condition") -> None:
-        loop = asyncio.get_running_loop()
-        end = loop.time() + timeout
-        while not pred():
-            if loop.time() > end:
-                raise AssertionError(f"timed out waiting for {what}")
-            await asyncio.sleep(0.02)
 
     async def play_section(self, section: str, rounds: int) -> None:
         for r in range(1, rounds + 1):

@@ -1,25 +1,19 @@
-"""Builders and a harness for the awards service tests (SQLite + in-memory bus, or
-PostgreSQL + RabbitMQ): contract payloads of the events it consumes, and a running service
-whose published events are recorded."""
+"""The awards service's test kit: contract payloads of the events it consumes, and the
+service harness (gomoku_shared.testing.harness) on SQLite + in-memory bus, or PostgreSQL +
+RabbitMQ."""
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Sequence
 from typing import Any
 
-import httpx
-
 from awards.bootstrap import build
 from gomoku_shared.clock import FakeClock
-from gomoku_shared.contracts import decode, encode, envelope_for
 from gomoku_shared.contracts.common import ClockSpec, Entrant, Ruleset, SectionRules
-from gomoku_shared.contracts.envelope import Envelope, Payload
 from gomoku_shared.contracts.events import BoardStat, EventConfigured, SectionCompleted, StandingRow
-from gomoku_shared.messaging.bus import EventBus, Message
-from gomoku_shared.migrate import upgrade_async
+from gomoku_shared.messaging.bus import EventBus
 from gomoku_shared.settings import ServiceSettings
-from gomoku_shared.topology import CONSUMES
+from gomoku_shared.testing.harness import ServiceHarness
 
 SWISS_TB = ["points", "buchholz", "median_buchholz", "wins"]
 
@@ -133,8 +127,8 @@ def da_open(n: int = 12) -> list[StandingRow]:
     return result
 
 
-class Harness:
-    """A running awards service, its bus and what it published."""
+class Harness(ServiceHarness):
+    """The awards service, its bus and what it published (awards.published, qualifiers.selected)."""
 
     def __init__(
         self,
@@ -143,75 +137,17 @@ class Harness:
         observer_bus: EventBus | None = None,
         clock: FakeClock | None = None,
     ) -> None:
-        self.settings = settings
-        self.clock = clock or FakeClock()
-        self.service = build(settings, bus=bus, clock=self.clock)
-        self.bus = self.service.runtime.bus
-        self.observer_bus = observer_bus or self.bus
-        self.messages: list[Message] = []
-        self.client: httpx.AsyncClient | None = None
-
-    async def start(self) -> Harness:
-        await upgrade_async("awards", self.settings.database_url_for("awards"))
-        await self.service.runtime.start()
-
-        async def record(message: Message) -> None:
-            self.messages.append(message)
-
-        async def ignore(message: Message) -> None:
-            return None
-
-        if self.observer_bus is not self.bus:
-            await self.observer_bus.start()
-        await self.observer_bus.subscribe("observer", ["awards.published", "qualifiers.selected"], record, prefetch=1)
-        if self.observer_bus is self.bus:
-            # the runtime declares every service's queue (gomoku_shared.topology); consume the
-            # others here so that the in-memory bus can drain
-            for queue, keys in CONSUMES.items():
-                if queue != "awards":
-                    await self.bus.subscribe(queue, list(keys), ignore, prefetch=1)
-        self.client = httpx.AsyncClient(transport=httpx.ASGITransport(app=self.service.app), base_url="http://awards")
-        return self
-
-    async def stop(self) -> None:
-        if self.client is not None:
-            await self.client.aclose()
-        await self.service.runtime.stop()
-        if self.observer_bus is not self.bus or not self.service.runtime.owns_bus:
-            await self.observer_bus.close()
-
-    async def send(self, payload: Payload, event_id: uuid.UUID | None = None) -> Envelope[Any]:
-        env = envelope_for(
-            payload,
-            correlation_id=getattr(payload, "event_code", "test"),
-            occurred_at=self.clock.now(),
-            event_id=event_id,
+        super().__init__(
+            build,
+            settings,
+            bus=bus,
+            observer_bus=observer_bus,
+            clock=clock,
+            observe=["awards.published", "qualifiers.selected"],
         )
-        await self.bus.publish([encode(env)])
-        return env
-
-    async def settle(self) -> None:
-        """In-memory bus: until no outbox row is pending and nothing is queued."""
-        drain = getattr(self.bus, "drain", None)
-        assert drain is not None, "settle() is for the in-memory bus"
-        for _ in range(100):
-            await drain()
-            if await self.service.runtime.relay.publish_pending() == 0:
-                await drain()
-                if await self.service.runtime.relay.publish_pending() == 0:
-                    return
-        raise AssertionError("the service did not become quiet")
-
-    def events(self, event_type: str | None = None) -> list[Envelope[Any]]:
-        envs = [decode(m) for m in self.messages]
-        return [e for e in envs if event_type is None or e.type == event_type]
 
     def published(self, section_id: str | None = None) -> list[Any]:
-        return [
-            e.payload
-            for e in self.events("awards.published")
-            if section_id is None or e.payload.section_id == section_id
-        ]
+        return self.payloads("awards.published", section_id)
 
     def qualifiers(self) -> list[Any]:
-        return [e.payload for e in self.events("qualifiers.selected")]
+        return self.payloads("qualifiers.selected")

@@ -1,4 +1,5 @@
-"""Shared helpers of the gameplay service tests: events, a harness around one service."""
+"""The gameplay service's test kit: the events it consumes, an API client of one game's actions,
+and the service harness (gomoku_shared.testing.harness) on SQLite and the in-memory bus."""
 
 from __future__ import annotations
 
@@ -9,10 +10,13 @@ from typing import Any
 
 import httpx
 
+from gameplay.bootstrap import build
 from gomoku_shared.clock import FakeClock
 from gomoku_shared.contracts import decode, encode, envelope_for
 from gomoku_shared.contracts.common import ClockSpec, Ruleset
 from gomoku_shared.contracts.events import PairingSpec, PlayoffRequired, ResultDecided, RoundPaired
+from gomoku_shared.settings import ServiceSettings
+from gomoku_shared.testing.harness import ServiceHarness
 
 KEYS = "op-key=operator,arb-key=arbiter,pa-key=partner:pa,pb-key=partner:pb"
 OP = {"x-api-key": "op-key"}
@@ -141,6 +145,24 @@ class Api:
         r = await self.get(f"/v1/games/{gid}")
         assert r.status_code == 200, r.text
         return r.json()
+
+
+class Harness(ServiceHarness):
+    """The gameplay service on the in-memory bus, observing the game.* events."""
+
+    def __init__(self, settings: ServiceSettings, clock: FakeClock | None = None) -> None:
+        super().__init__(build, settings, clock=clock or FakeClock(START), observe=["game.*"])
+
+    async def start(self) -> Harness:
+        await super().start()
+        self.api = Api(self.client)
+        return self
+
+    def finished(self):
+        return self.payloads("game.finished")
+
+    def started(self):
+        return self.payloads("game.started")
 
 
 async def eventually(pred, timeout: float = 10.0, step: float = 0.02):

@@ -1,0 +1,340 @@
+"""Spectator benchmark: many SSE spectators on many live games, through the web front.
+
+    .venv/bin/python -m bench.spectators --games 256 --viewers 5000 [--rate 100] [--seconds 10]
+
+The gameplay service and the web front run as their own processes (``python -m
+gomoku_shared.serve gameplay|portal``) on PostgreSQL + RabbitMQ (DATABASE_URL, AMQP_URL as for
+bench.gameplay_load). The games come from a ``round.paired`` event; every player joins. Then
+three phases of the same live load (every game moves on its own jittered schedule, the games
+together offering ``--rate`` moves/s for ``--seconds``):
+
+* 0 spectators: the gameplay service's CPU per move without any viewer;
+* 1 spectator per game: the portal then follows every game (one upstream stream each);
+* all ``--viewers`` spectators, spread evenly over the games.
+
+A spectator is a plain HTTP/1.1 client reading ``/games/{id}/events`` from the portal. The
+time from sending a move to a spectator reading it is the move-to-viewer latency (p50/p99 over
+every spectator and move of the last phase). Gameplay's CPU per move in the last two phases
+differs by what a viewer costs gameplay beyond a followed game: with the fan-out, nothing.
+Goal (issue 15): 5,000 spectators on 256 live games, p99 < 1 s, gameplay CPU per move the same
+within noise as with 0 spectators.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import resource
+import subprocess
+import sys
+import time
+import uuid
+
+from .gameplay_load import (
+    KEY,
+    ROOT,
+    Conn,
+    _cpu_s,
+    _drop_database,
+    _free_port,
+    _fresh_database,
+    _percentile,
+    _publish_round,
+)
+
+VIEWER_KEY = "bench-viewer"
+GOAL_VIEWERS, GOAL_GAMES, GOAL_P99_S = 5000, 256, 1.0
+
+
+class Moves:
+    """Each game's random move order; when each move was sent (by game and point)."""
+
+    def __init__(self, games: int, seed: int) -> None:
+        points = [f"{'abcdefghijklmno'[x]}{y + 1}" for x in range(15) for y in range(15)]
+        self.order = []
+        for i in range(games):
+            mine = list(points)
+            random.Random(seed * 100003 + i).shuffle(mine)
+            self.order.append(mine)
+        self.ply = [0] * games
+        self.over: set[int] = set()
+        self.sent: dict[tuple[int, str], float] = {}
+        self.count = 0
+
+    async def play(self, conn: Conn, i: int) -> None:
+        if i in self.over or self.ply[i] >= 200:
+            return
+        ply = self.ply[i]
+        point = self.order[i][ply]
+        self.sent[(i, point)] = time.perf_counter()
+        status, body = await conn.request(
+            "POST",
+            f"/v1/games/BENCH.main.S.r1.p{i:05d}.g1/move",
+            {"player_id": f"b{i}" if ply % 2 == 0 else f"w{i}", "point": point},
+        )
+        self.ply[i] += 1
+        self.count += 1
+        if status != 200 or b'"finished"' in body:
+            self.over.add(i)
+
+
+async def live(conns: list[Conn], moves: Moves, rate: float, seconds: float, seed: int) -> int:
+    """Every game moves on its own schedule (mean interval games/rate, jittered 0.5-1.5x)."""
+    games = len(conns)
+    interval = games / rate
+    start = time.perf_counter()
+    end = start + seconds
+    made = moves.count
+
+    async def game(i: int) -> None:
+        pace = random.Random(seed * 7919 + i)
+        due = start + pace.uniform(0, interval)
+        while due < end:
+            delay = due - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            await moves.play(conns[i], i)
+            due += pace.uniform(0.5, 1.5) * interval
+
+    await asyncio.gather(*(game(i) for i in range(games)))
+    return moves.count - made
+
+
+class Spectator:
+    """One SSE reader; notes when each move of its game arrived."""
+
+    def __init__(self, port: int, game: int) -> None:
+        self.port, self.game = port, game
+        self.arrived: dict[str, float] = {}
+        self.task: asyncio.Task[None] | None = None
+        self.failed = ""
+
+    async def run(self) -> None:
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+        except OSError as exc:
+            self.failed = type(exc).__name__
+            return
+        writer.write(
+            f"GET /games/BENCH.main.S.r1.p{self.game:05d}.g1/events HTTP/1.1\r\nhost: b\r\n"
+            "accept: text/event-stream\r\n\r\n".encode()
+        )
+        buffer = b""
+        try:
+            while chunk := await reader.read(65536):
+                now = time.perf_counter()
+                buffer += chunk
+                while b"\n\n" in buffer:
+                    block, buffer = buffer.split(b"\n\n", 1)
+                    if b"event: action" not in block:
+                        continue
+                    data = block.split(b"data: ", 1)[1].split(b"\r\n", 1)[0]
+                    point = json.loads(data).get("data", {}).get("point")
+                    if point:
+                        self.arrived.setdefault(point, now)
+        except (OSError, ValueError, IndexError) as exc:
+            self.failed = type(exc).__name__
+        finally:
+            writer.transport.abort()
+
+
+async def _get_json(port: int, path: str) -> dict:
+    conn = Conn(port)
+    try:
+        status, body = await conn.request("GET", path)
+        return json.loads(body) if status == 200 else {}
+    finally:
+        await conn.close()
+
+
+async def _wait_viewers(portal_port: int, n: int, timeout_s: float = 120.0) -> dict:
+    end = time.monotonic() + timeout_s
+    stats: dict = {}
+    while time.monotonic() < end:
+        stats = await _get_json(portal_port, "/live/stats")
+        if stats.get("viewers", 0) >= n:
+            return stats
+        await asyncio.sleep(0.25)
+    raise RuntimeError(f"only {stats.get('viewers')} of {n} spectators attached: {stats}")
+
+
+def _start(service: str, port: int, env: dict[str, str]) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "gomoku_shared.serve", service, "--host", "127.0.0.1", "--port", str(port)],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+async def _ready(port: int, path: str) -> None:
+    for _ in range(300):
+        try:
+            conn = Conn(port)
+            status, _ = await conn.request("GET", path)
+            await conn.close()
+            if status == 200:
+                return
+        except OSError:
+            pass
+        await asyncio.sleep(0.1)
+    raise RuntimeError(f"the service on port {port} did not become ready")
+
+
+async def run(games: int, viewers: int, rate: float, seconds: float, seed: int) -> int:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # one socket per spectator, both ends
+    admin = os.environ.get("DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+    amqp = os.environ.get("AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/")
+    url, dbname = await _fresh_database(admin)
+    namespace = f"bench-{uuid.uuid4().hex[:8]}"
+    from gomoku_shared.migrate import upgrade_async
+
+    await upgrade_async("gameplay", url)
+    gp_port, portal_port = _free_port(), _free_port()
+    base_env = {**os.environ, "LOG_LEVEL": "WARNING", "API_KEYS": f"{KEY}=operator,{VIEWER_KEY}=viewer"}
+    gameplay = _start(
+        "gameplay",
+        gp_port,
+        {**base_env, "DATABASE_URL": url, "AMQP_URL": amqp, "BUS_NAMESPACE": namespace, "GOMOKU_SERVICE": "gameplay"},
+    )
+    portal = _start(
+        "portal",
+        portal_port,
+        {**base_env, "PORTAL_API_KEY": VIEWER_KEY, "GAMEPLAY_URL": f"http://127.0.0.1:{gp_port}"},
+    )
+    conns: list[Conn] = []
+    spectators: list[Spectator] = []
+    phases: list[tuple[str, int, int, float, float]] = []
+    try:
+        await _ready(gp_port, "/readyz")
+        await _ready(portal_port, "/live/stats")
+        await _publish_round(amqp, namespace, games)
+        probe = Conn(gp_port)
+        for _ in range(600):
+            status, body = await probe.request("GET", "/v1/games?event_code=BENCH&status=all")
+            if status == 200 and len(json.loads(body)["games"]) >= games:
+                break
+            await asyncio.sleep(0.1)
+        else:
+            raise RuntimeError("the games were not created from round.paired")
+        await probe.close()
+        conns = [Conn(gp_port) for _ in range(games)]
+        for i, conn in enumerate(conns):
+            for player in (f"b{i}", f"w{i}"):
+                status, body = await conn.request(
+                    "POST", f"/v1/games/BENCH.main.S.r1.p{i:05d}.g1/join", {"player_id": player}
+                )
+                assert status == 200, body
+        moves = Moves(games, seed)
+
+        async def phase(name: str, watching: int) -> None:
+            cpu0 = _cpu_s([gameplay.pid])
+            portal0 = _cpu_s([portal.pid])
+            made = await live(conns, moves, rate, seconds, seed + len(phases))
+            phases.append((name, watching, made, _cpu_s([gameplay.pid]) - cpu0, _cpu_s([portal.pid]) - portal0))
+
+        await phase("0 spectators", 0)
+        for i in range(max(viewers, games) if viewers else 0):
+            spectator = Spectator(portal_port, i % games)
+            spectator.task = asyncio.create_task(spectator.run())
+            spectators.append(spectator)
+            if i + 1 == games:  # one per game first
+                await _wait_viewers(portal_port, games)
+                await asyncio.sleep(1.0)  # the feeds have read their history
+                await phase(f"1 spectator per game ({games})", games)
+            if i % 200 == 199:
+                await asyncio.sleep(0.05)  # let connections be accepted
+        if viewers > games:
+            stats = await _wait_viewers(portal_port, len(spectators))
+            await asyncio.sleep(1.0)
+            first_sent = time.perf_counter()
+            await phase(f"{len(spectators)} spectators", len(spectators))
+        else:
+            stats = await _get_json(portal_port, "/live/stats")
+            first_sent = 0.0
+        await asyncio.sleep(2.0)  # the last moves reach the spectators
+        final_stats = await _get_json(portal_port, "/live/stats")
+    finally:
+        for conn in conns:
+            await conn.close()
+        for spectator in spectators:
+            if spectator.task is not None:
+                spectator.task.cancel()
+        for proc in (portal, gameplay):
+            proc.terminate()
+        for proc in (portal, gameplay):
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        await _drop_database(admin, dbname)
+        from gomoku_shared.messaging.rabbit import delete_namespace
+
+        await delete_namespace(amqp, namespace)
+
+    latencies = sorted(
+        arrived - moves.sent[(s.game, point)]
+        for s in spectators
+        for point, arrived in s.arrived.items()
+        if (s.game, point) in moves.sent and moves.sent[(s.game, point)] >= first_sent
+    )
+    expected = sum(
+        1
+        for s in spectators
+        for (game, _point), sent in moves.sent.items()
+        if game == s.game and sent >= first_sent and first_sent
+    )
+    failed = sum(1 for s in spectators if s.failed)
+    print(
+        f"spectators: {games} live games offering {rate:.0f} moves/s for {seconds:.0f} s per phase; "
+        f"gameplay and portal as processes on PostgreSQL + RabbitMQ; {os.cpu_count()} cores"
+    )
+    print(f"{'phase':<32}{'viewers':>9}{'moves':>8}{'gameplay CPU ms/move':>22}{'portal CPU ms/move':>20}")
+    for name, watching, made, cpu, portal_cpu in phases:
+        per = 1000 * cpu / made if made else float("nan")
+        portal_per = 1000 * portal_cpu / made if made else float("nan")
+        print(f"{name:<32}{watching:>9}{made:>8}{per:>22.2f}{portal_per:>20.2f}")
+    p50, p99 = _percentile(latencies, 0.5), _percentile(latencies, 0.99)
+    print(
+        f"move-to-viewer latency (last phase, {len(latencies)} deliveries of {expected} expected): "
+        f"p50 {1000 * p50:.0f} ms, p99 {1000 * p99:.0f} ms, max {1000 * (latencies[-1] if latencies else 0):.0f} ms"
+    )
+    print(f"portal: {stats}; at the end {final_stats}; spectators that failed: {failed}")
+    if len(phases) >= 2:
+        base = phases[0][3] / max(1, phases[0][2])
+        last = phases[-1][3] / max(1, phases[-1][2])
+        print(f"gameplay CPU per move, last phase vs 0 spectators: {100 * (last / base - 1) if base else 0:+.0f}%")
+    met = (
+        len(spectators) >= GOAL_VIEWERS
+        and games >= GOAL_GAMES
+        and latencies
+        and p99 < GOAL_P99_S
+        and expected == len(latencies)
+    )
+    print(
+        f"goal: {GOAL_VIEWERS} spectators on {GOAL_GAMES} games, p99 < {GOAL_P99_S:.0f} s: "
+        f"{'MET' if met else 'NOT MET at this size' if len(spectators) < GOAL_VIEWERS else 'NOT MET'}"
+    )
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(
+        prog="python -m bench.spectators", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    p.add_argument("--games", type=int, default=64)
+    p.add_argument("--viewers", type=int, default=1000)
+    p.add_argument("--rate", type=float, default=50.0, help="moves/s offered by all games together")
+    p.add_argument("--seconds", type=float, default=8.0, help="length of each phase")
+    p.add_argument("--seed", type=int, default=15)
+    a = p.parse_args(argv)
+    return asyncio.run(run(a.games, a.viewers, a.rate, a.seconds, a.seed))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

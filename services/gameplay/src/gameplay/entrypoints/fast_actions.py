@@ -55,9 +55,9 @@ class PlayerActionLane:
         scope[ROUTE_SCOPE_KEY] = f"{PREFIX}{{game_id}}/{action}"  # the metrics' and traces' route label
         key = presented_credential(scope["headers"])
         idem = None
-        for k, v in scope["headers"]:
-            if k == b"idempotency-key":
-                idem = v.decode("latin-1")
+        for name, value in scope["headers"]:
+            if name == b"idempotency-key":
+                idem = value.decode("latin-1")
         extra: dict[str, str] = {}
         try:
             status, body, replayed = await self._handle(route, action, game_id, key, idem, receive, extra)

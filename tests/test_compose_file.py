@@ -10,7 +10,7 @@ import jsonschema
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
-SERVICES = ("registration", "pairing", "gameplay", "awards")
+SERVICES = ("registration", "pairing", "gameplay", "awards", "partners")
 
 
 def _compose() -> dict:
@@ -51,7 +51,7 @@ def test_every_service_has_a_migration_step_healthchecks_and_its_own_database():
         assert migrate["environment"]["DATABASE_URL"] == svc["environment"]["DATABASE_URL"]
         assert svc["environment"]["DATABASE_URL"].endswith(f"@postgres:5432/gomoku_{s}")
         databases.add(svc["environment"]["DATABASE_URL"])
-    assert len(databases) == 4, "each service owns its database"
+    assert len(databases) == len(SERVICES), "each service owns its database"
 
 
 def test_dockerfiles_install_only_their_service_and_run_the_compose_command():

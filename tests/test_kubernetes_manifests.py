@@ -18,7 +18,7 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 KUBE = ROOT / "deploy/kubernetes"
-SERVICES = ("registration", "pairing", "gameplay", "awards")
+SERVICES = ("registration", "pairing", "gameplay", "awards", "partners")
 KUBERNETES_VERSION = "1.32.0"  # the oldest minor still supported upstream when this was written
 CLUSTER_WIDE = {"Namespace", "ClusterRole", "ClusterRoleBinding", "PersistentVolume", "StorageClass"}
 
@@ -263,7 +263,7 @@ def test_every_secret_the_manifests_read_is_documented_for_operators():
     for _, pod in _pod_specs(BASE):
         for c in pod["containers"]:
             keys |= {e["valueFrom"]["secretKeyRef"]["key"] for e in c.get("env", []) if "valueFrom" in e}
-    assert keys == {"amqp-url", "api-keys", "data-key", *(f"{s}-database-url" for s in SERVICES)}
+    assert keys == {"amqp-url", "api-keys", "data-key", "partners-key", *(f"{s}-database-url" for s in SERVICES)}
     operators = (ROOT / "docs/operators.md").read_text()
     for key in keys:
         assert f"`{key}`" in operators, f"docs/operators.md does not say what goes in {key}"

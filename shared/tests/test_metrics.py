@@ -37,7 +37,10 @@ def _selected() -> QualifiersSelected:
 
 
 async def test_runtime_figures_follow_the_outbox_and_the_consumer(tmp_path):
-    settings = ServiceSettings(DATA_DIR=str(tmp_path), RELAY_POLL_S=0.05)
+    # its own SQLite file whatever DATABASE_URL says: a shared database's outbox holds other rows
+    settings = ServiceSettings(
+        DATA_DIR=str(tmp_path), DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path}/registration.sqlite", RELAY_POLL_S=0.05
+    )
     bus = InMemoryEventBus()
     runtime = ServiceRuntime("registration", settings, MetaData(), bus=bus)
     handled: list[str] = []

@@ -147,3 +147,19 @@ async def move_in(driver: EventDriver, platform: Platform, game_id: str) -> int:
         if now > before:
             return now
     raise AssertionError(f"no move was made in {game_id}")
+
+
+async def event_played(base: str) -> tuple[Platform, EventDriver]:
+    """A small DA 2023 field (6 in the open section, 3 rounds) played to its published awards."""
+    platform = Platform.distributed({s: f"{base}/{s}" for s in ("registration", "pairing", "gameplay", "awards")})
+    spec = RunSpec(
+        preset_id="da-2023",
+        seed=7,
+        sizes={"open": 6, "junior": 0, "public": 0},
+        rounds=3,
+        policy=BotPolicy(no_show_rate=0, timeout_rate=0),
+        progress=False,
+    )
+    driver = EventDriver(platform, SimClock(platform, ("gameplay",)), settle, spec)
+    await driver.run()
+    return platform, driver

@@ -25,7 +25,7 @@ import httpx
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
-SERVICES = ("registration", "pairing", "gameplay", "awards")
+SERVICES = ("registration", "pairing", "gameplay", "awards", "partners")
 GATEWAY_TEMPLATE = ROOT / "deploy/gateway/default.conf.template"
 
 
@@ -109,6 +109,8 @@ class LocalCompose:
         self.log_dir = log_dir
         self.extra_env = extra_env or {}
         self.procs: dict[str, Proc] = {}
+        #: the partners service's port, chosen ahead: every service's PARTNERS_URL names it
+        self.partners_port = free_port()
 
     def _env(self, name: str) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "AMQP_URL")}
@@ -124,6 +126,9 @@ class LocalCompose:
             env["BUS_NAMESPACE"] = self.namespace
         env.setdefault("API_KEYS", "op-key=operator,arb-key=arbiter,partner-key=partner:partner-1")
         env.setdefault("DATA_KEY", "local-test-data-key")
+        env.setdefault("PARTNERS_KEY", "local-test-partners-key")
+        if "PARTNERS_URL" in env:  # the compose host name -> the local partners process
+            env["PARTNERS_URL"] = f"http://127.0.0.1:{self.partners_port}"
         env["LOG_JSON"] = "true"
         env.update(self.extra_env)
         return env
@@ -138,7 +143,8 @@ class LocalCompose:
     def start(self, service: str, port: int | None = None, replica: int | None = None) -> Proc:
         """Start a service; ``replica`` n starts another one (``--scale``), named ``service.n``."""
         name = service if replica is None else f"{service}.{replica}"
-        port = port or (self.procs[name].port if name in self.procs else free_port())
+        known = self.procs[name].port if name in self.procs else None
+        port = port or known or (self.partners_port if name == "partners" else free_port())
         argv = _argv(self.spec[service]["command"], port)
         log = self.log_dir / f"{name}.log"
         fh = open(log, "ab")
@@ -158,7 +164,9 @@ class LocalCompose:
         env["GATEWAY_PORT"] = f"127.0.0.1:{port}"
         for service in SERVICES:
             ports = [p.port for n, p in self.procs.items() if n.split(".")[0] == service]
-            env[f"{service.upper()}_SERVERS"] = " ".join(f"server 127.0.0.1:{p};" for p in ports)
+            # a service this run did not start: an upstream nginx accepts, answering 503
+            servers = " ".join(f"server 127.0.0.1:{p};" for p in ports) or "server 127.0.0.1:9 down;"
+            env[f"{service.upper()}_SERVERS"] = servers
         home = self.log_dir / "gateway"
         (home / "conf.d").mkdir(parents=True, exist_ok=True)
         (home / "conf.d/default.conf").write_text(render_template(GATEWAY_TEMPLATE.read_text(), env))

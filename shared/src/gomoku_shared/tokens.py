@@ -43,6 +43,9 @@ LEEWAY_S = 5
 #: key ids cost the partners service at most one fetch a second per replica)
 REFRESH_MIN_INTERVAL_S = 1.0
 
+#: verified tokens kept (a partner reuses its token for minutes: its signature is checked once)
+CACHE_SIZE = 10_000
+
 #: () -> {"keys": [...], "revoked": {client_id: revoked_at epoch}}
 KeyFetch = Callable[[], Awaitable[dict[str, Any]]]
 
@@ -96,6 +99,8 @@ class TokenVerifier:
         self._revoked: dict[str, float] = {}
         self._last_refresh = -1e9
         self._refresh_lock = asyncio.Lock()
+        #: token -> its claims, for tokens whose signature was verified (exact bytes)
+        self._verified: dict[str, TokenClaims] = {}
         self.loaded = False
 
     @property
@@ -114,6 +119,8 @@ class TokenVerifier:
                 keys[jwk["kid"]] = jwt.PyJWK.from_dict(jwk, algorithm=ALGORITHM)
             except (KeyError, jwt.PyJWKError):
                 log.warning("ignored a JWKS entry that is not an %s key", ALGORITHM)
+        if set(self._keys) - set(keys):  # a key left the JWKS: its tokens are verified again
+            self._verified.clear()
         self._keys = keys
         for client, at in (document.get("revoked") or {}).items():
             self._revoked[client] = max(float(at), self._revoked.get(client, 0.0))
@@ -168,13 +175,34 @@ class TokenVerifier:
 
     # ------------------------------------------------------------------ verification
     def known_key(self, token: str) -> bool:
+        if token in self._verified:
+            return True
         try:
             return jwt.get_unverified_header(token).get("kid") in self._keys
         except jwt.PyJWTError:
             return True  # garbage: verify() says so
 
     def verify(self, token: str) -> TokenClaims:
-        """The token's claims, or ``TokenError`` (invalid, expired, revoked, unknown key)."""
+        """The token's claims, or ``TokenError`` (invalid, expired, revoked, unknown key).
+        The signature of a token is checked the first time it is seen; expiry and revocation
+        every time."""
+        claims = self._verified.get(token)
+        if claims is None:
+            claims = self._verify_signed(token)
+            if len(self._verified) >= CACHE_SIZE:
+                del self._verified[next(iter(self._verified))]  # the oldest
+            self._verified[token] = claims
+        now = self.clock.now().timestamp()
+        if claims.expires_at + LEEWAY_S < now:
+            self._verified.pop(token, None)
+            raise TokenError("expired_token", "the access token has expired; request a new one")
+        if claims.issued_at - LEEWAY_S > now:
+            raise TokenError("invalid_token", "the access token was issued in the future")
+        if claims.client_id in self._revoked:  # a revoked credential never gets a token again
+            raise TokenError("revoked_token", "the credential of this access token was revoked")
+        return claims
+
+    def _verify_signed(self, token: str) -> TokenClaims:
         try:
             header = jwt.get_unverified_header(token)
         except jwt.PyJWTError:
@@ -183,7 +211,7 @@ class TokenVerifier:
         if key is None or header.get("alg") != ALGORITHM:
             raise TokenError("invalid_token", "the access token is not signed by a known key")
         try:
-            # times are checked below against the service's clock (a simulation clock moves)
+            # times are checked in verify() against the service's clock (a simulation clock moves)
             claims = jwt.decode(
                 token,
                 key.key,
@@ -194,16 +222,11 @@ class TokenVerifier:
             )
         except jwt.PyJWTError:
             raise TokenError("invalid_token", "the access token is not valid") from None
-        now = self.clock.now().timestamp()
-        issued, expires = float(claims.get("iat", 0)), float(claims["exp"])
-        if expires + LEEWAY_S < now:
-            raise TokenError("expired_token", "the access token has expired; request a new one")
-        if issued - LEEWAY_S > now:
-            raise TokenError("invalid_token", "the access token was issued in the future")
-        client = str(claims["sub"])
-        if client in self._revoked:  # a revoked credential never gets a token again
-            raise TokenError("revoked_token", "the credential of this access token was revoked")
-        return _claims(client, claims, issued, expires)
+        try:
+            issued, expires = float(claims.get("iat", 0)), float(claims["exp"])
+        except (TypeError, ValueError):
+            raise TokenError("invalid_token", "the access token's times are not numbers") from None
+        return _claims(str(claims["sub"]), claims, issued, expires)
 
 
 def _claims(client: str, claims: dict[str, Any], issued: float, expires: float) -> TokenClaims:

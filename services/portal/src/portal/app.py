@@ -42,6 +42,7 @@ def create_app(upstream: Upstream, settings: PortalSettings | None = None) -> Fa
         )
 
     public.install(app, site)
+    public.install_printouts(app, site)
     live.install(app, site)
     staff.install(app, site)
 

@@ -261,6 +261,38 @@ _T: dict[str, tuple[str, str]] = {
     "evidence_kind.id_card": ("身份证", "ID card"),
     "result.first_forfeit_win": ("先列胜（对方弃权）", "first-listed wins by forfeit"),
     "result.second_forfeit_win": ("后列胜（对方弃权）", "second-listed wins by forfeit"),
+    # printouts
+    "pdf.page": ("第 {n} 页", "page {n}"),
+    "pdf.printouts": ("打印（PDF）", "Printouts (PDF)"),
+    "pdf.pairing_sheet": ("第 {n} 轮对阵表", "Round {n} pairings"),
+    "pdf.result_slips": ("第 {n} 轮记录单", "Round {n} result slips"),
+    "pdf.slips_short": ("记录单", "result slips"),
+    "pdf.first_black": ("先列（先行）", "First-listed (moves first)"),
+    "pdf.second_white": ("后列", "Second-listed"),
+    "pdf.colour_note": (
+        "先列棋手第一局先行（无禁手规则执黑；专业规则为暂定黑方，经开局交换决定执色）。",
+        "The first-listed player moves first in game 1 (Black under free rules; the tentative Black under professional rules, where the opening's swap decides the colours).",
+    ),
+    "pdf.slip": ("对局记录单", "Result slip"),
+    "pdf.win_draw_loss": ("胜 □ 和 □ 负 □", "W □ D □ L □"),
+    "pdf.signature": ("签名", "Signature"),
+    "pdf.result_line": (
+        "结果：______ : ______    手数：______    结束方式：______________",
+        "Result: ______ : ______    Moves: ______    How it ended: ______________",
+    ),
+    "pdf.arbiter_line": (
+        "裁判签名：________________    时间：________________",
+        "Arbiter: ________________    Time: ________________",
+    ),
+    "pdf.place_line": ("在{section}比赛中获得第 {n} 名", "placed {n} in {section}"),
+    "pdf.title_line": ("授予{title}", "awarded the title {title}"),
+    "pdf.finisher_line": ("参加{section}比赛并完成全部对局", "took part in {section} and played every round"),
+    "pdf.best_board_line": ("{section}第 {n} 台最佳台次", "best board {n} of {section}"),
+    "pdf.no_font": (
+        "未安装中文字体，无法打印。请安装 fonts-wqy-microhei。",
+        "No Chinese font is installed, so nothing can be printed: install fonts-wqy-microhei.",
+    ),
+    "certificates": ("证书", "Certificates"),
     # statuses
     "status.open": ("报名中", "Registration open"),
     "status.awaiting_qualifiers": ("等待晋级名单", "Awaiting qualifiers"),

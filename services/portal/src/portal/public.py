@@ -9,9 +9,9 @@ from typing import Any
 from fastapi import FastAPI, Query, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 
-from gomoku_shared.params import PathId
+from gomoku_shared.params import PathId, RoundNo
 
-from . import board
+from . import board, pdf
 from .site import Site
 
 #: the record formats gameplay offers (``record?format=``): file suffix and media type
@@ -168,3 +168,57 @@ def install(app: FastAPI, site: Site) -> None:
         body = await upstream.get_text("gameplay", f"/v1/games/{game_id}/record", params={"format": name})
         filename = game_id.replace("/", "_") + "." + fmt
         return Response(body, media_type=media, headers={"content-disposition": f'attachment; filename="{filename}"'})
+
+
+def install_printouts(app: FastAPI, site: Site) -> None:
+    """The printouts (PDF, A4) of a section: the same answers as the pages, laid out for paper."""
+    upstream = site.upstream
+
+    def as_pdf(body: bytes, name: str) -> Response:
+        return Response(
+            body, media_type="application/pdf", headers={"content-disposition": f'inline; filename="{name}"'}
+        )
+
+    async def event_section(code: str, sid: str) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+        event, section = await asyncio.gather(
+            upstream.get("registration", f"/v1/events/{code}"),
+            upstream.get("pairing", f"/v1/events/{code}/sections/{sid}"),
+        )
+        return event, section, {e["entrant_id"]: e for e in section.get("entrants", [])}
+
+    @app.exception_handler(pdf.NoFont)
+    async def _no_font(request: Request, exc: pdf.NoFont) -> HTMLResponse:
+        return site.render(request, "error.html", status=503, message_key="pdf.no_font")
+
+    @app.get("/events/{code}/sections/{sid}/rounds/{n}/pairings.pdf", name="pairings_pdf")
+    async def pairings_pdf(request: Request, code: PathId, sid: PathId, n: RoundNo) -> Response:
+        event, section, names = await event_section(code, sid)
+        rnd = await upstream.get("pairing", f"/v1/events/{code}/sections/{sid}/rounds/{n}")
+        return as_pdf(pdf.pairing_sheet(site.words(request), event, section, rnd, names), f"{sid}-r{n}-pairings.pdf")
+
+    @app.get("/events/{code}/sections/{sid}/rounds/{n}/slips.pdf", name="slips_pdf")
+    async def slips_pdf(request: Request, code: PathId, sid: PathId, n: RoundNo) -> Response:
+        event, section, names = await event_section(code, sid)
+        rnd = await upstream.get("pairing", f"/v1/events/{code}/sections/{sid}/rounds/{n}")
+        return as_pdf(pdf.result_slips(site.words(request), event, section, rnd, names), f"{sid}-r{n}-slips.pdf")
+
+    @app.get("/events/{code}/sections/{sid}/standings.pdf", name="standings_pdf")
+    async def standings_pdf(request: Request, code: PathId, sid: PathId) -> Response:
+        event, section, _names = await event_section(code, sid)
+        table = await upstream.get("pairing", f"/v1/events/{code}/sections/{sid}/standings")
+        return as_pdf(pdf.standings(site.words(request), event, section, table), f"{sid}-standings.pdf")
+
+    @app.get("/events/{code}/sections/{sid}/crosstable.pdf", name="crosstable_pdf")
+    async def crosstable_pdf(request: Request, code: PathId, sid: PathId) -> Response:
+        event, section, _names = await event_section(code, sid)
+        table = await upstream.get("pairing", f"/v1/events/{code}/sections/{sid}/crosstable")
+        starts = {e["entrant_id"]: e["start_no"] for e in section.get("entrants", [])}
+        return as_pdf(pdf.cross_table(site.words(request), event, section, table, starts), f"{sid}-crosstable.pdf")
+
+    @app.get("/events/{code}/sections/{sid}/certificates.pdf", name="certificates_pdf")
+    async def certificates_pdf(request: Request, code: PathId, sid: PathId) -> Response:
+        event, awards = await asyncio.gather(
+            upstream.get("registration", f"/v1/events/{code}"),
+            upstream.get("awards", f"/v1/events/{code}/sections/{sid}/awards"),
+        )
+        return as_pdf(pdf.certificates(site.words(request), event, awards), f"{sid}-certificates.pdf")

@@ -20,19 +20,11 @@ import uuid
 from pathlib import Path
 
 from gomoku_sim.bots import BotPolicy
-from gomoku_sim.driver import EventDriver, RunSpec
+from gomoku_sim.driver import FULL_FIELDS, EventDriver, RunSpec
 from gomoku_sim.stack import database_urls_for, distributed_stack, embedded_stack
 
-SECTIONS = (
-    "men-free",
-    "women-free",
-    "junior-boys-free",
-    "junior-girls-free",
-    "men-pro",
-    "women-pro",
-    "junior-boys-pro",
-    "junior-girls-pro",
-)
+#: the eight sections of the SZ preset, as the sim's full-size field names them
+SECTIONS = tuple(FULL_FIELDS["sz-2022"])
 
 
 async def run_once(mode: str, players: int, seed: int, label: str) -> dict:

@@ -14,13 +14,13 @@ from .adapters.protection import DataProtector
 from .config import RegistrationSettings
 from .entrypoints import consumers
 from .entrypoints.api import create_api
-from .service_layer.context import Context
+from .service_layer.state import RegistrationState
 
 NAME = "registration"
 
 
 def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Clock | None = None) -> Service:
-    config = RegistrationSettings.of(settings)
+    config = RegistrationSettings.from_shared(settings)
     runtime = ServiceRuntime(
         NAME,
         config,
@@ -31,7 +31,7 @@ def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Cloc
     )
     # DATA_KEY encrypts personal data; required when the service runs distributed (AMQP_URL set),
     # else the embedded mode keeps a random key of its own in DATA_DIR
-    context = Context(
+    context = RegistrationState(
         DataProtector.from_settings(config.data_key, distributed=config.distributed, data_dir=config.data_dir)
     )
     consumers.register(runtime, context)

@@ -13,9 +13,9 @@ from registration.domain import (
     EntryStatus,
     EventRegistration,
     IdNumber,
-    Outcome,
     RegistrationError,
     Unit,
+    Verdict,
     check_in,
     decide_change,
     freeze_starts_at,
@@ -30,7 +30,7 @@ from registration.domain import (
     EvidenceKind as K,
 )
 
-A, R, P = Outcome.ADMITTED, Outcome.REFUSED, Outcome.PENDING
+A, R, P = Verdict.ADMITTED, Verdict.REFUSED, Verdict.PENDING
 
 
 def _sz_entry(sz, section="men-free"):

@@ -14,14 +14,14 @@ from registration.domain import (
     EvidenceStatus as S,
 )
 from registration.domain import (
-    Outcome,
     Unit,
+    Verdict,
     check_clause,
     evaluate_player,
     longest_consecutive_months,
 )
 
-A, R, P = Outcome.ADMITTED, Outcome.REFUSED, Outcome.PENDING
+A, R, P = Verdict.ADMITTED, Verdict.REFUSED, Verdict.PENDING
 
 
 # --------------------------------------------------------------------------- REG-4 ages

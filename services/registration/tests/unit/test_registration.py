@@ -11,9 +11,9 @@ from registration import presets
 from registration.domain import (
     EntryStatus,
     EventRegistration,
-    Outcome,
     RegistrationError,
     Unit,
+    Verdict,
 )
 from registration.domain import (
     EvidenceKind as K,
@@ -22,7 +22,7 @@ from registration.domain import (
     EvidenceStatus as S,
 )
 
-A, R, P = Outcome.ADMITTED, Outcome.REFUSED, Outcome.PENDING
+A, R, P = Verdict.ADMITTED, Verdict.REFUSED, Verdict.PENDING
 
 
 def _sz_player(gender="male", born=date(1990, 5, 5)):

@@ -29,10 +29,10 @@ async def test_snapshot_after_commands_equals_a_fresh_load(tmp_path):
             json={"entry_ids": ids[1:3], "documents_shown": ["id_card"], "no_show": [ids[3]]},
         )
         assert r.status_code == 200, r.text
-        ctx = h.service.app.state.registration
-        snap = ctx.snapshots["sz22"]
+        state = h.service.app.state.registration
+        snap = state.snapshots["sz22"]
         async with h.service.runtime.sessionmaker() as session:
-            fresh = await repo.load(session, ctx.configs["sz22"], ctx.protector)
+            fresh = await repo.load(session, state.configs["sz22"], state.protector)
         for k in fresh.reg.entries:
             a, b = snap.entries[k], fresh.reg.entries[k]
             assert a == b, [
@@ -46,4 +46,4 @@ async def test_snapshot_after_commands_equals_a_fresh_load(tmp_path):
         version_before = snap.version
         r = await h.client.get("/v1/events/sz22/entries", headers=OP)
         assert len(r.json()["entries"]) == 4
-        assert ctx.snapshots["sz22"].version == version_before
+        assert state.snapshots["sz22"].version == version_before

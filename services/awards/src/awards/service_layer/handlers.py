@@ -54,7 +54,7 @@ def event_id_for(*parts: object) -> uuid.UUID:
     return uuid.uuid5(ID_NAMESPACE, "/".join(str(p) for p in parts))
 
 
-class Context:
+class ConfiguredEvent:
     """One event's configuration and plan, loaded once per handler call."""
 
     def __init__(self, event_code: str, config: EventConfig) -> None:
@@ -75,16 +75,16 @@ class Context:
 async def event_configured(uow: UnitOfWork, payload: EventConfigured) -> None:
     """Store the event's configuration and (re)compute everything already received."""
     config = EventConfig.model_validate(payload.config)
-    ctx = Context(payload.event_code, config)  # a configuration the awards cannot apply fails here
+    configured = ConfiguredEvent(payload.event_code, config)  # a configuration the awards cannot apply fails here
     repo = AwardsRepository(uow.session)
     await repo.lock_event(payload.event_code)
     await repo.save_config(
         payload.event_code, payload.name, payload.preset_id, config.model_dump(mode="json"), uow.clock.now()
     )
     for section_id in sorted(await repo.current_results(payload.event_code)):
-        await _refresh_section(uow, repo, ctx, section_id)
-    for team in sorted(ctx.plan.teams):
-        await _refresh_team(uow, repo, ctx, ctx.plan.teams[team])
+        await _refresh_section(uow, repo, configured, section_id)
+    for team in sorted(configured.plan.teams):
+        await _refresh_team(uow, repo, configured, configured.plan.teams[team])
 
 
 async def section_completed(uow: UnitOfWork, payload: SectionCompleted) -> None:
@@ -115,26 +115,28 @@ async def section_completed(uow: UnitOfWork, payload: SectionCompleted) -> None:
     if raw is None:
         log.info("section.completed %s/%s stored; awaiting event.configured", payload.event_code, payload.section_id)
         return
-    ctx = Context(payload.event_code, EventConfig.model_validate(raw))
-    await _refresh_section(uow, repo, ctx, payload.section_id)
-    for team in ctx.plan.teams_fed_by(payload.section_id):
-        await _refresh_team(uow, repo, ctx, team)
+    configured = ConfiguredEvent(payload.event_code, EventConfig.model_validate(raw))
+    await _refresh_section(uow, repo, configured, payload.section_id)
+    for team in configured.plan.teams_fed_by(payload.section_id):
+        await _refresh_team(uow, repo, configured, team)
 
 
 # ---------------------------------------------------------------------- recomputation
 
 
-def _standings(ctx: Context, row: Any) -> tuple[SectionCompleted, SectionStandings]:
+def _standings(configured: ConfiguredEvent, row: Any) -> tuple[SectionCompleted, SectionStandings]:
     payload = SectionCompleted.model_validate_json(row.payload)
-    return payload, standings_from_contract(payload, ctx.section_gender(payload.section_id))
+    return payload, standings_from_contract(payload, configured.section_gender(payload.section_id))
 
 
-async def _refresh_section(uow: UnitOfWork, repo: AwardsRepository, ctx: Context, section_id: str) -> None:
-    row = await repo.current_result(ctx.event_code, section_id)
+async def _refresh_section(
+    uow: UnitOfWork, repo: AwardsRepository, configured: ConfiguredEvent, section_id: str
+) -> None:
+    row = await repo.current_result(configured.event_code, section_id)
     if row is None:
         return
-    payload, standings = _standings(ctx, row)
-    plan: SectionPlan | None = ctx.plan.sections.get(section_id)
+    payload, standings = _standings(configured, row)
+    plan: SectionPlan | None = configured.plan.sections.get(section_id)
     # a section the configuration does not know (renamed, or a team section scored elsewhere)
     # is still published: standings, no awards
     awards = compute_section_awards(standings, plan.awards if plan else SectionAwardConfig(section_id))
@@ -147,7 +149,7 @@ async def _refresh_section(uow: UnitOfWork, repo: AwardsRepository, ctx: Context
         if plan.squad is not None:
             squad = select_squad(standings, plan.squad)
     content = section_content(
-        event_code=ctx.event_code,
+        event_code=configured.event_code,
         stage=payload.stage,
         awards=awards,
         source_revision=payload.revision,
@@ -163,25 +165,25 @@ async def _refresh_section(uow: UnitOfWork, repo: AwardsRepository, ctx: Context
     )
     await _publish(uow, repo, content, document)
     if plan is not None and plan.qualification is not None and not awards.cancelled:
-        await _refresh_qualification(uow, repo, ctx, plan, payload, standings)
+        await _refresh_qualification(uow, repo, configured, plan, payload, standings)
 
 
-async def _refresh_team(uow: UnitOfWork, repo: AwardsRepository, ctx: Context, team: TeamPlan) -> None:
+async def _refresh_team(uow: UnitOfWork, repo: AwardsRepository, configured: ConfiguredEvent, team: TeamPlan) -> None:
     """AWD-6: once every source section has completed; recomputed whenever one changes."""
     live: dict[str, SectionStandings] = {}
     for source in team.sources:
-        row = await repo.current_result(ctx.event_code, source)
+        row = await repo.current_result(configured.event_code, source)
         if row is None:
             return  # still waiting for this source section
-        _, standings = _standings(ctx, row)
-        source_plan = ctx.plan.sections.get(source)
+        _, standings = _standings(configured, row)
+        source_plan = configured.plan.sections.get(source)
         limit = source_plan.awards.cancel_if_entries_at_most if source_plan else None
         if not is_cancelled(standings.field_size, limit):  # AWD-2: a cancelled section scores nobody
             live[source] = standings
     ranking = team_ranking(team.rule, live)
     awards = compute_section_awards(team_ranking_standings(ranking), team.awards)
     content = section_content(
-        event_code=ctx.event_code, stage=team.stage_id, awards=awards, source_revision=None, ranking=ranking
+        event_code=configured.event_code, stage=team.stage_id, awards=awards, source_revision=None, ranking=ranking
     )
     document = section_document(awards=awards, standings=None, ranking=ranking, sources=team.sources)
     revision = await _publish(uow, repo, content, document)
@@ -199,7 +201,7 @@ async def _refresh_team(uow: UnitOfWork, repo: AwardsRepository, ctx: Context, t
             }
             for r in team_ranking_rows(ranking)
         ]
-        await repo.replace_team_ranking(ctx.event_code, team.section_id, rows, revision)
+        await repo.replace_team_ranking(configured.event_code, team.section_id, rows, revision)
 
 
 async def _publish(
@@ -242,7 +244,7 @@ async def _publish(
 async def _refresh_qualification(
     uow: UnitOfWork,
     repo: AwardsRepository,
-    ctx: Context,
+    configured: ConfiguredEvent,
     plan: SectionPlan,
     payload: SectionCompleted,
     standings: SectionStandings,
@@ -250,7 +252,7 @@ async def _refresh_qualification(
     """AWD-QUAL: one selection per target (per gender of a merged section). Emitted as
     `qualifiers.selected` when complete; a tie at a cut waits for the arbiter's correction."""
     assert plan.qualification is not None and plan.to_stage is not None
-    existing = {r.target_section_id: r for r in await repo.selections(ctx.event_code, plan.section_id)}
+    existing = {r.target_section_id: r for r in await repo.selections(configured.event_code, plan.section_id)}
     selections = list(select_qualifiers(standings, plan.qualification))
     if standings.rank_by_gender:
         # a merged section reports every gender cohort it was merged from, even an empty one,
@@ -274,7 +276,7 @@ async def _refresh_qualification(
             continue
         revision = old.revision + 1 if old else 1
         values = {
-            "event_code": ctx.event_code,
+            "event_code": configured.event_code,
             "section_id": plan.section_id,
             "target_section_id": sel.target_section_id,
             "from_stage": payload.stage,
@@ -291,7 +293,7 @@ async def _refresh_qualification(
             values["emitted_revision"] = revision
             uow.emit(
                 QualifiersSelected(
-                    event_code=ctx.event_code,
+                    event_code=configured.event_code,
                     from_stage=payload.stage,
                     to_stage=plan.to_stage,
                     section_id=plan.section_id,
@@ -301,10 +303,10 @@ async def _refresh_qualification(
                     gender=sel.gender.value if sel.gender else None,
                     revision=revision,
                 ),
-                correlation_id=ctx.event_code,
+                correlation_id=configured.event_code,
                 event_id=event_id_for(
-                    "qualifiers.selected", ctx.event_code, plan.section_id, sel.target_section_id, revision
+                    "qualifiers.selected", configured.event_code, plan.section_id, sel.target_section_id, revision
                 ),
             )
         await repo.save_selection(values, exists=old is not None)
-    await repo.drop_selections(ctx.event_code, plan.section_id, {s.target_section_id for s in selections})
+    await repo.drop_selections(configured.event_code, plan.section_id, {s.target_section_id for s in selections})

@@ -25,9 +25,9 @@ from ..domain import (
     IdNumber,
     InsuranceConfirmation,
     Official,
-    Outcome,
     Person,
     Unit,
+    Verdict,
     Withdrawal,
 )
 from . import orm
@@ -67,7 +67,7 @@ def decision_to_json(d: Decision) -> dict[str, Any]:
 
 
 def decision_from_json(d: dict[str, Any]) -> Decision:
-    return Decision(d["rule"], d["clause"], Outcome(d["outcome"]), d["reason"], d.get("person_id"))
+    return Decision(d["rule"], d["clause"], Verdict(d["outcome"]), d["reason"], d.get("person_id"))
 
 
 # --------------------------------------------------------------------------- entries

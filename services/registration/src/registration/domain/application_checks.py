@@ -8,7 +8,7 @@ from datetime import datetime
 
 from gomoku_shared.event_config import EventConfig, SectionConfig
 
-from .model import Application, Decision, Entry, Outcome, Person
+from .model import Application, Decision, Entry, Person, Verdict
 
 
 def _aware(now: datetime) -> datetime:
@@ -26,7 +26,7 @@ def check_window(event: EventConfig, app: Application) -> tuple[Decision, dateti
             Decision(
                 "REG-1",
                 "registration/complete",
-                Outcome.REFUSED,
+                Verdict.REFUSED,
                 f"incomplete application (missing: {', '.join(app.missing(reg.required_items))}); "
                 "incomplete applications are invalid",
             ),
@@ -38,7 +38,7 @@ def check_window(event: EventConfig, app: Application) -> tuple[Decision, dateti
             Decision(
                 "REG-1",
                 "registration/window",
-                Outcome.REFUSED,
+                Verdict.REFUSED,
                 f"complete at {done.isoformat()}, before registration opens {reg.opens_at.isoformat()}",
             ),
             done,
@@ -48,13 +48,13 @@ def check_window(event: EventConfig, app: Application) -> tuple[Decision, dateti
             Decision(
                 "REG-1",
                 "registration/window",
-                Outcome.REFUSED,
+                Verdict.REFUSED,
                 f"complete at {done.isoformat()}, after registration closed {reg.closes_at.isoformat()}",
             ),
             done,
         )
     return (
-        Decision("REG-1", "registration/window", Outcome.ADMITTED, f"complete application received {done.isoformat()}"),
+        Decision("REG-1", "registration/window", Verdict.ADMITTED, f"complete application received {done.isoformat()}"),
         done,
     )
 
@@ -63,28 +63,28 @@ def check_insurance(event: EventConfig, app: Application, people: Sequence[Perso
     """REG-13: a confirmation flag with a document reference per entry (unless the organiser insures)."""
     ins = event.insurance
     if not ins.required:
-        return Decision("REG-13", "insurance", Outcome.ADMITTED, "no insurance required")
+        return Decision("REG-13", "insurance", Verdict.ADMITTED, "no insurance required")
     if ins.provided_by == "organiser":
         missing = [p.name for p in people if p.id_number is None]
         if event.registration.id_number_required and missing:
             return Decision(
                 "REG-13",
                 "insurance/organiser",
-                Outcome.REFUSED,
+                Verdict.REFUSED,
                 f"ID number needed for the organiser's insurance: {', '.join(missing)}",
             )
-        return Decision("REG-13", "insurance/organiser", Outcome.ADMITTED, "insured by the organiser")
+        return Decision("REG-13", "insurance/organiser", Verdict.ADMITTED, "insured by the organiser")
     if ins.verified_at == "check_in":
-        return Decision("REG-13", "insurance/check_in", Outcome.ADMITTED, "insurance to be shown at check-in")
+        return Decision("REG-13", "insurance/check_in", Verdict.ADMITTED, "insurance to be shown at check-in")
     c = app.insurance
     if not c.confirmed or not (c.document_ref or "").strip():
         return Decision(
-            "REG-13", "insurance/participant", Outcome.REFUSED, "insurance not confirmed with a document reference"
+            "REG-13", "insurance/participant", Verdict.REFUSED, "insurance not confirmed with a document reference"
         )
     # the reference itself is personal data: it is kept (encrypted) beside the entry, never
     # written into a decision
     return Decision(
-        "REG-13", "insurance/participant", Outcome.ADMITTED, "insurance confirmed with a document reference"
+        "REG-13", "insurance/participant", Verdict.ADMITTED, "insurance confirmed with a document reference"
     )
 
 
@@ -105,7 +105,7 @@ def check_team(
     females = n - males
 
     def bad(clause: str, reason: str) -> None:
-        out.append(Decision("REG-9", f"{section.id}/team/{clause}", Outcome.REFUSED, reason))
+        out.append(Decision("REG-9", f"{section.id}/team/{clause}", Verdict.REFUSED, reason))
 
     if n < comp.size_min or (comp.size_max is not None and n > comp.size_max):
         size = (
@@ -144,7 +144,7 @@ def check_team(
             Decision(
                 "REG-9",
                 f"{section.id}/team",
-                Outcome.ADMITTED,
+                Verdict.ADMITTED,
                 f"team composition valid ({order})" + (" — board order fixed" if comp.fixed_board_order else ""),
             )
         )

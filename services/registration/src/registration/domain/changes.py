@@ -19,7 +19,7 @@ from zoneinfo import ZoneInfo
 from gomoku_shared.event_config import EventConfig
 
 from .errors import RegistrationError
-from .model import Decision, Entry, EntryStatus, Outcome, Withdrawal
+from .model import Decision, Entry, EntryStatus, Verdict, Withdrawal
 
 
 class ChangeKind(str, enum.Enum):
@@ -61,13 +61,13 @@ def judge_change(event: EventConfig, entry: Entry, kind: ChangeKind, now: dateti
     section = event.section(entry.section_id)
     if entry.status in (EntryStatus.WITHDRAWN, EntryStatus.REFUSED):
         return Decision(
-            "REG-10", "changes/status", Outcome.REFUSED, f"entry is {entry.status.value}; nothing to change"
+            "REG-10", "changes/status", Verdict.REFUSED, f"entry is {entry.status.value}; nothing to change"
         )
     if kind is ChangeKind.BOARD_ORDER and section.team and section.team.fixed_board_order:
         return Decision(
             "REG-9",
             "changes/board_order",
-            Outcome.REFUSED,
+            Verdict.REFUSED,
             "the board order is fixed at registration and never changed",
         )
     freeze = freeze_starts_at(event, section.id)
@@ -75,14 +75,14 @@ def judge_change(event: EventConfig, entry: Entry, kind: ChangeKind, now: dateti
         return Decision(
             "REG-10",
             "changes/freeze",
-            Outcome.REFUSED,
+            Verdict.REFUSED,
             f"no changes within {event.changes.freeze_days} days of the start (frozen since {freeze.isoformat()})",
         )
     rules = event.changes
     if rules.approval_required_from == "submission" or now >= event.registration.closes_at:
         when = "after submission" if rules.approval_required_from == "submission" else "after the close"
-        return Decision("REG-10", "changes/approval", Outcome.PENDING, f"changes {when} need the arbiter's approval")
-    return Decision("REG-10", "changes/open", Outcome.ADMITTED, "registration open: change allowed")
+        return Decision("REG-10", "changes/approval", Verdict.PENDING, f"changes {when} need the arbiter's approval")
+    return Decision("REG-10", "changes/open", Verdict.ADMITTED, "registration open: change allowed")
 
 
 def request_change(
@@ -90,9 +90,9 @@ def request_change(
 ) -> ChangeRequest:
     d = judge_change(event, entry, kind, now)
     state = {
-        Outcome.ADMITTED: ChangeState.APPROVED,
-        Outcome.PENDING: ChangeState.AWAITING_ARBITER,
-        Outcome.REFUSED: ChangeState.REFUSED,
+        Verdict.ADMITTED: ChangeState.APPROVED,
+        Verdict.PENDING: ChangeState.AWAITING_ARBITER,
+        Verdict.REFUSED: ChangeState.REFUSED,
     }[d.outcome]
     return ChangeRequest(request_id, entry.id, kind, now, details, state, d)
 
@@ -109,7 +109,7 @@ def decide_change(
     d = Decision(
         "REG-10",
         "changes/arbiter",
-        Outcome.ADMITTED if approve else Outcome.REFUSED,
+        Verdict.ADMITTED if approve else Verdict.REFUSED,
         f"{'approved' if approve else 'refused'} by {arbiter}: {note}",
     )
     return replace(
@@ -134,7 +134,7 @@ def withdraw(
     d = Decision(
         "REG-10",
         "changes/withdrawal",
-        Outcome.ADMITTED,
+        Verdict.ADMITTED,
         f"withdrawn: {w.reason or 'no reason needed before confirmation'}",
     )
     return replace(entry, status=EntryStatus.WITHDRAWN, withdrawal=w, decisions=entry.decisions + (d,))

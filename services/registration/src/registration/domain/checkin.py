@@ -9,7 +9,7 @@ from datetime import datetime
 from gomoku_shared.event_config import EventConfig
 
 from .errors import RegistrationError
-from .model import Decision, Entry, EntryStatus, Outcome
+from .model import Decision, Entry, EntryStatus, Verdict
 
 
 def check_in(
@@ -44,15 +44,15 @@ def check_in(
         else:
             new_ins = replace(entry.insurance, confirmed=True, document_ref=insurance_ref)
     if problems and not arbiter_override:
-        return entry, Decision("REG-11", "check_in", Outcome.REFUSED, "; ".join(problems))
+        return entry, Decision("REG-11", "check_in", Verdict.REFUSED, "; ".join(problems))
     reason = "checked in" + (f" (arbiter {arbiter_override}: {'; '.join(problems)})" if problems else "")
-    d = Decision("REG-11", "check_in", Outcome.ADMITTED, reason)
+    d = Decision("REG-11", "check_in", Verdict.ADMITTED, reason)
     return replace(entry, checked_in_at=now, insurance=new_ins, decisions=entry.decisions + (d,)), d
 
 
 def mark_no_show(entry: Entry, *, arbiter: str) -> Entry:
     """An arbiter marks an entry absent: it is not paired."""
-    d = Decision("REG-11", "no_show", Outcome.REFUSED, f"marked absent by {arbiter}")
+    d = Decision("REG-11", "no_show", Verdict.REFUSED, f"marked absent by {arbiter}")
     return replace(entry, no_show=True, decisions=entry.decisions + (d,))
 
 

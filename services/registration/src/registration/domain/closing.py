@@ -19,7 +19,7 @@ from zoneinfo import ZoneInfo
 
 from gomoku_shared.event_config import EventConfig, FormatKind, SectionConfig
 
-from .model import Decision, Entry, EntryStatus, Outcome, Person, Unit
+from .model import Decision, Entry, EntryStatus, Person, Unit, Verdict
 
 
 @dataclass(frozen=True)
@@ -139,7 +139,7 @@ def close_stage(
                 tuple(members),
                 why,
                 merged_from,
-                decisions=(Decision("REG-12", f"{sec.id}/cancel", Outcome.REFUSED, why),),
+                decisions=(Decision("REG-12", f"{sec.id}/cancel", Verdict.REFUSED, why),),
             )
         kind, rounds = choose_format(sec, n, choices.get(sec.id))
         why = f"{n} entries" + merge_note
@@ -153,7 +153,7 @@ def close_stage(
             rank_genders_separately=bool(merged_from) and sec.closing.rank_genders_separately,
             format=kind,
             rounds=rounds,
-            decisions=(Decision("REG-12", f"{sec.id}/field", Outcome.ADMITTED, why),),
+            decisions=(Decision("REG-12", f"{sec.id}/field", Verdict.ADMITTED, why),),
         )
 
     for sec in stage.sections:
@@ -188,7 +188,7 @@ def close_stage(
                     tuple(fields[partner.id]),
                     f"merged into {sec.name}" + ("" if status == "merged" else ", which was cancelled"),
                     merged_into=sec.id,
-                    decisions=(Decision("REG-12", f"{partner.id}/merge", Outcome.ADMITTED, f"merged into {sec.id}"),),
+                    decisions=(Decision("REG-12", f"{partner.id}/merge", Verdict.ADMITTED, f"merged into {sec.id}"),),
                 )
                 continue
         out[sec.id] = ready_or_cancel(sec, fields[sec.id], (), "")
@@ -208,7 +208,7 @@ def cancel_unplayable(event: EventConfig, closed: Sequence[ClosedSection]) -> li
             c,
             status="cancelled",
             reason=reason,
-            decisions=(Decision("REG-12", f"{c.section_id}/cancel", Outcome.REFUSED, reason),),
+            decisions=(Decision("REG-12", f"{c.section_id}/cancel", Verdict.REFUSED, reason),),
         )
 
     return [

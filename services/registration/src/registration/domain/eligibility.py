@@ -26,7 +26,7 @@ from gomoku_shared.event_config import (
     place_key,
 )
 
-from .model import Decision, Evidence, EvidenceKind, EvidenceStatus, Outcome, Person, Unit, combine
+from .model import Decision, Evidence, EvidenceKind, EvidenceStatus, Person, Unit, Verdict, combine
 
 
 def check_age(section: SectionConfig, person: Person) -> Decision:
@@ -35,11 +35,11 @@ def check_age(section: SectionConfig, person: Person) -> Decision:
     # the reason names the birth year only: decisions are shown beside the masked ID number,
     # and a full birth date there would give away eight of its digits (REG-11)
     if w.contains(person.birth_date):
-        return Decision("REG-4", f"{section.id}/birth", Outcome.ADMITTED, f"birth date within {_window(w)}", person.id)
+        return Decision("REG-4", f"{section.id}/birth", Verdict.ADMITTED, f"birth date within {_window(w)}", person.id)
     return Decision(
         "REG-4",
         f"{section.id}/birth",
-        Outcome.REFUSED,
+        Verdict.REFUSED,
         f"born in {person.birth_date.year}, outside {section.name} window {_window(w)}",
         person.id,
     )
@@ -57,14 +57,14 @@ def check_gender(section: SectionConfig, person: Person) -> Decision:
         return Decision(
             "REG-5",
             f"{section.id}/gender",
-            Outcome.ADMITTED,
+            Verdict.ADMITTED,
             f"{person.gender} admitted to a {section.gender} section",
             person.id,
         )
     return Decision(
         "REG-5",
         f"{section.id}/gender",
-        Outcome.REFUSED,
+        Verdict.REFUSED,
         f"a {person.gender} player cannot enter {section.name} ({section.gender} only)",
         person.id,
     )
@@ -136,7 +136,7 @@ def _full_months_between(start: date, end: date) -> int:
 
 @dataclass(frozen=True)
 class _OptionResult:
-    outcome: Outcome
+    outcome: Verdict
     reason: str
 
 
@@ -157,23 +157,23 @@ def _option(
     pid = person.id
     if opt.kind == "household":
         if _of(evidence, EvidenceKind.HOUSEHOLD, region, mode, pid, same_region):
-            return _OptionResult(Outcome.ADMITTED, f"household registration{where}")
-        return _OptionResult(Outcome.REFUSED, f"no {_qual(mode)}household registration{where}")
+            return _OptionResult(Verdict.ADMITTED, f"household registration{where}")
+        return _OptionResult(Verdict.REFUSED, f"no {_qual(mode)}household registration{where}")
 
     if opt.kind == "student_status":
         if _of(evidence, EvidenceKind.STUDENT_STATUS, region, mode, pid, same_region):
-            return _OptionResult(Outcome.ADMITTED, f"student status{where}")
-        return _OptionResult(Outcome.REFUSED, f"no {_qual(mode)}student status{where}")
+            return _OptionResult(Verdict.ADMITTED, f"student status{where}")
+        return _OptionResult(Verdict.REFUSED, f"no {_qual(mode)}student status{where}")
 
     if opt.kind == "residence_permit":
         permits = _of(evidence, EvidenceKind.RESIDENCE_PERMIT, region, mode, pid, same_region)
         if not permits:
-            return _OptionResult(Outcome.REFUSED, f"no {_qual(mode)}residence permit{where}")
+            return _OptionResult(Verdict.REFUSED, f"no {_qual(mode)}residence permit{where}")
         if opt.permit_issued_before is not None:
             dated = [p for p in permits if p.issued_on is not None and p.issued_on < opt.permit_issued_before]
             if not dated:
                 return _OptionResult(
-                    Outcome.REFUSED, f"residence permit{where} not dated before {opt.permit_issued_before}"
+                    Verdict.REFUSED, f"residence permit{where} not dated before {opt.permit_issued_before}"
                 )
         if opt.min_consecutive_insurance_months is not None:
             need = opt.min_consecutive_insurance_months
@@ -185,30 +185,30 @@ def _option(
             run = longest_consecutive_months(months)
             if run < need:
                 return _OptionResult(
-                    Outcome.REFUSED,
+                    Verdict.REFUSED,
                     f"residence permit{where} but only {run} consecutive months of social insurance (needs {need})",
                 )
             return _OptionResult(
-                Outcome.ADMITTED, f"residence permit{where} and {run} consecutive months of social insurance"
+                Verdict.ADMITTED, f"residence permit{where} and {run} consecutive months of social insurance"
             )
         return _OptionResult(
-            Outcome.ADMITTED,
+            Verdict.ADMITTED,
             f"residence permit{where}"
             + (f" dated before {opt.permit_issued_before}" if opt.permit_issued_before else ""),
         )
 
     if opt.kind == "registered_athlete":
         if person.registered_unit_id is None:
-            return _OptionResult(Outcome.REFUSED, "not a registered athlete")
+            return _OptionResult(Verdict.REFUSED, "not a registered athlete")
         if unit is not None and person.registered_unit_id == unit.id:
-            return _OptionResult(Outcome.ADMITTED, f"registered athlete of {unit.name}")
+            return _OptionResult(Verdict.ADMITTED, f"registered athlete of {unit.name}")
         return _OptionResult(
-            Outcome.REFUSED, f"registered with unit {person.registered_unit_id}, must represent that unit"
+            Verdict.REFUSED, f"registered with unit {person.registered_unit_id}, must represent that unit"
         )
 
     if opt.kind == "employment":
         if unit is None:
-            return _OptionResult(Outcome.REFUSED, "employment proof needs a registering unit")
+            return _OptionResult(Verdict.REFUSED, "employment proof needs a registering unit")
         need = opt.min_employment_months or 0
         employed_since = [
             item.employed_since
@@ -221,12 +221,12 @@ def _option(
         ]
         best = max((_full_months_between(since, as_of) for since in employed_since), default=None)
         if best is None:
-            return _OptionResult(Outcome.REFUSED, f"no {_qual(mode)}proof of employment with {unit.name}")
+            return _OptionResult(Verdict.REFUSED, f"no {_qual(mode)}proof of employment with {unit.name}")
         if best < need:
             return _OptionResult(
-                Outcome.REFUSED, f"employed by {unit.name} for {best} months on {as_of} (needs {need})"
+                Verdict.REFUSED, f"employed by {unit.name} for {best} months on {as_of} (needs {need})"
             )
-        return _OptionResult(Outcome.ADMITTED, f"employed by {unit.name} for {best} months")
+        return _OptionResult(Verdict.ADMITTED, f"employed by {unit.name} for {best} months")
 
     if opt.kind == "wildcard":
         return _wildcard(opt, person, evidence, intends_to_represent=intends_to_represent, mode=mode)
@@ -242,9 +242,9 @@ def _wildcard(
 ) -> _OptionResult:
     """REG-6 (4): citizen AND (grade OR past result) AND intent; own deadline; arbiter approval."""
     if opt.requires_citizenship and (person.citizenship or "").upper() != opt.requires_citizenship.upper():
-        return _OptionResult(Outcome.REFUSED, f"wildcard needs {opt.requires_citizenship} citizenship")
+        return _OptionResult(Verdict.REFUSED, f"wildcard needs {opt.requires_citizenship} citizenship")
     if opt.requires_intent_to_represent and not intends_to_represent:
-        return _OptionResult(Outcome.REFUSED, "wildcard needs the declared intent to represent the region")
+        return _OptionResult(Verdict.REFUSED, "wildcard needs the declared intent to represent the region")
 
     def in_time(e: Evidence) -> bool:
         return opt.deadline is None or (e.submitted_at is not None and e.submitted_at < opt.deadline)
@@ -270,7 +270,7 @@ def _wildcard(
                 candidates.append((e, f"{e.result_level} result place {e.result_place} (top {worst})"))
     if not candidates:
         return _OptionResult(
-            Outcome.REFUSED,
+            Verdict.REFUSED,
             "wildcard needs a grade of "
             + (opt.min_grade or "-")
             + " or better, or a qualifying official result "
@@ -278,16 +278,16 @@ def _wildcard(
         )
     timely = [(e, why) for e, why in candidates if in_time(e)]
     if not timely:
-        return _OptionResult(Outcome.REFUSED, f"wildcard evidence arrived after the deadline {opt.deadline}")
+        return _OptionResult(Verdict.REFUSED, f"wildcard evidence arrived after the deadline {opt.deadline}")
     live = [(e, why) for e, why in timely if e.status is not EvidenceStatus.REJECTED]
     if not live:
-        return _OptionResult(Outcome.REFUSED, "wildcard evidence rejected by the arbiter")
+        return _OptionResult(Verdict.REFUSED, "wildcard evidence rejected by the arbiter")
     approved = [(e, why) for e, why in live if e.status is EvidenceStatus.APPROVED]
     if approved:
-        return _OptionResult(Outcome.ADMITTED, f"wildcard: {approved[0][1]}, approved")
+        return _OptionResult(Verdict.ADMITTED, f"wildcard: {approved[0][1]}, approved")
     if opt.requires_approval or mode == "verified":
-        return _OptionResult(Outcome.PENDING, f"wildcard: {live[0][1]}, awaiting the arbiter's approval")
-    return _OptionResult(Outcome.ADMITTED, f"wildcard: {live[0][1]}")
+        return _OptionResult(Verdict.PENDING, f"wildcard: {live[0][1]}, awaiting the arbiter's approval")
+    return _OptionResult(Verdict.ADMITTED, f"wildcard: {live[0][1]}")
 
 
 # --------------------------------------------------------------------------- clauses
@@ -326,7 +326,7 @@ def check_clause(
             return Decision(
                 clause.rule,
                 clause.id,
-                Outcome.REFUSED,
+                Verdict.REFUSED,
                 "no representation clause applies to this player and unit",
                 person.id,
             )
@@ -344,15 +344,15 @@ def check_clause(
             mode=mode,
             same_region=same_region,
         )
-        if r.outcome is Outcome.ADMITTED:
-            return Decision(clause.rule, f"{clause.id}/{opt.kind}", Outcome.ADMITTED, r.reason, person.id)
+        if r.outcome is Verdict.ADMITTED:
+            return Decision(clause.rule, f"{clause.id}/{opt.kind}", Verdict.ADMITTED, r.reason, person.id)
         results.append((opt, r))
-    pending = [(o, r) for o, r in results if r.outcome is Outcome.PENDING]
+    pending = [(o, r) for o, r in results if r.outcome is Verdict.PENDING]
     if pending:
         o, r = pending[0]
-        return Decision(clause.rule, f"{clause.id}/{o.kind}", Outcome.PENDING, r.reason, person.id)
+        return Decision(clause.rule, f"{clause.id}/{o.kind}", Verdict.PENDING, r.reason, person.id)
     why = "; ".join(f"({i + 1}) {r.reason}" for i, (_, r) in enumerate(results))
-    return Decision(clause.rule, clause.id, Outcome.REFUSED, f"meets no clause: {why}", person.id)
+    return Decision(clause.rule, clause.id, Verdict.REFUSED, f"meets no clause: {why}", person.id)
 
 
 @dataclass(frozen=True)
@@ -362,7 +362,7 @@ class EligibilityReport:
     decisions: tuple[Decision, ...]
 
     @property
-    def outcome(self) -> Outcome:
+    def outcome(self) -> Verdict:
         return combine(self.decisions)
 
     @property
@@ -392,31 +392,27 @@ def evaluate_player(
     section = event.section(section_id)
     decisions = [check_age(section, person), check_gender(section, person)]
     as_of = event.section_start(section_id)
-    for cid in section.eligibility:
-        clause = event.clause(cid)
-        d = check_clause(
+
+    def judged(clause: EligibilityClause, judging_mode: str | None) -> Decision:
+        return check_clause(
             clause,
             person,
             evidence,
             unit=unit,
             intends_to_represent=intends_to_represent,
             as_of=as_of,
-            mode=mode,
+            mode=judging_mode,
             same_region=event.same_region,
         )
-        decisions.append(d)
-        if d.admitted and clause.pending_evidence is not None and (mode or clause.evidence) == "declared":
-            verified = check_clause(
-                clause,
-                person,
-                evidence,
-                unit=unit,
-                intends_to_represent=intends_to_represent,
-                as_of=as_of,
-                mode="verified",
-                same_region=event.same_region,
-            )
-            if not verified.admitted:
+
+    for clause_id in section.eligibility:
+        clause = event.clause(clause_id)
+        decision = judged(clause, mode)
+        decisions.append(decision)
+        declared = (mode or clause.evidence) == "declared"
+        if decision.admitted and clause.pending_evidence is not None and declared:
+            # REG-18: admitted as declared; would it stand on approved evidence alone?
+            if not judged(clause, "verified").admitted:
                 decisions.append(pending_evidence_decision(clause, person.id))
     return EligibilityReport(person.id, section_id, tuple(decisions))
 
@@ -433,7 +429,7 @@ def pending_evidence_decision(clause: EligibilityClause, person_id: str | None) 
     return Decision(
         "REG-18",
         f"{clause.id}/{PENDING_EVIDENCE}",
-        Outcome.ADMITTED,
+        Verdict.ADMITTED,
         f"admitted on declared evidence not yet approved: it must be approved before "
         f"{pending.approve_by.isoformat()}; otherwise {pending.note}",
         person_id,

@@ -13,7 +13,9 @@ from .personal_data import IdNumber
 Gender = Literal["male", "female"]
 
 
-class Outcome(str, enum.Enum):
+class Verdict(str, enum.Enum):
+    """What one rule says of an entry or a player (pairing's `Outcome` is a game's result)."""
+
     ADMITTED = "admitted"
     REFUSED = "refused"
     #: would be admitted once an arbiter approves something (evidence, quota, change)
@@ -26,26 +28,26 @@ class Decision:
 
     rule: str  # rule id from RULES.md, e.g. "REG-6"
     clause: str  # the configured clause / option, e.g. "sz-residency/residence_permit"
-    outcome: Outcome
+    outcome: Verdict
     reason: str
     person_id: str | None = None
 
     @property
     def admitted(self) -> bool:
-        return self.outcome is Outcome.ADMITTED
+        return self.outcome is Verdict.ADMITTED
 
     @property
     def refused(self) -> bool:
-        return self.outcome is Outcome.REFUSED
+        return self.outcome is Verdict.REFUSED
 
 
-def combine(decisions: list[Decision] | tuple[Decision, ...]) -> Outcome:
+def combine(decisions: list[Decision] | tuple[Decision, ...]) -> Verdict:
     """Refused if any is refused, else pending if any is pending, else admitted."""
-    if any(d.outcome is Outcome.REFUSED for d in decisions):
-        return Outcome.REFUSED
-    if any(d.outcome is Outcome.PENDING for d in decisions):
-        return Outcome.PENDING
-    return Outcome.ADMITTED
+    if any(d.outcome is Verdict.REFUSED for d in decisions):
+        return Verdict.REFUSED
+    if any(d.outcome is Verdict.PENDING for d in decisions):
+        return Verdict.PENDING
+    return Verdict.ADMITTED
 
 
 @dataclass(frozen=True)

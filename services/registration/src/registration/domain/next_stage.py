@@ -23,7 +23,7 @@ from gomoku_shared.event_config import EventConfig
 
 from .eligibility import evaluate_player, is_wildcard_decision, wildcard_option
 from .errors import RegistrationError
-from .model import Decision, Entry, EntryStatus, Evidence, EvidenceStatus, Gender, Outcome, Person, Unit, combine
+from .model import Decision, Entry, EntryStatus, Evidence, EvidenceStatus, Gender, Person, Unit, Verdict, combine
 
 
 @dataclass(frozen=True)
@@ -237,7 +237,7 @@ class _StageBuilder:
                         Decision(
                             "EVT-6",
                             f"{stage_id}/duplicate",
-                            Outcome.REFUSED,
+                            Verdict.REFUSED,
                             f"{person.name} already holds a place in {self.placed[pid].to_section}",
                             pid,
                         ),
@@ -250,12 +250,12 @@ class _StageBuilder:
         own = _as_of_deadline([e for e in self.evidence if e.person_id == pid], deadline)
         decisions = self.judge(pid, person, to_section, own, unit, via, source, place, src_track, None)
         outcome = combine(decisions)
-        if outcome is Outcome.ADMITTED:
+        if outcome is Verdict.ADMITTED:
             decisions.append(
                 Decision(
                     "REG-7",
                     f"{stage_id}/place",
-                    Outcome.ADMITTED,
+                    Verdict.ADMITTED,
                     f"{via} from {source} (place {place}) into {to_section}",
                     pid,
                 )
@@ -266,9 +266,9 @@ class _StageBuilder:
             return True
         # REG-18: refused only because evidence still awaits approval (it would admit as declared)?
         awaiting = (
-            outcome is Outcome.PENDING
+            outcome is Verdict.PENDING
             or combine(self.judge(pid, person, to_section, own, unit, via, source, place, src_track, "declared"))
-            is not Outcome.REFUSED
+            is not Verdict.REFUSED
         )
         if awaiting:
             by = f" before {deadline.isoformat()}" if deadline is not None else ""
@@ -276,7 +276,7 @@ class _StageBuilder:
                 Decision(
                     "REG-7",
                     f"{stage_id}/place",
-                    Outcome.REFUSED,
+                    Verdict.REFUSED,
                     f"evidence not yet approved: the place passes on (approved{by}, the place comes back)",
                     pid,
                 )
@@ -312,7 +312,7 @@ class _StageBuilder:
                         Decision(
                             "REG-7",
                             f"{clause.id}/wildcard_track",
-                            Outcome.REFUSED,
+                            Verdict.REFUSED,
                             f"wildcard players qualify only through a {opt.wildcard_track}-rules section "
                             f"(came from {source})",
                             pid,
@@ -323,7 +323,7 @@ class _StageBuilder:
                         Decision(
                             "REG-7",
                             f"{clause.id}/wildcard_place",
-                            Outcome.REFUSED,
+                            Verdict.REFUSED,
                             f"wildcard players need place {opt.wildcard_max_place} or better",
                             pid,
                         )

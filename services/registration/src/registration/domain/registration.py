@@ -26,9 +26,9 @@ from .model import (
     Entry,
     EntryStatus,
     Evidence,
-    Outcome,
     Person,
     Unit,
+    Verdict,
     combine,
 )
 
@@ -43,7 +43,7 @@ class SubmitResult:
     entry: Entry
 
     @property
-    def outcome(self) -> Outcome:
+    def outcome(self) -> Verdict:
         return combine(self.entry.decisions)
 
     @property
@@ -147,7 +147,7 @@ class EventRegistration:
                 Decision(
                     "EVT-6",
                     f"{stage.id}/entry",
-                    Outcome.REFUSED,
+                    Verdict.REFUSED,
                     f"stage {stage.name} is entered by qualification only",
                 )
             )
@@ -158,7 +158,7 @@ class EventRegistration:
         if section.kind == "individual" and len(members) != 1:
             decisions.append(
                 Decision(
-                    "REG-3", f"{section.id}/entry", Outcome.REFUSED, "an individual entry names exactly one player"
+                    "REG-3", f"{section.id}/entry", Verdict.REFUSED, "an individual entry names exactly one player"
                 )
             )
         if section.kind == "team":
@@ -173,7 +173,7 @@ class EventRegistration:
                     Decision(
                         "REG-3",
                         f"{section.id}/duplicate",
-                        Outcome.REFUSED,
+                        Verdict.REFUSED,
                         f"{p.name} already has an entry in {section.name}",
                         p.id,
                     )
@@ -190,9 +190,9 @@ class EventRegistration:
 
         outcome = combine(decisions)
         status = {
-            Outcome.ADMITTED: EntryStatus.ACCEPTED,
-            Outcome.PENDING: EntryStatus.PENDING_REVIEW,
-            Outcome.REFUSED: EntryStatus.REFUSED,
+            Verdict.ADMITTED: EntryStatus.ACCEPTED,
+            Verdict.PENDING: EntryStatus.PENDING_REVIEW,
+            Verdict.REFUSED: EntryStatus.REFUSED,
         }[outcome]
         waitpos = None
         if status is not EntryStatus.REFUSED:
@@ -230,13 +230,13 @@ class EventRegistration:
             if not rules.individual_entries_allowed:
                 return [
                     Decision(
-                        "REG-3", "units/individual", Outcome.REFUSED, "this event accepts entries through units only"
+                        "REG-3", "units/individual", Verdict.REFUSED, "this event accepts entries through units only"
                     )
                 ]
-            return [Decision("REG-3", "units/individual", Outcome.ADMITTED, "individual entry")]
+            return [Decision("REG-3", "units/individual", Verdict.ADMITTED, "individual entry")]
         if unit is None:
             raise RegistrationError(f"unit {app.unit_id!r} not given")
-        out = [Decision("REG-3", "units/unit", Outcome.ADMITTED, f"entered through {unit.name}")]
+        out = [Decision("REG-3", "units/unit", Verdict.ADMITTED, f"entered through {unit.name}")]
         if rules.delegation_max_players is not None:
             exempt = set(app.quota_exempt_refs) if rules.quota_exempt_previous_top else set()
             for pid in exempt & {p.id for p in members}:
@@ -244,7 +244,7 @@ class EventRegistration:
                     Decision(
                         "REG-3",
                         "units/quota_exempt",
-                        Outcome.ADMITTED,
+                        Verdict.ADMITTED,
                         f"outside the quota: previous top {rules.quota_exempt_previous_top} "
                         f"({app.quota_exempt_refs[pid]})",
                         pid,
@@ -258,22 +258,22 @@ class EventRegistration:
                         Decision(
                             "REG-3",
                             "units/quota_host",
-                            Outcome.PENDING,
+                            Verdict.PENDING,
                             msg + "; host delegation: needs the organiser's approval",
                         )
                     )
                 else:
-                    out.append(Decision("REG-3", "units/quota", Outcome.REFUSED, msg))
+                    out.append(Decision("REG-3", "units/quota", Verdict.REFUSED, msg))
         return out
 
     def _check_cap(self, section: SectionConfig, status: EntryStatus) -> tuple[Decision, EntryStatus, int | None]:
         """REG-2: stop at the cap; the next one gets a waiting-list place if enabled."""
         if section.cap is None:
-            return Decision("REG-2", f"{section.id}/cap", Outcome.ADMITTED, "no cap"), status, None
+            return Decision("REG-2", f"{section.id}/cap", Verdict.ADMITTED, "no cap"), status, None
         held = len(self.holding_places(section.id))
         if held < section.cap:
             return (
-                Decision("REG-2", f"{section.id}/cap", Outcome.ADMITTED, f"place {held + 1} of {section.cap}"),
+                Decision("REG-2", f"{section.id}/cap", Verdict.ADMITTED, f"place {held + 1} of {section.cap}"),
                 status,
                 None,
             )
@@ -283,7 +283,7 @@ class EventRegistration:
                 Decision(
                     "REG-2",
                     f"{section.id}/waiting_list",
-                    Outcome.PENDING,
+                    Verdict.PENDING,
                     f"{section.name} is full ({section.cap}); waiting-list place {pos}",
                 ),
                 EntryStatus.WAITLISTED,
@@ -293,7 +293,7 @@ class EventRegistration:
             Decision(
                 "REG-2",
                 f"{section.id}/cap",
-                Outcome.REFUSED,
+                Verdict.REFUSED,
                 f"{section.name} is full: cap of {section.cap} entries reached",
             ),
             EntryStatus.REFUSED,
@@ -311,13 +311,13 @@ class EventRegistration:
         first = queue[0]
         others = tuple(d for d in first.decisions if d.rule != "REG-2")
         judged = [d for d in others if d.clause != REJUDGED]
-        status = EntryStatus.PENDING_REVIEW if combine(judged) is Outcome.PENDING else EntryStatus.ACCEPTED
+        status = EntryStatus.PENDING_REVIEW if combine(judged) is Verdict.PENDING else EntryStatus.ACCEPTED
         promoted = replace(
             first,
             status=status,
             waitlist_position=None,
             decisions=others
-            + (Decision("REG-2", f"{section_id}/waiting_list", Outcome.ADMITTED, "promoted from the waiting list"),),
+            + (Decision("REG-2", f"{section_id}/waiting_list", Verdict.ADMITTED, "promoted from the waiting list"),),
         )
         self.entries[first.id] = promoted
         for e in queue[1:]:
@@ -331,10 +331,10 @@ class EventRegistration:
             raise RegistrationError(f"entry {entry_id} is {e.status.value}, not pending review")
         d = Decision(
             "REG-6"
-            if any(x.clause.endswith("/wildcard") and x.outcome is Outcome.PENDING for x in e.decisions)
+            if any(x.clause.endswith("/wildcard") and x.outcome is Verdict.PENDING for x in e.decisions)
             else "REG-3",
             "arbiter/review",
-            Outcome.ADMITTED if approve else Outcome.REFUSED,
+            Verdict.ADMITTED if approve else Verdict.REFUSED,
             f"{'approved' if approve else 'refused'} by {arbiter}: {note}",
         )
         new = replace(
@@ -405,13 +405,13 @@ class EventRegistration:
             d for d in kept if not d.clause.startswith("arbiter/") and not (waiting and d.rule == "REG-2")
         ] + fresh
         outcome = combine(judged)
-        if outcome is Outcome.PENDING and any(d.clause == "arbiter/review" and d.admitted for d in kept):
-            outcome = Outcome.ADMITTED  # the arbiter settled what is still pending ...
+        if outcome is Verdict.PENDING and any(d.clause == "arbiter/review" and d.admitted for d in kept):
+            outcome = Verdict.ADMITTED  # the arbiter settled what is still pending ...
             fresh += self._still_unapproved(fresh)  # ... but not the evidence itself
         status = {
-            Outcome.ADMITTED: EntryStatus.ACCEPTED,
-            Outcome.PENDING: EntryStatus.PENDING_REVIEW,
-            Outcome.REFUSED: EntryStatus.REFUSED,
+            Verdict.ADMITTED: EntryStatus.ACCEPTED,
+            Verdict.PENDING: EntryStatus.PENDING_REVIEW,
+            Verdict.REFUSED: EntryStatus.REFUSED,
         }[outcome]
         if waiting and status is not EntryStatus.REFUSED:
             status = EntryStatus.WAITLISTED  # still eligible: it keeps its place in the queue
@@ -434,7 +434,7 @@ class EventRegistration:
                     Decision(
                         "REG-3",
                         f"{section.id}/duplicate",
-                        Outcome.REFUSED,
+                        Verdict.REFUSED,
                         f"{', '.join(people[p].name for p in dup)} already has an entry in {section.name}",
                         dup[0],
                     )
@@ -475,7 +475,7 @@ class EventRegistration:
         where the clause says the evidence must still be approved, the entry says so."""
         marks = []
         for decision in decisions:
-            if decision.outcome is Outcome.PENDING and decision.rule in RESIDENCY_RULES:
+            if decision.outcome is Verdict.PENDING and decision.rule in RESIDENCY_RULES:
                 clause = self.config.clause(decision.clause.split("/")[0])
                 if clause.pending_evidence is not None:
                     marks.append(pending_evidence_decision(clause, decision.person_id))
@@ -503,12 +503,12 @@ class EventRegistration:
                 limit += rules.extra_coaches_if_all_team_sections
         elif role == "acting_leader":
             if not rules.player_may_act_as_leader:
-                return Decision("REG-3", "units/officials", Outcome.REFUSED, "no acting leaders in this event")
+                return Decision("REG-3", "units/officials", Verdict.REFUSED, "no acting leaders in this event")
             if any(o.unit_id == unit.id and o.role == "leader" for o in self.officials):
-                return Decision("REG-3", "units/officials", Outcome.REFUSED, f"{unit.name} has a leader")
+                return Decision("REG-3", "units/officials", Verdict.REFUSED, f"{unit.name} has a leader")
             if person_id is None or person_id not in self.delegation(unit.id):
                 return Decision(
-                    "REG-3", "units/officials", Outcome.REFUSED, "the acting leader must be one of the unit's players"
+                    "REG-3", "units/officials", Verdict.REFUSED, "the acting leader must be one of the unit's players"
                 )
             limit = 1
         else:
@@ -517,11 +517,11 @@ class EventRegistration:
             return Decision(
                 "REG-3",
                 f"units/{role}",
-                Outcome.REFUSED,
+                Verdict.REFUSED,
                 f"{unit.name} already has {len(have)} {role}(s) (max {limit})",
             )
         self.officials.append(Official(unit.id, role, name, person_id))
-        return Decision("REG-3", f"units/{role}", Outcome.ADMITTED, f"{name} is {unit.name}'s {role}")
+        return Decision("REG-3", f"units/{role}", Verdict.ADMITTED, f"{name} is {unit.name}'s {role}")
 
     # ---- lifecycle wrappers (REG-10, REG-11) keeping caps and waiting lists consistent
 
@@ -595,18 +595,18 @@ class EventRegistration:
                 for e in reversed(list(self.entries.values()))
                 if person_id in e.person_ids
                 for d in reversed(e.decisions)
-                if d.person_id == person_id and d.rule in RESIDENCY_RULES and d.outcome is not Outcome.PENDING
+                if d.person_id == person_id and d.rule in RESIDENCY_RULES and d.outcome is not Verdict.PENDING
             ),
             None,
         )
 
 
 _OUTCOME_OF = {
-    EntryStatus.ACCEPTED: Outcome.ADMITTED,
-    EntryStatus.PENDING_REVIEW: Outcome.PENDING,
-    EntryStatus.WAITLISTED: Outcome.PENDING,
-    EntryStatus.REFUSED: Outcome.REFUSED,
-    EntryStatus.WITHDRAWN: Outcome.REFUSED,
+    EntryStatus.ACCEPTED: Verdict.ADMITTED,
+    EntryStatus.PENDING_REVIEW: Verdict.PENDING,
+    EntryStatus.WAITLISTED: Verdict.PENDING,
+    EntryStatus.REFUSED: Verdict.REFUSED,
+    EntryStatus.WITHDRAWN: Verdict.REFUSED,
 }
 
 

@@ -39,7 +39,7 @@ from ..adapters.repositories import Repositories
 from ..service_layer import changes, entries, events, evidence, queries, stages, units
 from ..service_layer import schemas as s
 from ..service_layer.command import EventCommand
-from ..service_layer.context import Context
+from ..service_layer.state import RegistrationState
 from ..service_layer.unit_of_work import RegistrationUnitOfWork
 from . import views as v
 
@@ -61,15 +61,15 @@ async def _idempotency_key(key: str | None = IdemKey) -> str | None:
 KEYED = [Depends(_idempotency_key)]
 
 
-def _ctx(request: Request) -> Context:
+def _state(request: Request) -> RegistrationState:
     return request.app.state.registration
 
 
-async def _read(request: Request, fn: Callable[[Repositories, Context], Awaitable[Any]]) -> Any:
+async def _read(request: Request, fn: Callable[[Repositories, RegistrationState], Awaitable[Any]]) -> Any:
     """A read on a session of its own (no lock): the repositories and the service's context."""
-    ctx = _ctx(request)
+    state = _state(request)
     async with request.app.state.runtime.sessionmaker() as session:
-        return await fn(Repositories(session, ctx.protector), ctx)
+        return await fn(Repositories(session, state.protector), state)
 
 
 async def _command(
@@ -103,7 +103,7 @@ async def _run(
     (gomoku_shared.idempotency; the body digest is keyed: bodies carry personal data): a retry
     replays the stored answer, another request with the same key is refused."""
     runtime: ServiceRuntime = request.app.state.runtime
-    ctx = _ctx(request)
+    state = _state(request)
     store: IdempotencyStore = request.app.state.idempotency
     key = request.headers.get(idempotency.HEADER.lower())  # checked by the route (KEYED)
     keyed = None
@@ -115,15 +115,15 @@ async def _run(
                 request.method,
                 route_path(request.scope),
                 body.model_dump(mode="json") if body is not None else None,
-                digest=ctx.protector.digest,
+                digest=state.protector.digest,
             ),
         )
     cmd = None
     try:
         async with runtime.transaction(correlation_id=code) as shared_uow:
-            uow = RegistrationUnitOfWork(shared_uow, ctx.protector)
+            uow = RegistrationUnitOfWork(shared_uow, state.protector)
             if code is not None:
-                cmd = await EventCommand.begin(uow, ctx, principal, code)
+                cmd = await EventCommand.begin(uow, state, principal, code)
             else:
                 await uow.events.lock_writes()
             if keyed is not None:
@@ -138,7 +138,7 @@ async def _run(
         # a concurrent twin of this request won the race (same event code / idempotency key)
         raise Conflict("concurrent_duplicate", "an identical request was processed at the same time; retry") from None
     if cmd is not None:
-        ctx.committed(cmd)
+        state.committed(cmd)
     return JSONResponse(result, status_code=status)
 
 
@@ -174,7 +174,11 @@ def _event_routes(r: APIRouter) -> None:
     )
     async def create_event(body: s.EventIn, request: Request, principal: OperatorKey) -> JSONResponse:
         return await _run(
-            request, principal, None, lambda uow, _: events.create_event(uow, _ctx(request), principal, body), body=body
+            request,
+            principal,
+            None,
+            lambda uow, _: events.create_event(uow, _state(request), principal, body),
+            body=body,
         )
 
     @r.get(
@@ -184,7 +188,7 @@ def _event_routes(r: APIRouter) -> None:
         **documented(v.EventView),
     )
     async def get_event(event_code: PathId, request: Request, _: Reader) -> dict:
-        return await _read(request, lambda repos, ctx: queries.get_event(repos, ctx, event_code))
+        return await _read(request, lambda repos, state: queries.get_event(repos, state, event_code))
 
 
 def _entry_routes(r: APIRouter) -> None:
@@ -237,8 +241,8 @@ def _entry_routes(r: APIRouter) -> None:
     ) -> dict:
         return await _read(
             request,
-            lambda repos, ctx: queries.list_entries(
-                repos, ctx, principal, event_code, stage=stage, section_id=section_id, status=status
+            lambda repos, state: queries.list_entries(
+                repos, state, principal, event_code, stage=stage, section_id=section_id, status=status
             ),
         )
 
@@ -249,7 +253,9 @@ def _entry_routes(r: APIRouter) -> None:
         **documented(v.EntryView),
     )
     async def get_entry(event_code: PathId, entry_id: PathId, request: Request, principal: Anyone) -> dict:
-        return await _read(request, lambda repos, ctx: queries.get_entry(repos, ctx, principal, event_code, entry_id))
+        return await _read(
+            request, lambda repos, state: queries.get_entry(repos, state, principal, event_code, entry_id)
+        )
 
     @r.post(
         "/events/{event_code}/entries/{entry_id}/withdraw",
@@ -322,7 +328,7 @@ def _change_routes(r: APIRouter) -> None:
         **documented(v.Changes),
     )
     async def list_changes(event_code: PathId, request: Request, principal: Anyone) -> dict:
-        return await _read(request, lambda repos, ctx: queries.list_changes(repos, ctx, principal, event_code))
+        return await _read(request, lambda repos, state: queries.list_changes(repos, state, principal, event_code))
 
     @r.post(
         "/changes/{change_id}/decision",
@@ -337,7 +343,7 @@ def _change_routes(r: APIRouter) -> None:
             request,
             principal,
             None,
-            lambda uow, _: changes.decide_change_cmd(uow, _ctx(request), principal, change_id, body),
+            lambda uow, _: changes.decide_change_cmd(uow, _state(request), principal, change_id, body),
             status=200,
             body=body,
         )
@@ -369,7 +375,9 @@ def _evidence_routes(r: APIRouter) -> None:
     async def list_evidence(
         event_code: PathId, request: Request, principal: Anyone, status: str | None = Query(None, max_length=20)
     ) -> dict:
-        return await _read(request, lambda repos, ctx: queries.list_evidence(repos, ctx, principal, event_code, status))
+        return await _read(
+            request, lambda repos, state: queries.list_evidence(repos, state, principal, event_code, status)
+        )
 
     @r.post(
         "/evidence/{evidence_id}/decision",
@@ -423,7 +431,7 @@ def _unit_routes(r: APIRouter) -> None:
         "/events/{event_code}/units", tags=["units"], summary="Units (a partner sees its own)", **documented(v.Units)
     )
     async def list_units(event_code: PathId, request: Request, principal: Anyone) -> dict:
-        return await _read(request, lambda repos, ctx: queries.list_units(repos, ctx, principal, event_code))
+        return await _read(request, lambda repos, state: queries.list_units(repos, state, principal, event_code))
 
 
 def _stage_routes(r: APIRouter) -> None:
@@ -464,7 +472,7 @@ def _stage_routes(r: APIRouter) -> None:
         summary="Stage status: open | awaiting_qualifiers | ready | closed, with per-section counts",
     )
     async def stage_status(event_code: PathId, stage: PathId, request: Request, principal: Anyone) -> dict:
-        return await _read(request, lambda repos, ctx: queries.stage_view(repos, ctx, event_code, stage))
+        return await _read(request, lambda repos, state: queries.stage_view(repos, state, event_code, stage))
 
     @r.post(
         "/events/{event_code}/stages/{stage}/seeded",
@@ -481,7 +489,7 @@ def _stage_routes(r: APIRouter) -> None:
         )
 
 
-def create_api(runtime: ServiceRuntime, keyring: KeyRing, context: Context | None = None) -> FastAPI:
+def create_api(runtime: ServiceRuntime, keyring: KeyRing, context: RegistrationState | None = None) -> FastAPI:
     app = create_app(
         "registration",
         title="Gomoku registration service",

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from gomoku_shared.runtime import ServiceRuntime
 
-from ..service_layer.context import Context
 from ..service_layer.stages import on_qualifiers_selected
+from ..service_layer.state import RegistrationState
 from ..service_layer.unit_of_work import RegistrationUnitOfWork
 
 #: the event types this service consumes (ARCHITECTURE §1)
 CONSUMES = ["qualifiers.selected"]
 
 
-def register(runtime: ServiceRuntime, context: Context) -> None:
+def register(runtime: ServiceRuntime, context: RegistrationState) -> None:
     """Attach the handlers of CONSUMES to ``runtime``."""
 
     @runtime.on("qualifiers.selected")

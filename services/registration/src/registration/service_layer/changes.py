@@ -12,8 +12,8 @@ from ..adapters import repository as repo
 from ..domain import ChangeKind, ChangeRequest, ChangeState, RegistrationError, decide_change, request_change
 from . import schemas as s
 from .command import EventCommand
-from .context import Context
 from .rendering import change_view
+from .state import RegistrationState
 from .unit_of_work import RegistrationUnitOfWork
 
 
@@ -38,12 +38,12 @@ async def request_change_cmd(cmd: EventCommand, entry_id: str, body: s.ChangeIn)
 
 
 async def decide_change_cmd(
-    uow: RegistrationUnitOfWork, ctx: Context, principal: Principal, change_id: str, body: s.DecisionIn
+    uow: RegistrationUnitOfWork, state: RegistrationState, principal: Principal, change_id: str, body: s.DecisionIn
 ) -> dict[str, Any]:
     row = await uow.changes.get(change_id)
     if row is None:
         raise NotFound("unknown_change", f"no change request {change_id!r}")
-    cmd = await EventCommand.begin(uow, ctx, principal, row.event_code)
+    cmd = await EventCommand.begin(uow, state, principal, row.event_code)
     e = cmd.reg.entries[row.entry_id]
     cr = ChangeRequest(
         row.id,

@@ -24,8 +24,8 @@ from ..adapters import repository as repo
 from ..adapters.contract_mapping import entrant_for, event_id_for
 from ..domain import Entry, EntryStatus, Evidence, IdNumber, Person, Unit, mask_id_number
 from . import schemas as s
-from .context import Context, may_see, owner_of
 from .rendering import entry_view, pending_fields
+from .state import RegistrationState, may_see, owner_of
 from .unit_of_work import RegistrationUnitOfWork
 
 
@@ -34,7 +34,7 @@ class EventCommand:
     """One command on one locked event: the loaded aggregate, people and units touched."""
 
     uow: RegistrationUnitOfWork
-    ctx: Context
+    state: RegistrationState
     principal: Principal
     config: EventConfig
     loaded: repo.Loaded
@@ -49,19 +49,21 @@ class EventCommand:
     started_from: repo.Snapshot | None = None
 
     @classmethod
-    async def begin(cls, uow: RegistrationUnitOfWork, ctx: Context, principal: Principal, code: str) -> EventCommand:
+    async def begin(
+        cls, uow: RegistrationUnitOfWork, state: RegistrationState, principal: Principal, code: str
+    ) -> EventCommand:
         if not await uow.events.lock(code):
             raise NotFound("unknown_event", f"no event {code!r}")
-        config = await ctx.config(uow, code)
+        config = await state.config(uow, code)
         version = await uow.events.version(code)
-        snap = ctx.snapshots.get(code)
+        snap = state.snapshots.get(code)
         if snap is not None and snap.version == version - 1:
             loaded = snap.loaded(config)  # nothing ran since this process's last commit
         else:
             snap = None
             loaded = await uow.entries.load(config)
         units = await uow.units.rows(code)
-        cmd = cls(uow, ctx, principal, config, loaded, units, uow.clock.now())
+        cmd = cls(uow, state, principal, config, loaded, units, uow.clock.now())
         cmd.version = version
         cmd.started_from = snap
         cmd.person_seq = await uow.people.last_seq(code)
@@ -91,7 +93,7 @@ class EventCommand:
         if missing:
             rows = await self.uow.people.rows(self.code, missing)
             for pid, r in rows.items():
-                self.people[pid] = repo.person_from_row(r, self.ctx.protector)
+                self.people[pid] = repo.person_from_row(r, self.state.protector)
         return {i: self.people[i] for i in ids if i in self.people}
 
     async def person_for(self, p: s.PlayerIn) -> str:
@@ -107,7 +109,7 @@ class EventCommand:
                     raise Conflict(
                         "player_mismatch", "a player with this ID number is registered with other personal details"
                     )
-                self.people[row.id] = repo.person_from_row(row, self.ctx.protector)
+                self.people[row.id] = repo.person_from_row(row, self.state.protector)
                 return row.id
         self.person_seq += 1
         pid = f"{self.code}.p{self.person_seq:05d}"

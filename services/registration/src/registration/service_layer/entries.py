@@ -16,8 +16,8 @@ from ..adapters.contract_mapping import event_id_for
 from ..domain import Application, Entry, EntryStatus, InsuranceConfirmation, RegistrationError
 from . import schemas as s
 from .command import EventCommand
-from .context import owner_of
 from .rendering import pending_evidence_view, status_clause, status_name
+from .state import owner_of
 
 
 def _section_and_stage(config: EventConfig, section_id: str, stage: str | None) -> str:
@@ -86,7 +86,7 @@ async def submit(
         partner_id=owner_of(cmd.principal),
         intends_to_represent=app.intends_to_represent,
         rating=max(p.rating for p in players),
-        insurance_ref_enc=cmd.ctx.protector.encrypt(insurance.document_ref) if insurance.document_ref else None,
+        insurance_ref_enc=cmd.state.protector.encrypt(insurance.document_ref) if insurance.document_ref else None,
     )
     # the domain keeps the confirmation; the reference itself is stored encrypted (meta)
     entry = replace(

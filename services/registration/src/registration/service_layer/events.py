@@ -12,13 +12,13 @@ from gomoku_shared.event_config import EventConfigError
 from .. import presets
 from ..adapters.contract_mapping import event_id_for
 from . import schemas as s
-from .context import Context
 from .rendering import event_view
+from .state import RegistrationState
 from .unit_of_work import RegistrationUnitOfWork
 
 
 async def create_event(
-    uow: RegistrationUnitOfWork, ctx: Context, principal: Principal, body: s.EventIn
+    uow: RegistrationUnitOfWork, state: RegistrationState, principal: Principal, body: s.EventIn
 ) -> dict[str, Any]:
     """EVT-1..6: an event from a preset plus overrides; emits event.configured."""
     try:
@@ -42,7 +42,7 @@ async def create_event(
         created_by=principal.role,
         stage_statuses=statuses,
     )
-    ctx.configs[config.id] = config
+    state.configs[config.id] = config
     uow.emit(
         EventConfigured(
             event_code=config.id, name=config.name, preset_id=body.preset_id, config=config.model_dump(mode="json")

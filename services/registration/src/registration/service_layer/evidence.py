@@ -10,11 +10,12 @@ from gomoku_shared.errors import Conflict, NotFound, Unprocessable
 
 from ..adapters import repository as repo
 from ..adapters.repositories import Repositories
+from ..domain import Entry
 from . import schemas as s
 from .command import EventCommand
-from .context import may_see
 from .rendering import changed_entries_view, evidence_view
 from .stages import rebuild_ready_stages
+from .state import may_see
 
 
 async def rejudge_player(cmd: EventCommand, person_id: str, cause: str) -> None:
@@ -27,17 +28,26 @@ async def rejudge_player(cmd: EventCommand, person_id: str, cause: str) -> None:
         if person_id not in e.person_ids or meta.source != "registration":
             continue
         row = stage_rows.get(meta.stage)
-        people = await cmd.load_people(list(e.person_ids))
-        unit = repo.unit_from_row(cmd.units[e.unit_id]) if e.unit_id else None
-        cmd.reg.rejudge(
-            e.id,
-            people,
-            evidence=await cmd.evidence_of(e.person_ids),
-            unit=unit,
-            intends_to_represent=meta.intends_to_represent,
-            cause=cause,
-            settled=row is not None and row.status == "closed",
+        await _rejudge_entry(
+            cmd, e, meta.intends_to_represent, cause, settled=row is not None and row.status == "closed"
         )
+
+
+async def _rejudge_entry(
+    cmd: EventCommand, entry: Entry, intends_to_represent: bool, cause: str, *, settled: bool
+) -> None:
+    """Judge one entry again on its players' current facts and evidence (REG-18)."""
+    people = await cmd.load_people(list(entry.person_ids))
+    unit = repo.unit_from_row(cmd.units[entry.unit_id]) if entry.unit_id else None
+    cmd.reg.rejudge(
+        entry.id,
+        people,
+        evidence=await cmd.evidence_of(entry.person_ids),
+        unit=unit,
+        intends_to_represent=intends_to_represent,
+        cause=cause,
+        settled=settled,
+    )
 
 
 async def correct_facts(cmd: EventCommand, entry_id: str, body: s.FactsCorrectionIn) -> dict[str, Any]:
@@ -61,16 +71,7 @@ async def correct_facts(cmd: EventCommand, entry_id: str, body: s.FactsCorrectio
     who = f"{cmd.principal.role}:{cmd.principal.partner_id or cmd.principal.key_id}"
     meta.intends_to_represent = body.intends_to_represent
     await cmd.uow.entries.set_intends_to_represent(entry_id, body.intends_to_represent)
-    people = await cmd.load_people(list(e.person_ids))
-    unit = repo.unit_from_row(cmd.units[e.unit_id]) if e.unit_id else None
-    cmd.reg.rejudge(
-        e.id,
-        people,
-        evidence=await cmd.evidence_of(e.person_ids),
-        unit=unit,
-        intends_to_represent=body.intends_to_represent,
-        cause=f"facts corrected by {who}",
-    )
+    await _rejudge_entry(cmd, e, body.intends_to_represent, f"facts corrected by {who}", settled=False)
     changed = await cmd.save()
     for x in changed:
         cmd.emit_entry(x)

@@ -11,7 +11,6 @@ from gomoku_shared.errors import NotFound
 from ..adapters import repository as repo
 from ..adapters.repositories import Repositories
 from ..domain import EntryStatus, is_pending_evidence_decision
-from .context import Context, may_see
 from .readiness import stage_status
 from .rendering import (
     ACCEPTED_PENDING_EVIDENCE,
@@ -23,10 +22,11 @@ from .rendering import (
     render_unit,
     status_name,
 )
+from .state import RegistrationState, may_see
 
 
-async def get_event(repos: Repositories, ctx: Context, code: str) -> dict[str, Any]:
-    config = await ctx.config(repos, code)
+async def get_event(repos: Repositories, state: RegistrationState, code: str) -> dict[str, Any]:
+    config = await state.config(repos, code)
     row = await repos.events.get(code)
     statuses = {st.id: (await stage_status(repos.events, config, st.id))["status"] for st in config.stages}
     return event_view(config, row.preset_id, statuses)
@@ -34,7 +34,7 @@ async def get_event(repos: Repositories, ctx: Context, code: str) -> dict[str, A
 
 async def list_entries(
     repos: Repositories,
-    ctx: Context,
+    state: RegistrationState,
     principal: Principal,
     code: str,
     *,
@@ -42,7 +42,7 @@ async def list_entries(
     section_id: str | None,
     status: str | None,
 ) -> dict[str, Any]:
-    config = await ctx.config(repos, code)
+    config = await state.config(repos, code)
     loaded = await repos.entries.load(config)
     units = await repos.units.rows(code)
     chosen = [
@@ -54,35 +54,37 @@ async def list_entries(
         and (status is None or status_name(e) == status)
     ]
     rows = await repos.people.rows(code, sorted({p for e in chosen for p in e.person_ids}))
-    people = {pid: repo.person_from_row(r, ctx.protector) for pid, r in rows.items()}
+    people = {pid: repo.person_from_row(r, state.protector) for pid, r in rows.items()}
     chosen.sort(key=lambda e: (loaded.meta[e.id].stage, e.section_id, loaded.meta[e.id].seq))
     return {"entries": [entry_view(e, loaded.meta[e.id], people, units, config) for e in chosen]}
 
 
 async def get_entry(
-    repos: Repositories, ctx: Context, principal: Principal, code: str, entry_id: str
+    repos: Repositories, state: RegistrationState, principal: Principal, code: str, entry_id: str
 ) -> dict[str, Any]:
-    config = await ctx.config(repos, code)
+    config = await state.config(repos, code)
     loaded = await repos.entries.load(config)
     e = loaded.reg.entries.get(entry_id)
     if e is None or not may_see(principal, loaded.meta[entry_id].partner_id):
         raise NotFound("unknown_entry", f"no entry {entry_id!r}")
     rows = await repos.people.rows(code, list(e.person_ids))
-    people = {pid: repo.person_from_row(r, ctx.protector) for pid, r in rows.items()}
+    people = {pid: repo.person_from_row(r, state.protector) for pid, r in rows.items()}
     units = await repos.units.rows(code)
     return entry_view(e, loaded.meta[entry_id], people, units, config)
 
 
-async def list_changes(repos: Repositories, ctx: Context, principal: Principal, code: str) -> dict[str, Any]:
-    await ctx.config(repos, code)
+async def list_changes(
+    repos: Repositories, state: RegistrationState, principal: Principal, code: str
+) -> dict[str, Any]:
+    await state.config(repos, code)
     rows = await repos.changes.of_event(code)
     return {"changes": [change_view(x) for x in rows if may_see(principal, x.partner_id)]}
 
 
 async def list_evidence(
-    repos: Repositories, ctx: Context, principal: Principal, code: str, status: str | None
+    repos: Repositories, state: RegistrationState, principal: Principal, code: str, status: str | None
 ) -> dict[str, Any]:
-    await ctx.config(repos, code)
+    await state.config(repos, code)
     rows = await repos.evidence.rows(code)
     return {
         "evidence": [
@@ -93,16 +95,16 @@ async def list_evidence(
     }
 
 
-async def list_units(repos: Repositories, ctx: Context, principal: Principal, code: str) -> dict[str, Any]:
-    config = await ctx.config(repos, code)
+async def list_units(repos: Repositories, state: RegistrationState, principal: Principal, code: str) -> dict[str, Any]:
+    config = await state.config(repos, code)
     loaded = await repos.entries.load(config)
     units = await repos.units.rows(code)
     return {"units": [render_unit(u, loaded.reg) for u in units.values() if may_see(principal, u.partner_id)]}
 
 
-async def stage_view(repos: Repositories, ctx: Context, code: str, stage_id: str) -> dict[str, Any]:
+async def stage_view(repos: Repositories, state: RegistrationState, code: str, stage_id: str) -> dict[str, Any]:
     """A stage's status with per-section counts (REG-18: the accepted still waiting for evidence apart)."""
-    config = await ctx.config(repos, code)
+    config = await state.config(repos, code)
     try:
         st = config.stage(stage_id)
     except KeyError:

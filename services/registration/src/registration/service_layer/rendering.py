@@ -9,7 +9,7 @@ from typing import Any
 from gomoku_shared.event_config import EventConfig
 
 from ..adapters import repository as repo
-from ..domain import REJUDGED, Decision, Entry, EntryStatus, Evidence, Outcome, Person
+from ..domain import REJUDGED, Decision, Entry, EntryStatus, Evidence, Person, Verdict
 
 STATUS_NAMES = {
     EntryStatus.ACCEPTED: "accepted",
@@ -62,7 +62,7 @@ def pending_fields(config: EventConfig, e: Entry) -> dict[str, Any]:
 def status_clause(e: Entry) -> tuple[str, str]:
     if e.status is EntryStatus.REFUSED and e.refused_by is not None:
         return e.refused_by.clause, e.refused_by.reason
-    pend = next((d for d in e.decisions if d.outcome is Outcome.PENDING and d.clause != REJUDGED), None)
+    pend = next((d for d in e.decisions if d.outcome is Verdict.PENDING and d.clause != REJUDGED), None)
     if e.status in (EntryStatus.PENDING_REVIEW, EntryStatus.WAITLISTED) and pend is not None:
         return pend.clause, pend.reason
     if e.status is EntryStatus.WITHDRAWN and e.withdrawal is not None:

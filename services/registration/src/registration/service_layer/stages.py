@@ -35,9 +35,9 @@ from ..domain import (
 )
 from . import schemas as s
 from .command import EventCommand
-from .context import Context
 from .readiness import GENDERS, stage_status
 from .rendering import STATUS_NAMES, pending_evidence_view
+from .state import RegistrationState
 from .unit_of_work import RegistrationUnitOfWork
 
 log = logging.getLogger("registration.stages")
@@ -72,7 +72,7 @@ async def check_in(cmd: EventCommand, stage_id: str, body: s.CheckInIn) -> dict[
             continue
         if d.admitted and body.insurance_refs.get(eid):
             # REG-13 (NT): the policy shown at check-in, kept encrypted like every document reference
-            cmd.loaded.meta[eid].insurance_ref_enc = cmd.ctx.protector.encrypt(body.insurance_refs[eid])
+            cmd.loaded.meta[eid].insurance_ref_enc = cmd.state.protector.encrypt(body.insurance_refs[eid])
             cmd.reg.replace_entry(replace(cmd.reg.entries[eid], insurance=InsuranceConfirmation(True, "[protected]")))
         out.append(
             {
@@ -192,10 +192,12 @@ async def close_stage_cmd(cmd: EventCommand, stage_id: str, body: s.CloseIn) -> 
 # --------------------------------------------------------------------------- qualifiers
 
 
-async def on_qualifiers_selected(uow: RegistrationUnitOfWork, ctx: Context, payload: QualifiersSelected) -> None:
+async def on_qualifiers_selected(
+    uow: RegistrationUnitOfWork, state: RegistrationState, payload: QualifiersSelected
+) -> None:
     """EVT-6: store the list (the highest revision wins) and rebuild the stage once ready."""
     try:
-        cmd = await EventCommand.begin(uow, ctx, Principal("operator", None, "bus"), payload.event_code)
+        cmd = await EventCommand.begin(uow, state, Principal("operator", None, "bus"), payload.event_code)
     except NotFound:
         log.warning("qualifiers.selected for an unknown event %s: ignored", payload.event_code)
         return

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 
 @dataclass
-class Context:
+class RegistrationState:
     protector: DataProtector
     configs: dict[str, EventConfig] = field(default_factory=dict)
     #: per event, the entries as this process last committed them (a cache checked by version)

@@ -20,6 +20,7 @@ from typing import Any
 from sqlalchemy import MetaData
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from . import tracing
 from .clock import Clock, SystemClock
 from .contracts import Envelope, Payload, decode, encode, envelope_for
 from .db import make_engine, make_sessionmaker, ping
@@ -81,7 +82,11 @@ class UnitOfWork:
 
     async def _write_outbox(self) -> None:
         if self._events:
-            await add_to_outbox(self.session, [encode(e) for e in self._events], table=self._outbox)
+            messages = [encode(e) for e in self._events]
+            if tracing.enabled():  # the consumers' spans continue this one (the relay publishes later)
+                for message in messages:
+                    tracing.inject(message.headers)
+            await add_to_outbox(self.session, messages, table=self._outbox)
             self._events.clear()
 
 
@@ -198,11 +203,12 @@ class ServiceRuntime:
                 await handler(uow, env)
                 await uow._write_outbox()
 
-            if await handle_once(self.sessionmaker, self.name, message, effect, table=self.inbox):
-                outcome = "handled"
-                self.relay.wake()
-            else:
-                outcome = "duplicate"
+            with tracing.consumer_span(self.name, env.type, message.message_id, message.headers):
+                if await handle_once(self.sessionmaker, self.name, message, effect, table=self.inbox):
+                    outcome = "handled"
+                    self.relay.wake()
+                else:
+                    outcome = "duplicate"
         finally:
             self.consumed.record(env.type, outcome, time.perf_counter() - started)
             correlation_ctx.reset(token)

@@ -13,7 +13,7 @@ import math
 
 import uvicorn
 
-from . import logs
+from . import logs, tracing
 from .service import builders
 from .settings import ServiceSettings, SettingsError
 
@@ -98,6 +98,7 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"unknown service {args.service!r}; installed: {sorted(found)}")
     settings = ServiceSettings(GOMOKU_SERVICE=args.service)
     logs.configure(settings.log_level, json_lines=settings.log_json)
+    tracing.configure(args.service)  # OTLP export when OTEL_EXPORTER_OTLP_ENDPOINT is set
     try:
         service = found[args.service](settings)
     except SettingsError as exc:

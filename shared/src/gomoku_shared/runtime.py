@@ -109,9 +109,8 @@ class ServiceRuntime:
         self.engine = make_engine(self.database_url)
         self.sessionmaker = make_sessionmaker(self.engine)
         # the service's metadata usually declares them already (its migrations create them)
-        self.outbox = metadata.tables.get("outbox")
-        if self.outbox is None:
-            self.outbox = outbox_table(metadata)
+        known_outbox = metadata.tables.get("outbox")
+        self.outbox = known_outbox if known_outbox is not None else outbox_table(metadata)
         known_inbox = metadata.tables.get("inbox")
         self.inbox = known_inbox if known_inbox is not None else inbox_table(metadata)
         self.relay = OutboxRelay(self.sessionmaker, bus, self.outbox, poll_interval=settings.relay_poll_s)

@@ -133,12 +133,12 @@ class ServiceRuntime:
     def on(self, *event_types: str) -> Callable[[EventHandler], EventHandler]:
         """Register a consumer of integration events (one handler per type)."""
 
-        def register(fn: EventHandler) -> EventHandler:
-            for t in event_types:
-                if t in self._handlers:
-                    raise ValueError(f"{self.name}: a handler for {t} is already registered")
-                self._handlers[t] = fn
-            return fn
+        def register(func: EventHandler) -> EventHandler:
+            for task in event_types:
+                if task in self._handlers:
+                    raise ValueError(f"{self.name}: a handler for {task} is already registered")
+                self._handlers[task] = func
+            return func
 
         return register
 
@@ -231,20 +231,20 @@ class ServiceRuntime:
                 await subscribe_broadcast([REVOKED_EVENT], self.tokens.on_revoked)
             self._tasks.append(asyncio.create_task(self.tokens.keep_loaded(), name=f"{self.name}-token-keys"))
         self._tasks.append(asyncio.create_task(self.relay.run(), name=f"{self.name}-relay"))
-        for fn in self._background:
-            self._tasks.append(asyncio.create_task(fn(), name=f"{self.name}-{fn.__name__}"))
+        for func in self._background:
+            self._tasks.append(asyncio.create_task(func(), name=f"{self.name}-{func.__name__}"))
         self.started = True
 
     async def stop(self) -> None:
-        for t in self._tasks:
-            t.cancel()
-        for t in self._tasks:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await t
+                await task
         self._tasks.clear()
-        for fn in self._stoppers:
+        for func in self._stoppers:
             with contextlib.suppress(Exception):
-                await fn()
+                await func()
         if self.owns_bus:
             with contextlib.suppress(Exception):
                 await self.bus.close()

@@ -39,7 +39,8 @@ def describe(message: Message) -> DeadLetter:
         envelope = {}
     if not isinstance(envelope, dict):
         envelope = {}
-    payload = envelope.get("payload") if isinstance(envelope.get("payload"), dict) else {}
+    raw_payload = envelope.get("payload")
+    payload: dict[str, Any] = raw_payload if isinstance(raw_payload, dict) else {}
     return DeadLetter(
         event_id=message.message_id,
         event_type=str(envelope.get("type") or message.routing_key),

@@ -42,7 +42,8 @@ def _run(work: Awaitable[T]) -> T:
 
 def _emit(as_json: bool, rows: list[Any], text: Callable[[Any], str]) -> None:
     if as_json:
-        click.echo(json.dumps([dataclasses.asdict(r) if dataclasses.is_dataclass(r) else r for r in rows], indent=2))
+        plain = [dataclasses.asdict(r) if dataclasses.is_dataclass(r) and not isinstance(r, type) else r for r in rows]
+        click.echo(json.dumps(plain, indent=2))
     else:
         for row in rows:
             click.echo(text(row))

@@ -17,7 +17,7 @@ from typing import Protocol
 from fastapi import FastAPI
 from prometheus_client import CollectorRegistry
 
-from . import logs
+from . import logs, tracing
 from .clock import Clock
 from .guard import InputGuardMiddleware
 from .messaging.memory import InMemoryEventBus, settle
@@ -130,6 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     settings = ServiceSettings()
     logs.configure(settings.log_level, json_lines=settings.log_json)
+    tracing.configure("gomoku-embedded")  # OTLP export when OTEL_EXPORTER_OTLP_ENDPOINT is set
     suite = EmbeddedSuite(settings)
     uvicorn.run(
         suite.app,

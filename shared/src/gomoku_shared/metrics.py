@@ -50,6 +50,7 @@ class RuntimeCollector(Collector):
 
     async def sample(self) -> None:
         runtime = self.runtime
+        assert runtime.outbox is not None  # the runtime adds the table when the metadata lacks it
         try:
             async with runtime.sessionmaker() as session:
                 self.outbox_pending, self.outbox_oldest_s = await outbox_backlog(

@@ -20,6 +20,7 @@ from typing import Any
 from sqlalchemy import MetaData
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from . import tracing
 from .clock import Clock, SystemClock
 from .contracts import Envelope, Payload, decode, encode, envelope_for
 from .db import make_engine, make_sessionmaker, ping
@@ -81,7 +82,11 @@ class UnitOfWork:
 
     async def _write_outbox(self) -> None:
         if self._events:
-            await add_to_outbox(self.session, [encode(e) for e in self._events], table=self._outbox)
+            messages = [encode(e) for e in self._events]
+            if tracing.enabled():  # the consumers' spans continue this one (the relay publishes later)
+                for message in messages:
+                    tracing.inject(message.headers)
+            await add_to_outbox(self.session, messages, table=self._outbox)
             self._events.clear()
 
 
@@ -197,11 +202,12 @@ class ServiceRuntime:
                 await handler(uow, env)
                 await uow._write_outbox()
 
-            if await handle_once(self.sessionmaker, self.name, message, effect, table=self.inbox):
-                outcome = "handled"
-                self.relay.wake()
-            else:
-                outcome = "duplicate"
+            with tracing.consumer_span(self.name, env.type, message.message_id, message.headers):
+                if await handle_once(self.sessionmaker, self.name, message, effect, table=self.inbox):
+                    outcome = "handled"
+                    self.relay.wake()
+                else:
+                    outcome = "duplicate"
         finally:
             self.consumed.record(env.type, outcome, time.perf_counter() - started)
             correlation_ctx.reset(token)
@@ -236,6 +242,12 @@ class ServiceRuntime:
         self.started = True
 
     async def stop(self) -> None:
+        """Stop in the order that loses nothing: no new deliveries (those in flight finish and
+        commit), then the background tasks, then publish what the outbox still holds (within
+        SHUTDOWN_GRACE_S; what is left stays pending for the next start or another replica)."""
+        if self.owns_bus:
+            with contextlib.suppress(Exception):
+                await self.bus.stop_consuming()
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -245,11 +257,23 @@ class ServiceRuntime:
         for func in self._stoppers:
             with contextlib.suppress(Exception):
                 await func()
-        if self.owns_bus:
+        if self.owns_bus and self.started:
+            await self._flush_outbox(self.settings.shutdown_grace_s)
             with contextlib.suppress(Exception):
                 await self.bus.close()
         await self.engine.dispose()
         self.started = False
+
+    async def _flush_outbox(self, within_s: float) -> None:
+        flushed = 0
+        try:
+            async with asyncio.timeout(within_s):
+                while published := await self.relay.publish_pending():
+                    flushed += published
+        except Exception as exc:  # noqa: BLE001 - the rows stay pending: published on the next start
+            log.warning("%s: outbox not flushed at shutdown (%s); pending events stay stored", self.name, exc)
+        if flushed:
+            log.info("%s: published %d outbox event(s) while stopping", self.name, flushed)
 
     async def db_ready(self) -> bool:
         return await ping(self.engine)

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import argparse
 import gc
+import math
 
 import uvicorn
 
-from . import logs
+from . import logs, tracing
 from .service import builders
 from .settings import ServiceSettings, SettingsError
 
@@ -97,6 +98,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown service {args.service!r}; installed: {sorted(found)}")
     settings = ServiceSettings(GOMOKU_SERVICE=args.service)
     logs.configure(settings.log_level, json_lines=settings.log_json)
+    tracing.configure(args.service)  # OTLP export when OTEL_EXPORTER_OTLP_ENDPOINT is set
     try:
         service = found[args.service](settings)
     except SettingsError as exc:
@@ -111,7 +113,9 @@ def main(argv: list[str] | None = None) -> int:
         access_log=False,
         proxy_headers=False,
         ws=WEBSOCKETS,
-        timeout_graceful_shutdown=10,
+        # on SIGTERM: stop accepting, let requests in flight finish, then the lifespan stops
+        # the runtime (consumers, then the outbox flush)
+        timeout_graceful_shutdown=math.ceil(settings.shutdown_grace_s),
     )
     return 0
 

@@ -43,6 +43,9 @@ class ServiceSettings(BaseSettings):
     #: gameplay: how long a move writer waits to gather more moves into its statement
     move_linger_ms: float = Field(default=0.0, ge=0, le=100, alias="MOVE_LINGER_MS")
     delivery_limit: int = Field(default=5, alias="DELIVERY_LIMIT")
+    #: on SIGTERM: how long requests in flight may take to finish, and then how long the outbox
+    #: may take to flush (set the orchestrator's grace period above twice this)
+    shutdown_grace_s: float = Field(default=10.0, ge=0, le=300, alias="SHUTDOWN_GRACE_S")
     #: how long (service clock) an Idempotency-Key and its stored answer are kept
     idempotency_ttl_s: float = Field(default=86400, ge=60, le=30 * 86400, alias="IDEMPOTENCY_TTL_S")
     #: secret for encrypting personal data at rest (registration)

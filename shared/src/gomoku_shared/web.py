@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 import time
@@ -20,7 +21,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy.exc import DataError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from . import api_docs
+from . import api_docs, tracing
 from .auth import AnyPrincipal, KeyRing, Operator
 from .clock import FakeClock
 from .errors import ServiceError, error_body
@@ -182,6 +183,16 @@ class ObservabilityMiddleware:
                 message["headers"] = headers
             await send(message)
 
+        span_scope = (
+            tracing.server_span(scope.get("method", "GET"), _trace_headers(scope), self.service)
+            if tracing.enabled() and not scope.get(SPAN_SCOPE_KEY)
+            else contextlib.nullcontext()
+        )
+        span = span_scope.__enter__()
+        if span is not None:
+            scope[SPAN_SCOPE_KEY] = span  # a mounted app's middleware does not open a second span
+        elif scope.get(SPAN_SCOPE_KEY) is not None:
+            scope[SPAN_SCOPE_KEY].set_attribute("gomoku.service", self.service)  # the mount that serves it
         try:
             await self.app(scope, receive, _send)
         except Exception as exc:  # noqa: BLE001 - answered here, see the class docstring
@@ -202,6 +213,8 @@ class ObservabilityMiddleware:
             route = route_template(scope)
             self.requests.labels(self.service, method, route, str(status["code"])).inc()
             self.latency.labels(self.service, method, route).observe(time.perf_counter() - start)
+            tracing.finish_server_span(span, method, route, status["code"])
+            span_scope.__exit__(None, None, None)
             correlation_id.reset(token)
 
 
@@ -209,6 +222,18 @@ class ObservabilityMiddleware:
 UNMATCHED_ROUTE = "<unmatched>"
 #: scope key a pure ASGI lane sets to the template of the route it served
 ROUTE_SCOPE_KEY = "gomoku.route"
+
+
+#: scope key set by the middleware that opened the request's span
+SPAN_SCOPE_KEY = "gomoku.span"
+
+
+def _trace_headers(scope) -> dict[str, str]:
+    return {
+        key.decode("latin-1"): value.decode("latin-1")
+        for key, value in scope.get("headers", ())
+        if key in (b"traceparent", b"tracestate")
+    }
 
 
 def route_template(scope) -> str:

@@ -19,7 +19,7 @@ NAME = "pairing"
 
 
 def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Clock | None = None) -> Service:
-    config = PairingSettings.of(settings)
+    config = PairingSettings.from_shared(settings)
     runtime = ServiceRuntime(
         NAME,
         config,

@@ -25,7 +25,7 @@ async def suite(tmp_path):
     settings = ServiceSettings(
         DATA_DIR=str(tmp_path), API_KEYS=KEYS, DATA_KEY="k" * 32, ACCESS_TOKEN_TTL_S=300, CREDENTIAL_GRACE_S=600
     )
-    s = EmbeddedSuite(settings, clock=clock, only=["partners", "registration", "pairing"])
+    s = EmbeddedSuite(settings, clock=clock, only=["partners", "registration", "pairing", "gameplay"])
     await s.start()
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=s.app), base_url="http://embedded") as c:
         yield s, c, clock
@@ -240,3 +240,23 @@ async def test_partner_management_is_for_operators_only(suite):
     assert r.status_code == 409 and r.json()["error"]["code"] == "partner_exists"
     r = await c.post("/partners/v1/partners/nobody/credentials", headers=OP, json={})
     assert r.status_code == 404
+
+
+async def test_the_gameplay_lean_lane_checks_tokens_scopes_and_rates_like_the_routes(suite):
+    """The move lane (gameplay's lean ASGI path) goes through the same shared check."""
+    _, c, _ = suite
+    player = await new_partner(c, "app-one", ["games:play", "results:read"], prefix="/partners")
+    reader = await new_partner(c, "app-two", ["results:read"], prefix="/partners")
+    move = {"player_id": "p1", "point": "h8"}
+    r = await c.post(
+        "/gameplay/v1/games/NO-SUCH-GAME/move", headers=bearer(await token(c, reader, prefix="/partners")), json=move
+    )
+    assert r.status_code == 403 and r.json()["error"]["code"] == "insufficient_scope", r.text
+    assert r.json()["error"]["details"]["required"] == ["games:play"]
+    r = await c.post(
+        "/gameplay/v1/games/NO-SUCH-GAME/move", headers=bearer(await token(c, player, prefix="/partners")), json=move
+    )
+    assert r.status_code == 404, r.text  # past the credential check: there is no such game
+    assert r.headers["ratelimit-policy"] == '"partner";q=600;w=60'
+    r = await c.post("/gameplay/v1/games/NO-SUCH-GAME/move", headers=bearer("eyJx.y.z"), json=move)
+    assert r.status_code == 401 and r.json()["error"]["code"] == "invalid_token"

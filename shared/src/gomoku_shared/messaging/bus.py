@@ -51,6 +51,9 @@ class EventBus(Protocol):
     async def close(self) -> None:
         """Stop consumers (letting in-flight handlers finish) and disconnect."""
 
+    async def stop_consuming(self) -> None:
+        """Stop taking deliveries and let in-flight handlers finish, still able to publish."""
+
     async def publish(self, messages: Sequence[Message]) -> None:
         """Publish and wait for the broker's confirmation of every message."""
 

@@ -130,17 +130,22 @@ class RabbitEventBus:
                 await asyncio.sleep(backoff)
                 backoff = min(self._max_backoff, backoff * 2)
 
-    async def close(self) -> None:
-        """Cancel the consumers, let running handlers finish, then disconnect."""
-        if self._closed:
-            return
-        self._closed = True
+    async def stop_consuming(self) -> None:
+        """Cancel the consumers and let running handlers finish; publishing still works (a
+        stopping service flushes its outbox after this)."""
         for sub in self._subs:
             with contextlib.suppress(Exception):
                 await sub.amqp_queue.cancel(sub.consumer_tag, timeout=5)
         if self._inflight:
             await asyncio.gather(*self._inflight, return_exceptions=True)
         self._subs.clear()
+
+    async def close(self) -> None:
+        """Cancel the consumers, let running handlers finish, then disconnect."""
+        if self._closed:
+            return
+        self._closed = True
+        await self.stop_consuming()
         if self._conn is not None:
             await self._conn.close()
         self._conn = self._pub_channel = self._exchange = None

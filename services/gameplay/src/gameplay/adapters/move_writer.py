@@ -112,9 +112,10 @@ class MoveWrite:
     values: dict[str, Any]
 
     def row(self) -> tuple:
-        v = self.values
+        values = self.values
         return tuple(
-            json.dumps(v[c], separators=(",", ":")) if c in _JSON and v[c] is not None else v[c] for c in _COLUMNS
+            json.dumps(values[c], separators=(",", ":")) if c in _JSON and values[c] is not None else values[c]
+            for c in _COLUMNS
         )
 
 
@@ -180,11 +181,11 @@ class PgMoveWriter:
         rest: list[tuple[MoveWrite, asyncio.Future]] = []
         seen: set[Any] = set()
         for item in self._pending:
-            v = item[0].values
-            gid = v["game_id"]
-            key = (v["idem_principal"], v["idem_key"]) if v["idem_key"] is not None else None
-            if len(batch) < self.max_batch and gid not in seen and (key is None or key not in seen):
-                seen.add(gid)
+            values = item[0].values
+            game_id = values["game_id"]
+            key = (values["idem_principal"], values["idem_key"]) if values["idem_key"] is not None else None
+            if len(batch) < self.max_batch and game_id not in seen and (key is None or key not in seen):
+                seen.add(game_id)
                 if key is not None:
                     seen.add(key)
                 batch.append(item)
@@ -233,24 +234,24 @@ class PgMoveWriter:
         self._answer(batch, applied)
 
     def _answer(self, batch: list[tuple[MoveWrite, asyncio.Future]], applied: set[str]) -> None:
-        for m, fut in batch:
-            ok = m.values["game_id"] in applied
-            self.stale += not ok
-            if not fut.done():
-                fut.set_result(ok)
+        for move, future in batch:
+            written = move.values["game_id"] in applied
+            self.stale += not written
+            if not future.done():
+                future.set_result(written)
 
     async def _write(self, moves: list[MoveWrite]) -> set[str]:
         rows = [m.row() for m in moves]
         columns = [list(col) for col in zip(*rows)]
         pool = await self._get_pool()
-        t0 = time.perf_counter()
+        started = time.perf_counter()
         async with pool.acquire() as conn:
             result = await conn.fetch(_SQL, *columns)
         self.batches += 1
         self.moves += len(moves)
         if self._size is not None:
             self._size.observe(len(moves))
-            self._seconds.observe(time.perf_counter() - t0)
+            self._seconds.observe(time.perf_counter() - started)
         return {r[0] for r in result}
 
     async def close(self) -> None:

@@ -17,11 +17,15 @@ outbox = outbox_table(metadata)
 inbox = inbox_table(metadata)
 
 
-def game_tables(md: MetaData) -> tuple[Table, Table, Table, Table]:
+def game_tables(schema: MetaData) -> tuple[Table, Table, Table, Table]:
     """Declared in a function so that the migration creates exactly these tables."""
+    return _games(schema), _actions(schema), _events(schema), idempotency_table(schema)
+
+
+def _games(schema: MetaData) -> Table:
     games = Table(
         "games",
-        md,
+        schema,
         Column("game_id", String(200), primary_key=True),
         Column("event_code", String(64), nullable=False),
         Column("stage", String(64), nullable=False),
@@ -84,9 +88,13 @@ def game_tables(md: MetaData) -> tuple[Table, Table, Table, Table]:
         sqlite_where=games.c.status != "finished",
     )
     Index("ix_games_no_show_due", games.c.no_show_due_ms)
-    actions = Table(
+    return games
+
+
+def _actions(schema: MetaData) -> Table:
+    return Table(
         "game_actions",
-        md,
+        schema,
         Column("game_id", String(200), primary_key=True),
         Column("idx", Integer, primary_key=True),
         Column("kind", String(16), nullable=False),
@@ -98,9 +106,12 @@ def game_tables(md: MetaData) -> tuple[Table, Table, Table, Table]:
         #: remaining ms per player after the action
         Column("clock", JSON),
     )
+
+
+def _events(schema: MetaData) -> Table:
     events = Table(
         "game_events",
-        md,
+        schema,
         Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True),
         Column("game_id", String(200), nullable=False),
         Column("seq", Integer, nullable=False),
@@ -111,15 +122,15 @@ def game_tables(md: MetaData) -> tuple[Table, Table, Table, Table]:
         UniqueConstraint("game_id", "seq", name="uq_game_events_seq"),
     )
     Index("ix_game_events_round", events.c.round_key, events.c.id)
-    return games, actions, events, idempotency_table(md)
+    return events
 
 
-def decision_table(md: MetaData) -> Table:
+def decision_table(schema: MetaData) -> Table:
     """The arbiter's result of each round pairing (result.decided from pairing): the latest
     ``sequence`` wins; games created after it arrived start closed with it."""
     return Table(
         "arbiter_decisions",
-        md,
+        schema,
         Column("event_code", String(64), primary_key=True),
         Column("stage", String(64), primary_key=True),
         Column("section_id", String(64), primary_key=True),

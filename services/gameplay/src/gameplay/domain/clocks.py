@@ -28,10 +28,10 @@ class ClockState:
 
     def remaining(self, side: str, now_ms: int) -> int:
         """Milliseconds left for ``side`` as of ``now_ms`` (may be negative: flag down)."""
-        r = self.stored(side)
+        left = self.stored(side)
         if side == self.running and self.since_ms is not None:
-            r -= max(0, now_ms - self.since_ms)
-        return r
+            left -= max(0, now_ms - self.since_ms)
+        return left
 
     def readings(self, now_ms: int) -> dict[str, int]:
         return {s: max(0, self.remaining(s, now_ms)) for s in SIDES}
@@ -68,7 +68,7 @@ class ClockState:
     def stop(self, now_ms: int) -> ClockState:
         return replace(self.settle(now_ms), running=None, since_ms=None)
 
-    def add(self, side: str, ms: int, now_ms: int) -> ClockState:
+    def add(self, side: str, added_ms: int, now_ms: int) -> ClockState:
         """Arbiter correction: add (negative: deduct) time."""
         state = self.settle(now_ms)
-        return state._with(side, state.stored(side) + ms)
+        return state._with(side, state.stored(side) + added_ms)

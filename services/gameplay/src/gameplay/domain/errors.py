@@ -34,9 +34,9 @@ class NotPermitted(GameRefusal):
 
 def game_over(result: str | None, reason: str | None, winner: str | None) -> GameConflict:
     """Any action on a finished game (decided by play, the clock, a no-show or an arbiter)."""
-    by = "decided by the arbiter" if reason == "arbiter" else "over"
+    how = "decided by the arbiter" if reason == "arbiter" else "over"
     return GameConflict(
         "game_over",
-        f"the game is {by} ({result}, {reason}): no action can change it",
+        f"the game is {how} ({result}, {reason}): no action can change it",
         {"result": result, "reason": reason, "winner": winner},
     )

@@ -14,18 +14,18 @@ from .live import LiveGame
 PLIES = {"opening": 3, "move": 1, "choose": 1, "pass": 1}
 
 
-def game_record(columns: Mapping[str, Any], live: LiveGame, metas: list[dict[str, Any]], tz: Any) -> dict[str, Any]:
-    """``metas``: the logged actions (kind, player_id, at_ms, think_ms, clock) in order; ``tz``:
+def game_record(columns: Mapping[str, Any], live: LiveGame, metas: list[dict[str, Any]], zone: Any) -> dict[str, Any]:
+    """``metas``: the logged actions (kind, player_id, at_ms, think_ms, clock) in order; ``zone``:
     the time zone the timestamps are written in."""
     plies: list[dict] = []
     for meta in metas:
         count = PLIES.get(meta["kind"], 0)
-        at = datetime.fromtimestamp(meta["at_ms"] / 1000, tz=tz).isoformat()
+        moved_at = datetime.fromtimestamp(meta["at_ms"] / 1000, tz=zone).isoformat()
         for index in range(count):
             plies.append(
                 {
                     "player": meta["player_id"],
-                    "at": at,
+                    "at": moved_at,
                     "think_ms": meta["think_ms"] if index == count - 1 else 0,
                     "clock": meta["clock"],
                 }

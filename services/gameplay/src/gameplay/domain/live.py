@@ -39,13 +39,13 @@ class Rules:
     max_n: int = 10
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Rules:
+    def from_dict(cls, stored: dict[str, Any]) -> Rules:
         return cls(
-            d["track"],
-            bool(d.get("exact_five", False)),
-            d.get("forbidden_policy", "loss"),
-            d.get("fixed_n"),
-            int(d.get("max_n", 10)),
+            stored["track"],
+            bool(stored.get("exact_five", False)),
+            stored.get("forbidden_policy", "loss"),
+            stored.get("fixed_n"),
+            int(stored.get("max_n", 10)),
         )
 
 
@@ -187,30 +187,30 @@ class LiveGame:
             raise IllegalAction("wrong_phase", f"unknown action {kind!r}")
 
     def _end(self, kind: str, role: str | None, data: dict) -> None:
-        g = self.game
-        if g.result is not None:
-            raise IllegalAction("game_over", f"the game is over ({g.result.reason.value})")
+        game = self.game
+        if game.result is not None:
+            raise IllegalAction("game_over", f"the game is over ({game.result.reason.value})")
         if kind == "resign":
-            g.resign(self._colour(role))
+            game.resign(self._colour(role))
         elif kind == "draw_agreed":
-            g.agree_draw()
+            game.agree_draw()
         elif kind == "flag":
-            g.time_forfeit(self._colour(role))
+            game.time_forfeit(self._colour(role))
         elif kind == "both_flags":
-            g.both_flags()
+            game.both_flags()
         elif kind == "no_show":
-            g.no_show(self._colour(role))
+            game.no_show(self._colour(role))
         elif kind == "double_no_show":
             # PLAY-7 with both absent: nobody wins (a double forfeit); the engine has no such end
-            g.result = Result(None, Reason.NO_SHOW, note="both players absent")
+            game.result = Result(None, Reason.NO_SHOW, note="both players absent")
             self.double_forfeit = True
         elif kind == "arbiter":
             res = data.get("result")
             if res == "double_forfeit":  # decided in pairing: both forfeit, nobody wins (0:0)
-                g.result = Result(None, Reason.ARBITER, note=data.get("note"))
+                game.result = Result(None, Reason.ARBITER, note=data.get("note"))
                 self.double_forfeit = True
             else:
-                g.arbiter_decision(None if res == "draw" else Colour(res), data.get("note"))
+                game.arbiter_decision(None if res == "draw" else Colour(res), data.get("note"))
 
     def _colour(self, role: str | None) -> Colour:
         if role not in ROLES:
@@ -220,21 +220,21 @@ class LiveGame:
         return Colour.BLACK if role == "first" else Colour.WHITE
 
     def winner_role(self) -> str | None:
-        r = self.result
-        return None if r is None or r.winner is None else self.role_of_colour(r.winner)
+        result = self.result
+        return None if result is None or result.winner is None else self.role_of_colour(result.winner)
 
     def opening_info(self) -> dict[str, Any] | None:
-        p = self.proto
-        if p is None:
+        proto = self.proto
+        if proto is None:
             return None
-        o = p.opening
+        opening = proto.opening
         return {
-            "code": o.code if o else None,
-            "name": o.name if o else None,
-            "n": p.n,
-            "swapped": p.swapped,
-            "offers": [to_notation(x) for x in p.offers],
-            "chosen": to_notation(p.chosen) if p.chosen else None,
+            "code": opening.code if opening else None,
+            "name": opening.name if opening else None,
+            "n": proto.n,
+            "swapped": proto.swapped,
+            "offers": [to_notation(x) for x in proto.offers],
+            "chosen": to_notation(proto.chosen) if proto.chosen else None,
         }
 
 

@@ -56,34 +56,36 @@ def after_game(kind: str, games: list[FinishedGame], table: RoundPointsTable = R
     if last.double_forfeit:
         return Next(a_points=table.loss, b_points=table.loss)
     if kind == "playoff":
-        po = Playoff(PlayoffConfig(ClockConfig(1), ClockConfig(1)))
-        nxt = None
-        for g in games:
-            nxt = po.record(g.winner)  # type: ignore[arg-type]
-        if po.winner is None:
-            assert nxt is not None
-            return Next(game_no=nxt.number, first_mover=nxt.first_mover, stage=nxt.stage)
+        playoff = Playoff(PlayoffConfig(ClockConfig(1), ClockConfig(1)))
+        following = None
+        for game in games:
+            following = playoff.record(game.winner)  # type: ignore[arg-type]
+        if playoff.winner is None:
+            assert following is not None
+            return Next(game_no=following.number, first_mover=following.first_mover, stage=following.stage)
         return Next(
-            a_points=table.win if po.winner == "a" else table.loss,
-            b_points=table.win if po.winner == "b" else table.loss,
+            a_points=table.win if playoff.winner == "a" else table.loss,
+            b_points=table.win if playoff.winner == "b" else table.loss,
         )
     if kind == "two_game":
-        g1 = PairGame(games[0].winner, "time_forfeit" if games[0].reason == "time_forfeit" else games[0].reason)  # type: ignore[arg-type]
+        first_game = PairGame(games[0].winner, "time_forfeit" if games[0].reason == "time_forfeit" else games[0].reason)  # type: ignore[arg-type]
         if len(games) == 1:
-            if g1.flagged is None and games[0].reason != "no_show":
+            if first_game.flagged is None and games[0].reason != "no_show":
                 return Next(game_no=2, first_mover="b", stage="pair")
             if games[0].reason == "no_show":
                 pts = {games[0].winner: table.win}
                 return Next(a_points=pts.get("a", table.loss), b_points=pts.get("b", table.loss))
-            rr = two_game_round_points(g1, None, table)
+            points = two_game_round_points(first_game, None, table)
         else:
-            g2 = PairGame(games[1].winner, games[1].reason)  # type: ignore[arg-type]
-            rr = two_game_round_points(g1, g2, table)
-        return Next(a_points=rr.a, b_points=rr.b)
-    w = last.winner
-    if w is None:
+            second_game = PairGame(games[1].winner, games[1].reason)  # type: ignore[arg-type]
+            points = two_game_round_points(first_game, second_game, table)
+        return Next(a_points=points.a, b_points=points.b)
+    winner = last.winner
+    if winner is None:
         return Next(a_points=table.draw, b_points=table.draw)
-    return Next(a_points=table.win if w == "a" else table.loss, b_points=table.win if w == "b" else table.loss)
+    return Next(
+        a_points=table.win if winner == "a" else table.loss, b_points=table.win if winner == "b" else table.loss
+    )
 
 
 def reason_name(result: Result) -> str:

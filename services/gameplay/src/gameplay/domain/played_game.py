@@ -443,6 +443,6 @@ class PlayedGame:
 
     # ------------------------------------------------------------------ the record
 
-    def record(self, metas: list[dict[str, Any]], tz: Any) -> dict[str, Any]:
+    def record(self, metas: list[dict[str, Any]], zone: Any) -> dict[str, Any]:
         """The game's record (PLAY-8): moves with timestamps, think time and clocks, opening, result."""
-        return game_record(self.columns, self.live, metas, tz)
+        return game_record(self.columns, self.live, metas, zone)

@@ -79,13 +79,13 @@ _D4 = (
 SYMMETRY_COUNT = len(_D4)
 
 
-def transform_offset(offset: Point, k: int) -> Point:
-    return _D4[k](*offset)
+def transform_offset(offset: Point, symmetry: int) -> Point:
+    return _D4[symmetry](*offset)
 
 
-def transform(point: Point, k: int, centre: Point = CENTRE) -> Point:
-    """Image of ``point`` under symmetry ``k`` (0..7, 0 = identity) about ``centre``."""
-    dx, dy = _D4[k](point[0] - centre[0], point[1] - centre[1])
+def transform(point: Point, symmetry: int, centre: Point = CENTRE) -> Point:
+    """Image of ``point`` under ``symmetry`` (0..7, 0 = identity) about ``centre``."""
+    dx, dy = _D4[symmetry](point[0] - centre[0], point[1] - centre[1])
     return (centre[0] + dx, centre[1] + dy)
 
 
@@ -96,11 +96,11 @@ def shape_key(coloured: Sequence[tuple[int, int, str]]) -> tuple:
     is ignored, so only the relative shape of the stones counts.
     """
     best: tuple | None = None
-    for f in _D4:
-        moved = [(*f(x, y), c) for x, y, c in coloured]
-        mx = min(p[0] for p in moved)
-        my = min(p[1] for p in moved)
-        key = tuple(sorted((x - mx, y - my, c) for x, y, c in moved))
+    for mapping in _D4:
+        moved = [(*mapping(x, y), c) for x, y, c in coloured]
+        left = min(p[0] for p in moved)
+        bottom = min(p[1] for p in moved)
+        key = tuple(sorted((x - left, y - bottom, c) for x, y, c in moved))
         if best is None or key < best:
             best = key
     return best if best is not None else ()

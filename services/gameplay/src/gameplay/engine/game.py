@@ -177,8 +177,8 @@ class Game:
 
     def stone_at(self, point: Point) -> Colour | None:
         x, y = as_point(point)
-        v = self._board[x * BOARD_SIZE + y]
-        return None if v == 0 else (Colour.BLACK if v == 1 else Colour.WHITE)
+        cell = self._board[x * BOARD_SIZE + y]
+        return None if cell == 0 else (Colour.BLACK if cell == 1 else Colour.WHITE)
 
     def forbidden_points(self) -> dict[Point, str]:
         """Points where black may not play now (empty under free rules)."""
@@ -317,14 +317,14 @@ class Game:
         longest = 1
         exact = False
         for dx, dy in _DIRECTIONS:
-            n = 1
+            run = 1
             for sign in (1, -1):
                 x, y = x0 + sign * dx, y0 + sign * dy
                 while 0 <= x < BOARD_SIZE and 0 <= y < BOARD_SIZE and board[x * BOARD_SIZE + y] == value:
-                    n += 1
+                    run += 1
                     x, y = x + sign * dx, y + sign * dy
-            longest = max(longest, n)
-            exact = exact or n == 5
+            longest = max(longest, run)
+            exact = exact or run == 5
         return longest, exact
 
     def _black_kind(self, point: Point, longest: int) -> str:
@@ -336,8 +336,8 @@ class Game:
         x0, y0 = point
         near = 0
         for dx, dy in _DIRECTIONS:
-            for k in (-4, -3, -2, -1, 1, 2, 3, 4):
-                x, y = x0 + k * dx, y0 + k * dy
+            for step in (-4, -3, -2, -1, 1, 2, 3, 4):
+                x, y = x0 + step * dx, y0 + step * dy
                 if 0 <= x < BOARD_SIZE and 0 <= y < BOARD_SIZE and board[x * BOARD_SIZE + y] == 1:
                     near += 1
         if near < 4:

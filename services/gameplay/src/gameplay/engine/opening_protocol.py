@@ -70,13 +70,16 @@ def offer_key(black: Sequence[Point], white: Sequence[Point], offer: Point) -> t
     return shape_key(stones)
 
 
-def check_offers(black: Sequence[Point], white: Sequence[Point], offers: Sequence[object], n: int) -> list[Point]:
+def check_offers(black: Sequence[Point], white: Sequence[Point], offers: Sequence[object], count: int) -> list[Point]:
     """Validate a set of fifth-move offers; returns them as points or raises IllegalAction."""
     if not isinstance(offers, (list, tuple)):
         raise IllegalAction("offer_count", "offers must be a list of points")
-    if len(offers) != n:
+    if len(offers) != count:
         raise IllegalAction(
-            "offer_count", f"black must offer exactly {n} fifth moves, not {len(offers)}", expected=n, got=len(offers)
+            "offer_count",
+            f"black must offer exactly {count} fifth moves, not {len(offers)}",
+            expected=count,
+            got=len(offers),
         )
     points: list[Point] = []
     for raw in offers:
@@ -87,22 +90,22 @@ def check_offers(black: Sequence[Point], white: Sequence[Point], offers: Sequenc
     occupied = set(black) | set(white)
     seen: dict[Point, int] = {}
     keys: dict[tuple, Point] = {}
-    for p in points:
-        if p in occupied:
-            raise IllegalAction("offer_occupied", f"offer {to_notation(p)} is not an empty point", point=p)
-        if p in seen:
-            raise IllegalAction("offer_duplicate", f"{to_notation(p)} is offered twice", point=p)
-        seen[p] = 1
-        key = offer_key(black, white, p)
+    for offer in points:
+        if offer in occupied:
+            raise IllegalAction("offer_occupied", f"offer {to_notation(offer)} is not an empty point", point=offer)
+        if offer in seen:
+            raise IllegalAction("offer_duplicate", f"{to_notation(offer)} is offered twice", point=offer)
+        seen[offer] = 1
+        key = offer_key(black, white, offer)
         if key in keys:
-            q = keys[key]
+            equivalent = keys[key]
             raise IllegalAction(
                 "offers_equivalent",
-                f"offers {to_notation(q)} and {to_notation(p)} give the same position up to rotation, "
+                f"offers {to_notation(equivalent)} and {to_notation(offer)} give the same position up to rotation, "
                 "reflection or translation",
-                points=(q, p),
+                points=(equivalent, offer),
             )
-        keys[key] = p
+        keys[key] = offer
     return points
 
 
@@ -200,28 +203,35 @@ class OpeningProtocol:
         if opening is None:
             raise IllegalAction(
                 "not_an_opening",
-                f"{' '.join(to_notation(p) for p in points)} is not one of the 26 "
+                f"{' '.join(to_notation(stone) for stone in points)} is not one of the 26 "
                 "designated openings (white 2 next to h8, black 3 within two points)",
             )
         self.n = self._resolve_n(n)
-        for p in points:
-            self.game.play(p)
+        for stone in points:
+            self.game.play(stone)
         self.opening = opening
         self._phase = Phase.SWAP
         return opening
 
-    def _resolve_n(self, n: int | None) -> int:
+    def _resolve_n(self, declared: int | None) -> int:
         cfg = self.config
         if cfg.fixed_n is not None:
-            if n is not None and n != cfg.fixed_n:
+            if declared is not None and declared != cfg.fixed_n:
                 raise IllegalAction("n_fixed", f"this section fixes N = {cfg.fixed_n}", fixed_n=cfg.fixed_n)
             return cfg.fixed_n
-        if n is None:
+        if declared is None:
             raise IllegalAction("n_required", "declare N, the number of fifth-move offers, with the opening")
-        if isinstance(n, bool) or not isinstance(n, int) or n < cfg.min_n or (cfg.max_n is not None and n > cfg.max_n):
+        if (
+            isinstance(declared, bool)
+            or not isinstance(declared, int)
+            or declared < cfg.min_n
+            or (cfg.max_n is not None and declared > cfg.max_n)
+        ):
             upper = "" if cfg.max_n is None else f" and at most {cfg.max_n}"
-            raise IllegalAction("n_out_of_range", f"N must be an integer of at least {cfg.min_n}{upper}, not {n!r}")
-        return n
+            raise IllegalAction(
+                "n_out_of_range", f"N must be an integer of at least {cfg.min_n}{upper}, not {declared!r}"
+            )
+        return declared
 
     def choose_colour(self, player: str, colour: Literal["black", "white"] | Colour) -> str:
         """Step 2, the swap after three: ``second`` takes black or white. Returns who holds black."""
@@ -266,16 +276,16 @@ class OpeningProtocol:
         """Step 5: white picks one offer; it is played as black's move 5."""
         self._expect(player, Phase.CHOOSE)
         try:
-            p = as_point(point, "choice")
+            choice = as_point(point, "choice")
         except ValueError as exc:
             raise IllegalAction("not_an_offer", str(exc)) from None
-        if p not in self.offers:
+        if choice not in self.offers:
             raise IllegalAction(
                 "not_an_offer",
-                f"{to_notation(p)} is not one of black's offers ({', '.join(to_notation(o) for o in self.offers)})",
+                f"{to_notation(choice)} is not one of black's offers ({', '.join(to_notation(o) for o in self.offers)})",
             )
-        action = self.game.play(p)
-        self.chosen = p
+        action = self.game.play(choice)
+        self.chosen = choice
         self._phase = Phase.MOVE6
         return action
 

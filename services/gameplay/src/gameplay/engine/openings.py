@@ -27,12 +27,12 @@ class Opening:
 
     def stones(self, symmetry: int = 0) -> tuple[Point, Point, Point]:
         """Black 1, white 2, black 3 of this opening under symmetry ``symmetry`` (0..7)."""
-        w2 = DIRECT_W2 if self.kind == "direct" else INDIRECT_W2
-        cx, cy = CENTRE
+        white_2 = DIRECT_W2 if self.kind == "direct" else INDIRECT_W2
+        centre_x, centre_y = CENTRE
         return (
             CENTRE,
-            transform((cx + w2[0], cy + w2[1]), symmetry),
-            transform((cx + self.b3[0], cy + self.b3[1]), symmetry),
+            transform((centre_x + white_2[0], centre_y + white_2[1]), symmetry),
+            transform((centre_x + self.b3[0], centre_y + self.b3[1]), symmetry),
         )
 
 
@@ -72,10 +72,10 @@ _BY_NAME = {o.name.lower(): o for o in OPENINGS} | {o.name_zh: o for o in OPENIN
 # (kind, b3 offset in table orientation) -> opening; filled with every symmetric image so that
 # the lookup below is a plain dictionary access.
 _LOOKUP: dict[tuple[Point, Point], Opening] = {}
-for _o in OPENINGS:
-    _w2 = DIRECT_W2 if _o.kind == "direct" else INDIRECT_W2
-    for _k in range(SYMMETRY_COUNT):
-        _LOOKUP[(transform_offset(_w2, _k), transform_offset(_o.b3, _k))] = _o
+for _opening in OPENINGS:
+    _white_2 = DIRECT_W2 if _opening.kind == "direct" else INDIRECT_W2
+    for _symmetry in range(SYMMETRY_COUNT):
+        _LOOKUP[(transform_offset(_white_2, _symmetry), transform_offset(_opening.b3, _symmetry))] = _opening
 
 
 def get_opening(key: str) -> Opening:
@@ -91,11 +91,11 @@ def identify_opening(stones: Sequence[Point]) -> Opening | None:
     (black 1 off h8, white 2 not next to it, black 3 more than two points away)."""
     if len(stones) != 3:
         raise ValueError(f"an opening is three stones (black 1, white 2, black 3), got {len(stones)}")
-    b1, w2, b3 = (as_point(s) for s in stones)
-    if b1 != CENTRE or len({b1, w2, b3}) != 3:
+    black_1, white_2, black_3 = (as_point(s) for s in stones)
+    if black_1 != CENTRE or len({black_1, white_2, black_3}) != 3:
         return None
-    cx, cy = CENTRE
-    return _LOOKUP.get(((w2[0] - cx, w2[1] - cy), (b3[0] - cx, b3[1] - cy)))
+    centre_x, centre_y = CENTRE
+    return _LOOKUP.get(((white_2[0] - centre_x, white_2[1] - centre_y), (black_3[0] - centre_x, black_3[1] - centre_y)))
 
 
 def canonical_symmetry(stones: Sequence[Point]) -> int:
@@ -104,7 +104,7 @@ def canonical_symmetry(stones: Sequence[Point]) -> int:
     if opening is None:
         raise ValueError("the stones do not form a designated opening")
     wanted = tuple(as_point(s) for s in stones)
-    for k in range(SYMMETRY_COUNT):
-        if opening.stones(k) == wanted:
-            return k
+    for symmetry in range(SYMMETRY_COUNT):
+        if opening.stones(symmetry) == wanted:
+            return symmetry
     raise AssertionError("unreachable: the lookup table holds every symmetric image")

@@ -79,14 +79,14 @@ class GameRecord:
         if data.get("schema") != SCHEMA:
             raise ValueError(f"not a game record of schema {SCHEMA!r}: {data.get('schema')!r}")
         try:
-            moves = [MoveRecord(**m) for m in data.get("moves", [])]
+            moves = [MoveRecord(**move) for move in data.get("moves", [])]
             opening = OpeningRecord(**data["opening"]) if data.get("opening") else None
             result = ResultRecord(**data["result"]) if data.get("result") else None
         except TypeError as exc:
             raise ValueError(f"malformed game record: {exc}") from None
-        for m in moves:
-            if m.move != PASS:
-                from_notation(m.move)  # validates
+        for move in moves:
+            if move.move != PASS:
+                from_notation(move.move)  # validates
         return cls(
             rules=dict(data["rules"]),
             moves=moves,
@@ -111,39 +111,39 @@ class GameRecord:
         """Gomocup/Piskvork PSQ text. x = column + 1, y = row number (1 = bottom row); the
         time field is the milliseconds spent on the move (0 when unknown). PSQ has no pass."""
         lines = [PSQ_HEADER]
-        for m in self.moves:
-            if m.move == PASS:
-                raise ValueError(f"move {m.ply} is a pass, which PSQ cannot express")
-            x, y = from_notation(m.move)
-            lines.append(f"{x + 1},{y + 1},{m.think_ms or 0}")
+        for move in self.moves:
+            if move.move == PASS:
+                raise ValueError(f"move {move.ply} is a pass, which PSQ cannot express")
+            x, y = from_notation(move.move)
+            lines.append(f"{x + 1},{y + 1},{move.think_ms or 0}")
         return "\n".join(lines) + "\n"
 
     def replay(self, core: ModuleType | None = None) -> Game:
         """Rebuild the game from the moves (as played on the board) to check the record."""
         game = Game(RuleSet(**self.rules), core)
-        for m in self.moves:
-            if m.move == PASS:
+        for move in self.moves:
+            if move.move == PASS:
                 game.pass_()
             else:
-                game.play(from_notation(m.move))
+                game.play(from_notation(move.move))
         return game
 
 
 def parse_psq(text: str) -> list[tuple[tuple[int, int], int]]:
     """Moves of a PSQ text as ``((x, y), time_ms)`` with 0-based points; stops at the first line
     that is not ``x,y,time`` (Piskvork appends a ``-1`` line and engine names)."""
-    lines = [ln.strip() for ln in text.strip().splitlines()]
+    lines = [line.strip() for line in text.strip().splitlines()]
     if not lines or not lines[0].startswith("Piskvorky"):
         raise ValueError("a PSQ text starts with a 'Piskvorky WxH, ...' header")
     out = []
-    for ln in lines[1:]:
-        parts = ln.split(",")
+    for line in lines[1:]:
+        parts = line.split(",")
         if len(parts) != 3 or not all(p.strip().lstrip("-").isdigit() for p in parts):
             break
-        x, y, t = (int(p) for p in parts)
+        x, y, think_ms = (int(p) for p in parts)
         if not (1 <= x <= BOARD_SIZE and 1 <= y <= BOARD_SIZE):
             break
-        out.append(((x - 1, y - 1), t))
+        out.append(((x - 1, y - 1), think_ms))
     return out
 
 
@@ -192,31 +192,6 @@ def record_game(
             )
         )
 
-    opening = None
-    if protocol is not None and protocol.opening is not None:
-        o = protocol.opening
-        opening = OpeningRecord(
-            o.code,
-            o.name,
-            o.name_zh,
-            protocol.n or 0,
-            protocol.swapped,
-            protocol.swap_chooser,
-            protocol.black_player,
-            [to_notation(p) for p in protocol.offers],
-            to_notation(protocol.chosen) if protocol.chosen else None,
-        )
-
-    result = None
-    if game.result is not None:
-        r = game.result
-        winner_player = None
-        if r.winner is not None and protocol is not None:
-            winner_player = protocol.player_of(r.winner)
-        elif r.winner is not None and players:
-            winner_player = players.get(r.winner.value)
-        result = ResultRecord(r.winner.value if r.winner else None, r.reason.value, winner_player, r.foul, r.note)
-
     return GameRecord(
         rules={
             "track": game.rules.track,
@@ -225,11 +200,43 @@ def record_game(
         },
         moves=moves,
         players=dict(players or {}),
-        opening=opening,
-        result=result,
+        opening=_opening_record(protocol),
+        result=_result_record(game, protocol, players),
         clock=dict(clock) if clock else None,
         meta=dict(meta or {}),
     )
+
+
+def _opening_record(protocol: OpeningProtocol | None) -> OpeningRecord | None:
+    if protocol is None or protocol.opening is None:
+        return None
+    played = protocol.opening
+    return OpeningRecord(
+        played.code,
+        played.name,
+        played.name_zh,
+        protocol.n or 0,
+        protocol.swapped,
+        protocol.swap_chooser,
+        protocol.black_player,
+        [to_notation(p) for p in protocol.offers],
+        to_notation(protocol.chosen) if protocol.chosen else None,
+    )
+
+
+def _result_record(
+    game: Game, protocol: OpeningProtocol | None, players: Mapping[str, str] | None
+) -> ResultRecord | None:
+    if game.result is None:
+        return None
+    ending = game.result
+    winner_player = None
+    if ending.winner is not None and protocol is not None:
+        winner_player = protocol.player_of(ending.winner)
+    elif ending.winner is not None and players:
+        winner_player = players.get(ending.winner.value)
+    winner = ending.winner.value if ending.winner else None
+    return ResultRecord(winner, ending.reason.value, winner_player, ending.foul, ending.note)
 
 
 __all__ = [

@@ -64,12 +64,12 @@ def _stones(values: Iterable[object], what: str) -> set[Point]:
 
 
 def _position(black: Iterable[object], white: Iterable[object]) -> tuple[set[Point], set[Point]]:
-    b = _stones(black, "black")
-    w = _stones(white, "white")
-    both = b & w
+    black_stones = _stones(black, "black")
+    white_stones = _stones(white, "white")
+    both = black_stones & white_stones
     if both:
         raise ValueError(f"points hold both a black and a white stone: {sorted(both)}")
-    return b, w
+    return black_stones, white_stones
 
 
 # -- geometry ---------------------------------------------------------------------------------
@@ -79,9 +79,9 @@ def _on_board(x: int, y: int) -> bool:
     return 0 <= x < BOARD_SIZE and 0 <= y < BOARD_SIZE
 
 
-def _segment(stones: set[Point], point: Point, d: Point) -> list[Point]:
+def _segment(stones: set[Point], point: Point, direction: Point) -> list[Point]:
     """The unbroken run of ``stones`` along ``d`` that contains ``point`` (point counted)."""
-    dx, dy = d
+    dx, dy = direction
     run = [point]
     x, y = point[0] - dx, point[1] - dy
     while _on_board(x, y) and (x, y) in stones:
@@ -94,89 +94,92 @@ def _segment(stones: set[Point], point: Point, d: Point) -> list[Point]:
     return run
 
 
-def _empty(black: set[Point], white: set[Point], p: Point) -> bool:
-    return _on_board(*p) and p not in black and p not in white
+def _empty(black: set[Point], white: set[Point], point: Point) -> bool:
+    return _on_board(*point) and point not in black and point not in white
 
 
-def _line_points(p: Point, d: Point, reach: int) -> list[Point]:
+def _line_points(origin: Point, direction: Point, reach: int) -> list[Point]:
     """On-board points of the line through ``p`` along ``d`` within ``reach`` of it, p excluded."""
     out = []
-    for k in range(-reach, reach + 1):
-        q = (p[0] + k * d[0], p[1] + k * d[1])
-        if k != 0 and _on_board(*q):
-            out.append(q)
+    for step in range(-reach, reach + 1):
+        candidate = (origin[0] + step * direction[0], origin[1] + step * direction[1])
+        if step != 0 and _on_board(*candidate):
+            out.append(candidate)
     return out
 
 
-def _with(stones: set[Point], p: Point, fn, *args):
+def _with(stones: set[Point], point: Point, action, *args):
     """Run ``fn`` with ``p`` temporarily added to ``stones`` (restored afterwards)."""
-    stones.add(p)
+    stones.add(point)
     try:
-        return fn(*args)
+        return action(*args)
     finally:
-        stones.discard(p)
+        stones.discard(point)
 
 
 # -- shapes -----------------------------------------------------------------------------------
 
 
-def _fours(black: set[Point], white: set[Point], p: Point, d: Point) -> int:
+def _fours(black: set[Point], white: set[Point], placed: Point, direction: Point) -> int:
     """Number of distinct fours through ``p`` (already placed) on the line along ``d``."""
     four_sets = set()
-    for q in _line_points(p, d, 4):
-        if not _empty(black, white, q):
+    for candidate in _line_points(placed, direction, 4):
+        if not _empty(black, white, candidate):
             continue
-        run = _with(black, q, _segment, black, q, d)
-        if len(run) == 5 and p in run:
-            four_sets.add(frozenset(run) - {q})
+        run = _with(black, candidate, _segment, black, candidate, direction)
+        if len(run) == 5 and placed in run:
+            four_sets.add(frozenset(run) - {candidate})
     return len(four_sets)
 
 
-def _is_straight_four(black: set[Point], white: set[Point], run: list[Point], d: Point) -> bool:
+def _is_straight_four(black: set[Point], white: set[Point], run: list[Point], direction: Point) -> bool:
     if len(run) != 4:
         return False
-    ends = ((run[0][0] - d[0], run[0][1] - d[1]), (run[-1][0] + d[0], run[-1][1] + d[1]))
+    ends = (
+        (run[0][0] - direction[0], run[0][1] - direction[1]),
+        (run[-1][0] + direction[0], run[-1][1] + direction[1]),
+    )
     for end in ends:
         if not _empty(black, white, end):
             return False
-        if len(_with(black, end, _segment, black, end, d)) != 5:
+        if len(_with(black, end, _segment, black, end, direction)) != 5:
             return False
     return True
 
 
-def _is_three(black: set[Point], white: set[Point], p: Point, d: Point) -> bool:
+def _is_three(black: set[Point], white: set[Point], placed: Point, direction: Point) -> bool:
     """True when one more black stone on this line makes a straight four through ``p``,
     that stone makes no five and is not itself forbidden (``p`` already placed)."""
-    for e in _line_points(p, d, 4):
-        if not _empty(black, white, e):
+    for extra in _line_points(placed, direction, 4):
+        if not _empty(black, white, extra):
             continue
-        black.add(e)
+        black.add(extra)
         try:
-            run = _segment(black, e, d)
-            straight = p in run and _is_straight_four(black, white, run, d)
+            run = _segment(black, extra, direction)
+            straight = placed in run and _is_straight_four(black, white, run, direction)
         finally:
-            black.discard(e)
-        if straight and _classify(black, white, e) == NONE:
+            black.discard(extra)
+        if straight and _classify(black, white, extra) == NONE:
             return True
     return False
 
 
-def _classify(black: set[Point], white: set[Point], p: Point) -> str:
+def _classify(black: set[Point], white: set[Point], point: Point) -> str:
     """Kind of a black stone on the empty point ``p``; ``black`` is restored on return."""
-    black.add(p)
+    black.add(point)
     try:
-        lengths = [len(_segment(black, p, d)) for d in DIRECTIONS]
+        lengths = [len(_segment(black, point, d)) for d in DIRECTIONS]
         if 5 in lengths:
             return FIVE
         if max(lengths) >= 6:
             return OVERLINE
-        if sum(_fours(black, white, p, d) for d in DIRECTIONS) >= 2:
+        if sum(_fours(black, white, point, d) for d in DIRECTIONS) >= 2:
             return DOUBLE_FOUR
-        if sum(1 for d in DIRECTIONS if _is_three(black, white, p, d)) >= 2:
+        if sum(1 for d in DIRECTIONS if _is_three(black, white, point, d)) >= 2:
             return DOUBLE_THREE
         return NONE
     finally:
-        black.discard(p)
+        black.discard(point)
 
 
 # -- protocol ---------------------------------------------------------------------------------
@@ -185,31 +188,31 @@ def _classify(black: set[Point], white: set[Point], p: Point) -> str:
 def classify(black: Iterable[Point], white: Iterable[Point], point: Point) -> str:
     """What a black stone on the empty ``point`` would be: five, overline, double_four,
     double_three or none (PLAY-3)."""
-    b, w = _position(black, white)
-    p = _point(point, "point")
-    if p in b or p in w:
-        raise ValueError(f"point {p} is not empty")
-    return _classify(b, w, p)
+    black_stones, white_stones = _position(black, white)
+    spot = _point(point, "point")
+    if spot in black_stones or spot in white_stones:
+        raise ValueError(f"point {spot} is not empty")
+    return _classify(black_stones, white_stones, spot)
 
 
 def forbidden_points(black: Iterable[Point], white: Iterable[Point]) -> dict[Point, str]:
     """Every empty point where a black stone would be forbidden, with the kind of foul."""
-    b, w = _position(black, white)
+    black_stones, white_stones = _position(black, white)
     out: dict[Point, str] = {}
     for x in range(BOARD_SIZE):
         for y in range(BOARD_SIZE):
-            p = (x, y)
-            if p in b or p in w:
+            spot = (x, y)
+            if spot in black_stones or spot in white_stones:
                 continue
-            kind = _classify(b, w, p)
+            kind = _classify(black_stones, white_stones, spot)
             if kind in FORBIDDEN_KINDS:
-                out[p] = kind
+                out[spot] = kind
     return out
 
 
 def line_length(stones: Iterable[Point], point: Point) -> int:
     """Longest unbroken run of ``stones`` through ``point`` in any direction, point counted."""
-    s = _stones(stones, "stones")
-    p = _point(point, "point")
-    s.add(p)
-    return max(len(_segment(s, p, d)) for d in DIRECTIONS)
+    run_stones = _stones(stones, "stones")
+    spot = _point(point, "point")
+    run_stones.add(spot)
+    return max(len(_segment(run_stones, spot, d)) for d in DIRECTIONS)

@@ -72,10 +72,10 @@ def two_game_round_points(
     if game2 is None:
         raise ValueError("game 2 is needed unless game 1 was lost on time")
     balance = {A: 0, B: 0}  # wins minus losses
-    for g in (game1, game2):
-        if g.winner is not None:
-            balance[g.winner] += 1
-            balance[_other(g.winner)] -= 1
+    for game in (game1, game2):
+        if game.winner is not None:
+            balance[game.winner] += 1
+            balance[_other(game.winner)] -= 1
 
     def points(player: RoundPlayer) -> int:
         return table.win if balance[player] > 0 else table.draw if balance[player] == 0 else table.loss
@@ -136,12 +136,12 @@ class Playoff:
     def winner(self) -> RoundPlayer | None:
         if len(self.results) >= 2:
             wins = {A: 0, B: 0}
-            for w in self.results[:2]:
-                if w is not None:
-                    wins[w] += 1
+            for winner in self.results[:2]:
+                if winner is not None:
+                    wins[winner] += 1
             if wins[A] != wins[B]:
                 return A if wins[A] > wins[B] else B
-        for w in self.results[2:]:
-            if w is not None:
-                return w
+        for winner in self.results[2:]:
+            if winner is not None:
+                return winner
         return None

@@ -3,6 +3,7 @@ judges moves, openings, forbidden points and time (PLAY-1..PLAY-7); records (PLA
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -198,93 +199,145 @@ def create_api(
         error = as_service_error(refusal)
         return JSONResponse(error_body(error.code, error.message, error.details), status_code=error.status)
 
-    r = APIRouter(prefix="/v1", tags=["games"])
+    app.include_router(_read_routes(games))
+    app.include_router(_action_routes(games))
+    app.include_router(_record_routes(games))
+    app.include_router(_staff_routes(games))
+    stream.install(app, games)
+    if fast_lane:
+        # innermost user middleware: inside the correlation id / metrics layer
+        app.user_middleware.append(
+            Middleware(PlayerActionLane, games=games, keyring=keyring, routes=ACTIONS, strip=_strip, keyed=keyed_action)
+        )
+    return app
 
-    @r.get("/games", response_model=GameList, summary="List games (sorted by game_id)")
+
+async def _act(
+    games: GameService, game_id: str, principal: Any, name: str, body: PlayerBody, key: str | None
+) -> JSONResponse:
+    kind, data = ACTIONS[name][1](body)
+    keyed = keyed_action(principal, game_id, name, body, key)
+    return _out(await games.act(game_id, principal, body.player_id, kind, data, keyed))
+
+
+def _read_routes(games: GameService) -> APIRouter:
+    """Lists and the view of one game."""
+    router = APIRouter(prefix="/v1", tags=["games"])
+
+    @router.get("/games", response_model=GameList, summary="List games (sorted by game_id)")
     async def list_games(
-        _p: Reader,
+        _principal: Reader,
         event_code: str | None = Query(None, max_length=64),
         section_id: str | None = Query(None, max_length=64),
         round: int | None = Query(None, ge=0, le=ROUND_MAX),
         status: Literal["active", "finished", "all"] = "all",
     ) -> JSONResponse:
         return JSONResponse(
-            {"games": [_strip(g) for g in await games.list_games(event_code, section_id, round, status)]}
+            {"games": [_strip(game) for game in await games.list_games(event_code, section_id, round, status)]}
         )
 
-    @r.get(
+    @router.get(
         "/games/{game_id}",
         summary="One game as of now: board, turn, legal actions, forbidden points, clocks",
         **documented(GameView),
     )
-    async def get_game(game_id: PathId, _p: Reader) -> JSONResponse:
+    async def get_game(game_id: PathId, _principal: Reader) -> JSONResponse:
         return JSONResponse(await games.view(game_id))
 
-    async def act(game_id: str, p, name: str, body: PlayerBody, key: str | None) -> JSONResponse:
-        kind, data = ACTIONS[name][1](body)
-        return _out(await games.act(game_id, p, body.player_id, kind, data, keyed_action(p, game_id, name, body, key)))
+    return router
 
-    @r.post(
+
+def _action_routes(games: GameService) -> APIRouter:
+    """The player actions (the lean lane serves the same requests, fast_actions.py)."""
+    router = APIRouter(prefix="/v1", tags=["games"])
+
+    def act(game_id: str, principal: Any, name: str, body: PlayerBody, key: str | None) -> Awaitable[JSONResponse]:
+        return _act(games, game_id, principal, name, body, key)
+
+    @router.post(
         "/games/{game_id}/join", response_model=GameSummary, summary="Presence: both joined starts the clock (PLAY-7)"
     )
-    async def join(game_id: PathId, body: PlayerBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
-        return await act(game_id, p, "join", body, key)
+    async def join(
+        game_id: PathId, body: PlayerBody, principal: AnyPrincipal, key: str | None = IdemKey
+    ) -> JSONResponse:
+        return await act(game_id, principal, "join", body, key)
 
-    @r.post(
+    @router.post(
         "/games/{game_id}/opening",
         response_model=GameSummary,
         summary="Professional rules: moves 1-3 and N (PLAY-2 step 1)",
     )
-    async def opening(game_id: PathId, body: OpeningBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
-        return await act(game_id, p, "opening", body, key)
+    async def opening(
+        game_id: PathId, body: OpeningBody, principal: AnyPrincipal, key: str | None = IdemKey
+    ) -> JSONResponse:
+        return await act(game_id, principal, "opening", body, key)
 
-    @r.post(
+    @router.post(
         "/games/{game_id}/swap",
         response_model=GameSummary,
         summary="Swap after three: the other player takes black (true) or stays white (PLAY-2 step 2)",
     )
-    async def swap(game_id: PathId, body: SwapBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
-        return await act(game_id, p, "swap", body, key)
+    async def swap(game_id: PathId, body: SwapBody, principal: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
+        return await act(game_id, principal, "swap", body, key)
 
-    @r.post(
+    @router.post(
         "/games/{game_id}/move",
         response_model=GameSummary,
         summary="Place a stone (moves 4, 6 and on; every move under free rules)",
     )
-    async def move(game_id: PathId, body: MoveBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
-        return await act(game_id, p, "move", body, key)
+    async def move(game_id: PathId, body: MoveBody, principal: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
+        return await act(game_id, principal, "move", body, key)
 
-    @r.post("/games/{game_id}/offers", response_model=GameSummary, summary="Black offers N fifth moves (PLAY-2 step 4)")
-    async def offers(game_id: PathId, body: OffersBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
-        return await act(game_id, p, "offers", body, key)
+    @router.post(
+        "/games/{game_id}/offers", response_model=GameSummary, summary="Black offers N fifth moves (PLAY-2 step 4)"
+    )
+    async def offers(
+        game_id: PathId, body: OffersBody, principal: AnyPrincipal, key: str | None = IdemKey
+    ) -> JSONResponse:
+        return await act(game_id, principal, "offers", body, key)
 
-    @r.post(
+    @router.post(
         "/games/{game_id}/choose",
         response_model=GameSummary,
         summary="White chooses one offer as move 5 (PLAY-2 step 5)",
     )
-    async def choose(game_id: PathId, body: MoveBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
-        return await act(game_id, p, "choose", body, key)
+    async def choose(
+        game_id: PathId, body: MoveBody, principal: AnyPrincipal, key: str | None = IdemKey
+    ) -> JSONResponse:
+        return await act(game_id, principal, "choose", body, key)
 
-    @r.post("/games/{game_id}/pass", response_model=GameSummary, summary="Pass (two in succession: a draw, PLAY-4)")
-    async def pass_(game_id: PathId, body: PlayerBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
-        return await act(game_id, p, "pass", body, key)
+    @router.post(
+        "/games/{game_id}/pass", response_model=GameSummary, summary="Pass (two in succession: a draw, PLAY-4)"
+    )
+    async def pass_(
+        game_id: PathId, body: PlayerBody, principal: AnyPrincipal, key: str | None = IdemKey
+    ) -> JSONResponse:
+        return await act(game_id, principal, "pass", body, key)
 
-    @r.post("/games/{game_id}/resign", response_model=GameSummary, summary="Resign")
-    async def resign(game_id: PathId, body: PlayerBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
-        return await act(game_id, p, "resign", body, key)
+    @router.post("/games/{game_id}/resign", response_model=GameSummary, summary="Resign")
+    async def resign(
+        game_id: PathId, body: PlayerBody, principal: AnyPrincipal, key: str | None = IdemKey
+    ) -> JSONResponse:
+        return await act(game_id, principal, "resign", body, key)
 
-    @r.post("/games/{game_id}/draw", response_model=GameSummary, summary="Offer, accept or decline a draw")
-    async def draw(game_id: PathId, body: DrawBody, p: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
-        return await act(game_id, p, "draw", body, key)
+    @router.post("/games/{game_id}/draw", response_model=GameSummary, summary="Offer, accept or decline a draw")
+    async def draw(game_id: PathId, body: DrawBody, principal: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
+        return await act(game_id, principal, "draw", body, key)
 
-    @r.get(
+    return router
+
+
+def _record_routes(games: GameService) -> APIRouter:
+    """Game records (PLAY-8) and the games of a round."""
+    router = APIRouter(prefix="/v1", tags=["games"])
+
+    @router.get(
         "/games/{game_id}/record",
         summary="Game record (PLAY-8): json, notation or psq",
         response_model=None,
         responses={200: {"model": GameRecordView, **text_too("text/plain")[200]}},
     )
-    async def record(game_id: PathId, _p: Reader, format: Literal["json", "notation", "psq"] = "json"):
+    async def record(game_id: PathId, _principal: Reader, format: Literal["json", "notation", "psq"] = "json"):
         rec = await games.export(game_id)
         if format == "json":
             return JSONResponse(rec)
@@ -298,12 +351,19 @@ def create_api(
         except ValueError as exc:
             raise Unprocessable("psq_unsupported", str(exc)) from None
 
-    @r.get("/rounds/{event_code}/{section_id}/{round}/games", response_model=GameList, summary="The games of one round")
-    async def round_games(event_code: PathId, section_id: PathId, round: RoundNo, _p: Reader) -> JSONResponse:
+    @router.get(
+        "/rounds/{event_code}/{section_id}/{round}/games", response_model=GameList, summary="The games of one round"
+    )
+    async def round_games(event_code: PathId, section_id: PathId, round: RoundNo, _principal: Reader) -> JSONResponse:
         return JSONResponse(
-            {"games": [_strip(g) for g in await games.list_games(event_code, section_id, round, "all")]}
+            {"games": [_strip(game) for game in await games.list_games(event_code, section_id, round, "all")]}
         )
 
+    return router
+
+
+def _staff_routes(games: GameService) -> APIRouter:
+    """The arbiter's and the operator's actions."""
     staff = APIRouter(prefix="/v1", tags=["arbiter"])
 
     StaffDep = Depends(require("arbiter", "operator"))
@@ -313,7 +373,7 @@ def create_api(
         response_model=GameSummary,
         summary="Arbiter decision with a recorded reason (PLAY-4)",
     )
-    async def adjudicate_(game_id: PathId, body: AdjudicateBody, _p=StaffDep) -> JSONResponse:
+    async def adjudicate_(game_id: PathId, body: AdjudicateBody, _principal=StaffDep) -> JSONResponse:
         return _out(await games.staff(game_id, "adjudicate", {"result": body.result, "reason": body.reason}))
 
     @staff.post(
@@ -321,7 +381,7 @@ def create_api(
         response_model=GameSummary,
         summary="Arbiter: add (or deduct) time on a player's clock",
     )
-    async def add_time(game_id: PathId, body: AddTimeBody, _p=StaffDep) -> JSONResponse:
+    async def add_time(game_id: PathId, body: AddTimeBody, _principal=StaffDep) -> JSONResponse:
         if body.seconds == 0:
             raise Unprocessable("bad_amount", "add a non-zero number of seconds")
         return _out(await games.staff(game_id, "add_time", {"player_id": body.player_id, "seconds": body.seconds}))
@@ -332,21 +392,13 @@ def create_api(
         summary="Run the flag-fall / no-show check now (PLAY-5, PLAY-7)",
         response_model=SweepCounts,
     )
-    async def sweep(_p: Operator) -> dict:
+    async def sweep(_principal: Operator) -> dict:
         total = {"flags": 0, "no_shows": 0, "double_forfeits": 0}
         while True:
             counts = await games.sweep()
-            for k, v in counts.items():
-                total[k] += v
+            for counter, count in counts.items():
+                total[counter] += count
             if not sum(counts.values()):
                 return total
 
-    app.include_router(r)
-    app.include_router(staff)
-    stream.install(app, games)
-    if fast_lane:
-        # innermost user middleware: inside the correlation id / metrics layer
-        app.user_middleware.append(
-            Middleware(PlayerActionLane, games=games, keyring=keyring, routes=ACTIONS, strip=_strip, keyed=keyed_action)
-        )
-    return app
+    return staff

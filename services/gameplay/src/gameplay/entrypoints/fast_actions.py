@@ -20,6 +20,7 @@ from gomoku_shared.auth import ACTING_ROLES, KeyRing, presented_credential
 from gomoku_shared.errors import ServiceError, error_body
 from gomoku_shared.idempotency import HEADER, KEY_MAX, REPLAYED_HEADER, route_path
 from gomoku_shared.scopes import required_scope
+from gomoku_shared.web import ROUTE_SCOPE_KEY
 
 from ..domain.errors import GameRefusal
 from ..service_layer.refusals import as_service_error
@@ -51,11 +52,12 @@ class PlayerActionLane:
         route = self.routes.get(action)
         if route is None or not game_id or "/" in game_id:
             return await self.app(scope, receive, send)
+        scope[ROUTE_SCOPE_KEY] = f"{PREFIX}{{game_id}}/{action}"  # the metrics' and traces' route label
         key = presented_credential(scope["headers"])
         idem = None
-        for k, v in scope["headers"]:
-            if k == b"idempotency-key":
-                idem = v.decode("latin-1")
+        for name, value in scope["headers"]:
+            if name == b"idempotency-key":
+                idem = value.decode("latin-1")
         extra: dict[str, str] = {}
         try:
             status, body, replayed = await self._handle(route, action, game_id, key, idem, receive, extra)

@@ -78,10 +78,16 @@ POLL_S = 0.2
 CLOCK_EVERY_S = 1.0
 
 
-def _wire(e: dict[str, Any]) -> dict[str, Any]:
-    out = {"game_id": e["game_id"], "seq": e["seq"], "kind": e["kind"], "data": e["data"], "at_ms": e["at_ms"]}
-    if "id" in e:
-        out["id"] = e["id"]
+def _wire(event: dict[str, Any]) -> dict[str, Any]:
+    out = {
+        "game_id": event["game_id"],
+        "seq": event["seq"],
+        "kind": event["kind"],
+        "data": event["data"],
+        "at_ms": event["at_ms"],
+    }
+    if "id" in event:
+        out["id"] = event["id"]
     return out
 
 
@@ -104,6 +110,13 @@ def _sequence(text: str) -> int:
 
 
 def install(app: FastAPI, games: GameService) -> None:
+    _install_events(app, games)
+    _install_websockets(app, games)
+
+
+def _install_events(app: FastAPI, games: GameService) -> None:
+    """Server-Sent Events of one game."""
+
     @app.get(
         "/v1/games/{game_id}/events",
         tags=["stream"],
@@ -120,7 +133,7 @@ def install(app: FastAPI, games: GameService) -> None:
     async def sse(
         game_id: PathId,
         request: Request,
-        _p: Reader,
+        _principal: Reader,
         since: SinceSeq = 0,
         follow: bool = Query(True, description="keep the stream open until the game ends"),
         last_event_id: str | None = Header(
@@ -140,10 +153,10 @@ def install(app: FastAPI, games: GameService) -> None:
             next_clock = time.monotonic() + CLOCK_EVERY_S
             while True:
                 finished = False
-                for e in await games.events_since(game_id, seq):
-                    seq = e["seq"]
-                    finished = finished or e["kind"] == "finished"
-                    yield f"id: {seq}\nevent: {e['kind']}\ndata: {json.dumps(_wire(e))}\n\n"
+                for event in await games.events_since(game_id, seq):
+                    seq = event["seq"]
+                    finished = finished or event["kind"] == "finished"
+                    yield f"id: {seq}\nevent: {event['kind']}\ndata: {json.dumps(_wire(event))}\n\n"
                 if finished or not follow or await request.is_disconnected():
                     return
                 if time.monotonic() >= next_clock:
@@ -155,82 +168,86 @@ def install(app: FastAPI, games: GameService) -> None:
             body(), media_type="text/event-stream", headers={"cache-control": "no-cache", "x-accel-buffering": "no"}
         )
 
-    def _authorised(ws: WebSocket) -> bool:
-        key = ws.headers.get("x-api-key") or ws.query_params.get("api_key")
+
+def _install_websockets(app: FastAPI, games: GameService) -> None:
+    """WebSockets of one game and of one round."""
+
+    def _authorised(socket: WebSocket) -> bool:
+        key = socket.headers.get("x-api-key") or socket.query_params.get("api_key")
         return bool(key) and app.state.keyring.lookup(key) is not None
 
-    async def _refuse(ws: WebSocket, status: int, code: str, message: str) -> None:
+    async def _refuse(socket: WebSocket, status: int, code: str, message: str) -> None:
         """Refuse the handshake with the common error body as the HTTP answer (where the server
         supports denial responses), otherwise close with 4000 + status (4401, 4404)."""
-        if "websocket.http.response" in ws.scope.get("extensions", {}):
-            await ws.send_denial_response(JSONResponse(error_body(code, message), status_code=status))
+        if "websocket.http.response" in socket.scope.get("extensions", {}):
+            await socket.send_denial_response(JSONResponse(error_body(code, message), status_code=status))
         else:
-            await ws.close(code=4000 + status, reason=code)
+            await socket.close(code=4000 + status, reason=code)
 
     @app.websocket("/v1/games/{game_id}/ws")
-    async def game_ws(ws: WebSocket, game_id: PathId, since: SinceSeq = 0):
-        if not _authorised(ws):
-            return await _refuse(ws, 401, "invalid_api_key", "send a valid API key (X-API-Key header or api_key)")
+    async def game_ws(socket: WebSocket, game_id: PathId, since: SinceSeq = 0):
+        if not _authorised(socket):
+            return await _refuse(socket, 401, "invalid_api_key", "send a valid API key (X-API-Key header or api_key)")
         if not await games.game_exists(game_id):
-            return await _refuse(ws, 404, "game_not_found", f"no game {game_id!r}")
-        await ws.accept()
+            return await _refuse(socket, 404, "game_not_found", f"no game {game_id!r}")
+        await socket.accept()
 
         async def push() -> None:
             seq = since
             next_clock = time.monotonic() + CLOCK_EVERY_S
             while True:
-                for e in await games.events_since(game_id, seq):
-                    seq = e["seq"]
-                    await ws.send_json(_wire(e))
-                    if e["kind"] == "finished":
-                        await ws.close()
+                for event in await games.events_since(game_id, seq):
+                    seq = event["seq"]
+                    await socket.send_json(_wire(event))
+                    if event["kind"] == "finished":
+                        await socket.close()
                         return
                 if time.monotonic() >= next_clock:
                     next_clock = time.monotonic() + CLOCK_EVERY_S
-                    await ws.send_json(await _clock_message(games, game_id))
+                    await socket.send_json(await _clock_message(games, game_id))
                 await asyncio.sleep(POLL_S)
 
-        await _until_done_or_gone(ws, push())
+        await _until_done_or_gone(socket, push())
 
     @app.websocket("/v1/rounds/{event_code}/{section_id}/{round}/ws")
     async def round_ws(
-        ws: WebSocket,
+        socket: WebSocket,
         event_code: PathId,
         section_id: PathId,
         round: RoundNo,
         since: Annotated[int, Query(ge=0, le=2**63 - 1)] = 0,
     ):
-        if not _authorised(ws):
-            return await _refuse(ws, 401, "invalid_api_key", "send a valid API key (X-API-Key header or api_key)")
-        await ws.accept()
+        if not _authorised(socket):
+            return await _refuse(socket, 401, "invalid_api_key", "send a valid API key (X-API-Key header or api_key)")
+        await socket.accept()
         key = round_key(event_code, section_id, round)
 
         async def push() -> None:
             last = since
             while True:
-                for e in await games.round_events_since(key, last):
-                    last = e["id"]
-                    await ws.send_json(_wire(e))
+                for event in await games.round_events_since(key, last):
+                    last = event["id"]
+                    await socket.send_json(_wire(event))
                 await asyncio.sleep(POLL_S)
 
-        await _until_done_or_gone(ws, push())
+        await _until_done_or_gone(socket, push())
 
 
-async def _until_done_or_gone(ws: WebSocket, push: Coroutine[Any, Any, None]) -> None:
+async def _until_done_or_gone(socket: WebSocket, push: Coroutine[Any, Any, None]) -> None:
     """Run ``push`` until it ends or the client goes away. Listening matters: a stream with
     nothing to send would otherwise never notice a closed client and would hold a graceful
     shutdown of the server open forever."""
 
     async def listen() -> None:
-        while (await ws.receive())["type"] != "websocket.disconnect":
+        while (await socket.receive())["type"] != "websocket.disconnect":
             pass  # clients send nothing the server acts on
 
     tasks = [asyncio.ensure_future(push), asyncio.ensure_future(listen())]
     try:
         await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
     finally:
-        for t in tasks:
-            t.cancel()
-        for t in tasks:
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
-                await t
+                await task

@@ -11,7 +11,7 @@ Building a section
     ``add_player(t, player)`` — late entry; ``withdraw(t, pid, after_round)`` — withdrawal.
 
 Pairing a round (PAIR-1..3, PAIR-11)
-    ``choose_format(entries, FormatRule(round_robin_max_entries=8, swiss_rounds=7))``.
+    The format and the number of rounds (PAIR-1) are registration's: they arrive in the rules.
     ``pair_swiss_round(t, requested_byes=[...], forced_byes=[...], absent=[...],
     bye_rules=ByeRules(requested=Code.HALF_BYE), topscorer_exemption=False) -> RoundPairing``
     — Dutch system; raises ``NoLegalPairing`` (arbiter decides) and never returns a pairing that
@@ -44,7 +44,6 @@ Interop
 
 from .berger import berger_round, berger_table, pair_round_robin
 from .checker import IllegalPairing, check_round
-from .formats import ROUND_ROBIN, SWISS, FormatRule, choose_format
 from .model import (
     Board,
     Code,

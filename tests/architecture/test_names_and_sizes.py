@@ -16,7 +16,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-CHECKED = {"pairing": ROOT / "services/pairing/src/pairing"}
+CHECKED = {
+    "pairing": ROOT / "services/pairing/src/pairing",
+    "gameplay": ROOT / "services/gameplay/src/gameplay",
+}
 #: names any reader knows
 COMMON = {"_", "__", "id", "io", "os", "re", "op", "sa", "db", "ok", "tz"}
 #: (file relative to the package, name): why the short name stays
@@ -25,7 +28,25 @@ EXCEPTIONS = {
     ("entrypoints/views.py", "at"): "a field of the audit answer: its name is public",
     ("migrations/versions/0001_messaging.py", "TS"): "a frozen revision",
     ("migrations/versions/0002_pairing.py", "TS"): "a frozen revision",
+    # gameplay
+    ("engine/rounds.py", "A"): "pairing player a (moves first in game 1), as the rules name it",
+    ("engine/rounds.py", "B"): "pairing player b, as the rules name it",
+    ("engine/rounds.py", "a"): "a round result's points of player a: a public field",
+    ("engine/rounds.py", "b"): "a round result's points of player b: a public field",
+    ("engine/opening_protocol.py", "n"): "N of the opening (PLAY-2): the keyword callers pass, as the API's body",
+    ("engine/records.py", "n"): "N of the opening in the game record (PLAY-8): a public field",
+    ("engine/records.py", "at"): "a move's time in the game record (PLAY-8): a public field",
+    ("engine/openings.py", "b3"): "black 3's offset in the table of the 26 openings",
+    ("entrypoints/api.py", "at"): "a record move's time: a public field",
 }
+#: gameplay's board code: coordinates (x, y), a direction (dx, dy), a line's origin (x0, y0)
+EXCEPTIONS.update(
+    {
+        (module, name): "a board coordinate"
+        for module in ("engine/coords.py", "engine/game.py", "engine/records.py", "engine/reference.py")
+        for name in ("x", "y", "dx", "dy", "x0", "y0")
+    }
+)
 MAX_FILE_LINES = 500
 MAX_FUNCTION_LINES = 80
 

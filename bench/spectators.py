@@ -9,7 +9,8 @@ three phases of the same live load (every game moves on its own jittered schedul
 together offering ``--rate`` moves/s for ``--seconds``):
 
 * 0 spectators: the gameplay service's CPU per move without any viewer;
-* 1 spectator per game: the portal then follows every game (one upstream stream each);
+* 1 spectator per game: the portal then follows every game (by default through the round's one
+  stream; ``PORTAL_ROUND_STREAMS=false`` in the environment: one stream per game);
 * all ``--viewers`` spectators, spread evenly over the games.
 
 A spectator is a plain HTTP/1.1 client reading ``/games/{id}/events`` from the portal. The
@@ -62,6 +63,7 @@ class Moves:
         self.ply = [0] * games
         self.over: set[int] = set()
         self.sent: dict[tuple[int, str], float] = {}
+        self.answered: list[tuple[float, float]] = []  # (sent, seconds to gameplay's answer)
         self.count = 0
 
     async def play(self, conn: Conn, i: int) -> None:
@@ -75,6 +77,7 @@ class Moves:
             f"/v1/games/BENCH.main.S.r1.p{i:05d}.g1/move",
             {"player_id": f"b{i}" if ply % 2 == 0 else f"w{i}", "point": point},
         )
+        self.answered.append((self.sent[(i, point)], time.perf_counter() - self.sent[(i, point)]))
         self.ply[i] += 1
         self.count += 1
         if status != 200 or b'"finished"' in body:
@@ -110,9 +113,18 @@ class Spectator:
         self.port, self.game = port, game
         self.arrived: dict[str, float] = {}
         self.task: asyncio.Task[None] | None = None
-        self.failed = ""
+        self.failed = ""  # why the last connection ended early, if it did
+        self.reconnects = 0
 
     async def run(self) -> None:
+        """Read the stream; when it fails or ends, connect again after a moment (as a browser's
+        EventSource does), until cancelled."""
+        while True:
+            await self._once()
+            self.reconnects += 1
+            await asyncio.sleep(0.5)
+
+    async def _once(self) -> None:
         try:
             reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
         except OSError as exc:
@@ -127,6 +139,9 @@ class Spectator:
             while chunk := await reader.read(65536):
                 now = time.perf_counter()
                 buffer += chunk
+                if buffer.startswith(b"HTTP/1.1 ") and not buffer.startswith(b"HTTP/1.1 200"):
+                    self.failed = buffer[9:12].decode("latin-1")
+                    return
                 while b"\n\n" in buffer:
                     block, buffer = buffer.split(b"\n\n", 1)
                     if b"event: action" not in block:
@@ -289,7 +304,9 @@ async def run(games: int, viewers: int, rate: float, seconds: float, seed: int) 
         for (game, _point), sent in moves.sent.items()
         if game == s.game and sent >= first_sent and first_sent
     )
+    answers = sorted(seconds for sent, seconds in moves.answered if sent >= first_sent and first_sent)
     failed = sum(1 for s in spectators if s.failed)
+    reconnects = sum(s.reconnects for s in spectators)
     print(
         f"spectators: {games} live games offering {rate:.0f} moves/s for {seconds:.0f} s per phase; "
         f"gameplay and portal as processes on PostgreSQL + RabbitMQ; {os.cpu_count()} cores"
@@ -304,7 +321,14 @@ async def run(games: int, viewers: int, rate: float, seconds: float, seed: int) 
         f"move-to-viewer latency (last phase, {len(latencies)} deliveries of {expected} expected): "
         f"p50 {1000 * p50:.0f} ms, p99 {1000 * p99:.0f} ms, max {1000 * (latencies[-1] if latencies else 0):.0f} ms"
     )
-    print(f"portal: {stats}; at the end {final_stats}; spectators that failed: {failed}")
+    print(
+        f"move answered by gameplay (last phase): p50 {1000 * _percentile(answers, 0.5):.0f} ms, "
+        f"p99 {1000 * _percentile(answers, 0.99):.0f} ms"
+    )
+    print(
+        f"portal: {stats}; at the end {final_stats}; spectators refused once or more: {failed}, "
+        f"reconnections: {reconnects}"
+    )
     if len(phases) >= 2:
         base = phases[0][3] / max(1, phases[0][2])
         last = phases[-1][3] / max(1, phases[-1][2])

@@ -247,7 +247,7 @@ def test_no_container_runs_as_root_or_writes_its_root_filesystem():
 
 def test_every_deployment_has_a_disruption_budget_and_gameplay_and_the_gateway_autoscale():
     deployments = {d["metadata"]["name"]: d for d in BASE if d["kind"] == "Deployment"}
-    assert set(deployments) == {*SERVICES, "gateway"}
+    assert set(deployments) == {*SERVICES, "portal", "gateway"}
     for name, deployment in deployments.items():
         pdb = _one(BASE, "PodDisruptionBudget", name)
         assert pdb["spec"]["selector"]["matchLabels"] == deployment["spec"]["selector"]["matchLabels"]
@@ -263,7 +263,14 @@ def test_every_secret_the_manifests_read_is_documented_for_operators():
     for _, pod in _pod_specs(BASE):
         for c in pod["containers"]:
             keys |= {e["valueFrom"]["secretKeyRef"]["key"] for e in c.get("env", []) if "valueFrom" in e}
-    assert keys == {"amqp-url", "api-keys", "data-key", "partners-key", *(f"{s}-database-url" for s in SERVICES)}
+    assert keys == {
+        "amqp-url",
+        "api-keys",
+        "data-key",
+        "partners-key",
+        "portal-api-key",
+        *(f"{s}-database-url" for s in SERVICES),
+    }
     operators = (ROOT / "docs/operators.md").read_text()
     for key in keys:
         assert f"`{key}`" in operators, f"docs/operators.md does not say what goes in {key}"

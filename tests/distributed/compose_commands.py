@@ -162,7 +162,7 @@ class LocalCompose:
         port = port or free_port()
         env = {k: str(v) for k, v in spec["environment"].items()}
         env["GATEWAY_PORT"] = f"127.0.0.1:{port}"
-        for service in SERVICES:
+        for service in (*SERVICES, "portal"):  # the web pages: a service with no database
             ports = [p.port for n, p in self.procs.items() if n.split(".")[0] == service]
             # a service this run did not start: an upstream nginx accepts, answering 503
             servers = " ".join(f"server 127.0.0.1:{p};" for p in ports) or "server 127.0.0.1:9 down;"

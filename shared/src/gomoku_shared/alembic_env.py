@@ -54,10 +54,10 @@ def create_messaging_tables() -> None:
     from .messaging.inbox import inbox_table
     from .messaging.outbox import outbox_table
 
-    md = sa.MetaData()
-    outbox_table(md)
-    inbox_table(md)
-    md.create_all(context.get_bind())
+    target_metadata = sa.MetaData()
+    outbox_table(target_metadata)
+    inbox_table(target_metadata)
+    target_metadata.create_all(context.get_bind())
 
 
 def drop_messaging_tables() -> None:

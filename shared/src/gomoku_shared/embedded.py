@@ -46,8 +46,8 @@ class EmbeddedSuite:
             if only and name not in only:
                 continue
             # embedded mode never uses a broker or a shared database URL: one SQLite file each
-            s = self.settings.model_copy(update={"amqp_url": None, "database_url": "", "service": name})
-            self.services[name] = build(s, bus=self.bus, clock=self.clock)
+            service_settings = self.settings.model_copy(update={"amqp_url": None, "database_url": "", "service": name})
+            self.services[name] = build(service_settings, bus=self.bus, clock=self.clock)
         partners = self.services.get("partners")
         if partners is not None and partners.extras:
             # every service verifies partners' access tokens with the partners service's keys,
@@ -80,15 +80,17 @@ class EmbeddedSuite:
         from portal.settings import PortalSettings
         from portal.upstream import Upstream
 
-        ps = PortalSettings()
-        key = ps.api_key or secrets.token_urlsafe(24)  # one of its own: nobody else needs it here
+        portal_settings = PortalSettings()
+        key = portal_settings.api_key or secrets.token_urlsafe(24)  # one of its own: nobody else needs it here
         for svc in self.services.values():
             ring = svc.app.state.keyring
             if ring.lookup(key) is None:
                 ring.add(key, "viewer")
-        upstream = Upstream.in_process({n: s.app for n, s in self.services.items()}, key, ps.upstream_timeout_s)
+        upstream = Upstream.in_process(
+            {n: s.app for n, s in self.services.items()}, key, portal_settings.upstream_timeout_s
+        )
         self.portal = upstream
-        self.app.router.default = create_app(upstream, ps)
+        self.app.router.default = create_app(upstream, portal_settings)
 
     @contextlib.asynccontextmanager
     async def _lifespan(self, _app: FastAPI) -> AsyncIterator[None]:
@@ -122,10 +124,10 @@ def main(argv: list[str] | None = None) -> int:
 
     from .serve import WEBSOCKETS
 
-    p = argparse.ArgumentParser(prog="python -m gomoku_shared.embedded", description=__doc__)
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8000)
-    args = p.parse_args(argv)
+    parser = argparse.ArgumentParser(prog="python -m gomoku_shared.embedded", description=__doc__)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    args = parser.parse_args(argv)
     settings = ServiceSettings()
     logs.configure(settings.log_level, json_lines=settings.log_json)
     tracing.configure("gomoku-embedded")  # OTLP export when OTEL_EXPORTER_OTLP_ENDPOINT is set

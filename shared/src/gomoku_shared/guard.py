@@ -54,10 +54,10 @@ def check_head(scope) -> tuple[int, bytes] | None:
         return _refusal(414, "uri_too_long", f"the path exceeds {MAX_PATH} bytes")
     if _RAW_CONTROL.search(unquote_to_bytes(raw_path)):
         return _refusal(400, "invalid_characters", "the path contains control characters", {"where": "path"})
-    qs = scope.get("query_string") or b""
-    if len(qs) > MAX_QUERY:
+    query = scope.get("query_string") or b""
+    if len(query) > MAX_QUERY:
         return _refusal(414, "uri_too_long", f"the query string exceeds {MAX_QUERY} bytes")
-    if qs and _RAW_CONTROL.search(unquote_to_bytes(qs)):
+    if query and _RAW_CONTROL.search(unquote_to_bytes(query)):
         return _refusal(400, "invalid_characters", "the query string contains control characters", {"where": "query"})
     for name, value in scope.get("headers", ()):
         if len(value) > MAX_HEADER:
@@ -112,16 +112,16 @@ def _walk(doc: Any) -> tuple[int, bytes] | None:
         if depth > MAX_JSON_DEPTH:
             return _refusal(400, "json_too_deep", f"the JSON body is nested deeper than {MAX_JSON_DEPTH} levels")
         items = value.items() if isinstance(value, dict) else enumerate(value)
-        for k, v in items:
-            if isinstance(k, str) and _BAD_TEXT.search(k):
+        for key, item in items:
+            if isinstance(key, str) and _BAD_TEXT.search(key):
                 return _refusal(
                     400,
                     "invalid_characters",
                     "a key in the body contains control characters",
                     {"where": "body", "loc": ["body", *loc[:MAX_JSON_DEPTH]]},
                 )
-            label = k if isinstance(k, int) or not _BAD_TEXT.search(k) else "?"
-            stack.append((v, [*loc, label], depth + 1))
+            label = key if isinstance(key, int) or not _BAD_TEXT.search(key) else "?"
+            stack.append((item, [*loc, label], depth + 1))
     return None
 
 

@@ -130,18 +130,18 @@ class IdempotencyStore:
     async def lookup(self, session, req: KeyedRequest) -> Stored | None:
         """The stored answer of this request, None for a new (or expired) key; raises 409 when
         the key came with another request."""
-        t = self.table
+        table = self.table
         row = (
             await session.execute(
-                select(t.c.fingerprint, t.c.status, t.c.response, t.c.created_ms).where(
-                    t.c.principal == req.principal, t.c.key == req.key
+                select(table.c.fingerprint, table.c.status, table.c.response, table.c.created_ms).where(
+                    table.c.principal == req.principal, table.c.key == req.key
                 )
             )
         ).first()
         if row is None:
             return None
         if row.created_ms + self.ttl_ms <= self.now_ms():
-            await session.execute(delete(t).where(t.c.principal == req.principal, t.c.key == req.key))
+            await session.execute(delete(table).where(table.c.principal == req.principal, table.c.key == req.key))
             return None
         if row.fingerprint != req.fingerprint:
             raise KeyReused()

@@ -44,20 +44,20 @@ async def create_database_if_missing(url: str) -> bool:
     """PostgreSQL: create the URL's database (connecting to ``postgres``). True if created."""
     import asyncpg
 
-    u = make_url(url)
-    if not u.get_backend_name().startswith("postgres"):
+    parsed = make_url(url)
+    if not parsed.get_backend_name().startswith("postgres"):
         return False
     admin = await asyncpg.connect(
-        user=u.username or "postgres",
-        password=u.password,
-        host=u.host or "127.0.0.1",
-        port=u.port or 5432,
+        user=parsed.username or "postgres",
+        password=parsed.password,
+        host=parsed.host or "127.0.0.1",
+        port=parsed.port or 5432,
         database="postgres",
     )
     try:
-        exists = await admin.fetchval("SELECT 1 FROM pg_database WHERE datname = $1", u.database)
+        exists = await admin.fetchval("SELECT 1 FROM pg_database WHERE datname = $1", parsed.database)
         if not exists:
-            await admin.execute(f'CREATE DATABASE "{u.database}"')
+            await admin.execute(f'CREATE DATABASE "{parsed.database}"')
             return True
         return False
     finally:
@@ -65,11 +65,11 @@ async def create_database_if_missing(url: str) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m gomoku_shared.migrate", description=__doc__)
-    p.add_argument("service", choices=SERVICES)
-    p.add_argument("--url", help="database URL (default: DATABASE_URL, else the embedded SQLite file)")
-    p.add_argument("--create-db", action="store_true", help="create the PostgreSQL database if missing")
-    args = p.parse_args(argv)
+    parser = argparse.ArgumentParser(prog="python -m gomoku_shared.migrate", description=__doc__)
+    parser.add_argument("service", choices=SERVICES)
+    parser.add_argument("--url", help="database URL (default: DATABASE_URL, else the embedded SQLite file)")
+    parser.add_argument("--create-db", action="store_true", help="create the PostgreSQL database if missing")
+    args = parser.parse_args(argv)
     settings = ServiceSettings()
     url = args.url or settings.database_url_for(args.service)
     url = ServiceSettings(DATABASE_URL=url).database_url

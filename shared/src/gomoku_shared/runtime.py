@@ -114,9 +114,8 @@ class ServiceRuntime:
         self.engine = make_engine(self.database_url)
         self.sessionmaker = make_sessionmaker(self.engine)
         # the service's metadata usually declares them already (its migrations create them)
-        self.outbox = metadata.tables.get("outbox")
-        if self.outbox is None:
-            self.outbox = outbox_table(metadata)
+        known_outbox = metadata.tables.get("outbox")
+        self.outbox = known_outbox if known_outbox is not None else outbox_table(metadata)
         known_inbox = metadata.tables.get("inbox")
         self.inbox = known_inbox if known_inbox is not None else inbox_table(metadata)
         self.relay = OutboxRelay(self.sessionmaker, bus, self.outbox, poll_interval=settings.relay_poll_s)
@@ -139,12 +138,12 @@ class ServiceRuntime:
     def on(self, *event_types: str) -> Callable[[EventHandler], EventHandler]:
         """Register a consumer of integration events (one handler per type)."""
 
-        def register(fn: EventHandler) -> EventHandler:
-            for t in event_types:
-                if t in self._handlers:
-                    raise ValueError(f"{self.name}: a handler for {t} is already registered")
-                self._handlers[t] = fn
-            return fn
+        def register(func: EventHandler) -> EventHandler:
+            for task in event_types:
+                if task in self._handlers:
+                    raise ValueError(f"{self.name}: a handler for {task} is already registered")
+                self._handlers[task] = func
+            return func
 
         return register
 
@@ -238,8 +237,8 @@ class ServiceRuntime:
                 await subscribe_broadcast([REVOKED_EVENT], self.tokens.on_revoked)
             self._tasks.append(asyncio.create_task(self.tokens.keep_loaded(), name=f"{self.name}-token-keys"))
         self._tasks.append(asyncio.create_task(self.relay.run(), name=f"{self.name}-relay"))
-        for fn in self._background:
-            self._tasks.append(asyncio.create_task(fn(), name=f"{self.name}-{fn.__name__}"))
+        for func in self._background:
+            self._tasks.append(asyncio.create_task(func(), name=f"{self.name}-{func.__name__}"))
         self.started = True
 
     async def stop(self) -> None:
@@ -255,9 +254,9 @@ class ServiceRuntime:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._tasks.clear()
-        for fn in self._stoppers:
+        for func in self._stoppers:
             with contextlib.suppress(Exception):
-                await fn()
+                await func()
         if self.owns_bus and self.started:
             await self._flush_outbox(self.settings.shutdown_grace_s)
             with contextlib.suppress(Exception):

@@ -86,23 +86,23 @@ def serve_portal(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m gomoku_shared.serve", description=__doc__)
-    p.add_argument("service")
-    p.add_argument("--host", default="127.0.0.1", help="address to bind (0.0.0.0 in a container)")
-    p.add_argument("--port", type=int, default=8000)
-    args = p.parse_args(argv)
+    parser = argparse.ArgumentParser(prog="python -m gomoku_shared.serve", description=__doc__)
+    parser.add_argument("service")
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (0.0.0.0 in a container)")
+    parser.add_argument("--port", type=int, default=8000)
+    args = parser.parse_args(argv)
     if args.service == "portal":
-        return serve_portal(p, args)
+        return serve_portal(parser, args)
     found = builders()
     if args.service not in found:
-        p.error(f"unknown service {args.service!r}; installed: {sorted(found)}")
+        parser.error(f"unknown service {args.service!r}; installed: {sorted(found)}")
     settings = ServiceSettings(GOMOKU_SERVICE=args.service)
     logs.configure(settings.log_level, json_lines=settings.log_json)
     tracing.configure(args.service)  # OTLP export when OTEL_EXPORTER_OTLP_ENDPOINT is set
     try:
         service = found[args.service](settings)
     except SettingsError as exc:
-        p.exit(2, f"{p.prog} {args.service}: cannot start: {exc}\n")
+        parser.exit(2, f"{parser.prog} {args.service}: cannot start: {exc}\n")
     tune_gc()
     # no proxy-header rewriting: nothing here reads the client address
     uvicorn.run(

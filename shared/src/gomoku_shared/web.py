@@ -160,9 +160,9 @@ class ObservabilityMiddleware:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         cid = None
-        for k, v in scope.get("headers", ()):
-            if k == b"x-correlation-id":
-                cid = _CID.sub("", v.decode("latin-1"))[:128]
+        for header, value in scope.get("headers", ()):
+            if header == b"x-correlation-id":
+                cid = _CID.sub("", value.decode("latin-1"))[:128]
                 break
         outer = correlation_id.get()  # set by an enclosing app (the embedded root): keep it
         token = correlation_id.set(cid or (outer if outer != "-" else uuid.uuid4().hex[:16]))

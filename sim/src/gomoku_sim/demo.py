@@ -50,6 +50,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--no-show-rate", type=float, default=0.02)
     p.add_argument("--timeout-rate", type=float, default=0.02)
     p.add_argument("--quiet", action="store_true", help="no progress output")
+    p.add_argument(
+        "--port", type=int, default=8000, help="embedded: port of the live web pages while the event runs (0: any free)"
+    )
+    p.add_argument(
+        "--serve", action="store_true", help="embedded: keep serving the web pages after the event ends (Ctrl-C stops)"
+    )
     return p.parse_args(argv)
 
 
@@ -84,6 +90,9 @@ async def run(args: argparse.Namespace) -> int:
             gateway=True,
         )
     async with ctx as stack:
+        pages = await _serve_pages(stack, args.port) if args.mode == "embedded" else None
+        if pages is not None:
+            print(f"live pages: {pages.url}/events/{spec.code}  (staff console: {pages.url}/staff)", flush=True)
         driver = EventDriver(stack.platform, stack.clock, stack.quiet, spec)
         summary = await driver.run()
         wall = time.monotonic() - started
@@ -100,7 +109,56 @@ async def run(args: argparse.Namespace) -> int:
         where_to_find(spec.code, stack.mode, stack.urls, out_dir, out)
         out.write(f"  ({len(written)} files written)\n")
         out.write(f"result digest: {result_digest(summary)}\n")
+        if pages is not None:
+            if args.serve:
+                out.write(f"serving the event's pages at {pages.url}/events/{spec.code} — Ctrl-C stops\n")
+                out.flush()
+                await pages.until_stopped()
+            await pages.stop()
     return 0
+
+
+class _Pages:
+    """The embedded process's web pages served on a socket (uvicorn in this event loop)."""
+
+    def __init__(self, server, task: asyncio.Task, url: str) -> None:
+        self.server, self.task, self.url = server, task, url
+
+    async def until_stopped(self) -> None:
+        try:
+            await self.task
+        except asyncio.CancelledError:
+            pass
+
+    async def stop(self) -> None:
+        self.server.should_exit = True
+        if not self.task.done():
+            await self.task
+
+
+async def _serve_pages(stack, port: int) -> _Pages | None:
+    """The live pages of the running event (the embedded app, portal at /) on 127.0.0.1:port;
+    None when the port is taken (the event still runs, without pages)."""
+    import socket
+
+    import uvicorn
+
+    if port == 0:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+    suite = stack.extras["suite"]
+    config = uvicorn.Config(suite.app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    for _ in range(200):  # uvicorn says when it listens (or fails to) within a few seconds
+        if server.started or task.done():
+            break
+        await asyncio.sleep(0.05)
+    if task.done() or not server.started:
+        sys.stderr.write(f"the web pages could not listen on port {port} (in use?); --port chooses another\n")
+        return None
+    return _Pages(server, task, f"http://127.0.0.1:{port}")
 
 
 def main(argv: list[str] | None = None) -> int:

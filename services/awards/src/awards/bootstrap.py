@@ -18,7 +18,7 @@ NAME = "awards"
 
 
 def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Clock | None = None) -> Service:
-    config = AwardsSettings.of(settings)
+    config = AwardsSettings.from_shared(settings)
     runtime = ServiceRuntime(
         NAME,
         config,

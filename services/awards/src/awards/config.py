@@ -9,7 +9,7 @@ from gomoku_shared.settings import ServiceSettings
 
 class AwardsSettings(ServiceSettings):
     @classmethod
-    def of(cls, settings: ServiceSettings) -> AwardsSettings:
+    def from_shared(cls, settings: ServiceSettings) -> AwardsSettings:
         """The awards settings of a process started with ``settings``."""
         if isinstance(settings, cls):
             return settings

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from gomoku_shared.auth import KeyRing
 from gomoku_shared.clock import Clock
 from gomoku_shared.messaging.bus import EventBus
@@ -19,7 +21,7 @@ NAME = "pairing"
 
 
 def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Clock | None = None) -> Service:
-    config = PairingSettings.of(settings)
+    config = PairingSettings.from_shared(settings)
     runtime = ServiceRuntime(
         NAME,
         config,
@@ -34,8 +36,6 @@ def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Cloc
     @runtime.background
     async def pool_owner() -> None:
         # lives as long as the service: shuts the worker pool down when the runtime stops
-        import asyncio
-
         try:
             await asyncio.Event().wait()
         finally:

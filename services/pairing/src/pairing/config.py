@@ -20,7 +20,7 @@ class PairingSettings(ServiceSettings):
         return 0 if value == "" else value
 
     @classmethod
-    def of(cls, settings: ServiceSettings) -> PairingSettings:
+    def from_shared(cls, settings: ServiceSettings) -> PairingSettings:
         """The pairing settings of a process started with ``settings``: those values, and the
         pairing service's own read from the environment now (once, by the composition root)."""
         if isinstance(settings, cls):

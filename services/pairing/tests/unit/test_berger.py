@@ -51,13 +51,3 @@ def test_pair3_double_round_robin_swaps_colours_in_second_cycle():
 def test_berger_round_rejects_bad_round():
     with pytest.raises(ValueError):
         berger_round(6, 6)
-
-
-@pytest.mark.parametrize(
-    "entries,expected",
-    [(6, ("round_robin", 5)), (7, ("round_robin", 7)), (8, ("round_robin", 7)), (9, ("swiss", 7)), (128, ("swiss", 7))],
-)
-def test_pair1_format_chosen_by_number_of_entries(entries, expected):
-    from pairing.domain import FormatRule, choose_format
-
-    assert choose_format(entries, FormatRule(round_robin_max_entries=8, swiss_rounds=7)) == expected

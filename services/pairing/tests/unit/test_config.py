@@ -12,11 +12,11 @@ from pairing.config import PairingSettings
 def test_pairing_workers_come_from_the_environment_and_the_shared_settings_stay(monkeypatch, tmp_path):
     monkeypatch.setenv("PAIRING_WORKERS", "3")
     shared = ServiceSettings(DATABASE_URL=f"sqlite:///{tmp_path}/p.sqlite", API_KEYS="k=operator", RELAY_POLL_S=0.2)
-    config = PairingSettings.of(shared)
+    config = PairingSettings.from_shared(shared)
     assert config.pairing_workers == 3
     assert config.database_url == f"sqlite+aiosqlite:///{tmp_path}/p.sqlite"
     assert (config.api_keys, config.relay_poll_s) == ("k=operator", 0.2)
-    assert PairingSettings.of(config) is config
+    assert PairingSettings.from_shared(config) is config
 
 
 def test_the_composition_root_sizes_the_pool_from_the_settings(monkeypatch, tmp_path):
@@ -34,4 +34,4 @@ def test_the_composition_root_sizes_the_pool_from_the_settings(monkeypatch, tmp_
 def test_a_wrong_worker_count_is_refused_at_start(monkeypatch, value):
     monkeypatch.setenv("PAIRING_WORKERS", value)
     with pytest.raises(ValidationError, match="PAIRING_WORKERS"):
-        PairingSettings.of(ServiceSettings())
+        PairingSettings.from_shared(ServiceSettings())

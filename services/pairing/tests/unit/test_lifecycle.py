@@ -15,7 +15,6 @@ from pairing.domain.model import (
     record_round,
     withdraw,
 )
-from pairing.domain.scoring import two_game_round_outcome
 from pairing.domain.swiss import ByeRules, NoLegalPairing, forbidden_from_units, pair_swiss_round
 
 
@@ -107,7 +106,9 @@ def test_pair6_forfeit_does_not_block_a_rematch():
 def test_pair5_two_game_rounds_paired_on_round_results():
     t = _field(4, rounds=2)
     r1 = pair_swiss_round(t)
-    outcomes = {0: two_game_round_outcome("W", "D"), 1: two_game_round_outcome("W", "L")}
+    # the rounds' outcomes as gameplay sends them (PAIR-5 points are gameplay's): W+D wins the
+    # round, W+L draws it
+    outcomes = {0: Outcome.FIRST_WINS, 1: Outcome.DRAW}
     t = record_round(t, r1, outcomes)
     winner = r1.boards[0].first
     assert t.score(winner) == 2

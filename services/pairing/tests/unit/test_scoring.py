@@ -1,74 +1,44 @@
-"""PAIR-5 two-game rounds, PAIR-9 team match points and board colours."""
+"""PAIR-9 team match points and board colours, through the team tournament production replays.
+
+PAIR-5 two-game round points are gameplay's (gameplay.engine.rounds, tested there): pairing
+receives the round's outcome (tests/unit/test_lifecycle.py pairs on it)."""
 
 import pytest
 
-from pairing.domain.model import Board, Outcome
-from pairing.domain.scoring import (
-    MatchPoints,
-    TwoGamePoints,
-    match_points,
-    two_game_movers,
-    two_game_round_outcome,
-    two_game_round_points,
-)
-from pairing.domain.teams import Team, board_assignments
+from pairing.domain.model import Board, RoundPairing
+from pairing.domain.scoring import MatchPoints
+from pairing.domain.teams import Team, TeamTournament, board_assignments, record_team_round, team_values
+
+FIRST = Team(1, "A", (1001, 1002, 1003))
+SECOND = Team(2, "B", (2001, 2002, 2003))
+
+
+def _match_points(boards: list[tuple[float, float]], system: MatchPoints = MatchPoints()) -> tuple[float, float]:
+    """(first-listed team, other team) match points of one match with these board game points."""
+    tournament = TeamTournament(teams=(FIRST, SECOND), rounds_planned=1, match_points=system)
+    tournament = record_team_round(tournament, RoundPairing(1, (Board(1, 2),), {}), {0: boards})
+    values = team_values(tournament)
+    return values[1]["MP"], values[2]["MP"]
 
 
 @pytest.mark.parametrize(
-    "g1,g2,points",
+    "boards,expected",
     [
-        ("W", "W", 2),
-        ("W", "D", 2),
-        ("D", "W", 2),
-        ("W", "L", 1),
-        ("L", "W", 1),
-        ("D", "D", 1),
-        ("L", "L", 0),
-        ("L", "D", 0),
-        ("D", "L", 0),
+        ([(2, 0), (2, 0), (0, 2)], (2, 0)),  # 4:2 game points
+        ([(1, 1), (2, 0), (0, 2)], (1, 1)),  # 3:3
+        ([(0, 2), (1, 1), (0, 2)], (0, 2)),  # 1:5
+        ([(2, 0), (2, 0), (2, 0)], (2, 0)),  # 6:0
     ],
 )
-def test_pair5_two_game_round_points_table(g1, g2, points):
-    assert two_game_round_points(g1, g2) == points
-
-
-@pytest.mark.parametrize(
-    "g1,g2,outcome",
-    [
-        ("W", "D", Outcome.FIRST_WINS),
-        ("W", "L", Outcome.DRAW),
-        ("D", "D", Outcome.DRAW),
-        ("L", "D", Outcome.SECOND_WINS),
-        ("L", "L", Outcome.SECOND_WINS),
-    ],
-)
-def test_pair5_round_outcome_used_for_pairing(g1, g2, outcome):
-    assert two_game_round_outcome(g1, g2) is outcome
-
-
-def test_pair5_first_coloured_player_moves_first_in_game_one_then_swap():
-    g1, g2 = two_game_movers(Board(7, 3))
-    assert g1 == (7, 3) and g2 == (3, 7)
-
-
-def test_pair5_table_is_configuration():
-    lenient = TwoGamePoints({4: 3, 3: 2, 2: 1, 1: 1, 0: 0})
-    assert two_game_round_points("L", "D", lenient) == 1
-    with pytest.raises(ValueError):
-        two_game_round_points("X", "W")
-
-
-@pytest.mark.parametrize("a,b,expected", [(4, 2, (2, 0)), (3, 3, (1, 1)), (1, 5, (0, 2)), (6, 0, (2, 0))])
-def test_pair9_match_points(a, b, expected):
-    assert match_points(a, b) == expected
+def test_pair9_match_points(boards, expected):
+    assert _match_points(boards) == expected
 
 
 def test_pair9_match_points_configurable():
-    assert match_points(3, 3, MatchPoints(win=3, draw=1, loss=0)) == (1, 1)
-    assert match_points(4, 2, MatchPoints(win=3, draw=1, loss=0)) == (3, 0)
+    three_one_zero = MatchPoints(win=3, draw=1, loss=0)
+    assert _match_points([(1, 1), (2, 0), (0, 2)], three_one_zero) == (1, 1)
+    assert _match_points([(2, 0), (2, 0), (0, 2)], three_one_zero) == (3, 0)
 
 
 def test_pair9_first_listed_team_moves_first_on_boards_1_and_3():
-    a = Team(1, "A", (11, 12, 13))
-    b = Team(2, "B", (21, 22, 23))
-    assert board_assignments(a, b) == [(1, 11, 21), (2, 22, 12), (3, 13, 23)]
+    assert board_assignments(FIRST, SECOND) == [(1, 1001, 2001), (2, 2002, 1002), (3, 1003, 2003)]

@@ -20,7 +20,7 @@ NAME = "registration"
 
 
 def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Clock | None = None) -> Service:
-    config = RegistrationSettings.of(settings)
+    config = RegistrationSettings.from_shared(settings)
     runtime = ServiceRuntime(
         NAME,
         config,

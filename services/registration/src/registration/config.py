@@ -9,7 +9,7 @@ from gomoku_shared.settings import ServiceSettings
 
 class RegistrationSettings(ServiceSettings):
     @classmethod
-    def of(cls, settings: ServiceSettings) -> RegistrationSettings:
+    def from_shared(cls, settings: ServiceSettings) -> RegistrationSettings:
         """The registration settings of a process started with ``settings``."""
         if isinstance(settings, cls):
             return settings

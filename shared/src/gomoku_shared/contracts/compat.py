@@ -25,8 +25,8 @@ def _resolve(schema: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
 def _types(schema: dict[str, Any], root: dict[str, Any]) -> set[str]:
     schema = _resolve(schema, root)
     if "type" in schema:
-        t = schema["type"]
-        return set(t) if isinstance(t, list) else {t}
+        kind = schema["type"]
+        return set(kind) if isinstance(kind, list) else {kind}
     out: set[str] = set()
     for key in ("anyOf", "oneOf"):
         for sub in schema.get(key, []):
@@ -51,9 +51,9 @@ def breaking_changes(
     problems: list[str] = []
     if depth > 12:
         return problems
-    ot, nt = _types(old, old_root), _types(new, new_root)
-    if "any" not in nt and not ot <= nt:
-        problems.append(f"{path}: type changed from {sorted(ot)} to {sorted(nt)}")
+    old_types, new_types = _types(old, old_root), _types(new, new_root)
+    if "any" not in new_types and not old_types <= new_types:
+        problems.append(f"{path}: type changed from {sorted(old_types)} to {sorted(new_types)}")
     if "enum" in old and "enum" in new and not set(old["enum"]) <= set(new["enum"]):
         problems.append(f"{path}: enum values removed: {sorted(set(old['enum']) - set(new['enum']))}")
     old_props, new_props = old.get("properties", {}), new.get("properties", {})

@@ -123,9 +123,9 @@ class EventConfig(_Model):
 
     def section(self, section_id: str) -> SectionConfig:
         for stage in self.stages:
-            for s in stage.sections:
-                if s.id == section_id:
-                    return s
+            for section in stage.sections:
+                if section.id == section_id:
+                    return section
         raise KeyError(section_id)
 
     def stage(self, stage_id: str) -> StageConfig:
@@ -141,9 +141,9 @@ class EventConfig(_Model):
         raise KeyError(section_id)
 
     def clause(self, clause_id: str) -> EligibilityClause:
-        for c in self.eligibility:
-            if c.id == clause_id:
-                return c
+        for clause in self.eligibility:
+            if clause.id == clause_id:
+                return clause
         raise KeyError(clause_id)
 
     def region(self, written: str) -> RegionConfig | None:
@@ -161,8 +161,8 @@ class EventConfig(_Model):
         return place_key(required) == place_key(written)
 
     def section_start(self, section_id: str) -> date:
-        s = self.section(section_id)
-        return s.starts_on or self.stage_of(section_id).starts_on
+        section = self.section(section_id)
+        return section.starts_on or self.stage_of(section_id).starts_on
 
     @property
     def starts_on(self) -> date:

@@ -53,8 +53,8 @@ def deep_merge(base: Any, overrides: Any) -> Any:
     """
     if isinstance(base, Mapping) and isinstance(overrides, Mapping):
         out = dict(base)
-        for k, v in overrides.items():
-            out[k] = deep_merge(base[k], v) if k in base else v
+        for key, value in overrides.items():
+            out[key] = deep_merge(base[key], value) if key in base else value
         return out
     if (
         isinstance(base, list)
@@ -80,20 +80,20 @@ def apply_overrides(
 
 def load_preset(path: str | Path) -> EventConfig:
     """Read a YAML or JSON preset file and validate it (the module's only I/O)."""
-    p = Path(path)
-    text = p.read_text(encoding="utf-8")
+    file_path = Path(path)
+    text = file_path.read_text(encoding="utf-8")
     try:
-        if p.suffix.lower() == ".json":
+        if file_path.suffix.lower() == ".json":
             data = json.loads(text)
         else:
             import yaml
 
             data = yaml.safe_load(text)
     except Exception as exc:  # syntax errors: still name the file
-        raise EventConfigError([ConfigIssue("<file>", f"cannot parse: {exc}")], str(p)) from None
+        raise EventConfigError([ConfigIssue("<file>", f"cannot parse: {exc}")], str(file_path)) from None
     if not isinstance(data, Mapping):
-        raise EventConfigError([ConfigIssue("<root>", "a preset must be a mapping")], str(p))
-    return parse_event_config(strip_extension_keys(data), source=str(p))
+        raise EventConfigError([ConfigIssue("<root>", "a preset must be a mapping")], str(file_path))
+    return parse_event_config(strip_extension_keys(data), source=str(file_path))
 
 
 def strip_extension_keys(data: Mapping[str, Any]) -> dict[str, Any]:

@@ -14,13 +14,13 @@ from .base import Gender, RuleTrack, _Model
 
 def _grade_rank(grade: str) -> int | None:
     """'3k' -> -3, '1d' -> 101: higher is better. Accepts '3k', '3kyu', '1d', '1dan'."""
-    g = grade.strip().lower().replace("-", "").replace(" ", "")
+    normalised = grade.strip().lower().replace("-", "").replace(" ", "")
     for suffix, sign in (("kyu", -1), ("k", -1), ("dan", 1), ("d", 1)):
-        if g.endswith(suffix) and g[: -len(suffix)].isdigit():
-            n = int(g[: -len(suffix)])
-            if n < 1:
+        if normalised.endswith(suffix) and normalised[: -len(suffix)].isdigit():
+            number = int(normalised[: -len(suffix)])
+            if number < 1:
                 return None
-            return -n if sign < 0 else 100 + n
+            return -number if sign < 0 else 100 + number
     return None
 
 
@@ -66,9 +66,9 @@ class TeamComposition(_Model):
     def _consistent(self) -> TeamComposition:
         if self.size_max is not None and self.size_min > self.size_max:
             raise ValueError(f"size_min {self.size_min} > size_max {self.size_max}")
-        for lo, hi, what in ((self.male_min, self.male_max, "male"), (self.female_min, self.female_max, "female")):
-            if hi is not None and lo > hi:
-                raise ValueError(f"{what}_min {lo} > {what}_max {hi}")
+        for low, high, what in ((self.male_min, self.male_max, "male"), (self.female_min, self.female_max, "female")):
+            if high is not None and low > high:
+                raise ValueError(f"{what}_min {low} > {what}_max {high}")
         if self.size_max is not None and self.male_min + self.female_min > self.size_max:
             raise ValueError("male_min + female_min exceeds size_max")
         if self.board_gender and self.size_max is None:

@@ -80,14 +80,14 @@ class InMemoryEventBus:
         if self._closed:
             return
         self._closed = True
-        for q in self._queues.values():
-            async with q.signal:
-                q.signal.notify_all()
+        for queue in self._queues.values():
+            async with queue.signal:
+                queue.signal.notify_all()
         workers, self._workers = self._workers, []
         await asyncio.gather(*workers, return_exceptions=True)
         # what is still queued is gone with the process; nothing is left to drain
-        for q in self._queues.values():
-            q.unfinished = 0
+        for queue in self._queues.values():
+            queue.unfinished = 0
         self._idle.set()
 
     async def stop_consuming(self) -> None:
@@ -97,9 +97,9 @@ class InMemoryEventBus:
     async def publish(self, messages: Sequence[Message]) -> None:
         await self.start()
         for message in messages:
-            for q in self._queues.values():
-                if q.routes(message.routing_key):
-                    await self._enqueue(q, _copy(message, redeliveries=0))
+            for queue in self._queues.values():
+                if queue.routes(message.routing_key):
+                    await self._enqueue(queue, _copy(message, redeliveries=0))
 
     async def subscribe(
         self,
@@ -114,11 +114,11 @@ class InMemoryEventBus:
         await self.start()
         if prefetch < 1:
             raise ValueError("prefetch must be >= 1")
-        q = self._declare(queue, routing_keys, delivery_limit)
-        q.consumers += 1
+        known = self._declare(queue, routing_keys, delivery_limit)
+        known.consumers += 1
         self._refresh_idle()
         for _ in range(prefetch):
-            self._workers.append(asyncio.create_task(self._work(q, handler), name=f"bus:{queue}"))
+            self._workers.append(asyncio.create_task(self._work(known, handler), name=f"bus:{queue}"))
 
     async def subscribe_broadcast(self, routing_keys: Sequence[str], handler: Handler) -> None:
         """Every caller receives every matching message (a queue of its own)."""
@@ -145,24 +145,24 @@ class InMemoryEventBus:
             raise ValueError("delivery_limit must be >= 1")
         for pattern in routing_keys:
             validate_pattern(pattern)
-        q = self._queues.get(queue)
-        if q is None:
-            q = self._queues[queue] = _Queue(queue, delivery_limit)
-        elif q.delivery_limit != delivery_limit:
+        known = self._queues.get(queue)
+        if known is None:
+            known = self._queues[queue] = _Queue(queue, delivery_limit)
+        elif known.delivery_limit != delivery_limit:
             # RabbitMQ refuses to redeclare a queue with other arguments
-            raise ValueError(f"queue {queue!r} exists with delivery_limit={q.delivery_limit}")
-        q.patterns.update(routing_keys)
-        return q
+            raise ValueError(f"queue {queue!r} exists with delivery_limit={known.delivery_limit}")
+        known.patterns.update(routing_keys)
+        return known
 
     async def dead_letters(self, queue: str) -> list[Message]:
         """Messages dead-lettered from ``queue`` (the content of ``<queue>.dlq``), oldest first."""
-        q = self._queues.get(queue)
-        return list(q.dead) if q else []
+        known = self._queues.get(queue)
+        return list(known.dead) if known else []
 
     async def queue_depth(self, queue: str) -> tuple[int, int]:
         """(messages waiting in ``queue``, messages in its dead-letter queue)."""
-        q = self._queues.get(queue)
-        return (len(q.ready), len(q.dead)) if q else (0, 0)
+        known = self._queues.get(queue)
+        return (len(known.ready), len(known.dead)) if known else (0, 0)
 
     async def purge(self, queue: str) -> int:
         """Drop every ready message of ``queue``; how many."""
@@ -177,19 +177,19 @@ class InMemoryEventBus:
 
     async def replay_dead_letters(self, queue: str, message_ids: Sequence[str] | None = None) -> int:
         """Move dead letters of ``queue`` (those with ``message_ids``, or all) back to it."""
-        q = self._queues.get(queue)
-        if q is None:
+        known = self._queues.get(queue)
+        if known is None:
             return 0
-        chosen = [m for m in q.dead if message_ids is None or m.message_id in message_ids]
-        q.dead = [m for m in q.dead if m not in chosen]
+        chosen = [m for m in known.dead if message_ids is None or m.message_id in message_ids]
+        known.dead = [m for m in known.dead if m not in chosen]
         for message in chosen:
-            await self._enqueue(q, _copy(message, redeliveries=0))
+            await self._enqueue(known, _copy(message, redeliveries=0))
         return len(chosen)
 
     def pending(self, queue: str) -> int:
         """Messages waiting in ``queue`` (not counting those being handled)."""
-        q = self._queues.get(queue)
-        return len(q.ready) if q else 0
+        known = self._queues.get(queue)
+        return len(known.ready) if known else 0
 
     async def drain(self, timeout: float | None = None) -> None:
         """Return once every queue that has a consumer is empty and no handler runs.
@@ -203,18 +203,18 @@ class InMemoryEventBus:
                 await self._idle.wait()
 
     # -- internals ----------------------------------------------------------------
-    async def _enqueue(self, q: _Queue, message: Message, *, front: bool = False) -> None:
+    async def _enqueue(self, queue: _Queue, message: Message, *, front: bool = False) -> None:
         if front:
-            q.ready.appendleft(message)
+            queue.ready.appendleft(message)
         else:
-            q.ready.append(message)
-            q.unfinished += 1
+            queue.ready.append(message)
+            queue.unfinished += 1
             self._refresh_idle()
-        async with q.signal:
-            q.signal.notify()
+        async with queue.signal:
+            queue.signal.notify()
 
-    def _finished(self, q: _Queue) -> None:
-        q.unfinished -= 1
+    def _finished(self, queue: _Queue) -> None:
+        queue.unfinished -= 1
         self._refresh_idle()
 
     def _refresh_idle(self) -> None:
@@ -223,44 +223,44 @@ class InMemoryEventBus:
         else:
             self._idle.set()
 
-    async def _work(self, q: _Queue, handler: Handler) -> None:
+    async def _work(self, queue: _Queue, handler: Handler) -> None:
         while True:
-            async with q.signal:
-                await q.signal.wait_for(lambda: self._closed or bool(q.ready))
+            async with queue.signal:
+                await queue.signal.wait_for(lambda: self._closed or bool(queue.ready))
                 if self._closed:
                     return
-                message = q.ready.popleft()
+                message = queue.ready.popleft()
             try:
                 await handler(message)
             except asyncio.CancelledError:
                 raise
             except Exception:
                 failed = message.redeliveries + 1
-                if failed >= q.delivery_limit:
+                if failed >= queue.delivery_limit:
                     log.error(
                         "dead-lettering %s %s from %s after %d failed deliveries",
                         message.routing_key,
                         message.message_id,
-                        q.name,
+                        queue.name,
                         failed,
                         exc_info=True,
                     )
-                    q.dead.append(dataclasses.replace(message, redeliveries=0))
-                    self._finished(q)
+                    queue.dead.append(dataclasses.replace(message, redeliveries=0))
+                    self._finished(queue)
                 else:
                     log.warning(
                         "handler for %s failed on %s %s (delivery %d); redelivering",
-                        q.name,
+                        queue.name,
                         message.routing_key,
                         message.message_id,
                         failed,
                         exc_info=True,
                     )
-                    await self._enqueue(q, dataclasses.replace(message, redeliveries=failed), front=True)
+                    await self._enqueue(queue, dataclasses.replace(message, redeliveries=failed), front=True)
                     # let other tasks run between redeliveries of a failing message
                     await asyncio.sleep(0)
             else:
-                self._finished(q)
+                self._finished(queue)
 
 
 async def settle(bus: InMemoryEventBus, relays: Sequence[OutboxRelay], rounds: int = 1000) -> None:

@@ -151,14 +151,14 @@ class OutboxRelay:
             return await self._publish_batch()
 
     async def _publish_batch(self) -> int:
-        t = self._table
+        table = self._table
         async with self._sessionmaker() as session:
             async with session.begin():
                 rows = (
                     await session.execute(
-                        select(t.c.id, t.c.event_id, t.c.routing_key, t.c.body, t.c.headers)
-                        .where(t.c.published_at.is_(None))
-                        .order_by(t.c.id)
+                        select(table.c.id, table.c.event_id, table.c.routing_key, table.c.body, table.c.headers)
+                        .where(table.c.published_at.is_(None))
+                        .order_by(table.c.id)
                         .limit(self._batch)
                         .with_for_update(skip_locked=True)
                     )
@@ -172,11 +172,13 @@ class OutboxRelay:
                 except Exception as exc:  # noqa: BLE001 - any transport error
                     error = exc
                 else:
-                    await session.execute(update(t).where(t.c.id.in_(ids)).values(published_at=self._clock()))
+                    await session.execute(update(table).where(table.c.id.in_(ids)).values(published_at=self._clock()))
             if error is not None:
                 # record the attempt in its own transaction, then let the caller back off
                 async with session.begin():
-                    await session.execute(update(t).where(t.c.id.in_(ids)).values(attempts=t.c.attempts + 1))
+                    await session.execute(
+                        update(table).where(table.c.id.in_(ids)).values(attempts=table.c.attempts + 1)
+                    )
                 raise error
         self.published += len(rows)
         return len(rows)
@@ -206,9 +208,8 @@ class OutboxRelay:
 
 async def outbox_backlog(session: AsyncSession, table: Table, now: datetime) -> tuple[int, float]:
     """(pending rows, age in seconds of the oldest pending row; 0 when none) — the relay's lag."""
-    t = table
     pending, oldest = (
-        await session.execute(select(func.count(), func.min(t.c.created_at)).where(t.c.published_at.is_(None)))
+        await session.execute(select(func.count(), func.min(table.c.created_at)).where(table.c.published_at.is_(None)))
     ).one()
     if not pending or oldest is None:
         return 0, 0.0
@@ -220,10 +221,11 @@ async def outbox_backlog(session: AsyncSession, table: Table, now: datetime) -> 
 async def mark_for_resend(session: AsyncSession, table: Table, event_ids: Sequence[str]) -> list[str]:
     """Make published rows pending again, so the relay sends those events once more under their
     own ids (consumers that had them skip them by their inbox). Returns the ids found."""
-    t = table
-    found = list((await session.execute(select(t.c.event_id).where(t.c.event_id.in_(list(event_ids))))).scalars())
+    found = list(
+        (await session.execute(select(table.c.event_id).where(table.c.event_id.in_(list(event_ids))))).scalars()
+    )
     if found:
-        await session.execute(update(t).where(t.c.event_id.in_(found)).values(published_at=None))
+        await session.execute(update(table).where(table.c.event_id.in_(found)).values(published_at=None))
     return found
 
 
@@ -231,11 +233,10 @@ async def latest_events(
     session: AsyncSession, table: Table, routing_key: str, *, limit: int = 50
 ) -> list[tuple[str, str, bytes, datetime | None]]:
     """The newest rows of one event type: (event id, routing key, body, published at), newest first."""
-    t = table
     rows = await session.execute(
-        select(t.c.event_id, t.c.routing_key, t.c.body, t.c.published_at)
-        .where(t.c.routing_key == routing_key)
-        .order_by(t.c.id.desc())
+        select(table.c.event_id, table.c.routing_key, table.c.body, table.c.published_at)
+        .where(table.c.routing_key == routing_key)
+        .order_by(table.c.id.desc())
         .limit(limit)
     )
     return [(r.event_id, r.routing_key, bytes(r.body), r.published_at) for r in rows]

@@ -306,11 +306,11 @@ class RabbitEventBus:
         channel = await self._conn.channel(publisher_confirms=False)
         try:
             for name in sorted(self._declared_queues):
-                q = await channel.get_queue(name, ensure=False)
-                await q.delete(if_unused=False, if_empty=False)
+                queue = await channel.get_queue(name, ensure=False)
+                await queue.delete(if_unused=False, if_empty=False)
             for name in (self.exchange_name, self.dlx_name):
-                ex = await channel.get_exchange(name, ensure=False)
-                await ex.delete()
+                exchange = await channel.get_exchange(name, ensure=False)
+                await exchange.delete()
         finally:
             await channel.close()
 

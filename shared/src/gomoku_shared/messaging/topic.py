@@ -22,13 +22,13 @@ def _match(pat: tuple[str, ...], key: tuple[str, ...]) -> bool:
         if word == "#":
             # zero or more words: once a prefix is reachable, every longer one is
             nxt = reachable[:]
-            for j in range(1, len(key) + 1):
-                nxt[j] = nxt[j] or nxt[j - 1]
+            for end in range(1, len(key) + 1):
+                nxt[end] = nxt[end] or nxt[end - 1]
         else:
             nxt = [False] * (len(key) + 1)
-            for j in range(1, len(key) + 1):
-                if reachable[j - 1] and (word == "*" or word == key[j - 1]):
-                    nxt[j] = True
+            for end in range(1, len(key) + 1):
+                if reachable[end - 1] and (word == "*" or word == key[end - 1]):
+                    nxt[end] = True
         reachable = nxt
     return reachable[len(key)]
 

@@ -53,13 +53,13 @@ class BusProbe:
     ) -> None:
         """Consume ``queue`` with prefetch 1, recording each delivery before ``handler`` runs."""
 
-        async def wrapped(m: Message) -> None:
-            if m.routing_key == f"marker.{queue}":
-                self.markers.add(m.message_id)
+        async def wrapped(message: Message) -> None:
+            if message.routing_key == f"marker.{queue}":
+                self.markers.add(message.message_id)
                 return
-            self.received[queue].append(m)
+            self.received[queue].append(message)
             if handler is not None:
-                await handler(m)
+                await handler(message)
 
         await self.bus.subscribe(queue, [*keys, f"marker.{queue}"], wrapped, prefetch=1, delivery_limit=delivery_limit)
 

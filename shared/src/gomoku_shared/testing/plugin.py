@@ -159,8 +159,8 @@ def database_url() -> Iterator[str]:
         )
     from testcontainers.community.postgres import PostgresContainer
 
-    with PostgresContainer(POSTGRES_IMAGE, driver="asyncpg") as pg:
-        yield pg.get_connection_url()
+    with PostgresContainer(POSTGRES_IMAGE, driver="asyncpg") as container:
+        yield container.get_connection_url()
 
 
 @pytest.fixture(scope="session")

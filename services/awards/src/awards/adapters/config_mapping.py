@@ -133,26 +133,26 @@ class AwardsPlan:
 # ------------------------------------------------------------------ AWD-1/2/3
 
 
-def _award_count(aw: ec.AwardsConfig) -> AwardCountRule | None:
-    if aw.places_by_field:
+def _award_count(awards: ec.AwardsConfig) -> AwardCountRule | None:
+    if awards.places_by_field:
         # bands are ordered by min_entries, largest first (checked by the schema)
         bands: list[AwardBand] = []
         upper: int | None = None
-        for band in aw.places_by_field:
+        for band in awards.places_by_field:
             bands.append(AwardBand(band.min_entries, upper, places=band.places))
             upper = band.min_entries - 1
         return AwardCountRule(tuple(bands))
-    if aw.places is None:
+    if awards.places is None:
         return None
-    if aw.fewer_entries_award_entries_minus is not None and aw.places > 0:
+    if awards.fewer_entries_award_entries_minus is not None and awards.places > 0:
         # AWD-2 (SZ teams): with fewer entries than `places`, award (entries - k) places
         return AwardCountRule(
             (
-                AwardBand(aw.places, None, places=aw.places),
-                AwardBand(0, aw.places - 1, field_minus=aw.fewer_entries_award_entries_minus),
+                AwardBand(awards.places, None, places=awards.places),
+                AwardBand(0, awards.places - 1, field_minus=awards.fewer_entries_award_entries_minus),
             )
         )
-    return AwardCountRule((AwardBand(0, None, places=aw.places),))
+    return AwardCountRule((AwardBand(0, None, places=awards.places),))
 
 
 def place_awards_config(aw: ec.AwardsConfig) -> PlaceAwardsConfig:
@@ -197,12 +197,12 @@ def title_table(aw: ec.AwardsConfig) -> TitleTable | None:
 
 
 def section_award_config(sec: ec.SectionConfig) -> SectionAwardConfig:
-    aw = sec.awards
+    awards = sec.awards
     return SectionAwardConfig(
         section_id=sec.id,
-        places=place_awards_config(aw),
-        prizes=prize_config(aw),
-        titles=title_table(aw),
+        places=place_awards_config(awards),
+        prizes=prize_config(awards),
+        titles=title_table(awards),
         cancel_if_entries_at_most=sec.closing.cancel_at_most,
     )
 
@@ -219,11 +219,13 @@ _CRITERIA = {
 
 
 def best_board_config(sec: ec.SectionConfig) -> BestBoardConfig | None:
-    bb = sec.awards.best_board
-    if bb is None:
+    best_board = sec.awards.best_board
+    if best_board is None:
         return None
-    if bb.per_board != 1:
-        raise UnsupportedConfig(f"{sec.id}: best_board.per_board={bb.per_board}; one award per board is supported")
+    if best_board.per_board != 1:
+        raise UnsupportedConfig(
+            f"{sec.id}: best_board.per_board={best_board.per_board}; one award per board is supported"
+        )
     boards = (
         sec.team_match.boards if sec.team_match else (sec.team.size_max if sec.team and sec.team.size_max else None)
     )
@@ -232,8 +234,8 @@ def best_board_config(sec: ec.SectionConfig) -> BestBoardConfig | None:
     return BestBoardConfig(
         boards=boards,
         # the schema holds a float percentage; str() keeps 70 as exactly 70
-        min_played_percent=Decimal(str(bb.min_participation_pct)),
-        order=tuple(_CRITERIA[o] for o in bb.order),
+        min_played_percent=Decimal(str(best_board.min_participation_pct)),
+        order=tuple(_CRITERIA[o] for o in best_board.order),
     )
 
 
@@ -241,21 +243,21 @@ def best_board_config(sec: ec.SectionConfig) -> BestBoardConfig | None:
 
 
 def qualification_rule(sec: ec.SectionConfig) -> QualificationRule | None:
-    q = sec.qualification
-    if q is None:
+    qualification = sec.qualification
+    if qualification is None:
         return None
-    targets: dict[Gender | None, str] = {Gender(g): sid for g, sid in sorted(q.to_section.items())}
-    if sec.gender in ("male", "female") and sec.gender in q.to_section:
+    targets: dict[Gender | None, str] = {Gender(g): sid for g, sid in sorted(qualification.to_section.items())}
+    if sec.gender in ("male", "female") and sec.gender in qualification.to_section:
         # a single-gender section goes to its gender's target unless it was merged (REG-12:
         # the merged section's standings carry rank_by_gender and each gender is selected)
-        targets[None] = q.to_section[sec.gender]
-    elif len(set(q.to_section.values())) == 1:
-        targets[None] = next(iter(q.to_section.values()))
+        targets[None] = qualification.to_section[sec.gender]
+    elif len(set(qualification.to_section.values())) == 1:
+        targets[None] = next(iter(qualification.to_section.values()))
     return QualificationRule(
         source_section_id=sec.id,
         targets=targets,
-        qualifiers=q.top,
-        substitutes=q.substitutes,
+        qualifiers=qualification.top,
+        substitutes=qualification.substitutes,
         # a mixed section with per-gender targets ranks each gender separately
         by_gender=sec.gender == "mixed" and None not in targets,
         skip_seeded=True,
@@ -263,11 +265,11 @@ def qualification_rule(sec: ec.SectionConfig) -> QualificationRule | None:
 
 
 def squad_rule(sec: ec.SectionConfig) -> SquadRule | None:
-    sq = sec.awards.training_squad
-    if sq is None:
+    squad = sec.awards.training_squad
+    if squad is None:
         return None
     return SquadRule(
-        SQUAD_NAME, (1, sq.members_to_place), (sq.members_to_place + 1, sq.substitutes_to_place), (sec.id,)
+        SQUAD_NAME, (1, squad.members_to_place), (squad.members_to_place + 1, squad.substitutes_to_place), (sec.id,)
     )
 
 
@@ -278,18 +280,18 @@ _TIEBREAKS = {"best_single_place": TeamTieKind.BEST_SINGLE_PLACE, "place_sum": T
 
 
 def team_score_rule(event: ec.EventConfig, sec: ec.SectionConfig) -> TeamScoreRule:
-    ts = sec.team_scoring
-    assert ts is not None
-    if not ts.requires_full_complement:
+    team_scoring = sec.team_scoring
+    assert team_scoring is not None
+    if not team_scoring.requires_full_complement:
         raise UnsupportedConfig(f"{sec.id}: requires_full_complement: false is not supported (AWD-6)")
     components: list[TeamScoreComponent] = []
-    for gender, count in ts.picks.items():
-        sources = [s for s in ts.source_sections if event.section(s).gender in (gender, "mixed")]
+    for gender, count in team_scoring.picks.items():
+        sources = [s for s in team_scoring.source_sections if event.section(s).gender in (gender, "mixed")]
         if len(sources) != 1:
             raise UnsupportedConfig(f"{sec.id}: {gender} picks need exactly one source section, found {sources}")
         components.append(TeamScoreComponent(sources[0], count, Gender(gender), label=gender))
     tiebreaks: list[TeamTiebreak] = []
-    for name in ts.tiebreaks:
+    for name in team_scoring.tiebreaks:
         if name == "male_place":
             index = next((i for i, c in enumerate(components) if c.gender is Gender.MALE), None)
             if index is None:
@@ -297,7 +299,7 @@ def team_score_rule(event: ec.EventConfig, sec: ec.SectionConfig) -> TeamScoreRu
             tiebreaks.append(TeamTiebreak(TeamTieKind.COMPONENT_PLACE, index))
         else:
             tiebreaks.append(TeamTiebreak(_TIEBREAKS[name]))
-    measure = TeamScoreMeasure.PLACE_SUM if ts.metric == "place_sum" else TeamScoreMeasure.POINTS_SUM
+    measure = TeamScoreMeasure.PLACE_SUM if team_scoring.metric == "place_sum" else TeamScoreMeasure.POINTS_SUM
     return TeamScoreRule(sec.id, sec.name, tuple(components), measure, tuple(tiebreaks))
 
 
@@ -305,8 +307,8 @@ def playoff_through(sec: ec.SectionConfig) -> int | None:
     """PAIR-8: the places a playoff decides (policy playoff: ``places``, else every awarded place)."""
     if sec.playoffs.policy != "playoff":
         return None
-    aw = sec.awards
-    return sec.playoffs.places or aw.places or max((b.places for b in aw.places_by_field), default=None)
+    awards = sec.awards
+    return sec.playoffs.places or awards.places or max((b.places for b in awards.places_by_field), default=None)
 
 
 # ------------------------------------------------------------------ event

@@ -26,10 +26,10 @@ def exact(value: float | int) -> Number:
         raise TypeError("not a number")
     if isinstance(value, int):
         return value
-    d = Decimal(repr(float(value)))
-    if d == d.to_integral_value():
-        return int(d)
-    return d.normalize()
+    exact = Decimal(repr(float(value)))
+    if exact == exact.to_integral_value():
+        return int(exact)
+    return exact.normalize()
 
 
 def _competition_places(rows: list[ContractRow]) -> list[int]:
@@ -127,19 +127,19 @@ def qualified_players(chosen: Iterable[Qualifier], entrants: Iterable[Entrant]) 
     stages need, e.g. the eligibility clause), plus the unit and the rank in the cohort."""
     by_id = {e.entrant_id: e for e in entrants}
     out: list[QualifiedPlayer] = []
-    for q in chosen:
-        entrant = by_id.get(q.entrant_id)
+    for qualifier in chosen:
+        entrant = by_id.get(qualifier.entrant_id)
         attributes: dict[str, Any] = dict(entrant.attributes) if entrant else {}
-        if q.unit_name is not None:
-            attributes.setdefault("unit", q.unit_name)
-        attributes["cohort_rank"] = q.rank
+        if qualifier.unit_name is not None:
+            attributes.setdefault("unit", qualifier.unit_name)
+        attributes["cohort_rank"] = qualifier.rank
         out.append(
             QualifiedPlayer(
-                entrant_id=q.entrant_id,
-                name=q.name,
-                gender=q.gender.value if q.gender else None,
-                place=q.place,
-                birth_date=q.birth_date,
+                entrant_id=qualifier.entrant_id,
+                name=qualifier.name,
+                gender=qualifier.gender.value if qualifier.gender else None,
+                place=qualifier.place,
+                birth_date=qualifier.birth_date,
                 attributes=attributes,
             )
         )

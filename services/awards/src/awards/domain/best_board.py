@@ -107,17 +107,17 @@ def is_eligible(record: BoardRecord, min_played_percent: Decimal | int) -> bool:
     return Decimal(record.games_played) * 100 >= Decimal(min_played_percent) * record.board_games
 
 
-def _key(c: BoardCandidate, order: tuple[BoardCriterion, ...]) -> tuple[object, ...]:
+def _key(candidate: BoardCandidate, order: tuple[BoardCriterion, ...]) -> tuple[object, ...]:
     values: list[object] = []
     for criterion in order:
         if criterion is BoardCriterion.SCORE:
-            values.append(-Decimal(c.record.points))
+            values.append(-Decimal(candidate.record.points))
         elif criterion is BoardCriterion.WIN_RATE:
-            values.append(-c.win_rate)
+            values.append(-candidate.win_rate)
         elif criterion is BoardCriterion.WINS:
-            values.append(-c.record.wins)
+            values.append(-candidate.record.wins)
         else:  # TEAM_PLACE; an unknown team place sorts last
-            values.append(c.team_place if c.team_place is not None else 10**9)
+            values.append(candidate.team_place if candidate.team_place is not None else 10**9)
     return tuple(values)
 
 

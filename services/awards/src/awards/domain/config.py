@@ -293,9 +293,9 @@ class TeamScoreRule:
     tiebreaks: tuple[TeamTiebreak, ...] = ()
 
     def __post_init__(self) -> None:
-        for tb in self.tiebreaks:
-            if tb.kind is TeamTieKind.COMPONENT_PLACE and not 0 <= tb.component < len(self.components):
-                raise ConfigError(f"{self.team_section_id}: tiebreak component {tb.component} out of range")
+        for tiebreak in self.tiebreaks:
+            if tiebreak.kind is TeamTieKind.COMPONENT_PLACE and not 0 <= tiebreak.component < len(self.components):
+                raise ConfigError(f"{self.team_section_id}: tiebreak component {tiebreak.component} out of range")
 
     @property
     def required_sections(self) -> frozenset[str]:

@@ -48,13 +48,18 @@ def compare_section_awards(old: SectionAwards, new: SectionAwards) -> AwardsDiff
     after = {e.entrant_id: e for e in new.entrants}
     changes: list[EntrantChange] = []
     for entrant_id in list(before) + [i for i in after if i not in before]:
-        a, b = before.get(entrant_id), after.get(entrant_id)
-        if a is None or b is None:
-            changes.append(EntrantChange(entrant_id, (a or b).name, a, b, ("added",) if a is None else ("removed",)))  # type: ignore[union-attr]
+        earlier, later = before.get(entrant_id), after.get(entrant_id)
+        if earlier is None and later is not None:
+            changes.append(EntrantChange(entrant_id, later.name, None, later, ("added",)))
             continue
-        diff = tuple(name for name in _COMPARED if getattr(a, name) != getattr(b, name))
+        if later is None and earlier is not None:
+            changes.append(EntrantChange(entrant_id, earlier.name, earlier, None, ("removed",)))
+            continue
+        if earlier is None or later is None:  # listed by neither: cannot happen (ids come from both)
+            continue
+        diff = tuple(name for name in _COMPARED if getattr(earlier, name) != getattr(later, name))
         if diff:
-            changes.append(EntrantChange(entrant_id, b.name, a, b, diff))
+            changes.append(EntrantChange(entrant_id, later.name, earlier, later, diff))
     return AwardsDiff(old.section_id, old.cancelled, new.cancelled, tuple(changes))
 
 

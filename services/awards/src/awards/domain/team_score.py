@@ -68,20 +68,24 @@ def _sort_key(
     points_sum = sum((Decimal(m.points) for m in members), Decimal(0))
     key: list[Number] = [place_sum if rule.measure is TeamScoreMeasure.PLACE_SUM else -points_sum]
     shown: list[tuple[str, Number]] = []
-    for tb in rule.tiebreaks:
-        if tb.kind is TeamTieKind.PLACE_SUM:
+    for tiebreak in rule.tiebreaks:
+        if tiebreak.kind is TeamTieKind.PLACE_SUM:
             value: Number = place_sum
             key.append(value)
-        elif tb.kind is TeamTieKind.POINTS_SUM:
+        elif tiebreak.kind is TeamTieKind.POINTS_SUM:
             value = points_sum
             key.append(-value)
-        elif tb.kind is TeamTieKind.BEST_SINGLE_PLACE:
+        elif tiebreak.kind is TeamTieKind.BEST_SINGLE_PLACE:
             value = min(m.place for m in members)
             key.append(value)
         else:  # COMPONENT_PLACE: the best counted member of that component
-            value = min(m.place for m in members if m.component == tb.component)
+            value = min(m.place for m in members if m.component == tiebreak.component)
             key.append(value)
-        name = tb.kind.value if tb.kind is not TeamTieKind.COMPONENT_PLACE else f"{tb.kind.value}:{tb.component}"
+        name = (
+            tiebreak.kind.value
+            if tiebreak.kind is not TeamTieKind.COMPONENT_PLACE
+            else f"{tiebreak.kind.value}:{tiebreak.component}"
+        )
         shown.append((name, value))
     return tuple(key), tuple(shown)
 

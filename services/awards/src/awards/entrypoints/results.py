@@ -174,18 +174,18 @@ async def section_awards(
     event_code: EventCode, section_id: SectionId, repo: Repo, revision: RevisionQ = None
 ) -> s.SectionAwards:
     pub = await _publication(repo, event_code, section_id, revision)
-    p = pub.payload
+    payload = pub.payload
     return s.SectionAwards(
         publication=_meta(pub),
-        name=p.get("name"),
-        currency=p.get("currency"),
+        name=payload.get("name"),
+        currency=payload.get("currency"),
         summary=s.Summary(**pub.document["summary"]),
-        places=p["places"],
-        prizes=p["prizes"],
-        titles=p["titles"],
-        team_ranking=p["team_ranking"],
-        best_boards=p["best_boards"],
-        squad=p.get("squad", []),
+        places=payload["places"],
+        prizes=payload["prizes"],
+        titles=payload["titles"],
+        team_ranking=payload["team_ranking"],
+        best_boards=payload["best_boards"],
+        squad=payload.get("squad", []),
     )
 
 
@@ -467,9 +467,9 @@ async def teams_csv(event_code: EventCode, repo: Repo) -> Response:
 
 @router.get("/{event_code}/teams/{team_section_id}", response_model=s.TeamRanking, summary="One team ranking (AWD-6)")
 async def team(event_code: EventCode, team_section_id: SectionId, repo: Repo) -> s.TeamRanking:
-    for t in await _teams(repo, event_code):
-        if t.team_section_id == team_section_id:
-            return t
+    for team in await _teams(repo, event_code):
+        if team.team_section_id == team_section_id:
+            return team
     raise NotFound(
         "team_section_not_found",
         f"{event_code!r} has no team ranking {team_section_id!r}",

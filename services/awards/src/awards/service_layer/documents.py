@@ -35,8 +35,8 @@ def number(value: Number) -> int | float:
     """JSON number for display (points are halves at most; Decimal keeps them exact until here)."""
     if isinstance(value, int):
         return value
-    d = Decimal(value)
-    return int(d) if d == d.to_integral_value() else float(d)
+    exact = Decimal(value)
+    return int(exact) if exact == exact.to_integral_value() else float(exact)
 
 
 def standings_document(standings: SectionStandings) -> dict[str, Any]:
@@ -155,8 +155,8 @@ def section_document(
     }
 
 
-def _candidate(c: Any) -> dict[str, Any]:
-    rec = c.record
+def _candidate(candidate: Any) -> dict[str, Any]:
+    rec = candidate.record
     return {
         "player_id": rec.player_id,
         "name": rec.name,
@@ -166,7 +166,7 @@ def _candidate(c: Any) -> dict[str, Any]:
         "board_games": rec.board_games,
         "points": number(rec.points),
         "wins": rec.wins,
-        "share_played": plain(c.share_played),
-        "win_rate": plain(c.win_rate),
-        "team_place": c.team_place,
+        "share_played": plain(candidate.share_played),
+        "win_rate": plain(candidate.win_rate),
+        "team_place": candidate.team_place,
     }

@@ -33,232 +33,216 @@ metadata = MetaData()
 outbox = outbox_table(metadata)
 inbox = inbox_table(metadata)
 
-EC = 64  # event code length
-SID = 64  # section id length
-EID = 160  # entrant / player id length
+EVENT_CODE = 64  # event code length
+SECTION_ID = 64  # section id length
+ENTRANT_ID = 160  # entrant / player id length
 
 
-def _key(md_cols: list) -> list:
+def _key(columns: list) -> list:
+    """The section key every section-scoped table starts with, then ``columns``."""
     return [
-        Column("event_code", String(EC), primary_key=True),
-        Column("section_id", String(SID), primary_key=True),
-        *md_cols,
+        Column("event_code", String(EVENT_CODE), primary_key=True),
+        Column("section_id", String(SECTION_ID), primary_key=True),
+        *columns,
     ]
 
 
-def pairing_tables(md: MetaData) -> dict[str, Table]:
-    """The tables on ``md`` (the migrations keep frozen copies: a change here needs a new revision)."""
-    t: dict[str, Table] = {}
-    t["tournaments"] = Table(
-        "tournaments",
-        md,
-        *_key(
-            [
-                Column("stage", String(64), nullable=False),
-                Column("name", String(200), nullable=False),
-                #: running | awaiting_playoff | awaiting_arbiter | completed | cancelled
-                Column("status", String(24), nullable=False),
-                Column("kind", String(16), nullable=False),
-                Column("format", String(16), nullable=False),
-                Column("rounds_planned", Integer, nullable=False),
-                #: the latest round paired (0 before round 1)
-                Column("current_round", Integer, nullable=False, default=0),
-                #: section.completed revisions published so far (AWD-8 corrections add one)
-                Column("revision", Integer, nullable=False, default=0),
-                #: events emitted for this section: their ids are uuid5(section, seq) — deterministic
-                Column("event_seq", Integer, nullable=False, default=0),
-                #: SectionRules as JSON; the whole section.closed payload for everything else
-                Column("rules", JSON, nullable=False),
-                Column("closed", JSON, nullable=False),
-                #: pairings wait for an arbiter's publish (PAIR-11 review before the round starts)
-                Column("hold", Boolean, nullable=False, default=False),
-                #: why the section waits (e.g. no legal pairing: the arbiter pairs the round by hand)
-                Column("note", Text),
-                Column("created_at", UtcDateTime(), nullable=False),
-                Column("completed_at", UtcDateTime()),
-                #: the last section.completed payload (JSON), for reads and republication
-                Column("final", JSON),
-            ]
-        ),
-    )
-    t["entrants"] = Table(
-        "entrants",
-        md,
-        *_key(
-            [
-                #: start number (seeding order: rating, then the order registration listed them)
-                Column("start_no", Integer, primary_key=True),
-                Column("entrant_id", String(EID), nullable=False),
-                Column("data", JSON, nullable=False),  # the contract Entrant
-                Column("entry_round", Integer, nullable=False, default=1),
-                Column("withdrawn_after", Integer),
-            ]
-        ),
-        UniqueConstraint("event_code", "section_id", "entrant_id", name="uq_entrants_entrant"),
-    )
-    t["rounds"] = Table(
-        "rounds",
-        md,
-        *_key(
-            [
-                Column("round", Integer, primary_key=True),
-                #: draft (not yet published, may be corrected) | published | complete
-                Column("status", String(16), nullable=False),
-                Column("paired_at", UtcDateTime(), nullable=False),
-                Column("published_at", UtcDateTime()),
-                Column("starts_at", UtcDateTime()),
-                Column("completed_at", UtcDateTime()),
-                #: engine | arbiter (a corrected pairing)
-                Column("paired_by", String(16), nullable=False, default="engine"),
-            ]
-        ),
-    )
-    t["pairings"] = Table(
-        "pairings",
-        md,
-        *_key(
-            [
-                Column("round", Integer, primary_key=True),
-                #: deterministic: r{round}.b{board}; team boards r{round}.m{match}.b{board}
-                Column("pairing_id", String(64), primary_key=True),
-                #: order of the round (individual: board number; teams: match number)
-                Column("match_no", Integer, nullable=False),
-                #: team board (PAIR-9); None for individual sections
-                Column("board", Integer),
-                #: start numbers of the paired competitors (teams: first-listed team, other team)
-                Column("first_no", Integer, nullable=False),
-                Column("second_no", Integer, nullable=False),
-                #: who moves first in game 1 and who second (players; team boards: members)
-                Column("first_id", String(EID), nullable=False),
-                Column("second_id", String(EID), nullable=False),
-                Column("first_team", String(EID)),
-                Column("second_team", String(EID)),
-                Column("games", Integer, nullable=False, default=1),
-                #: the pairing's outcome from first_id's side (domain Outcome value), None until in
-                Column("outcome", String(8)),
-                Column("first_points", Float),
-                Column("second_points", Float),
-                #: game | arbiter
-                Column("result_source", String(16)),
-                Column("result_at", UtcDateTime()),
-            ]
-        ),
-    )
-    t["games"] = Table(
-        "games",
-        md,
-        Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True),
-        Column("event_code", String(EC), nullable=False),
-        Column("section_id", String(SID), nullable=False),
-        Column("round", Integer, nullable=False),
-        Column("pairing_id", String(64), nullable=False),
-        Column("game_no", Integer, nullable=False),
-        #: '' for round games, the playoff id for playoff games (part of the uniqueness guard)
-        Column("playoff_id", String(160), nullable=False, default=""),
-        Column("game_id", String(240), nullable=False),
-        Column("winner", String(EID)),
-        #: black | white | draw | double_forfeit
-        Column("result", String(16), nullable=False),
-        Column("reason", String(24), nullable=False),
-        Column("outcome", JSON),
-        Column("double_forfeit", Boolean, nullable=False, default=False),
-        Column("recorded_at", UtcDateTime(), nullable=False),
-        UniqueConstraint("event_code", "section_id", "playoff_id", "pairing_id", "game_no", name="uq_games_game"),
-    )
-    t["byes"] = Table(
-        "byes",
-        md,
-        *_key(
-            [
-                Column("round", Integer, primary_key=True),
-                Column("start_no", Integer, primary_key=True),
-                #: pairing | requested | forced | absent
-                Column("kind", String(16), nullable=False),
-                #: domain Code (TRF letter)
-                Column("code", String(2), nullable=False),
-            ]
-        ),
-    )
-    t["bye_requests"] = Table(
-        "bye_requests",
-        md,
-        *_key(
-            [
-                Column("round", Integer, primary_key=True),
-                Column("start_no", Integer, primary_key=True),
-                #: requested (player asked; scored per the bye rules) | forced (arbiter)
-                Column("kind", String(16), nullable=False),
-                Column("created_at", UtcDateTime(), nullable=False),
-                Column("by", String(64), nullable=False),
-            ]
-        ),
-    )
-    t["withdrawals"] = Table(
-        "withdrawals",
-        md,
-        *_key(
-            [
-                Column("start_no", Integer, primary_key=True),
-                Column("after_round", Integer, nullable=False),
-                Column("reason", Text, nullable=False, default=""),
-                Column("created_at", UtcDateTime(), nullable=False),
-                Column("by", String(64), nullable=False),
-            ]
-        ),
-    )
-    t["ties"] = Table(
-        "ties",
-        md,
-        *_key(
-            [
-                #: deterministic: t{place_from}-{place_to}, with the gender first in merged sections
-                Column("tie_id", String(64), primary_key=True),
-                Column("gender", String(16)),
-                Column("place_from", Integer, nullable=False),
-                Column("place_to", Integer, nullable=False),
-                #: entrant ids in listed order
-                Column("entrant_ids", JSON, nullable=False),
-                #: playoff | arbiter
-                Column("action", String(16), nullable=False),
-                #: open | playing | decided
-                Column("status", String(16), nullable=False),
-                #: playoff stages: [{"playoff_id", "ids", "matches": [{"pairing_id", "first", "second", "winner"}]}]
-                Column("playoff", JSON, nullable=False),
-                #: the final order: list of entrant ids (a nested list keeps those ids sharing)
-                Column("decision", JSON),
-                Column("decided_by", String(16)),
-                Column("decided_at", UtcDateTime()),
-                Column("revision", Integer, nullable=False, default=1),
-            ]
-        ),
-    )
-    t["audit"] = Table(
-        "audit",
-        md,
-        Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True),
-        Column("event_code", String(EC), nullable=False),
-        Column("section_id", String(SID), nullable=False),
-        Column("at", UtcDateTime(), nullable=False),
-        Column("role", String(16), nullable=False),
-        Column("key_id", String(32), nullable=False),
-        Column("action", String(32), nullable=False),
-        Column("round", Integer),
-        Column("details", JSON, nullable=False),
-    )
-    t["idempotency_keys"] = idempotency_table(md)
-    Index("ix_audit_section", t["audit"].c.event_code, t["audit"].c.section_id, t["audit"].c.id)
-    return t
-
-
-tables = pairing_tables(metadata)
-tournaments = tables["tournaments"]
-entrants = tables["entrants"]
-rounds = tables["rounds"]
-pairings = tables["pairings"]
-games = tables["games"]
-byes = tables["byes"]
-bye_requests = tables["bye_requests"]
-withdrawals = tables["withdrawals"]
-ties = tables["ties"]
-audit = tables["audit"]
-idempotency_keys = tables["idempotency_keys"]
+# The migrations keep frozen copies of these declarations: a change here needs a new revision.
+tournaments = Table(
+    "tournaments",
+    metadata,
+    *_key(
+        [
+            Column("stage", String(64), nullable=False),
+            Column("name", String(200), nullable=False),
+            #: running | awaiting_playoff | awaiting_arbiter | completed | cancelled
+            Column("status", String(24), nullable=False),
+            Column("kind", String(16), nullable=False),
+            Column("format", String(16), nullable=False),
+            Column("rounds_planned", Integer, nullable=False),
+            #: the latest round paired (0 before round 1)
+            Column("current_round", Integer, nullable=False, default=0),
+            #: section.completed revisions published so far (AWD-8 corrections add one)
+            Column("revision", Integer, nullable=False, default=0),
+            #: events emitted for this section: their ids are uuid5(section, seq) — deterministic
+            Column("event_seq", Integer, nullable=False, default=0),
+            #: SectionRules as JSON; the whole section.closed payload for everything else
+            Column("rules", JSON, nullable=False),
+            Column("closed", JSON, nullable=False),
+            #: pairings wait for an arbiter's publish (PAIR-11 review before the round starts)
+            Column("hold", Boolean, nullable=False, default=False),
+            #: why the section waits (e.g. no legal pairing: the arbiter pairs the round by hand)
+            Column("note", Text),
+            Column("created_at", UtcDateTime(), nullable=False),
+            Column("completed_at", UtcDateTime()),
+            #: the last section.completed payload (JSON), for reads and republication
+            Column("final", JSON),
+        ]
+    ),
+)
+entrants = Table(
+    "entrants",
+    metadata,
+    *_key(
+        [
+            #: start number (seeding order: rating, then the order registration listed them)
+            Column("start_no", Integer, primary_key=True),
+            Column("entrant_id", String(ENTRANT_ID), nullable=False),
+            Column("data", JSON, nullable=False),  # the contract Entrant
+            Column("entry_round", Integer, nullable=False, default=1),
+            Column("withdrawn_after", Integer),
+        ]
+    ),
+    UniqueConstraint("event_code", "section_id", "entrant_id", name="uq_entrants_entrant"),
+)
+rounds = Table(
+    "rounds",
+    metadata,
+    *_key(
+        [
+            Column("round", Integer, primary_key=True),
+            #: draft (not yet published, may be corrected) | published | complete
+            Column("status", String(16), nullable=False),
+            Column("paired_at", UtcDateTime(), nullable=False),
+            Column("published_at", UtcDateTime()),
+            Column("starts_at", UtcDateTime()),
+            Column("completed_at", UtcDateTime()),
+            #: engine | arbiter (a corrected pairing)
+            Column("paired_by", String(16), nullable=False, default="engine"),
+        ]
+    ),
+)
+pairings = Table(
+    "pairings",
+    metadata,
+    *_key(
+        [
+            Column("round", Integer, primary_key=True),
+            #: deterministic: r{round}.b{board}; team boards r{round}.m{match}.b{board}
+            Column("pairing_id", String(64), primary_key=True),
+            #: order of the round (individual: board number; teams: match number)
+            Column("match_no", Integer, nullable=False),
+            #: team board (PAIR-9); None for individual sections
+            Column("board", Integer),
+            #: start numbers of the paired competitors (teams: first-listed team, other team)
+            Column("first_no", Integer, nullable=False),
+            Column("second_no", Integer, nullable=False),
+            #: who moves first in game 1 and who second (players; team boards: members)
+            Column("first_id", String(ENTRANT_ID), nullable=False),
+            Column("second_id", String(ENTRANT_ID), nullable=False),
+            Column("first_team", String(ENTRANT_ID)),
+            Column("second_team", String(ENTRANT_ID)),
+            Column("games", Integer, nullable=False, default=1),
+            #: the pairing's outcome from first_id's side (domain Outcome value), None until in
+            Column("outcome", String(8)),
+            Column("first_points", Float),
+            Column("second_points", Float),
+            #: game | arbiter
+            Column("result_source", String(16)),
+            Column("result_at", UtcDateTime()),
+        ]
+    ),
+)
+games = Table(
+    "games",
+    metadata,
+    Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True),
+    Column("event_code", String(EVENT_CODE), nullable=False),
+    Column("section_id", String(SECTION_ID), nullable=False),
+    Column("round", Integer, nullable=False),
+    Column("pairing_id", String(64), nullable=False),
+    Column("game_no", Integer, nullable=False),
+    #: '' for round games, the playoff id for playoff games (part of the uniqueness guard)
+    Column("playoff_id", String(160), nullable=False, default=""),
+    Column("game_id", String(240), nullable=False),
+    Column("winner", String(ENTRANT_ID)),
+    #: black | white | draw | double_forfeit
+    Column("result", String(16), nullable=False),
+    Column("reason", String(24), nullable=False),
+    Column("outcome", JSON),
+    Column("double_forfeit", Boolean, nullable=False, default=False),
+    Column("recorded_at", UtcDateTime(), nullable=False),
+    UniqueConstraint("event_code", "section_id", "playoff_id", "pairing_id", "game_no", name="uq_games_game"),
+)
+byes = Table(
+    "byes",
+    metadata,
+    *_key(
+        [
+            Column("round", Integer, primary_key=True),
+            Column("start_no", Integer, primary_key=True),
+            #: pairing | requested | forced | absent
+            Column("kind", String(16), nullable=False),
+            #: domain Code (TRF letter)
+            Column("code", String(2), nullable=False),
+        ]
+    ),
+)
+bye_requests = Table(
+    "bye_requests",
+    metadata,
+    *_key(
+        [
+            Column("round", Integer, primary_key=True),
+            Column("start_no", Integer, primary_key=True),
+            #: requested (player asked; scored per the bye rules) | forced (arbiter)
+            Column("kind", String(16), nullable=False),
+            Column("created_at", UtcDateTime(), nullable=False),
+            Column("by", String(64), nullable=False),
+        ]
+    ),
+)
+withdrawals = Table(
+    "withdrawals",
+    metadata,
+    *_key(
+        [
+            Column("start_no", Integer, primary_key=True),
+            Column("after_round", Integer, nullable=False),
+            Column("reason", Text, nullable=False, default=""),
+            Column("created_at", UtcDateTime(), nullable=False),
+            Column("by", String(64), nullable=False),
+        ]
+    ),
+)
+ties = Table(
+    "ties",
+    metadata,
+    *_key(
+        [
+            #: deterministic: t{place_from}-{place_to}, with the gender first in merged sections
+            Column("tie_id", String(64), primary_key=True),
+            Column("gender", String(16)),
+            Column("place_from", Integer, nullable=False),
+            Column("place_to", Integer, nullable=False),
+            #: entrant ids in listed order
+            Column("entrant_ids", JSON, nullable=False),
+            #: playoff | arbiter
+            Column("action", String(16), nullable=False),
+            #: open | playing | decided
+            Column("status", String(16), nullable=False),
+            #: playoff stages: [{"playoff_id", "ids", "matches": [{"pairing_id", "first", "second", "winner"}]}]
+            Column("playoff", JSON, nullable=False),
+            #: the final order: list of entrant ids (a nested list keeps those ids sharing)
+            Column("decision", JSON),
+            Column("decided_by", String(16)),
+            Column("decided_at", UtcDateTime()),
+            Column("revision", Integer, nullable=False, default=1),
+        ]
+    ),
+)
+audit = Table(
+    "audit",
+    metadata,
+    Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True),
+    Column("event_code", String(EVENT_CODE), nullable=False),
+    Column("section_id", String(SECTION_ID), nullable=False),
+    Column("at", UtcDateTime(), nullable=False),
+    Column("role", String(16), nullable=False),
+    Column("key_id", String(32), nullable=False),
+    Column("action", String(32), nullable=False),
+    Column("round", Integer),
+    Column("details", JSON, nullable=False),
+)
+idempotency_keys = idempotency_table(metadata)
+Index("ix_audit_section", audit.c.event_code, audit.c.section_id, audit.c.id)

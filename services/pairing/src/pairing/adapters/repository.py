@@ -233,14 +233,14 @@ class SectionRepository:
         state.requests.append(dict(**state.key, **values))
 
     async def set_withdrawn(
-        self, state: SectionState, start_no: int, after_round: int, reason: str, now: datetime, by: str
+        self, state: SectionState, start_no: int, after_round: int, reason: str, now: datetime, by_whom: str
     ) -> None:
         withdrawals = orm.withdrawals
         of_section = _of_section(withdrawals, state.event_code, state.section_id)
         await self.session.execute(delete(withdrawals).where(of_section & (withdrawals.c.start_no == start_no)))
         await self.session.execute(
             insert(withdrawals).values(
-                **state.key, start_no=start_no, after_round=after_round, reason=reason, created_at=now, by=by
+                **state.key, start_no=start_no, after_round=after_round, reason=reason, created_at=now, by=by_whom
             )
         )
         entrants = orm.entrants
@@ -321,11 +321,19 @@ class AuditRepository:
         self.session = session
 
     async def add(
-        self, state: SectionState, *, at: datetime, role: str, key_id: str, action: str, rnd: int | None, details: dict
+        self,
+        state: SectionState,
+        *,
+        when: datetime,
+        role: str,
+        key_id: str,
+        action: str,
+        rnd: int | None,
+        details: dict,
     ) -> None:
         await self.session.execute(
             insert(orm.audit).values(
-                **state.key, at=at, role=role, key_id=key_id, action=action, round=rnd, details=details
+                **state.key, at=when, role=role, key_id=key_id, action=action, round=rnd, details=details
             )
         )
 

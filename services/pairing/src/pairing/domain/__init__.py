@@ -2,8 +2,8 @@
 
 The service layer keeps a :class:`Tournament` per section (immutable; every change returns a
 new one) and calls these functions. Every number of the regulations arrives as configuration
-(``PointSystem``, ``ByeRules``, ``TiebreakConfig``, ``MatchPoints``, ``TwoGamePoints``, the
-tiebreak order, the decisive places).
+(``PointSystem``, ``ByeRules``, ``TiebreakConfig``, ``MatchPoints``, the tiebreak order, the
+decisive places).
 
 Building a section
     ``Tournament(players=(Player(id=1, name=..., gender="m", unit=...), ...), rounds_planned=7,
@@ -11,7 +11,7 @@ Building a section
     ``add_player(t, player)`` — late entry; ``withdraw(t, pid, after_round)`` — withdrawal.
 
 Pairing a round (PAIR-1..3, PAIR-11)
-    ``choose_format(entries, FormatRule(round_robin_max_entries=8, swiss_rounds=7))``.
+    The format and the number of rounds (PAIR-1) are registration's: they arrive in the rules.
     ``pair_swiss_round(t, requested_byes=[...], forced_byes=[...], absent=[...],
     bye_rules=ByeRules(requested=Code.HALF_BYE), topscorer_exemption=False) -> RoundPairing``
     — Dutch system; raises ``NoLegalPairing`` (arbiter decides) and never returns a pairing that
@@ -22,13 +22,12 @@ Pairing a round (PAIR-1..3, PAIR-11)
 
 Recording results
     ``record_round(t, pairing, {board_index: Outcome}) -> Tournament`` — refuses an incomplete
-    round. Two-game rounds (PAIR-5): ``two_game_round_outcome(g1, g2)`` gives the board's
-    Outcome; ``two_game_movers(board)`` says who moves first in each game.
+    round. Two-game rounds (PAIR-5) are scored by gameplay: their outcome is recorded like any other.
 
 Standings (PAIR-6..8, PAIR-10, AWD-8)
     ``compute_tiebreaks(t, names, TiebreakConfig(edition=Edition.FIDE_2024, round_robin=False))``
     ``standings(t, order)`` / ``standings_by_gender(t, order)`` -> ``[StandingRow]`` with shared
-    places; ``standings_json``, ``standings_csv``, ``cross_table``, ``cross_table_csv``.
+    places; ``cross_table`` (JSON-able; the API writes the CSV forms).
     ``ties_needing_decision(rows, decisive_places, playoffs_allowed)`` -> ``[TieGroup]``;
     ``apply_playoff(rows, group, finishing_order)``.
 
@@ -45,7 +44,6 @@ Interop
 
 from .berger import berger_round, berger_table, pair_round_robin
 from .checker import IllegalPairing, check_round
-from .formats import ROUND_ROBIN, SWISS, FormatRule, choose_format
 from .model import (
     Board,
     Code,
@@ -65,24 +63,14 @@ from .model import (
 )
 from .playoffs import ARBITER, PLAYOFF, TieGroup, apply_playoff, ties_needing_decision
 from .ranking import StandingRow, rank
-from .scoring import (
-    MatchPoints,
-    TwoGamePoints,
-    match_points,
-    two_game_movers,
-    two_game_round_outcome,
-    two_game_round_points,
-)
+from .scoring import MatchPoints
 from .standings import (
     ORDER_ROUND_ROBIN,
     ORDER_SWISS,
     ORDER_SZ_ONLINE,
     cross_table,
-    cross_table_csv,
     standings,
     standings_by_gender,
-    standings_csv,
-    standings_json,
 )
 from .swiss import ByeRules, GacruxDutch, NoLegalPairing, SwissEngine, forbidden_from_units, pair_swiss_round
 from .teams import (

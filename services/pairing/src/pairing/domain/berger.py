@@ -12,50 +12,49 @@ from collections.abc import Sequence
 from .model import Board, Code, RoundPairing
 
 
-def berger_round(n: int, r: int) -> list[tuple[int, int]]:
-    """Pairs (first mover, second mover) of round ``r`` (1-based) for ``n`` players, board order.
+def berger_round(count: int, rnd: int) -> list[tuple[int, int]]:
+    """Pairs (first mover, second mover) of round ``rnd`` (1-based) for ``count`` players, board order.
 
-    For odd ``n`` the pair containing ``n + 1`` is the bye.
+    For an odd ``count`` the pair containing ``count + 1`` is the bye.
     """
-    if n < 2:
+    if count < 2:
         raise ValueError("a round robin needs at least 2 players")
-    m = n + (n % 2)
-    if not 1 <= r <= m - 1:
-        raise ValueError(f"round {r} outside 1..{m - 1}")
-    k = m - 1
-    off = (r - 1) * (m // 2)
-    p = off % k + 1
-    boards = [(p, m) if r % 2 == 1 else (m, p)]
-    for b in range(2, m // 2 + 1):
-        first = (off + b - 1) % k + 1
-        second = (off - b + 1) % k + 1
+    size = count + (count % 2)  # the field padded with the dummy
+    if not 1 <= rnd <= size - 1:
+        raise ValueError(f"round {rnd} outside 1..{size - 1}")
+    modulus = size - 1
+    offset = (rnd - 1) * (size // 2)
+    meets_last = offset % modulus + 1
+    boards = [(meets_last, size) if rnd % 2 == 1 else (size, meets_last)]
+    for board in range(2, size // 2 + 1):
+        first = (offset + board - 1) % modulus + 1
+        second = (offset - board + 1) % modulus + 1
         boards.append((first, second))
     return boards
 
 
-def berger_table(n: int) -> dict[int, list[tuple[int, int]]]:
-    m = n + (n % 2)
-    return {r: berger_round(n, r) for r in range(1, m)}
+def berger_table(count: int) -> dict[int, list[tuple[int, int]]]:
+    size = count + (count % 2)
+    return {rnd: berger_round(count, rnd) for rnd in range(1, size)}
 
 
-def pair_round_robin(seeds: Sequence[int], r: int, double: bool = False) -> RoundPairing:
-    """Round ``r`` for the players ``seeds`` (seeds[0] draws Berger number 1, …).
+def pair_round_robin(seeds: Sequence[int], rnd: int, double: bool = False) -> RoundPairing:
+    """Round ``rnd`` for the players ``seeds`` (seeds[0] draws Berger number 1, …).
 
     With an odd field the player meeting the dummy gets a pairing-allocated bye (PAIR-3).
     ``double`` runs the cycle twice with colours swapped in the second cycle.
     """
-    n = len(seeds)
-    m = n + (n % 2)
-    cycle = m - 1
-    rr = (r - 1) % cycle + 1
-    swap = double and r > cycle
-    if r > cycle * (2 if double else 1):
-        raise ValueError(f"round {r} beyond the round robin")
+    count = len(seeds)
+    cycle = count + (count % 2) - 1
+    in_cycle = (rnd - 1) % cycle + 1
+    swap = double and rnd > cycle
+    if rnd > cycle * (2 if double else 1):
+        raise ValueError(f"round {rnd} beyond the round robin")
     boards, byes = [], {}
-    for a, b in berger_round(n, rr):
-        if a > n or b > n:
-            byes[seeds[(b if a > n else a) - 1]] = Code.PAIRING_BYE
+    for first, second in berger_round(count, in_cycle):
+        if first > count or second > count:
+            byes[seeds[(second if first > count else first) - 1]] = Code.PAIRING_BYE
             continue
-        x, y = seeds[a - 1], seeds[b - 1]
-        boards.append(Board(y, x) if swap else Board(x, y))
-    return RoundPairing(r, tuple(boards), byes)
+        first_seed, second_seed = seeds[first - 1], seeds[second - 1]
+        boards.append(Board(second_seed, first_seed) if swap else Board(first_seed, second_seed))
+    return RoundPairing(rnd, tuple(boards), byes)

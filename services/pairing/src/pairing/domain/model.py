@@ -141,24 +141,24 @@ class Tournament:
 
     @property
     def rounds_done(self) -> int:
-        return max((len(h) for h in self.history.values()), default=0)
+        return max((len(entries) for entries in self.history.values()), default=0)
 
     def player(self, pid: int) -> Player:
-        for p in self.players:
-            if p.id == pid:
-                return p
+        for player in self.players:
+            if player.id == pid:
+                return player
         raise KeyError(pid)
 
     def entries(self, pid: int) -> tuple[RoundEntry, ...]:
         """The player's entries padded with ABSENT up to rounds_done (late entries)."""
-        h = tuple(self.history.get(pid, ()))
+        entries = tuple(self.history.get(pid, ()))
         done = self.rounds_done
-        if len(h) < done:
-            h = h + tuple(RoundEntry(r, None, None, Code.ABSENT) for r in range(len(h) + 1, done + 1))
-        return h
+        if len(entries) < done:
+            entries += tuple(RoundEntry(rnd, None, None, Code.ABSENT) for rnd in range(len(entries) + 1, done + 1))
+        return entries
 
     def score(self, pid: int, upto: int | None = None) -> float:
-        return sum(self.points.points(e.code) for e in self.entries(pid) if upto is None or e.round <= upto)
+        return sum(self.points.points(entry.code) for entry in self.entries(pid) if upto is None or entry.round <= upto)
 
 
 class Outcome(str, Enum):
@@ -198,8 +198,8 @@ class RoundPairing:
 
     def pairs(self) -> list[tuple[int, int]]:
         """JaVaFo convention: (first, second) per board, then (pid, 0) for the pairing bye."""
-        out = [(b.first, b.second) for b in self.boards]
-        out += [(pid, 0) for pid, c in sorted(self.byes.items()) if c is Code.PAIRING_BYE]
+        out = [(board.first, board.second) for board in self.boards]
+        out += [(pid, 0) for pid, code in sorted(self.byes.items()) if code is Code.PAIRING_BYE]
         return out
 
 
@@ -207,56 +207,59 @@ class ResultError(ValueError):
     pass
 
 
-def record_round(t: Tournament, pairing: RoundPairing, outcomes: Mapping[int, Outcome]) -> Tournament:
+def record_round(tournament: Tournament, pairing: RoundPairing, outcomes: Mapping[int, Outcome]) -> Tournament:
     """Append a completed round. ``outcomes`` maps board index (0-based) to its Outcome.
 
     Players neither on a board nor given a bye get ``Code.ABSENT`` (not in the event that round).
     Forfeits count neither toward colour history nor toward the rematch ban (PAIR-6).
     """
-    r = t.rounds_done + 1
-    if pairing.round != r:
-        raise ResultError(f"round {pairing.round} recorded but round {r} is next")
-    missing = [i for i in range(len(pairing.boards)) if i not in outcomes]
+    rnd = tournament.rounds_done + 1
+    if pairing.round != rnd:
+        raise ResultError(f"round {pairing.round} recorded but round {rnd} is next")
+    missing = [index for index in range(len(pairing.boards)) if index not in outcomes]
     if missing:
-        raise ResultError(f"round {r}: no result for boards {[i + 1 for i in missing]} (PAIR-11)")
+        raise ResultError(f"round {rnd}: no result for boards {[index + 1 for index in missing]} (PAIR-11)")
     new: dict[int, RoundEntry] = {}
-    for i, b in enumerate(pairing.boards):
-        o = outcomes[i]
-        cf, cs = o.codes()
+    for index, board in enumerate(pairing.boards):
+        first_code, second_code = outcomes[index].codes()
         # Forfeits keep the paired colour for the record; colour history reads played games only.
-        new[b.first] = RoundEntry(r, b.second, Colour.FIRST, cf)
-        new[b.second] = RoundEntry(r, b.first, Colour.SECOND, cs)
+        new[board.first] = RoundEntry(rnd, board.second, Colour.FIRST, first_code)
+        new[board.second] = RoundEntry(rnd, board.first, Colour.SECOND, second_code)
     for pid, code in pairing.byes.items():
         if pid in new:
-            raise ResultError(f"player {pid} both paired and given a bye in round {r}")
-        new[pid] = RoundEntry(r, None, None, code)
+            raise ResultError(f"player {pid} both paired and given a bye in round {rnd}")
+        new[pid] = RoundEntry(rnd, None, None, code)
     history = {}
-    for p in t.players:
-        h = t.entries(p.id)
-        history[p.id] = h + (new.get(p.id) or RoundEntry(r, None, None, Code.ABSENT),)
-    return replace(t, history=history)
+    for player in tournament.players:
+        absent = RoundEntry(rnd, None, None, Code.ABSENT)
+        history[player.id] = tournament.entries(player.id) + (new.get(player.id) or absent,)
+    return replace(tournament, history=history)
 
 
-def add_player(t: Tournament, player: Player) -> Tournament:
+def add_player(tournament: Tournament, player: Player) -> Tournament:
     """Late entry (PAIR-11): the new player has ABSENT rounds so far; past rounds stay as paired."""
-    if any(p.id == player.id for p in t.players):
+    if any(other.id == player.id for other in tournament.players):
         raise ValueError(f"start number {player.id} already used")
-    entry = max(player.entry_round, t.rounds_done + 1)
-    return replace(t, players=t.players + (replace(player, entry_round=entry),))
+    entry = max(player.entry_round, tournament.rounds_done + 1)
+    return replace(tournament, players=tournament.players + (replace(player, entry_round=entry),))
 
 
-def withdraw(t: Tournament, pid: int, after_round: int | None = None) -> Tournament:
+def withdraw(tournament: Tournament, pid: int, after_round: int | None = None) -> Tournament:
     """Withdrawal (PAIR-11): the player is not paired after ``after_round`` (default: now)."""
-    after = t.rounds_done if after_round is None else after_round
-    players = tuple(replace(p, withdrawn_after=after) if p.id == pid else p for p in t.players)
-    return replace(t, players=players)
+    after = tournament.rounds_done if after_round is None else after_round
+    players = tuple(
+        replace(player, withdrawn_after=after) if player.id == pid else player for player in tournament.players
+    )
+    return replace(tournament, players=players)
 
 
-def active_players(t: Tournament, round_: int, exclude: Iterable[int] = ()) -> list[int]:
+def active_players(tournament: Tournament, round_: int, exclude: Iterable[int] = ()) -> list[int]:
     """Players who can be paired in ``round_``: entered, not withdrawn, not excluded."""
-    ex = set(exclude)
+    excluded = set(exclude)
     return [
-        p.id
-        for p in t.players
-        if p.entry_round <= round_ and (p.withdrawn_after is None or p.withdrawn_after >= round_) and p.id not in ex
+        player.id
+        for player in tournament.players
+        if player.entry_round <= round_
+        and (player.withdrawn_after is None or player.withdrawn_after >= round_)
+        and player.id not in excluded
     ]

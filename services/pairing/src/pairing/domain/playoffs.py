@@ -28,9 +28,9 @@ def ties_needing_decision(
     """
     decisive = set(decisive_places)
     groups: dict[int, list[StandingRow]] = {}
-    for r in rows:
-        if r.shared:
-            groups.setdefault(r.place, []).append(r)
+    for row in rows:
+        if row.shared:
+            groups.setdefault(row.place, []).append(row)
     out = []
     for place, members in sorted(groups.items()):
         places = tuple(range(place, members[0].place_to + 1))
@@ -50,8 +50,8 @@ def apply_playoff(rows: Sequence[StandingRow], group: TieGroup, finishing_order:
     new_rows = {}
     place = group.places[0]
     for grp in flat:
-        for i in grp:
-            new_rows[i] = replace(by_id[i], place=place, place_to=place + len(grp) - 1)
+        for pid in grp:
+            new_rows[pid] = replace(by_id[pid], place=place, place_to=place + len(grp) - 1)
         place += len(grp)
     out = [new_rows.get(r.id, r) for r in rows]
     return sorted(out, key=lambda r: (r.place, ids.index(r.id) if r.id in new_rows else 0, r.id))

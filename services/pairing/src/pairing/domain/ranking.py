@@ -47,8 +47,8 @@ def rank(
     Inside a shared group rows are listed by id, only so the output is deterministic.
     """
 
-    def key(i: int):
-        return tuple(-round(float(values[i][k]), 9) for k in order)
+    def key(pid: int) -> tuple[float, ...]:
+        return tuple(-round(float(values[pid][name]), 9) for name in order)
 
     ordered = sorted(ids, key=lambda i: (key(i), i))
     rows: list[StandingRow] = []
@@ -57,15 +57,15 @@ def rank(
         end = pos
         while end + 1 < len(ordered) and key(ordered[end + 1]) == key(ordered[pos]):
             end += 1
-        for i in ordered[pos : end + 1]:
+        for pid in ordered[pos : end + 1]:
             rows.append(
                 StandingRow(
                     pos + 1,
                     end + 1,
-                    i,
-                    (names or {}).get(i, ""),
-                    {k: values[i][k] for k in order},
-                    (genders or {}).get(i, ""),
+                    pid,
+                    (names or {}).get(pid, ""),
+                    {name: values[pid][name] for name in order},
+                    (genders or {}).get(pid, ""),
                 )
             )
         pos = end + 1

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Protocol
+from typing import Any, Protocol
 
 from .checker import IllegalPairing, check_round
 from .model import Board, Code, Colour, ForbiddenGroup, RoundPairing, Tournament, active_players
@@ -26,7 +26,7 @@ class NoLegalPairing(Exception):
 
 class SwissEngine(Protocol):
     def pair(
-        self, t: Tournament, round_: int, participants: Sequence[int], topscorer_exemption: bool = False
+        self, tournament: Tournament, round_: int, participants: Sequence[int], topscorer_exemption: bool = False
     ) -> list[tuple[int, int]]:
         """Return (first, second) per board, and (pid, 0) for the pairing-allocated bye.
 
@@ -47,61 +47,66 @@ class GacruxDutch:
         self.via_trf = via_trf
 
     def pair(
-        self, t: Tournament, round_: int, participants: Sequence[int], topscorer_exemption: bool = False
+        self, tournament: Tournament, round_: int, participants: Sequence[int], topscorer_exemption: bool = False
     ) -> list[tuple[int, int]]:
         from gacrux.gacruxexeptions import GacruxNoLegalPairing
         from gacrux.pairingdutch import pairing_dutch
 
-        if round_ != t.rounds_done + 1:
-            raise ValueError(f"can only pair round {t.rounds_done + 1}, not {round_} (PAIR-11)")
-        view, to_new, to_old = _renumbered(_scorable_by_gacrux(t))
-        participants = [to_new[p] for p in participants]
+        if round_ != tournament.rounds_done + 1:
+            raise ValueError(f"can only pair round {tournament.rounds_done + 1}, not {round_} (PAIR-11)")
+        view, to_new, to_old = _renumbered(_scorable_by_gacrux(tournament))
+        participants = [to_new[pid] for pid in participants]
         if self.via_trf:
             tour = gacrux_tournament_via_trf(view)
         else:
             tour = gacrux_tournament(view)
         # gacrux exempts topscorers from the colour limits only when pairing its last round, so
         # announcing one round more switches the exemption off (PAIR-2: limits bind everyone).
-        tour["numRounds"] = max(t.rounds_planned, round_) + (0 if topscorer_exemption else 1)
+        tour["numRounds"] = max(tournament.rounds_planned, round_) + (0 if topscorer_exemption else 1)
         tour["maxMeets"] = 1
-        tour["topColor"] = "w" if t.top_seed_colour is Colour.FIRST else "b"
+        tour["topColor"] = "w" if tournament.top_seed_colour is Colour.FIRST else "b"
         present = set(participants)
-        for c in tour["competitors"]:
-            c["present"] = c["cid"] in present
+        for competitor in tour["competitors"]:
+            competitor["present"] = competitor["cid"] in present
         params = {"experimental": self.experimental, "verbose": 0, "top_color": tour["topColor"]}
         try:
             brackets = pairing_dutch(tour, round_, params).compute_pairing(False, 0)
-        except GacruxNoLegalPairing as e:
-            raise NoLegalPairing(str(e)) from e
-        pairs = [p for b in brackets if b and "pairs" in b for p in b["pairs"]]
-        pairs.sort(key=lambda p: p["board"])
-        return [(to_old[int(p["w"])], to_old[int(p["b"])] if int(p["b"]) else 0) for p in pairs]
+        except GacruxNoLegalPairing as error:
+            raise NoLegalPairing(str(error)) from error
+        pairs = [pair for bracket in brackets if bracket and "pairs" in bracket for pair in bracket["pairs"]]
+        pairs.sort(key=lambda pair: pair["board"])
+        return [(to_old[int(pair["w"])], to_old[int(pair["b"])] if int(pair["b"]) else 0) for pair in pairs]
 
 
-def _renumbered(t: Tournament) -> tuple[Tournament, dict[int, int], dict[int, int]]:
+def _renumbered(tournament: Tournament) -> tuple[Tournament, dict[int, int], dict[int, int]]:
     """Start numbers 1..n in the same order (gacrux needs them contiguous)."""
-    ids = sorted(p.id for p in t.players)
+    ids = sorted(player.id for player in tournament.players)
     if ids == list(range(1, len(ids) + 1)):
-        same = {i: i for i in ids}
-        return t, same, same
+        same = {pid: pid for pid in ids}
+        return tournament, same, same
     to_new = {old: new for new, old in enumerate(ids, 1)}
     to_old = {new: old for old, new in to_new.items()}
-    players = tuple(replace(p, id=to_new[p.id]) for p in t.players)
+    players = tuple(replace(player, id=to_new[player.id]) for player in tournament.players)
     history = {
-        to_new[pid]: tuple(replace(e, opponent=None if e.opponent is None else to_new[e.opponent]) for e in h)
-        for pid, h in t.history.items()
+        to_new[pid]: tuple(
+            replace(entry, opponent=None if entry.opponent is None else to_new[entry.opponent]) for entry in entries
+        )
+        for pid, entries in tournament.history.items()
         if pid in to_new
     }
-    forbidden = tuple(replace(g, players=tuple(to_new[x] for x in g.players if x in to_new)) for g in t.forbidden)
-    return replace(t, players=players, history=history, forbidden=forbidden), to_new, to_old
+    forbidden = tuple(
+        replace(group, players=tuple(to_new[pid] for pid in group.players if pid in to_new))
+        for group in tournament.forbidden
+    )
+    return replace(tournament, players=players, history=history, forbidden=forbidden), to_new, to_old
 
 
-def gacrux_tournament_via_trf(t: Tournament) -> dict:
+def gacrux_tournament_via_trf(tournament: Tournament) -> dict:
     """gacrux's tournament structure, produced by its own TRF reader."""
     from gacrux.trf2json import trf2json
 
     chess = trf2json()
-    chess.parse_file(export_trf(t), 0)
+    chess.parse_file(export_trf(tournament), 0)
     if chess.chessjson["status"]["code"] > 400:
         raise ValueError(f"gacrux rejected the tournament: {chess.chessjson['status']}")
     return chess.get_tournament(1)
@@ -122,123 +127,129 @@ _GACRUX_RESULT = {
 }
 
 
-def gacrux_tournament(t: Tournament) -> dict:
+def gacrux_tournament(tournament: Tournament) -> dict:
     """The structure :func:`gacrux_tournament_via_trf` yields, built directly from our types."""
     from decimal import Decimal
 
-    ps = t.points
-    pab = ps.points(Code.PAIRING_BYE)
+    system = tournament.points
+    pab = system.points(Code.PAIRING_BYE)
     score = {
-        "W": Decimal(str(float(ps.win))),
-        "D": Decimal(str(float(ps.draw))),
-        "L": Decimal(str(float(ps.loss))),
+        "W": Decimal(str(float(system.win))),
+        "D": Decimal(str(float(system.draw))),
+        "L": Decimal(str(float(system.loss))),
         "F": "W",
         "H": "D",
         "Z": Decimal("0.0"),
-        "P": "W" if pab == ps.win else Decimal(str(float(pab))),
+        "P": "W" if pab == system.win else Decimal(str(float(pab))),
         "A": "D",
         "U": "Z",
     }
     competitors = [
         {
-            "cid": p.id,
-            "profileId": p.id,
+            "cid": player.id,
+            "profileId": player.id,
             "present": True,
-            "gamePoints": Decimal(str(float(t.score(p.id)))),
+            "gamePoints": Decimal(str(float(tournament.score(player.id)))),
             "rank": 0,
-            "rating": {"list": "TRF", "rating": p.rating} if p.rating else None,
+            "rating": {"list": "TRF", "rating": player.rating} if player.rating else None,
         }
-        for p in sorted(t.players, key=lambda p: p.id)
+        for player in sorted(tournament.players, key=lambda player: player.id)
     ]
-    games = []
-    done: set[tuple[int, int]] = set()
-    for p in sorted(t.players, key=lambda p: p.id):
-        for e in t.entries(p.id):
-            res, played, rated = _GACRUX_RESULT[e.code]
-            if e.opponent is None:
-                games.append(
-                    {
-                        "id": len(games) + 1,
-                        "round": e.round,
-                        "white": {"cid": p.id, "result": res},
-                        "black": None,
-                        "played": played,
-                        "rated": rated,
-                    }
-                )
-                continue
-            if (e.round, p.id) in done:
-                continue
-            other = t.entries(e.opponent)[e.round - 1]
-            ores = _GACRUX_RESULT[other.code][0]
-            me, them = {"cid": p.id, "result": res}, {"cid": e.opponent, "result": ores}
-            # TRF 'b' puts the player on black; '-' (no colour) reads as white, like gacrux
-            white, black = (them, me) if e.colour is Colour.SECOND else (me, them)
-            games.append(
-                {
-                    "id": len(games) + 1,
-                    "round": e.round,
-                    "white": white,
-                    "black": black,
-                    "played": played,
-                    "rated": rated,
-                }
-            )
-            done.add((e.round, e.opponent))
-    last_played = max((e.round for h in t.history.values() for e in h if e.played), default=0)
+    every_entry = (entry for entries in tournament.history.values() for entry in entries)
+    last_played = max((entry.round for entry in every_entry if entry.played), default=0)
     extra = {}
-    if t.forbidden:
+    if tournament.forbidden:
         extra["prohibited"] = [
-            {"firstRound": g.first_round, "lastRound": g.last_round, "competitors": list(g.players)}
-            for g in t.forbidden
+            {"firstRound": group.first_round, "lastRound": group.last_round, "competitors": list(group.players)}
+            for group in tournament.forbidden
         ]
     return {
         **extra,
         "tournamentNo": 1,
         "tournamentType": "Tournament",
-        "tournamentInfo": {"fullName": t.name or "Tournament"},
+        "tournamentInfo": {"fullName": tournament.name or "Tournament"},
         "ratingList": "TRF",
-        "numRounds": t.rounds_planned,
+        "numRounds": tournament.rounds_planned,
         "currentRound": last_played,
         "teamTournament": False,
         "rankOrder": ["PTS"],
         "competitors": competitors,
         "teamSize": 0,
         "scoreSystem": {"game": score, "match": {}},
-        "gameList": games,
+        "gameList": _gacrux_games(tournament),
         "matchList": [],
         "timeControl": {"description": "", "encoded": ""},
-        "topColor": "w" if t.top_seed_colour is Colour.FIRST else "b",
+        "topColor": "w" if tournament.top_seed_colour is Colour.FIRST else "b",
         "topColorExplicit": True,
     }
 
 
-def _scorable_by_gacrux(t: Tournament) -> Tournament:
+def _gacrux_games(tournament: Tournament) -> list[dict[str, Any]]:
+    """gacrux's game list: one game per pairing (listed once), one per bye or absence."""
+    games: list[dict[str, Any]] = []
+    done: set[tuple[int, int]] = set()
+    for player in sorted(tournament.players, key=lambda player: player.id):
+        for entry in tournament.entries(player.id):
+            result, played, rated = _GACRUX_RESULT[entry.code]
+            if entry.opponent is None:
+                games.append(
+                    {
+                        "id": len(games) + 1,
+                        "round": entry.round,
+                        "white": {"cid": player.id, "result": result},
+                        "black": None,
+                        "played": played,
+                        "rated": rated,
+                    }
+                )
+                continue
+            if (entry.round, player.id) in done:
+                continue
+            other = tournament.entries(entry.opponent)[entry.round - 1]
+            mine = {"cid": player.id, "result": result}
+            theirs = {"cid": entry.opponent, "result": _GACRUX_RESULT[other.code][0]}
+            # TRF 'b' puts the player on black; '-' (no colour) reads as white, like gacrux
+            white, black = (theirs, mine) if entry.colour is Colour.SECOND else (mine, theirs)
+            games.append(
+                {
+                    "id": len(games) + 1,
+                    "round": entry.round,
+                    "white": white,
+                    "black": black,
+                    "played": played,
+                    "rated": rated,
+                }
+            )
+            done.add((entry.round, entry.opponent))
+    return games
+
+
+def _scorable_by_gacrux(tournament: Tournament) -> Tournament:
     """The same tournament written so gacrux scores every round as we do.
 
     gacrux scores byes by letter (F = win, H = draw, Z = 0, U = record 162 ``P``) and forfeits
     as win/zero, so a bye configured with another value is written with the letter worth the
     same points (all are unplayed, non-pairing byes, so nothing else changes for pairing).
     """
-    ps = t.points
-    by_value = {ps.win: Code.FULL_BYE, ps.draw: Code.HALF_BYE, 0: Code.ZERO_BYE}
-    if ps.points(Code.FORFEIT_WIN) != ps.win or ps.points(Code.FORFEIT_LOSS) != 0 or ps.loss != 0:
+    system = tournament.points
+    by_value = {system.win: Code.FULL_BYE, system.draw: Code.HALF_BYE, 0: Code.ZERO_BYE}
+    if system.points(Code.FORFEIT_WIN) != system.win or system.points(Code.FORFEIT_LOSS) != 0 or system.loss != 0:
         raise ValueError("the gacrux Dutch engine needs forfeit win = win, forfeit loss = loss = 0")
     changed = False
     history = {}
-    for pid, h in t.history.items():
+    for pid, entries in tournament.history.items():
         new = []
-        for e in h:
-            if e.code in (Code.FULL_BYE, Code.HALF_BYE, Code.ZERO_BYE):
-                code = by_value.get(ps.points(e.code))
+        for entry in entries:
+            if entry.code in (Code.FULL_BYE, Code.HALF_BYE, Code.ZERO_BYE):
+                code = by_value.get(system.points(entry.code))
                 if code is None:
-                    raise ValueError(f"a bye worth {ps.points(e.code)} points cannot be expressed to gacrux")
-                if code is not e.code:
-                    e = replace(e, code=code)
+                    raise ValueError(f"a bye worth {system.points(entry.code)} points cannot be expressed to gacrux")
+                if code is not entry.code:
+                    entry = replace(entry, code=code)
                     changed = True
-            new.append(e)
+            new.append(entry)
         history[pid] = tuple(new)
-    return replace(t, history=history) if changed else t
+    return replace(tournament, history=history) if changed else tournament
 
 
 @dataclass(frozen=True)
@@ -249,19 +260,19 @@ class ByeRules:
     forced: Code = Code.FULL_BYE  # arbiter-forced bye (e.g. FULL_BYE, or PAIRING_BYE)
 
 
-def forbidden_from_units(t: Tournament, first_round: int, last_round: int) -> tuple[ForbiddenGroup, ...]:
+def forbidden_from_units(tournament: Tournament, first_round: int, last_round: int) -> tuple[ForbiddenGroup, ...]:
     """Players of the same unit kept apart (the event decides whether and in which rounds)."""
     units: dict[str, list[int]] = {}
-    for p in t.players:
-        if p.unit:
-            units.setdefault(p.unit, []).append(p.id)
+    for player in tournament.players:
+        if player.unit:
+            units.setdefault(player.unit, []).append(player.id)
     return tuple(
         ForbiddenGroup(first_round, last_round, tuple(ids)) for _, ids in sorted(units.items()) if len(ids) > 1
     )
 
 
 def pair_swiss_round(
-    t: Tournament,
+    tournament: Tournament,
     round_: int | None = None,
     *,
     requested_byes: Iterable[int] = (),
@@ -281,11 +292,11 @@ def pair_swiss_round(
     exemption from the colour limits (off by default: PAIR-2 makes them absolute). Raises :class:`NoLegalPairing` if the absolute criteria
     cannot be met, :class:`IllegalPairing` if the engine ever returned an illegal pairing.
     """
-    r = t.rounds_done + 1 if round_ is None else round_
-    if r != t.rounds_done + 1:
-        raise ValueError(f"round {r} cannot be paired: round {t.rounds_done + 1} is next (PAIR-11)")
-    if r > t.rounds_planned:
-        raise ValueError(f"round {r} exceeds the {t.rounds_planned} rounds planned")
+    rnd = tournament.rounds_done + 1 if round_ is None else round_
+    if rnd != tournament.rounds_done + 1:
+        raise ValueError(f"round {rnd} cannot be paired: round {tournament.rounds_done + 1} is next (PAIR-11)")
+    if rnd > tournament.rounds_planned:
+        raise ValueError(f"round {rnd} exceeds the {tournament.rounds_planned} rounds planned")
     byes: dict[int, Code] = {}
     for pid in absent:
         byes[pid] = Code.ZERO_BYE
@@ -293,24 +304,25 @@ def pair_swiss_round(
         byes[pid] = bye_rules.requested
     for pid in forced_byes:
         byes[pid] = bye_rules.forced
-    participants = active_players(t, r, exclude=byes)
-    byes = {pid: c for pid, c in byes.items() if pid in {p.id for p in t.players}}
+    participants = active_players(tournament, rnd, exclude=byes)
+    known = {player.id for player in tournament.players}
+    byes = {pid: code for pid, code in byes.items() if pid in known}
     if not participants:
-        return RoundPairing(r, (), byes)
+        return RoundPairing(rnd, (), byes)
     if len(participants) == 1:
         # gacrux needs two players; a lone player gets the bye only if still eligible
         pid = participants[0]
-        if any(e.code in (Code.PAIRING_BYE, Code.FORFEIT_WIN) for e in t.entries(pid)):
-            raise NoLegalPairing(f"round {r}: only player {pid} is left and already had a bye")
+        if any(entry.code in (Code.PAIRING_BYE, Code.FORFEIT_WIN) for entry in tournament.entries(pid)):
+            raise NoLegalPairing(f"round {rnd}: only player {pid} is left and already had a bye")
         pairs = [(pid, 0)]
     else:
-        pairs = (engine or GacruxDutch()).pair(t, r, participants, topscorer_exemption)
-    boards = tuple(Board(a, b) for a, b in pairs if b)
-    for a, b in pairs:
-        if not b:
-            byes[a] = Code.PAIRING_BYE
-    rp = RoundPairing(r, boards, byes)
-    problems = check_round(t, rp, participants, topscorer_exemption)
+        pairs = (engine or GacruxDutch()).pair(tournament, rnd, participants, topscorer_exemption)
+    boards = tuple(Board(first, second) for first, second in pairs if second)
+    for first, second in pairs:
+        if not second:
+            byes[first] = Code.PAIRING_BYE
+    pairing = RoundPairing(rnd, boards, byes)
+    problems = check_round(tournament, pairing, participants, topscorer_exemption)
     if problems:
         raise IllegalPairing(problems)
-    return rp
+    return pairing

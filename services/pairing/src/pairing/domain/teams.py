@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from .berger import pair_round_robin
 from .model import Code, Colour, Player, PointSystem, RoundEntry, RoundPairing, Tournament
@@ -65,107 +66,113 @@ def board_assignments(first: Team, second: Team) -> list[tuple[int, int, int]]:
     """(board, first mover, second mover) for a match (PAIR-9): the first-listed team moves first
     on odd boards (1 and 3), the other team on even boards (2)."""
     out = []
-    for b, (x, y) in enumerate(zip(first.members, second.members), 1):
-        out.append((b, x, y) if b % 2 == 1 else (b, y, x))
+    for board, (first_member, second_member) in enumerate(zip(first.members, second.members), 1):
+        out.append((board, first_member, second_member) if board % 2 == 1 else (board, second_member, first_member))
     return out
 
 
-def as_tournament(tt: TeamTournament) -> Tournament:
+def _forfeited(code: Code) -> Code:
+    return Code.FORFEIT_WIN if code is Code.WIN else Code.FORFEIT_LOSS
+
+
+def as_tournament(teams: TeamTournament) -> Tournament:
     """Teams as competitors scored by match points, for the Swiss engine and tiebreaks."""
-    mp = tt.match_points
-    history: dict[int, list[RoundEntry]] = {t.id: [] for t in tt.teams}
-    for rnd in tt.rounds:
+    match_points = teams.match_points
+    history: dict[int, list[RoundEntry]] = {team.id: [] for team in teams.teams}
+    for rnd in teams.rounds:
         seen = set()
-        for m in rnd.matches:
-            a = sum(x for x, _ in m.board_points)
-            b = sum(y for _, y in m.board_points)
-            ca, cb = code_for_match(a, b), code_for_match(b, a)
-            if m.forfeit:
-                ca = Code.FORFEIT_WIN if ca is Code.WIN else Code.FORFEIT_LOSS
-                cb = Code.FORFEIT_WIN if cb is Code.WIN else Code.FORFEIT_LOSS
-            history[m.first].append(RoundEntry(rnd.round, m.second, Colour.FIRST, ca))
-            history[m.second].append(RoundEntry(rnd.round, m.first, Colour.SECOND, cb))
-            seen |= {m.first, m.second}
-        for tid in history:
-            if tid not in seen:
-                history[tid].append(RoundEntry(rnd.round, None, None, rnd.byes.get(tid, Code.ABSENT)))
-    players = tuple(Player(id=t.id, name=t.name, unit=t.unit) for t in tt.teams)
+        for match in rnd.matches:
+            first_points = sum(first for first, _ in match.board_points)
+            second_points = sum(second for _, second in match.board_points)
+            first_code = code_for_match(first_points, second_points)
+            second_code = code_for_match(second_points, first_points)
+            if match.forfeit:
+                first_code, second_code = _forfeited(first_code), _forfeited(second_code)
+            history[match.first].append(RoundEntry(rnd.round, match.second, Colour.FIRST, first_code))
+            history[match.second].append(RoundEntry(rnd.round, match.first, Colour.SECOND, second_code))
+            seen |= {match.first, match.second}
+        for team_id in history:
+            if team_id not in seen:
+                history[team_id].append(RoundEntry(rnd.round, None, None, rnd.byes.get(team_id, Code.ABSENT)))
+    players = tuple(Player(id=team.id, name=team.name, unit=team.unit) for team in teams.teams)
     return Tournament(
         players=players,
-        rounds_planned=tt.rounds_planned,
-        history={k: tuple(v) for k, v in history.items()},
-        points=PointSystem(win=mp.win, draw=mp.draw, loss=mp.loss),
-        top_seed_colour=tt.top_seed_colour,
+        rounds_planned=teams.rounds_planned,
+        history={team_id: tuple(entries) for team_id, entries in history.items()},
+        points=PointSystem(win=match_points.win, draw=match_points.draw, loss=match_points.loss),
+        top_seed_colour=teams.top_seed_colour,
     )
 
 
-def pair_team_swiss_round(tt: TeamTournament, engine: SwissEngine | None = None, **kw) -> RoundPairing:
+def pair_team_swiss_round(teams: TeamTournament, engine: SwissEngine | None = None, **options: Any) -> RoundPairing:
     """Next round of a team Swiss: boards are matches (first = first-listed team)."""
-    return pair_swiss_round(as_tournament(tt), engine=engine, **kw)
+    return pair_swiss_round(as_tournament(teams), engine=engine, **options)
 
 
-def pair_team_round_robin(tt: TeamTournament, round_: int) -> RoundPairing:
+def pair_team_round_robin(teams: TeamTournament, round_: int) -> RoundPairing:
     """Round ``round_`` of a team round robin (Berger, teams in their listed order)."""
-    return pair_round_robin([t.id for t in tt.teams], round_)
+    return pair_round_robin([team.id for team in teams.teams], round_)
 
 
 def record_team_round(
-    tt: TeamTournament,
+    teams: TeamTournament,
     pairing: RoundPairing,
     board_points: Mapping[int, Sequence[tuple[float, float]]],
     forfeits: Sequence[int] = (),
 ) -> TeamTournament:
     """Append a round; ``board_points[i]`` are the (first team, second team) points of match i."""
-    if pairing.round != len(tt.rounds) + 1:
-        raise ValueError(f"round {pairing.round} recorded but round {len(tt.rounds) + 1} is next")
+    if pairing.round != len(teams.rounds) + 1:
+        raise ValueError(f"round {pairing.round} recorded but round {len(teams.rounds) + 1} is next")
     matches = []
-    for i, b in enumerate(pairing.boards):
-        pts = tuple(tuple(x) for x in board_points[i])
-        if len(pts) != tt.boards:
-            raise ValueError(f"match {i + 1}: {len(pts)} boards given, {tt.boards} expected")
-        matches.append(TeamMatchResult(b.first, b.second, pts, i in forfeits))
-    return replace(tt, rounds=tt.rounds + (TeamRound(pairing.round, tuple(matches), dict(pairing.byes)),))
+    for index, match in enumerate(pairing.boards):
+        points = tuple((first, second) for first, second in board_points[index])
+        if len(points) != teams.boards:
+            raise ValueError(f"match {index + 1}: {len(points)} boards given, {teams.boards} expected")
+        matches.append(TeamMatchResult(match.first, match.second, points, index in forfeits))
+    played = TeamRound(pairing.round, tuple(matches), dict(pairing.byes))
+    return replace(teams, rounds=teams.rounds + (played,))
 
 
-def team_values(tt: TeamTournament, cfg: TiebreakConfig = TiebreakConfig()) -> dict[int, dict[str, float]]:
+def team_values(teams: TeamTournament, cfg: TiebreakConfig = TiebreakConfig()) -> dict[int, dict[str, float]]:
     """MP, OMP, OMP/M1, SB (on match points), GP and B1..Bn for every team (PAIR-10)."""
-    t = as_tournament(tt)
-    tb = compute_tiebreaks(t, ("BH", "BH/M1", "SB"), cfg)
+    competitors = as_tournament(teams)
+    tiebreaks = compute_tiebreaks(competitors, ("BH", "BH/M1", "SB"), cfg)
     out: dict[int, dict[str, float]] = {}
-    for team in tt.teams:
-        boards = [0.0] * tt.boards
-        for rnd in tt.rounds:
-            for m in rnd.matches:
-                for k, (x, y) in enumerate(m.board_points):
-                    if m.first == team.id:
-                        boards[k] += x
-                    elif m.second == team.id:
-                        boards[k] += y
+    for team in teams.teams:
+        boards = [0.0] * teams.boards
+        for rnd in teams.rounds:
+            for match in rnd.matches:
+                for board, (first, second) in enumerate(match.board_points):
+                    if match.first == team.id:
+                        boards[board] += first
+                    elif match.second == team.id:
+                        boards[board] += second
             code = rnd.byes.get(team.id)
-            if code is not None and t.points.points(code) == t.points.win:
-                boards = [b + tt.bye_board_points for b in boards]
+            if code is not None and competitors.points.points(code) == competitors.points.win:
+                boards = [points + teams.bye_board_points for points in boards]
+        values = tiebreaks[team.id]
         row = {
-            TB_MP: tb[team.id]["PTS"],
-            TB_OMP: tb[team.id]["BH"],
-            TB_OMP_M1: tb[team.id]["BH/M1"],
-            TB_SB_MP: tb[team.id]["SB"],
+            TB_MP: values["PTS"],
+            TB_OMP: values["BH"],
+            TB_OMP_M1: values["BH/M1"],
+            TB_SB_MP: values["SB"],
             TB_GP: sum(boards),
         }
-        row.update({f"B{k + 1}": v for k, v in enumerate(boards)})
+        row.update({f"B{board + 1}": points for board, points in enumerate(boards)})
         out[team.id] = row
     return out
 
 
 def team_standings(
-    tt: TeamTournament, order: Sequence[str] = ORDER_TEAM_SWISS, cfg: TiebreakConfig = TiebreakConfig()
+    teams: TeamTournament, order: Sequence[str] = ORDER_TEAM_SWISS, cfg: TiebreakConfig = TiebreakConfig()
 ) -> list[StandingRow]:
     """Match points first, then ``order`` (PAIR-10). A tie left over is settled by a playoff
     between the board-1 players (see :func:`board_one_players`)."""
-    values = team_values(tt, cfg)
-    keys = [TB_MP] + [k for k in order if k != TB_MP]
-    return rank([t.id for t in tt.teams], values, keys, {t.id: t.name for t in tt.teams})
+    values = team_values(teams, cfg)
+    keys = [TB_MP] + [key for key in order if key != TB_MP]
+    return rank([team.id for team in teams.teams], values, keys, {team.id: team.name for team in teams.teams})
 
 
-def board_one_players(tt: TeamTournament, team_ids: Sequence[int]) -> list[int]:
-    by_id = {t.id: t for t in tt.teams}
-    return [by_id[i].members[0] for i in team_ids]
+def board_one_players(teams: TeamTournament, team_ids: Sequence[int]) -> list[int]:
+    by_id = {team.id: team for team in teams.teams}
+    return [by_id[team_id].members[0] for team_id in team_ids]

@@ -58,36 +58,36 @@ class _Item:
     vur: bool  # voluntary unplayed round: cut first
 
 
-def _adjusted_score(t: Tournament, pid: int) -> float:
+def _adjusted_score(tournament: Tournament, pid: int) -> float:
     """A player's score as seen by opponents (16.3): rounds after withdrawal count as draws."""
-    entries = t.entries(pid)
-    lna = max((e.round for e in entries if not e.code.voluntary_unplayed), default=0)
+    entries = tournament.entries(pid)
+    lna = max((entry.round for entry in entries if not entry.code.voluntary_unplayed), default=0)
     total = 0.0
-    for e in entries:
-        if e.round <= lna or e.opponent is not None:
-            total += t.points.points(e.code)
+    for entry in entries:
+        if entry.round <= lna or entry.opponent is not None:
+            total += tournament.points.points(entry.code)
         else:
-            total += t.points.draw
+            total += tournament.points.draw
     return total
 
 
-def _items(t: Tournament, pid: int, adj: dict[int, float], cfg: TiebreakConfig) -> list[_Item]:
-    own_total = t.score(pid)
-    rounds = t.rounds_done
+def _items(tournament: Tournament, pid: int, adjusted: dict[int, float], cfg: TiebreakConfig) -> list[_Item]:
+    own_total = tournament.score(pid)
+    rounds = tournament.rounds_done
     out = []
-    for e in t.entries(pid):
-        pts = t.points.points(e.code)
-        if e.played:
-            out.append(_Item(adj[e.opponent], pts, False))
+    for entry in tournament.entries(pid):
+        points = tournament.points.points(entry.code)
+        if entry.played and entry.opponent is not None:  # played: always against an opponent
+            out.append(_Item(adjusted[entry.opponent], points, False))
         elif cfg.round_robin:
-            if e.opponent is not None:
-                out.append(_Item(0.0, pts, e.code.voluntary_unplayed))
+            if entry.opponent is not None:
+                out.append(_Item(0.0, points, entry.code.voluntary_unplayed))
         else:
             dummy = own_total
             if cfg.edition >= Edition.FIDE_2026:
-                cap = adj[e.opponent] if e.opponent is not None else t.points.draw * rounds
+                cap = adjusted[entry.opponent] if entry.opponent is not None else tournament.points.draw * rounds
                 dummy = min(dummy, cap)
-            out.append(_Item(dummy, pts, e.code.voluntary_unplayed))
+            out.append(_Item(dummy, points, entry.code.voluntary_unplayed))
     return out
 
 
@@ -105,27 +105,27 @@ def _cut(items: list[_Item], low: int, high: int) -> list[_Item]:
     return items
 
 
-def _round2(x: float) -> float:
-    return float(Decimal(repr(x)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
+def _round2(value: float) -> float:
+    return float(Decimal(repr(value)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
 
 
 def compute_tiebreaks(
-    t: Tournament, names: Iterable[str] = INDIVIDUAL_TIEBREAKS, cfg: TiebreakConfig = TiebreakConfig()
+    tournament: Tournament, names: Iterable[str] = INDIVIDUAL_TIEBREAKS, cfg: TiebreakConfig = TiebreakConfig()
 ) -> dict[int, dict[str, float]]:
     """Every requested tiebreak for every player: ``{pid: {name: value}}`` (plus ``PTS``)."""
     names = list(names)
-    pids = [p.id for p in t.players]
-    adj = {pid: (t.score(pid) if cfg.round_robin else _adjusted_score(t, pid)) for pid in pids}
-    items = {pid: _items(t, pid, adj, cfg) for pid in pids}
-    bh = {pid: sum(i.value for i in items[pid]) for pid in pids}
-    win_pts = t.points.win
+    pids = [player.id for player in tournament.players]
+    adjusted = {pid: (tournament.score(pid) if cfg.round_robin else _adjusted_score(tournament, pid)) for pid in pids}
+    items = {pid: _items(tournament, pid, adjusted, cfg) for pid in pids}
+    buchholz = {pid: sum(i.value for i in items[pid]) for pid in pids}
+    win_pts = tournament.points.win
     out: dict[int, dict[str, float]] = {}
     for pid in pids:
-        row: dict[str, float] = {TB_PTS: t.score(pid)}
-        entries = t.entries(pid)
+        row: dict[str, float] = {TB_PTS: tournament.score(pid)}
+        entries = tournament.entries(pid)
         for name in names:
             if name == TB_BH:
-                row[name] = bh[pid]
+                row[name] = buchholz[pid]
             elif name == TB_BH_C1:
                 row[name] = sum(i.value for i in _cut(items[pid], 1, 0))
             elif name == TB_BH_M1:
@@ -135,24 +135,29 @@ def compute_tiebreaks(
             elif name == TB_WIN:
                 row[name] = sum(
                     1
-                    for e in entries
-                    if e.code in (Code.WIN, Code.FORFEIT_WIN)
-                    or (e.code in (Code.PAIRING_BYE, Code.FULL_BYE) and t.points.points(e.code) == win_pts)
+                    for entry in entries
+                    if entry.code in (Code.WIN, Code.FORFEIT_WIN)
+                    or (
+                        entry.code in (Code.PAIRING_BYE, Code.FULL_BYE)
+                        and tournament.points.points(entry.code) == win_pts
+                    )
                 )
             elif name == TB_WON:
-                row[name] = sum(1 for e in entries if e.code is Code.WIN and e.played)
+                row[name] = sum(1 for entry in entries if entry.code is Code.WIN and entry.played)
             elif name == TB_BPG:
-                row[name] = sum(1 for e in entries if e.played and e.colour is Colour.SECOND)
+                row[name] = sum(1 for entry in entries if entry.played and entry.colour is Colour.SECOND)
             elif name == TB_BWG:
-                row[name] = sum(1 for e in entries if e.played and e.colour is Colour.SECOND and e.code is Code.WIN)
+                row[name] = sum(
+                    1 for entry in entries if entry.played and entry.colour is Colour.SECOND and entry.code is Code.WIN
+                )
             elif name == TB_PS:
                 acc = run = 0.0
-                for e in entries:
-                    run += t.points.points(e.code)
+                for entry in entries:
+                    run += tournament.points.points(entry.code)
                     acc += run
                 row[name] = acc
             elif name in (TB_AOB, TB_SOB):
-                opp = [bh[e.opponent] for e in entries if e.played]
+                opp = [buchholz[entry.opponent] for entry in entries if entry.played and entry.opponent is not None]
                 if name == TB_SOB:
                     row[name] = sum(opp)
                 else:

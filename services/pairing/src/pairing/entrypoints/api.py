@@ -41,6 +41,7 @@ from .bodies import ByeBody, DecisionBody, HoldBody, LateEntryBody, PairingsBody
 from .csv_answers import crosstable_csv, standings_csv
 
 SEC = "/v1/events/{event_code}/sections/{section_id}"
+# The round routes take `n`: the path parameter's public name (docs/api.md, the OpenAPI document).
 TableFormat = Literal["json", "csv"]
 Action = Callable[[PairingUnitOfWork], Awaitable[Any]]
 

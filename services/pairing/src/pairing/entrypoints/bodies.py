@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-Id = Field(min_length=1, max_length=160)
+IdField = Field(min_length=1, max_length=160)
 EntrantId = Annotated[str, Field(min_length=1, max_length=160)]
 ResultName = Literal[
     "first_wins",
@@ -32,12 +32,12 @@ class ResultBody(BaseModel):
 
 
 class BoardBody(BaseModel):
-    first: str = Id
-    second: str = Id
+    first: str = IdField
+    second: str = IdField
 
 
 class ByeItem(BaseModel):
-    entrant_id: str = Id
+    entrant_id: str = IdField
     kind: Literal["pairing", "requested", "forced", "absent"] = "pairing"
 
 
@@ -50,20 +50,20 @@ class PairingsBody(BaseModel):
 
 
 class ByeBody(BaseModel):
-    entrant_id: str = Id
+    entrant_id: str = IdField
     kind: Literal["requested", "forced"] = "requested"
     round: int | None = Field(default=None, ge=1, le=99)
 
 
 class WithdrawalBody(BaseModel):
-    entrant_id: str = Id
+    entrant_id: str = IdField
     #: not paired after this round (default: the last published round)
     after_round: int | None = Field(default=None, ge=0, le=99)
     reason: str = Field(default="", max_length=1000)
 
 
 class LateEntryBody(BaseModel):
-    entrant_id: str = Id
+    entrant_id: str = IdField
     name: str = Field(min_length=1, max_length=200)
     gender: Literal["male", "female"] | None = None
     unit: str | None = Field(default=None, max_length=200)

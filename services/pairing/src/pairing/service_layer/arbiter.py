@@ -4,6 +4,7 @@ unit of work with the section's tournament row locked. Past rounds are never re-
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from gomoku_shared.auth import Principal
@@ -27,7 +28,7 @@ async def audit(
 ) -> None:
     await uow.audit.add(
         state,
-        at=uow.clock.now(),
+        when=uow.clock.now(),
         role=principal.role,
         key_id=principal.key_id,
         action=action,
@@ -272,7 +273,7 @@ def _editable(state: SectionState, rnd: int) -> bool:
 
 
 def _arbiter_pairing(
-    state: SectionState, rnd: int, boards: list[tuple[str, str]], byes: list[tuple[str, str]]
+    state: SectionState, rnd: int, boards: Sequence[tuple[str, str]], byes: Sequence[tuple[str, str]]
 ) -> RoundPairing:
     """The arbiter's boards and byes (entrant ids) as a domain RoundPairing, checked against the
     absolute criteria (PAIR-2); 422 with the problems found."""
@@ -304,8 +305,8 @@ async def correct_pairings(
     event_code: str,
     section_id: str,
     rnd: int,
-    boards: list[tuple[str, str]],
-    byes: list[tuple[str, str]],
+    boards: Sequence[tuple[str, str]],
+    byes: Sequence[tuple[str, str]],
     principal: Principal,
     pairer: Pairer,
 ) -> dict:

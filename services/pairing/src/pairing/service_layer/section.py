@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from gomoku_shared.contracts.common import Entrant, SectionRules
+from gomoku_shared.contracts.events import DecidedOutcome
 
 from ..adapters.repository import SectionState
 from ..domain import (
@@ -30,21 +31,27 @@ from ..domain.teams import as_tournament
 
 MEMBER_BASE = 1000  # team member ids inside the domain: team start number × 1000 + board
 
-#: friendly result names accepted by the arbiter API, and the domain's own values
-RESULTS = {
-    "first_wins": Outcome.FIRST_WINS,
-    "second_wins": Outcome.SECOND_WINS,
-    "draw": Outcome.DRAW,
-    "first_forfeit_win": Outcome.FIRST_FORFEIT_WIN,
-    "second_forfeit_win": Outcome.SECOND_FORFEIT_WIN,
-    "double_forfeit": Outcome.DOUBLE_FORFEIT,
-    **{outcome.value: outcome for outcome in Outcome},
-}
 FORFEITS = (Outcome.FIRST_FORFEIT_WIN, Outcome.SECOND_FORFEIT_WIN, Outcome.DOUBLE_FORFEIT)
 
 
-def result_name(outcome: Outcome) -> str:
-    return {value: name for name, value in RESULTS.items() if "_" in name or name == "draw"}[outcome]
+#: the friendly name of each outcome (the API's results and result.decided's outcome)
+RESULT_NAMES: dict[Outcome, DecidedOutcome] = {
+    Outcome.FIRST_WINS: "first_wins",
+    Outcome.SECOND_WINS: "second_wins",
+    Outcome.DRAW: "draw",
+    Outcome.FIRST_FORFEIT_WIN: "first_forfeit_win",
+    Outcome.SECOND_FORFEIT_WIN: "second_forfeit_win",
+    Outcome.DOUBLE_FORFEIT: "double_forfeit",
+}
+#: friendly result names accepted by the arbiter API, and the domain's own values
+RESULTS: dict[str, Outcome] = {
+    **{name: outcome for outcome, name in RESULT_NAMES.items()},
+    **{outcome.value: outcome for outcome in Outcome},
+}
+
+
+def result_name(outcome: Outcome) -> DecidedOutcome:
+    return RESULT_NAMES[outcome]
 
 
 # ---------------------------------------------------------------- configuration

@@ -9,6 +9,7 @@ under its configured name.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from gomoku_shared.contracts.common import Entrant
 from gomoku_shared.contracts.events import BoardStat
@@ -81,6 +82,10 @@ def domain_key(state: SectionState, name: str) -> str:
 def tiebreak_config(state: SectionState) -> TiebreakConfig:
     edition = Edition.FIDE_2026 if state.rules.tiebreak_edition >= 2026 else Edition.FIDE_2024
     return TiebreakConfig(edition=edition, round_robin=state.rules.format == "round_robin")
+
+
+#: how a row's place was settled (the contract's ``decided_by``)
+DecidedBy = Literal["tiebreak", "playoff", "arbiter", "shared"]
 
 
 @dataclass
@@ -156,7 +161,7 @@ def contract_rows(state: SectionState, ranking: Ranked, *, final: bool = False) 
     """Standings as contract rows: every criterion by its configured name (PAIR-7, AWD-8)."""
     decisions = decisions_of(state) if final else {}
     rows, decided = apply_decisions(ranking.rows, decisions.get("", []))
-    decided_how: dict[int, str] = {}
+    decided_how: dict[int, DecidedBy] = {}
     index = state.by_entrant_id()
     for tie in state.ties:
         if tie["status"] == "decided":
@@ -176,6 +181,7 @@ def contract_rows(state: SectionState, ranking: Ranked, *, final: bool = False) 
         entrant: Entrant = state.entrants[row.id]["entrant"]
         values = ranking.values[row.id]
         same_points = sum(1 for other in rows if other.values[primary] == row.values[primary]) > 1
+        how: DecidedBy | None
         if row.id in decided:
             how = decided_how.get(row.id, "playoff")
         elif row.shared or (ranking.by_gender is not None and gender_place.get(row.id, (0, False))[1]):

@@ -104,7 +104,7 @@ class PartnerService:
     # ------------------------------------------------------------------ credentials
     async def issue_credential(self, actor: str, partner_id: str, label: str) -> dict[str, Any]:
         secret = secret_hash.new_secret()
-        hashed = secret_hash.hash_secret(secret)
+        hashed = await asyncio.to_thread(secret_hash.hash_secret, secret)
         async with self.runtime.transaction() as uow:
             repo = PartnerRepository(uow.session)
             partner = await self._partner(repo, partner_id)
@@ -119,7 +119,7 @@ class PartnerService:
 
     async def rotate_credential(self, actor: str, client_id: str, grace_s: int | None) -> dict[str, Any]:
         secret = secret_hash.new_secret()
-        hashed = secret_hash.hash_secret(secret)
+        hashed = await asyncio.to_thread(secret_hash.hash_secret, secret)
         grace = timedelta(seconds=self.default_grace_s if grace_s is None else grace_s)
         async with self.runtime.transaction() as uow:
             repo = PartnerRepository(uow.session)
@@ -180,7 +180,7 @@ class PartnerService:
             credential = await repo.credential(client_id, for_update=True)
             if credential is None:
                 raise OAuthError("invalid_client", "unknown client or wrong secret", 401)
-            which = _matching(credential, secret, now)
+            which = await _matching(credential, secret, now)
             partner = await repo.partner(credential.partner_id)
             if which is None or partner is None:
                 refusal = OAuthError("invalid_client", "unknown client or wrong secret", 401)
@@ -315,10 +315,11 @@ class PartnerService:
         return credential
 
 
-def _matching(credential: Credential, secret: str, now) -> str | None:
-    """Which secret matched: "current", "previous" (within the rotation grace) or None."""
+async def _matching(credential: Credential, secret: str, now) -> str | None:
+    """Which secret matched: "current", "previous" (within the rotation grace) or None. scrypt
+    takes tens of milliseconds by design: it runs in a thread, not on the event loop."""
     for name, stored in zip(("current", "previous"), credential.hashes_accepted(now)):
-        if secret_hash.verify_secret(secret, stored):
+        if await asyncio.to_thread(secret_hash.verify_secret, secret, stored):
             return name
     return None
 

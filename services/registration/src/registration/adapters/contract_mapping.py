@@ -76,15 +76,15 @@ def section_closed(
     sec = config.section(closed.section_id)
     data["rules"]["separate_units"] = sec.separate_units
     for ent in data["entrants"]:
-        m = meta.get(ent["entrant_id"])
-        if m is None:
+        entry_meta = meta.get(ent["entrant_id"])
+        if entry_meta is None:
             continue
-        ent["partner_id"] = m.partner_id
-        e = (entries or {}).get(ent["entrant_id"])
-        if e is not None and e.team_name and ent.get("members"):
-            ent["name"] = e.team_name  # a unit may enter several teams
-        ent["rating"] = m.rating
-        ent["attributes"] = {**m.attributes, **ent["attributes"]}
+        ent["partner_id"] = entry_meta.partner_id
+        entry = (entries or {}).get(ent["entrant_id"])
+        if entry is not None and entry.team_name and ent.get("members"):
+            ent["name"] = entry.team_name  # a unit may enter several teams
+        ent["rating"] = entry_meta.rating
+        ent["attributes"] = {**entry_meta.attributes, **ent["attributes"]}
         for mem in ent.get("members", []):
-            mem["partner_id"] = m.partner_id
+            mem["partner_id"] = entry_meta.partner_id
     return SectionClosed.model_validate(data)

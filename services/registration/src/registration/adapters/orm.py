@@ -25,8 +25,8 @@ TS = UtcDateTime()
 # over 80 lines on purpose: one Table per record kind, the whole schema readable in one place
 def declare(md: MetaData) -> dict[str, sa.Table]:
     """The registration tables (also used, frozen as a copy, by migration 0002)."""
-    t: dict[str, sa.Table] = {}
-    t["events"] = sa.Table(
+    tables: dict[str, sa.Table] = {}
+    tables["events"] = sa.Table(
         "events",
         md,
         sa.Column("code", sa.String(64), primary_key=True),
@@ -40,7 +40,7 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
         # one event are serialised (row lock on PostgreSQL, the write lock on SQLite)
         sa.Column("lock_version", sa.Integer, nullable=False, server_default="0"),
     )
-    t["units"] = sa.Table(
+    tables["units"] = sa.Table(
         "units",
         md,
         sa.Column("event_code", sa.String(64), primary_key=True),
@@ -53,7 +53,7 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
         sa.Column("is_host", sa.Boolean, nullable=False),
         sa.Column("partner_id", sa.String(100), nullable=True),
     )
-    t["officials"] = sa.Table(
+    tables["officials"] = sa.Table(
         "officials",
         md,
         sa.Column("event_code", sa.String(64), primary_key=True),
@@ -63,7 +63,7 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
         sa.Column("name", sa.String(200), nullable=False),
         sa.Column("person_id", sa.String(100), nullable=True),
     )
-    t["people"] = sa.Table(
+    tables["people"] = sa.Table(
         "people",
         md,
         sa.Column("event_code", sa.String(64), primary_key=True),
@@ -81,7 +81,7 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
         # one person per ID number in the records of each registrant (partner isolation)
         sa.UniqueConstraint("event_code", "partner_id", "id_number_index", name="uq_people_partner_id_number"),
     )
-    t["evidence"] = sa.Table(
+    tables["evidence"] = sa.Table(
         "evidence",
         md,
         sa.Column("id", sa.String(120), primary_key=True),
@@ -102,7 +102,7 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
         sa.Column("clause", sa.String(200), nullable=True),
         sa.Column("partner_id", sa.String(100), nullable=True),
     )
-    t["entries"] = sa.Table(
+    tables["entries"] = sa.Table(
         "entries",
         md,
         sa.Column("id", sa.String(200), primary_key=True),
@@ -130,7 +130,7 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
         sa.Column("partner_id", sa.String(100), nullable=True),
         sa.UniqueConstraint("event_code", "section_id", "seq", name="uq_entries_seq"),
     )
-    t["withdrawals"] = sa.Table(
+    tables["withdrawals"] = sa.Table(
         "withdrawals",
         md,
         sa.Column("entry_id", sa.String(200), primary_key=True),
@@ -141,7 +141,7 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
         sa.Column("refund_requested", sa.Boolean, nullable=False),
         sa.Column("requested_by", sa.String(100), nullable=False),
     )
-    t["change_requests"] = sa.Table(
+    tables["change_requests"] = sa.Table(
         "change_requests",
         md,
         sa.Column("id", sa.String(200), primary_key=True),
@@ -156,8 +156,8 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
         sa.Column("decided_at", TS, nullable=True),
         sa.Column("partner_id", sa.String(100), nullable=True),
     )
-    t["idempotency_keys"] = idempotency_table(md)
-    t["stages"] = sa.Table(
+    tables["idempotency_keys"] = idempotency_table(md)
+    tables["stages"] = sa.Table(
         "stages",
         md,
         sa.Column("event_code", sa.String(64), primary_key=True),
@@ -170,7 +170,7 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
         sa.Column("seeded", sa.JSON, nullable=True),
         sa.Column("note", sa.Text, nullable=True),
     )
-    t["qualifier_lists"] = sa.Table(
+    tables["qualifier_lists"] = sa.Table(
         "qualifier_lists",
         md,
         sa.Column("event_code", sa.String(64), primary_key=True),
@@ -183,7 +183,7 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
         sa.Column("substitutes", sa.JSON, nullable=False),
         sa.Column("received_at", TS, nullable=False),
     )
-    return t
+    return tables
 
 
 tables = declare(metadata)

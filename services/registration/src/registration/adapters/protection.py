@@ -51,10 +51,10 @@ def embedded_key(data_dir: Path) -> str:
     if not path.exists():
         fd, tmp = tempfile.mkstemp(dir=data_dir, prefix=".key-")  # mode 0600
         try:
-            with os.fdopen(fd, "w") as f:
-                f.write(secrets.token_urlsafe(32) + "\n")
-                f.flush()
-                os.fsync(f.fileno())
+            with os.fdopen(fd, "w") as handle:
+                handle.write(secrets.token_urlsafe(32) + "\n")
+                handle.flush()
+                os.fsync(handle.fileno())
             os.link(tmp, path)
             log.warning(
                 "DATA_KEY is unset: created a random data key in %s (keep it with the data; "

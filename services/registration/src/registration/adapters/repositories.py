@@ -119,14 +119,14 @@ class EntryRepository:
 
     async def stage_rows(self, code: str, stage_id: str) -> list[Any]:
         """What a stage's counts are made of: section, status, no-show, check-in, decisions."""
-        q = sa.select(
+        query = sa.select(
             orm.entries.c.section_id,
             orm.entries.c.status,
             orm.entries.c.no_show,
             orm.entries.c.checked_in_at,
             orm.entries.c.decisions,
         ).where(orm.entries.c.event_code == code, orm.entries.c.stage == stage_id)
-        return list((await self.session.execute(q)).all())
+        return list((await self.session.execute(query)).all())
 
     async def set_intends_to_represent(self, entry_id: str, value: bool) -> None:
         await self.session.execute(

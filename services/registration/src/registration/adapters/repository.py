@@ -147,13 +147,13 @@ class Snapshot:
         )
 
 
-def _copy_meta(m: EntryMeta) -> EntryMeta:
+def _copy_meta(meta: EntryMeta) -> EntryMeta:
     # called for every entry of the event on every command: a plain copy of the fields
     # (dataclasses.replace re-inspects the class on every call)
-    c = EntryMeta.__new__(EntryMeta)
-    c.__dict__.update(m.__dict__)
-    c.attributes = dict(m.attributes)
-    return c
+    copied = EntryMeta.__new__(EntryMeta)
+    copied.__dict__.update(meta.__dict__)
+    copied.attributes = dict(meta.attributes)
+    return copied
 
 
 async def lock_event(session: AsyncSession, code: str) -> bool:
@@ -180,36 +180,36 @@ async def event_row(session: AsyncSession, code: str):
     return (await session.execute(sa.select(orm.events).where(orm.events.c.code == code))).first()
 
 
-def _entry_from_row(r, protector: DataProtector) -> tuple[Entry, EntryMeta]:
-    w = None
+def _entry_from_row(row, protector: DataProtector) -> tuple[Entry, EntryMeta]:
+    withdrawal = None
     entry = Entry(
-        id=r.id,
-        event_id=r.event_code,
-        section_id=r.section_id,
-        person_ids=tuple(r.person_ids),
-        unit_id=r.unit_id,
-        status=EntryStatus(r.status),
-        received_at=aware(r.received_at),
-        decisions=tuple(decision_from_json(d) for d in r.decisions),
+        id=row.id,
+        event_id=row.event_code,
+        section_id=row.section_id,
+        person_ids=tuple(row.person_ids),
+        unit_id=row.unit_id,
+        status=EntryStatus(row.status),
+        received_at=aware(row.received_at),
+        decisions=tuple(decision_from_json(d) for d in row.decisions),
         # the policy reference stays encrypted: the domain only needs to know one was given
-        insurance=InsuranceConfirmation(r.insurance_confirmed, "[protected]" if r.insurance_ref_enc else None),
-        quota_exempt=frozenset(r.quota_exempt),
-        waitlist_position=r.waitlist_position,
-        checked_in_at=aware(r.checked_in_at),
-        no_show=r.no_show,
-        withdrawal=w,
-        application_id=r.application_id,
-        team_name=r.team_name,
+        insurance=InsuranceConfirmation(row.insurance_confirmed, "[protected]" if row.insurance_ref_enc else None),
+        quota_exempt=frozenset(row.quota_exempt),
+        waitlist_position=row.waitlist_position,
+        checked_in_at=aware(row.checked_in_at),
+        no_show=row.no_show,
+        withdrawal=withdrawal,
+        application_id=row.application_id,
+        team_name=row.team_name,
     )
     meta = EntryMeta(
-        r.stage,
-        r.seq,
-        r.partner_id,
-        r.intends_to_represent,
-        r.rating,
-        r.source,
-        dict(r.attributes or {}),
-        r.insurance_ref_enc,
+        row.stage,
+        row.seq,
+        row.partner_id,
+        row.intends_to_represent,
+        row.rating,
+        row.source,
+        dict(row.attributes or {}),
+        row.insurance_ref_enc,
     )
     return entry, meta
 
@@ -229,18 +229,18 @@ async def load(session: AsyncSession, config: EventConfig, protector: DataProtec
     }
     reg = EventRegistration(config)
     meta: dict[str, EntryMeta] = {}
-    for r in rows:
-        e, m = _entry_from_row(r, protector)
-        if r.id in wrows:
-            w = wrows[r.id]
-            e = replace(
-                e,
+    for row in rows:
+        entry, m = _entry_from_row(row, protector)
+        if row.id in wrows:
+            w = wrows[row.id]
+            entry = replace(
+                entry,
                 withdrawal=Withdrawal(
                     aware(w.at), w.reason, "[protected]" if w.proof_ref_enc else None, w.refund_requested
                 ),
             )
-        reg.entries[e.id] = e
-        meta[e.id] = m
+        reg.entries[entry.id] = entry
+        meta[entry.id] = m
     orows = (
         await session.execute(
             sa.select(orm.officials)
@@ -252,58 +252,63 @@ async def load(session: AsyncSession, config: EventConfig, protector: DataProtec
     return Loaded(config, reg, meta, dict(reg.entries), len(reg.officials))
 
 
-def _entry_values(e: Entry, m: EntryMeta) -> dict[str, Any]:
+def _entry_values(entry: Entry, meta: EntryMeta) -> dict[str, Any]:
     return {
-        "id": e.id,
-        "event_code": e.event_id,
-        "stage": m.stage,
-        "section_id": e.section_id,
-        "seq": m.seq,
-        "application_id": e.application_id,
-        "person_ids": list(e.person_ids),
-        "unit_id": e.unit_id,
-        "status": e.status.value,
-        "received_at": utc(e.received_at),
-        "decisions": [decision_to_json(d) for d in e.decisions],
-        "insurance_confirmed": e.insurance.confirmed,
-        "insurance_ref_enc": m.insurance_ref_enc,
-        "quota_exempt": sorted(e.quota_exempt),
-        "waitlist_position": e.waitlist_position,
-        "checked_in_at": utc(e.checked_in_at),
-        "no_show": e.no_show,
-        "team_name": e.team_name,
-        "intends_to_represent": m.intends_to_represent,
-        "rating": m.rating,
-        "source": m.source,
-        "attributes": m.attributes,
-        "partner_id": m.partner_id,
+        "id": entry.id,
+        "event_code": entry.event_id,
+        "stage": meta.stage,
+        "section_id": entry.section_id,
+        "seq": meta.seq,
+        "application_id": entry.application_id,
+        "person_ids": list(entry.person_ids),
+        "unit_id": entry.unit_id,
+        "status": entry.status.value,
+        "received_at": utc(entry.received_at),
+        "decisions": [decision_to_json(d) for d in entry.decisions],
+        "insurance_confirmed": entry.insurance.confirmed,
+        "insurance_ref_enc": meta.insurance_ref_enc,
+        "quota_exempt": sorted(entry.quota_exempt),
+        "waitlist_position": entry.waitlist_position,
+        "checked_in_at": utc(entry.checked_in_at),
+        "no_show": entry.no_show,
+        "team_name": entry.team_name,
+        "intends_to_represent": meta.intends_to_represent,
+        "rating": meta.rating,
+        "source": meta.source,
+        "attributes": meta.attributes,
+        "partner_id": meta.partner_id,
     }
 
 
 async def save_entries(session: AsyncSession, loaded: Loaded) -> list[Entry]:
     """Insert new entries, update changed ones; returns the changed/new entries."""
     changed: list[Entry] = []
-    for eid, e in loaded.reg.entries.items():
+    for eid, entry in loaded.reg.entries.items():
         old = loaded.before.get(eid)
-        if old is e or (old is not None and old == e):  # identity first: most entries are untouched
+        if old is entry or (old is not None and old == entry):  # identity first: most entries are untouched
             continue
-        values = _entry_values(e, loaded.meta[eid])
+        values = _entry_values(entry, loaded.meta[eid])
         if old is None:
             await session.execute(sa.insert(orm.entries).values(**values))
         else:
             values.pop("id")
             await session.execute(sa.update(orm.entries).where(orm.entries.c.id == eid).values(**values))
-        changed.append(e)
+        changed.append(entry)
     new_officials = loaded.reg.officials[loaded.officials_before :]
-    for o in new_officials:
+    for official in new_officials:
         seq = (
             1
-            + sum(1 for x in loaded.reg.officials[: loaded.officials_before] if x.unit_id == o.unit_id)
-            + sum(1 for x in new_officials[: new_officials.index(o)] if x.unit_id == o.unit_id)
+            + sum(1 for x in loaded.reg.officials[: loaded.officials_before] if x.unit_id == official.unit_id)
+            + sum(1 for x in new_officials[: new_officials.index(official)] if x.unit_id == official.unit_id)
         )
         await session.execute(
             sa.insert(orm.officials).values(
-                event_code=loaded.config.id, unit_id=o.unit_id, seq=seq, role=o.role, name=o.name, person_id=o.person_id
+                event_code=loaded.config.id,
+                unit_id=official.unit_id,
+                seq=seq,
+                role=official.role,
+                name=official.name,
+                person_id=official.person_id,
             )
         )
     loaded.before = dict(loaded.reg.entries)
@@ -332,10 +337,10 @@ def person_from_row(r, protector: DataProtector, *, decrypt: bool = False) -> Pe
 
 
 async def people_rows(session: AsyncSession, code: str, ids: list[str] | None = None) -> dict[str, Any]:
-    q = sa.select(orm.people).where(orm.people.c.event_code == code)
+    query = sa.select(orm.people).where(orm.people.c.event_code == code)
     if ids is not None:
-        q = q.where(orm.people.c.id.in_(ids))
-    return {r.id: r for r in (await session.execute(q.order_by(orm.people.c.seq))).all()}
+        query = query.where(orm.people.c.id.in_(ids))
+    return {r.id: r for r in (await session.execute(query.order_by(orm.people.c.seq))).all()}
 
 
 #: `person_by_index(..., partner_id=ANY_REGISTRANT)`: staff see every registrant's people
@@ -345,17 +350,19 @@ ANY_REGISTRANT = object()
 async def person_by_index(session: AsyncSession, code: str, index: str, *, partner_id: Any):
     """The person with this ID number among those `partner_id` registered (None: staff-registered;
     ANY_REGISTRANT: the first registered by anyone). A partner never finds another's people."""
-    q = sa.select(orm.people).where(orm.people.c.event_code == code, orm.people.c.id_number_index == index)
+    query = sa.select(orm.people).where(orm.people.c.event_code == code, orm.people.c.id_number_index == index)
     if partner_id is not ANY_REGISTRANT:
-        q = q.where(orm.people.c.partner_id.is_(None) if partner_id is None else orm.people.c.partner_id == partner_id)
-    return (await session.execute(q.order_by(orm.people.c.seq))).first()
+        query = query.where(
+            orm.people.c.partner_id.is_(None) if partner_id is None else orm.people.c.partner_id == partner_id
+        )
+    return (await session.execute(query.order_by(orm.people.c.seq))).first()
 
 
 async def next_seq(session: AsyncSession, table: sa.Table, code: str, **where: Any) -> int:
-    q = sa.select(sa.func.coalesce(sa.func.max(table.c.seq), 0)).where(table.c.event_code == code)
-    for k, v in where.items():
-        q = q.where(table.c[k] == v)
-    return int((await session.execute(q)).scalar_one()) + 1
+    query = sa.select(sa.func.coalesce(sa.func.max(table.c.seq), 0)).where(table.c.event_code == code)
+    for key, value in where.items():
+        query = query.where(table.c[key] == value)
+    return int((await session.execute(query)).scalar_one()) + 1
 
 
 # --------------------------------------------------------------------------- evidence
@@ -376,34 +383,34 @@ _DETAIL_FIELDS = (
 
 def evidence_details(values: dict[str, Any]) -> dict[str, Any]:
     out = {}
-    for k in _DETAIL_FIELDS:
-        v = values.get(k)
-        if isinstance(v, date):
-            v = v.isoformat()
-        if isinstance(v, tuple):
-            v = list(v)
-        out[k] = v
+    for key in _DETAIL_FIELDS:
+        value = values.get(key)
+        if isinstance(value, date):
+            value = value.isoformat()
+        if isinstance(value, tuple):
+            value = list(value)
+        out[key] = value
     return out
 
 
 def evidence_from_row(r) -> Evidence:
-    d = r.details
+    decision = r.details
     return Evidence(
         id=r.id,
         person_id=r.person_id,
         kind=EvidenceKind(r.kind),
         document_ref="[protected]",
-        region=d.get("region"),
+        region=decision.get("region"),
         submitted_at=aware(r.submitted_at),
-        issued_on=date.fromisoformat(d["issued_on"]) if d.get("issued_on") else None,
-        months_paid=tuple(d.get("months_paid") or ()),
-        grade=d.get("grade"),
-        result_level=d.get("result_level"),
-        result_place=d.get("result_place"),
-        result_event=d.get("result_event"),
-        officially_recognised=d.get("officially_recognised", True) is not False,
-        employer_unit_id=d.get("employer_unit_id"),
-        employed_since=date.fromisoformat(d["employed_since"]) if d.get("employed_since") else None,
+        issued_on=date.fromisoformat(decision["issued_on"]) if decision.get("issued_on") else None,
+        months_paid=tuple(decision.get("months_paid") or ()),
+        grade=decision.get("grade"),
+        result_level=decision.get("result_level"),
+        result_place=decision.get("result_place"),
+        result_event=decision.get("result_event"),
+        officially_recognised=decision.get("officially_recognised", True) is not False,
+        employer_unit_id=decision.get("employer_unit_id"),
+        employed_since=date.fromisoformat(decision["employed_since"]) if decision.get("employed_since") else None,
         status=EvidenceStatus(r.status),
         reviewed_by=r.reviewed_by,
         review_note=r.review_note,
@@ -412,10 +419,10 @@ def evidence_from_row(r) -> Evidence:
 
 
 async def evidence_rows(session: AsyncSession, code: str, person_ids: list[str] | None = None) -> list[Any]:
-    q = sa.select(orm.evidence).where(orm.evidence.c.event_code == code)
+    query = sa.select(orm.evidence).where(orm.evidence.c.event_code == code)
     if person_ids is not None:
-        q = q.where(orm.evidence.c.person_id.in_(person_ids))
-    return list((await session.execute(q.order_by(orm.evidence.c.seq))).all())
+        query = query.where(orm.evidence.c.person_id.in_(person_ids))
+    return list((await session.execute(query.order_by(orm.evidence.c.seq))).all())
 
 
 # --------------------------------------------------------------------------- units
@@ -426,20 +433,20 @@ def unit_from_row(r) -> Unit:
 
 
 async def unit_rows(session: AsyncSession, code: str) -> dict[str, Any]:
-    q = sa.select(orm.units).where(orm.units.c.event_code == code).order_by(orm.units.c.seq)
-    return {r.id: r for r in (await session.execute(q)).all()}
+    query = sa.select(orm.units).where(orm.units.c.event_code == code).order_by(orm.units.c.seq)
+    return {r.id: r for r in (await session.execute(query)).all()}
 
 
 # --------------------------------------------------------------------------- stages
 
 
 async def stage_rows(session: AsyncSession, code: str) -> dict[str, Any]:
-    q = sa.select(orm.stages).where(orm.stages.c.event_code == code)
-    return {r.stage_id: r for r in (await session.execute(q)).all()}
+    query = sa.select(orm.stages).where(orm.stages.c.event_code == code)
+    return {r.stage_id: r for r in (await session.execute(query)).all()}
 
 
 async def qualifier_rows(session: AsyncSession, code: str, to_stage: str) -> list[Any]:
-    q = sa.select(orm.qualifier_lists).where(
+    query = sa.select(orm.qualifier_lists).where(
         orm.qualifier_lists.c.event_code == code, orm.qualifier_lists.c.to_stage == to_stage
     )
-    return list((await session.execute(q)).all())
+    return list((await session.execute(query)).all())

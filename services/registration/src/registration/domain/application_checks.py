@@ -76,8 +76,8 @@ def check_insurance(event: EventConfig, app: Application, people: Sequence[Perso
         return Decision("REG-13", "insurance/organiser", Verdict.ADMITTED, "insured by the organiser")
     if ins.verified_at == "check_in":
         return Decision("REG-13", "insurance/check_in", Verdict.ADMITTED, "insurance to be shown at check-in")
-    c = app.insurance
-    if not c.confirmed or not (c.document_ref or "").strip():
+    insurance = app.insurance
+    if not insurance.confirmed or not (insurance.document_ref or "").strip():
         return Decision(
             "REG-13", "insurance/participant", Verdict.REFUSED, "insurance not confirmed with a document reference"
         )
@@ -116,17 +116,20 @@ def check_team(
         bad("size", f"team of {n} players; {section.name} needs {size}")
     if len({p.id for p in people}) != n:
         bad("size", "a player is listed twice in the team")
-    for count, lo, hi, g in (
+    for count, minimum, maximum, gender in (
         (males, comp.male_min, comp.male_max, "male"),
         (females, comp.female_min, comp.female_max, "female"),
     ):
-        if count < lo:
-            bad(g, f"team has {count} {g} players, needs at least {lo}")
-        if hi is not None and count > hi:
-            bad(g, f"team has {count} {g} players, at most {hi} allowed")
-    for board, g in sorted(comp.board_gender.items()):
-        if board <= n and people[board - 1].gender != g:
-            bad("board", f"board {board} must be a {g} player, {people[board - 1].name} is {people[board - 1].gender}")
+        if count < minimum:
+            bad(gender, f"team has {count} {gender} players, needs at least {minimum}")
+        if maximum is not None and count > maximum:
+            bad(gender, f"team has {count} {gender} players, at most {maximum} allowed")
+    for board, gender in sorted(comp.board_gender.items()):
+        if board <= n and people[board - 1].gender != gender:
+            bad(
+                "board",
+                f"board {board} must be a {gender} player, {people[board - 1].name} is {people[board - 1].gender}",
+            )
     if comp.scored_from_individual_sections:
         src = set(comp.scored_from_individual_sections)
         entered = {

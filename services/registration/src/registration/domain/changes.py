@@ -88,13 +88,13 @@ def judge_change(event: EventConfig, entry: Entry, kind: ChangeKind, now: dateti
 def request_change(
     event: EventConfig, entry: Entry, request_id: str, kind: ChangeKind, details: str, now: datetime
 ) -> ChangeRequest:
-    d = judge_change(event, entry, kind, now)
+    decision = judge_change(event, entry, kind, now)
     state = {
         Verdict.ADMITTED: ChangeState.APPROVED,
         Verdict.PENDING: ChangeState.AWAITING_ARBITER,
         Verdict.REFUSED: ChangeState.REFUSED,
-    }[d.outcome]
-    return ChangeRequest(request_id, entry.id, kind, now, details, state, d)
+    }[decision.outcome]
+    return ChangeRequest(request_id, entry.id, kind, now, details, state, decision)
 
 
 def decide_change(
@@ -106,14 +106,14 @@ def decide_change(
     again = judge_change(event, entry, request.kind, now)
     if again.refused:
         return replace(request, state=ChangeState.REFUSED, decision=again, decided_by=arbiter)
-    d = Decision(
+    decision = Decision(
         "REG-10",
         "changes/arbiter",
         Verdict.ADMITTED if approve else Verdict.REFUSED,
         f"{'approved' if approve else 'refused'} by {arbiter}: {note}",
     )
     return replace(
-        request, state=ChangeState.APPROVED if approve else ChangeState.REFUSED, decision=d, decided_by=arbiter
+        request, state=ChangeState.APPROVED if approve else ChangeState.REFUSED, decision=decision, decided_by=arbiter
     )
 
 
@@ -130,11 +130,11 @@ def withdraw(
         raise RegistrationError("REG-10: withdrawal after confirmation needs a written reason")
     if confirmed and rules.withdrawal_requires_proof and not (proof_ref or "").strip():
         raise RegistrationError("REG-10: withdrawal after confirmation needs a supporting document")
-    w = Withdrawal(at=now, reason=(reason or "").strip(), proof_ref=proof_ref, refund_requested=confirmed)
-    d = Decision(
+    withdrawal = Withdrawal(at=now, reason=(reason or "").strip(), proof_ref=proof_ref, refund_requested=confirmed)
+    decision = Decision(
         "REG-10",
         "changes/withdrawal",
         Verdict.ADMITTED,
-        f"withdrawn: {w.reason or 'no reason needed before confirmation'}",
+        f"withdrawn: {withdrawal.reason or 'no reason needed before confirmation'}",
     )
-    return replace(entry, status=EntryStatus.WITHDRAWN, withdrawal=w, decisions=entry.decisions + (d,))
+    return replace(entry, status=EntryStatus.WITHDRAWN, withdrawal=withdrawal, decisions=entry.decisions + (decision,))

@@ -52,8 +52,8 @@ def check_in(
 
 def mark_no_show(entry: Entry, *, arbiter: str) -> Entry:
     """An arbiter marks an entry absent: it is not paired."""
-    d = Decision("REG-11", "no_show", Verdict.REFUSED, f"marked absent by {arbiter}")
-    return replace(entry, no_show=True, decisions=entry.decisions + (d,))
+    decision = Decision("REG-11", "no_show", Verdict.REFUSED, f"marked absent by {arbiter}")
+    return replace(entry, no_show=True, decisions=entry.decisions + (decision,))
 
 
 def pairable(entries: Iterable[Entry], *, require_check_in: bool = True) -> list[Entry]:

@@ -64,10 +64,10 @@ class ClosedSection:
         return len(self.entries)
 
 
-def _admitted_by(e: Entry) -> str | None:
-    for d in e.decisions:
-        if d.admitted and d.rule in ("REG-6", "REG-7", "REG-8"):
-            return d.clause
+def _admitted_by(entry: Entry) -> str | None:
+    for decision in entry.decisions:
+        if decision.admitted and decision.rule in ("REG-6", "REG-7", "REG-8"):
+            return decision.clause
     return None
 
 
@@ -128,10 +128,10 @@ def close_stage(
     def ready_or_cancel(
         sec: SectionConfig, members: list[FieldEntry], merged_from: tuple[str, ...], merge_note: str
     ) -> ClosedSection:
-        n = len(members)
+        entrants = len(members)
         limit = sec.closing.cancel_at_most
-        if limit is not None and n <= limit:
-            why = f"{n} entries (at most {limit}): section cancelled" + merge_note
+        if limit is not None and entrants <= limit:
+            why = f"{entrants} entries (at most {limit}): section cancelled" + merge_note
             return ClosedSection(
                 stage.id,
                 sec.id,
@@ -141,8 +141,8 @@ def close_stage(
                 merged_from,
                 decisions=(Decision("REG-12", f"{sec.id}/cancel", Verdict.REFUSED, why),),
             )
-        kind, rounds = choose_format(sec, n, choices.get(sec.id))
-        why = f"{n} entries" + merge_note
+        kind, rounds = choose_format(sec, entrants, choices.get(sec.id))
+        why = f"{entrants} entries" + merge_note
         return ClosedSection(
             stage.id,
             sec.id,
@@ -164,13 +164,13 @@ def close_stage(
                 stage.id, sec.id, "scored", tuple(fields[sec.id]), "scored from individual results"
             )
             continue
-        cl = sec.closing
-        partner = by_id.get(cl.merge_with) if cl.merge_with else None
+        closing = sec.closing
+        partner = by_id.get(closing.merge_with) if closing.merge_with else None
         if partner is not None and partner.id not in out and fields[partner.id] and fields[sec.id]:
             p_below = partner.closing.merge_below
             small = [
                 s
-                for s, below in ((sec, cl.merge_below), (partner, p_below))
+                for s, below in ((sec, closing.merge_below), (partner, p_below))
                 if below is not None and len(fields[s.id]) < below
             ]
             if small:
@@ -202,13 +202,13 @@ def cancel_unplayable(event: EventConfig, closed: Sequence[ClosedSection]) -> li
     """REG-12 (Decision): a played section left with fewer than 2 entrants has nothing to play —
     it is published as cancelled (the preset may have no cancel threshold, e.g. NT)."""
 
-    def cancelled(c: ClosedSection) -> ClosedSection:
-        reason = f"{c.size} entrants: nothing to play"
+    def cancelled(closed: ClosedSection) -> ClosedSection:
+        reason = f"{closed.size} entrants: nothing to play"
         return replace(
-            c,
+            closed,
             status="cancelled",
             reason=reason,
-            decisions=(Decision("REG-12", f"{c.section_id}/cancel", Verdict.REFUSED, reason),),
+            decisions=(Decision("REG-12", f"{closed.section_id}/cancel", Verdict.REFUSED, reason),),
         )
 
     return [
@@ -222,9 +222,9 @@ def section_rules(event: EventConfig, closed: ClosedSection) -> dict[str, Any]:
     fmt, clk, op = sec.format, sec.clock, sec.opening
     if fmt is None or clk is None or op is None or sec.scoring is None or sec.no_show_minutes is None:
         raise ValueError(f"{sec.id} plays no games of its own")
-    po = sec.playoffs
-    playoff_clock = po.stages[0].clock if po.stages else None
-    decider = po.stages[1].clock if len(po.stages) > 1 else playoff_clock
+    playoffs = sec.playoffs
+    playoff_clock = playoffs.stages[0].clock if playoffs.stages else None
+    decider = playoffs.stages[1].clock if len(playoffs.stages) > 1 else playoff_clock
     matter = sec.playoffs.places or sec.awards.places or max((b.places for b in sec.awards.places_by_field), default=0)
     if sec.qualification:
         matter = max(matter, sec.qualification.top + sec.qualification.substitutes)
@@ -249,7 +249,7 @@ def section_rules(event: EventConfig, closed: ClosedSection) -> dict[str, Any]:
         if sec.scoring.match_win is not None
         else {"win": sec.scoring.win, "draw": sec.scoring.draw, "loss": sec.scoring.loss},
         "tiebreaks": list(sec.tiebreaks.get(kind, [])),
-        "tie_policy": {"playoff": "playoff", "arbiter_decision": "arbiter", "shared": "share"}[po.policy],
+        "tie_policy": {"playoff": "playoff", "arbiter_decision": "arbiter", "shared": "share"}[playoffs.policy],
         "places_that_matter": matter,
         "rank_by_gender": closed.rank_genders_separately,
     }
@@ -273,16 +273,16 @@ def section_closed_payload(
     tz = ZoneInfo(event.timezone)
     start = datetime.combine(event.section_start(sec.id), time(0, 0), tzinfo=tz)
     entrants: list[dict[str, Any]] = []
-    for fe in closed.entries:
-        members = [people[pid] for pid in fe.person_ids]
-        unit = units.get(fe.unit_id) if fe.unit_id else None
-        unit_name = unit.name if unit else fe.unit_id
-        attrs = {"origin_section": fe.origin_section, "admitted_by": fe.admitted_by}
+    for field_entry in closed.entries:
+        members = [people[pid] for pid in field_entry.person_ids]
+        unit = units.get(field_entry.unit_id) if field_entry.unit_id else None
+        unit_name = unit.name if unit else field_entry.unit_id
+        attrs = {"origin_section": field_entry.origin_section, "admitted_by": field_entry.admitted_by}
         if sec.kind == "individual":
             player = members[0]
             entrants.append(
                 {
-                    "entrant_id": fe.entry_id,
+                    "entrant_id": field_entry.entry_id,
                     "name": player.name,
                     "gender": player.gender,
                     "unit": unit_name,
@@ -293,8 +293,8 @@ def section_closed_payload(
         else:
             entrants.append(
                 {
-                    "entrant_id": fe.entry_id,
-                    "name": unit_name or fe.entry_id,
+                    "entrant_id": field_entry.entry_id,
+                    "name": unit_name or field_entry.entry_id,
                     "unit": unit_name,
                     "members": [
                         {

@@ -31,24 +31,26 @@ from .model import Decision, Evidence, EvidenceKind, EvidenceStatus, Person, Uni
 
 def check_age(section: SectionConfig, person: Person) -> Decision:
     """REG-4: birth date inside the section's inclusive window."""
-    w = section.birth
+    window = section.birth
     # the reason names the birth year only: decisions are shown beside the masked ID number,
     # and a full birth date there would give away eight of its digits (REG-11)
-    if w.contains(person.birth_date):
-        return Decision("REG-4", f"{section.id}/birth", Verdict.ADMITTED, f"birth date within {_window(w)}", person.id)
+    if window.contains(person.birth_date):
+        return Decision(
+            "REG-4", f"{section.id}/birth", Verdict.ADMITTED, f"birth date within {_window(window)}", person.id
+        )
     return Decision(
         "REG-4",
         f"{section.id}/birth",
         Verdict.REFUSED,
-        f"born in {person.birth_date.year}, outside {section.name} window {_window(w)}",
+        f"born in {person.birth_date.year}, outside {section.name} window {_window(window)}",
         person.id,
     )
 
 
-def _window(w) -> str:
-    lo = w.born_from.isoformat() if w.born_from else "any"
-    hi = w.born_to.isoformat() if w.born_to else "any"
-    return f"{lo}..{hi} (inclusive)"
+def _window(window) -> str:
+    born_from = window.born_from.isoformat() if window.born_from else "any"
+    born_to = window.born_to.isoformat() if window.born_to else "any"
+    return f"{born_from}..{born_to} (inclusive)"
 
 
 def check_gender(section: SectionConfig, person: Person) -> Decision:
@@ -73,10 +75,10 @@ def check_gender(section: SectionConfig, person: Person) -> Decision:
 # --------------------------------------------------------------------------- evidence helpers
 
 
-def _usable(ev: Evidence, mode: str) -> bool:
-    if ev.status is EvidenceStatus.REJECTED:
+def _usable(item: Evidence, mode: str) -> bool:
+    if item.status is EvidenceStatus.REJECTED:
         return False
-    return ev.status is EvidenceStatus.APPROVED or mode == "declared"
+    return item.status is EvidenceStatus.APPROVED or mode == "declared"
 
 
 #: (required region, region as written) -> same place? (REG-17: `EventConfig.same_region`)
@@ -105,11 +107,11 @@ def _of(
     ]
 
 
-def _month_index(ym: str) -> int:
-    y, m = ym.split("-")
-    if not 1 <= int(m) <= 12:
-        raise ValueError(f"bad month {ym!r}")
-    return int(y) * 12 + int(m) - 1
+def _month_index(year_month: str) -> int:
+    year, month = year_month.split("-")
+    if not 1 <= int(month) <= 12:
+        raise ValueError(f"bad month {year_month!r}")
+    return int(year) * 12 + int(month) - 1
 
 
 def longest_consecutive_months(months: Iterable[str]) -> int:
@@ -117,10 +119,10 @@ def longest_consecutive_months(months: Iterable[str]) -> int:
     idx = sorted({_month_index(m) for m in months})
     best = run = 0
     prev = None
-    for i in idx:
-        run = run + 1 if prev is not None and i == prev + 1 else 1
+    for index in idx:
+        run = run + 1 if prev is not None and index == prev + 1 else 1
         best = max(best, run)
-        prev = i
+        prev = index
     return best
 
 
@@ -246,8 +248,8 @@ def _wildcard(
     if opt.requires_intent_to_represent and not intends_to_represent:
         return _OptionResult(Verdict.REFUSED, "wildcard needs the declared intent to represent the region")
 
-    def in_time(e: Evidence) -> bool:
-        return opt.deadline is None or (e.submitted_at is not None and e.submitted_at < opt.deadline)
+    def in_time(item: Evidence) -> bool:
+        return opt.deadline is None or (item.submitted_at is not None and item.submitted_at < opt.deadline)
 
     candidates: list[tuple[Evidence, str]] = []
     if opt.min_grade:
@@ -368,9 +370,9 @@ class EligibilityReport:
     @property
     def admitted_by(self) -> str | None:
         """The residency/representation clause that admitted the player (if any)."""
-        for d in self.decisions:
-            if d.admitted and d.rule not in ("REG-4", "REG-5"):
-                return d.clause
+        for decision in self.decisions:
+            if decision.admitted and decision.rule not in ("REG-4", "REG-5"):
+                return decision.clause
         return None
 
     @property

@@ -149,10 +149,10 @@ def build_next_stage(
     if stage.entry != "qualification":
         raise RegistrationError(f"stage {stage_id} is entered by registration, not qualification")
     builder = _StageBuilder(event, stage_id, people, evidence, units_of or {}, intents)
-    for sl in seeded:
-        builder.fill_seeded(sl)
-    for c in cohorts:
-        builder.fill_cohort(c)
+    for seeded_list in seeded:
+        builder.fill_seeded(seeded_list)
+    for cohort in cohorts:
+        builder.fill_cohort(cohort)
     placed = builder.placed
     if stage.cap_total is not None and len(placed) > stage.cap_total:
         raise RegistrationError(f"stage {stage_id} would have {len(placed)} players (cap {stage.cap_total})")
@@ -271,13 +271,13 @@ class _StageBuilder:
             is not Verdict.REFUSED
         )
         if awaiting:
-            by = f" before {deadline.isoformat()}" if deadline is not None else ""
+            before = f" before {deadline.isoformat()}" if deadline is not None else ""
             decisions.append(
                 Decision(
                     "REG-7",
                     f"{stage_id}/place",
                     Verdict.REFUSED,
-                    f"evidence not yet approved: the place passes on (approved{by}, the place comes back)",
+                    f"evidence not yet approved: the place passes on (approved{before}, the place comes back)",
                     pid,
                 )
             )
@@ -303,9 +303,9 @@ class _StageBuilder:
             event, to_section, person, own, unit=unit, intends_to_represent=pid in self.intents, mode=mode
         )
         decisions = list(report.decisions)
-        for d in report.decisions:
-            if is_wildcard_decision(d) and src_track is not None:
-                clause = event.clause(d.clause.split("/")[0])
+        for decision in report.decisions:
+            if is_wildcard_decision(decision) and src_track is not None:
+                clause = event.clause(decision.clause.split("/")[0])
                 opt = wildcard_option(clause)
                 if opt and opt.wildcard_track and src_track != opt.wildcard_track:
                     decisions.append(

@@ -15,10 +15,10 @@ def mask_id_number(value: str | None, keep_tail: int = 4) -> str:
     candidates (REG-11; views show the birth year only). Short values are masked entirely."""
     if not value:
         return ""
-    v = value.strip()
-    if len(v) < keep_tail + MIN_HIDDEN:
-        return "*" * len(v)
-    return "*" * (len(v) - keep_tail) + v[-keep_tail:]
+    stripped = value.strip()
+    if len(stripped) < keep_tail + MIN_HIDDEN:
+        return "*" * len(stripped)
+    return "*" * (len(stripped) - keep_tail) + stripped[-keep_tail:]
 
 
 @dataclass(frozen=True, eq=True)

@@ -90,9 +90,11 @@ class EventRegistration:
 
     def in_section(self, section_id: str, *statuses: EntryStatus) -> list[Entry]:
         """Entries of a section in submission order, optionally filtered by status."""
-        es = [e for e in self.entries.values() if e.section_id == section_id and (not statuses or e.status in statuses)]
+        matching = [
+            e for e in self.entries.values() if e.section_id == section_id and (not statuses or e.status in statuses)
+        ]
         # insertion order of the dict is submission order; keep it (stable, deterministic)
-        return es
+        return matching
 
     def holding_places(self, section_id: str) -> list[Entry]:
         return [e for e in self.in_section(section_id) if e.status.holds_place]
@@ -131,9 +133,9 @@ class EventRegistration:
         """Judge an application and record the resulting entry (accepted, pending review,
         waitlisted or refused). Every judged rule is in `entry.decisions`."""
         _aware(now)
-        ev = self.config
+        event = self.config
         section = self.section(app.section_id)
-        stage = ev.stage_of(section.id)
+        stage = event.stage_of(section.id)
         try:
             members = [people[pid] for pid in app.person_ids]
         except KeyError as exc:
@@ -151,9 +153,9 @@ class EventRegistration:
                     f"stage {stage.name} is entered by qualification only",
                 )
             )
-        window, received = check_window(ev, app)
+        window, received = check_window(event, app)
         decisions.append(window)
-        decisions.append(check_insurance(ev, app, members))
+        decisions.append(check_insurance(event, app, members))
         decisions.extend(self._check_unit(app, unit, members))
         if section.kind == "individual" and len(members) != 1:
             decisions.append(
@@ -163,9 +165,9 @@ class EventRegistration:
             )
         if section.kind == "team":
             decisions.extend(check_team(section, members, self.entries.values(), app.unit_id))
-        for p in members:
+        for person in members:
             if any(
-                p.id in e.person_ids
+                person.id in e.person_ids
                 for e in self.in_section(section.id)
                 if e.status.holds_place or e.status is EntryStatus.WAITLISTED
             ):
@@ -174,15 +176,15 @@ class EventRegistration:
                         "REG-3",
                         f"{section.id}/duplicate",
                         Verdict.REFUSED,
-                        f"{p.name} already has an entry in {section.name}",
-                        p.id,
+                        f"{person.name} already has an entry in {section.name}",
+                        person.id,
                     )
                 )
             report = evaluate_player(
-                ev,
+                event,
                 section.id,
-                p,
-                [e for e in evidence if e.person_id == p.id],
+                person,
+                [e for e in evidence if e.person_id == person.id],
                 unit=unit,
                 intends_to_represent=app.intends_to_represent,
             )
@@ -200,12 +202,12 @@ class EventRegistration:
             decisions.append(cap_decision)
         exempt = (
             frozenset(pid for pid in app.quota_exempt_refs if pid in app.person_ids)
-            if ev.units.quota_exempt_previous_top
+            if event.units.quota_exempt_previous_top
             else frozenset()
         )
         entry = Entry(
-            id=entry_id or f"{ev.id}:{app.id}",
-            event_id=ev.id,
+            id=entry_id or f"{event.id}:{app.id}",
+            event_id=event.id,
             section_id=section.id,
             person_ids=tuple(app.person_ids),
             unit_id=app.unit_id,
@@ -320,31 +322,31 @@ class EventRegistration:
             + (Decision("REG-2", f"{section_id}/waiting_list", Verdict.ADMITTED, "promoted from the waiting list"),),
         )
         self.entries[first.id] = promoted
-        for e in queue[1:]:
-            self.entries[e.id] = replace(e, waitlist_position=(e.waitlist_position or 1) - 1)
+        for entry in queue[1:]:
+            self.entries[entry.id] = replace(entry, waitlist_position=(entry.waitlist_position or 1) - 1)
         return promoted
 
     def review(self, entry_id: str, *, approve: bool, arbiter: str, note: str) -> Entry:
         """An arbiter/organiser settles a PENDING_REVIEW entry (wildcard evidence, host quota)."""
-        e = self.entry(entry_id)
-        if e.status is not EntryStatus.PENDING_REVIEW:
-            raise RegistrationError(f"entry {entry_id} is {e.status.value}, not pending review")
-        d = Decision(
+        entry = self.entry(entry_id)
+        if entry.status is not EntryStatus.PENDING_REVIEW:
+            raise RegistrationError(f"entry {entry_id} is {entry.status.value}, not pending review")
+        decision = Decision(
             "REG-6"
-            if any(x.clause.endswith("/wildcard") and x.outcome is Verdict.PENDING for x in e.decisions)
+            if any(x.clause.endswith("/wildcard") and x.outcome is Verdict.PENDING for x in entry.decisions)
             else "REG-3",
             "arbiter/review",
             Verdict.ADMITTED if approve else Verdict.REFUSED,
             f"{'approved' if approve else 'refused'} by {arbiter}: {note}",
         )
         new = replace(
-            e,
+            entry,
             status=EntryStatus.ACCEPTED if approve else EntryStatus.REFUSED,
-            decisions=e.decisions + (d,) + (self._still_unapproved(e.decisions) if approve else ()),
+            decisions=entry.decisions + (decision,) + (self._still_unapproved(entry.decisions) if approve else ()),
         )
         self.entries[entry_id] = new
         if not approve:
-            self.promote_from_waiting_list(e.section_id)
+            self.promote_from_waiting_list(entry.section_id)
         return new
 
     def rejudge(
@@ -369,17 +371,17 @@ class EventRegistration:
         that loses it frees it for the waiting list. `settled` (the stage is closed, the field
         is fixed): the status stays, only the pending-evidence marks are brought up to date.
         Returns the changed entry, or None if nothing changed."""
-        e = self.entry(entry_id)
-        if e.status is EntryStatus.WITHDRAWN:
+        entry = self.entry(entry_id)
+        if entry.status is EntryStatus.WITHDRAWN:
             return None
-        if e.status is EntryStatus.REFUSED and not _refused_on_eligibility(e):
+        if entry.status is EntryStatus.REFUSED and not _refused_on_eligibility(entry):
             return None
-        section = self.section(e.section_id)
+        section = self.section(entry.section_id)
         closes = self.config.registration.closes_at
         if self.config.stage_of(section.id).entry == "registration":
             evidence = [x for x in evidence if x.arrived_before(closes)]
         fresh: list[Decision] = []
-        for pid in e.person_ids:
+        for pid in entry.person_ids:
             fresh.extend(
                 evaluate_player(
                     self.config,
@@ -392,14 +394,16 @@ class EventRegistration:
             )
         if settled:
             marks = (
-                tuple(d for d in fresh if is_pending_evidence_decision(d)) if e.status is EntryStatus.ACCEPTED else ()
+                tuple(d for d in fresh if is_pending_evidence_decision(d))
+                if entry.status is EntryStatus.ACCEPTED
+                else ()
             )
-            unmarked = tuple(d for d in e.decisions if not is_pending_evidence_decision(d))
-            new = replace(e, decisions=unmarked + marks)
-            return self._store_if_changed(e, new)
-        waiting = e.status is EntryStatus.WAITLISTED
-        kept = [d for d in e.decisions if d.rule not in ELIGIBILITY_RULES or d.clause.startswith("arbiter/")]
-        log = [d for d in e.decisions if d.clause == REJUDGED]
+            unmarked = tuple(d for d in entry.decisions if not is_pending_evidence_decision(d))
+            new = replace(entry, decisions=unmarked + marks)
+            return self._store_if_changed(entry, new)
+        waiting = entry.status is EntryStatus.WAITLISTED
+        kept = [d for d in entry.decisions if d.rule not in ELIGIBILITY_RULES or d.clause.startswith("arbiter/")]
+        log = [d for d in entry.decisions if d.clause == REJUDGED]
         # a waiting-list place is judged like the rest, apart from the place it waits for
         judged = [
             d for d in kept if not d.clause.startswith("arbiter/") and not (waiting and d.rule == "REG-2")
@@ -416,15 +420,15 @@ class EventRegistration:
         if waiting and status is not EntryStatus.REFUSED:
             status = EntryStatus.WAITLISTED  # still eligible: it keeps its place in the queue
         extra: list[Decision] = []
-        waitpos = e.waitlist_position
-        if status not in (EntryStatus.REFUSED, EntryStatus.WAITLISTED) and not e.status.holds_place:
+        waitpos = entry.waitlist_position
+        if status not in (EntryStatus.REFUSED, EntryStatus.WAITLISTED) and not entry.status.holds_place:
             # a refused entry gains a place: one entry per player and section, then the cap
             dup = [
                 pid
-                for pid in e.person_ids
+                for pid in entry.person_ids
                 if any(
                     pid in x.person_ids
-                    and x.id != e.id
+                    and x.id != entry.id
                     and (x.status.holds_place or x.status is EntryStatus.WAITLISTED)
                     for x in self.in_section(section.id)
                 )
@@ -443,30 +447,30 @@ class EventRegistration:
             else:
                 cap_decision, status, waitpos = self._check_cap(section, status)
                 extra.append(cap_decision)
-        if status is not e.status:
+        if status is not entry.status:
             extra.append(
                 Decision(
                     "REG-18",
                     REJUDGED,
                     _OUTCOME_OF[status],
-                    f"judged again after {cause}: {e.status.value} -> {status.value}",
+                    f"judged again after {cause}: {entry.status.value} -> {status.value}",
                 )
             )
         if status is EntryStatus.REFUSED:
             kept = [d for d in kept if d.rule != "REG-2"]  # the place it held is free again
         new = replace(
-            e,
+            entry,
             status=status,
             waitlist_position=waitpos if status is EntryStatus.WAITLISTED else None,
             decisions=tuple(d for d in kept if d.clause != REJUDGED) + tuple(fresh) + tuple(log) + tuple(extra),
         )
-        if self._store_if_changed(e, new) is None:
+        if self._store_if_changed(entry, new) is None:
             return None
         if waiting and new.status is EntryStatus.REFUSED:
             for x in self.waiting_list(section.id):  # the ones behind it move up
-                if (x.waitlist_position or 0) > (e.waitlist_position or 0):
+                if (x.waitlist_position or 0) > (entry.waitlist_position or 0):
                     self.entries[x.id] = replace(x, waitlist_position=(x.waitlist_position or 1) - 1)
-        if e.status.holds_place and not new.status.holds_place:
+        if entry.status.holds_place and not new.status.holds_place:
             self.promote_from_waiting_list(section.id)
         return new
 
@@ -532,11 +536,11 @@ class EventRegistration:
         Returns (withdrawn entry, promoted entry or None)."""
         from .changes import withdraw as _withdraw
 
-        e = self.entry(entry_id)
-        held = e.status.holds_place
-        done = _withdraw(self.config, e, reason=reason, now=_aware(now), proof_ref=proof_ref)
+        entry = self.entry(entry_id)
+        held = entry.status.holds_place
+        done = _withdraw(self.config, entry, reason=reason, now=_aware(now), proof_ref=proof_ref)
         self.entries[entry_id] = done
-        return done, (self.promote_from_waiting_list(e.section_id) if held else None)
+        return done, (self.promote_from_waiting_list(entry.section_id) if held else None)
 
     def check_in(
         self,
@@ -550,7 +554,7 @@ class EventRegistration:
         """REG-11 check-in of one entry; the entry is updated only when admitted."""
         from .checkin import check_in as _check_in
 
-        new, d = _check_in(
+        new, decision = _check_in(
             self.config,
             self.entry(entry_id),
             now=_aware(now),
@@ -559,7 +563,7 @@ class EventRegistration:
             arbiter_override=arbiter_override,
         )
         self.entries[entry_id] = new
-        return d
+        return decision
 
     def mark_no_show(self, entry_id: str, *, arbiter: str) -> Entry:
         """REG-11: the arbiter marks an entry absent; it is not paired."""
@@ -610,8 +614,8 @@ _OUTCOME_OF = {
 }
 
 
-def _refused_on_eligibility(e: Entry) -> bool:
+def _refused_on_eligibility(entry: Entry) -> bool:
     """Refused by eligibility alone (age, gender, residency...): judged again when its inputs
     change. A refusal for the window, the cap, a duplicate, the team or by the arbiter stands."""
-    refusing = [d for d in e.decisions if d.refused and d.clause != REJUDGED]
+    refusing = [d for d in entry.decisions if d.refused and d.clause != REJUDGED]
     return bool(refusing) and all(d.rule in ELIGIBILITY_RULES and not d.clause.startswith("arbiter/") for d in refusing)

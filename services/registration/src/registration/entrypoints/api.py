@@ -65,18 +65,18 @@ def _state(request: Request) -> RegistrationState:
     return request.app.state.registration
 
 
-async def _read(request: Request, fn: Callable[[Repositories, RegistrationState], Awaitable[Any]]) -> Any:
+async def _read(request: Request, command: Callable[[Repositories, RegistrationState], Awaitable[Any]]) -> Any:
     """A read on a session of its own (no lock): the repositories and the service's context."""
     state = _state(request)
     async with request.app.state.runtime.sessionmaker() as session:
-        return await fn(Repositories(session, state.protector), state)
+        return await command(Repositories(session, state.protector), state)
 
 
 async def _command(
     request: Request,
     principal: Principal,
     code: str,
-    fn: Callable[[EventCommand], Awaitable[Any]],
+    command: Callable[[EventCommand], Awaitable[Any]],
     *,
     status: int = 201,
     body: Any = None,
@@ -85,7 +85,7 @@ async def _command(
 
     async def on_event(_uow: RegistrationUnitOfWork, cmd: EventCommand | None) -> Any:
         assert cmd is not None, "_run loads the command of every call that names an event"
-        return await fn(cmd)
+        return await command(cmd)
 
     return await _run(request, principal, code, on_event, status=status, body=body)
 
@@ -94,7 +94,7 @@ async def _run(
     request: Request,
     principal: Principal,
     code: str | None,
-    fn: Callable[[RegistrationUnitOfWork, EventCommand | None], Awaitable[Any]],
+    command: Callable[[RegistrationUnitOfWork, EventCommand | None], Awaitable[Any]],
     *,
     status: int = 201,
     body: Any = None,
@@ -130,7 +130,7 @@ async def _run(
                 stored = await store.lookup(shared_uow.session, keyed)
                 if stored is not None:
                     return replay(stored)
-            result = await fn(uow, cmd)
+            result = await command(uow, cmd)
             if keyed is not None:
                 await store.remember(shared_uow.session, keyed, status, result)
     except IntegrityError:
@@ -143,15 +143,15 @@ async def _run(
 
 
 def _router() -> APIRouter:
-    r = APIRouter(prefix="/v1")
+    router = APIRouter(prefix="/v1")
     for add_routes in (_event_routes, _entry_routes, _change_routes, _evidence_routes, _unit_routes, _stage_routes):
-        add_routes(r)
-    return r
+        add_routes(router)
+    return router
 
 
-def _event_routes(r: APIRouter) -> None:
+def _event_routes(router: APIRouter) -> None:
     # ------------------------------------------------------------------ presets / events
-    @r.get(
+    @router.get(
         "/presets",
         tags=["events"],
         summary="Event presets shipped with the service (EVT-1..6)",
@@ -164,7 +164,7 @@ def _event_routes(r: APIRouter) -> None:
             out.append({"id": pid, "name": cfg.name, "name_zh": cfg.name_zh})
         return {"presets": out}
 
-    @r.post(
+    @router.post(
         "/events",
         dependencies=KEYED,
         tags=["events"],
@@ -181,7 +181,7 @@ def _event_routes(r: APIRouter) -> None:
             body=body,
         )
 
-    @r.get(
+    @router.get(
         "/events/{event_code}",
         tags=["events"],
         summary="An event: stages, sections, caps, windows",
@@ -191,9 +191,9 @@ def _event_routes(r: APIRouter) -> None:
         return await _read(request, lambda repos, state: queries.get_event(repos, state, event_code))
 
 
-def _entry_routes(r: APIRouter) -> None:
+def _entry_routes(router: APIRouter) -> None:
     # ------------------------------------------------------------------ entries
-    @r.post(
+    @router.post(
         "/events/{event_code}/entries",
         dependencies=KEYED,
         tags=["entries"],
@@ -205,7 +205,7 @@ def _entry_routes(r: APIRouter) -> None:
     ) -> JSONResponse:
         return await _command(request, principal, event_code, lambda cmd: entries.register_player(cmd, body), body=body)
 
-    @r.post(
+    @router.post(
         "/events/{event_code}/entries/bulk",
         dependencies=KEYED,
         tags=["entries"],
@@ -215,7 +215,7 @@ def _entry_routes(r: APIRouter) -> None:
     async def submit_bulk(event_code: PathId, body: s.BulkIn, request: Request, principal: Registrant) -> JSONResponse:
         return await _command(request, principal, event_code, lambda cmd: entries.register_bulk(cmd, body), body=body)
 
-    @r.post(
+    @router.post(
         "/events/{event_code}/teams",
         dependencies=KEYED,
         tags=["entries"],
@@ -225,7 +225,7 @@ def _entry_routes(r: APIRouter) -> None:
     async def submit_team(event_code: PathId, body: s.TeamIn, request: Request, principal: Registrant) -> JSONResponse:
         return await _command(request, principal, event_code, lambda cmd: entries.register_team(cmd, body), body=body)
 
-    @r.get(
+    @router.get(
         "/events/{event_code}/entries",
         tags=["entries"],
         **documented(v.Entries),
@@ -246,7 +246,7 @@ def _entry_routes(r: APIRouter) -> None:
             ),
         )
 
-    @r.get(
+    @router.get(
         "/events/{event_code}/entries/{entry_id}",
         tags=["entries"],
         summary="One entry with its decisions",
@@ -257,7 +257,7 @@ def _entry_routes(r: APIRouter) -> None:
             request, lambda repos, state: queries.get_entry(repos, state, principal, event_code, entry_id)
         )
 
-    @r.post(
+    @router.post(
         "/events/{event_code}/entries/{entry_id}/withdraw",
         dependencies=KEYED,
         tags=["entries"],
@@ -271,7 +271,7 @@ def _entry_routes(r: APIRouter) -> None:
             request, principal, event_code, lambda cmd: entries.withdraw(cmd, entry_id, body), status=200, body=body
         )
 
-    @r.post(
+    @router.post(
         "/events/{event_code}/entries/{entry_id}/facts",
         dependencies=KEYED,
         tags=["entries"],
@@ -290,7 +290,7 @@ def _entry_routes(r: APIRouter) -> None:
             body=body,
         )
 
-    @r.post(
+    @router.post(
         "/events/{event_code}/entries/{entry_id}/review",
         dependencies=KEYED,
         tags=["review"],
@@ -305,9 +305,9 @@ def _entry_routes(r: APIRouter) -> None:
         )
 
 
-def _change_routes(r: APIRouter) -> None:
+def _change_routes(router: APIRouter) -> None:
     # ------------------------------------------------------------------ changes
-    @r.post(
+    @router.post(
         "/events/{event_code}/entries/{entry_id}/changes",
         dependencies=KEYED,
         tags=["changes"],
@@ -321,7 +321,7 @@ def _change_routes(r: APIRouter) -> None:
             request, principal, event_code, lambda cmd: changes.request_change_cmd(cmd, entry_id, body), body=body
         )
 
-    @r.get(
+    @router.get(
         "/events/{event_code}/changes",
         tags=["changes"],
         summary="Change requests (a partner sees its own)",
@@ -330,7 +330,7 @@ def _change_routes(r: APIRouter) -> None:
     async def list_changes(event_code: PathId, request: Request, principal: Anyone) -> dict:
         return await _read(request, lambda repos, state: queries.list_changes(repos, state, principal, event_code))
 
-    @r.post(
+    @router.post(
         "/changes/{change_id}/decision",
         dependencies=KEYED,
         tags=["changes"],
@@ -349,9 +349,9 @@ def _change_routes(r: APIRouter) -> None:
         )
 
 
-def _evidence_routes(r: APIRouter) -> None:
+def _evidence_routes(router: APIRouter) -> None:
     # ------------------------------------------------------------------ evidence
-    @r.post(
+    @router.post(
         "/events/{event_code}/evidence",
         dependencies=KEYED,
         tags=["evidence"],
@@ -366,7 +366,7 @@ def _evidence_routes(r: APIRouter) -> None:
             request, principal, event_code, lambda cmd: evidence.upload_evidence(cmd, body), body=body
         )
 
-    @r.get(
+    @router.get(
         "/events/{event_code}/evidence",
         tags=["evidence"],
         summary="Evidence records (a partner sees its own)",
@@ -379,7 +379,7 @@ def _evidence_routes(r: APIRouter) -> None:
             request, lambda repos, state: queries.list_evidence(repos, state, principal, event_code, status)
         )
 
-    @r.post(
+    @router.post(
         "/evidence/{evidence_id}/decision",
         dependencies=KEYED,
         tags=["evidence"],
@@ -401,9 +401,9 @@ def _evidence_routes(r: APIRouter) -> None:
         )
 
 
-def _unit_routes(r: APIRouter) -> None:
+def _unit_routes(router: APIRouter) -> None:
     # ------------------------------------------------------------------ units
-    @r.post(
+    @router.post(
         "/events/{event_code}/units",
         dependencies=KEYED,
         tags=["units"],
@@ -413,7 +413,7 @@ def _unit_routes(r: APIRouter) -> None:
     async def add_unit(event_code: PathId, body: s.UnitIn, request: Request, principal: Registrant) -> JSONResponse:
         return await _command(request, principal, event_code, lambda cmd: units.add_unit(cmd, body), body=body)
 
-    @r.post(
+    @router.post(
         "/events/{event_code}/units/{unit_id}/officials",
         dependencies=KEYED,
         tags=["units"],
@@ -427,16 +427,16 @@ def _unit_routes(r: APIRouter) -> None:
             request, principal, event_code, lambda cmd: units.add_official(cmd, unit_id, body), body=body
         )
 
-    @r.get(
+    @router.get(
         "/events/{event_code}/units", tags=["units"], summary="Units (a partner sees its own)", **documented(v.Units)
     )
     async def list_units(event_code: PathId, request: Request, principal: Anyone) -> dict:
         return await _read(request, lambda repos, state: queries.list_units(repos, state, principal, event_code))
 
 
-def _stage_routes(r: APIRouter) -> None:
+def _stage_routes(router: APIRouter) -> None:
     # ------------------------------------------------------------------ stages
-    @r.post(
+    @router.post(
         "/events/{event_code}/stages/{stage}/check-in",
         dependencies=KEYED,
         tags=["stages"],
@@ -450,7 +450,7 @@ def _stage_routes(r: APIRouter) -> None:
             request, principal, event_code, lambda cmd: stages.check_in(cmd, stage, body), status=200, body=body
         )
 
-    @r.post(
+    @router.post(
         "/events/{event_code}/stages/{stage}/close",
         dependencies=KEYED,
         tags=["stages"],
@@ -465,7 +465,7 @@ def _stage_routes(r: APIRouter) -> None:
             request, principal, event_code, lambda cmd: stages.close_stage_cmd(cmd, stage, body), status=200, body=body
         )
 
-    @r.get(
+    @router.get(
         "/events/{event_code}/stages/{stage}",
         tags=["stages"],
         **documented(v.StageView),
@@ -474,7 +474,7 @@ def _stage_routes(r: APIRouter) -> None:
     async def stage_status(event_code: PathId, stage: PathId, request: Request, principal: Anyone) -> dict:
         return await _read(request, lambda repos, state: queries.stage_view(repos, state, event_code, stage))
 
-    @r.post(
+    @router.post(
         "/events/{event_code}/stages/{stage}/seeded",
         dependencies=KEYED,
         tags=["stages"],

@@ -34,11 +34,13 @@ class PresetNotFound(LookupError):
 
 def _files(directory: Path) -> dict[str, Path]:
     found: dict[str, Path] = {}
-    for p in sorted(directory.iterdir()):
-        if p.suffix.lower() in _SUFFIXES and not p.name.startswith(("_", ".")):
-            if p.stem in found:
-                raise EventConfigError([ConfigIssue("<file>", f"preset id {p.stem!r} defined twice")], str(p))
-            found[p.stem] = p
+    for preset_file in sorted(directory.iterdir()):
+        if preset_file.suffix.lower() in _SUFFIXES and not preset_file.name.startswith(("_", ".")):
+            if preset_file.stem in found:
+                raise EventConfigError(
+                    [ConfigIssue("<file>", f"preset id {preset_file.stem!r} defined twice")], str(preset_file)
+                )
+            found[preset_file.stem] = preset_file
     return found
 
 

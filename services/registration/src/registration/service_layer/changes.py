@@ -19,19 +19,19 @@ from .unit_of_work import RegistrationUnitOfWork
 
 async def request_change_cmd(cmd: EventCommand, entry_id: str, body: s.ChangeIn) -> dict[str, Any]:
     """REG-10 (changes need the arbiter after the close; none inside the freeze), REG-9 (board order)."""
-    e, meta = cmd.entry_for(entry_id)
-    n = await cmd.uow.changes.count(cmd.code)
-    cid = f"{cmd.code}.chg{n + 1:04d}"
-    cr = request_change(cmd.config, e, cid, ChangeKind(body.kind), body.details, cmd.now)
+    entry, meta = cmd.entry_for(entry_id)
+    count = await cmd.uow.changes.count(cmd.code)
+    cid = f"{cmd.code}.chg{count + 1:04d}"
+    change = request_change(cmd.config, entry, cid, ChangeKind(body.kind), body.details, cmd.now)
     row = await cmd.uow.changes.add(
         id=cid,
         event_code=cmd.code,
-        entry_id=e.id,
-        kind=cr.kind.value,
-        details=cr.details,
+        entry_id=entry.id,
+        kind=change.kind.value,
+        details=change.details,
         requested_at=cmd.now,
-        state=cr.state.value,
-        decision=repo.decision_to_json(cr.decision) if cr.decision else None,
+        state=change.state.value,
+        decision=repo.decision_to_json(change.decision) if change.decision else None,
         partner_id=meta.partner_id,
     )
     return change_view(row)
@@ -44,8 +44,8 @@ async def decide_change_cmd(
     if row is None:
         raise NotFound("unknown_change", f"no change request {change_id!r}")
     cmd = await EventCommand.begin(uow, state, principal, row.event_code)
-    e = cmd.reg.entries[row.entry_id]
-    cr = ChangeRequest(
+    entry = cmd.reg.entries[row.entry_id]
+    change = ChangeRequest(
         row.id,
         row.entry_id,
         ChangeKind(row.kind),
@@ -58,7 +58,7 @@ async def decide_change_cmd(
     arbiter = f"{principal.role}:{principal.key_id}"
     try:
         done = decide_change(
-            cmd.config, e, cr, approve=body.decision == "approve", arbiter=arbiter, note=body.note, now=cmd.now
+            cmd.config, entry, change, approve=body.decision == "approve", arbiter=arbiter, note=body.note, now=cmd.now
         )
     except RegistrationError as exc:
         raise Conflict("change_decided", str(exc)) from None

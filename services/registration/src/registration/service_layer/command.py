@@ -81,10 +81,10 @@ class EventCommand:
     # ---- visibility
 
     def entry_for(self, entry_id: str) -> tuple[Entry, repo.EntryMeta]:
-        e = self.reg.entries.get(entry_id)
-        if e is None or not may_see(self.principal, self.loaded.meta[entry_id].partner_id):
+        entry = self.reg.entries.get(entry_id)
+        if entry is None or not may_see(self.principal, self.loaded.meta[entry_id].partner_id):
             raise NotFound("unknown_entry", f"no entry {entry_id!r}")
-        return e, self.loaded.meta[entry_id]
+        return entry, self.loaded.meta[entry_id]
 
     # ---- people
 
@@ -92,8 +92,8 @@ class EventCommand:
         missing = [i for i in ids if i not in self.people]
         if missing:
             rows = await self.uow.people.rows(self.code, missing)
-            for pid, r in rows.items():
-                self.people[pid] = repo.person_from_row(r, self.state.protector)
+            for pid, row in rows.items():
+                self.people[pid] = repo.person_from_row(row, self.state.protector)
         return {i: self.people[i] for i in ids if i in self.people}
 
     async def person_for(self, p: s.PlayerIn) -> str:

@@ -133,25 +133,25 @@ async def submit_bulk(cmd: EventCommand, body: s.BulkIn) -> list[dict[str, Any]]
     the report says what each row would have become."""
     report: list[dict[str, Any]] = []
     failed = False
-    for i, row in enumerate(body.entries):
+    for index, row in enumerate(body.entries):
         try:
-            e = await submit_individual(cmd, row)
+            entry = await submit_individual(cmd, row)
         except ServiceError as exc:
-            report.append({"row": i, "ok": False, "error": {"code": exc.code, "message": exc.message}})
+            report.append({"row": index, "ok": False, "error": {"code": exc.code, "message": exc.message}})
             failed = True
             continue
-        clause, reason = status_clause(e)
-        ok = e.status is not EntryStatus.REFUSED
+        clause, reason = status_clause(entry)
+        ok = entry.status is not EntryStatus.REFUSED
         failed |= not ok
         report.append(
             {
-                "row": i,
+                "row": index,
                 "ok": ok,
-                "entry_id": e.id,
-                "entrant_id": e.id,
-                "player_id": e.person_ids[0],
-                "status": status_name(e),
-                "pending_evidence": pending_evidence_view(cmd.config, e),
+                "entry_id": entry.id,
+                "entrant_id": entry.id,
+                "player_id": entry.person_ids[0],
+                "status": status_name(entry),
+                "pending_evidence": pending_evidence_view(cmd.config, entry),
                 "clause": clause,
                 "reason": reason,
             }
@@ -186,7 +186,7 @@ def submit_response(cmd: EventCommand, e: Entry) -> dict[str, Any]:
 
 async def review_entry(cmd: EventCommand, entry_id: str, body: s.DecisionIn) -> Entry:
     """REG-3 / REG-6: an arbiter settles an entry pending review (host quota, wildcard)."""
-    e, _ = cmd.entry_for(entry_id)
+    entry, _ = cmd.entry_for(entry_id)
     if body.decision == "reject" and not body.note.strip():
         raise Unprocessable("reason_required", "a rejection needs a note saying why")
     try:
@@ -205,7 +205,7 @@ async def review_entry(cmd: EventCommand, entry_id: str, body: s.DecisionIn) -> 
 
 async def withdraw(cmd: EventCommand, entry_id: str, body: s.WithdrawIn) -> dict[str, Any]:
     """REG-10: withdrawal after confirmation with a written reason; REG-2: the waiting list moves up."""
-    e, meta = cmd.entry_for(entry_id)
+    entry, meta = cmd.entry_for(entry_id)
     await cmd.ensure_stage_open(meta.stage)
     try:
         done, promoted = cmd.reg.withdraw(entry_id, reason=body.reason, proof_ref=body.proof_ref, now=cmd.now)
@@ -225,13 +225,13 @@ async def withdraw(cmd: EventCommand, entry_id: str, body: s.WithdrawIn) -> dict
         EntryWithdrawn(
             event_code=cmd.code,
             stage=meta.stage,
-            section_id=e.section_id,
-            entry_id=e.id,
-            entrant_id=e.id,
+            section_id=entry.section_id,
+            entry_id=entry.id,
+            entrant_id=entry.id,
             reason=done.withdrawal.reason,
         ),
         correlation_id=cmd.code,
-        event_id=event_id_for("entry.withdrawn", e.id, cmd.version),
+        event_id=event_id_for("entry.withdrawn", entry.id, cmd.version),
     )
     if promoted is not None:
         cmd.emit_entry(promoted)

@@ -23,13 +23,13 @@ async def rejudge_player(cmd: EventCommand, person_id: str, cause: str) -> None:
     judged again by the domain, while its stage is open (the arbiter's review period runs
     until the close); after the close only the pending-evidence marks are brought up to date."""
     stage_rows = await cmd.uow.events.stages(cmd.code)
-    for e in list(cmd.reg.entries.values()):
-        meta = cmd.loaded.meta[e.id]
-        if person_id not in e.person_ids or meta.source != "registration":
+    for entry in list(cmd.reg.entries.values()):
+        meta = cmd.loaded.meta[entry.id]
+        if person_id not in entry.person_ids or meta.source != "registration":
             continue
         row = stage_rows.get(meta.stage)
         await _rejudge_entry(
-            cmd, e, meta.intends_to_represent, cause, settled=row is not None and row.status == "closed"
+            cmd, entry, meta.intends_to_represent, cause, settled=row is not None and row.status == "closed"
         )
 
 
@@ -54,7 +54,7 @@ async def correct_facts(cmd: EventCommand, entry_id: str, body: s.FactsCorrectio
     """REG-18: corrected facts are judged again, refused entries included. The registrant may
     correct while the window is open and changes need no approval (REG-10); afterwards, until the
     stage closes (the review period), only an arbiter or operator."""
-    e, meta = cmd.entry_for(entry_id)
+    entry, meta = cmd.entry_for(entry_id)
     await cmd.ensure_stage_open(meta.stage)
     if meta.source != "registration":
         raise Unprocessable(
@@ -71,10 +71,10 @@ async def correct_facts(cmd: EventCommand, entry_id: str, body: s.FactsCorrectio
     who = f"{cmd.principal.role}:{cmd.principal.partner_id or cmd.principal.key_id}"
     meta.intends_to_represent = body.intends_to_represent
     await cmd.uow.entries.set_intends_to_represent(entry_id, body.intends_to_represent)
-    await _rejudge_entry(cmd, e, body.intends_to_represent, f"facts corrected by {who}", settled=False)
+    await _rejudge_entry(cmd, entry, body.intends_to_represent, f"facts corrected by {who}", settled=False)
     changed = await cmd.save()
-    for x in changed:
-        cmd.emit_entry(x)
+    for changed_entry in changed:
+        cmd.emit_entry(changed_entry)
     return {**cmd.entry_view(cmd.reg.entries[entry_id]), "entries": changed_entries_view(changed)}
 
 
@@ -90,30 +90,34 @@ async def decide_evidence(cmd: EventCommand, evidence_id: str, body: s.DecisionI
     """REG-6: the arbiter approves or rejects an evidence record; the player's entries are
     judged again and every decision names its clause."""
     uow, principal = cmd.uow, cmd.principal
-    ev = repo.evidence_from_row(await uow.evidence.get(evidence_id))
+    evidence = repo.evidence_from_row(await uow.evidence.get(evidence_id))
     if body.decision == "reject" and not body.note.strip():
         raise Unprocessable("reason_required", "a rejection needs a note saying why")
     arbiter = f"{principal.role}:{principal.key_id}"
-    ev = (
-        ev.approve(arbiter, body.note or None, at=cmd.now)
+    evidence = (
+        evidence.approve(arbiter, body.note or None, at=cmd.now)
         if body.decision == "approve"
-        else ev.reject(arbiter, body.note, at=cmd.now)
+        else evidence.reject(arbiter, body.note, at=cmd.now)
     )
     await uow.evidence.update(
-        evidence_id, status=ev.status.value, reviewed_by=arbiter, review_note=ev.review_note, reviewed_at=cmd.now
+        evidence_id,
+        status=evidence.status.value,
+        reviewed_by=arbiter,
+        review_note=evidence.review_note,
+        reviewed_at=cmd.now,
     )
-    await rejudge_player(cmd, ev.person_id, f"evidence {evidence_id} was {ev.status.value} by {arbiter}")
+    await rejudge_player(cmd, evidence.person_id, f"evidence {evidence_id} was {evidence.status.value} by {arbiter}")
     changed = await cmd.save()
-    for e in changed:
-        cmd.emit_entry(e)
+    for entry in changed:
+        cmd.emit_entry(entry)
     # the clause the player now stands under (latest settled residency/representation decision)
-    clause = cmd.reg.standing_clause(ev.person_id)
+    clause = cmd.reg.standing_clause(evidence.person_id)
     await uow.evidence.update(evidence_id, clause=clause)
     # a qualification stage not yet closed is rebuilt: REG-7 uses verified (approved) evidence
     rebuilt = await rebuild_ready_stages(cmd)
     return {
         "evidence_id": evidence_id,
-        "status": ev.status.value,
+        "status": evidence.status.value,
         "clause": clause,
         "entries": changed_entries_view(changed),
         "rebuilt_stages": rebuilt,
@@ -139,10 +143,12 @@ async def upload_evidence(cmd: EventCommand, body: s.EvidenceUploadIn) -> dict[s
         person_id = body.player_id
     else:
         raise Unprocessable("player_required", "give entry_id or player_id")
-    ev = await cmd.add_evidence(person_id, s.EvidenceIn(**body.model_dump(exclude={"player_id", "entry_id"})), entry_id)
+    evidence = await cmd.add_evidence(
+        person_id, s.EvidenceIn(**body.model_dump(exclude={"player_id", "entry_id"})), entry_id
+    )
     # REG-18: new material -> the player's entries are judged again (refused ones included)
-    await rejudge_player(cmd, person_id, f"evidence {ev.id} arrived")
+    await rejudge_player(cmd, person_id, f"evidence {evidence.id} arrived")
     changed = await cmd.save()
     for e in changed:
         cmd.emit_entry(e)
-    return {**evidence_view(ev, entry_id), "entries": changed_entries_view(changed)}
+    return {**evidence_view(evidence, entry_id), "entries": changed_entries_view(changed)}

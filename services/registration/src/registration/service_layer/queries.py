@@ -64,13 +64,13 @@ async def get_entry(
 ) -> dict[str, Any]:
     config = await state.config(repos, code)
     loaded = await repos.entries.load(config)
-    e = loaded.reg.entries.get(entry_id)
-    if e is None or not may_see(principal, loaded.meta[entry_id].partner_id):
+    entry = loaded.reg.entries.get(entry_id)
+    if entry is None or not may_see(principal, loaded.meta[entry_id].partner_id):
         raise NotFound("unknown_entry", f"no entry {entry_id!r}")
-    rows = await repos.people.rows(code, list(e.person_ids))
+    rows = await repos.people.rows(code, list(entry.person_ids))
     people = {pid: repo.person_from_row(r, state.protector) for pid, r in rows.items()}
     units = await repos.units.rows(code)
-    return entry_view(e, loaded.meta[entry_id], people, units, config)
+    return entry_view(entry, loaded.meta[entry_id], people, units, config)
 
 
 async def list_changes(
@@ -106,28 +106,28 @@ async def stage_view(repos: Repositories, state: RegistrationState, code: str, s
     """A stage's status with per-section counts (REG-18: the accepted still waiting for evidence apart)."""
     config = await state.config(repos, code)
     try:
-        st = config.stage(stage_id)
+        stage = config.stage(stage_id)
     except KeyError:
         raise NotFound("unknown_stage", f"no stage {stage_id!r}") from None
     info = await stage_status(repos.events, config, stage_id)
     counts: dict[tuple[str, str], int] = {}
-    for r in await repos.entries.stage_rows(code, stage_id):
-        counts[(r.section_id, r.status)] = counts.get((r.section_id, r.status), 0) + 1
-        if r.status == EntryStatus.ACCEPTED.value and any(
-            is_pending_evidence_decision(repo.decision_from_json(d)) for d in r.decisions
+    for row in await repos.entries.stage_rows(code, stage_id):
+        counts[(row.section_id, row.status)] = counts.get((row.section_id, row.status), 0) + 1
+        if row.status == EntryStatus.ACCEPTED.value and any(
+            is_pending_evidence_decision(repo.decision_from_json(d)) for d in row.decisions
         ):
             # REG-18: counted among the accepted, and apart as still waiting for evidence
-            counts[(r.section_id, ACCEPTED_PENDING_EVIDENCE)] = (
-                counts.get((r.section_id, ACCEPTED_PENDING_EVIDENCE), 0) + 1
+            counts[(row.section_id, ACCEPTED_PENDING_EVIDENCE)] = (
+                counts.get((row.section_id, ACCEPTED_PENDING_EVIDENCE), 0) + 1
             )
-        if r.no_show:
-            counts[(r.section_id, "no_show")] = counts.get((r.section_id, "no_show"), 0) + 1
-        if r.checked_in_at is not None:
-            counts[(r.section_id, "checked_in")] = counts.get((r.section_id, "checked_in"), 0) + 1
+        if row.no_show:
+            counts[(row.section_id, "no_show")] = counts.get((row.section_id, "no_show"), 0) + 1
+        if row.checked_in_at is not None:
+            counts[(row.section_id, "checked_in")] = counts.get((row.section_id, "checked_in"), 0) + 1
     rows = await repos.events.stages(code)
     closed = {c["section_id"]: c for c in (rows[stage_id].sections or [])} if stage_id in rows else {}
     sections = []
-    for sec in st.sections:
+    for sec in stage.sections:
         item = {"section_id": sec.id, "name": sec.name, "cap": sec.cap}
         for status in EntryStatus:
             item[STATUS_NAMES[status]] = counts.get((sec.id, status.value), 0)

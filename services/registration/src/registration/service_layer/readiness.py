@@ -24,8 +24,8 @@ def _expected(config: EventConfig, stage: StageConfig, feeder_row) -> set[tuple[
         if summary["status"] != "ready":
             continue
         sec = config.section(summary["section_id"])
-        q = sec.qualification
-        if q is None or q.to_stage != stage.id:
+        rule = sec.qualification
+        if rule is None or rule.to_stage != stage.id:
             continue
         merged = summary.get("merged_from") or []
         genders: set[str]
@@ -35,9 +35,9 @@ def _expected(config: EventConfig, stage: StageConfig, feeder_row) -> set[tuple[
             genders = set(GENDERS)
         else:
             genders = {sec.gender}
-        for g in sorted(genders):
-            if g in q.to_section:
-                out.add((sec.id, q.to_section[g]))
+        for gender in sorted(genders):
+            if gender in rule.to_section:
+                out.add((sec.id, rule.to_section[gender]))
     return out
 
 
@@ -45,20 +45,20 @@ async def stage_status(
     events: EventRepository, config: EventConfig, stage_id: str, *, lists_only: bool = False
 ) -> dict[str, Any]:
     """`lists_only`: readiness from the qualifier lists alone (a failed build does not count)."""
-    st = config.stage(stage_id)
+    stage = config.stage(stage_id)
     rows = await events.stages(config.id)
     row = rows.get(stage_id)
-    info: dict[str, Any] = {"stage": stage_id, "entry": st.entry}
+    info: dict[str, Any] = {"stage": stage_id, "entry": stage.entry}
     if row is not None and row.status == "closed":
         info["status"] = "closed"
-    elif st.entry == "registration":
+    elif stage.entry == "registration":
         info["status"] = "open"
     else:
-        expected = _expected(config, st, rows.get(st.fed_by) if st.fed_by is not None else None)
+        expected = _expected(config, stage, rows.get(stage.fed_by) if stage.fed_by is not None else None)
         reported = {(r.section_id, r.target_section_id) for r in await events.qualifier_lists(config.id, stage_id)}
         if expected is None:
             info["status"] = "awaiting_qualifiers"
-            info["waiting_for"] = [f"stage {st.fed_by} to close"]
+            info["waiting_for"] = [f"stage {stage.fed_by} to close"]
         else:
             missing = sorted(expected - reported)
             info["status"] = "ready" if not missing else "awaiting_qualifiers"

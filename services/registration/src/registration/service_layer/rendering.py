@@ -79,16 +79,16 @@ def entry_view(
     together must not narrow an ID number down), every decision with its clause."""
     clause, reason = status_clause(e)
     players = []
-    for i, pid in enumerate(e.person_ids):
-        p = people.get(pid)
+    for index, pid in enumerate(e.person_ids):
+        person = people.get(pid)
         players.append(
             {
                 "player_id": pid,
-                "name": p.name if p else None,
-                "gender": p.gender if p else None,
-                "birth_year": p.birth_date.year if p else None,
-                "id_number": p.id_number.masked if p and p.id_number else None,
-                "board": i + 1,
+                "name": person.name if person else None,
+                "gender": person.gender if person else None,
+                "birth_year": person.birth_date.year if person else None,
+                "id_number": person.id_number.masked if person and person.id_number else None,
+                "board": index + 1,
             }
         )
     unit = units.get(e.unit_id) if e.unit_id else None

@@ -55,12 +55,12 @@ async def check_in(cmd: EventCommand, stage_id: str, body: s.CheckInIn) -> dict[
     arbiter = f"{cmd.principal.role}:{cmd.principal.key_id}"
     out = []
     for eid in list(body.entry_ids) + list(body.no_show):
-        e, meta = cmd.entry_for(eid)
+        entry, meta = cmd.entry_for(eid)
         if meta.stage != stage_id:
             raise Unprocessable("wrong_stage", f"entry {eid} is in stage {meta.stage}")
     for eid in body.entry_ids:
         try:
-            d = cmd.reg.check_in(
+            decision = cmd.reg.check_in(
                 eid,
                 now=cmd.now,
                 documents_shown=body.documents_shown,
@@ -70,16 +70,16 @@ async def check_in(cmd: EventCommand, stage_id: str, body: s.CheckInIn) -> dict[
         except RegistrationError as exc:
             out.append({"entry_id": eid, "status": "refused", "clause": "check_in", "reason": str(exc)})
             continue
-        if d.admitted and body.insurance_refs.get(eid):
+        if decision.admitted and body.insurance_refs.get(eid):
             # REG-13 (NT): the policy shown at check-in, kept encrypted like every document reference
             cmd.loaded.meta[eid].insurance_ref_enc = cmd.state.protector.encrypt(body.insurance_refs[eid])
             cmd.reg.replace_entry(replace(cmd.reg.entries[eid], insurance=InsuranceConfirmation(True, "[protected]")))
         out.append(
             {
                 "entry_id": eid,
-                "status": "checked_in" if d.admitted else "refused",
-                "clause": d.clause,
-                "reason": d.reason,
+                "status": "checked_in" if decision.admitted else "refused",
+                "clause": decision.clause,
+                "reason": decision.reason,
             }
         )
     for eid in body.no_show:
@@ -97,7 +97,7 @@ async def close_stage_cmd(cmd: EventCommand, stage_id: str, body: s.CloseIn) -> 
     merged, tiny ones cancelled) and one section.closed per played or cancelled section."""
     config = cmd.config
     try:
-        st = config.stage(stage_id)
+        stage = config.stage(stage_id)
     except KeyError:
         raise NotFound("unknown_stage", f"no stage {stage_id!r}") from None
     info = await stage_status(cmd.uow.events, config, stage_id)
@@ -109,7 +109,7 @@ async def close_stage_cmd(cmd: EventCommand, stage_id: str, body: s.CloseIn) -> 
             f"stage {stage_id!r} is waiting for qualifiers",
             {"waiting_for": info.get("waiting_for", [])},
         )
-    ids = {sec.id for sec in st.sections}
+    ids = {sec.id for sec in stage.sections}
     unknown = sorted(set(body.format_choices) - ids)
     if unknown:
         raise Unprocessable("unknown_section", f"no section {unknown} in stage {stage_id}")
@@ -219,12 +219,14 @@ async def on_qualifiers_selected(
 
     def players(items) -> list[dict[str, Any]]:
         out = []
-        for q in items:
-            pid = q.attributes.get("player_id")
+        for qualifier in items:
+            pid = qualifier.attributes.get("player_id")
             if pid is None:
-                e = cmd.reg.entries.get(q.entrant_id)
-                pid = e.person_ids[0] if e is not None else None
-            out.append({"entrant_id": q.entrant_id, "player_id": pid, "place": q.place, "name": q.name})
+                entry = cmd.reg.entries.get(qualifier.entrant_id)
+                pid = entry.person_ids[0] if entry is not None else None
+            out.append(
+                {"entrant_id": qualifier.entrant_id, "player_id": pid, "place": qualifier.place, "name": qualifier.name}
+            )
         return out
 
     values = dict(
@@ -240,9 +242,9 @@ async def on_qualifiers_selected(
 
 async def rebuild_ready_stages(cmd: EventCommand) -> list[str]:
     done = []
-    for st in cmd.config.stages:
-        if st.entry == "qualification" and await rebuild_if_ready(cmd, st.id):
-            done.append(st.id)
+    for stage in cmd.config.stages:
+        if stage.entry == "qualification" and await rebuild_if_ready(cmd, stage.id):
+            done.append(stage.id)
     return done
 
 
@@ -326,14 +328,14 @@ def _registration_ties(cmd: EventCommand, units: dict[str, Any]) -> tuple[dict[s
     """From the registration entries: each player's unit (the first entry naming one) and the
     players who intend to represent the region (REG-6 (4))."""
     units_of, intents = {}, set()
-    for eid, e in cmd.reg.entries.items():
-        m = cmd.loaded.meta[eid]
-        if m.source != "registration":
+    for eid, entry in cmd.reg.entries.items():
+        meta = cmd.loaded.meta[eid]
+        if meta.source != "registration":
             continue
-        for p in e.person_ids:
-            if e.unit_id and p not in units_of and e.unit_id in units:
-                units_of[p] = units[e.unit_id]
-            if m.intends_to_represent:
+        for p in entry.person_ids:
+            if entry.unit_id and p not in units_of and entry.unit_id in units:
+                units_of[p] = units[entry.unit_id]
+            if meta.intends_to_represent:
                 intents.add(p)
     return units_of, intents
 
@@ -351,7 +353,7 @@ async def _replace_stage_entries(
         cmd.loaded.before.pop(eid, None)
     for sec in cmd.config.stage(stage_id).sections:
         places = result.for_section(sec.id)
-        for i, p in enumerate(places):
+        for index, p in enumerate(places):
             eid = f"{cmd.code}.{stage_id}.{p.person_id}"
             src_partner = next(
                 (
@@ -372,12 +374,12 @@ async def _replace_stage_entries(
                 decisions=p.decisions,
                 application_id=eid,
             )
-            attrs = {"seed": i + 1, "via": p.via, "source": p.source, "source_place": p.place}
+            attrs = {"seed": index + 1, "via": p.via, "source": p.source, "source_place": p.place}
             meta = repo.EntryMeta(
                 stage=stage_id,
-                seq=i + 1,
+                seq=index + 1,
                 partner_id=src_partner,
-                rating=len(places) - i,
+                rating=len(places) - index,
                 source="qualification",
                 attributes=attrs,
                 intends_to_represent=p.person_id in intents,
@@ -450,36 +452,38 @@ def _selection_note(result: Any) -> dict[str, Any]:
 async def post_seeded(cmd: EventCommand, stage_id: str, body: s.SeededIn) -> dict[str, Any]:
     """EVT-6 (SZ): players seeded straight into a qualification stage, re-checked like the rest."""
     try:
-        st = cmd.config.stage(stage_id)
+        stage = cmd.config.stage(stage_id)
     except KeyError:
         raise NotFound("unknown_stage", f"no stage {stage_id!r}") from None
-    if st.entry != "qualification" or body.to_section not in {x.id for x in st.sections}:
+    if stage.entry != "qualification" or body.to_section not in {x.id for x in stage.sections}:
         raise Unprocessable("not_seedable", f"stage {stage_id} takes no seeded players in {body.to_section!r}")
     rows = await cmd.uow.events.stages(cmd.code)
     if rows[stage_id].status == "closed":
         raise Conflict("stage_closed", f"stage {stage_id!r} is closed")
 
-    async def person(p: s.SeededPlayerIn) -> str:
-        pid = await cmd.person_for(p)
-        for ev in p.evidence:
-            await cmd.add_evidence(pid, ev, None)
+    async def person(player: s.SeededPlayerIn) -> str:
+        pid = await cmd.person_for(player)
+        for item in player.evidence:
+            await cmd.add_evidence(pid, item, None)
         return pid
 
-    q = [await person(p) for p in body.qualifiers]
-    subs = [await person(p) for p in body.substitutes]
+    qualifiers = [await person(player) for player in body.qualifiers]
+    substitutes = [await person(player) for player in body.substitutes]
     lists = [
         x
         for x in (rows[stage_id].seeded or [])
         if not (x["source"] == body.source and x["to_section"] == body.to_section)
     ]
-    lists.append({"source": body.source, "to_section": body.to_section, "qualifiers": q, "substitutes": subs})
+    lists.append(
+        {"source": body.source, "to_section": body.to_section, "qualifiers": qualifiers, "substitutes": substitutes}
+    )
     await cmd.uow.events.update_stage(cmd.code, stage_id, seeded=lists)
     rebuilt = await rebuild_if_ready(cmd, stage_id)
     return {
         "stage": stage_id,
         "source": body.source,
         "to_section": body.to_section,
-        "qualifiers": q,
-        "substitutes": subs,
+        "qualifiers": qualifiers,
+        "substitutes": substitutes,
         "rebuilt": rebuilt,
     }

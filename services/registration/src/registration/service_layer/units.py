@@ -20,8 +20,8 @@ async def add_unit(cmd: EventCommand, body: s.UnitIn) -> dict[str, Any]:
     decisions = []
     if body.leader:
         decisions.append(cmd.reg.add_official(unit, "leader", body.leader))
-    for c in body.coaches:
-        decisions.append(cmd.reg.add_official(unit, "coach", c))
+    for coach in body.coaches:
+        decisions.append(cmd.reg.add_official(unit, "coach", coach))
     if any(d.refused for d in decisions):
         raise Unprocessable(
             "officials_refused",

@@ -9,7 +9,8 @@ three phases of the same live load (every game moves on its own jittered schedul
 together offering ``--rate`` moves/s for ``--seconds``):
 
 * 0 spectators: the gameplay service's CPU per move without any viewer;
-* 1 spectator per game: the portal then follows every game (one upstream stream each);
+* 1 spectator per game: the portal then follows every game (by default through the round's one
+  stream; ``PORTAL_ROUND_STREAMS=false`` in the environment: one stream per game);
 * all ``--viewers`` spectators, spread evenly over the games.
 
 A spectator is a plain HTTP/1.1 client reading ``/games/{id}/events`` from the portal. The

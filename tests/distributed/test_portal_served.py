@@ -7,6 +7,7 @@ while the services keep their prefixes."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import subprocess
 from datetime import UTC, datetime
@@ -138,7 +139,7 @@ async def test_the_pages_behind_the_gateway_with_one_upstream_stream_per_game(
                 async with gw.stream("GET", f"/games/{game}/events", timeout=60) as r:
                     assert r.status_code == 200
                     async for line in r.aiter_lines():
-                        if line.startswith("data: ") and '"point": "h8"' in line:
+                        if line.startswith("data: ") and json.loads(line[6:])["data"].get("point") == "h8":
                             seen[i].append(line)
                             return
 
@@ -150,7 +151,10 @@ async def test_the_pages_behind_the_gateway_with_one_upstream_stream_per_game(
             await _until("every viewer attached", attached)
             r = await gw.post(f"/gameplay/v1/games/{game}/move", json={"player_id": "alice", "point": "h8"}, headers=PA)
             assert r.status_code == 200, r.text
-            await asyncio.wait_for(asyncio.gather(*viewers), 30)
+            try:
+                await asyncio.wait_for(asyncio.gather(*viewers), 30)
+            except TimeoutError:
+                raise AssertionError(f"the move did not reach the viewers:\n{portal.log.read_text()[-3000:]}") from None
             assert all(seen)
             stats = (await gw.get("/live/stats")).json()
             assert stats["upstream_opened"] == 1, stats  # five viewers, one stream from gameplay

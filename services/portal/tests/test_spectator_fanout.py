@@ -1,6 +1,8 @@
 """Spectator fan-out (issue 15, PLAY-8 live broadcast): many viewers of one game cost gameplay
-one event stream. The portal is served on a real socket (uvicorn); its viewers are SSE clients;
-gameplay's app is wrapped by a counter of the event-stream requests that reach it."""
+one event stream — by default the stream of the game's round, which carries every game of it
+(PORTAL_ROUND_STREAMS=false: one stream per game). The portal is served on a real socket
+(uvicorn); its viewers are SSE clients; gameplay's app is wrapped by a counter of the event
+streams (SSE requests and WebSockets) that reach it."""
 
 from __future__ import annotations
 
@@ -30,14 +32,15 @@ VIEWERS = 25
 
 
 class CountingStreams:
-    """Passes every request to the gameplay app; counts those for a game's event stream."""
+    """Passes every request to the gameplay app; counts the event streams opened (a game's SSE,
+    a round's WebSocket)."""
 
     def __init__(self, app) -> None:
         self.app = app
         self.streams = 0
 
     async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] == "http" and scope["path"].endswith("/events"):
+        if (scope["type"] == "http" and scope["path"].endswith("/events")) or scope["type"] == "websocket":
             self.streams += 1
         await self.app(scope, receive, send)
 
@@ -48,8 +51,8 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture
-async def served(tmp_path):
+@pytest.fixture(params=[True, False], ids=["round-streams", "game-streams"])
+async def served(tmp_path, request):
     suite = EmbeddedSuite(
         ServiceSettings(DATA_DIR=str(tmp_path), API_KEYS=KEYS, LOG_JSON=False, CLOCK="fake", RELAY_POLL_S=0.1),
         clock=FakeClock(START),
@@ -58,7 +61,7 @@ async def served(tmp_path):
     counting = CountingStreams(suite.services["gameplay"].app)
     apps = {name: svc.app for name, svc in suite.services.items()} | {"gameplay": counting}
     upstream = Upstream.in_process(apps, "view-key", 5.0)
-    portal = create_app(upstream, PortalSettings(PORTAL_FEED_LINGER_S=0))
+    portal = create_app(upstream, PortalSettings(PORTAL_FEED_LINGER_S=0, PORTAL_ROUND_STREAMS=request.param))
     port = _free_port()
     server = uvicorn.Server(uvicorn.Config(portal, host="127.0.0.1", port=port, log_level="warning", lifespan="off"))
     serving = asyncio.create_task(server.serve())
@@ -95,7 +98,7 @@ async def served(tmp_path):
             )
             assert r.status_code == 200, r.text
     try:
-        yield f"http://127.0.0.1:{port}", gameplay, counting
+        yield f"http://127.0.0.1:{port}", gameplay, counting, request.param
     finally:
         await gameplay.aclose()
         server.should_exit = True
@@ -126,7 +129,7 @@ async def _until(what: str, probe, timeout_s: float = 20.0) -> None:
 
 
 async def test_many_viewers_of_a_game_share_one_upstream_stream(served):
-    base, gameplay, counting = served
+    base, gameplay, counting, by_round = served
     game = "EV.main.S1.r1.p1.g1"
     seen: list[list[dict]] = [[] for _ in range(VIEWERS)]
     ready = [asyncio.Event() for _ in range(VIEWERS)]
@@ -157,7 +160,8 @@ async def test_many_viewers_of_a_game_share_one_upstream_stream(served):
                 seqs = [m["seq"] for m in messages if "seq" in m]
                 assert seqs == sorted(set(seqs)) and seqs[0] == 1, seqs
             stats = (await client.get(f"{base}/live/stats")).json()
-            assert stats["games"] == 1 and stats["viewers"] == VIEWERS
+            # followed: the game (per game), or every game of its round (per round: two here)
+            assert stats["games"] == (2 if by_round else 1) and stats["viewers"] == VIEWERS
             # 25 viewers, one stream at gameplay: counted by the portal and at gameplay's door
             assert stats["upstream_opened"] == 1
             assert counting.streams == 1
@@ -170,7 +174,7 @@ async def test_many_viewers_of_a_game_share_one_upstream_stream(served):
 
 
 async def test_a_viewer_resuming_with_last_event_id_gets_only_later_events(served):
-    base, gameplay, counting = served
+    base, gameplay, counting, by_round = served
     game = "EV.main.S1.r1.p1.g1"
     await gameplay.post(
         f"/v1/games/{game}/move", json={"player_id": "b1", "point": "h8"}, headers={"x-api-key": "pa-key"}
@@ -219,7 +223,7 @@ async def _events_with_header(client, url, seen, ready, last_event_id: str) -> N
 
 
 async def test_the_round_stream_carries_every_game_of_the_round_in_one_connection(served):
-    base, gameplay, counting = served
+    base, gameplay, counting, by_round = served
     async with httpx.AsyncClient(timeout=httpx.Timeout(30.0)) as client:
         seen: list[dict] = []
         ready = asyncio.Event()
@@ -240,7 +244,8 @@ async def test_the_round_stream_carries_every_game_of_the_round_in_one_connectio
             return moved == {"EV.main.S1.r1.p1.g1", "EV.main.S1.r1.p2.g1"}
 
         await _until("moves of both games on the one stream", both_moves)
-        assert counting.streams == 2  # one per game, whatever the viewers
+        # one per round or one per game, whatever the viewers
+        assert counting.streams == (1 if by_round else 2)
         reader.cancel()
         with contextlib.suppress(asyncio.CancelledError, httpx.HTTPError):
             await reader

@@ -24,7 +24,16 @@ def create_app(upstream: Upstream, settings: PortalSettings | None = None) -> Fa
     async def fetch_view(game_id: str) -> dict:
         return await upstream.get("gameplay", f"/v1/games/{game_id}")
 
-    hub = FeedHub(open_game_stream, fetch_view, linger_s=settings.feed_linger_s)
+    def open_round_stream(key: tuple[str, str, int], since: int):
+        code, sid, n = key
+        return upstream.open_socket("gameplay", f"/v1/rounds/{code}/{sid}/{n}/ws", f"since={since}")
+
+    hub = FeedHub(
+        open_game_stream,
+        fetch_view,
+        linger_s=settings.feed_linger_s,
+        round_opener=open_round_stream if settings.round_streams else None,
+    )
     upstream.on_close.append(hub.aclose)
     site = Site(upstream, settings, hub)
     app = FastAPI(title="Gomoku platform: web pages", docs_url=None, redoc_url=None, openapi_url=None)

@@ -1,5 +1,6 @@
 """Spectator fan-out: one upstream subscription per game per portal process, shared by all of
-the process's viewers of that game (issue 15, spectator scale).
+the process's viewers of that game (issue 15, spectator scale) — and where the page knows the
+game's round, one subscription per round: gameplay's round stream carries every game of it.
 
 A ``GameFeed`` reads the gameplay service's event stream of one game once, keeps every event it
 has seen (a game has a few hundred), and hands each event, encoded once, to the queue of every
@@ -24,6 +25,10 @@ log = logging.getLogger("portal.fanout")
 
 #: opens the upstream stream of a game from a sequence number: an async context of byte chunks
 StreamOpener = Callable[[str, int], AbstractAsyncContextManager[AsyncIterator[bytes]]]
+#: a round: event code, section id, round number
+RoundKey = tuple[str, str, int]
+#: opens the upstream stream of a round from a stream-wide id: an async context of JSON texts
+RoundOpener = Callable[[RoundKey, int], AbstractAsyncContextManager[AsyncIterator[str]]]
 ViewFetcher = Callable[[str], Awaitable[dict[str, Any]]]
 
 #: how many unsent events a viewer may fall behind before its stream is ended (it reconnects
@@ -79,8 +84,12 @@ def encode(kind: str, seq: int | None, data: str) -> bytes:
 
 
 class GameFeed:
-    def __init__(self, game_id: str, opener: StreamOpener, fetch_view: ViewFetcher, hub: FeedHub) -> None:
+    def __init__(
+        self, game_id: str, opener: StreamOpener, fetch_view: ViewFetcher, hub: FeedHub, round: RoundKey | None = None
+    ) -> None:
         self.game_id = game_id
+        #: fed by its round's stream (no stream of its own) when set
+        self.round = round
         self._open = opener
         self._fetch_view = fetch_view
         self._hub = hub
@@ -99,8 +108,17 @@ class GameFeed:
         return (self.frames[-1].seq or 0) if self.frames else 0
 
     def start(self) -> None:
-        if self._task is None:
+        if self.round is not None:
+            self._hub.round_feed(self.round).start()
+        elif self._task is None:
             self._task = asyncio.create_task(self._follow(), name=f"feed {self.game_id}")
+
+    @property
+    def following(self) -> bool:
+        if self.round is not None:
+            rf = self._hub.rounds.get(self.round)
+            return rf is not None and rf.running
+        return self._task is not None and not self._task.done()
 
     async def _follow(self) -> None:
         """Read the upstream stream until the game ends; reopen it after an error from the last
@@ -139,6 +157,8 @@ class GameFeed:
         self._broadcast(frame)
         if kind == "finished":
             self.finished = True
+            if self.round is not None:
+                self._broadcast(None)  # the round goes on; this game's viewers are done
 
     def _broadcast(self, frame: Frame | None) -> None:
         for queue in list(self.viewers):
@@ -171,7 +191,7 @@ class GameFeed:
     async def view(self) -> dict[str, Any]:
         """The game view, fetched from gameplay once per stored event whatever the viewers."""
         async with self._view_lock:
-            if self._view is None or self._view_version != self.version or self._task is None:
+            if self._view is None or self._view_version != self.version or not self.following:
                 version = self.version
                 self._view = await self._fetch_view(self.game_id)
                 self._view_version = version
@@ -187,46 +207,133 @@ class GameFeed:
         self._broadcast(None)
 
 
-class FeedHub:
-    """The feeds of one portal process, by game id."""
+class RoundFeed:
+    """One upstream stream for every game of a round: each message goes to its game's feed
+    (created on the way, so a game's history is there before its first viewer comes)."""
 
-    def __init__(self, opener: StreamOpener, fetch_view: ViewFetcher, linger_s: float = 30.0) -> None:
+    def __init__(self, key: RoundKey, opener: RoundOpener, hub: FeedHub) -> None:
+        self.key = key
         self._open = opener
+        self._hub = hub
+        self.last_id = 0
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._follow(), name=f"round feed {self.key}")
+
+    async def _follow(self) -> None:
+        while True:
+            try:
+                self._hub.upstream_opened += 1
+                async with self._open(self.key, self.last_id) as texts:
+                    async for text in texts:
+                        self._take(text)
+                await asyncio.sleep(RETRY_S)  # the stream ended (a restart upstream): resume
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("round feed %s: upstream stream failed (%s); retrying", self.key, type(exc).__name__)
+                await asyncio.sleep(RETRY_S)
+
+    def _take(self, text: str) -> None:
+        try:
+            message = json.loads(text)
+        except ValueError:
+            return
+        if not isinstance(message, dict) or not message.get("game_id"):
+            return
+        self.last_id = max(self.last_id, int(message.get("id") or 0))
+        seq = message.get("seq")
+        feed = self._hub.feed(str(message["game_id"]), self.key)
+        feed._take(str(message.get("kind") or "message"), None if seq is None else str(seq), text)
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+
+
+class FeedHub:
+    """The feeds of one portal process, by game id (and the round streams feeding them)."""
+
+    def __init__(
+        self,
+        opener: StreamOpener,
+        fetch_view: ViewFetcher,
+        linger_s: float = 30.0,
+        round_opener: RoundOpener | None = None,
+    ) -> None:
+        self._open = opener
+        self._open_round = round_opener
         self._fetch_view = fetch_view
         self.linger_s = linger_s
         self.feeds: dict[str, GameFeed] = {}
+        self.rounds: dict[RoundKey, RoundFeed] = {}
         #: upstream streams opened since start (a test and the bench read it)
         self.upstream_opened = 0
 
-    def feed(self, game_id: str) -> GameFeed:
+    def feed(self, game_id: str, round: RoundKey | None = None) -> GameFeed:
+        """A game's feed; given its round (and a round opener), fed by the round's stream."""
+        by_round = round if self._open_round is not None else None
         feed = self.feeds.get(game_id)
         if feed is None:
-            feed = self.feeds[game_id] = GameFeed(game_id, self._open, self._fetch_view, self)
+            feed = self.feeds[game_id] = GameFeed(game_id, self._open, self._fetch_view, self, by_round)
+        elif feed.round is None and by_round is not None and feed._task is None:
+            feed.round = by_round  # not started yet: the round's stream will feed it
         return feed
+
+    def round_feed(self, key: RoundKey) -> RoundFeed:
+        assert self._open_round is not None
+        rf = self.rounds.get(key)
+        if rf is None:
+            rf = self.rounds[key] = RoundFeed(key, self._open_round, self)
+        return rf
 
     def drop(self, game_id: str) -> None:
         feed = self.feeds.get(game_id)
-        if feed is not None and not feed.viewers:
+        if feed is None or feed.viewers:
+            return
+        if feed.round is None:
             del self.feeds[game_id]
             asyncio.ensure_future(feed.close())
+            return
+        # a round's games go together: the round stream stops when none of them has a viewer
+        mates = [f for f in self.feeds.values() if f.round == feed.round]
+        if any(f.viewers for f in mates):
+            return
+        for mate in mates:
+            del self.feeds[mate.game_id]
+        rf = self.rounds.pop(feed.round, None)
+        if rf is not None:
+            asyncio.ensure_future(rf.close())
 
     def stats(self) -> dict[str, int]:
         return {
             "games": len(self.feeds),
-            "following": sum(1 for f in self.feeds.values() if f._task is not None and not f._task.done()),
+            "following": sum(1 for f in self.feeds.values() if f.following),
+            "rounds": sum(1 for r in self.rounds.values() if r.running),
             "viewers": sum(len(f.viewers) for f in self.feeds.values()),
             "upstream_opened": self.upstream_opened,
         }
 
     async def aclose(self) -> None:
+        for rf in list(self.rounds.values()):
+            await rf.close()
+        self.rounds.clear()
         for feed in list(self.feeds.values()):
             await feed.close()
         self.feeds.clear()
 
-    async def watch(self, game_id: str, since: int) -> AsyncIterator[bytes]:
+    async def watch(self, game_id: str, since: int, round: RoundKey | None = None) -> AsyncIterator[bytes]:
         """One viewer's stream of one game: stored events after ``since``, then the live ones;
         ends after ``finished``."""
-        feed = self.feed(game_id)
+        feed = self.feed(game_id, round)
         queue = feed.join()
         try:
             # events stored before joining are sent from memory; the queue holds only later ones
@@ -249,7 +356,7 @@ class FeedHub:
         finally:
             feed.leave(queue)
 
-    async def watch_many(self, game_ids: list[str]) -> AsyncIterator[bytes]:
+    async def watch_many(self, game_ids: list[str], round: RoundKey | None = None) -> AsyncIterator[bytes]:
         """One viewer's stream of several games (a round's board wall): first each game's last
         sequence number (``event: state``; the page refreshes a board it drew from older data),
         then every live event of any of them. Clock events are passed on as they come."""
@@ -264,7 +371,7 @@ class FeedHub:
 
         try:
             for game_id in game_ids:
-                feed = self.feed(game_id)
+                feed = self.feed(game_id, round)
                 queue = feed.join()
                 joined.append((feed, queue))
                 pumps.append(asyncio.create_task(pump(queue)))

@@ -76,9 +76,13 @@ def install(app: FastAPI, site: Site) -> None:
         process's one subscription to gameplay, shared by every viewer of the game."""
         if last_event_id is not None and last_event_id.isascii() and last_event_id.isdigit():
             since = min(int(last_event_id), INT32_MAX)
+        round_key = None
         if game_id not in hub.feeds:  # an unknown game: a 404 page, not a stream that never ends
-            await upstream.get("gameplay", f"/v1/games/{game_id}")
-        return StreamingResponse(hub.watch(game_id, since), media_type="text/event-stream", headers=SSE_HEADERS)
+            view = await upstream.get("gameplay", f"/v1/games/{game_id}")
+            round_key = (str(view["event_code"]), str(view["section_id"]), int(view["round"]))
+        return StreamingResponse(
+            hub.watch(game_id, since, round_key), media_type="text/event-stream", headers=SSE_HEADERS
+        )
 
     async def round_games(code: str, sid: str, n: int) -> list[dict[str, Any]]:
         listing = await upstream.get("gameplay", f"/v1/rounds/{code}/{sid}/{n}/games")
@@ -111,7 +115,9 @@ def install(app: FastAPI, site: Site) -> None:
     async def wall_events(code: PathId, sid: PathId, n: RoundNo) -> Response:
         """Every game of the round in one stream (a browser opens few connections per site)."""
         games = [g["game_id"] for g in await round_games(code, sid, n)]
-        return StreamingResponse(hub.watch_many(games), media_type="text/event-stream", headers=SSE_HEADERS)
+        return StreamingResponse(
+            hub.watch_many(games, (code, sid, n)), media_type="text/event-stream", headers=SSE_HEADERS
+        )
 
     @app.get("/live/stats", name="live_stats")
     async def live_stats() -> dict[str, int]:

@@ -33,6 +33,10 @@ class PortalSettings(BaseSettings):
     #: send the session cookie over HTTPS only (behind a TLS gateway)
     secure_cookies: bool = Field(default=False, alias="PORTAL_SECURE_COOKIES")
 
+    #: follow live games by their round's stream (one upstream stream per round instead of one
+    #: per game: gameplay polls once per round); false: one stream per game
+    round_streams: bool = Field(default=True, alias="PORTAL_ROUND_STREAMS")
+
     def base_urls(self) -> dict[str, str]:
         return {
             "registration": self.registration_url,

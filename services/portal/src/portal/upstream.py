@@ -14,6 +14,7 @@ from typing import Any
 
 import httpx
 from starlette.types import ASGIApp
+from websockets.asyncio.client import connect as ws_connect
 
 
 class UpstreamError(Exception):
@@ -123,6 +124,24 @@ class Upstream:
             return r.status_code, {"error": {"code": "", "message": r.text[:200]}}
 
     @contextlib.asynccontextmanager
+    async def open_socket(self, service: str, path: str, query: str) -> AsyncIterator[AsyncIterator[str]]:
+        """A WebSocket of the service (a round's event stream) as its text messages."""
+        headers = {"x-api-key": self.api_key}
+        if service in self.apps:
+            async with _asgi_socket(self.apps[service], path, query, headers) as in_process:
+                yield in_process
+            return
+        base = str(self.clients[service].base_url).rstrip("/")
+        url = "ws" + base[len("http") :] + path + ("?" + query if query else "")
+        async with ws_connect(url, additional_headers=headers, open_timeout=5, max_size=2**22) as socket:
+
+            async def received() -> AsyncIterator[str]:
+                async for message in socket:
+                    yield message if isinstance(message, str) else message.decode()
+
+            yield received()
+
+    @contextlib.asynccontextmanager
     async def open_stream(self, service: str, path: str, query: str) -> AsyncIterator[AsyncIterator[bytes]]:
         """The service's never-ending answer at ``path`` as byte chunks (a game's event stream)."""
         headers = {"x-api-key": self.api_key, "accept": "text/event-stream"}
@@ -141,6 +160,77 @@ class Upstream:
             yield response.aiter_raw()
         finally:
             await response.aclose()
+
+
+@contextlib.asynccontextmanager
+async def _asgi_socket(
+    app: ASGIApp, path: str, query: str, headers: Mapping[str, str]
+) -> AsyncIterator[AsyncIterator[str]]:
+    """A WebSocket opened on a mounted app in-process: its text messages as they are sent."""
+    messages: asyncio.Queue[str | None] = asyncio.Queue()
+    connected = asyncio.Event()
+    gone = asyncio.Event()
+    outcome: list[str] = []
+    sent_connect = False
+
+    async def receive() -> dict[str, Any]:
+        nonlocal sent_connect
+        if not sent_connect:
+            sent_connect = True
+            return {"type": "websocket.connect"}
+        await gone.wait()
+        return {"type": "websocket.disconnect", "code": 1000}
+
+    async def send(message: dict[str, Any]) -> None:
+        kind = message["type"]
+        if kind == "websocket.accept":
+            outcome.append("accepted")
+            connected.set()
+        elif kind == "websocket.send":
+            await messages.put(message.get("text") or (message.get("bytes") or b"").decode())
+        elif kind == "websocket.close":
+            outcome.append(f"closed {message.get('code', 1000)}")
+            connected.set()
+            await messages.put(None)
+
+    scope = {
+        "type": "websocket",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "scheme": "ws",
+        "path": path,
+        "raw_path": path.encode(),
+        "root_path": "",
+        "query_string": query.encode("latin-1"),
+        "headers": [(k.encode(), v.encode("latin-1")) for k, v in headers.items()],
+        "client": ("127.0.0.1", 0),
+        "server": ("portal", 80),
+        "subprotocols": [],
+    }
+
+    async def run() -> None:
+        try:
+            await app(scope, receive, send)  # type: ignore[arg-type]
+        finally:
+            connected.set()
+            await messages.put(None)
+
+    task = asyncio.create_task(run())
+    try:
+        await connected.wait()
+        if not outcome or outcome[0] != "accepted":
+            raise UpstreamError("gameplay", 403, outcome[0] if outcome else "refused")
+
+        async def texts() -> AsyncIterator[str]:
+            while (text := await messages.get()) is not None:
+                yield text
+
+        yield texts()
+    finally:
+        gone.set()
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task
 
 
 @contextlib.asynccontextmanager

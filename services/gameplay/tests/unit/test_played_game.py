@@ -1,0 +1,148 @@
+"""The rules of play on the game aggregate (``domain.played_game.PlayedGame``), no database:
+presence and the start of the clock (PLAY-7), turn order and the engine's judgement (PLAY-1),
+draws by agreement (PLAY-4), the server's flag fall (PLAY-5), no-shows (PLAY-7), who may act."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from gameplay.domain.errors import GameConflict, InvalidAction, NotPermitted
+from gameplay.domain.live import LiveGame, Rules
+from gameplay.domain.played_game import PlayedGame
+
+MINUTE = 60_000
+
+
+@dataclass(frozen=True)
+class Key:
+    role: str
+    partner_id: str | None = None
+
+
+OPERATOR = Key("operator")
+
+
+def game(**columns: Any) -> PlayedGame:
+    stored: dict[str, Any] = dict(
+        game_id="EV.main.S1.r1.p1.g1",
+        event_code="EV",
+        section_id="S1",
+        round=1,
+        player_a="alice",
+        player_b="bob",
+        partner_a="pa",
+        partner_b="pb",
+        first_id="alice",
+        second_id="bob",
+        status="waiting",
+        result=None,
+        reason=None,
+        winner=None,
+        joined_first=False,
+        joined_second=False,
+        draw_offer_by=None,
+        clock_first_ms=MINUTE,
+        clock_second_ms=MINUTE,
+        increment_ms=0,
+        clock_running=None,
+        clock_since_ms=None,
+        no_show_due_ms=15 * MINUTE,
+        version=1,
+        seq=1,
+        n_actions=0,
+    )
+    stored.update(columns)
+    return PlayedGame(stored, LiveGame(Rules(), "alice", "bob"))
+
+
+def started(**columns: Any) -> PlayedGame:
+    running = dict(joined_first=True, joined_second=True, status="active", clock_running="first", clock_since_ms=0)
+    return game(**{**running, **columns})
+
+
+def test_play7_the_second_to_join_starts_the_clock_of_the_first_mover():
+    first = game().decide("first", "join", {}, 1_000)
+    assert first.values == {"joined_first": True} and first.events == [("joined", {"player_id": "alice"})]
+    both = game(joined_first=True).decide("second", "join", {}, 2_000)
+    assert both.values["status"] == "active" and both.values["no_show_due_ms"] is None
+    assert (both.values["clock_running"], both.values["clock_since_ms"]) == ("first", 2_000)
+    assert [kind for kind, _ in both.events] == ["joined", "started"]
+    assert game(joined_first=True).decide("first", "join", {}, 3_000).empty  # joining again changes nothing
+
+
+def test_play7_no_move_before_both_joined():
+    with pytest.raises(GameConflict) as refused:
+        game(joined_first=True).decide("first", "move", {"point": "h8"}, 1_000)
+    assert refused.value.code == "not_started"
+
+
+def test_play1_turn_order_and_the_engine_judge_moves():
+    played = started()
+    with pytest.raises(GameConflict) as refused:
+        played.decide("second", "move", {"point": "h8"}, 1_000)
+    assert (refused.value.code, refused.value.details) == ("not_your_turn", {"expected": "alice"})
+    move = played.decide("first", "move", {"point": "h8"}, 1_000)
+    assert move.actions[0]["think_ms"] == 1_000 and move.values["clock_running"] == "second"
+    with pytest.raises(GameConflict) as occupied:
+        played.decide("second", "move", {"point": "h8"}, 2_000)
+    assert occupied.value.code == "occupied"
+    with pytest.raises(InvalidAction):
+        played.decide("second", "move", {"point": "z99"}, 2_000)
+
+
+def test_play4_draw_offer_agreement_and_decline():
+    offered = started().decide("first", "draw", {"action": "offer"}, 1_000)
+    assert offered.values == {"draw_offer_by": "alice"}
+    assert started(draw_offer_by="alice").decide("first", "draw", {"action": "offer"}, 1_000).empty
+    agreed = started(draw_offer_by="alice")
+    change = agreed.decide("second", "draw", {"action": "offer"}, 1_000)  # two offers are an agreement
+    assert change.actions[0]["kind"] == "draw_agreed" and agreed.live.result is not None
+    assert agreed.live.result.reason.value == "draw_agreement"
+    declined = started(draw_offer_by="alice").decide("second", "draw", {"action": "decline"}, 1_000)
+    assert declined.values == {"draw_offer_by": None}
+    with pytest.raises(GameConflict) as refused:
+        started().decide("second", "draw", {"action": "accept"}, 1_000)
+    assert refused.value.code == "no_draw_offer"
+
+
+def test_play5_a_flag_that_fell_before_the_action_ends_the_game_first():
+    late = started()
+    change = late.decide("first", "move", {"point": "h8"}, MINUTE + 1)
+    assert [action["kind"] for action in change.actions] == ["flag"]
+    assert change.error is not None and change.error.code == "flagged"
+    assert late.live.result is not None and late.live.winner_role() == "second"
+
+
+def test_play7_no_show_forfeits_when_due():
+    assert game().due_ending(15 * MINUTE - 1) is None
+    counter, change = game(joined_first=True).due_ending(15 * MINUTE)
+    assert counter == "no_shows" and change.actions[0]["player_id"] == "bob"
+    counter, change = game().due_ending(15 * MINUTE)
+    assert counter == "double_forfeits" and change.actions[0]["kind"] == "double_no_show"
+
+
+def test_a_finished_game_refuses_every_action():
+    over = game(status="finished", result="black", reason="five", winner="alice")
+    for kind in ("join", "move", "resign", "draw"):
+        with pytest.raises(GameConflict) as refused:
+            over.decide("first", kind, {"point": "h8", "action": "offer"}, 1_000)
+        assert refused.value.code == "game_over" and refused.value.details["winner"] == "alice"
+
+
+@pytest.mark.parametrize(
+    "key,player,refusal,code",
+    [
+        (Key("viewer"), "alice", NotPermitted, "read_only_key"),
+        (Key("partner", "pb"), "alice", NotPermitted, "not_your_player"),
+        (OPERATOR, "carol", InvalidAction, "not_a_player"),
+    ],
+)
+def test_partners_act_only_for_their_own_players(key, player, refusal, code):
+    with pytest.raises(refusal) as refused:
+        game().authorize(key, player)
+    assert refused.value.code == code
+    assert game().authorize(Key("partner", "pa"), "alice") == "first"
+    assert game().authorize(OPERATOR, "bob") == "second"

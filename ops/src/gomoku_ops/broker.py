@@ -84,6 +84,10 @@ class Broker:
         consuming_services(service)
         return [describe(m) for m in await self.bus.dead_letters(service)]
 
+    async def purge(self, service: str) -> int:
+        consuming_services(service)
+        return await self.bus.purge(service)
+
     async def replay(self, service: str, event_ids: list[str] | None) -> int:
         consuming_services(service)
         return await self.bus.replay_dead_letters(service, event_ids)

@@ -5,6 +5,7 @@
     gomoku-ops dlq replay pairing --all         # or --event-id ID (repeatable)
     gomoku-ops outbox backlog --db pairing=postgresql://…   # or PAIRING_DATABASE_URL
     gomoku-ops outbox resend pairing EVENT_ID…
+    gomoku-ops replay pairing --db gameplay=… --db registration=…   # after restoring pairing
     gomoku-ops republish standings EVENT SECTION   # the newest section.completed, sent again
     gomoku-ops republish awards EVENT SECTION      # the newest awards.published, sent again
     gomoku-ops check EVENT --url https://gateway --api-key …  # do the services agree?
@@ -24,6 +25,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import click
+
+from gomoku_shared.topology import CONSUMES
 
 from .broker import Broker
 from .databases import PUBLICATIONS, Outbox, database_urls
@@ -203,6 +206,53 @@ def outbox_resend(obj: dict[str, Any], service: str, event_ids: tuple[str, ...],
     )
     if unknown:
         sys.exit(1)
+
+
+#: producers are replayed one after the other in this order (upstream first), each drained before
+#: the next: within a producer the relay keeps the order, across producers causes come first
+PIPELINE_ORDER = ("registration", "pairing", "gameplay", "awards")
+
+
+@main.command()
+@click.argument("consumer", type=click.Choice(sorted(CONSUMES)))
+@click.option("--timeout", default=600.0, show_default=True, help="seconds to wait for each producer's relay")
+@DB_OPTION
+@click.pass_obj
+def replay(obj: dict[str, Any], consumer: str, timeout: float, db_pairs: tuple[str, ...]) -> None:
+    """After restoring CONSUMER's database from a backup (CONSUMER stopped): empty CONSUMER's
+    queue and have every producer send again, in order, every event CONSUMER consumes. The
+    restored inbox skips what the backup already had; what CONSUMER then publishes again is
+    skipped by its consumers' inboxes. Give --db for every producer; the producers keep running
+    (their relays publish)."""
+    wanted = list(CONSUMES[consumer])
+    given = _database_urls(db_pairs, SERVICES)
+    producers = [s for s in PIPELINE_ORDER if s in given and s != consumer]
+    if not producers:
+        raise click.UsageError("no database given: --db service=url for the producers of the events")
+
+    async def work():
+        async with Broker(obj["amqp_url"], obj["namespace"]) as broker:
+            # what waits there is in the producers' outboxes too: the replay delivers it in order
+            purged = await broker.purge(consumer)
+        counts = []
+        for box in _outboxes(db_pairs, producers):
+            try:
+                resent = await box.resend_all(wanted)
+                await box.wait_published(timeout)
+                counts.append({"service": box.service, "resent": resent})
+            finally:
+                await box.close()
+        return purged, counts
+
+    purged, counts = _run(work())
+    _emit(
+        obj["json"],
+        [{"consumer": consumer, "purged": purged, "producers": counts}],
+        lambda r: "\n".join(
+            [f"emptied {consumer}'s queue ({purged} event(s))"]
+            + [f"{c['service']:<14} {c['resent']:>7} event(s) sent again" for c in counts]
+        ),
+    )
 
 
 @main.command()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 from collections.abc import Iterable
@@ -11,7 +12,13 @@ from datetime import UTC, datetime
 from sqlalchemy import MetaData
 
 from gomoku_shared.db import make_engine, make_sessionmaker
-from gomoku_shared.messaging.outbox import latest_events, mark_for_resend, outbox_backlog, outbox_table
+from gomoku_shared.messaging.outbox import (
+    latest_events,
+    mark_all_pending,
+    mark_for_resend,
+    outbox_backlog,
+    outbox_table,
+)
 from gomoku_shared.settings import ServiceSettings
 
 #: the event a section's publication travels in, per service that publishes it
@@ -61,6 +68,16 @@ class Outbox:
     async def resend(self, event_ids: list[str]) -> list[str]:
         async with self.sessions() as session, session.begin():
             return await mark_for_resend(session, self.table, event_ids)
+
+    async def resend_all(self, event_types: list[str]) -> int:
+        async with self.sessions() as session, session.begin():
+            return await mark_all_pending(session, self.table, event_types)
+
+    async def wait_published(self, timeout: float) -> None:
+        """Until the producer's relay has published every pending row (TimeoutError after ``timeout``)."""
+        async with asyncio.timeout(timeout):
+            while (await self.backlog()).pending:  # noqa: ASYNC110 - another process publishes: poll its table
+                await asyncio.sleep(0.2)
 
     async def latest_publication(self, event_type: str, event_code: str, section_id: str) -> str | None:
         """Id of the newest ``event_type`` event about one section, if any."""

@@ -93,6 +93,9 @@ class EventBus(Protocol):
         """(messages ready in ``queue``, messages in its dead-letter queue): consumer lag and
         dead letters, for metrics and the operators' tool."""
 
+    async def purge(self, queue: str) -> int:
+        """Drop every ready message of ``queue`` (before an operator's full replay); how many."""
+
     async def replay_dead_letters(self, queue: str, message_ids: Sequence[str] | None = None) -> int:
         """Move the dead letters of ``queue`` with ``message_ids`` (all when None) back to
         ``queue`` itself (only its consumer sees them again); returns how many moved."""

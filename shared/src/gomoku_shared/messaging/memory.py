@@ -164,6 +164,17 @@ class InMemoryEventBus:
         known = self._queues.get(queue)
         return (len(known.ready), len(known.dead)) if known else (0, 0)
 
+    async def purge(self, queue: str) -> int:
+        """Drop every ready message of ``queue``; how many."""
+        q = self._queues.get(queue)
+        if q is None:
+            return 0
+        dropped = len(q.ready)
+        q.ready.clear()
+        q.unfinished = max(0, q.unfinished - dropped)
+        self._refresh_idle()
+        return dropped
+
     async def replay_dead_letters(self, queue: str, message_ids: Sequence[str] | None = None) -> int:
         """Move dead letters of ``queue`` (those with ``message_ids``, or all) back to it."""
         known = self._queues.get(queue)

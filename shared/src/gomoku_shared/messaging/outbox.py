@@ -240,3 +240,16 @@ async def latest_events(
         .limit(limit)
     )
     return [(r.event_id, r.routing_key, bytes(r.body), r.published_at) for r in rows]
+
+
+async def mark_all_pending(session: AsyncSession, table: Table, routing_keys: Sequence[str]) -> int:
+    """Make every published row of these event types pending again, to be sent once more in
+    their original order (replaying a consumer restored from a backup: its inbox skips what the
+    backup already had). Returns how many rows."""
+    t = table
+    result = await session.execute(
+        update(t)
+        .where(t.c.routing_key.in_(list(routing_keys)), t.c.published_at.is_not(None))
+        .values(published_at=None)
+    )
+    return int(result.rowcount or 0)  # type: ignore[attr-defined]  # an UPDATE's CursorResult has rowcount

@@ -251,6 +251,18 @@ class RabbitEventBus:
                     await channel.close()
         return counts[0], counts[1]
 
+    async def purge(self, queue: str) -> int:
+        """Drop every ready message of ``queue`` (an operator's replay re-sends them); how many."""
+        await self.start()
+        assert self._conn is not None
+        channel = await self._conn.channel(publisher_confirms=False)
+        try:
+            declared = await channel.get_queue(self.name(queue), ensure=True)
+            result = await declared.purge()
+            return int(getattr(result, "message_count", 0) or 0)
+        finally:
+            await channel.close()
+
     async def replay_dead_letters(self, queue: str, message_ids: Sequence[str] | None = None) -> int:
         """Move dead letters back to ``queue`` through the default exchange (to that queue only,
         not to every subscriber of the event); each is acknowledged in the DLQ only after the

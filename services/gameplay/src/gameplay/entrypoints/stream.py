@@ -18,7 +18,7 @@ from typing import Annotated, Any
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse, StreamingResponse
 
-from gomoku_shared.auth import Reader
+from gomoku_shared.auth import Reader, presented_credential
 from gomoku_shared.errors import NotFound, ServiceError, error_body
 from gomoku_shared.params import INT32_MAX, PathId, RoundNo, SinceSeq
 
@@ -173,8 +173,13 @@ def _install_websockets(app: FastAPI, games: GameService) -> None:
     """WebSockets of one game and of one round."""
 
     def _authorised(socket: WebSocket) -> bool:
-        key = socket.headers.get("x-api-key") or socket.query_params.get("api_key")
-        return bool(key) and app.state.keyring.lookup(key) is not None
+        """An API key or a partner's token allowed to read (scope results:read), as the routes."""
+        key = presented_credential(socket.scope["headers"]) or socket.query_params.get("api_key")
+        try:
+            app.state.keyring.admit(key, scope="results:read")
+        except ServiceError:
+            return False
+        return True
 
     async def _refuse(socket: WebSocket, status: int, code: str, message: str) -> None:
         """Refuse the handshake with the common error body as the HTTP answer (where the server

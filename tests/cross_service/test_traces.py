@@ -49,7 +49,8 @@ def _round_paired() -> RoundPaired:
     )
 
 
-async def _play_a_game(tmp_path, last_move_headers: dict[str, str]) -> None:
+async def _play_a_game(tmp_path, last_move_headers: dict[str, str]) -> str:
+    """Play one game to its end; gameplay's /metrics text afterwards."""
     settings = ServiceSettings(DATA_DIR=str(tmp_path), DATA_KEY="k" * 32, API_KEYS="op-key=operator")
     suite = EmbeddedSuite(settings)
     async with LifespanManager(suite.app, startup_timeout=60, shutdown_timeout=60):
@@ -73,6 +74,7 @@ async def _play_a_game(tmp_path, last_move_headers: dict[str, str]) -> None:
                 )
                 assert response.status_code == 200, response.text
             await suite.drain()
+            return (await client.get("/gameplay/metrics")).text
 
 
 async def test_a_partner_move_is_followed_from_gameplay_to_the_consumers_of_game_finished(tmp_path):
@@ -105,3 +107,12 @@ async def test_with_tracing_off_nothing_is_recorded(tmp_path):
     await _play_a_game(tmp_path, {"traceparent": PARTNER_TRACEPARENT})
     assert exporter.get_finished_spans() == ()
     assert not tracing.enabled()
+
+
+async def test_gameplay_counts_accepted_moves_and_games_in_play(tmp_path):
+    """Issue 17 business metrics: every accepted move is counted (moves per second is its rate)
+    and a finished game is no longer in play."""
+    text = await _play_a_game(tmp_path, {})
+    assert f'gomoku_game_actions_total{{kind="move",service="gameplay"}} {float(len(FIVE_IN_A_ROW))}' in text
+    assert 'gomoku_game_actions_total{kind="join",service="gameplay"} 2.0' in text
+    assert 'gomoku_games{service="gameplay",status="active"} 0.0' in text

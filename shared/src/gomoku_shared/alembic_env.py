@@ -37,14 +37,14 @@ def run(service: str) -> None:
             context.run_migrations()
         return
 
-    async def go() -> None:
+    async def migrate_online() -> None:
         engine = create_async_engine(url, poolclass=pool.NullPool, hide_parameters=True)
         async with engine.connect() as conn:
             await conn.run_sync(_do_run, version_table)
             await conn.commit()
         await engine.dispose()
 
-    asyncio.run(go())
+    asyncio.run(migrate_online())
 
 
 def create_messaging_tables() -> None:

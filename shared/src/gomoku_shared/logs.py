@@ -43,8 +43,8 @@ def format_exception(exc_info) -> str:
 
 
 class _JsonFormatter(logging.Formatter):
-    def formatException(self, ei) -> str:  # noqa: N802 - logging's name
-        return format_exception(ei)
+    def formatException(self, exc_info) -> str:  # noqa: N802 - logging's name
+        return format_exception(exc_info)
 
     def format(self, record: logging.LogRecord) -> str:
         data = {
@@ -63,8 +63,8 @@ class _JsonFormatter(logging.Formatter):
 
 
 class _PlainFormatter(logging.Formatter):
-    def formatException(self, ei) -> str:  # noqa: N802 - logging's name
-        return format_exception(ei)
+    def formatException(self, exc_info) -> str:  # noqa: N802 - logging's name
+        return format_exception(exc_info)
 
     def format(self, record: logging.LogRecord) -> str:
         base = super().format(record)

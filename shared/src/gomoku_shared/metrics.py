@@ -117,3 +117,56 @@ def instrument(app: FastAPI, runtime: ServiceRuntime) -> None:
     registry.register(collector)
     app.state.runtime_collector = collector
     add_sampler(app, collector.sample)
+
+
+class Tally:
+    """Counts and seconds by a tuple of label values: what a service tallies on its hot path
+    (a dict increment), exposed as two Prometheus counters when scraped."""
+
+    def __init__(self) -> None:
+        self.count: dict[tuple[str, ...], int] = {}
+        self.seconds: dict[tuple[str, ...], float] = {}
+
+    def record(self, labels: tuple[str, ...], seconds: float = 0.0) -> None:
+        self.count[labels] = self.count.get(labels, 0) + 1
+        self.seconds[labels] = self.seconds.get(labels, 0.0) + seconds
+
+
+class TallyCollector(Collector):
+    def __init__(self, tally: Tally, name: str, documentation: str, service: str, labels: list[str]) -> None:
+        self.tally, self.name, self.documentation, self.service, self.labels = (
+            tally,
+            name,
+            documentation,
+            service,
+            labels,
+        )
+
+    def collect(self) -> Iterator[Metric]:
+        count = CounterMetricFamily(self.name, self.documentation, labels=["service", *self.labels])
+        seconds = CounterMetricFamily(
+            f"{self.name}_seconds", f"{self.documentation}: time spent", labels=["service", *self.labels]
+        )
+        for labels, value in sorted(self.tally.count.items()):
+            count.add_metric([self.service, *labels], value)
+            seconds.add_metric([self.service, *labels], self.tally.seconds[labels])
+        yield count
+        yield seconds
+
+
+def expose_tally(
+    app: FastAPI,
+    tally: Tally,
+    name: str,
+    documentation: str,
+    service: str,
+    labels: list[str],
+    *,
+    from_zero: tuple[tuple[str, ...], ...] = (),
+) -> None:
+    """``<name>_total`` and ``<name>_seconds_total`` on the app's /metrics; the ``from_zero``
+    label values are shown from 0 (a rate() exists before the first one)."""
+    for values in from_zero:
+        tally.count.setdefault(values, 0)
+        tally.seconds.setdefault(values, 0.0)
+    app.state.metrics_registry.register(TallyCollector(tally, name, documentation, service, labels))

@@ -147,15 +147,15 @@ class ServiceRuntime:
 
         return register
 
-    def on_stop(self, fn: Callable[[], Awaitable[None]]) -> Callable[[], Awaitable[None]]:
+    def on_stop(self, func: Callable[[], Awaitable[None]]) -> Callable[[], Awaitable[None]]:
         """Register a clean-up run when the service stops (before the database engine closes)."""
-        self._stoppers.append(fn)
-        return fn
+        self._stoppers.append(func)
+        return func
 
-    def background(self, fn: Callable[[], Coroutine[Any, Any, None]]) -> Callable[[], Coroutine[Any, Any, None]]:
+    def background(self, func: Callable[[], Coroutine[Any, Any, None]]) -> Callable[[], Coroutine[Any, Any, None]]:
         """Register a long-running task started with the service (e.g. a scheduler)."""
-        self._background.append(fn)
-        return fn
+        self._background.append(func)
+        return func
 
     @property
     def consumed_types(self) -> list[str]:

@@ -62,7 +62,7 @@ def tune_gc() -> None:
     gc.set_threshold(50_000, 20, 1000)
 
 
-def serve_portal(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+def serve_portal(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """The web front (package ``portal``): no runtime of its own, it reads the services over HTTP
     at REGISTRATION_URL, PAIRING_URL, GAMEPLAY_URL and AWARDS_URL with PORTAL_API_KEY."""
     from portal.app import standalone_app
@@ -72,7 +72,7 @@ def serve_portal(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     try:
         app = standalone_app()
     except SettingsError as exc:
-        p.exit(2, f"{p.prog} portal: cannot start: {exc}\n")
+        parser.exit(2, f"{parser.prog} portal: cannot start: {exc}\n")
     uvicorn.run(
         app,
         host=args.host,

@@ -82,14 +82,14 @@ class ServiceSettings(BaseSettings):
 
     @field_validator("database_url")
     @classmethod
-    def _normalise_driver(cls, v: str) -> str:
+    def _normalise_driver(cls, value: str) -> str:
         # accept plain postgres URLs and make them async
         for prefix in ("postgresql://", "postgres://"):
-            if v.startswith(prefix):
-                return "postgresql+asyncpg://" + v[len(prefix) :]
-        if v.startswith("sqlite:///"):
-            return "sqlite+aiosqlite:///" + v[len("sqlite:///") :]
-        return v
+            if value.startswith(prefix):
+                return "postgresql+asyncpg://" + value[len(prefix) :]
+        if value.startswith("sqlite:///"):
+            return "sqlite+aiosqlite:///" + value[len("sqlite:///") :]
+        return value
 
     def database_url_for(self, service: str) -> str:
         """The URL this service uses; the embedded default is one SQLite file per service."""

@@ -342,6 +342,8 @@ def create_app(
                     await sampler()
             except TimeoutError:
                 log.warning("a metrics sampler took longer than %.1fs; scraping without it", METRIC_SAMPLE_TIMEOUT_S)
+            except Exception as exc:  # noqa: BLE001 - a scrape answers with what it has (the database may be away)
+                log.warning("a metrics sampler failed (%s); scraping without it", type(exc).__name__)
         return PlainTextResponse(generate_latest(registry).decode(), media_type=CONTENT_TYPE_LATEST)
 
     return app

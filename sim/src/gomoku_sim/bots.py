@@ -31,10 +31,10 @@ def parse_point(value: Any) -> Point | None:
     if value is None:
         return None
     if isinstance(value, str):
-        v = value.strip().lower()
-        if v in ("pass", ""):
+        cleaned = value.strip().lower()
+        if cleaned in ("pass", ""):
             return None
-        return (COLUMNS.index(v[0]), int(v[1:]) - 1)
+        return (COLUMNS.index(cleaned[0]), int(cleaned[1:]) - 1)
     if isinstance(value, Mapping):
         if "point" in value:
             return parse_point(value["point"])
@@ -119,11 +119,11 @@ class GameView:
         track = rules.get("track") or d.get("track") or "free"
         raw_moves = d.get("moves") or []
         moves: list[Point | None] = []
-        for m in raw_moves:
-            if isinstance(m, Mapping):
-                moves.append(parse_point(m.get("point", m.get("move"))))
+        for move in raw_moves:
+            if isinstance(move, Mapping):
+                moves.append(parse_point(move.get("point", move.get("move"))))
             else:
-                moves.append(parse_point(m))
+                moves.append(parse_point(move))
         players = d.get("players")
         first = d.get("first") or (players[0] if isinstance(players, list) and players else None)
         second = d.get("second") or (players[1] if isinstance(players, list) and len(players) > 1 else None)
@@ -200,9 +200,9 @@ def is_no_show(policy: BotPolicy, seed: int | str, game_id: str, player: str) ->
 
 def stall_ply(policy: BotPolicy, seed: int | str, game_id: str, player: str) -> int | None:
     """The ply from which this player stops moving (lets its clock run out), if any."""
-    r = rng_for(seed, game_id, player, 0, "timeout")
-    if policy.timeout_rate > 0 and r.random() < policy.timeout_rate:
-        return r.randrange(3, 40)
+    rng = rng_for(seed, game_id, player, 0, "timeout")
+    if policy.timeout_rate > 0 and rng.random() < policy.timeout_rate:
+        return rng.randrange(3, 40)
     return None
 
 
@@ -231,19 +231,21 @@ def decide(view: GameView, player: str, policy: BotPolicy, seed: int | str) -> B
     pos = view.position()
     ply = view.ply
     if view.phase == "opening":
-        r = rng_for(seed, gid, player, ply, "opening")
-        opening, _sym, stones, n = choose_opening(r, fixed_n=view.fixed_n, max_n=view.max_n, n_choices=policy.n_choices)
+        rng = rng_for(seed, gid, player, ply, "opening")
+        opening, _sym, stones, n = choose_opening(
+            rng, fixed_n=view.fixed_n, max_n=view.max_n, n_choices=policy.n_choices
+        )
         body: dict[str, Any] = {"player_id": player, "stones": [to_notation(s) for s in stones]}
         if view.fixed_n is None:
             body["n"] = n
         return BotAction("opening", body, f"opening {opening.code}")
     if view.phase == "swap":
-        r = rng_for(seed, gid, player, ply, "swap")
-        return BotAction("swap", {"player_id": player, "swap": take_black(r, view.opening_code, view.n)}, "swap")
+        rng = rng_for(seed, gid, player, ply, "swap")
+        return BotAction("swap", {"player_id": player, "swap": take_black(rng, view.opening_code, view.n)}, "swap")
     if view.phase == "offers":
-        r = rng_for(seed, gid, player, ply, "offers")
+        rng = rng_for(seed, gid, player, ply, "offers")
         n = view.n or view.fixed_n or 1
-        offers = choose_offers(pos, n, r, forbidden=view.forbidden)
+        offers = choose_offers(pos, n, rng, forbidden=view.forbidden)
         return BotAction("offers", {"player_id": player, "points": [to_notation(p) for p in offers]}, "offers")
     if view.phase == "choose":
         return BotAction(
@@ -252,14 +254,14 @@ def decide(view: GameView, player: str, policy: BotPolicy, seed: int | str) -> B
     colour = view.colour_of(player)
     if colour is None:
         colour = BLACK if ply % 2 == 0 else WHITE
-    r = rng_for(seed, gid, player, ply, "move")
+    rng = rng_for(seed, gid, player, ply, "move")
     if view.phase == "play":
-        if lost_position(pos, colour, view.forbidden) and r.random() < policy.resign_rate:
+        if lost_position(pos, colour, view.forbidden) and rng.random() < policy.resign_rate:
             return BotAction("resign", {"player_id": player}, "lost")
         if (
             ply >= policy.draw_from_ply
             and view.draw_offer_by is None
-            and r.random() < (policy.draw_offer_rate if ply < policy.long_game_ply else 0.3)
+            and rng.random() < (policy.draw_offer_rate if ply < policy.long_game_ply else 0.3)
             and not winning_points(pos, colour)
         ):
             # offer only what the opponent will accept: a declined offer leaves the same state,
@@ -270,7 +272,7 @@ def decide(view: GameView, player: str, policy: BotPolicy, seed: int | str) -> B
     choice = choose_move(
         pos,
         colour,
-        r,
+        rng,
         forbidden=view.forbidden if colour == BLACK else (),
         noise=policy.noise,
         blunder_rate=policy.blunder_rate,
@@ -281,8 +283,8 @@ def decide(view: GameView, player: str, policy: BotPolicy, seed: int | str) -> B
 
 
 def _accepts_draw(view: GameView, pos: Position, player: str, policy: BotPolicy, seed: int | str) -> bool:
-    me = view.colour_of(player)
-    if me is not None and winning_points(pos, me):
+    own_colour = view.colour_of(player)
+    if own_colour is not None and winning_points(pos, own_colour):
         return False
     return rng_for(seed, view.game_id, player, view.ply, "draw-answer").random() < policy.draw_accept_rate
 
@@ -295,7 +297,7 @@ def predict_view(view: GameView, player: str, action: BotAction, summary: Mappin
 
     from gameplay.engine import forbidden_points, identify_opening
 
-    b = action.body
+    body = action.body
     moves = list(view.moves)
     n, offers, code = view.n, view.offers, view.opening_code
     joined = set(view.joined)
@@ -303,17 +305,17 @@ def predict_view(view: GameView, player: str, action: BotAction, summary: Mappin
     if action.verb == "join":
         joined.add(player)
     elif action.verb == "opening":
-        stones = [point for raw in b["stones"] if (point := parse_point(raw)) is not None]
+        stones = [point for raw in body["stones"] if (point := parse_point(raw)) is not None]
         moves += stones
-        n = b.get("n") or view.fixed_n
+        n = body.get("n") or view.fixed_n
         found = identify_opening(stones)
         code = found.code if found else None
     elif action.verb in ("move", "choose"):
-        moves.append(parse_point(b["point"]))
+        moves.append(parse_point(body["point"]))
     elif action.verb == "offers":
-        offers = tuple(point for raw in b["points"] if (point := parse_point(raw)) is not None)
+        offers = tuple(point for raw in body["points"] if (point := parse_point(raw)) is not None)
     elif action.verb == "draw":
-        draw = player if b["action"] == "offer" else None
+        draw = player if body["action"] == "offer" else None
     phase = str(summary.get("phase") or view.phase)
     status = str(summary.get("status") or view.status)
     forbidden: frozenset[Point] = frozenset()

@@ -98,7 +98,7 @@ class Platform:
         while True:
             try:
                 self.requests += 1
-                r = await self.client.request(method, url, json=json, params=params, headers=headers)
+                response = await self.client.request(method, url, json=json, params=params, headers=headers)
             except (httpx.TransportError, OSError) as exc:
                 # a service being restarted: retry (POSTs carry an Idempotency-Key where it matters)
                 if time.monotonic() > deadline:
@@ -108,17 +108,17 @@ class Platform:
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 1.0)
                 continue
-            if r.status_code >= 500 or r.status_code == 503:
+            if response.status_code >= 500 or response.status_code == 503:
                 if time.monotonic() > deadline:
-                    raise ApiError(method, url, r.status_code, _body(r))
+                    raise ApiError(method, url, response.status_code, _body(response))
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 1.0)
                 continue
-            if r.status_code >= 400:
-                raise ApiError(method, url, r.status_code, _body(r))
+            if response.status_code >= 400:
+                raise ApiError(method, url, response.status_code, _body(response))
             if raw:
-                return r.text
-            return _body(r)
+                return response.text
+            return _body(response)
 
     async def get(self, service: str, path: str, **kw: Any) -> Any:
         return await self.request("GET", service, path, **kw)
@@ -127,8 +127,8 @@ class Platform:
         return await self.request("POST", service, path, json=json if json is not None else {}, **kw)
 
 
-def _body(r: Any) -> Any:
+def _body(response: Any) -> Any:
     try:
-        return r.json()
+        return response.json()
     except ValueError:
-        return {"text": r.text}
+        return {"text": response.text}

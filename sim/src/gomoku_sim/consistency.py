@@ -96,11 +96,11 @@ def pairing_result_of_games(games: list[dict[str, Any]]) -> str | None:
         return None
     if last["result"] == "double_forfeit":
         return "double_forfeit"
-    fp, sp = last["outcome"]["first_points"], last["outcome"]["second_points"]
+    first_points, second_points = last["outcome"]["first_points"], last["outcome"]["second_points"]
     forfeit = "_forfeit_win" if last["reason"] == "no_show" else "_wins"
-    if fp > sp:
+    if first_points > second_points:
         return "first" + forfeit
-    if sp > fp:
+    if second_points > first_points:
         return "second" + forfeit
     return "draw"
 
@@ -116,28 +116,28 @@ async def _games(reader: Reader, code: str, sections: list[dict], report: Report
             by_pairing[(g["section_id"], g["round"], g["pairing_id"])].append(g)
     report.checked["games"] += len(listed)
     known: set[tuple] = set()
-    for s in sections:
-        sid = s["section_id"]
-        if s["status"] == "cancelled":
+    for section in sections:
+        sid = section["section_id"]
+        if section["status"] == "cancelled":
             continue
-        for r in range(1, (s.get("current_round") or 0) + 1):
+        for round_no in range(1, (section.get("current_round") or 0) + 1):
             try:
-                rnd = await reader.get("pairing", f"/v1/events/{code}/sections/{sid}/rounds/{r}")
+                rnd = await reader.get("pairing", f"/v1/events/{code}/sections/{sid}/rounds/{round_no}")
             except Exception as exc:  # noqa: BLE001
                 if getattr(exc, "status", None) == 404:
                     continue  # a round the arbiter has not paired (yet)
                 raise
             if rnd["status"] == "draft":
                 continue
-            for p in rnd["pairings"]:
-                key = (sid, r, p["pairing_id"])
+            for pairing in rnd["pairings"]:
+                key = (sid, round_no, pairing["pairing_id"])
                 known.add(key)
                 _one_pairing(
                     report,
-                    f"{sid} round {r} {p['pairing_id']}",
-                    p,
+                    f"{sid} round {round_no} {pairing['pairing_id']}",
+                    pairing,
                     by_pairing.get(key, []),
-                    complete=s["status"] == "completed",
+                    complete=section["status"] == "completed",
                 )
         await _playoffs(reader, code, sid, by_playoff, report)
     for key in sorted(set(by_pairing) - known):
@@ -148,15 +148,15 @@ async def _games(reader: Reader, code: str, sections: list[dict], report: Report
         )
 
 
-def _one_pairing(report: Report, where: str, p: dict, games: list[dict], complete: bool) -> None:
+def _one_pairing(report: Report, where: str, pairing: dict, games: list[dict], complete: bool) -> None:
     report.checked["pairings"] += 1
-    scored = p["result"]
+    scored = pairing["result"]
     if scored is None:
         if complete:
             report.add("games", where, "the section is complete but pairing has no result for this pairing")
         return
     if not games:
-        report.add("games", where, f"pairing scored {scored} ({p['result_source']}) but gameplay has no game")
+        report.add("games", where, f"pairing scored {scored} ({pairing['result_source']}) but gameplay has no game")
         return
     open_ = [g["game_id"] for g in games if g["status"] != "finished"]
     if open_:
@@ -165,11 +165,13 @@ def _one_pairing(report: Report, where: str, p: dict, games: list[dict], complet
     shown = pairing_result_of_games(games)
     if shown != scored:
         detail = [(g["game_id"], g["result"], g["reason"], g.get("outcome")) for g in games]
-        report.add("games", where, f"pairing scored {scored} ({p['result_source']}), gameplay shows {shown}: {detail}")
+        report.add(
+            "games", where, f"pairing scored {scored} ({pairing['result_source']}), gameplay shows {shown}: {detail}"
+        )
         return
-    if p["result_source"] != "game":
+    if pairing["result_source"] != "game":
         return  # an arbiter's result: gameplay's games were closed or corrected to it (checked above)
-    recorded = {x["game_id"]: x for x in p.get("game_results", [])}
+    recorded = {x["game_id"]: x for x in pairing.get("game_results", [])}
     for g in games:
         report.checked["game results"] += 1
         x = recorded.get(g["game_id"])
@@ -189,22 +191,22 @@ async def _playoffs(reader: Reader, code: str, sid: str, by_playoff: dict[tuple,
     if not mine:
         return
     ties = (await reader.get("pairing", f"/v1/events/{code}/sections/{sid}/ties"))["ties"]
-    for t in ties:
-        for m in t.get("matches") or []:
-            games = mine.get((sid, t["playoff_id"], m["pairing_id"]), [])
-            where = f"{sid} playoff {t['playoff_id']} {m['pairing_id']}"
+    for tie in ties:
+        for match in tie.get("matches") or []:
+            games = mine.get((sid, tie["playoff_id"], match["pairing_id"]), [])
+            where = f"{sid} playoff {tie['playoff_id']} {match['pairing_id']}"
             report.checked["playoff matches"] += 1
-            if not m["done"]:
+            if not match["done"]:
                 continue
             shown = pairing_result_of_games(games) if games else None
             winner = {
-                "first_wins": m["first_entrant"],
-                "first_forfeit_win": m["first_entrant"],
-                "second_wins": m["second_entrant"],
-                "second_forfeit_win": m["second_entrant"],
+                "first_wins": match["first_entrant"],
+                "first_forfeit_win": match["first_entrant"],
+                "second_wins": match["second_entrant"],
+                "second_forfeit_win": match["second_entrant"],
             }.get(shown or "")
-            if shown is None or winner != m["winner"]:
-                report.add("games", where, f"pairing recorded winner {m['winner']}, gameplay's games show {shown}")
+            if shown is None or winner != match["winner"]:
+                report.add("games", where, f"pairing recorded winner {match['winner']}, gameplay's games show {shown}")
     for key, games in sorted(mine.items()):
         open_ = [g["game_id"] for g in games if g["status"] != "finished"]
         if open_:
@@ -214,19 +216,19 @@ async def _playoffs(reader: Reader, code: str, sid: str, by_playoff: dict[tuple,
 # ---------------------------------------------------------------- awards
 
 
-def _row(r: dict) -> tuple:
+def _row(standing: dict) -> tuple:
     return (
-        r["place"],
-        r["entrant_id"],
-        float(r["points"]),
-        tuple(sorted((k, float(v)) for k, v in (r.get("tiebreaks") or {}).items())),
+        standing["place"],
+        standing["entrant_id"],
+        float(standing["points"]),
+        tuple(sorted((k, float(v)) for k, v in (standing.get("tiebreaks") or {}).items())),
     )
 
 
 async def _awards(reader: Reader, code: str, sections: list[dict], report: Report) -> None:
-    for s in sections:
-        sid = s["section_id"]
-        if s["status"] != "completed":
+    for section in sections:
+        sid = section["section_id"]
+        if section["status"] != "completed":
             continue
         ours = await reader.get("pairing", f"/v1/events/{code}/sections/{sid}/standings")
         try:
@@ -242,16 +244,19 @@ async def _awards(reader: Reader, code: str, sections: list[dict], report: Repor
         if used != ours["revision"]:
             report.add("awards", sid, f"awards used section revision {used}, pairing's final is {ours['revision']}")
             continue
-        a = [_row(r) for r in ours["standings"]]
-        b = [_row(r) for r in theirs["rows"]]
-        report.checked["standings rows"] += len(a)
-        if a != b:
-            diff = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+        ours_rows = [_row(r) for r in ours["standings"]]
+        theirs_rows = [_row(r) for r in theirs["rows"]]
+        report.checked["standings rows"] += len(ours_rows)
+        if ours_rows != theirs_rows:
+            diff = next(
+                (i for i, (x, y) in enumerate(zip(ours_rows, theirs_rows)) if x != y),
+                min(len(ours_rows), len(theirs_rows)),
+            )
             report.add(
                 "awards",
                 sid,
                 f"standings differ at row {diff + 1}: pairing "
-                f"{a[diff] if diff < len(a) else None}, awards {b[diff] if diff < len(b) else None}",
+                f"{ours_rows[diff] if diff < len(ours_rows) else None}, awards {theirs_rows[diff] if diff < len(theirs_rows) else None}",
             )
 
 
@@ -261,9 +266,9 @@ async def _awards(reader: Reader, code: str, sections: list[dict], report: Repor
 async def _field(reader: Reader, code: str, sections: list[dict], report: Report) -> None:
     event = await reader.get("registration", f"/v1/events/{code}")
     fields: dict[str, Counter] = {}
-    for s in sections:
-        detail = await reader.get("pairing", f"/v1/events/{code}/sections/{s['section_id']}")
-        fields[s["section_id"]] = Counter(e["entrant_id"] for e in detail["entrants"])
+    for section in sections:
+        detail = await reader.get("pairing", f"/v1/events/{code}/sections/{section['section_id']}")
+        fields[section["section_id"]] = Counter(e["entrant_id"] for e in detail["entrants"])
     for stage in event["stages"]:
         view = await reader.get("registration", f"/v1/events/{code}/stages/{stage['id']}")
         if view.get("status") != "closed":
@@ -283,16 +288,16 @@ async def _field(reader: Reader, code: str, sections: list[dict], report: Report
                 continue  # marked absent at check-in (REG-11), or a section nobody plays (scored)
             report.checked["entries"] += 1
             target = plays[e["section_id"]]
-            n = fields.get(target, Counter())[e["entrant_id"]]
+            count = fields.get(target, Counter())[e["entrant_id"]]
             if target not in fields:
                 report.add(
                     "field",
                     f"{stage['id']}/{e['section_id']}",
                     f"accepted entry {e['entry_id']} is to play in {target}, which pairing does not have",
                 )
-            elif n != 1:
+            elif count != 1:
                 report.add(
                     "field",
                     f"{stage['id']}/{target}",
-                    f"accepted entry {e['entry_id']} appears {n} times in pairing's field",
+                    f"accepted entry {e['entry_id']} appears {count} times in pairing's field",
                 )

@@ -30,33 +30,33 @@ PRESETS = tuple(EVENT_CODES)
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(
+    parser = argparse.ArgumentParser(
         prog="python -m gomoku_sim.demo", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    p.add_argument("--preset", choices=PRESETS, default="sz-2022")
-    p.add_argument("--seed", type=int, default=2022)
-    p.add_argument(
+    parser.add_argument("--preset", choices=PRESETS, default="sz-2022")
+    parser.add_argument("--seed", type=int, default=2022)
+    parser.add_argument(
         "--players-per-section", type=int, default=None, help="entries in each played section of the scaled-down field"
     )
-    p.add_argument("--full", action="store_true", help="the full-size field (SZ: 8 sections x 128)")
-    p.add_argument(
+    parser.add_argument("--full", action="store_true", help="the full-size field (SZ: 8 sections x 128)")
+    parser.add_argument(
         "--rounds",
         type=int,
         default=None,
         help="Swiss rounds (default: 3 for the scaled-down field, the preset's with --full)",
     )
-    p.add_argument("--mode", choices=("embedded", "distributed"), default="embedded")
-    p.add_argument("--out", type=Path, default=None, help="directory for CSV files and summary.json")
-    p.add_argument("--no-show-rate", type=float, default=0.02)
-    p.add_argument("--timeout-rate", type=float, default=0.02)
-    p.add_argument("--quiet", action="store_true", help="no progress output")
-    p.add_argument(
+    parser.add_argument("--mode", choices=("embedded", "distributed"), default="embedded")
+    parser.add_argument("--out", type=Path, default=None, help="directory for CSV files and summary.json")
+    parser.add_argument("--no-show-rate", type=float, default=0.02)
+    parser.add_argument("--timeout-rate", type=float, default=0.02)
+    parser.add_argument("--quiet", action="store_true", help="no progress output")
+    parser.add_argument(
         "--port", type=int, default=8000, help="embedded: port of the live web pages while the event runs (0: any free)"
     )
-    p.add_argument(
+    parser.add_argument(
         "--serve", action="store_true", help="embedded: keep serving the web pages after the event ends (Ctrl-C stops)"
     )
-    return p.parse_args(argv)
+    return parser.parse_args(argv)
 
 
 async def run(args: argparse.Namespace) -> int:

@@ -136,9 +136,9 @@ def years_to_reach(preset_id: str, earliest: datetime) -> int:
     """Whole years to shift a preset so that its registration happens after ``earliest``."""
     cfg = load_config(preset_id)
     reg = cfg.registration
-    t = (reg.opens_at + timedelta(hours=10)) if reg.opens_at else (reg.closes_at - timedelta(days=7))
+    moment = (reg.opens_at + timedelta(hours=10)) if reg.opens_at else (reg.closes_at - timedelta(days=7))
     years = 0
-    while t.replace(year=t.year + years) < earliest:
+    while moment.replace(year=moment.year + years) < earliest:
         years += 1
     return years
 
@@ -196,8 +196,8 @@ class SimClock:
         self.current: datetime | None = None
 
     async def now(self) -> datetime:
-        d = await self.platform.get(self.services[0], "/v1/ops/clock")
-        return datetime.fromisoformat(d["now"])
+        answer = await self.platform.get(self.services[0], "/v1/ops/clock")
+        return datetime.fromisoformat(answer["now"])
 
     async def set(self, when: datetime) -> datetime:
         now = await self.now()
@@ -213,8 +213,8 @@ class SimClock:
         """Bring every service to the simulation time (after one was restarted)."""
         if self.current is not None:
             for s in self.services:
-                d = await self.platform.get(s, "/v1/ops/clock")
-                if datetime.fromisoformat(d["now"]) < self.current:
+                answer = await self.platform.get(s, "/v1/ops/clock")
+                if datetime.fromisoformat(answer["now"]) < self.current:
                     await self.platform.post(s, "/v1/ops/clock", {"set": self.current.isoformat()})
 
     async def advance(self, seconds: float) -> datetime:
@@ -334,9 +334,9 @@ class EventDriver:
 
     async def create_event(self) -> dict[str, Any]:
         reg = self.config.registration
-        t = (reg.opens_at + timedelta(hours=10)) if reg.opens_at else (reg.closes_at - timedelta(days=7))
-        await self.clock.set(t)
-        self.clock_moves.append(f"registration {t.isoformat()}")
+        moment = (reg.opens_at + timedelta(hours=10)) if reg.opens_at else (reg.closes_at - timedelta(days=7))
+        await self.clock.set(moment)
+        self.clock_moves.append(f"registration {moment.isoformat()}")
         body = {"preset_id": self.spec.preset_id, "event_code": self.code, "overrides": self.overrides}
         try:
             return await self.p.post("registration", "/v1/events", body)
@@ -364,18 +364,18 @@ class EventDriver:
                     raise
 
     @staticmethod
-    def _player(p, unit: str | None) -> dict[str, Any]:
-        d: dict[str, Any] = {
-            "name": p.name,
-            "gender": p.gender,
-            "birth_date": p.birth_date.isoformat(),
-            "id_number": p.id_number,
+    def _player(person, unit: str | None) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "name": person.name,
+            "gender": person.gender,
+            "birth_date": person.birth_date.isoformat(),
+            "id_number": person.id_number,
         }
         if unit:
-            d["unit"] = unit_slug(unit)
-        if p.registered_unit_id:
-            d["registered_unit_id"] = p.registered_unit_id
-        return d
+            body["unit"] = unit_slug(unit)
+        if person.registered_unit_id:
+            body["registered_unit_id"] = person.registered_unit_id
+        return body
 
     def _insurance(self, ref: str) -> dict[str, Any]:
         return {"confirmed": True, "document_ref": f"ins-{ref}"}
@@ -428,22 +428,22 @@ class EventDriver:
     async def verify_evidence(self) -> int:
         """The arbiter checks the submitted documents (REG-6 / REG-7: the SZ final admits only
         verified residency) and approves every pending record, in id order."""
-        d = await self.p.get(
+        answer = await self.p.get(
             "registration", f"/v1/events/{self.code}/evidence", role="arbiter", params={"status": "pending"}
         )
-        n = 0
-        for ev in sorted(d.get("evidence", []), key=lambda e: e["evidence_id"]):
+        count = 0
+        for evidence in sorted(answer.get("evidence", []), key=lambda e: e["evidence_id"]):
             await self.p.post(
                 "registration",
-                f"/v1/evidence/{ev['evidence_id']}/decision",
+                f"/v1/evidence/{evidence['evidence_id']}/decision",
                 {"decision": "approve", "note": "document checked"},
                 role="arbiter",
-                idempotency_key=f"ev-{ev['evidence_id']}",
+                idempotency_key=f"ev-{evidence['evidence_id']}",
             )
-            n += 1
-        if n:
-            self.progress.log(f"arbiter approved {n} evidence records")
-        return n
+            count += 1
+        if count:
+            self.progress.log(f"arbiter approved {count} evidence records")
+        return count
 
     # ------------------------------------------------------------------ stages
 
@@ -453,24 +453,24 @@ class EventDriver:
         return first, st.ends_on
 
     async def entries(self, stage_id: str) -> list[dict[str, Any]]:
-        d = await self.p.get("registration", f"/v1/events/{self.code}/entries", params={"stage": stage_id})
-        return d.get("entries", d if isinstance(d, list) else [])
+        answer = await self.p.get("registration", f"/v1/events/{self.code}/entries", params={"stage": stage_id})
+        return answer.get("entries", answer if isinstance(answer, list) else [])
 
     def format_choices(self, stage_id: str, counts: Mapping[str, int]) -> dict[str, Any]:
         """The arbiter's format choice per section: round robin for a handful, Swiss otherwise."""
         out: dict[str, Any] = {}
         merged = dict(counts)
         for sec in self.config.stage(stage_id).sections:  # REG-12: a small section joins its partner
-            c = sec.closing
-            if c.merge_below and c.merge_with and 0 < counts.get(sec.id, 0) < c.merge_below:
-                merged[c.merge_with] = merged.get(c.merge_with, 0) + counts.get(sec.id, 0)
+            closing = sec.closing
+            if closing.merge_below and closing.merge_with and 0 < counts.get(sec.id, 0) < closing.merge_below:
+                merged[closing.merge_with] = merged.get(closing.merge_with, 0) + counts.get(sec.id, 0)
         for sec in self.config.stage(stage_id).sections:
             if sec.format is None or sec.kind == "team" and sec.team and sec.team.scored_from_individual_sections:
                 continue
-            n = merged.get(sec.id, 0)
+            count = merged.get(sec.id, 0)
             allowed = sec.format.allowed
             # (an empty section gets a Swiss choice: round robin of 0 would be -1 rounds)
-            if "round_robin" in allowed and (2 <= n <= 4 or "swiss" not in allowed):
+            if "round_robin" in allowed and (2 <= count <= 4 or "swiss" not in allowed):
                 out[sec.id] = {"kind": "round_robin"}
             else:
                 rounds = self.spec.rounds or sec.format.rounds or min(sec.format.max_rounds or 7, 7)
@@ -479,9 +479,9 @@ class EventDriver:
 
     async def check_in_and_close(self, stage_id: str) -> StageRun:
         first_day, _ = self._stage_days(stage_id)
-        t = _local(self.config, first_day - timedelta(days=1), 10)
-        await self.clock.set(t)
-        self.clock_moves.append(f"check-in {stage_id} {t.isoformat()}")
+        moment = _local(self.config, first_day - timedelta(days=1), 10)
+        await self.clock.set(moment)
+        self.clock_moves.append(f"check-in {stage_id} {moment.isoformat()}")
         entries = await self.entries(stage_id)
         ids = sorted(e["entry_id"] for e in entries if e.get("status") in PLAYING)
         counts: dict[str, int] = {}
@@ -518,12 +518,12 @@ class EventDriver:
     # ------------------------------------------------------------------ playing
 
     async def pairing_sections(self) -> list[dict[str, Any]]:
-        d = await self.p.get("pairing", f"/v1/events/{self.code}/sections")
-        return d.get("sections", [])
+        answer = await self.p.get("pairing", f"/v1/events/{self.code}/sections")
+        return answer.get("sections", [])
 
     async def active_games(self) -> list[dict[str, Any]]:
-        d = await self.p.get("gameplay", "/v1/games", params={"event_code": self.code, "status": "active"})
-        return sorted(d.get("games", []), key=lambda g: g["game_id"])
+        answer = await self.p.get("gameplay", "/v1/games", params={"event_code": self.code, "status": "active"})
+        return sorted(answer.get("games", []), key=lambda g: g["game_id"])
 
     async def sweep_bots(self, games: list[dict[str, Any]]) -> tuple[int, list[GameView]]:
         """One action at most per game. Returns (actions taken, views of games nobody acts in)."""
@@ -531,12 +531,12 @@ class EventDriver:
         acted = 0
         sem = asyncio.Semaphore(max(1, self.spec.concurrency))
 
-        async def one(g: dict[str, Any]) -> None:
+        async def one(game: dict[str, Any]) -> None:
             nonlocal acted
             async with sem:
-                gid = g["game_id"]
+                gid = game["game_id"]
                 cached = self.views.get(gid)
-                if cached is not None and cached[0] == g.get("seq") and not self.spec.verify_views:
+                if cached is not None and cached[0] == game.get("seq") and not self.spec.verify_views:
                     view = cached[1]
                 else:
                     raw = await self.p.get("gameplay", f"/v1/games/{gid}")
@@ -582,12 +582,12 @@ class EventDriver:
     async def next_due_step(self, stalled: list[GameView], section_rules: Mapping[str, int]) -> float:
         """Seconds to the earliest flag fall or no-show among games nobody acts in."""
         steps: list[float] = []
-        for v in stalled:
-            d = await self.p.get("gameplay", f"/v1/games/{v.game_id}")
-            if d.get("status") == "waiting":
-                steps.append(section_rules.get(d.get("section_id", ""), 15) * 60 + 1)
+        for view in stalled:
+            answer = await self.p.get("gameplay", f"/v1/games/{view.game_id}")
+            if answer.get("status") == "waiting":
+                steps.append(section_rules.get(answer.get("section_id", ""), 15) * 60 + 1)
                 continue
-            clocks = d.get("clocks") or {}
+            clocks = answer.get("clocks") or {}
             running = clocks.get("running")
             if running:
                 steps.append(max(1.0, clocks.get(f"{running}_ms", 0) / 1000 + 1))
@@ -607,8 +607,8 @@ class EventDriver:
             if not stalled:
                 return
             step = await self.next_due_step(stalled, no_show) * step_factor
-            t = await self.clock.advance(step)
-            self.clock_moves.append(f"advance {step:.0f}s -> {t.isoformat()}")
+            moment = await self.clock.advance(step)
+            self.clock_moves.append(f"advance {step:.0f}s -> {moment.isoformat()}")
             await self.p.post("gameplay", "/v1/ops/sweep", {})
             # gameplay's own sweeper (a background loop polling every 0.25 s of real time) may
             # be judging the same games: let it finish before anything else is looked at
@@ -717,8 +717,8 @@ class EventDriver:
                 )
 
     async def _actionable(self) -> bool:
-        for g in await self.active_games():
-            view = GameView.from_api(await self.p.get("gameplay", f"/v1/games/{g['game_id']}"))
+        for game in await self.active_games():
+            view = GameView.from_api(await self.p.get("gameplay", f"/v1/games/{game['game_id']}"))
             if any(decide(view, pl, self.spec.policy, self.spec.seed) for pl in sorted(set(view.players))):
                 return True
         return False
@@ -799,9 +799,9 @@ class EventDriver:
                 "rounds": s.get("rounds"),
                 "standings": st.get("standings", st),
             }
-        d = await self.p.get("gameplay", "/v1/games", params={"event_code": self.code, "status": "all"})
+        answer = await self.p.get("gameplay", "/v1/games", params={"event_code": self.code, "status": "all"})
         games = {}
-        for g in sorted(d.get("games", []), key=lambda g: g["game_id"]):
+        for g in sorted(answer.get("games", []), key=lambda g: g["game_id"]):
             full = await self.p.get("gameplay", f"/v1/games/{g['game_id']}")
             games[g["game_id"]] = {
                 "black": full.get("black"),

@@ -146,16 +146,18 @@ class Application:
 
 
 def _adult_window(sec: SectionConfig) -> tuple[date, date]:
-    lo = sec.birth.born_from or date(1965, 1, 1)
-    hi = sec.birth.born_to or (date(2004, 12, 31) if sec.birth.born_from is None else lo + timedelta(days=3 * 365))
-    if hi < lo:
-        hi = lo + timedelta(days=365)
-    return lo, hi
+    earliest = sec.birth.born_from or date(1965, 1, 1)
+    latest = sec.birth.born_to or (
+        date(2004, 12, 31) if sec.birth.born_from is None else earliest + timedelta(days=3 * 365)
+    )
+    if latest < earliest:
+        latest = earliest + timedelta(days=365)
+    return earliest, latest
 
 
 def _birth(rng: random.Random, sec: SectionConfig) -> date:
-    lo, hi = _adult_window(sec)
-    return lo + timedelta(days=rng.randrange(max(1, (hi - lo).days + 1)))
+    earliest, latest = _adult_window(sec)
+    return earliest + timedelta(days=rng.randrange(max(1, (latest - earliest).days + 1)))
 
 
 def _name(rng: random.Random, gender: str, used: set[str]) -> str:
@@ -190,8 +192,10 @@ class FieldBuilder:
         self, rng: random.Random, sec: SectionConfig, gender: str, unit: str | None, birth: date | None = None
     ) -> Person:
         self.counter += 1
-        b = birth or _birth(rng, sec)
-        return Person(f"p{self.counter:05d}", _name(rng, gender, self.used_names), gender, b, _id_number(rng, b), unit)
+        born = birth or _birth(rng, sec)
+        return Person(
+            f"p{self.counter:05d}", _name(rng, gender, self.used_names), gender, born, _id_number(rng, born), unit
+        )
 
     def months_before(self, n: int) -> list[str]:
         """The ``n`` calendar months before the registration closes (social insurance)."""
@@ -248,25 +252,27 @@ class FieldBuilder:
                     apps += self.individuals(stage.id, sec, n)
         return apps
 
-    def _facts(self, rng: random.Random, sec: SectionConfig, p: Person) -> tuple[dict, list[dict]]:
+    def _facts(self, rng: random.Random, sec: SectionConfig, person: Person) -> tuple[dict, list[dict]]:
         if any(self.config.clause(c).kind == "residency_any_of" for c in sec.eligibility):
-            return self.residency(rng, p)
+            return self.residency(rng, person)
         if any(self.config.clause(c).kind == "representation" for c in sec.eligibility):
-            return self.representation(p, p.unit or "")
+            return self.representation(person, person.unit or "")
         return {}, []
 
     def individuals(self, stage: str, sec: SectionConfig, n: int) -> list[Application]:
         rng = self.rng(sec.id)
         units = self.units()
         out = []
-        for i in range(n):
-            gender = sec.gender if sec.gender != "mixed" else ("female" if i % 3 == 2 else "male")
+        for index in range(n):
+            gender = sec.gender if sec.gender != "mixed" else ("female" if index % 3 == 2 else "male")
             # a few units per section, the i-th player of every section in the same one, so units
             # field players in both genders (team scores, AWD-6); some SZ players enter alone
-            unit = units[i % 4] if (i % 5 != 4 or not self.config.units.individual_entries_allowed) else None
-            p = self.person(rng, sec, gender, unit)
-            facts, evidence = self._facts(rng, sec, p)
-            out.append(Application(f"{sec.id}-{i + 1:03d}", stage, sec.id, "individual", [p], unit, facts, evidence))
+            unit = units[index % 4] if (index % 5 != 4 or not self.config.units.individual_entries_allowed) else None
+            person = self.person(rng, sec, gender, unit)
+            facts, evidence = self._facts(rng, sec, person)
+            out.append(
+                Application(f"{sec.id}-{index + 1:03d}", stage, sec.id, "individual", [person], unit, facts, evidence)
+            )
         out += self.ineligible(stage, sec, rng)
         return out
 
@@ -274,40 +280,64 @@ class FieldBuilder:
         """One refused application per section, each for a different reason."""
         units = self.units()
         unit = units[0]
-        k = sum(map(ord, sec.id)) % 3
-        if sec.birth.born_from is not None and k != 1:  # REG-4: born too early
+        variant = sum(map(ord, sec.id)) % 3
+        if sec.birth.born_from is not None and variant != 1:  # REG-4: born too early
             gender = sec.gender if sec.gender != "mixed" else "male"
-            p = self.person(rng, sec, gender, unit, birth=sec.birth.born_from - timedelta(days=400))
-            facts, ev = self._facts(rng, sec, p)
+            person = self.person(rng, sec, gender, unit, birth=sec.birth.born_from - timedelta(days=400))
+            facts, evidence = self._facts(rng, sec, person)
             return [
-                Application(f"{sec.id}-x-age", stage, sec.id, "individual", [p], unit, facts, ev, "refused", "REG-4")
+                Application(
+                    f"{sec.id}-x-age", stage, sec.id, "individual", [person], unit, facts, evidence, "refused", "REG-4"
+                )
             ]
-        if sec.gender in ("male", "female") and k != 2:  # REG-5: wrong gender
+        if sec.gender in ("male", "female") and variant != 2:  # REG-5: wrong gender
             wrong = "female" if sec.gender == "male" else "male"
-            p = self.person(rng, sec, wrong, unit)
-            facts, ev = self._facts(rng, sec, p)
+            person = self.person(rng, sec, wrong, unit)
+            facts, evidence = self._facts(rng, sec, person)
             return [
-                Application(f"{sec.id}-x-gender", stage, sec.id, "individual", [p], unit, facts, ev, "refused", "REG-5")
+                Application(
+                    f"{sec.id}-x-gender",
+                    stage,
+                    sec.id,
+                    "individual",
+                    [person],
+                    unit,
+                    facts,
+                    evidence,
+                    "refused",
+                    "REG-5",
+                )
             ]
         if any(self.config.clause(c).kind == "residency_any_of" for c in sec.eligibility):  # REG-6: 6 months only
             gender = sec.gender if sec.gender != "mixed" else "male"
-            p = self.person(rng, sec, gender, unit)
-            ev = [
+            person = self.person(rng, sec, gender, unit)
+            evidence = [
                 {
                     "kind": "residence_permit",
                     "region": "Shenzhen",
-                    "document_ref": f"rp-{p.person_id}",
+                    "document_ref": f"rp-{person.person_id}",
                     "issued_on": f"{self.config.registration.closes_at.year}-01-10",
                 },
                 {
                     "kind": "social_insurance",
                     "region": "Shenzhen",
-                    "document_ref": f"si-{p.person_id}",
+                    "document_ref": f"si-{person.person_id}",
                     "months_paid": self.months_before(6),
                 },
             ]
             return [
-                Application(f"{sec.id}-x-residency", stage, sec.id, "individual", [p], unit, {}, ev, "refused", "REG-6")
+                Application(
+                    f"{sec.id}-x-residency",
+                    stage,
+                    sec.id,
+                    "individual",
+                    [person],
+                    unit,
+                    {},
+                    evidence,
+                    "refused",
+                    "REG-6",
+                )
             ]
         return []
 
@@ -320,14 +350,18 @@ class FieldBuilder:
         units = self.units()
         size = comp.size_max or comp.size_min
         out = []
-        for i in range(n):
-            unit = units[i % len(units)] if i < len(units) else f"{units[i % len(units)]} {i // len(units) + 1}"
+        for index in range(n):
+            unit = (
+                units[index % len(units)]
+                if index < len(units)
+                else f"{units[index % len(units)]} {index // len(units) + 1}"
+            )
             genders = self._team_genders(sec, size)
             members = [self.person(rng, sec, g, unit) for g in genders]
             if sec.eligibility:
                 for member in members:
                     self.representation(member, unit)
-            out.append(Application(f"{sec.id}-t{i + 1:02d}", stage, sec.id, "team", members, unit, {}, []))
+            out.append(Application(f"{sec.id}-t{index + 1:02d}", stage, sec.id, "team", members, unit, {}, []))
         # REG-8: a team whose board-1 player is registered with another unit
         if sec.eligibility and n < len(units):
             unit = units[n]
@@ -349,10 +383,10 @@ class FieldBuilder:
             genders.append("male" if sec.gender != "female" else "female")
         genders = genders[:size]
         # place the board-bound genders (NT mixed: the woman on board 3)
-        for board, g in sorted(comp.board_gender.items()):
-            if genders[board - 1] != g:
-                j = genders.index(g)
-                genders[board - 1], genders[j] = genders[j], genders[board - 1]
+        for board, gender in sorted(comp.board_gender.items()):
+            if genders[board - 1] != gender:
+                slot = genders.index(gender)
+                genders[board - 1], genders[slot] = genders[slot], genders[board - 1]
         return genders
 
 

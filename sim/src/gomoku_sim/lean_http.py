@@ -146,6 +146,6 @@ class LeanClient:
 
     async def aclose(self) -> None:
         for conns in self._idle.values():
-            for c in conns:
-                c.close()
+            for conn in conns:
+                conn.close()
         self._idle.clear()

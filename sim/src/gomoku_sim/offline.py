@@ -32,8 +32,8 @@ class EngineGame:
         return self.proto
 
     def view(self) -> GameView:
-        g = self.game
-        over = g.is_over
+        game = self.game
+        over = game.is_over
         if len(self.joined) < 2:
             phase = "join"
         elif over:
@@ -46,7 +46,7 @@ class EngineGame:
             black = self.pid(self.proto.black_player)
             white = self.pid(self.proto.white_player)
             to_act = None if over or phase == "join" else self.pid(self.proto.expected_player)
-            forbidden = g.forbidden_points() if g.next_colour.value == "black" and not over else {}
+            forbidden = game.forbidden_points() if game.next_colour.value == "black" and not over else {}
             opening = {
                 "code": self.proto.opening.code if self.proto.opening else None,
                 "n": self.proto.n,
@@ -54,7 +54,7 @@ class EngineGame:
             }
         else:
             black, white = self.first, self.second
-            to_act = None if over or phase == "join" else (black if g.next_colour.value == "black" else white)
+            to_act = None if over or phase == "join" else (black if game.next_colour.value == "black" else white)
             forbidden = {}
             opening = {}
         return GameView.from_api(
@@ -67,7 +67,7 @@ class EngineGame:
                     "fixed_n": self.fixed_n,
                     "max_n": 10,
                 },
-                "moves": [None if m is None else list(m) for m in g.moves],
+                "moves": [None if m is None else list(m) for m in game.moves],
                 "first": self.first,
                 "second": self.second,
                 "black": black,
@@ -133,18 +133,18 @@ def play_offline(
     from gomoku_sim.bots import BotPolicy, decide
 
     policy = policy or BotPolicy()
-    eg = EngineGame(game_id, first, second, professional=professional, fixed_n=fixed_n)
+    engine_game = EngineGame(game_id, first, second, professional=professional, fixed_n=fixed_n)
     for _ in range(max_actions):
-        view = eg.view()
+        view = engine_game.view()
         if view.over:
             break
         acted = False
         for player in sorted((first, second)):
             action = decide(view, player, policy, seed)
             if action is not None:
-                eg.apply(player, action)
+                engine_game.apply(player, action)
                 acted = True
                 break
         if not acted:
             break  # stalled: a no-show or a player letting the clock run out
-    return eg
+    return engine_game

@@ -11,10 +11,10 @@ from typing import Any, TextIO
 from .client import Platform
 
 
-def _fmt(v: Any) -> str:
-    if isinstance(v, float):
-        return f"{v:g}"
-    return "" if v is None else str(v)
+def _fmt(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:g}"
+    return "" if value is None else str(value)
 
 
 def _table(rows: list[list[str]], out: TextIO, indent: str = "  ") -> None:
@@ -36,15 +36,15 @@ def print_standings(summary: Mapping[str, Any], out: TextIO, top: int = 12) -> N
             continue
         tb_names = list((rows[0].get("tiebreaks") or {}).keys())
         table = [["place", "name", "unit", "pts", *tb_names, "g.place"]]
-        for r in rows[:top]:
+        for row in rows[:top]:
             table.append(
                 [
-                    _fmt(r.get("place")) + ("=" if r.get("shared") else ""),
-                    _fmt(r.get("name")),
-                    _fmt(r.get("unit")),
-                    _fmt(r.get("points")),
-                    *[_fmt((r.get("tiebreaks") or {}).get(k)) for k in tb_names],
-                    _fmt(r.get("gender_place")),
+                    _fmt(row.get("place")) + ("=" if row.get("shared") else ""),
+                    _fmt(row.get("name")),
+                    _fmt(row.get("unit")),
+                    _fmt(row.get("points")),
+                    *[_fmt((row.get("tiebreaks") or {}).get(k)) for k in tb_names],
+                    _fmt(row.get("gender_place")),
                 ]
             )
         _table(table, out)
@@ -54,8 +54,8 @@ def print_standings(summary: Mapping[str, Any], out: TextIO, top: int = 12) -> N
 
 def print_awards(summary: Mapping[str, Any], out: TextIO) -> None:
     current: dict[str, Mapping[str, Any]] = {}
-    for p in summary.get("publications", []):
-        payload = p.get("payload", p)
+    for publication in summary.get("publications", []):
+        payload = publication.get("payload", publication)
         current[payload.get("section_id", "?")] = payload
     for sid, pub in sorted(current.items()):
         if pub.get("cancelled"):
@@ -174,9 +174,9 @@ async def write_csvs(platform: Platform, code: str, summary: Mapping[str, Any], 
             text = await platform.request("GET", service, path, raw=True)
         except Exception:  # noqa: BLE001 - a list a section does not have (e.g. titles)
             return
-        p = out_dir / name
-        p.write_text(text, encoding="utf-8")
-        written.append(p)
+        publication = out_dir / name
+        publication.write_text(text, encoding="utf-8")
+        written.append(publication)
 
     for sid in summary.get("sections", {}):
         await save("pairing", f"/v1/events/{code}/sections/{sid}/standings?format=csv", f"{sid}-standings.csv")

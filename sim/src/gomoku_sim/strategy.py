@@ -37,12 +37,12 @@ class Position:
 
     @classmethod
     def from_stones(cls, black: Iterable[Point], white: Iterable[Point], *, professional: bool = False) -> Position:
-        g = [[0] * SIZE for _ in range(SIZE)]
+        grid = [[0] * SIZE for _ in range(SIZE)]
         for x, y in black:
-            g[x][y] = BLACK
+            grid[x][y] = BLACK
         for x, y in white:
-            g[x][y] = WHITE
-        return cls(tuple(tuple(c) for c in g), professional)
+            grid[x][y] = WHITE
+        return cls(tuple(tuple(c) for c in grid), professional)
 
     @classmethod
     def from_moves(cls, moves: Iterable[Point | None], *, professional: bool = False) -> Position:
@@ -65,9 +65,9 @@ class Position:
         return sum(1 for col in self.grid for v in col if v)
 
     def with_stone(self, p: Point, colour: int) -> Position:
-        g = [list(c) for c in self.grid]
-        g[p[0]][p[1]] = colour
-        return Position(tuple(tuple(c) for c in g), self.professional)
+        grid = [list(c) for c in self.grid]
+        grid[p[0]][p[1]] = colour
+        return Position(tuple(tuple(c) for c in grid), self.professional)
 
 
 def _inside(x: int, y: int) -> bool:
@@ -76,14 +76,14 @@ def _inside(x: int, y: int) -> bool:
 
 def run_length(pos: Position, p: Point, colour: int, d: tuple[int, int]) -> int:
     """Length of the run of ``colour`` through ``p`` along ``d`` if ``colour`` stood on ``p``."""
-    n = 1
-    g = pos.grid
-    for s in (1, -1):
-        x, y = p[0] + s * d[0], p[1] + s * d[1]
-        while 0 <= x < SIZE and 0 <= y < SIZE and g[x][y] == colour:
-            n += 1
-            x, y = x + s * d[0], y + s * d[1]
-    return n
+    length = 1
+    grid = pos.grid
+    for sign in (1, -1):
+        x, y = p[0] + sign * d[0], p[1] + sign * d[1]
+        while 0 <= x < SIZE and 0 <= y < SIZE and grid[x][y] == colour:
+            length += 1
+            x, y = x + sign * d[0], y + sign * d[1]
+    return length
 
 
 def makes_five(pos: Position, p: Point, colour: int) -> bool:
@@ -91,8 +91,8 @@ def makes_five(pos: Position, p: Point, colour: int) -> bool:
     exactly five (PLAY-3); everyone else five or more (PLAY-1)."""
     exact = pos.professional and colour == BLACK
     for d in DIRECTIONS:
-        n = run_length(pos, p, colour, d)
-        if n == 5 or (n > 5 and not exact):
+        length = run_length(pos, p, colour, d)
+        if length == 5 or (length > 5 and not exact):
             return True
     return False
 
@@ -119,9 +119,9 @@ def candidates(pos: Position, radius: int = 2) -> list[Point]:
     cells = [v for col in pos.grid for v in col]
     near = _NEAR.get(radius) or _near(radius)
     out: set[int] = set()
-    for i, v in enumerate(cells):
+    for index, v in enumerate(cells):
         if v:
-            out.update(near[i])
+            out.update(near[index])
     if not out:
         return [(7, 7)]
     return [divmod(c, SIZE) for c in sorted(out) if not cells[c]]
@@ -138,37 +138,37 @@ def _wins_after(pos: Position, p: Point, colour: int) -> int:
     after = pos.with_stone(p, colour)
     found: set[Point] = set()
     for d in DIRECTIONS:
-        for s in (1, -1):
-            for k in range(1, 5):
-                q = (p[0] + s * k * d[0], p[1] + s * k * d[1])
-                if not _inside(*q):
+        for sign in (1, -1):
+            for step in range(1, 5):
+                neighbour = (p[0] + sign * step * d[0], p[1] + sign * step * d[1])
+                if not _inside(*neighbour):
                     break
-                v = after.at(q)
-                if v == 0:
-                    if makes_five(after, q, colour):
-                        found.add(q)
-                elif v != colour:
+                stone = after.at(neighbour)
+                if stone == 0:
+                    if makes_five(after, neighbour, colour):
+                        found.add(neighbour)
+                elif stone != colour:
                     break
     return len(found)
 
 
 def point_score(pos: Position, p: Point, colour: int) -> int:
     """Sum over the 5-cell windows through ``p`` that ``colour`` could still fill."""
-    g = pos.grid
+    grid = pos.grid
     total = 0
     for dx, dy in DIRECTIONS:
         for start in range(-4, 1):
             own = 0
             ok = True
-            for k in range(start, start + 5):
-                x, y = p[0] + k * dx, p[1] + k * dy
+            for step in range(start, start + 5):
+                x, y = p[0] + step * dx, p[1] + step * dy
                 if not _inside(x, y):
                     ok = False
                     break
-                v = g[x][y]
-                if v == colour:
+                stone = grid[x][y]
+                if stone == colour:
                     own += 1
-                elif v != 0:
+                elif stone != 0:
                     ok = False
                     break
             if ok:
@@ -186,9 +186,9 @@ def _windows() -> tuple[list[tuple[int, ...]], dict[Point, tuple[int, ...]]]:
                 if _inside(x + 4 * dx, y + 4 * dy):
                     wins.append(tuple((x + k * dx) * SIZE + y + k * dy for k in range(5)))
     through: dict[Point, list[int]] = {(x, y): [] for x in range(SIZE) for y in range(SIZE)}
-    for i, w in enumerate(wins):
-        for c in w:
-            through[divmod(c, SIZE)].append(i)
+    for index, window in enumerate(wins):
+        for cell in window:
+            through[divmod(cell, SIZE)].append(index)
     return wins, {p: tuple(v) for p, v in through.items()}
 
 
@@ -213,14 +213,14 @@ class WindowScores:
         code = _CODE
         cells = [code[v] for col in pos.grid for v in col]
         sums = [cells[a] + cells[b] + cells[c] + cells[d] + cells[e] for a, b, c, d, e in _WINDOWS]
-        fb, fw = _FOR_BLACK, _FOR_WHITE
-        self.black = [fb[s] for s in sums]
-        self.white = [fw[s] for s in sums]
+        for_black, for_white = _FOR_BLACK, _FOR_WHITE
+        self.black = [for_black[s] for s in sums]
+        self.white = [for_white[s] for s in sums]
 
     def of(self, p: Point) -> tuple[int, int]:
         ids = _THROUGH[p]
-        b, w = self.black, self.white
-        return sum([b[i] for i in ids]), sum([w[i] for i in ids])
+        black, white = self.black, self.white
+        return sum([black[i] for i in ids]), sum([white[i] for i in ids])
 
 
 def both_scores(pos: Position, p: Point) -> tuple[int, int]:
@@ -232,8 +232,8 @@ def both_scores(pos: Position, p: Point) -> tuple[int, int]:
 
 def evaluate(pos: Position, p: Point, colour: int) -> int:
     """Attack value of ``p`` for ``colour`` plus (slightly less) its defensive value."""
-    sb, sw = both_scores(pos, p)
-    return (sb * 12 + sw * 8) if colour == BLACK else (sw * 12 + sb * 8)
+    black_score, white_score = both_scores(pos, p)
+    return (black_score * 12 + white_score * 8) if colour == BLACK else (white_score * 12 + black_score * 8)
 
 
 @dataclass(frozen=True)
@@ -266,8 +266,8 @@ def choose_move(
     scored = []
     scores = WindowScores(pos)
     for p in cands:
-        sb, sw = scores.of(p)
-        a, d = (sb, sw) if colour == BLACK else (sw, sb)
+        black_score, white_score = scores.of(p)
+        a, d = (black_score, white_score) if colour == BLACK else (white_score, black_score)
         scored.append((a, d, p))
     # 1. win
     for a, _d, p in scored:

@@ -18,6 +18,7 @@ from .config import GameplayConfig
 from .entrypoints import consumers
 from .entrypoints.api import create_api
 from .service_layer.games import GameService
+from .service_layer.metrics import instrument_games
 
 NAME = "gameplay"
 
@@ -45,4 +46,5 @@ def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Cloc
     app = create_api(runtime, KeyRing(settings.api_keys), games)
     if writer is not None:
         writer.instrument(app.state.metrics_registry)
+    instrument_games(app, games)
     return Service(NAME, runtime, app, extras={"games": games})

@@ -7,6 +7,7 @@ import asyncio
 from gomoku_shared.auth import KeyRing
 from gomoku_shared.clock import Clock
 from gomoku_shared.messaging.bus import EventBus
+from gomoku_shared.metrics import expose_tally
 from gomoku_shared.runtime import ServiceRuntime
 from gomoku_shared.service import Service, bus_from_settings, clock_from_settings
 from gomoku_shared.settings import ServiceSettings
@@ -42,4 +43,14 @@ def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Cloc
             pairer.close()
 
     app = create_api(runtime, KeyRing(config.api_keys), pairer)
+    # a round's pairing time: rate(gomoku_pairing_rounds_seconds_total) / rate(gomoku_pairing_rounds_total)
+    expose_tally(
+        app,
+        pairer.timings,
+        "gomoku_pairing_rounds",
+        "Rounds paired",
+        NAME,
+        ["where"],
+        from_zero=(("pool" if config.pairing_workers else "in_process",),),
+    )
     return Service(NAME, runtime, app, extras={"pairer": pairer})

@@ -8,7 +8,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-P = TypeVar("P", bound=BaseModel)
+PayloadT = TypeVar("PayloadT", bound=BaseModel)
 
 
 class Payload(BaseModel):
@@ -23,7 +23,7 @@ class Payload(BaseModel):
     VERSION: ClassVar[int] = 1
 
 
-class Envelope(BaseModel, Generic[P]):
+class Envelope(BaseModel, Generic[PayloadT]):
     model_config = ConfigDict(extra="ignore", frozen=True)
 
     event_id: uuid.UUID = Field(default_factory=uuid.uuid4)
@@ -34,7 +34,7 @@ class Envelope(BaseModel, Generic[P]):
     correlation_id: str
     #: the event_id of the event that caused this one, if any
     causation_id: str | None = None
-    payload: P
+    payload: PayloadT
 
 
 def utcnow() -> datetime:

@@ -21,5 +21,5 @@ def export(directory: Path) -> list[Path]:
 
 if __name__ == "__main__":
     target = Path(sys.argv[1] if len(sys.argv) > 1 else "shared/schemas")
-    for p in export(target):
-        print(p)
+    for written in export(target):
+        print(written)

@@ -179,13 +179,13 @@ _db_counter = itertools.count(1)
 _ns_counter = itertools.count(1)
 
 
-def _in_thread(fn: Callable[[], Coroutine[Any, Any, object]]) -> None:
+def _in_thread(func: Callable[[], Coroutine[Any, Any, object]]) -> None:
     """Run a coroutine function on a private event loop (from sync teardown code)."""
     errors: list[BaseException] = []
 
     def target() -> None:
         try:
-            asyncio.run(fn())
+            asyncio.run(func())
         except BaseException as exc:  # noqa: BLE001 - re-raised below
             errors.append(exc)
 

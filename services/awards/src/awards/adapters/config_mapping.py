@@ -155,44 +155,44 @@ def _award_count(awards: ec.AwardsConfig) -> AwardCountRule | None:
     return AwardCountRule((AwardBand(0, None, places=awards.places),))
 
 
-def place_awards_config(aw: ec.AwardsConfig) -> PlaceAwardsConfig:
+def place_awards_config(awards: ec.AwardsConfig) -> PlaceAwardsConfig:
     """AWD-1 items per place, AWD-2/3 award counts, finisher items."""
     by_place = [
-        PlaceItems(p.from_place, p.to_place, tuple(i for i in p.items if i != MONEY_ITEM)) for p in aw.place_items
+        PlaceItems(p.from_place, p.to_place, tuple(i for i in p.items if i != MONEY_ITEM)) for p in awards.place_items
     ]
-    most = aw.places or max((b.places for b in aw.places_by_field), default=0)
+    most = awards.places or max((b.places for b in awards.places_by_field), default=0)
     if not by_place and most:
         by_place = [PlaceItems(1, most, DEFAULT_PLACE_ITEMS)]
     return PlaceAwardsConfig(
         by_place=tuple(sorted(by_place, key=lambda p: p.first)),
-        award_count=_award_count(aw),
-        finisher_items=tuple(aw.finisher_items),
+        award_count=_award_count(awards),
+        finisher_items=tuple(awards.finisher_items),
     )
 
 
 # ------------------------------------------------------------------ AWD-4/5
 
 
-def prize_config(aw: ec.AwardsConfig) -> PrizeConfig | None:
-    if not aw.prizes:
+def prize_config(awards: ec.AwardsConfig) -> PrizeConfig | None:
+    if not awards.prizes:
         return None
     tables = tuple(
         PrizeTable.from_yuan(t.name, t.amounts, gender=Gender(t.gender) if t.gender else None, combinable=t.combinable)
-        for t in aw.prizes
+        for t in awards.prizes
     )
     # overall tables first, as the domain applies them (schema order kept otherwise)
     tables = tuple(t for t in tables if t.gender is None) + tuple(t for t in tables if t.gender is not None)
-    first = aw.prizes[0]
+    first = awards.prizes[0]
     return PrizeConfig(tables, currency=first.currency, before_tax=first.before_tax)
 
 
-def title_table(aw: ec.AwardsConfig) -> TitleTable | None:
-    if not aw.titles:
+def title_table(awards: ec.AwardsConfig) -> TitleTable | None:
+    if not awards.titles:
         return None
-    if aw.titles_carry_down:
+    if awards.titles_carry_down:
         raise UnsupportedConfig("titles_carry_down: true — AWD-5 titles are never carried down here")
     return TitleTable(
-        tuple(TitleBand(b.from_place, b.to_place, b.title) for b in aw.titles), SharedPlacePolicy.SHARED_PLACE
+        tuple(TitleBand(b.from_place, b.to_place, b.title) for b in awards.titles), SharedPlacePolicy.SHARED_PLACE
     )
 
 

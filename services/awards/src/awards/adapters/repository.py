@@ -201,10 +201,10 @@ class AwardsRepository:
         return Publication.from_row(row) if row else None
 
     async def publications(self, event_code: str, section_id: str | None = None) -> list[Publication]:
-        q = select(publications).where(publications.c.event_code == event_code)
+        query = select(publications).where(publications.c.event_code == event_code)
         if section_id is not None:
-            q = q.where(publications.c.section_id == section_id)
-        rows = (await self.session.execute(q.order_by(publications.c.section_id, publications.c.revision))).all()
+            query = query.where(publications.c.section_id == section_id)
+        rows = (await self.session.execute(query.order_by(publications.c.section_id, publications.c.revision))).all()
         return [Publication.from_row(r) for r in rows]
 
     async def add_publication(
@@ -273,22 +273,24 @@ class AwardsRepository:
             )
 
     async def team_ranking(self, event_code: str, team_section_id: str | None = None) -> list[Row[Any]]:
-        q = select(team_rankings).where(team_rankings.c.event_code == event_code)
+        query = select(team_rankings).where(team_rankings.c.event_code == event_code)
         if team_section_id is not None:
-            q = q.where(team_rankings.c.team_section_id == team_section_id)
+            query = query.where(team_rankings.c.team_section_id == team_section_id)
         return list(
-            (await self.session.execute(q.order_by(team_rankings.c.team_section_id, team_rankings.c.position))).all()
+            (
+                await self.session.execute(query.order_by(team_rankings.c.team_section_id, team_rankings.c.position))
+            ).all()
         )
 
     # ------------------------------------------------------------------ qualifiers
     async def selections(self, event_code: str, section_id: str | None = None) -> list[Row[Any]]:
-        q = select(qualifier_selections).where(qualifier_selections.c.event_code == event_code)
+        query = select(qualifier_selections).where(qualifier_selections.c.event_code == event_code)
         if section_id is not None:
-            q = q.where(qualifier_selections.c.section_id == section_id)
+            query = query.where(qualifier_selections.c.section_id == section_id)
         return list(
             (
                 await self.session.execute(
-                    q.order_by(qualifier_selections.c.section_id, qualifier_selections.c.target_section_id)
+                    query.order_by(qualifier_selections.c.section_id, qualifier_selections.c.target_section_id)
                 )
             ).all()
         )

@@ -9,7 +9,7 @@ from typing import TypeVar
 
 from .section import EntrantAwards, SectionAwards
 
-T = TypeVar("T")
+ItemT = TypeVar("ItemT")
 
 _COMPARED = ("place", "shared_place", "items", "finisher_items", "prizes", "title")
 
@@ -70,7 +70,7 @@ class RowChange:
     after: object | None
 
 
-def compare_rows(old: Iterable[T], new: Iterable[T], key: Callable[[T], Hashable]) -> tuple[RowChange, ...]:
+def compare_rows(old: Iterable[ItemT], new: Iterable[ItemT], key: Callable[[ItemT], Hashable]) -> tuple[RowChange, ...]:
     """Generic diff for published lists (team ranking, best boards, qualifiers …)."""
     before = {key(r): r for r in old}
     after = {key(r): r for r in new}

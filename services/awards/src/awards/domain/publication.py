@@ -302,21 +302,21 @@ def standings_csv(standings: SectionStandings) -> str:
             "decided_by_playoff",
         ]
     )
-    for r in standings.rows:
-        values = dict(r.tiebreaks)
+    for row in standings.rows:
+        values = dict(row.tiebreaks)
         writer.writerow(
             [
-                r.place,
-                _cell(r.place in shared),
-                r.entrant_id,
-                r.name,
-                _cell(r.unit_name),
-                _cell(r.gender),
-                r.points,
+                row.place,
+                _cell(row.place in shared),
+                row.entrant_id,
+                row.name,
+                _cell(row.unit_name),
+                _cell(row.gender),
+                row.points,
                 *(_cell(values.get(n)) for n in names),
-                r.wins,
-                r.games_played,
-                _cell(r.decided_by_playoff),
+                row.wins,
+                row.games_played,
+                _cell(row.decided_by_playoff),
             ]
         )
     return buffer.getvalue()

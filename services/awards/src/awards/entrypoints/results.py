@@ -483,19 +483,19 @@ async def team(event_code: EventCode, team_section_id: SectionId, repo: Repo) ->
 async def _qualifiers(repo: AwardsRepository, event_code: str) -> s.Qualifiers:
     row = await _event(repo, event_code)
     selections = []
-    for r in await repo.selections(event_code):
-        content = json.loads(r.content)
+    for selection in await repo.selections(event_code):
+        content = json.loads(selection.content)
         selections.append(
             s.QualifierSelection(
-                section_id=r.section_id,
-                target_section_id=r.target_section_id,
-                from_stage=r.from_stage,
-                to_stage=r.to_stage,
-                gender=r.gender,
-                revision=r.revision,
-                source_revision=r.source_revision,
-                complete=bool(r.complete),
-                emitted_revision=r.emitted_revision,
+                section_id=selection.section_id,
+                target_section_id=selection.target_section_id,
+                from_stage=selection.from_stage,
+                to_stage=selection.to_stage,
+                gender=selection.gender,
+                revision=selection.revision,
+                source_revision=selection.source_revision,
+                complete=bool(selection.complete),
+                emitted_revision=selection.emitted_revision,
                 **content,
             )
         )

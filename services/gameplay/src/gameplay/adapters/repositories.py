@@ -227,6 +227,14 @@ class GameRepository:
         session = await self.transaction.session()
         return [dict(row) for row in (await session.execute(query.order_by(games.c.game_id))).mappings().all()]
 
+    async def unfinished_by_status(self) -> dict[str, int]:
+        """How many games wait for their players and how many are being played (metrics)."""
+        session = await self.transaction.session()
+        rows = await session.execute(
+            select(games.c.status, func.count()).where(games.c.status != "finished").group_by(games.c.status)
+        )
+        return {status: int(count) for status, count in rows.all()}
+
     async def events_since(self, game_id: str, since: int, limit: int) -> list[dict[str, Any]]:
         event = game_events.c
         query = (

@@ -10,12 +10,14 @@ judged without a read; any refusal on that state is judged again on the database
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
 from gomoku_shared.errors import Conflict, NotFound
 from gomoku_shared.idempotency import KeyedRequest
+from gomoku_shared.metrics import Tally
 
 from ..domain.errors import GameRefusal
 from ..domain.played_game import Actor, Change, PlayedGame
@@ -43,6 +45,8 @@ class PlayerActions:
     def __init__(self, units: Units, max_retries: int) -> None:
         self.units = units
         self.max_retries = max_retries
+        #: accepted player actions by kind, and the time they took (metrics: moves per second)
+        self.accepted = Tally()
 
     async def act(
         self,
@@ -57,9 +61,12 @@ class PlayerActions:
         request whose Idempotency-Key is stored returns the stored summary marked
         ``_replayed`` (or raises the stored refusal with the replay header)."""
         data = data or {}
+        started = time.perf_counter()
         for attempt in range(self.max_retries):
             try:
-                return await self._act_once(game_id, actor, player_id, kind, data, keyed, fresh=attempt > 0)
+                summary = await self._act_once(game_id, actor, player_id, kind, data, keyed, fresh=attempt > 0)
+                self.accepted.record((kind,), time.perf_counter() - started)
+                return summary
             except StaleGame:
                 continue
             except IntegrityError:

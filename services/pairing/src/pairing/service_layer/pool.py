@@ -10,8 +10,11 @@ the pool size; 0 (default) pairs in-process.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
+
+from gomoku_shared.metrics import Tally
 
 from ..domain import RoundPairing
 from .round_pairing import PairJob, run_pair_job
@@ -21,6 +24,8 @@ class Pairer:
     def __init__(self, workers: int = 0) -> None:
         self.workers = workers
         self._pool: ProcessPoolExecutor | None = None
+        #: rounds paired and the wall time they took, in-process or in the pool (metrics)
+        self.timings = Tally()
 
     def _executor(self) -> ProcessPoolExecutor | None:
         if self.workers <= 0:
@@ -31,9 +36,13 @@ class Pairer:
 
     async def run(self, job: PairJob) -> RoundPairing:
         pool = self._executor()
+        started = time.perf_counter()
         if pool is None:
-            return run_pair_job(job)
-        return await asyncio.get_running_loop().run_in_executor(pool, run_pair_job, job)
+            paired = run_pair_job(job)
+        else:
+            paired = await asyncio.get_running_loop().run_in_executor(pool, run_pair_job, job)
+        self.timings.record(("pool" if pool is not None else "in_process",), time.perf_counter() - started)
+        return paired
 
     def run_many(self, jobs: Iterable[PairJob]) -> list[RoundPairing]:
         """Pair independent sections concurrently (bench, batch tools)."""

@@ -108,10 +108,11 @@ class View(BaseModel):
     model_config = ConfigDict(extra="allow")
 
 
-def documented(model: type[BaseModel], status: int = 200) -> dict[str, Any]:
+def documented(model: type[BaseModel], status: int = 200, *error_statuses: int) -> dict[str, Any]:
     """Route keyword arguments that document ``model`` as the answer without filtering what the
-    handler returns through it (``response_model`` would drop the fields it does not name)."""
-    return {"response_model": None, "responses": {status: {"model": model}}}
+    handler returns through it (``response_model`` would drop the fields it does not name),
+    with the route's own ``error_statuses`` (as ``errors``)."""
+    return {"response_model": None, "responses": {status: {"model": model}, **errors(*error_statuses)}}
 
 
 def text_too(*media_types: str, status: int = 200) -> dict[int | str, dict[str, Any]]:

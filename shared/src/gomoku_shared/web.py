@@ -277,6 +277,14 @@ def create_app(
     app.add_middleware(InputGuardMiddleware)
     app.add_middleware(ObservabilityMiddleware, registry=registry, service=service)
 
+    _install_health_routes(app, service)
+    if isinstance(clock, FakeClock):
+        _install_clock_routes(app, clock)
+    _install_metrics_route(app, registry)
+    return app
+
+
+def _install_health_routes(app: FastAPI, service: str) -> None:
     @app.get("/healthz", tags=["ops"], summary="Liveness: the process answers", response_model=Health)
     async def healthz() -> dict[str, str]:
         return {"status": "ok", "service": service}
@@ -314,26 +322,30 @@ def create_app(
             out["client_id"] = principal.client_id
         return out
 
-    if isinstance(clock, FakeClock):
-        # simulations only (CLOCK=fake): an operator moves this service's time
-        @app.get("/v1/ops/clock", tags=["ops"], summary="Simulation clock: current time", response_model=ClockNow)
-        async def get_clock(_: Operator) -> dict[str, str]:
-            return {"now": clock.now().isoformat()}
 
-        @app.post(
-            "/v1/ops/clock", tags=["ops"], summary="Simulation clock: advance or set the time", response_model=ClockNow
-        )
-        async def move_clock(change: ClockChange, _: Operator) -> dict[str, str]:
-            if change.set is not None:
-                if change.set.tzinfo is None:
-                    raise ServiceError("naive_time", "give the time with a timezone", status=422)
-                if change.set < clock.now():
-                    raise ServiceError("clock_backwards", "the simulation clock never goes back", status=409)
-                clock.set(change.set)
-            if change.advance_s:
-                clock.advance(change.advance_s)
-            return {"now": clock.now().isoformat()}
+def _install_clock_routes(app: FastAPI, clock: FakeClock) -> None:
+    """Simulations only (CLOCK=fake): an operator moves this service's time."""
 
+    @app.get("/v1/ops/clock", tags=["ops"], summary="Simulation clock: current time", response_model=ClockNow)
+    async def get_clock(_: Operator) -> dict[str, str]:
+        return {"now": clock.now().isoformat()}
+
+    @app.post(
+        "/v1/ops/clock", tags=["ops"], summary="Simulation clock: advance or set the time", response_model=ClockNow
+    )
+    async def move_clock(change: ClockChange, _: Operator) -> dict[str, str]:
+        if change.set is not None:
+            if change.set.tzinfo is None:
+                raise ServiceError("naive_time", "give the time with a timezone", status=422)
+            if change.set < clock.now():
+                raise ServiceError("clock_backwards", "the simulation clock never goes back", status=409)
+            clock.set(change.set)
+        if change.advance_s:
+            clock.advance(change.advance_s)
+        return {"now": clock.now().isoformat()}
+
+
+def _install_metrics_route(app: FastAPI, registry: CollectorRegistry) -> None:
     @app.get("/metrics", tags=["ops"], summary="Prometheus metrics", response_class=PlainTextResponse)
     async def metrics() -> PlainTextResponse:
         for sampler in getattr(app.state, "metric_samplers", ()):
@@ -345,5 +357,3 @@ def create_app(
             except Exception as exc:  # noqa: BLE001 - a scrape answers with what it has (the database may be away)
                 log.warning("a metrics sampler failed (%s); scraping without it", type(exc).__name__)
         return PlainTextResponse(generate_latest(registry).decode(), media_type=CONTENT_TYPE_LATEST)
-
-    return app

@@ -203,7 +203,11 @@ async def get_audit(event_code: PathId, section_id: PathId, request: Request, _p
 # ---------------------------------------------------------------- the arbiter's actions
 
 
-@router.post(SEC + "/rounds/{n}/results", summary="Enter or correct a result (audited; PAIR-11, AWD-8)")
+@router.post(
+    SEC + "/rounds/{n}/results",
+    summary="Enter or correct a result (audited; PAIR-11, AWD-8)",
+    **documented(views.ResultEntered),
+)
 async def post_result(
     event_code: PathId,
     section_id: PathId,
@@ -223,7 +227,11 @@ async def post_result(
     return await _act(request, principal, key, event_code, action, body)
 
 
-@router.put(SEC + "/rounds/{n}/pairings", summary="Correct a draft round's pairings (checked, audited)")
+@router.put(
+    SEC + "/rounds/{n}/pairings",
+    summary="Correct a draft round's pairings (checked, audited)",
+    **documented(views.RoundStatus),
+)
 async def put_pairings(
     event_code: PathId,
     section_id: PathId,
@@ -243,7 +251,9 @@ async def put_pairings(
     return await _act(request, principal, key, event_code, action, body)
 
 
-@router.post(SEC + "/rounds/{n}/publish", summary="Publish a reviewed draft round (then final)")
+@router.post(
+    SEC + "/rounds/{n}/publish", summary="Publish a reviewed draft round (then final)", **documented(views.RoundStatus)
+)
 async def post_publish(
     event_code: PathId, section_id: PathId, n: RoundNo, request: Request, principal: Staff, key: str | None = IdemKey
 ) -> dict:
@@ -253,7 +263,9 @@ async def post_publish(
     return await _act(request, principal, key, event_code, action, None)
 
 
-@router.post(SEC + "/hold", summary="Hold the next rounds as drafts for review before publishing")
+@router.post(
+    SEC + "/hold", summary="Hold the next rounds as drafts for review before publishing", **documented(views.HoldSet)
+)
 async def post_hold(
     event_code: PathId,
     section_id: PathId,
@@ -268,7 +280,11 @@ async def post_hold(
     return await _act(request, principal, key, event_code, action, body)
 
 
-@router.post(SEC + "/byes", summary="Requested (half point) or forced (full point) bye for a coming round")
+@router.post(
+    SEC + "/byes",
+    summary="Requested (half point) or forced (full point) bye for a coming round",
+    **documented(views.ByeAdded),
+)
 async def post_bye(
     event_code: PathId,
     section_id: PathId,
@@ -285,7 +301,9 @@ async def post_bye(
     return await _act(request, principal, key, event_code, action, body)
 
 
-@router.post(SEC + "/withdrawals", summary="Withdraw a player (not paired after the given round)")
+@router.post(
+    SEC + "/withdrawals", summary="Withdraw a player (not paired after the given round)", **documented(views.Withdrawn)
+)
 async def post_withdrawal(
     event_code: PathId,
     section_id: PathId,
@@ -304,7 +322,11 @@ async def post_withdrawal(
     return await _act(request, principal, key, event_code, action, body)
 
 
-@router.post(SEC + "/entrants", summary="Late entry (Swiss): paired from the next unpublished round")
+@router.post(
+    SEC + "/entrants",
+    summary="Late entry (Swiss): paired from the next unpublished round",
+    **documented(views.LateEntry),
+)
 async def post_late_entry(
     event_code: PathId,
     section_id: PathId,
@@ -322,7 +344,9 @@ async def post_late_entry(
     return await _act(request, principal, key, event_code, action, body)
 
 
-@router.post(SEC + "/ties/{tie_id}/decision", summary="The arbiter's order for a tie (PAIR-8)")
+@router.post(
+    SEC + "/ties/{tie_id}/decision", summary="The arbiter's order for a tie (PAIR-8)", **documented(views.TieDecided)
+)
 async def post_decision(
     event_code: PathId,
     section_id: PathId,

@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from pydantic import ConfigDict
+
 from gomoku_shared.api_docs import View
 
 
@@ -116,3 +118,54 @@ class AuditRecord(View):
 
 class Audit(View):
     audit: list[AuditRecord]
+
+
+# ---------------------------------------------------------------------- the arbiter's actions
+
+
+class ResultEntered(View):
+    model_config = ConfigDict(
+        extra="allow",
+        json_schema_extra={"examples": [{"pairing_id": "r3-b2", "result": "first_wins", "changed": True}]},
+    )
+    pairing_id: str
+    result: str
+    #: false when the result was already the one entered (nothing audited or sent again)
+    changed: bool
+
+
+class RoundStatus(View):
+    round: int
+    #: draft | published | final
+    status: str
+
+
+class HoldSet(View):
+    hold: bool
+
+
+class ByeAdded(View):
+    entrant_id: str
+    round: int
+    #: requested (half point) or forced (full point)
+    kind: str
+
+
+class Withdrawn(View):
+    entrant_id: str
+    #: the last round the entrant is paired in
+    after_round: int
+
+
+class LateEntry(View):
+    entrant_id: str
+    start_no: int
+    #: the first round the entrant is paired in
+    entry_round: int
+
+
+class TieDecided(View):
+    tie_id: str
+    status: str
+    #: entrant ids, best first
+    order: list[str]

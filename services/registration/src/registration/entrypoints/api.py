@@ -16,7 +16,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.exc import IntegrityError
 
 from gomoku_shared import idempotency
-from gomoku_shared.api_docs import documented, errors
+from gomoku_shared.api_docs import documented
 from gomoku_shared.auth import KeyRing, Principal, require
 from gomoku_shared.errors import Conflict
 from gomoku_shared.idempotency import (
@@ -167,9 +167,9 @@ def _event_routes(router: APIRouter) -> None:
     @router.post(
         "/events",
         dependencies=KEYED,
+        **documented(v.EventView, 201, 404),
         tags=["events"],
         status_code=201,
-        responses=errors(404),
         summary="Create an event from a preset plus overrides; emits event.configured",
     )
     async def create_event(body: s.EventIn, request: Request, principal: OperatorKey) -> JSONResponse:
@@ -196,6 +196,7 @@ def _entry_routes(router: APIRouter) -> None:
     @router.post(
         "/events/{event_code}/entries",
         dependencies=KEYED,
+        **documented(v.SubmittedEntry, 201),
         tags=["entries"],
         status_code=201,
         summary="Register one player (REG-1..8, REG-13); Idempotency-Key honoured",
@@ -208,6 +209,7 @@ def _entry_routes(router: APIRouter) -> None:
     @router.post(
         "/events/{event_code}/entries/bulk",
         dependencies=KEYED,
+        **documented(v.BulkReport, 201),
         tags=["entries"],
         status_code=201,
         summary="Bulk registration for partner platforms: all or nothing, with a per-row report",
@@ -218,6 +220,7 @@ def _entry_routes(router: APIRouter) -> None:
     @router.post(
         "/events/{event_code}/teams",
         dependencies=KEYED,
+        **documented(v.SubmittedEntry, 201),
         tags=["entries"],
         status_code=201,
         summary="Register a team with its board order fixed at registration (REG-9)",
@@ -260,6 +263,7 @@ def _entry_routes(router: APIRouter) -> None:
     @router.post(
         "/events/{event_code}/entries/{entry_id}/withdraw",
         dependencies=KEYED,
+        **documented(v.WithdrawnEntry),
         tags=["entries"],
         status_code=200,
         summary="Withdraw an entry with a written reason (REG-10); the waiting list moves up (REG-2)",
@@ -274,6 +278,7 @@ def _entry_routes(router: APIRouter) -> None:
     @router.post(
         "/events/{event_code}/entries/{entry_id}/facts",
         dependencies=KEYED,
+        **documented(v.CorrectedEntry),
         tags=["entries"],
         status_code=200,
         summary="Correct declared facts; the entry is judged again, refused ones too (REG-18)",
@@ -293,6 +298,7 @@ def _entry_routes(router: APIRouter) -> None:
     @router.post(
         "/events/{event_code}/entries/{entry_id}/review",
         dependencies=KEYED,
+        **documented(v.EntryView),
         tags=["review"],
         status_code=200,
         summary="Arbiter settles an entry pending review (wildcard, host quota)",
@@ -310,6 +316,7 @@ def _change_routes(router: APIRouter) -> None:
     @router.post(
         "/events/{event_code}/entries/{entry_id}/changes",
         dependencies=KEYED,
+        **documented(v.ChangeView, 201),
         tags=["changes"],
         status_code=201,
         summary="Request a change (REG-10: arbiter approval after the close, none in the freeze; REG-9)",
@@ -333,6 +340,7 @@ def _change_routes(router: APIRouter) -> None:
     @router.post(
         "/changes/{change_id}/decision",
         dependencies=KEYED,
+        **documented(v.ChangeView),
         tags=["changes"],
         summary="Arbiter approves or refuses a change",
     )
@@ -354,6 +362,7 @@ def _evidence_routes(router: APIRouter) -> None:
     @router.post(
         "/events/{event_code}/evidence",
         dependencies=KEYED,
+        **documented(v.UploadedEvidence, 201),
         tags=["evidence"],
         status_code=201,
         summary="Upload an evidence record for one of the caller's own entries or players (REG-6, REG-8); "
@@ -382,6 +391,7 @@ def _evidence_routes(router: APIRouter) -> None:
     @router.post(
         "/evidence/{evidence_id}/decision",
         dependencies=KEYED,
+        **documented(v.EvidenceDecision),
         tags=["evidence"],
         summary="Arbiter approves or rejects evidence; the player's entries are judged again (REG-6)",
     )
@@ -406,6 +416,7 @@ def _unit_routes(router: APIRouter) -> None:
     @router.post(
         "/events/{event_code}/units",
         dependencies=KEYED,
+        **documented(v.UnitDetail, 201),
         tags=["units"],
         status_code=201,
         summary="A unit with its leader and coaches (REG-3)",
@@ -416,6 +427,7 @@ def _unit_routes(router: APIRouter) -> None:
     @router.post(
         "/events/{event_code}/units/{unit_id}/officials",
         dependencies=KEYED,
+        **documented(v.UnitDetail, 201),
         tags=["units"],
         status_code=201,
         summary="Name a leader, coach or acting leader of a unit (REG-3)",
@@ -439,6 +451,7 @@ def _stage_routes(router: APIRouter) -> None:
     @router.post(
         "/events/{event_code}/stages/{stage}/check-in",
         dependencies=KEYED,
+        **documented(v.CheckInReport),
         tags=["stages"],
         status_code=200,
         summary="Check entries in and mark no-shows (REG-11)",
@@ -453,6 +466,7 @@ def _stage_routes(router: APIRouter) -> None:
     @router.post(
         "/events/{event_code}/stages/{stage}/close",
         dependencies=KEYED,
+        **documented(v.ClosedStage),
         tags=["stages"],
         status_code=200,
         summary="Close a stage: merge/cancel sections (REG-12), emit one section.closed per section",
@@ -477,6 +491,7 @@ def _stage_routes(router: APIRouter) -> None:
     @router.post(
         "/events/{event_code}/stages/{stage}/seeded",
         dependencies=KEYED,
+        **documented(v.SeededList, 201),
         tags=["stages"],
         status_code=201,
         summary="Players seeded straight into a qualification stage (EVT-6, SZ: Shenzhen Cup top 4)",

@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from pydantic import ConfigDict
+
 from gomoku_shared.api_docs import View
 
 
@@ -96,3 +98,184 @@ class StageView(View):
     stage: str
     status: str
     sections: list[StageSection]
+
+
+# ---------------------------------------------------------------------- answers of the writes
+
+
+class PendingEvidence(View):
+    """REG-18: by when evidence must be approved and what happens otherwise."""
+
+    approve_by: str
+    otherwise: str
+    players: list[str]
+    clauses: list[str]
+
+
+class SubmittedEntry(View):
+    """A registered entry (or team) as its submitter sees it; `player_id` is the person of a
+    one-player entry (null for a team), `entrant_id` the id pairing and gameplay use."""
+
+    model_config = ConfigDict(
+        extra="allow",
+        json_schema_extra={
+            "examples": [
+                {
+                    "entry_id": "e-7f3a",
+                    "entrant_id": "e-7f3a",
+                    "player_id": "p-91c2",
+                    "stage": "final",
+                    "section_id": "open",
+                    "status": "accepted",
+                    "clause": "sz-residency/household",
+                    "reason": None,
+                    "pending_evidence": None,
+                    "waitlist_position": None,
+                    "players": [{"player_id": "p-91c2", "name": "Li Wei", "id_number": "**************1234"}],
+                    "decisions": [],
+                }
+            ]
+        },
+    )
+    entry_id: str
+    entrant_id: str
+    player_id: str | None
+    stage: str
+    section_id: str
+    status: str
+    clause: str | None
+    reason: str | None
+    pending_evidence: PendingEvidence | None
+    waitlist_position: int | None
+    players: list[PlayerView]
+    decisions: list[dict[str, Any]]
+
+
+class BulkRow(View):
+    row: int
+    ok: bool
+    entry_id: str | None = None
+    entrant_id: str | None = None
+    player_id: str | None = None
+    status: str | None = None
+    clause: str | None = None
+    reason: str | None = None
+
+
+class BulkReport(View):
+    """Every row of an all-or-nothing batch, all registered."""
+
+    registered: int
+    rows: list[BulkRow]
+
+
+class WithdrawnEntry(EntryView):
+    #: the entry moved up from the waiting list into the freed place (REG-2)
+    promoted: str | None
+
+
+class ChangedEntry(View):
+    entry_id: str
+    status: str
+    clause: str | None
+    reason: str | None
+
+
+class CorrectedEntry(EntryView):
+    """The entry judged again, with every entry of the player whose standing changed (REG-18)."""
+
+    entries: list[ChangedEntry]
+
+
+class ChangeView(View):
+    change_id: str
+    entry_id: str
+    kind: str
+    #: what the request asks for, as sent (its shape depends on `kind`)
+    details: Any
+    state: str
+    #: the arbiter's decision once made
+    decision: Any
+    decided_by: str | None
+    requested_at: datetime
+
+
+class UploadedEvidence(EvidenceView):
+    """The record (its document never shown: `[protected]`) and the entries judged again."""
+
+    player_id: str
+    entry_id: str | None
+    kind: str
+    document: str
+    entries: list[ChangedEntry]
+
+
+class EvidenceDecision(View):
+    evidence_id: str
+    status: str
+    clause: str | None
+    entries: list[ChangedEntry]
+    #: qualification stages rebuilt on verified evidence (REG-7)
+    rebuilt_stages: list[str]
+
+
+class Official(View):
+    role: str
+    name: str
+    person_id: str | None
+
+
+class UnitDetail(UnitView):
+    kind: str
+    region: str | None
+    annual_registration: bool
+    is_host: bool
+    officials: list[Official]
+    players: list[str]
+    decisions: list[dict[str, Any]]
+
+
+class CheckInResult(View):
+    entry_id: str
+    #: checked_in | refused | no_show
+    status: str
+    clause: str | None
+    reason: str | None
+
+
+class CheckInReport(View):
+    stage: str
+    results: list[CheckInResult]
+
+
+class ClosedSection(View):
+    section_id: str
+    name: str
+    #: how the section closed: kept, merged or cancelled (REG-12)
+    status: str
+    merged_into: str | None
+    merged_from: list[str]
+    entrants: int
+    format: str | None
+    rounds: int | None
+    rank_by_gender: bool
+    reason: str | None
+
+
+class ClosedStage(View):
+    event_code: str
+    stage: str
+    status: str
+    sections: list[ClosedSection]
+    unsettled: list[dict[str, Any]]
+    pending_evidence: list[dict[str, Any]]
+
+
+class SeededList(View):
+    stage: str
+    source: str
+    to_section: str
+    qualifiers: list[str]
+    substitutes: list[str]
+    #: whether the stage was rebuilt with the list
+    rebuilt: bool

@@ -118,3 +118,46 @@ async def test_a_receiver_down_then_up_gets_every_delivery_once_per_webhook_id(f
 async def _all_delivered(client: httpx.AsyncClient, auth) -> bool:
     items = (await client.get("/v1/webhooks/deliveries", headers=auth)).json()["items"]
     return len(items) == 3 and all(d["status"] == "delivered" and d["attempts"] == 4 for d in items)
+
+
+async def test_two_replicas_share_the_deliveries_and_send_each_once(fresh_database, amqp_url, bus_namespace):
+    """Both replicas consume from the one queue and run the worker on one database: the
+    claims (FOR UPDATE SKIP LOCKED, then a lease) never hand a delivery to both."""
+    url = await fresh_database()
+    settings = ServiceSettings(
+        DATABASE_URL=url,
+        AMQP_URL=amqp_url,
+        BUS_NAMESPACE=bus_namespace,
+        API_KEYS=KEYS,
+        PARTNERS_KEY="webhooks-test-partners-key",
+        RELAY_POLL_S=0.05,
+        WEBHOOK_POLL_S=0.01,
+    )
+    await upgrade_async("partners", settings.database_url)
+    first, second = build(settings), build(settings)
+    receiver = Receiver(free_port())
+    producer = RabbitEventBus(amqp_url, namespace=bus_namespace)
+    await producer.start()
+    try:
+        async with first.running(), second.running(), serving(receiver, receiver.port):
+            transport = httpx.ASGITransport(app=first.app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://partners") as client:
+                auth = bearer(await token(client, await new_partner(client, "app-one", ["webhooks:manage"])))
+                r = await client.post(
+                    "/v1/webhooks/subscriptions",
+                    headers=auth,
+                    json={"url": receiver.url, "event_types": ["awards.published"]},
+                )
+                assert r.status_code == 201, r.text
+                await producer.publish(messages(*(awards_published() for _ in range(40))))
+                await eventually(lambda: len(receiver.received) >= 40, "the 40 deliveries")
+                await eventually(lambda: _delivered(client, auth, 40), "the 40 deliveries recorded")
+    finally:
+        await producer.delete_declared()
+        await producer.close()
+    assert len(receiver.received) == 40 and len(set(receiver.ids())) == 40
+
+
+async def _delivered(client: httpx.AsyncClient, auth, count: int) -> bool:
+    items = (await client.get("/v1/webhooks/deliveries", headers=auth)).json()["items"]
+    return len(items) == count and all(d["status"] == "delivered" for d in items)

@@ -26,4 +26,5 @@ def test_every_consumed_event_is_produced_by_someone_else():
         "event.configured",
         "section.completed",
         "result.decided",
+        "awards.published",
     }

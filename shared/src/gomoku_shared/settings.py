@@ -66,6 +66,14 @@ class ServiceSettings(BaseSettings):
     rate_limit_window_s: int = Field(default=60, ge=1, le=86400, alias="RATE_LIMIT_WINDOW_S")
     #: how many replicas of this service share a partner's rate limit (each admits its share)
     rate_limit_replicas: int = Field(default=1, ge=1, le=1000, alias="RATE_LIMIT_REPLICAS")
+    #: partners service, webhooks: seconds between a delivery's attempts (comma-separated; the
+    #: default reaches 27 h in all), failed attempts in a row that disable a subscription,
+    #: how long the old secret still signs after a rotation, the worker's poll and HTTP timeout
+    webhook_retry_schedule_s: str = Field(default="5,300,1800,7200,18000,36000,36000", alias="WEBHOOK_RETRY_SCHEDULE_S")
+    webhook_disable_after: int = Field(default=50, ge=1, le=100_000, alias="WEBHOOK_DISABLE_AFTER")
+    webhook_secret_grace_s: int = Field(default=86400, ge=0, le=30 * 86400, alias="WEBHOOK_SECRET_GRACE_S")
+    webhook_poll_s: float = Field(default=0.5, gt=0, le=60, alias="WEBHOOK_POLL_S")
+    webhook_timeout_s: float = Field(default=10.0, gt=0, le=60, alias="WEBHOOK_TIMEOUT_S")
     #: time source: "system", or "fake" for simulations driven by a FakeClock
     clock: str = Field(default="system", alias="CLOCK")
     #: with CLOCK=fake: the simulation time the clock starts at (ISO 8601 with offset);

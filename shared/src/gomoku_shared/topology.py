@@ -11,4 +11,6 @@ CONSUMES: dict[str, tuple[str, ...]] = {
     "pairing": ("section.closed", "game.finished"),
     "gameplay": ("round.paired", "playoff.required", "result.decided"),
     "awards": ("event.configured", "section.completed"),
+    # webhooks to partner apps: pairings, results and published awards
+    "partners": ("round.paired", "game.finished", "section.completed", "awards.published"),
 }

@@ -13,9 +13,13 @@ from gomoku_shared.settings import ServiceSettings
 
 from .adapters.orm import metadata
 from .adapters.signing import KeyVault, master_secret
+from .adapters.webhook_sender import WebhookSender
 from .domain.model import RateLimit
+from .domain.webhooks import RetrySchedule
+from .entrypoints import consumers
 from .entrypoints.api import create_api
 from .service_layer.handlers import PartnerService
+from .service_layer.webhooks import WebhookService
 
 NAME = "partners"
 
@@ -52,5 +56,20 @@ def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Cloc
     async def signing_key() -> None:
         await partners.ensure_signing_key()
 
-    app = create_api(runtime, KeyRing(settings.api_keys), partners)
-    return Service(NAME, runtime, app, extras={"partners": partners, "key_source": own_keys})
+    sender = WebhookSender(settings.webhook_timeout_s)
+    webhooks = WebhookService(
+        runtime,
+        sender,
+        RetrySchedule.parse(settings.webhook_retry_schedule_s),
+        disable_after=settings.webhook_disable_after,
+        secret_grace_s=settings.webhook_secret_grace_s,
+    )
+    consumers.register(runtime, webhooks)
+    runtime.on_stop(sender.close)
+
+    @runtime.background
+    async def webhook_worker() -> None:
+        await webhooks.run(settings.webhook_poll_s)
+
+    app = create_api(runtime, KeyRing(settings.api_keys), partners, webhooks)
+    return Service(NAME, runtime, app, extras={"partners": partners, "key_source": own_keys, "webhooks": webhooks})

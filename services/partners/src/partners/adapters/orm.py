@@ -76,3 +76,61 @@ audit_log = Table(
     Column("correlation_id", String(128), nullable=True),
     Index("ix_audit_partner", "partner_id", "id"),
 )
+
+#: a partner's webhook subscriptions; the secret is kept because it signs every delivery
+webhook_subscriptions = Table(
+    "webhook_subscriptions",
+    metadata,
+    Column("subscription_id", String(40), primary_key=True),
+    Column("partner_id", String(100), ForeignKey("partners.partner_id"), nullable=False),
+    Column("url", String(2000), nullable=False),
+    #: space-separated event types
+    Column("event_types", String(500), nullable=False),
+    Column("description", String(500), nullable=False),
+    Column("secret", String(100), nullable=False),
+    Column("previous_secret", String(100), nullable=True),
+    Column("previous_valid_until", UtcDateTime(), nullable=True),
+    #: active, disabled (kept failing, see notice) or deleted
+    Column("status", String(20), nullable=False),
+    Column("failure_streak", Integer, nullable=False),
+    Column("disabled_at", UtcDateTime(), nullable=True),
+    Column("notice", String(500), nullable=True),
+    Column("created_at", UtcDateTime(), nullable=False),
+    Index("ix_webhook_subscriptions_partner", "partner_id", "status"),
+)
+
+#: one row per (event, subscription): written with the consumed event's inbox record
+webhook_deliveries = Table(
+    "webhook_deliveries",
+    metadata,
+    #: the webhook-id header, stable over retries and redeliveries
+    Column("delivery_id", String(40), primary_key=True),
+    Column("subscription_id", String(40), ForeignKey("webhook_subscriptions.subscription_id"), nullable=False),
+    Column("partner_id", String(100), nullable=False),
+    Column("event_type", String(100), nullable=False),
+    #: the bus event it comes from
+    Column("event_id", String(64), nullable=False),
+    #: canonical JSON body, signed as it is sent
+    Column("body", Text, nullable=False),
+    #: pending (an attempt is due at next_attempt_at), delivered or failed (schedule exhausted)
+    Column("status", String(20), nullable=False),
+    Column("attempts", Integer, nullable=False),
+    Column("next_attempt_at", UtcDateTime(), nullable=True),
+    Column("last_attempt_at", UtcDateTime(), nullable=True),
+    Column("last_status_code", Integer, nullable=True),
+    Column("last_response_ms", Integer, nullable=True),
+    Column("last_error", String(500), nullable=True),
+    Column("created_at", UtcDateTime(), nullable=False),
+    Column("delivered_at", UtcDateTime(), nullable=True),
+    Index("ix_webhook_deliveries_due", "status", "next_attempt_at"),
+    Index("ix_webhook_deliveries_partner", "partner_id", "created_at"),
+)
+
+#: the partners of each pairing's players (from round.paired: game.finished names none)
+pairing_partners = Table(
+    "pairing_partners",
+    metadata,
+    Column("pairing_id", String(200), primary_key=True),
+    Column("first_partner", String(100), nullable=True),
+    Column("second_partner", String(100), nullable=True),
+)

@@ -10,17 +10,21 @@ from gomoku_shared.service import lifespan_for
 from gomoku_shared.web import create_app
 
 from ..service_layer.handlers import PartnerService
-from . import oauth, operators
+from ..service_layer.webhooks import WebhookService
+from . import oauth, operators, webhooks
 
 
-def create_api(runtime: ServiceRuntime, keyring: KeyRing, partners: PartnerService) -> FastAPI:
+def create_api(
+    runtime: ServiceRuntime, keyring: KeyRing, partners: PartnerService, webhook_service: WebhookService
+) -> FastAPI:
     app = create_app(
         "partners",
         title="Gomoku partners service",
         description=(
             "Partner accounts and their OAuth client credentials (managed by operators), the "
             "client-credentials grant that issues access tokens, the public keys that verify "
-            "them (JWKS), and an audit of every use."
+            "them (JWKS), an audit of every use, and the partners' webhook subscriptions with their "
+            "signed deliveries (Standard Webhooks)."
         ),
         lifespan=lifespan_for(runtime),
         keyring=keyring,
@@ -29,6 +33,8 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing, partners: PartnerServi
     )
     app.state.runtime = runtime
     app.state.partners = partners
+    app.state.webhooks = webhook_service
     app.include_router(oauth.router)
     app.include_router(operators.router)
+    app.include_router(webhooks.router)
     return app

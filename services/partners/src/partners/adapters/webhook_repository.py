@@ -1,0 +1,199 @@
+"""Webhook subscriptions, deliveries and pairing partners in the service's database (the only
+module that builds their statements)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import delete, event, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from ..domain.webhooks import Subscription
+from . import orm
+
+SUBS = orm.webhook_subscriptions
+DELIVERIES = orm.webhook_deliveries
+
+
+@dataclass(frozen=True)
+class Delivery:
+    delivery_id: str
+    subscription_id: str
+    partner_id: str
+    event_type: str
+    event_id: str
+    body: str
+    status: str
+    attempts: int
+    created_at: datetime
+    next_attempt_at: datetime | None = None
+    last_attempt_at: datetime | None = None
+    last_status_code: int | None = None
+    last_response_ms: int | None = None
+    last_error: str | None = None
+    delivered_at: datetime | None = None
+
+
+def _subscription(row: Any) -> Subscription:
+    return Subscription(
+        subscription_id=row.subscription_id,
+        partner_id=row.partner_id,
+        url=row.url,
+        event_types=tuple(row.event_types.split()),
+        description=row.description,
+        secret=row.secret,
+        status=row.status,
+        created_at=row.created_at,
+        previous_secret=row.previous_secret,
+        previous_valid_until=row.previous_valid_until,
+        failure_streak=row.failure_streak,
+        disabled_at=row.disabled_at,
+        notice=row.notice,
+    )
+
+
+def _subscription_row(sub: Subscription) -> dict[str, Any]:
+    return {
+        "subscription_id": sub.subscription_id,
+        "partner_id": sub.partner_id,
+        "url": sub.url,
+        "event_types": " ".join(sub.event_types),
+        "description": sub.description,
+        "secret": sub.secret,
+        "previous_secret": sub.previous_secret,
+        "previous_valid_until": sub.previous_valid_until,
+        "status": sub.status,
+        "failure_streak": sub.failure_streak,
+        "disabled_at": sub.disabled_at,
+        "notice": sub.notice,
+        "created_at": sub.created_at,
+    }
+
+
+def _delivery(row: Any) -> Delivery:
+    return Delivery(**{column.name: getattr(row, column.name) for column in DELIVERIES.columns})
+
+
+class WebhookRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    def after_commit(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` once the session's transaction has committed."""
+        event.listen(self.session.sync_session, "after_commit", lambda _session: callback(), once=True)
+
+    # ------------------------------------------------------------------ subscriptions
+    async def add_subscription(self, sub: Subscription) -> None:
+        await self.session.execute(insert(SUBS).values(**_subscription_row(sub)))
+
+    async def save_subscription(self, sub: Subscription) -> None:
+        await self.session.execute(
+            update(SUBS).where(SUBS.c.subscription_id == sub.subscription_id).values(**_subscription_row(sub))
+        )
+
+    async def subscription(self, subscription_id: str, *, for_update: bool = False) -> Subscription | None:
+        stmt = select(SUBS).where(SUBS.c.subscription_id == subscription_id)
+        if for_update:
+            stmt = stmt.with_for_update()
+        row = (await self.session.execute(stmt)).first()
+        return _subscription(row) if row else None
+
+    async def subscriptions_of(self, partner_id: str) -> list[Subscription]:
+        rows = await self.session.execute(
+            select(SUBS)
+            .where(SUBS.c.partner_id == partner_id, SUBS.c.status != "deleted")
+            .order_by(SUBS.c.created_at, SUBS.c.subscription_id)
+        )
+        return [_subscription(r) for r in rows]
+
+    async def active_subscriptions(self, event_type: str, partner_ids: set[str] | None) -> list[Subscription]:
+        """Active subscriptions to ``event_type``, of ``partner_ids`` only unless None (every partner)."""
+        stmt = select(SUBS).where(SUBS.c.status == "active", SUBS.c.event_types.contains(event_type))
+        if partner_ids is not None:
+            stmt = stmt.where(SUBS.c.partner_id.in_(sorted(partner_ids)))
+        rows = await self.session.execute(stmt.order_by(SUBS.c.subscription_id))
+        return [s for s in map(_subscription, rows) if event_type in s.event_types]
+
+    # ------------------------------------------------------------------ deliveries
+    async def add_delivery(self, delivery: Delivery) -> None:
+        values = {column.name: getattr(delivery, column.name) for column in DELIVERIES.columns}
+        await self.session.execute(insert(DELIVERIES).values(**values))
+
+    async def claim_due(self, now: datetime, lease_until: datetime, limit: int) -> list[Delivery]:
+        """Due deliveries of active subscriptions, locked with SKIP LOCKED (replicas claim
+        different rows) and leased: pushed to ``lease_until`` so that no other worker takes
+        them while this one sends (a worker that dies leaves them due again after the lease)."""
+        stmt = (
+            select(DELIVERIES)
+            .join(SUBS, SUBS.c.subscription_id == DELIVERIES.c.subscription_id)
+            .where(DELIVERIES.c.status == "pending", DELIVERIES.c.next_attempt_at <= now, SUBS.c.status == "active")
+            .order_by(DELIVERIES.c.next_attempt_at, DELIVERIES.c.delivery_id)
+            .limit(limit)
+            .with_for_update(skip_locked=True, of=DELIVERIES)
+        )
+        claimed = [_delivery(r) for r in await self.session.execute(stmt)]
+        if claimed:
+            await self.session.execute(
+                update(DELIVERIES)
+                .where(DELIVERIES.c.delivery_id.in_([d.delivery_id for d in claimed]))
+                .values(next_attempt_at=lease_until)
+            )
+        return claimed
+
+    async def delivery(self, delivery_id: str, *, for_update: bool = False) -> Delivery | None:
+        stmt = select(DELIVERIES).where(DELIVERIES.c.delivery_id == delivery_id)
+        if for_update:
+            stmt = stmt.with_for_update()
+        row = (await self.session.execute(stmt)).first()
+        return _delivery(row) if row else None
+
+    async def record_attempt(self, delivery_id: str, **values: Any) -> None:
+        await self.session.execute(update(DELIVERIES).where(DELIVERIES.c.delivery_id == delivery_id).values(**values))
+
+    async def deliveries_page(
+        self,
+        partner_id: str,
+        *,
+        subscription_id: str | None,
+        status: str | None,
+        before: tuple[datetime, str] | None,
+        limit: int,
+    ) -> list[Delivery]:
+        """Newest first; ``before`` is (created_at, delivery_id) of the previous page's last row."""
+        stmt = select(DELIVERIES).where(DELIVERIES.c.partner_id == partner_id)
+        if subscription_id is not None:
+            stmt = stmt.where(DELIVERIES.c.subscription_id == subscription_id)
+        if status is not None:
+            stmt = stmt.where(DELIVERIES.c.status == status)
+        if before is not None:
+            at, delivery_id = before
+            stmt = stmt.where(
+                (DELIVERIES.c.created_at < at)
+                | ((DELIVERIES.c.created_at == at) & (DELIVERIES.c.delivery_id < delivery_id))
+            )
+        rows = await self.session.execute(
+            stmt.order_by(DELIVERIES.c.created_at.desc(), DELIVERIES.c.delivery_id.desc()).limit(limit)
+        )
+        return [_delivery(r) for r in rows]
+
+    # ------------------------------------------------------------------ pairing partners
+    async def remember_pairing(self, pairing_id: str, first_partner: str | None, second_partner: str | None) -> None:
+        await self.session.execute(delete(orm.pairing_partners).where(orm.pairing_partners.c.pairing_id == pairing_id))
+        await self.session.execute(
+            insert(orm.pairing_partners).values(
+                pairing_id=pairing_id, first_partner=first_partner, second_partner=second_partner
+            )
+        )
+
+    async def pairing_partners(self, pairing_id: str) -> set[str]:
+        row = (
+            await self.session.execute(
+                select(orm.pairing_partners).where(orm.pairing_partners.c.pairing_id == pairing_id)
+            )
+        ).first()
+        if row is None:
+            return set()
+        return {p for p in (row.first_partner, row.second_partner) if p}

@@ -1,0 +1,162 @@
+"""Webhook subscriptions and deliveries (Standard Webhooks): the rules, free of I/O.
+
+A subscription sends the events of its types to one URL, signed with its secret; after a
+rotation the previous secret signs too until its grace ends (the spec lets
+``webhook-signature`` carry several signatures). A delivery is retried on the schedule, and
+a subscription whose attempts keep failing is disabled with a notice.
+"""
+
+from __future__ import annotations
+
+import base64
+import secrets
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from ipaddress import ip_address
+from typing import Any
+from urllib.parse import urlsplit
+
+from .model import PartnerRuleError
+
+#: what a partner can subscribe to (the bus events the partners service consumes)
+EVENT_TYPES: tuple[str, ...] = ("round.paired", "game.finished", "section.completed", "awards.published")
+SECRET_PREFIX = "whsec_"
+#: keys never sent to a partner, wherever they sit in a payload (personal data)
+PRIVATE_KEYS = frozenset({"birth_date", "attributes", "email", "phone"})
+
+
+def checked_url(url: str) -> str:
+    """An https URL with a host, or plain http to the loopback address (a receiver on the
+    same machine, for development and tests)."""
+    parts = urlsplit(url)
+    if len(url) > 2000 or not parts.hostname or parts.username or parts.password:
+        raise PartnerRuleError("invalid_url", "the URL needs a host and no credentials in it")
+    if parts.scheme == "https":
+        return url
+    if parts.scheme == "http" and _is_loopback(parts.hostname):
+        return url
+    raise PartnerRuleError("invalid_url", "webhook URLs must use https (http only to 127.0.0.1)")
+
+
+def _is_loopback(host: str) -> bool:
+    try:
+        return ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def checked_types(event_types: list[str]) -> tuple[str, ...]:
+    unknown = sorted(set(event_types) - set(EVENT_TYPES))
+    if unknown or not event_types:
+        raise PartnerRuleError("invalid_event_types", f"choose among {', '.join(EVENT_TYPES)}; unknown: {unknown}")
+    return tuple(sorted(set(event_types)))
+
+
+def new_secret() -> str:
+    """24 random bytes, base64, with the ``whsec_`` prefix the spec's libraries expect."""
+    return SECRET_PREFIX + base64.b64encode(secrets.token_bytes(24)).decode()
+
+
+def new_subscription_id() -> str:
+    return "sub_" + secrets.token_hex(10)
+
+
+def new_delivery_id() -> str:
+    """The ``webhook-id``: the same on every attempt and redelivery of one delivery."""
+    return "msg_" + secrets.token_hex(12)
+
+
+@dataclass(frozen=True)
+class Subscription:
+    subscription_id: str
+    partner_id: str
+    url: str
+    event_types: tuple[str, ...]
+    description: str
+    secret: str
+    status: str  # active, disabled or deleted
+    created_at: datetime
+    previous_secret: str | None = None
+    previous_valid_until: datetime | None = None
+    failure_streak: int = 0
+    disabled_at: datetime | None = None
+    notice: str | None = None
+
+    def secrets_signing(self, now: datetime) -> list[str]:
+        """The current secret, and the previous one while its grace lasts."""
+        found = [self.secret]
+        if self.previous_secret and self.previous_valid_until and now < self.previous_valid_until:
+            found.append(self.previous_secret)
+        return found
+
+    def rotated(self, secret: str, now: datetime, grace: timedelta) -> Subscription:
+        return replace(self, secret=secret, previous_secret=self.secret, previous_valid_until=now + grace)
+
+    def succeeded(self) -> Subscription:
+        return replace(self, failure_streak=0)
+
+    def failed(self, now: datetime, disable_after: int) -> Subscription:
+        streak = self.failure_streak + 1
+        if streak < disable_after or self.status != "active":
+            return replace(self, failure_streak=streak)
+        notice = f"disabled after {streak} failed attempts in a row; fix the receiver, then enable it again"
+        return replace(self, failure_streak=streak, status="disabled", disabled_at=now, notice=notice)
+
+    def enabled(self) -> Subscription:
+        return replace(self, status="active", failure_streak=0, disabled_at=None)
+
+
+@dataclass(frozen=True)
+class RetrySchedule:
+    """Delays (seconds) before the 2nd, 3rd, ... attempt; after the last one the delivery fails."""
+
+    delays_s: tuple[int, ...]
+
+    @classmethod
+    def parse(cls, text: str) -> RetrySchedule:
+        try:
+            delays = tuple(int(item) for item in text.split(",") if item.strip())
+        except ValueError:
+            raise ValueError(f"WEBHOOK_RETRY_SCHEDULE_S: whole seconds separated by commas, not {text!r}") from None
+        if any(d < 0 for d in delays):
+            raise ValueError("WEBHOOK_RETRY_SCHEDULE_S: delays cannot be negative")
+        return cls(delays)
+
+    @property
+    def attempts(self) -> int:
+        return len(self.delays_s) + 1
+
+    @property
+    def total_s(self) -> int:
+        return sum(self.delays_s)
+
+    def next_attempt(self, attempts_made: int, now: datetime) -> datetime | None:
+        """When to try again after ``attempts_made`` failed attempts; None when none is left."""
+        if attempts_made > len(self.delays_s):
+            return None
+        return now + timedelta(seconds=self.delays_s[attempts_made - 1])
+
+
+def public(value: Any) -> Any:
+    """A payload without personal data keys, at any depth."""
+    if isinstance(value, dict):
+        return {k: public(v) for k, v in value.items() if k not in PRIVATE_KEYS}
+    if isinstance(value, list):
+        return [public(v) for v in value]
+    return value
+
+
+def partner_view(event_type: str, payload: dict[str, Any], partner_id: str) -> dict[str, Any] | None:
+    """What ``partner_id`` may see of an event, or None when nothing of it concerns it.
+    round.paired: only the pairings of its own players (byes stay out: they name no partner)."""
+    if event_type == "round.paired":
+        own = [
+            p for p in payload.get("pairings", []) if partner_id in (p.get("first_partner"), p.get("second_partner"))
+        ]
+        if not own:
+            return None
+        return public({**{k: v for k, v in payload.items() if k != "byes"}, "pairings": own})
+    if event_type == "section.completed":
+        # the entrants list carries registration details; the standings are the public result
+        return public({k: v for k, v in payload.items() if k != "entrants"})
+    return public(payload)

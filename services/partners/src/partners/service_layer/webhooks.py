@@ -1,0 +1,279 @@
+"""Webhooks for partner apps: subscriptions, the fan-out of consumed events into durable
+deliveries, and the worker that sends them.
+
+A consumed event becomes one delivery row per matching subscription in the consumer's unit
+of work, so the rows commit with the inbox record (or not at all). The worker claims due
+rows (``FOR UPDATE SKIP LOCKED``: replicas share the work), sends them and records the
+outcome; a failure schedules the next attempt in ``next_attempt_at`` by the service clock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from gomoku_shared.contracts import Envelope
+from gomoku_shared.errors import Conflict, NotFound, Unprocessable
+from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
+
+from ..adapters.webhook_repository import Delivery, WebhookRepository
+from ..adapters.webhook_sender import Outcome, WebhookSender, signed_headers
+from ..domain import webhooks as rules
+from ..domain.model import PartnerRuleError
+from ..domain.webhooks import RetrySchedule, Subscription
+from . import webhook_views as views
+
+log = logging.getLogger("gomoku.partners.webhooks")
+
+#: how long a claimed delivery is kept from other workers while it is being sent
+LEASE_S = 120
+CLAIM_BATCH = 20
+
+
+def _wall_clock() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass
+class WebhookService:
+    runtime: ServiceRuntime
+    sender: WebhookSender
+    schedule: RetrySchedule
+    disable_after: int
+    secret_grace_s: int
+    #: ``webhook-timestamp`` is the wall-clock time of the attempt: receivers check it against
+    #: their own clock; the retry schedule follows the service clock
+    wall_clock: Callable[[], datetime] = _wall_clock
+    #: set when new deliveries have committed: the worker sends them without waiting its poll
+    _wake: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def _now(self) -> datetime:
+        return self.runtime.clock.now()
+
+    # ------------------------------------------------------------------ subscriptions
+    async def subscribe(self, partner_id: str, url: str, event_types: list[str], description: str) -> dict[str, Any]:
+        try:
+            sub = Subscription(
+                subscription_id=rules.new_subscription_id(),
+                partner_id=partner_id,
+                url=rules.checked_url(url),
+                event_types=rules.checked_types(event_types),
+                description=description,
+                secret=rules.new_secret(),
+                status="active",
+                created_at=self._now(),
+            )
+        except PartnerRuleError as exc:
+            raise Unprocessable(exc.code, exc.message) from None
+        async with self.runtime.transaction() as uow:
+            await WebhookRepository(uow.session).add_subscription(sub)
+        return {**views.subscription(sub), "secret": sub.secret}
+
+    async def subscriptions(self, partner_id: str) -> dict[str, Any]:
+        async with self.runtime.transaction() as uow:
+            found = await WebhookRepository(uow.session).subscriptions_of(partner_id)
+        return {"items": [views.subscription(s) for s in found]}
+
+    async def subscription(self, partner_id: str, subscription_id: str) -> dict[str, Any]:
+        async with self.runtime.transaction() as uow:
+            sub = await self._own(WebhookRepository(uow.session), partner_id, subscription_id)
+        return views.subscription(sub)
+
+    async def unsubscribe(self, partner_id: str, subscription_id: str) -> None:
+        """Deleted subscriptions send nothing more; their delivery log stays readable."""
+        async with self.runtime.transaction() as uow:
+            repo = WebhookRepository(uow.session)
+            sub = await self._own(repo, partner_id, subscription_id, for_update=True)
+            await repo.save_subscription(Subscription(**{**sub.__dict__, "status": "deleted"}))
+
+    async def rotate_secret(self, partner_id: str, subscription_id: str, grace_s: int | None) -> dict[str, Any]:
+        grace = timedelta(seconds=self.secret_grace_s if grace_s is None else grace_s)
+        async with self.runtime.transaction() as uow:
+            repo = WebhookRepository(uow.session)
+            sub = await self._own(repo, partner_id, subscription_id, for_update=True)
+            rotated = sub.rotated(rules.new_secret(), self._now(), grace)
+            await repo.save_subscription(rotated)
+        return {**views.subscription(rotated), "secret": rotated.secret}
+
+    async def enable(self, partner_id: str, subscription_id: str) -> dict[str, Any]:
+        """A disabled subscription sends again: its pending deliveries are due at once."""
+        async with self.runtime.transaction() as uow:
+            repo = WebhookRepository(uow.session)
+            sub = await self._own(repo, partner_id, subscription_id, for_update=True)
+            enabled = sub.enabled()
+            await repo.save_subscription(enabled)
+        return views.subscription(enabled)
+
+    async def _own(
+        self, repo: WebhookRepository, partner_id: str, subscription_id: str, *, for_update: bool = False
+    ) -> Subscription:
+        sub = await repo.subscription(subscription_id, for_update=for_update)
+        # another partner's subscription is as unknown as a missing one
+        if sub is None or sub.partner_id != partner_id or sub.status == "deleted":
+            raise NotFound("subscription_not_found", f"no subscription {subscription_id!r}")
+        return sub
+
+    # ------------------------------------------------------------------ delivery log
+    async def deliveries(
+        self, partner_id: str, *, subscription_id: str | None, status: str | None, cursor: str | None, limit: int
+    ) -> dict[str, Any]:
+        before = _cursor(cursor)
+        async with self.runtime.transaction() as uow:
+            rows = await WebhookRepository(uow.session).deliveries_page(
+                partner_id, subscription_id=subscription_id, status=status, before=before, limit=limit + 1
+            )
+        more = len(rows) > limit
+        rows = rows[:limit]
+        last = rows[-1] if rows and more else None
+        return {
+            "items": [views.delivery(d) for d in rows],
+            "next_cursor": f"{last.created_at.isoformat()}|{last.delivery_id}" if last else None,
+        }
+
+    async def redeliver(self, partner_id: str, delivery_id: str) -> dict[str, Any]:
+        """Send again, with the same webhook-id (a receiver that has it already skips it)."""
+        async with self.runtime.transaction() as uow:
+            repo = WebhookRepository(uow.session)
+            found = await repo.delivery(delivery_id, for_update=True)
+            if found is None or found.partner_id != partner_id:
+                raise NotFound("delivery_not_found", f"no delivery {delivery_id!r}")
+            sub = await repo.subscription(found.subscription_id)
+            if sub is None or sub.status == "deleted":
+                raise Conflict("subscription_deleted", "the delivery's subscription is deleted")
+            await repo.record_attempt(delivery_id, status="pending", next_attempt_at=self._now())
+            repo.after_commit(self._wake.set)
+            again = await repo.delivery(delivery_id)
+        assert again is not None
+        return views.delivery(again)
+
+    # ------------------------------------------------------------------ fan-out (consumer)
+    async def on_event(self, uow: UnitOfWork, env: Envelope[Any]) -> int:
+        """Delivery rows for ``env``, in the consumer's unit of work; returns how many."""
+        repo = WebhookRepository(uow.session)
+        payload = env.payload.model_dump(mode="json")
+        if env.type == "round.paired":
+            for pairing in payload.get("pairings", []):
+                await repo.remember_pairing(
+                    pairing["pairing_id"], pairing.get("first_partner"), pairing.get("second_partner")
+                )
+            partners = {
+                p
+                for pairing in payload.get("pairings", [])
+                for p in (pairing.get("first_partner"), pairing.get("second_partner"))
+                if p
+            }
+        elif env.type == "game.finished":
+            partners = await repo.pairing_partners(payload["pairing_id"])
+        else:  # public results: every subscribed partner
+            partners = None
+        if partners is not None and not partners:
+            return 0
+        written = 0
+        for sub in await repo.active_subscriptions(env.type, partners):
+            data = rules.partner_view(env.type, payload, sub.partner_id)
+            if data is None:
+                continue
+            body = json.dumps(
+                {"type": env.type, "timestamp": env.occurred_at.isoformat(), "data": data},
+                sort_keys=True,
+                separators=(",", ":"),
+            )
+            await repo.add_delivery(
+                Delivery(
+                    delivery_id=rules.new_delivery_id(),
+                    subscription_id=sub.subscription_id,
+                    partner_id=sub.partner_id,
+                    event_type=env.type,
+                    event_id=str(env.event_id),
+                    body=body,
+                    status="pending",
+                    attempts=0,
+                    created_at=self._now(),
+                    next_attempt_at=self._now(),
+                )
+            )
+            written += 1
+        if written:
+            repo.after_commit(self._wake.set)
+        return written
+
+    # ------------------------------------------------------------------ worker
+    async def deliver_due(self) -> int:
+        """Claim the due deliveries, send them concurrently, record each outcome; returns
+        how many were attempted."""
+        now = self._now()
+        async with self.runtime.transaction() as uow:
+            repo = WebhookRepository(uow.session)
+            claimed = await repo.claim_due(now, now + timedelta(seconds=LEASE_S), CLAIM_BATCH)
+            subs = {d.subscription_id: await repo.subscription(d.subscription_id) for d in claimed}
+        sent = await asyncio.gather(*(self._send(d, subs[d.subscription_id]) for d in claimed))
+        for delivery, outcome in zip(claimed, sent):
+            await self._record(delivery, outcome)
+        return len(claimed)
+
+    async def _send(self, delivery: Delivery, sub: Subscription | None) -> Outcome:
+        assert sub is not None  # the claim joins the subscription
+        headers = signed_headers(
+            delivery.delivery_id, self.wall_clock(), delivery.body, sub.secrets_signing(self._now())
+        )
+        return await self.sender.send(sub.url, headers, delivery.body)
+
+    async def _record(self, delivery: Delivery, outcome: Outcome) -> None:
+        now = self._now()
+        attempts = delivery.attempts + 1
+        async with self.runtime.transaction() as uow:
+            repo = WebhookRepository(uow.session)
+            sub = await repo.subscription(delivery.subscription_id, for_update=True)
+            assert sub is not None
+            values: dict[str, Any] = {
+                "attempts": attempts,
+                "last_attempt_at": now,
+                "last_status_code": outcome.status_code,
+                "last_response_ms": outcome.response_ms,
+                "last_error": outcome.error,
+            }
+            if outcome.ok:
+                values |= {"status": "delivered", "delivered_at": now, "next_attempt_at": None}
+                changed = sub.succeeded()
+            else:
+                retry_at = self.schedule.next_attempt(attempts, now)
+                values |= {"status": "pending" if retry_at else "failed", "next_attempt_at": retry_at}
+                changed = sub.failed(now, self.disable_after)
+                if changed.status == "disabled" and sub.status == "active":
+                    log.warning("webhook subscription %s disabled: %s", sub.subscription_id, changed.notice)
+            await repo.record_attempt(delivery.delivery_id, **values)
+            if changed != sub:
+                await repo.save_subscription(changed)
+
+    async def run(self, poll_s: float) -> None:
+        """The worker loop: work while there is due work, else wait ``poll_s`` (real time;
+        due-ness is decided by the service clock) or until new deliveries commit."""
+        while True:
+            self._wake.clear()
+            try:
+                busy = await self.deliver_due()
+            except Exception:  # noqa: BLE001 - a database hiccup: the rows stay, try again
+                log.exception("webhook delivery round failed")
+                busy = 0
+            if not busy:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), poll_s)
+
+
+def _cursor(cursor: str | None) -> tuple[datetime, str] | None:
+    if not cursor:
+        return None
+    at, sep, delivery_id = cursor.partition("|")
+    try:
+        parsed = datetime.fromisoformat(at)
+    except ValueError:
+        parsed = None
+    if not sep or parsed is None or parsed.tzinfo is None:
+        raise Unprocessable("invalid_cursor", "the cursor is not one this API returned")
+    return parsed, delivery_id

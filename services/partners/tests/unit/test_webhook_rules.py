@@ -1,0 +1,125 @@
+"""Webhook rules without I/O: Standard Webhooks signatures (checked with the standardwebhooks
+library, as a receiver checks them), the retry schedule, the disable rule, URL checks and
+what a partner may see of an event."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from standardwebhooks import Webhook, WebhookVerificationError
+
+from partners.adapters.webhook_sender import signed_headers
+from partners.domain import webhooks as rules
+from partners.domain.model import PartnerRuleError
+from partners.domain.webhooks import RetrySchedule, Subscription
+
+T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
+
+
+def _subscription(**changes) -> Subscription:
+    base = Subscription(
+        "sub_1", "app", "https://example.org/h", ("round.paired",), "", rules.new_secret(), "active", T0
+    )
+    return Subscription(**{**base.__dict__, **changes})
+
+
+def test_a_signed_delivery_verifies_with_the_standardwebhooks_library():
+    secret = rules.new_secret()
+    assert secret.startswith("whsec_")
+    body = '{"data":{"x":1},"type":"round.paired"}'
+    headers = signed_headers("msg_1", datetime.now(UTC), body, [secret])
+    assert Webhook(secret).verify(body, headers) == {"data": {"x": 1}, "type": "round.paired"}
+    with pytest.raises(WebhookVerificationError):
+        Webhook(rules.new_secret()).verify(body, headers)
+    with pytest.raises(WebhookVerificationError):
+        Webhook(secret).verify(body.replace("1", "2"), headers)
+
+
+def test_during_a_rotation_both_secrets_sign_and_after_the_grace_only_the_new_one():
+    sub = _subscription()
+    rotated = sub.rotated(rules.new_secret(), T0, timedelta(hours=1))
+    body = "{}"
+    during = signed_headers("msg_1", datetime.now(UTC), body, rotated.secrets_signing(T0 + timedelta(minutes=59)))
+    assert len(during["webhook-signature"].split(" ")) == 2
+    for secret in (sub.secret, rotated.secret):
+        Webhook(secret).verify(body, during)
+    after = signed_headers("msg_1", datetime.now(UTC), body, rotated.secrets_signing(T0 + timedelta(hours=1)))
+    Webhook(rotated.secret).verify(body, after)
+    with pytest.raises(WebhookVerificationError):
+        Webhook(sub.secret).verify(body, after)
+
+
+def test_the_default_retry_schedule_spans_more_than_24_hours_then_gives_up():
+    schedule = RetrySchedule.parse("5,300,1800,7200,18000,36000,36000")
+    assert schedule.total_s >= 24 * 3600 and schedule.attempts == 8
+    assert schedule.next_attempt(1, T0) == T0 + timedelta(seconds=5)
+    assert schedule.next_attempt(2, T0) == T0 + timedelta(seconds=300)
+    assert schedule.next_attempt(7, T0) == T0 + timedelta(seconds=36000)
+    assert schedule.next_attempt(8, T0) is None
+    with pytest.raises(ValueError):
+        RetrySchedule.parse("5,soon")
+
+
+def test_a_subscription_is_disabled_after_n_failed_attempts_in_a_row_and_a_success_resets_the_count():
+    sub = _subscription()
+    for _ in range(2):
+        sub = sub.failed(T0, disable_after=3)
+    assert sub.status == "active" and sub.failure_streak == 2
+    assert sub.succeeded().failure_streak == 0
+    disabled = sub.failed(T0, disable_after=3)
+    assert disabled.status == "disabled" and disabled.disabled_at == T0
+    assert disabled.notice and "3 failed attempts" in disabled.notice
+    assert disabled.enabled().status == "active" and disabled.enabled().failure_streak == 0
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://example.org/h",
+        "ftp://example.org",
+        "https://user:pw@example.org/h",
+        "https:///nohost",
+        "http://10.0.0.1/",
+    ],
+)
+def test_urls_must_be_https_or_loopback_http(url):
+    with pytest.raises(PartnerRuleError):
+        rules.checked_url(url)
+
+
+def test_https_and_loopback_http_urls_are_accepted():
+    assert rules.checked_url("https://hooks.example.org/gomoku") == "https://hooks.example.org/gomoku"
+    assert rules.checked_url("http://127.0.0.1:8080/h") == "http://127.0.0.1:8080/h"
+
+
+def test_event_types_come_from_the_fixed_list():
+    assert rules.checked_types(["game.finished", "round.paired", "game.finished"]) == ("game.finished", "round.paired")
+    with pytest.raises(PartnerRuleError):
+        rules.checked_types(["entry.accepted"])
+    with pytest.raises(PartnerRuleError):
+        rules.checked_types([])
+
+
+def test_a_partner_sees_only_the_pairings_of_its_own_players_and_no_personal_data():
+    payload = {
+        "event_code": "E",
+        "round": 1,
+        "byes": [{"entrant_id": "z"}],
+        "pairings": [
+            {"pairing_id": "p1", "first_partner": "app", "second_partner": None},
+            {"pairing_id": "p2", "first_partner": "other", "second_partner": "other"},
+            {"pairing_id": "p3", "first_partner": "other", "second_partner": "app"},
+        ],
+    }
+    view = rules.partner_view("round.paired", payload, "app")
+    assert view is not None and [p["pairing_id"] for p in view["pairings"]] == ["p1", "p3"]
+    assert "byes" not in view
+    assert rules.partner_view("round.paired", payload, "third") is None
+    completed = rules.partner_view(
+        "section.completed", {"standings": [{"name": "A"}], "entrants": [{"birth_date": "2000-01-01"}]}, "app"
+    )
+    assert completed == {"standings": [{"name": "A"}]}
+    assert rules.partner_view("awards.published", {"places": [{"name": "A", "birth_date": "x"}]}, "app") == {
+        "places": [{"name": "A"}]
+    }

@@ -1,0 +1,186 @@
+"""Webhooks in the embedded process (in-memory bus, SQLite) with real receivers on
+127.0.0.1: subscriptions per partner, deliveries of its own players' pairings and results
+only, signatures a receiver verifies with the standardwebhooks library, retries on the
+service clock, the disable rule, the delivery log and redelivery."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import httpx
+import pytest
+from partners_kit import KEYS, bearer, new_partner, token
+from standardwebhooks import Webhook
+from webhooks_kit import (
+    Receiver,
+    awards_published,
+    free_port,
+    game_finished,
+    messages,
+    pairing,
+    round_paired,
+    serving,
+)
+
+from gomoku_shared.clock import FakeClock
+from gomoku_shared.embedded import EmbeddedSuite
+from gomoku_shared.settings import ServiceSettings
+from gomoku_shared.testing.bus import eventually
+
+START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
+HOOKS = "/partners/v1/webhooks"
+
+
+@pytest.fixture
+async def suite(tmp_path):
+    clock = FakeClock(START)
+    settings = ServiceSettings(
+        DATA_DIR=str(tmp_path),
+        API_KEYS=KEYS,
+        DATA_KEY="k" * 32,
+        WEBHOOK_POLL_S=0.02,
+        WEBHOOK_RETRY_SCHEDULE_S="60,600",
+        WEBHOOK_DISABLE_AFTER=4,
+        # the fake clock moves by minutes: tokens outlive the test
+        ACCESS_TOKEN_TTL_S=3600,
+    )
+    s = EmbeddedSuite(settings, clock=clock, only=["partners"])
+    await s.start()
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=s.app), base_url="http://embedded") as c:
+        yield s, c, clock
+    await s.stop()
+
+
+async def _partner_token(client, partner_id: str, scopes=("webhooks:manage",)) -> dict[str, str]:
+    cred = await new_partner(client, partner_id, list(scopes), prefix="/partners")
+    return bearer(await token(client, cred, prefix="/partners"))
+
+
+async def _subscribe(client, auth, url: str, types=("round.paired", "game.finished", "awards.published")) -> dict:
+    r = await client.post(f"{HOOKS}/subscriptions", headers=auth, json={"url": url, "event_types": list(types)})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+async def test_each_partner_receives_its_own_players_pairings_and_results_signed(suite):
+    s, c, _ = suite
+    one, two = await _partner_token(c, "app-one"), await _partner_token(c, "app-two")
+    first, second = Receiver(free_port()), Receiver(free_port())
+    sub_one = await _subscribe(c, one, first.url)
+    sub_two = await _subscribe(c, two, second.url)
+    async with serving(first, first.port), serving(second, second.port):
+        await s.bus.publish(
+            messages(
+                round_paired(
+                    pairing("p1", "a1", "a2", "app-one", "app-one"), pairing("p2", "b1", "b2", "app-two", None)
+                ),
+                game_finished("p1", "a1", "a2"),
+                awards_published(),
+            )
+        )
+        await eventually(lambda: len(first.received) == 3 and len(second.received) == 2, "the deliveries")
+    by_type = {b["type"]: b["data"] for b in first.bodies()}
+    assert [p["pairing_id"] for p in by_type["round.paired"]["pairings"]] == ["p1"]
+    assert by_type["game.finished"]["pairing_id"] == "p1"
+    assert by_type["awards.published"]["places"] == [{"place": 1, "name": "Ann"}]  # no birth date
+    # deliveries are sent concurrently: no order between them
+    seen_by_two = {b["type"]: b["data"] for b in second.bodies()}
+    assert sorted(seen_by_two) == ["awards.published", "round.paired"]
+    assert [p["pairing_id"] for p in seen_by_two["round.paired"]["pairings"]] == ["p2"]
+    for receiver, sub in ((first, sub_one), (second, sub_two)):
+        for headers, body in receiver.received:
+            Webhook(sub["secret"]).verify(body, headers)
+    log = (await c.get(f"{HOOKS}/deliveries", headers=one)).json()["items"]
+    assert {d["status"] for d in log} == {"delivered"} and len(log) == 3
+    assert all(d["last_status_code"] == 200 and d["attempts"] == 1 for d in log)
+    assert sorted(d["delivery_id"] for d in log) == sorted(first.ids())
+
+
+async def test_a_failing_receiver_is_retried_on_the_service_clock_then_disabled_with_a_notice(suite):
+    s, c, clock = suite
+    auth = await _partner_token(c, "app-one")
+    receiver = Receiver(free_port(), status=503)
+    sub = await _subscribe(c, auth, receiver.url)
+    async with serving(receiver, receiver.port):
+        await s.bus.publish(messages(round_paired(pairing("p1", "a1", "a2", "app-one", None))))
+        await eventually(lambda: _attempts(c, auth, 1), "the first attempt, recorded")
+        # no retry before its time on the service clock
+        clock.advance(59)
+        assert await _webhooks(s).deliver_due() == 0
+        log = (await c.get(f"{HOOKS}/deliveries", headers=auth)).json()["items"]
+        assert log[0]["status"] == "pending" and log[0]["attempts"] == 1 and log[0]["last_status_code"] == 503
+        clock.advance(1)
+        await eventually(lambda: _attempts(c, auth, 2), "the retry at 60 s, recorded")
+        clock.advance(600)
+        await eventually(lambda: len(receiver.received) == 3, "the retry at 600 s")
+        await eventually(lambda: _status(c, auth, "failed"), "the delivery failed once its schedule is spent")
+        # one more failing delivery reaches WEBHOOK_DISABLE_AFTER=4 attempts in a row
+        await s.bus.publish(messages(awards_published()))
+        await eventually(lambda: len(receiver.received) == 4, "the fourth failed attempt")
+        await eventually(lambda: _sub_status(c, auth, sub["subscription_id"], "disabled"), "the disable")
+        shown = (await c.get(f"{HOOKS}/subscriptions/{sub['subscription_id']}", headers=auth)).json()
+        assert shown["notice"] and "4 failed attempts" in shown["notice"] and shown["disabled_at"]
+        # disabled: nothing is sent, even when due
+        clock.advance(600)
+        assert await _webhooks(s).deliver_due() == 0
+        assert len(receiver.received) == 4
+        # the receiver is fixed: enable, and redeliver the failed one with its webhook-id
+        receiver.status = 200
+        assert (await c.post(f"{HOOKS}/subscriptions/{sub['subscription_id']}/enable", headers=auth)).status_code == 200
+        await eventually(lambda: len(receiver.received) == 5, "the pending delivery after enabling")
+        failed = (await c.get(f"{HOOKS}/deliveries?status=failed", headers=auth)).json()["items"]
+        assert len(failed) == 1
+        r = await c.post(f"{HOOKS}/deliveries/{failed[0]['delivery_id']}/redeliver", headers=auth)
+        assert r.status_code == 200, r.text
+        await eventually(lambda: len(receiver.received) == 6, "the redelivery")
+    assert receiver.ids()[5] == receiver.ids()[0] == failed[0]["delivery_id"]
+    log = (await c.get(f"{HOOKS}/deliveries", headers=auth)).json()["items"]
+    assert {d["status"] for d in log} == {"delivered"}
+
+
+def _webhooks(suite):
+    return suite.services["partners"].extras["webhooks"]
+
+
+async def _attempts(client, auth, attempts: int) -> bool:
+    items = (await client.get(f"{HOOKS}/deliveries", headers=auth)).json()["items"]
+    return (
+        bool(items)
+        and items[-1]["attempts"] == attempts
+        and items[-1]["next_attempt_at"] != items[-1]["last_attempt_at"]
+    )
+
+
+async def _status(client, auth, status: str) -> bool:
+    items = (await client.get(f"{HOOKS}/deliveries", headers=auth)).json()["items"]
+    return bool(items) and items[0]["status"] == status
+
+
+async def _sub_status(client, auth, subscription_id: str, status: str) -> bool:
+    return (await client.get(f"{HOOKS}/subscriptions/{subscription_id}", headers=auth)).json()["status"] == status
+
+
+async def test_subscriptions_are_validated_scoped_and_private_to_their_partner(suite):
+    _, c, _ = suite
+    one, two = await _partner_token(c, "app-one"), await _partner_token(c, "app-two")
+    reader = await _partner_token(c, "app-three", scopes=("results:read",))
+    body = {"url": "https://hooks.example.org/h", "event_types": ["round.paired"]}
+    assert (await c.post(f"{HOOKS}/subscriptions", headers=reader, json=body)).status_code == 403
+    assert (await c.post(f"{HOOKS}/subscriptions", json=body)).status_code == 401
+    bad_url = await c.post(f"{HOOKS}/subscriptions", headers=one, json={**body, "url": "http://example.org/h"})
+    assert bad_url.status_code == 422 and bad_url.json()["error"]["code"] == "invalid_url"
+    bad_type = await c.post(f"{HOOKS}/subscriptions", headers=one, json={**body, "event_types": ["entry.accepted"]})
+    assert bad_type.status_code == 422
+    sub = await _subscribe(c, one, body["url"], types=["round.paired"])
+    assert "secret" not in (await c.get(f"{HOOKS}/subscriptions", headers=one)).json()["items"][0]
+    assert (await c.get(f"{HOOKS}/subscriptions", headers=two)).json()["items"] == []
+    path = f"{HOOKS}/subscriptions/{sub['subscription_id']}"
+    for method, url in (("GET", path), ("DELETE", path), ("POST", f"{path}/rotate-secret"), ("POST", f"{path}/enable")):
+        r = await c.request(method, url, headers=two, json={} if method == "POST" else None)
+        assert r.status_code == 404, (method, url, r.text)
+    rotated = await c.post(f"{path}/rotate-secret", headers=one, json={"grace_s": 3600})
+    assert rotated.status_code == 200 and rotated.json()["secret"] != sub["secret"]
+    assert rotated.json()["previous_secret_valid_until"] == (START + timedelta(hours=1)).isoformat()
+    assert (await c.delete(path, headers=one)).status_code == 204
+    assert (await c.get(path, headers=one)).status_code == 404
+    assert (await c.get(f"{HOOKS}/deliveries?cursor=nonsense", headers=one)).status_code == 422

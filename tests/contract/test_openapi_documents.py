@@ -7,11 +7,13 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import httpx
 import pytest
 from openapi_spec_validator import OpenAPIV31SpecValidator
 
 from gomoku_shared.embedded import EmbeddedSuite
 from gomoku_shared.settings import ServiceSettings
+from gomoku_shared.testing.documented_answers import AnswerChecker
 
 SERVICES = ("registration", "pairing", "gameplay", "awards", "partners")
 #: (service, METHOD, path, status): a 2xx answer still documented without named fields, with why.
@@ -103,3 +105,13 @@ def test_the_untyped_check_sees_an_untyped_answer(documents):
     for shape in ({}, {"type": "object", "additionalProperties": True}, None):
         responses["200"]["content"] = {"application/json": {"schema": shape}} if shape is not None else {}
         assert ("registration", "GET", "/v1/presets", "200") in untyped_answers("registration", document)
+
+
+async def test_the_answer_checker_refuses_an_answer_its_schema_does_not_allow(documents):
+    """The service kits check every successful answer with it (registration_kit, pairing_kit)."""
+    checker = AnswerChecker(documents["registration"])
+    request = httpx.Request("GET", "http://registration/v1/presets")
+    await checker(httpx.Response(200, json={"presets": [{"id": "sz-2022", "name": "SZ"}]}, request=request))
+    assert checker.checked == 1
+    with pytest.raises(AssertionError, match="presets/0/name"):
+        await checker(httpx.Response(200, json={"presets": [{"id": "sz-2022", "name": 7}]}, request=request))

@@ -14,6 +14,7 @@ from gomoku_shared.contracts.common import ClockSpec, Entrant, Member, Points, R
 from gomoku_shared.contracts.events import GameFinished, PairingOutcome, PairingSpec, SectionClosed
 from gomoku_shared.messaging.bus import EventBus
 from gomoku_shared.settings import ServiceSettings
+from gomoku_shared.testing.documented_answers import check_answers
 from gomoku_shared.testing.harness import ServiceHarness
 from pairing.bootstrap import build
 
@@ -138,6 +139,12 @@ class Harness(ServiceHarness):
         )
         self.seed = seed
         self.sent: list[GameFinished] = []
+
+    async def start(self) -> Harness:
+        """Started, with every successful answer checked against the OpenAPI document."""
+        await super().start()
+        check_answers(self.client, self.service.app.openapi())
+        return self
 
     # ------------------------------------------------------------------ gameplay's part
 

@@ -10,6 +10,7 @@ from itertools import count
 
 from gomoku_shared.clock import FakeClock
 from gomoku_shared.settings import ServiceSettings
+from gomoku_shared.testing.documented_answers import check_answers
 from gomoku_shared.testing.harness import ServiceHarness
 from registration.bootstrap import build
 from registration.domain import (
@@ -145,7 +146,13 @@ def application(
 
 
 class Harness(ServiceHarness):
-    """The registration service and every event it published."""
+    """The registration service and every event it published; every successful answer is
+    checked against the service's OpenAPI document (its response models)."""
+
+    async def start(self) -> Harness:
+        await super().start()
+        check_answers(self.client, self.service.app.openapi())
+        return self
 
     async def create_sz(self, code: str = "sz22", overrides: dict | None = None) -> dict:
         response = await self.client.post(

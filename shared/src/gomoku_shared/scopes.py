@@ -14,7 +14,7 @@ entries:write      registration writes: entries, players, teams, evidence, withd
                    partner's own records
 games:play         gameplay writes: moves, passes, offers and claims in the partner's players'
                    games
-webhooks:manage    reads and writes of webhook subscriptions (the webhooks service)
+webhooks:manage    reads and writes of webhook subscriptions (the partners service)
 =================  ===========================================================================
 
 A write on a service with no scope here (pairing, awards: staff only) is never allowed to a

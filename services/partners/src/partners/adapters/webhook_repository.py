@@ -3,11 +3,12 @@ module that builds their statements)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, event, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..domain.webhooks import Subscription
@@ -79,6 +80,10 @@ def _delivery(row: Any) -> Delivery:
 class WebhookRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
+
+    def after_commit(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` once the session's transaction has committed."""
+        event.listen(self.session.sync_session, "after_commit", lambda _session: callback(), once=True)
 
     # ------------------------------------------------------------------ subscriptions
     async def add_subscription(self, sub: Subscription) -> None:

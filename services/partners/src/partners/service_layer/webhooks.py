@@ -10,10 +10,11 @@ outcome; a failure schedules the next attempt in ``next_attempt_at`` by the serv
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -49,6 +50,8 @@ class WebhookService:
     #: ``webhook-timestamp`` is the wall-clock time of the attempt: receivers check it against
     #: their own clock; the retry schedule follows the service clock
     wall_clock: Callable[[], datetime] = _wall_clock
+    #: set when new deliveries have committed: the worker sends them without waiting its poll
+    _wake: asyncio.Event = field(default_factory=asyncio.Event)
 
     def _now(self) -> datetime:
         return self.runtime.clock.now()
@@ -144,6 +147,7 @@ class WebhookService:
             if sub is None or sub.status == "deleted":
                 raise Conflict("subscription_deleted", "the delivery's subscription is deleted")
             await repo.record_attempt(delivery_id, status="pending", next_attempt_at=self._now())
+            repo.after_commit(self._wake.set)
             again = await repo.delivery(delivery_id)
         assert again is not None
         return views.delivery(again)
@@ -153,18 +157,18 @@ class WebhookService:
         """Delivery rows for ``env``, in the consumer's unit of work; returns how many."""
         repo = WebhookRepository(uow.session)
         payload = env.payload.model_dump(mode="json")
-        if env.type == "round.paired":
-            for pairing in payload.get("pairings", []):
+        if env.type in ("round.paired", "playoff.required"):
+            pairings = payload.get("pairings", [])
+            for pairing in pairings:
                 await repo.remember_pairing(
                     pairing["pairing_id"], pairing.get("first_partner"), pairing.get("second_partner")
                 )
-            partners = {
-                p
-                for pairing in payload.get("pairings", [])
-                for p in (pairing.get("first_partner"), pairing.get("second_partner"))
-                if p
+            if env.type == "playoff.required":  # remembered for its games; not a webhook itself
+                return 0
+            partners: set[str] | None = {
+                p for pairing in pairings for p in (pairing.get("first_partner"), pairing.get("second_partner")) if p
             }
-        elif env.type == "game.finished":
+        elif env.type in ("game.started", "game.finished"):
             partners = await repo.pairing_partners(payload["pairing_id"])
         else:  # public results: every subscribed partner
             partners = None
@@ -195,6 +199,8 @@ class WebhookService:
                 )
             )
             written += 1
+        if written:
+            repo.after_commit(self._wake.set)
         return written
 
     # ------------------------------------------------------------------ worker
@@ -247,15 +253,17 @@ class WebhookService:
 
     async def run(self, poll_s: float) -> None:
         """The worker loop: work while there is due work, else wait ``poll_s`` (real time;
-        due-ness is decided by the service clock)."""
+        due-ness is decided by the service clock) or until new deliveries commit."""
         while True:
+            self._wake.clear()
             try:
                 busy = await self.deliver_due()
             except Exception:  # noqa: BLE001 - a database hiccup: the rows stay, try again
                 log.exception("webhook delivery round failed")
                 busy = 0
             if not busy:
-                await asyncio.sleep(poll_s)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), poll_s)
 
 
 def _cursor(cursor: str | None) -> tuple[datetime, str] | None:

@@ -112,6 +112,9 @@ async def test_event_stream_carries_pairings_moves_and_results_and_resumes_on_an
     frames = [frame for frame in sse.text.split("\n\n") if frame.startswith("id:")]
     assert [int(frame.split("\n")[0].removeprefix("id: ")) for frame in frames] == [i for i in ids if i > cut]
     assert await _stream(first, code="OTHER") == []
+    # one section's or one round's stream
+    assert await _stream(second, section="S1", round=1) == everything
+    assert await _stream(second, round=2) == [] and await _stream(second, section="S2") == []
     bad = await first.get("/v1/events/EV/stream", headers={**OP, "last-event-id": "x1"}, follow="false")
     assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_last_event_id"
 

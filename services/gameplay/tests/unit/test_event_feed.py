@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from gameplay_kit import pairing, round_paired
 
-from gameplay.service_layer.event_feed import EventFeed, FeedConfig
+from gameplay.service_layer.event_feed import EventFeed, FeedConfig, StreamView
 
 
 def _row(event_id: int, code: str = "EV") -> dict:
@@ -44,14 +44,14 @@ async def test_a_viewer_behind_the_buffer_reads_the_database_then_the_buffer(gp)
     for gid, players in (("EV.main.S1.r1.p1.g1", ("alice", "bob")), ("EV.main.S1.r1.p2.g1", ("carol", "dave"))):
         await gp.api.join_both(gid, *players)
     games = gp.service.extras["games"]
-    everything = [row["id"] async for row in games.feed.follow("EV", 0, None, live=False)]
+    everything = [row["id"] async for row in games.feed.follow(StreamView("EV"), 0, live=False)]
     assert len(everything) >= 6 and everything == sorted(set(everything))
     small = EventFeed(games.units, FeedConfig(buffer_size=2))
-    got = [row["id"] async for row in small.follow("EV", 0, None, live=False)]
+    got = [row["id"] async for row in small.follow(StreamView("EV"), 0, live=False)]
     assert small.floor > 0 and got == everything
-    resumed = [row["id"] async for row in small.follow("EV", everything[1], None, live=False)]
+    resumed = [row["id"] async for row in small.follow(StreamView("EV"), everything[1], live=False)]
     assert resumed == everything[2:]
     # partners: the kit's pairings have pa's first and pb's second players
-    assert [row["id"] async for row in small.follow("EV", 0, "pa", live=False)] == everything
-    assert [row["id"] async for row in small.follow("EV", 0, "nobody", live=False)] == []
-    assert [row["id"] async for row in small.follow("OTHER", 0, None, live=False)] == []
+    assert [row["id"] async for row in small.follow(StreamView("EV", "pa"), 0, live=False)] == everything
+    assert [row["id"] async for row in small.follow(StreamView("EV", "nobody"), 0, live=False)] == []
+    assert [row["id"] async for row in small.follow(StreamView("OTHER"), 0, live=False)] == []

@@ -1,4 +1,5 @@
-"""The stream of one event (``GET /v1/events/{event_code}/stream``): pairings (games created),
+"""The stream of one event (``GET /v1/events/{event_code}/stream``, or of one of its sections or
+rounds): pairings (games created),
 game starts, moves and results of all the event's games, as NDJSON or Server-Sent Events,
 resumable by cursor. Served from the process's shared feed (service_layer.event_feed)."""
 
@@ -13,8 +14,9 @@ from fastapi.responses import StreamingResponse
 
 from gomoku_shared.auth import Principal, Reader
 from gomoku_shared.errors import ServiceError
-from gomoku_shared.params import PathId
+from gomoku_shared.params import ROUND_MAX, PathId
 
+from ..service_layer.event_feed import StreamView
 from ..service_layer.games import GameService
 
 CURSOR_MAX = 2**63 - 1
@@ -100,7 +102,8 @@ def install(app: FastAPI, games: GameService) -> None:
         "one JSON object a line, an empty line as a keep-alive) or as Server-Sent Events "
         "(`Accept: text/event-stream`: `id:` the cursor, `event:` the kind). Each message's `id` is "
         "the cursor: resume after it with `since` or `Last-Event-ID` (no gaps, no repeats). A partner "
-        "sees its own players' games only. `follow=false` ends after the events stored so far.",
+        "sees its own players' games only. `section` and `round` narrow the stream to one section or one "
+        "round. `follow=false` ends after the events stored so far.",
         response_class=StreamingResponse,
         responses={
             200: {
@@ -114,6 +117,8 @@ def install(app: FastAPI, games: GameService) -> None:
         request: Request,
         principal: Reader,
         since: int = Query(0, ge=0, le=CURSOR_MAX, description="resume after this cursor (a message's `id`)"),
+        section: str | None = Query(None, min_length=1, max_length=64, description="one section's games only"),
+        round: int | None = Query(None, ge=0, le=ROUND_MAX, description="one round's games only"),
         follow: bool = Query(True, description="keep the stream open for the live events"),
         last_event_id: str | None = Header(
             None, max_length=19, description="the last `id` received (resumes after it; wins over `since`)"
@@ -124,7 +129,8 @@ def install(app: FastAPI, games: GameService) -> None:
         line = _sse if as_sse else _ndjson
 
         async def body():
-            feed = games.feed.follow(event_code, start, partner_scope(principal), live=follow)
+            view = StreamView(event_code, partner_scope(principal), section, round)
+            feed = games.feed.follow(view, start, live=follow)
             async with contextlib.aclosing(feed) as events:
                 async for row in events:
                     if row is None and await request.is_disconnected():

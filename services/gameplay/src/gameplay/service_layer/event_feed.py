@@ -39,9 +39,22 @@ class FeedConfig:
     idle_s: float = 5.0
 
 
-def visible(row: dict[str, Any], partner_id: str | None) -> bool:
-    """A partner sees the games of its own players only; everyone else sees every game."""
-    return partner_id is None or partner_id in (row["partner_a"], row["partner_b"])
+@dataclass(frozen=True)
+class StreamView:
+    """What one viewer follows: an event (optionally one section, one round), as a partner
+    (``partner_id``: the games of its own players only) or as anyone else (None: every game)."""
+
+    event_code: str
+    partner_id: str | None = None
+    section_id: str | None = None
+    round: int | None = None
+
+    def shows(self, row: dict[str, Any]) -> bool:
+        if self.partner_id is not None and self.partner_id not in (row["partner_a"], row["partner_b"]):
+            return False
+        if self.section_id is not None and row["section_id"] != self.section_id:
+            return False
+        return self.round is None or row["round"] == self.round
 
 
 class EventFeed:
@@ -128,31 +141,33 @@ class EventFeed:
 
     # ------------------------------------------------------------------ viewers
 
-    async def follow(
-        self, event_code: str, since: int, partner_id: str | None, *, live: bool = True
-    ) -> AsyncIterator[dict[str, Any] | None]:
-        """The event's events after ``since`` in id order, then the live ones (``live``) or the
-        end; ``None`` when nothing came for ``idle_s`` (a keep-alive)."""
+    async def follow(self, view: StreamView, since: int, *, live: bool = True) -> AsyncIterator[dict[str, Any] | None]:
+        """The viewed events after ``since`` in id order, then the live ones (``live``) or the
+        end; ``None`` when nothing was sent for ``idle_s`` (a keep-alive)."""
         await self._join()
         try:
             cursor = since
+            last_sent = time.monotonic()
             while True:
                 behind = cursor < self.floor
                 if behind:  # older than the buffer: from the database, up to where it begins
                     async with self.units.reading() as uow:
-                        rows = await uow.event_log.of_event(event_code, cursor, self.floor, PAGE)
+                        rows = await uow.event_log.of_event(view.event_code, cursor, self.floor, PAGE)
                     cursor = rows[-1]["id"] if len(rows) == PAGE else self.floor
                 else:
-                    rows = self._released_after(cursor, event_code)
+                    rows = self._released_after(cursor, view.event_code)
                     cursor = max(cursor, self.horizon)
                 for row in rows:
-                    if visible(row, partner_id):
+                    if view.shows(row):
+                        last_sent = time.monotonic()
                         yield row
                 if behind:
                     continue
                 if not live:
                     return
-                if not await self._wait_past(cursor):
+                # quiet for this viewer, though other games' events may come (a filtered view)
+                if not await self._wait_past(cursor) or time.monotonic() - last_sent >= self.config.idle_s:
+                    last_sent = time.monotonic()
                     yield None
         finally:
             await self._leave()

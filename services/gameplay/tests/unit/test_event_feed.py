@@ -4,13 +4,16 @@ database, so a cursor resumes without gaps or repeats (PLAY-8 live broadcast).""
 
 from __future__ import annotations
 
+import time
+
 from gameplay_kit import pairing, round_paired
 
 from gameplay.service_layer.event_feed import EventFeed, FeedConfig, StreamView
 
 
-def _row(event_id: int, code: str = "EV") -> dict:
-    return {"id": event_id, "event_code": code, "partner_a": "pa", "partner_b": None}
+def _row(event_id: int, code: str = "EV") -> tuple[dict, float]:
+    """A pending event as the feed holds it: the row and when it was read."""
+    return {"id": event_id, "event_code": code, "partner_a": "pa", "partner_b": None}, time.monotonic()
 
 
 def test_an_event_after_a_gap_waits_for_the_gap_to_fill():
@@ -25,9 +28,11 @@ def test_an_event_after_a_gap_waits_for_the_gap_to_fill():
 
 def test_a_gap_that_stays_open_past_the_grace_is_skipped():
     """An insert rolled back leaves its id unused for ever."""
-    feed = EventFeed(units=None, config=FeedConfig(gap_grace_s=0))  # type: ignore[arg-type]
-    feed._pending = {2: _row(2), 4: _row(4)}
+    feed = EventFeed(units=None, config=FeedConfig(gap_grace_s=60))  # type: ignore[arg-type]
+    a_minute_ago = time.monotonic() - 61
+    feed._pending = {2: (_row(2)[0], a_minute_ago), 4: (_row(4)[0], a_minute_ago), 6: _row(6)}
     feed._release()
+    # both old gaps given up at once; the one before an event just read still held
     assert feed.horizon == 4 and [row["id"] for row in feed.buffer] == [2, 4]
 
 

@@ -66,8 +66,8 @@ class EventFeed:
         #: ``buffer`` holds every event with an id in (floor, horizon]
         self.floor = 0
         self.buffer: deque[dict[str, Any]] = deque()
-        self._pending: dict[int, dict[str, Any]] = {}
-        self._gap_since: float | None = None
+        #: events read but not released yet, with when they were read
+        self._pending: dict[int, tuple[dict[str, Any], float]] = {}
         self._changed = asyncio.Condition()
         self._ready = asyncio.Event()
         self._viewers = 0
@@ -78,7 +78,6 @@ class EventFeed:
     async def _run(self) -> None:
         self._pending.clear()
         self.buffer.clear()
-        self._gap_since = None
         async with self.units.reading() as uow:
             self.horizon = self.floor = max(0, await uow.event_log.latest_id() - START_WINDOW)
         while True:
@@ -96,8 +95,9 @@ class EventFeed:
         scanned = max([self.horizon, *self._pending])
         async with self.units.reading() as uow:
             rows = await uow.event_log.after(scanned, PAGE)
+        now = time.monotonic()
         for row in rows:
-            self._pending[row["id"]] = row
+            self._pending[row["id"]] = (row, now)
         released = self._release()
         if released:
             async with self._changed:
@@ -109,16 +109,15 @@ class EventFeed:
         while self._pending:
             following = self._pending.pop(self.horizon + 1, None)
             if following is None:
-                # a gap: a transaction not committed yet, or an insert rolled back
-                now = time.monotonic()
-                self._gap_since = self._gap_since or now
-                if now - self._gap_since < self.config.gap_grace_s:
+                # a gap: a transaction not committed yet, or an insert rolled back; given up
+                # once the event after it has waited out the grace (old gaps all at once)
+                after_gap = min(self._pending)
+                if time.monotonic() - self._pending[after_gap][1] < self.config.gap_grace_s:
                     break
-                self.horizon = min(self._pending) - 1
+                self.horizon = after_gap - 1
                 continue
-            self._gap_since = None
-            self.buffer.append(following)
-            self.horizon = following["id"]
+            self.buffer.append(following[0])
+            self.horizon = following[0]["id"]
             released = True
         while len(self.buffer) > self.config.buffer_size:
             self.floor = self.buffer.popleft()["id"]

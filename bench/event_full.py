@@ -20,6 +20,7 @@ import uuid
 from pathlib import Path
 
 from gomoku_sim.bots import BotPolicy
+from gomoku_sim.client import all_games
 from gomoku_sim.driver import FULL_FIELDS, EventDriver, RunSpec
 from gomoku_sim.stack import database_urls_for, distributed_stack, embedded_stack
 
@@ -71,8 +72,7 @@ async def run_once(mode: str, players: int, seed: int, label: str) -> dict:
         await driver.play("online", driver.played_sections(run))
         played = time.monotonic() - t_play
         phases["play"] = played - phases["check in + close"]
-        d = await stack.platform.get("gameplay", "/v1/games", params={"event_code": spec.code, "status": "all"})
-        games = len(d.get("games", []))
+        games = len(await all_games(stack.platform, {"event_code": spec.code, "status": "all"}))
         result = {
             "label": label,
             "players": players * len(SECTIONS),

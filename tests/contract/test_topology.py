@@ -27,4 +27,5 @@ def test_every_consumed_event_is_produced_by_someone_else():
         "section.completed",
         "result.decided",
         "awards.published",
+        "game.started",
     }

@@ -122,8 +122,11 @@ def _check_name(failure: Failure) -> str:
     return getattr(failure, "title", None) or type(failure).__name__
 
 
-#: fixed query parameters: a followed event stream of a live game stays open until the game ends
-FIXED_QUERY = {"/v1/games/{game_id}/events": {"follow": "false"}}
+#: fixed query parameters: a followed event stream stays open (a live game's until it ends, an event's for ever)
+FIXED_QUERY = {
+    "/v1/games/{game_id}/events": {"follow": "false"},
+    "/v1/events/{event_code}/stream": {"follow": "false"},
+}
 
 
 def _strategy(operation, known: dict[str, list]):

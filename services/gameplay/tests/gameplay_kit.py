@@ -18,7 +18,7 @@ from gomoku_shared.contracts.events import PairingSpec, PlayoffRequired, ResultD
 from gomoku_shared.settings import ServiceSettings
 from gomoku_shared.testing.harness import ServiceHarness
 
-KEYS = "op-key=operator,arb-key=arbiter,pa-key=partner:pa,pb-key=partner:pb"
+KEYS = "op-key=operator,arb-key=arbiter,pa-key=partner:pa,pb-key=partner:pb,pn-key=partner:pn"
 OP = {"x-api-key": "op-key"}
 ARB = {"x-api-key": "arb-key"}
 PA = {"x-api-key": "pa-key"}

@@ -17,7 +17,14 @@ import uvicorn
 from gomoku_shared.contracts import encode, envelope_for
 from gomoku_shared.contracts.common import ClockSpec, Ruleset
 from gomoku_shared.contracts.envelope import Payload
-from gomoku_shared.contracts.events import AwardsPublished, GameFinished, PairingSpec, RoundPaired
+from gomoku_shared.contracts.events import (
+    AwardsPublished,
+    GameFinished,
+    GameStarted,
+    PairingSpec,
+    PlayoffRequired,
+    RoundPaired,
+)
 
 
 def pairing(pairing_id: str, first: str, second: str, first_partner: str | None, second_partner: str | None):
@@ -34,6 +41,32 @@ def pairing(pairing_id: str, first: str, second: str, first_partner: str | None,
 
 def round_paired(*pairings: PairingSpec, round_no: int = 1) -> RoundPaired:
     return RoundPaired(event_code="WH", stage="main", section_id="S1", round=round_no, pairings=list(pairings))
+
+
+def playoff_required(*pairings: PairingSpec) -> PlayoffRequired:
+    entrants = sorted({p.first for p in pairings} | {p.second for p in pairings})
+    return PlayoffRequired(
+        event_code="WH",
+        stage="main",
+        section_id="S1",
+        playoff_id="po1",
+        place_from=1,
+        place_to=2,
+        entrant_ids=entrants,
+        pairings=list(pairings),
+    )
+
+
+def game_started(pairing_id: str, black: str, white: str) -> GameStarted:
+    return GameStarted(
+        event_code="WH",
+        section_id="S1",
+        round=1,
+        pairing_id=pairing_id,
+        game_id=f"{pairing_id}.g1",
+        black=black,
+        white=white,
+    )
 
 
 def game_finished(pairing_id: str, black: str, white: str) -> GameFinished:

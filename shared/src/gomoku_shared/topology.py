@@ -12,5 +12,13 @@ CONSUMES: dict[str, tuple[str, ...]] = {
     "gameplay": ("round.paired", "playoff.required", "result.decided"),
     "awards": ("event.configured", "section.completed"),
     # webhooks to partner apps: pairings, results and published awards
-    "partners": ("round.paired", "game.finished", "section.completed", "awards.published"),
+    # (playoff.required: the partners of the playoff games' players)
+    "partners": (
+        "round.paired",
+        "playoff.required",
+        "game.started",
+        "game.finished",
+        "section.completed",
+        "awards.published",
+    ),
 }

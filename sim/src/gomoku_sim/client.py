@@ -127,6 +127,21 @@ class Platform:
         return await self.request("POST", service, path, json=json if json is not None else {}, **kw)
 
 
+async def all_games(reader: Any, params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every game of gameplay's list for ``params``, page by page (``next_cursor``); ``reader``
+    is anything with ``get(service, path, params=...)`` answering the JSON body."""
+    games: list[dict[str, Any]] = []
+    cursor = None
+    while True:
+        page = await reader.get(
+            "gameplay", "/v1/games", params={**params, "limit": 200, **({"cursor": cursor} if cursor else {})}
+        )
+        games += page.get("games", [])
+        cursor = page.get("next_cursor")
+        if not cursor:
+            return games
+
+
 def _body(response: Any) -> Any:
     try:
         return response.json()

@@ -28,6 +28,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from .client import all_games
+
 PARTS = ("games", "awards", "field")
 #: entry statuses of registration's views that are in the field (accepted; accepted while an
 #: arbiter has still to approve the evidence, REG-18)
@@ -106,7 +108,7 @@ def pairing_result_of_games(games: list[dict[str, Any]]) -> str | None:
 
 
 async def _games(reader: Reader, code: str, sections: list[dict], report: Report) -> None:
-    listed = (await reader.get("gameplay", "/v1/games", params={"event_code": code}))["games"]
+    listed = await all_games(reader, {"event_code": code})
     by_pairing: dict[tuple, list[dict]] = defaultdict(list)
     by_playoff: dict[tuple, list[dict]] = defaultdict(list)
     for g in listed:

@@ -32,7 +32,7 @@ from zoneinfo import ZoneInfo
 from gomoku_shared.event_config import EventConfig
 
 from .bots import BotPolicy, GameView, decide, predict_view
-from .client import ApiError, Platform
+from .client import ApiError, Platform, all_games
 from .field import Application, build_field, unit_slug, units_of
 
 # --------------------------------------------------------------------------- scaled-down fields
@@ -522,8 +522,8 @@ class EventDriver:
         return answer.get("sections", [])
 
     async def active_games(self) -> list[dict[str, Any]]:
-        answer = await self.p.get("gameplay", "/v1/games", params={"event_code": self.code, "status": "active"})
-        return sorted(answer.get("games", []), key=lambda g: g["game_id"])
+        games = await all_games(self.p, {"event_code": self.code, "status": "active"})
+        return sorted(games, key=lambda g: g["game_id"])
 
     async def sweep_bots(self, games: list[dict[str, Any]]) -> tuple[int, list[GameView]]:
         """One action at most per game. Returns (actions taken, views of games nobody acts in)."""
@@ -799,9 +799,9 @@ class EventDriver:
                 "rounds": s.get("rounds"),
                 "standings": st.get("standings", st),
             }
-        answer = await self.p.get("gameplay", "/v1/games", params={"event_code": self.code, "status": "all"})
+        listed = await all_games(self.p, {"event_code": self.code, "status": "all"})
         games = {}
-        for g in sorted(answer.get("games", []), key=lambda g: g["game_id"]):
+        for g in sorted(listed, key=lambda g: g["game_id"]):
             full = await self.p.get("gameplay", f"/v1/games/{g['game_id']}")
             games[g["game_id"]] = {
                 "black": full.get("black"),

@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from .client import SERVICES, Keys, Platform
+from .client import SERVICES, Keys, Platform, all_games
 from .driver import SimClock
 
 #: every simulation starts its fake clock here (before any seed event's registration window)
@@ -105,8 +105,8 @@ class StateQuiet:
             # games not finished: a change shows as a seq, a status, a game appearing (paired)
             # or leaving (finished); listing every game of a full-size event would cost more
             # than the work being waited for
-            g = await self.p.get("gameplay", "/v1/games", params={"event_code": code, "status": "active"})
-            parts.append([(x["game_id"], x.get("status"), x.get("seq")) for x in g.get("games", [])])
+            active = await all_games(self.p, {"event_code": code, "status": "active"})
+            parts.append([(x["game_id"], x.get("status"), x.get("seq")) for x in active])
         except Exception as exc:  # noqa: BLE001 - not there yet / restarting: part of the state
             parts.append(repr(type(exc)))
         for service, path in (

@@ -16,8 +16,10 @@ from webhooks_kit import (
     awards_published,
     free_port,
     game_finished,
+    game_started,
     messages,
     pairing,
+    playoff_required,
     round_paired,
     serving,
 )
@@ -94,6 +96,35 @@ async def test_each_partner_receives_its_own_players_pairings_and_results_signed
     assert {d["status"] for d in log} == {"delivered"} and len(log) == 3
     assert all(d["last_status_code"] == 200 and d["attempts"] == 1 for d in log)
     assert sorted(d["delivery_id"] for d in log) == sorted(first.ids())
+
+
+async def test_game_starts_and_playoff_results_go_to_the_partners_of_the_two_players(suite):
+    s, c, _ = suite
+    one, two = await _partner_token(c, "app-one"), await _partner_token(c, "app-two")
+    first, second = Receiver(free_port()), Receiver(free_port())
+    types = ("game.started", "game.finished")
+    await _subscribe(c, one, first.url, types=types)
+    await _subscribe(c, two, second.url, types=types)
+    async with serving(first, first.port), serving(second, second.port):
+        await s.bus.publish(
+            messages(
+                round_paired(pairing("p1", "a1", "b1", "app-one", "app-two")),
+                playoff_required(pairing("po1-1", "a1", "a2", "app-one", "app-one")),
+            )
+        )
+        await s.drain()
+        await s.bus.publish(
+            messages(game_started("p1", "a1", "b1"), game_finished("po1-1", "a1", "a2"), game_finished("zz", "x", "y"))
+        )
+        await eventually(lambda: len(first.received) == 2 and len(second.received) == 1, "the deliveries")
+        await s.drain()
+        assert await _webhooks(s).deliver_due() == 0  # nothing more was written
+    # playoff.required is no webhook of its own; an unknown pairing's result goes to nobody
+    assert sorted((b["type"], b["data"]["pairing_id"]) for b in first.bodies()) == [
+        ("game.finished", "po1-1"),
+        ("game.started", "p1"),
+    ]
+    assert [(b["type"], b["data"]["pairing_id"]) for b in second.bodies()] == [("game.started", "p1")]
 
 
 async def test_a_failing_receiver_is_retried_on_the_service_clock_then_disabled_with_a_notice(suite):

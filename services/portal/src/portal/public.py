@@ -85,7 +85,7 @@ def install(app: FastAPI, site: Site) -> None:
         standings, cross, games = await asyncio.gather(
             upstream.optional("pairing", f"/v1/events/{code}/sections/{sid}/standings"),
             upstream.optional("pairing", f"/v1/events/{code}/sections/{sid}/crosstable"),
-            upstream.optional("gameplay", "/v1/games", params={"event_code": code, "section_id": sid, "status": "all"}),
+            upstream.optional("gameplay", "/v1/games", params={"event": code, "section": sid, "player": eid}),
         )
         row = next((r for r in (standings or {}).get("standings", []) if r.get("entrant_id") == eid), None)
         cross_row = next((p for p in (cross or {}).get("players", []) if p.get("entrant_id") == eid), None)

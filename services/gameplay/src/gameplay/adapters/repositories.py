@@ -227,6 +227,31 @@ class GameRepository:
         session = await self.transaction.session()
         return [dict(row) for row in (await session.execute(query.order_by(games.c.game_id))).mappings().all()]
 
+    async def page(
+        self, filters: Mapping[str, Any], partner_id: str | None, after: str | None, limit: int
+    ) -> list[dict[str, Any]]:
+        """Games in game_id order after ``after``: ``filters`` (event_code, section_id, round,
+        player, status) narrow them, ``partner_id`` keeps those with one of the partner's players."""
+        column = games.c
+        query = select(games)
+        for name in ("event_code", "section_id", "round"):
+            if filters.get(name) is not None:
+                query = query.where(column[name] == filters[name])
+        if filters.get("player") is not None:
+            query = query.where(or_(column.player_a == filters["player"], column.player_b == filters["player"]))
+        status = filters.get("status", "all")
+        if status == "active":
+            query = query.where(column.status != "finished")
+        elif status in ("waiting", "finished"):
+            query = query.where(column.status == status)
+        if partner_id is not None:
+            query = query.where(or_(column.partner_a == partner_id, column.partner_b == partner_id))
+        if after is not None:
+            query = query.where(column.game_id > after)
+        session = await self.transaction.session()
+        rows = (await session.execute(query.order_by(column.game_id).limit(limit))).mappings().all()
+        return [dict(row) for row in rows]
+
     async def unfinished_by_status(self) -> dict[str, int]:
         """How many games wait for their players and how many are being played (metrics)."""
         session = await self.transaction.session()

@@ -24,7 +24,8 @@ from gomoku_shared.web import create_app
 from ..domain.errors import GameRefusal
 from ..service_layer.games import GameService
 from ..service_layer.refusals import as_service_error
-from . import stream
+from . import event_stream, pagination, stream
+from .event_stream import partner_scope
 from .fast_actions import PlayerActionLane, Route
 
 PlayerId = Field(min_length=1, max_length=120)
@@ -58,6 +59,11 @@ class GameSummary(BaseModel):
 
 class GameList(BaseModel):
     games: list[GameSummary]
+
+
+class GamePage(GameList):
+    #: the cursor of the next page; null on the last
+    next_cursor: str | None
 
 
 class Stone(BaseModel):
@@ -204,6 +210,7 @@ def create_api(
     app.include_router(_record_routes(games))
     app.include_router(_staff_routes(games))
     stream.install(app, games)
+    event_stream.install(app, games)
     if fast_lane:
         # innermost user middleware: inside the correlation id / metrics layer
         app.user_middleware.append(
@@ -224,17 +231,38 @@ def _read_routes(games: GameService) -> APIRouter:
     """Lists and the view of one game."""
     router = APIRouter(prefix="/v1", tags=["games"])
 
-    @router.get("/games", response_model=GameList, summary="List games (sorted by game_id)")
+    @router.get(
+        "/games",
+        response_model=GamePage,
+        summary="List games, by player, event, section, round and status (cursor pagination, game_id order)",
+        description="A partner sees only the games of its own players (an empty list otherwise). "
+        "`event_code` and `section_id` are the older names of `event` and `section`.",
+    )
     async def list_games(
-        _principal: Reader,
+        principal: Reader,
+        player: str | None = Query(None, min_length=1, max_length=120, description="an entrant id: its games"),
+        event: str | None = Query(None, max_length=64),
+        section: str | None = Query(None, max_length=64),
         event_code: str | None = Query(None, max_length=64),
         section_id: str | None = Query(None, max_length=64),
         round: int | None = Query(None, ge=0, le=ROUND_MAX),
-        status: Literal["active", "finished", "all"] = "all",
+        status: Literal["waiting", "active", "finished", "all"] = Query(
+            "all", description="active: not finished yet (waiting ones too)"
+        ),
+        limit: int = Query(50, ge=1, le=200),
+        cursor: str | None = Query(
+            None, max_length=300, pattern=r"^[A-Za-z0-9_-]+$", description="`next_cursor` of the page before"
+        ),
     ) -> JSONResponse:
-        return JSONResponse(
-            {"games": [_strip(game) for game in await games.list_games(event_code, section_id, round, status)]}
-        )
+        filters = {
+            "event_code": event if event is not None else event_code,
+            "section_id": section if section is not None else section_id,
+            "round": round,
+            "player": player,
+            "status": status,
+        }
+        listed, last = await games.page(filters, partner_scope(principal), pagination.after(cursor), limit)
+        return JSONResponse({"games": [_strip(game) for game in listed], "next_cursor": pagination.cursor_of(last)})
 
     @router.get(
         "/games/{game_id}",

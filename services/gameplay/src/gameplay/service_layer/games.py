@@ -20,6 +20,7 @@ from ..domain.errors import GameRefusal
 from ..domain.played_game import Actor, actor_role
 from . import arbiter_decisions, creation
 from .actions import PlayerActions
+from .event_feed import EventFeed
 from .refusals import as_service_error
 from .sweeper import Sweeper
 from .unit_of_work import Units
@@ -46,6 +47,8 @@ class GameService:
         self.actions = PlayerActions(self.units, self.config.max_retries)
         self.sweeper = Sweeper(self.units, self.config.max_retries, self.config.sweep_batch)
         self.views = GameViews(self.units)
+        #: the per-event stream's shared reader (one per process)
+        self.feed = EventFeed(self.units)
 
     # ------------------------------------------------------------------ events consumed
 
@@ -97,6 +100,11 @@ class GameService:
         status: str = "all",
     ) -> list[dict[str, Any]]:
         return await self.views.list_games(event_code, section_id, round_no, status)
+
+    async def page(
+        self, filters: dict[str, Any], partner_id: str | None, after: str | None, limit: int
+    ) -> tuple[list[dict[str, Any]], str | None]:
+        return await self.views.page(filters, partner_id, after, limit)
 
     async def view(self, game_id: str) -> dict[str, Any]:
         return await self.views.view(game_id)

@@ -1,5 +1,5 @@
 """The gameplay unit of work: the shared one (transaction, clock, outbox) with this service's
-typed repositories, ``uow.games``, ``uow.decisions`` and ``uow.keys``.
+typed repositories, ``uow.games``, ``uow.decisions``, ``uow.keys`` and ``uow.event_log``.
 
 The transaction begins at the first statement, not when the unit of work opens: beginning
 one costs about as much CPU as judging a move, and a move judged on the state this process
@@ -18,6 +18,7 @@ from gomoku_shared.contracts import Envelope, Payload
 from gomoku_shared.idempotency import IdempotencyStore
 from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
 
+from ..adapters.event_log import EventLog
 from ..adapters.game_cache import GameCache
 from ..adapters.move_writer import PgMoveWriter
 from ..adapters.repositories import DecisionRepository, GameRepository, KeyRepository
@@ -42,6 +43,7 @@ class GameplayUnitOfWork:
         self.games = GameRepository(self, units.cache, units.keys, units.writer)
         self.decisions = DecisionRepository(self)
         self.keys = KeyRepository(self, units.keys)
+        self.event_log = EventLog(self)
 
     @property
     def begun(self) -> bool:

@@ -41,6 +41,20 @@ class GameViews:
             for row in rows
         ]
 
+    async def page(
+        self, filters: dict[str, Any], partner_id: str | None, after: str | None, limit: int
+    ) -> tuple[list[dict[str, Any]], str | None]:
+        """One page of the list in game_id order, and the game_id to continue after (None at the end)."""
+        async with self.units.reading() as uow:
+            rows = await uow.games.page(filters, partner_id, after, limit + 1)
+        more = len(rows) > limit
+        rows = rows[:limit]
+        listed = [
+            {**summary_of(row), "winner": row["winner"], "outcome": row["outcome"], "playoff_id": row["playoff_id"]}
+            for row in rows
+        ]
+        return listed, rows[-1]["game_id"] if more else None
+
     async def view(self, game_id: str) -> dict[str, Any]:
         """The full view of one game as of now."""
         game = await self.load(game_id)

@@ -19,7 +19,13 @@ from urllib.parse import urlsplit
 from .model import PartnerRuleError
 
 #: what a partner can subscribe to (the bus events the partners service consumes)
-EVENT_TYPES: tuple[str, ...] = ("round.paired", "game.finished", "section.completed", "awards.published")
+EVENT_TYPES: tuple[str, ...] = (
+    "round.paired",
+    "game.started",
+    "game.finished",
+    "section.completed",
+    "awards.published",
+)
 SECRET_PREFIX = "whsec_"
 #: keys never sent to a partner, wherever they sit in a payload (personal data)
 PRIVATE_KEYS = frozenset({"birth_date", "attributes", "email", "phone"})

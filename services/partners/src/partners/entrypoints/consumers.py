@@ -9,8 +9,16 @@ from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
 
 from ..service_layer.webhooks import WebhookService
 
-#: the event types this service consumes (ARCHITECTURE §1): those partners can subscribe to
-CONSUMES = ["round.paired", "game.finished", "section.completed", "awards.published"]
+#: the event types this service consumes (ARCHITECTURE §1): those partners can subscribe to, and
+#: playoff.required (who plays the playoff games)
+CONSUMES = [
+    "round.paired",
+    "playoff.required",
+    "game.started",
+    "game.finished",
+    "section.completed",
+    "awards.published",
+]
 
 
 def register(runtime: ServiceRuntime, webhooks: WebhookService) -> None:

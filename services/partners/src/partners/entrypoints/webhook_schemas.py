@@ -10,7 +10,7 @@ from gomoku_shared.api_docs import View
 
 from .schemas import Strict
 
-EventType = Literal["round.paired", "game.finished", "section.completed", "awards.published"]
+EventType = Literal["round.paired", "game.started", "game.finished", "section.completed", "awards.published"]
 DeliveryStatus = Literal["pending", "delivered", "failed"]
 
 
@@ -18,7 +18,7 @@ class SubscriptionIn(Strict):
     url: str = Field(
         min_length=8, max_length=2000, description="https URL (plain http only to 127.0.0.1, for development)"
     )
-    event_types: list[EventType] = Field(min_length=1, max_length=4)
+    event_types: list[EventType] = Field(min_length=1, max_length=5)
     description: str = Field(default="", max_length=500)
 
 

@@ -157,18 +157,18 @@ class WebhookService:
         """Delivery rows for ``env``, in the consumer's unit of work; returns how many."""
         repo = WebhookRepository(uow.session)
         payload = env.payload.model_dump(mode="json")
-        if env.type == "round.paired":
-            for pairing in payload.get("pairings", []):
+        if env.type in ("round.paired", "playoff.required"):
+            pairings = payload.get("pairings", [])
+            for pairing in pairings:
                 await repo.remember_pairing(
                     pairing["pairing_id"], pairing.get("first_partner"), pairing.get("second_partner")
                 )
-            partners = {
-                p
-                for pairing in payload.get("pairings", [])
-                for p in (pairing.get("first_partner"), pairing.get("second_partner"))
-                if p
+            if env.type == "playoff.required":  # remembered for its games; not a webhook itself
+                return 0
+            partners: set[str] | None = {
+                p for pairing in pairings for p in (pairing.get("first_partner"), pairing.get("second_partner")) if p
             }
-        elif env.type == "game.finished":
+        elif env.type in ("game.started", "game.finished"):
             partners = await repo.pairing_partners(payload["pairing_id"])
         else:  # public results: every subscribed partner
             partners = None

@@ -34,7 +34,6 @@ NOT_YET_SPLIT: dict[str, int] = {
     "services/registration/src/registration/domain/registration.py": 621,
     "services/registration/src/registration/domain/registration.py:submit": 104,
     "services/registration/src/registration/domain/registration.py:rejudge": 124,
-    "services/registration/src/registration/entrypoints/api.py": 506,
     "services/registration/src/registration/entrypoints/api.py:_entry_routes": 112,
     "services/registration/src/registration/service_layer/stages.py:close_stage_cmd": 95,
     "services/awards/src/awards/entrypoints/results.py": 556,

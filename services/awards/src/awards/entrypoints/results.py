@@ -27,9 +27,7 @@ router = APIRouter(prefix="/v1/events", tags=["results"])
 EventCode = Annotated[str, Path(min_length=1, max_length=100, description="event code, e.g. da-2023")]
 SectionId = Annotated[str, Path(min_length=1, max_length=100, description="section id, e.g. open")]
 RevisionQ = Annotated[int | None, Query(ge=1, le=10_000, description="a given publication (default: current)")]
-CSV: dict[int | str, dict[str, Any]] = {
-    200: {"content": {"text/csv": {"schema": {"type": "string"}}}, "description": "CSV (UTF-8, header row)"}
-}
+CSV: dict[int | str, Any] = {200: {"content": {"text/csv": {"schema": {"type": "string"}}}, "description": "UTF-8 CSV"}}
 
 
 async def _repo(request: Request) -> AsyncIterator[AwardsRepository]:

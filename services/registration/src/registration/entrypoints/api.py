@@ -16,7 +16,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.exc import IntegrityError
 
 from gomoku_shared import idempotency
-from gomoku_shared.api_docs import documented
+from gomoku_shared.api_docs import View, documented
 from gomoku_shared.auth import KeyRing, Principal, require
 from gomoku_shared.errors import Conflict
 from gomoku_shared.idempotency import (
@@ -59,6 +59,12 @@ async def _idempotency_key(key: str | None = IdemKey) -> str | None:
 
 #: every write declares the Idempotency-Key header (validated and documented like the others)
 KEYED = [Depends(_idempotency_key)]
+
+
+def keyed_write(answer: type[View], status: int = 201, *error_statuses: int) -> dict[str, Any]:
+    """Route keyword arguments of a write: the Idempotency-Key header, the status and the
+    documented answer (``documented``: the handler's dict is not filtered through it)."""
+    return {"dependencies": KEYED, "status_code": status, **documented(answer, status, *error_statuses)}
 
 
 def _state(request: Request) -> RegistrationState:
@@ -166,10 +172,8 @@ def _event_routes(router: APIRouter) -> None:
 
     @router.post(
         "/events",
-        dependencies=KEYED,
-        **documented(v.EventView, 201, 404),
+        **keyed_write(v.EventView, 201, 404),
         tags=["events"],
-        status_code=201,
         summary="Create an event from a preset plus overrides; emits event.configured",
     )
     async def create_event(body: s.EventIn, request: Request, principal: OperatorKey) -> JSONResponse:
@@ -195,10 +199,8 @@ def _entry_routes(router: APIRouter) -> None:
     # ------------------------------------------------------------------ entries
     @router.post(
         "/events/{event_code}/entries",
-        dependencies=KEYED,
-        **documented(v.SubmittedEntry, 201),
+        **keyed_write(v.SubmittedEntry),
         tags=["entries"],
-        status_code=201,
         summary="Register one player (REG-1..8, REG-13); Idempotency-Key honoured",
     )
     async def submit_entry(
@@ -208,10 +210,8 @@ def _entry_routes(router: APIRouter) -> None:
 
     @router.post(
         "/events/{event_code}/entries/bulk",
-        dependencies=KEYED,
-        **documented(v.BulkReport, 201),
+        **keyed_write(v.BulkReport),
         tags=["entries"],
-        status_code=201,
         summary="Bulk registration for partner platforms: all or nothing, with a per-row report",
     )
     async def submit_bulk(event_code: PathId, body: s.BulkIn, request: Request, principal: Registrant) -> JSONResponse:
@@ -219,10 +219,8 @@ def _entry_routes(router: APIRouter) -> None:
 
     @router.post(
         "/events/{event_code}/teams",
-        dependencies=KEYED,
-        **documented(v.SubmittedEntry, 201),
+        **keyed_write(v.SubmittedEntry),
         tags=["entries"],
-        status_code=201,
         summary="Register a team with its board order fixed at registration (REG-9)",
     )
     async def submit_team(event_code: PathId, body: s.TeamIn, request: Request, principal: Registrant) -> JSONResponse:
@@ -262,10 +260,8 @@ def _entry_routes(router: APIRouter) -> None:
 
     @router.post(
         "/events/{event_code}/entries/{entry_id}/withdraw",
-        dependencies=KEYED,
-        **documented(v.WithdrawnEntry),
+        **keyed_write(v.WithdrawnEntry, 200),
         tags=["entries"],
-        status_code=200,
         summary="Withdraw an entry with a written reason (REG-10); the waiting list moves up (REG-2)",
     )
     async def withdraw(
@@ -277,10 +273,8 @@ def _entry_routes(router: APIRouter) -> None:
 
     @router.post(
         "/events/{event_code}/entries/{entry_id}/facts",
-        dependencies=KEYED,
-        **documented(v.CorrectedEntry),
+        **keyed_write(v.CorrectedEntry, 200),
         tags=["entries"],
-        status_code=200,
         summary="Correct declared facts; the entry is judged again, refused ones too (REG-18)",
     )
     async def correct_facts(
@@ -297,10 +291,8 @@ def _entry_routes(router: APIRouter) -> None:
 
     @router.post(
         "/events/{event_code}/entries/{entry_id}/review",
-        dependencies=KEYED,
-        **documented(v.EntryView),
+        **keyed_write(v.EntryView, 200),
         tags=["review"],
-        status_code=200,
         summary="Arbiter settles an entry pending review (wildcard, host quota)",
     )
     async def review(
@@ -315,10 +307,8 @@ def _change_routes(router: APIRouter) -> None:
     # ------------------------------------------------------------------ changes
     @router.post(
         "/events/{event_code}/entries/{entry_id}/changes",
-        dependencies=KEYED,
-        **documented(v.ChangeView, 201),
+        **keyed_write(v.ChangeView),
         tags=["changes"],
-        status_code=201,
         summary="Request a change (REG-10: arbiter approval after the close, none in the freeze; REG-9)",
     )
     async def request_change(
@@ -339,8 +329,7 @@ def _change_routes(router: APIRouter) -> None:
 
     @router.post(
         "/changes/{change_id}/decision",
-        dependencies=KEYED,
-        **documented(v.ChangeView),
+        **keyed_write(v.ChangeView, 200),
         tags=["changes"],
         summary="Arbiter approves or refuses a change",
     )
@@ -361,10 +350,8 @@ def _evidence_routes(router: APIRouter) -> None:
     # ------------------------------------------------------------------ evidence
     @router.post(
         "/events/{event_code}/evidence",
-        dependencies=KEYED,
-        **documented(v.UploadedEvidence, 201),
+        **keyed_write(v.UploadedEvidence),
         tags=["evidence"],
-        status_code=201,
         summary="Upload an evidence record for one of the caller's own entries or players (REG-6, REG-8); "
         "the document is stored encrypted; the player's entries are judged again (REG-18)",
     )
@@ -390,8 +377,7 @@ def _evidence_routes(router: APIRouter) -> None:
 
     @router.post(
         "/evidence/{evidence_id}/decision",
-        dependencies=KEYED,
-        **documented(v.EvidenceDecision),
+        **keyed_write(v.EvidenceDecision, 200),
         tags=["evidence"],
         summary="Arbiter approves or rejects evidence; the player's entries are judged again (REG-6)",
     )
@@ -415,10 +401,8 @@ def _unit_routes(router: APIRouter) -> None:
     # ------------------------------------------------------------------ units
     @router.post(
         "/events/{event_code}/units",
-        dependencies=KEYED,
-        **documented(v.UnitDetail, 201),
+        **keyed_write(v.UnitDetail),
         tags=["units"],
-        status_code=201,
         summary="A unit with its leader and coaches (REG-3)",
     )
     async def add_unit(event_code: PathId, body: s.UnitIn, request: Request, principal: Registrant) -> JSONResponse:
@@ -426,10 +410,8 @@ def _unit_routes(router: APIRouter) -> None:
 
     @router.post(
         "/events/{event_code}/units/{unit_id}/officials",
-        dependencies=KEYED,
-        **documented(v.UnitDetail, 201),
+        **keyed_write(v.UnitDetail),
         tags=["units"],
-        status_code=201,
         summary="Name a leader, coach or acting leader of a unit (REG-3)",
     )
     async def add_official(
@@ -450,10 +432,8 @@ def _stage_routes(router: APIRouter) -> None:
     # ------------------------------------------------------------------ stages
     @router.post(
         "/events/{event_code}/stages/{stage}/check-in",
-        dependencies=KEYED,
-        **documented(v.CheckInReport),
+        **keyed_write(v.CheckInReport, 200),
         tags=["stages"],
-        status_code=200,
         summary="Check entries in and mark no-shows (REG-11)",
     )
     async def check_in(
@@ -465,10 +445,8 @@ def _stage_routes(router: APIRouter) -> None:
 
     @router.post(
         "/events/{event_code}/stages/{stage}/close",
-        dependencies=KEYED,
-        **documented(v.ClosedStage),
+        **keyed_write(v.ClosedStage, 200),
         tags=["stages"],
-        status_code=200,
         summary="Close a stage: merge/cancel sections (REG-12), emit one section.closed per section",
     )
     async def close(
@@ -490,10 +468,8 @@ def _stage_routes(router: APIRouter) -> None:
 
     @router.post(
         "/events/{event_code}/stages/{stage}/seeded",
-        dependencies=KEYED,
-        **documented(v.SeededList, 201),
+        **keyed_write(v.SeededList),
         tags=["stages"],
-        status_code=201,
         summary="Players seeded straight into a qualification stage (EVT-6, SZ: Shenzhen Cup top 4)",
     )
     async def seeded(

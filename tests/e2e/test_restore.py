@@ -1,8 +1,10 @@
 """Backups (issue 17): pairing's database is dumped with pg_dump while the NT event runs on four
 processes (PostgreSQL + RabbitMQ); rounds go on; then pairing is stopped, its database restored
-from the dump (pg_restore), and `gomoku-ops replay pairing` empties pairing's queue and has the
-producers send again, in order, everything pairing consumes (an event written long before the
-dump may still have been waiting in the queue when it was taken), and pairing is started again. The event finishes with the
+from the dump (pg_restore) with the services whose events it consumes stopped too, and
+`gomoku-ops replay pairing` empties pairing's queue and marks everything pairing consumes
+pending again in the producers' outboxes (an event written long before the dump may still have
+been waiting in the queue when it was taken); the producers then start one after the other and
+send it all again, in order, and pairing is started again. The event finishes with the
 digest of the undisturbed (embedded) run: the inbox skips what the dump already had, the rest is
 handled again, and what pairing publishes again is skipped by its consumers' inboxes."""
 
@@ -24,6 +26,8 @@ from . import test_nt_2023
 from .harness import FAST, SERVICES, digest, embedded_once, run_distributed, spec
 
 NT = spec("nt-2023", 4, test_nt_2023.SIZES, policy=FAST)
+#: the services whose events pairing consumes (section.closed, game.finished), in pipeline order
+PRODUCERS = ("registration", "gameplay")
 
 
 @pytest.fixture
@@ -39,6 +43,14 @@ async def _inbox_rows(url: str) -> int:
     conn = await asyncpg.connect(_libpq(url))
     try:
         return int(await conn.fetchval("SELECT count(*) FROM inbox"))
+    finally:
+        await conn.close()
+
+
+async def _pending(url: str) -> int:
+    conn = await asyncpg.connect(_libpq(url))
+    try:
+        return int(await conn.fetchval("SELECT count(*) FROM outbox WHERE published_at IS NULL"))
     finally:
         await conn.close()
 
@@ -69,7 +81,9 @@ def backup_and_restore(databases: dict[str, str], dump: Path, log: RestoreLog, a
             while await _inbox_rows(url) < log.inbox_at_dump + 20:  # more is played after the backup
                 await asyncio.sleep(0.2)
             async with driver.clock.lock:
-                await asyncio.to_thread(compose.stop, "pairing")
+                # pairing and the services whose events it consumes stop (docs/operators.md)
+                for service in ("pairing", *PRODUCERS):
+                    await asyncio.to_thread(compose.stop, service)
                 log.inbox_before_restore = await _inbox_rows(url)
                 await asyncio.to_thread(
                     subprocess.run,
@@ -83,7 +97,7 @@ def backup_and_restore(databases: dict[str, str], dump: Path, log: RestoreLog, a
                     ],
                     check=True,
                 )
-                producers = [f"--db={s}={databases[s]}" for s in SERVICES if s != "pairing"]
+                producers = [f"--db={s}={databases[s]}" for s in PRODUCERS]
                 env = {**os.environ, "AMQP_URL": amqp_url, "BUS_NAMESPACE": namespace}
                 done = await asyncio.to_thread(
                     subprocess.run,
@@ -102,10 +116,16 @@ def backup_and_restore(databases: dict[str, str], dump: Path, log: RestoreLog, a
                     check=False,
                 )
                 assert done.returncode == 0, done.stdout + done.stderr
-                log.resent = {row["service"]: row["resent"] for row in json.loads(done.stdout)[0]["producers"]}
+                answer = json.loads(done.stdout)[0]
+                log.resent = {row["service"]: row["resent"] for row in answer["producers"]}
+                assert answer["start_order"] == list(PRODUCERS)
                 compose.extra_env["CLOCK_START"] = driver.clock.current.isoformat()
-                compose.start("pairing")
-                await asyncio.to_thread(compose.wait_ready, "pairing", 60.0)
+                for service in ("pairing", *PRODUCERS):  # each producer once the one before has sent all
+                    compose.start(service)
+                    await asyncio.to_thread(compose.wait_ready, service, 60.0)
+                    if service in PRODUCERS:
+                        while await _pending(databases[service]):
+                            await asyncio.sleep(0.1)
                 await driver.clock.resync()
 
         task = asyncio.create_task(plan())

@@ -149,7 +149,7 @@ def _outboxes(pairs: tuple[str, ...], services: list[str]) -> list[Outbox]:
 
 
 DB_OPTION = click.option("--db", "db_pairs", multiple=True, help="service=database URL (repeatable)")
-SERVICES = ("registration", "pairing", "gameplay", "awards")
+SERVICES = ("registration", "pairing", "gameplay", "awards", "partners")
 
 
 @main.group()
@@ -208,22 +208,23 @@ def outbox_resend(obj: dict[str, Any], service: str, event_ids: tuple[str, ...],
         sys.exit(1)
 
 
-#: producers are replayed one after the other in this order (upstream first), each drained before
-#: the next: within a producer the relay keeps the order, across producers causes come first
-PIPELINE_ORDER = ("registration", "pairing", "gameplay", "awards")
+#: the order to start the producers in after a replay (upstream first): within a producer the
+#: relay keeps the order, across producers the causes must come first
+PIPELINE_ORDER = ("registration", "pairing", "gameplay", "awards", "partners")
 
 
 @main.command()
 @click.argument("consumer", type=click.Choice(sorted(CONSUMES)))
-@click.option("--timeout", default=600.0, show_default=True, help="seconds to wait for each producer's relay")
 @DB_OPTION
 @click.pass_obj
-def replay(obj: dict[str, Any], consumer: str, timeout: float, db_pairs: tuple[str, ...]) -> None:
-    """After restoring CONSUMER's database from a backup (CONSUMER stopped): empty CONSUMER's
-    queue and have every producer send again, in order, every event CONSUMER consumes. The
-    restored inbox skips what the backup already had; what CONSUMER then publishes again is
-    skipped by its consumers' inboxes. Give --db for every producer; the producers keep running
-    (their relays publish)."""
+def replay(obj: dict[str, Any], consumer: str, db_pairs: tuple[str, ...]) -> None:
+    """After restoring CONSUMER's database from a backup, with CONSUMER and the services that
+    publish what it consumes stopped: empty CONSUMER's queue and mark every event it consumes
+    pending again in the producers' outboxes. Then start the producers one at a time in the
+    printed order, each once the previous one's `outbox backlog` is 0: their relays send
+    everything again in order. The restored inbox skips what the backup already had; what
+    CONSUMER publishes again is skipped by its consumers' inboxes. (Producers left running would
+    publish new events between the purge and the replay, ahead of older ones.)"""
     wanted = list(CONSUMES[consumer])
     given = _database_urls(db_pairs, SERVICES)
     producers = [s for s in PIPELINE_ORDER if s in given and s != consumer]
@@ -237,9 +238,7 @@ def replay(obj: dict[str, Any], consumer: str, timeout: float, db_pairs: tuple[s
         counts = []
         for box in _outboxes(db_pairs, producers):
             try:
-                resent = await box.resend_all(wanted)
-                await box.wait_published(timeout)
-                counts.append({"service": box.service, "resent": resent})
+                counts.append({"service": box.service, "resent": await box.resend_all(wanted)})
             finally:
                 await box.close()
         return purged, counts
@@ -247,10 +246,11 @@ def replay(obj: dict[str, Any], consumer: str, timeout: float, db_pairs: tuple[s
     purged, counts = _run(work())
     _emit(
         obj["json"],
-        [{"consumer": consumer, "purged": purged, "producers": counts}],
+        [{"consumer": consumer, "purged": purged, "producers": counts, "start_order": producers}],
         lambda r: "\n".join(
             [f"emptied {consumer}'s queue ({purged} event(s))"]
-            + [f"{c['service']:<14} {c['resent']:>7} event(s) sent again" for c in counts]
+            + [f"{c['service']:<14} {c['resent']:>7} event(s) to send again" for c in counts]
+            + [f"start {', then '.join(producers)} (each once the previous one's outbox backlog is 0)"]
         ),
     )
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 from collections.abc import Iterable
@@ -72,12 +71,6 @@ class Outbox:
     async def resend_all(self, event_types: list[str]) -> int:
         async with self.sessions() as session, session.begin():
             return await mark_all_pending(session, self.table, event_types)
-
-    async def wait_published(self, timeout: float) -> None:
-        """Until the producer's relay has published every pending row (TimeoutError after ``timeout``)."""
-        async with asyncio.timeout(timeout):
-            while (await self.backlog()).pending:  # noqa: ASYNC110 - another process publishes: poll its table
-                await asyncio.sleep(0.2)
 
     async def latest_publication(self, event_type: str, event_code: str, section_id: str) -> str | None:
         """Id of the newest ``event_type`` event about one section, if any."""

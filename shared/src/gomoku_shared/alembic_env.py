@@ -45,23 +45,3 @@ def run(service: str) -> None:
         await engine.dispose()
 
     asyncio.run(migrate_online())
-
-
-def create_messaging_tables() -> None:
-    """Body of every service's first migration: its outbox and inbox tables."""
-    import sqlalchemy as sa
-
-    from .messaging.inbox import inbox_table
-    from .messaging.outbox import outbox_table
-
-    target_metadata = sa.MetaData()
-    outbox_table(target_metadata)
-    inbox_table(target_metadata)
-    target_metadata.create_all(context.get_bind())
-
-
-def drop_messaging_tables() -> None:
-    from alembic import op
-
-    op.drop_table("inbox")
-    op.drop_table("outbox")

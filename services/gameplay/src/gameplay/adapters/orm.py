@@ -18,7 +18,7 @@ inbox = inbox_table(metadata)
 
 
 def game_tables(schema: MetaData) -> tuple[Table, Table, Table, Table]:
-    """Declared in a function so that the migration creates exactly these tables."""
+    """The four tables on ``schema`` (the revisions restate them frozen: migrations import nothing live)."""
     return _games(schema), _actions(schema), _events(schema), idempotency_table(schema)
 
 

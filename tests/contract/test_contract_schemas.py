@@ -35,6 +35,9 @@ EXPECTED_TYPES = {
     # partners (not in the architecture's first list: partner accounts came later)
     "partner.registered",
     "partner.credentials_revoked",
+    # AWD-10 appeals: recorded in pairing, their fees in registration's ledger
+    "appeal.lodged",
+    "appeal.decided",
 }
 
 

@@ -375,6 +375,55 @@ class PartnerCredentialsRevoked(Payload):
     reason: str = ""
 
 
+# ---------------------------------------------------------------- appeals (AWD-10)
+
+
+class AppealLodged(Payload):
+    """A written appeal reached the arbitration committee (pairing records appeals: they are
+    about results). ``fee_fen`` is the appeal fee received with it (NY 十(四): 500 CNY; 0 where
+    the event charges none); registration's ledger records it as a payment of the unit."""
+
+    TYPE: ClassVar[str] = "appeal.lodged"
+    VERSION: ClassVar[int] = 1
+    event_code: str
+    stage: str
+    section_id: str
+    appeal_id: str
+    #: the round and pairing appealed against (None: a dispute not about one result)
+    round: int | None = None
+    pairing_id: str | None = None
+    #: the unit (delegation) whose leader or coach lodged it, and who signed it
+    unit_id: str | None = None
+    lodged_by: str
+    #: amount received, in fen (1 CNY = 100 fen), and its currency and payment reference
+    fee_fen: int = Field(ge=0)
+    currency: str = "CNY"
+    payment_reference: str = ""
+    lodged_at: datetime
+
+
+class AppealDecided(Payload):
+    """The committee decided an appeal. Upheld: ``refund_fen`` (the whole fee, NY 十(四)) goes
+    back to the unit in registration's ledger; a changed result travels separately, through
+    the arbiter path (``result.decided``, then standings and awards republished)."""
+
+    TYPE: ClassVar[str] = "appeal.decided"
+    VERSION: ClassVar[int] = 1
+    event_code: str
+    stage: str
+    section_id: str
+    appeal_id: str
+    unit_id: str | None = None
+    upheld: bool
+    #: the committee's reasons, as written in its decision
+    reasons: str
+    refund_fen: int = Field(ge=0)
+    currency: str = "CNY"
+    #: whether the decision changed the result of the appealed pairing
+    result_changed: bool = False
+    decided_at: datetime
+
+
 ALL_PAYLOADS: tuple[type[Payload], ...] = (
     EventConfigured,
     EntryAccepted,
@@ -392,4 +441,6 @@ ALL_PAYLOADS: tuple[type[Payload], ...] = (
     QualifiersSelected,
     PartnerRegistered,
     PartnerCredentialsRevoked,
+    AppealLodged,
+    AppealDecided,
 )

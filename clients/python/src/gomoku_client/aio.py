@@ -323,6 +323,18 @@ class AsyncClient:
         body = m.DrawBody.model_validate({"player_id": player_id, "action": action})
         return await self.act(game_id, "draw", body, idempotency_key)
 
+    # ------------------------------------------------------------------ awards
+
+    async def awards(self, event_code: str, section_id: str) -> m.SectionAwards:
+        """A section's published awards (404 until they are published)."""
+        return await self._call(r.AWARDS, path={"event_code": event_code, "section_id": section_id})
+
+    async def publications(self, event_code: str, section_id: str | None = None) -> m.PublicationHistory:
+        """Every publication of an event's awards, revisions included."""
+        return await self._call(r.PUBLICATIONS, path={"event_code": event_code}, query={"section_id": section_id})
+
+    # ------------------------------------------------------------------ the stream
+
     async def stream(
         self,
         event_code: str,

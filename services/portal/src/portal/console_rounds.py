@@ -96,6 +96,7 @@ class _Console:
 
 def install(app: FastAPI, site: Site, sessions: Sessions) -> None:
     console = _Console(site, sessions)
+    site.upstream.on_close.append(sessions.store.aclose)  # the sessions' database, if any
     _round_routes(app, console)
     _section_routes(app, console)
 

@@ -61,7 +61,6 @@ def refusal(site: Site, request: Request, status: int, body: Any) -> dict[str, s
 def install(app: FastAPI, site: Site) -> None:
     settings, upstream = site.settings, site.upstream
     sessions = Sessions(settings.session_secret, settings.session_minutes, settings.database_url)
-    upstream.on_close.append(sessions.store.aclose)
     app.state.sessions = sessions
 
     def render(request: Request, template: str, session: StaffSession | None, http_status: int = 200, **ctx: Any):

@@ -34,6 +34,7 @@ from gomoku_shared.event_config import EventConfig
 from .bots import BotPolicy, GameView, decide, predict_view
 from .client import ApiError, Platform, all_games
 from .field import Application, build_field, unit_slug, units_of
+from .venue import Venue
 
 # --------------------------------------------------------------------------- scaled-down fields
 
@@ -308,6 +309,8 @@ class EventDriver:
         self.views: dict[str, tuple[Any, GameView]] = {}
         #: refused bot actions by error code (a game that changed under the bot)
         self.conflicts: dict[str, int] = {}
+        #: PLAY-9 / PLAY-10: the games of offline sections, played at the venue (venue.py)
+        self.venue = Venue(platform, spec.policy, spec.seed)
 
     # ------------------------------------------------------------------ helpers
 
@@ -535,6 +538,10 @@ class EventDriver:
             nonlocal acted
             async with sem:
                 gid = game["game_id"]
+                if over_the_board(game):
+                    await self.venue.step(gid)
+                    acted += 1
+                    return
                 cached = self.views.get(gid)
                 if cached is not None and cached[0] == game.get("seq") and not self.spec.verify_views:
                     view = cached[1]
@@ -718,6 +725,8 @@ class EventDriver:
 
     async def _actionable(self) -> bool:
         for game in await self.active_games():
+            if over_the_board(game):
+                return True  # something always happens at the board (a step, or the slip)
             view = GameView.from_api(await self.p.get("gameplay", f"/v1/games/{game['game_id']}"))
             if any(decide(view, pl, self.spec.policy, self.spec.seed) for pl in sorted(set(view.players))):
                 return True
@@ -812,6 +821,7 @@ class EventDriver:
                 "foul": full.get("foul"),
                 "winner": full.get("winner"),
                 "opening": full.get("opening"),
+                "mode": full.get("mode"),
             }
         out["games"] = games
         pubs = await self.p.get("awards", f"/v1/events/{self.code}/publications")
@@ -825,6 +835,11 @@ class EventDriver:
         except ApiError:
             out["teams"] = None
         return canonical(out)
+
+
+def over_the_board(game: Mapping[str, Any]) -> bool:
+    """A game of an offline section (PLAY-9): played at the venue, not over the API."""
+    return game.get("mode") == "offline"
 
 
 def _same_view(predicted: GameView, actual: GameView) -> None:

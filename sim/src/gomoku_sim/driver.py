@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import json
 import re
 import sys
 import time
@@ -33,8 +32,9 @@ from gomoku_shared.event_config import EventConfig
 
 from .bots import BotPolicy, GameView, decide, predict_view
 from .client import ApiError, Platform, all_games
+from .digest import VOLATILE_KEYS, canonical, canonical_json, result_digest  # noqa: F401  (importable from here)
 from .field import Application, build_field, unit_slug, units_of
-from .venue import Venue
+from .venue import Venue, over_the_board
 
 # --------------------------------------------------------------------------- scaled-down fields
 
@@ -837,11 +837,6 @@ class EventDriver:
         return canonical(out)
 
 
-def over_the_board(game: Mapping[str, Any]) -> bool:
-    """A game of an offline section (PLAY-9): played at the venue, not over the API."""
-    return game.get("mode") == "offline"
-
-
 def _same_view(predicted: GameView, actual: GameView) -> None:
     fields = (
         "status",
@@ -862,46 +857,3 @@ def _same_view(predicted: GameView, actual: GameView) -> None:
     }
     if diff:
         raise AssertionError(f"predicted view of {actual.game_id} differs from the server's: {diff}")
-
-
-# --------------------------------------------------------------------------- digest
-
-#: keys whose values are wall-clock or random per run (never part of a comparison)
-VOLATILE_KEYS = frozenset(
-    {
-        "at",
-        "occurred_at",
-        "published_at",
-        "created_at",
-        "updated_at",
-        "received_at",
-        "event_id",
-        "causation_id",
-        "correlation_id",
-        "timestamp",
-        "generated_at",
-        "decided_at",
-        "recorded_at",
-        "finished_at",
-        "started_at",
-        "submitted_at",
-    }
-)
-
-
-def canonical(obj: Any) -> Any:
-    """``obj`` without volatile keys (see VOLATILE_KEYS), dicts with sorted keys."""
-    if isinstance(obj, Mapping):
-        return {k: canonical(obj[k]) for k in sorted(obj) if k not in VOLATILE_KEYS}
-    if isinstance(obj, (list, tuple)):
-        return [canonical(x) for x in obj]
-    return obj
-
-
-def canonical_json(summary: Mapping[str, Any]) -> str:
-    return json.dumps(canonical(summary), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-
-
-def result_digest(summary: Mapping[str, Any]) -> str:
-    """SHA-256 of the canonical JSON summary: equal digests = the same event outcome."""
-    return hashlib.sha256(canonical_json(summary).encode()).hexdigest()

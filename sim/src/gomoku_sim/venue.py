@@ -10,6 +10,7 @@ choice is the bots' pure function of the game (``bots.decide``), so runs are rep
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -111,6 +112,11 @@ class Venue:
                 if exc.code != "slip_confirmed":  # a retried confirmation that landed already
                     raise
         self.slips += 1
+
+
+def over_the_board(game: Mapping[str, Any]) -> bool:
+    """A game of an offline section (PLAY-9): played at the venue, not over the API."""
+    return game.get("mode") == "offline"
 
 
 def slip_of(referee: EngineGame) -> tuple[str, str]:

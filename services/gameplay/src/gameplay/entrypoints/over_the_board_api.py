@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Header, Query
+from fastapi import APIRouter, Depends, Header, Path, Query
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
@@ -182,7 +182,7 @@ def routes(games: GameService) -> APIRouter:
         **documented(RecordEntryView),
     )
     async def accept_record(
-        game_id: PathId, entry: Annotated[int, Field(ge=1, le=100000)], body: DecideBody, _principal=staff
+        game_id: PathId, entry: Annotated[int, Path(ge=1, le=100000)], body: DecideBody, _principal=staff
     ) -> JSONResponse:
         return JSONResponse(await boards.decide_record(game_id, entry, body.note))
 

@@ -35,6 +35,7 @@ from .awards import (
 from .base import FormatKind, Gender, GenderRule, IndividualTiebreak, RuleTrack, SectionKind, TeamTiebreak
 from .errors import ConfigIssue, EventConfigError
 from .event import EventConfig, SectionConfig, StageConfig
+from .fees import FeeBasis, FeeItem, FeeRules
 from .loading import apply_overrides, deep_merge, load_preset, parse_event_config, strip_extension_keys
 from .play import (
     ClockConfig,
@@ -77,6 +78,9 @@ __all__ = [
     "EligibilityClause",
     "EventConfig",
     "EventConfigError",
+    "FeeBasis",
+    "FeeItem",
+    "FeeRules",
     "FormatConfig",
     "Gender",
     "InsuranceRules",

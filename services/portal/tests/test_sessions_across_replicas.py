@@ -1,4 +1,4 @@
-"""Staff sessions shared by portal replicas (ADR 0008), on PostgreSQL: two portal apps, each with
+"""Staff sessions shared by portal replicas (ADR 0009), on PostgreSQL: two portal apps, each with
 its own process state, share only the portal's database and session secret — as two replicas
 behind the gateway do. A sign-in on one is honoured by the other; a sign-out on the other ends the
 session on both; a session past its time is refused; the stored key is encrypted."""

@@ -3,7 +3,7 @@ to the browser), named by a random id in a signed, HttpOnly, SameSite=Strict coo
 expires; every form carries the session's CSRF token (the sign-in form a signed one of its own).
 
 With ``PORTAL_DATABASE_URL`` the sessions are rows of the portal's own table, so every replica
-behind the gateway honours a sign-in and a sign-out made on any other (ADR 0008); the key is
+behind the gateway honours a sign-in and a sign-out made on any other (ADR 0009); the key is
 stored encrypted with the session secret, which the replicas share. Without it they live in the
 process (the embedded mode, one replica)."""
 

@@ -28,7 +28,7 @@ class PortalSettings(BaseSettings):
 
     #: signs the staff session cookie; unset: a random one per process (sessions end with it)
     session_secret: str = Field(default="", alias="PORTAL_SESSION_SECRET")
-    #: the portal's own database (only its staff sessions, ADR 0008): set it when more than one
+    #: the portal's own database (only its staff sessions, ADR 0009): set it when more than one
     #: portal process serves the console (replicas behind the gateway); unset: in the process
     database_url: str = Field(default="", alias="PORTAL_DATABASE_URL")
     #: minutes a staff sign-in lasts

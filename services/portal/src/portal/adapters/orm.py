@@ -1,4 +1,4 @@
-"""The portal's one table: staff sign-in sessions, shared by every portal replica (ADR 0008)."""
+"""The portal's one table: staff sign-in sessions, shared by every portal replica (ADR 0009)."""
 
 from __future__ import annotations
 

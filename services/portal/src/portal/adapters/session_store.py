@@ -1,6 +1,6 @@
 """Where staff sessions live: in the process (one portal process: the embedded mode, a single
 replica) or in the portal's PostgreSQL table (several replicas behind the gateway: a sign-in on
-one is honoured by every other, a sign-out ends it on all of them). ADR 0008."""
+one is honoured by every other, a sign-out ends it on all of them). ADR 0009."""
 
 from __future__ import annotations
 

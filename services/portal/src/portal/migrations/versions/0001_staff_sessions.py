@@ -1,4 +1,4 @@
-"""Staff sign-in sessions, shared by every portal replica (docs/adr/0008-portal-sessions-shared.md).
+"""Staff sign-in sessions, shared by every portal replica (docs/adr/0009-portal-sessions-shared.md).
 
 Revision ID: 0001
 Revises:

@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
+from .appeals import AppealRules, HonourConfig
 from .awards import AwardsConfig, TeamScoring
 from .base import FormatKind, GenderRule, RuleTrack, SectionKind, _Model
 from .errors import _CrossCheckFailed
@@ -110,6 +111,10 @@ class EventConfig(_Model):
     #: REG-17: the residency regions the clauses name, with their accepted spellings
     regions: list[RegionConfig] = []
     eligibility: list[EligibilityClause] = []
+    #: AWD-10: appeals to the arbitration committee (fee, committee); default: no fee
+    appeals: AppealRules = AppealRules()
+    #: AWD-9: the honorary awards the organiser gives (none unless the regulation names some)
+    honours: list[HonourConfig] = []
     stages: Annotated[list[StageConfig], Field(min_length=1)]
 
     @model_validator(mode="after")
@@ -159,6 +164,9 @@ class EventConfig(_Model):
         if region is not None:
             return region.matches(written)
         return place_key(required) == place_key(written)
+
+    def honour(self, kind: str) -> HonourConfig | None:
+        return next((h for h in self.honours if h.kind == kind), None)
 
     def section_start(self, section_id: str) -> date:
         section = self.section(section_id)

@@ -98,18 +98,23 @@ def test_every_long_running_container_has_resource_limits():
         assert limits.get("cpus") and limits.get("memory"), f"{name} has no resource limits"
 
 
-def test_gateway_routes_every_service_from_the_mounted_template():
+def test_gateway_routes_every_service_from_the_mounted_caddyfile():
     gateway = _compose()["services"]["gateway"]
-    assert gateway["command"][0] == "nginx"
+    assert gateway["image"].startswith("caddy:") and gateway["command"][:2] == ["caddy", "run"]
     mount = gateway["volumes"][0].split(":")
-    assert (ROOT / mount[0]).resolve() == (ROOT / "deploy/gateway/default.conf.template").resolve()
-    assert mount[1].startswith("/etc/nginx/templates/")
-    template = (ROOT / "deploy/gateway/default.conf.template").read_text()
-    for s in SERVICES:
-        assert gateway["environment"][f"{s.upper()}_SERVERS"] == f"server {s}:8000;"
-        assert f"upstream {s} {{" in template and f"${{{s.upper()}_SERVERS}}" in template
+    assert (ROOT / mount[0]).resolve() == (ROOT / "deploy/gateway/Caddyfile").resolve()
+    assert gateway["command"][gateway["command"].index("--config") + 1] == mount[1]
+    caddyfile = (ROOT / "deploy/gateway/Caddyfile").read_text()
+    for s in (*SERVICES, "portal"):
+        # every replica of the service: the addresses its compose name resolves to
+        assert gateway["environment"][f"{s.upper()}_UPSTREAMS"] == f"dynamic a {s} 8000"
+        assert f"{{${s.upper()}_UPSTREAMS}}" in caddyfile
         assert gateway["depends_on"][s] == {"condition": "service_healthy"}
-    assert "proxy_buffering off" in template and "proxy_set_header Upgrade" in template
+    for s in SERVICES:
+        assert f"import service {s} {{${s.upper()}_UPSTREAMS}}" in caddyfile
+    # streams pass event by event, the spans are the gateway's
+    assert "flush_interval -1" in caddyfile and "tracing" in caddyfile
+    assert gateway["environment"]["OTEL_SERVICE_NAME"] == "gateway"
 
 
 def test_prometheus_scrapes_every_service():

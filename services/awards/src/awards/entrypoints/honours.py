@@ -90,6 +90,10 @@ class HonourCertificate(_Out):
     name: str
     unit_name: str | None
     section_id: str | None
+    honour_name: str
+    honour_name_zh: str | None
+    citation: str
+    #: the certificate's lines: the honour's name (Chinese first), then the citation
     lines: list[str]
 
 

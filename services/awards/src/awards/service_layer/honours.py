@@ -146,5 +146,8 @@ def certificate(row: dict[str, Any], rule: rules.HonourRule | None, event_name: 
         "name": rules.public_name(row["recipient_kind"], row["recipient_name"]),
         "unit_name": row["unit_name"],
         "section_id": row["section_id"],
+        "honour_name": honour.name,
+        "honour_name_zh": honour.name_zh,
+        "citation": row["citation"],
         "lines": rules.certificate_lines(honour, row["citation"]),
     }

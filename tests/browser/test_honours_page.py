@@ -1,0 +1,85 @@
+"""Honours (AWD-9, NY 十一(三)) in a real Chromium against the served embedded runner: after the
+event the organiser's honours recorded by staff appear on the awards page (translated; a coach's
+name masked) and in the honours' certificate PDF. The event is DA 2023's small field with NY's
+three honours as its configuration. Screenshots go to test-output/browser/."""
+
+from __future__ import annotations
+
+import io
+
+import httpx
+from browser_kit import CHROMIUM, OUT, browser_or_fail, settle
+from pypdf import PdfReader
+
+from gomoku_sim.bots import BotPolicy
+from gomoku_sim.client import Platform
+from gomoku_sim.driver import EventDriver, RunSpec, SimClock
+
+
+def _ny_honours() -> list[dict]:
+    from registration import presets
+
+    return [honour.model_dump(mode="json") for honour in presets.load("ny-2022").honours]
+
+
+async def _played_with_honours(base: str) -> tuple[str, dict]:
+    platform = Platform.distributed({s: f"{base}/{s}" for s in ("registration", "pairing", "gameplay", "awards")})
+    spec = RunSpec(
+        preset_id="da-2023",
+        seed=7,
+        sizes={"open": 6, "junior": 0, "public": 0},
+        rounds=3,
+        overrides={"honours": _ny_honours()},
+        policy=BotPolicy(no_show_rate=0, timeout_rate=0),
+        progress=False,
+    )
+    driver = EventDriver(platform, SimClock(platform, ("gameplay",)), settle, spec)
+    try:
+        await driver.run()
+        code = driver.code
+        rows = (await platform.get("awards", f"/v1/events/{code}/sections/open/standings"))["rows"]
+        player = rows[1]
+        url = f"/v1/events/{code}/honours"
+        await platform.post(
+            "awards", url, {"kind": "sportsmanship", "entrant_id": player["entrant_id"], "citation": "公平竞赛"}
+        )
+        await platform.post("awards", url, {"kind": "coach", "coach_name": "李明华", "coach_unit": "海南省"})
+        return code, player
+    finally:
+        await platform.aclose()
+
+
+def _pdf_text(body: bytes) -> str:
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(body)).pages)
+
+
+async def test_awd9_honours_on_the_awards_page_and_certificates_in_chromium(served):
+    async_playwright = browser_or_fail()
+    OUT.mkdir(parents=True, exist_ok=True)
+    code, player = await _played_with_honours(served)
+    problems: list[str] = []
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            page = await browser.new_page(viewport={"width": 1200, "height": 900})
+            page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+            page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+            await page.goto(f"{served}/events/{code}/awards")
+            honours = await page.inner_text("#honours")
+            assert "荣誉奖项" in honours and "体育道德风尚奖" in honours and "优秀教练员奖" in honours, honours
+            assert player["name"] in honours and "公平竞赛" in honours
+            assert "李**" in honours and "李明华" not in honours  # a coach's name is personal data
+            assert "sportsmanship" not in honours  # identifiers never reach a page
+            await page.locator("#honours").screenshot(path=str(OUT / "honours.png"))
+            await page.goto(f"{served}/events/{code}/awards?lang=en")
+            english = await page.inner_text("#honours")
+            assert "Honours" in english and "Sportsmanship Award" in english and "Outstanding Coach Award" in english
+            await page.locator("#honours").screenshot(path=str(OUT / "honours-en.png"))
+            await page.goto(f"{served}/events/{code}?lang=zh")
+        finally:
+            await browser.close()
+    assert problems == [], problems
+    sheet = httpx.get(f"{served}/events/{code}/honours/certificates.pdf")
+    assert sheet.status_code == 200 and sheet.headers["content-type"] == "application/pdf"
+    text = _pdf_text(sheet.content)
+    assert "体育道德风尚奖" in text and player["name"] in text and "公平竞赛" in text and "李**" in text

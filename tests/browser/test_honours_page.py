@@ -1,7 +1,9 @@
-"""Honours (AWD-9, NY 十一(三)) in a real Chromium against the served embedded runner: after the
-event the organiser's honours recorded by staff appear on the awards page (translated; a coach's
-name masked) and in the honours' certificate PDF. The event is DA 2023's small field with NY's
-three honours as its configuration. Screenshots go to test-output/browser/."""
+"""Honours and appeals (AWD-9, NY 十一(三); AWD-10, NY 十(四)) in a real Chromium against the served
+embedded runner: after the event the organiser's honours recorded by staff appear on the awards
+page (translated; a coach's name masked) and in the honours' certificate PDF; an arbiter records a
+unit's appeal with the 500 CNY fee in the staff console and the committee's rejection. The event
+is DA 2023's small field with NY's honours and appeal terms as its configuration. Screenshots go
+to test-output/browser/."""
 
 from __future__ import annotations
 
@@ -12,14 +14,15 @@ from browser_kit import CHROMIUM, OUT, browser_or_fail, settle
 from pypdf import PdfReader
 
 from gomoku_sim.bots import BotPolicy
-from gomoku_sim.client import Platform
+from gomoku_sim.client import Keys, Platform
 from gomoku_sim.driver import EventDriver, RunSpec, SimClock
 
 
-def _ny_honours() -> list[dict]:
+def _ny_terms() -> dict:
     from registration import presets
 
-    return [honour.model_dump(mode="json") for honour in presets.load("ny-2022").honours]
+    ny = presets.load("ny-2022")
+    return {"honours": [h.model_dump(mode="json") for h in ny.honours], "appeals": ny.appeals.model_dump(mode="json")}
 
 
 async def _played_with_honours(base: str) -> tuple[str, dict]:
@@ -29,7 +32,7 @@ async def _played_with_honours(base: str) -> tuple[str, dict]:
         seed=7,
         sizes={"open": 6, "junior": 0, "public": 0},
         rounds=3,
-        overrides={"honours": _ny_honours()},
+        overrides=_ny_terms(),
         policy=BotPolicy(no_show_rate=0, timeout_rate=0),
         progress=False,
     )
@@ -76,6 +79,33 @@ async def test_awd9_honours_on_the_awards_page_and_certificates_in_chromium(serv
             assert "Honours" in english and "Sportsmanship Award" in english and "Outstanding Coach Award" in english
             await page.locator("#honours").screenshot(path=str(OUT / "honours-en.png"))
             await page.goto(f"{served}/events/{code}?lang=zh")
+
+            # AWD-10, NY 十(四): the arbiter records an appeal with its fee and the committee's decision
+            await page.goto(f"{served}/staff/events/{code}/appeals")
+            await page.fill("input[name=api_key]", Keys().arbiter)
+            await page.click("form button[type=submit]")
+            await page.wait_for_url("**/appeals")
+            form = page.locator("#lodge-appeal")
+            assert await form.locator("input[name=fee_fen]").input_value() == "50000"
+            await form.locator("input[name=unit_id]").fill(player["unit"])
+            await form.locator("select[name=signatory_role]").select_option("coach")
+            await form.locator("input[name=signatory_name]").fill("李明华")
+            await form.locator("textarea[name=grounds]").fill("对局中对方使用电子设备")
+            await form.locator("input[name=round]").fill("1")
+            await form.locator("input[name=pairing_id]").fill("r1.b1")
+            await form.locator("input[name=payment_reference]").fill("收据 0042")
+            await form.locator("button[type=submit]").click()
+            await page.wait_for_selector(".done, .refusal")
+            assert await page.locator(".refusal").count() == 0, await page.inner_text(".refusal")
+            card = page.locator(".appeal").first
+            assert "待仲裁" in await card.inner_text() and "500.00" in await card.inner_text()
+            assert "李明华" not in await card.inner_text()
+            await card.locator("input[name=reasons]").fill("经查无违规")
+            await card.locator("button[value=no]").click()
+            await page.wait_for_selector(".done, .refusal")
+            assert await page.locator(".refusal").count() == 0, await page.inner_text(".refusal")
+            assert "申诉驳回" in await page.locator(".appeal").first.inner_text()
+            await page.screenshot(path=str(OUT / "staff-appeals.png"), full_page=True)
         finally:
             await browser.close()
     assert problems == [], problems

@@ -302,7 +302,6 @@ _T: dict[str, tuple[str, str]] = {
     "citation": ("表彰事由", "Citation"),
     "pdf.honour_line": ("荣获{honour}，特发此证", "is awarded the {honour}"),
     "appeals": ("仲裁申诉", "Appeals"),
-    "no_appeals": ("暂无申诉。", "No appeals."),
     "appeal.lodged": ("待仲裁", "Lodged"),
     "appeal.upheld": ("申诉成立", "Upheld"),
     "appeal.rejected": ("申诉驳回", "Rejected"),
@@ -310,6 +309,15 @@ _T: dict[str, tuple[str, str]] = {
     "refund": ("退费", "Refund"),
     "grounds": ("申诉理由", "Grounds"),
     "reasons": ("仲裁意见", "Reasons"),
+    "staff.lodge_appeal": ("登记书面申诉（含仲裁费）", "Record a written appeal (with its fee)"),
+    "staff.signatory": ("签字人（领队/教练）", "Signed by (leader / coach)"),
+    "staff.pairing": ("对局编号", "Pairing"),
+    "staff.payment_reference": ("收据编号", "Receipt / reference"),
+    "done.appeal_lodged": ("申诉已登记。", "The appeal is recorded."),
+    "done.appeal_decided": (
+        "决定已记录；改判即重新公布排名与获奖。",
+        "Decision recorded; a changed result is republished.",
+    ),
     # statuses
     "status.open": ("报名中", "Registration open"),
     "status.awaiting_qualifiers": ("等待晋级名单", "Awaiting qualifiers"),

@@ -87,6 +87,7 @@ async def test_awd9_honours_on_the_awards_page_and_certificates_in_chromium(serv
             await page.wait_for_url("**/appeals")
             form = page.locator("#lodge-appeal")
             assert await form.locator("input[name=fee_fen]").input_value() == "50000"
+            await form.locator("select[name=section_id]").select_option("open")
             await form.locator("input[name=unit_id]").fill(player["unit"])
             await form.locator("select[name=signatory_role]").select_option("coach")
             await form.locator("input[name=signatory_name]").fill("李明华")

@@ -28,4 +28,7 @@ def test_every_consumed_event_is_produced_by_someone_else():
         "result.decided",
         "awards.published",
         "game.started",
+        # pairing records appeals; registration's ledger takes their fees and refunds (AWD-10)
+        "appeal.lodged",
+        "appeal.decided",
     }

@@ -188,11 +188,12 @@ async def test_one_partner_move_is_one_trace_from_the_gateway_to_the_consumers_o
     )
     publisher = RabbitEventBus(amqp_url, namespace=bus_namespace)
     try:
+        # the migrations side by side, then the services (their start-up is most of this test's time)
+        await asyncio.gather(*(asyncio.to_thread(stack.migrate, s) for s in SERVED))
         for s in SERVED:
-            stack.migrate(s)
             stack.start(s)
         for s in SERVED:
-            stack.wait_ready(s)
+            await asyncio.to_thread(stack.wait_ready, s)
         gateway = stack.start_gateway()
         stack.wait_gateway()
         await publisher.start()

@@ -7,7 +7,8 @@ consumer's first start is queued, not dropped as unroutable.
 from __future__ import annotations
 
 CONSUMES: dict[str, tuple[str, ...]] = {
-    "registration": ("qualifiers.selected",),
+    # appeal fees and their refunds in the ledger (AWD-10)
+    "registration": ("qualifiers.selected", "appeal.lodged", "appeal.decided"),
     "pairing": ("section.closed", "game.finished"),
     "gameplay": ("round.paired", "playoff.required", "result.decided"),
     "awards": ("event.configured", "section.completed"),

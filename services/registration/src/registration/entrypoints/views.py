@@ -198,6 +198,10 @@ class ChangeView(View):
     decision: Any
     decided_by: str | None
     requested_at: datetime
+    #: REG-10: the player a substitution replaces, the substitute, and when it was applied
+    replaces_player_id: str | None = None
+    substitute_player_id: str | None = None
+    applied_at: datetime | None = None
 
 
 class UploadedEvidence(EvidenceView):
@@ -269,6 +273,8 @@ class ClosedStage(View):
     sections: list[ClosedSection]
     unsettled: list[dict[str, Any]]
     pending_evidence: list[dict[str, Any]]
+    #: REG-14: entries refused at the close because their fees were not received in time
+    not_paired: list[dict[str, Any]] = []
 
 
 class SeededList(View):

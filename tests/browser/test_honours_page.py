@@ -21,8 +21,15 @@ from gomoku_sim.driver import EventDriver, RunSpec, SimClock
 def _ny_terms() -> dict:
     from registration import presets
 
-    ny = presets.load("ny-2022")
-    return {"honours": [h.model_dump(mode="json") for h in ny.honours], "appeals": ny.appeals.model_dump(mode="json")}
+    ny, da = presets.load("ny-2022"), presets.load("da-2023")
+    arbitration = ny.fees.appeal_item
+    assert arbitration is not None
+    items = [item.model_dump(mode="json") for item in (*da.fees.items, arbitration)]
+    return {
+        "honours": [h.model_dump(mode="json") for h in ny.honours],
+        "appeals": ny.appeals.model_dump(mode="json"),
+        "fees": {"items": items},
+    }
 
 
 async def _played_with_honours(base: str) -> tuple[str, dict]:

@@ -19,9 +19,8 @@ SEC = f"/v1/events/{EV}/sections/open"
 def _ny_terms() -> AppealTerms:
     """NY's appeal terms as registration sends them with section.closed (the preset's values)."""
     from registration import presets
-    from registration.adapters.contract_mapping import APPEAL_TERMS
 
-    return AppealTerms(**presets.load("ny-2022").appeals.model_dump(include=APPEAL_TERMS))
+    return AppealTerms(**presets.load("ny-2022").appeal_terms())
 
 
 def _configured() -> EventConfigured:

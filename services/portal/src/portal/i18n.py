@@ -6,6 +6,8 @@ a value this table does not know is shown as "—" rather than as a raw identifi
 
 from __future__ import annotations
 
+from .words_awd import APPEALS_AND_HONOURS
+
 LANGS = ("zh", "en")
 DEFAULT = "zh"
 
@@ -293,31 +295,6 @@ _T: dict[str, tuple[str, str]] = {
         "No Chinese font is installed, so nothing can be printed: install fonts-wqy-microhei.",
     ),
     "certificates": ("证书", "Certificates"),
-    # honours (AWD-9, NY 十一(三)) and appeals (AWD-10)
-    "honours": ("荣誉奖项", "Honours"),
-    "honour.organisation": ("优秀组织奖", "Outstanding Organisation Award"),
-    "honour.sportsmanship": ("体育道德风尚奖", "Sportsmanship Award"),
-    "honour.coach": ("优秀教练员奖", "Outstanding Coach Award"),
-    "recipient": ("获奖单位或个人", "Recipient"),
-    "citation": ("表彰事由", "Citation"),
-    "pdf.honour_line": ("荣获{honour}，特发此证", "is awarded the {honour}"),
-    "appeals": ("仲裁申诉", "Appeals"),
-    "appeal.lodged": ("待仲裁", "Lodged"),
-    "appeal.upheld": ("申诉成立", "Upheld"),
-    "appeal.rejected": ("申诉驳回", "Rejected"),
-    "appeal_fee": ("仲裁费", "Appeal fee"),
-    "refund": ("退费", "Refund"),
-    "grounds": ("申诉理由", "Grounds"),
-    "reasons": ("仲裁意见", "Reasons"),
-    "staff.lodge_appeal": ("登记书面申诉（含仲裁费）", "Record a written appeal (with its fee)"),
-    "staff.signatory": ("签字人（领队/教练）", "Signed by (leader / coach)"),
-    "staff.pairing": ("对局编号", "Pairing"),
-    "staff.payment_reference": ("收据编号", "Receipt / reference"),
-    "done.appeal_lodged": ("申诉已登记。", "The appeal is recorded."),
-    "done.appeal_decided": (
-        "决定已记录；改判即重新公布排名与获奖。",
-        "Decision recorded; a changed result is republished.",
-    ),
     # statuses
     "status.open": ("报名中", "Registration open"),
     "status.awaiting_qualifiers": ("等待晋级名单", "Awaiting qualifiers"),
@@ -416,6 +393,7 @@ _T: dict[str, tuple[str, str]] = {
     "tiebreak.board_2_points": ("第二台局分", "Board 2 points"),
     "tiebreak.board_3_points": ("第三台局分", "Board 3 points"),
 }
+_T.update(APPEALS_AND_HONOURS)
 
 
 _ZH_NUMBERS = dict(enumerate("一二三四五六七八九", start=1))

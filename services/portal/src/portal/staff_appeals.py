@@ -5,10 +5,11 @@ the fee refunded and, with a new result, the correction through the arbiter's pa
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import FastAPI, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from pydantic import BaseModel, Field
 
 from gomoku_shared.params import PathId
 
@@ -20,6 +21,38 @@ from .staff import RESULTS, refusal
 def _number(text: str) -> int | None:
     text = text.strip()
     return int(text) if text.isdigit() else None
+
+
+class AppealForm(BaseModel):
+    """The console's form of a written appeal (AWD-10), as pairing's body."""
+
+    section_id: str = Field("", max_length=64)
+    unit_id: str = Field("", max_length=160)
+    signatory_role: str = Field("", max_length=10)
+    signatory_name: str = Field("", max_length=200)
+    grounds: str = Field("", max_length=4000)
+    round: str = Field("", max_length=3)
+    pairing_id: str = Field("", max_length=64)
+    fee_fen: str = Field("", max_length=12)
+    payment_reference: str = Field("", max_length=120)
+    csrf: str = Field("", max_length=300)
+
+    def body(self) -> dict[str, Any]:
+        fee = _number(self.fee_fen)
+        return {
+            "unit_id": self.unit_id.strip(),
+            "signatory_role": self.signatory_role,
+            "signatory_name": self.signatory_name.strip(),
+            "grounds": self.grounds.strip(),
+            "round": _number(self.round),
+            "pairing_id": self.pairing_id.strip() or None,
+            "fee_fen": fee if fee is not None else -1,  # not a number: pairing refuses it in words
+            "payment_reference": self.payment_reference.strip(),
+        }
+
+
+def _refused(site: Site, request: Request, session: StaffSession | None) -> HTMLResponse:
+    return site.render(request, "staff/refused.html", status=403, staff=session, message_key="refusal.csrf")
 
 
 def install(app: FastAPI, site: Site) -> None:
@@ -55,9 +88,6 @@ def install(app: FastAPI, site: Site) -> None:
         resp.headers["cache-control"] = "no-store"
         return resp
 
-    def refused(request: Request, session: StaffSession | None) -> HTMLResponse:
-        return site.render(request, "staff/refused.html", status=403, staff=session, message_key="refusal.csrf")
-
     @app.get("/staff/events/{code}/appeals", response_class=HTMLResponse, name="staff_appeals")
     async def appeals_page(request: Request, code: PathId) -> Response:
         session = sessions().of(request)
@@ -66,36 +96,15 @@ def install(app: FastAPI, site: Site) -> None:
         return await page(request, session, code)
 
     @app.post("/staff/events/{code}/appeals", response_class=HTMLResponse)
-    async def lodge(
-        request: Request,
-        code: PathId,
-        section_id: str = Form("", max_length=64),
-        unit_id: str = Form("", max_length=160),
-        signatory_role: str = Form("", max_length=10),
-        signatory_name: str = Form("", max_length=200),
-        grounds: str = Form("", max_length=4000),
-        round: str = Form("", max_length=3),
-        pairing_id: str = Form("", max_length=64),
-        fee_fen: str = Form("", max_length=12),
-        payment_reference: str = Form("", max_length=120),
-        csrf: str = Form("", max_length=300),
-    ) -> Response:
+    async def lodge(request: Request, code: PathId, form: Annotated[AppealForm, Form()]) -> Response:
         session = sessions().of(request)
         if session is None:
             return RedirectResponse("/staff/sign-in", status_code=303)
-        if not Sessions.csrf_ok(session, csrf):
-            return refused(request, session)
-        body = {
-            "unit_id": unit_id.strip(),
-            "signatory_role": signatory_role,
-            "signatory_name": signatory_name.strip(),
-            "grounds": grounds.strip(),
-            "round": _number(round),
-            "pairing_id": pairing_id.strip() or None,
-            "fee_fen": _number(fee_fen) if _number(fee_fen) is not None else -1,
-            "payment_reference": payment_reference.strip(),
-        }
-        status, answer = await call(session, "POST", f"/v1/events/{code}/sections/{section_id}/appeals", body)
+        if not Sessions.csrf_ok(session, form.csrf):
+            return _refused(site, request, session)
+        status, answer = await call(
+            session, "POST", f"/v1/events/{code}/sections/{form.section_id}/appeals", form.body()
+        )
         problem = refusal(site, request, status, answer) if status >= 400 else None
         return await page(
             request, session, code, problem, "" if problem else site.words(request).t("done.appeal_lodged")
@@ -116,7 +125,7 @@ def install(app: FastAPI, site: Site) -> None:
         if session is None:
             return RedirectResponse("/staff/sign-in", status_code=303)
         if not Sessions.csrf_ok(session, csrf):
-            return refused(request, session)
+            return _refused(site, request, session)
         body = {"upheld": upheld == "yes", "reasons": reasons.strip(), "result": result or None}
         path = f"/v1/events/{code}/sections/{sid}/appeals/{appeal_id}/decision"
         status, answer = await call(session, "POST", path, body)

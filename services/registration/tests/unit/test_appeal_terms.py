@@ -29,9 +29,11 @@ from registration.domain import EventRegistration, FormatChoice, Unit, close_sta
     ],
 )
 def test_awd10_preset_appeal_terms(pid, clause, fee_fen, regulation, chair):
-    appeals = presets.load(pid).appeals
-    assert appeals.accepted and appeals.fee_fen == fee_fen and appeals.refund_if_upheld, clause
-    assert appeals.window_minutes is None, clause  # no seed gives an appeal deadline
+    config = presets.load(pid)
+    terms = config.appeal_terms()  # the fee: the fees' per_appeal item
+    assert terms["accepted"] and terms["fee_fen"] == fee_fen and terms["refund_if_upheld"], clause
+    assert terms["currency"] == "CNY" and terms["window_minutes"] is None, clause  # no seed gives a deadline
+    appeals = config.appeals
     committee = appeals.committee
     assert (committee.regulation if committee else None) == regulation, clause
     assert (committee.chair_appointed_by if committee else None) == chair, clause

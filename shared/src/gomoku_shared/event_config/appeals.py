@@ -27,14 +27,12 @@ class ArbitrationCommittee(_Model):
 
 
 class AppealRules(_Model):
-    """AWD-10: a dispute goes in writing to the arbitration committee. ``fee_fen`` is the fee
-    lodged with it (NY 十(四): 500 CNY, refunded if upheld; 0 where the seed names none)."""
+    """AWD-10: a dispute goes in writing to the arbitration committee. The fee lodged with an
+    appeal is the fees' ``per_appeal`` item (NY 十(四): 500 CNY, refunded if upheld; none where
+    the regulation names none): :meth:`EventConfig.appeal_terms` puts the two together."""
 
     #: False: the event has no arbitration committee and takes no appeal
     accepted: bool = True
-    fee_fen: Annotated[int, Field(ge=0)] = 0
-    currency: str = "CNY"
-    refund_if_upheld: bool = True
     #: minutes after the appealed round (or the section) completed; None: no deadline (no seed names one)
     window_minutes: Annotated[int, Field(ge=1)] | None = None
     signatories: Annotated[list[Signatory], Field(min_length=1)] = ["leader", "coach"]

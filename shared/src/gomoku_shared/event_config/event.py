@@ -5,7 +5,7 @@ and `EventConfig` with the lookups every service uses. Validated in full on cons
 from __future__ import annotations
 
 from datetime import date
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
@@ -167,6 +167,19 @@ class EventConfig(_Model):
         if region is not None:
             return region.matches(written)
         return place_key(required) == place_key(written)
+
+    def appeal_terms(self) -> dict[str, Any]:
+        """AWD-10: what an appeal needs, as pairing receives it with section.closed: the fee is
+        the fees' per_appeal item (NY 十(四): 50000 fen, refunded if upheld; 0 without one)."""
+        item = self.fees.appeal_item
+        return {
+            "accepted": self.appeals.accepted,
+            "fee_fen": (item.amount_fen or 0) if item is not None else 0,
+            "currency": self.fees.currency,
+            "refund_if_upheld": item.refundable_if_upheld if item is not None else True,
+            "window_minutes": self.appeals.window_minutes,
+            "signatories": list(self.appeals.signatories),
+        }
 
     def honour(self, kind: str) -> HonourConfig | None:
         return next((h for h in self.honours if h.kind == kind), None)

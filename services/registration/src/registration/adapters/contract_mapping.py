@@ -62,10 +62,6 @@ def entrant_for(
     )
 
 
-#: what pairing needs of the event's AppealRules (the committee's composition stays here)
-APPEAL_TERMS = {"accepted", "fee_fen", "currency", "refund_if_upheld", "window_minutes", "signatories"}
-
-
 def section_closed(
     config: EventConfig,
     closed: ClosedSection,
@@ -79,7 +75,7 @@ def section_closed(
     data: dict[str, Any] = section_closed_payload(config, closed, people, units)
     sec = config.section(closed.section_id)
     data["rules"]["separate_units"] = sec.separate_units
-    data["appeals"] = config.appeals.model_dump(include=APPEAL_TERMS)  # AWD-10
+    data["appeals"] = config.appeal_terms()  # AWD-10: the fee is the fees' per_appeal item
     for ent in data["entrants"]:
         entry_meta = meta.get(ent["entrant_id"])
         if entry_meta is None:

@@ -193,7 +193,7 @@ def event_view(config: EventConfig, preset_id: str, statuses: Mapping[str, str])
         },
         "waiting_list": config.waiting_list,
         # AWD-10 / AWD-9: the arbitration committee's terms and the honours the event gives
-        "appeals": config.appeals.model_dump(mode="json"),
+        "appeals": {**config.appeal_terms(), "committee": config.appeals.model_dump(mode="json")["committee"]},
         "honours": [h.model_dump(mode="json") for h in config.honours],
         # REG-17: the residency regions and every spelling accepted for them
         "regions": [

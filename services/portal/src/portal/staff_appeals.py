@@ -90,14 +90,14 @@ def install(app: FastAPI, site: Site) -> None:
 
     @app.get("/staff/events/{code}/appeals", response_class=HTMLResponse, name="staff_appeals")
     async def appeals_page(request: Request, code: PathId) -> Response:
-        session = sessions().of(request)
+        session = await sessions().of(request)
         if session is None:
             return RedirectResponse(f"/staff/sign-in?next={request.url.path}", status_code=303)
         return await page(request, session, code)
 
     @app.post("/staff/events/{code}/appeals", response_class=HTMLResponse)
     async def lodge(request: Request, code: PathId, form: Annotated[AppealForm, Form()]) -> Response:
-        session = sessions().of(request)
+        session = await sessions().of(request)
         if session is None:
             return RedirectResponse("/staff/sign-in", status_code=303)
         if not Sessions.csrf_ok(session, form.csrf):
@@ -121,7 +121,7 @@ def install(app: FastAPI, site: Site) -> None:
         result: str = Form("", max_length=24),
         csrf: str = Form("", max_length=300),
     ) -> Response:
-        session = sessions().of(request)
+        session = await sessions().of(request)
         if session is None:
             return RedirectResponse("/staff/sign-in", status_code=303)
         if not Sessions.csrf_ok(session, csrf):

@@ -48,14 +48,14 @@ def install(app: FastAPI, site: Site, sessions: Sessions) -> None:
 
     @app.get(PAGE, response_class=HTMLResponse, name="staff_record_flags")
     async def record_flags(request: Request, code: PathId) -> Response:
-        session = sessions.of(request)
+        session = await sessions.of(request)
         if session is None:
             return RedirectResponse(f"/staff/sign-in?next={request.url.path}", status_code=303)
         return await page(request, session, code)
 
     @app.post(PAGE + "/{game_id}/{entry}/accept", response_class=HTMLResponse)
     async def accept(request: Request, code: PathId, game_id: PathId, entry: int) -> Response:
-        session = sessions.of(request)
+        session = await sessions.of(request)
         if session is None:
             return RedirectResponse(f"/staff/sign-in?next={request.url.path}", status_code=303)
         form = await request.form()

@@ -100,3 +100,6 @@ class SectionRules(Model):
     separate_units: bool = False
     #: unplayed-round rules of FIDE C.07 Article 16 (edition)
     tiebreak_edition: int = 2024
+    #: PLAY-9: "offline" sections are played over the board at a venue (no server clock, results
+    #: from arbiters' result slips, records entered after the game); the stage's ``mode``
+    mode: Literal["online", "offline"] = "online"

@@ -41,6 +41,8 @@ class NewGame:
     extra: dict[str, Any] | None = None
     #: from the pairing's previous game: both present (the clock starts at once), a round clock
     carry: dict[str, Any] | None = None
+    #: PLAY-9: "offline": over the board (no server clock, no no-show deadline, no player acts here)
+    mode: str = "online"
 
     @property
     def game_id(self) -> str:
@@ -70,6 +72,7 @@ async def on_round_paired(uow: GameplayUnitOfWork, paired: RoundPaired, occurred
             clock=spec.clock.model_dump(),
             playoff_id=None,
             no_show_due=start_ms + paired.no_show_minutes * 60_000,
+            mode=paired.mode,
         )
         await create(uow, game)
 
@@ -91,6 +94,7 @@ async def on_playoff_required(uow: GameplayUnitOfWork, required: PlayoffRequired
             playoff_id=required.playoff_id,
             no_show_due=due,
             extra={"decider_clock": (required.decider_clock or spec.clock).model_dump()},
+            mode=required.mode,
         )
         await create(uow, game)
 
@@ -139,7 +143,9 @@ def _columns(new: NewGame, now: int) -> dict[str, Any]:
     carry = new.carry or {}
     if carry.get("clock"):  # two-game round clock kept for the pair (PLAY-5, SZ)
         clocks = {"first": carry["clock"][first], "second": carry["clock"][second]}
-    present = bool(carry.get("present"))
+    # PLAY-9: over the board nobody joins on the server and no server clock runs
+    offline = new.mode == "offline"
+    present = bool(carry.get("present")) and not offline
     clock = ClockState(clocks["first"], clocks["second"], increment)
     if present:
         clock = clock.start("first", now)
@@ -181,6 +187,7 @@ def _columns(new: NewGame, now: int) -> dict[str, Any]:
         clock_running=clock.running,
         clock_since_ms=clock.since_ms,
         flag_due_ms=clock.flag_due_ms,
-        no_show_due_ms=None if present else new.no_show_due,
+        no_show_due_ms=None if present or offline else new.no_show_due,
         created_ms=now,
+        mode=new.mode,
     )

@@ -252,6 +252,8 @@ def section_rules(event: EventConfig, closed: ClosedSection) -> dict[str, Any]:
         "tie_policy": {"playoff": "playoff", "arbiter_decision": "arbiter", "shared": "share"}[playoffs.policy],
         "places_that_matter": matter,
         "rank_by_gender": closed.rank_genders_separately,
+        # PLAY-9: the stage is played over the board (SZ final, NY, DA, NT) or online
+        "mode": event.stage_of(sec.id).mode,
     }
     for key, c in (("playoff_clock", playoff_clock), ("playoff_decider_clock", decider)):
         if c is not None:

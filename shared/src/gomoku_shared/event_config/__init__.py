@@ -22,6 +22,7 @@ from __future__ import annotations
 # The configuration is a package by bounded context (play, registration, awards) plus the
 # aggregate (event), its cross-checks (validation) and loading; this module re-exports it all so
 # `from gomoku_shared.event_config import X` keeps working for every X.
+from .appeals import AppealRules, ArbitrationCommittee, HonourConfig, HonourKind, Signatory
 from .awards import (
     AwardsConfig,
     BestBoardAward,
@@ -68,6 +69,8 @@ from .registration import (
 )
 
 __all__ = [
+    "AppealRules",
+    "ArbitrationCommittee",
     "AwardsConfig",
     "BestBoardAward",
     "BirthWindow",
@@ -84,6 +87,8 @@ __all__ = [
     "FeeRules",
     "FormatConfig",
     "Gender",
+    "HonourConfig",
+    "HonourKind",
     "InsuranceRules",
     "OpeningConfig",
     "PlaceAward",
@@ -99,6 +104,7 @@ __all__ = [
     "ScoringConfig",
     "SectionConfig",
     "SeededSource",
+    "Signatory",
     "StageConfig",
     "TeamComposition",
     "TeamMatchConfig",

@@ -460,6 +460,8 @@ async def qualifier_rows(session: AsyncSession, code: str, to_stage: str) -> lis
 #: `events.config_additions`, and merged back on reading. Add a key here when a release adds one.
 CONFIG_ADDITIONS: tuple[tuple[str, ...], ...] = (
     ("fees",),
+    ("appeals",),
+    ("honours",),
     ("check_in", "undecided_at_close"),
     ("units", "quota_exempt_list"),
 )

@@ -1,5 +1,5 @@
-"""Rolling upgrades: the event configuration's keys the previous release does not know (fees,
-check_in.undecided_at_close, units.quota_exempt_list) are stored beside the configuration it
+"""Rolling upgrades: the event configuration's keys the previous release does not know (fees, appeals,
+honours, check_in.undecided_at_close, units.quota_exempt_list) are stored beside the configuration it
 reads, so a replica of the previous release still reads every event (expand).
 
 Revision ID: 0006

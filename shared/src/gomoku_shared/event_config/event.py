@@ -28,6 +28,7 @@ from .registration import (
     UnitRules,
     place_key,
 )
+from .schedule import EventSchedule
 from .validation import cross_check
 
 
@@ -94,7 +95,7 @@ class StageConfig(_Model):
 
 
 class EventConfig(_Model):
-    """EVT-1..6: one event; see module docstring for conventions."""
+    """EVT-1..7: one event; see module docstring for conventions."""
 
     schema_version: Literal[1] = 1
     id: Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*$")]
@@ -111,6 +112,8 @@ class EventConfig(_Model):
     regions: list[RegionConfig] = []
     eligibility: list[EligibilityClause] = []
     stages: Annotated[list[StageConfig], Field(min_length=1)]
+    #: EVT-7: arrival, technical meeting and round start times per stage and section
+    schedule: EventSchedule = EventSchedule()
 
     @model_validator(mode="after")
     def _cross_checks(self) -> EventConfig:

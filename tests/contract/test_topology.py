@@ -28,4 +28,6 @@ def test_every_consumed_event_is_produced_by_someone_else():
         "result.decided",
         "awards.published",
         "game.started",
+        # EVT-7: pairing announces an arbiter's delay to gameplay, registration and partners
+        "round.rescheduled",
     }

@@ -23,7 +23,14 @@ ARB = {"x-api-key": "arb-key"}
 PA = {"x-api-key": "pa-key"}
 START = datetime(2026, 5, 1, 9, 0, tzinfo=UTC)
 EV = "EV"
-OBSERVED = ["round.paired", "standings.updated", "section.completed", "playoff.required", "result.decided"]
+OBSERVED = [
+    "round.paired",
+    "standings.updated",
+    "section.completed",
+    "playoff.required",
+    "result.decided",
+    "round.rescheduled",
+]
 
 
 def sqlite_settings(directory) -> ServiceSettings:

@@ -31,9 +31,10 @@ from zoneinfo import ZoneInfo
 
 from gomoku_shared.event_config import EventConfig
 
-from .bots import BotPolicy, GameView, decide, predict_view
+from .bots import BotPolicy, GameView, predict_view
 from .client import ApiError, Platform, all_games
 from .field import Application, build_field, unit_slug, units_of
+from .schedule import any_action, bot_action, capped_at_next_start, due_step, stage_start
 
 # --------------------------------------------------------------------------- scaled-down fields
 
@@ -507,7 +508,7 @@ class EventDriver:
                 + (f" into {s.get('merged_into')}" if s.get("merged_into") else "")
                 + f" ({s.get('entrants', '?')} entrants)"
             )
-        start = _local(self.config, first_day, 9)
+        start = stage_start(self.config, stage_id, _local(self.config, first_day, 9))  # EVT-7
         await self.clock.set(start)
         self.clock_moves.append(f"start {stage_id} {start.isoformat()}")
         return run
@@ -548,7 +549,7 @@ class EventDriver:
                     self.views.pop(gid, None)
                     return
                 for player in sorted(set(view.players)):
-                    action = decide(view, player, self.spec.policy, self.spec.seed)
+                    action = bot_action(game, view, player, self.spec.policy, self.spec.seed, self.clock.current)
                     if action is None:
                         continue
                     key = f"{view.game_id}:{len(view.moves)}:{action.verb}:{player}:{view.phase}:{view.draw_offer_by}"
@@ -584,13 +585,9 @@ class EventDriver:
         steps: list[float] = []
         for view in stalled:
             answer = await self.p.get("gameplay", f"/v1/games/{view.game_id}")
-            if answer.get("status") == "waiting":
-                steps.append(section_rules.get(answer.get("section_id", ""), 15) * 60 + 1)
-                continue
-            clocks = answer.get("clocks") or {}
-            running = clocks.get("running")
-            if running:
-                steps.append(max(1.0, clocks.get(f"{running}_ms", 0) / 1000 + 1))
+            step = due_step(answer, self.clock.current, section_rules)  # EVT-7: a round's start too
+            if step is not None:
+                steps.append(step)
         return min(steps) if steps else 60.0
 
     async def advance_stalled(
@@ -607,6 +604,7 @@ class EventDriver:
             if not stalled:
                 return
             step = await self.next_due_step(stalled, no_show) * step_factor
+            step = capped_at_next_start(step, await self.active_games(), self.clock.current)
             moment = await self.clock.advance(step)
             self.clock_moves.append(f"advance {step:.0f}s -> {moment.isoformat()}")
             await self.p.post("gameplay", "/v1/ops/sweep", {})
@@ -719,7 +717,7 @@ class EventDriver:
     async def _actionable(self) -> bool:
         for game in await self.active_games():
             view = GameView.from_api(await self.p.get("gameplay", f"/v1/games/{game['game_id']}"))
-            if any(decide(view, pl, self.spec.policy, self.spec.seed) for pl in sorted(set(view.players))):
+            if any_action(game, view, self.spec.policy, self.spec.seed, self.clock.current):
                 return True
         return False
 

@@ -28,7 +28,7 @@ from .registration import (
     UnitRules,
     place_key,
 )
-from .schedule import EventSchedule
+from .schedule import EventSchedule, schedule_issues
 from .validation import cross_check
 
 
@@ -117,7 +117,7 @@ class EventConfig(_Model):
 
     @model_validator(mode="after")
     def _cross_checks(self) -> EventConfig:
-        issues = cross_check(self)
+        issues = cross_check(self) + schedule_issues(self)
         if issues:
             raise _CrossCheckFailed(issues)
         return self

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Annotated
 from pydantic import Field
 
 from .base import _Model
+from .errors import ConfigIssue
 
 if TYPE_CHECKING:
     from .event import EventConfig
@@ -65,8 +66,20 @@ Report = Callable[[str, str], None]
 CheckTz = Callable[[str, "datetime | None"], None]
 
 
+def schedule_issues(event: EventConfig) -> list[ConfigIssue]:
+    """The cross-checks of EVT-7, each problem naming its path (like ``validation.cross_check``)."""
+    from .validation import _check_tz
+
+    issues: list[ConfigIssue] = []
+    check_schedule(
+        event,
+        lambda path, value: _check_tz(path, value, event.timezone, issues),
+        lambda path, message: issues.append(ConfigIssue(path, message)),
+    )
+    return issues
+
+
 def check_schedule(event: EventConfig, check_tz: CheckTz, add: Report) -> None:
-    """The cross-checks of EVT-7 (called from ``validation.cross_check``)."""
     from zoneinfo import ZoneInfo
 
     try:

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, get_args
 from .base import IndividualTiebreak, TeamTiebreak
 from .errors import ConfigIssue
 from .registration import place_key
-from .schedule import check_schedule
 
 if TYPE_CHECKING:
     from .event import EventConfig
@@ -125,7 +124,6 @@ def cross_check(event: EventConfig) -> list[ConfigIssue]:
         for section_index, section in enumerate(stage.sections):
             path = f"{stage_path}.sections[{section_index}]"
             _check_section(event, stage, section, path, local, clause_ids, stage_ids, where, add)
-    check_schedule(event, lambda path, value: _check_tz(path, value, event.timezone, issues), add)
     return issues
 
 

@@ -75,6 +75,8 @@ def _games(schema: MetaData) -> Table:
         Column("outcome", JSON),
         Column("created_ms", BigInteger, nullable=False),
         Column("finished_ms", BigInteger),
+        #: EVT-7: the round's scheduled start (no move before it; clock and no-show run from it)
+        Column("starts_ms", BigInteger),
         postgresql_with={"fillfactor": 70},
     )
     Index("ix_games_round", games.c.event_code, games.c.section_id, games.c.round)

@@ -15,6 +15,7 @@ from gomoku_shared.event_config import EventConfig
 from . import orm
 from . import repository as rows
 from .protection import DataProtector
+from .schedule_repository import DelayRepository
 
 
 class EventRepository:
@@ -274,3 +275,5 @@ class Repositories:
         self.evidence = EvidenceRepository(session, protector)
         self.units = UnitRepository(session)
         self.changes = ChangeRepository(session)
+        #: EVT-7: rounds delayed by the arbiter
+        self.delays = DelayRepository(session)

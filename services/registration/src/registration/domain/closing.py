@@ -252,6 +252,8 @@ def section_rules(event: EventConfig, closed: ClosedSection) -> dict[str, Any]:
         "tie_policy": {"playoff": "playoff", "arbiter_decision": "arbiter", "shared": "share"}[playoffs.policy],
         "places_that_matter": matter,
         "rank_by_gender": closed.rank_genders_separately,
+        # EVT-7: the round start times of the section (a merged section plays at its own)
+        "round_starts": [moment.isoformat() for moment in event.schedule.round_starts(closed.stage_id, sec.id)],
     }
     for key, c in (("playoff_clock", playoff_clock), ("playoff_decider_clock", decider)):
         if c is not None:

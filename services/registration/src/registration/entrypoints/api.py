@@ -42,6 +42,7 @@ from ..service_layer.command import EventCommand
 from ..service_layer.state import RegistrationState
 from ..service_layer.unit_of_work import RegistrationUnitOfWork
 from . import views as v
+from .schedule_api import schedule_router
 
 log = logging.getLogger("registration.api")
 
@@ -494,4 +495,5 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing, context: RegistrationS
     app.state.registration = context
     app.state.idempotency = idempotency.for_runtime(runtime, orm.idempotency_keys)
     app.include_router(_router())
+    app.include_router(schedule_router())
     return app

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from gomoku_shared.runtime import ServiceRuntime
 
+from ..service_layer import schedule
 from ..service_layer.stages import on_qualifiers_selected
 from ..service_layer.state import RegistrationState
 from ..service_layer.unit_of_work import RegistrationUnitOfWork
 
 #: the event types this service consumes (ARCHITECTURE §1)
-CONSUMES = ["qualifiers.selected"]
+CONSUMES = ["qualifiers.selected", "round.rescheduled"]
 
 
 def register(runtime: ServiceRuntime, context: RegistrationState) -> None:
@@ -19,3 +20,8 @@ def register(runtime: ServiceRuntime, context: RegistrationState) -> None:
     async def qualifiers_selected(uow, env) -> None:
         # EVT-6: the next stage's entries come from the qualifier lists (REG-7 re-checked)
         await on_qualifiers_selected(RegistrationUnitOfWork(uow, context.protector), context, env.payload)
+
+    @runtime.on("round.rescheduled")
+    async def round_rescheduled(uow, env) -> None:
+        # EVT-7: the published schedule and its calendars show an arbiter's delay
+        await schedule.on_round_rescheduled(RegistrationUnitOfWork(uow, context.protector), env.payload)

@@ -9,14 +9,14 @@ export PYTHONPATH :=
 $(UV):
 	$(PY) -m pip install --quiet --disable-pip-version-check --target .tools 'uv==0.13.9'
 
-.venv/.installed: $(UV) pyproject.toml $(wildcard uv.lock) shared/pyproject.toml services/*/pyproject.toml sim/pyproject.toml ops/pyproject.toml services/gameplay/setup.py services/gameplay/src/gameplay/engine/_core.pyx
+.venv/.installed: $(UV) pyproject.toml $(wildcard uv.lock) shared/pyproject.toml services/*/pyproject.toml sim/pyproject.toml ops/pyproject.toml clients/python/pyproject.toml services/gameplay/setup.py services/gameplay/src/gameplay/engine/_core.pyx
 	$(UV) sync --all-packages --python $(PY)
 	touch $@
 
 install: .venv/.installed
 
 # ruff (lint + format) and mypy over the whole tree; CI runs this before the tests
-MYPY_TARGETS := shared/src/gomoku_shared services/registration/src/registration services/pairing/src/pairing \
+MYPY_TARGETS := clients/python/src/gomoku_client shared/src/gomoku_shared services/registration/src/registration services/pairing/src/pairing \
 	services/gameplay/src/gameplay services/awards/src/awards services/partners/src/partners services/portal/src/portal sim/src/gomoku_sim ops/src/gomoku_ops bench
 lint: install
 	.venv/bin/ruff check .

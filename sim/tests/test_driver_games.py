@@ -63,6 +63,8 @@ async def _play(tmp_path, seed: int, policy: BotPolicy, verify: bool = False) ->
             ),
         )
         await driver.settle_games({"s1": 15})
+        # the bots' reads and actions went through the typed partner client
+        assert stack.platform.partner.requests >= driver.actions > 0
         d = await stack.platform.get("gameplay", "/v1/games", params={"event_code": "ev1", "status": "all"})
         out = {}
         for g in d["games"]:

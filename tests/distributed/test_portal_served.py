@@ -1,6 +1,6 @@
 """The web pages in the distributed mode, as docker-compose.yml runs them: the services as
 processes on PostgreSQL + RabbitMQ, the portal as its own process (the compose command, its
-read-only key), nginx in front with the compose template. Through the one base URL: the pages
+read-only key), the gateway (Caddy) in front with the compose Caddyfile. Through the one base URL: the pages
 at /, a live game's page and its event stream (one upstream stream for every viewer, PLAY-8),
 while the services keep their prefixes."""
 

@@ -1,5 +1,5 @@
 """The services as separate OS processes behind the gateway, exactly as docker-compose.yml runs
-them: three gameplay replicas (``--scale gameplay=3``), one of each other service, nginx in front."""
+them: three gameplay replicas (``--scale gameplay=3``), one of each other service, the gateway (Caddy) in front."""
 
 from __future__ import annotations
 
@@ -140,7 +140,7 @@ async def test_services_and_three_gameplay_replicas_behind_the_gateway_on_postgr
             r = await gw.get("/gameplay/v1/games/NO-SUCH-GAME", headers=OP)
             assert r.status_code == 404 and r.json()["error"]["code"] == "game_not_found", r.text
 
-            # a game over the gateway: its SSE stream and the round's WebSocket through nginx
+            # a game over the gateway: its SSE stream and the round's WebSocket through the gateway
             await publisher.start()
             await publisher.publish(
                 [encode(envelope_for(_round_paired(), correlation_id="GW", occurred_at=datetime.now(UTC)))]

@@ -63,3 +63,11 @@ async def test_ny_2022_age_bands_fixed_n_and_team_points(tmp_path):
         for row in ranking:
             if row.get("place") is None:
                 assert set(best.get(row["unit_name"], {})) != {"male", "female"}
+
+    # REG-14 (NY 十二(三): 以收到报名材料和食宿费为准 … 不予编排): the entry the sim left without
+    # its board-and-lodging fee is refused at the close and plays in no section
+    assert len(driver.unpaid) == 1
+    unpaid = next(e for e in summary["entries"]["main"] if e["entry_id"] == driver.unpaid[0])
+    assert (unpaid["status"], unpaid["clause"]) == ("refused", "fees/validity"), unpaid
+    for section in summary["sections"].values():
+        assert all(row.get("entrant_id") != unpaid["entry_id"] for row in section["standings"])

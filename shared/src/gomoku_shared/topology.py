@@ -7,7 +7,8 @@ consumer's first start is queued, not dropped as unroutable.
 from __future__ import annotations
 
 CONSUMES: dict[str, tuple[str, ...]] = {
-    "registration": ("qualifiers.selected", "round.rescheduled"),
+    # appeal fees and their refunds in the ledger (AWD-10); EVT-7: the schedule shows delays
+    "registration": ("qualifiers.selected", "appeal.lodged", "appeal.decided", "round.rescheduled"),
     "pairing": ("section.closed", "game.finished"),
     "gameplay": ("round.paired", "playoff.required", "result.decided", "round.rescheduled"),
     "awards": ("event.configured", "section.completed"),

@@ -3,18 +3,29 @@
 ``Platform`` hides only *where* a service lives: in the embedded mode one ASGI app serves all
 four under /registration, /pairing, /gameplay and /awards; in the distributed mode each has its
 own base URL. Transport failures (a service being restarted) are retried for a bounded time;
-4xx answers are raised as ``ApiError`` with the platform's error body.
+4xx answers are raised as ``ApiError`` (the typed client's) with the platform's error body.
+
+The partner app's game calls — reading a game, and the player actions (join, opening, swap,
+move, offers, choose, pass, resign, draw) — go through the typed partner client
+(``gomoku_client.AsyncClient``, ``Platform.partner``), so every simulation proves it against the
+served API; operator, arbiter and registration calls stay plain requests.
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import httpx
+
+from gomoku_client import ApiError, ApiKey, AsyncClient, RetryPolicy
+from gomoku_client import models as gm
+from gomoku_client.errors import error_for
+from gomoku_client.routes import ACTIONS
 
 SERVICES = ("registration", "pairing", "gameplay", "awards")
 
@@ -32,28 +43,41 @@ class Keys:
         return f"{self.operator}=operator,{self.arbiter}=arbiter,{self.partner}=partner:{self.partner_id}"
 
 
-class ApiError(Exception):
-    def __init__(self, method: str, url: str, status: int, body: Any) -> None:
-        err = body.get("error", {}) if isinstance(body, Mapping) else {}
-        self.status = status
-        self.code = err.get("code", "")
-        self.message = err.get("message", str(body)[:300])
-        self.details = err.get("details")
-        self.body = body
-        super().__init__(f"{method} {url} -> {status} {self.code}: {self.message}")
+#: the bodies of the player actions, by verb
+ACTION_BODIES: dict[str, type[gm.PlayerBody]] = {
+    verb: route.body
+    for verb, route in ACTIONS.items()
+    if route.body is not None and issubclass(route.body, gm.PlayerBody)
+}
+_GAME_PATH = re.compile(r"^/v1/games/([^/?]+)(?:/([a-z]+))?$")
+__all__ = ["ApiError", "Keys", "Platform", "SERVICES", "all_games"]
 
 
 class Platform:
     """The four services' HTTP APIs."""
 
     def __init__(
-        self, client: Any, bases: Mapping[str, str], keys: Keys = Keys(), *, retry_for_s: float = 60.0
+        self,
+        client: Any,
+        bases: Mapping[str, str],
+        keys: Keys = Keys(),
+        *,
+        retry_for_s: float = 60.0,
+        partner_http: httpx.AsyncClient | None = None,
     ) -> None:
         self.client = client
         self.bases = dict(bases)
         self.keys = keys
         self.retry_for_s = retry_for_s
         self.requests = 0
+        http = partner_http if partner_http is not None else client
+        #: the partner app's typed client (its game calls: see the module's docstring)
+        self.partner = AsyncClient(
+            bases=self.bases,
+            credentials=ApiKey(keys.partner),
+            http=http,
+            retry=RetryPolicy(give_up_after_s=retry_for_s, backoff_max_s=1.0),
+        )
 
     @classmethod
     def embedded(cls, app, keys: Keys = Keys()) -> Platform:
@@ -64,12 +88,41 @@ class Platform:
 
     @classmethod
     def distributed(cls, urls: Mapping[str, str], keys: Keys = Keys(), retry_for_s: float = 90.0) -> Platform:
-        from .lean_http import LeanClient
+        from .lean_http import LeanClient, LeanTransport
 
-        return cls(LeanClient(timeout=30.0), {s: urls[s].rstrip("/") for s in SERVICES}, keys, retry_for_s=retry_for_s)
+        lean = LeanClient(timeout=30.0)
+        partner_http = httpx.AsyncClient(transport=LeanTransport(lean), timeout=30.0)
+        bases = {s: urls[s].rstrip("/") for s in SERVICES}
+        return cls(lean, bases, keys, retry_for_s=retry_for_s, partner_http=partner_http)
 
     async def aclose(self) -> None:
+        if self.partner.http is not self.client:
+            await self.partner.http.aclose()
         await self.client.aclose()
+
+    async def _as_partner_app(
+        self,
+        method: str,
+        path: str,
+        role: str,
+        json: Any,
+        params: Mapping[str, Any] | None,
+        idempotency_key: str | None,
+    ) -> dict[str, Any] | None:
+        """A game read, or a partner's player action, through the typed client (None: not one
+        of those). Its answer is the model as JSON-ready data, unknown fields included."""
+        found = _GAME_PATH.match(path)
+        if found is None or params:
+            return None
+        game_id, verb = found.groups()
+        if method == "GET" and verb is None:
+            self.requests += 1
+            return (await self.partner.game(game_id)).model_dump()
+        if method == "POST" and role == "partner" and verb in ACTION_BODIES:
+            self.requests += 1
+            body = ACTION_BODIES[verb].model_validate(json)
+            return (await self.partner.act(game_id, verb, body, idempotency_key)).model_dump()
+        return None
 
     def url(self, service: str, path: str) -> str:
         return self.bases[service] + path
@@ -89,6 +142,10 @@ class Platform:
         idempotency_key: str | None = None,
         raw: bool = False,
     ) -> Any:
+        if service == "gameplay" and not raw:
+            answer = await self._as_partner_app(method, path, role, json, params, idempotency_key)
+            if answer is not None:
+                return answer
         headers = {"X-API-Key": self._key(role)}
         if idempotency_key:
             headers["Idempotency-Key"] = idempotency_key
@@ -110,12 +167,12 @@ class Platform:
                 continue
             if response.status_code >= 500 or response.status_code == 503:
                 if time.monotonic() > deadline:
-                    raise ApiError(method, url, response.status_code, _body(response))
+                    raise error_for(method, url, response.status_code, _body(response))
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 1.0)
                 continue
             if response.status_code >= 400:
-                raise ApiError(method, url, response.status_code, _body(response))
+                raise error_for(method, url, response.status_code, _body(response))
             if raw:
                 return response.text
             return _body(response)

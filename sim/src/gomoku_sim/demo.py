@@ -7,7 +7,7 @@
 Embedded: the four services in this process (in-memory bus, SQLite in a temporary DATA_DIR,
 one fake clock). Distributed: the four services as processes started with the commands of
 docker-compose.yml, on RabbitMQ (AMQP_URL) and PostgreSQL (DATABASE_URL: a server where a
-database per service may be created), reached through the compose gateway (nginx) at one base
+database per service may be created), reached through the compose gateway (Caddy) at one base
 URL, as in the embedded mode.
 """
 

@@ -33,6 +33,7 @@ from gomoku_shared.event_config import EventConfig
 
 from .bots import BotPolicy, GameView, predict_view
 from .client import ApiError, Platform, all_games
+from .fees import field_counts, record_fees
 from .field import Application, build_field, unit_slug, units_of
 from .schedule import any_action, bot_action, capped_at_next_start, due_step, stage_start
 
@@ -299,6 +300,7 @@ class EventDriver:
         self.sizes = spec.sizes or scaled_sizes(spec.preset_id)
         self.field: list[Application] = build_field(self.config, spec.seed, self.sizes)
         self.registrations: dict[str, dict[str, Any]] = {}
+        self.unpaid: list[str] = []  # REG-14: entries left without their fees (sim.fees)
         self.stages: list[StageRun] = []
         self.progress = Progress(spec.progress)
         self.actions = 0
@@ -420,6 +422,7 @@ class EventDriver:
                 "reason": res.get("reason"),
                 "section_id": app.section_id,
             }
+        self.unpaid = await record_fees(self.p, self.code, self.spec.preset_id)  # REG-14 (sim.fees)
         accepted = sum(1 for r in self.registrations.values() if r["status"] in ACCEPTED)
         refused = [(k, r["reason"]) for k, r in self.registrations.items() if r["status"] not in ACCEPTED]
         self.progress.log(f"registered {accepted} entries; {len(refused)} refused or pending:")
@@ -485,10 +488,7 @@ class EventDriver:
         self.clock_moves.append(f"check-in {stage_id} {moment.isoformat()}")
         entries = await self.entries(stage_id)
         ids = sorted(e["entry_id"] for e in entries if e.get("status") in PLAYING)
-        counts: dict[str, int] = {}
-        for e in entries:
-            if e.get("status") in PLAYING:
-                counts[e.get("section_id", "")] = counts.get(e.get("section_id", ""), 0) + 1
+        counts = field_counts(entries, PLAYING, self.unpaid)
         body = {
             "entry_ids": ids,
             "no_show": [],

@@ -16,13 +16,16 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
+import httpx
+
 
 class LeanResponse:
-    __slots__ = ("status_code", "content")
+    __slots__ = ("status_code", "content", "headers")
 
-    def __init__(self, status_code: int, content: bytes) -> None:
+    def __init__(self, status_code: int, content: bytes, headers: list[tuple[bytes, bytes]] | None = None) -> None:
         self.status_code = status_code
         self.content = content
+        self.headers = headers or []
 
     @property
     def text(self) -> str:
@@ -55,6 +58,7 @@ class LeanClient:
         json: Any = None,
         params: Mapping[str, Any] | None = None,
         headers: Mapping[str, str] | None = None,
+        content: bytes | None = None,
     ) -> LeanResponse:
         parts = urlsplit(url)
         host, port = parts.hostname or "127.0.0.1", parts.port or 80
@@ -64,7 +68,10 @@ class LeanClient:
             query = (query + "&" if query else "") + urlencode({k: v for k, v in params.items() if v is not None})
         if query:
             target += "?" + query
-        body = b"" if json is None else jsonlib.dumps(json, separators=(",", ":")).encode()
+        if content is not None:
+            body = content
+        else:
+            body = b"" if json is None else jsonlib.dumps(json, separators=(",", ":")).encode()
         head = [f"{method} {target} HTTP/1.1", f"host: {host}:{port}", f"content-length: {len(body)}"]
         if json is not None:
             head.append("content-type: application/json")
@@ -95,6 +102,7 @@ class LeanClient:
                 raise ConnectionError(f"{addr[0]}:{addr[1]} closed the connection")
             status = int(status_line.split(None, 2)[1])
             length, chunked, close = None, False, False
+            received: list[tuple[bytes, bytes]] = []
             while True:
                 line = await conn.reader.readline()
                 if line in (b"\r\n", b"\n"):
@@ -103,6 +111,7 @@ class LeanClient:
                     raise ConnectionError("connection closed in the response headers")
                 name, _, value = line.partition(b":")
                 name = name.strip().lower()
+                received.append((name, value.strip()))
                 if name == b"content-length":
                     length = int(value)
                 elif name == b"transfer-encoding" and b"chunked" in value.lower():
@@ -127,7 +136,7 @@ class LeanClient:
             conn.close()
         else:
             idle.append(conn)
-        return LeanResponse(status, content)
+        return LeanResponse(status, content, received)
 
     @staticmethod
     async def _chunks(reader: asyncio.StreamReader) -> bytes:
@@ -149,3 +158,33 @@ class LeanClient:
             for conn in conns:
                 conn.close()
         self._idle.clear()
+
+
+#: request headers LeanClient writes itself (or that would ask for a compressed answer)
+_OWN_HEADERS = frozenset({"host", "content-length", "transfer-encoding", "connection", "accept-encoding"})
+
+
+class LeanTransport(httpx.AsyncBaseTransport):
+    """``LeanClient`` as an httpx transport, so an ``httpx.AsyncClient`` — the typed partner
+    client's — sends over it. Transport failures surface as ``httpx.ConnectError``."""
+
+    def __init__(self, lean: LeanClient) -> None:
+        self.lean = lean
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        headers = {k: v for k, v in request.headers.items() if k.lower() not in _OWN_HEADERS}
+        try:
+            answer = await self.lean.request(
+                request.method, str(request.url), headers=headers, content=await request.aread()
+            )
+        except ConnectionRefusedError as exc:  # nothing was sent
+            raise httpx.ConnectError(str(exc), request=request) from exc
+        except ConnectionError as exc:
+            raise httpx.ReadError(str(exc), request=request) from exc
+        kept = [
+            (k, v) for k, v in answer.headers if k not in (b"content-length", b"transfer-encoding", b"content-encoding")
+        ]
+        return httpx.Response(answer.status_code, headers=kept, content=answer.content, request=request)
+
+    async def aclose(self) -> None:
+        await self.lean.aclose()

@@ -149,7 +149,7 @@ async def distributed_stack(
 ) -> AsyncIterator[Stack]:
     """The four services as separate processes (the compose commands) on RabbitMQ + PostgreSQL,
     with CLOCK=fake; every service's clock is moved together. With ``gateway`` the platform is
-    reached through the compose gateway (nginx), at one base URL, as a partner would."""
+    reached through the compose gateway (Caddy), at one base URL, as a partner would."""
     cc = load_compose_commands()
     env = {
         "CLOCK": "fake",

@@ -8,7 +8,7 @@ from fastapi.staticfiles import StaticFiles
 
 from gomoku_shared.web import install_error_handlers
 
-from . import live, public, staff
+from . import console_rounds, live, public, staff
 from .fanout import FeedHub
 from .settings import PortalSettings
 from .site import HERE, Site
@@ -54,6 +54,7 @@ def create_app(upstream: Upstream, settings: PortalSettings | None = None) -> Fa
     public.install_printouts(app, site)
     live.install(app, site)
     staff.install(app, site)
+    console_rounds.install(app, site, app.state.sessions)
 
     return app
 

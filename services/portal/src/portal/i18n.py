@@ -482,3 +482,12 @@ class Words:
 
 def known(key: str) -> bool:
     return key in _T
+
+
+def _merge() -> None:
+    from .console_words import WORDS
+
+    _T.update(WORDS)
+
+
+_merge()

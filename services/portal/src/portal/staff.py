@@ -12,6 +12,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from gomoku_shared.params import PathId, RoundNo
 
+from . import i18n
 from .sessions import SESSION_COOKIE, Sessions, StaffSession
 from .site import Site
 
@@ -39,7 +40,7 @@ def refusal(site: Site, request: Request, status: int, body: Any) -> dict[str, s
     words = site.words(request)
     error = body.get("error", {}) if isinstance(body, dict) else {}
     code = str(error.get("code", ""))
-    if code in KNOWN_REFUSALS:
+    if code in KNOWN_REFUSALS or i18n.known(f"refusal.{code}"):
         text = words.t(f"refusal.{code}")
     elif status == 403:
         text = words.t("refusal.forbidden_role")

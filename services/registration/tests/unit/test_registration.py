@@ -76,14 +76,15 @@ def test_reg1_deadline_minute_per_seed(preset, last_ok, first_late):
 
 
 def test_reg1_incomplete_application_is_invalid_and_judged_by_last_item(da):
-    """REG-1: incomplete -> invalid; complete time = arrival of the last required item (fees too)."""
+    """REG-1: incomplete -> invalid; complete time = arrival of the last required item (the
+    fees are the ledger's, REG-14: test_fees.py)."""
     from registration.domain import check_window
 
     p = person()
-    items = {i: cst(2023, 8, 1) for i in da.registration.required_items if i != "fee_payment"}
+    items = {i: cst(2023, 8, 1) for i in da.registration.required_items if i != "accommodation_info"}
     d, done = check_window(da, application("open", p, at=cst(2023, 8, 1), items=items))
-    assert d.outcome is R and "fee_payment" in d.reason and done is None
-    items["fee_payment"] = cst(2023, 8, 12, 0, 30)  # fees after the deadline
+    assert d.outcome is R and "accommodation_info" in d.reason and done is None
+    items["accommodation_info"] = cst(2023, 8, 12, 0, 30)  # the last material after the deadline
     d, done = check_window(da, application("open", p, at=cst(2023, 8, 1), items=items))
     assert d.outcome is R and done == cst(2023, 8, 12, 0, 30)
 

@@ -320,6 +320,9 @@ async def test_reg9_nt_teams_close_into_a_team_section_with_boards(tmp_path):
             )
             assert r.json()["status"] == "accepted", r.text
             teams.append(r.json()["entry_id"])
+            # REG-14 (NT 十(一)3): the unit's board-and-lodging fee received before the close
+            paid = {"item": "lodging", "amount_fen": 300000, "unit_id": region.lower(), "reference": f"BANK-{k}"}
+            assert (await h.client.post("/v1/events/nt23/ledger", headers=OP, json=paid)).status_code == 201
         h.clock.set(datetime(2023, 6, 21, 10, 0, tzinfo=CST))
         r = await h.client.post(
             "/v1/events/nt23/stages/main/check-in",

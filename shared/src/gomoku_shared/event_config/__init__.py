@@ -37,6 +37,7 @@ from .awards import (
 from .base import FormatKind, Gender, GenderRule, IndividualTiebreak, RuleTrack, SectionKind, TeamTiebreak
 from .errors import ConfigIssue, EventConfigError
 from .event import EventConfig, SectionConfig, StageConfig
+from .fees import FeeBasis, FeeItem, FeeRules
 from .loading import apply_overrides, deep_merge, load_preset, parse_event_config, strip_extension_keys
 from .play import (
     ClockConfig,
@@ -80,6 +81,9 @@ __all__ = [
     "EligibilityClause",
     "EventConfig",
     "EventConfigError",
+    "FeeBasis",
+    "FeeItem",
+    "FeeRules",
     "EventSchedule",
     "FormatConfig",
     "Gender",

@@ -12,6 +12,7 @@ from pydantic import Field, model_validator
 from .awards import AwardsConfig, TeamScoring
 from .base import FormatKind, GenderRule, RuleTrack, SectionKind, _Model
 from .errors import _CrossCheckFailed
+from .fees import FeeRules
 from .play import ClockConfig, FormatConfig, OpeningConfig, PlayoffConfig, ScoringConfig, TeamMatchConfig
 from .registration import (
     BirthWindow,
@@ -108,6 +109,8 @@ class EventConfig(_Model):
     changes: ChangeRules
     insurance: InsuranceRules
     check_in: CheckInConfig = CheckInConfig()
+    #: REG-14, REG-15, AWD-10: fee items, the ledger's validity rule and refunds
+    fees: FeeRules = FeeRules()
     #: REG-17: the residency regions the clauses name, with their accepted spellings
     regions: list[RegionConfig] = []
     eligibility: list[EligibilityClause] = []

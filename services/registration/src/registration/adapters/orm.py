@@ -186,7 +186,67 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
     return tables
 
 
+def declare_ledger(md: MetaData) -> dict[str, sa.Table]:
+    """REG-14/15: the append-only fee ledger and the refund requests (migration 0005)."""
+    tables: dict[str, sa.Table] = {}
+    tables["ledger_lines"] = sa.Table(
+        "ledger_lines",
+        md,
+        sa.Column("id", sa.String(200), primary_key=True),
+        sa.Column("event_code", sa.String(64), nullable=False, index=True),
+        sa.Column("seq", sa.Integer, nullable=False),
+        sa.Column("kind", sa.String(20), nullable=False),  # payment | refund | correction
+        sa.Column("item", sa.String(100), nullable=False),
+        sa.Column("amount_fen", sa.BigInteger, nullable=False),
+        sa.Column("currency", sa.String(10), nullable=False),
+        sa.Column("entry_id", sa.String(200), nullable=True),
+        sa.Column("unit_id", sa.String(100), nullable=True),
+        sa.Column("received_at", TS, nullable=False),
+        sa.Column("recorded_at", TS, nullable=False),
+        sa.Column("recorded_by", sa.String(100), nullable=False),
+        sa.Column("reference_enc", sa.Text, nullable=True),
+        sa.Column("corrects", sa.String(200), nullable=True),
+        # what caused the line when not the operator's hand: "appeal.lodged:<id>", "refund:<id>"
+        sa.Column("source", sa.String(200), nullable=True),
+        sa.Column("note", sa.Text, nullable=False),
+        sa.Column("partner_id", sa.String(100), nullable=True),
+        sa.UniqueConstraint("event_code", "seq", name="uq_ledger_seq"),
+        sa.UniqueConstraint("event_code", "source", name="uq_ledger_source"),
+    )
+    tables["refund_requests"] = sa.Table(
+        "refund_requests",
+        md,
+        sa.Column("id", sa.String(200), primary_key=True),
+        sa.Column("event_code", sa.String(64), nullable=False, index=True),
+        sa.Column("entry_id", sa.String(200), nullable=False),
+        sa.Column("reason", sa.Text, nullable=False),
+        sa.Column("proof_ref_enc", sa.Text, nullable=True),
+        sa.Column("force_majeure_claimed", sa.Boolean, nullable=False),
+        sa.Column("requested_at", TS, nullable=False),
+        sa.Column("requested_by", sa.String(100), nullable=False),
+        sa.Column("partner_id", sa.String(100), nullable=True),
+        sa.Column("state", sa.String(20), nullable=False),  # requested | granted | refused
+        sa.Column("granted_fen", sa.BigInteger, nullable=True),
+        sa.Column("force_majeure_accepted", sa.Boolean, nullable=True),
+        sa.Column("decided_by", sa.String(100), nullable=True),
+        sa.Column("decided_at", TS, nullable=True),
+        sa.Column("decision_note", sa.Text, nullable=True),
+        sa.Column("ledger_line_id", sa.String(200), nullable=True),
+    )
+    return tables
+
+
+def declare_change_application(table: sa.Table) -> None:
+    """REG-10: a substitution names the player replaced and the new one, and when it was
+    applied (migration 0005)."""
+    table.append_column(sa.Column("replaces_person_id", sa.String(100), nullable=True))
+    table.append_column(sa.Column("new_person_id", sa.String(100), nullable=True))
+    table.append_column(sa.Column("applied_at", TS, nullable=True))
+
+
 tables = declare(metadata)
+tables.update(declare_ledger(metadata))
+declare_change_application(tables["change_requests"])
 events = tables["events"]
 units = tables["units"]
 officials = tables["officials"]
@@ -198,6 +258,8 @@ change_requests = tables["change_requests"]
 idempotency_keys = tables["idempotency_keys"]
 stages = tables["stages"]
 qualifier_lists = tables["qualifier_lists"]
+ledger_lines = tables["ledger_lines"]
+refund_requests = tables["refund_requests"]
 
 #: EVT-7: the latest start an arbiter delayed each round to (from pairing's round.rescheduled),
 #: so that the published schedule and its calendars show it

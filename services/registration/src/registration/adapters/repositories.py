@@ -264,6 +264,61 @@ class ChangeRepository:
         )
 
 
+class LedgerRepository:
+    """REG-14/15: the append-only fee ledger (no update, no delete) and the refund requests.
+    Payment references and proofs are stored encrypted."""
+
+    def __init__(self, session: AsyncSession, protector: DataProtector) -> None:
+        self.session = session
+        self.protector = protector
+
+    async def lines(self, code: str) -> list[Any]:
+        query = sa.select(orm.ledger_lines).where(orm.ledger_lines.c.event_code == code)
+        return list((await self.session.execute(query.order_by(orm.ledger_lines.c.seq))).all())
+
+    async def by_source(self, code: str, source: str) -> Any:
+        table = orm.ledger_lines
+        query = sa.select(table).where(table.c.event_code == code, table.c.source == source)
+        return (await self.session.execute(query)).first()
+
+    async def append(self, *, reference: str | None, **values: Any) -> Any:
+        """A new line, numbered after the event's last one (`<event>.l<nnnnn>`)."""
+        seq = await rows.next_seq(self.session, orm.ledger_lines, values["event_code"])
+        line_id = f"{values['event_code']}.l{seq:05d}"
+        await self.session.execute(
+            sa.insert(orm.ledger_lines).values(
+                **values,
+                id=line_id,
+                seq=seq,
+                reference_enc=self.protector.encrypt(reference) if reference else None,
+            )
+        )
+        query = sa.select(orm.ledger_lines).where(orm.ledger_lines.c.id == line_id)
+        return (await self.session.execute(query)).one()
+
+    async def refunds(self, code: str) -> list[Any]:
+        query = sa.select(orm.refund_requests).where(orm.refund_requests.c.event_code == code)
+        return list((await self.session.execute(query.order_by(orm.refund_requests.c.id))).all())
+
+    async def refund(self, refund_id: str) -> Any:
+        query = sa.select(orm.refund_requests).where(orm.refund_requests.c.id == refund_id)
+        return (await self.session.execute(query)).first()
+
+    async def add_refund(self, *, proof_ref: str | None, **values: Any) -> Any:
+        await self.session.execute(
+            sa.insert(orm.refund_requests).values(
+                **values, proof_ref_enc=self.protector.encrypt(proof_ref) if proof_ref else None
+            )
+        )
+        return await self.refund(values["id"])
+
+    async def decide_refund(self, refund_id: str, **values: Any) -> Any:
+        await self.session.execute(
+            sa.update(orm.refund_requests).where(orm.refund_requests.c.id == refund_id).values(**values)
+        )
+        return await self.refund(refund_id)
+
+
 class Repositories:
     """Every registration repository on one session: what a unit of work (or a read) uses."""
 
@@ -275,5 +330,6 @@ class Repositories:
         self.evidence = EvidenceRepository(session, protector)
         self.units = UnitRepository(session)
         self.changes = ChangeRepository(session)
+        self.ledger = LedgerRepository(session, protector)
         #: EVT-7: rounds delayed by the arbiter
         self.delays = DelayRepository(session)

@@ -5,12 +5,13 @@ from __future__ import annotations
 from gomoku_shared.runtime import ServiceRuntime
 
 from ..service_layer import schedule
+from ..service_layer.fees import on_appeal
 from ..service_layer.stages import on_qualifiers_selected
 from ..service_layer.state import RegistrationState
 from ..service_layer.unit_of_work import RegistrationUnitOfWork
 
 #: the event types this service consumes (ARCHITECTURE §1)
-CONSUMES = ["qualifiers.selected", "round.rescheduled"]
+CONSUMES = ["qualifiers.selected", "appeal.lodged", "appeal.decided", "round.rescheduled"]
 
 
 def register(runtime: ServiceRuntime, context: RegistrationState) -> None:
@@ -20,6 +21,16 @@ def register(runtime: ServiceRuntime, context: RegistrationState) -> None:
     async def qualifiers_selected(uow, env) -> None:
         # EVT-6: the next stage's entries come from the qualifier lists (REG-7 re-checked)
         await on_qualifiers_selected(RegistrationUnitOfWork(uow, context.protector), context, env.payload)
+
+    @runtime.on("appeal.lodged")
+    async def appeal_lodged(uow, env) -> None:
+        # AWD-10 (NY 十(四)): the arbitration fee received with an appeal, a payment of the unit
+        await on_appeal(RegistrationUnitOfWork(uow, context.protector), context, env.payload)
+
+    @runtime.on("appeal.decided")
+    async def appeal_decided(uow, env) -> None:
+        # AWD-10: an upheld appeal's fee goes back to the unit, a refund line
+        await on_appeal(RegistrationUnitOfWork(uow, context.protector), context, env.payload)
 
     @runtime.on("round.rescheduled")
     async def round_rescheduled(uow, env) -> None:

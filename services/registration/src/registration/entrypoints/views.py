@@ -269,6 +269,8 @@ class ClosedStage(View):
     sections: list[ClosedSection]
     unsettled: list[dict[str, Any]]
     pending_evidence: list[dict[str, Any]]
+    #: REG-14: entries refused at the close because their fees were not received in time
+    not_paired: list[dict[str, Any]] = []
 
 
 class SeededList(View):

@@ -229,3 +229,68 @@ def event_view(config: EventConfig, preset_id: str, statuses: Mapping[str, str])
             for st in config.stages
         ],
     }
+
+
+# --------------------------------------------------------------------------- fees (REG-14/15)
+
+
+def _status_items(status: Any) -> list[dict[str, Any]]:
+    return [
+        {"item": i.item, "due_fen": i.due_fen, "paid_fen": i.paid_fen, "complete": i.complete} for i in status.items
+    ]
+
+
+def fee_view(e: Entry, at_deadline: Any, by_now: Any) -> dict[str, Any]:
+    """What an entry owes and has paid: by the deadline (what validity is judged on) and now."""
+    return {
+        "entry_id": e.id,
+        "section_id": e.section_id,
+        "unit_id": e.unit_id,
+        "status": status_name(e),
+        "due_fen": at_deadline.due_fen,
+        "paid_by_deadline_fen": at_deadline.paid_fen,
+        "complete_by_deadline": at_deadline.complete,
+        "paid_fen": by_now.paid_fen,
+        "items": _status_items(at_deadline),
+    }
+
+
+def line_view(row: Any) -> dict[str, Any]:
+    """A ledger line; its payment reference is personal data and never shown."""
+    return {
+        "line_id": row.id,
+        "seq": row.seq,
+        "kind": row.kind,
+        "item": row.item,
+        "amount_fen": int(row.amount_fen),
+        "currency": row.currency,
+        "entry_id": row.entry_id,
+        "unit_id": row.unit_id,
+        "received_at": repo.aware(row.received_at).isoformat(),
+        "recorded_at": repo.aware(row.recorded_at).isoformat(),
+        "recorded_by": row.recorded_by,
+        "reference": "[protected]" if row.reference_enc else None,
+        "corrects": row.corrects,
+        "source": row.source,
+        "note": row.note,
+    }
+
+
+def refund_view(row: Any) -> dict[str, Any]:
+    """A refund request and the organiser's decision; the proof is shown as "[protected]"."""
+    return {
+        "refund_id": row.id,
+        "entry_id": row.entry_id,
+        "state": row.state,
+        "reason": row.reason,
+        "proof_ref": "[protected]" if row.proof_ref_enc else None,
+        "force_majeure_claimed": row.force_majeure_claimed,
+        "requested_at": repo.aware(row.requested_at).isoformat(),
+        "requested_by": row.requested_by,
+        "granted_fen": int(row.granted_fen) if row.granted_fen is not None else None,
+        "force_majeure_accepted": row.force_majeure_accepted,
+        "decided_by": row.decided_by,
+        "decided_at": repo.aware(row.decided_at).isoformat() if row.decided_at else None,
+        "decision_note": row.decision_note,
+        "ledger_line_id": row.ledger_line_id,
+    }

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
 
 Name = Annotated[str, Field(min_length=1, max_length=200)]
 Ref = Annotated[str, Field(min_length=1, max_length=200)]
@@ -195,3 +195,45 @@ class SeededIn(_In):
     to_section: Slug
     qualifiers: Annotated[list[SeededPlayerIn], Field(max_length=50)]
     substitutes: Annotated[list[SeededPlayerIn], Field(max_length=50)] = []
+
+
+FenAmount = Annotated[int, Field(ge=-(10**12), le=10**12)]
+
+
+class LedgerLineIn(_In):
+    """REG-14: a payment received (or a correction of an earlier line), recorded by the operator."""
+
+    kind: Literal["payment", "correction"] = "payment"
+    #: a fee item of the event (GET /v1/events/{code}/fees lists them)
+    item: Slug
+    #: fen (1 CNY = 100 fen): a payment > 0; a correction signed, naming the line it corrects
+    amount_fen: FenAmount
+    #: who paid: one entry, or a unit paying for its entries
+    entry_id: Annotated[str, Field(min_length=1, max_length=200)] | None = None
+    unit_id: Slug | None = None
+    #: when the money was received (default: now); never in the future
+    received_at: AwareDatetime | None = None
+    #: the bank or receipt reference (stored encrypted, never shown)
+    reference: Ref | None = None
+    corrects: Annotated[str, Field(min_length=1, max_length=200)] | None = None
+    note: Annotated[str, Field(max_length=1000)] = ""
+
+
+class RefundRequestIn(_In):
+    """REG-15: the written request, with its reason and the proof (a document reference)."""
+
+    reason: Annotated[str, Field(min_length=1, max_length=2000)]
+    proof_ref: Ref | None = None
+    #: the absence or withdrawal is claimed as force majeure (自然灾害或不可抗拒的原因)
+    force_majeure: bool = False
+
+
+class RefundDecisionIn(_In):
+    decision: Literal["grant", "refuse"]
+    #: the amount refunded (grant), in fen
+    amount_fen: Annotated[int, Field(ge=1, le=10**12)] | None = None
+    #: the organiser accepts the force majeure claimed
+    force_majeure: bool = False
+    note: Annotated[str, Field(max_length=1000)] = ""
+    #: when the refund was paid out (default: now)
+    paid_at: AwareDatetime | None = None

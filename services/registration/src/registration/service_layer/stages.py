@@ -33,6 +33,7 @@ from ..domain import (
     cancel_unplayable,
     close_stage,
 )
+from . import fees
 from . import schemas as s
 from .command import EventCommand
 from .readiness import GENDERS, stage_status
@@ -114,6 +115,10 @@ async def close_stage_cmd(cmd: EventCommand, stage_id: str, body: s.CloseIn) -> 
     if unknown:
         raise Unprocessable("unknown_section", f"no section {unknown} in stage {stage_id}")
     choices = {k: FormatChoice(v.kind, v.rounds) for k, v in body.format_choices.items()}
+    # REG-14: entries whose fees were not received by the deadline are invalid, not paired
+    not_paired = await fees.refuse_unpaid(
+        cmd, [e for e in cmd.reg.entries.values() if cmd.loaded.meta[e.id].stage == stage_id]
+    )
     entries = [e for eid, e in cmd.reg.entries.items() if cmd.loaded.meta[eid].stage == stage_id]
     try:
         closed = close_stage(config, stage_id, entries, choices)
@@ -140,21 +145,7 @@ async def close_stage_cmd(cmd: EventCommand, stage_id: str, body: s.CloseIn) -> 
             cmd.uow.emit(
                 payload, correlation_id=cmd.code, event_id=event_id_for("section.closed", cmd.code, c.section_id)
             )
-    summary = [
-        {
-            "section_id": c.section_id,
-            "name": config.section(c.section_id).name,
-            "status": c.status,
-            "merged_into": c.merged_into,
-            "merged_from": list(c.merged_from),
-            "entrants": c.size,
-            "format": c.format,
-            "rounds": c.rounds,
-            "rank_by_gender": c.rank_genders_separately,
-            "reason": c.reason,
-        }
-        for c in closed
-    ]
+    summary = _summary(config, closed)
     await cmd.uow.events.update_stage(
         cmd.code,
         stage_id,
@@ -186,7 +177,27 @@ async def close_stage_cmd(cmd: EventCommand, stage_id: str, body: s.CloseIn) -> 
         "sections": summary,
         "unsettled": unsettled,
         "pending_evidence": pending,
+        "not_paired": not_paired,
     }
+
+
+def _summary(config: EventConfig, closed: list[Any]) -> list[dict[str, Any]]:
+    """What the close says of each section."""
+    return [
+        {
+            "section_id": c.section_id,
+            "name": config.section(c.section_id).name,
+            "status": c.status,
+            "merged_into": c.merged_into,
+            "merged_from": list(c.merged_from),
+            "entrants": c.size,
+            "format": c.format,
+            "rounds": c.rounds,
+            "rank_by_gender": c.rank_genders_separately,
+            "reason": c.reason,
+        }
+        for c in closed
+    ]
 
 
 # --------------------------------------------------------------------------- qualifiers

@@ -1,0 +1,327 @@
+"""Fees (REG-14), refunds (REG-15) and appeal fees (AWD-10) in the ledger.
+
+The operator records the money received (no payment gateway): one append-only line per
+payment, refund or correction. The stage close judges every entry's fees at the deadline and
+refuses the entries whose fees were not received (not paired). Ledger ids are
+`<event>.l<nnnnn>`, refund requests `<event>.rf<nnnn>`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+from gomoku_shared.auth import Principal
+from gomoku_shared.contracts.events import AppealDecided, AppealLodged
+from gomoku_shared.errors import Conflict, NotFound, Unprocessable
+
+from ..adapters import repository as repo
+from ..adapters.repositories import Repositories
+from ..domain import Entry, EntryStatus, RegistrationError
+from ..domain.fees import (
+    LedgerLine,
+    check_line,
+    decide_refund,
+    fee_deadline,
+    fee_statuses,
+    fees_apply,
+    invalid_for_fees,
+    judge_refund_request,
+    unit_ids_by_name,
+)
+from . import schemas as s
+from .command import EventCommand
+from .rendering import fee_view, line_view, refund_view
+from .state import RegistrationState, may_see
+from .unit_of_work import RegistrationUnitOfWork
+
+log = logging.getLogger("registration.fees")
+
+
+def line_from_row(row: Any) -> LedgerLine:
+    return LedgerLine(
+        row.id,
+        row.kind,
+        row.item,
+        int(row.amount_fen),
+        repo.aware(row.received_at),
+        row.entry_id,
+        row.unit_id,
+        row.corrects,
+    )
+
+
+def _who(principal: Principal) -> str:
+    return f"{principal.role}:{principal.key_id}"
+
+
+# --------------------------------------------------------------------------- reads
+
+
+async def fees_report(repos: Repositories, state: RegistrationState, principal: Principal, code: str) -> dict[str, Any]:
+    """The event's fee items and, for each entry the caller may see, what it owes and has paid
+    by the deadline and by now (REG-14)."""
+    config = await state.config(repos, code)
+    loaded = await repos.entries.load(config)
+    lines = [line_from_row(r) for r in await repos.ledger.lines(code)]
+    entries = [e for e in loaded.reg.entries.values() if fees_apply(config, e)]
+    deadline = fee_deadline(config)
+    at_deadline = fee_statuses(config, entries, lines, by=deadline)
+    by_now = fee_statuses(config, entries, lines, by=datetime.max.replace(tzinfo=deadline.tzinfo))
+    visible = [e for e in entries if may_see(principal, loaded.meta[e.id].partner_id)]
+    return {
+        "event_code": code,
+        "currency": config.fees.currency,
+        "required_for_validity": config.fees.required_for_validity,
+        "due_by": deadline.isoformat(),
+        "days": config.fees.days,
+        "items": [item.model_dump(mode="json") for item in config.fees.items],
+        "entries": [fee_view(e, at_deadline[e.id], by_now[e.id]) for e in visible],
+    }
+
+
+async def list_ledger(repos: Repositories, state: RegistrationState, principal: Principal, code: str) -> dict[str, Any]:
+    """The ledger lines the caller may see: staff all, a partner those of its own entries and units."""
+    config = await state.config(repos, code)
+    rows = [r for r in await repos.ledger.lines(code) if may_see(principal, r.partner_id)]
+    return {"event_code": code, "currency": config.fees.currency, "lines": [line_view(r) for r in rows]}
+
+
+async def list_refunds(
+    repos: Repositories, state: RegistrationState, principal: Principal, code: str
+) -> dict[str, Any]:
+    await state.config(repos, code)
+    rows = [r for r in await repos.ledger.refunds(code) if may_see(principal, r.partner_id)]
+    return {"event_code": code, "refunds": [refund_view(r) for r in rows]}
+
+
+# --------------------------------------------------------------------------- recording
+
+
+def _partner_of(cmd: EventCommand, entry_id: str | None, unit_id: str | None) -> str | None:
+    if entry_id is not None:
+        return cmd.loaded.meta[entry_id].partner_id
+    unit = cmd.units.get(unit_id) if unit_id else None
+    return unit.partner_id if unit is not None else None
+
+
+async def record_line(cmd: EventCommand, body: s.LedgerLineIn) -> dict[str, Any]:
+    """REG-14: the operator records money received (or corrects a line, as a new line)."""
+    if (body.entry_id is None) == (body.unit_id is None):
+        raise Unprocessable("payer_required", "name exactly one payer: entry_id or unit_id")
+    if body.entry_id is not None and body.entry_id not in cmd.reg.entries:
+        raise NotFound("unknown_entry", f"no entry {body.entry_id!r}")
+    if body.unit_id is not None and body.unit_id not in cmd.units:
+        raise NotFound("unknown_unit", f"no unit {body.unit_id!r}")
+    rows = await cmd.uow.ledger.lines(cmd.code)
+    corrected = None
+    if body.corrects is not None:
+        row = next((r for r in rows if r.id == body.corrects), None)
+        if row is None:
+            raise NotFound("unknown_line", f"no ledger line {body.corrects!r}")
+        corrected = line_from_row(row)
+        if (corrected.entry_id, corrected.unit_id) != (body.entry_id, body.unit_id):
+            raise Unprocessable("wrong_payer", f"line {corrected.id} is of another payer")
+    elif body.kind == "correction":
+        raise Unprocessable("invalid_line", "a correction names the line it corrects")
+    received = body.received_at or cmd.now
+    try:
+        check_line(
+            cmd.config,
+            kind=body.kind,
+            item=body.item,
+            amount_fen=body.amount_fen,
+            received_at=received,
+            now=cmd.now,
+            corrected=corrected,
+        )
+    except RegistrationError as exc:
+        raise Unprocessable("invalid_line", str(exc)) from None
+    row = await cmd.uow.ledger.append(
+        event_code=cmd.code,
+        kind=body.kind,
+        item=body.item,
+        amount_fen=body.amount_fen,
+        currency=cmd.config.fees.currency,
+        entry_id=body.entry_id,
+        unit_id=body.unit_id,
+        received_at=received,
+        recorded_at=cmd.now,
+        recorded_by=_who(cmd.principal),
+        reference=body.reference,
+        corrects=body.corrects,
+        source=None,
+        note=body.note,
+        partner_id=_partner_of(cmd, body.entry_id, body.unit_id),
+    )
+    return line_view(row)
+
+
+# --------------------------------------------------------------------------- the stage close
+
+
+async def refuse_unpaid(cmd: EventCommand, entries: Sequence[Entry]) -> list[dict[str, Any]]:
+    """REG-14 at the close: every accepted entry whose fees were not received by the deadline
+    is refused (invalid, not paired) and listed with the reason; entry.refused for each."""
+    lines = [line_from_row(r) for r in await cmd.uow.ledger.lines(cmd.code)]
+    out = []
+    for entry, decision in invalid_for_fees(cmd.config, entries, lines):
+        refused = replace(entry, status=EntryStatus.REFUSED, decisions=entry.decisions + (decision,))
+        cmd.reg.replace_entry(refused)
+        await cmd.load_people(refused.person_ids)
+        cmd.emit_entry(refused)
+        out.append({"entry_id": entry.id, "section_id": entry.section_id, "rule": "REG-14", "reason": decision.reason})
+    if out:
+        await cmd.save()
+    return out
+
+
+# --------------------------------------------------------------------------- refunds (REG-15)
+
+
+async def request_refund(cmd: EventCommand, entry_id: str, body: s.RefundRequestIn) -> dict[str, Any]:
+    entry, meta = cmd.entry_for(entry_id)
+    try:
+        judge_refund_request(
+            cmd.config, entry, reason=body.reason, proof_ref=body.proof_ref, force_majeure=body.force_majeure
+        )
+    except RegistrationError as exc:
+        raise Unprocessable("refund_refused", str(exc)) from None
+    existing = await cmd.uow.ledger.refunds(cmd.code)
+    if any(r.entry_id == entry_id and r.state == "requested" for r in existing):
+        raise Conflict("refund_pending", f"entry {entry_id} has a refund request awaiting the organiser")
+    row = await cmd.uow.ledger.add_refund(
+        id=f"{cmd.code}.rf{len(existing) + 1:04d}",
+        event_code=cmd.code,
+        entry_id=entry_id,
+        reason=body.reason.strip(),
+        proof_ref=body.proof_ref,
+        force_majeure_claimed=body.force_majeure,
+        requested_at=cmd.now,
+        requested_by=_who(cmd.principal),
+        partner_id=meta.partner_id,
+        state="requested",
+    )
+    return refund_view(row)
+
+
+async def refund_event(repos: Repositories, refund_id: str) -> str:
+    row = await repos.ledger.refund(refund_id)
+    if row is None:
+        raise NotFound("unknown_refund", f"no refund request {refund_id!r}")
+    return row.event_code
+
+
+async def decide_refund_cmd(cmd: EventCommand, refund_id: str, body: s.RefundDecisionIn) -> dict[str, Any]:
+    """REG-15: the organiser grants an amount (a refund line in the ledger) or refuses."""
+    row = await cmd.uow.ledger.refund(refund_id)
+    if row is None:
+        raise NotFound("unknown_refund", f"no refund request {refund_id!r}")
+    if row.state != "requested":
+        raise Conflict("refund_decided", f"refund request {refund_id} is {row.state}")
+    entry = cmd.reg.entries[row.entry_id]
+    lines = [line_from_row(r) for r in await cmd.uow.ledger.lines(cmd.code)]
+    grant = body.decision == "grant"
+    if grant and body.amount_fen is None:
+        raise Unprocessable("amount_required", "a granted refund states its amount_fen")
+    try:
+        decision = decide_refund(
+            entry,
+            lines,
+            grant=grant,
+            amount_fen=body.amount_fen or 0,
+            force_majeure=body.force_majeure,
+            claimed=row.force_majeure_claimed,
+        )
+    except RegistrationError as exc:
+        raise Unprocessable("refund_refused", str(exc)) from None
+    line_id = None
+    if grant:
+        item = _refund_item(cmd, entry, lines)
+        paid_at = body.paid_at or cmd.now
+        if paid_at > cmd.now:
+            raise Unprocessable("invalid_line", "paid_at is in the future")
+        line = await cmd.uow.ledger.append(
+            event_code=cmd.code,
+            kind="refund",
+            item=item,
+            amount_fen=-(body.amount_fen or 0),
+            currency=cmd.config.fees.currency,
+            entry_id=entry.id,
+            unit_id=None,
+            received_at=paid_at,
+            recorded_at=cmd.now,
+            recorded_by=_who(cmd.principal),
+            reference=None,
+            corrects=None,
+            source=f"refund:{refund_id}",
+            note=decision.reason,
+            partner_id=row.partner_id,
+        )
+        line_id = line.id
+    done = await cmd.uow.ledger.decide_refund(
+        refund_id,
+        state="granted" if grant else "refused",
+        granted_fen=body.amount_fen if grant else None,
+        force_majeure_accepted=body.force_majeure,
+        decided_by=_who(cmd.principal),
+        decided_at=cmd.now,
+        decision_note=body.note or decision.reason,
+        ledger_line_id=line_id,
+    )
+    return refund_view(done)
+
+
+def _refund_item(cmd: EventCommand, entry: Entry, lines: Sequence[LedgerLine]) -> str:
+    """The item refunded: the one the entry (or its unit) paid most recently."""
+    paid = [x for x in lines if x.amount_fen > 0 and (x.entry_id == entry.id or x.unit_id == entry.unit_id)]
+    if paid:
+        return paid[-1].item
+    return cmd.config.fees.items[0].id if cmd.config.fees.items else "fees"
+
+
+# --------------------------------------------------------------------------- appeals (AWD-10)
+
+
+async def on_appeal(
+    uow: RegistrationUnitOfWork, state: RegistrationState, payload: AppealLodged | AppealDecided
+) -> None:
+    """A lodged appeal's fee is a payment of the unit; an upheld appeal's refund a refund line.
+    Idempotent twice over: the inbox, and one line per appeal and event type (`source`)."""
+    lodged = isinstance(payload, AppealLodged)
+    amount = payload.fee_fen if isinstance(payload, AppealLodged) else payload.refund_fen
+    if amount <= 0 or (isinstance(payload, AppealDecided) and not payload.upheld):
+        return
+    try:
+        cmd = await EventCommand.begin(uow, state, Principal("operator", None, "bus"), payload.event_code)
+    except NotFound:
+        log.warning("%s for an unknown event %s: ignored", payload.TYPE, payload.event_code)
+        return
+    source = f"{payload.TYPE}:{payload.appeal_id}"
+    if await uow.ledger.by_source(cmd.code, source) is not None:
+        return
+    units = unit_ids_by_name({uid: row.name for uid, row in cmd.units.items()})
+    unit_id = units.get(payload.unit_id or "", payload.unit_id)
+    item = cmd.config.fees.appeal_item
+    at = payload.lodged_at if isinstance(payload, AppealLodged) else payload.decided_at
+    unit = cmd.units.get(unit_id or "")
+    await uow.ledger.append(
+        event_code=cmd.code,
+        kind="payment" if lodged else "refund",
+        item=item.id if item is not None else "appeal",
+        amount_fen=amount if lodged else -amount,
+        currency=payload.currency,
+        entry_id=None,
+        unit_id=unit_id,
+        received_at=min(at, cmd.now),
+        recorded_at=cmd.now,
+        recorded_by=f"bus:{payload.TYPE}",
+        reference=payload.payment_reference or None if isinstance(payload, AppealLodged) else None,
+        corrects=None,
+        source=source,
+        note=f"appeal {payload.appeal_id} ({payload.section_id})" + ("" if lodged else ": upheld, fee refunded"),
+        partner_id=unit.partner_id if unit is not None else None,
+    )

@@ -1,0 +1,323 @@
+"""A partner's whole integration, as a partner developer builds it from the published contract:
+only the typed client (``gomoku_client``) and a webhook receiver (a real HTTP server here), on
+PostgreSQL + RabbitMQ, every service its own process (the docker-compose.yml commands), all
+reached through the gateway's one base URL.
+
+The partner gets a token, subscribes its receiver, registers its players, receives
+``round.paired`` by webhook, finds its players' games (``GET /v1/games?player=``), plays them
+(join, moves, each with an Idempotency-Key), and reads the results by the event stream and by
+webhook, the standings and the awards. Its receiver is down from the moment the round is paired
+until the section's awards are out: those deliveries fail, are retried from the partners
+service's delivery table, and arrive once the receiver is back — every one exactly once per
+``webhook-id``, every signature verified with the ``standardwebhooks`` library.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+from collections import Counter
+from collections.abc import AsyncIterator, Callable
+from datetime import date
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+
+from gomoku_client import AsyncClient, ClientCredentials, WebhookVerifier
+from gomoku_client import models as m
+
+from .compose_commands import LocalCompose
+
+OP = {"x-api-key": "op-key"}
+SERVED = ("partners", "registration", "pairing", "gameplay", "awards")
+CODE = "pi22"
+SECTION = "men-free"
+#: registration of the SZ 2022 qualifier is open at this simulation time
+SZ_OPEN = "2022-10-26T10:00:00+08:00"
+#: the online stage's first round starts on its first day
+ROUND_START = "2022-11-05T09:00:00+08:00"
+#: a one-round section of two players: one game decides it (no tie to decide by an arbiter)
+OVERRIDES = {
+    "stages": {
+        "online": {
+            "sections": {
+                SECTION: {
+                    "format": {"rounds": 1, "games_per_round": 1, "two_game": None},
+                    "closing": {"cancel_at_most": 0, "merge_below": 1},
+                }
+            }
+        }
+    }
+}
+EVENT_TYPES: list[m.EventType] = [
+    "round.paired",
+    "game.started",
+    "game.finished",
+    "section.completed",
+    "awards.published",
+]
+#: retries of a failed delivery: every 5 s of the partners service's (fake) clock
+RETRY_SCHEDULE = ",".join(["5"] * 20)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Receiver:
+    """A partner's webhook endpoint: verifies each delivery (400 when it does not) and keeps it."""
+
+    def __init__(self, secret: Callable[[], str]) -> None:
+        self.port = _free_port()
+        self.secret = secret
+        self.received: list[m.WebhookEvent] = []
+        self.refused = 0
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/gomoku/hooks"
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return
+        body = b""
+        while True:
+            message = await receive()
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        headers = {k.decode(): v.decode() for k, v in scope["headers"]}
+        try:
+            self.received.append(WebhookVerifier(self.secret()).verify(body, headers))
+            status = 204
+        except Exception:  # noqa: BLE001 - anything that does not verify is refused
+            self.refused += 1
+            status = 400
+        await send({"type": "http.response.start", "status": status, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    def of_type(self, kind: str) -> list[m.WebhookEvent]:
+        return [event for event in self.received if event.type == kind]
+
+    @contextlib.asynccontextmanager
+    async def up(self) -> AsyncIterator[None]:
+        """Served on its port for the block; closed (connections refused) after it."""
+        server = uvicorn.Server(
+            uvicorn.Config(self, host="127.0.0.1", port=self.port, log_config=None, access_log=False, lifespan="off")
+        )
+        task = asyncio.create_task(server.serve())
+        try:
+            async with asyncio.timeout(30):
+                while not server.started:
+                    await asyncio.sleep(0.02)
+            yield
+        finally:
+            server.should_exit = True
+            await task
+
+
+async def _until(what: str, check: Callable[[], Any], timeout: float = 90.0) -> Any:
+    async with asyncio.timeout(timeout):
+        while True:
+            found = check()
+            if asyncio.iscoroutine(found):
+                found = await found
+            if found:
+                return found
+            await asyncio.sleep(0.2)
+    raise AssertionError(what)  # pragma: no cover - the timeout raises first
+
+
+def _entry(n: int) -> m.EntryIn:
+    return m.EntryIn(
+        stage="online",
+        section_id=SECTION,
+        items=["entry_form"],
+        player=m.PlayerIn(
+            name=f"Partner Player {n}", gender="male", birth_date=date(1990, 1, n), id_number=f"44030119900101{n:03d}3"
+        ),
+        evidence=[m.EvidenceIn(kind="household_registration", document_ref=f"HK-PI-{n:04d}", region="Shenzhen")],
+        insurance=m.InsuranceIn(confirmed=True, document_ref=f"POL-PI-{n:04d}"),
+    )
+
+
+@pytest.fixture
+async def databases(fresh_database):
+    return {s: await fresh_database() for s in SERVED}
+
+
+async def test_a_partner_integrates_with_the_typed_client_and_a_webhook_receiver(
+    databases, amqp_url, bus_namespace, tmp_path
+):
+    stack = LocalCompose(
+        database_urls=databases,
+        amqp_url=amqp_url,
+        namespace=bus_namespace,
+        log_dir=tmp_path,
+        extra_env={
+            "API_KEYS": "op-key=operator,arb-key=arbiter",
+            "CLOCK": "fake",
+            "CLOCK_START": SZ_OPEN,
+            "ACCESS_TOKEN_TTL_S": "3600",
+            "RELAY_POLL_S": "0.1",
+            "WEBHOOK_POLL_S": "0.1",
+            "WEBHOOK_RETRY_SCHEDULE_S": RETRY_SCHEDULE,
+        },
+    )
+    try:
+        for s in SERVED:
+            stack.migrate(s)
+        for s in SERVED:
+            stack.start(s)
+        for s in SERVED:
+            stack.wait_ready(s)
+        gateway = stack.start_gateway()
+        stack.wait_gateway()
+        async with httpx.AsyncClient(base_url=gateway.url, headers=OP, timeout=30) as operator:
+            await _integrate(gateway.url, operator, tmp_path)
+    finally:
+        stack.stop_all()
+
+
+async def _set_clocks(operator: httpx.AsyncClient, body: dict[str, Any]) -> None:
+    """The operator moves every service's simulation clock alike."""
+    for service in SERVED:
+        answer = await operator.post(f"/{service}/v1/ops/clock", json=body)
+        assert answer.status_code == 200, answer.text
+
+
+async def _integrate(base_url: str, operator: httpx.AsyncClient, tmp_path) -> None:
+    # ---- the operator's part: the partner's account and credentials, the event
+    r = await operator.post(
+        "/partners/v1/partners", json={"partner_id": "app-one", "name": "App One", "scopes": [*SCOPES]}
+    )
+    assert r.status_code == 201, r.text
+    r = await operator.post("/partners/v1/partners/app-one/credentials", json={"label": "integration"})
+    assert r.status_code == 201, r.text
+    credentials = ClientCredentials(r.json()["client_id"], r.json()["client_secret"])
+    r = await operator.post(
+        "/registration/v1/events", json={"preset_id": "sz-2022", "event_code": CODE, "overrides": OVERRIDES}
+    )
+    assert r.status_code == 201, r.text
+
+    # ---- the partner's part: the typed client and a receiver, nothing else
+    secret: dict[str, str] = {}
+    receiver = Receiver(lambda: secret["current"])
+    async with AsyncClient(base_url, credentials=credentials) as partner:
+        assert (await partner.whoami()).partner_id == "app-one"
+        async with receiver.up():
+            subscription = await partner.subscribe(receiver.url, EVENT_TYPES, "integration test")
+            secret["current"] = subscription.secret
+
+            entries = [await partner.register(CODE, _entry(n), idempotency_key=f"app-one-entry-{n}") for n in (1, 2)]
+            assert all(e.status.startswith("accepted") for e in entries), [(e.status, e.reason) for e in entries]
+            mine = {e.entrant_id for e in entries}
+            assert {e.entry_id for e in (await partner.entries(CODE)).entries} == {e.entry_id for e in entries}
+
+            # the operator closes the stage; the round is paired at its start
+            closed = await operator.post(
+                f"/registration/v1/events/{CODE}/stages/online/close",
+                json={"format_choices": {SECTION: {"kind": "swiss", "rounds": 1}}},
+            )
+            assert closed.status_code == 200, closed.text
+            await _set_clocks(operator, {"set": ROUND_START})
+
+            paired = await _until("round.paired by webhook", lambda: receiver.of_type("round.paired"))
+        # ---- the receiver is down from here until the awards are out
+        pairings = paired[0].data["pairings"]
+        assert {p["first"] for p in pairings} | {p["second"] for p in pairings} == mine
+
+        round_one = await partner.round(CODE, SECTION, 1)
+        assert {p.first for p in round_one.pairings} | {p.second for p in round_one.pairings if p.second} == mine
+        games = await _until(
+            "the partner's game", lambda: _games(partner, player=sorted(mine)[0], status="active"), timeout=60
+        )
+        assert len(games) == 1
+        game = games[0]
+        assert {game.black, game.white} == mine
+        await partner.join(game.game_id, game.black)
+        await partner.join(game.game_id, game.white)
+        for i, column in enumerate("hijkl"):
+            await partner.move(game.game_id, game.black, f"{column}8", idempotency_key=f"{game.game_id}-b{i}")
+            if i < 4:
+                await partner.move(game.game_id, game.white, f"a{i + 1}", idempotency_key=f"{game.game_id}-w{i}")
+        # a retried action (the same Idempotency-Key) is answered again, not played again
+        replay = await partner.move(game.game_id, game.black, "l8", idempotency_key=f"{game.game_id}-b4")
+        assert replay.status == "finished" and replay.result == "black"
+        final = await partner.game(game.game_id)
+        assert (final.status, final.result, final.reason, len(final.moves)) == ("finished", "black", "five", 9)
+
+        # the result by the stream: every event of the game, the last one its result
+        events = [e async for e in partner.stream(CODE, follow=False)]
+        kinds = [e.kind for e in events if e.game_id == game.game_id]
+        assert kinds[0] == "created" and kinds[-1] == "finished" and kinds.count("finished") == 1, kinds
+        assert events[-1].data["result"] == "black"
+        assert [e.id for e in events] == sorted({e.id for e in events})  # in order, none twice
+        resumed = [e async for e in partner.stream(CODE, since=events[2].id, follow=False)]
+        assert [e.id for e in resumed] == [e.id for e in events[3:]]
+
+        # standings and awards, read with the client
+        async def completed() -> bool:
+            return (await partner.standings(CODE, SECTION)).status == "completed"
+
+        await _until("the section completed", completed, timeout=60)
+        standings = await partner.standings(CODE, SECTION)
+        assert [row.entrant_id for row in standings.standings] == [game.black, game.white]
+        awards = await _until("the awards published", lambda: _awards(partner), timeout=60)
+        assert awards.publication.section_id == SECTION and awards.summary.field_size == 2
+        assert (await partner.publications(CODE, SECTION)).publications
+
+        # the deliveries the receiver missed wait, failed, in the partners service's table
+        async def failed_while_down() -> bool:
+            log = (await partner.deliveries(subscription_id=subscription.subscription_id)).items
+            pending = [d for d in log if d.status == "pending" and d.attempts >= 1]
+            return {d.event_type for d in pending} >= {"game.finished", "awards.published"}
+
+        await _until("the failed attempts recorded", failed_while_down, timeout=60)
+        assert receiver.of_type("game.finished") == []
+
+        # ---- the receiver is back: the retries (due by the partners service's clock) arrive
+        async with receiver.up():
+            await _set_clocks(operator, {"advance_s": 30})
+
+            async def all_delivered() -> bool:
+                log = (await partner.deliveries(subscription_id=subscription.subscription_id)).items
+                return bool(log) and all(d.status == "delivered" for d in log) and len(log) == len(receiver.received)
+
+            await _until("every delivery once the receiver is back", all_delivered, timeout=90)
+            log = (await partner.deliveries(subscription_id=subscription.subscription_id)).items
+
+    # every delivery once per webhook-id, every signature verified (the receiver refused none)
+    assert receiver.refused == 0
+    ids = Counter(event.id for event in receiver.received)
+    assert ids.most_common(1)[0][1] == 1, ids
+    assert sorted({event.type for event in receiver.received}) == sorted(EVENT_TYPES)
+    assert any(d.attempts > 1 for d in log)  # some came only by a retry
+    finished = receiver.of_type("game.finished")
+    assert len(finished) == 1 and finished[0].data["game_id"] == game.game_id
+    assert finished[0].data["result"] == "black"
+    assert receiver.of_type("awards.published")[0].data["section_id"] == SECTION
+    # the simulation clocks jumped ten days (registration to the round): the services refused
+    # the first token as expired and the client obtained a new one by itself — a few in all
+    assert 2 <= credentials.tokens_obtained <= 4
+
+
+SCOPES = ("entries:write", "games:play", "results:read", "webhooks:manage")
+
+
+async def _games(partner: AsyncClient, **filters: Any) -> list[m.GameSummary]:
+    return [game async for game in partner.iter_games(**filters)]
+
+
+async def _awards(partner: AsyncClient) -> m.SectionAwards | None:
+    from gomoku_client import NotFound
+
+    try:
+        return await partner.awards(CODE, SECTION)
+    except NotFound:
+        return None

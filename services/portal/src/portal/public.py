@@ -27,29 +27,6 @@ def install(app: FastAPI, site: Site) -> None:
             return RedirectResponse(request.url_for("event_home", code=code.strip()), status_code=303)
         return site.render(request, "start.html", events=settings.event_codes())
 
-    @app.get("/events/{code}", response_class=HTMLResponse, name="event_home")
-    async def event_home(request: Request, code: PathId) -> HTMLResponse:
-        event, sections, awards, schedule = await asyncio.gather(
-            upstream.get("registration", f"/v1/events/{code}"),
-            upstream.optional("pairing", f"/v1/events/{code}/sections"),
-            upstream.optional("awards", f"/v1/events/{code}"),
-            upstream.optional("registration", f"/v1/events/{code}/schedule"),  # EVT-7
-        )
-        played = {s["section_id"]: s for s in (sections or {}).get("sections", [])}
-        published = {s["section_id"]: s.get("publication_revision") for s in (awards or {}).get("sections", [])}
-        timetable = {s["stage"]: s for s in (schedule or {}).get("stages", [])}
-        names = (schedule or {}).get("sections", {})
-        return site.render(
-            request, "event.html", event=event, played=played, published=published, timetable=timetable, names=names
-        )
-
-    @app.get("/events/{code}/schedule.ics", name="event_calendar")
-    async def event_calendar(code: PathId) -> Response:
-        """EVT-7: the event's schedule as iCalendar (registration's calendar)."""
-        body = await upstream.get_text("registration", f"/v1/events/{code}/schedule.ics")
-        headers = {"content-disposition": f'inline; filename="{code}.ics"'}
-        return Response(body, media_type="text/calendar; charset=utf-8", headers=headers)
-
     async def section_context(code: str, sid: str) -> dict[str, Any]:
         event, section = await asyncio.gather(
             upstream.get("registration", f"/v1/events/{code}"),

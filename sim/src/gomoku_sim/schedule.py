@@ -26,7 +26,8 @@ def until_start(game: Mapping[str, Any], now: datetime | None) -> float:
     starts = game.get("starts_at")
     if not starts or now is None:
         return 0.0
-    return (datetime.fromisoformat(starts) - now).total_seconds()
+    moment = starts if isinstance(starts, datetime) else datetime.fromisoformat(str(starts))
+    return (moment - now).total_seconds()
 
 
 def bot_action(

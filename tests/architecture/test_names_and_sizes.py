@@ -38,6 +38,10 @@ EXCEPTIONS = {
     ("engine/records.py", "at"): "a move's time in the game record (PLAY-8): a public field",
     ("engine/openings.py", "b3"): "black 3's offset in the table of the 26 openings",
     ("entrypoints/api.py", "at"): "a record move's time: a public field",
+    (
+        "entrypoints/over_the_board_api.py",
+        "n",
+    ): "N of the opening (PLAY-2) in a record or a recorder's step, as the API's body",
 }
 #: gameplay's board code: coordinates (x, y), a direction (dx, dy), a line's origin (x0, y0)
 EXCEPTIONS.update(

@@ -146,7 +146,8 @@ async def move_in(driver: EventDriver, platform: Platform, game_id: str) -> int:
     """Bots act in the game until a stone is added; returns the number of moves then."""
     before = len((await platform.get("gameplay", f"/v1/games/{game_id}"))["moves"])
     for _ in range(20):
-        await driver.sweep_bots([{"game_id": game_id, "seq": None}])
+        mode = (await platform.get("gameplay", f"/v1/games/{game_id}"))["mode"]
+        await driver.sweep_bots([{"game_id": game_id, "seq": None, "mode": mode}])
         now = len((await platform.get("gameplay", f"/v1/games/{game_id}"))["moves"])
         if now > before:
             return now

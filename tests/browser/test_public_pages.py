@@ -1,9 +1,10 @@
 """The public pages in a real Chromium, against the embedded runner served over a socket.
 
-A small DA 2023 field plays its first round through the APIs (bot players of gomoku_sim); the
-browser opens the event page, a section's pairings, standings and cross table, then a live game
-of round 2 and the round's board wall while a bot moves in it through the gameplay API: the stone
-must appear on both without a reload (PLAY-8 live broadcast). Screenshots go to
+A small DA 2023 field plays its first round through the APIs (bot players of gomoku_sim); DA is
+played over the board (PLAY-9, DA 四), so the bots play at the venue and a live recorder enters
+their moves (PLAY-10). The browser opens the event page, a section's pairings, standings and
+cross table, then a recorded game of round 2 and the round's board wall while the recorder enters
+a move: the stone must appear on both without a reload (PLAY-8 / PLAY-10 live broadcast). Screenshots go to
 test-output/browser/ (git-ignored).
 """
 
@@ -103,6 +104,10 @@ async def test_public_pages_and_a_live_board_in_chromium(served):
             assert time.monotonic() - made < 1.0
             assert await page.locator(".board .stone").count() == moves
             assert "黑方" in await page.inner_text("main")
+            # PLAY-9 / PLAY-10: an over-the-board game, no server clock, moves by the recorder
+            assert (await platform.get("gameplay", f"/v1/games/{game_id}"))["mode"] == "offline"
+            assert "记录员" in await page.inner_text(".over-the-board")
+            assert await page.locator(".clock").count() == 0
             await page.screenshot(path=str(OUT / "game.png"), full_page=True)
 
             # the round's board wall: every game small, one stream for all; a move shows up there too

@@ -185,6 +185,15 @@ def games_of(summary: dict[str, Any], section_id: str, *, playoffs: bool = False
     return out
 
 
+def modes_by_stage(summary: dict[str, Any]) -> dict[str, set[str]]:
+    """PLAY-9: how each stage's games were played (``online`` / ``offline``), from the game ids
+    (``<code>.<stage>.<section>...``) and gameplay's view of each game."""
+    out: dict[str, set[str]] = defaultdict(set)
+    for gid, game in summary["games"].items():
+        out[gid.split(".")[1]].add(game["mode"])
+    return dict(out)
+
+
 def by_pairing(games: dict[str, dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
     """Games grouped by round + pairing (``<code>.<stage>.<section>.r<n>.<pairing...>.g<k>``)."""
     out: dict[str, list[dict[str, Any]]] = defaultdict(list)

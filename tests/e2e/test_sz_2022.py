@@ -6,7 +6,16 @@ from collections import defaultdict
 
 import pytest
 
-from .harness import FAST_QUIET, assert_rounds_on_schedule, by_pairing, games_of, publication, run_embedded, spec
+from .harness import (
+    FAST_QUIET,
+    assert_rounds_on_schedule,
+    by_pairing,
+    games_of,
+    modes_by_stage,
+    publication,
+    run_embedded,
+    spec,
+)
 
 SIZES = {
     "men-free": 6,
@@ -42,6 +51,10 @@ async def test_sz_2022_online_qualifier_to_final(tmp_path):
     summary, driver = await run_embedded(tmp_path, spec("sz-2022", 11, SIZES, policy=FAST_QUIET))
     # EVT-7: every round started at its scheduled time on the fake clock
     assert_rounds_on_schedule(summary["event_code"])
+    # PLAY-9, SZ 五 (线上初赛 / 线下决赛): the qualifier is played online, the final over the board at the venue
+    # (moves by the live recorder, results from confirmed slips)
+    assert modes_by_stage(summary) == {"online": {"online"}, "final": {"offline"}}
+    assert driver.venue.slips and driver.venue.recorded
 
     # REG-5 / REG-6: the ineligible applications were refused, naming the clause
     regs = summary["registrations"]

@@ -58,8 +58,10 @@ def round_paired(
     section: str = "S1",
     no_show_minutes: int = 15,
     starts_at: datetime | None = START,
+    mode: str = "online",
 ) -> RoundPaired:
     return RoundPaired(
+        mode=mode,  # type: ignore[arg-type]  # the contract checks the name
         event_code="EV",
         stage="main",
         section_id=section,

@@ -136,17 +136,20 @@ class Platform:
         service: str,
         path: str,
         *,
-        role: str = "operator",
+        role: str | None = "operator",
         json: Any = None,
         params: Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
         raw: bool = False,
+        headers: Mapping[str, str] | None = None,
     ) -> Any:
-        if service == "gameplay" and not raw:
+        """``role``: the API key sent; None sends none (a route with a credential of its own,
+        given in ``headers``, e.g. a game's recorder secret)."""
+        if service == "gameplay" and not raw and role is not None:
             answer = await self._as_partner_app(method, path, role, json, params, idempotency_key)
             if answer is not None:
                 return answer
-        headers = {"X-API-Key": self._key(role)}
+        headers = {**({"X-API-Key": self._key(role)} if role else {}), **(headers or {})}
         if idempotency_key:
             headers["Idempotency-Key"] = idempotency_key
         url = self.url(service, path)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import json
 import re
 import sys
 import time
@@ -33,9 +32,11 @@ from gomoku_shared.event_config import EventConfig
 
 from .bots import BotPolicy, GameView, predict_view
 from .client import ApiError, Platform, all_games
+from .digest import VOLATILE_KEYS, canonical, canonical_json, result_digest  # noqa: F401  (importable from here)
 from .fees import field_counts, record_fees
 from .field import Application, build_field, unit_slug, units_of
-from .schedule import any_action, bot_action, capped_at_next_start, due_step, stage_start
+from .schedule import any_action, at_round_start, bot_action, capped_at_next_start, due_step, stage_start
+from .venue import Venue, over_the_board
 
 # --------------------------------------------------------------------------- scaled-down fields
 
@@ -311,6 +312,8 @@ class EventDriver:
         self.views: dict[str, tuple[Any, GameView]] = {}
         #: refused bot actions by error code (a game that changed under the bot)
         self.conflicts: dict[str, int] = {}
+        #: PLAY-9 / PLAY-10: the games of offline sections, played at the venue (venue.py)
+        self.venue = Venue(platform, spec.policy, spec.seed)
 
     # ------------------------------------------------------------------ helpers
 
@@ -536,6 +539,11 @@ class EventDriver:
             nonlocal acted
             async with sem:
                 gid = game["game_id"]
+                if over_the_board(game):
+                    await at_round_start(self.clock, game)  # EVT-7
+                    await self.venue.step(gid)
+                    acted += 1
+                    return
                 cached = self.views.get(gid)
                 if cached is not None and cached[0] == game.get("seq") and not self.spec.verify_views:
                     view = cached[1]
@@ -716,6 +724,8 @@ class EventDriver:
 
     async def _actionable(self) -> bool:
         for game in await self.active_games():
+            if over_the_board(game):
+                return True  # something always happens at the board (a step, or the slip)
             view = GameView.from_api(await self.p.get("gameplay", f"/v1/games/{game['game_id']}"))
             if any_action(game, view, self.spec.policy, self.spec.seed, self.clock.current):
                 return True
@@ -810,6 +820,7 @@ class EventDriver:
                 "foul": full.get("foul"),
                 "winner": full.get("winner"),
                 "opening": full.get("opening"),
+                "mode": full.get("mode"),
             }
         out["games"] = games
         pubs = await self.p.get("awards", f"/v1/events/{self.code}/publications")
@@ -845,46 +856,3 @@ def _same_view(predicted: GameView, actual: GameView) -> None:
     }
     if diff:
         raise AssertionError(f"predicted view of {actual.game_id} differs from the server's: {diff}")
-
-
-# --------------------------------------------------------------------------- digest
-
-#: keys whose values are wall-clock or random per run (never part of a comparison)
-VOLATILE_KEYS = frozenset(
-    {
-        "at",
-        "occurred_at",
-        "published_at",
-        "created_at",
-        "updated_at",
-        "received_at",
-        "event_id",
-        "causation_id",
-        "correlation_id",
-        "timestamp",
-        "generated_at",
-        "decided_at",
-        "recorded_at",
-        "finished_at",
-        "started_at",
-        "submitted_at",
-    }
-)
-
-
-def canonical(obj: Any) -> Any:
-    """``obj`` without volatile keys (see VOLATILE_KEYS), dicts with sorted keys."""
-    if isinstance(obj, Mapping):
-        return {k: canonical(obj[k]) for k in sorted(obj) if k not in VOLATILE_KEYS}
-    if isinstance(obj, (list, tuple)):
-        return [canonical(x) for x in obj]
-    return obj
-
-
-def canonical_json(summary: Mapping[str, Any]) -> str:
-    return json.dumps(canonical(summary), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-
-
-def result_digest(summary: Mapping[str, Any]) -> str:
-    """SHA-256 of the canonical JSON summary: equal digests = the same event outcome."""
-    return hashlib.sha256(canonical_json(summary).encode()).hexdigest()

@@ -6,7 +6,7 @@ from the start, its flag fall) tells the driver how far to move the clock."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from gomoku_shared.event_config import EventConfig
@@ -60,3 +60,11 @@ def due_step(game: Mapping[str, Any], now: datetime | None, no_show_minutes: Map
 def capped_at_next_start(step: float, games: list[dict[str, Any]], now: datetime | None) -> float:
     """A clock move never jumps past a round's scheduled start: the round starts on time."""
     return min([step, *(ahead for ahead in (until_start(g, now) for g in games) if ahead > 0)])
+
+
+async def at_round_start(clock: Any, game: Mapping[str, Any]) -> None:
+    """An over-the-board game is played from its round's start: the clock moves there first
+    (no server clock runs in it, so nothing else is due before)."""
+    ahead = until_start(game, clock.current)
+    if ahead > 0:
+        await clock.set(clock.current + timedelta(seconds=ahead))

@@ -205,6 +205,14 @@ class AsyncClient:
             r.REGISTER, path={"event_code": event_code}, body=entry, idempotency_key=idempotency_key
         )
 
+    async def register_team(
+        self, event_code: str, team: m.TeamIn, idempotency_key: str | None = None
+    ) -> m.SubmittedEntry:
+        """Register a unit's team; its ``entrant_id`` stands for all its members in games."""
+        return await self._call(
+            r.REGISTER_TEAM, path={"event_code": event_code}, body=team, idempotency_key=idempotency_key
+        )
+
     async def entries(
         self, event_code: str, stage: str | None = None, section_id: str | None = None, status: str | None = None
     ) -> m.Entries:

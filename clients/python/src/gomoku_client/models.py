@@ -207,6 +207,34 @@ class EntryIn(Body):
     items: list[str] | None = None
 
 
+class MemberIn(Body):
+    """A team member: a person and the board they play."""
+
+    name: str
+    gender: Literal["male", "female"]
+    birth_date: date
+    id_number: str | None = None
+    unit: str | None = None
+    citizenship: str | None = "CN"
+    registered_unit_id: str | None = None
+    rating: int = 0
+    board: int
+    evidence: list[EvidenceIn] = Field(default_factory=list)
+    facts: FactsIn = Field(default_factory=FactsIn)
+
+
+class TeamIn(Body):
+    """A unit's team in a team section (``POST /v1/events/{event_code}/teams``)."""
+
+    stage: str | None = None
+    section_id: str
+    unit: str
+    team_name: str | None = None
+    members: list[MemberIn]
+    insurance: InsuranceIn = Field(default_factory=InsuranceIn)
+    items: list[str] | None = None
+
+
 class PlayerView(Answer):
     """A person as registration shows it (the ID number masked: its last 4 characters only)."""
 

@@ -73,6 +73,9 @@ REDELIVER = Route("partners", "POST", "/v1/webhooks/deliveries/{delivery_id}/red
 REGISTER = Route(
     "registration", "POST", "/v1/events/{event_code}/entries", m.SubmittedEntry, m.EntryIn, idempotent=True, status=201
 )
+REGISTER_TEAM = Route(
+    "registration", "POST", "/v1/events/{event_code}/teams", m.SubmittedEntry, m.TeamIn, idempotent=True, status=201
+)
 ENTRIES = Route(
     "registration", "GET", "/v1/events/{event_code}/entries", m.Entries, query=("stage", "section_id", "status")
 )
@@ -146,6 +149,7 @@ ALL: tuple[Route[Any], ...] = (
     DELIVERIES,
     REDELIVER,
     REGISTER,
+    REGISTER_TEAM,
     ENTRIES,
     ENTRY,
     SECTIONS,

@@ -74,6 +74,10 @@ _T: dict[str, tuple[str, str]] = {
     "live": ("直播中", "Live"),
     "reconnecting": ("正在重新连接…", "Reconnecting…"),
     "game_over": ("对局结束", "Game over"),
+    "over_the_board": (
+        "现场对局：记录员现场录入棋谱，成绩以裁判确认的成绩单为准",
+        "Played over the board: moves entered live by the recorder, the result from the arbiters' confirmed slip",
+    ),
     "winner": ("胜者", "Winner"),
     "unavailable": ("服务暂时不可用，请稍后刷新。", "A service is unavailable; please reload later."),
     "not_found": ("找不到该页面。", "This page does not exist."),

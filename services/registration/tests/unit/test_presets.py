@@ -460,3 +460,18 @@ def test_reg17_regions_are_event_configuration_and_checked():
     # without configured regions (NT: units' provinces) names compare normalised
     nt = _presets.load("nt-2023")
     assert nt.regions == [] and nt.same_region("Hubei", " hubei") and not nt.same_region("Hubei", "Hunan")
+
+
+@pytest.mark.parametrize(
+    ("preset", "modes"),
+    [
+        ("sz-2022", {"online": "online", "final": "offline"}),  # SZ 五: 线上初赛, 线下决赛 (venue)
+        ("ny-2022", {"main": "offline"}),  # NY 五 竞赛地点
+        ("da-2023", {"main": "offline"}),  # DA 四 竞赛时间和地点
+        ("nt-2023", {"main": "offline"}),  # NT 十二(五): records and live broadcast at the venue
+    ],
+)
+def test_play9_the_presets_play_at_the_venue_where_the_seed_does(preset, modes):
+    """PLAY-9: a stage played over the board is ``mode: offline`` (section.closed carries it)."""
+    event = presets.load(preset)
+    assert {stage.id: stage.mode for stage in event.stages} == modes

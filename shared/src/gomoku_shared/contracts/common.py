@@ -103,3 +103,6 @@ class SectionRules(Model):
     #: EVT-7: the scheduled start of rounds 1..len (empty: rounds start when they are paired;
     #: a round beyond the list, or paired after its time, starts when it is published)
     round_starts: list[datetime] = Field(default_factory=list)
+    #: PLAY-9: "offline" sections are played over the board at a venue (no server clock, results
+    #: from arbiters' result slips, records entered after the game); the stage's ``mode``
+    mode: Literal["online", "offline"] = "online"

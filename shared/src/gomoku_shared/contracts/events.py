@@ -116,6 +116,8 @@ class RoundPaired(Payload):
     no_show_minutes: int = 15
     pairings: list[PairingSpec]
     byes: list[Bye] = Field(default_factory=list)
+    #: PLAY-9: "offline": the games are played over the board (SectionRules.mode)
+    mode: Literal["online", "offline"] = "online"
 
 
 class RoundRescheduled(Payload):
@@ -213,6 +215,8 @@ class PlayoffRequired(Payload):
     #: (None: no no-show deadline)
     starts_at: datetime | None = None
     no_show_minutes: int | None = None
+    #: PLAY-9: "offline": the games are played over the board (SectionRules.mode)
+    mode: Literal["online", "offline"] = "online"
 
 
 # ---------------------------------------------------------------- gameplay

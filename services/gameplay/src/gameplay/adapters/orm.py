@@ -77,6 +77,8 @@ def _games(schema: MetaData) -> Table:
         Column("finished_ms", BigInteger),
         #: EVT-7: the round's scheduled start (no move before it; clock and no-show run from it)
         Column("starts_ms", BigInteger),
+        #: PLAY-9: online | offline (played over the board: slips, records, a recorder; no clock)
+        Column("mode", String(8), nullable=False, server_default="online"),
         postgresql_with={"fillfactor": 70},
     )
     Index("ix_games_round", games.c.event_code, games.c.section_id, games.c.round)
@@ -147,5 +149,53 @@ def decision_table(schema: MetaData) -> Table:
     )
 
 
+def over_the_board_tables(schema: MetaData) -> tuple[Table, Table, Table]:
+    """PLAY-9 / PLAY-10: result slips (double entry), entered or recorded game records with the
+    engine's flags, and the per-game recorder credentials (a hash, never the secret)."""
+    slips = Table(
+        "result_slips",
+        schema,
+        Column("game_id", String(200), primary_key=True),
+        Column("idx", Integer, primary_key=True),
+        Column("result", String(16), nullable=False),
+        Column("reason", String(16), nullable=False),
+        #: pending | confirmed | mismatch | disputed (domain.over_the_board.Slip)
+        Column("status", String(16), nullable=False),
+        Column("confirms", Integer),
+        Column("entered_by", String(64), nullable=False),
+        Column("note", String(500), nullable=False, default=""),
+        Column("entered_ms", BigInteger, nullable=False),
+    )
+    records = Table(
+        "record_entries",
+        schema,
+        Column("game_id", String(200), primary_key=True),
+        Column("idx", Integer, primary_key=True),
+        Column("event_code", String(64), nullable=False),
+        #: entered (after the game) | recorder (a step the live recorder entered)
+        Column("source", String(16), nullable=False),
+        Column("moves", JSON, nullable=False),
+        Column("opening", JSON),
+        #: valid | flagged | accepted (a flagged one the arbiter accepted) | superseded | corrected
+        Column("status", String(16), nullable=False),
+        Column("flags", JSON, nullable=False),
+        Column("entered_by", String(64), nullable=False),
+        Column("entered_ms", BigInteger, nullable=False),
+        Column("decided_note", String(500)),
+    )
+    Index("ix_record_entries_event", records.c.event_code, records.c.status)
+    recorders = Table(
+        "recorders",
+        schema,
+        Column("game_id", String(200), primary_key=True),
+        #: SHA-256 of the recorder's secret (hex)
+        Column("secret_hash", String(64), nullable=False),
+        Column("issued_by", String(64), nullable=False),
+        Column("issued_ms", BigInteger, nullable=False),
+    )
+    return slips, records, recorders
+
+
 games, game_actions, game_events, idempotency_keys = game_tables(metadata)
 arbiter_decisions = decision_table(metadata)
+result_slips, record_entries, recorders = over_the_board_tables(metadata)

@@ -10,6 +10,7 @@ how any replica serves any game. Kinds:
   offers {points} / choose {point}
   resign / draw_agreed / flag / both_flags /  endings that are not moves (PLAY-4, PLAY-7)
   no_show / double_no_show / arbiter {result, note[, decision]}
+  slip {result, reason, note}                 PLAY-9: a confirmed result slip (over the board)
 """
 
 from __future__ import annotations
@@ -21,7 +22,19 @@ from ..engine import Game, IllegalAction, OpeningConfig, OpeningProtocol, RuleSe
 from ..engine.game import Colour, Reason, Result
 
 ROLES = ("first", "second")
-ENDINGS = frozenset({"resign", "draw_agreed", "flag", "both_flags", "no_show", "double_no_show", "arbiter"})
+ENDINGS = frozenset({"resign", "draw_agreed", "flag", "both_flags", "no_show", "double_no_show", "arbiter", "slip"})
+#: PLAY-9: contract reason of a result slip -> the engine's reason
+SLIP_REASONS = {
+    "five": Reason.FIVE,
+    "forbidden": Reason.FORBIDDEN,
+    "time": Reason.TIME_FORFEIT,
+    "resignation": Reason.RESIGNATION,
+    "no_show": Reason.NO_SHOW,
+    "arbiter": Reason.ARBITER,
+    "agreement": Reason.DRAW_AGREEMENT,
+    "passes": Reason.DRAW_PASSES,
+    "full_board": Reason.DRAW_FULL_BOARD,
+}
 
 
 def other(role: str) -> str:
@@ -65,6 +78,8 @@ class LiveGame:
             self.proto = None
             self.game = Game(RuleSet.free(exactly_five=self.rules.exact_five))
         self.double_forfeit = False
+        #: an arbiter's result (a decision or a confirmed slip) ended the game
+        self.decided = False
         entries, self.log = self.log, []
         for kind, role, data in entries:
             self.apply(kind, role, data)
@@ -147,7 +162,9 @@ class LiveGame:
     def apply(self, kind: str, role: str | None, data: dict | None = None) -> None:
         """Apply one action (raises IllegalAction, leaving the state unchanged on refusal)."""
         data = data or {}
-        if kind in ENDINGS:
+        if kind == "slip":
+            self._slip(data)
+        elif kind in ENDINGS:
             self._end(kind, role, data)
         else:
             if role not in ROLES:
@@ -188,6 +205,8 @@ class LiveGame:
 
     def _end(self, kind: str, role: str | None, data: dict) -> None:
         game = self.game
+        if kind == "arbiter" and not self.decided and game.result is not None:
+            game.result = None  # PLAY-9: recorded moves ended an over-the-board game; the arbiter decides
         if game.result is not None:
             raise IllegalAction("game_over", f"the game is over ({game.result.reason.value})")
         if kind == "resign":
@@ -211,6 +230,21 @@ class LiveGame:
                 self.double_forfeit = True
             else:
                 game.arbiter_decision(None if res == "draw" else Colour(res), data.get("note"))
+            self.decided = True
+
+    def _slip(self, data: dict) -> None:
+        """PLAY-9: a confirmed result slip is the result of an over-the-board game, even where the
+        recorded moves already ended it (the arbiters' slip decides; a disagreement with the
+        record is flagged when the record is checked)."""
+        res = data.get("result")
+        reason = SLIP_REASONS.get(str(data.get("reason")), Reason.ARBITER)
+        if res == "double_forfeit":
+            self.game.result = Result(None, reason, note=data.get("note"))
+            self.double_forfeit = True
+        else:
+            winner = None if res == "draw" else Colour(res)
+            self.game.result = Result(winner, reason, note=data.get("note"))
+        self.decided = True
 
     def _colour(self, role: str | None) -> Colour:
         if role not in ROLES:

@@ -142,6 +142,8 @@ def summary_of(columns: Mapping[str, Any]) -> dict[str, Any]:
         "reason": columns["reason"],
         #: EVT-7: the round's scheduled start (no move before it)
         "starts_at": iso(columns.get("starts_ms")),
+        # PLAY-9: "offline": played over the board (slips, records, a recorder; no server clock)
+        "mode": columns.get("mode") or "online",
         "_version": columns["version"],
     }
 
@@ -194,7 +196,14 @@ class PlayedGame:
         return self.columns["status"]
 
     @property
+    def over_the_board(self) -> bool:
+        """PLAY-9: a game of an offline section."""
+        return self.columns.get("mode") == "offline"
+
+    @property
     def is_over(self) -> bool:
+        if self.over_the_board:  # the recorded moves may end it; only the arbiters' result does
+            return self.status == "finished" or self.live.decided
         return self.status == "finished" or self.live.is_over
 
     def clock(self) -> ClockState:
@@ -214,6 +223,12 @@ class PlayedGame:
 
     def decide(self, role: str, kind: str, data: dict[str, Any], now: int) -> Change:
         """What a player's action does to the game (mutates only the engine state)."""
+        if self.over_the_board:
+            raise GameConflict(
+                "over_the_board",
+                "this game is played over the board (PLAY-9): no player acts in it here; the "
+                "arbiters enter its result slip and record, a recorder its moves",
+            )
         self.refuse_if_over()
         if kind == "join":
             return self._join(role, now)
@@ -362,7 +377,10 @@ class PlayedGame:
         )
 
     def ends_with(self) -> bool:
-        """The last change ended the game (it was not finished before)."""
+        """The last change ended the game (it was not finished before); an over-the-board game
+        ends only with the arbiters' result (PLAY-9), not with the recorder's fifth stone."""
+        if self.over_the_board and not self.live.decided:
+            return False
         return self.live.is_over and self.status != "finished"
 
     def prepare(self, change: Change, now: int) -> GameWrite:

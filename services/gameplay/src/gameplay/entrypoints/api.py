@@ -24,7 +24,7 @@ from gomoku_shared.web import create_app
 from ..domain.errors import GameRefusal
 from ..service_layer.games import GameService
 from ..service_layer.refusals import as_service_error
-from . import event_stream, pagination, stream
+from . import event_stream, over_the_board_api, pagination, stream
 from .event_stream import partner_scope
 from .fast_actions import PlayerActionLane, Route
 
@@ -45,6 +45,8 @@ class GameSummary(BaseModel):
     black: str
     white: str
     status: Literal["waiting", "active", "finished"]
+    #: PLAY-9: offline games are played over the board (slips, records, a recorder)
+    mode: Literal["online", "offline"] = "online"
     phase: str
     to_act: str | None
     seq: int
@@ -212,6 +214,7 @@ def create_api(
     app.include_router(_action_routes(games))
     app.include_router(_record_routes(games))
     app.include_router(_staff_routes(games))
+    app.include_router(over_the_board_api.routes(games))
     stream.install(app, games)
     event_stream.install(app, games)
     if fast_lane:

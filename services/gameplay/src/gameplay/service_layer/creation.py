@@ -43,6 +43,8 @@ class NewGame:
     carry: dict[str, Any] | None = None
     #: EVT-7: the round's scheduled start (epoch ms); None: the game starts when both are present
     starts_ms: int | None = None
+    #: PLAY-9: "offline": over the board (no server clock, no no-show deadline, no player acts here)
+    mode: str = "online"
 
     @property
     def game_id(self) -> str:
@@ -74,6 +76,7 @@ async def on_round_paired(uow: GameplayUnitOfWork, paired: RoundPaired, occurred
             no_show_due=start_ms + paired.no_show_minutes * 60_000,
             # EVT-7: no move before the round's start; clock and no-show limit run from it
             starts_ms=start_ms,
+            mode=paired.mode,
         )
         await create(uow, game)
 
@@ -95,6 +98,7 @@ async def on_playoff_required(uow: GameplayUnitOfWork, required: PlayoffRequired
             playoff_id=required.playoff_id,
             no_show_due=due,
             extra={"decider_clock": (required.decider_clock or spec.clock).model_dump()},
+            mode=required.mode,
         )
         await create(uow, game)
 
@@ -143,7 +147,9 @@ def _columns(new: NewGame, now: int) -> dict[str, Any]:
     carry = new.carry or {}
     if carry.get("clock"):  # two-game round clock kept for the pair (PLAY-5, SZ)
         clocks = {"first": carry["clock"][first], "second": carry["clock"][second]}
-    present = bool(carry.get("present"))
+    # PLAY-9: over the board nobody joins on the server and no server clock runs
+    offline = new.mode == "offline"
+    present = bool(carry.get("present")) and not offline
     clock = ClockState(clocks["first"], clocks["second"], increment)
     if present:
         clock = clock.start("first", now)
@@ -185,7 +191,8 @@ def _columns(new: NewGame, now: int) -> dict[str, Any]:
         clock_running=clock.running,
         clock_since_ms=clock.since_ms,
         flag_due_ms=clock.flag_due_ms,
-        no_show_due_ms=None if present else new.no_show_due,
+        no_show_due_ms=None if present or offline else new.no_show_due,
         created_ms=now,
         starts_ms=new.starts_ms,
+        mode=new.mode,
     )

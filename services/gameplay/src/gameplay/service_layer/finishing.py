@@ -71,6 +71,7 @@ async def _after_the_end(uow: GameplayUnitOfWork, game: PlayedGame, ending: Endi
             no_show_due=None,
             carry=carry,
             extra={name: value for name, value in columns["spec"].items() if name == "decider_clock"},
+            mode=columns.get("mode") or "online",
         )
         await creation.create(uow, next_game)
     record = game.record(await uow.games.action_meta(game.game_id), uow.clock.now().tzinfo)

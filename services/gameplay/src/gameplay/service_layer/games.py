@@ -21,6 +21,7 @@ from ..domain.played_game import Actor, actor_role
 from . import arbiter_decisions, creation, rescheduling
 from .actions import PlayerActions
 from .event_feed import EventFeed
+from .over_the_board import OverTheBoard
 from .refusals import as_service_error
 from .sweeper import Sweeper
 from .unit_of_work import Units
@@ -47,6 +48,8 @@ class GameService:
         self.actions = PlayerActions(self.units, self.config.max_retries)
         self.sweeper = Sweeper(self.units, self.config.max_retries, self.config.sweep_batch)
         self.views = GameViews(self.units)
+        #: PLAY-9 / PLAY-10: slips, records, the live recorder
+        self.boards = OverTheBoard(self.units, self.config.max_retries)
         #: the per-event stream's shared reader (one per process)
         self.feed = EventFeed(self.units)
 

@@ -1,5 +1,6 @@
 """The gameplay unit of work: the shared one (transaction, clock, outbox) with this service's
-typed repositories, ``uow.games``, ``uow.decisions``, ``uow.keys`` and ``uow.event_log``.
+typed repositories, ``uow.games``, ``uow.decisions``, ``uow.keys``, ``uow.event_log`` and
+``uow.boards`` (over-the-board games).
 
 The transaction begins at the first statement, not when the unit of work opens: beginning
 one costs about as much CPU as judging a move, and a move judged on the state this process
@@ -21,6 +22,7 @@ from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
 from ..adapters.event_log import EventLog
 from ..adapters.game_cache import GameCache
 from ..adapters.move_writer import PgMoveWriter
+from ..adapters.over_the_board import OverTheBoardRepository
 from ..adapters.repositories import DecisionRepository, GameRepository, KeyRepository
 
 
@@ -44,6 +46,8 @@ class GameplayUnitOfWork:
         self.decisions = DecisionRepository(self)
         self.keys = KeyRepository(self, units.keys)
         self.event_log = EventLog(self)
+        #: PLAY-9 / PLAY-10: result slips, record entries, recorder credentials
+        self.boards = OverTheBoardRepository(self)
 
     @property
     def begun(self) -> bool:

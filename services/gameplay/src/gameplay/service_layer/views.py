@@ -69,6 +69,9 @@ class GameViews:
             rules=columns["rules"],
             clock_spec=columns["clock_spec"],
             moves=live.moves,
+            # the players as the pairing placed them: first moves first (tentative black), PLAY-2
+            first=columns["first_id"],
+            second=columns["second_id"],
             board=[{"point": a.notation, "colour": a.colour.value} for a in live.game.history if a.point is not None],
             legal_actions=live.legal_actions() if active else (["join"] if columns["status"] == "waiting" else []),
             forbidden=live.forbidden() if active else {},

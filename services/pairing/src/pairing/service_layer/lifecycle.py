@@ -120,6 +120,7 @@ async def published(uow: PairingUnitOfWork, state: SectionState, rnd: int) -> No
             no_show_minutes=state.rules.no_show_minutes,
             pairings=specs(state, rnd),
             byes=bye_specs(state, rnd),
+            mode=state.rules.mode,
         ),
     )
     if not state.pairings.get(rnd):

@@ -147,6 +147,7 @@ async def _start_playoff(uow: PairingUnitOfWork, state: SectionState, tie: dict,
             decider_clock=state.rules.playoff_decider_clock,
             starts_at=uow.clock.now(),
             no_show_minutes=state.rules.no_show_minutes,
+            mode=state.rules.mode,
         ),
     )
 

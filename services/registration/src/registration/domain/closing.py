@@ -254,6 +254,8 @@ def section_rules(event: EventConfig, closed: ClosedSection) -> dict[str, Any]:
         "rank_by_gender": closed.rank_genders_separately,
         # EVT-7: the round start times of the section (a merged section plays at its own)
         "round_starts": [moment.isoformat() for moment in event.schedule.round_starts(closed.stage_id, sec.id)],
+        # PLAY-9: the stage is played over the board (SZ final, NY, DA, NT) or online
+        "mode": event.stage_of(sec.id).mode,
     }
     for key, c in (("playoff_clock", playoff_clock), ("playoff_decider_clock", decider)):
         if c is not None:

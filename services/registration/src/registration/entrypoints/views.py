@@ -198,6 +198,10 @@ class ChangeView(View):
     decision: Any
     decided_by: str | None
     requested_at: datetime
+    #: REG-10: the player a substitution replaces, the substitute, and when it was applied
+    replaces_player_id: str | None = None
+    substitute_player_id: str | None = None
+    applied_at: datetime | None = None
 
 
 class UploadedEvidence(EvidenceView):

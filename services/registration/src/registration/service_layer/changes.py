@@ -1,15 +1,27 @@
-"""Change requests (REG-10: changes need the arbiter after the close, none inside the freeze;
-REG-9: board order). Ids are `<event>.chg<nnnn>`."""
+"""Change requests (REG-10: changes need the arbiter after the close or from submission, none
+inside the freeze; REG-9: board order). An approved substitution is applied to the entry
+(domain.substitution): the substitute re-judged, the team re-checked, entry.accepted emitted
+with the new entrant. Ids are `<event>.chg<nnnn>`."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from gomoku_shared.auth import Principal
-from gomoku_shared.errors import Conflict, NotFound
+from gomoku_shared.errors import Conflict, NotFound, Unprocessable
 
 from ..adapters import repository as repo
-from ..domain import ChangeKind, ChangeRequest, ChangeState, RegistrationError, decide_change, request_change
+from ..domain import (
+    ChangeKind,
+    ChangeRequest,
+    ChangeState,
+    Decision,
+    RegistrationError,
+    Verdict,
+    decide_change,
+    request_change,
+)
+from ..domain.substitution import apply_substitution
 from . import schemas as s
 from .command import EventCommand
 from .rendering import change_view
@@ -20,9 +32,20 @@ from .unit_of_work import RegistrationUnitOfWork
 async def request_change_cmd(cmd: EventCommand, entry_id: str, body: s.ChangeIn) -> dict[str, Any]:
     """REG-10 (changes need the arbiter after the close; none inside the freeze), REG-9 (board order)."""
     entry, meta = cmd.entry_for(entry_id)
+    substitute_id = None
+    if body.kind == "substitute_player":
+        if body.replaces_player_id is None or body.substitute is None:
+            raise Unprocessable("substitute_required", "a substitution names replaces_player_id and the substitute")
+        if body.replaces_player_id not in entry.person_ids:
+            raise Unprocessable("not_in_entry", f"{body.replaces_player_id} is not a player of entry {entry_id}")
+        await cmd.ensure_stage_open(meta.stage)
     count = await cmd.uow.changes.count(cmd.code)
     cid = f"{cmd.code}.chg{count + 1:04d}"
     change = request_change(cmd.config, entry, cid, ChangeKind(body.kind), body.details, cmd.now)
+    if body.substitute is not None and change.state is not ChangeState.REFUSED:
+        substitute_id = await cmd.person_for(body.substitute)
+        for item in body.substitute_evidence:
+            await cmd.add_evidence(substitute_id, item, None)
     row = await cmd.uow.changes.add(
         id=cid,
         event_code=cmd.code,
@@ -33,7 +56,11 @@ async def request_change_cmd(cmd: EventCommand, entry_id: str, body: s.ChangeIn)
         state=change.state.value,
         decision=repo.decision_to_json(change.decision) if change.decision else None,
         partner_id=meta.partner_id,
+        replaces_person_id=body.replaces_player_id if substitute_id else None,
+        new_person_id=substitute_id,
     )
+    if change.state is ChangeState.APPROVED and substitute_id is not None:
+        row = await _apply(cmd, row, change)
     return change_view(row)
 
 
@@ -62,6 +89,8 @@ async def decide_change_cmd(
         )
     except RegistrationError as exc:
         raise Conflict("change_decided", str(exc)) from None
+    if done.state is ChangeState.APPROVED and row.new_person_id is not None:
+        await cmd.ensure_stage_open(cmd.loaded.meta[entry.id].stage)
     row = await uow.changes.update(
         change_id,
         state=done.state.value,
@@ -69,4 +98,35 @@ async def decide_change_cmd(
         decided_by=arbiter,
         decided_at=cmd.now,
     )
+    if done.state is ChangeState.APPROVED and row.new_person_id is not None:
+        row = await _apply(cmd, row, done)
     return change_view(row)
+
+
+async def _apply(cmd: EventCommand, row: Any, change: ChangeRequest) -> Any:
+    """The approved substitution on the entry, or the change refused with the reasons
+    (the substitute not eligible, the team no longer valid): audited on the change request."""
+    entry = cmd.reg.entries[row.entry_id]
+    people = await cmd.load_people([*entry.person_ids, row.new_person_id])
+    units = cmd.all_units()
+    new, decisions = apply_substitution(
+        cmd.config,
+        entry,
+        replaced=row.replaces_person_id,
+        substitute=people[row.new_person_id],
+        people=people,
+        evidence=await cmd.evidence_of([row.new_person_id]),
+        others=list(cmd.reg.entries.values()),
+        unit=units.get(entry.unit_id) if entry.unit_id else None,
+    )
+    if new is None:
+        reasons = "; ".join(d.reason for d in decisions)
+        refusal = Decision("REG-10", "changes/substitution", Verdict.REFUSED, f"substitution not applied: {reasons}")
+        return await cmd.uow.changes.update(
+            row.id, state=ChangeState.REFUSED.value, decision=repo.decision_to_json(refusal)
+        )
+    cmd.reg.replace_entry(new)
+    await cmd.save()
+    cmd.emit_entry(new)
+    audit = repo.decision_to_json(decisions[0])
+    return await cmd.uow.changes.update(row.id, decision=audit, applied_at=cmd.now)

@@ -157,6 +157,10 @@ def change_view(r) -> dict[str, Any]:
         "decision": r.decision,
         "decided_by": r.decided_by,
         "requested_at": repo.aware(r.requested_at).isoformat(),
+        # REG-10: a substitution, and when it was applied to the entry
+        "replaces_player_id": r.replaces_person_id,
+        "substitute_player_id": r.new_person_id,
+        "applied_at": repo.aware(r.applied_at).isoformat() if r.applied_at else None,
     }
 
 

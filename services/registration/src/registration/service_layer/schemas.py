@@ -139,6 +139,11 @@ class DecisionIn(_In):
 class ChangeIn(_In):
     kind: Literal["substitute_player", "board_order", "section", "details"]
     details: Annotated[str, Field(min_length=1, max_length=2000)]
+    #: substitute_player: the player replaced (a player id of the entry) and the substitute,
+    #: with the evidence of the substitute's eligibility (REG-10: applied once approved)
+    replaces_player_id: Slug | None = None
+    substitute: PlayerIn | None = None
+    substitute_evidence: Annotated[list[EvidenceIn], Field(max_length=20)] = []
 
 
 class WithdrawIn(_In):

@@ -2,15 +2,15 @@
 its no-show limit counts from it. Null for games that start when they are created (a pairing's
 next game, playoffs, rounds without a schedule).
 
-Revision ID: 0006
-Revises: 0005
+Revision ID: 0007
+Revises: 0006
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0006"
-down_revision = "0005"
+revision = "0007"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 

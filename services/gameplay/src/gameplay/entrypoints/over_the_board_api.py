@@ -1,0 +1,219 @@
+"""HTTP routes of over-the-board games (PLAY-9, PLAY-10): result slips (double entry), records
+entered after the game and the arbiter's answer to a flagged one, the flags of an event (the
+console), and the live recorder (a per-game secret an arbiter issues)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Header, Path, Query
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+
+from gomoku_shared.api_docs import View, documented
+from gomoku_shared.auth import Reader, require
+from gomoku_shared.idempotency import principal_id
+from gomoku_shared.params import PathId
+
+from ..service_layer.games import GameService
+
+PointText = Annotated[str, Field(min_length=2, max_length=4, pattern=r"^([a-oA-O](1[0-5]|[1-9])|pass)$")]
+
+
+class SlipBody(BaseModel):
+    """One entry of a result slip. A confirmation names the slip it confirms (``confirms``) and
+    repeats its result and reason; only then does the result count (PLAY-9)."""
+
+    result: Literal["black", "white", "draw", "double_forfeit"]
+    reason: Literal[
+        "five", "forbidden", "time", "resignation", "no_show", "arbiter", "agreement", "passes", "full_board"
+    ]
+    note: str = Field(default="", max_length=500)
+    confirms: int | None = Field(default=None, ge=1, le=1000)
+
+
+class OpeningChoices(BaseModel):
+    """Professional rules (PLAY-2): the declared N, the swap after move 3, black's fifth-move offers."""
+
+    n: int | None = Field(default=None, ge=1, le=50)
+    swapped: bool = False
+    offers: list[PointText] = Field(default_factory=list, max_length=50)
+
+
+class RecordBody(BaseModel):
+    """A game record entered after the game: the stones in the order played (``h8``...)."""
+
+    moves: list[PointText] = Field(min_length=1, max_length=225)
+    opening: OpeningChoices | None = None
+
+
+class DecideBody(BaseModel):
+    note: str = Field(min_length=1, max_length=500)
+
+
+class RecorderStep(BaseModel):
+    """One step the recorder saw at the board (for the side to move)."""
+
+    kind: Literal["opening", "swap", "move", "offers", "choose", "pass"]
+    point: PointText | None = None
+    stones: list[PointText] | None = Field(default=None, min_length=3, max_length=3)
+    n: int | None = Field(default=None, ge=1, le=50)
+    swap: bool | None = None
+    points: list[PointText] | None = Field(default=None, min_length=1, max_length=50)
+    #: the recorder's number of this step (1, 2 ...): a retried step changes nothing
+    step: int | None = Field(default=None, ge=1, le=2000)
+
+
+class SlipView(View):
+    slip: int
+    result: Literal["black", "white", "draw", "double_forfeit"]
+    reason: str
+    status: Literal["pending", "confirmed", "mismatch", "disputed"]
+    confirms: int | None
+    entered_by: str
+
+
+class SlipAnswer(View):
+    game: dict[str, Any]
+    slips: list[SlipView]
+
+
+class SlipList(View):
+    game_id: str
+    mode: Literal["online", "offline"]
+    slips: list[SlipView]
+
+
+class FlagView(View):
+    ply: int
+    code: str
+    reason: str
+    move: str | None
+
+
+class RecordEntryView(View):
+    game_id: str
+    entry: int
+    source: Literal["entered", "recorder"]
+    status: Literal["valid", "flagged", "accepted", "superseded", "corrected"]
+    moves: list[str]
+    flags: list[FlagView]
+
+
+class RecordEntries(View):
+    game_id: str
+    entries: list[RecordEntryView]
+
+
+class FlaggedEntries(View):
+    entries: list[RecordEntryView]
+
+
+class RecorderIssued(View):
+    game_id: str
+    #: shown once: the recorder presents it in the X-Recorder-Secret header
+    recorder_secret: str
+    header: str
+
+
+class RecordedAnswer(View):
+    game: dict[str, Any]
+    #: the step the rules refused, stored for the arbiter (not on the board); null when accepted
+    flag: FlagView | None
+
+
+def _step_data(body: RecorderStep) -> dict[str, Any]:
+    def lower(items: list[str]) -> list[str]:
+        return [item.lower() for item in items]
+
+    if body.kind in ("move", "choose"):
+        return {"point": (body.point or "").lower() or None}
+    if body.kind == "opening":
+        return {"stones": lower(body.stones or []), "n": body.n}
+    if body.kind == "swap":
+        return {"swap": bool(body.swap)}
+    if body.kind == "offers":
+        return {"points": lower(body.points or [])}
+    return {}
+
+
+def routes(games: GameService) -> APIRouter:
+    router = APIRouter(prefix="/v1", tags=["over the board"])
+    staff = Depends(require("arbiter", "operator"))
+    boards = games.boards
+
+    @router.post(
+        "/games/{game_id}/slips",
+        summary="Result slip (PLAY-9): enter it, or confirm the pending one; only a confirmed slip counts",
+        **documented(SlipAnswer),
+    )
+    async def enter_slip(game_id: PathId, body: SlipBody, principal=staff) -> JSONResponse:
+        who = principal_id(principal)[:64]
+        return JSONResponse(await boards.enter_slip(game_id, who, body.result, body.reason, body.note, body.confirms))
+
+    @router.get("/games/{game_id}/slips", summary="The result slips of a game (PLAY-9)", **documented(SlipList))
+    async def list_slips(game_id: PathId, _principal: Reader) -> JSONResponse:
+        return JSONResponse(await boards.slips(game_id))
+
+    @router.post(
+        "/games/{game_id}/record-entries",
+        summary="Enter (or correct) a game record after the game; the engine flags what the rules refuse",
+        status_code=201,
+        **documented(RecordEntryView, 201),
+    )
+    async def enter_record(game_id: PathId, body: RecordBody, principal=staff) -> JSONResponse:
+        opening = body.opening.model_dump() if body.opening else None
+        if opening:
+            opening["offers"] = [offer.lower() for offer in opening["offers"]]
+        entry = await boards.enter_record(game_id, principal_id(principal)[:64], list(body.moves), opening)
+        return JSONResponse(entry, status_code=201)
+
+    @router.get(
+        "/games/{game_id}/record-entries",
+        summary="The entered and recorded records of a game with their flags",
+        **documented(RecordEntries),
+    )
+    async def list_records(game_id: PathId, _principal: Reader) -> JSONResponse:
+        return JSONResponse(await boards.records(game_id))
+
+    @router.post(
+        "/games/{game_id}/record-entries/{entry}/accept",
+        summary="Arbiter: accept a flagged record as it stands, with the reason (a correction is a new entry)",
+        **documented(RecordEntryView),
+    )
+    async def accept_record(
+        game_id: PathId, entry: Annotated[int, Path(ge=1, le=100000)], body: DecideBody, _principal=staff
+    ) -> JSONResponse:
+        return JSONResponse(await boards.decide_record(game_id, entry, body.note))
+
+    @router.get(
+        "/events/{event_code}/record-flags",
+        summary="Flagged records of an event awaiting the arbiter (PLAY-9)",
+        **documented(FlaggedEntries),
+    )
+    async def flagged(event_code: PathId, _principal=staff, limit: int = Query(200, ge=1, le=1000)) -> JSONResponse:
+        return JSONResponse({"entries": await boards.flagged(event_code, limit)})
+
+    @router.post(
+        "/games/{game_id}/recorder",
+        summary="Arbiter: issue the live recorder's secret for one game (PLAY-10; shown once)",
+        status_code=201,
+        **documented(RecorderIssued, 201),
+    )
+    async def issue_recorder(game_id: PathId, principal=staff) -> JSONResponse:
+        return JSONResponse(await boards.issue_recorder(game_id, principal_id(principal)[:64]), status_code=201)
+
+    @router.post(
+        "/games/{game_id}/recorded",
+        summary="Live recorder (PLAY-10): one step seen at the board, for the side to move",
+        description="Authenticated by the game's recorder secret (header `X-Recorder-Secret`), not an API key.",
+        **documented(RecordedAnswer, 200, 403),
+    )
+    async def recorded(
+        game_id: PathId,
+        body: RecorderStep,
+        secret: Annotated[str | None, Header(alias="X-Recorder-Secret", max_length=100)] = None,
+    ) -> JSONResponse:
+        return JSONResponse(await boards.record_step(game_id, secret, body.kind, _step_data(body), body.step))
+
+    return router

@@ -35,7 +35,15 @@ from .client import ApiError, Platform, all_games
 from .digest import VOLATILE_KEYS, canonical, canonical_json, result_digest  # noqa: F401  (importable from here)
 from .fees import field_counts, record_fees
 from .field import Application, build_field, unit_slug, units_of
-from .schedule import any_action, at_round_start, bot_action, capped_at_next_start, due_step, stage_start
+from .schedule import (
+    any_action,
+    at_round_start,
+    bot_action,
+    capped_at_next_start,
+    due_step,
+    earliest_start,
+    stage_start,
+)
 from .venue import Venue, over_the_board
 
 # --------------------------------------------------------------------------- scaled-down fields
@@ -534,15 +542,16 @@ class EventDriver:
         stalled: list[GameView] = []
         acted = 0
         sem = asyncio.Semaphore(max(1, self.spec.concurrency))
+        earliest = earliest_start(games)
 
         async def one(game: dict[str, Any]) -> None:
             nonlocal acted
             async with sem:
                 gid = game["game_id"]
                 if over_the_board(game):
-                    await at_round_start(self.clock, game)  # EVT-7
-                    await self.venue.step(gid)
-                    acted += 1
+                    if await at_round_start(self.clock, game, earliest):  # EVT-7: slots start together
+                        await self.venue.step(gid)
+                        acted += 1
                     return
                 cached = self.views.get(gid)
                 if cached is not None and cached[0] == game.get("seq") and not self.spec.verify_views:

@@ -6,7 +6,7 @@ from the start, its flag fall) tells the driver how far to move the clock."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 from gomoku_shared.event_config import EventConfig
@@ -23,11 +23,10 @@ def stage_start(config: EventConfig, stage_id: str, unscheduled: datetime) -> da
 
 def until_start(game: Mapping[str, Any], now: datetime | None) -> float:
     """Seconds until the game's scheduled start; <= 0 once it has passed (or it has none)."""
-    starts = game.get("starts_at")
-    if not starts or now is None:
+    start = _start_of(game)
+    if start is None or now is None:
         return 0.0
-    moment = starts if isinstance(starts, datetime) else datetime.fromisoformat(str(starts))
-    return (moment - now).total_seconds()
+    return (start - now).total_seconds()
 
 
 def bot_action(
@@ -62,9 +61,26 @@ def capped_at_next_start(step: float, games: list[dict[str, Any]], now: datetime
     return min([step, *(ahead for ahead in (until_start(g, now) for g in games) if ahead > 0)])
 
 
-async def at_round_start(clock: Any, game: Mapping[str, Any]) -> None:
-    """An over-the-board game is played from its round's start: the clock moves there first
-    (no server clock runs in it, so nothing else is due before)."""
-    ahead = until_start(game, clock.current)
-    if ahead > 0:
-        await clock.set(clock.current + timedelta(seconds=ahead))
+def _start_of(game: Mapping[str, Any]) -> datetime | None:
+    starts = game.get("starts_at")
+    if not starts:
+        return None
+    return starts if isinstance(starts, datetime) else datetime.fromisoformat(str(starts))
+
+
+def earliest_start(games: list[dict[str, Any]]) -> datetime | None:
+    """The earliest round start among the games still in play."""
+    return min((start for start in map(_start_of, games) if start is not None), default=None)
+
+
+async def at_round_start(clock: Any, game: Mapping[str, Any], earliest: datetime | None) -> bool:
+    """May an over-the-board game be played now? Yes once its round has started; a round still
+    ahead starts (the clock moves to it: no server clock runs at the board) only when no game of
+    an earlier round is left at the board — the sections of a slot start together."""
+    start = _start_of(game)
+    if start is None or clock.current is None or start <= clock.current:
+        return True
+    if earliest is not None and start > earliest:
+        return False
+    await clock.set(start)
+    return True

@@ -3,7 +3,7 @@
 A DA 2023 field plays its first round (bot players); one entry has a grade certificate still to
 review. The arbiter signs in with the arbiter's key, approves the evidence with a note (REG-6),
 enters the results of round 2 (PAIR-11: an arbiter's result, audited) and the public standings
-change; a form posted without its CSRF token is refused and changes nothing; signing out ends
+change; a record with a forbidden move is flagged in the console and accepted with a note (PLAY-9); a form posted without its CSRF token is refused and changes nothing; signing out ends
 the session. Screenshots go to test-output/browser/.
 """
 
@@ -113,6 +113,28 @@ async def test_an_arbiter_reviews_evidence_and_enters_results_in_chromium(served
             text = await page.inner_text(".refusal")
             assert "{" not in text and "error" not in text, text
             await page.screenshot(path=str(OUT / "staff-close-refused.png"), full_page=True)
+
+            # PLAY-9, NT 十二(五) / DA 四: a record entered after a game over the board, with black's
+            # forbidden move, is flagged to the arbiter in the console; accepted with a note
+            flagged = (
+                await platform.get("gameplay", "/v1/games", params={"event": code, "section": "open", "round": 1})
+            )["games"][0]["game_id"]
+            record = {
+                "moves": ["h8", "h9", "h10", "a1", "j8", "a3", "j10", "a5", "i9"],
+                "opening": {"n": 1, "swapped": False, "offers": ["j8"]},
+            }
+            entered = await platform.post("gameplay", f"/v1/games/{flagged}/record-entries", record, role="arbiter")
+            assert entered["status"] == "flagged"
+            await page.goto(f"{served}/staff/events/{code}/record-flags")
+            card = page.locator(f'.record-flag[data-game="{flagged}"]')
+            assert "黑棋禁手" in await card.inner_text() and "第 9 手" in await card.inner_text()
+            await page.screenshot(path=str(OUT / "staff-record-flags.png"), full_page=True)
+            await card.locator("input[name=note]").fill("现场已判禁手负")
+            await card.locator("button[type=submit]").click()
+            await page.wait_for_selector(".done")
+            assert await page.locator(".record-flag").count() == 0
+            entries = await platform.get("gameplay", f"/v1/games/{flagged}/record-entries")
+            assert entries["entries"][-1]["status"] == "accepted" and entries["entries"][-1]["note"] == "现场已判禁手负"
 
             # signing out ends the session: the console asks to sign in again
             await page.click("form.sign-out button")

@@ -30,6 +30,8 @@ OBSERVED = [
     "playoff.required",
     "result.decided",
     "round.rescheduled",
+    "appeal.lodged",
+    "appeal.decided",
 ]
 
 

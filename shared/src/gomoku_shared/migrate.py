@@ -17,7 +17,8 @@ from sqlalchemy.engine import make_url
 from .db import is_sqlite
 from .settings import ServiceSettings
 
-SERVICES = ("registration", "pairing", "gameplay", "awards", "partners")
+#: every database with migrations: the five services and the portal (its staff sessions only)
+SERVICES = ("registration", "pairing", "gameplay", "awards", "partners", "portal")
 
 
 def alembic_config(service: str, url: str) -> Config:

@@ -14,7 +14,7 @@ from gomoku_shared.settings import ServiceSettings
 
 from .adapters.orm import metadata
 from .config import PairingSettings
-from .entrypoints import consumers
+from .entrypoints import appeal_routes, consumers
 from .entrypoints.api import create_api
 from .service_layer.pool import Pairer
 
@@ -43,6 +43,7 @@ def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Cloc
             pairer.close()
 
     app = create_api(runtime, KeyRing(config.api_keys), pairer)
+    app.include_router(appeal_routes.router)  # AWD-10
     # a round's pairing time: rate(gomoku_pairing_rounds_seconds_total) / rate(gomoku_pairing_rounds_total)
     expose_tally(
         app,

@@ -39,7 +39,7 @@ class _Console:
 
     async def signed_in_form(self, request: Request) -> tuple[StaffSession | None, Any, Response | None]:
         """The session and the posted form; or the answer to give instead (sign in, CSRF refused)."""
-        session = self.sessions.of(request)
+        session = await self.sessions.of(request)
         if session is None:
             return None, None, RedirectResponse(f"/staff/sign-in?next={request.url.path}", status_code=303)
         form = await request.form()
@@ -94,16 +94,18 @@ class _Console:
         )
 
 
-def install(app: FastAPI, site: Site, sessions: Sessions) -> None:
+def install(app: FastAPI, site: Site, sessions: Sessions) -> _Console:
     console = _Console(site, sessions)
+    site.upstream.on_close.append(sessions.store.aclose)  # the sessions' database, if any
     _round_routes(app, console)
     _section_routes(app, console)
+    return console
 
 
 def _round_routes(app: FastAPI, console: _Console) -> None:
     @app.get(SEC, response_class=HTMLResponse, name="staff_section")
     async def staff_section(request: Request, code: PathId, sid: PathId) -> Response:
-        session = console.sessions.of(request)
+        session = await console.sessions.of(request)
         if session is None:
             return RedirectResponse(f"/staff/sign-in?next={request.url.path}", status_code=303)
         return await console.section_page(request, session, code, sid)

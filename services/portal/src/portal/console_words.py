@@ -80,5 +80,43 @@ WORDS: dict[str, tuple[str, str]] = {
         "名次必须恰好列出全部同分选手，每人一次。",
         "The order must list every tied player exactly once.",
     ),
+    "staff.awards": ("奖项公布", "Awards publication"),
+    "staff.awards_help": (
+        "组别赛完后，奖项由奖项服务按最终排名自动公布；更正成绩后也会自动重新公布。这里可按最终排名再公布一次：内容有变化才生成新版本。",
+        "When a section completes, the awards service publishes its awards from the final standings, "
+        "and again after a correction. Here they can be published again from the final standings: a "
+        "new revision only when the content changed.",
+    ),
+    "staff.publication": ("当前公布", "Current publication"),
+    "staff.revision_n": ("第 {n} 版", "revision {n}"),
+    "staff.not_published": ("尚未公布", "not published"),
+    "staff.publish": ("公布奖项", "Publish the awards"),
+    "staff.republish": ("重新公布", "Republish"),
+    "staff.no_sections": ("还没有开赛的组别。", "No section has started yet."),
+    "done.awards_published": ("奖项已公布：第 {n} 版。", "Awards published: revision {n}."),
+    "done.awards_unchanged": (
+        "按最终排名核对无变化，当前公布（第 {n} 版）保持不变。",
+        "Nothing changed from the final standings: the current publication (revision {n}) stands.",
+    ),
+    "refusal.section_not_completed": (
+        "该组别还没有赛完，没有可以公布的最终排名。",
+        "The section has not completed: there are no final standings to publish.",
+    ),
     "refusal.late_entry_refused": ("现在不能补报。", "A late entry is not possible now."),
+    # PLAY-9: records the rules engine flagged, for the arbiter
+    "done.record_accepted": ("棋谱已按原样接受，说明已记录。", "Record accepted as it stands; the note is kept."),
+    "staff.record_flags": ("待裁判处理的棋谱", "Flagged records"),
+    "staff.no_flags": ("没有待处理的棋谱。", "No flagged record."),
+    "staff.accept_record": ("按原样接受", "Accept as it stands"),
+    "staff.flag_ply": ("第 {n} 手", "Move {n}"),
+    "staff.source": ("来源", "Source"),
+    "source.entered": ("赛后录入", "Entered after the game"),
+    "source.recorder": ("现场记录员", "Live recorder"),
+    "flag.forbidden": ("黑棋禁手", "Black's forbidden move"),
+    "flag.illegal_opening": ("开局不合规", "Illegal opening"),
+    "flag.after_end": ("连五后仍有落子", "A move after five in a row"),
+    "flag.slip_disagrees": ("棋谱与成绩单不符", "The record contradicts the slip"),
+    "flag.occupied": ("落在已有棋子处", "A move on an occupied point"),
+    "flag.not_your_turn": ("行棋顺序错误", "A move out of turn"),
+    "flag.wrong_phase": ("步骤顺序错误", "A step out of order"),
 }

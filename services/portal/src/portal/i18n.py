@@ -6,6 +6,8 @@ a value this table does not know is shown as "—" rather than as a raw identifi
 
 from __future__ import annotations
 
+from .words_awd import APPEALS_AND_HONOURS
+
 LANGS = ("zh", "en")
 DEFAULT = "zh"
 
@@ -404,6 +406,7 @@ _T: dict[str, tuple[str, str]] = {
     "tiebreak.board_2_points": ("第二台局分", "Board 2 points"),
     "tiebreak.board_3_points": ("第三台局分", "Board 3 points"),
 }
+_T.update(APPEALS_AND_HONOURS)
 
 
 _ZH_NUMBERS = dict(enumerate("一二三四五六七八九", start=1))

@@ -265,6 +265,21 @@ def certificates(words: Words, event: dict, awards: dict) -> bytes:
     return bytes(pdf.output())
 
 
+def honour_certificates(words: Words, event: dict, honours: dict) -> bytes:
+    """AWD-9 (NY 十一(三) 颁发证书): one certificate per honour in force, in the same frame."""
+    pdf = Sheet("", "", words)
+    pdf.set_auto_page_break(False)
+    for row in honours.get("rows", []):
+        honour = words.v("honour", row.get("kind"))
+        lines = [words.t("pdf.honour_line", honour=honour), *([row["citation"]] if row.get("citation") else [])]
+        _certificate(pdf, honour, row, event.get("name") or "", lines)
+    if not honours.get("rows"):
+        pdf.add_page()
+        pdf.set_font(FAMILY, size=12)
+        pdf.cell(0, 10, words.t("no_awards"))
+    return bytes(pdf.output())
+
+
 def _certificate(pdf: Sheet, heading: str, who: dict, event_name: str, lines: list[str]) -> None:
     pdf.add_page()
     pdf.set_line_width(1.2)

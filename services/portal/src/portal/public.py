@@ -18,6 +18,10 @@ from .site import Site
 RECORD_FORMATS = {"psq": ("psq", "text/plain"), "notation": ("txt", "text/plain"), "json": ("json", "application/json")}
 
 
+def section_names(event: dict[str, Any]) -> dict[str, Any]:
+    return {sec["id"]: sec.get("name") for stage in event.get("stages", []) for sec in stage.get("sections", [])}
+
+
 def install(app: FastAPI, site: Site) -> None:
     upstream, settings = site.upstream, site.settings
 
@@ -94,12 +98,13 @@ def install(app: FastAPI, site: Site) -> None:
 
     @app.get("/events/{code}/awards", response_class=HTMLResponse, name="awards")
     async def awards_page(request: Request, code: PathId) -> HTMLResponse:
-        event, status, teams, qualifiers, history = await asyncio.gather(
+        event, status, teams, qualifiers, history, honours = await asyncio.gather(
             upstream.get("registration", f"/v1/events/{code}"),
             upstream.optional("awards", f"/v1/events/{code}"),
             upstream.optional("awards", f"/v1/events/{code}/teams"),
             upstream.optional("awards", f"/v1/events/{code}/qualifiers"),
             upstream.optional("awards", f"/v1/events/{code}/publications"),
+            upstream.optional("awards", f"/v1/events/{code}/honours"),
         )
         published = [s["section_id"] for s in (status or {}).get("sections", []) if s.get("publication_revision")]
         sections = await asyncio.gather(
@@ -110,19 +115,17 @@ def install(app: FastAPI, site: Site) -> None:
             key=lambda p: (p.get("published_at") or "", p.get("section_id") or "", p.get("revision") or 0),
             reverse=True,
         )
-        section_names = {
-            sec["id"]: sec.get("name") for stage in event.get("stages", []) for sec in stage.get("sections", [])
-        }
         return site.render(
             request,
             "awards.html",
+            honours=(honours or {}).get("honours", []),
             event=event,
             code=code,
             sections=[s for s in sections if s],
             pending_teams=[t for t in (teams or {}).get("teams", []) if t.get("status") != "published"],
             qualifiers=(qualifiers or {}).get("selections", []),
             publications=pubs,
-            section_names=section_names,
+            section_names=section_names(event),
         )
 
     @app.get("/games/{game_id}/replay", response_class=HTMLResponse, name="replay")
@@ -211,3 +214,11 @@ def install_printouts(app: FastAPI, site: Site) -> None:
             upstream.get("awards", f"/v1/events/{code}/sections/{sid}/awards"),
         )
         return as_pdf(pdf.certificates(site.words(request), event, awards), f"{sid}-certificates.pdf")
+
+    @app.get("/events/{code}/honours/certificates.pdf", name="honour_certificates_pdf")
+    async def honour_certificates_pdf(request: Request, code: PathId) -> Response:
+        event, honours = await asyncio.gather(
+            upstream.get("registration", f"/v1/events/{code}"),
+            upstream.get("awards", f"/v1/events/{code}/honours/certificates"),
+        )
+        return as_pdf(pdf.honour_certificates(site.words(request), event, honours), f"{code}-honours.pdf")

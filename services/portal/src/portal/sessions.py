@@ -1,16 +1,26 @@
 """Staff sign-in sessions: kept on the server (the API key a person signed in with never goes back
 to the browser), named by a random id in a signed, HttpOnly, SameSite=Strict cookie that
-expires; every form carries the session's CSRF token (the sign-in form a signed one of its own)."""
+expires; every form carries the session's CSRF token (the sign-in form a signed one of its own).
+
+With ``PORTAL_DATABASE_URL`` the sessions are rows of the portal's own table, so every replica
+behind the gateway honours a sign-in and a sign-out made on any other (ADR 0009); the key is
+stored encrypted with the session secret, which the replicas share. Without it they live in the
+process (the embedded mode, one replica)."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import hmac
 import secrets
 import time
 from dataclasses import dataclass
 
+from cryptography.fernet import Fernet, InvalidToken
 from fastapi import Request
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+
+from .adapters.session_store import MemoryStore, Row, SessionStore, SqlStore
 
 SESSION_COOKIE = "staff_session"
 #: the sign-in form's token, before there is a session (against sign-in CSRF)
@@ -27,23 +37,34 @@ class StaffSession:
     expires_at: float
 
 
-class Sessions:
-    def __init__(self, secret: str, minutes: int) -> None:
-        # without a configured secret the process makes one: sessions then end with the process
-        self._serializer = URLSafeTimedSerializer(secret or secrets.token_urlsafe(32))
-        self.max_age_s = minutes * 60
-        self._sessions: dict[str, StaffSession] = {}
+class SessionSettingsError(ValueError):
+    pass
 
-    def open(self, api_key: str, role: str) -> tuple[StaffSession, str]:
+
+class Sessions:
+    def __init__(self, secret: str, minutes: int, database_url: str = "") -> None:
+        if database_url and not secret:
+            raise SessionSettingsError(
+                "PORTAL_DATABASE_URL is set but PORTAL_SESSION_SECRET is not: replicas sharing sessions "
+                "must share the secret that signs the cookie and encrypts the stored keys"
+            )
+        # without a configured secret the process makes one: sessions then end with the process
+        secret = secret or secrets.token_urlsafe(32)
+        self._serializer = URLSafeTimedSerializer(secret)
+        self._box = Fernet(base64.urlsafe_b64encode(hashlib.sha256(b"portal.session-key:" + secret.encode()).digest()))
+        self.max_age_s = minutes * 60
+        self.store: SessionStore = SqlStore(database_url) if database_url else MemoryStore()
+
+    async def open(self, api_key: str, role: str) -> tuple[StaffSession, str]:
         """A new session and the cookie value naming it."""
-        self._forget_expired()
         session = StaffSession(
             secrets.token_urlsafe(24), api_key, role, secrets.token_urlsafe(24), time.time() + self.max_age_s
         )
-        self._sessions[session.session_id] = session
+        sealed = self._box.encrypt(api_key.encode()).decode()
+        await self.store.put(Row(session.session_id, sealed, role, session.csrf, session.expires_at))
         return session, self._serializer.dumps(session.session_id, salt=SESSION_SALT)
 
-    def of(self, request: Request) -> StaffSession | None:
+    async def of(self, request: Request) -> StaffSession | None:
         cookie = request.cookies.get(SESSION_COOKIE)
         if not cookie:
             return None
@@ -51,14 +72,17 @@ class Sessions:
             session_id = self._serializer.loads(cookie, salt=SESSION_SALT, max_age=self.max_age_s)
         except (BadSignature, SignatureExpired):
             return None
-        session = self._sessions.get(str(session_id))
-        if session is None or session.expires_at < time.time():
-            self._sessions.pop(str(session_id), None)
+        row = await self.store.get(str(session_id), time.time())
+        if row is None:
             return None
-        return session
+        try:
+            api_key = self._box.decrypt(row.sealed_key.encode()).decode()
+        except InvalidToken:  # sealed under another secret: not ours to open
+            return None
+        return StaffSession(row.session_id, api_key, row.role, row.csrf, row.expires_at)
 
-    def close(self, session: StaffSession) -> None:
-        self._sessions.pop(session.session_id, None)
+    async def close(self, session: StaffSession) -> None:
+        await self.store.delete(session.session_id)
 
     def sign_in_token(self) -> str:
         return self._serializer.dumps(secrets.token_urlsafe(8), salt=SIGN_IN_SALT)
@@ -73,8 +97,3 @@ class Sessions:
     @staticmethod
     def csrf_ok(session: StaffSession, token: str | None) -> bool:
         return bool(token) and hmac.compare_digest(session.csrf, str(token))
-
-    def _forget_expired(self) -> None:
-        now = time.time()
-        for sid in [sid for sid, s in self._sessions.items() if s.expires_at < now]:
-            del self._sessions[sid]

@@ -28,6 +28,9 @@ class PortalSettings(BaseSettings):
 
     #: signs the staff session cookie; unset: a random one per process (sessions end with it)
     session_secret: str = Field(default="", alias="PORTAL_SESSION_SECRET")
+    #: the portal's own database (only its staff sessions, ADR 0009): set it when more than one
+    #: portal process serves the console (replicas behind the gateway); unset: in the process
+    database_url: str = Field(default="", alias="PORTAL_DATABASE_URL")
     #: minutes a staff sign-in lasts
     session_minutes: int = Field(default=480, ge=1, le=7 * 24 * 60, alias="PORTAL_SESSION_MINUTES")
     #: send the session cookie over HTTPS only (behind a TLS gateway)

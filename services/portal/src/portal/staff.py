@@ -60,7 +60,7 @@ def refusal(site: Site, request: Request, status: int, body: Any) -> dict[str, s
 
 def install(app: FastAPI, site: Site) -> None:
     settings, upstream = site.settings, site.upstream
-    sessions = Sessions(settings.session_secret, settings.session_minutes)
+    sessions = Sessions(settings.session_secret, settings.session_minutes, settings.database_url)
     app.state.sessions = sessions
 
     def render(request: Request, template: str, session: StaffSession | None, http_status: int = 200, **ctx: Any):
@@ -111,7 +111,7 @@ def install(app: FastAPI, site: Site) -> None:
                 next=_local(next),
                 problem=problem,
             )
-        _session, cookie = sessions.open(api_key.strip(), str(role))
+        _session, cookie = await sessions.open(api_key.strip(), str(role))
         resp = RedirectResponse(_local(next), status_code=303)
         resp.set_cookie(
             SESSION_COOKIE,
@@ -126,11 +126,11 @@ def install(app: FastAPI, site: Site) -> None:
 
     @app.post("/staff/sign-out")
     async def sign_out(request: Request, csrf: str = Form("", max_length=300)) -> Response:
-        session = sessions.of(request)
+        session = await sessions.of(request)
         if session is not None:
             if not Sessions.csrf_ok(session, csrf):
                 return csrf_refused(request, session)
-            sessions.close(session)
+            await sessions.close(session)
         resp = RedirectResponse("/staff/sign-in", status_code=303)
         resp.delete_cookie(SESSION_COOKIE, path="/")
         return resp
@@ -139,7 +139,7 @@ def install(app: FastAPI, site: Site) -> None:
 
     @app.get("/staff", response_class=HTMLResponse, name="staff_home")
     async def staff_home(request: Request, code: str | None = Query(None, max_length=64)) -> Response:
-        session = sessions.of(request)
+        session = await sessions.of(request)
         if session is None:
             return to_sign_in(request)
         if code:
@@ -151,7 +151,7 @@ def install(app: FastAPI, site: Site) -> None:
 
     @app.get("/staff/events/{code}", response_class=HTMLResponse, name="staff_event")
     async def staff_event(request: Request, code: PathId) -> Response:
-        session = sessions.of(request)
+        session = await sessions.of(request)
         if session is None:
             return to_sign_in(request)
         event = await event_of(code)
@@ -170,7 +170,7 @@ def install(app: FastAPI, site: Site) -> None:
         unit: str = Query("", max_length=100),
         pending: bool = Query(False),
     ) -> Response:
-        session = sessions.of(request)
+        session = await sessions.of(request)
         if session is None:
             return to_sign_in(request)
         return await entries_page(request, session, code, stage, section, status, unit, pending)
@@ -228,7 +228,7 @@ def install(app: FastAPI, site: Site) -> None:
 
     @app.post("/staff/events/{code}/stages/{stage}/check-in", response_class=HTMLResponse)
     async def check_in(request: Request, code: PathId, stage: PathId) -> Response:
-        session = sessions.of(request)
+        session = await sessions.of(request)
         if session is None:
             return to_sign_in(request)
         form = await request.form()
@@ -254,7 +254,7 @@ def install(app: FastAPI, site: Site) -> None:
 
     @app.post("/staff/events/{code}/stages/{stage}/close", response_class=HTMLResponse)
     async def close_stage(request: Request, code: PathId, stage: PathId) -> Response:
-        session = sessions.of(request)
+        session = await sessions.of(request)
         if session is None:
             return to_sign_in(request)
         form = await request.form()
@@ -288,7 +288,7 @@ def install(app: FastAPI, site: Site) -> None:
 
     @app.get("/staff/events/{code}/evidence", response_class=HTMLResponse, name="staff_evidence")
     async def evidence_queue(request: Request, code: PathId, status: str = Query("pending", max_length=20)) -> Response:
-        session = sessions.of(request)
+        session = await sessions.of(request)
         if session is None:
             return to_sign_in(request)
         return await evidence_page(request, session, code, status)
@@ -329,7 +329,7 @@ def install(app: FastAPI, site: Site) -> None:
         note: str = Form("", max_length=1000),
         csrf: str = Form("", max_length=300),
     ) -> Response:
-        session = sessions.of(request)
+        session = await sessions.of(request)
         if session is None:
             return to_sign_in(request)
         if not Sessions.csrf_ok(session, csrf):
@@ -347,7 +347,7 @@ def install(app: FastAPI, site: Site) -> None:
 
     @app.get("/staff/events/{code}/sections/{sid}/rounds/{n}", response_class=HTMLResponse, name="staff_round")
     async def staff_round(request: Request, code: PathId, sid: PathId, n: RoundNo) -> Response:
-        session = sessions.of(request)
+        session = await sessions.of(request)
         if session is None:
             return to_sign_in(request)
         return await round_page(request, session, code, sid, n)
@@ -395,7 +395,7 @@ def install(app: FastAPI, site: Site) -> None:
         note: str = Form("", max_length=1000),
         csrf: str = Form("", max_length=300),
     ) -> Response:
-        session = sessions.of(request)
+        session = await sessions.of(request)
         if session is None:
             return to_sign_in(request)
         if not Sessions.csrf_ok(session, csrf):

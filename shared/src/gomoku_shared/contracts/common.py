@@ -72,6 +72,24 @@ class Entrant(Model):
     attributes: dict[str, Any] = Field(default_factory=dict)
 
 
+Signatory = Literal["leader", "coach"]
+SIGNATORIES: tuple[Signatory, ...] = ("leader", "coach")
+
+
+class AppealTerms(Model):
+    """AWD-10: the event's terms for appeals to its arbitration committee, as pairing needs them
+    (from ``gomoku_shared.event_config.AppealRules``): the fee lodged with an appeal, in fen
+    (NY 十(四): 500 CNY, refunded if upheld), the window, who may sign."""
+
+    accepted: bool = True
+    fee_fen: int = Field(default=0, ge=0)
+    currency: str = "CNY"
+    refund_if_upheld: bool = True
+    #: minutes after the appealed round (or the section) completed; None: no deadline
+    window_minutes: int | None = Field(default=None, ge=1)
+    signatories: list[Signatory] = Field(default_factory=lambda: list(SIGNATORIES))
+
+
 class SectionRules(Model):
     """The rules a section is played under; travels with section.closed / round.paired."""
 

@@ -7,7 +7,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
-from .common import ClockSpec, Entrant, Gender, Model, Ruleset, SectionRules
+from .common import AppealTerms, ClockSpec, Entrant, Gender, Model, Ruleset, SectionRules
 from .envelope import Payload
 
 # ---------------------------------------------------------------- registration
@@ -72,6 +72,8 @@ class SectionClosed(Payload):
     rules: SectionRules
     entrants: list[Entrant]
     starts_at: datetime | None = None
+    #: AWD-10: the event's appeal terms (None from publishers before them: no fee)
+    appeals: AppealTerms | None = None
 
 
 # ---------------------------------------------------------------- pairing

@@ -24,6 +24,7 @@ from __future__ import annotations
 # The configuration is a package by bounded context (play, registration, awards) plus the
 # aggregate (event), its cross-checks (validation) and loading; this module re-exports it all so
 # `from gomoku_shared.event_config import X` keeps working for every X.
+from .appeals import AppealRules, ArbitrationCommittee, HonourConfig, HonourKind, Signatory
 from .awards import (
     AwardsConfig,
     BestBoardAward,
@@ -70,6 +71,8 @@ from .registration import (
 from .schedule import EventSchedule, StageSchedule, TimeSlot
 
 __all__ = [
+    "AppealRules",
+    "ArbitrationCommittee",
     "AwardsConfig",
     "BestBoardAward",
     "BirthWindow",
@@ -87,6 +90,8 @@ __all__ = [
     "EventSchedule",
     "FormatConfig",
     "Gender",
+    "HonourConfig",
+    "HonourKind",
     "InsuranceRules",
     "OpeningConfig",
     "PlaceAward",
@@ -101,6 +106,7 @@ __all__ = [
     "ScoringConfig",
     "SectionConfig",
     "SeededSource",
+    "Signatory",
     "StageConfig",
     "StageSchedule",
     "TeamComposition",

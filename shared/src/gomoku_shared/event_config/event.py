@@ -5,10 +5,11 @@ and `EventConfig` with the lookups every service uses. Validated in full on cons
 from __future__ import annotations
 
 from datetime import date
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
+from .appeals import AppealRules, HonourConfig
 from .awards import AwardsConfig, TeamScoring
 from .base import FormatKind, GenderRule, RuleTrack, SectionKind, _Model
 from .errors import _CrossCheckFailed
@@ -114,6 +115,10 @@ class EventConfig(_Model):
     #: REG-17: the residency regions the clauses name, with their accepted spellings
     regions: list[RegionConfig] = []
     eligibility: list[EligibilityClause] = []
+    #: AWD-10: appeals to the arbitration committee (fee, committee); default: no fee
+    appeals: AppealRules = AppealRules()
+    #: AWD-9: the honorary awards the organiser gives (none unless the regulation names some)
+    honours: list[HonourConfig] = []
     stages: Annotated[list[StageConfig], Field(min_length=1)]
     #: EVT-7: arrival, technical meeting and round start times per stage and section
     schedule: EventSchedule = EventSchedule()
@@ -165,6 +170,22 @@ class EventConfig(_Model):
         if region is not None:
             return region.matches(written)
         return place_key(required) == place_key(written)
+
+    def appeal_terms(self) -> dict[str, Any]:
+        """AWD-10: what an appeal needs, as pairing receives it with section.closed: the fee is
+        the fees' per_appeal item (NY 十(四): 50000 fen, refunded if upheld; 0 without one)."""
+        item = self.fees.appeal_item
+        return {
+            "accepted": self.appeals.accepted,
+            "fee_fen": (item.amount_fen or 0) if item is not None else 0,
+            "currency": self.fees.currency,
+            "refund_if_upheld": item.refundable_if_upheld if item is not None else True,
+            "window_minutes": self.appeals.window_minutes,
+            "signatories": list(self.appeals.signatories),
+        }
+
+    def honour(self, kind: str) -> HonourConfig | None:
+        return next((h for h in self.honours if h.kind == kind), None)
 
     def section_start(self, section_id: str) -> date:
         section = self.section(section_id)

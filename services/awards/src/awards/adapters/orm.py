@@ -109,3 +109,46 @@ qualifier_selections = Table(
     Column("content", Text, nullable=False),
     Column("updated_at", UtcDateTime(), nullable=False),
 )
+
+#: AWD-9 honours the organiser gives (NY 十一(三)): awarded, or revoked (kept, with who and why)
+honours = Table(
+    "honours",
+    metadata,
+    Column("event_code", String(100), primary_key=True),
+    #: h1, h2 … in the order recorded
+    Column("honour_id", String(32), primary_key=True),
+    #: organisation | sportsmanship | coach
+    Column("kind", String(20), nullable=False),
+    #: unit | entrant | coach
+    Column("recipient_kind", String(10), nullable=False),
+    #: the unit or the entrant id; NULL for a coach
+    Column("recipient_id", String(200), nullable=True),
+    Column("recipient_name", String(300), nullable=False),
+    Column("unit_name", String(300), nullable=True),
+    Column("section_id", String(100), nullable=True),
+    Column("citation", Text, nullable=False, default=""),
+    #: awarded | revoked
+    Column("status", String(10), nullable=False),
+    Column("awarded_at", UtcDateTime(), nullable=False),
+    Column("awarded_by", String(64), nullable=False),
+    Column("revoked_at", UtcDateTime(), nullable=True),
+    Column("revoked_by", String(64), nullable=True),
+    Column("revoked_reason", Text, nullable=True),
+)
+
+#: staff actions on the awards (a publication asked for by an arbiter or operator), audited
+staff_actions = Table(
+    "staff_actions",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("event_code", String(100), nullable=False),
+    Column("section_id", String(100), nullable=False),
+    Column("action", String(40), nullable=False),
+    #: role and key id of the person (never the key)
+    Column("actor", String(120), nullable=False),
+    #: the publication current after the action (None: nothing to publish)
+    Column("revision", Integer, nullable=True),
+    Column("published", Boolean, nullable=False),
+    Column("at", UtcDateTime, nullable=False),
+    Index("ix_staff_actions_section", "event_code", "section_id"),
+)

@@ -244,5 +244,40 @@ audit = Table(
     Column("round", Integer),
     Column("details", JSON, nullable=False),
 )
+#: AWD-10: appeals to the arbitration committee, lodged → upheld | rejected (domain/appeals.py)
+appeals = Table(
+    "appeals",
+    metadata,
+    *_key(
+        [
+            #: {section_id}-{n}: unique in the event (section ids are), in the order lodged
+            Column("appeal_id", String(96), primary_key=True),
+            #: the round and pairing appealed against (None: a dispute not about one result)
+            Column("round", Integer),
+            Column("pairing_id", String(64)),
+            #: the unit (registration's unit id) whose leader or coach signed it
+            Column("unit_id", String(ENTRANT_ID)),
+            Column("unit_name", String(200)),
+            #: leader | coach, and the signatory's name as written on the appeal
+            Column("signatory_role", String(16), nullable=False),
+            Column("signatory_name", String(200), nullable=False),
+            Column("grounds", Text, nullable=False),
+            Column("fee_fen", BigInteger, nullable=False),
+            Column("currency", String(8), nullable=False),
+            Column("payment_reference", String(120), nullable=False, default=""),
+            #: lodged | upheld | rejected
+            Column("status", String(16), nullable=False),
+            Column("lodged_at", UtcDateTime(), nullable=False),
+            Column("lodged_by", String(64), nullable=False),
+            Column("decided_at", UtcDateTime()),
+            Column("decided_by", String(64)),
+            Column("reasons", Text),
+            Column("refund_fen", BigInteger),
+            #: the appealed pairing's outcome before and after the decision (domain Outcome values)
+            Column("result_before", String(8)),
+            Column("result_after", String(8)),
+        ]
+    ),
+)
 idempotency_keys = idempotency_table(metadata)
 Index("ix_audit_section", audit.c.event_code, audit.c.section_id, audit.c.id)

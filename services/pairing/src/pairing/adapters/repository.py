@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from gomoku_shared.contracts.common import Entrant, SectionRules
 
 from . import orm
+from .appeals_repository import AppealRepository
 
 
 @dataclass
@@ -364,3 +365,4 @@ class Repositories:
         self.sections = SectionRepository(session)
         self.games = GameRepository(session)
         self.audit = AuditRepository(session)
+        self.appeals = AppealRepository(session)

@@ -75,6 +75,7 @@ def section_closed(
     data: dict[str, Any] = section_closed_payload(config, closed, people, units)
     sec = config.section(closed.section_id)
     data["rules"]["separate_units"] = sec.separate_units
+    data["appeals"] = config.appeal_terms()  # AWD-10: the fee is the fees' per_appeal item
     for ent in data["entrants"]:
         entry_meta = meta.get(ent["entrant_id"])
         if entry_meta is None:

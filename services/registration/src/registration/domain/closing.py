@@ -281,7 +281,11 @@ def section_closed_payload(
         members = [people[pid] for pid in field_entry.person_ids]
         unit = units.get(field_entry.unit_id) if field_entry.unit_id else None
         unit_name = unit.name if unit else field_entry.unit_id
-        attrs = {"origin_section": field_entry.origin_section, "admitted_by": field_entry.admitted_by}
+        attrs = {
+            "origin_section": field_entry.origin_section,
+            "admitted_by": field_entry.admitted_by,
+            "unit_id": field_entry.unit_id,  # AWD-10: the unit an appeal and its fee belong to
+        }
         if sec.kind == "individual":
             player = members[0]
             entrants.append(

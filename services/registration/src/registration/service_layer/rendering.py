@@ -192,6 +192,9 @@ def event_view(config: EventConfig, preset_id: str, statuses: Mapping[str, str])
             "required_items": list(config.registration.required_items),
         },
         "waiting_list": config.waiting_list,
+        # AWD-10 / AWD-9: the arbitration committee's terms and the honours the event gives
+        "appeals": {**config.appeal_terms(), "committee": config.appeals.model_dump(mode="json")["committee"]},
+        "honours": [h.model_dump(mode="json") for h in config.honours],
         # REG-17: the residency regions and every spelling accepted for them
         "regions": [
             {"id": r.id, "name": r.name, "name_zh": r.name_zh, "accepted_names": r.names()} for r in config.regions

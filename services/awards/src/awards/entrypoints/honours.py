@@ -1,0 +1,190 @@
+"""Honours over HTTP (AWD-9, NY 十一(三)): public reads of the honours in force and their certificate
+data; staff (operator, arbiter) record the organiser's choice and revoke it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Path, Request
+from pydantic import BaseModel, Field, model_validator
+
+from gomoku_shared.auth import Staff
+from gomoku_shared.errors import NotFound
+
+from ..adapters.honours_repository import HonoursRepository
+from ..adapters.repository import AwardsRepository
+from ..service_layer import honours as service
+from .schemas import _Out
+
+router = APIRouter(prefix="/v1/events", tags=["honours"])
+EventCode = Annotated[str, Path(min_length=1, max_length=100, description="event code, e.g. ny-2022")]
+HonourId = Annotated[str, Path(min_length=1, max_length=32, description="honour id, e.g. h1")]
+HonourKind = Literal["organisation", "sportsmanship", "coach"]
+
+
+class HonourBody(BaseModel):
+    """One honour: a unit (organisation), an entrant (sportsmanship) or a coach by name."""
+
+    kind: HonourKind
+    unit_id: str | None = Field(default=None, min_length=1, max_length=200)
+    entrant_id: str | None = Field(default=None, min_length=1, max_length=200)
+    coach_name: str | None = Field(default=None, min_length=1, max_length=200, pattern=r"\S")
+    #: the coach's unit, as the certificate names it
+    coach_unit: str | None = Field(default=None, min_length=1, max_length=300)
+    citation: str = Field(default="", max_length=2000)
+
+    @model_validator(mode="after")
+    def _one_recipient(self) -> HonourBody:
+        given = [name for name in ("unit_id", "entrant_id", "coach_name") if getattr(self, name) is not None]
+        if len(given) != 1:
+            raise ValueError("give exactly one of unit_id, entrant_id, coach_name")
+        if self.coach_unit is not None and self.coach_name is None:
+            raise ValueError("coach_unit goes with coach_name")
+        return self
+
+
+class RevokeBody(BaseModel):
+    reason: str = Field(min_length=1, max_length=2000)
+
+
+class HonourGiven(_Out):
+    kind: str
+    name: str
+    name_zh: str | None
+    max_recipients: int | None
+
+
+class Honour(_Out):
+    honour_id: str
+    kind: str
+    honour_name: str
+    honour_name_zh: str | None
+    recipient_kind: Literal["unit", "entrant", "coach"]
+    recipient_id: str | None
+    recipient_name: str = Field(description="a coach's name masked in public answers")
+    unit_name: str | None
+    section_id: str | None
+    citation: str
+    status: Literal["awarded", "revoked"]
+    awarded_at: str
+    revoked_at: str | None
+    revoked_reason: str | None
+
+
+class Honours(_Out):
+    """AWD-9: the honours the event gives and those awarded (revoked ones left out)."""
+
+    event_code: str
+    event_name: str | None
+    given: list[HonourGiven]
+    honours: list[Honour]
+
+
+class HonourCertificate(_Out):
+    honour_id: str
+    kind: str
+    event_name: str | None
+    recipient_kind: str
+    name: str
+    unit_name: str | None
+    section_id: str | None
+    honour_name: str
+    honour_name_zh: str | None
+    citation: str
+    #: the certificate's lines: the honour's name (Chinese first), then the citation
+    lines: list[str]
+
+
+class HonourCertificates(_Out):
+    event_code: str
+    event_name: str | None
+    rows: list[HonourCertificate]
+
+
+async def _repo(request: Request) -> AsyncIterator[AwardsRepository]:
+    async with request.app.state.runtime.sessionmaker() as session:
+        yield AwardsRepository(session)
+
+
+Repo = Annotated[AwardsRepository, Depends(_repo)]
+
+
+async def _event(repo: AwardsRepository, event_code: str) -> tuple[Any, dict[str, Any]]:
+    row = await repo.event(event_code)
+    if row is None:
+        raise NotFound("event_not_found", f"no results for event {event_code!r}", {"event_code": event_code})
+    return row, service.honour_rules(json.loads(row.config) if row.config else None)
+
+
+@router.get("/{event_code}/honours", response_model=Honours, summary="Honours of an event (AWD-9, NY 十一(三))")
+async def list_honours(event_code: EventCode, repo: Repo) -> Honours:
+    event, given = await _event(repo, event_code)
+    rows = await HonoursRepository(repo.session).of_event(event_code, active_only=True)
+    return Honours(
+        event_code=event_code,
+        event_name=event.name,
+        given=[
+            HonourGiven(kind=r.kind, name=r.name, name_zh=r.name_zh, max_recipients=r.max_recipients)
+            for r in given.values()
+        ],
+        honours=[Honour(**service.view(row, given.get(row["kind"]))) for row in rows],
+    )
+
+
+@router.get(
+    "/{event_code}/honours/certificates",
+    response_model=HonourCertificates,
+    summary="Certificate data of the honours in force, ready for printing (AWD-9)",
+)
+async def honour_certificates(event_code: EventCode, repo: Repo) -> HonourCertificates:
+    event, given = await _event(repo, event_code)
+    rows = await HonoursRepository(repo.session).of_event(event_code, active_only=True)
+    return HonourCertificates(
+        event_code=event_code,
+        event_name=event.name,
+        rows=[HonourCertificate(**service.certificate(row, given.get(row["kind"]), event.name)) for row in rows],
+    )
+
+
+@router.get(
+    "/{event_code}/honours/register",
+    response_model=Honours,
+    summary="Every honour recorded, revoked ones too, with full names (staff)",
+)
+async def honour_register(event_code: EventCode, repo: Repo, _principal: Staff) -> Honours:
+    event, given = await _event(repo, event_code)
+    rows = await HonoursRepository(repo.session).of_event(event_code)
+    return Honours(
+        event_code=event_code,
+        event_name=event.name,
+        given=[
+            HonourGiven(kind=r.kind, name=r.name, name_zh=r.name_zh, max_recipients=r.max_recipients)
+            for r in given.values()
+        ],
+        honours=[Honour(**service.view(row, given.get(row["kind"]), full_names=True)) for row in rows],
+    )
+
+
+@router.post("/{event_code}/honours", response_model=Honour, summary="Record an honour the organiser chose (staff)")
+async def post_honour(event_code: EventCode, body: HonourBody, request: Request, principal: Staff) -> Honour:
+    form = service.HonourForm(**body.model_dump())
+    async with request.app.state.runtime.transaction(correlation_id=event_code) as uow:
+        row = await service.record(uow, event_code, form, principal)
+        config = await AwardsRepository(uow.session).config(event_code)
+    return Honour(**service.view(row, service.honour_rules(config).get(row["kind"]), full_names=True))
+
+
+@router.post(
+    "/{event_code}/honours/{honour_id}/revoke",
+    response_model=Honour,
+    summary="Revoke an honour, with the reason (staff)",
+)
+async def revoke_honour(
+    event_code: EventCode, honour_id: HonourId, body: RevokeBody, request: Request, principal: Staff
+) -> Honour:
+    async with request.app.state.runtime.transaction(correlation_id=event_code) as uow:
+        row = await service.revoke(uow, event_code, honour_id, body.reason, principal)
+        config = await AwardsRepository(uow.session).config(event_code)
+    return Honour(**service.view(row, service.honour_rules(config).get(row["kind"]), full_names=True))

@@ -1,0 +1,153 @@
+"""Honours of an event (AWD-9, NY 十一(三)): staff record the organiser's choice and may revoke it;
+the publication lists the honours in force and the certificate data to print for them."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from gomoku_shared.auth import Principal
+from gomoku_shared.errors import Conflict, NotFound, Unprocessable
+from gomoku_shared.runtime import UnitOfWork
+
+from ..adapters.honours_repository import HonoursRepository
+from ..adapters.repository import AwardsRepository
+from ..domain import honours as rules
+
+
+@dataclass(frozen=True)
+class HonourForm:
+    kind: str
+    citation: str
+    unit_id: str | None = None
+    entrant_id: str | None = None
+    coach_name: str | None = None
+    coach_unit: str | None = None
+
+
+def honour_rules(config: dict[str, Any] | None) -> dict[str, rules.HonourRule]:
+    """The honours the event's configuration gives (none before event.configured)."""
+    return {
+        item["kind"]: rules.HonourRule(item["kind"], item["name"], item.get("name_zh"), item.get("max_recipients"))
+        for item in (config or {}).get("honours", [])
+    }
+
+
+def _refused(error: rules.HonourRefused) -> Exception:
+    return (Conflict if error.conflict else Unprocessable)(error.code, error.message)
+
+
+async def _recipient(repo: AwardsRepository, event_code: str, form: HonourForm) -> rules.Recipient:
+    """The recipient as the published results know it: an entrant of a section, or a unit."""
+    if form.coach_name is not None:
+        return rules.Recipient("coach", None, form.coach_name.strip(), form.coach_unit)
+    results = await repo.current_results(event_code)
+    for section_id, row in sorted(results.items()):
+        for standing in json.loads(row.payload).get("standings", []):
+            if form.entrant_id is not None and standing["entrant_id"] == form.entrant_id:
+                return rules.Recipient("entrant", form.entrant_id, standing["name"], standing.get("unit"), section_id)
+            if form.unit_id is not None and form.unit_id == standing.get("unit"):
+                return rules.Recipient("unit", form.unit_id, form.unit_id)
+    for team in await repo.team_ranking(event_code):
+        if form.unit_id is not None and form.unit_id in (team.unit_id, team.unit_name):
+            return rules.Recipient("unit", form.unit_id, team.unit_name)
+    wanted = form.entrant_id or form.unit_id
+    raise Unprocessable("unknown_recipient", f"{wanted!r} is in no published result of {event_code!r}")
+
+
+def _as_recipient(row: dict[str, Any]) -> rules.Recipient:
+    return rules.Recipient(row["recipient_kind"], row["recipient_id"], row["recipient_name"], row["unit_name"])
+
+
+async def record(uow: UnitOfWork, event_code: str, form: HonourForm, principal: Principal) -> dict[str, Any]:
+    """AWD-9: one honour of the event, for a recipient the kind allows."""
+    repo = AwardsRepository(uow.session)
+    await repo.lock_event(event_code)
+    stored = await repo.event(event_code)
+    if stored is None or stored.config is None:
+        raise NotFound("event_not_found", f"no configured event {event_code!r}", {"event_code": event_code})
+    honours = HonoursRepository(uow.session)
+    recipient = await _recipient(repo, event_code, form)
+    active = [
+        _as_recipient(row) for row in await honours.of_event(event_code, active_only=True) if row["kind"] == form.kind
+    ]
+    try:
+        rules.check_award(honour_rules(json.loads(stored.config)), form.kind, recipient, active)
+    except rules.HonourRefused as error:
+        raise _refused(error) from None
+    row = {
+        "event_code": event_code,
+        "honour_id": f"h{await honours.count(event_code) + 1}",
+        "kind": form.kind,
+        "recipient_kind": recipient.kind,
+        "recipient_id": recipient.recipient_id,
+        "recipient_name": recipient.name,
+        "unit_name": recipient.unit_name,
+        "section_id": recipient.section_id,
+        "citation": form.citation,
+        "status": rules.AWARDED,
+        "awarded_at": uow.clock.now(),
+        "awarded_by": principal.key_id or principal.role,
+    }
+    await honours.add(row)
+    return row
+
+
+async def revoke(uow: UnitOfWork, event_code: str, honour_id: str, reason: str, principal: Principal) -> dict[str, Any]:
+    repo = AwardsRepository(uow.session)
+    await repo.lock_event(event_code)
+    honours = HonoursRepository(uow.session)
+    row = await honours.get(event_code, honour_id)
+    if row is None:
+        raise NotFound("honour_not_found", f"no honour {honour_id!r} in {event_code!r}")
+    try:
+        rules.check_revoke(row["status"])
+    except rules.HonourRefused as error:
+        raise _refused(error) from None
+    values = {"revoked_at": uow.clock.now(), "revoked_by": principal.key_id or principal.role, "revoked_reason": reason}
+    await honours.revoke(event_code, honour_id, **values)
+    return {**row, **values, "status": rules.REVOKED}
+
+
+def _iso(value: Any) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def view(row: dict[str, Any], rule: rules.HonourRule | None, *, full_names: bool = False) -> dict[str, Any]:
+    """An honour as answers show it: in public a coach's name masked (personal data)."""
+    name = row["recipient_name"] if full_names else rules.public_name(row["recipient_kind"], row["recipient_name"])
+    return {
+        "honour_id": row["honour_id"],
+        "kind": row["kind"],
+        "honour_name": rule.name if rule else row["kind"],
+        "honour_name_zh": rule.name_zh if rule else None,
+        "recipient_kind": row["recipient_kind"],
+        "recipient_id": row["recipient_id"],
+        "recipient_name": name,
+        "unit_name": row["unit_name"],
+        "section_id": row["section_id"],
+        "citation": row["citation"],
+        "status": row["status"],
+        "awarded_at": _iso(row["awarded_at"]),
+        "revoked_at": _iso(row.get("revoked_at")),
+        "revoked_reason": row.get("revoked_reason"),
+    }
+
+
+def certificate(row: dict[str, Any], rule: rules.HonourRule | None, event_name: str | None) -> dict[str, Any]:
+    """AWD-9: the certificate data of one honour, ready for printing (NY 十一(三) 颁发证书)."""
+    honour = rule or rules.HonourRule(row["kind"], row["kind"])
+    return {
+        "honour_id": row["honour_id"],
+        "kind": row["kind"],
+        "event_name": event_name,
+        "recipient_kind": row["recipient_kind"],
+        "name": rules.public_name(row["recipient_kind"], row["recipient_name"]),
+        "unit_name": row["unit_name"],
+        "section_id": row["section_id"],
+        "honour_name": honour.name,
+        "honour_name_zh": honour.name_zh,
+        "citation": row["citation"],
+        "lines": rules.certificate_lines(honour, row["citation"]),
+    }

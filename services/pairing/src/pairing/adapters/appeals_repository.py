@@ -1,0 +1,51 @@
+"""Appeals rows (AWD-10): written inside the unit of work that locked their section."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from . import orm
+
+
+class AppealRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def count(self, event_code: str, section_id: str) -> int:
+        table = orm.appeals
+        query = select(func.count()).where((table.c.event_code == event_code) & (table.c.section_id == section_id))
+        return int(await self.session.scalar(query) or 0)
+
+    async def add(self, row: dict[str, Any]) -> None:
+        await self.session.execute(insert(orm.appeals).values(**row))
+
+    async def get(self, event_code: str, section_id: str, appeal_id: str) -> dict[str, Any] | None:
+        table = orm.appeals
+        query = select(table).where(
+            (table.c.event_code == event_code) & (table.c.section_id == section_id) & (table.c.appeal_id == appeal_id)
+        )
+        row = (await self.session.execute(query)).mappings().first()
+        return dict(row) if row is not None else None
+
+    async def update(self, event_code: str, section_id: str, appeal_id: str, **values: Any) -> None:
+        table = orm.appeals
+        await self.session.execute(
+            update(table)
+            .where(
+                (table.c.event_code == event_code)
+                & (table.c.section_id == section_id)
+                & (table.c.appeal_id == appeal_id)
+            )
+            .values(**values)
+        )
+
+    async def of_event(self, event_code: str, section_id: str | None = None) -> list[dict[str, Any]]:
+        table = orm.appeals
+        where = table.c.event_code == event_code
+        if section_id is not None:
+            where = where & (table.c.section_id == section_id)
+        query = select(table).where(where).order_by(table.c.section_id, table.c.lodged_at, table.c.appeal_id)
+        return [dict(row) for row in (await self.session.execute(query)).mappings()]

@@ -1,0 +1,92 @@
+"""Appeals over HTTP (AWD-10): staff record a unit's written appeal with the fee received and the
+arbitration committee's decision; appeals are listed per event and per section (staff)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Request
+
+from gomoku_shared.api_docs import documented
+from gomoku_shared.auth import Staff
+from gomoku_shared.errors import NotFound
+from gomoku_shared.idempotency import IdemKey
+from gomoku_shared.params import PathId
+
+from ..service_layer import appeals
+from ..service_layer.unit_of_work import PairingUnitOfWork
+from .api import SEC, _act, _load, _pairer, _read
+from .appeal_views import Appeal, AppealBody, AppealDecisionBody, AppealList
+
+router = APIRouter(tags=["appeals"])
+SectionQ = Annotated[str | None, Query(min_length=1, max_length=64, description="only this section's appeals")]
+
+
+@router.get("/v1/events/{event_code}/appeals", summary="Appeals of an event (staff; AWD-10)", **documented(AppealList))
+async def list_event_appeals(
+    event_code: PathId, request: Request, _principal: Staff, section_id: SectionQ = None
+) -> dict:
+    rows = await _read(request, lambda repos: repos.appeals.of_event(event_code, section_id))
+    return {"event_code": event_code, "section_id": section_id, "appeals": [appeals.view(row) for row in rows]}
+
+
+@router.get(SEC + "/appeals", summary="Appeals of a section (staff; AWD-10)", **documented(AppealList))
+async def list_section_appeals(event_code: PathId, section_id: PathId, request: Request, _principal: Staff) -> dict:
+    await _load(request, event_code, section_id)
+    rows = await _read(request, lambda repos: repos.appeals.of_event(event_code, section_id))
+    return {"event_code": event_code, "section_id": section_id, "appeals": [appeals.view(row) for row in rows]}
+
+
+@router.get(SEC + "/appeals/{appeal_id}", summary="One appeal and its decision (staff)", **documented(Appeal))
+async def show_appeal(
+    event_code: PathId, section_id: PathId, appeal_id: PathId, request: Request, _principal: Staff
+) -> dict:
+    row = await _read(request, lambda repos: repos.appeals.get(event_code, section_id, appeal_id))
+    if row is None:
+        raise NotFound("appeal_not_found", f"no appeal {appeal_id!r} in {section_id!r} of {event_code!r}")
+    return appeals.view(row)
+
+
+@router.post(
+    SEC + "/appeals",
+    summary="Record a unit's written appeal with the fee received (AWD-10, NY 十(四))",
+    **documented(Appeal),
+)
+async def post_appeal(
+    event_code: PathId,
+    section_id: PathId,
+    body: AppealBody,
+    request: Request,
+    principal: Staff,
+    key: str | None = IdemKey,
+) -> dict:
+    form = appeals.AppealForm(**body.model_dump())
+
+    def action(uow: PairingUnitOfWork) -> Awaitable[dict]:
+        return appeals.lodge(uow, event_code, section_id, form, principal)
+
+    return await _act(request, principal, key, event_code, action, body)
+
+
+@router.post(
+    SEC + "/appeals/{appeal_id}/decision",
+    summary="The arbitration committee's decision: upheld (fee refunded, result corrected) or rejected",
+    **documented(Appeal),
+)
+async def post_appeal_decision(
+    event_code: PathId,
+    section_id: PathId,
+    appeal_id: PathId,
+    body: AppealDecisionBody,
+    request: Request,
+    principal: Staff,
+    key: str | None = IdemKey,
+) -> dict:
+    pairer = _pairer(request)
+    decision = appeals.Decision(upheld=body.upheld, reasons=body.reasons, result=body.result)
+
+    def action(uow: PairingUnitOfWork) -> Awaitable[dict]:
+        return appeals.decide(uow, event_code, section_id, appeal_id, decision, principal, pairer)
+
+    return await _act(request, principal, key, event_code, action, body)

@@ -1,0 +1,73 @@
+"""The staff console's over-the-board page (PLAY-9, PLAY-10): the records of an event the rules
+engine flagged (an illegal opening, black's forbidden move, a move after five, a record that
+contradicts the slip), each with its ply and reason, and the arbiter's acceptance with a note;
+a correction is a new record entered through the API. Every action goes to gameplay with the
+signed-in person's own key; a refusal is shown in words beside the form."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from gomoku_shared.params import PathId
+
+from .sessions import Sessions, StaffSession
+from .site import Site
+from .staff import refusal
+
+PAGE = "/staff/events/{code}/record-flags"
+
+
+def install(app: FastAPI, site: Site, sessions: Sessions) -> None:
+    upstream = site.upstream
+
+    async def page(
+        request: Request, session: StaffSession, code: str, status: int = 200, body: Any = None, done: bool = False
+    ) -> HTMLResponse:
+        event = await upstream.get("registration", f"/v1/events/{code}")
+        listed, flags = await upstream.as_person(
+            "gameplay", "GET", f"/v1/events/{code}/record-flags", session.api_key, None, None
+        )
+        problem = refusal(site, request, status, body) if status >= 400 else None
+        if listed >= 400 and problem is None:
+            problem = refusal(site, request, listed, flags)
+        resp = site.render(
+            request,
+            "staff/record_flags.html",
+            staff=session,
+            event=event,
+            code=code,
+            entries=flags.get("entries", []) if listed == 200 else [],
+            problem=problem,
+            done=site.words(request).t("done.record_accepted") if done and problem is None else "",
+        )
+        resp.headers["cache-control"] = "no-store"
+        return resp
+
+    @app.get(PAGE, response_class=HTMLResponse, name="staff_record_flags")
+    async def record_flags(request: Request, code: PathId) -> Response:
+        session = await sessions.of(request)
+        if session is None:
+            return RedirectResponse(f"/staff/sign-in?next={request.url.path}", status_code=303)
+        return await page(request, session, code)
+
+    @app.post(PAGE + "/{game_id}/{entry}/accept", response_class=HTMLResponse)
+    async def accept(request: Request, code: PathId, game_id: PathId, entry: int) -> Response:
+        session = await sessions.of(request)
+        if session is None:
+            return RedirectResponse(f"/staff/sign-in?next={request.url.path}", status_code=303)
+        form = await request.form()
+        if not Sessions.csrf_ok(session, str(form.get("csrf", ""))):
+            return site.render(request, "staff/refused.html", status=403, staff=session, message_key="refusal.csrf")
+        note = str(form.get("note", ""))[:500]
+        status, body = await upstream.as_person(
+            "gameplay",
+            "POST",
+            f"/v1/games/{game_id}/record-entries/{entry}/accept",
+            session.api_key,
+            {"note": note},
+            None,
+        )
+        return await page(request, session, code, status, body, done=True)

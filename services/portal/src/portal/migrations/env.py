@@ -1,0 +1,3 @@
+from gomoku_shared.alembic_env import run
+
+run("portal")

@@ -1,0 +1,123 @@
+"""Honours and appeals (AWD-9, NY 十一(三); AWD-10, NY 十(四)) in a real Chromium against the served
+embedded runner: after the event the organiser's honours recorded by staff appear on the awards
+page (translated; a coach's name masked) and in the honours' certificate PDF; an arbiter records a
+unit's appeal with the 500 CNY fee in the staff console and the committee's rejection. The event
+is DA 2023's small field with NY's honours and appeal terms as its configuration. Screenshots go
+to test-output/browser/."""
+
+from __future__ import annotations
+
+import io
+
+import httpx
+from browser_kit import CHROMIUM, OUT, browser_or_fail, settle
+from pypdf import PdfReader
+
+from gomoku_sim.bots import BotPolicy
+from gomoku_sim.client import Keys, Platform
+from gomoku_sim.driver import EventDriver, RunSpec, SimClock
+
+
+def _ny_terms() -> dict:
+    from registration import presets
+
+    ny, da = presets.load("ny-2022"), presets.load("da-2023")
+    arbitration = ny.fees.appeal_item
+    assert arbitration is not None
+    items = [item.model_dump(mode="json") for item in (*da.fees.items, arbitration)]
+    return {
+        "honours": [h.model_dump(mode="json") for h in ny.honours],
+        "appeals": ny.appeals.model_dump(mode="json"),
+        "fees": {"items": items},
+    }
+
+
+async def _played_with_honours(base: str) -> tuple[str, dict]:
+    platform = Platform.distributed({s: f"{base}/{s}" for s in ("registration", "pairing", "gameplay", "awards")})
+    spec = RunSpec(
+        preset_id="da-2023",
+        seed=7,
+        sizes={"open": 6, "junior": 0, "public": 0},
+        rounds=3,
+        overrides=_ny_terms(),
+        policy=BotPolicy(no_show_rate=0, timeout_rate=0),
+        progress=False,
+    )
+    driver = EventDriver(platform, SimClock(platform, ("gameplay",)), settle, spec)
+    try:
+        await driver.run()
+        code = driver.code
+        rows = (await platform.get("awards", f"/v1/events/{code}/sections/open/standings"))["rows"]
+        player = rows[1]
+        url = f"/v1/events/{code}/honours"
+        await platform.post(
+            "awards", url, {"kind": "sportsmanship", "entrant_id": player["entrant_id"], "citation": "公平竞赛"}
+        )
+        await platform.post("awards", url, {"kind": "coach", "coach_name": "李明华", "coach_unit": "海南省"})
+        return code, player
+    finally:
+        await platform.aclose()
+
+
+def _pdf_text(body: bytes) -> str:
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(body)).pages)
+
+
+async def test_awd9_honours_on_the_awards_page_and_certificates_in_chromium(served):
+    async_playwright = browser_or_fail()
+    OUT.mkdir(parents=True, exist_ok=True)
+    code, player = await _played_with_honours(served)
+    problems: list[str] = []
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            page = await browser.new_page(viewport={"width": 1200, "height": 900})
+            page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+            page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+            await page.goto(f"{served}/events/{code}/awards")
+            honours = await page.inner_text("#honours")
+            assert "荣誉奖项" in honours and "体育道德风尚奖" in honours and "优秀教练员奖" in honours, honours
+            assert player["name"] in honours and "公平竞赛" in honours
+            assert "李**" in honours and "李明华" not in honours  # a coach's name is personal data
+            assert "sportsmanship" not in honours  # identifiers never reach a page
+            await page.locator("#honours").screenshot(path=str(OUT / "honours.png"))
+            await page.goto(f"{served}/events/{code}/awards?lang=en")
+            english = await page.inner_text("#honours")
+            assert "Honours" in english and "Sportsmanship Award" in english and "Outstanding Coach Award" in english
+            await page.locator("#honours").screenshot(path=str(OUT / "honours-en.png"))
+            await page.goto(f"{served}/events/{code}?lang=zh")
+
+            # AWD-10, NY 十(四): the arbiter records an appeal with its fee and the committee's decision
+            await page.goto(f"{served}/staff/events/{code}/appeals")
+            await page.fill("input[name=api_key]", Keys().arbiter)
+            await page.click("form button[type=submit]")
+            await page.wait_for_url("**/appeals")
+            form = page.locator("#lodge-appeal")
+            assert await form.locator("input[name=fee_fen]").input_value() == "50000"
+            await form.locator("select[name=section_id]").select_option("open")
+            await form.locator("input[name=unit_id]").fill(player["unit"])
+            await form.locator("select[name=signatory_role]").select_option("coach")
+            await form.locator("input[name=signatory_name]").fill("李明华")
+            await form.locator("textarea[name=grounds]").fill("对局中对方使用电子设备")
+            await form.locator("input[name=round]").fill("1")
+            await form.locator("input[name=pairing_id]").fill("r1.b1")
+            await form.locator("input[name=payment_reference]").fill("收据 0042")
+            await form.locator("button[type=submit]").click()
+            await page.wait_for_selector(".done, .refusal")
+            assert await page.locator(".refusal").count() == 0, await page.inner_text(".refusal")
+            card = page.locator(".appeal").first
+            assert "待仲裁" in await card.inner_text() and "500.00" in await card.inner_text()
+            assert "李明华" not in await card.inner_text()
+            await card.locator("input[name=reasons]").fill("经查无违规")
+            await card.locator("button[value=no]").click()
+            await page.wait_for_selector(".done, .refusal")
+            assert await page.locator(".refusal").count() == 0, await page.inner_text(".refusal")
+            assert "申诉驳回" in await page.locator(".appeal").first.inner_text()
+            await page.screenshot(path=str(OUT / "staff-appeals.png"), full_page=True)
+        finally:
+            await browser.close()
+    assert problems == [], problems
+    sheet = httpx.get(f"{served}/events/{code}/honours/certificates.pdf")
+    assert sheet.status_code == 200 and sheet.headers["content-type"] == "application/pdf"
+    text = _pdf_text(sheet.content)
+    assert "体育道德风尚奖" in text and player["name"] in text and "公平竞赛" in text and "李**" in text

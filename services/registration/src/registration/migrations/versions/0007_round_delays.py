@@ -1,16 +1,16 @@
 """EVT-7: the rounds an arbiter delayed (from pairing's ``round.rescheduled``), so that the
 published schedule and its calendars show the new start.
 
-Revision ID: 0006
-Revises: 0005
+Revision ID: 0007
+Revises: 0006
 """
 
 import sqlalchemy as sa
 from alembic import op
 
 
-revision = "0006"
-down_revision = "0005"
+revision = "0007"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 

@@ -75,3 +75,16 @@ async def ping(engine: AsyncEngine) -> bool:
         return True
     except Exception:
         return False
+
+
+async def select_for_update(session: AsyncSession, query: sa.Select, table: sa.Table, where: sa.ColumnElement[bool]):
+    """``query ... FOR UPDATE``, on SQLite too. SQLite has no row locks and ignores FOR UPDATE,
+    and its driver opens a transaction only at the first write: two read-modify-writes of one
+    row would both read the old value (pairing's event sequence, then one event id twice). On
+    SQLite a no-op write of the rows comes first: it takes the database's write lock for the
+    rest of the transaction, so a concurrent writer waits (busy_timeout) and what this one reads
+    next is the latest committed state."""
+    if session.get_bind().dialect.name == "sqlite":
+        column = next(c for c in table.columns if not c.primary_key) if len(table.columns) > 1 else table.c[0]
+        await session.execute(sa.update(table).where(where).values({column.name: column}))
+    return await session.execute(query.with_for_update())

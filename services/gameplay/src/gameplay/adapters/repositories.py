@@ -14,6 +14,7 @@ from typing import Any, Protocol
 from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from gomoku_shared.db import select_for_update
 from gomoku_shared.idempotency import IdempotencyStore, KeyedRequest, Stored
 
 from ..domain.live import LiveGame, Rules
@@ -117,21 +118,17 @@ class GameRepository:
         created by a move that committed while we waited is seen."""
         session = await self.transaction.session()
         column = games.c
-        query = (
-            select(games)
-            .where(
-                column.event_code == event_code,
-                column.stage == stage,
-                column.section_id == section_id,
-                column.round == round_no,
-                column.pairing_id == pairing_id,
-                column.playoff_id.is_(None),
-            )
-            .order_by(column.game_no)
-            .with_for_update()
+        where = and_(
+            column.event_code == event_code,
+            column.stage == stage,
+            column.section_id == section_id,
+            column.round == round_no,
+            column.pairing_id == pairing_id,
+            column.playoff_id.is_(None),
         )
-        await session.execute(query)
-        rows = (await session.execute(query)).mappings().all()
+        query = select(games).where(where).order_by(column.game_no)
+        await select_for_update(session, query, games, where)
+        rows = (await session.execute(query.with_for_update())).mappings().all()
         return [dict(row) for row in rows]
 
     async def played(self, columns: dict[str, Any]) -> PlayedGame:

@@ -16,6 +16,7 @@ from sqlalchemy import ColumnElement, Table, delete, func, insert, select, updat
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gomoku_shared.contracts.common import Entrant, SectionRules
+from gomoku_shared.db import select_for_update
 
 from . import orm
 from .appeals_repository import AppealRepository
@@ -92,10 +93,10 @@ class SectionRepository:
     async def load(self, event_code: str, section_id: str, *, lock: bool = False) -> SectionState | None:
         session = self.session
         tournaments = orm.tournaments
-        query = select(tournaments).where(_of_section(tournaments, event_code, section_id))
-        if lock:
-            query = query.with_for_update()
-        row = (await session.execute(query)).mappings().first()
+        where = _of_section(tournaments, event_code, section_id)
+        query = select(tournaments).where(where)
+        result = await (select_for_update(session, query, tournaments, where) if lock else session.execute(query))
+        row = result.mappings().first()
         if row is None:
             return None
         state = SectionState(dict(row), SectionRules.model_validate(row["rules"]), {})
@@ -122,8 +123,9 @@ class SectionRepository:
     async def lock_tournament(self, event_code: str, section_id: str) -> dict[str, Any] | None:
         """Only the tournament row, locked (the cheap first step of every game.finished)."""
         tournaments = orm.tournaments
-        query = select(tournaments).where(_of_section(tournaments, event_code, section_id)).with_for_update()
-        row = (await self.session.execute(query)).mappings().first()
+        where = _of_section(tournaments, event_code, section_id)
+        result = await select_for_update(self.session, select(tournaments).where(where), tournaments, where)
+        row = result.mappings().first()
         return dict(row) if row else None
 
     async def pairing(self, event_code: str, section_id: str, pairing_id: str) -> dict[str, Any] | None:

@@ -11,6 +11,8 @@ from typing import Any
 from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from gomoku_shared.db import select_for_update
+
 from ..domain.model import Credential, Partner, RateLimit
 from . import orm
 
@@ -78,10 +80,12 @@ class PartnerRepository:
 
     # ------------------------------------------------------------------ partners
     async def partner(self, partner_id: str, *, for_update: bool = False) -> Partner | None:
-        stmt = select(orm.partners).where(orm.partners.c.partner_id == partner_id)
-        if for_update:
-            stmt = stmt.with_for_update()
-        row = (await self.session.execute(stmt)).first()
+        where = orm.partners.c.partner_id == partner_id
+        stmt = select(orm.partners).where(where)
+        result = await (
+            select_for_update(self.session, stmt, orm.partners, where) if for_update else self.session.execute(stmt)
+        )
+        row = result.first()
         return _partner(row) if row else None
 
     async def partners(self) -> list[Partner]:

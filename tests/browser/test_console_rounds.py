@@ -2,7 +2,8 @@
 socket: a signed-in arbiter holds the next round as a draft, reviews it, tries an adjustment the
 pairing service refuses (a repeat pairing, PAIR-2: shown in words beside the form), adjusts it
 legally (two boards' second players swapped, checked by the service), publishes it; adds a bye
-for a coming round; the section's ties are listed. Screenshots go to test-output/browser/."""
+for a coming round; the section's ties are listed; publishing the awards of a section still
+playing is refused by the awards service, in words. Screenshots go to test-output/browser/."""
 
 from __future__ import annotations
 
@@ -122,6 +123,16 @@ async def test_an_arbiter_holds_adjusts_and_publishes_a_round_in_chromium(served
             assert "already" in said and "{" not in said, said
             assert "No ties to decide" in await page.inner_text("#ties")
             await page.screenshot(path=str(OUT / "staff-bye-refused-en.png"), full_page=True)
+
+            # the awards of a section still playing: the awards service refuses, said in words
+            await page.goto(f"{served}/staff/events/{code}/awards?lang=zh")
+            row = page.locator('tr[data-section="open"]')
+            assert "尚未公布" in await row.inner_text()
+            await row.locator("button[type=submit]").click()
+            await page.wait_for_selector('tr[data-section="open"] .refusal')
+            said = await page.inner_text('tr[data-section="open"] .refusal')
+            assert "还没有赛完" in said and "{" not in said, said
+            await page.screenshot(path=str(OUT / "staff-awards-refused.png"), full_page=True)
 
             # a form posted without its CSRF token changes nothing
             refused = await page.request.post(

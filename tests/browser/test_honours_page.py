@@ -10,7 +10,7 @@ from __future__ import annotations
 import io
 
 import httpx
-from browser_kit import CHROMIUM, OUT, browser_or_fail, settle
+from browser_kit import CHROMIUM, OUT, browser_or_fail, settle, until
 from pypdf import PdfReader
 
 from gomoku_sim.bots import BotPolicy
@@ -57,6 +57,50 @@ async def _played_with_honours(base: str) -> tuple[str, dict]:
         return code, player
     finally:
         await platform.aclose()
+
+
+def _ledger(served: str, code: str) -> list[dict]:
+    answer = httpx.get(f"{served}/registration/v1/events/{code}/ledger", headers={"x-api-key": Keys().operator})
+    assert answer.status_code == 200, answer.text
+    return [line for line in answer.json()["lines"] if (line.get("source") or "").startswith("appeal.")]
+
+
+async def _ledger_follows_the_appeals(served: str, code: str, player: dict) -> None:
+    """AWD-10, NY 十(四) across services: registration's ledger records the fee of the appeal the
+    console recorded as a payment of the unit, and no refund for its rejection; an upheld appeal's
+    fee comes back as a refund line."""
+    payment = await until("the appeal fee in the ledger", lambda: _lines(served, code, 1))
+    assert (payment[0]["kind"], payment[0]["amount_fen"]) == ("payment", 50_000)
+    arbiter = {"x-api-key": Keys().arbiter}
+    base = f"{served}/pairing/v1/events/{code}/sections/open/appeals"
+    body = {
+        "unit_id": player["unit"],
+        "signatory_role": "leader",
+        "signatory_name": "王领队",
+        "grounds": "计时器故障",
+        "fee_fen": 50_000,
+        "payment_reference": "收据 0043",
+    }
+    lodged = httpx.post(base, json=body, headers=arbiter)
+    assert lodged.status_code == 200, lodged.text
+    decided = httpx.post(
+        f"{base}/{lodged.json()['appeal_id']}/decision",
+        json={"upheld": True, "reasons": "计时器确有故障"},
+        headers=arbiter,
+    )
+    assert decided.status_code == 200 and decided.json()["refund_fen"] == 50_000, decided.text
+    lines = await until("the refund in the ledger", lambda: _lines(served, code, 3))
+    assert sorted((line["kind"], line["amount_fen"]) for line in lines) == [
+        ("payment", 50_000),
+        ("payment", 50_000),
+        ("refund", -50_000),
+    ]
+    assert len({line["unit_id"] for line in lines}) == 1  # all the unit's
+
+
+async def _lines(served: str, code: str, count: int) -> list[dict] | None:
+    lines = _ledger(served, code)
+    return lines if len(lines) >= count else None
 
 
 def _pdf_text(body: bytes) -> str:
@@ -117,6 +161,7 @@ async def test_awd9_honours_on_the_awards_page_and_certificates_in_chromium(serv
         finally:
             await browser.close()
     assert problems == [], problems
+    await _ledger_follows_the_appeals(served, code, player)
     sheet = httpx.get(f"{served}/events/{code}/honours/certificates.pdf")
     assert sheet.status_code == 200 and sheet.headers["content-type"] == "application/pdf"
     text = _pdf_text(sheet.content)

@@ -125,7 +125,7 @@ async def test_ledger_served_on_postgres_and_rabbitmq(fresh_database, amqp_url, 
             r = await http.post(
                 "/v1/events/da-led/stages/main/close",
                 headers=OP,
-                json={"format_choices": {"open": {"kind": "round_robin"}}},
+                json={"format_choices": {"open": {"kind": "round_robin"}}, "not_checked_in": "present"},
             )
             assert r.status_code == 200, r.text
             assert [x["entry_id"] for x in r.json()["not_paired"]] == [unpaid]

@@ -8,7 +8,7 @@ from fastapi.staticfiles import StaticFiles
 
 from gomoku_shared.web import install_error_handlers
 
-from . import console_boards, console_rounds, live, public, staff, staff_appeals
+from . import console_awards, console_boards, console_events, console_rounds, live, public, staff, staff_appeals
 from .fanout import FeedHub
 from .settings import PortalSettings
 from .site import HERE, Site
@@ -55,7 +55,9 @@ def create_app(upstream: Upstream, settings: PortalSettings | None = None) -> Fa
     live.install(app, site)
     staff.install(app, site)
     staff_appeals.install(app, site)  # AWD-10: after staff.install (its sessions)
-    console_rounds.install(app, site, app.state.sessions)
+    console = console_rounds.install(app, site, app.state.sessions)
+    console_awards.install(app, console)
+    console_events.install(app, console)
     console_boards.install(app, site, app.state.sessions)
 
     return app

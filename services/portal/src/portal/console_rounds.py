@@ -94,11 +94,12 @@ class _Console:
         )
 
 
-def install(app: FastAPI, site: Site, sessions: Sessions) -> None:
+def install(app: FastAPI, site: Site, sessions: Sessions) -> _Console:
     console = _Console(site, sessions)
     site.upstream.on_close.append(sessions.store.aclose)  # the sessions' database, if any
     _round_routes(app, console)
     _section_routes(app, console)
+    return console
 
 
 def _round_routes(app: FastAPI, console: _Console) -> None:

@@ -80,6 +80,44 @@ WORDS: dict[str, tuple[str, str]] = {
         "名次必须恰好列出全部同分选手，每人一次。",
         "The order must list every tied player exactly once.",
     ),
+    "staff.awards": ("奖项公布", "Awards publication"),
+    "staff.awards_help": (
+        "组别赛完后，奖项由奖项服务按最终排名自动公布；更正成绩后也会自动重新公布。这里可按最终排名再公布一次：内容有变化才生成新版本。",
+        "When a section completes, the awards service publishes its awards from the final standings, "
+        "and again after a correction. Here they can be published again from the final standings: a "
+        "new revision only when the content changed.",
+    ),
+    "staff.publication": ("当前公布", "Current publication"),
+    "staff.revision_n": ("第 {n} 版", "revision {n}"),
+    "staff.not_published": ("尚未公布", "not published"),
+    "staff.publish": ("公布奖项", "Publish the awards"),
+    "staff.republish": ("重新公布", "Republish"),
+    "staff.no_sections": ("还没有开赛的组别。", "No section has started yet."),
+    "done.awards_published": ("奖项已公布：第 {n} 版。", "Awards published: revision {n}."),
+    "done.awards_unchanged": (
+        "按最终排名核对无变化，当前公布（第 {n} 版）保持不变。",
+        "Nothing changed from the final standings: the current publication (revision {n}) stands.",
+    ),
+    "refusal.section_not_completed": (
+        "该组别还没有赛完，没有可以公布的最终排名。",
+        "The section has not completed: there are no final standings to publish.",
+    ),
+    "staff.new_event": ("新建赛事", "New event"),
+    "staff.new_event_help": (
+        "从规程预设新建赛事；名称和其他设置可以改写（其他设置以 JSON 对象填写，键名与预设相同）。仅运营人员可以新建。",
+        "Create an event from a preset; its name and any other setting may be overridden (other settings "
+        "as a JSON object, keys as in the preset). Operators only.",
+    ),
+    "staff.preset": ("规程预设", "Preset"),
+    "staff.event_name_zh": ("赛事名称（中文，可不填）", "Event name in Chinese (optional)"),
+    "staff.event_name_en": ("赛事名称（英文，可不填）", "Event name in English (optional)"),
+    "staff.overrides": ("其他改写（JSON，可不填）", "Other overrides (JSON, optional)"),
+    "staff.create_event": ("新建", "Create"),
+    "refusal.overrides_not_json": (
+        '其他改写必须是一个 JSON 对象，例如 {"registration": {"id_number_required": false}}；未新建。',
+        'Other overrides must be a JSON object, e.g. {"registration": {"id_number_required": false}}; nothing was created.',
+    ),
+    "refusal.event_exists": ("已有这个赛事代码，请换一个。", "That event code is taken; choose another."),
     "refusal.late_entry_refused": ("现在不能补报。", "A late entry is not possible now."),
     # PLAY-9: records the rules engine flagged, for the arbiter
     "done.record_accepted": ("棋谱已按原样接受，说明已记录。", "Record accepted as it stands; the note is kept."),

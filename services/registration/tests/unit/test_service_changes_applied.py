@@ -125,8 +125,11 @@ async def test_reg10_no_substitution_in_the_freeze_or_after_the_field_is_publish
         h.clock.set(datetime(2023, 6, 12, 10, 0, tzinfo=CST))  # (the fake clock may go back in a test)
         assert (await h.client.post("/v1/events/nt23/ledger", headers=OP, json=paid)).status_code == 201
         h.clock.set(datetime(2023, 6, 21, 10, 0, tzinfo=CST))
-        close = {"format_choices": {"mixed-team": {"kind": "round_robin"}}}
-        assert (await h.client.post("/v1/events/nt23/stages/main/close", headers=OP, json=close)).status_code == 200
+        close = {"format_choices": {"mixed-team": {"kind": "round_robin"}}, "not_checked_in": "present"}
+        closed = await h.client.post("/v1/events/nt23/stages/main/close", headers=OP, json=close)
+        assert closed.status_code == 200, closed.text
+        # REG-16, NT 十(一)4: Hubei named no leader: the close says it must name a player
+        assert [d["clause"] for d in closed.json()["delegations"]] == ["units/acting_leader"]
         r = await h.client.post(
             f"/v1/events/nt23/entries/{team}/changes", headers=P1, json=_substitution(boards[2], 6, "female")
         )

@@ -85,7 +85,7 @@ async def test_reg14_the_close_pairs_only_entries_whose_fees_arrived_in_time(tmp
         r = await h.client.post(
             "/v1/events/da23/stages/main/close",
             headers=OP,
-            json={"format_choices": {"open": {"kind": "round_robin"}}},
+            json={"format_choices": {"open": {"kind": "round_robin"}}, "not_checked_in": "present"},
         )
         assert r.status_code == 200, r.text
         not_paired = r.json()["not_paired"]

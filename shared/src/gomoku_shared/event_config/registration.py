@@ -235,8 +235,19 @@ class RegistrationWindow(_Model):
     id_number_required: bool = True
 
 
+class QuotaExemption(_Model):
+    """REG-16 (NY 七(三)): a player placed in the top N of the previous edition, outside the
+    delegation quota: as the published results list them."""
+
+    #: the reference an application quotes, e.g. "2021/youth-male/3"
+    ref: Annotated[str, Field(min_length=1, max_length=200)]
+    #: the player's name as published in the results (compared as written, case and width folded)
+    name: Annotated[str, Field(min_length=1, max_length=200)]
+    place: Annotated[int, Field(ge=1)]
+
+
 class UnitRules(_Model):
-    """REG-3."""
+    """REG-3, REG-16."""
 
     individual_entries_allowed: bool = False
     max_leaders: Annotated[int, Field(ge=0)]
@@ -251,6 +262,22 @@ class UnitRules(_Model):
     host_may_exceed_quota: bool = False
     #: NT: a team without a leader must name a player as acting leader
     player_may_act_as_leader: bool = False
+    #: NY: the published list of the previous top-N finishers; empty = a quoted reference is
+    #: taken as given, else only a listed reference with the player's name exempts
+    quota_exempt_list: list[QuotaExemption] = []
+
+    @model_validator(mode="after")
+    def _exemptions(self) -> UnitRules:
+        top = self.quota_exempt_previous_top
+        if self.quota_exempt_list and top is None:
+            raise ValueError("quota_exempt_list needs quota_exempt_previous_top")
+        beyond = [x.ref for x in self.quota_exempt_list if top is not None and x.place > top]
+        if beyond:
+            raise ValueError(f"quota_exempt_list names places beyond the top {top}: {beyond}")
+        refs = [x.ref for x in self.quota_exempt_list]
+        if len(refs) != len(set(refs)):
+            raise ValueError("quota_exempt_list repeats a ref")
+        return self
 
 
 class ChangeRules(_Model):
@@ -279,4 +306,9 @@ class CheckInConfig(_Model):
     """REG-11."""
 
     deadline: datetime | None = None
+    #: documents every player shows at check-in (ID card, insurance policy, health certificate ...)
     documents: list[str] = []
+    #: an accepted entry neither checked in nor marked absent when the stage closes: "ask" the
+    #: arbiter (the close lists them and needs a decision for each), or play it ("present") or
+    #: leave it out ("absent") as the event's default
+    undecided_at_close: Literal["ask", "present", "absent"] = "present"

@@ -135,3 +135,20 @@ honours = Table(
     Column("revoked_by", String(64), nullable=True),
     Column("revoked_reason", Text, nullable=True),
 )
+
+#: staff actions on the awards (a publication asked for by an arbiter or operator), audited
+staff_actions = Table(
+    "staff_actions",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("event_code", String(100), nullable=False),
+    Column("section_id", String(100), nullable=False),
+    Column("action", String(40), nullable=False),
+    #: role and key id of the person (never the key)
+    Column("actor", String(120), nullable=False),
+    #: the publication current after the action (None: nothing to publish)
+    Column("revision", Integer, nullable=True),
+    Column("published", Boolean, nullable=False),
+    Column("at", UtcDateTime, nullable=False),
+    Index("ix_staff_actions_section", "event_code", "section_id"),
+)

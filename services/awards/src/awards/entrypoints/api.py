@@ -9,7 +9,7 @@ from gomoku_shared.runtime import ServiceRuntime
 from gomoku_shared.service import lifespan_for
 from gomoku_shared.web import create_app
 
-from . import honours, results
+from . import honours, publishing, results
 
 
 def create_api(runtime: ServiceRuntime, keyring: KeyRing) -> FastAPI:
@@ -27,4 +27,6 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing) -> FastAPI:
     app.include_router(results.router)
     # AWD-9: honours are read in public, recorded and revoked by staff
     app.include_router(honours.router)
+    # staff-only: a section's awards published again on request (audited)
+    app.include_router(publishing.router)
     return app

@@ -244,9 +244,16 @@ def declare_change_application(table: sa.Table) -> None:
     table.append_column(sa.Column("applied_at", TS, nullable=True))
 
 
+def declare_config_additions(table: sa.Table) -> None:
+    """The event configuration's keys the previous release does not know, kept beside the
+    configuration it can read (rolling upgrades; migration 0006, `repository.stored_config`)."""
+    table.append_column(sa.Column("config_additions", sa.JSON, nullable=True))
+
+
 tables = declare(metadata)
 tables.update(declare_ledger(metadata))
 declare_change_application(tables["change_requests"])
+declare_config_additions(tables["events"])
 events = tables["events"]
 units = tables["units"]
 officials = tables["officials"]

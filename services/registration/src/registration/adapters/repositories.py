@@ -54,7 +54,7 @@ class EventRepository:
                 code=config.id,
                 preset_id=preset_id,
                 name=config.name,
-                config=config.model_dump(mode="json"),
+                **rows.config_columns(config.model_dump(mode="json")),
                 overrides=overrides,
                 created_at=now,
                 created_by=created_by,

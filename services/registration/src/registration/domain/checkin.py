@@ -63,3 +63,18 @@ def pairable(entries: Iterable[Entry], *, require_check_in: bool = True) -> list
         for e in entries
         if e.status is EntryStatus.ACCEPTED and not e.no_show and (e.checked_in_at is not None or not require_check_in)
     ]
+
+
+def undecided(entries: Iterable[Entry]) -> list[Entry]:
+    """REG-11 at the close: accepted entries neither checked in nor marked absent."""
+    return [e for e in entries if e.status is EntryStatus.ACCEPTED and not e.no_show and e.checked_in_at is None]
+
+
+def settle_attendance(entry: Entry, *, present: bool, by: str) -> Entry:
+    """The arbiter's (or the event's default) decision on an entry that did not check in:
+    played (present) or left out of the field (absent, like a no-show)."""
+    what = "plays without checking in" if present else "absent: not checked in"
+    decision = Decision(
+        "REG-11", "check_in/at_close", Verdict.ADMITTED if present else Verdict.REFUSED, f"{what} ({by})"
+    )
+    return replace(entry, no_show=entry.no_show or not present, decisions=entry.decisions + (decision,))

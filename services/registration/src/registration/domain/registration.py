@@ -17,6 +17,7 @@ from datetime import datetime
 from gomoku_shared.event_config import EventConfig, SectionConfig
 
 from .application_checks import _aware, check_insurance, check_team, check_window
+from .delegations import quota_exemptions
 from .eligibility import evaluate_player, is_pending_evidence_decision, pending_evidence_decision
 from .errors import RegistrationError, UnknownEntry, UnknownSection
 from .model import (
@@ -200,11 +201,7 @@ class EventRegistration:
         if status is not EntryStatus.REFUSED:
             cap_decision, status, waitpos = self._check_cap(section, status)
             decisions.append(cap_decision)
-        exempt = (
-            frozenset(pid for pid in app.quota_exempt_refs if pid in app.person_ids)
-            if event.units.quota_exempt_previous_top
-            else frozenset()
-        )
+        exempt = frozenset(quota_exemptions(event.units, app, members)[0])  # REG-16 (domain.delegations)
         entry = Entry(
             id=entry_id or f"{event.id}:{app.id}",
             event_id=event.id,
@@ -240,18 +237,8 @@ class EventRegistration:
             raise RegistrationError(f"unit {app.unit_id!r} not given")
         out = [Decision("REG-3", "units/unit", Verdict.ADMITTED, f"entered through {unit.name}")]
         if rules.delegation_max_players is not None:
-            exempt = set(app.quota_exempt_refs) if rules.quota_exempt_previous_top else set()
-            for pid in exempt & {p.id for p in members}:
-                out.append(
-                    Decision(
-                        "REG-3",
-                        "units/quota_exempt",
-                        Verdict.ADMITTED,
-                        f"outside the quota: previous top {rules.quota_exempt_previous_top} "
-                        f"({app.quota_exempt_refs[pid]})",
-                        pid,
-                    )
-                )
+            exempt, claims = quota_exemptions(rules, app, members)
+            out.extend(claims)
             counted = self.quota_players(unit.id) | {p.id for p in members if p.id not in exempt}
             if len(counted) > rules.delegation_max_players:
                 msg = f"{unit.name} would have {len(counted)} players in its quota (max {rules.delegation_max_players})"

@@ -275,6 +275,10 @@ class ClosedStage(View):
     pending_evidence: list[dict[str, Any]]
     #: REG-14: entries refused at the close because their fees were not received in time
     not_paired: list[dict[str, Any]] = []
+    #: REG-11: the decisions on entries neither checked in nor marked absent
+    attendance: list[dict[str, Any]] = []
+    #: REG-16: what a delegation still has to settle (NT: a team without a leader)
+    delegations: list[dict[str, Any]] = []
 
 
 class SeededList(View):

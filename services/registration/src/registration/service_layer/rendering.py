@@ -301,3 +301,22 @@ def refund_view(row: Any) -> dict[str, Any]:
         "decision_note": row.decision_note,
         "ledger_line_id": row.ledger_line_id,
     }
+
+
+def closed_sections_view(config: EventConfig, closed: list[Any]) -> list[dict[str, Any]]:
+    """What the close says of each section."""
+    return [
+        {
+            "section_id": c.section_id,
+            "name": config.section(c.section_id).name,
+            "status": c.status,
+            "merged_into": c.merged_into,
+            "merged_from": list(c.merged_from),
+            "entrants": c.size,
+            "format": c.format,
+            "rounds": c.rounds,
+            "rank_by_gender": c.rank_genders_separately,
+            "reason": c.reason,
+        }
+        for c in closed
+    ]

@@ -188,6 +188,10 @@ class FormatChoiceIn(_In):
 class CloseIn(_In):
     #: the arbiter's format choices where the preset leaves them open, by section id
     format_choices: dict[str, FormatChoiceIn] = {}
+    #: REG-11: the decision on entries neither checked in nor marked absent, by entry id ...
+    attendance: Annotated[dict[str, Literal["present", "absent"]], Field(max_length=5000)] = {}
+    #: ... and for every other one (else the event's default, `check_in.undecided_at_close`)
+    not_checked_in: Literal["present", "absent"] | None = None
 
 
 class SeededPlayerIn(PlayerIn):

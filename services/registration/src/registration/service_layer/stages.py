@@ -35,9 +35,10 @@ from ..domain import (
 )
 from . import fees
 from . import schemas as s
+from .attendance import delegation_issues, settle_undecided
 from .command import EventCommand
 from .readiness import GENDERS, stage_status
-from .rendering import STATUS_NAMES, pending_evidence_view
+from .rendering import STATUS_NAMES, closed_sections_view, pending_evidence_view
 from .state import RegistrationState
 from .unit_of_work import RegistrationUnitOfWork
 
@@ -119,6 +120,8 @@ async def close_stage_cmd(cmd: EventCommand, stage_id: str, body: s.CloseIn) -> 
     not_paired = await fees.refuse_unpaid(
         cmd, [e for e in cmd.reg.entries.values() if cmd.loaded.meta[e.id].stage == stage_id]
     )
+    staged = [e for eid, e in cmd.reg.entries.items() if cmd.loaded.meta[eid].stage == stage_id]
+    attendance = await settle_undecided(cmd, staged, body)  # REG-11: who did not check in
     entries = [e for eid, e in cmd.reg.entries.items() if cmd.loaded.meta[eid].stage == stage_id]
     try:
         closed = close_stage(config, stage_id, entries, choices)
@@ -145,7 +148,7 @@ async def close_stage_cmd(cmd: EventCommand, stage_id: str, body: s.CloseIn) -> 
             cmd.uow.emit(
                 payload, correlation_id=cmd.code, event_id=event_id_for("section.closed", cmd.code, c.section_id)
             )
-    summary = _summary(config, closed)
+    summary = closed_sections_view(config, closed)
     await cmd.uow.events.update_stage(
         cmd.code,
         stage_id,
@@ -178,26 +181,9 @@ async def close_stage_cmd(cmd: EventCommand, stage_id: str, body: s.CloseIn) -> 
         "unsettled": unsettled,
         "pending_evidence": pending,
         "not_paired": not_paired,
+        "attendance": attendance,
+        "delegations": delegation_issues(cmd, entries),  # REG-16 (NT 十(一)4)
     }
-
-
-def _summary(config: EventConfig, closed: list[Any]) -> list[dict[str, Any]]:
-    """What the close says of each section."""
-    return [
-        {
-            "section_id": c.section_id,
-            "name": config.section(c.section_id).name,
-            "status": c.status,
-            "merged_into": c.merged_into,
-            "merged_from": list(c.merged_from),
-            "entrants": c.size,
-            "format": c.format,
-            "rounds": c.rounds,
-            "rank_by_gender": c.rank_genders_separately,
-            "reason": c.reason,
-        }
-        for c in closed
-    ]
 
 
 # --------------------------------------------------------------------------- qualifiers

@@ -46,7 +46,7 @@ class RegistrationState:
         row = await repos.events.get(code)
         if row is None:
             raise NotFound("unknown_event", f"no event {code!r}")
-        cfg = EventConfig.model_validate(row.config)
+        cfg = EventConfig.model_validate(repo.stored_config(row))
         self.configs[code] = cfg
         return cfg
 

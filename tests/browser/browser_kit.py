@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import time
+from datetime import datetime
 from pathlib import Path
 
 import httpx
@@ -135,6 +136,9 @@ async def first_round_played(base: str, *, pending_evidence: bool = False) -> tu
         return None
 
     games = await until("round 2 of the open section to start", round_two_live)
+    # EVT-7: round 2 starts at its scheduled time: the simulation clock moves there
+    starts = [g["starts_at"] for g in games]
+    await driver.clock.set(max(s if isinstance(s, datetime) else datetime.fromisoformat(s) for s in starts))
     return platform, driver, games[0]["game_id"]
 
 

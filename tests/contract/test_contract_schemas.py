@@ -38,6 +38,8 @@ EXPECTED_TYPES = {
     # AWD-10 appeals: recorded in pairing, their fees in registration's ledger
     "appeal.lodged",
     "appeal.decided",
+    # EVT-7: an arbiter delays a round (gameplay moves the games' start, partners are told)
+    "round.rescheduled",
 }
 
 

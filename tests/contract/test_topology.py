@@ -31,4 +31,6 @@ def test_every_consumed_event_is_produced_by_someone_else():
         # pairing records appeals; registration's ledger takes their fees and refunds (AWD-10)
         "appeal.lodged",
         "appeal.decided",
+        # EVT-7: pairing announces an arbiter's delay to gameplay, registration and partners
+        "round.rescheduled",
     }

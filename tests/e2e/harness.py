@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 from collections import defaultdict
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -65,12 +66,41 @@ async def consistent(stack, driver: EventDriver, mode: str) -> Report:
     return report
 
 
+#: EVT-7: every section's rounds with their scheduled and actual start, by event code
+ROUND_TIMES: dict[str, dict[str, list[dict[str, Any]]]] = {}
+
+
+async def round_times(platform, code: str) -> dict[str, list[dict[str, Any]]]:
+    """Pairing's round times of every section of the event (read while the stack runs)."""
+    sections = (await platform.get("pairing", f"/v1/events/{code}/sections"))["sections"]
+    out = {}
+    for section in sections:
+        sid = section["section_id"]
+        out[sid] = (await platform.get("pairing", f"/v1/events/{code}/sections/{sid}/round-times"))["rounds"]
+    return out
+
+
 async def run_embedded(tmp_path: Path, run: RunSpec) -> tuple[dict[str, Any], EventDriver]:
     async with embedded_stack(tmp_path / f"embedded-{run.preset_id}-{run.seed}") as stack:
         driver = EventDriver(stack.platform, stack.clock, stack.quiet, run)
         summary = await driver.run()
         await consistent(stack, driver, "embedded")
+        ROUND_TIMES[driver.code] = await round_times(stack.platform, driver.code)
         return summary, driver
+
+
+def assert_rounds_on_schedule(code: str) -> int:
+    """EVT-7: every round played started at its scheduled time on the fake clock (the runs'
+    rounds end before the next slot); the number of rounds checked."""
+    checked = 0
+    for sid, rounds in ROUND_TIMES[code].items():
+        for rnd in rounds:
+            if rnd["status"] in ("published", "complete") and rnd["scheduled_at"]:
+                started, scheduled = (datetime.fromisoformat(rnd[k]) for k in ("starts_at", "scheduled_at"))
+                assert started == scheduled, (sid, rnd)
+                checked += 1
+    assert checked, ROUND_TIMES[code]
+    return checked
 
 
 _EMBEDDED: dict[str, dict[str, Any]] = {}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .harness import FAST, games_of, publication, run_embedded, spec
+from .harness import FAST, assert_rounds_on_schedule, games_of, publication, run_embedded, spec
 
 SIZES = {
     "youth-male": 5,
@@ -19,6 +19,8 @@ async def test_ny_2022_age_bands_fixed_n_and_team_points(tmp_path):
     (五手两打) in every game; AWD-6 NY team score = the unit's best male + best female points,
     higher first."""
     summary, driver = await run_embedded(tmp_path, spec("ny-2022", 5, SIZES, policy=FAST))
+    # EVT-7: every round started at its scheduled time on the fake clock
+    assert_rounds_on_schedule(summary["event_code"])
     cfg = driver.config
 
     # REG-4: every accepted player is born inside the section's window; the one born too early is refused

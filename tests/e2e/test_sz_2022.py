@@ -6,7 +6,16 @@ from collections import defaultdict
 
 import pytest
 
-from .harness import FAST_QUIET, by_pairing, games_of, modes_by_stage, publication, run_embedded, spec
+from .harness import (
+    FAST_QUIET,
+    assert_rounds_on_schedule,
+    by_pairing,
+    games_of,
+    modes_by_stage,
+    publication,
+    run_embedded,
+    spec,
+)
 
 SIZES = {
     "men-free": 6,
@@ -40,6 +49,8 @@ async def test_sz_2022_online_qualifier_to_final(tmp_path):
     (+ substitutes 5-8) per section and gender into the final; REG-7 verified residency;
     AWD-6 team score from places; REG-4/5/6 refusals with their reasons."""
     summary, driver = await run_embedded(tmp_path, spec("sz-2022", 11, SIZES, policy=FAST_QUIET))
+    # EVT-7: every round started at its scheduled time on the fake clock
+    assert_rounds_on_schedule(summary["event_code"])
     # PLAY-9, SZ 五 (线上初赛 / 线下决赛): the qualifier is played online, the final over the board at the venue
     # (moves by the live recorder, results from confirmed slips)
     assert modes_by_stage(summary) == {"online": {"online"}, "final": {"offline"}}

@@ -29,6 +29,7 @@ OBSERVED = [
     "section.completed",
     "playoff.required",
     "result.decided",
+    "round.rescheduled",
     "appeal.lodged",
     "appeal.decided",
 ]

@@ -7,15 +7,17 @@ consumer's first start is queued, not dropped as unroutable.
 from __future__ import annotations
 
 CONSUMES: dict[str, tuple[str, ...]] = {
-    # appeal fees and their refunds in the ledger (AWD-10)
-    "registration": ("qualifiers.selected", "appeal.lodged", "appeal.decided"),
+    # appeal fees and their refunds in the ledger (AWD-10); EVT-7: the schedule shows delays
+    "registration": ("qualifiers.selected", "appeal.lodged", "appeal.decided", "round.rescheduled"),
     "pairing": ("section.closed", "game.finished"),
-    "gameplay": ("round.paired", "playoff.required", "result.decided"),
+    "gameplay": ("round.paired", "playoff.required", "result.decided", "round.rescheduled"),
     "awards": ("event.configured", "section.completed"),
     # webhooks to partner apps: pairings, results and published awards
     # (playoff.required: the partners of the playoff games' players)
     "partners": (
         "round.paired",
+        # EVT-7: an arbiter delayed a round
+        "round.rescheduled",
         "playoff.required",
         "game.started",
         "game.finished",

@@ -30,11 +30,20 @@ from zoneinfo import ZoneInfo
 
 from gomoku_shared.event_config import EventConfig
 
-from .bots import BotPolicy, GameView, decide, predict_view
+from .bots import BotPolicy, GameView, predict_view
 from .client import ApiError, Platform, all_games
 from .digest import VOLATILE_KEYS, canonical, canonical_json, result_digest  # noqa: F401  (importable from here)
 from .fees import field_counts, record_fees
 from .field import Application, build_field, unit_slug, units_of
+from .schedule import (
+    any_action,
+    at_round_start,
+    bot_action,
+    capped_at_next_start,
+    due_step,
+    earliest_start,
+    stage_start,
+)
 from .venue import Venue, over_the_board
 
 # --------------------------------------------------------------------------- scaled-down fields
@@ -510,7 +519,7 @@ class EventDriver:
                 + (f" into {s.get('merged_into')}" if s.get("merged_into") else "")
                 + f" ({s.get('entrants', '?')} entrants)"
             )
-        start = _local(self.config, first_day, 9)
+        start = stage_start(self.config, stage_id, _local(self.config, first_day, 9))  # EVT-7
         await self.clock.set(start)
         self.clock_moves.append(f"start {stage_id} {start.isoformat()}")
         return run
@@ -533,14 +542,16 @@ class EventDriver:
         stalled: list[GameView] = []
         acted = 0
         sem = asyncio.Semaphore(max(1, self.spec.concurrency))
+        earliest = earliest_start(games)
 
         async def one(game: dict[str, Any]) -> None:
             nonlocal acted
             async with sem:
                 gid = game["game_id"]
                 if over_the_board(game):
-                    await self.venue.step(gid)
-                    acted += 1
+                    if await at_round_start(self.clock, game, earliest):  # EVT-7: slots start together
+                        await self.venue.step(gid)
+                        acted += 1
                     return
                 cached = self.views.get(gid)
                 if cached is not None and cached[0] == game.get("seq") and not self.spec.verify_views:
@@ -555,7 +566,7 @@ class EventDriver:
                     self.views.pop(gid, None)
                     return
                 for player in sorted(set(view.players)):
-                    action = decide(view, player, self.spec.policy, self.spec.seed)
+                    action = bot_action(game, view, player, self.spec.policy, self.spec.seed, self.clock.current)
                     if action is None:
                         continue
                     key = f"{view.game_id}:{len(view.moves)}:{action.verb}:{player}:{view.phase}:{view.draw_offer_by}"
@@ -591,13 +602,9 @@ class EventDriver:
         steps: list[float] = []
         for view in stalled:
             answer = await self.p.get("gameplay", f"/v1/games/{view.game_id}")
-            if answer.get("status") == "waiting":
-                steps.append(section_rules.get(answer.get("section_id", ""), 15) * 60 + 1)
-                continue
-            clocks = answer.get("clocks") or {}
-            running = clocks.get("running")
-            if running:
-                steps.append(max(1.0, clocks.get(f"{running}_ms", 0) / 1000 + 1))
+            step = due_step(answer, self.clock.current, section_rules)  # EVT-7: a round's start too
+            if step is not None:
+                steps.append(step)
         return min(steps) if steps else 60.0
 
     async def advance_stalled(
@@ -614,6 +621,7 @@ class EventDriver:
             if not stalled:
                 return
             step = await self.next_due_step(stalled, no_show) * step_factor
+            step = capped_at_next_start(step, await self.active_games(), self.clock.current)
             moment = await self.clock.advance(step)
             self.clock_moves.append(f"advance {step:.0f}s -> {moment.isoformat()}")
             await self.p.post("gameplay", "/v1/ops/sweep", {})
@@ -728,7 +736,7 @@ class EventDriver:
             if over_the_board(game):
                 return True  # something always happens at the board (a step, or the slip)
             view = GameView.from_api(await self.p.get("gameplay", f"/v1/games/{game['game_id']}"))
-            if any(decide(view, pl, self.spec.policy, self.spec.seed) for pl in sorted(set(view.players))):
+            if any_action(game, view, self.spec.policy, self.spec.seed, self.clock.current):
                 return True
         return False
 

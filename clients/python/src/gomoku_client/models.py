@@ -87,7 +87,9 @@ class WhoAmI(Answer):
     client_id: str | None = None
 
 
-EventType = Literal["round.paired", "game.started", "game.finished", "section.completed", "awards.published"]
+EventType = Literal[
+    "round.paired", "round.rescheduled", "game.started", "game.finished", "section.completed", "awards.published"
+]
 
 
 class SubscriptionIn(Body):
@@ -374,6 +376,8 @@ class GameSummary(Answer):
     winner: str | None = None
     outcome: dict[str, int] | None = None
     playoff_id: str | None = None
+    #: EVT-7: the round's scheduled start (no move before it: 409 not_started)
+    starts_at: datetime | None = None
 
 
 class GamePage(Answer):

@@ -25,6 +25,7 @@ from webhooks_kit import (
 )
 
 from gomoku_shared.clock import FakeClock
+from gomoku_shared.contracts.events import RoundRescheduled
 from gomoku_shared.embedded import EmbeddedSuite
 from gomoku_shared.settings import ServiceSettings
 from gomoku_shared.testing.bus import eventually
@@ -215,3 +216,36 @@ async def test_subscriptions_are_validated_scoped_and_private_to_their_partner(s
     assert (await c.delete(path, headers=one)).status_code == 204
     assert (await c.get(path, headers=one)).status_code == 404
     assert (await c.get(f"{HOOKS}/deliveries?cursor=nonsense", headers=one)).status_code == 422
+
+
+async def test_evt7_a_delayed_round_reaches_every_subscriber_signed(suite):
+    """EVT-7: round.rescheduled (an arbiter delayed a round) is a public webhook: every partner
+    subscribed to it receives the new start, the previous one and the reason."""
+    s, c, _ = suite
+    one, two = await _partner_token(c, "app-one"), await _partner_token(c, "app-two")
+    first, second = Receiver(free_port()), Receiver(free_port())
+    sub_one = await _subscribe(c, one, first.url, types=("round.rescheduled",))
+    await _subscribe(c, two, second.url, types=("round.paired",))  # not subscribed to delays
+    moved = RoundRescheduled(
+        event_code="WH",
+        stage="main",
+        section_id="S1",
+        round=2,
+        starts_at=START + timedelta(hours=2),
+        previous_starts_at=START + timedelta(hours=1),
+        reason="the hall opens late",
+        decided_by="k2",
+        decided_at=START,
+    )
+    async with serving(first, first.port), serving(second, second.port):
+        await s.bus.publish(messages(moved))
+        await eventually(lambda: len(first.received) == 1, "the delivery")
+        await s.drain()
+        assert await _webhooks(s).deliver_due() == 0
+    [body] = first.bodies()
+    assert body["type"] == "round.rescheduled"
+    assert (body["data"]["round"], body["data"]["reason"]) == (2, "the hall opens late")
+    assert datetime.fromisoformat(body["data"]["starts_at"]) == START + timedelta(hours=2)
+    headers, raw = first.received[0]
+    Webhook(sub_one["secret"]).verify(raw, headers)
+    assert second.received == []

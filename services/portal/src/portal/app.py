@@ -8,7 +8,17 @@ from fastapi.staticfiles import StaticFiles
 
 from gomoku_shared.web import install_error_handlers
 
-from . import console_awards, console_boards, console_events, console_rounds, live, public, staff, staff_appeals
+from . import (
+    console_awards,
+    console_boards,
+    console_events,
+    console_rounds,
+    event_page,
+    live,
+    public,
+    staff,
+    staff_appeals,
+)
 from .fanout import FeedHub
 from .settings import PortalSettings
 from .site import HERE, Site
@@ -51,6 +61,7 @@ def create_app(upstream: Upstream, settings: PortalSettings | None = None) -> Fa
         )
 
     public.install(app, site)
+    event_page.install(app, site)
     public.install_printouts(app, site)
     live.install(app, site)
     staff.install(app, site)

@@ -31,17 +31,6 @@ def install(app: FastAPI, site: Site) -> None:
             return RedirectResponse(request.url_for("event_home", code=code.strip()), status_code=303)
         return site.render(request, "start.html", events=settings.event_codes())
 
-    @app.get("/events/{code}", response_class=HTMLResponse, name="event_home")
-    async def event_home(request: Request, code: PathId) -> HTMLResponse:
-        event, sections, awards = await asyncio.gather(
-            upstream.get("registration", f"/v1/events/{code}"),
-            upstream.optional("pairing", f"/v1/events/{code}/sections"),
-            upstream.optional("awards", f"/v1/events/{code}"),
-        )
-        played = {s["section_id"]: s for s in (sections or {}).get("sections", [])}
-        published = {s["section_id"]: s.get("publication_revision") for s in (awards or {}).get("sections", [])}
-        return site.render(request, "event.html", event=event, played=played, published=published)
-
     async def section_context(code: str, sid: str) -> dict[str, Any]:
         event, section = await asyncio.gather(
             upstream.get("registration", f"/v1/events/{code}"),

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse
@@ -31,6 +33,7 @@ class Site:
         )
         self.env.filters["num"] = number
         self.env.filters["money"] = money
+        self.env.filters["local_time"] = local_time
 
     def lang_of(self, request: Request) -> str:
         return i18n.pick(request.query_params.get("lang") or request.cookies.get(LANG_COOKIE))
@@ -70,4 +73,12 @@ def money(fen: Any) -> str:
     try:
         return f"{int(fen) / 100:,.2f}"
     except (TypeError, ValueError):
+        return "—"
+
+
+def local_time(value: Any, zone: str) -> str:
+    """An ISO time as the event's local date and time (EVT-7: 2022-11-05 09:00)."""
+    try:
+        return datetime.fromisoformat(str(value)).astimezone(ZoneInfo(zone)).strftime("%Y-%m-%d %H:%M")
+    except (TypeError, ValueError, KeyError):
         return "—"

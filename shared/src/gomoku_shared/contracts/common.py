@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -118,6 +118,9 @@ class SectionRules(Model):
     separate_units: bool = False
     #: unplayed-round rules of FIDE C.07 Article 16 (edition)
     tiebreak_edition: int = 2024
+    #: EVT-7: the scheduled start of rounds 1..len (empty: rounds start when they are paired;
+    #: a round beyond the list, or paired after its time, starts when it is published)
+    round_starts: list[datetime] = Field(default_factory=list)
     #: PLAY-9: "offline" sections are played over the board at a venue (no server clock, results
     #: from arbiters' result slips, records entered after the game); the stage's ``mode``
     mode: Literal["online", "offline"] = "online"

@@ -122,6 +122,26 @@ class RoundPaired(Payload):
     mode: Literal["online", "offline"] = "online"
 
 
+class RoundRescheduled(Payload):
+    """EVT-7: an arbiter moved a round's start (a delay). Gameplay moves the start, clocks and
+    no-show limit of the round's games not begun yet; partners learn the new time. Published
+    also for a round not paired yet: its ``round.paired`` then carries the new time."""
+
+    TYPE: ClassVar[str] = "round.rescheduled"
+    VERSION: ClassVar[int] = 1
+    event_code: str
+    stage: str
+    section_id: str
+    round: int
+    starts_at: datetime
+    #: the start it replaces (the schedule's, or an earlier delay's)
+    previous_starts_at: datetime | None = None
+    reason: str
+    #: the staff member who decided it (their key's name)
+    decided_by: str
+    decided_at: datetime
+
+
 class StandingRow(Model):
     place: int
     shared: bool = False
@@ -437,6 +457,7 @@ ALL_PAYLOADS: tuple[type[Payload], ...] = (
     EntryWithdrawn,
     SectionClosed,
     RoundPaired,
+    RoundRescheduled,
     StandingsUpdated,
     SectionCompleted,
     PlayoffRequired,

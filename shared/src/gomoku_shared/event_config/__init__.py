@@ -1,4 +1,4 @@
-"""Event configuration: everything that varies from one event to the next (EVT-1..EVT-6).
+"""Event configuration: everything that varies from one event to the next (EVT-1..EVT-7).
 
 An event is described by one `EventConfig` (normally a preset file plus overrides). Nothing
 here does I/O except `load_preset(path)`; the `event.configured` and `section.closed` events
@@ -12,6 +12,8 @@ Conventions (Decisions, documented once here):
 - Birth-date windows are inclusive on both ends; `None` means unbounded.
 - Change freeze: from 00:00 local of (stage start date - freeze_days) no change is accepted.
 - Section ids are unique across the whole event (they travel alone in events).
+- Schedule (EVT-7): round start times are datetimes with offsets like every other time; a
+  round's games start at its slot's time, or at publication when the previous round ends later.
 
 Validation errors name the file (if any), the path (e.g. `stages[0].sections[2].clock.increment_s`)
 and the problem: see `EventConfigError`.
@@ -67,6 +69,7 @@ from .registration import (
     grade_rank,
     place_key,
 )
+from .schedule import EventSchedule, StageSchedule, TimeSlot
 
 __all__ = [
     "AppealRules",
@@ -85,6 +88,7 @@ __all__ = [
     "FeeBasis",
     "FeeItem",
     "FeeRules",
+    "EventSchedule",
     "FormatConfig",
     "Gender",
     "HonourConfig",
@@ -106,9 +110,11 @@ __all__ = [
     "SeededSource",
     "Signatory",
     "StageConfig",
+    "StageSchedule",
     "TeamComposition",
     "TeamMatchConfig",
     "TeamScoring",
+    "TimeSlot",
     "TitleBand",
     "TwoGameRound",
     "UnitRules",

@@ -30,6 +30,7 @@ from .registration import (
     UnitRules,
     place_key,
 )
+from .schedule import EventSchedule, schedule_issues
 from .validation import cross_check
 
 
@@ -96,7 +97,7 @@ class StageConfig(_Model):
 
 
 class EventConfig(_Model):
-    """EVT-1..6: one event; see module docstring for conventions."""
+    """EVT-1..7: one event; see module docstring for conventions."""
 
     schema_version: Literal[1] = 1
     id: Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*$")]
@@ -119,10 +120,12 @@ class EventConfig(_Model):
     #: AWD-9: the honorary awards the organiser gives (none unless the regulation names some)
     honours: list[HonourConfig] = []
     stages: Annotated[list[StageConfig], Field(min_length=1)]
+    #: EVT-7: arrival, technical meeting and round start times per stage and section
+    schedule: EventSchedule = EventSchedule()
 
     @model_validator(mode="after")
     def _cross_checks(self) -> EventConfig:
-        issues = cross_check(self)
+        issues = cross_check(self) + schedule_issues(self)
         if issues:
             raise _CrossCheckFailed(issues)
         return self

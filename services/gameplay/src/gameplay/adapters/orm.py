@@ -75,6 +75,8 @@ def _games(schema: MetaData) -> Table:
         Column("outcome", JSON),
         Column("created_ms", BigInteger, nullable=False),
         Column("finished_ms", BigInteger),
+        #: EVT-7: the round's scheduled start (no move before it; clock and no-show run from it)
+        Column("starts_ms", BigInteger),
         #: PLAY-9: online | offline (played over the board: slips, records, a recorder; no clock)
         Column("mode", String(8), nullable=False, server_default="online"),
         postgresql_with={"fillfactor": 70},

@@ -53,7 +53,9 @@ class ClockState:
         """Charge the running side for the time since it started."""
         if self.running is None:
             return self
-        return replace(self._with(self.running, self.remaining(self.running, now_ms)), since_ms=now_ms)
+        # a clock set to start later (EVT-7: the round's scheduled start) keeps that start
+        since = now_ms if self.since_ms is None else max(now_ms, self.since_ms)
+        return replace(self._with(self.running, self.remaining(self.running, now_ms)), since_ms=since)
 
     def start(self, side: str, now_ms: int) -> ClockState:
         return replace(self.settle(now_ms), running=side, since_ms=now_ms)

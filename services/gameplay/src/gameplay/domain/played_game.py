@@ -22,6 +22,7 @@ from .game_ids import round_key
 from .game_record import game_record
 from .live import LiveGame, colour_result, other
 from .outcome import REASONS, FinishedGame, Next, after_game, reason_name
+from .round_start import clock_start, iso, refuse_before_start, rescheduled
 
 #: the columns a plain move changes (besides version, phase, turn, colours, counters)
 PLAIN_VALUES = frozenset(
@@ -139,6 +140,8 @@ def summary_of(columns: Mapping[str, Any]) -> dict[str, Any]:
         "seq": columns["seq"],
         "result": columns["result"],
         "reason": columns["reason"],
+        #: EVT-7: the round's scheduled start (no move before it)
+        "starts_at": iso(columns.get("starts_ms")),
         # PLAY-9: "offline": played over the board (slips, records, a recorder; no server clock)
         "mode": columns.get("mode") or "online",
         "_version": columns["version"],
@@ -231,6 +234,7 @@ class PlayedGame:
             return self._join(role, now)
         if kind == "resign":
             return self._ending("resign", role)
+        refuse_before_start(self.columns, now)
         if self.status != "active":
             raise GameConflict("not_started", "both players must join before the game starts (PLAY-7)")
         # the server decides time: a flag that fell before this action ends the game first (PLAY-5)
@@ -254,7 +258,8 @@ class PlayedGame:
         change.values[column] = True
         change.events.append(("joined", {"player_id": self.live.player(role)}))
         if self.columns[f"joined_{other(role)}"] and self.status == "waiting":
-            started = self.clock().start(self.live.expected_role or "first", now)
+            # EVT-7: the clock runs from the scheduled start (or from now, if later)
+            started = self.clock().start(self.live.expected_role or "first", clock_start(self.columns, now))
             change.values.update(status="active", no_show_due_ms=None)
             change.values.update(clock_values(started))
             change.events.append(("started", {}))
@@ -331,6 +336,13 @@ class PlayedGame:
         return "flags", self._flag_fall(flagged)
 
     # ------------------------------------------------------------------ the arbiter
+
+    def reschedule(self, new_starts: int, now: int) -> Change:
+        """EVT-7: the arbiter delayed the round; nothing changes in a game under way or over."""
+        values = rescheduled(self.columns, new_starts, now)
+        if values is None:
+            return Change()
+        return Change(values=values, events=[("rescheduled", {"starts_at": iso(new_starts)})])
 
     def adjudicate(self, result: str, reason: str) -> Change:
         """PLAY-4: the arbiter's decision with its recorded reason."""

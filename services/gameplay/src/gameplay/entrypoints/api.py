@@ -57,6 +57,9 @@ class GameSummary(BaseModel):
     winner: str | None = None
     outcome: dict[str, int] | None = None
     playoff_id: str | None = None
+    #: EVT-7: the round's scheduled start: no move before it (409 not_started), the clock and
+    #: the no-show limit run from it; null: the game started when it was created
+    starts_at: datetime | None = None
 
 
 class GameList(BaseModel):

@@ -7,7 +7,7 @@ from gomoku_shared.runtime import ServiceRuntime
 from ..service_layer.games import GameService
 
 #: the event types this service consumes (ARCHITECTURE §1)
-CONSUMES = ["round.paired", "playoff.required", "result.decided"]
+CONSUMES = ["round.paired", "playoff.required", "result.decided", "round.rescheduled"]
 
 
 def register(runtime: ServiceRuntime, games: GameService) -> None:
@@ -24,6 +24,10 @@ def register(runtime: ServiceRuntime, games: GameService) -> None:
     @runtime.on("result.decided")
     async def on_result_decided(uow, env):
         await games.on_result_decided(uow, env.payload)
+
+    @runtime.on("round.rescheduled")
+    async def on_round_rescheduled(uow, env):
+        await games.on_round_rescheduled(uow, env.payload)
 
     @runtime.background
     async def flag_sweeper():

@@ -41,6 +41,8 @@ class NewGame:
     extra: dict[str, Any] | None = None
     #: from the pairing's previous game: both present (the clock starts at once), a round clock
     carry: dict[str, Any] | None = None
+    #: EVT-7: the round's scheduled start (epoch ms); None: the game starts when both are present
+    starts_ms: int | None = None
     #: PLAY-9: "offline": over the board (no server clock, no no-show deadline, no player acts here)
     mode: str = "online"
 
@@ -72,6 +74,8 @@ async def on_round_paired(uow: GameplayUnitOfWork, paired: RoundPaired, occurred
             clock=spec.clock.model_dump(),
             playoff_id=None,
             no_show_due=start_ms + paired.no_show_minutes * 60_000,
+            # EVT-7: no move before the round's start; clock and no-show limit run from it
+            starts_ms=start_ms,
             mode=paired.mode,
         )
         await create(uow, game)
@@ -189,5 +193,6 @@ def _columns(new: NewGame, now: int) -> dict[str, Any]:
         flag_due_ms=clock.flag_due_ms,
         no_show_due_ms=None if present or offline else new.no_show_due,
         created_ms=now,
+        starts_ms=new.starts_ms,
         mode=new.mode,
     )

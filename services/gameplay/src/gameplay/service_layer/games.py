@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from gomoku_shared.contracts.events import PlayoffRequired, ResultDecided, RoundPaired
+from gomoku_shared.contracts.events import PlayoffRequired, ResultDecided, RoundPaired, RoundRescheduled
 from gomoku_shared.idempotency import IdempotencyStore, KeyedRequest
 from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
 
@@ -18,7 +18,7 @@ from ..adapters.orm import idempotency_keys
 from ..config import GameplayConfig
 from ..domain.errors import GameRefusal
 from ..domain.played_game import Actor, actor_role
-from . import arbiter_decisions, creation
+from . import arbiter_decisions, creation, rescheduling
 from .actions import PlayerActions
 from .event_feed import EventFeed
 from .over_the_board import OverTheBoard
@@ -63,6 +63,9 @@ class GameService:
 
     async def on_result_decided(self, uow: UnitOfWork, decided: ResultDecided) -> None:
         await arbiter_decisions.on_result_decided(self.units.within(uow), decided)
+
+    async def on_round_rescheduled(self, uow: UnitOfWork, moved: RoundRescheduled) -> None:
+        await rescheduling.on_round_rescheduled(self.units.within(uow), moved)
 
     # ------------------------------------------------------------------ actions
 

@@ -61,7 +61,8 @@ class GameViews:
         async with self.units.reading() as uow:
             decided = await uow.decisions.for_game(game.columns)
         columns, live = game.columns, game.live
-        active = columns["status"] == "active"
+        # EVT-7: before the round's start nothing but joining is possible
+        active = columns["status"] == "active" and (columns.get("starts_ms") or 0) <= self.now_ms()
         out = game.summary()
         out.pop("_version", None)
         out.update(

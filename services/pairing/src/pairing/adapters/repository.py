@@ -338,6 +338,19 @@ class AuditRepository:
             )
         )
 
+    async def delays(self, event_code: str, section_id: str) -> dict[int, datetime]:
+        """EVT-7: the latest start the arbiter delayed each round to (from the audited delays)."""
+        audit = orm.audit
+        query = (
+            select(audit.c.round, audit.c.details)
+            .where(_of_section(audit, event_code, section_id) & (audit.c.action == "delay"))
+            .order_by(audit.c.id)
+        )
+        moved: dict[int, datetime] = {}
+        for row in (await self.session.execute(query)).mappings():
+            moved[row["round"]] = datetime.fromisoformat(row["details"]["starts_at"])
+        return moved
+
     async def of_section(self, event_code: str, section_id: str) -> list[dict]:
         audit = orm.audit
         query = select(audit).where(_of_section(audit, event_code, section_id)).order_by(audit.c.id)

@@ -33,11 +33,11 @@ from gomoku_shared.web import create_app
 
 from ..adapters import orm
 from ..adapters.repository import Repositories, SectionState
-from ..service_layer import arbiter, queries
+from ..service_layer import arbiter, queries, schedule
 from ..service_layer.pool import Pairer
 from ..service_layer.unit_of_work import PairingUnitOfWork
 from . import views
-from .bodies import ByeBody, DecisionBody, HoldBody, LateEntryBody, PairingsBody, ResultBody, WithdrawalBody
+from .bodies import ByeBody, DecisionBody, DelayBody, HoldBody, LateEntryBody, PairingsBody, ResultBody, WithdrawalBody
 from .csv_answers import crosstable_csv, standings_csv
 
 SEC = "/v1/events/{event_code}/sections/{section_id}"
@@ -261,6 +261,37 @@ async def post_publish(
         return arbiter.publish_round(uow, event_code, section_id, n, principal)
 
     return await _act(request, principal, key, event_code, action, None)
+
+
+@router.get(
+    SEC + "/round-times",
+    summary="Every round's scheduled, delayed and actual start (EVT-7)",
+    **documented(views.RoundTimes),
+)
+async def get_round_times(event_code: PathId, section_id: PathId, request: Request) -> dict:
+    state = await _load(request, event_code, section_id)
+    delayed = await _read(request, lambda repos: repos.audit.delays(event_code, section_id))
+    return schedule.round_times(state, delayed)
+
+
+@router.post(
+    SEC + "/rounds/{n}/delay",
+    summary="Delay a round's start (EVT-7): audited; round.rescheduled moves the games' start",
+    **documented(views.RoundDelayed),
+)
+async def post_delay(
+    event_code: PathId,
+    section_id: PathId,
+    n: RoundNo,
+    body: DelayBody,
+    request: Request,
+    principal: Staff,
+    key: str | None = IdemKey,
+) -> dict:
+    def action(uow: PairingUnitOfWork) -> Awaitable[dict]:
+        return schedule.delay_round(uow, event_code, section_id, n, body.starts_at, body.reason, principal)
+
+    return await _act(request, principal, key, event_code, action, body)
 
 
 @router.post(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
@@ -80,3 +81,10 @@ class DecisionBody(BaseModel):
     order: list[EntrantId | Annotated[list[EntrantId], Field(min_length=1, max_length=200)]] = Field(
         min_length=1, max_length=200
     )
+
+
+class DelayBody(BaseModel):
+    """EVT-7: the round's new start (with its UTC offset) and the written reason."""
+
+    starts_at: datetime
+    reason: str = Field(min_length=1, max_length=1000)

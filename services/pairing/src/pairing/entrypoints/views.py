@@ -134,6 +134,34 @@ class ResultEntered(View):
     changed: bool
 
 
+class RoundDelayed(View):
+    """EVT-7: an arbiter's delay as audited."""
+
+    round: int
+    reason: str
+    previous_starts_at: datetime | None
+    starts_at: datetime
+    decided_at: datetime
+
+
+class RoundTime(View):
+    round: int
+    #: the schedule's start (null: the round starts when it is paired)
+    scheduled_at: datetime | None
+    #: the arbiter's latest delay of it
+    delayed_to: datetime | None
+    #: the start as it stands (published rounds: the games' start)
+    starts_at: datetime | None
+    #: not_paired | draft | published | complete
+    status: str
+
+
+class RoundTimes(View):
+    event_code: str
+    section_id: str
+    rounds: list[RoundTime]
+
+
 class RoundStatus(View):
     round: int
     #: draft | published | final

@@ -13,6 +13,7 @@ from gomoku_shared.contracts.events import GameFinished, RoundPaired, SectionClo
 
 from ..adapters.repository import SectionState
 from ..domain import IllegalPairing, NoLegalPairing, Outcome, RoundPairing
+from ..domain.schedule import round_start
 from .pool import Pairer
 from .round_pairing import bye_specs, pair_job, round_rows, specs
 from .section import round_points, seeding
@@ -103,7 +104,11 @@ async def store_round(uow: PairingUnitOfWork, state: SectionState, pairing: Roun
 
 
 async def published(uow: PairingUnitOfWork, state: SectionState, rnd: int) -> None:
-    """A round is published: round.paired goes out (and a round of byes only completes at once)."""
+    """A round is published: round.paired goes out (and a round of byes only completes at once),
+    with the round's start (EVT-7: its scheduled time, or now if that has passed)."""
+    delayed = await uow.audit.delays(state.event_code, state.section_id)
+    starts_at = round_start(state.rules.round_starts, rnd, uow.clock.now(), delayed.get(rnd))
+    await uow.sections.update_round(state, rnd, starts_at=starts_at)
     uow.emit_for(
         state,
         RoundPaired(
@@ -111,7 +116,7 @@ async def published(uow: PairingUnitOfWork, state: SectionState, rnd: int) -> No
             stage=state.row["stage"],
             section_id=state.section_id,
             round=rnd,
-            starts_at=uow.clock.now(),
+            starts_at=starts_at,
             no_show_minutes=state.rules.no_show_minutes,
             pairings=specs(state, rnd),
             byes=bye_specs(state, rnd),

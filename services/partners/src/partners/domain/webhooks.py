@@ -21,6 +21,8 @@ from .model import PartnerRuleError
 #: what a partner can subscribe to (the bus events the partners service consumes)
 EVENT_TYPES: tuple[str, ...] = (
     "round.paired",
+    #: EVT-7: a round's start moved by the arbiter (public: every subscriber of the type)
+    "round.rescheduled",
     "game.started",
     "game.finished",
     "section.completed",

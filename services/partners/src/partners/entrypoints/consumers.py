@@ -13,6 +13,7 @@ from ..service_layer.webhooks import WebhookService
 #: playoff.required (who plays the playoff games)
 CONSUMES = [
     "round.paired",
+    "round.rescheduled",
     "playoff.required",
     "game.started",
     "game.finished",

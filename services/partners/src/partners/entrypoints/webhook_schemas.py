@@ -10,7 +10,9 @@ from gomoku_shared.api_docs import View
 
 from .schemas import Strict
 
-EventType = Literal["round.paired", "game.started", "game.finished", "section.completed", "awards.published"]
+EventType = Literal[
+    "round.paired", "round.rescheduled", "game.started", "game.finished", "section.completed", "awards.published"
+]
 DeliveryStatus = Literal["pending", "delivered", "failed"]
 
 

@@ -267,3 +267,17 @@ stages = tables["stages"]
 qualifier_lists = tables["qualifier_lists"]
 ledger_lines = tables["ledger_lines"]
 refund_requests = tables["refund_requests"]
+
+#: EVT-7: the latest start an arbiter delayed each round to (from pairing's round.rescheduled),
+#: so that the published schedule and its calendars show it
+round_delays = sa.Table(
+    "round_delays",
+    metadata,
+    sa.Column("event_code", sa.String(64), primary_key=True),
+    sa.Column("section_id", sa.String(100), primary_key=True),
+    sa.Column("round", sa.Integer, primary_key=True),
+    sa.Column("starts_at", TS, nullable=False),
+    sa.Column("previous_starts_at", TS, nullable=True),
+    sa.Column("reason", sa.Text, nullable=False),
+    sa.Column("decided_at", TS, nullable=False),
+)

@@ -15,6 +15,7 @@ from gomoku_shared.event_config import EventConfig
 from . import orm
 from . import repository as rows
 from .protection import DataProtector
+from .schedule_repository import DelayRepository
 
 
 class EventRepository:
@@ -330,3 +331,5 @@ class Repositories:
         self.units = UnitRepository(session)
         self.changes = ChangeRepository(session)
         self.ledger = LedgerRepository(session, protector)
+        #: EVT-7: rounds delayed by the arbiter
+        self.delays = DelayRepository(session)

@@ -464,6 +464,8 @@ CONFIG_ADDITIONS: tuple[tuple[str, ...], ...] = (
     ("honours",),
     ("check_in", "undecided_at_close"),
     ("units", "quota_exempt_list"),
+    # EVT-7: the schedule
+    ("schedule",),
 )
 
 

@@ -252,6 +252,8 @@ def section_rules(event: EventConfig, closed: ClosedSection) -> dict[str, Any]:
         "tie_policy": {"playoff": "playoff", "arbiter_decision": "arbiter", "shared": "share"}[playoffs.policy],
         "places_that_matter": matter,
         "rank_by_gender": closed.rank_genders_separately,
+        # EVT-7: the round start times of the section (a merged section plays at its own)
+        "round_starts": [moment.isoformat() for moment in event.schedule.round_starts(closed.stage_id, sec.id)],
         # PLAY-9: the stage is played over the board (SZ final, NY, DA, NT) or online
         "mode": event.stage_of(sec.id).mode,
     }

@@ -30,6 +30,7 @@ from .access import read as _read
 from .access import run as _run
 from .access import state_of as _state
 from .fee_routes import add_fee_routes
+from .schedule_api import schedule_router
 
 
 def _router() -> APIRouter:
@@ -386,4 +387,5 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing, context: RegistrationS
     app.state.registration = context
     app.state.idempotency = idempotency.for_runtime(runtime, orm.idempotency_keys)
     app.include_router(_router())
+    app.include_router(schedule_router())
     return app

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from gomoku_shared.runtime import ServiceRuntime
 
+from ..service_layer import schedule
 from ..service_layer.fees import on_appeal
 from ..service_layer.stages import on_qualifiers_selected
 from ..service_layer.state import RegistrationState
 from ..service_layer.unit_of_work import RegistrationUnitOfWork
 
 #: the event types this service consumes (ARCHITECTURE §1)
-CONSUMES = ["qualifiers.selected", "appeal.lodged", "appeal.decided"]
+CONSUMES = ["qualifiers.selected", "appeal.lodged", "appeal.decided", "round.rescheduled"]
 
 
 def register(runtime: ServiceRuntime, context: RegistrationState) -> None:
@@ -30,3 +31,8 @@ def register(runtime: ServiceRuntime, context: RegistrationState) -> None:
     async def appeal_decided(uow, env) -> None:
         # AWD-10: an upheld appeal's fee goes back to the unit, a refund line
         await on_appeal(RegistrationUnitOfWork(uow, context.protector), context, env.payload)
+
+    @runtime.on("round.rescheduled")
+    async def round_rescheduled(uow, env) -> None:
+        # EVT-7: the published schedule and its calendars show an arbiter's delay
+        await schedule.on_round_rescheduled(RegistrationUnitOfWork(uow, context.protector), env.payload)

@@ -1,0 +1,95 @@
+"""EVT-7: the arbiter delays a round — audited (who, when, reason, old and new time) and
+announced (``round.rescheduled``: gameplay moves the games' start, partners are told); and the
+section's round times as they stand (the schedule, the delays, the published starts)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from gomoku_shared.auth import Principal
+from gomoku_shared.contracts.events import RoundRescheduled
+from gomoku_shared.errors import Conflict, Unprocessable
+
+from ..adapters.repository import SectionState
+from ..domain.schedule import delay_refusal, planned_start
+from .arbiter import FINISHED, audit
+from .unit_of_work import PairingUnitOfWork
+
+
+def current_start(state: SectionState, rnd: int, delayed: dict[int, datetime]) -> datetime | None:
+    """The round's start as it stands: its published start, else the delay's or the schedule's."""
+    stored = state.rounds.get(rnd)
+    if stored is not None and stored["status"] != "draft" and stored.get("starts_at") is not None:
+        return stored["starts_at"]
+    return planned_start(state.rules.round_starts, rnd, delayed.get(rnd))
+
+
+async def delay_round(
+    uow: PairingUnitOfWork,
+    event_code: str,
+    section_id: str,
+    rnd: int,
+    starts_at: datetime,
+    reason: str,
+    principal: Principal,
+) -> dict[str, Any]:
+    state = await uow.locked_section(event_code, section_id)
+    if state.row["status"] in FINISHED:
+        raise Conflict("section_finished", f"section {section_id} is {state.row['status']}")
+    if not 1 <= rnd <= state.rules.rounds:
+        raise Unprocessable("unknown_round", f"{section_id} plays rounds 1..{state.rules.rounds}")
+    if starts_at.tzinfo is None:
+        raise Unprocessable("offset_required", "starts_at needs its UTC offset")
+    delayed = await uow.audit.delays(event_code, section_id)
+    previous = current_start(state, rnd, delayed)
+    now = uow.clock.now()
+    refused = delay_refusal(state.rounds.get(rnd), previous, starts_at, now, reason)
+    if refused is not None:
+        raise Conflict(*refused) if refused[0] != "reason_required" else Unprocessable(*refused)
+    if rnd in state.rounds and state.rounds[rnd]["status"] != "draft":
+        await uow.sections.update_round(state, rnd, starts_at=starts_at)
+    details = {
+        "reason": reason,
+        "previous_starts_at": previous.isoformat() if previous else None,
+        "starts_at": starts_at.isoformat(),
+    }
+    await audit(uow, state, principal, "delay", rnd, details)
+    uow.emit_for(
+        state,
+        RoundRescheduled(
+            event_code=event_code,
+            stage=state.row["stage"],
+            section_id=section_id,
+            round=rnd,
+            starts_at=starts_at,
+            previous_starts_at=previous,
+            reason=reason,
+            decided_by=principal.key_id or principal.role,
+            decided_at=now,
+        ),
+    )
+    await uow.save_sequence(state)
+    return {"round": rnd, **details, "decided_at": now.isoformat()}
+
+
+def round_times(state: SectionState, delayed: dict[int, datetime]) -> dict[str, Any]:
+    """Every round of the section with its scheduled, delayed and actual start."""
+    rounds = []
+    for rnd in range(1, state.rules.rounds + 1):
+        stored = state.rounds.get(rnd)
+        scheduled = planned_start(state.rules.round_starts, rnd)
+        rounds.append(
+            {
+                "round": rnd,
+                "scheduled_at": scheduled.isoformat() if scheduled else None,
+                "delayed_to": delayed[rnd].isoformat() if rnd in delayed else None,
+                "starts_at": _iso(current_start(state, rnd, delayed)),
+                "status": stored["status"] if stored else "not_paired",
+            }
+        )
+    return {"event_code": state.event_code, "section_id": state.section_id, "rounds": rounds}
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment else None

@@ -1,0 +1,41 @@
+"""The event's home page — its stages and sections, and its schedule (EVT-7: dates, arrival,
+technical meeting, the rounds' start times by shared slot, delays) — and the schedule's
+calendar (``.ics``), from registration's public schedule."""
+
+from __future__ import annotations
+
+import asyncio
+
+from fastapi import FastAPI, Request
+from fastapi.responses import HTMLResponse, Response
+
+from gomoku_shared.params import PathId
+
+from .site import Site
+
+
+def install(app: FastAPI, site: Site) -> None:
+    upstream = site.upstream
+
+    @app.get("/events/{code}", response_class=HTMLResponse, name="event_home")
+    async def event_home(request: Request, code: PathId) -> HTMLResponse:
+        event, sections, awards, schedule = await asyncio.gather(
+            upstream.get("registration", f"/v1/events/{code}"),
+            upstream.optional("pairing", f"/v1/events/{code}/sections"),
+            upstream.optional("awards", f"/v1/events/{code}"),
+            upstream.optional("registration", f"/v1/events/{code}/schedule"),
+        )
+        played = {s["section_id"]: s for s in (sections or {}).get("sections", [])}
+        published = {s["section_id"]: s.get("publication_revision") for s in (awards or {}).get("sections", [])}
+        timetable = {s["stage"]: s for s in (schedule or {}).get("stages", [])}
+        names = (schedule or {}).get("sections", {})
+        return site.render(
+            request, "event.html", event=event, played=played, published=published, timetable=timetable, names=names
+        )
+
+    @app.get("/events/{code}/schedule.ics", name="event_calendar")
+    async def event_calendar(code: PathId) -> Response:
+        """The event's schedule as iCalendar (registration's calendar)."""
+        body = await upstream.get_text("registration", f"/v1/events/{code}/schedule.ics")
+        headers = {"content-disposition": f'inline; filename="{code}.ics"'}
+        return Response(body, media_type="text/calendar; charset=utf-8", headers=headers)

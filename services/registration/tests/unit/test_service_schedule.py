@@ -1,0 +1,102 @@
+"""EVT-7: the schedule in the API — per event and per player, as JSON and as iCalendar — with an
+arbiter's delay (round.rescheduled from pairing) shown."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from icalendar import Calendar
+from registration_kit import ARB, CST, P1, P2, harness, sz_entry
+
+from gomoku_shared.contracts.events import RoundRescheduled
+
+URL = "/v1/events/sz22/schedule"
+
+
+def _slot(h, day: int, hour: int, minute: int = 0) -> datetime:
+    return datetime(2022, 11, day, hour, minute, tzinfo=CST)
+
+
+async def test_evt7_event_schedule_json_lists_the_seed_dates_and_shared_slots(tmp_path):
+    """EVT-7, SZ 五: registration 10-25..10-31, men's/women's rounds on 11-5 (one session per
+    slot: the four sections start together), juniors on 11-6, the final on 11-13."""
+    async with harness(tmp_path) as h:
+        await h.create_sz()
+        answer = await h.client.get(URL, headers=P1)
+        assert answer.status_code == 200, answer.text
+        body = answer.json()
+        assert body["registration"] == {
+            "opens_at": "2022-10-25T00:00:00+08:00",
+            "closes_at": "2022-11-01T00:00:00+08:00",
+        }
+        online, final = body["stages"]
+        first = online["sessions"][0]
+        assert first["starts_at"] == "2022-11-05T09:00:00+08:00" and first["round"] == 1
+        assert sorted(first["sections"]) == ["men-free", "men-pro", "women-free", "women-pro"]
+        days = {s["starts_at"][:10]: set() for s in online["sessions"]}
+        for session in online["sessions"]:
+            days[session["starts_at"][:10]] |= set(session["sections"])
+        assert days["2022-11-05"] == {"men-free", "women-free", "men-pro", "women-pro"}
+        assert days["2022-11-06"] == {"junior-boys-free", "junior-girls-free", "junior-boys-pro", "junior-girls-pro"}
+        assert {s["starts_at"][:10] for s in final["sessions"]} == {"2022-11-13"}
+        assert (await h.client.get("/v1/events/nope/schedule", headers=P1)).status_code == 404
+
+
+async def test_evt7_event_calendar_is_icalendar_and_shows_a_delay(tmp_path):
+    """EVT-7: the .ics parses (RFC 5545) with one event per session, the registration window;
+    after pairing announces a delay of men-free round 2, that round is its own event at the new
+    time, with the reason, and the other sections keep their slot."""
+    async with harness(tmp_path) as h:
+        await h.create_sz()
+        answer = await h.client.get(URL + ".ics", headers=P1)
+        assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/calendar")
+        events = [c for c in Calendar.from_ical(answer.content).walk("VEVENT")]
+        online_sessions = 14  # 7 + 7 slots of the online stage (SZ 五)
+        assert len(events) == 1 + online_sessions + 7
+        later = _slot(h, 5, 11, 0)
+        await h.send(
+            RoundRescheduled(
+                event_code="sz22",
+                stage="online",
+                section_id="men-free",
+                round=2,
+                starts_at=later,
+                previous_starts_at=_slot(h, 5, 10, 30),
+                reason="server maintenance",
+                decided_by="k2",
+                decided_at=_slot(h, 5, 9, 30),
+            )
+        )
+        await h.settle()
+        events = list(Calendar.from_ical((await h.client.get(URL + ".ics", headers=P1)).content).walk("VEVENT"))
+        assert len(events) == 1 + online_sessions + 1 + 7
+        moved = [e for e in events if e.decoded("dtstart") == later]
+        assert len(moved) == 1 and "server maintenance" in str(moved[0].get("description"))
+        slot = [e for e in events if e.decoded("dtstart") == _slot(h, 5, 10, 30)]
+        assert len(slot) == 1 and "Men, free rules" not in str(slot[0].get("summary"))
+        body = (await h.client.get(URL, headers=P1)).json()
+        delayed = [s for s in body["stages"][0]["sessions"] if s["delayed"]]
+        assert [(s["sections"], s["delay_reason"]) for s in delayed] == [(["men-free"], "server maintenance")]
+
+
+async def test_evt7_player_schedule_has_only_their_sections_rounds(tmp_path):
+    """EVT-7: a junior player's calendar has the junior section's seven rounds on 11-6 and the
+    final's dates (the stage they may qualify for is not theirs yet: only the online stage);
+    another partner cannot read it (404)."""
+    async with harness(tmp_path) as h:
+        await h.create_sz()
+        entry = await h.client.post(
+            "/v1/events/sz22/entries", headers=P1, json=sz_entry(1, section="junior-boys-free", born="2011-03-03")
+        )
+        assert entry.status_code == 201, entry.text
+        player_id = entry.json()["player_id"]
+        url = f"/v1/events/sz22/players/{player_id}/schedule"
+        body = (await h.client.get(url, headers=P1)).json()
+        [stage] = body["stages"]
+        assert [s["round"] for s in stage["sessions"]] == list(range(1, 8))
+        assert all(s["starts_at"].startswith("2022-11-06") for s in stage["sessions"])
+        calendar = await h.client.get(url + ".ics", headers=ARB)
+        assert calendar.status_code == 200
+        assert len(list(Calendar.from_ical(calendar.content).walk("VEVENT"))) == 1 + 7
+        assert (await h.client.get(url, headers=P2)).status_code == 404
+        assert (await h.client.get(url + ".ics", headers=P2)).status_code == 404

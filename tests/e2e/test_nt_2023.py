@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from .harness import FAST, assert_rounds_on_schedule, games_of, publication, run_embedded, spec
+from .harness import FAST, assert_rounds_on_schedule, games_of, modes_by_stage, publication, run_embedded, spec
 
 SIZES = {"mixed-team": 7, "junior-boys-team": 4, "junior-girls-team": 0}
 
 
 def check_nt(summary: dict) -> None:
     """The NT assertions, shared with the distributed run."""
+    # PLAY-9 / PLAY-10, NT 十二(五): every game over the board, recorded live, results from slips
+    assert modes_by_stage(summary) == {"main": {"offline"}}
     members = {}  # player id -> (team entry id, board)
     for e in summary["entries"]["main"]:
         if e["status"] == "accepted":

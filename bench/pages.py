@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import random
 import re
 import statistics
@@ -60,12 +61,12 @@ async def build(stack, players: int, rounds: int, seed: int) -> tuple[EventDrive
     print(f"  field of {len(SECTIONS)} x {players} registered and closed in {time.monotonic() - t0:.0f} s", flush=True)
     rng = random.Random(seed)
     p = stack.platform
-    gate = asyncio.Semaphore(1)  # one result at a time: concurrent entries in one section race (SQLite)
+    gate = asyncio.Semaphore(1)  # one result at a time, as an arbiter at a desk enters them
     for n in range(1, rounds + 1):
         t1 = time.monotonic()
         for sid in sections:
             base = f"/v1/events/{driver.code}/sections/{sid}"
-            await driver.wait_for(f"{sid} round {n}", lambda base=base, n=n: _paired(p, base, n))
+            await driver.wait_for(f"{sid} round {n}", functools.partial(_paired, p, base, n))
             rnd = await p.get("pairing", f"{base}/rounds/{n}")
 
             async def enter(pairing_id: str, base: str = base, n: int = n) -> None:

@@ -255,7 +255,7 @@ def test_every_deployment_has_a_disruption_budget_and_gameplay_and_the_gateway_a
         pdb = _one(BASE, "PodDisruptionBudget", name)
         assert pdb["spec"]["selector"]["matchLabels"] == deployment["spec"]["selector"]["matchLabels"]
         assert deployment["spec"]["strategy"]["rollingUpdate"]["maxUnavailable"] == 0
-    for name in ("gameplay", "gateway"):
+    for name in ("gameplay", "gateway", "portal"):  # portal: the web front, its sessions shared (ADR 0009)
         hpa = _one(BASE, "HorizontalPodAutoscaler", name)
         assert hpa["spec"]["scaleTargetRef"] == {"apiVersion": "apps/v1", "kind": "Deployment", "name": name}
         assert hpa["spec"]["minReplicas"] >= 2 and hpa["spec"]["maxReplicas"] > hpa["spec"]["minReplicas"]
@@ -272,7 +272,8 @@ def test_every_secret_the_manifests_read_is_documented_for_operators():
         "data-key",
         "partners-key",
         "portal-api-key",
-        *(f"{s}-database-url" for s in SERVICES),
+        "portal-session-secret",
+        *(f"{s}-database-url" for s in (*SERVICES, "portal")),
     }
     operators = (ROOT / "docs/operators.md").read_text()
     for key in keys:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from datetime import UTC, datetime
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy import event, text
@@ -77,7 +78,9 @@ async def ping(engine: AsyncEngine) -> bool:
         return False
 
 
-async def select_for_update(session: AsyncSession, query: sa.Select, table: sa.Table, where: sa.ColumnElement[bool]):
+async def select_for_update(
+    session: AsyncSession, query: sa.Select[Any], table: sa.Table, where: sa.ColumnElement[bool]
+) -> sa.Result[Any]:
     """``query ... FOR UPDATE``, on SQLite too. SQLite has no row locks and ignores FOR UPDATE,
     and its driver opens a transaction only at the first write: two read-modify-writes of one
     row would both read the old value (pairing's event sequence, then one event id twice). On

@@ -95,7 +95,10 @@ class SectionRepository:
         tournaments = orm.tournaments
         where = _of_section(tournaments, event_code, section_id)
         query = select(tournaments).where(where)
-        result = await (select_for_update(session, query, tournaments, where) if lock else session.execute(query))
+        if lock:
+            result = await select_for_update(session, query, tournaments, where)
+        else:
+            result = await session.execute(query)
         row = result.mappings().first()
         if row is None:
             return None

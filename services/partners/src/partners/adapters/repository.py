@@ -82,9 +82,10 @@ class PartnerRepository:
     async def partner(self, partner_id: str, *, for_update: bool = False) -> Partner | None:
         where = orm.partners.c.partner_id == partner_id
         stmt = select(orm.partners).where(where)
-        result = await (
-            select_for_update(self.session, stmt, orm.partners, where) if for_update else self.session.execute(stmt)
-        )
+        if for_update:
+            result = await select_for_update(self.session, stmt, orm.partners, where)
+        else:
+            result = await self.session.execute(stmt)
         row = result.first()
         return _partner(row) if row else None
 

@@ -241,6 +241,20 @@ def run_embedded(table: Table, repeat: int, env: dict[str, str]) -> float:
         return table.row("embedded: restart, exec -> /gameplay/readyz", _repeat(repeat, start), GOAL_EMBEDDED_S)
 
 
+def bytecode_state() -> str:
+    """Whether the libraries' and the services' bytecode was compiled ahead (``make install``)."""
+    import importlib.util
+
+    missing = []
+    for package in ("sqlalchemy", "fastapi", "gomoku_shared", "pairing"):
+        spec = importlib.util.find_spec(package)
+        if spec is None or spec.origin is None or not Path(importlib.util.cache_from_source(spec.origin)).exists():
+            missing.append(package)
+    if not missing:
+        return "compiled ahead of time"
+    return f"NOT compiled for {', '.join(missing)}: every start compiles them (run make install)"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.startup", description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=3, help="starts per row (best and median printed)")
@@ -254,6 +268,7 @@ def main(argv: list[str] | None = None) -> int:
         if admin is not None:
             asyncio.run(_create_databases(admin, names))
         print(f"databases: {'PostgreSQL' if admin else 'SQLite'}; bus: {'RabbitMQ' if amqp else 'in-memory'}")
+        print(f"bytecode: {bytecode_state()}")
         table = Table()
         try:
             run_baselines(table, args.repeat)

@@ -128,14 +128,17 @@ class Table:
     def __init__(self) -> None:
         print(f"{'what':<44} {'wall best':>10} {'wall med':>9} {'cpu best':>9} {'goal':>6}", flush=True)
 
-    def row(self, what: str, runs: list[tuple[float, float]], goal: float | None = None) -> float:
+    def row(self, what: str, runs: list[tuple[float, float]], goal: float | None = None) -> tuple[float, float]:
+        """Prints the row; returns the best wall and the best CPU time."""
         walls, cpus = [w for w, _ in runs], [c for _, c in runs]
-        verdict = "" if goal is None else f"{goal:>5.1f}s {'ok' if min(walls) < goal else 'MISSED'}"
+        verdict = ""
+        if goal is not None:
+            verdict = f"{goal:>4.1f}s wall {'ok' if min(walls) < goal else 'MISSED'}, cpu {'ok' if min(cpus) < goal else 'MISSED'}"
         print(
-            f"{what:<44} {min(walls):>9.3f}s {statistics.median(walls):>8.3f}s {min(cpus):>8.3f}s {verdict}",
+            f"{what:<44} {min(walls):>9.3f}s {statistics.median(walls):>8.3f}s {min(cpus):>8.3f}s  {verdict}",
             flush=True,
         )
-        return min(walls)
+        return min(walls), min(cpus)
 
 
 def _repeat(times: int, run: Callable[[], tuple[float, float]]) -> list[tuple[float, float]]:
@@ -197,8 +200,10 @@ def run_baselines(table: Table, repeat: int) -> None:
     table.row("baseline: bare uvicorn app, exec -> 200", _repeat(repeat, hello))
 
 
-def run_services(table: Table, repeat: int, urls: dict[str, str], env: dict[str, str]) -> dict[str, float]:
-    best: dict[str, float] = {}
+def run_services(
+    table: Table, repeat: int, urls: dict[str, str], env: dict[str, str]
+) -> dict[str, tuple[float, float]]:
+    best: dict[str, tuple[float, float]] = {}
     for service, url in urls.items():
         service_env = dict(env, DATABASE_URL=url)
         migrate = [sys.executable, "-m", "gomoku_shared.migrate", service]
@@ -227,7 +232,7 @@ def run_services(table: Table, repeat: int, urls: dict[str, str], env: dict[str,
     return best
 
 
-def run_embedded(table: Table, repeat: int, env: dict[str, str]) -> float:
+def run_embedded(table: Table, repeat: int, env: dict[str, str]) -> tuple[float, float]:
     with tempfile.TemporaryDirectory(prefix="bench-startup-") as data_dir:
         embedded_env = {k: v for k, v in env.items() if k not in ("AMQP_URL", "PORTAL_API_KEY")}
         embedded_env["DATA_DIR"] = data_dir
@@ -239,6 +244,10 @@ def run_embedded(table: Table, repeat: int, env: dict[str, str]) -> float:
 
         table.row("embedded: empty data dir (migrates)", [start()])
         return table.row("embedded: restart, exec -> /gameplay/readyz", _repeat(repeat, start), GOAL_EMBEDDED_S)
+
+
+def _goal(name: str) -> float:
+    return GOAL_MIGRATE_S if "migrate" in name else GOAL_EMBEDDED_S if name == "embedded" else GOAL_READY_S
 
 
 def bytecode_state() -> str:
@@ -278,13 +287,11 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             if admin is not None:
                 asyncio.run(_drop_databases(admin, names))
-    missed = [
-        name
-        for name, seconds in best.items()
-        if seconds >= (GOAL_MIGRATE_S if "migrate" in name else GOAL_EMBEDDED_S if name == "embedded" else GOAL_READY_S)
-    ]
-    print(f"goals: ready < {GOAL_READY_S} s, no-op migration < {GOAL_MIGRATE_S} s, embedded < {GOAL_EMBEDDED_S} s;")
-    print(f"missed (best wall time): {', '.join(missed) if missed else 'none'}")
+    for index, clock in enumerate(("wall", "cpu")):
+        missed = [name for name, figures in best.items() if figures[index] >= _goal(name)]
+        print(f"missed by best {clock} time: {', '.join(missed) if missed else 'none'}")
+    print(f"goals: ready < {GOAL_READY_S} s, no-op migration < {GOAL_MIGRATE_S} s, embedded < {GOAL_EMBEDDED_S} s")
+    print("(on a loaded machine the CPU time stands for a quiet machine's wall time: see the baselines)")
     return 0
 
 

@@ -35,9 +35,6 @@ NOT_YET_SPLIT: dict[str, int] = {
     "services/registration/src/registration/domain/registration.py:rejudge": 124,
     "services/registration/src/registration/entrypoints/api.py:_entry_routes": 112,
     "services/registration/src/registration/service_layer/stages.py:close_stage_cmd": 90,
-    "services/portal/src/portal/live.py:install": 95,
-    "services/portal/src/portal/public.py:install": 150,
-    "services/portal/src/portal/staff.py:install": 352,
     "sim/src/gomoku_sim/driver.py": 892,
 }
 

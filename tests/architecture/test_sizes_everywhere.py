@@ -35,7 +35,6 @@ NOT_YET_SPLIT: dict[str, int] = {
     "services/registration/src/registration/domain/registration.py:rejudge": 124,
     "services/registration/src/registration/entrypoints/api.py:_entry_routes": 112,
     "services/registration/src/registration/service_layer/stages.py:close_stage_cmd": 90,
-    "sim/src/gomoku_sim/driver.py": 892,
 }
 
 

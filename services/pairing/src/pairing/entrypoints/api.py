@@ -136,34 +136,27 @@ async def get_round(event_code: PathId, section_id: PathId, n: RoundNo, request:
     return queries.round_view(state, n, games)
 
 
-@router.get(
-    SEC + "/standings",
-    summary="Standings with every tiebreak value (JSON or ?format=csv)",
-    response_model=None,
-    responses=_with_text(views.Standings, "text/csv"),
-)
+def _table_route(path: str, summary: str, view: type[BaseModel]) -> Callable[[Any], Any]:
+    """A section's table: JSON, or CSV with ``?format=csv``."""
+    return router.get(SEC + path, summary=summary, response_model=None, responses=_with_text(view, "text/csv"))
+
+
+def _json_or_csv(answer: dict, format: TableFormat, to_csv: Callable[[dict], str]) -> Any:
+    return PlainTextResponse(to_csv(answer), media_type="text/csv") if format == "csv" else answer
+
+
+@_table_route("/standings", "Standings with every tiebreak value (JSON or ?format=csv)", views.Standings)
 async def get_standings(
     event_code: PathId, section_id: PathId, request: Request, format: TableFormat = Query("json")
 ) -> Any:
-    answer = queries.standings(await _load(request, event_code, section_id))
-    if format == "csv":
-        return PlainTextResponse(standings_csv(answer), media_type="text/csv")
-    return answer
+    return _json_or_csv(queries.standings(await _load(request, event_code, section_id)), format, standings_csv)
 
 
-@router.get(
-    SEC + "/crosstable",
-    summary="Cross table (JSON or ?format=csv)",
-    response_model=None,
-    responses=_with_text(views.CrossTable, "text/csv"),
-)
+@_table_route("/crosstable", "Cross table (JSON or ?format=csv)", views.CrossTable)
 async def get_crosstable(
     event_code: PathId, section_id: PathId, request: Request, format: TableFormat = Query("json")
 ) -> Any:
-    answer = queries.crosstable(await _load(request, event_code, section_id))
-    if format == "csv":
-        return PlainTextResponse(crosstable_csv(answer), media_type="text/csv")
-    return answer
+    return _json_or_csv(queries.crosstable(await _load(request, event_code, section_id)), format, crosstable_csv)
 
 
 @router.get(

@@ -49,30 +49,31 @@ class Command:
         ids = [name for name in _PATH_IDS.findall(self.path) if name != "event_code"]
 
         async def endpoint(request: Request, principal: Principal, body: Any, **path: str) -> JSONResponse:
-            body = self.body() if body is None else body
+            body = self.body() if body is None else body  # only an optional body is ever None
             args = [path[name] for name in ids]
-            code = path["event_code"] if self.event_of is None else await self._event(request, args[0])
+            event_of = self.event_of
+            code = path["event_code"] if event_of is None else await _event_named_by(request, event_of, args[0])
             return await command(
                 request, principal, code, lambda cmd: self.run(cmd, *args, body), status=self.status, body=body
             )
 
-        body = (
-            inspect.Parameter("body", _PLAIN, annotation=self.body | None, default=None)
-            if self.body_optional
-            else inspect.Parameter("body", _PLAIN, annotation=self.body)
-        )
-        parameters = [*_path_parameters(self.path), body, *_caller(self.who)]
-        if self.body_optional:  # a parameter with a default comes last
-            parameters.remove(body)
-            parameters.append(body)
         router.post(self.path, **keyed_write(self.answer, self.status, *self.errors), tags=[tag], summary=self.summary)(
-            _named(endpoint, self.name, parameters, JSONResponse)
+            _named(endpoint, self.name, self._parameters(), JSONResponse)
         )
 
-    async def _event(self, request: Request, resource_id: str) -> str:
-        assert self.event_of is not None
-        event_of = self.event_of
-        return await read(request, lambda repos, _state: event_of(repos, resource_id))
+    def _parameters(self) -> list[inspect.Parameter]:
+        """The path's ids, the body and the caller; an optional body comes last (it has a default)."""
+        path, caller = _path_parameters(self.path), _caller(self.who)
+        if self.body_optional:
+            return [*path, *caller, inspect.Parameter("body", _PLAIN, annotation=self.body | None, default=None)]
+        return [*path, inspect.Parameter("body", _PLAIN, annotation=self.body), *caller]
+
+
+async def _event_named_by(
+    request: Request, event_of: Callable[[Repositories, str], Awaitable[str]], resource_id: str
+) -> str:
+    """The event a record (an evidence record, a refund request) belongs to, read on a session of its own."""
+    return await read(request, lambda repos, _state: event_of(repos, resource_id))
 
 
 @dataclass(frozen=True)

@@ -435,16 +435,16 @@ async def _teams(repo: AwardsRepository, event_code: str) -> list[s.TeamRanking]
     plan = awards_plan(EventConfig.model_validate(json.loads(row.config))) if row.config else None
     for team_id, team in sorted((plan.teams if plan else {}).items()):
         pub = await repo.current_publication(event_code, team_id)
-        missing = [src for src in team.sources if src not in results]
         out.append(
             s.TeamRanking(
                 team_section_id=team_id,
                 name=team.name,
                 status="published" if pub else "pending",
                 sources=list(team.sources),
-                missing_sources=missing,
+                missing_sources=[src for src in team.sources if src not in results],
                 publication=_meta(pub) if pub else None,
                 rows=pub.payload["team_ranking"] if pub else [],
+                notes=pub.payload.get("notes", []) if pub else [],
             )
         )
     return out

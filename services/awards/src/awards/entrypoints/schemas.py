@@ -91,6 +91,9 @@ class PrizeRow(_Out):
     currency: str
     shared_with: list[str]
     remainder_fen: int = Field(description="fen of a shared split left unpaid by rounding down (AWD-4)")
+    table_zh: str | None = Field(
+        None, description="the prize table's Chinese name, where the event's configuration gives one"
+    )
 
 
 class PrizeList(_Out):

@@ -153,6 +153,9 @@ class TeamRanking(_Out):
     missing_sources: list[str]
     publication: PublicationMeta | None
     rows: list[dict[str, Any]]
+    notes: list[str] = Field(
+        default_factory=list, description="e.g. a cancelled source section, counted as absent (AWD-6)"
+    )
 
 
 class TeamRankings(_Out):

@@ -194,6 +194,19 @@ def modes_by_stage(summary: dict[str, Any]) -> dict[str, set[str]]:
     return dict(out)
 
 
+def assert_records_checked(venue: Any, summary: dict[str, Any]) -> None:
+    """PLAY-9 (NT 十二(五)): every over-the-board game that was played has its record entered after
+    the game, valid on the engine; the one written with black's stone on a forbidden point (PLAY-3)
+    came back flagged, was listed for the arbiter with the foul, and the corrected record is valid."""
+    played = [g for g in summary["games"].values() if g["mode"] == "offline" and g["moves"]]
+    assert played and venue.records == len(played), (venue.records, len(played))
+    assert venue.corrected == 1 and len(venue.flagged) >= 1, venue.flagged
+    for entry in venue.flagged:
+        assert entry["status"] == "flagged" and entry["source"] == "entered", entry
+        assert [flag["code"] for flag in entry["flags"]] == ["forbidden"], entry
+        assert entry["flags"][0]["move"] == entry["moves"][-1], entry
+
+
 def by_pairing(games: dict[str, dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
     """Games grouped by round + pairing (``<code>.<stage>.<section>.r<n>.<pairing...>.g<k>``)."""
     out: dict[str, list[dict[str, Any]]] = defaultdict(list)

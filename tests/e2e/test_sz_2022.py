@@ -8,6 +8,7 @@ import pytest
 
 from .harness import (
     FAST_QUIET,
+    assert_records_checked,
     assert_rounds_on_schedule,
     by_pairing,
     games_of,
@@ -55,6 +56,8 @@ async def test_sz_2022_online_qualifier_to_final(tmp_path):
     # (moves by the live recorder, results from confirmed slips)
     assert modes_by_stage(summary) == {"online": {"online"}, "final": {"offline"}}
     assert driver.venue.slips and driver.venue.recorded
+    # PLAY-9: the final's records entered after each game, checked by the engine (a forbidden move flagged)
+    assert_records_checked(driver.venue, summary)
 
     # REG-5 / REG-6: the ineligible applications were refused, naming the clause
     regs = summary["registrations"]

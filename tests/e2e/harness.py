@@ -9,9 +9,10 @@ import os
 import subprocess
 import sys
 from collections import defaultdict
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from gomoku_sim.bots import BotPolicy
 from gomoku_sim.consistency import Report, check
@@ -101,6 +102,24 @@ def assert_rounds_on_schedule(code: str) -> int:
                 checked += 1
     assert checked, ROUND_TIMES[code]
     return checked
+
+
+def played_days(code: str, timezone: str) -> dict[str, set[date]]:
+    """EVT-7: the local days (the event's time zone) on which each section's played rounds
+    started; sections that played no round are left out."""
+    zone = ZoneInfo(timezone)
+    days: dict[str, set[date]] = {}
+    for sid, rounds in ROUND_TIMES[code].items():
+        for rnd in rounds:
+            if rnd["status"] in ("published", "complete") and rnd["starts_at"]:
+                days.setdefault(sid, set()).add(datetime.fromisoformat(rnd["starts_at"]).astimezone(zone).date())
+    return days
+
+
+def assert_played_within(code: str, timezone: str, first: date, last: date) -> None:
+    """EVT-7: every played round started between the regulation's first and last day."""
+    days = played_days(code, timezone)
+    assert days and all(first <= day <= last for played in days.values() for day in played), days
 
 
 _EMBEDDED: dict[str, dict[str, Any]] = {}

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 from .harness import (
     FAST,
+    assert_played_within,
     assert_records_checked,
     assert_rounds_on_schedule,
     modes_by_stage,
@@ -43,6 +46,8 @@ async def test_da_2023_prize_money_and_titles(tmp_path):
     assert_records_checked(driver.venue, summary)
     # EVT-7: every round started at its scheduled time on the fake clock
     assert_rounds_on_schedule(summary["event_code"])
+    # ... on the regulation's days (DA 四: 2023年8月19日至22日)
+    assert_played_within(summary["event_code"], driver.config.timezone, date(2023, 8, 19), date(2023, 8, 22))
 
     open_pub = publication(summary, "open")
     rows = summary["sections"]["open"]["standings"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from datetime import date
 
 import pytest
 
@@ -13,6 +14,7 @@ from .harness import (
     by_pairing,
     games_of,
     modes_by_stage,
+    played_days,
     publication,
     run_embedded,
     spec,
@@ -52,6 +54,16 @@ async def test_sz_2022_online_qualifier_to_final(tmp_path):
     summary, driver = await run_embedded(tmp_path, spec("sz-2022", 11, SIZES, policy=FAST_QUIET))
     # EVT-7: every round started at its scheduled time on the fake clock
     assert_rounds_on_schedule(summary["event_code"])
+    # ... on the regulation's days (SZ 五: 线上初赛 11月5日 男子组、女子组; 线下决赛 11月13日); the
+    # junior sections have no entries in this field, so nothing is played on 11-6
+    online_day, final_day = {date(2022, 11, 5)}, {date(2022, 11, 13)}
+    assert played_days(summary["event_code"], driver.config.timezone) == {
+        "men-free": online_day,
+        "men-pro": online_day,
+        "women-pro": online_day,
+        "final-men": final_day,
+        "final-women": final_day,
+    }
     # PLAY-9, SZ 五 (线上初赛 / 线下决赛): the qualifier is played online, the final over the board at the venue
     # (moves by the live recorder, results from confirmed slips)
     assert modes_by_stage(summary) == {"online": {"online"}, "final": {"offline"}}

@@ -158,7 +158,11 @@ def _entry(n: int) -> m.EntryIn:
         section_id=SECTION,
         items=["entry_form"],
         player=m.PlayerIn(
-            name=f"Partner Player {n}", gender="male", birth_date=date(1990, 1, n), id_number=f"44030119900101{n:03d}3"
+            name=f"Partner Player {n}",
+            gender="male",
+            birth_date=date(1990, 1, n),
+            id_number=f"44030119900101{n:03d}3",
+            external_id=f"app-one-user-{n}",
         ),
         evidence=[m.EvidenceIn(kind="household_registration", document_ref=f"HK-PI-{n:04d}", region="Shenzhen")],
         insurance=m.InsuranceIn(confirmed=True, document_ref=f"POL-PI-{n:04d}"),
@@ -245,6 +249,10 @@ async def _as_partner(partner: AsyncClient, operator: httpx.AsyncClient, receive
     assert all(e.status.startswith("accepted") for e in entries), [(e.status, e.reason) for e in entries]
     mine = {e.entrant_id for e in entries}
     assert {e.entry_id for e in (await partner.entries(CODE)).entries} == {e.entry_id for e in entries}
+    # the partner's own user id finds its player again (the typed client's external_id filter)
+    second = (await partner.entries(CODE, external_id="app-one-user-2")).entries
+    assert [e.entry_id for e in second] == [entries[1].entry_id]
+    assert second[0].players[0].external_id == "app-one-user-2"
 
     # the operator closes the stage; the round is paired at its start
     closed = await operator.post(

@@ -4,6 +4,7 @@ a player's page, awards, and a finished game's replay with its record for downlo
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import FastAPI, Query, Request
@@ -166,7 +167,8 @@ def install_printouts(app: FastAPI, site: Site) -> None:
     """The printouts (PDF, A4) of a section: the same answers as the pages, laid out for paper."""
     upstream = site.upstream
 
-    def as_pdf(body: bytes, name: str) -> Response:
+    def as_pdf(request: Request, draw: Callable[[], bytes], name: str) -> Response:
+        body = site.printout(request, draw)  # made once per input (read_cache.py)
         return Response(
             body, media_type="application/pdf", headers={"content-disposition": f'inline; filename="{name}"'}
         )
@@ -186,26 +188,38 @@ def install_printouts(app: FastAPI, site: Site) -> None:
     async def pairings_pdf(request: Request, code: PathId, sid: PathId, n: RoundNo) -> Response:
         event, section, names = await event_section(code, sid)
         rnd = await upstream.get("pairing", f"/v1/events/{code}/sections/{sid}/rounds/{n}")
-        return as_pdf(pdf.pairing_sheet(site.words(request), event, section, rnd, names), f"{sid}-r{n}-pairings.pdf")
+        return as_pdf(
+            request,
+            lambda: pdf.pairing_sheet(site.words(request), event, section, rnd, names),
+            f"{sid}-r{n}-pairings.pdf",
+        )
 
     @app.get("/events/{code}/sections/{sid}/rounds/{n}/slips.pdf", name="slips_pdf")
     async def slips_pdf(request: Request, code: PathId, sid: PathId, n: RoundNo) -> Response:
         event, section, names = await event_section(code, sid)
         rnd = await upstream.get("pairing", f"/v1/events/{code}/sections/{sid}/rounds/{n}")
-        return as_pdf(pdf.result_slips(site.words(request), event, section, rnd, names), f"{sid}-r{n}-slips.pdf")
+        return as_pdf(
+            request, lambda: pdf.result_slips(site.words(request), event, section, rnd, names), f"{sid}-r{n}-slips.pdf"
+        )
 
     @app.get("/events/{code}/sections/{sid}/standings.pdf", name="standings_pdf")
     async def standings_pdf(request: Request, code: PathId, sid: PathId) -> Response:
         event, section, _names = await event_section(code, sid)
         table = await upstream.get("pairing", f"/v1/events/{code}/sections/{sid}/standings")
-        return as_pdf(pdf.standings(site.words(request), event, section, table), f"{sid}-standings.pdf")
+        return as_pdf(
+            request, lambda: pdf.standings(site.words(request), event, section, table), f"{sid}-standings.pdf"
+        )
 
     @app.get("/events/{code}/sections/{sid}/crosstable.pdf", name="crosstable_pdf")
     async def crosstable_pdf(request: Request, code: PathId, sid: PathId) -> Response:
         event, section, _names = await event_section(code, sid)
         table = await upstream.get("pairing", f"/v1/events/{code}/sections/{sid}/crosstable")
         starts = {e["entrant_id"]: e["start_no"] for e in section.get("entrants", [])}
-        return as_pdf(pdf.cross_table(site.words(request), event, section, table, starts), f"{sid}-crosstable.pdf")
+        return as_pdf(
+            request,
+            lambda: pdf.cross_table(site.words(request), event, section, table, starts),
+            f"{sid}-crosstable.pdf",
+        )
 
     @app.get("/events/{code}/sections/{sid}/certificates.pdf", name="certificates_pdf")
     async def certificates_pdf(request: Request, code: PathId, sid: PathId) -> Response:
@@ -213,7 +227,7 @@ def install_printouts(app: FastAPI, site: Site) -> None:
             upstream.get("registration", f"/v1/events/{code}"),
             upstream.get("awards", f"/v1/events/{code}/sections/{sid}/awards"),
         )
-        return as_pdf(pdf.certificates(site.words(request), event, awards), f"{sid}-certificates.pdf")
+        return as_pdf(request, lambda: pdf.certificates(site.words(request), event, awards), f"{sid}-certificates.pdf")
 
     @app.get("/events/{code}/honours/certificates.pdf", name="honour_certificates_pdf")
     async def honour_certificates_pdf(request: Request, code: PathId) -> Response:
@@ -221,4 +235,6 @@ def install_printouts(app: FastAPI, site: Site) -> None:
             upstream.get("registration", f"/v1/events/{code}"),
             upstream.get("awards", f"/v1/events/{code}/honours/certificates"),
         )
-        return as_pdf(pdf.honour_certificates(site.words(request), event, honours), f"{code}-honours.pdf")
+        return as_pdf(
+            request, lambda: pdf.honour_certificates(site.words(request), event, honours), f"{code}-honours.pdf"
+        )

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
-from fastapi import APIRouter, FastAPI, Query, Request
+from fastapi import APIRouter, FastAPI, Query, Request, Response
 from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel
 from sqlalchemy.exc import IntegrityError
@@ -38,6 +38,7 @@ from ..service_layer.pool import Pairer
 from ..service_layer.unit_of_work import PairingUnitOfWork
 from . import views
 from .bodies import ByeBody, DecisionBody, DelayBody, HoldBody, LateEntryBody, PairingsBody, ResultBody, WithdrawalBody
+from .conditional import not_modified, tag
 from .csv_answers import crosstable_csv, standings_csv
 
 SEC = "/v1/events/{event_code}/sections/{section_id}"
@@ -121,8 +122,12 @@ async def list_sections(event_code: PathId, request: Request) -> dict:
 @router.get(
     SEC, summary="A section: rules, entrants with start numbers, rounds, ties", **documented(views.SectionDetail)
 )
-async def section_detail(event_code: PathId, section_id: PathId, request: Request) -> dict:
-    return queries.section_detail(await _load(request, event_code, section_id))
+async def section_detail(event_code: PathId, section_id: PathId, request: Request, response: Response) -> Any:
+    if unchanged := await not_modified(request, _read, event_code, section_id, "section"):
+        return unchanged
+    state = await _load(request, event_code, section_id)
+    tag(response, state, "section")
+    return queries.section_detail(state)
 
 
 @router.get(
@@ -130,10 +135,14 @@ async def section_detail(event_code: PathId, section_id: PathId, request: Reques
     summary="Pairings of a round with their results (drafts included)",
     **documented(views.RoundView),
 )
-async def get_round(event_code: PathId, section_id: PathId, n: RoundNo, request: Request) -> dict:
+async def get_round(event_code: PathId, section_id: PathId, n: RoundNo, request: Request, response: Response) -> Any:
+    if unchanged := await not_modified(request, _read, event_code, section_id, f"round{n}"):
+        return unchanged
     state = await _load(request, event_code, section_id)
     games = await _read(request, lambda repos: repos.games.of_section(event_code, section_id))
-    return queries.round_view(state, n, games)
+    answer = queries.round_view(state, n, games)
+    tag(response, state, f"round{n}")
+    return answer
 
 
 @router.get(
@@ -143,11 +152,17 @@ async def get_round(event_code: PathId, section_id: PathId, n: RoundNo, request:
     responses=_with_text(views.Standings, "text/csv"),
 )
 async def get_standings(
-    event_code: PathId, section_id: PathId, request: Request, format: TableFormat = Query("json")
+    event_code: PathId, section_id: PathId, request: Request, response: Response, format: TableFormat = Query("json")
 ) -> Any:
-    answer = queries.standings(await _load(request, event_code, section_id))
+    if unchanged := await not_modified(request, _read, event_code, section_id, f"standings.{format}"):
+        return unchanged
+    state = await _load(request, event_code, section_id)
+    answer = queries.standings(state)
     if format == "csv":
-        return PlainTextResponse(standings_csv(answer), media_type="text/csv")
+        response = PlainTextResponse(standings_csv(answer), media_type="text/csv")
+        tag(response, state, "standings.csv")
+        return response
+    tag(response, state, "standings.json")
     return answer
 
 
@@ -158,11 +173,17 @@ async def get_standings(
     responses=_with_text(views.CrossTable, "text/csv"),
 )
 async def get_crosstable(
-    event_code: PathId, section_id: PathId, request: Request, format: TableFormat = Query("json")
+    event_code: PathId, section_id: PathId, request: Request, response: Response, format: TableFormat = Query("json")
 ) -> Any:
-    answer = queries.crosstable(await _load(request, event_code, section_id))
+    if unchanged := await not_modified(request, _read, event_code, section_id, f"crosstable.{format}"):
+        return unchanged
+    state = await _load(request, event_code, section_id)
+    answer = queries.crosstable(state)
     if format == "csv":
-        return PlainTextResponse(crosstable_csv(answer), media_type="text/csv")
+        response = PlainTextResponse(crosstable_csv(answer), media_type="text/csv")
+        tag(response, state, "crosstable.csv")
+        return response
+    tag(response, state, "crosstable.json")
     return answer
 
 
@@ -183,8 +204,12 @@ async def get_trf(event_code: PathId, section_id: PathId, request: Request) -> A
     summary="Ties on places that matter (PAIR-8): playoffs and arbiter decisions",
     **documented(views.Ties),
 )
-async def get_ties(event_code: PathId, section_id: PathId, request: Request) -> dict:
-    return queries.ties(await _load(request, event_code, section_id))
+async def get_ties(event_code: PathId, section_id: PathId, request: Request, response: Response) -> Any:
+    if unchanged := await not_modified(request, _read, event_code, section_id, "ties"):
+        return unchanged
+    state = await _load(request, event_code, section_id)
+    tag(response, state, "ties")
+    return queries.ties(state)
 
 
 @router.get(

@@ -2,7 +2,9 @@
 
 Personal data (ID numbers, document references) is stored only encrypted (`*_enc`, see
 `adapters.protection`); `id_number_index` is a keyed hash for finding a person again without
-decrypting, `id_number_masked` the only form ever shown.
+decrypting, `id_number_masked` the only form ever shown. People are kept per registrant (partner
+isolation): one person per ID number, and per `external_id` (the registering partner's own user
+id for the person, shown to that partner only), in the records of each registrant.
 """
 
 from __future__ import annotations
@@ -36,8 +38,7 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
         sa.Column("overrides", sa.JSON, nullable=False),
         sa.Column("created_at", TS, nullable=False),
         sa.Column("created_by", sa.String(100), nullable=False),
-        # bumped by every command on the event: the first statement of a write, so commands on
-        # one event are serialised (row lock on PostgreSQL, the write lock on SQLite)
+        # bumped first by every command on the event: serialises them (row lock / SQLite write lock)
         sa.Column("lock_version", sa.Integer, nullable=False, server_default="0"),
     )
     tables["units"] = sa.Table(
@@ -78,8 +79,9 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
         sa.Column("id_number_index", sa.String(64), nullable=True),
         sa.Column("id_number_masked", sa.String(64), nullable=True),
         sa.Column("partner_id", sa.String(100), nullable=True),
-        # one person per ID number in the records of each registrant (partner isolation)
+        sa.Column("external_id", sa.String(200), nullable=True),
         sa.UniqueConstraint("event_code", "partner_id", "id_number_index", name="uq_people_partner_id_number"),
+        sa.UniqueConstraint("event_code", "partner_id", "external_id", name="uq_people_partner_external_id"),
     )
     tables["evidence"] = sa.Table(
         "evidence",

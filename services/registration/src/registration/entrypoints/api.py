@@ -7,6 +7,8 @@ Partner keys see and act only on the players they registered (another partner's 
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.responses import JSONResponse
 
@@ -20,7 +22,7 @@ from gomoku_shared.web import create_app
 
 from .. import presets
 from ..adapters import orm
-from ..service_layer import changes, entries, events, evidence, queries, stages, units
+from ..service_layer import changes, closing, entries, events, evidence, queries, stages, units
 from ..service_layer import schemas as s
 from ..service_layer.state import RegistrationState
 from . import views as v
@@ -31,6 +33,17 @@ from .access import run as _run
 from .access import state_of as _state
 from .fee_routes import add_fee_routes
 from .schedule_api import schedule_router
+
+#: a partner's own user id for a player (``PlayerIn.external_id``)
+ExternalId = Annotated[
+    str | None,
+    Query(
+        min_length=1,
+        max_length=200,
+        description="A partner's own user id for a player: that partner's entries of the player "
+        "(no other caller's players match)",
+    ),
+]
 
 
 def _router() -> APIRouter:
@@ -132,12 +145,11 @@ def _entry_routes(router: APIRouter) -> None:
         stage: str | None = Query(None, max_length=64),
         section_id: str | None = Query(None, max_length=100),
         status: str | None = Query(None, max_length=40),
+        external_id: ExternalId = None,
     ) -> dict:
+        filters = {"stage": stage, "section_id": section_id, "status": status, "external_id": external_id}
         return await _read(
-            request,
-            lambda repos, state: queries.list_entries(
-                repos, state, principal, event_code, stage=stage, section_id=section_id, status=status
-            ),
+            request, lambda repos, state: queries.list_entries(repos, state, principal, event_code, **filters)
         )
 
     @router.get(
@@ -347,7 +359,7 @@ def _stage_routes(router: APIRouter) -> None:
     ) -> JSONResponse:
         body = body or s.CloseIn()
         return await _command(
-            request, principal, event_code, lambda cmd: stages.close_stage_cmd(cmd, stage, body), status=200, body=body
+            request, principal, event_code, lambda cmd: closing.close_stage_cmd(cmd, stage, body), status=200, body=body
         )
 
     @router.get(

@@ -145,46 +145,51 @@ async def get_round(event_code: PathId, section_id: PathId, n: RoundNo, request:
     return answer
 
 
-@router.get(
-    SEC + "/standings",
-    summary="Standings with every tiebreak value (JSON or ?format=csv)",
-    response_model=None,
-    responses=_with_text(views.Standings, "text/csv"),
-)
+def _table_route(path: str, summary: str, view: type[BaseModel]) -> Callable[[Any], Any]:
+    """A section's table: JSON, or CSV with ``?format=csv``."""
+    return router.get(SEC + path, summary=summary, response_model=None, responses=_with_text(view, "text/csv"))
+
+
+async def _table(
+    request: Request,
+    response: Response,
+    event_code: str,
+    section_id: str,
+    format: TableFormat,
+    table: Callable[[SectionState], dict],
+    to_csv: Callable[[dict], str],
+    name: str,
+) -> Any:
+    """A section's table as JSON or CSV, tagged with the section's version (a 304 when the
+    client has it already)."""
+    if unchanged := await not_modified(request, _read, event_code, section_id, f"{name}.{format}"):
+        return unchanged
+    state = await _load(request, event_code, section_id)
+    answer = table(state)
+    if format == "csv":
+        text = PlainTextResponse(to_csv(answer), media_type="text/csv")
+        tag(text, state, f"{name}.csv")
+        return text
+    tag(response, state, f"{name}.json")
+    return answer
+
+
+@_table_route("/standings", "Standings with every tiebreak value (JSON or ?format=csv)", views.Standings)
 async def get_standings(
     event_code: PathId, section_id: PathId, request: Request, response: Response, format: TableFormat = Query("json")
 ) -> Any:
-    if unchanged := await not_modified(request, _read, event_code, section_id, f"standings.{format}"):
-        return unchanged
-    state = await _load(request, event_code, section_id)
-    answer = queries.standings(state)
-    if format == "csv":
-        response = PlainTextResponse(standings_csv(answer), media_type="text/csv")
-        tag(response, state, "standings.csv")
-        return response
-    tag(response, state, "standings.json")
-    return answer
+    return await _table(
+        request, response, event_code, section_id, format, queries.standings, standings_csv, "standings"
+    )
 
 
-@router.get(
-    SEC + "/crosstable",
-    summary="Cross table (JSON or ?format=csv)",
-    response_model=None,
-    responses=_with_text(views.CrossTable, "text/csv"),
-)
+@_table_route("/crosstable", "Cross table (JSON or ?format=csv)", views.CrossTable)
 async def get_crosstable(
     event_code: PathId, section_id: PathId, request: Request, response: Response, format: TableFormat = Query("json")
 ) -> Any:
-    if unchanged := await not_modified(request, _read, event_code, section_id, f"crosstable.{format}"):
-        return unchanged
-    state = await _load(request, event_code, section_id)
-    answer = queries.crosstable(state)
-    if format == "csv":
-        response = PlainTextResponse(crosstable_csv(answer), media_type="text/csv")
-        tag(response, state, "crosstable.csv")
-        return response
-    tag(response, state, "crosstable.json")
-    return answer
+    return await _table(
+        request, response, event_code, section_id, format, queries.crosstable, crosstable_csv, "crosstable"
+    )
 
 
 @router.get(

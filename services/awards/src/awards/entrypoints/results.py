@@ -147,21 +147,6 @@ async def event_status(event_code: EventCode, repo: Repo) -> s.EventStatus:
     )
 
 
-@router.get(
-    "/{event_code}/publications",
-    response_model=s.PublicationHistory,
-    summary="Publication history: every awards.published, current and superseded",
-)
-async def publication_history(
-    event_code: EventCode, repo: Repo, section_id: Annotated[str | None, Query(max_length=100)] = None
-) -> s.PublicationHistory:
-    await _event(repo, event_code)
-    pubs = await repo.publications(event_code, section_id)
-    return s.PublicationHistory(
-        event_code=event_code, publications=[s.PublicationEntry(publication=_meta(p), payload=p.payload) for p in pubs]
-    )
-
-
 # ---------------------------------------------------------------------- one section
 
 
@@ -186,19 +171,6 @@ async def section_awards(
         team_ranking=payload["team_ranking"],
         best_boards=payload["best_boards"],
         squad=payload.get("squad", []),
-    )
-
-
-@router.get(
-    "/{event_code}/sections/{section_id}/publications",
-    response_model=s.PublicationHistory,
-    summary="Publication history of one section (current + superseded)",
-)
-async def section_history(event_code: EventCode, section_id: SectionId, repo: Repo) -> s.PublicationHistory:
-    await _publication(repo, event_code, section_id, None)
-    pubs = await repo.publications(event_code, section_id)
-    return s.PublicationHistory(
-        event_code=event_code, publications=[s.PublicationEntry(publication=_meta(p), payload=p.payload) for p in pubs]
     )
 
 

@@ -15,6 +15,7 @@ from fastapi.responses import JSONResponse
 from gomoku_shared import idempotency
 from gomoku_shared.api_docs import documented
 from gomoku_shared.auth import KeyRing
+from gomoku_shared.pagination import PageIn, paged, sort_by
 from gomoku_shared.params import PathId
 from gomoku_shared.runtime import ServiceRuntime
 from gomoku_shared.service import lifespan_for
@@ -142,15 +143,17 @@ def _entry_routes(router: APIRouter) -> None:
         event_code: PathId,
         request: Request,
         principal: Anyone,
+        page: PageIn,
         stage: str | None = Query(None, max_length=64),
         section_id: str | None = Query(None, max_length=100),
         status: str | None = Query(None, max_length=40),
         external_id: ExternalId = None,
     ) -> dict:
         filters = {"stage": stage, "section_id": section_id, "status": status, "external_id": external_id}
-        return await _read(
-            request, lambda repos, state: queries.list_entries(repos, state, principal, event_code, **filters)
+        found = await _read(
+            request, lambda repos, st: queries.list_entries(repos, st, principal, event_code, **filters)
         )
+        return paged(found, "entries", sort_by("stage", "section_id", "entry_id"), page)
 
     @router.get(
         "/events/{event_code}/entries/{entry_id}",
@@ -229,8 +232,9 @@ def _change_routes(router: APIRouter) -> None:
         summary="Change requests (a partner sees its own)",
         **documented(v.Changes),
     )
-    async def list_changes(event_code: PathId, request: Request, principal: Anyone) -> dict:
-        return await _read(request, lambda repos, state: queries.list_changes(repos, state, principal, event_code))
+    async def list_changes(event_code: PathId, request: Request, principal: Anyone, page: PageIn) -> dict:
+        found = await _read(request, lambda repos, state: queries.list_changes(repos, state, principal, event_code))
+        return paged(found, "changes", sort_by("change_id"), page)
 
     @router.post(
         "/changes/{change_id}/decision",
@@ -274,11 +278,16 @@ def _evidence_routes(router: APIRouter) -> None:
         **documented(v.EvidenceList),
     )
     async def list_evidence(
-        event_code: PathId, request: Request, principal: Anyone, status: str | None = Query(None, max_length=20)
+        event_code: PathId,
+        request: Request,
+        principal: Anyone,
+        page: PageIn,
+        status: str | None = Query(None, max_length=20),
     ) -> dict:
-        return await _read(
+        found = await _read(
             request, lambda repos, state: queries.list_evidence(repos, state, principal, event_code, status)
         )
+        return paged(found, "evidence", sort_by("evidence_id"), page)
 
     @router.post(
         "/evidence/{evidence_id}/decision",
@@ -329,8 +338,9 @@ def _unit_routes(router: APIRouter) -> None:
     @router.get(
         "/events/{event_code}/units", tags=["units"], summary="Units (a partner sees its own)", **documented(v.Units)
     )
-    async def list_units(event_code: PathId, request: Request, principal: Anyone) -> dict:
-        return await _read(request, lambda repos, state: queries.list_units(repos, state, principal, event_code))
+    async def list_units(event_code: PathId, request: Request, principal: Anyone, page: PageIn) -> dict:
+        found = await _read(request, lambda repos, state: queries.list_units(repos, state, principal, event_code))
+        return paged(found, "units", sort_by("unit_id"), page)
 
 
 def _stage_routes(router: APIRouter) -> None:

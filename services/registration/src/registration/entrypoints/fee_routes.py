@@ -10,6 +10,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
+from gomoku_shared.pagination import PageIn, paged, sort_by
 from gomoku_shared.params import PathId
 
 from ..service_layer import fees
@@ -45,8 +46,9 @@ def add_fee_routes(router: APIRouter) -> None:
         summary="Ledger lines (a partner sees those of its own entries and units)",
         **documented(fv.Ledger),
     )
-    async def ledger(event_code: PathId, request: Request, principal: Anyone) -> dict:
-        return await read(request, lambda repos, state: fees.list_ledger(repos, state, principal, event_code))
+    async def ledger(event_code: PathId, request: Request, principal: Anyone, page: PageIn) -> dict:
+        found = await read(request, lambda repos, state: fees.list_ledger(repos, state, principal, event_code))
+        return paged(found, "lines", sort_by("seq", "line_id"), page)
 
     @router.post(
         "/events/{event_code}/entries/{entry_id}/refund-request",
@@ -67,8 +69,9 @@ def add_fee_routes(router: APIRouter) -> None:
         summary="Refund requests and their decisions (a partner sees its own)",
         **documented(fv.Refunds),
     )
-    async def refunds(event_code: PathId, request: Request, principal: Anyone) -> dict:
-        return await read(request, lambda repos, state: fees.list_refunds(repos, state, principal, event_code))
+    async def refunds(event_code: PathId, request: Request, principal: Anyone, page: PageIn) -> dict:
+        found = await read(request, lambda repos, state: fees.list_refunds(repos, state, principal, event_code))
+        return paged(found, "refunds", sort_by("refund_id"), page)
 
     @router.post(
         "/refunds/{refund_id}/decision",

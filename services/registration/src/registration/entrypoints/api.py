@@ -23,7 +23,7 @@ from gomoku_shared.web import create_app
 
 from .. import presets
 from ..adapters import orm
-from ..service_layer import changes, entries, events, evidence, queries, stages, units
+from ..service_layer import changes, closing, entries, events, evidence, queries, stages, units
 from ..service_layer import schemas as s
 from ..service_layer.state import RegistrationState
 from . import views as v
@@ -369,7 +369,7 @@ def _stage_routes(router: APIRouter) -> None:
     ) -> JSONResponse:
         body = body or s.CloseIn()
         return await _command(
-            request, principal, event_code, lambda cmd: stages.close_stage_cmd(cmd, stage, body), status=200, body=body
+            request, principal, event_code, lambda cmd: closing.close_stage_cmd(cmd, stage, body), status=200, body=body
         )
 
     @router.get(

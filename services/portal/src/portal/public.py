@@ -5,16 +5,31 @@ with its record for download."""
 from __future__ import annotations
 
 import asyncio
+import importlib
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, Query, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 
 from gomoku_shared.params import PathId, RoundNo
 
-from . import board, pdf, public_sections
+from . import board, public_sections
+from .nofont import NoFont
 from .site import Site
+
+if TYPE_CHECKING:
+    from . import pdf
+else:
+
+    class _Printouts:
+        """``portal.pdf``, imported at the first printout (fpdf and the font tools cost a
+        tenth of a second at every start otherwise)."""
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(importlib.import_module("portal.pdf"), name)
+
+    pdf = _Printouts()
 
 #: the record formats gameplay offers (``record?format=``): file suffix and media type
 RECORD_FORMATS = {"psq": ("psq", "text/plain"), "notation": ("txt", "text/plain"), "json": ("json", "application/json")}
@@ -131,8 +146,8 @@ def install_printouts(app: FastAPI, site: Site) -> None:
         )
         return event, section, {e["entrant_id"]: e for e in section.get("entrants", [])}
 
-    @app.exception_handler(pdf.NoFont)
-    async def _no_font(request: Request, exc: pdf.NoFont) -> HTMLResponse:
+    @app.exception_handler(NoFont)
+    async def _no_font(request: Request, exc: NoFont) -> HTMLResponse:
         return site.render(request, "error.html", status=503, message_key="pdf.no_font")
 
     @app.get("/events/{code}/sections/{sid}/rounds/{n}/pairings.pdf", name="pairings_pdf")

@@ -52,6 +52,7 @@ async def _teams(repo: AwardsRepository, event_code: str) -> list[s.TeamRanking]
                 missing_sources=missing,
                 publication=meta(pub) if pub else None,
                 rows=pub.payload["team_ranking"] if pub else [],
+                notes=pub.payload.get("notes", []) if pub else [],
             )
         )
     return out

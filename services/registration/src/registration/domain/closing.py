@@ -348,4 +348,6 @@ def section_closed_payload(
         "rules": section_rules(event, closed),
         "entrants": entrants,
         "starts_at": start.isoformat(),
+        # REG-12: the reason reaches awards through pairing (AWD-6 notes a cancelled source)
+        "cancel_reason": closed.reason if closed.status == "cancelled" else None,
     }

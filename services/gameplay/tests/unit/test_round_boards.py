@@ -4,8 +4,6 @@ PLAY-5 (the clocks), PLAY-3 (black's forbidden points shown while black is to mo
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from gameplay_kit import OP, pairing, round_paired
 
 BOARDS = "/v1/rounds/EV/S1/1/boards"
@@ -46,12 +44,10 @@ async def test_play1_play5_the_boards_of_a_round_are_its_games_views_in_one_read
             assert board[field] == view[field], (game_id, field)
     played = boards[second]
     assert played["moves"] == ["h8", "h9", "i9", "j10"] and played["board"][0] == {"point": "h8", "colour": "black"}
-    # PLAY-5: the clocks as of when the running one started; the game view's are those less the time since
-    clocks, view = played["clocks"], (await gp.api.game(second))["clocks"]
-    assert clocks["running"] == view["running"] == "black"
-    spent = gp.clock.now().timestamp() * 1000 - datetime.fromisoformat(clocks["since"]).timestamp() * 1000
-    assert spent == 7000 and view["black_ms"] == clocks["black_ms"] - spent and view["white_ms"] == clocks["white_ms"]
-    assert boards[first]["clocks"]["since"] is None and boards[first]["status"] == "waiting"
+    # PLAY-5: the clocks as of now, as in the game view
+    assert played["clocks"] == (await gp.api.game(second))["clocks"] and played["clocks"]["running"] == "black"
+    assert played["clocks"]["black_ms"] == 600_000 - 7000 and played["clocks"]["white_ms"] == 600_000
+    assert boards[first]["clocks"]["running"] is None and boards[first]["status"] == "waiting"
 
 
 async def test_play3_a_board_shows_blacks_forbidden_points_like_the_game_view(gp):
@@ -75,21 +71,32 @@ async def test_play3_a_board_shows_blacks_forbidden_points_like_the_game_view(gp
 
 
 async def test_the_boards_read_answers_304_until_a_move_then_a_new_tag(gp):
-    _first, second, _third = await _round(gp)
+    _first, second, third = await _round(gp)
     tag = (await gp.api.get(BOARDS)).headers["etag"]
     unchanged = await gp.api.get(BOARDS, headers=_conditional(tag))
     assert unchanged.status_code == 304 and unchanged.headers["etag"] == tag and unchanged.content == b""
-    gp.clock.advance(30)  # time alone changes no board: the clocks are given as of their start
+    gp.clock.advance(30)  # no clock runs yet (nobody joined): time alone changes no board
     assert (await gp.api.get(BOARDS, headers=_conditional(tag))).status_code == 304
     await gp.api.join_both(second, "carol", "dave")
     joined = await gp.api.get(BOARDS, headers=_conditional(tag))
     assert joined.status_code == 200 and joined.headers["etag"] != tag
-    tag = joined.headers["etag"]
+    # PLAY-5: a running clock changes its board with time alone: the round is read in full
+    gp.clock.advance(2)
+    ticked = await gp.api.get(BOARDS, headers=_conditional(joined.headers["etag"]))
+    assert ticked.status_code == 200 and ticked.headers["etag"] != joined.headers["etag"]
+    [clocks] = [b["clocks"] for b in ticked.json()["games"] if b["game_id"] == second]
+    assert clocks["running"] == "black" and clocks["black_ms"] == 600_000 - 2000
     assert (await gp.api.act(second, "move", "carol", point="h8")).status_code == 200
-    moved = await gp.api.get(BOARDS, headers=_conditional(tag))
-    assert moved.status_code == 200 and moved.headers["etag"] != tag
+    moved = await gp.api.get(BOARDS, headers=_conditional(ticked.headers["etag"]))
+    assert moved.status_code == 200 and moved.headers["etag"] != ticked.headers["etag"]
     assert [b["moves"] for b in moved.json()["games"] if b["game_id"] == second] == [["h8"]]
-    assert (await gp.api.get(BOARDS, headers=_conditional(moved.headers["etag"]))).status_code == 304
+    # once no clock runs (the game ended) the round's answer holds again: 304
+    r = await gp.api.post(f"/v1/games/{second}/adjudicate", {"result": "black", "reason": "arbiter"})
+    assert r.status_code == 200, r.text
+    ended = await gp.api.get(BOARDS)
+    assert [b["result"] for b in ended.json()["games"] if b["game_id"] == second] == ["black"]
+    assert (await gp.api.get(BOARDS, headers=_conditional(ended.headers["etag"]))).status_code == 304
+    assert third in [b["game_id"] for b in ended.json()["games"]]
 
 
 async def test_the_boards_read_pages_by_cursor_and_each_page_has_its_tag(gp):

@@ -5,7 +5,6 @@ from what gameplay returns)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 SIZE = 15
@@ -108,14 +107,3 @@ def replay(record: dict[str, Any]) -> dict[str, Any]:
         if pos:
             stones.append(Stone(pos[0], pos[1], move.get("colour", "black"), ply, False, point))
     return {**grid(), "stones": stones, "forbidden": [], "offers": [], "plies": plies, "move_count": len(plies)}
-
-
-def as_of(game: dict[str, Any], now_ms: float) -> dict[str, Any]:
-    """A board of gameplay's round read with its clocks as of ``now_ms``: there they are given
-    as of ``since``, when the running clock started; the running side has spent the time since."""
-    clocks = dict(game.get("clocks") or {})
-    running, since = clocks.get("running"), clocks.get("since")
-    if running in ("black", "white") and since:
-        spent = max(0.0, now_ms - datetime.fromisoformat(str(since)).timestamp() * 1000)
-        clocks[f"{running}_ms"] = max(0, int(clocks.get(f"{running}_ms") or 0) - int(spent))
-    return {**game, "clocks": clocks}

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import time
 from typing import Any
 
 from fastapi import FastAPI, Header, Query, Request
@@ -116,8 +115,7 @@ def _round_routes(app: FastAPI, site: Site) -> None:
             upstream.get("gameplay", f"/v1/rounds/{code}/{sid}/{n}/boards"),
         )
         names = {e["entrant_id"]: e for e in section.get("entrants", [])}
-        now_ms = time.time() * 1000
-        views = [board.as_of(game, now_ms) for game in boards.get("games", [])]
+        views = boards.get("games", [])
         tiles = [{"game": v, "html": site.tile(request, v, names, functools.partial(board.layout, v))} for v in views]
         return site.render(
             request,

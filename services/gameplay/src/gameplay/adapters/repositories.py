@@ -243,16 +243,21 @@ class GameRepository:
         rows = (await session.execute(query.order_by(games.c.game_id).limit(limit))).all()
         return [(game_id, version) for game_id, version in rows]
 
-    async def round_versions(self, event_code: str, section_id: str, round_no: int) -> list[tuple[str, int]]:
-        """(game_id, version) of every game of a round (playoffs included), in game_id order."""
+    async def round_versions(self, event_code: str, section_id: str, round_no: int) -> list[tuple[str, int, bool]]:
+        """(game_id, version, whether a clock runs) of every game of a round (playoffs included),
+        in game_id order."""
         column = games.c
         query = (
-            select(column.game_id, column.version)
+            select(column.game_id, column.version, column.status, column.clock_running)
             .where(column.event_code == event_code, column.section_id == section_id, column.round == round_no)
             .order_by(column.game_id)
         )
         session = await self.transaction.session()
-        return [(game_id, version) for game_id, version in (await session.execute(query)).all()]
+        rows = (await session.execute(query)).all()
+        return [
+            (game_id, version, status != "finished" and running is not None)
+            for game_id, version, status, running in rows
+        ]
 
     async def round_played(self, event_code: str, section_id: str, round_no: int) -> list[PlayedGame]:
         """Every game of a round as an aggregate, in game_id order: one read of the rows and one

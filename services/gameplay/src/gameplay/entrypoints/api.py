@@ -385,7 +385,7 @@ def _record_routes(games: GameService) -> APIRouter:
         asked = (event_code, section_id, round, page.limit, page.cursor)
         offered = conditional.offered(request)
         if offered is not None:
-            versions = await games.round_versions(event_code, section_id, round)
+            versions = [(game_id, version) for game_id, version, _ in await games.round_versions(*asked[:3])]
             unchanged = conditional.not_modified(offered, conditional.etag("round", asked, versions))
             if unchanged is not None:
                 return unchanged

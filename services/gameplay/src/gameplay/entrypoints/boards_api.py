@@ -25,14 +25,11 @@ class BoardStone(BaseModel):
 
 
 class BoardClocks(View):
-    """The times left as of ``since``, when the running clock started (null: none runs); the
-    running side's time left now is ``ms - (now - since)``, never below 0. Given so, a board
-    changes only when its game does, and the read can be answered 304."""
+    """The times left as of the answer (the running side's counts down from there)."""
 
     black_ms: int
     white_ms: int
     running: Literal["black", "white"] | None
-    since: datetime | None
 
 
 class BoardView(View):
@@ -81,9 +78,10 @@ def routes(games: GameService) -> APIRouter:
     @router.get(
         "/rounds/{event_code}/{section_id}/{round}/boards",
         response_model=RoundBoardPage,
-        summary="Every game of one round as a board with its clocks, in one read (cursor pagination, "
-        "game_id order; ETag: 304 to If-None-Match while no game of the round changed)",
-        responses={304: {"description": "No game of the round changed since the ETag sent"}},
+        summary="Every game of one round as a board with its clocks, in one read (cursor pagination, game_id order)",
+        description="The answer has an ETag: 304 to If-None-Match while no game of the round changed "
+        "and no clock of it runs (a running clock changes its board with time alone).",
+        responses={304: {"description": "No game of the round changed and none is being played"}},
     )
     async def round_boards(
         request: Request, event_code: PathId, section_id: PathId, round: RoundNo, _principal: Reader, page: PageIn
@@ -91,12 +89,18 @@ def routes(games: GameService) -> APIRouter:
         asked = (event_code, section_id, round, page.limit, page.cursor)
         offered = conditional.offered(request)
         if offered is not None:
-            versions = await games.round_versions(event_code, section_id, round)
-            unchanged = conditional.not_modified(offered, conditional.etag("boards", asked, versions))
-            if unchanged is not None:
-                return unchanged
-        boards, versions = await games.round_boards(event_code, section_id, round)
+            listed = await games.round_versions(event_code, section_id, round)
+            # a running clock changes its board with time alone: such a round is read in full
+            if not any(ticking for _, _, ticking in listed):
+                shown = [(game_id, version) for game_id, version, _ in listed]
+                unchanged = conditional.not_modified(offered, conditional.etag("boards", asked, shown))
+                if unchanged is not None:
+                    return unchanged
+        boards, listed, now = await games.round_boards(event_code, section_id, round)
+        shown = [(game_id, version) for game_id, version, _ in listed]
+        if any(ticking for _, _, ticking in listed):
+            shown.append(("now", now))
         answer = paged({"games": boards}, "games", sort_by("game_id"), page)
-        return JSONResponse(answer, headers={"etag": conditional.etag("boards", asked, versions)})
+        return JSONResponse(answer, headers={"etag": conditional.etag("boards", asked, shown)})
 
     return router

@@ -7,9 +7,7 @@ from typing import Any
 
 from gomoku_shared.errors import NotFound
 
-from ..domain.live import other
 from ..domain.played_game import PlayedGame, readings, summary_of
-from ..domain.round_start import iso
 from .unit_of_work import Units
 
 
@@ -64,19 +62,23 @@ class GameViews:
         async with self.units.reading() as uow:
             return await uow.games.page_versions(filters, partner_id, after, limit + 1)
 
-    async def round_versions(self, event_code: str, section_id: str, round_no: int) -> list[tuple[str, int]]:
+    async def round_versions(self, event_code: str, section_id: str, round_no: int) -> list[tuple[str, int, bool]]:
+        """(game_id, version, whether a clock runs) of every game of a round: its ETag."""
         async with self.units.reading() as uow:
             return await uow.games.round_versions(event_code, section_id, round_no)
 
     async def round_boards(
         self, event_code: str, section_id: str, round_no: int
-    ) -> tuple[list[dict[str, Any]], list[tuple[str, int]]]:
-        """Every game of a round as a board (``board_of``) and the (game_id, version) they show."""
+    ) -> tuple[list[dict[str, Any]], list[tuple[str, int, bool]], int]:
+        """Every game of a round as a board (``board_of``), the (game_id, version, ticking) they
+        show and the time (ms) their clocks are read at."""
         async with self.units.reading() as uow:
             played = await uow.games.round_played(event_code, section_id, round_no)
         for game in played:
             self.units.cache.keep(game)
-        return [board_of(game) for game in played], [(game.game_id, game.version) for game in played]
+        now = self.now_ms()
+        shown = [(game.game_id, game.version, ticking(game.columns)) for game in played]
+        return [board_of(game, now) for game in played], shown, now
 
     async def view(self, game_id: str) -> dict[str, Any]:
         """The full view of one game as of now."""
@@ -146,30 +148,24 @@ class GameViews:
             return await uow.games.exists(game_id)
 
 
-def board_of(game: PlayedGame) -> dict[str, Any]:
-    """A game as a small board (the round's board wall): a function of the stored game alone
-    (its version), so that a read of all of a round's boards can be tagged by their versions.
-    The clocks are therefore given as of ``since``, when the running one started (null: none
-    runs); the running side's time left now is ``ms - (now - since)``."""
-    columns, live, clock = game.columns, game.live, game.clock()
-    black_role = live.role_of_colour("black")
-    running = None
-    if clock.running is not None:
-        running = "black" if clock.running == black_role else "white"
+def board_of(game: PlayedGame, now_ms: int) -> dict[str, Any]:
+    """A game as a small board (the round's board wall): its summary, stones, black's forbidden
+    points while black is to place one, the opening's state and the clocks as of ``now_ms``."""
+    columns, live = game.columns, game.live
     out = {k: v for k, v in game.summary().items() if not k.startswith("_")}
     out.update(
         moves=list(live.moves),
         board=[{"point": a.notation, "colour": a.colour.value} for a in live.game.history if a.point is not None],
         forbidden=live.forbidden() if columns["status"] == "active" else {},
         opening=live.opening_info(),
-        clocks={
-            "black_ms": max(0, clock.stored(black_role)),
-            "white_ms": max(0, clock.stored(other(black_role))),
-            "running": running,
-            "since": iso(clock.since_ms) if running is not None else None,
-        },
+        clocks=readings(game.clock(), live, now_ms),
         winner=columns["winner"],
         outcome=columns["outcome"],
         playoff_id=columns["playoff_id"],
     )
     return out
+
+
+def ticking(columns: dict[str, Any]) -> bool:
+    """A clock of the game runs: its board changes with time alone."""
+    return columns["status"] != "finished" and columns["clock_running"] is not None

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
+from datetime import datetime
 from pathlib import Path
 from typing import Any, TextIO
+from zoneinfo import ZoneInfo
 
 from .client import Platform
 
@@ -127,6 +129,67 @@ def print_awards(summary: Mapping[str, Any], out: TextIO) -> None:
                 "  training squad: "
                 + ", ".join(_fmt(x.get("name")) + f" ({_fmt(x.get('role'))})" for x in squad)
                 + "\n"
+            )
+
+
+async def round_times(platform: Platform, code: str) -> dict[str, list[dict[str, Any]]]:
+    """EVT-7: pairing's round times of every section of the event (scheduled and actual start)."""
+    sections = (await platform.get("pairing", f"/v1/events/{code}/sections"))["sections"]
+    out = {}
+    for section in sorted(sections, key=lambda s: s["section_id"]):
+        sid = section["section_id"]
+        out[sid] = (await platform.get("pairing", f"/v1/events/{code}/sections/{sid}/round-times"))["rounds"]
+    return out
+
+
+def _local(stamp: str | None, zone: ZoneInfo) -> str:
+    return datetime.fromisoformat(stamp).astimezone(zone).strftime("%Y-%m-%d %H:%M") if stamp else "-"
+
+
+def print_schedule(times: Mapping[str, list[dict[str, Any]]], timezone: str, out: TextIO) -> None:
+    """EVT-7: the rounds played, by time slot (the sections of a slot start together): the
+    scheduled start, the sections and rounds in it, and when they started on the event's clock."""
+    zone = ZoneInfo(timezone)
+    slots: dict[tuple[str, str], list[str]] = {}
+    for sid, rounds in times.items():
+        for rnd in rounds:
+            if rnd.get("status") not in ("published", "complete") or not rnd.get("scheduled_at"):
+                continue
+            key = (_local(rnd["scheduled_at"], zone), _local(rnd.get("starts_at"), zone))
+            slots.setdefault(key, []).append(f"{sid} r{rnd.get('round')}")
+    out.write(f"\n== schedule (EVT-7: every round starts at its scheduled time; {timezone})\n")
+    if not slots:
+        out.write("  (no scheduled rounds were played)\n")
+        return
+    table = [["scheduled", "started", "on time", "sections (round)"]]
+    for (scheduled, started), played in sorted(slots.items()):
+        table.append([scheduled, started, "yes" if scheduled == started else "DELAYED", ", ".join(played)])
+    _table(table, out)
+
+
+def print_venue(summary: Mapping[str, Any], venue: Any, out: TextIO) -> None:
+    """PLAY-9 / PLAY-10: how each stage was played, and what happened at the venue: result slips
+    entered and confirmed, moves by the live recorder, records entered after the game (and the
+    flagged one the arbiter corrected)."""
+    out.write("\n== how the games were played (PLAY-9 over the board, PLAY-10 live recorder)\n")
+    modes: dict[str, dict[str, int]] = {}
+    for gid, game in summary.get("games", {}).items():
+        stage = modes.setdefault(gid.split(".")[1], {})
+        stage[game.get("mode") or "online"] = stage.get(game.get("mode") or "online", 0) + 1
+    for stage_id, counted in modes.items():
+        played = ", ".join(f"{n} {mode}" for mode, n in sorted(counted.items()))
+        out.write(f"  stage {stage_id}: {played} games\n")
+    if not any("offline" in counted for counted in modes.values()):
+        return
+    out.write(
+        f"  at the venue: {venue.slips} result slips entered and confirmed (double entry), "
+        f"{venue.recorded} steps by the live recorder, {venue.records} records entered after the game\n"
+    )
+    for entry in venue.flagged:
+        for flag in entry.get("flags", []):
+            out.write(
+                f"  record flagged to the arbiter: {entry['game_id']} ply {flag['ply']} {flag['code']}: "
+                f"{flag['reason']} -> corrected record entered\n"
             )
 
 

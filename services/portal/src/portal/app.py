@@ -13,6 +13,7 @@ from . import (
     console_boards,
     console_events,
     console_rounds,
+    console_slips,
     event_page,
     live,
     public,
@@ -73,6 +74,7 @@ def create_app(upstream: Upstream, settings: PortalSettings | None = None) -> Fa
     console_awards.install(app, console)
     console_events.install(app, console)
     console_boards.install(app, site, app.state.sessions)
+    console_slips.install(app, site, app.state.sessions)  # PLAY-9 result slips
 
     return app
 

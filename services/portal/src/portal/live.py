@@ -4,6 +4,7 @@ one upstream subscription per game per process, see fanout.py)."""
 from __future__ import annotations
 
 import asyncio
+import functools
 from typing import Any
 
 from fastapi import FastAPI, Header, Query, Request
@@ -114,7 +115,7 @@ def _round_routes(app: FastAPI, site: Site) -> None:
         )
         names = {e["entrant_id"]: e for e in section.get("entrants", [])}
         views = await asyncio.gather(*(_game_view(site, g["game_id"]) for g in games))
-        tiles = [{"game": v, "layout": board.layout(v)} for v in views]
+        tiles = [{"game": v, "html": site.tile(request, v, names, functools.partial(board.layout, v))} for v in views]
         return site.render(
             request,
             "wall.html",

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextvars
 import hashlib
+import json
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -86,6 +87,12 @@ def note(service: str, path: str, content: bytes) -> None:
         digest = hashlib.blake2b(content, digest_size=16)
         digest.update(f"\0{service}\0{path}".encode())
         reads.append(digest.hexdigest())
+
+
+def digest_of(*values: Any) -> str:
+    """A digest of JSON-like values (a game's view and its players' names)."""
+    text = json.dumps(values, sort_keys=True, default=str, ensure_ascii=False)
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
 def note_unkeyed() -> None:

@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo
 from fastapi import Request
 from fastapi.responses import HTMLResponse
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
 
 from . import i18n, read_cache
 from .fanout import FeedHub
@@ -56,6 +57,22 @@ class Site:
         key = None
         if template in read_cache.MEMO_TEMPLATES and "staff" not in ctx:
             key = read_cache.request_key("page", template, words.lang, str(request.url))
+        return self.pages.drawn(key, draw)
+
+    def tile(self, request: Request, game: dict[str, Any], names: dict[str, Any], layout: Callable[[], Any]) -> Markup:
+        """One small board of the wall, drawn once per state of its game (read_cache.py): a
+        finished or waiting game is not drawn again on the next load of the wall."""
+        words = self.words(request)
+        players = [names.get(str(game.get("black"))), names.get(str(game.get("white")))]
+        key = ("tile", words.lang, read_cache.digest_of(game, players))
+
+        def draw() -> Markup:
+            return Markup(
+                self.env.get_template("tile.html").render(
+                    w=words, t=words.t, v=words.v, game=game, layout=layout(), names=names
+                )
+            )
+
         return self.pages.drawn(key, draw)
 
     def printout(self, request: Request, draw: Callable[[], bytes]) -> bytes:

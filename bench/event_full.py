@@ -5,7 +5,8 @@
 
 The baseline, measured in the same run and the same mode, is a scaled-down field (8 sections x
 ``--baseline-players``). Printed: wall time, games, games per second, bot actions, HTTP requests,
-and the ratio of each to the baseline. Only the online stage is played (the final is fed by it).
+and the ratio of each to the baseline, and the peak RSS (VmHWM) of each service process. Only the online
+stage is played (the final is fed by it).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
+from typing import Any
 
 from gomoku_sim.bots import BotPolicy
 from gomoku_sim.client import all_games
@@ -83,10 +85,27 @@ async def run_once(mode: str, players: int, seed: int, label: str) -> dict:
             "actions": driver.actions,
             "requests": stack.platform.requests,
             "phases": phases,
+            "peak_rss_mb": peak_rss_mb(stack),
         }
     if mode != "embedded":
         await _drop_databases(os.environ["DATABASE_URL"], f"gomoku_bench_{rid}")
     return result
+
+
+def peak_rss_mb(stack: Any) -> dict[str, float]:
+    """Peak resident memory (VmHWM) of each service process so far, in MB; the embedded mode is
+    this process."""
+    compose = (stack.extras or {}).get("compose")
+    pids = {name: proc.popen.pid for name, proc in compose.procs.items()} if compose else {"embedded": os.getpid()}
+    peaks = {}
+    for name, pid in pids.items():
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            continue
+        kilobytes = next((int(line.split()[1]) for line in status.splitlines() if line.startswith("VmHWM:")), 0)
+        peaks[name] = kilobytes / 1024
+    return peaks
 
 
 async def _drop_databases(admin_url: str, prefix: str) -> None:
@@ -130,6 +149,12 @@ def main(argv: list[str] | None = None) -> int:
     print(
         "\nwhere the wall time goes (s): "
         + "; ".join(f"{name} {base['phases'][name]:.1f} -> {full['phases'][name]:.1f}" for name in full["phases"])
+    )
+    print(
+        "peak RSS per process, MB (goal <= 250): "
+        + "; ".join(
+            f"{name} {base['peak_rss_mb'].get(name, 0):.0f} -> {peak:.0f}" for name, peak in full["peak_rss_mb"].items()
+        )
     )
     print(
         f"full size: {full['actions'] / full['phases']['play']:.0f} bot actions/s while playing, "

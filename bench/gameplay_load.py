@@ -29,150 +29,28 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import random
-import socket
 import subprocess
-import sys
 import time
-import uuid
-from datetime import UTC, datetime
-from pathlib import Path
+from dataclasses import dataclass
+
+from ._served_games import (
+    KEY,
+    Conn,
+    cpu_seconds,
+    free_port,
+    fresh_gameplay_database,
+    join_game,
+    percentile,
+    publish_games,
+    start_service,
+    tear_down,
+    wait_ready,
+)
 
 GOAL_MOVES_S = 2000
 GOAL_P99_MS = 50
-KEY = "bench-op"
-ROOT = Path(__file__).resolve().parents[1]
-
-
-class Conn:
-    """One keep-alive HTTP/1.1 connection; requests on it are sequential."""
-
-    def __init__(self, port: int) -> None:
-        self.port = port
-        self.reader: asyncio.StreamReader | None = None
-        self.writer: asyncio.StreamWriter | None = None
-
-    async def request(self, method: str, path: str, body: dict | None = None) -> tuple[int, bytes]:
-        data = b"" if body is None else json.dumps(body).encode()
-        head = (
-            f"{method} {path} HTTP/1.1\r\nhost: b\r\nx-api-key: {KEY}\r\n"
-            f"content-type: application/json\r\ncontent-length: {len(data)}\r\n\r\n"
-        ).encode()
-        for _attempt in (1, 2):
-            if self.writer is None:
-                self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
-            self.writer.write(head + data)
-            assert self.reader is not None
-            try:
-                status_line = await self.reader.readline()
-            except ConnectionResetError:
-                status_line = b""
-            if status_line:
-                break
-            # the server closed an idle keep-alive connection before reading this request
-            # (uvicorn's keep-alive timeout): open a new one and send it again, as clients do
-            self.writer.close()
-            self.writer = None
-        else:
-            raise ConnectionError("the server closed the connection twice")
-        status = int(status_line.split()[1])
-        length = 0
-        while True:
-            line = await self.reader.readline()
-            if line in (b"\r\n", b""):
-                break
-            k, _, v = line.decode("latin-1").partition(":")
-            if k.lower() == "content-length":
-                length = int(v)
-        payload = await self.reader.readexactly(length) if length else b""
-        return status, payload
-
-    async def close(self) -> None:
-        if self.writer is not None:
-            self.writer.transport.abort()  # the run is over: no need to wait for a clean close
-            self.writer = None
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-async def _fresh_database(admin_url: str, async_commit: bool = False) -> tuple[str, str]:
-    import asyncpg
-    from sqlalchemy.engine import make_url
-
-    u = make_url(admin_url)
-    name = f"gomoku_bench_{uuid.uuid4().hex[:8]}"
-    dsn = u.set(drivername="postgresql").render_as_string(hide_password=False)
-    conn = await asyncpg.connect(dsn)
-    try:
-        await conn.execute(f'CREATE DATABASE "{name}"')
-        if async_commit:  # diagnosis only: is the commit's WAL flush the limit?
-            await conn.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = off')
-    finally:
-        await conn.close()
-    return u.set(drivername="postgresql+asyncpg", database=name).render_as_string(hide_password=False), name
-
-
-async def _drop_database(admin_url: str, name: str) -> None:
-    import asyncpg
-    from sqlalchemy.engine import make_url
-
-    dsn = make_url(admin_url).set(drivername="postgresql").render_as_string(hide_password=False)
-    conn = await asyncpg.connect(dsn)
-    try:
-        await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    finally:
-        await conn.close()
-
-
-async def _publish_round(amqp_url: str, namespace: str, games: int) -> None:
-    from gomoku_shared.contracts import encode, envelope_for
-    from gomoku_shared.contracts.common import ClockSpec, Ruleset
-    from gomoku_shared.contracts.events import PairingSpec, RoundPaired
-    from gomoku_shared.messaging.rabbit import RabbitEventBus
-
-    pairings = [
-        PairingSpec(
-            pairing_id=f"p{i:05d}",
-            first=f"b{i}",
-            second=f"w{i}",
-            ruleset=Ruleset(track="free"),
-            clock=ClockSpec(kind="fischer", base_s=3600, increment_s=5),
-        )
-        for i in range(games)
-    ]
-    payload = RoundPaired(
-        event_code="BENCH",
-        stage="main",
-        section_id="S",
-        round=1,
-        starts_at=datetime.now(UTC),
-        no_show_minutes=60,
-        pairings=pairings,
-    )
-    bus = RabbitEventBus(amqp_url, namespace=namespace)
-    await bus.start()
-    try:
-        await bus.publish([encode(envelope_for(payload, correlation_id="BENCH"))])
-    finally:
-        await bus.close()
-
-
-def _cpu_s(pids: list[int]) -> float:
-    """CPU seconds (user + system) used so far by the service processes (Linux /proc)."""
-    total = 0.0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-        except (OSError, IndexError, ValueError):
-            pass
-    return total
 
 
 async def _metrics_text(port: int) -> str:
@@ -213,13 +91,6 @@ def _server_share(before: list[dict], after: list[dict]) -> str:
         for le in sorted(total)
         if le in (0.005, 0.01, 0.025, 0.05, 0.1)
     )
-
-
-def _percentile(sorted_values: list[float], q: float) -> float:
-    if not sorted_values:
-        return float("nan")
-    k = min(len(sorted_values) - 1, max(0, int(round(q * (len(sorted_values) - 1)))))
-    return sorted_values[k]
 
 
 async def _baseline(conns: list[Conn], seconds: float) -> tuple[float, list[float]]:
@@ -327,6 +198,98 @@ async def _live(g: _Games, rate: float, seconds: float, seed: int) -> tuple[floa
     return len(lat) / (end - window0), sorted(lat)
 
 
+@dataclass
+class _Measured:
+    """What one run measured, for the report."""
+
+    base: tuple[float, list[float]]  # requests/s and sorted latencies of GET /healthz
+    saturation: tuple[float, list[float]]
+    live: tuple[float, list[float]]
+    cpu_used: float  # service CPU seconds over the saturation phase
+    wall: float  # its wall-clock seconds
+    server_before: list[dict[float, float]]  # the services' POST histograms around the live phase
+    server_after: list[dict[float, float]]
+    writer_stats: list[list[str]]
+    errors: int
+    finished: int
+
+
+def _start_replicas(url: str, amqp: str, namespace: str, replicas: int) -> tuple[list[int], list[subprocess.Popen]]:
+    ports = [free_port() for _ in range(replicas)]
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "AMQP_URL": amqp,
+        "BUS_NAMESPACE": namespace,
+        "API_KEYS": f"{KEY}=operator",
+        "LOG_LEVEL": "WARNING",
+        "GOMOKU_SERVICE": "gameplay",
+    }
+    return ports, [start_service("gameplay", port, env) for port in ports]
+
+
+async def _measure(
+    conns: list[Conn],
+    ports: list[int],
+    procs: list[subprocess.Popen],
+    moves: int,
+    seed: int,
+    rate: float,
+    seconds: float,
+) -> _Measured:
+    """The baseline, the saturation phase and the live phase on games every player joined."""
+    base = await _baseline(conns, 3.0)
+    games = _Games(conns, seed)
+    cpu0, wall0 = cpu_seconds([proc.pid for proc in procs]), time.perf_counter()
+    saturation = await _saturation(games, moves)
+    cpu_used, wall = cpu_seconds([proc.pid for proc in procs]) - cpu0, time.perf_counter() - wall0
+    before = [await _server_buckets(port) for port in ports]
+    live = await _live(games, rate, seconds, seed)
+    after = [await _server_buckets(port) for port in ports]
+    writer_stats = [await _metric_lines(port, "gameplay_move_batch") for port in ports]
+    return _Measured(base, saturation, live, cpu_used, wall, before, after, writer_stats, games.errors, games.finished)
+
+
+def _report(measured: _Measured, games: int, moves: int, replicas: int, async_commit: bool, rate: float) -> None:
+    base_rps, base_lat = measured.base
+    sat_rate, sat_lat = measured.saturation
+    live_rate, live_lat = measured.live
+
+    def row(name: str, rps: float, values: list[float], ratio: float) -> str:
+        p = [1000 * percentile(values, q) for q in (0.5, 0.95, 0.99)]
+        return f"{name:<28}{rps:>12.0f}{p[0]:>10.1f}{p[1]:>10.1f}{p[2]:>10.1f}{ratio:>10.2f}"
+
+    print(
+        f"gameplay load: {games} live games, {moves} moves each, service processes={replicas}, "
+        f"PostgreSQL + RabbitMQ, {os.cpu_count()} cores"
+        + (", synchronous_commit=off (diagnosis)" if async_commit else "")
+    )
+    print(f"{'':<28}{'req/s':>12}{'p50 ms':>10}{'p95 ms':>10}{'p99 ms':>10}{'ratio':>10}")
+    print(row("baseline GET /healthz", base_rps, base_lat, 1.0))
+    print(row("POST move, saturation", sat_rate, sat_lat, sat_rate / base_rps if base_rps else float("nan")))
+    print(row(f"POST move, live {rate:.0f}/s", live_rate, live_lat, live_rate / base_rps if base_rps else float("nan")))
+    p99 = 1000 * percentile(live_lat, 0.99)
+    share = _server_share(measured.server_before, measured.server_after)
+    print(f"live phase as the service measured it (request in to answer out): {share}")
+    if os.environ.get("BENCH_VERBOSE"):
+        for lines in measured.writer_stats:
+            print("\n".join(lines))
+    print(
+        f"moves: {len(sat_lat) + len(live_lat)}  refused: {measured.errors}  games ended by five: {measured.finished}"
+    )
+    for sample in _samples:
+        print(f"  refused: {sample}")
+    print(
+        f"service CPU at saturation: {1000 * measured.cpu_used / max(1, len(sat_lat)):.2f} ms per move, "
+        f"{measured.cpu_used / measured.wall:.2f} cores busy on average"
+    )
+    met = live_rate >= 0.97 * GOAL_MOVES_S and p99 < GOAL_P99_MS and rate >= GOAL_MOVES_S
+    print(
+        f"goal: {GOAL_MOVES_S} moves/s offered by {games} live games (think time {games / rate:.3f} s), "
+        f"p99 < {GOAL_P99_MS} ms: {'MET' if met else 'NOT MET'}"
+    )
+
+
 async def run(
     games: int,
     moves: int,
@@ -339,118 +302,20 @@ async def run(
 ) -> int:
     admin = os.environ.get("DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
     amqp = os.environ.get("AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/")
-    url, dbname = await _fresh_database(admin, async_commit)
-    namespace = f"bench-{uuid.uuid4().hex[:8]}"
-    from gomoku_shared.migrate import upgrade_async
-
-    await upgrade_async("gameplay", url)
-    ports = [_free_port() for _ in range(replicas)]
-    env = {
-        **os.environ,
-        "DATABASE_URL": url,
-        "AMQP_URL": amqp,
-        "BUS_NAMESPACE": namespace,
-        "API_KEYS": f"{KEY}=operator",
-        "LOG_LEVEL": "WARNING",
-        "GOMOKU_SERVICE": "gameplay",
-    }
-    procs = [
-        subprocess.Popen(
-            [sys.executable, "-m", "gomoku_shared.serve", "gameplay", "--host", "127.0.0.1", "--port", str(port)],
-            env=env,
-            cwd=ROOT,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        for port in ports
-    ]
+    url, dbname, namespace = await fresh_gameplay_database(admin, async_commit)
+    ports, procs = _start_replicas(url, amqp, namespace, replicas)
     conns: list[Conn] = []
     try:
         for port in ports:
-            probe = Conn(port)
-            for _ in range(300):
-                try:
-                    if (await probe.request("GET", "/readyz"))[0] == 200:
-                        break
-                except OSError:
-                    probe = Conn(port)
-                await asyncio.sleep(0.1)
-            else:
-                raise RuntimeError("the gameplay service did not become ready")
-        await _publish_round(amqp, namespace, games)
-        for _ in range(600):
-            status, body = await probe.request("GET", "/v1/games?event_code=BENCH&status=all")
-            if status == 200 and len(json.loads(body)["games"]) >= games:
-                break
-            await asyncio.sleep(0.1)
-        else:
-            raise RuntimeError("the games were not created from round.paired")
-        await probe.close()
+            await wait_ready(port, "/readyz")
+        await publish_games(amqp, namespace, ports[0], games)
         conns = [Conn(ports[i % replicas]) for i in range(games)]
-
-        async def join(i: int, c: Conn) -> None:
-            for p in (f"b{i}", f"w{i}"):
-                status, body = await c.request("POST", f"/v1/games/BENCH.main.S.r1.p{i:05d}.g1/join", {"player_id": p})
-                assert status == 200, body
-
-        await asyncio.gather(*(join(i, c) for i, c in enumerate(conns)))
-        base_rps, base_lat = await _baseline(conns, 3.0)
-        g = _Games(conns, seed)
-        cpu0, wall0 = _cpu_s([p.pid for p in procs]), time.perf_counter()
-        sat_rate, sat_lat = await _saturation(g, moves)
-        cpu_used, wall = _cpu_s([p.pid for p in procs]) - cpu0, time.perf_counter() - wall0
-        before = [await _server_buckets(port) for port in ports]
-        live_rate, live_lat = await _live(g, rate, seconds, seed)
-        after = [await _server_buckets(port) for port in ports]
-        writer_stats = [await _metric_lines(port, "gameplay_move_batch") for port in ports]
-        errors, finished = g.errors, g.finished
+        await asyncio.gather(*(join_game(conn, i) for i, conn in enumerate(conns)))
+        measured = await _measure(conns, ports, procs, moves, seed, rate, seconds)
     finally:
-        for c in conns:
-            await c.close()
-        for proc in procs:
-            proc.terminate()
-        for proc in procs:
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-        if not keep:
-            await _drop_database(admin, dbname)
-        from gomoku_shared.messaging.rabbit import delete_namespace
-
-        await delete_namespace(amqp, namespace)
-
-    def row(name: str, rps: float, values: list[float], ratio: float) -> str:
-        p = [1000 * _percentile(values, q) for q in (0.5, 0.95, 0.99)]
-        return f"{name:<28}{rps:>12.0f}{p[0]:>10.1f}{p[1]:>10.1f}{p[2]:>10.1f}{ratio:>10.2f}"
-
-    print(
-        f"gameplay load: {games} live games, {moves} moves each, service processes={replicas}, "
-        f"PostgreSQL + RabbitMQ, {os.cpu_count()} cores"
-        + (", synchronous_commit=off (diagnosis)" if async_commit else "")
-    )
-    print(f"{'':<28}{'req/s':>12}{'p50 ms':>10}{'p95 ms':>10}{'p99 ms':>10}{'ratio':>10}")
-    print(row("baseline GET /healthz", base_rps, base_lat, 1.0))
-    print(row("POST move, saturation", sat_rate, sat_lat, sat_rate / base_rps if base_rps else float("nan")))
-    print(row(f"POST move, live {rate:.0f}/s", live_rate, live_lat, live_rate / base_rps if base_rps else float("nan")))
-    p99 = 1000 * _percentile(live_lat, 0.99)
-    print(f"live phase as the service measured it (request in to answer out): {_server_share(before, after)}")
-    if os.environ.get("BENCH_VERBOSE"):
-        for lines in writer_stats:
-            print("\n".join(lines))
-    print(f"moves: {len(sat_lat) + len(live_lat)}  refused: {errors}  games ended by five: {finished}")
-    for sample in _samples:
-        print(f"  refused: {sample}")
-    print(
-        f"service CPU at saturation: {1000 * cpu_used / max(1, len(sat_lat)):.2f} ms per move, "
-        f"{cpu_used / wall:.2f} cores busy on average"
-    )
-    met = live_rate >= 0.97 * GOAL_MOVES_S and p99 < GOAL_P99_MS and rate >= GOAL_MOVES_S
-    print(
-        f"goal: {GOAL_MOVES_S} moves/s offered by {games} live games (think time {games / rate:.3f} s), "
-        f"p99 < {GOAL_P99_MS} ms: {'MET' if met else 'NOT MET'}"
-    )
-    return 0 if errors == 0 else 1
+        await tear_down(conns, procs, admin, dbname, amqp, namespace, keep)
+    _report(measured, games, moves, replicas, async_commit, rate)
+    return 0 if measured.errors == 0 else 1
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -30,21 +30,11 @@ import os
 import random
 import resource
 import subprocess
-import sys
 import time
-import uuid
+from dataclasses import dataclass
 
-from .gameplay_load import (
-    KEY,
-    ROOT,
-    Conn,
-    _cpu_s,
-    _drop_database,
-    _free_port,
-    _fresh_database,
-    _percentile,
-    _publish_round,
-)
+from . import _served_games as served
+from ._served_games import Conn
 
 VIEWER_KEY = "bench-viewer"
 GOAL_VIEWERS, GOAL_GAMES, GOAL_P99_S = 5000, 256, 1.0
@@ -176,122 +166,92 @@ async def _wait_viewers(portal_port: int, n: int, timeout_s: float = 120.0) -> d
     raise RuntimeError(f"only {stats.get('viewers')} of {n} spectators attached: {stats}")
 
 
-def _start(service: str, port: int, env: dict[str, str]) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, "-m", "gomoku_shared.serve", service, "--host", "127.0.0.1", "--port", str(port)],
-        env=env,
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+@dataclass
+class _Run:
+    """What the phases measured, for the report."""
+
+    moves: Moves
+    spectators: list[Spectator]
+    phases: list[tuple[str, int, int, float, float]]  # name, viewers, moves, gameplay CPU s, portal CPU s
+    stats: dict  # the portal's /live/stats when the last phase began
+    final_stats: dict  # and at the end
+    first_sent: float  # when the last phase began (0.0 without a phase of all viewers)
 
 
-async def _ready(port: int, path: str) -> None:
-    for _ in range(300):
-        try:
-            conn = Conn(port)
-            status, _ = await conn.request("GET", path)
-            await conn.close()
-            if status == 200:
-                return
-        except OSError:
-            pass
-        await asyncio.sleep(0.1)
-    raise RuntimeError(f"the service on port {port} did not become ready")
-
-
-async def run(games: int, viewers: int, rate: float, seconds: float, seed: int) -> int:
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # one socket per spectator, both ends
-    admin = os.environ.get("DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
-    amqp = os.environ.get("AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/")
-    url, dbname = await _fresh_database(admin)
-    namespace = f"bench-{uuid.uuid4().hex[:8]}"
-    from gomoku_shared.migrate import upgrade_async
-
-    await upgrade_async("gameplay", url)
-    gp_port, portal_port = _free_port(), _free_port()
-    base_env = {**os.environ, "LOG_LEVEL": "WARNING", "API_KEYS": f"{KEY}=operator,{VIEWER_KEY}=viewer"}
-    gameplay = _start(
+def _start_services(url: str, amqp: str, namespace: str) -> tuple[int, int, subprocess.Popen, subprocess.Popen]:
+    """Gameplay on the bench database and the portal in front of it: their ports and processes."""
+    gp_port, portal_port = served.free_port(), served.free_port()
+    base_env = {**os.environ, "LOG_LEVEL": "WARNING", "API_KEYS": f"{served.KEY}=operator,{VIEWER_KEY}=viewer"}
+    gameplay = served.start_service(
         "gameplay",
         gp_port,
         {**base_env, "DATABASE_URL": url, "AMQP_URL": amqp, "BUS_NAMESPACE": namespace, "GOMOKU_SERVICE": "gameplay"},
     )
-    portal = _start(
+    portal = served.start_service(
         "portal",
         portal_port,
         {**base_env, "PORTAL_API_KEY": VIEWER_KEY, "GAMEPLAY_URL": f"http://127.0.0.1:{gp_port}"},
     )
-    conns: list[Conn] = []
-    spectators: list[Spectator] = []
+    return gp_port, portal_port, gameplay, portal
+
+
+async def _phases(
+    conns: list[Conn],
+    spectators: list[Spectator],
+    portal_port: int,
+    pids: tuple[int, int],
+    viewers: int,
+    rate: float,
+    seconds: float,
+    seed: int,
+) -> _Run:
+    """The three phases of live load: no spectator, one per game, all of them (spectators are
+    added to `spectators` as they attach, so that the caller can cancel them)."""
+    games = len(conns)
+    moves = Moves(games, seed)
     phases: list[tuple[str, int, int, float, float]] = []
-    try:
-        await _ready(gp_port, "/readyz")
-        await _ready(portal_port, "/live/stats")
-        await _publish_round(amqp, namespace, games)
-        probe = Conn(gp_port)
-        for _ in range(600):
-            status, body = await probe.request("GET", "/v1/games?event_code=BENCH&status=all")
-            if status == 200 and len(json.loads(body)["games"]) >= games:
-                break
-            await asyncio.sleep(0.1)
-        else:
-            raise RuntimeError("the games were not created from round.paired")
-        await probe.close()
-        conns = [Conn(gp_port) for _ in range(games)]
-        for i, conn in enumerate(conns):
-            for player in (f"b{i}", f"w{i}"):
-                status, body = await conn.request(
-                    "POST", f"/v1/games/BENCH.main.S.r1.p{i:05d}.g1/join", {"player_id": player}
-                )
-                assert status == 200, body
-        moves = Moves(games, seed)
+    gameplay_pid, portal_pid = pids
 
-        async def phase(name: str, watching: int) -> None:
-            cpu0 = _cpu_s([gameplay.pid])
-            portal0 = _cpu_s([portal.pid])
-            made = await live(conns, moves, rate, seconds, seed + len(phases))
-            phases.append((name, watching, made, _cpu_s([gameplay.pid]) - cpu0, _cpu_s([portal.pid]) - portal0))
+    async def phase(name: str, watching: int) -> None:
+        cpu0 = served.cpu_seconds([gameplay_pid])
+        portal0 = served.cpu_seconds([portal_pid])
+        made = await live(conns, moves, rate, seconds, seed + len(phases))
+        phases.append(
+            (
+                name,
+                watching,
+                made,
+                served.cpu_seconds([gameplay_pid]) - cpu0,
+                served.cpu_seconds([portal_pid]) - portal0,
+            )
+        )
 
-        await phase("0 spectators", 0)
-        for i in range(max(viewers, games) if viewers else 0):
-            spectator = Spectator(portal_port, i % games)
-            spectator.task = asyncio.create_task(spectator.run())
-            spectators.append(spectator)
-            if i + 1 == games:  # one per game first
-                await _wait_viewers(portal_port, games)
-                await asyncio.sleep(1.0)  # the feeds have read their history
-                await phase(f"1 spectator per game ({games})", games)
-            if i % 200 == 199:
-                await asyncio.sleep(0.05)  # let connections be accepted
-        if viewers > games:
-            stats = await _wait_viewers(portal_port, len(spectators))
-            await asyncio.sleep(1.0)
-            first_sent = time.perf_counter()
-            await phase(f"{len(spectators)} spectators", len(spectators))
-        else:
-            stats = await _get_json(portal_port, "/live/stats")
-            first_sent = 0.0
-        await asyncio.sleep(2.0)  # the last moves reach the spectators
-        final_stats = await _get_json(portal_port, "/live/stats")
-    finally:
-        for conn in conns:
-            await conn.close()
-        for spectator in spectators:
-            if spectator.task is not None:
-                spectator.task.cancel()
-        for proc in (portal, gameplay):
-            proc.terminate()
-        for proc in (portal, gameplay):
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-        await _drop_database(admin, dbname)
-        from gomoku_shared.messaging.rabbit import delete_namespace
+    await phase("0 spectators", 0)
+    for i in range(max(viewers, games) if viewers else 0):
+        spectator = Spectator(portal_port, i % games)
+        spectator.task = asyncio.create_task(spectator.run())
+        spectators.append(spectator)
+        if i + 1 == games:  # one per game first
+            await _wait_viewers(portal_port, games)
+            await asyncio.sleep(1.0)  # the feeds have read their history
+            await phase(f"1 spectator per game ({games})", games)
+        if i % 200 == 199:
+            await asyncio.sleep(0.05)  # let connections be accepted
+    if viewers > games:
+        stats = await _wait_viewers(portal_port, len(spectators))
+        await asyncio.sleep(1.0)
+        first_sent = time.perf_counter()
+        await phase(f"{len(spectators)} spectators", len(spectators))
+    else:
+        stats = await _get_json(portal_port, "/live/stats")
+        first_sent = 0.0
+    await asyncio.sleep(2.0)  # the last moves reach the spectators
+    final_stats = await _get_json(portal_port, "/live/stats")
+    return _Run(moves, spectators, phases, stats, final_stats, first_sent)
 
-        await delete_namespace(amqp, namespace)
 
+def _report(result: _Run, games: int, rate: float, seconds: float) -> None:
+    moves, spectators, phases, first_sent = result.moves, result.spectators, result.phases, result.first_sent
     latencies = sorted(
         arrived - moves.sent[(s.game, point)]
         for s in spectators
@@ -316,17 +276,17 @@ async def run(games: int, viewers: int, rate: float, seconds: float, seed: int) 
         per = 1000 * cpu / made if made else float("nan")
         portal_per = 1000 * portal_cpu / made if made else float("nan")
         print(f"{name:<32}{watching:>9}{made:>8}{per:>22.2f}{portal_per:>20.2f}")
-    p50, p99 = _percentile(latencies, 0.5), _percentile(latencies, 0.99)
+    p50, p99 = served.percentile(latencies, 0.5), served.percentile(latencies, 0.99)
     print(
         f"move-to-viewer latency (last phase, {len(latencies)} deliveries of {expected} expected): "
         f"p50 {1000 * p50:.0f} ms, p99 {1000 * p99:.0f} ms, max {1000 * (latencies[-1] if latencies else 0):.0f} ms"
     )
     print(
-        f"move answered by gameplay (last phase): p50 {1000 * _percentile(answers, 0.5):.0f} ms, "
-        f"p99 {1000 * _percentile(answers, 0.99):.0f} ms"
+        f"move answered by gameplay (last phase): p50 {1000 * served.percentile(answers, 0.5):.0f} ms, "
+        f"p99 {1000 * served.percentile(answers, 0.99):.0f} ms"
     )
     print(
-        f"portal: {stats}; at the end {final_stats}; spectators refused once or more: {failed}, "
+        f"portal: {result.stats}; at the end {result.final_stats}; spectators refused once or more: {failed}, "
         f"reconnections: {reconnects}"
     )
     if len(phases) >= 2:
@@ -344,6 +304,31 @@ async def run(games: int, viewers: int, rate: float, seconds: float, seed: int) 
         f"goal: {GOAL_VIEWERS} spectators on {GOAL_GAMES} games, p99 < {GOAL_P99_S:.0f} s: "
         f"{'MET' if met else 'NOT MET at this size' if len(spectators) < GOAL_VIEWERS else 'NOT MET'}"
     )
+
+
+async def run(games: int, viewers: int, rate: float, seconds: float, seed: int) -> int:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # one socket per spectator, both ends
+    admin = os.environ.get("DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+    amqp = os.environ.get("AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/")
+    url, dbname, namespace = await served.fresh_gameplay_database(admin)
+    gp_port, portal_port, gameplay, portal = _start_services(url, amqp, namespace)
+    conns: list[Conn] = []
+    spectators: list[Spectator] = []
+    try:
+        await served.wait_ready(gp_port, "/readyz")
+        await served.wait_ready(portal_port, "/live/stats")
+        await served.publish_games(amqp, namespace, gp_port, games)
+        conns = [Conn(gp_port) for _ in range(games)]
+        for i, conn in enumerate(conns):
+            await served.join_game(conn, i)
+        result = await _phases(conns, spectators, portal_port, (gameplay.pid, portal.pid), viewers, rate, seconds, seed)
+    finally:
+        for spectator in spectators:
+            if spectator.task is not None:
+                spectator.task.cancel()
+        await served.tear_down(conns, [portal, gameplay], admin, dbname, amqp, namespace, keep=False)
+    _report(result, games, rate, seconds)
     return 0
 
 

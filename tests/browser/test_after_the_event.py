@@ -47,10 +47,14 @@ async def test_awards_player_replay_and_printouts_in_chromium(served):
             body = await page.inner_text("main")
             assert winner["name"] in body and "获奖证书" in body and "奖金" in body and "公布记录" in body
             assert "第 1 版" in body and "完赛纪念奖牌" in body  # DA: every finisher's medal
+            # AWD-4, DA 九(四): the prize table named in Chinese as the regulation names it
+            prize_tables = await page.inner_text("#awards-open")
+            assert "公开组（女子）" in prize_tables and "Open (women)" not in prize_tables
             assert not [w for w in RAW if w in body], body
             await page.screenshot(path=str(OUT / "awards.png"), full_page=True)
             await page.goto(f"{served}/events/{code}/awards?lang=en")
             assert "Prize money" in await page.inner_text("main")
+            assert "Open (women)" in await page.inner_text("#awards-open")  # the table's English name
             await page.screenshot(path=str(OUT / "awards-en.png"), full_page=True)
             await page.goto(f"{served}/events/{code}?lang=zh")
 

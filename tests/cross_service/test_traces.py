@@ -7,7 +7,6 @@ Spans are caught by an in-memory exporter; with tracing off nothing is recorded.
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime
 
 import httpx
 from asgi_lifespan import LifespanManager
@@ -16,37 +15,15 @@ from opentelemetry.trace import SpanKind
 
 from gomoku_shared import tracing
 from gomoku_shared.contracts import encode, envelope_for
-from gomoku_shared.contracts.common import ClockSpec, Ruleset
-from gomoku_shared.contracts.events import PairingSpec, RoundPaired
 from gomoku_shared.embedded import EmbeddedSuite
 from gomoku_shared.settings import ServiceSettings
+from gomoku_shared.testing.rounds import one_game_round
 
 OP = {"x-api-key": "op-key"}
 FIVE_IN_A_ROW = ["h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4", "l8"]
 #: the partner's own trace (W3C traceparent: version, trace id, parent span id, flags)
 PARTNER_TRACE = "4bf92f3577b34da6a3ce929d0e0e4736"
 PARTNER_TRACEPARENT = f"00-{PARTNER_TRACE}-00f067aa0ba902b7-01"
-
-
-def _round_paired() -> RoundPaired:
-    return RoundPaired(
-        event_code="TR",
-        stage="main",
-        section_id="S1",
-        round=1,
-        starts_at=datetime.now(UTC),
-        no_show_minutes=120,
-        pairings=[
-            PairingSpec(
-                pairing_id="p1",
-                first="alice",
-                second="bob",
-                games=1,
-                ruleset=Ruleset(track="free"),
-                clock=ClockSpec(kind="sudden_death", base_s=1800, increment_s=0),
-            )
-        ],
-    )
 
 
 async def _play_a_game(tmp_path, last_move_headers: dict[str, str]) -> str:
@@ -56,7 +33,7 @@ async def _play_a_game(tmp_path, last_move_headers: dict[str, str]) -> str:
     async with LifespanManager(suite.app, startup_timeout=60, shutdown_timeout=60):
         transport = httpx.ASGITransport(app=suite.app)
         async with httpx.AsyncClient(transport=transport, base_url="http://e", headers=OP) as client:
-            await suite.bus.publish([encode(envelope_for(_round_paired(), correlation_id="TR"))])
+            await suite.bus.publish([encode(envelope_for(one_game_round("TR"), correlation_id="TR"))])
             game = "TR.main.S1.r1.p1.g1"
             async with asyncio.timeout(30):
                 while (await client.get(f"/gameplay/v1/games/{game}")).status_code != 200:

@@ -20,7 +20,6 @@ import gzip
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import httpx
@@ -32,9 +31,8 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
 from opentelemetry.proto.trace.v1.trace_pb2 import Span as ProtoSpan
 
 from gomoku_shared.contracts import encode, envelope_for
-from gomoku_shared.contracts.common import ClockSpec, Ruleset
-from gomoku_shared.contracts.events import PairingSpec, RoundPaired
 from gomoku_shared.messaging.rabbit import RabbitEventBus
+from gomoku_shared.testing.rounds import one_game_round
 from gomoku_shared.topology import CONSUMES
 
 from .compose_commands import LocalCompose
@@ -140,29 +138,6 @@ async def databases(fresh_database):
     return {s: await fresh_database() for s in SERVED}
 
 
-def _round_paired() -> RoundPaired:
-    return RoundPaired(
-        event_code="GT",
-        stage="main",
-        section_id="S1",
-        round=1,
-        starts_at=datetime.now(UTC),
-        no_show_minutes=120,
-        pairings=[
-            PairingSpec(
-                pairing_id="p1",
-                first="alice",
-                second="bob",
-                games=1,
-                ruleset=Ruleset(track="free"),
-                clock=ClockSpec(kind="sudden_death", base_s=1800, increment_s=0),
-                first_partner="partner-1",
-                second_partner="partner-1",
-            )
-        ],
-    )
-
-
 def _move_spans(spans: list[Received]) -> list[Received]:
     return [s for s in spans if s.service == "gameplay" and s.name == "POST /v1/games/{game_id}/move"]
 
@@ -197,7 +172,7 @@ async def test_one_partner_move_is_one_trace_from_the_gateway_to_the_consumers_o
         gateway = stack.start_gateway()
         stack.wait_gateway()
         await publisher.start()
-        await publisher.publish([encode(envelope_for(_round_paired(), correlation_id="GT"))])
+        await publisher.publish([encode(envelope_for(one_game_round("GT", partner="partner-1"), correlation_id="GT"))])
         game = "GT.main.S1.r1.p1.g1"
         async with httpx.AsyncClient(base_url=gateway.url, timeout=10, headers=PA) as gw:
             async with asyncio.timeout(30):

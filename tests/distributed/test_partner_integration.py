@@ -1,32 +1,39 @@
 """A partner's whole integration, as a partner developer builds it from the published contract:
-only the typed client (``gomoku_client``) and a webhook receiver (a real HTTP server here), on
+only the typed client (``gomoku_client``) and a webhook receiver (a real HTTP server in its own
+process, webhook_receiver.py), on
 PostgreSQL + RabbitMQ, every service its own process (the docker-compose.yml commands), all
 reached through the gateway's one base URL.
 
 The partner gets a token, subscribes its receiver, registers its players, receives
 ``round.paired`` by webhook, finds its players' games (``GET /v1/games?player=``), plays them
 (join, moves, each with an Idempotency-Key), and reads the results by the event stream and by
-webhook, the standings and the awards. Its receiver is down from the moment the round is paired
-until the section's awards are out: those deliveries fail, are retried from the partners
-service's delivery table, and arrive once the receiver is back — every one exactly once per
+webhook, the standings and the awards. Its receiver process is killed (SIGKILL) once the round
+is paired and stays dead until the section's awards are out: those deliveries fail, are retried
+from the partners service's durable delivery table (rows written as the bus's events are
+consumed; due by the service clock, on a retry schedule the test shortens by configuration),
+and arrive once a new receiver process listens on the same port — every one exactly once per
 ``webhook-id``, every signature verified with the ``standardwebhooks`` library.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import json
+import os
+import signal
 import socket
+import subprocess
+import sys
 from collections import Counter
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 
-from gomoku_client import AsyncClient, ClientCredentials, WebhookVerifier
+from gomoku_client import AsyncClient, ClientCredentials
 from gomoku_client import models as m
 
 from .compose_commands import LocalCompose
@@ -61,6 +68,7 @@ EVENT_TYPES: list[m.EventType] = [
 ]
 #: retries of a failed delivery: every 5 s of the partners service's (fake) clock
 RETRY_SCHEDULE = ",".join(["5"] * 20)
+RECEIVER = Path(__file__).with_name("webhook_receiver.py")
 
 
 def _free_port() -> int:
@@ -70,55 +78,66 @@ def _free_port() -> int:
 
 
 class Receiver:
-    """A partner's webhook endpoint: verifies each delivery (400 when it does not) and keeps it."""
+    """The partner's webhook endpoint: its own process (webhook_receiver.py), which verifies each
+    delivery with ``standardwebhooks`` and records it to a file that outlives the process."""
 
-    def __init__(self, secret: Callable[[], str]) -> None:
+    def __init__(self, record: Path, log: Path) -> None:
         self.port = _free_port()
-        self.secret = secret
-        self.received: list[m.WebhookEvent] = []
-        self.refused = 0
+        self.record = record
+        self.log = log
+        self.process: subprocess.Popen[bytes] | None = None
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}/gomoku/hooks"
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
-            return
-        body = b""
-        while True:
-            message = await receive()
-            body += message.get("body", b"")
-            if not message.get("more_body"):
-                break
-        headers = {k.decode(): v.decode() for k, v in scope["headers"]}
-        try:
-            self.received.append(WebhookVerifier(self.secret()).verify(body, headers))
-            status = 204
-        except Exception:  # noqa: BLE001 - anything that does not verify is refused
-            self.refused += 1
-            status = 400
-        await send({"type": "http.response.start", "status": status, "headers": []})
-        await send({"type": "http.response.body", "body": b""})
-
-    def of_type(self, kind: str) -> list[m.WebhookEvent]:
-        return [event for event in self.received if event.type == kind]
-
-    @contextlib.asynccontextmanager
-    async def up(self) -> AsyncIterator[None]:
-        """Served on its port for the block; closed (connections refused) after it."""
-        server = uvicorn.Server(
-            uvicorn.Config(self, host="127.0.0.1", port=self.port, log_config=None, access_log=False, lifespan="off")
+    async def start(self, secret: str) -> None:
+        """Serve on the receiver's port (the same one again after a kill)."""
+        env = {**os.environ, "WEBHOOK_SECRET": secret}
+        self.process = subprocess.Popen(
+            [sys.executable, str(RECEIVER), str(self.port), str(self.record)],
+            env=env,
+            stdout=self.log.open("ab"),
+            stderr=subprocess.STDOUT,
         )
-        task = asyncio.create_task(server.serve())
-        try:
-            async with asyncio.timeout(30):
-                while not server.started:
-                    await asyncio.sleep(0.02)
-            yield
-        finally:
-            server.should_exit = True
-            await task
+
+        async def listening() -> bool:
+            assert self.process is not None and self.process.poll() is None, self.log.read_text()
+            try:
+                _reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+            except OSError:
+                return False
+            writer.close()
+            return True
+
+        await _until("the receiver listening", listening, timeout=30)
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash would: nothing listens on its port until it is started again."""
+        assert self.process is not None and self.process.poll() is None
+        self.process.send_signal(signal.SIGKILL)
+        assert self.process.wait(timeout=10) == -signal.SIGKILL
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+    def lines(self) -> list[dict[str, Any]]:
+        if not self.record.exists():
+            return []
+        return [json.loads(line) for line in self.record.read_text().splitlines() if line]
+
+    @property
+    def received(self) -> list[dict[str, Any]]:
+        return [line for line in self.lines() if "webhook_id" in line]
+
+    @property
+    def refused(self) -> int:
+        return sum(1 for line in self.lines() if "refused" in line)
+
+    def of_type(self, kind: str) -> list[dict[str, Any]]:
+        return [event for event in self.received if event["type"] == kind]
 
 
 async def _until(what: str, check: Callable[[], Any], timeout: float = 90.0) -> Any:
@@ -139,7 +158,11 @@ def _entry(n: int) -> m.EntryIn:
         section_id=SECTION,
         items=["entry_form"],
         player=m.PlayerIn(
-            name=f"Partner Player {n}", gender="male", birth_date=date(1990, 1, n), id_number=f"44030119900101{n:03d}3"
+            name=f"Partner Player {n}",
+            gender="male",
+            birth_date=date(1990, 1, n),
+            id_number=f"44030119900101{n:03d}3",
+            external_id=f"app-one-user-{n}",
         ),
         evidence=[m.EvidenceIn(kind="household_registration", document_ref=f"HK-PI-{n:04d}", region="Shenzhen")],
         insurance=m.InsuranceIn(confirmed=True, document_ref=f"POL-PI-{n:04d}"),
@@ -206,105 +229,129 @@ async def _integrate(base_url: str, operator: httpx.AsyncClient, tmp_path) -> No
     assert r.status_code == 201, r.text
 
     # ---- the partner's part: the typed client and a receiver, nothing else
-    secret: dict[str, str] = {}
-    receiver = Receiver(lambda: secret["current"])
-    async with AsyncClient(base_url, credentials=credentials) as partner:
-        assert (await partner.whoami()).partner_id == "app-one"
-        async with receiver.up():
-            subscription = await partner.subscribe(receiver.url, EVENT_TYPES, "integration test")
-            secret["current"] = subscription.secret
-
-            entries = [await partner.register(CODE, _entry(n), idempotency_key=f"app-one-entry-{n}") for n in (1, 2)]
-            assert all(e.status.startswith("accepted") for e in entries), [(e.status, e.reason) for e in entries]
-            mine = {e.entrant_id for e in entries}
-            assert {e.entry_id for e in (await partner.entries(CODE)).entries} == {e.entry_id for e in entries}
-
-            # the operator closes the stage; the round is paired at its start
-            closed = await operator.post(
-                f"/registration/v1/events/{CODE}/stages/online/close",
-                json={"format_choices": {SECTION: {"kind": "swiss", "rounds": 1}}},
-            )
-            assert closed.status_code == 200, closed.text
-            await _set_clocks(operator, {"set": ROUND_START})
-
-            paired = await _until("round.paired by webhook", lambda: receiver.of_type("round.paired"))
-        # ---- the receiver is down from here until the awards are out
-        pairings = paired[0].data["pairings"]
-        assert {p["first"] for p in pairings} | {p["second"] for p in pairings} == mine
-
-        round_one = await partner.round(CODE, SECTION, 1)
-        assert {p.first for p in round_one.pairings} | {p.second for p in round_one.pairings if p.second} == mine
-        games = await _until(
-            "the partner's game", lambda: _games(partner, player=sorted(mine)[0], status="active"), timeout=60
-        )
-        assert len(games) == 1
-        game = games[0]
-        assert {game.black, game.white} == mine
-        await partner.join(game.game_id, game.black)
-        await partner.join(game.game_id, game.white)
-        for i, column in enumerate("hijkl"):
-            await partner.move(game.game_id, game.black, f"{column}8", idempotency_key=f"{game.game_id}-b{i}")
-            if i < 4:
-                await partner.move(game.game_id, game.white, f"a{i + 1}", idempotency_key=f"{game.game_id}-w{i}")
-        # a retried action (the same Idempotency-Key) is answered again, not played again
-        replay = await partner.move(game.game_id, game.black, "l8", idempotency_key=f"{game.game_id}-b4")
-        assert replay.status == "finished" and replay.result == "black"
-        final = await partner.game(game.game_id)
-        assert (final.status, final.result, final.reason, len(final.moves)) == ("finished", "black", "five", 9)
-
-        # the result by the stream: every event of the game, the last one its result
-        events = [e async for e in partner.stream(CODE, follow=False)]
-        kinds = [e.kind for e in events if e.game_id == game.game_id]
-        assert kinds[0] == "created" and kinds[-1] == "finished" and kinds.count("finished") == 1, kinds
-        assert events[-1].data["result"] == "black"
-        assert [e.id for e in events] == sorted({e.id for e in events})  # in order, none twice
-        resumed = [e async for e in partner.stream(CODE, since=events[2].id, follow=False)]
-        assert [e.id for e in resumed] == [e.id for e in events[3:]]
-
-        # standings and awards, read with the client
-        async def completed() -> bool:
-            return (await partner.standings(CODE, SECTION)).status == "completed"
-
-        await _until("the section completed", completed, timeout=60)
-        standings = await partner.standings(CODE, SECTION)
-        assert [row.entrant_id for row in standings.standings] == [game.black, game.white]
-        awards = await _until("the awards published", lambda: _awards(partner), timeout=60)
-        assert awards.publication.section_id == SECTION and awards.summary.field_size == 2
-        assert (await partner.publications(CODE, SECTION)).publications
-
-        # the deliveries the receiver missed wait, failed, in the partners service's table
-        async def failed_while_down() -> bool:
-            log = (await partner.deliveries(subscription_id=subscription.subscription_id)).items
-            pending = [d for d in log if d.status == "pending" and d.attempts >= 1]
-            return {d.event_type for d in pending} >= {"game.finished", "awards.published"}
-
-        await _until("the failed attempts recorded", failed_while_down, timeout=60)
-        assert receiver.of_type("game.finished") == []
-
-        # ---- the receiver is back: the retries (due by the partners service's clock) arrive
-        async with receiver.up():
-            await _set_clocks(operator, {"advance_s": 30})
-
-            async def all_delivered() -> bool:
-                log = (await partner.deliveries(subscription_id=subscription.subscription_id)).items
-                return bool(log) and all(d.status == "delivered" for d in log) and len(log) == len(receiver.received)
-
-            await _until("every delivery once the receiver is back", all_delivered, timeout=90)
-            log = (await partner.deliveries(subscription_id=subscription.subscription_id)).items
-
-    # every delivery once per webhook-id, every signature verified (the receiver refused none)
-    assert receiver.refused == 0
-    ids = Counter(event.id for event in receiver.received)
-    assert ids.most_common(1)[0][1] == 1, ids
-    assert sorted({event.type for event in receiver.received}) == sorted(EVENT_TYPES)
-    assert any(d.attempts > 1 for d in log)  # some came only by a retry
-    finished = receiver.of_type("game.finished")
-    assert len(finished) == 1 and finished[0].data["game_id"] == game.game_id
-    assert finished[0].data["result"] == "black"
-    assert receiver.of_type("awards.published")[0].data["section_id"] == SECTION
+    receiver = Receiver(tmp_path / "received.ndjson", tmp_path / "receiver.log")
+    try:
+        async with AsyncClient(base_url, credentials=credentials) as partner:
+            await _as_partner(partner, operator, receiver)
+    finally:
+        receiver.stop()
     # the simulation clocks jumped ten days (registration to the round): the services refused
     # the first token as expired and the client obtained a new one by itself — a few in all
     assert 2 <= credentials.tokens_obtained <= 4
+
+
+async def _as_partner(partner: AsyncClient, operator: httpx.AsyncClient, receiver: Receiver) -> None:
+    assert (await partner.whoami()).partner_id == "app-one"
+    subscription = await partner.subscribe(receiver.url, EVENT_TYPES, "integration test")
+    await receiver.start(subscription.secret)
+
+    entries = [await partner.register(CODE, _entry(n), idempotency_key=f"app-one-entry-{n}") for n in (1, 2)]
+    assert all(e.status.startswith("accepted") for e in entries), [(e.status, e.reason) for e in entries]
+    mine = {e.entrant_id for e in entries}
+    assert {e.entry_id for e in (await partner.entries(CODE)).entries} == {e.entry_id for e in entries}
+    # the partner's own user id finds its player again (the typed client's external_id filter)
+    second = (await partner.entries(CODE, external_id="app-one-user-2")).entries
+    assert [e.entry_id for e in second] == [entries[1].entry_id]
+    assert second[0].players[0].external_id == "app-one-user-2"
+
+    # the operator closes the stage; the round is paired at its start
+    closed = await operator.post(
+        f"/registration/v1/events/{CODE}/stages/online/close",
+        json={"format_choices": {SECTION: {"kind": "swiss", "rounds": 1}}},
+    )
+    assert closed.status_code == 200, closed.text
+    await _set_clocks(operator, {"set": ROUND_START})
+
+    paired = await _until("round.paired by webhook", lambda: receiver.of_type("round.paired"))
+
+    async def quiet() -> bool:  # nothing in flight: every delivery so far answered
+        log = (await partner.deliveries(subscription_id=subscription.subscription_id)).items
+        return bool(log) and all(d.status == "delivered" for d in log)
+
+    await _until("the deliveries so far answered", quiet, timeout=60)
+    # ---- the receiver crashes (SIGKILL) here and stays down until the awards are out
+    receiver.kill()
+    arrived_before = len(receiver.received)
+    pairings = paired[0]["data"]["pairings"]
+    assert {p["first"] for p in pairings} | {p["second"] for p in pairings} == mine
+    game = await _play(partner, mine)
+
+    # the deliveries the dead receiver missed wait, failed, in the partners service's table
+    async def failed_while_down() -> bool:
+        log = (await partner.deliveries(subscription_id=subscription.subscription_id)).items
+        pending = [d for d in log if d.status == "pending" and d.attempts >= 1]
+        return {d.event_type for d in pending} >= {"game.finished", "awards.published"}
+
+    await _until("the failed attempts recorded", failed_while_down, timeout=60)
+    assert len(receiver.received) == arrived_before and receiver.of_type("game.finished") == []
+
+    # ---- a new receiver process on the same port: the retries (due by the partners service's
+    # clock, read from its delivery table) arrive
+    await receiver.start(subscription.secret)
+    await _set_clocks(operator, {"advance_s": 30})
+
+    async def all_delivered() -> bool:
+        log = (await partner.deliveries(subscription_id=subscription.subscription_id)).items
+        return bool(log) and all(d.status == "delivered" for d in log) and len(log) == len(receiver.received)
+
+    await _until("every delivery once the receiver is back", all_delivered, timeout=120)
+    log = (await partner.deliveries(subscription_id=subscription.subscription_id)).items
+
+    # every delivery once per webhook-id, every signature verified (the receiver refused none)
+    assert receiver.refused == 0
+    ids = Counter(event["webhook_id"] for event in receiver.received)
+    assert ids.most_common(1)[0][1] == 1, ids
+    assert set(ids) == {d.delivery_id for d in log}
+    assert sorted({event["type"] for event in receiver.received}) == sorted(EVENT_TYPES)
+    assert any(d.attempts > 1 for d in log)  # some came only by a retry
+    finished = receiver.of_type("game.finished")
+    assert len(finished) == 1 and finished[0]["data"]["game_id"] == game.game_id
+    assert finished[0]["data"]["result"] == "black"
+    assert receiver.of_type("awards.published")[0]["data"]["section_id"] == SECTION
+
+
+async def _play(partner: AsyncClient, mine: set[str]) -> m.GameSummary:
+    """The partner's players play their game; the result by the stream, standings and awards."""
+    round_one = await partner.round(CODE, SECTION, 1)
+    assert {p.first for p in round_one.pairings} | {p.second for p in round_one.pairings if p.second} == mine
+    games = await _until(
+        "the partner's game", lambda: _games(partner, player=sorted(mine)[0], status="active"), timeout=60
+    )
+    assert len(games) == 1
+    game = games[0]
+    assert {game.black, game.white} == mine
+    await partner.join(game.game_id, game.black)
+    await partner.join(game.game_id, game.white)
+    for i, column in enumerate("hijkl"):
+        await partner.move(game.game_id, game.black, f"{column}8", idempotency_key=f"{game.game_id}-b{i}")
+        if i < 4:
+            await partner.move(game.game_id, game.white, f"a{i + 1}", idempotency_key=f"{game.game_id}-w{i}")
+    # a retried action (the same Idempotency-Key) is answered again, not played again
+    replay = await partner.move(game.game_id, game.black, "l8", idempotency_key=f"{game.game_id}-b4")
+    assert replay.status == "finished" and replay.result == "black"
+    final = await partner.game(game.game_id)
+    assert (final.status, final.result, final.reason, len(final.moves)) == ("finished", "black", "five", 9)
+
+    # the result by the stream: every event of the game, the last one its result
+    events = [e async for e in partner.stream(CODE, follow=False)]
+    kinds = [e.kind for e in events if e.game_id == game.game_id]
+    assert kinds[0] == "created" and kinds[-1] == "finished" and kinds.count("finished") == 1, kinds
+    assert events[-1].data["result"] == "black"
+    assert [e.id for e in events] == sorted({e.id for e in events})  # in order, none twice
+    resumed = [e async for e in partner.stream(CODE, since=events[2].id, follow=False)]
+    assert [e.id for e in resumed] == [e.id for e in events[3:]]
+
+    # standings and awards, read with the client
+    async def completed() -> bool:
+        return (await partner.standings(CODE, SECTION)).status == "completed"
+
+    await _until("the section completed", completed, timeout=60)
+    standings = await partner.standings(CODE, SECTION)
+    assert [row.entrant_id for row in standings.standings] == [game.black, game.white]
+    awards = await _until("the awards published", lambda: _awards(partner), timeout=60)
+    assert awards.publication.section_id == SECTION and awards.summary.field_size == 2
+    assert (await partner.publications(CODE, SECTION)).publications
+    return game
 
 
 SCOPES = ("entries:write", "games:play", "results:read", "webhooks:manage")

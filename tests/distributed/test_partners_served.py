@@ -3,7 +3,8 @@ own processes (the docker-compose.yml commands) on PostgreSQL + RabbitMQ, behind
 
 A partner obtains a token by the client-credentials grant at the gateway's
 ``/partners/oauth/token`` and registers an entry in registration with it (REG: a partner acts
-only on its own entries); another partner's token neither reads nor acts on it; a token without
+only on its own entries); another partner's token neither reads nor acts on it, nor sees or finds its player by the first partner's
+own user id (``external_id``); a token without
 the scope, an expired, a revoked (revocation broadcast over RabbitMQ) and a forged token are
 refused with the common error; over its rate limit a client gets 429 with the RateLimit headers.
 """
@@ -97,21 +98,31 @@ async def test_partner_tokens_over_the_gateway_on_postgres_and_rabbitmq(database
             r = c.post("/registration/v1/events", headers=OP, json={"preset_id": "sz-2022", "event_code": "sz22"})
             assert r.status_code == 201, r.text
 
-            # a partner registers its player with its token: the entry is its own
-            r = c.post(
-                "/registration/v1/events/sz22/entries", headers=t_one, json=_entry("Zhang Wei", "440301199103070031", 1)
-            )
+            # a partner registers its player with its token (and its own user id): the entry is its own
+            body = _entry("Zhang Wei", "440301199103070031", 1)
+            body["player"]["external_id"] = "one-user-7"
+            r = c.post("/registration/v1/events/sz22/entries", headers=t_one, json=body)
             assert r.status_code == 201, r.text
             entry_id = r.json()["entry_id"]
             r = c.get(f"/registration/v1/events/sz22/entries/{entry_id}", headers=t_one)
             assert r.status_code == 200 and r.json()["partner_id"] == "app-one", r.text
+            assert r.json()["players"][0]["external_id"] == "one-user-7"
             assert r.headers["ratelimit-policy"] == '"partner";q=600;w=60'
+            found = c.get("/registration/v1/events/sz22/entries", headers=t_one, params={"external_id": "one-user-7"})
+            assert [e["entry_id"] for e in found.json()["entries"]] == [entry_id], found.text
 
             # another partner's token: cannot see it, list it or act on it
             unseen = c.get(f"/registration/v1/events/sz22/entries/{entry_id}", headers=t_two)
             assert unseen.status_code == 404 and set(unseen.json()) == {"error"}, unseen.text
             listed = c.get("/registration/v1/events/sz22/entries", headers=t_two)
             assert listed.status_code == 200 and entry_id not in listed.text
+            # ... nor find it by the first partner's user id; staff see the entry, not the user id
+            searched = c.get(
+                "/registration/v1/events/sz22/entries", headers=t_two, params={"external_id": "one-user-7"}
+            )
+            assert searched.status_code == 200 and searched.json()["entries"] == [], searched.text
+            staff = c.get(f"/registration/v1/events/sz22/entries/{entry_id}", headers=OP).json()
+            assert staff["players"][0]["external_id"] is None and "one-user-7" not in str(staff)
             withdraw = c.post(
                 f"/registration/v1/events/sz22/entries/{entry_id}/withdraw", headers=t_two, json={"reason": "not mine"}
             )

@@ -14,11 +14,10 @@ import pytest
 from websockets.asyncio.client import connect
 
 from gomoku_shared.contracts import encode, envelope_for
-from gomoku_shared.contracts.common import ClockSpec, Ruleset
-from gomoku_shared.contracts.events import PairingSpec, RoundPaired
 from gomoku_shared.embedded import EmbeddedSuite
 from gomoku_shared.messaging.rabbit import RabbitEventBus
 from gomoku_shared.settings import ServiceSettings
+from gomoku_shared.testing.rounds import one_game_round
 
 from .compose_commands import SERVICES, LocalCompose, pid_alive
 
@@ -31,27 +30,6 @@ MOVES = ["h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4", "l8"]
 @pytest.fixture
 async def databases(fresh_database):
     return {s: await fresh_database() for s in SERVICES}
-
-
-def _round_paired() -> RoundPaired:
-    return RoundPaired(
-        event_code="GW",
-        stage="main",
-        section_id="S1",
-        round=1,
-        starts_at=datetime.now(UTC),
-        no_show_minutes=120,
-        pairings=[
-            PairingSpec(
-                pairing_id="p1",
-                first="alice",
-                second="bob",
-                games=1,
-                ruleset=Ruleset(track="free"),
-                clock=ClockSpec(kind="sudden_death", base_s=1800, increment_s=0),
-            )
-        ],
-    )
 
 
 def _upstream_ports(gateway_log: str, service: str) -> set[int]:
@@ -143,7 +121,7 @@ async def test_services_and_three_gameplay_replicas_behind_the_gateway_on_postgr
             # a game over the gateway: its SSE stream and the round's WebSocket through the gateway
             await publisher.start()
             await publisher.publish(
-                [encode(envelope_for(_round_paired(), correlation_id="GW", occurred_at=datetime.now(UTC)))]
+                [encode(envelope_for(one_game_round("GW"), correlation_id="GW", occurred_at=datetime.now(UTC)))]
             )
             gid = "GW.main.S1.r1.p1.g1"
             async with asyncio.timeout(30):

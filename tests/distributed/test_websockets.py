@@ -20,37 +20,14 @@ from websockets.exceptions import InvalidStatus
 from websockets.protocol import State
 
 from gomoku_shared.contracts import encode, envelope_for
-from gomoku_shared.contracts.common import ClockSpec, Ruleset
-from gomoku_shared.contracts.events import PairingSpec, RoundPaired
 from gomoku_shared.messaging.rabbit import RabbitEventBus
+from gomoku_shared.testing.rounds import one_game_round
 
 from .compose_commands import LocalCompose, free_port
 
 OP = {"x-api-key": "op-key"}
 # five in a row for black (alice) on the h..l files, bob's stones on the a file
 MOVES = ["h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4", "l8"]
-
-
-def _round_paired() -> RoundPaired:
-    # the process runs on the system clock: the round starts now, far from any no-show deadline
-    return RoundPaired(
-        event_code="WS",
-        stage="main",
-        section_id="S1",
-        round=1,
-        starts_at=datetime.now(UTC),
-        no_show_minutes=120,
-        pairings=[
-            PairingSpec(
-                pairing_id="p1",
-                first="alice",
-                second="bob",
-                games=1,
-                ruleset=Ruleset(track="free"),
-                clock=ClockSpec(kind="sudden_death", base_s=1800, increment_s=0),
-            )
-        ],
-    )
 
 
 async def _receive_until_finished(ws) -> list[dict]:
@@ -80,7 +57,7 @@ async def test_play8_game_and_round_streams_over_a_real_websocket_on_postgres_an
         stack.wait_ready("gameplay")
         await publisher.start()
         await publisher.publish(
-            [encode(envelope_for(_round_paired(), correlation_id="WS", occurred_at=datetime.now(UTC)))]
+            [encode(envelope_for(one_game_round("WS"), correlation_id="WS", occurred_at=datetime.now(UTC)))]
         )
         gid = "WS.main.S1.r1.p1.g1"
         ws_url = f"ws://127.0.0.1:{proc.port}"

@@ -9,9 +9,10 @@ import os
 import subprocess
 import sys
 from collections import defaultdict
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from gomoku_sim.bots import BotPolicy
 from gomoku_sim.consistency import Report, check
@@ -103,6 +104,24 @@ def assert_rounds_on_schedule(code: str) -> int:
     return checked
 
 
+def played_days(code: str, timezone: str) -> dict[str, set[date]]:
+    """EVT-7: the local days (the event's time zone) on which each section's played rounds
+    started; sections that played no round are left out."""
+    zone = ZoneInfo(timezone)
+    days: dict[str, set[date]] = {}
+    for sid, rounds in ROUND_TIMES[code].items():
+        for rnd in rounds:
+            if rnd["status"] in ("published", "complete") and rnd["starts_at"]:
+                days.setdefault(sid, set()).add(datetime.fromisoformat(rnd["starts_at"]).astimezone(zone).date())
+    return days
+
+
+def assert_played_within(code: str, timezone: str, first: date, last: date) -> None:
+    """EVT-7: every played round started between the regulation's first and last day."""
+    days = played_days(code, timezone)
+    assert days and all(first <= day <= last for played in days.values() for day in played), days
+
+
 _EMBEDDED: dict[str, dict[str, Any]] = {}
 
 
@@ -192,6 +211,19 @@ def modes_by_stage(summary: dict[str, Any]) -> dict[str, set[str]]:
     for gid, game in summary["games"].items():
         out[gid.split(".")[1]].add(game["mode"])
     return dict(out)
+
+
+def assert_records_checked(venue: Any, summary: dict[str, Any]) -> None:
+    """PLAY-9 (NT 十二(五)): every over-the-board game that was played has its record entered after
+    the game, valid on the engine; the one written with black's stone on a forbidden point (PLAY-3)
+    came back flagged, was listed for the arbiter with the foul, and the corrected record is valid."""
+    played = [g for g in summary["games"].values() if g["mode"] == "offline" and g["moves"]]
+    assert played and venue.records == len(played), (venue.records, len(played))
+    assert venue.corrected == 1 and len(venue.flagged) >= 1, venue.flagged
+    for entry in venue.flagged:
+        assert entry["status"] == "flagged" and entry["source"] == "entered", entry
+        assert [flag["code"] for flag in entry["flags"]] == ["forbidden"], entry
+        assert entry["flags"][0]["move"] == entry["moves"][-1], entry
 
 
 def by_pairing(games: dict[str, dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:

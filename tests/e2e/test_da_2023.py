@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-from .harness import FAST, assert_rounds_on_schedule, modes_by_stage, publication, run_embedded, spec
+from datetime import date
+
+from .harness import (
+    FAST,
+    assert_played_within,
+    assert_records_checked,
+    assert_rounds_on_schedule,
+    modes_by_stage,
+    publication,
+    run_embedded,
+    spec,
+)
 
 SIZES = {"open": 10, "junior": 26, "public": 4}
 OPEN = [10000, 6000, 5000, 4000, 4000, 4000, 4000, 3000]
@@ -31,8 +42,12 @@ async def test_da_2023_prize_money_and_titles(tmp_path):
     # PLAY-9, DA 四 (竞赛时间和地点): played over the board at the venue: recorded moves, results from confirmed slips
     assert modes_by_stage(summary) == {"main": {"offline"}}
     assert driver.venue.slips == len(summary["games"]) and driver.venue.recorded
+    # ... and the records entered after each game, checked by the engine (a forbidden move flagged)
+    assert_records_checked(driver.venue, summary)
     # EVT-7: every round started at its scheduled time on the fake clock
     assert_rounds_on_schedule(summary["event_code"])
+    # ... on the regulation's days (DA 四: 2023年8月19日至22日)
+    assert_played_within(summary["event_code"], driver.config.timezone, date(2023, 8, 19), date(2023, 8, 22))
 
     open_pub = publication(summary, "open")
     rows = summary["sections"]["open"]["standings"]

@@ -3,8 +3,19 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from datetime import date
 
-from .harness import FAST, assert_rounds_on_schedule, games_of, modes_by_stage, publication, run_embedded, spec
+from .harness import (
+    FAST,
+    assert_played_within,
+    assert_records_checked,
+    assert_rounds_on_schedule,
+    games_of,
+    modes_by_stage,
+    publication,
+    run_embedded,
+    spec,
+)
 
 SIZES = {"mixed-team": 7, "junior-boys-team": 4, "junior-girls-team": 0}
 
@@ -66,8 +77,13 @@ def check_nt(summary: dict) -> None:
 async def test_nt_2023_team_matches_tiebreaks_awards(tmp_path):
     """PAIR-9 3-board matches with fixed boards; PAIR-10 team tiebreaks; AWD-3 award count by
     field size; AWD-7 best-board awards; REG-8 a player registered with another unit refused."""
-    summary, _ = await run_embedded(tmp_path, spec("nt-2023", 4, SIZES, policy=FAST))
+    summary, driver = await run_embedded(tmp_path, spec("nt-2023", 4, SIZES, policy=FAST))
     # EVT-7: every round started at its scheduled time on the fake clock
     assert_rounds_on_schedule(summary["event_code"])
+    # ... on the regulation's days (NT: 时间 2023年6月22日至24日)
+    assert_played_within(summary["event_code"], driver.config.timezone, date(2023, 6, 22), date(2023, 6, 24))
+    # PLAY-9, NT 十二(五) (每局比赛后须记录棋谱): every record entered after the game, checked by the
+    # engine; the one written with a forbidden move was flagged to the arbiter and corrected
+    assert_records_checked(driver.venue, summary)
     assert summary["registrations"]["mixed-team-x-unit"]["status"] == "refused"
     check_nt(summary)

@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
-from .harness import FAST, assert_rounds_on_schedule, games_of, publication, run_embedded, spec
+from datetime import date
+
+from .harness import (
+    FAST,
+    assert_played_within,
+    assert_records_checked,
+    assert_rounds_on_schedule,
+    games_of,
+    modes_by_stage,
+    publication,
+    run_embedded,
+    spec,
+)
 
 SIZES = {
     "youth-male": 5,
@@ -21,6 +33,13 @@ async def test_ny_2022_age_bands_fixed_n_and_team_points(tmp_path):
     summary, driver = await run_embedded(tmp_path, spec("ny-2022", 5, SIZES, policy=FAST))
     # EVT-7: every round started at its scheduled time on the fake clock
     assert_rounds_on_schedule(summary["event_code"])
+    # ... on the regulation's days (NY 四 竞赛时间: 2022年8月10-14日)
+    assert_played_within(summary["event_code"], driver.config.timezone, date(2022, 8, 10), date(2022, 8, 14))
+    # PLAY-9, NY 五 (竞赛地点): every game over the board at the venue — recorded moves, results from
+    # confirmed slips, the records entered after each game (a forbidden move flagged and corrected)
+    assert modes_by_stage(summary) == {"main": {"offline"}}
+    assert driver.venue.slips == len(summary["games"]) and driver.venue.recorded
+    assert_records_checked(driver.venue, summary)
     cfg = driver.config
 
     # REG-4: every accepted player is born inside the section's window; the one born too early is refused

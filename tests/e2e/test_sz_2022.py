@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from datetime import date
 
 import pytest
 
 from .harness import (
     FAST_QUIET,
+    assert_records_checked,
     assert_rounds_on_schedule,
     by_pairing,
     games_of,
     modes_by_stage,
+    played_days,
     publication,
     run_embedded,
     spec,
@@ -51,10 +54,22 @@ async def test_sz_2022_online_qualifier_to_final(tmp_path):
     summary, driver = await run_embedded(tmp_path, spec("sz-2022", 11, SIZES, policy=FAST_QUIET))
     # EVT-7: every round started at its scheduled time on the fake clock
     assert_rounds_on_schedule(summary["event_code"])
+    # ... on the regulation's days (SZ 五: 线上初赛 11月5日 男子组、女子组; 线下决赛 11月13日); the
+    # junior sections have no entries in this field, so nothing is played on 11-6
+    online_day, final_day = {date(2022, 11, 5)}, {date(2022, 11, 13)}
+    assert played_days(summary["event_code"], driver.config.timezone) == {
+        "men-free": online_day,
+        "men-pro": online_day,
+        "women-pro": online_day,
+        "final-men": final_day,
+        "final-women": final_day,
+    }
     # PLAY-9, SZ 五 (线上初赛 / 线下决赛): the qualifier is played online, the final over the board at the venue
     # (moves by the live recorder, results from confirmed slips)
     assert modes_by_stage(summary) == {"online": {"online"}, "final": {"offline"}}
     assert driver.venue.slips and driver.venue.recorded
+    # PLAY-9: the final's records entered after each game, checked by the engine (a forbidden move flagged)
+    assert_records_checked(driver.venue, summary)
 
     # REG-5 / REG-6: the ineligible applications were refused, naming the clause
     regs = summary["registrations"]

@@ -74,6 +74,7 @@ def _entry(n: int) -> m.EntryIn:
                 "gender": "male",
                 "birth_date": "1991-03-07",
                 "id_number": f"44030119910307{n:04d}",
+                "external_id": f"app-user-{n}",
             }
         ),
         evidence=[m.EvidenceIn(kind="household_registration", document_ref=f"HK-{n:04d}", region="Shenzhen")],
@@ -99,6 +100,12 @@ async def test_a_partner_registers_and_reads_with_a_cached_token(suite):
             assert entry.entry_id == again.entry_id and entry.entrant_id
             listed = await client.entries("sz22")
             assert [e.entry_id for e in listed.entries] == [entry.entry_id]
+            # the partner's own user id on its player: shown to it, and searchable
+            assert listed.entries[0].players[0].external_id == "app-user-1"
+            assert [e.entry_id for e in (await client.entries("sz22", external_id="app-user-1")).entries] == [
+                entry.entry_id
+            ]
+            assert (await client.entries("sz22", external_id="app-user-2")).entries == []
             assert (await client.entry("sz22", entry.entry_id)).players[0].id_number.endswith("0001")
             assert one.tokens_obtained == 1  # one token for every request so far
             assert client.rate_limit is not None and client.rate_limit.policy == "partner"

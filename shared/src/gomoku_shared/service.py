@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator, Mapping
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import Any, Protocol
@@ -78,9 +78,30 @@ def clock_from_settings(settings: ServiceSettings) -> Clock:
     return SystemClock()
 
 
-def builders() -> dict[str, Builder]:
-    """Every installed service, found through the ``gomoku.services`` entry points."""
-    return {ep.name: ep.load() for ep in entry_points(group=ENTRY_POINT_GROUP)}
+class InstalledServices(Mapping[str, Builder]):
+    """The installed services by name; a service's modules are imported only when its builder
+    is looked up, so a process that runs one service does not import the others."""
+
+    def __init__(self) -> None:
+        self._points = {point.name: point for point in entry_points(group=ENTRY_POINT_GROUP)}
+        self._loaded: dict[str, Builder] = {}
+
+    def __getitem__(self, name: str) -> Builder:
+        if name not in self._loaded:
+            self._loaded[name] = self._points[name].load()
+        return self._loaded[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._points)
+
+    def __len__(self) -> int:
+        return len(self._points)
+
+
+def builders() -> Mapping[str, Builder]:
+    """Every installed service, found through the ``gomoku.services`` entry points (each
+    imported when it is looked up)."""
+    return InstalledServices()
 
 
 def lifespan_for(runtime: ServiceRuntime):

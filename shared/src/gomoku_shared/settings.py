@@ -12,6 +12,8 @@ from datetime import datetime
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from .dburl import default_database_url, normalise_database_url
+
 
 class SettingsError(RuntimeError):
     """A setting a service cannot start without is missing or wrong; the message says what to
@@ -84,13 +86,8 @@ class ServiceSettings(BaseSettings):
     @classmethod
     def _normalise_driver(cls, value: str) -> str:
         # accept plain postgres URLs and make them async
-        for prefix in ("postgresql://", "postgres://"):
-            if value.startswith(prefix):
-                return "postgresql+asyncpg://" + value[len(prefix) :]
-        if value.startswith("sqlite:///"):
-            return "sqlite+aiosqlite:///" + value[len("sqlite:///") :]
-        return value
+        return normalise_database_url(value)
 
     def database_url_for(self, service: str) -> str:
         """The URL this service uses; the embedded default is one SQLite file per service."""
-        return self.database_url or f"sqlite+aiosqlite:///{self.data_dir}/{service}.sqlite"
+        return self.database_url or default_database_url(service, self.data_dir)

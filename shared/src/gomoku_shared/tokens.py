@@ -19,13 +19,11 @@ import asyncio
 import contextlib
 import json
 import logging
+import sys
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
-
-import httpx
-import jwt
 
 from .clock import Clock, SystemClock
 from .ratelimit import Policy
@@ -79,12 +77,21 @@ def http_key_fetch(partners_url: str, timeout_s: float = 5.0) -> KeyFetch:
     base = partners_url.rstrip("/")
 
     async def fetch() -> dict[str, Any]:
+        import httpx  # here, not at import: a service without PARTNERS_URL never loads it
+
         async with httpx.AsyncClient(timeout=timeout_s) as client:
             keys = (await client.get(f"{base}/.well-known/jwks.json")).raise_for_status().json()
             revoked = (await client.get(f"{base}/v1/revocations")).raise_for_status().json()
         return {"keys": keys.get("keys", []), "revoked": revoked.get("revoked", {})}
 
     return fetch
+
+
+def _fetch_errors() -> tuple[type[Exception], ...]:
+    """What a failed key fetch raises: bad answers, and httpx's errors once httpx is loaded
+    (before that, no fetch over HTTP has run)."""
+    httpx = sys.modules.get("httpx")
+    return (ValueError, KeyError, httpx.HTTPError) if httpx is not None else (ValueError, KeyError)
 
 
 class TokenVerifier:
@@ -113,6 +120,8 @@ class TokenVerifier:
 
     # ------------------------------------------------------------------ keys
     def load(self, document: dict[str, Any]) -> None:
+        import jwt  # with the first keys: a process without partners' tokens never loads it
+
         keys = {}
         for jwk in document.get("keys", []):
             try:
@@ -133,7 +142,9 @@ class TokenVerifier:
         self._last_refresh = time.monotonic()
         try:
             self.load(await self._fetch())
-        except (httpx.HTTPError, ValueError, KeyError) as exc:
+        except Exception as exc:
+            if not isinstance(exc, _fetch_errors()):
+                raise
             log.warning(
                 "could not fetch the token keys (%s); keeping %d known keys", type(exc).__name__, len(self._keys)
             )
@@ -177,6 +188,8 @@ class TokenVerifier:
     def known_key(self, token: str) -> bool:
         if token in self._verified:
             return True
+        import jwt
+
         try:
             return jwt.get_unverified_header(token).get("kid") in self._keys
         except jwt.PyJWTError:
@@ -203,6 +216,8 @@ class TokenVerifier:
         return claims
 
     def _verify_signed(self, token: str) -> TokenClaims:
+        import jwt
+
         try:
             header = jwt.get_unverified_header(token)
         except jwt.PyJWTError:

@@ -18,20 +18,20 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Iterator, Mapping, MutableMapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from opentelemetry import trace
-from opentelemetry.sdk.resources import Resource
-from opentelemetry.sdk.trace import TracerProvider
-from opentelemetry.sdk.trace.export import BatchSpanProcessor, SimpleSpanProcessor, SpanExporter
-from opentelemetry.trace import Span, SpanKind, Status, StatusCode
-from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
+if TYPE_CHECKING:  # OpenTelemetry is imported only when tracing is turned on (start-up time)
+    from opentelemetry import trace
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SpanExporter
+    from opentelemetry.trace import Span
+    from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
 
 ENDPOINT_VARIABLE = "OTEL_EXPORTER_OTLP_ENDPOINT"
 #: the headers of the W3C trace context, in HTTP requests and in bus messages alike
 TRACE_HEADERS = ("traceparent", "tracestate")
 
-_propagator = TraceContextTextMapPropagator()
+_propagator: TraceContextTextMapPropagator | None = None
 _provider: TracerProvider | None = None
 _tracer: trace.Tracer | None = None
 
@@ -41,9 +41,12 @@ def enabled() -> bool:
 
 
 def _install(provider: TracerProvider) -> None:
-    global _provider, _tracer
+    global _propagator, _provider, _tracer
+    from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
+
     if _provider is not None:
         _provider.shutdown()
+    _propagator = TraceContextTextMapPropagator()
     _provider = provider
     _tracer = provider.get_tracer("gomoku")
 
@@ -53,6 +56,9 @@ def configure(service: str) -> bool:
     if not os.environ.get(ENDPOINT_VARIABLE):
         return False
     from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+    from opentelemetry.sdk.resources import Resource
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import BatchSpanProcessor
 
     provider = TracerProvider(resource=Resource.create({"service.name": service}))
     provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter()))
@@ -62,6 +68,10 @@ def configure(service: str) -> bool:
 
 def use_exporter(exporter: SpanExporter, service: str = "gomoku") -> None:
     """Send every span to ``exporter`` as soon as it ends (tests, local debugging)."""
+    from opentelemetry.sdk.resources import Resource
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+
     provider = TracerProvider(resource=Resource.create({"service.name": service}))
     provider.add_span_processor(SimpleSpanProcessor(exporter))
     _install(provider)
@@ -76,16 +86,18 @@ def disable() -> None:
 
 def inject(headers: MutableMapping[str, Any]) -> None:
     """Add the current trace context to a bus message's headers (nothing when off or outside a span)."""
-    if _tracer is not None:
+    if _tracer is not None and _propagator is not None:
         _propagator.inject(headers)
 
 
 @contextlib.contextmanager
 def server_span(method: str, headers: Mapping[str, str], service: str) -> Iterator[Span | None]:
     """The SERVER span of one HTTP request (named by its route when it ends: see ``finish``)."""
-    if _tracer is None:
+    if _tracer is None or _propagator is None:
         yield None
         return
+    from opentelemetry.trace import SpanKind
+
     parent = _propagator.extract({k: v for k, v in headers.items() if k in TRACE_HEADERS})
     with _tracer.start_as_current_span(
         method,
@@ -103,15 +115,19 @@ def finish_server_span(span: Span | None, method: str, route: str, status: int) 
     span.set_attribute("http.route", route)
     span.set_attribute("http.response.status_code", status)
     if status >= 500:
+        from opentelemetry.trace import Status, StatusCode
+
         span.set_status(Status(StatusCode.ERROR))
 
 
 @contextlib.contextmanager
 def consumer_span(service: str, event_type: str, event_id: str, headers: Mapping[str, str]) -> Iterator[None]:
     """The CONSUMER span of one delivered event, a child of the span that emitted it."""
-    if _tracer is None:
+    if _tracer is None or _propagator is None:
         yield
         return
+    from opentelemetry.trace import SpanKind
+
     parent = _propagator.extract({k: v for k, v in headers.items() if k in TRACE_HEADERS})
     with _tracer.start_as_current_span(
         f"{service} consume {event_type}",

@@ -23,7 +23,16 @@ from pathlib import Path
 
 from .bots import BotPolicy
 from .driver import EVENT_CODES, EventDriver, RunSpec, result_digest, scaled_sizes
-from .report import print_awards, print_qualifiers, print_standings, where_to_find, write_csvs
+from .report import (
+    print_awards,
+    print_qualifiers,
+    print_schedule,
+    print_standings,
+    print_venue,
+    round_times,
+    where_to_find,
+    write_csvs,
+)
 from .stack import database_urls_for, distributed_stack, embedded_stack, env_or_fail
 
 PRESETS = tuple(EVENT_CODES)
@@ -102,6 +111,8 @@ async def run(args: argparse.Namespace) -> int:
         out.write(
             f"{len(driver.field)} applications, {len(games)} games, {wall:.1f}s wall, {len(games) / wall:.1f} games/s\n"
         )
+        print_schedule(await round_times(stack.platform, spec.code), driver.config.timezone, out)
+        print_venue(summary, driver.venue, out)
         print_standings(summary, out)
         print_awards(summary, out)
         print_qualifiers(summary, out)

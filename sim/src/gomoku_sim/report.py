@@ -4,9 +4,11 @@ qualifiers printed as text, every published list written as CSV, and where to fi
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from datetime import datetime
 from pathlib import Path
 from typing import Any, TextIO
+from zoneinfo import ZoneInfo
 
 from .client import Platform
 
@@ -52,6 +54,58 @@ def print_standings(summary: Mapping[str, Any], out: TextIO, top: int = 12) -> N
             out.write(f"  … {len(rows) - top} more\n")
 
 
+def _prize_row(prize: Mapping[str, Any]) -> list[str]:
+    return [
+        _fmt(prize.get("place")),
+        _fmt(prize.get("name") or prize.get("entrant_id")),
+        _fmt(prize.get("table")),
+        f"{_fmt(prize.get('amount'))} {_fmt(prize.get('currency'))}",
+    ]
+
+
+def _title_row(title: Mapping[str, Any]) -> list[str]:
+    return [_fmt(title.get("place")), _fmt(title.get("name") or title.get("entrant_id")), _fmt(title.get("title"))]
+
+
+def _place_row(place: Mapping[str, Any]) -> list[str]:
+    return [
+        _fmt(place.get("place")),
+        _fmt(place.get("name") or place.get("entrant_id")),
+        ", ".join(place.get("items") or []),
+    ]
+
+
+def _team_row(team: Mapping[str, Any]) -> list[str]:
+    return [
+        _fmt(team.get("place")),
+        _fmt(team.get("unit_name") or team.get("unit_id")),
+        _fmt(team.get("score")),
+        ", ".join(team.get("members") or []),
+        _fmt(team.get("note")),
+    ]
+
+
+def _board_row(board: Mapping[str, Any]) -> list[str]:
+    return [
+        f"board {_fmt(board.get('board'))}",
+        _fmt(board.get("name") or board.get("player_id")),
+        _fmt(board.get("team_name")),
+        f"{_fmt(board.get('points'))} pts",
+        f"{board.get('wins')} wins",
+        f"{board.get('games_played')}/{board.get('board_games')} games",
+    ]
+
+
+#: the tables of one award publication, in print order: (its key, its heading, one row of it)
+_AWARD_TABLES: tuple[tuple[str, str, Callable[[Mapping[str, Any]], list[str]]], ...] = (
+    ("prizes", "prizes", _prize_row),
+    ("titles", "titles", _title_row),
+    ("places", "places", _place_row),
+    ("team_ranking", "team ranking", _team_row),
+    ("best_boards", "best boards", _board_row),
+)
+
+
 def print_awards(summary: Mapping[str, Any], out: TextIO) -> None:
     current: dict[str, Mapping[str, Any]] = {}
     for publication in summary.get("publications", []):
@@ -62,86 +116,80 @@ def print_awards(summary: Mapping[str, Any], out: TextIO) -> None:
             out.write(f"\n-- awards {sid}: cancelled (no awards)\n")
             continue
         out.write(f"\n-- awards {sid} (revision {pub.get('revision')})\n")
-        prizes = pub.get("prizes") or []
-        if prizes:
-            out.write("  prizes:\n")
-            _table(
-                [
-                    [
-                        _fmt(x.get("place")),
-                        _fmt(x.get("name") or x.get("entrant_id")),
-                        _fmt(x.get("table")),
-                        f"{_fmt(x.get('amount'))} {_fmt(x.get('currency'))}",
-                    ]
-                    for x in prizes
-                ],
-                out,
-                "    ",
-            )
-        titles = pub.get("titles") or []
-        if titles:
-            out.write("  titles:\n")
-            _table(
-                [
-                    [_fmt(x.get("place")), _fmt(x.get("name") or x.get("entrant_id")), _fmt(x.get("title"))]
-                    for x in titles
-                ],
-                out,
-                "    ",
-            )
-        places = pub.get("places") or []
-        if places and any(x.get("items") for x in places):
-            out.write("  places:\n")
-            _table(
-                [
-                    [_fmt(x.get("place")), _fmt(x.get("name") or x.get("entrant_id")), ", ".join(x.get("items") or [])]
-                    for x in places
-                    if x.get("items")
-                ],
-                out,
-                "    ",
-            )
-        teams = pub.get("team_ranking") or []
-        if teams:
-            out.write("  team ranking:\n")
-            _table(
-                [
-                    [
-                        _fmt(x.get("place")),
-                        _fmt(x.get("unit_name") or x.get("unit_id")),
-                        _fmt(x.get("score")),
-                        ", ".join(x.get("members") or []),
-                        _fmt(x.get("note")),
-                    ]
-                    for x in teams
-                ],
-                out,
-                "    ",
-            )
-        boards = pub.get("best_boards") or []
-        if boards:
-            out.write("  best boards:\n")
-            _table(
-                [
-                    [
-                        f"board {_fmt(x.get('board'))}",
-                        _fmt(x.get("name") or x.get("player_id")),
-                        _fmt(x.get("team_name")),
-                        f"{_fmt(x.get('points'))} pts",
-                        f"{x.get('wins')} wins",
-                        f"{x.get('games_played')}/{x.get('board_games')} games",
-                    ]
-                    for x in boards
-                ],
-                out,
-                "    ",
-            )
+        for key, heading, row in _AWARD_TABLES:
+            items = pub.get(key) or []
+            if key == "places":  # a place without items prints nothing
+                items = [item for item in items if item.get("items")]
+            if items:
+                out.write(f"  {heading}:\n")
+                _table([row(item) for item in items], out, "    ")
         squad = pub.get("squad") or []
         if squad:
             out.write(
                 "  training squad: "
                 + ", ".join(_fmt(x.get("name")) + f" ({_fmt(x.get('role'))})" for x in squad)
                 + "\n"
+            )
+
+
+async def round_times(platform: Platform, code: str) -> dict[str, list[dict[str, Any]]]:
+    """EVT-7: pairing's round times of every section of the event (scheduled and actual start)."""
+    sections = (await platform.get("pairing", f"/v1/events/{code}/sections"))["sections"]
+    out = {}
+    for section in sorted(sections, key=lambda s: s["section_id"]):
+        sid = section["section_id"]
+        out[sid] = (await platform.get("pairing", f"/v1/events/{code}/sections/{sid}/round-times"))["rounds"]
+    return out
+
+
+def _local(stamp: str | None, zone: ZoneInfo) -> str:
+    return datetime.fromisoformat(stamp).astimezone(zone).strftime("%Y-%m-%d %H:%M") if stamp else "-"
+
+
+def print_schedule(times: Mapping[str, list[dict[str, Any]]], timezone: str, out: TextIO) -> None:
+    """EVT-7: the rounds played, by time slot (the sections of a slot start together): the
+    scheduled start, the sections and rounds in it, and when they started on the event's clock."""
+    zone = ZoneInfo(timezone)
+    slots: dict[tuple[str, str], list[str]] = {}
+    for sid, rounds in times.items():
+        for rnd in rounds:
+            if rnd.get("status") not in ("published", "complete") or not rnd.get("scheduled_at"):
+                continue
+            key = (_local(rnd["scheduled_at"], zone), _local(rnd.get("starts_at"), zone))
+            slots.setdefault(key, []).append(f"{sid} r{rnd.get('round')}")
+    out.write(f"\n== schedule (EVT-7: every round starts at its scheduled time; {timezone})\n")
+    if not slots:
+        out.write("  (no scheduled rounds were played)\n")
+        return
+    table = [["scheduled", "started", "on time", "sections (round)"]]
+    for (scheduled, started), played in sorted(slots.items()):
+        table.append([scheduled, started, "yes" if scheduled == started else "DELAYED", ", ".join(played)])
+    _table(table, out)
+
+
+def print_venue(summary: Mapping[str, Any], venue: Any, out: TextIO) -> None:
+    """PLAY-9 / PLAY-10: how each stage was played, and what happened at the venue: result slips
+    entered and confirmed, moves by the live recorder, records entered after the game (and the
+    flagged one the arbiter corrected)."""
+    out.write("\n== how the games were played (PLAY-9 over the board, PLAY-10 live recorder)\n")
+    modes: dict[str, dict[str, int]] = {}
+    for gid, game in summary.get("games", {}).items():
+        stage = modes.setdefault(gid.split(".")[1], {})
+        stage[game.get("mode") or "online"] = stage.get(game.get("mode") or "online", 0) + 1
+    for stage_id, counted in modes.items():
+        played = ", ".join(f"{n} {mode}" for mode, n in sorted(counted.items()))
+        out.write(f"  stage {stage_id}: {played} games\n")
+    if not any("offline" in counted for counted in modes.values()):
+        return
+    out.write(
+        f"  at the venue: {venue.slips} result slips entered and confirmed (double entry), "
+        f"{venue.recorded} steps by the live recorder, {venue.records} records entered after the game\n"
+    )
+    for entry in venue.flagged:
+        for flag in entry.get("flags", []):
+            out.write(
+                f"  record flagged to the arbiter: {entry['game_id']} ply {flag['ply']} {flag['code']}: "
+                f"{flag['reason']} -> corrected record entered\n"
             )
 
 

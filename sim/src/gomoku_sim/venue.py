@@ -3,6 +3,11 @@ the server, on the engine referee (``offline.EngineGame``); a live recorder ente
 it is played (so spectators follow it like an online game), and when the game ends two arbiter
 entries of the result slip (an entry and its confirmation) give gameplay the result.
 
+After the game the players' written record is entered (PLAY-9, NT 十二(五): every player records
+every game) and checked by the rules engine. Once per run a record comes in with a writing slip —
+black's stone on a forbidden point (PLAY-3) — so the path of a flagged record is played too: the
+engine flags it, the arbiter finds it in the event's flagged records and enters the corrected one.
+
 A player who never comes to the board loses by no-show, one who stops moving loses on time
 (both as the arbiters would write it on the slip); nothing waits for a server clock. Every
 choice is the bots' pure function of the game (``bots.decide``), so runs are reproducible.
@@ -13,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from gameplay.engine import Game, RuleSet, to_notation
 
 from .bots import BotPolicy, decide
 from .client import ApiError, Platform
@@ -50,6 +57,13 @@ class Venue:
     #: slips entered and confirmed, steps recorded (for the run's summary)
     slips: int = 0
     recorded: int = 0
+    #: PLAY-9: records entered after the game (valid as entered, or as corrected by the arbiter)
+    records: int = 0
+    #: how many written records still come in with a forbidden move (the flagged path, once a run)
+    misrecords_left: int = 1
+    #: the flagged entries the arbiter found in the event's list, and the corrections entered
+    flagged: list[dict[str, Any]] = field(default_factory=list)
+    corrected: int = 0
 
     async def step(self, game_id: str) -> None:
         """One thing happens at the board of ``game_id``: a player's action (recorded when it is
@@ -68,6 +82,7 @@ class Venue:
                 return
         result, reason = slip_of(referee)
         await self._enter_slip(game_id, result, reason)
+        await self._enter_record(game_id, referee)
         self.games.pop(game_id, None)
 
     async def _sit_down(self, game_id: str) -> BoardGame:
@@ -112,6 +127,69 @@ class Venue:
                 if exc.code != "slip_confirmed":  # a retried confirmation that landed already
                     raise
         self.slips += 1
+
+    async def _enter_record(self, game_id: str, referee: EngineGame) -> None:
+        """PLAY-9: the players' written record, entered after the game; a record with a forbidden
+        move must come back flagged, be listed for the arbiter, and be corrected."""
+        written = written_record(referee)
+        if written is None:  # nothing was played at the board (a no-show)
+            return
+        path = f"/v1/games/{game_id}/record-entries"
+        slipped = misrecorded(referee) if self.misrecords_left > 0 else None
+        if slipped is not None:
+            self.misrecords_left -= 1
+            entry = await self.platform.post("gameplay", path, {**written, "moves": slipped}, role="arbiter")
+            if entry["status"] != "flagged":
+                raise RuntimeError(f"a record of {game_id} with a forbidden move was not flagged: {entry}")
+            event_code = game_id.split(".", 1)[0]
+            listed = await self.platform.get("gameplay", f"/v1/events/{event_code}/record-flags", role="arbiter")
+            self.flagged.extend(item for item in listed["entries"] if item["game_id"] == game_id)
+        entry = await self.platform.post("gameplay", path, written, role="arbiter")
+        if entry["status"] != "valid":
+            raise RuntimeError(f"the record of {game_id} as played was flagged: {entry['flags']}")
+        self.records += 1
+        self.corrected += slipped is not None
+
+
+def written_record(referee: EngineGame) -> dict[str, Any] | None:
+    """The record body of a game as it was played: its stones (``h8`` ... or ``pass``) and, under
+    professional rules, the opening's choices (declared N, swap, fifth-move offers)."""
+    moves = ["pass" if point is None else to_notation(point) for point in referee.game.moves]
+    if not moves:
+        return None
+    body: dict[str, Any] = {"moves": moves}
+    if referee.professional:
+        opening: dict[str, Any] = {"n": None, "swapped": False, "offers": []}
+        for _player, verb, data in referee.actions:
+            if verb == "opening":
+                opening["n"] = data.get("n")
+            elif verb == "swap":
+                opening["swapped"] = bool(data["swap"])
+            elif verb == "offers":
+                opening["offers"] = list(data["points"])
+        body["opening"] = opening
+    return body
+
+
+def misrecorded(referee: EngineGame) -> list[str] | None:
+    """A writing slip in the record of a professional game: at the first of black's moves after
+    the opening where black had a forbidden point (PLAY-3), the record shows black's stone there
+    (and stops). None when the game never offered one."""
+    if not referee.professional:
+        return None
+    replay = Game(RuleSet.professional())
+    moves = referee.game.moves
+    for ply, point in enumerate(moves):
+        if ply >= 6 and replay.next_colour.value == "black" and not replay.is_over:
+            forbidden = sorted(replay.forbidden_points())
+            if forbidden:
+                played = ["pass" if stone is None else to_notation(stone) for stone in moves[:ply]]
+                return [*played, to_notation(forbidden[0])]
+        if point is None:
+            replay.pass_()
+        else:
+            replay.play(point)
+    return None
 
 
 def over_the_board(game: Mapping[str, Any]) -> bool:

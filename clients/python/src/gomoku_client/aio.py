@@ -214,10 +214,16 @@ class AsyncClient:
         )
 
     async def entries(
-        self, event_code: str, stage: str | None = None, section_id: str | None = None, status: str | None = None
+        self,
+        event_code: str,
+        stage: str | None = None,
+        section_id: str | None = None,
+        status: str | None = None,
+        external_id: str | None = None,
     ) -> m.Entries:
-        """The partner's own entries of an event."""
-        query = {"stage": stage, "section_id": section_id, "status": status}
+        """The partner's own entries of an event (``external_id``: those of the player you gave
+        that user id of yours)."""
+        query = {"stage": stage, "section_id": section_id, "status": status, "external_id": external_id}
         return await self._call(r.ENTRIES, path={"event_code": event_code}, query=query)
 
     async def entry(self, event_code: str, entry_id: str) -> m.EntryView:

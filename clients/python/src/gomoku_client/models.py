@@ -157,6 +157,9 @@ class PlayerIn(Body):
     citizenship: str | None = "CN"
     registered_unit_id: str | None = None
     rating: int = 0
+    #: your own user id for the player: stored, searchable (``entries(external_id=...)``),
+    #: shown to you alone
+    external_id: str | None = None
 
 
 class FactsIn(Body):
@@ -241,6 +244,8 @@ class PlayerView(Answer):
     player_id: str
     name: str
     id_number: str | None = None
+    #: your own user id for the player (null for anyone else's)
+    external_id: str | None = None
 
 
 class PendingEvidence(Answer):

@@ -77,7 +77,11 @@ REGISTER_TEAM = Route(
     "registration", "POST", "/v1/events/{event_code}/teams", m.SubmittedEntry, m.TeamIn, idempotent=True, status=201
 )
 ENTRIES = Route(
-    "registration", "GET", "/v1/events/{event_code}/entries", m.Entries, query=("stage", "section_id", "status")
+    "registration",
+    "GET",
+    "/v1/events/{event_code}/entries",
+    m.Entries,
+    query=("stage", "section_id", "status", "external_id"),
 )
 ENTRY = Route("registration", "GET", "/v1/events/{event_code}/entries/{entry_id}", m.EntryView)
 

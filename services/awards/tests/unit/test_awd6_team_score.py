@@ -170,3 +170,66 @@ def test_awd6_component_place_tiebreak_index_is_checked():
             TeamScoreMeasure.POINTS_SUM,
             (TeamTiebreak(TeamTieKind.COMPONENT_PLACE, 3),),
         )
+
+
+CANCELLED_SOURCE_CASES = [
+    # (seed clause, rule, played sections, the cancelled section, unit rows, unscored reason)
+    pytest.param(
+        "SZ 十一(二) + 十二(一)",
+        "sz-mixed",
+        {"men": [("a1", 1, M, "A"), ("a2", 2, M, "A"), ("b1", 3, M, "B"), ("b2", 4, M, "B")]},
+        "women",
+        "women: 0 of 1 (section cancelled)",
+        id="sz-women-cancelled",
+    ),
+    pytest.param(
+        "SZ 十一(二) + 十二(一)",
+        "sz-mixed",
+        {"women": [("aw", 1, F, "A"), ("bw", 2, F, "B")]},
+        "men",
+        "men: 0 of 2 (section cancelled)",
+        id="sz-men-cancelled",
+    ),
+    pytest.param(
+        "NY 九(六)2",
+        "ny-youth",
+        {"youth-male": [("x1", 1, M, "X", 12), ("y1", 2, M, "Y", 10)]},
+        "youth-female",
+        "female: 0 of 1 (section cancelled)",
+        id="ny-girls-cancelled",
+    ),
+]
+
+
+@pytest.mark.parametrize("clause, rule_name, played, cancelled_id, reason", CANCELLED_SOURCE_CASES)
+def test_awd6_cancelled_source_section_counts_as_absent_and_is_noted(
+    seed, section, clause, rule_name, played, cancelled_id, reason
+):
+    """AWD-6 + REG-12 (issue 16, Build 8): a source section cancelled at closing counts as
+    absent — the team score is computed from the sections played (per the seed, a unit short
+    of a component gets no team score), and the ranking's note names the cancelled section."""
+    from awards.domain import CancelledSource
+
+    rule = seed.SZ_MIXED_TEAM if rule_name == "sz-mixed" else seed.NY.team_scores[0]  # youth-team
+    sections = {sid: section(rows, sid) for sid, rows in played.items()}
+    gone = CancelledSource(cancelled_id, f"{cancelled_id} section", "cancelled at closing: 3 entries (at most 4)")
+    ranking = team_ranking(rule, sections, (gone,))
+    assert ranking.ranked == (), clause
+    assert {u.reason for u in ranking.unscored} == {f"not enough players — {reason}"}, clause
+    assert ranking.cancelled_sources == (gone,)
+    [note] = ranking.notes
+    assert f"{cancelled_id} section (cancelled at closing: 3 entries (at most 4))" in note
+    assert "computed from the sections that were played" in note
+    awards = compute_section_awards(team_ranking_standings(ranking), seed.SZ_FINAL.section("mixed-team"))
+    assert awards.awarded_places == 0 and awards.entrants == ()
+
+
+def test_awd6_a_cancelled_section_of_another_rule_is_not_noted(seed, section):
+    """AWD-6: only the rule's own source sections are named in its note."""
+    from awards.domain import CancelledSource
+
+    men = section([("a1", 1, M, "A"), ("a2", 2, M, "A")], "men")
+    women = section([("aw", 1, F, "A")], "women")
+    other = CancelledSource("girls", "Girls", "cancelled at closing: 2 entries")
+    ranking = team_ranking(seed.SZ_MIXED_TEAM, {"men": men, "women": women}, (other,))
+    assert [t.unit_id for t in ranking.ranked] == ["A"] and ranking.notes == ()

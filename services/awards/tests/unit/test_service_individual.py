@@ -212,3 +212,14 @@ async def test_a_configuration_the_awards_cannot_apply_is_dead_lettered_not_half
     await harness.settle()
     assert len(await harness.bus.dead_letters("awards")) == 1
     assert (await harness.client.get("/v1/events/da-2023")).status_code == 404
+
+
+async def test_awd4_da_prize_lines_carry_the_tables_chinese_names(harness):
+    """AWD-4, DA 九(四): each prize line names its table in Chinese as the regulation does
+    (公开组, 公开组（女子）), for the pages' prize table."""
+    await harness.send(configured("da-2023"))
+    await harness.send(completed("da-2023", "open", da_open()))
+    await harness.settle()
+    [pub] = harness.published("open")
+    names = {(p["table"], p["table_zh"]) for p in pub.prizes}
+    assert names == {("Open", "公开组"), ("Open (women)", "公开组（女子）")}

@@ -65,6 +65,36 @@ async def test_awd6_sz_cancelled_source_section_scores_nobody(harness):
     assert [r["place"] for r in pub.team_ranking] == [None, None]
 
 
+async def test_awd6_reg12_source_section_cancelled_at_closing_publishes_the_team_score_with_a_note(harness):
+    """AWD-6 + REG-12 (issue 16, Build 8; SZ 十一(二), 十二(一)): the women's final, cancelled
+    at closing, arrives as section.completed with ``cancelled``: its own publication is
+    cancelled with the reason, and the mixed team score — pending until then — is published,
+    computed from the men's final, counting the women's section as absent and saying so."""
+    await harness.send(configured("sz-2022"))
+    men = ranked(6, "m", gender="male", units=["A", "B", "A", "B", "C", "C"])
+    await harness.send(completed("sz-2022", "final-men", men, stage="final"))
+    await harness.settle()
+    pending = (await harness.client.get("/v1/events/sz-2022/teams/mixed-team")).json()
+    assert pending["status"] == "pending" and pending["missing_sources"] == ["final-women"]
+
+    reason = "3 entries (at most 4): section cancelled"
+    cancelled = completed("sz-2022", "final-women", [], stage="final", name="女子个人组").model_copy(
+        update={"cancelled": True, "cancel_reason": reason, "rounds_played": 0}
+    )
+    await harness.send(cancelled)
+    await harness.settle()
+    [women] = harness.published("final-women")
+    assert women.cancelled and women.places == [] and women.notes == [f"cancelled at closing: {reason}"]
+    team = _team(harness, "mixed-team")
+    assert team is not None and team.places == []
+    assert {r["unit_id"]: r["place"] for r in team.team_ranking} == {"A": None, "B": None, "C": None}
+    assert all("female: 0 of 1 (section cancelled)" in r["note"] for r in team.team_ranking)
+    [note] = team.notes
+    assert f"女子个人组 (cancelled at closing: {reason})" in note and "sections that were played" in note
+    shown = (await harness.client.get("/v1/events/sz-2022/teams/mixed-team")).json()
+    assert shown["status"] == "published" and shown["missing_sources"] == [] and shown["notes"] == [note]
+
+
 async def test_awd6_ny_team_points_sum_with_tie_rules(harness):
     """AWD-6 NY: best boy + best girl of a unit, points sum (higher better); tie → lower place
     sum; tie → the unit whose boy placed higher."""

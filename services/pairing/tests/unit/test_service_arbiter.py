@@ -193,10 +193,20 @@ async def test_reg12_merged_section_ranks_each_gender(svc):
         assert places[0] == 1 and len(places) == 4
 
 
-async def test_cancelled_section_is_listed_and_never_paired(svc):
-    await svc.send(closed("c", players(3), rules(rounds=2), status="cancelled"))
+async def test_reg12_cancelled_section_is_listed_never_paired_and_completed_as_cancelled(svc):
+    """REG-12 (SZ 九(三), 十二(一)): a section cancelled at closing is never paired; it goes out
+    once as section.completed with ``cancelled`` and the closing's reason, no standings, so
+    awards can compute a team score fed by it (AWD-6) instead of waiting for it."""
+    cancelled = closed("c", players(3), rules(rounds=2), status="cancelled").model_copy(
+        update={"cancel_reason": "3 entries (at most 4): section cancelled"}
+    )
+    await svc.send(cancelled)
+    await svc.send(cancelled)  # a re-sent section.closed changes nothing
     await svc.settle()
     assert not svc.payloads("round.paired", "c")
+    [done] = svc.payloads("section.completed", "c")
+    assert (done.cancelled, done.cancel_reason) == (True, "3 entries (at most 4): section cancelled")
+    assert done.standings == [] and done.rounds_played == 0 and done.revision == 1
     s = (await svc.client.get(f"/v1/events/{EV}/sections")).json()["sections"]
     assert [(x["section_id"], x["status"]) for x in s] == [("c", "cancelled")]
 

@@ -13,6 +13,7 @@ from . import (
     console_boards,
     console_events,
     console_rounds,
+    console_slips,
     event_page,
     live,
     public,
@@ -20,6 +21,7 @@ from . import (
     staff_appeals,
 )
 from .fanout import FeedHub
+from .read_cache import TrackReads
 from .settings import PortalSettings
 from .site import HERE, Site
 from .upstream import Upstream, UpstreamError
@@ -49,8 +51,10 @@ def create_app(upstream: Upstream, settings: PortalSettings | None = None) -> Fa
     app = FastAPI(title="Gomoku platform: web pages", docs_url=None, redoc_url=None, openapi_url=None)
     app.state.upstream = upstream
     app.state.hub = hub
+    app.state.site = site
     # an unknown path or a malformed id gets the platform's common JSON error shape
     install_error_handlers(app)
+    app.add_middleware(TrackReads)  # the reads of each request key its page (read_cache.py)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
     @app.exception_handler(UpstreamError)
@@ -70,6 +74,7 @@ def create_app(upstream: Upstream, settings: PortalSettings | None = None) -> Fa
     console_awards.install(app, console)
     console_events.install(app, console)
     console_boards.install(app, site, app.state.sessions)
+    console_slips.install(app, site, app.state.sessions)  # PLAY-9 result slips
 
     return app
 

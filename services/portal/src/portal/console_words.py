@@ -3,6 +3,8 @@ the table of ``i18n`` (kept apart so the console's words do not crowd the pages'
 
 from __future__ import annotations
 
+from .words_slips import SLIPS
+
 WORDS: dict[str, tuple[str, str]] = {
     "staff.section_console": ("组别管理", "Section console"),
     "staff.hold": ("轮次公布前复核", "Review rounds before they start"),
@@ -136,3 +138,4 @@ WORDS: dict[str, tuple[str, str]] = {
     "flag.not_your_turn": ("行棋顺序错误", "A move out of turn"),
     "flag.wrong_phase": ("步骤顺序错误", "A step out of order"),
 }
+WORDS.update(SLIPS)

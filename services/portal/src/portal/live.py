@@ -4,6 +4,7 @@ one upstream subscription per game per process, see fanout.py)."""
 from __future__ import annotations
 
 import asyncio
+import functools
 from typing import Any
 
 from fastapi import FastAPI, Header, Query, Request
@@ -30,40 +31,52 @@ SSE_HEADERS = {"cache-control": "no-cache", "x-accel-buffering": "no"}
 
 
 def install(app: FastAPI, site: Site) -> None:
+    _game_routes(app, site)
+    _round_routes(app, site)
+
+    @app.get("/live/stats", name="live_stats")
+    async def live_stats() -> dict[str, int]:
+        """How many games this process follows, for how many viewers, with how many upstream
+        streams opened so far (counts only: no game or viewer is named)."""
+        return site.hub.stats()
+
+
+async def _game_view(site: Site, game_id: str) -> dict[str, Any]:
+    """From the feed's cache while the game is followed (one fetch per change for all of its
+    viewers), otherwise straight from gameplay."""
+    feed = site.hub.feeds.get(game_id)
+    if feed is not None and feed.viewers:
+        return await feed.view()
+    return await site.upstream.get("gameplay", f"/v1/games/{game_id}")
+
+
+async def _game_context(site: Site, game_id: str) -> dict[str, Any]:
+    game = await _game_view(site, game_id)
+    path = f"/v1/events/{game['event_code']}/sections/{game['section_id']}"
+    section = await site.upstream.optional("pairing", path)
+    names = {e["entrant_id"]: e for e in (section or {}).get("entrants", [])}
+    return {"game": game, "names": names, "section": section, "layout": board.layout(game)}
+
+
+def _game_routes(app: FastAPI, site: Site) -> None:
+    """One game: its live page, its board and its tile drawn again, its event stream."""
     upstream, hub = site.upstream, site.hub
-
-    async def game_view(game_id: str) -> dict[str, Any]:
-        """From the feed's cache while the game is followed (one fetch per change for all of
-        its viewers), otherwise straight from gameplay."""
-        feed = hub.feeds.get(game_id)
-        if feed is not None and feed.viewers:
-            return await feed.view()
-        return await upstream.get("gameplay", f"/v1/games/{game_id}")
-
-    async def names_of(game: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]:
-        section = await upstream.optional("pairing", f"/v1/events/{game['event_code']}/sections/{game['section_id']}")
-        return {e["entrant_id"]: e for e in (section or {}).get("entrants", [])}, section
-
-    async def game_context(game_id: str) -> dict[str, Any]:
-        game = await game_view(game_id)
-        names, section = await names_of(game)
-        return {"game": game, "names": names, "section": section, "layout": board.layout(game)}
 
     @app.get("/games/{game_id}", response_class=HTMLResponse, name="game")
     async def game_page(request: Request, game_id: PathId) -> HTMLResponse:
-        ctx = await game_context(game_id)
+        ctx = await _game_context(site, game_id)
         return site.render(request, "game.html", live_kinds=LIVE_KINDS, **ctx)
 
     @app.get("/games/{game_id}/board", response_class=HTMLResponse, name="game_board")
     async def game_board(request: Request, game_id: PathId) -> HTMLResponse:
         """The board and clocks alone: the live page draws them again after each event."""
-        ctx = await game_context(game_id)
+        ctx = await _game_context(site, game_id)
         return site.render(request, "board.html", **ctx)
 
     @app.get("/games/{game_id}/tile", response_class=HTMLResponse, name="game_tile")
     async def game_tile(request: Request, game_id: PathId) -> HTMLResponse:
         """One small board of the wall, drawn again after an event of its game."""
-        ctx = await game_context(game_id)
+        ctx = await _game_context(site, game_id)
         return site.render(request, "tile.html", **ctx)
 
     @app.get("/games/{game_id}/events", name="game_events")
@@ -84,6 +97,11 @@ def install(app: FastAPI, site: Site) -> None:
             hub.watch(game_id, since, round_key), media_type="text/event-stream", headers=SSE_HEADERS
         )
 
+
+def _round_routes(app: FastAPI, site: Site) -> None:
+    """A round's board wall and the one stream of all its games."""
+    upstream, hub = site.upstream, site.hub
+
     async def round_games(code: str, sid: str, n: int) -> list[dict[str, Any]]:
         listing = await upstream.get("gameplay", f"/v1/rounds/{code}/{sid}/{n}/games")
         return list(listing.get("games", []))
@@ -96,8 +114,8 @@ def install(app: FastAPI, site: Site) -> None:
             round_games(code, sid, n),
         )
         names = {e["entrant_id"]: e for e in section.get("entrants", [])}
-        views = await asyncio.gather(*(game_view(g["game_id"]) for g in games))
-        tiles = [{"game": v, "layout": board.layout(v)} for v in views]
+        views = await asyncio.gather(*(_game_view(site, g["game_id"]) for g in games))
+        tiles = [{"game": v, "html": site.tile(request, v, names, functools.partial(board.layout, v))} for v in views]
         return site.render(
             request,
             "wall.html",
@@ -118,9 +136,3 @@ def install(app: FastAPI, site: Site) -> None:
         return StreamingResponse(
             hub.watch_many(games, (code, sid, n)), media_type="text/event-stream", headers=SSE_HEADERS
         )
-
-    @app.get("/live/stats", name="live_stats")
-    async def live_stats() -> dict[str, int]:
-        """How many games this process follows, for how many viewers, with how many upstream
-        streams opened so far (counts only: no game or viewer is named)."""
-        return hub.stats()

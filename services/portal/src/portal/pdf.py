@@ -12,6 +12,7 @@ from typing import Any
 from fpdf import FPDF
 
 from .i18n import Words
+from .nofont import NoFont
 
 #: where a CJK font is looked for (Debian's fonts-wqy-microhei first); PORTAL_PDF_FONT overrides
 FONT_CANDIDATES = (
@@ -21,10 +22,6 @@ FONT_CANDIDATES = (
     "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",
 )
 FAMILY = "cjk"
-
-
-class NoFont(Exception):
-    """No CJK font is installed: Chinese text cannot be printed."""
 
 
 def font_path() -> Path:

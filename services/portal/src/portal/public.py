@@ -1,18 +1,35 @@
 """Public pages (no sign-in): start, event home, a section's rounds, standings, cross table,
-a player's page, awards, and a finished game's replay with its record for download."""
+a player's page (those of a section in public_sections), awards, and a finished game's replay
+with its record for download."""
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+import importlib
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, Query, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 
 from gomoku_shared.params import PathId, RoundNo
 
-from . import board, pdf
+from . import board, public_sections
+from .nofont import NoFont
 from .site import Site
+
+if TYPE_CHECKING:
+    from . import pdf
+else:
+
+    class _Printouts:
+        """``portal.pdf``, imported at the first printout (fpdf and the font tools cost a
+        tenth of a second at every start otherwise)."""
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(importlib.import_module("portal.pdf"), name)
+
+    pdf = _Printouts()
 
 #: the record formats gameplay offers (``record?format=``): file suffix and media type
 RECORD_FORMATS = {"psq": ("psq", "text/plain"), "notation": ("txt", "text/plain"), "json": ("json", "application/json")}
@@ -23,7 +40,7 @@ def section_names(event: dict[str, Any]) -> dict[str, Any]:
 
 
 def install(app: FastAPI, site: Site) -> None:
-    upstream, settings = site.upstream, site.settings
+    settings = site.settings
 
     @app.get("/", response_class=HTMLResponse)
     async def start(request: Request, code: str | None = Query(None, max_length=64)) -> Response:
@@ -31,70 +48,15 @@ def install(app: FastAPI, site: Site) -> None:
             return RedirectResponse(request.url_for("event_home", code=code.strip()), status_code=303)
         return site.render(request, "start.html", events=settings.event_codes())
 
-    async def section_context(code: str, sid: str) -> dict[str, Any]:
-        event, section = await asyncio.gather(
-            upstream.get("registration", f"/v1/events/{code}"),
-            upstream.get("pairing", f"/v1/events/{code}/sections/{sid}"),
-        )
-        names = {e["entrant_id"]: e for e in section.get("entrants", [])}
-        return {"event": event, "section": section, "names": names, "code": code}
+    public_sections.install(app, site)
+    _awards_route(app, site)
+    _game_routes(app, site)
 
-    async def round_with_games(code: str, sid: str, n: int) -> dict[str, Any]:
-        rnd, games = await asyncio.gather(
-            upstream.optional("pairing", f"/v1/events/{code}/sections/{sid}/rounds/{n}"),
-            upstream.optional("gameplay", f"/v1/rounds/{code}/{sid}/{n}/games"),
-        )
-        by_pairing: dict[str, list[dict]] = {}
-        for g in (games or {}).get("games", []):
-            by_pairing.setdefault(g.get("pairing_id"), []).append(g)
-        return {"n": n, "round": rnd, "games": by_pairing}
 
-    @app.get("/events/{code}/sections/{sid}", response_class=HTMLResponse, name="section")
-    async def section_page(request: Request, code: PathId, sid: PathId) -> HTMLResponse:
-        ctx = await section_context(code, sid)
-        last = int(ctx["section"].get("current_round") or 0)
-        rounds = await asyncio.gather(*(round_with_games(code, sid, n) for n in range(last, 0, -1)))
-        return site.render(request, "section.html", rounds=rounds, tab="pairings", **ctx)
-
-    @app.get("/events/{code}/sections/{sid}/standings", response_class=HTMLResponse, name="standings")
-    async def standings_page(request: Request, code: PathId, sid: PathId) -> HTMLResponse:
-        ctx = await section_context(code, sid)
-        table = await upstream.optional("pairing", f"/v1/events/{code}/sections/{sid}/standings")
-        return site.render(request, "standings.html", table=table, tab="standings", **ctx)
-
-    @app.get("/events/{code}/sections/{sid}/crosstable", response_class=HTMLResponse, name="crosstable")
-    async def crosstable_page(request: Request, code: PathId, sid: PathId) -> HTMLResponse:
-        ctx = await section_context(code, sid)
-        table = await upstream.optional("pairing", f"/v1/events/{code}/sections/{sid}/crosstable")
-        starts = {e["entrant_id"]: e["start_no"] for e in ctx["section"].get("entrants", [])}
-        return site.render(request, "crosstable.html", table=table, starts=starts, tab="crosstable", **ctx)
-
-    @app.get("/events/{code}/sections/{sid}/players/{eid}", response_class=HTMLResponse, name="player")
-    async def player_page(request: Request, code: PathId, sid: PathId, eid: PathId) -> HTMLResponse:
-        ctx = await section_context(code, sid)
-        me = ctx["names"].get(eid)
-        if me is None:
-            return site.render(request, "error.html", status=404, message_key="not_found")
-        standings, cross, games = await asyncio.gather(
-            upstream.optional("pairing", f"/v1/events/{code}/sections/{sid}/standings"),
-            upstream.optional("pairing", f"/v1/events/{code}/sections/{sid}/crosstable"),
-            upstream.optional("gameplay", "/v1/games", params={"event": code, "section": sid, "player": eid}),
-        )
-        row = next((r for r in (standings or {}).get("standings", []) if r.get("entrant_id") == eid), None)
-        cross_row = next((p for p in (cross or {}).get("players", []) if p.get("entrant_id") == eid), None)
-        mine = [g for g in (games or {}).get("games", []) if eid in (g.get("black"), g.get("white"))]
-        mine.sort(key=lambda g: (g.get("round", 0), g.get("game_no", 0)))
-        return site.render(
-            request,
-            "player.html",
-            me=me,
-            row=row,
-            order=(standings or {}).get("order", []),
-            rounds=(cross_row or {}).get("rounds", []),
-            games=mine,
-            tab="",
-            **ctx,
-        )
+def _awards_route(app: FastAPI, site: Site) -> None:
+    """An event's awards page: every published section, pending team rankings, qualifiers,
+    honours and the history of publications."""
+    upstream = site.upstream
 
     @app.get("/events/{code}/awards", response_class=HTMLResponse, name="awards")
     async def awards_page(request: Request, code: PathId) -> HTMLResponse:
@@ -127,6 +89,11 @@ def install(app: FastAPI, site: Site) -> None:
             publications=pubs,
             section_names=section_names(event),
         )
+
+
+def _game_routes(app: FastAPI, site: Site) -> None:
+    """A finished game's replay and its record to download."""
+    upstream = site.upstream
 
     @app.get("/games/{game_id}/replay", response_class=HTMLResponse, name="replay")
     async def replay_page(request: Request, game_id: PathId) -> HTMLResponse:
@@ -166,7 +133,8 @@ def install_printouts(app: FastAPI, site: Site) -> None:
     """The printouts (PDF, A4) of a section: the same answers as the pages, laid out for paper."""
     upstream = site.upstream
 
-    def as_pdf(body: bytes, name: str) -> Response:
+    def as_pdf(request: Request, draw: Callable[[], bytes], name: str) -> Response:
+        body = site.printout(request, draw)  # made once per input (read_cache.py)
         return Response(
             body, media_type="application/pdf", headers={"content-disposition": f'inline; filename="{name}"'}
         )
@@ -178,34 +146,46 @@ def install_printouts(app: FastAPI, site: Site) -> None:
         )
         return event, section, {e["entrant_id"]: e for e in section.get("entrants", [])}
 
-    @app.exception_handler(pdf.NoFont)
-    async def _no_font(request: Request, exc: pdf.NoFont) -> HTMLResponse:
+    @app.exception_handler(NoFont)
+    async def _no_font(request: Request, exc: NoFont) -> HTMLResponse:
         return site.render(request, "error.html", status=503, message_key="pdf.no_font")
 
     @app.get("/events/{code}/sections/{sid}/rounds/{n}/pairings.pdf", name="pairings_pdf")
     async def pairings_pdf(request: Request, code: PathId, sid: PathId, n: RoundNo) -> Response:
         event, section, names = await event_section(code, sid)
         rnd = await upstream.get("pairing", f"/v1/events/{code}/sections/{sid}/rounds/{n}")
-        return as_pdf(pdf.pairing_sheet(site.words(request), event, section, rnd, names), f"{sid}-r{n}-pairings.pdf")
+        return as_pdf(
+            request,
+            lambda: pdf.pairing_sheet(site.words(request), event, section, rnd, names),
+            f"{sid}-r{n}-pairings.pdf",
+        )
 
     @app.get("/events/{code}/sections/{sid}/rounds/{n}/slips.pdf", name="slips_pdf")
     async def slips_pdf(request: Request, code: PathId, sid: PathId, n: RoundNo) -> Response:
         event, section, names = await event_section(code, sid)
         rnd = await upstream.get("pairing", f"/v1/events/{code}/sections/{sid}/rounds/{n}")
-        return as_pdf(pdf.result_slips(site.words(request), event, section, rnd, names), f"{sid}-r{n}-slips.pdf")
+        return as_pdf(
+            request, lambda: pdf.result_slips(site.words(request), event, section, rnd, names), f"{sid}-r{n}-slips.pdf"
+        )
 
     @app.get("/events/{code}/sections/{sid}/standings.pdf", name="standings_pdf")
     async def standings_pdf(request: Request, code: PathId, sid: PathId) -> Response:
         event, section, _names = await event_section(code, sid)
         table = await upstream.get("pairing", f"/v1/events/{code}/sections/{sid}/standings")
-        return as_pdf(pdf.standings(site.words(request), event, section, table), f"{sid}-standings.pdf")
+        return as_pdf(
+            request, lambda: pdf.standings(site.words(request), event, section, table), f"{sid}-standings.pdf"
+        )
 
     @app.get("/events/{code}/sections/{sid}/crosstable.pdf", name="crosstable_pdf")
     async def crosstable_pdf(request: Request, code: PathId, sid: PathId) -> Response:
         event, section, _names = await event_section(code, sid)
         table = await upstream.get("pairing", f"/v1/events/{code}/sections/{sid}/crosstable")
         starts = {e["entrant_id"]: e["start_no"] for e in section.get("entrants", [])}
-        return as_pdf(pdf.cross_table(site.words(request), event, section, table, starts), f"{sid}-crosstable.pdf")
+        return as_pdf(
+            request,
+            lambda: pdf.cross_table(site.words(request), event, section, table, starts),
+            f"{sid}-crosstable.pdf",
+        )
 
     @app.get("/events/{code}/sections/{sid}/certificates.pdf", name="certificates_pdf")
     async def certificates_pdf(request: Request, code: PathId, sid: PathId) -> Response:
@@ -213,7 +193,7 @@ def install_printouts(app: FastAPI, site: Site) -> None:
             upstream.get("registration", f"/v1/events/{code}"),
             upstream.get("awards", f"/v1/events/{code}/sections/{sid}/awards"),
         )
-        return as_pdf(pdf.certificates(site.words(request), event, awards), f"{sid}-certificates.pdf")
+        return as_pdf(request, lambda: pdf.certificates(site.words(request), event, awards), f"{sid}-certificates.pdf")
 
     @app.get("/events/{code}/honours/certificates.pdf", name="honour_certificates_pdf")
     async def honour_certificates_pdf(request: Request, code: PathId) -> Response:
@@ -221,4 +201,6 @@ def install_printouts(app: FastAPI, site: Site) -> None:
             upstream.get("registration", f"/v1/events/{code}"),
             upstream.get("awards", f"/v1/events/{code}/honours/certificates"),
         )
-        return as_pdf(pdf.honour_certificates(site.words(request), event, honours), f"{code}-honours.pdf")
+        return as_pdf(
+            request, lambda: pdf.honour_certificates(site.words(request), event, honours), f"{code}-honours.pdf"
+        )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -10,8 +11,9 @@ from zoneinfo import ZoneInfo
 from fastapi import Request
 from fastapi.responses import HTMLResponse
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
 
-from . import i18n
+from . import i18n, read_cache
 from .fanout import FeedHub
 from .settings import PortalSettings
 from .upstream import Upstream
@@ -25,6 +27,8 @@ class Site:
         self.upstream = upstream
         self.settings = settings
         self.hub = hub
+        #: public pages and printouts drawn once per input (read_cache.py)
+        self.pages = read_cache.Pages()
         self.env = Environment(
             loader=FileSystemLoader(HERE / "templates"),
             autoescape=select_autoescape(["html"]),
@@ -44,9 +48,37 @@ class Site:
     def html(self, request: Request, template: str, **ctx: Any) -> str:
         words = self.words(request)
         other = "en" if words.lang == "zh" else "zh"
-        return self.env.get_template(template).render(
-            w=words, t=words.t, v=words.v, path=request.url.path, other_lang=other, request=request, **ctx
-        )
+
+        def draw() -> str:
+            return self.env.get_template(template).render(
+                w=words, t=words.t, v=words.v, path=request.url.path, other_lang=other, request=request, **ctx
+            )
+
+        key = None
+        if template in read_cache.MEMO_TEMPLATES and "staff" not in ctx:
+            key = read_cache.request_key("page", template, words.lang, str(request.url))
+        return self.pages.drawn(key, draw)
+
+    def tile(self, request: Request, game: dict[str, Any], names: dict[str, Any], layout: Callable[[], Any]) -> Markup:
+        """One small board of the wall, drawn once per state of its game (read_cache.py): a
+        finished or waiting game is not drawn again on the next load of the wall."""
+        words = self.words(request)
+        players = [names.get(str(game.get("black"))), names.get(str(game.get("white")))]
+        key = ("tile", words.lang, read_cache.digest_of(game, players))
+
+        def draw() -> Markup:
+            return Markup(
+                self.env.get_template("tile.html").render(
+                    w=words, t=words.t, v=words.v, game=game, layout=layout(), names=names
+                )
+            )
+
+        return self.pages.drawn(key, draw)
+
+    def printout(self, request: Request, draw: Callable[[], bytes]) -> bytes:
+        """A printout (PDF) of the request's reads, made once per input (read_cache.py)."""
+        key = read_cache.request_key("pdf", self.lang_of(request), str(request.url))
+        return self.pages.drawn(key, draw)
 
     def render(self, request: Request, template: str, status: int = 200, **ctx: Any) -> HTMLResponse:
         """The page; ``status`` is the HTTP status (templates get no variable of that name)."""

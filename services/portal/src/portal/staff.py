@@ -1,22 +1,20 @@
 """The staff console: arbiters and operators sign in with their own API key and act through the
 services' APIs with it (entries, evidence review, check-in and no-shows, closing a stage,
-entering and correcting results). A refusal is shown in words beside the form."""
+entering and correcting results). A refusal is shown in words beside the form. The pages are in
+one module per group (staff_sign_in, staff_event, staff_entries, staff_evidence, staff_round)."""
 
 from __future__ import annotations
 
 import secrets
 from typing import Any
 
-from fastapi import FastAPI, Form, Query, Request
+from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from gomoku_shared.params import PathId, RoundNo
-
-from . import i18n
-from .sessions import SESSION_COOKIE, Sessions, StaffSession
+from . import i18n, staff_entries, staff_event, staff_evidence, staff_round, staff_sign_in
+from .sessions import Sessions, StaffSession
 from .site import Site
 
-STAFF_ROLES = ("arbiter", "operator")
 #: results an arbiter may enter, from the first-listed player's side (pairing's names)
 RESULTS = ("first_wins", "second_wins", "draw", "first_forfeit_win", "second_forfeit_win", "double_forfeit")
 #: error codes with words of their own; any other refusal is shown by its kind (status)
@@ -58,360 +56,75 @@ def refusal(site: Site, request: Request, status: int, body: Any) -> dict[str, s
     return {"text": text, "detail": detail}
 
 
-def install(app: FastAPI, site: Site) -> None:
-    settings, upstream = site.settings, site.upstream
-    sessions = Sessions(settings.session_secret, settings.session_minutes, settings.database_url)
-    app.state.sessions = sessions
+class StaffPages:
+    """What every staff page needs: the page with the person signed in, the way to the sign-in
+    form, the CSRF refusal, a call to a service with the person's own key, a refusal in words."""
 
-    def render(request: Request, template: str, session: StaffSession | None, http_status: int = 200, **ctx: Any):
-        resp = site.render(request, template, status=http_status, staff=session, **ctx)
+    #: results an arbiter may enter (the round page's form)
+    results = RESULTS
+
+    def __init__(self, site: Site, sessions: Sessions) -> None:
+        self.site, self.sessions = site, sessions
+        self.settings, self.upstream = site.settings, site.upstream
+
+    def render(self, request: Request, template: str, session: StaffSession | None, http_status: int = 200, **ctx: Any):
+        resp = self.site.render(request, template, status=http_status, staff=session, **ctx)
         resp.headers["cache-control"] = "no-store"
         return resp
 
-    def to_sign_in(request: Request) -> RedirectResponse:
+    def to_sign_in(self, request: Request) -> RedirectResponse:
         return RedirectResponse(f"/staff/sign-in?next={request.url.path}", status_code=303)
 
-    def csrf_refused(request: Request, session: StaffSession | None) -> HTMLResponse:
-        return render(request, "staff/refused.html", session, http_status=403, message_key="refusal.csrf")
+    def csrf_refused(self, request: Request, session: StaffSession | None) -> HTMLResponse:
+        return self.render(request, "staff/refused.html", session, http_status=403, message_key="refusal.csrf")
+
+    async def posted(self, request: Request, csrf: str) -> tuple[StaffSession | None, Response | None]:
+        """The person who posted a form; or the answer to give instead (sign in, CSRF refused)."""
+        session = await self.sessions.of(request)
+        if session is None:
+            return None, self.to_sign_in(request)
+        if not Sessions.csrf_ok(session, csrf):
+            return session, self.csrf_refused(request, session)
+        return session, None
+
+    async def posted_form(self, request: Request) -> tuple[StaffSession | None, Any, Response | None]:
+        """The person who posted a form, and the form; or the answer to give instead."""
+        session = await self.sessions.of(request)
+        if session is None:
+            return None, None, self.to_sign_in(request)
+        form = await request.form()
+        if not Sessions.csrf_ok(session, str(form.get("csrf", ""))):
+            return session, form, self.csrf_refused(request, session)
+        return session, form, None
 
     async def call(
-        session: StaffSession, service: str, method: str, path: str, body: Any = None, params: Any = None
+        self, session: StaffSession, service: str, method: str, path: str, body: Any = None, params: Any = None
     ) -> tuple[int, Any]:
-        return await upstream.as_person(
+        return await self.upstream.as_person(
             service, method, path, session.api_key, body, params, idempotency_key=secrets.token_urlsafe(16)
         )
 
-    # -- sign-in and sign-out ----------------------------------------------------------------
+    async def event_of(self, code: str) -> dict[str, Any]:
+        return await self.upstream.get("registration", f"/v1/events/{code}")
 
-    @app.get("/staff/sign-in", response_class=HTMLResponse, name="sign_in")
-    async def sign_in_form(request: Request, next: str = Query("/staff", max_length=300)) -> HTMLResponse:
-        return render(request, "staff/sign_in.html", None, token=sessions.sign_in_token(), next=_local(next))
+    def refusal(self, request: Request, status: int, body: Any) -> dict[str, str]:
+        return refusal(self.site, request, status, body)
 
-    @app.post("/staff/sign-in", response_class=HTMLResponse)
-    async def sign_in(
-        request: Request,
-        api_key: str = Form("", max_length=200),
-        csrf: str = Form("", max_length=300),
-        next: str = Form("/staff", max_length=300),
-    ) -> Response:
-        if not sessions.sign_in_token_ok(csrf):
-            return csrf_refused(request, None)
-        status, body = await upstream.as_person("registration", "GET", "/v1/whoami", api_key.strip())
-        role = body.get("role") if status == 200 and isinstance(body, dict) else None
-        if role not in STAFF_ROLES:
-            # the form again with the refusal beside it (a page, not an error: 200)
-            problem = {
-                "text": site.words(request).t("refusal.not_staff" if status == 200 else "refusal.invalid_api_key")
-            }
-            return render(
-                request,
-                "staff/sign_in.html",
-                None,
-                token=sessions.sign_in_token(),
-                next=_local(next),
-                problem=problem,
-            )
-        _session, cookie = await sessions.open(api_key.strip(), str(role))
-        resp = RedirectResponse(_local(next), status_code=303)
-        resp.set_cookie(
-            SESSION_COOKIE,
-            cookie,
-            max_age=sessions.max_age_s,
-            httponly=True,
-            samesite="strict",
-            secure=settings.secure_cookies,
-            path="/",
-        )
-        return resp
-
-    @app.post("/staff/sign-out")
-    async def sign_out(request: Request, csrf: str = Form("", max_length=300)) -> Response:
-        session = await sessions.of(request)
-        if session is not None:
-            if not Sessions.csrf_ok(session, csrf):
-                return csrf_refused(request, session)
-            await sessions.close(session)
-        resp = RedirectResponse("/staff/sign-in", status_code=303)
-        resp.delete_cookie(SESSION_COOKIE, path="/")
-        return resp
-
-    # -- pages -------------------------------------------------------------------------------
-
-    @app.get("/staff", response_class=HTMLResponse, name="staff_home")
-    async def staff_home(request: Request, code: str | None = Query(None, max_length=64)) -> Response:
-        session = await sessions.of(request)
-        if session is None:
-            return to_sign_in(request)
-        if code:
-            return RedirectResponse(f"/staff/events/{code.strip()}", status_code=303)
-        return render(request, "staff/home.html", session, events=settings.event_codes())
-
-    async def event_of(code: str) -> dict[str, Any]:
-        return await upstream.get("registration", f"/v1/events/{code}")
-
-    @app.get("/staff/events/{code}", response_class=HTMLResponse, name="staff_event")
-    async def staff_event(request: Request, code: PathId) -> Response:
-        session = await sessions.of(request)
-        if session is None:
-            return to_sign_in(request)
-        event = await event_of(code)
-        sections = await upstream.optional("pairing", f"/v1/events/{code}/sections")
-        return render(
-            request, "staff/event.html", session, event=event, code=code, played=(sections or {}).get("sections", [])
-        )
-
-    @app.get("/staff/events/{code}/entries", response_class=HTMLResponse, name="staff_entries")
-    async def staff_entries(
-        request: Request,
-        code: PathId,
-        stage: str = Query("", max_length=64),
-        section: str = Query("", max_length=64),
-        status: str = Query("", max_length=40),
-        unit: str = Query("", max_length=100),
-        pending: bool = Query(False),
-    ) -> Response:
-        session = await sessions.of(request)
-        if session is None:
-            return to_sign_in(request)
-        return await entries_page(request, session, code, stage, section, status, unit, pending)
-
-    async def entries_page(
-        request: Request,
-        session: StaffSession,
-        code: str,
-        stage: str,
-        section: str,
-        status: str,
-        unit: str,
-        pending: bool,
-        problem: dict[str, str] | None = None,
-        done: str = "",
-    ) -> HTMLResponse:
-        event = await event_of(code)
-        stages = [s["id"] for s in event.get("stages", [])]
-        stage = stage if stage in stages else (stages[0] if stages else "")
-        code_status, body = await call(
-            session, "registration", "GET", f"/v1/events/{code}/entries", params={"stage": stage}
-        )
-        rows = body.get("entries", []) if code_status == 200 else []
-        problem = problem or (refusal(site, request, code_status, body) if code_status != 200 else None)
-        units = sorted({(e.get("unit") or {}).get("name") or "" for e in rows} - {""})
-        statuses = sorted({e.get("status") for e in rows if e.get("status")})
-        sections = sorted({e.get("section_id") for e in rows if e.get("section_id")})
-        shown = [
-            e
-            for e in rows
-            if (not section or e.get("section_id") == section)
-            and (not status or e.get("status") == status)
-            and (not unit or (e.get("unit") or {}).get("name") == unit)
-            and (not pending or e.get("pending_evidence"))
-        ]
-        section_names = {sec["id"]: sec.get("name") for st in event.get("stages", []) for sec in st.get("sections", [])}
-        return render(
-            request,
-            "staff/entries.html",
-            session,
-            event=event,
-            code=code,
-            stages=stages,
-            stage=stage,
-            entries=shown,
-            total=len(rows),
-            units=units,
-            statuses=statuses,
-            sections=sections,
-            section_names=section_names,
-            filters={"section": section, "status": status, "unit": unit, "pending": pending},
-            problem=problem,
-            done=done,
-        )
-
-    @app.post("/staff/events/{code}/stages/{stage}/check-in", response_class=HTMLResponse)
-    async def check_in(request: Request, code: PathId, stage: PathId) -> Response:
-        session = await sessions.of(request)
-        if session is None:
-            return to_sign_in(request)
-        form = await request.form()
-        if not Sessions.csrf_ok(session, str(form.get("csrf", ""))):
-            return csrf_refused(request, session)
-        present = [str(v) for v in form.getlist("present")][:2000]
-        absent = [str(v) for v in form.getlist("no_show")][:2000]
-        status, body = await call(
-            session,
-            "registration",
-            "POST",
-            f"/v1/events/{code}/stages/{stage}/check-in",
-            {
-                "entry_ids": [e for e in present if e not in absent],
-                "no_show": absent,
-                "documents_shown": [d.strip() for d in str(form.get("documents", "")).split(",") if d.strip()][:20],
-                "override": form.get("override") == "true",
-            },
-        )
-        problem = refusal(site, request, status, body) if status >= 400 else None
-        done = "" if problem else site.words(request).t("done.check_in", n=len(present), m=len(absent))
-        return await entries_page(request, session, code, stage, "", "", "", False, problem, done)
-
-    @app.post("/staff/events/{code}/stages/{stage}/close", response_class=HTMLResponse)
-    async def close_stage(request: Request, code: PathId, stage: PathId) -> Response:
-        session = await sessions.of(request)
-        if session is None:
-            return to_sign_in(request)
-        form = await request.form()
-        if not Sessions.csrf_ok(session, str(form.get("csrf", ""))):
-            return csrf_refused(request, session)
-        choices = {
-            key[len("format.") :]: {"kind": str(value)}
-            for key, value in form.items()
-            if key.startswith("format.") and value in ("swiss", "round_robin")
-        }
-        status, body = await call(
-            session,
-            "registration",
-            "POST",
-            f"/v1/events/{code}/stages/{stage}/close",
-            {"format_choices": choices} if choices else {},
-        )
-        event = await event_of(code)
-        sections = await upstream.optional("pairing", f"/v1/events/{code}/sections")
-        return render(
-            request,
-            "staff/event.html",
-            session,
-            event=event,
-            code=code,
-            played=(sections or {}).get("sections", []),
-            problem=refusal(site, request, status, body) if status >= 400 else None,
-            closed=body.get("sections") if status < 400 and isinstance(body, dict) else None,
-            acted_stage=stage,
-        )
-
-    @app.get("/staff/events/{code}/evidence", response_class=HTMLResponse, name="staff_evidence")
-    async def evidence_queue(request: Request, code: PathId, status: str = Query("pending", max_length=20)) -> Response:
-        session = await sessions.of(request)
-        if session is None:
-            return to_sign_in(request)
-        return await evidence_page(request, session, code, status)
-
-    async def evidence_page(
-        request: Request,
-        session: StaffSession,
-        code: str,
-        status: str,
-        problem: dict[str, str] | None = None,
-        done: str = "",
-    ) -> HTMLResponse:
-        event = await event_of(code)
-        params = {"status": status} if status in ("pending", "approved", "rejected") else None
-        code_status, body = await call(session, "registration", "GET", f"/v1/events/{code}/evidence", params=params)
-        records = body.get("evidence", []) if code_status == 200 else []
-        entries_status, entries = await call(session, "registration", "GET", f"/v1/events/{code}/entries")
-        by_entry = {e["entry_id"]: e for e in (entries.get("entries", []) if entries_status == 200 else [])}
-        return render(
-            request,
-            "staff/evidence.html",
-            session,
-            event=event,
-            code=code,
-            records=records,
-            by_entry=by_entry,
-            shown=status,
-            problem=problem or (refusal(site, request, code_status, body) if code_status != 200 else None),
-            done=done,
-        )
-
-    @app.post("/staff/events/{code}/evidence/{evidence_id}/decision", response_class=HTMLResponse)
-    async def decide_evidence(
-        request: Request,
-        code: PathId,
-        evidence_id: PathId,
-        decision: str = Form("", max_length=10),
-        note: str = Form("", max_length=1000),
-        csrf: str = Form("", max_length=300),
-    ) -> Response:
-        session = await sessions.of(request)
-        if session is None:
-            return to_sign_in(request)
-        if not Sessions.csrf_ok(session, csrf):
-            return csrf_refused(request, session)
-        status, body = await call(
-            session,
-            "registration",
-            "POST",
-            f"/v1/evidence/{evidence_id}/decision",
-            {"decision": decision, "note": note},
-        )
-        problem = refusal(site, request, status, body) if status >= 400 else None
-        done = "" if problem else site.words(request).t(f"done.evidence_{decision}")
-        return await evidence_page(request, session, code, "pending", problem, done)
-
-    @app.get("/staff/events/{code}/sections/{sid}/rounds/{n}", response_class=HTMLResponse, name="staff_round")
-    async def staff_round(request: Request, code: PathId, sid: PathId, n: RoundNo) -> Response:
-        session = await sessions.of(request)
-        if session is None:
-            return to_sign_in(request)
-        return await round_page(request, session, code, sid, n)
-
-    async def round_page(
-        request: Request,
-        session: StaffSession,
-        code: str,
-        sid: str,
-        n: int,
-        problem: dict[str, str] | None = None,
-        done: str = "",
-        pairing_id: str = "",
-    ) -> HTMLResponse:
-        event, section = (
-            await upstream.get("registration", f"/v1/events/{code}"),
-            await upstream.get("pairing", f"/v1/events/{code}/sections/{sid}"),
-        )
-        rnd = await upstream.optional("pairing", f"/v1/events/{code}/sections/{sid}/rounds/{n}")
-        names = {e["entrant_id"]: e for e in section.get("entrants", [])}
-        return render(
-            request,
-            "staff/round.html",
-            session,
-            event=event,
-            section=section,
-            code=code,
-            n=n,
-            round=rnd,
-            names=names,
-            results=RESULTS,
-            problem=problem,
-            done=done,
-            acted=pairing_id,
-        )
-
-    @app.post("/staff/events/{code}/sections/{sid}/rounds/{n}/results", response_class=HTMLResponse)
-    async def enter_result(
-        request: Request,
-        code: PathId,
-        sid: PathId,
-        n: RoundNo,
-        pairing_id: str = Form("", max_length=64),
-        result: str = Form("", max_length=32),
-        note: str = Form("", max_length=1000),
-        csrf: str = Form("", max_length=300),
-    ) -> Response:
-        session = await sessions.of(request)
-        if session is None:
-            return to_sign_in(request)
-        if not Sessions.csrf_ok(session, csrf):
-            return csrf_refused(request, session)
-        status, body = await call(
-            session,
-            "pairing",
-            "POST",
-            f"/v1/events/{code}/sections/{sid}/rounds/{n}/results",
-            {"pairing_id": pairing_id, "result": result, "note": note},
-        )
-        problem = refusal(site, request, status, body) if status >= 400 else None
-        done = "" if problem else site.words(request).t("done.result")
-        return await round_page(request, session, code, sid, n, problem, done, pairing_id)
+    def outcome(
+        self, request: Request, status: int, body: Any, done_key: str, **values: Any
+    ) -> tuple[dict[str, str] | None, str]:
+        """An action's answer for the page: the refusal in words, or the sentence saying it is done."""
+        problem = self.refusal(request, status, body) if status >= 400 else None
+        return problem, "" if problem else self.site.words(request).t(done_key, **values)
 
 
-def _local(target: str) -> str:
-    """Only a path on this site (never an address elsewhere) to go on to after signing in."""
-    return target if target.startswith("/") and not target.startswith("//") and "\\" not in target else "/staff"
+def install(app: FastAPI, site: Site) -> None:
+    settings = site.settings
+    sessions = Sessions(settings.session_secret, settings.session_minutes, settings.database_url)
+    app.state.sessions = sessions
+    pages = StaffPages(site, sessions)
+    staff_sign_in.install(app, pages)
+    staff_event.install(app, pages)
+    staff_entries.install(app, pages)
+    staff_evidence.install(app, pages)
+    staff_round.install(app, pages)

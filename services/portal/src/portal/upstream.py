@@ -16,6 +16,9 @@ import httpx
 from starlette.types import ASGIApp
 from websockets.asyncio.client import connect as ws_connect
 
+from . import read_cache
+from .read_cache import Kept
+
 
 class UpstreamError(Exception):
     """A service answered with an error or could not be reached."""
@@ -48,6 +51,8 @@ class Upstream:
         self.apps = dict(apps or {})
         #: called before the clients close (the live feeds reading streams through them)
         self.on_close: list[Callable[[], Awaitable[None]]] = []
+        #: answers that came with an ETag, asked for again with If-None-Match (read_cache.py)
+        self.answers = read_cache.Lru(read_cache.MAX_ANSWERS)
 
     @classmethod
     def over_http(cls, base_urls: Mapping[str, str], api_key: str, timeout_s: float) -> Upstream:
@@ -76,12 +81,25 @@ class Upstream:
             await c.aclose()
 
     async def _get(self, service: str, path: str, params: Mapping[str, Any] | None) -> httpx.Response:
+        """A read; an answer kept with its ETag is asked for again conditionally and a 304 is
+        served from it (read_cache.py). The answer is noted as an input of the current page."""
+        key = (service, path, tuple(sorted((params or {}).items())))
+        kept: Kept | None = self.answers.get(key)
+        headers = {"x-api-key": self.api_key}
+        if kept is not None:
+            headers["if-none-match"] = kept.etag
         try:
-            r = await self.clients[service].get(path, params=params, headers={"x-api-key": self.api_key})
+            r = await self.clients[service].get(path, params=params, headers=headers)
         except httpx.HTTPError as exc:
             raise UpstreamError(service, 503, type(exc).__name__) from exc
-        if r.status_code >= 400:
+        if r.status_code == 304 and kept is not None:
+            r = httpx.Response(kept.status, headers=kept.headers, content=kept.content, request=r.request)
+        elif r.status_code >= 400:
             raise UpstreamError(service, r.status_code, error_code(r))
+        elif r.status_code == 200 and r.headers.get("etag"):
+            content_type = {"content-type": r.headers.get("content-type", "application/json")}
+            self.answers.put(key, Kept(r.headers["etag"], 200, content_type, r.content))
+        read_cache.note(service, str(r.request.url), r.content)
         return r
 
     async def get(self, service: str, path: str, params: Mapping[str, Any] | None = None) -> Any:
@@ -111,6 +129,7 @@ class Upstream:
     ) -> tuple[int, Any]:
         """A call with a signed-in person's own key (the staff console): the status and the JSON
         answer, refusals included (the page shows them in words)."""
+        read_cache.note_unkeyed()  # a page drawn with a person's own answers is never kept
         headers = {"x-api-key": api_key}
         if idempotency_key:
             headers["idempotency-key"] = idempotency_key

@@ -201,3 +201,44 @@ def test_reg11_no_full_id_in_reprs():
     with pytest.raises(ValueError):
         IdNumber(" ")
     assert p.birth_date == date(1990, 5, 5)
+
+
+#: (preset, the documents shown at check-in, seed clause): issue 16, Build 8 — per event
+CHECK_IN_DOCUMENTS = [
+    ("sz-2022", ["id_card"], "SZ 八(四): 中华人民共和国第二代身份证"),
+    (
+        "ny-2022",
+        ["id_card", "nucleic_acid_test", "health_declaration"],
+        "NY 十二(七)(2)(3): 核酸检测阴性报告, 行程信息健康表, 复核身份信息",
+    ),
+    (
+        "da-2023",
+        ["id_card", "insurance_policy", "safety_pledge", "integrity_pledge"],
+        "DA 十(二)3 报到材料: 身份证原件、保险单据、赛事安全承诺书、诚信参赛承诺书",
+    ),
+    ("nt-2023", ["insurance_policy"], "NT 十二(一): 意外伤害保险 … 组委会将在报到时予以核验"),
+]
+
+
+@pytest.mark.parametrize(("preset", "documents", "clause"), CHECK_IN_DOCUMENTS)
+def test_reg11_check_in_asks_for_the_events_own_documents_each_one_required(preset, documents, clause):
+    """REG-11 (issue 16, Build 8): the documents a player shows at check-in are the event's
+    configuration (a health certificate only where the event asks for one); a missing one is
+    refused by name, all of them admit."""
+    from datetime import timedelta
+
+    from registration import presets
+    from registration.domain import Entry
+
+    config = presets.load(preset)
+    assert list(config.check_in.documents) == documents, clause
+    section = config.stages[0].sections[0].id
+    entry = Entry("e-1", config.id, section, ("p",), None, EntryStatus.ACCEPTED, None)
+    now = (config.check_in.deadline or cst(2022, 11, 4, 10)) - timedelta(hours=1)
+    policy = {"insurance_ref": "PICC-1"}
+    for missing in documents:
+        shown = [d for d in documents if d != missing]
+        _, refused = check_in(config, entry, now=now, documents_shown=shown, **policy)
+        assert refused.outcome is R and missing in refused.reason, clause
+    checked, admitted = check_in(config, entry, now=now, documents_shown=documents, **policy)
+    assert admitted.outcome is A and checked.checked_in_at == now, clause

@@ -87,6 +87,8 @@ async def test_reg12_merge_seven_free_and_five_pro_cancel_four_reg11_no_show_out
         assert pro.rules.rounds == 5 and pro.rules.ruleset.forbidden_policy == "loss"
         assert pro.rules.clock.kind == "fischer" and pro.rules.clock.increment_s == 15
         assert events["junior-boys-pro"].status == "cancelled" and len(events["junior-boys-pro"].entrants) == 4
+        # REG-12 / AWD-6: the reason travels with it (awards names a cancelled source section)
+        assert "at most 4" in (events["junior-boys-pro"].cancel_reason or "") and free.cancel_reason is None
         # closed means closed
         r = await h.client.post("/v1/events/sz22/entries", headers=P1, json=sz_entry(99))
         assert r.status_code == 409 and r.json()["error"]["code"] == "stage_closed"

@@ -74,6 +74,8 @@ class SectionClosed(Payload):
     starts_at: datetime | None = None
     #: AWD-10: the event's appeal terms (None from publishers before them: no fee)
     appeals: AppealTerms | None = None
+    #: REG-12: why a cancelled section was cancelled at closing (None for a ready one)
+    cancel_reason: str | None = None
 
 
 # ---------------------------------------------------------------- pairing
@@ -197,6 +199,10 @@ class SectionCompleted(Payload):
     #: tie groups left for an arbiter's decision (PAIR-8, no playoffs)
     flagged_ties: list[list[str]] = Field(default_factory=list)
     rounds_played: int
+    #: REG-12: the section was cancelled at closing and never played (no standings); it
+    #: reaches awards all the same, so a team score fed by it is computed without it (AWD-6)
+    cancelled: bool = False
+    cancel_reason: str | None = None
 
 
 class PlayoffRequired(Payload):
@@ -348,6 +354,9 @@ class AwardsPublished(Payload):
     currency: str | None = None
     #: AWD-QUAL training squad (SZ final): members and substitutes
     squad: list[dict[str, Any]] = Field(default_factory=list)
+    #: what a reader must know about how this publication was computed, e.g. a team score
+    #: whose source section was cancelled (AWD-6: computed from the sections played)
+    notes: list[str] = Field(default_factory=list)
 
 
 class QualifiedPlayer(Model):

@@ -47,6 +47,8 @@ class PrizeTable(_Model):
 
     id: str
     name: str
+    #: the table's Chinese name as the regulation writes it (公开组（女子）), shown in Chinese
+    name_zh: str | None = None
     currency: str = "CNY"
     amounts: Annotated[list[int], Field(min_length=1)]
     #: ranking among this gender only (women's prizes)

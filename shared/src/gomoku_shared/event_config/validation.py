@@ -35,6 +35,17 @@ def cross_check(event: EventConfig) -> list[ConfigIssue]:
     issues: list[ConfigIssue] = []
     add = lambda path, message: issues.append(ConfigIssue(path, message))  # noqa: E731
 
+    _check_dates(event, issues, add)
+    clause_ids = _check_clauses(event, issues, add)
+    _check_regions(event, add)
+    stage_ids, where = _stage_and_section_ids(event, add)
+    for stage_index, stage in enumerate(event.stages):
+        _check_stage(event, stage_index, stage, clause_ids, stage_ids, where, add)
+    return issues
+
+
+def _check_dates(event: EventConfig, issues: list[ConfigIssue], add) -> None:
+    """The time zone, the registration window, the check-in deadline and the insurance cover."""
     try:
         from zoneinfo import ZoneInfo
 
@@ -60,6 +71,9 @@ def cross_check(event: EventConfig) -> list[ConfigIssue]:
     ):
         add("insurance.cover_from", "is after insurance.cover_to")
 
+
+def _check_clauses(event: EventConfig, issues: list[ConfigIssue], add) -> dict[str, int]:
+    """The eligibility clauses (unique ids, deadlines, pending evidence, regions); their ids by index."""
     clause_ids: dict[str, int] = {}
     for index, clause in enumerate(event.eligibility):
         if clause.id in clause_ids:
@@ -81,7 +95,11 @@ def cross_check(event: EventConfig) -> list[ConfigIssue]:
                 f"eligibility[{index}].region",
                 f"unknown region {clause.region!r} (regions: {', '.join(known.id for known in event.regions)})",
             )
+    return clause_ids
 
+
+def _check_regions(event: EventConfig, add) -> None:
+    """Every place name names one region only."""
     spelled: dict[str, str] = {}
     for index, region in enumerate(event.regions):
         for name in region.names():
@@ -91,6 +109,9 @@ def cross_check(event: EventConfig) -> list[ConfigIssue]:
             elif spelled.setdefault(key, region.id) != region.id:
                 add(f"regions[{index}]", f"{name!r} names both {spelled[key]!r} and {region.id!r}")
 
+
+def _stage_and_section_ids(event: EventConfig, add) -> tuple[dict[str, int], dict[str, tuple[int, int]]]:
+    """Stage ids and (event-wide) section ids are unique; where each one stands."""
     stage_ids: dict[str, int] = {}
     for stage_index, stage in enumerate(event.stages):
         if stage.id in stage_ids:
@@ -105,26 +126,28 @@ def cross_check(event: EventConfig) -> list[ConfigIssue]:
                 add(f"stages[{stage_index}].sections[{section_index}].id", f"duplicate section id {section.id!r}")
             else:
                 where[section.id] = (stage_index, section_index)
+    return stage_ids, where
 
-    for stage_index, stage in enumerate(event.stages):
-        stage_path = f"stages[{stage_index}]"
-        if stage.fed_by is not None:
-            if stage.fed_by not in stage_ids:
-                add(f"{stage_path}.fed_by", f"unknown stage {stage.fed_by!r}")
-            elif stage_ids[stage.fed_by] >= stage_index:
-                add(f"{stage_path}.fed_by", f"stage {stage.fed_by!r} must come before {stage.id!r}")
-        for seed_index, seed in enumerate(stage.seeded):
-            for section_id in seed.sections:
-                if where.get(section_id, (None,))[0] != stage_index:
-                    add(
-                        f"{stage_path}.seeded[{seed_index}].sections",
-                        f"unknown section {section_id!r} in stage {stage.id!r}",
-                    )
-        local = {section.id: section for section in stage.sections}
-        for section_index, section in enumerate(stage.sections):
-            path = f"{stage_path}.sections[{section_index}]"
-            _check_section(event, stage, section, path, local, clause_ids, stage_ids, where, add)
-    return issues
+
+def _check_stage(event, stage_index, stage, clause_ids, stage_ids, where, add) -> None:
+    """One stage's feeding stage, its seeded sections and each of its sections."""
+    stage_path = f"stages[{stage_index}]"
+    if stage.fed_by is not None:
+        if stage.fed_by not in stage_ids:
+            add(f"{stage_path}.fed_by", f"unknown stage {stage.fed_by!r}")
+        elif stage_ids[stage.fed_by] >= stage_index:
+            add(f"{stage_path}.fed_by", f"stage {stage.fed_by!r} must come before {stage.id!r}")
+    for seed_index, seed in enumerate(stage.seeded):
+        for section_id in seed.sections:
+            if where.get(section_id, (None,))[0] != stage_index:
+                add(
+                    f"{stage_path}.seeded[{seed_index}].sections",
+                    f"unknown section {section_id!r} in stage {stage.id!r}",
+                )
+    local = {section.id: section for section in stage.sections}
+    for section_index, section in enumerate(stage.sections):
+        path = f"{stage_path}.sections[{section_index}]"
+        _check_section(event, stage, section, path, local, clause_ids, stage_ids, where, add)
 
 
 def _check_section(event, stage, section, path, local, clause_ids, stage_ids, where, add) -> None:

@@ -177,7 +177,13 @@ def prize_config(awards: ec.AwardsConfig) -> PrizeConfig | None:
     if not awards.prizes:
         return None
     tables = tuple(
-        PrizeTable.from_yuan(t.name, t.amounts, gender=Gender(t.gender) if t.gender else None, combinable=t.combinable)
+        PrizeTable.from_yuan(
+            t.name,
+            t.amounts,
+            gender=Gender(t.gender) if t.gender else None,
+            combinable=t.combinable,
+            name_zh=t.name_zh,
+        )
         for t in awards.prizes
     )
     # overall tables first, as the domain applies them (schema order kept otherwise)

@@ -99,7 +99,15 @@ from .qualification import (
     stage_qualification,
 )
 from .section import EntrantAwards, EventAwards, SectionAwards, compute_event_awards, compute_section_awards
-from .team_score import TeamMember, TeamRanking, TeamScore, UnscoredUnit, team_ranking, team_ranking_standings
+from .team_score import (
+    CancelledSource,
+    TeamMember,
+    TeamRanking,
+    TeamScore,
+    UnscoredUnit,
+    team_ranking,
+    team_ranking_standings,
+)
 from .titles import TitleAward, section_titles
 
 __all__ = [
@@ -146,6 +154,7 @@ __all__ = [
     "StandingsError",
     "TeamMember",
     "TeamRanking",
+    "CancelledSource",
     "TeamRankingRow",
     "TeamScore",
     "TeamScoreComponent",

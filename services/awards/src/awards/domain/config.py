@@ -159,6 +159,8 @@ class PrizeTable:
     amounts: tuple[int, ...]
     gender: Gender | None = None
     combinable: bool = True
+    #: the Chinese name of the table where the configuration gives one
+    name_zh: str | None = None
 
     def __post_init__(self) -> None:
         for amount in self.amounts:
@@ -167,9 +169,15 @@ class PrizeTable:
 
     @classmethod
     def from_yuan(
-        cls, name: str, amounts: Iterable[int | str | Decimal], *, gender: Gender | None = None, combinable: bool = True
+        cls,
+        name: str,
+        amounts: Iterable[int | str | Decimal],
+        *,
+        gender: Gender | None = None,
+        combinable: bool = True,
+        name_zh: str | None = None,
     ) -> PrizeTable:
-        return cls(name, tuple(yuan(a) for a in amounts), gender, combinable)
+        return cls(name, tuple(yuan(a) for a in amounts), gender, combinable, name_zh)
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,8 @@ class PrizeAward:
     tied_ranks: tuple[int, int] | None = None
     #: fen of the group's total left undistributed by rounding down (same on each line)
     remainder_fen: int = 0
+    #: the table's Chinese name, where the configuration gives one
+    table_zh: str | None = None
 
 
 def _table_amount(table: PrizeTable, rank: int) -> int:
@@ -61,6 +63,7 @@ def pay_groups(table: PrizeTable, groups: tuple[TieGroup, ...]) -> tuple[PrizeAw
                     shared_with=tuple(i for i in ids if i != row.entrant_id),
                     tied_ranks=(group.place, group.last_place) if group.shared else None,
                     remainder_fen=remainder,
+                    table_zh=table.name_zh,
                 )
             )
     return tuple(lines)

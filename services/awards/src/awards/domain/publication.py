@@ -108,6 +108,8 @@ class PrizeListRow:
     currency: str
     shared_with: tuple[str, ...]
     remainder_fen: int
+    #: the table's Chinese name, where the configuration gives one
+    table_zh: str | None = None
 
 
 def prize_list(awards: SectionAwards) -> tuple[PrizeListRow, ...]:
@@ -127,6 +129,7 @@ def prize_list(awards: SectionAwards) -> tuple[PrizeListRow, ...]:
             awards.currency,
             p.shared_with,
             p.remainder_fen,
+            p.table_zh,
         )
         for p in awards.prizes
     )

@@ -53,6 +53,8 @@ class SectionAwards:
     titles: tuple[TitleAward, ...] = ()
     currency: str = "CNY"
     cancel_reason: str = ""
+    #: REG-12: cancelled when registration closed (never played), not by its field size here
+    cancelled_at_closing: bool = False
 
     def entrant(self, entrant_id: str) -> EntrantAwards:
         for entry in self.entrants:
@@ -61,13 +63,22 @@ class SectionAwards:
         raise KeyError(entrant_id)
 
 
-def compute_section_awards(standings: SectionStandings, config: SectionAwardConfig) -> SectionAwards:
+def compute_section_awards(
+    standings: SectionStandings, config: SectionAwardConfig, cancelled_at_closing: str | None = None
+) -> SectionAwards:
     """AWD-1/2/4/5 for one section: place items, finisher items, prizes, titles.
 
-    A cancelled section (AWD-2) awards nothing at all, finishers' items included.
+    A cancelled section (AWD-2 by its field size, or REG-12 at closing: ``cancelled_at_closing``
+    is the reason) awards nothing at all, finishers' items included.
     """
     size = standings.field_size
-    if is_cancelled(size, config.cancel_if_entries_at_most):
+    cancelled_by_size = is_cancelled(size, config.cancel_if_entries_at_most)
+    if cancelled_at_closing is not None or cancelled_by_size:
+        reason = (
+            f"cancelled at closing: {cancelled_at_closing}"
+            if cancelled_at_closing is not None
+            else f"{size} entrants (cancelled at {config.cancel_if_entries_at_most} or fewer)"
+        )
         return SectionAwards(
             standings.section_id,
             standings.name,
@@ -75,7 +86,8 @@ def compute_section_awards(standings: SectionStandings, config: SectionAwardConf
             size,
             True,
             0,
-            cancel_reason=f"{size} entrants (cancelled at {config.cancel_if_entries_at_most} or fewer)",
+            cancel_reason=reason,
+            cancelled_at_closing=cancelled_at_closing is not None,
         )
     items = {p.entrant_id: p for p in place_awards(standings, config.places)}
     prizes = section_prizes(standings, config.prizes) if config.prizes else ()

@@ -49,11 +49,33 @@ class UnscoredUnit:
 
 
 @dataclass(frozen=True)
+class CancelledSource:
+    """A source section that was cancelled (REG-12 at closing, or AWD-2 by its field size)."""
+
+    section_id: str
+    name: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class TeamRanking:
     team_section_id: str
     name: str
     ranked: tuple[TeamScore, ...]
     unscored: tuple[UnscoredUnit, ...] = ()
+    #: source sections that were cancelled: they count as absent (nobody of theirs is counted)
+    cancelled_sources: tuple[CancelledSource, ...] = ()
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """What the publication says about the cancelled source sections (AWD-6)."""
+        if not self.cancelled_sources:
+            return ()
+        names = ", ".join(f"{c.name} ({c.reason})" for c in self.cancelled_sources)
+        return (
+            f"source section cancelled, counted as absent: {names}; "
+            "the team score is computed from the sections that were played",
+        )
 
 
 def _best(rows: list[StandingRow], count: int) -> list[StandingRow]:
@@ -90,12 +112,19 @@ def _sort_key(
     return tuple(key), tuple(shown)
 
 
-def team_ranking(rule: TeamScoreRule, sections: Mapping[str, SectionStandings]) -> TeamRanking:
+def team_ranking(
+    rule: TeamScoreRule,
+    sections: Mapping[str, SectionStandings],
+    cancelled: tuple[CancelledSource, ...] = (),
+) -> TeamRanking:
     """AWD-6: rank the units of the component sections.
 
     A component whose section is absent (e.g. cancelled, AWD-2) contributes nobody, so no
-    unit can complete that component.
+    unit can complete that component. ``cancelled`` names the source sections cancelled
+    (their standings are not in ``sections``): a unit short of such a component says so,
+    and the ranking carries them for the publication's note.
     """
+    cancelled_ids = {c.section_id for c in cancelled}
     units: dict[str, str] = {}
     per_component: list[dict[str, list[StandingRow]]] = []
     for comp in rule.components:
@@ -116,7 +145,8 @@ def team_ranking(rule: TeamScoreRule, sections: Mapping[str, SectionStandings]) 
         for index, (comp, by_unit) in enumerate(zip(rule.components, per_component)):
             best = _best(by_unit.get(unit_id, []), comp.count)
             if len(best) < comp.count:
-                missing.append(f"{comp.label or comp.section_id}: {len(best)} of {comp.count}")
+                why = " (section cancelled)" if comp.section_id in cancelled_ids else ""
+                missing.append(f"{comp.label or comp.section_id}: {len(best)} of {comp.count}{why}")
             members.extend(TeamMember(index, comp.section_id, r.entrant_id, r.name, r.place, r.points) for r in best)
         if missing:
             unscored.append(UnscoredUnit(unit_id, units[unit_id], "not enough players — " + "; ".join(missing)))
@@ -136,7 +166,8 @@ def team_ranking(rule: TeamScoreRule, sections: Mapping[str, SectionStandings]) 
         place = ranked[-1].place if tied_above else index + 1
         shared = any(other[0] == key for j, other in enumerate(scored) if j != index)
         ranked.append(TeamScore(unit_id, units[unit_id], place, score, counted, shown, shared))
-    return TeamRanking(rule.team_section_id, rule.name, tuple(ranked), tuple(unscored))
+    of_rule = tuple(c for c in cancelled if c.section_id in rule.required_sections)
+    return TeamRanking(rule.team_section_id, rule.name, tuple(ranked), tuple(unscored), of_rule)
 
 
 def team_ranking_standings(ranking: TeamRanking) -> SectionStandings:

@@ -9,7 +9,7 @@ from gomoku_shared.runtime import ServiceRuntime
 from gomoku_shared.service import lifespan_for
 from gomoku_shared.web import create_app
 
-from . import honours, publishing, results
+from . import honours, publishing, results, team_results
 
 
 def create_api(runtime: ServiceRuntime, keyring: KeyRing) -> FastAPI:
@@ -25,6 +25,7 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing) -> FastAPI:
     app.state.runtime = runtime
     # published results are public information: reads need no API key
     app.include_router(results.router)
+    app.include_router(team_results.router)
     # AWD-9: honours are read in public, recorded and revoked by staff
     app.include_router(honours.router)
     # staff-only: a section's awards published again on request (audited)

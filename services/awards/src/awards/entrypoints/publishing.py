@@ -10,7 +10,7 @@ from pydantic import BaseModel
 from gomoku_shared.auth import Staff
 
 from ..service_layer import publishing
-from .results import EventCode, SectionId
+from .published import EventCode, SectionId
 
 router = APIRouter(prefix="/v1/events", tags=["publishing"])
 

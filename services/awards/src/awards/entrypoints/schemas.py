@@ -91,6 +91,9 @@ class PrizeRow(_Out):
     currency: str
     shared_with: list[str]
     remainder_fen: int = Field(description="fen of a shared split left unpaid by rounding down (AWD-4)")
+    table_zh: str | None = Field(
+        None, description="the prize table's Chinese name, where the event's configuration gives one"
+    )
 
 
 class PrizeList(_Out):
@@ -150,6 +153,9 @@ class TeamRanking(_Out):
     missing_sources: list[str]
     publication: PublicationMeta | None
     rows: list[dict[str, Any]]
+    notes: list[str] = Field(
+        default_factory=list, description="e.g. a cancelled source section, counted as absent (AWD-6)"
+    )
 
 
 class TeamRankings(_Out):

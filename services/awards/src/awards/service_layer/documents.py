@@ -101,7 +101,14 @@ def section_content(
         "team_ranking": plain(team_ranking_rows(ranking)) if ranking is not None else [],
         "best_boards": plain(best_board_rows(boards)),
         "squad": squad_rows(squad),
+        # AWD-6: a team score whose source section was cancelled says so; REG-12: a section
+        # cancelled at closing says why
+        "notes": list(ranking.notes) if ranking is not None else _cancel_notes(awards),
     }
+
+
+def _cancel_notes(awards: SectionAwards) -> list[str]:
+    return [awards.cancel_reason] if awards.cancelled_at_closing else []
 
 
 def section_document(
@@ -152,6 +159,11 @@ def section_document(
         ],
         #: a team ranking: the individual sections it is computed from
         "sources": sorted(sources),
+        #: … and those of them that were cancelled (counted as absent, AWD-6)
+        "cancelled_sources": [
+            {"section_id": c.section_id, "name": c.name, "reason": c.reason}
+            for c in (ranking.cancelled_sources if ranking is not None else ())
+        ],
     }
 
 

@@ -28,13 +28,13 @@ from ..adapters.config_mapping import AwardsPlan, SectionPlan, TeamPlan, awards_
 from ..adapters.contract_mapping import board_records, qualified_players, standings_from_contract
 from ..adapters.repository import AwardsRepository, canonical
 from ..domain import (
+    CancelledSource,
     Gender,
     QualifierSelection,
     SectionAwardConfig,
     SectionStandings,
     best_boards,
     compute_section_awards,
-    is_cancelled,
     plain,
     select_qualifiers,
     select_squad,
@@ -139,7 +139,9 @@ async def _refresh_section(
     plan: SectionPlan | None = configured.plan.sections.get(section_id)
     # a section the configuration does not know (renamed, or a team section scored elsewhere)
     # is still published: standings, no awards
-    awards = compute_section_awards(standings, plan.awards if plan else SectionAwardConfig(section_id))
+    awards = compute_section_awards(
+        standings, plan.awards if plan else SectionAwardConfig(section_id), _closing_cancel(payload)
+    )
     boards: tuple = ()
     squad = None
     if plan is not None and not awards.cancelled:
@@ -168,19 +170,30 @@ async def _refresh_section(
         await _refresh_qualification(uow, repo, configured, plan, payload, standings)
 
 
+def _closing_cancel(payload: SectionCompleted) -> str | None:
+    """REG-12: the reason a section was cancelled at closing (None: it was played)."""
+    return (payload.cancel_reason or "no reason given") if payload.cancelled else None
+
+
 async def _refresh_team(uow: UnitOfWork, repo: AwardsRepository, configured: ConfiguredEvent, team: TeamPlan) -> None:
-    """AWD-6: once every source section has completed; recomputed whenever one changes."""
+    """AWD-6: once every source section has completed (or was cancelled: it then counts as
+    absent, and the publication names it); recomputed whenever one changes."""
     live: dict[str, SectionStandings] = {}
+    cancelled: list[CancelledSource] = []
     for source in team.sources:
         row = await repo.current_result(configured.event_code, source)
         if row is None:
             return  # still waiting for this source section
-        _, standings = _standings(configured, row)
+        payload, standings = _standings(configured, row)
         source_plan = configured.plan.sections.get(source)
-        limit = source_plan.awards.cancel_if_entries_at_most if source_plan else None
-        if not is_cancelled(standings.field_size, limit):  # AWD-2: a cancelled section scores nobody
+        source_awards = compute_section_awards(
+            standings, source_plan.awards if source_plan else SectionAwardConfig(source), _closing_cancel(payload)
+        )
+        if source_awards.cancelled:  # AWD-2 / REG-12: a cancelled section scores nobody
+            cancelled.append(CancelledSource(source, payload.name, source_awards.cancel_reason))
+        else:
             live[source] = standings
-    ranking = team_ranking(team.rule, live)
+    ranking = team_ranking(team.rule, live, tuple(cancelled))
     awards = compute_section_awards(team_ranking_standings(ranking), team.awards)
     content = section_content(
         event_code=configured.event_code, stage=team.stage_id, awards=awards, source_revision=None, ranking=ranking

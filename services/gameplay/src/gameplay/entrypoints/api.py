@@ -3,7 +3,8 @@ judges moves, openings, forbidden points and time (PLAY-1..PLAY-7); records (PLA
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
+import keyword
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -281,84 +282,46 @@ def _read_routes(games: GameService) -> APIRouter:
     return router
 
 
+#: the summary of each player action's route, in the order the routes are listed
+ACTION_SUMMARIES = {
+    "join": "Presence: both joined starts the clock (PLAY-7)",
+    "opening": "Professional rules: moves 1-3 and N (PLAY-2 step 1)",
+    "swap": "Swap after three: the other player takes black (true) or stays white (PLAY-2 step 2)",
+    "move": "Place a stone (moves 4, 6 and on; every move under free rules)",
+    "offers": "Black offers N fifth moves (PLAY-2 step 4)",
+    "choose": "White chooses one offer as move 5 (PLAY-2 step 5)",
+    "pass": "Pass (two in succession: a draw, PLAY-4)",
+    "resign": "Resign",
+    "draw": "Offer, accept or decline a draw",
+}
+
+
 def _action_routes(games: GameService) -> APIRouter:
-    """The player actions (the lean lane serves the same requests, fast_actions.py)."""
+    """The player actions, one route each from ACTIONS (the lean lane serves the same requests,
+    fast_actions.py)."""
     router = APIRouter(prefix="/v1", tags=["games"])
-
-    def act(game_id: str, principal: Any, name: str, body: PlayerBody, key: str | None) -> Awaitable[JSONResponse]:
-        return _act(games, game_id, principal, name, body, key)
-
-    @router.post(
-        "/games/{game_id}/join", response_model=GameSummary, summary="Presence: both joined starts the clock (PLAY-7)"
-    )
-    async def join(
-        game_id: PathId, body: PlayerBody, principal: AnyPrincipal, key: str | None = IdemKey
-    ) -> JSONResponse:
-        return await act(game_id, principal, "join", body, key)
-
-    @router.post(
-        "/games/{game_id}/opening",
-        response_model=GameSummary,
-        summary="Professional rules: moves 1-3 and N (PLAY-2 step 1)",
-    )
-    async def opening(
-        game_id: PathId, body: OpeningBody, principal: AnyPrincipal, key: str | None = IdemKey
-    ) -> JSONResponse:
-        return await act(game_id, principal, "opening", body, key)
-
-    @router.post(
-        "/games/{game_id}/swap",
-        response_model=GameSummary,
-        summary="Swap after three: the other player takes black (true) or stays white (PLAY-2 step 2)",
-    )
-    async def swap(game_id: PathId, body: SwapBody, principal: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
-        return await act(game_id, principal, "swap", body, key)
-
-    @router.post(
-        "/games/{game_id}/move",
-        response_model=GameSummary,
-        summary="Place a stone (moves 4, 6 and on; every move under free rules)",
-    )
-    async def move(game_id: PathId, body: MoveBody, principal: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
-        return await act(game_id, principal, "move", body, key)
-
-    @router.post(
-        "/games/{game_id}/offers", response_model=GameSummary, summary="Black offers N fifth moves (PLAY-2 step 4)"
-    )
-    async def offers(
-        game_id: PathId, body: OffersBody, principal: AnyPrincipal, key: str | None = IdemKey
-    ) -> JSONResponse:
-        return await act(game_id, principal, "offers", body, key)
-
-    @router.post(
-        "/games/{game_id}/choose",
-        response_model=GameSummary,
-        summary="White chooses one offer as move 5 (PLAY-2 step 5)",
-    )
-    async def choose(
-        game_id: PathId, body: MoveBody, principal: AnyPrincipal, key: str | None = IdemKey
-    ) -> JSONResponse:
-        return await act(game_id, principal, "choose", body, key)
-
-    @router.post(
-        "/games/{game_id}/pass", response_model=GameSummary, summary="Pass (two in succession: a draw, PLAY-4)"
-    )
-    async def pass_(
-        game_id: PathId, body: PlayerBody, principal: AnyPrincipal, key: str | None = IdemKey
-    ) -> JSONResponse:
-        return await act(game_id, principal, "pass", body, key)
-
-    @router.post("/games/{game_id}/resign", response_model=GameSummary, summary="Resign")
-    async def resign(
-        game_id: PathId, body: PlayerBody, principal: AnyPrincipal, key: str | None = IdemKey
-    ) -> JSONResponse:
-        return await act(game_id, principal, "resign", body, key)
-
-    @router.post("/games/{game_id}/draw", response_model=GameSummary, summary="Offer, accept or decline a draw")
-    async def draw(game_id: PathId, body: DrawBody, principal: AnyPrincipal, key: str | None = IdemKey) -> JSONResponse:
-        return await act(game_id, principal, "draw", body, key)
-
+    for name, summary in ACTION_SUMMARIES.items():
+        router.add_api_route(
+            f"/games/{{game_id}}/{name}",
+            _action_endpoint(games, name),
+            methods=["POST"],
+            # "pass" is a keyword: its route was always named pass_ (the operation id keeps it)
+            name=f"{name}_" if keyword.iskeyword(name) else name,
+            response_model=GameSummary,
+            summary=summary,
+        )
     return router
+
+
+def _action_endpoint(games: GameService, name: str) -> Callable[..., Awaitable[JSONResponse]]:
+    async def endpoint(
+        game_id: PathId, body: PlayerBody, principal: AnyPrincipal, key: str | None = IdemKey
+    ) -> JSONResponse:
+        return await _act(games, game_id, principal, name, body, key)
+
+    # the body model of this action (FastAPI reads the annotation to validate and document it)
+    endpoint.__annotations__ = {**endpoint.__annotations__, "body": ACTIONS[name][0]}
+    return endpoint
 
 
 def _record_routes(games: GameService) -> APIRouter:

@@ -66,6 +66,8 @@ tournaments = Table(
             Column("revision", Integer, nullable=False, default=0),
             #: events emitted for this section: their ids are uuid5(section, seq) — deterministic
             Column("event_seq", Integer, nullable=False, default=0),
+            #: changes so far: every transaction that locks the section adds one (the reads' ETag)
+            Column("version", Integer, nullable=False, default=0, server_default="0"),
             #: SectionRules as JSON; the whole section.closed payload for everything else
             Column("rules", JSON, nullable=False),
             Column("closed", JSON, nullable=False),

@@ -99,10 +99,11 @@ class SectionRepository:
             result = await select_for_update(session, query, tournaments, where)
         else:
             result = await session.execute(query)
-        row = result.mappings().first()
-        if row is None:
+        found = result.mappings().first()
+        if found is None:
             return None
-        state = SectionState(dict(row), SectionRules.model_validate(row["rules"]), {})
+        row = await self._touched(dict(found)) if lock else dict(found)
+        state = SectionState(row, SectionRules.model_validate(row["rules"]), {})
         for entrant in await self._rows(orm.entrants, event_code, section_id, orm.entrants.c.start_no):
             state.entrants[entrant["start_no"]] = _entrant_row(entrant)
         for round_row in await self._rows(orm.rounds, event_code, section_id):
@@ -129,7 +130,25 @@ class SectionRepository:
         where = _of_section(tournaments, event_code, section_id)
         result = await select_for_update(self.session, select(tournaments).where(where), tournaments, where)
         row = result.mappings().first()
-        return dict(row) if row else None
+        return await self._touched(dict(row)) if row else None
+
+    async def _touched(self, row: dict[str, Any]) -> dict[str, Any]:
+        """The section is locked to be changed: its version goes up by one (in this transaction,
+        so a rolled-back change leaves it as it was). The public reads send it as their ETag."""
+        row["version"] = int(row.get("version") or 0) + 1
+        await self.session.execute(
+            update(orm.tournaments)
+            .where(_of_section(orm.tournaments, row["event_code"], row["section_id"]))
+            .values(version=row["version"])
+        )
+        return row
+
+    async def version(self, event_code: str, section_id: str) -> int | None:
+        """The section's change counter alone (a conditional read's cheap first step), or None."""
+        column = orm.tournaments.c.version
+        query = select(column).where(_of_section(orm.tournaments, event_code, section_id))
+        value = (await self.session.execute(query)).scalar_one_or_none()
+        return None if value is None else int(value)
 
     async def pairing(self, event_code: str, section_id: str, pairing_id: str) -> dict[str, Any] | None:
         pairings = orm.pairings

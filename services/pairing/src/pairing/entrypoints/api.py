@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
-from fastapi import APIRouter, FastAPI, Query, Request
+from fastapi import APIRouter, FastAPI, Query, Request, Response
 from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel
 from sqlalchemy.exc import IntegrityError
@@ -38,6 +38,7 @@ from ..service_layer.pool import Pairer
 from ..service_layer.unit_of_work import PairingUnitOfWork
 from . import views
 from .bodies import ByeBody, DecisionBody, DelayBody, HoldBody, LateEntryBody, PairingsBody, ResultBody, WithdrawalBody
+from .conditional import not_modified, tag
 from .csv_answers import crosstable_csv, standings_csv
 
 SEC = "/v1/events/{event_code}/sections/{section_id}"
@@ -121,8 +122,12 @@ async def list_sections(event_code: PathId, request: Request) -> dict:
 @router.get(
     SEC, summary="A section: rules, entrants with start numbers, rounds, ties", **documented(views.SectionDetail)
 )
-async def section_detail(event_code: PathId, section_id: PathId, request: Request) -> dict:
-    return queries.section_detail(await _load(request, event_code, section_id))
+async def section_detail(event_code: PathId, section_id: PathId, request: Request, response: Response) -> Any:
+    if unchanged := await not_modified(request, _read, event_code, section_id, "section"):
+        return unchanged
+    state = await _load(request, event_code, section_id)
+    tag(response, state, "section")
+    return queries.section_detail(state)
 
 
 @router.get(
@@ -130,40 +135,61 @@ async def section_detail(event_code: PathId, section_id: PathId, request: Reques
     summary="Pairings of a round with their results (drafts included)",
     **documented(views.RoundView),
 )
-async def get_round(event_code: PathId, section_id: PathId, n: RoundNo, request: Request) -> dict:
+async def get_round(event_code: PathId, section_id: PathId, n: RoundNo, request: Request, response: Response) -> Any:
+    if unchanged := await not_modified(request, _read, event_code, section_id, f"round{n}"):
+        return unchanged
     state = await _load(request, event_code, section_id)
     games = await _read(request, lambda repos: repos.games.of_section(event_code, section_id))
-    return queries.round_view(state, n, games)
+    answer = queries.round_view(state, n, games)
+    tag(response, state, f"round{n}")
+    return answer
 
 
-@router.get(
-    SEC + "/standings",
-    summary="Standings with every tiebreak value (JSON or ?format=csv)",
-    response_model=None,
-    responses=_with_text(views.Standings, "text/csv"),
-)
+def _table_route(path: str, summary: str, view: type[BaseModel]) -> Callable[[Any], Any]:
+    """A section's table: JSON, or CSV with ``?format=csv``."""
+    return router.get(SEC + path, summary=summary, response_model=None, responses=_with_text(view, "text/csv"))
+
+
+async def _table(
+    request: Request,
+    response: Response,
+    event_code: str,
+    section_id: str,
+    format: TableFormat,
+    table: Callable[[SectionState], dict],
+    to_csv: Callable[[dict], str],
+    name: str,
+) -> Any:
+    """A section's table as JSON or CSV, tagged with the section's version (a 304 when the
+    client has it already)."""
+    if unchanged := await not_modified(request, _read, event_code, section_id, f"{name}.{format}"):
+        return unchanged
+    state = await _load(request, event_code, section_id)
+    answer = table(state)
+    if format == "csv":
+        text = PlainTextResponse(to_csv(answer), media_type="text/csv")
+        tag(text, state, f"{name}.csv")
+        return text
+    tag(response, state, f"{name}.json")
+    return answer
+
+
+@_table_route("/standings", "Standings with every tiebreak value (JSON or ?format=csv)", views.Standings)
 async def get_standings(
-    event_code: PathId, section_id: PathId, request: Request, format: TableFormat = Query("json")
+    event_code: PathId, section_id: PathId, request: Request, response: Response, format: TableFormat = Query("json")
 ) -> Any:
-    answer = queries.standings(await _load(request, event_code, section_id))
-    if format == "csv":
-        return PlainTextResponse(standings_csv(answer), media_type="text/csv")
-    return answer
+    return await _table(
+        request, response, event_code, section_id, format, queries.standings, standings_csv, "standings"
+    )
 
 
-@router.get(
-    SEC + "/crosstable",
-    summary="Cross table (JSON or ?format=csv)",
-    response_model=None,
-    responses=_with_text(views.CrossTable, "text/csv"),
-)
+@_table_route("/crosstable", "Cross table (JSON or ?format=csv)", views.CrossTable)
 async def get_crosstable(
-    event_code: PathId, section_id: PathId, request: Request, format: TableFormat = Query("json")
+    event_code: PathId, section_id: PathId, request: Request, response: Response, format: TableFormat = Query("json")
 ) -> Any:
-    answer = queries.crosstable(await _load(request, event_code, section_id))
-    if format == "csv":
-        return PlainTextResponse(crosstable_csv(answer), media_type="text/csv")
-    return answer
+    return await _table(
+        request, response, event_code, section_id, format, queries.crosstable, crosstable_csv, "crosstable"
+    )
 
 
 @router.get(
@@ -183,8 +209,12 @@ async def get_trf(event_code: PathId, section_id: PathId, request: Request) -> A
     summary="Ties on places that matter (PAIR-8): playoffs and arbiter decisions",
     **documented(views.Ties),
 )
-async def get_ties(event_code: PathId, section_id: PathId, request: Request) -> dict:
-    return queries.ties(await _load(request, event_code, section_id))
+async def get_ties(event_code: PathId, section_id: PathId, request: Request, response: Response) -> Any:
+    if unchanged := await not_modified(request, _read, event_code, section_id, "ties"):
+        return unchanged
+    state = await _load(request, event_code, section_id)
+    tag(response, state, "ties")
+    return queries.ties(state)
 
 
 @router.get(

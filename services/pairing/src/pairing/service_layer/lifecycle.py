@@ -9,7 +9,13 @@ from __future__ import annotations
 import logging
 
 from gomoku_shared.contracts.common import SectionRules
-from gomoku_shared.contracts.events import GameFinished, RoundPaired, SectionClosed, StandingsUpdated
+from gomoku_shared.contracts.events import (
+    GameFinished,
+    RoundPaired,
+    SectionClosed,
+    SectionCompleted,
+    StandingsUpdated,
+)
 
 from ..adapters.repository import SectionState
 from ..domain import IllegalPairing, NoLegalPairing, Outcome, RoundPairing
@@ -63,13 +69,39 @@ async def open_tournament(uow: PairingUnitOfWork, closed: SectionClosed, pairer:
         for start_no, entrant in enumerate(entrants, 1)
     ]
     await uow.sections.create(tournament, rows)
-    if status != "running":
-        return
     state = await uow.locked_section(closed.event_code, closed.section_id)
+    if status != "running":
+        await cancelled_at_closing(uow, state, closed)
+        return
     if len(state.entrants) < 2:
         await uow.sections.update_tournament(state, status="awaiting_arbiter", note="fewer than two entrants")
         return
     await pair_round(uow, state, 1, pairer)
+    await uow.save_sequence(state)
+
+
+async def cancelled_at_closing(uow: PairingUnitOfWork, state: SectionState, closed: SectionClosed) -> None:
+    """REG-12: a section cancelled at closing is never paired, but it is over: it goes out as
+    section.completed with ``cancelled`` and no standings, so that awards knows it and a team
+    score fed by it is computed from the sections played (AWD-6) instead of waiting for it."""
+    reason = closed.cancel_reason or "cancelled at closing"
+    payload = SectionCompleted(
+        event_code=state.event_code,
+        stage=state.row["stage"],
+        section_id=state.section_id,
+        name=closed.name,
+        revision=1,
+        rules=state.rules,
+        standings=[],
+        entrants=list(closed.entrants),
+        rounds_played=0,
+        cancelled=True,
+        cancel_reason=reason,
+    )
+    await uow.sections.update_tournament(
+        state, revision=1, note=reason, completed_at=uow.clock.now(), final=payload.model_dump(mode="json")
+    )
+    uow.emit_for(state, payload)
     await uow.save_sequence(state)
 
 

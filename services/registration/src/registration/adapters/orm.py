@@ -2,7 +2,9 @@
 
 Personal data (ID numbers, document references) is stored only encrypted (`*_enc`, see
 `adapters.protection`); `id_number_index` is a keyed hash for finding a person again without
-decrypting, `id_number_masked` the only form ever shown.
+decrypting, `id_number_masked` the only form ever shown. People are kept per registrant (partner
+isolation): one person per ID number, and per `external_id` (the registering partner's own user
+id for the person, shown to that partner only), in the records of each registrant.
 """
 
 from __future__ import annotations
@@ -22,11 +24,48 @@ inbox = inbox_table(metadata)
 TS = UtcDateTime()
 
 
-# over 80 lines on purpose: one Table per record kind, the whole schema readable in one place
+# --------------------------------------------------------------------------- columns every table names
+
+
+def _event_key() -> sa.Column:
+    """The event a row belongs to, as the first part of the row's primary key."""
+    return sa.Column("event_code", sa.String(64), primary_key=True)
+
+
+def _event_code(*, index: bool) -> sa.Column:
+    """The event a row belongs to, where the row has a key of its own (`index`: looked up by event)."""
+    if index:
+        return sa.Column("event_code", sa.String(64), nullable=False, index=True)
+    return sa.Column("event_code", sa.String(64), nullable=False)
+
+
+def _seq() -> sa.Column:
+    """The order rows were recorded in, within their event (or section)."""
+    return sa.Column("seq", sa.Integer, nullable=False)
+
+
+def _partner() -> sa.Column:
+    """The partner whose record this is (partner isolation); None: recorded by staff."""
+    return sa.Column("partner_id", sa.String(100), nullable=True)
+
+
+# --------------------------------------------------------------------------- tables
+
+
 def declare(md: MetaData) -> dict[str, sa.Table]:
-    """The registration tables (also used, frozen as a copy, by migration 0002)."""
-    tables: dict[str, sa.Table] = {}
-    tables["events"] = sa.Table(
+    """The registration tables (migration 0002 keeps a frozen copy of them)."""
+    return {
+        **_declare_event_tables(md),
+        **_declare_people_tables(md),
+        **_declare_entry_tables(md),
+        "idempotency_keys": idempotency_table(md),
+        **_declare_stage_tables(md),
+    }
+
+
+def _declare_event_tables(md: MetaData) -> dict[str, sa.Table]:
+    """The events, their units and the units' officials."""
+    events = sa.Table(
         "events",
         md,
         sa.Column("code", sa.String(64), primary_key=True),
@@ -36,39 +75,43 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
         sa.Column("overrides", sa.JSON, nullable=False),
         sa.Column("created_at", TS, nullable=False),
         sa.Column("created_by", sa.String(100), nullable=False),
-        # bumped by every command on the event: the first statement of a write, so commands on
-        # one event are serialised (row lock on PostgreSQL, the write lock on SQLite)
+        # bumped first by every command on the event: serialises them (row lock / SQLite write lock)
         sa.Column("lock_version", sa.Integer, nullable=False, server_default="0"),
     )
-    tables["units"] = sa.Table(
+    units = sa.Table(
         "units",
         md,
-        sa.Column("event_code", sa.String(64), primary_key=True),
+        _event_key(),
         sa.Column("id", sa.String(100), primary_key=True),
-        sa.Column("seq", sa.Integer, nullable=False),
+        _seq(),
         sa.Column("name", sa.String(300), nullable=False),
         sa.Column("kind", sa.String(50), nullable=False),
         sa.Column("region", sa.String(100), nullable=True),
         sa.Column("annual_registration", sa.Boolean, nullable=False),
         sa.Column("is_host", sa.Boolean, nullable=False),
-        sa.Column("partner_id", sa.String(100), nullable=True),
+        _partner(),
     )
-    tables["officials"] = sa.Table(
+    officials = sa.Table(
         "officials",
         md,
-        sa.Column("event_code", sa.String(64), primary_key=True),
+        _event_key(),
         sa.Column("unit_id", sa.String(100), primary_key=True),
         sa.Column("seq", sa.Integer, primary_key=True),
         sa.Column("role", sa.String(20), nullable=False),
         sa.Column("name", sa.String(200), nullable=False),
         sa.Column("person_id", sa.String(100), nullable=True),
     )
-    tables["people"] = sa.Table(
+    return {"events": events, "units": units, "officials": officials}
+
+
+def _declare_people_tables(md: MetaData) -> dict[str, sa.Table]:
+    """The people registered (personal data encrypted) and their evidence records."""
+    people = sa.Table(
         "people",
         md,
-        sa.Column("event_code", sa.String(64), primary_key=True),
+        _event_key(),
         sa.Column("id", sa.String(100), primary_key=True),
-        sa.Column("seq", sa.Integer, nullable=False),
+        _seq(),
         sa.Column("name", sa.String(200), nullable=False),
         sa.Column("gender", sa.String(10), nullable=False),
         sa.Column("birth_date", sa.Date, nullable=False),
@@ -77,16 +120,17 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
         sa.Column("id_number_enc", sa.Text, nullable=True),
         sa.Column("id_number_index", sa.String(64), nullable=True),
         sa.Column("id_number_masked", sa.String(64), nullable=True),
-        sa.Column("partner_id", sa.String(100), nullable=True),
-        # one person per ID number in the records of each registrant (partner isolation)
+        _partner(),
+        sa.Column("external_id", sa.String(200), nullable=True),
         sa.UniqueConstraint("event_code", "partner_id", "id_number_index", name="uq_people_partner_id_number"),
+        sa.UniqueConstraint("event_code", "partner_id", "external_id", name="uq_people_partner_external_id"),
     )
-    tables["evidence"] = sa.Table(
+    evidence = sa.Table(
         "evidence",
         md,
         sa.Column("id", sa.String(120), primary_key=True),
-        sa.Column("event_code", sa.String(64), nullable=False, index=True),
-        sa.Column("seq", sa.Integer, nullable=False),
+        _event_code(index=True),
+        _seq(),
         sa.Column("person_id", sa.String(100), nullable=False),
         sa.Column("entry_id", sa.String(200), nullable=True),
         sa.Column("kind", sa.String(40), nullable=False),
@@ -100,16 +144,21 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
         sa.Column("reviewed_at", TS, nullable=True),
         # the clause this evidence admitted/refused the player under, after the last review
         sa.Column("clause", sa.String(200), nullable=True),
-        sa.Column("partner_id", sa.String(100), nullable=True),
+        _partner(),
     )
-    tables["entries"] = sa.Table(
+    return {"people": people, "evidence": evidence}
+
+
+def _declare_entry_tables(md: MetaData) -> dict[str, sa.Table]:
+    """The entries, their withdrawals and the change requests on them."""
+    entries = sa.Table(
         "entries",
         md,
         sa.Column("id", sa.String(200), primary_key=True),
-        sa.Column("event_code", sa.String(64), nullable=False, index=True),
+        _event_code(index=True),
         sa.Column("stage", sa.String(64), nullable=False),
         sa.Column("section_id", sa.String(100), nullable=False),
-        sa.Column("seq", sa.Integer, nullable=False),
+        _seq(),
         sa.Column("application_id", sa.String(200), nullable=True),
         sa.Column("person_ids", sa.JSON, nullable=False),
         sa.Column("unit_id", sa.String(100), nullable=True),
@@ -127,25 +176,25 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
         sa.Column("rating", sa.Integer, nullable=False),
         sa.Column("source", sa.String(20), nullable=False),  # registration | qualification
         sa.Column("attributes", sa.JSON, nullable=False),
-        sa.Column("partner_id", sa.String(100), nullable=True),
+        _partner(),
         sa.UniqueConstraint("event_code", "section_id", "seq", name="uq_entries_seq"),
     )
-    tables["withdrawals"] = sa.Table(
+    withdrawals = sa.Table(
         "withdrawals",
         md,
         sa.Column("entry_id", sa.String(200), primary_key=True),
-        sa.Column("event_code", sa.String(64), nullable=False),
+        _event_code(index=False),
         sa.Column("at", TS, nullable=False),
         sa.Column("reason", sa.Text, nullable=False),
         sa.Column("proof_ref_enc", sa.Text, nullable=True),
         sa.Column("refund_requested", sa.Boolean, nullable=False),
         sa.Column("requested_by", sa.String(100), nullable=False),
     )
-    tables["change_requests"] = sa.Table(
+    change_requests = sa.Table(
         "change_requests",
         md,
         sa.Column("id", sa.String(200), primary_key=True),
-        sa.Column("event_code", sa.String(64), nullable=False, index=True),
+        _event_code(index=True),
         sa.Column("entry_id", sa.String(200), nullable=False),
         sa.Column("kind", sa.String(40), nullable=False),
         sa.Column("details", sa.Text, nullable=False),
@@ -154,13 +203,17 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
         sa.Column("decision", sa.JSON, nullable=True),
         sa.Column("decided_by", sa.String(100), nullable=True),
         sa.Column("decided_at", TS, nullable=True),
-        sa.Column("partner_id", sa.String(100), nullable=True),
+        _partner(),
     )
-    tables["idempotency_keys"] = idempotency_table(md)
-    tables["stages"] = sa.Table(
+    return {"entries": entries, "withdrawals": withdrawals, "change_requests": change_requests}
+
+
+def _declare_stage_tables(md: MetaData) -> dict[str, sa.Table]:
+    """The state of each stage and the qualifier lists that feed a qualification stage."""
+    stages = sa.Table(
         "stages",
         md,
-        sa.Column("event_code", sa.String(64), primary_key=True),
+        _event_key(),
         sa.Column("stage_id", sa.String(64), primary_key=True),
         sa.Column("status", sa.String(30), nullable=False),
         sa.Column("closed_at", TS, nullable=True),
@@ -170,10 +223,10 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
         sa.Column("seeded", sa.JSON, nullable=True),
         sa.Column("note", sa.Text, nullable=True),
     )
-    tables["qualifier_lists"] = sa.Table(
+    qualifier_lists = sa.Table(
         "qualifier_lists",
         md,
-        sa.Column("event_code", sa.String(64), primary_key=True),
+        _event_key(),
         sa.Column("to_stage", sa.String(64), primary_key=True),
         sa.Column("section_id", sa.String(100), primary_key=True),
         sa.Column("target_section_id", sa.String(100), primary_key=True),
@@ -183,18 +236,17 @@ def declare(md: MetaData) -> dict[str, sa.Table]:
         sa.Column("substitutes", sa.JSON, nullable=False),
         sa.Column("received_at", TS, nullable=False),
     )
-    return tables
+    return {"stages": stages, "qualifier_lists": qualifier_lists}
 
 
 def declare_ledger(md: MetaData) -> dict[str, sa.Table]:
     """REG-14/15: the append-only fee ledger and the refund requests (migration 0005)."""
-    tables: dict[str, sa.Table] = {}
-    tables["ledger_lines"] = sa.Table(
+    ledger_lines = sa.Table(
         "ledger_lines",
         md,
         sa.Column("id", sa.String(200), primary_key=True),
-        sa.Column("event_code", sa.String(64), nullable=False, index=True),
-        sa.Column("seq", sa.Integer, nullable=False),
+        _event_code(index=True),
+        _seq(),
         sa.Column("kind", sa.String(20), nullable=False),  # payment | refund | correction
         sa.Column("item", sa.String(100), nullable=False),
         sa.Column("amount_fen", sa.BigInteger, nullable=False),
@@ -209,22 +261,22 @@ def declare_ledger(md: MetaData) -> dict[str, sa.Table]:
         # what caused the line when not the operator's hand: "appeal.lodged:<id>", "refund:<id>"
         sa.Column("source", sa.String(200), nullable=True),
         sa.Column("note", sa.Text, nullable=False),
-        sa.Column("partner_id", sa.String(100), nullable=True),
+        _partner(),
         sa.UniqueConstraint("event_code", "seq", name="uq_ledger_seq"),
         sa.UniqueConstraint("event_code", "source", name="uq_ledger_source"),
     )
-    tables["refund_requests"] = sa.Table(
+    refund_requests = sa.Table(
         "refund_requests",
         md,
         sa.Column("id", sa.String(200), primary_key=True),
-        sa.Column("event_code", sa.String(64), nullable=False, index=True),
+        _event_code(index=True),
         sa.Column("entry_id", sa.String(200), nullable=False),
         sa.Column("reason", sa.Text, nullable=False),
         sa.Column("proof_ref_enc", sa.Text, nullable=True),
         sa.Column("force_majeure_claimed", sa.Boolean, nullable=False),
         sa.Column("requested_at", TS, nullable=False),
         sa.Column("requested_by", sa.String(100), nullable=False),
-        sa.Column("partner_id", sa.String(100), nullable=True),
+        _partner(),
         sa.Column("state", sa.String(20), nullable=False),  # requested | granted | refused
         sa.Column("granted_fen", sa.BigInteger, nullable=True),
         sa.Column("force_majeure_accepted", sa.Boolean, nullable=True),
@@ -233,7 +285,7 @@ def declare_ledger(md: MetaData) -> dict[str, sa.Table]:
         sa.Column("decision_note", sa.Text, nullable=True),
         sa.Column("ledger_line_id", sa.String(200), nullable=True),
     )
-    return tables
+    return {"ledger_lines": ledger_lines, "refund_requests": refund_requests}
 
 
 def declare_change_application(table: sa.Table) -> None:

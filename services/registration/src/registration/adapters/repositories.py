@@ -161,6 +161,21 @@ class PersonRepository:
     async def last_seq(self, code: str) -> int:
         return await rows.next_seq(self.session, orm.people, code) - 1
 
+    async def by_external_id(self, code: str, partner_id: str, external_id: str) -> Any:
+        """The person ``partner_id`` registered with its own user id ``external_id`` (or None)."""
+        people = orm.people.c
+        query = sa.select(orm.people).where(
+            people.event_code == code, people.partner_id == partner_id, people.external_id == external_id
+        )
+        return (await self.session.execute(query)).first()
+
+    async def set_external_id(self, code: str, person_id: str, external_id: str) -> None:
+        await self.session.execute(
+            sa.update(orm.people)
+            .where(orm.people.c.event_code == code, orm.people.c.id == person_id)
+            .values(external_id=external_id)
+        )
+
     async def add(self, *, id_number: str | None, **values: Any) -> None:
         """A person; the ID number is stored encrypted beside its keyed hash (the masked form
         comes with `values`)."""

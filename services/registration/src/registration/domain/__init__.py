@@ -35,6 +35,7 @@ from .closing import (
     section_closed_payload,
     section_rules,
 )
+from .delegations import Official
 from .eligibility import (
     EligibilityReport,
     check_age,
@@ -63,7 +64,7 @@ from .model import (
 )
 from .next_stage import NextStageResult, PassedOver, QualifierList, SeededList, StagePlace, build_next_stage
 from .personal_data import IdNumber, mask_id_number
-from .registration import EventRegistration, Official, SubmitResult
+from .registration import EventRegistration, SubmitResult
 
 __all__ = [
     "REJUDGED",

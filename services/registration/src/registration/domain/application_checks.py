@@ -1,12 +1,13 @@
-"""The checks of one application that need no other entry's state: the window (REG-1), the
-insurance (REG-13) and a team's shape and board order (REG-9)."""
+"""The checks of one application that need no other entry's state: a stage open to
+registration (EVT-6), the window (REG-1), the insurance (REG-13), one player in an individual
+entry (REG-3) and a team's shape and board order (REG-9)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 
-from gomoku_shared.event_config import EventConfig, SectionConfig
+from gomoku_shared.event_config import EventConfig, SectionConfig, StageConfig
 
 from .model import Application, Decision, Entry, Person, Verdict
 
@@ -15,6 +16,24 @@ def _aware(now: datetime) -> datetime:
     if now.tzinfo is None:
         raise ValueError("times must be timezone-aware")
     return now
+
+
+def check_stage_entry(stage: StageConfig) -> list[Decision]:
+    """EVT-6: a stage entered by qualification takes no applications."""
+    if stage.entry == "registration":
+        return []
+    return [
+        Decision("EVT-6", f"{stage.id}/entry", Verdict.REFUSED, f"stage {stage.name} is entered by qualification only")
+    ]
+
+
+def check_individual(section: SectionConfig, members: Sequence[Person]) -> list[Decision]:
+    """REG-3: an individual entry names exactly one player."""
+    if section.kind == "individual" and len(members) != 1:
+        return [
+            Decision("REG-3", f"{section.id}/entry", Verdict.REFUSED, "an individual entry names exactly one player")
+        ]
+    return []
 
 
 def check_window(event: EventConfig, app: Application) -> tuple[Decision, datetime | None]:

@@ -124,38 +124,6 @@ def close_stage(
     fields = {s.id: _field(entries, s.id) for s in stage.sections}
     by_id = {s.id: s for s in stage.sections}
     out: dict[str, ClosedSection] = {}
-
-    def ready_or_cancel(
-        sec: SectionConfig, members: list[FieldEntry], merged_from: tuple[str, ...], merge_note: str
-    ) -> ClosedSection:
-        entrants = len(members)
-        limit = sec.closing.cancel_at_most
-        if limit is not None and entrants <= limit:
-            why = f"{entrants} entries (at most {limit}): section cancelled" + merge_note
-            return ClosedSection(
-                stage.id,
-                sec.id,
-                "cancelled",
-                tuple(members),
-                why,
-                merged_from,
-                decisions=(Decision("REG-12", f"{sec.id}/cancel", Verdict.REFUSED, why),),
-            )
-        kind, rounds = choose_format(sec, entrants, choices.get(sec.id))
-        why = f"{entrants} entries" + merge_note
-        return ClosedSection(
-            stage.id,
-            sec.id,
-            "ready",
-            tuple(members),
-            why,
-            merged_from,
-            rank_genders_separately=bool(merged_from) and sec.closing.rank_genders_separately,
-            format=kind,
-            rounds=rounds,
-            decisions=(Decision("REG-12", f"{sec.id}/field", Verdict.ADMITTED, why),),
-        )
-
     for sec in stage.sections:
         if sec.id in out:
             continue
@@ -167,32 +135,84 @@ def close_stage(
         closing = sec.closing
         partner = by_id.get(closing.merge_with) if closing.merge_with else None
         if partner is not None and partner.id not in out and fields[partner.id] and fields[sec.id]:
-            p_below = partner.closing.merge_below
-            small = [
-                s
-                for s, below in ((sec, closing.merge_below), (partner, p_below))
-                if below is not None and len(fields[s.id]) < below
-            ]
-            if small:
-                note = "; merged: " + ", ".join(
-                    f"{s.name} had {len(fields[s.id])} (< {s.closing.merge_below})" for s in small
-                )
-                members = fields[sec.id] + fields[partner.id]
-                host = ready_or_cancel(sec, members, (sec.id, partner.id), note)
-                out[sec.id] = host
-                status: ClosedStatus = "cancelled" if host.status == "cancelled" else "merged"
-                out[partner.id] = ClosedSection(
-                    stage.id,
-                    partner.id,
-                    status,
-                    tuple(fields[partner.id]),
-                    f"merged into {sec.name}" + ("" if status == "merged" else ", which was cancelled"),
-                    merged_into=sec.id,
-                    decisions=(Decision("REG-12", f"{partner.id}/merge", Verdict.ADMITTED, f"merged into {sec.id}"),),
-                )
+            merged = _merge_if_small(stage.id, sec, partner, fields, choices)
+            if merged is not None:
+                out[sec.id], out[partner.id] = merged
                 continue
-        out[sec.id] = ready_or_cancel(sec, fields[sec.id], (), "")
+        out[sec.id] = _ready_or_cancel(stage.id, sec, fields[sec.id], (), "", choices.get(sec.id))
     return [out[s.id] for s in stage.sections]
+
+
+def _merge_if_small(
+    stage_id: str,
+    sec: SectionConfig,
+    partner: SectionConfig,
+    fields: Mapping[str, list[FieldEntry]],
+    choices: Mapping[str, FormatChoice],
+) -> tuple[ClosedSection, ClosedSection] | None:
+    """A section and its merge partner, both with entries, when either is below its
+    `merge_below`: the merged field under `sec` (ready or cancelled) and the partner folded
+    into it. None: neither is small, each runs alone."""
+    small = [
+        s
+        for s, below in ((sec, sec.closing.merge_below), (partner, partner.closing.merge_below))
+        if below is not None and len(fields[s.id]) < below
+    ]
+    if not small:
+        return None
+    note = "; merged: " + ", ".join(f"{s.name} had {len(fields[s.id])} (< {s.closing.merge_below})" for s in small)
+    members = fields[sec.id] + fields[partner.id]
+    host = _ready_or_cancel(stage_id, sec, members, (sec.id, partner.id), note, choices.get(sec.id))
+    status: ClosedStatus = "cancelled" if host.status == "cancelled" else "merged"
+    folded = ClosedSection(
+        stage_id,
+        partner.id,
+        status,
+        tuple(fields[partner.id]),
+        f"merged into {sec.name}" + ("" if status == "merged" else ", which was cancelled"),
+        merged_into=sec.id,
+        decisions=(Decision("REG-12", f"{partner.id}/merge", Verdict.ADMITTED, f"merged into {sec.id}"),),
+    )
+    return host, folded
+
+
+def _ready_or_cancel(
+    stage_id: str,
+    sec: SectionConfig,
+    members: list[FieldEntry],
+    merged_from: tuple[str, ...],
+    merge_note: str,
+    choice: FormatChoice | None,
+) -> ClosedSection:
+    """A field of at most `closing.cancel_at_most` entries is cancelled; any other is ready,
+    with its format and rounds (PAIR-1)."""
+    entrants = len(members)
+    limit = sec.closing.cancel_at_most
+    if limit is not None and entrants <= limit:
+        why = f"{entrants} entries (at most {limit}): section cancelled" + merge_note
+        return ClosedSection(
+            stage_id,
+            sec.id,
+            "cancelled",
+            tuple(members),
+            why,
+            merged_from,
+            decisions=(Decision("REG-12", f"{sec.id}/cancel", Verdict.REFUSED, why),),
+        )
+    kind, rounds = choose_format(sec, entrants, choice)
+    why = f"{entrants} entries" + merge_note
+    return ClosedSection(
+        stage_id,
+        sec.id,
+        "ready",
+        tuple(members),
+        why,
+        merged_from,
+        rank_genders_separately=bool(merged_from) and sec.closing.rank_genders_separately,
+        format=kind,
+        rounds=rounds,
+        decisions=(Decision("REG-12", f"{sec.id}/field", Verdict.ADMITTED, why),),
+    )
 
 
 # --------------------------------------------------------------------------- contract mapping
@@ -328,4 +348,6 @@ def section_closed_payload(
         "rules": section_rules(event, closed),
         "entrants": entrants,
         "starts_at": start.isoformat(),
+        # REG-12: the reason reaches awards through pairing (AWD-6 notes a cancelled source)
+        "cancel_reason": closed.reason if closed.status == "cancelled" else None,
     }

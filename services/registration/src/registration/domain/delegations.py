@@ -2,14 +2,17 @@
 previous edition's top finishers outside the quota (checked against the published list where
 the event has one), the host may add players with the organiser's approval; NT 六(六), 十(一)4
 — one leader and one coach per unit, one more coach for a unit entered in every section, and
-a team without a leader names one of its players as acting leader."""
+a team without a leader names one of its players as acting leader. Also REG-3's unit rules:
+entries through units or alone, the delegation quota, and the officials a unit may name."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 
 from gomoku_shared.event_config import EventConfig, UnitRules, place_key
 
+from .errors import RegistrationError
 from .model import Application, Decision, Entry, Person, Unit, Verdict
 
 
@@ -67,3 +70,94 @@ def units_without_leader(
         )
         for uid in sorted(teams - led)
     ]
+
+
+def check_unit(
+    rules: UnitRules,
+    app: Application,
+    unit: Unit | None,
+    members: Sequence[Person],
+    quota_players: Callable[[str], set[str]],
+) -> list[Decision]:
+    """REG-3: individual vs unit entries, delegation quota (NY 20, previous top-8 exempt);
+    `quota_players(unit_id)`: the players already counted against the unit's quota."""
+    if app.unit_id is None:
+        if not rules.individual_entries_allowed:
+            return [
+                Decision("REG-3", "units/individual", Verdict.REFUSED, "this event accepts entries through units only")
+            ]
+        return [Decision("REG-3", "units/individual", Verdict.ADMITTED, "individual entry")]
+    if unit is None:
+        raise RegistrationError(f"unit {app.unit_id!r} not given")
+    out = [Decision("REG-3", "units/unit", Verdict.ADMITTED, f"entered through {unit.name}")]
+    if rules.delegation_max_players is not None:
+        exempt, claims = quota_exemptions(rules, app, members)
+        out.extend(claims)
+        counted = quota_players(unit.id) | {p.id for p in members if p.id not in exempt}
+        if len(counted) > rules.delegation_max_players:
+            msg = f"{unit.name} would have {len(counted)} players in its quota (max {rules.delegation_max_players})"
+            if unit.is_host and rules.host_may_exceed_quota:
+                out.append(
+                    Decision(
+                        "REG-3",
+                        "units/quota_host",
+                        Verdict.PENDING,
+                        msg + "; host delegation: needs the organiser's approval",
+                    )
+                )
+            else:
+                out.append(Decision("REG-3", "units/quota", Verdict.REFUSED, msg))
+    return out
+
+
+@dataclass(frozen=True)
+class Official:
+    unit_id: str
+    role: str  # leader | coach | acting_leader
+    name: str
+    person_id: str | None = None
+
+
+def judge_official(
+    config: EventConfig,
+    officials: Sequence[Official],
+    entries: Iterable[Entry],
+    delegation: set[str],
+    unit: Unit,
+    role: str,
+    name: str,
+    person_id: str | None,
+) -> Decision:
+    """REG-3: may the unit name `name` as its leader, coach or acting leader? (NT: +1 coach
+    if it enters every team section; an acting leader is one of its players, `delegation`,
+    where it has no leader.) Admitted: the official may be added."""
+    rules = config.units
+    have = [o for o in officials if o.unit_id == unit.id and o.role == role]
+    if role == "leader":
+        limit = rules.max_leaders
+    elif role == "coach":
+        limit = rules.max_coaches
+        teams = config.team_sections()
+        entered = {e.section_id for e in entries if e.unit_id == unit.id and e.status.holds_place}
+        if rules.extra_coaches_if_all_team_sections and teams and all(s.id in entered for s in teams):
+            limit += rules.extra_coaches_if_all_team_sections
+    elif role == "acting_leader":
+        if not rules.player_may_act_as_leader:
+            return Decision("REG-3", "units/officials", Verdict.REFUSED, "no acting leaders in this event")
+        if any(o.unit_id == unit.id and o.role == "leader" for o in officials):
+            return Decision("REG-3", "units/officials", Verdict.REFUSED, f"{unit.name} has a leader")
+        if person_id is None or person_id not in delegation:
+            return Decision(
+                "REG-3", "units/officials", Verdict.REFUSED, "the acting leader must be one of the unit's players"
+            )
+        limit = 1
+    else:
+        raise RegistrationError(f"unknown role {role!r}")
+    if len(have) >= limit:
+        return Decision(
+            "REG-3",
+            f"units/{role}",
+            Verdict.REFUSED,
+            f"{unit.name} already has {len(have)} {role}(s) (max {limit})",
+        )
+    return Decision("REG-3", f"units/{role}", Verdict.ADMITTED, f"{name} is {unit.name}'s {role}")

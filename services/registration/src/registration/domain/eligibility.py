@@ -13,20 +13,14 @@ until its evidence is approved.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from gomoku_shared.event_config import (
-    EligibilityClause,
-    EventConfig,
-    ResidencyOption,
-    SectionConfig,
-    grade_rank,
-    place_key,
-)
+from gomoku_shared.event_config import EligibilityClause, EventConfig, ResidencyOption, SectionConfig
 
-from .model import Decision, Evidence, EvidenceKind, EvidenceStatus, Person, Unit, Verdict, combine
+from .model import Decision, Evidence, Person, Unit, Verdict, combine
+from .residency_options import OptionResult, RegionMatch, judge_option, longest_consecutive_months, plain_region_match
 
 
 def check_age(section: SectionConfig, person: Person) -> Decision:
@@ -75,223 +69,6 @@ def check_gender(section: SectionConfig, person: Person) -> Decision:
 # --------------------------------------------------------------------------- evidence helpers
 
 
-def _usable(item: Evidence, mode: str) -> bool:
-    if item.status is EvidenceStatus.REJECTED:
-        return False
-    return item.status is EvidenceStatus.APPROVED or mode == "declared"
-
-
-#: (required region, region as written) -> same place? (REG-17: `EventConfig.same_region`)
-RegionMatch = Callable[[str, "str | None"], bool]
-
-
-def plain_region_match(required: str, written: str | None) -> bool:
-    return written is not None and place_key(required) == place_key(written)
-
-
-def _of(
-    evidence: Iterable[Evidence],
-    kind: EvidenceKind,
-    region: str | None,
-    mode: str,
-    person_id: str,
-    same_region: RegionMatch = plain_region_match,
-) -> list[Evidence]:
-    return [
-        e
-        for e in evidence
-        if e.kind is kind
-        and e.person_id == person_id
-        and _usable(e, mode)
-        and (region is None or same_region(region, e.region))
-    ]
-
-
-def _month_index(year_month: str) -> int:
-    year, month = year_month.split("-")
-    if not 1 <= int(month) <= 12:
-        raise ValueError(f"bad month {year_month!r}")
-    return int(year) * 12 + int(month) - 1
-
-
-def longest_consecutive_months(months: Iterable[str]) -> int:
-    """Longest run of consecutive calendar months in 'YYYY-MM' strings (REG-6 (2))."""
-    idx = sorted({_month_index(m) for m in months})
-    best = run = 0
-    prev = None
-    for index in idx:
-        run = run + 1 if prev is not None and index == prev + 1 else 1
-        best = max(best, run)
-        prev = index
-    return best
-
-
-def _full_months_between(start: date, end: date) -> int:
-    months = (end.year - start.year) * 12 + (end.month - start.month)
-    if end.day < start.day:
-        months -= 1
-    return months
-
-
-# --------------------------------------------------------------------------- options
-
-
-@dataclass(frozen=True)
-class _OptionResult:
-    outcome: Verdict
-    reason: str
-
-
-def _option(
-    opt: ResidencyOption,
-    clause: EligibilityClause,
-    person: Person,
-    evidence: Sequence[Evidence],
-    *,
-    region: str | None,
-    unit: Unit | None,
-    intends_to_represent: bool,
-    as_of: date,
-    mode: str,
-    same_region: RegionMatch = plain_region_match,
-) -> _OptionResult:
-    where = f" in {region}" if region else ""
-    pid = person.id
-    if opt.kind == "household":
-        if _of(evidence, EvidenceKind.HOUSEHOLD, region, mode, pid, same_region):
-            return _OptionResult(Verdict.ADMITTED, f"household registration{where}")
-        return _OptionResult(Verdict.REFUSED, f"no {_qual(mode)}household registration{where}")
-
-    if opt.kind == "student_status":
-        if _of(evidence, EvidenceKind.STUDENT_STATUS, region, mode, pid, same_region):
-            return _OptionResult(Verdict.ADMITTED, f"student status{where}")
-        return _OptionResult(Verdict.REFUSED, f"no {_qual(mode)}student status{where}")
-
-    if opt.kind == "residence_permit":
-        permits = _of(evidence, EvidenceKind.RESIDENCE_PERMIT, region, mode, pid, same_region)
-        if not permits:
-            return _OptionResult(Verdict.REFUSED, f"no {_qual(mode)}residence permit{where}")
-        if opt.permit_issued_before is not None:
-            dated = [p for p in permits if p.issued_on is not None and p.issued_on < opt.permit_issued_before]
-            if not dated:
-                return _OptionResult(
-                    Verdict.REFUSED, f"residence permit{where} not dated before {opt.permit_issued_before}"
-                )
-        if opt.min_consecutive_insurance_months is not None:
-            need = opt.min_consecutive_insurance_months
-            months = [
-                m
-                for e in _of(evidence, EvidenceKind.SOCIAL_INSURANCE, region, mode, pid, same_region)
-                for m in e.months_paid
-            ]
-            run = longest_consecutive_months(months)
-            if run < need:
-                return _OptionResult(
-                    Verdict.REFUSED,
-                    f"residence permit{where} but only {run} consecutive months of social insurance (needs {need})",
-                )
-            return _OptionResult(
-                Verdict.ADMITTED, f"residence permit{where} and {run} consecutive months of social insurance"
-            )
-        return _OptionResult(
-            Verdict.ADMITTED,
-            f"residence permit{where}"
-            + (f" dated before {opt.permit_issued_before}" if opt.permit_issued_before else ""),
-        )
-
-    if opt.kind == "registered_athlete":
-        if person.registered_unit_id is None:
-            return _OptionResult(Verdict.REFUSED, "not a registered athlete")
-        if unit is not None and person.registered_unit_id == unit.id:
-            return _OptionResult(Verdict.ADMITTED, f"registered athlete of {unit.name}")
-        return _OptionResult(
-            Verdict.REFUSED, f"registered with unit {person.registered_unit_id}, must represent that unit"
-        )
-
-    if opt.kind == "employment":
-        if unit is None:
-            return _OptionResult(Verdict.REFUSED, "employment proof needs a registering unit")
-        need = opt.min_employment_months or 0
-        employed_since = [
-            item.employed_since
-            for item in evidence
-            if item.kind is EvidenceKind.EMPLOYMENT
-            and item.person_id == pid
-            and _usable(item, mode)
-            and item.employer_unit_id == unit.id
-            and item.employed_since is not None
-        ]
-        best = max((_full_months_between(since, as_of) for since in employed_since), default=None)
-        if best is None:
-            return _OptionResult(Verdict.REFUSED, f"no {_qual(mode)}proof of employment with {unit.name}")
-        if best < need:
-            return _OptionResult(
-                Verdict.REFUSED, f"employed by {unit.name} for {best} months on {as_of} (needs {need})"
-            )
-        return _OptionResult(Verdict.ADMITTED, f"employed by {unit.name} for {best} months")
-
-    if opt.kind == "wildcard":
-        return _wildcard(opt, person, evidence, intends_to_represent=intends_to_represent, mode=mode)
-    raise AssertionError(opt.kind)  # pragma: no cover - the schema restricts kinds
-
-
-def _qual(mode: str) -> str:
-    return "approved " if mode == "verified" else ""
-
-
-def _wildcard(
-    opt: ResidencyOption, person: Person, evidence: Sequence[Evidence], *, intends_to_represent: bool, mode: str
-) -> _OptionResult:
-    """REG-6 (4): citizen AND (grade OR past result) AND intent; own deadline; arbiter approval."""
-    if opt.requires_citizenship and (person.citizenship or "").upper() != opt.requires_citizenship.upper():
-        return _OptionResult(Verdict.REFUSED, f"wildcard needs {opt.requires_citizenship} citizenship")
-    if opt.requires_intent_to_represent and not intends_to_represent:
-        return _OptionResult(Verdict.REFUSED, "wildcard needs the declared intent to represent the region")
-
-    def in_time(item: Evidence) -> bool:
-        return opt.deadline is None or (item.submitted_at is not None and item.submitted_at < opt.deadline)
-
-    candidates: list[tuple[Evidence, str]] = []
-    if opt.min_grade:
-        need = grade_rank(opt.min_grade)
-        for e in evidence:
-            if e.kind is EvidenceKind.GRADE_CERTIFICATE and e.person_id == person.id and e.grade:
-                r = grade_rank(e.grade)
-                if r is not None and need is not None and r >= need:
-                    candidates.append((e, f"grade {e.grade} (needs {opt.min_grade} or better)"))
-    for e in evidence:
-        if (
-            e.kind is EvidenceKind.PAST_RESULT
-            and e.person_id == person.id
-            and e.result_level
-            and e.result_place
-            and e.officially_recognised
-        ):
-            worst = opt.result_places.get(e.result_level)
-            if worst is not None and e.result_place <= worst:
-                candidates.append((e, f"{e.result_level} result place {e.result_place} (top {worst})"))
-    if not candidates:
-        return _OptionResult(
-            Verdict.REFUSED,
-            "wildcard needs a grade of "
-            + (opt.min_grade or "-")
-            + " or better, or a qualifying official result "
-            + ", ".join(f"{k} top {v}" for k, v in opt.result_places.items()),
-        )
-    timely = [(e, why) for e, why in candidates if in_time(e)]
-    if not timely:
-        return _OptionResult(Verdict.REFUSED, f"wildcard evidence arrived after the deadline {opt.deadline}")
-    live = [(e, why) for e, why in timely if e.status is not EvidenceStatus.REJECTED]
-    if not live:
-        return _OptionResult(Verdict.REFUSED, "wildcard evidence rejected by the arbiter")
-    approved = [(e, why) for e, why in live if e.status is EvidenceStatus.APPROVED]
-    if approved:
-        return _OptionResult(Verdict.ADMITTED, f"wildcard: {approved[0][1]}, approved")
-    if opt.requires_approval or mode == "verified":
-        return _OptionResult(Verdict.PENDING, f"wildcard: {live[0][1]}, awaiting the arbiter's approval")
-    return _OptionResult(Verdict.ADMITTED, f"wildcard: {live[0][1]}")
-
-
 # --------------------------------------------------------------------------- clauses
 
 
@@ -332,11 +109,10 @@ def check_clause(
                 "no representation clause applies to this player and unit",
                 person.id,
             )
-    results: list[tuple[ResidencyOption, _OptionResult]] = []
+    results: list[tuple[ResidencyOption, OptionResult]] = []
     for opt in options:
-        r = _option(
+        r = judge_option(
             opt,
-            clause,
             person,
             evidence,
             region=region,

@@ -14,11 +14,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from gomoku_shared.event_config import EventConfig, SectionConfig
+from gomoku_shared.event_config import EventConfig, SectionConfig, StageConfig
 
-from .application_checks import _aware, check_insurance, check_team, check_window
-from .delegations import quota_exemptions
-from .eligibility import evaluate_player, is_pending_evidence_decision, pending_evidence_decision
+from .application_checks import _aware, check_individual, check_insurance, check_stage_entry, check_team, check_window
+from .delegations import Official, check_unit, judge_official, quota_exemptions
+from .eligibility import evaluate_player, pending_evidence_decision
 from .errors import RegistrationError, UnknownEntry, UnknownSection
 from .model import (
     REJUDGED,
@@ -32,9 +32,17 @@ from .model import (
     Verdict,
     combine,
 )
+from .places import check_cap
+from .rejudging import (
+    STATUS_OF,
+    judged_outcome,
+    may_be_judged_again,
+    rejudged_decision,
+    rejudged_entry,
+    standing_decisions,
+    with_current_marks,
+)
 
-#: the rules eligibility is judged on (REG-18: judged again when their inputs change)
-ELIGIBILITY_RULES = frozenset({"REG-4", "REG-5", "REG-6", "REG-7", "REG-8", "REG-18"})
 #: the residency and representation rules, whose evidence an arbiter approves
 RESIDENCY_RULES = frozenset({"REG-6", "REG-7", "REG-8"})
 
@@ -54,14 +62,6 @@ class SubmitResult:
     @property
     def reasons(self) -> list[str]:
         return self.entry.refusal_reasons
-
-
-@dataclass(frozen=True)
-class Official:
-    unit_id: str
-    role: str  # leader | coach | acting_leader
-    name: str
-    person_id: str | None = None
 
 
 # --------------------------------------------------------------------------- aggregate
@@ -143,60 +143,8 @@ class EventRegistration:
             raise RegistrationError(f"unknown person {exc.args[0]!r}") from None
         if unit is not None and app.unit_id not in (None, unit.id):
             raise RegistrationError("application unit and given unit differ")
-        decisions: list[Decision] = []
-
-        if stage.entry != "registration":
-            decisions.append(
-                Decision(
-                    "EVT-6",
-                    f"{stage.id}/entry",
-                    Verdict.REFUSED,
-                    f"stage {stage.name} is entered by qualification only",
-                )
-            )
-        window, received = check_window(event, app)
-        decisions.append(window)
-        decisions.append(check_insurance(event, app, members))
-        decisions.extend(self._check_unit(app, unit, members))
-        if section.kind == "individual" and len(members) != 1:
-            decisions.append(
-                Decision(
-                    "REG-3", f"{section.id}/entry", Verdict.REFUSED, "an individual entry names exactly one player"
-                )
-            )
-        if section.kind == "team":
-            decisions.extend(check_team(section, members, self.entries.values(), app.unit_id))
-        for person in members:
-            if any(
-                person.id in e.person_ids
-                for e in self.in_section(section.id)
-                if e.status.holds_place or e.status is EntryStatus.WAITLISTED
-            ):
-                decisions.append(
-                    Decision(
-                        "REG-3",
-                        f"{section.id}/duplicate",
-                        Verdict.REFUSED,
-                        f"{person.name} already has an entry in {section.name}",
-                        person.id,
-                    )
-                )
-            report = evaluate_player(
-                event,
-                section.id,
-                person,
-                [e for e in evidence if e.person_id == person.id],
-                unit=unit,
-                intends_to_represent=app.intends_to_represent,
-            )
-            decisions.extend(report.decisions)
-
-        outcome = combine(decisions)
-        status = {
-            Verdict.ADMITTED: EntryStatus.ACCEPTED,
-            Verdict.PENDING: EntryStatus.PENDING_REVIEW,
-            Verdict.REFUSED: EntryStatus.REFUSED,
-        }[outcome]
+        decisions, received = self._judge_application(app, section, stage, members, evidence, unit)
+        status = STATUS_OF[combine(decisions)]
         waitpos = None
         if status is not EntryStatus.REFUSED:
             cap_decision, status, waitpos = self._check_cap(section, status)
@@ -222,71 +170,64 @@ class EventRegistration:
         self.entries[entry.id] = entry
         return SubmitResult(entry)
 
-    def _check_unit(self, app: Application, unit: Unit | None, members: Sequence[Person]) -> list[Decision]:
-        """REG-3: individual vs unit entries, delegation quota (NY 20, previous top-8 exempt)."""
-        rules = self.config.units
-        if app.unit_id is None:
-            if not rules.individual_entries_allowed:
-                return [
+    def _judge_application(
+        self,
+        app: Application,
+        section: SectionConfig,
+        stage: StageConfig,
+        members: Sequence[Person],
+        evidence: Sequence[Evidence],
+        unit: Unit | None,
+    ) -> tuple[list[Decision], datetime | None]:
+        """Every rule of a new application but the cap (EVT-6, REG-1, REG-13, REG-3, REG-9,
+        then each player's eligibility), and when the complete application was received."""
+        decisions = check_stage_entry(stage)
+        window, received = check_window(self.config, app)
+        decisions.append(window)
+        decisions.append(check_insurance(self.config, app, members))
+        decisions.extend(check_unit(self.config.units, app, unit, members, self.quota_players))
+        decisions.extend(check_individual(section, members))
+        if section.kind == "team":
+            decisions.extend(check_team(section, members, self.entries.values(), app.unit_id))
+        for person in members:
+            if self._has_place_or_waits(section.id, person.id):
+                decisions.append(
                     Decision(
-                        "REG-3", "units/individual", Verdict.REFUSED, "this event accepts entries through units only"
+                        "REG-3",
+                        f"{section.id}/duplicate",
+                        Verdict.REFUSED,
+                        f"{person.name} already has an entry in {section.name}",
+                        person.id,
                     )
-                ]
-            return [Decision("REG-3", "units/individual", Verdict.ADMITTED, "individual entry")]
-        if unit is None:
-            raise RegistrationError(f"unit {app.unit_id!r} not given")
-        out = [Decision("REG-3", "units/unit", Verdict.ADMITTED, f"entered through {unit.name}")]
-        if rules.delegation_max_players is not None:
-            exempt, claims = quota_exemptions(rules, app, members)
-            out.extend(claims)
-            counted = self.quota_players(unit.id) | {p.id for p in members if p.id not in exempt}
-            if len(counted) > rules.delegation_max_players:
-                msg = f"{unit.name} would have {len(counted)} players in its quota (max {rules.delegation_max_players})"
-                if unit.is_host and rules.host_may_exceed_quota:
-                    out.append(
-                        Decision(
-                            "REG-3",
-                            "units/quota_host",
-                            Verdict.PENDING,
-                            msg + "; host delegation: needs the organiser's approval",
-                        )
-                    )
-                else:
-                    out.append(Decision("REG-3", "units/quota", Verdict.REFUSED, msg))
-        return out
+                )
+            report = evaluate_player(
+                self.config,
+                section.id,
+                person,
+                [e for e in evidence if e.person_id == person.id],
+                unit=unit,
+                intends_to_represent=app.intends_to_represent,
+            )
+            decisions.extend(report.decisions)
+        return decisions, received
+
+    def _has_place_or_waits(self, section_id: str, person_id: str, other_than: str | None = None) -> bool:
+        """REG-3: one entry per player and section — one holding a place or waiting for one."""
+        return any(
+            person_id in e.person_ids
+            and e.id != other_than
+            and (e.status.holds_place or e.status is EntryStatus.WAITLISTED)
+            for e in self.in_section(section_id)
+        )
 
     def _check_cap(self, section: SectionConfig, status: EntryStatus) -> tuple[Decision, EntryStatus, int | None]:
         """REG-2: stop at the cap; the next one gets a waiting-list place if enabled."""
-        if section.cap is None:
-            return Decision("REG-2", f"{section.id}/cap", Verdict.ADMITTED, "no cap"), status, None
-        held = len(self.holding_places(section.id))
-        if held < section.cap:
-            return (
-                Decision("REG-2", f"{section.id}/cap", Verdict.ADMITTED, f"place {held + 1} of {section.cap}"),
-                status,
-                None,
-            )
-        if self.config.waiting_list:
-            pos = len(self.waiting_list(section.id)) + 1
-            return (
-                Decision(
-                    "REG-2",
-                    f"{section.id}/waiting_list",
-                    Verdict.PENDING,
-                    f"{section.name} is full ({section.cap}); waiting-list place {pos}",
-                ),
-                EntryStatus.WAITLISTED,
-                pos,
-            )
-        return (
-            Decision(
-                "REG-2",
-                f"{section.id}/cap",
-                Verdict.REFUSED,
-                f"{section.name} is full: cap of {section.cap} entries reached",
-            ),
-            EntryStatus.REFUSED,
-            None,
+        return check_cap(
+            section,
+            status,
+            held=len(self.holding_places(section.id)),
+            waiting=len(self.waiting_list(section.id)),
+            waiting_list=self.config.waiting_list,
         )
 
     def promote_from_waiting_list(self, section_id: str) -> Entry | None:
@@ -359,107 +300,91 @@ class EventRegistration:
         is fixed): the status stays, only the pending-evidence marks are brought up to date.
         Returns the changed entry, or None if nothing changed."""
         entry = self.entry(entry_id)
-        if entry.status is EntryStatus.WITHDRAWN:
-            return None
-        if entry.status is EntryStatus.REFUSED and not _refused_on_eligibility(entry):
+        if not may_be_judged_again(entry):
             return None
         section = self.section(entry.section_id)
+        fresh = self._eligibility_again(entry, people, evidence, unit, intends_to_represent)
+        if settled:
+            return self._store_if_changed(entry, with_current_marks(entry, fresh))
+        kept = standing_decisions(entry)
+        outcome = judged_outcome(entry, kept, fresh)
+        if outcome is Verdict.PENDING and any(d.clause == "arbiter/review" and d.admitted for d in kept):
+            outcome = Verdict.ADMITTED  # the arbiter settled what is still pending ...
+            fresh += self._still_unapproved(fresh)  # ... but not the evidence itself
+        status = STATUS_OF[outcome]
+        if entry.status is EntryStatus.WAITLISTED and status is not EntryStatus.REFUSED:
+            status = EntryStatus.WAITLISTED  # still eligible: it keeps its place in the queue
+        extra, status, waitpos = self._place_again(entry, section, status, people)
+        if status is not entry.status:
+            extra.append(rejudged_decision(entry.status, status, cause))
+        new = rejudged_entry(entry, status, waitpos, kept, fresh, extra)
+        if self._store_if_changed(entry, new) is None:
+            return None
+        self._after_place_changed(entry, new)
+        return new
+
+    def _eligibility_again(
+        self,
+        entry: Entry,
+        people: Mapping[str, Person],
+        evidence: Sequence[Evidence],
+        unit: Unit | None,
+        intends_to_represent: bool,
+    ) -> list[Decision]:
+        """REG-18: the eligibility decisions of every player of the entry on the evidence as it
+        stands (in a registration stage, only what arrived before the close counts)."""
+        section_id = entry.section_id
         closes = self.config.registration.closes_at
-        if self.config.stage_of(section.id).entry == "registration":
+        if self.config.stage_of(section_id).entry == "registration":
             evidence = [x for x in evidence if x.arrived_before(closes)]
         fresh: list[Decision] = []
         for pid in entry.person_ids:
             fresh.extend(
                 evaluate_player(
                     self.config,
-                    section.id,
+                    section_id,
                     people[pid],
                     [x for x in evidence if x.person_id == pid],
                     unit=unit,
                     intends_to_represent=intends_to_represent,
                 ).decisions
             )
-        if settled:
-            marks = (
-                tuple(d for d in fresh if is_pending_evidence_decision(d))
-                if entry.status is EntryStatus.ACCEPTED
-                else ()
-            )
-            unmarked = tuple(d for d in entry.decisions if not is_pending_evidence_decision(d))
-            new = replace(entry, decisions=unmarked + marks)
-            return self._store_if_changed(entry, new)
-        waiting = entry.status is EntryStatus.WAITLISTED
-        kept = [d for d in entry.decisions if d.rule not in ELIGIBILITY_RULES or d.clause.startswith("arbiter/")]
-        log = [d for d in entry.decisions if d.clause == REJUDGED]
-        # a waiting-list place is judged like the rest, apart from the place it waits for
-        judged = [
-            d for d in kept if not d.clause.startswith("arbiter/") and not (waiting and d.rule == "REG-2")
-        ] + fresh
-        outcome = combine(judged)
-        if outcome is Verdict.PENDING and any(d.clause == "arbiter/review" and d.admitted for d in kept):
-            outcome = Verdict.ADMITTED  # the arbiter settled what is still pending ...
-            fresh += self._still_unapproved(fresh)  # ... but not the evidence itself
-        status = {
-            Verdict.ADMITTED: EntryStatus.ACCEPTED,
-            Verdict.PENDING: EntryStatus.PENDING_REVIEW,
-            Verdict.REFUSED: EntryStatus.REFUSED,
-        }[outcome]
-        if waiting and status is not EntryStatus.REFUSED:
-            status = EntryStatus.WAITLISTED  # still eligible: it keeps its place in the queue
+        return fresh
+
+    def _place_again(
+        self, entry: Entry, section: SectionConfig, status: EntryStatus, people: Mapping[str, Person]
+    ) -> tuple[list[Decision], EntryStatus, int | None]:
+        """A refused entry that gains a place takes it like a new one: one entry per player and
+        section (REG-3), then the cap (REG-2). The decisions, the status and the waiting place."""
         extra: list[Decision] = []
         waitpos = entry.waitlist_position
-        if status not in (EntryStatus.REFUSED, EntryStatus.WAITLISTED) and not entry.status.holds_place:
-            # a refused entry gains a place: one entry per player and section, then the cap
-            dup = [
-                pid
-                for pid in entry.person_ids
-                if any(
-                    pid in x.person_ids
-                    and x.id != entry.id
-                    and (x.status.holds_place or x.status is EntryStatus.WAITLISTED)
-                    for x in self.in_section(section.id)
-                )
-            ]
-            if dup:
-                extra.append(
-                    Decision(
-                        "REG-3",
-                        f"{section.id}/duplicate",
-                        Verdict.REFUSED,
-                        f"{', '.join(people[p].name for p in dup)} already has an entry in {section.name}",
-                        dup[0],
-                    )
-                )
-                status = EntryStatus.REFUSED
-            else:
-                cap_decision, status, waitpos = self._check_cap(section, status)
-                extra.append(cap_decision)
-        if status is not entry.status:
+        if status in (EntryStatus.REFUSED, EntryStatus.WAITLISTED) or entry.status.holds_place:
+            return extra, status, waitpos
+        dup = [pid for pid in entry.person_ids if self._has_place_or_waits(section.id, pid, other_than=entry.id)]
+        if dup:
             extra.append(
                 Decision(
-                    "REG-18",
-                    REJUDGED,
-                    _OUTCOME_OF[status],
-                    f"judged again after {cause}: {entry.status.value} -> {status.value}",
+                    "REG-3",
+                    f"{section.id}/duplicate",
+                    Verdict.REFUSED,
+                    f"{', '.join(people[p].name for p in dup)} already has an entry in {section.name}",
+                    dup[0],
                 )
             )
-        if status is EntryStatus.REFUSED:
-            kept = [d for d in kept if d.rule != "REG-2"]  # the place it held is free again
-        new = replace(
-            entry,
-            status=status,
-            waitlist_position=waitpos if status is EntryStatus.WAITLISTED else None,
-            decisions=tuple(d for d in kept if d.clause != REJUDGED) + tuple(fresh) + tuple(log) + tuple(extra),
-        )
-        if self._store_if_changed(entry, new) is None:
-            return None
-        if waiting and new.status is EntryStatus.REFUSED:
-            for x in self.waiting_list(section.id):  # the ones behind it move up
-                if (x.waitlist_position or 0) > (entry.waitlist_position or 0):
+            return extra, EntryStatus.REFUSED, waitpos
+        cap_decision, status, waitpos = self._check_cap(section, status)
+        extra.append(cap_decision)
+        return extra, status, waitpos
+
+    def _after_place_changed(self, old: Entry, new: Entry) -> None:
+        """A refused waiting entry lets the ones behind it move up; a place lost goes to the
+        first on the waiting list (REG-2)."""
+        if old.status is EntryStatus.WAITLISTED and new.status is EntryStatus.REFUSED:
+            for x in self.waiting_list(old.section_id):  # the ones behind it move up
+                if (x.waitlist_position or 0) > (old.waitlist_position or 0):
                     self.entries[x.id] = replace(x, waitlist_position=(x.waitlist_position or 1) - 1)
-        if entry.status.holds_place and not new.status.holds_place:
-            self.promote_from_waiting_list(section.id)
-        return new
+        if old.status.holds_place and not new.status.holds_place:
+            self.promote_from_waiting_list(old.section_id)
 
     def _still_unapproved(self, decisions: Iterable[Decision]) -> tuple[Decision, ...]:
         """REG-18: an arbiter admitted an entry whose evidence is still pending (the wildcard):
@@ -482,37 +407,12 @@ class EventRegistration:
 
     def add_official(self, unit: Unit, role: str, name: str, person_id: str | None = None) -> Decision:
         """A unit names a leader or coach (NT: +1 coach if it enters every team section)."""
-        rules = self.config.units
-        have = [o for o in self.officials if o.unit_id == unit.id and o.role == role]
-        if role == "leader":
-            limit = rules.max_leaders
-        elif role == "coach":
-            limit = rules.max_coaches
-            teams = self.config.team_sections()
-            entered = {e.section_id for e in self.entries.values() if e.unit_id == unit.id and e.status.holds_place}
-            if rules.extra_coaches_if_all_team_sections and teams and all(s.id in entered for s in teams):
-                limit += rules.extra_coaches_if_all_team_sections
-        elif role == "acting_leader":
-            if not rules.player_may_act_as_leader:
-                return Decision("REG-3", "units/officials", Verdict.REFUSED, "no acting leaders in this event")
-            if any(o.unit_id == unit.id and o.role == "leader" for o in self.officials):
-                return Decision("REG-3", "units/officials", Verdict.REFUSED, f"{unit.name} has a leader")
-            if person_id is None or person_id not in self.delegation(unit.id):
-                return Decision(
-                    "REG-3", "units/officials", Verdict.REFUSED, "the acting leader must be one of the unit's players"
-                )
-            limit = 1
-        else:
-            raise RegistrationError(f"unknown role {role!r}")
-        if len(have) >= limit:
-            return Decision(
-                "REG-3",
-                f"units/{role}",
-                Verdict.REFUSED,
-                f"{unit.name} already has {len(have)} {role}(s) (max {limit})",
-            )
-        self.officials.append(Official(unit.id, role, name, person_id))
-        return Decision("REG-3", f"units/{role}", Verdict.ADMITTED, f"{name} is {unit.name}'s {role}")
+        decision = judge_official(
+            self.config, self.officials, self.entries.values(), self.delegation(unit.id), unit, role, name, person_id
+        )
+        if decision.admitted:
+            self.officials.append(Official(unit.id, role, name, person_id))
+        return decision
 
     # ---- lifecycle wrappers (REG-10, REG-11) keeping caps and waiting lists consistent
 
@@ -590,19 +490,3 @@ class EventRegistration:
             ),
             None,
         )
-
-
-_OUTCOME_OF = {
-    EntryStatus.ACCEPTED: Verdict.ADMITTED,
-    EntryStatus.PENDING_REVIEW: Verdict.PENDING,
-    EntryStatus.WAITLISTED: Verdict.PENDING,
-    EntryStatus.REFUSED: Verdict.REFUSED,
-    EntryStatus.WITHDRAWN: Verdict.REFUSED,
-}
-
-
-def _refused_on_eligibility(entry: Entry) -> bool:
-    """Refused by eligibility alone (age, gender, residency...): judged again when its inputs
-    change. A refusal for the window, the cap, a duplicate, the team or by the arbiter stands."""
-    refusing = [d for d in entry.decisions if d.refused and d.clause != REJUDGED]
-    return bool(refusing) and all(d.rule in ELIGIBILITY_RULES and not d.clause.startswith("arbiter/") for d in refusing)

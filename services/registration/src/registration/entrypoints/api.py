@@ -3,9 +3,14 @@
 Partner keys see and act only on the players they registered (another partner's records answer
 404); staff (operator, arbiter) see all. ID numbers and document references are never returned
 (masked / "[protected]"). POSTs that create honour `Idempotency-Key`.
+
+Most routes are declared as data (`routes.Command`, `routes.Read`), in the order of the OpenAPI
+document; the two commands that name no event yet (creating one, deciding a change) are written out.
 """
 
 from __future__ import annotations
+
+from typing import Annotated
 
 from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.responses import JSONResponse
@@ -20,36 +25,46 @@ from gomoku_shared.web import create_app
 
 from .. import presets
 from ..adapters import orm
-from ..service_layer import changes, entries, events, evidence, queries, stages, units
+from ..service_layer import changes, closing, entries, events, evidence, queries, stages, units
 from ..service_layer import schemas as s
 from ..service_layer.state import RegistrationState
 from . import views as v
 from .access import Anyone, Arbiter, OperatorKey, Reader, Registrant, keyed_write
-from .access import command as _command
-from .access import read as _read
 from .access import run as _run
 from .access import state_of as _state
 from .fee_routes import add_fee_routes
+from .routes import Command, Read, add_routes, filter_of, text_filter
 from .schedule_api import schedule_router
+
+#: a partner's own user id for a player (``PlayerIn.external_id``)
+ExternalId = Annotated[
+    str | None,
+    Query(
+        min_length=1,
+        max_length=200,
+        description="A partner's own user id for a player: that partner's entries of the player "
+        "(no other caller's players match)",
+    ),
+]
 
 
 def _router() -> APIRouter:
     router = APIRouter(prefix="/v1")
-    for add_routes in (
+    for add in (
         _event_routes,
         _entry_routes,
+        _entry_update_routes,
         _change_routes,
         _evidence_routes,
         _unit_routes,
         _stage_routes,
-        add_fee_routes,
     ):
-        add_routes(router)
+        add(router)
+    add_fee_routes(router)
     return router
 
 
 def _event_routes(router: APIRouter) -> None:
-    # ------------------------------------------------------------------ presets / events
     @router.get(
         "/presets",
         tags=["events"],
@@ -78,147 +93,148 @@ def _event_routes(router: APIRouter) -> None:
             body=body,
         )
 
-    @router.get(
-        "/events/{event_code}",
-        tags=["events"],
-        summary="An event: stages, sections, caps, windows",
-        **documented(v.EventView),
+    add_routes(
+        router,
+        "events",
+        [
+            Read(
+                "get_event",
+                "/events/{event_code}",
+                queries.get_event,
+                v.EventView,
+                "An event: stages, sections, caps, windows",
+                who=Reader,
+                personal=False,
+            )
+        ],
     )
-    async def get_event(event_code: PathId, request: Request, _: Reader) -> dict:
-        return await _read(request, lambda repos, state: queries.get_event(repos, state, event_code))
 
 
 def _entry_routes(router: APIRouter) -> None:
-    # ------------------------------------------------------------------ entries
-    @router.post(
-        "/events/{event_code}/entries",
-        **keyed_write(v.SubmittedEntry),
-        tags=["entries"],
-        summary="Register one player (REG-1..8, REG-13); Idempotency-Key honoured",
-    )
-    async def submit_entry(
-        event_code: PathId, body: s.EntryIn, request: Request, principal: Registrant
-    ) -> JSONResponse:
-        return await _command(request, principal, event_code, lambda cmd: entries.register_player(cmd, body), body=body)
-
-    @router.post(
-        "/events/{event_code}/entries/bulk",
-        **keyed_write(v.BulkReport),
-        tags=["entries"],
-        summary="Bulk registration for partner platforms: all or nothing, with a per-row report",
-    )
-    async def submit_bulk(event_code: PathId, body: s.BulkIn, request: Request, principal: Registrant) -> JSONResponse:
-        return await _command(request, principal, event_code, lambda cmd: entries.register_bulk(cmd, body), body=body)
-
-    @router.post(
-        "/events/{event_code}/teams",
-        **keyed_write(v.SubmittedEntry),
-        tags=["entries"],
-        summary="Register a team with its board order fixed at registration (REG-9)",
-    )
-    async def submit_team(event_code: PathId, body: s.TeamIn, request: Request, principal: Registrant) -> JSONResponse:
-        return await _command(request, principal, event_code, lambda cmd: entries.register_team(cmd, body), body=body)
-
-    @router.get(
-        "/events/{event_code}/entries",
-        tags=["entries"],
-        **documented(v.Entries),
-        summary="Entries (a partner sees only its own; ID numbers masked)",
-    )
-    async def list_entries(
-        event_code: PathId,
-        request: Request,
-        principal: Anyone,
-        stage: str | None = Query(None, max_length=64),
-        section_id: str | None = Query(None, max_length=100),
-        status: str | None = Query(None, max_length=40),
-    ) -> dict:
-        return await _read(
-            request,
-            lambda repos, state: queries.list_entries(
-                repos, state, principal, event_code, stage=stage, section_id=section_id, status=status
+    add_routes(
+        router,
+        "entries",
+        [
+            Command(
+                "submit_entry",
+                "/events/{event_code}/entries",
+                entries.register_player,
+                s.EntryIn,
+                Registrant,
+                v.SubmittedEntry,
+                "Register one player (REG-1..8, REG-13); Idempotency-Key honoured",
             ),
-        )
-
-    @router.get(
-        "/events/{event_code}/entries/{entry_id}",
-        tags=["entries"],
-        summary="One entry with its decisions",
-        **documented(v.EntryView),
+            Command(
+                "submit_bulk",
+                "/events/{event_code}/entries/bulk",
+                entries.register_bulk,
+                s.BulkIn,
+                Registrant,
+                v.BulkReport,
+                "Bulk registration for partner platforms: all or nothing, with a per-row report",
+            ),
+            Command(
+                "submit_team",
+                "/events/{event_code}/teams",
+                entries.register_team,
+                s.TeamIn,
+                Registrant,
+                v.SubmittedEntry,
+                "Register a team with its board order fixed at registration (REG-9)",
+            ),
+            Read(
+                "list_entries",
+                "/events/{event_code}/entries",
+                queries.list_entries,
+                v.Entries,
+                "Entries (a partner sees only its own; ID numbers masked)",
+                filters=(
+                    text_filter("stage", 64),
+                    text_filter("section_id", 100),
+                    text_filter("status", 40),
+                    filter_of("external_id", ExternalId),
+                ),
+            ),
+            Read(
+                "get_entry",
+                "/events/{event_code}/entries/{entry_id}",
+                queries.get_entry,
+                v.EntryView,
+                "One entry with its decisions",
+            ),
+        ],
     )
-    async def get_entry(event_code: PathId, entry_id: PathId, request: Request, principal: Anyone) -> dict:
-        return await _read(
-            request, lambda repos, state: queries.get_entry(repos, state, principal, event_code, entry_id)
-        )
 
-    @router.post(
-        "/events/{event_code}/entries/{entry_id}/withdraw",
-        **keyed_write(v.WithdrawnEntry, 200),
-        tags=["entries"],
-        summary="Withdraw an entry with a written reason (REG-10); the waiting list moves up (REG-2)",
-    )
-    async def withdraw(
-        event_code: PathId, entry_id: PathId, body: s.WithdrawIn, request: Request, principal: Anyone
-    ) -> JSONResponse:
-        return await _command(
-            request, principal, event_code, lambda cmd: entries.withdraw(cmd, entry_id, body), status=200, body=body
-        )
 
-    @router.post(
-        "/events/{event_code}/entries/{entry_id}/facts",
-        **keyed_write(v.CorrectedEntry, 200),
-        tags=["entries"],
-        summary="Correct declared facts; the entry is judged again, refused ones too (REG-18)",
+def _entry_update_routes(router: APIRouter) -> None:
+    """What happens to an entry after it was made: withdrawn, its facts corrected, reviewed."""
+    add_routes(
+        router,
+        "entries",
+        [
+            Command(
+                "withdraw",
+                "/events/{event_code}/entries/{entry_id}/withdraw",
+                entries.withdraw,
+                s.WithdrawIn,
+                Anyone,
+                v.WithdrawnEntry,
+                "Withdraw an entry with a written reason (REG-10); the waiting list moves up (REG-2)",
+                status=200,
+            ),
+            Command(
+                "correct_facts",
+                "/events/{event_code}/entries/{entry_id}/facts",
+                evidence.correct_facts,
+                s.FactsCorrectionIn,
+                Anyone,
+                v.CorrectedEntry,
+                "Correct declared facts; the entry is judged again, refused ones too (REG-18)",
+                status=200,
+            ),
+        ],
     )
-    async def correct_facts(
-        event_code: PathId, entry_id: PathId, body: s.FactsCorrectionIn, request: Request, principal: Anyone
-    ) -> JSONResponse:
-        return await _command(
-            request,
-            principal,
-            event_code,
-            lambda cmd: evidence.correct_facts(cmd, entry_id, body),
-            status=200,
-            body=body,
-        )
-
-    @router.post(
-        "/events/{event_code}/entries/{entry_id}/review",
-        **keyed_write(v.EntryView, 200),
-        tags=["review"],
-        summary="Arbiter settles an entry pending review (wildcard, host quota)",
+    add_routes(
+        router,
+        "review",
+        [
+            Command(
+                "review",
+                "/events/{event_code}/entries/{entry_id}/review",
+                entries.review,
+                s.DecisionIn,
+                Arbiter,
+                v.EntryView,
+                "Arbiter settles an entry pending review (wildcard, host quota)",
+                status=200,
+            )
+        ],
     )
-    async def review(
-        event_code: PathId, entry_id: PathId, body: s.DecisionIn, request: Request, principal: Arbiter
-    ) -> JSONResponse:
-        return await _command(
-            request, principal, event_code, lambda cmd: entries.review(cmd, entry_id, body), status=200, body=body
-        )
 
 
 def _change_routes(router: APIRouter) -> None:
-    # ------------------------------------------------------------------ changes
-    @router.post(
-        "/events/{event_code}/entries/{entry_id}/changes",
-        **keyed_write(v.ChangeView),
-        tags=["changes"],
-        summary="Request a change (REG-10: arbiter approval after the close, none in the freeze; REG-9)",
+    add_routes(
+        router,
+        "changes",
+        [
+            Command(
+                "request_change",
+                "/events/{event_code}/entries/{entry_id}/changes",
+                changes.request_change_cmd,
+                s.ChangeIn,
+                Anyone,
+                v.ChangeView,
+                "Request a change (REG-10: arbiter approval after the close, none in the freeze; REG-9)",
+            ),
+            Read(
+                "list_changes",
+                "/events/{event_code}/changes",
+                queries.list_changes,
+                v.Changes,
+                "Change requests (a partner sees its own)",
+            ),
+        ],
     )
-    async def request_change(
-        event_code: PathId, entry_id: PathId, body: s.ChangeIn, request: Request, principal: Anyone
-    ) -> JSONResponse:
-        return await _command(
-            request, principal, event_code, lambda cmd: changes.request_change_cmd(cmd, entry_id, body), body=body
-        )
-
-    @router.get(
-        "/events/{event_code}/changes",
-        tags=["changes"],
-        summary="Change requests (a partner sees its own)",
-        **documented(v.Changes),
-    )
-    async def list_changes(event_code: PathId, request: Request, principal: Anyone) -> dict:
-        return await _read(request, lambda repos, state: queries.list_changes(repos, state, principal, event_code))
 
     @router.post(
         "/changes/{change_id}/decision",
@@ -240,137 +256,124 @@ def _change_routes(router: APIRouter) -> None:
 
 
 def _evidence_routes(router: APIRouter) -> None:
-    # ------------------------------------------------------------------ evidence
-    @router.post(
-        "/events/{event_code}/evidence",
-        **keyed_write(v.UploadedEvidence),
-        tags=["evidence"],
-        summary="Upload an evidence record for one of the caller's own entries or players (REG-6, REG-8); "
-        "the document is stored encrypted; the player's entries are judged again (REG-18)",
+    add_routes(
+        router,
+        "evidence",
+        [
+            Command(
+                "upload_evidence",
+                "/events/{event_code}/evidence",
+                evidence.upload_evidence,
+                s.EvidenceUploadIn,
+                Anyone,
+                v.UploadedEvidence,
+                "Upload an evidence record for one of the caller's own entries or players (REG-6, REG-8); "
+                "the document is stored encrypted; the player's entries are judged again (REG-18)",
+            ),
+            Read(
+                "list_evidence",
+                "/events/{event_code}/evidence",
+                queries.list_evidence,
+                v.EvidenceList,
+                "Evidence records (a partner sees its own)",
+                filters=(text_filter("status", 20),),
+            ),
+            # an event command like the others: the event is locked first and this process's
+            # snapshot of it is reused and kept (an arbiter approves evidence one record at a time)
+            Command(
+                "decide_evidence",
+                "/evidence/{evidence_id}/decision",
+                evidence.decide_evidence,
+                s.DecisionIn,
+                Arbiter,
+                v.EvidenceDecision,
+                "Arbiter approves or rejects evidence; the player's entries are judged again (REG-6)",
+                status=200,
+                event_of=evidence.evidence_event,
+            ),
+        ],
     )
-    async def upload_evidence(
-        event_code: PathId, body: s.EvidenceUploadIn, request: Request, principal: Anyone
-    ) -> JSONResponse:
-        return await _command(
-            request, principal, event_code, lambda cmd: evidence.upload_evidence(cmd, body), body=body
-        )
-
-    @router.get(
-        "/events/{event_code}/evidence",
-        tags=["evidence"],
-        summary="Evidence records (a partner sees its own)",
-        **documented(v.EvidenceList),
-    )
-    async def list_evidence(
-        event_code: PathId, request: Request, principal: Anyone, status: str | None = Query(None, max_length=20)
-    ) -> dict:
-        return await _read(
-            request, lambda repos, state: queries.list_evidence(repos, state, principal, event_code, status)
-        )
-
-    @router.post(
-        "/evidence/{evidence_id}/decision",
-        **keyed_write(v.EvidenceDecision, 200),
-        tags=["evidence"],
-        summary="Arbiter approves or rejects evidence; the player's entries are judged again (REG-6)",
-    )
-    async def decide_evidence(
-        evidence_id: PathId, body: s.DecisionIn, request: Request, principal: Arbiter
-    ) -> JSONResponse:
-        code = await _read(request, lambda repos, _context: evidence.evidence_event(repos, evidence_id))
-        # an event command like the others: the event is locked first and this process's
-        # snapshot of it is reused and kept (an arbiter approves evidence one record at a time)
-        return await _command(
-            request,
-            principal,
-            code,
-            lambda cmd: evidence.decide_evidence(cmd, evidence_id, body),
-            status=200,
-            body=body,
-        )
 
 
 def _unit_routes(router: APIRouter) -> None:
-    # ------------------------------------------------------------------ units
-    @router.post(
-        "/events/{event_code}/units",
-        **keyed_write(v.UnitDetail),
-        tags=["units"],
-        summary="A unit with its leader and coaches (REG-3)",
+    add_routes(
+        router,
+        "units",
+        [
+            Command(
+                "add_unit",
+                "/events/{event_code}/units",
+                units.add_unit,
+                s.UnitIn,
+                Registrant,
+                v.UnitDetail,
+                "A unit with its leader and coaches (REG-3)",
+            ),
+            Command(
+                "add_official",
+                "/events/{event_code}/units/{unit_id}/officials",
+                units.add_official,
+                s.OfficialIn,
+                Registrant,
+                v.UnitDetail,
+                "Name a leader, coach or acting leader of a unit (REG-3)",
+            ),
+            Read(
+                "list_units",
+                "/events/{event_code}/units",
+                queries.list_units,
+                v.Units,
+                "Units (a partner sees its own)",
+            ),
+        ],
     )
-    async def add_unit(event_code: PathId, body: s.UnitIn, request: Request, principal: Registrant) -> JSONResponse:
-        return await _command(request, principal, event_code, lambda cmd: units.add_unit(cmd, body), body=body)
-
-    @router.post(
-        "/events/{event_code}/units/{unit_id}/officials",
-        **keyed_write(v.UnitDetail),
-        tags=["units"],
-        summary="Name a leader, coach or acting leader of a unit (REG-3)",
-    )
-    async def add_official(
-        event_code: PathId, unit_id: PathId, body: s.OfficialIn, request: Request, principal: Registrant
-    ) -> JSONResponse:
-        return await _command(
-            request, principal, event_code, lambda cmd: units.add_official(cmd, unit_id, body), body=body
-        )
-
-    @router.get(
-        "/events/{event_code}/units", tags=["units"], summary="Units (a partner sees its own)", **documented(v.Units)
-    )
-    async def list_units(event_code: PathId, request: Request, principal: Anyone) -> dict:
-        return await _read(request, lambda repos, state: queries.list_units(repos, state, principal, event_code))
 
 
 def _stage_routes(router: APIRouter) -> None:
-    # ------------------------------------------------------------------ stages
-    @router.post(
-        "/events/{event_code}/stages/{stage}/check-in",
-        **keyed_write(v.CheckInReport, 200),
-        tags=["stages"],
-        summary="Check entries in and mark no-shows (REG-11)",
+    add_routes(
+        router,
+        "stages",
+        [
+            Command(
+                "check_in",
+                "/events/{event_code}/stages/{stage}/check-in",
+                stages.check_in,
+                s.CheckInIn,
+                Arbiter,
+                v.CheckInReport,
+                "Check entries in and mark no-shows (REG-11)",
+                status=200,
+            ),
+            Command(
+                "close",
+                "/events/{event_code}/stages/{stage}/close",
+                closing.close_stage_cmd,
+                s.CloseIn,
+                OperatorKey,
+                v.ClosedStage,
+                "Close a stage: merge/cancel sections (REG-12), emit one section.closed per section",
+                status=200,
+                body_optional=True,
+            ),
+            Read(
+                "stage_status",
+                "/events/{event_code}/stages/{stage}",
+                queries.stage_view,
+                v.StageView,
+                "Stage status: open | awaiting_qualifiers | ready | closed, with per-section counts",
+                personal=False,
+            ),
+            Command(
+                "seeded",
+                "/events/{event_code}/stages/{stage}/seeded",
+                stages.post_seeded,
+                s.SeededIn,
+                OperatorKey,
+                v.SeededList,
+                "Players seeded straight into a qualification stage (EVT-6, SZ: Shenzhen Cup top 4)",
+            ),
+        ],
     )
-    async def check_in(
-        event_code: PathId, stage: PathId, body: s.CheckInIn, request: Request, principal: Arbiter
-    ) -> JSONResponse:
-        return await _command(
-            request, principal, event_code, lambda cmd: stages.check_in(cmd, stage, body), status=200, body=body
-        )
-
-    @router.post(
-        "/events/{event_code}/stages/{stage}/close",
-        **keyed_write(v.ClosedStage, 200),
-        tags=["stages"],
-        summary="Close a stage: merge/cancel sections (REG-12), emit one section.closed per section",
-    )
-    async def close(
-        event_code: PathId, stage: PathId, request: Request, principal: OperatorKey, body: s.CloseIn | None = None
-    ) -> JSONResponse:
-        body = body or s.CloseIn()
-        return await _command(
-            request, principal, event_code, lambda cmd: stages.close_stage_cmd(cmd, stage, body), status=200, body=body
-        )
-
-    @router.get(
-        "/events/{event_code}/stages/{stage}",
-        tags=["stages"],
-        **documented(v.StageView),
-        summary="Stage status: open | awaiting_qualifiers | ready | closed, with per-section counts",
-    )
-    async def stage_status(event_code: PathId, stage: PathId, request: Request, principal: Anyone) -> dict:
-        return await _read(request, lambda repos, state: queries.stage_view(repos, state, event_code, stage))
-
-    @router.post(
-        "/events/{event_code}/stages/{stage}/seeded",
-        **keyed_write(v.SeededList),
-        tags=["stages"],
-        summary="Players seeded straight into a qualification stage (EVT-6, SZ: Shenzhen Cup top 4)",
-    )
-    async def seeded(
-        event_code: PathId, stage: PathId, body: s.SeededIn, request: Request, principal: OperatorKey
-    ) -> JSONResponse:
-        return await _command(
-            request, principal, event_code, lambda cmd: stages.post_seeded(cmd, stage, body), body=body
-        )
 
 
 def create_api(runtime: ServiceRuntime, keyring: KeyRing, context: RegistrationState | None = None) -> FastAPI:

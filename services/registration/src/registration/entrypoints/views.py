@@ -46,6 +46,8 @@ class PlayerView(View):
     name: str
     #: masked: never the whole number
     id_number: str | None = None
+    #: the partner's own user id for the player: shown to the partner that set it, else null
+    external_id: str | None = None
 
 
 class EntryView(View):

@@ -17,7 +17,7 @@ from typing import Any
 
 from gomoku_shared.auth import Principal
 from gomoku_shared.contracts.events import EntryAccepted, EntryRefused
-from gomoku_shared.errors import Conflict, NotFound
+from gomoku_shared.errors import Conflict, NotFound, Unprocessable
 from gomoku_shared.event_config import EventConfig
 
 from ..adapters import repository as repo
@@ -25,7 +25,7 @@ from ..adapters.contract_mapping import entrant_for, event_id_for
 from ..domain import Entry, EntryStatus, Evidence, IdNumber, Person, Unit, mask_id_number
 from . import schemas as s
 from .rendering import entry_view, pending_fields
-from .state import RegistrationState, may_see, owner_of
+from .state import RegistrationState, external_ids_seen, may_see, owner_of
 from .unit_of_work import RegistrationUnitOfWork
 
 
@@ -41,6 +41,8 @@ class EventCommand:
     units: dict[str, Any]
     now: datetime
     people: dict[str, Person] = field(default_factory=dict)
+    #: the caller's own user ids for the people it registered (a partner's only: see external_ids_seen)
+    external_ids: dict[str, str] = field(default_factory=dict)
     #: the event's command counter (lock_version): makes event ids unique per command, deterministically
     version: int = 0
     person_seq: int = 0
@@ -94,6 +96,7 @@ class EventCommand:
             rows = await self.uow.people.rows(self.code, missing)
             for pid, row in rows.items():
                 self.people[pid] = repo.person_from_row(row, self.state.protector)
+            self.external_ids |= external_ids_seen(self.principal, rows)
         return {i: self.people[i] for i in ids if i in self.people}
 
     async def person_for(self, p: s.PlayerIn) -> str:
@@ -101,6 +104,8 @@ class EventCommand:
         finds only the people it registered itself: another partner's person with the same
         number is invisible (the answer is the one for an unknown number: a new person), so
         no request reveals whether a number is registered elsewhere. Staff find anyone's."""
+        if p.external_id is not None and self.principal.role != "partner":
+            raise Unprocessable("external_id_partner_only", "external_id is a partner's own user id: partners set it")
         if p.id_number:
             scope = repo.ANY_REGISTRANT if self.principal.is_staff else owner_of(self.principal)
             row = await self.uow.people.by_id_number(self.code, p.id_number, partner_id=scope)
@@ -110,7 +115,9 @@ class EventCommand:
                         "player_mismatch", "a player with this ID number is registered with other personal details"
                     )
                 self.people[row.id] = repo.person_from_row(row, self.state.protector)
+                await self._external_id(p.external_id, row)
                 return row.id
+        await self._external_id(p.external_id, None)
         self.person_seq += 1
         pid = f"{self.code}.p{self.person_seq:05d}"
         masked = mask_id_number(p.id_number) if p.id_number else None
@@ -126,7 +133,10 @@ class EventCommand:
             id_number=p.id_number,
             id_number_masked=masked,
             partner_id=owner_of(self.principal),
+            external_id=p.external_id,
         )
+        if p.external_id is not None:
+            self.external_ids[pid] = p.external_id
         self.people[pid] = Person(
             pid,
             p.name,
@@ -137,6 +147,25 @@ class EventCommand:
             p.registered_unit_id,
         )
         return pid
+
+    async def _external_id(self, external_id: str | None, row: Any) -> None:
+        """The partner's user id for the person ``row`` (None: a new person): one person per
+        external id in a partner's records; a person keeps the external id it was given."""
+        if external_id is None:
+            if row is not None:
+                self.external_ids |= external_ids_seen(self.principal, {row.id: row})
+            return
+        if row is not None and row.external_id is not None:
+            if row.external_id != external_id:
+                raise Conflict("external_id_mismatch", "this player is registered with another external_id")
+            self.external_ids[row.id] = external_id
+            return
+        holder = await self.uow.people.by_external_id(self.code, owner_of(self.principal) or "", external_id)
+        if holder is not None:
+            raise Conflict("external_id_taken", "another of your players is registered with this external_id")
+        if row is not None:
+            await self.uow.people.set_external_id(self.code, row.id, external_id)
+            self.external_ids[row.id] = external_id
 
     # ---- units
 
@@ -267,4 +296,4 @@ class EventCommand:
     # ---- views
 
     def entry_view(self, e: Entry) -> dict[str, Any]:
-        return entry_view(e, self.loaded.meta[e.id], self.people, self.units, self.config)
+        return entry_view(e, self.loaded.meta[e.id], self.people, self.units, self.config, self.external_ids)

@@ -22,7 +22,7 @@ from .rendering import (
     render_unit,
     status_name,
 )
-from .state import RegistrationState, may_see
+from .state import RegistrationState, external_ids_seen, may_see, owner_of
 
 
 async def get_event(repos: Repositories, state: RegistrationState, code: str) -> dict[str, Any]:
@@ -41,10 +41,17 @@ async def list_entries(
     stage: str | None,
     section_id: str | None,
     status: str | None,
+    external_id: str | None = None,
 ) -> dict[str, Any]:
     config = await state.config(repos, code)
     loaded = await repos.entries.load(config)
     units = await repos.units.rows(code)
+    holder = None
+    if external_id is not None:  # the caller's own people only: no other's external id matches
+        found = await repos.people.by_external_id(code, owner_of(principal) or "", external_id)
+        if found is None or principal.role != "partner":
+            return {"entries": []}
+        holder = found.id
     chosen = [
         e
         for eid, e in loaded.reg.entries.items()
@@ -52,11 +59,13 @@ async def list_entries(
         and (stage is None or loaded.meta[eid].stage == stage)
         and (section_id is None or e.section_id == section_id)
         and (status is None or status_name(e) == status)
+        and (holder is None or holder in e.person_ids)
     ]
     rows = await repos.people.rows(code, sorted({p for e in chosen for p in e.person_ids}))
     people = {pid: repo.person_from_row(r, state.protector) for pid, r in rows.items()}
+    external = external_ids_seen(principal, rows)
     chosen.sort(key=lambda e: (loaded.meta[e.id].stage, e.section_id, loaded.meta[e.id].seq))
-    return {"entries": [entry_view(e, loaded.meta[e.id], people, units, config) for e in chosen]}
+    return {"entries": [entry_view(e, loaded.meta[e.id], people, units, config, external) for e in chosen]}
 
 
 async def get_entry(
@@ -70,7 +79,7 @@ async def get_entry(
     rows = await repos.people.rows(code, list(entry.person_ids))
     people = {pid: repo.person_from_row(r, state.protector) for pid, r in rows.items()}
     units = await repos.units.rows(code)
-    return entry_view(entry, loaded.meta[entry_id], people, units, config)
+    return entry_view(entry, loaded.meta[entry_id], people, units, config, external_ids_seen(principal, rows))
 
 
 async def list_changes(

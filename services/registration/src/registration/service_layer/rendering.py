@@ -73,10 +73,16 @@ def status_clause(e: Entry) -> tuple[str, str]:
 
 
 def entry_view(
-    e: Entry, meta: repo.EntryMeta, people: Mapping[str, Person], units: Mapping[str, Any], config: EventConfig
+    e: Entry,
+    meta: repo.EntryMeta,
+    people: Mapping[str, Person],
+    units: Mapping[str, Any],
+    config: EventConfig,
+    external_ids: Mapping[str, str] | None = None,
 ) -> dict:
     """An entry as the API shows it: ID numbers masked and the birth year only (REG-11: the two
-    together must not narrow an ID number down), every decision with its clause."""
+    together must not narrow an ID number down), every decision with its clause. ``external_ids``
+    are the partner's own user ids of its people, given only when the caller is that partner."""
     clause, reason = status_clause(e)
     players = []
     for index, pid in enumerate(e.person_ids):
@@ -88,6 +94,7 @@ def entry_view(
                 "gender": person.gender if person else None,
                 "birth_year": person.birth_date.year if person else None,
                 "id_number": person.id_number.masked if person and person.id_number else None,
+                "external_id": (external_ids or {}).get(pid),
                 "board": index + 1,
             }
         )

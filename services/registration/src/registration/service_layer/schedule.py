@@ -11,7 +11,6 @@ from gomoku_shared.contracts.events import RoundRescheduled
 from gomoku_shared.errors import NotFound
 from gomoku_shared.event_config import EventConfig
 
-from ..adapters import calendar
 from ..adapters.repositories import Repositories
 from ..domain import EntryStatus
 from ..domain.schedule import Delay, Session, sessions
@@ -127,4 +126,6 @@ async def player_schedule(
 
 
 def ics(config: EventConfig, found: list[Session], stage_ids: list[str], stamp: datetime, title: str) -> bytes:
+    from ..adapters import calendar  # icalendar, with the first calendar asked for (start-up time)
+
     return calendar.calendar(config, found, stamp, title=title, stages=stage_ids)

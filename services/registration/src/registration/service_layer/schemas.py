@@ -38,6 +38,9 @@ class PlayerIn(_In):
     #: REG-8: the unit the athlete holds an annual registration with
     registered_unit_id: Slug | None = None
     rating: Annotated[int, Field(ge=0, le=4000)] = 0
+    #: the partner's own user id for this player (partners only): stored, searchable with
+    #: ``?external_id=``, shown to that partner alone
+    external_id: Annotated[str, Field(min_length=1, max_length=200, pattern=r"^[\x21-\x7e]+$")] | None = None
 
 
 class EvidenceIn(_In):

@@ -1,4 +1,5 @@
-"""Stage state: closing (REG-12 -> section.closed), qualifier lists (EVT-6, REG-7) and readiness.
+"""Stage state: check-in, qualifier lists (EVT-6, REG-7) and readiness; closing a stage (REG-12 ->
+section.closed) is `closing.close_stage_cmd`.
 
 A registration stage is `open` until the operator closes it. A stage entered by qualification
 is `awaiting_qualifiers` until its feeding stage is closed and every feeding section that was
@@ -17,28 +18,21 @@ from typing import Any
 from gomoku_shared.auth import Principal
 from gomoku_shared.contracts.events import EntryAccepted, EntryWithdrawn, QualifiersSelected
 from gomoku_shared.errors import Conflict, NotFound, Unprocessable
-from gomoku_shared.event_config import EventConfig
 
 from ..adapters import repository as repo
-from ..adapters.contract_mapping import entrant_for, event_id_for, section_closed
+from ..adapters.contract_mapping import entrant_for, event_id_for
 from ..domain import (
     Entry,
     EntryStatus,
-    FormatChoice,
     InsuranceConfirmation,
     QualifierList,
     RegistrationError,
     SeededList,
     build_next_stage,
-    cancel_unplayable,
-    close_stage,
 )
-from . import fees
 from . import schemas as s
-from .attendance import delegation_issues, settle_undecided
 from .command import EventCommand
 from .readiness import GENDERS, stage_status
-from .rendering import STATUS_NAMES, closed_sections_view, pending_evidence_view
 from .state import RegistrationState
 from .unit_of_work import RegistrationUnitOfWork
 
@@ -92,98 +86,6 @@ async def check_in(cmd: EventCommand, stage_id: str, body: s.CheckInIn) -> dict[
 
 
 # --------------------------------------------------------------------------- closing
-
-
-async def close_stage_cmd(cmd: EventCommand, stage_id: str, body: s.CloseIn) -> dict[str, Any]:
-    """REG-11/REG-12: the final field of every section (absent players out, small sections
-    merged, tiny ones cancelled) and one section.closed per played or cancelled section."""
-    config = cmd.config
-    try:
-        stage = config.stage(stage_id)
-    except KeyError:
-        raise NotFound("unknown_stage", f"no stage {stage_id!r}") from None
-    info = await stage_status(cmd.uow.events, config, stage_id)
-    if info["status"] == "closed":
-        raise Conflict("stage_closed", f"stage {stage_id!r} is closed already")
-    if info["status"] == "awaiting_qualifiers":
-        raise Conflict(
-            "stage_not_ready",
-            f"stage {stage_id!r} is waiting for qualifiers",
-            {"waiting_for": info.get("waiting_for", [])},
-        )
-    ids = {sec.id for sec in stage.sections}
-    unknown = sorted(set(body.format_choices) - ids)
-    if unknown:
-        raise Unprocessable("unknown_section", f"no section {unknown} in stage {stage_id}")
-    choices = {k: FormatChoice(v.kind, v.rounds) for k, v in body.format_choices.items()}
-    # REG-14: entries whose fees were not received by the deadline are invalid, not paired
-    not_paired = await fees.refuse_unpaid(
-        cmd, [e for e in cmd.reg.entries.values() if cmd.loaded.meta[e.id].stage == stage_id]
-    )
-    staged = [e for eid, e in cmd.reg.entries.items() if cmd.loaded.meta[eid].stage == stage_id]
-    attendance = await settle_undecided(cmd, staged, body)  # REG-11: who did not check in
-    entries = [e for eid, e in cmd.reg.entries.items() if cmd.loaded.meta[eid].stage == stage_id]
-    try:
-        closed = close_stage(config, stage_id, entries, choices)
-    except ValueError as exc:
-        raise Unprocessable("invalid_format_choice", str(exc)) from None
-    closed = cancel_unplayable(config, closed)
-    undecided: list[dict[str, Any]] = [
-        {"section_id": c.section_id, "entrants": c.size, "allowed": _allowed_formats(config, c.section_id)}
-        for c in closed
-        if c.status == "ready" and config.section(c.section_id).played and (c.format is None or c.rounds is None)
-    ]
-    if undecided:
-        raise Unprocessable(
-            "format_choice_required",
-            "the arbiter must choose the format (and rounds) of these sections: "
-            + ", ".join(u["section_id"] for u in undecided),
-            undecided,
-        )
-    people = await cmd.load_people(sorted({p for c in closed for fe in c.entries for p in fe.person_ids}))
-    units = cmd.all_units()
-    for c in closed:
-        if c.status in ("ready", "cancelled") and config.section(c.section_id).played:
-            payload = section_closed(config, c, people, units, cmd.loaded.meta, cmd.reg.entries)
-            cmd.uow.emit(
-                payload, correlation_id=cmd.code, event_id=event_id_for("section.closed", cmd.code, c.section_id)
-            )
-    summary = closed_sections_view(config, closed)
-    await cmd.uow.events.update_stage(
-        cmd.code,
-        stage_id,
-        status="closed",
-        closed_at=cmd.now,
-        sections=summary,
-        format_choices={k: {"kind": v.kind, "rounds": v.rounds} for k, v in body.format_choices.items()},
-    )
-    # a stage fed by this one may now be complete (all reports in before the close)
-    for nxt in config.stages:
-        if nxt.fed_by == stage_id:
-            await rebuild_if_ready(cmd, nxt.id)
-    # entries nobody settled are not in any field: say so, the arbiter may want to know
-    unsettled = [
-        {"entry_id": e.id, "section_id": e.section_id, "status": STATUS_NAMES[e.status]}
-        for e in entries
-        if e.status in (EntryStatus.PENDING_REVIEW, EntryStatus.WAITLISTED)
-    ]
-    # REG-18: entries playing on declared evidence nobody approved yet, and what that costs them
-    pending = [
-        {"entry_id": e.id, "section_id": e.section_id, **(pending_evidence_view(config, e) or {})}
-        for e in entries
-        if e.pending_evidence
-    ]
-    return {
-        "event_code": cmd.code,
-        "stage": stage_id,
-        "status": "closed",
-        "sections": summary,
-        "unsettled": unsettled,
-        "pending_evidence": pending,
-        "not_paired": not_paired,
-        "attendance": attendance,
-        "delegations": delegation_issues(cmd, entries),  # REG-16 (NT 十(一)4)
-    }
 
 
 # --------------------------------------------------------------------------- qualifiers
@@ -274,11 +176,6 @@ async def rebuild_if_ready(cmd: EventCommand, stage_id: str) -> bool:
     note = _selection_note(result)
     await cmd.uow.events.update_stage(cmd.code, stage_id, status="ready", note=json.dumps(note, sort_keys=True))
     return True
-
-
-def _allowed_formats(config: EventConfig, section_id: str) -> list[str]:
-    rules = config.section(section_id).format
-    return list(rules.allowed) if rules is not None else []
 
 
 async def _qualifier_lists(cmd: EventCommand, stage_id: str) -> tuple[list[QualifierList], list[SeededList]]:

@@ -4,8 +4,9 @@ process last committed it. Also who may see what (a partner its own records, sta
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from gomoku_shared.auth import Principal
 from gomoku_shared.errors import NotFound
@@ -57,3 +58,15 @@ def owner_of(principal: Principal) -> str | None:
 
 def may_see(principal: Principal, partner_id: str | None) -> bool:
     return principal.is_staff or (principal.role == "partner" and partner_id == principal.partner_id)
+
+
+def external_ids_seen(principal: Principal, people_rows: Mapping[str, Any]) -> dict[str, str]:
+    """The external ids of ``people_rows`` the caller may see: a partner's own, nobody else's
+    (staff included: it is the partner's own user id, not the platform's)."""
+    if principal.role != "partner":
+        return {}
+    return {
+        pid: row.external_id
+        for pid, row in people_rows.items()
+        if row.external_id is not None and row.partner_id == principal.partner_id
+    }

@@ -1,0 +1,110 @@
+"""The staff console's entries of a stage: the list with its filters (section, status, unit,
+pending evidence), and the check-in of the players present and the no-shows."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from fastapi import FastAPI, Query, Request
+from fastapi.responses import HTMLResponse, Response
+
+from gomoku_shared.params import PathId
+
+from .sessions import StaffSession
+
+if TYPE_CHECKING:
+    from .staff import StaffPages
+
+
+def install(app: FastAPI, pages: StaffPages) -> None:
+    sessions = pages.sessions
+
+    @app.get("/staff/events/{code}/entries", response_class=HTMLResponse, name="staff_entries")
+    async def staff_entries(
+        request: Request,
+        code: PathId,
+        stage: str = Query("", max_length=64),
+        section: str = Query("", max_length=64),
+        status: str = Query("", max_length=40),
+        unit: str = Query("", max_length=100),
+        pending: bool = Query(False),
+    ) -> Response:
+        session = await sessions.of(request)
+        if session is None:
+            return pages.to_sign_in(request)
+        return await entries_page(pages, request, session, code, stage, section, status, unit, pending)
+
+    @app.post("/staff/events/{code}/stages/{stage}/check-in", response_class=HTMLResponse)
+    async def check_in(request: Request, code: PathId, stage: PathId) -> Response:
+        session, form, stop = await pages.posted_form(request)
+        if stop is not None or session is None:
+            return stop  # type: ignore[return-value]
+        present = [str(v) for v in form.getlist("present")][:2000]
+        absent = [str(v) for v in form.getlist("no_show")][:2000]
+        status, body = await pages.call(
+            session,
+            "registration",
+            "POST",
+            f"/v1/events/{code}/stages/{stage}/check-in",
+            {
+                "entry_ids": [e for e in present if e not in absent],
+                "no_show": absent,
+                "documents_shown": [d.strip() for d in str(form.get("documents", "")).split(",") if d.strip()][:20],
+                "override": form.get("override") == "true",
+            },
+        )
+        problem, done = pages.outcome(request, status, body, "done.check_in", n=len(present), m=len(absent))
+        return await entries_page(pages, request, session, code, stage, "", "", "", False, problem, done)
+
+
+async def entries_page(
+    pages: StaffPages,
+    request: Request,
+    session: StaffSession,
+    code: str,
+    stage: str,
+    section: str,
+    status: str,
+    unit: str,
+    pending: bool,
+    problem: dict[str, str] | None = None,
+    done: str = "",
+) -> HTMLResponse:
+    event = await pages.event_of(code)
+    stages = [s["id"] for s in event.get("stages", [])]
+    stage = stage if stage in stages else (stages[0] if stages else "")
+    code_status, body = await pages.call(
+        session, "registration", "GET", f"/v1/events/{code}/entries", params={"stage": stage}
+    )
+    rows = body.get("entries", []) if code_status == 200 else []
+    problem = problem or (pages.refusal(request, code_status, body) if code_status != 200 else None)
+    units = sorted({(e.get("unit") or {}).get("name") or "" for e in rows} - {""})
+    statuses = sorted({e.get("status") for e in rows if e.get("status")})
+    sections = sorted({e.get("section_id") for e in rows if e.get("section_id")})
+    shown = [
+        e
+        for e in rows
+        if (not section or e.get("section_id") == section)
+        and (not status or e.get("status") == status)
+        and (not unit or (e.get("unit") or {}).get("name") == unit)
+        and (not pending or e.get("pending_evidence"))
+    ]
+    section_names = {sec["id"]: sec.get("name") for st in event.get("stages", []) for sec in st.get("sections", [])}
+    return pages.render(
+        request,
+        "staff/entries.html",
+        session,
+        event=event,
+        code=code,
+        stages=stages,
+        stage=stage,
+        entries=shown,
+        total=len(rows),
+        units=units,
+        statuses=statuses,
+        sections=sections,
+        section_names=section_names,
+        filters={"section": section, "status": status, "unit": unit, "pending": pending},
+        problem=problem,
+        done=done,
+    )

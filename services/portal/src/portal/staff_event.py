@@ -1,0 +1,76 @@
+"""The staff console's home and an event's page: the events to choose from, an event's stages
+and played sections, and closing a stage (with the format chosen per section where the event
+configuration leaves the choice)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from fastapi import FastAPI, Query, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from gomoku_shared.params import PathId
+
+from .sessions import StaffSession
+
+if TYPE_CHECKING:
+    from .staff import StaffPages
+
+
+def install(app: FastAPI, pages: StaffPages) -> None:
+    sessions, upstream = pages.sessions, pages.upstream
+
+    @app.get("/staff", response_class=HTMLResponse, name="staff_home")
+    async def staff_home(request: Request, code: str | None = Query(None, max_length=64)) -> Response:
+        session = await sessions.of(request)
+        if session is None:
+            return pages.to_sign_in(request)
+        if code:
+            return RedirectResponse(f"/staff/events/{code.strip()}", status_code=303)
+        return pages.render(request, "staff/home.html", session, events=pages.settings.event_codes())
+
+    async def event_page(request: Request, session: StaffSession, code: str, **acted: Any) -> HTMLResponse:
+        event = await pages.event_of(code)
+        sections = await upstream.optional("pairing", f"/v1/events/{code}/sections")
+        return pages.render(
+            request,
+            "staff/event.html",
+            session,
+            event=event,
+            code=code,
+            played=(sections or {}).get("sections", []),
+            **acted,
+        )
+
+    @app.get("/staff/events/{code}", response_class=HTMLResponse, name="staff_event")
+    async def staff_event(request: Request, code: PathId) -> Response:
+        session = await sessions.of(request)
+        if session is None:
+            return pages.to_sign_in(request)
+        return await event_page(request, session, code)
+
+    @app.post("/staff/events/{code}/stages/{stage}/close", response_class=HTMLResponse)
+    async def close_stage(request: Request, code: PathId, stage: PathId) -> Response:
+        session, form, stop = await pages.posted_form(request)
+        if stop is not None or session is None:
+            return stop  # type: ignore[return-value]
+        choices = {
+            key[len("format.") :]: {"kind": str(value)}
+            for key, value in form.items()
+            if key.startswith("format.") and value in ("swiss", "round_robin")
+        }
+        status, body = await pages.call(
+            session,
+            "registration",
+            "POST",
+            f"/v1/events/{code}/stages/{stage}/close",
+            {"format_choices": choices} if choices else {},
+        )
+        return await event_page(
+            request,
+            session,
+            code,
+            problem=pages.refusal(request, status, body) if status >= 400 else None,
+            closed=body.get("sections") if status < 400 and isinstance(body, dict) else None,
+            acted_stage=stage,
+        )

@@ -1,0 +1,144 @@
+"""The registration routes as data: a `Command` runs one command on one event (a keyed POST, in
+one transaction on the locked event); a `Read` answers from a session of its own (no lock).
+A route names its path, who may call it, its body and answer and the service-layer function
+that does the work; `add_routes` makes the FastAPI endpoints from them, their parameters (and
+so the OpenAPI document) following the route: the path's ids, the body, the caller."""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+
+from gomoku_shared.api_docs import View
+from gomoku_shared.auth import Principal
+from gomoku_shared.params import PathId
+
+from ..adapters.repositories import Repositories
+from .access import Anyone, command, documented, keyed_write, read
+
+_PATH_IDS = re.compile(r"{(\w+)}")
+_PLAIN = inspect.Parameter.POSITIONAL_OR_KEYWORD
+
+
+@dataclass(frozen=True)
+class Command:
+    """POST `path`: `run(cmd, *the path's ids but event_code, body)` on the event of the path
+    (`event_code`), or on the event `event_of(repos, first id)` names."""
+
+    name: str  # the endpoint's name, and so its operationId
+    path: str
+    run: Callable[..., Awaitable[Any]]
+    body: type[BaseModel]
+    who: Any  # the roles that may call it (access.Anyone, Registrant, Arbiter, OperatorKey)
+    answer: type[View]
+    summary: str
+    status: int = 201
+    errors: tuple[int, ...] = ()
+    event_of: Callable[[Repositories, str], Awaitable[str]] | None = None
+    #: an empty body stands for the body's defaults
+    body_optional: bool = False
+
+    def add_to(self, router: APIRouter, tag: str) -> None:
+        ids = [name for name in _PATH_IDS.findall(self.path) if name != "event_code"]
+
+        async def endpoint(request: Request, principal: Principal, body: Any, **path: str) -> JSONResponse:
+            body = self.body() if body is None else body  # only an optional body is ever None
+            args = [path[name] for name in ids]
+            event_of = self.event_of
+            code = path["event_code"] if event_of is None else await _event_named_by(request, event_of, args[0])
+            return await command(
+                request, principal, code, lambda cmd: self.run(cmd, *args, body), status=self.status, body=body
+            )
+
+        router.post(self.path, **keyed_write(self.answer, self.status, *self.errors), tags=[tag], summary=self.summary)(
+            _named(endpoint, self.name, self._parameters(), JSONResponse)
+        )
+
+    def _parameters(self) -> list[inspect.Parameter]:
+        """The path's ids, the body and the caller; an optional body comes last (it has a default)."""
+        path, caller = _path_parameters(self.path), _caller(self.who)
+        if self.body_optional:
+            return [*path, *caller, inspect.Parameter("body", _PLAIN, annotation=self.body | None, default=None)]
+        return [*path, inspect.Parameter("body", _PLAIN, annotation=self.body), *caller]
+
+
+async def _event_named_by(
+    request: Request, event_of: Callable[[Repositories, str], Awaitable[str]], resource_id: str
+) -> str:
+    """The event a record (an evidence record, a refund request) belongs to, read on a session of its own."""
+    return await read(request, lambda repos, _state: event_of(repos, resource_id))
+
+
+@dataclass(frozen=True)
+class Read:
+    """GET `path`: `query(repos, state, principal, *the path's ids, **filters)` (without the
+    principal where `personal` is False: the answer is the same for every caller)."""
+
+    name: str
+    path: str
+    query: Callable[..., Awaitable[Any]]
+    answer: type[View]
+    summary: str
+    who: Any = Anyone
+    #: query-string filters (`text_filter`, `filter_of`), passed to the query by name
+    filters: tuple[inspect.Parameter, ...] = ()
+    personal: bool = True
+
+    def add_to(self, router: APIRouter, tag: str) -> None:
+        ids = _PATH_IDS.findall(self.path)
+        names = [parameter.name for parameter in self.filters]
+
+        async def endpoint(request: Request, principal: Principal, **values: Any) -> Any:
+            args = [values[name] for name in ids]
+            chosen = {name: values[name] for name in names}
+            caller = (principal,) if self.personal else ()
+            return await read(request, lambda repos, state: self.query(repos, state, *caller, *args, **chosen))
+
+        parameters = [*_path_parameters(self.path), *_caller(self.who), *self.filters]
+        router.get(self.path, tags=[tag], summary=self.summary, **documented(self.answer))(
+            _named(endpoint, self.name, parameters, dict)
+        )
+
+
+def text_filter(name: str, max_length: int) -> inspect.Parameter:
+    """A query-string filter: a string of at most `max_length` characters, or None."""
+    return inspect.Parameter(name, _PLAIN, annotation=str | None, default=Query(None, max_length=max_length))
+
+
+def filter_of(name: str, annotation: Any) -> inspect.Parameter:
+    """A query-string filter declared by its annotation (``Annotated[str | None, Query(...)]``), None when absent."""
+    return inspect.Parameter(name, _PLAIN, annotation=annotation, default=None)
+
+
+def add_routes(router: APIRouter, tag: str, routes: Sequence[Command | Read]) -> None:
+    """The routes of one tag, in the order given (the order of the OpenAPI document)."""
+    for route in routes:
+        route.add_to(router, tag)
+
+
+def _path_parameters(path: str) -> list[inspect.Parameter]:
+    return [inspect.Parameter(name, _PLAIN, annotation=PathId) for name in _PATH_IDS.findall(path)]
+
+
+def _caller(who: Any) -> list[inspect.Parameter]:
+    return [
+        inspect.Parameter("request", _PLAIN, annotation=Request),
+        inspect.Parameter("principal", _PLAIN, annotation=who),
+    ]
+
+
+def _named(
+    endpoint: Callable[..., Awaitable[Any]], name: str, parameters: list[inspect.Parameter], returns: Any
+) -> Callable[..., Awaitable[Any]]:
+    """The endpoint under the route's name, with the route's parameters as its signature (FastAPI
+    reads the parameters, and the OpenAPI document its operationId, from them)."""
+    endpoint.__name__ = endpoint.__qualname__ = name
+    endpoint.__signature__ = inspect.Signature(parameters, return_annotation=returns)  # type: ignore[attr-defined]
+    return endpoint

@@ -1,0 +1,247 @@
+"""The run's games: every bot acts at most once per game per sweep (games in sorted order), and
+when no bot can act and the services are quiet the simulation clock moves to the next due time
+(flag fall, no-show) and gameplay is asked to sweep; ties left to the arbiter are decided."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from .bots import GameView, predict_view
+from .client import ApiError
+from .driver_state import DriverState
+from .schedule import any_action, at_round_start, bot_action, capped_at_next_start, due_step, earliest_start
+from .sim_clock import StuckError
+from .venue import over_the_board
+
+
+class Sweeping(DriverState):
+    """The bots and the clock while a stage is played."""
+
+    async def sweep_bots(self, games: list[dict[str, Any]]) -> tuple[int, list[GameView]]:
+        """One action at most per game. Returns (actions taken, views of games nobody acts in)."""
+        stalled: list[GameView] = []
+        acted = 0
+        sem = asyncio.Semaphore(max(1, self.spec.concurrency))
+        earliest = earliest_start(games)
+
+        async def one(game: dict[str, Any]) -> None:
+            nonlocal acted
+            async with sem:
+                gid = game["game_id"]
+                if over_the_board(game):
+                    if await at_round_start(self.clock, game, earliest):  # EVT-7: slots start together
+                        await self.venue.step(gid)
+                        acted += 1
+                    return
+                cached = self.views.get(gid)
+                if cached is not None and cached[0] == game.get("seq") and not self.spec.verify_views:
+                    view = cached[1]
+                else:
+                    raw = await self.p.get("gameplay", f"/v1/games/{gid}")
+                    view = GameView.from_api(raw)
+                    if cached is not None and cached[0] == raw.get("seq") and self.spec.verify_views:
+                        _same_view(cached[1], view)
+                    self.views[gid] = (raw.get("seq"), view)
+                if view.over:
+                    self.views.pop(gid, None)
+                    return
+                for player in sorted(set(view.players)):
+                    action = bot_action(game, view, player, self.spec.policy, self.spec.seed, self.clock.current)
+                    if action is None:
+                        continue
+                    key = f"{view.game_id}:{len(view.moves)}:{action.verb}:{player}:{view.phase}:{view.draw_offer_by}"
+                    try:
+                        summary = await self.p.post(
+                            "gameplay",
+                            f"/v1/games/{view.game_id}/{action.verb}",
+                            action.body,
+                            role="partner",
+                            idempotency_key=hashlib.sha1(key.encode()).hexdigest(),
+                        )
+                        self.views[gid] = (summary.get("seq"), predict_view(view, player, action, summary))
+                    except ApiError as exc:
+                        self.views.pop(gid, None)
+                        self.conflicts[exc.code] = self.conflicts.get(exc.code, 0) + 1
+                        # the game changed under us (flag fell, opponent resigned): look again next sweep
+                        if exc.status != 409:
+                            raise RuntimeError(f"bot action refused in {view.game_id}: {action} -> {exc}") from exc
+                    acted += 1
+                    return
+                stalled.append(view)
+
+        if self.spec.concurrency > 1:
+            await asyncio.gather(*(one(g) for g in games))
+        else:
+            for g in games:
+                await one(g)
+        stalled.sort(key=lambda v: v.game_id)
+        return acted, stalled
+
+    async def next_due_step(self, stalled: list[GameView], section_rules: Mapping[str, int]) -> float:
+        """Seconds to the earliest flag fall or no-show among games nobody acts in."""
+        steps: list[float] = []
+        for view in stalled:
+            answer = await self.p.get("gameplay", f"/v1/games/{view.game_id}")
+            step = due_step(answer, self.clock.current, section_rules)  # EVT-7: a round's start too
+            if step is not None:
+                steps.append(step)
+        return min(steps) if steps else 60.0
+
+    async def advance_stalled(
+        self, games: list[dict[str, Any]], no_show: Mapping[str, int], step_factor: float = 1.0
+    ) -> None:
+        """Move the clock to the next flag fall / no-show of the games nobody acts in, then
+        let gameplay judge them (POST /v1/ops/sweep)."""
+        async with self.clock.lock:  # no service restarts between this decision and the move
+            await self.quiet()
+            acted, stalled = await self.sweep_bots(await self.active_games())
+            if acted:  # a game appeared since the last look: play it before time moves
+                self.actions += acted
+                return
+            if not stalled:
+                return
+            step = await self.next_due_step(stalled, no_show) * step_factor
+            step = capped_at_next_start(step, await self.active_games(), self.clock.current)
+            moment = await self.clock.advance(step)
+            self.clock_moves.append(f"advance {step:.0f}s -> {moment.isoformat()}")
+            await self.p.post("gameplay", "/v1/ops/sweep", {})
+            # gameplay's own sweeper (a background loop polling every 0.25 s of real time) may
+            # be judging the same games: let it finish before anything else is looked at
+            await asyncio.sleep(0.3)
+            await self.quiet()
+
+    async def settle_games(self, no_show: Mapping[str, int] | None = None, max_sweeps: int = 100000) -> None:
+        """Play every active game of the event to its end (bots, then the clock)."""
+        no_show = no_show or {}
+        factor = 1.0
+        for _ in range(max_sweeps):
+            games = await self.active_games()
+            if not games:
+                await self.quiet()
+                if not await self.active_games():
+                    return
+                continue
+            acted, _ = await self.sweep_bots(games)
+            self.actions += acted
+            if acted:
+                factor = 1.0
+                continue
+            await self.quiet()
+            if await self._actionable():
+                continue
+            await self.advance_stalled(await self.active_games(), no_show, factor)
+            factor = min(factor * 2, 500.0)
+        raise StuckError(f"games of {self.code} still active after {max_sweeps} sweeps")
+
+    async def handle_ties(self, sections: list[dict[str, Any]]) -> int:
+        """PAIR-8: a tie left for the arbiter (SZ online qualification cut) is decided in the
+        order the pairing service lists the players (deterministic)."""
+        decided = 0
+        for s in sections:
+            if s.get("status") != "awaiting_arbiter":
+                continue
+            sid = s["section_id"]
+            ties = await self.p.get("pairing", f"/v1/events/{self.code}/sections/{sid}/ties", role="arbiter")
+            for tie in ties.get("ties", []):
+                if tie.get("decided") or tie.get("status") == "decided":
+                    continue
+                order = tie.get("entrant_ids") or [e.get("entrant_id") for e in tie.get("entrants", [])]
+                await self.p.post(
+                    "pairing",
+                    f"/v1/events/{self.code}/sections/{sid}/ties/{tie['tie_id']}/decision",
+                    {"order": sorted(order)},
+                    role="arbiter",
+                )
+                decided += 1
+        return decided
+
+    async def play(self, stage_id: str, section_ids: list[str]) -> None:
+        """Sweep games until every section of the stage is completed (or cancelled)."""
+        no_show = {s.id: (s.no_show_minutes or 15) for s in self.config.stage(stage_id).sections}
+        step_factor = 1.0
+        idle_rounds = 0
+        idle_since = time.monotonic()
+        while True:
+            self._check_deadline(f"playing stage {stage_id}")
+            games = await self.active_games()
+            acted, stalled = await self.sweep_bots(games) if games else (0, [])
+            self.actions += acted
+            if self.progress.due():
+                sections = [s for s in await self.pairing_sections() if s.get("section_id") in section_ids]
+                done_rounds = sum(
+                    int(s.get("current_round") or 0) - (0 if s.get("status") == "completed" else 1) for s in sections
+                )
+                total_rounds = sum(int(s.get("rounds") or 0) for s in sections)
+                self.progress.show(stage_id, max(0, done_rounds), total_rounds, len(games), self.actions)
+            if acted:
+                idle_rounds = 0
+                step_factor = 1.0
+                continue
+            # no bot can act: let the services finish what is in flight
+            await self.quiet()
+            if await self._actionable():
+                continue
+            sections = [
+                s
+                for s in await self.pairing_sections()
+                if s.get("section_id") in section_ids or s.get("stage") == stage_id
+            ]
+            if await self.handle_ties(sections):
+                continue
+            waiting = [s for s in sections if s.get("status") not in ("completed", "cancelled")]
+            known = {s.get("section_id") for s in sections}
+            missing = [s for s in section_ids if s not in known]
+            if not waiting and not missing:
+                return
+            games = await self.active_games()
+            if games:
+                # only stalled games are left (no-shows, players letting their clock run out)
+                await self.advance_stalled(games, no_show, step_factor)
+                step_factor = min(step_factor * 2, 500.0)
+                continue
+            idle_rounds += 1
+            if idle_rounds == 1:
+                idle_since = time.monotonic()
+            else:
+                await asyncio.sleep(min(0.05 * idle_rounds, 0.5))
+            if time.monotonic() - idle_since > self.spec.wait_timeout_s:
+                raise StuckError(
+                    f"timed out waiting for the services to pair the next round or complete "
+                    f"sections {sorted(str(s.get('section_id')) for s in waiting) + missing} "
+                    f"(statuses {[(s.get('section_id'), s.get('status')) for s in waiting]})"
+                )
+
+    async def _actionable(self) -> bool:
+        for game in await self.active_games():
+            if over_the_board(game):
+                return True  # something always happens at the board (a step, or the slip)
+            view = GameView.from_api(await self.p.get("gameplay", f"/v1/games/{game['game_id']}"))
+            if any_action(game, view, self.spec.policy, self.spec.seed, self.clock.current):
+                return True
+        return False
+
+
+def _same_view(predicted: GameView, actual: GameView) -> None:
+    fields = (
+        "status",
+        "phase",
+        "moves",
+        "black",
+        "white",
+        "to_act",
+        "joined",
+        "forbidden",
+        "draw_offer_by",
+        "n",
+        "offers",
+        "opening_code",
+    )
+    diff = {
+        f: (getattr(predicted, f), getattr(actual, f)) for f in fields if getattr(predicted, f) != getattr(actual, f)
+    }
+    if diff:
+        raise AssertionError(f"predicted view of {actual.game_id} differs from the server's: {diff}")

@@ -37,8 +37,12 @@ format: install
 	.venv/bin/ruff check --fix .
 	.venv/bin/ruff format .
 
+# Two workers (each test has its own databases, queues and exchanges; a module stays on one worker,
+# so its module fixtures are built once); the tests that restart the shared broker run alone after.
+TEST_WORKERS ?= 2
 test: install
-	.venv/bin/python -m pytest -q $(PYTEST_ARGS)
+	.venv/bin/python -m pytest -q -n $(TEST_WORKERS) --dist loadscope --no-loadscope-reorder -m "not exclusive" $(PYTEST_ARGS)
+	.venv/bin/python -m pytest -q -m exclusive $(PYTEST_ARGS); rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 5 ]
 
 demo: install
 	.venv/bin/python -m gomoku_sim.demo $(DEMO_ARGS)

@@ -1,1 +1,24 @@
+import pytest
+
 pytest_plugins = ["gomoku_shared.testing.plugin"]
+
+# Modules that start served processes, browsers or whole events take minutes each; run them
+# first so that, on several workers, the quick modules fill the gaps instead of trailing.
+SLOW_FOLDERS = ("tests/e2e/", "tests/distributed/", "tests/browser/", "tests/fuzz/", "tests/cross_service/")
+
+
+def _module_weight(item: pytest.Item) -> int:
+    path = item.nodeid.split("::", 1)[0]
+    if path.startswith(SLOW_FOLDERS):
+        return 0
+    return 1 if item.get_closest_marker("infra") else 2
+
+
+@pytest.hookimpl(trylast=True)  # after the plugin has marked the infra tests
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    weight: dict[str, int] = {}
+    for item in items:
+        module = item.nodeid.split("::", 1)[0]
+        weight[module] = min(weight.get(module, 2), _module_weight(item))
+    # a stable sort by module weight keeps every module's tests together and in their order
+    items.sort(key=lambda item: weight[item.nodeid.split("::", 1)[0]])

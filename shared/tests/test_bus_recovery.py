@@ -104,6 +104,7 @@ BEFORE, AFTER = 30, 30  # events committed before the restart starts / after the
 PER_TRANSACTION = 3
 
 
+@pytest.mark.exclusive  # restarts the broker every other test shares
 async def test_broker_restart_loses_no_event_and_effects_stay_exact(bus: RabbitEventBus, schema, rabbitmq) -> None:
     received: list[str] = []
 

@@ -249,6 +249,9 @@ async def _as_partner(partner: AsyncClient, operator: httpx.AsyncClient, receive
     assert all(e.status.startswith("accepted") for e in entries), [(e.status, e.reason) for e in entries]
     mine = {e.entrant_id for e in entries}
     assert {e.entry_id for e in (await partner.entries(CODE)).entries} == {e.entry_id for e in entries}
+    # the typed client follows next_cursor: one entry a page, every entry once
+    paged = [e.entry_id async for e in partner.iter_entries(CODE, page_size=1)]
+    assert sorted(paged) == sorted(e.entry_id for e in entries) and len(paged) == 2
     # the partner's own user id finds its player again (the typed client's external_id filter)
     second = (await partner.entries(CODE, external_id="app-one-user-2")).entries
     assert [e.entry_id for e in second] == [entries[1].entry_id]

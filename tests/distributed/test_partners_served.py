@@ -59,6 +59,36 @@ def _token(c: httpx.Client, cred: dict, basic: bool = True) -> dict[str, str]:
     return {"authorization": f"Bearer {r.json()['access_token']}"}
 
 
+def _pages_of_entries(c: httpx.Client, token: dict[str, str], first_id: str) -> None:
+    """Cursor pagination over the gateway: a second entry, then the list one entry a page."""
+    r = c.post("/registration/v1/events/sz22/entries", headers=token, json=_entry("Wang Fang", "440301199103070074", 3))
+    assert r.status_code == 201, r.text
+    seen, cursor = [], None
+    while True:
+        params = {"limit": 1} | ({"cursor": cursor} if cursor else {})
+        answer = c.get("/registration/v1/events/sz22/entries", headers=token, params=params)
+        assert answer.status_code == 200 and len(answer.json()["entries"]) <= 1, answer.text
+        seen += [e["entry_id"] for e in answer.json()["entries"]]
+        if (cursor := answer.json()["next_cursor"]) is None:
+            break
+    whole = c.get("/registration/v1/events/sz22/entries", headers=token).json()
+    assert seen == [e["entry_id"] for e in whole["entries"]] and len(seen) == 2 and first_id in seen
+    assert whole["next_cursor"] is None
+    _refused(
+        c.get("/registration/v1/events/sz22/entries", headers=token, params={"cursor": "bm9wZQ"}), 400, "bad_cursor"
+    )
+    # the operator's list of partners pages too
+    partners = c.get("/partners/v1/partners", headers=OP, params={"limit": 2}).json()
+    assert len(partners["items"]) == 2 and partners["next_cursor"]
+    rest = c.get("/partners/v1/partners", headers=OP, params={"cursor": partners["next_cursor"]}).json()
+    assert {p["partner_id"] for p in partners["items"] + rest["items"]} == {
+        "app-one",
+        "app-two",
+        "app-reader",
+        "app-limited",
+    }
+
+
 def _refused(r: httpx.Response, status: int, code: str) -> None:
     assert r.status_code == status, r.text
     body = r.json()
@@ -110,6 +140,7 @@ async def test_partner_tokens_over_the_gateway_on_postgres_and_rabbitmq(database
             assert r.headers["ratelimit-policy"] == '"partner";q=600;w=60'
             found = c.get("/registration/v1/events/sz22/entries", headers=t_one, params={"external_id": "one-user-7"})
             assert [e["entry_id"] for e in found.json()["entries"]] == [entry_id], found.text
+            _pages_of_entries(c, t_one, entry_id)
 
             # another partner's token: cannot see it, list it or act on it
             unseen = c.get(f"/registration/v1/events/sz22/entries/{entry_id}", headers=t_two)

@@ -36,6 +36,7 @@ async def test_sz_2022_distributed_digest_equals_embedded(tmp_path, databases, a
     assert digest(distributed) == digest(embedded), _explain(distributed, embedded)
 
 
+@pytest.mark.exclusive  # restarts the broker every other test shares
 async def test_nt_2023_crash_and_redelivery_digest_equals_undisturbed(
     tmp_path, databases, amqp_url, bus_namespace, rabbitmq
 ):

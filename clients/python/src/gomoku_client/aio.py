@@ -167,8 +167,14 @@ class AsyncClient:
             r.SUBSCRIBE, body=m.SubscriptionIn(url=url, event_types=list(event_types), description=description)
         )
 
-    async def subscriptions(self) -> m.SubscriptionList:
-        return await self._call(r.SUBSCRIPTIONS)
+    async def subscriptions(self, limit: int | None = None, cursor: str | None = None) -> m.SubscriptionList:
+        """The partner's subscriptions (every one without ``limit``; else a page)."""
+        return await self._call(r.SUBSCRIPTIONS, query={"limit": limit, "cursor": cursor})
+
+    async def iter_subscriptions(self, page_size: int = 100) -> AsyncIterator[m.SubscriptionView]:
+        """Every subscription, page by page."""
+        async for item in self._every(lambda cursor: self.subscriptions(page_size, cursor), "items"):
+            yield item
 
     async def subscription(self, subscription_id: str) -> m.SubscriptionView:
         return await self._call(r.SUBSCRIPTION, path={"subscription_id": subscription_id})
@@ -193,6 +199,14 @@ class AsyncClient:
     ) -> m.DeliveryPage:
         query = {"subscription_id": subscription_id, "status": status, "limit": limit, "cursor": cursor}
         return await self._call(r.DELIVERIES, query=query)
+
+    async def iter_deliveries(
+        self, subscription_id: str | None = None, status: str | None = None, page_size: int = 100
+    ) -> AsyncIterator[m.DeliveryView]:
+        """Every delivery of the filter (newest first), page by page."""
+        fetch = lambda cursor: self.deliveries(subscription_id, status, page_size, cursor)  # noqa: E731
+        async for item in self._every(fetch, "items"):
+            yield item
 
     async def redeliver(self, delivery_id: str) -> m.DeliveryView:
         return await self._call(r.REDELIVER, path={"delivery_id": delivery_id})
@@ -220,19 +234,42 @@ class AsyncClient:
         section_id: str | None = None,
         status: str | None = None,
         external_id: str | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
     ) -> m.Entries:
         """The partner's own entries of an event (``external_id``: those of the player you gave
-        that user id of yours)."""
+        that user id of yours): every one without ``limit``, else a page after ``cursor``."""
         query = {"stage": stage, "section_id": section_id, "status": status, "external_id": external_id}
-        return await self._call(r.ENTRIES, path={"event_code": event_code}, query=query)
+        paging = {"limit": limit, "cursor": cursor}
+        return await self._call(r.ENTRIES, path={"event_code": event_code}, query={**query, **paging})
+
+    async def iter_entries(
+        self, event_code: str, *, page_size: int = 100, **filters: str | None
+    ) -> AsyncIterator[m.EntryView]:
+        """Every entry of the filter (``stage``, ``section_id``, ``status``, ``external_id``), page by page."""
+        fetch = lambda cursor: self.entries(event_code, **filters, limit=page_size, cursor=cursor)  # noqa: E731
+        async for item in self._every(fetch, "entries"):
+            yield item
+
+    async def _every(self, fetch: Any, field: str) -> AsyncIterator[Any]:
+        """The items of every page ``fetch(cursor)`` gives, following ``next_cursor``."""
+        cursor: str | None = None
+        while True:
+            page = await fetch(cursor)
+            for item in getattr(page, field):
+                yield item
+            if page.next_cursor is None:
+                return
+            cursor = page.next_cursor
 
     async def entry(self, event_code: str, entry_id: str) -> m.EntryView:
         return await self._call(r.ENTRY, path={"event_code": event_code, "entry_id": entry_id})
 
     # ------------------------------------------------------------------ pairing
 
-    async def sections(self, event_code: str) -> m.SectionList:
-        return await self._call(r.SECTIONS, path={"event_code": event_code})
+    async def sections(self, event_code: str, limit: int | None = None, cursor: str | None = None) -> m.SectionList:
+        query = {"limit": limit, "cursor": cursor}
+        return await self._call(r.SECTIONS, path={"event_code": event_code}, query=query)
 
     async def round(self, event_code: str, section_id: str, n: int) -> m.RoundView:
         """A round's pairings (entrant ids) and results."""
@@ -343,9 +380,20 @@ class AsyncClient:
         """A section's published awards (404 until they are published)."""
         return await self._call(r.AWARDS, path={"event_code": event_code, "section_id": section_id})
 
-    async def publications(self, event_code: str, section_id: str | None = None) -> m.PublicationHistory:
-        """Every publication of an event's awards, revisions included."""
-        return await self._call(r.PUBLICATIONS, path={"event_code": event_code}, query={"section_id": section_id})
+    async def publications(
+        self, event_code: str, section_id: str | None = None, limit: int | None = None, cursor: str | None = None
+    ) -> m.PublicationHistory:
+        """Every publication of an event's awards, revisions included (a page, with ``limit``)."""
+        query = {"section_id": section_id, "limit": limit, "cursor": cursor}
+        return await self._call(r.PUBLICATIONS, path={"event_code": event_code}, query=query)
+
+    async def iter_publications(
+        self, event_code: str, section_id: str | None = None, page_size: int = 50
+    ) -> AsyncIterator[m.PublicationEntry]:
+        """Every publication, page by page (section, revision order)."""
+        fetch = lambda cursor: self.publications(event_code, section_id, page_size, cursor)  # noqa: E731
+        async for item in self._every(fetch, "publications"):
+            yield item
 
     # ------------------------------------------------------------------ the stream
 

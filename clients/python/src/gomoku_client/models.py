@@ -118,6 +118,8 @@ class SubscriptionWithSecret(SubscriptionView):
 
 class SubscriptionList(Answer):
     items: list[SubscriptionView]
+    #: the cursor of the next page (``limit`` given); null on the last
+    next_cursor: str | None = None
 
 
 class SecretRotateIn(Body):
@@ -288,6 +290,8 @@ class EntryView(Answer):
 
 class Entries(Answer):
     entries: list[EntryView]
+    #: the cursor of the next page (``limit`` given); null on the last
+    next_cursor: str | None = None
 
 
 # --------------------------------------------------------------------------- pairing
@@ -308,6 +312,8 @@ class SectionSummary(Answer):
 class SectionList(Answer):
     event_code: str
     sections: list[SectionSummary]
+    #: the cursor of the next page (``limit`` given); null on the last
+    next_cursor: str | None = None
 
 
 class GameResult(Answer):
@@ -504,6 +510,8 @@ class PublicationEntry(Answer):
 class PublicationHistory(Answer):
     event_code: str
     publications: list[PublicationEntry]
+    #: the cursor of the next page (``limit`` given); null on the last
+    next_cursor: str | None = None
 
 
 # --------------------------------------------------------------------------- webhooks

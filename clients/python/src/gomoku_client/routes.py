@@ -53,7 +53,7 @@ WHOAMI = Route("partners", "GET", "/v1/whoami", m.WhoAmI)
 SUBSCRIBE = Route(
     "partners", "POST", "/v1/webhooks/subscriptions", m.SubscriptionWithSecret, m.SubscriptionIn, status=201
 )
-SUBSCRIPTIONS = Route("partners", "GET", "/v1/webhooks/subscriptions", m.SubscriptionList)
+SUBSCRIPTIONS = Route("partners", "GET", "/v1/webhooks/subscriptions", m.SubscriptionList, query=("limit", "cursor"))
 SUBSCRIPTION = Route("partners", "GET", "/v1/webhooks/subscriptions/{subscription_id}", m.SubscriptionView)
 UNSUBSCRIBE = Route("partners", "DELETE", "/v1/webhooks/subscriptions/{subscription_id}", NoContent, status=204)
 ROTATE_SECRET = Route(
@@ -81,12 +81,12 @@ ENTRIES = Route(
     "GET",
     "/v1/events/{event_code}/entries",
     m.Entries,
-    query=("stage", "section_id", "status", "external_id"),
+    query=("stage", "section_id", "status", "external_id", "limit", "cursor"),
 )
 ENTRY = Route("registration", "GET", "/v1/events/{event_code}/entries/{entry_id}", m.EntryView)
 
 # pairing
-SECTIONS = Route("pairing", "GET", "/v1/events/{event_code}/sections", m.SectionList)
+SECTIONS = Route("pairing", "GET", "/v1/events/{event_code}/sections", m.SectionList, query=("limit", "cursor"))
 ROUND = Route("pairing", "GET", "/v1/events/{event_code}/sections/{section_id}/rounds/{n}", m.RoundView)
 STANDINGS = Route("pairing", "GET", "/v1/events/{event_code}/sections/{section_id}/standings", m.Standings)
 
@@ -138,7 +138,11 @@ STREAM = Route(
 # awards
 AWARDS = Route("awards", "GET", "/v1/events/{event_code}/sections/{section_id}/awards", m.SectionAwards)
 PUBLICATIONS = Route(
-    "awards", "GET", "/v1/events/{event_code}/publications", m.PublicationHistory, query=("section_id",)
+    "awards",
+    "GET",
+    "/v1/events/{event_code}/publications",
+    m.PublicationHistory,
+    query=("section_id", "limit", "cursor"),
 )
 
 ALL: tuple[Route[Any], ...] = (

@@ -14,6 +14,7 @@ from fastapi import Depends, Path, Query, Request
 from fastapi.responses import Response
 
 from gomoku_shared.errors import NotFound
+from gomoku_shared.pagination import PageRequest, page
 
 from ..adapters.repository import AwardsRepository, Publication
 from . import schemas as s
@@ -87,10 +88,11 @@ def meta(pub: Publication) -> s.PublicationMeta:
     )
 
 
-def history(event_code: str, pubs: Iterable[Publication]) -> s.PublicationHistory:
-    return s.PublicationHistory(
-        event_code=event_code, publications=[s.PublicationEntry(publication=meta(p), payload=p.payload) for p in pubs]
-    )
+def history(event_code: str, pubs: Sequence[Publication], request: PageRequest) -> s.PublicationHistory:
+    """A page of publications in (section, revision) order."""
+    listed, next_cursor = page(pubs, lambda p: (p.section_id, p.revision), request.limit, request.cursor)
+    entries = [s.PublicationEntry(publication=meta(p), payload=p.payload) for p in listed]
+    return s.PublicationHistory(event_code=event_code, publications=entries, next_cursor=next_cursor)
 
 
 def _cell(value: Any) -> str:

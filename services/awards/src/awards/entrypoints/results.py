@@ -14,6 +14,7 @@ from fastapi import APIRouter, Depends, Query
 from fastapi.responses import Response
 
 from gomoku_shared.errors import NotFound
+from gomoku_shared.pagination import PageIn
 
 from ..adapters.repository import Publication
 from . import schemas as s
@@ -75,10 +76,10 @@ async def event_status(event_code: EventCode, repo: Repo) -> s.EventStatus:
     summary="Publication history: every awards.published, current and superseded",
 )
 async def publication_history(
-    event_code: EventCode, repo: Repo, section_id: Annotated[str | None, Query(max_length=100)] = None
+    event_code: EventCode, repo: Repo, page: PageIn, section_id: Annotated[str | None, Query(max_length=100)] = None
 ) -> s.PublicationHistory:
     await known_event(repo, event_code)
-    return history(event_code, await repo.publications(event_code, section_id))
+    return history(event_code, await repo.publications(event_code, section_id), page)
 
 
 # ---------------------------------------------------------------------- one section
@@ -110,9 +111,11 @@ async def section_awards(pub: Published) -> s.SectionAwards:
     response_model=s.PublicationHistory,
     summary="Publication history of one section (current + superseded)",
 )
-async def section_history(event_code: EventCode, section_id: SectionId, repo: Repo) -> s.PublicationHistory:
+async def section_history(
+    event_code: EventCode, section_id: SectionId, repo: Repo, page: PageIn
+) -> s.PublicationHistory:
     await publication(repo, event_code, section_id, None)
-    return history(event_code, await repo.publications(event_code, section_id))
+    return history(event_code, await repo.publications(event_code, section_id), page)
 
 
 def _standings(pub: Publication) -> dict[str, Any]:

@@ -200,6 +200,8 @@ class PublicationEntry(_Out):
 class PublicationHistory(_Out):
     event_code: str
     publications: list[PublicationEntry]
+    #: the cursor of the next page (section, revision order); null on the last
+    next_cursor: str | None = None
 
 
 class SectionStatus(_Out):

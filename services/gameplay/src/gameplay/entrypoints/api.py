@@ -17,6 +17,7 @@ from gomoku_shared.api_docs import View, documented, text_too
 from gomoku_shared.auth import AnyPrincipal, KeyRing, Operator, Reader, require
 from gomoku_shared.errors import Unprocessable, error_body
 from gomoku_shared.idempotency import REPLAYED_HEADER, IdemKey, KeyedRequest, fingerprint, principal_id
+from gomoku_shared.pagination import PageIn, paged, sort_by
 from gomoku_shared.params import ROUND_MAX, PathId, RoundNo
 from gomoku_shared.runtime import ServiceRuntime
 from gomoku_shared.service import lifespan_for
@@ -70,6 +71,12 @@ class GameList(BaseModel):
 class GamePage(GameList):
     #: the cursor of the next page; null on the last
     next_cursor: str | None
+
+
+class RoundGamePage(GameList):
+    """A page of a round's games (game_id order): ``next_cursor`` continues it, null on the last."""
+
+    next_cursor: str | None = None
 
 
 class Stone(BaseModel):
@@ -349,12 +356,15 @@ def _record_routes(games: GameService) -> APIRouter:
             raise Unprocessable("psq_unsupported", str(exc)) from None
 
     @router.get(
-        "/rounds/{event_code}/{section_id}/{round}/games", response_model=GameList, summary="The games of one round"
+        "/rounds/{event_code}/{section_id}/{round}/games",
+        response_model=RoundGamePage,
+        summary="The games of one round (cursor pagination, game_id order)",
     )
-    async def round_games(event_code: PathId, section_id: PathId, round: RoundNo, _principal: Reader) -> JSONResponse:
-        return JSONResponse(
-            {"games": [_strip(game) for game in await games.list_games(event_code, section_id, round, "all")]}
-        )
+    async def round_games(
+        event_code: PathId, section_id: PathId, round: RoundNo, _principal: Reader, page: PageIn
+    ) -> JSONResponse:
+        listed = [_strip(game) for game in await games.list_games(event_code, section_id, round, "all")]
+        return JSONResponse(paged({"games": listed}, "games", sort_by("game_id"), page))
 
     return router
 

@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 from gomoku_shared.api_docs import View, documented
 from gomoku_shared.auth import Reader, require
 from gomoku_shared.idempotency import principal_id
+from gomoku_shared.pagination import Paged, PageIn, paged, sort_by
 from gomoku_shared.params import PathId
 
 from ..service_layer.games import GameService
@@ -78,7 +79,7 @@ class SlipAnswer(View):
     slips: list[SlipView]
 
 
-class SlipList(View):
+class SlipList(Paged):
     game_id: str
     mode: Literal["online", "offline"]
     slips: list[SlipView]
@@ -100,7 +101,7 @@ class RecordEntryView(View):
     flags: list[FlagView]
 
 
-class RecordEntries(View):
+class RecordEntries(Paged):
     game_id: str
     entries: list[RecordEntryView]
 
@@ -152,8 +153,8 @@ def routes(games: GameService) -> APIRouter:
         return JSONResponse(await boards.enter_slip(game_id, who, body.result, body.reason, body.note, body.confirms))
 
     @router.get("/games/{game_id}/slips", summary="The result slips of a game (PLAY-9)", **documented(SlipList))
-    async def list_slips(game_id: PathId, _principal: Reader) -> JSONResponse:
-        return JSONResponse(await boards.slips(game_id))
+    async def list_slips(game_id: PathId, _principal: Reader, page: PageIn) -> JSONResponse:
+        return JSONResponse(paged(await boards.slips(game_id), "slips", sort_by("slip"), page))
 
     @router.post(
         "/games/{game_id}/record-entries",
@@ -173,8 +174,8 @@ def routes(games: GameService) -> APIRouter:
         summary="The entered and recorded records of a game with their flags",
         **documented(RecordEntries),
     )
-    async def list_records(game_id: PathId, _principal: Reader) -> JSONResponse:
-        return JSONResponse(await boards.records(game_id))
+    async def list_records(game_id: PathId, _principal: Reader, page: PageIn) -> JSONResponse:
+        return JSONResponse(paged(await boards.records(game_id), "entries", sort_by("entry"), page))
 
     @router.post(
         "/games/{game_id}/record-entries/{entry}/accept",

@@ -26,6 +26,7 @@ from gomoku_shared.idempotency import (
     replay,
     route_path,
 )
+from gomoku_shared.pagination import PageIn, paged, sort_by
 from gomoku_shared.params import PathId, RoundNo
 from gomoku_shared.runtime import ServiceRuntime
 from gomoku_shared.service import lifespan_for
@@ -114,9 +115,9 @@ async def _act(
     summary="Sections of an event with status and current round",
     **documented(views.SectionList),
 )
-async def list_sections(event_code: PathId, request: Request) -> dict:
+async def list_sections(event_code: PathId, request: Request, page: PageIn) -> dict:
     rows = await _read(request, lambda repos: repos.sections.of_event(event_code))
-    return queries.section_list(event_code, rows)
+    return paged(queries.section_list(event_code, rows), "sections", sort_by("section_id"), page)
 
 
 @router.get(
@@ -225,9 +226,9 @@ async def get_byes(event_code: PathId, section_id: PathId, request: Request) -> 
 
 
 @router.get(SEC + "/audit", summary="Arbiter audit records (staff)", **documented(views.Audit))
-async def get_audit(event_code: PathId, section_id: PathId, request: Request, _principal: Staff) -> dict:
+async def get_audit(event_code: PathId, section_id: PathId, request: Request, _principal: Staff, page: PageIn) -> dict:
     rows = await _read(request, lambda repos: repos.audit.of_section(event_code, section_id))
-    return queries.audit_view(rows)
+    return paged(queries.audit_view(rows), "audit", sort_by("id"), page)
 
 
 # ---------------------------------------------------------------- the arbiter's actions

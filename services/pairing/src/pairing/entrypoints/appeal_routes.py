@@ -12,6 +12,7 @@ from gomoku_shared.api_docs import documented
 from gomoku_shared.auth import Staff
 from gomoku_shared.errors import NotFound
 from gomoku_shared.idempotency import IdemKey
+from gomoku_shared.pagination import PageIn, paged, sort_by
 from gomoku_shared.params import PathId
 
 from ..service_layer import appeals
@@ -19,23 +20,30 @@ from ..service_layer.unit_of_work import PairingUnitOfWork
 from .api import SEC, _act, _load, _pairer, _read
 from .appeal_views import Appeal, AppealBody, AppealDecisionBody, AppealList
 
+#: the order of an appeal list (its pages)
+APPEAL_ORDER = sort_by("section_id", "lodged_at", "appeal_id")
+
 router = APIRouter(tags=["appeals"])
 SectionQ = Annotated[str | None, Query(min_length=1, max_length=64, description="only this section's appeals")]
 
 
 @router.get("/v1/events/{event_code}/appeals", summary="Appeals of an event (staff; AWD-10)", **documented(AppealList))
 async def list_event_appeals(
-    event_code: PathId, request: Request, _principal: Staff, section_id: SectionQ = None
+    event_code: PathId, request: Request, _principal: Staff, page: PageIn, section_id: SectionQ = None
 ) -> dict:
     rows = await _read(request, lambda repos: repos.appeals.of_event(event_code, section_id))
-    return {"event_code": event_code, "section_id": section_id, "appeals": [appeals.view(row) for row in rows]}
+    listed = {"event_code": event_code, "section_id": section_id, "appeals": [appeals.view(row) for row in rows]}
+    return paged(listed, "appeals", APPEAL_ORDER, page)
 
 
 @router.get(SEC + "/appeals", summary="Appeals of a section (staff; AWD-10)", **documented(AppealList))
-async def list_section_appeals(event_code: PathId, section_id: PathId, request: Request, _principal: Staff) -> dict:
+async def list_section_appeals(
+    event_code: PathId, section_id: PathId, request: Request, _principal: Staff, page: PageIn
+) -> dict:
     await _load(request, event_code, section_id)
     rows = await _read(request, lambda repos: repos.appeals.of_event(event_code, section_id))
-    return {"event_code": event_code, "section_id": section_id, "appeals": [appeals.view(row) for row in rows]}
+    listed = {"event_code": event_code, "section_id": section_id, "appeals": [appeals.view(row) for row in rows]}
+    return paged(listed, "appeals", APPEAL_ORDER, page)
 
 
 @router.get(SEC + "/appeals/{appeal_id}", summary="One appeal and its decision (staff)", **documented(Appeal))

@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import BaseModel, Field, model_validator
 
 from gomoku_shared.api_docs import View
+from gomoku_shared.pagination import Paged
 
 from .bodies import ResultName
 
@@ -70,7 +71,7 @@ class Appeal(View):
     result_changed: bool
 
 
-class AppealList(View):
+class AppealList(Paged):
     event_code: str
     section_id: str | None
     appeals: list[Appeal]

@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import ConfigDict
 
 from gomoku_shared.api_docs import View
+from gomoku_shared.pagination import Paged
 
 
 class SectionSummary(View):
@@ -23,7 +24,7 @@ class SectionSummary(View):
     revision: int
 
 
-class SectionList(View):
+class SectionList(Paged):
     event_code: str
     sections: list[SectionSummary]
 
@@ -116,7 +117,7 @@ class AuditRecord(View):
     action: str
 
 
-class Audit(View):
+class Audit(Paged):
     audit: list[AuditRecord]
 
 

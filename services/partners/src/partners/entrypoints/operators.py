@@ -8,6 +8,7 @@ from fastapi import APIRouter, Query, Request
 
 from gomoku_shared.api_docs import documented
 from gomoku_shared.auth import Operator, Principal
+from gomoku_shared.pagination import PageIn, paged, sort_by
 from gomoku_shared.params import PathId
 
 from ..domain.model import RateLimit
@@ -37,8 +38,8 @@ async def create_partner(body: s.PartnerIn, request: Request, principal: Operato
 
 
 @router.get("/partners", summary="Every partner account", **documented(s.PartnerList))
-async def list_partners(request: Request, _: Operator):
-    return await _service(request).partners()
+async def list_partners(request: Request, _: Operator, page: PageIn):
+    return paged(await _service(request).partners(), "items", sort_by("partner_id"), page)
 
 
 @router.get(

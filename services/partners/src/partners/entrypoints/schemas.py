@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from gomoku_shared.api_docs import View
+from gomoku_shared.pagination import Paged
 
 PARTNER_ID = r"^[a-z0-9][a-z0-9_-]{0,99}$"
 Scope = Literal["results:read", "entries:write", "games:play", "webhooks:manage"]
@@ -88,7 +89,7 @@ class PartnerDetail(PartnerView):
     credentials: list[CredentialView]
 
 
-class PartnerList(View):
+class PartnerList(Paged):
     items: list[PartnerView]
 
 

@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from gomoku_shared.api_docs import View
+from gomoku_shared.pagination import Paged
 
 from .schemas import Strict
 
@@ -50,7 +51,7 @@ class SubscriptionWithSecret(SubscriptionView):
     secret: str = Field(description="whsec_…: verify the signatures with it; shown on creation and rotation only")
 
 
-class SubscriptionList(View):
+class SubscriptionList(Paged):
     items: list[SubscriptionView]
 
 

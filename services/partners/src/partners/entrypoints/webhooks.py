@@ -12,6 +12,7 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 
 from gomoku_shared.api_docs import documented
 from gomoku_shared.auth import Principal, require
+from gomoku_shared.pagination import PageIn, paged, sort_by
 from gomoku_shared.params import PathId
 
 from ..service_layer.webhooks import WebhookService
@@ -42,8 +43,9 @@ async def subscribe(body: s.SubscriptionIn, request: Request, principal: Partner
 
 
 @router.get("/subscriptions", summary="The partner's subscriptions", **documented(s.SubscriptionList))
-async def subscriptions(request: Request, principal: PartnerToken):
-    return await _service(request).subscriptions(_partner(principal))
+async def subscriptions(request: Request, principal: PartnerToken, page: PageIn):
+    found = await _service(request).subscriptions(_partner(principal))
+    return paged(found, "items", sort_by("created_at", "subscription_id"), page)
 
 
 @router.get(

@@ -18,6 +18,7 @@ from fastapi.responses import JSONResponse
 from gomoku_shared import idempotency
 from gomoku_shared.api_docs import documented
 from gomoku_shared.auth import KeyRing
+from gomoku_shared.pagination import sort_by
 from gomoku_shared.params import PathId
 from gomoku_shared.runtime import ServiceRuntime
 from gomoku_shared.service import lifespan_for
@@ -154,6 +155,7 @@ def _entry_routes(router: APIRouter) -> None:
                     text_filter("status", 40),
                     filter_of("external_id", ExternalId),
                 ),
+                pages=("entries", sort_by("stage", "section_id", "entry_id")),
             ),
             Read(
                 "get_entry",
@@ -232,6 +234,7 @@ def _change_routes(router: APIRouter) -> None:
                 queries.list_changes,
                 v.Changes,
                 "Change requests (a partner sees its own)",
+                pages=("changes", sort_by("change_id")),
             ),
         ],
     )
@@ -277,6 +280,7 @@ def _evidence_routes(router: APIRouter) -> None:
                 v.EvidenceList,
                 "Evidence records (a partner sees its own)",
                 filters=(text_filter("status", 20),),
+                pages=("evidence", sort_by("evidence_id")),
             ),
             # an event command like the others: the event is locked first and this process's
             # snapshot of it is reused and kept (an arbiter approves evidence one record at a time)
@@ -324,6 +328,7 @@ def _unit_routes(router: APIRouter) -> None:
                 queries.list_units,
                 v.Units,
                 "Units (a partner sees its own)",
+                pages=("units", sort_by("unit_id")),
             ),
         ],
     )

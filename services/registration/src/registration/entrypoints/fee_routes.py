@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
+from gomoku_shared.pagination import sort_by
+
 from ..service_layer import fees
 from ..service_layer import schemas as s
 from . import fee_views as fv
@@ -44,6 +46,7 @@ def add_fee_routes(router: APIRouter) -> None:
                 fees.list_ledger,
                 fv.Ledger,
                 "Ledger lines (a partner sees those of its own entries and units)",
+                pages=("lines", sort_by("seq", "line_id")),
             ),
             Command(
                 "request_refund",
@@ -61,6 +64,7 @@ def add_fee_routes(router: APIRouter) -> None:
                 fees.list_refunds,
                 fv.Refunds,
                 "Refund requests and their decisions (a partner sees its own)",
+                pages=("refunds", sort_by("refund_id")),
             ),
             Command(
                 "decide_refund",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from gomoku_shared.api_docs import View
+from gomoku_shared.pagination import Paged
 
 
 class FeeItemView(View):
@@ -66,7 +67,7 @@ class LedgerLineView(View):
     note: str
 
 
-class Ledger(View):
+class Ledger(Paged):
     event_code: str
     currency: str
     lines: list[LedgerLineView]
@@ -89,6 +90,6 @@ class RefundView(View):
     ledger_line_id: str | None
 
 
-class Refunds(View):
+class Refunds(Paged):
     event_code: str
     refunds: list[RefundView]

@@ -18,6 +18,7 @@ from pydantic import BaseModel
 
 from gomoku_shared.api_docs import View
 from gomoku_shared.auth import Principal
+from gomoku_shared.pagination import PageIn, SortKey, paged
 from gomoku_shared.params import PathId
 
 from ..adapters.repositories import Repositories
@@ -90,6 +91,9 @@ class Read:
     #: query-string filters (`text_filter`, `filter_of`), passed to the query by name
     filters: tuple[inspect.Parameter, ...] = ()
     personal: bool = True
+    #: a list answer: (its list's field, the sort key of an item) — the route takes ``limit`` and
+    #: ``cursor`` and answers ``next_cursor`` (gomoku_shared.pagination)
+    pages: tuple[str, Callable[[Any], SortKey]] | None = None
 
     def add_to(self, router: APIRouter, tag: str) -> None:
         ids = _PATH_IDS.findall(self.path)
@@ -99,9 +103,11 @@ class Read:
             args = [values[name] for name in ids]
             chosen = {name: values[name] for name in names}
             caller = (principal,) if self.personal else ()
-            return await read(request, lambda repos, state: self.query(repos, state, *caller, *args, **chosen))
+            found = await read(request, lambda repos, state: self.query(repos, state, *caller, *args, **chosen))
+            return found if self.pages is None else paged(found, *self.pages, values["page"])
 
-        parameters = [*_path_parameters(self.path), *_caller(self.who), *self.filters]
+        paging = [inspect.Parameter("page", _PLAIN, annotation=PageIn)] if self.pages else []
+        parameters = [*_path_parameters(self.path), *_caller(self.who), *paging, *self.filters]
         router.get(self.path, tags=[tag], summary=self.summary, **documented(self.answer))(
             _named(endpoint, self.name, parameters, dict)
         )

@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import ConfigDict
 
 from gomoku_shared.api_docs import View
+from gomoku_shared.pagination import Paged
 
 
 class Preset(View):
@@ -64,11 +65,11 @@ class EntryView(View):
     decisions: list[dict[str, Any]] = []
 
 
-class Entries(View):
+class Entries(Paged):
     entries: list[EntryView]
 
 
-class Changes(View):
+class Changes(Paged):
     changes: list[dict[str, Any]]
 
 
@@ -77,7 +78,7 @@ class EvidenceView(View):
     status: str
 
 
-class EvidenceList(View):
+class EvidenceList(Paged):
     evidence: list[EvidenceView]
 
 
@@ -86,7 +87,7 @@ class UnitView(View):
     name: str
 
 
-class Units(View):
+class Units(Paged):
     units: list[UnitView]
 
 

@@ -326,6 +326,26 @@ async def post_delay(
 
 
 @router.post(
+    SEC + "/rounds/{n}/delay-slot",
+    summary="Delay round n of the section's whole time slot (EVT-7): every section scheduled then, together",
+    **documented(views.SlotDelayed),
+)
+async def post_delay_slot(
+    event_code: PathId,
+    section_id: PathId,
+    n: RoundNo,
+    body: DelayBody,
+    request: Request,
+    principal: Staff,
+    key: str | None = IdemKey,
+) -> dict:
+    def action(uow: PairingUnitOfWork) -> Awaitable[dict]:
+        return schedule.delay_slot(uow, event_code, section_id, n, body.starts_at, body.reason, principal)
+
+    return await _act(request, principal, key, event_code, action, body)
+
+
+@router.post(
     SEC + "/hold", summary="Hold the next rounds as drafts for review before publishing", **documented(views.HoldSet)
 )
 async def post_hold(

@@ -11,13 +11,12 @@ from fastapi import APIRouter, Query, Request
 from gomoku_shared.api_docs import documented
 from gomoku_shared.auth import Staff
 from gomoku_shared.errors import NotFound
-from gomoku_shared.idempotency import IdemKey
 from gomoku_shared.pagination import PageIn, paged, sort_by
 from gomoku_shared.params import PathId
 
 from ..service_layer import appeals
 from ..service_layer.unit_of_work import PairingUnitOfWork
-from .api import SEC, _act, _load, _pairer, _read
+from .api import SEC, Arbiter, _load, _read
 from .appeal_views import Appeal, AppealBody, AppealDecisionBody, AppealList
 
 #: the order of an appeal list (its pages)
@@ -61,20 +60,13 @@ async def show_appeal(
     summary="Record a unit's written appeal with the fee received (AWD-10, NY 十(四))",
     **documented(Appeal),
 )
-async def post_appeal(
-    event_code: PathId,
-    section_id: PathId,
-    body: AppealBody,
-    request: Request,
-    principal: Staff,
-    key: str | None = IdemKey,
-) -> dict:
+async def post_appeal(event_code: PathId, section_id: PathId, body: AppealBody, call: Arbiter) -> dict:
     form = appeals.AppealForm(**body.model_dump())
 
     def action(uow: PairingUnitOfWork) -> Awaitable[dict]:
-        return appeals.lodge(uow, event_code, section_id, form, principal)
+        return appeals.lodge(uow, event_code, section_id, form, call.principal)
 
-    return await _act(request, principal, key, event_code, action, body)
+    return await call.act(event_code, action, body)
 
 
 @router.post(
@@ -83,18 +75,12 @@ async def post_appeal(
     **documented(Appeal),
 )
 async def post_appeal_decision(
-    event_code: PathId,
-    section_id: PathId,
-    appeal_id: PathId,
-    body: AppealDecisionBody,
-    request: Request,
-    principal: Staff,
-    key: str | None = IdemKey,
+    event_code: PathId, section_id: PathId, appeal_id: PathId, body: AppealDecisionBody, call: Arbiter
 ) -> dict:
-    pairer = _pairer(request)
+    pairer = call.pairer
     decision = appeals.Decision(upheld=body.upheld, reasons=body.reasons, result=body.result)
 
     def action(uow: PairingUnitOfWork) -> Awaitable[dict]:
-        return appeals.decide(uow, event_code, section_id, appeal_id, decision, principal, pairer)
+        return appeals.decide(uow, event_code, section_id, appeal_id, decision, call.principal, pairer)
 
-    return await _act(request, principal, key, event_code, action, body)
+    return await call.act(event_code, action, body)

@@ -11,7 +11,7 @@ from fastapi import APIRouter, Query, Request
 from gomoku_shared.api_docs import documented
 from gomoku_shared.auth import Staff
 from gomoku_shared.errors import NotFound
-from gomoku_shared.pagination import PageIn, paged, sort_by
+from gomoku_shared.pagination import PageIn, PageRequest, paged, sort_by
 from gomoku_shared.params import PathId
 
 from ..service_layer import appeals
@@ -26,13 +26,18 @@ router = APIRouter(tags=["appeals"])
 SectionQ = Annotated[str | None, Query(min_length=1, max_length=64, description="only this section's appeals")]
 
 
+async def _appeal_list(request: Request, event_code: str, section_id: str | None, page: PageRequest) -> dict:
+    """One page of an event's appeals (of one section's where `section_id` is given)."""
+    rows = await _read(request, lambda repos: repos.appeals.of_event(event_code, section_id))
+    listed = {"event_code": event_code, "section_id": section_id, "appeals": [appeals.view(row) for row in rows]}
+    return paged(listed, "appeals", APPEAL_ORDER, page)
+
+
 @router.get("/v1/events/{event_code}/appeals", summary="Appeals of an event (staff; AWD-10)", **documented(AppealList))
 async def list_event_appeals(
     event_code: PathId, request: Request, _principal: Staff, page: PageIn, section_id: SectionQ = None
 ) -> dict:
-    rows = await _read(request, lambda repos: repos.appeals.of_event(event_code, section_id))
-    listed = {"event_code": event_code, "section_id": section_id, "appeals": [appeals.view(row) for row in rows]}
-    return paged(listed, "appeals", APPEAL_ORDER, page)
+    return await _appeal_list(request, event_code, section_id, page)
 
 
 @router.get(SEC + "/appeals", summary="Appeals of a section (staff; AWD-10)", **documented(AppealList))
@@ -40,9 +45,7 @@ async def list_section_appeals(
     event_code: PathId, section_id: PathId, request: Request, _principal: Staff, page: PageIn
 ) -> dict:
     await _load(request, event_code, section_id)
-    rows = await _read(request, lambda repos: repos.appeals.of_event(event_code, section_id))
-    listed = {"event_code": event_code, "section_id": section_id, "appeals": [appeals.view(row) for row in rows]}
-    return paged(listed, "appeals", APPEAL_ORDER, page)
+    return await _appeal_list(request, event_code, section_id, page)
 
 
 @router.get(SEC + "/appeals/{appeal_id}", summary="One appeal and its decision (staff)", **documented(Appeal))

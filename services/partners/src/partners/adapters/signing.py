@@ -16,10 +16,6 @@ import base64
 import hashlib
 import json
 import logging
-import os
-import secrets
-import stat
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +26,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from jwt.algorithms import OKPAlgorithm
 
+from gomoku_shared.secret_file import embedded_secret
 from gomoku_shared.settings import SettingsError
 from gomoku_shared.tokens import ALGORITHM
 
@@ -57,30 +54,13 @@ def master_secret(configured: str, *, distributed: bool, data_dir: str | Path) -
 
 
 def _embedded_secret(data_dir: Path) -> str:
-    """Created once, readable by this user only; linked into place so that two processes
-    starting together end up with the same secret."""
-    path = data_dir / KEY_FILE
-    data_dir.mkdir(parents=True, exist_ok=True)
-    if not path.exists():
-        fd, tmp = tempfile.mkstemp(dir=data_dir, prefix=".key-")  # mode 0600
-        try:
-            with os.fdopen(fd, "w") as f:
-                f.write(secrets.token_urlsafe(32) + "\n")
-                f.flush()
-                os.fsync(f.fileno())
-            os.link(tmp, path)
-            log.warning("PARTNERS_KEY is unset: created a random signing-key secret in %s", path)
-        except FileExistsError:
-            pass
-        finally:
-            os.unlink(tmp)
-    mode = stat.S_IMODE(path.stat().st_mode)
-    if mode & 0o077:
-        raise MissingSigningSecret(f"the signing-key secret {path} is readable by others (mode {mode:o}); chmod 600 it")
-    secret = path.read_text().strip()
-    if not secret:
-        raise MissingSigningSecret(f"the signing-key secret {path} is empty")
-    return secret
+    return embedded_secret(
+        data_dir / KEY_FILE,
+        what="signing-key secret",
+        error=MissingSigningSecret,
+        created="PARTNERS_KEY is unset: created a random signing-key secret in %s",
+        log=log,
+    )
 
 
 def _fernet(secret: str, purpose: bytes) -> Fernet:

@@ -5,12 +5,18 @@
 
 Rows (ms per round, best and median of REPEAT runs):
 - baseline: our port feeding gacrux through its own TRF reader (the first version);
-- pair_swiss_round: our port building gacrux's structure directly + absolute-criteria check;
-- gacrux engine alone on a prepared structure (the floor for any adapter);
+- gacrux reference: our port building gacrux's structure directly, gacrux's engine as published
+  (``GacruxDutch(fast=False)``, the reference the tests hold the fast engine to);
+- pair_swiss_round: the service's path, the fast engine (``dutch_fast.FastDutch``, same
+  pairings) + absolute-criteria check;
+- gacrux engine alone on a prepared structure (the floor for an adapter over the reference);
 - 8 sections: eight different 128-player sections, one round each, total time;
 - 8 sections in the service's process pool (``pairing.service_layer.pool.Pairer``, one worker
-  per core, warmed up): wall time, since the work happens in the workers (pickling included).
-Goals: <= 120 ms per 128-player late round, <= 1 s for 8 sections. The machine is shared:
+  per core, warmed up): wall time, since the work happens in the workers (pickling included);
+- 1,024 players: one late round (round 6) of one 1,024-player section (its set-up pairs five
+  rounds of 1,024 first, not timed; ``python -m bench.pairing --no-big`` leaves it out).
+Goals (issue 18, bbpPairings' figure on this machine): <= 46 ms per 128-player late round,
+<= 370 ms for 8 sections, <= 2 s for a 1,024-player round. The machine is shared:
 times are CPU time of this process (wall time is printed too, for the record). Deterministic seeds; the
 histories (rounds 1-5) are built with the same engine before timing.
 """
@@ -20,6 +26,7 @@ from __future__ import annotations
 import os
 import random
 import statistics
+import sys
 import time
 
 from pairing.domain.model import Outcome, Player, Tournament, record_round
@@ -30,14 +37,16 @@ ROUNDS = 7
 PLAYED = 5
 SECTIONS = 8
 REPEAT = 7
-GOAL_ROUND_MS = 120
-GOAL_SECTIONS_MS = 1000
+GOAL_ROUND_MS = 46
+GOAL_SECTIONS_MS = 370
+GOAL_BIG_MS = 2000
+BIG_PLAYERS = 1024
 _OUTCOMES = [Outcome.FIRST_WINS] * 5 + [Outcome.SECOND_WINS] * 4 + [Outcome.DRAW] * 2 + [Outcome.FIRST_FORFEIT_WIN]
 
 
-def section(seed: int) -> Tournament:
+def section(seed: int, size: int = PLAYERS) -> Tournament:
     rng = random.Random(seed)
-    players = tuple(Player(i, f"P{i}", rating=2600 - 7 * i) for i in range(1, PLAYERS + 1))
+    players = tuple(Player(i, f"P{i}", rating=2600 - 7 * i) for i in range(1, size + 1))
     t = Tournament(players=players, rounds_planned=ROUNDS)
     for _ in range(PLAYED):
         rp = pair_swiss_round(t)
@@ -107,8 +116,9 @@ def main() -> None:
         f"setup: {SECTIONS} sections x {PLAYERS} players, rounds 1-{PLAYED} paired "
         f"({time.perf_counter() - t0:.1f} s, not timed); load average {os.getloadavg()[0]:.2f}"
     )
-    via_trf = GacruxDutch(via_trf=True)
+    via_trf = GacruxDutch(via_trf=True, fast=False)
     base = _time(lambda: pair_swiss_round(sections[0], engine=via_trf))
+    reference = _time(lambda: pair_swiss_round(sections[0], engine=GacruxDutch(fast=False)))
     ours = _time(lambda: pair_swiss_round(sections[0]))
     floor = _time(_engine_only(sections[0]))
     per_section = [min(_time(lambda s=s: pair_swiss_round(s), repeat=3)) for s in sections]
@@ -117,11 +127,15 @@ def main() -> None:
     b = statistics.median(base)
     rows = [
         ("baseline: port via gacrux TRF reader", base, GOAL_ROUND_MS),
-        ("pair_swiss_round (direct structure)", ours, GOAL_ROUND_MS),
+        ("gacrux reference (direct structure)", reference, GOAL_ROUND_MS),
+        ("pair_swiss_round (fast engine)", ours, GOAL_ROUND_MS),
         ("gacrux engine alone (floor)", floor, GOAL_ROUND_MS),
         (f"{SECTIONS} sections, 1 round each", eight, GOAL_SECTIONS_MS),
         (f"{SECTIONS} sections, pool x{_WORKERS} (wall)", pooled, GOAL_SECTIONS_MS),
     ]
+    if "--no-big" not in sys.argv:
+        big = section(2000, BIG_PLAYERS)
+        rows.append((f"{BIG_PLAYERS} players, 1 round", _time(lambda: pair_swiss_round(big), repeat=1), GOAL_BIG_MS))
     print(f"{'case':40} {'best ms':>9} {'median ms':>10} {'x baseline':>11} {'goal ms':>8} {'meets':>6}")
     for name, times, goal in rows:
         med = statistics.median(times)

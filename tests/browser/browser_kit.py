@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import os
-import subprocess
-import sys
 import time
 from datetime import datetime
 from pathlib import Path
 
-import httpx
 import pytest
 
+from gomoku_shared.testing.served import embedded_server
 from gomoku_sim.bots import BotPolicy
 from gomoku_sim.client import ApiError, Keys, Platform
 from gomoku_sim.driver import EventDriver, RunSpec, SimClock
@@ -21,14 +19,6 @@ from gomoku_sim.driver import EventDriver, RunSpec, SimClock
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "test-output" / "browser"
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def browser_or_fail():
@@ -46,8 +36,6 @@ def browser_or_fail():
 
 def serve_embedded(tmp_path: Path):
     """``python -m gomoku_shared.embedded`` as its own process on a free port, simulation clock."""
-    port = free_port()
-    log = tmp_path / "embedded.log"
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "DATA_DIR": str(tmp_path),
@@ -58,27 +46,8 @@ def serve_embedded(tmp_path: Path):
         "LOG_LEVEL": "WARNING",
         "RELAY_POLL_S": "0.2",
     }
-    with open(log, "ab") as fh:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "gomoku_shared.embedded", "--port", str(port)],
-            env=env,
-            stdout=fh,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        for _ in range(300):
-            if proc.poll() is not None:
-                raise RuntimeError(f"embedded exited {proc.returncode}:\n{log.read_text()[-3000:]}")
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.2)
+    with embedded_server(env, tmp_path / "embedded.log") as port:
         yield f"http://127.0.0.1:{port}"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=20)
 
 
 async def settle() -> None:

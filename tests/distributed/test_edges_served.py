@@ -12,9 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -23,7 +20,9 @@ import httpx
 import pytest
 from sqlalchemy.engine import make_url
 
-from .compose_commands import SERVICES, LocalCompose, free_port
+from gomoku_shared.testing.served import embedded_server
+
+from .compose_commands import SERVICES, LocalCompose
 from .edge_cases import CASES, OP, RawHttp, assert_error
 
 KEYS = "op-key=operator,arb-key=arbiter,partner-key=partner:partner-1"
@@ -100,7 +99,6 @@ def _personal_secrets(stored: list[dict]) -> list[str]:
 
 @pytest.fixture
 def embedded(tmp_path):
-    port = free_port()
     log = tmp_path / "embedded.log"
     env = {
         **os.environ,
@@ -113,34 +111,8 @@ def embedded(tmp_path):
     }
     env.pop("DATABASE_URL", None)
     env.pop("AMQP_URL", None)
-    with open(log, "ab") as fh:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "gomoku_shared.embedded", "--port", str(port)],
-            env=env,
-            stdout=fh,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        assert proc.poll() is None, log.read_text()[-3000:]
-        try:
-            if httpx.get(base + "/healthz", timeout=2).status_code == 200:
-                break
-        except httpx.HTTPError:
-            pass
-        assert time.monotonic() < deadline, log.read_text()[-3000:]
-        time.sleep(0.2)
-    try:
+    with embedded_server(env, log) as port:
         yield port, log, tmp_path / "data"
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=10)
 
 
 def test_embedded_server_refuses_the_known_bad_inputs_with_4xx(embedded):

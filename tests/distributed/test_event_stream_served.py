@@ -17,6 +17,7 @@ from gomoku_shared.contracts.events import PairingSpec, RoundPaired
 from gomoku_shared.messaging.rabbit import RabbitEventBus
 
 from .compose_commands import LocalCompose
+from .stream_kit import read_until
 
 OP = {"x-api-key": "op-key"}
 #: the compose stack's partner key (partner-1)
@@ -49,19 +50,6 @@ def _round_paired() -> RoundPaired:
         no_show_minutes=120,
         pairings=[_pairing("p1", "alice", "bob", "partner-2"), _pairing("p2", "carol", "dave", "partner-2")],
     )
-
-
-async def _next_message(lines) -> dict:
-    """The next message of an NDJSON stream (empty lines are keep-alives)."""
-    async with asyncio.timeout(30):
-        while not (line := await anext(lines)):
-            pass
-    return json.loads(line)
-
-
-async def _until(lines, seen: list[dict], done) -> None:
-    while not seen or not done(seen[-1]):
-        seen.append(await _next_message(lines))
 
 
 async def test_event_stream_read_live_over_a_socket_resumes_from_its_cursor_without_gaps_or_repeats(
@@ -101,7 +89,7 @@ async def test_event_stream_read_live_over_a_socket_resumes_from_its_cursor_with
                     assert (await http.post(f"/v1/games/{GAME}/join", json={"player_id": player})).status_code == 200
                 for index in range(4):  # each move arrives on the open stream
                     assert (await move(index)).status_code == 200
-                    await _until(lines, first, is_move(index))
+                    await read_until(lines, first, is_move(index))
             cursor = first[-1]["id"]
             for index in range(4, len(MOVES)):  # played while the client is away
                 assert (await move(index)).status_code == 200
@@ -109,7 +97,7 @@ async def test_event_stream_read_live_over_a_socket_resumes_from_its_cursor_with
             async with http.stream(
                 "GET", "/v1/events/NS/stream", headers={**headers, "last-event-id": str(cursor)}
             ) as live:
-                await _until(live.aiter_lines(), second, lambda m: m["kind"] == "finished")
+                await read_until(live.aiter_lines(), second, lambda m: m["kind"] == "finished")
             stored = await http.get("/v1/events/NS/stream", params={"follow": "false"})
             everything = [json.loads(line) for line in stored.text.splitlines() if line]
             mine = await http.get("/v1/events/NS/stream", params={"follow": "false"}, headers=PARTNER)

@@ -202,6 +202,10 @@ async def test_partner_tokens_over_the_gateway_on_postgres_and_rabbitmq(database
             _refused(c.get("/registration/v1/whoami", headers=t_one), 401, "expired_token")
             _refused(c.get("/registration/v1/whoami"), 401, "missing_api_key")
 
+            # the published contract names the webhooks a partner receives (OpenAPI 3.1 webhooks)
+            described = c.get("/partners/openapi.json").json()["webhooks"]
+            assert "game.finished" in described and "webhook-signature" in str(described["game.finished"])
+
             # every use is in the audit
             audit = c.get("/partners/v1/audit", headers=OP, params={"partner_id": "app-two"}).json()["items"]
             assert [e["action"] for e in audit] == [

@@ -7,7 +7,6 @@ confirmed result slip finishes the game on the stream and sends game.finished on
 from __future__ import annotations
 
 import asyncio
-import json
 from datetime import UTC, datetime
 
 import httpx
@@ -18,6 +17,7 @@ from gomoku_shared.contracts.events import PairingSpec, RoundPaired
 from gomoku_shared.messaging.rabbit import RabbitEventBus
 
 from .compose_commands import LocalCompose
+from .stream_kit import read_until
 
 OP = {"x-api-key": "op-key"}
 ARB = {"x-api-key": "arb-key"}
@@ -54,18 +54,6 @@ def _round_paired() -> RoundPaired:
         pairings=[spec],
         mode="offline",
     )
-
-
-async def _next_message(lines) -> dict:
-    async with asyncio.timeout(30):
-        while not (line := await anext(lines)):
-            pass
-    return json.loads(line)
-
-
-async def _until(lines, seen: list[dict], done) -> None:
-    while not seen or not done(seen[-1]):
-        seen.append(await _next_message(lines))
 
 
 async def test_play10_recorded_moves_reach_a_stream_client_and_the_slip_finishes_the_game(
@@ -112,7 +100,9 @@ async def test_play10_recorded_moves_reach_a_stream_client_and_the_slip_finishes
                         f"/v1/games/{GAME}/recorded", json={**step, "step": number}, headers=recorder
                     )
                     assert answer.status_code == 200 and answer.json()["flag"] is None, answer.text
-                    await _until(lines, seen, lambda m: m["kind"] == "action" and m["data"]["action"] == step["kind"])
+                    await read_until(
+                        lines, seen, lambda m: m["kind"] == "action" and m["data"]["action"] == step["kind"]
+                    )
                 # a retried step (the same number) changes nothing
                 again = await venue.post(f"/v1/games/{GAME}/recorded", json={**STEPS[-1], "step": 8}, headers=recorder)
                 assert again.json().get("repeated") is True
@@ -120,11 +110,11 @@ async def test_play10_recorded_moves_reach_a_stream_client_and_the_slip_finishes
                     f"/v1/games/{GAME}/recorded", json={"kind": "move", "point": "i9", "step": 9}, headers=recorder
                 )
                 assert foul.json()["flag"]["code"] == "forbidden", foul.text
-                await _until(lines, seen, lambda m: m["kind"] == "flagged")
+                await read_until(lines, seen, lambda m: m["kind"] == "flagged")
                 for headers, confirms in ((ARB, None), (OP, 1)):
                     body = {"result": "white", "reason": "forbidden", "confirms": confirms}
                     assert (await http.post(f"/v1/games/{GAME}/slips", json=body, headers=headers)).status_code == 200
-                await _until(lines, seen, lambda m: m["kind"] == "finished")
+                await read_until(lines, seen, lambda m: m["kind"] == "finished")
             await venue.aclose()
             flags = (await http.get("/v1/events/OT/record-flags", headers=ARB)).json()["entries"]
             view = (await http.get(f"/v1/games/{GAME}")).json()

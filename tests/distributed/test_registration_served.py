@@ -7,16 +7,12 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
 import stat
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import httpx
 
-from .compose_commands import free_port
+from gomoku_shared.testing.served import embedded_server
 
 KEYS = "op-key=operator,arb-key=arbiter,p1-key=partner:partner-1,p2-key=partner:partner-2"
 OP, ARB, P1, P2 = ({"x-api-key": k} for k in ("op-key", "arb-key", "p1-key", "p2-key"))
@@ -30,41 +26,13 @@ PLAYER = {
 
 
 @contextlib.contextmanager
-def embedded_server(data_dir: Path, log: Path):
-    port = free_port()
+def registration_server(data_dir: Path, log: Path):
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "AMQP_URL", "DATA_KEY")}
     env.update(
         DATA_DIR=str(data_dir), API_KEYS=KEYS, LOG_JSON="true", CLOCK="fake", CLOCK_START="2022-10-26T10:00:00+08:00"
     )
-    with open(log, "ab") as fh:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "gomoku_shared.embedded", "--port", str(port)],
-            env=env,
-            stdout=fh,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    try:
-        while True:
-            assert proc.poll() is None, log.read_text()[-3000:]
-            try:
-                if httpx.get(base + "/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, log.read_text()[-3000:]
-            time.sleep(0.2)
-        with httpx.Client(base_url=base, timeout=30) as client:
-            yield client
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=10)
+    with embedded_server(env, log) as port, httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+        yield client
 
 
 def _wildcard_entry(player: dict, section: str = "men-pro") -> dict:
@@ -80,7 +48,7 @@ def _wildcard_entry(player: dict, section: str = "men-pro") -> dict:
 
 def test_served_registration_key_file_rejudging_and_partner_isolation(tmp_path):
     data_dir, log = tmp_path / "data", tmp_path / "embedded.log"
-    with embedded_server(data_dir, log) as c:
+    with registration_server(data_dir, log) as c:
         key_file = data_dir / "registration-data.key"
         assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
         assert (
@@ -137,7 +105,7 @@ def test_served_registration_key_file_rejudging_and_partner_isolation(tmp_path):
         key = key_file.read_text()
 
     # restarted: the same key, so partner 1's player is found again by ID number
-    with embedded_server(data_dir, log) as c:
+    with registration_server(data_dir, log) as c:
         assert key_file.read_text() == key
         again = c.post(
             "/registration/v1/events/sz22/entries", headers=P1, json=_wildcard_entry(PLAYER, section="men-free")

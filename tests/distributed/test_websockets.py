@@ -8,9 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import subprocess
-import sys
-import time
 from datetime import UTC, datetime
 
 import httpx
@@ -22,8 +19,9 @@ from websockets.protocol import State
 from gomoku_shared.contracts import encode, envelope_for
 from gomoku_shared.messaging.rabbit import RabbitEventBus
 from gomoku_shared.testing.rounds import one_game_round
+from gomoku_shared.testing.served import embedded_server
 
-from .compose_commands import LocalCompose, free_port
+from .compose_commands import LocalCompose
 
 OP = {"x-api-key": "op-key"}
 # five in a row for black (alice) on the h..l files, bob's stones on the a file
@@ -96,30 +94,9 @@ async def test_play8_game_and_round_streams_over_a_real_websocket_on_postgres_an
 
 @pytest.fixture
 def embedded_process(tmp_path):
-    port = free_port()
-    log = tmp_path / "embedded.log"
     env = {"PATH": "/usr/bin:/bin", "DATA_DIR": str(tmp_path), "API_KEYS": "op-key=operator", "LOG_JSON": "true"}
-    with open(log, "ab") as fh:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "gomoku_shared.embedded", "--port", str(port)],
-            env=env,
-            stdout=fh,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        for _ in range(300):
-            if proc.poll() is not None:
-                raise RuntimeError(f"embedded exited {proc.returncode}:\n{log.read_text()[-3000:]}")
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.2)
+    with embedded_server(env, tmp_path / "embedded.log") as port:
         yield port
-    finally:
-        proc.terminate()
-        proc.wait(timeout=20)
 
 
 async def test_the_embedded_runner_serves_websockets_and_refuses_with_the_common_error(embedded_process):

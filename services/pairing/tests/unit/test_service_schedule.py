@@ -103,3 +103,57 @@ async def test_evt7_unknown_round_and_offsetless_time_are_422(svc):
         body = {"starts_at": starts_at, "reason": "x"}
         answer = await svc.client.post(f"{BASE}/a/rounds/{rnd}/delay", json=body, headers=ARB)
         assert answer.status_code == 422, answer.text
+
+
+async def test_evt7_a_whole_time_slot_is_delayed_together_audited_all_or_nothing(svc):
+    """EVT-7 (issue 16, Build 1: "all sections of a time slot together"): the arbiter delays
+    round 1 of a's time slot — a and b, scheduled at 10:00, move together, each audited and
+    announced; c, scheduled at another time, keeps its start. A slot delay refused for one of its
+    sections (here not a delay for b, already moved later) moves none of them."""
+    await _open(svc, "a")
+    await _open(svc, "b")
+    other = rules(rounds=3).model_copy(update={"round_starts": [s + timedelta(minutes=20) for s in SLOTS]})
+    await svc.send(closed("c", players(6), other))
+    await svc.settle()
+    later = SLOTS[0] + timedelta(minutes=30)
+    body = {"starts_at": later.isoformat(), "reason": "the hall opens late"}
+    answer = await svc.client.post(f"{BASE}/a/rounds/1/delay-slot", json=body, headers=ARB)
+    assert answer.status_code == 200, answer.text
+    assert [s["section_id"] for s in answer.json()["sections"]] == ["a", "b"]
+    assert answer.json()["scheduled_at"] == SLOTS[0].isoformat()
+    await svc.settle()
+    for sid in ("a", "b"):
+        [moved] = svc.payloads("round.rescheduled", sid)
+        assert (moved.starts_at, moved.previous_starts_at) == (later, SLOTS[0])
+        [delay] = [
+            a
+            for a in (await svc.client.get(f"{BASE}/{sid}/audit", headers=ARB)).json()["audit"]
+            if a["action"] == "delay"
+        ]
+        assert delay["details"]["slot_sections"] == ["a", "b"] and delay["details"]["reason"] == "the hall opens late"
+        times = (await svc.client.get(f"{BASE}/{sid}/round-times")).json()["rounds"]
+        assert times[0]["starts_at"] == later.isoformat()
+    assert not svc.payloads("round.rescheduled", "c")
+    assert (await svc.client.get(f"{BASE}/c/round-times")).json()["rounds"][0]["starts_at"] == (
+        SLOTS[0] + timedelta(minutes=20)
+    ).isoformat()
+
+    # round 2: b alone is delayed to 12:30 first; the slot to 12:00 is then no delay for b → nothing moves
+    late_b = {"starts_at": (SLOTS[1] + timedelta(hours=1)).isoformat(), "reason": "b's hall"}
+    assert (await svc.client.post(f"{BASE}/b/rounds/2/delay", json=late_b, headers=ARB)).status_code == 200
+    slot = {"starts_at": (SLOTS[1] + timedelta(minutes=30)).isoformat(), "reason": "lunch overran"}
+    refused = await svc.client.post(f"{BASE}/a/rounds/2/delay-slot", json=slot, headers=ARB)
+    assert refused.status_code == 409 and refused.json()["error"]["code"] == "not_a_delay", refused.text
+    await svc.settle()
+    assert [m.round for m in svc.payloads("round.rescheduled", "a")] == [1]
+    assert (await svc.client.get(f"{BASE}/a/round-times")).json()["rounds"][1]["delayed_to"] is None
+
+
+async def test_evt7_a_slot_delay_of_an_unscheduled_round_is_422(svc):
+    await svc.send(closed("u", players(4), rules(rounds=2)))
+    await svc.settle()
+    body = {"starts_at": (START + timedelta(hours=2)).isoformat(), "reason": "x"}
+    answer = await svc.client.post(f"{BASE}/u/rounds/1/delay-slot", json=body, headers=ARB)
+    assert answer.status_code == 422 and answer.json()["error"]["code"] == "unscheduled_round", answer.text
+    missing = await svc.client.post(f"{BASE}/nope/rounds/1/delay-slot", json=body, headers=ARB)
+    assert missing.status_code == 404

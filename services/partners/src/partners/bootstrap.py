@@ -63,6 +63,7 @@ def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Cloc
         RetrySchedule.parse(settings.webhook_retry_schedule_s),
         disable_after=settings.webhook_disable_after,
         secret_grace_s=settings.webhook_secret_grace_s,
+        vault=vault,
     )
     consumers.register(runtime, webhooks)
     runtime.on_stop(sender.close)

@@ -212,30 +212,12 @@ async def _asgi_socket(
             connected.set()
             await messages.put(None)
 
-    scope = {
-        "type": "websocket",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "scheme": "ws",
-        "path": path,
-        "raw_path": path.encode(),
-        "root_path": "",
-        "query_string": query.encode("latin-1"),
-        "headers": [(k.encode(), v.encode("latin-1")) for k, v in headers.items()],
-        "client": ("127.0.0.1", 0),
-        "server": ("portal", 80),
-        "subprotocols": [],
-    }
+    async def ended() -> None:
+        connected.set()
+        await messages.put(None)
 
-    async def run() -> None:
-        try:
-            await app(scope, receive, send)  # type: ignore[arg-type]
-        finally:
-            connected.set()
-            await messages.put(None)
-
-    task = asyncio.create_task(run())
-    try:
+    scope = _scope("websocket", "ws", path, query, headers, subprotocols=[])
+    async with _serving(app, scope, receive, send, ended, gone):
         await connected.wait()
         if not outcome or outcome[0] != "accepted":
             raise UpstreamError("gameplay", 403, outcome[0] if outcome else "refused")
@@ -245,11 +227,6 @@ async def _asgi_socket(
                 yield text
 
         yield texts()
-    finally:
-        gone.set()
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await task
 
 
 @contextlib.asynccontextmanager
@@ -277,30 +254,12 @@ async def _asgi_stream(
             if not message.get("more_body"):
                 await chunks.put(None)
 
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "GET",
-        "scheme": "http",
-        "path": path,
-        "raw_path": path.encode(),
-        "root_path": "",
-        "query_string": query.encode("latin-1"),
-        "headers": [(k.encode(), v.encode("latin-1")) for k, v in headers.items()],
-        "client": ("127.0.0.1", 0),
-        "server": ("portal", 80),
-    }
+    async def ended() -> None:
+        started.set()
+        await chunks.put(None)
 
-    async def run() -> None:
-        try:
-            await app(scope, receive, send)  # type: ignore[arg-type]
-        finally:
-            started.set()
-            await chunks.put(None)
-
-    task = asyncio.create_task(run())
-    try:
+    scope = _scope("http", "http", path, query, headers, method="GET")
+    async with _serving(app, scope, receive, send, ended, gone):
         await started.wait()
         if not status or status[0] != 200:
             raise UpstreamError("gameplay", status[0] if status else 503)
@@ -310,6 +269,47 @@ async def _asgi_stream(
                 yield chunk
 
         yield body()
+
+
+def _scope(kind: str, scheme: str, path: str, query: str, headers: Mapping[str, str], **more: Any) -> dict[str, Any]:
+    """The ASGI scope of a request (``http``) or a WebSocket handed to a mounted app in-process."""
+    return {
+        "type": kind,
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "scheme": scheme,
+        "path": path,
+        "raw_path": path.encode(),
+        "root_path": "",
+        "query_string": query.encode("latin-1"),
+        "headers": [(k.encode(), v.encode("latin-1")) for k, v in headers.items()],
+        "client": ("127.0.0.1", 0),
+        "server": ("portal", 80),
+        **more,
+    }
+
+
+@contextlib.asynccontextmanager
+async def _serving(
+    app: ASGIApp,
+    scope: dict[str, Any],
+    receive: Callable[[], Awaitable[dict[str, Any]]],
+    send: Callable[[dict[str, Any]], Awaitable[None]],
+    ended: Callable[[], Awaitable[None]],
+    gone: asyncio.Event,
+) -> AsyncIterator[None]:
+    """`app` serving `scope` in a task of its own (`ended` runs when it is done); on leaving, the
+    client is gone (`gone` set) and the task cancelled and awaited."""
+
+    async def run() -> None:
+        try:
+            await app(scope, receive, send)  # type: ignore[arg-type]
+        finally:
+            await ended()
+
+    task = asyncio.create_task(run())
+    try:
+        yield
     finally:
         gone.set()
         task.cancel()

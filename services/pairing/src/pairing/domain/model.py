@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import Enum
+from functools import cached_property
 
 
 class Colour(str, Enum):
@@ -139,8 +140,9 @@ class Tournament:
     top_seed_colour: Colour = Colour.FIRST  # colour of start number 1 in round 1 (TRF 152)
     name: str = ""
 
-    @property
+    @cached_property
     def rounds_done(self) -> int:
+        # cached: the history never changes (a new round is a new Tournament, via replace)
         return max((len(entries) for entries in self.history.values()), default=0)
 
     def player(self, pid: int) -> Player:

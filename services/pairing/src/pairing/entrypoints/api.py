@@ -5,9 +5,10 @@ decisions), each audited. Paths follow docs/api.md."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, FastAPI, Query, Request, Response
+from fastapi import APIRouter, Depends, FastAPI, Query, Request, Response
 from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel
 from sqlalchemy.exc import IntegrityError
@@ -105,6 +106,30 @@ async def _act(
                 raise
             # a concurrent twin stored the same key first: its answer is replayed now
     raise AssertionError("unreachable")
+
+
+@dataclass(frozen=True)
+class ArbiterRequest:
+    """Who asks for an arbiter's action (staff), and with which Idempotency-Key."""
+
+    request: Request
+    principal: Principal
+    key: str | None
+
+    @property
+    def pairer(self) -> Pairer:
+        return _pairer(self.request)
+
+    async def act(self, correlation: str, action: Action, body: BaseModel | None) -> Any:
+        return await _act(self.request, self.principal, self.key, correlation, action, body)
+
+
+def _arbiter_request(request: Request, principal: Staff, key: str | None = IdemKey) -> ArbiterRequest:
+    return ArbiterRequest(request, principal, key)
+
+
+#: the caller of every write route: the request, the staff member and the Idempotency-Key header
+Arbiter = Annotated[ArbiterRequest, Depends(_arbiter_request)]
 
 
 # ---------------------------------------------------------------- reads
@@ -239,23 +264,15 @@ async def get_audit(event_code: PathId, section_id: PathId, request: Request, _p
     summary="Enter or correct a result (audited; PAIR-11, AWD-8)",
     **documented(views.ResultEntered),
 )
-async def post_result(
-    event_code: PathId,
-    section_id: PathId,
-    n: RoundNo,
-    body: ResultBody,
-    request: Request,
-    principal: Staff,
-    key: str | None = IdemKey,
-) -> dict:
-    pairer = _pairer(request)
+async def post_result(event_code: PathId, section_id: PathId, n: RoundNo, body: ResultBody, call: Arbiter) -> dict:
+    pairer = call.pairer
 
     def action(uow: PairingUnitOfWork) -> Awaitable[dict]:
         return arbiter.enter_result(
-            uow, event_code, section_id, n, body.pairing_id, body.result, principal, pairer, body.note
+            uow, event_code, section_id, n, body.pairing_id, body.result, call.principal, pairer, body.note
         )
 
-    return await _act(request, principal, key, event_code, action, body)
+    return await call.act(event_code, action, body)
 
 
 @router.put(
@@ -263,35 +280,25 @@ async def post_result(
     summary="Correct a draft round's pairings (checked, audited)",
     **documented(views.RoundStatus),
 )
-async def put_pairings(
-    event_code: PathId,
-    section_id: PathId,
-    n: RoundNo,
-    body: PairingsBody,
-    request: Request,
-    principal: Staff,
-    key: str | None = IdemKey,
-) -> dict:
-    pairer = _pairer(request)
+async def put_pairings(event_code: PathId, section_id: PathId, n: RoundNo, body: PairingsBody, call: Arbiter) -> dict:
+    pairer = call.pairer
     boards = [(board.first, board.second) for board in body.boards]
     byes = [(bye.entrant_id, bye.kind) for bye in body.byes]
 
     def action(uow: PairingUnitOfWork) -> Awaitable[dict]:
-        return arbiter.correct_pairings(uow, event_code, section_id, n, boards, byes, principal, pairer)
+        return arbiter.correct_pairings(uow, event_code, section_id, n, boards, byes, call.principal, pairer)
 
-    return await _act(request, principal, key, event_code, action, body)
+    return await call.act(event_code, action, body)
 
 
 @router.post(
     SEC + "/rounds/{n}/publish", summary="Publish a reviewed draft round (then final)", **documented(views.RoundStatus)
 )
-async def post_publish(
-    event_code: PathId, section_id: PathId, n: RoundNo, request: Request, principal: Staff, key: str | None = IdemKey
-) -> dict:
+async def post_publish(event_code: PathId, section_id: PathId, n: RoundNo, call: Arbiter) -> dict:
     def action(uow: PairingUnitOfWork) -> Awaitable[dict]:
-        return arbiter.publish_round(uow, event_code, section_id, n, principal)
+        return arbiter.publish_round(uow, event_code, section_id, n, call.principal)
 
-    return await _act(request, principal, key, event_code, action, None)
+    return await call.act(event_code, action, None)
 
 
 @router.get(
@@ -310,36 +317,33 @@ async def get_round_times(event_code: PathId, section_id: PathId, request: Reque
     summary="Delay a round's start (EVT-7): audited; round.rescheduled moves the games' start",
     **documented(views.RoundDelayed),
 )
-async def post_delay(
-    event_code: PathId,
-    section_id: PathId,
-    n: RoundNo,
-    body: DelayBody,
-    request: Request,
-    principal: Staff,
-    key: str | None = IdemKey,
-) -> dict:
+async def post_delay(event_code: PathId, section_id: PathId, n: RoundNo, body: DelayBody, call: Arbiter) -> dict:
     def action(uow: PairingUnitOfWork) -> Awaitable[dict]:
-        return schedule.delay_round(uow, event_code, section_id, n, body.starts_at, body.reason, principal)
+        return schedule.delay_round(uow, event_code, section_id, n, body.starts_at, body.reason, call.principal)
 
-    return await _act(request, principal, key, event_code, action, body)
+    return await call.act(event_code, action, body)
+
+
+@router.post(
+    SEC + "/rounds/{n}/delay-slot",
+    summary="Delay round n of the section's whole time slot (EVT-7): every section scheduled then, together",
+    **documented(views.SlotDelayed),
+)
+async def post_delay_slot(event_code: PathId, section_id: PathId, n: RoundNo, body: DelayBody, call: Arbiter) -> dict:
+    def action(uow: PairingUnitOfWork) -> Awaitable[dict]:
+        return schedule.delay_slot(uow, event_code, section_id, n, body.starts_at, body.reason, call.principal)
+
+    return await call.act(event_code, action, body)
 
 
 @router.post(
     SEC + "/hold", summary="Hold the next rounds as drafts for review before publishing", **documented(views.HoldSet)
 )
-async def post_hold(
-    event_code: PathId,
-    section_id: PathId,
-    body: HoldBody,
-    request: Request,
-    principal: Staff,
-    key: str | None = IdemKey,
-) -> dict:
+async def post_hold(event_code: PathId, section_id: PathId, body: HoldBody, call: Arbiter) -> dict:
     def action(uow: PairingUnitOfWork) -> Awaitable[dict]:
-        return arbiter.set_hold(uow, event_code, section_id, body.hold, principal)
+        return arbiter.set_hold(uow, event_code, section_id, body.hold, call.principal)
 
-    return await _act(request, principal, key, event_code, action, body)
+    return await call.act(event_code, action, body)
 
 
 @router.post(
@@ -347,41 +351,29 @@ async def post_hold(
     summary="Requested (half point) or forced (full point) bye for a coming round",
     **documented(views.ByeAdded),
 )
-async def post_bye(
-    event_code: PathId,
-    section_id: PathId,
-    body: ByeBody,
-    request: Request,
-    principal: Staff,
-    key: str | None = IdemKey,
-) -> dict:
-    pairer = _pairer(request)
+async def post_bye(event_code: PathId, section_id: PathId, body: ByeBody, call: Arbiter) -> dict:
+    pairer = call.pairer
 
     def action(uow: PairingUnitOfWork) -> Awaitable[dict]:
-        return arbiter.add_bye(uow, event_code, section_id, body.entrant_id, body.kind, body.round, principal, pairer)
+        return arbiter.add_bye(
+            uow, event_code, section_id, body.entrant_id, body.kind, body.round, call.principal, pairer
+        )
 
-    return await _act(request, principal, key, event_code, action, body)
+    return await call.act(event_code, action, body)
 
 
 @router.post(
     SEC + "/withdrawals", summary="Withdraw a player (not paired after the given round)", **documented(views.Withdrawn)
 )
-async def post_withdrawal(
-    event_code: PathId,
-    section_id: PathId,
-    body: WithdrawalBody,
-    request: Request,
-    principal: Staff,
-    key: str | None = IdemKey,
-) -> dict:
-    pairer = _pairer(request)
+async def post_withdrawal(event_code: PathId, section_id: PathId, body: WithdrawalBody, call: Arbiter) -> dict:
+    pairer = call.pairer
 
     def action(uow: PairingUnitOfWork) -> Awaitable[dict]:
         return arbiter.withdraw(
-            uow, event_code, section_id, body.entrant_id, body.after_round, body.reason, principal, pairer
+            uow, event_code, section_id, body.entrant_id, body.after_round, body.reason, call.principal, pairer
         )
 
-    return await _act(request, principal, key, event_code, action, body)
+    return await call.act(event_code, action, body)
 
 
 @router.post(
@@ -389,39 +381,26 @@ async def post_withdrawal(
     summary="Late entry (Swiss): paired from the next unpublished round",
     **documented(views.LateEntry),
 )
-async def post_late_entry(
-    event_code: PathId,
-    section_id: PathId,
-    body: LateEntryBody,
-    request: Request,
-    principal: Staff,
-    key: str | None = IdemKey,
-) -> dict:
-    pairer = _pairer(request)
+async def post_late_entry(event_code: PathId, section_id: PathId, body: LateEntryBody, call: Arbiter) -> dict:
+    pairer = call.pairer
     entrant = Entrant(**body.model_dump())
 
     def action(uow: PairingUnitOfWork) -> Awaitable[dict]:
-        return arbiter.late_entry(uow, event_code, section_id, entrant, principal, pairer)
+        return arbiter.late_entry(uow, event_code, section_id, entrant, call.principal, pairer)
 
-    return await _act(request, principal, key, event_code, action, body)
+    return await call.act(event_code, action, body)
 
 
 @router.post(
     SEC + "/ties/{tie_id}/decision", summary="The arbiter's order for a tie (PAIR-8)", **documented(views.TieDecided)
 )
 async def post_decision(
-    event_code: PathId,
-    section_id: PathId,
-    tie_id: PathId,
-    body: DecisionBody,
-    request: Request,
-    principal: Staff,
-    key: str | None = IdemKey,
+    event_code: PathId, section_id: PathId, tie_id: PathId, body: DecisionBody, call: Arbiter
 ) -> dict:
     def action(uow: PairingUnitOfWork) -> Awaitable[dict]:
-        return arbiter.decide_tie(uow, event_code, section_id, tie_id, body.order, principal)
+        return arbiter.decide_tie(uow, event_code, section_id, tie_id, body.order, call.principal)
 
-    return await _act(request, principal, key, event_code, action, body)
+    return await call.act(event_code, action, body)
 
 
 def create_api(runtime: ServiceRuntime, keyring: KeyRing, pairer: Pairer | None = None) -> FastAPI:

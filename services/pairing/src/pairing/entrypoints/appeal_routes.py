@@ -11,13 +11,12 @@ from fastapi import APIRouter, Query, Request
 from gomoku_shared.api_docs import documented
 from gomoku_shared.auth import Staff
 from gomoku_shared.errors import NotFound
-from gomoku_shared.idempotency import IdemKey
-from gomoku_shared.pagination import PageIn, paged, sort_by
+from gomoku_shared.pagination import PageIn, PageRequest, paged, sort_by
 from gomoku_shared.params import PathId
 
 from ..service_layer import appeals
 from ..service_layer.unit_of_work import PairingUnitOfWork
-from .api import SEC, _act, _load, _pairer, _read
+from .api import SEC, Arbiter, _load, _read
 from .appeal_views import Appeal, AppealBody, AppealDecisionBody, AppealList
 
 #: the order of an appeal list (its pages)
@@ -27,13 +26,18 @@ router = APIRouter(tags=["appeals"])
 SectionQ = Annotated[str | None, Query(min_length=1, max_length=64, description="only this section's appeals")]
 
 
+async def _appeal_list(request: Request, event_code: str, section_id: str | None, page: PageRequest) -> dict:
+    """One page of an event's appeals (of one section's where `section_id` is given)."""
+    rows = await _read(request, lambda repos: repos.appeals.of_event(event_code, section_id))
+    listed = {"event_code": event_code, "section_id": section_id, "appeals": [appeals.view(row) for row in rows]}
+    return paged(listed, "appeals", APPEAL_ORDER, page)
+
+
 @router.get("/v1/events/{event_code}/appeals", summary="Appeals of an event (staff; AWD-10)", **documented(AppealList))
 async def list_event_appeals(
     event_code: PathId, request: Request, _principal: Staff, page: PageIn, section_id: SectionQ = None
 ) -> dict:
-    rows = await _read(request, lambda repos: repos.appeals.of_event(event_code, section_id))
-    listed = {"event_code": event_code, "section_id": section_id, "appeals": [appeals.view(row) for row in rows]}
-    return paged(listed, "appeals", APPEAL_ORDER, page)
+    return await _appeal_list(request, event_code, section_id, page)
 
 
 @router.get(SEC + "/appeals", summary="Appeals of a section (staff; AWD-10)", **documented(AppealList))
@@ -41,9 +45,7 @@ async def list_section_appeals(
     event_code: PathId, section_id: PathId, request: Request, _principal: Staff, page: PageIn
 ) -> dict:
     await _load(request, event_code, section_id)
-    rows = await _read(request, lambda repos: repos.appeals.of_event(event_code, section_id))
-    listed = {"event_code": event_code, "section_id": section_id, "appeals": [appeals.view(row) for row in rows]}
-    return paged(listed, "appeals", APPEAL_ORDER, page)
+    return await _appeal_list(request, event_code, section_id, page)
 
 
 @router.get(SEC + "/appeals/{appeal_id}", summary="One appeal and its decision (staff)", **documented(Appeal))
@@ -61,20 +63,13 @@ async def show_appeal(
     summary="Record a unit's written appeal with the fee received (AWD-10, NY 十(四))",
     **documented(Appeal),
 )
-async def post_appeal(
-    event_code: PathId,
-    section_id: PathId,
-    body: AppealBody,
-    request: Request,
-    principal: Staff,
-    key: str | None = IdemKey,
-) -> dict:
+async def post_appeal(event_code: PathId, section_id: PathId, body: AppealBody, call: Arbiter) -> dict:
     form = appeals.AppealForm(**body.model_dump())
 
     def action(uow: PairingUnitOfWork) -> Awaitable[dict]:
-        return appeals.lodge(uow, event_code, section_id, form, principal)
+        return appeals.lodge(uow, event_code, section_id, form, call.principal)
 
-    return await _act(request, principal, key, event_code, action, body)
+    return await call.act(event_code, action, body)
 
 
 @router.post(
@@ -83,18 +78,12 @@ async def post_appeal(
     **documented(Appeal),
 )
 async def post_appeal_decision(
-    event_code: PathId,
-    section_id: PathId,
-    appeal_id: PathId,
-    body: AppealDecisionBody,
-    request: Request,
-    principal: Staff,
-    key: str | None = IdemKey,
+    event_code: PathId, section_id: PathId, appeal_id: PathId, body: AppealDecisionBody, call: Arbiter
 ) -> dict:
-    pairer = _pairer(request)
+    pairer = call.pairer
     decision = appeals.Decision(upheld=body.upheld, reasons=body.reasons, result=body.result)
 
     def action(uow: PairingUnitOfWork) -> Awaitable[dict]:
-        return appeals.decide(uow, event_code, section_id, appeal_id, decision, principal, pairer)
+        return appeals.decide(uow, event_code, section_id, appeal_id, decision, call.principal, pairer)
 
-    return await _act(request, principal, key, event_code, action, body)
+    return await call.act(event_code, action, body)

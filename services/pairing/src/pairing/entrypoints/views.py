@@ -145,6 +145,23 @@ class RoundDelayed(View):
     decided_at: datetime
 
 
+class SlotSection(View):
+    section_id: str
+    previous_starts_at: datetime | None
+
+
+class SlotDelayed(View):
+    """EVT-7: a whole time slot's round delayed together (each section audited)."""
+
+    round: int
+    #: the slot's scheduled time (the sections scheduled then were delayed)
+    scheduled_at: datetime
+    starts_at: datetime
+    reason: str
+    sections: list[SlotSection]
+    decided_at: datetime
+
+
 class RoundTime(View):
     round: int
     #: the schedule's start (null: the round starts when it is paired)

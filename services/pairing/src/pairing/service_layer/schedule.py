@@ -9,7 +9,7 @@ from typing import Any
 
 from gomoku_shared.auth import Principal
 from gomoku_shared.contracts.events import RoundRescheduled
-from gomoku_shared.errors import Conflict, Unprocessable
+from gomoku_shared.errors import Conflict, NotFound, Unprocessable
 
 from ..adapters.repository import SectionState
 from ..domain.schedule import delay_refusal, planned_start
@@ -33,7 +33,10 @@ async def delay_round(
     starts_at: datetime,
     reason: str,
     principal: Principal,
+    slot: list[str] | None = None,
 ) -> dict[str, Any]:
+    """EVT-7: delay one section's round (``slot``: the sections of the time slot delayed with it,
+    recorded in the audit)."""
     state = await uow.locked_section(event_code, section_id)
     if state.row["status"] in FINISHED:
         raise Conflict("section_finished", f"section {section_id} is {state.row['status']}")
@@ -49,11 +52,13 @@ async def delay_round(
         raise Conflict(*refused) if refused[0] != "reason_required" else Unprocessable(*refused)
     if rnd in state.rounds and state.rounds[rnd]["status"] != "draft":
         await uow.sections.update_round(state, rnd, starts_at=starts_at)
-    details = {
+    details: dict[str, Any] = {
         "reason": reason,
         "previous_starts_at": previous.isoformat() if previous else None,
         "starts_at": starts_at.isoformat(),
     }
+    if slot is not None:
+        details["slot_sections"] = slot
     await audit(uow, state, principal, "delay", rnd, details)
     uow.emit_for(
         state,
@@ -71,6 +76,47 @@ async def delay_round(
     )
     await uow.save_sequence(state)
     return {"round": rnd, **details, "decided_at": now.isoformat()}
+
+
+async def delay_slot(
+    uow: PairingUnitOfWork,
+    event_code: str,
+    section_id: str,
+    rnd: int,
+    starts_at: datetime,
+    reason: str,
+    principal: Principal,
+) -> dict[str, Any]:
+    """EVT-7: delay round ``rnd`` of a whole time slot — every section of the stage scheduled to
+    start that round at the same time as ``section_id`` does (finished ones aside) — together, in
+    one transaction: each section audited and announced as by its own delay; a refusal for any of
+    them refuses them all (nothing moves)."""
+    first = await uow.sections.load(event_code, section_id)
+    if first is None:
+        raise NotFound("section_not_found", f"no section {section_id!r} in event {event_code!r}")
+    scheduled = planned_start(first.rules.round_starts, rnd)
+    if scheduled is None:
+        raise Unprocessable("unscheduled_round", f"round {rnd} of {section_id} is in no time slot: delay it alone")
+    members = [section_id]
+    for row in await uow.sections.of_event(event_code):
+        other_id = row["section_id"]
+        if other_id == section_id or row["stage"] != first.row["stage"] or row["status"] in FINISHED:
+            continue
+        other = await uow.sections.load(event_code, other_id)
+        if other is not None and planned_start(other.rules.round_starts, rnd) == scheduled:
+            members.append(other_id)
+    members.sort()
+    delayed = [await delay_round(uow, event_code, sid, rnd, starts_at, reason, principal, members) for sid in members]
+    return {
+        "round": rnd,
+        "scheduled_at": scheduled.isoformat(),
+        "starts_at": starts_at.isoformat(),
+        "reason": reason,
+        "sections": [
+            {"section_id": sid, "previous_starts_at": d["previous_starts_at"]} for sid, d in zip(members, delayed)
+        ],
+        "decided_at": delayed[0]["decided_at"],
+    }
 
 
 def round_times(state: SectionState, delayed: dict[int, datetime]) -> dict[str, Any]:

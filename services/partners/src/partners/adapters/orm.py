@@ -77,7 +77,8 @@ audit_log = Table(
     Index("ix_audit_partner", "partner_id", "id"),
 )
 
-#: a partner's webhook subscriptions; the secret is kept because it signs every delivery
+#: a partner's webhook subscriptions; the secret is kept because it signs every delivery, sealed
+#: under PARTNERS_KEY ("sealed:v1:" + Fernet token; adapters/signing.py)
 webhook_subscriptions = Table(
     "webhook_subscriptions",
     metadata,
@@ -87,8 +88,8 @@ webhook_subscriptions = Table(
     #: space-separated event types
     Column("event_types", String(500), nullable=False),
     Column("description", String(500), nullable=False),
-    Column("secret", String(100), nullable=False),
-    Column("previous_secret", String(100), nullable=True),
+    Column("secret", Text, nullable=False),
+    Column("previous_secret", Text, nullable=True),
     Column("previous_valid_until", UtcDateTime(), nullable=True),
     #: active, disabled (kept failing, see notice) or deleted
     Column("status", String(20), nullable=False),

@@ -2,6 +2,9 @@
 
 The private keys are stored in the service's database encrypted (Fernet) under a key derived
 from PARTNERS_KEY, so every replica signs with the same keys and a rotation reaches them all.
+Webhook signing secrets are sealed the same way, under a second key derived from PARTNERS_KEY
+(``seal_secret``/``open_secret``): a sealed value starts with ``SEALED_PREFIX``, so a secret
+stored in plain text before sealing existed is told apart and sealed at start.
 Where PARTNERS_KEY comes from (``master_secret``): the setting if set; the distributed mode
 refuses to start without it; the embedded mode creates a random one in its data directory
 (``partners-signing.key``, mode 0600), as registration does with DATA_KEY.
@@ -13,10 +16,6 @@ import base64
 import hashlib
 import json
 import logging
-import os
-import secrets
-import stat
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -27,12 +26,15 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from jwt.algorithms import OKPAlgorithm
 
+from gomoku_shared.secret_file import embedded_secret
 from gomoku_shared.settings import SettingsError
 from gomoku_shared.tokens import ALGORITHM
 
 log = logging.getLogger("partners.signing")
 
 KEY_FILE = "partners-signing.key"
+#: how a sealed webhook secret starts (format version 1: Fernet token after the prefix)
+SEALED_PREFIX = "sealed:v1:"
 
 
 class MissingSigningSecret(SettingsError):
@@ -52,41 +54,45 @@ def master_secret(configured: str, *, distributed: bool, data_dir: str | Path) -
 
 
 def _embedded_secret(data_dir: Path) -> str:
-    """Created once, readable by this user only; linked into place so that two processes
-    starting together end up with the same secret."""
-    path = data_dir / KEY_FILE
-    data_dir.mkdir(parents=True, exist_ok=True)
-    if not path.exists():
-        fd, tmp = tempfile.mkstemp(dir=data_dir, prefix=".key-")  # mode 0600
-        try:
-            with os.fdopen(fd, "w") as f:
-                f.write(secrets.token_urlsafe(32) + "\n")
-                f.flush()
-                os.fsync(f.fileno())
-            os.link(tmp, path)
-            log.warning("PARTNERS_KEY is unset: created a random signing-key secret in %s", path)
-        except FileExistsError:
-            pass
-        finally:
-            os.unlink(tmp)
-    mode = stat.S_IMODE(path.stat().st_mode)
-    if mode & 0o077:
-        raise MissingSigningSecret(f"the signing-key secret {path} is readable by others (mode {mode:o}); chmod 600 it")
-    secret = path.read_text().strip()
-    if not secret:
-        raise MissingSigningSecret(f"the signing-key secret {path} is empty")
-    return secret
+    return embedded_secret(
+        data_dir / KEY_FILE,
+        what="signing-key secret",
+        error=MissingSigningSecret,
+        created="PARTNERS_KEY is unset: created a random signing-key secret in %s",
+        log=log,
+    )
+
+
+def _fernet(secret: str, purpose: bytes) -> Fernet:
+    derived = HKDF(algorithm=hashes.SHA256(), length=32, salt=b"gomoku-partners", info=purpose).derive(secret.encode())
+    return Fernet(base64.urlsafe_b64encode(derived))
+
+
+def is_sealed(stored: str) -> bool:
+    return stored.startswith(SEALED_PREFIX)
 
 
 class KeyVault:
-    """Creates, seals and opens signing keys; signs tokens."""
+    """Creates, seals and opens signing keys; signs tokens; seals and opens webhook secrets."""
 
     def __init__(self, secret: str) -> None:
-        derived = HKDF(algorithm=hashes.SHA256(), length=32, salt=b"gomoku-partners", info=b"signing-keys").derive(
-            secret.encode()
-        )
-        self._fernet = Fernet(base64.urlsafe_b64encode(derived))
+        self._fernet = _fernet(secret, b"signing-keys")
+        self._secrets = _fernet(secret, b"webhook-secrets")
         self._opened: dict[str, Ed25519PrivateKey] = {}
+
+    def seal_secret(self, plain: str) -> str:
+        """A webhook secret as it is stored (a new random nonce each time)."""
+        return SEALED_PREFIX + self._secrets.encrypt(plain.encode()).decode()
+
+    def open_secret(self, stored: str) -> str:
+        """The webhook secret of a stored value; a value stored in plain text before sealing
+        existed is returned as it is (the service seals such rows at start)."""
+        if not is_sealed(stored):
+            return stored
+        try:
+            return self._secrets.decrypt(stored[len(SEALED_PREFIX) :].encode()).decode()
+        except InvalidToken:
+            raise MissingSigningSecret("the webhook secrets cannot be opened with this PARTNERS_KEY") from None
 
     def new_key(self) -> tuple[str, str, dict[str, Any]]:
         """(kid, sealed private key, public JWK) of a fresh key; kid is its RFC 7638 thumbprint."""

@@ -1,5 +1,9 @@
 """Webhook subscriptions, deliveries and pairing partners in the service's database (the only
-module that builds their statements)."""
+module that builds their statements).
+
+A subscription's signing secrets are stored sealed (``KeyVault.seal_secret``, under
+PARTNERS_KEY): sealed on every write, opened on every read; a row written in plain text before
+sealing existed still reads, and ``unsealed_subscriptions`` finds it to be sealed."""
 
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..domain.webhooks import Subscription
 from . import orm
+from .signing import SEALED_PREFIX, KeyVault
 
 SUBS = orm.webhook_subscriptions
 DELIVERIES = orm.webhook_deliveries
@@ -37,17 +42,17 @@ class Delivery:
     delivered_at: datetime | None = None
 
 
-def _subscription(row: Any) -> Subscription:
+def _subscription(row: Any, vault: KeyVault) -> Subscription:
     return Subscription(
         subscription_id=row.subscription_id,
         partner_id=row.partner_id,
         url=row.url,
         event_types=tuple(row.event_types.split()),
         description=row.description,
-        secret=row.secret,
+        secret=vault.open_secret(row.secret),
         status=row.status,
         created_at=row.created_at,
-        previous_secret=row.previous_secret,
+        previous_secret=vault.open_secret(row.previous_secret) if row.previous_secret else None,
         previous_valid_until=row.previous_valid_until,
         failure_streak=row.failure_streak,
         disabled_at=row.disabled_at,
@@ -55,15 +60,15 @@ def _subscription(row: Any) -> Subscription:
     )
 
 
-def _subscription_row(sub: Subscription) -> dict[str, Any]:
+def _subscription_row(sub: Subscription, vault: KeyVault) -> dict[str, Any]:
     return {
         "subscription_id": sub.subscription_id,
         "partner_id": sub.partner_id,
         "url": sub.url,
         "event_types": " ".join(sub.event_types),
         "description": sub.description,
-        "secret": sub.secret,
-        "previous_secret": sub.previous_secret,
+        "secret": vault.seal_secret(sub.secret),
+        "previous_secret": vault.seal_secret(sub.previous_secret) if sub.previous_secret else None,
         "previous_valid_until": sub.previous_valid_until,
         "status": sub.status,
         "failure_streak": sub.failure_streak,
@@ -78,8 +83,9 @@ def _delivery(row: Any) -> Delivery:
 
 
 class WebhookRepository:
-    def __init__(self, session: AsyncSession) -> None:
+    def __init__(self, session: AsyncSession, vault: KeyVault) -> None:
         self.session = session
+        self.vault = vault
 
     def after_commit(self, callback: Callable[[], None]) -> None:
         """Call ``callback`` once the session's transaction has committed."""
@@ -87,11 +93,13 @@ class WebhookRepository:
 
     # ------------------------------------------------------------------ subscriptions
     async def add_subscription(self, sub: Subscription) -> None:
-        await self.session.execute(insert(SUBS).values(**_subscription_row(sub)))
+        await self.session.execute(insert(SUBS).values(**_subscription_row(sub, self.vault)))
 
     async def save_subscription(self, sub: Subscription) -> None:
         await self.session.execute(
-            update(SUBS).where(SUBS.c.subscription_id == sub.subscription_id).values(**_subscription_row(sub))
+            update(SUBS)
+            .where(SUBS.c.subscription_id == sub.subscription_id)
+            .values(**_subscription_row(sub, self.vault))
         )
 
     async def subscription(self, subscription_id: str, *, for_update: bool = False) -> Subscription | None:
@@ -99,7 +107,7 @@ class WebhookRepository:
         if for_update:
             stmt = stmt.with_for_update()
         row = (await self.session.execute(stmt)).first()
-        return _subscription(row) if row else None
+        return _subscription(row, self.vault) if row else None
 
     async def subscriptions_of(self, partner_id: str) -> list[Subscription]:
         rows = await self.session.execute(
@@ -107,7 +115,7 @@ class WebhookRepository:
             .where(SUBS.c.partner_id == partner_id, SUBS.c.status != "deleted")
             .order_by(SUBS.c.created_at, SUBS.c.subscription_id)
         )
-        return [_subscription(r) for r in rows]
+        return [_subscription(r, self.vault) for r in rows]
 
     async def active_subscriptions(self, event_type: str, partner_ids: set[str] | None) -> list[Subscription]:
         """Active subscriptions to ``event_type``, of ``partner_ids`` only unless None (every partner)."""
@@ -115,7 +123,20 @@ class WebhookRepository:
         if partner_ids is not None:
             stmt = stmt.where(SUBS.c.partner_id.in_(sorted(partner_ids)))
         rows = await self.session.execute(stmt.order_by(SUBS.c.subscription_id))
-        return [s for s in map(_subscription, rows) if event_type in s.event_types]
+        return [sub for sub in (_subscription(r, self.vault) for r in rows) if event_type in sub.event_types]
+
+    async def unsealed_subscriptions(self, limit: int) -> list[Subscription]:
+        """Subscriptions (any status) with a secret still stored in plain text, locked (SKIP
+        LOCKED: replicas starting together seal different rows); saving one seals it."""
+        plain_previous = SUBS.c.previous_secret.is_not(None) & ~SUBS.c.previous_secret.startswith(SEALED_PREFIX)
+        stmt = (
+            select(SUBS)
+            .where(~SUBS.c.secret.startswith(SEALED_PREFIX) | plain_previous)
+            .order_by(SUBS.c.subscription_id)
+            .limit(limit)
+            .with_for_update(skip_locked=True)
+        )
+        return [_subscription(r, self.vault) for r in await self.session.execute(stmt)]
 
     # ------------------------------------------------------------------ deliveries
     async def add_delivery(self, delivery: Delivery) -> None:

@@ -12,6 +12,7 @@ from gomoku_shared.web import create_app
 from ..service_layer.handlers import PartnerService
 from ..service_layer.webhooks import WebhookService
 from . import oauth, operators, webhooks
+from .webhook_docs import add_webhooks
 
 
 def create_api(
@@ -37,4 +38,5 @@ def create_api(
     app.include_router(oauth.router)
     app.include_router(operators.router)
     app.include_router(webhooks.router)
+    add_webhooks(app)  # what partners receive: the OpenAPI 3.1 webhooks section
     return app

@@ -22,6 +22,7 @@ from gomoku_shared.contracts import Envelope
 from gomoku_shared.errors import Conflict, NotFound, Unprocessable
 from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
 
+from ..adapters.signing import KeyVault
 from ..adapters.webhook_repository import Delivery, WebhookRepository
 from ..adapters.webhook_sender import Outcome, WebhookSender, signed_headers
 from ..domain import webhooks as rules
@@ -47,6 +48,8 @@ class WebhookService:
     schedule: RetrySchedule
     disable_after: int
     secret_grace_s: int
+    #: seals the subscriptions' secrets at rest (under PARTNERS_KEY)
+    vault: KeyVault
     #: ``webhook-timestamp`` is the wall-clock time of the attempt: receivers check it against
     #: their own clock; the retry schedule follows the service clock
     wall_clock: Callable[[], datetime] = _wall_clock
@@ -55,6 +58,27 @@ class WebhookService:
 
     def _now(self) -> datetime:
         return self.runtime.clock.now()
+
+    def _repo(self, uow: UnitOfWork) -> WebhookRepository:
+        return WebhookRepository(uow.session, self.vault)
+
+    async def seal_plaintext_secrets(self, batch: int = 100) -> int:
+        """Seal the secrets still stored in plain text (rows written before secrets were sealed),
+        with this service's PARTNERS_KEY; run at start, before the worker sends. Returns how
+        many subscriptions it sealed (0 once every row is sealed)."""
+        sealed = 0
+        while True:
+            async with self.runtime.transaction() as uow:
+                repo = self._repo(uow)
+                found = await repo.unsealed_subscriptions(batch)
+                for sub in found:
+                    await repo.save_subscription(sub)
+            sealed += len(found)
+            if len(found) < batch:
+                break
+        if sealed:
+            log.info("sealed the webhook secrets of %d subscriptions stored in plain text", sealed)
+        return sealed
 
     # ------------------------------------------------------------------ subscriptions
     async def subscribe(self, partner_id: str, url: str, event_types: list[str], description: str) -> dict[str, Any]:
@@ -72,30 +96,30 @@ class WebhookService:
         except PartnerRuleError as exc:
             raise Unprocessable(exc.code, exc.message) from None
         async with self.runtime.transaction() as uow:
-            await WebhookRepository(uow.session).add_subscription(sub)
+            await self._repo(uow).add_subscription(sub)
         return {**views.subscription(sub), "secret": sub.secret}
 
     async def subscriptions(self, partner_id: str) -> dict[str, Any]:
         async with self.runtime.transaction() as uow:
-            found = await WebhookRepository(uow.session).subscriptions_of(partner_id)
+            found = await self._repo(uow).subscriptions_of(partner_id)
         return {"items": [views.subscription(s) for s in found]}
 
     async def subscription(self, partner_id: str, subscription_id: str) -> dict[str, Any]:
         async with self.runtime.transaction() as uow:
-            sub = await self._own(WebhookRepository(uow.session), partner_id, subscription_id)
+            sub = await self._own(self._repo(uow), partner_id, subscription_id)
         return views.subscription(sub)
 
     async def unsubscribe(self, partner_id: str, subscription_id: str) -> None:
         """Deleted subscriptions send nothing more; their delivery log stays readable."""
         async with self.runtime.transaction() as uow:
-            repo = WebhookRepository(uow.session)
+            repo = self._repo(uow)
             sub = await self._own(repo, partner_id, subscription_id, for_update=True)
             await repo.save_subscription(Subscription(**{**sub.__dict__, "status": "deleted"}))
 
     async def rotate_secret(self, partner_id: str, subscription_id: str, grace_s: int | None) -> dict[str, Any]:
         grace = timedelta(seconds=self.secret_grace_s if grace_s is None else grace_s)
         async with self.runtime.transaction() as uow:
-            repo = WebhookRepository(uow.session)
+            repo = self._repo(uow)
             sub = await self._own(repo, partner_id, subscription_id, for_update=True)
             rotated = sub.rotated(rules.new_secret(), self._now(), grace)
             await repo.save_subscription(rotated)
@@ -104,7 +128,7 @@ class WebhookService:
     async def enable(self, partner_id: str, subscription_id: str) -> dict[str, Any]:
         """A disabled subscription sends again: its pending deliveries are due at once."""
         async with self.runtime.transaction() as uow:
-            repo = WebhookRepository(uow.session)
+            repo = self._repo(uow)
             sub = await self._own(repo, partner_id, subscription_id, for_update=True)
             enabled = sub.enabled()
             await repo.save_subscription(enabled)
@@ -125,7 +149,7 @@ class WebhookService:
     ) -> dict[str, Any]:
         before = _cursor(cursor)
         async with self.runtime.transaction() as uow:
-            rows = await WebhookRepository(uow.session).deliveries_page(
+            rows = await self._repo(uow).deliveries_page(
                 partner_id, subscription_id=subscription_id, status=status, before=before, limit=limit + 1
             )
         more = len(rows) > limit
@@ -139,7 +163,7 @@ class WebhookService:
     async def redeliver(self, partner_id: str, delivery_id: str) -> dict[str, Any]:
         """Send again, with the same webhook-id (a receiver that has it already skips it)."""
         async with self.runtime.transaction() as uow:
-            repo = WebhookRepository(uow.session)
+            repo = self._repo(uow)
             found = await repo.delivery(delivery_id, for_update=True)
             if found is None or found.partner_id != partner_id:
                 raise NotFound("delivery_not_found", f"no delivery {delivery_id!r}")
@@ -155,7 +179,7 @@ class WebhookService:
     # ------------------------------------------------------------------ fan-out (consumer)
     async def on_event(self, uow: UnitOfWork, env: Envelope[Any]) -> int:
         """Delivery rows for ``env``, in the consumer's unit of work; returns how many."""
-        repo = WebhookRepository(uow.session)
+        repo = self._repo(uow)
         payload = env.payload.model_dump(mode="json")
         if env.type in ("round.paired", "playoff.required"):
             pairings = payload.get("pairings", [])
@@ -209,7 +233,7 @@ class WebhookService:
         how many were attempted."""
         now = self._now()
         async with self.runtime.transaction() as uow:
-            repo = WebhookRepository(uow.session)
+            repo = self._repo(uow)
             claimed = await repo.claim_due(now, now + timedelta(seconds=LEASE_S), CLAIM_BATCH)
             subs = {d.subscription_id: await repo.subscription(d.subscription_id) for d in claimed}
         sent = await asyncio.gather(*(self._send(d, subs[d.subscription_id]) for d in claimed))
@@ -228,7 +252,7 @@ class WebhookService:
         now = self._now()
         attempts = delivery.attempts + 1
         async with self.runtime.transaction() as uow:
-            repo = WebhookRepository(uow.session)
+            repo = self._repo(uow)
             sub = await repo.subscription(delivery.subscription_id, for_update=True)
             assert sub is not None
             values: dict[str, Any] = {
@@ -253,7 +277,12 @@ class WebhookService:
 
     async def run(self, poll_s: float) -> None:
         """The worker loop: work while there is due work, else wait ``poll_s`` (real time;
-        due-ness is decided by the service clock) or until new deliveries commit."""
+        due-ness is decided by the service clock) or until new deliveries commit. Plain-text
+        secrets are sealed first (they sign as they are meanwhile)."""
+        try:
+            await self.seal_plaintext_secrets()
+        except Exception:  # noqa: BLE001 - they still sign; the next start seals them
+            log.exception("sealing the plain-text webhook secrets failed")
         while True:
             self._wake.clear()
             try:

@@ -16,16 +16,13 @@ import base64
 import hashlib
 import hmac
 import logging
-import os
-import secrets
-import stat
-import tempfile
 from pathlib import Path
 
 from cryptography.fernet import Fernet, InvalidToken
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
+from gomoku_shared.secret_file import embedded_secret
 from gomoku_shared.settings import SettingsError
 
 log = logging.getLogger("registration.protection")
@@ -46,32 +43,14 @@ def embedded_key(data_dir: Path) -> str:
     """The key in `data_dir`, created (random, readable by this user only) if there is none.
     Written to a private temporary file and linked into place, so that two processes starting
     at once end up with the same key and nobody ever reads a half-written one."""
-    path = data_dir / KEY_FILE
-    data_dir.mkdir(parents=True, exist_ok=True)
-    if not path.exists():
-        fd, tmp = tempfile.mkstemp(dir=data_dir, prefix=".key-")  # mode 0600
-        try:
-            with os.fdopen(fd, "w") as handle:
-                handle.write(secrets.token_urlsafe(32) + "\n")
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.link(tmp, path)
-            log.warning(
-                "DATA_KEY is unset: created a random data key in %s (keep it with the data; "
-                "without it the stored personal data cannot be read)",
-                path,
-            )
-        except FileExistsError:
-            pass  # another process created it first: use that one
-        finally:
-            os.unlink(tmp)
-    mode = stat.S_IMODE(path.stat().st_mode)
-    if mode & 0o077:
-        raise MissingDataKey(f"the data key {path} is readable by others (mode {mode:o}); chmod 600 it")
-    key = path.read_text().strip()
-    if not key:
-        raise MissingDataKey(f"the data key {path} is empty")
-    return key
+    return embedded_secret(
+        data_dir / KEY_FILE,
+        what="data key",
+        error=MissingDataKey,
+        created="DATA_KEY is unset: created a random data key in %s (keep it with the data; "
+        "without it the stored personal data cannot be read)",
+        log=log,
+    )
 
 
 class DataProtector:

@@ -1,0 +1,400 @@
+"""A faster run of gacrux's Dutch engine that pairs exactly as gacrux does.
+
+``FastDutch`` subclasses ``gacrux.pairingdutch.pairing_dutch`` and replaces only its hot spots
+with code that computes the same values in the same order:
+
+* the edge quality of a pair (``update_edge``, run for every candidate pair of every bracket)
+  without the enum look-ups that dominated it;
+* the maximum-weight matching: networkx's own blossom algorithm, run on a graph whose
+  ``G[v]`` is the plain adjacency dict rather than a view object (the algorithm, and so its
+  tie-breaking, is networkx's, untouched);
+* the edge list and its sort, and the edge filter used after each bracket.
+
+gacrux itself (:class:`.swiss.GacruxDutch` with ``fast=False``) stays the reference: the tests
+pair random and reference tournaments with both and require identical boards and colours.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import networkx
+from gacrux.crosstable import flt
+from gacrux.crosstabledutch import crosstable_dutch, qdefs
+from gacrux.pairingdutch import pairing_dutch
+from networkx.algorithms.matching import max_weight_matching
+
+Edge = dict[str, Any]
+
+_QUALITY_KEYS = tuple(member.name for member in qdefs if member.value < qdefs.QL.value)
+_QC10_TO_QC17 = tuple(qdefs(value).name for value in range(qdefs.QC10.value, qdefs.QC18.value))
+_QC18_TO_QC21 = tuple(qdefs(value).name for value in range(qdefs.QC18.value, qdefs.QC21.value + 1))
+_COLOUR_LETTER = {"nc": "n", "w0": "w", "w1": "W", "w2": "W", "b0": "b", "b1": "B", "b2": "B"}
+_DF1, _UF1, _DF2, _UF2 = flt.DF1.value, flt.UF1.value, flt.DF2.value, flt.UF2.value
+
+
+class _PlainGraph(networkx.Graph):
+    """A ``networkx.Graph`` whose ``G[v]`` is the adjacency dict itself (no view object per call).
+
+    ``max_weight_matching`` only reads ``G[v][w].get(weight)``, ``G.neighbors``, ``G.nodes``
+    and ``G.edges``: all give the same values in the same order as on a plain ``networkx.Graph``.
+    """
+
+    def __getitem__(self, node):
+        return self._adj[node]
+
+
+def min_weight_matching(edges: list[tuple[int, int, int]]) -> set[tuple[int, int]]:
+    """``networkx.min_weight_matching`` of the graph built from ``edges`` (same result, same order)."""
+    graph = _PlainGraph()
+    graph.add_weighted_edges_from(edges)
+    if len(graph.edges) == 0:
+        return max_weight_matching.orig_func(graph, maxcardinality=True)
+    graph_edges = graph.edges(data="weight", default=1)
+    max_weight = 1 + max(weight for _, _, weight in graph_edges)
+    inverted = _PlainGraph()
+    inverted.add_weighted_edges_from((u, v, max_weight - weight) for u, v, weight in graph_edges)
+    return max_weight_matching.orig_func(inverted, maxcardinality=True)
+
+
+class FastCrosstable(crosstable_dutch):
+    """gacrux's Dutch crosstable with the per-pair quality computed without enum look-ups."""
+
+    def create_edge(self, nodea, nodeb, bhasmet=None):
+        """gacrux's ``create_edge`` with its ``update_canmeet`` (C.1, C.3) in line."""
+        if self.checkonly:
+            return super().create_edge(nodea, nodeb, bhasmet)
+        (first, second) = (nodea, nodeb) if nodea["cid"] <= nodeb["cid"] else (nodeb, nodea)
+        low, high = first["cid"], second["cid"]
+        played = bhasmet.count(low) if bhasmet is not None else 0
+        canmeet = (
+            played < self.maxmeets
+            and low != high
+            and first["rfp"]
+            and second["rfp"]
+            or low < self.BLOB
+            and high == self.BLOB
+        )
+        if canmeet and not first["top"] and not second["top"]:
+            cop = first["cop"]
+            if (cop == "w2" or cop == "b2") and second["cop"] == cop:
+                canmeet = False
+        return {
+            "ca": low,
+            "cb": high,
+            "sa": first["scorelevel"],
+            "sb": second["scorelevel"],
+            "canmeet": canmeet,
+            "isblob": high == self.BLOB,
+            "played": played,
+            "unplayed": self.rnd - 1 - second["num"].get("val", 0),
+            "qlevel": -1,
+            "quality": None,
+            "weight": 0,
+            "qcweight": 0,
+            "heweight": 0,
+            "howeight": 0,
+            "colordiff": "  ",
+            "qc": canmeet,
+        }
+
+    def update_edge(self, edge: Edge) -> None:
+        if edge["qlevel"] == self.scorelevel and edge["cb"] < self.BLOB:
+            return
+        edge["qlevel"] = self.scorelevel
+        edge["quality"] = dict.fromkeys(_QUALITY_KEYS)
+        if not edge["canmeet"]:
+            return
+        maxpsd = self.maxpsd
+        scorelevel = self.scorelevel
+        first = self.competitors[edge["ca"]]
+        second = self.competitors[edge["cb"]]
+        if first["scorelevel"] < second["scorelevel"]:
+            first, second = second, first
+        quality = edge["quality"]
+        quality["QC6"] = 0
+        quality["QC7"] = [0] * maxpsd
+        quality["QN8"] = 0
+        quality["QC8"] = [0] * (maxpsd + 1)
+        quality["QC9"] = 0
+        quality["QMM"] = [0] * (self.maxmeets - 1)
+        for name in _QC10_TO_QC17:
+            quality[name] = 0
+        for name in _QC18_TO_QC21:
+            quality[name] = [0] * maxpsd
+        level = first["scorelevel"] - scorelevel
+        floats = (0, 0, 0, 0)
+        cweight = 0
+        if first["scorelevel"] >= scorelevel and second["scorelevel"] == scorelevel:
+            cweight, floats = self._inside_bracket(edge, first, second, quality)
+        elif first["scorelevel"] >= scorelevel and second["scorelevel"] < scorelevel:
+            cweight, floats = self._downfloat(first, second, quality, level)
+        cweight += self._float_differences(quality, floats, level)
+        cweight += self._next_bracket(first, second, quality)
+        edge["qc"] = (
+            quality["QC9"]
+            + sum(quality["QMM"])
+            + quality["QC10"]
+            + quality["QC11"]
+            + quality["QC14"]
+            + quality["QC15"]
+            + quality["QC16"]
+            + quality["QC17"]
+            + sum(quality["QC18"])
+            + sum(quality["QC19"])
+            + sum(quality["QC20"])
+            + sum(quality["QC21"])
+        ) == 0
+        edge["qcweight"] = cweight
+
+    def _inside_bracket(
+        self, edge: Edge, first: dict, second: dict, quality: dict
+    ) -> tuple[int, tuple[int, int, int, int]]:
+        """C.9-C.13, C.15, C.17 for a pair whose lower player belongs to the bracket."""
+        weight = self.weight
+        cweight = 0
+        if self.pablevel and second["scorelevel"] == 0:
+            quality["QC9"] = self.rnd - 1 - first["num"].get("val", 0)
+            cweight += weight["QC9"] * quality["QC9"]
+        if edge["canmeet"] and edge["played"] > 0 and self.maxmeets > 1:
+            quality["QMM"][edge["played"] - 1] = 1
+        if (first["top"] or second["top"]) and first["cid"] > 0 and second["cid"] > 0:
+            cweight += self._topscorers(first, second, quality)
+        first_cop, second_cop = first["cop"], second["cop"]
+        if first_cop != "nc" and first_cop[0].lower() == second_cop[0].lower():
+            quality["QC12"] = 1
+            cweight += weight["QC12"]
+        if quality["QC12"] == 1 and int(first_cop[1]) > 0 and int(second_cop[1]) > 0:
+            quality["QC13"] = 1
+            cweight += weight["QC13"]
+        edge["colordiff"] = _COLOUR_LETTER.get(first_cop, first_cop[0].upper()) + _COLOUR_LETTER.get(
+            second_cop, second_cop[0].upper()
+        )
+        first_below = first["acc"] < second["acc"]
+        first_above = first["acc"] > second["acc"]
+        c15 = 1 if first_below and (first["flt"] & _UF1) or first_above and (second["flt"] & _UF1) else 0
+        if c15:
+            quality["QC15"] = 1
+            cweight += weight["QC15"]
+        c17 = 1 if first_below and (first["flt"] & _UF2) or first_above and (second["flt"] & _UF2) else 0
+        if c17:
+            quality["QC17"] = 1
+            cweight += weight["QC17"]
+        return cweight, (0, c15, 0, c17)
+
+    def _topscorers(self, first: dict, second: dict, quality: dict) -> int:
+        """C.10 and C.11 (topscorers' colour difference and three same colours running)."""
+        weight = self.weight
+        cweight = 0
+        first_cod, second_cod = first["cod"], second["cod"]
+        if first_cod == second_cod and abs(first_cod) >= 2:
+            quality["QC10"] = 1
+            cweight += weight["QC10"]
+        first_cop, second_cop = first["cop"], second["cop"]
+        if first_cop[0] == second_cop[0] == "w" or first_cop[0] == second_cop[0] == "b":
+            opposite = {"w": "bb", "b": "ww"}[first_cop[0]]
+            first_strength, second_strength = int(first_cop[1]), int(second_cop[1])
+            first_last, second_last = first["csq"][-2:], second["csq"][-2:]
+            if (
+                first_last == second_last
+                and (first_last == "ww" or second_last == "bb")
+                or first_strength > second_strength
+                and second_last == opposite
+                or second_strength > first_strength
+                and first_last == opposite
+                or (
+                    first_strength == second_strength == 2
+                    and (
+                        abs(first_cod) > abs(second_cod)
+                        and second_last == opposite
+                        or abs(second_cod) > abs(first_cod)
+                        and first_last == opposite
+                    )
+                )
+            ):
+                quality["QC11"] = 1
+                cweight += weight["QC11"]
+        return cweight
+
+    def _downfloat(self, first: dict, second: dict, quality: dict, level: int) -> tuple[int, tuple[int, int, int, int]]:
+        """C.6, C.7, C.9, C.14, C.16 for a pair that floats the higher player down."""
+        weight = self.weight
+        maxpsd = self.maxpsd
+        quality["QC6"] = 1
+        cweight = weight["QC6"]
+        if level > 0:
+            quality["QC7"][maxpsd - level] = 1
+            cweight += weight["QC7"][maxpsd - level]
+        if self.pablevel and second["scorelevel"] == 0:
+            quality["QC9"] = self.rnd - 1 - first["num"].get("val", 0)
+            cweight += weight["QC9"] * quality["QC9"]
+        c14 = 1 if (first["flt"] & _DF1) else 0
+        if c14 and self.scorelevel == first["scorelevel"]:
+            quality["QC14"] = 1
+            cweight += weight["QC14"]
+        c16 = 1 if first["flt"] & _DF2 else 0
+        if c16 and self.scorelevel == first["scorelevel"]:
+            quality["QC16"] = 1
+            cweight += weight["QC16"]
+        return cweight, (c14, 0, c16, 0)
+
+    def _float_differences(self, quality: dict, floats: tuple[int, int, int, int], level: int) -> int:
+        """C.18-C.21: the score difference of repeated floaters."""
+        weight = self.weight
+        maxpsd = self.maxpsd
+        cweight = 0
+        for name, floated in zip(_QC18_TO_QC21, floats, strict=True):
+            value = level if floated else 0
+            if value > 0:
+                quality[name][maxpsd - value] = 1
+                cweight += weight[name][maxpsd - value]
+        return cweight
+
+    def _next_bracket(self, first: dict, second: dict, quality: dict) -> int:
+        """C.8 (QN8/QC8): the pair reaches into the bracket below."""
+        scorelevel2 = self.scorelevel - 1
+        if not (first["scorelevel"] >= scorelevel2 and second["scorelevel"] < scorelevel2):
+            return 0
+        weight = self.weight
+        maxpsd = self.maxpsd
+        quality["QN8"] = 1
+        cweight = weight["QN8"]
+        level = max(first["scorelevel"], second["scorelevel"]) - scorelevel2
+        if level > 0:
+            quality["QC8"][maxpsd + 1 - level] = 1
+            cweight += weight["QC8"][maxpsd + 1 - level]
+        return cweight
+
+
+class FastDutch(pairing_dutch):
+    """gacrux's Dutch pairing with the hot spots above; same input, same output."""
+
+    def get_crosstable(self, experimental, checkonly, verbose):
+        return FastCrosstable(experimental, checkonly, verbose)
+
+    def list_edges(self, opponents):
+        edges: list[Edge] = []
+        for index, line in enumerate(opponents):
+            edges += [edge for edge in line[index + 1 : -1] if edge["canmeet"]]
+        keyed = []
+        for edge in edges:
+            first, second = edge["sa"], edge["sb"]
+            low, high = (first, second) if first < second else (second, first)
+            keyed.append((-low, -high, edge["ca"], edge["cb"], edge))
+        # (ca, cb) is unique per edge, so sorting the tuples never compares the dicts
+        keyed.sort()
+        return [item[4] for item in keyed]
+
+    def compute_hamilton(self, nodes, edges):
+        """gacrux's ``compute_hamilton`` with its sort keys computed once per edge."""
+        levels = self.levels
+        hamilton: list[dict] = [{} for _ in range(levels)]
+        self.pablevel = -1
+        if self.checkonly:
+            return hamilton
+        rest_nodes = nodes[::-1]
+        keys = [(edge["sa"], edge["sb"]) if edge["sa"] > edge["sb"] else (edge["sb"], edge["sa"]) for edge in edges]
+        order = sorted(range(len(edges)), key=keys.__getitem__)  # stable, as gacrux's sorted()
+        rest_edges = [edges[index] for index in order]
+        highs = [keys[index][0] for index in order] + [levels]
+        nodeptr = [0] * (levels + 1)
+        lastn = 0
+        for index, node in enumerate(rest_nodes + [{"scorelevel": levels}]):
+            if (firstn := node["scorelevel"]) > lastn:
+                nodeptr[lastn + 1] = index
+                lastn = firstn
+        node_id = {node["cid"]: index for index, node in enumerate(rest_nodes)}
+        hist = [0] * len(rest_nodes)
+        state = _HamiltonLevel(self, rest_nodes, nodeptr, 0)
+        laste = 0
+        for index, firste in enumerate(highs):
+            if firste > laste:
+                rest = hamilton[laste]
+                if laste > 0:
+                    state.record(rest)
+                test_nodes = rest_nodes[: nodeptr[laste + 1]]
+                (rest["rem_pairs"], rest["rem_unpaired"], rest["rem_hamilton"]) = self.is_complete(
+                    test_nodes, rest_edges[:index], hist=hist[: nodeptr[laste + 1]], pab=firste == levels
+                )
+                if index == len(rest_edges):
+                    break
+                laste = firste
+                state = _HamiltonLevel(self, rest_nodes, nodeptr, laste)
+            edge = rest_edges[index]
+            hist[node_id[edge["ca"]]] += 1
+            hist[node_id[edge["cb"]]] += 1
+            state.count(edge)
+        return hamilton
+
+    def weighted_match(self, nodes, edges):
+        matching = min_weight_matching([(edge["ca"], edge["cb"], 0) for edge in edges])
+        return len(nodes) - 2 * len(matching)
+
+    def find_weighted_pab(self, nodes, edges):
+        pablevel = 0
+        self.crosstable.compute_pab_weight(edges)
+        matching = min_weight_matching([(edge["ca"], edge["cb"], edge["weight"]) for edge in edges])
+        wpairs = sorted([((a, b) if a < b else (b, a)) for (a, b) in matching])
+        if len(wpairs) < len(nodes) // 2:
+            return (len(wpairs), len(wpairs) * 2 - len(nodes), -1)  # no legal pairing
+        (white, pab) = wpairs[0]
+        if white == 0:  # the pairing-allocated bye
+            pablevel = self.competitors[pab]["scorelevel"]
+        return (len(wpairs), 0, pablevel)
+
+    def pair_weighted_round(self, bracket, nodes, edges, pairingmode, numpairs, category):
+        scorelevel = bracket["scorelevel"]
+        (modified_nodes, modified_edges) = self.modify_edges(nodes, None, edges, scorelevel, category, "canmeet")
+        if len(modified_nodes) == 0:
+            return []
+        crosstable = self.crosstable
+        if pairingmode == "HE":
+            crosstable.update_hetrogenious(scorelevel, modified_nodes, modified_edges, bracket["bsne"])
+        elif pairingmode == "HO":
+            below = [node for node in modified_nodes if node["scorelevel"] <= scorelevel]
+            bracket["bsno"] = self.update_bsn(scorelevel, below)
+            crosstable.update_homogenious(scorelevel, modified_edges, bracket["bsno"], numpairs)
+        elif pairingmode == "BI":
+            bracket["bsnb"] = {node["cid"]: i + 1 for i, node in enumerate(modified_nodes)}
+            crosstable.update_hetrogenious(scorelevel, modified_nodes, modified_edges, bracket["bsnb"])
+            crosstable.update_bipartite(
+                scorelevel, modified_edges, bracket["bsnb"], nodes[len(nodes) // 2]["cid"], nodes[-1]["cid"]
+            )
+        weighted = [
+            (edge["ca"], edge["cb"], crosstable.update_weight(pairingmode, category, edge)) for edge in modified_edges
+        ]
+        if self.checkonly and len(nodes) == 2 * len(edges):
+            return [(a, b) for (a, b, _) in weighted]
+        return min_weight_matching(weighted)
+
+
+class _HamiltonLevel:
+    """The per-level histograms of gacrux's ``compute_hamilton`` (ll/fl/lf_hist)."""
+
+    def __init__(self, engine: pairing_dutch, rest_nodes: list, nodeptr: list[int], level: int):
+        self.engine = engine
+        self.ff_nodes = rest_nodes[nodeptr[level - 1] : nodeptr[level]] if level > 0 else []
+        self.ff_id = {node["cid"]: index for index, node in enumerate(self.ff_nodes)}
+        self.ll_nodes = rest_nodes[nodeptr[level] : nodeptr[level + 1]] if level > 0 else []
+        self.ll_id = {node["cid"]: index for index, node in enumerate(self.ll_nodes)}
+        self.ll_hist = [0] * len(self.ll_nodes)
+        self.fl_hist = [0] * len(self.ff_nodes)
+        self.lf_hist = [0] * len(self.ll_nodes)
+
+    def count(self, edge: Edge) -> None:
+        if edge["sa"] == edge["sb"]:
+            self.ll_hist[self.ll_id[edge["ca"]]] += 1
+            self.ll_hist[self.ll_id[edge["cb"]]] += 1
+        if abs(edge["sa"] - edge["sb"]) == 1:
+            lower_first = edge["sa"] < edge["sb"]
+            self.fl_hist[self.ff_id[edge["ca"] if lower_first else edge["cb"]]] += 1
+            self.lf_hist[self.ll_id[edge["cb"] if lower_first else edge["ca"]]] += 1
+
+    def record(self, rest: dict) -> None:
+        is_complete = self.engine.is_complete
+        (rest["cur_pairs"], rest["cur_unpaired"], rest["cur_hamilton"]) = is_complete(
+            self.ll_nodes, None, weight=False, hist=self.ll_hist
+        )
+        (_, _, first_half) = is_complete(self.ll_nodes, None, weight=False, hist=self.fl_hist)
+        (_, _, second_half) = is_complete(self.ff_nodes, None, weight=False, hist=self.lf_hist)
+        rest["cross_hamilton"] = min(first_half, second_half)

@@ -131,3 +131,55 @@ async def test_a_corrected_result_shows_on_the_next_page_load(event):
         assert rounds_after != rounds_before and score in rounds_after and score not in rounds_before
         cross = (await c.get(f"{site}/crosstable")).text
         assert cross != "" and (await c.get(f"{site}/standings.pdf")).content != pdf_before
+
+
+def _tiles(page: str) -> dict[str, str]:
+    """The wall's tiles by game id (wall.html)."""
+    tiles = {}
+    for part in page.split('<div class="tile" id="tile-')[1:]:
+        game_id = part.split('data-game="', 1)[1].split('"', 1)[0]
+        tiles[game_id] = part.split('<div class="tile" id=', 1)[0]
+    return tiles
+
+
+async def test_the_wall_shows_every_board_of_the_round_from_one_conditional_read(event):
+    """The board wall reads all of a round's boards from gameplay at once; an unchanged round is
+    answered 304, and a corrected result (PAIR-11) shows on the next load of the wall."""
+    stack, code = event
+    portal = stack.extras["suite"].app.router.default
+    upstream = portal.state.site.upstream
+    games = (await stack.platform.get("gameplay", f"/v1/rounds/{code}/{SECTION}/1/games"))["games"]
+    assert games and all(g["status"] == "finished" for g in games)
+    wall = f"/events/{code}/sections/{SECTION}/rounds/1/wall?lang=en"
+    async with httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=stack.extras["suite"].app), base_url="http://t"
+    ) as c:
+        first = await c.get(wall)
+        assert first.status_code == 200
+        tiles = _tiles(first.text)
+        assert sorted(tiles) == sorted(g["game_id"] for g in games)
+        for game in games:
+            tile = tiles[game["game_id"]]
+            assert f'data-seq="{game["seq"]}"' in tile and 'data-status="finished"' in tile
+            assert 'class="tile-result"' in tile
+        kept = [key for key in upstream.answers.items if key[1].endswith(f"/rounds/{code}/{SECTION}/1/boards")]
+        assert len(kept) == 1, "the boards answer is kept with its ETag"
+        tag = upstream.answers.items[kept[0]].etag
+        assert _tiles((await c.get(wall)).text) == tiles
+        assert upstream.answers.items[kept[0]].etag == tag, "an unchanged round: 304, the same answer"
+        rnd = (await stack.platform.get("pairing", f"/v1/events/{code}/sections/{SECTION}/rounds/1"))["pairings"]
+        board = next(p for p in rnd if p.get("second"))
+        await _enter(stack.platform, code, board["pairing_id"], "second_wins")
+        await stack.quiet()
+        corrected = next(
+            g
+            for g in (await stack.platform.get("gameplay", f"/v1/rounds/{code}/{SECTION}/1/games"))["games"]
+            if g["pairing_id"] == board["pairing_id"]
+        )
+        assert corrected["winner"] == board["second"]
+        after = _tiles((await c.get(wall)).text)
+        assert upstream.answers.items[kept[0]].etag != tag
+        assert after[corrected["game_id"]] != tiles[corrected["game_id"]]
+        assert {k: v for k, v in after.items() if k != corrected["game_id"]} == {
+            k: v for k, v in tiles.items() if k != corrected["game_id"]
+        }

@@ -108,13 +108,14 @@ def _round_routes(app: FastAPI, site: Site) -> None:
 
     @app.get("/events/{code}/sections/{sid}/rounds/{n}/wall", response_class=HTMLResponse, name="wall")
     async def wall_page(request: Request, code: PathId, sid: PathId, n: RoundNo) -> HTMLResponse:
-        event, section, games = await asyncio.gather(
+        event, section, boards = await asyncio.gather(
             upstream.get("registration", f"/v1/events/{code}"),
             upstream.get("pairing", f"/v1/events/{code}/sections/{sid}"),
-            round_games(code, sid, n),
+            # every game of the round in one (conditional) read
+            upstream.get("gameplay", f"/v1/rounds/{code}/{sid}/{n}/boards"),
         )
         names = {e["entrant_id"]: e for e in section.get("entrants", [])}
-        views = await asyncio.gather(*(_game_view(site, g["game_id"]) for g in games))
+        views = boards.get("games", [])
         tiles = [{"game": v, "html": site.tile(request, v, names, functools.partial(board.layout, v))} for v in views]
         return site.render(
             request,

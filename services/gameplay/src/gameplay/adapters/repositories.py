@@ -229,25 +229,60 @@ class GameRepository:
     ) -> list[dict[str, Any]]:
         """Games in game_id order after ``after``: ``filters`` (event_code, section_id, round,
         player, status) narrow them, ``partner_id`` keeps those with one of the partner's players."""
-        column = games.c
-        query = select(games)
-        for name in ("event_code", "section_id", "round"):
-            if filters.get(name) is not None:
-                query = query.where(column[name] == filters[name])
-        if filters.get("player") is not None:
-            query = query.where(or_(column.player_a == filters["player"], column.player_b == filters["player"]))
-        status = filters.get("status", "all")
-        if status == "active":
-            query = query.where(column.status != "finished")
-        elif status in ("waiting", "finished"):
-            query = query.where(column.status == status)
-        if partner_id is not None:
-            query = query.where(or_(column.partner_a == partner_id, column.partner_b == partner_id))
-        if after is not None:
-            query = query.where(column.game_id > after)
+        query = _page_query(select(games), filters, partner_id, after)
         session = await self.transaction.session()
-        rows = (await session.execute(query.order_by(column.game_id).limit(limit))).mappings().all()
+        rows = (await session.execute(query.order_by(games.c.game_id).limit(limit))).mappings().all()
         return [dict(row) for row in rows]
+
+    async def page_versions(
+        self, filters: Mapping[str, Any], partner_id: str | None, after: str | None, limit: int
+    ) -> list[tuple[str, int]]:
+        """(game_id, version) of the games ``page`` would give: what their ETag is made of."""
+        query = _page_query(select(games.c.game_id, games.c.version), filters, partner_id, after)
+        session = await self.transaction.session()
+        rows = (await session.execute(query.order_by(games.c.game_id).limit(limit))).all()
+        return [(game_id, version) for game_id, version in rows]
+
+    async def round_versions(self, event_code: str, section_id: str, round_no: int) -> list[tuple[str, int, bool]]:
+        """(game_id, version, whether a clock runs) of every game of a round (playoffs included),
+        in game_id order."""
+        column = games.c
+        query = (
+            select(column.game_id, column.version, column.status, column.clock_running)
+            .where(column.event_code == event_code, column.section_id == section_id, column.round == round_no)
+            .order_by(column.game_id)
+        )
+        session = await self.transaction.session()
+        rows = (await session.execute(query)).all()
+        return [
+            (game_id, version, status != "finished" and running is not None)
+            for game_id, version, status, running in rows
+        ]
+
+    async def round_played(self, event_code: str, section_id: str, round_no: int) -> list[PlayedGame]:
+        """Every game of a round as an aggregate, in game_id order: one read of the rows and one
+        of the action logs of the games this process has not cached at their version."""
+        rows = await self.listing(event_code, section_id, round_no, "all")
+        lives = {row["game_id"]: self.cache.live_at(row["game_id"], row["version"]) for row in rows}
+        missing = [game_id for game_id, live in lives.items() if live is None]
+        logs: dict[str, list[tuple[str, Any, Any]]] = {game_id: [] for game_id in missing}
+        if missing:
+            action = game_actions.c
+            query = (
+                select(action.game_id, action.kind, action.role, action.data)
+                .where(action.game_id.in_(missing))
+                .order_by(action.game_id, action.idx)
+            )
+            session = await self.transaction.session()
+            for game_id, kind, role, data in (await session.execute(query)).all():
+                logs[game_id].append((kind, role, data))
+        played = []
+        for row in rows:
+            live = lives[row["game_id"]]
+            if live is None:
+                live = LiveGame(Rules.from_dict(row["rules"]), row["first_id"], row["second_id"], logs[row["game_id"]])
+            played.append(PlayedGame(row, live))
+        return played
 
     async def unfinished_by_status(self) -> dict[str, int]:
         """How many games wait for their players and how many are being played (metrics)."""
@@ -278,6 +313,26 @@ class GameRepository:
         )
         session = await self.transaction.session()
         return [dict(row) for row in (await session.execute(query)).mappings().all()]
+
+
+def _page_query(query: Any, filters: Mapping[str, Any], partner_id: str | None, after: str | None) -> Any:
+    """``query`` narrowed to a page of the game list (``GameRepository.page``)."""
+    column = games.c
+    for name in ("event_code", "section_id", "round"):
+        if filters.get(name) is not None:
+            query = query.where(column[name] == filters[name])
+    if filters.get("player") is not None:
+        query = query.where(or_(column.player_a == filters["player"], column.player_b == filters["player"]))
+    status = filters.get("status", "all")
+    if status == "active":
+        query = query.where(column.status != "finished")
+    elif status in ("waiting", "finished"):
+        query = query.where(column.status == status)
+    if partner_id is not None:
+        query = query.where(or_(column.partner_a == partner_id, column.partner_b == partner_id))
+    if after is not None:
+        query = query.where(column.game_id > after)
+    return query
 
 
 def _move_write(game: PlayedGame, write: GameWrite, keyed: KeyedRequest | None, answer: Any) -> MoveWrite:

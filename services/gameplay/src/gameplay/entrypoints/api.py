@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, FastAPI, Query, Request
-from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, Field
 from starlette.middleware import Middleware
 
@@ -26,7 +26,7 @@ from gomoku_shared.web import create_app
 from ..domain.errors import GameRefusal
 from ..service_layer.games import GameService
 from ..service_layer.refusals import as_service_error
-from . import event_stream, over_the_board_api, pagination, stream
+from . import boards_api, conditional, event_stream, over_the_board_api, pagination, stream
 from .event_stream import partner_scope
 from .fast_actions import PlayerActionLane, Route
 
@@ -223,6 +223,7 @@ def create_api(
     app.include_router(_record_routes(games))
     app.include_router(_staff_routes(games))
     app.include_router(over_the_board_api.routes(games))
+    app.include_router(boards_api.routes(games))
     stream.install(app, games)
     event_stream.install(app, games)
     if fast_lane:
@@ -250,9 +251,12 @@ def _read_routes(games: GameService) -> APIRouter:
         response_model=GamePage,
         summary="List games, by player, event, section, round and status (cursor pagination, game_id order)",
         description="A partner sees only the games of its own players (an empty list otherwise). "
-        "`event_code` and `section_id` are the older names of `event` and `section`.",
+        "`event_code` and `section_id` are the older names of `event` and `section`. "
+        "The answer has an ETag: 304 to If-None-Match while none of its games changed.",
+        responses={304: {"description": "None of the page's games changed since the ETag sent"}},
     )
     async def list_games(
+        request: Request,
         principal: Reader,
         player: str | None = Query(None, min_length=1, max_length=120, description="an entrant id: its games"),
         event: str | None = Query(None, max_length=64),
@@ -267,7 +271,7 @@ def _read_routes(games: GameService) -> APIRouter:
         cursor: str | None = Query(
             None, max_length=300, pattern=r"^[A-Za-z0-9_-]+$", description="`next_cursor` of the page before"
         ),
-    ) -> JSONResponse:
+    ) -> Response:
         filters = {
             "event_code": event if event is not None else event_code,
             "section_id": section if section is not None else section_id,
@@ -275,8 +279,21 @@ def _read_routes(games: GameService) -> APIRouter:
             "player": player,
             "status": status,
         }
-        listed, last = await games.page(filters, partner_scope(principal), pagination.after(cursor), limit)
-        return JSONResponse({"games": [_strip(game) for game in listed], "next_cursor": pagination.cursor_of(last)})
+        scope, after = partner_scope(principal), pagination.after(cursor)
+        asked = (*sorted(filters.items(), key=str), scope, cursor, limit)
+        offered = conditional.offered(request)
+        if offered is not None:
+            versions = await games.page_versions(filters, scope, after, limit)
+            shown = (*versions[:limit], ("more", int(len(versions) > limit)))
+            unchanged = conditional.not_modified(offered, conditional.etag("games", asked, shown))
+            if unchanged is not None:
+                return unchanged
+        listed, last = await games.page(filters, scope, after, limit)
+        shown = (*((game["game_id"], game["_version"]) for game in listed), ("more", int(last is not None)))
+        return JSONResponse(
+            {"games": [_strip(game) for game in listed], "next_cursor": pagination.cursor_of(last)},
+            headers={"etag": conditional.etag("games", asked, shown)},
+        )
 
     @router.get(
         "/games/{game_id}",
@@ -358,13 +375,24 @@ def _record_routes(games: GameService) -> APIRouter:
     @router.get(
         "/rounds/{event_code}/{section_id}/{round}/games",
         response_model=RoundGamePage,
-        summary="The games of one round (cursor pagination, game_id order)",
+        summary="The games of one round (cursor pagination, game_id order; ETag: 304 to If-None-Match "
+        "while none of them changed)",
+        responses={304: {"description": "No game of the round changed since the ETag sent"}},
     )
     async def round_games(
-        event_code: PathId, section_id: PathId, round: RoundNo, _principal: Reader, page: PageIn
-    ) -> JSONResponse:
-        listed = [_strip(game) for game in await games.list_games(event_code, section_id, round, "all")]
-        return JSONResponse(paged({"games": listed}, "games", sort_by("game_id"), page))
+        request: Request, event_code: PathId, section_id: PathId, round: RoundNo, _principal: Reader, page: PageIn
+    ) -> Response:
+        asked = (event_code, section_id, round, page.limit, page.cursor)
+        offered = conditional.offered(request)
+        if offered is not None:
+            versions = [(game_id, version) for game_id, version, _ in await games.round_versions(*asked[:3])]
+            unchanged = conditional.not_modified(offered, conditional.etag("round", asked, versions))
+            if unchanged is not None:
+                return unchanged
+        listed = await games.list_games(event_code, section_id, round, "all")
+        versions = [(game["game_id"], game["_version"]) for game in listed]
+        answer = paged({"games": [_strip(game) for game in listed]}, "games", sort_by("game_id"), page)
+        return JSONResponse(answer, headers={"etag": conditional.etag("round", asked, versions)})
 
     return router
 

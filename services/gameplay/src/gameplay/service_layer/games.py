@@ -112,6 +112,19 @@ class GameService:
     ) -> tuple[list[dict[str, Any]], str | None]:
         return await self.views.page(filters, partner_id, after, limit)
 
+    async def page_versions(
+        self, filters: dict[str, Any], partner_id: str | None, after: str | None, limit: int
+    ) -> list[tuple[str, int]]:
+        return await self.views.page_versions(filters, partner_id, after, limit)
+
+    async def round_versions(self, event_code: str, section_id: str, round_no: int) -> list[tuple[str, int, bool]]:
+        return await self.views.round_versions(event_code, section_id, round_no)
+
+    async def round_boards(
+        self, event_code: str, section_id: str, round_no: int
+    ) -> tuple[list[dict[str, Any]], list[tuple[str, int, bool]], int]:
+        return await self.views.round_boards(event_code, section_id, round_no)
+
     async def view(self, game_id: str) -> dict[str, Any]:
         return await self.views.view(game_id)
 

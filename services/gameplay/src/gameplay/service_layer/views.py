@@ -55,6 +55,31 @@ class GameViews:
         ]
         return listed, rows[-1]["game_id"] if more else None
 
+    async def page_versions(
+        self, filters: dict[str, Any], partner_id: str | None, after: str | None, limit: int
+    ) -> list[tuple[str, int]]:
+        """(game_id, version) of the page ``page`` gives (and of the one game after it): its ETag."""
+        async with self.units.reading() as uow:
+            return await uow.games.page_versions(filters, partner_id, after, limit + 1)
+
+    async def round_versions(self, event_code: str, section_id: str, round_no: int) -> list[tuple[str, int, bool]]:
+        """(game_id, version, whether a clock runs) of every game of a round: its ETag."""
+        async with self.units.reading() as uow:
+            return await uow.games.round_versions(event_code, section_id, round_no)
+
+    async def round_boards(
+        self, event_code: str, section_id: str, round_no: int
+    ) -> tuple[list[dict[str, Any]], list[tuple[str, int, bool]], int]:
+        """Every game of a round as a board (``board_of``), the (game_id, version, ticking) they
+        show and the time (ms) their clocks are read at."""
+        async with self.units.reading() as uow:
+            played = await uow.games.round_played(event_code, section_id, round_no)
+        for game in played:
+            self.units.cache.keep(game)
+        now = self.now_ms()
+        shown = [(game.game_id, game.version, ticking(game.columns)) for game in played]
+        return [board_of(game, now) for game in played], shown, now
+
     async def view(self, game_id: str) -> dict[str, Any]:
         """The full view of one game as of now."""
         game = await self.load(game_id)
@@ -121,3 +146,26 @@ class GameViews:
     async def game_exists(self, game_id: str) -> bool:
         async with self.units.reading() as uow:
             return await uow.games.exists(game_id)
+
+
+def board_of(game: PlayedGame, now_ms: int) -> dict[str, Any]:
+    """A game as a small board (the round's board wall): its summary, stones, black's forbidden
+    points while black is to place one, the opening's state and the clocks as of ``now_ms``."""
+    columns, live = game.columns, game.live
+    out = {k: v for k, v in game.summary().items() if not k.startswith("_")}
+    out.update(
+        moves=list(live.moves),
+        board=[{"point": a.notation, "colour": a.colour.value} for a in live.game.history if a.point is not None],
+        forbidden=live.forbidden() if columns["status"] == "active" else {},
+        opening=live.opening_info(),
+        clocks=readings(game.clock(), live, now_ms),
+        winner=columns["winner"],
+        outcome=columns["outcome"],
+        playoff_id=columns["playoff_id"],
+    )
+    return out
+
+
+def ticking(columns: dict[str, Any]) -> bool:
+    """A clock of the game runs: its board changes with time alone."""
+    return columns["status"] != "finished" and columns["clock_running"] is not None

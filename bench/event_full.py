@@ -127,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--mode", choices=("distributed", "embedded"), default="distributed")
     p.add_argument("--players", type=int, default=128, help="players per section (full size: 128)")
-    # 16: with 8 players a 7-round Swiss can run out of legal pairings (the arbiter would pair)
+    # 8 players in a 7-round section play a round robin (PAIR-1: the sim arbiter's choice), 16 a Swiss
     p.add_argument("--baseline-players", type=int, default=16)
     p.add_argument("--seed", type=int, default=2022)
     args = p.parse_args(argv if argv is not None else sys.argv[1:] if __name__ == "__main__" else [])

@@ -15,6 +15,16 @@ from .field import unit_slug, units_of
 from .schedule import stage_start
 
 
+def fits_round_robin(entrants: int, swiss_rounds: int) -> bool:
+    """PAIR-1/PAIR-2: a field whose round robin (PAIR-3) takes no more rounds than the Swiss would
+    plays the round robin. A Swiss of that many rounds must pair nearly everyone with everyone
+    without a rematch, and it runs out of legal pairings (8 players, 7 rounds: the Dutch system
+    often finds none in round 6 or 7), leaving the section waiting for the arbiter."""
+    if entrants < 2:
+        return False
+    return (entrants - 1 if entrants % 2 == 0 else entrants) <= swiss_rounds
+
+
 class Registering(DriverState):
     """The operator, the partner app and the arbiter before play."""
 
@@ -150,11 +160,13 @@ class Registering(DriverState):
                 continue
             count = merged.get(sec.id, 0)
             allowed = sec.format.allowed
+            rounds = self.spec.rounds or sec.format.rounds or min(sec.format.max_rounds or 7, 7)
             # (an empty section gets a Swiss choice: round robin of 0 would be -1 rounds)
-            if "round_robin" in allowed and (2 <= count <= 4 or "swiss" not in allowed):
+            if "round_robin" in allowed and (
+                2 <= count <= 4 or "swiss" not in allowed or fits_round_robin(count, rounds)
+            ):
                 out[sec.id] = {"kind": "round_robin"}
             else:
-                rounds = self.spec.rounds or sec.format.rounds or min(sec.format.max_rounds or 7, 7)
                 out[sec.id] = {"kind": "swiss", "rounds": rounds}
         return out
 

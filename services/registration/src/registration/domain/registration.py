@@ -19,6 +19,7 @@ from gomoku_shared.event_config import EventConfig, SectionConfig, StageConfig
 from .application_checks import _aware, check_individual, check_insurance, check_stage_entry, check_team, check_window
 from .delegations import Official, check_unit, judge_official, quota_exemptions
 from .eligibility import evaluate_player, pending_evidence_decision
+from .entry_book import EntryBook
 from .errors import RegistrationError, UnknownEntry, UnknownSection
 from .model import (
     REJUDGED,
@@ -72,7 +73,7 @@ class EventRegistration:
     """All entries and officials of one event; the consistency boundary for caps and quotas."""
 
     config: EventConfig
-    entries: dict[str, Entry] = field(default_factory=dict)
+    entries: dict[str, Entry] = field(default_factory=EntryBook)
     officials: list[Official] = field(default_factory=list)
 
     # ---- queries
@@ -89,13 +90,19 @@ class EventRegistration:
         except KeyError:
             raise UnknownEntry(entry_id) from None
 
+    @property
+    def book(self) -> EntryBook:
+        """The entries with their indexes (a plain dict given or assigned is indexed once)."""
+        if not isinstance(self.entries, EntryBook):
+            self.entries = EntryBook(self.entries)
+        return self.entries
+
+    def __post_init__(self) -> None:
+        self.book  # noqa: B018  index the entries given
+
     def in_section(self, section_id: str, *statuses: EntryStatus) -> list[Entry]:
         """Entries of a section in submission order, optionally filtered by status."""
-        matching = [
-            e for e in self.entries.values() if e.section_id == section_id and (not statuses or e.status in statuses)
-        ]
-        # insertion order of the dict is submission order; keep it (stable, deterministic)
-        return matching
+        return [e for e in self.book.of_section(section_id) if not statuses or e.status in statuses]
 
     def holding_places(self, section_id: str) -> list[Entry]:
         return [e for e in self.in_section(section_id) if e.status.holds_place]
@@ -105,19 +112,11 @@ class EventRegistration:
 
     def delegation(self, unit_id: str) -> set[str]:
         """Players a unit has in the event (held places), counted once each."""
-        return {
-            pid for e in self.entries.values() if e.unit_id == unit_id and e.status.holds_place for pid in e.person_ids
-        }
+        return self.book.unit_players(unit_id)
 
     def quota_players(self, unit_id: str) -> set[str]:
         """REG-3: players that count against the delegation quota (exempt ones excluded)."""
-        exempt = {
-            pid
-            for e in self.entries.values()
-            if e.unit_id == unit_id and e.status.holds_place
-            for pid in e.quota_exempt
-        }
-        return self.delegation(unit_id) - exempt
+        return self.delegation(unit_id) - self.book.unit_exempt(unit_id)
 
     # ---- commands
 
@@ -213,27 +212,22 @@ class EventRegistration:
 
     def _has_place_or_waits(self, section_id: str, person_id: str, other_than: str | None = None) -> bool:
         """REG-3: one entry per player and section — one holding a place or waiting for one."""
-        return any(
-            person_id in e.person_ids
-            and e.id != other_than
-            and (e.status.holds_place or e.status is EntryStatus.WAITLISTED)
-            for e in self.in_section(section_id)
-        )
+        return bool(self.book.seats(section_id, person_id) - {other_than})
 
     def _check_cap(self, section: SectionConfig, status: EntryStatus) -> tuple[Decision, EntryStatus, int | None]:
         """REG-2: stop at the cap; the next one gets a waiting-list place if enabled."""
         return check_cap(
             section,
             status,
-            held=len(self.holding_places(section.id)),
-            waiting=len(self.waiting_list(section.id)),
+            held=self.book.held(section.id),
+            waiting=self.book.waiting(section.id),
             waiting_list=self.config.waiting_list,
         )
 
     def promote_from_waiting_list(self, section_id: str) -> Entry | None:
         """REG-2: when a place frees up, the first waitlisted entry takes it (if eligible otherwise)."""
         section = self.section(section_id)
-        if section.cap is not None and len(self.holding_places(section_id)) >= section.cap:
+        if section.cap is not None and self.book.held(section_id) >= section.cap:
             return None
         queue = self.waiting_list(section_id)
         if not queue:

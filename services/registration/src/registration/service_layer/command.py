@@ -47,6 +47,8 @@ class EventCommand:
     version: int = 0
     person_seq: int = 0
     evidence_seq: int = 0
+    #: section -> the last entry number given in it (read once per command, then counted on)
+    entry_seqs: dict[str, int] = field(default_factory=dict)
     #: the snapshot this command's state came from (None: read from the database)
     started_from: repo.Snapshot | None = None
 
@@ -79,6 +81,15 @@ class EventCommand:
     @property
     def reg(self):
         return self.loaded.reg
+
+    def next_entry_seq(self, section_id: str) -> int:
+        """The number of the section's next entry: one past the highest it has (`entry_seqs`
+        remembers it once an entry took a number, so a batch does not scan the section again)."""
+        if section_id not in self.entry_seqs:
+            meta = self.loaded.meta
+            entries = self.reg.book.of_section(section_id)
+            self.entry_seqs[section_id] = max((meta[e.id].seq for e in entries if e.id in meta), default=0)
+        return self.entry_seqs[section_id] + 1
 
     # ---- visibility
 

@@ -49,9 +49,7 @@ async def submit(
     await cmd.ensure_stage_open(stage_id)
     unit = await cmd.unit_for(unit_ref)
     person_ids = [await cmd.person_for(p) for p in players]
-    seq = 1 + max(
-        (m.seq for eid, m in cmd.loaded.meta.items() if cmd.reg.entries[eid].section_id == section_id), default=0
-    )
+    seq = cmd.next_entry_seq(section_id)
     entry_id = f"{cmd.code}.{stage_id}.{section_id}.{seq:04d}"
     new_evidence = [
         await cmd.add_evidence(pid, ev, entry_id) for pid, evs in zip(person_ids, evidence, strict=True) for ev in evs
@@ -88,6 +86,7 @@ async def submit(
         rating=max(p.rating for p in players),
         insurance_ref_enc=cmd.state.protector.encrypt(insurance.document_ref) if insurance.document_ref else None,
     )
+    cmd.entry_seqs[section_id] = seq
     # the domain keeps the confirmation; the reference itself is stored encrypted (meta)
     entry = replace(
         entry, insurance=InsuranceConfirmation(insurance.confirmed, "[protected]" if insurance.document_ref else None)

@@ -1,0 +1,54 @@
+"""The sim's arbiter chooses each section's format at closing (PAIR-1), offline (fast)."""
+
+from __future__ import annotations
+
+import random
+from types import SimpleNamespace
+
+import pytest
+
+from gomoku_sim.bots import BotPolicy
+from gomoku_sim.registering import Registering, fits_round_robin
+from gomoku_sim.run_spec import RunSpec, load_config
+from pairing.domain import NoLegalPairing
+from pairing.domain.model import Outcome, Player, Tournament, record_round
+from pairing.domain.swiss import pair_swiss_round
+
+
+def choices(counts: dict[str, int]) -> dict:
+    spec = RunSpec(preset_id="sz-2022", seed=2022, event_code="fmt", sizes=counts, policy=BotPolicy())
+    arbiter = SimpleNamespace(config=load_config("sz-2022"), spec=spec)
+    return Registering.format_choices(arbiter, "online", counts)  # type: ignore[arg-type]
+
+
+def test_pair1_a_field_that_fits_a_round_robin_plays_one_instead_of_an_unpairable_swiss():
+    """PAIR-1/PAIR-2: 8 entrants and 7 rounds (SZ free rules) is a round robin; a 7-round Swiss of
+    8 left men-free waiting for the arbiter (no legal pairing) and the event never finished."""
+    picked = choices({"men-free": 8, "women-free": 16, "men-pro": 6, "women-pro": 7})
+    assert picked["men-free"] == {"kind": "round_robin"}
+    assert picked["men-pro"] == {"kind": "round_robin"}  # 6 entrants: 5 rounds, as the Swiss
+    assert picked["women-free"] == {"kind": "swiss", "rounds": 7}  # 16: a round robin takes 15
+    assert picked["women-pro"] == {"kind": "swiss", "rounds": 5}  # 7: a round robin takes 7 (a bye each)
+
+
+@pytest.mark.parametrize(("entrants", "rounds", "fits"), [(8, 7, True), (7, 7, True), (9, 7, False), (1, 7, False)])
+def test_pair3_round_robin_rounds_with_a_dummy_for_an_odd_field(entrants, rounds, fits):
+    """PAIR-3: n-1 rounds for an even field, n for an odd one (a dummy gives one bye per round)."""
+    assert fits_round_robin(entrants, rounds) is fits
+
+
+def test_pair2_a_seven_round_swiss_of_eight_runs_out_of_legal_pairings():
+    """PAIR-2: why the choice matters — with the absolute criteria a 7-round Swiss of 8 players
+    finds no legal pairing in some round for some results (the arbiter would have to pair)."""
+    stuck = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        played = Tournament(players=tuple(Player(pid, rating=2000 - pid) for pid in range(1, 9)), rounds_planned=7)
+        try:
+            for _ in range(7):
+                pairing = pair_swiss_round(played)
+                outcomes = {index: rng.choice(list(Outcome)[:3]) for index in range(len(pairing.boards))}
+                played = record_round(played, pairing, outcomes)
+        except NoLegalPairing:
+            stuck += 1
+    assert stuck > 0

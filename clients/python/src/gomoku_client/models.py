@@ -280,6 +280,7 @@ class EntryView(Answer):
     event_code: str
     stage: str
     section_id: str
+    seq: int
     status: str
     clause: str | None
     reason: str | None

@@ -155,7 +155,7 @@ def _entry_routes(router: APIRouter) -> None:
                     text_filter("status", 40),
                     filter_of("external_id", ExternalId),
                 ),
-                pages=("entries", sort_by("stage", "section_id", "entry_id")),
+                pages=("entries", sort_by("stage", "section_id", "seq", "entry_id")),
             ),
             Read(
                 "get_entry",

@@ -57,6 +57,9 @@ class EntryView(View):
     event_code: str
     stage: str
     section_id: str
+    #: the entry's place in its stage's order: submission order, a later stage's field in its
+    #: start order (seeded players first); lists are sorted by stage, section and this
+    seq: int
     status: str
     clause: str | None
     reason: str | None

@@ -106,6 +106,7 @@ def entry_view(
         "event_code": e.event_id,
         "stage": meta.stage,
         "section_id": e.section_id,
+        "seq": meta.seq,
         "status": status_name(e),
         "clause": clause,
         "reason": reason,

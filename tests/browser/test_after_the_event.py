@@ -78,7 +78,7 @@ async def test_awards_player_replay_and_printouts_in_chromium(served):
             assert await page.locator(".replay .stone:visible").count() == 3
             assert await page.locator(".replay .stone.last").get_attribute("data-ply") == "3"
             await page.screenshot(path=str(OUT / "replay.png"), full_page=True)
-            psq = httpx.get(f"{served}/games/{game['game_id']}/record.psq")
+            psq = httpx.get(f"{served}/games/{game['game_id']}/record.psq", timeout=60)
             assert psq.status_code == 200 and "attachment" in psq.headers["content-disposition"]
             assert psq.text.startswith("Piskvorky") and len(psq.text.strip().splitlines()) >= total + 1
 
@@ -99,13 +99,17 @@ async def test_awards_player_replay_and_printouts_in_chromium(served):
     assert problems == [], problems
 
     # the printouts over the socket: A4 PDFs with the names and the Chinese titles
-    sheet = httpx.get(f"{served}/events/{code}/sections/open/rounds/1/pairings.pdf")
+    sheet = httpx.get(f"{served}/events/{code}/sections/open/rounds/1/pairings.pdf", timeout=60)
     assert sheet.headers["content-type"] == "application/pdf"
     text = _pdf_text(sheet.content)
     assert "第 1 轮对阵表" in text and all(p["name"] in text for p in standings["standings"])
-    text = _pdf_text(httpx.get(f"{served}/events/{code}/sections/open/standings.pdf").content)
+    text = _pdf_text(httpx.get(f"{served}/events/{code}/sections/open/standings.pdf", timeout=60).content)
     assert "大分" in text and "对手分" in text and top["name"] in text
-    text = _pdf_text(httpx.get(f"{served}/events/{code}/sections/open/certificates.pdf").content)
+    text = _pdf_text(httpx.get(f"{served}/events/{code}/sections/open/certificates.pdf", timeout=60).content)
     assert "获奖证书" in text and "纪念证书" in text and winner["name"] in text and "第 1 名" in text
-    assert "对局记录单" in _pdf_text(httpx.get(f"{served}/events/{code}/sections/open/rounds/3/slips.pdf").content)
-    assert "对阵总表" in _pdf_text(httpx.get(f"{served}/events/{code}/sections/open/crosstable.pdf").content)
+    assert "对局记录单" in _pdf_text(
+        httpx.get(f"{served}/events/{code}/sections/open/rounds/3/slips.pdf", timeout=60).content
+    )
+    assert "对阵总表" in _pdf_text(
+        httpx.get(f"{served}/events/{code}/sections/open/crosstable.pdf", timeout=60).content
+    )

@@ -60,7 +60,9 @@ async def _played_with_honours(base: str) -> tuple[str, dict]:
 
 
 def _ledger(served: str, code: str) -> list[dict]:
-    answer = httpx.get(f"{served}/registration/v1/events/{code}/ledger", headers={"x-api-key": Keys().operator})
+    answer = httpx.get(
+        f"{served}/registration/v1/events/{code}/ledger", headers={"x-api-key": Keys().operator}, timeout=60
+    )
     assert answer.status_code == 200, answer.text
     return [line for line in answer.json()["lines"] if (line.get("source") or "").startswith("appeal.")]
 
@@ -81,12 +83,13 @@ async def _ledger_follows_the_appeals(served: str, code: str, player: dict) -> N
         "fee_fen": 50_000,
         "payment_reference": "收据 0043",
     }
-    lodged = httpx.post(base, json=body, headers=arbiter)
+    lodged = httpx.post(base, json=body, headers=arbiter, timeout=60)
     assert lodged.status_code == 200, lodged.text
     decided = httpx.post(
         f"{base}/{lodged.json()['appeal_id']}/decision",
         json={"upheld": True, "reasons": "计时器确有故障"},
         headers=arbiter,
+        timeout=60,
     )
     assert decided.status_code == 200 and decided.json()["refund_fen"] == 50_000, decided.text
     lines = await until("the refund in the ledger", lambda: _lines(served, code, 3))
@@ -162,7 +165,7 @@ async def test_awd9_honours_on_the_awards_page_and_certificates_in_chromium(serv
             await browser.close()
     assert problems == [], problems
     await _ledger_follows_the_appeals(served, code, player)
-    sheet = httpx.get(f"{served}/events/{code}/honours/certificates.pdf")
+    sheet = httpx.get(f"{served}/events/{code}/honours/certificates.pdf", timeout=60)
     assert sheet.status_code == 200 and sheet.headers["content-type"] == "application/pdf"
     text = _pdf_text(sheet.content)
     assert "体育道德风尚奖" in text and player["name"] in text and "公平竞赛" in text and "李**" in text

@@ -196,14 +196,29 @@ async def publish_games(amqp_url: str, namespace: str, gameplay_port: int, games
     """Publish the round and wait until gameplay has created every game of it."""
     await publish_round(amqp_url, namespace, games)
     probe = Conn(gameplay_port)
+    created = 0
     for _ in range(600):
-        status, body = await probe.request("GET", "/v1/games?event_code=BENCH&status=all")
-        if status == 200 and len(json.loads(body)["games"]) >= games:
+        created = await count_games(probe)
+        if created >= games:
             break
         await asyncio.sleep(0.1)
     else:
-        raise RuntimeError("the games were not created from round.paired")
+        raise RuntimeError(f"the games were not created from round.paired ({created} of {games} after 60 s)")
     await probe.close()
+
+
+async def count_games(probe: Conn) -> int:
+    """How many games of the bench event gameplay lists (the list is paged: follow next_cursor)."""
+    count, cursor = 0, ""
+    while True:
+        status, body = await probe.request("GET", f"/v1/games?event_code=BENCH&status=all&limit=200{cursor}")
+        if status != 200:
+            return count
+        page = json.loads(body)
+        count += len(page["games"])
+        if not page.get("next_cursor"):
+            return count
+        cursor = f"&cursor={page['next_cursor']}"
 
 
 async def join_game(conn: Conn, game: int) -> None:

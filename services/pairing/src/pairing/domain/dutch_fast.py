@@ -20,7 +20,7 @@ pair random and reference tournaments with both and require identical boards and
 
 from __future__ import annotations
 
-import gc
+import gc as garbage_collector
 from decimal import Decimal
 from itertools import combinations
 from typing import Any
@@ -318,13 +318,13 @@ class FastDutch(pairing_dutch):
     def compute_pairing(self, checkonly, reportlevel=0):
         """gacrux's ``compute_pairing`` with the cyclic garbage collector paused: the round
         allocates a dict per pair of players and no cycle needs collecting before it ends."""
-        enabled = gc.isenabled()
-        gc.disable()
+        enabled = garbage_collector.isenabled()
+        garbage_collector.disable()
         try:
             return super().compute_pairing(checkonly, reportlevel)
         finally:
             if enabled:
-                gc.enable()
+                garbage_collector.enable()
 
     def list_edges(self, opponents):
         return _dutch_core.sorted_edges(opponents)

@@ -11,6 +11,7 @@ the lists they return, the memory traffic of reading half a million scattered di
 """
 
 from cpython cimport array
+from libc.string cimport memcpy
 
 import array
 
@@ -46,12 +47,32 @@ cdef class _Builder:
 
     cdef inline void add(self, object edge, int ca, int cb, int sa, int sb):
         cdef Py_ssize_t at = self.count
+        if at == len(self.ca):
+            self.grow(2 * at + 16)
         self.kept.append(edge)
         self.ca.data.as_ints[at] = ca
         self.cb.data.as_ints[at] = cb
         self.sa.data.as_ints[at] = sa
         self.sb.data.as_ints[at] = sb
         self.count = at + 1
+
+    cdef void grow(self, Py_ssize_t capacity):
+        array.resize(self.ca, capacity)
+        array.resize(self.cb, capacity)
+        array.resize(self.sa, capacity)
+        array.resize(self.sb, capacity)
+
+    cdef void extend(self, _Builder other):
+        """Append every edge of ``other`` (in its order)."""
+        cdef Py_ssize_t at = self.count, more = other.count
+        if at + more > len(self.ca):
+            self.grow(at + more)
+        self.kept.extend(other.kept)
+        memcpy(&self.ca.data.as_ints[at], other.ca.data.as_ints, more * sizeof(int))
+        memcpy(&self.cb.data.as_ints[at], other.cb.data.as_ints, more * sizeof(int))
+        memcpy(&self.sa.data.as_ints[at], other.sa.data.as_ints, more * sizeof(int))
+        memcpy(&self.sb.data.as_ints[at], other.sb.data.as_ints, more * sizeof(int))
+        self.count = at + more
 
     cdef EdgeList done(self):
         cdef EdgeList out = EdgeList(self.kept)
@@ -95,6 +116,25 @@ def build_edges(list competitors, list opponents, Py_ssize_t size, object rnd, o
     cdef list counts = []
     cdef list unplayed = []
     cdef dict played_count
+    # every key in create_edge's order; copying it keeps that order, the varying values are set
+    cdef dict template = {
+        "ca": 0,
+        "cb": 0,
+        "sa": 0,
+        "sb": 0,
+        "canmeet": False,
+        "isblob": False,
+        "played": 0,
+        "unplayed": 0,
+        "qlevel": -1,
+        "quality": None,
+        "weight": 0,
+        "qcweight": 0,
+        "heweight": 0,
+        "howeight": 0,
+        "colordiff": "  ",
+        "qc": False,
+    }
     for high in range(size + 1):
         second = competitors[high]
         played_count = {}
@@ -121,24 +161,16 @@ def build_edges(list competitors, list opponents, Py_ssize_t size, object rnd, o
                 cop = first["cop"]
                 if (cop == "w2" or cop == "b2") and second["cop"] == cop:
                     canmeet = False
-            edge = {
-                "ca": low,
-                "cb": high,
-                "sa": first_level,
-                "sb": second["scorelevel"],
-                "canmeet": canmeet,
-                "isblob": high == blob,
-                "played": played,
-                "unplayed": unplayed[high],
-                "qlevel": -1,
-                "quality": None,
-                "weight": 0,
-                "qcweight": 0,
-                "heweight": 0,
-                "howeight": 0,
-                "colordiff": "  ",
-                "qc": canmeet,
-            }
+            edge = template.copy()
+            edge["ca"] = low
+            edge["cb"] = high
+            edge["sa"] = first_level
+            edge["sb"] = second["scorelevel"]
+            edge["canmeet"] = canmeet
+            edge["isblob"] = high == blob
+            edge["played"] = played
+            edge["unplayed"] = unplayed[high]
+            edge["qc"] = canmeet
             line_low[high] = edge
             (<list>opponents[high])[low] = edge
 
@@ -157,7 +189,7 @@ def sorted_edges(list opponents):
     cdef dict edge
     cdef int first, second, low, high
     cdef object key
-    cdef list group
+    cdef _Builder group
     for index in range(len(opponents)):
         line = opponents[index]
         width = len(line) - 1
@@ -171,14 +203,13 @@ def sorted_edges(list opponents):
             key = (low, high)
             group = groups.get(key)
             if group is None:
-                groups[key] = [edge]
-            else:
-                group.append(edge)
+                group = _Builder(0)
+                groups[key] = group
+            group.add(edge, index, column, first, second)
             total += 1
     cdef _Builder out = _Builder(total)
     for key in sorted(groups, key=_descending):
-        for edge in groups[key]:
-            out.add(edge, edge["ca"], edge["cb"], edge["sa"], edge["sb"])
+        out.extend(groups[key])
     return out.done()
 
 

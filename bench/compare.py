@@ -13,7 +13,7 @@ rates; pairing: the median ms of each round / sections row; gameplay_load: satur
 live moves/s, live p50 and p99) and printed as one table: before and after (medians over the
 repeats), the ratio after/before, and the verdict against a noise band: the largest spread
 (max - min) / median between the repeats of either side, never below ``--band`` (default 5 %).
-The load average before and after each run is printed too.
+The 1-minute load average during each run (sampled every second: mean and max) is printed too.
 
 Options given for a bench reach a tree only when that tree's bench knows them (an older bench may
 lack a flag): a sizing option both must share is dropped, with a note, when one side lacks it; an
@@ -70,8 +70,7 @@ class Run:
     figures: list[Figure]
     wall_s: float
     cpu_s: float
-    load_start: float
-    load_end: float
+    load: list[float]  # the 1-minute load average, sampled every second of the run
 
 
 @dataclass
@@ -171,29 +170,37 @@ def requested_options(bench: str, args: argparse.Namespace) -> dict[str, str | N
 
 def run_bench(tree: Tree, bench: str, argv: list[str]) -> Run:
     """One run of ``bench`` in ``tree`` as a subprocess; its figures, wall and CPU time, load average."""
-    load_start = os.getloadavg()[0]
+    load = [os.getloadavg()[0]]
     cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     wall0 = time.perf_counter()
-    done = subprocess.run(
+    with subprocess.Popen(
         [str(tree.python), "-m", f"bench.{bench}", *argv],
         cwd=tree.root,
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
         env=_clean_env(),
-    )
+    ) as process:
+        while True:
+            try:
+                stdout, stderr = process.communicate(timeout=1.0)
+                break
+            except subprocess.TimeoutExpired:
+                load.append(os.getloadavg()[0])
     wall = time.perf_counter() - wall0
     cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    load.append(os.getloadavg()[0])
     command = f"bench.{bench} {' '.join(argv)}".strip()
-    if done.returncode != 0:
+    if process.returncode != 0:
         raise CompareError(
-            f"{command} failed in the {tree.side} tree (rc {done.returncode}):\n{_tail(done.stdout + done.stderr)}"
+            f"{command} failed in the {tree.side} tree (rc {process.returncode}):\n{_tail(stdout + stderr)}"
         )
     try:
-        figures = PARSERS[bench](done.stdout)
+        figures = PARSERS[bench](stdout)
     except BenchOutputError as error:
         raise CompareError(f"{command} in the {tree.side} tree: {error}") from error
     cpu = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
-    return Run(tree.side, bench, figures, wall, cpu, load_start, os.getloadavg()[0])
+    return Run(tree.side, bench, figures, wall, cpu, load)
 
 
 def interleaved(repeat: int) -> list[str]:
@@ -273,17 +280,17 @@ def report(rows: list[Row], runs: list[Run], floor: float, repeat: int) -> list[
     if repeat == 1:
         print("one run per side: no spread between repeats is known, the band is only its floor (use --repeat 2+)")
     cores = os.cpu_count() or 1
-    busiest = max(max(run.load_start, run.load_end) for run in runs)
+    busiest = max(max(run.load) for run in runs)
     if busiest > cores:
         print(
             f"the machine was loaded (load average up to {busiest:.1f} on {cores} cores): wall-clock figures "
             "carry other jobs' time; the CPU s column and the band show how much"
         )
-    print(f"\n{'run':>3}  {'tree':<6}  {'bench':<14}  {'wall s':>7}  {'CPU s':>7}  load average (1 min) start -> end")
+    print(f"\n{'run':>3}  {'tree':<6}  {'bench':<14}  {'wall s':>7}  {'CPU s':>7}  load average (1 min) during the run")
     for index, run in enumerate(runs, 1):
         print(
             f"{index:>3}  {run.side:<6}  {run.bench:<14}  {run.wall_s:>7.1f}  {run.cpu_s:>7.1f}  "
-            f"{run.load_start:.2f} -> {run.load_end:.2f}"
+            f"mean {statistics.mean(run.load):.2f}, max {max(run.load):.2f} (start {run.load[0]:.2f})"
         )
     return regressions
 

@@ -5,6 +5,9 @@ the options and the verdict follow the rules the command states. No timing is as
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 
 from bench import compare
@@ -142,3 +145,32 @@ def test_the_verdict_uses_the_direction_and_the_noise_band():
     faster = compare.Row("engine classify calls/s", True, [100.0], [150.0])
     assert compare.judge(faster, 0.05) == (1.5, 0.05, "better")
     assert compare.judge(compare.Row("pairing new median ms", False, [], [1.0]), 0.05)[2] == "only after"
+
+
+def fake_tree(tmp_path, source: str) -> compare.Tree:
+    (tmp_path / "bench").mkdir()
+    (tmp_path / "bench" / "__init__.py").write_text("")
+    (tmp_path / "bench" / "engine.py").write_text(source)
+    return compare.Tree("before", tmp_path, Path(sys.executable), "a fake tree")
+
+
+def test_a_bench_printing_something_else_stops_the_comparison_loudly(tmp_path):
+    tree = fake_tree(tmp_path, "print('engine: a table of another shape')\n")
+    with pytest.raises(compare.CompareError, match="before tree: bench.engine: output not recognised"):
+        compare.run_bench(tree, "engine", [])
+
+
+def test_a_failing_bench_stops_the_comparison_with_its_output(tmp_path):
+    tree = fake_tree(tmp_path, "print('set-up went wrong')\nraise SystemExit(3)\n")
+    with pytest.raises(compare.CompareError, match=r"(?s)failed in the before tree \(rc 3\).*set-up went wrong"):
+        compare.run_bench(tree, "engine", [])
+
+
+def test_the_report_shows_every_metric_and_every_run(tmp_path, capsys):
+    tree = fake_tree(tmp_path, f"print({ENGINE!r})\n")
+    runs = [compare.run_bench(tree, "engine", []) for _ in range(2)]
+    runs[1].side = "after"
+    assert compare.report(compare.collect(runs), runs, 0.05, 1) == []
+    out = capsys.readouterr().out
+    assert "engine classify calls/s" in out and "1.00" in out and "no regression" in out
+    assert "one run per side" in out and "  2  after   engine" in out

@@ -238,10 +238,10 @@ def spread(values: list[float]) -> float | None:
     return (max(values) - min(values)) / middle if middle else None
 
 
-def judge(row: Row, floor: float) -> tuple[float | None, float, str]:
-    """(ratio after/before, noise band, verdict) of one metric."""
+def judge(row: Row, floor: float) -> tuple[float | None, float | None, str]:
+    """(ratio after/before, noise band, verdict) of one metric (no band for a metric of one side)."""
     if not row.before or not row.after:
-        return None, floor, f"only {'after' if row.after else 'before'}"
+        return None, None, f"only {'after' if row.after else 'before'}"
     before, after = statistics.median(row.before), statistics.median(row.after)
     band = max([floor] + [value for value in (spread(row.before), spread(row.after)) if value is not None])
     if before == 0:
@@ -267,9 +267,10 @@ def report(rows: list[Row], runs: list[Run], floor: float, repeat: int) -> list[
     for row in rows:
         ratio, band, verdict = judge(row, floor)
         ratio_text = "-" if ratio is None else f"{ratio:.2f}"
+        band_text = "-" if band is None else f"{100 * band:.0f}%"
         print(
             f"{row.metric:<{width}}  {_value(row.before):>10}  {_value(row.after):>10}  {ratio_text:>12}  "
-            f"{100 * band:>5.0f}%  {verdict}"
+            f"{band_text:>6}  {verdict}"
         )
         if verdict == "REGRESSION":
             regressions.append(row.metric)

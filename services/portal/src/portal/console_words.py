@@ -4,6 +4,7 @@ the table of ``i18n`` (kept apart so the console's words do not crowd the pages'
 from __future__ import annotations
 
 from .words_slips import SLIPS
+from .words_slot import SLOT
 
 WORDS: dict[str, tuple[str, str]] = {
     "staff.section_console": ("组别管理", "Section console"),
@@ -148,3 +149,4 @@ WORDS: dict[str, tuple[str, str]] = {
     "flag.wrong_phase": ("步骤顺序错误", "A step out of order"),
 }
 WORDS.update(SLIPS)
+WORDS.update(SLOT)

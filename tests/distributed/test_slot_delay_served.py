@@ -123,7 +123,7 @@ async def test_evt7_a_slot_delay_moves_every_section_of_the_slot_everywhere_and_
             await platform.post("pairing", path, body, role="arbiter")
         alone = {("men-free", 1): ALONE_DELAYED, ("men-pro", 1): ALONE_DELAYED, ("women-pro", 1): SLOT_DELAYED}
         try:
-            await until("registration and gameplay follow the single delays", lambda: _everywhere(platform, alone), 60)
+            await until("registration and gameplay follow the single delays", lambda: _everywhere(platform, alone))
         except TimeoutError:
             raise AssertionError((OBSERVED, await pairing_starts(platform, played))) from None
         await stack.clock.set(ROUND_1 + timedelta(minutes=35))

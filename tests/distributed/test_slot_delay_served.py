@@ -14,7 +14,7 @@ follows is seen by registration, so the refused one would have been seen before 
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 import pytest
 
@@ -24,7 +24,6 @@ from gomoku_sim.stack import distributed_stack
 
 from .schedule_kit import (
     CODE,
-    CST,
     ROUND_1,
     SIZES,
     assert_agreement,
@@ -114,9 +113,9 @@ async def test_evt7_a_slot_delay_moves_every_section_of_the_slot_everywhere_and_
             [delay] = delays
             assert delay["details"]["slot_sections"] == played, (section, delay)
 
-        # ten minutes later, men-free and men-pro are delayed further on their own (09:45); at 09:35
+        # men-free and men-pro are delayed further on their own (09:45), decided at the same instant
+        # of the fake clock as the slot delay (registration keeps the later start); at 09:35
         # women-pro's round 1 (09:30) is under way: a slot delay to 10:00 is refused for it and moves none
-        await stack.clock.set(datetime(2022, 11, 4, 10, 10, tzinfo=CST))
         for section in ("men-free", "men-pro"):
             path = f"/v1/events/{CODE}/sections/{section}/rounds/1/delay"
             body = {"starts_at": ALONE_DELAYED.isoformat(), "reason": "their hall is not ready"}

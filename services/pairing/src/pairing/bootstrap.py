@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from gomoku_shared.auth import KeyRing
 from gomoku_shared.clock import Clock
 from gomoku_shared.messaging.bus import EventBus
@@ -38,7 +36,7 @@ def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Cloc
     async def pool_owner() -> None:
         # lives as long as the service: shuts the worker pool down when the runtime stops
         try:
-            await asyncio.Event().wait()
+            await runtime.stopping.wait()
         finally:
             pairer.close()
 

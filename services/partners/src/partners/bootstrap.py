@@ -70,7 +70,7 @@ def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Cloc
 
     @runtime.background
     async def webhook_worker() -> None:
-        await webhooks.run(settings.webhook_poll_s)
+        await webhooks.run(settings.webhook_poll_s, runtime.stopping)
 
     app = create_api(runtime, KeyRing(settings.api_keys), partners, webhooks)
     return Service(NAME, runtime, app, extras={"partners": partners, "key_source": own_keys, "webhooks": webhooks})

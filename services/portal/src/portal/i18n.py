@@ -182,8 +182,9 @@ _T: dict[str, tuple[str, str]] = {
     "staff.check_in": ("检录与缺席", "Check-in and no-shows"),
     "staff.close_stage": ("截止本阶段并确定组别", "Close the stage"),
     "staff.close_help": (
-        "规程未定赛制的组别可在此选择；其余按规程。",
-        "Where the rules leave the format open, choose it here; the others follow the rules.",
+        "规程未定赛制或轮数的组别可在此选择（积分编排制的轮数不能多于该组人数能保证的轮数）；其余按规程。",
+        "Where the rules leave the format or the rounds open, choose them here (a Swiss may not have more "
+        "rounds than its field can be guaranteed); the others follow the rules.",
     ),
     "staff.format_preset": ("按规程", "as the rules say"),
     "staff.results": ("成绩录入与更正", "Enter or correct results"),

@@ -163,7 +163,8 @@ def test_a_bench_printing_something_else_stops_the_comparison_loudly(tmp_path):
 def test_a_failing_bench_stops_the_comparison_with_its_output(tmp_path):
     tree = fake_tree(tmp_path, "print('set-up went wrong')\nraise SystemExit(3)\n")
     with pytest.raises(compare.CompareError, match=r"(?s)failed in the before tree \(rc 3\).*set-up went wrong"):
-        compare.run_bench(tree, "engine", [])
+        compare.run_bench(tree, "engine", [], keep=tmp_path / "outputs")
+    assert "set-up went wrong" in (tmp_path / "outputs" / "01-engine-before.txt").read_text()  # kept for a look
 
 
 def test_the_report_shows_every_metric_and_every_run(tmp_path, capsys):

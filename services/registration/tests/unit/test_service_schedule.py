@@ -169,3 +169,37 @@ async def test_evt7_after_closing_a_section_lists_only_the_rounds_it_will_play(t
         assert _rounds_by_section((await h.client.get(own, headers=P1)).json()) == {"men-free": [1, 2, 3, 4]}
         calendar = Calendar.from_ical((await h.client.get(own + ".ics", headers=P1)).content)
         assert len(list(calendar.walk("VEVENT"))) == 1 + 4
+
+
+def _moved(h, starts_at: datetime, decided_at: datetime, reason: str) -> RoundRescheduled:
+    return RoundRescheduled(
+        event_code="sz22",
+        stage="online",
+        section_id="men-free",
+        round=1,
+        starts_at=starts_at,
+        previous_starts_at=_slot(h, 5, 9, 0),
+        reason=reason,
+        decided_by="k2",
+        decided_at=decided_at,
+    )
+
+
+async def test_evt7_two_delays_decided_at_one_instant_keep_the_later_start(tmp_path):
+    """EVT-7: a slot delay and a further delay of one of its sections decided at the same instant
+    (a frozen clock) — the later start is the later delay (pairing only moves a round later), so
+    the schedule shows it whatever order they arrive in; the earlier one redelivered changes nothing."""
+    async with harness(tmp_path) as h:
+        await h.create_sz()
+        decided = _slot(h, 4, 10, 0)
+        slot, further = _slot(h, 5, 9, 30), _slot(h, 5, 9, 45)
+        await h.send(_moved(h, slot, decided, "the slot"))
+        await h.send(_moved(h, further, decided, "the section alone"))
+        await h.send(_moved(h, slot, decided, "the slot"))  # redelivered
+        await h.settle()
+        body = (await h.client.get(URL, headers=P1)).json()
+        delayed = [s for s in body["stages"][0]["sessions"] if s["delayed"]]
+        assert [(s["round"], s["sections"], datetime.fromisoformat(s["starts_at"])) for s in delayed] == [
+            (1, ["men-free"], further)
+        ], delayed
+        assert delayed[0]["delay_reason"] == "the section alone"

@@ -3,8 +3,9 @@
 
 Given ``verify`` (e.g. ``standardwebhooks.Webhook(secret).verify``), it answers ``status`` to a
 delivery that verifies (its payload recorded) and 400 to any other request (counted in
-``refused``); without, it answers ``status`` to every request. Nothing is deduplicated: a
-redelivery is recorded again under the same ``webhook-id``.
+``refused``); without, it answers ``status`` to every request. ``on_arrival`` is called with
+each request before it is answered (a receiver in its own process writes it to disk there).
+Nothing is deduplicated: a redelivery is recorded again under the same ``webhook-id``.
 """
 
 from __future__ import annotations
@@ -30,12 +31,14 @@ def free_port() -> int:
 @dataclass
 class Arrival:
     """One request: its headers (lower-case names), body, when it was received (and verified:
-    ``time.perf_counter``) and, when the receiver verifies, the verified payload (None: refused)."""
+    ``time.perf_counter``) and, when the receiver verifies, the verified payload (None: refused,
+    ``refusal`` says why)."""
 
     headers: dict[str, str]
     body: bytes
     at: float
     payload: Any = None
+    refusal: str | None = None
 
 
 @dataclass
@@ -45,6 +48,7 @@ class WebhookReceiver:
     port: int = field(default_factory=free_port)
     status: int = 200
     verify: Callable[[bytes, dict[str, str]], Any] | None = None
+    on_arrival: Callable[[Arrival], None] | None = None
     arrivals: list[Arrival] = field(default_factory=list)
     refused: int = 0
     _arrived: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
@@ -81,14 +85,17 @@ class WebhookReceiver:
             if not message.get("more_body"):
                 break
         headers = {name.decode().lower(): value.decode() for name, value in scope["headers"]}
-        payload, status = None, self.status
+        payload, refusal, status = None, None, self.status
         if self.verify is not None:
             try:
                 payload = self.verify(body, headers)
-            except Exception:  # noqa: BLE001 - anything that does not verify is refused
+            except Exception as exc:  # noqa: BLE001 - anything that does not verify is refused
                 self.refused += 1
-                status = 400
-        self.arrivals.append(Arrival(headers, body, time.perf_counter(), payload))
+                refusal, status = repr(exc), 400
+        arrival = Arrival(headers, body, time.perf_counter(), payload, refusal)
+        if self.on_arrival is not None:
+            self.on_arrival(arrival)
+        self.arrivals.append(arrival)
         self._arrived.set()
         await send({"type": "http.response.start", "status": status, "headers": []})
         await send({"type": "http.response.body", "body": b"" if status in (204, 304) else b"ok"})

@@ -168,8 +168,9 @@ def requested_options(bench: str, args: argparse.Namespace) -> dict[str, str | N
     return wanted
 
 
-def run_bench(tree: Tree, bench: str, argv: list[str]) -> Run:
-    """One run of ``bench`` in ``tree`` as a subprocess; its figures, wall and CPU time, load average."""
+def run_bench(tree: Tree, bench: str, argv: list[str], keep: Path | None = None) -> Run:
+    """One run of ``bench`` in ``tree`` as a subprocess; its figures, wall and CPU time, load average.
+    With ``keep``, its whole output is written there (``NN-bench-side.txt``), a failed run's too."""
     load = [os.getloadavg()[0]]
     cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     wall0 = time.perf_counter()
@@ -191,6 +192,10 @@ def run_bench(tree: Tree, bench: str, argv: list[str]) -> Run:
     cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     load.append(os.getloadavg()[0])
     command = f"bench.{bench} {' '.join(argv)}".strip()
+    if keep is not None:
+        keep.mkdir(parents=True, exist_ok=True)
+        saved = keep / f"{len(list(keep.glob('*.txt'))) + 1:02d}-{bench}-{tree.side}.txt"
+        saved.write_text(f"$ {command}   # {tree.label}\n{stdout}\n--- stderr ---\n{stderr}")
     if process.returncode != 0:
         raise CompareError(
             f"{command} failed in the {tree.side} tree (rc {process.returncode}):\n{_tail(stdout + stderr)}"
@@ -307,6 +312,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--trees", type=Path, default=ROOT / ".tools" / "bench-baseline", help="baseline trees")
     parser.add_argument("--quick", action="store_true", help="engine/pairing --quick where both sides know it")
     parser.add_argument("--big", action="store_true", help="keep pairing's 1,024-player row (no --no-big)")
+    parser.add_argument("--outputs", type=Path, help="write each run's whole output into this directory")
     sizing = parser.add_argument_group("gameplay_load sizes (passed to both sides)")
     sizing.add_argument("--games", type=int)
     sizing.add_argument("--moves", type=int)
@@ -344,7 +350,7 @@ def main(argv: list[str] | None = None) -> int:
         for bench in args.bench:
             for side in interleaved(args.repeat):
                 print(f"running bench.{bench} ({side}) ...", flush=True)
-                runs.append(run_bench(trees[side], bench, plan.args[bench][side]))
+                runs.append(run_bench(trees[side], bench, plan.args[bench][side], args.outputs))
     except CompareError as error:
         print(f"bench.compare: {error}", file=sys.stderr)
         return 2

@@ -37,15 +37,15 @@ per section, best ms: 116, 110, 159, 166, 119, 118, 159, 145  (worst 166, goal 4
 """
 
 PAIRING_735E4D1 = """\
-setup: 8 sections x 128 players, rounds 1-5 paired (9.1 s, not timed); load average 9.80
+setup: 8 sections x 128 players, rounds 1-5 paired (43.2 s, not timed); load average 10.99
 case                                       best ms  median ms  x baseline  goal ms  meets
-baseline: port via gacrux TRF reader         170.3      190.0        1.00      120     NO
-pair_swiss_round (direct structure)          141.0      150.2        0.79      120     NO
-gacrux engine alone (floor)                  130.8      160.4        0.84      120     NO
-8 sections, 1 round each                    1301.5     1450.9        7.64     1000     NO
-8 sections, pool x2 (wall)                  5702.2     5800.0       30.53     1000     NO
-wall-clock median over all timed runs: 301 ms (host load shows here)
-per section, best ms: 120, 118, 150, 160, 121, 119, 150, 140  (worst 160, goal 120)
+baseline: port via gacrux TRF reader         177.7      225.1        1.00      120     NO
+pair_swiss_round (direct structure)          141.8      171.1        0.76      120     NO
+gacrux engine alone (floor)                  131.5      152.8        0.68      120     NO
+8 sections, 1 round each                    1509.1     1637.3        7.27     1000     NO
+8 sections, pool x2 (wall)                  7159.6     7370.1       32.75     1000     NO
+wall-clock median over all timed runs: 808 ms (host load shows here)
+per section, best ms: 143, 137, 156, 165, 196, 142, 187, 202  (worst 202, goal 120)
 """
 
 GAMEPLAY = """\
@@ -54,9 +54,21 @@ gameplay load: 4 live games, 2 moves each, service processes=1, PostgreSQL + Rab
 baseline GET /healthz                799       4.1      12.8      20.7      1.00
 POST move, saturation                 54     133.0     133.1     133.1      0.07
 POST move, live 2000/s               430      31.4      58.6     129.7      0.54
-live phase as the service measured it (request in to answer out): 1.8% <= 5 ms, 5.8% <= 10 ms, 53.6% <= 25 ms
+live phase as the service measured it (request in to answer out): 1.8% <= 5 ms, 5.8% <= 10 ms, 53.6% <= 25 ms, 95.2% <= 50 ms, 98.8% <= 100 ms
 moves: 437  refused: 0  games ended by five: 4
 service CPU at saturation: 2.50 ms per move, 0.13 cores busy on average
+goal: 2000 moves/s offered by 4 live games (think time 0.002 s), p99 < 50 ms: NOT MET
+"""
+
+GAMEPLAY_735E4D1 = """\
+gameplay load: 4 live games, 2 moves each, service processes=1, PostgreSQL + RabbitMQ, 2 cores
+                                   req/s    p50 ms    p95 ms    p99 ms     ratio
+baseline GET /healthz                879       2.5      13.4      30.6      1.00
+POST move, saturation                 82      78.8      79.0      79.0      0.09
+POST move, live 2000/s               431      17.2      32.5      61.6      0.49
+live phase as the service measured it (request in to answer out): 5.5% <= 5 ms, 31.6% <= 10 ms, 93.8% <= 25 ms, 98.2% <= 50 ms, 99.3% <= 100 ms
+moves: 438  refused: 0  games ended by five: 4
+service CPU at saturation: 1.25 ms per move, 0.10 cores busy on average
 goal: 2000 moves/s offered by 4 live games (think time 0.002 s), p99 < 50 ms: NOT MET
 """
 
@@ -77,7 +89,7 @@ def test_engine_figures_are_the_compiled_rates():
 def test_pairing_rows_of_both_formats_meet_on_the_same_metrics():
     now, before = figures(parse_pairing(PAIRING_NOW)), figures(parse_pairing(PAIRING_735E4D1))
     assert now["pairing pair_swiss_round median ms"] == 112.8
-    assert before["pairing pair_swiss_round median ms"] == 150.2
+    assert before["pairing pair_swiss_round median ms"] == 171.1
     assert now["pairing 8 sections, pool x2 median ms"] == 5899.3
     assert set(before) == set(now) - {"pairing gacrux reference median ms"}
     assert not any(figure.higher_is_better for figure in parse_pairing(PAIRING_NOW))
@@ -91,6 +103,7 @@ def test_gameplay_load_figures_are_saturation_rate_and_live_latency():
         "gameplay_load live p99 ms": 129.7,
         "gameplay_load service CPU ms per move": 2.5,
     }
+    assert figures(parse_gameplay_load(GAMEPLAY_735E4D1))["gameplay_load saturation moves/s"] == 82.0
 
 
 @pytest.mark.parametrize("parser", [parse_engine, parse_pairing, parse_gameplay_load])
@@ -167,7 +180,8 @@ def test_a_bench_printing_something_else_stops_the_comparison_loudly(tmp_path):
 def test_a_failing_bench_stops_the_comparison_with_its_output(tmp_path):
     tree = fake_tree(tmp_path, "print('set-up went wrong')\nraise SystemExit(3)\n")
     with pytest.raises(compare.CompareError, match=r"(?s)failed in the before tree \(rc 3\).*set-up went wrong"):
-        compare.run_bench(tree, "engine", [])
+        compare.run_bench(tree, "engine", [], keep=tmp_path / "outputs")
+    assert "set-up went wrong" in (tmp_path / "outputs" / "01-engine-before.txt").read_text()  # kept for a look
 
 
 def test_the_report_shows_every_metric_and_every_run(tmp_path, capsys):

@@ -537,7 +537,9 @@ class PublicationHistory(Answer):
 
 
 class WebhookEvent(BaseModel):
-    """A verified webhook delivery: ``id`` is the ``webhook-id`` header (deduplicate on it)."""
+    """A verified webhook delivery: ``id`` is the ``webhook-id`` header (deduplicate on it);
+    ``data`` has the fields of its type's ``data`` schema in the partners service's OpenAPI
+    document (section ``webhooks``)."""
 
     model_config = ConfigDict(extra="allow")
 

@@ -56,6 +56,7 @@ async def run_once(mode: str, players: int, seed: int, label: str) -> dict:
             code_of=lambda: spec.code,
         )
     started = time.monotonic()
+    driver_cpu_from = _own_cpu()
     phases: dict[str, float] = {}
     async with ctx as stack:
         phases["start services"] = time.monotonic() - started
@@ -86,6 +87,7 @@ async def run_once(mode: str, players: int, seed: int, label: str) -> dict:
             "requests": stack.platform.requests,
             "phases": phases,
             "peak_rss_mb": peak_rss_mb(stack),
+            "cpu_s": cpu_seconds(stack, driver_cpu_from),
         }
     if mode != "embedded":
         await _drop_databases(os.environ["DATABASE_URL"], f"gomoku_bench_{rid}")
@@ -106,6 +108,29 @@ def peak_rss_mb(stack: Any) -> dict[str, float]:
         kilobytes = next((int(line.split()[1]) for line in status.splitlines() if line.startswith("VmHWM:")), 0)
         peaks[name] = kilobytes / 1024
     return peaks
+
+
+def _own_cpu() -> float:
+    times = os.times()
+    return times.user + times.system
+
+
+def cpu_seconds(stack: Any, driver_from: float) -> dict[str, float]:
+    """CPU time (user + system) each process has used so far, in seconds: the driver (this process,
+    the bots and their HTTP client) and each service process. On a shared machine the wall time
+    depends on the load; the CPU split says which process limits the run."""
+    compose = (stack.extras or {}).get("compose")
+    pids = {name: proc.popen.pid for name, proc in compose.procs.items()} if compose else {}
+    used = {"driver": _own_cpu() - driver_from}
+    ticks = os.sysconf("SC_CLK_TCK")
+    for name, pid in pids.items():
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        # fields after the command name: state is [0], utime [11], stime [12]
+        used[name] = (int(fields[11]) + int(fields[12])) / ticks
+    return used
 
 
 async def _drop_databases(admin_url: str, prefix: str) -> None:
@@ -155,6 +180,10 @@ def main(argv: list[str] | None = None) -> int:
         + "; ".join(
             f"{name} {base['peak_rss_mb'].get(name, 0):.0f} -> {peak:.0f}" for name, peak in full["peak_rss_mb"].items()
         )
+    )
+    print(
+        "CPU s per process (user + system): "
+        + "; ".join(f"{name} {base['cpu_s'].get(name, 0):.0f} -> {used:.0f}" for name, used in full["cpu_s"].items())
     )
     print(
         f"full size: {full['actions'] / full['phases']['play']:.0f} bot actions/s while playing, "

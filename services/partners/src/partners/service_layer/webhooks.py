@@ -10,7 +10,6 @@ outcome; a failure schedules the next attempt in ``next_attempt_at`` by the serv
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 from collections.abc import Callable
@@ -20,6 +19,7 @@ from typing import Any
 
 from gomoku_shared.contracts import Envelope
 from gomoku_shared.errors import Conflict, NotFound, Unprocessable
+from gomoku_shared.loops import idle, stopped
 from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
 
 from ..adapters.signing import KeyVault
@@ -275,15 +275,16 @@ class WebhookService:
             if changed != sub:
                 await repo.save_subscription(changed)
 
-    async def run(self, poll_s: float) -> None:
+    async def run(self, poll_s: float, stop: asyncio.Event | None = None) -> None:
         """The worker loop: work while there is due work, else wait ``poll_s`` (real time;
         due-ness is decided by the service clock) or until new deliveries commit. Plain-text
-        secrets are sealed first (they sign as they are meanwhile)."""
+        secrets are sealed first (they sign as they are meanwhile). It returns once ``stop`` is set
+        (after the delivery round under way)."""
         try:
             await self.seal_plaintext_secrets()
         except Exception:  # noqa: BLE001 - they still sign; the next start seals them
             log.exception("sealing the plain-text webhook secrets failed")
-        while True:
+        while not stopped(stop):
             self._wake.clear()
             try:
                 busy = await self.deliver_due()
@@ -291,8 +292,7 @@ class WebhookService:
                 log.exception("webhook delivery round failed")
                 busy = 0
             if not busy:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), poll_s)
+                await idle(stop, poll_s, self._wake)
 
 
 def _cursor(cursor: str | None) -> tuple[datetime, str] | None:

@@ -96,8 +96,12 @@ GAMEPLAY_ROW = re.compile(
 )
 
 
+GAMEPLAY_CPU = re.compile(r"^service CPU at saturation: (?P<ms>[\d.]+|nan) ms per move, ")
+
+
 def parse_gameplay_load(output: str) -> list[Figure]:
-    """bench.gameplay_load: saturation moves/s, live moves/s and the live phase's p50 and p99."""
+    """bench.gameplay_load: saturation moves/s, live moves/s, the live phase's p50 and p99, and
+    the service CPU ms per move at saturation."""
     rows = {row["name"]: row for row in _rows_after(output, GAMEPLAY_HEADER, GAMEPLAY_ROW, "gameplay_load")}
     saturation = rows.get("POST move, saturation")
     live = next((row for name, row in rows.items() if name.startswith("POST move, live")), None)
@@ -106,11 +110,17 @@ def parse_gameplay_load(output: str) -> list[Figure]:
             "bench.gameplay_load: output not recognised: the saturation and live rows are missing "
             f"(rows found: {', '.join(rows) or 'none'})\n{_excerpt(output)}"
         )
+    cpu = next((found for line in output.splitlines() if (found := GAMEPLAY_CPU.match(line))), None)
+    if cpu is None:
+        raise BenchOutputError(
+            f"bench.gameplay_load: output not recognised: no line matching {GAMEPLAY_CPU.pattern!r}\n{_excerpt(output)}"
+        )
     return [
         Figure("gameplay_load saturation moves/s", _number(saturation["rps"]), True),
         Figure("gameplay_load live moves/s", _number(live["rps"]), True),
         Figure("gameplay_load live p50 ms", _number(live["p50"]), False),
         Figure("gameplay_load live p99 ms", _number(live["p99"]), False),
+        Figure("gameplay_load service CPU ms per move", _number(cpu["ms"]), False),
     ]
 
 

@@ -10,7 +10,7 @@ its own ``.venv``). Each selected bench then runs as a subprocess in both trees,
 (before, after, after, before, ... ``--repeat`` times each), so that the machine's load falls on
 both sides alike. The key figures of each output are read back (engine: the compiled core's
 rates; pairing: the median ms of each round / sections row; gameplay_load: saturation moves/s,
-live moves/s, live p50 and p99) and printed as one table: before and after (medians over the
+live moves/s, live p50 and p99, service CPU ms per move) and printed as one table: before and after (medians over the
 repeats), the ratio after/before, and the verdict against a noise band: the largest spread
 (max - min) / median between the repeats of either side, never below ``--band`` (default 5 %).
 The 1-minute load average during each run (sampled every second: mean and max) is printed too.

@@ -101,6 +101,7 @@ def test_gameplay_load_figures_are_saturation_rate_and_live_latency():
         "gameplay_load live moves/s": 430.0,
         "gameplay_load live p50 ms": 31.4,
         "gameplay_load live p99 ms": 129.7,
+        "gameplay_load service CPU ms per move": 2.5,
     }
     assert figures(parse_gameplay_load(GAMEPLAY_735E4D1))["gameplay_load saturation moves/s"] == 82.0
 
@@ -116,6 +117,9 @@ def test_a_table_without_its_key_rows_fails_loudly():
     no_live = "\n".join(line for line in GAMEPLAY.splitlines() if "live 2000" not in line)
     with pytest.raises(BenchOutputError, match="saturation and live rows are missing"):
         parse_gameplay_load(no_live)
+    no_cpu = "\n".join(line for line in GAMEPLAY.splitlines() if not line.startswith("service CPU"))
+    with pytest.raises(BenchOutputError, match="no line matching"):
+        parse_gameplay_load(no_cpu)
     header_only = PAIRING_NOW.split("baseline: port")[0]
     with pytest.raises(BenchOutputError, match="no rows"):
         parse_pairing(header_only)

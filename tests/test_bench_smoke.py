@@ -44,6 +44,12 @@ IN_PROCESS = {
 SERVED = {
     "gameplay_load": (["--games", "4", "--moves", "2", "--seconds", "1", "--replicas", "1"], "req/s"),
     "spectators": (["--games", "2", "--viewers", "4", "--seconds", "1", "--rate", "10"], "phase"),
+    # the gameplay table alone (its in-process tables are not what a served smoke checks), on 1 and
+    # 2 replicas only: each count is a whole bench.gameplay_load run, and two show the scaling column
+    "growth": (
+        ["--only", "gameplay", "--games", "4", "--moves", "2", "--seconds", "1", "--replicas", "1,2"],
+        "replicas",
+    ),
 }
 
 

@@ -88,10 +88,10 @@ class Platform:
 
     @classmethod
     def distributed(cls, urls: Mapping[str, str], keys: Keys = Keys(), retry_for_s: float = 90.0) -> Platform:
-        from .lean_http import LeanClient, LeanTransport
+        from .lean_http import LeanAsyncClient, LeanClient
 
         lean = LeanClient(timeout=30.0)
-        partner_http = httpx.AsyncClient(transport=LeanTransport(lean), timeout=30.0)
+        partner_http = LeanAsyncClient(lean)
         bases = {s: urls[s].rstrip("/") for s in SERVICES}
         return cls(lean, bases, keys, retry_for_s=retry_for_s, partner_http=partner_http)
 

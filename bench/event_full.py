@@ -61,6 +61,7 @@ async def run_once(mode: str, players: int, seed: int, label: str) -> dict:
     async with ctx as stack:
         phases["start services"] = time.monotonic() - started
         driver = EventDriver(stack.platform, stack.clock, stack.quiet, spec)
+        waits = _time_waits(driver)
         t = time.monotonic()
         await driver.create_event()
         await driver.create_units()
@@ -75,6 +76,8 @@ async def run_once(mode: str, players: int, seed: int, label: str) -> dict:
         await driver.play("online", driver.played_sections(run))
         played = time.monotonic() - t_play
         phases["play"] = played - phases["check in + close"]
+        phases["of which: waiting for quiet"] = waits["quiet"]
+        phases["of which: moving the clock"] = waits["advance_stalled"]
         games = len(await all_games(stack.platform, {"event_code": spec.code, "status": "all"}))
         result = {
             "label": label,
@@ -88,10 +91,31 @@ async def run_once(mode: str, players: int, seed: int, label: str) -> dict:
             "phases": phases,
             "peak_rss_mb": peak_rss_mb(stack),
             "cpu_s": cpu_seconds(stack, driver_cpu_from),
+            "clock_moves": len(driver.clock_moves),
         }
     if mode != "embedded":
         await _drop_databases(os.environ["DATABASE_URL"], f"gomoku_bench_{rid}")
     return result
+
+
+def _time_waits(driver: EventDriver) -> dict[str, float]:
+    """Wall seconds the driver spends waiting for the services to be quiet, and moving the clock
+    for games nobody acts in (a clock move waits for quiet too): time no bot plays."""
+    spent = {"quiet": 0.0, "advance_stalled": 0.0}
+
+    def timed(name: str, step: Any) -> Any:
+        async def wrapper(*args: Any, **kwargs: Any) -> Any:
+            started = time.monotonic()
+            try:
+                return await step(*args, **kwargs)
+            finally:
+                spent[name] += time.monotonic() - started
+
+        return wrapper
+
+    driver.quiet = timed("quiet", driver.quiet)
+    driver.advance_stalled = timed("advance_stalled", driver.advance_stalled)  # type: ignore[method-assign]
+    return spent
 
 
 def peak_rss_mb(stack: Any) -> dict[str, float]:
@@ -181,6 +205,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{name} {base['peak_rss_mb'].get(name, 0):.0f} -> {peak:.0f}" for name, peak in full["peak_rss_mb"].items()
         )
     )
+    print(f"clock moves (games nobody acts in): {base['clock_moves']} -> {full['clock_moves']}")
     print(
         "CPU s per process (user + system): "
         + "; ".join(f"{name} {base['cpu_s'].get(name, 0):.0f} -> {used:.0f}" for name, used in full["cpu_s"].items())

@@ -27,7 +27,9 @@ documents) at ``--games`` / ``--moves`` / ``--seconds`` (512 games, 20 moves, 8 
 ``--quick``: 64 games, 5 moves, 3 s). Its output is read with the parser ``bench.compare`` uses
 (a format it does not know stops the run); the row shows the saturation moves/s and its factor
 against the fewest replicas, the live moves/s with p50 and p99, and the service CPU ms per move
-at saturation (CPU, not wall: the figure least moved by other load). The 1-minute load average
+at saturation (CPU, not wall: the figure least moved by other load). A live count above the
+saturation rate is the games' schedule, not the capacity (they fell behind and the live phase
+ran past its window): a note under the table says so. The 1-minute load average
 is printed with the table: on a shared machine the wall-clock rates carry other jobs' time.
 """
 
@@ -355,6 +357,13 @@ def print_gameplay_table(runs: list[GameplayRun], sizes: dict[str, str], load: t
         print(
             f"{run.replicas:>8} {run.saturation:>13.0f} {factor:>6.2f} {run.live:>13.0f} "
             f"{run.live_p50:>12.1f} {run.live_p99:>12.1f} {run.cpu_per_move:>12.2f}"
+        )
+    behind = [str(run.replicas) for run in runs if run.live > 1.1 * run.saturation]
+    if behind:
+        print(
+            f"live moves/s above the saturation rate ({', '.join(behind)} replica(s)): the games fell behind their "
+            "schedule and the live phase ran past its window (bench.gameplay_load counts the moves scheduled in it); "
+            "the saturation column is what the service sustained"
         )
     print(
         f"load average (1 min) {load[0]:.2f} before, {load[1]:.2f} after, on {os.cpu_count()} cores (a shared "

@@ -51,16 +51,16 @@ def test_an_output_the_parser_does_not_know_stops_the_bench(output):
 def test_the_table_shows_each_replica_count_against_the_fewest(capsys):
     runs = [
         growth.GameplayRun.from_output(count, gameplay_output(count, rate, 50.0, 1.0))
-        for count, rate in ((1, 1000), (2, 1500), (3, 1800))
+        for count, rate in ((1, 2000), (2, 3000), (3, 3600))
     ]
     growth.print_gameplay_table(runs, {"--games": "512", "--seconds": "8"}, (3.5, 4.25))
     lines = capsys.readouterr().out.splitlines()
     header = next(index for index, line in enumerate(lines) if line.strip().startswith("replicas"))
     rows = [line.split() for line in lines[header + 1 : header + 4]]
     assert [(row[0], row[1], row[2]) for row in rows] == [
-        ("1", "1000", "1.00"),
-        ("2", "1500", "1.50"),
-        ("3", "1800", "1.80"),
+        ("1", "2000", "1.00"),
+        ("2", "3000", "1.50"),
+        ("3", "3600", "1.80"),
     ]
     assert "bench.gameplay_load --games 512 --seconds 8" in lines[header - 1]
     assert "load average (1 min) 3.50 before, 4.25 after" in lines[header + 4]
@@ -85,3 +85,11 @@ def test_an_unknown_table_or_replica_count_is_refused(argv):
     with pytest.raises(SystemExit) as refused:
         growth.main(argv)
     assert refused.value.code == 2
+
+
+def test_a_live_rate_above_saturation_is_said_to_be_the_schedule_not_the_capacity(capsys):
+    behind = growth.GameplayRun(1, saturation=461.0, live=2002.0, live_p50=1136.0, live_p99=1915.6, cpu_per_move=0.44)
+    kept_up = growth.GameplayRun(2, saturation=2400.0, live=2002.0, live_p50=9.0, live_p99=40.0, cpu_per_move=0.44)
+    growth.print_gameplay_table([behind, kept_up], {"--games": "512"}, (1.0, 1.0))
+    out = capsys.readouterr().out
+    assert "live moves/s above the saturation rate (1 replica(s))" in out

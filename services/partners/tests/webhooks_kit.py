@@ -4,18 +4,22 @@ receiver served by uvicorn on 127.0.0.1 that records what it is sent (the benche
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 from gomoku_shared.contracts import encode, envelope_for
-from gomoku_shared.contracts.common import ClockSpec, Ruleset
+from gomoku_shared.contracts.common import ClockSpec, Entrant, Ruleset
 from gomoku_shared.contracts.envelope import Payload
 from gomoku_shared.contracts.events import (
     AwardsPublished,
+    EntryAccepted,
+    EntryRefused,
     GameFinished,
     GameStarted,
     PairingSpec,
     PlayoffRequired,
     RoundPaired,
+    StandingRow,
+    StandingsUpdated,
 )
 from gomoku_shared.testing.webhooks import WebhookReceiver
 from gomoku_shared.testing.webhooks import free_port as free_port
@@ -91,6 +95,46 @@ def awards_published() -> AwardsPublished:
         section_id="S1",
         revision=1,
         places=[{"place": 1, "name": "Ann", "birth_date": "2001-02-03"}],
+    )
+
+
+def standings_updated(after_round: int = 1) -> StandingsUpdated:
+    row = StandingRow(place=1, entrant_id="a1", name="Ann", points=2.0, tiebreaks={"buchholz": 1.0}, wins=1)
+    return StandingsUpdated(event_code="WH", stage="main", section_id="S1", after_round=after_round, standings=[row])
+
+
+def entry_accepted(entry_id: str, partner_id: str | None, external_ids: dict[str, str] | None = None) -> EntryAccepted:
+    """An accepted entry of ``partner_id`` (None: staff registered it), with personal data."""
+    entrant = Entrant(
+        entrant_id=entry_id,
+        name="Ann",
+        birth_date=date(2001, 2, 3),
+        partner_id=partner_id,
+        attributes={"player_id": f"{entry_id}.p"},
+    )
+    return EntryAccepted(
+        event_code="WH",
+        stage="main",
+        section_id="S1",
+        entry_id=entry_id,
+        entrant=entrant,
+        clause="REG-4",
+        external_ids=external_ids or {},
+    )
+
+
+def entry_refused(entry_id: str, partner_id: str | None, external_ids: dict[str, str] | None = None) -> EntryRefused:
+    return EntryRefused(
+        event_code="WH",
+        stage="main",
+        section_id="S1",
+        application_id=f"app-{entry_id}",
+        entrant_name="Bob",
+        clause="REG-6",
+        reason="born before the section's cut-off date",
+        entry_id=entry_id,
+        partner_id=partner_id,
+        external_ids=external_ids or {},
     )
 
 

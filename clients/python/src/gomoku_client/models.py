@@ -88,7 +88,14 @@ class WhoAmI(Answer):
 
 
 EventType = Literal[
-    "round.paired", "round.rescheduled", "game.started", "game.finished", "section.completed", "awards.published"
+    "round.paired",
+    "round.rescheduled",
+    "game.started",
+    "game.finished",
+    "section.completed",
+    "awards.published",
+    "standings.updated",
+    "entry.decided",
 ]
 
 

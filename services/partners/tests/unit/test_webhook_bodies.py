@@ -2,7 +2,8 @@
 of every event type a subscription can name, received on 127.0.0.1, validates against the body
 schema of its webhook in the served OpenAPI document (JSON Schema 2020-12, the dialect of
 OpenAPI 3.1), carries every field its partner view names and none the document does not name,
-and no personal data key nor a field the view leaves out (byes, entrants) anywhere."""
+and no personal data key nor a field the view leaves out (byes, entrants, names) anywhere.
+entry.decided goes to the partner that registered the entry alone."""
 
 from __future__ import annotations
 
@@ -13,7 +14,19 @@ import httpx
 import pytest
 from jsonschema import Draft202012Validator
 from partners_kit import KEYS, bearer, new_partner, token
-from webhooks_kit import Receiver, free_port, game_finished, game_started, messages, pairing, round_paired, serving
+from webhooks_kit import (
+    Receiver,
+    entry_accepted,
+    entry_refused,
+    free_port,
+    game_finished,
+    game_started,
+    messages,
+    pairing,
+    round_paired,
+    serving,
+    standings_updated,
+)
 
 from gomoku_shared.clock import FakeClock
 from gomoku_shared.contracts.common import ClockSpec, Entrant, Member, Ruleset, SectionRules
@@ -106,6 +119,8 @@ def _events() -> list[Any]:
             prizes=[{"place": 1, "amount": 100, "attributes": {"x": 1}}],
             notes=["computed from the sections played"],
         ),
+        standings_updated(after_round=3),
+        entry_accepted("WH.e1", "app-one", {"WH.p00001": "u-17"}),
     ]
 
 
@@ -183,6 +198,65 @@ async def test_every_delivered_body_is_its_documented_schema_and_nothing_more(su
     assert [p["pairing_id"] for p in delivered["round.paired"]["data"]["pairings"]] == ["p1"]
     assert delivered["awards.published"]["data"]["places"] == [{"place": 1, "name": "Ann"}]
     assert delivered["game.finished"]["data"]["record"] == {"players": [{"name": "Ann"}]}
+    assert delivered["standings.updated"]["data"]["after_round"] == 3
+    assert delivered["standings.updated"]["data"]["standings"][0]["tiebreaks"] == {"buchholz": 1.0}
+    decided = delivered["entry.decided"]["data"]
+    assert (decided["decision"], decided["entry_id"], decided["clause"]) == ("accepted", "WH.e1", "REG-4")
+    assert decided["external_ids"] == {"WH.p00001": "u-17"} and decided["reason"] is None
+
+
+def _webhooks(s):
+    return s.services["partners"].extras["webhooks"]
+
+
+async def test_entry_decided_reaches_the_partner_that_registered_the_entry_and_no_other(suite):
+    """entry.accepted / entry.refused become entry.decided for the entry's partner alone: app-two
+    gets nothing of app-one's entries nor app-one of app-two's; a staff entry goes to nobody; a
+    redelivered bus message (the same event id) is one delivery (the inbox)."""
+    s, c = suite
+    one = bearer(
+        await token(c, await new_partner(c, "app-one", ["webhooks:manage"], prefix="/partners"), prefix="/partners")
+    )
+    two = bearer(
+        await token(c, await new_partner(c, "app-two", ["webhooks:manage"], prefix="/partners"), prefix="/partners")
+    )
+    first, second = Receiver(free_port()), Receiver(free_port())
+    for auth, receiver in ((one, first), (two, second)):
+        body = {"url": receiver.url, "event_types": ["entry.decided"]}
+        assert (await c.post(f"{HOOKS}/subscriptions", headers=auth, json=body)).status_code == 201
+    accepted = messages(entry_accepted("WH.e1", "app-one", {"WH.p00001": "u-17"}))
+    others = messages(
+        entry_refused("WH.e2", "app-two", {"WH.p00002": "their-9"}),
+        entry_accepted("WH.e3", None),
+        entry_refused("WH.e4", None),
+    )
+    async with serving(first, first.port), serving(second, second.port):
+        await s.bus.publish(accepted + others + accepted)
+        await eventually(lambda: len(first.received) == 1 and len(second.received) == 1, "the deliveries")
+        await s.drain()
+        assert await _webhooks(s).deliver_due() == 0  # nothing more was written
+    assert len(first.received) == 1 and len(second.received) == 1
+    [mine], [theirs] = first.bodies(), second.bodies()
+    assert (mine["data"]["entry_id"], mine["data"]["decision"]) == ("WH.e1", "accepted")
+    assert theirs["data"] == {
+        "event_code": "WH",
+        "stage": "main",
+        "section_id": "S1",
+        "entry_id": "WH.e2",
+        "decision": "refused",
+        "clause": "REG-6",
+        "reason": "born before the section's cut-off date",
+        "waiting_list": False,
+        "evidence_pending": False,
+        "evidence_approve_by": None,
+        "external_ids": {"WH.p00002": "their-9"},
+    }
+    document = (await c.get("/partners/openapi.json")).json()
+    assert list(_validator(document, "entry.decided").iter_errors(theirs)) == []
+    assert not _keys(theirs) & (PRIVATE_KEYS | set(LEFT_OUT["entry.decided"]))
+    for auth, delivered in ((one, "WH.e1"), (two, "WH.e2")):
+        log = (await c.get(f"{HOOKS}/deliveries", headers=auth)).json()["items"]
+        assert [d["event_type"] for d in log] == ["entry.decided"], delivered
 
 
 async def test_the_check_sees_a_field_the_document_does_not_name(suite):

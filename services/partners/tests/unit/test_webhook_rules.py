@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from standardwebhooks import Webhook, WebhookVerificationError
-from webhooks_kit import pairing, round_paired
+from webhooks_kit import entry_accepted, entry_refused, pairing, round_paired
 
 from partners.adapters.webhook_sender import signed_headers
 from partners.domain import webhooks as rules
@@ -129,3 +129,23 @@ def test_a_partner_sees_only_the_pairings_of_its_own_players_and_no_personal_dat
     awards = {"event_code": "E", "stage": "main", "section_id": "S", "revision": 1}
     places = rules.partner_view("awards.published", {**awards, "places": [{"name": "A", "birth_date": "x"}]}, "app")
     assert places is not None and places["places"] == [{"name": "A"}]
+
+
+def test_entry_decided_is_the_registering_partners_alone_and_names_no_one():
+    """entry.accepted / entry.refused as entry.decided: the entry's partner sees the decision, the
+    entry id and its own external ids; another partner, or anyone for a staff entry, nothing."""
+    accepted = rules.decided_entry("entry.accepted", entry_accepted("e1", "app", {"p1": "u-1"}).model_dump(mode="json"))
+    view = rules.partner_view("entry.decided", accepted, "app")
+    assert view is not None
+    assert (view["decision"], view["entry_id"], view["external_ids"]) == ("accepted", "e1", {"p1": "u-1"})
+    assert not {"entrant", "name", "birth_date", "partner_id"} & set(view)
+    assert rules.partner_view("entry.decided", accepted, "other") is None
+    refused = rules.decided_entry("entry.refused", entry_refused("e2", "app").model_dump(mode="json"))
+    shown = rules.partner_view("entry.decided", refused, "app")
+    assert shown is not None and (shown["decision"], shown["reason"]) == ("refused", refused["reason"])
+    assert "entrant_name" not in shown and rules.partner_view("entry.decided", refused, "other") is None
+    staff = rules.decided_entry("entry.refused", entry_refused("e3", None).model_dump(mode="json"))
+    assert rules.partner_view("entry.decided", staff, "app") is None
+    # a refusal from a publisher before entry_id: the application id names the entry
+    older = rules.decided_entry("entry.refused", {**refused, "entry_id": None, "application_id": "a9"})
+    assert rules.partner_view("entry.decided", older, "app")["entry_id"] == "a9"

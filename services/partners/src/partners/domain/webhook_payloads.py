@@ -118,6 +118,37 @@ class SectionCompletedData(PartnerView):
     cancel_reason: str | None = None
 
 
+class StandingsUpdatedData(PartnerView):
+    """`standings.updated`: a section's standings after a round, to every subscriber (standings
+    are public). Each row has its place, entrant, points and tiebreaks as the contract has them."""
+
+    event_code: str
+    stage: str
+    section_id: str
+    after_round: int = Field(description="the round the standings were computed after")
+    standings: list[StandingRow]
+
+
+class EntryDecidedData(PartnerView):
+    """`entry.decided`: registration accepted or refused one of your entries; sent only to the
+    partner that registered the entry (from the bus events `entry.accepted` / `entry.refused`).
+    No names nor other personal data: the entry id and your own user ids name it."""
+
+    event_code: str
+    stage: str
+    section_id: str
+    entry_id: str
+    decision: Literal["accepted", "refused"]
+    clause: str = Field(description="the eligibility clause that admitted or refused the entry (REG-4..REG-8)")
+    reason: str | None = Field(default=None, description="why the entry was refused (null when accepted)")
+    waiting_list: bool = Field(default=False, description="accepted onto the waiting list")
+    evidence_pending: bool = Field(default=False, description="REG-18: admitted on evidence still to be approved")
+    evidence_approve_by: datetime | None = None
+    external_ids: dict[str, str] = Field(
+        default_factory=dict, description="your own user ids of the entry's people (player id -> external_id)"
+    )
+
+
 class AwardsPublishedData(PartnerView):
     """`awards.published`: a section's (or team ranking's) awards, to every subscriber; the lists
     leave out personal data keys."""
@@ -149,10 +180,22 @@ VIEWS: dict[str, type[PartnerView]] = {
     "game.finished": GameFinishedData,
     "section.completed": SectionCompletedData,
     "awards.published": AwardsPublishedData,
+    "standings.updated": StandingsUpdatedData,
+    "entry.decided": EntryDecidedData,
 }
+#: the bus events a webhook type is made from, where they are not the one of its name
+SOURCES: dict[str, tuple[str, ...]] = {"entry.decided": ("entry.accepted", "entry.refused")}
+#: the fields a view adds to its contract payloads: what the bus event's type said
+DERIVED: dict[str, frozenset[str]] = {"entry.decided": frozenset({"decision"})}
 #: the contract fields of each type a partner does not get, with why (every other field of the
 #: contract payload is in its view: a field the contract adds is a choice made here)
 LEFT_OUT: dict[str, dict[str, str]] = {
     "round.paired": {"byes": "byes name no partner: a partner gets its own players' pairings only"},
     "section.completed": {"entrants": "the entrants list carries registration details"},
+    "entry.decided": {
+        "entrant": "the entrant carries personal data: the entry id and your external ids name it",
+        "entrant_name": "a name is personal data: the entry id and your external ids name it",
+        "application_id": "the entry id names the entry",
+        "partner_id": "you are the partner: the webhook is sent to you alone",
+    },
 }

@@ -29,7 +29,13 @@ EVENT_TYPES: tuple[str, ...] = (
     "game.finished",
     "section.completed",
     "awards.published",
+    #: a section's standings after each round (public: every subscriber of the type)
+    "standings.updated",
+    #: entry.accepted / entry.refused, to the partner that registered the entry only
+    "entry.decided",
 )
+#: the webhook type of a bus event whose type is not its own
+WEBHOOK_TYPE_OF = {"entry.accepted": "entry.decided", "entry.refused": "entry.decided"}
 SECRET_PREFIX = "whsec_"
 #: keys never sent to a partner, wherever they sit in a payload (personal data)
 PRIVATE_KEYS = frozenset({"birth_date", "attributes", "email", "phone"})
@@ -156,11 +162,23 @@ def public(value: Any) -> Any:
     return value
 
 
+def decided_entry(bus_type: str, payload: dict[str, Any]) -> dict[str, Any]:
+    """entry.accepted / entry.refused as the ``entry.decided`` payload; its ``partner_id`` is
+    the partner that registered the entry (None: staff did, and no partner is told)."""
+    if bus_type == "entry.accepted":
+        owner = (payload.get("entrant") or {}).get("partner_id")
+        return {**payload, "decision": "accepted", "reason": None, "partner_id": owner}
+    entry_id = payload.get("entry_id") or payload.get("application_id")
+    return {**payload, "decision": "refused", "entry_id": entry_id}
+
+
 def partner_view(event_type: str, payload: dict[str, Any], partner_id: str) -> dict[str, Any] | None:
     """What ``partner_id`` may see of an event (the ``data`` of its webhook body), or None when
     nothing of it concerns it: the event type's view model (``webhook_payloads.VIEWS``) built
     from the contract payload, without personal data keys at any depth. round.paired: only the
-    pairings of its own players."""
+    pairings of its own players; entry.decided: its own entries only (``decided_entry``)."""
+    if event_type == "entry.decided" and payload.get("partner_id") != partner_id:
+        return None
     if event_type == "round.paired":
         own = [
             p for p in payload.get("pairings", []) if partner_id in (p.get("first_partner"), p.get("second_partner"))

@@ -12,7 +12,14 @@ from gomoku_shared.pagination import Paged
 from .schemas import Strict
 
 EventType = Literal[
-    "round.paired", "round.rescheduled", "game.started", "game.finished", "section.completed", "awards.published"
+    "round.paired",
+    "round.rescheduled",
+    "game.started",
+    "game.finished",
+    "section.completed",
+    "awards.published",
+    "standings.updated",
+    "entry.decided",
 ]
 DeliveryStatus = Literal["pending", "delivered", "failed"]
 

@@ -181,7 +181,11 @@ class WebhookService:
         """Delivery rows for ``env``, in the consumer's unit of work; returns how many."""
         repo = self._repo(uow)
         payload = env.payload.model_dump(mode="json")
-        if env.type in ("round.paired", "playoff.required"):
+        hook_type = rules.WEBHOOK_TYPE_OF.get(env.type, env.type)
+        if hook_type == "entry.decided":  # the partner that registered the entry alone
+            payload = rules.decided_entry(env.type, payload)
+            partners: set[str] | None = {payload["partner_id"]} if payload.get("partner_id") else set()
+        elif env.type in ("round.paired", "playoff.required"):
             pairings = payload.get("pairings", [])
             for pairing in pairings:
                 await repo.remember_pairing(
@@ -189,7 +193,7 @@ class WebhookService:
                 )
             if env.type == "playoff.required":  # remembered for its games; not a webhook itself
                 return 0
-            partners: set[str] | None = {
+            partners = {
                 p for pairing in pairings for p in (pairing.get("first_partner"), pairing.get("second_partner")) if p
             }
         elif env.type in ("game.started", "game.finished"):
@@ -199,12 +203,12 @@ class WebhookService:
         if partners is not None and not partners:
             return 0
         written = 0
-        for sub in await repo.active_subscriptions(env.type, partners):
-            data = rules.partner_view(env.type, payload, sub.partner_id)
+        for sub in await repo.active_subscriptions(hook_type, partners):
+            data = rules.partner_view(hook_type, payload, sub.partner_id)
             if data is None:
                 continue
             body = json.dumps(
-                {"type": env.type, "timestamp": env.occurred_at.isoformat(), "data": data},
+                {"type": hook_type, "timestamp": env.occurred_at.isoformat(), "data": data},
                 sort_keys=True,
                 separators=(",", ":"),
             )
@@ -213,7 +217,7 @@ class WebhookService:
                     delivery_id=rules.new_delivery_id(),
                     subscription_id=sub.subscription_id,
                     partner_id=sub.partner_id,
-                    event_type=env.type,
+                    event_type=hook_type,
                     event_id=str(env.event_id),
                     body=body,
                     status="pending",

@@ -1,6 +1,7 @@
 """Run every benchmark module in this package (or only those named on the command line).
 
-A benchmark is any module ``bench/<name>.py`` (not starting with ``_``) defining ``main()``.
+A benchmark is any module ``bench/<name>.py`` (not starting with ``_``) defining ``main()``,
+except the tools in TOOLS (``bench.compare`` runs the benchmarks of two trees; it is run alone).
 Usage: ``python -m bench [name ...]``; ``python -m bench --list`` shows what would run.
 """
 
@@ -13,10 +14,16 @@ import time
 import traceback
 from pathlib import Path
 
+TOOLS = frozenset({"compare"})
+
 
 def discover() -> list[str]:
     here = Path(__file__).parent
-    return sorted(m.name for m in pkgutil.iter_modules([str(here)]) if not m.name.startswith("_") and not m.ispkg)
+    return sorted(
+        m.name
+        for m in pkgutil.iter_modules([str(here)])
+        if not m.name.startswith("_") and not m.ispkg and m.name not in TOOLS
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -11,12 +11,16 @@ Rows:
 Deterministic: fixed seeds, the same inputs for both cores. Each figure is the best of
 ROUNDS rounds (the machine is shared; the best round is the least disturbed); a compiled
 round repeats its inputs for at least MIN_SECONDS since that core is ~1000x faster.
+``--quick``: a second's smoke run (fewer positions and games, one round each; the figures are
+rough).
 """
 
 from __future__ import annotations
 
+import argparse
 import random
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from gameplay.engine import backend
@@ -66,11 +70,25 @@ def recursive_points(core, positions) -> list[tuple[list, list, tuple[int, int]]
     return found
 
 
-def _rate(run, items, min_seconds: float) -> float:
-    """Items per second: best of ROUNDS rounds, each repeating ``run(items)`` for
+@dataclass(frozen=True)
+class Sizes:
+    positions: int = 300
+    ref_positions: int = 40
+    ref_points: int = 150
+    games: int = 100
+    ref_games: int = 3
+    rounds: int = ROUNDS
+    min_seconds: float = MIN_SECONDS
+
+
+QUICK = Sizes(positions=40, ref_positions=5, ref_points=20, games=5, ref_games=1, rounds=1, min_seconds=0.0)
+
+
+def _rate(run, items, min_seconds: float, rounds: int = ROUNDS) -> float:
+    """Items per second: best of ``rounds`` rounds, each repeating ``run(items)`` for
     at least ``min_seconds`` (one pass when 0)."""
     best = 0.0
-    for _ in range(ROUNDS):
+    for _ in range(rounds):
         done = 0
         started = time.perf_counter()
         while True:
@@ -83,10 +101,10 @@ def _rate(run, items, min_seconds: float) -> float:
     return best
 
 
-def _self_play_rate(core, games: int) -> float:
-    """Moves per second of ``self_play_moves``, best of ROUNDS (same games each round)."""
+def _self_play_rate(core, games: int, rounds: int = ROUNDS) -> float:
+    """Moves per second of ``self_play_moves``, best of ``rounds`` (same games each round)."""
     best = 0.0
-    for _ in range(ROUNDS):
+    for _ in range(rounds):
         moves, seconds = self_play_moves(core, games, SEED)
         best = max(best, moves / seconds)
     return best
@@ -144,25 +162,32 @@ def self_play_moves(core, games: int, seed: int) -> tuple[int, float]:
     return moves, time.perf_counter() - started
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.engine", description=(__doc__ or "").split("\n", 1)[0])
+    parser.add_argument("--quick", action="store_true", help="a smoke run: small inputs, one round")
+    sizes = QUICK if parser.parse_args(argv).quick else Sizes()
     compiled = backend.load("cython")
     reference = backend.load("python")
     rng = random.Random(SEED)
-    positions = midgame_positions(compiled, 300, rng)
+    positions = midgame_positions(compiled, sizes.positions, rng)
     stones = sum(len(b) + len(w) for b, w in positions) / len(positions)
     points = recursive_points(compiled, positions)
-    ref_points = points[:150]
-    ref_positions = positions[:40]
+    ref_points = points[: sizes.ref_points]
+    ref_positions = positions[: sizes.ref_positions]
 
     rows = []
-    fast = _rate(classify_all(compiled), points, MIN_SECONDS)
-    slow = _rate(classify_all(reference), ref_points, 0.0)
+    fast = _rate(classify_all(compiled), points, sizes.min_seconds, sizes.rounds)
+    slow = _rate(classify_all(reference), ref_points, 0.0, sizes.rounds)
     rows.append(("classify, recursive-check points (calls/s)", fast, slow))
-    fast = _rate(forbidden_all(compiled), positions, MIN_SECONDS)
-    slow = _rate(forbidden_all(reference), ref_positions, 0.0)
+    fast = _rate(forbidden_all(compiled), positions, sizes.min_seconds, sizes.rounds)
+    slow = _rate(forbidden_all(reference), ref_positions, 0.0, sizes.rounds)
     rows.append(("forbidden_points, mid-game stone list (positions/s)", fast, slow))
     rows.append(
-        ("random self-play, legality-checked (moves/s)", _self_play_rate(compiled, 100), _self_play_rate(reference, 3))
+        (
+            "random self-play, legality-checked (moves/s)",
+            _self_play_rate(compiled, sizes.games, sizes.rounds),
+            _self_play_rate(reference, sizes.ref_games, sizes.rounds),
+        )
     )
 
     print(
@@ -172,7 +197,7 @@ def main() -> None:
     print(
         f"inputs: {len(positions)} positions, {stones:.1f} stones on average; "
         f"{len(points)} recursive-check points; reference timed on {len(ref_positions)} positions, "
-        f"{len(ref_points)} points, 3 games; best of {ROUNDS} rounds"
+        f"{len(ref_points)} points, {sizes.ref_games} games; best of {sizes.rounds} rounds"
     )
     width = max(len(r[0]) for r in rows)
     print(f"{'metric':<{width}}  {'compiled':>12}  {'reference':>10}  {'ratio':>7}")

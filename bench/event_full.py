@@ -56,10 +56,12 @@ async def run_once(mode: str, players: int, seed: int, label: str) -> dict:
             code_of=lambda: spec.code,
         )
     started = time.monotonic()
+    driver_cpu_from = _own_cpu()
     phases: dict[str, float] = {}
     async with ctx as stack:
         phases["start services"] = time.monotonic() - started
         driver = EventDriver(stack.platform, stack.clock, stack.quiet, spec)
+        waits = _time_waits(driver)
         t = time.monotonic()
         await driver.create_event()
         await driver.create_units()
@@ -74,6 +76,8 @@ async def run_once(mode: str, players: int, seed: int, label: str) -> dict:
         await driver.play("online", driver.played_sections(run))
         played = time.monotonic() - t_play
         phases["play"] = played - phases["check in + close"]
+        phases["of which: waiting for quiet"] = waits["quiet"]
+        phases["of which: moving the clock"] = waits["advance_stalled"]
         games = len(await all_games(stack.platform, {"event_code": spec.code, "status": "all"}))
         result = {
             "label": label,
@@ -86,10 +90,32 @@ async def run_once(mode: str, players: int, seed: int, label: str) -> dict:
             "requests": stack.platform.requests,
             "phases": phases,
             "peak_rss_mb": peak_rss_mb(stack),
+            "cpu_s": cpu_seconds(stack, driver_cpu_from),
+            "clock_moves": len(driver.clock_moves),
         }
     if mode != "embedded":
         await _drop_databases(os.environ["DATABASE_URL"], f"gomoku_bench_{rid}")
     return result
+
+
+def _time_waits(driver: EventDriver) -> dict[str, float]:
+    """Wall seconds the driver spends waiting for the services to be quiet, and moving the clock
+    for games nobody acts in (a clock move waits for quiet too): time no bot plays."""
+    spent = {"quiet": 0.0, "advance_stalled": 0.0}
+
+    def timed(name: str, step: Any) -> Any:
+        async def wrapper(*args: Any, **kwargs: Any) -> Any:
+            started = time.monotonic()
+            try:
+                return await step(*args, **kwargs)
+            finally:
+                spent[name] += time.monotonic() - started
+
+        return wrapper
+
+    driver.quiet = timed("quiet", driver.quiet)
+    driver.advance_stalled = timed("advance_stalled", driver.advance_stalled)  # type: ignore[method-assign]
+    return spent
 
 
 def peak_rss_mb(stack: Any) -> dict[str, float]:
@@ -106,6 +132,29 @@ def peak_rss_mb(stack: Any) -> dict[str, float]:
         kilobytes = next((int(line.split()[1]) for line in status.splitlines() if line.startswith("VmHWM:")), 0)
         peaks[name] = kilobytes / 1024
     return peaks
+
+
+def _own_cpu() -> float:
+    times = os.times()
+    return times.user + times.system
+
+
+def cpu_seconds(stack: Any, driver_from: float) -> dict[str, float]:
+    """CPU time (user + system) each process has used so far, in seconds: the driver (this process,
+    the bots and their HTTP client) and each service process. On a shared machine the wall time
+    depends on the load; the CPU split says which process limits the run."""
+    compose = (stack.extras or {}).get("compose")
+    pids = {name: proc.popen.pid for name, proc in compose.procs.items()} if compose else {}
+    used = {"driver": _own_cpu() - driver_from}
+    ticks = os.sysconf("SC_CLK_TCK")
+    for name, pid in pids.items():
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        # fields after the command name: state is [0], utime [11], stime [12]
+        used[name] = (int(fields[11]) + int(fields[12])) / ticks
+    return used
 
 
 async def _drop_databases(admin_url: str, prefix: str) -> None:
@@ -155,6 +204,11 @@ def main(argv: list[str] | None = None) -> int:
         + "; ".join(
             f"{name} {base['peak_rss_mb'].get(name, 0):.0f} -> {peak:.0f}" for name, peak in full["peak_rss_mb"].items()
         )
+    )
+    print(f"clock moves (games nobody acts in): {base['clock_moves']} -> {full['clock_moves']}")
+    print(
+        "CPU s per process (user + system): "
+        + "; ".join(f"{name} {base['cpu_s'].get(name, 0):.0f} -> {used:.0f}" for name, used in full["cpu_s"].items())
     )
     print(
         f"full size: {full['actions'] / full['phases']['play']:.0f} bot actions/s while playing, "

@@ -1,9 +1,10 @@
 """How cost grows with the event: tables of cost against size, each with its fitted exponent.
 
-    .venv/bin/python -m bench.growth [--quick] [--only pairing,import,close,awards]
+    .venv/bin/python -m bench.growth [--quick] [--only pairing,import,close,awards,gameplay]
+    .venv/bin/python -m bench.growth --only gameplay [--games 512] [--seconds 8] [--replicas 1,2,3]
 
-Everything runs in this process, the services on SQLite and the in-memory bus (the service
-harness of the tests: each service built by its own bootstrap, its API called in-process):
+The first four tables run in this process, the services on SQLite and the in-memory bus (the
+service harness of the tests: each service built by its own bootstrap, its API called in-process):
 
 * pairing: one Swiss round (round 4 of 7, after three rounds paired and played with the same
   engine) of 16 … 1,024 players, through the public ``pair_swiss_round``;
@@ -17,8 +18,19 @@ harness of the tests: each service built by its own bootstrap, its API called in
 Each row prints the CPU time of this process (the machine is shared; wall time beside it) and the
 cost per item; each table ends with the exponent k of cost ~ n^k fitted by least squares on
 log-log, beside the exponent the same fit gives for n log n over the same sizes (so a k near that
-is n log n, a k near 2 is quadratic). Gameplay moves/s and p99 for 1, 2 and 3 replicas:
-``python -m bench.gameplay_load --replicas N`` (real processes on PostgreSQL + RabbitMQ).
+is n log n, a k near 2 is quadratic).
+
+The gameplay table (issue 18) grows the other way: the same games on 1, 2 and 3 service
+replicas. Each row is one run of ``python -m bench.gameplay_load --replicas N`` as a subprocess
+(real gameplay processes on PostgreSQL + RabbitMQ from DATABASE_URL and AMQP_URL, as that bench
+documents) at ``--games`` / ``--moves`` / ``--seconds`` (512 games, 20 moves, 8 s by default;
+``--quick``: 64 games, 5 moves, 3 s). Its output is read with the parser ``bench.compare`` uses
+(a format it does not know stops the run); the row shows the saturation moves/s and its factor
+against the fewest replicas, the live moves/s with p50 and p99, and the service CPU ms per move
+at saturation (CPU, not wall: the figure least moved by other load). A live count above the
+saturation rate is the games' schedule, not the capacity (they fell behind and the live phase
+ran past its window): a note under the table says so. The 1-minute load average
+is printed with the table: on a shared machine the wall-clock rates carry other jobs' time.
 """
 
 from __future__ import annotations
@@ -26,11 +38,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import math
+import os
 import random
+import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -40,6 +55,7 @@ OPERATOR = {"x-api-key": "bench-op"}
 PARTNER = {"x-api-key": "bench-partner"}
 KEYS = "bench-op=operator,bench-arb=arbiter,bench-partner=partner:partner-1"
 BATCH = 512
+TABLES = ("pairing", "import", "close", "awards", "gameplay")
 #: the SZ 2022 online stage: section -> (gender, birth date) of an eligible entrant
 SZ_SECTIONS = {
     "men-free": ("male", "1990-05-05"),
@@ -279,6 +295,93 @@ async def awards_rows(per_section: list[int]) -> list[tuple[int, float, float]]:
     return rows
 
 
+# ---------------------------------------------------------------------- gameplay replicas
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclass(frozen=True)
+class GameplayRun:
+    """The figures of one ``bench.gameplay_load`` run, read by the parser ``bench.compare`` uses."""
+
+    replicas: int
+    saturation: float  # moves/s
+    live: float  # moves/s
+    live_p50: float  # ms
+    live_p99: float  # ms
+    cpu_per_move: float  # service CPU ms per move at saturation
+
+    @classmethod
+    def from_output(cls, replicas: int, output: str) -> GameplayRun:
+        from ._compare_parsers import parse_gameplay_load
+
+        figures = {figure.metric.removeprefix("gameplay_load "): figure.value for figure in parse_gameplay_load(output)}
+        return cls(
+            replicas,
+            figures["saturation moves/s"],
+            figures["live moves/s"],
+            figures["live p50 ms"],
+            figures["live p99 ms"],
+            figures["service CPU ms per move"],
+        )
+
+
+def gameplay_argv(replicas: int, sizes: dict[str, str]) -> list[str]:
+    argv = [sys.executable, "-m", "bench.gameplay_load", "--replicas", str(replicas)]
+    for option, value in sizes.items():
+        argv += [option, value]
+    return argv
+
+
+def gameplay_run(replicas: int, sizes: dict[str, str]) -> GameplayRun:
+    """One run of bench.gameplay_load; its failure (rc != 0: it also answers 1 for a refused
+    move) or an output the parser does not know stops the bench with the output's tail."""
+    done = subprocess.run(gameplay_argv(replicas, sizes), cwd=ROOT, capture_output=True, text=True)
+    tail = "\n".join(f"    | {line}" for line in (done.stdout + done.stderr).strip().splitlines()[-25:])
+    if done.returncode != 0:
+        raise RuntimeError(f"bench.gameplay_load --replicas {replicas} failed (rc {done.returncode}):\n{tail}")
+    return GameplayRun.from_output(replicas, done.stdout)
+
+
+def print_gameplay_table(runs: list[GameplayRun], sizes: dict[str, str], load: tuple[float, float]) -> None:
+    """moves/s per replica count, the factor against the fewest replicas, p50/p99, CPU per move."""
+    first = runs[0]
+    counts = ", ".join(str(run.replicas) for run in runs)
+    options = " ".join(f"{option} {value}" for option, value in sizes.items())
+    print(f"\ngameplay: the same games on {counts} service replicas (bench.gameplay_load {options})")
+    print(
+        f"{'replicas':>8} {'sat. moves/s':>13} {'x ' + str(first.replicas):>6} {'live moves/s':>13} "
+        f"{'live p50 ms':>12} {'live p99 ms':>12} {'CPU ms/move':>12}"
+    )
+    for run in runs:
+        factor = run.saturation / first.saturation if first.saturation else math.nan
+        print(
+            f"{run.replicas:>8} {run.saturation:>13.0f} {factor:>6.2f} {run.live:>13.0f} "
+            f"{run.live_p50:>12.1f} {run.live_p99:>12.1f} {run.cpu_per_move:>12.2f}"
+        )
+    behind = [str(run.replicas) for run in runs if run.live > 1.1 * run.saturation]
+    if behind:
+        print(
+            f"live moves/s above the saturation rate ({', '.join(behind)} replica(s)): the games fell behind their "
+            "schedule and the live phase ran past its window (bench.gameplay_load counts the moves scheduled in it); "
+            "the saturation column is what the service sustained"
+        )
+    print(
+        f"load average (1 min) {load[0]:.2f} before, {load[1]:.2f} after, on {os.cpu_count()} cores (a shared "
+        "machine: wall-clock rates and latencies carry other jobs' time; CPU ms per move least)",
+        flush=True,
+    )
+
+
+def gameplay_rows(replica_counts: list[int], sizes: dict[str, str]) -> list[GameplayRun]:
+    load_before = os.getloadavg()[0]
+    runs = []
+    for replicas in replica_counts:
+        runs.append(gameplay_run(replicas, sizes))
+        print(f"  gameplay {replicas} replica(s): {runs[-1].saturation:.0f} moves/s at saturation", flush=True)
+    print_gameplay_table(runs, sizes, (load_before, os.getloadavg()[0]))
+    return runs
+
+
 async def run(only: set[str], quick: bool) -> dict[str, float]:
     exponents = {}
     if "pairing" in only:
@@ -301,18 +404,55 @@ async def run(only: set[str], quick: bool) -> dict[str, float]:
     return exponents
 
 
+def replica_counts(parser: argparse.ArgumentParser, text: str) -> list[int]:
+    counts = [int(count) for count in text.split(",") if count.strip().isdigit()]
+    if not counts or len(counts) != len(text.split(",")) or min(counts) < 1:
+        parser.error(f"--replicas: comma-separated counts of at least 1, such as 1,2,3 (not {text!r})")
+    return counts
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.growth", description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="the smaller sizes only")
-    parser.add_argument("--only", default="pairing,import,close,awards", help="comma-separated tables")
+    parser.add_argument("--only", default=",".join(TABLES), help="comma-separated tables")
+    gameplay = parser.add_argument_group("the gameplay table (bench.gameplay_load per replica count)")
+    gameplay.add_argument("--replicas", default="1,2,3", help="comma-separated replica counts")
+    gameplay.add_argument("--games", type=int, help="live games (default 512; --quick 64)")
+    gameplay.add_argument("--moves", type=int, help="moves per game at saturation (default 20; --quick 5)")
+    gameplay.add_argument("--seconds", type=float, help="duration of the live phase (default 8; --quick 3)")
+    gameplay.add_argument(
+        "--rate", type=float, help="moves/s offered in the live phase (bench.gameplay_load's default)"
+    )
     args = parser.parse_args(argv)
+    only = set(args.only.split(","))
+    if only - set(TABLES):
+        parser.error(f"unknown table(s) {', '.join(sorted(only - set(TABLES)))}; known: {', '.join(TABLES)}")
+    counts = replica_counts(parser, args.replicas)  # refused before any table runs
     import logging
 
     logging.disable(logging.WARNING)  # the services' info lines would bury the tables
-    exponents = asyncio.run(run(set(args.only.split(",")), args.quick))
-    steep = [name for name, k in exponents.items() if k > 1.2]
-    print(f"\nexponents: {', '.join(f'{n} {k:.2f}' for n, k in exponents.items())}")
-    print(f"above 1.2 (worse than n log n): {', '.join(steep) if steep else 'none'}")
+    exponents = asyncio.run(run(only, args.quick)) if only - {"gameplay"} else {}
+    scaling = ""
+    if "gameplay" in only:
+        defaults = (64, 5, 3.0) if args.quick else (512, 20, 8.0)
+        sizes = {
+            "--games": str(args.games or defaults[0]),
+            "--moves": str(args.moves or defaults[1]),
+            "--seconds": f"{args.seconds or defaults[2]:g}",
+        }
+        if args.rate is not None:
+            sizes["--rate"] = f"{args.rate:g}"
+        runs = gameplay_rows(counts, sizes)
+        factors = (
+            ", ".join(f"{run.saturation / runs[0].saturation:.2f}" for run in runs) if runs[0].saturation else "n/a"
+        )
+        scaling = f"gameplay saturation moves/s against {runs[0].replicas} replica(s): {factors}"
+    if exponents:
+        steep = [name for name, k in exponents.items() if k > 1.2]
+        print(f"\nexponents: {', '.join(f'{n} {k:.2f}' for n, k in exponents.items())}")
+        print(f"above 1.2 (worse than n log n): {', '.join(steep) if steep else 'none'}")
+    if scaling:
+        print(("\n" if not exponents else "") + scaling)
     return 0
 
 

@@ -36,6 +36,8 @@ from gomoku_sim.stack import embedded_stack
 SECTIONS = tuple(FULL_FIELDS["sz-2022"])
 ASSET = re.compile(r'<(?:link[^>]+href|script[^>]+src|img[^>]+src)="(/[^"]+)"')
 GOAL_MS, GOAL_KB = 100.0, 300.0
+#: the first row: an unknown page (the cost of the portal answering at all)
+BASELINE_KIND = "404 (baseline)"
 RESULTS = ("first_wins", "second_wins", "draw")
 
 
@@ -104,7 +106,7 @@ async def pages_of(p, code: str, rounds: int, sections: list[str]) -> dict[str, 
     old = next((g["game_id"] for g in first["games"] if g.get("round") == 1), game)
     entrant = section["entrants"][0]["entrant_id"]
     return {
-        "404 (baseline)": "/events/no-such-event",
+        BASELINE_KIND: "/events/no-such-event",
         "start page": "/",
         "event home": f"/events/{code}",
         "pairings and results": base,
@@ -148,13 +150,18 @@ def show(rows, players: int, rounds: int, repeat: int) -> None:
     print(head)
     print("-" * len(head))
     for kind, status, p50, p95, kb in rows:
-        ok = (
-            "ok"
-            if p95 < GOAL_MS and kb < GOAL_KB
-            else ("SLOW" if p95 >= GOAL_MS else "") + (" HEAVY" if kb >= GOAL_KB else "")
-        )
-        print(f"{kind:<24} {status:>6} {p50:>8.1f} {p95:>8.1f} {kb:>10.1f}  {ok.strip()}")
+        print(f"{kind:<24} {status:>6} {p50:>8.1f} {p95:>8.1f} {kb:>10.1f}  {verdict(kind, status, p95, kb)}")
     print(f"(goals: p95 < {GOAL_MS:.0f} ms, weight < {GOAL_KB:.0f} KB; the 404 page is the baseline)")
+
+
+def verdict(kind: str, status: int, p95: float, kb: float) -> str:
+    """A page that did not answer as it should (a PDF without its font answers 503) fails whatever its speed."""
+    expected = 404 if kind == BASELINE_KIND else 200
+    if status != expected:
+        return f"FAILED (answered {status}, expected {expected})"
+    if p95 < GOAL_MS and kb < GOAL_KB:
+        return "ok"
+    return " ".join(word for word, missed in (("SLOW", p95 >= GOAL_MS), ("HEAVY", kb >= GOAL_KB)) if missed)
 
 
 async def run(players: int, rounds: int, repeat: int, seed: int) -> int:
@@ -164,7 +171,7 @@ async def run(players: int, rounds: int, repeat: int, seed: int) -> int:
         pages = await pages_of(stack.platform, driver.code, rounds, sections)
         rows = await measure(stack.extras["suite"].app, pages, repeat)
     show(rows, players, rounds, repeat)
-    return 0
+    return 0 if all(verdict(*row[:2], row[3], row[4]) == "ok" for row in rows) else 1
 
 
 def main(argv: list[str] | None = None) -> int:

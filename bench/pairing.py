@@ -15,6 +15,8 @@ Rows (ms per round, best and median of REPEAT runs):
   per core, warmed up): wall time, since the work happens in the workers (pickling included);
 - 1,024 players: one late round (round 6) of one 1,024-player section (its set-up pairs five
   rounds of 1,024 first, not timed; ``python -m bench.pairing --no-big`` leaves it out).
+``--quick``: a smoke run of a few seconds (2 sections of 32 players, one run per row, no 1,024
+round; the figures are rough).
 Goals (issue 18, bbpPairings' figure on this machine): <= 46 ms per 128-player late round,
 <= 370 ms for 8 sections, <= 2 s for a 1,024-player round. The machine is shared:
 times are CPU time of this process (wall time is printed too, for the record). Deterministic seeds; the
@@ -23,10 +25,10 @@ histories (rounds 1-5) are built with the same engine before timing.
 
 from __future__ import annotations
 
+import argparse
 import os
 import random
 import statistics
-import sys
 import time
 
 from pairing.domain.model import Outcome, Player, Tournament, record_round
@@ -89,7 +91,7 @@ def _engine_only(t: Tournament):
 _WORKERS = max(2, os.cpu_count() or 2)
 
 
-def _pooled(sections: list[Tournament]) -> list[float]:
+def _pooled(sections: list[Tournament], repeat: int = 3) -> list[float]:
     """Wall ms to pair the sections concurrently in the service's worker pool."""
     from pairing.service_layer.pool import Pairer
     from pairing.service_layer.round_pairing import PairJob
@@ -99,7 +101,7 @@ def _pooled(sections: list[Tournament]) -> list[float]:
     try:
         pairer.run_many(jobs[:_WORKERS])  # start the workers and import gacrux in them (not timed)
         out = []
-        for _ in range(3):
+        for _ in range(repeat):
             w0 = time.perf_counter()
             got = pairer.run_many(jobs)
             out.append((time.perf_counter() - w0) * 1000)
@@ -109,31 +111,36 @@ def _pooled(sections: list[Tournament]) -> list[float]:
         pairer.close()
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.pairing", description=(__doc__ or "").split("\n", 1)[0])
+    parser.add_argument("--no-big", action="store_true", help="leave out the 1,024-player round")
+    parser.add_argument("--quick", action="store_true", help="a smoke run: 2 sections of 32, one run per row")
+    args = parser.parse_args(argv)
+    players, count, repeat = (32, 2, 1) if args.quick else (PLAYERS, SECTIONS, REPEAT)
     t0 = time.perf_counter()
-    sections = [section(1000 + s) for s in range(SECTIONS)]
+    sections = [section(1000 + s, players) for s in range(count)]
     print(
-        f"setup: {SECTIONS} sections x {PLAYERS} players, rounds 1-{PLAYED} paired "
+        f"setup: {count} sections x {players} players, rounds 1-{PLAYED} paired "
         f"({time.perf_counter() - t0:.1f} s, not timed); load average {os.getloadavg()[0]:.2f}"
     )
     via_trf = GacruxDutch(via_trf=True, fast=False)
-    base = _time(lambda: pair_swiss_round(sections[0], engine=via_trf))
-    reference = _time(lambda: pair_swiss_round(sections[0], engine=GacruxDutch(fast=False)))
-    ours = _time(lambda: pair_swiss_round(sections[0]))
-    floor = _time(_engine_only(sections[0]))
-    per_section = [min(_time(lambda s=s: pair_swiss_round(s), repeat=3)) for s in sections]
-    eight = _time(lambda: [pair_swiss_round(s) for s in sections], repeat=3)
-    pooled = _pooled(sections)
+    base = _time(lambda: pair_swiss_round(sections[0], engine=via_trf), repeat)
+    reference = _time(lambda: pair_swiss_round(sections[0], engine=GacruxDutch(fast=False)), repeat)
+    ours = _time(lambda: pair_swiss_round(sections[0]), repeat)
+    floor = _time(_engine_only(sections[0]), repeat)
+    per_section = [min(_time(lambda s=s: pair_swiss_round(s), repeat=min(3, repeat))) for s in sections]
+    eight = _time(lambda: [pair_swiss_round(s) for s in sections], repeat=min(3, repeat))
+    pooled = _pooled(sections, min(3, repeat))
     b = statistics.median(base)
     rows = [
         ("baseline: port via gacrux TRF reader", base, GOAL_ROUND_MS),
         ("gacrux reference (direct structure)", reference, GOAL_ROUND_MS),
         ("pair_swiss_round (fast engine)", ours, GOAL_ROUND_MS),
         ("gacrux engine alone (floor)", floor, GOAL_ROUND_MS),
-        (f"{SECTIONS} sections, 1 round each", eight, GOAL_SECTIONS_MS),
-        (f"{SECTIONS} sections, pool x{_WORKERS} (wall)", pooled, GOAL_SECTIONS_MS),
+        (f"{count} sections, 1 round each", eight, GOAL_SECTIONS_MS),
+        (f"{count} sections, pool x{_WORKERS} (wall)", pooled, GOAL_SECTIONS_MS),
     ]
-    if "--no-big" not in sys.argv:
+    if not (args.no_big or args.quick):
         big = section(2000, BIG_PLAYERS)
         rows.append((f"{BIG_PLAYERS} players, 1 round", _time(lambda: pair_swiss_round(big), repeat=1), GOAL_BIG_MS))
     print(f"{'case':40} {'best ms':>9} {'median ms':>10} {'x baseline':>11} {'goal ms':>8} {'meets':>6}")

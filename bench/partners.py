@@ -15,9 +15,9 @@ from the commit of its bus event to the partner's receiver.
 (b) Webhook delivery latency: the partners service (embedded: SQLite and the in-memory bus; with
 ``--distributed``: PostgreSQL from DATABASE_URL, a fresh database, and RabbitMQ from AMQP_URL, a
 fresh namespace, both removed afterwards) with one subscription to ``awards.published`` whose URL
-is a local receiver (uvicorn on 127.0.0.1, in this process) that verifies every delivery with the
-``standardwebhooks`` library. ``--deliveries`` events are committed to the service's outbox, one
-transaction each, ``--rate`` per second; the latency of each is from the moment its transaction
+is a local receiver (``gomoku_shared.testing.webhooks``: uvicorn on 127.0.0.1, in this process)
+that verifies every delivery with the ``standardwebhooks`` library. ``--deliveries`` events are
+committed to the service's outbox, one transaction each, ``--rate`` per second; the latency of each is from the moment its transaction
 has committed to the moment the receiver has the verified request (relay, bus, consumer and its
 delivery row, worker, HTTP). p50/p99/max over every delivery, and the rate achieved: offered
 above what the service sustains, the latencies grow with the backlog (raise ``--rate`` to find
@@ -34,11 +34,9 @@ import os
 import tempfile
 import time
 import uuid
-from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
-import uvicorn
 from standardwebhooks import Webhook
 
 from gomoku_shared.contracts.events import AwardsPublished
@@ -46,6 +44,7 @@ from gomoku_shared.messaging.memory import InMemoryEventBus
 from gomoku_shared.migrate import upgrade_async
 from gomoku_shared.service import Service
 from gomoku_shared.settings import ServiceSettings
+from gomoku_shared.testing.webhooks import WebhookReceiver, serving
 from partners.bootstrap import build
 
 from . import _served_games as served
@@ -66,39 +65,6 @@ def verification_rows(calls: int) -> list[tuple[str, float]]:
         ("EdDSA verify (first use)", _best_us(lambda: verifier._verify_signed(token), calls)),
         ("per request (verified once)", _best_us(lambda: ring.admit(token, scope="results:read"), calls)),
     ]
-
-
-@dataclass
-class Receiver:
-    """A partner's endpoint: verifies each delivery, notes when it arrived by its revision."""
-
-    secret: str = ""
-    arrived: dict[int, float] = field(default_factory=dict)
-    refused: int = 0
-    done: asyncio.Event = field(default_factory=asyncio.Event)
-    expected: int = 0
-
-    async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] != "http":
-            return
-        body = b""
-        while True:
-            message = await receive()
-            body += message.get("body", b"")
-            if not message.get("more_body"):
-                break
-        headers = {k.decode().lower(): v.decode() for k, v in scope["headers"]}
-        try:
-            payload = Webhook(self.secret).verify(body, headers)
-            self.arrived.setdefault(payload["data"]["revision"], time.perf_counter())
-            status = 204
-        except Exception:  # noqa: BLE001 - anything that does not verify is refused
-            self.refused += 1
-            status = 400
-        if len(self.arrived) >= self.expected:
-            self.done.set()
-        await send({"type": "http.response.start", "status": status, "headers": []})
-        await send({"type": "http.response.body", "body": b""})
 
 
 async def _subscribe(service: Service, receiver_url: str) -> str:
@@ -124,15 +90,20 @@ async def _emit(service: Service, revision: int) -> float:
     return time.perf_counter()
 
 
+def _first_arrivals(receiver: WebhookReceiver) -> dict[int, float]:
+    """When each revision's delivery first arrived verified (a redelivery counts once)."""
+    arrived: dict[int, float] = {}
+    for arrival in receiver.arrivals:
+        if arrival.payload is not None:
+            arrived.setdefault(arrival.payload["data"]["revision"], arrival.at)
+    return arrived
+
+
 async def _measure(service: Service, deliveries: int, rate: float) -> tuple[list[float], int, float]:
-    receiver = Receiver(expected=deliveries)
-    port = served.free_port()
-    server = uvicorn.Server(uvicorn.Config(receiver, host="127.0.0.1", port=port, log_config=None, access_log=False))
-    serving = asyncio.create_task(server.serve())
-    try:
-        while not server.started:
-            await asyncio.sleep(0.02)
-        receiver.secret = await _subscribe(service, f"http://127.0.0.1:{port}/hook")
+    receiver = WebhookReceiver(status=204)
+    async with serving(receiver, receiver.port):
+        hook = Webhook(await _subscribe(service, receiver.url))
+        receiver.verify = hook.verify
         committed: dict[int, float] = {}
         started = time.perf_counter()
         for revision in range(1, deliveries + 1):
@@ -140,12 +111,10 @@ async def _measure(service: Service, deliveries: int, rate: float) -> tuple[list
             pause = started + revision / rate - time.perf_counter()
             if pause > 0:
                 await asyncio.sleep(pause)
-        await asyncio.wait_for(receiver.done.wait(), timeout=120 + deliveries / 10)
-        span = max(receiver.arrived.values()) - started
-        return sorted(receiver.arrived[r] - committed[r] for r in committed), receiver.refused, deliveries / span
-    finally:
-        server.should_exit = True
-        await serving
+        await receiver.until(lambda seen: len(_first_arrivals(seen)) >= deliveries, timeout_s=120 + deliveries / 10)
+        arrived = _first_arrivals(receiver)
+        span = max(arrived.values()) - started
+        return sorted(arrived[r] - committed[r] for r in committed), receiver.refused, deliveries / span
 
 
 async def delivery_latencies(deliveries: int, rate: float, distributed: bool) -> tuple[list[float], int, float, str]:

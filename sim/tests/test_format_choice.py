@@ -28,7 +28,17 @@ def test_pair1_a_field_that_fits_a_round_robin_plays_one_instead_of_an_unpairabl
     assert picked["men-free"] == {"kind": "round_robin"}
     assert picked["men-pro"] == {"kind": "round_robin"}  # 6 entrants: 5 rounds, as the Swiss
     assert picked["women-free"] == {"kind": "swiss", "rounds": 7}  # 16: a round robin takes 15
-    assert picked["women-pro"] == {"kind": "swiss", "rounds": 5}  # 7: a round robin takes 7 (a bye each)
+    # 7: a round robin takes 7 (a bye each); a Swiss of 7 is guaranteed 4 rounds (PAIR-2)
+    assert picked["women-pro"] == {"kind": "swiss", "rounds": 4}
+
+
+def test_pair2_a_swiss_is_chosen_with_no_more_rounds_than_the_field_is_guaranteed():
+    """PAIR-2: 10 entrants (free rules, 7 rounds in the preset): a round robin takes 9, so a
+    Swiss, of the 5 rounds closing accepts for 10; 14 entrants keep the preset's 7."""
+    picked = choices({"men-free": 10, "women-free": 14, "men-pro": 9, "women-pro": 0})
+    assert picked["men-free"] == {"kind": "swiss", "rounds": 5}
+    assert picked["women-free"] == {"kind": "swiss", "rounds": 7}
+    assert picked["men-pro"] == {"kind": "swiss", "rounds": 5}
 
 
 @pytest.mark.parametrize(("entrants", "rounds", "fits"), [(8, 7, True), (7, 7, True), (9, 7, False), (1, 7, False)])

@@ -114,3 +114,23 @@ def test_window_table_scores_equal_the_plain_per_point_count():
             if 0 <= q[0] < 15 and 0 <= q[1] < 15 and pos.empty(q)
         }
         assert candidates(pos) == (sorted(near) if near else [(7, 7)])
+
+
+@pytest.mark.parametrize("professional", [False, True])
+def test_play1_play3_winning_points_equal_the_plain_scan_of_every_point(professional):
+    """PLAY-1 / PLAY-3: the winning points the bots find (only the gaps of a window of four are
+    tried, ``WindowScores.four_gaps``) are exactly the empty points where the stone makes five
+    (exactly five for black under professional rules), found by trying every point."""
+    from gomoku_sim.strategy import candidates, winning_points
+
+    rng = random.Random(5)
+    every = [(x, y) for x in range(15) for y in range(15)]
+    for _ in range(200):
+        pos = Position.from_moves(rng.sample(every, rng.randrange(0, 120)), professional=professional)
+        for colour in (BLACK, WHITE):
+            plain = [p for p in every if pos.empty(p) and makes_five(pos, p, colour)]
+            assert winning_points(pos, colour) == plain
+            assert sorted(pos.scores.four_gaps(colour)) == [
+                p for p in every if pos.empty(p) and pos.scores.of(p)[colour - 1] >= 100000
+            ]
+        assert pos.near_one == candidates(pos, 1) and pos.near_two == candidates(pos, 2)

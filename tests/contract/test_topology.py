@@ -33,4 +33,8 @@ def test_every_consumed_event_is_produced_by_someone_else():
         "appeal.decided",
         # EVT-7: pairing announces an arbiter's delay to gameplay, registration and partners
         "round.rescheduled",
+        # partners: the standings after each round and the entry.decided webhook (issue 14)
+        "standings.updated",
+        "entry.accepted",
+        "entry.refused",
     }

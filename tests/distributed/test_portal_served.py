@@ -10,15 +10,13 @@ import asyncio
 import json
 import os
 import subprocess
-from datetime import UTC, datetime
 
 import httpx
 import pytest
 
 from gomoku_shared.contracts import encode, envelope_for
-from gomoku_shared.contracts.common import ClockSpec, Ruleset
-from gomoku_shared.contracts.events import PairingSpec, RoundPaired
 from gomoku_shared.messaging.rabbit import RabbitEventBus
+from gomoku_shared.testing.rounds import one_game_round
 
 from .compose_commands import SERVICES, LocalCompose, Proc, _argv, free_port
 
@@ -101,26 +99,9 @@ async def test_the_pages_behind_the_gateway_with_one_upstream_stream_per_game(
 
             # a live game (from round.paired, as pairing sends it), watched by several viewers
             await publisher.start()
-            paired = RoundPaired(
-                event_code="PG",
-                stage="main",
-                section_id="S1",
-                round=1,
-                starts_at=datetime.now(UTC),
-                no_show_minutes=120,
-                pairings=[
-                    PairingSpec(
-                        pairing_id="p1",
-                        first="alice",
-                        second="bob",
-                        ruleset=Ruleset(track="free"),
-                        clock=ClockSpec(kind="sudden_death", base_s=1800, increment_s=0),
-                        first_partner="partner-1",
-                        second_partner="partner-1",
-                    )
-                ],
+            await publisher.publish(
+                [encode(envelope_for(one_game_round("PG", partner="partner-1"), correlation_id="portal-served"))]
             )
-            await publisher.publish([encode(envelope_for(paired, correlation_id="portal-served"))])
             game = "PG.main.S1.r1.p1.g1"
 
             async def created():

@@ -193,6 +193,23 @@ def test_refusals_have_the_shape_the_client_parses(documents, service):
         assert model_diff(m.OAuthErrorBody, oauth, sdefs, request=False) == []
 
 
+def test_a_board_is_the_game_summary_with_its_stones_and_clocks(documents):
+    """The round's boards read answers each game as its summary (every field of it: winner,
+    outcome, playoff...) plus stones and clocks, and the client's Board reads it as a GameSummary."""
+    sdefs = documents["gameplay"]["components"]["schemas"]
+    summary, board = sdefs["GameSummary"], sdefs["BoardView"]
+    assert set(summary["properties"]) <= set(board["properties"])
+    assert set(board.get("required", [])) - set(summary.get("required", [])) == {
+        "moves",
+        "board",
+        "forbidden",
+        "opening",
+        "clocks",
+    }
+    assert issubclass(m.Board, m.GameSummary)
+    assert model_diff(m.Board, {"$ref": "#/components/schemas/BoardView"}, sdefs, request=False) == []
+
+
 def test_every_client_method_calls_a_checked_route():
     """Each public method of the clients reaches the platform through a route of routes.ALL."""
     import inspect

@@ -1,30 +1,32 @@
-"""Helpers of the webhooks tests: bus events as the producers publish them, and a webhook
-receiver served by uvicorn on 127.0.0.1 that records what it is sent."""
+"""Helpers of the webhooks tests: bus events as the producers publish them, and the webhook
+receiver served by uvicorn on 127.0.0.1 that records what it is sent (the benches' too:
+``gomoku_shared.testing.webhooks``)."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import json
-import socket
-from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from typing import Any
-
-import uvicorn
+from datetime import UTC, date, datetime
 
 from gomoku_shared.contracts import encode, envelope_for
-from gomoku_shared.contracts.common import ClockSpec, Ruleset
+from gomoku_shared.contracts.common import ClockSpec, Entrant, Ruleset
 from gomoku_shared.contracts.envelope import Payload
 from gomoku_shared.contracts.events import (
     AwardsPublished,
+    EntryAccepted,
+    EntryRefused,
     GameFinished,
     GameStarted,
     PairingSpec,
     PlayoffRequired,
     RoundPaired,
+    StandingRow,
+    StandingsUpdated,
 )
+from gomoku_shared.testing.webhooks import WebhookReceiver
+from gomoku_shared.testing.webhooks import free_port as free_port
+from gomoku_shared.testing.webhooks import serving as serving
+
+#: the webhook endpoint the tests serve (records every request; answers ``status``)
+Receiver = WebhookReceiver
 
 
 def pairing(pairing_id: str, first: str, second: str, first_partner: str | None, second_partner: str | None):
@@ -96,62 +98,48 @@ def awards_published() -> AwardsPublished:
     )
 
 
+def standings_updated(after_round: int = 1) -> StandingsUpdated:
+    row = StandingRow(place=1, entrant_id="a1", name="Ann", points=2.0, tiebreaks={"buchholz": 1.0}, wins=1)
+    return StandingsUpdated(event_code="WH", stage="main", section_id="S1", after_round=after_round, standings=[row])
+
+
+def entry_accepted(entry_id: str, partner_id: str | None, external_ids: dict[str, str] | None = None) -> EntryAccepted:
+    """An accepted entry of ``partner_id`` (None: staff registered it), with personal data."""
+    entrant = Entrant(
+        entrant_id=entry_id,
+        name="Ann",
+        birth_date=date(2001, 2, 3),
+        partner_id=partner_id,
+        attributes={"player_id": f"{entry_id}.p"},
+    )
+    return EntryAccepted(
+        event_code="WH",
+        stage="main",
+        section_id="S1",
+        entry_id=entry_id,
+        entrant=entrant,
+        clause="REG-4",
+        external_ids=external_ids or {},
+    )
+
+
+def entry_refused(entry_id: str, partner_id: str | None, external_ids: dict[str, str] | None = None) -> EntryRefused:
+    return EntryRefused(
+        event_code="WH",
+        stage="main",
+        section_id="S1",
+        application_id=f"app-{entry_id}",
+        entrant_name="Bob",
+        clause="REG-6",
+        reason="born before the section's cut-off date",
+        entry_id=entry_id,
+        partner_id=partner_id,
+        external_ids=external_ids or {},
+    )
+
+
 def messages(*payloads: Payload):
     return [encode(envelope_for(p, correlation_id="webhooks-test")) for p in payloads]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-@dataclass
-class Receiver:
-    """Records every request; answers ``status`` (200 by default)."""
-
-    port: int
-    status: int = 200
-    received: list[tuple[dict[str, str], bytes]] = field(default_factory=list)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/hook"
-
-    def bodies(self) -> list[dict[str, Any]]:
-        return [json.loads(body) for _, body in self.received]
-
-    def ids(self) -> list[str]:
-        return [headers["webhook-id"] for headers, _ in self.received]
-
-    async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] != "http":
-            return
-        body = b""
-        while True:
-            message = await receive()
-            body += message.get("body", b"")
-            if not message.get("more_body"):
-                break
-        headers = {k.decode().lower(): v.decode() for k, v in scope["headers"]}
-        self.received.append((headers, body))
-        await send({"type": "http.response.start", "status": self.status, "headers": []})
-        await send({"type": "http.response.body", "body": b"ok"})
-
-
-@contextlib.asynccontextmanager
-async def serving(app: Any, port: int) -> AsyncIterator[None]:
-    """``app`` served by uvicorn on 127.0.0.1:``port`` for the block."""
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None, access_log=False))
-    task = asyncio.create_task(server.serve())
-    try:
-        async with asyncio.timeout(30):
-            while not server.started:
-                await asyncio.sleep(0.02)
-        yield
-    finally:
-        server.should_exit = True
-        await task
 
 
 def now() -> datetime:

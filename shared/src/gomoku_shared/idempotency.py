@@ -33,6 +33,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import JSON, BigInteger, Column, Index, Integer, MetaData, String, Table, delete, insert, select
 
 from .errors import Conflict
+from .loops import idle
 
 log = logging.getLogger("gomoku.idempotency")
 
@@ -168,13 +169,13 @@ class IdempotencyStore:
             )
         return res.rowcount or 0
 
-    def purger(self, sessionmaker, every_s: float | None = None):
-        """A background task deleting expired keys (any replica may run it: deletes are idempotent)."""
+    def purger(self, sessionmaker, every_s: float | None = None, stop: asyncio.Event | None = None):
+        """A background task deleting expired keys (any replica may run it: deletes are idempotent),
+        until ``stop`` is set."""
         interval = every_s or max(1.0, min(self.ttl_ms / 1000, 3600.0))
 
         async def purge_expired_idempotency_keys() -> None:
-            while True:
-                await asyncio.sleep(interval)
+            while not await idle(stop, interval):
                 try:
                     await self.purge(sessionmaker)
                 except Exception:  # noqa: BLE001 - retried on the next tick
@@ -190,5 +191,5 @@ def replay(stored: Stored) -> JSONResponse:
 def for_runtime(runtime, table: Table) -> IdempotencyStore:
     """The store of a service, expiring keys after its IDEMPOTENCY_TTL_S, purged in the background."""
     store = IdempotencyStore(table, runtime.clock, runtime.settings.idempotency_ttl_s)
-    runtime.background(store.purger(runtime.sessionmaker))
+    runtime.background(store.purger(runtime.sessionmaker, stop=runtime.stopping))
     return store

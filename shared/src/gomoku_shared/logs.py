@@ -8,7 +8,6 @@ SQLSTATE only, because drivers quote the offending value in their messages (asyn
 
 from __future__ import annotations
 
-import asyncio
 import contextvars
 import json
 import logging
@@ -72,24 +71,8 @@ class _PlainFormatter(logging.Formatter):
         return f"{base} [cid={correlation_id.get()}]"
 
 
-class _CancelledCheckin(logging.Filter):
-    """SQLAlchemy's pool logs an ERROR with a traceback when the task returning a connection is
-    cancelled mid-rollback (a background task cancelled at shutdown). Nothing is lost: the
-    transaction was not committed and the pool discards the connection. Say so in one line."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if record.name.startswith("sqlalchemy.pool") and record.exc_info:
-            exc = record.exc_info[1]
-            if isinstance(exc, asyncio.CancelledError):
-                record.levelno, record.levelname = logging.INFO, "INFO"
-                record.msg, record.args = "a connection returned by a cancelled task was discarded", ()
-                record.exc_info = record.exc_text = None
-        return True
-
-
 def configure(level: str = "INFO", *, json_lines: bool = True) -> None:
     handler = logging.StreamHandler(sys.stderr)
-    handler.addFilter(_CancelledCheckin())
     handler.setFormatter(_JsonFormatter() if json_lines else _PlainFormatter("%(levelname)s %(name)s: %(message)s"))
     root = logging.getLogger()
     root.handlers[:] = [handler]

@@ -34,6 +34,10 @@ from .topology import CONSUMES
 
 log = logging.getLogger("gomoku.runtime")
 
+#: how long the background tasks have, once asked to stop, to return by themselves (at their next
+#: idle point, ``gomoku_shared.loops``) before they are cancelled
+BACKGROUND_STOP_S = 5.0
+
 EventHandler = Callable[["UnitOfWork", Envelope[Any]], Awaitable[None]]
 
 
@@ -130,6 +134,10 @@ class ServiceRuntime:
         self._background: list[Callable[[], Coroutine[Any, Any, None]]] = []
         self._stoppers: list[Callable[[], Awaitable[None]]] = []
         self._tasks: list[asyncio.Task] = []
+        #: set when the service stops: the background loops return at their next idle point
+        #: (``gomoku_shared.loops.idle``); one still running after ``background_stop_s`` is cancelled
+        self.stopping = asyncio.Event()
+        self.background_stop_s = BACKGROUND_STOP_S
         #: what the consumer did, per event type (read by the metrics)
         self.consumed = ConsumerStats()
         self.started = False
@@ -153,7 +161,10 @@ class ServiceRuntime:
         return func
 
     def background(self, func: Callable[[], Coroutine[Any, Any, None]]) -> Callable[[], Coroutine[Any, Any, None]]:
-        """Register a long-running task started with the service (e.g. a scheduler)."""
+        """Register a long-running task started with the service (e.g. a scheduler). A loop waits
+        between its rounds of work with ``gomoku_shared.loops.idle(runtime.stopping, ...)`` and
+        returns when it answers True: it is cancelled only if it has not returned
+        ``background_stop_s`` after the stop began."""
         self._background.append(func)
         return func
 
@@ -216,6 +227,7 @@ class ServiceRuntime:
     async def start(self) -> None:
         if self.started:
             return
+        self.stopping.clear()
         await self.bus.start()
         for queue, keys in CONSUMES.items():
             await self.bus.declare(queue, list(keys), delivery_limit=self.settings.delivery_limit)
@@ -235,25 +247,22 @@ class ServiceRuntime:
             subscribe_broadcast = getattr(self.bus, "subscribe_broadcast", None)
             if subscribe_broadcast is not None:
                 await subscribe_broadcast([REVOKED_EVENT], self.tokens.on_revoked)
-            self._tasks.append(asyncio.create_task(self.tokens.keep_loaded(), name=f"{self.name}-token-keys"))
-        self._tasks.append(asyncio.create_task(self.relay.run(), name=f"{self.name}-relay"))
+            loading = self.tokens.keep_loaded(stop=self.stopping)
+            self._tasks.append(asyncio.create_task(loading, name=f"{self.name}-token-keys"))
+        self._tasks.append(asyncio.create_task(self.relay.run(self.stopping), name=f"{self.name}-relay"))
         for func in self._background:
             self._tasks.append(asyncio.create_task(func(), name=f"{self.name}-{func.__name__}"))
         self.started = True
 
     async def stop(self) -> None:
         """Stop in the order that loses nothing: no new deliveries (those in flight finish and
-        commit), then the background tasks, then publish what the outbox still holds (within
-        SHUTDOWN_GRACE_S; what is left stays pending for the next start or another replica)."""
+        commit), then the background tasks (asked to stop; cancelled after ``background_stop_s``),
+        then publish what the outbox still holds (within SHUTDOWN_GRACE_S; what is left stays
+        pending for the next start or another replica)."""
         if self.owns_bus:
             with contextlib.suppress(Exception):
                 await self.bus.stop_consuming()
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        self._tasks.clear()
+        await self._stop_background()
         for func in self._stoppers:
             with contextlib.suppress(Exception):
                 await func()
@@ -263,6 +272,23 @@ class ServiceRuntime:
                 await self.bus.close()
         await self.engine.dispose()
         self.started = False
+
+    async def _stop_background(self) -> None:
+        """Ask the background tasks to stop, give them ``background_stop_s`` to return, then
+        cancel those still running (a cancel may land mid-query: the last resort only)."""
+        tasks, self._tasks = self._tasks, []
+        self.stopping.set()
+        if not tasks:
+            return
+        _, running = await asyncio.wait(tasks, timeout=self.background_stop_s)
+        for task in running:
+            log.warning(
+                "%s: %s did not stop within %.1fs: cancelled", self.name, task.get_name(), self.background_stop_s
+            )
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
 
     async def _flush_outbox(self, within_s: float) -> None:
         flushed = 0

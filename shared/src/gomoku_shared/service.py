@@ -9,6 +9,7 @@ from importlib.metadata import entry_points
 from typing import Any, Protocol
 
 from fastapi import FastAPI
+from sqlalchemy import MetaData
 
 from .clock import Clock
 from .messaging.bus import EventBus
@@ -51,6 +52,21 @@ class Builder(Protocol):
     def __call__(
         self, settings: ServiceSettings, *, bus: EventBus | None = None, clock: Clock | None = None
     ) -> Service: ...
+
+
+def runtime_for(
+    name: str, settings: ServiceSettings, metadata: MetaData, *, bus: EventBus | None = None, clock: Clock | None = None
+) -> ServiceRuntime:
+    """The runtime a ``Builder`` makes: on the bus it is given (shared, the embedded runner closes
+    it) or on its own from the settings, with the clock it is given or the settings' clock."""
+    return ServiceRuntime(
+        name,
+        settings,
+        metadata,
+        bus=bus or bus_from_settings(settings),
+        clock=clock or clock_from_settings(settings),
+        owns_bus=bus is None,
+    )
 
 
 def bus_from_settings(settings: ServiceSettings) -> EventBus:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .clock import Clock, SystemClock
+from .loops import idle
 from .ratelimit import Policy
 
 log = logging.getLogger("gomoku.tokens")
@@ -163,10 +164,12 @@ class TokenVerifier:
                 await asyncio.sleep(wait)
             await self.refresh()
 
-    async def keep_loaded(self, retry_s: float = 2.0) -> None:
-        """Background task: fetch the keys at start, retrying until the partners service answers."""
+    async def keep_loaded(self, retry_s: float = 2.0, stop: asyncio.Event | None = None) -> None:
+        """Background task: fetch the keys at start, retrying until the partners service answers
+        (or until ``stop`` is set)."""
         while not await self.refresh():
-            await asyncio.sleep(retry_s)
+            if await idle(stop, retry_s):
+                return
             retry_s = min(30.0, retry_s * 2)
 
     # ------------------------------------------------------------------ revocation

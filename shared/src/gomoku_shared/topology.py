@@ -23,5 +23,9 @@ CONSUMES: dict[str, tuple[str, ...]] = {
         "game.finished",
         "section.completed",
         "awards.published",
+        # the standings after each round, and the entry.decided webhook of a partner's entries
+        "standings.updated",
+        "entry.accepted",
+        "entry.refused",
     ),
 }

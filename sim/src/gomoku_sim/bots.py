@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from .opening import choose_fifth, choose_offers, choose_opening, take_black
@@ -194,10 +195,14 @@ def rng_for(seed: int | str, game_id: str, player: str, ply: int, purpose: str) 
     return random.Random(f"{seed}|{game_id}|{player}|{ply}|{purpose}")
 
 
+# is_no_show and stall_ply are asked on every look at a game; each answer is fixed for the game
+# and player, and seeding a generator from a string costs a SHA-512: the answers are kept
+@lru_cache(maxsize=1 << 16)
 def is_no_show(policy: BotPolicy, seed: int | str, game_id: str, player: str) -> bool:
     return policy.no_show_rate > 0 and rng_for(seed, game_id, player, 0, "no-show").random() < policy.no_show_rate
 
 
+@lru_cache(maxsize=1 << 16)
 def stall_ply(policy: BotPolicy, seed: int | str, game_id: str, player: str) -> int | None:
     """The ply from which this player stops moving (lets its clock run out), if any."""
     rng = rng_for(seed, game_id, player, 0, "timeout")

@@ -50,7 +50,7 @@ ACTION_BODIES: dict[str, type[gm.PlayerBody]] = {
     if route.body is not None and issubclass(route.body, gm.PlayerBody)
 }
 _GAME_PATH = re.compile(r"^/v1/games/([^/?]+)(?:/([a-z]+))?$")
-__all__ = ["ApiError", "Keys", "Platform", "SERVICES", "all_games"]
+__all__ = ["ApiError", "Keys", "Platform", "SERVICES", "all_games", "all_items"]
 
 
 class Platform:
@@ -88,10 +88,10 @@ class Platform:
 
     @classmethod
     def distributed(cls, urls: Mapping[str, str], keys: Keys = Keys(), retry_for_s: float = 90.0) -> Platform:
-        from .lean_http import LeanClient, LeanTransport
+        from .lean_http import LeanAsyncClient, LeanClient
 
         lean = LeanClient(timeout=30.0)
-        partner_http = httpx.AsyncClient(transport=LeanTransport(lean), timeout=30.0)
+        partner_http = LeanAsyncClient(lean)
         bases = {s: urls[s].rstrip("/") for s in SERVICES}
         return cls(lean, bases, keys, retry_for_s=retry_for_s, partner_http=partner_http)
 
@@ -187,19 +187,25 @@ class Platform:
         return await self.request("POST", service, path, json=json if json is not None else {}, **kw)
 
 
-async def all_games(reader: Any, params: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Every game of gameplay's list for ``params``, page by page (``next_cursor``); ``reader``
-    is anything with ``get(service, path, params=...)`` answering the JSON body."""
-    games: list[dict[str, Any]] = []
+async def all_items(
+    reader: Any, service: str, path: str, field: str, params: Mapping[str, Any] | None = None, **kw: Any
+) -> list[dict[str, Any]]:
+    """Every item of the cursor-paged list ``field`` at ``path``, page by page (``next_cursor``);
+    ``reader`` is anything with ``get(service, path, params=..., **kw)`` answering the JSON body."""
+    items: list[dict[str, Any]] = []
     cursor = None
     while True:
-        page = await reader.get(
-            "gameplay", "/v1/games", params={**params, "limit": 200, **({"cursor": cursor} if cursor else {})}
-        )
-        games += page.get("games", [])
+        query = {**(params or {}), "limit": 200, **({"cursor": cursor} if cursor else {})}
+        page = await reader.get(service, path, params=query, **kw)
+        items += page.get(field, [])
         cursor = page.get("next_cursor")
         if not cursor:
-            return games
+            return items
+
+
+async def all_games(reader: Any, params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every game of gameplay's list for ``params``, page by page (``next_cursor``)."""
+    return await all_items(reader, "gameplay", "/v1/games", "games", params)
 
 
 def _body(response: Any) -> Any:

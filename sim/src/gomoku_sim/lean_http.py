@@ -188,3 +188,40 @@ class LeanTransport(httpx.AsyncBaseTransport):
 
     async def aclose(self) -> None:
         await self.lean.aclose()
+
+
+class LeanAsyncClient(httpx.AsyncClient):
+    """An ``httpx.AsyncClient`` for the typed partner client whose plain requests (a game read,
+    a player action: method, URL, JSON body, headers; no query) go straight to ``LeanClient``,
+    without httpx's request building, cookie jar, auth and redirect steps (as much CPU per
+    request as the bots' thinking). Anything else (streams, forms) goes through ``LeanTransport``
+    the usual way. The answer is an ``httpx.Response`` as the transport would have given."""
+
+    def __init__(self, lean: LeanClient) -> None:
+        super().__init__(transport=LeanTransport(lean), timeout=lean.timeout)
+        self.lean = lean
+
+    async def request(self, method: str, url: Any, **kwargs: Any) -> httpx.Response:
+        if not isinstance(url, str) or not _PLAIN.issuperset(kwargs) or kwargs.get("params"):
+            return await super().request(method, url, **kwargs)
+        headers = kwargs.get("headers") or {}
+        try:
+            answer = await self.lean.request(
+                method,
+                url,
+                json=kwargs.get("json"),
+                params=kwargs.get("params"),
+                headers={k: v for k, v in headers.items() if k.lower() not in _OWN_HEADERS},
+            )
+        except ConnectionRefusedError as exc:  # nothing was sent
+            raise httpx.ConnectError(str(exc)) from exc
+        except ConnectionError as exc:
+            raise httpx.ReadError(str(exc)) from exc
+        kept = [
+            (k, v) for k, v in answer.headers if k not in (b"content-length", b"transfer-encoding", b"content-encoding")
+        ]
+        return httpx.Response(answer.status_code, headers=kept, content=answer.content)
+
+
+#: the keyword arguments of a request LeanAsyncClient sends itself
+_PLAIN = frozenset({"params", "json", "headers"})

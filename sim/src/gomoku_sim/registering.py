@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
 
+from registration.domain import max_swiss_rounds
+
 from .client import ApiError
 from .driver_state import ACCEPTED, PLAYING, DriverState, StageRun, local_moment
 from .fees import field_counts, record_fees
@@ -148,7 +150,8 @@ class Registering(DriverState):
         return first, st.ends_on
 
     def format_choices(self, stage_id: str, counts: Mapping[str, int]) -> dict[str, Any]:
-        """The arbiter's format choice per section: round robin for a handful, Swiss otherwise."""
+        """The arbiter's format choice per section: round robin for a handful, Swiss otherwise
+        (of at most the rounds the field is guaranteed to pair, PAIR-2)."""
         out: dict[str, Any] = {}
         merged = dict(counts)
         for sec in self.config.stage(stage_id).sections:  # REG-12: a small section joins its partner
@@ -167,7 +170,11 @@ class Registering(DriverState):
             ):
                 out[sec.id] = {"kind": "round_robin"}
             else:
-                out[sec.id] = {"kind": "swiss", "rounds": rounds}
+                # PAIR-2: no more rounds than the field is guaranteed to pair (closing refuses more)
+                out[sec.id] = {
+                    "kind": "swiss",
+                    "rounds": min(rounds, max_swiss_rounds(count)) if count >= 2 else rounds,
+                }
         return out
 
     async def check_in_and_close(self, stage_id: str) -> StageRun:

@@ -17,6 +17,9 @@ from __future__ import annotations
 import random
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
+from itertools import chain, compress
+from operator import itemgetter
 
 SIZE = 15
 BLACK = 1
@@ -69,6 +72,20 @@ class Position:
         grid[p[0]][p[1]] = colour
         return Position(tuple(tuple(c) for c in grid), self.professional)
 
+    # A bot looks at one position several times in one decision (is it lost, where can either side
+    # win, the move itself): what depends only on the stones is computed once per position.
+    @cached_property
+    def scores(self) -> WindowScores:
+        return WindowScores(self)
+
+    @cached_property
+    def near_one(self) -> list[Point]:
+        return candidates(self, 1)
+
+    @cached_property
+    def near_two(self) -> list[Point]:
+        return candidates(self, 2)
+
 
 def _inside(x: int, y: int) -> bool:
     return 0 <= x < SIZE and 0 <= y < SIZE
@@ -112,25 +129,27 @@ def _near(radius: int) -> list[tuple[int, ...]]:
 
 
 _NEAR = {1: _near(1), 2: _near(2)}
+_CELLS = range(SIZE * SIZE)
+_POINTS = [divmod(c, SIZE) for c in _CELLS]
 
 
 def candidates(pos: Position, radius: int = 2) -> list[Point]:
     """Empty points within ``radius`` of a stone (the centre on an empty board), sorted."""
-    cells = [v for col in pos.grid for v in col]
+    cells = list(chain.from_iterable(pos.grid))
     near = _NEAR.get(radius) or _near(radius)
-    out: set[int] = set()
-    for index, v in enumerate(cells):
-        if v:
-            out.update(near[index])
+    out: set[int] = set().union(*map(near.__getitem__, compress(_CELLS, cells)))
     if not out:
         return [(7, 7)]
-    return [divmod(c, SIZE) for c in sorted(out) if not cells[c]]
+    return [_POINTS[c] for c in sorted(out) if not cells[c]]
 
 
 def winning_points(pos: Position, colour: int, among: Iterable[Point] | None = None) -> list[Point]:
-    """Empty points where ``colour`` would complete five now."""
-    pts = candidates(pos, 1) if among is None else among
-    return [p for p in pts if pos.empty(p) and makes_five(pos, p, colour)]
+    """Empty points where ``colour`` would complete five now. Only a point that completes a
+    window of four of ``colour`` and none of the other can (``WindowScores.four_gaps``), so the
+    run lengths are counted only there."""
+    pts = pos.near_one if among is None else among
+    gaps = pos.scores.four_gaps(colour)
+    return [p for p in pts if p in gaps and pos.empty(p) and makes_five(pos, p, colour)]
 
 
 def _wins_after(pos: Position, p: Point, colour: int) -> int:
@@ -193,6 +212,8 @@ def _windows() -> tuple[list[tuple[int, ...]], dict[Point, tuple[int, ...]]]:
 
 
 _WINDOWS, _THROUGH = _windows()
+#: for each point, a getter of the values of the windows through it (every point has at least two)
+_PICK = {p: itemgetter(*ids) for p, ids in _THROUGH.items()}
 # a window's cells summed with black = 1 and white = 8 give b + 8w: what it is worth to black
 # (no white stone in it) and to white (no black stone in it)
 _CODE = (0, 1, 8)
@@ -207,7 +228,7 @@ for _b in range(6):
 class WindowScores:
     """The window values of one position, computed once; ``of(p)`` is ``both_scores(pos, p)``."""
 
-    __slots__ = ("black", "white")
+    __slots__ = ("black", "white", "_cells", "_sums", "_fours")
 
     def __init__(self, pos: Position) -> None:
         code = _CODE
@@ -216,18 +237,37 @@ class WindowScores:
         for_black, for_white = _FOR_BLACK, _FOR_WHITE
         self.black = [for_black[s] for s in sums]
         self.white = [for_white[s] for s in sums]
+        self._cells, self._sums = cells, sums
+        self._fours: dict[int, frozenset[Point]] = {}
 
     def of(self, p: Point) -> tuple[int, int]:
-        ids = _THROUGH[p]
-        black, white = self.black, self.white
-        return sum([black[i] for i in ids]), sum([white[i] for i in ids])
+        pick = _PICK[p]
+        return sum(pick(self.black)), sum(pick(self.white))
+
+    def four_gaps(self, colour: int) -> frozenset[Point]:
+        """The empty points that complete a window of four ``colour`` stones and none of the
+        other: exactly the empty points whose window score for ``colour`` is 100000 or more, the
+        only points where ``colour`` can make five."""
+        found = self._fours.get(colour)
+        if found is None:
+            four = 4 if colour == BLACK else 32  # a window's sum is b + 8w
+            cells = self._cells
+            found = frozenset(
+                divmod(cell, SIZE)
+                for window, total in zip(_WINDOWS, self._sums, strict=True)
+                if total == four
+                for cell in window
+                if not cells[cell]
+            )
+            self._fours[colour] = found
+        return found
 
 
 def both_scores(pos: Position, p: Point) -> tuple[int, int]:
     """(point_score for black, point_score for white): over the 5-cell windows through ``p``
     that lie on the board, a window free of white scores for black by its black stones, and
     the other way round."""
-    return WindowScores(pos).of(p)
+    return pos.scores.of(p)
 
 
 def evaluate(pos: Position, p: Point, colour: int) -> int:
@@ -258,13 +298,13 @@ def choose_move(
     the chance of overlooking the opponent's open three (weaker players end games sooner)."""
     other = WHITE if colour == BLACK else BLACK
     banned = set(forbidden) if colour == BLACK else set()
-    cands = [p for p in candidates(pos) if p not in banned]
+    cands = [p for p in pos.near_two if p not in banned]
     if not cands:  # every nearby point is forbidden: any legal empty point
         cands = [(x, y) for x in range(SIZE) for y in range(SIZE) if pos.empty((x, y)) and (x, y) not in banned]
         if not cands:
-            return Choice(candidates(pos)[0], "only_forbidden")
+            return Choice(pos.near_two[0], "only_forbidden")
     scored = []
-    scores = WindowScores(pos)
+    scores = pos.scores
     for p in cands:
         black_score, white_score = scores.of(p)
         a, d = (black_score, white_score) if colour == BLACK else (white_score, black_score)

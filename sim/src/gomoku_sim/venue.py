@@ -22,7 +22,7 @@ from typing import Any
 from gameplay.engine import Game, RuleSet, to_notation
 
 from .bots import BotPolicy, decide
-from .client import ApiError, Platform
+from .client import ApiError, Platform, all_items
 from .offline import EngineGame
 
 #: the bots' actions that are steps on the board (the recorder enters them)
@@ -142,8 +142,9 @@ class Venue:
             if entry["status"] != "flagged":
                 raise RuntimeError(f"a record of {game_id} with a forbidden move was not flagged: {entry}")
             event_code = game_id.split(".", 1)[0]
-            listed = await self.platform.get("gameplay", f"/v1/events/{event_code}/record-flags", role="arbiter")
-            self.flagged.extend(item for item in listed["entries"] if item["game_id"] == game_id)
+            path_flags = f"/v1/events/{event_code}/record-flags"
+            listed = await all_items(self.platform, "gameplay", path_flags, "entries", role="arbiter")
+            self.flagged.extend(item for item in listed if item["game_id"] == game_id)
         entry = await self.platform.post("gameplay", path, written, role="arbiter")
         if entry["status"] != "valid":
             raise RuntimeError(f"the record of {game_id} as played was flagged: {entry['flags']}")

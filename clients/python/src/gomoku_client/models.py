@@ -88,7 +88,14 @@ class WhoAmI(Answer):
 
 
 EventType = Literal[
-    "round.paired", "round.rescheduled", "game.started", "game.finished", "section.completed", "awards.published"
+    "round.paired",
+    "round.rescheduled",
+    "game.started",
+    "game.finished",
+    "section.completed",
+    "awards.published",
+    "standings.updated",
+    "entry.decided",
 ]
 
 
@@ -409,6 +416,24 @@ class Clocks(Answer):
     running: Literal["black", "white"] | None
 
 
+class Board(GameSummary):
+    """One game of a round as a small board: its summary, its stones and its clocks as of the
+    answer (``GET /v1/rounds/{event_code}/{section_id}/{round}/boards``)."""
+
+    moves: list[str]
+    board: list[Stone]
+    forbidden: dict[str, Any]
+    #: the professional opening's state (the fifth-move offers), null under free rules
+    opening: dict[str, Any] | None
+    clocks: Clocks
+
+
+class RoundBoardPage(Answer):
+    games: list[Board]
+    #: pass it as ``cursor`` for the next page; null on the last page
+    next_cursor: str | None = None
+
+
 class Game(GameSummary):
     """One game as of now (``GET /v1/games/{game_id}``)."""
 
@@ -519,7 +544,9 @@ class PublicationHistory(Answer):
 
 
 class WebhookEvent(BaseModel):
-    """A verified webhook delivery: ``id`` is the ``webhook-id`` header (deduplicate on it)."""
+    """A verified webhook delivery: ``id`` is the ``webhook-id`` header (deduplicate on it);
+    ``data`` has the fields of its type's ``data`` schema in the partners service's OpenAPI
+    document (section ``webhooks``)."""
 
     model_config = ConfigDict(extra="allow")
 

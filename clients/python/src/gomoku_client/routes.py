@@ -99,6 +99,13 @@ GAMES = Route(
     query=("player", "event", "section", "round", "status", "limit", "cursor"),
 )
 GAME = Route("gameplay", "GET", "/v1/games/{game_id}", m.Game)
+ROUND_BOARDS = Route(
+    "gameplay",
+    "GET",
+    "/v1/rounds/{event_code}/{section_id}/{round}/boards",
+    m.RoundBoardPage,
+    query=("limit", "cursor"),
+)
 
 
 def _action(verb: str, body: type[BaseModel]) -> Route[m.GameSummary]:
@@ -165,6 +172,7 @@ ALL: tuple[Route[Any], ...] = (
     STANDINGS,
     GAMES,
     GAME,
+    ROUND_BOARDS,
     *ACTIONS.values(),
     STREAM,
     AWARDS,

@@ -321,6 +321,13 @@ class Client:
         """One game as of now: board, phase, whose turn, legal actions, forbidden points, clocks."""
         return self._call(r.GAME, path={"game_id": game_id})
 
+    def round_boards(
+        self, event_code: str, section_id: str, round: int, *, limit: int | None = None, cursor: str | None = None
+    ) -> m.RoundBoardPage:
+        """One page of a round's games as boards with their clocks (game_id order)."""
+        path = {"event_code": event_code, "section_id": section_id, "round": round}
+        return self._call(r.ROUND_BOARDS, path=path, query={"limit": limit, "cursor": cursor})
+
     def act(
         self, game_id: str, verb: str, body: m.PlayerBody, idempotency_key: str | None = None
     ) -> m.GameSummary:

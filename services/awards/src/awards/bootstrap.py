@@ -5,8 +5,7 @@ from __future__ import annotations
 from gomoku_shared.auth import KeyRing
 from gomoku_shared.clock import Clock
 from gomoku_shared.messaging.bus import EventBus
-from gomoku_shared.runtime import ServiceRuntime
-from gomoku_shared.service import Service, bus_from_settings, clock_from_settings
+from gomoku_shared.service import Service, runtime_for
 from gomoku_shared.settings import ServiceSettings
 
 from .adapters.orm import metadata
@@ -19,14 +18,7 @@ NAME = "awards"
 
 def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Clock | None = None) -> Service:
     config = AwardsSettings.from_shared(settings)
-    runtime = ServiceRuntime(
-        NAME,
-        config,
-        metadata,
-        bus=bus or bus_from_settings(config),
-        clock=clock or clock_from_settings(config),
-        owns_bus=bus is None,
-    )
+    runtime = runtime_for(NAME, config, metadata, bus=bus, clock=clock)
     consumers.register(runtime)
     app = create_api(runtime, KeyRing(config.api_keys))
     return Service(NAME, runtime, app)

@@ -8,8 +8,7 @@ from gomoku_shared import idempotency
 from gomoku_shared.auth import KeyRing
 from gomoku_shared.clock import Clock
 from gomoku_shared.messaging.bus import EventBus
-from gomoku_shared.runtime import ServiceRuntime
-from gomoku_shared.service import Service, bus_from_settings, clock_from_settings
+from gomoku_shared.service import Service, runtime_for
 from gomoku_shared.settings import ServiceSettings
 
 from .adapters.move_writer import PgMoveWriter
@@ -24,14 +23,7 @@ NAME = "gameplay"
 
 
 def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Clock | None = None) -> Service:
-    runtime = ServiceRuntime(
-        NAME,
-        settings,
-        metadata,
-        bus=bus or bus_from_settings(settings),
-        clock=clock or clock_from_settings(settings),
-        owns_bus=bus is None,
-    )
+    runtime = runtime_for(NAME, settings, metadata, bus=bus, clock=clock)
     config = GameplayConfig.from_settings(settings)
     writer = None
     if runtime.database_url.startswith("postgresql") and config.move_writers > 0:

@@ -171,3 +171,32 @@ async def test_play9_online_games_have_no_slips_or_recorder(gp):
     r = await slip(gp, G1, "black", "five")
     assert r.status_code == 409 and r.json()["error"]["code"] == "not_over_the_board"
     assert (await gp.api.post(f"/v1/games/{G1}/recorder", {}, headers=ARB)).status_code == 409
+
+
+async def test_play9_the_flagged_records_of_an_event_page_by_cursor(gp):
+    """PLAY-9, the arbiter's queue of flagged records (issue 14: every list pages by cursor): in
+    game_id then entry order, ``limit`` per page, ``next_cursor`` to the next page; a cursor it
+    did not give out is a 400 in the common error shape."""
+    await gp.publish(
+        round_paired(
+            pairing("p1", "alice", "bob", track="professional"),
+            pairing("p2", "carol", "dave", track="professional"),
+            mode="offline",
+        )
+    )
+    bad = {"moves": ["h8", "h9", "l12", "a1"], "opening": {"n": 1}}
+    for game_id in (G2, G1, G2):
+        r = await gp.api.post(f"/v1/games/{game_id}/record-entries", bad, headers=ARB)
+        assert r.status_code == 201 and r.json()["status"] == "flagged", r.text
+    path = "/v1/events/EV/record-flags"
+    whole = (await gp.api.get(path, headers=ARB)).json()
+    # a record entered again supersedes the earlier entry of its game: one flagged entry per game
+    assert [(e["game_id"], e["entry"]) for e in whole["entries"]] == [(G1, 1), (G2, 2)]
+    assert whole["next_cursor"] is None
+    first = (await gp.api.get(path, headers=ARB, limit=1)).json()
+    assert [e["game_id"] for e in first["entries"]] == [G1] and first["next_cursor"]
+    assert {"section_id", "round", "pairing_id", "game_no", "entered_by"} <= first["entries"][0].keys()
+    second = (await gp.api.get(path, headers=ARB, limit=1, cursor=first["next_cursor"])).json()
+    assert [(e["game_id"], e["entry"]) for e in second["entries"]] == [(G2, 2)] and second["next_cursor"] is None
+    refused = await gp.api.get(path, headers=ARB, limit=1, cursor="bm9uc2Vuc2U")
+    assert refused.status_code == 400 and refused.json()["error"]["code"] == "bad_cursor"

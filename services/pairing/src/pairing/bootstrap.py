@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from gomoku_shared.auth import KeyRing
 from gomoku_shared.clock import Clock
 from gomoku_shared.messaging.bus import EventBus
 from gomoku_shared.metrics import expose_tally
-from gomoku_shared.runtime import ServiceRuntime
-from gomoku_shared.service import Service, bus_from_settings, clock_from_settings
+from gomoku_shared.service import Service, runtime_for
 from gomoku_shared.settings import ServiceSettings
 
 from .adapters.orm import metadata
@@ -23,14 +20,7 @@ NAME = "pairing"
 
 def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Clock | None = None) -> Service:
     config = PairingSettings.from_shared(settings)
-    runtime = ServiceRuntime(
-        NAME,
-        config,
-        metadata,
-        bus=bus or bus_from_settings(config),
-        clock=clock or clock_from_settings(config),
-        owns_bus=bus is None,
-    )
+    runtime = runtime_for(NAME, config, metadata, bus=bus, clock=clock)
     pairer = Pairer(config.pairing_workers)  # 0: pair in-process
     consumers.register(runtime, pairer)
 
@@ -38,7 +28,7 @@ def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Cloc
     async def pool_owner() -> None:
         # lives as long as the service: shuts the worker pool down when the runtime stops
         try:
-            await asyncio.Event().wait()
+            await runtime.stopping.wait()
         finally:
             pairer.close()
 

@@ -144,6 +144,7 @@ async def test_evt7_a_whole_time_slot_is_delayed_together_audited_all_or_nothing
     slot = {"starts_at": (SLOTS[1] + timedelta(minutes=30)).isoformat(), "reason": "lunch overran"}
     refused = await svc.client.post(f"{BASE}/a/rounds/2/delay-slot", json=slot, headers=ARB)
     assert refused.status_code == 409 and refused.json()["error"]["code"] == "not_a_delay", refused.text
+    assert refused.json()["error"]["details"] == {"section_id": "b", "slot_sections": ["a", "b"]}, refused.text
     await svc.settle()
     assert [m.round for m in svc.payloads("round.rescheduled", "a")] == [1]
     assert (await svc.client.get(f"{BASE}/a/round-times")).json()["rounds"][1]["delayed_to"] is None

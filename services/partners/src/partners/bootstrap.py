@@ -7,8 +7,7 @@ from typing import Any
 from gomoku_shared.auth import KeyRing
 from gomoku_shared.clock import Clock
 from gomoku_shared.messaging.bus import EventBus
-from gomoku_shared.runtime import ServiceRuntime
-from gomoku_shared.service import Service, bus_from_settings, clock_from_settings
+from gomoku_shared.service import Service, runtime_for
 from gomoku_shared.settings import ServiceSettings
 
 from .adapters.orm import metadata
@@ -30,14 +29,7 @@ def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Cloc
     vault = KeyVault(
         master_secret(settings.partners_key, distributed=bool(settings.amqp_url), data_dir=settings.data_dir)
     )
-    runtime = ServiceRuntime(
-        NAME,
-        settings,
-        metadata,
-        bus=bus or bus_from_settings(settings),
-        clock=clock or clock_from_settings(settings),
-        owns_bus=bus is None,
-    )
+    runtime = runtime_for(NAME, settings, metadata, bus=bus, clock=clock)
     partners = PartnerService(
         runtime,
         vault,
@@ -70,7 +62,7 @@ def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Cloc
 
     @runtime.background
     async def webhook_worker() -> None:
-        await webhooks.run(settings.webhook_poll_s)
+        await webhooks.run(settings.webhook_poll_s, runtime.stopping)
 
     app = create_api(runtime, KeyRing(settings.api_keys), partners, webhooks)
     return Service(NAME, runtime, app, extras={"partners": partners, "key_source": own_keys, "webhooks": webhooks})

@@ -130,7 +130,7 @@ async def test_secrets_are_sealed_at_rest_and_a_plaintext_row_from_before_is_sea
                 second = rotated.json()["secret"]
                 assert second != first
                 assert _no_plaintext(await _stored(url), first, second, LEGACY_SECRET, LEGACY_PREVIOUS)
-                receiver.received.clear()
+                receiver.arrivals.clear()
                 await bus.publish(messages(awards_published()))
                 await eventually(lambda: len(receiver.received) == 2, "the deliveries after the rotation", timeout=60)
             # during the grace the new subscription's delivery verifies with the old and the new secret

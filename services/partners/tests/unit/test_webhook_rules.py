@@ -8,10 +8,12 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from standardwebhooks import Webhook, WebhookVerificationError
+from webhooks_kit import entry_accepted, entry_refused, pairing, round_paired
 
 from partners.adapters.webhook_sender import signed_headers
 from partners.domain import webhooks as rules
 from partners.domain.model import PartnerRuleError
+from partners.domain.webhook_payloads import VIEWS
 from partners.domain.webhooks import RetrySchedule, Subscription
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
@@ -102,24 +104,48 @@ def test_event_types_come_from_the_fixed_list():
 
 
 def test_a_partner_sees_only_the_pairings_of_its_own_players_and_no_personal_data():
-    payload = {
-        "event_code": "E",
-        "round": 1,
-        "byes": [{"entrant_id": "z"}],
-        "pairings": [
-            {"pairing_id": "p1", "first_partner": "app", "second_partner": None},
-            {"pairing_id": "p2", "first_partner": "other", "second_partner": "other"},
-            {"pairing_id": "p3", "first_partner": "other", "second_partner": "app"},
-        ],
-    }
+    paired = round_paired(
+        pairing("p1", "a", "b", "app", None),
+        pairing("p2", "c", "d", "other", "other"),
+        pairing("p3", "e", "f", "other", "app"),
+    )
+    payload = {**paired.model_dump(mode="json"), "byes": [{"entrant_id": "z", "kind": "pairing", "points": 2}]}
     view = rules.partner_view("round.paired", payload, "app")
     assert view is not None and [p["pairing_id"] for p in view["pairings"]] == ["p1", "p3"]
-    assert "byes" not in view
+    assert "byes" not in view and set(view) == set(VIEWS["round.paired"].model_fields)
     assert rules.partner_view("round.paired", payload, "third") is None
-    completed = rules.partner_view(
-        "section.completed", {"standings": [{"name": "A"}], "entrants": [{"birth_date": "2000-01-01"}]}, "app"
-    )
-    assert completed == {"standings": [{"name": "A"}]}
-    assert rules.partner_view("awards.published", {"places": [{"name": "A", "birth_date": "x"}]}, "app") == {
-        "places": [{"name": "A"}]
+    completed = {
+        "event_code": "E",
+        "stage": "main",
+        "section_id": "S",
+        "name": "Open",
+        "rules": {"rounds": 1, "ruleset": {"track": "free"}, "clock": {"base_s": 60}},
+        "standings": [{"place": 1, "entrant_id": "a", "name": "A", "points": 1.0}],
+        "entrants": [{"entrant_id": "a", "name": "A", "birth_date": "2000-01-01"}],
+        "rounds_played": 1,
     }
+    shown = rules.partner_view("section.completed", completed, "app")
+    assert shown is not None and "entrants" not in shown and shown["standings"][0]["name"] == "A"
+    awards = {"event_code": "E", "stage": "main", "section_id": "S", "revision": 1}
+    places = rules.partner_view("awards.published", {**awards, "places": [{"name": "A", "birth_date": "x"}]}, "app")
+    assert places is not None and places["places"] == [{"name": "A"}]
+
+
+def test_entry_decided_is_the_registering_partners_alone_and_names_no_one():
+    """entry.accepted / entry.refused as entry.decided: the entry's partner sees the decision, the
+    entry id and its own external ids; another partner, or anyone for a staff entry, nothing."""
+    accepted = rules.decided_entry("entry.accepted", entry_accepted("e1", "app", {"p1": "u-1"}).model_dump(mode="json"))
+    view = rules.partner_view("entry.decided", accepted, "app")
+    assert view is not None
+    assert (view["decision"], view["entry_id"], view["external_ids"]) == ("accepted", "e1", {"p1": "u-1"})
+    assert not {"entrant", "name", "birth_date", "partner_id"} & set(view)
+    assert rules.partner_view("entry.decided", accepted, "other") is None
+    refused = rules.decided_entry("entry.refused", entry_refused("e2", "app").model_dump(mode="json"))
+    shown = rules.partner_view("entry.decided", refused, "app")
+    assert shown is not None and (shown["decision"], shown["reason"]) == ("refused", refused["reason"])
+    assert "entrant_name" not in shown and rules.partner_view("entry.decided", refused, "other") is None
+    staff = rules.decided_entry("entry.refused", entry_refused("e3", None).model_dump(mode="json"))
+    assert rules.partner_view("entry.decided", staff, "app") is None
+    # a refusal from a publisher before entry_id: the application id names the entry
+    older = rules.decided_entry("entry.refused", {**refused, "entry_id": None, "application_id": "a9"})
+    assert rules.partner_view("entry.decided", older, "app")["entry_id"] == "a9"

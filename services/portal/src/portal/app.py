@@ -14,6 +14,7 @@ from . import (
     console_events,
     console_rounds,
     console_slips,
+    console_slot,
     event_page,
     live,
     public,
@@ -72,6 +73,7 @@ def create_app(upstream: Upstream, settings: PortalSettings | None = None) -> Fa
     staff_appeals.install(app, site)  # AWD-10: after staff.install (its sessions)
     console = console_rounds.install(app, site, app.state.sessions)
     console_awards.install(app, console)
+    console_slot.install(app, console)  # EVT-7: a whole time slot delayed
     console_events.install(app, console)
     console_boards.install(app, site, app.state.sessions)
     console_slips.install(app, site, app.state.sessions)  # PLAY-9 result slips

@@ -18,18 +18,34 @@ from .site import Site
 from .staff import refusal
 
 PAGE = "/staff/events/{code}/record-flags"
+#: the flagged records are read page by page (cursor pagination), up to this many pages
+PAGE_SIZE, MAX_PAGES = 200, 10
 
 
 def install(app: FastAPI, site: Site, sessions: Sessions) -> None:
     upstream = site.upstream
 
+    async def flagged(session: StaffSession, code: str) -> tuple[int, Any, list[dict[str, Any]]]:
+        """The event's flagged records, every page; the status and body of the last answer."""
+        entries: list[dict[str, Any]] = []
+        params: dict[str, Any] = {"limit": PAGE_SIZE}
+        for _page in range(MAX_PAGES):
+            status, body = await upstream.as_person(
+                "gameplay", "GET", f"/v1/events/{code}/record-flags", session.api_key, None, params
+            )
+            if status != 200:
+                return status, body, []
+            entries.extend(body.get("entries", []))
+            if not body.get("next_cursor"):
+                break
+            params = {**params, "cursor": body["next_cursor"]}
+        return 200, None, entries
+
     async def page(
         request: Request, session: StaffSession, code: str, status: int = 200, body: Any = None, done: bool = False
     ) -> HTMLResponse:
         event = await upstream.get("registration", f"/v1/events/{code}")
-        listed, flags = await upstream.as_person(
-            "gameplay", "GET", f"/v1/events/{code}/record-flags", session.api_key, None, None
-        )
+        listed, flags, entries = await flagged(session, code)
         problem = refusal(site, request, status, body) if status >= 400 else None
         if listed >= 400 and problem is None:
             problem = refusal(site, request, listed, flags)
@@ -39,7 +55,7 @@ def install(app: FastAPI, site: Site, sessions: Sessions) -> None:
             staff=session,
             event=event,
             code=code,
-            entries=flags.get("entries", []) if listed == 200 else [],
+            entries=entries,
             problem=problem,
             done=site.words(request).t("done.record_accepted") if done and problem is None else "",
         )

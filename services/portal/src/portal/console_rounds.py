@@ -63,16 +63,24 @@ class _Console:
         status: int = 200,
         body: Any = None,
         done_key: str = "",
+        outcome: tuple[dict[str, str] | None, str] | None = None,
     ) -> HTMLResponse:
+        """The section console; ``outcome``: the action's refusal and done sentence, in words
+        already (else said from ``status``, ``body`` and ``done_key``)."""
         base = f"/v1/events/{code}/sections/{sid}"
         event = await self.upstream.get("registration", f"/v1/events/{code}")
         section = await self.upstream.get("pairing", base)
         ties = await self.upstream.optional("pairing", base + "/ties")
         byes = await self.upstream.optional("pairing", base + "/byes")
+        times = await self.upstream.optional("pairing", base + "/round-times")
         current = int(section.get("current_round") or 0)
         rnd = await self.upstream.optional("pairing", f"{base}/rounds/{current}") if current else None
         names = {e["entrant_id"]: e for e in section.get("entrants", [])}
-        problem = refusal(self.site, request, status, body) if status >= 400 else None
+        if outcome is None:
+            problem = refusal(self.site, request, status, body) if status >= 400 else None
+            done = self.site.words(request).t(done_key) if done_key and not problem else ""
+        else:
+            problem, done = outcome
         return self.render(
             request,
             "staff/section.html",
@@ -88,9 +96,10 @@ class _Console:
             round=rnd,
             bye_kinds=BYE_KINDS,
             draft_bye_kinds=DRAFT_BYE_KINDS,
+            times=(times or {}).get("rounds", []),
             acted=acted,
             problem=problem,
-            done=self.site.words(request).t(done_key) if done_key and not problem else "",
+            done=done,
         )
 
 

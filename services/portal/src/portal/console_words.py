@@ -4,6 +4,7 @@ the table of ``i18n`` (kept apart so the console's words do not crowd the pages'
 from __future__ import annotations
 
 from .words_slips import SLIPS
+from .words_slot import SLOT
 
 WORDS: dict[str, tuple[str, str]] = {
     "staff.section_console": ("组别管理", "Section console"),
@@ -120,6 +121,15 @@ WORDS: dict[str, tuple[str, str]] = {
         'Other overrides must be a JSON object, e.g. {"registration": {"id_number_required": false}}; nothing was created.',
     ),
     "refusal.event_exists": ("已有这个赛事代码，请换一个。", "That event code is taken; choose another."),
+    # PAIR-2 at closing: the numbers come from the refusal's details (registration)
+    "refusal.swiss_rounds_exceed_field": (
+        "{section_name_zh}：{entrants} 名选手的积分编排制最多只能保证 {max_rounds} 轮不重复对阵（PAIR-2），"
+        "所选的 {rounds} 轮太多。请把轮数改为 {max_rounds} 轮或更少，或改用单循环；本阶段尚未截止。",
+        "{section_name}: a Swiss of {entrants} players can be guaranteed at most {max_rounds} rounds without "
+        "a rematch (PAIR-2); {rounds} rounds are too many. Choose {max_rounds} rounds or fewer, or a round "
+        "robin; the stage was not closed.",
+    ),
+    "staff.rounds_preset": ("轮数（不填按规程）", "Rounds (empty: as the rules say)"),
     "refusal.late_entry_refused": ("现在不能补报。", "A late entry is not possible now."),
     # PLAY-9: records the rules engine flagged, for the arbiter
     "done.record_accepted": ("棋谱已按原样接受，说明已记录。", "Record accepted as it stands; the note is kept."),
@@ -139,3 +149,4 @@ WORDS: dict[str, tuple[str, str]] = {
     "flag.wrong_phase": ("步骤顺序错误", "A step out of order"),
 }
 WORDS.update(SLIPS)
+WORDS.update(SLOT)

@@ -7,6 +7,7 @@ a value this table does not know is shown as "—" rather than as a raw identifi
 from __future__ import annotations
 
 from .words_awd import APPEALS_AND_HONOURS
+from .words_openings import OPENINGS
 
 LANGS = ("zh", "en")
 DEFAULT = "zh"
@@ -182,8 +183,9 @@ _T: dict[str, tuple[str, str]] = {
     "staff.check_in": ("检录与缺席", "Check-in and no-shows"),
     "staff.close_stage": ("截止本阶段并确定组别", "Close the stage"),
     "staff.close_help": (
-        "规程未定赛制的组别可在此选择；其余按规程。",
-        "Where the rules leave the format open, choose it here; the others follow the rules.",
+        "规程未定赛制或轮数的组别可在此选择（积分编排制的轮数不能多于该组人数能保证的轮数）；其余按规程。",
+        "Where the rules leave the format or the rounds open, choose them here (a Swiss may not have more "
+        "rounds than its field can be guaranteed); the others follow the rules.",
     ),
     "staff.format_preset": ("按规程", "as the rules say"),
     "staff.results": ("成绩录入与更正", "Enter or correct results"),
@@ -410,36 +412,6 @@ _T.update(APPEALS_AND_HONOURS)
 
 
 _ZH_NUMBERS = dict(enumerate("一二三四五六七八九", start=1))
-
-#: the 26 openings of the professional rules by code: Chinese and international names
-OPENINGS: dict[str, tuple[str, str]] = {
-    "D1": ("寒星", "Kansei"),
-    "D2": ("溪月", "Keigetsu"),
-    "D3": ("疏星", "Sosei"),
-    "D4": ("花月", "Kagetsu"),
-    "D5": ("残月", "Zangetsu"),
-    "D6": ("雨月", "Ugetsu"),
-    "D7": ("金星", "Kinsei"),
-    "D8": ("松月", "Shogetsu"),
-    "D9": ("丘月", "Kyugetsu"),
-    "D10": ("新月", "Shingetsu"),
-    "D11": ("瑞星", "Zuisei"),
-    "D12": ("山月", "Sangetsu"),
-    "D13": ("游星", "Yusei"),
-    "I1": ("长星", "Chosei"),
-    "I2": ("峡月", "Kyogetsu"),
-    "I3": ("恒星", "Kosei"),
-    "I4": ("水月", "Suigetsu"),
-    "I5": ("流星", "Ryusei"),
-    "I6": ("云月", "Ungetsu"),
-    "I7": ("浦月", "Hogetsu"),
-    "I8": ("岚月", "Rangetsu"),
-    "I9": ("银月", "Gingetsu"),
-    "I10": ("明星", "Meisei"),
-    "I11": ("斜月", "Shagetsu"),
-    "I12": ("名月", "Meigetsu"),
-    "I13": ("彗星", "Suisei"),
-}
 
 
 def pick(lang: str | None) -> str:

@@ -39,7 +39,7 @@ def refusal(site: Site, request: Request, status: int, body: Any) -> dict[str, s
     error = body.get("error", {}) if isinstance(body, dict) else {}
     code = str(error.get("code", ""))
     if code in KNOWN_REFUSALS or i18n.known(f"refusal.{code}"):
-        text = words.t(f"refusal.{code}")
+        text = _filled(words.t(f"refusal.{code}"), error.get("details"))
     elif status == 403:
         text = words.t("refusal.forbidden_role")
     elif status == 404:
@@ -54,6 +54,18 @@ def refusal(site: Site, request: Request, status: int, body: Any) -> dict[str, s
         text = words.t("refusal.other")
     detail = str(error.get("message", ""))[:300]
     return {"text": text, "detail": detail}
+
+
+def _filled(text: str, details: Any) -> str:
+    """A refusal's words with the numbers of its details (e.g. ``{entrants}``); words without
+    such fields, or details that do not fit them, stay as they are."""
+    if not isinstance(details, dict):
+        return text
+    values = {str(key): value for key, value in details.items() if isinstance(value, str | int | float)}
+    try:
+        return text.format_map(values)
+    except (KeyError, IndexError, ValueError):
+        return text
 
 
 class StaffPages:

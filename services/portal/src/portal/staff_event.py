@@ -54,11 +54,7 @@ def install(app: FastAPI, pages: StaffPages) -> None:
         session, form, stop = await pages.posted_form(request)
         if stop is not None or session is None:
             return stop  # type: ignore[return-value]
-        choices = {
-            key[len("format.") :]: {"kind": str(value)}
-            for key, value in form.items()
-            if key.startswith("format.") and value in ("swiss", "round_robin")
-        }
+        choices = _format_choices(form)
         status, body = await pages.call(
             session,
             "registration",
@@ -74,3 +70,19 @@ def install(app: FastAPI, pages: StaffPages) -> None:
             closed=body.get("sections") if status < 400 and isinstance(body, dict) else None,
             acted_stage=stage,
         )
+
+
+def _format_choices(form: Any) -> dict[str, dict[str, Any]]:
+    """The formats chosen in the close form (``format.<section>``), with the rounds where given
+    (``rounds.<section>``: a whole number; registration refuses a Swiss the field cannot carry)."""
+    choices: dict[str, dict[str, Any]] = {}
+    for key, value in form.items():
+        if not key.startswith("format.") or value not in ("swiss", "round_robin"):
+            continue
+        section_id = key[len("format.") :]
+        choice: dict[str, Any] = {"kind": str(value)}
+        rounds = str(form.get(f"rounds.{section_id}", "")).strip()
+        if rounds.isdigit() and 1 <= int(rounds) <= 50:
+            choice["rounds"] = int(rounds)
+        choices[section_id] = choice
+    return choices

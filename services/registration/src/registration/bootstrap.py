@@ -5,8 +5,7 @@ from __future__ import annotations
 from gomoku_shared.auth import KeyRing
 from gomoku_shared.clock import Clock
 from gomoku_shared.messaging.bus import EventBus
-from gomoku_shared.runtime import ServiceRuntime
-from gomoku_shared.service import Service, bus_from_settings, clock_from_settings
+from gomoku_shared.service import Service, runtime_for
 from gomoku_shared.settings import ServiceSettings
 
 from .adapters.orm import metadata
@@ -21,14 +20,7 @@ NAME = "registration"
 
 def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Clock | None = None) -> Service:
     config = RegistrationSettings.from_shared(settings)
-    runtime = ServiceRuntime(
-        NAME,
-        config,
-        metadata,
-        bus=bus or bus_from_settings(config),
-        clock=clock or clock_from_settings(config),
-        owns_bus=bus is None,
-    )
+    runtime = runtime_for(NAME, config, metadata, bus=bus, clock=clock)
     # DATA_KEY encrypts personal data; required when the service runs distributed (AMQP_URL set),
     # else the embedded mode keeps a random key of its own in DATA_DIR
     context = RegistrationState(

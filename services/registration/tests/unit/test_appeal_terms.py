@@ -76,7 +76,7 @@ def test_awd10_section_closed_carries_the_appeal_terms_and_unit_ids(ny):
     entries = list(reg.entries.values())
     [closed] = [
         c
-        for c in close_stage(ny, "main", entries, {"junior-male": FormatChoice("swiss", 5)})
+        for c in close_stage(ny, "main", entries, {"junior-male": FormatChoice("swiss", 3)})
         if c.section_id == "junior-male"
     ]
     payload = section_closed(ny, closed, people, {"gd": unit}, {})

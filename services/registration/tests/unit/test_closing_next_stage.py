@@ -126,13 +126,14 @@ def test_reg12_format_choice_and_section_closed_payload(sz):
         sz,
         "online",
         list(reg.entries.values()),
-        format_choices={"men-free": FormatChoice("swiss"), "men-pro": FormatChoice("round_robin")},
+        # PAIR-2: 10 entrants can be guaranteed 5 Swiss rounds (the preset's 7 would be refused)
+        format_choices={"men-free": FormatChoice("swiss", 5), "men-pro": FormatChoice("round_robin")},
     )
     c = _by_id(closed)
-    assert (c["men-free"].format, c["men-free"].rounds) == ("swiss", 7)
+    assert (c["men-free"].format, c["men-free"].rounds) == ("swiss", 5)
     assert (c["men-pro"].format, c["men-pro"].rounds) == ("round_robin", 9)
     payload = SectionClosed.model_validate(section_closed_payload(sz, c["men-free"], people))
-    assert payload.rules.two_game_rounds and payload.rules.rank_by_gender and payload.rules.rounds == 7
+    assert payload.rules.two_game_rounds and payload.rules.rank_by_gender and payload.rules.rounds == 5
     assert payload.rules.tiebreaks == ["points", "buchholz", "buchholz_of_buchholz"]
     assert payload.rules.tie_policy == "arbiter" and payload.merged_from == ["men-free", "women-free"]
     assert {e.gender for e in payload.entrants} == {"male", "female"} and len(payload.entrants) == 10
@@ -169,9 +170,9 @@ def test_reg12_swiss_rounds_must_be_chosen_where_the_preset_leaves_them_open(ny)
     no_rounds = _by_id(close_stage(ny, "main", es, {"junior-male": FormatChoice("swiss")}))["junior-male"]
     with pytest.raises(ValueError, match="format and rounds"):
         section_closed_payload(ny, no_rounds, people)
-    chosen = _by_id(close_stage(ny, "main", es, {"junior-male": FormatChoice("swiss", 7)}))["junior-male"]
+    chosen = _by_id(close_stage(ny, "main", es, {"junior-male": FormatChoice("swiss", 5)}))["junior-male"]
     rules = SectionClosed.model_validate(section_closed_payload(ny, chosen, people)).rules
-    assert (rules.format, rules.rounds, rules.places_that_matter) == ("swiss", 7, 3)
+    assert (rules.format, rules.rounds, rules.places_that_matter) == ("swiss", 5, 3)
     assert rules.tiebreaks == ["points", "buchholz", "median_buchholz", "wins"]
     assert (rules.clock.kind, rules.clock.base_s, rules.ruleset.fixed_n) == ("sudden_death", 3600, 2)
 

@@ -210,7 +210,7 @@ async def test_evt6_reg7_qualifiers_build_the_final_and_redelivery_is_harmless(t
             "/v1/events/sz22/stages/final/close",
             headers=OP,
             json={
-                "format_choices": {"final-men": {"kind": "round_robin"}, "final-women": {"kind": "swiss", "rounds": 5}}
+                "format_choices": {"final-men": {"kind": "round_robin"}, "final-women": {"kind": "swiss", "rounds": 4}}
             },
         )
         assert r.status_code == 200, r.text

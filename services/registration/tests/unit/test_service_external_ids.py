@@ -5,7 +5,7 @@ needed in any answer)."""
 
 from __future__ import annotations
 
-from registration_kit import OP, P1, P2, harness, sz_entry
+from registration_kit import ARB, OP, P1, P2, harness, sz_entry
 
 
 def _with_external_id(n: int, external_id: str, **kw) -> dict:
@@ -75,3 +75,43 @@ async def test_one_player_per_external_id_and_only_partners_set_it(tmp_path):
         found = (await h.client.get("/v1/events/sz22/entries?external_id=u-5", headers=P1)).json()["entries"]
         assert {e["entry_id"] for e in found} == {plain.json()["entry_id"], later.json()["entry_id"]}
         assert all(e["players"][0]["external_id"] == "u-5" for e in found)
+
+
+async def test_the_entry_events_carry_the_registering_partners_external_ids_whoever_decides(tmp_path):
+    """entry.accepted / entry.refused name the partner that registered the entry and its own user
+    ids of the entry's people (its entry.decided webhook), also when an arbiter decides (REG-6
+    evidence); a staff entry names no partner and no external id."""
+    async with harness(tmp_path) as h:
+        await h.create_sz()
+        grade = [{"kind": "grade_certificate", "document_ref": "G-1", "grade": "2k"}]
+        facts = {"facts": {"intends_to_represent": True}}
+        first = await h.client.post(
+            "/v1/events/sz22/entries",
+            headers=P1,
+            json={**_with_external_id(1, "u-1", section="men-pro", evidence=grade), **facts},
+        )
+        second = await h.client.post(
+            "/v1/events/sz22/entries",
+            headers=P1,
+            json={**_with_external_id(2, "u-2", section="men-pro", evidence=grade), **facts},
+        )
+        assert first.json()["status"] == second.json()["status"] == "pending_review"
+        staff = await h.client.post("/v1/events/sz22/entries", headers=OP, json=sz_entry(3))
+        assert staff.status_code == 201, staff.text
+        pending = (await h.client.get("/v1/events/sz22/evidence?status=pending", headers=ARB)).json()["evidence"]
+        by_entry = {e["entry_id"]: e["evidence_id"] for e in pending}
+        for entry, decision in ((first, {"decision": "approve"}), (second, {"decision": "reject", "note": "no"})):
+            r = await h.client.post(
+                f"/v1/evidence/{by_entry[entry.json()['entry_id']]}/decision", headers=ARB, json=decision
+            )
+            assert r.status_code == 200, r.text
+        await h.settle()
+        accepted = {e.payload.entry_id: e.payload for e in h.events("entry.accepted")}
+        mine = accepted[first.json()["entry_id"]]
+        assert mine.entrant.partner_id == "partner-1"
+        assert mine.external_ids == {first.json()["player_id"]: "u-1"}
+        [refused] = [e.payload for e in h.events("entry.refused")]
+        assert (refused.entry_id, refused.partner_id) == (second.json()["entry_id"], "partner-1")
+        assert refused.external_ids == {second.json()["player_id"]: "u-2"}
+        theirs = accepted[staff.json()["entry_id"]]
+        assert theirs.entrant.partner_id is None and theirs.external_ids == {}

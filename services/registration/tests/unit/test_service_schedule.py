@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from icalendar import Calendar
-from registration_kit import ARB, CST, P1, P2, harness, sz_entry
+from registration_kit import ARB, CST, OP, P1, P2, harness, sz_entry
 
 from gomoku_shared.contracts.events import RoundRescheduled
 
@@ -100,3 +100,106 @@ async def test_evt7_player_schedule_has_only_their_sections_rounds(tmp_path):
         assert len(list(Calendar.from_ical(calendar.content).walk("VEVENT"))) == 1 + 7
         assert (await h.client.get(url, headers=P2)).status_code == 404
         assert (await h.client.get(url + ".ics", headers=P2)).status_code == 404
+
+
+FIELD = (
+    [("men-free", "male", n, "1990-05-05") for n in range(1, 9)]
+    + [("women-free", "female", n, "1991-06-06") for n in range(11, 19)]
+    + [("men-pro", "male", n, "1988-01-01") for n in range(21, 27)]
+    + [("women-pro", "female", n, "1992-02-02") for n in range(31, 37)]
+)
+CLOSE = {
+    "format_choices": {
+        "men-free": {"kind": "swiss", "rounds": 4},
+        "women-free": {"kind": "round_robin"},
+        "men-pro": {"kind": "round_robin"},
+        "women-pro": {"kind": "swiss", "rounds": 3},
+    },
+    "not_checked_in": "present",
+}
+
+
+def _rounds_by_section(body: dict, stage: str = "online") -> dict[str, list[int]]:
+    [found] = [s for s in body["stages"] if s["stage"] == stage]
+    out: dict[str, list[int]] = {}
+    for session in found["sessions"]:
+        for section in session["sections"]:
+            out.setdefault(section, []).append(session["round"])
+    return out
+
+
+async def test_evt7_after_closing_a_section_lists_only_the_rounds_it_will_play(tmp_path):
+    """EVT-7 / PAIR-1: before the close the schedule lists the preset's slots (SZ 九(一): 7 free,
+    5 professional rounds); after the arbiter chose 4 rounds for men-free and 3 for women-pro,
+    their later slots are gone — in the JSON, the .ics and a player's schedule — while a round
+    robin keeps its rounds and the cancelled junior sections (no entries, REG-12) have none.
+    The final, not closed yet, keeps the preset's slots."""
+    async with harness(tmp_path) as h:
+        await h.create_sz()
+        rows = [sz_entry(n, section=sec, gender=g, born=born) for sec, g, n, born in FIELD]
+        r = await h.client.post("/v1/events/sz22/entries/bulk", headers=P1, json={"entries": rows})
+        assert r.status_code == 201, r.text
+        player_id = r.json()["rows"][0]["player_id"]
+        published = (await h.client.get(URL, headers=P1)).json()
+        before = _rounds_by_section(published)
+        assert before["men-free"] == before["women-free"] == before["junior-boys-free"] == list(range(1, 8))
+        assert before["men-pro"] == before["women-pro"] == list(range(1, 6))
+        h.clock.set(datetime(2022, 11, 4, 9, 0, tzinfo=CST))
+        closed = await h.client.post("/v1/events/sz22/stages/online/close", headers=OP, json=CLOSE)
+        assert closed.status_code == 200, closed.text
+
+        body = (await h.client.get(URL, headers=P1)).json()
+        after = _rounds_by_section(body)
+        assert after == {
+            "men-free": [1, 2, 3, 4],
+            "women-free": list(range(1, 8)),
+            "men-pro": list(range(1, 6)),
+            "women-pro": [1, 2, 3],
+        }
+        final = _rounds_by_section(body, "final")
+        assert final == _rounds_by_section(published, "final") and {len(rounds) for rounds in final.values()} == {7}
+
+        events = list(Calendar.from_ical((await h.client.get(URL + ".ics", headers=P1)).content).walk("VEVENT"))
+        online = [e for e in events if e.decoded("dtstart").date() == datetime(2022, 11, 5).date()]
+        assert len(events) == 1 + 7 + 7  # registration, the 7 slots of 11-5 (women-free), the final
+        men_free = [e for e in online if "Men, free rules" in str(e.get("summary"))]
+        assert sorted(e.decoded("dtstart") for e in men_free) == sorted(e.decoded("dtstart") for e in online)[:4]
+
+        own = f"/v1/events/sz22/players/{player_id}/schedule"
+        assert _rounds_by_section((await h.client.get(own, headers=P1)).json()) == {"men-free": [1, 2, 3, 4]}
+        calendar = Calendar.from_ical((await h.client.get(own + ".ics", headers=P1)).content)
+        assert len(list(calendar.walk("VEVENT"))) == 1 + 4
+
+
+def _moved(h, starts_at: datetime, decided_at: datetime, reason: str) -> RoundRescheduled:
+    return RoundRescheduled(
+        event_code="sz22",
+        stage="online",
+        section_id="men-free",
+        round=1,
+        starts_at=starts_at,
+        previous_starts_at=_slot(h, 5, 9, 0),
+        reason=reason,
+        decided_by="k2",
+        decided_at=decided_at,
+    )
+
+
+async def test_evt7_two_delays_decided_at_one_instant_keep_the_later_start(tmp_path):
+    """EVT-7: a slot delay and a further delay of one of its sections decided at the same instant
+    (a frozen clock) — the later start is the later delay (pairing only moves a round later), so
+    the schedule shows it whatever order they arrive in; the earlier one redelivered changes nothing."""
+    async with harness(tmp_path) as h:
+        await h.create_sz()
+        decided = _slot(h, 4, 10, 0)
+        slot, further = _slot(h, 5, 9, 30), _slot(h, 5, 9, 45)
+        await h.send(_moved(h, slot, decided, "the slot"))
+        await h.send(_moved(h, further, decided, "the section alone"))
+        await h.send(_moved(h, slot, decided, "the slot"))  # redelivered
+        await h.settle()
+        body = (await h.client.get(URL, headers=P1)).json()
+        delayed = [s for s in body["stages"][0]["sessions"] if s["delayed"]]
+        assert [(s["round"], s["sections"], datetime.fromisoformat(s["starts_at"])) for s in delayed] == [
+            (1, ["men-free"], further)
+        ], delayed
+        assert delayed[0]["delay_reason"] == "the section alone"

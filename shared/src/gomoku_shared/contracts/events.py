@@ -37,6 +37,9 @@ class EntryAccepted(Payload):
     evidence_pending: bool = False
     #: REG-18: the evidence must be approved before this time (the event's configuration)
     evidence_approve_by: datetime | None = None
+    #: the registering partner's own user ids of the entry's people (player id -> external id;
+    #: empty for an entry no partner registered), for its ``entry.decided`` webhook
+    external_ids: dict[str, str] = Field(default_factory=dict)
 
 
 class EntryRefused(Payload):
@@ -48,6 +51,12 @@ class EntryRefused(Payload):
     entrant_name: str
     clause: str
     reason: str
+    #: the refused entry (None from publishers before it: ``application_id`` names it)
+    entry_id: str | None = None
+    #: the partner platform that registered the entry (None: staff registered it)
+    partner_id: str | None = None
+    #: that partner's own user ids of the entry's people (player id -> external id)
+    external_ids: dict[str, str] = Field(default_factory=dict)
 
 
 class EntryWithdrawn(Payload):

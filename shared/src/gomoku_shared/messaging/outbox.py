@@ -34,6 +34,7 @@ from sqlalchemy import (
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..db import UtcDateTime
+from ..loops import idle, stopped
 from .bus import EventBus, Message
 
 log = logging.getLogger(__name__)
@@ -183,13 +184,14 @@ class OutboxRelay:
         self.published += len(rows)
         return len(rows)
 
-    async def run(self) -> None:
-        """Publish until cancelled: wake on ``wake()`` or every ``poll_interval`` seconds."""
+    async def run(self, stop: asyncio.Event | None = None) -> None:
+        """Publish until ``stop`` is set (at the next idle point: a batch being published is
+        finished first) or until cancelled: wake on ``wake()`` or every ``poll_interval`` seconds."""
         backoff = 0.0
-        while True:
+        while not stopped(stop):
             self._wakeup.clear()
             try:
-                while await self.publish_pending() == self._batch:
+                while await self.publish_pending() == self._batch and not stopped(stop):
                     pass  # a full batch: more may be waiting
                 backoff = 0.0
             except asyncio.CancelledError:
@@ -197,13 +199,9 @@ class OutboxRelay:
             except Exception:
                 backoff = min(self._max_backoff, max(0.1, backoff * 2))
                 log.warning("outbox relay: publish failed; retrying in %.1fs", backoff, exc_info=True)
-                await asyncio.sleep(backoff)
+                await idle(stop, backoff)
                 continue
-            try:
-                async with asyncio.timeout(self._poll_interval):
-                    await self._wakeup.wait()
-            except TimeoutError:
-                pass
+            await idle(stop, self._poll_interval, self._wakeup)
 
 
 async def outbox_backlog(session: AsyncSession, table: Table, now: datetime) -> tuple[int, float]:

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel
 
 from gomoku_shared.auth import Staff
+from gomoku_shared.pagination import PageIn, page
 
 from ..service_layer import publishing
 from .published import EventCode, SectionId
@@ -34,7 +35,10 @@ class StaffAction(BaseModel):
 
 
 class StaffActions(BaseModel):
+    #: oldest first (the order they were taken)
     actions: list[StaffAction]
+    #: the cursor of the next page (``limit`` given); null on the last
+    next_cursor: str | None = None
 
 
 @router.post(
@@ -52,9 +56,14 @@ async def publish(event_code: EventCode, section_id: SectionId, request: Request
 @router.get(
     "/{event_code}/sections/{section_id}/staff-actions",
     response_model=StaffActions,
-    summary="The audit of staff publications of a section (staff)",
+    summary="The audit of staff publications of a section (staff; cursor pagination)",
 )
-async def staff_actions(event_code: EventCode, section_id: SectionId, request: Request, _p: Staff) -> StaffActions:
+async def staff_actions(
+    event_code: EventCode, section_id: SectionId, request: Request, _p: Staff, paging: PageIn
+) -> StaffActions:
     async with request.app.state.runtime.transaction(correlation_id=event_code) as uow:
         rows = await publishing.audit_of(uow, event_code, section_id)
-    return StaffActions(actions=[StaffAction(**{k: r[k] for k in StaffAction.model_fields}) for r in rows])
+    # in the order they were taken: the audit row's id is the key
+    shown, next_cursor = page(rows, lambda row: (row["id"],), paging.limit, paging.cursor)
+    actions = [StaffAction(**{k: r[k] for k in StaffAction.model_fields}) for r in shown]
+    return StaffActions(actions=actions, next_cursor=next_cursor)

@@ -84,7 +84,7 @@ class OverTheBoardRepository:
         )
         await session.execute(update(record_entries).where(where).values(status="superseded"))
 
-    async def flagged(self, event_code: str, limit: int) -> list[dict[str, Any]]:
+    async def flagged(self, event_code: str) -> list[dict[str, Any]]:
         """The flagged entries of an event awaiting the arbiter, with their game's place."""
         session = await self.transaction.session()
         query = (
@@ -92,7 +92,6 @@ class OverTheBoardRepository:
             .join(games, games.c.game_id == record_entries.c.game_id)
             .where(and_(record_entries.c.event_code == event_code, record_entries.c.status == "flagged"))
             .order_by(record_entries.c.game_id, record_entries.c.idx)
-            .limit(limit)
         )
         return [dict(row) for row in (await session.execute(query)).mappings()]
 

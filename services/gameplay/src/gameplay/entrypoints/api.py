@@ -29,39 +29,10 @@ from ..service_layer.refusals import as_service_error
 from . import boards_api, conditional, event_stream, over_the_board_api, pagination, stream
 from .event_stream import partner_scope
 from .fast_actions import PlayerActionLane, Route
+from .game_schemas import Clocks, GameSummary, Stone
 
 PlayerId = Field(min_length=1, max_length=120)
 Point = Field(min_length=2, max_length=3, pattern=r"^[a-oA-O](1[0-5]|[1-9])$")
-
-
-class GameSummary(BaseModel):
-    """A game in lists and action answers (the GET of one game adds board, clocks, rules...)."""
-
-    game_id: str
-    event_code: str
-    stage: str
-    section_id: str
-    round: int
-    pairing_id: str
-    game_no: int
-    black: str
-    white: str
-    status: Literal["waiting", "active", "finished"]
-    #: PLAY-9: offline games are played over the board (slips, records, a recorder)
-    mode: Literal["online", "offline"] = "online"
-    phase: str
-    to_act: str | None
-    seq: int
-    #: double_forfeit: both players absent, or so decided by the arbiter (0:0, PLAY-7)
-    result: Literal["black", "white", "draw", "double_forfeit"] | None
-    reason: str | None
-    #: lists only: the winner's player id, the pairing's round points (on its last game), the playoff
-    winner: str | None = None
-    outcome: dict[str, int] | None = None
-    playoff_id: str | None = None
-    #: EVT-7: the round's scheduled start: no move before it (409 not_started), the clock and
-    #: the no-show limit run from it; null: the game started when it was created
-    starts_at: datetime | None = None
 
 
 class GameList(BaseModel):
@@ -77,17 +48,6 @@ class RoundGamePage(GameList):
     """A page of a round's games (game_id order): ``next_cursor`` continues it, null on the last."""
 
     next_cursor: str | None = None
-
-
-class Stone(BaseModel):
-    point: str
-    colour: Literal["black", "white"]
-
-
-class Clocks(View):
-    black_ms: int
-    white_ms: int
-    running: Literal["black", "white"] | None
 
 
 class GameView(GameSummary, View):
@@ -383,16 +343,13 @@ def _record_routes(games: GameService) -> APIRouter:
         request: Request, event_code: PathId, section_id: PathId, round: RoundNo, _principal: Reader, page: PageIn
     ) -> Response:
         asked = (event_code, section_id, round, page.limit, page.cursor)
-        offered = conditional.offered(request)
-        if offered is not None:
-            versions = [(game_id, version) for game_id, version, _ in await games.round_versions(*asked[:3])]
-            unchanged = conditional.not_modified(offered, conditional.etag("round", asked, versions))
-            if unchanged is not None:
-                return unchanged
+        unchanged = await conditional.round_unchanged(request, games, "round", asked)
+        if unchanged is not None:
+            return unchanged
         listed = await games.list_games(event_code, section_id, round, "all")
-        versions = [(game["game_id"], game["_version"]) for game in listed]
+        versions = [(game["game_id"], game["_version"], False) for game in listed]
         answer = paged({"games": [_strip(game) for game in listed]}, "games", sort_by("game_id"), page)
-        return JSONResponse(answer, headers={"etag": conditional.etag("round", asked, versions)})
+        return JSONResponse(answer, headers={"etag": conditional.round_etag("round", asked, versions)})
 
     return router
 

@@ -3,12 +3,10 @@ its clocks, tagged for conditional reads (``conditional.py``)."""
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any, Literal
+from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel
 
 from gomoku_shared.api_docs import View
 from gomoku_shared.auth import Reader
@@ -17,41 +15,20 @@ from gomoku_shared.params import PathId, RoundNo
 
 from ..service_layer.games import GameService
 from . import conditional
+from .game_schemas import Clocks, GameSummary, Stone
 
 
-class BoardStone(BaseModel):
-    point: str
-    colour: Literal["black", "white"]
+class BoardStone(Stone):
+    pass
 
 
-class BoardClocks(View):
+class BoardClocks(Clocks):
     """The times left as of the answer (the running side's counts down from there)."""
 
-    black_ms: int
-    white_ms: int
-    running: Literal["black", "white"] | None
 
+class BoardView(GameSummary, View):
+    """One game of the round as a small board: its summary, its stones and its clocks."""
 
-class BoardView(View):
-    """One game of the round as a small board."""
-
-    game_id: str
-    event_code: str
-    stage: str
-    section_id: str
-    round: int
-    pairing_id: str
-    game_no: int
-    black: str
-    white: str
-    status: Literal["waiting", "active", "finished"]
-    mode: Literal["online", "offline"] = "online"
-    phase: str
-    to_act: str | None
-    seq: int
-    result: Literal["black", "white", "draw", "double_forfeit"] | None
-    reason: str | None
-    starts_at: datetime | None = None
     #: the moves in the order they were played; the stones on the board now
     moves: list[str]
     board: list[BoardStone]
@@ -60,9 +37,6 @@ class BoardView(View):
     #: the professional opening's state (the fifth-move offers), null under free rules
     opening: dict[str, Any] | None
     clocks: BoardClocks
-    winner: str | None
-    outcome: dict[str, int] | None
-    playoff_id: str | None
 
 
 class RoundBoardPage(View):
@@ -87,20 +61,12 @@ def routes(games: GameService) -> APIRouter:
         request: Request, event_code: PathId, section_id: PathId, round: RoundNo, _principal: Reader, page: PageIn
     ) -> Response:
         asked = (event_code, section_id, round, page.limit, page.cursor)
-        offered = conditional.offered(request)
-        if offered is not None:
-            listed = await games.round_versions(event_code, section_id, round)
-            # a running clock changes its board with time alone: such a round is read in full
-            if not any(ticking for _, _, ticking in listed):
-                shown = [(game_id, version) for game_id, version, _ in listed]
-                unchanged = conditional.not_modified(offered, conditional.etag("boards", asked, shown))
-                if unchanged is not None:
-                    return unchanged
+        # a running clock changes its board with time alone: such a round is read in full
+        unchanged = await conditional.round_unchanged(request, games, "boards", asked, full_while_ticking=True)
+        if unchanged is not None:
+            return unchanged
         boards, listed, now = await games.round_boards(event_code, section_id, round)
-        shown = [(game_id, version) for game_id, version, _ in listed]
-        if any(ticking for _, _, ticking in listed):
-            shown.append(("now", now))
         answer = paged({"games": boards}, "games", sort_by("game_id"), page)
-        return JSONResponse(answer, headers={"etag": conditional.etag("boards", asked, shown)})
+        return JSONResponse(answer, headers={"etag": conditional.round_etag("boards", asked, listed, now)})
 
     return router

@@ -16,11 +16,17 @@ tagged newer than what it shows.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from importlib import metadata
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import Request, Response
+
+if TYPE_CHECKING:
+    from ..service_layer.games import GameService
+
+#: a round's games as its reads tag them: (game_id, version, a clock of the game runs)
+RoundVersions = Sequence[tuple[str, int, bool]]
 
 
 def _release() -> str:
@@ -57,3 +63,29 @@ def not_modified(tags: set[str] | None, current: str) -> Response | None:
     if tags is not None and current in tags:
         return Response(status_code=304, headers={"etag": current})
     return None
+
+
+def round_etag(variant: str, asked: Sequence[Any], listed: RoundVersions, now: int | None = None) -> str:
+    """The ETag of a read of one round's games (``asked`` starts with event, section, round):
+    their (game_id, version); with ``now`` (the boards read, which shows the clocks as of now)
+    a round whose clock runs is also tagged with the time of the answer."""
+    shown = [(game_id, version) for game_id, version, _ in listed]
+    if now is not None and any(ticking for _, _, ticking in listed):
+        shown.append(("now", now))
+    return etag(variant, asked, shown)
+
+
+async def round_unchanged(
+    request: Request, games: GameService, variant: str, asked: Sequence[Any], *, full_while_ticking: bool = False
+) -> Response | None:
+    """304 when the client holds the current answer of a read of one round's games (one narrow
+    read of their versions), else None. ``full_while_ticking``: a round with a running clock is
+    always answered in full (its boards change with time alone)."""
+    tags = offered(request)
+    if tags is None:
+        return None
+    event_code, section_id, round_no = asked[:3]
+    listed = await games.round_versions(event_code, section_id, round_no)
+    if full_while_ticking and any(ticking for _, _, ticking in listed):
+        return None
+    return not_modified(tags, round_etag(variant, asked, listed))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Header, Path, Query
+from fastapi import APIRouter, Depends, Header, Path
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
@@ -98,7 +98,12 @@ class RecordEntryView(View):
     source: Literal["entered", "recorder"]
     status: Literal["valid", "flagged", "accepted", "superseded", "corrected"]
     moves: list[str]
+    #: the opening's choices as entered (professional rules), or null
+    opening: dict[str, Any] | None
     flags: list[FlagView]
+    entered_by: str
+    #: the arbiter's note when it accepted a flagged record
+    note: str | None
 
 
 class RecordEntries(Paged):
@@ -106,8 +111,22 @@ class RecordEntries(Paged):
     entries: list[RecordEntryView]
 
 
-class FlaggedEntries(View):
-    entries: list[RecordEntryView]
+class FlaggedEntryView(RecordEntryView):
+    """A flagged record with its game's place in the event."""
+
+    section_id: str
+    round: int
+    pairing_id: str
+    game_no: int
+
+
+#: the order of an event's flagged records (a unique key: a game's entries are numbered)
+FLAGGED_ORDER = sort_by("game_id", "entry")
+
+
+class FlaggedEntries(Paged):
+    #: in game_id then entry order
+    entries: list[FlaggedEntryView]
 
 
 class RecorderIssued(View):
@@ -189,11 +208,11 @@ def routes(games: GameService) -> APIRouter:
 
     @router.get(
         "/events/{event_code}/record-flags",
-        summary="Flagged records of an event awaiting the arbiter (PLAY-9)",
+        summary="Flagged records of an event awaiting the arbiter (PLAY-9; cursor pagination)",
         **documented(FlaggedEntries),
     )
-    async def flagged(event_code: PathId, _principal=staff, limit: int = Query(200, ge=1, le=1000)) -> JSONResponse:
-        return JSONResponse({"entries": await boards.flagged(event_code, limit)})
+    async def flagged(event_code: PathId, page: PageIn, _principal=staff) -> JSONResponse:
+        return JSONResponse(paged({"entries": await boards.flagged(event_code)}, "entries", FLAGGED_ORDER, page))
 
     @router.post(
         "/games/{game_id}/recorder",

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
@@ -93,8 +94,8 @@ class GameService:
     async def sweep(self) -> dict[str, int]:
         return await self.sweeper.sweep()
 
-    async def run_sweeper(self) -> None:
-        await self.sweeper.run(self.config.sweep_poll_s)
+    async def run_sweeper(self, stop: asyncio.Event | None = None) -> None:
+        await self.sweeper.run(self.config.sweep_poll_s, stop)
 
     # ------------------------------------------------------------------ views
 

@@ -163,9 +163,9 @@ class OverTheBoard:
             row.update(status="accepted", decided_note=note)
         return record_view(row)
 
-    async def flagged(self, event_code: str, limit: int) -> list[dict[str, Any]]:
+    async def flagged(self, event_code: str) -> list[dict[str, Any]]:
         async with self.units.reading() as uow:
-            rows = await uow.boards.flagged(event_code, limit)
+            rows = await uow.boards.flagged(event_code)
         return [
             record_view(row) | {key: row[key] for key in ("section_id", "round", "pairing_id", "game_no")}
             for row in rows

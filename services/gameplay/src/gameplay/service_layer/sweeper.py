@@ -12,6 +12,7 @@ import logging
 from sqlalchemy.exc import IntegrityError
 
 from gomoku_shared.errors import Conflict
+from gomoku_shared.loops import idle, stopped
 
 from ..domain.played_game import PlayedGame
 from .finishing import StaleGame, save_change
@@ -53,13 +54,14 @@ class Sweeper:
             self.units.cache.keep(game)
         return counts
 
-    async def run(self, poll_s: float) -> None:
-        """The scheduler loop (any replica may run it): real sleeps, time from the service clock."""
-        while True:
+    async def run(self, poll_s: float, stop: asyncio.Event | None = None) -> None:
+        """The scheduler loop (any replica may run it): real sleeps, time from the service clock;
+        it returns once ``stop`` is set (after the sweep under way)."""
+        while not stopped(stop):
             try:
                 counts = await self.sweep()
             except Exception:  # noqa: BLE001 - a failed sweep is retried on the next tick
                 log.exception("sweep failed")
                 counts = {}
             # more may be due when a batch did work: claim the next one at once
-            await asyncio.sleep(0 if sum(counts.values()) else poll_s)
+            await idle(stop, 0 if sum(counts.values()) else poll_s)

@@ -9,7 +9,7 @@ from typing import Any
 
 from gomoku_shared.auth import Principal
 from gomoku_shared.contracts.events import RoundRescheduled
-from gomoku_shared.errors import Conflict, NotFound, Unprocessable
+from gomoku_shared.errors import Conflict, NotFound, ServiceError, Unprocessable
 
 from ..adapters.repository import SectionState
 from ..domain.schedule import delay_refusal, planned_start
@@ -90,7 +90,7 @@ async def delay_slot(
     """EVT-7: delay round ``rnd`` of a whole time slot — every section of the stage scheduled to
     start that round at the same time as ``section_id`` does (finished ones aside) — together, in
     one transaction: each section audited and announced as by its own delay; a refusal for any of
-    them refuses them all (nothing moves)."""
+    them refuses them all (nothing moves), its details naming the section refused."""
     first = await uow.sections.load(event_code, section_id)
     if first is None:
         raise NotFound("section_not_found", f"no section {section_id!r} in event {event_code!r}")
@@ -106,7 +106,13 @@ async def delay_slot(
         if other is not None and planned_start(other.rules.round_starts, rnd) == scheduled:
             members.append(other_id)
     members.sort()
-    delayed = [await delay_round(uow, event_code, sid, rnd, starts_at, reason, principal, members) for sid in members]
+    delayed = []
+    for sid in members:
+        try:
+            delayed.append(await delay_round(uow, event_code, sid, rnd, starts_at, reason, principal, members))
+        except ServiceError as refused:
+            refused.details = {"section_id": sid, "slot_sections": members}
+            raise
     return {
         "round": rnd,
         "scheduled_at": scheduled.isoformat(),

@@ -17,8 +17,10 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from .model import PartnerRuleError
+from .webhook_payloads import VIEWS
 
-#: what a partner can subscribe to (the bus events the partners service consumes)
+#: what a partner can subscribe to (the bus events the partners service consumes; each has its
+#: partner view in ``webhook_payloads.VIEWS``)
 EVENT_TYPES: tuple[str, ...] = (
     "round.paired",
     #: EVT-7: a round's start moved by the arbiter (public: every subscriber of the type)
@@ -27,7 +29,13 @@ EVENT_TYPES: tuple[str, ...] = (
     "game.finished",
     "section.completed",
     "awards.published",
+    #: a section's standings after each round (public: every subscriber of the type)
+    "standings.updated",
+    #: entry.accepted / entry.refused, to the partner that registered the entry only
+    "entry.decided",
 )
+#: the webhook type of a bus event whose type is not its own
+WEBHOOK_TYPE_OF = {"entry.accepted": "entry.decided", "entry.refused": "entry.decided"}
 SECRET_PREFIX = "whsec_"
 #: keys never sent to a partner, wherever they sit in a payload (personal data)
 PRIVATE_KEYS = frozenset({"birth_date", "attributes", "email", "phone"})
@@ -154,17 +162,29 @@ def public(value: Any) -> Any:
     return value
 
 
+def decided_entry(bus_type: str, payload: dict[str, Any]) -> dict[str, Any]:
+    """entry.accepted / entry.refused as the ``entry.decided`` payload; its ``partner_id`` is
+    the partner that registered the entry (None: staff did, and no partner is told)."""
+    if bus_type == "entry.accepted":
+        owner = (payload.get("entrant") or {}).get("partner_id")
+        return {**payload, "decision": "accepted", "reason": None, "partner_id": owner}
+    entry_id = payload.get("entry_id") or payload.get("application_id")
+    return {**payload, "decision": "refused", "entry_id": entry_id}
+
+
 def partner_view(event_type: str, payload: dict[str, Any], partner_id: str) -> dict[str, Any] | None:
-    """What ``partner_id`` may see of an event, or None when nothing of it concerns it.
-    round.paired: only the pairings of its own players (byes stay out: they name no partner)."""
+    """What ``partner_id`` may see of an event (the ``data`` of its webhook body), or None when
+    nothing of it concerns it: the event type's view model (``webhook_payloads.VIEWS``) built
+    from the contract payload, without personal data keys at any depth. round.paired: only the
+    pairings of its own players; entry.decided: its own entries only (``decided_entry``)."""
+    if event_type == "entry.decided" and payload.get("partner_id") != partner_id:
+        return None
     if event_type == "round.paired":
         own = [
             p for p in payload.get("pairings", []) if partner_id in (p.get("first_partner"), p.get("second_partner"))
         ]
         if not own:
             return None
-        return public({**{k: v for k, v in payload.items() if k != "byes"}, "pairings": own})
-    if event_type == "section.completed":
-        # the entrants list carries registration details; the standings are the public result
-        return public({k: v for k, v in payload.items() if k != "entrants"})
-    return public(payload)
+        payload = {**payload, "pairings": own}
+    view = VIEWS[event_type].model_validate(payload)
+    return public(view.model_dump(mode="json"))

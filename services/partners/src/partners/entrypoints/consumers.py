@@ -10,7 +10,8 @@ from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
 from ..service_layer.webhooks import WebhookService
 
 #: the event types this service consumes (ARCHITECTURE §1): those partners can subscribe to, and
-#: playoff.required (who plays the playoff games)
+#: playoff.required (who plays the playoff games); entry.accepted / entry.refused are the
+#: ``entry.decided`` webhook
 CONSUMES = [
     "round.paired",
     "round.rescheduled",
@@ -19,6 +20,10 @@ CONSUMES = [
     "game.finished",
     "section.completed",
     "awards.published",
+    "standings.updated",
+    # entry.decided webhooks, to the partner that registered the entry
+    "entry.accepted",
+    "entry.refused",
 ]
 
 

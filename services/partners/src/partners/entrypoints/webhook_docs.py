@@ -1,7 +1,8 @@
 """The webhooks a partner receives, in the OpenAPI 3.1 ``webhooks`` section of the partners
 service's document: one operation per event type a subscription can name, with the body it is
-sent (``type``, ``timestamp``, ``data``: the event's contract payload as the partner may see it)
-and the Standard Webhooks signature headers."""
+sent (``type``, ``timestamp``, ``data``: the partner's view of the event, the model that also
+builds the delivered body, ``domain.webhook_payloads.VIEWS``) and the Standard Webhooks
+signature headers."""
 
 # no ``from __future__ import annotations``: FastAPI reads each receiver's annotations, built here
 # per event type, when the function is defined
@@ -12,8 +13,7 @@ from typing import Annotated, Any, Literal
 from fastapi import FastAPI, Header
 from pydantic import Field, create_model
 
-from gomoku_shared.contracts import PAYLOADS
-
+from ..domain.webhook_payloads import LEFT_OUT, VIEWS
 from ..domain.webhooks import EVENT_TYPES, PRIVATE_KEYS
 
 WebhookId = Annotated[
@@ -39,11 +39,6 @@ WebhookSignature = Annotated[
         "while a rotation's grace period lasts. Any one verifying is enough (the `standardwebhooks` libraries).",
     ),
 ]
-#: what a partner does not get of an event's payload, by type
-LEFT_OUT = {
-    "round.paired": "only the pairings of your own players; no byes",
-    "section.completed": "no entrants list (the standings are the public result)",
-}
 ANSWERS: dict[int | str, dict[str, Any]] = {
     204: {"description": "Received (any 2xx): the delivery is marked delivered"},
     "default": {
@@ -54,13 +49,13 @@ ANSWERS: dict[int | str, dict[str, Any]] = {
 
 
 def _receiver(event_type: str) -> Any:
-    payload = PAYLOADS[event_type]
+    view = VIEWS[event_type]
     kind: Any = Literal[event_type]
     body_model = create_model(
-        f"{payload.__name__}Webhook",
+        view.__name__.removesuffix("Data") + "Webhook",
         type=(kind, Field(description="the event type")),
         timestamp=(datetime, Field(description="when the event occurred")),
-        data=(payload, Field(description=f"the {event_type} payload, without personal data keys")),
+        data=(view, Field(description=f"what you may see of the {event_type} event")),
     )
 
     async def receiver(
@@ -79,12 +74,13 @@ def add_webhooks(app: FastAPI) -> None:
     """One ``webhooks`` entry per event type a subscription can name."""
     private = ", ".join(f"`{key}`" for key in sorted(PRIVATE_KEYS))
     for event_type in EVENT_TYPES:
-        left_out = f" You get {LEFT_OUT[event_type]}." if event_type in LEFT_OUT else ""
+        left = LEFT_OUT.get(event_type, {})
+        left_out = "".join(f" No `{name}`: {why}." for name, why in left.items())
         app.webhooks.post(
             event_type,
             summary=f"`{event_type}`, POSTed to each subscribed URL",
-            description=f"The body is signed as sent (JSON); `data` leaves out personal data keys ({private}) "
-            f"wherever they sit.{left_out}",
+            description=f"The body is signed as sent (JSON); `data` holds the fields documented here and "
+            f"leaves out personal data keys ({private}) wherever they sit.{left_out}",
             status_code=204,
             responses=ANSWERS,
             tags=["webhooks"],

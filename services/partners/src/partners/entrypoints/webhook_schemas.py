@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import Field
 
@@ -12,7 +12,14 @@ from gomoku_shared.pagination import Paged
 from .schemas import Strict
 
 EventType = Literal[
-    "round.paired", "round.rescheduled", "game.started", "game.finished", "section.completed", "awards.published"
+    "round.paired",
+    "round.rescheduled",
+    "game.started",
+    "game.finished",
+    "section.completed",
+    "awards.published",
+    "standings.updated",
+    "entry.decided",
 ]
 DeliveryStatus = Literal["pending", "delivered", "failed"]
 
@@ -21,7 +28,7 @@ class SubscriptionIn(Strict):
     url: str = Field(
         min_length=8, max_length=2000, description="https URL (plain http only to 127.0.0.1, for development)"
     )
-    event_types: list[EventType] = Field(min_length=1, max_length=5)
+    event_types: list[EventType] = Field(min_length=1, max_length=len(get_args(EventType)))
     description: str = Field(default="", max_length=500)
 
 

@@ -10,7 +10,6 @@ outcome; a failure schedules the next attempt in ``next_attempt_at`` by the serv
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 from collections.abc import Callable
@@ -20,6 +19,7 @@ from typing import Any
 
 from gomoku_shared.contracts import Envelope
 from gomoku_shared.errors import Conflict, NotFound, Unprocessable
+from gomoku_shared.loops import idle, stopped
 from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
 
 from ..adapters.signing import KeyVault
@@ -181,7 +181,11 @@ class WebhookService:
         """Delivery rows for ``env``, in the consumer's unit of work; returns how many."""
         repo = self._repo(uow)
         payload = env.payload.model_dump(mode="json")
-        if env.type in ("round.paired", "playoff.required"):
+        hook_type = rules.WEBHOOK_TYPE_OF.get(env.type, env.type)
+        if hook_type == "entry.decided":  # the partner that registered the entry alone
+            payload = rules.decided_entry(env.type, payload)
+            partners: set[str] | None = {payload["partner_id"]} if payload.get("partner_id") else set()
+        elif env.type in ("round.paired", "playoff.required"):
             pairings = payload.get("pairings", [])
             for pairing in pairings:
                 await repo.remember_pairing(
@@ -189,7 +193,7 @@ class WebhookService:
                 )
             if env.type == "playoff.required":  # remembered for its games; not a webhook itself
                 return 0
-            partners: set[str] | None = {
+            partners = {
                 p for pairing in pairings for p in (pairing.get("first_partner"), pairing.get("second_partner")) if p
             }
         elif env.type in ("game.started", "game.finished"):
@@ -199,12 +203,12 @@ class WebhookService:
         if partners is not None and not partners:
             return 0
         written = 0
-        for sub in await repo.active_subscriptions(env.type, partners):
-            data = rules.partner_view(env.type, payload, sub.partner_id)
+        for sub in await repo.active_subscriptions(hook_type, partners):
+            data = rules.partner_view(hook_type, payload, sub.partner_id)
             if data is None:
                 continue
             body = json.dumps(
-                {"type": env.type, "timestamp": env.occurred_at.isoformat(), "data": data},
+                {"type": hook_type, "timestamp": env.occurred_at.isoformat(), "data": data},
                 sort_keys=True,
                 separators=(",", ":"),
             )
@@ -213,7 +217,7 @@ class WebhookService:
                     delivery_id=rules.new_delivery_id(),
                     subscription_id=sub.subscription_id,
                     partner_id=sub.partner_id,
-                    event_type=env.type,
+                    event_type=hook_type,
                     event_id=str(env.event_id),
                     body=body,
                     status="pending",
@@ -275,15 +279,16 @@ class WebhookService:
             if changed != sub:
                 await repo.save_subscription(changed)
 
-    async def run(self, poll_s: float) -> None:
+    async def run(self, poll_s: float, stop: asyncio.Event | None = None) -> None:
         """The worker loop: work while there is due work, else wait ``poll_s`` (real time;
         due-ness is decided by the service clock) or until new deliveries commit. Plain-text
-        secrets are sealed first (they sign as they are meanwhile)."""
+        secrets are sealed first (they sign as they are meanwhile). It returns once ``stop`` is set
+        (after the delivery round under way)."""
         try:
             await self.seal_plaintext_secrets()
         except Exception:  # noqa: BLE001 - they still sign; the next start seals them
             log.exception("sealing the plain-text webhook secrets failed")
-        while True:
+        while not stopped(stop):
             self._wake.clear()
             try:
                 busy = await self.deliver_due()
@@ -291,8 +296,7 @@ class WebhookService:
                 log.exception("webhook delivery round failed")
                 busy = 0
             if not busy:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), poll_s)
+                await idle(stop, poll_s, self._wake)
 
 
 def _cursor(cursor: str | None) -> tuple[datetime, str] | None:

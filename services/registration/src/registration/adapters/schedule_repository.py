@@ -16,18 +16,19 @@ class DelayRepository:
         self.session = session
 
     async def record(self, row: dict[str, Any]) -> bool:
-        """Keep the latest delay of a round (by decision time); False if an as-new one is kept."""
+        """Keep the latest delay of a round (by decision time; of two decided at one instant, the
+        later start: pairing only ever moves a round later); False if an as-new one is kept."""
         table = orm.round_delays
         key = (
             (table.c.event_code == row["event_code"])
             & (table.c.section_id == row["section_id"])
             & (table.c.round == row["round"])
         )
-        current = (await self.session.execute(sa.select(table.c.decided_at).where(key))).scalar_one_or_none()
+        current = (await self.session.execute(sa.select(table.c.decided_at, table.c.starts_at).where(key))).first()
         if current is None:
             await self.session.execute(sa.insert(table).values(**row))
             return True
-        if current >= row["decided_at"]:
+        if (current.decided_at, current.starts_at) >= (row["decided_at"], row["starts_at"]):
             return False
         await self.session.execute(sa.update(table).where(key).values(**row))
         return True

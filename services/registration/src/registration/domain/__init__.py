@@ -8,7 +8,8 @@ Service-layer entry points:
 - eligibility: `evaluate_player`, `check_clause`, `check_age`, `check_gender` (REG-4..REG-8).
 - changes: `judge_change`, `request_change`, `decide_change`, `withdraw` (REG-10).
 - checkin: `check_in`, `mark_no_show`, `pairable` (REG-11).
-- closing: `close_stage`, `choose_format`, `section_closed_payload` (REG-12).
+- closing: `close_stage`, `choose_format`, `section_closed_payload` (REG-12); `max_swiss_rounds`
+  (PAIR-2: the Swiss rounds a field can be guaranteed, swiss_limit).
 - next_stage: `build_next_stage` (EVT-6, REG-7).
 - personal_data: `IdNumber`, `mask_id_number` (REG-11).
 """
@@ -65,8 +66,11 @@ from .model import (
 from .next_stage import NextStageResult, PassedOver, QualifierList, SeededList, StagePlace, build_next_stage
 from .personal_data import IdNumber, mask_id_number
 from .registration import EventRegistration, SubmitResult
+from .swiss_limit import SwissRoundsExceedField, max_swiss_rounds
 
 __all__ = [
+    "SwissRoundsExceedField",
+    "max_swiss_rounds",
     "REJUDGED",
     "is_pending_evidence_decision",
     "Application",

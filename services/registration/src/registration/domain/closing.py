@@ -20,6 +20,7 @@ from zoneinfo import ZoneInfo
 from gomoku_shared.event_config import EventConfig, FormatKind, SectionConfig
 
 from .model import Decision, Entry, EntryStatus, Person, Unit, Verdict
+from .swiss_limit import SwissRoundsExceedField, max_swiss_rounds
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,9 @@ def _field(entries: Sequence[Entry], section_id: str) -> list[FieldEntry]:
 def choose_format(
     section: SectionConfig, entrants: int, choice: FormatChoice | None = None
 ) -> tuple[FormatKind | None, int | None]:
-    """PAIR-1: the format and number of rounds for a field of `entrants` (None = undecided)."""
+    """PAIR-1: the format and number of rounds for a field of `entrants` (None = undecided).
+    Raises SwissRoundsExceedField when the arbiter's choice is a Swiss longer than the field can
+    be guaranteed to pair (PAIR-2)."""
     rules = section.format
     if rules is None:
         return None, None
@@ -107,6 +110,11 @@ def choose_format(
         rounds = rules.rounds
     if rounds is not None and rules.max_rounds is not None and kind == "swiss":
         rounds = min(rounds, rules.max_rounds)
+    # PAIR-2: the arbiter's Swiss must fit the field (swiss_limit); a field of fewer than 2 has
+    # nothing to play and is cancelled at closing
+    if choice is not None and kind == "swiss" and rounds is not None and entrants >= 2:
+        if rounds > max_swiss_rounds(entrants):
+            raise SwissRoundsExceedField(section.id, entrants, rounds)
     return kind, rounds
 
 

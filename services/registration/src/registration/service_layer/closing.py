@@ -10,7 +10,15 @@ from gomoku_shared.errors import Conflict, NotFound, Unprocessable
 from gomoku_shared.event_config import EventConfig
 
 from ..adapters.contract_mapping import event_id_for, section_closed
-from ..domain import ClosedSection, Entry, EntryStatus, FormatChoice, cancel_unplayable, close_stage
+from ..domain import (
+    ClosedSection,
+    Entry,
+    EntryStatus,
+    FormatChoice,
+    SwissRoundsExceedField,
+    cancel_unplayable,
+    close_stage,
+)
 from . import fees
 from . import schemas as s
 from .attendance import delegation_issues, settle_undecided
@@ -93,6 +101,8 @@ def _final_fields(
     arbiter's choice of format (and rounds)."""
     try:
         closed = close_stage(config, stage_id, entries, choices)
+    except SwissRoundsExceedField as exc:
+        raise _swiss_too_long(config, exc) from None
     except ValueError as exc:
         raise Unprocessable("invalid_format_choice", str(exc)) from None
     closed = cancel_unplayable(config, closed)
@@ -109,6 +119,24 @@ def _final_fields(
             undecided,
         )
     return closed
+
+
+def _swiss_too_long(config: EventConfig, exc: SwissRoundsExceedField) -> Unprocessable:
+    """PAIR-2: 422 naming the section and the numbers; nothing is closed."""
+    sec = config.section(exc.section_id)
+    return Unprocessable(
+        "swiss_rounds_exceed_field",
+        str(exc),
+        {
+            "rule": "PAIR-2",
+            "section_id": sec.id,
+            "section_name": sec.name,
+            "section_name_zh": sec.name_zh or sec.name,
+            "entrants": exc.entrants,
+            "rounds": exc.rounds,
+            "max_rounds": exc.max_rounds,
+        },
+    )
 
 
 async def _publish_closed_sections(cmd: EventCommand, closed: list[ClosedSection]) -> None:

@@ -43,6 +43,9 @@ class EventCommand:
     people: dict[str, Person] = field(default_factory=dict)
     #: the caller's own user ids for the people it registered (a partner's only: see external_ids_seen)
     external_ids: dict[str, str] = field(default_factory=dict)
+    #: person -> (the partner that registered it, that partner's user id for it), whoever the
+    #: caller is: the entry events carry the entry's partner's own ids (its entry.decided webhook)
+    registrant_ids: dict[str, tuple[str | None, str]] = field(default_factory=dict)
     #: the event's command counter (lock_version): makes event ids unique per command, deterministically
     version: int = 0
     person_seq: int = 0
@@ -107,6 +110,7 @@ class EventCommand:
             rows = await self.uow.people.rows(self.code, missing)
             for pid, row in rows.items():
                 self.people[pid] = repo.person_from_row(row, self.state.protector)
+                self._note_registrant(row)
             self.external_ids |= external_ids_seen(self.principal, rows)
         return {i: self.people[i] for i in ids if i in self.people}
 
@@ -126,6 +130,7 @@ class EventCommand:
                         "player_mismatch", "a player with this ID number is registered with other personal details"
                     )
                 self.people[row.id] = repo.person_from_row(row, self.state.protector)
+                self._note_registrant(row)
                 await self._external_id(p.external_id, row)
                 return row.id
         await self._external_id(p.external_id, None)
@@ -148,6 +153,7 @@ class EventCommand:
         )
         if p.external_id is not None:
             self.external_ids[pid] = p.external_id
+            self.registrant_ids[pid] = (owner_of(self.principal), p.external_id)
         self.people[pid] = Person(
             pid,
             p.name,
@@ -177,6 +183,18 @@ class EventCommand:
         if row is not None:
             await self.uow.people.set_external_id(self.code, row.id, external_id)
             self.external_ids[row.id] = external_id
+            self.registrant_ids[row.id] = (row.partner_id, external_id)
+
+    def _note_registrant(self, row: Any) -> None:
+        if row.external_id is not None:
+            self.registrant_ids[row.id] = (row.partner_id, row.external_id)
+
+    def partner_external_ids(self, e: Entry, partner_id: str | None) -> dict[str, str]:
+        """The user ids ``partner_id`` gave the entry's people (none for a staff entry)."""
+        if partner_id is None:
+            return {}
+        found = {pid: self.registrant_ids.get(pid) for pid in e.person_ids}
+        return {pid: held[1] for pid, held in found.items() if held is not None and held[0] == partner_id}
 
     # ---- units
 
@@ -277,6 +295,7 @@ class EventCommand:
                     entrant=entrant_for(e, meta, self.people, self.all_units(), sec.kind),
                     clause=e.admitted_by or "",
                     waiting_list=e.status is EntryStatus.WAITLISTED,
+                    external_ids=self.partner_external_ids(e, meta.partner_id),
                     **pending_fields(self.config, e),
                 ),
                 correlation_id=self.code,
@@ -294,6 +313,9 @@ class EventCommand:
                     entrant_name=e.team_name or names,
                     clause=d.clause if d else "",
                     reason=d.reason if d else "",
+                    entry_id=e.id,
+                    partner_id=meta.partner_id,
+                    external_ids=self.partner_external_ids(e, meta.partner_id),
                 ),
                 correlation_id=self.code,
                 event_id=event_id_for("entry.refused", e.id, self.version, version),

@@ -13,7 +13,7 @@ from gomoku_shared.event_config import EventConfig
 
 from ..adapters.repositories import Repositories
 from ..domain import EntryStatus
-from ..domain.schedule import Delay, Session, sessions
+from ..domain.schedule import Delay, Session, rounds_to_play, sessions
 from .state import RegistrationState, may_see
 from .unit_of_work import RegistrationUnitOfWork
 
@@ -39,6 +39,17 @@ async def on_round_rescheduled(uow: RegistrationUnitOfWork, moved: RoundReschedu
 async def _delays(repos: Repositories, code: str) -> dict[tuple[str, int], Delay]:
     rows = await repos.delays.of_event(code)
     return {key: Delay(row["starts_at"], row["reason"]) for key, row in rows.items()}
+
+
+async def _rounds(repos: Repositories, code: str) -> dict[str, int]:
+    """EVT-7 / PAIR-1: the rounds the sections of the closed stages will play (as closed)."""
+    rows = await repos.events.stages(code)
+    return {
+        section_id: rounds
+        for row in rows.values()
+        if row.status == "closed" and row.sections
+        for section_id, rounds in rounds_to_play(row.sections).items()
+    }
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -94,7 +105,7 @@ def schedule_view(config: EventConfig, found: list[Session], stage_ids: list[str
 
 async def event_schedule(repos: Repositories, state: RegistrationState, code: str) -> tuple[EventConfig, list[Session]]:
     config = await state.config(repos, code)
-    return config, sessions(config, await _delays(repos, code))
+    return config, sessions(config, await _delays(repos, code), rounds=await _rounds(repos, code))
 
 
 async def player_sections(
@@ -121,7 +132,7 @@ async def player_schedule(
 ) -> tuple[EventConfig, list[Session], list[str]]:
     config, by_stage = await player_sections(repos, state, principal, code, player_id)
     wanted = [section for sections in by_stage.values() for section in sections]
-    found = sessions(config, await _delays(repos, code), only=wanted)
+    found = sessions(config, await _delays(repos, code), only=wanted, rounds=await _rounds(repos, code))
     return config, found, [stage.id for stage in config.stages if stage.id in by_stage]
 
 

@@ -3,7 +3,9 @@
 The graph is built from the source (no module is imported): one node per module, one edge per
 `import` / `from … import` at module level or inside a function, resolved to the module it loads
 (`from .x import name` is an edge to `x`, or to the submodule `x.name` if there is one). Imports
-under `if TYPE_CHECKING:` are left out: they only exist for the type checker."""
+under `if TYPE_CHECKING:` are left out: they only exist for the type checker. A compiled module
+(Cython) is a node too, read from its type stub (`.pyi`), so `from . import _compiled` is an edge
+to it rather than to the package."""
 
 from __future__ import annotations
 
@@ -29,7 +31,8 @@ NOT_YET_CONVERTED: dict[str, list[list[str]]] = {}
 
 def _modules(name: str, root: Path) -> dict[str, Path]:
     out = {}
-    for path in sorted(root.rglob("*.py")):
+    stubs = [path for path in root.rglob("*.pyi") if not path.with_suffix(".py").exists()]
+    for path in sorted([*root.rglob("*.py"), *stubs]):
         rel = path.relative_to(root).with_suffix("")
         parts = [name, *rel.parts]
         if parts[-1] == "__init__":

@@ -5,10 +5,14 @@ with code that computes the same values in the same order:
 
 * the edge quality of a pair (``update_edge``, run for every candidate pair of every bracket)
   without the enum look-ups that dominated it;
-* the maximum-weight matching: networkx's own blossom algorithm, run on a graph whose
-  ``G[v]`` is the plain adjacency dict rather than a view object (the algorithm, and so its
-  tie-breaking, is networkx's, untouched);
-* the edge list and its sort, and the edge filter used after each bracket.
+* the maximum-weight matching: networkx's own blossom algorithm, compiled with Cython over
+  plain adjacency dicts built in networkx's order (``_matching``: the algorithm, and so its
+  tie-breaking, is networkx's, line for line);
+* the per-pair loops (``_dutch_core``, compiled): building the edge dict of every pair, the
+  sorted edge list, the filters applied after each bracket, the histograms of
+  ``compute_hamilton``; the lists they return also carry each edge's ends and score levels
+  in compact arrays, so the filters need not read half a million scattered dicts;
+* the cyclic garbage collector is paused while a round is paired.
 
 gacrux itself (:class:`.swiss.GacruxDutch` with ``fast=False``) stays the reference: the tests
 pair random and reference tournaments with both and require identical boards and colours.
@@ -16,13 +20,16 @@ pair random and reference tournaments with both and require identical boards and
 
 from __future__ import annotations
 
+import gc as garbage_collector
+from decimal import Decimal
+from itertools import combinations
 from typing import Any
 
-import networkx
-from gacrux.crosstable import flt
+from gacrux.crosstable import ACC, ACX, COD, CSQ, FLT, NUM, PTS, PTX, RFP, RIP, TOP, flt
 from gacrux.crosstabledutch import crosstable_dutch, qdefs
 from gacrux.pairingdutch import pairing_dutch
-from networkx.algorithms.matching import max_weight_matching
+
+from . import _dutch_core, _matching
 
 Edge = dict[str, Any]
 
@@ -33,32 +40,68 @@ _COLOUR_LETTER = {"nc": "n", "w0": "w", "w1": "W", "w2": "W", "b0": "b", "b1": "
 _DF1, _UF1, _DF2, _UF2 = flt.DF1.value, flt.UF1.value, flt.DF2.value, flt.UF2.value
 
 
-class _PlainGraph(networkx.Graph):
-    """A ``networkx.Graph`` whose ``G[v]`` is the adjacency dict itself (no view object per call).
-
-    ``max_weight_matching`` only reads ``G[v][w].get(weight)``, ``G.neighbors``, ``G.nodes``
-    and ``G.edges``: all give the same values in the same order as on a plain ``networkx.Graph``.
-    """
-
-    def __getitem__(self, node):
-        return self._adj[node]
-
-
 def min_weight_matching(edges: list[tuple[int, int, int]]) -> set[tuple[int, int]]:
-    """``networkx.min_weight_matching`` of the graph built from ``edges`` (same result, same order)."""
-    graph = _PlainGraph()
-    graph.add_weighted_edges_from(edges)
-    if len(graph.edges) == 0:
-        return max_weight_matching.orig_func(graph, maxcardinality=True)
-    graph_edges = graph.edges(data="weight", default=1)
-    max_weight = 1 + max(weight for _, _, weight in graph_edges)
-    inverted = _PlainGraph()
-    inverted.add_weighted_edges_from((u, v, max_weight - weight) for u, v, weight in graph_edges)
-    return max_weight_matching.orig_func(inverted, maxcardinality=True)
+    """``networkx.min_weight_matching`` of the graph built from ``edges`` (same set, same order):
+    networkx's blossom algorithm compiled (``_matching``), the weights exact Python ints."""
+    return _matching.min_weight_matching(edges)
 
 
 class FastCrosstable(crosstable_dutch):
     """gacrux's Dutch crosstable with the per-pair quality computed without enum look-ups."""
+
+    def list_edges(self, cmps, maxmeets, topcolor, prohibited):
+        """gacrux's ``list_edges`` with the per-pair loop compiled (``_dutch_core.build_edges``)."""
+        if self.checkonly:
+            return super().list_edges(cmps, maxmeets, topcolor, prohibited)
+        self.cmps = cmps
+        self.size = self.BLOB = size = len(cmps.keys()) + 1
+        self.ilen = 0
+        self.score2level = None
+        self.level2score = None
+        opponents = self.opponents = [[None] * (size + 1) for _ in range(size + 1)]
+        competitors = self.competitors = [self._competitor(cmps, index) for index in range(size + 1)]
+        self.numtop = 0
+        for index in range(size + 1):
+            competitors[0]["rfp"] ^= competitors[index]["rfp"]
+        self.level2score = acc = sorted({c["acc"] for c in competitors if c["rfp"] or c["cid"] == 0})
+        self.score2level = score2level = {acc[i]: i for i in range(len(acc))}
+        competitors[0]["scorelevel"] = 0
+        for index in range(1, size):
+            competitor = competitors[index]
+            competitor["scorelevel"] = score2level[competitor["acc"]] if competitor["rfp"] else 0
+        competitors[size]["scorelevel"] = -1
+        self.assign_tpn(competitors, size)
+        _dutch_core.build_edges(competitors, opponents, size, self.rnd, self.maxmeets, self.BLOB)
+        for elem in prohibited:
+            if elem["firstRound"] <= self.rnd <= elem["lastRound"]:
+                for first, second in list(combinations(elem["competitors"], 2)):
+                    opponent = opponents[first][second]
+                    opponent["canmeet"] = opponent["qc"] = False
+        return (competitors, opponents)
+
+    def _competitor(self, cmps: dict, index: int) -> dict:
+        """gacrux's competitor record (``list_edges``), the same values."""
+        tbval = cmps[index]["tiebreakDetails"] if index in cmps else None
+        competitor = {
+            "cid": index,
+            "rnk": cmps[index]["orgrank"] if index in cmps else index,
+            "pts": tbval[PTS]["val"] if tbval else Decimal("0.0"),
+            "ptx": tbval[PTX]["val"] if tbval else Decimal("-1.0"),
+            "acc": tbval[ACC]["val"] if tbval else Decimal("-1.0"),
+            "acx": tbval[ACX]["val"] if tbval else Decimal("-1.0"),
+            "rfp": tbval[RFP]["val"] not in ["", "N"] if tbval else False,
+            "hst": tbval[RFP] if tbval else {},
+            "num": tbval[NUM] if tbval else {},
+            "rip": tbval[RIP]["val"] if tbval else 0,
+            "cod": tbval[COD]["val"] if tbval else 0,
+            "csq": " " + tbval[CSQ]["val"] if tbval else " ",
+            "flt": tbval[FLT]["val"] if tbval else 0,
+            "top": tbval[TOP]["val"] if tbval else False,
+            "cop": self.color_preference(tbval[COD]["val"], tbval[CSQ]["val"]) if tbval else "  ",
+        }
+        if index in cmps and not cmps[index]["present"]:
+            competitor["rfp"] = False
+        return competitor
 
     def create_edge(self, nodea, nodeb, bhasmet=None):
         """gacrux's ``create_edge`` with its ``update_canmeet`` (C.1, C.3) in line."""
@@ -272,31 +315,78 @@ class FastDutch(pairing_dutch):
     def get_crosstable(self, experimental, checkonly, verbose):
         return FastCrosstable(experimental, checkonly, verbose)
 
+    def compute_pairing(self, checkonly, reportlevel=0):
+        """gacrux's ``compute_pairing`` with the cyclic garbage collector paused: the round
+        allocates a dict per pair of players and no cycle needs collecting before it ends."""
+        enabled = garbage_collector.isenabled()
+        garbage_collector.disable()
+        try:
+            return super().compute_pairing(checkonly, reportlevel)
+        finally:
+            if enabled:
+                garbage_collector.enable()
+
     def list_edges(self, opponents):
-        edges: list[Edge] = []
-        for index, line in enumerate(opponents):
-            edges += [edge for edge in line[index + 1 : -1] if edge["canmeet"]]
-        keyed = []
-        for edge in edges:
-            first, second = edge["sa"], edge["sb"]
-            low, high = (first, second) if first < second else (second, first)
-            keyed.append((-low, -high, edge["ca"], edge["cb"], edge))
-        # (ca, cb) is unique per edge, so sorting the tuples never compares the dicts
-        keyed.sort()
-        return [item[4] for item in keyed]
+        return _dutch_core.sorted_edges(opponents)
+
+    def get_edges(self, nodes, edges, condition=None):
+        """gacrux's ``get_edges`` (the edges with both ends in ``nodes``), the filter compiled."""
+        if len(nodes) == 0 or len(edges) == 0:
+            return []
+        msl = nodes[-1]["scorelevel"] - 1
+        if min(edges[0]["sa"], edges[0]["sb"]) < msl:
+            return []
+        if min(edges[-1]["sa"], edges[-1]["sb"]) <= msl and msl >= 0:
+            mid = self.edgeBinarySearch(edges, msl)
+            if mid < len(edges):
+                edges = _dutch_core.head(edges, mid)
+        inside = [False] * (self.crosstable.BLOB + 1)
+        for node in nodes:
+            inside[node["cid"]] = True
+        return _dutch_core.select_edges(edges, inside, condition)
+
+    def get_modifiededges(self, nodeid1, nodeid2, edges, condition=None):
+        first_side = [False] * (self.crosstable.BLOB + 1)
+        second_side = [False] * (self.crosstable.BLOB + 1)
+        for node in nodeid1:
+            first_side[node] = True
+        for node in nodeid2:
+            second_side[node] = True
+        return _dutch_core.select_cross_edges(edges, first_side, second_side)
+
+    def compute_whohasmet_histogram(self, nodes, edges):
+        return _dutch_core.whohasmet_histogram(nodes, edges)
+
+    def find_pab(self, nodes, edges):
+        """gacrux's ``find_pab``, the final edge filter compiled."""
+        pab = self.pablevel
+        cmp = self.competitors
+        hamilton = self.hamilton
+        if (
+            self.optimize
+            and pab == -1
+            and len(edges) > 0
+            and len(hamilton) > 0
+            and hamilton[-1].get("rem_hamilton", -1) >= 0
+        ):
+            pab = cmp[edges[-1]["cb"]]["scorelevel"] if cmp[0]["rfp"] else 0
+        if pab == -1 and len(edges) > 0:
+            (_, _, pab) = self.find_weighted_pab(nodes, edges)
+        if pab == -1 and self.verbose:
+            print("No legal pairing")
+        self.pablevel = pab
+        return (None, pab, nodes, _dutch_core.select_pab_edges(edges, pab))
 
     def compute_hamilton(self, nodes, edges):
-        """gacrux's ``compute_hamilton`` with its sort keys computed once per edge."""
+        """gacrux's ``compute_hamilton``, the per-edge counting compiled."""
         levels = self.levels
         hamilton: list[dict] = [{} for _ in range(levels)]
         self.pablevel = -1
         if self.checkonly:
             return hamilton
         rest_nodes = nodes[::-1]
-        keys = [(edge["sa"], edge["sb"]) if edge["sa"] > edge["sb"] else (edge["sb"], edge["sa"]) for edge in edges]
-        order = sorted(range(len(edges)), key=keys.__getitem__)  # stable, as gacrux's sorted()
-        rest_edges = [edges[index] for index in order]
-        highs = [keys[index][0] for index in order] + [levels]
+        rest_edges, highs = _dutch_core.hamilton_order(edges)
+        highs.append(levels)
         nodeptr = [0] * (levels + 1)
         lastn = 0
         for index, node in enumerate(rest_nodes + [{"scorelevel": levels}]):
@@ -307,7 +397,9 @@ class FastDutch(pairing_dutch):
         hist = [0] * len(rest_nodes)
         state = _HamiltonLevel(self, rest_nodes, nodeptr, 0)
         laste = 0
-        for index, firste in enumerate(highs):
+        index = 0
+        while True:
+            firste = highs[index]
             if firste > laste:
                 rest = hamilton[laste]
                 if laste > 0:
@@ -320,10 +412,7 @@ class FastDutch(pairing_dutch):
                     break
                 laste = firste
                 state = _HamiltonLevel(self, rest_nodes, nodeptr, laste)
-            edge = rest_edges[index]
-            hist[node_id[edge["ca"]]] += 1
-            hist[node_id[edge["cb"]]] += 1
-            state.count(edge)
+            index = state.count_from(rest_edges, highs, index, laste, node_id, hist)
         return hamilton
 
     def weighted_match(self, nodes, edges):
@@ -381,14 +470,13 @@ class _HamiltonLevel:
         self.fl_hist = [0] * len(self.ff_nodes)
         self.lf_hist = [0] * len(self.ll_nodes)
 
-    def count(self, edge: Edge) -> None:
-        if edge["sa"] == edge["sb"]:
-            self.ll_hist[self.ll_id[edge["ca"]]] += 1
-            self.ll_hist[self.ll_id[edge["cb"]]] += 1
-        if abs(edge["sa"] - edge["sb"]) == 1:
-            lower_first = edge["sa"] < edge["sb"]
-            self.fl_hist[self.ff_id[edge["ca"] if lower_first else edge["cb"]]] += 1
-            self.lf_hist[self.ll_id[edge["cb"] if lower_first else edge["ca"]]] += 1
+    def count_from(
+        self, edges: _dutch_core.EdgeList, highs: list, start: int, level: int, node_id: dict, hist: list
+    ) -> int:
+        """Count the edges from ``start`` up to the first above ``level`` (gacrux's per-edge loop)."""
+        return _dutch_core.count_level(
+            edges, highs, start, level, node_id, hist, self.ll_id, self.ll_hist, self.ff_id, self.fl_hist, self.lf_hist
+        )
 
     def record(self, rest: dict) -> None:
         is_complete = self.engine.is_complete

@@ -1,0 +1,8 @@
+"""Build the compiled loops of the fast Dutch engine; all metadata lives in pyproject.toml."""
+
+from Cython.Build import cythonize
+from setuptools import setup
+
+setup(
+    ext_modules=cythonize(["src/pairing/domain/_dutch_core.pyx", "src/pairing/domain/_matching.pyx"], language_level=3)
+)

@@ -1,0 +1,398 @@
+# cython: language_level=3
+"""Compiled loops over gacrux's per-pair edge dicts (see dutch_fast.py, which uses them).
+
+Each function computes exactly what the Python code it replaces computes, in the same order:
+the edges are the same dict objects, the lists hold them in the same order, the values are the
+same Python objects. They remove the interpreter's per-pair overhead (the field has
+n * (n + 1) / 2 pairs: at 1,024 players these loops run half a million times each), and, for
+the lists they return, the memory traffic of reading half a million scattered dicts: an
+``EdgeList`` is a plain ``list`` of the edge dicts that also carries their ``ca``, ``cb``,
+``sa`` and ``sb`` (which nothing changes once an edge exists) in compact arrays.
+"""
+
+from cpython cimport array
+from libc.string cimport memcpy
+
+import array
+
+cdef array.array _INTS = array.array("i")
+
+
+cdef class EdgeList(list):
+    """A list of edge dicts with their ends and score levels alongside (read-only copies)."""
+
+    cdef array.array ca, cb, sa, sb
+
+
+cdef inline bint _compact(object edges):
+    """An ``EdgeList`` whose arrays still describe it (gacrux never changes one in place; the
+    length check guards anyway, and any other list takes the dict path)."""
+    return type(edges) is EdgeList and len((<EdgeList>edges).ca) == len(<list>edges)
+
+
+cdef class _Builder:
+    """Collects kept edges (dicts and their four numbers) into an ``EdgeList``."""
+
+    cdef list kept
+    cdef array.array ca, cb, sa, sb
+    cdef Py_ssize_t count
+
+    def __cinit__(self, Py_ssize_t capacity):
+        self.kept = []
+        self.ca = array.clone(_INTS, capacity, zero=False)
+        self.cb = array.clone(_INTS, capacity, zero=False)
+        self.sa = array.clone(_INTS, capacity, zero=False)
+        self.sb = array.clone(_INTS, capacity, zero=False)
+        self.count = 0
+
+    cdef inline void add(self, object edge, int ca, int cb, int sa, int sb):
+        cdef Py_ssize_t at = self.count
+        if at == len(self.ca):
+            self.grow(2 * at + 16)
+        self.kept.append(edge)
+        self.ca.data.as_ints[at] = ca
+        self.cb.data.as_ints[at] = cb
+        self.sa.data.as_ints[at] = sa
+        self.sb.data.as_ints[at] = sb
+        self.count = at + 1
+
+    cdef void grow(self, Py_ssize_t capacity):
+        array.resize(self.ca, capacity)
+        array.resize(self.cb, capacity)
+        array.resize(self.sa, capacity)
+        array.resize(self.sb, capacity)
+
+    cdef void extend(self, _Builder other):
+        """Append every edge of ``other`` (in its order)."""
+        cdef Py_ssize_t at = self.count, more = other.count
+        if at + more > len(self.ca):
+            self.grow(at + more)
+        self.kept.extend(other.kept)
+        memcpy(&self.ca.data.as_ints[at], other.ca.data.as_ints, more * sizeof(int))
+        memcpy(&self.cb.data.as_ints[at], other.cb.data.as_ints, more * sizeof(int))
+        memcpy(&self.sa.data.as_ints[at], other.sa.data.as_ints, more * sizeof(int))
+        memcpy(&self.sb.data.as_ints[at], other.sb.data.as_ints, more * sizeof(int))
+        self.count = at + more
+
+    cdef EdgeList done(self):
+        cdef EdgeList out = EdgeList(self.kept)
+        array.resize(self.ca, self.count)
+        array.resize(self.cb, self.count)
+        array.resize(self.sa, self.count)
+        array.resize(self.sb, self.count)
+        out.ca, out.cb, out.sa, out.sb = self.ca, self.cb, self.sa, self.sb
+        return out
+
+
+cdef _Builder _builder_from(object edges):
+    """A builder over any list of edges, reading each dict once."""
+    cdef _Builder out = _Builder(len(edges))
+    cdef dict edge
+    for edge in edges:
+        out.add(edge, edge["ca"], edge["cb"], edge["sa"], edge["sb"])
+    return out
+
+
+def compact(object edges):
+    """``edges`` as an ``EdgeList`` (itself when it already is one)."""
+    if _compact(edges):
+        return edges
+    return _builder_from(edges).done()
+
+
+def build_edges(list competitors, list opponents, Py_ssize_t size, object rnd, object maxmeets, Py_ssize_t blob):
+    """Fill ``opponents[a][b]`` (both ways) with the edge dict of every pair ``a <= b``.
+
+    The same dicts, key for key, as ``FastCrosstable.create_edge`` (gacrux's ``create_edge``
+    with ``update_canmeet`` in line) when not only checking; ``bhasmet.count(a)`` is read
+    from a count of ``b``'s opponents (the same number). The dicts are made line by line
+    (``a`` outer), the order in which ``sorted_edges`` reads them.
+    """
+    cdef Py_ssize_t low, high
+    cdef dict first, second, edge
+    cdef list line_low
+    cdef object played, canmeet, first_rfp, second_rfp, cop
+    cdef bint first_top
+    cdef list counts = []
+    cdef list unplayed = []
+    cdef dict played_count
+    # every key in create_edge's order; copying it keeps that order, the varying values are set
+    cdef dict template = {
+        "ca": 0,
+        "cb": 0,
+        "sa": 0,
+        "sb": 0,
+        "canmeet": False,
+        "isblob": False,
+        "played": 0,
+        "unplayed": 0,
+        "qlevel": -1,
+        "quality": None,
+        "weight": 0,
+        "qcweight": 0,
+        "heweight": 0,
+        "howeight": 0,
+        "colordiff": "  ",
+        "qc": False,
+    }
+    for high in range(size + 1):
+        second = competitors[high]
+        played_count = {}
+        for key, opp in second["num"].items():
+            if key != "val":
+                played_count[opp] = played_count.get(opp, 0) + 1
+        counts.append(played_count)
+        unplayed.append(rnd - 1 - second["num"].get("val", 0))
+    for low in range(size + 1):
+        first = competitors[low]
+        first_rfp = first["rfp"]
+        first_top = bool(first["top"])
+        first_level = first["scorelevel"]
+        line_low = opponents[low]
+        for high in range(low, size + 1):
+            second = competitors[high]
+            second_rfp = second["rfp"]
+            played = (<dict>counts[high]).get(low, 0)
+            if played < maxmeets and low != high and first_rfp and second_rfp:
+                canmeet = second_rfp
+            else:
+                canmeet = low < blob and high == blob
+            if canmeet and not first_top and not second["top"]:
+                cop = first["cop"]
+                if (cop == "w2" or cop == "b2") and second["cop"] == cop:
+                    canmeet = False
+            edge = template.copy()
+            edge["ca"] = low
+            edge["cb"] = high
+            edge["sa"] = first_level
+            edge["sb"] = second["scorelevel"]
+            edge["canmeet"] = canmeet
+            edge["isblob"] = high == blob
+            edge["played"] = played
+            edge["unplayed"] = unplayed[high]
+            edge["qc"] = canmeet
+            line_low[high] = edge
+            (<list>opponents[high])[low] = edge
+
+
+def sorted_edges(list opponents):
+    """gacrux's ``list_edges``: the pairs that can meet (the last column, the blob, left out),
+    sorted on (-min(sa, sb), -max(sa, sb), ca, cb), as an ``EdgeList``.
+
+    Line ``i`` holds ``ca == i`` and ``cb`` rising, so the lines read in order are already in
+    (ca, cb) order: grouping them by the score levels, keeping that order within each group,
+    is the same sort.
+    """
+    cdef dict groups = {}
+    cdef Py_ssize_t index, column, width, total = 0
+    cdef list line
+    cdef dict edge
+    cdef int first, second, low, high
+    cdef object key
+    cdef _Builder group
+    for index in range(len(opponents)):
+        line = opponents[index]
+        width = len(line) - 1
+        for column in range(index + 1, width):
+            edge = line[column]
+            if not edge["canmeet"]:
+                continue
+            first = edge["sa"]
+            second = edge["sb"]
+            low, high = (first, second) if first < second else (second, first)
+            key = (low, high)
+            group = groups.get(key)
+            if group is None:
+                group = _Builder(0)
+                groups[key] = group
+            group.add(edge, index, column, first, second)
+            total += 1
+    cdef _Builder out = _Builder(total)
+    for key in sorted(groups, key=_descending):
+        out.extend(groups[key])
+    return out.done()
+
+
+def _descending(key):
+    return (-key[0], -key[1])
+
+
+def select_edges(object edges, list inside, object condition):
+    """``[edge for edge in edges if inside[edge["ca"]] and inside[edge["cb"]] (and edge[condition])]``
+    as an ``EdgeList``; ``inside`` is a list of booleans indexed by competitor id."""
+    cdef Py_ssize_t index, count = len(edges)
+    cdef EdgeList compact_edges
+    cdef _Builder out = _Builder(count)
+    cdef bytearray flags = bytearray(len(inside))
+    cdef unsigned char[:] flag = flags
+    cdef int ca, cb
+    cdef dict edge
+    for index in range(len(inside)):
+        flag[index] = 1 if inside[index] else 0
+    if not _compact(edges):
+        edges = _builder_from(edges).done()
+    compact_edges = <EdgeList>edges
+    cdef int[:] eca = compact_edges.ca
+    cdef int[:] ecb = compact_edges.cb
+    cdef int[:] esa = compact_edges.sa
+    cdef int[:] esb = compact_edges.sb
+    for index in range(count):
+        ca = eca[index]
+        cb = ecb[index]
+        if flag[ca] and flag[cb]:
+            edge = (<list>edges)[index]
+            if not condition or edge[condition]:
+                out.add(edge, ca, cb, esa[index], esb[index])
+    return out.done()
+
+
+def select_cross_edges(object edges, list first_side, list second_side):
+    """``[edge for edge in edges if first_side[edge["ca"]] and second_side[edge["cb"]]]`` (a plain
+    list: gacrux extends it in place)."""
+    cdef Py_ssize_t index, count = len(edges)
+    cdef dict edge
+    cdef list out = []
+    if not _compact(edges):
+        for edge in edges:
+            if first_side[edge["ca"]] and second_side[edge["cb"]]:
+                out.append(edge)
+        return out
+    cdef int[:] eca = (<EdgeList>edges).ca
+    cdef int[:] ecb = (<EdgeList>edges).cb
+    for index in range(count):
+        if first_side[eca[index]] and second_side[ecb[index]]:
+            out.append((<list>edges)[index])
+    return out
+
+
+def select_pab_edges(object edges, int pab):
+    """``[edge for edge in edges if edge["ca"] != 0 or edge["sb"] == pab]`` as an ``EdgeList``."""
+    cdef Py_ssize_t index, count = len(edges)
+    if not _compact(edges):
+        edges = _builder_from(edges).done()
+    cdef int[:] eca = (<EdgeList>edges).ca
+    cdef int[:] ecb = (<EdgeList>edges).cb
+    cdef int[:] esa = (<EdgeList>edges).sa
+    cdef int[:] esb = (<EdgeList>edges).sb
+    cdef _Builder out = _Builder(count)
+    for index in range(count):
+        if eca[index] != 0 or esb[index] == pab:
+            out.add((<list>edges)[index], eca[index], ecb[index], esa[index], esb[index])
+    return out.done()
+
+
+def whohasmet_histogram(list nodes, object edges):
+    """gacrux's ``compute_whohasmet_histogram``: per node, the number of its edges."""
+    cdef dict node_id = {}
+    cdef Py_ssize_t index
+    for index in range(len(nodes)):
+        node_id[nodes[index]["cid"]] = index
+    cdef list hist = [0] * len(nodes)
+    cdef dict edge
+    cdef Py_ssize_t first, second
+    if not _compact(edges):
+        for edge in edges:
+            first = node_id[edge["ca"]]
+            second = node_id[edge["cb"]]
+            hist[first] = hist[first] + 1
+            hist[second] = hist[second] + 1
+        return hist
+    cdef int[:] eca = (<EdgeList>edges).ca
+    cdef int[:] ecb = (<EdgeList>edges).cb
+    for index in range(len(edges)):
+        first = node_id[eca[index]]
+        second = node_id[ecb[index]]
+        hist[first] = hist[first] + 1
+        hist[second] = hist[second] + 1
+    return hist
+
+
+def hamilton_order(object edges):
+    """The edges stably sorted on (max(sa, sb), min(sa, sb)) as an ``EdgeList``, and that max per
+    edge (the stable ``sorted(range(n), key=keys.__getitem__)`` of ``compute_hamilton``:
+    grouping by the key in the given order, the groups in key order, is the same sort)."""
+    if not _compact(edges):
+        edges = _builder_from(edges).done()
+    cdef int[:] esa = (<EdgeList>edges).sa
+    cdef int[:] esb = (<EdgeList>edges).sb
+    cdef dict groups = {}
+    cdef list group
+    cdef int first, second
+    cdef Py_ssize_t index
+    cdef object key
+    for index in range(len(edges)):
+        first = esa[index]
+        second = esb[index]
+        key = (first, second) if first > second else (second, first)
+        group = groups.get(key)
+        if group is None:
+            groups[key] = [index]
+        else:
+            group.append(index)
+    cdef int[:] eca = (<EdgeList>edges).ca
+    cdef int[:] ecb = (<EdgeList>edges).cb
+    cdef _Builder out = _Builder(len(edges))
+    cdef list highs = []
+    for key in sorted(groups):
+        group = groups[key]
+        for index in group:
+            out.add((<list>edges)[index], eca[index], ecb[index], esa[index], esb[index])
+        highs.extend([key[0]] * len(group))
+    return out.done(), highs
+
+
+def count_level(
+    EdgeList edges, list highs, Py_ssize_t start, object level, dict node_id, list hist,
+    dict ll_id, list ll_hist, dict ff_id, list fl_hist, list lf_hist,
+):
+    """Count ``edges[start:]`` while ``highs[index] <= level`` into the histograms of
+    ``compute_hamilton`` (``hist``) and its ``_HamiltonLevel.count``; return the next index.
+    ``highs`` ends with a sentinel above every level, which stops the loop."""
+    cdef Py_ssize_t index = start
+    cdef Py_ssize_t slot
+    cdef int first, second, ca, cb
+    cdef int[:] eca = edges.ca
+    cdef int[:] ecb = edges.cb
+    cdef int[:] esa = edges.sa
+    cdef int[:] esb = edges.sb
+    while not highs[index] > level:
+        ca = eca[index]
+        cb = ecb[index]
+        slot = node_id[ca]
+        hist[slot] = hist[slot] + 1
+        slot = node_id[cb]
+        hist[slot] = hist[slot] + 1
+        first = esa[index]
+        second = esb[index]
+        if first == second:
+            slot = ll_id[ca]
+            ll_hist[slot] = ll_hist[slot] + 1
+            slot = ll_id[cb]
+            ll_hist[slot] = ll_hist[slot] + 1
+        if first - second == 1 or first - second == -1:
+            if first < second:
+                slot = ff_id[ca]
+                fl_hist[slot] = fl_hist[slot] + 1
+                slot = ll_id[cb]
+                lf_hist[slot] = lf_hist[slot] + 1
+            else:
+                slot = ff_id[cb]
+                fl_hist[slot] = fl_hist[slot] + 1
+                slot = ll_id[ca]
+                lf_hist[slot] = lf_hist[slot] + 1
+        index += 1
+    return index
+
+
+def head(object edges, Py_ssize_t stop):
+    """``edges[:stop]``, an ``EdgeList`` when ``edges`` is one (a list slice is a plain list)."""
+    if not _compact(edges):
+        return edges[:stop]
+    cdef EdgeList source = <EdgeList>edges
+    cdef EdgeList out = EdgeList(source[:stop])
+    stop = len(out)
+    out.ca = source.ca[:stop]
+    out.cb = source.cb[:stop]
+    out.sa = source.sa[:stop]
+    out.sb = source.sb[:stop]
+    return out

@@ -34,7 +34,9 @@ import random
 import subprocess
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
+from ._cpu_breakdown import CpuBreakdown, Profiler, breakdown_lines
 from ._served_games import (
     KEY,
     Conn,
@@ -212,6 +214,8 @@ class _Measured:
     writer_stats: list[list[str]]
     errors: int
     finished: int
+    by_process: list[str]  # CPU per move by process group over the saturation phase
+    profile: list[str]  # the service profile by layer (--py-spy), else empty
 
 
 def _start_replicas(url: str, amqp: str, namespace: str, replicas: int) -> tuple[list[int], list[subprocess.Popen]]:
@@ -236,18 +240,42 @@ async def _measure(
     seed: int,
     rate: float,
     seconds: float,
+    dbname: str,
+    py_spy: str | None,
 ) -> _Measured:
     """The baseline, the saturation phase and the live phase on games every player joined."""
     base = await _baseline(conns, 3.0)
     games = _Games(conns, seed)
-    cpu0, wall0 = cpu_seconds([proc.pid for proc in procs]), time.perf_counter()
+    pids = [proc.pid for proc in procs]
+    breakdown = CpuBreakdown(pids, dbname)
+    profiler = Profiler(py_spy, Path(os.environ.get("BENCH_PROFILE_DIR", "bench-profile")), pids) if py_spy else None
+    if profiler is not None:
+        profiler.start()
+        await asyncio.sleep(1.0)  # py-spy attached before the phase starts
+    breakdown.start()
+    cpu0, wall0 = cpu_seconds(pids), time.perf_counter()
     saturation = await _saturation(games, moves)
-    cpu_used, wall = cpu_seconds([proc.pid for proc in procs]) - cpu0, time.perf_counter() - wall0
+    cpu_used, wall = cpu_seconds(pids) - cpu0, time.perf_counter() - wall0
+    by_process = breakdown_lines(breakdown.stop(), len(saturation[1]), wall)
+    profile = profiler.stop() if profiler is not None else []
     before = [await _server_buckets(port) for port in ports]
     live = await _live(games, rate, seconds, seed)
     after = [await _server_buckets(port) for port in ports]
     writer_stats = [await _metric_lines(port, "gameplay_move_batch") for port in ports]
-    return _Measured(base, saturation, live, cpu_used, wall, before, after, writer_stats, games.errors, games.finished)
+    return _Measured(
+        base,
+        saturation,
+        live,
+        cpu_used,
+        wall,
+        before,
+        after,
+        writer_stats,
+        games.errors,
+        games.finished,
+        by_process,
+        profile,
+    )
 
 
 def _report(measured: _Measured, games: int, moves: int, replicas: int, async_commit: bool, rate: float) -> None:
@@ -283,6 +311,7 @@ def _report(measured: _Measured, games: int, moves: int, replicas: int, async_co
         f"service CPU at saturation: {1000 * measured.cpu_used / max(1, len(sat_lat)):.2f} ms per move, "
         f"{measured.cpu_used / measured.wall:.2f} cores busy on average"
     )
+    print("\n".join(measured.by_process + measured.profile))
     met = live_rate >= 0.97 * GOAL_MOVES_S and p99 < GOAL_P99_MS and rate >= GOAL_MOVES_S
     print(
         f"goal: {GOAL_MOVES_S} moves/s offered by {games} live games (think time {games / rate:.3f} s), "
@@ -299,6 +328,7 @@ async def run(
     async_commit: bool = False,
     rate: float = GOAL_MOVES_S,
     seconds: float = 12.0,
+    py_spy: str | None = None,
 ) -> int:
     admin = os.environ.get("DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
     amqp = os.environ.get("AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/")
@@ -311,7 +341,7 @@ async def run(
         await publish_games(amqp, namespace, ports[0], games)
         conns = [Conn(ports[i % replicas]) for i in range(games)]
         await asyncio.gather(*(join_game(conn, i) for i, conn in enumerate(conns)))
-        measured = await _measure(conns, ports, procs, moves, seed, rate, seconds)
+        measured = await _measure(conns, ports, procs, moves, seed, rate, seconds, dbname, py_spy)
     finally:
         await tear_down(conns, procs, admin, dbname, amqp, namespace, keep)
     _report(measured, games, moves, replicas, async_commit, rate)
@@ -339,6 +369,12 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="diagnosis: synchronous_commit=off on the bench database (not durable; not the default)",
     )
+    p.add_argument(
+        "--py-spy",
+        metavar="PATH",
+        help="diagnosis: record the service processes with this py-spy binary during the saturation phase "
+        "and print the profile by layer (raw stacks in $BENCH_PROFILE_DIR, default ./bench-profile)",
+    )
     args = p.parse_args(argv)
     try:  # the load generator shares the 2 cores: the cheaper its event loop, the better
         import uvloop
@@ -347,7 +383,17 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         pass
     return asyncio.run(
-        run(args.games, args.moves, args.replicas, args.seed, args.keep_db, args.async_commit, args.rate, args.seconds)
+        run(
+            args.games,
+            args.moves,
+            args.replicas,
+            args.seed,
+            args.keep_db,
+            args.async_commit,
+            args.rate,
+            args.seconds,
+            args.py_spy,
+        )
     )
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import re
 import time
@@ -155,6 +154,21 @@ class ObservabilityMiddleware:
             buckets=(0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5),
         )
         self.service = service
+        #: the metrics' children by label values (``labels()`` costs a lookup under a lock each time)
+        self._counted: dict[tuple[str, str, int], Any] = {}
+        self._timed: dict[tuple[str, str], Any] = {}
+
+    def _observe(self, method: str, route: str, code: int, seconds: float) -> None:
+        counted = self._counted.get((method, route, code))
+        if counted is None:
+            counted = self._counted[(method, route, code)] = self.requests.labels(
+                self.service, method, route, str(code)
+            )
+        timed = self._timed.get((method, route))
+        if timed is None:
+            timed = self._timed[(method, route)] = self.latency.labels(self.service, method, route)
+        counted.inc()
+        timed.observe(seconds)
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -177,20 +191,21 @@ class ObservabilityMiddleware:
                 if not any(k.lower() == b"x-correlation-id" for k, _ in headers):  # once when nested
                     headers.append((b"x-correlation-id", correlation_id.get().encode("latin-1")))
                 # an access token's rate-limit headers (auth.require leaves them in the state)
-                rate = (scope.get("state") or {}).get("rate_headers")
+                state = scope.get("state")
+                rate = state.get("rate_headers") if state else None
                 if rate and not any(k.lower() == b"ratelimit" for k, _ in headers):
                     headers += [(k.lower().encode(), v.encode("latin-1")) for k, v in rate.items()]
                 message["headers"] = headers
             await send(message)
 
-        span_scope = (
-            tracing.server_span(scope.get("method", "GET"), _trace_headers(scope), self.service)
-            if tracing.enabled() and not scope.get(SPAN_SCOPE_KEY)
-            else contextlib.nullcontext()
-        )
-        span = span_scope.__enter__()
-        if span is not None:
-            scope[SPAN_SCOPE_KEY] = span  # a mounted app's middleware does not open a second span
+        # tracing off (the default): no span, no context manager on the hot path
+        span_scope = None
+        span = None
+        if tracing.enabled() and not scope.get(SPAN_SCOPE_KEY):
+            span_scope = tracing.server_span(scope.get("method", "GET"), _trace_headers(scope), self.service)
+            span = span_scope.__enter__()
+            if span is not None:
+                scope[SPAN_SCOPE_KEY] = span  # a mounted app's middleware does not open a second span
         elif scope.get(SPAN_SCOPE_KEY) is not None:
             scope[SPAN_SCOPE_KEY].set_attribute("gomoku.service", self.service)  # the mount that serves it
         try:
@@ -211,10 +226,10 @@ class ObservabilityMiddleware:
         finally:
             method = scope.get("method", "GET")
             route = route_template(scope)
-            self.requests.labels(self.service, method, route, str(status["code"])).inc()
-            self.latency.labels(self.service, method, route).observe(time.perf_counter() - start)
-            tracing.finish_server_span(span, method, route, status["code"])
-            span_scope.__exit__(None, None, None)
+            self._observe(method, route, status["code"], time.perf_counter() - start)
+            if span_scope is not None:
+                tracing.finish_server_span(span, method, route, status["code"])
+                span_scope.__exit__(None, None, None)
             correlation_id.reset(token)
 
 

@@ -55,7 +55,8 @@ async def test_a_receiver_down_then_up_gets_every_delivery_once_per_webhook_id(f
     try:
         async with (
             serving(service.app, port),
-            httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as client,
+            # creating a credential hashes its secret (scrypt, in a thread): slower than httpx's 5 s on a busy machine
+            httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60) as client,
             serving(always_up, always_up.port),
         ):
             one = bearer(await token(client, await new_partner(client, "app-one", ["webhooks:manage"])))

@@ -9,6 +9,7 @@ yet. Pure functions of the stored columns and the time (epoch ms).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
@@ -16,7 +17,9 @@ from typing import Any
 from .errors import GameConflict
 
 
+@functools.lru_cache(maxsize=4096)
 def iso(epoch_ms: int | None) -> str | None:
+    """ISO 8601 of an epoch-ms time (cached: every game summary carries its round's start)."""
     return None if epoch_ms is None else datetime.fromtimestamp(epoch_ms / 1000, tz=UTC).isoformat()
 
 

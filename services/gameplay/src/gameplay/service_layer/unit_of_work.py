@@ -42,12 +42,44 @@ class GameplayUnitOfWork:
         self._uow = begun
         self._session = session or (begun.session if begun is not None else None)
         self.clock = units.runtime.clock
-        self.games = GameRepository(self, units.cache, units.keys, units.writer)
-        self.decisions = DecisionRepository(self)
-        self.keys = KeyRepository(self, units.keys)
-        self.event_log = EventLog(self)
-        #: PLAY-9 / PLAY-10: result slips, record entries, recorder credentials
-        self.boards = OverTheBoardRepository(self)
+        self._games: GameRepository | None = None
+        self._decisions: DecisionRepository | None = None
+        self._keys: KeyRepository | None = None
+        self._event_log: EventLog | None = None
+        self._boards: OverTheBoardRepository | None = None
+
+    # the repositories are built on first use (a move uses one of the five)
+
+    @property
+    def games(self) -> GameRepository:
+        if self._games is None:
+            self._games = GameRepository(self, self._units.cache, self._units.keys, self._units.writer)
+        return self._games
+
+    @property
+    def decisions(self) -> DecisionRepository:
+        if self._decisions is None:
+            self._decisions = DecisionRepository(self)
+        return self._decisions
+
+    @property
+    def keys(self) -> KeyRepository:
+        if self._keys is None:
+            self._keys = KeyRepository(self, self._units.keys)
+        return self._keys
+
+    @property
+    def event_log(self) -> EventLog:
+        if self._event_log is None:
+            self._event_log = EventLog(self)
+        return self._event_log
+
+    @property
+    def boards(self) -> OverTheBoardRepository:
+        """PLAY-9 / PLAY-10: result slips, record entries, recorder credentials."""
+        if self._boards is None:
+            self._boards = OverTheBoardRepository(self)
+        return self._boards
 
     @property
     def begun(self) -> bool:
@@ -80,11 +112,9 @@ class Units:
         self.keys = keys
         self.writer = writer
 
-    @contextlib.asynccontextmanager
-    async def transaction(self, correlation_id: str) -> AsyncIterator[GameplayUnitOfWork]:
+    def transaction(self, correlation_id: str) -> _Transaction:
         """State and its events commit together when the block ends; roll back on an exception."""
-        async with contextlib.AsyncExitStack() as stack:
-            yield GameplayUnitOfWork(self, correlation_id=correlation_id, stack=stack)
+        return _Transaction(self, correlation_id)
 
     @contextlib.asynccontextmanager
     async def reading(self) -> AsyncIterator[GameplayUnitOfWork]:
@@ -95,3 +125,24 @@ class Units:
     def within(self, uow: UnitOfWork) -> GameplayUnitOfWork:
         """The repositories on a unit of work the runtime began (a consumer's)."""
         return GameplayUnitOfWork(self, begun=uow)
+
+
+class _Transaction:
+    """``async with units.transaction(...) as uow``: the unit of work of one block. A plain
+    class rather than a generator-based context manager: a move judged on the cached state
+    opens one and never begins a database transaction, so entering and leaving it is most of
+    what it costs."""
+
+    __slots__ = ("_stack", "_units", "_correlation_id")
+
+    def __init__(self, units: Units, correlation_id: str) -> None:
+        self._units = units
+        self._correlation_id = correlation_id
+        self._stack = contextlib.AsyncExitStack()
+
+    async def __aenter__(self) -> GameplayUnitOfWork:
+        return GameplayUnitOfWork(self._units, correlation_id=self._correlation_id, stack=self._stack)
+
+    async def __aexit__(self, *exc_info: Any) -> None:
+        # commits, or rolls back on an exception (which goes on: nothing in the stack suppresses)
+        await self._stack.__aexit__(*exc_info)

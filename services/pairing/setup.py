@@ -3,6 +3,4 @@
 from Cython.Build import cythonize
 from setuptools import setup
 
-setup(
-    ext_modules=cythonize(["src/pairing/domain/_dutch_core.pyx", "src/pairing/domain/_matching.pyx"], language_level=3)
-)
+setup(ext_modules=cythonize(["src/pairing/domain/_dutch_core.pyx"], language_level=3))

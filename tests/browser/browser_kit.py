@@ -64,12 +64,14 @@ async def until(what: str, probe, timeout_s: float = 90.0):
     raise AssertionError(f"timed out waiting for {what}")
 
 
-async def first_round_played(base: str, *, pending_evidence: bool = False) -> tuple[Platform, EventDriver, str]:
+async def registered_da_event(base: str, *, seed: int, sizes: dict[str, int]) -> tuple[Platform, EventDriver]:
+    """A DA 2023 event on the served platform at ``base``: created, its units and entries registered,
+    the evidence verified (3 rounds, bots that always show up and never let the clock run out)."""
     platform = Platform.distributed({s: f"{base}/{s}" for s in ("registration", "pairing", "gameplay", "awards")})
     spec = RunSpec(
         preset_id="da-2023",
-        seed=5,
-        sizes={"open": 6, "junior": 0, "public": 0},
+        seed=seed,
+        sizes=sizes,
         rounds=3,
         policy=BotPolicy(no_show_rate=0, timeout_rate=0),
         progress=False,
@@ -79,6 +81,11 @@ async def first_round_played(base: str, *, pending_evidence: bool = False) -> tu
     await driver.create_units()
     await driver.register()
     await driver.verify_evidence()
+    return platform, driver
+
+
+async def first_round_played(base: str, *, pending_evidence: bool = False) -> tuple[Platform, EventDriver, str]:
+    platform, driver = await registered_da_event(base, seed=5, sizes={"open": 6, "junior": 0, "public": 0})
     if pending_evidence:
         # one record the arbiter has still to review (REG-6): the console's evidence queue
         entries = await platform.get("registration", f"/v1/events/{driver.code}/entries", role="arbiter")

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from browser_kit import CHROMIUM, OUT, browser_or_fail, settle, until
+from browser_kit import CHROMIUM, OUT, browser_or_fail, registered_da_event, until
 
-from gomoku_sim.bots import BotPolicy
 from gomoku_sim.client import ApiError, Keys, Platform
-from gomoku_sim.driver import EventDriver, RunSpec, SimClock
+from gomoku_sim.driver import EventDriver
 
 CST = timezone(timedelta(hours=8))
 ROUND_2 = datetime(2023, 8, 19, 14, 30, tzinfo=CST)
@@ -25,20 +24,7 @@ SLOT = ("open", "junior")
 
 async def _two_sections_started(base: str) -> tuple[Platform, EventDriver]:
     """Open and junior (6 each) checked in and closed: round 1 of both published at 09:00."""
-    platform = Platform.distributed({s: f"{base}/{s}" for s in ("registration", "pairing", "gameplay", "awards")})
-    spec = RunSpec(
-        preset_id="da-2023",
-        seed=11,
-        sizes={"open": 6, "junior": 6, "public": 0},
-        rounds=3,
-        policy=BotPolicy(no_show_rate=0, timeout_rate=0),
-        progress=False,
-    )
-    driver = EventDriver(platform, SimClock(platform, ("gameplay",)), settle, spec)
-    await driver.create_event()
-    await driver.create_units()
-    await driver.register()
-    await driver.verify_evidence()
+    platform, driver = await registered_da_event(base, seed=11, sizes={"open": 6, "junior": 6, "public": 0})
     await driver.check_in_and_close(driver.config.stages[0].id)
 
     async def round_one_everywhere() -> bool:

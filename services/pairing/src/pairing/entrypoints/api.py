@@ -47,8 +47,8 @@ SEC = "/v1/events/{event_code}/sections/{section_id}"
 # The round routes take `n`: the path parameter's public name (docs/api.md, the OpenAPI document).
 TableFormat = Literal["json", "csv"]
 Action = Callable[[PairingUnitOfWork], Awaitable[Any]]
-P = ParamSpec("P")
-T = TypeVar("T")
+Params = ParamSpec("Params")
+Answer = TypeVar("Answer")
 
 router = APIRouter(tags=["pairing"])
 
@@ -128,13 +128,13 @@ class ArbiterRequest:
     async def decide(
         self,
         body: BaseModel | None,
-        rule: Callable[Concatenate[PairingUnitOfWork, str, P], Awaitable[T]],
+        rule: Callable[Concatenate[PairingUnitOfWork, str, Params], Awaitable[Answer]],
         event_code: str,
-        *args: P.args,
-        **kwargs: P.kwargs,
-    ) -> T:
+        *args: Params.args,
+        **kwargs: Params.kwargs,
+    ) -> Answer:
         """``rule(uow, event_code, *args)``, the arbiter's action on the event (``act``)."""
-        answer: T = await self.act(event_code, lambda uow: rule(uow, event_code, *args, **kwargs), body)
+        answer: Answer = await self.act(event_code, lambda uow: rule(uow, event_code, *args, **kwargs), body)
         return answer
 
 

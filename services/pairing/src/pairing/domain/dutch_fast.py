@@ -29,7 +29,7 @@ from gacrux.crosstable import ACC, ACX, COD, CSQ, FLT, NUM, PTS, PTX, RFP, RIP, 
 from gacrux.crosstabledutch import crosstable_dutch, qdefs
 from gacrux.pairingdutch import pairing_dutch
 
-from . import _dutch_core
+from . import _dutch_core, dutch_records
 from .matching import min_weight_matching
 
 Edge = dict[str, Any]
@@ -44,6 +44,16 @@ _DF1, _UF1, _DF2, _UF2 = flt.DF1.value, flt.UF1.value, flt.DF2.value, flt.UF2.va
 class FastCrosstable(crosstable_dutch):
     """gacrux's Dutch crosstable with the per-pair quality computed without enum look-ups."""
 
+    direct = False  # compute_tiebreak returned dutch_records' records, not gacrux's tiebreaks
+
+    def compute_tiebreak(self, tournament, rnd):
+        """The players' pairing data from :mod:`.dutch_records` (the same values as gacrux's
+        tiebreaks, computed alone) where it covers the tournament; else gacrux's."""
+        if self.checkonly or not dutch_records.supported(tournament, rnd - 1):
+            return super().compute_tiebreak(tournament, rnd)
+        self.direct = True
+        return dutch_records.pairing_records(tournament, rnd - 1)
+
     def list_edges(self, cmps, maxmeets, topcolor, prohibited):
         """gacrux's ``list_edges`` with the per-pair loop compiled (``_dutch_core.build_edges``)."""
         if self.checkonly:
@@ -54,7 +64,8 @@ class FastCrosstable(crosstable_dutch):
         self.score2level = None
         self.level2score = None
         opponents = self.opponents = [[None] * (size + 1) for _ in range(size + 1)]
-        competitors = self.competitors = [self._competitor(cmps, index) for index in range(size + 1)]
+        record = self._record if self.direct else self._competitor
+        competitors = self.competitors = [record(cmps, index) for index in range(size + 1)]
         self.numtop = 0
         for index in range(size + 1):
             competitors[0]["rfp"] ^= competitors[index]["rfp"]
@@ -96,6 +107,16 @@ class FastCrosstable(crosstable_dutch):
         }
         if index in cmps and not cmps[index]["present"]:
             competitor["rfp"] = False
+        return competitor
+
+    def _record(self, records: dict, index: int) -> dict:
+        """The competitor record of ``_competitor`` from :func:`.dutch_records.pairing_records`."""
+        found = records.get(index)
+        if found is None:
+            return self._competitor({}, index)
+        competitor = {"cid": index, **found}
+        competitor["csq"] = " " + found["csq"]
+        competitor["cop"] = self.color_preference(found["cod"], found["csq"])
         return competitor
 
     def create_edge(self, nodea, nodeb, bhasmet=None):

@@ -58,22 +58,7 @@ class GacruxDutch:
 
         from .dutch_fast import FastDutch
 
-        if round_ != tournament.rounds_done + 1:
-            raise ValueError(f"can only pair round {tournament.rounds_done + 1}, not {round_} (PAIR-11)")
-        view, to_new, to_old = _renumbered(_scorable_by_gacrux(tournament))
-        participants = [to_new[pid] for pid in participants]
-        if self.via_trf:
-            tour = gacrux_tournament_via_trf(view)
-        else:
-            tour = gacrux_tournament(view)
-        # gacrux exempts topscorers from the colour limits only when pairing its last round, so
-        # announcing one round more switches the exemption off (PAIR-2: limits bind everyone).
-        tour["numRounds"] = max(tournament.rounds_planned, round_) + (0 if topscorer_exemption else 1)
-        tour["maxMeets"] = 1
-        tour["topColor"] = "w" if tournament.top_seed_colour is Colour.FIRST else "b"
-        present = set(participants)
-        for competitor in tour["competitors"]:
-            competitor["present"] = competitor["cid"] in present
+        tour, to_old = self.round_structure(tournament, round_, participants, topscorer_exemption)
         params = {"experimental": self.experimental, "verbose": 0, "top_color": tour["topColor"]}
         try:
             engine = FastDutch if self.fast else pairing_dutch
@@ -83,6 +68,27 @@ class GacruxDutch:
         pairs = [pair for bracket in brackets if bracket and "pairs" in bracket for pair in bracket["pairs"]]
         pairs.sort(key=lambda pair: pair["board"])
         return [(to_old[int(pair["w"])], to_old[int(pair["b"])] if int(pair["b"]) else 0) for pair in pairs]
+
+    def round_structure(
+        self, tournament: Tournament, round_: int, participants: Sequence[int], topscorer_exemption: bool = False
+    ) -> tuple[dict, dict[int, int]]:
+        """gacrux's tournament structure for pairing ``round_``, and our ids by gacrux's."""
+        if round_ != tournament.rounds_done + 1:
+            raise ValueError(f"can only pair round {tournament.rounds_done + 1}, not {round_} (PAIR-11)")
+        view, to_new, to_old = _renumbered(_scorable_by_gacrux(tournament))
+        if self.via_trf:
+            tour = gacrux_tournament_via_trf(view)
+        else:
+            tour = gacrux_tournament(view)
+        # gacrux exempts topscorers from the colour limits only when pairing its last round, so
+        # announcing one round more switches the exemption off (PAIR-2: limits bind everyone).
+        tour["numRounds"] = max(tournament.rounds_planned, round_) + (0 if topscorer_exemption else 1)
+        tour["maxMeets"] = 1
+        tour["topColor"] = "w" if tournament.top_seed_colour is Colour.FIRST else "b"
+        present = {to_new[pid] for pid in participants}
+        for competitor in tour["competitors"]:
+            competitor["present"] = competitor["cid"] in present
+        return tour, to_old
 
 
 def _renumbered(tournament: Tournament) -> tuple[Tournament, dict[int, int], dict[int, int]]:

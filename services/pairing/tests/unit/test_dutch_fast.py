@@ -14,7 +14,7 @@ import pytest
 from gacrux.crosstabledutch import crosstable_dutch
 from pairing_testkit import random_tournament
 
-from pairing.domain.dutch_fast import FastCrosstable
+from pairing.domain.dutch_crosstable import FastCrosstable
 from pairing.domain.matching import min_weight_matching
 from pairing.domain.model import Code, Outcome, Player, Tournament, active_players, record_round
 from pairing.domain.swiss import GacruxDutch, NoLegalPairing, pair_swiss_round

@@ -12,6 +12,7 @@ raises instead of being used.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -56,18 +57,22 @@ class GacruxDutch:
         from gacrux.gacruxexeptions import GacruxNoLegalPairing
         from gacrux.pairingdutch import pairing_dutch
 
-        from .dutch_fast import FastDutch
+        from .dutch_fast import FastDutch, collector_paused
 
         tour, to_old = self.round_structure(tournament, round_, participants, topscorer_exemption)
         params = {"experimental": self.experimental, "verbose": 0, "top_color": tour["topColor"]}
-        try:
-            engine = FastDutch if self.fast else pairing_dutch
-            brackets = engine(tour, round_, params).compute_pairing(False, 0)
-        except GacruxNoLegalPairing as error:
-            raise NoLegalPairing(str(error)) from error
-        pairs = [pair for bracket in brackets if bracket and "pairs" in bracket for pair in bracket["pairs"]]
-        pairs.sort(key=lambda pair: pair["board"])
-        return [(to_old[int(pair["w"])], to_old[int(pair["b"])] if int(pair["b"]) else 0) for pair in pairs]
+        engine = FastDutch if self.fast else pairing_dutch
+        # the fast engine's round is freed inside the pause (no collection then traverses it)
+        with collector_paused() if self.fast else nullcontext():
+            try:
+                brackets = engine(tour, round_, params).compute_pairing(False, 0)
+            except GacruxNoLegalPairing as error:
+                raise NoLegalPairing(str(error)) from error
+            pairs = [pair for bracket in brackets if bracket and "pairs" in bracket for pair in bracket["pairs"]]
+            pairs.sort(key=lambda pair: pair["board"])
+            paired = [(to_old[int(pair["w"])], to_old[int(pair["b"])] if int(pair["b"]) else 0) for pair in pairs]
+            del brackets, pairs
+        return paired
 
     def round_structure(
         self, tournament: Tournament, round_: int, participants: Sequence[int], topscorer_exemption: bool = False

@@ -203,3 +203,30 @@ def test_pair2_pairing_records_equal_gacrux_tiebreaks_on_reference_tournaments(p
     for rnd in range(1, full.rounds_done + 1):
         tournament = replace(full, history={pid: entries[: rnd - 1] for pid, entries in full.history.items()})
         _assert_same_records(tournament, exemption=rnd == full.rounds_planned)
+
+
+def test_pair2_edges_sorted_while_made_equal_the_sorted_scan():
+    """PAIR-2: the sorted list of pairs that can meet, collected while the edges are made
+    (``build_edges``), is the list the compiled scan of the finished table gives (``sorted_edges``,
+    gacrux's ``list_edges``): the same dicts in the same order; with forbidden pairs in the round
+    it is not used."""
+    from pairing.domain import _dutch_core
+
+    rng = random.Random(20261204)
+    used = 0
+    for _ in range(120):
+        tournament, request = random_tournament(rng, 2, 40)
+        participants = active_players(tournament, tournament.rounds_done + 1, exclude=set(request["requested_byes"]))
+        if len(participants) < 2:
+            continue
+        rnd = tournament.rounds_done + 1
+        tour, _ = FAST.round_structure(tournament, rnd, participants)
+        crosstable = FastCrosstable([], False, 0)
+        _, opponents = crosstable.init_engine(tour, rnd, 1, tour["topColor"], "cid")
+        scanned = _dutch_core.sorted_edges(opponents)
+        if any(group.first_round <= rnd <= group.last_round for group in tournament.forbidden):
+            assert crosstable.sorted_edges is None
+            continue
+        assert [id(edge) for edge in crosstable.sorted_edges] == [id(edge) for edge in scanned]
+        used += 1
+    assert used > 60

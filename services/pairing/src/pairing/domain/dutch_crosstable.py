@@ -36,6 +36,9 @@ class FastCrosstable(crosstable_dutch):
     """gacrux's Dutch crosstable with the per-pair quality computed without enum look-ups."""
 
     direct = False  # compute_tiebreak returned dutch_records' records, not gacrux's tiebreaks
+    # the pairs that can meet, sorted as gacrux's pairing lists them, while that list_edges
+    # would find the same (collected by build_edges as it makes the edges)
+    sorted_edges: list[Edge] | None = None
 
     def compute_tiebreak(self, tournament, rnd):
         """The players' pairing data from :mod:`.dutch_records` (the same values as gacrux's
@@ -68,9 +71,10 @@ class FastCrosstable(crosstable_dutch):
             competitor["scorelevel"] = score2level[competitor["acc"]] if competitor["rfp"] else 0
         competitors[size]["scorelevel"] = -1
         self.assign_tpn(competitors, size)
-        _dutch_core.build_edges(competitors, opponents, size, self.rnd, self.maxmeets, self.BLOB)
+        self.sorted_edges = _dutch_core.build_edges(competitors, opponents, size, self.rnd, self.maxmeets, self.BLOB)
         for elem in prohibited:
             if elem["firstRound"] <= self.rnd <= elem["lastRound"]:
+                self.sorted_edges = None  # some canmeet changes below
                 for first, second in list(combinations(elem["competitors"], 2)):
                     opponent = opponents[first][second]
                     opponent["canmeet"] = opponent["qc"] = False

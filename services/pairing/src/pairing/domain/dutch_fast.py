@@ -67,6 +67,11 @@ class FastDutch(pairing_dutch):
             return super().compute_pairing(checkonly, reportlevel)
 
     def list_edges(self, opponents):
+        """gacrux's ``list_edges`` (the pairs that can meet, sorted): the crosstable's list when it
+        still holds (it is collected while the edges are made), else compiled."""
+        crosstable = self.crosstable
+        if crosstable.sorted_edges is not None and opponents is crosstable.opponents:
+            return crosstable.sorted_edges
         return _dutch_core.sorted_edges(opponents)
 
     def get_edges(self, nodes, edges, condition=None):

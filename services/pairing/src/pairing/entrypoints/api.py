@@ -318,10 +318,7 @@ async def get_round_times(event_code: PathId, section_id: PathId, request: Reque
     **documented(views.RoundDelayed),
 )
 async def post_delay(event_code: PathId, section_id: PathId, n: RoundNo, body: DelayBody, call: Arbiter) -> dict:
-    def action(uow: PairingUnitOfWork) -> Awaitable[dict]:
-        return schedule.delay_round(uow, event_code, section_id, n, body.starts_at, body.reason, call.principal)
-
-    return await call.act(event_code, action, body)
+    return await _delay(schedule.delay_round, event_code, section_id, n, body, call)
 
 
 @router.post(
@@ -330,8 +327,21 @@ async def post_delay(event_code: PathId, section_id: PathId, n: RoundNo, body: D
     **documented(views.SlotDelayed),
 )
 async def post_delay_slot(event_code: PathId, section_id: PathId, n: RoundNo, body: DelayBody, call: Arbiter) -> dict:
+    return await _delay(schedule.delay_slot, event_code, section_id, n, body, call)
+
+
+async def _delay(
+    decide: Callable[..., Awaitable[dict]],
+    event_code: str,
+    section_id: str,
+    n: int,
+    body: DelayBody,
+    call: ArbiterRequest,
+) -> dict:
+    """Round ``n`` delayed by ``decide`` (the section's round, or its whole time slot), audited."""
+
     def action(uow: PairingUnitOfWork) -> Awaitable[dict]:
-        return schedule.delay_slot(uow, event_code, section_id, n, body.starts_at, body.reason, call.principal)
+        return decide(uow, event_code, section_id, n, body.starts_at, body.reason, call.principal)
 
     return await call.act(event_code, action, body)
 

@@ -132,6 +132,7 @@ def _game_routes(app: FastAPI, site: Site) -> None:
 def install_printouts(app: FastAPI, site: Site) -> None:
     """The printouts (PDF, A4) of a section: the same answers as the pages, laid out for paper."""
     upstream = site.upstream
+    font = site.settings.pdf_font
 
     def as_pdf(request: Request, draw: Callable[[], bytes], name: str) -> Response:
         body = site.printout(request, draw)  # made once per input (read_cache.py)
@@ -156,7 +157,7 @@ def install_printouts(app: FastAPI, site: Site) -> None:
         rnd = await upstream.get("pairing", f"/v1/events/{code}/sections/{sid}/rounds/{n}")
         return as_pdf(
             request,
-            lambda: pdf.pairing_sheet(site.words(request), event, section, rnd, names),
+            lambda: pdf.pairing_sheet(site.words(request), event, section, rnd, names, font=font),
             f"{sid}-r{n}-pairings.pdf",
         )
 
@@ -165,7 +166,9 @@ def install_printouts(app: FastAPI, site: Site) -> None:
         event, section, names = await event_section(code, sid)
         rnd = await upstream.get("pairing", f"/v1/events/{code}/sections/{sid}/rounds/{n}")
         return as_pdf(
-            request, lambda: pdf.result_slips(site.words(request), event, section, rnd, names), f"{sid}-r{n}-slips.pdf"
+            request,
+            lambda: pdf.result_slips(site.words(request), event, section, rnd, names, font=font),
+            f"{sid}-r{n}-slips.pdf",
         )
 
     @app.get("/events/{code}/sections/{sid}/standings.pdf", name="standings_pdf")
@@ -173,7 +176,9 @@ def install_printouts(app: FastAPI, site: Site) -> None:
         event, section, _names = await event_section(code, sid)
         table = await upstream.get("pairing", f"/v1/events/{code}/sections/{sid}/standings")
         return as_pdf(
-            request, lambda: pdf.standings(site.words(request), event, section, table), f"{sid}-standings.pdf"
+            request,
+            lambda: pdf.standings(site.words(request), event, section, table, font=font),
+            f"{sid}-standings.pdf",
         )
 
     @app.get("/events/{code}/sections/{sid}/crosstable.pdf", name="crosstable_pdf")
@@ -183,7 +188,7 @@ def install_printouts(app: FastAPI, site: Site) -> None:
         starts = {e["entrant_id"]: e["start_no"] for e in section.get("entrants", [])}
         return as_pdf(
             request,
-            lambda: pdf.cross_table(site.words(request), event, section, table, starts),
+            lambda: pdf.cross_table(site.words(request), event, section, table, starts, font=font),
             f"{sid}-crosstable.pdf",
         )
 
@@ -193,7 +198,9 @@ def install_printouts(app: FastAPI, site: Site) -> None:
             upstream.get("registration", f"/v1/events/{code}"),
             upstream.get("awards", f"/v1/events/{code}/sections/{sid}/awards"),
         )
-        return as_pdf(request, lambda: pdf.certificates(site.words(request), event, awards), f"{sid}-certificates.pdf")
+        return as_pdf(
+            request, lambda: pdf.certificates(site.words(request), event, awards, font=font), f"{sid}-certificates.pdf"
+        )
 
     @app.get("/events/{code}/honours/certificates.pdf", name="honour_certificates_pdf")
     async def honour_certificates_pdf(request: Request, code: PathId) -> Response:
@@ -202,5 +209,7 @@ def install_printouts(app: FastAPI, site: Site) -> None:
             upstream.get("awards", f"/v1/events/{code}/honours/certificates"),
         )
         return as_pdf(
-            request, lambda: pdf.honour_certificates(site.words(request), event, honours), f"{code}-honours.pdf"
+            request,
+            lambda: pdf.honour_certificates(site.words(request), event, honours, font=font),
+            f"{code}-honours.pdf",
         )

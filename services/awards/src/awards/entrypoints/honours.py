@@ -118,10 +118,15 @@ async def _event(repo: AwardsRepository, event_code: str) -> tuple[Any, dict[str
     return row, service.honour_rules(json.loads(row.config) if row.config else None)
 
 
+async def _in_force(repo: AwardsRepository, event_code: str) -> tuple[Any, dict[str, Any], list[dict[str, Any]]]:
+    """The event, the honours it gives (by kind) and the honours in force (not revoked)."""
+    event, given = await _event(repo, event_code)
+    return event, given, await HonoursRepository(repo.session).of_event(event_code, active_only=True)
+
+
 @router.get("/{event_code}/honours", response_model=Honours, summary="Honours of an event (AWD-9, NY 十一(三))")
 async def list_honours(event_code: EventCode, repo: Repo) -> Honours:
-    event, given = await _event(repo, event_code)
-    rows = await HonoursRepository(repo.session).of_event(event_code, active_only=True)
+    event, given, rows = await _in_force(repo, event_code)
     return Honours(
         event_code=event_code,
         event_name=event.name,
@@ -139,8 +144,7 @@ async def list_honours(event_code: EventCode, repo: Repo) -> Honours:
     summary="Certificate data of the honours in force, ready for printing (AWD-9)",
 )
 async def honour_certificates(event_code: EventCode, repo: Repo) -> HonourCertificates:
-    event, given = await _event(repo, event_code)
-    rows = await HonoursRepository(repo.session).of_event(event_code, active_only=True)
+    event, given, rows = await _in_force(repo, event_code)
     return HonourCertificates(
         event_code=event_code,
         event_name=event.name,

@@ -107,6 +107,9 @@ def build_edges(list competitors, list opponents, Py_ssize_t size, object rnd, o
     with ``update_canmeet`` in line) when not only checking; ``bhasmet.count(a)`` is read
     from a count of ``b``'s opponents (the same number). The dicts are made line by line
     (``a`` outer), the order in which ``sorted_edges`` reads them.
+
+    Returns what ``sorted_edges(opponents)`` returns right after (the pairs that can meet,
+    sorted), collected as the dicts are made; valid while no ``canmeet`` changes.
     """
     cdef Py_ssize_t low, high
     cdef dict first, second, edge
@@ -116,6 +119,10 @@ def build_edges(list competitors, list opponents, Py_ssize_t size, object rnd, o
     cdef list counts = []
     cdef list unplayed = []
     cdef dict played_count
+    cdef dict groups = {}
+    cdef _Builder group
+    cdef int first_level_int, second_level_int
+    cdef Py_ssize_t total = 0
     # every key in create_edge's order; copying it keeps that order, the varying values are set
     cdef dict template = {
         "ca": 0,
@@ -173,6 +180,21 @@ def build_edges(list competitors, list opponents, Py_ssize_t size, object rnd, o
             edge["qc"] = canmeet
             line_low[high] = edge
             (<list>opponents[high])[low] = edge
+            if canmeet and low < high < size:
+                first_level_int = first_level
+                second_level_int = second["scorelevel"]
+                key = (
+                    (first_level_int, second_level_int)
+                    if first_level_int < second_level_int
+                    else (second_level_int, first_level_int)
+                )
+                group = groups.get(key)
+                if group is None:
+                    group = _Builder(0)
+                    groups[key] = group
+                group.add(edge, low, high, first_level_int, second_level_int)
+                total += 1
+    return _sorted_groups(groups, total)
 
 
 def sorted_edges(list opponents):
@@ -207,6 +229,11 @@ def sorted_edges(list opponents):
                 groups[key] = group
             group.add(edge, index, column, first, second)
             total += 1
+    return _sorted_groups(groups, total)
+
+
+cdef EdgeList _sorted_groups(dict groups, Py_ssize_t total):
+    """The groups of edges (by their two score levels, low first) joined, the highest first."""
     cdef _Builder out = _Builder(total)
     for key in sorted(groups, key=_descending):
         out.extend(groups[key])

@@ -18,15 +18,7 @@ from gomoku_shared.api_docs import documented, text_too
 from gomoku_shared.auth import KeyRing, Principal, Staff
 from gomoku_shared.contracts.common import Entrant
 from gomoku_shared.errors import NotFound
-from gomoku_shared.idempotency import (
-    IdemKey,
-    IdempotencyStore,
-    KeyedRequest,
-    fingerprint,
-    principal_id,
-    replay,
-    route_path,
-)
+from gomoku_shared.idempotency import IdemKey, IdempotencyStore, keyed_request, replay
 from gomoku_shared.pagination import PageIn, paged, sort_by
 from gomoku_shared.params import PathId, RoundNo
 from gomoku_shared.runtime import ServiceRuntime
@@ -86,12 +78,7 @@ async def _act(
     (gomoku_shared.idempotency): a retry replays the stored answer, another request with the
     same key is refused."""
     store: IdempotencyStore = request.app.state.idempotency
-    keyed = None
-    if key is not None:
-        content = body.model_dump(mode="json") if body is not None else None
-        keyed = KeyedRequest(
-            principal_id(principal), key, fingerprint(request.method, route_path(request.scope), content)
-        )
+    keyed = keyed_request(request, principal, key, body)
     for attempt in (1, 2):
         try:
             async with _runtime(request).transaction(correlation_id=correlation) as uow:

@@ -57,10 +57,12 @@ def gameplay_output(
     measured: str,
     moves: int,
     cpu: tuple[float, float],
+    offered: int | None = None,
 ) -> str:
     """bench.gameplay_load's table as it prints it (4 live games, one service process): each row
-    req/s, p50, p95, p99 and the ratio to the baseline; the service's own latency shares; the
-    service CPU per move and cores busy at saturation."""
+    req/s, p50, p95, p99 and the ratio to the baseline; the live moves/s offered (``offered``: an
+    output from before the offered/answered split has no such line); the service's own latency
+    shares; the service CPU per move and cores busy at saturation."""
     rows = (("baseline GET /healthz", healthz), ("POST move, saturation", saturation), ("POST move, live 2000/s", live))
     table = [
         f"{label:<31}{rate:>9}{p50:>10.1f}{p95:>10.1f}{p99:>10.1f}{ratio:>10.2f}"
@@ -71,6 +73,14 @@ def gameplay_output(
             "gameplay load: 4 live games, 2 moves each, service processes=1, PostgreSQL + RabbitMQ, 2 cores",
             "                                   req/s    p50 ms    p95 ms    p99 ms     ratio",
             *table,
+            *(
+                [
+                    f"live phase: {offered} moves/s offered (due in its window), {live[0]} answered in it "
+                    "(the row's req/s; fewer when the service falls behind the games' schedule)"
+                ]
+                if offered is not None
+                else []
+            ),
             f"live phase as the service measured it (request in to answer out): {measured}",
             f"moves: {moves}  refused: 0  games ended by five: 4",
             f"service CPU at saturation: {cpu[0]:.2f} ms per move, {cpu[1]:.2f} cores busy on average",
@@ -87,6 +97,7 @@ GAMEPLAY = gameplay_output(
     "1.8% <= 5 ms, 5.8% <= 10 ms, 53.6% <= 25 ms, 95.2% <= 50 ms, 98.8% <= 100 ms",
     437,
     (2.50, 0.13),
+    offered=2000,
 )
 GAMEPLAY_735E4D1 = gameplay_output(
     (879, 2.5, 13.4, 30.6, 1.00),
@@ -127,8 +138,12 @@ def test_gameplay_load_figures_are_saturation_rate_and_live_latency():
         "gameplay_load live p50 ms": 31.4,
         "gameplay_load live p99 ms": 129.7,
         "gameplay_load service CPU ms per move": 2.5,
+        "gameplay_load live offered moves/s": 2000.0,
     }
-    assert figures(parse_gameplay_load(GAMEPLAY_735E4D1))["gameplay_load saturation moves/s"] == 82.0
+    # an output from before the offered/answered split has no offered figure (its live row counted it)
+    before = figures(parse_gameplay_load(GAMEPLAY_735E4D1))
+    assert before["gameplay_load saturation moves/s"] == 82.0
+    assert "gameplay_load live offered moves/s" not in before
 
 
 @pytest.mark.parametrize("parser", [parse_engine, parse_pairing, parse_gameplay_load])

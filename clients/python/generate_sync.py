@@ -22,7 +22,7 @@ REWRITES: tuple[tuple[str, str], ...] = (
         r"^from collections\.abc import AsyncIterator, Callable, Coroutine, Mapping$",
         "from collections.abc import Callable, Iterator, Mapping",
     ),
-    (r"\bCallable\[P, Coroutine\[Any, Any, T\]\]", "Callable[P, T]"),
+    (r"\bCallable\[Params, Coroutine\[Any, Any, Answer\]\]", "Callable[Params, Answer]"),
     (r"\bAsyncIterator\b", "Iterator"),
     (r"\bhttpx\.AsyncClient\b", "httpx.Client"),
     (r"\bhttpx\.AsyncBaseTransport\b", "httpx.BaseTransport"),

@@ -30,8 +30,8 @@ from ._core import (
 )
 from .endpoints import Call, Endpoints, Pages
 
-P = ParamSpec("P")
-T = TypeVar("T")
+Params = ParamSpec("Params")
+Answer = TypeVar("Answer")
 Item = TypeVar("Item")
 #: errors a transport raises when nothing (or not all) came back
 TRANSPORT_ERRORS = (httpx.TransportError, OSError)
@@ -144,7 +144,7 @@ class AsyncClient(Endpoints):
                 return response
             await asyncio.sleep(delay)
 
-    async def _perform(self, call: Call[T]) -> T:
+    async def _perform(self, call: Call[Answer]) -> Answer:
         """Send an endpoint method's call (retried as its route allows) and read its answer."""
         route = call.route
         prepared = prepare(
@@ -158,21 +158,21 @@ class AsyncClient(Endpoints):
         answer = answer_of(route, await self._send(route, prepared), prepared)
         return None if call.no_answer else answer  # type: ignore[return-value]  # Call[None] drops the answer
 
-    def _endpoint(self, build: Callable[P, Call[T]]) -> Callable[P, Coroutine[Any, Any, T]]:
+    def _endpoint(self, build: Callable[Params, Call[Answer]]) -> Callable[Params, Coroutine[Any, Any, Answer]]:
         """An endpoint method of this client (``endpoints.endpoint``): its call, sent."""
 
         @functools.wraps(build)
-        async def method(*args: P.args, **kwargs: P.kwargs) -> T:
+        async def method(*args: Params.args, **kwargs: Params.kwargs) -> Answer:
             return await self._perform(build(*args, **kwargs))
 
         return method
 
-    def _pager(self, build: Callable[P, Pages[Item]]) -> Callable[P, AsyncIterator[Item]]:
+    def _pager(self, build: Callable[Params, Pages[Item]]) -> Callable[Params, AsyncIterator[Item]]:
         """An ``iter_*`` method of this client (``endpoints.paged``): the items of every page,
         following ``next_cursor``."""
 
         @functools.wraps(build)
-        async def method(*args: P.args, **kwargs: P.kwargs) -> AsyncIterator[Item]:
+        async def method(*args: Params.args, **kwargs: Params.kwargs) -> AsyncIterator[Item]:
             pages = build(*args, **kwargs)
             cursor: str | None = None
             while True:

@@ -22,14 +22,14 @@ if TYPE_CHECKING:
     from .aio import AsyncClient
     from .sync import Client
 
-P = ParamSpec("P")
-T = TypeVar("T")
-R = TypeVar("R")
+Params = ParamSpec("Params")
+Answer = TypeVar("Answer")
+Built = TypeVar("Built")
 Item = TypeVar("Item")
 
 
 @dataclass(frozen=True)
-class Call(Generic[T]):
+class Call(Generic[Answer]):
     """One request of an endpoint method; its answer is the route's model (None: dropped)."""
 
     route: r.Route[Any]
@@ -50,13 +50,13 @@ class Pages(Generic[Item]):
     field: str
 
 
-class _Method(Generic[P, R]):
+class _Method(Generic[Params, Built]):
     """A method of both clients: ``build`` (written with ``self``) makes what it sends; on an
     instance, the client's ``BINDER`` makes the method that sends it."""
 
     BINDER: ClassVar[str]
 
-    def __init__(self, build: Callable[Concatenate[Any, P], R]) -> None:
+    def __init__(self, build: Callable[Concatenate[Any, Params], Built]) -> None:
         self.build = build
         self.__doc__ = build.__doc__
 
@@ -64,32 +64,32 @@ class _Method(Generic[P, R]):
         return self if client is None else getattr(client, self.BINDER)(self.build.__get__(client))
 
 
-class endpoint(_Method[P, Call[T]]):  # noqa: N801 (a decorator, named as one)
+class endpoint(_Method[Params, Call[Answer]]):  # noqa: N801 (a decorator, named as one)
     """An endpoint method: one call, its answer returned."""
 
     BINDER = "_endpoint"
 
     @overload
-    def __get__(self, client: None, owner: type[Any]) -> endpoint[P, T]: ...
+    def __get__(self, client: None, owner: type[Any]) -> endpoint[Params, Answer]: ...
     @overload
-    def __get__(self, client: AsyncClient, owner: type[Any]) -> Callable[P, Coroutine[Any, Any, T]]: ...
+    def __get__(self, client: AsyncClient, owner: type[Any]) -> Callable[Params, Coroutine[Any, Any, Answer]]: ...
     @overload
-    def __get__(self, client: Client, owner: type[Any]) -> Callable[P, T]: ...
+    def __get__(self, client: Client, owner: type[Any]) -> Callable[Params, Answer]: ...
     def __get__(self, client: Any, owner: type[Any]) -> Any:
         return self._bound(client)
 
 
-class paged(_Method[P, Pages[Item]]):  # noqa: N801 (a decorator, named as one)
+class paged(_Method[Params, Pages[Item]]):  # noqa: N801 (a decorator, named as one)
     """An ``iter_*`` method: every item of the pages, page by page."""
 
     BINDER = "_pager"
 
     @overload
-    def __get__(self, client: None, owner: type[Any]) -> paged[P, Item]: ...
+    def __get__(self, client: None, owner: type[Any]) -> paged[Params, Item]: ...
     @overload
-    def __get__(self, client: AsyncClient, owner: type[Any]) -> Callable[P, AsyncIterator[Item]]: ...
+    def __get__(self, client: AsyncClient, owner: type[Any]) -> Callable[Params, AsyncIterator[Item]]: ...
     @overload
-    def __get__(self, client: Client, owner: type[Any]) -> Callable[P, Iterator[Item]]: ...
+    def __get__(self, client: Client, owner: type[Any]) -> Callable[Params, Iterator[Item]]: ...
     def __get__(self, client: Any, owner: type[Any]) -> Any:
         return self._bound(client)
 

@@ -30,8 +30,8 @@ from ._core import (
 )
 from .endpoints import Call, Endpoints, Pages
 
-P = ParamSpec("P")
-T = TypeVar("T")
+Params = ParamSpec("Params")
+Answer = TypeVar("Answer")
 Item = TypeVar("Item")
 #: errors a transport raises when nothing (or not all) came back
 TRANSPORT_ERRORS = (httpx.TransportError, OSError)
@@ -144,7 +144,7 @@ class Client(Endpoints):
                 return response
             time.sleep(delay)
 
-    def _perform(self, call: Call[T]) -> T:
+    def _perform(self, call: Call[Answer]) -> Answer:
         """Send an endpoint method's call (retried as its route allows) and read its answer."""
         route = call.route
         prepared = prepare(
@@ -158,21 +158,21 @@ class Client(Endpoints):
         answer = answer_of(route, self._send(route, prepared), prepared)
         return None if call.no_answer else answer  # type: ignore[return-value]  # Call[None] drops the answer
 
-    def _endpoint(self, build: Callable[P, Call[T]]) -> Callable[P, T]:
+    def _endpoint(self, build: Callable[Params, Call[Answer]]) -> Callable[Params, Answer]:
         """An endpoint method of this client (``endpoints.endpoint``): its call, sent."""
 
         @functools.wraps(build)
-        def method(*args: P.args, **kwargs: P.kwargs) -> T:
+        def method(*args: Params.args, **kwargs: Params.kwargs) -> Answer:
             return self._perform(build(*args, **kwargs))
 
         return method
 
-    def _pager(self, build: Callable[P, Pages[Item]]) -> Callable[P, Iterator[Item]]:
+    def _pager(self, build: Callable[Params, Pages[Item]]) -> Callable[Params, Iterator[Item]]:
         """An ``iter_*`` method of this client (``endpoints.paged``): the items of every page,
         following ``next_cursor``."""
 
         @functools.wraps(build)
-        def method(*args: P.args, **kwargs: P.kwargs) -> Iterator[Item]:
+        def method(*args: Params.args, **kwargs: Params.kwargs) -> Iterator[Item]:
             pages = build(*args, **kwargs)
             cursor: str | None = None
             while True:

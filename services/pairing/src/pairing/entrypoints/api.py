@@ -18,15 +18,7 @@ from gomoku_shared.api_docs import documented, text_too
 from gomoku_shared.auth import KeyRing, Principal, Staff
 from gomoku_shared.contracts.common import Entrant
 from gomoku_shared.errors import NotFound
-from gomoku_shared.idempotency import (
-    IdemKey,
-    IdempotencyStore,
-    KeyedRequest,
-    fingerprint,
-    principal_id,
-    replay,
-    route_path,
-)
+from gomoku_shared.idempotency import IdemKey, IdempotencyStore, keyed_request, replay
 from gomoku_shared.pagination import PageIn, paged, sort_by
 from gomoku_shared.params import PathId, RoundNo
 from gomoku_shared.runtime import ServiceRuntime
@@ -47,8 +39,8 @@ SEC = "/v1/events/{event_code}/sections/{section_id}"
 # The round routes take `n`: the path parameter's public name (docs/api.md, the OpenAPI document).
 TableFormat = Literal["json", "csv"]
 Action = Callable[[PairingUnitOfWork], Awaitable[Any]]
-P = ParamSpec("P")
-T = TypeVar("T")
+Params = ParamSpec("Params")
+Answer = TypeVar("Answer")
 
 router = APIRouter(tags=["pairing"])
 
@@ -86,12 +78,7 @@ async def _act(
     (gomoku_shared.idempotency): a retry replays the stored answer, another request with the
     same key is refused."""
     store: IdempotencyStore = request.app.state.idempotency
-    keyed = None
-    if key is not None:
-        content = body.model_dump(mode="json") if body is not None else None
-        keyed = KeyedRequest(
-            principal_id(principal), key, fingerprint(request.method, route_path(request.scope), content)
-        )
+    keyed = keyed_request(request, principal, key, body)
     for attempt in (1, 2):
         try:
             async with _runtime(request).transaction(correlation_id=correlation) as uow:
@@ -128,13 +115,13 @@ class ArbiterRequest:
     async def decide(
         self,
         body: BaseModel | None,
-        rule: Callable[Concatenate[PairingUnitOfWork, str, P], Awaitable[T]],
+        rule: Callable[Concatenate[PairingUnitOfWork, str, Params], Awaitable[Answer]],
         event_code: str,
-        *args: P.args,
-        **kwargs: P.kwargs,
-    ) -> T:
+        *args: Params.args,
+        **kwargs: Params.kwargs,
+    ) -> Answer:
         """``rule(uow, event_code, *args)``, the arbiter's action on the event (``act``)."""
-        answer: T = await self.act(event_code, lambda uow: rule(uow, event_code, *args, **kwargs), body)
+        answer: Answer = await self.act(event_code, lambda uow: rule(uow, event_code, *args, **kwargs), body)
         return answer
 
 

@@ -145,6 +145,8 @@ def _declare_people_tables(md: MetaData) -> dict[str, sa.Table]:
         # the clause this evidence admitted/refused the player under, after the last review
         sa.Column("clause", sa.String(200), nullable=True),
         _partner(),
+        # a submission reads its players' records (REG-5..8): by person, not by scanning the event
+        sa.Index("ix_evidence_event_person", "event_code", "person_id"),
     )
     return {"people": people, "evidence": evidence}
 

@@ -59,6 +59,8 @@ DEFAULT_RATE = 2000
 GOAL_GAMES = 2048
 GOAL_MOVES_S = 4000
 GOAL_P99_MS = 50
+#: games joining at the same time before the phases start
+JOINS_AT_ONCE = 64
 
 
 async def _metrics_text(port: int) -> str:
@@ -353,7 +355,15 @@ async def run(
             await wait_ready(port, "/readyz")
         await publish_games(amqp, namespace, ports[0], games)
         conns = [Conn(ports[i % replicas]) for i in range(games)]
-        await asyncio.gather(*(join_game(conn, i) for i, conn in enumerate(conns)))
+        # at most JOINS_AT_ONCE joins in flight: the phase is not measured, and thousands at once
+        # can wait out the service's connection pool (30 s) on a loaded machine
+        gate = asyncio.Semaphore(JOINS_AT_ONCE)
+
+        async def join(conn: Conn, game: int) -> None:
+            async with gate:
+                await join_game(conn, game)
+
+        await asyncio.gather(*(join(conn, i) for i, conn in enumerate(conns)))
         measured = await _measure(conns, ports, procs, moves, seed, rate, seconds, dbname, py_spy)
     finally:
         await tear_down(conns, procs, admin, dbname, amqp, namespace, keep)

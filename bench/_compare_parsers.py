@@ -97,11 +97,15 @@ GAMEPLAY_ROW = re.compile(
 
 
 GAMEPLAY_CPU = re.compile(r"^service CPU at saturation: (?P<ms>[\d.]+|nan) ms per move, ")
+#: the live phase's offered rate, on a line of its own (outputs before it have none: their live
+#: row's req/s counted the moves due in the window, which is the offered rate)
+GAMEPLAY_OFFERED = re.compile(r"^live phase: (?P<offered>\d+) moves/s offered ")
 
 
 def parse_gameplay_load(output: str) -> list[Figure]:
-    """bench.gameplay_load: saturation moves/s, live moves/s, the live phase's p50 and p99, and
-    the service CPU ms per move at saturation."""
+    """bench.gameplay_load: saturation moves/s, live moves/s (answered in the live window), the
+    live phase's p50 and p99, the service CPU ms per move at saturation, and the live moves/s
+    offered where the output says it."""
     rows = {row["name"]: row for row in _rows_after(output, GAMEPLAY_HEADER, GAMEPLAY_ROW, "gameplay_load")}
     saturation = rows.get("POST move, saturation")
     live = next((row for name, row in rows.items() if name.startswith("POST move, live")), None)
@@ -121,7 +125,11 @@ def parse_gameplay_load(output: str) -> list[Figure]:
         Figure("gameplay_load live p50 ms", _number(live["p50"]), False),
         Figure("gameplay_load live p99 ms", _number(live["p99"]), False),
         Figure("gameplay_load service CPU ms per move", _number(cpu["ms"]), False),
-    ]
+    ] + [
+        Figure("gameplay_load live offered moves/s", _number(found["offered"]), True)
+        for line in output.splitlines()
+        if (found := GAMEPLAY_OFFERED.match(line))
+    ][:1]
 
 
 PARSERS: dict[str, Callable[[str], list[Figure]]] = {

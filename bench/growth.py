@@ -26,10 +26,10 @@ replicas. Each row is one run of ``python -m bench.gameplay_load --replicas N`` 
 documents) at ``--games`` / ``--moves`` / ``--seconds`` (512 games, 20 moves, 8 s by default;
 ``--quick``: 64 games, 5 moves, 3 s). Its output is read with the parser ``bench.compare`` uses
 (a format it does not know stops the run); the row shows the saturation moves/s and its factor
-against the fewest replicas, the live moves/s with p50 and p99, and the service CPU ms per move
-at saturation (CPU, not wall: the figure least moved by other load). A live count above the
-saturation rate is the games' schedule, not the capacity (they fell behind and the live phase
-ran past its window): a note under the table says so. The 1-minute load average
+against the fewest replicas, the live phase's moves/s offered (the games' schedule) and answered
+(the answers that arrived in its window) with p50 and p99, and the service CPU ms per move at
+saturation (CPU, not wall: the figure least moved by other load). Answered below offered means the
+service fell behind the schedule: a note under the table says so. The 1-minute load average
 is printed with the table: on a shared machine the wall-clock rates carry other jobs' time.
 """
 
@@ -305,19 +305,25 @@ class GameplayRun:
 
     replicas: int
     saturation: float  # moves/s
-    live: float  # moves/s
+    offered: float  # moves/s due in the live window (the games' schedule)
+    live: float  # moves/s answered in the live window
     live_p50: float  # ms
     live_p99: float  # ms
     cpu_per_move: float  # service CPU ms per move at saturation
 
     @classmethod
     def from_output(cls, replicas: int, output: str) -> GameplayRun:
-        from ._compare_parsers import parse_gameplay_load
+        from ._compare_parsers import BenchOutputError, parse_gameplay_load
 
         figures = {figure.metric.removeprefix("gameplay_load "): figure.value for figure in parse_gameplay_load(output)}
+        if "live offered moves/s" not in figures:
+            raise BenchOutputError(
+                "bench.gameplay_load: output not recognised: no 'live phase: N moves/s offered' line"
+            )
         return cls(
             replicas,
             figures["saturation moves/s"],
+            figures["live offered moves/s"],
             figures["live moves/s"],
             figures["live p50 ms"],
             figures["live p99 ms"],
@@ -343,27 +349,27 @@ def gameplay_run(replicas: int, sizes: dict[str, str]) -> GameplayRun:
 
 
 def print_gameplay_table(runs: list[GameplayRun], sizes: dict[str, str], load: tuple[float, float]) -> None:
-    """moves/s per replica count, the factor against the fewest replicas, p50/p99, CPU per move."""
+    """moves/s per replica count, the factor against the fewest replicas, the live phase's moves/s
+    offered and answered with p50/p99, CPU per move."""
     first = runs[0]
     counts = ", ".join(str(run.replicas) for run in runs)
     options = " ".join(f"{option} {value}" for option, value in sizes.items())
     print(f"\ngameplay: the same games on {counts} service replicas (bench.gameplay_load {options})")
     print(
-        f"{'replicas':>8} {'sat. moves/s':>13} {'x ' + str(first.replicas):>6} {'live moves/s':>13} "
-        f"{'live p50 ms':>12} {'live p99 ms':>12} {'CPU ms/move':>12}"
+        f"{'replicas':>8} {'sat. moves/s':>13} {'x ' + str(first.replicas):>6} {'live offered':>13} "
+        f"{'live answered':>14} {'live p50 ms':>12} {'live p99 ms':>12} {'CPU ms/move':>12}"
     )
     for run in runs:
         factor = run.saturation / first.saturation if first.saturation else math.nan
         print(
-            f"{run.replicas:>8} {run.saturation:>13.0f} {factor:>6.2f} {run.live:>13.0f} "
+            f"{run.replicas:>8} {run.saturation:>13.0f} {factor:>6.2f} {run.offered:>13.0f} {run.live:>14.0f} "
             f"{run.live_p50:>12.1f} {run.live_p99:>12.1f} {run.cpu_per_move:>12.2f}"
         )
-    behind = [str(run.replicas) for run in runs if run.live > 1.1 * run.saturation]
+    behind = [str(run.replicas) for run in runs if run.live < 0.9 * run.offered]
     if behind:
         print(
-            f"live moves/s above the saturation rate ({', '.join(behind)} replica(s)): the games fell behind their "
-            "schedule and the live phase ran past its window (bench.gameplay_load counts the moves scheduled in it); "
-            "the saturation column is what the service sustained"
+            f"live moves/s answered below those offered ({', '.join(behind)} replica(s)): the service fell behind "
+            "the games' schedule (moves/s, answers that arrived in the live window)"
         )
     print(
         f"load average (1 min) {load[0]:.2f} before, {load[1]:.2f} after, on {os.cpu_count()} cores (a shared "

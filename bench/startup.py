@@ -21,7 +21,8 @@ system, from ``/proc``): the machine is shared, and the CPU time is what another
 does not inflate. Best and median of ``--repeat`` starts. Environment: DATABASE_URL (a
 PostgreSQL server where fresh databases can be created; default
 postgresql://postgres@127.0.0.1:5432/postgres) and AMQP_URL (default guest@127.0.0.1); with
-``--sqlite`` (or no PostgreSQL) every service uses an SQLite file and the in-memory bus.
+``--sqlite`` (or no PostgreSQL) every service uses an SQLite file and the in-memory bus. The run's
+databases and its bus namespace (queues and exchanges) are deleted when it ends.
 Goals (issue 18): ready in < 1.5 s, no-op migration < 1 s, embedded < 2 s.
 """
 
@@ -175,7 +176,7 @@ def _database_urls(admin: str | None, data_dir: Path) -> dict[str, str]:
     return {s: f"{base}/bench_startup_{s}_{tag}" for s in SERVICES}
 
 
-def _base_env(amqp: str | None) -> dict[str, str]:
+def _base_env(amqp: str | None, namespace: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "AMQP_URL", "OTEL_EXPORTER_OTLP_ENDPOINT")}
     env.update(
         API_KEYS="bench-op=operator,bench-view=viewer",
@@ -183,7 +184,7 @@ def _base_env(amqp: str | None) -> dict[str, str]:
         PARTNERS_KEY="bench-startup-partners-key",
         PORTAL_API_KEY="bench-view",
         LOG_LEVEL="WARNING",
-        BUS_NAMESPACE=f"bench-startup-{uuid.uuid4().hex[:8]}",
+        BUS_NAMESPACE=namespace,
     )
     if amqp:
         env["AMQP_URL"] = amqp
@@ -271,6 +272,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     admin = None if args.sqlite else os.environ.get("DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
     amqp = None if args.sqlite else os.environ.get("AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/")
+    namespace = f"bench-startup-{uuid.uuid4().hex[:8]}"
     with tempfile.TemporaryDirectory(prefix="bench-startup-db-") as data_dir:
         urls = _database_urls(admin, Path(data_dir))
         names = [url.rsplit("/", 1)[1] for url in urls.values()]
@@ -281,12 +283,18 @@ def main(argv: list[str] | None = None) -> int:
         table = Table()
         try:
             run_baselines(table, args.repeat)
-            env = _base_env(amqp)
+            env = _base_env(amqp, namespace)
             best = run_services(table, args.repeat, urls, env)
             best["embedded"] = run_embedded(table, args.repeat, env)
         finally:
             if admin is not None:
                 asyncio.run(_drop_databases(admin, names))
+            if amqp is not None:
+                # the services declared the whole topology in the run's namespace: none of it
+                # may stay behind on the broker (quorum queues pile up on a shared one)
+                from gomoku_shared.messaging.rabbit import delete_namespace
+
+                asyncio.run(delete_namespace(amqp, namespace))
     for index, clock in enumerate(("wall", "cpu")):
         missed = [name for name, figures in best.items() if figures[index] >= _goal(name)]
         print(f"missed by best {clock} time: {', '.join(missed) if missed else 'none'}")

@@ -1,7 +1,8 @@
 """bench.compare (issue 13: the benches before and after the refactor in one run): its parsers
 read the key figures of each bench's printed table (samples captured from the benches, in the
-format of this tree and of the baseline 735e4d1), fail loudly on an output they do not know, and
-the options and the verdict follow the rules the command states. No timing is asserted."""
+format of this tree and of the baseline 735e4d1; the gameplay tables rebuilt by
+``gameplay_output`` from their figures), fail loudly on an output they do not know, and the
+options and the verdict follow the rules the command states. No timing is asserted."""
 
 from __future__ import annotations
 
@@ -48,29 +49,64 @@ wall-clock median over all timed runs: 808 ms (host load shows here)
 per section, best ms: 143, 137, 156, 165, 196, 142, 187, 202  (worst 202, goal 120)
 """
 
-GAMEPLAY = """\
-gameplay load: 4 live games, 2 moves each, service processes=1, PostgreSQL + RabbitMQ, 2 cores
-                                   req/s    p50 ms    p95 ms    p99 ms     ratio
-baseline GET /healthz                799       4.1      12.8      20.7      1.00
-POST move, saturation                 54     133.0     133.1     133.1      0.07
-POST move, live 2000/s               430      31.4      58.6     129.7      0.54
-live phase as the service measured it (request in to answer out): 1.8% <= 5 ms, 5.8% <= 10 ms, 53.6% <= 25 ms, 95.2% <= 50 ms, 98.8% <= 100 ms
-moves: 437  refused: 0  games ended by five: 4
-service CPU at saturation: 2.50 ms per move, 0.13 cores busy on average
-goal: 2000 moves/s offered by 4 live games (think time 0.002 s), p99 < 50 ms: NOT MET
-"""
 
-GAMEPLAY_735E4D1 = """\
-gameplay load: 4 live games, 2 moves each, service processes=1, PostgreSQL + RabbitMQ, 2 cores
-                                   req/s    p50 ms    p95 ms    p99 ms     ratio
-baseline GET /healthz                879       2.5      13.4      30.6      1.00
-POST move, saturation                 82      78.8      79.0      79.0      0.09
-POST move, live 2000/s               431      17.2      32.5      61.6      0.49
-live phase as the service measured it (request in to answer out): 5.5% <= 5 ms, 31.6% <= 10 ms, 93.8% <= 25 ms, 98.2% <= 50 ms, 99.3% <= 100 ms
-moves: 438  refused: 0  games ended by five: 4
-service CPU at saturation: 1.25 ms per move, 0.10 cores busy on average
-goal: 2000 moves/s offered by 4 live games (think time 0.002 s), p99 < 50 ms: NOT MET
-"""
+def gameplay_output(
+    healthz: tuple[int, float, float, float, float],
+    saturation: tuple[int, float, float, float, float],
+    live: tuple[int, float, float, float, float],
+    measured: str,
+    moves: int,
+    cpu: tuple[float, float],
+    offered: int | None = None,
+) -> str:
+    """bench.gameplay_load's table as it prints it (4 live games, one service process): each row
+    req/s, p50, p95, p99 and the ratio to the baseline; the live moves/s offered (``offered``: an
+    output from before the offered/answered split has no such line); the service's own latency
+    shares; the service CPU per move and cores busy at saturation."""
+    rows = (("baseline GET /healthz", healthz), ("POST move, saturation", saturation), ("POST move, live 2000/s", live))
+    table = [
+        f"{label:<31}{rate:>9}{p50:>10.1f}{p95:>10.1f}{p99:>10.1f}{ratio:>10.2f}"
+        for label, (rate, p50, p95, p99, ratio) in rows
+    ]
+    return "\n".join(
+        [
+            "gameplay load: 4 live games, 2 moves each, service processes=1, PostgreSQL + RabbitMQ, 2 cores",
+            "                                   req/s    p50 ms    p95 ms    p99 ms     ratio",
+            *table,
+            *(
+                [
+                    f"live phase: {offered} moves/s offered (due in its window), {live[0]} answered in it "
+                    "(the row's req/s; fewer when the service falls behind the games' schedule)"
+                ]
+                if offered is not None
+                else []
+            ),
+            f"live phase as the service measured it (request in to answer out): {measured}",
+            f"moves: {moves}  refused: 0  games ended by five: 4",
+            f"service CPU at saturation: {cpu[0]:.2f} ms per move, {cpu[1]:.2f} cores busy on average",
+            "goal: 2000 moves/s offered by 4 live games (think time 0.002 s), p99 < 50 ms: NOT MET",
+            "",
+        ]
+    )
+
+
+GAMEPLAY = gameplay_output(
+    (799, 4.1, 12.8, 20.7, 1.00),
+    (54, 133.0, 133.1, 133.1, 0.07),
+    (430, 31.4, 58.6, 129.7, 0.54),
+    "1.8% <= 5 ms, 5.8% <= 10 ms, 53.6% <= 25 ms, 95.2% <= 50 ms, 98.8% <= 100 ms",
+    437,
+    (2.50, 0.13),
+    offered=2000,
+)
+GAMEPLAY_735E4D1 = gameplay_output(
+    (879, 2.5, 13.4, 30.6, 1.00),
+    (82, 78.8, 79.0, 79.0, 0.09),
+    (431, 17.2, 32.5, 61.6, 0.49),
+    "5.5% <= 5 ms, 31.6% <= 10 ms, 93.8% <= 25 ms, 98.2% <= 50 ms, 99.3% <= 100 ms",
+    438,
+    (1.25, 0.10),
+)
 
 
 def figures(parsed) -> dict[str, float]:
@@ -102,8 +138,12 @@ def test_gameplay_load_figures_are_saturation_rate_and_live_latency():
         "gameplay_load live p50 ms": 31.4,
         "gameplay_load live p99 ms": 129.7,
         "gameplay_load service CPU ms per move": 2.5,
+        "gameplay_load live offered moves/s": 2000.0,
     }
-    assert figures(parse_gameplay_load(GAMEPLAY_735E4D1))["gameplay_load saturation moves/s"] == 82.0
+    # an output from before the offered/answered split has no offered figure (its live row counted it)
+    before = figures(parse_gameplay_load(GAMEPLAY_735E4D1))
+    assert before["gameplay_load saturation moves/s"] == 82.0
+    assert "gameplay_load live offered moves/s" not in before
 
 
 @pytest.mark.parametrize("parser", [parse_engine, parse_pairing, parse_gameplay_load])

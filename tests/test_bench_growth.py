@@ -13,13 +13,14 @@ from bench import growth
 from bench._compare_parsers import BenchOutputError
 
 
-def gameplay_output(replicas: int, saturation: int, p99: float, cpu: float) -> str:
+def gameplay_output(replicas: int, saturation: int, p99: float, cpu: float, answered: int = 1900) -> str:
     return f"""\
 gameplay load: 512 live games, 20 moves each, service processes={replicas}, PostgreSQL + RabbitMQ, 2 cores
                                    req/s    p50 ms    p95 ms    p99 ms     ratio
 baseline GET /healthz               2100       4.1      12.8      20.7      1.00
 POST move, saturation         {saturation:>12}     133.0     133.1     133.1      0.07
-POST move, live 2000/s              1900      11.4      38.6 {p99:>9.1f}      0.90
+POST move, live 2000/s        {answered:>12}      11.4      38.6 {p99:>9.1f}      0.90
+live phase: 2002 moves/s offered (due in its window), {answered} answered in it (the row's req/s; fewer when the service falls behind the games' schedule)
 live phase as the service measured it (request in to answer out): 61.8% <= 5 ms, 85.8% <= 10 ms
 moves: 14437  refused: 0  games ended by five: 4
 service CPU at saturation: {cpu:.2f} ms per move, 1.13 cores busy on average
@@ -27,10 +28,10 @@ goal: 2000 moves/s offered by 512 live games (think time 0.256 s), p99 < 50 ms: 
 """
 
 
-def test_a_row_is_the_saturation_rate_live_latency_and_cpu_per_move():
+def test_a_row_is_the_saturation_rate_live_rates_latency_and_cpu_per_move():
     run = growth.GameplayRun.from_output(2, gameplay_output(2, 1450, 61.5, 0.84))
     assert run == growth.GameplayRun(
-        replicas=2, saturation=1450.0, live=1900.0, live_p50=11.4, live_p99=61.5, cpu_per_move=0.84
+        replicas=2, saturation=1450.0, offered=2002.0, live=1900.0, live_p50=11.4, live_p99=61.5, cpu_per_move=0.84
     )
 
 
@@ -41,6 +42,8 @@ def test_a_row_is_the_saturation_rate_live_latency_and_cpu_per_move():
         "Traceback (most recent call last):\n  boom\n",
         gameplay_output(1, 900, 40.0, 1.0).replace("service CPU at saturation", "service CPU"),
         gameplay_output(1, 900, 40.0, 1.0).replace("POST move, saturation", "POST move, closed loop"),
+        # the moves offered and answered are two figures: an output without the offered one is refused
+        gameplay_output(1, 900, 40.0, 1.0).replace("live phase: 2002 moves/s offered", "live phase:"),
     ],
 )
 def test_an_output_the_parser_does_not_know_stops_the_bench(output):
@@ -87,9 +90,16 @@ def test_an_unknown_table_or_replica_count_is_refused(argv):
     assert refused.value.code == 2
 
 
-def test_a_live_rate_above_saturation_is_said_to_be_the_schedule_not_the_capacity(capsys):
-    behind = growth.GameplayRun(1, saturation=461.0, live=2002.0, live_p50=1136.0, live_p99=1915.6, cpu_per_move=0.44)
-    kept_up = growth.GameplayRun(2, saturation=2400.0, live=2002.0, live_p50=9.0, live_p99=40.0, cpu_per_move=0.44)
-    growth.print_gameplay_table([behind, kept_up], {"--games": "512"}, (1.0, 1.0))
-    out = capsys.readouterr().out
-    assert "live moves/s above the saturation rate (1 replica(s))" in out
+def test_the_live_columns_are_the_moves_offered_and_those_answered(capsys):
+    """A service behind the games' schedule answers fewer moves than it is offered: the table shows
+    both, and a note names the replica counts that fell behind."""
+    runs = [
+        growth.GameplayRun.from_output(1, gameplay_output(1, 461, 1915.6, 0.44, answered=470)),
+        growth.GameplayRun.from_output(2, gameplay_output(2, 2400, 40.0, 0.44, answered=1998)),
+    ]
+    growth.print_gameplay_table(runs, {"--games": "512"}, (1.0, 1.0))
+    lines = capsys.readouterr().out.splitlines()
+    header = next(index for index, line in enumerate(lines) if line.strip().startswith("replicas"))
+    assert lines[header].split()[5:9] == ["live", "offered", "live", "answered"]
+    assert [line.split()[3:5] for line in lines[header + 1 : header + 3]] == [["2002", "470"], ["2002", "1998"]]
+    assert "live moves/s answered below those offered (1 replica(s))" in lines[header + 3]

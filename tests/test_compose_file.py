@@ -6,6 +6,7 @@ import json
 import re
 import subprocess
 import sys
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -49,7 +50,9 @@ def test_every_service_has_a_migration_step_healthchecks_and_its_own_database():
         assert svc["depends_on"][f"{s}-migrate"] == {"condition": "service_completed_successfully"}
         assert svc["depends_on"]["rabbitmq"] == {"condition": "service_healthy"}
         assert "readyz" in " ".join(svc["healthcheck"]["test"])
-        assert svc["build"]["dockerfile"] == f"services/{s}/Dockerfile"
+        # one Dockerfile for every image: its build argument names the service
+        for container in (migrate, svc):
+            assert container["build"] == {"context": ".", "dockerfile": "Dockerfile", "args": {"SERVICE": s}}
         assert (ROOT / svc["build"]["dockerfile"]).exists()
         assert migrate["environment"]["DATABASE_URL"] == svc["environment"]["DATABASE_URL"]
         assert svc["environment"]["DATABASE_URL"].endswith(f"@postgres:5432/gomoku_{s}")
@@ -57,11 +60,45 @@ def test_every_service_has_a_migration_step_healthchecks_and_its_own_database():
     assert len(databases) == len(SERVICES), "each service owns its database"
 
 
-def test_dockerfiles_install_only_their_service_and_run_the_compose_command():
-    for s in SERVICES:
-        text = (ROOT / f"services/{s}/Dockerfile").read_text()
-        assert f"--package gomoku-{s}" in text
-        assert f'"gomoku_shared.serve", "{s}"' in text
+def _dockerfile() -> str:
+    return (ROOT / "Dockerfile").read_text()
+
+
+def _instruction(keyword: str, text: str) -> str:
+    """The one instruction of ``keyword`` (continued lines joined) that mentions ``text``."""
+    joined = re.sub(r"\\\n\s*", " ", _dockerfile())
+    (found,) = [line for line in joined.splitlines() if line.startswith(f"{keyword} ") and text in line]
+    return found.removeprefix(f"{keyword} ")
+
+
+def test_the_dockerfile_installs_only_the_service_its_build_argument_names():
+    """``uv sync --package gomoku-$SERVICE``: the workspace package of each compose service (and
+    of the web pages) exists under that name; an unnamed or unknown service stops the build."""
+    sync = _instruction("RUN", "uv sync")
+    assert '--package "gomoku-$SERVICE"' in sync and "--no-dev" in sync and "--frozen" in sync
+    for s in (*SERVICES, "portal"):
+        project = tomllib.loads((ROOT / f"services/{s}/pyproject.toml").read_text())["project"]
+        assert project["name"] == f"gomoku-{s}"
+    guard = sync.split("&& uv sync")[0]
+    for service, status in (("awards", 0), ("", 1), ("nonesuch", 1)):
+        done = subprocess.run(["/bin/sh", "-c", guard], cwd=ROOT, env={"SERVICE": service}, capture_output=True)
+        assert done.returncode == status, service
+
+
+def test_the_images_default_command_is_the_compose_command(tmp_path):
+    """The image's CMD, run by a shell as Docker runs it with the image's environment (a
+    ``python`` that prints its arguments in place of the real one), is the service's compose
+    command."""
+    assert "GOMOKU_SERVICE=$SERVICE" in _instruction("ENV", "GOMOKU_SERVICE")
+    argv = json.loads(_instruction("CMD", "gomoku_shared.serve"))
+    stub = tmp_path / "python"
+    stub.write_text('#!/bin/sh\nprintf "%s\\n" python "$@"\n')
+    stub.chmod(0o755)
+    services = _compose()["services"]
+    for s in (*SERVICES, "portal"):
+        env = {"PATH": f"{tmp_path}:/usr/bin:/bin", "GOMOKU_SERVICE": s}
+        done = subprocess.run(argv, env=env, capture_output=True, text=True, check=True)
+        assert done.stdout.splitlines() == services[s]["command"], s
 
 
 def test_only_the_gateway_is_published_so_services_scale():

@@ -17,7 +17,12 @@ REWRITES: tuple[tuple[str, str], ...] = (
         r'^"""The asynchronous client \(``httpx.AsyncClient``\); ``gomoku_client.Client`` is its synchronous twin."""',
         '"""The synchronous client (``httpx.Client``), generated from aio.py by generate_sync.py: do not edit."""',
     ),
-    (r"^import asyncio\n", "import threading\n"),
+    (r"^import asyncio\nimport functools\n", "import functools\nimport threading\n"),
+    (
+        r"^from collections\.abc import AsyncIterator, Callable, Coroutine, Mapping$",
+        "from collections.abc import Callable, Iterator, Mapping",
+    ),
+    (r"\bCallable\[Params, Coroutine\[Any, Any, Answer\]\]", "Callable[Params, Answer]"),
     (r"\bAsyncIterator\b", "Iterator"),
     (r"\bhttpx\.AsyncClient\b", "httpx.Client"),
     (r"\bhttpx\.AsyncBaseTransport\b", "httpx.BaseTransport"),

@@ -6,8 +6,11 @@ from __future__ import annotations
 import asyncio
 import os
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -32,6 +35,33 @@ def browser_or_fail():
     except ImportError:  # pragma: no cover - a dev dependency of the project
         pytest.fail("the playwright package is missing: run `make install`")
     return async_playwright
+
+
+@asynccontextmanager
+async def chromium_page(height: int = 900) -> AsyncIterator[tuple[Any, list[str]]]:
+    """A page of Chromium 1200 pixels wide and the list the page's console errors and uncaught
+    errors are added to (a test asserts it empty); screenshots go to ``OUT``."""
+    async_playwright = browser_or_fail()
+    OUT.mkdir(parents=True, exist_ok=True)
+    problems: list[str] = []
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            context = await browser.new_context(viewport={"width": 1200, "height": height})
+            page = await context.new_page()
+            page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+            page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+            yield page, problems
+        finally:
+            await browser.close()
+
+
+async def console_signed_in(page: Any, served: str, path: str) -> None:
+    """The staff console's page at ``path``, after signing in there with the arbiter's key."""
+    await page.goto(f"{served}{path}")
+    await page.fill("input[name=api_key]", Keys().arbiter)
+    await page.click("form button[type=submit]")
+    await page.wait_for_url(f"**{path}")
 
 
 def serve_embedded(tmp_path: Path):

@@ -7,9 +7,7 @@ playing is refused by the awards service, in words. Screenshots go to test-outpu
 
 from __future__ import annotations
 
-from browser_kit import CHROMIUM, OUT, browser_or_fail, first_round_played, until
-
-from gomoku_sim.client import Keys
+from browser_kit import OUT, browser_or_fail, chromium_page, console_signed_in, first_round_played, until
 
 
 def _met(rounds: list[dict]) -> set[frozenset[str]]:
@@ -27,22 +25,12 @@ def _legal_swap(boards: list[dict], met: set[frozenset[str]]) -> tuple[int, int]
 
 
 async def test_an_arbiter_holds_adjusts_and_publishes_a_round_in_chromium(served):
-    async_playwright = browser_or_fail()
-    OUT.mkdir(parents=True, exist_ok=True)
+    browser_or_fail()  # before the event is set up: a missing browser fails at once
     platform, driver, _game = await first_round_played(served)
     code, base = driver.code, f"/v1/events/{driver.code}/sections/open"
-    problems: list[str] = []
-    async with async_playwright() as pw:
-        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            context = await browser.new_context(viewport={"width": 1200, "height": 900})
-            page = await context.new_page()
-            page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
-            page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-            await page.goto(f"{served}/staff/events/{code}/sections/open")
-            await page.fill("input[name=api_key]", Keys().arbiter)
-            await page.click("form button[type=submit]")
-            await page.wait_for_url("**/sections/open")
+    try:
+        async with chromium_page() as (page, problems):
+            await console_signed_in(page, served, f"/staff/events/{code}/sections/open")
 
             # hold the next round as a draft (the pairing service's hold, audited)
             await page.click("#hold button[type=submit]")
@@ -140,7 +128,6 @@ async def test_an_arbiter_holds_adjusts_and_publishes_a_round_in_chromium(served
             )
             assert refused.status == 403
             assert (await platform.get("pairing", base))["hold"] is True
-        finally:
-            await browser.close()
-            await platform.aclose()
+    finally:
+        await platform.aclose()
     assert problems == [], problems

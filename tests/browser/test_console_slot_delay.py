@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from browser_kit import CHROMIUM, OUT, browser_or_fail, registered_da_event, until
+from browser_kit import OUT, browser_or_fail, chromium_page, console_signed_in, registered_da_event, until
 
-from gomoku_sim.client import ApiError, Keys, Platform
+from gomoku_sim.client import ApiError, Platform
 from gomoku_sim.driver import EventDriver
 
 CST = timezone(timedelta(hours=8))
@@ -72,24 +72,14 @@ async def _delay(page, rnd: int, minutes: str, reason: str) -> None:
 
 
 async def test_evt7_an_arbiter_delays_a_whole_time_slot_in_chromium(served):
-    async_playwright = browser_or_fail()
-    OUT.mkdir(parents=True, exist_ok=True)
+    browser_or_fail()  # before the event is set up: a missing browser fails at once
     platform, driver = await _two_sections_started(served)
     code = driver.code
     round_one = await _starts(platform, code, 1)
     assert await _starts(platform, code, 2) == {sid: ROUND_2 for sid in SLOT}
-    problems: list[str] = []
-    async with async_playwright() as pw:
-        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            context = await browser.new_context(viewport={"width": 1200, "height": 1000})
-            page = await context.new_page()
-            page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
-            page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-            await page.goto(f"{served}/staff/events/{code}/sections/open")
-            await page.fill("input[name=api_key]", Keys().arbiter)
-            await page.click("form button[type=submit]")
-            await page.wait_for_url("**/sections/open")
+    try:
+        async with chromium_page(height=1000) as (page, problems):
+            await console_signed_in(page, served, f"/staff/events/{code}/sections/open")
             assert "2023-08-19 14:30" in await page.inner_text('#times tr[data-round="2"]')
 
             # round 1 has started (09:00): the slot delay is refused in words, nothing moves
@@ -146,7 +136,6 @@ async def test_evt7_an_arbiter_delays_a_whole_time_slot_in_chromium(served):
             )
             assert refused.status == 403
             assert await _starts(platform, code, 2) == {sid: DELAYED for sid in SLOT}
-        finally:
-            await browser.close()
-            await platform.aclose()
+    finally:
+        await platform.aclose()
     assert problems == [], problems

@@ -6,14 +6,18 @@ pairing holds it and as gameplay's games use it."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 from typing import Any
 
 from icalendar import Calendar
 
-from gomoku_sim.client import all_games
-from gomoku_sim.driver import EventDriver
+from gomoku_sim.client import SERVICES, all_games
+from gomoku_sim.driver import EventDriver, RunSpec
+from gomoku_sim.stack import distributed_stack
 
 CST = timezone(timedelta(hours=8))
 CODE = "sz22sched"
@@ -121,3 +125,46 @@ async def close_online_stage(driver: EventDriver) -> list[str]:
         {"format_choices": driver.format_choices("online", counts)},
     )
     return sorted(s["section_id"] for s in closed["sections"] if s["status"] == "ready")
+
+
+#: the sections played: the 09:00 slot of 11-5 (women-free merged into men-free)
+PLAYED = ["men-free", "men-pro", "women-pro"]
+
+
+@dataclass
+class Served:
+    stack: Any
+    driver: EventDriver
+    #: pairing's round starts once round 1 is in gameplay: the preset's, every section
+    held: Starts
+
+    @property
+    def platform(self) -> Any:
+        return self.stack.platform
+
+
+@asynccontextmanager
+async def round_one_served(
+    log_dir: Path, fresh_database: Callable[[], Awaitable[str]], amqp_url: str, bus_namespace: str
+) -> AsyncIterator[Served]:
+    """The four services as processes on PostgreSQL + RabbitMQ (the docker-compose.yml commands)
+    on one fake clock, the field entered and the online stage closed (``PLAYED``), round 1 of
+    every played section in gameplay and its start the preset's in all three services."""
+    databases = {service: await fresh_database() for service in SERVICES}
+    # the preset's rounds (7 free, 5 professional: SZ 九(一)), every one of them scheduled
+    run = RunSpec(preset_id="sz-2022", seed=3, event_code=CODE, sizes=SIZES, rounds=None, progress=False)
+    async with distributed_stack(
+        amqp_url=amqp_url, database_urls=databases, log_dir=log_dir, namespace=bus_namespace
+    ) as stack:
+        driver = EventDriver(stack.platform, stack.clock, stack.quiet, run)
+        played = await close_online_stage(driver)
+        assert played == PLAYED, played
+
+        async def round_one_in_gameplay() -> bool:
+            return {section for section, _ in await gameplay_starts(stack.platform)} == set(played)
+
+        await until("round 1 of every played section in gameplay", round_one_in_gameplay)
+        held, _ = await assert_agreement(stack.platform, played)
+        # the sections of the 09:00 slot start round 1 together, at the preset's time
+        assert {held[(section, 1)] for section in played} == {ROUND_1}
+        yield Served(stack, driver, held)

@@ -14,20 +14,18 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from gomoku_sim.client import SERVICES, all_games
-from gomoku_sim.driver import EventDriver, RunSpec
-from gomoku_sim.stack import distributed_stack
+from gomoku_sim.client import all_games
 
 from .schedule_kit import (
     CODE,
     CST,
+    PLAYED,
     ROUND_1,
-    SIZES,
     assert_agreement,
-    close_online_stage,
     gameplay_starts,
     instant,
     registration_starts,
+    round_one_served,
     until,
 )
 
@@ -38,25 +36,9 @@ REASON = "the platform is being restarted"
 async def test_evt7_round_starts_agree_in_registration_pairing_and_gameplay_before_and_after_a_delay(
     tmp_path, fresh_database, amqp_url, bus_namespace
 ):
-    databases = {service: await fresh_database() for service in SERVICES}
-    # the preset's rounds (7 free, 5 professional: SZ 九(一)), every one of them scheduled
-    run = RunSpec(preset_id="sz-2022", seed=3, event_code=CODE, sizes=SIZES, rounds=None, progress=False)
-    async with distributed_stack(
-        amqp_url=amqp_url, database_urls=databases, log_dir=tmp_path / "logs", namespace=bus_namespace
-    ) as stack:
-        platform = stack.platform
-        driver = EventDriver(platform, stack.clock, stack.quiet, run)
-        played = await close_online_stage(driver)
-        assert played == ["men-free", "men-pro", "women-pro"], played
-
-        async def round_one_in_gameplay() -> dict | None:
-            used = await gameplay_starts(platform)
-            return used if {section for section, _ in used} == set(played) else None
-
-        await until("round 1 of every played section in gameplay", round_one_in_gameplay)
-        held, _ = await assert_agreement(platform, played)
-        # the sections of the 09:00 slot start round 1 together, at the preset's time
-        assert {held[(section, 1)] for section in played} == {ROUND_1}
+    async with round_one_served(tmp_path / "logs", fresh_database, amqp_url, bus_namespace) as served:
+        platform, driver, stack, held = served.platform, served.driver, served.stack, served.held
+        played = PLAYED
 
         # a player's own schedule lists the rounds of their section, at the same times
         entry = next(e for e in await driver.entries("online") if e["section_id"] == "men-pro")

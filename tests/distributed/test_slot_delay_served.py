@@ -18,20 +18,18 @@ from datetime import timedelta
 
 import pytest
 
-from gomoku_sim.client import SERVICES, ApiError
-from gomoku_sim.driver import EventDriver, RunSpec
-from gomoku_sim.stack import distributed_stack
+from gomoku_sim.client import ApiError
 
 from .schedule_kit import (
     CODE,
+    PLAYED,
     ROUND_1,
-    SIZES,
     assert_agreement,
-    close_online_stage,
     gameplay_starts,
     instant,
     pairing_starts,
     registration_starts,
+    round_one_served,
     until,
 )
 
@@ -71,22 +69,9 @@ OBSERVED: list = []
 async def test_evt7_a_slot_delay_moves_every_section_of_the_slot_everywhere_and_a_refusal_moves_none(
     tmp_path, fresh_database, amqp_url, bus_namespace
 ):
-    databases = {service: await fresh_database() for service in SERVICES}
-    run = RunSpec(preset_id="sz-2022", seed=3, event_code=CODE, sizes=SIZES, rounds=None, progress=False)
-    async with distributed_stack(
-        amqp_url=amqp_url, database_urls=databases, log_dir=tmp_path / "logs", namespace=bus_namespace
-    ) as stack:
-        platform = stack.platform
-        driver = EventDriver(platform, stack.clock, stack.quiet, run)
-        played = await close_online_stage(driver)
-        assert played == ["men-free", "men-pro", "women-pro"], played
-
-        async def round_one_in_gameplay() -> bool:
-            return {section for section, _ in await gameplay_starts(platform)} == set(played)
-
-        await until("round 1 of every played section in gameplay", round_one_in_gameplay)
-        held, _ = await assert_agreement(platform, played)
-        assert {held[(section, 1)] for section in played} == {ROUND_1}
+    async with round_one_served(tmp_path / "logs", fresh_database, amqp_url, bus_namespace) as served:
+        platform, stack = served.platform, served.stack
+        played = PLAYED
 
         # EVT-7: the 09:00 slot's round 1, delayed to 09:30 through men-pro: every section moves
         moved = await _delay_slot(platform, "men-pro", 1, SLOT_DELAYED)

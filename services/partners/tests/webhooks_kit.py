@@ -1,11 +1,19 @@
-"""Helpers of the webhooks tests: bus events as the producers publish them, and the webhook
-receiver served by uvicorn on 127.0.0.1 that records what it is sent (the benches' too:
-``gomoku_shared.testing.webhooks``)."""
+"""Helpers of the webhooks tests: the partners service in the embedded process, bus events as
+the producers publish them, and the webhook receiver served by uvicorn on 127.0.0.1 that
+records what it is sent (the benches' too: ``gomoku_shared.testing.webhooks``)."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
 
+import httpx
+from partners_kit import KEYS, bearer, new_partner, token
+
+from gomoku_shared.clock import FakeClock
 from gomoku_shared.contracts import encode, envelope_for
 from gomoku_shared.contracts.common import ClockSpec, Entrant, Ruleset
 from gomoku_shared.contracts.envelope import Payload
@@ -21,12 +29,44 @@ from gomoku_shared.contracts.events import (
     StandingRow,
     StandingsUpdated,
 )
+from gomoku_shared.embedded import EmbeddedSuite
+from gomoku_shared.settings import ServiceSettings
 from gomoku_shared.testing.webhooks import WebhookReceiver
 from gomoku_shared.testing.webhooks import free_port as free_port
 from gomoku_shared.testing.webhooks import serving as serving
 
 #: the webhook endpoint the tests serve (records every request; answers ``status``)
 Receiver = WebhookReceiver
+
+
+@asynccontextmanager
+async def embedded_partners(
+    data_dir: Path, clock: FakeClock, **settings: Any
+) -> AsyncIterator[tuple[EmbeddedSuite, httpx.AsyncClient]]:
+    """The partners service alone in the embedded process (in-memory bus, SQLite) on ``clock``,
+    polling its webhooks every 20 ms, and an HTTP client to it; ``settings`` add to those. The
+    access tokens outlive a test whose fake clock moves by minutes."""
+    config = ServiceSettings(
+        DATA_DIR=str(data_dir),
+        API_KEYS=KEYS,
+        DATA_KEY="k" * 32,
+        WEBHOOK_POLL_S=0.02,
+        ACCESS_TOKEN_TTL_S=3600,
+        **settings,
+    )
+    suite = EmbeddedSuite(config, clock=clock, only=["partners"])
+    await suite.start()
+    try:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=suite.app), base_url="http://embedded") as http:
+            yield suite, http
+    finally:
+        await suite.stop()
+
+
+async def partner_auth(http: httpx.AsyncClient, partner_id: str, scopes=("webhooks:manage",)) -> dict[str, str]:
+    """The Authorization header of a new partner's access token."""
+    credential = await new_partner(http, partner_id, list(scopes), prefix="/partners")
+    return bearer(await token(http, credential, prefix="/partners"))
 
 
 def pairing(pairing_id: str, first: str, second: str, first_partner: str | None, second_partner: str | None):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from pypdf import PdfReader
 
 from portal import pdf
@@ -115,3 +116,28 @@ def test_english_printouts_when_the_page_language_is_english():
     rnd = {"round": 1, "pairings": [{"board": 1, "first": "e1", "second": "e2"}]}
     _, text = _read(pdf.pairing_sheet(Words("en"), EVENT, SECTION, rnd, NAMES))
     assert "Round 1 pairings" in text and "张伟" in text
+
+
+def test_the_font_setting_is_read_once_by_the_settings_and_named_font_comes_first(tmp_path, monkeypatch):
+    from portal.settings import PortalSettings
+
+    chosen = tmp_path / "own-cjk.ttc"
+    chosen.write_bytes(b"")  # font_path only chooses the file; Sheet embeds it
+    monkeypatch.setenv("PORTAL_PDF_FONT", str(chosen))
+    settings = PortalSettings()
+    monkeypatch.delenv("PORTAL_PDF_FONT")  # read at start-up, not at each printout
+    assert settings.pdf_font == str(chosen)
+    assert pdf.font_path(settings.pdf_font) == chosen
+
+
+def test_a_named_font_that_is_missing_falls_back_to_the_installed_cjk_font(tmp_path):
+    found = pdf.font_path(str(tmp_path / "missing.ttc"))
+    assert str(found) in pdf.FONT_CANDIDATES and found.is_file()
+
+
+def test_no_cjk_font_at_all_is_the_printouts_503_error(tmp_path, monkeypatch):
+    from portal.nofont import NoFont
+
+    monkeypatch.setattr(pdf, "FONT_CANDIDATES", (str(tmp_path / "none.ttc"),))
+    with pytest.raises(NoFont, match="PORTAL_PDF_FONT"):
+        pdf.font_path("")

@@ -9,8 +9,14 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import importlib.util
 import secrets
+
+if __name__ == "__main__":
+    # a fresh server process: no collections while start-up allocates (main tunes and enables
+    # the collector once the suite is built, as gomoku_shared.serve does)
+    gc.disable()
 from collections.abc import AsyncIterator
 from typing import Protocol
 
@@ -122,7 +128,7 @@ class EmbeddedSuite:
 def main(argv: list[str] | None = None) -> int:
     import uvicorn
 
-    from .serve import WEBSOCKETS
+    from .serve import WEBSOCKETS, tune_gc
 
     parser = argparse.ArgumentParser(prog="python -m gomoku_shared.embedded", description=__doc__)
     parser.add_argument("--host", default="127.0.0.1")
@@ -132,6 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     logs.configure(settings.log_level, json_lines=settings.log_json)
     tracing.configure("gomoku-embedded")  # OTLP export when OTEL_EXPORTER_OTLP_ENDPOINT is set
     suite = EmbeddedSuite(settings)
+    tune_gc()
     uvicorn.run(
         suite.app,
         host=args.host,

@@ -45,6 +45,21 @@ class Forbidden(ServiceError):
     status = 403
 
 
+class RuleRefused(Exception):
+    """A domain rule's refusal (no HTTP in it): ``code`` names the rule broken; ``conflict`` says
+    it clashes with the present state (409) rather than being malformed (422)."""
+
+    def __init__(self, code: str, message: str, *, conflict: bool = False) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.conflict = conflict
+
+    def as_service_error(self) -> ServiceError:
+        """The refusal a service answers with: 409 for a conflict, else 422."""
+        return (Conflict if self.conflict else Unprocessable)(self.code, self.message)
+
+
 def error_body(code: str, message: str, details: Any = None) -> dict[str, Any]:
     body: dict[str, Any] = {"code": code, "message": message}
     if details is not None:

@@ -104,6 +104,19 @@ class KeyedRequest:
     fingerprint: str
 
 
+def keyed_request(
+    request: Any, principal: Any, key: str | None, body: Any = None, digest: Digest = sha256_digest
+) -> KeyedRequest | None:
+    """An HTTP request's Idempotency-Key ``key`` bound to the request (its method, its path below
+    the mount and ``body``, a pydantic model or None); None when it came without one."""
+    if key is None:
+        return None
+    content = body.model_dump(mode="json") if body is not None else None
+    return KeyedRequest(
+        principal_id(principal), key, fingerprint(request.method, route_path(request.scope), content, digest)
+    )
+
+
 @dataclass(frozen=True)
 class Stored:
     status: int

@@ -228,20 +228,11 @@ class ServiceRuntime:
         if self.started:
             return
         self.stopping.clear()
-        await self.bus.start()
-        for queue, keys in CONSUMES.items():
-            await self.bus.declare(queue, list(keys), delivery_limit=self.settings.delivery_limit)
         unknown = set(self._handlers) - set(CONSUMES.get(self.name, ()))
         if unknown:
             raise RuntimeError(f"{self.name} handles {sorted(unknown)} but gomoku_shared.topology does not route them")
-        if self._handlers:
-            await self.bus.subscribe(
-                f"{self.name}",
-                self.consumed_types,
-                self._on_message,
-                prefetch=self.settings.consumer_prefetch,
-                delivery_limit=self.settings.delivery_limit,
-            )
+        await self.bus.start()
+        await self._declare_topology()
         if self.tokens.configured:
             # revocations first, then the keys and the current revocation list: nothing is missed
             subscribe_broadcast = getattr(self.bus, "subscribe_broadcast", None)
@@ -253,6 +244,27 @@ class ServiceRuntime:
         for func in self._background:
             self._tasks.append(asyncio.create_task(func(), name=f"{self.name}-{func.__name__}"))
         self.started = True
+
+    async def _declare_topology(self) -> None:
+        """Every queue of the topology with its bindings, and the consumer of this service's own
+        queue (which declares that one), all at once: each on a channel of its own, so a start
+        waits for the slowest declaration rather than for the sum of some fifty broker round
+        trips. The routing keys of the own queue are the topology's (a subset has handlers)."""
+        limit = self.settings.delivery_limit
+        async with asyncio.TaskGroup() as group:
+            for queue, keys in CONSUMES.items():
+                if queue == self.name and self._handlers:
+                    group.create_task(
+                        self.bus.subscribe(
+                            queue,
+                            list(keys),
+                            self._on_message,
+                            prefetch=self.settings.consumer_prefetch,
+                            delivery_limit=limit,
+                        )
+                    )
+                else:
+                    group.create_task(self.bus.declare(queue, list(keys), delivery_limit=limit))
 
     async def stop(self) -> None:
         """Stop in the order that loses nothing: no new deliveries (those in flight finish and
@@ -266,6 +278,8 @@ class ServiceRuntime:
         for func in self._stoppers:
             with contextlib.suppress(Exception):
                 await func()
+        with contextlib.suppress(Exception):
+            await self.tokens.aclose()
         if self.owns_bus and self.started:
             await self._flush_outbox(self.settings.shutdown_grace_s)
             with contextlib.suppress(Exception):

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 import httpx
-from pydantic import BaseModel
 
 from . import models as m
 from . import routes as r
@@ -28,22 +28,25 @@ from ._core import (
     service_bases,
     token_answer,
 )
+from .endpoints import Call, Endpoints, Pages
 
-A = TypeVar("A", bound=BaseModel)
+Params = ParamSpec("Params")
+Answer = TypeVar("Answer")
+Item = TypeVar("Item")
 #: errors a transport raises when nothing (or not all) came back
 TRANSPORT_ERRORS = (httpx.TransportError, OSError)
 #: refusals after which a fresh token is worth one more attempt
 STALE_TOKEN = ('error="invalid_token"', "expired_token")
 
 
-class Client:
+class Client(Endpoints):
     """The platform's partner API.
 
     ``base_url`` is the platform's one URL (the gateway; every service under ``/<service>``);
     ``bases`` instead gives one URL per service. ``credentials`` is a partner's
     ``ClientCredentials`` (tokens obtained and refreshed as needed) or an ``ApiKey``. Pass
     ``http`` to share an ``httpx.Client`` (it is then not closed here) or ``transport`` for
-    a custom httpx transport.
+    a custom httpx transport. Its endpoint methods are those of ``endpoints.Endpoints``.
     """
 
     def __init__(
@@ -141,266 +144,46 @@ class Client:
                 return response
             time.sleep(delay)
 
-    def _call(
-        self,
-        route: r.Route[A],
-        *,
-        path: Mapping[str, Any] | None = None,
-        query: Mapping[str, Any] | None = None,
-        body: BaseModel | None = None,
-        idempotency_key: str | None = None,
-    ) -> A:
-        prepared = prepare(self.bases, route, path=path, query=query, body=body, idempotency_key=idempotency_key)
-        return answer_of(route, self._send(route, prepared), prepared)
-
-    # ------------------------------------------------------------------ partners
-
-    def whoami(self) -> m.WhoAmI:
-        """The credential as the platform sees it: role, partner, scopes."""
-        return self._call(r.WHOAMI)
-
-    def subscribe(
-        self, url: str, event_types: Sequence[m.EventType], description: str = ""
-    ) -> m.SubscriptionWithSecret:
-        """A webhook subscription; the answer's ``secret`` (shown once) verifies its deliveries."""
-        return self._call(
-            r.SUBSCRIBE, body=m.SubscriptionIn(url=url, event_types=list(event_types), description=description)
+    def _perform(self, call: Call[Answer]) -> Answer:
+        """Send an endpoint method's call (retried as its route allows) and read its answer."""
+        route = call.route
+        prepared = prepare(
+            self.bases,
+            route,
+            path=call.path,
+            query=call.query,
+            body=call.body,
+            idempotency_key=call.idempotency_key,
         )
+        answer = answer_of(route, self._send(route, prepared), prepared)
+        return None if call.no_answer else answer  # type: ignore[return-value]  # Call[None] drops the answer
 
-    def subscriptions(self, limit: int | None = None, cursor: str | None = None) -> m.SubscriptionList:
-        """The partner's subscriptions (every one without ``limit``; else a page)."""
-        return self._call(r.SUBSCRIPTIONS, query={"limit": limit, "cursor": cursor})
+    def _endpoint(self, build: Callable[Params, Call[Answer]]) -> Callable[Params, Answer]:
+        """An endpoint method of this client (``endpoints.endpoint``): its call, sent."""
 
-    def iter_subscriptions(self, page_size: int = 100) -> Iterator[m.SubscriptionView]:
-        """Every subscription, page by page."""
-        for item in self._every(lambda cursor: self.subscriptions(page_size, cursor), "items"):
-            yield item
+        @functools.wraps(build)
+        def method(*args: Params.args, **kwargs: Params.kwargs) -> Answer:
+            return self._perform(build(*args, **kwargs))
 
-    def subscription(self, subscription_id: str) -> m.SubscriptionView:
-        return self._call(r.SUBSCRIPTION, path={"subscription_id": subscription_id})
+        return method
 
-    def unsubscribe(self, subscription_id: str) -> None:
-        self._call(r.UNSUBSCRIBE, path={"subscription_id": subscription_id})
+    def _pager(self, build: Callable[Params, Pages[Item]]) -> Callable[Params, Iterator[Item]]:
+        """An ``iter_*`` method of this client (``endpoints.paged``): the items of every page,
+        following ``next_cursor``."""
 
-    def rotate_secret(self, subscription_id: str, grace_s: int | None = None) -> m.SubscriptionWithSecret:
-        return self._call(
-            r.ROTATE_SECRET, path={"subscription_id": subscription_id}, body=m.SecretRotateIn(grace_s=grace_s)
-        )
+        @functools.wraps(build)
+        def method(*args: Params.args, **kwargs: Params.kwargs) -> Iterator[Item]:
+            pages = build(*args, **kwargs)
+            cursor: str | None = None
+            while True:
+                page = self._perform(pages.fetch(cursor))
+                for item in getattr(page, pages.field):
+                    yield item
+                if page.next_cursor is None:
+                    return
+                cursor = page.next_cursor
 
-    def enable_subscription(self, subscription_id: str) -> m.SubscriptionView:
-        return self._call(r.ENABLE, path={"subscription_id": subscription_id})
-
-    def deliveries(
-        self,
-        subscription_id: str | None = None,
-        status: str | None = None,
-        limit: int | None = None,
-        cursor: str | None = None,
-    ) -> m.DeliveryPage:
-        query = {"subscription_id": subscription_id, "status": status, "limit": limit, "cursor": cursor}
-        return self._call(r.DELIVERIES, query=query)
-
-    def iter_deliveries(
-        self, subscription_id: str | None = None, status: str | None = None, page_size: int = 100
-    ) -> Iterator[m.DeliveryView]:
-        """Every delivery of the filter (newest first), page by page."""
-        fetch = lambda cursor: self.deliveries(subscription_id, status, page_size, cursor)  # noqa: E731
-        for item in self._every(fetch, "items"):
-            yield item
-
-    def redeliver(self, delivery_id: str) -> m.DeliveryView:
-        return self._call(r.REDELIVER, path={"delivery_id": delivery_id})
-
-    # ------------------------------------------------------------------ registration
-
-    def register(self, event_code: str, entry: m.EntryIn, idempotency_key: str | None = None) -> m.SubmittedEntry:
-        """Register one person's entry; its ``entrant_id`` is the player id of pairing and gameplay."""
-        return self._call(
-            r.REGISTER, path={"event_code": event_code}, body=entry, idempotency_key=idempotency_key
-        )
-
-    def register_team(
-        self, event_code: str, team: m.TeamIn, idempotency_key: str | None = None
-    ) -> m.SubmittedEntry:
-        """Register a unit's team; its ``entrant_id`` stands for all its members in games."""
-        return self._call(
-            r.REGISTER_TEAM, path={"event_code": event_code}, body=team, idempotency_key=idempotency_key
-        )
-
-    def entries(
-        self,
-        event_code: str,
-        stage: str | None = None,
-        section_id: str | None = None,
-        status: str | None = None,
-        external_id: str | None = None,
-        limit: int | None = None,
-        cursor: str | None = None,
-    ) -> m.Entries:
-        """The partner's own entries of an event (``external_id``: those of the player you gave
-        that user id of yours): every one without ``limit``, else a page after ``cursor``."""
-        query = {"stage": stage, "section_id": section_id, "status": status, "external_id": external_id}
-        paging = {"limit": limit, "cursor": cursor}
-        return self._call(r.ENTRIES, path={"event_code": event_code}, query={**query, **paging})
-
-    def iter_entries(
-        self, event_code: str, *, page_size: int = 100, **filters: str | None
-    ) -> Iterator[m.EntryView]:
-        """Every entry of the filter (``stage``, ``section_id``, ``status``, ``external_id``), page by page."""
-        fetch = lambda cursor: self.entries(event_code, **filters, limit=page_size, cursor=cursor)  # noqa: E731
-        for item in self._every(fetch, "entries"):
-            yield item
-
-    def _every(self, fetch: Any, field: str) -> Iterator[Any]:
-        """The items of every page ``fetch(cursor)`` gives, following ``next_cursor``."""
-        cursor: str | None = None
-        while True:
-            page = fetch(cursor)
-            for item in getattr(page, field):
-                yield item
-            if page.next_cursor is None:
-                return
-            cursor = page.next_cursor
-
-    def entry(self, event_code: str, entry_id: str) -> m.EntryView:
-        return self._call(r.ENTRY, path={"event_code": event_code, "entry_id": entry_id})
-
-    # ------------------------------------------------------------------ pairing
-
-    def sections(self, event_code: str, limit: int | None = None, cursor: str | None = None) -> m.SectionList:
-        query = {"limit": limit, "cursor": cursor}
-        return self._call(r.SECTIONS, path={"event_code": event_code}, query=query)
-
-    def round(self, event_code: str, section_id: str, n: int) -> m.RoundView:
-        """A round's pairings (entrant ids) and results."""
-        return self._call(r.ROUND, path={"event_code": event_code, "section_id": section_id, "n": n})
-
-    def standings(self, event_code: str, section_id: str) -> m.Standings:
-        return self._call(r.STANDINGS, path={"event_code": event_code, "section_id": section_id})
-
-    # ------------------------------------------------------------------ gameplay
-
-    def games(
-        self,
-        *,
-        player: str | None = None,
-        event: str | None = None,
-        section: str | None = None,
-        round: int | None = None,
-        status: str | None = None,
-        limit: int | None = None,
-        cursor: str | None = None,
-    ) -> m.GamePage:
-        """One page of games (``player``: an entrant id — a partner sees its own players' games)."""
-        query = {"player": player, "event": event, "section": section, "round": round, "status": status}
-        return self._call(r.GAMES, query={**query, "limit": limit, "cursor": cursor})
-
-    def iter_games(
-        self,
-        *,
-        player: str | None = None,
-        event: str | None = None,
-        section: str | None = None,
-        round: int | None = None,
-        status: str | None = None,
-        page_size: int = 200,
-    ) -> Iterator[m.GameSummary]:
-        """Every game of the filter, page by page (``next_cursor``), in game_id order."""
-        cursor: str | None = None
-        while True:
-            page = self.games(
-                player=player, event=event, section=section, round=round, status=status, limit=page_size, cursor=cursor
-            )
-            for game in page.games:
-                yield game
-            if page.next_cursor is None:
-                return
-            cursor = page.next_cursor
-
-    def game(self, game_id: str) -> m.Game:
-        """One game as of now: board, phase, whose turn, legal actions, forbidden points, clocks."""
-        return self._call(r.GAME, path={"game_id": game_id})
-
-    def round_boards(
-        self, event_code: str, section_id: str, round: int, *, limit: int | None = None, cursor: str | None = None
-    ) -> m.RoundBoardPage:
-        """One page of a round's games as boards with their clocks (game_id order)."""
-        path = {"event_code": event_code, "section_id": section_id, "round": round}
-        return self._call(r.ROUND_BOARDS, path=path, query={"limit": limit, "cursor": cursor})
-
-    def act(
-        self, game_id: str, verb: str, body: m.PlayerBody, idempotency_key: str | None = None
-    ) -> m.GameSummary:
-        """A player action by name (``join``, ``move``, ``resign``, ``draw``…); every action is
-        sent with an Idempotency-Key (``idempotency_key``, or a new one kept across retries)."""
-        route = r.ACTIONS[verb]
-        return self._call(route, path={"game_id": game_id}, body=body, idempotency_key=idempotency_key)
-
-    def join(self, game_id: str, player_id: str, idempotency_key: str | None = None) -> m.GameSummary:
-        return self.act(game_id, "join", m.PlayerBody(player_id=player_id), idempotency_key)
-
-    def opening(
-        self,
-        game_id: str,
-        player_id: str,
-        stones: Sequence[str],
-        n: int | None = None,
-        idempotency_key: str | None = None,
-    ) -> m.GameSummary:
-        body = m.OpeningBody(player_id=player_id, stones=list(stones), n=n)
-        return self.act(game_id, "opening", body, idempotency_key)
-
-    def swap(self, game_id: str, player_id: str, swap: bool, idempotency_key: str | None = None) -> m.GameSummary:
-        return self.act(game_id, "swap", m.SwapBody(player_id=player_id, swap=swap), idempotency_key)
-
-    def move(self, game_id: str, player_id: str, point: str, idempotency_key: str | None = None) -> m.GameSummary:
-        return self.act(game_id, "move", m.MoveBody(player_id=player_id, point=point), idempotency_key)
-
-    def offers(
-        self, game_id: str, player_id: str, points: Sequence[str], idempotency_key: str | None = None
-    ) -> m.GameSummary:
-        return self.act(
-            game_id, "offers", m.OffersBody(player_id=player_id, points=list(points)), idempotency_key
-        )
-
-    def choose(
-        self, game_id: str, player_id: str, point: str, idempotency_key: str | None = None
-    ) -> m.GameSummary:
-        return self.act(game_id, "choose", m.MoveBody(player_id=player_id, point=point), idempotency_key)
-
-    def pass_(self, game_id: str, player_id: str, idempotency_key: str | None = None) -> m.GameSummary:
-        return self.act(game_id, "pass", m.PlayerBody(player_id=player_id), idempotency_key)
-
-    def resign(self, game_id: str, player_id: str, idempotency_key: str | None = None) -> m.GameSummary:
-        return self.act(game_id, "resign", m.PlayerBody(player_id=player_id), idempotency_key)
-
-    def draw(
-        self, game_id: str, player_id: str, action: str, idempotency_key: str | None = None
-    ) -> m.GameSummary:
-        """``action``: ``offer``, ``accept`` or ``decline``."""
-        body = m.DrawBody.model_validate({"player_id": player_id, "action": action})
-        return self.act(game_id, "draw", body, idempotency_key)
-
-    # ------------------------------------------------------------------ awards
-
-    def awards(self, event_code: str, section_id: str) -> m.SectionAwards:
-        """A section's published awards (404 until they are published)."""
-        return self._call(r.AWARDS, path={"event_code": event_code, "section_id": section_id})
-
-    def publications(
-        self, event_code: str, section_id: str | None = None, limit: int | None = None, cursor: str | None = None
-    ) -> m.PublicationHistory:
-        """Every publication of an event's awards, revisions included (a page, with ``limit``)."""
-        query = {"section_id": section_id, "limit": limit, "cursor": cursor}
-        return self._call(r.PUBLICATIONS, path={"event_code": event_code}, query=query)
-
-    def iter_publications(
-        self, event_code: str, section_id: str | None = None, page_size: int = 50
-    ) -> Iterator[m.PublicationEntry]:
-        """Every publication, page by page (section, revision order)."""
-        fetch = lambda cursor: self.publications(event_code, section_id, page_size, cursor)  # noqa: E731
-        for item in self._every(fetch, "publications"):
-            yield item
+        return method
 
     # ------------------------------------------------------------------ the stream
 

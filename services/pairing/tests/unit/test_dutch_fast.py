@@ -11,10 +11,12 @@ from dataclasses import replace
 
 import networkx as nx
 import pytest
+from gacrux.crosstabledutch import crosstable_dutch
 from pairing_testkit import random_tournament
 
+from pairing.domain.dutch_crosstable import FastCrosstable
 from pairing.domain.matching import min_weight_matching
-from pairing.domain.model import Code, Outcome, Player, Tournament, record_round
+from pairing.domain.model import Code, Outcome, Player, Tournament, active_players, record_round
 from pairing.domain.swiss import GacruxDutch, NoLegalPairing, pair_swiss_round
 from pairing.domain.trf import import_trf
 
@@ -151,3 +153,80 @@ def test_pair2_compiled_edge_filters_equal_their_python_definitions():
             order = sorted(range(len(edges)), key=keys.__getitem__)
             assert list(ordered) == [edges[index] for index in order]
             assert highs == [keys[index][0] for index in order]
+
+
+class _ViaGacruxTiebreaks(FastCrosstable):
+    """The fast crosstable reading its players' data from gacrux's tiebreaks (the reference)."""
+
+    def compute_tiebreak(self, tournament, rnd):
+        return crosstable_dutch.compute_tiebreak(self, tournament, rnd)
+
+
+def _competitor_records(crosstable_type, tournament, participants, exemption):
+    rnd = tournament.rounds_done + 1
+    tour, _ = FAST.round_structure(tournament, rnd, participants, exemption)
+    crosstable = crosstable_type([], False, 0)
+    competitors, _ = crosstable.init_engine(tour, rnd, 1, tour["topColor"], "cid")
+    fields = ("cid", "rnk", "pts", "ptx", "acc", "acx", "rfp", "num", "rip", "cod", "csq", "flt", "top", "cop", "tpn")
+    # values and their representation (a Decimal's exponent); of the registration history
+    # (hst), pairing reads only its value
+    return [
+        ({field: (value, repr(value)) for field, value in record.items() if field in fields}, record["hst"].get("val"))
+        for record in competitors
+    ]
+
+
+def _assert_same_records(tournament, request=None, exemption=False):
+    byes = set((request or {}).get("requested_byes", ()))
+    participants = active_players(tournament, tournament.rounds_done + 1, exclude=byes)
+    if len(participants) < 2:
+        return
+    direct = _competitor_records(FastCrosstable, tournament, participants, exemption)
+    assert direct == _competitor_records(_ViaGacruxTiebreaks, tournament, participants, exemption)
+
+
+def test_pair2_pairing_records_equal_gacrux_tiebreaks_on_random_tournaments():
+    """PAIR-2: the players' pairing data computed alone (``dutch_records``) equals what gacrux's
+    tiebreaks give, value for value (scores, pairing scores, games, colours, floats, topscorers),
+    on random fields with forfeits, byes, late entries and withdrawals, with and without the
+    final-round topscorer exemption."""
+    rng = random.Random(20261203)
+    for index in range(300):
+        tournament, request = random_tournament(rng, 2, 40)
+        _assert_same_records(tournament, request, exemption=index % 3 == 0)
+
+
+@pytest.mark.parametrize("path", sorted(glob.glob(os.path.join(DATA, "t*.trf"))))
+def test_pair2_pairing_records_equal_gacrux_tiebreaks_on_reference_tournaments(path):
+    """PAIR-2: the same on every round of every reference tournament."""
+    full = import_trf(open(path).read())
+    for rnd in range(1, full.rounds_done + 1):
+        tournament = replace(full, history={pid: entries[: rnd - 1] for pid, entries in full.history.items()})
+        _assert_same_records(tournament, exemption=rnd == full.rounds_planned)
+
+
+def test_pair2_edges_sorted_while_made_equal_the_sorted_scan():
+    """PAIR-2: the sorted list of pairs that can meet, collected while the edges are made
+    (``build_edges``), is the list the compiled scan of the finished table gives (``sorted_edges``,
+    gacrux's ``list_edges``): the same dicts in the same order; with forbidden pairs in the round
+    it is not used."""
+    from pairing.domain import _dutch_core
+
+    rng = random.Random(20261204)
+    used = 0
+    for _ in range(120):
+        tournament, request = random_tournament(rng, 2, 40)
+        participants = active_players(tournament, tournament.rounds_done + 1, exclude=set(request["requested_byes"]))
+        if len(participants) < 2:
+            continue
+        rnd = tournament.rounds_done + 1
+        tour, _ = FAST.round_structure(tournament, rnd, participants)
+        crosstable = FastCrosstable([], False, 0)
+        _, opponents = crosstable.init_engine(tour, rnd, 1, tour["topColor"], "cid")
+        scanned = _dutch_core.sorted_edges(opponents)
+        if any(group.first_round <= rnd <= group.last_round for group in tournament.forbidden):
+            assert crosstable.sorted_edges is None
+            continue
+        assert [id(edge) for edge in crosstable.sorted_edges] == [id(edge) for edge in scanned]
+        used += 1
+    assert used > 60

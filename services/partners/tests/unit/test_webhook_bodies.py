@@ -10,12 +10,11 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-import httpx
 import pytest
 from jsonschema import Draft202012Validator
-from partners_kit import KEYS, bearer, new_partner, token
 from webhooks_kit import (
     Receiver,
+    embedded_partners,
     entry_accepted,
     entry_refused,
     free_port,
@@ -23,6 +22,7 @@ from webhooks_kit import (
     game_started,
     messages,
     pairing,
+    partner_auth,
     round_paired,
     serving,
     standings_updated,
@@ -39,8 +39,6 @@ from gomoku_shared.contracts.events import (
     SectionCompleted,
     StandingRow,
 )
-from gomoku_shared.embedded import EmbeddedSuite
-from gomoku_shared.settings import ServiceSettings
 from gomoku_shared.testing.bus import eventually
 from partners.domain.webhook_payloads import LEFT_OUT, VIEWS
 from partners.domain.webhooks import EVENT_TYPES, PRIVATE_KEYS
@@ -51,14 +49,8 @@ HOOKS = "/partners/v1/webhooks"
 
 @pytest.fixture
 async def suite(tmp_path):
-    settings = ServiceSettings(
-        DATA_DIR=str(tmp_path), API_KEYS=KEYS, DATA_KEY="k" * 32, WEBHOOK_POLL_S=0.02, ACCESS_TOKEN_TTL_S=3600
-    )
-    s = EmbeddedSuite(settings, clock=FakeClock(START), only=["partners"])
-    await s.start()
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=s.app), base_url="http://embedded") as c:
+    async with embedded_partners(tmp_path, FakeClock(START)) as (s, c):
         yield s, c
-    await s.stop()
 
 
 def _events() -> list[Any]:
@@ -174,9 +166,7 @@ def _keys(value: Any) -> set[str]:
 
 async def test_every_delivered_body_is_its_documented_schema_and_nothing_more(suite):
     s, c = suite
-    one = bearer(
-        await token(c, await new_partner(c, "app-one", ["webhooks:manage"], prefix="/partners"), prefix="/partners")
-    )
+    one = await partner_auth(c, "app-one")
     receiver = Receiver(free_port())
     body = {"url": receiver.url, "event_types": list(EVENT_TYPES)}
     assert (await c.post(f"{HOOKS}/subscriptions", headers=one, json=body)).status_code == 201
@@ -214,12 +204,8 @@ async def test_entry_decided_reaches_the_partner_that_registered_the_entry_and_n
     gets nothing of app-one's entries nor app-one of app-two's; a staff entry goes to nobody; a
     redelivered bus message (the same event id) is one delivery (the inbox)."""
     s, c = suite
-    one = bearer(
-        await token(c, await new_partner(c, "app-one", ["webhooks:manage"], prefix="/partners"), prefix="/partners")
-    )
-    two = bearer(
-        await token(c, await new_partner(c, "app-two", ["webhooks:manage"], prefix="/partners"), prefix="/partners")
-    )
+    one = await partner_auth(c, "app-one")
+    two = await partner_auth(c, "app-two")
     first, second = Receiver(free_port()), Receiver(free_port())
     for auth, receiver in ((one, first), (two, second)):
         body = {"url": receiver.url, "event_types": ["entry.decided"]}

@@ -7,18 +7,18 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-import httpx
 import pytest
-from partners_kit import KEYS, bearer, new_partner, token
 from standardwebhooks import Webhook
 from webhooks_kit import (
     Receiver,
     awards_published,
+    embedded_partners,
     free_port,
     game_finished,
     game_started,
     messages,
     pairing,
+    partner_auth,
     playoff_required,
     round_paired,
     serving,
@@ -26,8 +26,6 @@ from webhooks_kit import (
 
 from gomoku_shared.clock import FakeClock
 from gomoku_shared.contracts.events import RoundRescheduled
-from gomoku_shared.embedded import EmbeddedSuite
-from gomoku_shared.settings import ServiceSettings
 from gomoku_shared.testing.bus import eventually
 
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
@@ -37,26 +35,9 @@ HOOKS = "/partners/v1/webhooks"
 @pytest.fixture
 async def suite(tmp_path):
     clock = FakeClock(START)
-    settings = ServiceSettings(
-        DATA_DIR=str(tmp_path),
-        API_KEYS=KEYS,
-        DATA_KEY="k" * 32,
-        WEBHOOK_POLL_S=0.02,
-        WEBHOOK_RETRY_SCHEDULE_S="60,600",
-        WEBHOOK_DISABLE_AFTER=4,
-        # the fake clock moves by minutes: tokens outlive the test
-        ACCESS_TOKEN_TTL_S=3600,
-    )
-    s = EmbeddedSuite(settings, clock=clock, only=["partners"])
-    await s.start()
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=s.app), base_url="http://embedded") as c:
+    retrying = {"WEBHOOK_RETRY_SCHEDULE_S": "60,600", "WEBHOOK_DISABLE_AFTER": 4}
+    async with embedded_partners(tmp_path, clock, **retrying) as (s, c):
         yield s, c, clock
-    await s.stop()
-
-
-async def _partner_token(client, partner_id: str, scopes=("webhooks:manage",)) -> dict[str, str]:
-    cred = await new_partner(client, partner_id, list(scopes), prefix="/partners")
-    return bearer(await token(client, cred, prefix="/partners"))
 
 
 async def _subscribe(client, auth, url: str, types=("round.paired", "game.finished", "awards.published")) -> dict:
@@ -67,7 +48,7 @@ async def _subscribe(client, auth, url: str, types=("round.paired", "game.finish
 
 async def test_each_partner_receives_its_own_players_pairings_and_results_signed(suite):
     s, c, _ = suite
-    one, two = await _partner_token(c, "app-one"), await _partner_token(c, "app-two")
+    one, two = await partner_auth(c, "app-one"), await partner_auth(c, "app-two")
     first, second = Receiver(free_port()), Receiver(free_port())
     sub_one = await _subscribe(c, one, first.url)
     sub_two = await _subscribe(c, two, second.url)
@@ -101,7 +82,7 @@ async def test_each_partner_receives_its_own_players_pairings_and_results_signed
 
 async def test_game_starts_and_playoff_results_go_to_the_partners_of_the_two_players(suite):
     s, c, _ = suite
-    one, two = await _partner_token(c, "app-one"), await _partner_token(c, "app-two")
+    one, two = await partner_auth(c, "app-one"), await partner_auth(c, "app-two")
     first, second = Receiver(free_port()), Receiver(free_port())
     types = ("game.started", "game.finished")
     await _subscribe(c, one, first.url, types=types)
@@ -130,7 +111,7 @@ async def test_game_starts_and_playoff_results_go_to_the_partners_of_the_two_pla
 
 async def test_a_failing_receiver_is_retried_on_the_service_clock_then_disabled_with_a_notice(suite):
     s, c, clock = suite
-    auth = await _partner_token(c, "app-one")
+    auth = await partner_auth(c, "app-one")
     receiver = Receiver(free_port(), status=503)
     sub = await _subscribe(c, auth, receiver.url)
     async with serving(receiver, receiver.port):
@@ -194,8 +175,8 @@ async def _sub_status(client, auth, subscription_id: str, status: str) -> bool:
 
 async def test_subscriptions_are_validated_scoped_and_private_to_their_partner(suite):
     _, c, _ = suite
-    one, two = await _partner_token(c, "app-one"), await _partner_token(c, "app-two")
-    reader = await _partner_token(c, "app-three", scopes=("results:read",))
+    one, two = await partner_auth(c, "app-one"), await partner_auth(c, "app-two")
+    reader = await partner_auth(c, "app-three", scopes=("results:read",))
     body = {"url": "https://hooks.example.org/h", "event_types": ["round.paired"]}
     assert (await c.post(f"{HOOKS}/subscriptions", headers=reader, json=body)).status_code == 403
     assert (await c.post(f"{HOOKS}/subscriptions", json=body)).status_code == 401
@@ -222,7 +203,7 @@ async def test_evt7_a_delayed_round_reaches_every_subscriber_signed(suite):
     """EVT-7: round.rescheduled (an arbiter delayed a round) is a public webhook: every partner
     subscribed to it receives the new start, the previous one and the reason."""
     s, c, _ = suite
-    one, two = await _partner_token(c, "app-one"), await _partner_token(c, "app-two")
+    one, two = await partner_auth(c, "app-one"), await partner_auth(c, "app-two")
     first, second = Receiver(free_port()), Receiver(free_port())
     sub_one = await _subscribe(c, one, first.url, types=("round.rescheduled",))
     await _subscribe(c, two, second.url, types=("round.paired",))  # not subscribed to delays

@@ -4,7 +4,6 @@ fpdf2 from the services' answers; no rules here, only layout."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -14,7 +13,7 @@ from fpdf import FPDF
 from .i18n import Words
 from .nofont import NoFont
 
-#: where a CJK font is looked for (Debian's fonts-wqy-microhei first); PORTAL_PDF_FONT overrides
+#: where a CJK font is looked for (Debian's fonts-wqy-microhei first); the PORTAL_PDF_FONT setting (``font`` below) comes first
 FONT_CANDIDATES = (
     "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
     "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc",
@@ -24,8 +23,9 @@ FONT_CANDIDATES = (
 FAMILY = "cjk"
 
 
-def font_path() -> Path:
-    configured = os.environ.get("PORTAL_PDF_FONT")
+def font_path(configured: str = "") -> Path:
+    """The font file to embed: ``configured`` (the PORTAL_PDF_FONT setting) when it exists, else the first
+    candidate found."""
     for candidate in ([configured] if configured else []) + list(FONT_CANDIDATES):
         if candidate and Path(candidate).is_file():
             return Path(candidate)
@@ -35,9 +35,9 @@ def font_path() -> Path:
 class Sheet(FPDF):
     """An A4 page set with the CJK font, a title line on every page and page numbers."""
 
-    def __init__(self, title: str, subtitle: str, words: Words, landscape: bool = False) -> None:
+    def __init__(self, title: str, subtitle: str, words: Words, landscape: bool = False, font: str = "") -> None:
         super().__init__(orientation="L" if landscape else "P", unit="mm", format="A4")
-        self.add_font(FAMILY, fname=str(font_path()))
+        self.add_font(FAMILY, fname=str(font_path(font)))
         self.doc_title, self.doc_subtitle, self.words = title, subtitle, words
         self.set_title(title)
         self.set_creator("Gomoku tournaments")
@@ -102,9 +102,11 @@ def _who(names: dict[str, Any], entrant_id: str | None) -> tuple[str, str]:
     return entrant.get("name") or "—", entrant.get("unit") or ""
 
 
-def pairing_sheet(words: Words, event: dict, section: dict, rnd: dict, names: dict[str, Any]) -> bytes:
+def pairing_sheet(words: Words, event: dict, section: dict, rnd: dict, names: dict[str, Any], font: str = "") -> bytes:
     n = rnd.get("round")
-    pdf = Sheet(f"{event.get('name', '')} · {section.get('name', '')}", words.t("pdf.pairing_sheet", n=n), words)
+    pdf = Sheet(
+        f"{event.get('name', '')} · {section.get('name', '')}", words.t("pdf.pairing_sheet", n=n), words, font=font
+    )
     pdf.add_page()
     rows = []
     for p in rnd.get("pairings", []):
@@ -131,10 +133,12 @@ def pairing_sheet(words: Words, event: dict, section: dict, rnd: dict, names: di
     return bytes(pdf.output())
 
 
-def result_slips(words: Words, event: dict, section: dict, rnd: dict, names: dict[str, Any]) -> bytes:
+def result_slips(words: Words, event: dict, section: dict, rnd: dict, names: dict[str, Any], font: str = "") -> bytes:
     """One slip per board, three to a page, for the players to sign."""
     n = rnd.get("round")
-    pdf = Sheet(f"{event.get('name', '')} · {section.get('name', '')}", words.t("pdf.result_slips", n=n), words)
+    pdf = Sheet(
+        f"{event.get('name', '')} · {section.get('name', '')}", words.t("pdf.result_slips", n=n), words, font=font
+    )
     pdf.set_auto_page_break(False)
     for i, p in enumerate(rnd.get("pairings", [])):
         if i % 3 == 0:
@@ -170,13 +174,14 @@ def result_slips(words: Words, event: dict, section: dict, rnd: dict, names: dic
     return bytes(pdf.output())
 
 
-def standings(words: Words, event: dict, section: dict, table: dict) -> bytes:
+def standings(words: Words, event: dict, section: dict, table: dict, font: str = "") -> bytes:
     order = list(table.get("order", []))
     pdf = Sheet(
         f"{event.get('name', '')} · {section.get('name', '')}",
         f"{words.t('standings')} · {words.t('after_round', n=table.get('after_round'))}",
         words,
         landscape=len(order) > 4,
+        font=font,
     )
     pdf.add_page()
     heads = [words.t("place"), words.t("name"), words.t("unit"), *(words.tiebreak(tb, order) for tb in order)]
@@ -198,10 +203,14 @@ def standings(words: Words, event: dict, section: dict, table: dict) -> bytes:
     return bytes(pdf.output())
 
 
-def cross_table(words: Words, event: dict, section: dict, table: dict, starts: dict[str, int]) -> bytes:
+def cross_table(words: Words, event: dict, section: dict, table: dict, starts: dict[str, int], font: str = "") -> bytes:
     rounds = int(table.get("rounds") or 0)
     pdf = Sheet(
-        f"{event.get('name', '')} · {section.get('name', '')}", words.t("crosstable"), words, landscape=rounds > 5
+        f"{event.get('name', '')} · {section.get('name', '')}",
+        words.t("crosstable"),
+        words,
+        landscape=rounds > 5,
+        font=font,
     )
     pdf.add_page()
     heads = [words.t("start_no"), words.t("name"), *(str(n) for n in range(1, rounds + 1))]
@@ -227,10 +236,10 @@ def cross_table(words: Words, event: dict, section: dict, table: dict, starts: d
     return bytes(pdf.output())
 
 
-def certificates(words: Words, event: dict, awards: dict) -> bytes:
+def certificates(words: Words, event: dict, awards: dict, font: str = "") -> bytes:
     """获奖证书 for each awarded place, 纪念证书 for every finisher where the section gives one
     and 最佳台次 for each best-board winner: one A4 page each, a plain ruled frame."""
-    pdf = Sheet("", "", words)
+    pdf = Sheet("", "", words, font=font)
     pdf.set_auto_page_break(False)
     section_name = awards.get("name") or ""
     event_name = event.get("name") or ""
@@ -262,9 +271,9 @@ def certificates(words: Words, event: dict, awards: dict) -> bytes:
     return bytes(pdf.output())
 
 
-def honour_certificates(words: Words, event: dict, honours: dict) -> bytes:
+def honour_certificates(words: Words, event: dict, honours: dict, font: str = "") -> bytes:
     """AWD-9 (NY 十一(三) 颁发证书): one certificate per honour in force, in the same frame."""
-    pdf = Sheet("", "", words)
+    pdf = Sheet("", "", words, font=font)
     pdf.set_auto_page_break(False)
     for row in honours.get("rows", []):
         honour = words.v("honour", row.get("kind"))

@@ -40,6 +40,9 @@ class PortalSettings(BaseSettings):
     #: per game: gameplay polls once per round); false: one stream per game
     round_streams: bool = Field(default=True, alias="PORTAL_ROUND_STREAMS")
 
+    #: printouts: a CJK font file (TTF/TTC) to embed; unset: Debian's WenQuanYi Micro Hei or another CJK font found
+    pdf_font: str = Field(default="", alias="PORTAL_PDF_FONT")
+
     def base_urls(self) -> dict[str, str]:
         return {
             "registration": self.registration_url,

@@ -12,7 +12,8 @@ RuleTrack = Literal["free", "professional"]
 
 
 class Model(BaseModel):
-    model_config = ConfigDict(extra="ignore", frozen=True)
+    # validators built at first use, not at import (start-up time: a service uses a few of them)
+    model_config = ConfigDict(extra="ignore", frozen=True, defer_build=True)
 
 
 class ClockSpec(Model):

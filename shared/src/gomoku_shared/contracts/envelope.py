@@ -13,9 +13,10 @@ PayloadT = TypeVar("PayloadT", bound=BaseModel)
 
 class Payload(BaseModel):
     """Base of every event payload. Readers are tolerant: unknown fields are ignored,
-    so a producer may add optional fields without breaking older consumers."""
+    so a producer may add optional fields without breaking older consumers. Validators are
+    built at first use, not at import (a service start-up needs none of them)."""
 
-    model_config = ConfigDict(extra="ignore", frozen=True)
+    model_config = ConfigDict(extra="ignore", frozen=True, defer_build=True)
 
     #: routing key / event type, e.g. "round.paired"
     TYPE: ClassVar[str] = ""
@@ -24,7 +25,7 @@ class Payload(BaseModel):
 
 
 class Envelope(BaseModel, Generic[PayloadT]):
-    model_config = ConfigDict(extra="ignore", frozen=True)
+    model_config = ConfigDict(extra="ignore", frozen=True, defer_build=True)
 
     event_id: uuid.UUID = Field(default_factory=uuid.uuid4)
     type: str

@@ -10,6 +10,32 @@ from pydantic import Field
 from .common import AppealTerms, ClockSpec, Entrant, Gender, Model, Ruleset, SectionRules
 from .envelope import Payload
 
+
+class SectionEvent(Payload):
+    """Base of the events about one section of an event's stage (their first fields)."""
+
+    event_code: str
+    stage: str
+    section_id: str
+
+
+class RoundEvent(SectionEvent):
+    """Base of the events about one round of a section."""
+
+    round: int
+
+
+class GameEvent(Payload):
+    """Base of the events about one game of a pairing (their first fields)."""
+
+    event_code: str
+    section_id: str
+    round: int
+    pairing_id: str
+    game_id: str
+    game_no: int = 1
+
+
 # ---------------------------------------------------------------- registration
 
 
@@ -22,11 +48,8 @@ class EventConfigured(Payload):
     config: dict[str, Any]
 
 
-class EntryAccepted(Payload):
+class EntryAccepted(SectionEvent):
     TYPE: ClassVar[str] = "entry.accepted"
-    event_code: str
-    stage: str
-    section_id: str
     entry_id: str
     entrant: Entrant
     #: the eligibility clause that admitted the entrant (REG-4..REG-8)
@@ -42,11 +65,8 @@ class EntryAccepted(Payload):
     external_ids: dict[str, str] = Field(default_factory=dict)
 
 
-class EntryRefused(Payload):
+class EntryRefused(SectionEvent):
     TYPE: ClassVar[str] = "entry.refused"
-    event_code: str
-    stage: str
-    section_id: str
     application_id: str
     entrant_name: str
     clause: str
@@ -59,21 +79,15 @@ class EntryRefused(Payload):
     external_ids: dict[str, str] = Field(default_factory=dict)
 
 
-class EntryWithdrawn(Payload):
+class EntryWithdrawn(SectionEvent):
     TYPE: ClassVar[str] = "entry.withdrawn"
-    event_code: str
-    stage: str
-    section_id: str
     entry_id: str
     entrant_id: str
     reason: str
 
 
-class SectionClosed(Payload):
+class SectionClosed(SectionEvent):
     TYPE: ClassVar[str] = "section.closed"
-    event_code: str
-    stage: str
-    section_id: str
     name: str
     status: Literal["ready", "cancelled"]
     #: REG-12: the sections folded into this one
@@ -119,12 +133,8 @@ class Bye(Model):
     points: int
 
 
-class RoundPaired(Payload):
+class RoundPaired(RoundEvent):
     TYPE: ClassVar[str] = "round.paired"
-    event_code: str
-    stage: str
-    section_id: str
-    round: int
     starts_at: datetime | None = None
     no_show_minutes: int = 15
     pairings: list[PairingSpec]
@@ -133,17 +143,13 @@ class RoundPaired(Payload):
     mode: Literal["online", "offline"] = "online"
 
 
-class RoundRescheduled(Payload):
+class RoundRescheduled(RoundEvent):
     """EVT-7: an arbiter moved a round's start (a delay). Gameplay moves the start, clocks and
     no-show limit of the round's games not begun yet; partners learn the new time. Published
     also for a round not paired yet: its ``round.paired`` then carries the new time."""
 
     TYPE: ClassVar[str] = "round.rescheduled"
     VERSION: ClassVar[int] = 1
-    event_code: str
-    stage: str
-    section_id: str
-    round: int
     starts_at: datetime
     #: the start it replaces (the schedule's, or an earlier delay's)
     previous_starts_at: datetime | None = None
@@ -184,20 +190,14 @@ class BoardStat(Model):
     wins: int
 
 
-class StandingsUpdated(Payload):
+class StandingsUpdated(SectionEvent):
     TYPE: ClassVar[str] = "standings.updated"
-    event_code: str
-    stage: str
-    section_id: str
     after_round: int
     standings: list[StandingRow]
 
 
-class SectionCompleted(Payload):
+class SectionCompleted(SectionEvent):
     TYPE: ClassVar[str] = "section.completed"
-    event_code: str
-    stage: str
-    section_id: str
     name: str
     #: increases when an arbiter's correction republishes the section (AWD-8)
     revision: int = 1
@@ -214,11 +214,8 @@ class SectionCompleted(Payload):
     cancel_reason: str | None = None
 
 
-class PlayoffRequired(Payload):
+class PlayoffRequired(SectionEvent):
     TYPE: ClassVar[str] = "playoff.required"
-    event_code: str
-    stage: str
-    section_id: str
     playoff_id: str
     place_from: int
     place_to: int
@@ -254,14 +251,8 @@ GameReason = Literal[
 ]
 
 
-class GameStarted(Payload):
+class GameStarted(GameEvent):
     TYPE: ClassVar[str] = "game.started"
-    event_code: str
-    section_id: str
-    round: int
-    pairing_id: str
-    game_id: str
-    game_no: int = 1
     black: str
     white: str
     playoff_id: str | None = None
@@ -278,14 +269,8 @@ class PairingOutcome(Model):
     second_points: int
 
 
-class GameFinished(Payload):
+class GameFinished(GameEvent):
     TYPE: ClassVar[str] = "game.finished"
-    event_code: str
-    section_id: str
-    round: int
-    pairing_id: str
-    game_id: str
-    game_no: int = 1
     playoff_id: str | None = None
     black: str
     white: str
@@ -312,7 +297,7 @@ DecidedOutcome = Literal[
 ]
 
 
-class ResultDecided(Payload):
+class ResultDecided(RoundEvent):
     """An arbiter's result of a round pairing, entered or corrected in pairing (PAIR-11, AWD-8).
 
     Gameplay closes the pairing's open games with it (and corrects finished ones): from then on
@@ -321,10 +306,6 @@ class ResultDecided(Payload):
 
     TYPE: ClassVar[str] = "result.decided"
     VERSION: ClassVar[int] = 1
-    event_code: str
-    stage: str
-    section_id: str
-    round: int
     pairing_id: str
     #: the pairing's first and second players (PairingSpec.first/second)
     first: str
@@ -342,11 +323,8 @@ class ResultDecided(Payload):
 # ---------------------------------------------------------------- awards
 
 
-class AwardsPublished(Payload):
+class AwardsPublished(SectionEvent):
     TYPE: ClassVar[str] = "awards.published"
-    event_code: str
-    stage: str
-    section_id: str
     revision: int
     supersedes: int | None = None
     places: list[dict[str, Any]] = Field(default_factory=list)
@@ -422,16 +400,13 @@ class PartnerCredentialsRevoked(Payload):
 # ---------------------------------------------------------------- appeals (AWD-10)
 
 
-class AppealLodged(Payload):
+class AppealLodged(SectionEvent):
     """A written appeal reached the arbitration committee (pairing records appeals: they are
     about results). ``fee_fen`` is the appeal fee received with it (NY 十(四): 500 CNY; 0 where
     the event charges none); registration's ledger records it as a payment of the unit."""
 
     TYPE: ClassVar[str] = "appeal.lodged"
     VERSION: ClassVar[int] = 1
-    event_code: str
-    stage: str
-    section_id: str
     appeal_id: str
     #: the round and pairing appealed against (None: a dispute not about one result)
     round: int | None = None
@@ -446,16 +421,13 @@ class AppealLodged(Payload):
     lodged_at: datetime
 
 
-class AppealDecided(Payload):
+class AppealDecided(SectionEvent):
     """The committee decided an appeal. Upheld: ``refund_fen`` (the whole fee, NY 十(四)) goes
     back to the unit in registration's ledger; a changed result travels separately, through
     the arbiter path (``result.decided``, then standings and awards republished)."""
 
     TYPE: ClassVar[str] = "appeal.decided"
     VERSION: ClassVar[int] = 1
-    event_code: str
-    stage: str
-    section_id: str
     appeal_id: str
     unit_id: str | None = None
     upheld: bool

@@ -34,5 +34,6 @@ TeamTiebreak = Literal[
 
 
 class _Model(BaseModel):
-    # Presets are strict (typos in a preset must fail loudly) and configs are values.
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Presets are strict (typos in a preset must fail loudly) and configs are values. The
+    # validators are built at first use, not at import: a service start-up needs few of them.
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)

@@ -6,18 +6,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gomoku_shared.errors import RuleRefused
+
 #: who receives each kind of honour (NY 十一(三): 单位 / 个人 / 教练员)
 RECIPIENT = {"organisation": "unit", "sportsmanship": "entrant", "coach": "coach"}
 AWARDED = "awarded"
 REVOKED = "revoked"
 
 
-class HonourRefused(Exception):
-    def __init__(self, code: str, message: str, *, conflict: bool = False) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.conflict = conflict
+class HonourRefused(RuleRefused):
+    """An honour the rules refuse (AWD-9)."""
 
 
 @dataclass(frozen=True)

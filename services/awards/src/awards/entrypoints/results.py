@@ -196,7 +196,7 @@ async def prizes(pub: Published) -> s.PrizeList:
     return s.PrizeList(
         publication=meta(pub),
         currency=pub.payload.get("currency"),
-        total_fen=sum(r.amount_fen for r in rows),
+        total_fen=sum(r["amount_fen"] for r in pub.payload["prizes"]),
         rows=rows,
     )
 

@@ -3,14 +3,48 @@ yuan string with two decimals (``amount``) and as integer fen (``amount_fen``)."
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar, get_args, get_origin, get_type_hints
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
+
+from ..domain.publication import CertificateData, PrizeListRow, TitleListRow
 
 
 class _Out(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+
+OutT = TypeVar("OutT", bound=_Out)
+
+
+def _fields_of(row: type[Any]) -> Callable[[type[OutT]], type[OutT]]:
+    """The response model of a domain row (a dataclass of ``domain.publication``): the row's
+    fields in its order, types (a tuple is a JSON list) and defaults; the class declares only
+    the fields it documents, so the documented row is the one the domain computes."""
+
+    def model(declared: type[OutT]) -> type[OutT]:
+        hints = get_type_hints(row)
+        fields: dict[str, Any] = {}  # name -> (annotation, FieldInfo), as create_model takes them
+        for field in dataclasses.fields(row):
+            if field.name in declared.model_fields:
+                info = declared.model_fields[field.name]
+                fields[field.name] = (info.annotation, info)
+                continue
+            annotation = hints[field.name]
+            if get_origin(annotation) is tuple:
+                annotation = list[get_args(annotation)[0]]  # type: ignore[misc]  # a type built at run time
+            default = Field() if field.default is dataclasses.MISSING else Field(field.default)
+            fields[field.name] = (annotation, default)
+        unknown = set(declared.model_fields) - set(fields)
+        if unknown:
+            raise TypeError(f"{declared.__name__}: {sorted(unknown)} are not fields of {row.__name__}")
+        base = declared.__bases__[0]
+        return create_model(declared.__name__, __base__=base, __module__=declared.__module__, **fields)
+
+    return model
 
 
 class PublicationMeta(_Out):
@@ -77,19 +111,9 @@ class Standings(_Out):
     rows: list[StandingsRow]
 
 
+@_fields_of(PrizeListRow)
 class PrizeRow(_Out):
-    section_id: str
-    section_name: str
-    table: str
-    rank: int
-    place: int
-    entrant_id: str
-    name: str
-    unit_name: str | None
-    amount: str
-    amount_fen: int
-    currency: str
-    shared_with: list[str]
+    # a row of the prize list (AWD-4): the fields of domain.publication.PrizeListRow, these two documented
     remainder_fen: int = Field(description="fen of a shared split left unpaid by rounding down (AWD-4)")
     table_zh: str | None = Field(
         None, description="the prize table's Chinese name, where the event's configuration gives one"
@@ -103,15 +127,10 @@ class PrizeList(_Out):
     rows: list[PrizeRow]
 
 
+@_fields_of(TitleListRow)
 class TitleRow(_Out):
-    section_id: str
-    section_name: str
-    place: int
-    entrant_id: str
-    name: str
-    unit_name: str | None
-    title: str
-    shared_place: bool
+    # a row of the title list (AWD-5): every field is domain.publication.TitleListRow's
+    pass
 
 
 class TitleList(_Out):
@@ -119,14 +138,10 @@ class TitleList(_Out):
     rows: list[TitleRow]
 
 
+@_fields_of(CertificateData)
 class Certificate(_Out):
-    section_id: str
-    section_name: str
-    entrant_id: str
-    name: str
-    unit_name: str | None
-    place: int | None
-    lines: list[str]
+    # a certificate's data (AWD-8): every field is domain.publication.CertificateData's
+    pass
 
 
 class Certificates(_Out):

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gomoku_shared.auth import Principal
-from gomoku_shared.errors import Conflict, NotFound, Unprocessable
+from gomoku_shared.errors import NotFound, Unprocessable
 from gomoku_shared.runtime import UnitOfWork
 
 from ..adapters.honours_repository import HonoursRepository
@@ -32,10 +32,6 @@ def honour_rules(config: dict[str, Any] | None) -> dict[str, rules.HonourRule]:
         item["kind"]: rules.HonourRule(item["kind"], item["name"], item.get("name_zh"), item.get("max_recipients"))
         for item in (config or {}).get("honours", [])
     }
-
-
-def _refused(error: rules.HonourRefused) -> Exception:
-    return (Conflict if error.conflict else Unprocessable)(error.code, error.message)
 
 
 async def _recipient(repo: AwardsRepository, event_code: str, form: HonourForm) -> rules.Recipient:
@@ -75,7 +71,7 @@ async def record(uow: UnitOfWork, event_code: str, form: HonourForm, principal: 
     try:
         rules.check_award(honour_rules(json.loads(stored.config)), form.kind, recipient, active)
     except rules.HonourRefused as error:
-        raise _refused(error) from None
+        raise error.as_service_error() from None
     row = {
         "event_code": event_code,
         "honour_id": f"h{await honours.count(event_code) + 1}",
@@ -104,7 +100,7 @@ async def revoke(uow: UnitOfWork, event_code: str, honour_id: str, reason: str, 
     try:
         rules.check_revoke(row["status"])
     except rules.HonourRefused as error:
-        raise _refused(error) from None
+        raise error.as_service_error() from None
     values = {"revoked_at": uow.clock.now(), "revoked_by": principal.key_id or principal.role, "revoked_reason": reason}
     await honours.revoke(event_code, honour_id, **values)
     return {**row, **values, "status": rules.REVOKED}

@@ -12,21 +12,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from gomoku_shared.errors import RuleRefused
+
 LODGED = "lodged"
 UPHELD = "upheld"
 REJECTED = "rejected"
 STATUSES = (LODGED, UPHELD, REJECTED)
 
 
-class AppealRefused(Exception):
-    """An appeal or a decision the rules refuse: ``code`` names the rule broken; ``conflict``
-    says it clashes with the appeal's state (409) rather than being malformed (422)."""
-
-    def __init__(self, code: str, message: str, *, conflict: bool = False) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.conflict = conflict
+class AppealRefused(RuleRefused):
+    """An appeal or a decision the rules refuse (AWD-10): ``conflict`` when it clashes with the
+    appeal's state."""
 
 
 @dataclass(frozen=True)

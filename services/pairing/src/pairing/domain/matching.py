@@ -20,13 +20,33 @@ class _PlainGraph(networkx.Graph):
 
 
 def min_weight_matching(edges: list[tuple[int, int, int]]) -> set[tuple[int, int]]:
-    """``networkx.min_weight_matching`` of the graph built from ``edges`` (same result, same order)."""
-    graph = _PlainGraph()
-    graph.add_weighted_edges_from(edges)
-    if len(graph.edges) == 0:
+    """``networkx.min_weight_matching`` of the graph built from ``edges`` (same result, same order).
+
+    networkx builds the graph, reads its edges back and builds a second graph with the weights
+    inverted; here the first graph is plain dicts filled in the same order (a node is added
+    where it first appears, an edge given twice keeps its first place and its last weight), read
+    back in the order ``Graph.edges`` would give, so the graph the algorithm runs on is the same.
+    """
+    adjacency: dict[int, dict[int, int]] = {}
+    for first, second, weight in edges:
+        if first not in adjacency:
+            adjacency[first] = {}
+        if second not in adjacency:
+            adjacency[second] = {}
+        adjacency[first][second] = weight
+        adjacency[second][first] = weight
+    ordered = []
+    seen = set()
+    for node, neighbours in adjacency.items():
+        for neighbour, weight in neighbours.items():
+            if neighbour not in seen:
+                ordered.append((node, neighbour, weight))
+        seen.add(node)
+    if not ordered:
+        graph = _PlainGraph()
+        graph.add_weighted_edges_from(edges)
         return max_weight_matching.orig_func(graph, maxcardinality=True)
-    graph_edges = graph.edges(data="weight", default=1)
-    max_weight = 1 + max(weight for _, _, weight in graph_edges)
+    max_weight = 1 + max(weight for _, _, weight in ordered)
     inverted = _PlainGraph()
-    inverted.add_weighted_edges_from((u, v, max_weight - weight) for u, v, weight in graph_edges)
+    inverted.add_weighted_edges_from((first, second, max_weight - weight) for first, second, weight in ordered)
     return max_weight_matching.orig_func(inverted, maxcardinality=True)

@@ -12,6 +12,7 @@ raises instead of being used.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -56,12 +57,30 @@ class GacruxDutch:
         from gacrux.gacruxexeptions import GacruxNoLegalPairing
         from gacrux.pairingdutch import pairing_dutch
 
-        from .dutch_fast import FastDutch
+        from .dutch_fast import FastDutch, collector_paused
 
+        tour, to_old = self.round_structure(tournament, round_, participants, topscorer_exemption)
+        params = {"experimental": self.experimental, "verbose": 0, "top_color": tour["topColor"]}
+        engine = FastDutch if self.fast else pairing_dutch
+        # the fast engine's round is freed inside the pause (no collection then traverses it)
+        with collector_paused() if self.fast else nullcontext():
+            try:
+                brackets = engine(tour, round_, params).compute_pairing(False, 0)
+            except GacruxNoLegalPairing as error:
+                raise NoLegalPairing(str(error)) from error
+            pairs = [pair for bracket in brackets if bracket and "pairs" in bracket for pair in bracket["pairs"]]
+            pairs.sort(key=lambda pair: pair["board"])
+            paired = [(to_old[int(pair["w"])], to_old[int(pair["b"])] if int(pair["b"]) else 0) for pair in pairs]
+            del brackets, pairs
+        return paired
+
+    def round_structure(
+        self, tournament: Tournament, round_: int, participants: Sequence[int], topscorer_exemption: bool = False
+    ) -> tuple[dict, dict[int, int]]:
+        """gacrux's tournament structure for pairing ``round_``, and our ids by gacrux's."""
         if round_ != tournament.rounds_done + 1:
             raise ValueError(f"can only pair round {tournament.rounds_done + 1}, not {round_} (PAIR-11)")
         view, to_new, to_old = _renumbered(_scorable_by_gacrux(tournament))
-        participants = [to_new[pid] for pid in participants]
         if self.via_trf:
             tour = gacrux_tournament_via_trf(view)
         else:
@@ -71,18 +90,10 @@ class GacruxDutch:
         tour["numRounds"] = max(tournament.rounds_planned, round_) + (0 if topscorer_exemption else 1)
         tour["maxMeets"] = 1
         tour["topColor"] = "w" if tournament.top_seed_colour is Colour.FIRST else "b"
-        present = set(participants)
+        present = {to_new[pid] for pid in participants}
         for competitor in tour["competitors"]:
             competitor["present"] = competitor["cid"] in present
-        params = {"experimental": self.experimental, "verbose": 0, "top_color": tour["topColor"]}
-        try:
-            engine = FastDutch if self.fast else pairing_dutch
-            brackets = engine(tour, round_, params).compute_pairing(False, 0)
-        except GacruxNoLegalPairing as error:
-            raise NoLegalPairing(str(error)) from error
-        pairs = [pair for bracket in brackets if bracket and "pairs" in bracket for pair in bracket["pairs"]]
-        pairs.sort(key=lambda pair: pair["board"])
-        return [(to_old[int(pair["w"])], to_old[int(pair["b"])] if int(pair["b"]) else 0) for pair in pairs]
+        return tour, to_old
 
 
 def _renumbered(tournament: Tournament) -> tuple[Tournament, dict[int, int], dict[int, int]]:

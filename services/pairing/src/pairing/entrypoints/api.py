@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Concatenate, Literal, ParamSpec, TypeVar
 
 from fastapi import APIRouter, Depends, FastAPI, Query, Request, Response
 from fastapi.responses import PlainTextResponse
@@ -18,15 +18,7 @@ from gomoku_shared.api_docs import documented, text_too
 from gomoku_shared.auth import KeyRing, Principal, Staff
 from gomoku_shared.contracts.common import Entrant
 from gomoku_shared.errors import NotFound
-from gomoku_shared.idempotency import (
-    IdemKey,
-    IdempotencyStore,
-    KeyedRequest,
-    fingerprint,
-    principal_id,
-    replay,
-    route_path,
-)
+from gomoku_shared.idempotency import IdemKey, IdempotencyStore, keyed_request, replay
 from gomoku_shared.pagination import PageIn, paged, sort_by
 from gomoku_shared.params import PathId, RoundNo
 from gomoku_shared.runtime import ServiceRuntime
@@ -47,6 +39,8 @@ SEC = "/v1/events/{event_code}/sections/{section_id}"
 # The round routes take `n`: the path parameter's public name (docs/api.md, the OpenAPI document).
 TableFormat = Literal["json", "csv"]
 Action = Callable[[PairingUnitOfWork], Awaitable[Any]]
+Params = ParamSpec("Params")
+Answer = TypeVar("Answer")
 
 router = APIRouter(tags=["pairing"])
 
@@ -84,12 +78,7 @@ async def _act(
     (gomoku_shared.idempotency): a retry replays the stored answer, another request with the
     same key is refused."""
     store: IdempotencyStore = request.app.state.idempotency
-    keyed = None
-    if key is not None:
-        content = body.model_dump(mode="json") if body is not None else None
-        keyed = KeyedRequest(
-            principal_id(principal), key, fingerprint(request.method, route_path(request.scope), content)
-        )
+    keyed = keyed_request(request, principal, key, body)
     for attempt in (1, 2):
         try:
             async with _runtime(request).transaction(correlation_id=correlation) as uow:
@@ -122,6 +111,18 @@ class ArbiterRequest:
 
     async def act(self, correlation: str, action: Action, body: BaseModel | None) -> Any:
         return await _act(self.request, self.principal, self.key, correlation, action, body)
+
+    async def decide(
+        self,
+        body: BaseModel | None,
+        rule: Callable[Concatenate[PairingUnitOfWork, str, Params], Awaitable[Answer]],
+        event_code: str,
+        *args: Params.args,
+        **kwargs: Params.kwargs,
+    ) -> Answer:
+        """``rule(uow, event_code, *args)``, the arbiter's action on the event (``act``)."""
+        answer: Answer = await self.act(event_code, lambda uow: rule(uow, event_code, *args, **kwargs), body)
+        return answer
 
 
 def _arbiter_request(request: Request, principal: Staff, key: str | None = IdemKey) -> ArbiterRequest:
@@ -267,12 +268,18 @@ async def get_audit(event_code: PathId, section_id: PathId, request: Request, _p
 async def post_result(event_code: PathId, section_id: PathId, n: RoundNo, body: ResultBody, call: Arbiter) -> dict:
     pairer = call.pairer
 
-    def action(uow: PairingUnitOfWork) -> Awaitable[dict]:
-        return arbiter.enter_result(
-            uow, event_code, section_id, n, body.pairing_id, body.result, call.principal, pairer, body.note
-        )
-
-    return await call.act(event_code, action, body)
+    return await call.decide(
+        body,
+        arbiter.enter_result,
+        event_code,
+        section_id,
+        n,
+        body.pairing_id,
+        body.result,
+        call.principal,
+        pairer,
+        body.note,
+    )
 
 
 @router.put(
@@ -285,20 +292,16 @@ async def put_pairings(event_code: PathId, section_id: PathId, n: RoundNo, body:
     boards = [(board.first, board.second) for board in body.boards]
     byes = [(bye.entrant_id, bye.kind) for bye in body.byes]
 
-    def action(uow: PairingUnitOfWork) -> Awaitable[dict]:
-        return arbiter.correct_pairings(uow, event_code, section_id, n, boards, byes, call.principal, pairer)
-
-    return await call.act(event_code, action, body)
+    return await call.decide(
+        body, arbiter.correct_pairings, event_code, section_id, n, boards, byes, call.principal, pairer
+    )
 
 
 @router.post(
     SEC + "/rounds/{n}/publish", summary="Publish a reviewed draft round (then final)", **documented(views.RoundStatus)
 )
 async def post_publish(event_code: PathId, section_id: PathId, n: RoundNo, call: Arbiter) -> dict:
-    def action(uow: PairingUnitOfWork) -> Awaitable[dict]:
-        return arbiter.publish_round(uow, event_code, section_id, n, call.principal)
-
-    return await call.act(event_code, action, None)
+    return await call.decide(None, arbiter.publish_round, event_code, section_id, n, call.principal)
 
 
 @router.get(
@@ -318,10 +321,7 @@ async def get_round_times(event_code: PathId, section_id: PathId, request: Reque
     **documented(views.RoundDelayed),
 )
 async def post_delay(event_code: PathId, section_id: PathId, n: RoundNo, body: DelayBody, call: Arbiter) -> dict:
-    def action(uow: PairingUnitOfWork) -> Awaitable[dict]:
-        return schedule.delay_round(uow, event_code, section_id, n, body.starts_at, body.reason, call.principal)
-
-    return await call.act(event_code, action, body)
+    return await _delay(schedule.delay_round, event_code, section_id, n, body, call)
 
 
 @router.post(
@@ -330,20 +330,27 @@ async def post_delay(event_code: PathId, section_id: PathId, n: RoundNo, body: D
     **documented(views.SlotDelayed),
 )
 async def post_delay_slot(event_code: PathId, section_id: PathId, n: RoundNo, body: DelayBody, call: Arbiter) -> dict:
-    def action(uow: PairingUnitOfWork) -> Awaitable[dict]:
-        return schedule.delay_slot(uow, event_code, section_id, n, body.starts_at, body.reason, call.principal)
+    return await _delay(schedule.delay_slot, event_code, section_id, n, body, call)
 
-    return await call.act(event_code, action, body)
+
+async def _delay(
+    decide: Callable[..., Awaitable[dict]],
+    event_code: str,
+    section_id: str,
+    n: int,
+    body: DelayBody,
+    call: ArbiterRequest,
+) -> dict:
+    """Round ``n`` delayed by ``decide`` (the section's round, or its whole time slot), audited."""
+
+    return await call.decide(body, decide, event_code, section_id, n, body.starts_at, body.reason, call.principal)
 
 
 @router.post(
     SEC + "/hold", summary="Hold the next rounds as drafts for review before publishing", **documented(views.HoldSet)
 )
 async def post_hold(event_code: PathId, section_id: PathId, body: HoldBody, call: Arbiter) -> dict:
-    def action(uow: PairingUnitOfWork) -> Awaitable[dict]:
-        return arbiter.set_hold(uow, event_code, section_id, body.hold, call.principal)
-
-    return await call.act(event_code, action, body)
+    return await call.decide(body, arbiter.set_hold, event_code, section_id, body.hold, call.principal)
 
 
 @router.post(
@@ -354,12 +361,9 @@ async def post_hold(event_code: PathId, section_id: PathId, body: HoldBody, call
 async def post_bye(event_code: PathId, section_id: PathId, body: ByeBody, call: Arbiter) -> dict:
     pairer = call.pairer
 
-    def action(uow: PairingUnitOfWork) -> Awaitable[dict]:
-        return arbiter.add_bye(
-            uow, event_code, section_id, body.entrant_id, body.kind, body.round, call.principal, pairer
-        )
-
-    return await call.act(event_code, action, body)
+    return await call.decide(
+        body, arbiter.add_bye, event_code, section_id, body.entrant_id, body.kind, body.round, call.principal, pairer
+    )
 
 
 @router.post(
@@ -368,12 +372,17 @@ async def post_bye(event_code: PathId, section_id: PathId, body: ByeBody, call: 
 async def post_withdrawal(event_code: PathId, section_id: PathId, body: WithdrawalBody, call: Arbiter) -> dict:
     pairer = call.pairer
 
-    def action(uow: PairingUnitOfWork) -> Awaitable[dict]:
-        return arbiter.withdraw(
-            uow, event_code, section_id, body.entrant_id, body.after_round, body.reason, call.principal, pairer
-        )
-
-    return await call.act(event_code, action, body)
+    return await call.decide(
+        body,
+        arbiter.withdraw,
+        event_code,
+        section_id,
+        body.entrant_id,
+        body.after_round,
+        body.reason,
+        call.principal,
+        pairer,
+    )
 
 
 @router.post(
@@ -385,10 +394,7 @@ async def post_late_entry(event_code: PathId, section_id: PathId, body: LateEntr
     pairer = call.pairer
     entrant = Entrant(**body.model_dump())
 
-    def action(uow: PairingUnitOfWork) -> Awaitable[dict]:
-        return arbiter.late_entry(uow, event_code, section_id, entrant, call.principal, pairer)
-
-    return await call.act(event_code, action, body)
+    return await call.decide(body, arbiter.late_entry, event_code, section_id, entrant, call.principal, pairer)
 
 
 @router.post(
@@ -397,10 +403,7 @@ async def post_late_entry(event_code: PathId, section_id: PathId, body: LateEntr
 async def post_decision(
     event_code: PathId, section_id: PathId, tie_id: PathId, body: DecisionBody, call: Arbiter
 ) -> dict:
-    def action(uow: PairingUnitOfWork) -> Awaitable[dict]:
-        return arbiter.decide_tie(uow, event_code, section_id, tie_id, body.order, call.principal)
-
-    return await call.act(event_code, action, body)
+    return await call.decide(body, arbiter.decide_tie, event_code, section_id, tie_id, body.order, call.principal)
 
 
 def create_api(runtime: ServiceRuntime, keyring: KeyRing, pairer: Pairer | None = None) -> FastAPI:

@@ -3,7 +3,6 @@ arbitration committee's decision; appeals are listed per event and per section (
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
@@ -15,7 +14,6 @@ from gomoku_shared.pagination import PageIn, PageRequest, paged, sort_by
 from gomoku_shared.params import PathId
 
 from ..service_layer import appeals
-from ..service_layer.unit_of_work import PairingUnitOfWork
 from .api import SEC, Arbiter, _load, _read
 from .appeal_views import Appeal, AppealBody, AppealDecisionBody, AppealList
 
@@ -66,10 +64,7 @@ async def show_appeal(
 async def post_appeal(event_code: PathId, section_id: PathId, body: AppealBody, call: Arbiter) -> dict:
     form = appeals.AppealForm(**body.model_dump())
 
-    def action(uow: PairingUnitOfWork) -> Awaitable[dict]:
-        return appeals.lodge(uow, event_code, section_id, form, call.principal)
-
-    return await call.act(event_code, action, body)
+    return await call.decide(body, appeals.lodge, event_code, section_id, form, call.principal)
 
 
 @router.post(
@@ -83,7 +78,4 @@ async def post_appeal_decision(
     pairer = call.pairer
     decision = appeals.Decision(upheld=body.upheld, reasons=body.reasons, result=body.result)
 
-    def action(uow: PairingUnitOfWork) -> Awaitable[dict]:
-        return appeals.decide(uow, event_code, section_id, appeal_id, decision, call.principal, pairer)
-
-    return await call.act(event_code, action, body)
+    return await call.decide(body, appeals.decide, event_code, section_id, appeal_id, decision, call.principal, pairer)

@@ -11,7 +11,7 @@ from typing import Any
 
 from gomoku_shared.auth import Principal
 from gomoku_shared.contracts.events import AppealDecided, AppealLodged
-from gomoku_shared.errors import Conflict, NotFound, Unprocessable
+from gomoku_shared.errors import NotFound, Unprocessable
 
 from ..adapters.repository import SectionState
 from ..domain import Outcome
@@ -58,10 +58,6 @@ def terms_of(state: SectionState) -> rules.Terms:
     )
 
 
-def _refused(error: rules.AppealRefused) -> Exception:
-    return (Conflict if error.conflict else Unprocessable)(error.code, error.message)
-
-
 def _unit_name(state: SectionState, unit_id: str) -> str:
     """The unit's name if ``unit_id`` is a unit of the section's entrants (registration's unit id,
     or the unit as the entrants carry it); 422 otherwise."""
@@ -101,7 +97,7 @@ async def lodge(
     try:
         rules.check_lodging(terms, lodging)
     except rules.AppealRefused as error:
-        raise _refused(error) from None
+        raise error.as_service_error() from None
     appeal_id = f"{section_id}-{await uow.appeals.count(event_code, section_id) + 1}"
     row = {
         **state.key,
@@ -171,7 +167,7 @@ async def decide(
         status = rules.decide(appeal["status"], decision.upheld)
         rules.check_changed_result(decision.upheld, appeal["round"], appeal["pairing_id"], decision.result)
     except rules.AppealRefused as error:
-        raise _refused(error) from None
+        raise error.as_service_error() from None
     before = _outcome(state, appeal["round"], appeal["pairing_id"])
     changed = False
     if decision.result is not None:

@@ -6,25 +6,14 @@ from typing import Any
 
 from gomoku_shared.contracts import Envelope
 from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
+from gomoku_shared.topology import CONSUMES as TOPOLOGY
 
 from ..service_layer.webhooks import WebhookService
 
-#: the event types this service consumes (ARCHITECTURE §1): those partners can subscribe to, and
-#: playoff.required (who plays the playoff games); entry.accepted / entry.refused are the
-#: ``entry.decided`` webhook
-CONSUMES = [
-    "round.paired",
-    "round.rescheduled",
-    "playoff.required",
-    "game.started",
-    "game.finished",
-    "section.completed",
-    "awards.published",
-    "standings.updated",
-    # entry.decided webhooks, to the partner that registered the entry
-    "entry.accepted",
-    "entry.refused",
-]
+#: the event types this service consumes: its queue's in the topology (ARCHITECTURE §1), those
+#: partners can subscribe to, and playoff.required (who plays the playoff games); entry.accepted /
+#: entry.refused are the ``entry.decided`` webhook
+CONSUMES = TOPOLOGY["partners"]
 
 
 def register(runtime: ServiceRuntime, webhooks: WebhookService) -> None:

@@ -15,15 +15,7 @@ from gomoku_shared import idempotency
 from gomoku_shared.api_docs import View, documented
 from gomoku_shared.auth import Principal, require
 from gomoku_shared.errors import Conflict
-from gomoku_shared.idempotency import (
-    IdemKey,
-    IdempotencyStore,
-    KeyedRequest,
-    fingerprint,
-    principal_id,
-    replay,
-    route_path,
-)
+from gomoku_shared.idempotency import IdemKey, IdempotencyStore, keyed_request, replay
 from gomoku_shared.runtime import ServiceRuntime
 
 from ..adapters.repositories import Repositories
@@ -102,18 +94,7 @@ async def run(
     state = state_of(request)
     store: IdempotencyStore = request.app.state.idempotency
     key = request.headers.get(idempotency.HEADER.lower())  # checked by the route (KEYED)
-    keyed = None
-    if key is not None:
-        keyed = KeyedRequest(
-            principal_id(principal),
-            key,
-            fingerprint(
-                request.method,
-                route_path(request.scope),
-                body.model_dump(mode="json") if body is not None else None,
-                digest=state.protector.digest,
-            ),
-        )
+    keyed = keyed_request(request, principal, key, body, digest=state.protector.digest)
     cmd = None
     try:
         async with runtime.transaction(correlation_id=code) as shared_uow:

@@ -129,23 +129,39 @@ def _game_routes(app: FastAPI, site: Site) -> None:
         return Response(body, media_type=media, headers={"content-disposition": f'attachment; filename="{filename}"'})
 
 
+def _as_pdf(site: Site, request: Request, draw: Callable[[], bytes], name: str) -> Response:
+    body = site.printout(request, draw)  # made once per input (read_cache.py)
+    return Response(body, media_type="application/pdf", headers={"content-disposition": f'inline; filename="{name}"'})
+
+
+async def _event_section(site: Site, code: str, sid: str) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """The event, the section and its entrants by id."""
+    event, section = await asyncio.gather(
+        site.upstream.get("registration", f"/v1/events/{code}"),
+        site.upstream.get("pairing", f"/v1/events/{code}/sections/{sid}"),
+    )
+    return event, section, {e["entrant_id"]: e for e in section.get("entrants", [])}
+
+
+async def _round_printout(
+    site: Site, request: Request, code: str, sid: str, n: int, sheet: Callable[..., bytes], kind: str
+) -> Response:
+    """A round's printout: ``sheet`` (the pairing sheet or the result slips) of its pairings."""
+    event, section, names = await _event_section(site, code, sid)
+    rnd = await site.upstream.get("pairing", f"/v1/events/{code}/sections/{sid}/rounds/{n}")
+    font = site.settings.pdf_font
+    return _as_pdf(
+        site,
+        request,
+        lambda: sheet(site.words(request), event, section, rnd, names, font=font),
+        f"{sid}-r{n}-{kind}.pdf",
+    )
+
+
 def install_printouts(app: FastAPI, site: Site) -> None:
     """The printouts (PDF, A4) of a section: the same answers as the pages, laid out for paper."""
     upstream = site.upstream
     font = site.settings.pdf_font
-
-    def as_pdf(request: Request, draw: Callable[[], bytes], name: str) -> Response:
-        body = site.printout(request, draw)  # made once per input (read_cache.py)
-        return Response(
-            body, media_type="application/pdf", headers={"content-disposition": f'inline; filename="{name}"'}
-        )
-
-    async def event_section(code: str, sid: str) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
-        event, section = await asyncio.gather(
-            upstream.get("registration", f"/v1/events/{code}"),
-            upstream.get("pairing", f"/v1/events/{code}/sections/{sid}"),
-        )
-        return event, section, {e["entrant_id"]: e for e in section.get("entrants", [])}
 
     @app.exception_handler(NoFont)
     async def _no_font(request: Request, exc: NoFont) -> HTMLResponse:
@@ -153,29 +169,18 @@ def install_printouts(app: FastAPI, site: Site) -> None:
 
     @app.get("/events/{code}/sections/{sid}/rounds/{n}/pairings.pdf", name="pairings_pdf")
     async def pairings_pdf(request: Request, code: PathId, sid: PathId, n: RoundNo) -> Response:
-        event, section, names = await event_section(code, sid)
-        rnd = await upstream.get("pairing", f"/v1/events/{code}/sections/{sid}/rounds/{n}")
-        return as_pdf(
-            request,
-            lambda: pdf.pairing_sheet(site.words(request), event, section, rnd, names, font=font),
-            f"{sid}-r{n}-pairings.pdf",
-        )
+        return await _round_printout(site, request, code, sid, n, pdf.pairing_sheet, "pairings")
 
     @app.get("/events/{code}/sections/{sid}/rounds/{n}/slips.pdf", name="slips_pdf")
     async def slips_pdf(request: Request, code: PathId, sid: PathId, n: RoundNo) -> Response:
-        event, section, names = await event_section(code, sid)
-        rnd = await upstream.get("pairing", f"/v1/events/{code}/sections/{sid}/rounds/{n}")
-        return as_pdf(
-            request,
-            lambda: pdf.result_slips(site.words(request), event, section, rnd, names, font=font),
-            f"{sid}-r{n}-slips.pdf",
-        )
+        return await _round_printout(site, request, code, sid, n, pdf.result_slips, "slips")
 
     @app.get("/events/{code}/sections/{sid}/standings.pdf", name="standings_pdf")
     async def standings_pdf(request: Request, code: PathId, sid: PathId) -> Response:
-        event, section, _names = await event_section(code, sid)
+        event, section, _names = await _event_section(site, code, sid)
         table = await upstream.get("pairing", f"/v1/events/{code}/sections/{sid}/standings")
-        return as_pdf(
+        return _as_pdf(
+            site,
             request,
             lambda: pdf.standings(site.words(request), event, section, table, font=font),
             f"{sid}-standings.pdf",
@@ -183,10 +188,11 @@ def install_printouts(app: FastAPI, site: Site) -> None:
 
     @app.get("/events/{code}/sections/{sid}/crosstable.pdf", name="crosstable_pdf")
     async def crosstable_pdf(request: Request, code: PathId, sid: PathId) -> Response:
-        event, section, _names = await event_section(code, sid)
+        event, section, _names = await _event_section(site, code, sid)
         table = await upstream.get("pairing", f"/v1/events/{code}/sections/{sid}/crosstable")
         starts = {e["entrant_id"]: e["start_no"] for e in section.get("entrants", [])}
-        return as_pdf(
+        return _as_pdf(
+            site,
             request,
             lambda: pdf.cross_table(site.words(request), event, section, table, starts, font=font),
             f"{sid}-crosstable.pdf",
@@ -198,8 +204,11 @@ def install_printouts(app: FastAPI, site: Site) -> None:
             upstream.get("registration", f"/v1/events/{code}"),
             upstream.get("awards", f"/v1/events/{code}/sections/{sid}/awards"),
         )
-        return as_pdf(
-            request, lambda: pdf.certificates(site.words(request), event, awards, font=font), f"{sid}-certificates.pdf"
+        return _as_pdf(
+            site,
+            request,
+            lambda: pdf.certificates(site.words(request), event, awards, font=font),
+            f"{sid}-certificates.pdf",
         )
 
     @app.get("/events/{code}/honours/certificates.pdf", name="honour_certificates_pdf")
@@ -208,7 +217,8 @@ def install_printouts(app: FastAPI, site: Site) -> None:
             upstream.get("registration", f"/v1/events/{code}"),
             upstream.get("awards", f"/v1/events/{code}/honours/certificates"),
         )
-        return as_pdf(
+        return _as_pdf(
+            site,
             request,
             lambda: pdf.honour_certificates(site.words(request), event, honours, font=font),
             f"{code}-honours.pdf",

@@ -124,9 +124,10 @@ async def _in_force(repo: AwardsRepository, event_code: str) -> tuple[Any, dict[
     return event, given, await HonoursRepository(repo.session).of_event(event_code, active_only=True)
 
 
-@router.get("/{event_code}/honours", response_model=Honours, summary="Honours of an event (AWD-9, NY 十一(三))")
-async def list_honours(event_code: EventCode, repo: Repo) -> Honours:
-    event, given, rows = await _in_force(repo, event_code)
+def _honours(
+    event_code: str, event: Any, given: dict[str, Any], rows: list[dict[str, Any]], *, full_names: bool = False
+) -> Honours:
+    """The honours the event gives and ``rows`` (names in full for staff: ``full_names``)."""
     return Honours(
         event_code=event_code,
         event_name=event.name,
@@ -134,8 +135,14 @@ async def list_honours(event_code: EventCode, repo: Repo) -> Honours:
             HonourGiven(kind=r.kind, name=r.name, name_zh=r.name_zh, max_recipients=r.max_recipients)
             for r in given.values()
         ],
-        honours=[Honour(**service.view(row, given.get(row["kind"]))) for row in rows],
+        honours=[Honour(**service.view(row, given.get(row["kind"]), full_names=full_names)) for row in rows],
     )
+
+
+@router.get("/{event_code}/honours", response_model=Honours, summary="Honours of an event (AWD-9, NY 十一(三))")
+async def list_honours(event_code: EventCode, repo: Repo) -> Honours:
+    event, given, rows = await _in_force(repo, event_code)
+    return _honours(event_code, event, given, rows)
 
 
 @router.get(
@@ -160,15 +167,7 @@ async def honour_certificates(event_code: EventCode, repo: Repo) -> HonourCertif
 async def honour_register(event_code: EventCode, repo: Repo, _principal: Staff) -> Honours:
     event, given = await _event(repo, event_code)
     rows = await HonoursRepository(repo.session).of_event(event_code)
-    return Honours(
-        event_code=event_code,
-        event_name=event.name,
-        given=[
-            HonourGiven(kind=r.kind, name=r.name, name_zh=r.name_zh, max_recipients=r.max_recipients)
-            for r in given.values()
-        ],
-        honours=[Honour(**service.view(row, given.get(row["kind"]), full_names=True)) for row in rows],
-    )
+    return _honours(event_code, event, given, rows, full_names=True)
 
 
 @router.post("/{event_code}/honours", response_model=Honour, summary="Record an honour the organiser chose (staff)")

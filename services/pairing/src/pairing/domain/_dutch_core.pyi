@@ -30,3 +30,6 @@ def count_level(
     fl_hist: list[int],
     lf_hist: list[int],
 ) -> int: ...
+def update_edge(
+    table: Any, edge: Edge, quality_keys: tuple[str, ...], df1: int, uf1: int, df2: int, uf2: int
+) -> None: ...

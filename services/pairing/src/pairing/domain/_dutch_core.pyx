@@ -423,3 +423,155 @@ def head(object edges, Py_ssize_t stop):
     out.sa = source.sa[:stop]
     out.sb = source.sb[:stop]
     return out
+
+
+cdef tuple _QC10_TO_QC17 = ("QC10", "QC11", "QC12", "QC13", "QC14", "QC15", "QC16", "QC17")
+cdef tuple _QC18_TO_QC21 = ("QC18", "QC19", "QC20", "QC21")
+cdef dict _COLOUR_LETTER = {"nc": "n", "w0": "w", "w1": "W", "w2": "W", "b0": "b", "b1": "B", "b2": "B"}
+
+
+def update_edge(object table, dict edge, tuple quality_keys, int df1, int uf1, int df2, int uf2):
+    """``FastCrosstable.update_edge`` compiled: the quality of one pair for the bracket being
+    paired (``table.scorelevel``), the same values in the same dict and list objects.
+
+    ``quality_keys`` are the keys of a fresh quality dict (gacrux's criteria, in order), the
+    four ints the float bits (gacrux's ``flt``); the topscorer criteria (C.10, C.11) are left to
+    ``table._topscorers``.
+    """
+    scorelevel_object = table.scorelevel
+    if edge["qlevel"] == scorelevel_object and edge["cb"] < table.BLOB:
+        return
+    edge["qlevel"] = scorelevel_object
+    cdef dict quality = dict.fromkeys(quality_keys)
+    edge["quality"] = quality
+    if not edge["canmeet"]:
+        return
+    cdef Py_ssize_t maxpsd = table.maxpsd
+    cdef long scorelevel = scorelevel_object
+    cdef list competitors = table.competitors
+    cdef dict first = competitors[edge["ca"]]
+    cdef dict second = competitors[edge["cb"]]
+    cdef long first_level = first["scorelevel"]
+    cdef long second_level = second["scorelevel"]
+    if first_level < second_level:
+        first, second = second, first
+        first_level, second_level = second_level, first_level
+    quality["QC6"] = 0
+    quality["QC7"] = [0] * maxpsd
+    quality["QN8"] = 0
+    quality["QC8"] = [0] * (maxpsd + 1)
+    quality["QC9"] = 0
+    quality["QMM"] = [0] * (table.maxmeets - 1)
+    cdef object name
+    for name in _QC10_TO_QC17:
+        quality[name] = 0
+    for name in _QC18_TO_QC21:
+        quality[name] = [0] * maxpsd
+    cdef long level = first_level - scorelevel
+    cdef int c14 = 0, c15 = 0, c16 = 0, c17 = 0
+    cdef dict weight = table.weight
+    cdef object cweight = 0
+    if first_level >= scorelevel and second_level == scorelevel:
+        cweight = _inside_bracket(table, edge, first, second, quality, weight, uf1, uf2)
+        c15 = quality["QC15"]
+        c17 = quality["QC17"]
+    elif first_level >= scorelevel and second_level < scorelevel:
+        cweight, c14, c16 = _downfloat(table, first, second_level, quality, weight, maxpsd, level, df1, df2)
+    cdef int floated
+    cdef Py_ssize_t slot
+    for name, floated in zip(_QC18_TO_QC21, (c14, c15, c16, c17)):
+        if floated and level > 0:
+            slot = maxpsd - level
+            (<list>quality[name])[slot] = 1
+            cweight += (<list>weight[name])[slot]
+    cdef long below = scorelevel - 1
+    cdef long reach
+    if first_level >= below and second_level < below:
+        quality["QN8"] = 1
+        cweight += weight["QN8"]
+        reach = (first_level if first_level > second_level else second_level) - below
+        if reach > 0:
+            slot = maxpsd + 1 - reach
+            (<list>quality["QC8"])[slot] = 1
+            cweight += (<list>weight["QC8"])[slot]
+    edge["qc"] = (
+        quality["QC9"]
+        + sum(quality["QMM"])
+        + quality["QC10"]
+        + quality["QC11"]
+        + quality["QC14"]
+        + quality["QC15"]
+        + quality["QC16"]
+        + quality["QC17"]
+        + sum(quality["QC18"])
+        + sum(quality["QC19"])
+        + sum(quality["QC20"])
+        + sum(quality["QC21"])
+    ) == 0
+    edge["qcweight"] = cweight
+
+
+cdef object _inside_bracket(
+    object table, dict edge, dict first, dict second, dict quality, dict weight, int uf1, int uf2
+):
+    """C.9-C.13, C.15, C.17 for a pair whose lower player belongs to the bracket (its weight;
+    the C.15 and C.17 flags are left in ``quality``)."""
+    cdef object cweight = 0
+    if table.pablevel and second["scorelevel"] == 0:
+        quality["QC9"] = table.rnd - 1 - (<dict>first["num"]).get("val", 0)
+        cweight += weight["QC9"] * quality["QC9"]
+    if edge["canmeet"] and edge["played"] > 0 and table.maxmeets > 1:
+        (<list>quality["QMM"])[edge["played"] - 1] = 1
+    if (first["top"] or second["top"]) and first["cid"] > 0 and second["cid"] > 0:
+        cweight += table._topscorers(first, second, quality)
+    cdef str first_cop = first["cop"]
+    cdef str second_cop = second["cop"]
+    if first_cop != "nc" and first_cop[0].lower() == second_cop[0].lower():
+        quality["QC12"] = 1
+        cweight += weight["QC12"]
+    if quality["QC12"] == 1 and int(first_cop[1]) > 0 and int(second_cop[1]) > 0:
+        quality["QC13"] = 1
+        cweight += weight["QC13"]
+    edge["colordiff"] = _COLOUR_LETTER.get(first_cop, first_cop[0].upper()) + _COLOUR_LETTER.get(
+        second_cop, second_cop[0].upper()
+    )
+    first_acc, second_acc = first["acc"], second["acc"]
+    cdef bint first_below = first_acc < second_acc
+    cdef bint first_above = first_acc > second_acc
+    cdef long first_flt = first["flt"], second_flt = second["flt"]
+    if first_below and (first_flt & uf1) or first_above and (second_flt & uf1):
+        quality["QC15"] = 1
+        cweight += weight["QC15"]
+    if first_below and (first_flt & uf2) or first_above and (second_flt & uf2):
+        quality["QC17"] = 1
+        cweight += weight["QC17"]
+    return cweight
+
+
+cdef tuple _downfloat(
+    object table, dict first, long second_level, dict quality, dict weight, Py_ssize_t maxpsd, long level,
+    int df1, int df2,
+):
+    """C.6, C.7, C.9, C.14, C.16 for a pair that floats the higher player down: its weight and
+    the C.14 and C.16 float flags (for C.18-C.21)."""
+    quality["QC6"] = 1
+    cdef object cweight = weight["QC6"]
+    cdef Py_ssize_t slot
+    if level > 0:
+        slot = maxpsd - level
+        (<list>quality["QC7"])[slot] = 1
+        cweight += (<list>weight["QC7"])[slot]
+    if table.pablevel and second_level == 0:
+        quality["QC9"] = table.rnd - 1 - (<dict>first["num"]).get("val", 0)
+        cweight += weight["QC9"] * quality["QC9"]
+    cdef long first_flt = first["flt"]
+    cdef int c14 = 1 if first_flt & df1 else 0
+    cdef int c16 = 1 if first_flt & df2 else 0
+    cdef bint same_level = table.scorelevel == first["scorelevel"]
+    if c14 and same_level:
+        quality["QC14"] = 1
+        cweight += weight["QC14"]
+    if c16 and same_level:
+        quality["QC16"] = 1
+        cweight += weight["QC16"]
+    return cweight, c14, c16

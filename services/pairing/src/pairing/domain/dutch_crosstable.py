@@ -1,8 +1,8 @@
 """gacrux's Dutch crosstable with its hot spots replaced by code computing the same values.
 
 Used by :class:`.dutch_fast.FastDutch` (see there): the players' data from
-:mod:`.dutch_records`, the per-pair loop of ``list_edges`` compiled, and the edge quality of a
-pair and a bracket's total quality without gacrux's enum look-ups.
+:mod:`.dutch_records`, the per-pair loop of ``list_edges`` and the edge quality of a pair
+compiled (``_dutch_core``), and a bracket's total quality without gacrux's enum look-ups.
 """
 
 from __future__ import annotations
@@ -19,9 +19,6 @@ from . import _dutch_core, dutch_records
 Edge = dict[str, Any]
 
 _QUALITY_KEYS = tuple(member.name for member in qdefs if member.value < qdefs.QL.value)
-_QC10_TO_QC17 = tuple(qdefs(value).name for value in range(qdefs.QC10.value, qdefs.QC18.value))
-_QC18_TO_QC21 = tuple(qdefs(value).name for value in range(qdefs.QC18.value, qdefs.QC21.value + 1))
-_COLOUR_LETTER = {"nc": "n", "w0": "w", "w1": "W", "w2": "W", "b0": "b", "b1": "B", "b2": "B"}
 _DF1, _UF1, _DF2, _UF2 = flt.DF1.value, flt.UF1.value, flt.DF2.value, flt.UF2.value
 # the quality criteria a bracket's total sums, by the pairing mode of the edge (compute_weight):
 # the C criteria always, the heterogeneous ones in HE mode, the homogeneous ones in HO mode
@@ -153,88 +150,14 @@ class FastCrosstable(crosstable_dutch):
         }
 
     def update_edge(self, edge: Edge) -> None:
-        if edge["qlevel"] == self.scorelevel and edge["cb"] < self.BLOB:
-            return
-        edge["qlevel"] = self.scorelevel
-        edge["quality"] = dict.fromkeys(_QUALITY_KEYS)
-        if not edge["canmeet"]:
-            return
-        maxpsd = self.maxpsd
-        scorelevel = self.scorelevel
-        first = self.competitors[edge["ca"]]
-        second = self.competitors[edge["cb"]]
-        if first["scorelevel"] < second["scorelevel"]:
-            first, second = second, first
-        quality = edge["quality"]
-        quality["QC6"] = 0
-        quality["QC7"] = [0] * maxpsd
-        quality["QN8"] = 0
-        quality["QC8"] = [0] * (maxpsd + 1)
-        quality["QC9"] = 0
-        quality["QMM"] = [0] * (self.maxmeets - 1)
-        for name in _QC10_TO_QC17:
-            quality[name] = 0
-        for name in _QC18_TO_QC21:
-            quality[name] = [0] * maxpsd
-        level = first["scorelevel"] - scorelevel
-        floats = (0, 0, 0, 0)
-        cweight = 0
-        if first["scorelevel"] >= scorelevel and second["scorelevel"] == scorelevel:
-            cweight, floats = self._inside_bracket(edge, first, second, quality)
-        elif first["scorelevel"] >= scorelevel and second["scorelevel"] < scorelevel:
-            cweight, floats = self._downfloat(first, second, quality, level)
-        cweight += self._float_differences(quality, floats, level)
-        cweight += self._next_bracket(first, second, quality)
-        edge["qc"] = (
-            quality["QC9"]
-            + sum(quality["QMM"])
-            + quality["QC10"]
-            + quality["QC11"]
-            + quality["QC14"]
-            + quality["QC15"]
-            + quality["QC16"]
-            + quality["QC17"]
-            + sum(quality["QC18"])
-            + sum(quality["QC19"])
-            + sum(quality["QC20"])
-            + sum(quality["QC21"])
-        ) == 0
-        edge["qcweight"] = cweight
+        """gacrux's ``update_edge`` (the quality of a pair for the bracket being paired): the same
+        values, compiled (``_dutch_core.update_edge``; C.10 and C.11 in ``_topscorers``)."""
+        _dutch_core.update_edge(self, edge, _QUALITY_KEYS, _DF1, _UF1, _DF2, _UF2)
 
-    def _inside_bracket(
-        self, edge: Edge, first: dict, second: dict, quality: dict
-    ) -> tuple[int, tuple[int, int, int, int]]:
-        """C.9-C.13, C.15, C.17 for a pair whose lower player belongs to the bracket."""
-        weight = self.weight
-        cweight = 0
-        if self.pablevel and second["scorelevel"] == 0:
-            quality["QC9"] = self.rnd - 1 - first["num"].get("val", 0)
-            cweight += weight["QC9"] * quality["QC9"]
-        if edge["canmeet"] and edge["played"] > 0 and self.maxmeets > 1:
-            quality["QMM"][edge["played"] - 1] = 1
-        if (first["top"] or second["top"]) and first["cid"] > 0 and second["cid"] > 0:
-            cweight += self._topscorers(first, second, quality)
-        first_cop, second_cop = first["cop"], second["cop"]
-        if first_cop != "nc" and first_cop[0].lower() == second_cop[0].lower():
-            quality["QC12"] = 1
-            cweight += weight["QC12"]
-        if quality["QC12"] == 1 and int(first_cop[1]) > 0 and int(second_cop[1]) > 0:
-            quality["QC13"] = 1
-            cweight += weight["QC13"]
-        edge["colordiff"] = _COLOUR_LETTER.get(first_cop, first_cop[0].upper()) + _COLOUR_LETTER.get(
-            second_cop, second_cop[0].upper()
-        )
-        first_below = first["acc"] < second["acc"]
-        first_above = first["acc"] > second["acc"]
-        c15 = 1 if first_below and (first["flt"] & _UF1) or first_above and (second["flt"] & _UF1) else 0
-        if c15:
-            quality["QC15"] = 1
-            cweight += weight["QC15"]
-        c17 = 1 if first_below and (first["flt"] & _UF2) or first_above and (second["flt"] & _UF2) else 0
-        if c17:
-            quality["QC17"] = 1
-            cweight += weight["QC17"]
-        return cweight, (0, c15, 0, c17)
+    def get_edge_quality(self, edge: Edge) -> Edge:
+        """gacrux's ``get_edge_quality`` (update the pair's quality unless current), in one call."""
+        _dutch_core.update_edge(self, edge, _QUALITY_KEYS, _DF1, _UF1, _DF2, _UF2)
+        return edge
 
     def _topscorers(self, first: dict, second: dict, quality: dict) -> int:
         """C.10 and C.11 (topscorers' colour difference and three same colours running)."""
@@ -268,55 +191,6 @@ class FastCrosstable(crosstable_dutch):
             ):
                 quality["QC11"] = 1
                 cweight += weight["QC11"]
-        return cweight
-
-    def _downfloat(self, first: dict, second: dict, quality: dict, level: int) -> tuple[int, tuple[int, int, int, int]]:
-        """C.6, C.7, C.9, C.14, C.16 for a pair that floats the higher player down."""
-        weight = self.weight
-        maxpsd = self.maxpsd
-        quality["QC6"] = 1
-        cweight = weight["QC6"]
-        if level > 0:
-            quality["QC7"][maxpsd - level] = 1
-            cweight += weight["QC7"][maxpsd - level]
-        if self.pablevel and second["scorelevel"] == 0:
-            quality["QC9"] = self.rnd - 1 - first["num"].get("val", 0)
-            cweight += weight["QC9"] * quality["QC9"]
-        c14 = 1 if (first["flt"] & _DF1) else 0
-        if c14 and self.scorelevel == first["scorelevel"]:
-            quality["QC14"] = 1
-            cweight += weight["QC14"]
-        c16 = 1 if first["flt"] & _DF2 else 0
-        if c16 and self.scorelevel == first["scorelevel"]:
-            quality["QC16"] = 1
-            cweight += weight["QC16"]
-        return cweight, (c14, 0, c16, 0)
-
-    def _float_differences(self, quality: dict, floats: tuple[int, int, int, int], level: int) -> int:
-        """C.18-C.21: the score difference of repeated floaters."""
-        weight = self.weight
-        maxpsd = self.maxpsd
-        cweight = 0
-        for name, floated in zip(_QC18_TO_QC21, floats, strict=True):
-            value = level if floated else 0
-            if value > 0:
-                quality[name][maxpsd - value] = 1
-                cweight += weight[name][maxpsd - value]
-        return cweight
-
-    def _next_bracket(self, first: dict, second: dict, quality: dict) -> int:
-        """C.8 (QN8/QC8): the pair reaches into the bracket below."""
-        scorelevel2 = self.scorelevel - 1
-        if not (first["scorelevel"] >= scorelevel2 and second["scorelevel"] < scorelevel2):
-            return 0
-        weight = self.weight
-        maxpsd = self.maxpsd
-        quality["QN8"] = 1
-        cweight = weight["QN8"]
-        level = max(first["scorelevel"], second["scorelevel"]) - scorelevel2
-        if level > 0:
-            quality["QC8"][maxpsd + 1 - level] = 1
-            cweight += weight["QC8"][maxpsd + 1 - level]
         return cweight
 
     def compute_weight(self, wpairs, bquality):

@@ -3,8 +3,9 @@
 ``FastDutch`` subclasses ``gacrux.pairingdutch.pairing_dutch`` and replaces only its hot spots
 with code that computes the same values in the same order:
 
-* the edge quality of a pair (``update_edge``, run for every candidate pair of every bracket)
-  without the enum look-ups that dominated it;
+* the edge quality of a pair (``update_edge``, run for every candidate pair of every bracket),
+  compiled, and the players' data of the round computed alone (``dutch_crosstable``,
+  ``dutch_records``);
 * the maximum-weight matching: networkx's own blossom algorithm, run on a graph whose
   ``G[v]`` is the plain adjacency dict rather than a view object (the algorithm, and so its
   tie-breaking, is networkx's, untouched; it is about a tenth of a round's time);

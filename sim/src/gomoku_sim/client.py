@@ -25,7 +25,7 @@ import httpx
 
 from gomoku_client import ApiError, ApiKey, AsyncClient, RetryPolicy
 from gomoku_client import models as gm
-from gomoku_client.errors import error_for
+from gomoku_client.errors import error_class
 from gomoku_client.routes import ACTIONS
 
 SERVICES = ("registration", "pairing", "gameplay", "awards")
@@ -209,12 +209,12 @@ class Platform:
                 continue
             if response.status_code >= 500 or response.status_code == 503:
                 if time.monotonic() > deadline:
-                    raise error_for(method, url, response.status_code, _body(response))
+                    raise error_class(response.status_code)(method, url, response.status_code, _body(response))
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 1.0)
                 continue
             if response.status_code >= 400:
-                raise error_for(method, url, response.status_code, _body(response))
+                raise error_class(response.status_code)(method, url, response.status_code, _body(response))
             return response
 
     async def get(self, service: str, path: str, **kw: Any) -> Any:

@@ -28,7 +28,7 @@ GROUPS = (
 )
 
 
-def _cpu(pid: int) -> float | None:
+def process_cpu(pid: int) -> float | None:
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / _TICK
@@ -36,7 +36,7 @@ def _cpu(pid: int) -> float | None:
         return None
 
 
-def _cmdline(pid: int) -> str:
+def cmdline(pid: int) -> str:
     try:
         return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
     except OSError:
@@ -57,7 +57,7 @@ class CpuBreakdown:
             return "service"
         if pid == os.getpid():
             return "load generator"
-        cmd = _cmdline(pid)
+        cmd = cmdline(pid)
         if cmd.startswith("postgres"):
             return "PostgreSQL backends (bench database)" if f" {self.dbname} " in cmd else "PostgreSQL, other (shared)"
         if "beam.smp" in cmd.split(" ", 1)[0]:
@@ -73,7 +73,7 @@ class CpuBreakdown:
             group = self._group(pid)
             if group is None:
                 continue
-            cpu = _cpu(pid)
+            cpu = process_cpu(pid)
             if cpu is not None:
                 out[pid] = (group, cpu)
         return out

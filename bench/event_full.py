@@ -4,15 +4,19 @@
     .venv/bin/python -m bench.event_full --mode embedded --players 16
 
 The baseline, measured in the same run and the same mode, is a scaled-down field (8 sections x
-``--baseline-players``). Printed: wall time, games, games per second, bot actions, HTTP requests,
-and the ratio of each to the baseline, and the peak RSS (VmHWM) of each service process. Only the online
-stage is played (the final is fed by it).
+``--baseline-players``; 0: none). Printed: wall time, games, games per second, bot actions, HTTP
+requests, and the ratio of each to the baseline; where the wall time goes; the peak RSS (VmHWM)
+and CPU seconds of each service process; the CPU milliseconds per bot action of each process
+while playing (the driver, the services, the PostgreSQL backends of the run's databases,
+RabbitMQ) and the most frequent requests; with ``--py-spy PATH`` the services' sampling profile
+by layer while playing. Only the online stage is played (the final is fed by it).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import os
 import sys
 import tempfile
@@ -22,15 +26,17 @@ from pathlib import Path
 from typing import Any
 
 from gomoku_sim.bots import BotPolicy
-from gomoku_sim.client import all_games
+from gomoku_sim.client import SERVICES, all_games
 from gomoku_sim.driver import FULL_FIELDS, EventDriver, RunSpec
 from gomoku_sim.stack import database_urls_for, distributed_stack, embedded_stack
+
+from ._cpu_breakdown import Profiler, cmdline, process_cpu
 
 #: the eight sections of the SZ preset, as the sim's full-size field names them
 SECTIONS = tuple(FULL_FIELDS["sz-2022"])
 
 
-async def run_once(mode: str, players: int, seed: int, label: str) -> dict:
+async def run_once(mode: str, players: int, seed: int, label: str, py_spy: str | None = None) -> dict:
     sizes = {s: players for s in SECTIONS}
     spec = RunSpec(
         preset_id="sz-2022",
@@ -44,13 +50,14 @@ async def run_once(mode: str, players: int, seed: int, label: str) -> dict:
         run_timeout_s=7200,
     )
     tmp = Path(tempfile.mkdtemp(prefix=f"bench-{label}-"))
+    rid = uuid.uuid4().hex[:6]
+    prefix = f"gomoku_bench_{rid}"
     if mode == "embedded":
         ctx = embedded_stack(tmp / "data")
     else:
-        rid = uuid.uuid4().hex[:6]
         ctx = distributed_stack(
             amqp_url=os.environ["AMQP_URL"],
-            database_urls=database_urls_for(os.environ["DATABASE_URL"], f"gomoku_bench_{rid}"),
+            database_urls=database_urls_for(os.environ["DATABASE_URL"], prefix),
             log_dir=tmp / "logs",
             namespace=f"bench-{rid}",
             code_of=lambda: spec.code,
@@ -70,7 +77,12 @@ async def run_once(mode: str, players: int, seed: int, label: str) -> dict:
         t = time.monotonic()
         await driver.verify_evidence()
         phases["verify evidence"] = time.monotonic() - t
+        profiler = _profiler(stack, py_spy, tmp / "profile") if py_spy else None
+        if profiler is not None:
+            profiler.start()
         t_play = time.monotonic()
+        routes_before = collections.Counter(stack.platform.by_route)
+        play_cpu_from = play_cpu(stack, prefix)
         run = await driver.check_in_and_close("online")
         phases["check in + close"] = time.monotonic() - t_play
         await driver.play("online", driver.played_sections(run))
@@ -78,6 +90,10 @@ async def run_once(mode: str, players: int, seed: int, label: str) -> dict:
         phases["play"] = played - phases["check in + close"]
         phases["of which: waiting for quiet"] = waits["quiet"]
         phases["of which: moving the clock"] = waits["advance_stalled"]
+        play_cpu_used = {name: used - play_cpu_from.get(name, 0.0) for name, used in play_cpu(stack, prefix).items()}
+        profile = profiler.stop() if profiler is not None else []
+        play_routes = collections.Counter(stack.platform.by_route)
+        play_routes.subtract(routes_before)
         games = len(await all_games(stack.platform, {"event_code": spec.code, "status": "all"}))
         result = {
             "label": label,
@@ -92,10 +108,20 @@ async def run_once(mode: str, players: int, seed: int, label: str) -> dict:
             "peak_rss_mb": peak_rss_mb(stack),
             "cpu_s": cpu_seconds(stack, driver_cpu_from),
             "clock_moves": len(driver.clock_moves),
+            "profile": profile,
+            "play_routes": play_routes,
+            "play_cpu_s": play_cpu_used,
         }
     if mode != "embedded":
-        await _drop_databases(os.environ["DATABASE_URL"], f"gomoku_bench_{rid}")
+        await _drop_databases(os.environ["DATABASE_URL"], prefix)
     return result
+
+
+def _profiler(stack: Any, py_spy: str, out_dir: Path) -> Profiler | None:
+    compose = (stack.extras or {}).get("compose")
+    if not compose:
+        return None
+    return Profiler(py_spy, out_dir, [compose.procs[name].popen.pid for name in SERVICES])
 
 
 def _time_waits(driver: EventDriver) -> dict[str, float]:
@@ -157,6 +183,30 @@ def cpu_seconds(stack: Any, driver_from: float) -> dict[str, float]:
     return used
 
 
+def play_cpu(stack: Any, prefix: str) -> dict[str, float]:
+    """CPU seconds used so far by the driver, each service process, the PostgreSQL backends of
+    the run's databases (those connected now) and RabbitMQ (shared with whatever else runs)."""
+    compose = (stack.extras or {}).get("compose")
+    used = {"driver": _own_cpu()}
+    services = {proc.popen.pid: name for name, proc in compose.procs.items()} if compose else {}
+    for pid, name in services.items():
+        used[name] = process_cpu(pid) or 0.0
+    for entry in os.listdir("/proc") if compose else ():
+        if not entry.isdigit():
+            continue
+        command = cmdline(int(entry))
+        group = (
+            "postgres"
+            if command.startswith("postgres") and f" {prefix}_" in command
+            else "rabbitmq"
+            if "beam.smp" in command.split(" ", 1)[0]
+            else None
+        )
+        if group is not None:
+            used[group] = used.get(group, 0.0) + (process_cpu(int(entry)) or 0.0)
+    return used
+
+
 async def _drop_databases(admin_url: str, prefix: str) -> None:
     """The run's four databases are scratch: the figures are printed, nothing reads them again."""
     import asyncpg
@@ -177,14 +227,22 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--mode", choices=("distributed", "embedded"), default="distributed")
     p.add_argument("--players", type=int, default=128, help="players per section (full size: 128)")
     # 8 players in a 7-round section play a round robin (PAIR-1: the sim arbiter's choice), 16 a Swiss
-    p.add_argument("--baseline-players", type=int, default=16)
+    p.add_argument("--baseline-players", type=int, default=16, help="0: no baseline run")
     p.add_argument("--seed", type=int, default=2022)
+    p.add_argument(
+        "--py-spy", metavar="PATH", help="py-spy executable: profile the services during the full run's play"
+    )
     args = p.parse_args(argv if argv is not None else sys.argv[1:] if __name__ == "__main__" else [])
     if args.mode == "distributed" and not (os.environ.get("AMQP_URL") and os.environ.get("DATABASE_URL")):
         print("bench.event_full: distributed mode needs AMQP_URL and DATABASE_URL", file=sys.stderr)
         return 2
-    base = asyncio.run(run_once(args.mode, args.baseline_players, args.seed, "baseline"))
-    full = asyncio.run(run_once(args.mode, args.players, args.seed, "full"))
+    base = (
+        asyncio.run(run_once(args.mode, args.baseline_players, args.seed, "baseline"))
+        if args.baseline_players
+        else None
+    )
+    full = asyncio.run(run_once(args.mode, args.players, args.seed, "full", args.py_spy))
+    base = base or full
     print(f"\nSZ 2022 online qualifier, {args.mode}")
     print(
         f"{'run':10} {'players':>8} {'games':>7} {'wall s':>9} {'play s':>9} {'games/s':>8} {'actions':>9} "
@@ -210,6 +268,14 @@ def main(argv: list[str] | None = None) -> int:
         "CPU s per process (user + system): "
         + "; ".join(f"{name} {base['cpu_s'].get(name, 0):.0f} -> {used:.0f}" for name, used in full["cpu_s"].items())
     )
+    print(
+        "CPU ms per bot action while playing: "
+        + "; ".join(f"{name} {1000 * used / max(1, full['actions']):.2f}" for name, used in full["play_cpu_s"].items())
+    )
+    print(f"requests while playing ({sum(full['play_routes'].values())}), the most frequent:")
+    for route, count in full["play_routes"].most_common(12):
+        print(f"  {count:8d}  {route}")
+    print("\n".join(full["profile"]))
     print(
         f"full size: {full['actions'] / full['phases']['play']:.0f} bot actions/s while playing, "
         f"goal: the whole qualifier in under 300 s: {'MET' if full['wall_s'] < 300 else 'NOT MET'}"

@@ -15,7 +15,7 @@ from jwt.algorithms import OKPAlgorithm
 from gomoku_shared.auth import KeyRing, RateLimited
 from gomoku_shared.clock import FakeClock
 from gomoku_shared.ratelimit import LocalBuckets, Policy
-from gomoku_shared.tokens import AUDIENCE, ISSUER, TokenError, TokenVerifier
+from gomoku_shared.tokens import AUDIENCE, ISSUER, HttpKeyFetch, TokenError, TokenVerifier
 
 NOW = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 
@@ -125,6 +125,32 @@ async def test_unknown_key_ids_cost_one_fetch_however_many_tokens_name_them():
     answers = await asyncio.gather(*(ring.authenticate(token, scope="results:read") for _ in range(5)))
     assert all(p.partner_id == "p1" for p, _ in answers)
     assert len(fetches) == 1
+
+
+async def test_refreshes_share_one_http_client_until_the_verifier_closes():
+    import httpx
+
+    _, public = _key("k3")
+    asked = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        asked.append(request.url.path)
+        if request.url.path == "/.well-known/jwks.json":
+            return httpx.Response(200, json={"keys": [public]})
+        return httpx.Response(200, json={"revoked": {"gpc_9": NOW.timestamp()}})
+
+    fetch = HttpKeyFetch("http://partners.test/", transport=httpx.MockTransport(answer))
+    verifier = TokenVerifier(fetch, clock=FakeClock(NOW))
+    assert await verifier.refresh()
+    client = fetch._client
+    assert await verifier.refresh()
+    assert fetch._client is client and not client.is_closed
+    assert asked == ["/.well-known/jwks.json", "/v1/revocations"] * 2
+    assert verifier.known_key(_sign(_key("k3")[0], _claims(), kid="k3"))
+    await verifier.aclose()
+    assert client.is_closed and fetch._client is None
+    assert await verifier.refresh()  # a refresh after closing opens a new client
+    await verifier.aclose()
 
 
 def test_each_replica_admits_its_share_of_the_quota():

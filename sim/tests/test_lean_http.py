@@ -58,3 +58,39 @@ async def test_lean_async_client_answers_as_httpx_would():
     assert [path for path, _, _ in seen] == ["/v1/games/g-1/move", "/v1/games/g-1/move?limit=2"]
     for _, sent, _ in seen:
         assert sent["x-api-key"] == "k" and sent["idempotency-key"] == "i-1"
+
+
+async def test_a_304_answer_has_no_body_and_its_connection_is_reused():
+    """304 Not Modified carries no Content-Length and no body (RFC 9110): the client must not
+    wait for one, and the keep-alive connection serves the next request."""
+    connections = []
+
+    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        connections.append(1)
+        while await reader.readline():
+            headers: dict[str, str] = {}
+            while (header := await reader.readline()) not in (b"\r\n", b""):
+                name, _, value = header.decode().partition(":")
+                headers[name.strip().lower()] = value.strip()
+            if headers.get("if-none-match") == '"v1"':
+                writer.write(b'HTTP/1.1 304 Not Modified\r\netag: "v1"\r\n\r\n')
+            else:
+                writer.write(b'HTTP/1.1 200 OK\r\netag: "v1"\r\ncontent-length: 2\r\n\r\n{}')
+            await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(answer, "127.0.0.1", 0)
+    url = f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}/v1/games"
+    client = LeanClient(timeout=5.0)
+    try:
+        full = await client.request("GET", url)
+        unchanged = await client.request("GET", url, headers={"If-None-Match": '"v1"'})
+        again = await client.request("GET", url)
+    finally:
+        await client.aclose()
+        server.close()
+        await server.wait_closed()
+    assert (full.status_code, full.json()) == (200, {})
+    assert (unchanged.status_code, unchanged.content) == (304, b"")
+    assert (b"etag", b'"v1"') in unchanged.headers
+    assert again.status_code == 200 and len(connections) == 1

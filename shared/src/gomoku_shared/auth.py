@@ -77,6 +77,11 @@ class KeyRing:
 
     def __init__(self, spec: str = "", *, tokens: TokenVerifier | None = None) -> None:
         self._keys: list[tuple[bytes, Principal]] = []
+        #: the principal of each API key presented and matched so far (the keys are fixed for the
+        #: process; ``add`` clears it). A lookup hashes the presented string (randomised per
+        #: process) and compares only on an equal hash, so its time says nothing usable about
+        #: the keys; an unknown credential still meets every key in ``_api_key``
+        self._matched: dict[str, Principal] = {}
         #: verifies access tokens; None: this process accepts API keys only
         self.tokens = tokens
         #: the rate limits of access tokens (replaced by the runtime with the replicas' share)
@@ -90,12 +95,18 @@ class KeyRing:
 
     def add(self, key: str, role: str, partner_id: str | None = None) -> None:
         self._keys.append((key.encode(), Principal(role, partner_id, key_id=f"k{len(self._keys) + 1}")))
+        self._matched.clear()
 
     def _api_key(self, presented: str) -> Principal | None:
-        found = None
+        found = self._matched.get(presented)
+        if found is not None:
+            return found
+        encoded = presented.encode()
         for key, principal in self._keys:  # compare all: timing does not reveal which matched
-            if hmac.compare_digest(key, presented.encode()):
+            if hmac.compare_digest(key, encoded):
                 found = principal
+        if found is not None:
+            self._matched[presented] = found
         return found
 
     def lookup(self, presented: str) -> Principal | None:
@@ -123,7 +134,7 @@ class KeyRing:
                 principal = _token_principal(self.tokens, presented)
             except TokenError as exc:
                 raise Unauthorized(exc.code, exc.message, headers=_challenge(exc.code)) from None
-        roles = tuple(roles)
+        roles = roles if isinstance(roles, tuple) else tuple(roles)
         if roles and principal.role not in roles:
             raise ServiceError("forbidden_role", f"this action needs one of the roles {list(roles)}", status=403)
         if not principal.allows(scope):

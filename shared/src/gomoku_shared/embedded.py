@@ -30,7 +30,7 @@ from .messaging.memory import InMemoryEventBus, settle
 from .migrate import upgrade_async
 from .service import Service, builders, clock_from_settings
 from .settings import ServiceSettings
-from .web import ObservabilityMiddleware, install_error_handlers
+from .web import FASTAPI_TELEMETRY, ObservabilityMiddleware, install_error_handlers
 
 
 class _ClosableUpstream(Protocol):
@@ -61,7 +61,7 @@ class EmbeddedSuite:
             for name, svc in self.services.items():
                 if name != "partners":
                     svc.runtime.tokens.use_fetch(partners.extras["key_source"])
-        self.app = FastAPI(title="Gomoku platform (embedded)", lifespan=self._lifespan)
+        self.app = FastAPI(title="Gomoku platform (embedded)", lifespan=self._lifespan, telemetry=FASTAPI_TELEMETRY)
         # paths outside the four mounts get the common error shape, the input checks and a
         # correlation id too (a path a mount cannot match, e.g. one with a newline, ends here)
         install_error_handlers(self.app)

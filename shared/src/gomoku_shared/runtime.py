@@ -278,6 +278,8 @@ class ServiceRuntime:
         for func in self._stoppers:
             with contextlib.suppress(Exception):
                 await func()
+        with contextlib.suppress(Exception):
+            await self.tokens.aclose()
         if self.owns_bus and self.started:
             await self._flush_outbox(self.settings.shutdown_grace_s)
             with contextlib.suppress(Exception):

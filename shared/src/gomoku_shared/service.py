@@ -11,12 +11,14 @@ from typing import Any, Protocol
 from fastapi import FastAPI
 from sqlalchemy import MetaData
 
+from .auth import KeyRing
 from .clock import Clock
 from .messaging.bus import EventBus
 from .metrics import instrument
 from .ratelimit import LocalBuckets
 from .runtime import ServiceRuntime
 from .settings import ServiceSettings
+from .web import create_app
 
 ENTRY_POINT_GROUP = "gomoku.services"
 
@@ -132,3 +134,19 @@ def lifespan_for(runtime: ServiceRuntime):
             await runtime.stop()
 
     return lifespan
+
+
+def service_app(runtime: ServiceRuntime, keyring: KeyRing, *, title: str, description: str) -> FastAPI:
+    """A service's HTTP app on its runtime: the common edges (``web.create_app``), the runtime's
+    lifespan, its database and bus as the readiness checks, its clock; ``app.state.runtime`` set."""
+    app = create_app(
+        runtime.name,
+        title=title,
+        description=description,
+        lifespan=lifespan_for(runtime),
+        keyring=keyring,
+        ready_checks={"database": runtime.db_ready, "bus": runtime.bus_ready},
+        clock=runtime.clock,
+    )
+    app.state.runtime = runtime
+    return app

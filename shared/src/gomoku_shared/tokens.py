@@ -73,19 +73,36 @@ def looks_like_jwt(presented: str) -> bool:
     return presented.startswith("eyJ") and presented.count(".") == 2
 
 
-def http_key_fetch(partners_url: str, timeout_s: float = 5.0) -> KeyFetch:
-    """Fetch the JWKS and the revoked clients from the partners service at ``partners_url``."""
-    base = partners_url.rstrip("/")
+class HttpKeyFetch:
+    """Fetch the JWKS and the revoked clients from the partners service at ``partners_url``,
+    over one HTTP client kept from the first fetch until ``aclose`` (a new client builds a TLS
+    context, tens of milliseconds of CPU: too much for every refresh)."""
 
-    async def fetch() -> dict[str, Any]:
-        import httpx  # here, not at import: a service without PARTNERS_URL never loads it
+    def __init__(self, partners_url: str, timeout_s: float = 5.0, transport: Any = None) -> None:
+        self.base = partners_url.rstrip("/")
+        self.timeout_s = timeout_s
+        #: an httpx transport to send through (tests); None: the network
+        self.transport = transport
+        self._client: Any = None
 
-        async with httpx.AsyncClient(timeout=timeout_s) as client:
-            keys = (await client.get(f"{base}/.well-known/jwks.json")).raise_for_status().json()
-            revoked = (await client.get(f"{base}/v1/revocations")).raise_for_status().json()
+    async def __call__(self) -> dict[str, Any]:
+        if self._client is None:
+            import httpx  # here, not at import: a service without PARTNERS_URL never loads it
+
+            self._client = httpx.AsyncClient(timeout=self.timeout_s, transport=self.transport)
+        keys = (await self._client.get(f"{self.base}/.well-known/jwks.json")).raise_for_status().json()
+        revoked = (await self._client.get(f"{self.base}/v1/revocations")).raise_for_status().json()
         return {"keys": keys.get("keys", []), "revoked": revoked.get("revoked", {})}
 
-    return fetch
+    async def aclose(self) -> None:
+        client, self._client = self._client, None
+        if client is not None:
+            await client.aclose()
+
+
+def http_key_fetch(partners_url: str, timeout_s: float = 5.0) -> HttpKeyFetch:
+    """The keys and revocations of the partners service at ``partners_url``, over HTTP."""
+    return HttpKeyFetch(partners_url, timeout_s)
 
 
 def _fetch_errors() -> tuple[type[Exception], ...]:
@@ -118,6 +135,12 @@ class TokenVerifier:
     def use_fetch(self, fetch: KeyFetch) -> None:
         """Where the keys come from (the embedded mode hands the partners service's own)."""
         self._fetch = fetch
+
+    async def aclose(self) -> None:
+        """Close what the key fetch holds open (its HTTP client); a later refresh reopens it."""
+        close = getattr(self._fetch, "aclose", None)
+        if close is not None:
+            await close()
 
     # ------------------------------------------------------------------ keys
     def load(self, document: dict[str, Any]) -> None:

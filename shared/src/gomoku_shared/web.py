@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import re
 import time
-import uuid
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any, Literal
@@ -14,6 +14,7 @@ from typing import Any, Literal
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.telemetry import TelemetryConfig
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 from pydantic import BaseModel, Field
@@ -30,6 +31,11 @@ from .logs import correlation_id
 log = logging.getLogger("gomoku.web")
 
 ReadyCheck = Callable[[], Awaitable[bool]]
+
+#: FastAPI's own OpenTelemetry instrumentation stays off: the spans and metrics of a request are
+#: this project's (``tracing``, ``ObservabilityMiddleware``), and FastAPI's would otherwise ask the
+#: global providers (environment lookups) on every request and follow a library's global provider
+FASTAPI_TELEMETRY: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False}
 
 
 class Health(api_docs.View):
@@ -179,7 +185,7 @@ class ObservabilityMiddleware:
                 cid = _CID.sub("", value.decode("latin-1"))[:128]
                 break
         outer = correlation_id.get()  # set by an enclosing app (the embedded root): keep it
-        token = correlation_id.set(cid or (outer if outer != "-" else uuid.uuid4().hex[:16]))
+        token = correlation_id.set(cid or (outer if outer != "-" else os.urandom(8).hex()))
         status = {"code": 500, "started": False}
         start = time.perf_counter()
 
@@ -279,7 +285,7 @@ def create_app(
     clock: Any = None,
 ) -> FastAPI:
     """A FastAPI app with the common edges; the service adds its routers."""
-    app = FastAPI(title=title, description=description, version=version, lifespan=lifespan)
+    app = FastAPI(title=title, description=description, version=version, lifespan=lifespan, telemetry=FASTAPI_TELEMETRY)
     registry = CollectorRegistry()
     app.state.metrics_registry = registry
     #: which service answers (the scope a partner's token needs depends on it)

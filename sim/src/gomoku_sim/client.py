@@ -14,6 +14,7 @@ served API; operator, arbiter and registration calls stay plain requests.
 from __future__ import annotations
 
 import asyncio
+import collections
 import re
 import time
 from collections.abc import Mapping
@@ -24,7 +25,7 @@ import httpx
 
 from gomoku_client import ApiError, ApiKey, AsyncClient, RetryPolicy
 from gomoku_client import models as gm
-from gomoku_client.errors import error_for
+from gomoku_client.errors import error_class
 from gomoku_client.routes import ACTIONS
 
 SERVICES = ("registration", "pairing", "gameplay", "awards")
@@ -49,8 +50,9 @@ ACTION_BODIES: dict[str, type[gm.PlayerBody]] = {
     for verb, route in ACTIONS.items()
     if route.body is not None and issubclass(route.body, gm.PlayerBody)
 }
+_ID_SEGMENT = re.compile(r"/(?!v1(?:/|$))[^/]*[0-9][^/]*")
 _GAME_PATH = re.compile(r"^/v1/games/([^/?]+)(?:/([a-z]+))?$")
-__all__ = ["ApiError", "Keys", "Platform", "SERVICES", "all_games", "all_items"]
+__all__ = ["ApiError", "GamePages", "Keys", "Platform", "SERVICES", "all_games", "all_items"]
 
 
 class Platform:
@@ -70,6 +72,10 @@ class Platform:
         self.keys = keys
         self.retry_for_s = retry_for_s
         self.requests = 0
+        #: requests by route ("GET gameplay /v1/games/{}": a path segment with a digit is {})
+        self.by_route: collections.Counter[str] = collections.Counter()
+        #: gameplay's game lists, read conditionally (the driver's sweeps, ``StateQuiet``)
+        self.game_pages = GamePages(self)
         http = partner_http if partner_http is not None else client
         #: the partner app's typed client (its game calls: see the module's docstring)
         self.partner = AsyncClient(
@@ -116,13 +122,17 @@ class Platform:
             return None
         game_id, verb = found.groups()
         if method == "GET" and verb is None:
-            self.requests += 1
+            self._count(method, "gameplay", path)
             return (await self.partner.game(game_id)).model_dump()
         if method == "POST" and role == "partner" and verb in ACTION_BODIES:
-            self.requests += 1
+            self._count(method, "gameplay", path)
             body = ACTION_BODIES[verb].model_validate(json)
             return (await self.partner.act(game_id, verb, body, idempotency_key)).model_dump()
         return None
+
+    def _count(self, method: str, service: str, path: str) -> None:
+        self.requests += 1
+        self.by_route[f"{method} {service} {_ID_SEGMENT.sub('/{}', path)}"] += 1
 
     def url(self, service: str, path: str) -> str:
         return self.bases[service] + path
@@ -149,6 +159,35 @@ class Platform:
             answer = await self._as_partner_app(method, path, role, json, params, idempotency_key)
             if answer is not None:
                 return answer
+        response = await self._send(method, service, path, role, json, params, idempotency_key, headers)
+        if raw:
+            return response.text
+        return _body(response)
+
+    async def get_if_changed(
+        self, service: str, path: str, etag: str | None, *, params: Mapping[str, Any] | None = None
+    ) -> tuple[str | None, Any]:
+        """A conditional read (operator key): (the answer's ETag, its body), or (``etag``, None)
+        when the service answers 304 Not Modified to ``If-None-Match: etag``."""
+        headers = {"If-None-Match": etag} if etag else None
+        response = await self._send("GET", service, path, "operator", None, params, None, headers)
+        if response.status_code == 304:
+            return etag, None
+        return _header(response, "etag"), _body(response)
+
+    async def _send(
+        self,
+        method: str,
+        service: str,
+        path: str,
+        role: str | None,
+        json: Any,
+        params: Mapping[str, Any] | None,
+        idempotency_key: str | None,
+        headers: Mapping[str, str] | None,
+    ) -> Any:
+        """The response (status < 400) of a plain request, retried while the service is away
+        (transport errors, 5xx) for ``retry_for_s``; a 4xx raises ``ApiError``."""
         headers = {**({"X-API-Key": self._key(role)} if role else {}), **(headers or {})}
         if idempotency_key:
             headers["Idempotency-Key"] = idempotency_key
@@ -157,7 +196,7 @@ class Platform:
         delay = 0.05
         while True:
             try:
-                self.requests += 1
+                self._count(method, service, path)
                 response = await self.client.request(method, url, json=json, params=params, headers=headers)
             except (httpx.TransportError, OSError) as exc:
                 # a service being restarted: retry (POSTs carry an Idempotency-Key where it matters)
@@ -170,15 +209,13 @@ class Platform:
                 continue
             if response.status_code >= 500 or response.status_code == 503:
                 if time.monotonic() > deadline:
-                    raise error_for(method, url, response.status_code, _body(response))
+                    raise error_class(response.status_code)(method, url, response.status_code, _body(response))
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 1.0)
                 continue
             if response.status_code >= 400:
-                raise error_for(method, url, response.status_code, _body(response))
-            if raw:
-                return response.text
-            return _body(response)
+                raise error_class(response.status_code)(method, url, response.status_code, _body(response))
+            return response
 
     async def get(self, service: str, path: str, **kw: Any) -> Any:
         return await self.request("GET", service, path, **kw)
@@ -206,6 +243,49 @@ async def all_items(
 async def all_games(reader: Any, params: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Every game of gameplay's list for ``params``, page by page (``next_cursor``)."""
     return await all_items(reader, "gameplay", "/v1/games", "games", params)
+
+
+class GamePages:
+    """Gameplay's game list read page by page with ``If-None-Match``: a page none of whose
+    games changed is answered 304 after one narrow read of their versions (no rows loaded, no
+    boards built, nothing sent), and the page kept from the last full answer stands for it."""
+
+    def __init__(self, platform: Platform) -> None:
+        self.platform = platform
+        #: (filters, cursor) -> (ETag, page)
+        self._pages: dict[tuple[Any, ...], tuple[str | None, dict[str, Any]]] = {}
+
+    async def pages(self, params: Mapping[str, Any]) -> list[tuple[str | None, dict[str, Any]]]:
+        """(ETag, page) of every page of the list for ``params``, in order."""
+        filters = tuple(sorted(params.items()))
+        out = []
+        cursor = None
+        while True:
+            key = (filters, cursor)
+            known = self._pages.get(key)
+            query = {**params, "limit": 200, **({"cursor": cursor} if cursor else {})}
+            etag, page = await self.platform.get_if_changed(
+                "gameplay", "/v1/games", known[0] if known else None, params=query
+            )
+            if page is not None or known is None:
+                known = (etag, page or {})
+                self._pages[key] = known
+            out.append(known)
+            cursor = known[1].get("next_cursor")
+            if not cursor:
+                return out
+
+    async def games(self, params: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """Every game of the list for ``params`` (as ``all_games`` reads them)."""
+        return [game for _, page in await self.pages(params) for game in page.get("games", [])]
+
+
+def _header(response: Any, name: str) -> str | None:
+    """A response header (httpx's, or LeanClient's list of lower-case byte pairs)."""
+    if isinstance(response, httpx.Response):
+        return response.headers.get(name)
+    wanted = name.lower().encode()
+    return next((value.decode("latin-1") for key, value in response.headers if key == wanted), None)
 
 
 def _body(response: Any) -> Any:

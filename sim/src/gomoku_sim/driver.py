@@ -2,7 +2,7 @@
 
 The driver is an operator, an arbiter and a partner app at once: it creates the event from a
 preset, registers a synthetic field (partner key), checks players in, closes the stage, then
-sweeps the games — every bot acts at most once per game per sweep, games in sorted order —
+sweeps the games — each sweep plays every game as far as its bots go, games in sorted order —
 and, when no bot can act and the services are quiet, moves the simulation clock to the next
 due time (flag fall, no-show) and asks gameplay to sweep. SZ's final stage is entered, closed
 and played the same way once the qualifiers have arrived. It finishes when every played

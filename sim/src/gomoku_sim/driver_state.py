@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo
 from gomoku_shared.event_config import EventConfig
 
 from .bots import GameView
-from .client import ApiError, Platform, all_games
+from .client import ApiError, Platform
 from .field import Application, build_field
 from .run_spec import RunSpec, load_config, scaled_sizes, shifted_overrides
 from .sim_clock import Progress, SimClock, StuckError
@@ -102,7 +102,7 @@ class DriverState:
         return answer.get("sections", [])
 
     async def active_games(self) -> list[dict[str, Any]]:
-        games = await all_games(self.p, {"event_code": self.code, "status": "active"})
+        games = await self.p.game_pages.games({"event_code": self.code, "status": "active"})
         return sorted(games, key=lambda g: g["game_id"])
 
     async def awards_status(self) -> dict[str, Any]:

@@ -80,11 +80,11 @@ class LeanClient:
         data = ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body
         try:
             async with asyncio.timeout(self.timeout):
-                return await self._exchange((host, port), data)
+                return await self._exchange((host, port), data, method)
         except TimeoutError as exc:
             raise ConnectionError(f"no answer from {host}:{port} in {self.timeout:.0f}s") from exc
 
-    async def _exchange(self, addr: tuple[str, int], data: bytes) -> LeanResponse:
+    async def _exchange(self, addr: tuple[str, int], data: bytes, method: str = "GET") -> LeanResponse:
         idle = self._idle.setdefault(addr, [])
         reused = bool(idle)
         conn = idle.pop() if idle else await self._open(addr)
@@ -118,7 +118,9 @@ class LeanClient:
                     chunked = True
                 elif name == b"connection" and b"close" in value.lower():
                     close = True
-            if chunked:
+            if status in (204, 304) or status < 200 or method == "HEAD":
+                content = b""  # no body, whatever the headers say (RFC 9110 6.4.1)
+            elif chunked:
                 content = await self._chunks(conn.reader)
             elif length is not None:
                 content = await conn.reader.readexactly(length)

@@ -56,6 +56,12 @@ def due_step(game: Mapping[str, Any], now: datetime | None, no_show_minutes: Map
     return max(1.0, clocks.get(f"{running}_ms", 0) / 1000 + 1) if running else None
 
 
+def due_without_clocks(game: Mapping[str, Any], now: datetime | None) -> bool:
+    """``due_step`` of the game needs no clock reading: its start is ahead, or it waits for a
+    player (a game list's summary, without clocks, is enough)."""
+    return until_start(game, now) > 0 or game.get("status") == "waiting"
+
+
 def capped_at_next_start(step: float, games: list[dict[str, Any]], now: datetime | None) -> float:
     """A clock move never jumps past a round's scheduled start: the round starts on time."""
     return min([step, *(ahead for ahead in (until_start(g, now) for g in games) if ahead > 0)])

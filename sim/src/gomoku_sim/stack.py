@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from .client import SERVICES, Keys, Platform, all_games
+from .client import SERVICES, Keys, Platform
 from .driver import SimClock
 
 #: every simulation starts its fake clock here (before any seed event's registration window)
@@ -102,11 +102,13 @@ class StateQuiet:
             return None
         parts: list[Any] = []
         try:
-            # games not finished: a change shows as a seq, a status, a game appearing (paired)
-            # or leaving (finished); listing every game of a full-size event would cost more
-            # than the work being waited for
-            active = await all_games(self.p, {"event_code": code, "status": "active"})
-            parts.append([(x["game_id"], x.get("status"), x.get("seq")) for x in active])
+            # games not finished: any change of one (a move, a join, a result), one appearing
+            # (paired) or leaving (finished) changes its page's ETag; an unchanged page is a 304
+            # (listing every game of a full-size event would cost more than the work waited for)
+            pages = await self.p.game_pages.pages({"event_code": code, "status": "active"})
+            parts.append(
+                [etag or [(x["game_id"], x.get("status"), x.get("seq")) for x in page["games"]] for etag, page in pages]
+            )
         except Exception as exc:  # noqa: BLE001 - not there yet / restarting: part of the state
             parts.append(repr(type(exc)))
         for service, path in (

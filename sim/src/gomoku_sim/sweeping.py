@@ -1,4 +1,4 @@
-"""The run's games: every bot acts at most once per game per sweep (games in sorted order), and
+"""The run's games: each sweep plays every game as far as its bots go (games in sorted order), and
 when no bot can act and the services are quiet the simulation clock moves to the next due time
 (flag fall, no-show) and gameplay is asked to sweep; ties left to the arbiter are decided."""
 
@@ -13,16 +13,30 @@ from typing import Any
 from .bots import GameView, predict_view
 from .client import ApiError
 from .driver_state import DriverState
-from .schedule import any_action, at_round_start, bot_action, capped_at_next_start, due_step, earliest_start
+from .schedule import (
+    any_action,
+    at_round_start,
+    bot_action,
+    capped_at_next_start,
+    due_step,
+    due_without_clocks,
+    earliest_start,
+)
 from .sim_clock import StuckError
 from .venue import over_the_board
+
+#: a bound on the actions of one game in one sweep (a game has at most 225 stones)
+MAX_ACTIONS_PER_LOOK = 1000
+#: ``Sweeping._act``: the action was refused (409)
+_REFUSED = object()
 
 
 class Sweeping(DriverState):
     """The bots and the clock while a stage is played."""
 
     async def sweep_bots(self, games: list[dict[str, Any]]) -> tuple[int, list[GameView]]:
-        """One action at most per game. Returns (actions taken, views of games nobody acts in)."""
+        """Every online game played as far as its bots go now (one step of each game at the
+        board). Returns (actions taken, views of games nobody acts in)."""
         stalled: list[GameView] = []
         acted = 0
         sem = asyncio.Semaphore(max(1, self.spec.concurrency))
@@ -37,41 +51,22 @@ class Sweeping(DriverState):
                         await self.venue.step(gid)
                         acted += 1
                     return
-                cached = self.views.get(gid)
-                if cached is not None and cached[0] == game.get("seq") and not self.spec.verify_views:
-                    view = cached[1]
-                else:
-                    raw = await self.p.get("gameplay", f"/v1/games/{gid}")
-                    view = GameView.from_api(raw)
-                    if cached is not None and cached[0] == raw.get("seq") and self.spec.verify_views:
-                        _same_view(cached[1], view)
-                    self.views[gid] = (raw.get("seq"), view)
-                if view.over:
-                    self.views.pop(gid, None)
-                    return
-                for player in sorted(set(view.players)):
-                    action = bot_action(game, view, player, self.spec.policy, self.spec.seed, self.clock.current)
-                    if action is None:
-                        continue
-                    key = f"{view.game_id}:{len(view.moves)}:{action.verb}:{player}:{view.phase}:{view.draw_offer_by}"
-                    try:
-                        summary = await self.p.post(
-                            "gameplay",
-                            f"/v1/games/{view.game_id}/{action.verb}",
-                            action.body,
-                            role="partner",
-                            idempotency_key=hashlib.sha1(key.encode()).hexdigest(),
-                        )
-                        self.views[gid] = (summary.get("seq"), predict_view(view, player, action, summary))
-                    except ApiError as exc:
+                # one player acts at a time, and what a bot does is a function of the game alone
+                # (the simulation clock stands still while bots act): the next action follows on
+                # the view predicted from the answer, without the list being read again
+                for _ in range(MAX_ACTIONS_PER_LOOK):
+                    view = await self.view_of(game)
+                    if view.over:
                         self.views.pop(gid, None)
-                        self.conflicts[exc.code] = self.conflicts.get(exc.code, 0) + 1
-                        # the game changed under us (flag fell, opponent resigned): look again next sweep
-                        if exc.status != 409:
-                            raise RuntimeError(f"bot action refused in {view.game_id}: {action} -> {exc}") from exc
+                        return
+                    seq = await self._act(game, view)
+                    if seq is None:
+                        stalled.append(view)
+                        return
                     acted += 1
-                    return
-                stalled.append(view)
+                    if seq is _REFUSED:
+                        return
+                    game = {**game, "seq": seq}
 
         if self.spec.concurrency > 1:
             await asyncio.gather(*(one(g) for g in games))
@@ -81,11 +76,61 @@ class Sweeping(DriverState):
         stalled.sort(key=lambda v: v.game_id)
         return acted, stalled
 
-    async def next_due_step(self, stalled: list[GameView], section_rules: Mapping[str, int]) -> float:
-        """Seconds to the earliest flag fall or no-show among games nobody acts in."""
+    async def _act(self, game: Mapping[str, Any], view: GameView) -> Any:
+        """The first player (in id order) with something to do acts: the game's new ``seq``, or
+        ``_REFUSED`` (409: the game changed under the bot, e.g. a flag fell; looked at again on
+        the next sweep), or None when no player acts now."""
+        for player in sorted(set(view.players)):
+            action = bot_action(game, view, player, self.spec.policy, self.spec.seed, self.clock.current)
+            if action is None:
+                continue
+            key = f"{view.game_id}:{len(view.moves)}:{action.verb}:{player}:{view.phase}:{view.draw_offer_by}"
+            try:
+                summary = await self.p.post(
+                    "gameplay",
+                    f"/v1/games/{view.game_id}/{action.verb}",
+                    action.body,
+                    role="partner",
+                    idempotency_key=hashlib.sha1(key.encode()).hexdigest(),
+                )
+            except ApiError as exc:
+                self.views.pop(view.game_id, None)
+                self.conflicts[exc.code] = self.conflicts.get(exc.code, 0) + 1
+                if exc.status != 409:
+                    raise RuntimeError(f"bot action refused in {view.game_id}: {action} -> {exc}") from exc
+                return _REFUSED
+            self.views[view.game_id] = (summary.get("seq"), predict_view(view, player, action, summary))
+            return summary.get("seq")
+        return None
+
+    async def view_of(self, game: Mapping[str, Any]) -> GameView:
+        """The game as the server shows it: the view kept from the last read or predicted after
+        the bot's own last action while the list shows the same ``seq``, else read (GET)."""
+        gid = game["game_id"]
+        cached = self.views.get(gid)
+        if cached is not None and cached[0] == game.get("seq") and not self.spec.verify_views:
+            return cached[1]
+        raw = await self.p.get("gameplay", f"/v1/games/{gid}")
+        view = GameView.from_api(raw)
+        if cached is not None and cached[0] == raw.get("seq") and self.spec.verify_views:
+            _same_view(cached[1], view)
+        self.views[gid] = (raw.get("seq"), view)
+        return view
+
+    async def next_due_step(
+        self,
+        stalled: list[GameView],
+        section_rules: Mapping[str, int],
+        listed: Mapping[str, Mapping[str, Any]] | None = None,
+    ) -> float:
+        """Seconds to the earliest flag fall or no-show among games nobody acts in. A game of
+        ``listed`` (game id -> the list's summary, read since the last change) whose next due
+        moment needs no clock (its start, or a no-show) is not read again."""
         steps: list[float] = []
         for view in stalled:
-            answer = await self.p.get("gameplay", f"/v1/games/{view.game_id}")
+            answer = (listed or {}).get(view.game_id)
+            if answer is None or not due_without_clocks(answer, self.clock.current):
+                answer = await self.p.get("gameplay", f"/v1/games/{view.game_id}")
             step = due_step(answer, self.clock.current, section_rules)  # EVT-7: a round's start too
             if step is not None:
                 steps.append(step)
@@ -98,13 +143,15 @@ class Sweeping(DriverState):
         let gameplay judge them (POST /v1/ops/sweep)."""
         async with self.clock.lock:  # no service restarts between this decision and the move
             await self.quiet()
-            acted, stalled = await self.sweep_bots(await self.active_games())
+            listed = await self.active_games()
+            acted, stalled = await self.sweep_bots(listed)
             if acted:  # a game appeared since the last look: play it before time moves
                 self.actions += acted
                 return
             if not stalled:
                 return
-            step = await self.next_due_step(stalled, no_show) * step_factor
+            by_id = {game["game_id"]: game for game in listed}
+            step = await self.next_due_step(stalled, no_show, by_id) * step_factor
             step = capped_at_next_start(step, await self.active_games(), self.clock.current)
             moment = await self.clock.advance(step)
             self.clock_moves.append(f"advance {step:.0f}s -> {moment.isoformat()}")
@@ -219,7 +266,7 @@ class Sweeping(DriverState):
         for game in await self.active_games():
             if over_the_board(game):
                 return True  # something always happens at the board (a step, or the slip)
-            view = GameView.from_api(await self.p.get("gameplay", f"/v1/games/{game['game_id']}"))
+            view = await self.view_of(game)
             if any_action(game, view, self.spec.policy, self.spec.seed, self.clock.current):
                 return True
         return False

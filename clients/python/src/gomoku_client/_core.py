@@ -16,7 +16,7 @@ from urllib.parse import quote
 import httpx
 from pydantic import BaseModel
 
-from .errors import ApiError, TokenError, Unreachable, error_for, json_or_text
+from .errors import ApiError, TokenError, Unreachable, error_class, json_or_text
 from .models import TokenAnswer, TokenForm
 from .routes import SERVICES, NoContent, Route
 
@@ -157,7 +157,7 @@ def answer_of(route: Route[A], response: httpx.Response, prepared: Prepared) -> 
 
 
 def refusal(prepared: Prepared, response: httpx.Response) -> ApiError:
-    return error_for(
+    return error_class(response.status_code)(
         prepared.method,
         prepared.url,
         response.status_code,

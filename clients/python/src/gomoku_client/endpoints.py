@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Concatenate, Generic, ParamSpec, TypeVar, overload
+from typing import TYPE_CHECKING, Any, ClassVar, Concatenate, Generic, ParamSpec, TypedDict, TypeVar, Unpack, overload
 
 from pydantic import BaseModel
 
@@ -48,6 +48,16 @@ class Pages(Generic[Item]):
 
     fetch: Callable[[str | None], Call[Any]]
     field: str
+
+
+class GameFilter(TypedDict, total=False):
+    """The filter of ``games`` and ``iter_games``."""
+
+    player: str | None
+    event: str | None
+    section: str | None
+    round: int | None
+    status: str | None
 
 
 class _Method(Generic[Params, Built]):
@@ -243,22 +253,9 @@ class Endpoints:
         return Call(r.GAMES, query={**query, "limit": limit, "cursor": cursor})
 
     @paged
-    def iter_games(
-        self,
-        *,
-        player: str | None = None,
-        event: str | None = None,
-        section: str | None = None,
-        round: int | None = None,
-        status: str | None = None,
-        page_size: int = 200,
-    ) -> Pages[m.GameSummary]:
-        """Every game of the filter, page by page (``next_cursor``), in game_id order."""
-
-        def fetch(cursor: str | None) -> Call[m.GamePage]:
-            filters = {"player": player, "event": event, "section": section, "status": status}
-            return Endpoints.games.build(self, **filters, round=round, limit=page_size, cursor=cursor)
-
+    def iter_games(self, *, page_size: int = 200, **filters: Unpack[GameFilter]) -> Pages[m.GameSummary]:
+        """Every game of the filter (``games``' own), page by page (``next_cursor``), in game_id order."""
+        fetch = lambda cursor: Endpoints.games.build(self, **filters, limit=page_size, cursor=cursor)  # noqa: E731
         return Pages(fetch, "games")
 
     @endpoint

@@ -135,18 +135,9 @@ _BY_STATUS: dict[int, type[ApiError]] = {
 }
 
 
-def error_for(
-    method: str,
-    url: str,
-    status: int,
-    body: Any,
-    *,
-    correlation_id: str | None = None,
-    retry_after_s: float | None = None,
-) -> ApiError:
-    """The exception for an answer of ``status``."""
-    cls = _BY_STATUS.get(status) or (ServerError if status >= 500 else ApiError)
-    return cls(method, url, status, body, correlation_id=correlation_id, retry_after_s=retry_after_s)
+def error_class(status: int) -> type[ApiError]:
+    """The exception class for an answer of ``status``."""
+    return _BY_STATUS.get(status) or (ServerError if status >= 500 else ApiError)
 
 
 def json_or_text(content: bytes) -> Any:

@@ -219,17 +219,9 @@ class EntryIn(Body):
     items: list[str] | None = None
 
 
-class MemberIn(Body):
-    """A team member: a person and the board they play."""
+class MemberIn(PlayerIn):
+    """A team member: a person (as an entry's player) and the board they play."""
 
-    name: str
-    gender: Literal["male", "female"]
-    birth_date: date
-    id_number: str | None = None
-    unit: str | None = None
-    citizenship: str | None = "CN"
-    registered_unit_id: str | None = None
-    rating: int = 0
     board: int
     evidence: list[EvidenceIn] = Field(default_factory=list)
     facts: FactsIn = Field(default_factory=FactsIn)

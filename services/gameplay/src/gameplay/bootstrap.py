@@ -34,6 +34,7 @@ def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Cloc
         )
         runtime.on_stop(writer.close)
     games = GameService(runtime, writer, idempotency.for_runtime(runtime, idempotency_keys), config)
+    runtime.on_stop(games.feed.close)
     consumers.register(runtime, games)
     app = create_api(runtime, KeyRing(settings.api_keys), games)
     if writer is not None:

@@ -4,6 +4,7 @@ database, so a cursor resumes without gaps or repeats (PLAY-8 live broadcast).""
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 from gameplay_kit import pairing, round_paired
@@ -60,3 +61,31 @@ async def test_a_viewer_behind_the_buffer_reads_the_database_then_the_buffer(gp)
     assert [row["id"] async for row in small.follow(StreamView("EV", "pa"), 0, live=False)] == everything
     assert [row["id"] async for row in small.follow(StreamView("EV", "nobody"), 0, live=False)] == []
     assert [row["id"] async for row in small.follow(StreamView("OTHER"), 0, live=False)] == []
+    await small.close()
+
+
+async def test_the_reader_outlives_its_last_viewer_by_the_linger_then_stops_itself(gp):
+    """A viewer who comes back within ``linger_s`` finds the same reader and its buffer (no
+    restart, no window read again); past the linger the reader ends between two polls, and a
+    later viewer starts a new one that shows the same events."""
+    await gp.publish(round_paired(pairing("p1", "alice", "bob")))
+    await gp.settle()
+    await gp.api.join_both("EV.main.S1.r1.p1.g1", "alice", "bob")
+    games = gp.service.extras["games"]
+    lingering = EventFeed(games.units, FeedConfig(linger_s=3600))
+    everything = [row["id"] async for row in lingering.follow(StreamView("EV"), 0, live=False)]
+    reader = lingering._task
+    resumed = [row["id"] async for row in lingering.follow(StreamView("EV"), everything[0], live=False)]
+    assert lingering._task is reader and reader is not None and not reader.done()
+    assert resumed == everything[1:]
+    await lingering.close()
+    assert reader.done()
+
+    brief = EventFeed(games.units, FeedConfig(linger_s=0, poll_s=0.01))
+    assert [row["id"] async for row in brief.follow(StreamView("EV"), 0, live=False)] == everything
+    first = brief._task
+    assert first is not None
+    await asyncio.wait_for(first, timeout=30)  # ends by itself: no viewer, no linger
+    assert [row["id"] async for row in brief.follow(StreamView("EV"), 0, live=False)] == everything
+    assert brief._task is not first
+    await brief.close()

@@ -6,6 +6,7 @@ one module per group (staff_sign_in, staff_event, staff_entries, staff_evidence,
 from __future__ import annotations
 
 import secrets
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -108,6 +109,26 @@ class StaffPages:
         if not Sessions.csrf_ok(session, str(form.get("csrf", ""))):
             return session, form, self.csrf_refused(request, session)
         return session, form, None
+
+    async def act(
+        self,
+        request: Request,
+        csrf: str,
+        service: str,
+        path: str,
+        body: Any,
+        done_key: str,
+        page: Callable[[StaffSession, dict[str, str] | None, str], Awaitable[Response]],
+    ) -> Response:
+        """A staff form's action: the person who posted it POSTs ``body`` to ``service`` with their
+        own key, and ``page`` shows the refusal in words or the sentence saying it is done; the
+        sign-in form or the CSRF refusal instead when the post is not theirs."""
+        session, stop = await self.posted(request, csrf)
+        if stop is not None or session is None:
+            return stop or self.to_sign_in(request)
+        status, answer = await self.call(session, service, "POST", path, body)
+        problem, done = self.outcome(request, status, answer, done_key)
+        return await page(session, problem, done)
 
     async def call(
         self, session: StaffSession, service: str, method: str, path: str, body: Any = None, params: Any = None

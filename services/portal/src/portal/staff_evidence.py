@@ -33,13 +33,16 @@ def install(app: FastAPI, pages: StaffPages) -> None:
         note: str = Form("", max_length=1000),
         csrf: str = Form("", max_length=300),
     ) -> Response:
-        session, stop = await pages.posted(request, csrf)
-        if stop is not None or session is None:
-            return stop  # type: ignore[return-value]
-        body = {"decision": decision, "note": note}
-        status, answer = await pages.call(session, "registration", "POST", f"/v1/evidence/{evidence_id}/decision", body)
-        problem, done = pages.outcome(request, status, answer, f"done.evidence_{decision}")
-        return await evidence_page(pages, request, session, code, "pending", problem, done)
+        path = f"/v1/evidence/{evidence_id}/decision"
+        return await pages.act(
+            request,
+            csrf,
+            "registration",
+            path,
+            {"decision": decision, "note": note},
+            f"done.evidence_{decision}",
+            lambda session, problem, done: evidence_page(pages, request, session, code, "pending", problem, done),
+        )
 
 
 async def evidence_page(

@@ -35,14 +35,17 @@ def install(app: FastAPI, pages: StaffPages) -> None:
         note: str = Form("", max_length=1000),
         csrf: str = Form("", max_length=300),
     ) -> Response:
-        session, stop = await pages.posted(request, csrf)
-        if stop is not None or session is None:
-            return stop  # type: ignore[return-value]
         path = f"/v1/events/{code}/sections/{sid}/rounds/{n}/results"
         body = {"pairing_id": pairing_id, "result": result, "note": note}
-        status, answer = await pages.call(session, "pairing", "POST", path, body)
-        problem, done = pages.outcome(request, status, answer, "done.result")
-        return await round_page(pages, request, session, code, sid, n, problem, done, pairing_id)
+        return await pages.act(
+            request,
+            csrf,
+            "pairing",
+            path,
+            body,
+            "done.result",
+            lambda session, problem, done: round_page(pages, request, session, code, sid, n, problem, done, pairing_id),
+        )
 
 
 async def round_page(

@@ -16,9 +16,11 @@ Delivery contract, identical for both transports:
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+
+from .topic import validate_pattern
 
 
 @dataclass(frozen=True)
@@ -43,17 +45,23 @@ def dlq_name(queue: str) -> str:
     return f"{queue}.dlq"
 
 
-@runtime_checkable
-class EventBus(Protocol):
+class EventBus(ABC):
+    """The port both transports extend. ``subscribe`` and ``declare`` check their arguments here,
+    once for both; a transport supplies ``_consume`` and ``_declare_queue``."""
+
+    @abstractmethod
     async def start(self) -> None:
         """Connect and declare the exchange(s). Idempotent."""
 
+    @abstractmethod
     async def close(self) -> None:
         """Stop consumers (letting in-flight handlers finish) and disconnect."""
 
+    @abstractmethod
     async def stop_consuming(self) -> None:
         """Stop taking deliveries and let in-flight handlers finish, still able to publish."""
 
+    @abstractmethod
     async def publish(self, messages: Sequence[Message]) -> None:
         """Publish and wait for the broker's confirmation of every message."""
 
@@ -66,8 +74,21 @@ class EventBus(Protocol):
         prefetch: int = 20,
         delivery_limit: int = DEFAULT_DELIVERY_LIMIT,
     ) -> None:
-        """Declare ``queue`` (and ``queue.dlq``), bind it and start consuming."""
+        """Declare ``queue`` (and ``queue.dlq``), bind it and start consuming, at most
+        ``prefetch`` messages at a time."""
+        await self.start()
+        if prefetch < 1:
+            raise ValueError("prefetch must be >= 1")
+        _check_queue(routing_keys, delivery_limit)
+        await self._consume(queue, routing_keys, handler, prefetch, delivery_limit)
 
+    @abstractmethod
+    async def _consume(
+        self, queue: str, routing_keys: Sequence[str], handler: Handler, prefetch: int, delivery_limit: int
+    ) -> None:
+        """The transport's part of ``subscribe`` (the bus started, the arguments checked)."""
+
+    @abstractmethod
     async def ping(self) -> bool:
         """True when the transport is usable (for /readyz)."""
 
@@ -85,17 +106,35 @@ class EventBus(Protocol):
         then wait in its queue. Same arguments as ``subscribe`` (a queue redeclared with
         another ``delivery_limit`` is refused).
         """
+        await self.start()
+        _check_queue(routing_keys, delivery_limit)
+        await self._declare_queue(queue, routing_keys, delivery_limit)
 
+    @abstractmethod
+    async def _declare_queue(self, queue: str, routing_keys: Sequence[str], delivery_limit: int) -> None:
+        """The transport's part of ``declare`` (the bus started, the arguments checked)."""
+
+    @abstractmethod
     async def dead_letters(self, queue: str) -> list[Message]:
         """The messages in ``queue``'s dead-letter queue, oldest first, left in place."""
 
+    @abstractmethod
     async def queue_depth(self, queue: str) -> tuple[int, int]:
         """(messages ready in ``queue``, messages in its dead-letter queue): consumer lag and
         dead letters, for metrics and the operators' tool."""
 
+    @abstractmethod
     async def purge(self, queue: str) -> int:
         """Drop every ready message of ``queue`` (before an operator's full replay); how many."""
 
+    @abstractmethod
     async def replay_dead_letters(self, queue: str, message_ids: Sequence[str] | None = None) -> int:
         """Move the dead letters of ``queue`` with ``message_ids`` (all when None) back to
         ``queue`` itself (only its consumer sees them again); returns how many moved."""
+
+
+def _check_queue(routing_keys: Sequence[str], delivery_limit: int) -> None:
+    if delivery_limit < 1:
+        raise ValueError("delivery_limit must be >= 1")
+    for pattern in routing_keys:
+        validate_pattern(pattern)

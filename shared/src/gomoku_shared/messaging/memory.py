@@ -29,8 +29,8 @@ from collections import deque
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .bus import DEFAULT_DELIVERY_LIMIT, Handler, Message
-from .topic import topic_matches, validate_pattern
+from .bus import EventBus, Handler, Message
+from .topic import topic_matches
 
 if TYPE_CHECKING:
     from .outbox import OutboxRelay
@@ -56,7 +56,7 @@ class _Queue:
         return any(topic_matches(p, routing_key) for p in self.patterns)
 
 
-class InMemoryEventBus:
+class InMemoryEventBus(EventBus):
     """EventBus for one process. See the module docstring for the semantics."""
 
     def __init__(self) -> None:
@@ -101,19 +101,10 @@ class InMemoryEventBus:
                 if queue.routes(message.routing_key):
                     await self._enqueue(queue, _copy(message, redeliveries=0))
 
-    async def subscribe(
-        self,
-        queue: str,
-        routing_keys: Sequence[str],
-        handler: Handler,
-        *,
-        prefetch: int = 20,
-        delivery_limit: int = DEFAULT_DELIVERY_LIMIT,
+    async def _consume(
+        self, queue: str, routing_keys: Sequence[str], handler: Handler, prefetch: int, delivery_limit: int
     ) -> None:
         """Create (or join, as a competing consumer) ``queue`` and start ``prefetch`` workers."""
-        await self.start()
-        if prefetch < 1:
-            raise ValueError("prefetch must be >= 1")
         known = self._declare(queue, routing_keys, delivery_limit)
         known.consumers += 1
         self._refresh_idle()
@@ -129,22 +120,11 @@ class InMemoryEventBus:
         return self._started and not self._closed
 
     # -- extensions -------------------------------------------------------------
-    async def declare(
-        self,
-        queue: str,
-        routing_keys: Sequence[str],
-        *,
-        delivery_limit: int = DEFAULT_DELIVERY_LIMIT,
-    ) -> None:
+    async def _declare_queue(self, queue: str, routing_keys: Sequence[str], delivery_limit: int) -> None:
         """Create ``queue`` and its bindings without consuming (messages accumulate)."""
-        await self.start()
         self._declare(queue, routing_keys, delivery_limit)
 
     def _declare(self, queue: str, routing_keys: Sequence[str], delivery_limit: int) -> _Queue:
-        if delivery_limit < 1:
-            raise ValueError("delivery_limit must be >= 1")
-        for pattern in routing_keys:
-            validate_pattern(pattern)
         known = self._queues.get(queue)
         if known is None:
             known = self._queues[queue] = _Queue(queue, delivery_limit)

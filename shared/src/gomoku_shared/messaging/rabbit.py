@@ -39,7 +39,7 @@ from aio_pika.abc import (
     AbstractRobustConnection,
 )
 
-from .bus import DEFAULT_DELIVERY_LIMIT, Handler, Message, dlq_name
+from .bus import EventBus, Handler, Message, dlq_name
 from .topic import validate_pattern
 
 log = logging.getLogger(__name__)
@@ -53,7 +53,7 @@ class _Subscription:
     consumer_tag: str
 
 
-class RabbitEventBus:
+class RabbitEventBus(EventBus):
     """EventBus over one RabbitMQ connection. See the module docstring for the topology."""
 
     def __init__(
@@ -156,19 +156,10 @@ class RabbitEventBus:
         for message in messages:
             await self._publish_one(message)
 
-    async def subscribe(
-        self,
-        queue: str,
-        routing_keys: Sequence[str],
-        handler: Handler,
-        *,
-        prefetch: int = 20,
-        delivery_limit: int = DEFAULT_DELIVERY_LIMIT,
+    async def _consume(
+        self, queue: str, routing_keys: Sequence[str], handler: Handler, prefetch: int, delivery_limit: int
     ) -> None:
-        await self.start()
         assert self._conn is not None
-        if prefetch < 1:
-            raise ValueError("prefetch must be >= 1")
         # a channel per subscription: its own prefetch window
         channel = await self._conn.channel(publisher_confirms=False)
         await channel.set_qos(prefetch_count=prefetch)
@@ -203,15 +194,8 @@ class RabbitEventBus:
         )
 
     # -- extensions -------------------------------------------------------------
-    async def declare(
-        self,
-        queue: str,
-        routing_keys: Sequence[str],
-        *,
-        delivery_limit: int = DEFAULT_DELIVERY_LIMIT,
-    ) -> None:
+    async def _declare_queue(self, queue: str, routing_keys: Sequence[str], delivery_limit: int) -> None:
         """Declare ``queue`` (+ its DLQ) and its bindings without consuming."""
-        await self.start()
         assert self._conn is not None
         channel = await self._conn.channel(publisher_confirms=False)
         try:
@@ -324,10 +308,6 @@ class RabbitEventBus:
         *,
         robust: bool = True,
     ) -> AbstractQueue:
-        if delivery_limit < 1:
-            raise ValueError("delivery_limit must be >= 1")
-        for pattern in routing_keys:
-            validate_pattern(pattern)
         full = self.name(queue)
         dead = dlq_name(full)
         kwargs: dict[str, Any] = {"robust": robust} if robust is False else {}

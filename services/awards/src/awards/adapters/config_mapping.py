@@ -27,29 +27,7 @@ from decimal import Decimal
 
 from gomoku_shared import event_config as ec
 
-from ..domain import (
-    AwardBand,
-    AwardCountRule,
-    BestBoardConfig,
-    BoardCriterion,
-    EventAwardsConfig,
-    Gender,
-    PlaceAwardsConfig,
-    PlaceItems,
-    PrizeConfig,
-    PrizeTable,
-    QualificationRule,
-    SectionAwardConfig,
-    SharedPlacePolicy,
-    SquadRule,
-    TeamScoreComponent,
-    TeamScoreMeasure,
-    TeamScoreRule,
-    TeamTiebreak,
-    TeamTieKind,
-    TitleBand,
-    TitleTable,
-)
+from ..domain import Gender, config
 
 DEFAULT_PLACE_ITEMS: tuple[str, ...] = ("certificate",)
 MONEY_ITEM = "prize_money"
@@ -69,11 +47,11 @@ class SectionPlan:
     name: str
     kind: str
     gender: str
-    awards: SectionAwardConfig
-    best_board: BestBoardConfig | None = None
-    qualification: QualificationRule | None = None
+    awards: config.SectionAwardConfig
+    best_board: config.BestBoardConfig | None = None
+    qualification: config.QualificationRule | None = None
     to_stage: str | None = None
-    squad: SquadRule | None = None
+    squad: config.SquadRule | None = None
     #: PAIR-8: ties touching places 1..N should have been decided by a playoff (None: shared)
     playoff_through: int | None = None
 
@@ -85,8 +63,8 @@ class TeamPlan:
     section_id: str
     stage_id: str
     name: str
-    rule: TeamScoreRule
-    awards: SectionAwardConfig
+    rule: config.TeamScoreRule
+    awards: config.SectionAwardConfig
 
     @property
     def sources(self) -> tuple[str, ...]:
@@ -104,7 +82,7 @@ class AwardsPlan:
     def teams_fed_by(self, section_id: str) -> list[TeamPlan]:
         return [t for _, t in sorted(self.teams.items()) if section_id in t.rule.required_sections]
 
-    def event_awards_config(self, stage_id: str | None = None) -> EventAwardsConfig:
+    def event_awards_config(self, stage_id: str | None = None) -> config.EventAwardsConfig:
         """The plan as the domain's one-call configuration (for ``compute_event_awards``)."""
         secs = [p for p in self.sections.values() if stage_id in (None, p.stage_id)]
         teams = [t for t in self.teams.values() if stage_id in (None, t.stage_id)]
@@ -116,11 +94,11 @@ class AwardsPlan:
             caps = [self.stage_caps[s] for s in sorted(t for t in targets if t) if s in self.stage_caps]
             cap = caps[0] if caps else None
         squads = tuple(
-            SquadRule(p.squad.squad, p.squad.member_places, p.squad.substitute_places, (p.section_id,))
+            config.SquadRule(p.squad.squad, p.squad.member_places, p.squad.substitute_places, (p.section_id,))
             for p in secs
             if p.squad is not None
         )
-        return EventAwardsConfig(
+        return config.EventAwardsConfig(
             sections=tuple(p.awards for p in secs) + tuple(t.awards for t in teams),
             team_scores=tuple(t.rule for t in teams),
             best_board=boards,
@@ -133,37 +111,38 @@ class AwardsPlan:
 # ------------------------------------------------------------------ AWD-1/2/3
 
 
-def _award_count(awards: ec.AwardsConfig) -> AwardCountRule | None:
+def _award_count(awards: ec.AwardsConfig) -> config.AwardCountRule | None:
     if awards.places_by_field:
         # bands are ordered by min_entries, largest first (checked by the schema)
-        bands: list[AwardBand] = []
+        bands: list[config.AwardBand] = []
         upper: int | None = None
         for band in awards.places_by_field:
-            bands.append(AwardBand(band.min_entries, upper, places=band.places))
+            bands.append(config.AwardBand(band.min_entries, upper, places=band.places))
             upper = band.min_entries - 1
-        return AwardCountRule(tuple(bands))
+        return config.AwardCountRule(tuple(bands))
     if awards.places is None:
         return None
     if awards.fewer_entries_award_entries_minus is not None and awards.places > 0:
         # AWD-2 (SZ teams): with fewer entries than `places`, award (entries - k) places
-        return AwardCountRule(
+        return config.AwardCountRule(
             (
-                AwardBand(awards.places, None, places=awards.places),
-                AwardBand(0, awards.places - 1, field_minus=awards.fewer_entries_award_entries_minus),
+                config.AwardBand(awards.places, None, places=awards.places),
+                config.AwardBand(0, awards.places - 1, field_minus=awards.fewer_entries_award_entries_minus),
             )
         )
-    return AwardCountRule((AwardBand(0, None, places=awards.places),))
+    return config.AwardCountRule((config.AwardBand(0, None, places=awards.places),))
 
 
-def place_awards_config(awards: ec.AwardsConfig) -> PlaceAwardsConfig:
+def place_awards_config(awards: ec.AwardsConfig) -> config.PlaceAwardsConfig:
     """AWD-1 items per place, AWD-2/3 award counts, finisher items."""
     by_place = [
-        PlaceItems(p.from_place, p.to_place, tuple(i for i in p.items if i != MONEY_ITEM)) for p in awards.place_items
+        config.PlaceItems(p.from_place, p.to_place, tuple(i for i in p.items if i != MONEY_ITEM))
+        for p in awards.place_items
     ]
     most = awards.places or max((b.places for b in awards.places_by_field), default=0)
     if not by_place and most:
-        by_place = [PlaceItems(1, most, DEFAULT_PLACE_ITEMS)]
-    return PlaceAwardsConfig(
+        by_place = [config.PlaceItems(1, most, DEFAULT_PLACE_ITEMS)]
+    return config.PlaceAwardsConfig(
         by_place=tuple(sorted(by_place, key=lambda p: p.first)),
         award_count=_award_count(awards),
         finisher_items=tuple(awards.finisher_items),
@@ -173,11 +152,11 @@ def place_awards_config(awards: ec.AwardsConfig) -> PlaceAwardsConfig:
 # ------------------------------------------------------------------ AWD-4/5
 
 
-def prize_config(awards: ec.AwardsConfig) -> PrizeConfig | None:
+def prize_config(awards: ec.AwardsConfig) -> config.PrizeConfig | None:
     if not awards.prizes:
         return None
     tables = tuple(
-        PrizeTable.from_yuan(
+        config.PrizeTable.from_yuan(
             t.name,
             t.amounts,
             gender=Gender(t.gender) if t.gender else None,
@@ -189,22 +168,23 @@ def prize_config(awards: ec.AwardsConfig) -> PrizeConfig | None:
     # overall tables first, as the domain applies them (schema order kept otherwise)
     tables = tuple(t for t in tables if t.gender is None) + tuple(t for t in tables if t.gender is not None)
     first = awards.prizes[0]
-    return PrizeConfig(tables, currency=first.currency, before_tax=first.before_tax)
+    return config.PrizeConfig(tables, currency=first.currency, before_tax=first.before_tax)
 
 
-def title_table(awards: ec.AwardsConfig) -> TitleTable | None:
+def title_table(awards: ec.AwardsConfig) -> config.TitleTable | None:
     if not awards.titles:
         return None
     if awards.titles_carry_down:
         raise UnsupportedConfig("titles_carry_down: true — AWD-5 titles are never carried down here")
-    return TitleTable(
-        tuple(TitleBand(b.from_place, b.to_place, b.title) for b in awards.titles), SharedPlacePolicy.SHARED_PLACE
+    return config.TitleTable(
+        tuple(config.TitleBand(b.from_place, b.to_place, b.title) for b in awards.titles),
+        config.SharedPlacePolicy.SHARED_PLACE,
     )
 
 
-def section_award_config(sec: ec.SectionConfig) -> SectionAwardConfig:
+def section_award_config(sec: ec.SectionConfig) -> config.SectionAwardConfig:
     awards = sec.awards
-    return SectionAwardConfig(
+    return config.SectionAwardConfig(
         section_id=sec.id,
         places=place_awards_config(awards),
         prizes=prize_config(awards),
@@ -217,14 +197,14 @@ def section_award_config(sec: ec.SectionConfig) -> SectionAwardConfig:
 
 
 _CRITERIA = {
-    "score": BoardCriterion.SCORE,
-    "win_rate": BoardCriterion.WIN_RATE,
-    "wins": BoardCriterion.WINS,
-    "team_place": BoardCriterion.TEAM_PLACE,
+    "score": config.BoardCriterion.SCORE,
+    "win_rate": config.BoardCriterion.WIN_RATE,
+    "wins": config.BoardCriterion.WINS,
+    "team_place": config.BoardCriterion.TEAM_PLACE,
 }
 
 
-def best_board_config(sec: ec.SectionConfig) -> BestBoardConfig | None:
+def best_board_config(sec: ec.SectionConfig) -> config.BestBoardConfig | None:
     best_board = sec.awards.best_board
     if best_board is None:
         return None
@@ -237,7 +217,7 @@ def best_board_config(sec: ec.SectionConfig) -> BestBoardConfig | None:
     )
     if boards is None:
         raise UnsupportedConfig(f"{sec.id}: best_board needs a number of boards (team_match.boards)")
-    return BestBoardConfig(
+    return config.BestBoardConfig(
         boards=boards,
         # the schema holds a float percentage; str() keeps 70 as exactly 70
         min_played_percent=Decimal(str(best_board.min_participation_pct)),
@@ -248,7 +228,7 @@ def best_board_config(sec: ec.SectionConfig) -> BestBoardConfig | None:
 # ------------------------------------------------------------------ AWD-QUAL
 
 
-def qualification_rule(sec: ec.SectionConfig) -> QualificationRule | None:
+def qualification_rule(sec: ec.SectionConfig) -> config.QualificationRule | None:
     qualification = sec.qualification
     if qualification is None:
         return None
@@ -259,7 +239,7 @@ def qualification_rule(sec: ec.SectionConfig) -> QualificationRule | None:
         targets[None] = qualification.to_section[sec.gender]
     elif len(set(qualification.to_section.values())) == 1:
         targets[None] = next(iter(qualification.to_section.values()))
-    return QualificationRule(
+    return config.QualificationRule(
         source_section_id=sec.id,
         targets=targets,
         qualifiers=qualification.top,
@@ -270,11 +250,11 @@ def qualification_rule(sec: ec.SectionConfig) -> QualificationRule | None:
     )
 
 
-def squad_rule(sec: ec.SectionConfig) -> SquadRule | None:
+def squad_rule(sec: ec.SectionConfig) -> config.SquadRule | None:
     squad = sec.awards.training_squad
     if squad is None:
         return None
-    return SquadRule(
+    return config.SquadRule(
         SQUAD_NAME, (1, squad.members_to_place), (squad.members_to_place + 1, squad.substitutes_to_place), (sec.id,)
     )
 
@@ -282,31 +262,33 @@ def squad_rule(sec: ec.SectionConfig) -> SquadRule | None:
 # ------------------------------------------------------------------ AWD-6
 
 
-_TIEBREAKS = {"best_single_place": TeamTieKind.BEST_SINGLE_PLACE, "place_sum": TeamTieKind.PLACE_SUM}
+_TIEBREAKS = {"best_single_place": config.TeamTieKind.BEST_SINGLE_PLACE, "place_sum": config.TeamTieKind.PLACE_SUM}
 
 
-def team_score_rule(event: ec.EventConfig, sec: ec.SectionConfig) -> TeamScoreRule:
+def team_score_rule(event: ec.EventConfig, sec: ec.SectionConfig) -> config.TeamScoreRule:
     team_scoring = sec.team_scoring
     assert team_scoring is not None
     if not team_scoring.requires_full_complement:
         raise UnsupportedConfig(f"{sec.id}: requires_full_complement: false is not supported (AWD-6)")
-    components: list[TeamScoreComponent] = []
+    components: list[config.TeamScoreComponent] = []
     for gender, count in team_scoring.picks.items():
         sources = [s for s in team_scoring.source_sections if event.section(s).gender in (gender, "mixed")]
         if len(sources) != 1:
             raise UnsupportedConfig(f"{sec.id}: {gender} picks need exactly one source section, found {sources}")
-        components.append(TeamScoreComponent(sources[0], count, Gender(gender), label=gender))
-    tiebreaks: list[TeamTiebreak] = []
+        components.append(config.TeamScoreComponent(sources[0], count, Gender(gender), label=gender))
+    tiebreaks: list[config.TeamTiebreak] = []
     for name in team_scoring.tiebreaks:
         if name == "male_place":
             index = next((i for i, c in enumerate(components) if c.gender is Gender.MALE), None)
             if index is None:
                 raise UnsupportedConfig(f"{sec.id}: male_place tiebreak without male picks")
-            tiebreaks.append(TeamTiebreak(TeamTieKind.COMPONENT_PLACE, index))
+            tiebreaks.append(config.TeamTiebreak(config.TeamTieKind.COMPONENT_PLACE, index))
         else:
-            tiebreaks.append(TeamTiebreak(_TIEBREAKS[name]))
-    measure = TeamScoreMeasure.PLACE_SUM if team_scoring.metric == "place_sum" else TeamScoreMeasure.POINTS_SUM
-    return TeamScoreRule(sec.id, sec.name, tuple(components), measure, tuple(tiebreaks))
+            tiebreaks.append(config.TeamTiebreak(_TIEBREAKS[name]))
+    measure = (
+        config.TeamScoreMeasure.PLACE_SUM if team_scoring.metric == "place_sum" else config.TeamScoreMeasure.POINTS_SUM
+    )
+    return config.TeamScoreRule(sec.id, sec.name, tuple(components), measure, tuple(tiebreaks))
 
 
 def playoff_through(sec: ec.SectionConfig) -> int | None:

@@ -6,23 +6,18 @@ from fastapi import FastAPI
 
 from gomoku_shared.auth import KeyRing
 from gomoku_shared.runtime import ServiceRuntime
-from gomoku_shared.service import lifespan_for
-from gomoku_shared.web import create_app
+from gomoku_shared.service import service_app
 
 from . import honours, publishing, results, team_results
 
 
 def create_api(runtime: ServiceRuntime, keyring: KeyRing) -> FastAPI:
-    app = create_app(
-        "awards",
+    app = service_app(
+        runtime,
+        keyring,
         title="Gomoku awards service",
         description="Places, prize money, titles, team scores, best boards and qualification, published.",
-        lifespan=lifespan_for(runtime),
-        keyring=keyring,
-        ready_checks={"database": runtime.db_ready, "bus": runtime.bus_ready},
-        clock=runtime.clock,
     )
-    app.state.runtime = runtime
     # published results are public information: reads need no API key
     app.include_router(results.router)
     app.include_router(team_results.router)

@@ -63,9 +63,8 @@ WITH v AS (
 SELECT game_id FROM up
 """
 
-_COLUMNS = (
-    "game_id",
-    "version",
+#: the game row's columns a move sets (besides its version)
+GAME_COLUMNS = (
     "phase",
     "to_act",
     "black",
@@ -78,6 +77,12 @@ _COLUMNS = (
     "clock_since_ms",
     "flag_due_ms",
     "draw_offer_by",
+)
+#: the statement's arrays, in the order of its parameters
+_COLUMNS = (
+    "game_id",
+    "version",
+    *GAME_COLUMNS,
     "kind",
     "role",
     "player_id",
@@ -92,7 +97,10 @@ _COLUMNS = (
     "idem_fingerprint",
     "idem_response",
 )
-_JSON = {"data", "clock", "event_data", "idem_response"}
+#: where the JSON values are in a row (sent as text, cast by the statement)
+_JSON_AT = tuple(_COLUMNS.index(name) for name in ("data", "clock", "event_data", "idem_response"))
+#: compact JSON, the encoder made once (``json.dumps`` with options builds one per call)
+_compact = json.JSONEncoder(separators=(",", ":")).encode
 
 
 async def _no_reset(_conn) -> None:
@@ -111,12 +119,13 @@ class MoveWrite:
 
     values: dict[str, Any]
 
-    def row(self) -> tuple:
+    def row(self) -> list:
         values = self.values
-        return tuple(
-            json.dumps(values[c], separators=(",", ":")) if c in _JSON and values[c] is not None else values[c]
-            for c in _COLUMNS
-        )
+        row = [values[name] for name in _COLUMNS]
+        for index in _JSON_AT:
+            if row[index] is not None:
+                row[index] = _compact(row[index])
+        return row
 
 
 class PgMoveWriter:

@@ -20,7 +20,7 @@ from gomoku_shared.idempotency import IdempotencyStore, KeyedRequest, Stored
 from ..domain.live import LiveGame, Rules
 from ..domain.played_game import GameWrite, PlayedGame
 from .game_cache import GameCache
-from .move_writer import MoveWrite, PgMoveWriter
+from .move_writer import GAME_COLUMNS, MoveWrite, PgMoveWriter
 from .orm import arbiter_decisions, game_actions, game_events, games
 
 
@@ -336,27 +336,28 @@ def _page_query(query: Any, filters: Mapping[str, Any], partner_id: str | None, 
 
 
 def _move_write(game: PlayedGame, write: GameWrite, keyed: KeyedRequest | None, answer: Any) -> MoveWrite:
+    columns, values = game.columns, write.values
     action, event = write.actions[0], write.events[0]
-    return MoveWrite(
-        {
-            **game.columns,
-            **write.values,
-            "version": write.judged_version,
-            "kind": action["kind"],
-            "role": action["role"],
-            "player_id": action["player_id"],
-            "data": action["data"],
-            "at_ms": write.at_ms,
-            "think_ms": action["think_ms"],
-            "clock": action["clock"],
-            "round_key": write.round_key,
-            "event_data": event["data"],
-            "idem_principal": keyed.principal if keyed else None,
-            "idem_key": keyed.key if keyed else None,
-            "idem_fingerprint": keyed.fingerprint if keyed else None,
-            "idem_response": answer[1] if keyed is not None and answer is not None else None,
-        }
+    # the game row's columns the statement sets, as the write leaves them (no merge of the whole row)
+    move = {name: values[name] if name in values else columns[name] for name in GAME_COLUMNS}
+    move.update(
+        game_id=write.game_id,
+        version=write.judged_version,
+        kind=action["kind"],
+        role=action["role"],
+        player_id=action["player_id"],
+        data=action["data"],
+        at_ms=write.at_ms,
+        think_ms=action["think_ms"],
+        clock=action["clock"],
+        round_key=write.round_key,
+        event_data=event["data"],
+        idem_principal=keyed.principal if keyed else None,
+        idem_key=keyed.key if keyed else None,
+        idem_fingerprint=keyed.fingerprint if keyed else None,
+        idem_response=answer[1] if keyed is not None and answer is not None else None,
     )
+    return MoveWrite(move)
 
 
 class DecisionRepository:

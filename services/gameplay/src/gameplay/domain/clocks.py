@@ -10,7 +10,7 @@ given explicitly instead of assuming alternation.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 SIDES = ("first", "second")
 
@@ -34,10 +34,10 @@ class ClockState:
         return left
 
     def readings(self, now_ms: int) -> dict[str, int]:
-        return {s: max(0, self.remaining(s, now_ms)) for s in SIDES}
+        return {"first": max(0, self.remaining("first", now_ms)), "second": max(0, self.remaining("second", now_ms))}
 
     def flagged(self, now_ms: int) -> list[str]:
-        return [s for s in SIDES if self.remaining(s, now_ms) <= 0]
+        return [side for side in SIDES if self.remaining(side, now_ms) <= 0]
 
     @property
     def flag_due_ms(self) -> int | None:
@@ -47,7 +47,13 @@ class ClockState:
         return self.since_ms + self.stored(self.running)
 
     def _with(self, side: str, value: int) -> ClockState:
-        return replace(self, first_ms=value) if side == "first" else replace(self, second_ms=value)
+        # built directly rather than by dataclasses.replace: a move changes the clock three times
+        if side == "first":
+            return ClockState(value, self.second_ms, self.increment_ms, self.running, self.since_ms)
+        return ClockState(self.first_ms, value, self.increment_ms, self.running, self.since_ms)
+
+    def _running(self, side: str | None, since_ms: int | None) -> ClockState:
+        return ClockState(self.first_ms, self.second_ms, self.increment_ms, side, since_ms)
 
     def settle(self, now_ms: int) -> ClockState:
         """Charge the running side for the time since it started."""
@@ -55,20 +61,20 @@ class ClockState:
             return self
         # a clock set to start later (EVT-7: the round's scheduled start) keeps that start
         since = now_ms if self.since_ms is None else max(now_ms, self.since_ms)
-        return replace(self._with(self.running, self.remaining(self.running, now_ms)), since_ms=since)
+        return self._with(self.running, self.remaining(self.running, now_ms))._running(self.running, since)
 
     def start(self, side: str, now_ms: int) -> ClockState:
-        return replace(self.settle(now_ms), running=side, since_ms=now_ms)
+        return self.settle(now_ms)._running(side, now_ms)
 
     def complete(self, actor: str, next_side: str | None, now_ms: int) -> ClockState:
         """``actor`` completed an action at ``now_ms``: charge, add the increment, run ``next_side``."""
         state = self.settle(now_ms)
         if self.running == actor:
             state = state._with(actor, state.stored(actor) + self.increment_ms)
-        return replace(state, running=next_side, since_ms=now_ms if next_side else None)
+        return state._running(next_side, now_ms if next_side else None)
 
     def stop(self, now_ms: int) -> ClockState:
-        return replace(self.settle(now_ms), running=None, since_ms=None)
+        return self.settle(now_ms)._running(None, None)
 
     def add(self, side: str, added_ms: int, now_ms: int) -> ClockState:
         """Arbiter correction: add (negative: deduct) time."""

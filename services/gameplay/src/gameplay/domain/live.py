@@ -95,7 +95,12 @@ class LiveGame:
     def role_of_colour(self, colour: Colour | str) -> str:
         if self.proto is not None:
             return self.proto.player_of(colour)
-        return "first" if Colour(colour) is Colour.BLACK else "second"
+        # Colour is a str enum: equal to its name ("black"), without an enum lookup per call
+        if colour == Colour.BLACK:
+            return "first"
+        if colour == Colour.WHITE:
+            return "second"
+        raise ValueError(f"{colour!r} is not a colour")
 
     @property
     def black(self) -> str:

@@ -22,23 +22,12 @@ from typing import Any
 
 from ..engine import IllegalAction
 from .errors import GameConflict, InvalidAction
-from .live import LiveGame, Rules, colour_result
+from .live import SLIP_REASONS, LiveGame, Rules, colour_result
 from .outcome import REASONS
 from .played_game import Change, PlayedGame, illegal
 
-#: PLAY-9: the results a slip can carry, and its reasons (contract GameReason names)
+#: PLAY-9: the results a slip can carry; its reasons are the keys of ``live.SLIP_REASONS``
 SLIP_RESULTS = ("black", "white", "draw", "double_forfeit")
-SLIP_REASONS = (
-    "five",
-    "forbidden",
-    "time",
-    "resignation",
-    "no_show",
-    "arbiter",
-    "agreement",
-    "passes",
-    "full_board",
-)
 #: reasons of a drawn slip; every other reason names a winner
 DRAW_REASONS = frozenset({"agreement", "arbiter", "passes", "full_board"})
 

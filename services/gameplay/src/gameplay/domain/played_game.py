@@ -102,6 +102,17 @@ def clock_of(columns: Mapping[str, Any]) -> ClockState:
     )
 
 
+def clock_after(columns: Mapping[str, Any], values: Mapping[str, Any]) -> ClockState:
+    """The clock of ``columns`` with ``values`` written over them (without merging the two)."""
+    return ClockState(
+        values["clock_first_ms"] if "clock_first_ms" in values else columns["clock_first_ms"],
+        values["clock_second_ms"] if "clock_second_ms" in values else columns["clock_second_ms"],
+        columns["increment_ms"],
+        values["clock_running"] if "clock_running" in values else columns["clock_running"],
+        values["clock_since_ms"] if "clock_since_ms" in values else columns["clock_since_ms"],
+    )
+
+
 def clock_values(clock: ClockState) -> dict[str, Any]:
     return dict(
         clock_first_ms=clock.first_ms,
@@ -238,7 +249,8 @@ class PlayedGame:
         if self.status != "active":
             raise GameConflict("not_started", "both players must join before the game starts (PLAY-7)")
         # the server decides time: a flag that fell before this action ends the game first (PLAY-5)
-        flagged = self.clock().flagged(now)
+        clock = self.clock()
+        flagged = clock.flagged(now)
         if flagged:
             change = self._flag_fall(flagged)
             change.error = GameConflict(
@@ -247,7 +259,7 @@ class PlayedGame:
             return change
         if kind == "draw":
             return self._draw(role, data.get("action"))
-        return self._play(role, kind, data, now)
+        return self._play(role, kind, data, now, clock)
 
     def _join(self, role: str, now: int) -> Change:
         """PLAY-7: presence; the second to join starts the clock of the side to move."""
@@ -297,8 +309,9 @@ class PlayedGame:
         change.events.append(("draw_declined", {"player_id": player}))
         return change
 
-    def _play(self, role: str, kind: str, data: dict[str, Any], now: int) -> Change:
-        """A move (or an opening step, or a pass) in turn, judged by the engine."""
+    def _play(self, role: str, kind: str, data: dict[str, Any], now: int, clock: ClockState) -> Change:
+        """A move (or an opening step, or a pass) in turn, judged by the engine (``clock``: the
+        game's clock before it)."""
         live = self.live
         if role != live.expected_role:
             raise GameConflict(
@@ -308,14 +321,13 @@ class PlayedGame:
             live.apply(kind, role, data)
         except IllegalAction as exc:
             raise illegal(exc) from None
-        clock = self.clock()
         player = live.player(role)
         think = now - clock.since_ms if clock.running == role and clock.since_ms is not None else None
         change = Change()
         change.actions.append(dict(kind=kind, role=role, player_id=player, data=data, think_ms=think))
         if self.columns["draw_offer_by"] is not None and self.columns["draw_offer_by"] != player:
             change.values["draw_offer_by"] = None  # a move declines the opponent's offer
-        next_side = None if live.is_over else live.expected_role
+        next_side = live.expected_role  # None once the game is over
         change.values.update(clock_values(clock.complete(role, next_side, now)))
         return change
 
@@ -387,7 +399,7 @@ class PlayedGame:
         """The game-row values, action rows and stream-event rows of a change."""
         live = self.live
         values = dict(change.values)
-        clock = clock_of({**self.columns, **values})
+        clock = clock_after(self.columns, values)
         if self.ends_with():
             clock = clock.stop(now)
             values.update(clock_values(clock))
@@ -411,15 +423,16 @@ class PlayedGame:
                 )
             )
             seq += 1
-            moved = {"moves": len(live.game.history), "clocks": clocks}
+            moved = {"moves": live.game.plies, "clocks": clocks}
             data = {"action": action["kind"], "player_id": action["player_id"], **action["data"], **moved}
             event_rows.append(dict(seq=seq, kind="action", data=data))
         for kind, data in change.events:
             seq += 1
             event_rows.append(dict(seq=seq, kind=kind, data={**data, "clocks": clocks}))
-        values.update(phase=live.phase, to_act=None, n_actions=n_actions, black=live.black, white=live.white, seq=seq)
+        to_act = None
         if values.get("status", self.status) == "active" and not live.is_over:
-            values["to_act"] = live.player(live.expected_role)
+            to_act = live.player(live.expected_role)
+        values.update(phase=live.phase, to_act=to_act, n_actions=n_actions, black=live.black, white=live.white, seq=seq)
         values["version"] = self.version + 1
         key = round_key(self.columns["event_code"], self.columns["section_id"], self.columns["round"])
         return GameWrite(
@@ -457,9 +470,7 @@ class PlayedGame:
             write.values["outcome"] = outcome
         ending = Ending(colour, reason, winner, result.foul, outcome, self.live.double_forfeit, following)  # type: ignore[arg-type]
         write.values["seq"] += 1
-        finished = ending.event_data() | {
-            "clocks": readings(clock_of({**self.columns, **write.values}), self.live, now)
-        }
+        finished = ending.event_data() | {"clocks": readings(clock_after(self.columns, write.values), self.live, now)}
         write.events.append(dict(seq=write.values["seq"], kind="finished", data=finished))
         return ending
 
@@ -467,9 +478,13 @@ class PlayedGame:
         """The pairing player ("a" moves first in game 1, or "b") a player id is."""
         return None if player_id is None else "a" if player_id == self.columns["player_a"] else "b"
 
-    def stored(self, write: GameWrite) -> None:
-        """The state after ``write`` was stored."""
-        self.columns = {**self.columns, **write.values}
+    def after(self, write: GameWrite) -> dict[str, Any]:
+        """The game's columns once ``write`` is stored."""
+        return {**self.columns, **write.values}
+
+    def stored(self, write: GameWrite, columns: dict[str, Any] | None = None) -> None:
+        """The state after ``write`` was stored (``columns``: ``after(write)``, if made already)."""
+        self.columns = self.after(write) if columns is None else columns
 
     # ------------------------------------------------------------------ the record
 

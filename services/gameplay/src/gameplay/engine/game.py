@@ -151,6 +151,11 @@ class Game:
         return tuple(self._history)
 
     @property
+    def plies(self) -> int:
+        """How many actions (stones and passes) were played: ``len(history)`` without a copy."""
+        return len(self._history)
+
+    @property
     def moves(self) -> list[Point | None]:
         return [a.point for a in self._history]
 

@@ -20,8 +20,7 @@ from gomoku_shared.idempotency import REPLAYED_HEADER, IdemKey, KeyedRequest, fi
 from gomoku_shared.pagination import PageIn, paged, sort_by
 from gomoku_shared.params import ROUND_MAX, PathId, RoundNo
 from gomoku_shared.runtime import ServiceRuntime
-from gomoku_shared.service import lifespan_for
-from gomoku_shared.web import create_app
+from gomoku_shared.service import service_app
 
 from ..domain.errors import GameRefusal
 from ..service_layer.games import GameService
@@ -159,17 +158,13 @@ def create_api(
     runtime: ServiceRuntime, keyring: KeyRing, games: GameService | None = None, *, fast_lane: bool = True
 ) -> FastAPI:
     games = games or GameService(runtime)
-    app = create_app(
-        "gameplay",
+    app = service_app(
+        runtime,
+        keyring,
         title="Gomoku gameplay service",
         description="Server-judged online games: moves, openings, forbidden points, authoritative clocks, live streams, records.\n"
         + stream.DESCRIPTION,
-        lifespan=lifespan_for(runtime),
-        keyring=keyring,
-        ready_checks={"database": runtime.db_ready, "bus": runtime.bus_ready},
-        clock=runtime.clock,
     )
-    app.state.runtime = runtime
     app.state.games = games
 
     @app.exception_handler(GameRefusal)

@@ -27,6 +27,10 @@ from ..service_layer.refusals import as_service_error
 
 MAX_BODY = 64 * 1024
 PREFIX = "/v1/games/"
+#: what an access token needs for these routes (gomoku_shared.scopes): the same for every action
+SCOPE = required_scope("gameplay", "POST")
+#: the answer's JSON, the encoder made once (``json.dumps`` with options builds one per call)
+_encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 #: action route -> (body model, the (kind, data) passed to GameService.act)
 Route = tuple[type[BaseModel], Callable[[Any], tuple[str, dict | None]]]
@@ -38,6 +42,8 @@ class PlayerActionLane:
         self.games = games
         self.keyring = keyring
         self.routes = routes
+        #: the metrics' and traces' route label of each action
+        self.labels = {action: f"{PREFIX}{{game_id}}/{action}" for action in routes}
         self.strip = strip
         #: (principal, game_id, action, body, Idempotency-Key) -> KeyedRequest | None
         self.keyed = keyed
@@ -52,7 +58,7 @@ class PlayerActionLane:
         route = self.routes.get(action)
         if route is None or not game_id or "/" in game_id:
             return await self.app(scope, receive, send)
-        scope[ROUTE_SCOPE_KEY] = f"{PREFIX}{{game_id}}/{action}"  # the metrics' and traces' route label
+        scope[ROUTE_SCOPE_KEY] = self.labels[action]
         key = presented_credential(scope["headers"])
         idem = None
         for name, value in scope["headers"]:
@@ -64,7 +70,7 @@ class PlayerActionLane:
         except ServiceError as exc:  # the credential refused (401, 403, 429), with its headers
             status, body, replayed = exc.status, error_body(exc.code, exc.message, exc.details), False
             extra = exc.headers or {}
-        data = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
+        data = _encode(body).encode()
         headers = [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())]
         headers += [(name.lower().encode(), value.encode("latin-1")) for name, value in extra.items()]
         if replayed:
@@ -107,9 +113,7 @@ class PlayerActionLane:
         else:
             errors = [{"loc": ["body"], "msg": "Field required", "type": "missing"}]
         # the routes' check (gomoku_shared.auth): API key or access token, role, scope, rate
-        principal, decision = await self.keyring.authenticate(
-            key, scope=required_scope("gameplay", "POST"), roles=ACTING_ROLES
-        )
+        principal, decision = await self.keyring.authenticate(key, scope=SCOPE, roles=ACTING_ROLES)
         if decision is not None:
             extra.update(decision.headers())
         if idem is not None and len(idem) > KEY_MAX:

@@ -7,6 +7,11 @@ insert, until it has stayed open for ``gap_grace_s``): up to ``horizon`` every e
 a viewer's cursor (the id of the last event it got) resumes without gaps or duplicates on any
 replica. The latest released events stay in memory; a viewer further behind reads its event's
 events below the horizon from the database, page by page.
+
+The reader runs while there are viewers and ``linger_s`` after the last one left, so a viewer
+who reconnects (or a one-off read, ``live=False``) finds the buffer warm instead of the reader
+starting over (re-reading its start window). It stops itself between two polls, never in the
+middle of a read; ``close`` (the service stopping) ends it at once.
 """
 
 from __future__ import annotations
@@ -37,6 +42,8 @@ class FeedConfig:
     buffer_size: int = 5000
     #: a waiting viewer wakes this often to send a keep-alive (and notice a closed client)
     idle_s: float = 5.0
+    #: the reader keeps reading this long after the last viewer left
+    linger_s: float = 15.0
 
 
 @dataclass(frozen=True)
@@ -71,6 +78,8 @@ class EventFeed:
         self._changed = asyncio.Condition()
         self._ready = asyncio.Event()
         self._viewers = 0
+        #: when the last viewer left (monotonic seconds)
+        self._left_at = 0.0
         self._task: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ the shared reader
@@ -80,7 +89,7 @@ class EventFeed:
         self.buffer.clear()
         async with self.units.reading() as uow:
             self.horizon = self.floor = max(0, await uow.event_log.latest_id() - START_WINDOW)
-        while True:
+        while not self._unwatched():
             try:
                 more = await self._poll()
             except Exception:  # the database away for a while: viewers wait, the feed reads on
@@ -89,6 +98,10 @@ class EventFeed:
             if not more:
                 self._ready.set()
                 await asyncio.sleep(self.config.poll_s)
+
+    def _unwatched(self) -> bool:
+        """No viewer for ``linger_s``: the reader may stop."""
+        return self._viewers == 0 and time.monotonic() - self._left_at >= self.config.linger_s
 
     async def _poll(self) -> bool:
         """Read what is new, release what is known; True when a full page came (read on)."""
@@ -125,15 +138,20 @@ class EventFeed:
 
     async def _join(self) -> None:
         self._viewers += 1
-        if self._task is None:
+        if self._task is None or self._task.done():
             self._ready.clear()
-            self._task = asyncio.create_task(self._run())
+            self._task = asyncio.create_task(self._run(), name="gameplay-event-feed")
         await self._ready.wait()
 
-    async def _leave(self) -> None:
+    def _leave(self) -> None:
         self._viewers -= 1
-        if self._viewers == 0 and self._task is not None:
-            task, self._task = self._task, None
+        if self._viewers == 0:
+            self._left_at = time.monotonic()
+
+    async def close(self) -> None:
+        """Stop the reader now (the service stops)."""
+        task, self._task = self._task, None
+        if task is not None and not task.done():
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
@@ -169,7 +187,7 @@ class EventFeed:
                     last_sent = time.monotonic()
                     yield None
         finally:
-            await self._leave()
+            self._leave()
 
     def _released_after(self, cursor: int, event_code: str) -> list[dict[str, Any]]:
         """The buffered events of ``event_code`` after ``cursor``, read from the newest end (a

@@ -33,13 +33,14 @@ async def save_change(
         return summary
     write = game.prepare(change, now)
     ending = game.finish(write, await uow.games.earlier_results(game), now) if game.ends_with() else None
-    summary = summary_of({**game.columns, **write.values})
+    after = game.after(write)
+    summary = summary_of(after)
     answer = None
     if keyed is not None:
         answer = stored_answer(change.error) if change.error is not None else (200, summary)
     if not await uow.games.save(game, write, keyed, answer):
         raise StaleGame()
-    game.stored(write)
+    game.stored(write, after)
     if ending is not None:
         await _after_the_end(uow, game, ending)
     return summary

@@ -32,13 +32,13 @@ class GameplayUnitOfWork:
         units: Units,
         *,
         correlation_id: str | None = None,
-        stack: contextlib.AsyncExitStack | None = None,
+        block: _Transaction | None = None,
         begun: UnitOfWork | None = None,
         session: AsyncSession | None = None,
     ) -> None:
         self._units = units
         self._correlation_id = correlation_id
-        self._stack = stack
+        self._block = block
         self._uow = begun
         self._session = session or (begun.session if begun is not None else None)
         self.clock = units.runtime.clock
@@ -87,9 +87,9 @@ class GameplayUnitOfWork:
 
     async def session(self) -> AsyncSession:
         if self._session is None:
-            assert self._stack is not None, "a unit of work used after its end"
+            assert self._block is not None, "a unit of work used after its end"
             transaction = self._units.runtime.transaction(correlation_id=self._correlation_id)
-            self._uow = await self._stack.enter_async_context(transaction)
+            self._uow = await self._block.enter(transaction)
             self._session = self._uow.session
         return self._session
 
@@ -129,20 +129,27 @@ class Units:
 
 class _Transaction:
     """``async with units.transaction(...) as uow``: the unit of work of one block. A plain
-    class rather than a generator-based context manager: a move judged on the cached state
-    opens one and never begins a database transaction, so entering and leaving it is most of
-    what it costs."""
+    class rather than a generator-based context manager, and the exit stack is made only when
+    a transaction begins: a move judged on the cached state opens one and never begins a
+    database transaction, so entering and leaving it is most of what it costs."""
 
     __slots__ = ("_stack", "_units", "_correlation_id")
 
     def __init__(self, units: Units, correlation_id: str) -> None:
         self._units = units
         self._correlation_id = correlation_id
-        self._stack = contextlib.AsyncExitStack()
+        self._stack: contextlib.AsyncExitStack | None = None
 
     async def __aenter__(self) -> GameplayUnitOfWork:
-        return GameplayUnitOfWork(self._units, correlation_id=self._correlation_id, stack=self._stack)
+        return GameplayUnitOfWork(self._units, correlation_id=self._correlation_id, block=self)
+
+    async def enter(self, transaction: contextlib.AbstractAsyncContextManager[UnitOfWork]) -> UnitOfWork:
+        """Begin ``transaction``: it ends (commits, or rolls back) with this block."""
+        if self._stack is None:
+            self._stack = contextlib.AsyncExitStack()
+        return await self._stack.enter_async_context(transaction)
 
     async def __aexit__(self, *exc_info: Any) -> None:
         # commits, or rolls back on an exception (which goes on: nothing in the stack suppresses)
-        await self._stack.__aexit__(*exc_info)
+        if self._stack is not None:
+            await self._stack.__aexit__(*exc_info)

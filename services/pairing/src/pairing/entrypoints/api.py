@@ -22,8 +22,7 @@ from gomoku_shared.idempotency import IdemKey, IdempotencyStore, keyed_request, 
 from gomoku_shared.pagination import PageIn, paged, sort_by
 from gomoku_shared.params import PathId, RoundNo
 from gomoku_shared.runtime import ServiceRuntime
-from gomoku_shared.service import lifespan_for
-from gomoku_shared.web import create_app
+from gomoku_shared.service import service_app
 
 from ..adapters import orm
 from ..adapters.repository import Repositories, SectionState
@@ -407,16 +406,12 @@ async def post_decision(
 
 
 def create_api(runtime: ServiceRuntime, keyring: KeyRing, pairer: Pairer | None = None) -> FastAPI:
-    app = create_app(
-        "pairing",
+    app = service_app(
+        runtime,
+        keyring,
         title="Gomoku pairing service",
         description="Swiss (FIDE Dutch) and round-robin (Berger) pairing, results, standings with tiebreaks, playoffs, the round lifecycle.",
-        lifespan=lifespan_for(runtime),
-        keyring=keyring,
-        ready_checks={"database": runtime.db_ready, "bus": runtime.bus_ready},
-        clock=runtime.clock,
     )
-    app.state.runtime = runtime
     app.state.pairer = pairer or Pairer()
     app.state.idempotency = idempotency.for_runtime(runtime, orm.idempotency_keys)
     app.include_router(router)

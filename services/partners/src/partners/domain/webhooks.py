@@ -13,15 +13,15 @@ import secrets
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from ipaddress import ip_address
-from typing import Any
+from typing import Any, Literal, get_args
 from urllib.parse import urlsplit
 
 from .model import PartnerRuleError
 from .webhook_payloads import VIEWS
 
 #: what a partner can subscribe to (the bus events the partners service consumes; each has its
-#: partner view in ``webhook_payloads.VIEWS``)
-EVENT_TYPES: tuple[str, ...] = (
+#: partner view in ``webhook_payloads.VIEWS``); the request schema's type too
+EventType = Literal[
     "round.paired",
     #: EVT-7: a round's start moved by the arbiter (public: every subscriber of the type)
     "round.rescheduled",
@@ -33,7 +33,8 @@ EVENT_TYPES: tuple[str, ...] = (
     "standings.updated",
     #: entry.accepted / entry.refused, to the partner that registered the entry only
     "entry.decided",
-)
+]
+EVENT_TYPES: tuple[str, ...] = get_args(EventType)
 #: the webhook type of a bus event whose type is not its own
 WEBHOOK_TYPE_OF = {"entry.accepted": "entry.decided", "entry.refused": "entry.decided"}
 SECRET_PREFIX = "whsec_"

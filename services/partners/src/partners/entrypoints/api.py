@@ -6,8 +6,7 @@ from fastapi import FastAPI
 
 from gomoku_shared.auth import KeyRing
 from gomoku_shared.runtime import ServiceRuntime
-from gomoku_shared.service import lifespan_for
-from gomoku_shared.web import create_app
+from gomoku_shared.service import service_app
 
 from ..service_layer.handlers import PartnerService
 from ..service_layer.webhooks import WebhookService
@@ -18,8 +17,9 @@ from .webhook_docs import add_webhooks
 def create_api(
     runtime: ServiceRuntime, keyring: KeyRing, partners: PartnerService, webhook_service: WebhookService
 ) -> FastAPI:
-    app = create_app(
-        "partners",
+    app = service_app(
+        runtime,
+        keyring,
         title="Gomoku partners service",
         description=(
             "Partner accounts and their OAuth client credentials (managed by operators), the "
@@ -27,12 +27,7 @@ def create_api(
             "them (JWKS), an audit of every use, and the partners' webhook subscriptions with their "
             "signed deliveries (Standard Webhooks)."
         ),
-        lifespan=lifespan_for(runtime),
-        keyring=keyring,
-        ready_checks={"database": runtime.db_ready, "bus": runtime.bus_ready},
-        clock=runtime.clock,
     )
-    app.state.runtime = runtime
     app.state.partners = partners
     app.state.webhooks = webhook_service
     app.include_router(oauth.router)

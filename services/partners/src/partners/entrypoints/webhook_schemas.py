@@ -2,25 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Literal, get_args
+from typing import Literal
 
 from pydantic import Field
 
 from gomoku_shared.api_docs import View
 from gomoku_shared.pagination import Paged
 
+from ..domain.webhooks import EVENT_TYPES, EventType
 from .schemas import Strict
 
-EventType = Literal[
-    "round.paired",
-    "round.rescheduled",
-    "game.started",
-    "game.finished",
-    "section.completed",
-    "awards.published",
-    "standings.updated",
-    "entry.decided",
-]
 DeliveryStatus = Literal["pending", "delivered", "failed"]
 
 
@@ -28,7 +19,7 @@ class SubscriptionIn(Strict):
     url: str = Field(
         min_length=8, max_length=2000, description="https URL (plain http only to 127.0.0.1, for development)"
     )
-    event_types: list[EventType] = Field(min_length=1, max_length=len(get_args(EventType)))
+    event_types: list[EventType] = Field(min_length=1, max_length=len(EVENT_TYPES))
     description: str = Field(default="", max_length=500)
 
 

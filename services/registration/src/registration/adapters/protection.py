@@ -16,14 +16,15 @@ import base64
 import hashlib
 import hmac
 import logging
+from functools import cached_property
 from pathlib import Path
-
-from cryptography.fernet import Fernet, InvalidToken
-from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+from typing import TYPE_CHECKING
 
 from gomoku_shared.secret_file import embedded_secret
 from gomoku_shared.settings import SettingsError
+
+if TYPE_CHECKING:
+    from cryptography.fernet import Fernet
 
 log = logging.getLogger("registration.protection")
 
@@ -36,6 +37,10 @@ class MissingDataKey(SettingsError):
 
 
 def _derive(secret: bytes, purpose: bytes) -> bytes:
+    # the cryptography package is loaded at the first use of a key, not at start-up (~12 ms)
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
     return HKDF(algorithm=hashes.SHA256(), length=32, salt=b"gomoku-registration", info=purpose).derive(secret)
 
 
@@ -54,12 +59,23 @@ def embedded_key(data_dir: Path) -> str:
 
 
 class DataProtector:
+    """The two keys are derived from the secret when first used (the first entry stored or read),
+    not when the service is built."""
+
     def __init__(self, secret: str) -> None:
         if not secret:
             raise MissingDataKey("DATA_KEY is empty")
-        raw = secret.encode()
-        self._fernet = Fernet(base64.urlsafe_b64encode(_derive(raw, b"fernet")))
-        self._index_key = _derive(raw, b"blind-index")
+        self._secret = secret.encode()
+
+    @cached_property
+    def _fernet(self) -> Fernet:
+        from cryptography.fernet import Fernet
+
+        return Fernet(base64.urlsafe_b64encode(_derive(self._secret, b"fernet")))
+
+    @cached_property
+    def _index_key(self) -> bytes:
+        return _derive(self._secret, b"blind-index")
 
     @classmethod
     def from_settings(cls, data_key: str, *, distributed: bool, data_dir: str | Path) -> DataProtector:
@@ -83,6 +99,8 @@ class DataProtector:
     def decrypt(self, token: str | None) -> str | None:
         if token is None:
             return None
+        from cryptography.fernet import InvalidToken
+
         try:
             return self._fernet.decrypt(token.encode()).decode()
         except InvalidToken:

@@ -21,8 +21,7 @@ from gomoku_shared.auth import KeyRing
 from gomoku_shared.pagination import sort_by
 from gomoku_shared.params import PathId
 from gomoku_shared.runtime import ServiceRuntime
-from gomoku_shared.service import lifespan_for
-from gomoku_shared.web import create_app
+from gomoku_shared.service import service_app
 
 from .. import presets
 from ..adapters import orm
@@ -382,16 +381,12 @@ def _stage_routes(router: APIRouter) -> None:
 
 
 def create_api(runtime: ServiceRuntime, keyring: KeyRing, context: RegistrationState | None = None) -> FastAPI:
-    app = create_app(
-        "registration",
+    app = service_app(
+        runtime,
+        keyring,
         title="Gomoku registration service",
         description="Events from presets, entries, eligibility with evidence, teams, check-in, section closing and merging.",
-        lifespan=lifespan_for(runtime),
-        keyring=keyring,
-        ready_checks={"database": runtime.db_ready, "bus": runtime.bus_ready},
-        clock=runtime.clock,
     )
-    app.state.runtime = runtime
     app.state.registration = context
     app.state.idempotency = idempotency.for_runtime(runtime, orm.idempotency_keys)
     app.include_router(_router())

@@ -146,3 +146,19 @@ def test_partners_act_only_for_their_own_players(key, player, refusal, code):
     assert refused.value.code == code
     assert game().authorize(Key("partner", "pa"), "alice") == "first"
     assert game().authorize(OPERATOR, "bob") == "second"
+
+
+def test_the_process_cache_keeps_games_in_play_and_lets_finished_games_go():
+    """A finished game takes no more actions: the write-path cache drops it, so a process's memory
+    follows the games in play, not every game of the event (bench.event_full's peak RSS)."""
+    from gameplay.adapters.game_cache import GameCache
+
+    cache = GameCache(size=100)
+    playing, done = game(status="active"), game(game_id="EV.main.S1.r1.p2.g1", status="finished")
+    cache.keep(playing)
+    cache.keep(done)
+    assert cache.take(playing.game_id) is playing
+    assert cache.take(done.game_id) is None
+    cache.keep(playing)
+    cache.keep(game(status="finished"))  # the same game, finished by its last action
+    assert cache.take(playing.game_id) is None

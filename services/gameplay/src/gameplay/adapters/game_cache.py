@@ -24,6 +24,11 @@ class GameCache:
         return cached.live if cached is not None and cached.version == version else None
 
     def keep(self, game: PlayedGame) -> None:
+        if game.status == "finished":
+            # no player acts on a finished game any more: keeping its engine state would only hold
+            # memory (tens of kB a game, every game of the event by its end); reads go to the database
+            self._games.pop(game.game_id, None)
+            return
         if len(self._games) > self.size:
             self._games.clear()
         self._games[game.game_id] = game

@@ -97,3 +97,24 @@ async def test_awd10_the_appeals_forms_act_as_every_staff_form(client):
     assert (await client.post(decision, data={"upheld": "no", "csrf": "not-the-token"})).status_code == 403
     refused = await client.post(page, data={"section_id": "nope", "grounds": "late", "csrf": csrf.group(1)})
     assert refused.status_code == 200 and 'class="refusal" role="alert"' in refused.text
+
+
+async def test_play9_the_over_the_board_forms_refuse_posts_that_are_not_the_persons(client):
+    """PLAY-9: the result-slip form and the flagged record's acceptance answer as every staff
+    form does: nobody signed in is sent to sign in (back to the page after), a post without the
+    person's CSRF token is refused (403, never cached)."""
+    import re
+
+    slip = "/staff/events/da23/sections/open/rounds/1/slips/g1"
+    flag = "/staff/events/da23/record-flags/g1/1/accept"
+    for path in (slip, flag):
+        unsigned = await client.post(path, data={"csrf": "x"})
+        assert unsigned.status_code == 303 and unsigned.headers["location"] == f"/staff/sign-in?next={path}"
+    form = await client.get("/staff/sign-in")
+    token = re.search(r'name="csrf" value="([^"]+)"', form.text)
+    assert token
+    signed = await client.post("/staff/sign-in", data={"api_key": "op-key", "csrf": token.group(1), "next": "/staff"})
+    assert signed.status_code == 303
+    for path in (slip, flag):
+        forged = await client.post(path, data={"csrf": "not-the-token"})
+        assert forged.status_code == 403 and forged.headers["cache-control"] == "no-store", path

@@ -7,11 +7,13 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import random
 import socket
 import subprocess
 import sys
 import time
 import uuid
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -254,3 +256,18 @@ async def tear_down(
     from gomoku_shared.messaging.rabbit import delete_namespace
 
     await delete_namespace(amqp_url, namespace)
+
+
+async def open_loop(game: int, start: float, interval: float, end: float, seed: int) -> AsyncIterator[None]:
+    """Game ``game``'s own schedule of moves (the open loop the gameplay benches offer): the first
+    at a random point of the first ``interval`` after ``start``, each next one ``interval``
+    (jittered 0.5-1.5x) after the previous was due, whatever the latency, until ``end``; yields
+    when a move is due (at once when it is late)."""
+    pace = random.Random(seed * 7919 + game)
+    due = start + pace.uniform(0, interval)
+    while due < end:
+        delay = due - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        yield
+        due += pace.uniform(0.5, 1.5) * interval

@@ -48,6 +48,7 @@ from ._served_games import (
     free_port,
     fresh_gameplay_database,
     join_game,
+    open_loop,
     percentile,
     publish_games,
     start_service,
@@ -197,12 +198,7 @@ async def _live(g: _Games, rate: float, seconds: float, seed: int) -> tuple[floa
 
     async def game(i: int) -> None:
         nonlocal answered
-        pace = random.Random(seed * 7919 + i)
-        due = start + pace.uniform(0, interval)
-        while due < end:
-            delay = due - time.perf_counter()
-            if delay > 0:
-                await asyncio.sleep(delay)
+        async for _due in open_loop(i, start, interval, end, seed):
             sent = time.perf_counter()
             x = await g.move(i)
             if x is None:
@@ -211,7 +207,6 @@ async def _live(g: _Games, rate: float, seconds: float, seed: int) -> tuple[floa
                 answered += 1
             if sent >= window0:
                 lat.append(x)
-            due += pace.uniform(0.5, 1.5) * interval
 
     await asyncio.gather(*(game(i) for i in range(n)))
     window = end - window0

@@ -83,14 +83,8 @@ async def live(conns: list[Conn], moves: Moves, rate: float, seconds: float, see
     made = moves.count
 
     async def game(i: int) -> None:
-        pace = random.Random(seed * 7919 + i)
-        due = start + pace.uniform(0, interval)
-        while due < end:
-            delay = due - time.perf_counter()
-            if delay > 0:
-                await asyncio.sleep(delay)
+        async for _due in served.open_loop(i, start, interval, end, seed):
             await moves.play(conns[i], i)
-            due += pace.uniform(0.5, 1.5) * interval
 
     await asyncio.gather(*(game(i) for i in range(games)))
     return moves.count - made

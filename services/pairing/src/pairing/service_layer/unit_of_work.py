@@ -4,9 +4,8 @@ repositories of this service on its session, and the section-scoped event ids.""
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
-from gomoku_shared.contracts import Envelope, Payload
+from gomoku_shared.contracts import Payload
 from gomoku_shared.errors import NotFound
 from gomoku_shared.runtime import UnitOfWork
 
@@ -22,13 +21,9 @@ class PairingUnitOfWork(Repositories):
 
     def __init__(self, uow: UnitOfWork) -> None:
         super().__init__(uow.session)
-        self._uow = uow
         self.clock = uow.clock
-
-    def emit(
-        self, payload: Payload, *, correlation_id: str | None = None, event_id: uuid.UUID | None = None
-    ) -> Envelope[Any]:
-        return self._uow.emit(payload, correlation_id=correlation_id, event_id=event_id)
+        #: the runtime's outbox, in the same transaction
+        self.emit = uow.emit
 
     def emit_for(self, state: SectionState, payload: Payload) -> None:
         """An event of the section: its id is deterministic, from the section's next sequence

@@ -3,10 +3,6 @@ repositories of this service on its session."""
 
 from __future__ import annotations
 
-import uuid
-from typing import Any
-
-from gomoku_shared.contracts import Envelope, Payload
 from gomoku_shared.runtime import UnitOfWork
 
 from ..adapters.protection import DataProtector
@@ -19,10 +15,6 @@ class RegistrationUnitOfWork(Repositories):
 
     def __init__(self, uow: UnitOfWork, protector: DataProtector) -> None:
         super().__init__(uow.session, protector)
-        self._uow = uow
         self.clock = uow.clock
-
-    def emit(
-        self, payload: Payload, *, correlation_id: str | None = None, event_id: uuid.UUID | None = None
-    ) -> Envelope[Any]:
-        return self._uow.emit(payload, correlation_id=correlation_id, event_id=event_id)
+        #: the runtime's outbox, in the same transaction
+        self.emit = uow.emit

@@ -7,7 +7,10 @@ judged again on the new state, like an action."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 
 from sqlalchemy.exc import IntegrityError
 
@@ -54,12 +57,19 @@ class Sweeper:
             self.units.cache.keep(game)
         return counts
 
-    async def run(self, poll_s: float, stop: asyncio.Event | None = None) -> None:
+    async def run(
+        self,
+        poll_s: float,
+        stop: asyncio.Event | None = None,
+        working: Callable[[], AbstractContextManager[None]] | None = None,
+    ) -> None:
         """The scheduler loop (any replica may run it): real sleeps, time from the service clock;
-        it returns once ``stop`` is set (after the sweep under way)."""
+        it returns once ``stop`` is set (after the sweep under way). Each sweep runs inside
+        ``working()`` (the runtime counts it as work in flight)."""
         while not stopped(stop):
             try:
-                counts = await self.sweep()
+                with working() if working is not None else contextlib.nullcontext():
+                    counts = await self.sweep()
             except Exception:  # noqa: BLE001 - a failed sweep is retried on the next tick
                 log.exception("sweep failed")
                 counts = {}

@@ -198,9 +198,8 @@ class ServiceRuntime:
         messages ready in its own queue; plus two counters that only grow (deliveries settled,
         rows published), so that two looks with the same counters saw no work happen between them.
 
-        A background round running when asked (gameplay's sweeper ticks every 0.25 s, mostly
-        finding nothing) is waited for, up to ``wait_background_s``, so that a look does not fail
-        on a routine tick; its events are then in the outbox. The counters are read before the
+        A background round running when asked (gameplay's sweep of games it claimed) is waited
+        for, up to ``wait_background_s``: its events are then in the outbox. The counters are read before the
         queries: a delivery that starts after ``handling`` was read and ends before the next look
         moves ``settled``; one that ends before the outbox is counted has its events there
         already (its transaction committed first)."""
@@ -210,7 +209,7 @@ class ServiceRuntime:
         handling, busy, settled, published = self.handling, self.busy, self.settled, self.relay.published
         async with self.sessionmaker() as session:
             pending, _ = await outbox_backlog(session, self.outbox, self.clock.now())
-        ready = (await self.bus.queue_depth(self.name))[0] if self._handlers else 0
+        ready = await self.bus.ready_count(self.name) if self._handlers else 0
         return {
             "handling": handling,
             "background": busy,

@@ -113,7 +113,8 @@ class ServicesQuiet:
     returned has its effects committed already (a lost acknowledgement is redelivered, and the
     inbox skips it). Time itself makes nothing due without the driver: when it moves the clock
     it asks gameplay to sweep (``POST /v1/ops/sweep``) and waits for the answer before it asks
-    for quiet; the background sweeper's own round is counted while it runs.
+    for quiet; the background sweeper's round is counted from the moment it claimed games until
+    it committed (a round that claimed none changes nothing).
 
     The idle look that ended the last wait counts as the first look of the next one, when it is
     ``gap_s`` old or more and the counters are unchanged (the driver only read in between, or did

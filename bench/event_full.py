@@ -25,6 +25,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from gomoku_sim import thinking
 from gomoku_sim.bots import BotPolicy
 from gomoku_sim.client import SERVICES, all_games
 from gomoku_sim.driver import FULL_FIELDS, EventDriver, RunSpec
@@ -242,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     full = asyncio.run(run_once(args.mode, args.players, args.seed, "full", args.py_spy))
     base = base or full
-    print(f"\nSZ 2022 online qualifier, {args.mode}")
+    print(f"\nSZ 2022 online qualifier, {args.mode}; the bots think with the {thinking.NAME} strategy core")
     print(
         f"{'run':10} {'players':>8} {'games':>7} {'wall s':>9} {'play s':>9} {'games/s':>8} {'actions':>9} "
         f"{'requests':>9} {'x wall':>8}"

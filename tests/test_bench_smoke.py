@@ -37,6 +37,7 @@ def run_bench(name: str, argv: list[str], env: dict[str, str] | None = None, goa
 
 
 IN_PROCESS = {
+    "bots": (["--quick"], "metric"),
     "engine": (["--quick"], "metric"),
     "pairing": (["--quick"], "case"),
     "pages": (["--players", "4", "--rounds", "1", "--repeat", "1"], "page kind"),

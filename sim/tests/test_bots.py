@@ -82,3 +82,26 @@ def test_bots_resign_and_offer_draws_sometimes():
         assert eg.game.is_over
         reasons.add(eg.game.result.reason.value)
     assert "resignation" in reasons and "draw_agreement" in reasons
+
+
+def test_play1_play2_games_are_the_same_whichever_strategy_core_the_bots_think_with(monkeypatch):
+    """The compiled strategy core and the plain-Python reference play the same games: the same
+    moves, opening steps, resignations, draw offers and results, offline on the engine (both rules,
+    the default behaviour rates and quiet players)."""
+    from gomoku_sim import strategy, thinking
+
+    compiled = thinking.compiled()
+    assert thinking.CORE is compiled  # built by make install: the bots use it
+
+    def games(core):
+        monkeypatch.setattr(thinking, "CORE", core)
+        return [
+            _summary(play_offline(f"same-{i}", "a", "b", professional=bool(i % 2), seed=9, policy=policy))
+            for i in range(16)
+            for policy in (BotPolicy(), BotPolicy.quiet())
+        ]
+
+    with_compiled = games(compiled)
+    assert games(strategy) == with_compiled
+    reasons = {result[1].value for _moves, result, _actions in with_compiled if result is not None}
+    assert {"five", "resignation"} <= reasons  # whole games, lost positions judged too

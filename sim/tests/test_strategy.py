@@ -134,3 +134,72 @@ def test_play1_play3_winning_points_equal_the_plain_scan_of_every_point(professi
                 p for p in every if pos.empty(p) and pos.scores.of(p)[colour - 1] >= 100000
             ]
         assert pos.near_one == candidates(pos, 1) and pos.near_two == candidates(pos, 2)
+
+
+def _agreement_positions(rng: random.Random, count: int, professional: bool):
+    """Positions of both kinds a bot meets: stones scattered at random, and local games (each stone
+    within two of an earlier one, so threes, fours and fives arise as in play)."""
+    every = [(x, y) for x in range(15) for y in range(15)]
+    for index in range(count):
+        if index % 3 == 0:
+            moves = rng.sample(every, rng.randrange(0, 110))
+        else:
+            moves = [(7, 7)]
+            taken = {(7, 7)}
+            for _ in range(rng.randrange(0, 70)):
+                ax, ay = rng.choice(moves)
+                point = (ax + rng.randint(-2, 2), ay + rng.randint(-2, 2))
+                if 0 <= point[0] < 15 and 0 <= point[1] < 15 and point not in taken:
+                    moves.append(point)
+                    taken.add(point)
+        yield moves, Position.from_moves(moves, professional=professional)
+
+
+@pytest.mark.parametrize("professional", [False, True])
+def test_play1_play3_compiled_strategy_decides_as_the_reference(professional):
+    """PLAY-1 / PLAY-3: the compiled strategy core (``_strategy_core``) gives the reference's
+    decision for thousands of positions (both colours, the engine's forbidden points for black
+    under professional rules, every behaviour rate on and off, several seeds), and leaves the
+    generator in the same state: it drew the same numbers, so games stay the same."""
+    from gomoku_sim import strategy, thinking
+    from gomoku_sim.strategy import lost_position, winning_points
+
+    compiled = thinking.compiled()
+    whys: set[str] = set()
+    for seed in (1, 2, 3):
+        rng = random.Random(seed * 2 + professional)
+        for moves, pos in _agreement_positions(rng, 700, professional):
+            colour = rng.choice((BLACK, WHITE))
+            black, white = moves[0::2], moves[1::2]
+            forbidden = forbidden_points(black, white) if professional and colour == BLACK else {}
+            rates = {
+                "noise": rng.choice((0.0, 0.25, 1.0)),
+                "blunder_rate": rng.choice((0.0, 0.04, 0.6)),
+                "miss_rate": rng.choice((0.0, 0.3, 0.95)),
+                "miss_four_rate": rng.choice((0.0, 0.5)),
+            }
+            state = rng.getrandbits(64)
+            ref_rng, core_rng = random.Random(state), random.Random(state)
+            expected = strategy.choose_move(pos, colour, ref_rng, forbidden=forbidden, **rates)
+            assert compiled.choose_move(pos, colour, core_rng, forbidden=forbidden, **rates) == expected, moves
+            assert core_rng.getstate() == ref_rng.getstate(), moves
+            whys.add(expected.why)
+            for side in (BLACK, WHITE):
+                assert compiled.winning_points(pos, side) == winning_points(pos, side)
+                among = rng.sample(pos.near_two, min(5, len(pos.near_two))) + [(15, 0), (-1, 3)]
+                assert compiled.winning_points(pos, side, among) == winning_points(pos, side, among)
+                assert compiled.lost_position(pos, side, forbidden) == lost_position(pos, side, forbidden)
+    assert whys >= {"win", "block_five", "open_four", "block_three", "score"}
+
+
+def test_compiled_strategy_takes_the_references_path_when_every_nearby_point_is_forbidden():
+    """Black's only nearby point is forbidden (the centre of an empty board here): both cores look
+    at the whole board and choose the same point, drawing the same numbers."""
+    from gomoku_sim import strategy, thinking
+
+    compiled = thinking.compiled()
+    pos = Position.from_moves([])
+    ref_rng, core_rng = random.Random(4), random.Random(4)
+    expected = strategy.choose_move(pos, BLACK, ref_rng, forbidden={(7, 7): "double_three"}, noise=0.5)
+    assert compiled.choose_move(pos, BLACK, core_rng, forbidden={(7, 7): "double_three"}, noise=0.5) == expected
+    assert expected.point != (7, 7) and core_rng.getstate() == ref_rng.getstate()

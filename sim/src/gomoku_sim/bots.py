@@ -3,7 +3,8 @@
 ``decide(view, player_id, policy, seed)`` looks at one game as the gameplay API shows it
 (``GameView.from_api``) and returns the next action of ``player_id`` — or None when that
 player does nothing now (not its turn, a no-show, a player who lets the clock run out).
-Every random choice comes from ``random.Random`` seeded with a string built from
+Positions are judged by the compiled strategy core where it is built (``thinking``; the
+plain-Python ``strategy`` is the reference it agrees with). Every random choice comes from ``random.Random`` seeded with a string built from
 (seed, game id, player, ply, purpose): the same game state always gives the same decision,
 independent of the process, the hash seed, the order games are visited or the wall clock.
 ``BotDriver`` (in ``driver``) turns the action into the HTTP call.
@@ -17,8 +18,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from . import thinking
 from .opening import choose_fifth, choose_offers, choose_opening, take_black
-from .strategy import BLACK, WHITE, Point, Position, choose_move, lost_position, winning_points
+from .strategy import BLACK, WHITE, Point, Position
 
 COLUMNS = "abcdefghijklmno"
 
@@ -261,20 +263,20 @@ def decide(view: GameView, player: str, policy: BotPolicy, seed: int | str) -> B
         colour = BLACK if ply % 2 == 0 else WHITE
     rng = rng_for(seed, gid, player, ply, "move")
     if view.phase == "play":
-        if lost_position(pos, colour, view.forbidden) and rng.random() < policy.resign_rate:
+        if thinking.CORE.lost_position(pos, colour, view.forbidden) and rng.random() < policy.resign_rate:
             return BotAction("resign", {"player_id": player}, "lost")
         if (
             ply >= policy.draw_from_ply
             and view.draw_offer_by is None
             and rng.random() < (policy.draw_offer_rate if ply < policy.long_game_ply else 0.3)
-            and not winning_points(pos, colour)
+            and not thinking.CORE.winning_points(pos, colour)
         ):
             # offer only what the opponent will accept: a declined offer leaves the same state,
             # so a pure-function bot would offer again and again
             opponent = next((p for p in view.players if p != player), None)
             if opponent is not None and _accepts_draw(view, pos, opponent, policy, seed):
                 return BotAction("draw", {"player_id": player, "action": "offer"}, "draw-offer")
-    choice = choose_move(
+    choice = thinking.CORE.choose_move(
         pos,
         colour,
         rng,
@@ -289,7 +291,7 @@ def decide(view: GameView, player: str, policy: BotPolicy, seed: int | str) -> B
 
 def _accepts_draw(view: GameView, pos: Position, player: str, policy: BotPolicy, seed: int | str) -> bool:
     own_colour = view.colour_of(player)
-    if own_colour is not None and winning_points(pos, own_colour):
+    if own_colour is not None and thinking.CORE.winning_points(pos, own_colour):
         return False
     return rng_for(seed, view.game_id, player, view.ply, "draw-answer").random() < policy.draw_accept_rate
 

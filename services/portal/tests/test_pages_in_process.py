@@ -67,3 +67,54 @@ def test_a_viewer_key_cannot_act_in_a_game():
     with pytest.raises(ServiceError) as refused:
         GameService.authorize(None, Principal("viewer"), g, "a")
     assert refused.value.status == 403 and refused.value.code == "read_only_key"
+
+
+async def test_awd10_the_appeals_forms_act_as_every_staff_form(client):
+    """AWD-10: the appeals page's forms go through the staff console's one action path: a post
+    by nobody signed in leads to the sign-in form (back to the page after), one without the
+    person's CSRF token is refused (403), a refusal of pairing is shown in words on the page."""
+    import re
+
+    made = await client.post(
+        "/registration/v1/events", headers={"x-api-key": "op-key"}, json={"preset_id": "da-2023", "event_code": "da23"}
+    )
+    assert made.status_code == 201, made.text
+    page = "/staff/events/da23/appeals"
+    unsigned = await client.post(page, data={"section_id": "open", "csrf": "x"})
+    assert unsigned.status_code == 303 and unsigned.headers["location"] == f"/staff/sign-in?next={page}"
+    form = await client.get("/staff/sign-in")
+    token = re.search(r'name="csrf" value="([^"]+)"', form.text)
+    assert token
+    signed = await client.post("/staff/sign-in", data={"api_key": "op-key", "csrf": token.group(1), "next": page})
+    assert signed.status_code == 303 and signed.headers["location"] == page
+    shown = await client.get(page)
+    assert shown.status_code == 200 and shown.headers["cache-control"] == "no-store"
+    csrf = re.search(r'name="csrf" value="([^"]+)"', shown.text)
+    assert csrf
+    forged = await client.post(page, data={"section_id": "open", "csrf": "not-the-token"})
+    assert forged.status_code == 403 and forged.headers["cache-control"] == "no-store"
+    decision = "/staff/events/da23/sections/open/appeals/nope/decision"
+    assert (await client.post(decision, data={"upheld": "no", "csrf": "not-the-token"})).status_code == 403
+    refused = await client.post(page, data={"section_id": "nope", "grounds": "late", "csrf": csrf.group(1)})
+    assert refused.status_code == 200 and 'class="refusal" role="alert"' in refused.text
+
+
+async def test_play9_the_over_the_board_forms_refuse_posts_that_are_not_the_persons(client):
+    """PLAY-9: the result-slip form and the flagged record's acceptance answer as every staff
+    form does: nobody signed in is sent to sign in (back to the page after), a post without the
+    person's CSRF token is refused (403, never cached)."""
+    import re
+
+    slip = "/staff/events/da23/sections/open/rounds/1/slips/g1"
+    flag = "/staff/events/da23/record-flags/g1/1/accept"
+    for path in (slip, flag):
+        unsigned = await client.post(path, data={"csrf": "x"})
+        assert unsigned.status_code == 303 and unsigned.headers["location"] == f"/staff/sign-in?next={path}"
+    form = await client.get("/staff/sign-in")
+    token = re.search(r'name="csrf" value="([^"]+)"', form.text)
+    assert token
+    signed = await client.post("/staff/sign-in", data={"api_key": "op-key", "csrf": token.group(1), "next": "/staff"})
+    assert signed.status_code == 303
+    for path in (slip, flag):
+        forged = await client.post(path, data={"csrf": "not-the-token"})
+        assert forged.status_code == 403 and forged.headers["cache-control"] == "no-store", path

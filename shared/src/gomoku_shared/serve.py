@@ -13,7 +13,7 @@ import math
 
 if __name__ == "__main__":
     # a fresh server process: no collections while start-up allocates its long-lived objects
-    # (modules, models, routes, tables); tune_gc collects once, freezes them and enables it
+    # (modules, models, routes, tables); tune_gc freezes them without collecting, then enables it
     gc.disable()
 
 import uvicorn

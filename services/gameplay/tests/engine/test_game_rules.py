@@ -188,23 +188,6 @@ def test_play4_illegal_moves_refused():
     assert len(game.history) == 1
 
 
-def test_play4_undo_restores_position_and_clears_result():
-    """PLAY-4 (analysis): undo takes back moves and passes, and reopens a finished game."""
-    game = Game(RuleSet.professional(), reference)
-    play_black_line(game, ["g8", "i8", "h9", "h10", "h8"])
-    assert game.result.foul == "double_three"
-    undone = game.undo()
-    assert undone.point == P("h8") and game.result is None and game.stone_at(P("h8")) is None
-    assert game.to_move is Colour.BLACK
-    game.play(P("a15"))
-    game.pass_()
-    game.undo()
-    game.undo()
-    assert len(game.history) == 8 and game.to_move is Colour.BLACK
-    with pytest.raises(IllegalAction):
-        Game(RuleSet.free(), reference).undo()
-
-
 def test_play1_turns_and_legal_actions():
     """PLAY-1: black first, then alternating; legal actions are the empty points."""
     game = Game(RuleSet.free(), reference)

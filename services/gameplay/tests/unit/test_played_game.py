@@ -162,3 +162,61 @@ def test_the_process_cache_keeps_games_in_play_and_lets_finished_games_go():
     cache.keep(playing)
     cache.keep(game(status="finished"))  # the same game, finished by its last action
     assert cache.take(playing.game_id) is None
+
+
+def _playoff_game() -> PlayedGame:
+    """Game 1 of a playoff pairing, in play: alice (black) has moved."""
+    played = started(
+        game_id="EV.main.S1.po.po1.pp.g1",
+        stage="main",
+        round=0,
+        pairing_id="pp",
+        game_no=1,
+        unit_kind="playoff",
+        playoff_id="po1",
+        black="alice",
+        white="bob",
+        foul=None,
+        outcome=None,
+    )
+    played.live.apply("move", "first", {"point": "h8"})
+    return played
+
+
+def test_pair11_game_finished_of_a_playoff_game_closed_by_the_arbiter_carries_its_playoff():
+    """PAIR-11 / PLAY-PLAYOFF: game.finished of a game the arbiter's decision closes is the one a
+    played ending sends: its playoff id (not None), the colours and moves of the played game,
+    the decided result and reason; the decided round points on the pairing's last game."""
+    from gameplay.domain import decisions
+    from gameplay.domain.game_finished import game_finished
+
+    played = _playoff_game()
+    decision = {"outcome": "second_wins", "reason": "arbiter", "note": "", "sequence": 1}
+    played.stored(decisions.close(played, decision, True, now=MINUTE))
+    finished = game_finished(played, {"moves": []})
+    assert (finished.playoff_id, finished.game_id, finished.round) == ("po1", "EV.main.S1.po.po1.pp.g1", 0)
+    assert (finished.black, finished.white, finished.moves) == ("alice", "bob", ["h8"])
+    assert (finished.result, finished.reason, finished.winner, finished.foul) == ("white", "arbiter", "bob", None)
+    assert finished.outcome is not None and (finished.outcome.first_points, finished.outcome.second_points) == (0, 2)
+    assert (finished.first, finished.second, finished.double_forfeit) == ("alice", "bob", False)
+
+
+def test_pair11_game_finished_of_a_played_ending_and_of_a_double_forfeit_decision():
+    """PLAY-4 / PLAY-7: a resignation's game.finished carries the stored ending (no round points
+    before the pairing's last game); an arbiter's double forfeit is 0:0 and never a draw."""
+    from gameplay.domain import decisions
+    from gameplay.domain.game_finished import game_finished
+
+    resigned = _playoff_game()
+    change = resigned.decide("second", "resign", {}, MINUTE)
+    write = resigned.prepare(change, MINUTE)
+    ending = resigned.finish(write, [], MINUTE)
+    resigned.stored(write)
+    finished = game_finished(resigned, {})
+    assert (finished.playoff_id, finished.winner, finished.result) == ("po1", "alice", ending.result)
+    assert (finished.reason, finished.outcome, finished.moves) == (ending.reason, None, ["h8"])
+    forfeited = _playoff_game()
+    decision = {"outcome": "double_forfeit", "reason": "no_show", "note": "", "sequence": 1}
+    forfeited.stored(decisions.close(forfeited, decision, True, now=MINUTE))
+    finished = game_finished(forfeited, {})
+    assert (finished.result, finished.double_forfeit, finished.winner) == ("double_forfeit", True, None)

@@ -230,3 +230,30 @@ def test_pair2_edges_sorted_while_made_equal_the_sorted_scan():
         assert [id(edge) for edge in crosstable.sorted_edges] == [id(edge) for edge in scanned]
         used += 1
     assert used > 60
+
+
+def test_pair2_created_edges_equal_the_built_edges():
+    """PAIR-2: an edge made one at a time (``FastCrosstable.create_edge``, what gacrux's pairing
+    calls for the bye candidate) equals the one ``build_edges`` made for the same pair, key for
+    key in the same order, and both equal gacrux's own ``create_edge`` (both share
+    ``_dutch_core.EDGE_TEMPLATE``); forbidden pairs (changed after building) aside."""
+    rng = random.Random(20261202)
+    compared = 0
+    for _ in range(40):
+        tournament, request = random_tournament(rng, 2, 24)
+        participants = active_players(tournament, tournament.rounds_done + 1, exclude=set(request["requested_byes"]))
+        rnd = tournament.rounds_done + 1
+        if len(participants) < 2 or any(group.first_round <= rnd <= group.last_round for group in tournament.forbidden):
+            continue
+        tour, _ = FAST.round_structure(tournament, rnd, participants)
+        crosstable = FastCrosstable([], False, 0)
+        competitors, opponents = crosstable.init_engine(tour, rnd, 1, tour["topColor"], "cid")
+        for high, second in enumerate(competitors):
+            met = [opponent for key, opponent in second["num"].items() if key != "val"]
+            for low in range(high + 1):
+                built = opponents[low][high]
+                created = crosstable.create_edge(competitors[low], second, met)
+                reference = crosstable_dutch.create_edge(crosstable, competitors[low], second, met)
+                assert list(created.items()) == list(built.items()) == list(reference.items())
+                compared += 1
+    assert compared > 1000

@@ -19,7 +19,6 @@ from . import (
     live,
     public,
     staff,
-    staff_appeals,
 )
 from .fanout import FeedHub
 from .read_cache import TrackReads
@@ -70,7 +69,6 @@ def create_app(upstream: Upstream, settings: PortalSettings | None = None) -> Fa
     public.install_printouts(app, site)
     live.install(app, site)
     staff.install(app, site)
-    staff_appeals.install(app, site)  # AWD-10: after staff.install (its sessions)
     console = console_rounds.install(app, site, app.state.sessions)
     console_awards.install(app, console)
     console_slot.install(app, console)  # EVT-7: a whole time slot delayed

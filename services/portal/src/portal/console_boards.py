@@ -15,7 +15,7 @@ from gomoku_shared.params import PathId
 
 from .sessions import Sessions, StaffSession
 from .site import Site
-from .staff import refusal
+from .staff import StaffPages, refusal
 
 PAGE = "/staff/events/{code}/record-flags"
 #: the flagged records are read page by page (cursor pagination), up to this many pages
@@ -24,6 +24,7 @@ PAGE_SIZE, MAX_PAGES = 200, 10
 
 def install(app: FastAPI, site: Site, sessions: Sessions) -> None:
     upstream = site.upstream
+    pages = StaffPages(site, sessions)
 
     async def flagged(session: StaffSession, code: str) -> tuple[int, Any, list[dict[str, Any]]]:
         """The event's flagged records, every page; the status and body of the last answer."""
@@ -71,12 +72,9 @@ def install(app: FastAPI, site: Site, sessions: Sessions) -> None:
 
     @app.post(PAGE + "/{game_id}/{entry}/accept", response_class=HTMLResponse)
     async def accept(request: Request, code: PathId, game_id: PathId, entry: int) -> Response:
-        session = await sessions.of(request)
-        if session is None:
-            return RedirectResponse(f"/staff/sign-in?next={request.url.path}", status_code=303)
-        form = await request.form()
-        if not Sessions.csrf_ok(session, str(form.get("csrf", ""))):
-            return site.render(request, "staff/refused.html", status=403, staff=session, message_key="refusal.csrf")
+        session, form, stop = await pages.posted_form(request)
+        if stop is not None or session is None:
+            return stop or pages.to_sign_in(request)
         note = str(form.get("note", ""))[:500]
         status, body = await upstream.as_person(
             "gameplay",

@@ -17,7 +17,7 @@ from gomoku_shared.params import PathId, RoundNo
 
 from .sessions import Sessions, StaffSession
 from .site import Site
-from .staff import refusal
+from .staff import StaffPages, refusal
 
 PAGE = "/staff/events/{code}/sections/{sid}/rounds/{n}/slips"
 #: a slip's results and reasons (gameplay's names, PLAY-9)
@@ -122,6 +122,7 @@ def mismatch_words(words: Any, body: dict[str, Any]) -> str:
 
 def install(app: FastAPI, site: Site, sessions: Sessions) -> None:
     slips = _Slips(site, sessions)
+    pages = StaffPages(site, sessions)
 
     @app.get(PAGE, response_class=HTMLResponse, name="staff_slips")
     async def slips_page(request: Request, code: PathId, sid: PathId, n: RoundNo) -> Response:
@@ -132,12 +133,9 @@ def install(app: FastAPI, site: Site, sessions: Sessions) -> None:
 
     @app.post(PAGE + "/{game_id}", response_class=HTMLResponse)
     async def enter(request: Request, code: PathId, sid: PathId, n: RoundNo, game_id: PathId) -> Response:
-        session = await sessions.of(request)
-        if session is None:
-            return RedirectResponse(f"/staff/sign-in?next={request.url.path}", status_code=303)
-        form = await request.form()
-        if not Sessions.csrf_ok(session, str(form.get("csrf", ""))):
-            return site.render(request, "staff/refused.html", status=403, staff=session, message_key="refusal.csrf")
+        session, form, stop = await pages.posted_form(request)
+        if stop is not None or session is None:
+            return stop or pages.to_sign_in(request)
         body: dict[str, Any] = {
             "result": str(form.get("result", ""))[:32],
             "reason": str(form.get("reason", ""))[:32],

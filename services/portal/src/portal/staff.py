@@ -1,7 +1,8 @@
 """The staff console: arbiters and operators sign in with their own API key and act through the
 services' APIs with it (entries, evidence review, check-in and no-shows, closing a stage,
 entering and correcting results). A refusal is shown in words beside the form. The pages are in
-one module per group (staff_sign_in, staff_event, staff_entries, staff_evidence, staff_round)."""
+one module per group (staff_sign_in, staff_event, staff_entries, staff_evidence, staff_round,
+staff_appeals)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from . import i18n, staff_entries, staff_event, staff_evidence, staff_round, staff_sign_in
+from . import i18n, staff_appeals, staff_entries, staff_event, staff_evidence, staff_round, staff_sign_in
 from .sessions import Sessions, StaffSession
 from .site import Site
 
@@ -161,3 +162,4 @@ def install(app: FastAPI, site: Site) -> None:
     staff_entries.install(app, pages)
     staff_evidence.install(app, pages)
     staff_round.install(app, pages)
+    staff_appeals.install(app, pages)  # AWD-10

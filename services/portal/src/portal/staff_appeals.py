@@ -4,18 +4,18 @@ the fee refunded and, with a new result, the correction through the arbiter's pa
 
 from __future__ import annotations
 
-import secrets
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import FastAPI, Form, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
 
 from gomoku_shared.params import PathId
 
-from .sessions import Sessions, StaffSession
-from .site import Site
-from .staff import RESULTS, refusal
+from .sessions import StaffSession
+
+if TYPE_CHECKING:
+    from .staff import StaffPages
 
 
 def _number(text: str) -> int | None:
@@ -51,63 +51,24 @@ class AppealForm(BaseModel):
         }
 
 
-def _refused(site: Site, request: Request, session: StaffSession | None) -> HTMLResponse:
-    return site.render(request, "staff/refused.html", status=403, staff=session, message_key="refusal.csrf")
-
-
-def install(app: FastAPI, site: Site) -> None:
-    upstream = site.upstream
-
-    def sessions() -> Sessions:
-        return app.state.sessions  # opened by the staff console (staff.install)
-
-    async def call(session: StaffSession, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-        return await upstream.as_person(
-            "pairing", method, path, session.api_key, body, None, idempotency_key=secrets.token_urlsafe(16)
-        )
-
-    async def page(
-        request: Request, session: StaffSession, code: str, problem: dict | None = None, done: str = ""
-    ) -> HTMLResponse:
-        event = await upstream.get("registration", f"/v1/events/{code}")
-        sections = await upstream.optional("pairing", f"/v1/events/{code}/sections")
-        status, body = await call(session, "GET", f"/v1/events/{code}/appeals")
-        resp = site.render(
-            request,
-            "staff/appeals.html",
-            staff=session,
-            event=event,
-            code=code,
-            appeals=body.get("appeals", []) if status == 200 else [],
-            played=(sections or {}).get("sections", []),
-            fee_fen=event.get("appeals", {}).get("fee_fen", 0),
-            results=RESULTS,
-            problem=problem or (refusal(site, request, status, body) if status != 200 else None),
-            done=done,
-        )
-        resp.headers["cache-control"] = "no-store"
-        return resp
-
+def install(app: FastAPI, pages: StaffPages) -> None:
     @app.get("/staff/events/{code}/appeals", response_class=HTMLResponse, name="staff_appeals")
     async def appeals_page(request: Request, code: PathId) -> Response:
-        session = await sessions().of(request)
+        session = await pages.sessions.of(request)
         if session is None:
-            return RedirectResponse(f"/staff/sign-in?next={request.url.path}", status_code=303)
-        return await page(request, session, code)
+            return pages.to_sign_in(request)
+        return await appeals(pages, request, session, code)
 
     @app.post("/staff/events/{code}/appeals", response_class=HTMLResponse)
     async def lodge(request: Request, code: PathId, form: Annotated[AppealForm, Form()]) -> Response:
-        session = await sessions().of(request)
-        if session is None:
-            return RedirectResponse("/staff/sign-in", status_code=303)
-        if not Sessions.csrf_ok(session, form.csrf):
-            return _refused(site, request, session)
-        status, answer = await call(
-            session, "POST", f"/v1/events/{code}/sections/{form.section_id}/appeals", form.body()
-        )
-        problem = refusal(site, request, status, answer) if status >= 400 else None
-        return await page(
-            request, session, code, problem, "" if problem else site.words(request).t("done.appeal_lodged")
+        return await pages.act(
+            request,
+            form.csrf,
+            "pairing",
+            f"/v1/events/{code}/sections/{form.section_id}/appeals",
+            form.body(),
+            "done.appeal_lodged",
+            lambda session, problem, done: appeals(pages, request, session, code, problem, done),
         )
 
     @app.post("/staff/events/{code}/sections/{sid}/appeals/{appeal_id}/decision", response_class=HTMLResponse)
@@ -121,15 +82,40 @@ def install(app: FastAPI, site: Site) -> None:
         result: str = Form("", max_length=24),
         csrf: str = Form("", max_length=300),
     ) -> Response:
-        session = await sessions().of(request)
-        if session is None:
-            return RedirectResponse("/staff/sign-in", status_code=303)
-        if not Sessions.csrf_ok(session, csrf):
-            return _refused(site, request, session)
-        body = {"upheld": upheld == "yes", "reasons": reasons.strip(), "result": result or None}
-        path = f"/v1/events/{code}/sections/{sid}/appeals/{appeal_id}/decision"
-        status, answer = await call(session, "POST", path, body)
-        problem = refusal(site, request, status, answer) if status >= 400 else None
-        return await page(
-            request, session, code, problem, "" if problem else site.words(request).t("done.appeal_decided")
+        return await pages.act(
+            request,
+            csrf,
+            "pairing",
+            f"/v1/events/{code}/sections/{sid}/appeals/{appeal_id}/decision",
+            {"upheld": upheld == "yes", "reasons": reasons.strip(), "result": result or None},
+            "done.appeal_decided",
+            lambda session, problem, done: appeals(pages, request, session, code, problem, done),
         )
+
+
+async def appeals(
+    pages: StaffPages,
+    request: Request,
+    session: StaffSession,
+    code: str,
+    problem: dict[str, str] | None = None,
+    done: str = "",
+) -> HTMLResponse:
+    """The appeals of an event with their decisions, and the forms (the outcome of the last one)."""
+    upstream = pages.upstream
+    event = await pages.event_of(code)
+    sections = await upstream.optional("pairing", f"/v1/events/{code}/sections")
+    status, body = await pages.call(session, "pairing", "GET", f"/v1/events/{code}/appeals")
+    return pages.render(
+        request,
+        "staff/appeals.html",
+        session,
+        event=event,
+        code=code,
+        appeals=body.get("appeals", []) if status == 200 else [],
+        played=(sections or {}).get("sections", []),
+        fee_fen=event.get("appeals", {}).get("fee_fen", 0),
+        results=pages.results,
+        problem=problem or (pages.refusal(request, status, body) if status != 200 else None),
+        done=done,
+    )

@@ -35,20 +35,6 @@ class Transaction(Protocol):
         ...
 
 
-class OpenSession:
-    """A plain session as a ``Transaction`` (reads outside a unit of work)."""
-
-    def __init__(self, session: AsyncSession) -> None:
-        self._session = session
-
-    @property
-    def begun(self) -> bool:
-        return True
-
-    async def session(self) -> AsyncSession:
-        return self._session
-
-
 class GameRepository:
     """Games as ``PlayedGame`` aggregates; the engine state comes from the process cache when it
     is of the stored version, else it is rebuilt from the action log."""

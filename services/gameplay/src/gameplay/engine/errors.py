@@ -13,7 +13,6 @@ CONFLICT_CODES = frozenset(
         "forbidden",
         "swap_used",
         "pass_not_allowed",
-        "nothing_to_undo",
     }
 )
 INPUT_CODES = frozenset(

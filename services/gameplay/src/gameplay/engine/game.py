@@ -265,19 +265,6 @@ class Game:
             self.result = Result(None, Reason.DRAW_PASSES)
         return action
 
-    def undo(self) -> Action:
-        """Take back the last stone or pass (analysis). The position before any action had no
-        result, so the result is cleared too."""
-        if not self._history:
-            raise IllegalAction("nothing_to_undo", "there is no move to take back")
-        action = self._history.pop()
-        if action.point is not None:
-            x, y = action.point
-            self._board[x * BOARD_SIZE + y] = 0
-            (self._black if action.colour is Colour.BLACK else self._white).discard(action.point)
-        self.result = None
-        return action
-
     def _end(self, result: Result) -> Result:
         self._check_open()
         self.result = result

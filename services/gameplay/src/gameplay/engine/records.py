@@ -1,13 +1,12 @@
 """Game records (PLAY-8): moves with timestamps and clock readings, opening choices, result.
 
-Formats: JSON (``to_json`` / ``from_json``, lossless round trip), the standard move list
-(``h8 h9 j10``) and Gomocup's Piskvork PSQ text (header ``Piskvorky 15x15, 11:11, 0``, then one
-``x,y,time`` line per move, 1-based coordinates, time in milliseconds).
+Formats: JSON (``to_dict`` / ``from_dict``, a lossless round trip through ``json``), the standard
+move list (``h8 h9 j10``) and Gomocup's Piskvork PSQ text (header ``Piskvorky 15x15, 11:11, 0``,
+then one ``x,y,time`` line per move, 1-based coordinates, time in milliseconds).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from types import ModuleType
@@ -70,10 +69,6 @@ class GameRecord:
     def to_dict(self) -> dict[str, Any]:
         return {"schema": SCHEMA, **asdict(self)}
 
-    def to_json(self, **kwargs: Any) -> str:
-        kwargs.setdefault("ensure_ascii", False)
-        return json.dumps(self.to_dict(), **kwargs)
-
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameRecord:
         if data.get("schema") != SCHEMA:
@@ -96,10 +91,6 @@ class GameRecord:
             clock=data.get("clock"),
             meta=dict(data.get("meta", {})),
         )
-
-    @classmethod
-    def from_json(cls, text: str) -> GameRecord:
-        return cls.from_dict(json.loads(text))
 
     # -- other formats ---------------------------------------------------------------------
 

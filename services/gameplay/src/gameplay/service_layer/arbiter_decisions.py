@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gomoku_shared.contracts.events import GameFinished, PairingOutcome, ResultDecided
+from gomoku_shared.contracts.events import ResultDecided
 
 from ..domain import decisions
+from ..domain.game_finished import game_finished
 from ..domain.game_ids import event_id
 from .unit_of_work import GameplayUnitOfWork
 
@@ -61,29 +62,7 @@ async def _close(uow: GameplayUnitOfWork, columns: dict[str, Any], decision: Map
         raise GameMovedOn(f"game {game.game_id} changed while the arbiter's decision was applied")
     if was_finished:
         return  # its game.finished went out when it ended; pairing holds the decision already
-    before = game.columns
     game.stored(write)
-    values = write.values
     record = game.record(await uow.games.action_meta(game.game_id), uow.clock.now().tzinfo)
-    finished = GameFinished(
-        event_code=before["event_code"],
-        stage=before["stage"],
-        section_id=before["section_id"],
-        round=before["round"],
-        pairing_id=before["pairing_id"],
-        game_id=game.game_id,
-        game_no=before["game_no"],
-        playoff_id=None,
-        black=before["black"],
-        white=before["white"],
-        winner=values["winner"],
-        result=values["result"],
-        reason=decision["reason"],
-        moves=game.live.moves,
-        record=record,
-        outcome=PairingOutcome(**values["outcome"]) if values["outcome"] else None,
-        double_forfeit=values["result"] == "double_forfeit",
-        first=before["player_a"],
-        second=before["player_b"],
-    )
+    finished = game_finished(game, record)
     await uow.emit(finished, event_id=event_id(game.game_id, "finished"))

@@ -4,11 +4,12 @@ Shared by the player actions, the arbiter and the sweeper."""
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
-from gomoku_shared.contracts.events import GameFinished, PairingOutcome, PairingSpec
+from gomoku_shared.contracts.events import PairingSpec
 from gomoku_shared.idempotency import KeyedRequest
 
+from ..domain.game_finished import game_finished
 from ..domain.game_ids import event_id
 from ..domain.played_game import Change, Ending, PlayedGame, clock_of, summary_of
 from . import creation
@@ -76,27 +77,5 @@ async def _after_the_end(uow: GameplayUnitOfWork, game: PlayedGame, ending: Endi
         )
         await creation.create(uow, next_game)
     record = game.record(await uow.games.action_meta(game.game_id), uow.clock.now().tzinfo)
-    finished = GameFinished(
-        event_code=columns["event_code"],
-        stage=columns["stage"],
-        section_id=columns["section_id"],
-        round=columns["round"],
-        pairing_id=columns["pairing_id"],
-        game_id=game.game_id,
-        game_no=columns["game_no"],
-        playoff_id=columns["playoff_id"],
-        black=game.live.black,
-        white=game.live.white,
-        winner=ending.winner,
-        # the contract model checks these names when it is built
-        result=cast(Any, ending.result),
-        reason=cast(Any, ending.reason),
-        foul=ending.foul,
-        moves=game.live.moves,
-        record=record,
-        outcome=PairingOutcome(**ending.outcome) if ending.outcome else None,
-        double_forfeit=ending.double_forfeit,
-        first=columns["player_a"],
-        second=columns["player_b"],
-    )
+    finished = game_finished(game, record)
     await uow.emit(finished, event_id=event_id(game.game_id, "finished"))

@@ -1,8 +1,12 @@
 """Type stub for the compiled loops of the fast Dutch engine (see _dutch_core.pyx, dutch_fast.py)."""
 
+from collections.abc import Mapping
 from typing import Any
 
 Edge = dict[str, Any]
+
+#: every key of an edge dict in gacrux's order, with the values every pair shares (read-only)
+EDGE_TEMPLATE: Mapping[str, Any]
 
 class EdgeList(list[Edge]): ...
 

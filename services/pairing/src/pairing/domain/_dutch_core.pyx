@@ -14,8 +14,32 @@ from cpython cimport array
 from libc.string cimport memcpy
 
 import array
+from types import MappingProxyType
 
 cdef array.array _INTS = array.array("i")
+
+# every key of an edge dict in gacrux's create_edge order, with the values that are the same for
+# every pair; build_edges copies it and FastCrosstable.create_edge spreads it (EDGE_TEMPLATE), so
+# the two make the same dicts key for key (test_pair2_created_edges_equal_the_built_edges)
+cdef dict _EDGE_TEMPLATE = {
+    "ca": 0,
+    "cb": 0,
+    "sa": 0,
+    "sb": 0,
+    "canmeet": False,
+    "isblob": False,
+    "played": 0,
+    "unplayed": 0,
+    "qlevel": -1,
+    "quality": None,
+    "weight": 0,
+    "qcweight": 0,
+    "heweight": 0,
+    "howeight": 0,
+    "colordiff": "  ",
+    "qc": False,
+}
+EDGE_TEMPLATE = MappingProxyType(_EDGE_TEMPLATE)
 
 
 cdef class EdgeList(list):
@@ -123,25 +147,7 @@ def build_edges(list competitors, list opponents, Py_ssize_t size, object rnd, o
     cdef _Builder group
     cdef int first_level_int, second_level_int
     cdef Py_ssize_t total = 0
-    # every key in create_edge's order; copying it keeps that order, the varying values are set
-    cdef dict template = {
-        "ca": 0,
-        "cb": 0,
-        "sa": 0,
-        "sb": 0,
-        "canmeet": False,
-        "isblob": False,
-        "played": 0,
-        "unplayed": 0,
-        "qlevel": -1,
-        "quality": None,
-        "weight": 0,
-        "qcweight": 0,
-        "heweight": 0,
-        "howeight": 0,
-        "colordiff": "  ",
-        "qc": False,
-    }
+    cdef dict template = _EDGE_TEMPLATE
     for high in range(size + 1):
         second = competitors[high]
         played_count = {}

@@ -130,7 +130,9 @@ class FastCrosstable(crosstable_dutch):
             cop = first["cop"]
             if (cop == "w2" or cop == "b2") and second["cop"] == cop:
                 canmeet = False
+        # the keys and the values every pair shares: _dutch_core's template, which build_edges copies
         return {
+            **_dutch_core.EDGE_TEMPLATE,
             "ca": low,
             "cb": high,
             "sa": first["scorelevel"],
@@ -139,13 +141,6 @@ class FastCrosstable(crosstable_dutch):
             "isblob": high == self.BLOB,
             "played": played,
             "unplayed": self.rnd - 1 - second["num"].get("val", 0),
-            "qlevel": -1,
-            "quality": None,
-            "weight": 0,
-            "qcweight": 0,
-            "heweight": 0,
-            "howeight": 0,
-            "colordiff": "  ",
             "qc": canmeet,
         }
 

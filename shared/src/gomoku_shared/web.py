@@ -62,6 +62,22 @@ class ClockNow(api_docs.View):
     now: datetime
 
 
+class WorkInFlight(api_docs.View):
+    """A service's work in flight (simulations only): all four first figures 0 is idle."""
+
+    #: deliveries in a handler now
+    handling: int
+    #: background rounds of work running now (gameplay's flag-fall / no-show sweep)
+    background: int
+    #: outbox rows not yet published
+    outbox_pending: int
+    #: messages ready in the service's own queue (not yet delivered to a consumer)
+    queue_ready: int
+    #: deliveries settled and outbox rows published since the process started (they only grow)
+    settled: int
+    published: int
+
+
 class ClockChange(BaseModel):
     advance_s: float = Field(default=0, ge=0, le=30 * 86400)
     set: datetime | None = None
@@ -417,6 +433,21 @@ def _install_clock_routes(app: FastAPI, clock: FakeClock) -> None:
         if change.advance_s:
             clock.advance(change.advance_s)
         return {"now": clock.now().isoformat()}
+
+
+def install_quiet_route(app: FastAPI, report: Callable[[], Awaitable[dict[str, int]]]) -> None:
+    """Simulations only (CLOCK=fake, like the clock routes): an operator reads the service's
+    work in flight (``ServiceRuntime.work_in_flight``), from which a simulation knows when every
+    service is quiet (``gomoku_sim.stack.ServicesQuiet``)."""
+
+    @app.get(
+        "/v1/ops/quiet",
+        tags=["ops"],
+        summary="Simulation: this service's work in flight (handlers, sweeps, outbox, queue)",
+        response_model=WorkInFlight,
+    )
+    async def work_in_flight(_: Operator) -> dict[str, int]:
+        return await report()
 
 
 def _install_metrics_route(app: FastAPI, registry: CollectorRegistry) -> None:

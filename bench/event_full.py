@@ -61,7 +61,6 @@ async def run_once(mode: str, players: int, seed: int, label: str, py_spy: str |
             database_urls=database_urls_for(os.environ["DATABASE_URL"], prefix),
             log_dir=tmp / "logs",
             namespace=f"bench-{rid}",
-            code_of=lambda: spec.code,
         )
     started = time.monotonic()
     driver_cpu_from = _own_cpu()

@@ -148,7 +148,6 @@ async def run_distributed(
         database_urls=databases,
         log_dir=tmp_path / "logs",
         namespace=namespace,
-        code_of=lambda: run.code,
     ) as stack:
         driver = EventDriver(stack.platform, stack.clock, stack.quiet, run)
         if chaos is None:

@@ -22,7 +22,7 @@ import httpx
 from gomoku_sim.bots import BotPolicy
 from gomoku_sim.client import SERVICES, ApiError, Keys, Platform
 from gomoku_sim.driver import EventDriver, RunSpec, SimClock
-from gomoku_sim.stack import EPOCH, Stack, StateQuiet, distributed_stack, load_compose_commands
+from gomoku_sim.stack import EPOCH, ServicesQuiet, Stack, distributed_stack, load_compose_commands
 
 KEYS = Keys()
 #: players who end games quickly and always show up
@@ -87,10 +87,9 @@ async def embedded_stack_process(tmp_path: Path) -> AsyncIterator[Stack]:
         platform = Platform.distributed(urls, KEYS)
         clock = SimClock(platform, ("gameplay",))  # one clock for the four apps
         clock.current = await clock.now()
-        code = {"value": None}
-        quiet = StateQuiet(platform, lambda: code["value"], settle_s=0.4)
+        quiet = ServicesQuiet(platform)  # the four apps of the one process, each asked at its own prefix
         try:
-            yield Stack(platform, clock, quiet, "embedded", urls, extras={"log": log, "code": code})
+            yield Stack(platform, clock, quiet, "embedded", urls, extras={"log": log})
         finally:
             await platform.aclose()
     finally:
@@ -102,25 +101,19 @@ async def embedded_stack_process(tmp_path: Path) -> AsyncIterator[Stack]:
 async def distributed(
     tmp_path: Path, *, amqp_url: str, databases: dict[str, str], namespace: str
 ) -> AsyncIterator[Stack]:
-    code = {"value": None}
     async with distributed_stack(
         amqp_url=amqp_url,
         database_urls=databases,
         log_dir=tmp_path / "logs",
         namespace=namespace,
         keys=KEYS,
-        code_of=lambda: code["value"],
-        settle_s=0.4,
     ) as stack:
-        stack.extras["code"] = code
         yield stack
 
 
 async def seed(stack: Stack) -> dict[str, list[Any]]:
     """Play DONE to the end and LIVE into its first round; the known ids of both."""
-    stack.extras["code"]["value"] = DONE
     await EventDriver(stack.platform, stack.clock, stack.quiet, _spec(DONE)).run()
-    stack.extras["code"]["value"] = LIVE
     # a year later: the simulation clock never goes back, and DONE's dates are past
     live = EventDriver(stack.platform, stack.clock, stack.quiet, _spec(LIVE, shift_years=1))
     await live.create_event()

@@ -135,6 +135,24 @@ def _walk(doc: Any) -> tuple[int, bytes] | None:
     return None
 
 
+async def read_body(receive) -> tuple[bytes, dict | None, tuple[int, bytes] | None]:
+    """A request's whole body, as the checks read it: (body, None, None); (b"", the message, None)
+    when another message than the body came first (a disconnect: the app sees it as it came);
+    (b"", None, refusal) for a body larger than ``MAX_BODY``."""
+    chunks, size = [], 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return b"", message, None
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > MAX_BODY:
+            return b"", None, _refusal(413, "body_too_large", f"the request body exceeds {MAX_BODY} bytes")
+        chunks.append(chunk)
+        if not message.get("more_body"):
+            return chunks[0] if len(chunks) == 1 else b"".join(chunks), None, None
+
+
 class InputGuardMiddleware:
     """Refuses what ``check_head`` / ``check_json_body`` refuse; passes the rest on unchanged
     (a body is read here, once, and handed to the app as one message)."""
@@ -147,21 +165,10 @@ class InputGuardMiddleware:
             return await self.app(scope, receive, send)
         refusal = check_head(scope)
         if refusal is None and scope["method"] in ("POST", "PUT", "PATCH"):
-            chunks, size = [], 0
-            while True:
-                message = await receive()
-                if message["type"] != "http.request":
-                    return await self.app(scope, _replay([message], receive), send)
-                chunk = message.get("body", b"")
-                size += len(chunk)
-                if size > MAX_BODY:
-                    refusal = _refusal(413, "body_too_large", f"the request body exceeds {MAX_BODY} bytes")
-                    break
-                chunks.append(chunk)
-                if not message.get("more_body"):
-                    break
+            body, other, refusal = await read_body(receive)
+            if other is not None:
+                return await self.app(scope, _replay([other], receive), send)
             if refusal is None:
-                body = chunks[0] if len(chunks) == 1 else b"".join(chunks)
                 refusal = check_json_body(body)
                 receive = _replay([{"type": "http.request", "body": body, "more_body": False}], receive)
         if refusal is None:

@@ -14,7 +14,7 @@ import logging
 import time
 import uuid
 from collections import defaultdict
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator
 from typing import Any
 
 from sqlalchemy import MetaData
@@ -27,7 +27,7 @@ from .db import make_engine, make_sessionmaker, ping
 from .logs import correlation_id as correlation_ctx
 from .messaging.bus import EventBus, Message
 from .messaging.inbox import handle_once, inbox_table
-from .messaging.outbox import OutboxRelay, add_to_outbox, outbox_table
+from .messaging.outbox import OutboxRelay, add_to_outbox, outbox_backlog, outbox_table
 from .settings import ServiceSettings
 from .tokens import REVOKED_EVENT, TokenVerifier, http_key_fetch
 from .topology import CONSUMES
@@ -140,6 +140,13 @@ class ServiceRuntime:
         self.background_stop_s = BACKGROUND_STOP_S
         #: what the consumer did, per event type (read by the metrics)
         self.consumed = ConsumerStats()
+        #: deliveries in a handler now, and every delivery whose handler has returned (or failed)
+        self.handling = 0
+        self.settled = 0
+        #: background loops in a round of work now (``working``), e.g. gameplay's flag-fall sweep
+        self.busy = 0
+        self._background_idle = asyncio.Event()
+        self._background_idle.set()
         self.started = False
 
     # ------------------------------------------------------------------ wiring
@@ -171,6 +178,46 @@ class ServiceRuntime:
     @property
     def consumed_types(self) -> list[str]:
         return sorted(self._handlers)
+
+    @contextlib.contextmanager
+    def working(self) -> Iterator[None]:
+        """Around a background loop's round of work (not its idle wait): counted in
+        ``work_in_flight`` while it runs."""
+        self.busy += 1
+        self._background_idle.clear()
+        try:
+            yield
+        finally:
+            self.busy -= 1
+            if not self.busy:
+                self._background_idle.set()
+
+    async def work_in_flight(self, wait_background_s: float = 2.0) -> dict[str, int]:
+        """What this service has in flight now (the simulations' quiet check, CLOCK=fake only):
+        deliveries in a handler, background rounds running, outbox rows not yet published and
+        messages ready in its own queue; plus two counters that only grow (deliveries settled,
+        rows published), so that two looks with the same counters saw no work happen between them.
+
+        A background round running when asked (gameplay's sweep of games it claimed) is waited
+        for, up to ``wait_background_s``: its events are then in the outbox. The counters are read before the
+        queries: a delivery that starts after ``handling`` was read and ends before the next look
+        moves ``settled``; one that ends before the outbox is counted has its events there
+        already (its transaction committed first)."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(wait_background_s):
+                await self._background_idle.wait()
+        handling, busy, settled, published = self.handling, self.busy, self.settled, self.relay.published
+        async with self.sessionmaker() as session:
+            pending, _ = await outbox_backlog(session, self.outbox, self.clock.now())
+        ready = await self.bus.ready_count(self.name) if self._handlers else 0
+        return {
+            "handling": handling,
+            "background": busy,
+            "outbox_pending": pending,
+            "queue_ready": ready,
+            "settled": settled,
+            "published": published,
+        }
 
     # ------------------------------------------------------------------ work
     @contextlib.asynccontextmanager
@@ -204,6 +251,7 @@ class ServiceRuntime:
         token = correlation_ctx.set(env.correlation_id)
         started = time.perf_counter()
         outcome = "failed"
+        self.handling += 1
         try:
 
             async def effect(session: AsyncSession, _msg: Message) -> None:
@@ -220,6 +268,8 @@ class ServiceRuntime:
                 else:
                     outcome = "duplicate"
         finally:
+            self.handling -= 1
+            self.settled += 1
             self.consumed.record(env.type, outcome, time.perf_counter() - started)
             correlation_ctx.reset(token)
 

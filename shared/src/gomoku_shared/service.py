@@ -12,13 +12,13 @@ from fastapi import FastAPI
 from sqlalchemy import MetaData
 
 from .auth import KeyRing
-from .clock import Clock
+from .clock import Clock, FakeClock
 from .messaging.bus import EventBus
 from .metrics import instrument
 from .ratelimit import LocalBuckets
 from .runtime import ServiceRuntime
 from .settings import ServiceSettings
-from .web import create_app
+from .web import create_app, install_quiet_route
 
 ENTRY_POINT_GROUP = "gomoku.services"
 
@@ -149,4 +149,6 @@ def service_app(runtime: ServiceRuntime, keyring: KeyRing, *, title: str, descri
         clock=runtime.clock,
     )
     app.state.runtime = runtime
+    if isinstance(runtime.clock, FakeClock):  # simulations only, like the clock routes
+        install_quiet_route(app, runtime.work_in_flight)
     return app

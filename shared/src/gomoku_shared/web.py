@@ -62,6 +62,22 @@ class ClockNow(api_docs.View):
     now: datetime
 
 
+class WorkInFlight(api_docs.View):
+    """A service's work in flight (simulations only): all four first figures 0 is idle."""
+
+    #: deliveries in a handler now
+    handling: int
+    #: background rounds of work running now (gameplay's flag-fall / no-show sweep)
+    background: int
+    #: outbox rows not yet published
+    outbox_pending: int
+    #: messages ready in the service's own queue (not yet delivered to a consumer)
+    queue_ready: int
+    #: deliveries settled and outbox rows published since the process started (they only grow)
+    settled: int
+    published: int
+
+
 class ClockChange(BaseModel):
     advance_s: float = Field(default=0, ge=0, le=30 * 86400)
     set: datetime | None = None
@@ -164,7 +180,7 @@ class ObservabilityMiddleware:
         self._counted: dict[tuple[str, str, int], Any] = {}
         self._timed: dict[tuple[str, str], Any] = {}
 
-    def _observe(self, method: str, route: str, code: int, seconds: float) -> None:
+    def observe(self, method: str, route: str, code: int, seconds: float) -> None:
         counted = self._counted.get((method, route, code))
         if counted is None:
             counted = self._counted[(method, route, code)] = self.requests.labels(
@@ -176,16 +192,50 @@ class ObservabilityMiddleware:
         counted.inc()
         timed.observe(seconds)
 
-    async def __call__(self, scope, receive, send):
-        if scope["type"] != "http":
-            return await self.app(scope, receive, send)
+    def enter(self, scope):
+        """The request's correlation id (a client's, an enclosing app's, or a new one) set in the
+        context; the token resets it."""
         cid = None
         for header, value in scope.get("headers", ()):
             if header == b"x-correlation-id":
                 cid = _CID.sub("", value.decode("latin-1"))[:128]
                 break
         outer = correlation_id.get()  # set by an enclosing app (the embedded root): keep it
-        token = correlation_id.set(cid or (outer if outer != "-" else os.urandom(8).hex()))
+        return correlation_id.set(cid or (outer if outer != "-" else os.urandom(8).hex()))
+
+    @staticmethod
+    def answer_headers(scope, headers) -> list:
+        """An answer's headers with the correlation id and an access token's rate-limit headers."""
+        headers = list(headers)
+        if not any(k.lower() == b"x-correlation-id" for k, _ in headers):  # once when nested
+            headers.append((b"x-correlation-id", correlation_id.get().encode("latin-1")))
+        # an access token's rate-limit headers (auth.require leaves them in the state)
+        state = scope.get("state")
+        rate = state.get("rate_headers") if state else None
+        if rate and not any(k.lower() == b"ratelimit" for k, _ in headers):
+            headers += [(k.lower().encode(), v.encode("latin-1")) for k, v in rate.items()]
+        return headers
+
+    @staticmethod
+    def failure(scope, exc: Exception, started: bool) -> JSONResponse | None:
+        """The answer to an exception that escaped the app (None once the answer is on its way)."""
+        if is_data_error(exc):
+            response = _unstorable(exc)
+        else:
+            log.exception("unhandled error on %s %s", scope.get("method"), scope.get("path"))
+            response = _internal_error()
+        if started:
+            # the answer is already on its way (a stream): the server ends the connection,
+            # which is how the client learns the body is incomplete
+            if is_data_error(exc):
+                log.error("stream ended by a database error on %s %s", scope.get("method"), scope.get("path"))
+            return None
+        return response
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        token = self.enter(scope)
         status = {"code": 500, "started": False}
         start = time.perf_counter()
 
@@ -193,15 +243,7 @@ class ObservabilityMiddleware:
             if message["type"] == "http.response.start":
                 status["code"] = message["status"]
                 status["started"] = True
-                headers = list(message.get("headers", ()))
-                if not any(k.lower() == b"x-correlation-id" for k, _ in headers):  # once when nested
-                    headers.append((b"x-correlation-id", correlation_id.get().encode("latin-1")))
-                # an access token's rate-limit headers (auth.require leaves them in the state)
-                state = scope.get("state")
-                rate = state.get("rate_headers") if state else None
-                if rate and not any(k.lower() == b"ratelimit" for k, _ in headers):
-                    headers += [(k.lower().encode(), v.encode("latin-1")) for k, v in rate.items()]
-                message["headers"] = headers
+                message["headers"] = self.answer_headers(scope, message.get("headers", ()))
             await send(message)
 
         # tracing off (the default): no span, no context manager on the hot path
@@ -217,22 +259,13 @@ class ObservabilityMiddleware:
         try:
             await self.app(scope, receive, _send)
         except Exception as exc:  # noqa: BLE001 - answered here, see the class docstring
-            if is_data_error(exc):
-                response = _unstorable(exc)
-            else:
-                log.exception("unhandled error on %s %s", scope.get("method"), scope.get("path"))
-                response = _internal_error()
-            if status["started"]:
-                # the answer is already on its way (a stream): the server ends the connection,
-                # which is how the client learns the body is incomplete
-                if is_data_error(exc):
-                    log.error("stream ended by a database error on %s %s", scope.get("method"), scope.get("path"))
-                return
-            await response(scope, receive, _send)
+            response = self.failure(scope, exc, status["started"])
+            if response is not None:
+                await response(scope, receive, _send)
         finally:
             method = scope.get("method", "GET")
             route = route_template(scope)
-            self._observe(method, route, status["code"], time.perf_counter() - start)
+            self.observe(method, route, status["code"], time.perf_counter() - start)
             if span_scope is not None:
                 tracing.finish_server_span(span, method, route, status["code"])
                 span_scope.__exit__(None, None, None)
@@ -273,6 +306,40 @@ _CID = re.compile(r"[^A-Za-z0-9._:-]")
 METRIC_SAMPLE_TIMEOUT_S = 2.0
 
 
+class ServiceApp(FastAPI):
+    """A service's FastAPI app; ``add_front`` puts pure ASGI layers in front of its whole
+    middleware stack (built on the first request), as gameplay's lean lane for player actions."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fronts: list[Callable[[Any, ObservabilityMiddleware], Any]] = []
+
+    def build_middleware_stack(self) -> Any:
+        stack = super().build_middleware_stack()
+        observability = find_layer(stack, ObservabilityMiddleware)
+        for front in self.fronts if observability is not None else ():
+            stack = front(stack, observability)
+        return stack
+
+
+def add_front(app: FastAPI, front: Callable[[Any, ObservabilityMiddleware], Any]) -> None:
+    """``front(stack, observability)`` -> the ASGI app that answers first: it hands what it does not
+    serve to ``stack`` (ServerErrorMiddleware, ObservabilityMiddleware, ..., the routes) and
+    records what it serves with the stack's ``observability`` (the same metrics)."""
+    if not isinstance(app, ServiceApp):
+        raise TypeError("add_front needs the app of web.create_app")
+    app.fronts.append(front)
+
+
+def find_layer(app: Any, kind: type) -> Any:
+    """The first layer of type ``kind`` down a middleware chain (each layer's ``.app``), or None."""
+    while app is not None:
+        if isinstance(app, kind):
+            return app
+        app = getattr(app, "app", None)
+    return None
+
+
 def create_app(
     service: str,
     *,
@@ -285,7 +352,9 @@ def create_app(
     clock: Any = None,
 ) -> FastAPI:
     """A FastAPI app with the common edges; the service adds its routers."""
-    app = FastAPI(title=title, description=description, version=version, lifespan=lifespan, telemetry=FASTAPI_TELEMETRY)
+    app = ServiceApp(
+        title=title, description=description, version=version, lifespan=lifespan, telemetry=FASTAPI_TELEMETRY
+    )
     registry = CollectorRegistry()
     app.state.metrics_registry = registry
     #: which service answers (the scope a partner's token needs depends on it)
@@ -364,6 +433,21 @@ def _install_clock_routes(app: FastAPI, clock: FakeClock) -> None:
         if change.advance_s:
             clock.advance(change.advance_s)
         return {"now": clock.now().isoformat()}
+
+
+def install_quiet_route(app: FastAPI, report: Callable[[], Awaitable[dict[str, int]]]) -> None:
+    """Simulations only (CLOCK=fake, like the clock routes): an operator reads the service's
+    work in flight (``ServiceRuntime.work_in_flight``), from which a simulation knows when every
+    service is quiet (``gomoku_sim.stack.ServicesQuiet``)."""
+
+    @app.get(
+        "/v1/ops/quiet",
+        tags=["ops"],
+        summary="Simulation: this service's work in flight (handlers, sweeps, outbox, queue)",
+        response_model=WorkInFlight,
+    )
+    async def work_in_flight(_: Operator) -> dict[str, int]:
+        return await report()
 
 
 def _install_metrics_route(app: FastAPI, registry: CollectorRegistry) -> None:

@@ -74,7 +74,7 @@ class Platform:
         self.requests = 0
         #: requests by route ("GET gameplay /v1/games/{}": a path segment with a digit is {})
         self.by_route: collections.Counter[str] = collections.Counter()
-        #: gameplay's game lists, read conditionally (the driver's sweeps, ``StateQuiet``)
+        #: gameplay's game lists, read conditionally (the driver's sweeps)
         self.game_pages = GamePages(self)
         http = partner_http if partner_http is not None else client
         #: the partner app's typed client (its game calls: see the module's docstring)

@@ -95,7 +95,6 @@ async def run(args: argparse.Namespace) -> int:
             database_urls=database_urls_for(admin, f"gomoku_demo_{run_id}"),
             log_dir=out_dir.parent / "logs",
             namespace=f"demo-{run_id}",
-            code_of=lambda: spec.code,
             gateway=True,
         )
     async with ctx as stack:

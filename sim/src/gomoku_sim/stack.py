@@ -2,8 +2,8 @@
 
 Both give a ``Stack``: the HTTP ``Platform``, the simulation clock (CLOCK=fake) and ``quiet()``,
 which returns once nothing is in flight between the services. The embedded mode knows that
-exactly (``EmbeddedSuite.drain``); the distributed mode infers it from the services' public
-state not changing for a settle period (see ``StateQuiet``).
+exactly (``EmbeddedSuite.drain``); the distributed mode asks every service for its work in
+flight (see ``ServicesQuiet``).
 """
 
 from __future__ import annotations
@@ -84,56 +84,112 @@ def load_compose_commands():
     return module
 
 
-class StateQuiet:
-    """Distributed quiet: the services' observable state (games, sections, publications,
-    stage statuses) unchanged for ``settle_s`` of wall time."""
+class ServicesQuiet:
+    """Distributed quiet, known from every service's work in flight (``GET /v1/ops/quiet``, a
+    route the services have only under CLOCK=fake; ``ServiceRuntime.work_in_flight``).
+
+    A *look* asks every service at once. It is idle when each answers with no delivery in a
+    handler, no background round running (gameplay's flag-fall / no-show sweep), no outbox row
+    pending and no message ready in its queue. Quiet is two idle looks in a row, at least
+    ``gap_s`` apart, in which every service reports the same two counters (deliveries settled,
+    outbox rows published), which only grow while a process lives.
+
+    Why two looks. Work moves one way along a chain, and every link but one is counted by some
+    service: an outbox row is pending until the relay marks it published, which it does only
+    after the broker confirmed the message, and a confirmed message is in every queue bound to
+    it; there it is ready until the broker delivers it to a consumer; the consumer counts it from
+    the moment its handler starts until it returns, and the handler's transaction (its effect,
+    its inbox row and the outbox rows of the events it causes) commits before it returns. The
+    uncounted link is a message the broker has delivered (no longer ready) that the consumer's
+    process has not yet handed to a handler: in the socket, in the AMQP client's buffers, a task
+    not yet started. A single look can also miss work moving between services, as they answer
+    one after the other. The second look closes both: work that happened between the two looks
+    moved a counter (a delivery settled, a row published) or is still in flight at the second
+    look; a message in the delivery link at the first look has reached its handler (counted)
+    or been settled (a counter moved) by the second, unless it stayed in the consumer's buffers
+    for ``gap_s`` while that same process answered the second look — an event loop reads every
+    ready socket in each iteration and starts the handler's task in the next, so it does not
+    stay there while the loop answers requests. A message being acknowledged after its handler
+    returned has its effects committed already (a lost acknowledgement is redelivered, and the
+    inbox skips it). Time itself makes nothing due without the driver: when it moves the clock
+    it asks gameplay to sweep (``POST /v1/ops/sweep``) and waits for the answer before it asks
+    for quiet; the background sweeper's round is counted from the moment it claimed games until
+    it committed (a round that claimed none changes nothing).
+
+    The idle look that ended the last wait counts as the first look of the next one, when it is
+    ``gap_s`` old or more and the counters are unchanged (the driver only read in between, or did
+    what moved no counter): such a wait costs one look.
+
+    A service that does not answer (killed, restarting) is not quiet: the platform retries it,
+    and the look is repeated until ``timeout_s``, then a TimeoutError names the services still
+    busy or away. A restarted service starts its counters at zero: a change, so another look."""
 
     def __init__(
-        self, platform: Platform, code_of: Callable[[], str | None], settle_s: float = 0.6, timeout_s: float = 120.0
+        self,
+        platform: Platform,
+        services: tuple[str, ...] = SERVICES,
+        *,
+        gap_s: float = 0.05,
+        poll_s: float = 0.02,
+        timeout_s: float = 120.0,
     ) -> None:
         self.p = platform
-        self.code_of = code_of
-        self.settle_s = settle_s
+        self.services = services
+        self.gap_s = gap_s
+        self.poll_s = poll_s
         self.timeout_s = timeout_s
+        #: (when, answers) of the idle look that ended the last wait
+        self.last: tuple[float, dict[str, Any]] | None = None
+        #: looks taken (all waits together): what the quiet checks cost
+        self.looks = 0
 
-    async def fingerprint(self) -> Any:
-        code = self.code_of()
-        if not code:
-            return None
-        parts: list[Any] = []
-        try:
-            # games not finished: any change of one (a move, a join, a result), one appearing
-            # (paired) or leaving (finished) changes its page's ETag; an unchanged page is a 304
-            # (listing every game of a full-size event would cost more than the work waited for)
-            pages = await self.p.game_pages.pages({"event_code": code, "status": "active"})
-            parts.append(
-                [etag or [(x["game_id"], x.get("status"), x.get("seq")) for x in page["games"]] for etag, page in pages]
-            )
-        except Exception as exc:  # noqa: BLE001 - not there yet / restarting: part of the state
-            parts.append(repr(type(exc)))
-        for service, path in (
-            ("pairing", f"/v1/events/{code}/sections"),
-            ("awards", f"/v1/events/{code}"),
-            ("registration", f"/v1/events/{code}"),
-        ):
+    async def look(self) -> dict[str, Any]:
+        """Every service's work in flight, or the error it answered with."""
+        self.looks += 1
+
+        async def ask(service: str) -> Any:
             try:
-                parts.append(await self.p.get(service, path))
-            except Exception as exc:  # noqa: BLE001
-                parts.append(repr(type(exc)))
-        return parts
+                return await self.p.get(service, "/v1/ops/quiet")
+            except Exception as exc:  # noqa: BLE001 - away or restarting: not quiet
+                return repr(exc)
+
+        answers = await asyncio.gather(*(ask(service) for service in self.services))
+        return dict(zip(self.services, answers, strict=True))
+
+    @staticmethod
+    def busy(answers: dict[str, Any]) -> dict[str, Any]:
+        """The services that are not idle, with what they answered."""
+        return {
+            service: answer
+            for service, answer in answers.items()
+            if not isinstance(answer, dict)
+            or any(answer.get(key) for key in ("handling", "background", "outbox_pending", "queue_ready"))
+        }
 
     async def __call__(self) -> None:
         end = time.monotonic() + self.timeout_s
-        last = await self.fingerprint()
-        stable_since = time.monotonic()
-        while time.monotonic() - stable_since < self.settle_s:
-            if time.monotonic() > end:
-                raise TimeoutError(f"the services did not become quiet within {self.timeout_s:.0f}s")
-            await asyncio.sleep(0.1)
-            now = await self.fingerprint()
-            if now != last:
-                last = now
-                stable_since = time.monotonic()
+        previous = self.last
+        delay = self.poll_s
+        while True:
+            answers = await self.look()
+            now = time.monotonic()
+            busy = self.busy(answers)
+            if now > end:
+                raise TimeoutError(
+                    f"the services did not become quiet within {self.timeout_s:.0f}s: "
+                    f"{busy or 'idle, but their counters kept moving'} (last answers {answers})"
+                )
+            if not busy:
+                if previous is not None and previous[1] == answers and now - previous[0] >= self.gap_s:
+                    self.last = (now, answers)
+                    return
+                if previous is None or previous[1] != answers:
+                    previous = (now, answers)
+                await asyncio.sleep(max(0.0, self.gap_s - (now - previous[0])))
+                continue
+            previous = None
+            await asyncio.sleep(delay)
+            delay = min(delay * 1.5, 0.2)
 
 
 @contextlib.asynccontextmanager
@@ -144,9 +200,7 @@ async def distributed_stack(
     log_dir: str | Path,
     namespace: str | None = None,
     keys: Keys = Keys(),
-    code_of: Callable[[], str | None] = lambda: None,
     extra_env: dict[str, str] | None = None,
-    settle_s: float = 0.6,
     gateway: bool = False,
 ) -> AsyncIterator[Stack]:
     """The four services as separate processes (the compose commands) on RabbitMQ + PostgreSQL,
@@ -188,7 +242,7 @@ async def distributed_stack(
         if now != EPOCH:
             raise RuntimeError(f"the services' fake clock starts at {now}, not {EPOCH}: CLOCK_START was not applied")
         clock.current = now
-        quiet = StateQuiet(platform, code_of, settle_s=settle_s)
+        quiet = ServicesQuiet(platform)
         try:
             yield Stack(platform, clock, quiet, "distributed", urls, extras={"compose": stack, "quiet": quiet})
         finally:

@@ -123,6 +123,10 @@ class EventBus(ABC):
         """(messages ready in ``queue``, messages in its dead-letter queue): consumer lag and
         dead letters, for metrics and the operators' tool."""
 
+    async def ready_count(self, queue: str) -> int:
+        """Messages ready in ``queue`` (not yet delivered to a consumer); 0 for a queue not declared."""
+        return (await self.queue_depth(queue))[0]
+
     @abstractmethod
     async def purge(self, queue: str) -> int:
         """Drop every ready message of ``queue`` (before an operator's full replay); how many."""

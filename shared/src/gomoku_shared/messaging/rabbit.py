@@ -36,6 +36,7 @@ from aio_pika.abc import (
     AbstractExchange,
     AbstractIncomingMessage,
     AbstractQueue,
+    AbstractRobustChannel,
     AbstractRobustConnection,
 )
 
@@ -85,6 +86,9 @@ class RabbitEventBus(EventBus):
         self._declared_queues: set[str] = set()
         self._inflight: set[asyncio.Task[Any]] = set()
         self._start_lock = asyncio.Lock()
+        #: the channel of ``ready_count``'s passive declares
+        self._probe: AbstractRobustChannel | None = None
+        self._probe_lock = asyncio.Lock()
         self._closed = False
 
     def name(self, local: str) -> str:
@@ -148,7 +152,7 @@ class RabbitEventBus(EventBus):
         await self.stop_consuming()
         if self._conn is not None:
             await self._conn.close()
-        self._conn = self._pub_channel = self._exchange = None
+        self._conn = self._pub_channel = self._exchange = self._probe = None
 
     async def publish(self, messages: Sequence[Message]) -> None:
         """Publish in order, each confirmed by the broker before the next is sent."""
@@ -234,6 +238,20 @@ class RabbitEventBus(EventBus):
                 if not channel.is_closed:
                     await channel.close()
         return counts[0], counts[1]
+
+    async def ready_count(self, queue: str) -> int:
+        """Messages ready in ``queue``: one passive declare on a channel kept for these looks
+        (opened again when the broker closed it, e.g. for a queue not declared yet: 0)."""
+        await self.start()
+        assert self._conn is not None
+        async with self._probe_lock:
+            if self._probe is None or self._probe.is_closed:
+                self._probe = await self._conn.channel(publisher_confirms=False)
+            try:
+                declared = await self._probe.declare_queue(self.name(queue), passive=True, robust=False)
+            except aio_pika.exceptions.ChannelClosed:
+                return 0
+            return int(declared.declaration_result.message_count or 0)
 
     async def purge(self, queue: str) -> int:
         """Drop every ready message of ``queue`` (an operator's replay re-sends them); how many."""

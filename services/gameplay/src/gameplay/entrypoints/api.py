@@ -21,6 +21,7 @@ from gomoku_shared.pagination import PageIn, paged, sort_by
 from gomoku_shared.params import ROUND_MAX, PathId, RoundNo
 from gomoku_shared.runtime import ServiceRuntime
 from gomoku_shared.service import service_app
+from gomoku_shared.web import add_front
 
 from ..domain.errors import GameRefusal
 from ..service_layer.games import GameService
@@ -29,6 +30,7 @@ from . import boards_api, conditional, event_stream, over_the_board_api, paginat
 from .event_stream import partner_scope
 from .fast_actions import PlayerActionLane, Route
 from .game_schemas import Clocks, GameSummary, Stone
+from .lane_front import LaneFront
 
 PlayerId = Field(min_length=1, max_length=120)
 Point = Field(min_length=2, max_length=3, pattern=r"^[a-oA-O](1[0-5]|[1-9])$")
@@ -155,8 +157,15 @@ def _strip(summary: dict[str, Any]) -> dict[str, Any]:
 
 
 def create_api(
-    runtime: ServiceRuntime, keyring: KeyRing, games: GameService | None = None, *, fast_lane: bool = True
+    runtime: ServiceRuntime,
+    keyring: KeyRing,
+    games: GameService | None = None,
+    *,
+    fast_lane: bool = True,
+    front: bool = True,
 ) -> FastAPI:
+    """``fast_lane``: player actions served by the lean lane (fast_actions.py), not the routes;
+    ``front``: the lane also in front of the whole middleware stack (lane_front.py)."""
     games = games or GameService(runtime)
     app = service_app(
         runtime,
@@ -182,10 +191,19 @@ def create_api(
     stream.install(app, games)
     event_stream.install(app, games)
     if fast_lane:
-        # innermost user middleware: inside the correlation id / metrics layer
-        app.user_middleware.append(
-            Middleware(PlayerActionLane, games=games, keyring=keyring, routes=ACTIONS, strip=_strip, keyed=keyed_action)
-        )
+        lane: dict[str, Any] = {
+            "games": games,
+            "keyring": keyring,
+            "routes": ACTIONS,
+            "strip": _strip,
+            "keyed": keyed_action,
+        }
+        # innermost user middleware: inside the correlation id / metrics layer (while tracing is on)
+        app.user_middleware.append(Middleware(PlayerActionLane, **lane))
+        if front:  # and in front of the whole stack, doing its layers' work in one pass (lane_front.py)
+            add_front(
+                app, lambda stack, observability: LaneFront(stack, PlayerActionLane(stack, **lane), observability)
+            )
     return app
 
 

@@ -31,4 +31,4 @@ def register(runtime: ServiceRuntime, games: GameService) -> None:
 
     @runtime.background
     async def flag_sweeper():
-        await games.run_sweeper(runtime.stopping)
+        await games.run_sweeper(runtime.stopping, runtime.working)

@@ -48,17 +48,39 @@ class PlayerActionLane:
         #: (principal, game_id, action, body, Idempotency-Key) -> KeyedRequest | None
         self.keyed = keyed
 
-    async def __call__(self, scope, receive, send):
+    def match(self, scope) -> tuple[Route, str, str] | None:
+        """(route, action, game_id) of a player action, None for any other request."""
         if scope["type"] != "http" or scope["method"] != "POST":
-            return await self.app(scope, receive, send)
+            return None
         path = route_path(scope)  # below the mount point in the embedded runner
         if not path.startswith(PREFIX):
-            return await self.app(scope, receive, send)
+            return None
         game_id, _, action = path[len(PREFIX) :].rpartition("/")
         route = self.routes.get(action)
         if route is None or not game_id or "/" in game_id:
+            return None
+        return route, action, game_id
+
+    async def __call__(self, scope, receive, send):
+        matched = self.match(scope)
+        if matched is None:
             return await self.app(scope, receive, send)
+        route, action, game_id = matched
         scope[ROUTE_SCOPE_KEY] = self.labels[action]
+        raw = b""
+        while len(raw) <= MAX_BODY:
+            message = await receive()
+            raw += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        status, headers, data = await self.answer(scope, route, action, game_id, raw)
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": data})
+
+    async def answer(
+        self, scope, route: Route, action: str, game_id: str, raw: bytes
+    ) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
+        """The answer to one player action whose body is ``raw``: status, headers and body."""
         key = presented_credential(scope["headers"])
         idem = None
         for name, value in scope["headers"]:
@@ -66,7 +88,7 @@ class PlayerActionLane:
                 idem = value.decode("latin-1")
         extra: dict[str, str] = {}
         try:
-            status, body, replayed = await self._handle(route, action, game_id, key, idem, receive, extra)
+            status, body, replayed = await self._handle(route, action, game_id, key, idem, raw, extra)
         except ServiceError as exc:  # the credential refused (401, 403, 429), with its headers
             status, body, replayed = exc.status, error_body(exc.code, exc.message, exc.details), False
             extra = exc.headers or {}
@@ -75,20 +97,13 @@ class PlayerActionLane:
         headers += [(name.lower().encode(), value.encode("latin-1")) for name, value in extra.items()]
         if replayed:
             headers.append((REPLAYED_HEADER.lower().encode(), b"true"))
-        await send({"type": "http.response.start", "status": status, "headers": headers})
-        await send({"type": "http.response.body", "body": data})
+        return status, headers, data
 
     async def _handle(
-        self, route: Route, action: str, game_id: str, key: str | None, idem: str | None, receive, extra: dict
+        self, route: Route, action: str, game_id: str, key: str | None, idem: str | None, raw: bytes, extra: dict
     ) -> tuple[int, dict, bool]:
-        raw = b""
-        while True:
-            message = await receive()
-            raw += message.get("body", b"")
-            if len(raw) > MAX_BODY:
-                return 413, error_body("body_too_large", f"the request body exceeds {MAX_BODY} bytes"), False
-            if not message.get("more_body"):
-                break
+        if len(raw) > MAX_BODY:
+            return 413, error_body("body_too_large", f"the request body exceeds {MAX_BODY} bytes"), False
         # the order of the FastAPI routes: broken JSON, then the key, then every field error
         model, to_action = route
         parsed, errors = None, []

@@ -5,7 +5,8 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any
 
@@ -94,8 +95,10 @@ class GameService:
     async def sweep(self) -> dict[str, int]:
         return await self.sweeper.sweep()
 
-    async def run_sweeper(self, stop: asyncio.Event | None = None) -> None:
-        await self.sweeper.run(self.config.sweep_poll_s, stop)
+    async def run_sweeper(
+        self, stop: asyncio.Event | None = None, working: Callable[[], AbstractContextManager[None]] | None = None
+    ) -> None:
+        await self.sweeper.run(self.config.sweep_poll_s, stop, working)
 
     # ------------------------------------------------------------------ views
 

@@ -7,7 +7,10 @@ judged again on the new state, like an action."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 
 from sqlalchemy.exc import IntegrityError
 
@@ -20,6 +23,9 @@ from .unit_of_work import Units
 
 log = logging.getLogger("gameplay.sweeper")
 
+#: ``ServiceRuntime.working``: a round of background work, counted as work in flight while it runs
+Working = Callable[[], AbstractContextManager[None]]
+
 
 class Sweeper:
     def __init__(self, units: Units, max_retries: int, batch: int) -> None:
@@ -27,39 +33,56 @@ class Sweeper:
         self.max_retries = max_retries
         self.batch = batch
 
-    async def sweep(self) -> dict[str, int]:
+    async def sweep(self, working: Working | None = None) -> dict[str, int]:
+        """Judge the games due now. With ``working``, a sweep that claimed games is counted as
+        work in flight (``ServiceRuntime.working``) from the claim until its transaction (and the
+        events it emits) committed; a sweep that found nothing due never is."""
         for _attempt in range(self.max_retries):
             try:
-                return await self._sweep_once()
+                return await self._sweep_once(working)
             except (StaleGame, IntegrityError):
                 continue
         raise Conflict("busy", "games changed concurrently too often during the sweep; retry")
 
-    async def _sweep_once(self) -> dict[str, int]:
+    async def _sweep_once(self, working: Working | None) -> dict[str, int]:
         counts = {"flags": 0, "no_shows": 0, "double_forfeits": 0}
         ended: list[PlayedGame] = []
-        async with self.units.transaction(correlation_id="gameplay-sweep") as uow:
-            now = int(uow.clock.now().timestamp() * 1000)
-            for game in await uow.games.due(now, self.batch):
-                if game.live.is_over:
-                    continue
-                due = game.due_ending(now)
-                if due is None:
-                    continue
-                counter, change = due
-                counts[counter] += 1
-                await save_change(uow, game, change, now)
-                ended.append(game)
+        with contextlib.ExitStack() as holding:
+            async with self.units.transaction(correlation_id="gameplay-sweep") as uow:
+                now = int(uow.clock.now().timestamp() * 1000)
+                claimed = await uow.games.due(now, self.batch)
+                if claimed and working is not None:
+                    holding.enter_context(working())  # left after the commit below
+                await self._judge(uow, claimed, now, counts, ended)
         for game in ended:
             self.units.cache.keep(game)
         return counts
 
-    async def run(self, poll_s: float, stop: asyncio.Event | None = None) -> None:
+    @staticmethod
+    async def _judge(uow, claimed: list[PlayedGame], now: int, counts: dict[str, int], ended: list[PlayedGame]) -> None:
+        for game in claimed:
+            if game.live.is_over:
+                continue
+            due = game.due_ending(now)
+            if due is None:
+                continue
+            counter, change = due
+            counts[counter] += 1
+            await save_change(uow, game, change, now)
+            ended.append(game)
+
+    async def run(
+        self,
+        poll_s: float,
+        stop: asyncio.Event | None = None,
+        working: Working | None = None,
+    ) -> None:
         """The scheduler loop (any replica may run it): real sleeps, time from the service clock;
-        it returns once ``stop`` is set (after the sweep under way)."""
+        it returns once ``stop`` is set (after the sweep under way). A sweep that claimed games
+        runs inside ``working()`` until it committed (see ``sweep``)."""
         while not stopped(stop):
             try:
-                counts = await self.sweep()
+                counts = await self.sweep(working)
             except Exception:  # noqa: BLE001 - a failed sweep is retried on the next tick
                 log.exception("sweep failed")
                 counts = {}

@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from gomoku_shared.contracts.events import PlayoffRequired, ResultDecided, RoundPaired, RoundRescheduled
-from gomoku_shared.idempotency import IdempotencyStore, KeyedRequest
+from gomoku_shared.idempotency import IdempotencyStore
 from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
 
 from ..adapters.game_cache import GameCache
@@ -54,6 +54,13 @@ class GameService:
         self.boards = OverTheBoard(self.units, self.config.max_retries)
         #: the per-event stream's shared reader (one per process)
         self.feed = EventFeed(self.units)
+        # the jobs' use cases as this object's own: player and arbiter actions, the sweep, the views
+        actions, views = self.actions, self.views
+        self.act, self.staff, self.sweep = actions.act, actions.staff, self.sweeper.sweep
+        self.list_games, self.page, self.page_versions = views.list_games, views.page, views.page_versions
+        self.round_versions, self.round_boards = views.round_versions, views.round_boards
+        self.view, self.export, self.game_exists = views.view, views.export, views.game_exists
+        self.events_since, self.round_events_since = views.events_since, views.round_events_since
 
     # ------------------------------------------------------------------ events consumed
 
@@ -78,68 +85,7 @@ class GameService:
         except GameRefusal as refusal:
             raise as_service_error(refusal) from None
 
-    async def act(
-        self,
-        game_id: str,
-        actor: Actor,
-        player_id: str,
-        kind: str,
-        data: dict | None = None,
-        keyed: KeyedRequest | None = None,
-    ) -> dict[str, Any]:
-        return await self.actions.act(game_id, actor, player_id, kind, data, keyed)
-
-    async def staff(self, game_id: str, kind: str, data: dict[str, Any]) -> dict[str, Any]:
-        return await self.actions.staff(game_id, kind, data)
-
-    async def sweep(self) -> dict[str, int]:
-        return await self.sweeper.sweep()
-
     async def run_sweeper(
         self, stop: asyncio.Event | None = None, working: Callable[[], AbstractContextManager[None]] | None = None
     ) -> None:
         await self.sweeper.run(self.config.sweep_poll_s, stop, working)
-
-    # ------------------------------------------------------------------ views
-
-    async def list_games(
-        self,
-        event_code: str | None = None,
-        section_id: str | None = None,
-        round_no: int | None = None,
-        status: str = "all",
-    ) -> list[dict[str, Any]]:
-        return await self.views.list_games(event_code, section_id, round_no, status)
-
-    async def page(
-        self, filters: dict[str, Any], partner_id: str | None, after: str | None, limit: int
-    ) -> tuple[list[dict[str, Any]], str | None]:
-        return await self.views.page(filters, partner_id, after, limit)
-
-    async def page_versions(
-        self, filters: dict[str, Any], partner_id: str | None, after: str | None, limit: int
-    ) -> list[tuple[str, int]]:
-        return await self.views.page_versions(filters, partner_id, after, limit)
-
-    async def round_versions(self, event_code: str, section_id: str, round_no: int) -> list[tuple[str, int, bool]]:
-        return await self.views.round_versions(event_code, section_id, round_no)
-
-    async def round_boards(
-        self, event_code: str, section_id: str, round_no: int
-    ) -> tuple[list[dict[str, Any]], list[tuple[str, int, bool]], int]:
-        return await self.views.round_boards(event_code, section_id, round_no)
-
-    async def view(self, game_id: str) -> dict[str, Any]:
-        return await self.views.view(game_id)
-
-    async def export(self, game_id: str) -> dict[str, Any]:
-        return await self.views.export(game_id)
-
-    async def events_since(self, game_id: str, since: int, limit: int = 500) -> list[dict[str, Any]]:
-        return await self.views.events_since(game_id, since, limit)
-
-    async def round_events_since(self, key: str, since_id: int, limit: int = 500) -> list[dict[str, Any]]:
-        return await self.views.round_events_since(key, since_id, limit)
-
-    async def game_exists(self, game_id: str) -> bool:
-        return await self.views.game_exists(game_id)

@@ -4,13 +4,14 @@ and the service harness (gomoku_shared.testing.harness) on SQLite and the in-mem
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
 import httpx
 
 from gameplay.bootstrap import build
+from gameplay.config import GameplayConfig
 from gomoku_shared.clock import FakeClock
 from gomoku_shared.contracts import decode, encode, envelope_for
 from gomoku_shared.contracts.common import ClockSpec, Ruleset
@@ -149,11 +150,23 @@ class Api:
         return r.json()
 
 
+#: the background sweeper's pause in the harness: the tests move the fake clock and sweep through
+#: ``POST /v1/ops/sweep``, whose counts a background round between the two would take from them
+HARNESS_SWEEP_POLL_S = 3600.0
+
+
+def build_sweeping_on_request(settings: ServiceSettings, **kwargs: Any):
+    """The service as built for production, but its background sweeper idles for an hour between rounds."""
+    config = replace(GameplayConfig.from_settings(settings), sweep_poll_s=HARNESS_SWEEP_POLL_S)
+    return build(settings, config=config, **kwargs)
+
+
 class Harness(ServiceHarness):
-    """The gameplay service on the in-memory bus, observing the game.* events."""
+    """The gameplay service on the in-memory bus, observing the game.* events; games are swept
+    when a test asks (``POST /v1/ops/sweep``), not by the background loop."""
 
     def __init__(self, settings: ServiceSettings, clock: FakeClock | None = None) -> None:
-        super().__init__(build, settings, clock=clock or FakeClock(START), observe=["game.*"])
+        super().__init__(build_sweeping_on_request, settings, clock=clock or FakeClock(START), observe=["game.*"])
 
     async def start(self) -> Harness:
         await super().start()

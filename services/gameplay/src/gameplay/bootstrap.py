@@ -22,9 +22,16 @@ from .service_layer.metrics import instrument_games
 NAME = "gameplay"
 
 
-def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Clock | None = None) -> Service:
+def build(
+    settings: ServiceSettings,
+    *,
+    bus: EventBus | None = None,
+    clock: Clock | None = None,
+    config: GameplayConfig | None = None,
+) -> Service:
+    """The service from its settings (``config``: the gameplay settings, when not the settings' own)."""
     runtime = runtime_for(NAME, settings, metadata, bus=bus, clock=clock)
-    config = GameplayConfig.from_settings(settings)
+    config = config or GameplayConfig.from_settings(settings)
     writer = None
     if runtime.database_url.startswith("postgresql") and config.move_writers > 0:
         writer = PgMoveWriter(

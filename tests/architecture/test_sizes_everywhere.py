@@ -21,12 +21,17 @@ PACKAGES = (
     "sim/src/gomoku_sim",
     "ops/src/gomoku_ops",
     "bench",
+    "clients/python/src/gomoku_client",
 )
 MAX_FILE_LINES = 500
 MAX_FUNCTION_LINES = 80
 
 #: "path" (a file) or "path:function" -> its size today, the ceiling until it is split
-NOT_YET_SPLIT: dict[str, int] = {}
+NOT_YET_SPLIT: dict[str, int] = {
+    # the partner API's bodies and answers in one module, as the contract test compares them with
+    # the services' OpenAPI documents field by field; split by service when it next grows
+    "clients/python/src/gomoku_client/models.py": 549,
+}
 
 
 def sizes() -> dict[str, int]:

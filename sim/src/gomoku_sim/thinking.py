@@ -25,7 +25,9 @@ COMPILED_MODULE = "gomoku_sim._strategy_core"
 
 
 class Core(Protocol):
-    """What the bots call; the signatures of ``strategy``'s functions of the same names."""
+    """What the bots call; the signatures of ``strategy``'s functions of the same names. The compiled
+    module is imported by name only (``compiled``), so this Protocol is its one typed description:
+    it needs no stub of its own, and mypy checks that ``strategy`` fits it."""
 
     def choose_move(
         self,

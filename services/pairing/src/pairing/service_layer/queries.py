@@ -173,6 +173,7 @@ def round_view(state: SectionState, rnd: int, games: list[dict]) -> dict:
                 "first_points": pairing["first_points"],
                 "second_points": pairing["second_points"],
                 "result_source": pairing["result_source"],
+                "revision": int(pairing.get("revision") or 0),
                 "game_results": by_pairing.get(pairing["pairing_id"], []),
             }
         )

@@ -68,6 +68,8 @@ def stale_result(words: i18n.Words, details: Any) -> str:
     current = details.get("current") if isinstance(details, dict) else None
     if not isinstance(current, dict):
         return words.t("refusal.stale_revision_unknown")
+    if "tie_id" in current:  # a tie opened again since the page showed it
+        return words.t("refusal.stale_tie", revision=current.get("revision", "—"))
     source = current.get("result_source")
     who = words.t("stale.by_game") if source == "game" else words.t("stale.by", who=current.get("changed_by") or "—")
     return words.t(

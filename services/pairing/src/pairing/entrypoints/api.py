@@ -403,7 +403,9 @@ async def post_late_entry(event_code: PathId, section_id: PathId, body: LateEntr
 async def post_decision(
     event_code: PathId, section_id: PathId, tie_id: PathId, body: DecisionBody, call: Arbiter
 ) -> dict:
-    return await call.decide(body, arbiter.decide_tie, event_code, section_id, tie_id, body.order, call.principal)
+    return await call.decide(
+        body, arbiter.decide_tie, event_code, section_id, tie_id, body.order, call.principal, body.expected_revision
+    )
 
 
 def create_api(runtime: ServiceRuntime, keyring: KeyRing, pairer: Pairer | None = None) -> FastAPI:

@@ -84,6 +84,9 @@ class DecisionBody(BaseModel):
     order: list[EntrantId | Annotated[list[EntrantId], Field(min_length=1, max_length=200)]] = Field(
         min_length=1, max_length=200
     )
+    #: the tie's revision the arbiter decided on (``ties[].revision``): a tie opened again since
+    #: is refused (409 stale_revision with the tie as it stands)
+    expected_revision: int | None = Field(default=None, ge=1, le=1_000_000)
 
 
 class DelayBody(BaseModel):

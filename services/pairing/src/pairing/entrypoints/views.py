@@ -102,6 +102,9 @@ class TieView(View):
     place_to: int
     entrant_ids: list[str]
     status: str
+    #: one more each time the tie is opened again (a correction changed who is tied): a
+    #: decision's expected_revision
+    revision: int
 
 
 class Ties(View):

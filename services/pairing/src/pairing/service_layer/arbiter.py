@@ -14,7 +14,7 @@ from gomoku_shared.errors import Conflict, NotFound, Unprocessable
 
 from ..adapters.repository import SectionState
 from ..domain import Board, Code, Outcome, RoundPairing, active_players, check_round, revisions
-from . import lifecycle
+from . import lifecycle, queries
 from .pool import Pairer
 from .section import FORFEITS, RESULTS, as_competitors, bye_rules, result_name, round_points
 from .ties import finalize, maybe_complete
@@ -373,13 +373,27 @@ async def correct_pairings(
 
 
 async def decide_tie(
-    uow: PairingUnitOfWork, event_code: str, section_id: str, tie_id: str, order: list[Any], principal: Principal
+    uow: PairingUnitOfWork,
+    event_code: str,
+    section_id: str,
+    tie_id: str,
+    order: list[Any],
+    principal: Principal,
+    expected_revision: int | None = None,
 ) -> dict:
-    """PAIR-8 where playoffs are forbidden (or a playoff could not be played): the arbiter's order."""
+    """PAIR-8 where playoffs are forbidden (or a playoff could not be played): the arbiter's order,
+    once. ``expected_revision``: the tie's revision the arbiter decided on; a tie opened again
+    since (a correction changed the standings) is refused with the tie as it stands."""
     state = await uow.locked_section(event_code, section_id)
     tie = next((stored for stored in state.ties if stored["tie_id"] == tie_id and stored["status"] != "void"), None)
     if tie is None:
         raise NotFound("tie_not_found", f"no tie {tie_id!r} in {section_id}")
+    if expected_revision is not None and expected_revision != int(tie["revision"]):
+        current = {**queries.tie_view(tie), "revision": int(tie["revision"])}
+        message = (
+            f"tie {tie_id} changed: it is at revision {tie['revision']}, the decision was made on {expected_revision}"
+        )
+        raise Conflict("stale_revision", message, {"expected_revision": expected_revision, "current": current})
     if tie["status"] == "decided":
         raise Conflict("tie_decided", f"tie {tie_id} is already decided")
     if tie["status"] == "playing":

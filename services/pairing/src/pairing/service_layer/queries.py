@@ -43,6 +43,7 @@ def tie_view(tie: dict) -> dict:
         "entrant_ids": tie["entrant_ids"],
         "action": tie["action"],
         "status": tie["status"],
+        "revision": int(tie.get("revision") or 1),
         "decided": tie["status"] == "decided",
         "decision": tie["decision"],
         "decided_by": tie["decided_by"],

@@ -3,7 +3,8 @@ arbiter's round page shows a result (or none); another arbiter changes it throug
 the first one saves theirs. The console does not overwrite it: the refusal says, beside the form,
 that another arbiter changed the result first, what it is now, who set it and when (in Chinese,
 then in English), the result stays as the other arbiter left it, and the page now shows it, so a
-deliberate correction from there is saved. Screenshots go to test-output/browser/."""
+deliberate correction from there is saved. The committee's decision on an appeal whose result an
+arbiter corrected meanwhile is refused the same way. Screenshots go to test-output/browser/."""
 
 from __future__ import annotations
 
@@ -70,4 +71,36 @@ async def test_issue27_finding9_the_console_shows_a_result_changed_meanwhile_in_
         assert "Result saved" in said, said
         stored = await _pairing(platform, base, pairing_id)
         assert (stored["result"], stored["revision"], stored["result_source"]) == ("first_wins", 3, "arbiter")
+
+        # AWD-10: the committee's decision on the appeal page names the appealed result's revision
+        # too; an arbiter corrects that result while the page is open: the decision is refused in
+        # words and the appeal stays lodged
+        section = await platform.get("pairing", base)
+        loser = next(e for e in section["entrants"] if e["entrant_id"] == stored["second"])
+        appeal = {
+            "unit_id": loser["unit"],
+            "signatory_role": "leader",
+            "signatory_name": "王领队",
+            "grounds": "计时器故障",
+            "round": 2,
+            "pairing_id": pairing_id,
+            "fee_fen": 0,
+        }
+        lodged = await platform.post("pairing", f"{base}/appeals", appeal, role="arbiter")
+        assert (lodged["pairing_result"], lodged["pairing_revision"]) == ("first_wins", 3)
+        await page.goto(f"{served}/staff/events/{code}/appeals?lang=zh")
+        card = page.locator(f'.appeal[data-appeal="{lodged["appeal_id"]}"]')
+        assert "先列胜" in await card.inner_text()
+        assert await card.locator("input[name=expected_revision]").get_attribute("value") == "3"
+        correction = {"pairing_id": pairing_id, "result": "draw", "expected_revision": 3}
+        await platform.post("pairing", f"{base}/rounds/2/results", correction, role="arbiter")
+        await card.locator("input[name=reasons]").fill("计时器确有故障")
+        await card.locator("select[name=result]").select_option("second_wins")
+        await card.locator("button[value=yes]").click()
+        await page.wait_for_selector(".refusal, .done")
+        said = await page.inner_text(".refusal")
+        assert "另一位裁判已先改了这个结果" in said and "和棋" in said and "第 4 版" in said, said
+        await page.screenshot(path=str(OUT / "staff-appeal-conflict-zh.png"), full_page=True)
+        shown = await platform.get("pairing", f"{base}/appeals/{lodged['appeal_id']}", role="arbiter")
+        assert (shown["status"], shown["pairing_result"], shown["pairing_revision"]) == ("lodged", "draw", 4)
         assert problems == [], problems

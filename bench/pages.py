@@ -71,14 +71,17 @@ async def build(stack, players: int, rounds: int, seed: int) -> tuple[EventDrive
             await driver.wait_for(f"{sid} round {n}", functools.partial(_paired, p, base, n))
             rnd = await p.get("pairing", f"{base}/rounds/{n}")
 
-            async def enter(pairing_id: str, base: str = base, n: int = n) -> None:
+            async def enter(pairing: dict, base: str = base, n: int = n) -> None:
                 async with gate:
-                    body = {"pairing_id": pairing_id, "result": rng.choice(RESULTS)}
+                    # the revision the arbiter saw: a result that came in meanwhile is never overwritten
+                    body = {
+                        "pairing_id": pairing["pairing_id"],
+                        "result": rng.choice(RESULTS),
+                        "expected_revision": pairing["revision"],
+                    }
                     await p.post("pairing", f"{base}/rounds/{n}/results", body, role="arbiter")
 
-            await asyncio.gather(
-                *(enter(x["pairing_id"]) for x in rnd["pairings"] if x.get("second") and not x.get("result"))
-            )
+            await asyncio.gather(*(enter(x) for x in rnd["pairings"] if x.get("second") and not x.get("result")))
         await stack.quiet()
         print(f"  round {n}: every result entered in {time.monotonic() - t1:.0f} s", flush=True)
     return driver, sections

@@ -150,7 +150,12 @@ async def _scenario(trio) -> None:
         "pairing",
         f"{url}/{second.json()['appeal_id']}/decision",
         headers=ARB,
-        json={"upheld": True, "reasons": "the game record shows white's five", "result": "second_wins"},
+        json={
+            "upheld": True,
+            "reasons": "the game record shows white's five",
+            "result": "second_wins",
+            "expected_revision": second.json()["pairing_revision"],
+        },
     )
     assert r.status_code == 200, r.text
     assert (r.json()["status"], r.json()["refund_fen"], r.json()["result_changed"]) == ("upheld", 50_000, True)

@@ -124,6 +124,18 @@ async def _scenario(trio) -> None:
     assert await _awards_points(trio) == expected
     (await check(trio, EV, parts=("games", "awards"))).assert_consistent()
 
+    # issue 27 finding 9: a correction decided on the result before the arbiter's (revision 0)
+    # is refused with the current result, and changes nothing anywhere
+    seen = by[b1["pairing_id"]]["revision"]
+    assert seen == 1
+    correction = {"pairing_id": b1["pairing_id"], "result": "second_wins", "note": "appeal upheld"}
+    r = await trio.call(
+        "POST", "pairing", f"{SEC}/rounds/1/results", headers=ARB, json={**correction, "expected_revision": 0}
+    )
+    assert r.status_code == 409 and r.json()["error"]["code"] == "stale_revision", r.text
+    current = r.json()["error"]["details"]["current"]
+    assert (current["result"], current["revision"], current["result_source"]) == ("first_wins", 1, "arbiter")
+
     # AWD-8: the arbiter corrects board 1 after the section completed: pairing republishes,
     # awards supersede the first publication, and gameplay's game shows the corrected result
     r = await trio.call(
@@ -131,9 +143,9 @@ async def _scenario(trio) -> None:
         "pairing",
         f"{SEC}/rounds/1/results",
         headers=ARB,
-        json={"pairing_id": b1["pairing_id"], "result": "second_wins", "note": "appeal upheld"},
+        json={**correction, "expected_revision": seen},
     )
-    assert r.status_code == 200 and r.json()["changed"] is True
+    assert r.status_code == 200 and r.json()["changed"] is True and r.json()["revision"] == seen + 1
     pubs = await trio.until(lambda: _publications_n(trio, 2), "the corrected publication")
     assert pubs[-1]["publication"]["supersedes"] == pubs[0]["publication"]["revision"]
     g = await trio.until(lambda: _winner(trio, g1, b1["second"]), "board 1 corrected in gameplay")

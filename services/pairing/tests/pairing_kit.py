@@ -271,6 +271,12 @@ class Harness(ServiceHarness):
         await self.settle()
         return n
 
+    async def revision(self, section: str, rnd: int, pairing_id: str) -> int:
+        """The result revision of a pairing as the round's read shows it (what an arbiter's
+        correction names as ``expected_revision``)."""
+        answer = (await self.client.get(f"/v1/events/{EV}/sections/{section}/rounds/{rnd}")).json()
+        return next(p["revision"] for p in answer["pairings"] if p["pairing_id"] == pairing_id)
+
     async def play_section(self, section: str, rounds: int) -> None:
         for r in range(1, rounds + 1):
             await self.wait_for(

@@ -58,8 +58,11 @@ async def event(tmp_path):
 
 
 async def _enter(platform, code: str, pairing_id: str, result: str) -> None:
-    body = {"pairing_id": pairing_id, "result": result}
-    await platform.post("pairing", f"/v1/events/{code}/sections/{SECTION}/rounds/1/results", body, role="arbiter")
+    """The arbiter's result, naming the result's revision as the round's read shows it."""
+    base = f"/v1/events/{code}/sections/{SECTION}/rounds/1"
+    shown = next(p for p in (await platform.get("pairing", base))["pairings"] if p["pairing_id"] == pairing_id)
+    body = {"pairing_id": pairing_id, "result": result, "expected_revision": shown["revision"]}
+    await platform.post("pairing", f"{base}/results", body, role="arbiter")
 
 
 def _shown(points: float) -> str:

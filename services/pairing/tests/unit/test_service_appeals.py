@@ -104,13 +104,20 @@ async def test_awd10_upheld_changes_the_result_through_the_arbiter_path(svc):
     await _played(svc)
     pairing = (await svc.client.get(f"{BASE}/rounds/1")).json()["pairings"][0]
     new = "second_wins" if pairing["result"] != "second_wins" else "first_wins"
-    await svc.client.post(f"{BASE}/appeals", json=_appeal(), headers=ARB)
+    lodged = (await svc.client.post(f"{BASE}/appeals", json=_appeal(), headers=ARB)).json()
+    assert (lodged["pairing_result"], lodged["pairing_revision"]) == (pairing["result"], pairing["revision"])
     decided = await svc.client.post(
         f"{BASE}/appeals/a-1/decision",
-        json={"upheld": True, "reasons": "the device was proven", "result": new},
+        json={
+            "upheld": True,
+            "reasons": "the device was proven",
+            "result": new,
+            "expected_revision": lodged["pairing_revision"],
+        },
         headers=ARB,
     )
     assert decided.status_code == 200, decided.text
+    assert (decided.json()["pairing_result"], decided.json()["pairing_revision"]) == (new, pairing["revision"] + 1)
     answer = decided.json()
     assert (answer["status"], answer["refund_fen"], answer["result_changed"]) == ("upheld", 50_000, True)
     assert (answer["result_before"], answer["result_after"]) == (pairing["result"], new)
@@ -142,3 +149,27 @@ async def test_awd10_da_no_fee_named_and_a_dispute_about_no_result(svc):
     upheld = await svc.client.post(f"{BASE}/appeals/a-1/decision", json={"upheld": True, "reasons": "r"}, headers=ARB)
     assert upheld.json()["refund_fen"] == 0
     assert (await svc.client.get(f"{BASE}/appeals/a-9", headers=ARB)).status_code == 404
+
+
+async def test_awd10_a_decision_on_a_result_corrected_meanwhile_is_refused_and_decides_nothing(svc):
+    """Issue 27 finding 9: the committee decides on the result it saw (``expected_revision``); if
+    an arbiter corrected the appealed result meanwhile, the decision is 409 ``stale_revision``
+    with the current result, the appeal stays lodged and no fee is refunded."""
+    await _played(svc)
+    pairing = (await svc.client.get(f"{BASE}/rounds/1")).json()["pairings"][0]
+    lodged = (await svc.client.post(f"{BASE}/appeals", json=_appeal(), headers=ARB)).json()
+    corrected = "draw" if pairing["result"] != "draw" else "first_wins"
+    body = {"pairing_id": pairing["pairing_id"], "result": corrected, "expected_revision": pairing["revision"]}
+    assert (await svc.client.post(f"{BASE}/rounds/1/results", json=body, headers=ARB)).status_code == 200
+    new = "second_wins" if corrected != "second_wins" else "first_wins"
+    decision = {"upheld": True, "reasons": "r", "result": new, "expected_revision": lodged["pairing_revision"]}
+    refused = await svc.client.post(f"{BASE}/appeals/a-1/decision", json=decision, headers=ARB)
+    assert refused.status_code == 409, refused.text
+    error = refused.json()["error"]
+    assert error["code"] == "stale_revision"
+    assert (error["details"]["current"]["result"], error["details"]["current"]["revision"]) == (
+        corrected,
+        pairing["revision"] + 1,
+    )
+    shown = (await svc.client.get(f"{BASE}/appeals/a-1", headers=ARB)).json()
+    assert (shown["status"], shown["refund_fen"], shown["pairing_result"]) == ("lodged", None, corrected)

@@ -57,10 +57,10 @@ async def test_pair11_correcting_a_past_result_does_not_repair_later_rounds_and_
     spec = svc.payloads("round.paired", "a")[0].pairings[0]
     cur = (await svc.client.get(f"{BASE}/a/rounds/1")).json()["pairings"][0]["result"]
     new = "second_wins" if cur != "second_wins" else "first_wins"
-    r = await svc.client.post(
-        f"{BASE}/a/rounds/1/results", json={"pairing_id": spec.pairing_id, "result": new}, headers=ARB
-    )
-    assert r.status_code == 200
+    seen = await svc.revision("a", 1, spec.pairing_id)
+    correction = {"pairing_id": spec.pairing_id, "result": new, "expected_revision": seen}
+    r = await svc.client.post(f"{BASE}/a/rounds/1/results", json=correction, headers=ARB)
+    assert r.status_code == 200 and r.json()["revision"] == seen + 1
     await svc.settle()
     done = svc.payloads("section.completed", "a")
     assert [d.revision for d in done] == [1, 2]
@@ -163,7 +163,8 @@ async def test_awd8_reads_standings_csv_crosstable_trf_and_idempotent_posts(svc)
     assert detail["status"] == "completed" and detail["current_round"] == 2 and len(detail["entrants"]) == 6
     spec = svc.payloads("round.paired", "a")[0].pairings[0]
     h = {**ARB, "Idempotency-Key": "k1"}
-    body = {"pairing_id": spec.pairing_id, "result": "double_forfeit"}
+    seen = await svc.revision("a", 1, spec.pairing_id)
+    body = {"pairing_id": spec.pairing_id, "result": "double_forfeit", "expected_revision": seen}
     first = await svc.client.post(f"{BASE}/a/rounds/1/results", json=body, headers=h)
     second = await svc.client.post(f"{BASE}/a/rounds/1/results", json=body, headers=h)
     assert first.json() == second.json() and first.json()["changed"] is True
@@ -252,3 +253,46 @@ async def test_pair11_no_legal_pairing_waits_for_the_arbiters_pairing(svc):
     assert r.status_code == 200, r.text
     await svc.settle()
     assert len(svc.payloads("section.completed", "a")) == 1
+
+
+async def test_issue27_finding9_a_correction_names_the_revision_it_saw(svc):
+    """Issue 27 finding 9 (PAIR-11): a result's revision starts at 0 and goes up with every change;
+    the first entry may leave it out; a correction with an older revision, or without one once a
+    result stands, is 409 ``stale_revision`` with the current result and changes nothing; the
+    result that already stands is never refused (nothing is overwritten)."""
+    await _open(svc)
+    url = f"{BASE}/a/rounds/1/results"
+    pairing_id = svc.payloads("round.paired", "a")[0].pairings[0].pairing_id
+    assert await svc.revision("a", 1, pairing_id) == 0
+    first = await svc.client.post(url, json={"pairing_id": pairing_id, "result": "draw"}, headers=ARB)
+    assert first.status_code == 200 and first.json()["revision"] == 1
+    for stale in ({}, {"expected_revision": 0}, {"expected_revision": 7}):
+        refused = await svc.client.post(
+            url, json={"pairing_id": pairing_id, "result": "first_wins", **stale}, headers=ARB
+        )
+        assert refused.status_code == 409, refused.text
+        error = refused.json()["error"]
+        assert error["code"] == "stale_revision"
+        current = error["details"]["current"]
+        assert (current["result"], current["revision"], current["result_source"]) == ("draw", 1, "arbiter")
+        assert current["changed_by"] and current["changed_at"]
+    same = await svc.client.post(
+        url, json={"pairing_id": pairing_id, "result": "draw", "expected_revision": 0}, headers=ARB
+    )
+    assert same.status_code == 200 and same.json() == {
+        "pairing_id": pairing_id,
+        "result": "draw",
+        "changed": False,
+        "revision": 1,
+    }
+    ok = await svc.client.post(
+        url, json={"pairing_id": pairing_id, "result": "first_wins", "expected_revision": 1}, headers=ARB
+    )
+    assert ok.status_code == 200 and ok.json()["revision"] == 2
+    assert await svc.revision("a", 1, pairing_id) == 2
+    audit = (await svc.client.get(f"{BASE}/a/audit", headers=ARB)).json()["audit"]
+    assert [a["details"]["after"] for a in audit if a["action"] == "result"] == ["=-=", "1-0"]
+    bad = await svc.client.post(
+        url, json={"pairing_id": pairing_id, "result": "draw", "expected_revision": -1}, headers=ARB
+    )
+    assert bad.status_code == 422

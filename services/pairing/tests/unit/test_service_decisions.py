@@ -118,11 +118,12 @@ async def test_awd8_correction_is_sent_again_with_a_higher_sequence(svc):
     await _send(svc, _finished(s1, winner=s1.first, result="black"))
     await _send(svc, _finished(s2, winner=s2.first, result="black"))
     assert [c.revision for c in svc.payloads("section.completed", "a")] == [1]
+    seen = await svc.revision("a", 1, s1.pairing_id)
     for result in ("second_wins", "draw"):
-        r = await svc.client.post(
-            f"{BASE}/a/rounds/1/results", headers=ARB, json={"pairing_id": s1.pairing_id, "result": result}
-        )
+        body = {"pairing_id": s1.pairing_id, "result": result, "expected_revision": seen}
+        r = await svc.client.post(f"{BASE}/a/rounds/1/results", headers=ARB, json=body)
         assert r.json()["changed"] is True
+        seen = r.json()["revision"]
     await svc.settle()
     decided = svc.payloads("result.decided", "a")
     assert [x.outcome for x in decided] == ["second_wins", "draw"]

@@ -231,7 +231,13 @@ async def test_pair8_arbiter_decides_a_tie_when_playoffs_are_forbidden(svc):
     assert (
         await svc.client.post(url, json={"order": [spec.first]}, headers={"x-api-key": "arb-key"})
     ).status_code == 422
-    r = await svc.client.post(url, json={"order": order}, headers={"x-api-key": "arb-key"})
+    # issue 27 finding 9: a decision made on another revision of the tie is refused, nothing decided
+    assert tie["revision"] == 1
+    stale = await svc.client.post(url, json={"order": order, "expected_revision": 2}, headers={"x-api-key": "arb-key"})
+    assert stale.status_code == 409 and stale.json()["error"]["code"] == "stale_revision", stale.text
+    current = stale.json()["error"]["details"]["current"]
+    assert (current["tie_id"], current["revision"], current["status"]) == (tie["tie_id"], 1, "open")
+    r = await svc.client.post(url, json={"order": order, "expected_revision": 1}, headers={"x-api-key": "arb-key"})
     assert r.status_code == 200, r.text
     await svc.settle()
     done = svc.payloads("section.completed", "arb")

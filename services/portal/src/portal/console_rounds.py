@@ -192,7 +192,10 @@ def _section_routes(app: FastAPI, console: _Console) -> None:
             return stop  # type: ignore[return-value]
         # one select per place, best first; the same entrant twice is the service's to refuse
         order = [str(v) for v in form.getlist("place") if str(v)][:200]
+        # the tie's revision the page showed: a tie opened again since is refused, in words
+        seen = str(form.get("expected_revision", ""))[:8]
+        body = {"order": order, "expected_revision": int(seen) if seen.isdigit() and int(seen) > 0 else None}
         status, answer = await console.act(
-            session, "POST", f"/v1/events/{code}/sections/{sid}/ties/{tie_id}/decision", {"order": order}
+            session, "POST", f"/v1/events/{code}/sections/{sid}/ties/{tie_id}/decision", body
         )
         return await console.section_page(request, session, code, sid, f"tie:{tie_id}", status, answer, "done.tie")

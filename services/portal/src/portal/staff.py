@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Awaitable, Callable
+from datetime import datetime
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -40,7 +41,9 @@ def refusal(site: Site, request: Request, status: int, body: Any) -> dict[str, s
     words = site.words(request)
     error = body.get("error", {}) if isinstance(body, dict) else {}
     code = str(error.get("code", ""))
-    if code in KNOWN_REFUSALS or i18n.known(f"refusal.{code}"):
+    if code == "stale_revision":
+        text = stale_result(words, error.get("details"))
+    elif code in KNOWN_REFUSALS or i18n.known(f"refusal.{code}"):
         text = _filled(words.t(f"refusal.{code}"), error.get("details"))
     elif status == 403:
         text = words.t("refusal.forbidden_role")
@@ -56,6 +59,34 @@ def refusal(site: Site, request: Request, status: int, body: Any) -> dict[str, s
         text = words.t("refusal.other")
     detail = str(error.get("message", ""))[:300]
     return {"text": text, "detail": detail}
+
+
+def stale_result(words: i18n.Words, details: Any) -> str:
+    """409 ``stale_revision`` in words: another arbiter (or the game) changed the result since the
+    page showed it, so the person's result was not saved; what the result is now, who set it
+    and when, for them to look at before deciding again."""
+    current = details.get("current") if isinstance(details, dict) else None
+    if not isinstance(current, dict):
+        return words.t("refusal.stale_revision_unknown")
+    if "tie_id" in current:  # a tie opened again since the page showed it
+        return words.t("refusal.stale_tie", revision=current.get("revision", "—"))
+    source = current.get("result_source")
+    who = words.t("stale.by_game") if source == "game" else words.t("stale.by", who=current.get("changed_by") or "—")
+    return words.t(
+        "refusal.stale_revision",
+        result=words.v("result", current.get("result")),
+        who=who,
+        at=_when(current.get("changed_at")),
+        revision=current.get("revision", "—"),
+    )
+
+
+def _when(text: Any) -> str:
+    """A service's ISO 8601 instant as the console shows it (date, time, offset), else a dash."""
+    try:
+        return datetime.fromisoformat(str(text)).strftime("%Y-%m-%d %H:%M:%S %z")
+    except ValueError:
+        return "—"
 
 
 def _filled(text: str, details: Any) -> str:

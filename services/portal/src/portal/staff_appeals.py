@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 from gomoku_shared.params import PathId
 
 from .sessions import StaffSession
+from .staff_round import revision
 
 if TYPE_CHECKING:
     from .staff import StaffPages
@@ -80,14 +81,23 @@ def install(app: FastAPI, pages: StaffPages) -> None:
         upheld: str = Form("", max_length=5),
         reasons: str = Form("", max_length=4000),
         result: str = Form("", max_length=24),
+        expected_revision: str = Form("", max_length=8),
         csrf: str = Form("", max_length=300),
     ) -> Response:
+        # a new result names the appealed result's revision the page showed (409 stale_revision
+        # in words when an arbiter corrected it meanwhile)
+        body = {
+            "upheld": upheld == "yes",
+            "reasons": reasons.strip(),
+            "result": result or None,
+            "expected_revision": revision(expected_revision) if result else None,
+        }
         return await pages.act(
             request,
             csrf,
             "pairing",
             f"/v1/events/{code}/sections/{sid}/appeals/{appeal_id}/decision",
-            {"upheld": upheld == "yes", "reasons": reasons.strip(), "result": result or None},
+            body,
             "done.appeal_decided",
             lambda session, problem, done: appeals(pages, request, session, code, problem, done),
         )

@@ -1,5 +1,7 @@
 """The staff console's round page: a round's pairings with their results, and an arbiter entering
-or correcting a result (through pairing's arbiter route, with the person's own key)."""
+or correcting a result (through pairing's arbiter route, with the person's own key). The form
+carries the result's revision it showed, so a result another arbiter changed meanwhile is never
+overwritten: the refusal says what it is now, who set it and when."""
 
 from __future__ import annotations
 
@@ -33,10 +35,18 @@ def install(app: FastAPI, pages: StaffPages) -> None:
         pairing_id: str = Form("", max_length=64),
         result: str = Form("", max_length=32),
         note: str = Form("", max_length=1000),
+        expected_revision: str = Form("", max_length=8),
         csrf: str = Form("", max_length=300),
     ) -> Response:
         path = f"/v1/events/{code}/sections/{sid}/rounds/{n}/results"
-        body = {"pairing_id": pairing_id, "result": result, "note": note}
+        # the result's revision the page showed: pairing refuses the write (409 stale_revision,
+        # shown in words with the current result) if another arbiter changed it meanwhile
+        body = {
+            "pairing_id": pairing_id,
+            "result": result,
+            "note": note,
+            "expected_revision": revision(expected_revision),
+        }
         return await pages.act(
             request,
             csrf,
@@ -46,6 +56,12 @@ def install(app: FastAPI, pages: StaffPages) -> None:
             "done.result",
             lambda session, problem, done: round_page(pages, request, session, code, sid, n, problem, done, pairing_id),
         )
+
+
+def revision(text: str) -> int | None:
+    """A form's revision field as pairing takes it (a page without one sends none)."""
+    text = text.strip()
+    return int(text) if text.isdigit() else None
 
 
 async def round_page(

@@ -4,10 +4,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import Select, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from . import orm
+
+
+def _with_pairing() -> Select:
+    """Appeal rows with the appealed pairing's result as it stands (``pairing_outcome``) and its
+    revision (``pairing_revision``): what a decision that changes the result must name."""
+    table, pairings = orm.appeals, orm.pairings
+    appealed = (
+        (pairings.c.event_code == table.c.event_code)
+        & (pairings.c.section_id == table.c.section_id)
+        & (pairings.c.round == table.c.round)
+        & (pairings.c.pairing_id == table.c.pairing_id)
+    )
+    return select(
+        table, pairings.c.outcome.label("pairing_outcome"), pairings.c.revision.label("pairing_revision")
+    ).select_from(table.outerjoin(pairings, appealed))
 
 
 class AppealRepository:
@@ -24,7 +39,7 @@ class AppealRepository:
 
     async def get(self, event_code: str, section_id: str, appeal_id: str) -> dict[str, Any] | None:
         table = orm.appeals
-        query = select(table).where(
+        query = _with_pairing().where(
             (table.c.event_code == event_code) & (table.c.section_id == section_id) & (table.c.appeal_id == appeal_id)
         )
         row = (await self.session.execute(query)).mappings().first()
@@ -47,5 +62,5 @@ class AppealRepository:
         where = table.c.event_code == event_code
         if section_id is not None:
             where = where & (table.c.section_id == section_id)
-        query = select(table).where(where).order_by(table.c.section_id, table.c.lodged_at, table.c.appeal_id)
+        query = _with_pairing().where(where).order_by(table.c.section_id, table.c.lodged_at, table.c.appeal_id)
         return [dict(row) for row in (await self.session.execute(query)).mappings()]

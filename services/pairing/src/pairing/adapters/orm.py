@@ -142,6 +142,11 @@ pairings = Table(
             #: game | arbiter
             Column("result_source", String(16)),
             Column("result_at", UtcDateTime()),
+            #: who set the result as it stands: the arbiter's key id, or "game"
+            Column("result_by", String(64)),
+            #: the result's revision: 0 before any result, one more for every change (an arbiter's
+            #: write names the revision it saw; a stale one is refused, docs/api.md)
+            Column("revision", Integer, nullable=False, default=0, server_default="0"),
         ]
     ),
 )

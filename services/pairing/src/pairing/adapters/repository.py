@@ -207,8 +207,12 @@ class SectionRepository:
         if bye_rows:
             await self.session.execute(insert(orm.byes), [dict(**state.key, round=rnd, **bye) for bye in bye_rows])
         state.rounds[rnd] = row
-        no_result = dict(outcome=None, first_points=None, second_points=None, result_source=None, result_at=None)
-        state.pairings[rnd] = [dict(**state.key, round=rnd, **no_result, **pairing) for pairing in pairing_rows]
+        no_result = dict(
+            outcome=None, first_points=None, second_points=None, result_source=None, result_at=None, result_by=None
+        )
+        state.pairings[rnd] = [
+            dict(**state.key, round=rnd, **no_result, revision=0, **pairing) for pairing in pairing_rows
+        ]
         state.byes[rnd] = [dict(**state.key, round=rnd, **bye) for bye in bye_rows]
 
     async def delete_round(self, state: SectionState, rnd: int) -> None:
@@ -229,19 +233,27 @@ class SectionRepository:
         )
         state.rounds[rnd].update(values)
 
-    async def set_result(self, pairing: dict, **values: Any) -> None:
-        """A pairing's result (``pairing``: its row, updated in place)."""
+    async def set_result(self, pairing: dict, **values: Any) -> bool:
+        """A pairing's result (``pairing``: its row, updated in place), set only if the stored
+        revision is still the one ``pairing`` holds; the revision goes up by one. Check and set
+        are one statement, so a write that read an older revision changes nothing (False) even
+        where no lock serialised the writers."""
         pairings = orm.pairings
-        await self.session.execute(
+        seen = int(pairing.get("revision") or 0)
+        done = await self.session.execute(
             update(pairings)
             .where(
                 _of_section(pairings, pairing["event_code"], pairing["section_id"])
                 & (pairings.c.round == pairing["round"])
                 & (pairings.c.pairing_id == pairing["pairing_id"])
+                & (pairings.c.revision == seen)
             )
-            .values(**values)
+            .values(**values, revision=seen + 1)
         )
-        pairing.update(values)
+        if getattr(done, "rowcount", 1) != 1:
+            return False
+        pairing.update(values, revision=seen + 1)
+        return True
 
     async def add_bye_request(self, state: SectionState, **values: Any) -> None:
         requests = orm.bye_requests

@@ -261,7 +261,7 @@ async def get_audit(event_code: PathId, section_id: PathId, request: Request, _p
 
 @router.post(
     SEC + "/rounds/{n}/results",
-    summary="Enter or correct a result (audited; PAIR-11, AWD-8)",
+    summary="Enter or correct a result (audited; PAIR-11, AWD-8); a stale expected_revision: 409 stale_revision",
     **documented(views.ResultEntered),
 )
 async def post_result(event_code: PathId, section_id: PathId, n: RoundNo, body: ResultBody, call: Arbiter) -> dict:
@@ -278,6 +278,7 @@ async def post_result(event_code: PathId, section_id: PathId, n: RoundNo, body: 
         call.principal,
         pairer,
         body.note,
+        body.expected_revision,
     )
 
 
@@ -402,7 +403,9 @@ async def post_late_entry(event_code: PathId, section_id: PathId, body: LateEntr
 async def post_decision(
     event_code: PathId, section_id: PathId, tie_id: PathId, body: DecisionBody, call: Arbiter
 ) -> dict:
-    return await call.decide(body, arbiter.decide_tie, event_code, section_id, tie_id, body.order, call.principal)
+    return await call.decide(
+        body, arbiter.decide_tie, event_code, section_id, tie_id, body.order, call.principal, body.expected_revision
+    )
 
 
 def create_api(runtime: ServiceRuntime, keyring: KeyRing, pairer: Pairer | None = None) -> FastAPI:

@@ -76,6 +76,8 @@ async def post_appeal_decision(
     event_code: PathId, section_id: PathId, appeal_id: PathId, body: AppealDecisionBody, call: Arbiter
 ) -> dict:
     pairer = call.pairer
-    decision = appeals.Decision(upheld=body.upheld, reasons=body.reasons, result=body.result)
+    decision = appeals.Decision(
+        upheld=body.upheld, reasons=body.reasons, result=body.result, expected_revision=body.expected_revision
+    )
 
     return await call.decide(body, appeals.decide, event_code, section_id, appeal_id, decision, call.principal, pairer)

@@ -44,6 +44,9 @@ class AppealDecisionBody(BaseModel):
     reasons: str = Field(min_length=1, max_length=4000)
     #: upheld only: the appealed pairing's new result (through the arbiter's path, AWD-8)
     result: ResultName | None = None
+    #: with a result: the appealed result's revision the committee saw (``pairing_revision``);
+    #: an older one is refused with the current result (409 stale_revision), as for the arbiter
+    expected_revision: int | None = Field(default=None, ge=0, le=1_000_000)
 
 
 class Appeal(View):
@@ -69,6 +72,9 @@ class Appeal(View):
     result_before: str | None
     result_after: str | None
     result_changed: bool
+    #: the appealed pairing's result as it stands now and its revision (null: no pairing appealed)
+    pairing_result: str | None = None
+    pairing_revision: int | None = None
 
 
 class AppealList(Paged):

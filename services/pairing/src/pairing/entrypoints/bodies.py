@@ -30,6 +30,9 @@ class ResultBody(BaseModel):
     #: from the pairing's first player's side (first moves first in game 1)
     result: ResultName
     note: str = Field(default="", max_length=1000)
+    #: the result's revision the arbiter saw (the round's ``pairings[].revision``); may be left
+    #: out only while the pairing has no result; an older one is refused (409 stale_revision)
+    expected_revision: int | None = Field(default=None, ge=0, le=1_000_000)
 
 
 class BoardBody(BaseModel):
@@ -81,6 +84,9 @@ class DecisionBody(BaseModel):
     order: list[EntrantId | Annotated[list[EntrantId], Field(min_length=1, max_length=200)]] = Field(
         min_length=1, max_length=200
     )
+    #: the tie's revision the arbiter decided on (``ties[].revision``): a tie opened again since
+    #: is refused (409 stale_revision with the tie as it stands)
+    expected_revision: int | None = Field(default=None, ge=1, le=1_000_000)
 
 
 class DelayBody(BaseModel):

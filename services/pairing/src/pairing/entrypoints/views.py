@@ -55,6 +55,8 @@ class PairingView(View):
     second: str | None
     games: int
     result: str | None
+    #: the result's revision: 0 before any result, one more for every change (expected_revision)
+    revision: int
     first_points: float | None
     second_points: float | None
     game_results: list[GameResult]
@@ -100,6 +102,9 @@ class TieView(View):
     place_to: int
     entrant_ids: list[str]
     status: str
+    #: one more each time the tie is opened again (a correction changed who is tied): a
+    #: decision's expected_revision
+    revision: int
 
 
 class Ties(View):
@@ -127,12 +132,16 @@ class Audit(Paged):
 class ResultEntered(View):
     model_config = ConfigDict(
         extra="allow",
-        json_schema_extra={"examples": [{"pairing_id": "r3-b2", "result": "first_wins", "changed": True}]},
+        json_schema_extra={
+            "examples": [{"pairing_id": "r3-b2", "result": "first_wins", "changed": True, "revision": 2}]
+        },
     )
     pairing_id: str
     result: str
     #: false when the result was already the one entered (nothing audited or sent again)
     changed: bool
+    #: the result's revision now (send it as expected_revision with the next correction)
+    revision: int
 
 
 class RoundDelayed(View):

@@ -43,6 +43,8 @@ class Decision:
     reasons: str
     #: the appealed pairing's new result (a ResultBody name), when the decision changes it
     result: str | None = None
+    #: the appealed result's revision the committee saw (``arbiter.enter_result``)
+    expected_revision: int | None = None
 
 
 def terms_of(state: SectionState) -> rules.Terms:
@@ -137,7 +139,7 @@ async def lodge(
         ),
     )
     await uow.save_sequence(state)
-    return view(row)
+    return view(await uow.appeals.get(event_code, section_id, appeal_id) or row)
 
 
 def _outcome(state: SectionState, rnd: int | None, pairing_id: str | None) -> str | None:
@@ -173,7 +175,16 @@ async def decide(
     if decision.result is not None:
         note = f"appeal {appeal_id} upheld: {decision.reasons}"[:1000]
         answer = await arbiter.enter_result(
-            uow, event_code, section_id, appeal["round"], appeal["pairing_id"], decision.result, principal, pairer, note
+            uow,
+            event_code,
+            section_id,
+            appeal["round"],
+            appeal["pairing_id"],
+            decision.result,
+            principal,
+            pairer,
+            note,
+            decision.expected_revision,
         )
         changed = answer["changed"]
         state = await uow.locked_section(event_code, section_id)  # the arbiter's path moved it on
@@ -208,7 +219,8 @@ async def decide(
         ),
     )
     await uow.save_sequence(state)
-    return view({**appeal, **values})
+    decided = await uow.appeals.get(event_code, section_id, appeal_id)
+    return view({**appeal, **values, **(decided or {})})
 
 
 def _iso(value: Any) -> str | None:
@@ -240,6 +252,8 @@ def view(row: dict[str, Any]) -> dict[str, Any]:
         "result_before": _result(row.get("result_before")),
         "result_after": _result(row.get("result_after")),
         "result_changed": row.get("result_after") != row.get("result_before"),
+        "pairing_result": _result(row.get("pairing_outcome")),
+        "pairing_revision": row.get("pairing_revision"),
     }
 
 

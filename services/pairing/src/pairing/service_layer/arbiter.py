@@ -13,8 +13,8 @@ from gomoku_shared.contracts.events import ResultDecided
 from gomoku_shared.errors import Conflict, NotFound, Unprocessable
 
 from ..adapters.repository import SectionState
-from ..domain import Board, Code, Outcome, RoundPairing, active_players, check_round
-from . import lifecycle
+from ..domain import Board, Code, Outcome, RoundPairing, active_players, check_round, revisions
+from . import lifecycle, queries
 from .pool import Pairer
 from .section import FORFEITS, RESULTS, as_competitors, bye_rules, result_name, round_points
 from .ties import finalize, maybe_complete
@@ -66,9 +66,12 @@ async def enter_result(
     principal: Principal,
     pairer: Pairer,
     note: str = "",
+    expected_revision: int | None = None,
 ) -> dict:
     """Enter or correct a result (PAIR-11): standings recompute; later rounds are never re-paired;
-    after completion the section is republished with revision + 1 (AWD-8)."""
+    after completion the section is republished with revision + 1 (AWD-8). ``expected_revision``
+    is the result's revision the arbiter saw: a write decided on an older one is refused with the
+    current result (409 ``stale_revision``, :mod:`pairing.domain.revisions`)."""
     state = await uow.locked_section(event_code, section_id)
     if rnd not in state.rounds or state.rounds[rnd]["status"] == "draft":
         raise Conflict("round_not_published", f"round {rnd} is not published")
@@ -78,16 +81,22 @@ async def enter_result(
     outcome = RESULTS[result]
     before = pairing["outcome"]
     if before == outcome.value:
-        return {"pairing_id": pairing_id, "result": result_name(outcome), "changed": False}
+        return _entered(pairing, outcome, changed=False)
+    if revisions.is_stale(expected_revision, int(pairing["revision"]), before is not None):
+        raise stale(pairing, expected_revision)
     first_points, second_points = round_points(state.rules, outcome)
-    await uow.sections.set_result(
+    written = await uow.sections.set_result(
         pairing,
         outcome=outcome.value,
         first_points=first_points,
         second_points=second_points,
         result_source="arbiter",
         result_at=uow.clock.now(),
+        result_by=_by(principal)[:64],
     )
+    if not written:  # another writer got there between the read and the write (no lock held it)
+        current = await uow.sections.pairing(event_code, section_id, pairing_id)
+        raise stale(current or pairing, expected_revision)
     details = {"pairing_id": pairing_id, "before": before, "after": outcome.value, "note": note}
     await audit(uow, state, principal, "result", rnd, details)
     _emit_decision(uow, state, rnd, pairing, outcome, note)
@@ -100,7 +109,43 @@ async def enter_result(
     elif rnd == state.row["current_round"]:
         await lifecycle.advance(uow, state, pairer)
     await uow.save_sequence(state)
-    return {"pairing_id": pairing_id, "result": result_name(outcome), "changed": True}
+    return _entered(pairing, outcome, changed=True)
+
+
+def _entered(pairing: dict, outcome: Outcome, *, changed: bool) -> dict:
+    return {
+        "pairing_id": pairing["pairing_id"],
+        "result": result_name(outcome),
+        "changed": changed,
+        "revision": int(pairing["revision"]),
+    }
+
+
+def current_result(pairing: dict) -> dict:
+    """A pairing's result as it stands: what it is, its revision, who set it and when."""
+    outcome = pairing["outcome"]
+    changed_at = pairing.get("result_at")
+    return {
+        "pairing_id": pairing["pairing_id"],
+        "round": pairing["round"],
+        "result": result_name(Outcome(outcome)) if outcome else None,
+        "revision": int(pairing.get("revision") or 0),
+        "result_source": pairing.get("result_source"),
+        "changed_by": pairing.get("result_by") or pairing.get("result_source"),
+        "changed_at": changed_at.isoformat() if changed_at is not None else None,
+    }
+
+
+def stale(pairing: dict, expected_revision: int | None) -> Conflict:
+    """409 ``stale_revision``: the write was decided on a result that is no longer the current
+    one; ``details.current`` is the current result, for the arbiter to look at before deciding again."""
+    current = current_result(pairing)
+    seen = "no revision" if expected_revision is None else f"revision {expected_revision}"
+    message = (
+        f"the result of {pairing['pairing_id']} changed: it is {current['result']} at revision "
+        f"{current['revision']}, the write was made on {seen}; nothing was changed"
+    )
+    return Conflict("stale_revision", message, {"expected_revision": expected_revision, "current": current})
 
 
 def _emit_decision(
@@ -328,13 +373,27 @@ async def correct_pairings(
 
 
 async def decide_tie(
-    uow: PairingUnitOfWork, event_code: str, section_id: str, tie_id: str, order: list[Any], principal: Principal
+    uow: PairingUnitOfWork,
+    event_code: str,
+    section_id: str,
+    tie_id: str,
+    order: list[Any],
+    principal: Principal,
+    expected_revision: int | None = None,
 ) -> dict:
-    """PAIR-8 where playoffs are forbidden (or a playoff could not be played): the arbiter's order."""
+    """PAIR-8 where playoffs are forbidden (or a playoff could not be played): the arbiter's order,
+    once. ``expected_revision``: the tie's revision the arbiter decided on; a tie opened again
+    since (a correction changed the standings) is refused with the tie as it stands."""
     state = await uow.locked_section(event_code, section_id)
     tie = next((stored for stored in state.ties if stored["tie_id"] == tie_id and stored["status"] != "void"), None)
     if tie is None:
         raise NotFound("tie_not_found", f"no tie {tie_id!r} in {section_id}")
+    if expected_revision is not None and expected_revision != int(tie["revision"]):
+        current = {**queries.tie_view(tie), "revision": int(tie["revision"])}
+        message = (
+            f"tie {tie_id} changed: it is at revision {tie['revision']}, the decision was made on {expected_revision}"
+        )
+        raise Conflict("stale_revision", message, {"expected_revision": expected_revision, "current": current})
     if tie["status"] == "decided":
         raise Conflict("tie_decided", f"tie {tie_id} is already decided")
     if tie["status"] == "playing":

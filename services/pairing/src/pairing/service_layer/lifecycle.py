@@ -267,6 +267,7 @@ async def game_finished(uow: PairingUnitOfWork, game: GameFinished, pairer: Pair
         second_points=second_points,
         result_source="game",
         result_at=now,
+        result_by="game",
     )
     rnd = pairing["round"]
     if rnd != row["current_round"] or await uow.sections.open_pairings(game.event_code, game.section_id, rnd):

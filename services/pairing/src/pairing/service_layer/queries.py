@@ -43,6 +43,7 @@ def tie_view(tie: dict) -> dict:
         "entrant_ids": tie["entrant_ids"],
         "action": tie["action"],
         "status": tie["status"],
+        "revision": int(tie.get("revision") or 1),
         "decided": tie["status"] == "decided",
         "decision": tie["decision"],
         "decided_by": tie["decided_by"],
@@ -173,6 +174,7 @@ def round_view(state: SectionState, rnd: int, games: list[dict]) -> dict:
                 "first_points": pairing["first_points"],
                 "second_points": pairing["second_points"],
                 "result_source": pairing["result_source"],
+                "revision": int(pairing.get("revision") or 0),
                 "game_results": by_pairing.get(pairing["pairing_id"], []),
             }
         )

@@ -91,6 +91,7 @@ class WhoAmI(Answer):
 EventType = Literal[
     "round.paired",
     "round.rescheduled",
+    "game.created",
     "game.started",
     "game.finished",
     "section.completed",

@@ -296,11 +296,25 @@ async def test_stream_events_in_order_and_resume_from_since(gp):
     assert [int(line[4:]) for line in resumed.splitlines() if line.startswith("id: ")] == ids[-2:]
 
 
-async def test_game_started_events_and_deterministic_ids(gp):
+async def test_game_created_then_started_when_both_are_present_with_deterministic_ids(gp):
+    """issue 27 finding 10: a new game is announced with game.created; game.started comes only
+    when both players are present (PLAY-7), once, with the moment its clock started."""
     await gp.publish(round_paired(pairing("p1", "alice", "bob"), rnd=3))
     await gp.publish(round_paired(pairing("p1", "alice", "bob"), rnd=3))  # a second delivery of the same pairing
-    [st] = gp.started()
-    assert st.game_id == "EV.main.S1.r3.p1.g1" and st.black == "alice" and st.round == 3
+    [created] = gp.payloads("game.created")
+    assert created.game_id == "EV.main.S1.r3.p1.g1" and created.black == "alice" and created.round == 3
+    assert gp.started() == []
+    assert (await gp.api.act(created.game_id, "join", "alice")).status_code == 200
+    await gp.settle()
+    assert gp.started() == []
+    assert (await gp.api.act(created.game_id, "join", "bob")).status_code == 200
+    await gp.settle()
+    [started] = gp.started()
+    assert started.game_id == created.game_id and started.black == "alice" and started.white == "bob"
+    assert started.started_at == gp.clock.now()  # the round's start had come: the clock runs from now
+    await gp.api.act(created.game_id, "join", "bob")  # present again: nothing new
+    await gp.settle()
+    assert len(gp.started()) == 1
 
 
 async def test_an_idempotency_key_is_bound_to_its_request_replayed_with_a_header_and_expires(gp):

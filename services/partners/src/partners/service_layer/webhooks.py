@@ -197,7 +197,7 @@ class WebhookService:
             partners = {
                 p for pairing in pairings for p in (pairing.get("first_partner"), pairing.get("second_partner")) if p
             }
-        elif env.type in ("game.started", "game.finished"):
+        elif env.type in ("game.created", "game.started", "game.finished"):
             partners = await repo.pairing_partners(payload["pairing_id"])
         else:  # public results: every subscribed partner
             partners = None

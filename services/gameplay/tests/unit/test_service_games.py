@@ -96,6 +96,12 @@ async def test_pair5_free_two_game_round_swaps_colours_and_scores_the_pair(gp):
     f1, f2 = gp.finished()
     assert f1.outcome is None and f2.outcome.first_points == 1 and f2.outcome.second_points == 1
     assert f2.game_no == 2 and f2.winner == "bob"
+    # issue 27 finding 10: game 2 is created with both players present, so it starts at once;
+    # first/second name the pairing's players whatever the colours, as game.finished does
+    assert [(c.game_no, c.black) for c in gp.payloads("game.created")] == [(1, "alice"), (2, "bob")]
+    s1, s2 = gp.started()
+    assert (s2.game_id, s2.black, s2.white) == (g2["game_id"], "bob", "alice")
+    assert (s2.first, s2.second) == (f2.first, f2.second) == ("alice", "bob")
 
 
 async def test_play6_time_forfeit_in_game_one_loses_the_whole_round(gp):

@@ -260,6 +260,7 @@ class GameCreated(GameEvent):
     white: str
     playoff_id: str | None = None
     stage: str | None = None
+    #: the pairing's first and second players (PairingSpec.first/second), whatever the colours
     first: str | None = None
     second: str | None = None
     #: EVT-7: the round's scheduled start (no move before it); None: as soon as both are present

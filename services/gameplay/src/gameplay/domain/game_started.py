@@ -27,8 +27,9 @@ def _game(columns: Mapping[str, Any]) -> dict[str, Any]:
         black=columns["first_id"],
         white=columns["second_id"],
         playoff_id=columns["playoff_id"],
-        first=columns["first_id"],
-        second=columns["second_id"],
+        # the pairing's first and second players whatever the colours, as game.finished names them
+        first=columns["player_a"],
+        second=columns["player_b"],
     )
 
 

@@ -27,6 +27,7 @@ EXPECTED_TYPES = {
     "standings.updated",
     "section.completed",
     "playoff.required",
+    "game.created",
     "game.started",
     "game.finished",
     "result.decided",

@@ -40,6 +40,9 @@ class Case:
 
 
 NUL = "\u0000"
+#: a well-formed cursor as an unsigned implementation gave out (base64url of a JSON sort key):
+#: cursors are signed, so it is refused (issue 27 finding 10)
+FORGED_CURSOR = "WyJvbmxpbmUiLCJtZW4tZnJlZSIsMSwic3oyMi5vbmxpbmUubWVuLWZyZWUuMDAwMSJd"
 SZ_PLAYER = {"name": "Edge Case", "gender": "male", "birth_date": "1990-05-05", "id_number": "440301199005050011"}
 
 CASES = [
@@ -84,6 +87,28 @@ CASES = [
         body=b'{"stage": "online", "section_id": "men-free", "player": {"name": "\\ud800", "gender": "male", '
         b'"birth_date": "1990-05-05"}}',
     ),
+    # issue 27 finding 2: a line break in a name (a forged TRF header line) or a unit
+    Case(
+        "registration",
+        "POST",
+        "/v1/events/sz22/entries",
+        400,
+        "invalid_characters",
+        headers=OP,
+        body={"stage": "online", "section_id": "men-free", "player": {**SZ_PLAYER, "name": "Ev\r\n012 FAKE"}},
+    ),
+    Case(
+        "registration",
+        "POST",
+        "/v1/events/sz22/units",
+        400,
+        "invalid_characters",
+        headers=OP,
+        body={"name": "Club\u202eX"},
+    ),
+    Case(
+        "registration", "GET", f"/v1/events/sz22/entries?limit=1&cursor={FORGED_CURSOR}", 400, "bad_cursor", headers=OP
+    ),
     # pairing (public reads: no key needed to reach the database)
     Case("pairing", "GET", "/v1/events/a%00/sections", 400, "invalid_characters"),
     Case("pairing", "GET", "/v1/events/x/sections/y/rounds/2147483648", 422, "validation_error"),
@@ -98,7 +123,17 @@ CASES = [
         headers=ARB,
         body={"pairing_id": NUL, "result": "draw"},
     ),
+    Case(
+        "pairing",
+        "POST",
+        "/v1/events/x/sections/y/rounds/1/results",
+        400,
+        "invalid_characters",
+        headers=ARB,
+        body={"pairing_id": "p1", "result": "draw", "note": "lone\rreturn"},
+    ),
     # gameplay
+    Case("gameplay", "GET", f"/v1/games?limit=1&cursor={FORGED_CURSOR}", 400, "bad_cursor", headers=OP),
     Case("gameplay", "GET", "/v1/games/a%00", 400, "invalid_characters", headers=OP),
     Case("gameplay", "GET", "/v1/games?event_code=%00", 400, "invalid_characters", headers=OP),
     Case("gameplay", "GET", "/v1/rounds/x/y/2147483648/games", 422, "validation_error", headers=OP),
@@ -135,6 +170,15 @@ CASES = [
     Case("awards", "GET", "/v1/events/a%00", 400, "invalid_characters"),
     Case("awards", "GET", "/v1/events/x/sections/y/certificates?entrant_id=%00", 400, "invalid_characters"),
     Case("awards", "GET", "/v1/events/x/sections/y/standings?revision=99999999999", 422, "validation_error"),
+    Case(
+        "awards",
+        "POST",
+        "/v1/events/x/honours",
+        400,
+        "invalid_characters",
+        headers=OP,
+        body={"kind": "coach", "coach_name": "Coach\nX", "citation": "for fair play"},
+    ),
 ]
 
 

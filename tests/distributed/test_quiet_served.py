@@ -82,7 +82,7 @@ async def test_served_gameplay_reports_its_work_in_flight_and_the_quiet_check_wa
                 r = await client.post(f"/v1/games/{gid}/move", json={"player_id": player, "point": point}, headers=OP)
                 assert r.status_code == 200, r.text
             assert (await client.get(f"/v1/games/{gid}", headers=OP)).json()["status"] == "finished"
-            # game.started and game.finished went through the outbox: published, nothing pending
+            # game.created, game.started and game.finished went through the outbox: published, nothing pending
             done = await _until(client, lambda a: a["published"] >= 2 and a["outbox_pending"] == 0)
             assert {k: done[k] for k in IDLE} == IDLE, done
 

@@ -21,6 +21,7 @@ from gomoku_shared.contracts.events import (
     AwardsPublished,
     EntryAccepted,
     EntryRefused,
+    GameCreated,
     GameFinished,
     GameStarted,
     PairingSpec,
@@ -96,6 +97,19 @@ def playoff_required(*pairings: PairingSpec) -> PlayoffRequired:
         place_to=2,
         entrant_ids=entrants,
         pairings=list(pairings),
+    )
+
+
+def game_created(pairing_id: str, black: str, white: str) -> GameCreated:
+    return GameCreated(
+        event_code="WH",
+        section_id="S1",
+        round=1,
+        pairing_id=pairing_id,
+        game_id=f"{pairing_id}.g1",
+        black=black,
+        white=white,
+        starts_at=datetime(2026, 5, 3, 9, 0, tzinfo=UTC),
     )
 
 

@@ -49,7 +49,8 @@ ERROR_SCHEMA: dict[str, Any] = {
 }
 
 DESCRIPTIONS = {
-    400: "Malformed JSON, or characters that cannot be stored (control characters)",
+    400: "Malformed JSON, characters that cannot be stored (control characters), a line break or direction "
+    "override in typed text (invalid_characters), a cursor no page gave out (bad_cursor)",
     401: "Missing or invalid credential: no API key or access token, or an expired, revoked or broken token",
     403: "The credential's role, partner or scopes do not allow this",
     404: "No such resource",

@@ -2,7 +2,8 @@
 
 Every list is given in a stable order, each item's sort key (unique within the list: it ends in
 the item's id). A page holds up to ``limit`` items after the cursor's key; ``next_cursor`` is
-the opaque (base64url) key of its last item when more follow, else null. A list changing between
+the opaque (base64url) key of its last item when more follow, else null, signed by the service
+(``gomoku_shared.cursors``: a made-up or changed cursor is 400 ``bad_cursor``). A list changing between
 two pages neither repeats nor skips an item that was there throughout. Within ``/v1`` only
 additive changes are made, so a request without ``limit`` still gets the whole list (one page,
 ``next_cursor`` null).
@@ -10,8 +11,6 @@ additive changes are made, so a request without ``limit`` still gets the whole l
 
 from __future__ import annotations
 
-import base64
-import binascii
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -20,7 +19,7 @@ from typing import Annotated, Any, TypeVar
 from fastapi import Depends, Query
 
 from .api_docs import View
-from .errors import ServiceError
+from .cursors import bad_cursor, sign, unsign
 
 T = TypeVar("T")
 PAGE_MAX = 500
@@ -59,22 +58,16 @@ PageIn = Annotated[PageRequest, Depends(_page_request)]
 
 
 def _encode(key: SortKey) -> str:
-    return base64.urlsafe_b64encode(json.dumps(list(key), separators=(",", ":")).encode()).decode().rstrip("=")
-
-
-def _bad_cursor() -> ServiceError:
-    return ServiceError(
-        "bad_cursor", "cursor is not one a page gave out (next_cursor)", {"param": "cursor"}, status=400
-    )
+    return sign(json.dumps(list(key), separators=(",", ":")).encode())
 
 
 def _decode(cursor: str) -> SortKey:
     try:
-        key = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
-    except (binascii.Error, UnicodeDecodeError, ValueError):
-        raise _bad_cursor() from None
+        key = json.loads(unsign(cursor))
+    except (UnicodeDecodeError, ValueError):
+        raise bad_cursor() from None
     if not isinstance(key, list) or not key or not all(isinstance(k, str | int) for k in key):
-        raise _bad_cursor()
+        raise bad_cursor()
     return tuple(key)
 
 
@@ -88,7 +81,7 @@ def page(
         try:
             ordered = [item for item in ordered if key(item) > after]
         except TypeError:  # a key of other types than this list's: not a cursor it gave out
-            raise _bad_cursor() from None
+            raise bad_cursor() from None
     if limit is None or len(ordered) <= limit:
         return ordered, None
     return ordered[:limit], _encode(key(ordered[limit - 1]))

@@ -13,6 +13,7 @@ from sqlalchemy import MetaData
 
 from .auth import KeyRing
 from .clock import Clock, FakeClock
+from .cursors import CursorKeyMiddleware, cursor_key
 from .messaging.bus import EventBus
 from .metrics import instrument
 from .ratelimit import LocalBuckets
@@ -149,6 +150,8 @@ def service_app(runtime: ServiceRuntime, keyring: KeyRing, *, title: str, descri
         clock=runtime.clock,
     )
     app.state.runtime = runtime
+    settings = runtime.settings
+    app.add_middleware(CursorKeyMiddleware, key=cursor_key(settings.cursor_secret or settings.data_key, runtime.name))
     if isinstance(runtime.clock, FakeClock):  # simulations only, like the clock routes
         install_quiet_route(app, runtime.work_in_flight)
     return app

@@ -52,6 +52,9 @@ class ServiceSettings(BaseSettings):
     idempotency_ttl_s: float = Field(default=86400, ge=60, le=30 * 86400, alias="IDEMPOTENCY_TTL_S")
     #: secret for encrypting personal data at rest (registration)
     data_key: str = Field(default="", alias="DATA_KEY")
+    #: secret that signs list cursors (``next_cursor``), the same in every replica of a service;
+    #: unset: derived from DATA_KEY; neither: a public development default (gomoku_shared.cursors)
+    cursor_secret: str = Field(default="", alias="CURSOR_SECRET")
     #: the partners service (distributed mode): where every service reads the public keys of
     #: partner access tokens (JWKS) and the revoked clients; unset: API keys only
     partners_url: str = Field(default="", alias="PARTNERS_URL")

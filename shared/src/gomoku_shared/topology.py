@@ -19,6 +19,8 @@ CONSUMES: dict[str, tuple[str, ...]] = {
         # EVT-7: an arbiter delayed a round
         "round.rescheduled",
         "playoff.required",
+        # a game exists (its players may join), then is under way
+        "game.created",
         "game.started",
         "game.finished",
         "section.completed",

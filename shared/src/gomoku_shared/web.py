@@ -27,6 +27,7 @@ from .clock import FakeClock
 from .errors import ServiceError, error_body
 from .guard import InputGuardMiddleware
 from .logs import correlation_id
+from .text import INVALID_CHARACTERS
 
 log = logging.getLogger("gomoku.web")
 
@@ -103,6 +104,16 @@ def install_error_handlers(app: FastAPI) -> None:
         if any(d["type"] == "json_invalid" for d in details):
             return JSONResponse(
                 error_body("malformed_json", "the request body is not valid JSON", details), status_code=400
+            )
+        refused = [d for d in details if d["type"] == INVALID_CHARACTERS]
+        if refused:  # a control character, line break or direction override in typed text
+            return JSONResponse(
+                error_body(
+                    INVALID_CHARACTERS,
+                    "a text contains control characters, line breaks or direction overrides",
+                    {"where": (refused[0]["loc"] or ["body"])[0], "loc": refused[0]["loc"], "msg": refused[0]["msg"]},
+                ),
+                status_code=400,
             )
         return JSONResponse(error_body("validation_error", "the request is not valid", details), status_code=422)
 

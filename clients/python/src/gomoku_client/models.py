@@ -91,6 +91,7 @@ class WhoAmI(Answer):
 EventType = Literal[
     "round.paired",
     "round.rescheduled",
+    "game.created",
     "game.started",
     "game.finished",
     "section.completed",
@@ -167,8 +168,7 @@ class PlayerIn(Body):
     citizenship: str | None = "CN"
     registered_unit_id: str | None = None
     rating: int = 0
-    #: your own user id for the player: stored, searchable (``entries(external_id=...)``),
-    #: shown to you alone
+    #: your own user id for the player: stored, searchable (``entries(external_id=...)``), shown to you alone
     external_id: str | None = None
 
 

@@ -161,3 +161,24 @@ def test_awd8_section_publication_is_plain_json(seed, section):
     text = json.dumps(payload)
     assert json.loads(text)["prizes"][0]["amount_fen"] == yuan(4500)
     assert payload["places"][0]["shared_place"] is True and payload["cancelled"] is False
+
+
+def test_awd8_certificates_csv_cells_cannot_be_formulas_or_extra_lines():
+    """issue 27 finding 2 (OWASP CSV injection): a name or unit stored before the input check
+    comes out of the certificates CSV quoted, on its own line; the place stays a number."""
+    from awards.domain.publication import CertificateData
+
+    cert = CertificateData(
+        section_id="open",
+        section_name="Open",
+        entrant_id="e1",
+        name='=HYPERLINK("http://attacker.example/x","click")',
+        unit_name="@Club\r\n012 FAKE",
+        place=-1,
+        lines=("+1st place",),
+    )
+    text = certificates_csv([cert])
+    assert text.count("\n") == 2
+    [row] = parse(text)
+    assert row["name"] == "'" + cert.name and row["unit_name"] == "'@Club  012 FAKE"
+    assert row["place"] == "-1" and row["lines"] == "'+1st place"

@@ -96,6 +96,12 @@ async def test_pair5_free_two_game_round_swaps_colours_and_scores_the_pair(gp):
     f1, f2 = gp.finished()
     assert f1.outcome is None and f2.outcome.first_points == 1 and f2.outcome.second_points == 1
     assert f2.game_no == 2 and f2.winner == "bob"
+    # issue 27 finding 10: game 2 is created with both players present, so it starts at once;
+    # first/second name the pairing's players whatever the colours, as game.finished does
+    assert [(c.game_no, c.black) for c in gp.payloads("game.created")] == [(1, "alice"), (2, "bob")]
+    s1, s2 = gp.started()
+    assert (s2.game_id, s2.black, s2.white) == (g2["game_id"], "bob", "alice")
+    assert (s2.first, s2.second) == (f2.first, f2.second) == ("alice", "bob")
 
 
 async def test_play6_time_forfeit_in_game_one_loses_the_whole_round(gp):
@@ -296,11 +302,25 @@ async def test_stream_events_in_order_and_resume_from_since(gp):
     assert [int(line[4:]) for line in resumed.splitlines() if line.startswith("id: ")] == ids[-2:]
 
 
-async def test_game_started_events_and_deterministic_ids(gp):
+async def test_game_created_then_started_when_both_are_present_with_deterministic_ids(gp):
+    """issue 27 finding 10: a new game is announced with game.created; game.started comes only
+    when both players are present (PLAY-7), once, with the moment its clock started."""
     await gp.publish(round_paired(pairing("p1", "alice", "bob"), rnd=3))
     await gp.publish(round_paired(pairing("p1", "alice", "bob"), rnd=3))  # a second delivery of the same pairing
-    [st] = gp.started()
-    assert st.game_id == "EV.main.S1.r3.p1.g1" and st.black == "alice" and st.round == 3
+    [created] = gp.payloads("game.created")
+    assert created.game_id == "EV.main.S1.r3.p1.g1" and created.black == "alice" and created.round == 3
+    assert gp.started() == []
+    assert (await gp.api.act(created.game_id, "join", "alice")).status_code == 200
+    await gp.settle()
+    assert gp.started() == []
+    assert (await gp.api.act(created.game_id, "join", "bob")).status_code == 200
+    await gp.settle()
+    [started] = gp.started()
+    assert started.game_id == created.game_id and started.black == "alice" and started.white == "bob"
+    assert started.started_at == gp.clock.now()  # the round's start had come: the clock runs from now
+    await gp.api.act(created.game_id, "join", "bob")  # present again: nothing new
+    await gp.settle()
+    assert len(gp.started()) == 1
 
 
 async def test_an_idempotency_key_is_bound_to_its_request_replayed_with_a_header_and_expires(gp):

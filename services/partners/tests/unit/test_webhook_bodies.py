@@ -18,6 +18,7 @@ from webhooks_kit import (
     entry_accepted,
     entry_refused,
     free_port,
+    game_created,
     game_finished,
     game_started,
     messages,
@@ -77,6 +78,7 @@ def _events() -> list[Any]:
             decided_by="k2",
             decided_at=START,
         ),
+        game_created("p1", "a1", "b1"),
         game_started("p1", "a1", "b1"),
         finished.model_copy(update={"outcome": PairingOutcome(first_points=2, second_points=0)}),
         SectionCompleted(

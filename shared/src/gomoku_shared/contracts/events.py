@@ -251,7 +251,26 @@ GameReason = Literal[
 ]
 
 
+class GameCreated(GameEvent):
+    """A game exists and its players may join (PLAY-7): sent when gameplay creates it from
+    ``round.paired`` / ``playoff.required``, possibly days before the round starts."""
+
+    TYPE: ClassVar[str] = "game.created"
+    black: str
+    white: str
+    playoff_id: str | None = None
+    stage: str | None = None
+    #: the pairing's first and second players (PairingSpec.first/second), whatever the colours
+    first: str | None = None
+    second: str | None = None
+    #: EVT-7: the round's scheduled start (no move before it); None: as soon as both are present
+    starts_at: datetime | None = None
+
+
 class GameStarted(GameEvent):
+    """The game is under way: both players are present (PLAY-7), or (over the board, PLAY-9) its
+    first move was recorded; the next game of a pairing starts as it is created."""
+
     TYPE: ClassVar[str] = "game.started"
     black: str
     white: str
@@ -260,6 +279,8 @@ class GameStarted(GameEvent):
     #: the pairing's first and second players (PairingSpec.first/second), whatever the colours
     first: str | None = None
     second: str | None = None
+    #: when the clock started: the round's scheduled start (EVT-7) when both were present before it
+    started_at: datetime | None = None
 
 
 class PairingOutcome(Model):
@@ -451,6 +472,7 @@ ALL_PAYLOADS: tuple[type[Payload], ...] = (
     StandingsUpdated,
     SectionCompleted,
     PlayoffRequired,
+    GameCreated,
     GameStarted,
     GameFinished,
     ResultDecided,

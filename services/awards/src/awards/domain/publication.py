@@ -3,14 +3,14 @@ boards — as plain rows, plus CSV rendering (pure: returns ``str``)."""
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from decimal import Decimal
 from enum import Enum
 from fractions import Fraction
 from typing import Any
+
+from gomoku_shared.csv_text import csv_text
 
 from .best_board import BestBoardResult
 from .model import SectionStandings
@@ -255,12 +255,7 @@ def to_csv(rows: Sequence[object], columns: Sequence[str] | None = None) -> str:
         if not is_dataclass(first):
             raise TypeError("rows must be dataclass instances")
         columns = [f.name for f in fields(first)]
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(columns)
-    for row in rows:
-        writer.writerow([_cell(getattr(row, c)) for c in columns])
-    return buffer.getvalue()
+    return csv_text(columns, ([_cell(getattr(row, c)) for c in columns] for row in rows))
 
 
 def prizes_csv(awards: SectionAwards) -> str:
@@ -288,26 +283,23 @@ def standings_csv(standings: SectionStandings) -> str:
     tiebreak order, taken from the first row)."""
     names = [name for name, _ in standings.rows[0].tiebreaks] if standings.rows else []
     shared = {r.place for r in standings.rows if sum(1 for o in standings.rows if o.place == r.place) > 1}
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(
-        [
-            "place",
-            "shared",
-            "entrant_id",
-            "name",
-            "unit",
-            "gender",
-            "points",
-            *names,
-            "wins",
-            "games_played",
-            "decided_by_playoff",
-        ]
-    )
+    header = [
+        "place",
+        "shared",
+        "entrant_id",
+        "name",
+        "unit",
+        "gender",
+        "points",
+        *names,
+        "wins",
+        "games_played",
+        "decided_by_playoff",
+    ]
+    rows = []
     for row in standings.rows:
         values = dict(row.tiebreaks)
-        writer.writerow(
+        rows.append(
             [
                 row.place,
                 _cell(row.place in shared),
@@ -322,7 +314,7 @@ def standings_csv(standings: SectionStandings) -> str:
                 _cell(row.decided_by_playoff),
             ]
         )
-    return buffer.getvalue()
+    return csv_text(header, rows)
 
 
 def plain(value: Any) -> Any:

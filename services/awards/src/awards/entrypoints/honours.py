@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from gomoku_shared.auth import Staff
 from gomoku_shared.errors import NotFound
+from gomoku_shared.text import Line, Prose
 
 from ..adapters.honours_repository import HonoursRepository
 from ..adapters.repository import AwardsRepository
@@ -28,12 +29,12 @@ class HonourBody(BaseModel):
     """One honour: a unit (organisation), an entrant (sportsmanship) or a coach by name."""
 
     kind: HonourKind
-    unit_id: str | None = Field(default=None, min_length=1, max_length=200)
-    entrant_id: str | None = Field(default=None, min_length=1, max_length=200)
-    coach_name: str | None = Field(default=None, min_length=1, max_length=200, pattern=r"\S")
+    unit_id: Line | None = Field(default=None, min_length=1, max_length=200)
+    entrant_id: Line | None = Field(default=None, min_length=1, max_length=200)
+    coach_name: Line | None = Field(default=None, min_length=1, max_length=200, pattern=r"\S")
     #: the coach's unit, as the certificate names it
-    coach_unit: str | None = Field(default=None, min_length=1, max_length=300)
-    citation: str = Field(default="", max_length=2000)
+    coach_unit: Line | None = Field(default=None, min_length=1, max_length=300)
+    citation: Prose = Field(default="", max_length=2000)
 
     @model_validator(mode="after")
     def _one_recipient(self) -> HonourBody:
@@ -46,7 +47,7 @@ class HonourBody(BaseModel):
 
 
 class RevokeBody(BaseModel):
-    reason: str = Field(min_length=1, max_length=2000)
+    reason: Prose = Field(min_length=1, max_length=2000)
 
 
 class HonourGiven(_Out):

@@ -4,8 +4,6 @@ metadata, and lists as CSV."""
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections.abc import AsyncIterator, Iterable, Sequence
 from typing import Annotated, Any
@@ -13,6 +11,7 @@ from typing import Annotated, Any
 from fastapi import Depends, Path, Query, Request
 from fastapi.responses import Response
 
+from gomoku_shared.csv_text import csv_text
 from gomoku_shared.errors import NotFound
 from gomoku_shared.pagination import PageRequest, page
 
@@ -108,13 +107,8 @@ def _cell(value: Any) -> str:
 
 
 def csv_response(columns: Sequence[str], rows: Iterable[dict[str, Any]], filename: str) -> Response:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(columns)
-    for row in rows:
-        writer.writerow([_cell(row.get(c)) for c in columns])
     return Response(
-        buffer.getvalue(),
+        csv_text(columns, ([_cell(row.get(c)) for c in columns] for row in rows)),
         media_type="text/csv; charset=utf-8",
         headers={"content-disposition": f'attachment; filename="{filename}"'},
     )

@@ -21,6 +21,7 @@ from gomoku_shared.pagination import PageIn, paged, sort_by
 from gomoku_shared.params import ROUND_MAX, PathId, RoundNo
 from gomoku_shared.runtime import ServiceRuntime
 from gomoku_shared.service import service_app
+from gomoku_shared.text import Prose
 from gomoku_shared.web import add_front
 
 from ..domain.errors import GameRefusal
@@ -114,7 +115,7 @@ class DrawBody(PlayerBody):
 
 class AdjudicateBody(BaseModel):
     result: Literal["black", "white", "draw"]
-    reason: str = Field(min_length=1, max_length=500)
+    reason: Prose = Field(min_length=1, max_length=500)
 
 
 class AddTimeBody(PlayerBody):

@@ -15,6 +15,7 @@ from gomoku_shared.auth import Reader, require
 from gomoku_shared.idempotency import principal_id
 from gomoku_shared.pagination import Paged, PageIn, paged, sort_by
 from gomoku_shared.params import PathId
+from gomoku_shared.text import Prose
 
 from ..service_layer.games import GameService
 
@@ -29,7 +30,7 @@ class SlipBody(BaseModel):
     reason: Literal[
         "five", "forbidden", "time", "resignation", "no_show", "arbiter", "agreement", "passes", "full_board"
     ]
-    note: str = Field(default="", max_length=500)
+    note: Prose = Field(default="", max_length=500)
     confirms: int | None = Field(default=None, ge=1, le=1000)
 
 
@@ -49,7 +50,7 @@ class RecordBody(BaseModel):
 
 
 class DecideBody(BaseModel):
-    note: str = Field(min_length=1, max_length=500)
+    note: Prose = Field(min_length=1, max_length=500)
 
 
 class RecorderStep(BaseModel):

@@ -1,11 +1,9 @@
-"""Opaque list cursors: the sort key of the last item of a page, base64url-encoded."""
+"""Opaque list cursors: the sort key of the last item of a page, signed by the service
+(``gomoku_shared.cursors``: a made-up or changed cursor is 400 ``bad_cursor``)."""
 
 from __future__ import annotations
 
-import base64
-import binascii
-
-from gomoku_shared.errors import ServiceError
+from gomoku_shared.cursors import bad_cursor, sign, unsign
 
 MAX_KEY = 200
 
@@ -13,7 +11,7 @@ MAX_KEY = 200
 def cursor_of(last_key: str | None) -> str | None:
     if last_key is None:
         return None
-    return base64.urlsafe_b64encode(last_key.encode()).decode().rstrip("=")
+    return sign(last_key.encode())
 
 
 def after(cursor: str | None) -> str | None:
@@ -21,12 +19,10 @@ def after(cursor: str | None) -> str | None:
     if cursor is None:
         return None
     try:
-        key = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
-    except (binascii.Error, UnicodeDecodeError, ValueError):
+        key = unsign(cursor).decode()
+    except UnicodeDecodeError:
         key = ""
     # keys are printable identifiers; anything else (a NUL the database refuses) was made up
     if not key.isprintable() or not key or len(key) > MAX_KEY:
-        raise ServiceError(
-            "bad_cursor", "cursor is not one a page gave out (next_cursor)", {"param": "cursor"}, status=400
-        )
+        raise bad_cursor()
     return key

@@ -1,7 +1,9 @@
 """Games from events: a round's games from ``round.paired``, a playoff's from
 ``playoff.required``, and the next game of a pairing when one ends (two-game rounds, playoffs).
-Every game starts with ``game.started``; a game whose pairing the arbiter decided before it
-existed starts closed by that decision."""
+A new game is announced with ``game.created`` (its players may join); the next game of a
+pairing whose players are present starts at once, with ``game.started`` too (else that comes
+when both have joined: ``finishing.save_change``). A game whose pairing the arbiter decided
+before it existed starts closed by that decision."""
 
 from __future__ import annotations
 
@@ -9,10 +11,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from gomoku_shared.contracts.events import GameStarted, PairingSpec, PlayoffRequired, RoundPaired
+from gomoku_shared.contracts.events import PairingSpec, PlayoffRequired, RoundPaired
 
 from ..domain.clocks import ClockState
 from ..domain.game_ids import event_id, game_id_for, round_key
+from ..domain.game_started import game_created, game_started
 from . import arbiter_decisions
 from .unit_of_work import GameplayUnitOfWork
 
@@ -113,21 +116,9 @@ async def create(uow: GameplayUnitOfWork, new: NewGame) -> None:
     created = {"game_id": game_id, "black": first, "white": second, "game_no": new.game_no, "status": columns["status"]}
     key = round_key(new.event_code, new.section_id, new.round_no)
     await uow.games.add(columns, dict(seq=1, round_key=key, kind="created", data=created, at_ms=now))
-    started = GameStarted(
-        event_code=new.event_code,
-        stage=new.stage,
-        section_id=new.section_id,
-        round=new.round_no,
-        pairing_id=new.spec.pairing_id,
-        game_id=game_id,
-        game_no=new.game_no,
-        black=first,
-        white=second,
-        playoff_id=new.playoff_id,
-        first=first,
-        second=second,
-    )
-    await uow.emit(started, event_id=event_id(game_id, "started"))
+    await uow.emit(game_created(columns), event_id=event_id(game_id, "created"))
+    if columns["status"] == "active":  # both present from the pairing's previous game
+        await uow.emit(game_started(columns, now), event_id=event_id(game_id, "started"))
     decided = await uow.decisions.for_game(columns)
     if decided is not None:  # the arbiter's result arrived before the game existed
         stored = await uow.games.get(game_id)

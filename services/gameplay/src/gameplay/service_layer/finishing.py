@@ -11,6 +11,7 @@ from gomoku_shared.idempotency import KeyedRequest
 
 from ..domain.game_finished import game_finished
 from ..domain.game_ids import event_id
+from ..domain.game_started import game_started, has_started
 from ..domain.played_game import Change, Ending, PlayedGame, clock_of, summary_of
 from . import creation
 from .refusals import stored_answer
@@ -41,7 +42,11 @@ async def save_change(
         answer = stored_answer(change.error) if change.error is not None else (200, summary)
     if not await uow.games.save(game, write, keyed, answer):
         raise StaleGame()
+    started = has_started(game.columns, after)
     game.stored(write, after)
+    if started:  # both players present (or the first move recorded over the board)
+        started_ms = after["clock_since_ms"] if after.get("clock_running") else now
+        await uow.emit(game_started(after, started_ms), event_id=event_id(game.game_id, "started"))
     if ending is not None:
         await _after_the_end(uow, game, ending)
     return summary

@@ -3,9 +3,14 @@
 Column positions (0-based) follow the TRF-16 layout: start number [4:8], sex [9], name [14:47],
 rating [48:52], points [80:84], rank [85:89]; round r occupies [91+10(r-1) : 99+10(r-1)] as
 ``OOOO c r`` (opponent, colour w/b/-, result letter). ``w`` is the player who moves first.
+Text fields (the tournament's and players' names) are written on one line whatever they hold:
+a line break or control character in a stored name becomes a space, so a name can neither add a
+record nor shift the columns after it.
 """
 
 from __future__ import annotations
+
+from gomoku_shared.text import one_line
 
 from .model import Code, Colour, ForbiddenGroup, Player, PointSystem, RoundEntry, Tournament
 
@@ -25,11 +30,11 @@ def _fmt_points(value: float) -> str:
 
 def export_trf(tournament: Tournament, ranks: dict[int, int] | None = None, name: str | None = None) -> str:
     """Serialise a tournament as TRF-16 text (lines end with ``\\n``)."""
-    lines = [f"012 {name or tournament.name or 'Tournament'}"]
+    lines = [f"012 {one_line(name or tournament.name or 'Tournament')}"]
     n_rounds = tournament.rounds_done
     for player in sorted(tournament.players, key=lambda player: player.id):
         line = (
-            f"001 {player.id:4d} {(player.gender or ' ')[:1]}    {player.name[:33]:<33} {player.rating:4d}"
+            f"001 {player.id:4d} {(player.gender or ' ')[:1]}    {one_line(player.name)[:33]:<33} {player.rating:4d}"
             + " " * 28
             + _fmt_points(tournament.score(player.id))
             + f" {(ranks or {}).get(player.id, 0):4d}"

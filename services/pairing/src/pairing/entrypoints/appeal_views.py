@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from gomoku_shared.api_docs import View
 from gomoku_shared.pagination import Paged
+from gomoku_shared.text import Line, Prose
 
 from .bodies import ResultName
 
@@ -17,18 +18,18 @@ class AppealBody(BaseModel):
     """A written appeal as the committee received it (NY 十(四)), recorded by staff."""
 
     #: the unit (delegation) appealing: registration's unit id, or the unit as entrants carry it
-    unit_id: str = Field(min_length=1, max_length=160)
+    unit_id: Line = Field(min_length=1, max_length=160)
     signatory_role: Literal["leader", "coach"]
     #: the leader's or coach's name as signed (answers show it masked)
-    signatory_name: str = Field(min_length=1, max_length=200)
-    grounds: str = Field(min_length=1, max_length=4000)
+    signatory_name: Line = Field(min_length=1, max_length=200)
+    grounds: Prose = Field(min_length=1, max_length=4000)
     #: the appealed round and pairing (both omitted: a dispute not about one result)
     round: int | None = Field(default=None, ge=1, le=99)
-    pairing_id: str | None = Field(default=None, min_length=1, max_length=64)
+    pairing_id: Line | None = Field(default=None, min_length=1, max_length=64)
     #: the fee received with the appeal, in fen: it must equal the event's fee (NY: 50000)
     fee_fen: int = Field(ge=0, le=100_000_000)
     currency: str = Field(default="CNY", min_length=3, max_length=3, pattern=r"^[A-Z]{3}$")
-    payment_reference: str = Field(default="", max_length=120)
+    payment_reference: Line = Field(default="", max_length=120)
 
     @model_validator(mode="after")
     def _round_with_pairing(self) -> AppealBody:
@@ -41,7 +42,7 @@ class AppealDecisionBody(BaseModel):
     """The arbitration committee's decision with its reasons."""
 
     upheld: bool
-    reasons: str = Field(min_length=1, max_length=4000)
+    reasons: Prose = Field(min_length=1, max_length=4000)
     #: upheld only: the appealed pairing's new result (through the arbiter's path, AWD-8)
     result: ResultName | None = None
     #: with a result: the appealed result's revision the committee saw (``pairing_revision``);

@@ -7,8 +7,10 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
+from gomoku_shared.text import Line, Prose
+
 IdField = Field(min_length=1, max_length=160)
-EntrantId = Annotated[str, Field(min_length=1, max_length=160)]
+EntrantId = Annotated[Line, Field(min_length=1, max_length=160)]
 ResultName = Literal[
     "first_wins",
     "second_wins",
@@ -26,22 +28,22 @@ ResultName = Literal[
 
 
 class ResultBody(BaseModel):
-    pairing_id: str = Field(min_length=1, max_length=64)
+    pairing_id: Line = Field(min_length=1, max_length=64)
     #: from the pairing's first player's side (first moves first in game 1)
     result: ResultName
-    note: str = Field(default="", max_length=1000)
+    note: Prose = Field(default="", max_length=1000)
     #: the result's revision the arbiter saw (the round's ``pairings[].revision``); may be left
     #: out only while the pairing has no result; an older one is refused (409 stale_revision)
     expected_revision: int | None = Field(default=None, ge=0, le=1_000_000)
 
 
 class BoardBody(BaseModel):
-    first: str = IdField
-    second: str = IdField
+    first: Line = IdField
+    second: Line = IdField
 
 
 class ByeItem(BaseModel):
-    entrant_id: str = IdField
+    entrant_id: Line = IdField
     kind: Literal["pairing", "requested", "forced", "absent"] = "pairing"
 
 
@@ -54,25 +56,25 @@ class PairingsBody(BaseModel):
 
 
 class ByeBody(BaseModel):
-    entrant_id: str = IdField
+    entrant_id: Line = IdField
     kind: Literal["requested", "forced"] = "requested"
     round: int | None = Field(default=None, ge=1, le=99)
 
 
 class WithdrawalBody(BaseModel):
-    entrant_id: str = IdField
+    entrant_id: Line = IdField
     #: not paired after this round (default: the last published round)
     after_round: int | None = Field(default=None, ge=0, le=99)
-    reason: str = Field(default="", max_length=1000)
+    reason: Prose = Field(default="", max_length=1000)
 
 
 class LateEntryBody(BaseModel):
-    entrant_id: str = IdField
-    name: str = Field(min_length=1, max_length=200)
+    entrant_id: Line = IdField
+    name: Line = Field(min_length=1, max_length=200)
     gender: Literal["male", "female"] | None = None
-    unit: str | None = Field(default=None, max_length=200)
+    unit: Line | None = Field(default=None, max_length=200)
     rating: int = Field(default=0, ge=0, le=4000)
-    partner_id: str | None = Field(default=None, max_length=120)
+    partner_id: Line | None = Field(default=None, max_length=120)
 
 
 class HoldBody(BaseModel):
@@ -93,4 +95,4 @@ class DelayBody(BaseModel):
     """EVT-7: the round's new start (with its UTC offset) and the written reason."""
 
     starts_at: datetime
-    reason: str = Field(min_length=1, max_length=1000)
+    reason: Prose = Field(min_length=1, max_length=1000)

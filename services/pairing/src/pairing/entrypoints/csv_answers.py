@@ -1,11 +1,12 @@
 """The CSV forms of the standings and the cross table (``?format=csv``), written from their JSON
-answers (:mod:`pairing.service_layer.queries`): the one place these tables become text."""
+answers (:mod:`pairing.service_layer.queries`): the one place these tables become text (through
+the shared writer, which keeps a name from being read as a spreadsheet formula)."""
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import Any
+
+from gomoku_shared.csv_text import csv_text
 
 
 def number(value: Any) -> str:
@@ -16,58 +17,52 @@ def number(value: Any) -> str:
 
 
 def standings_csv(answer: dict) -> str:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
     names = list(answer["order"][1:])
-    writer.writerow(
+    header = [
+        "place",
+        "shared",
+        "entrant_id",
+        "name",
+        "gender",
+        "gender_place",
+        "unit",
+        "points",
+        *names,
+        "wins",
+        "games_played",
+        "decided_by",
+    ]
+    rows = (
         [
-            "place",
-            "shared",
-            "entrant_id",
-            "name",
-            "gender",
-            "gender_place",
-            "unit",
-            "points",
-            *names,
-            "wins",
-            "games_played",
-            "decided_by",
+            row["place"],
+            int(row["shared"]),
+            row["entrant_id"],
+            row["name"],
+            row["gender"] or "",
+            row["gender_place"] or "",
+            row["unit"] or "",
+            number(row["points"]),
+            *[number(row["tiebreaks"].get(name, "")) for name in names],
+            row["wins"],
+            row["games_played"],
+            row["decided_by"] or "",
         ]
+        for row in answer["standings"]
     )
-    for row in answer["standings"]:
-        writer.writerow(
-            [
-                row["place"],
-                int(row["shared"]),
-                row["entrant_id"],
-                row["name"],
-                row["gender"] or "",
-                row["gender_place"] or "",
-                row["unit"] or "",
-                number(row["points"]),
-                *[number(row["tiebreaks"].get(name, "")) for name in names],
-                row["wins"],
-                row["games_played"],
-                row["decided_by"] or "",
-            ]
-        )
-    return buffer.getvalue()
+    return csv_text(header, rows)
 
 
 def crosstable_csv(answer: dict) -> str:
     """One line per player: place, start number, id, name, points, then ``<opponent><f|s><result>``
     per round (``f``: moved first)."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
     rounds = [f"R{rnd}" for rnd in range(1, answer["rounds"] + 1)]
-    writer.writerow(["place", "start_no", "entrant_id", "name", "points", *rounds])
+    rows = []
     for player in answer["players"]:
         cells = []
         for cell in player["rounds"]:
             colour = {"first": "f", "second": "s", None: ""}[cell["colour"]]
             cells.append(f"{cell['opponent'] or ''}{colour}{cell['result'].strip() or '.'}")
-        writer.writerow(
+        rows.append(
             [
                 player["place"] or "",
                 player["start_no"],
@@ -77,4 +72,4 @@ def crosstable_csv(answer: dict) -> str:
                 *cells,
             ]
         )
-    return buffer.getvalue()
+    return csv_text(["place", "start_no", "entrant_id", "name", "points", *rounds], rows)

@@ -24,6 +24,7 @@ from pydantic.fields import FieldInfo
 from gomoku_shared.contracts.envelope import Payload
 from gomoku_shared.contracts.events import (
     AwardsPublished,
+    GameCreated,
     GameFinished,
     GameStarted,
     RoundPaired,
@@ -85,8 +86,17 @@ RoundRescheduledData = _view(
     """`round.rescheduled` (EVT-7): an arbiter moved a round's start; sent to every subscriber.""",
     {"decided_by": "the staff member who decided it (their key's name)"},
 )
+GameCreatedData = _view(
+    "GameCreatedData",
+    GameCreated,
+    """`game.created`: a game of a pairing with one of your players exists; its players may join
+    (PLAY-7). The round may start much later (`starts_at`, EVT-7).""",
+)
 GameStartedData = _view(
-    "GameStartedData", GameStarted, """`game.started`: a game of a pairing with one of your players began."""
+    "GameStartedData",
+    GameStarted,
+    """`game.started`: a game of a pairing with one of your players is under way: both players are
+    present (PLAY-7; over the board: its first move was recorded), its clock runs from `started_at`.""",
 )
 GameFinishedData = _view(
     "GameFinishedData",
@@ -143,6 +153,7 @@ class EntryDecidedData(PartnerView):
 VIEWS: dict[str, type[PartnerView]] = {
     "round.paired": RoundPairedData,
     "round.rescheduled": RoundRescheduledData,
+    "game.created": GameCreatedData,
     "game.started": GameStartedData,
     "game.finished": GameFinishedData,
     "section.completed": SectionCompletedData,

@@ -25,6 +25,8 @@ EventType = Literal[
     "round.paired",
     #: EVT-7: a round's start moved by the arbiter (public: every subscriber of the type)
     "round.rescheduled",
+    #: a game of one of your players exists (they may join); game.started: it is under way
+    "game.created",
     "game.started",
     "game.finished",
     "section.completed",

@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from gomoku_shared.api_docs import View
 from gomoku_shared.pagination import Paged
+from gomoku_shared.text import Line, Prose
 
 PARTNER_ID = r"^[a-z0-9][a-z0-9_-]{0,99}$"
 Scope = Literal["results:read", "entries:write", "games:play", "webhooks:manage"]
@@ -24,7 +25,7 @@ class RateLimitIn(Strict):
 
 class PartnerIn(Strict):
     partner_id: str = Field(pattern=PARTNER_ID, description="the id the services store on the partner's records")
-    name: str = Field(min_length=1, max_length=200)
+    name: Line = Field(min_length=1, max_length=200)
     kind: Literal["partner", "spectator"] = Field(
         default="partner", description="partner: acts for its players; spectator: reads only (viewer role)"
     )
@@ -35,13 +36,13 @@ class PartnerIn(Strict):
 
 
 class PartnerChange(Strict):
-    name: str | None = Field(default=None, min_length=1, max_length=200)
+    name: Line | None = Field(default=None, min_length=1, max_length=200)
     scopes: list[Scope] | None = Field(default=None, min_length=1, max_length=4)
     rate_limit: RateLimitIn | None = None
 
 
 class CredentialIn(Strict):
-    label: str = Field(default="", max_length=200, description="what the credential is for (a server, an app)")
+    label: Line = Field(default="", max_length=200, description="what the credential is for (a server, an app)")
 
 
 class RotateIn(Strict):
@@ -54,7 +55,7 @@ class RotateIn(Strict):
 
 
 class RevokeIn(Strict):
-    reason: str = Field(default="", max_length=500)
+    reason: Prose = Field(default="", max_length=500)
 
 
 class RateLimitView(View):

@@ -8,6 +8,7 @@ from pydantic import Field
 
 from gomoku_shared.api_docs import View
 from gomoku_shared.pagination import Paged
+from gomoku_shared.text import Line
 
 from ..domain.webhooks import EVENT_TYPES, EventType
 from .schemas import Strict
@@ -20,7 +21,7 @@ class SubscriptionIn(Strict):
         min_length=8, max_length=2000, description="https URL (plain http only to 127.0.0.1, for development)"
     )
     event_types: list[EventType] = Field(min_length=1, max_length=len(EVENT_TYPES))
-    description: str = Field(default="", max_length=500)
+    description: Line = Field(default="", max_length=500)
 
 
 class SecretRotateIn(Strict):

@@ -88,7 +88,7 @@ async def deliveries(
     subscription_id: Annotated[str | None, Query(max_length=40)] = None,
     status: Annotated[s.DeliveryStatus | None, Query()] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
-    cursor: Annotated[str | None, Query(max_length=100)] = None,
+    cursor: Annotated[str | None, Query(max_length=300)] = None,
 ):
     return await _service(request).deliveries(
         _partner(principal), subscription_id=subscription_id, status=status, cursor=cursor, limit=limit

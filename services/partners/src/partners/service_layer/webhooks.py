@@ -18,6 +18,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from gomoku_shared.contracts import Envelope
+from gomoku_shared.cursors import bad_cursor, sign, unsign
 from gomoku_shared.errors import Conflict, NotFound, Unprocessable
 from gomoku_shared.loops import idle, stopped
 from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
@@ -157,7 +158,7 @@ class WebhookService:
         last = rows[-1] if rows and more else None
         return {
             "items": [views.delivery(d) for d in rows],
-            "next_cursor": f"{last.created_at.isoformat()}|{last.delivery_id}" if last else None,
+            "next_cursor": sign(f"{last.created_at.isoformat()}|{last.delivery_id}".encode()) if last else None,
         }
 
     async def redeliver(self, partner_id: str, delivery_id: str) -> dict[str, Any]:
@@ -196,7 +197,7 @@ class WebhookService:
             partners = {
                 p for pairing in pairings for p in (pairing.get("first_partner"), pairing.get("second_partner")) if p
             }
-        elif env.type in ("game.started", "game.finished"):
+        elif env.type in ("game.created", "game.started", "game.finished"):
             partners = await repo.pairing_partners(payload["pairing_id"])
         else:  # public results: every subscribed partner
             partners = None
@@ -300,13 +301,14 @@ class WebhookService:
 
 
 def _cursor(cursor: str | None) -> tuple[datetime, str] | None:
+    """The (created_at, delivery_id) a signed cursor continues after; 400 ``bad_cursor`` else."""
     if not cursor:
         return None
-    at, sep, delivery_id = cursor.partition("|")
     try:
+        at, sep, delivery_id = unsign(cursor).decode().partition("|")
         parsed = datetime.fromisoformat(at)
-    except ValueError:
-        parsed = None
-    if not sep or parsed is None or parsed.tzinfo is None:
-        raise Unprocessable("invalid_cursor", "the cursor is not one this API returned")
+    except (UnicodeDecodeError, ValueError):
+        raise bad_cursor() from None
+    if not sep or parsed.tzinfo is None:
+        raise bad_cursor()
     return parsed, delivery_id

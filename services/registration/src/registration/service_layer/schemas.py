@@ -7,8 +7,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
 
-Name = Annotated[str, Field(min_length=1, max_length=200)]
-Ref = Annotated[str, Field(min_length=1, max_length=200)]
+from gomoku_shared.text import Line, Prose
+
+# names, units and references are one line; free text (notes, reasons) may span lines
+Name = Annotated[Line, Field(min_length=1, max_length=200)]
+Ref = Annotated[Line, Field(min_length=1, max_length=200)]
 Slug = Annotated[str, Field(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:-]*$")]
 IdNumberStr = Annotated[str, Field(min_length=4, max_length=40, pattern=r"^[0-9A-Za-z]+$")]
 EvidenceKindName = Literal[
@@ -34,7 +37,7 @@ class PlayerIn(_In):
     id_number: IdNumberStr | None = None
     #: a unit id, or the name of a unit (created for the caller if it does not exist)
     unit: Name | None = None
-    citizenship: Annotated[str, Field(min_length=2, max_length=3)] | None = "CN"
+    citizenship: Annotated[Line, Field(min_length=2, max_length=3)] | None = "CN"
     #: REG-8: the unit the athlete holds an annual registration with
     registered_unit_id: Slug | None = None
     rating: Annotated[int, Field(ge=0, le=4000)] = 0
@@ -47,13 +50,13 @@ class EvidenceIn(_In):
     kind: EvidenceKindName
     #: reference of the supporting document (stored encrypted)
     document_ref: Ref
-    region: Annotated[str, Field(max_length=100)] | None = None
+    region: Annotated[Line, Field(max_length=100)] | None = None
     issued_on: date | None = None
     months_paid: Annotated[list[Annotated[str, Field(pattern=r"^\d{4}-(0[1-9]|1[0-2])$")]], Field(max_length=600)] = []
     grade: Annotated[str, Field(max_length=10, pattern=r"^\d{1,2}\s*(k|kyu|d|dan)$")] | None = None
     result_level: Literal["city", "provincial", "national"] | None = None
     result_place: Annotated[int, Field(ge=1, le=10000)] | None = None
-    result_event: Annotated[str, Field(max_length=200)] | None = None
+    result_event: Annotated[Line, Field(max_length=200)] | None = None
     officially_recognised: bool = True
     employer_unit_id: Slug | None = None
     employed_since: date | None = None
@@ -80,7 +83,7 @@ class InsuranceIn(_In):
     document_ref: Ref | None = None
 
 
-Items = Annotated[list[Annotated[str, Field(min_length=1, max_length=50)]], Field(max_length=20)]
+Items = Annotated[list[Annotated[Line, Field(min_length=1, max_length=50)]], Field(max_length=20)]
 
 
 class EntryIn(_In):
@@ -131,17 +134,17 @@ class EventIn(_In):
 class EvidenceUploadIn(EvidenceIn):
     #: the person the evidence is about: a player id, or the entry it supports
     player_id: Slug | None = None
-    entry_id: Annotated[str, Field(min_length=1, max_length=200)] | None = None
+    entry_id: Annotated[Line, Field(min_length=1, max_length=200)] | None = None
 
 
 class DecisionIn(_In):
     decision: Literal["approve", "reject"]
-    note: Annotated[str, Field(max_length=1000)] = ""
+    note: Annotated[Prose, Field(max_length=1000)] = ""
 
 
 class ChangeIn(_In):
     kind: Literal["substitute_player", "board_order", "section", "details"]
-    details: Annotated[str, Field(min_length=1, max_length=2000)]
+    details: Annotated[Prose, Field(min_length=1, max_length=2000)]
     #: substitute_player: the player replaced (a player id of the entry) and the substitute,
     #: with the evidence of the substitute's eligibility (REG-10: applied once approved)
     replaces_player_id: Slug | None = None
@@ -151,7 +154,7 @@ class ChangeIn(_In):
 
 class WithdrawIn(_In):
     #: REG-10: a written reason (required after confirmation)
-    reason: Annotated[str, Field(max_length=2000)] = ""
+    reason: Annotated[Prose, Field(max_length=2000)] = ""
     proof_ref: Ref | None = None
 
 
@@ -164,8 +167,8 @@ class OfficialIn(_In):
 class UnitIn(_In):
     id: Slug | None = None
     name: Name
-    kind: Annotated[str, Field(min_length=1, max_length=50)] = "club"
-    region: Annotated[str, Field(max_length=100)] | None = None
+    kind: Annotated[Line, Field(min_length=1, max_length=50)] = "club"
+    region: Annotated[Line, Field(max_length=100)] | None = None
     annual_registration: bool = True
     is_host: bool = False
     leader: Name | None = None
@@ -173,10 +176,10 @@ class UnitIn(_In):
 
 
 class CheckInIn(_In):
-    entry_ids: Annotated[list[Annotated[str, Field(max_length=200)]], Field(max_length=2000)] = []
-    no_show: Annotated[list[Annotated[str, Field(max_length=200)]], Field(max_length=2000)] = []
+    entry_ids: Annotated[list[Annotated[Line, Field(max_length=200)]], Field(max_length=2000)] = []
+    no_show: Annotated[list[Annotated[Line, Field(max_length=200)]], Field(max_length=2000)] = []
     #: documents shown by every entry checked in by this request (REG-11)
-    documents_shown: Annotated[list[Annotated[str, Field(max_length=50)]], Field(max_length=20)] = []
+    documents_shown: Annotated[list[Annotated[Line, Field(max_length=50)]], Field(max_length=20)] = []
     #: per entry: the insurance policy shown at check-in (REG-13, NT)
     insurance_refs: dict[str, Ref] = {}
     #: the arbiter admits late check-in / missing documents
@@ -221,20 +224,20 @@ class LedgerLineIn(_In):
     #: fen (1 CNY = 100 fen): a payment > 0; a correction signed, naming the line it corrects
     amount_fen: FenAmount
     #: who paid: one entry, or a unit paying for its entries
-    entry_id: Annotated[str, Field(min_length=1, max_length=200)] | None = None
+    entry_id: Annotated[Line, Field(min_length=1, max_length=200)] | None = None
     unit_id: Slug | None = None
     #: when the money was received (default: now); never in the future
     received_at: AwareDatetime | None = None
     #: the bank or receipt reference (stored encrypted, never shown)
     reference: Ref | None = None
-    corrects: Annotated[str, Field(min_length=1, max_length=200)] | None = None
-    note: Annotated[str, Field(max_length=1000)] = ""
+    corrects: Annotated[Line, Field(min_length=1, max_length=200)] | None = None
+    note: Annotated[Prose, Field(max_length=1000)] = ""
 
 
 class RefundRequestIn(_In):
     """REG-15: the written request, with its reason and the proof (a document reference)."""
 
-    reason: Annotated[str, Field(min_length=1, max_length=2000)]
+    reason: Annotated[Prose, Field(min_length=1, max_length=2000)]
     proof_ref: Ref | None = None
     #: the absence or withdrawal is claimed as force majeure (自然灾害或不可抗拒的原因)
     force_majeure: bool = False
@@ -246,6 +249,6 @@ class RefundDecisionIn(_In):
     amount_fen: Annotated[int, Field(ge=1, le=10**12)] | None = None
     #: the organiser accepts the force majeure claimed
     force_majeure: bool = False
-    note: Annotated[str, Field(max_length=1000)] = ""
+    note: Annotated[Prose, Field(max_length=1000)] = ""
     #: when the refund was paid out (default: now)
     paid_at: AwareDatetime | None = None

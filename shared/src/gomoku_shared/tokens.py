@@ -7,10 +7,11 @@ signing key was rotated) makes the verifier fetch the JWKS again, at most once e
 seconds however many such tokens arrive. In the embedded mode the keys are read in-process.
 
 Revocation: access tokens live ``ACCESS_TOKEN_TTL_S`` (default 300 s). When an operator revokes
-a credential, the partners service publishes ``partner.credentials_revoked``; every replica of
-every service receives it on a queue of its own (a broadcast, see ``subscribe_broadcast`` of
-the buses) and refuses that client's tokens from then on. A replica that starts later reads the
-current list (``/v1/revocations`` of the partners service) with the JWKS.
+a credential or suspends a partner, the partners service publishes
+``partner.credentials_revoked``; every replica of every service receives it on a queue of its
+own (a broadcast, see ``subscribe_broadcast`` of the buses) and refuses that client's tokens
+issued until then. A replica that starts later reads the current list (``/v1/revocations`` of
+the partners service, which needs the service credential ``PARTNERS_SERVICE_KEY``) with the JWKS.
 """
 
 from __future__ import annotations
@@ -237,7 +238,10 @@ class TokenVerifier:
             raise TokenError("expired_token", "the access token has expired; request a new one")
         if claims.issued_at - LEEWAY_S > now:
             raise TokenError("invalid_token", "the access token was issued in the future")
-        if claims.client_id in self._revoked:  # a revoked credential never gets a token again
+        revoked_at = self._revoked.get(claims.client_id)
+        # tokens issued until the revocation (or the partner's suspension) are refused; a revoked
+        # credential gets no token again, a resumed partner's new ones are issued after it
+        if revoked_at is not None and claims.issued_at <= revoked_at:
             raise TokenError("revoked_token", "the credential of this access token was revoked")
         return claims
 

@@ -79,8 +79,10 @@ class HttpKeyFetch:
     over one HTTP client kept from the first fetch until ``aclose`` (a new client builds a TLS
     context, tens of milliseconds of CPU: too much for every refresh)."""
 
-    def __init__(self, partners_url: str, timeout_s: float = 5.0, transport: Any = None) -> None:
+    def __init__(self, partners_url: str, timeout_s: float = 5.0, transport: Any = None, service_key: str = "") -> None:
         self.base = partners_url.rstrip("/")
+        #: PARTNERS_SERVICE_KEY: the revocation list is for the platform's services only
+        self.service_key = service_key
         self.timeout_s = timeout_s
         #: an httpx transport to send through (tests); None: the network
         self.transport = transport
@@ -92,7 +94,11 @@ class HttpKeyFetch:
 
             self._client = httpx.AsyncClient(timeout=self.timeout_s, transport=self.transport)
         keys = (await self._client.get(f"{self.base}/.well-known/jwks.json")).raise_for_status().json()
-        revoked = (await self._client.get(f"{self.base}/v1/revocations")).raise_for_status().json()
+        headers = {"x-api-key": self.service_key} if self.service_key else {}
+        answer = await self._client.get(f"{self.base}/v1/revocations", headers=headers)
+        if answer.status_code in (401, 403):
+            log.error("the partners service refused PARTNERS_SERVICE_KEY: tokens cannot be verified")
+        revoked = answer.raise_for_status().json()
         return {"keys": keys.get("keys", []), "revoked": revoked.get("revoked", {})}
 
     async def aclose(self) -> None:
@@ -101,9 +107,9 @@ class HttpKeyFetch:
             await client.aclose()
 
 
-def http_key_fetch(partners_url: str, timeout_s: float = 5.0) -> HttpKeyFetch:
+def http_key_fetch(partners_url: str, timeout_s: float = 5.0, service_key: str = "") -> HttpKeyFetch:
     """The keys and revocations of the partners service at ``partners_url``, over HTTP."""
-    return HttpKeyFetch(partners_url, timeout_s)
+    return HttpKeyFetch(partners_url, timeout_s, service_key=service_key)
 
 
 def _fetch_errors() -> tuple[type[Exception], ...]:
@@ -132,6 +138,12 @@ class TokenVerifier:
     @property
     def configured(self) -> bool:
         return self._fetch is not None
+
+    @property
+    def ready(self) -> bool:
+        """Whether this process can verify tokens: it accepts none (no key source), or it has
+        fetched the keys and the revoked clients at least once (kept when a later fetch fails)."""
+        return self._fetch is None or self.loaded
 
     def use_fetch(self, fetch: KeyFetch) -> None:
         """Where the keys come from (the embedded mode hands the partners service's own)."""

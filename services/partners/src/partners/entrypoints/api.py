@@ -12,6 +12,7 @@ from gomoku_shared.service import service_app
 from ..adapters.signing import KeyVault
 from ..service_layer.handlers import PartnerService
 from ..service_layer.offboarding import Offboarding
+from ..service_layer.token_throttle import TokenThrottle
 from ..service_layer.webhooks import WebhookService
 from . import oauth, offboarding, operators, webhooks
 from .webhook_docs import add_webhooks
@@ -43,6 +44,7 @@ def create_api(
     app.state.offboarding = offboarding_service
     app.state.idempotency = idempotency  # Idempotency-Key of every POST (entrypoints/keyed.py)
     app.state.vault = vault
+    app.state.token_throttle = TokenThrottle.default()  # failed client authentications (oauth.py)
     app.include_router(oauth.router)
     app.include_router(operators.router)
     app.include_router(offboarding.router)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from typing import Any
@@ -25,15 +26,20 @@ from ..domain.model import Credential, Kind, Partner, PartnerRuleError, RateLimi
 from . import views
 from .ambient import unit_of_work
 
+#: (secret, stored hash) -> whether they match
+Verify = Callable[[str, str], bool]
+
 
 class OAuthError(Exception):
     """RFC 6749 §5.2: ``error`` code, its description and the HTTP status."""
 
-    def __init__(self, error: str, description: str, status: int = 400) -> None:
+    def __init__(self, error: str, description: str, status: int = 400, retry_after_s: int = 0) -> None:
         super().__init__(description)
         self.error = error
         self.description = description
         self.status = status
+        #: seconds for the Retry-After header of a throttled request (429)
+        self.retry_after_s = retry_after_s
 
 
 @dataclass
@@ -43,6 +49,8 @@ class PartnerService:
     token_ttl_s: int
     default_grace_s: int
     default_rate: RateLimit
+    #: checks a client secret against a stored hash (scrypt; a test counts its calls)
+    verify_secret: Verify = secret_hash.verify_secret
     #: one first signing key per process, not one per concurrent request
     _key_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
@@ -181,8 +189,10 @@ class PartnerService:
             now = self._now()
             credential = await repo.credential(client_id, for_update=True)
             if credential is None:
+                # the same scrypt work as for a known client: the refusal's time tells nothing
+                await asyncio.to_thread(self.verify_secret, secret, secret_hash.dummy_hash())
                 raise OAuthError("invalid_client", "unknown client or wrong secret", 401)
-            which = await _matching(credential, secret, now)
+            which = await _matching(credential, secret, now, self.verify_secret)
             # locked: a suspension either commits first (refused here) or dates itself after this token
             partner = await repo.partner(credential.partner_id, for_update=True)
             if which is None or partner is None:
@@ -320,11 +330,15 @@ class PartnerService:
         return credential
 
 
-async def _matching(credential: Credential, secret: str, now) -> str | None:
+async def _matching(credential: Credential, secret: str, now, verify: Verify) -> str | None:
     """Which secret matched: "current", "previous" (within the rotation grace) or None. scrypt
-    takes tens of milliseconds by design: it runs in a thread, not on the event loop."""
-    for name, stored in zip(("current", "previous"), credential.hashes_accepted(now)):
-        if await asyncio.to_thread(secret_hash.verify_secret, secret, stored):
+    takes tens of milliseconds by design: it runs in a thread, not on the event loop. A revoked
+    credential is checked against the dummy hash: its refusal costs the same work."""
+    accepted = credential.hashes_accepted(now)
+    if not accepted:
+        await asyncio.to_thread(verify, secret, secret_hash.dummy_hash())
+    for name, stored in zip(("current", "previous"), accepted):
+        if await asyncio.to_thread(verify, secret, stored):
             return name
     return None
 

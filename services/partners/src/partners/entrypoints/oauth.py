@@ -141,7 +141,8 @@ async def token(request: Request) -> JSONResponse:
             raise OAuthError("invalid_client", "unknown client or wrong secret", 401)
         answer = await request.app.state.partners.issue_token(client_id, secret, parse_scope(form.get("scope", "")))
     except OAuthError as exc:
-        if exc.error == "invalid_client":  # a failed authentication: it counts for both throttles
+        if exc.error in ("invalid_client", "too_many_attempts"):
+            # a failed authentication, or one tried while told to wait: it counts for both throttles
             throttle.failed(client_id, address)
         return _oauth_error(exc, basic)
     assert client_id is not None  # a token was issued to it

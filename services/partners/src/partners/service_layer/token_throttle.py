@@ -4,7 +4,8 @@ failed authentications (guessing secrets costs time, then is locked out).
 Failures are counted per client id and per client address. The first ``free`` failures cost
 nothing; each further one makes that key wait twice as long as the one before (1 s, 2 s, 4 s, …,
 at most ``max_backoff_s``); at ``lockout_after`` failures the key is locked out for
-``lockout_s``. A key's failures are forgotten ``forget_s`` after its last one; a successful
+``lockout_s``. An attempt made while a key must wait is refused and counts as a failure too
+(guessing at speed reaches the lockout sooner). A key's failures are forgotten ``forget_s`` after its last one; a successful
 authentication forgets the client id's failures (not the address's: one valid credential must
 not pay for guessing others). The state is the process's own (each replica counts its own).
 """

@@ -85,7 +85,10 @@ PartnerBoardStat = _nested(
     "PartnerBoardStat", BoardStat, BOARD_LEFT_OUT, """A team member's record on a board, without the name."""
 )
 #: the nested contract types a view sends as the partner's version of them
-NESTED: dict[str, Any] = {"standings": list[PartnerStandingRow], "board_stats": list[PartnerBoardStat]}
+NESTED: dict[str, Any] = {
+    "standings": list.__class_getitem__(PartnerStandingRow),  # built at import: a value, not a static type
+    "board_stats": list.__class_getitem__(PartnerBoardStat),
+}
 
 
 def _view(

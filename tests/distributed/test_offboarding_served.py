@@ -25,7 +25,8 @@ import httpx
 import pytest
 
 from gomoku_shared.contracts import encode, envelope_for
-from gomoku_shared.contracts.events import StandingRow, StandingsUpdated
+from gomoku_shared.contracts.common import ClockSpec, Ruleset
+from gomoku_shared.contracts.events import PairingSpec, RoundPaired, StandingRow, StandingsUpdated
 from gomoku_shared.messaging.rabbit import RabbitEventBus
 from gomoku_shared.testing.webhooks import WebhookReceiver, free_port, serving
 
@@ -269,6 +270,66 @@ async def test_offboarding_idempotency_throttling_and_readiness_over_real_socket
                 assert checks == {"database": True, "bus": True, "tokens": False}, (name, checks)
             finally:
                 other.stop_all()
+    finally:
+        await publisher.close()
+        stack.stop_all()
+
+
+async def test_another_partners_game_is_public_by_design_and_lists_are_a_partners_own_view(
+    fresh_database, amqp_url, bus_namespace, tmp_path
+):
+    """Issue 27 finding 10: another partner's game answered 200 though the docs said 404. Decided:
+    a game, its record and its streams are public (the public pages show every game of a public
+    event to anyone), so any reading credential reads it by its id; the lists and the event stream
+    show a partner its own players' games only. The docs say so now; this holds the behaviour to them."""
+    stack = LocalCompose(
+        database_urls={"gameplay": await fresh_database()}, amqp_url=amqp_url, namespace=bus_namespace, log_dir=tmp_path
+    )
+    publisher = RabbitEventBus(amqp_url, namespace=bus_namespace)
+    game = "PB.main.S1.r1.p1.g1"
+    try:
+        stack.migrate("gameplay")
+        proc = stack.start("gameplay")
+        await asyncio.to_thread(stack.wait_ready, "gameplay")
+        await publisher.start()
+        pairing = PairingSpec(
+            pairing_id="p1",
+            first="alice",
+            second="bob",
+            games=1,
+            ruleset=Ruleset(track="free"),
+            clock=ClockSpec(kind="sudden_death", base_s=1800, increment_s=0),
+            first_partner="partner-2",
+            second_partner="partner-2",
+        )
+        paired = RoundPaired(
+            event_code="PB",
+            stage="main",
+            section_id="S1",
+            round=1,
+            starts_at=datetime.now(UTC),
+            no_show_minutes=120,
+            pairings=[pairing],
+        )
+        await publisher.publish([encode(envelope_for(paired, correlation_id="PB", occurred_at=datetime.now(UTC)))])
+        other_partner = {"x-api-key": "partner-key"}  # the kit's static key of partner-1
+        async with httpx.AsyncClient(base_url=proc.url, timeout=30) as c:
+
+            async def created() -> bool:
+                return (await c.get(f"/v1/games/{game}", headers=OP)).status_code == 200
+
+            await _until("the game is created", created)
+            seen = await c.get(f"/v1/games/{game}", headers=other_partner)
+            assert seen.status_code == 200 and seen.json()["game_id"] == game, seen.text
+            record = await c.get(f"/v1/games/{game}/record", headers=other_partner)
+            assert record.status_code == 200, record.text
+            listed = await c.get("/v1/games", headers=other_partner, params={"event": "PB"})
+            assert listed.status_code == 200 and listed.json()["games"] == [], listed.text
+            staff = await c.get("/v1/games", headers=OP, params={"event": "PB"})
+            assert [g["game_id"] for g in staff.json()["games"]] == [game]
+            # acting stays the players' partner's alone
+            joined = await c.post(f"/v1/games/{game}/join", headers=other_partner, json={"player_id": "alice"})
+            assert joined.status_code == 403 and joined.json()["error"]["code"] == "not_your_player", joined.text
     finally:
         await publisher.close()
         stack.stop_all()

@@ -148,8 +148,14 @@ async def test_offboarding_idempotency_throttling_and_readiness_over_real_socket
             assert duplicate.json()["error"]["details"] == {"subscription_id": subscription_id}
             mine = (await c.get(HOOKS, headers=t_one)).json()["items"]
             assert [s["subscription_id"] for s in mine] == [subscription_id]
+            # two twins with one key at the same moment: one subscription, both answered it
             theirs = {"url": second.url, "event_types": ["standings.updated"], "description": "standings"}
-            assert (await c.post(HOOKS, headers=t_two, json=theirs)).status_code == 201
+            twins = await asyncio.gather(
+                *(c.post(HOOKS, headers={**t_two, "idempotency-key": "twin"}, json=theirs) for _ in range(2))
+            )
+            assert [t.status_code for t in twins] == [201, 201], [t.text for t in twins]
+            assert twins[0].json()["subscription_id"] == twins[1].json()["subscription_id"]
+            assert len((await c.get(HOOKS, headers=t_two)).json()["items"]) == 1
 
             # finding 5: the operator lists any partner's subscriptions and disables one; only an
             # operator enables it again

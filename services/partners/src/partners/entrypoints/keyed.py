@@ -20,7 +20,8 @@ from pydantic import BaseModel
 from sqlalchemy.exc import IntegrityError
 
 from gomoku_shared.auth import Principal
-from gomoku_shared.idempotency import IdempotencyStore, Stored, keyed_request, replay
+from gomoku_shared.errors import Conflict
+from gomoku_shared.idempotency import IdempotencyStore, KeyReused, Stored, keyed_request, replay
 
 from ..adapters.signing import KeyVault
 from ..service_layer.ambient import joined
@@ -73,4 +74,14 @@ async def keyed(
             if attempt == 2:
                 raise
             # a concurrent twin stored the same key first: its answer is replayed now
+        except KeyReused:
+            raise
+        except Conflict:
+            # a concurrent twin committed first and its change now conflicts with this one (a
+            # duplicate subscription, a partner that exists): its stored answer is the answer
+            async with runtime.transaction() as uow:
+                stored = await store.lookup(uow.session, keyed_req)
+            if stored is None:
+                raise
+            return replay(_opened(stored, vault))
     raise AssertionError("unreachable")

@@ -270,6 +270,7 @@ def test_every_secret_the_manifests_read_is_documented_for_operators():
         "api-keys",
         "data-key",
         "partners-key",
+        "partners-service-key",
         "portal-api-key",
         "portal-session-secret",
         *(f"{s}-database-url" for s in (*SERVICES, "portal")),

@@ -109,7 +109,12 @@ class LocalCompose:
         env.setdefault("API_KEYS", "op-key=operator,arb-key=arbiter,partner-key=partner:partner-1")
         env.setdefault("DATA_KEY", "local-test-data-key")
         env.setdefault("PARTNERS_KEY", "local-test-partners-key")
-        if "PARTNERS_URL" in env:  # the compose host name -> the local partners process
+        env.setdefault("PARTNERS_SERVICE_KEY", "local-test-service-key")
+        if "PARTNERS_URL" in env and "partners" not in self.database_urls:
+            # a stack without the partners service accepts API keys only (a replica that cannot
+            # verify tokens is not ready)
+            del env["PARTNERS_URL"]
+        elif "PARTNERS_URL" in env:  # the compose host name -> the local partners process
             env["PARTNERS_URL"] = f"http://127.0.0.1:{self.partners_port}"
         env["LOG_JSON"] = "true"
         env.update(self.extra_env)

@@ -75,7 +75,7 @@ async def test_services_and_three_gameplay_replicas_behind_the_gateway_on_postgr
         async with httpx.AsyncClient(timeout=5) as client:
             for name in services:
                 ready = (await client.get(stack.procs[name].url + "/readyz")).json()
-                assert ready["checks"] == {"database": True, "bus": True}, (name, ready)
+                assert ready["checks"] == {"database": True, "bus": True, "tokens": True}, (name, ready)
                 metrics = await client.get(stack.procs[name].url + "/metrics")
                 assert "http_requests_total" in metrics.text
 

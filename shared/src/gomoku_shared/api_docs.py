@@ -152,14 +152,16 @@ def _derived_statuses(method: str, operation: dict[str, Any]) -> set[int]:
 
 
 def _token_scopes(service: str, method: str, operation: dict[str, Any]) -> None:
-    """The OAuth2 requirement of an operation names the scope a token needs; an operation no
-    token may call (a staff-only write) offers the API key alone."""
+    """The OAuth2 requirement of an operation names the scope a token needs: the one its
+    ``auth.require`` names, else the service's for the method; an operation no token may call
+    (a staff-only route or write) offers the API key alone."""
     from .scopes import NO_TOKEN, required_scope
 
-    needed = required_scope(service, method)
     security = []
     for requirement in operation.get("security", []):
         if "OAuth2" in requirement:
+            declared = requirement["OAuth2"]
+            needed = declared[0] if declared else required_scope(service, method)
             if needed == NO_TOKEN:
                 continue
             requirement = {"OAuth2": [needed]}

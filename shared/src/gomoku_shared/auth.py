@@ -234,13 +234,20 @@ _OAUTH2 = OAuth2(
 
 def require(*roles: str, scope: str | None = None):
     """Dependency: the caller must present a credential with one of ``roles``; an access token
-    needs ``scope`` too (by default the one ``scopes.required_scope`` names for the request)."""
+    needs ``scope`` too (by default the one ``scopes.required_scope`` names for the request).
+
+    The OpenAPI document says what this enforces: the OAuth2 requirement names ``scope`` (none
+    named: ``api_docs`` fills in the service's scope for the method), and a route whose roles no
+    token has (staff only) offers API keys alone. ``roles`` and ``scope`` stay on the dependency,
+    for the test that compares each route's document with what it enforces."""
+    token_roles = not roles or bool({"partner", "viewer"} & set(roles))
+    declared = [scope] if scope else [] if token_roles else [NO_TOKEN]
 
     async def dependency(
         request: Request,
         _key: str | None = Security(_API_KEY),
         _bearer: object = Security(_BEARER),
-        _token: object = Security(_OAUTH2),
+        _token: object = Security(_OAUTH2, scopes=declared),
     ) -> Principal:
         ring: KeyRing = request.app.state.keyring
         needed = scope or required_scope(getattr(request.app.state, "service", ""), request.method)
@@ -250,6 +257,8 @@ def require(*roles: str, scope: str | None = None):
             request.state.rate_headers = decision.headers()
         return principal
 
+    dependency.required_roles = roles  # type: ignore[attr-defined]  # read by the scope-vs-document test
+    dependency.required_scope = scope  # type: ignore[attr-defined]  # (None: the service's for the method)
     return dependency
 
 

@@ -126,7 +126,9 @@ class ServiceRuntime:
         #: verifies partners' access tokens: keys from PARTNERS_URL (the embedded runner and the
         #: partners service itself hand theirs in-process with ``tokens.use_fetch``)
         self.tokens = TokenVerifier(
-            http_key_fetch(settings.partners_url) if settings.partners_url else None,
+            http_key_fetch(settings.partners_url, service_key=settings.partners_service_key)
+            if settings.partners_url
+            else None,
             clock=self.clock,
             max_ttl_s=settings.access_token_ttl_s,
         )
@@ -367,6 +369,10 @@ class ServiceRuntime:
 
     async def db_ready(self) -> bool:
         return await ping(self.engine)
+
+    async def tokens_ready(self) -> bool:
+        """False while partners' access tokens cannot be verified (no keys fetched yet)."""
+        return self.tokens.ready
 
     async def bus_ready(self) -> bool:
         return await self.bus.ping()

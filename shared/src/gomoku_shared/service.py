@@ -146,7 +146,8 @@ def service_app(runtime: ServiceRuntime, keyring: KeyRing, *, title: str, descri
         description=description,
         lifespan=lifespan_for(runtime),
         keyring=keyring,
-        ready_checks={"database": runtime.db_ready, "bus": runtime.bus_ready},
+        # a replica that cannot verify partners' tokens would refuse every one: not ready
+        ready_checks={"database": runtime.db_ready, "bus": runtime.bus_ready, "tokens": runtime.tokens_ready},
         clock=runtime.clock,
     )
     app.state.runtime = runtime

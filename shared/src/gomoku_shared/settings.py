@@ -58,6 +58,10 @@ class ServiceSettings(BaseSettings):
     #: the partners service (distributed mode): where every service reads the public keys of
     #: partner access tokens (JWKS) and the revoked clients; unset: API keys only
     partners_url: str = Field(default="", alias="PARTNERS_URL")
+    #: the credential every service's token verifier presents (X-API-Key) to read the partners
+    #: service's revoked clients; the partners service accepts it on that route only. Required
+    #: with PARTNERS_URL (the list is not public)
+    partners_service_key: str = Field(default="", alias="PARTNERS_SERVICE_KEY")
     #: partners service: the secret that encrypts its token-signing keys at rest (required
     #: distributed; the embedded mode keeps a random one in DATA_DIR)
     partners_key: str = Field(default="", alias="PARTNERS_KEY")

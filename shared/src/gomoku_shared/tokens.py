@@ -7,10 +7,11 @@ signing key was rotated) makes the verifier fetch the JWKS again, at most once e
 seconds however many such tokens arrive. In the embedded mode the keys are read in-process.
 
 Revocation: access tokens live ``ACCESS_TOKEN_TTL_S`` (default 300 s). When an operator revokes
-a credential, the partners service publishes ``partner.credentials_revoked``; every replica of
-every service receives it on a queue of its own (a broadcast, see ``subscribe_broadcast`` of
-the buses) and refuses that client's tokens from then on. A replica that starts later reads the
-current list (``/v1/revocations`` of the partners service) with the JWKS.
+a credential or suspends a partner, the partners service publishes
+``partner.credentials_revoked``; every replica of every service receives it on a queue of its
+own (a broadcast, see ``subscribe_broadcast`` of the buses) and refuses that client's tokens
+issued until then. A replica that starts later reads the current list (``/v1/revocations`` of
+the partners service, which needs the service credential ``PARTNERS_SERVICE_KEY``) with the JWKS.
 """
 
 from __future__ import annotations
@@ -78,8 +79,10 @@ class HttpKeyFetch:
     over one HTTP client kept from the first fetch until ``aclose`` (a new client builds a TLS
     context, tens of milliseconds of CPU: too much for every refresh)."""
 
-    def __init__(self, partners_url: str, timeout_s: float = 5.0, transport: Any = None) -> None:
+    def __init__(self, partners_url: str, timeout_s: float = 5.0, transport: Any = None, service_key: str = "") -> None:
         self.base = partners_url.rstrip("/")
+        #: PARTNERS_SERVICE_KEY: the revocation list is for the platform's services only
+        self.service_key = service_key
         self.timeout_s = timeout_s
         #: an httpx transport to send through (tests); None: the network
         self.transport = transport
@@ -91,7 +94,11 @@ class HttpKeyFetch:
 
             self._client = httpx.AsyncClient(timeout=self.timeout_s, transport=self.transport)
         keys = (await self._client.get(f"{self.base}/.well-known/jwks.json")).raise_for_status().json()
-        revoked = (await self._client.get(f"{self.base}/v1/revocations")).raise_for_status().json()
+        headers = {"x-api-key": self.service_key} if self.service_key else {}
+        answer = await self._client.get(f"{self.base}/v1/revocations", headers=headers)
+        if answer.status_code in (401, 403):
+            log.error("the partners service refused PARTNERS_SERVICE_KEY: tokens cannot be verified")
+        revoked = answer.raise_for_status().json()
         return {"keys": keys.get("keys", []), "revoked": revoked.get("revoked", {})}
 
     async def aclose(self) -> None:
@@ -100,9 +107,9 @@ class HttpKeyFetch:
             await client.aclose()
 
 
-def http_key_fetch(partners_url: str, timeout_s: float = 5.0) -> HttpKeyFetch:
+def http_key_fetch(partners_url: str, timeout_s: float = 5.0, service_key: str = "") -> HttpKeyFetch:
     """The keys and revocations of the partners service at ``partners_url``, over HTTP."""
-    return HttpKeyFetch(partners_url, timeout_s)
+    return HttpKeyFetch(partners_url, timeout_s, service_key=service_key)
 
 
 def _fetch_errors() -> tuple[type[Exception], ...]:
@@ -131,6 +138,12 @@ class TokenVerifier:
     @property
     def configured(self) -> bool:
         return self._fetch is not None
+
+    @property
+    def ready(self) -> bool:
+        """Whether this process can verify tokens: it accepts none (no key source), or it has
+        fetched the keys and the revoked clients at least once (kept when a later fetch fails)."""
+        return self._fetch is None or self.loaded
 
     def use_fetch(self, fetch: KeyFetch) -> None:
         """Where the keys come from (the embedded mode hands the partners service's own)."""
@@ -237,7 +250,10 @@ class TokenVerifier:
             raise TokenError("expired_token", "the access token has expired; request a new one")
         if claims.issued_at - LEEWAY_S > now:
             raise TokenError("invalid_token", "the access token was issued in the future")
-        if claims.client_id in self._revoked:  # a revoked credential never gets a token again
+        revoked_at = self._revoked.get(claims.client_id)
+        # tokens issued until the revocation (or the partner's suspension) are refused; a revoked
+        # credential gets no token again, a resumed partner's new ones are issued after it
+        if revoked_at is not None and claims.issued_at <= revoked_at:
             raise TokenError("revoked_token", "the credential of this access token was revoked")
         return claims
 

@@ -393,7 +393,7 @@ def _install_health_routes(app: FastAPI, service: str) -> None:
     @app.get(
         "/readyz",
         tags=["ops"],
-        summary="Readiness: database and bus reachable",
+        summary="Readiness: database and bus reachable, partners' tokens verifiable",
         response_model=None,
         responses={200: {"model": Readiness}, 503: {"model": Readiness, "description": "not ready"}},
     )

@@ -51,7 +51,13 @@ class NoContent(BaseModel):
 TOKEN = Route("partners", "POST", "/oauth/token", m.TokenAnswer, m.TokenForm, form=True)
 WHOAMI = Route("partners", "GET", "/v1/whoami", m.WhoAmI)
 SUBSCRIBE = Route(
-    "partners", "POST", "/v1/webhooks/subscriptions", m.SubscriptionWithSecret, m.SubscriptionIn, status=201
+    "partners",
+    "POST",
+    "/v1/webhooks/subscriptions",
+    m.SubscriptionWithSecret,
+    m.SubscriptionIn,
+    idempotent=True,
+    status=201,
 )
 SUBSCRIPTIONS = Route("partners", "GET", "/v1/webhooks/subscriptions", m.SubscriptionList, query=("limit", "cursor"))
 SUBSCRIPTION = Route("partners", "GET", "/v1/webhooks/subscriptions/{subscription_id}", m.SubscriptionView)
@@ -62,12 +68,17 @@ ROTATE_SECRET = Route(
     "/v1/webhooks/subscriptions/{subscription_id}/rotate-secret",
     m.SubscriptionWithSecret,
     m.SecretRotateIn,
+    idempotent=True,
 )
-ENABLE = Route("partners", "POST", "/v1/webhooks/subscriptions/{subscription_id}/enable", m.SubscriptionView)
+ENABLE = Route(
+    "partners", "POST", "/v1/webhooks/subscriptions/{subscription_id}/enable", m.SubscriptionView, idempotent=True
+)
 DELIVERIES = Route(
     "partners", "GET", "/v1/webhooks/deliveries", m.DeliveryPage, query=("subscription_id", "status", "limit", "cursor")
 )
-REDELIVER = Route("partners", "POST", "/v1/webhooks/deliveries/{delivery_id}/redeliver", m.DeliveryView)
+REDELIVER = Route(
+    "partners", "POST", "/v1/webhooks/deliveries/{delivery_id}/redeliver", m.DeliveryView, idempotent=True
+)
 
 # registration
 REGISTER = Route(

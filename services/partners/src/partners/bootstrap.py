@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from gomoku_shared import idempotency
 from gomoku_shared.auth import KeyRing
 from gomoku_shared.clock import Clock
 from gomoku_shared.messaging.bus import EventBus
 from gomoku_shared.service import Service, runtime_for
 from gomoku_shared.settings import ServiceSettings
 
-from .adapters.orm import metadata
+from .adapters.orm import idempotency_keys, metadata
 from .adapters.signing import KeyVault, master_secret
 from .adapters.webhook_sender import WebhookSender
 from .domain.model import RateLimit
@@ -18,6 +19,7 @@ from .domain.webhooks import RetrySchedule
 from .entrypoints import consumers
 from .entrypoints.api import create_api
 from .service_layer.handlers import PartnerService
+from .service_layer.offboarding import Offboarding
 from .service_layer.webhooks import WebhookService
 
 NAME = "partners"
@@ -64,5 +66,13 @@ def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Cloc
     async def webhook_worker() -> None:
         await webhooks.run(settings.webhook_poll_s, runtime.stopping)
 
-    app = create_api(runtime, KeyRing(settings.api_keys), partners, webhooks)
+    app = create_api(
+        runtime,
+        KeyRing(settings.api_keys),
+        partners,
+        webhooks,
+        offboarding_service=Offboarding(runtime, vault),
+        idempotency=idempotency.for_runtime(runtime, idempotency_keys),
+        vault=vault,
+    )
     return Service(NAME, runtime, app, extras={"partners": partners, "key_source": own_keys, "webhooks": webhooks})

@@ -78,7 +78,9 @@ async def test_lifecycle_events_and_a_revocation_broadcast(running):
     assert (revoked.partner_id, revoked.client_ids, revoked.reason) == ("app-one", [cred["client_id"]], "leaked")
     r = await c.get("/v1/whoami", headers=bearer(tok))
     assert r.status_code == 401 and r.json()["error"]["code"] == "revoked_token"
-    assert (await c.get("/v1/revocations")).json()["revoked"].keys() == {cred["client_id"]}
+    # the list is for the services' verifiers and operators (issue 27 finding 6), not for anyone
+    assert (await c.get("/v1/revocations")).status_code == 401
+    assert (await c.get("/v1/revocations", headers=OP)).json()["revoked"].keys() == {cred["client_id"]}
 
 
 async def test_secrets_and_signing_keys_are_never_stored_in_clear(running):

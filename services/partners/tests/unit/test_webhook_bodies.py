@@ -192,6 +192,11 @@ async def test_every_delivered_body_is_its_documented_schema_and_nothing_more(su
     assert delivered["game.finished"]["data"]["record"] == {"players": [{"name": "Ann"}]}
     assert delivered["standings.updated"]["data"]["after_round"] == 3
     assert delivered["standings.updated"]["data"]["standings"][0]["tiebreaks"] == {"buchholz": 1.0}
+    # issue 27 finding 10: a standings row (and a board's record) carries no name and no attribute
+    for event_type in ("standings.updated", "section.completed"):
+        row = delivered[event_type]["data"]["standings"][0]
+        assert row["entrant_id"] == "a1" and not {"name", "gender", "unit", "gender_place"} & set(row), row
+    assert "name" not in delivered["section.completed"]["data"]["board_stats"][0]
     decided = delivered["entry.decided"]["data"]
     assert (decided["decision"], decided["entry_id"], decided["clause"]) == ("accepted", "WH.e1", "REG-4")
     assert decided["external_ids"] == {"WH.p00001": "u-17"} and decided["reason"] is None

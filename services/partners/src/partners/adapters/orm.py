@@ -5,12 +5,15 @@ from __future__ import annotations
 from sqlalchemy import Column, ForeignKey, Index, Integer, MetaData, String, Table, Text
 
 from gomoku_shared.db import UtcDateTime
+from gomoku_shared.idempotency import idempotency_table
 from gomoku_shared.messaging.inbox import inbox_table
 from gomoku_shared.messaging.outbox import outbox_table
 
 metadata = MetaData()
 outbox = outbox_table(metadata)
 inbox = inbox_table(metadata)
+#: Idempotency-Keys of the service's POSTs and their stored answers (gomoku_shared.idempotency)
+idempotency_keys = idempotency_table(metadata)
 
 partners = Table(
     "partners",
@@ -25,6 +28,8 @@ partners = Table(
     Column("rate_window_s", Integer, nullable=False),
     Column("status", String(20), nullable=False),
     Column("created_at", UtcDateTime(), nullable=False),
+    #: when it was last suspended (kept after it resumed: tokens issued before are refused)
+    Column("suspended_at", UtcDateTime(), nullable=True),
 )
 
 credentials = Table(
@@ -97,6 +102,8 @@ webhook_subscriptions = Table(
     Column("disabled_at", UtcDateTime(), nullable=True),
     Column("notice", String(500), nullable=True),
     Column("created_at", UtcDateTime(), nullable=False),
+    #: the operator who disabled it (NULL: disabled after failed attempts; the partner may enable it)
+    Column("disabled_by", String(200), nullable=True),
     Index("ix_webhook_subscriptions_partner", "partner_id", "status"),
 )
 

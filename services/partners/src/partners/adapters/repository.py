@@ -26,6 +26,7 @@ def _partner(row: Any) -> Partner:
         rate_limit=RateLimit(row.rate_quota, row.rate_window_s),
         status=row.status,
         created_at=row.created_at,
+        suspended_at=row.suspended_at,
     )
 
 
@@ -39,6 +40,7 @@ def _partner_row(p: Partner) -> dict[str, Any]:
         "rate_window_s": p.rate_limit.window_s,
         "status": p.status,
         "created_at": p.created_at,
+        "suspended_at": p.suspended_at,
     }
 
 
@@ -135,6 +137,16 @@ class PartnerRepository:
             )
         )
         return {r.client_id: r.revoked_at for r in rows}
+
+    async def suspended_since(self, since: datetime) -> dict[str, datetime]:
+        """The credentials of partners suspended at or after ``since`` -> when (the last suspension)."""
+        c, p = orm.credentials, orm.partners
+        rows = await self.session.execute(
+            select(c.c.client_id, p.c.suspended_at)
+            .join(p, p.c.partner_id == c.c.partner_id)
+            .where(p.c.suspended_at.is_not(None), p.c.suspended_at >= since)
+        )
+        return {r.client_id: r.suspended_at for r in rows}
 
     # ------------------------------------------------------------------ audit
     async def audit(

@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..domain.webhooks import Subscription
 from . import orm
+from .partner_standing import in_good_standing
 from .signing import SEALED_PREFIX, KeyVault
 
 SUBS = orm.webhook_subscriptions
@@ -57,6 +58,7 @@ def _subscription(row: Any, vault: KeyVault) -> Subscription:
         failure_streak=row.failure_streak,
         disabled_at=row.disabled_at,
         notice=row.notice,
+        disabled_by=row.disabled_by,
     )
 
 
@@ -75,6 +77,7 @@ def _subscription_row(sub: Subscription, vault: KeyVault) -> dict[str, Any]:
         "disabled_at": sub.disabled_at,
         "notice": sub.notice,
         "created_at": sub.created_at,
+        "disabled_by": sub.disabled_by,
     }
 
 
@@ -120,6 +123,7 @@ class WebhookRepository:
     async def active_subscriptions(self, event_type: str, partner_ids: set[str] | None) -> list[Subscription]:
         """Active subscriptions to ``event_type``, of ``partner_ids`` only unless None (every partner)."""
         stmt = select(SUBS).where(SUBS.c.status == "active", SUBS.c.event_types.contains(event_type))
+        stmt = stmt.where(in_good_standing(SUBS.c.partner_id))  # offboarded partners get nothing new
         if partner_ids is not None:
             stmt = stmt.where(SUBS.c.partner_id.in_(sorted(partner_ids)))
         rows = await self.session.execute(stmt.order_by(SUBS.c.subscription_id))
@@ -151,6 +155,7 @@ class WebhookRepository:
             select(DELIVERIES)
             .join(SUBS, SUBS.c.subscription_id == DELIVERIES.c.subscription_id)
             .where(DELIVERIES.c.status == "pending", DELIVERIES.c.next_attempt_at <= now, SUBS.c.status == "active")
+            .where(in_good_standing(SUBS.c.partner_id))  # offboarding: a suspended partner's wait
             .order_by(DELIVERIES.c.next_attempt_at, DELIVERIES.c.delivery_id)
             .limit(limit)
             .with_for_update(skip_locked=True, of=DELIVERIES)

@@ -11,9 +11,21 @@ from .model import Credential, Partner
 
 
 def access_claims(
-    partner: Partner, credential: Credential, scopes: frozenset[str], now: datetime, ttl_s: int, token_id: str
+    partner: Partner,
+    credential: Credential,
+    scopes: frozenset[str],
+    now: datetime,
+    ttl_s: int,
+    token_id: str,
+    *,
+    after: datetime | None = None,
 ) -> dict[str, Any]:
+    """``after``: the partner's last suspension. The verifiers refuse tokens issued at or before
+    it; a token issued after the partner resumed, within the same second, is dated the next
+    second (within the verifiers' leeway), not in whole seconds before it."""
     issued = int(now.timestamp())
+    if after is not None and issued <= after.timestamp():
+        issued = int(after.timestamp()) + 1
     return {
         "iss": ISSUER,
         "aud": AUDIENCE,

@@ -45,11 +45,26 @@ class Partner:
     rate_limit: RateLimit
     status: PartnerStatus
     created_at: datetime
+    #: when it was last suspended; kept after it resumed (tokens issued before stay refused)
+    suspended_at: datetime | None = None
 
     @property
     def role(self) -> str:
         """The role of its tokens: a spectator app reads like the viewer role."""
         return "viewer" if self.kind == "spectator" else "partner"
+
+    def suspended(self, now: datetime) -> Partner:
+        """Offboarding: no token is issued, every token issued until ``now`` is refused and its
+        webhooks stop, until an operator resumes it."""
+        if self.status == "suspended":
+            raise PartnerRuleError("partner_suspended", "the partner is suspended already")
+        return replace(self, status="suspended", suspended_at=now)
+
+    def resumed(self) -> Partner:
+        """Tokens are issued again (the ones issued before the suspension stay refused)."""
+        if self.status != "suspended":
+            raise PartnerRuleError("partner_not_suspended", "the partner is not suspended")
+        return replace(self, status="active")
 
 
 def new_partner(

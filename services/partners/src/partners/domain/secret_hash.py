@@ -7,6 +7,7 @@ they can be raised later without invalidating stored secrets.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import hmac
 import secrets
@@ -41,6 +42,14 @@ def verify_secret(secret: str, stored: str) -> bool:
     except (ValueError, TypeError):
         return False
     return hmac.compare_digest(actual, expected)
+
+
+@functools.cache
+def dummy_hash() -> str:
+    """What an unknown or revoked client's secret is checked against: the same scrypt work as a
+    known client's, so the time of a refusal does not tell which client ids exist (its secret is
+    random and thrown away: nothing matches it). Made once, on the first refusal."""
+    return hash_secret(secrets.token_urlsafe(32))
 
 
 def new_client_id() -> str:

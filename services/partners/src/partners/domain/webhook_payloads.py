@@ -24,12 +24,14 @@ from pydantic.fields import FieldInfo
 from gomoku_shared.contracts.envelope import Payload
 from gomoku_shared.contracts.events import (
     AwardsPublished,
+    BoardStat,
     GameCreated,
     GameFinished,
     GameStarted,
     RoundPaired,
     RoundRescheduled,
     SectionCompleted,
+    StandingRow,
     StandingsUpdated,
 )
 
@@ -55,12 +57,48 @@ LEFT_OUT: dict[str, dict[str, str]] = {
 }
 
 
+#: the fields of a standings row a partner does not get, with why (issue 27: the documents
+#: promise no attributes; a partner names its own players by ``entrant_id``)
+ROW_LEFT_OUT: dict[str, str] = {
+    "name": "a name is personal data: entrant_id names the entrant",
+    "gender": "an attribute: attributes are never sent",
+    "unit": "an attribute (the player's club or school): attributes are never sent",
+    "gender_place": "the place among the entrant's gender tells its gender",
+}
+#: the fields of a board's record (best-board award) a partner does not get
+BOARD_LEFT_OUT: dict[str, str] = {"name": "a name is personal data: player_id names the player"}
+
+
+def _nested(name: str, contract: type[BaseModel], left_out: Mapping[str, str], doc: str) -> type[PartnerView]:
+    """A nested contract type (a standings row, a board's record) without the fields ``left_out``."""
+    fields: dict[str, Any] = {f: (i.annotation, i) for f, i in contract.model_fields.items() if f not in left_out}
+    return create_model(name, __base__=PartnerView, __doc__=doc, __module__=__name__, **fields)
+
+
+PartnerStandingRow = _nested(
+    "PartnerStandingRow",
+    StandingRow,
+    ROW_LEFT_OUT,
+    """A standings row as a partner receives it: the place, the entrant's id, points, tiebreaks,
+    wins, games played and how a tie was settled. No name and no attribute (gender, unit).""",
+)
+PartnerBoardStat = _nested(
+    "PartnerBoardStat", BoardStat, BOARD_LEFT_OUT, """A team member's record on a board, without the name."""
+)
+#: the nested contract types a view sends as the partner's version of them
+NESTED: dict[str, Any] = {
+    "standings": list.__class_getitem__(PartnerStandingRow),  # built at import: a value, not a static type
+    "board_stats": list.__class_getitem__(PartnerBoardStat),
+}
+
+
 def _view(
     name: str, contract: type[Payload], doc: str, described: Mapping[str, str] | None = None
 ) -> type[PartnerView]:
     """The partner view of a contract payload: its fields in its order, but those LEFT_OUT of
     its type, each as the contract declares it (type, default), with the description a partner
-    reads in the documented schema where ``described`` gives one."""
+    reads in the documented schema where ``described`` gives one; standings rows and boards'
+    records as the partner's versions of them (``NESTED``)."""
     left_out = LEFT_OUT.get(contract.TYPE, {})
     fields: dict[str, Any] = {}  # name -> (annotation, FieldInfo), as create_model takes them
     for field, info in contract.model_fields.items():
@@ -68,7 +106,10 @@ def _view(
             continue
         if described and field in described:
             info = FieldInfo.merge_field_infos(info, description=described[field])
-        fields[field] = (info.annotation, info)
+        annotation = NESTED.get(field, info.annotation)
+        if field in NESTED:
+            info = FieldInfo.merge_field_infos(info, annotation=annotation)
+        fields[field] = (annotation, info)
     return create_model(name, __base__=PartnerView, __doc__=doc, __module__=__name__, **fields)
 
 
@@ -109,14 +150,16 @@ SectionCompletedData = _view(
     "SectionCompletedData",
     SectionCompleted,
     """`section.completed`: a section's final standings, to every subscriber. No entrants list
-    (it carries registration details): the standings are the public result.""",
+    (it carries registration details): the standings are the public result, each row without
+    name or attribute (gender, unit), the boards' records without names.""",
     {"revision": "increases when an arbiter's correction republishes (AWD-8)"},
 )
 StandingsUpdatedData = _view(
     "StandingsUpdatedData",
     StandingsUpdated,
     """`standings.updated`: a section's standings after a round, to every subscriber (standings
-    are public). Each row has its place, entrant, points and tiebreaks as the contract has them.""",
+    are public). Each row has its place, entrant id, points, tiebreaks, wins and games played; no
+    name and no attribute (gender, unit).""",
     {"after_round": "the round the standings were computed after"},
 )
 AwardsPublishedData = _view(

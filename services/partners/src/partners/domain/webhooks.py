@@ -100,6 +100,8 @@ class Subscription:
     failure_streak: int = 0
     disabled_at: datetime | None = None
     notice: str | None = None
+    #: the operator who disabled it; None when it was disabled after failed attempts
+    disabled_by: str | None = None
 
     def secrets_signing(self, now: datetime) -> list[str]:
         """The current secret, and the previous one while its grace lasts."""
@@ -122,7 +124,14 @@ class Subscription:
         return replace(self, failure_streak=streak, status="disabled", disabled_at=now, notice=notice)
 
     def enabled(self) -> Subscription:
-        return replace(self, status="active", failure_streak=0, disabled_at=None)
+        return replace(self, status="active", failure_streak=0, disabled_at=None, disabled_by=None)
+
+    def disabled_by_operator(self, actor: str, reason: str, now: datetime) -> Subscription:
+        """Offboarding: an operator stops it; only an operator enables it again."""
+        if self.status == "deleted":
+            raise PartnerRuleError("subscription_deleted", "the subscription is deleted")
+        notice = f"disabled by an operator: {reason}"
+        return replace(self, status="disabled", disabled_at=now, disabled_by=actor, notice=notice)
 
 
 @dataclass(frozen=True)

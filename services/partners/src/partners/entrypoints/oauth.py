@@ -14,14 +14,16 @@ import binascii
 from typing import Any
 from urllib.parse import parse_qsl, unquote_plus
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 
 from gomoku_shared.api_docs import documented
 from gomoku_shared.scopes import parse_scope
 
 from ..service_layer.handlers import OAuthError
+from ..service_layer.token_throttle import TokenThrottle
 from . import schemas as s
+from .service_credential import service_or_operator
 
 router = APIRouter(tags=["oauth"])
 
@@ -47,6 +49,8 @@ OAUTH_ERROR = {"$ref": "#/components/schemas/OAuthErrorView"}
 
 def _oauth_error(exc: OAuthError, basic: bool) -> JSONResponse:
     headers = dict(NO_STORE)
+    if exc.retry_after_s:
+        headers["Retry-After"] = str(exc.retry_after_s)
     if exc.status == 401 and basic:
         headers["WWW-Authenticate"] = 'Basic realm="gomoku-partners"'
     body: dict[str, Any] = {"error": exc.error, "error_description": exc.description}
@@ -92,13 +96,21 @@ def _form(raw: bytes) -> dict[str, str]:
         200: {"model": s.TokenAnswer, "description": "an access token"},
         400: {"model": s.OAuthErrorView, "description": "invalid_request, unsupported_grant_type or invalid_scope"},
         401: {"model": s.OAuthErrorView, "description": "invalid_client: unknown client, wrong or revoked secret"},
+        429: {
+            "model": s.OAuthErrorView,
+            "description": "too_many_attempts: too many failed authentications of this client id or from this "
+            "address; Retry-After says when to try again (back-off, then a lockout)",
+        },
     },
     openapi_extra={
         "requestBody": {"required": True, "content": {FORM: {"schema": TOKEN_FORM_SCHEMA}}},
-        "x-error-shapes": {"400": OAUTH_ERROR, "401": OAUTH_ERROR},
+        "x-error-shapes": {"400": OAUTH_ERROR, "401": OAUTH_ERROR, "429": OAUTH_ERROR},
     },
 )
 async def token(request: Request) -> JSONResponse:
+    throttle: TokenThrottle = request.app.state.token_throttle
+    address = client_address(request)
+    client_id: str | None = None
     basic = False
     try:
         content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
@@ -116,6 +128,8 @@ async def token(request: Request) -> JSONResponse:
             client_id, secret = form.get("client_id", ""), form["client_secret"]
         else:
             raise OAuthError("invalid_client", "authenticate the client (HTTP Basic or client_id + client_secret)", 401)
+        if wait := throttle.retry_after_s(client_id, address):
+            raise OAuthError("too_many_attempts", f"too many failed attempts; retry in {wait} s", 429, wait)
         if form.get("client_id") and form["client_id"] != client_id:
             raise OAuthError("invalid_request", "client_id differs from the authenticated client")
         grant_type = form.get("grant_type")
@@ -127,8 +141,22 @@ async def token(request: Request) -> JSONResponse:
             raise OAuthError("invalid_client", "unknown client or wrong secret", 401)
         answer = await request.app.state.partners.issue_token(client_id, secret, parse_scope(form.get("scope", "")))
     except OAuthError as exc:
+        if exc.error in ("invalid_client", "too_many_attempts"):
+            # a failed authentication, or one tried while told to wait: it counts for both throttles
+            throttle.failed(client_id, address)
         return _oauth_error(exc, basic)
+    assert client_id is not None  # a token was issued to it
+    throttle.succeeded(client_id)
     return JSONResponse(answer, headers=NO_STORE)
+
+
+def client_address(request: Request) -> str:
+    """The client's address: behind the gateway, the last ``X-Forwarded-For`` entry (the one the
+    gateway appended: the services are reached only through it); else the connection's peer."""
+    forwarded = request.headers.get("x-forwarded-for", "")
+    if forwarded.strip():
+        return forwarded.split(",")[-1].strip()[:100]
+    return request.client.host if request.client else "unknown"
 
 
 @router.get("/.well-known/jwks.json", summary="The public keys that verify access tokens (JWKS)", **documented(s.Jwks))
@@ -139,8 +167,10 @@ async def jwks(request: Request) -> JSONResponse:
 
 @router.get(
     "/v1/revocations",
-    summary="Clients revoked while a token of theirs may still be unexpired",
-    **documented(s.Revocations),
+    summary="Clients revoked (or of a suspended partner) while a token of theirs may still be unexpired; "
+    "for the services' token verifiers (PARTNERS_SERVICE_KEY) and operators",
+    dependencies=[Depends(service_or_operator)],
+    **documented(s.Revocations, 200, 401, 403),
 )
 async def revocations(request: Request):
     return await request.app.state.partners.revocations()

@@ -8,12 +8,14 @@ from fastapi import APIRouter, Query, Request
 
 from gomoku_shared.api_docs import documented
 from gomoku_shared.auth import Operator, Principal
+from gomoku_shared.idempotency import IdemKey
 from gomoku_shared.pagination import PageIn, paged, sort_by
 from gomoku_shared.params import PathId
 
 from ..domain.model import RateLimit
 from ..service_layer.handlers import PartnerService
 from . import schemas as s
+from .keyed import keyed
 
 router = APIRouter(prefix="/v1", tags=["partners"])
 
@@ -31,9 +33,16 @@ def _rate(body: s.RateLimitIn | None) -> RateLimit | None:
 
 
 @router.post("/partners", status_code=201, summary="Create a partner account", **documented(s.PartnerView, 201))
-async def create_partner(body: s.PartnerIn, request: Request, principal: Operator):
-    return await _service(request).create_partner(
-        _actor(principal), body.partner_id, body.name, body.kind, list(body.scopes), _rate(body.rate_limit)
+async def create_partner(body: s.PartnerIn, request: Request, principal: Operator, key: str | None = IdemKey):
+    return await keyed(
+        request,
+        principal,
+        key,
+        body,
+        lambda: _service(request).create_partner(
+            _actor(principal), body.partner_id, body.name, body.kind, list(body.scopes), _rate(body.rate_limit)
+        ),
+        status=201,
     )
 
 
@@ -69,8 +78,13 @@ async def change_partner(partner_id: PathId, body: s.PartnerChange, request: Req
     summary="Issue client credentials (the secret is shown once)",
     **documented(s.IssuedCredential, 201),
 )
-async def issue_credential(partner_id: PathId, body: s.CredentialIn, request: Request, principal: Operator):
-    return await _service(request).issue_credential(_actor(principal), partner_id, body.label)
+async def issue_credential(
+    partner_id: PathId, body: s.CredentialIn, request: Request, principal: Operator, key: str | None = IdemKey
+):
+    command = _service(request).issue_credential
+    return await keyed(
+        request, principal, key, body, lambda: command(_actor(principal), partner_id, body.label), status=201
+    )
 
 
 @router.post(
@@ -78,8 +92,11 @@ async def issue_credential(partner_id: PathId, body: s.CredentialIn, request: Re
     summary="A new secret; the old one keeps working for the grace period",
     **documented(s.IssuedCredential),
 )
-async def rotate_credential(client_id: PathId, body: s.RotateIn, request: Request, principal: Operator):
-    return await _service(request).rotate_credential(_actor(principal), client_id, body.grace_s)
+async def rotate_credential(
+    client_id: PathId, body: s.RotateIn, request: Request, principal: Operator, key: str | None = IdemKey
+):
+    command = _service(request).rotate_credential
+    return await keyed(request, principal, key, body, lambda: command(_actor(principal), client_id, body.grace_s))
 
 
 @router.post(
@@ -87,8 +104,11 @@ async def rotate_credential(client_id: PathId, body: s.RotateIn, request: Reques
     summary="Revoke: no new token, and every service refuses the client's tokens at once",
     **documented(s.CredentialView),
 )
-async def revoke_credential(client_id: PathId, body: s.RevokeIn, request: Request, principal: Operator):
-    return await _service(request).revoke_credential(_actor(principal), client_id, body.reason)
+async def revoke_credential(
+    client_id: PathId, body: s.RevokeIn, request: Request, principal: Operator, key: str | None = IdemKey
+):
+    command = _service(request).revoke_credential
+    return await keyed(request, principal, key, body, lambda: command(_actor(principal), client_id, body.reason))
 
 
 @router.get("/audit", summary="The audit log, newest first (cursor pagination)", **documented(s.AuditPage))
@@ -110,5 +130,5 @@ async def audit(
     summary="A new token-signing key; the old one stays in the JWKS until its tokens expire",
     **documented(s.SigningKeyRotated),
 )
-async def rotate_signing_key(request: Request, principal: Operator):
-    return await _service(request).rotate_signing_key(_actor(principal))
+async def rotate_signing_key(request: Request, principal: Operator, key: str | None = IdemKey):
+    return await keyed(request, principal, key, None, lambda: _service(request).rotate_signing_key(_actor(principal)))

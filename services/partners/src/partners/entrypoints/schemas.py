@@ -70,8 +70,9 @@ class PartnerView(View):
     role: str
     scopes: list[str]
     rate_limit: RateLimitView
-    status: str
+    status: str = Field(description="active, or suspended by an operator (no token, no webhook)")
     created_at: str
+    suspended_at: str | None = Field(description="when it was last suspended (kept after it resumed)")
 
 
 class CredentialView(View):

@@ -12,11 +12,13 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 
 from gomoku_shared.api_docs import documented
 from gomoku_shared.auth import Principal, require
+from gomoku_shared.idempotency import IdemKey
 from gomoku_shared.pagination import PageIn, paged, sort_by
 from gomoku_shared.params import PathId
 
 from ..service_layer.webhooks import WebhookService
 from . import webhook_schemas as s
+from .keyed import keyed
 
 router = APIRouter(prefix="/v1/webhooks", tags=["webhooks"])
 
@@ -38,8 +40,16 @@ def _partner(principal: Principal) -> str:
     summary="Subscribe a URL to event types (the signing secret is shown once)",
     **documented(s.SubscriptionWithSecret, 201),
 )
-async def subscribe(body: s.SubscriptionIn, request: Request, principal: PartnerToken):
-    return await _service(request).subscribe(_partner(principal), body.url, list(body.event_types), body.description)
+async def subscribe(body: s.SubscriptionIn, request: Request, principal: PartnerToken, key: str | None = IdemKey):
+    command = _service(request).subscribe
+    return await keyed(
+        request,
+        principal,
+        key,
+        body,
+        lambda: command(_partner(principal), body.url, list(body.event_types), body.description),
+        status=201,
+    )
 
 
 @router.get("/subscriptions", summary="The partner's subscriptions", **documented(s.SubscriptionList))
@@ -68,8 +78,17 @@ async def unsubscribe(subscription_id: PathId, request: Request, principal: Part
     summary="A new secret; the old one signs too during the grace period",
     **documented(s.SubscriptionWithSecret),
 )
-async def rotate_secret(subscription_id: PathId, body: s.SecretRotateIn, request: Request, principal: PartnerToken):
-    return await _service(request).rotate_secret(_partner(principal), subscription_id, body.grace_s)
+async def rotate_secret(
+    subscription_id: PathId,
+    body: s.SecretRotateIn,
+    request: Request,
+    principal: PartnerToken,
+    key: str | None = IdemKey,
+):
+    command = _service(request).rotate_secret
+    return await keyed(
+        request, principal, key, body, lambda: command(_partner(principal), subscription_id, body.grace_s)
+    )
 
 
 @router.post(
@@ -77,8 +96,9 @@ async def rotate_secret(subscription_id: PathId, body: s.SecretRotateIn, request
     summary="Enable a disabled subscription again (its pending deliveries resume)",
     **documented(s.SubscriptionView),
 )
-async def enable(subscription_id: PathId, request: Request, principal: PartnerToken):
-    return await _service(request).enable(_partner(principal), subscription_id)
+async def enable(subscription_id: PathId, request: Request, principal: PartnerToken, key: str | None = IdemKey):
+    command = _service(request).enable
+    return await keyed(request, principal, key, None, lambda: command(_partner(principal), subscription_id))
 
 
 @router.get("/deliveries", summary="The delivery log, newest first (cursor pagination)", **documented(s.DeliveryPage))
@@ -100,5 +120,6 @@ async def deliveries(
     summary="Send a delivery again now, with the same webhook-id",
     **documented(s.DeliveryView),
 )
-async def redeliver(delivery_id: PathId, request: Request, principal: PartnerToken):
-    return await _service(request).redeliver(_partner(principal), delivery_id)
+async def redeliver(delivery_id: PathId, request: Request, principal: PartnerToken, key: str | None = IdemKey):
+    command = _service(request).redeliver
+    return await keyed(request, principal, key, None, lambda: command(_partner(principal), delivery_id))

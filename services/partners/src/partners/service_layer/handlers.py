@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from typing import Any
 
@@ -23,16 +24,22 @@ from ..domain import secret_hash
 from ..domain.claims import access_claims
 from ..domain.model import Credential, Kind, Partner, PartnerRuleError, RateLimit, allowed_scopes, grant, new_partner
 from . import views
+from .ambient import unit_of_work
+
+#: (secret, stored hash) -> whether they match
+Verify = Callable[[str, str], bool]
 
 
 class OAuthError(Exception):
     """RFC 6749 §5.2: ``error`` code, its description and the HTTP status."""
 
-    def __init__(self, error: str, description: str, status: int = 400) -> None:
+    def __init__(self, error: str, description: str, status: int = 400, retry_after_s: int = 0) -> None:
         super().__init__(description)
         self.error = error
         self.description = description
         self.status = status
+        #: seconds for the Retry-After header of a throttled request (429)
+        self.retry_after_s = retry_after_s
 
 
 @dataclass
@@ -42,6 +49,8 @@ class PartnerService:
     token_ttl_s: int
     default_grace_s: int
     default_rate: RateLimit
+    #: checks a client secret against a stored hash (scrypt; a test counts its calls)
+    verify_secret: Verify = secret_hash.verify_secret
     #: one first signing key per process, not one per concurrent request
     _key_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
@@ -52,7 +61,7 @@ class PartnerService:
     async def create_partner(
         self, actor: str, partner_id: str, name: str, kind: Kind, scopes: list[str], rate: RateLimit | None
     ) -> dict[str, Any]:
-        async with self.runtime.transaction() as uow:
+        async with unit_of_work(self.runtime) as uow:
             repo = PartnerRepository(uow.session)
             if await repo.partner(partner_id) is not None:
                 raise Conflict("partner_exists", f"a partner {partner_id!r} exists already")
@@ -71,17 +80,14 @@ class PartnerService:
     async def update_partner(
         self, actor: str, partner_id: str, *, name: str | None, scopes: list[str] | None, rate: RateLimit | None
     ) -> dict[str, Any]:
-        async with self.runtime.transaction() as uow:
+        async with unit_of_work(self.runtime) as uow:
             repo = PartnerRepository(uow.session)
             partner = await self._partner(repo, partner_id, for_update=True)
-            changed = Partner(
-                partner_id=partner.partner_id,
+            changed = replace(
+                partner,
                 name=name if name is not None else partner.name,
-                kind=partner.kind,
                 scopes=_ruled(lambda: allowed_scopes(partner.kind, scopes)) if scopes is not None else partner.scopes,
                 rate_limit=rate or partner.rate_limit,
-                status=partner.status,
-                created_at=partner.created_at,
             )
             await repo.save_partner(changed)
             await self._audit(
@@ -90,14 +96,14 @@ class PartnerService:
         return views.partner(changed)
 
     async def partner(self, partner_id: str) -> dict[str, Any]:
-        async with self.runtime.transaction() as uow:
+        async with unit_of_work(self.runtime) as uow:
             repo = PartnerRepository(uow.session)
             partner = await self._partner(repo, partner_id)
             creds = await repo.credentials_of(partner_id)
         return {**views.partner(partner), "credentials": [views.credential(c) for c in creds]}
 
     async def partners(self) -> dict[str, Any]:
-        async with self.runtime.transaction() as uow:
+        async with unit_of_work(self.runtime) as uow:
             found = await PartnerRepository(uow.session).partners()
         return {"items": [views.partner(p) for p in found]}
 
@@ -105,7 +111,7 @@ class PartnerService:
     async def issue_credential(self, actor: str, partner_id: str, label: str) -> dict[str, Any]:
         secret = secret_hash.new_secret()
         hashed = await asyncio.to_thread(secret_hash.hash_secret, secret)
-        async with self.runtime.transaction() as uow:
+        async with unit_of_work(self.runtime) as uow:
             repo = PartnerRepository(uow.session)
             partner = await self._partner(repo, partner_id)
             if partner.status != "active":
@@ -121,7 +127,7 @@ class PartnerService:
         secret = secret_hash.new_secret()
         hashed = await asyncio.to_thread(secret_hash.hash_secret, secret)
         grace = timedelta(seconds=self.default_grace_s if grace_s is None else grace_s)
-        async with self.runtime.transaction() as uow:
+        async with unit_of_work(self.runtime) as uow:
             repo = PartnerRepository(uow.session)
             current = await self._credential(repo, client_id, for_update=True)
             rotated = _ruled(lambda: current.rotated(hashed, self._now(), grace), status=409)
@@ -138,7 +144,7 @@ class PartnerService:
         return {**views.credential(rotated), "client_secret": secret}
 
     async def revoke_credential(self, actor: str, client_id: str, reason: str) -> dict[str, Any]:
-        async with self.runtime.transaction() as uow:
+        async with unit_of_work(self.runtime) as uow:
             repo = PartnerRepository(uow.session)
             current = await self._credential(repo, client_id, for_update=True)
             revoked = _ruled(lambda: current.revoked(self._now()), status=409)
@@ -163,10 +169,14 @@ class PartnerService:
         return views.credential(revoked)
 
     async def revocations(self) -> dict[str, Any]:
-        """Clients revoked recently enough that a token of theirs may still be unexpired."""
+        """Clients revoked, or of a partner suspended, recently enough that a token of theirs may
+        still be unexpired: the verifiers refuse their tokens issued until then."""
         since = self._now() - timedelta(seconds=self.token_ttl_s + LEEWAY_S)
-        async with self.runtime.transaction() as uow:
-            found = await PartnerRepository(uow.session).revoked_since(since)
+        async with unit_of_work(self.runtime) as uow:
+            repo = PartnerRepository(uow.session)
+            found = await repo.revoked_since(since)
+            for client, at in (await repo.suspended_since(since)).items():
+                found[client] = max(at, found.get(client, at))
         return {"revoked": {client: at.timestamp() for client, at in sorted(found.items())}}
 
     # ------------------------------------------------------------------ tokens
@@ -174,14 +184,17 @@ class PartnerService:
         """RFC 6749 §4.4.3: an access token for a client that authenticated with its secret.
         A refusal is audited (for a known client) and raised after the audit is committed."""
         refusal: OAuthError | None = None
-        async with self.runtime.transaction() as uow:
+        async with unit_of_work(self.runtime) as uow:
             repo = PartnerRepository(uow.session)
             now = self._now()
             credential = await repo.credential(client_id, for_update=True)
             if credential is None:
+                # the same scrypt work as for a known client: the refusal's time tells nothing
+                await asyncio.to_thread(self.verify_secret, secret, secret_hash.dummy_hash())
                 raise OAuthError("invalid_client", "unknown client or wrong secret", 401)
-            which = await _matching(credential, secret, now)
-            partner = await repo.partner(credential.partner_id)
+            which = await _matching(credential, secret, now, self.verify_secret)
+            # locked: a suspension either commits first (refused here) or dates itself after this token
+            partner = await repo.partner(credential.partner_id, for_update=True)
             if which is None or partner is None:
                 refusal = OAuthError("invalid_client", "unknown client or wrong secret", 401)
                 reason = "revoked" if credential.status == "revoked" else "wrong_secret"
@@ -207,7 +220,9 @@ class PartnerService:
                 assert partner is not None
                 key = await self._signing_key(repo)
                 token_id = secrets.token_urlsafe(12)
-                claims = access_claims(partner, credential, scopes, now, self.token_ttl_s, token_id)
+                claims = access_claims(
+                    partner, credential, scopes, now, self.token_ttl_s, token_id, after=partner.suspended_at
+                )
                 token = self.vault.sign(claims, key.kid, key.private_key_enc)
                 await repo.save_credential(credential.used(now))
                 await self._audit(
@@ -230,20 +245,20 @@ class PartnerService:
 
     # ------------------------------------------------------------------ signing keys
     async def jwks(self) -> dict[str, Any]:
-        async with self._key_lock, self.runtime.transaction() as uow:
+        async with self._key_lock, unit_of_work(self.runtime) as uow:
             repo = PartnerRepository(uow.session)
             await self._signing_key(repo)  # the key that will sign is published before it signs
             keys = await repo.signing_keys(published_at=self._now())
         return {"keys": [k.public_jwk for k in keys]}
 
     async def ensure_signing_key(self) -> None:
-        async with self._key_lock, self.runtime.transaction() as uow:
+        async with self._key_lock, unit_of_work(self.runtime) as uow:
             await self._signing_key(PartnerRepository(uow.session))
 
     async def rotate_signing_key(self, actor: str) -> dict[str, Any]:
         """A new key signs from now on; the old ones stay in the JWKS until the tokens they
         signed have expired (plus the verifiers' leeway)."""
-        async with self.runtime.transaction() as uow:
+        async with unit_of_work(self.runtime) as uow:
             repo = PartnerRepository(uow.session)
             key = await self._new_key(repo)
             now = self._now()
@@ -268,7 +283,7 @@ class PartnerService:
     async def audit_page(
         self, *, partner_id: str | None, client_id: str | None, cursor: int | None, limit: int
     ) -> dict[str, Any]:
-        async with self.runtime.transaction() as uow:
+        async with unit_of_work(self.runtime) as uow:
             rows = await PartnerRepository(uow.session).audit_page(
                 partner_id=partner_id, client_id=client_id, after=cursor, limit=limit + 1
             )
@@ -315,11 +330,15 @@ class PartnerService:
         return credential
 
 
-async def _matching(credential: Credential, secret: str, now) -> str | None:
+async def _matching(credential: Credential, secret: str, now, verify: Verify) -> str | None:
     """Which secret matched: "current", "previous" (within the rotation grace) or None. scrypt
-    takes tens of milliseconds by design: it runs in a thread, not on the event loop."""
-    for name, stored in zip(("current", "previous"), credential.hashes_accepted(now)):
-        if await asyncio.to_thread(secret_hash.verify_secret, secret, stored):
+    takes tens of milliseconds by design: it runs in a thread, not on the event loop. A revoked
+    credential is checked against the dummy hash: its refusal costs the same work."""
+    accepted = credential.hashes_accepted(now)
+    if not accepted:
+        await asyncio.to_thread(verify, secret, secret_hash.dummy_hash())
+    for name, stored in zip(("current", "previous"), accepted):
+        if await asyncio.to_thread(verify, secret, stored):
             return name
     return None
 

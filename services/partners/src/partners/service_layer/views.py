@@ -21,6 +21,7 @@ def partner(p: Partner) -> dict[str, Any]:
         "rate_limit": {"quota": p.rate_limit.quota, "window_s": p.rate_limit.window_s},
         "status": p.status,
         "created_at": _time(p.created_at),
+        "suspended_at": _time(p.suspended_at),
     }
 
 

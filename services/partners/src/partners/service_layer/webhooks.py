@@ -23,6 +23,7 @@ from gomoku_shared.errors import Conflict, NotFound, Unprocessable
 from gomoku_shared.loops import idle, stopped
 from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
 
+from ..adapters.repository import PartnerRepository
 from ..adapters.signing import KeyVault
 from ..adapters.webhook_repository import Delivery, WebhookRepository
 from ..adapters.webhook_sender import Outcome, WebhookSender, signed_headers
@@ -30,6 +31,7 @@ from ..domain import webhooks as rules
 from ..domain.model import PartnerRuleError
 from ..domain.webhooks import RetrySchedule, Subscription
 from . import webhook_views as views
+from .ambient import unit_of_work
 
 log = logging.getLogger("gomoku.partners.webhooks")
 
@@ -96,9 +98,22 @@ class WebhookService:
             )
         except PartnerRuleError as exc:
             raise Unprocessable(exc.code, exc.message) from None
-        async with self.runtime.transaction() as uow:
+        async with unit_of_work(self.runtime) as uow:
+            await self._refuse_duplicate(uow, sub)
             await self._repo(uow).add_subscription(sub)
         return {**views.subscription(sub), "secret": sub.secret}
+
+    async def _refuse_duplicate(self, uow: UnitOfWork, sub: Subscription) -> None:
+        """One subscription per URL and set of event types of a partner: a second would deliver
+        every event twice. The partner's row is locked so that two equal requests cannot both pass."""
+        await PartnerRepository(uow.session).partner(sub.partner_id, for_update=True)
+        for other in await self._repo(uow).subscriptions_of(sub.partner_id):
+            if other.url == sub.url and set(other.event_types) == set(sub.event_types):
+                raise Conflict(
+                    "duplicate_subscription",
+                    f"subscription {other.subscription_id} sends the same event types to this URL already",
+                    {"subscription_id": other.subscription_id},
+                )
 
     async def subscriptions(self, partner_id: str) -> dict[str, Any]:
         async with self.runtime.transaction() as uow:
@@ -119,7 +134,7 @@ class WebhookService:
 
     async def rotate_secret(self, partner_id: str, subscription_id: str, grace_s: int | None) -> dict[str, Any]:
         grace = timedelta(seconds=self.secret_grace_s if grace_s is None else grace_s)
-        async with self.runtime.transaction() as uow:
+        async with unit_of_work(self.runtime) as uow:
             repo = self._repo(uow)
             sub = await self._own(repo, partner_id, subscription_id, for_update=True)
             rotated = sub.rotated(rules.new_secret(), self._now(), grace)
@@ -128,9 +143,11 @@ class WebhookService:
 
     async def enable(self, partner_id: str, subscription_id: str) -> dict[str, Any]:
         """A disabled subscription sends again: its pending deliveries are due at once."""
-        async with self.runtime.transaction() as uow:
+        async with unit_of_work(self.runtime) as uow:
             repo = self._repo(uow)
             sub = await self._own(repo, partner_id, subscription_id, for_update=True)
+            if sub.disabled_by is not None:  # offboarding: the operator's decision stands
+                raise Conflict("subscription_disabled_by_operator", "an operator disabled this subscription")
             enabled = sub.enabled()
             await repo.save_subscription(enabled)
         return views.subscription(enabled)
@@ -163,7 +180,7 @@ class WebhookService:
 
     async def redeliver(self, partner_id: str, delivery_id: str) -> dict[str, Any]:
         """Send again, with the same webhook-id (a receiver that has it already skips it)."""
-        async with self.runtime.transaction() as uow:
+        async with unit_of_work(self.runtime) as uow:
             repo = self._repo(uow)
             found = await repo.delivery(delivery_id, for_update=True)
             if found is None or found.partner_id != partner_id:

@@ -1,0 +1,38 @@
+"""The unit of work of a request that carries an ``Idempotency-Key``.
+
+A keyed request's stored answer must commit together with the change it answers (see
+``gomoku_shared.idempotency``). The use cases open their transaction with ``unit_of_work``:
+inside ``joined(uow)`` (the keyed request's transaction, opened by the HTTP edge) they work in
+that transaction, which commits or rolls back as a whole; anywhere else they open their own.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Iterator
+from contextvars import ContextVar
+
+from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
+
+_keyed: ContextVar[UnitOfWork | None] = ContextVar("partners_keyed_unit_of_work", default=None)
+
+
+@contextlib.asynccontextmanager
+async def unit_of_work(runtime: ServiceRuntime) -> AsyncIterator[UnitOfWork]:
+    """The keyed request's transaction when there is one, else a new one of ``runtime``."""
+    ambient = _keyed.get()
+    if ambient is not None:
+        yield ambient
+        return
+    async with runtime.transaction() as uow:
+        yield uow
+
+
+@contextlib.contextmanager
+def joined(uow: UnitOfWork) -> Iterator[None]:
+    """Use cases called inside this block work in ``uow``."""
+    token = _keyed.set(uow)
+    try:
+        yield
+    finally:
+        _keyed.reset(token)

@@ -143,9 +143,11 @@ class WebhookRepository:
         return [_subscription(r, self.vault) for r in await self.session.execute(stmt)]
 
     # ------------------------------------------------------------------ deliveries
-    async def add_delivery(self, delivery: Delivery) -> None:
-        values = {column.name: getattr(delivery, column.name) for column in DELIVERIES.columns}
-        await self.session.execute(insert(DELIVERIES).values(**values))
+    async def add_deliveries(self, deliveries: list[Delivery]) -> None:
+        """One statement for all of them (an event fans out to every subscriber at once)."""
+        if deliveries:
+            rows = [{column.name: getattr(d, column.name) for column in DELIVERIES.columns} for d in deliveries]
+            await self.session.execute(insert(DELIVERIES), rows)
 
     def _due(self, now: datetime) -> Any:
         """Deliveries to attempt now: pending and due, or sending with a lapsed lease (the

@@ -244,18 +244,25 @@ class WebhookService:
             partners = None
         if partners is not None and not partners:
             return 0
-        written = 0
+        written: list[Delivery] = []
         now = self._now()
+        bodies: dict[str, str | None] = {}  # what each partner sees of it, made once per partner
         for sub in await repo.active_subscriptions(hook_type, partners):
-            data = rules.partner_view(hook_type, payload, sub.partner_id)
-            if data is None:
+            if sub.partner_id not in bodies:
+                data = rules.partner_view(hook_type, payload, sub.partner_id)
+                bodies[sub.partner_id] = (
+                    None
+                    if data is None
+                    else json.dumps(
+                        {"type": hook_type, "timestamp": env.occurred_at.isoformat(), "data": data},
+                        sort_keys=True,
+                        separators=(",", ":"),
+                    )
+                )
+            body = bodies[sub.partner_id]
+            if body is None:
                 continue
-            body = json.dumps(
-                {"type": hook_type, "timestamp": env.occurred_at.isoformat(), "data": data},
-                sort_keys=True,
-                separators=(",", ":"),
-            )
-            await repo.add_delivery(
+            written.append(
                 Delivery(
                     delivery_id=rules.new_delivery_id(),
                     subscription_id=sub.subscription_id,
@@ -270,10 +277,10 @@ class WebhookService:
                     next_attempt_at=now + self._pause if self.limits.circuit_open(sub.failure_streak) else now,
                 )
             )
-            written += 1
+        await repo.add_deliveries(written)
         if written:
             repo.after_commit(self._wake.set)
-        return written
+        return len(written)
 
     # ------------------------------------------------------------------ worker
     @property

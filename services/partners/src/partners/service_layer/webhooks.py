@@ -51,6 +51,8 @@ log = logging.getLogger("gomoku.partners.webhooks")
 #: how long a claimed delivery is kept from other workers while it is being sent (above the
 #: longest attempt, WEBHOOK_TIMEOUT_S <= 60 s)
 LEASE_S = 120
+#: how long a subscription's host may take to resolve (a slow resolver refuses the subscription)
+RESOLVE_WITHIN_S = 5.0
 #: on stop, how long the sends under way may finish; the rest are resent after their lease
 STOP_GRACE_S = 3.0
 
@@ -134,9 +136,10 @@ class WebhookService:
         assert parts.hostname is not None  # checked_url requires a host
         port = parts.port or (443 if parts.scheme == "https" else 80)
         try:
-            await checked_addresses(self.sender.resolver, self.sender.policy, parts.hostname, port, parts.scheme)
-        except (TargetNotPublic, Unresolvable) as exc:
-            log.info("webhook subscription to %s refused: %s", parts.hostname, exc)
+            async with asyncio.timeout(RESOLVE_WITHIN_S):
+                await checked_addresses(self.sender.resolver, self.sender.policy, parts.hostname, port, parts.scheme)
+        except (TargetNotPublic, Unresolvable, TimeoutError) as exc:
+            log.info("webhook subscription to %s refused: %s", parts.hostname, exc or "resolving took too long")
             raise ServiceError(NOT_PUBLIC, NOT_PUBLIC_MESSAGE, status=400) from None
 
     async def subscriptions(self, partner_id: str) -> dict[str, Any]:
@@ -172,6 +175,8 @@ class WebhookService:
             sub = await self._own(repo, partner_id, subscription_id, for_update=True)
             enabled = sub.enabled()
             await repo.save_subscription(enabled)
+            await repo.resume_pending(sub.subscription_id, self._now())  # those the breaker held too
+            repo.after_commit(self._wake.set)
         return views.subscription(enabled)
 
     async def _own(

@@ -151,10 +151,31 @@ def category(exc: BaseException) -> str:
     return CONNECTION
 
 
+#: how much of a receiver's answer is read (then dropped: nothing of it is kept); reading a short
+#: answer to its end lets the connection serve the next delivery, a longer one closes it
+ANSWER_READ_LIMIT = 64 * 1024
+
+
+async def _drain(answer: httpcore.Response) -> None:
+    read = 0
+    async for chunk in answer.aiter_stream():
+        read += len(chunk)
+        if read > ANSWER_READ_LIMIT:
+            break
+
+
 class WebhookSender:
-    def __init__(self, timeout_s: float, policy: TargetPolicy | None = None, resolver: Resolver = resolve) -> None:
+    def __init__(
+        self,
+        timeout_s: float,
+        policy: TargetPolicy | None = None,
+        resolver: Resolver = resolve,
+        ssl_context: ssl.SSLContext | None = None,
+    ) -> None:
         self.timeout_s = timeout_s
         self.policy = policy or TargetPolicy()
+        #: the system's CA bundle unless given (tests: a context trusting their own CA)
+        self.ssl_context = ssl_context
         #: replaceable (tests: a resolver that answers what the test says)
         self.resolver = resolver
         self._pools: dict[str, httpcore.AsyncConnectionPool] = {}
@@ -167,7 +188,7 @@ class WebhookSender:
         if scheme not in self._pools:
             resolver = self._resolve_now
             self._pools[scheme] = httpcore.AsyncConnectionPool(
-                ssl_context=ssl.create_default_context(),
+                ssl_context=self.ssl_context or ssl.create_default_context(),
                 max_connections=None,
                 max_keepalive_connections=20,
                 keepalive_expiry=30.0,
@@ -208,7 +229,8 @@ class WebhookSender:
                     content=request.content,
                     extensions={"timeout": timeouts},
                 ) as answer:
-                    status = answer.status  # the body is not read: nothing of it is kept
+                    status = answer.status
+                    await _drain(answer)
         except TargetNotPublic as exc:
             log.warning("webhook to %s not sent: %s", urlsplit(url).hostname, exc.reason)
             return Outcome(False, None, elapsed(), NOT_PUBLIC)

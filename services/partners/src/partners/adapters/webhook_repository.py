@@ -158,12 +158,16 @@ class WebhookRepository:
             SUBS.c.status == "active",
         )
 
-    async def claim_due(self, now: datetime, lease_until: datetime, limit: int, per_partner: int) -> list[Delivery]:
-        """Up to ``limit`` due deliveries, marked as being sent and leased until ``lease_until``
-        (a worker that dies leaves them due again after the lease; nothing is lost): at most one
-        in flight per subscription, at most ``per_partner`` in flight per partner, the oldest
-        due first. The partners' rows are locked while claiming (SKIP LOCKED: a replica claiming
-        for the same partner now leaves it to this one), so replicas respect the caps together."""
+    async def claim_due(
+        self, now: datetime, lease_until: datetime, limit: int, per_partner: int, per_subscription: int
+    ) -> list[list[Delivery]]:
+        """Due deliveries of up to ``limit`` subscriptions, marked as being sent and leased until
+        ``lease_until`` (a worker that dies leaves them due again after the lease; nothing is
+        lost): for each subscription its ``per_subscription`` oldest due ones, to be sent one
+        after another (one in flight per subscription), and at most ``per_partner``
+        subscriptions of a partner in flight. The partners' rows are locked while claiming (SKIP
+        LOCKED: a replica claiming for the same partner now leaves it to this one), so replicas
+        respect the caps together. The oldest due subscription first."""
         due_subs = (
             select(DELIVERIES.c.subscription_id, DELIVERIES.c.partner_id)
             .join(SUBS, SUBS.c.subscription_id == DELIVERIES.c.subscription_id)
@@ -183,45 +187,54 @@ class WebhookRepository:
                 )
             ).scalars()
         )
-        in_flight = (
-            await self.session.execute(
+        in_flight = {
+            (row.subscription_id, row.partner_id)
+            for row in await self.session.execute(
                 select(DELIVERIES.c.subscription_id, DELIVERIES.c.partner_id).where(
                     DELIVERIES.c.status == SENDING,
                     DELIVERIES.c.next_attempt_at > now,
                     DELIVERIES.c.partner_id.in_(sorted(locked)),
                 )
             )
-        ).all()
-        busy_subs = {row.subscription_id for row in in_flight}
-        per_partner_now = Counter(row.partner_id for row in in_flight)
-        claimed: list[Delivery] = []
+        }
+        busy_subs = {subscription_id for subscription_id, _ in in_flight}
+        per_partner_now = Counter(partner_id for _, partner_id in in_flight)
+        claimed: list[list[Delivery]] = []
         for subscription_id, partner_id in candidates:
             if len(claimed) >= limit:
                 break
             if partner_id not in locked or subscription_id in busy_subs or per_partner_now[partner_id] >= per_partner:
                 continue
-            oldest = (
-                await self.session.execute(
-                    select(DELIVERIES)
-                    .join(SUBS, SUBS.c.subscription_id == DELIVERIES.c.subscription_id)
-                    .where(DELIVERIES.c.subscription_id == subscription_id, *self._due(now))
-                    .order_by(DELIVERIES.c.next_attempt_at, DELIVERIES.c.delivery_id)
-                    .limit(1)
-                    .with_for_update(skip_locked=True, of=DELIVERIES)
-                )
-            ).first()
-            if oldest is None:
+            rows = await self.session.execute(
+                select(DELIVERIES)
+                .join(SUBS, SUBS.c.subscription_id == DELIVERIES.c.subscription_id)
+                .where(DELIVERIES.c.subscription_id == subscription_id, *self._due(now))
+                .order_by(DELIVERIES.c.next_attempt_at, DELIVERIES.c.delivery_id)
+                .limit(per_subscription)
+                .with_for_update(skip_locked=True, of=DELIVERIES)
+            )
+            batch = [_delivery(row) for row in rows]
+            if not batch:
                 continue
-            claimed.append(_delivery(oldest))
+            claimed.append(batch)
             busy_subs.add(subscription_id)
             per_partner_now[partner_id] += 1
         if claimed:
             await self.session.execute(
                 update(DELIVERIES)
-                .where(DELIVERIES.c.delivery_id.in_([d.delivery_id for d in claimed]))
+                .where(DELIVERIES.c.delivery_id.in_([d.delivery_id for batch in claimed for d in batch]))
                 .values(status=SENDING, next_attempt_at=lease_until)
             )
         return claimed
+
+    async def release(self, delivery_ids: list[str], due_at: datetime) -> None:
+        """Claimed deliveries not sent after all: pending again, due at ``due_at``."""
+        if delivery_ids:
+            await self.session.execute(
+                update(DELIVERIES)
+                .where(DELIVERIES.c.delivery_id.in_(delivery_ids), DELIVERIES.c.status == SENDING)
+                .values(status="pending", next_attempt_at=due_at)
+            )
 
     async def defer_pending(self, subscription_id: str, until: datetime) -> None:
         """No pending delivery of the subscription is due before ``until`` (its circuit is open)."""

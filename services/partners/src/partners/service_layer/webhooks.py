@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -51,6 +52,10 @@ log = logging.getLogger("gomoku.partners.webhooks")
 #: how long a claimed delivery is kept from other workers while it is being sent (above the
 #: longest attempt, WEBHOOK_TIMEOUT_S <= 60 s)
 LEASE_S = 120
+#: a subscription's due deliveries claimed at once, then sent one after another (one in flight)
+PER_SUBSCRIPTION = 10
+#: a batch stops when the lease has less than one attempt and this margin left
+LEASE_MARGIN_S = 10.0
 #: how long a subscription's host may take to resolve (a slow resolver refuses the subscription)
 RESOLVE_WITHIN_S = 5.0
 #: on stop, how long the sends under way may finish; the rest are resent after their lease
@@ -292,39 +297,55 @@ class WebhookService:
     def _pause(self) -> timedelta:
         return timedelta(seconds=self.limits.breaker_pause_s)
 
-    async def _claim(self, room: int) -> list[tuple[Delivery, Subscription | None]]:
-        """Claim up to ``room`` due deliveries within the caps, with their subscriptions."""
+    async def _claim(self, room: int) -> list[tuple[list[Delivery], Subscription | None]]:
+        """Claim the due deliveries of up to ``room`` subscriptions within the caps, each batch
+        with its subscription."""
         now = self._now()
         async with self.runtime.transaction() as uow:
             repo = self._repo(uow)
             claimed = await repo.claim_due(
-                now, now + timedelta(seconds=LEASE_S), room, per_partner=self.limits.partner_in_flight
+                now,
+                now + timedelta(seconds=LEASE_S),
+                room,
+                per_partner=self.limits.partner_in_flight,
+                per_subscription=PER_SUBSCRIPTION,
             )
-            return [(d, await repo.subscription(d.subscription_id)) for d in claimed]
+            return [(batch, await repo.subscription(batch[0].subscription_id)) for batch in claimed]
 
     async def deliver_due(self) -> int:
-        """Claim the due deliveries (within the caps), send them concurrently and record each
-        outcome; returns how many were attempted. The worker loop (``run``) does not wait like
-        this: it claims again as soon as any send ends."""
+        """Claim the due deliveries (within the caps), send them and record each outcome;
+        returns how many were attempted. The worker loop (``run``) does not wait like this: it
+        claims again as soon as any subscription's sends end."""
         claimed = await self._claim(self.limits.worker_in_flight)
-        await asyncio.gather(*(self._deliver(d, sub) for d, sub in claimed))
-        return len(claimed)
+        return sum(await asyncio.gather(*(self._deliver(batch, sub) for batch, sub in claimed)))
 
-    async def _deliver(self, delivery: Delivery, sub: Subscription | None) -> None:
+    async def _deliver(self, batch: list[Delivery], sub: Subscription | None) -> int:
+        """Send a subscription's claimed deliveries one after another, while they succeed and
+        the lease leaves time for another attempt; the rest are released (due again at once, or
+        after the breaker's pause that a failure recorded). Returns how many were attempted."""
         assert sub is not None  # the claim joins the subscription
-        headers = signed_headers(
-            delivery.delivery_id, self.wall_clock(), delivery.body, sub.secrets_signing(self._now())
-        )
-        outcome = await self.sender.send(sub.url, headers, delivery.body)
-        await self._record(delivery, outcome)
+        started = time.monotonic()
+        for done, delivery in enumerate(batch):
+            headers = signed_headers(
+                delivery.delivery_id, self.wall_clock(), delivery.body, sub.secrets_signing(self._now())
+            )
+            outcome = await self.sender.send(sub.url, headers, delivery.body)
+            rest = batch[done + 1 :]
+            out_of_time = time.monotonic() - started + self.sender.timeout_s > LEASE_S - LEASE_MARGIN_S
+            stop = not outcome.ok or out_of_time
+            await self._record(delivery, outcome, release=[d.delivery_id for d in rest] if stop else [])
+            if stop:
+                return done + 1
+        return len(batch)
 
-    async def _record(self, delivery: Delivery, outcome: Outcome) -> None:
+    async def _record(self, delivery: Delivery, outcome: Outcome, release: list[str] | None = None) -> None:
         now = self._now()
         attempts = delivery.attempts + 1
         async with self.runtime.transaction() as uow:
             repo = self._repo(uow)
             sub = await repo.subscription(delivery.subscription_id, for_update=True)
             assert sub is not None
+            await repo.release(release or [], now)
             values: dict[str, Any] = {
                 "attempts": attempts,
                 "last_attempt_at": now,
@@ -361,9 +382,9 @@ class WebhookService:
             await self.seal_plaintext_secrets()
         except Exception:  # noqa: BLE001 - they still sign; the next start seals them
             log.exception("sealing the plain-text webhook secrets failed")
-        sending: set[asyncio.Task[None]] = set()
+        sending: set[asyncio.Task[int]] = set()
 
-        def done(task: asyncio.Task[None]) -> None:
+        def done(task: asyncio.Task[int]) -> None:
             sending.discard(task)
             if not task.cancelled() and task.exception() is not None:
                 log.error("webhook delivery failed", exc_info=task.exception())
@@ -372,15 +393,15 @@ class WebhookService:
         try:
             while not stopped(stop):
                 self._wake.clear()
-                claimed: list[tuple[Delivery, Subscription | None]] = []
+                claimed: list[tuple[list[Delivery], Subscription | None]] = []
                 room = self.limits.worker_in_flight - len(sending)
                 if room > 0:
                     try:
                         claimed = await self._claim(room)
                     except Exception:  # noqa: BLE001 - a database hiccup: the rows stay, try again
                         log.exception("claiming webhook deliveries failed")
-                for delivery, sub in claimed:
-                    task = asyncio.create_task(self._deliver(delivery, sub), name=f"webhook {delivery.delivery_id}")
+                for batch, sub in claimed:
+                    task = asyncio.create_task(self._deliver(batch, sub), name=f"webhooks {batch[0].subscription_id}")
                     sending.add(task)
                     task.add_done_callback(done)
                 if not claimed:

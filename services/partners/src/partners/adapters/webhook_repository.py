@@ -260,8 +260,14 @@ class WebhookRepository:
             .values(next_attempt_at=now)
         )
 
-    async def count_subscriptions(self, partner_id: str) -> int:
-        """The partner's subscriptions that are not deleted."""
+    async def count_subscriptions_locked(self, partner_id: str) -> int:
+        """The partner's subscriptions that are not deleted, counted under a lock of the
+        partner's row (two subscriptions made at once are counted one after the other)."""
+        await self.session.execute(
+            select(orm.partners.c.partner_id)
+            .where(orm.partners.c.partner_id == partner_id)
+            .with_for_update(key_share=True)
+        )
         found = await self.session.execute(
             select(func.count()).select_from(SUBS).where(SUBS.c.partner_id == partner_id, SUBS.c.status != "deleted")
         )

@@ -124,7 +124,7 @@ class WebhookService:
         await self._public_target(sub.url)
         async with self.runtime.transaction() as uow:
             repo = self._repo(uow)
-            if await repo.count_subscriptions(partner_id) >= self.limits.max_subscriptions:
+            if await repo.count_subscriptions_locked(partner_id) >= self.limits.max_subscriptions:
                 raise Conflict(
                     "subscription_limit_reached",
                     f"a partner may have {self.limits.max_subscriptions} webhook subscriptions; delete one first",

@@ -94,7 +94,7 @@ class TargetPolicy:
 
     def checked_url(self, url: str) -> str:
         """``url`` when its form may be a webhook target (https, a host, no credentials); the
-        addresses are checked by ``checked_addresses`` once resolved."""
+        addresses are checked by ``refusal_of`` once resolved."""
         parts = urlsplit(url)
         try:
             parts.port  # noqa: B018 - raises ValueError on a port that is not a number in range

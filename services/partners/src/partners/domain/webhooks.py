@@ -103,8 +103,8 @@ class Subscription:
 
 @dataclass(frozen=True)
 class WebhookLimits:
-    """What one partner may take of the delivery worker (issue 27 finding 4: one partner's
-    hung receivers must not delay another's webhooks). Settings: WEBHOOK_MAX_SUBSCRIPTIONS,
+    """What one partner may take of the delivery worker, so that one partner's hung receivers
+    cannot delay another's webhooks. Settings: WEBHOOK_MAX_SUBSCRIPTIONS,
     WEBHOOK_PARTNER_IN_FLIGHT, WEBHOOK_WORKER_IN_FLIGHT, WEBHOOK_BREAKER_AFTER and
     WEBHOOK_BREAKER_PAUSE_S (the README's settings table)."""
 
@@ -112,7 +112,7 @@ class WebhookLimits:
     max_subscriptions: int = 10
     #: deliveries of one partner being sent at once, over every replica (one per subscription)
     partner_in_flight: int = 4
-    #: deliveries one worker sends at once, every partner together
+    #: deliveries one worker sends at once (one per subscription), every partner together
     worker_in_flight: int = 64
     #: failed attempts in a row after which a subscription's deliveries wait (circuit open)
     breaker_after: int = 5

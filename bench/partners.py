@@ -121,6 +121,7 @@ async def delivery_latencies(deliveries: int, rate: float, distributed: bool) ->
     common: dict[str, Any] = {
         "API_KEYS": "bench-op=operator",
         "PARTNERS_KEY": "bench-partners-key",
+        "WEBHOOK_ALLOW_LOOPBACK": True,  # the receiver is on 127.0.0.1
         "LOG_LEVEL": "WARNING",
     }
     with tempfile.TemporaryDirectory(prefix="bench-partners-") as data_dir:

@@ -190,6 +190,10 @@ async def test_a_partner_integrates_with_the_typed_client_and_a_webhook_receiver
             "RELAY_POLL_S": "0.1",
             "WEBHOOK_POLL_S": "0.1",
             "WEBHOOK_RETRY_SCHEDULE_S": RETRY_SCHEDULE,
+            # the receiver is on 127.0.0.1 (the development setting), and is down on purpose for
+            # a while: retries on the schedule alone, no circuit breaker pause
+            "WEBHOOK_ALLOW_LOOPBACK": "true",
+            "WEBHOOK_BREAKER_AFTER": "1000",
         },
     )
     try:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
@@ -31,10 +32,12 @@ from gomoku_shared.contracts.events import (
     StandingsUpdated,
 )
 from gomoku_shared.embedded import EmbeddedSuite
+from gomoku_shared.service import Service
 from gomoku_shared.settings import ServiceSettings
 from gomoku_shared.testing.webhooks import WebhookReceiver
 from gomoku_shared.testing.webhooks import free_port as free_port
 from gomoku_shared.testing.webhooks import serving as serving
+from partners.adapters.webhook_sender import resolve
 
 #: the webhook endpoint the tests serve (records every request; answers ``status``)
 Receiver = WebhookReceiver
@@ -46,22 +49,56 @@ async def embedded_partners(
 ) -> AsyncIterator[tuple[EmbeddedSuite, httpx.AsyncClient]]:
     """The partners service alone in the embedded process (in-memory bus, SQLite) on ``clock``,
     polling its webhooks every 20 ms, and an HTTP client to it; ``settings`` add to those. The
-    access tokens outlive a test whose fake clock moves by minutes."""
+    access tokens outlive a test whose fake clock moves by minutes. Its receivers are on
+    127.0.0.1, so loopback targets are allowed (WEBHOOK_ALLOW_LOOPBACK, the development
+    setting), and ``*.example.org`` resolves to a public address (``documentation_names``)."""
     config = ServiceSettings(
         DATA_DIR=str(data_dir),
         API_KEYS=KEYS,
         DATA_KEY="k" * 32,
         WEBHOOK_POLL_S=0.02,
         ACCESS_TOKEN_TTL_S=3600,
-        **settings,
+        **{"WEBHOOK_ALLOW_LOOPBACK": True, **settings},
     )
     suite = EmbeddedSuite(config, clock=clock, only=["partners"])
+    documentation_names(suite.services["partners"])
     await suite.start()
     try:
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=suite.app), base_url="http://embedded") as http:
             yield suite, http
     finally:
         await suite.stop()
+
+
+#: a public address (example.com's) that the tests' ``example.org`` names resolve to
+PUBLIC_ADDRESS = "93.184.216.34"
+
+
+def documentation_names(service: Service, names: dict[str, list[str]] | None = None) -> Resolver:
+    """Make the service's webhook sender resolve ``example.org`` and its subdomains to a public
+    address (the tests run without DNS) and each host of ``names`` to its addresses; any other
+    name as the system does. Returns the resolver: a test may change its ``names`` later (a
+    name that resolves elsewhere at delivery time)."""
+    resolver = Resolver(dict(names or {}))
+    service.extras["webhooks"].sender.resolver = resolver
+    return resolver
+
+
+@dataclass
+class Resolver:
+    """A resolver for the tests: the names it was given, ``example.org`` names to a public
+    address, the rest by the system's resolver."""
+
+    names: dict[str, list[str]] = field(default_factory=dict)
+    asked: list[str] = field(default_factory=list)
+
+    async def __call__(self, host: str, port: int) -> list[str]:
+        self.asked.append(host)
+        if host in self.names:
+            return list(self.names[host])
+        if host == "example.org" or host.endswith(".example.org"):
+            return [PUBLIC_ADDRESS]
+        return await resolve(host, port)
 
 
 async def partner_auth(http: httpx.AsyncClient, partner_id: str, scopes=("webhooks:manage",)) -> dict[str, str]:

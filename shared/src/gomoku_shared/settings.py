@@ -83,6 +83,17 @@ class ServiceSettings(BaseSettings):
     webhook_secret_grace_s: int = Field(default=86400, ge=0, le=30 * 86400, alias="WEBHOOK_SECRET_GRACE_S")
     webhook_poll_s: float = Field(default=0.5, gt=0, le=60, alias="WEBHOOK_POLL_S")
     webhook_timeout_s: float = Field(default=10.0, gt=0, le=60, alias="WEBHOOK_TIMEOUT_S")
+    #: partners service, webhooks: development and tests only: URLs may name loopback addresses
+    #: (http:// too); off, every webhook goes by https to public addresses only
+    webhook_allow_loopback: bool = Field(default=False, alias="WEBHOOK_ALLOW_LOOPBACK")
+    #: partners service, webhooks: subscriptions per partner, deliveries of one partner in flight
+    #: (over every replica), deliveries one worker sends at once, and the circuit breaker:
+    #: failed attempts in a row after which a subscription's deliveries wait, and for how long
+    webhook_max_subscriptions: int = Field(default=10, ge=1, le=10_000, alias="WEBHOOK_MAX_SUBSCRIPTIONS")
+    webhook_partner_in_flight: int = Field(default=4, ge=1, le=1000, alias="WEBHOOK_PARTNER_IN_FLIGHT")
+    webhook_worker_in_flight: int = Field(default=64, ge=1, le=10_000, alias="WEBHOOK_WORKER_IN_FLIGHT")
+    webhook_breaker_after: int = Field(default=5, ge=1, le=100_000, alias="WEBHOOK_BREAKER_AFTER")
+    webhook_breaker_pause_s: int = Field(default=300, ge=0, le=86400, alias="WEBHOOK_BREAKER_PAUSE_S")
     #: time source: "system", or "fake" for simulations driven by a FakeClock
     clock: str = Field(default="system", alias="CLOCK")
     #: with CLOCK=fake: the simulation time the clock starts at (ISO 8601 with offset);

@@ -15,7 +15,8 @@ from .adapters.orm import idempotency_keys, metadata
 from .adapters.signing import KeyVault, master_secret
 from .adapters.webhook_sender import WebhookSender
 from .domain.model import RateLimit
-from .domain.webhooks import RetrySchedule
+from .domain.webhook_targets import TargetPolicy
+from .domain.webhooks import RetrySchedule, WebhookLimits
 from .entrypoints import consumers
 from .entrypoints.api import create_api
 from .service_layer.handlers import PartnerService
@@ -50,7 +51,14 @@ def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Cloc
     async def signing_key() -> None:
         await partners.ensure_signing_key()
 
-    sender = WebhookSender(settings.webhook_timeout_s)
+    sender = WebhookSender(settings.webhook_timeout_s, TargetPolicy(allow_loopback=settings.webhook_allow_loopback))
+    limits = WebhookLimits(
+        max_subscriptions=settings.webhook_max_subscriptions,
+        partner_in_flight=settings.webhook_partner_in_flight,
+        worker_in_flight=settings.webhook_worker_in_flight,
+        breaker_after=settings.webhook_breaker_after,
+        breaker_pause_s=settings.webhook_breaker_pause_s,
+    )
     webhooks = WebhookService(
         runtime,
         sender,
@@ -58,6 +66,7 @@ def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Cloc
         disable_after=settings.webhook_disable_after,
         secret_grace_s=settings.webhook_secret_grace_s,
         vault=vault,
+        limits=limits,
     )
     consumers.register(runtime, webhooks)
     runtime.on_stop(sender.close)

@@ -94,6 +94,7 @@ async def test_secrets_are_sealed_at_rest_and_a_plaintext_row_from_before_is_sea
         PARTNERS_KEY="sealed-secrets-test-key",
         ACCESS_TOKEN_TTL_S=3600,
         WEBHOOK_POLL_S=0.05,
+        WEBHOOK_ALLOW_LOOPBACK=True,  # the receiver is on 127.0.0.1
     )
     await asyncio.to_thread(upgrade, "partners", url)  # 0003 -> 0004: the columns widen, nothing sealed
     assert await _column_types(url) == {"secret": "text", "previous_secret": "text"}

@@ -75,26 +75,6 @@ def test_a_subscription_is_disabled_after_n_failed_attempts_in_a_row_and_a_succe
     assert disabled.enabled().status == "active" and disabled.enabled().failure_streak == 0
 
 
-@pytest.mark.parametrize(
-    "url",
-    [
-        "http://example.org/h",
-        "ftp://example.org",
-        "https://user:pw@example.org/h",
-        "https:///nohost",
-        "http://10.0.0.1/",
-    ],
-)
-def test_urls_must_be_https_or_loopback_http(url):
-    with pytest.raises(PartnerRuleError):
-        rules.checked_url(url)
-
-
-def test_https_and_loopback_http_urls_are_accepted():
-    assert rules.checked_url("https://hooks.example.org/gomoku") == "https://hooks.example.org/gomoku"
-    assert rules.checked_url("http://127.0.0.1:8080/h") == "http://127.0.0.1:8080/h"
-
-
 def test_event_types_come_from_the_fixed_list():
     assert rules.checked_types(["game.finished", "round.paired", "game.finished"]) == ("game.finished", "round.paired")
     with pytest.raises(PartnerRuleError):

@@ -180,7 +180,10 @@ async def test_subscriptions_are_validated_scoped_and_private_to_their_partner(s
     body = {"url": "https://hooks.example.org/h", "event_types": ["round.paired"]}
     assert (await c.post(f"{HOOKS}/subscriptions", headers=reader, json=body)).status_code == 403
     assert (await c.post(f"{HOOKS}/subscriptions", json=body)).status_code == 401
+    # plain http to an address that is not loopback, even with the development setting on
     bad_url = await c.post(f"{HOOKS}/subscriptions", headers=one, json={**body, "url": "http://example.org/h"})
+    assert bad_url.status_code == 400 and bad_url.json()["error"]["code"] == "webhook_target_not_public"
+    bad_url = await c.post(f"{HOOKS}/subscriptions", headers=one, json={**body, "url": "ftp://example.org/h"})
     assert bad_url.status_code == 422 and bad_url.json()["error"]["code"] == "invalid_url"
     bad_type = await c.post(f"{HOOKS}/subscriptions", headers=one, json={**body, "event_types": ["entry.accepted"]})
     assert bad_type.status_code == 422

@@ -6,6 +6,7 @@ delivery that verifies (its payload recorded) and 400 to any other request (coun
 ``refused``); without, it answers ``status`` to every request. ``on_arrival`` is called with
 each request before it is answered (a receiver in its own process writes it to disk there).
 Nothing is deduplicated: a redelivery is recorded again under the same ``webhook-id``.
+``HungReceiver`` is an endpoint that never answers (a partner's receiver that hangs).
 """
 
 from __future__ import annotations
@@ -114,3 +115,36 @@ async def serving(app: Any, port: int) -> AsyncIterator[None]:
     finally:
         server.should_exit = True
         await task
+
+
+@dataclass
+class HungReceiver:
+    """A webhook endpoint that never answers (until ``release``): it records the path of every
+    request as it arrives, then holds the connection. ``open`` is how many are held now.
+    Release it before its server stops: uvicorn waits for the requests under way."""
+
+    port: int = field(default_factory=free_port)
+    paths: list[str] = field(default_factory=list)
+    open: int = 0
+    _released: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
+
+    def url(self, path: str = "/hook") -> str:
+        return f"http://127.0.0.1:{self.port}{path}"
+
+    def release(self) -> None:
+        """Answer every held request (and the later ones at once): 503."""
+        self._released.set()
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            return
+        while (await receive()).get("more_body"):
+            pass
+        self.paths.append(scope["path"])
+        self.open += 1
+        try:
+            await self._released.wait()
+        finally:
+            self.open -= 1
+        await send({"type": "http.response.start", "status": 503, "headers": []})
+        await send({"type": "http.response.body", "body": b""})

@@ -7,12 +7,13 @@ sealing existed still reads, and ``unsealed_subscriptions`` finds it to be seale
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, event, insert, select, update
+from sqlalchemy import delete, event, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..domain.webhooks import Subscription
@@ -22,6 +23,9 @@ from .signing import SEALED_PREFIX, KeyVault
 
 SUBS = orm.webhook_subscriptions
 DELIVERIES = orm.webhook_deliveries
+#: a delivery's status while a worker sends it (``next_attempt_at`` is then its lease's end);
+#: shown as ``pending`` in the API (docs/api.md)
+SENDING = "sending"
 
 
 @dataclass(frozen=True)
@@ -143,31 +147,136 @@ class WebhookRepository:
         return [_subscription(r, self.vault) for r in await self.session.execute(stmt)]
 
     # ------------------------------------------------------------------ deliveries
-    async def add_delivery(self, delivery: Delivery) -> None:
-        values = {column.name: getattr(delivery, column.name) for column in DELIVERIES.columns}
-        await self.session.execute(insert(DELIVERIES).values(**values))
+    async def add_deliveries(self, deliveries: list[Delivery]) -> None:
+        """One statement for all of them (an event fans out to every subscriber at once)."""
+        if deliveries:
+            rows = [{column.name: getattr(d, column.name) for column in DELIVERIES.columns} for d in deliveries]
+            await self.session.execute(insert(DELIVERIES), rows)
 
-    async def claim_due(self, now: datetime, lease_until: datetime, limit: int) -> list[Delivery]:
-        """Due deliveries of active subscriptions, locked with SKIP LOCKED (replicas claim
-        different rows) and leased: pushed to ``lease_until`` so that no other worker takes
-        them while this one sends (a worker that dies leaves them due again after the lease)."""
-        stmt = (
-            select(DELIVERIES)
-            .join(SUBS, SUBS.c.subscription_id == DELIVERIES.c.subscription_id)
-            .where(DELIVERIES.c.status == "pending", DELIVERIES.c.next_attempt_at <= now, SUBS.c.status == "active")
-            .where(in_good_standing(SUBS.c.partner_id))  # offboarding: a suspended partner's wait
-            .order_by(DELIVERIES.c.next_attempt_at, DELIVERIES.c.delivery_id)
-            .limit(limit)
-            .with_for_update(skip_locked=True, of=DELIVERIES)
+    def _due(self, now: datetime) -> Any:
+        """Deliveries to attempt now: pending and due, or sending with a lapsed lease (the
+        worker that claimed them died), of an active subscription."""
+        return (
+            DELIVERIES.c.status.in_(("pending", SENDING)),
+            DELIVERIES.c.next_attempt_at <= now,
+            SUBS.c.status == "active",
+            in_good_standing(SUBS.c.partner_id),  # offboarding: a suspended partner's wait
         )
-        claimed = [_delivery(r) for r in await self.session.execute(stmt)]
+
+    async def claim_due(
+        self, now: datetime, lease_until: datetime, limit: int, per_partner: int, per_subscription: int
+    ) -> list[list[Delivery]]:
+        """Due deliveries of up to ``limit`` subscriptions, marked as being sent and leased until
+        ``lease_until`` (a worker that dies leaves them due again after the lease; nothing is
+        lost): for each subscription its ``per_subscription`` oldest due ones, to be sent one
+        after another (one in flight per subscription), and at most ``per_partner``
+        subscriptions of a partner in flight. The partners' rows are locked while claiming (SKIP
+        LOCKED: a replica claiming for the same partner now leaves it to this one), so replicas
+        respect the caps together. The oldest due subscription first."""
+        due_subs = (
+            select(DELIVERIES.c.subscription_id, DELIVERIES.c.partner_id)
+            .join(SUBS, SUBS.c.subscription_id == DELIVERIES.c.subscription_id)
+            .where(*self._due(now))
+            .group_by(DELIVERIES.c.subscription_id, DELIVERIES.c.partner_id)
+            .order_by(func.min(DELIVERIES.c.next_attempt_at), DELIVERIES.c.subscription_id)
+        )
+        candidates = [(row.subscription_id, row.partner_id) for row in await self.session.execute(due_subs)]
+        if not candidates:
+            return []
+        locked = set(
+            (
+                await self.session.execute(
+                    select(orm.partners.c.partner_id)
+                    .where(orm.partners.c.partner_id.in_(sorted({p for _, p in candidates})))
+                    .with_for_update(skip_locked=True, key_share=True)
+                )
+            ).scalars()
+        )
+        in_flight = {
+            (row.subscription_id, row.partner_id)
+            for row in await self.session.execute(
+                select(DELIVERIES.c.subscription_id, DELIVERIES.c.partner_id).where(
+                    DELIVERIES.c.status == SENDING,
+                    DELIVERIES.c.next_attempt_at > now,
+                    DELIVERIES.c.partner_id.in_(sorted(locked)),
+                )
+            )
+        }
+        busy_subs = {subscription_id for subscription_id, _ in in_flight}
+        per_partner_now = Counter(partner_id for _, partner_id in in_flight)
+        claimed: list[list[Delivery]] = []
+        for subscription_id, partner_id in candidates:
+            if len(claimed) >= limit:
+                break
+            if partner_id not in locked or subscription_id in busy_subs or per_partner_now[partner_id] >= per_partner:
+                continue
+            rows = await self.session.execute(
+                select(DELIVERIES)
+                .join(SUBS, SUBS.c.subscription_id == DELIVERIES.c.subscription_id)
+                .where(DELIVERIES.c.subscription_id == subscription_id, *self._due(now))
+                .order_by(DELIVERIES.c.next_attempt_at, DELIVERIES.c.delivery_id)
+                .limit(per_subscription)
+                .with_for_update(skip_locked=True, of=DELIVERIES)
+            )
+            batch = [_delivery(row) for row in rows]
+            if not batch:
+                continue
+            claimed.append(batch)
+            busy_subs.add(subscription_id)
+            per_partner_now[partner_id] += 1
         if claimed:
             await self.session.execute(
                 update(DELIVERIES)
-                .where(DELIVERIES.c.delivery_id.in_([d.delivery_id for d in claimed]))
-                .values(next_attempt_at=lease_until)
+                .where(DELIVERIES.c.delivery_id.in_([d.delivery_id for batch in claimed for d in batch]))
+                .values(status=SENDING, next_attempt_at=lease_until)
             )
         return claimed
+
+    async def release(self, delivery_ids: list[str], due_at: datetime) -> None:
+        """Claimed deliveries not sent after all: pending again, due at ``due_at``."""
+        if delivery_ids:
+            await self.session.execute(
+                update(DELIVERIES)
+                .where(DELIVERIES.c.delivery_id.in_(delivery_ids), DELIVERIES.c.status == SENDING)
+                .values(status="pending", next_attempt_at=due_at)
+            )
+
+    async def defer_pending(self, subscription_id: str, until: datetime) -> None:
+        """No pending delivery of the subscription is due before ``until`` (its circuit is open)."""
+        await self.session.execute(
+            update(DELIVERIES)
+            .where(
+                DELIVERIES.c.subscription_id == subscription_id,
+                DELIVERIES.c.status == "pending",
+                DELIVERIES.c.next_attempt_at < until,
+            )
+            .values(next_attempt_at=until)
+        )
+
+    async def resume_pending(self, subscription_id: str, now: datetime) -> None:
+        """Every pending delivery of the subscription is due now (its receiver answers again)."""
+        await self.session.execute(
+            update(DELIVERIES)
+            .where(
+                DELIVERIES.c.subscription_id == subscription_id,
+                DELIVERIES.c.status == "pending",
+                DELIVERIES.c.next_attempt_at > now,
+            )
+            .values(next_attempt_at=now)
+        )
+
+    async def count_subscriptions_locked(self, partner_id: str) -> int:
+        """The partner's subscriptions that are not deleted, counted under a lock of the
+        partner's row (two subscriptions made at once are counted one after the other)."""
+        await self.session.execute(
+            select(orm.partners.c.partner_id)
+            .where(orm.partners.c.partner_id == partner_id)
+            .with_for_update(key_share=True)
+        )
+        found = await self.session.execute(
+            select(func.count()).select_from(SUBS).where(SUBS.c.partner_id == partner_id, SUBS.c.status != "deleted")
+        )
+        return int(found.scalar_one())
 
     async def delivery(self, delivery_id: str, *, for_update: bool = False) -> Delivery | None:
         stmt = select(DELIVERIES).where(DELIVERIES.c.delivery_id == delivery_id)
@@ -192,8 +301,8 @@ class WebhookRepository:
         stmt = select(DELIVERIES).where(DELIVERIES.c.partner_id == partner_id)
         if subscription_id is not None:
             stmt = stmt.where(DELIVERIES.c.subscription_id == subscription_id)
-        if status is not None:
-            stmt = stmt.where(DELIVERIES.c.status == status)
+        if status is not None:  # a delivery being sent is still pending to the partner
+            stmt = stmt.where(DELIVERIES.c.status.in_((status, SENDING) if status == "pending" else (status,)))
         if before is not None:
             at, delivery_id = before
             stmt = stmt.where(

@@ -12,9 +12,7 @@ import base64
 import secrets
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from ipaddress import ip_address
 from typing import Any, Literal, get_args
-from urllib.parse import urlsplit
 
 from .model import PartnerRuleError
 from .webhook_payloads import VIEWS
@@ -42,26 +40,6 @@ WEBHOOK_TYPE_OF = {"entry.accepted": "entry.decided", "entry.refused": "entry.de
 SECRET_PREFIX = "whsec_"
 #: keys never sent to a partner, wherever they sit in a payload (personal data)
 PRIVATE_KEYS = frozenset({"birth_date", "attributes", "email", "phone"})
-
-
-def checked_url(url: str) -> str:
-    """An https URL with a host, or plain http to the loopback address (a receiver on the
-    same machine, for development and tests)."""
-    parts = urlsplit(url)
-    if len(url) > 2000 or not parts.hostname or parts.username or parts.password:
-        raise PartnerRuleError("invalid_url", "the URL needs a host and no credentials in it")
-    if parts.scheme == "https":
-        return url
-    if parts.scheme == "http" and _is_loopback(parts.hostname):
-        return url
-    raise PartnerRuleError("invalid_url", "webhook URLs must use https (http only to 127.0.0.1)")
-
-
-def _is_loopback(host: str) -> bool:
-    try:
-        return ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def checked_types(event_types: list[str]) -> tuple[str, ...]:
@@ -132,6 +110,28 @@ class Subscription:
             raise PartnerRuleError("subscription_deleted", "the subscription is deleted")
         notice = f"disabled by an operator: {reason}"
         return replace(self, status="disabled", disabled_at=now, disabled_by=actor, notice=notice)
+
+
+@dataclass(frozen=True)
+class WebhookLimits:
+    """What one partner may take of the delivery worker, so that one partner's hung receivers
+    cannot delay another's webhooks. Settings: WEBHOOK_MAX_SUBSCRIPTIONS,
+    WEBHOOK_PARTNER_IN_FLIGHT, WEBHOOK_WORKER_IN_FLIGHT, WEBHOOK_BREAKER_AFTER and
+    WEBHOOK_BREAKER_PAUSE_S (the README's settings table)."""
+
+    #: subscriptions a partner may have (deleted ones do not count)
+    max_subscriptions: int = 10
+    #: deliveries of one partner being sent at once, over every replica (one per subscription)
+    partner_in_flight: int = 4
+    #: deliveries one worker sends at once (one per subscription), every partner together
+    worker_in_flight: int = 64
+    #: failed attempts in a row after which a subscription's deliveries wait (circuit open)
+    breaker_after: int = 5
+    #: how long they wait; then one attempt probes the receiver (one in flight per subscription)
+    breaker_pause_s: int = 300
+
+    def circuit_open(self, failure_streak: int) -> bool:
+        return failure_streak >= self.breaker_after
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,9 @@ DeliveryStatus = Literal["pending", "delivered", "failed"]
 
 class SubscriptionIn(Strict):
     url: str = Field(
-        min_length=8, max_length=2000, description="https URL (plain http only to 127.0.0.1, for development)"
+        min_length=8,
+        max_length=2000,
+        description="https URL whose host resolves to public addresses only (docs/api.md, Webhooks)",
     )
     event_types: list[EventType] = Field(min_length=1, max_length=len(EVENT_TYPES))
     description: Line = Field(default="", max_length=500)

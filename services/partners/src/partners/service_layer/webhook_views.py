@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..adapters.webhook_repository import Delivery
+from ..adapters.webhook_repository import SENDING, Delivery
 from ..domain.webhooks import Subscription
 
 
@@ -33,13 +33,27 @@ def delivery(item: Delivery) -> dict[str, Any]:
         "subscription_id": item.subscription_id,
         "event_type": item.event_type,
         "event_id": item.event_id,
-        "status": item.status,
+        "status": "pending" if item.status == SENDING else item.status,
         "attempts": item.attempts,
         "next_attempt_at": _time(item.next_attempt_at),
         "last_attempt_at": _time(item.last_attempt_at),
         "last_status_code": item.last_status_code,
         "last_response_ms": item.last_response_ms,
-        "last_error": item.last_error,
+        "last_error": _category(item.last_error),
         "created_at": _time(item.created_at),
         "delivered_at": _time(item.delivered_at),
     }
+
+
+#: what ``last_error`` may say (adapters/webhook_sender.py): categories, never the receiver's words
+CATEGORIES = frozenset({"timeout", "refused", "tls", "dns", "connection", "target_not_public"})
+
+
+def _category(error: str | None) -> str | None:
+    """The category of an attempt's failure; a row logged before categories existed kept the
+    exception's text ("ConnectError: ...") or "HTTP 503": shown as its category too."""
+    if error is None or error in CATEGORIES or error.startswith("http_"):
+        return error
+    if error.startswith("HTTP ") and error[5:6].isdigit():
+        return f"http_{error[5]}xx"
+    return "timeout" if "Timeout" in error.split(":", 1)[0] else "connection"

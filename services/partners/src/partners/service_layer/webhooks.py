@@ -3,41 +3,66 @@ deliveries, and the worker that sends them.
 
 A consumed event becomes one delivery row per matching subscription in the consumer's unit
 of work, so the rows commit with the inbox record (or not at all). The worker claims due
-rows (``FOR UPDATE SKIP LOCKED``: replicas share the work), sends them and records the
-outcome; a failure schedules the next attempt in ``next_attempt_at`` by the service clock.
+rows (``FOR UPDATE SKIP LOCKED``: replicas share the work) and sends each in a task of its own,
+so that no delivery waits for another: one in flight per subscription, a few per partner
+(``WebhookLimits``), and the claim is a lease in the database that outlives a crash. A failure
+schedules the next attempt in ``next_attempt_at`` by the service clock; a subscription that
+keeps failing has its deliveries wait (circuit breaker), then is disabled.
+
+A URL is checked when it is subscribed and again at every connection (``domain.webhook_targets``,
+``adapters.webhook_sender``): https to public addresses only.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
+from urllib.parse import urlsplit
 
 from gomoku_shared.contracts import Envelope
 from gomoku_shared.cursors import bad_cursor, sign, unsign
-from gomoku_shared.errors import Conflict, NotFound, Unprocessable
+from gomoku_shared.errors import Conflict, NotFound, ServiceError, Unprocessable
 from gomoku_shared.loops import idle, stopped
 from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
 
 from ..adapters.repository import PartnerRepository
 from ..adapters.signing import KeyVault
-from ..adapters.webhook_repository import Delivery, WebhookRepository
-from ..adapters.webhook_sender import Outcome, WebhookSender, signed_headers
+from ..adapters.webhook_repository import SENDING, Delivery, WebhookRepository
+from ..adapters.webhook_sender import (
+    Outcome,
+    TargetNotPublic,
+    Unresolvable,
+    WebhookSender,
+    checked_addresses,
+    signed_headers,
+)
 from ..domain import webhooks as rules
 from ..domain.model import PartnerRuleError
-from ..domain.webhooks import RetrySchedule, Subscription
+from ..domain.webhook_targets import NOT_PUBLIC, NOT_PUBLIC_MESSAGE
+from ..domain.webhooks import RetrySchedule, Subscription, WebhookLimits
 from . import webhook_views as views
 from .ambient import unit_of_work
 
 log = logging.getLogger("gomoku.partners.webhooks")
 
-#: how long a claimed delivery is kept from other workers while it is being sent
+#: how long a claimed delivery is kept from other workers while it is being sent (above the
+#: longest attempt, WEBHOOK_TIMEOUT_S <= 60 s)
 LEASE_S = 120
-CLAIM_BATCH = 20
+#: a subscription's due deliveries claimed at once, then sent one after another (one in flight)
+PER_SUBSCRIPTION = 10
+#: a batch stops when the lease has less than one attempt and this margin left
+LEASE_MARGIN_S = 10.0
+#: how long a subscription's host may take to resolve (a slow resolver refuses the subscription)
+RESOLVE_WITHIN_S = 5.0
+#: on stop, how long the sends under way may finish; the rest are resent after their lease
+STOP_GRACE_S = 3.0
 
 
 def _wall_clock() -> datetime:
@@ -56,6 +81,7 @@ class WebhookService:
     #: ``webhook-timestamp`` is the wall-clock time of the attempt: receivers check it against
     #: their own clock; the retry schedule follows the service clock
     wall_clock: Callable[[], datetime] = _wall_clock
+    limits: WebhookLimits = field(default_factory=WebhookLimits)
     #: set when new deliveries have committed: the worker sends them without waiting its poll
     _wake: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -89,7 +115,7 @@ class WebhookService:
             sub = Subscription(
                 subscription_id=rules.new_subscription_id(),
                 partner_id=partner_id,
-                url=rules.checked_url(url),
+                url=self.sender.policy.checked_url(url),
                 event_types=rules.checked_types(event_types),
                 description=description,
                 secret=rules.new_secret(),
@@ -98,9 +124,17 @@ class WebhookService:
             )
         except PartnerRuleError as exc:
             raise Unprocessable(exc.code, exc.message) from None
+        await self._public_target(sub.url)
         async with unit_of_work(self.runtime) as uow:
             await self._refuse_duplicate(uow, sub)
-            await self._repo(uow).add_subscription(sub)
+            repo = self._repo(uow)
+            if await repo.count_subscriptions_locked(partner_id) >= self.limits.max_subscriptions:
+                raise Conflict(
+                    "subscription_limit_reached",
+                    f"a partner may have {self.limits.max_subscriptions} webhook subscriptions; delete one first",
+                    {"limit": self.limits.max_subscriptions},
+                )
+            await repo.add_subscription(sub)
         return {**views.subscription(sub), "secret": sub.secret}
 
     async def _refuse_duplicate(self, uow: UnitOfWork, sub: Subscription) -> None:
@@ -114,6 +148,20 @@ class WebhookService:
                     f"subscription {other.subscription_id} sends the same event types to this URL already",
                     {"subscription_id": other.subscription_id},
                 )
+
+    async def _public_target(self, url: str) -> None:
+        """400 ``webhook_target_not_public`` unless the URL's host resolves now, to public
+        addresses only (checked again at each delivery). The answer is the same whatever the
+        reason, so it tells nothing of the platform's own names and addresses."""
+        parts = urlsplit(url)
+        assert parts.hostname is not None  # checked_url requires a host
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        try:
+            async with asyncio.timeout(RESOLVE_WITHIN_S):
+                await checked_addresses(self.sender.resolver, self.sender.policy, parts.hostname, port, parts.scheme)
+        except (TargetNotPublic, Unresolvable, TimeoutError) as exc:
+            log.info("webhook subscription to %s refused: %s", parts.hostname, exc or "resolving took too long")
+            raise ServiceError(NOT_PUBLIC, NOT_PUBLIC_MESSAGE, status=400) from None
 
     async def subscriptions(self, partner_id: str) -> dict[str, Any]:
         async with self.runtime.transaction() as uow:
@@ -150,6 +198,8 @@ class WebhookService:
                 raise Conflict("subscription_disabled_by_operator", "an operator disabled this subscription")
             enabled = sub.enabled()
             await repo.save_subscription(enabled)
+            await repo.resume_pending(sub.subscription_id, self._now())  # those the breaker held too
+            repo.after_commit(self._wake.set)
         return views.subscription(enabled)
 
     async def _own(
@@ -188,7 +238,9 @@ class WebhookService:
             sub = await repo.subscription(found.subscription_id)
             if sub is None or sub.status == "deleted":
                 raise Conflict("subscription_deleted", "the delivery's subscription is deleted")
-            await repo.record_attempt(delivery_id, status="pending", next_attempt_at=self._now())
+            sending = found.status == SENDING and found.next_attempt_at and found.next_attempt_at > self._now()
+            if not sending:  # one being sent now stays with its worker (one in flight per subscription)
+                await repo.record_attempt(delivery_id, status="pending", next_attempt_at=self._now())
             repo.after_commit(self._wake.set)
             again = await repo.delivery(delivery_id)
         assert again is not None
@@ -220,17 +272,25 @@ class WebhookService:
             partners = None
         if partners is not None and not partners:
             return 0
-        written = 0
+        written: list[Delivery] = []
+        now = self._now()
+        bodies: dict[str, str | None] = {}  # what each partner sees of it, made once per partner
         for sub in await repo.active_subscriptions(hook_type, partners):
-            data = rules.partner_view(hook_type, payload, sub.partner_id)
-            if data is None:
+            if sub.partner_id not in bodies:
+                data = rules.partner_view(hook_type, payload, sub.partner_id)
+                bodies[sub.partner_id] = (
+                    None
+                    if data is None
+                    else json.dumps(
+                        {"type": hook_type, "timestamp": env.occurred_at.isoformat(), "data": data},
+                        sort_keys=True,
+                        separators=(",", ":"),
+                    )
+                )
+            body = bodies[sub.partner_id]
+            if body is None:
                 continue
-            body = json.dumps(
-                {"type": hook_type, "timestamp": env.occurred_at.isoformat(), "data": data},
-                sort_keys=True,
-                separators=(",", ":"),
-            )
-            await repo.add_delivery(
+            written.append(
                 Delivery(
                     delivery_id=rules.new_delivery_id(),
                     subscription_id=sub.subscription_id,
@@ -240,43 +300,70 @@ class WebhookService:
                     body=body,
                     status="pending",
                     attempts=0,
-                    created_at=self._now(),
-                    next_attempt_at=self._now(),
+                    created_at=now,
+                    # a receiver that keeps failing is not tried at once (its circuit is open)
+                    next_attempt_at=now + self._pause if self.limits.circuit_open(sub.failure_streak) else now,
                 )
             )
-            written += 1
+        await repo.add_deliveries(written)
         if written:
             repo.after_commit(self._wake.set)
-        return written
+        return len(written)
 
     # ------------------------------------------------------------------ worker
-    async def deliver_due(self) -> int:
-        """Claim the due deliveries, send them concurrently, record each outcome; returns
-        how many were attempted."""
+    @property
+    def _pause(self) -> timedelta:
+        return timedelta(seconds=self.limits.breaker_pause_s)
+
+    async def _claim(self, room: int) -> list[tuple[list[Delivery], Subscription | None]]:
+        """Claim the due deliveries of up to ``room`` subscriptions within the caps, each batch
+        with its subscription."""
         now = self._now()
         async with self.runtime.transaction() as uow:
             repo = self._repo(uow)
-            claimed = await repo.claim_due(now, now + timedelta(seconds=LEASE_S), CLAIM_BATCH)
-            subs = {d.subscription_id: await repo.subscription(d.subscription_id) for d in claimed}
-        sent = await asyncio.gather(*(self._send(d, subs[d.subscription_id]) for d in claimed))
-        for delivery, outcome in zip(claimed, sent):
-            await self._record(delivery, outcome)
-        return len(claimed)
+            claimed = await repo.claim_due(
+                now,
+                now + timedelta(seconds=LEASE_S),
+                room,
+                per_partner=self.limits.partner_in_flight,
+                per_subscription=PER_SUBSCRIPTION,
+            )
+            return [(batch, await repo.subscription(batch[0].subscription_id)) for batch in claimed]
 
-    async def _send(self, delivery: Delivery, sub: Subscription | None) -> Outcome:
+    async def deliver_due(self) -> int:
+        """Claim the due deliveries (within the caps), send them and record each outcome;
+        returns how many were attempted. The worker loop (``run``) does not wait like this: it
+        claims again as soon as any subscription's sends end."""
+        claimed = await self._claim(self.limits.worker_in_flight)
+        return sum(await asyncio.gather(*(self._deliver(batch, sub) for batch, sub in claimed)))
+
+    async def _deliver(self, batch: list[Delivery], sub: Subscription | None) -> int:
+        """Send a subscription's claimed deliveries one after another, while they succeed and
+        the lease leaves time for another attempt; the rest are released (due again at once, or
+        after the breaker's pause that a failure recorded). Returns how many were attempted."""
         assert sub is not None  # the claim joins the subscription
-        headers = signed_headers(
-            delivery.delivery_id, self.wall_clock(), delivery.body, sub.secrets_signing(self._now())
-        )
-        return await self.sender.send(sub.url, headers, delivery.body)
+        started = time.monotonic()
+        for done, delivery in enumerate(batch):
+            headers = signed_headers(
+                delivery.delivery_id, self.wall_clock(), delivery.body, sub.secrets_signing(self._now())
+            )
+            outcome = await self.sender.send(sub.url, headers, delivery.body)
+            rest = batch[done + 1 :]
+            out_of_time = time.monotonic() - started + self.sender.timeout_s > LEASE_S - LEASE_MARGIN_S
+            stop = not outcome.ok or out_of_time
+            await self._record(delivery, outcome, release=[d.delivery_id for d in rest] if stop else [])
+            if stop:
+                return done + 1
+        return len(batch)
 
-    async def _record(self, delivery: Delivery, outcome: Outcome) -> None:
+    async def _record(self, delivery: Delivery, outcome: Outcome, release: list[str] | None = None) -> None:
         now = self._now()
         attempts = delivery.attempts + 1
         async with self.runtime.transaction() as uow:
             repo = self._repo(uow)
             sub = await repo.subscription(delivery.subscription_id, for_update=True)
             assert sub is not None
+            await repo.release(release or [], now)
             values: dict[str, Any] = {
                 "attempts": attempts,
                 "last_attempt_at": now,
@@ -287,10 +374,15 @@ class WebhookService:
             if outcome.ok:
                 values |= {"status": "delivered", "delivered_at": now, "next_attempt_at": None}
                 changed = sub.succeeded()
+                if self.limits.circuit_open(sub.failure_streak):  # the receiver is back: the rest go now
+                    await repo.resume_pending(sub.subscription_id, now)
             else:
                 retry_at = self.schedule.next_attempt(attempts, now)
-                values |= {"status": "pending" if retry_at else "failed", "next_attempt_at": retry_at}
                 changed = sub.failed(now, self.disable_after)
+                if retry_at is not None and self.limits.circuit_open(changed.failure_streak):
+                    retry_at = max(retry_at, now + self._pause)
+                    await repo.defer_pending(sub.subscription_id, now + self._pause)
+                values |= {"status": "pending" if retry_at else "failed", "next_attempt_at": retry_at}
                 if changed.status == "disabled" and sub.status == "active":
                     log.warning("webhook subscription %s disabled: %s", sub.subscription_id, changed.notice)
             await repo.record_attempt(delivery.delivery_id, **values)
@@ -298,23 +390,47 @@ class WebhookService:
                 await repo.save_subscription(changed)
 
     async def run(self, poll_s: float, stop: asyncio.Event | None = None) -> None:
-        """The worker loop: work while there is due work, else wait ``poll_s`` (real time;
-        due-ness is decided by the service clock) or until new deliveries commit. Plain-text
-        secrets are sealed first (they sign as they are meanwhile). It returns once ``stop`` is set
-        (after the delivery round under way)."""
+        """The worker loop: each due delivery is sent in a task of its own, and the loop claims
+        again whenever a send ends, new deliveries commit or ``poll_s`` has passed (real time;
+        due-ness is decided by the service clock): a receiver that hangs holds its own delivery
+        only. Plain-text secrets are sealed first (they sign as they are meanwhile). It returns
+        once ``stop`` is set, after the sends under way (those not done within STOP_GRACE_S
+        are cancelled; their leases lapse and they are sent again)."""
         try:
             await self.seal_plaintext_secrets()
         except Exception:  # noqa: BLE001 - they still sign; the next start seals them
             log.exception("sealing the plain-text webhook secrets failed")
-        while not stopped(stop):
-            self._wake.clear()
-            try:
-                busy = await self.deliver_due()
-            except Exception:  # noqa: BLE001 - a database hiccup: the rows stay, try again
-                log.exception("webhook delivery round failed")
-                busy = 0
-            if not busy:
-                await idle(stop, poll_s, self._wake)
+        sending: set[asyncio.Task[int]] = set()
+
+        def done(task: asyncio.Task[int]) -> None:
+            sending.discard(task)
+            if not task.cancelled() and task.exception() is not None:
+                log.error("webhook delivery failed", exc_info=task.exception())
+            self._wake.set()
+
+        try:
+            while not stopped(stop):
+                self._wake.clear()
+                claimed: list[tuple[list[Delivery], Subscription | None]] = []
+                room = self.limits.worker_in_flight - len(sending)
+                if room > 0:
+                    try:
+                        claimed = await self._claim(room)
+                    except Exception:  # noqa: BLE001 - a database hiccup: the rows stay, try again
+                        log.exception("claiming webhook deliveries failed")
+                for batch, sub in claimed:
+                    task = asyncio.create_task(self._deliver(batch, sub), name=f"webhooks {batch[0].subscription_id}")
+                    sending.add(task)
+                    task.add_done_callback(done)
+                if not claimed:
+                    await idle(stop, poll_s, self._wake)
+        finally:
+            if sending:
+                _, late = await asyncio.wait(set(sending), timeout=STOP_GRACE_S)
+                for task in late:
+                    task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await asyncio.gather(*late, return_exceptions=True)
 
 
 def _cursor(cursor: str | None) -> tuple[datetime, str] | None:

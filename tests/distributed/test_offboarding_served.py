@@ -98,7 +98,12 @@ async def databases(fresh_database):
 async def test_offboarding_idempotency_throttling_and_readiness_over_real_sockets(
     databases, amqp_url, bus_namespace, tmp_path
 ):
-    env = {"API_KEYS": "op-key=operator,arb-key=arbiter", "PARTNERS_SERVICE_KEY": SERVICE_KEY}
+    env = {
+        "API_KEYS": "op-key=operator,arb-key=arbiter",
+        "PARTNERS_SERVICE_KEY": SERVICE_KEY,
+        "WEBHOOK_ALLOW_LOOPBACK": "true",  # the receiver is on 127.0.0.1
+        "WEBHOOK_BREAKER_AFTER": "1000",
+    }
     stack = LocalCompose(
         database_urls=databases, amqp_url=amqp_url, namespace=bus_namespace, log_dir=tmp_path, extra_env=env
     )

@@ -26,6 +26,7 @@ from prometheus_client import CollectorRegistry
 from . import logs, tracing
 from .clock import Clock
 from .guard import InputGuardMiddleware
+from .headers import SecurityHeaders
 from .messaging.memory import InMemoryEventBus, settle
 from .migrate import upgrade_async
 from .service import Service, builders, clock_from_settings
@@ -67,6 +68,7 @@ class EmbeddedSuite:
         install_error_handlers(self.app)
         self.app.add_middleware(InputGuardMiddleware)
         self.app.add_middleware(ObservabilityMiddleware, registry=CollectorRegistry(), service="embedded")
+        self.app.add_middleware(SecurityHeaders)
         for name, svc in self.services.items():
             self.app.mount(f"/{name}", svc.app)
 

@@ -130,6 +130,7 @@ class EmbeddedSuite:
 def main(argv: list[str] | None = None) -> int:
     import uvicorn
 
+    from . import read_timeouts
     from .serve import WEBSOCKETS, tune_gc
 
     parser = argparse.ArgumentParser(prog="python -m gomoku_shared.embedded", description=__doc__)
@@ -148,6 +149,7 @@ def main(argv: list[str] | None = None) -> int:
         log_config=None,
         access_log=False,
         ws=WEBSOCKETS,
+        http=read_timeouts.timed(settings.http_header_timeout_s, settings.http_body_timeout_s),
         timeout_graceful_shutdown=10,
     )
     return 0

@@ -240,6 +240,43 @@ def test_slow_loris_headers_and_bodies_are_cut_off_by_the_embedded_server(embedd
         sock.close()
 
 
+def test_a_partners_rate_quota_holds_per_service_as_documented(embedded):
+    """Issue 27 finding 10: the quota was documented per client but kept per service (five times
+    the advertised figure across the platform). The documents now say per service, and this is
+    what a served process does: a token with a quota of 3 gets 3 answers from registration, then
+    429 rate_limited with Retry-After, while pairing still answers it its own 3."""
+    op = {"x-api-key": "op-key", "x-forwarded-for": "192.0.2.120"}
+    with httpx.Client(base_url=embedded, timeout=30) as client:
+        made = client.post(
+            "/partners/v1/partners",
+            headers=op,
+            json={
+                "partner_id": "quota-app",
+                "name": "quota-app",
+                "scopes": ["results:read"],
+                "rate_limit": {"quota": 3, "window_s": 3600},
+            },
+        )
+        assert made.status_code == 201, made.text
+        cred = client.post("/partners/v1/partners/quota-app/credentials", headers=op, json={"label": "q"})
+        assert cred.status_code == 201, cred.text
+        secret = cred.json()
+        issued = client.post(
+            "/partners/oauth/token",
+            data={"grant_type": "client_credentials"},
+            auth=(secret["client_id"], secret["client_secret"]),
+        )
+        assert issued.status_code == 200, issued.text
+        token = {"authorization": f"Bearer {issued.json()['access_token']}", "x-forwarded-for": "192.0.2.121"}
+        registration = [client.get("/registration/v1/whoami", headers=token) for _ in range(4)]
+        assert [a.status_code for a in registration] == [200, 200, 200, 429]
+        assert registration[3].json()["error"]["code"] == "rate_limited"
+        assert int(registration[3].headers["retry-after"]) >= 1
+        pairing = [client.get("/pairing/v1/whoami", headers=token) for _ in range(3)]
+        assert [a.status_code for a in pairing] == [200, 200, 200]
+        assert pairing[0].headers["ratelimit-policy"] == '"partner";q=3;w=3600'
+
+
 # ------------------------------------------------------------------ a service on PostgreSQL + RabbitMQ
 
 

@@ -24,23 +24,27 @@ if TYPE_CHECKING:
 STAFF_ROLES = ("arbiter", "operator")
 
 
-def install(app: FastAPI, pages: StaffPages) -> None:
-    sessions, settings, upstream = pages.sessions, pages.settings, pages.upstream
-    throttle = FailureThrottle(settings.credential_throttle())
-    proxies = TrustedProxies(settings.forwarded_allow_ips)
+class SignInForm:
+    """The form (its token bound to the browser's pre-session cookie) and the throttled check of
+    a key: the throttle's counts are per portal process."""
 
-    def form(request: Request, next_page: str, status: int = 200, problem: dict | None = None, **extra: Any):
+    def __init__(self, pages: StaffPages) -> None:
+        self.pages = pages
+        self.sessions, self.settings, self.upstream = pages.sessions, pages.settings, pages.upstream
+        self.throttle = FailureThrottle(self.settings.credential_throttle())
+        self.proxies = TrustedProxies(self.settings.forwarded_allow_ips)
+
+    def render(self, request: Request, next_page: str, status: int = 200, problem: dict | None = None) -> Response:
         """The form with a token for this browser's pre-session cookie (set when it is new)."""
         pre = Sessions.pre_session(request)
-        resp = pages.render(
+        resp = self.pages.render(
             request,
             "staff/sign_in.html",
             None,
             http_status=status,
-            token=sessions.sign_in_token(pre),
+            token=self.sessions.sign_in_token(pre),
             next=_local(next_page),
             problem=problem,
-            **extra,
         )
         if request.cookies.get(PRE_SESSION_COOKIE) != pre:
             resp.set_cookie(
@@ -49,21 +53,47 @@ def install(app: FastAPI, pages: StaffPages) -> None:
                 max_age=SIGN_IN_TOKEN_MAX_AGE_S,
                 httponly=True,
                 samesite="strict",
-                secure=settings.secure_cookies,
+                secure=self.settings.secure_cookies,
                 path="/staff",
             )
         return resp
 
-    def throttled(request: Request, next_page: str, wait_s: int) -> Response:
-        words = pages.site.words(request)
+    def throttled(self, request: Request, next_page: str, wait_s: int) -> Response:
+        """429: the form again with the wait in words, and ``Retry-After``."""
+        words = self.pages.site.words(request)
         problem = {"text": words.t("refusal.too_many_failures", retry_after_s=wait_s)}
-        resp = form(request, next_page, status=429, problem=problem)
+        resp = self.render(request, next_page, status=429, problem=problem)
         resp.headers["retry-after"] = str(wait_s)
         return resp
 
+    async def check(self, request: Request, key: str, next_page: str) -> tuple[str | None, Response | None]:
+        """The staff role of ``key``; or the answer to give instead (the throttle's 429, the form
+        with the refusal in words). A wrong key (401) counts as a failure of this address and key."""
+        client = self.proxies.client(request.scope)
+        tries = self.throttle.keys(client, key)
+        wait = self.throttle.wait_s(tries)
+        if wait:
+            return None, self.throttled(request, next_page, wait)
+        status, body = await self.upstream.as_person("registration", "GET", "/v1/whoami", key, client=client)
+        if status == 429:  # the service's own count of this address's failures
+            return None, self.throttled(request, next_page, _retry_after(body))
+        role = body.get("role") if status == 200 and isinstance(body, dict) else None
+        if role in STAFF_ROLES:
+            return str(role), None
+        if status == 401:
+            self.throttle.failed(tries)
+        # the form again with the refusal beside it (a page, not an error: 200)
+        text_key = "refusal.not_staff" if status == 200 else "refusal.invalid_api_key"
+        return None, self.render(request, next_page, problem={"text": self.pages.site.words(request).t(text_key)})
+
+
+def install(app: FastAPI, pages: StaffPages) -> None:
+    sessions, settings = pages.sessions, pages.settings
+    form = SignInForm(pages)
+
     @app.get("/staff/sign-in", response_class=HTMLResponse, name="sign_in")
-    async def sign_in_form(request: Request, next: str = Query("/staff", max_length=300)) -> HTMLResponse:
-        return form(request, next)
+    async def sign_in_form(request: Request, next: str = Query("/staff", max_length=300)) -> Response:
+        return form.render(request, next)
 
     @app.post("/staff/sign-in", response_class=HTMLResponse)
     async def sign_in(
@@ -75,22 +105,10 @@ def install(app: FastAPI, pages: StaffPages) -> None:
         if not sessions.sign_in_token_ok(csrf, request):
             return pages.csrf_refused(request, None)
         key = api_key.strip()
-        client = proxies.client(request.scope)
-        tries = throttle.keys(client, key)
-        wait = throttle.wait_s(tries)
-        if wait:
-            return throttled(request, next, wait)
-        status, body = await upstream.as_person("registration", "GET", "/v1/whoami", key, client=client)
-        if status == 429:  # the service's own count of this address's failures
-            return throttled(request, next, _retry_after(body))
-        role = body.get("role") if status == 200 and isinstance(body, dict) else None
-        if role not in STAFF_ROLES:
-            if status == 401:
-                throttle.failed(tries)
-            # the form again with the refusal beside it (a page, not an error: 200)
-            text_key = "refusal.not_staff" if status == 200 else "refusal.invalid_api_key"
-            return form(request, next, problem={"text": pages.site.words(request).t(text_key)})
-        _session, cookie = await sessions.open(key, str(role))
+        role, refused = await form.check(request, key, next)
+        if refused is not None or role is None:
+            return refused or form.render(request, next)
+        _session, cookie = await sessions.open(key, role)
         resp = RedirectResponse(_local(next), status_code=303)
         resp.set_cookie(
             SESSION_COOKIE,

@@ -6,6 +6,9 @@ public start page log none, at desktop width and at 390 px. Staff pages may not 
 
 from __future__ import annotations
 
+import asyncio
+import time
+
 from browser_kit import OUT, chromium_page, console_signed_in
 
 #: records every violation the page reports (added before any of the page's own scripts run)
@@ -19,6 +22,15 @@ document.addEventListener("securitypolicyviolation", function (e) {
 
 async def _violations(page) -> list[str]:
     return await page.evaluate("window.__violations")
+
+
+async def _until(page, expression: str, timeout_s: float = 10.0) -> None:
+    """Poll ``expression`` from here (``page.wait_for_function`` would evaluate it in the page,
+    which the policy under test refuses)."""
+    end = time.monotonic() + timeout_s
+    while not await page.evaluate(expression):
+        assert time.monotonic() < end, f"{expression} still false after {timeout_s} s"
+        await asyncio.sleep(0.05)
 
 
 async def test_pages_run_under_their_csp_and_report_no_violation(served):
@@ -39,7 +51,7 @@ async def test_pages_run_under_their_csp_and_report_no_violation(served):
                            s.textContent = "window.__inline_ran = true"; document.body.appendChild(s);
                            return window.__inline_ran === true; }"""
             )
-            await page.wait_for_function("window.__violations.length > 0")
+            await _until(page, "window.__violations.length > 0")
             assert ran is False and any(v.startswith("script-src") for v in await _violations(page))
             problems.clear()  # Chromium logs that refusal as a console error too
 
@@ -54,5 +66,5 @@ async def test_pages_run_under_their_csp_and_report_no_violation(served):
             await page.set_content(f'<iframe id="f" src="{served}/staff"></iframe>')
             frame = await (await page.wait_for_selector("#f")).content_frame()
             assert frame is not None
-            await page.wait_for_function("document.querySelector('#f').contentWindow !== null")
+            await _until(page, "document.querySelector('#f').contentWindow !== null")
             assert frame.url.startswith("chrome-error://"), frame.url

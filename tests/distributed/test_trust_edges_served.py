@@ -189,16 +189,16 @@ def test_security_headers_on_a_page_a_staff_page_and_json(embedded):
         assert over_tls.headers["strict-transport-security"].startswith("max-age=")
 
 
-def _cut_off(port: int, first: bytes, dribble: bytes) -> bool:
+def _cut_off(port: int, first: bytes, dribble: bytes, give_up_s: float = GIVE_UP_S) -> bool:
     """Send ``first`` at once, then ``dribble`` a byte a second: whether the server closed the
-    connection (before it had all of it, or before GIVE_UP_S)."""
+    connection (before it had all of it, or before ``give_up_s``)."""
     sock = socket.create_connection(("127.0.0.1", port))
     sock.settimeout(1.0)
     try:
         sock.sendall(first)
         started = time.monotonic()
         for byte in dribble:
-            if time.monotonic() - started > GIVE_UP_S:
+            if time.monotonic() - started > give_up_s:
                 return False
             try:
                 sock.sendall(bytes([byte]))
@@ -312,5 +312,24 @@ async def test_registration_process_throttles_keys_sends_headers_and_cuts_slow_c
         assert _cut_off(proc.port, b"", SLOW_HEAD)
         assert _cut_off(proc.port, SLOW_BODY_HEAD, b"{" + b" " * 198 + b"}")
         assert proc.popen.poll() is None, proc.log.read_text()[-2000:]
+    finally:
+        stack.stop_all()
+
+
+def test_the_gateway_cuts_off_a_slow_loris_client(tmp_path):
+    """Issue 27 finding 8: the gateway's read timeout was an hour (and Caddy's own header
+    deadline a minute). The compose gateway (Caddy on the compose Caddyfile) now closes a
+    connection whose headers arrive a byte a second by its read_header deadline (set to 2 s
+    here; 10 s by default), long before the 200-byte header could be complete."""
+    extra = {"GATEWAY_READ_HEADER_TIMEOUT": "2s"}
+    stack = LocalCompose(database_urls={}, amqp_url="", namespace="unused", log_dir=tmp_path, extra_env=extra)
+    try:
+        gateway = stack.start_gateway()
+        stack.wait_gateway()
+        # (given up on after 30 s: within Caddy's own default of a minute, so only the
+        # configured deadline can pass this)
+        assert _cut_off(gateway.port, b"", SLOW_HEAD, give_up_s=30)
+        # and the gateway still answers the next client
+        assert httpx.get(gateway.url + "/healthz", timeout=10).status_code == 200
     finally:
         stack.stop_all()

@@ -212,3 +212,37 @@ def test_prometheus_scrapes_every_service():
     names = config["scrape_configs"][0]["dns_sd_configs"][0]["names"]
     assert sorted(names) == sorted(SERVICES)
     assert config["scrape_configs"][0]["metrics_path"] == "/metrics"
+
+
+def test_the_portal_sends_its_session_cookie_over_https_only_by_default():
+    """Issue 27 finding 7: neither compose nor Kubernetes turned the cookie's Secure flag on. It is
+    on unless the operator's environment says PORTAL_SECURE_COOKIES=false (a plain-http demo)."""
+    portal = _compose()["services"]["portal"]["environment"]
+    assert portal["PORTAL_SECURE_COOKIES"] == "${PORTAL_SECURE_COOKIES:-true}"
+    from portal.settings import PortalSettings
+
+    # the value compose gives when the variable is unset is read as on
+    assert PortalSettings(PORTAL_SECURE_COOKIES="true").secure_cookies is True
+
+
+def test_the_gateway_cuts_off_slow_clients_and_serves_https_for_a_domain(tmp_path):
+    """Issue 27 findings 7 and 8: the gateway ran with auto_https off and a one-hour read timeout.
+    Its server now has header and body read timeouts (streams are answers, not reads), its
+    upstream reads wait minutes, not an hour, and with GATEWAY_DOMAIN set Caddy serves that
+    domain over HTTPS with its automatic certificates (http:// redirected)."""
+    env = {k: str(v) for k, v in _compose()["services"]["gateway"]["environment"].items()}
+    adapted = _caddy("adapt", env, tmp_path)
+    assert adapted.returncode == 0, adapted.stderr[-2000:]
+    server = json.loads(adapted.stdout)["apps"]["http"]["servers"]["srv0"]
+    seconds = 1_000_000_000
+    assert server["read_header_timeout"] == 10 * seconds and server["read_timeout"] == 30 * seconds
+    assert server["idle_timeout"] == 120 * seconds
+    proxies = [h for h in _handlers(server["routes"]) if h["handler"] == "reverse_proxy"]
+    assert all(p["transport"]["read_timeout"] <= 300 * seconds for p in proxies)
+    secure = _caddy("adapt", {**env, "GATEWAY_DOMAIN": "games.example.org", "GATEWAY_PORT": "443"}, tmp_path)
+    assert secure.returncode == 0, secure.stderr[-2000:]
+    config = json.loads(secure.stdout)["apps"]["http"]["servers"]
+    (tls_server,) = [s for s in config.values() if s["listen"] == ["0.0.0.0:443"]]
+    hosts = [m.get("host") for r in tls_server["routes"] for m in r.get("match", [])]
+    assert ["games.example.org"] in hosts
+    assert "automatic_https" not in tls_server or not tls_server["automatic_https"].get("disable")

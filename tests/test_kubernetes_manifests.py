@@ -290,3 +290,15 @@ def test_the_example_overlay_sets_namespace_images_and_replicas():
     gateway = _one(OVERLAY, "Service", "gateway")
     assert gateway["spec"]["type"] == "LoadBalancer" and gateway["spec"]["ports"][0]["targetPort"] == "http"
     assert len(OVERLAY) == len(BASE)
+
+
+def test_the_portal_sends_its_session_cookie_over_https_only():
+    """Issue 27 finding 7: the session cookie is Secure in Kubernetes (TLS at the gateway or the
+    ingress), as compose's default; every service and the portal read the client address from
+    the gateway's X-Forwarded-For (failed sign-ins are throttled per address)."""
+    deployment = _one(BASE, "Deployment", "portal")
+    (container,) = deployment["spec"]["template"]["spec"]["containers"]
+    env = {e["name"]: e.get("value") for e in container["env"]}
+    assert env["PORTAL_SECURE_COOKIES"] == "true"
+    assert env["FORWARDED_ALLOW_IPS"] == _compose()["portal"]["environment"]["FORWARDED_ALLOW_IPS"]
+    assert _one(BASE, "ConfigMap", "gomoku-config")["data"]["FORWARDED_ALLOW_IPS"] == "*"

@@ -80,6 +80,20 @@ def serve_embedded(tmp_path: Path):
         yield f"http://127.0.0.1:{port}"
 
 
+async def attribute_at_least(page: Any, selector: str, attribute: str, value: int, timeout_s: float = 1.0) -> None:
+    """Wait until the number in ``attribute`` of ``selector`` reaches ``value``. Polled from here:
+    Playwright's ``wait_for_function`` evaluates a string in the page, which the pages'
+    Content-Security-Policy refuses (no ``unsafe-eval``)."""
+    end = time.monotonic() + timeout_s
+    while True:
+        found = await page.get_attribute(selector, attribute)
+        if found is not None and int(found) >= value:
+            return
+        if time.monotonic() > end:
+            raise AssertionError(f"{selector} {attribute} is {found}, not {value} or more, after {timeout_s} s")
+        await asyncio.sleep(0.02)
+
+
 async def settle() -> None:
     await asyncio.sleep(0.3)  # the embedded relay publishes within RELAY_POLL_S
 

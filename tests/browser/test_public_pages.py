@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 
 import httpx
-from browser_kit import CHROMIUM, OUT, browser_or_fail, first_round_played, move_in
+from browser_kit import CHROMIUM, OUT, attribute_at_least, browser_or_fail, first_round_played, move_in
 
 #: words that must never reach a page: service identifiers instead of translated labels
 RAW = (
@@ -105,9 +105,7 @@ async def test_public_pages_and_a_live_board_in_chromium(served):
             moves = await move_in(driver, platform, game_id)
             made = time.monotonic()
             # the move reaches the open page without a reload within a second (issue 15, PLAY-8)
-            await page.wait_for_function(
-                f"document.querySelector('.game-status').dataset.moves >= {moves}", timeout=1000
-            )
+            await attribute_at_least(page, ".game-status", "data-moves", moves)
             assert time.monotonic() - made < 1.0
             assert await page.locator(".board .stone").count() == moves
             assert "黑方" in await page.inner_text("main")
@@ -130,12 +128,10 @@ async def test_public_pages_and_a_live_board_in_chromium(served):
             _no_raw(await wall.inner_text("main"), "wall")
             await wall.wait_for_timeout(300)  # the stream is open
             moves = await move_in(driver, platform, game_id)
-            await wall.wait_for_function(f"document.querySelector('{tile}').dataset.moves >= {moves}", timeout=1000)
+            await attribute_at_least(wall, tile, "data-moves", moves)
             await wall.screenshot(path=str(OUT / "wall.png"), full_page=True)
             # the open game page followed the same move (both viewers share one upstream stream)
-            await page.wait_for_function(
-                f"document.querySelector('.game-status').dataset.moves >= {moves}", timeout=1000
-            )
+            await attribute_at_least(page, ".game-status", "data-moves", moves)
             stats = httpx.get(f"{served}/live/stats").json()
             assert stats["viewers"] >= 2 and stats["upstream_opened"] <= stats["games"] + 1, stats
 

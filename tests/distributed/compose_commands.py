@@ -155,7 +155,7 @@ class LocalCompose:
         env.update(self.extra_env)
         env["GATEWAY_PORT"] = str(port)
         env["GATEWAY_BIND"] = "127.0.0.1"  # the container's every address would expose a test process
-        # Caddy's own state (none is used with automatic HTTPS off) stays in the test's folder
+        # Caddy's own state (none is used without GATEWAY_DOMAIN) stays in the test's folder
         env["XDG_DATA_HOME"] = env["XDG_CONFIG_HOME"] = str(home)
         for service in (*SERVICES, "portal"):  # the web pages: a service with no database
             ports = [p.port for n, p in self.procs.items() if n.split(".")[0] == service]

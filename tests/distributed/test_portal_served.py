@@ -90,6 +90,15 @@ async def test_the_pages_behind_the_gateway_with_one_upstream_stream_per_game(
             await _until("the portal behind the gateway", portal_up)
             start = await gw.get("/")
             assert start.status_code == 200 and "五子棋赛事平台" in start.text
+            # issue 27 finding 7: the security headers pass the gateway (page, staff page, JSON)
+            staff = await gw.get("/staff/sign-in")
+            service = await gw.get("/gameplay/healthz")
+            for answer in (start, staff, service):
+                assert answer.headers["x-content-type-options"] == "nosniff", answer.headers
+                assert answer.headers["referrer-policy"] == "no-referrer"
+            assert "unsafe-inline" not in start.headers["content-security-policy"]
+            assert "frame-ancestors 'none'" in staff.headers["content-security-policy"]
+            assert staff.headers["x-frame-options"] == "DENY"
             assert (await gw.get("/static/portal.css")).headers["content-type"].startswith("text/css")
             missing = await gw.get("/events/nope")
             assert missing.status_code == 404 and "找不到该页面" in missing.text

@@ -12,7 +12,9 @@ Two kinds of credential are accepted, in the ``X-API-Key`` header or as ``Author
   checked per request. A token's client also has a rate limit (``ratelimit.py``).
 
 Refusals: no or unknown credential, an expired, revoked or broken token: 401; a role or a
-scope that does not allow the request: 403; over the rate limit: 429 with ``Retry-After``.
+scope that does not allow the request: 403; over the rate limit: 429 with ``Retry-After``; too
+many wrong keys or broken tokens from the client address, or of the same credential, before
+this try: 429 ``too_many_failures`` with ``Retry-After`` (``throttle.py``).
 """
 
 from __future__ import annotations
@@ -26,9 +28,11 @@ from fastapi import Depends, Request, Security
 from fastapi.openapi.models import OAuthFlowClientCredentials, OAuthFlows
 from fastapi.security import APIKeyHeader, HTTPBearer, OAuth2
 
+from .client_address import TrustedProxies
 from .errors import ServiceError
 from .ratelimit import Decision, LocalBuckets, Policy
 from .scopes import NO_TOKEN, SCOPES, required_scope
+from .throttle import FailureThrottle, throttled_details
 from .tokens import TokenError, TokenVerifier, looks_like_jwt
 
 Role = Literal["operator", "arbiter", "partner", "viewer"]
@@ -86,6 +90,11 @@ class KeyRing:
         self.tokens = tokens
         #: the rate limits of access tokens (replaced by the runtime with the replicas' share)
         self.limits = LocalBuckets()
+        #: failed tries per client address and per credential (replaced by the runtime with the
+        #: configured policy); only failures count, so a client with right keys is never slowed
+        self.throttle = FailureThrottle()
+        #: whose X-Forwarded-For names the client (the gateway, the portal)
+        self.proxies = TrustedProxies()
         for i, item in enumerate(x.strip() for x in spec.split(",") if x.strip()):
             key, _, rest = item.partition("=")
             role, _, partner = rest.partition(":")
@@ -120,19 +129,26 @@ class KeyRing:
         return found
 
     def admit(
-        self, presented: str | None, *, scope: str, roles: Iterable[str] = ()
+        self, presented: str | None, *, scope: str, roles: Iterable[str] = (), client: str | None = None
     ) -> tuple[Principal, Decision | None]:
         """The principal, checked for ``roles`` (any when empty), ``scope`` and the rate limit;
-        raises the 401/403/429 refusal otherwise. Synchronous: the lean lanes call it too."""
+        raises the 401/403/429 refusal otherwise. ``client`` is the client address (failed
+        tries are throttled per address and per credential). Synchronous: the lean lanes call it too."""
         if not presented:
             raise Unauthorized("missing_api_key", "send an API key in the X-API-Key header or an access token")
+        throttle = self.throttle
+        if throttle.active:
+            self.check_throttle(throttle.keys(client, presented))
         principal = self._api_key(presented)
         if principal is None:
             if self.tokens is None or not looks_like_jwt(presented):
+                throttle.failed(throttle.keys(client, presented))
                 raise Unauthorized("invalid_api_key", "the API key is not valid")
             try:
                 principal = _token_principal(self.tokens, presented)
             except TokenError as exc:
+                if exc.code == "invalid_token":  # forged or broken (an expired or revoked one is not a guess)
+                    throttle.failed(throttle.keys(client, presented))
                 raise Unauthorized(exc.code, exc.message, headers=_challenge(exc.code)) from None
         roles = roles if isinstance(roles, tuple) else tuple(roles)
         if roles and principal.role not in roles:
@@ -151,14 +167,25 @@ class KeyRing:
         return principal, decision
 
     async def authenticate(
-        self, presented: str | None, *, scope: str, roles: Iterable[str] = ()
+        self, presented: str | None, *, scope: str, roles: Iterable[str] = (), client: str | None = None
     ) -> tuple[Principal, Decision | None]:
         """``admit``, fetching the partners service's keys first when a token names a key id
         this process does not know yet (a rotated signing key)."""
         if presented and self.tokens is not None and looks_like_jwt(presented) and not self.tokens.known_key(presented):
             if self._api_key(presented) is None:
                 await self.tokens.refresh_soon()
-        return self.admit(presented, scope=scope, roles=roles)
+        return self.admit(presented, scope=scope, roles=roles, client=client)
+
+    def check_throttle(self, keys: tuple[str, ...]) -> None:
+        """The 429 ``too_many_failures`` while the address or the credential must wait."""
+        wait = self.throttle.wait_s(keys)
+        if wait:
+            raise RateLimited(
+                "too_many_failures",
+                f"too many failed sign-ins from this address or with this credential; retry in {wait} s",
+                throttled_details(wait, self.throttle.policy),
+                headers={"Retry-After": str(wait)},
+            )
 
     def _rate(self, principal: Principal) -> Decision | None:
         policy = principal.rate
@@ -251,7 +278,9 @@ def require(*roles: str, scope: str | None = None):
     ) -> Principal:
         ring: KeyRing = request.app.state.keyring
         needed = scope or required_scope(getattr(request.app.state, "service", ""), request.method)
-        principal, decision = await ring.authenticate(_presented_key(request), scope=needed, roles=roles)
+        principal, decision = await ring.authenticate(
+            _presented_key(request), scope=needed, roles=roles, client=ring.proxies.client(request.scope)
+        )
         if decision is not None:
             # on the answer, whatever the route returns (web.ObservabilityMiddleware adds them)
             request.state.rate_headers = decision.headers()

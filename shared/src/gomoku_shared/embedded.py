@@ -26,6 +26,7 @@ from prometheus_client import CollectorRegistry
 from . import logs, tracing
 from .clock import Clock
 from .guard import InputGuardMiddleware
+from .headers import SecurityHeaders
 from .messaging.memory import InMemoryEventBus, settle
 from .migrate import upgrade_async
 from .service import Service, builders, clock_from_settings
@@ -67,6 +68,7 @@ class EmbeddedSuite:
         install_error_handlers(self.app)
         self.app.add_middleware(InputGuardMiddleware)
         self.app.add_middleware(ObservabilityMiddleware, registry=CollectorRegistry(), service="embedded")
+        self.app.add_middleware(SecurityHeaders)
         for name, svc in self.services.items():
             self.app.mount(f"/{name}", svc.app)
 
@@ -128,6 +130,7 @@ class EmbeddedSuite:
 def main(argv: list[str] | None = None) -> int:
     import uvicorn
 
+    from . import read_timeouts
     from .serve import WEBSOCKETS, tune_gc
 
     parser = argparse.ArgumentParser(prog="python -m gomoku_shared.embedded", description=__doc__)
@@ -146,6 +149,7 @@ def main(argv: list[str] | None = None) -> int:
         log_config=None,
         access_log=False,
         ws=WEBSOCKETS,
+        http=read_timeouts.timed(settings.http_header_timeout_s, settings.http_body_timeout_s),
         timeout_graceful_shutdown=10,
     )
     return 0

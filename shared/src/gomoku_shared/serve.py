@@ -18,7 +18,7 @@ if __name__ == "__main__":
 
 import uvicorn
 
-from . import logs, tracing
+from . import logs, read_timeouts, tracing
 from .service import builders
 from .settings import ServiceSettings, SettingsError
 
@@ -91,6 +91,7 @@ def serve_portal(parser: argparse.ArgumentParser, args: argparse.Namespace) -> i
         log_config=None,
         access_log=False,
         proxy_headers=False,
+        http=read_timeouts.timed(settings.http_header_timeout_s, settings.http_body_timeout_s),
         timeout_graceful_shutdown=10,
     )
     return 0
@@ -124,6 +125,8 @@ def main(argv: list[str] | None = None) -> int:
         access_log=False,
         proxy_headers=False,
         ws=WEBSOCKETS,
+        # slow clients (headers or body a byte at a time) are cut off (read_timeouts.py)
+        http=read_timeouts.timed(settings.http_header_timeout_s, settings.http_body_timeout_s),
         # on SIGTERM: stop accepting, let requests in flight finish, then the lifespan stops
         # the runtime (consumers, then the outbox flush)
         timeout_graceful_shutdown=math.ceil(settings.shutdown_grace_s),

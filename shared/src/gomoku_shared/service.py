@@ -12,6 +12,7 @@ from fastapi import FastAPI
 from sqlalchemy import MetaData
 
 from .auth import KeyRing
+from .client_address import TrustedProxies
 from .clock import Clock, FakeClock
 from .cursors import CursorKeyMiddleware, cursor_key
 from .messaging.bus import EventBus
@@ -19,6 +20,7 @@ from .metrics import instrument
 from .ratelimit import LocalBuckets
 from .runtime import ServiceRuntime
 from .settings import ServiceSettings
+from .throttle import FailureThrottle
 from .web import create_app, install_quiet_route
 
 ENTRY_POINT_GROUP = "gomoku.services"
@@ -39,6 +41,11 @@ class Service:
         if ring is not None and ring.tokens is None:
             ring.tokens = self.runtime.tokens
             ring.limits = LocalBuckets(self.runtime.settings.rate_limit_replicas)
+        if ring is not None:
+            # failed sign-ins throttled by the configured policy, per client address as the
+            # trusted proxies name it (auth.KeyRing.admit)
+            ring.throttle = FailureThrottle(self.runtime.settings.credential_throttle())
+            ring.proxies = TrustedProxies(self.runtime.settings.forwarded_allow_ips)
         # every service's /metrics carries the runtime's figures (outbox, consumer, dead letters)
         instrument(self.app, self.runtime)
 

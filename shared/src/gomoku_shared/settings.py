@@ -13,6 +13,7 @@ from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from .dburl import default_database_url, normalise_database_url
+from .throttle import ThrottlePolicy
 
 
 class SettingsError(RuntimeError):
@@ -48,6 +49,25 @@ class ServiceSettings(BaseSettings):
     #: on SIGTERM: how long requests in flight may take to finish, and then how long the outbox
     #: may take to flush (set the orchestrator's grace period above twice this)
     shutdown_grace_s: float = Field(default=10.0, ge=0, le=300, alias="SHUTDOWN_GRACE_S")
+    #: a request's headers must arrive within this many seconds of its first byte, its body
+    #: within this many of the headers; otherwise the connection is closed (read_timeouts.py)
+    http_header_timeout_s: float = Field(default=10.0, gt=0, le=600, alias="HTTP_HEADER_TIMEOUT_S")
+    http_body_timeout_s: float = Field(default=30.0, gt=0, le=3600, alias="HTTP_BODY_TIMEOUT_S")
+    #: failed sign-ins (wrong API keys, broken tokens) per client address and per credential:
+    #: free ones, then a doubling wait, then a lockout of this many seconds (throttle.py)
+    credential_free_failures: int = Field(default=5, ge=1, le=1000, alias="CREDENTIAL_FREE_FAILURES")
+    credential_lockout_after: int = Field(default=20, ge=2, le=10_000, alias="CREDENTIAL_LOCKOUT_AFTER")
+    credential_lockout_s: int = Field(default=900, ge=1, le=86400, alias="CREDENTIAL_LOCKOUT_S")
+    #: the proxies whose X-Forwarded-For names the client (addresses or networks, or *)
+    forwarded_allow_ips: str = Field(default="127.0.0.1", alias="FORWARDED_ALLOW_IPS")
+
+    def credential_throttle(self) -> ThrottlePolicy:
+        return ThrottlePolicy(
+            free=self.credential_free_failures,
+            lockout_after=max(self.credential_lockout_after, self.credential_free_failures + 1),
+            lockout_s=self.credential_lockout_s,
+        )
+
     #: how long (service clock) an Idempotency-Key and its stored answer are kept
     idempotency_ttl_s: float = Field(default=86400, ge=60, le=30 * 86400, alias="IDEMPOTENCY_TTL_S")
     #: secret for encrypting personal data at rest (registration)

@@ -26,6 +26,7 @@ from .auth import AnyPrincipal, KeyRing, Operator
 from .clock import FakeClock
 from .errors import ServiceError, error_body
 from .guard import InputGuardMiddleware
+from .headers import SecurityHeaders
 from .logs import correlation_id
 from .text import INVALID_CHARACTERS
 
@@ -319,7 +320,8 @@ METRIC_SAMPLE_TIMEOUT_S = 2.0
 
 class ServiceApp(FastAPI):
     """A service's FastAPI app; ``add_front`` puts pure ASGI layers in front of its whole
-    middleware stack (built on the first request), as gameplay's lean lane for player actions."""
+    middleware stack (built on the first request), as gameplay's lean lane for player actions.
+    The security headers (``headers.SecurityHeaders``) wrap all of it."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -330,7 +332,8 @@ class ServiceApp(FastAPI):
         observability = find_layer(stack, ObservabilityMiddleware)
         for front in self.fronts if observability is not None else ():
             stack = front(stack, observability)
-        return stack
+        # outside the fronts too: a lean lane's answers get the same headers
+        return SecurityHeaders(stack)
 
 
 def add_front(app: FastAPI, front: Callable[[Any, ObservabilityMiddleware], Any]) -> None:

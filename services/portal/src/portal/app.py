@@ -6,6 +6,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
+from gomoku_shared.headers import SecurityHeaders
 from gomoku_shared.web import install_error_handlers
 
 from . import (
@@ -21,6 +22,7 @@ from . import (
     staff,
 )
 from .fanout import FeedHub
+from .page_headers import PagePolicy
 from .read_cache import TrackReads
 from .settings import PortalSettings
 from .site import HERE, Site
@@ -55,6 +57,10 @@ def create_app(upstream: Upstream, settings: PortalSettings | None = None) -> Fa
     # an unknown path or a malformed id gets the platform's common JSON error shape
     install_error_handlers(app)
     app.add_middleware(TrackReads)  # the reads of each request key its page (read_cache.py)
+    # every page's Content-Security-Policy (staff pages: never framed), then nosniff, the
+    # referrer policy and HSTS over TLS as on every service (page_headers.py)
+    app.add_middleware(PagePolicy)
+    app.add_middleware(SecurityHeaders)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
     @app.exception_handler(UpstreamError)

@@ -1,6 +1,7 @@
 """Staff sign-in sessions: kept on the server (the API key a person signed in with never goes back
 to the browser), named by a random id in a signed, HttpOnly, SameSite=Strict cookie that
-expires; every form carries the session's CSRF token (the sign-in form a signed one of its own).
+expires; every form carries the session's CSRF token (the sign-in form a signed one of its own,
+bound to the browser's pre-session cookie).
 
 With ``PORTAL_DATABASE_URL`` the sessions are rows of the portal's own table, so every replica
 behind the gateway honours a sign-in and a sign-out made on any other (ADR 0009); the key is
@@ -23,8 +24,13 @@ from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 from .adapters.session_store import MemoryStore, Row, SessionStore, SqlStore
 
 SESSION_COOKIE = "staff_session"
+#: the browser's pre-session id (random, HttpOnly, SameSite=Strict): the sign-in form's token is
+#: bound to it, so a token fetched by a page elsewhere (with its own cookie) signs no one in here
+PRE_SESSION_COOKIE = "staff_pre_session"
 #: the sign-in form's token, before there is a session (against sign-in CSRF)
 SIGN_IN_SALT = "portal.sign-in"
+#: how long a sign-in form may stay open
+SIGN_IN_TOKEN_MAX_AGE_S = 3600
 SESSION_SALT = "portal.session"
 
 
@@ -84,15 +90,25 @@ class Sessions:
     async def close(self, session: StaffSession) -> None:
         await self.store.delete(session.session_id)
 
-    def sign_in_token(self) -> str:
-        return self._serializer.dumps(secrets.token_urlsafe(8), salt=SIGN_IN_SALT)
+    @staticmethod
+    def pre_session(request: Request) -> str:
+        """The browser's pre-session id: its cookie's, or a new one (the caller sets the cookie)."""
+        known = request.cookies.get(PRE_SESSION_COOKIE, "")
+        return known if 20 <= len(known) <= 64 and known.isascii() else secrets.token_urlsafe(24)
 
-    def sign_in_token_ok(self, token: str) -> bool:
+    def sign_in_token(self, pre_session: str) -> str:
+        """The sign-in form's token: the pre-session id, signed (login CSRF: double submit with
+        a signature, so only this site can make a token for a cookie)."""
+        return self._serializer.dumps(pre_session, salt=SIGN_IN_SALT)
+
+    def sign_in_token_ok(self, token: str, request: Request) -> bool:
+        """The token is ours, recent, and made for this browser's pre-session cookie."""
+        cookie = request.cookies.get(PRE_SESSION_COOKIE, "")
         try:
-            self._serializer.loads(token, salt=SIGN_IN_SALT, max_age=3600)
+            bound = self._serializer.loads(token, salt=SIGN_IN_SALT, max_age=SIGN_IN_TOKEN_MAX_AGE_S)
         except (BadSignature, SignatureExpired):
             return False
-        return True
+        return bool(cookie) and isinstance(bound, str) and hmac.compare_digest(bound, cookie)
 
     @staticmethod
     def csrf_ok(session: StaffSession, token: str | None) -> bool:

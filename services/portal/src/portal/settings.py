@@ -5,6 +5,8 @@ from __future__ import annotations
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from gomoku_shared.throttle import ThrottlePolicy
+
 
 class PortalSettings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="", extra="ignore", frozen=True)
@@ -33,8 +35,16 @@ class PortalSettings(BaseSettings):
     database_url: str = Field(default="", alias="PORTAL_DATABASE_URL")
     #: minutes a staff sign-in lasts
     session_minutes: int = Field(default=480, ge=1, le=7 * 24 * 60, alias="PORTAL_SESSION_MINUTES")
-    #: send the session cookie over HTTPS only (behind a TLS gateway)
+    #: send the session cookie over HTTPS only (behind a TLS gateway; compose and Kubernetes
+    #: turn it on, the plain-http local demo leaves it off)
     secure_cookies: bool = Field(default=False, alias="PORTAL_SECURE_COOKIES")
+    #: wrong keys at the sign-in form, per client address and per key: free ones, then a
+    #: doubling wait, then a lockout of this many seconds (as the services' API keys)
+    credential_free_failures: int = Field(default=5, ge=1, le=1000, alias="CREDENTIAL_FREE_FAILURES")
+    credential_lockout_after: int = Field(default=20, ge=2, le=10_000, alias="CREDENTIAL_LOCKOUT_AFTER")
+    credential_lockout_s: int = Field(default=900, ge=1, le=86400, alias="CREDENTIAL_LOCKOUT_S")
+    #: the proxies whose X-Forwarded-For names the client (the gateway: addresses, networks or *)
+    forwarded_allow_ips: str = Field(default="127.0.0.1", alias="FORWARDED_ALLOW_IPS")
 
     #: follow live games by their round's stream (one upstream stream per round instead of one
     #: per game: gameplay polls once per round); false: one stream per game
@@ -42,6 +52,13 @@ class PortalSettings(BaseSettings):
 
     #: printouts: a CJK font file (TTF/TTC) to embed; unset: Debian's WenQuanYi Micro Hei or another CJK font found
     pdf_font: str = Field(default="", alias="PORTAL_PDF_FONT")
+
+    def credential_throttle(self) -> ThrottlePolicy:
+        return ThrottlePolicy(
+            free=self.credential_free_failures,
+            lockout_after=max(self.credential_lockout_after, self.credential_free_failures + 1),
+            lockout_s=self.credential_lockout_s,
+        )
 
     def base_urls(self) -> dict[str, str]:
         return {

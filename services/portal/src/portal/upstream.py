@@ -126,11 +126,15 @@ class Upstream:
         body: Any = None,
         params: Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
+        client: str | None = None,
     ) -> tuple[int, Any]:
         """A call with a signed-in person's own key (the staff console): the status and the JSON
-        answer, refusals included (the page shows them in words)."""
+        answer, refusals included (the page shows them in words). ``client``: the person's
+        address, so the service throttles a wrong key per person, not per portal."""
         read_cache.note_unkeyed()  # a page drawn with a person's own answers is never kept
         headers = {"x-api-key": api_key}
+        if client:
+            headers["x-forwarded-for"] = client
         if idempotency_key:
             headers["idempotency-key"] = idempotency_key
         try:

@@ -176,7 +176,8 @@ def _install_websockets(app: FastAPI, games: GameService) -> None:
         """An API key or a partner's token allowed to read (scope results:read), as the routes."""
         key = presented_credential(socket.scope["headers"]) or socket.query_params.get("api_key")
         try:
-            app.state.keyring.admit(key, scope="results:read")
+            ring = app.state.keyring
+            ring.admit(key, scope="results:read", client=ring.proxies.client(socket.scope))
         except ServiceError:
             return False
         return True

@@ -1,5 +1,6 @@
 // Game replay: shows the position after any ply by hiding the stones played later (every stone
-// is on the page with its ply); buttons, the slider, the number box, the move list and the arrow keys.
+// is on the page with its ply; class "later" hides one, so the page needs no inline style);
+// buttons, the slider, the number box, the move list and the arrow keys.
 (function () {
   "use strict";
   var root = document.getElementById("replay");
@@ -8,12 +9,11 @@
   var stones = root.querySelectorAll(".stone"), range = document.getElementById("ply-range");
   var box = document.getElementById("ply"), shown = document.getElementById("ply-shown");
   var numbers = document.getElementById("numbers");
-  document.querySelectorAll("style").forEach(function (s) { if (s.textContent.indexOf(".replay .stone") >= 0) s.remove(); });
   function go(n) {
     ply = Math.max(0, Math.min(total, n));
     stones.forEach(function (s) {
       var p = +s.getAttribute("data-ply");
-      s.style.display = p > ply ? "none" : "";
+      s.classList.toggle("later", p > ply);
       s.classList.toggle("last", p === ply);
     });
     range.value = ply; box.value = ply; shown.textContent = ply;

@@ -151,12 +151,10 @@ async def token(request: Request) -> JSONResponse:
 
 
 def client_address(request: Request) -> str:
-    """The client's address: behind the gateway, the last ``X-Forwarded-For`` entry (the one the
-    gateway appended: the services are reached only through it); else the connection's peer."""
-    forwarded = request.headers.get("x-forwarded-for", "")
-    if forwarded.strip():
-        return forwarded.split(",")[-1].strip()[:100]
-    return request.client.host if request.client else "unknown"
+    """The client's address as every service reads it (``gomoku_shared.client_address``): the
+    connection's peer, or the first ``X-Forwarded-For`` entry when that peer is a trusted proxy
+    (``FORWARDED_ALLOW_IPS``), so a client that reaches the service directly cannot name another."""
+    return request.app.state.keyring.proxies.client(request.scope) or "unknown"
 
 
 @router.get("/.well-known/jwks.json", summary="The public keys that verify access tokens (JWKS)", **documented(s.Jwks))

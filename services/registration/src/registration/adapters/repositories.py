@@ -5,6 +5,7 @@ handed to a repository in clear (ID numbers, document references) is stored encr
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 import sqlalchemy as sa
@@ -176,12 +177,16 @@ class PersonRepository:
             .values(external_id=external_id)
         )
 
-    async def add(self, *, id_number: str | None, **values: Any) -> None:
+    async def seal_birth_dates(self, batch: int) -> int:
+        return await rows.seal_birth_dates(self.session, self.protector, batch)
+
+    async def add(self, *, id_number: str | None, birth_date: date, **values: Any) -> None:
         """A person; the ID number is stored encrypted beside its keyed hash (the masked form
-        comes with `values`)."""
+        comes with `values`), the birth date encrypted."""
         await self.session.execute(
             sa.insert(orm.people).values(
                 **values,
+                birth_date_enc=self.protector.encrypt(birth_date.isoformat()),
                 id_number_enc=self.protector.encrypt(id_number),
                 id_number_index=self.protector.index(id_number) if id_number else None,
             )

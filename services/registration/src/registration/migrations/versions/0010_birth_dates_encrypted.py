@@ -1,0 +1,37 @@
+"""Birth dates are stored encrypted under DATA_KEY, like ID numbers: a column for the ciphertext,
+and the clear column becomes nullable (a later release drops it).
+
+The migration runs without DATA_KEY (the migrate step has no secrets), so it cannot encrypt. The
+registration service encrypts the birth dates still in clear when it starts, with its key, and
+empties the clear column (`RegistrationState.seal_birth_dates`); until then such rows are read
+as they are.
+
+Revision ID: 0010
+Revises: 0009
+"""
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0010"
+down_revision = "0009"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("people") as batch:
+        batch.add_column(sa.Column("birth_date_enc", sa.Text, nullable=True))
+        batch.alter_column("birth_date", existing_type=sa.Date, nullable=True)
+
+
+def downgrade() -> None:
+    sealed = op.get_bind().exec_driver_sql("SELECT count(*) FROM people WHERE birth_date_enc IS NOT NULL")
+    if sealed.scalar_one():
+        raise RuntimeError(
+            "birth dates are encrypted: revision 0009 stores them in clear and this migration has no "
+            "DATA_KEY to open them"
+        )
+    with op.batch_alter_table("people") as batch:
+        batch.alter_column("birth_date", existing_type=sa.Date, nullable=False)
+        batch.drop_column("birth_date_enc")

@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from gomoku_shared.event_config import EventConfig
 
-from . import orm
+from . import birth_dates, orm
 from . import repository as rows
 from .protection import DataProtector
 from .schedule_repository import DelayRepository
@@ -178,7 +178,7 @@ class PersonRepository:
         )
 
     async def seal_birth_dates(self, batch: int) -> int:
-        return await rows.seal_birth_dates(self.session, self.protector, batch)
+        return await birth_dates.seal_birth_dates(self.session, self.protector, batch)
 
     async def add(self, *, id_number: str | None, birth_date: date, **values: Any) -> None:
         """A person; the ID number is stored encrypted beside its keyed hash (the masked form

@@ -32,6 +32,7 @@ from ..domain import (
     Withdrawal,
 )
 from . import orm
+from .birth_dates import birth_date_of
 from .protection import DataProtector
 
 
@@ -337,36 +338,11 @@ def person_from_row(r, protector: DataProtector, *, decrypt: bool = False) -> Pe
     return Person(r.id, r.name, r.gender, birth_date_of(r, protector), id_number, r.citizenship, r.registered_unit_id)
 
 
-def birth_date_of(r, protector: DataProtector) -> date:
-    """The person's birth date: decrypted (a row stored before birth dates were encrypted holds
-    it in clear until the service seals it at start)."""
-    if r.birth_date_enc:
-        return date.fromisoformat(str(protector.decrypt(r.birth_date_enc)))
-    if r.birth_date is None:
-        raise ValueError(f"person {r.id}: no birth date")
-    return r.birth_date
-
-
 async def people_rows(session: AsyncSession, code: str, ids: list[str] | None = None) -> dict[str, Any]:
     query = sa.select(orm.people).where(orm.people.c.event_code == code)
     if ids is not None:
         query = query.where(orm.people.c.id.in_(ids))
     return {r.id: r for r in (await session.execute(query.order_by(orm.people.c.seq))).all()}
-
-
-async def seal_birth_dates(session: AsyncSession, protector: DataProtector, batch: int) -> int:
-    """Encrypt up to `batch` birth dates still stored in clear and empty their clear column;
-    how many it sealed."""
-    people = orm.people.c
-    query = sa.select(people.event_code, people.id, people.birth_date).where(people.birth_date.is_not(None))
-    found = (await session.execute(query.limit(batch).with_for_update(skip_locked=True))).all()
-    for row in found:
-        await session.execute(
-            sa.update(orm.people)
-            .where(people.event_code == row.event_code, people.id == row.id)
-            .values(birth_date=None, birth_date_enc=protector.encrypt(row.birth_date.isoformat()))
-        )
-    return len(found)
 
 
 #: `person_by_index(..., partner_id=ANY_REGISTRANT)`: staff see every registrant's people

@@ -5,7 +5,8 @@ The migration runs without DATA_KEY (the migrate step has no secrets), so it can
 registration service encrypts the birth dates still in clear when it starts, with its key, and
 empties the clear column (`RegistrationState.seal_birth_dates`); until then such rows are read
 as they are. Events in the outbox written before carry full birth dates: their bodies keep the
-year only (``birth_year``, the contract's shape now).
+year only (``birth_year``, the contract's shape now). Masked ID numbers get the mask of one
+width (14 asterisks and the last four characters, or 18 asterisks): the old one kept the length.
 
 Revision ID: 0010
 Revises: 0009
@@ -40,6 +41,13 @@ def upgrade() -> None:
         batch.add_column(sa.Column("birth_date_enc", sa.Text, nullable=True))
         batch.alter_column("birth_date", existing_type=sa.Date, nullable=True)
     bind = op.get_bind()
+    people = sa.table("people", sa.column("event_code"), sa.column("id"), sa.column("id_number_masked"))
+    for row in bind.execute(sa.select(people).where(people.c.id_number_masked.is_not(None))).all():
+        old = row.id_number_masked
+        new = "*" * 14 + (old[-4:] if old and old[-1] != "*" else "****")
+        if new != old:
+            keys = (people.c.event_code == row.event_code, people.c.id == row.id)
+            bind.execute(sa.update(people).where(*keys).values(id_number_masked=new))
     outbox = sa.table("outbox", sa.column("id"), sa.column("body", sa.LargeBinary))
     for row in bind.execute(sa.select(outbox)).all():
         old = bytes(row.body).decode("utf-8")

@@ -58,6 +58,9 @@ class Sweep:
     answers: int = 0
     statuses: dict[int, int] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
+    #: callers that read a public personal value (a player's published name): the search did
+    #: look at the people's data
+    controls_seen: set[str] = field(default_factory=set)
 
     def line(self) -> str:
         return (
@@ -135,10 +138,12 @@ def sweep(
     found: Mapping[str, list[str]],
     callers: Mapping[str, Mapping[str, str]],
     secrets: Iterable[tuple[str, str]],
+    controls: Iterable[str],
 ) -> Sweep:
-    """Read every GET route as each caller and look for every secret (what, value) in the answers."""
+    """Read every GET route as each caller and look for every secret (what, value) in the
+    answers, and for the public `controls` (proof that the answers held people's data)."""
     result = Sweep()
-    secrets = list(secrets)
+    secrets, controls = list(secrets), list(controls)
     for service, paths in routes.items():
         for path in paths:
             if SKIPPED.search(path):
@@ -156,4 +161,6 @@ def sweep(
                     for what, value in secrets:
                         if value in text:
                             result.findings.append(Finding(who, f"/{service}{url}", what))
+                    if who not in result.controls_seen and any(value in text for value in controls):
+                        result.controls_seen.add(who)
     return result

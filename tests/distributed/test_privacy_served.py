@@ -185,6 +185,7 @@ def test_pii_sweep_over_every_get_route_of_every_service(tmp_path):
 # ------------------------------------------------------------------ at rest, on PostgreSQL
 
 DATA_KEY = "privacy-served-data-key"
+NEW_DATA_KEY = "privacy-served-data-key-2"
 OLD_PERSON = ("sz22", "sz22.p00001", 1, "Chen Jing", "female", date(1988, 2, 29))
 SZ_OPEN = "2022-10-26T10:00:00+08:00"
 
@@ -210,20 +211,37 @@ async def _insert_person_in_clear(url: str) -> None:
         await engine.dispose()
 
 
-async def _people(url: str) -> list[sa.Row]:
+async def _rows(url: str, query: str) -> list[sa.Row]:
     engine = create_async_engine(url)
     try:
         async with engine.connect() as conn:
-            query = "SELECT id, birth_date, birth_date_enc, id_number_masked FROM people ORDER BY seq"
             return list((await conn.execute(sa.text(query))).all())
     finally:
         await engine.dispose()
 
 
+async def _people(url: str) -> list[sa.Row]:
+    return await _rows(url, "SELECT id, birth_date, birth_date_enc, id_number_masked FROM people ORDER BY seq")
+
+
+async def _ciphertexts(url: str) -> list[str]:
+    """Every encrypted value registration stored for these tests."""
+    found = []
+    for table, column in (
+        ("people", "birth_date_enc"),
+        ("people", "id_number_enc"),
+        ("evidence", "document_ref_enc"),
+        ("entries", "insurance_ref_enc"),
+    ):
+        found += [row[0] for row in await _rows(url, f"SELECT {column} FROM {table} WHERE {column} IS NOT NULL")]
+    return found
+
+
 async def test_birth_dates_are_ciphertext_at_rest_on_postgres(registration_database, amqp_url, bus_namespace, tmp_path):
     """Issue 27 finding 1: registration's people table holds birth dates encrypted under DATA_KEY,
     a person registered now and one stored in clear before revision 0010 (encrypted by the service
-    when it starts); the entry answers the birth year only."""
+    when it starts); the entry answers the birth year only. Then a key rotation (DATA_KEY_PREVIOUS):
+    every encrypted value is encrypted again under the new key, and the person is found again."""
     url = registration_database
     await asyncio.to_thread(upgrade, "registration", url, "0009")
     await _insert_person_in_clear(url)
@@ -272,6 +290,26 @@ async def test_birth_dates_are_ciphertext_at_rest_on_postgres(registration_datab
         opened = {p.id: protector.decrypt(p.birth_date_enc) for p in people}
         assert opened == {"sz22.p00001": "1988-02-29", "sz22.p00002": "1991-03-07"}
         assert [p.id_number_masked for p in people if p.id == "sz22.p00002"] == ["**************0031"]
+
+        # a key rotation: DATA_KEY new, the old one as DATA_KEY_PREVIOUS; at start the service
+        # encrypts everything again under the new key, and finds its people again meanwhile
+        stack.stop("registration")
+        stack.extra_env |= {"DATA_KEY": NEW_DATA_KEY, "DATA_KEY_PREVIOUS": DATA_KEY}
+        stack.start("registration")
+        stack.wait_ready("registration")
+        rotated = DataProtector(NEW_DATA_KEY)
+        for _ in range(100):
+            stored = await _ciphertexts(url)
+            if all(rotated.is_current(token) for token in stored):
+                break
+            await asyncio.sleep(0.2)
+        assert len(stored) >= 5 and all(rotated.is_current(token) for token in stored), stored
+        assert not any(protector.is_current(token) for token in stored)  # the old key reads none of it
+        assert {p.id: rotated.decrypt(p.birth_date_enc) for p in await _people(url)} == opened
+        with httpx.Client(base_url=stack.procs["registration"].url, timeout=30) as c:
+            again = c.post("/v1/events/sz22/entries", headers=op, json={**entry, "section_id": "men-pro"})
+            assert again.status_code == 201, again.text
+            assert again.json()["player_id"] == "sz22.p00002", again.text  # found by the new index
     finally:
         stack.stop_all()
     assert "Traceback" not in "".join(path.read_text() for path in tmp_path.glob("*.log"))

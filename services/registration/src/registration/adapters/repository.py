@@ -32,7 +32,7 @@ from ..domain import (
     Withdrawal,
 )
 from . import orm
-from .birth_dates import birth_date_of
+from .at_rest import birth_date_of
 from .protection import DataProtector
 
 
@@ -349,10 +349,11 @@ async def people_rows(session: AsyncSession, code: str, ids: list[str] | None = 
 ANY_REGISTRANT = object()
 
 
-async def person_by_index(session: AsyncSession, code: str, index: str, *, partner_id: Any):
-    """The person with this ID number among those `partner_id` registered (None: staff-registered;
-    ANY_REGISTRANT: the first registered by anyone). A partner never finds another's people."""
-    query = sa.select(orm.people).where(orm.people.c.event_code == code, orm.people.c.id_number_index == index)
+async def person_by_index(session: AsyncSession, code: str, indexes: list[str], *, partner_id: Any):
+    """The person with this ID number (any of its `indexes`: one per key during a key rotation) among
+    those `partner_id` registered (None: staff-registered; ANY_REGISTRANT: the first registered by
+    anyone). A partner never finds another's people."""
+    query = sa.select(orm.people).where(orm.people.c.event_code == code, orm.people.c.id_number_index.in_(indexes))
     if partner_id is not ANY_REGISTRANT:
         query = query.where(
             orm.people.c.partner_id.is_(None) if partner_id is None else orm.people.c.partner_id == partner_id

@@ -1,7 +1,8 @@
 """The PII sweep (issue 27 finding 1): every GET route of every service, read from the service's
-own OpenAPI document, with no key, a partner key and a viewer key; its path parameters filled with
-the real ids a staff read of the answers found. An answer fails when it holds a seeded person's
-full birth date or full ID number, or a name the platform shows masked only.
+own OpenAPI document, with no key, a partner key and a viewer key, and every page of the web
+pages (which have no OpenAPI document: their route table) without credentials; path parameters
+filled with the real ids a staff read of the answers found. An answer fails when it holds a
+seeded person's full birth date or full ID number, or a value the platform shows masked only.
 """
 
 from __future__ import annotations
@@ -16,8 +17,13 @@ import httpx
 
 #: the services with an OpenAPI document (the web pages have none: they read these APIs)
 SERVICES = ("registration", "pairing", "gameplay", "awards", "partners")
+#: the web pages, at the root of the embedded process
+PORTAL = "portal"
 #: a path parameter may be filled with values found under these keys of earlier answers
 ALIASES = {
+    "code": ("event_code",),
+    "sid": ("section_id",),
+    "eid": ("entrant_id",),
     "n": ("round", "n"),
     "round": ("round",),
     "stage": ("stage", "stage_id", "from_stage", "to_stage"),
@@ -27,7 +33,7 @@ ALIASES = {
 #: values tried per path parameter (the first ids found, in the order found)
 PER_PARAMETER = 3
 #: reads that are not about the platform's data (and the event streams, which never end)
-SKIPPED = re.compile(r"(/metrics$|/stream$|^/v1/games/\{game_id\}/events$)")
+SKIPPED = re.compile(r"(/metrics$|/stream$|/events$|/live/stats$|\.pdf$|/tile$|/wall$)")
 PARAMETER = re.compile(r"{([^}]+)}")
 
 
@@ -64,7 +70,7 @@ class Sweep:
 
     def line(self) -> str:
         return (
-            f"PII sweep: {len(self.routes)} GET routes of {len(SERVICES)} services, {self.answers} answers read "
+            f"PII sweep: {len(self.routes)} GET routes of {len(SERVICES)} services and the web pages, {self.answers} answers read "
             f"(statuses {dict(sorted(self.statuses.items()))}), {len(self.unreached)} routes without ids to fill"
         )
 
@@ -96,14 +102,19 @@ def _fillings(path: str, found: Mapping[str, list[str]]) -> list[str]:
     return paths
 
 
-def get_routes(client: httpx.Client) -> dict[str, list[str]]:
-    """Per service, the GET paths its OpenAPI document lists."""
+def get_routes(client: httpx.Client, portal_paths: Iterable[str]) -> dict[str, list[str]]:
+    """Per service, the GET paths its OpenAPI document lists; the web pages' own."""
     out = {}
     for service in SERVICES:
         document = client.get(f"/{service}/openapi.json")
         assert document.status_code == 200, document.text
         out[service] = sorted(p for p, ops in document.json()["paths"].items() if "get" in ops)
+    out[PORTAL] = sorted(portal_paths)
     return out
+
+
+def prefix(service: str) -> str:
+    return "" if service == PORTAL else f"/{service}"
 
 
 def discover(client: httpx.Client, staff: Mapping[str, str], routes: Mapping[str, list[str]]) -> dict[str, list[str]]:
@@ -115,7 +126,7 @@ def discover(client: httpx.Client, staff: Mapping[str, str], routes: Mapping[str
         before = sum(len(v) for v in found.values())
         for service, paths in routes.items():
             for path in paths:
-                if SKIPPED.search(path):
+                if SKIPPED.search(path) or service == PORTAL:
                     continue
                 for filled in _fillings(path, found):
                     url = f"/{service}{filled}"
@@ -153,14 +164,15 @@ def sweep(
             if not filled:
                 result.unreached.add((service, path))
             for url in filled:
-                for who, headers in callers.items():
-                    answer = client.get(f"/{service}{url}", headers=dict(headers))
+                # the web pages take no API key: their public reader is anyone
+                for who, headers in list(callers.items())[: 1 if service == PORTAL else None]:
+                    answer = client.get(f"{prefix(service)}{url}", headers=dict(headers))
                     result.answers += 1
                     result.statuses[answer.status_code] = result.statuses.get(answer.status_code, 0) + 1
                     text = answer.text + "\n" + "\n".join(f"{k}: {v}" for k, v in answer.headers.items())
                     for what, value in secrets:
                         if value in text:
-                            result.findings.append(Finding(who, f"/{service}{url}", what))
+                            result.findings.append(Finding(who, f"{prefix(service)}{url}", what))
                     if who not in result.controls_seen and any(value in text for value in controls):
                         result.controls_seen.add(who)
     return result

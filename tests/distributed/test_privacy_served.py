@@ -119,6 +119,18 @@ def _lodge_appeal(client: httpx.Client, code: str) -> dict:
     raise AssertionError(f"no unit with entrants in a played section: {units}, {sections}")
 
 
+def _portal_paths(monkeypatch: pytest.MonkeyPatch, tmp_path) -> list[str]:
+    """The web pages' GET routes, from their own route table (they have no OpenAPI document)."""
+    from portal.app import standalone_app
+    from portal.public import RECORD_FORMATS
+
+    monkeypatch.setenv("PORTAL_API_KEY", VIEWER)
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "portal"))
+    app = standalone_app()
+    paths = [r.path for r in app.routes if "GET" in (getattr(r, "methods", None) or ()) and "{fmt}" not in r.path]
+    return paths + [f"/games/{{game_id}}/record.{suffix}" for suffix, _ in RECORD_FORMATS.values()]
+
+
 def _secrets(driver: EventDriver) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for application in driver.field:
@@ -128,9 +140,10 @@ def _secrets(driver: EventDriver) -> list[tuple[str, str]]:
     return out + [("the signatory's name", SIGNATORY), ("the payment reference", PAYMENT_REFERENCE)]
 
 
-def test_pii_sweep_over_every_get_route_of_every_service(tmp_path):
-    """Issue 27 finding 1 (the PII sweep) and finding 10 (the payment reference, masks of one
-    width); the qualifiers route without credentials shows a birth year, never a birth date."""
+def test_pii_sweep_over_every_get_route_of_every_service(tmp_path, monkeypatch):
+    """Issue 27 finding 1 (the PII sweep, the web pages included) and finding 10 (the payment
+    reference, masks of one width); the qualifiers route without credentials shows a birth year,
+    never a birth date."""
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "AMQP_URL")}
     env.update(
         DATA_DIR=str(tmp_path / "data"),
@@ -167,7 +180,7 @@ def test_pii_sweep_over_every_get_route_of_every_service(tmp_path):
                 assert "birth_date" not in row, row
                 assert row["birth_year"] == born[row["name"]].year, row
 
-            routes = get_routes(client)
+            routes = get_routes(client, _portal_paths(monkeypatch, tmp_path))
             found = discover(client, staff, routes)
             callers = {"no key": {}, "partner": {"x-api-key": KEYS.partner}, "viewer": {"x-api-key": VIEWER}}
             names = [p.name for a in driver.field for p in a.people]

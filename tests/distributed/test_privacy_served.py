@@ -8,6 +8,7 @@ against served processes over real sockets.
   more either), the web pages without credentials: no answer may hold a seeded person's full
   birth date or full ID number, the signatory's name or the payment reference.
 - The qualifiers route, without credentials, shows the birth year and never a birth date.
+- The embedded mode's database files are readable by their owner only (0600).
 - On PostgreSQL + RabbitMQ (registration as its own process, the compose command): the birth date
   column holds ciphertext, for new people and for a person stored in clear before revision 0010.
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import stat
 from datetime import date
 
 import httpx
@@ -200,6 +202,9 @@ def test_pii_sweep_over_every_get_route_of_every_service(tmp_path, monkeypatch):
         assert result.controls_seen == set(callers), result.controls_seen
         assert not result.findings, "\n".join(f"{f.who}: {f.path} has {f.what}" for f in result.findings[:40])
     assert "Traceback" not in log.read_text()
+    # finding 1: the embedded mode's database files (and SQLite's journals) are this user's alone
+    files = sorted((tmp_path / "data").glob("*.sqlite*"))
+    assert files and {f.name: stat.S_IMODE(f.stat().st_mode) for f in files} == {f.name: 0o600 for f in files}
 
 
 # ------------------------------------------------------------------ at rest, on PostgreSQL

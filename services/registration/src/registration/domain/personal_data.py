@@ -12,7 +12,7 @@ def mask_id_number(value: str | None, keep_tail: int = 4) -> str:
     Chinese ID number is the place of registration and the middle the birth date, so showing
     them next to a name, gender and birth year would narrow the number down to a handful of
     candidates (REG-11; views show the birth year only). Short values are masked entirely, and
-    every mask has the same width whatever the number's length (issue 27: a mask that kept the
+    every mask has the same width whatever the number's length (a mask that kept the
     length told a passport from an ID card)."""
     return mask_tail(value, keep_tail)
 

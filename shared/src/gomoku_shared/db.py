@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from datetime import UTC, datetime
 from typing import Any
@@ -38,6 +39,16 @@ def is_sqlite(url: str) -> bool:
     return url.startswith("sqlite")
 
 
+def private_files(path: str) -> None:
+    """A SQLite database of the embedded mode holds personal data: its file, and the journal files
+    SQLite creates beside it with the same permissions, are readable by this user only (0600)."""
+    if not os.path.exists(path):
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))  # an empty file is an empty database
+    for name in (path, f"{path}-wal", f"{path}-shm"):
+        with contextlib.suppress(FileNotFoundError, PermissionError):
+            os.chmod(name, 0o600)
+
+
 def make_engine(url: str, *, pool_size: int = 10) -> AsyncEngine:
     """Statement parameters are hidden from every error message and log line: they carry
     personal data (names, birth dates, ciphertexts)."""
@@ -45,6 +56,7 @@ def make_engine(url: str, *, pool_size: int = 10) -> AsyncEngine:
         path = url.split(":///", 1)[1] if ":///" in url else ""
         if path and path != ":memory:":
             os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+            private_files(path)
         kwargs: dict = {"connect_args": {"timeout": 30}, "hide_parameters": True}
         if not path or path == ":memory:":
             kwargs["poolclass"] = StaticPool

@@ -120,7 +120,10 @@ def run_alembic_upgrade(service: str, url: str, revision: str = "head") -> None:
     if url.startswith("sqlite"):
         path = url.split(":///", 1)[1]
         if path and path != ":memory:":
+            from .db import private_files
+
             os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+            private_files(path)  # personal data: readable by this user only
     command.upgrade(alembic_config(service, url), revision)
 
 

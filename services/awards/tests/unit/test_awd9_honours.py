@@ -55,7 +55,9 @@ def test_awd9_certificate_lines_and_public_names():
         "Outstanding Coach Award",
         "for the juniors",
     ]
-    assert rules.public_name("coach", "李明") == "李*"  # personal data never in full
+    assert rules.public_name("coach", "李明") == "李**"  # personal data never in full
+    # issue 27 finding 10: the mask has one width whatever the name's length
+    assert rules.public_name("coach", "欧阳明德") == "欧**"
     assert rules.public_name("entrant", "J1") == "J1"  # as the published standings name the player
 
 
@@ -106,14 +108,14 @@ async def test_awd9_ny_honours_in_the_publication_and_the_certificate_data(ny):
     assert [(h["kind"], h["recipient_name"]) for h in public["honours"]] == [
         ("organisation", "Guangdong"),
         ("sportsmanship", "J3"),
-        ("coach", "李*"),
+        ("coach", "李**"),
     ]
     assert "李明" not in str(public)
     certificates = (await ny.get(f"{url}/certificates")).json()["rows"]
     assert [(c["name"], c["lines"][0]) for c in certificates] == [
         ("Guangdong", "优秀组织奖"),
         ("J3", "体育道德风尚奖"),
-        ("李*", "优秀教练员奖"),
+        ("李**", "优秀教练员奖"),
     ]
     assert certificates[1]["unit_name"] == "Guangdong" and certificates[1]["section_id"] == "junior-male"
     assert certificates[0]["lines"][-1] == "for hosting the juniors"

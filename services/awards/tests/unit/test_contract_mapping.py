@@ -42,7 +42,9 @@ def test_standings_keep_order_tiebreaks_and_fill_from_entrants():
     assert [r.place for r in standings.rows] == [1, 2, 2, 4]
     a, b, _, d = standings.rows
     assert a.tiebreaks == (("buchholz", Decimal("40.5")), ("wins", 6))
-    assert a.gender is Gender.FEMALE and a.unit_id == a.unit_name == "Haikou" and a.birth_date == date(2012, 3, 4)
+    assert a.gender is Gender.FEMALE and a.unit_id == a.unit_name == "Haikou" and a.birth_year == 2012
+    # issue 27 finding 1: a full date from an older publisher is kept as its year only
+    assert payload.entrants[0].birth_date is None
     assert b.gender is Gender.MALE  # from the section's gender rule
     assert d.points == Decimal("8.5") and d.decided_by_playoff and not d.completed
 
@@ -93,8 +95,9 @@ def test_board_stats_become_board_records_with_team_names():
 def test_qualified_players_carry_entrant_attributes_unit_and_rank():
     """AWD-QUAL: facts other stages need travel with the qualifier."""
     people = qualified_players(
-        [Qualifier("a", "A", Gender.FEMALE, 3, 2, date(2011, 1, 1), "Futian")],
+        [Qualifier("a", "A", Gender.FEMALE, 3, 2, 2011, "Futian")],
         [Entrant(entrant_id="a", name="A", attributes={"clause": "sz-residency"})],
     )
-    assert people[0].gender == "female" and people[0].place == 3 and people[0].birth_date == date(2011, 1, 1)
+    assert people[0].gender == "female" and people[0].place == 3 and people[0].birth_year == 2011
+    assert people[0].birth_date is None  # issue 27 finding 1: full dates stay in registration
     assert people[0].attributes == {"clause": "sz-residency", "unit": "Futian", "cohort_rank": 2}

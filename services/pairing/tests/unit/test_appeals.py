@@ -103,6 +103,18 @@ def test_awd10_changed_result(clause, upheld, rnd, pairing, result, refused):
     assert caught.value.code == refused, clause
 
 
-@pytest.mark.parametrize(("name", "masked"), [("张三丰", "张**"), ("Li", "L*"), ("王", "王*"), (" ", "")])
+@pytest.mark.parametrize(
+    ("name", "masked"), [("张三丰", "张**"), ("欧阳子轩", "欧**"), ("Li", "L**"), ("王", "王**"), (" ", "")]
+)
 def test_awd10_signatory_names_are_masked(name, masked):
+    """Issue 27 finding 10: the first character, then a mask of one width whatever the length."""
     assert rules.masked_name(name) == masked
+
+
+@pytest.mark.parametrize(
+    ("reference", "masked"),
+    [("ICBC-2026-000123", "**************0123"), ("TX99", "*" * 18), ("", "")],
+)
+def test_awd10_payment_references_are_masked(reference, masked):
+    """Issue 27 finding 10: an appeal's payment reference is shown as its tail behind a mask of one width."""
+    assert rules.masked_reference(reference) == masked

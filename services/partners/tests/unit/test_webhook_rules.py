@@ -111,6 +111,9 @@ def test_a_partner_sees_only_the_pairings_of_its_own_players_and_no_personal_dat
     awards = {"event_code": "E", "stage": "main", "section_id": "S", "revision": 1}
     places = rules.partner_view("awards.published", {**awards, "places": [{"name": "A", "birth_date": "x"}]}, "app")
     assert places is not None and places["places"] == [{"name": "A"}]
+    # issue 27 finding 1: the birth year, all that leaves registration, does not reach partners either
+    squad = rules.partner_view("awards.published", {**awards, "squad": [{"name": "A", "birth_year": 2000}]}, "app")
+    assert squad is not None and squad["squad"] == [{"name": "A"}]
 
 
 def test_entry_decided_is_the_registering_partners_alone_and_names_no_one():

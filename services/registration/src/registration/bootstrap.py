@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 from gomoku_shared.auth import KeyRing
 from gomoku_shared.clock import Clock
 from gomoku_shared.messaging.bus import EventBus
@@ -13,9 +15,11 @@ from .adapters.protection import DataProtector
 from .config import RegistrationSettings
 from .entrypoints import consumers
 from .entrypoints.api import create_api
+from .service_layer.sealing import rekey, seal_birth_dates
 from .service_layer.state import RegistrationState
 
 NAME = "registration"
+log = logging.getLogger("registration")
 
 
 def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Clock | None = None) -> Service:
@@ -24,8 +28,25 @@ def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Cloc
     # DATA_KEY encrypts personal data; required when the service runs distributed (AMQP_URL set),
     # else the embedded mode keeps a random key of its own in DATA_DIR
     context = RegistrationState(
-        DataProtector.from_settings(config.data_key, distributed=config.distributed, data_dir=config.data_dir)
+        DataProtector.from_settings(
+            config.data_key,
+            distributed=config.distributed,
+            data_dir=config.data_dir,
+            previous=config.data_key_previous,
+        )
     )
     consumers.register(runtime, context)
+
+    @runtime.background
+    async def protect_stored_data() -> None:
+        # rows migrated from before birth dates were encrypted (revision 0010), and after a key
+        # rotation rows under DATA_KEY_PREVIOUS: both are read as they are meanwhile, so a
+        # failure here only leaves them for the next start
+        try:
+            await seal_birth_dates(runtime, context.protector)
+            await rekey(runtime, context.protector)
+        except Exception:  # noqa: BLE001 - the next start tries again
+            log.exception("encrypting the stored personal data under DATA_KEY failed")
+
     app = create_api(runtime, KeyRing(config.api_keys), context)
     return Service(NAME, runtime, app)

@@ -4,10 +4,16 @@ composition root. A setting registration adds is declared here."""
 
 from __future__ import annotations
 
+from pydantic import Field
+
 from gomoku_shared.settings import ServiceSettings
 
 
 class RegistrationSettings(ServiceSettings):
+    #: a DATA_KEY rotation: the previous secret(s), comma-separated; read (never written) until
+    #: the service has re-encrypted the stored data under DATA_KEY at start (docs/privacy.md)
+    data_key_previous: str = Field(default="", alias="DATA_KEY_PREVIOUS")
+
     @classmethod
     def from_shared(cls, settings: ServiceSettings) -> RegistrationSettings:
         """The registration settings of a process started with ``settings``."""

@@ -82,7 +82,9 @@ async def test_reg12_merge_seven_free_and_five_pro_cancel_four_reg11_no_show_out
         assert free.rules.format == "swiss" and free.rules.ruleset.track == "free"
         assert free.rules.clock.base_s == 900 and free.rules.tie_policy == "arbiter"
         assert free.rules.tiebreaks == ["points", "buchholz", "buchholz_of_buchholz"]
-        assert all(e.partner_id == "partner-1" and e.birth_date and e.gender for e in free.entrants)
+        assert all(
+            e.partner_id == "partner-1" and e.birth_year and e.birth_date is None and e.gender for e in free.entrants
+        )
         pro = events["men-pro"]
         assert pro.rules.rounds == 5 and pro.rules.ruleset.forbidden_policy == "loss"
         assert pro.rules.clock.kind == "fischer" and pro.rules.clock.increment_s == 15
@@ -113,7 +115,7 @@ def qualifier_events(closed_events, event_code="sz22", revision=1):
                     name=e.name,
                     gender=e.gender,
                     place=i + 1,
-                    birth_date=e.birth_date,
+                    birth_year=e.birth_year,
                     attributes=e.attributes,
                 )
                 for i, e in enumerate(cohort)

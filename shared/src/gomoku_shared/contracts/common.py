@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 Gender = Literal["male", "female"]
 RuleTrack = Literal["free", "professional"]
@@ -45,6 +45,25 @@ class Points(Model):
     loss: int = 0
 
 
+def birth_year_only(data: Any) -> Any:
+    """Data minimisation (docs/privacy.md): a full birth date stays in registration. A payload
+    from a publisher older than ``birth_year`` still carries ``birth_date``: it is read as its
+    year and the date itself is dropped, so that no consumer stores or forwards it."""
+    if isinstance(data, dict) and data.get("birth_date") is not None:
+        data = dict(data)
+        born = data.pop("birth_date")
+        if data.get("birth_year") is None:
+            year = str(born.year if isinstance(born, date) else born)[:4]
+            data["birth_year"] = int(year) if year.isdigit() else None
+    return data
+
+
+#: the year of birth: all of a birth date that leaves registration
+BirthYear = Field(default=None, ge=1000, le=9999, description="year of birth (full dates stay in registration)")
+#: no longer sent (always null); a value from an older publisher is read as ``birth_year``
+OldBirthDate = Field(default=None, description="no longer sent: see birth_year")
+
+
 class Member(Model):
     """A player inside an entrant (a team member with a fixed board, REG-9)."""
 
@@ -53,8 +72,11 @@ class Member(Model):
     gender: Gender
     board: int | None = None
     unit: str | None = None
-    birth_date: date | None = None
+    birth_date: date | None = OldBirthDate
+    birth_year: int | None = BirthYear
     partner_id: str | None = None
+
+    _birth_year_only = model_validator(mode="before")(birth_year_only)
 
 
 class Entrant(Model):
@@ -65,12 +87,15 @@ class Entrant(Model):
     gender: Gender | None = None
     unit: str | None = None
     rating: int = 0
-    birth_date: date | None = None
+    birth_date: date | None = OldBirthDate
+    birth_year: int | None = BirthYear
     members: list[Member] = Field(default_factory=list)
     #: the partner platform that registered this entrant: only its key may act for it
     partner_id: str | None = None
     #: facts other stages need (e.g. eligibility clause that admitted the player)
     attributes: dict[str, Any] = Field(default_factory=dict)
+
+    _birth_year_only = model_validator(mode="before")(birth_year_only)
 
 
 Signatory = Literal["leader", "coach"]

@@ -5,9 +5,20 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any, ClassVar, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
-from .common import AppealTerms, ClockSpec, Entrant, Gender, Model, Ruleset, SectionRules
+from .common import (
+    AppealTerms,
+    BirthYear,
+    ClockSpec,
+    Entrant,
+    Gender,
+    Model,
+    OldBirthDate,
+    Ruleset,
+    SectionRules,
+    birth_year_only,
+)
 from .envelope import Payload
 
 
@@ -372,8 +383,11 @@ class QualifiedPlayer(Model):
     name: str
     gender: Gender | None = None
     place: int
-    birth_date: date | None = None
+    birth_date: date | None = OldBirthDate
+    birth_year: int | None = BirthYear
     attributes: dict[str, Any] = Field(default_factory=dict)
+
+    _birth_year_only = model_validator(mode="before")(birth_year_only)
 
 
 class QualifiersSelected(Payload):

@@ -57,7 +57,7 @@ def standings_from_contract(payload: SectionCompleted, section_gender: str | Non
     """The final standings of a `section.completed` as the domain's SectionStandings.
 
     Gender and unit fall back to the entrant record, then (gender) to the section's own
-    gender rule; birth dates come from the entrants.
+    gender rule; birth years come from the entrants.
     """
     entrants = {e.entrant_id: e for e in payload.entrants}
     ordered = sorted(enumerate(payload.standings), key=lambda item: (item[1].place, item[0]))
@@ -84,7 +84,7 @@ def standings_from_contract(payload: SectionCompleted, section_gender: str | Non
                 gender=_gender(gender),
                 unit_id=unit,
                 unit_name=unit,
-                birth_date=entrant.birth_date if entrant else None,
+                birth_year=entrant.birth_year if entrant else None,
                 decided_by_playoff=row.decided_by == "playoff",
                 completed=not bool(entrant and entrant.attributes.get("withdrawn")),
             )
@@ -139,7 +139,7 @@ def qualified_players(chosen: Iterable[Qualifier], entrants: Iterable[Entrant]) 
                 name=qualifier.name,
                 gender=qualifier.gender.value if qualifier.gender else None,
                 place=qualifier.place,
-                birth_date=qualifier.birth_date,
+                birth_year=qualifier.birth_year,
                 attributes=attributes,
             )
         )

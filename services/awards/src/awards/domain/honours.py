@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gomoku_shared.errors import RuleRefused
+from gomoku_shared.masking import mask_name
 
 #: who receives each kind of honour (NY 十一(三): 单位 / 个人 / 教练员)
 RECIPIENT = {"organisation": "unit", "sportsmanship": "entrant", "coach": "coach"}
@@ -71,11 +72,10 @@ def check_revoke(status: str) -> str:
 
 def public_name(recipient_kind: str, name: str) -> str:
     """What public answers show: a unit's or a player's published name; a coach's name is
-    personal data shown as its first character only ('李**')."""
+    personal data shown as its first character only, then a mask of fixed width ('李**')."""
     if recipient_kind != "coach":
         return name
-    stripped = name.strip()
-    return stripped[:1] + "*" * max(len(stripped) - 1, 1)
+    return mask_name(name)
 
 
 def certificate_lines(rule: HonourRule, citation: str) -> list[str]:

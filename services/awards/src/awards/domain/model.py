@@ -8,7 +8,6 @@ arithmetic stays exact.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date
 from decimal import Decimal
 from enum import StrEnum
 from typing import Literal
@@ -54,7 +53,8 @@ class StandingRow:
     #: the unit (club, province, school …) the entrant represents; None = individual entry
     unit_id: str | None = None
     unit_name: str | None = None
-    birth_date: date | None = None
+    #: year of birth (full birth dates stay in registration)
+    birth_year: int | None = None
     decided_by_playoff: bool = False
     #: False for an entrant who withdrew before the end (no finisher's items)
     completed: bool = True

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import date
 
 from .config import ConfigError, QualificationRule, SeededList, SeededPlayer, SquadRule
 from .model import Gender, SectionStandings, StandingRow, rank_within
@@ -32,7 +31,8 @@ class Qualifier:
     place: int
     #: rank among the players still in contention for this group (after skips)
     rank: int
-    birth_date: date | None = None
+    #: year of birth (full birth dates stay in registration)
+    birth_year: int | None = None
     unit_name: str | None = None
 
 
@@ -68,7 +68,7 @@ class QualifierSelection:
 
 
 def _qualifier(row: StandingRow, rank: int) -> Qualifier:
-    return Qualifier(row.entrant_id, row.name, row.gender, row.place, rank, row.birth_date, row.unit_name)
+    return Qualifier(row.entrant_id, row.name, row.gender, row.place, rank, row.birth_year, row.unit_name)
 
 
 def _seeded_for(target: str, seeded: Iterable[SeededList]) -> tuple[tuple[SeededPlayer, ...], tuple[SeededPlayer, ...]]:

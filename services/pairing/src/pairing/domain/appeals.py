@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from gomoku_shared.errors import RuleRefused
+from gomoku_shared.masking import mask_name, mask_tail
 
 LODGED = "lodged"
 UPHELD = "upheld"
@@ -99,6 +100,13 @@ def check_changed_result(upheld: bool, round_no: int | None, pairing_id: str | N
 
 
 def masked_name(name: str) -> str:
-    """A signatory's name is personal data: answers show its first character only ('张**')."""
-    stripped = name.strip()
-    return stripped[:1] + "*" * max(len(stripped) - 1, 1) if stripped else ""
+    """A signatory's name is personal data: answers show its first character only, then a
+    mask of fixed width ('张**' for any length)."""
+    return mask_name(name)
+
+
+def masked_reference(reference: str) -> str:
+    """A payment reference is personal data (it identifies a payer's account or transfer):
+    answers show its last four characters behind a mask of fixed width; the fee ledger keeps
+    the payment."""
+    return mask_tail(reference)

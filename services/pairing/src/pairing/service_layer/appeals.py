@@ -228,7 +228,7 @@ def _iso(value: Any) -> str | None:
 
 
 def view(row: dict[str, Any]) -> dict[str, Any]:
-    """An appeal as the API shows it: the signatory's name masked, times in ISO 8601, results
+    """An appeal as the API shows it: the signatory's name and the payment reference masked, times in ISO 8601, results
     by their public names."""
     return {
         "event_code": row["event_code"],
@@ -244,7 +244,7 @@ def view(row: dict[str, Any]) -> dict[str, Any]:
         "grounds": row["grounds"],
         "fee_fen": row["fee_fen"],
         "currency": row["currency"],
-        "payment_reference": row["payment_reference"],
+        "payment_reference": rules.masked_reference(row["payment_reference"]),
         "lodged_at": _iso(row["lodged_at"]),
         "decided_at": _iso(row.get("decided_at")),
         "reasons": row.get("reasons"),

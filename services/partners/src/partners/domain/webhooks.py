@@ -38,8 +38,9 @@ EVENT_TYPES: tuple[str, ...] = get_args(EventType)
 #: the webhook type of a bus event whose type is not its own
 WEBHOOK_TYPE_OF = {"entry.accepted": "entry.decided", "entry.refused": "entry.decided"}
 SECRET_PREFIX = "whsec_"
-#: keys never sent to a partner, wherever they sit in a payload (personal data)
-PRIVATE_KEYS = frozenset({"birth_date", "attributes", "email", "phone"})
+#: keys never sent to a partner, wherever they sit in a payload (personal data; a partner
+#: knows its own players, and no rule of a partner app needs others' birth years: docs/privacy.md)
+PRIVATE_KEYS = frozenset({"birth_date", "birth_year", "attributes", "email", "phone"})
 
 
 def checked_types(event_types: list[str]) -> tuple[str, ...]:

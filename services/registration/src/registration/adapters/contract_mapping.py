@@ -36,7 +36,7 @@ def entrant_for(
             gender=p.gender,
             unit=unit_name,
             rating=meta.rating,
-            birth_date=p.birth_date,
+            birth_year=p.birth_date.year,
             partner_id=meta.partner_id,
             attributes={**attrs, "player_id": p.id},
         )
@@ -54,7 +54,7 @@ def entrant_for(
                 gender=p.gender,
                 board=i + 1,
                 unit=unit_name,
-                birth_date=p.birth_date,
+                birth_year=p.birth_date.year,
                 partner_id=meta.partner_id,
             )
             for i, p in enumerate(members)

@@ -1,6 +1,6 @@
 """Tables of the registration service (its own database; no other service reads them).
 
-Personal data (ID numbers, document references) is stored only encrypted (`*_enc`, see
+Personal data (ID numbers, birth dates, document references) is stored only encrypted (`*_enc`, see
 `adapters.protection`); `id_number_index` is a keyed hash for finding a person again without
 decrypting, `id_number_masked` the only form ever shown. People are kept per registrant (partner
 isolation): one person per ID number, and per `external_id` (the registering partner's own user
@@ -114,7 +114,10 @@ def _declare_people_tables(md: MetaData) -> dict[str, sa.Table]:
         _seq(),
         sa.Column("name", sa.String(200), nullable=False),
         sa.Column("gender", sa.String(10), nullable=False),
-        sa.Column("birth_date", sa.Date, nullable=False),
+        #: only in rows stored before birth dates were encrypted, until the service seals them at
+        #: start (then NULL); a later release drops the column
+        sa.Column("birth_date", sa.Date, nullable=True),
+        sa.Column("birth_date_enc", sa.Text, nullable=True),
         sa.Column("citizenship", sa.String(10), nullable=True),
         sa.Column("registered_unit_id", sa.String(100), nullable=True),
         sa.Column("id_number_enc", sa.Text, nullable=True),

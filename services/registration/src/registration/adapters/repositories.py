@@ -5,6 +5,7 @@ handed to a repository in clear (ID numbers, document references) is stored encr
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 import sqlalchemy as sa
@@ -12,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from gomoku_shared.event_config import EventConfig
 
-from . import orm
+from . import at_rest, orm
 from . import repository as rows
 from .protection import DataProtector
 from .schedule_repository import DelayRepository
@@ -156,7 +157,7 @@ class PersonRepository:
     async def by_id_number(self, code: str, id_number: str, *, partner_id: Any) -> Any:
         """The person registered with this ID number (found by its keyed hash; see
         `repository.person_by_index` for `partner_id`)."""
-        return await rows.person_by_index(self.session, code, self.protector.index(id_number), partner_id=partner_id)
+        return await rows.person_by_index(self.session, code, self.protector.indexes(id_number), partner_id=partner_id)
 
     async def last_seq(self, code: str) -> int:
         return await rows.next_seq(self.session, orm.people, code) - 1
@@ -176,12 +177,16 @@ class PersonRepository:
             .values(external_id=external_id)
         )
 
-    async def add(self, *, id_number: str | None, **values: Any) -> None:
+    async def seal_birth_dates(self, batch: int) -> int:
+        return await at_rest.seal_birth_dates(self.session, self.protector, batch)
+
+    async def add(self, *, id_number: str | None, birth_date: date, **values: Any) -> None:
         """A person; the ID number is stored encrypted beside its keyed hash (the masked form
-        comes with `values`)."""
+        comes with `values`), the birth date encrypted."""
         await self.session.execute(
             sa.insert(orm.people).values(
                 **values,
+                birth_date_enc=self.protector.encrypt(birth_date.isoformat()),
                 id_number_enc=self.protector.encrypt(id_number),
                 id_number_index=self.protector.index(id_number) if id_number else None,
             )
@@ -348,3 +353,5 @@ class Repositories:
         self.ledger = LedgerRepository(session, protector)
         #: EVT-7: rounds delayed by the arbiter
         self.delays = DelayRepository(session)
+        #: every encrypted column (a DATA_KEY rotation)
+        self.protected = at_rest.ProtectedData(session, protector)

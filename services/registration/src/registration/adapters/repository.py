@@ -32,6 +32,7 @@ from ..domain import (
     Withdrawal,
 )
 from . import orm
+from .at_rest import birth_date_of
 from .protection import DataProtector
 
 
@@ -334,7 +335,7 @@ def person_from_row(r, protector: DataProtector, *, decrypt: bool = False) -> Pe
         if shown is None:
             raise ValueError(f"person {r.id}: an encrypted ID number without its masked form")
         id_number = IdNumber(shown)
-    return Person(r.id, r.name, r.gender, r.birth_date, id_number, r.citizenship, r.registered_unit_id)
+    return Person(r.id, r.name, r.gender, birth_date_of(r, protector), id_number, r.citizenship, r.registered_unit_id)
 
 
 async def people_rows(session: AsyncSession, code: str, ids: list[str] | None = None) -> dict[str, Any]:
@@ -348,10 +349,11 @@ async def people_rows(session: AsyncSession, code: str, ids: list[str] | None = 
 ANY_REGISTRANT = object()
 
 
-async def person_by_index(session: AsyncSession, code: str, index: str, *, partner_id: Any):
-    """The person with this ID number among those `partner_id` registered (None: staff-registered;
-    ANY_REGISTRANT: the first registered by anyone). A partner never finds another's people."""
-    query = sa.select(orm.people).where(orm.people.c.event_code == code, orm.people.c.id_number_index == index)
+async def person_by_index(session: AsyncSession, code: str, indexes: list[str], *, partner_id: Any):
+    """The person with this ID number (any of its `indexes`: one per key during a key rotation) among
+    those `partner_id` registered (None: staff-registered; ANY_REGISTRANT: the first registered by
+    anyone). A partner never finds another's people."""
+    query = sa.select(orm.people).where(orm.people.c.event_code == code, orm.people.c.id_number_index.in_(indexes))
     if partner_id is not ANY_REGISTRANT:
         query = query.where(
             orm.people.c.partner_id.is_(None) if partner_id is None else orm.people.c.partner_id == partner_id

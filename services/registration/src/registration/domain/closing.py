@@ -322,7 +322,7 @@ def section_closed_payload(
                     "name": player.name,
                     "gender": player.gender,
                     "unit": unit_name,
-                    "birth_date": player.birth_date.isoformat(),
+                    "birth_year": player.birth_date.year,
                     "attributes": {**attrs, "player_id": player.id},
                 }
             )
@@ -339,7 +339,7 @@ def section_closed_payload(
                             "gender": p.gender,
                             "board": i + 1,
                             "unit": unit_name,
-                            "birth_date": p.birth_date.isoformat(),
+                            "birth_year": p.birth_date.year,
                         }
                         for i, p in enumerate(members)
                     ],

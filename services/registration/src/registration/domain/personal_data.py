@@ -4,21 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-#: characters a mask leaves hidden at least; shorter values are masked entirely
-MIN_HIDDEN = 8
+from gomoku_shared.masking import mask_tail
 
 
 def mask_id_number(value: str | None, keep_tail: int = 4) -> str:
     """'440301199001011234' -> '**************1234'. Only the tail is shown: the head of a
     Chinese ID number is the place of registration and the middle the birth date, so showing
     them next to a name, gender and birth year would narrow the number down to a handful of
-    candidates (REG-11; views show the birth year only). Short values are masked entirely."""
-    if not value:
-        return ""
-    stripped = value.strip()
-    if len(stripped) < keep_tail + MIN_HIDDEN:
-        return "*" * len(stripped)
-    return "*" * (len(stripped) - keep_tail) + stripped[-keep_tail:]
+    candidates (REG-11; views show the birth year only). Short values are masked entirely, and
+    every mask has the same width whatever the number's length (a mask that kept the
+    length told a passport from an ID card)."""
+    return mask_tail(value, keep_tail)
 
 
 @dataclass(frozen=True, eq=True)

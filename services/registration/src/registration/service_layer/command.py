@@ -125,11 +125,12 @@ class EventCommand:
             scope = repo.ANY_REGISTRANT if self.principal.is_staff else owner_of(self.principal)
             row = await self.uow.people.by_id_number(self.code, p.id_number, partner_id=scope)
             if row is not None:
-                if (row.name, row.gender, row.birth_date) != (p.name, p.gender, p.birth_date):
+                person = repo.person_from_row(row, self.state.protector)
+                if (person.name, person.gender, person.birth_date) != (p.name, p.gender, p.birth_date):
                     raise Conflict(
                         "player_mismatch", "a player with this ID number is registered with other personal details"
                     )
-                self.people[row.id] = repo.person_from_row(row, self.state.protector)
+                self.people[row.id] = person
                 self._note_registrant(row)
                 await self._external_id(p.external_id, row)
                 return row.id

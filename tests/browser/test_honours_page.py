@@ -1,6 +1,8 @@
 """Honours and appeals (AWD-9, NY 十一(三); AWD-10, NY 十(四)) in a real Chromium against the served
 embedded runner: after the event the organiser's honours recorded by staff appear on the awards
-page (translated; a coach's name masked) and in the honours' certificate PDF; an arbiter records a
+page (translated; a coach's name masked) and in the honours' certificate PDF; in the staff console
+the register and the certificates the organiser prints name the coach in full, and the unit honour's
+unit is chosen from the registered units (NY 十一(三), issue 30); an arbiter records a
 unit's appeal with the 500 CNY fee in the staff console and the committee's rejection. The event
 is DA 2023's small field with NY's honours and appeal terms as its configuration. Screenshots go
 to test-output/browser/."""
@@ -106,6 +108,44 @@ async def _lines(served: str, code: str, count: int) -> list[dict] | None:
     return lines if len(lines) >= count else None
 
 
+async def _console_honours(page, served: str, code: str, player: dict) -> None:
+    """NY 十一(三), AWD-9 (issue 30) in the staff console: the register names the coach in full
+    (masking is for public pages); the 优秀组织奖 form offers the registered units by name (no id
+    to type) and the honour takes the unit as registered (its registration id, its registered
+    name); the certificates PDF the organiser prints names the coach in full."""
+    await page.goto(f"{served}/staff/events/{code}/honours")
+    await page.fill("input[name=api_key]", Keys().arbiter)
+    await page.click("form button[type=submit]")
+    await page.wait_for_url("**/honours")
+    register = page.locator("#honour-register")
+    assert "李明华" in await register.inner_text()  # staff see the name in full
+    form = page.locator("#honour-organisation")
+    assert await form.locator("input[name=unit_id]").count() == 0  # no id to type
+    choices = await form.locator("select[name=unit_id] option").all_inner_texts()
+    assert player["unit"] in choices, choices
+    await form.locator("select[name=unit_id]").select_option(label=player["unit"])
+    await form.locator("textarea[name=citation]").fill("组织工作出色")
+    await form.locator("button[type=submit]").click()
+    await page.wait_for_selector(".done, .refusal")
+    assert await page.locator(".refusal").count() == 0, await page.inner_text(".refusal")
+    row = page.locator("#honour-register tr", has_text="优秀组织奖")
+    assert player["unit"] in await row.inner_text() and "组织工作出色" in await row.inner_text()
+    await page.screenshot(path=str(OUT / "staff-honours.png"), full_page=True)
+    recorded = httpx.get(
+        f"{served}/awards/v1/events/{code}/honours/register", headers={"x-api-key": Keys().arbiter}, timeout=60
+    ).json()["honours"]
+    unit_honour = next(h for h in recorded if h["kind"] == "organisation")
+    units = httpx.get(
+        f"{served}/awards/v1/events/{code}/honours/units", headers={"x-api-key": Keys().arbiter}, timeout=60
+    ).json()["units"]
+    registered = {u["name"]: u["unit_id"] for u in units}
+    assert (unit_honour["recipient_id"], unit_honour["recipient_name"]) == (registered[player["unit"]], player["unit"])
+    sheet = await page.request.get(f"{served}/staff/events/{code}/honours/certificates.pdf")
+    assert sheet.status == 200 and sheet.headers["content-type"] == "application/pdf"
+    text = _pdf_text(await sheet.body())
+    assert "李明华" in text and "优秀组织奖" in text and player["unit"] in text
+
+
 def _pdf_text(body: bytes) -> str:
     return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(body)).pages)
 
@@ -134,11 +174,11 @@ async def test_awd9_honours_on_the_awards_page_and_certificates_in_chromium(serv
             await page.locator("#honours").screenshot(path=str(OUT / "honours-en.png"))
             await page.goto(f"{served}/events/{code}?lang=zh")
 
+            # NY 十一(三): in the console the arbiter chooses the unit from the registered ones
+            await _console_honours(page, served, code, player)
+
             # AWD-10, NY 十(四): the arbiter records an appeal with its fee and the committee's decision
             await page.goto(f"{served}/staff/events/{code}/appeals")
-            await page.fill("input[name=api_key]", Keys().arbiter)
-            await page.click("form button[type=submit]")
-            await page.wait_for_url("**/appeals")
             form = page.locator("#lodge-appeal")
             assert await form.locator("input[name=fee_fen]").input_value() == "50000"
             await form.locator("select[name=section_id]").select_option("open")

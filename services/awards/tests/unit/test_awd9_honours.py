@@ -7,6 +7,7 @@ import pytest
 from awards_kit import Harness, completed, configured, ranked
 
 from awards.domain import honours as rules
+from gomoku_shared.contracts.common import Entrant
 from gomoku_shared.messaging.memory import InMemoryEventBus
 from gomoku_shared.settings import ServiceSettings
 
@@ -15,7 +16,9 @@ NY_RULES = {
     "sportsmanship": rules.HonourRule("sportsmanship", "Sportsmanship Award", "体育道德风尚奖"),
     "coach": rules.HonourRule("coach", "Outstanding Coach Award", "优秀教练员奖", max_recipients=1),
 }
-UNIT = rules.Recipient("unit", "Guangdong", "Guangdong")
+UNIT = rules.Recipient("unit", "u-gd", "Guangdong")
+#: the units as registration registered them: id -> registered name
+UNIT_IDS = {"Guangdong": "u-gd", "Zhejiang": "u-zj"}
 PLAYER = rules.Recipient("entrant", "j1", "J1", "Guangdong", "junior-male")
 COACH = rules.Recipient("coach", None, "李明", "Guangdong")
 
@@ -61,6 +64,15 @@ def test_awd9_certificate_lines_and_public_names():
     assert rules.public_name("entrant", "J1") == "J1"  # as the published standings name the player
 
 
+def _with_units(standings: list) -> tuple[list, list[Entrant]]:
+    """The standings and their entrants, each carrying its unit's registration id as registration sends it."""
+    entrants = [
+        Entrant(entrant_id=r.entrant_id, name=r.name, unit=r.unit, attributes={"unit_id": UNIT_IDS[r.unit]})
+        for r in standings
+    ]
+    return standings, entrants
+
+
 KEYS = "op-key=operator,arb-key=arbiter,pa-key=partner:pa"
 OP = {"x-api-key": "op-key"}
 
@@ -70,9 +82,8 @@ async def ny(tmp_path):
     settings = ServiceSettings(DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path}/awards.sqlite", API_KEYS=KEYS)
     harness = await Harness(settings, bus=InMemoryEventBus()).start()
     await harness.send(configured("ny-2022"))
-    await harness.send(
-        completed("ny-2022", "junior-male", ranked(10, "j", gender="male", units=["Guangdong", "Zhejiang"]))
-    )
+    standings, entrants = _with_units(ranked(10, "j", gender="male", units=list(UNIT_IDS)))
+    await harness.send(completed("ny-2022", "junior-male", standings, entrants=entrants))
     await harness.settle()
     try:
         yield harness.client
@@ -85,7 +96,7 @@ async def test_awd9_ny_honours_in_the_publication_and_the_certificate_data(ny):
     carry them (a coach's name masked); a revoked honour leaves both."""
     url = "/v1/events/ny-2022/honours"
     bodies = [
-        {"kind": "organisation", "unit_id": "Guangdong", "citation": "for hosting the juniors"},
+        {"kind": "organisation", "unit_id": "u-gd", "citation": "for hosting the juniors"},
         {"kind": "sportsmanship", "entrant_id": "j3"},
         {"kind": "coach", "coach_name": "李明", "coach_unit": "Zhejiang"},
     ]
@@ -121,6 +132,7 @@ async def test_awd9_ny_honours_in_the_publication_and_the_certificate_data(ny):
     assert certificates[0]["lines"][-1] == "for hosting the juniors"
     register = (await ny.get(f"{url}/register", headers=OP)).json()["honours"]
     assert register[2]["recipient_name"] == "李明"
+    assert register[0]["recipient_id"] == "u-gd"  # the unit as registered
 
     revoked = await ny.post(f"{url}/h2/revoke", json={"reason": "a later disciplinary decision"}, headers=OP)
     assert revoked.status_code == 200 and revoked.json()["status"] == "revoked"
@@ -147,3 +159,59 @@ async def test_awd9_an_event_without_honours_refuses_them(tmp_path):
         assert (await harness.client.get("/v1/events/da-2023/honours")).json()["given"] == []
     finally:
         await harness.stop()
+
+
+async def test_ny_11_3_staff_print_certificates_in_full_the_public_sees_a_mask(ny):
+    """NY 十一(三), AWD-9: the organiser prints the 优秀教练员奖 certificate with the coach's name in
+    full (staff route); the public certificate data keeps the mask; no key: 401, a partner: 403."""
+    url = "/v1/events/ny-2022/honours"
+    body = {"kind": "coach", "coach_name": "王建国", "coach_unit": "Zhejiang"}
+    assert (await ny.post(url, json=body, headers=OP)).status_code == 200
+    full = await ny.get(f"{url}/register/certificates", headers={"x-api-key": "arb-key"})
+    assert full.status_code == 200, full.text
+    assert [(c["name"], c["unit_name"]) for c in full.json()["rows"]] == [("王建国", "Zhejiang")]
+    public = (await ny.get(f"{url}/certificates")).json()["rows"]
+    assert [c["name"] for c in public] == ["王**"] and "王建国" not in str(public)
+    assert (await ny.get(f"{url}/register/certificates")).status_code == 401
+    assert (await ny.get(f"{url}/register/certificates", headers={"x-api-key": "pa-key"})).status_code == 403
+
+
+async def test_ny_11_3_a_unit_honour_takes_the_unit_as_registered(ny):
+    """NY 十一(三), AWD-9: staff list the registered units; 优秀组织奖 names a unit by its
+    registration id and shows its registered name; a typed name is refused with 422
+    ``unknown_unit`` (pointing at the id when it is a registered unit's name), as is a unit
+    nobody registered."""
+    url = "/v1/events/ny-2022/honours"
+    units = await ny.get(f"{url}/units", headers=OP)
+    assert units.status_code == 200, units.text
+    assert units.json()["units"] == [{"unit_id": "u-gd", "name": "Guangdong"}, {"unit_id": "u-zj", "name": "Zhejiang"}]
+    assert (await ny.get(f"{url}/units")).status_code == 401
+    typed = await ny.post(url, json={"kind": "organisation", "unit_id": "Zhejiang"}, headers=OP)
+    assert typed.status_code == 422, typed.text
+    error = typed.json()["error"]
+    assert error["code"] == "unknown_unit" and "'u-zj'" in error["message"]
+    assert [u["unit_id"] for u in error["details"]["registered_units"]] == ["u-gd", "u-zj"]
+    stranger = await ny.post(url, json={"kind": "organisation", "unit_id": "u-xx"}, headers=OP)
+    assert stranger.status_code == 422 and stranger.json()["error"]["code"] == "unknown_unit"
+    given = await ny.post(url, json={"kind": "organisation", "unit_id": "u-zj"}, headers=OP)
+    assert given.status_code == 200, given.text
+    assert (given.json()["recipient_id"], given.json()["recipient_name"]) == ("u-zj", "Zhejiang")
+    certificate = (await ny.get(f"{url}/certificates")).json()["rows"][0]
+    assert (certificate["recipient_kind"], certificate["name"]) == ("unit", "Zhejiang")
+
+
+def test_ny_11_3_registered_units_come_from_the_entrants():
+    """NY 十一(三): the units a unit honour may name are the entrants' registered units (id -> name);
+    an entrant of no unit names none."""
+    entrants = [
+        {"unit": "Guangdong", "attributes": {"unit_id": "u-gd"}},
+        {"unit": "Guangdong", "attributes": {"unit_id": "u-gd"}},
+        {"unit": None, "attributes": {}},
+        {"unit": "Hainan", "attributes": {"unit_id": "u-hn"}},
+    ]
+    units = rules.registered_units(entrants)
+    assert units == {"u-gd": "Guangdong", "u-hn": "Hainan"}
+    assert rules.unit_recipient(units, "u-hn") == rules.Recipient("unit", "u-hn", "Hainan")
+    with pytest.raises(rules.UnknownUnit) as caught:
+        rules.unit_recipient(units, "Hainan")
+    assert caught.value.code == "unknown_unit" and "'u-hn'" in caught.value.message

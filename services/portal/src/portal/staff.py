@@ -14,7 +14,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from . import i18n, staff_appeals, staff_entries, staff_event, staff_evidence, staff_round, staff_sign_in
+from . import i18n, staff_appeals, staff_entries, staff_event, staff_evidence, staff_honours, staff_round, staff_sign_in
 from .sessions import Sessions, StaffSession
 from .site import Site
 
@@ -194,3 +194,4 @@ def install(app: FastAPI, site: Site) -> None:
     staff_evidence.install(app, pages)
     staff_round.install(app, pages)
     staff_appeals.install(app, pages)  # AWD-10
+    staff_honours.install(app, pages)  # AWD-9

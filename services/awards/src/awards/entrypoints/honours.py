@@ -1,5 +1,7 @@
 """Honours over HTTP (AWD-9, NY 十一(三)): public reads of the honours in force and their certificate
-data; staff (operator, arbiter) record the organiser's choice and revoke it."""
+data (a coach's name masked); staff (operator, arbiter) record the organiser's choice, revoke it,
+read the register and print the certificate data with names in full, and choose a unit honour's
+recipient from the event's registered units."""
 
 from __future__ import annotations
 
@@ -29,7 +31,8 @@ class HonourBody(BaseModel):
     """One honour: a unit (organisation), an entrant (sportsmanship) or a coach by name."""
 
     kind: HonourKind
-    unit_id: Line | None = Field(default=None, min_length=1, max_length=200)
+    #: the unit's registration id (``GET .../honours/units`` lists them), never a typed name
+    unit_id: Line | None = Field(default=None, min_length=1, max_length=200, pattern=r"\S")
     entrant_id: Line | None = Field(default=None, min_length=1, max_length=200)
     coach_name: Line | None = Field(default=None, min_length=1, max_length=200, pattern=r"\S")
     #: the coach's unit, as the certificate names it
@@ -104,6 +107,19 @@ class HonourCertificates(_Out):
     rows: list[HonourCertificate]
 
 
+class RegisteredUnit(_Out):
+    unit_id: str = Field(description="the unit's registration id")
+    name: str = Field(description="the unit's registered name, as certificates show it")
+
+
+class RegisteredUnits(_Out):
+    """The units registered for the event that a unit honour may name (those with entrants in the
+    published results)."""
+
+    event_code: str
+    units: list[RegisteredUnit]
+
+
 async def _repo(request: Request) -> AsyncIterator[AwardsRepository]:
     async with request.app.state.runtime.sessionmaker() as session:
         yield AwardsRepository(session)
@@ -152,11 +168,42 @@ async def list_honours(event_code: EventCode, repo: Repo) -> Honours:
     summary="Certificate data of the honours in force, ready for printing (AWD-9)",
 )
 async def honour_certificates(event_code: EventCode, repo: Repo) -> HonourCertificates:
+    return await _certificates(repo, event_code, full_names=False)
+
+
+@router.get(
+    "/{event_code}/honours/register/certificates",
+    response_model=HonourCertificates,
+    summary="Certificate data of the honours in force with names in full, for the organiser to print (staff)",
+)
+async def honour_certificates_in_full(event_code: EventCode, repo: Repo, _principal: Staff) -> HonourCertificates:
+    # masking is for public answers: the organiser prints the coach's name as it is
+    return await _certificates(repo, event_code, full_names=True)
+
+
+async def _certificates(repo: AwardsRepository, event_code: str, *, full_names: bool) -> HonourCertificates:
     event, given, rows = await _in_force(repo, event_code)
     return HonourCertificates(
         event_code=event_code,
         event_name=event.name,
-        rows=[HonourCertificate(**service.certificate(row, given.get(row["kind"]), event.name)) for row in rows],
+        rows=[
+            HonourCertificate(**service.certificate(row, given.get(row["kind"]), event.name, full_names=full_names))
+            for row in rows
+        ],
+    )
+
+
+@router.get(
+    "/{event_code}/honours/units",
+    response_model=RegisteredUnits,
+    summary="The event's registered units a unit honour may name (staff)",
+)
+async def honour_units(event_code: EventCode, repo: Repo, _principal: Staff) -> RegisteredUnits:
+    await _event(repo, event_code)
+    units = await service.event_units(repo, event_code)
+    return RegisteredUnits(
+        event_code=event_code,
+        units=[RegisteredUnit(unit_id=uid, name=name) for uid, name in sorted(units.items(), key=lambda u: u[1])],
     )
 
 

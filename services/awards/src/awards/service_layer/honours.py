@@ -34,22 +34,29 @@ def honour_rules(config: dict[str, Any] | None) -> dict[str, rules.HonourRule]:
     }
 
 
+async def event_units(repo: AwardsRepository, event_code: str) -> dict[str, str]:
+    """The units registered for the event, as the published sections' entrants carry them (id -> name)."""
+    results = await repo.current_results(event_code)
+    return rules.registered_units(
+        entrant for _section, row in sorted(results.items()) for entrant in json.loads(row.payload).get("entrants", [])
+    )
+
+
 async def _recipient(repo: AwardsRepository, event_code: str, form: HonourForm) -> rules.Recipient:
-    """The recipient as the published results know it: an entrant of a section, or a unit."""
+    """The recipient as the published results know it: an entrant of a section, or a unit as registered."""
     if form.coach_name is not None:
         return rules.Recipient("coach", None, form.coach_name.strip(), form.coach_unit)
+    if form.unit_id is not None:
+        try:
+            return rules.unit_recipient(await event_units(repo, event_code), form.unit_id)
+        except rules.UnknownUnit as error:
+            raise Unprocessable(error.code, error.message, error.details) from None
     results = await repo.current_results(event_code)
     for section_id, row in sorted(results.items()):
         for standing in json.loads(row.payload).get("standings", []):
-            if form.entrant_id is not None and standing["entrant_id"] == form.entrant_id:
+            if standing["entrant_id"] == form.entrant_id:
                 return rules.Recipient("entrant", form.entrant_id, standing["name"], standing.get("unit"), section_id)
-            if form.unit_id is not None and form.unit_id == standing.get("unit"):
-                return rules.Recipient("unit", form.unit_id, form.unit_id)
-    for team in await repo.team_ranking(event_code):
-        if form.unit_id is not None and form.unit_id in (team.unit_id, team.unit_name):
-            return rules.Recipient("unit", form.unit_id, team.unit_name)
-    wanted = form.entrant_id or form.unit_id
-    raise Unprocessable("unknown_recipient", f"{wanted!r} is in no published result of {event_code!r}")
+    raise Unprocessable("unknown_recipient", f"{form.entrant_id!r} is in no published result of {event_code!r}")
 
 
 def _as_recipient(row: dict[str, Any]) -> rules.Recipient:
@@ -64,12 +71,17 @@ async def record(uow: UnitOfWork, event_code: str, form: HonourForm, principal: 
     if stored is None or stored.config is None:
         raise NotFound("event_not_found", f"no configured event {event_code!r}", {"event_code": event_code})
     honours = HonoursRepository(uow.session)
+    given = honour_rules(json.loads(stored.config))
+    try:
+        rules.given_rule(given, form.kind)  # before the recipient: an honour not given says so first
+    except rules.HonourRefused as error:
+        raise error.as_service_error() from None
     recipient = await _recipient(repo, event_code, form)
     active = [
         _as_recipient(row) for row in await honours.of_event(event_code, active_only=True) if row["kind"] == form.kind
     ]
     try:
-        rules.check_award(honour_rules(json.loads(stored.config)), form.kind, recipient, active)
+        rules.check_award(given, form.kind, recipient, active)
     except rules.HonourRefused as error:
         raise error.as_service_error() from None
     row = {
@@ -131,15 +143,19 @@ def view(row: dict[str, Any], rule: rules.HonourRule | None, *, full_names: bool
     }
 
 
-def certificate(row: dict[str, Any], rule: rules.HonourRule | None, event_name: str | None) -> dict[str, Any]:
-    """AWD-9: the certificate data of one honour, ready for printing (NY 十一(三) 颁发证书)."""
+def certificate(
+    row: dict[str, Any], rule: rules.HonourRule | None, event_name: str | None, *, full_names: bool = False
+) -> dict[str, Any]:
+    """AWD-9: the certificate data of one honour, ready for printing (NY 十一(三) 颁发证书): the
+    organiser's staff print it with names in full (``full_names``), the public sees a coach masked."""
     honour = rule or rules.HonourRule(row["kind"], row["kind"])
+    name = row["recipient_name"] if full_names else rules.public_name(row["recipient_kind"], row["recipient_name"])
     return {
         "honour_id": row["honour_id"],
         "kind": row["kind"],
         "event_name": event_name,
         "recipient_kind": row["recipient_kind"],
-        "name": rules.public_name(row["recipient_kind"], row["recipient_name"]),
+        "name": name,
         "unit_name": row["unit_name"],
         "section_id": row["section_id"],
         "honour_name": honour.name,

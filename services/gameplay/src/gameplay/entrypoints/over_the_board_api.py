@@ -1,7 +1,6 @@
 """HTTP routes of over-the-board games (PLAY-9, PLAY-10): result slips (double entry), records
 entered after the game and the arbiter's answer to a flagged one, the flags of an event (the
-console), the live recorder (a per-game secret an arbiter issues), and the arbiter's exception
-letting a game be played before its round's start (EVT-7, audited)."""
+console), and the live recorder (a per-game secret an arbiter issues)."""
 
 from __future__ import annotations
 
@@ -65,13 +64,6 @@ class RecorderStep(BaseModel):
     points: list[PointText] | None = Field(default=None, min_length=1, max_length=50)
     #: the recorder's number of this step (1, 2 ...): a retried step changes nothing
     step: int | None = Field(default=None, ge=1, le=2000)
-
-
-class EarlyStartBody(BaseModel):
-    """Why this game is played before its round's scheduled start (e.g. both players and the
-    arbiter agreed to play it early)."""
-
-    reason: Prose = Field(min_length=1, max_length=500)
 
 
 class SlipView(View):
@@ -149,24 +141,6 @@ class RecordedAnswer(View):
     game: dict[str, Any]
     #: the step the rules refused, stored for the arbiter (not on the board); null when accepted
     flag: FlagView | None
-
-
-class EarlyStartView(View):
-    game_id: str
-    reason: str
-    #: the staff member who allowed it (their key's name)
-    allowed_by: str
-    allowed_at: str
-    #: the scheduled start it was allowed before
-    starts_at: str
-
-
-class EarlyStartAnswer(View):
-    game_id: str
-    #: the game's scheduled start (null: none)
-    starts_at: str | None
-    #: the arbiter's exception to it, or null
-    exception: EarlyStartView | None
 
 
 def _step_data(body: RecorderStep) -> dict[str, Any]:
@@ -262,29 +236,5 @@ def routes(games: GameService) -> APIRouter:
         secret: Annotated[str | None, Header(alias="X-Recorder-Secret", max_length=100)] = None,
     ) -> JSONResponse:
         return JSONResponse(await boards.record_step(game_id, secret, body.kind, _step_data(body), body.step))
-
-    @router.post(
-        "/games/{game_id}/early-start",
-        summary="Arbiter: let an over-the-board game progress before its round's start, with the reason (EVT-7)",
-        description="Audited (who, when, why). The recorder's steps, result slips and records of the game are then "
-        "accepted before the start; asked again, the first exception stands (200).",
-        status_code=201,
-        response_model=None,
-        responses={
-            201: {"model": EarlyStartView, "description": "recorded"},
-            200: {"model": EarlyStartView, "description": "recorded earlier: the first exception stands"},
-        },
-    )
-    async def allow_early(game_id: PathId, body: EarlyStartBody, principal=staff) -> JSONResponse:
-        view, created = await boards.allow_early(game_id, principal_id(principal)[:64], body.reason)
-        return JSONResponse(view, status_code=201 if created else 200)
-
-    @router.get(
-        "/games/{game_id}/early-start",
-        summary="Staff: the game's scheduled start and the arbiter's exception to it (EVT-7; the audit)",
-        **documented(EarlyStartAnswer),
-    )
-    async def early_start(game_id: PathId, _principal=staff) -> JSONResponse:
-        return JSONResponse(await boards.early_start(game_id))
 
     return router

@@ -84,7 +84,11 @@ async def at_round_start(clock: Any, game: Mapping[str, Any], earliest: datetime
     ahead starts (the clock moves to it: no server clock runs at the board) only when no game of
     an earlier round is left at the board — the sections of a slot start together."""
     start = _start_of(game)
-    if start is None or clock.current is None or start <= clock.current:
+    if start is None:
+        return True
+    # gameplay refuses a recorder's step or a slip before the start (EVT-7): never assume it passed
+    now = clock.current if clock.current is not None else await clock.now()
+    if start <= now:
         return True
     if earliest is not None and start > earliest:
         return False

@@ -196,6 +196,22 @@ def over_the_board_tables(schema: MetaData) -> tuple[Table, Table, Table]:
     return slips, records, recorders
 
 
+def early_start_table(schema: MetaData) -> Table:
+    """EVT-7: the arbiters' exceptions letting an over-the-board game progress before its round's
+    scheduled start, one per game: who allowed it, when, why (the audit) and the start it was
+    allowed before."""
+    return Table(
+        "early_starts",
+        schema,
+        Column("game_id", String(200), primary_key=True),
+        Column("reason", String(500), nullable=False),
+        Column("allowed_by", String(64), nullable=False),
+        Column("allowed_ms", BigInteger, nullable=False),
+        Column("starts_ms", BigInteger, nullable=False),
+    )
+
+
 games, game_actions, game_events, idempotency_keys = game_tables(metadata)
 arbiter_decisions = decision_table(metadata)
 result_slips, record_entries, recorders = over_the_board_tables(metadata)
+early_starts = early_start_table(metadata)

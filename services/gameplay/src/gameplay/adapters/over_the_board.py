@@ -1,5 +1,6 @@
 """The over-the-board tables (PLAY-9, PLAY-10) behind one repository: result slips, record
-entries with their flags, and the recorders' credential hashes."""
+entries with their flags, the recorders' credential hashes, and the arbiters' exceptions to a
+round's start (EVT-7)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ from typing import Any
 
 from sqlalchemy import and_, func, select, update
 
+from ..domain.early_start import EarlyStart
 from ..domain.over_the_board import Slip
-from .orm import games, record_entries, recorders, result_slips
+from .orm import early_starts, games, record_entries, recorders, result_slips
 from .repositories import Transaction
 
 
@@ -107,4 +109,26 @@ class OverTheBoardRepository:
         await session.execute(recorders.delete().where(recorders.c.game_id == game_id))
         await session.execute(
             recorders.insert().values(game_id=game_id, secret_hash=secret_hash, issued_by=issued_by, issued_ms=at_ms)
+        )
+
+    # ------------------------------------------------------------------ exceptions to the start
+
+    async def early_start(self, game_id: str) -> EarlyStart | None:
+        session = await self.transaction.session()
+        query = select(early_starts).where(early_starts.c.game_id == game_id)
+        row = (await session.execute(query)).mappings().one_or_none()
+        if row is None:
+            return None
+        return EarlyStart(row["game_id"], row["reason"], row["allowed_by"], row["allowed_ms"], row["starts_ms"])
+
+    async def add_early_start(self, allowed: EarlyStart) -> None:
+        session = await self.transaction.session()
+        await session.execute(
+            early_starts.insert().values(
+                game_id=allowed.game_id,
+                reason=allowed.reason[:500],
+                allowed_by=allowed.allowed_by[:64],
+                allowed_ms=allowed.allowed_ms,
+                starts_ms=allowed.starts_ms,
+            )
         )

@@ -23,15 +23,27 @@ def iso(epoch_ms: int | None) -> str | None:
     return None if epoch_ms is None else datetime.fromtimestamp(epoch_ms / 1000, tz=UTC).isoformat()
 
 
-def refuse_before_start(columns: Mapping[str, Any], now: int) -> None:
-    """409 ``not_started`` for an action before the round's scheduled start."""
+def before_start(columns: Mapping[str, Any], now: int) -> bool:
+    """Is ``now`` before the game's scheduled start (a game without one has started)?"""
     starts = columns.get("starts_ms")
-    if starts is not None and now < starts:
-        raise GameConflict(
-            "not_started",
-            f"round {columns['round']} starts at {iso(starts)}: no move before it (EVT-7)",
-            {"starts_at": iso(starts)},
-        )
+    return starts is not None and now < starts
+
+
+def refuse_before_start(
+    columns: Mapping[str, Any], now: int, *, doing: str = "no move", excepted: bool = False
+) -> None:
+    """409 ``not_started`` for an action before the round's scheduled start: a player's move, and
+    over the board a recorder's step, a result slip or a record (``doing`` says which). An
+    arbiter's audited exception (``excepted``: a game played early by agreement) lets the
+    over-the-board ones through; the start itself stays where it is."""
+    if excepted or not before_start(columns, now):
+        return
+    starts = columns["starts_ms"]
+    raise GameConflict(
+        "not_started",
+        f"round {columns['round']} starts at {iso(starts)}: {doing} before it (EVT-7)",
+        {"starts_at": iso(starts)},
+    )
 
 
 def clock_start(columns: Mapping[str, Any], now: int) -> int:

@@ -27,7 +27,7 @@ from gomoku_shared.web import add_front
 from ..domain.errors import GameRefusal
 from ..service_layer.games import GameService
 from ..service_layer.refusals import as_service_error
-from . import boards_api, conditional, event_stream, over_the_board_api, pagination, stream
+from . import boards_api, conditional, early_start_api, event_stream, over_the_board_api, pagination, stream
 from .event_stream import partner_scope
 from .fast_actions import PlayerActionLane, Route
 from .game_schemas import Clocks, GameSummary, Stone
@@ -188,6 +188,7 @@ def create_api(
     app.include_router(_record_routes(games))
     app.include_router(_staff_routes(games))
     app.include_router(over_the_board_api.routes(games))
+    app.include_router(early_start_api.routes(games))
     app.include_router(boards_api.routes(games))
     stream.install(app, games)
     event_stream.install(app, games)

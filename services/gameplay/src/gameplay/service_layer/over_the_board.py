@@ -1,6 +1,12 @@
 """Over-the-board games (PLAY-9, PLAY-10): the arbiters' result slips, the records entered after
 the game, the arbiter's answer to a flagged record, and the live recorder.
 
+EVT-7 holds for every way such a game progresses: a recorder's step, a result slip (entry or
+confirmation) and a record before the round's scheduled start answer 409 ``not_started``, as a
+player's move does online, unless an arbiter recorded an exception for the game (``allow_early``,
+audited: who, when, why). The start followed is the game's stored one, which an arbiter's delay
+(``round.rescheduled``) moves.
+
 A confirmed slip ends the game like any other ending (``finishing.save_change``): the same
 result columns, the pairing's next game, the stream's ``finished`` and ``game.finished`` — so
 pairing and awards score an over-the-board result exactly like an online one.
@@ -18,8 +24,10 @@ from sqlalchemy.exc import IntegrityError
 from gomoku_shared.errors import Conflict, NotFound, ServiceError
 
 from ..domain import over_the_board as otb
+from ..domain.early_start import EarlyStart, refuse_early_start
 from ..domain.errors import GameConflict
 from ..domain.played_game import Change, PlayedGame
+from ..domain.round_start import before_start, refuse_before_start
 from .actions import busy, epoch_ms_now, found
 from .finishing import StaleGame, save_change
 from .unit_of_work import GameplayUnitOfWork, Units
@@ -32,6 +40,14 @@ class SlipMismatch(Conflict):
 def _offline(game: PlayedGame) -> None:
     if not game.over_the_board:
         raise GameConflict("not_over_the_board", f"game {game.game_id} is an online game: it has no slips (PLAY-9)")
+
+
+async def _refuse_before_start(uow: GameplayUnitOfWork, game: PlayedGame, now: int, doing: str) -> None:
+    """EVT-7: 409 ``not_started`` before the round's start, unless an arbiter excepted the game
+    (read only before the start: a started game costs no extra query)."""
+    if before_start(game.columns, now):
+        excepted = await uow.boards.early_start(game.game_id) is not None
+        refuse_before_start(game.columns, now, doing=doing, excepted=excepted)
 
 
 def secret_hash(secret: str) -> str:
@@ -76,12 +92,13 @@ class OverTheBoard:
             async with self.units.transaction(correlation_id=game_id) as uow:
                 game = await found(uow, game_id)
                 _offline(game)
+                now = epoch_ms_now(uow)
+                await _refuse_before_start(uow, game, now, "no result slip")
                 slips = await uow.boards.slips(game_id)
                 entry = otb.Slip(len(slips) + 1, result, reason, entered_by, "pending", confirms)
                 verdict = otb.judge_slip(slips, entry)
                 if game.status == "finished" and not verdict.repeat:
                     raise GameConflict("game_over", "the game's result is in already (an arbiter's decision)")
-                now = epoch_ms_now(uow)
                 if not verdict.repeat:
                     await uow.boards.add_slip(game_id, verdict.entry, note, now)
                 if verdict.updated is not None:
@@ -124,6 +141,8 @@ class OverTheBoard:
         async with self.units.transaction(correlation_id=game_id) as uow:
             game = await found(uow, game_id)
             _offline(game)
+            now = epoch_ms_now(uow)
+            await _refuse_before_start(uow, game, now, "no game record")
             rules = game.live.rules
             check = otb.check_record(rules, game.columns["first_id"], game.columns["second_id"], moves, opening)
             mismatch = otb.disagreement(check, game.columns["result"], game.columns["reason"])
@@ -138,7 +157,7 @@ class OverTheBoard:
                 status="flagged" if flags else "valid",
                 flags=flags,
                 entered_by=entered_by,
-                entered_ms=epoch_ms_now(uow),
+                entered_ms=now,
             )
             row["idx"] = await uow.boards.add_record(row)
         return record_view(row)
@@ -205,8 +224,9 @@ class OverTheBoard:
                     summary = game.summary()
                     summary.pop("_version", None)
                     return {"game": summary, "flag": None, "repeated": True}
-                moves_before = list(game.live.moves)
                 now = epoch_ms_now(uow)
+                await _refuse_before_start(uow, game, now, "no recorded step")
+                moves_before = list(game.live.moves)
                 change, flag = otb.recorder_step(game, kind, data)
                 summary = await save_change(uow, game, change, now)
                 if flag is not None:
@@ -227,3 +247,35 @@ class OverTheBoard:
             return {"game": summary, "flag": flag.view() if flag else None}
 
         return await self._retried(once)
+
+    # ------------------------------------------------------------------ EVT-7: played early
+
+    async def allow_early(self, game_id: str, allowed_by: str, reason: str) -> tuple[dict[str, Any], bool]:
+        """An arbiter's exception to the round's start for one over-the-board game, with the
+        reason; the stored exception and whether it is new (asked again, the first one stands)."""
+
+        async def once() -> tuple[dict[str, Any], bool]:
+            async with self.units.transaction(correlation_id=game_id) as uow:
+                game = await found(uow, game_id)
+                stored = await uow.boards.early_start(game_id)
+                if stored is not None:
+                    return stored.view(), False
+                now = epoch_ms_now(uow)
+                refuse_early_start(game.columns, now)
+                allowed = EarlyStart(game_id, reason, allowed_by, now, game.columns["starts_ms"])
+                await uow.boards.add_early_start(allowed)
+            return allowed.view(), True
+
+        return await self._retried(once)
+
+    async def early_start(self, game_id: str) -> dict[str, Any]:
+        """The game's scheduled start and the arbiter's exception to it, if any (the audit)."""
+        async with self.units.reading() as uow:
+            game = await found(uow, game_id)
+            stored = await uow.boards.early_start(game_id)
+        summary = game.summary()
+        return {
+            "game_id": game.game_id,
+            "starts_at": summary.get("starts_at"),
+            "exception": stored.view() if stored else None,
+        }

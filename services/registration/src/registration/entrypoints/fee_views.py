@@ -10,7 +10,7 @@ class FeeItemView(View):
     id: str
     name: str
     basis: str
-    #: None: announced separately (另行通知)
+    #: the latest amount announced, else the preset's; None: still to be announced (另行通知)
     amount_fen: int | None
     room: str | None
     refundable_if_upheld: bool

@@ -1,5 +1,8 @@
 """The organiser's bookkeeping in a simulated event (REG-14): the operator records, through the
 registration API, the board-and-lodging fees each entry owes, received before the deadline.
+An amount the regulation announces separately (另行通知) is either announced by the organiser
+first (`ANNOUNCED`, NT 十一) or never published, and then the fee clerk confirms each entry paid
+in full after its payment (NY, whose regulation gives no amount).
 
 Where the event's fees decide validity, one entry of a seed may be left unpaid on purpose
 (`UNPAID`): the stage close refuses it (not paired) and the consistency check still agrees,
@@ -16,6 +19,8 @@ from .client import Platform
 UNPAID: Mapping[str, int] = {"ny-2022": 1}
 #: what is paid for an item whose amount the seed announces separately (另行通知), in fen
 ANNOUNCED_LATER_FEN = 100_000
+#: preset -> the amounts the organiser announces (fen, at the item's basis) before the payments
+ANNOUNCED: Mapping[str, Mapping[str, int]] = {"nt-2023": {"lodging": 30_000}}
 
 
 def left_unpaid(report: Mapping[str, Any], preset_id: str) -> list[str]:
@@ -40,6 +45,8 @@ async def record_fees(platform: Platform, code: str, preset_id: str) -> list[str
     report = await platform.get("registration", f"/v1/events/{code}/fees")
     if not report.get("required_for_validity"):
         return []
+    if await announce_amounts(platform, code, preset_id, report):
+        report = await platform.get("registration", f"/v1/events/{code}/fees")
     unpaid = left_unpaid(report, preset_id)
     for entry in report.get("entries", []):
         if entry["entry_id"] in unpaid or entry.get("status") not in ("accepted", "accepted_pending_evidence"):
@@ -60,7 +67,29 @@ async def record_fees(platform: Platform, code: str, preset_id: str) -> list[str
                 body,
                 idempotency_key=f"{code}-fee-{entry['entry_id']}-{item['item']}",
             )
+            if item["due_fen"] is None:  # no amount to compare with: the clerk confirms it
+                await platform.post(
+                    "registration",
+                    f"/v1/events/{code}/entries/{entry['entry_id']}/fees/confirmation",
+                    {"item": item["item"], "note": "paid in full (receipt checked)"},
+                    idempotency_key=f"{code}-fee-ok-{entry['entry_id']}-{item['item']}",
+                )
     return unpaid
+
+
+async def announce_amounts(platform: Platform, code: str, preset_id: str, report: Mapping[str, Any]) -> bool:
+    """The organiser announces the amounts the regulation left to a later notice (另行通知),
+    where the sim knows them; True when it announced any."""
+    amounts = ANNOUNCED.get(preset_id, {})
+    pending = [i["id"] for i in report.get("items", []) if i.get("amount_fen") is None and i["id"] in amounts]
+    for item_id in pending:
+        await platform.post(
+            "registration",
+            f"/v1/events/{code}/fees/announcements",
+            {"item": item_id, "amount_fen": amounts[item_id], "note": "食宿标准 announced"},
+            idempotency_key=f"{code}-fee-announce-{item_id}",
+        )
+    return bool(pending)
 
 
 def field_counts(entries: list[dict[str, Any]], playing: tuple[Any, ...], unpaid: list[str]) -> dict[str, int]:

@@ -13,6 +13,10 @@ from gomoku_shared.event_config import EventConfig
 from registration import presets
 from registration.domain import Entry, EntryStatus, RegistrationError, Withdrawal
 from registration.domain.fees import (
+    NO_NOTICES,
+    Announcement,
+    Confirmation,
+    FeeNotices,
     LedgerLine,
     check_line,
     decide_refund,
@@ -64,11 +68,14 @@ def test_reg14_fees_received_by_the_deadline_minute(preset, section, item, last_
     before it is valid, the deadline itself is not (均视为无效，不予编排)."""
     event = presets.load(preset)
     people = 3 if section == "mixed-team" else 1
-    due = (event.fees.lodging().amount_fen or 1) * people * (event.fees.days or 1)
+    # NY, NT 十一 (另行通知): the amount is announced before the deadline
+    rate = event.fees.item(item).amount_fen
+    notices = NO_NOTICES if rate is not None else FeeNotices((Announcement(item, 30_000, cst(2022, 1, 1), 1),))
+    due = (rate or 30_000) * people * (event.fees.days or 1)
     assert fee_deadline(event) == first_late, clause
     on_time, late = entry(event, section, people=people), entry(event, section, people=people)
     lines = [pay(item, due, last_ok, entry_id=on_time.id), pay(item, due, first_late, entry_id=late.id)]
-    refused = invalid_for_fees(event, [on_time, late], lines)
+    refused = invalid_for_fees(event, [on_time, late], lines, notices)
     assert [(e.id, d.rule, d.outcome.value) for e, d in refused] == [(late.id, "REG-14", "refused")], clause
     assert "not paired" in refused[0][1].reason
 
@@ -124,22 +131,196 @@ def test_reg14_a_correction_counts_at_the_time_of_the_line_it_corrects(da):
     assert not fee_statuses(da, [one], [wrong, fix, cancel], by=fee_deadline(da))[one.id].complete
 
 
-def test_reg14_an_amount_announced_separately_is_complete_with_any_payment():
-    """REG-14, NT 十一 (食宿标准另行通知), NY 十二(三): no amount in the seed; a payment of the
-    board-and-lodging fee received in time completes it, per entry or from its unit."""
-    nt = presets.load("nt-2023")
-    mine, unit_paid, unpaid = (
-        entry(nt, "mixed-team", people=3),
-        entry(nt, "mixed-team", unit="hubei", people=3),
-        entry(nt, "mixed-team", unit="anhui", people=3),
+# --------------------------------------------------------------------------- amounts announced later
+
+ANNOUNCED_ON = cst(2022, 7, 1)
+RAISED_ON = cst(2022, 7, 20)
+
+
+def announced(*amounts: tuple[int, datetime]) -> tuple[Announcement, ...]:
+    return tuple(Announcement("lodging", fen, at, seq) for seq, (fen, at) in enumerate(amounts, start=1))
+
+
+def confirmed(entry_id: str, *states: tuple[bool, datetime]) -> tuple[Confirmation, ...]:
+    return tuple(Confirmation(entry_id, "lodging", ok, at, seq) for seq, (ok, at) in enumerate(states, start=1))
+
+
+#: (preset, section, people, paid (fen, when), announcements, confirmations (paid in full?, when),
+#:  complete at the deadline, due at the deadline, clause)
+ANNOUNCED_LATER = [
+    (
+        "ny-2022",
+        "youth-male",
+        1,
+        [(1, cst(2022, 8, 1))],
+        (),
+        (),
+        False,
+        None,
+        "NY 十二(三): the seed gives no amount; 1 fen is not the whole fee",
+    ),
+    (
+        "ny-2022",
+        "youth-male",
+        1,
+        [(500_000, cst(2022, 8, 1))],
+        (),
+        (),
+        False,
+        None,
+        "NY 十二(三): no amount announced: even a large payment proves nothing alone",
+    ),
+    (
+        "ny-2022",
+        "youth-male",
+        1,
+        [(1, cst(2022, 8, 1))],
+        (),
+        ((True, cst(2022, 8, 2)),),
+        True,
+        None,
+        "NY 十二(三): the fee clerk's explicit 'paid in full' makes it valid",
+    ),
+    (
+        "ny-2022",
+        "youth-male",
+        1,
+        [],
+        (),
+        ((True, cst(2022, 8, 2)),),
+        False,
+        None,
+        "NY 十二(三): a confirmation without money recorded is not a payment",
+    ),
+    (
+        "ny-2022",
+        "youth-male",
+        1,
+        [(1, cst(2022, 8, 1))],
+        (),
+        ((True, cst(2022, 8, 6)),),
+        False,
+        None,
+        "NY 十二(三): confirmed paid in full only as of after the deadline",
+    ),
+    (
+        "ny-2022",
+        "youth-male",
+        1,
+        [(1, cst(2022, 8, 1))],
+        (),
+        ((True, cst(2022, 8, 2)), (False, cst(2022, 8, 3))),
+        False,
+        None,
+        "NY 十二(三): a confirmation withdrawn no longer counts",
+    ),
+    (
+        "nt-2023",
+        "mixed-team",
+        3,
+        [(3 * 3 * 30_000 - 1, cst(2023, 6, 1))],
+        ((30_000, cst(2023, 5, 1)),),
+        (),
+        False,
+        270_000,
+        "NT 十一: announced 300 CNY/person/day x 3 people x 3 days: one fen short",
+    ),
+    (
+        "nt-2023",
+        "mixed-team",
+        3,
+        [(270_000, cst(2023, 6, 1))],
+        ((30_000, cst(2023, 5, 1)),),
+        (),
+        True,
+        270_000,
+        "NT 十一: announced, then paid in full",
+    ),
+    (
+        "nt-2023",
+        "mixed-team",
+        3,
+        [(1, cst(2023, 6, 1))],
+        ((30_000, cst(2023, 5, 1)),),
+        ((True, cst(2023, 6, 2)),),
+        False,
+        270_000,
+        "NT 十一: once an amount is announced the money decides, a confirmation does not",
+    ),
+    (
+        "nt-2023",
+        "mixed-team",
+        3,
+        [(270_000, cst(2023, 6, 1))],
+        ((30_000, cst(2023, 6, 20)),),
+        (),
+        False,
+        None,
+        "NT 十一: an amount applying only after the deadline: validity still needs the confirmation",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("preset", "section", "people", "paid", "announcements", "confirmations", "complete", "due", "clause"),
+    ANNOUNCED_LATER,
+)
+def test_reg14_fees_announced_later_need_the_amount_or_a_confirmation(
+    preset, section, people, paid, announcements, confirmations, complete, due, clause
+):
+    """REG-14, NY 十二(三) (no amount in the seed), NT 十一 (食宿标准另行通知): before an amount
+    is announced only the fee clerk's explicit confirmation completes the item (a partial
+    payment never counts as full); once it is announced, received >= due."""
+    event = presets.load(preset)
+    one = entry(event, section, people=people)
+    lines = [pay("lodging", fen, at, entry_id=one.id) for fen, at in paid]
+    notices = FeeNotices(
+        announced(*announcements) if announcements else (), confirmed(one.id, *confirmations) if confirmations else ()
     )
-    lines = [
-        pay("lodging", 1, cst(2023, 6, 10), entry_id=mine.id),
-        pay("lodging", 5, cst(2023, 6, 10), unit_id="hubei"),
+    status = fee_statuses(event, [one], lines, by=fee_deadline(event), notices=notices)[one.id]
+    assert (status.complete, status.due_fen) == (complete, due), clause
+    refused = invalid_for_fees(event, [one], lines, notices)
+    assert [e.id for e, _ in refused] == ([] if complete else [one.id]), clause
+
+
+#: (judged at, amount in effect, clause): announced 200 CNY from 07-01, raised to 260 from 07-20
+AMOUNT_CHANGES = [
+    (cst(2022, 6, 30), None, "NY: before the first announcement applies, no amount"),
+    (cst(2022, 7, 10), 20_000, "NY: the announced amount, from the instant it applies"),
+    (cst(2022, 7, 20), 20_000, "NY: the change applies from 07-20 on, not at the instant itself (exclusive)"),
+    (cst(2022, 8, 6), 26_000, "NY: the changed amount after its applies-from date"),
+]
+
+
+@pytest.mark.parametrize(("by", "amount", "clause"), AMOUNT_CHANGES)
+def test_reg14_a_changed_amount_applies_from_its_date(by, amount, clause):
+    """REG-14, NY 十二(三): an announcement applies from its date on; a change of it (recorded
+    later) replaces it from its own date, earlier judgements keep the earlier amount. A
+    backdated record of an earlier announcement does not override a later-applying one."""
+    ny = presets.load("ny-2022")
+    lodging = ny.fees.item("lodging")
+    notices = FeeNotices(
+        (
+            Announcement("lodging", 26_000, RAISED_ON, 1),
+            Announcement("lodging", 20_000, ANNOUNCED_ON, 2),  # recorded after, applying earlier
+        )
+    )
+    assert notices.amount(lodging, by) == amount, clause
+
+
+def test_reg14_a_unit_payment_with_the_amount_not_announced_needs_each_entrys_confirmation():
+    """REG-14, NT 十(一)1 (各单位统一报名), NT 十一: a unit pays for its entries; while the amount is
+    not announced each entry is valid only once confirmed paid in full."""
+    nt = presets.load("nt-2023")
+    first, second = (entry(nt, "mixed-team", unit="hubei", people=3) for _ in range(2))
+    lines = [pay("lodging", 5, cst(2023, 6, 10), unit_id="hubei")]
+    notices = FeeNotices((), confirmed(first.id, (True, cst(2023, 6, 11))))
+    status = fee_statuses(nt, [first, second], lines, by=fee_deadline(nt), notices=notices)
+    assert [(status[e.id].complete, status[e.id].items[0].confirmed) for e in (first, second)] == [
+        (True, True),
+        (False, False),
     ]
-    status = fee_statuses(nt, [mine, unit_paid, unpaid], lines, by=fee_deadline(nt))
-    assert [status[e.id].complete for e in (mine, unit_paid, unpaid)] == [True, True, False]
-    assert status[mine.id].due_fen is None
+    assert "not confirmed paid in full" in status[second.id].missing()
 
 
 def test_reg14_team_fee_and_entry_fee_are_due_as_configured(da):

@@ -121,9 +121,13 @@ async def test_reg10_no_substitution_in_the_freeze_or_after_the_field_is_publish
         entry = (await h.client.get(f"/v1/events/nt23/entries/{team}", headers=P1)).json()
         assert [p["player_id"] for p in entry["players"]] == boards
 
-        paid = {"item": "lodging", "amount_fen": 1, "unit_id": "hubei"}
+        paid = {"item": "lodging", "amount_fen": 270_000, "unit_id": "hubei"}
         h.clock.set(datetime(2023, 6, 12, 10, 0, tzinfo=CST))  # (the fake clock may go back in a test)
         assert (await h.client.post("/v1/events/nt23/ledger", headers=OP, json=paid)).status_code == 201
+        # NT 十一 (食宿标准另行通知): no amount announced, so the fee clerk confirms it paid in full
+        confirm = {"item": "lodging"}
+        r = await h.client.post(f"/v1/events/nt23/entries/{team}/fees/confirmation", headers=OP, json=confirm)
+        assert r.status_code == 201, r.text
         h.clock.set(datetime(2023, 6, 21, 10, 0, tzinfo=CST))
         close = {"format_choices": {"mixed-team": {"kind": "round_robin"}}, "not_checked_in": "present"}
         closed = await h.client.post("/v1/events/nt23/stages/main/close", headers=OP, json=close)

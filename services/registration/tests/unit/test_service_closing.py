@@ -327,6 +327,9 @@ async def test_reg9_nt_teams_close_into_a_team_section_with_boards(tmp_path):
             # REG-14 (NT 十(一)3): the unit's board-and-lodging fee received before the close
             paid = {"item": "lodging", "amount_fen": 300000, "unit_id": region.lower(), "reference": f"BANK-{k}"}
             assert (await h.client.post("/v1/events/nt23/ledger", headers=OP, json=paid)).status_code == 201
+            # NT 十一 (食宿标准另行通知): no amount announced, so the fee clerk confirms it paid in full
+            confirm = f"/v1/events/nt23/entries/{teams[-1]}/fees/confirmation"
+            assert (await h.client.post(confirm, headers=OP, json={"item": "lodging"})).status_code == 201
         h.clock.set(datetime(2023, 6, 21, 10, 0, tzinfo=CST))
         r = await h.client.post(
             "/v1/events/nt23/stages/main/check-in",

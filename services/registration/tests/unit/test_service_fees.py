@@ -185,3 +185,62 @@ async def test_awd10_appeal_fees_and_upheld_refunds_are_ledger_lines_once(tmp_pa
             x["line_id"] for x in lines
         ]
         assert (await h.client.get("/v1/events/ny22/ledger", headers=P2)).json()["lines"] == []
+
+
+async def nt_event(h, code: str = "nt23") -> list[str]:
+    """An NT event (食宿标准另行通知) with one team of unit hubei (partner 1) and one of anhui (partner 2)."""
+    r = await h.client.post("/v1/events", headers=OP, json={"preset_id": "nt-2023", "event_code": code})
+    assert r.status_code == 201, r.text
+    ids = []
+    for n, (headers, unit) in enumerate([(P1, "hubei"), (P2, "anhui")]):
+        region = unit.title()
+        body = {"id": unit, "name": region, "kind": "province", "region": region}
+        assert (await h.client.post(f"/v1/events/{code}/units", headers=headers, json=body)).status_code == 201
+        hh = [{"kind": "household_registration", "document_ref": f"H{n}", "region": region}]
+        members = [
+            {**player(10 * n + b, gender="female" if b == 3 else "male"), "board": b, "evidence": hh} for b in (1, 2, 3)
+        ]
+        team = {
+            "section_id": "mixed-team",
+            "unit": unit,
+            "members": members,
+            "insurance": {"confirmed": True, "document_ref": "P"},
+        }
+        r = await h.client.post(f"/v1/events/{code}/teams", headers=headers, json=team)
+        assert r.status_code == 201 and r.json()["status"] == "accepted", r.text
+        ids.append(r.json()["entry_id"])
+    return ids
+
+
+async def test_reg14_nt_confirmation_withdrawn_and_refusals_over_http(tmp_path):
+    """REG-14, NT 十一 (食宿标准另行通知), on SQLite: the fee clerk's confirmation of a unit's
+    payment makes the team valid, withdrawing it (paid_in_full false) undoes that; a confirmation
+    dated in the future is refused; a partner sees only its own entries' confirmations."""
+    async with harness(tmp_path, start=datetime(2023, 6, 1, 10, 0, tzinfo=CST)) as h:
+        hubei, anhui = await nt_event(h)
+        r = await h.client.post("/v1/events/nt23/ledger", headers=OP, json=line("lodging", 100, unit_id="hubei"))
+        assert r.status_code == 201, r.text
+        confirm = f"/v1/events/nt23/entries/{hubei}/fees/confirmation"
+
+        async def valid() -> bool:
+            entries = (await h.client.get("/v1/events/nt23/fees", headers=OP)).json()["entries"]
+            return next(e for e in entries if e["entry_id"] == hubei)["complete_by_deadline"]
+
+        assert not await valid()
+        r = await h.client.post(confirm, headers=OP, json={"item": "lodging", "as_of": "2023-06-02T10:00:00+08:00"})
+        assert (r.status_code, r.json()["error"]["code"]) == (422, "invalid_confirmation")
+        r = await h.client.post(confirm, headers=OP, json={"item": "minibar"})
+        assert (r.status_code, r.json()["error"]["code"]) == (404, "unknown_fee_item")
+        assert (await h.client.post(confirm, headers=OP, json={"item": "lodging"})).status_code == 201
+        assert await valid()
+        h.clock.set(datetime(2023, 6, 1, 11, 0, tzinfo=CST))
+        r = await h.client.post(confirm, headers=OP, json={"item": "lodging", "paid_in_full": False, "note": "bounced"})
+        assert r.status_code == 201 and r.json()["paid_in_full"] is False
+        assert not await valid()
+        r = await h.client.post(
+            f"/v1/events/nt23/entries/{anhui}/fees/confirmation", headers=OP, json={"item": "lodging"}
+        )
+        assert (r.status_code, r.json()["error"]["code"]) == (409, "no_payment")
+        mine = (await h.client.get("/v1/events/nt23/fees", headers=P1)).json()
+        assert [(c["entry_id"], c["paid_in_full"]) for c in mine["confirmations"]] == [(hubei, True), (hubei, False)]
+        assert (await h.client.get("/v1/events/nt23/fees", headers=P2)).json()["confirmations"] == []

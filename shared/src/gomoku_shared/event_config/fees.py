@@ -1,8 +1,10 @@
 """Fees of an event (REG-14, REG-15, AWD-10): the fee items and when they must be received.
 
 Amounts are in fen (1 CNY = 100 fen), integers, never floats. A fee item whose amount the
-regulation leaves to a later notice (NY, NT: 食宿标准另行通知) has ``amount_fen: null``: any
-payment of it recorded in the ledger completes it.
+regulation leaves to a later notice (NY, NT: 食宿标准另行通知) has ``amount_fen: null``: the
+organiser announces the amount once the event exists (registration records the announcement,
+audited, with the date it applies from); until then an entry's payment of it counts as complete
+only with the fee clerk's explicit "paid in full" confirmation.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ class FeeItem(_Model):
     name: str
     name_zh: str | None = None
     basis: FeeBasis
-    #: None: the amount is announced separately; a recorded payment of the item completes it
+    #: None: the amount is announced later (另行通知); until it is, an explicit "paid in full"
+    #: confirmation per entry completes the item, never a payment alone
     amount_fen: Annotated[int, Field(ge=0)] | None = None
     #: per_person_per_day: the room type this rate is for (standard, single ...)
     room: str | None = None

@@ -338,3 +338,39 @@ round_delays = sa.Table(
     sa.Column("reason", sa.Text, nullable=False),
     sa.Column("decided_at", TS, nullable=False),
 )
+
+#: REG-14 (NY, NT 十一: 另行通知): the organiser's announcements of a fee item's amount, each
+#: applying from an instant; append-only, the audit of who announced what and when
+fee_announcements = sa.Table(
+    "fee_announcements",
+    metadata,
+    sa.Column("id", sa.String(200), primary_key=True),
+    _event_code(index=True),
+    _seq(),
+    sa.Column("item", sa.String(100), nullable=False),
+    sa.Column("amount_fen", sa.BigInteger, nullable=False),
+    sa.Column("applies_from", TS, nullable=False),
+    sa.Column("announced_at", TS, nullable=False),
+    sa.Column("announced_by", sa.String(100), nullable=False),
+    sa.Column("note", sa.Text, nullable=False),
+    sa.UniqueConstraint("event_code", "seq", name="uq_fee_announcement_seq"),
+)
+
+#: REG-14: the fee clerk's "paid in full" of an entry's item whose amount is not announced (or
+#: its withdrawal, paid_in_full false); append-only, the latest one counts
+fee_confirmations = sa.Table(
+    "fee_confirmations",
+    metadata,
+    sa.Column("id", sa.String(200), primary_key=True),
+    _event_code(index=True),
+    _seq(),
+    sa.Column("entry_id", sa.String(200), nullable=False),
+    sa.Column("item", sa.String(100), nullable=False),
+    sa.Column("paid_in_full", sa.Boolean, nullable=False),
+    sa.Column("as_of", TS, nullable=False),
+    sa.Column("recorded_at", TS, nullable=False),
+    sa.Column("recorded_by", sa.String(100), nullable=False),
+    sa.Column("note", sa.Text, nullable=False),
+    _partner(),
+    sa.UniqueConstraint("event_code", "seq", name="uq_fee_confirmation_seq"),
+)

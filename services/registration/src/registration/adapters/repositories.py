@@ -316,6 +316,30 @@ class LedgerRepository:
         query = sa.select(orm.ledger_lines).where(orm.ledger_lines.c.id == line_id)
         return (await self.session.execute(query)).one()
 
+    async def announcements(self, code: str) -> list[Any]:
+        table = orm.fee_announcements
+        query = sa.select(table).where(table.c.event_code == code).order_by(table.c.seq)
+        return list((await self.session.execute(query)).all())
+
+    async def announce(self, **values: Any) -> Any:
+        """A new announcement of an item's amount (`<event>.fa<nnnn>`); never updated."""
+        return await self._append(orm.fee_announcements, "fa", values)
+
+    async def confirmations(self, code: str) -> list[Any]:
+        table = orm.fee_confirmations
+        query = sa.select(table).where(table.c.event_code == code).order_by(table.c.seq)
+        return list((await self.session.execute(query)).all())
+
+    async def confirm(self, **values: Any) -> Any:
+        """A new "paid in full" confirmation or its withdrawal (`<event>.fc<nnnnn>`)."""
+        return await self._append(orm.fee_confirmations, "fc", values)
+
+    async def _append(self, table: sa.Table, prefix: str, values: dict[str, Any]) -> Any:
+        seq = await rows.next_seq(self.session, table, values["event_code"])
+        row_id = f"{values['event_code']}.{prefix}{seq:05d}"
+        await self.session.execute(sa.insert(table).values(**values, id=row_id, seq=seq))
+        return (await self.session.execute(sa.select(table).where(table.c.id == row_id))).one()
+
     async def refunds(self, code: str) -> list[Any]:
         query = sa.select(orm.refund_requests).where(orm.refund_requests.c.event_code == code)
         return list((await self.session.execute(query.order_by(orm.refund_requests.c.id))).all())

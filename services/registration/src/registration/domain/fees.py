@@ -16,8 +16,11 @@ the close of registration: DA "8月11日24:00前" -> the last valid minute is 23
 - board and lodging is due per person per day at the rate of the entry's room: the room of
   the latest board-and-lodging payment for the entry (or its unit), else the event's default
   room; a fee per entry and a fee per team entry are due too where the event has one;
-- an amount the event announces separately (NY, NT: 另行通知) is complete with any payment of
-  the item.
+- an amount the event announces separately (NY, NT 十一: 另行通知) is `null` in the preset until
+  the organiser announces it (`Announcement`, with the instant it applies from; a later one
+  changes it). While no amount applies, money received proves nothing: the item is complete
+  only with the fee clerk's explicit "paid in full" confirmation of the entry (`Confirmation`)
+  and a payment recorded. Once an amount applies, only money counts: received >= due.
 """
 
 from __future__ import annotations
@@ -50,11 +53,60 @@ class LedgerLine:
 
 
 @dataclass(frozen=True)
+class Announcement:
+    """The organiser's announcement of a fee item's amount (另行通知), from `applies_from` on."""
+
+    item: str
+    amount_fen: int
+    applies_from: datetime
+    seq: int
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    """The fee clerk's statement that an entry paid an item in full (or, `paid_in_full` False,
+    the withdrawal of that statement) as of `as_of`: what completes an item whose amount is
+    not announced."""
+
+    entry_id: str
+    item: str
+    paid_in_full: bool
+    as_of: datetime
+    seq: int
+
+
+@dataclass(frozen=True)
+class FeeNotices:
+    """The announcements and confirmations of an event, judged at an instant `by` (exclusive,
+    like the ledger's money): the latest to apply before `by` wins."""
+
+    announcements: tuple[Announcement, ...] = ()
+    confirmations: tuple[Confirmation, ...] = ()
+
+    def amount(self, item: FeeItem, by: datetime) -> int | None:
+        """The item's amount in effect before `by`: the announcement with the latest
+        `applies_from` (then the latest recorded), else the preset's (None: not announced)."""
+        applying = [a for a in self.announcements if a.item == item.id and a.applies_from < by]
+        if not applying:
+            return item.amount_fen
+        return max(applying, key=lambda a: (a.applies_from, a.seq)).amount_fen
+
+    def confirmed(self, entry_id: str, item_id: str, by: datetime) -> bool:
+        mine = [c for c in self.confirmations if c.entry_id == entry_id and c.item == item_id and c.as_of < by]
+        return bool(mine) and max(mine, key=lambda c: (c.as_of, c.seq)).paid_in_full
+
+
+NO_NOTICES = FeeNotices()
+
+
+@dataclass(frozen=True)
 class ItemStatus:
     item: str
     due_fen: int | None
     paid_fen: int
     complete: bool
+    #: an item whose amount is not announced: the fee clerk confirmed it paid in full
+    confirmed: bool = False
 
 
 @dataclass(frozen=True)
@@ -79,7 +131,10 @@ class FeeStatus:
         parts = []
         for i in self.items:
             if not i.complete:
-                owed = "no payment" if i.due_fen is None else f"{i.paid_fen} of {i.due_fen} fen"
+                if i.due_fen is not None:
+                    owed = f"{i.paid_fen} of {i.due_fen} fen"
+                else:
+                    owed = "amount not announced, not confirmed paid in full"
                 parts.append(f"{i.item}: {owed}")
         return "; ".join(parts)
 
@@ -104,12 +159,13 @@ def _effective(lines: Sequence[LedgerLine]) -> list[tuple[LedgerLine, datetime]]
     return [(line, at.get(line.corrects, line.received_at) if line.corrects else line.received_at) for line in lines]
 
 
-def _due(config: EventConfig, entry: Entry, item: FeeItem) -> int | None:
-    if item.amount_fen is None:
+def _due(config: EventConfig, entry: Entry, item: FeeItem, notices: FeeNotices, by: datetime) -> int | None:
+    amount = notices.amount(item, by)
+    if amount is None:
         return None
     if item.basis == "per_person_per_day":
-        return item.amount_fen * len(entry.person_ids) * (config.fees.days or 0)
-    return item.amount_fen
+        return amount * len(entry.person_ids) * (config.fees.days or 0)
+    return amount
 
 
 def _required(config: EventConfig, entry: Entry, room: str | None) -> list[FeeItem]:
@@ -130,10 +186,16 @@ def _room(config: EventConfig, entry: Entry, counted: Sequence[LedgerLine]) -> s
 
 
 def fee_statuses(
-    config: EventConfig, entries: Sequence[Entry], lines: Sequence[LedgerLine], *, by: datetime
+    config: EventConfig,
+    entries: Sequence[Entry],
+    lines: Sequence[LedgerLine],
+    *,
+    by: datetime,
+    notices: FeeNotices = NO_NOTICES,
 ) -> dict[str, FeeStatus]:
-    """REG-14: what each entry has paid of what it owes, counting the money received before
-    `by`; `entries` in submission order (the order a unit's money goes to its entries)."""
+    """REG-14: what each entry has paid of what it owes, counting the money received (and the
+    amounts announced, the confirmations given) before `by`; `entries` in submission order
+    (the order a unit's money goes to its entries)."""
     counted = [line for line, at in _effective(lines) if at < by]
     lodging_ids = {i.id for i in config.fees.items if i.basis == "per_person_per_day"}
     pool: dict[tuple[str, str], int] = {}
@@ -149,9 +211,12 @@ def fee_statuses(
             own = sum(x.amount_fen for x in counted if x.entry_id == entry.id and x.item in group)
             key = (entry.unit_id or "", "lodging" if item.id in lodging_ids else item.id)
             available = max(pool.get(key, 0), 0)
-            due = _due(config, entry, item)
+            due = _due(config, entry, item, notices, by)
             if due is None:
-                items.append(ItemStatus(item.id, None, own, own > 0 or available > 0))
+                # 另行通知: a partial payment must never pass for the whole, so money alone
+                # completes nothing until the amount is known; the clerk's confirmation does
+                confirmed = notices.confirmed(entry.id, item.id, by)
+                items.append(ItemStatus(item.id, None, own, confirmed and (own > 0 or available > 0), confirmed))
                 continue
             taken = min(available, max(due - own, 0))
             pool[key] = pool.get(key, 0) - taken
@@ -161,13 +226,13 @@ def fee_statuses(
 
 
 def invalid_for_fees(
-    config: EventConfig, entries: Sequence[Entry], lines: Sequence[LedgerLine]
+    config: EventConfig, entries: Sequence[Entry], lines: Sequence[LedgerLine], notices: FeeNotices = NO_NOTICES
 ) -> list[tuple[Entry, Decision]]:
     """REG-14 at the stage close: every accepted entry whose fees were not received by the
     deadline, with the decision that makes it invalid (not paired)."""
     deadline = fee_deadline(config)
     judged = [e for e in entries if e.status is EntryStatus.ACCEPTED and not e.no_show and fees_apply(config, e)]
-    statuses = fee_statuses(config, judged, lines, by=deadline)
+    statuses = fee_statuses(config, judged, lines, by=deadline, notices=notices)
     out = []
     for entry in judged:
         status = statuses[entry.id]

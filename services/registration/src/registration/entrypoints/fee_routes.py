@@ -40,6 +40,7 @@ def add_fee_routes(router: APIRouter) -> None:
                 "Record a payment received, or correct a line with a new one (REG-14; append-only)",
                 errors=(404,),
             ),
+            *_announced_later(),
             Read(
                 "ledger",
                 "/events/{event_code}/ledger",
@@ -80,3 +81,30 @@ def add_fee_routes(router: APIRouter) -> None:
             ),
         ],
     )
+
+
+def _announced_later() -> list[Command]:
+    """REG-14 (NY, NT 十一: 另行通知): the organiser announces an amount; until then the fee clerk
+    confirms each entry paid in full."""
+    return [
+        Command(
+            "announce_fee",
+            "/events/{event_code}/fees/announcements",
+            fees.announce_fee,
+            s.FeeAnnouncementIn,
+            OperatorKey,
+            fv.FeeAnnouncementView,
+            "Announce or change a fee item's amount, from an instant on (另行通知; REG-14, audited)",
+            errors=(404, 409),
+        ),
+        Command(
+            "confirm_paid",
+            "/events/{event_code}/entries/{entry_id}/fees/confirmation",
+            fees.confirm_paid,
+            s.FeeConfirmationIn,
+            OperatorKey,
+            fv.FeeConfirmationView,
+            "Confirm an entry paid an item in full while its amount is not announced (REG-14, audited)",
+            errors=(404, 409),
+        ),
+    ]

@@ -10,10 +10,13 @@ class FeeItemView(View):
     id: str
     name: str
     basis: str
-    #: None: announced separately (另行通知)
+    #: the latest amount announced, else the preset's; None: still to be announced (另行通知)
     amount_fen: int | None
     room: str | None
     refundable_if_upheld: bool
+    #: the preset leaves the amount to a later notice (另行通知); amount_fen is then the latest
+    #: announced, null until the organiser announces it
+    announced_later: bool
 
 
 class ItemPaid(View):
@@ -21,6 +24,32 @@ class ItemPaid(View):
     due_fen: int | None
     paid_fen: int
     complete: bool
+    #: an amount not announced: the fee clerk confirmed the entry paid the item in full
+    confirmed: bool
+
+
+class FeeAnnouncementView(View):
+    announcement_id: str
+    seq: int
+    item: str
+    amount_fen: int
+    applies_from: str
+    announced_at: str
+    announced_by: str
+    note: str
+
+
+class FeeConfirmationView(View):
+    confirmation_id: str
+    seq: int
+    entry_id: str
+    item: str
+    #: false: an earlier confirmation withdrawn
+    paid_in_full: bool
+    as_of: str
+    recorded_at: str
+    recorded_by: str
+    note: str
 
 
 class EntryFees(View):
@@ -44,6 +73,10 @@ class FeesReport(View):
     due_by: str
     days: int | None
     items: list[FeeItemView]
+    #: every announcement of an amount, in the order recorded (the audit)
+    announcements: list[FeeAnnouncementView]
+    #: the confirmations of the entries the caller may see, in the order recorded
+    confirmations: list[FeeConfirmationView]
     entries: list[EntryFees]
 
 

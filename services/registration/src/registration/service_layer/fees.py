@@ -1,7 +1,10 @@
 """Fees (REG-14), refunds (REG-15) and appeal fees (AWD-10) in the ledger.
 
 The operator records the money received (no payment gateway): one append-only line per
-payment, refund or correction. The stage close judges every entry's fees at the deadline and
+payment, refund or correction. An amount the regulation leaves to a later notice (另行通知) is
+announced by the organiser (`announce_fee`, audited, with the instant it applies from); until
+then the fee clerk confirms each entry paid in full (`confirm_paid`), since money alone cannot
+show that an unknown amount was paid. The stage close judges every entry's fees at the deadline and
 refuses the entries whose fees were not received (not paired). Ledger ids are
 `<event>.l<nnnnn>`, refund requests `<event>.rf<nnnn>`.
 """
@@ -11,7 +14,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from gomoku_shared.auth import Principal
@@ -22,6 +25,9 @@ from ..adapters import repository as repo
 from ..adapters.repositories import Repositories
 from ..domain import Entry, EntryStatus, RegistrationError
 from ..domain.fees import (
+    Announcement,
+    Confirmation,
+    FeeNotices,
     LedgerLine,
     check_line,
     decide_refund,
@@ -34,7 +40,7 @@ from ..domain.fees import (
 )
 from . import schemas as s
 from .command import EventCommand
-from .rendering import fee_view, line_view, refund_view
+from .rendering import announcement_view, confirmation_view, fee_view, line_view, refund_view
 from .state import RegistrationState, may_see
 from .unit_of_work import RegistrationUnitOfWork
 
@@ -54,6 +60,19 @@ def line_from_row(row: Any) -> LedgerLine:
     )
 
 
+def notices_from(announcements: Sequence[Any], confirmations: Sequence[Any]) -> FeeNotices:
+    return FeeNotices(
+        tuple(Announcement(r.item, int(r.amount_fen), repo.aware(r.applies_from), r.seq) for r in announcements),
+        tuple(
+            Confirmation(r.entry_id, r.item, bool(r.paid_in_full), repo.aware(r.as_of), r.seq) for r in confirmations
+        ),
+    )
+
+
+async def load_notices(repos: Repositories | RegistrationUnitOfWork, code: str) -> FeeNotices:
+    return notices_from(await repos.ledger.announcements(code), await repos.ledger.confirmations(code))
+
+
 def _who(principal: Principal) -> str:
     return f"{principal.role}:{principal.key_id}"
 
@@ -67,10 +86,14 @@ async def fees_report(repos: Repositories, state: RegistrationState, principal: 
     config = await state.config(repos, code)
     loaded = await repos.entries.load(config)
     lines = [line_from_row(r) for r in await repos.ledger.lines(code)]
+    announced = await repos.ledger.announcements(code)
+    confirmations = await repos.ledger.confirmations(code)
+    notices = notices_from(announced, confirmations)
     entries = [e for e in loaded.reg.entries.values() if fees_apply(config, e)]
     deadline = fee_deadline(config)
-    at_deadline = fee_statuses(config, entries, lines, by=deadline)
-    by_now = fee_statuses(config, entries, lines, by=datetime.max.replace(tzinfo=deadline.tzinfo))
+    ever = datetime.max.replace(tzinfo=deadline.tzinfo)
+    at_deadline = fee_statuses(config, entries, lines, by=deadline, notices=notices)
+    by_now = fee_statuses(config, entries, lines, by=ever, notices=notices)
     visible = [e for e in entries if may_see(principal, loaded.meta[e.id].partner_id)]
     return {
         "event_code": code,
@@ -78,7 +101,17 @@ async def fees_report(repos: Repositories, state: RegistrationState, principal: 
         "required_for_validity": config.fees.required_for_validity,
         "due_by": deadline.isoformat(),
         "days": config.fees.days,
-        "items": [item.model_dump(mode="json") for item in config.fees.items],
+        "items": [
+            {
+                **item.model_dump(mode="json"),
+                # the latest amount announced (null: still to be announced), the preset's null kept apart
+                "amount_fen": notices.amount(item, ever),
+                "announced_later": item.amount_fen is None,
+            }
+            for item in config.fees.items
+        ],
+        "announcements": [announcement_view(r) for r in announced],
+        "confirmations": [confirmation_view(r) for r in confirmations if may_see(principal, r.partner_id)],
         "entries": [fee_view(e, at_deadline[e.id], by_now[e.id]) for e in visible],
     }
 
@@ -160,6 +193,83 @@ async def record_line(cmd: EventCommand, body: s.LedgerLineIn) -> dict[str, Any]
     return line_view(row)
 
 
+# --------------------------------------------------------------------------- amounts announced later
+
+
+def _fee_item(cmd: EventCommand, item_id: str) -> Any:
+    try:
+        return cmd.config.fees.item(item_id)
+    except KeyError:
+        known = ", ".join(i.id for i in cmd.config.fees.items) or "none"
+        raise NotFound("unknown_fee_item", f"no fee item {item_id!r} in this event (items: {known})") from None
+
+
+async def announce_fee(cmd: EventCommand, body: s.FeeAnnouncementIn) -> dict[str, Any]:
+    """REG-14 (NY, NT 十一: 另行通知): the organiser announces or changes an item's amount, from
+    `applies_from` on (default now). Judgements before that instant keep the previous amount."""
+    item = _fee_item(cmd, body.item)
+    if item.basis == "per_appeal":
+        # the arbitration fee travels with the event's appeal terms (AWD-10), fixed at creation
+        raise Conflict("appeal_fee_fixed", f"{item.id} is the appeal fee, published with the event's appeal terms")
+    row = await cmd.uow.ledger.announce(
+        event_code=cmd.code,
+        item=item.id,
+        amount_fen=body.amount_fen,
+        applies_from=body.applies_from or cmd.now,
+        announced_at=cmd.now,
+        announced_by=_who(cmd.principal),
+        note=body.note,
+    )
+    log.info("fee %s of %s announced: %s fen from %s", item.id, cmd.code, body.amount_fen, row.applies_from)
+    return announcement_view(row)
+
+
+async def confirm_paid(cmd: EventCommand, entry_id: str, body: s.FeeConfirmationIn) -> dict[str, Any]:
+    """REG-14: the fee clerk confirms an entry paid an item in full (or withdraws that), for an
+    item whose amount is not announced at `as_of`: once an amount applies, money decides."""
+    entry, meta = cmd.entry_for(entry_id)
+    item = _fee_item(cmd, body.item)
+    as_of = body.as_of or cmd.now
+    if as_of > cmd.now:
+        raise Unprocessable("invalid_confirmation", "as_of is in the future")
+    lines = [line_from_row(r) for r in await cmd.uow.ledger.lines(cmd.code)]
+    notices = await load_notices(cmd.uow, cmd.code)
+    just_after = as_of + timedelta(microseconds=1)
+    amount = notices.amount(item, just_after)
+    if amount is not None:
+        raise Conflict(
+            "fee_announced",
+            f"{item.id} is {amount} fen at {as_of.isoformat()}: the money received decides, not a confirmation",
+            {"item": item.id, "amount_fen": amount},
+        )
+    if body.paid_in_full:
+        paid = sum(
+            x.amount_fen
+            for x in lines
+            if x.item == item.id
+            and x.received_at < just_after
+            and (x.entry_id == entry.id or (x.entry_id is None and entry.unit_id and x.unit_id == entry.unit_id))
+        )
+        if paid <= 0:
+            raise Conflict(
+                "no_payment",
+                f"no payment of {item.id} recorded for entry {entry.id} or its unit by {as_of.isoformat()}: "
+                "record the money received first",
+            )
+    row = await cmd.uow.ledger.confirm(
+        event_code=cmd.code,
+        entry_id=entry.id,
+        item=item.id,
+        paid_in_full=body.paid_in_full,
+        as_of=as_of,
+        recorded_at=cmd.now,
+        recorded_by=_who(cmd.principal),
+        note=body.note,
+        partner_id=meta.partner_id,
+    )
+    return confirmation_view(row)
+
+
 # --------------------------------------------------------------------------- the stage close
 
 
@@ -167,8 +277,9 @@ async def refuse_unpaid(cmd: EventCommand, entries: Sequence[Entry]) -> list[dic
     """REG-14 at the close: every accepted entry whose fees were not received by the deadline
     is refused (invalid, not paired) and listed with the reason; entry.refused for each."""
     lines = [line_from_row(r) for r in await cmd.uow.ledger.lines(cmd.code)]
+    notices = await load_notices(cmd.uow, cmd.code)
     out = []
-    for entry, decision in invalid_for_fees(cmd.config, entries, lines):
+    for entry, decision in invalid_for_fees(cmd.config, entries, lines, notices):
         refused = replace(entry, status=EntryStatus.REFUSED, decisions=entry.decisions + (decision,))
         cmd.reg.replace_entry(refused)
         await cmd.load_people(refused.person_ids)

@@ -251,7 +251,8 @@ def event_view(config: EventConfig, preset_id: str, statuses: Mapping[str, str])
 
 def _status_items(status: Any) -> list[dict[str, Any]]:
     return [
-        {"item": i.item, "due_fen": i.due_fen, "paid_fen": i.paid_fen, "complete": i.complete} for i in status.items
+        {"item": i.item, "due_fen": i.due_fen, "paid_fen": i.paid_fen, "complete": i.complete, "confirmed": i.confirmed}
+        for i in status.items
     ]
 
 
@@ -287,6 +288,35 @@ def line_view(row: Any) -> dict[str, Any]:
         "reference": "[protected]" if row.reference_enc else None,
         "corrects": row.corrects,
         "source": row.source,
+        "note": row.note,
+    }
+
+
+def announcement_view(row: Any) -> dict[str, Any]:
+    """An announcement of a fee item's amount, with who announced it and when (the audit)."""
+    return {
+        "announcement_id": row.id,
+        "seq": row.seq,
+        "item": row.item,
+        "amount_fen": int(row.amount_fen),
+        "applies_from": repo.aware(row.applies_from).isoformat(),
+        "announced_at": repo.aware(row.announced_at).isoformat(),
+        "announced_by": row.announced_by,
+        "note": row.note,
+    }
+
+
+def confirmation_view(row: Any) -> dict[str, Any]:
+    """A "paid in full" confirmation (or its withdrawal), with who gave it and when."""
+    return {
+        "confirmation_id": row.id,
+        "seq": row.seq,
+        "entry_id": row.entry_id,
+        "item": row.item,
+        "paid_in_full": row.paid_in_full,
+        "as_of": repo.aware(row.as_of).isoformat(),
+        "recorded_at": repo.aware(row.recorded_at).isoformat(),
+        "recorded_by": row.recorded_by,
         "note": row.note,
     }
 

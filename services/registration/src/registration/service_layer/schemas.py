@@ -234,6 +234,29 @@ class LedgerLineIn(_In):
     note: Annotated[Prose, Field(max_length=1000)] = ""
 
 
+class FeeAnnouncementIn(_In):
+    """REG-14 (NY, NT 十一: 另行通知): the organiser announces, or changes, a fee item's amount."""
+
+    #: a fee item of the event (GET /v1/events/{code}/fees lists them)
+    item: Slug
+    #: fen (1 CNY = 100 fen), at the item's basis (per person per day for board and lodging)
+    amount_fen: Annotated[int, Field(ge=0, le=10**12)]
+    #: the instant the amount applies from (default: now); earlier judgements keep the previous one
+    applies_from: AwareDatetime | None = None
+    note: Annotated[Prose, Field(max_length=1000)] = ""
+
+
+class FeeConfirmationIn(_In):
+    """REG-14: the fee clerk confirms that an entry paid an item in full while the item's amount is
+    not announced (or withdraws that confirmation: ``paid_in_full`` false)."""
+
+    item: Slug
+    paid_in_full: bool = True
+    #: the instant the entry had paid in full (default: now); never in the future
+    as_of: AwareDatetime | None = None
+    note: Annotated[Prose, Field(max_length=1000)] = ""
+
+
 class RefundRequestIn(_In):
     """REG-15: the written request, with its reason and the proof (a document reference)."""
 

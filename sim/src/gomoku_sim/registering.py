@@ -170,7 +170,7 @@ class Registering(DriverState):
             ):
                 out[sec.id] = {"kind": "round_robin"}
             else:
-                # PAIR-2: no more rounds than the field is guaranteed to pair (closing refuses more)
+                # PAIR-2: no more rounds than the field can play at all (closing refuses more)
                 out[sec.id] = {
                     "kind": "swiss",
                     "rounds": min(rounds, max_swiss_rounds(count)) if count >= 2 else rounds,

@@ -61,8 +61,13 @@ def _closed() -> SectionClosed:
         Entrant(entrant_id=f"e{i}", name=f"Player {i}", gender="male", rating=2000 - i) for i in range(1, PLAYERS + 1)
     ]
     return SectionClosed(
-        event_code=EV, stage="online", section_id="men-free", name="Men, free rules", status="ready",
-        rules=rules, entrants=entrants,
+        event_code=EV,
+        stage="online",
+        section_id="men-free",
+        name="Men, free rules",
+        status="ready",
+        rules=rules,
+        entrants=entrants,
     )
 
 

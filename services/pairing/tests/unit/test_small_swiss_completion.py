@@ -106,8 +106,9 @@ def test_pair2_six_players_in_two_triangles_cannot_complete():
     no round 4 exists, and the look-ahead says so (None, not a guess)."""
     t = _field(6, 5, random.Random(1))
     for shift in range(3):
-        boards = tuple(Board(1 + i, 4 + (i + shift) % 3) if shift % 2 == 0 else Board(4 + (i + shift) % 3, 1 + i)
-                       for i in range(3))
+        boards = tuple(
+            Board(1 + i, 4 + (i + shift) % 3) if shift % 2 == 0 else Board(4 + (i + shift) % 3, 1 + i) for i in range(3)
+        )
         t = record_round(t, RoundPairing(shift + 1, boards, {}), {i: Outcome.DRAW for i in range(3)})
     assert completion(t, range(1, 7), 2) is None
 

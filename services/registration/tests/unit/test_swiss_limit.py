@@ -21,8 +21,21 @@ SZ = presets.load("sz-2022")
 
 @pytest.mark.parametrize(
     ("entrants", "guaranteed", "most"),
-    [(2, 1, 1), (3, 2, 3), (4, 2, 3), (5, 3, 5), (6, 3, 5), (7, 4, 7), (8, 4, 7), (9, 5, 9), (10, 5, 9),
-     (13, 7, 13), (14, 7, 13), (16, 8, 15), (128, 64, 127)],
+    [
+        (2, 1, 1),
+        (3, 2, 3),
+        (4, 2, 3),
+        (5, 3, 5),
+        (6, 3, 5),
+        (7, 4, 7),
+        (8, 4, 7),
+        (9, 5, 9),
+        (10, 5, 9),
+        (13, 7, 13),
+        (14, 7, 13),
+        (16, 8, 15),
+        (128, 64, 127),
+    ],
 )
 def test_pair2_the_swiss_rounds_a_field_is_guaranteed_and_the_most_it_can_play(entrants, guaranteed, most):
     """PAIR-2: ⌈n/2⌉ guaranteed whatever the history; at most n − 1 (n if odd: a bye counts as a

@@ -34,8 +34,10 @@ Repair = Callable[[tuple[tuple[int, int], ...]], RoundPairing | None]
 def needs_lookahead(tournament: Tournament, round_: int) -> bool:
     """True when the field playing on after ``round_`` is not guaranteed the rounds left."""
     field = active_players(tournament, round_ + 1)
-    return round_ < tournament.rounds_planned and len(field) >= 2 and (
-        tournament.rounds_planned > guaranteed_rounds(len(field))
+    return (
+        round_ < tournament.rounds_planned
+        and len(field) >= 2
+        and (tournament.rounds_planned > guaranteed_rounds(len(field)))
     )
 
 
@@ -84,7 +86,7 @@ def _as_pairing(
     tournament: Tournament, rnd: int, boards: Sequence[tuple[int, int]], dutch: RoundPairing
 ) -> RoundPairing:
     """A completion's round as a pairing: boards by the higher score, then start number."""
-    byes = {pid: code for pid, code in dutch.byes.items() if code is not Code.PAIRING_BYE}
+    byes: dict[int, Code] = {pid: code for pid, code in dutch.byes.items() if code is not Code.PAIRING_BYE}
     games = []
     for first, second in boards:
         if second == BYE:

@@ -73,29 +73,24 @@ class _Search:
         self.budget = budget
         self.dead: set[tuple] = set()
 
-    def _apart(self, a: int, b: int, rnd: int) -> bool:
-        return any(first <= rnd <= last and a in group and b in group for first, last, group in self.forbidden)
+    def _apart(self, one: int, other: int, rnd: int) -> bool:
+        return any(first <= rnd <= last and one in group and other in group for first, last, group in self.forbidden)
 
-    def _colourings(self, pa: _Player, pb: _Player, a: int, b: int) -> list[tuple[int, int]]:
+    def _colourings(self, state: dict[int, _Player], one: int, other: int) -> list[tuple[int, int]]:
         """(first, second) orders the colour limits allow; the player with fewer first moves
         moves first in the first one tried (ties: the lower start number)."""
-        if a == BYE or b == BYE:
-            return [(b, a)] if a == BYE else [(a, b)]
-        out = []
-        for first, second, p1, p2 in ((a, b, pa, pb), (b, a, pb, pa)):
-            if p1.colours.allows(Colour.FIRST) and p2.colours.allows(Colour.SECOND):
-                out.append((p1.colours.diff, first, second))
-        return [(first, second) for _, first, second in sorted(out)]
+        if BYE in (one, other):
+            return [(other, one)] if one == BYE else [(one, other)]
+        orders = []
+        for first, second in ((one, other), (other, one)):
+            if state[first].colours.allows(Colour.FIRST) and state[second].colours.allows(Colour.SECOND):
+                orders.append((state[first].colours.diff, first, second))
+        return [(first, second) for _, first, second in sorted(orders)]
 
-    def _can_meet(self, state: dict[int, _Player], a: int, b: int, rnd: int) -> bool:
-        if b in state[a].met or self._apart(a, b, rnd):
+    def _can_meet(self, state: dict[int, _Player], one: int, other: int, rnd: int) -> bool:
+        if other in state[one].met or one in state[other].met or self._apart(one, other, rnd):
             return False
-        if a == BYE or b == BYE:
-            return True
-        pa, pb = state[a], state[b]
-        return (pa.colours.allows(Colour.FIRST) and pb.colours.allows(Colour.SECOND)) or (
-            pa.colours.allows(Colour.SECOND) and pb.colours.allows(Colour.FIRST)
-        )
+        return bool(self._colourings(state, one, other))
 
     def rounds(self, state: dict[int, _Player], rnd: int, left: int) -> list[list[tuple[int, int]]] | None:
         """A completion of ``left`` rounds from round ``rnd`` on, or None if there is none."""
@@ -103,14 +98,17 @@ class _Search:
             return []
         players = sorted(state)
         # degree bound: everybody needs `left` distinct opponents still possible
-        for a in players:
-            if sum(1 for b in players if b != a and b not in state[a].met) < left:
+        for pid in players:
+            if sum(1 for other in players if other != pid and other not in state[pid].met) < left:
                 return None
-        key = (rnd, left, tuple((a, state[a].met, state[a].colours) for a in players))
+        key = (rnd, left, tuple((pid, state[pid].met, state[pid].colours) for pid in players))
         if key in self.dead:
             return None
         # who may meet whom this round (rematches, forbidden groups, colours): fixed for the round
-        partners = {a: [b for b in players if b != a and self._can_meet(state, a, b, rnd)] for a in players}
+        partners = {
+            pid: [other for other in players if other != pid and self._can_meet(state, pid, other, rnd)]
+            for pid in players
+        }
         found = self._round(state, partners, rnd, left, set(players), [])
         if found is None:
             self.dead.add(key)
@@ -131,18 +129,21 @@ class _Search:
         if not free:
             after = dict(state)
             for first, second in boards:
-                after[first] = _played(state[first], second, Colour.FIRST if second != BYE else None)
-                if second != BYE:
+                if second == BYE:
+                    after[first] = _played(state[first], BYE, None)
+                    after[BYE] = _played(state[BYE], first, None)
+                else:
+                    after[first] = _played(state[first], second, Colour.FIRST)
                     after[second] = _played(state[second], first, Colour.SECOND)
             rest = self.rounds(after, rnd + 1, left - 1)
             return None if rest is None else [list(boards), *rest]
         # most constrained player first; one without a partner left ends this branch
-        options = {a: [b for b in partners[a] if b in free] for a in free}
-        a = min(sorted(free), key=lambda pid: len(options[pid]))
-        for b in options[a]:
-            for pair in self._colourings(state[a], state[b], a, b):
-                boards.append(pair)
-                found = self._round(state, partners, rnd, left, free - {a, b}, boards)
+        options = {pid: [other for other in partners[pid] if other in free] for pid in free}
+        chosen = min(sorted(free), key=lambda pid: len(options[pid]))
+        for other in options[chosen]:
+            for board in self._colourings(state, chosen, other):
+                boards.append(board)
+                found = self._round(state, partners, rnd, left, free - {chosen, other}, boards)
                 boards.pop()
                 if found is not None:
                     return found

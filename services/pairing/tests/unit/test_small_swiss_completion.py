@@ -23,7 +23,7 @@ from pairing.domain.swiss import pair_swiss_round
 
 OUTCOMES = (Outcome.FIRST_WINS, Outcome.SECOND_WINS, Outcome.DRAW)
 # (entrants, rounds): the seeds' rounds (5 professional, 7 free) for every field that can play them
-RUNS = 12  # whole events per field here (× 19 fields); the slow test below plays thousands
+RUNS = 12  # whole events per field here (× 21 fields); python -m bench.small_swiss plays thousands
 FIELDS = [(n, rounds) for n in range(6, 17) for rounds in (5, 7) if rounds <= (n - 1 if n % 2 == 0 else n)]
 
 

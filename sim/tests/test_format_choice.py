@@ -22,21 +22,21 @@ def choices(counts: dict[str, int]) -> dict:
 
 
 def test_pair1_a_field_that_fits_a_round_robin_plays_one_instead_of_an_unpairable_swiss():
-    """PAIR-1/PAIR-2: 8 entrants and 7 rounds (SZ free rules) is a round robin; a 7-round Swiss of
-    8 left men-free waiting for the arbiter (no legal pairing) and the event never finished."""
+    """PAIR-1/PAIR-2: 8 entrants and 7 rounds (SZ free rules) is a round robin — a Swiss of that many
+    rounds would have to pair everyone with everyone anyway."""
     picked = choices({"men-free": 8, "women-free": 16, "men-pro": 6, "women-pro": 7})
     assert picked["men-free"] == {"kind": "round_robin"}
     assert picked["men-pro"] == {"kind": "round_robin"}  # 6 entrants: 5 rounds, as the Swiss
     assert picked["women-free"] == {"kind": "swiss", "rounds": 7}  # 16: a round robin takes 15
-    # 7: a round robin takes 7 (a bye each); a Swiss of 7 is guaranteed 4 rounds (PAIR-2)
-    assert picked["women-pro"] == {"kind": "swiss", "rounds": 4}
+    # 7: a round robin takes 7 (a bye each); the Swiss keeps the preset's 5 (SZ 九(一), PAIR-1)
+    assert picked["women-pro"] == {"kind": "swiss", "rounds": 5}
 
 
-def test_pair2_a_swiss_is_chosen_with_no_more_rounds_than_the_field_is_guaranteed():
-    """PAIR-2: 10 entrants (free rules, 7 rounds in the preset): a round robin takes 9, so a
-    Swiss, of the 5 rounds closing accepts for 10; 14 entrants keep the preset's 7."""
+def test_pair1_sz_9_1_a_small_swiss_keeps_the_regulations_rounds():
+    """PAIR-1, SZ 九(一): 10 entrants (free rules, 7 rounds in the preset): a round robin takes 9,
+    so a Swiss of the preset's 7 rounds (the pairing's look-ahead keeps them pairable); 14 too."""
     picked = choices({"men-free": 10, "women-free": 14, "men-pro": 9, "women-pro": 0})
-    assert picked["men-free"] == {"kind": "swiss", "rounds": 5}
+    assert picked["men-free"] == {"kind": "swiss", "rounds": 7}
     assert picked["women-free"] == {"kind": "swiss", "rounds": 7}
     assert picked["men-pro"] == {"kind": "swiss", "rounds": 5}
 
@@ -47,9 +47,10 @@ def test_pair3_round_robin_rounds_with_a_dummy_for_an_odd_field(entrants, rounds
     assert fits_round_robin(entrants, rounds) is fits
 
 
-def test_pair2_a_seven_round_swiss_of_eight_runs_out_of_legal_pairings():
-    """PAIR-2: why the choice matters — with the absolute criteria a 7-round Swiss of 8 players
-    finds no legal pairing in some round for some results (the arbiter would have to pair)."""
+def test_pair1_sz_9_1_a_seven_round_swiss_of_eight_never_runs_out_of_legal_pairings():
+    """PAIR-1/PAIR-2, SZ 九(一): a 7-round Swiss of 8 players, which the Dutch system alone walks
+    into a round with no legal pairing for some results, completes for every result sequence
+    here: each round is paired so that the remaining rounds can still be paired."""
     stuck = 0
     for seed in range(12):
         rng = random.Random(seed)
@@ -61,4 +62,4 @@ def test_pair2_a_seven_round_swiss_of_eight_runs_out_of_legal_pairings():
                 played = record_round(played, pairing, outcomes)
         except NoLegalPairing:
             stuck += 1
-    assert stuck > 0
+    assert stuck == 0

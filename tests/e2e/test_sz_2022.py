@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
 from datetime import date
 
 import pytest
@@ -155,3 +156,37 @@ async def test_sz_2022_online_qualifier_to_final(tmp_path):
         expected = sum(sorted(p["male"])[:2]) + sorted(p["female"])[0]
         assert float(row["score"]) == expected, row
     assert [row["place"] for row in scored] == sorted(row["place"] for row in scored)
+
+
+# SZ 九(一): free sections play 7 rounds (merging below 8 entrants), professional sections 5
+# (merging below 6); fields this small are not guaranteed those rounds whatever the results
+SMALL_SIZES = {**SIZES, "men-pro": 8}
+
+
+async def test_sz_2022_small_swiss_sections_play_the_regulations_rounds(tmp_path):
+    """SZ 九(一), PAIR-1/PAIR-2: with the preset's rounds (no scaled-down rounds), the merged free
+    section of 10 plays its 7 Swiss rounds and the professional section of 8 its 5 — every round
+    paired by the service (its look-ahead), nobody meeting twice, nobody waiting for the arbiter."""
+    run = spec("sz-2022", 12, SMALL_SIZES, policy=FAST_QUIET)
+    summary, driver = await run_embedded(tmp_path, replace(run, rounds=None))
+    online = {s["section_id"]: s for s in driver.stages[0].sections}
+    assert (online["men-free"]["entrants"], online["men-free"]["format"], online["men-free"]["rounds"]) == (
+        10,
+        "swiss",
+        7,
+    )
+    assert (online["men-pro"]["entrants"], online["men-pro"]["format"], online["men-pro"]["rounds"]) == (8, "swiss", 5)
+    for section, rounds, entrants in (("men-free", 7, 10), ("men-pro", 5, 8)):
+        played = defaultdict(set)  # round -> entrants on a board
+        met: dict[str, list[str]] = defaultdict(list)
+        for key, games in by_pairing(games_of(summary, section)).items():
+            rnd = int(key.split(".")[3].lstrip("r"))
+            first = games[0]
+            played[rnd] |= {first["black"], first["white"]}
+            met[first["black"]].append(first["white"])
+            met[first["white"]].append(first["black"])
+        assert sorted(played) == list(range(1, rounds + 1)), (section, sorted(played))
+        # every round seats the whole field (an even field: no bye)
+        assert all(len(seated) == entrants for seated in played.values()), (section, played)
+        assert all(len(opponents) == len(set(opponents)) == rounds for opponents in met.values()), section
+        assert len(summary["sections"][section]["standings"]) == entrants

@@ -19,9 +19,7 @@ from .schedule import stage_start
 
 def fits_round_robin(entrants: int, swiss_rounds: int) -> bool:
     """PAIR-1/PAIR-2: a field whose round robin (PAIR-3) takes no more rounds than the Swiss would
-    plays the round robin. A Swiss of that many rounds must pair nearly everyone with everyone
-    without a rematch, and it runs out of legal pairings (8 players, 7 rounds: the Dutch system
-    often finds none in round 6 or 7), leaving the section waiting for the arbiter."""
+    plays the round robin: a Swiss of that many rounds must pair everyone with everyone anyway."""
     if entrants < 2:
         return False
     return (entrants - 1 if entrants % 2 == 0 else entrants) <= swiss_rounds
@@ -151,7 +149,7 @@ class Registering(DriverState):
 
     def format_choices(self, stage_id: str, counts: Mapping[str, int]) -> dict[str, Any]:
         """The arbiter's format choice per section: round robin for a handful, Swiss otherwise
-        (of at most the rounds the field is guaranteed to pair, PAIR-2)."""
+        (of at most the rounds the field can play at all, PAIR-2)."""
         out: dict[str, Any] = {}
         merged = dict(counts)
         for sec in self.config.stage(stage_id).sections:  # REG-12: a small section joins its partner
@@ -170,7 +168,7 @@ class Registering(DriverState):
             ):
                 out[sec.id] = {"kind": "round_robin"}
             else:
-                # PAIR-2: no more rounds than the field is guaranteed to pair (closing refuses more)
+                # PAIR-2: no more rounds than the field can play at all (closing refuses more)
                 out[sec.id] = {
                     "kind": "swiss",
                     "rounds": min(rounds, max_swiss_rounds(count)) if count >= 2 else rounds,

@@ -126,7 +126,7 @@ def test_reg12_format_choice_and_section_closed_payload(sz):
         sz,
         "online",
         list(reg.entries.values()),
-        # PAIR-2: 10 entrants can be guaranteed 5 Swiss rounds (the preset's 7 would be refused)
+        # PAIR-1: the arbiter's 5 rounds replace the preset's 7 (10 entrants could play up to 9)
         format_choices={"men-free": FormatChoice("swiss", 5), "men-pro": FormatChoice("round_robin")},
     )
     c = _by_id(closed)

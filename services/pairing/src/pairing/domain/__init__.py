@@ -15,7 +15,9 @@ Pairing a round (PAIR-1..3, PAIR-11)
     ``pair_swiss_round(t, requested_byes=[...], forced_byes=[...], absent=[...],
     bye_rules=ByeRules(requested=Code.HALF_BYE), topscorer_exemption=False) -> RoundPairing``
     — Dutch system; raises ``NoLegalPairing`` (arbiter decides) and never returns a pairing that
-    fails ``check_round`` (``IllegalPairing``). ``check_round`` also validates an arbiter's
+    fails ``check_round`` (``IllegalPairing``). A field not guaranteed its planned rounds
+    (more than ⌈n/2⌉) is paired with a look-ahead (``lookahead.keep_completable`` over
+    ``completion.completion``): each round leaves the rest of the event pairable. ``check_round`` also validates an arbiter's
     manual correction before it is published.
     ``pair_round_robin(seeds, r, double=False) -> RoundPairing`` — Berger tables.
     ``RoundPairing.boards`` are ``Board(first, second)``: ``first`` moves first (black).

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from .checker import IllegalPairing, check_round
+from .lookahead import keep_completable, needs_lookahead
 from .model import Board, Code, Colour, ForbiddenGroup, RoundPairing, Tournament, active_players
 from .trf import export_trf
 
@@ -289,6 +290,12 @@ def forbidden_from_units(tournament: Tournament, first_round: int, last_round: i
     )
 
 
+def _with_pairs(rnd: int, byes: dict[int, Code], pairs: Sequence[tuple[int, int]]) -> RoundPairing:
+    boards = tuple(Board(first, second) for first, second in pairs if second)
+    allocated = {first: Code.PAIRING_BYE for first, second in pairs if not second}
+    return RoundPairing(rnd, boards, {**byes, **allocated})
+
+
 def pair_swiss_round(
     tournament: Tournament,
     round_: int | None = None,
@@ -306,7 +313,9 @@ def pair_swiss_round(
     * ``forced_byes`` (arbiter) get ``bye_rules.forced``;
     * ``absent`` players (not checked in, REG-11) are not paired and get ``ZERO_BYE``;
     * withdrawn players and entries before their ``entry_round`` are skipped;
-    past rounds are never re-paired. ``topscorer_exemption`` turns on FIDE's final-round
+    past rounds are never re-paired; a field too small to be guaranteed its planned rounds is
+    paired so that the remaining rounds can still be paired (PAIR-1, :mod:`.lookahead`).
+    ``topscorer_exemption`` turns on FIDE's final-round
     exemption from the colour limits (off by default: PAIR-2 makes them absolute). Raises :class:`NoLegalPairing` if the absolute criteria
     cannot be met, :class:`IllegalPairing` if the engine ever returned an illegal pairing.
     """
@@ -335,11 +344,24 @@ def pair_swiss_round(
         pairs = [(pid, 0)]
     else:
         pairs = (engine or GacruxDutch()).pair(tournament, rnd, participants, topscorer_exemption)
-    boards = tuple(Board(first, second) for first, second in pairs if second)
-    for first, second in pairs:
-        if not second:
-            byes[first] = Code.PAIRING_BYE
-    pairing = RoundPairing(rnd, boards, byes)
+    pairing = _with_pairs(rnd, byes, pairs)
+    if len(participants) > 1 and needs_lookahead(tournament, rnd):
+        dutch = engine or GacruxDutch()
+
+        def repair(apart: tuple[tuple[int, int], ...]) -> RoundPairing | None:
+            kept_apart = tuple(ForbiddenGroup(rnd, rnd, pair) for pair in apart)
+            try:
+                again = dutch.pair(
+                    replace(tournament, forbidden=tournament.forbidden + kept_apart),
+                    rnd,
+                    participants,
+                    topscorer_exemption,
+                )
+            except NoLegalPairing:
+                return None
+            return _with_pairs(rnd, byes, again)
+
+        pairing = keep_completable(tournament, pairing, participants, repair)
     problems = check_round(tournament, pairing, participants, topscorer_exemption)
     if problems:
         raise IllegalPairing(problems)

@@ -9,7 +9,7 @@ Service-layer entry points:
 - changes: `judge_change`, `request_change`, `decide_change`, `withdraw` (REG-10).
 - checkin: `check_in`, `mark_no_show`, `pairable` (REG-11).
 - closing: `close_stage`, `choose_format`, `section_closed_payload` (REG-12); `max_swiss_rounds`
-  (PAIR-2: the Swiss rounds a field can be guaranteed, swiss_limit).
+  (PAIR-1/PAIR-2: the most Swiss rounds a field can play at all, swiss_limit).
 - next_stage: `build_next_stage` (EVT-6, REG-7).
 - personal_data: `IdNumber`, `mask_id_number` (REG-11).
 """

@@ -85,7 +85,7 @@ def choose_format(
 ) -> tuple[FormatKind | None, int | None]:
     """PAIR-1: the format and number of rounds for a field of `entrants` (None = undecided).
     Raises SwissRoundsExceedField when the arbiter's choice is a Swiss longer than the field can
-    be guaranteed to pair (PAIR-2)."""
+    play at all (PAIR-2; up to that the pairing's look-ahead keeps every round pairable)."""
     rules = section.format
     if rules is None:
         return None, None
@@ -110,8 +110,8 @@ def choose_format(
         rounds = rules.rounds
     if rounds is not None and rules.max_rounds is not None and kind == "swiss":
         rounds = min(rounds, rules.max_rounds)
-    # PAIR-2: the arbiter's Swiss must fit the field (swiss_limit); a field of fewer than 2 has
-    # nothing to play and is cancelled at closing
+    # PAIR-2: the arbiter's Swiss must fit the field (swiss_limit: n − 1 rounds, n if odd); a
+    # field of fewer than 2 has nothing to play and is cancelled at closing
     if choice is not None and kind == "swiss" and rounds is not None and entrants >= 2:
         if rounds > max_swiss_rounds(entrants):
             raise SwissRoundsExceedField(section.id, entrants, rounds)

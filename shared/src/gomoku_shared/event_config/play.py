@@ -51,7 +51,11 @@ class FormatConfig(_Model):
     round_robin_max_entries: Annotated[int, Field(ge=2)] | None = None
     #: Swiss rounds when the seed fixes them (SZ online free 7 / pro 5); None = by entries
     rounds: Annotated[int, Field(ge=1)] | None = None
+    #: PAIR-1: the most rounds of either format, checked at closing (NT 七(二) 不超过7轮)
     max_rounds: Annotated[int, Field(ge=1)] | None = None
+    #: strict: closing refuses more; in_principle (DA 七(四) 原则上不超过7轮): the organiser may
+    #: close with more rounds by giving a reason, which the close records
+    max_rounds_binding: Literal["strict", "in_principle"] = "strict"
     games_per_round: Literal[1, 2] = 1
     two_game: TwoGameRound | None = None
 

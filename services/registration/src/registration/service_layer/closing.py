@@ -175,6 +175,9 @@ def _rounds_over_limit(config: EventConfig, exc: RoundLimitExceeded) -> Unproces
             "scheduled_rounds": exc.scheduled,
             "override": "over_max_reason" if exc.override_allowed else None,
             "choices": [{"kind": o.kind, "rounds": o.max_rounds} for o in exc.options],
+            # the same choices as numbers the staff console's words can name
+            "swiss_rounds": next((o.max_rounds for o in exc.options if o.kind == "swiss"), None),
+            "round_robin_rounds": next((o.max_rounds for o in exc.options if o.kind == "round_robin"), None),
         },
     )
 

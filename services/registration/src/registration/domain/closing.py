@@ -225,7 +225,8 @@ def _ready_or_cancel(
         beyond = check_round_limits(sec, entrants, kind, rounds, scheduled, choice.over_max_reason if choice else None)
         if beyond is not None:
             decisions.append(beyond)
-    why = f"{entrants} entries" + merge_note
+    # PAIR-1: an organiser's rounds beyond an in-principle maximum are said with the field
+    why = "; ".join([f"{entrants} entries" + merge_note, *(d.reason for d in decisions if d.rule == "PAIR-1")])
     return ClosedSection(
         stage_id,
         sec.id,

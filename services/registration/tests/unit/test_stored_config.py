@@ -10,7 +10,7 @@ import pytest
 
 from gomoku_shared.event_config import EventConfig
 from registration import presets
-from registration.adapters.repository import CONFIG_ADDITIONS, config_columns, stored_config
+from registration.adapters.stored_config import CONFIG_ADDITIONS, config_columns, stored_config
 
 
 @pytest.mark.parametrize("preset", presets.list_presets())

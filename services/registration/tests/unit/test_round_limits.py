@@ -104,3 +104,31 @@ def test_pair1_the_seeds_maximum_and_how_it_binds_are_preset_configuration():
         ("da-2023", s): (7, "in_principle") for s in ("open", "junior", "public")
     }
     assert not [k for k in binding if k[0] in ("sz-2022", "ny-2022")]
+
+
+@pytest.mark.parametrize(("round_robin_max_entries", "valid"), [(8, True), (7, True), (9, False), (10, False)])
+def test_pair1_a_preset_that_picks_the_round_robin_itself_keeps_the_maximum(round_robin_max_entries, valid):
+    """PAIR-1 (DA 七(四), a fifth event's `by_entries`): a preset whose own round robin could take
+    more rounds than its maximum is refused when loaded, not at closing where nobody could choose."""
+    from gomoku_shared.event_config import EventConfigError
+
+    overrides = {
+        "stages": {
+            "main": {
+                "sections": {
+                    "open": {
+                        "format": {
+                            "choice": "by_entries",
+                            "round_robin_max_entries": round_robin_max_entries,
+                            "max_rounds_binding": "strict",
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if valid:
+        assert presets.load("da-2023", overrides=overrides).section("open").format.max_rounds == 7
+    else:
+        with pytest.raises(EventConfigError, match="more than max_rounds 7"):
+            presets.load("da-2023", overrides=overrides)

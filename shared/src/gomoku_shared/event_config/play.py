@@ -74,6 +74,15 @@ class FormatConfig(_Model):
             raise ValueError("two_game must be given exactly when games_per_round is 2")
         if self.rounds and self.max_rounds and self.rounds > self.max_rounds:
             raise ValueError(f"rounds {self.rounds} exceeds max_rounds {self.max_rounds}")
+        if self.choice == "by_entries" and self.max_rounds and self.round_robin_max_entries:
+            # PAIR-1: the round robin the preset picks by itself must keep the maximum (an odd
+            # field of n plays n rounds, an even one n - 1)
+            largest = max(n if n % 2 else n - 1 for n in range(2, self.round_robin_max_entries + 1))
+            if largest > self.max_rounds:
+                raise ValueError(
+                    f"a round robin of up to {self.round_robin_max_entries} entries takes up to {largest} rounds,"
+                    f" more than max_rounds {self.max_rounds}"
+                )
         return self
 
 

@@ -50,3 +50,22 @@ def test_pair1_evt7_the_round_limit_refusals_are_said_in_words_with_their_number
     text = _filled(i18n.Words(lang).t(f"refusal.{code}"), DETAILS)
     assert all(part in text for part in expected), text
     assert "{" not in text and "}" not in text
+
+
+def test_pair1_the_close_form_sends_the_organisers_reason_beside_a_format():
+    """PAIR-1 (DA 七(四) 原则上): a reason typed beside a format travels as `over_max_reason`; a
+    blank one is not sent, and a reason without a format is ignored (no choice to attach it to)."""
+    from portal.staff_event import _format_choices
+
+    form = {
+        "format.open": "round_robin",
+        "reason.open": "  nine players meet each other  ",
+        "format.junior": "swiss",
+        "rounds.junior": "7",
+        "reason.junior": "   ",
+        "reason.public": "no format chosen",
+    }
+    assert _format_choices(form) == {
+        "open": {"kind": "round_robin", "over_max_reason": "nine players meet each other"},
+        "junior": {"kind": "swiss", "rounds": 7},
+    }

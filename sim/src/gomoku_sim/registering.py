@@ -149,7 +149,8 @@ class Registering(DriverState):
 
     def format_choices(self, stage_id: str, counts: Mapping[str, int]) -> dict[str, Any]:
         """The arbiter's format choice per section: round robin for a handful, Swiss otherwise
-        (of at most the rounds the field can play at all, PAIR-2)."""
+        (of at most the rounds the field can play at all, PAIR-2), within the preset's
+        maximum and the schedule's rounds (PAIR-1, EVT-7)."""
         out: dict[str, Any] = {}
         merged = dict(counts)
         for sec in self.config.stage(stage_id).sections:  # REG-12: a small section joins its partner
@@ -162,6 +163,9 @@ class Registering(DriverState):
             count = merged.get(sec.id, 0)
             allowed = sec.format.allowed
             rounds = self.spec.rounds or sec.format.rounds or min(sec.format.max_rounds or 7, 7)
+            # PAIR-1 / EVT-7: never more than the preset's maximum or the rounds the schedule starts
+            slots = len(self.config.schedule.round_starts(stage_id, sec.id))
+            rounds = min(n for n in (rounds, sec.format.max_rounds, slots or None) if n is not None)
             # (an empty section gets a Swiss choice: round robin of 0 would be -1 rounds)
             if "round_robin" in allowed and (
                 2 <= count <= 4 or "swiss" not in allowed or fits_round_robin(count, rounds)

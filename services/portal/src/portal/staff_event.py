@@ -74,7 +74,8 @@ def install(app: FastAPI, pages: StaffPages) -> None:
 
 def _format_choices(form: Any) -> dict[str, dict[str, Any]]:
     """The formats chosen in the close form (``format.<section>``), with the rounds where given
-    (``rounds.<section>``: a whole number; registration refuses a Swiss the field cannot carry)."""
+    (``rounds.<section>``: a whole number; registration refuses a Swiss the field cannot carry)
+    and the reason for more rounds than an in-principle maximum (``reason.<section>``)."""
     choices: dict[str, dict[str, Any]] = {}
     for key, value in form.items():
         if not key.startswith("format.") or value not in ("swiss", "round_robin"):
@@ -84,5 +85,9 @@ def _format_choices(form: Any) -> dict[str, dict[str, Any]]:
         rounds = str(form.get(f"rounds.{section_id}", "")).strip()
         if rounds.isdigit() and 1 <= int(rounds) <= 50:
             choice["rounds"] = int(rounds)
+        # PAIR-1: the organiser's reason for rounds beyond an in-principle maximum (DA 七(四))
+        reason = str(form.get(f"reason.{section_id}", "")).strip()
+        if reason:
+            choice["over_max_reason"] = reason[:2000]
         choices[section_id] = choice
     return choices

@@ -51,7 +51,11 @@ class FormatConfig(_Model):
     round_robin_max_entries: Annotated[int, Field(ge=2)] | None = None
     #: Swiss rounds when the seed fixes them (SZ online free 7 / pro 5); None = by entries
     rounds: Annotated[int, Field(ge=1)] | None = None
+    #: PAIR-1: the most rounds of either format, checked at closing (NT 七(二) 不超过7轮)
     max_rounds: Annotated[int, Field(ge=1)] | None = None
+    #: strict: closing refuses more; in_principle (DA 七(四) 原则上不超过7轮): the organiser may
+    #: close with more rounds by giving a reason, which the close records
+    max_rounds_binding: Literal["strict", "in_principle"] = "strict"
     games_per_round: Literal[1, 2] = 1
     two_game: TwoGameRound | None = None
 
@@ -70,6 +74,15 @@ class FormatConfig(_Model):
             raise ValueError("two_game must be given exactly when games_per_round is 2")
         if self.rounds and self.max_rounds and self.rounds > self.max_rounds:
             raise ValueError(f"rounds {self.rounds} exceeds max_rounds {self.max_rounds}")
+        if self.choice == "by_entries" and self.max_rounds and self.round_robin_max_entries:
+            # PAIR-1: the round robin the preset picks by itself must keep the maximum (an odd
+            # field of n plays n rounds, an even one n - 1)
+            largest = max(n if n % 2 else n - 1 for n in range(2, self.round_robin_max_entries + 1))
+            if largest > self.max_rounds:
+                raise ValueError(
+                    f"a round robin of up to {self.round_robin_max_entries} entries takes up to {largest} rounds,"
+                    f" more than max_rounds {self.max_rounds}"
+                )
         return self
 
 

@@ -303,7 +303,7 @@ def declare_change_application(table: sa.Table) -> None:
 
 def declare_config_additions(table: sa.Table) -> None:
     """The event configuration's keys the previous release does not know, kept beside the
-    configuration it can read (rolling upgrades; migration 0006, `repository.stored_config`)."""
+    configuration it can read (rolling upgrades; migration 0006, `stored_config.stored_config`)."""
     table.append_column(sa.Column("config_additions", sa.JSON, nullable=True))
 
 

@@ -5,7 +5,6 @@ Times: SQLite hands back naive datetimes; every time read here is made UTC-aware
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from typing import Any, overload
@@ -34,6 +33,8 @@ from ..domain import (
 from . import orm
 from .at_rest import birth_date_of
 from .protection import DataProtector
+from .stored_config import config_columns as config_columns  # the event rows' configuration columns
+from .stored_config import stored_config as stored_config
 
 
 @overload
@@ -453,48 +454,3 @@ async def qualifier_rows(session: AsyncSession, code: str, to_stage: str) -> lis
         orm.qualifier_lists.c.event_code == code, orm.qualifier_lists.c.to_stage == to_stage
     )
     return list((await session.execute(query)).all())
-
-
-# --------------------------------------------------------------------------- stored configuration
-
-#: configuration keys added since the previous release (a replica of which may share the
-#: database during a rolling upgrade and refuses keys it does not know): stored apart, in
-#: `events.config_additions`, and merged back on reading. Add a key here when a release adds one.
-CONFIG_ADDITIONS: tuple[tuple[str, ...], ...] = (
-    ("fees",),
-    ("appeals",),
-    ("honours",),
-    ("check_in", "undecided_at_close"),
-    ("units", "quota_exempt_list"),
-    # EVT-7: the schedule
-    ("schedule",),
-)
-
-
-def config_columns(dump: dict[str, Any]) -> dict[str, Any]:
-    """`config` (what the previous release reads) and `config_additions` (the rest)."""
-    compatible = json.loads(json.dumps(dump))
-    additions: dict[str, Any] = {}
-    for path in CONFIG_ADDITIONS:
-        parent, target = compatible, additions
-        for key in path[:-1]:
-            parent = parent.get(key, {})
-            target = target.setdefault(key, {})
-        if path[-1] in parent:
-            target[path[-1]] = parent.pop(path[-1])
-    return {"config": compatible, "config_additions": additions}
-
-
-def stored_config(row: Any) -> dict[str, Any]:
-    """The event configuration as stored: `config` with `config_additions` merged back."""
-    merged = json.loads(json.dumps(row.config))
-
-    def merge(into: dict[str, Any], extra: dict[str, Any]) -> None:
-        for key, value in extra.items():
-            if isinstance(value, dict) and isinstance(into.get(key), dict):
-                merge(into[key], value)
-            else:
-                into[key] = value
-
-    merge(merged, getattr(row, "config_additions", None) or {})
-    return merged

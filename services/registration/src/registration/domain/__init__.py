@@ -9,7 +9,8 @@ Service-layer entry points:
 - changes: `judge_change`, `request_change`, `decide_change`, `withdraw` (REG-10).
 - checkin: `check_in`, `mark_no_show`, `pairable` (REG-11).
 - closing: `close_stage`, `choose_format`, `section_closed_payload` (REG-12); `max_swiss_rounds`
-  (PAIR-1/PAIR-2: the most Swiss rounds a field can play at all, swiss_limit).
+  (PAIR-1/PAIR-2: the most Swiss rounds a field can play at all, swiss_limit); `check_round_limits`
+  (PAIR-1 / EVT-7: the maximum and the schedule, round_limits).
 - next_stage: `build_next_stage` (EVT-6, REG-7).
 - personal_data: `IdNumber`, `mask_id_number` (REG-11).
 """
@@ -66,9 +67,14 @@ from .model import (
 from .next_stage import NextStageResult, PassedOver, QualifierList, SeededList, StagePlace, build_next_stage
 from .personal_data import IdNumber, mask_id_number
 from .registration import EventRegistration, SubmitResult
+from .round_limits import RoundLimitExceeded, RoundsOption, check_round_limits, round_robin_rounds
 from .swiss_limit import SwissRoundsExceedField, max_swiss_rounds
 
 __all__ = [
+    "RoundLimitExceeded",
+    "RoundsOption",
+    "check_round_limits",
+    "round_robin_rounds",
     "SwissRoundsExceedField",
     "max_swiss_rounds",
     "REJUDGED",

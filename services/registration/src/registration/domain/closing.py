@@ -7,6 +7,9 @@ the merged field runs under the id of the pair's section listed first in the pre
 women, boys before girls); genders are then ranked separately. A section — merged or not — with
 at most `closing.cancel_at_most` entries (SZ: 4) is cancelled. A partner with no entries at all
 is not a merge (the other section simply runs alone).
+
+Every ready section keeps its round limits (PAIR-1 maximum, EVT-7 a scheduled start for every
+round: round_limits); closing refuses a format beyond them.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from zoneinfo import ZoneInfo
 from gomoku_shared.event_config import EventConfig, FormatKind, SectionConfig
 
 from .model import Decision, Entry, EntryStatus, Person, Unit, Verdict
+from .round_limits import check_round_limits, round_robin_rounds
 from .swiss_limit import SwissRoundsExceedField, max_swiss_rounds
 
 
@@ -29,6 +33,8 @@ class FormatChoice:
 
     kind: FormatKind
     rounds: int | None = None
+    #: PAIR-1: the organiser's reason for more rounds than an in-principle maximum (DA 七(四))
+    over_max_reason: str | None = None
 
 
 @dataclass(frozen=True)
@@ -105,11 +111,11 @@ def choose_format(
         rounds = choice.rounds
     elif kind == "round_robin":
         # a field too small to play is cancelled at closing; its rules still need a round count
-        rounds = max(entrants - 1 if entrants % 2 == 0 else entrants, 1)
+        rounds = round_robin_rounds(entrants)
     else:
+        # the preset's Swiss rounds; a choice beyond the maximum is refused at closing
+        # (round_limits), never silently cut
         rounds = rules.rounds
-    if rounds is not None and rules.max_rounds is not None and kind == "swiss":
-        rounds = min(rounds, rules.max_rounds)
     # PAIR-2: the arbiter's Swiss must fit the field (swiss_limit: n − 1 rounds, n if odd); a
     # field of fewer than 2 has nothing to play and is cancelled at closing
     if choice is not None and kind == "swiss" and rounds is not None and entrants >= 2:
@@ -130,6 +136,8 @@ def close_stage(
     stage = event.stage(stage_id)
     choices = dict(format_choices or {})
     fields = {s.id: _field(entries, s.id) for s in stage.sections}
+    # EVT-7: how many rounds each section's schedule gives a start (0: unscheduled)
+    slots = {s.id: len(event.schedule.round_starts(stage.id, s.id)) for s in stage.sections}
     by_id = {s.id: s for s in stage.sections}
     out: dict[str, ClosedSection] = {}
     for sec in stage.sections:
@@ -143,11 +151,11 @@ def close_stage(
         closing = sec.closing
         partner = by_id.get(closing.merge_with) if closing.merge_with else None
         if partner is not None and partner.id not in out and fields[partner.id] and fields[sec.id]:
-            merged = _merge_if_small(stage.id, sec, partner, fields, choices)
+            merged = _merge_if_small(stage.id, sec, partner, fields, choices, slots[sec.id])
             if merged is not None:
                 out[sec.id], out[partner.id] = merged
                 continue
-        out[sec.id] = _ready_or_cancel(stage.id, sec, fields[sec.id], (), "", choices.get(sec.id))
+        out[sec.id] = _ready_or_cancel(stage.id, sec, fields[sec.id], (), "", choices.get(sec.id), slots[sec.id])
     return [out[s.id] for s in stage.sections]
 
 
@@ -157,6 +165,7 @@ def _merge_if_small(
     partner: SectionConfig,
     fields: Mapping[str, list[FieldEntry]],
     choices: Mapping[str, FormatChoice],
+    scheduled: int,
 ) -> tuple[ClosedSection, ClosedSection] | None:
     """A section and its merge partner, both with entries, when either is below its
     `merge_below`: the merged field under `sec` (ready or cancelled) and the partner folded
@@ -170,7 +179,7 @@ def _merge_if_small(
         return None
     note = "; merged: " + ", ".join(f"{s.name} had {len(fields[s.id])} (< {s.closing.merge_below})" for s in small)
     members = fields[sec.id] + fields[partner.id]
-    host = _ready_or_cancel(stage_id, sec, members, (sec.id, partner.id), note, choices.get(sec.id))
+    host = _ready_or_cancel(stage_id, sec, members, (sec.id, partner.id), note, choices.get(sec.id), scheduled)
     status: ClosedStatus = "cancelled" if host.status == "cancelled" else "merged"
     folded = ClosedSection(
         stage_id,
@@ -191,9 +200,11 @@ def _ready_or_cancel(
     merged_from: tuple[str, ...],
     merge_note: str,
     choice: FormatChoice | None,
+    scheduled: int,
 ) -> ClosedSection:
     """A field of at most `closing.cancel_at_most` entries is cancelled; any other is ready,
-    with its format and rounds (PAIR-1)."""
+    with its format and rounds (PAIR-1) within its round limits (`scheduled`: the rounds its
+    schedule starts, 0 when it has none)."""
     entrants = len(members)
     limit = sec.closing.cancel_at_most
     if limit is not None and entrants <= limit:
@@ -208,7 +219,14 @@ def _ready_or_cancel(
             decisions=(Decision("REG-12", f"{sec.id}/cancel", Verdict.REFUSED, why),),
         )
     kind, rounds = choose_format(sec, entrants, choice)
-    why = f"{entrants} entries" + merge_note
+    decisions = [Decision("REG-12", f"{sec.id}/field", Verdict.ADMITTED, f"{entrants} entries" + merge_note)]
+    # a field of fewer than 2 has nothing to play and is cancelled after this (cancel_unplayable)
+    if kind is not None and rounds is not None and entrants >= 2:
+        beyond = check_round_limits(sec, entrants, kind, rounds, scheduled, choice.over_max_reason if choice else None)
+        if beyond is not None:
+            decisions.append(beyond)
+    # PAIR-1: an organiser's rounds beyond an in-principle maximum are said with the field
+    why = "; ".join([f"{entrants} entries" + merge_note, *(d.reason for d in decisions if d.rule == "PAIR-1")])
     return ClosedSection(
         stage_id,
         sec.id,
@@ -219,7 +237,7 @@ def _ready_or_cancel(
         rank_genders_separately=bool(merged_from) and sec.closing.rank_genders_separately,
         format=kind,
         rounds=rounds,
-        decisions=(Decision("REG-12", f"{sec.id}/field", Verdict.ADMITTED, why),),
+        decisions=tuple(decisions),
     )
 
 

@@ -15,6 +15,7 @@ from ..domain import (
     Entry,
     EntryStatus,
     FormatChoice,
+    RoundLimitExceeded,
     SwissRoundsExceedField,
     cancel_unplayable,
     close_stage,
@@ -46,7 +47,7 @@ async def close_stage_cmd(cmd: EventCommand, stage_id: str, body: s.CloseIn) -> 
         status="closed",
         closed_at=cmd.now,
         sections=summary,
-        format_choices={k: {"kind": v.kind, "rounds": v.rounds} for k, v in body.format_choices.items()},
+        format_choices={k: _choice_record(cmd, v) for k, v in body.format_choices.items()},
     )
     # a stage fed by this one may now be complete (all reports in before the close)
     for nxt in config.stages:
@@ -86,7 +87,19 @@ async def _closing_choices(cmd: EventCommand, stage_id: str, body: s.CloseIn) ->
     unknown = sorted(set(body.format_choices) - ids)
     if unknown:
         raise Unprocessable("unknown_section", f"no section {unknown} in stage {stage_id}")
-    return {k: FormatChoice(v.kind, v.rounds) for k, v in body.format_choices.items()}
+    return {k: FormatChoice(v.kind, v.rounds, v.over_max_reason) for k, v in body.format_choices.items()}
+
+
+def _choice_record(cmd: EventCommand, choice: s.FormatChoiceIn) -> dict[str, Any]:
+    """The arbiter's choice as the stage keeps it; going beyond a maximum names who and why (PAIR-1)."""
+    record: dict[str, Any] = {"kind": choice.kind, "rounds": choice.rounds}
+    if choice.over_max_reason:
+        record |= {
+            "over_max_reason": choice.over_max_reason,
+            "by": f"{cmd.principal.role}:{cmd.principal.key_id}",
+            "at": cmd.now.isoformat(),
+        }
+    return record
 
 
 def _stage_entries(cmd: EventCommand, stage_id: str) -> list[Entry]:
@@ -103,6 +116,8 @@ def _final_fields(
         closed = close_stage(config, stage_id, entries, choices)
     except SwissRoundsExceedField as exc:
         raise _swiss_too_long(config, exc) from None
+    except RoundLimitExceeded as exc:
+        raise _rounds_over_limit(config, exc) from None
     except ValueError as exc:
         raise Unprocessable("invalid_format_choice", str(exc)) from None
     closed = cancel_unplayable(config, closed)
@@ -135,6 +150,34 @@ def _swiss_too_long(config: EventConfig, exc: SwissRoundsExceedField) -> Unproce
             "entrants": exc.entrants,
             "rounds": exc.rounds,
             "max_rounds": exc.max_rounds,
+        },
+    )
+
+
+def _rounds_over_limit(config: EventConfig, exc: RoundLimitExceeded) -> Unprocessable:
+    """PAIR-1 / EVT-7: 422 naming the section, its limits and the formats that fit; nothing is
+    closed. `override` says whether a reason (over_max_reason) may carry more rounds."""
+    sec = config.section(exc.section_id)
+    code = "rounds_exceed_schedule" if exc.over_schedule else "rounds_exceed_maximum"
+    return Unprocessable(
+        code,
+        str(exc),
+        {
+            "rule": "EVT-7" if exc.over_schedule else "PAIR-1",
+            "section_id": sec.id,
+            "section_name": sec.name,
+            "section_name_zh": sec.name_zh or sec.name,
+            "entrants": exc.entrants,
+            "format": exc.kind,
+            "rounds": exc.rounds,
+            "max_rounds": exc.max_rounds,
+            "max_rounds_binding": exc.binding,
+            "scheduled_rounds": exc.scheduled,
+            "override": "over_max_reason" if exc.override_allowed else None,
+            "choices": [{"kind": o.kind, "rounds": o.max_rounds} for o in exc.options],
+            # the same choices as numbers the staff console's words can name
+            "swiss_rounds": next((o.max_rounds for o in exc.options if o.kind == "swiss"), None),
+            "round_robin_rounds": next((o.max_rounds for o in exc.options if o.kind == "round_robin"), None),
         },
     )
 

@@ -189,6 +189,9 @@ class CheckInIn(_In):
 class FormatChoiceIn(_In):
     kind: Literal["swiss", "round_robin"]
     rounds: Annotated[int, Field(ge=1, le=50)] | None = None
+    #: PAIR-1: why the section plays more rounds than its maximum, where the maximum holds only
+    #: "in principle" (DA 七(四)); recorded with the close. A binding maximum takes no reason.
+    over_max_reason: Annotated[Prose, Field(min_length=1, max_length=2000)] | None = None
 
 
 class CloseIn(_In):

@@ -1,0 +1,71 @@
+"""PAIR-1 / EVT-7 at closing, in the staff console: registration's refusal of more rounds than the
+regulation's maximum (NT 七(二), DA 七(四)) or the schedule's slots is said in plain words, zh-CN
+and English, with its numbers."""
+
+from __future__ import annotations
+
+import pytest
+
+from portal import i18n
+from portal.staff import _filled
+
+DETAILS = {
+    "rule": "PAIR-1",
+    "section_id": "mixed-team",
+    "section_name": "Mixed team",
+    "section_name_zh": "混合团体",
+    "entrants": 9,
+    "format": "round_robin",
+    "rounds": 9,
+    "max_rounds": 7,
+    "max_rounds_binding": "strict",
+    "scheduled_rounds": 7,
+    "override": None,
+    "choices": [{"kind": "swiss", "rounds": 5}],
+    "swiss_rounds": 5,
+    "round_robin_rounds": None,
+}
+
+
+@pytest.mark.parametrize(
+    ("code", "lang", "expected"),
+    [
+        (
+            "rounds_exceed_maximum",
+            "zh",
+            ["混合团体", "9 个参赛者", "9 轮", "最多 7 轮", "PAIR-1", "5 轮或更少", "尚未截止"],
+        ),
+        (
+            "rounds_exceed_maximum",
+            "en",
+            ["Mixed team", "9 entrants", "9 rounds", "maximum of 7", "PAIR-1", "Swiss of 5"],
+        ),
+        ("rounds_exceed_schedule", "zh", ["混合团体", "9 轮", "只安排了 7 轮", "EVT-7", "5 轮或更少", "尚未截止"]),
+        ("rounds_exceed_schedule", "en", ["Mixed team", "9 rounds", "starts only 7", "EVT-7", "Swiss of 5"]),
+    ],
+)
+def test_pair1_evt7_the_round_limit_refusals_are_said_in_words_with_their_numbers(code, lang, expected):
+    """PAIR-1 (NT 七(二), DA 七(四)) / EVT-7: both refusals in both languages, filled from the details."""
+    assert i18n.known(f"refusal.{code}")
+    text = _filled(i18n.Words(lang).t(f"refusal.{code}"), DETAILS)
+    assert all(part in text for part in expected), text
+    assert "{" not in text and "}" not in text
+
+
+def test_pair1_the_close_form_sends_the_organisers_reason_beside_a_format():
+    """PAIR-1 (DA 七(四) 原则上): a reason typed beside a format travels as `over_max_reason`; a
+    blank one is not sent, and a reason without a format is ignored (no choice to attach it to)."""
+    from portal.staff_event import _format_choices
+
+    form = {
+        "format.open": "round_robin",
+        "reason.open": "  nine players meet each other  ",
+        "format.junior": "swiss",
+        "rounds.junior": "7",
+        "reason.junior": "   ",
+        "reason.public": "no format chosen",
+    }
+    assert _format_choices(form) == {
+        "open": {"kind": "round_robin", "over_max_reason": "nine players meet each other"},
+        "junior": {"kind": "swiss", "rounds": 7},
+    }

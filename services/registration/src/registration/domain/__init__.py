@@ -65,10 +65,13 @@ from .model import (
 )
 from .next_stage import NextStageResult, PassedOver, QualifierList, SeededList, StagePlace, build_next_stage
 from .personal_data import IdNumber, mask_id_number
+from .previous_top import ListedPlayer, PreviousTop
 from .registration import EventRegistration, SubmitResult
 from .swiss_limit import SwissRoundsExceedField, max_swiss_rounds
 
 __all__ = [
+    "ListedPlayer",
+    "PreviousTop",
     "SwissRoundsExceedField",
     "max_swiss_rounds",
     "REJUDGED",

@@ -1,0 +1,103 @@
+"""NY 七(三) delegation exemptions over a real socket (REG-16): registration served as its own
+process (the docker-compose.yml command) on PostgreSQL + RabbitMQ. The operator loads the
+previous edition's top 8; a delegation of 20 takes one more player the list names, and a 21st
+whose claim the list does not support is refused by the quota, the reason in the entry staff see."""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+
+from .compose_commands import LocalCompose
+
+KEYS = "op-key=operator,arb-key=arbiter,p1-key=partner:partner-1"
+OP, ARB, P1 = ({"x-api-key": k} for k in ("op-key", "arb-key", "p1-key"))
+#: NY 2022: registration open (closes 08-05 24:00)
+NY_OPEN = "2022-07-20T10:00:00+08:00"
+STAR, NINTH = "330100200503030003", "330100200504040009"
+
+
+def _entry(n: int, id_number: str | None = None, claim: str | None = None) -> dict:
+    player = {
+        "name": f"Zhejiang {n}",
+        "gender": "male",
+        "birth_date": "2005-03-03",
+        "id_number": id_number or f"33010020050303{n + 100:04d}",
+        "unit": "zj",
+    }
+    return {"section_id": "youth-male", "player": player, "facts": {"quota_exempt_ref": claim} if claim else {}}
+
+
+def _claims(entry: dict) -> list[dict]:
+    return [d for d in entry["decisions"] if d["clause"].startswith("units/quota_exempt")]
+
+
+async def test_reg16_ny_exemptions_checked_against_the_loaded_list_served(
+    fresh_database, amqp_url, bus_namespace, tmp_path
+):
+    """NY 七(三) (2021 年各组前8名的棋手报名不受名额限制), REG-16: a list loaded over the API (audited,
+    ID numbers masked, a 9th place not kept); 20 players + one listed player accepted; a 21st
+    claiming a 9th place counts in the quota and is refused, and the arbiter reads why."""
+    stack = LocalCompose(
+        database_urls={"registration": await fresh_database()},
+        amqp_url=amqp_url,
+        namespace=bus_namespace,
+        log_dir=tmp_path,
+        extra_env={"API_KEYS": KEYS, "CLOCK": "fake", "CLOCK_START": NY_OPEN},
+    )
+    try:
+        await asyncio.to_thread(stack.migrate, "registration")
+        proc = stack.start("registration")
+        await asyncio.to_thread(stack.wait_ready, "registration")
+        async with httpx.AsyncClient(base_url=proc.url, timeout=30) as http:
+            r = await http.post("/v1/events", headers=OP, json={"preset_id": "ny-2022", "event_code": "ny-ex"})
+            assert r.status_code == 201, r.text
+            r = await http.post("/v1/events/ny-ex/units", headers=P1, json={"id": "zj", "name": "Zhejiang"})
+            assert r.status_code == 201, r.text
+
+            listed = {
+                "edition": "2021",
+                "source": "2021 National Youth Championship, final standings",
+                "players": [
+                    {"section": "youth-male", "place": 3, "name": "Zhejiang 21", "id_number": STAR},
+                    {"section": "youth-male", "place": 9, "name": "Zhejiang 22", "id_number": NINTH},
+                    {"section": "junior-female", "place": 8, "name": "Li Hong", "birth_date": "2011-06-06"},
+                ],
+            }
+            r = await http.post("/v1/events/ny-ex/quota-exemptions", headers=P1, json=listed)
+            assert r.status_code == 403, r.text  # the organiser loads it, not a delegation
+            r = await http.post("/v1/events/ny-ex/quota-exemptions", headers=OP, json=listed)
+            assert r.status_code == 201, r.text
+            loaded = r.json()
+            assert (loaded["edition"], loaded["top"], len(loaded["players"])) == ("2021", 8, 2)
+            assert loaded["players"][0]["id_number"] == "*" * 14 + STAR[-4:] and STAR not in r.text
+            assert loaded["players"][1]["birth_year"] == 2011 and "2011-06-06" not in r.text
+            # the audit: who loaded it (the operator key's id), how many lines kept, how many beyond the top 8
+            assert [(x["revision"], x["loaded_by"], x["players"], x["beyond_top"]) for x in loaded["loads"]] == [
+                (1, "operator:k1", 2, 1)
+            ]
+            assert (await http.get("/v1/events/ny-ex/quota-exemptions", headers=ARB)).json() == loaded
+            assert (await http.get("/v1/events/ny-ex/quota-exemptions", headers=P1)).status_code == 403
+
+            for n in range(1, 21):
+                r = await http.post("/v1/events/ny-ex/entries", headers=P1, json=_entry(n))
+                assert r.json()["status"] == "accepted", r.text
+            false = await http.post(
+                "/v1/events/ny-ex/entries", headers=P1, json=_entry(22, NINTH, "2021 youth male 9th")
+            )
+            assert false.status_code == 201 and false.json()["status"] == "refused", false.text
+            assert false.json()["clause"] == "units/quota" and "21 players" in false.json()["reason"]
+            true = await http.post("/v1/events/ny-ex/entries", headers=P1, json=_entry(21, STAR, "2021 youth male 3rd"))
+            assert true.json()["status"] == "accepted", true.text
+            assert [(d["clause"], d["params"]["place"]) for d in _claims(true.json())] == [("units/quota_exempt", 3)]
+
+            # the arbiter's view of the refused entry says why the claim did not exempt
+            staff = (await http.get("/v1/events/ny-ex/entries", headers=ARB, params={"stage": "main"})).json()
+            seen = {e["entry_id"]: e for e in staff["entries"]}[false.json()["entry_id"]]
+            [claim] = _claims(seen)
+            assert claim["clause"] == "units/quota_exempt_unlisted"
+            assert "exemption claimed: not on the list of 2021's top 8" in claim["reason"]
+            assert claim["params"] == {"edition": "2021", "top": 8}
+    finally:
+        stack.stop_all()

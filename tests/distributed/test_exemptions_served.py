@@ -37,8 +37,9 @@ async def test_reg16_ny_exemptions_checked_against_the_loaded_list_served(
     fresh_database, amqp_url, bus_namespace, tmp_path
 ):
     """NY 七(三) (2021 年各组前8名的棋手报名不受名额限制), REG-16: a list loaded over the API (audited,
-    ID numbers masked, a 9th place not kept); 20 players + one listed player accepted; a 21st
-    claiming a 9th place counts in the quota and is refused, and the arbiter reads why."""
+    ID numbers masked, a 9th place not kept; one person listed twice 422, an event without the
+    exemption 409); 20 players + one listed player accepted; a 21st claiming a 9th place counts
+    in the quota and is refused, and the arbiter reads why."""
     stack = LocalCompose(
         database_urls={"registration": await fresh_database()},
         amqp_url=amqp_url,
@@ -67,6 +68,13 @@ async def test_reg16_ny_exemptions_checked_against_the_loaded_list_served(
             }
             r = await http.post("/v1/events/ny-ex/quota-exemptions", headers=P1, json=listed)
             assert r.status_code == 403, r.text  # the organiser loads it, not a delegation
+            twice = {**listed, "players": [*listed["players"], {**listed["players"][0], "section": "junior-male"}]}
+            r = await http.post("/v1/events/ny-ex/quota-exemptions", headers=OP, json=twice)
+            assert r.status_code == 422 and r.json()["error"]["code"] == "duplicate_listed_player", r.text
+            assert r.json()["error"]["details"] == {"first_line": 1, "second_line": 4}
+            r = await http.post("/v1/events", headers=OP, json={"preset_id": "da-2023", "event_code": "da-ex"})
+            r = await http.post("/v1/events/da-ex/quota-exemptions", headers=OP, json=listed)
+            assert r.status_code == 409 and r.json()["error"]["code"] == "exemption_list_not_loadable", r.text
             r = await http.post("/v1/events/ny-ex/quota-exemptions", headers=OP, json=listed)
             assert r.status_code == 201, r.text
             loaded = r.json()

@@ -59,16 +59,9 @@ def utc(moment: datetime | None) -> datetime | None:
 
 
 def decision_to_json(d: Decision) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "rule": d.rule,
-        "clause": d.clause,
-        "outcome": d.outcome.value,
-        "reason": d.reason,
-        "person_id": d.person_id,
-    }
-    if d.params:  # only where a decision has them: every other answer stays as it was
-        out["params"] = dict(d.params)
-    return out
+    out = {"rule": d.rule, "clause": d.clause, "outcome": d.outcome.value, "reason": d.reason, "person_id": d.person_id}
+    # params only where a decision has them: every other answer stays as it was
+    return {**out, "params": dict(d.params)} if d.params else out
 
 
 def decision_from_json(d: dict[str, Any]) -> Decision:

@@ -49,16 +49,13 @@ def _against_published(top: int, listed: dict[str, QuotaExemption], ref: str, pe
     entry = listed.get(ref)
     if entry is None or place_key(entry.name) != place_key(person.name):
         why = f"{ref!r} is not {person.name}'s place on the list of the previous top {top}"
-        return Decision(
-            "REG-16", "units/quota_exempt_unlisted", Verdict.ADMITTED, why + ": counted", person.id, (("top", top),)
-        )
+        return Decision("REG-16", "units/quota_exempt_unlisted", Verdict.ADMITTED, why + ": counted", person.id)
     return Decision(
         "REG-16",
         "units/quota_exempt",
         Verdict.ADMITTED,
         f"outside the quota: previous top {top} ({ref}, place {entry.place})",
         person.id,
-        (("place", entry.place), ("top", top)),
     )
 
 

@@ -42,7 +42,9 @@ async def load_list(cmd: EventCommand, body: s.ExemptionListIn) -> dict[str, Any
     top = _top(cmd.config)
     kept = [p for p in body.players if p.place <= top]
     seen: dict[str, int] = {}
-    for index, line in enumerate(kept):
+    for number, line in enumerate(body.players, start=1):  # numbered as in the request
+        if line.place > top:
+            continue
         key = (
             f"id:{cmd.state.protector.index(line.id_number)}"
             if line.id_number
@@ -51,10 +53,10 @@ async def load_list(cmd: EventCommand, body: s.ExemptionListIn) -> dict[str, Any
         if key in seen:
             raise Unprocessable(
                 "duplicate_listed_player",
-                f"the list names one player twice (lines {seen[key] + 1} and {index + 1} of the top {top})",
-                {"lines": [seen[key] + 1, index + 1]},
+                f"the list names one player twice (lines {seen[key]} and {number})",
+                {"first_line": seen[key], "second_line": number},
             )
-        seen[key] = index
+        seen[key] = number
     players = [
         (
             ListedPlayer(section=line.section, place=line.place, name=line.name, birth_date=line.birth_date),

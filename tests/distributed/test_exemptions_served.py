@@ -8,6 +8,10 @@ from __future__ import annotations
 import asyncio
 
 import httpx
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from registration.adapters.protection import DataProtector
 
 from .compose_commands import LocalCompose
 
@@ -15,7 +19,8 @@ KEYS = "op-key=operator,arb-key=arbiter,p1-key=partner:partner-1"
 OP, ARB, P1 = ({"x-api-key": k} for k in ("op-key", "arb-key", "p1-key"))
 #: NY 2022: registration open (closes 08-05 24:00)
 NY_OPEN = "2022-07-20T10:00:00+08:00"
-STAR, NINTH = "330100200503030003", "330100200504040009"
+STAR, NINTH, FIFTH = "330100200503030003", "330100200504040009", "330100200505050005"
+DATA_KEY, NEW_DATA_KEY = "exemptions-served-key", "exemptions-served-key-2"
 
 
 def _entry(n: int, id_number: str | None = None, claim: str | None = None) -> dict:
@@ -33,19 +38,33 @@ def _claims(entry: dict) -> list[dict]:
     return [d for d in entry["decisions"] if d["clause"].startswith("units/quota_exempt")]
 
 
+async def _list_ciphertexts(url: str) -> list[str]:
+    """The list's encrypted values as stored (ID numbers and birth dates)."""
+    engine = create_async_engine(url)
+    try:
+        async with engine.connect() as conn:
+            query = "SELECT id_number_enc, birth_date_enc FROM exemption_players"
+            rows = (await conn.execute(sa.text(query))).all()
+    finally:
+        await engine.dispose()
+    return [token for row in rows for token in row if token]
+
+
 async def test_reg16_ny_exemptions_checked_against_the_loaded_list_served(
     fresh_database, amqp_url, bus_namespace, tmp_path
 ):
     """NY 七(三) (2021 年各组前8名的棋手报名不受名额限制), REG-16: a list loaded over the API (audited,
     ID numbers masked, a 9th place not kept; one person listed twice 422, an event without the
     exemption 409); 20 players + one listed player accepted; a 21st claiming a 9th place counts
-    in the quota and is refused, and the arbiter reads why."""
+    in the quota and is refused, and the arbiter reads why; after a DATA_KEY rotation the list is
+    encrypted and indexed under the new key and a listed player is still found."""
+    url = await fresh_database()
     stack = LocalCompose(
-        database_urls={"registration": await fresh_database()},
+        database_urls={"registration": url},
         amqp_url=amqp_url,
         namespace=bus_namespace,
         log_dir=tmp_path,
-        extra_env={"API_KEYS": KEYS, "CLOCK": "fake", "CLOCK_START": NY_OPEN},
+        extra_env={"API_KEYS": KEYS, "CLOCK": "fake", "CLOCK_START": NY_OPEN, "DATA_KEY": DATA_KEY},
     )
     try:
         await asyncio.to_thread(stack.migrate, "registration")
@@ -64,6 +83,7 @@ async def test_reg16_ny_exemptions_checked_against_the_loaded_list_served(
                     {"section": "youth-male", "place": 3, "name": "Zhejiang 21", "id_number": STAR},
                     {"section": "youth-male", "place": 9, "name": "Zhejiang 22", "id_number": NINTH},
                     {"section": "junior-female", "place": 8, "name": "Li Hong", "birth_date": "2011-06-06"},
+                    {"section": "youth-male", "place": 5, "name": "Zhejiang 23", "id_number": FIFTH},
                 ],
             }
             r = await http.post("/v1/events/ny-ex/quota-exemptions", headers=P1, json=listed)
@@ -71,19 +91,19 @@ async def test_reg16_ny_exemptions_checked_against_the_loaded_list_served(
             twice = {**listed, "players": [*listed["players"], {**listed["players"][0], "section": "junior-male"}]}
             r = await http.post("/v1/events/ny-ex/quota-exemptions", headers=OP, json=twice)
             assert r.status_code == 422 and r.json()["error"]["code"] == "duplicate_listed_player", r.text
-            assert r.json()["error"]["details"] == {"first_line": 1, "second_line": 4}
+            assert r.json()["error"]["details"] == {"first_line": 1, "second_line": 5}
             r = await http.post("/v1/events", headers=OP, json={"preset_id": "da-2023", "event_code": "da-ex"})
             r = await http.post("/v1/events/da-ex/quota-exemptions", headers=OP, json=listed)
             assert r.status_code == 409 and r.json()["error"]["code"] == "exemption_list_not_loadable", r.text
             r = await http.post("/v1/events/ny-ex/quota-exemptions", headers=OP, json=listed)
             assert r.status_code == 201, r.text
             loaded = r.json()
-            assert (loaded["edition"], loaded["top"], len(loaded["players"])) == ("2021", 8, 2)
+            assert (loaded["edition"], loaded["top"], len(loaded["players"])) == ("2021", 8, 3)
             assert loaded["players"][0]["id_number"] == "*" * 14 + STAR[-4:] and STAR not in r.text
             assert loaded["players"][1]["birth_year"] == 2011 and "2011-06-06" not in r.text
             # the audit: who loaded it (the operator key's id), how many lines kept, how many beyond the top 8
             assert [(x["revision"], x["loaded_by"], x["players"], x["beyond_top"]) for x in loaded["loads"]] == [
-                (1, "operator:k1", 2, 1)
+                (1, "operator:k1", 3, 1)
             ]
             assert (await http.get("/v1/events/ny-ex/quota-exemptions", headers=ARB)).json() == loaded
             assert (await http.get("/v1/events/ny-ex/quota-exemptions", headers=P1)).status_code == 403
@@ -107,5 +127,20 @@ async def test_reg16_ny_exemptions_checked_against_the_loaded_list_served(
             assert claim["clause"] == "units/quota_exempt_unlisted"
             assert "exemption claimed: not on the list of 2021's top 8" in claim["reason"]
             assert claim["params"] == {"edition": "2021", "top": 8}
+
+        # a DATA_KEY rotation encrypts and indexes the list again with the rest: still matched
+        stack.stop("registration")
+        stack.extra_env |= {"DATA_KEY": NEW_DATA_KEY, "DATA_KEY_PREVIOUS": DATA_KEY}
+        proc = stack.start("registration")
+        await asyncio.to_thread(stack.wait_ready, "registration")
+        rotated = DataProtector(NEW_DATA_KEY)
+        async with asyncio.timeout(30):
+            while not all(rotated.is_current(token) for token in await _list_ciphertexts(url)):
+                await asyncio.sleep(0.2)
+        async with httpx.AsyncClient(base_url=proc.url, timeout=30) as http:
+            fifth = await http.post("/v1/events/ny-ex/entries", headers=P1, json=_entry(23, FIFTH, "2021 5th"))
+            assert fifth.json()["status"] == "accepted", fifth.text
+            assert [d["clause"] for d in _claims(fifth.json())] == ["units/quota_exempt"]
     finally:
         stack.stop_all()
+    assert "Traceback" not in "".join(path.read_text() for path in tmp_path.glob("*.log"))

@@ -95,6 +95,8 @@ async def test_reg16_ny_exemptions_checked_against_the_loaded_list_served(
             r = await http.post("/v1/events", headers=OP, json={"preset_id": "da-2023", "event_code": "da-ex"})
             r = await http.post("/v1/events/da-ex/quota-exemptions", headers=OP, json=listed)
             assert r.status_code == 409 and r.json()["error"]["code"] == "exemption_list_not_loadable", r.text
+            r = await http.get("/v1/events/da-ex/quota-exemptions", headers=ARB)
+            assert r.status_code == 200 and (r.json()["top"], r.json()["loads"]) == (None, []), r.text
             r = await http.post("/v1/events/ny-ex/quota-exemptions", headers=OP, json=listed)
             assert r.status_code == 201, r.text
             loaded = r.json()

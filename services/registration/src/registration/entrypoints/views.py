@@ -324,8 +324,8 @@ class ExemptionList(View):
     """REG-16 (NY 七(三)): the list a quota exemption is checked against."""
 
     event_code: str
-    #: the event's N: places 1..N exempt
-    top: int
+    #: the event's N: places 1..N exempt (null: the event exempts nobody)
+    top: int | None
     #: the list in force (null: none loaded; every claim then counts in the quota)
     edition: str | None
     players: list[ListedPlayerView]

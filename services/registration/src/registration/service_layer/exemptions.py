@@ -77,12 +77,12 @@ async def load_list(cmd: EventCommand, body: s.ExemptionListIn) -> dict[str, Any
 
 
 async def get_list(repos: Repositories, state: RegistrationState, code: str) -> dict[str, Any]:
-    """The list in force and every load of it (staff)."""
+    """The list in force and every load of it (staff); `top` null where the event exempts nobody."""
     config = await state.config(repos, code)
-    return await _view(repos, state.protector, code, _top(config))
+    return await _view(repos, state.protector, code, config.units.quota_exempt_previous_top)
 
 
-async def _view(repos: Repositories, protector: DataProtector, code: str, top: int) -> dict[str, Any]:
+async def _view(repos: Repositories, protector: DataProtector, code: str, top: int | None) -> dict[str, Any]:
     loads = await repos.exemptions.loads(code)
     lines = await repos.exemptions.lines(code)
     return {

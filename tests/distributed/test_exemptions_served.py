@@ -19,7 +19,7 @@ KEYS = "op-key=operator,arb-key=arbiter,p1-key=partner:partner-1"
 OP, ARB, P1 = ({"x-api-key": k} for k in ("op-key", "arb-key", "p1-key"))
 #: NY 2022: registration open (closes 08-05 24:00)
 NY_OPEN = "2022-07-20T10:00:00+08:00"
-STAR, NINTH, FIFTH = "330100200503030003", "330100200504040009", "330100200505050005"
+STAR, NINTH, FIFTH, SIXTH = "330100200503030003", "330100200504040009", "330100200505050005", "330100200506060006"
 DATA_KEY, NEW_DATA_KEY = "exemptions-served-key", "exemptions-served-key-2"
 
 
@@ -53,7 +53,8 @@ async def _list_ciphertexts(url: str) -> list[str]:
 async def test_reg16_ny_exemptions_checked_against_the_loaded_list_served(
     fresh_database, amqp_url, bus_namespace, tmp_path
 ):
-    """NY 七(三) (2021 年各组前8名的棋手报名不受名额限制), REG-16: a list loaded over the API (audited,
+    """NY 七(三) (2021 年各组前8名的棋手报名不受名额限制), REG-16: a claim before any list counts; a
+    list loaded over the API (judging that claim again, audited,
     ID numbers masked, a 9th place not kept; one person listed twice 422, an event without the
     exemption 409); 20 players + one listed player accepted; a 21st claiming a 9th place counts
     in the quota and is refused, and the arbiter reads why; after a DATA_KEY rotation the list is
@@ -84,6 +85,7 @@ async def test_reg16_ny_exemptions_checked_against_the_loaded_list_served(
                     {"section": "youth-male", "place": 9, "name": "Zhejiang 22", "id_number": NINTH},
                     {"section": "junior-female", "place": 8, "name": "Li Hong", "birth_date": "2011-06-06"},
                     {"section": "youth-male", "place": 5, "name": "Zhejiang 23", "id_number": FIFTH},
+                    {"section": "youth-male", "place": 6, "name": "Zhejiang 24", "id_number": SIXTH},
                 ],
             }
             r = await http.post("/v1/events/ny-ex/quota-exemptions", headers=P1, json=listed)
@@ -91,23 +93,34 @@ async def test_reg16_ny_exemptions_checked_against_the_loaded_list_served(
             twice = {**listed, "players": [*listed["players"], {**listed["players"][0], "section": "junior-male"}]}
             r = await http.post("/v1/events/ny-ex/quota-exemptions", headers=OP, json=twice)
             assert r.status_code == 422 and r.json()["error"]["code"] == "duplicate_listed_player", r.text
-            assert r.json()["error"]["details"] == {"first_line": 1, "second_line": 5}
+            assert r.json()["error"]["details"] == {"first_line": 1, "second_line": 6}
             r = await http.post("/v1/events", headers=OP, json={"preset_id": "da-2023", "event_code": "da-ex"})
             r = await http.post("/v1/events/da-ex/quota-exemptions", headers=OP, json=listed)
             assert r.status_code == 409 and r.json()["error"]["code"] == "exemption_list_not_loadable", r.text
             r = await http.get("/v1/events/da-ex/quota-exemptions", headers=ARB)
             assert r.status_code == 200 and (r.json()["top"], r.json()["loads"]) == (None, []), r.text
+            # a claim before any list is loaded counts in the quota, and says so
+            early = await http.post("/v1/events/ny-ex/entries", headers=P1, json=_entry(23, FIFTH, "2021 5th"))
+            assert early.json()["status"] == "accepted", early.text
+            assert [d["clause"] for d in _claims(early.json())] == ["units/quota_exempt_no_list"]
             r = await http.post("/v1/events/ny-ex/quota-exemptions", headers=OP, json=listed)
             assert r.status_code == 201, r.text
             loaded = r.json()
-            assert (loaded["edition"], loaded["top"], len(loaded["players"])) == ("2021", 8, 3)
+            # the load judges the claims already made again: the early claimant leaves the quota
+            assert loaded["rejudged"] == [early.json()["entry_id"]]
+            early_now = (await http.get(f"/v1/events/ny-ex/entries/{early.json()['entry_id']}", headers=ARB)).json()
+            assert [d["clause"] for d in _claims(early_now)] == ["units/quota_exempt"]
+            assert (loaded["edition"], loaded["top"], len(loaded["players"])) == ("2021", 8, 4)
             assert loaded["players"][0]["id_number"] == "*" * 14 + STAR[-4:] and STAR not in r.text
             assert loaded["players"][1]["birth_year"] == 2011 and "2011-06-06" not in r.text
             # the audit: who loaded it (the operator key's id), how many lines kept, how many beyond the top 8
             assert [(x["revision"], x["loaded_by"], x["players"], x["beyond_top"]) for x in loaded["loads"]] == [
-                (1, "operator:k1", 3, 1)
+                (1, "operator:k1", 4, 1)
             ]
-            assert (await http.get("/v1/events/ny-ex/quota-exemptions", headers=ARB)).json() == loaded
+            assert (await http.get("/v1/events/ny-ex/quota-exemptions", headers=ARB)).json() == {
+                **loaded,
+                "rejudged": [],
+            }
             assert (await http.get("/v1/events/ny-ex/quota-exemptions", headers=P1)).status_code == 403
 
             for n in range(1, 21):
@@ -140,9 +153,9 @@ async def test_reg16_ny_exemptions_checked_against_the_loaded_list_served(
             while not all(rotated.is_current(token) for token in await _list_ciphertexts(url)):
                 await asyncio.sleep(0.2)
         async with httpx.AsyncClient(base_url=proc.url, timeout=30) as http:
-            fifth = await http.post("/v1/events/ny-ex/entries", headers=P1, json=_entry(23, FIFTH, "2021 5th"))
-            assert fifth.json()["status"] == "accepted", fifth.text
-            assert [d["clause"] for d in _claims(fifth.json())] == ["units/quota_exempt"]
+            sixth = await http.post("/v1/events/ny-ex/entries", headers=P1, json=_entry(24, SIXTH, "2021 6th"))
+            assert sixth.json()["status"] == "accepted", sixth.text
+            assert [d["clause"] for d in _claims(sixth.json())] == ["units/quota_exempt"]
     finally:
         stack.stop_all()
     assert "Traceback" not in "".join(path.read_text() for path in tmp_path.glob("*.log"))

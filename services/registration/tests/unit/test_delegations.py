@@ -12,6 +12,7 @@ from registration_kit import CST, OP, P1, application, cst, harness, person, pla
 from gomoku_shared.event_config import EventConfig
 from registration import presets
 from registration.domain import (
+    Decision,
     Entry,
     EntryStatus,
     EventRegistration,
@@ -21,7 +22,7 @@ from registration.domain import (
     Verdict,
 )
 from registration.domain.checkin import settle_attendance, undecided
-from registration.domain.delegations import quota_exemptions, units_without_leader
+from registration.domain.delegations import claims_judged_again, quota_exemptions, units_without_leader
 
 LIST = [
     {"ref": "2021/junior-male/3", "name": "Wang Xiaoming", "place": 3},
@@ -272,3 +273,29 @@ async def test_reg11_da_close_asks_for_a_decision_on_players_not_checked_in(tmp_
         await h.settle()
         field = next(p for p in h.payloads("section.closed") if p.section_id == "open")
         assert sorted(e.entrant_id for e in field.entrants) == sorted([ids[0], ids[2]])
+
+
+#: (the claim as first judged, the player's key, exempt before, exempt after, clause after, clause)
+AGAIN = [
+    ("units/quota_exempt_no_list", "key-1111", False, True, "units/quota_exempt",
+     "NY 七(三): a claim made before the list, supported by it: leaves the quota"),
+    ("units/quota_exempt_no_list", "key-2222", False, False, "units/quota_exempt_unlisted",
+     "NY 七(三): a claim made before the list, not on it: still counted, now says why"),
+    ("units/quota_exempt", "key-9999", True, False, "units/quota_exempt_unlisted",
+     "NY 七(三): a new list places the player 9th: counted again"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("first", "key", "before", "after", "clause_after", "clause"), AGAIN)
+def test_reg16_ny_claims_judged_again_when_a_list_is_loaded(first, key, before, after, clause_after, clause):
+    """NY 七(三), REG-16: loading a list judges the claims already made again; only the
+    exemption changes (the entry's other decisions and its status stay)."""
+    star = person("male", date(2012, 1, 1), name="Wang Xiaoming")
+    claim = Decision("REG-16", first, Verdict.ADMITTED, "as first judged", star.id)
+    window = Decision("REG-1", "registration/window", Verdict.ADMITTED, "in time")
+    entry = Entry("e1", "ny", "junior-male", (star.id,), "gd", EntryStatus.ACCEPTED, None, (window, claim))
+    entry = replace(entry, quota_exempt=frozenset({star.id}) if before else frozenset())
+    again = claims_judged_again(entry, 8, LOADED, {star.id: star}, {star.id: key})
+    assert (star.id in again.quota_exempt) == after, clause
+    assert [d.clause for d in again.decisions] == ["registration/window", clause_after], clause
+    assert again.status is EntryStatus.ACCEPTED

@@ -8,7 +8,7 @@ entries through units or alone, the delegation quota, and the officials a unit m
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from gomoku_shared.event_config import EventConfig, QuotaExemption, UnitRules, place_key
 
@@ -38,7 +38,7 @@ def quota_exemptions(
         if rules.quota_exempt_list:
             decision = _against_published(top, listed, ref, person)
         else:
-            decision = _against_loaded(top, previous_top, person, app.id_keys.get(person.id))
+            decision = judge_claim(top, previous_top, person, app.id_keys.get(person.id))
         if decision.clause == "units/quota_exempt":
             exempt.add(person.id)
         decisions.append(decision)
@@ -59,7 +59,8 @@ def _against_published(top: int, listed: dict[str, QuotaExemption], ref: str, pe
     )
 
 
-def _against_loaded(top: int, previous_top: PreviousTop | None, person: Person, id_key: str | None) -> Decision:
+def judge_claim(top: int, previous_top: PreviousTop | None, person: Person, id_key: str | None) -> Decision:
+    """One player's claim against the loaded list (`id_key`: the keyed index of their ID number)."""
     if previous_top is None:
         return Decision(
             "REG-16",
@@ -203,3 +204,22 @@ def judge_official(
             f"{unit.name} already has {len(have)} {role}(s) (max {limit})",
         )
     return Decision("REG-3", f"units/{role}", Verdict.ADMITTED, f"{name} is {unit.name}'s {role}")
+
+
+def claims_judged_again(
+    entry: Entry, top: int, previous_top: PreviousTop, people: dict[str, Person], id_keys: dict[str, str]
+) -> Entry:
+    """REG-16 (NY 七(三)): an entry's exemption claims judged again against a newly loaded list
+    (the entry as it was where nothing changes). Only the exemption changes: a player the list
+    now supports leaves the quota; one it no longer supports counts again, the decision says so."""
+    decisions = list(entry.decisions)
+    exempt = set(entry.quota_exempt)
+    for index, old in enumerate(decisions):
+        pid = old.person_id
+        if old.rule != "REG-16" or not old.clause.startswith("units/quota_exempt") or pid not in people:
+            continue
+        decisions[index] = judge_claim(top, previous_top, people[pid], id_keys.get(pid))
+        exempt.discard(pid)
+        if decisions[index].clause == "units/quota_exempt":
+            exempt.add(pid)
+    return replace(entry, decisions=tuple(decisions), quota_exempt=frozenset(exempt))

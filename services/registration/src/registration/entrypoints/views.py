@@ -330,3 +330,5 @@ class ExemptionList(View):
     edition: str | None
     players: list[ListedPlayerView]
     loads: list[ExemptionLoad]
+    #: after a load: the entries whose claims it judged otherwise (their exemption changed)
+    rejudged: list[str] = []

@@ -15,6 +15,7 @@ from ..adapters import repository as repo
 from ..adapters.protection import DataProtector
 from ..adapters.repositories import Repositories
 from ..domain import ListedPlayer
+from ..domain.delegations import claims_judged_again
 from . import schemas as s
 from .command import EventCommand
 from .state import RegistrationState
@@ -73,13 +74,40 @@ async def load_list(cmd: EventCommand, body: s.ExemptionListIn) -> dict[str, Any
         loaded_at=cmd.now,
         loaded_by=_who(cmd.principal),
     )
-    return await _view(cmd.uow, cmd.state.protector, cmd.code, top)
+    rejudged = await _claims_judged_again(cmd, top)
+    return {**await _view(cmd.uow, cmd.state.protector, cmd.code, top), "rejudged": rejudged}
+
+
+async def _claims_judged_again(cmd: EventCommand, top: int) -> list[str]:
+    """The entries holding a place whose claims the new list judges otherwise (their ids)."""
+    claiming = {
+        e.id: e
+        for e in cmd.reg.entries.values()
+        if e.status.holds_place and any(d.clause.startswith("units/quota_exempt") for d in e.decisions)
+    }
+    if not claiming:
+        return []
+    previous_top = await cmd.uow.exemptions.in_force(cmd.code)
+    assert previous_top is not None, "judged right after a load"
+    ids = sorted({pid for e in claiming.values() for pid in e.person_ids})
+    people = await cmd.load_people(ids)
+    rows = await cmd.uow.people.rows(cmd.code, ids)
+    id_keys = {pid: row.id_number_index for pid, row in rows.items() if row.id_number_index}
+    changed = []
+    for entry_id, entry in sorted(claiming.items()):
+        again = claims_judged_again(entry, top, previous_top, people, id_keys)
+        if again != entry:
+            cmd.reg.replace_entry(again)
+            changed.append(entry_id)
+    if changed:
+        await cmd.save()
+    return changed
 
 
 async def get_list(repos: Repositories, state: RegistrationState, code: str) -> dict[str, Any]:
     """The list in force and every load of it (staff); `top` null where the event exempts nobody."""
     config = await state.config(repos, code)
-    return await _view(repos, state.protector, code, config.units.quota_exempt_previous_top)
+    return {**await _view(repos, state.protector, code, config.units.quota_exempt_previous_top), "rejudged": []}
 
 
 async def _view(repos: Repositories, protector: DataProtector, code: str, top: int | None) -> dict[str, Any]:

@@ -11,9 +11,18 @@ from registration_kit import CST, OP, P1, application, cst, harness, person, pla
 
 from gomoku_shared.event_config import EventConfig
 from registration import presets
-from registration.domain import Entry, EntryStatus, EventRegistration, Unit, Verdict
+from registration.domain import (
+    Decision,
+    Entry,
+    EntryStatus,
+    EventRegistration,
+    ListedPlayer,
+    PreviousTop,
+    Unit,
+    Verdict,
+)
 from registration.domain.checkin import settle_attendance, undecided
-from registration.domain.delegations import quota_exemptions, units_without_leader
+from registration.domain.delegations import claims_judged_again, quota_exemptions, units_without_leader
 
 LIST = [
     {"ref": "2021/junior-male/3", "name": "Wang Xiaoming", "place": 3},
@@ -30,7 +39,7 @@ def ny_with_list() -> EventConfig:
 
 #: (the event keeps the list, the player's name, the quoted ref, exempt, clause)
 EXEMPTIONS = [
-    (False, "Anyone", "2021 junior girls place 3", True, "NY 七(三): the reference as quoted, no list kept"),
+    (False, "Anyone", "2021 junior girls place 3", False, "NY 七(三): no list: a claim is never taken on trust"),
     (True, "Wang Xiaoming", "2021/junior-male/3", True, "NY 七(三): on the published top-8 list"),
     (True, "ＷＡＮＧ xiaoming", "2021/junior-male/3", True, "NY 七(三): the name as written (width, case)"),
     (True, "Zhang San", "2021/junior-male/3", False, "NY 七(三): someone else's place"),
@@ -46,7 +55,75 @@ def test_reg16_ny_quota_exemption_against_the_list(kept, name, ref, exempt, clau
     got, decisions = quota_exemptions(event.units, app, [star])
     assert (star.id in got) == exempt, clause
     assert [d.rule for d in decisions] == ["REG-16"] and decisions[0].outcome is Verdict.ADMITTED
-    assert decisions[0].clause == ("units/quota_exempt" if exempt else "units/quota_exempt_unlisted")
+    counted = "units/quota_exempt_unlisted" if kept else "units/quota_exempt_no_list"
+    assert decisions[0].clause == ("units/quota_exempt" if exempt else counted)
+
+
+LOADED = PreviousTop(
+    "2021",
+    (
+        ListedPlayer("junior-male", 3, "Wang Xiaoming", date(2012, 1, 1), "key-1111"),
+        ListedPlayer("children-female", 8, "Li Hong", date(2014, 2, 2)),
+        ListedPlayer("junior-male", 9, "Zhao Jiu", date(2012, 3, 3), "key-9999"),
+    ),
+)
+
+#: (the player's name, birth date, their ID number's keyed index, exempt, the reason's words, clause)
+LOADED_CLAIMS = [
+    ("Wang Xiaoming", date(2012, 1, 1), "key-1111", True, "place 3 in 2021's junior-male",
+     "NY 七(三): on the loaded list by the ID number"),
+    ("王小明", date(2011, 5, 5), "key-1111", True, "place 3 in 2021's junior-male",
+     "NY 七(三): the ID number decides, not the name as typed"),
+    ("Wang Xiaoming", date(2012, 1, 1), "key-2222", False, "not on the list of 2021's top 8",
+     "NY 七(三): the same name with another ID number is someone else"),
+    ("LI hong", date(2014, 2, 2), None, True, "place 8 in 2021's children-female",
+     "NY 七(三): a line without an ID number: the name as written and the birth date"),
+    ("Li Hong", date(2014, 2, 3), None, False, "not on the list of 2021's top 8",
+     "NY 七(三): the name with another birth date is not on the list"),
+    ("Zhao Jiu", date(2012, 3, 3), "key-9999", False, "not on the list of 2021's top 8",
+     "NY 七(三): a claimed 9th place is outside the top 8"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "born", "key", "exempt", "words", "clause"), LOADED_CLAIMS)
+def test_reg16_ny_claims_checked_against_the_loaded_list(name, born, key, exempt, words, clause):
+    """NY 七(三) (2021 年各组前8名的棋手报名不受名额限制), REG-16: a claim exempts only the person the
+    organiser's list places within the top 8; any other claim counts in the quota and says why."""
+    ny = presets.load("ny-2022")
+    star = person("male", born, name=name)
+    app = application("junior-male", star, at=cst(2022, 8, 1), quota_exempt={star.id: "2021 place 3"})
+    app = replace(app, id_keys={star.id: key} if key else {})
+    got, decisions = quota_exemptions(ny.units, app, [star], LOADED)
+    assert (star.id in got) == exempt, clause
+    assert len(decisions) == 1 and words in decisions[0].reason, clause
+    assert decisions[0].clause == ("units/quota_exempt" if exempt else "units/quota_exempt_unlisted"), clause
+    assert dict(decisions[0].params)["edition"] == "2021" and dict(decisions[0].params)["top"] == 8
+
+
+def test_reg16_ny_21st_player_with_a_false_claim_is_refused_by_the_quota():
+    """NY 七(一)(三): 每队限报20人; 前8名 … 不受名额限制 — with the list loaded, a listed player is
+    the 21st; a 21st claiming a place the list does not give them is refused by the quota, and
+    the refused entry says that the claim was not on the list."""
+    event = presets.load("ny-2022")
+    reg = EventRegistration(event)
+    unit = Unit("gd", "Guangdong", "province")
+    t = cst(2022, 8, 1)
+    items = {i: t for i in event.registration.required_items}
+
+    def submit(p, ref=None, key=None):
+        app = application("junior-male", p, at=t, items=items, unit=unit, quota_exempt={p.id: ref} if ref else None)
+        app = replace(app, id_keys={p.id: key} if key else {})
+        return reg.submit(app, {p.id: p}, unit=unit, now=t, previous_top=LOADED)
+
+    for _ in range(20):
+        assert submit(person("male", date(2012, 1, 1))).accepted
+    ninth = person("male", date(2012, 3, 3), name="Zhao Jiu")
+    refused = submit(ninth, "2021/junior-male/9", "key-9999")
+    assert refused.entry.status is EntryStatus.REFUSED and "21 players" in refused.reasons[0]
+    assert any("not on the list of 2021's top 8" in d.reason for d in refused.entry.decisions)
+    star = person("male", date(2012, 1, 1), name="Wang Xiaoming")
+    assert submit(star, "2021/junior-male/3", "key-1111").accepted
+    assert len(reg.delegation("gd")) == 21 and len(reg.quota_players("gd")) == 20
 
 
 def test_reg16_ny_twenty_players_and_a_listed_top8_player_beyond_them():
@@ -196,3 +273,29 @@ async def test_reg11_da_close_asks_for_a_decision_on_players_not_checked_in(tmp_
         await h.settle()
         field = next(p for p in h.payloads("section.closed") if p.section_id == "open")
         assert sorted(e.entrant_id for e in field.entrants) == sorted([ids[0], ids[2]])
+
+
+#: (the claim as first judged, the player's key, exempt before, exempt after, clause after, clause)
+AGAIN = [
+    ("units/quota_exempt_no_list", "key-1111", False, True, "units/quota_exempt",
+     "NY 七(三): a claim made before the list, supported by it: leaves the quota"),
+    ("units/quota_exempt_no_list", "key-2222", False, False, "units/quota_exempt_unlisted",
+     "NY 七(三): a claim made before the list, not on it: still counted, now says why"),
+    ("units/quota_exempt", "key-9999", True, False, "units/quota_exempt_unlisted",
+     "NY 七(三): a new list places the player 9th: counted again"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("first", "key", "before", "after", "clause_after", "clause"), AGAIN)
+def test_reg16_ny_claims_judged_again_when_a_list_is_loaded(first, key, before, after, clause_after, clause):
+    """NY 七(三), REG-16: loading a list judges the claims already made again; only the
+    exemption changes (the entry's other decisions and its status stay)."""
+    star = person("male", date(2012, 1, 1), name="Wang Xiaoming")
+    claim = Decision("REG-16", first, Verdict.ADMITTED, "as first judged", star.id)
+    window = Decision("REG-1", "registration/window", Verdict.ADMITTED, "in time")
+    entry = Entry("e1", "ny", "junior-male", (star.id,), "gd", EntryStatus.ACCEPTED, None, (window, claim))
+    entry = replace(entry, quota_exempt=frozenset({star.id}) if before else frozenset())
+    again = claims_judged_again(entry, 8, LOADED, {star.id: star}, {star.id: key})
+    assert (star.id in again.quota_exempt) == after, clause
+    assert [d.clause for d in again.decisions] == ["registration/window", clause_after], clause
+    assert again.status is EntryStatus.ACCEPTED

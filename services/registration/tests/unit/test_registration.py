@@ -11,6 +11,8 @@ from registration import presets
 from registration.domain import (
     EntryStatus,
     EventRegistration,
+    ListedPlayer,
+    PreviousTop,
     RegistrationError,
     Unit,
     Verdict,
@@ -142,12 +144,11 @@ def _ny_items(t):
     return {i: t for i in presets.load("ny-2022").registration.required_items}
 
 
-def _ny_submit(reg, unit, p, exempt=None):
+def _ny_submit(reg, unit, p, exempt=None, listed=None):
     t = cst(2022, 8, 1)
     section = {"male": "junior-male", "female": "junior-female"}[p.gender]
-    return reg.submit(
-        application(section, p, at=t, items=_ny_items(t), unit=unit, quota_exempt=exempt), {p.id: p}, unit=unit, now=t
-    )
+    app = application(section, p, at=t, items=_ny_items(t), unit=unit, quota_exempt=exempt)
+    return reg.submit(app, {p.id: p}, unit=unit, now=t, previous_top=listed)
 
 
 def test_reg3_ny_delegation_max_20_with_top8_outside_quota(ny):
@@ -159,7 +160,11 @@ def test_reg3_ny_delegation_max_20_with_top8_outside_quota(ny):
     res = _ny_submit(reg, prov, person("female", date(2012, 1, 1)))
     assert res.entry.status is EntryStatus.REFUSED and "21 players" in res.reasons[0] and "max 20" in res.reasons[0]
     star = person("female", date(2012, 1, 1))
+    # NY 七(三): a claim is checked against the list; none loaded, it counts in the quota
     res = _ny_submit(reg, prov, star, exempt={star.id: "2021 junior girls place 3"})
+    assert res.entry.status is EntryStatus.REFUSED and "no list of the previous top 8" in str(res.entry.decisions)
+    listed = PreviousTop("2021", (ListedPlayer("junior-female", 3, star.name, star.birth_date),))
+    res = _ny_submit(reg, prov, star, exempt={star.id: "2021 junior girls place 3"}, listed=listed)
     assert res.accepted and len(reg.delegation("gd")) == 21 and len(reg.quota_players("gd")) == 20
 
 

@@ -415,10 +415,16 @@ async def test_reg3_ny_delegation_quota_exemption_host_and_organiser_insurance(t
         ] == ["accepted", "accepted"]
         r = await h.client.post("/v1/events/ny22/entries", headers=P1, json=entry(4, "zj"))
         assert r.json()["status"] == "refused" and r.json()["clause"] == "units/quota"
-        r = await h.client.post(
-            "/v1/events/ny22/entries", headers=P1, json=entry(5, "zj", quota_exempt_ref="2021 youth male 3rd")
-        )
-        assert r.json()["status"] == "accepted"
+        # NY 七(三): a claim is checked against the list the organiser loaded
+        claim = entry(5, "zj", quota_exempt_ref="2021 youth male 3rd")
+        r = await h.client.post("/v1/events/ny22/entries", headers=P1, json=claim)
+        assert r.json()["status"] == "refused" and "no list of the previous top 8" in r.text
+        listed = {"section": "youth-male", "place": 3, "name": "Player 0005", "id_number": claim["player"]["id_number"]}
+        body = {"edition": "2021", "source": "2021 final standings", "players": [listed]}
+        r = await h.client.post("/v1/events/ny22/quota-exemptions", headers=OP, json=body)
+        assert r.status_code == 201, r.text
+        r = await h.client.post("/v1/events/ny22/entries", headers=P1, json=claim)
+        assert r.json()["status"] == "accepted", r.text
         no_id = entry(6, "zj", quota_exempt_ref="2021 youth male 5th")
         no_id["player"].pop("id_number")
         r = await h.client.post("/v1/events/ny22/entries", headers=P1, json=no_id)

@@ -374,3 +374,37 @@ fee_confirmations = sa.Table(
     _partner(),
     sa.UniqueConstraint("event_code", "seq", name="uq_fee_confirmation_seq"),
 )
+
+#: REG-16 (NY 七(三)): each load of the list a quota exemption refers to (the previous edition's
+#: final places by section), kept as the audit of who loaded which list when; the latest is in force
+exemption_lists = sa.Table(
+    "exemption_lists",
+    metadata,
+    sa.Column("event_code", sa.String(64), primary_key=True),
+    sa.Column("revision", sa.Integer, primary_key=True),
+    #: the edition the list is of, as the exemption names it (e.g. "2021")
+    sa.Column("edition", sa.String(50), nullable=False),
+    sa.Column("source", sa.String(200), nullable=False),
+    sa.Column("loaded_at", TS, nullable=False),
+    sa.Column("loaded_by", sa.String(100), nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    #: lines placed beyond the event's top N: not stored (they exempt nobody)
+    sa.Column("beyond_top", sa.Integer, nullable=False),
+)
+
+#: the lines of the list in force (a new load replaces them): personal data encrypted like the
+#: people's (the ID number with its keyed index, the birth date)
+exemption_players = sa.Table(
+    "exemption_players",
+    metadata,
+    sa.Column("event_code", sa.String(64), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("revision", sa.Integer, nullable=False),
+    sa.Column("section", sa.String(100), nullable=False),
+    sa.Column("place", sa.Integer, nullable=False),
+    sa.Column("name", sa.String(200), nullable=False),
+    sa.Column("birth_date_enc", sa.Text, nullable=True),
+    sa.Column("id_number_enc", sa.Text, nullable=True),
+    sa.Column("id_number_index", sa.String(64), nullable=True),
+    sa.Column("id_number_masked", sa.String(64), nullable=True),
+)

@@ -15,6 +15,7 @@ from gomoku_shared.event_config import EventConfig
 
 from . import at_rest, orm
 from . import repository as rows
+from .exemption_repository import ExemptionListRepository
 from .protection import DataProtector
 from .schedule_repository import DelayRepository
 
@@ -377,5 +378,7 @@ class Repositories:
         self.ledger = LedgerRepository(session, protector)
         #: EVT-7: rounds delayed by the arbiter
         self.delays = DelayRepository(session)
+        #: REG-16: the list a quota exemption is checked against (NY 七(三))
+        self.exemptions = ExemptionListRepository(session, protector)
         #: every encrypted column (a DATA_KEY rotation)
         self.protected = at_rest.ProtectedData(session, protector)

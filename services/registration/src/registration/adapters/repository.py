@@ -60,17 +60,14 @@ def utc(moment: datetime | None) -> datetime | None:
 
 
 def decision_to_json(d: Decision) -> dict[str, Any]:
-    return {
-        "rule": d.rule,
-        "clause": d.clause,
-        "outcome": d.outcome.value,
-        "reason": d.reason,
-        "person_id": d.person_id,
-    }
+    out = {"rule": d.rule, "clause": d.clause, "outcome": d.outcome.value, "reason": d.reason, "person_id": d.person_id}
+    # params only where a decision has them: every other answer stays as it was
+    return {**out, "params": dict(d.params)} if d.params else out
 
 
 def decision_from_json(d: dict[str, Any]) -> Decision:
-    return Decision(d["rule"], d["clause"], Verdict(d["outcome"]), d["reason"], d.get("person_id"))
+    params = tuple(sorted((d.get("params") or {}).items()))
+    return Decision(d["rule"], d["clause"], Verdict(d["outcome"]), d["reason"], d.get("person_id"), params)
 
 
 # --------------------------------------------------------------------------- entries

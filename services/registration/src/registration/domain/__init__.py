@@ -66,6 +66,7 @@ from .model import (
 )
 from .next_stage import NextStageResult, PassedOver, QualifierList, SeededList, StagePlace, build_next_stage
 from .personal_data import IdNumber, mask_id_number
+from .previous_top import ListedPlayer, PreviousTop
 from .registration import EventRegistration, SubmitResult
 from .round_limits import RoundLimitExceeded, RoundsOption, check_round_limits, round_robin_rounds
 from .swiss_limit import SwissRoundsExceedField, max_swiss_rounds
@@ -75,6 +76,8 @@ __all__ = [
     "RoundsOption",
     "check_round_limits",
     "round_robin_rounds",
+    "ListedPlayer",
+    "PreviousTop",
     "SwissRoundsExceedField",
     "max_swiss_rounds",
     "REJUDGED",

@@ -1,6 +1,6 @@
 """REG-16 delegations and staff: NY 七(一)(三) — at most N players per delegation, the
 previous edition's top finishers outside the quota (checked against the published list where
-the event has one), the host may add players with the organiser's approval; NT 六(六), 十(一)4
+the event has one, else against the list the organiser loaded: domain.previous_top), the host may add players with the organiser's approval; NT 六(六), 十(一)4
 — one leader and one coach per unit, one more coach for a unit entered in every section, and
 a team without a leader names one of its players as acting leader. Also REG-3's unit rules:
 entries through units or alone, the delegation quota, and the officials a unit may name."""
@@ -8,19 +8,25 @@ entries through units or alone, the delegation quota, and the officials a unit m
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from gomoku_shared.event_config import EventConfig, UnitRules, place_key
+from gomoku_shared.event_config import EventConfig, QuotaExemption, UnitRules, place_key
 
 from .errors import RegistrationError
 from .model import Application, Decision, Entry, Person, Unit, Verdict
+from .previous_top import PreviousTop
 
 
-def quota_exemptions(rules: UnitRules, app: Application, members: Sequence[Person]) -> tuple[set[str], list[Decision]]:
-    """The players of an application outside the quota, and a decision for each claim: a
-    quoted reference exempts when the event keeps no list, else only a listed reference
-    whose published name is the player's (otherwise the player counts in the quota)."""
-    if not rules.quota_exempt_previous_top:
+def quota_exemptions(
+    rules: UnitRules, app: Application, members: Sequence[Person], previous_top: PreviousTop | None = None
+) -> tuple[set[str], list[Decision]]:
+    """The players of an application outside the quota, and a decision for each claim. A claim
+    is checked against a list, never taken on trust: the event's published list where its
+    configuration keeps one (the quoted reference and the player's name), else the list the
+    organiser loaded (`previous_top`: the same person, placed within the top N). A claim the
+    list does not support, or made while no list is loaded, counts in the quota and says why."""
+    top = rules.quota_exempt_previous_top
+    if not top:
         return set(), []
     listed = {x.ref: x for x in rules.quota_exempt_list}
     exempt: set[str] = set()
@@ -29,25 +35,60 @@ def quota_exemptions(rules: UnitRules, app: Application, members: Sequence[Perso
         ref = app.quota_exempt_refs.get(person.id)
         if ref is None:
             continue
-        entry = listed.get(ref)
-        if rules.quota_exempt_list and (entry is None or place_key(entry.name) != place_key(person.name)):
-            why = f"{ref!r} is not {person.name}'s place on the list of the previous top {rules.quota_exempt_previous_top}"
-            decisions.append(
-                Decision("REG-16", "units/quota_exempt_unlisted", Verdict.ADMITTED, why + ": counted", person.id)
-            )
-            continue
-        exempt.add(person.id)
-        place = f", place {entry.place}" if entry is not None else ""
-        decisions.append(
-            Decision(
-                "REG-16",
-                "units/quota_exempt",
-                Verdict.ADMITTED,
-                f"outside the quota: previous top {rules.quota_exempt_previous_top} ({ref}{place})",
-                person.id,
-            )
-        )
+        if rules.quota_exempt_list:
+            decision = _against_published(top, listed, ref, person)
+        else:
+            decision = judge_claim(top, previous_top, person, app.id_keys.get(person.id))
+        if decision.clause == "units/quota_exempt":
+            exempt.add(person.id)
+        decisions.append(decision)
     return exempt, decisions
+
+
+def _against_published(top: int, listed: dict[str, QuotaExemption], ref: str, person: Person) -> Decision:
+    entry = listed.get(ref)
+    if entry is None or place_key(entry.name) != place_key(person.name):
+        why = f"{ref!r} is not {person.name}'s place on the list of the previous top {top}"
+        return Decision("REG-16", "units/quota_exempt_unlisted", Verdict.ADMITTED, why + ": counted", person.id)
+    return Decision(
+        "REG-16",
+        "units/quota_exempt",
+        Verdict.ADMITTED,
+        f"outside the quota: previous top {top} ({ref}, place {entry.place})",
+        person.id,
+    )
+
+
+def judge_claim(top: int, previous_top: PreviousTop | None, person: Person, id_key: str | None) -> Decision:
+    """One player's claim against the loaded list (`id_key`: the keyed index of their ID number)."""
+    if previous_top is None:
+        return Decision(
+            "REG-16",
+            "units/quota_exempt_no_list",
+            Verdict.ADMITTED,
+            f"exemption claimed: no list of the previous top {top} is loaded: counted in the quota",
+            person.id,
+            (("top", top),),
+        )
+    edition = previous_top.edition
+    line = previous_top.place_of(person, top, id_key)
+    if line is None:
+        return Decision(
+            "REG-16",
+            "units/quota_exempt_unlisted",
+            Verdict.ADMITTED,
+            f"exemption claimed: not on the list of {edition}'s top {top}: counted in the quota",
+            person.id,
+            (("edition", edition), ("top", top)),
+        )
+    return Decision(
+        "REG-16",
+        "units/quota_exempt",
+        Verdict.ADMITTED,
+        f"outside the quota: place {line.place} in {edition}'s {line.section} (top {top})",
+        person.id,
+        (("edition", edition), ("place", line.place), ("section", line.section), ("top", top)),
+    )
 
 
 def units_without_leader(
@@ -78,9 +119,11 @@ def check_unit(
     unit: Unit | None,
     members: Sequence[Person],
     quota_players: Callable[[str], set[str]],
+    previous_top: PreviousTop | None = None,
 ) -> list[Decision]:
     """REG-3: individual vs unit entries, delegation quota (NY 20, previous top-8 exempt);
-    `quota_players(unit_id)`: the players already counted against the unit's quota."""
+    `quota_players(unit_id)`: the players already counted against the unit's quota;
+    `previous_top`: the list of the previous edition's places the organiser loaded."""
     if app.unit_id is None:
         if not rules.individual_entries_allowed:
             return [
@@ -91,7 +134,7 @@ def check_unit(
         raise RegistrationError(f"unit {app.unit_id!r} not given")
     out = [Decision("REG-3", "units/unit", Verdict.ADMITTED, f"entered through {unit.name}")]
     if rules.delegation_max_players is not None:
-        exempt, claims = quota_exemptions(rules, app, members)
+        exempt, claims = quota_exemptions(rules, app, members, previous_top)
         out.extend(claims)
         counted = quota_players(unit.id) | {p.id for p in members if p.id not in exempt}
         if len(counted) > rules.delegation_max_players:
@@ -161,3 +204,22 @@ def judge_official(
             f"{unit.name} already has {len(have)} {role}(s) (max {limit})",
         )
     return Decision("REG-3", f"units/{role}", Verdict.ADMITTED, f"{name} is {unit.name}'s {role}")
+
+
+def claims_judged_again(
+    entry: Entry, top: int, previous_top: PreviousTop, people: dict[str, Person], id_keys: dict[str, str]
+) -> Entry:
+    """REG-16 (NY 七(三)): an entry's exemption claims judged again against a newly loaded list
+    (the entry as it was where nothing changes). Only the exemption changes: a player the list
+    now supports leaves the quota; one it no longer supports counts again, the decision says so."""
+    decisions = list(entry.decisions)
+    exempt = set(entry.quota_exempt)
+    for index, old in enumerate(decisions):
+        pid = old.person_id
+        if old.rule != "REG-16" or not old.clause.startswith("units/quota_exempt") or pid not in people:
+            continue
+        decisions[index] = judge_claim(top, previous_top, people[pid], id_keys.get(pid))
+        exempt.discard(pid)
+        if decisions[index].clause == "units/quota_exempt":
+            exempt.add(pid)
+    return replace(entry, decisions=tuple(decisions), quota_exempt=frozenset(exempt))

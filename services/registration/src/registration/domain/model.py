@@ -31,6 +31,9 @@ class Decision:
     outcome: Verdict
     reason: str
     person_id: str | None = None
+    #: the values the reason is made of, for words in other languages (e.g. the edition and the
+    #: top N of a quota exemption): (name, value) pairs
+    params: tuple[tuple[str, str | int], ...] = ()
 
     @property
     def admitted(self) -> bool:
@@ -159,6 +162,9 @@ class Application:
     #: per person id
     quota_exempt_refs: Mapping[str, str] = field(default_factory=dict)
     team_name: str | None = None
+    #: REG-16: the keyed index of each claiming player's ID number, per person id (a claim is
+    #: matched against the loaded list by it, nothing decrypted)
+    id_keys: Mapping[str, str] = field(default_factory=dict)
 
     def completed_at(self, required: list[str] | tuple[str, ...]) -> datetime | None:
         """When the application became complete, or None if an item is still missing."""

@@ -34,6 +34,7 @@ from .model import (
     combine,
 )
 from .places import check_cap
+from .previous_top import PreviousTop
 from .rejudging import (
     STATUS_OF,
     judged_outcome,
@@ -129,9 +130,11 @@ class EventRegistration:
         unit: Unit | None = None,
         now: datetime,
         entry_id: str | None = None,
+        previous_top: PreviousTop | None = None,
     ) -> SubmitResult:
         """Judge an application and record the resulting entry (accepted, pending review,
-        waitlisted or refused). Every judged rule is in `entry.decisions`."""
+        waitlisted or refused). Every judged rule is in `entry.decisions`. `previous_top`: the
+        list a quota exemption is checked against (REG-16, NY 七(三)), where one is loaded."""
         _aware(now)
         event = self.config
         section = self.section(app.section_id)
@@ -142,13 +145,13 @@ class EventRegistration:
             raise RegistrationError(f"unknown person {exc.args[0]!r}") from None
         if unit is not None and app.unit_id not in (None, unit.id):
             raise RegistrationError("application unit and given unit differ")
-        decisions, received = self._judge_application(app, section, stage, members, evidence, unit)
+        decisions, received = self._judge_application(app, section, stage, members, evidence, unit, previous_top)
         status = STATUS_OF[combine(decisions)]
         waitpos = None
         if status is not EntryStatus.REFUSED:
             cap_decision, status, waitpos = self._check_cap(section, status)
             decisions.append(cap_decision)
-        exempt = frozenset(quota_exemptions(event.units, app, members)[0])  # REG-16 (domain.delegations)
+        exempt = frozenset(quota_exemptions(event.units, app, members, previous_top)[0])  # REG-16
         entry = Entry(
             id=entry_id or f"{event.id}:{app.id}",
             event_id=event.id,
@@ -177,6 +180,7 @@ class EventRegistration:
         members: Sequence[Person],
         evidence: Sequence[Evidence],
         unit: Unit | None,
+        previous_top: PreviousTop | None = None,
     ) -> tuple[list[Decision], datetime | None]:
         """Every rule of a new application but the cap (EVT-6, REG-1, REG-13, REG-3, REG-9,
         then each player's eligibility), and when the complete application was received."""
@@ -184,7 +188,7 @@ class EventRegistration:
         window, received = check_window(self.config, app)
         decisions.append(window)
         decisions.append(check_insurance(self.config, app, members))
-        decisions.extend(check_unit(self.config.units, app, unit, members, self.quota_players))
+        decisions.extend(check_unit(self.config.units, app, unit, members, self.quota_players, previous_top))
         decisions.extend(check_individual(section, members))
         if section.kind == "team":
             decisions.extend(check_team(section, members, self.entries.values(), app.unit_id))

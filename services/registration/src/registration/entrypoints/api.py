@@ -25,7 +25,7 @@ from gomoku_shared.service import service_app
 
 from .. import presets
 from ..adapters import orm
-from ..service_layer import changes, closing, entries, events, evidence, queries, stages, units
+from ..service_layer import changes, closing, entries, events, evidence, exemptions, queries, stages, units
 from ..service_layer import schemas as s
 from ..service_layer.state import RegistrationState
 from . import views as v
@@ -328,6 +328,26 @@ def _unit_routes(router: APIRouter) -> None:
                 v.Units,
                 "Units (a partner sees its own)",
                 pages=("units", sort_by("unit_id")),
+            ),
+            Command(
+                "load_exemption_list",
+                "/events/{event_code}/quota-exemptions",
+                exemptions.load_list,
+                s.ExemptionListIn,
+                OperatorKey,
+                v.ExemptionList,
+                "Load the list a delegation-quota exemption is checked against (REG-16, NY 七(三)): "
+                "the previous edition's final places by section",
+                errors=(409,),
+            ),
+            Read(
+                "exemption_list",
+                "/events/{event_code}/quota-exemptions",
+                exemptions.get_list,
+                v.ExemptionList,
+                "The list in force and every load of it (REG-16)",
+                who=Arbiter,
+                personal=False,
             ),
         ],
     )

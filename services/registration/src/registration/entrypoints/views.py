@@ -295,3 +295,40 @@ class SeededList(View):
     substitutes: list[str]
     #: whether the stage was rebuilt with the list
     rebuilt: bool
+
+
+class ListedPlayerView(View):
+    section: str
+    place: int
+    name: str
+    #: the year only (REG-11)
+    birth_year: int | None
+    #: masked like every ID number
+    id_number: str | None
+
+
+class ExemptionLoad(View):
+    """One load of the list (the audit): who loaded which edition's list, when."""
+
+    revision: int
+    edition: str
+    source: str
+    loaded_at: str
+    loaded_by: str
+    players: int
+    #: lines placed beyond the event's top N, not kept
+    beyond_top: int
+
+
+class ExemptionList(View):
+    """REG-16 (NY 七(三)): the list a quota exemption is checked against."""
+
+    event_code: str
+    #: the event's N: places 1..N exempt (null: the event exempts nobody)
+    top: int | None
+    #: the list in force (null: none loaded; every claim then counts in the quota)
+    edition: str | None
+    players: list[ListedPlayerView]
+    loads: list[ExemptionLoad]
+    #: after a load: the entries whose claims it judged otherwise (their exemption changed)
+    rejudged: list[str] = []

@@ -22,7 +22,7 @@ from gomoku_shared.event_config import EventConfig
 
 from ..adapters import repository as repo
 from ..adapters.contract_mapping import entrant_for, event_id_for
-from ..domain import Entry, EntryStatus, Evidence, IdNumber, Person, Unit, mask_id_number
+from ..domain import Entry, EntryStatus, Evidence, IdNumber, Person, PreviousTop, Unit, mask_id_number
 from . import schemas as s
 from .rendering import entry_view, pending_fields
 from .state import RegistrationState, external_ids_seen, may_see, owner_of
@@ -54,6 +54,8 @@ class EventCommand:
     entry_seqs: dict[str, int] = field(default_factory=dict)
     #: the snapshot this command's state came from (None: read from the database)
     started_from: repo.Snapshot | None = None
+    #: REG-16: the loaded list of the previous top N, read once per command ((None,): none loaded)
+    _previous_top: tuple[PreviousTop | None] | None = None
 
     @classmethod
     async def begin(
@@ -80,6 +82,12 @@ class EventCommand:
     @property
     def code(self) -> str:
         return self.config.id
+
+    async def previous_top(self) -> PreviousTop | None:
+        """REG-16 (NY 七(三)): the list a quota exemption is checked against, None if none is loaded."""
+        if self._previous_top is None:
+            self._previous_top = (await self.uow.exemptions.in_force(self.code),)
+        return self._previous_top[0]
 
     @property
     def reg(self):

@@ -71,10 +71,18 @@ async def submit(
         intends_to_represent=any(f.intends_to_represent for f in facts),
         quota_exempt_refs=exempt,
         team_name=team_name,
+        id_keys={
+            pid: cmd.state.protector.index(p.id_number)
+            for pid, p in zip(person_ids, players, strict=True)
+            if pid in exempt and p.id_number
+        },
     )
     people = await cmd.load_people(person_ids)
+    previous_top = await cmd.previous_top() if exempt else None  # REG-16: claims are checked against it
     try:
-        result = cmd.reg.submit(app, people, evidence=all_evidence, unit=unit, now=cmd.now, entry_id=entry_id)
+        result = cmd.reg.submit(
+            app, people, evidence=all_evidence, unit=unit, now=cmd.now, entry_id=entry_id, previous_top=previous_top
+        )
     except RegistrationError as exc:
         raise Unprocessable("registration_error", str(exc)) from None
     entry = result.entry

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Annotated, Any, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from gomoku_shared.text import Line, Prose
 
@@ -278,3 +278,32 @@ class RefundDecisionIn(_In):
     note: Annotated[Prose, Field(max_length=1000)] = ""
     #: when the refund was paid out (default: now)
     paid_at: AwareDatetime | None = None
+
+
+class ListedPlayerIn(_In):
+    """REG-16 (NY 七(三)): one line of the previous edition's final standings."""
+
+    #: the previous edition's section as its results name it (e.g. junior-male, 少年男子组)
+    section: Annotated[Line, Field(min_length=1, max_length=100)]
+    place: Annotated[int, Field(ge=1, le=10000)]
+    name: Name
+    birth_date: date | None = None
+    #: the strongest identifier: a claim is matched by it where the player has one
+    id_number: IdNumberStr | None = None
+
+    @model_validator(mode="after")
+    def _identified(self) -> ListedPlayerIn:
+        if self.id_number is None and self.birth_date is None:
+            raise ValueError("a listed player needs an id_number or a birth_date (with the name)")
+        return self
+
+
+class ExemptionListIn(_In):
+    """REG-16 (NY 七(三)): the list a quota exemption refers to, loaded by the organiser; a new load
+    replaces the list in force (every load is kept as the audit)."""
+
+    #: the edition the list is of, as the regulation names it (e.g. "2021")
+    edition: Annotated[Line, Field(min_length=1, max_length=50)]
+    #: where the list comes from (e.g. the published final standings)
+    source: Name
+    players: Annotated[list[ListedPlayerIn], Field(min_length=1, max_length=2000)]

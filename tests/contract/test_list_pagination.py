@@ -22,6 +22,8 @@ DOCUMENTS: dict[tuple[str, str], str] = {
     ("registration", "/v1/events/{event_code}/fees"): "the fee report of an event (totals with their entries)",
     ("registration", "/v1/events/{event_code}/schedule"): "the event's schedule, one document (and .ics)",
     ("registration", "/v1/events/{event_code}/players/{player_id}/schedule"): "one player's schedule",
+    ("registration", "/v1/events/{event_code}/quota-exemptions"): "the exemption list in force (the previous "
+    "edition's top N by section) with its loads, one document",
     ("pairing", "/v1/events/{event_code}/sections/{section_id}"): "one section with its entrants",
     ("pairing", "/v1/events/{event_code}/sections/{section_id}/rounds/{n}"): "one round's pairings",
     ("pairing", "/v1/events/{event_code}/sections/{section_id}/standings"): "a standings table (ranked whole)",
@@ -44,6 +46,14 @@ DOCUMENTS: dict[tuple[str, str], str] = {
     ("awards", "/v1/events/{event_code}/honours"): "the honours register of an event, one document",
     ("awards", "/v1/events/{event_code}/honours/certificates"): "the honours' certificates, one document",
     ("awards", "/v1/events/{event_code}/honours/register"): "the honours register, one document",
+    (
+        "awards",
+        "/v1/events/{event_code}/honours/register/certificates",
+    ): "the honours' certificates in full, one document",
+    (
+        "awards",
+        "/v1/events/{event_code}/honours/units",
+    ): "the units of an event's published results, one list to choose from",
     ("partners", "/.well-known/jwks.json"): "a JSON Web Key Set (RFC 7517), fetched whole",
     ("partners", "/v1/partners/{partner_id}"): "one partner with its credentials",
     ("partners", "/v1/webhooks/subscriptions/{subscription_id}"): "one subscription",

@@ -1,4 +1,4 @@
-"""Header and body read timeouts for every served process (uvicorn's h11 protocol, extended).
+"""Header and body read timeouts for every served process (uvicorn's httptools protocol, extended).
 
 uvicorn times out only an idle keep-alive connection, and any byte received cancels that timer:
 a client that opens a connection and sends nothing, or sends its headers or body a byte at a
@@ -8,6 +8,12 @@ first request), and its body within ``body_s`` of the headers; otherwise the con
 closed (a half-read request has no one to answer). An answer being written (a stream) and a
 keep-alive pause between requests are not limited here: those are the app's and uvicorn's own
 ``timeout_keep_alive``.
+
+It extends uvicorn's httptools protocol (its C parser), the one uvicorn picks by default: the
+pure-Python h11 parser costs a served move about two thirds more CPU (``bench.compare``,
+gameplay_load). A request that arrives whole in one read, as nearly all do, arms no timer: the
+parser's callbacks only mark where the request stands, and a deadline is set only when a read
+ends inside a request.
 """
 
 from __future__ import annotations
@@ -15,8 +21,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-import h11
-from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 #: defaults of HTTP_HEADER_TIMEOUT_S and HTTP_BODY_TIMEOUT_S (the services' bodies are small: the
 #: input guard caps them at a few hundred kB)
@@ -24,8 +29,8 @@ HEADER_TIMEOUT_S = 10.0
 BODY_TIMEOUT_S = 30.0
 
 
-class TimedH11Protocol(H11Protocol):
-    """H11Protocol with the read deadlines above (``header_s`` and ``body_s`` set by ``timed``)."""
+class TimedHttpProtocol(HttpToolsProtocol):
+    """HttpToolsProtocol with the read deadlines above (``header_s`` and ``body_s`` set by ``timed``)."""
 
     header_s: float = HEADER_TIMEOUT_S
     body_s: float = BODY_TIMEOUT_S
@@ -35,6 +40,8 @@ class TimedH11Protocol(H11Protocol):
         self._read_deadline: asyncio.TimerHandle | None = None
         #: what the armed deadline waits for: "headers", "body" or None
         self._awaiting: str | None = None
+        #: where the request being read stands: "headers", "body" or None (between requests)
+        self._reading: str | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -44,19 +51,26 @@ class TimedH11Protocol(H11Protocol):
         self._expect(None)
         super().connection_lost(exc)
 
+    # the parser's callbacks (httptools binds them when the parser is made, in __init__)
+    def on_message_begin(self) -> None:
+        self._reading = "headers"
+        super().on_message_begin()
+
+    def on_headers_complete(self) -> None:
+        self._reading = "body"
+        super().on_headers_complete()
+
+    def on_message_complete(self) -> None:
+        self._reading = None
+        super().on_message_complete()
+
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
         if self.transport.is_closing() or self.transport.get_protocol() is not self:
             # closed, or upgraded to a WebSocket (its own protocol from here on)
             self._expect(None)
-            return
-        state = self.conn.their_state
-        if state is h11.IDLE and self.conn.trailing_data[0]:
-            self._expect("headers")  # a request has begun and its head is not complete yet
-        elif state is h11.SEND_BODY:
-            self._expect("body")
-        elif state is not h11.IDLE:
-            self._expect(None)  # read in full (DONE), or closing: nothing more to wait for
+        elif self._reading is not None or self._awaiting is not None:
+            self._expect(self._reading)  # inside a request: its deadline; read in full: none
 
     def _expect(self, what: str | None) -> None:
         if what is not None and what == self._awaiting:
@@ -77,6 +91,6 @@ class TimedH11Protocol(H11Protocol):
         self._awaiting = None
 
 
-def timed(header_s: float, body_s: float) -> type[TimedH11Protocol]:
+def timed(header_s: float, body_s: float) -> type[TimedHttpProtocol]:
     """The protocol class for ``uvicorn.run(http=...)`` with these deadlines."""
-    return type("TimedH11Protocol", (TimedH11Protocol,), {"header_s": header_s, "body_s": body_s})
+    return type("TimedHttpProtocol", (TimedHttpProtocol,), {"header_s": header_s, "body_s": body_s})

@@ -22,7 +22,7 @@ from __future__ import annotations
 import hmac
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import Depends, Request, Security
 from fastapi.openapi.models import OAuthFlowClientCredentials, OAuthFlows
@@ -129,26 +129,34 @@ class KeyRing:
         return found
 
     def admit(
-        self, presented: str | None, *, scope: str, roles: Iterable[str] = (), client: str | None = None
+        self,
+        presented: str | None,
+        *,
+        scope: str,
+        roles: Iterable[str] = (),
+        client: str | None = None,
+        asgi_scope: Any = None,
     ) -> tuple[Principal, Decision | None]:
         """The principal, checked for ``roles`` (any when empty), ``scope`` and the rate limit;
         raises the 401/403/429 refusal otherwise. ``client`` is the client address (failed
-        tries are throttled per address and per credential). Synchronous: the lean lanes call it too."""
+        tries are throttled per address and per credential), or it is read from ``asgi_scope``
+        only when a throttle needs it (a right key while nothing failed reads no header).
+        Synchronous: the lean lanes call it too."""
         if not presented:
             raise Unauthorized("missing_api_key", "send an API key in the X-API-Key header or an access token")
         throttle = self.throttle
         if throttle.active:
-            self.check_throttle(throttle.keys(client, presented))
+            self.check_throttle(throttle.keys(self._address(client, asgi_scope), presented))
         principal = self._api_key(presented)
         if principal is None:
             if self.tokens is None or not looks_like_jwt(presented):
-                throttle.failed(throttle.keys(client, presented))
+                throttle.failed(throttle.keys(self._address(client, asgi_scope), presented))
                 raise Unauthorized("invalid_api_key", "the API key is not valid")
             try:
                 principal = _token_principal(self.tokens, presented)
             except TokenError as exc:
                 if exc.code == "invalid_token":  # forged or broken (an expired or revoked one is not a guess)
-                    throttle.failed(throttle.keys(client, presented))
+                    throttle.failed(throttle.keys(self._address(client, asgi_scope), presented))
                 raise Unauthorized(exc.code, exc.message, headers=_challenge(exc.code)) from None
         roles = roles if isinstance(roles, tuple) else tuple(roles)
         if roles and principal.role not in roles:
@@ -167,14 +175,23 @@ class KeyRing:
         return principal, decision
 
     async def authenticate(
-        self, presented: str | None, *, scope: str, roles: Iterable[str] = (), client: str | None = None
+        self,
+        presented: str | None,
+        *,
+        scope: str,
+        roles: Iterable[str] = (),
+        client: str | None = None,
+        asgi_scope: Any = None,
     ) -> tuple[Principal, Decision | None]:
         """``admit``, fetching the partners service's keys first when a token names a key id
         this process does not know yet (a rotated signing key)."""
         if presented and self.tokens is not None and looks_like_jwt(presented) and not self.tokens.known_key(presented):
             if self._api_key(presented) is None:
                 await self.tokens.refresh_soon()
-        return self.admit(presented, scope=scope, roles=roles, client=client)
+        return self.admit(presented, scope=scope, roles=roles, client=client, asgi_scope=asgi_scope)
+
+    def _address(self, client: str | None, asgi_scope: Any) -> str | None:
+        return client if client is not None or asgi_scope is None else self.proxies.client(asgi_scope)
 
     def check_throttle(self, keys: tuple[str, ...]) -> None:
         """The 429 ``too_many_failures`` while the address or the credential must wait."""
@@ -279,7 +296,7 @@ def require(*roles: str, scope: str | None = None):
         ring: KeyRing = request.app.state.keyring
         needed = scope or required_scope(getattr(request.app.state, "service", ""), request.method)
         principal, decision = await ring.authenticate(
-            _presented_key(request), scope=needed, roles=roles, client=ring.proxies.client(request.scope)
+            _presented_key(request), scope=needed, roles=roles, asgi_scope=request.scope
         )
         if decision is not None:
             # on the answer, whatever the route returns (web.ObservabilityMiddleware adds them)

@@ -88,8 +88,7 @@ class PlayerActionLane:
                 idem = value.decode("latin-1")
         extra: dict[str, str] = {}
         try:
-            client = self.keyring.proxies.client(scope)
-            status, body, replayed = await self._handle(route, action, game_id, key, idem, raw, extra, client)
+            status, body, replayed = await self._handle(route, action, game_id, key, idem, raw, extra, scope)
         except ServiceError as exc:  # the credential refused (401, 403, 429), with its headers
             status, body, replayed = exc.status, error_body(exc.code, exc.message, exc.details), False
             extra = exc.headers or {}
@@ -109,7 +108,7 @@ class PlayerActionLane:
         idem: str | None,
         raw: bytes,
         extra: dict,
-        client: str | None = None,
+        asgi_scope: Any = None,
     ) -> tuple[int, dict, bool]:
         if len(raw) > MAX_BODY:
             return 413, error_body("body_too_large", f"the request body exceeds {MAX_BODY} bytes"), False
@@ -137,7 +136,9 @@ class PlayerActionLane:
         else:
             errors = [{"loc": ["body"], "msg": "Field required", "type": "missing"}]
         # the routes' check (gomoku_shared.auth): API key or access token, role, scope, rate
-        principal, decision = await self.keyring.authenticate(key, scope=SCOPE, roles=ACTING_ROLES, client=client)
+        principal, decision = await self.keyring.authenticate(
+            key, scope=SCOPE, roles=ACTING_ROLES, asgi_scope=asgi_scope
+        )
         if decision is not None:
             extra.update(decision.headers())
         if idem is not None and len(idem) > KEY_MAX:

@@ -177,7 +177,7 @@ def _install_websockets(app: FastAPI, games: GameService) -> None:
         key = presented_credential(socket.scope["headers"]) or socket.query_params.get("api_key")
         try:
             ring = app.state.keyring
-            ring.admit(key, scope="results:read", client=ring.proxies.client(socket.scope))
+            ring.admit(key, scope="results:read", asgi_scope=socket.scope)
         except ServiceError:
             return False
         return True

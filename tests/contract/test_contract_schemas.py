@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SNAPSHOTS = ROOT / "shared" / "schemas"
 EXPECTED_TYPES = {
     "event.configured",
+    "event.access_changed",
     "entry.accepted",
     "entry.refused",
     "entry.withdrawn",

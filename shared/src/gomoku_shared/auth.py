@@ -20,7 +20,7 @@ this try: 429 ``too_many_failures`` with ``Retry-After`` (``throttle.py``).
 from __future__ import annotations
 
 import hmac
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
@@ -33,7 +33,7 @@ from .errors import ServiceError
 from .ratelimit import Decision, LocalBuckets, Policy
 from .scopes import NO_TOKEN, SCOPES, required_scope
 from .throttle import FailureThrottle, throttled_details
-from .tokens import TokenError, TokenVerifier, looks_like_jwt
+from .tokens import PersonClaims, TokenError, TokenVerifier, looks_like_jwt
 
 Role = Literal["operator", "arbiter", "partner", "viewer"]
 ROLES: tuple[str, ...] = ("operator", "arbiter", "partner", "viewer")
@@ -55,10 +55,26 @@ class Principal:
     client_id: str | None = None
     #: an access token's rate limit (from the partner's settings, carried in the token)
     rate: Policy | None = field(default=None, compare=False, repr=False)
+    #: the organisation an arbiter's API key acts for (``key=arbiter:<organisation>``; None: the
+    #: default organisation)
+    organisation: str | None = None
+    #: a staff member signed in with their account: who, and their roles per organisation and
+    #: per event (their principal has the arbiter role; ``event_access`` decides per event)
+    person: PersonClaims | None = field(default=None, compare=False, repr=False)
 
     @property
     def is_staff(self) -> bool:
         return self.role in ("operator", "arbiter")
+
+    @property
+    def actor(self) -> str:
+        """Who acted, for audits and attributions: a person's display name, else the key id."""
+        return self.person.name if self.person is not None else self.key_id
+
+    @property
+    def actor_id(self) -> str:
+        """A stable id of who acted: ``acct:<account>`` for a person, else the key id."""
+        return self.client_id or self.key_id if self.person is not None else self.key_id
 
     def allows(self, scope: str) -> bool:
         """Whether this credential may make a request that needs ``scope``."""
@@ -103,7 +119,13 @@ class KeyRing:
             self.add(key, role, partner or None)
 
     def add(self, key: str, role: str, partner_id: str | None = None) -> None:
-        self._keys.append((key.encode(), Principal(role, partner_id, key_id=f"k{len(self._keys) + 1}")))
+        """``partner_id``: a partner key's partner, or an arbiter key's organisation."""
+        key_id = f"k{len(self._keys) + 1}"
+        if role == "arbiter":
+            principal = Principal(role, None, key_id=key_id, organisation=partner_id)
+        else:
+            principal = Principal(role, partner_id, key_id=key_id)
+        self._keys.append((key.encode(), principal))
         self._matched.clear()
 
     def _api_key(self, presented: str) -> Principal | None:
@@ -136,9 +158,12 @@ class KeyRing:
         roles: Iterable[str] = (),
         client: str | None = None,
         asgi_scope: Any = None,
+        people: bool = False,
     ) -> tuple[Principal, Decision | None]:
         """The principal, checked for ``roles`` (any when empty), ``scope`` and the rate limit;
-        raises the 401/403/429 refusal otherwise. ``client`` is the client address (failed
+        raises the 401/403/429 refusal otherwise. A staff member's token is admitted only where
+        ``people`` is set: the routes that authorise per event (``require(..., action=...)``);
+        elsewhere it gets 403 ``staff_account_not_allowed``. ``client`` is the client address (failed
         tries are throttled per address and per credential), or it is read from ``asgi_scope``
         only when a throttle needs it (a right key while nothing failed reads no header).
         Synchronous: the lean lanes call it too."""
@@ -159,6 +184,10 @@ class KeyRing:
                     throttle.failed(throttle.keys(self._address(client, asgi_scope), presented))
                 raise Unauthorized(exc.code, exc.message, headers=_challenge(exc.code)) from None
         roles = roles if isinstance(roles, tuple) else tuple(roles)
+        if principal.person is not None and not people:
+            from .event_access import staff_account_refusal
+
+            raise staff_account_refusal()
         if roles and principal.role not in roles:
             raise ServiceError("forbidden_role", f"this action needs one of the roles {list(roles)}", status=403)
         if not principal.allows(scope):
@@ -182,13 +211,14 @@ class KeyRing:
         roles: Iterable[str] = (),
         client: str | None = None,
         asgi_scope: Any = None,
+        people: bool = False,
     ) -> tuple[Principal, Decision | None]:
         """``admit``, fetching the partners service's keys first when a token names a key id
         this process does not know yet (a rotated signing key)."""
         if presented and self.tokens is not None and looks_like_jwt(presented) and not self.tokens.known_key(presented):
             if self._api_key(presented) is None:
                 await self.tokens.refresh_soon()
-        return self.admit(presented, scope=scope, roles=roles, client=client, asgi_scope=asgi_scope)
+        return self.admit(presented, scope=scope, roles=roles, client=client, asgi_scope=asgi_scope, people=people)
 
     def _address(self, client: str | None, asgi_scope: Any) -> str | None:
         return client if client is not None or asgi_scope is None else self.proxies.client(asgi_scope)
@@ -221,6 +251,9 @@ class KeyRing:
 
 def _token_principal(tokens: TokenVerifier, token: str) -> Principal:
     claims = tokens.verify(token)
+    if claims.person is not None:
+        # a person: the arbiter role for the routes' role checks, their roles per event decide
+        return Principal("arbiter", None, key_id=claims.client_id, client_id=claims.client_id, person=claims.person)
     return Principal(
         claims.role,
         claims.partner_id,
@@ -276,9 +309,25 @@ _OAUTH2 = OAuth2(
 )
 
 
-def require(*roles: str, scope: str | None = None):
+#: finds the event a request acts on (None: the route has none to name; persons are refused)
+EventOf = Callable[[Request], Awaitable[str | None]]
+
+
+async def event_in_path(request: Request) -> str | None:
+    params = request.path_params
+    return params.get("code") or params.get("event_code")
+
+
+def require(*roles: str, scope: str | None = None, action: str | None = None, event: EventOf | None = None):
     """Dependency: the caller must present a credential with one of ``roles``; an access token
     needs ``scope`` too (by default the one ``scopes.required_scope`` names for the request).
+
+    ``action`` (a ``staff_roles.ACTIONS`` name): the route acts on one event, found by ``event``
+    (by default the ``code`` or ``event_code`` of the path); staff accounts are admitted and
+    every staff credential must hold one of the action's roles in that event
+    (``event_access.authorize``; the operator's keys hold them all). Without ``action`` a staff
+    account gets 403 ``staff_account_not_allowed``: a route that forgets to say which action it
+    is stays closed to people.
 
     The OpenAPI document says what this enforces: the OAuth2 requirement names ``scope`` (none
     named: ``api_docs`` fills in the service's scope for the method), and a route whose roles no
@@ -286,6 +335,11 @@ def require(*roles: str, scope: str | None = None):
     for the test that compares each route's document with what it enforces."""
     token_roles = not roles or bool({"partner", "viewer"} & set(roles))
     declared = [scope] if scope else [] if token_roles else [NO_TOKEN]
+    if action is not None:
+        from .staff_roles import roles_for
+
+        roles_for(action)  # an unknown action fails when the route is built
+    find_event = event or event_in_path
 
     async def dependency(
         request: Request,
@@ -296,16 +350,36 @@ def require(*roles: str, scope: str | None = None):
         ring: KeyRing = request.app.state.keyring
         needed = scope or required_scope(getattr(request.app.state, "service", ""), request.method)
         principal, decision = await ring.authenticate(
-            _presented_key(request), scope=needed, roles=roles, asgi_scope=request.scope
+            _presented_key(request), scope=needed, roles=roles, asgi_scope=request.scope, people=action is not None
         )
+        if action is not None and principal.is_staff:
+            await _authorize_staff(request, principal, action, find_event)
         if decision is not None:
             # on the answer, whatever the route returns (web.ObservabilityMiddleware adds them)
             request.state.rate_headers = decision.headers()
         return principal
 
     dependency.required_roles = roles  # type: ignore[attr-defined]  # read by the scope-vs-document test
+    dependency.required_action = action  # type: ignore[attr-defined]  # read by the per-event access test
     dependency.required_scope = scope  # type: ignore[attr-defined]  # (None: the service's for the method)
     return dependency
+
+
+async def _authorize_staff(request: Request, principal: Principal, action: str, find_event: EventOf) -> None:
+    from .event_access import authorize, refusal
+
+    if principal.role == "operator" and principal.person is None:
+        return  # the platform operator's keys act on every event
+    code = await find_event(request)
+    if code is None:
+        raise refusal(
+            "not_your_event",
+            "找不到这项操作所属的赛事。",
+            "The event this action belongs to could not be found.",
+            action=action,
+        )
+    directory = request.app.state.event_access
+    request.state.staff_roles = authorize(principal, action, await directory.get(code))
 
 
 AnyPrincipal = Annotated[Principal, Depends(require(*ACTING_ROLES))]

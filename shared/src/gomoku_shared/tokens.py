@@ -35,6 +35,11 @@ log = logging.getLogger("gomoku.tokens")
 ISSUER = "gomoku-partners"
 AUDIENCE = "gomoku-platform"
 ALGORITHM = "EdDSA"
+#: the role of a staff member's (a person's) access token; its subject is ``ACCOUNT_PREFIX`` + the
+#: account id, and revoking that subject (sign-out everywhere, a disabled account, a role taken
+#: away) refuses every token of the person issued until then
+STAFF_TOKEN_ROLE = "staff"
+ACCOUNT_PREFIX = "acct:"
 #: the event the partners service publishes when a credential stops being valid
 REVOKED_EVENT = "partner.credentials_revoked"
 #: seconds of clock difference between services that a token's times may be off by
@@ -60,6 +65,19 @@ class TokenError(Exception):
 
 
 @dataclass(frozen=True)
+class PersonClaims:
+    """What a staff member's token says about them (``role`` "staff", issued by the identity
+    part of the partners service at sign-in): who, and their roles by organisation and by event."""
+
+    account_id: str
+    name: str
+    #: organisation id -> the roles held in every event of that organisation
+    orgs: dict[str, frozenset[str]]
+    #: event code -> the roles held in that event only
+    events: dict[str, frozenset[str]]
+
+
+@dataclass(frozen=True)
 class TokenClaims:
     client_id: str
     partner_id: str | None
@@ -68,6 +86,8 @@ class TokenClaims:
     issued_at: float
     expires_at: float
     rate: Policy | None
+    #: a staff member's token: the person and their roles (None for a partner's token)
+    person: PersonClaims | None = None
 
 
 def looks_like_jwt(presented: str) -> bool:
@@ -288,6 +308,17 @@ class TokenVerifier:
 
 def _claims(client: str, claims: dict[str, Any], issued: float, expires: float) -> TokenClaims:
     role = claims.get("role")
+    if role == STAFF_TOKEN_ROLE:
+        return TokenClaims(
+            client_id=client,
+            partner_id=None,
+            role=role,
+            scopes=frozenset(),
+            issued_at=issued,
+            expires_at=expires,
+            rate=None,
+            person=_person(client, claims),
+        )
     if role not in ("partner", "viewer"):
         raise TokenError("invalid_token", "the access token names no partner role")
     limit = claims.get("rl")
@@ -305,6 +336,24 @@ def _claims(client: str, claims: dict[str, Any], issued: float, expires: float) 
         issued_at=issued,
         expires_at=expires,
         rate=rate if rate and rate.quota > 0 and rate.window_s > 0 else None,
+    )
+
+
+def _roles_by(value: Any) -> dict[str, frozenset[str]]:
+    if not isinstance(value, dict):
+        raise TokenError("invalid_token", "the access token's roles are not a mapping")
+    return {str(k): frozenset(str(r) for r in v) for k, v in value.items() if isinstance(v, list)}
+
+
+def _person(client: str, claims: dict[str, Any]) -> PersonClaims:
+    account = claims.get("account_id")
+    if not isinstance(account, str) or not account or client != f"{ACCOUNT_PREFIX}{account}":
+        raise TokenError("invalid_token", "the access token names no account")
+    return PersonClaims(
+        account_id=account,
+        name=str(claims.get("name") or account),
+        orgs=_roles_by(claims.get("orgs", {})),
+        events=_roles_by(claims.get("events", {})),
     )
 
 

@@ -7,6 +7,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
+from .access_events import EventAccessChanged, PartnerCredentialsRevoked, PartnerRegistered
 from .common import (
     AppealTerms,
     BirthYear,
@@ -407,31 +408,6 @@ class QualifiersSelected(Payload):
     revision: int = 1
 
 
-# ---------------------------------------------------------------- partners
-
-
-class PartnerRegistered(Payload):
-    """An operator created a partner account (a webhooks service keys subscriptions on it)."""
-
-    TYPE: ClassVar[str] = "partner.registered"
-    partner_id: str
-    name: str
-    #: the role of its access tokens: partner, or viewer for a spectator app
-    role: Literal["partner", "viewer"]
-    scopes: list[str]
-
-
-class PartnerCredentialsRevoked(Payload):
-    """Client credentials stopped being valid: every service refuses their access tokens from
-    now on, before the tokens expire."""
-
-    TYPE: ClassVar[str] = "partner.credentials_revoked"
-    partner_id: str
-    client_ids: list[str]
-    revoked_at: datetime
-    reason: str = ""
-
-
 # ---------------------------------------------------------------- appeals (AWD-10)
 
 
@@ -477,6 +453,7 @@ class AppealDecided(SectionEvent):
 
 ALL_PAYLOADS: tuple[type[Payload], ...] = (
     EventConfigured,
+    EventAccessChanged,
     EntryAccepted,
     EntryRefused,
     EntryWithdrawn,

@@ -318,7 +318,13 @@ async def event_in_path(request: Request) -> str | None:
     return params.get("code") or params.get("event_code")
 
 
-def require(*roles: str, scope: str | None = None, action: str | None = None, event: EventOf | None = None):
+def require(
+    *roles: str,
+    scope: str | None = None,
+    action: str | None = None,
+    event: EventOf | None = None,
+    people: bool = False,
+):
     """Dependency: the caller must present a credential with one of ``roles``; an access token
     needs ``scope`` too (by default the one ``scopes.required_scope`` names for the request).
 
@@ -327,7 +333,8 @@ def require(*roles: str, scope: str | None = None, action: str | None = None, ev
     every staff credential must hold one of the action's roles in that event
     (``event_access.authorize``; the operator's keys hold them all). Without ``action`` a staff
     account gets 403 ``staff_account_not_allowed``: a route that forgets to say which action it
-    is stays closed to people.
+    is stays closed to people. ``people=True`` admits staff accounts to a route that authorises
+    them itself (an organisation's own pages of the identity routes).
 
     The OpenAPI document says what this enforces: the OAuth2 requirement names ``scope`` (none
     named: ``api_docs`` fills in the service's scope for the method), and a route whose roles no
@@ -350,7 +357,11 @@ def require(*roles: str, scope: str | None = None, action: str | None = None, ev
         ring: KeyRing = request.app.state.keyring
         needed = scope or required_scope(getattr(request.app.state, "service", ""), request.method)
         principal, decision = await ring.authenticate(
-            _presented_key(request), scope=needed, roles=roles, asgi_scope=request.scope, people=action is not None
+            _presented_key(request),
+            scope=needed,
+            roles=roles,
+            asgi_scope=request.scope,
+            people=people or action is not None,
         )
         if action is not None and principal.is_staff:
             await _authorize_staff(request, principal, action, find_event)

@@ -125,7 +125,7 @@ class ArbiterRequest:
         return answer
 
 
-def _caller(action: str) -> Any:
+def _caller(action: str) -> Callable[..., ArbiterRequest]:
     """The caller of a write route taking ``action`` (a ``staff_roles.ACTIONS`` name): the
     request, the staff member and the Idempotency-Key header. Issue 29: a staff member acts only
     in the events where they hold one of the action's roles (the event of the path)."""
@@ -134,15 +134,15 @@ def _caller(action: str) -> Any:
     def caller(request: Request, key: str | None = IdemKey, principal: Principal = Depends(guard)) -> ArbiterRequest:
         return ArbiterRequest(request, principal, key)
 
-    return Annotated[ArbiterRequest, Depends(caller)]
+    return caller
 
 
 #: the callers of the write routes, by what they do (issue 29, gomoku_shared.staff_roles)
-ResultEntry = _caller("results.enter")
-Correction = _caller("results.correct")
-RoundsPairing = _caller("rounds.pair")
-AppealLodging = _caller("appeals.lodge")
-AppealDeciding = _caller("appeals.decide")
+ResultEntry = Annotated[ArbiterRequest, Depends(_caller("results.enter"))]
+Correction = Annotated[ArbiterRequest, Depends(_caller("results.correct"))]
+RoundsPairing = Annotated[ArbiterRequest, Depends(_caller("rounds.pair"))]
+AppealLodging = Annotated[ArbiterRequest, Depends(_caller("appeals.lodge"))]
+AppealDeciding = Annotated[ArbiterRequest, Depends(_caller("appeals.decide"))]
 #: staff reads in full (audits, appeals): the event's staff who may read it, and the operator
 StaffReader = Annotated[Principal, Depends(require("operator", "arbiter", action="event.read"))]
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from gomoku_shared.auth import KeyRing
 from gomoku_shared.clock import Clock
+from gomoku_shared.event_access import EventAccessDirectory
 from gomoku_shared.messaging.bus import EventBus
 from gomoku_shared.metrics import expose_tally
 from gomoku_shared.service import Service, runtime_for
 from gomoku_shared.settings import ServiceSettings
 
-from .adapters.orm import metadata
+from .adapters.orm import event_access, metadata
 from .config import PairingSettings
 from .entrypoints import appeal_routes, consumers
 from .entrypoints.api import create_api
@@ -22,7 +23,9 @@ def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Cloc
     config = PairingSettings.from_shared(settings)
     runtime = runtime_for(NAME, config, metadata, bus=bus, clock=clock)
     pairer = Pairer(config.pairing_workers)  # 0: pair in-process
-    consumers.register(runtime, pairer)
+    # issue 29: who owns each event, for the staff's per-event authorisation
+    access = EventAccessDirectory.on_table(runtime.sessionmaker, event_access)
+    consumers.register(runtime, pairer, access)
 
     @runtime.background
     async def pool_owner() -> None:
@@ -32,7 +35,7 @@ def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Cloc
         finally:
             pairer.close()
 
-    app = create_api(runtime, KeyRing(config.api_keys), pairer)
+    app = create_api(runtime, KeyRing(config.api_keys), pairer, access)
     app.include_router(appeal_routes.router)  # AWD-10
     # a round's pairing time: rate(gomoku_pairing_rounds_seconds_total) / rate(gomoku_pairing_rounds_total)
     expose_tally(

@@ -9,12 +9,15 @@ from __future__ import annotations
 from sqlalchemy import Boolean, Column, Index, Integer, MetaData, String, Table, Text, UniqueConstraint
 
 from gomoku_shared.db import UtcDateTime
+from gomoku_shared.event_access import event_access_table
 from gomoku_shared.messaging.inbox import inbox_table
 from gomoku_shared.messaging.outbox import outbox_table
 
 metadata = MetaData()
 outbox = outbox_table(metadata)
 inbox = inbox_table(metadata)
+#: issue 29: who owns each event (event.access_changed), for the staff's per-event authorisation
+event_access = event_access_table(metadata)
 
 #: one row per event: its configuration (from event.configured), or a placeholder row that
 #: serialises the handlers of one event (SELECT … FOR UPDATE) before the configuration came
@@ -130,9 +133,12 @@ honours = Table(
     #: awarded | revoked
     Column("status", String(10), nullable=False),
     Column("awarded_at", UtcDateTime(), nullable=False),
+    #: who recorded and who revoked: acct:<account> or the key id, and the name (issue 29)
     Column("awarded_by", String(64), nullable=False),
+    Column("awarded_by_name", String(200), nullable=True),
     Column("revoked_at", UtcDateTime(), nullable=True),
     Column("revoked_by", String(64), nullable=True),
+    Column("revoked_by_name", String(200), nullable=True),
     Column("revoked_reason", Text, nullable=True),
 )
 
@@ -144,8 +150,10 @@ staff_actions = Table(
     Column("event_code", String(100), nullable=False),
     Column("section_id", String(100), nullable=False),
     Column("action", String(40), nullable=False),
-    #: role and key id of the person (never the key)
+    #: who acted (issue 29): a person's name, else the key id (never the key) …
     Column("actor", String(120), nullable=False),
+    #: … and their stable id: acct:<account>, or the key id
+    Column("actor_id", String(64), nullable=True),
     #: the publication current after the action (None: nothing to publish)
     Column("revision", Integer, nullable=True),
     Column("published", Boolean, nullable=False),

@@ -24,13 +24,15 @@ class StaffActions:
         revision: int | None,
         published: bool,
         at: datetime,
+        actor_id: str | None = None,
     ) -> None:
         await self.session.execute(
             insert(staff_actions).values(
                 event_code=event_code,
                 section_id=section_id,
                 action=action,
-                actor=actor,
+                actor=actor[:120],
+                actor_id=None if actor_id is None else actor_id[:64],
                 revision=revision,
                 published=published,
                 at=at,

@@ -5,19 +5,23 @@ from __future__ import annotations
 from fastapi import FastAPI
 
 from gomoku_shared.auth import KeyRing
+from gomoku_shared.event_access import EventAccessDirectory
 from gomoku_shared.runtime import ServiceRuntime
 from gomoku_shared.service import service_app
 
+from ..adapters import orm
 from . import honours, publishing, results, team_results
 
 
-def create_api(runtime: ServiceRuntime, keyring: KeyRing) -> FastAPI:
+def create_api(runtime: ServiceRuntime, keyring: KeyRing, event_access: EventAccessDirectory | None = None) -> FastAPI:
     app = service_app(
         runtime,
         keyring,
         title="Gomoku awards service",
         description="Places, prize money, titles, team scores, best boards and qualification, published.",
     )
+    # issue 29: who owns each event (event.access_changed), for require(..., action=...)
+    app.state.event_access = event_access or EventAccessDirectory.on_table(runtime.sessionmaker, orm.event_access)
     # published results are public information: reads need no API key
     app.include_router(results.router)
     app.include_router(team_results.router)

@@ -5,16 +5,28 @@ from __future__ import annotations
 from typing import Any
 
 from gomoku_shared.contracts import Envelope
+from gomoku_shared.event_access import EventAccessDirectory, EventAccessStore
 from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
 
+from ..adapters import orm
 from ..service_layer import handlers
 
 #: the event types this service consumes (ARCHITECTURE §1)
-CONSUMES = ["section.completed", "event.configured"]
+CONSUMES = ["section.completed", "event.configured", "event.access_changed"]
 
 
-def register(runtime: ServiceRuntime) -> None:
-    """Attach the handlers of CONSUMES to ``runtime``."""
+def register(runtime: ServiceRuntime, access: EventAccessDirectory | None = None) -> None:
+    """Attach the handlers of CONSUMES to ``runtime`` (``access``: the directory the API
+    authorises staff with, told to read an event's owner again once it changed)."""
+    store = EventAccessStore(orm.event_access)
+
+    @runtime.on("event.access_changed")
+    async def on_event_access_changed(uow: UnitOfWork, env: Envelope[Any]) -> None:
+        # issue 29: who owns the event, for the staff's per-event authorisation
+        change = env.payload
+        await store.record(uow.session, change.event_code, change.organisation, change.partners, change.changed_at)
+        if access is not None:
+            access.forget(change.event_code)
 
     @runtime.on("event.configured")
     async def on_event_configured(uow: UnitOfWork, env: Envelope[Any]) -> None:

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, Path, Request
 from pydantic import BaseModel, Field, model_validator
 
-from gomoku_shared.auth import Staff
+from gomoku_shared.auth import Principal, require
 from gomoku_shared.errors import NotFound
 from gomoku_shared.text import Line, Prose
 
@@ -75,6 +75,11 @@ class Honour(_Out):
     awarded_at: str
     revoked_at: str | None
     revoked_reason: str | None
+    #: issue 29, staff answers only: who recorded and who revoked (acct:<account> or the key id) and their names
+    awarded_by: str | None = None
+    awarded_by_name: str | None = None
+    revoked_by: str | None = None
+    revoked_by_name: str | None = None
 
 
 class Honours(_Out):
@@ -126,6 +131,10 @@ async def _repo(request: Request) -> AsyncIterator[AwardsRepository]:
 
 
 Repo = Annotated[AwardsRepository, Depends(_repo)]
+#: issue 29: the event's staff who may grant honours (administrator, organiser), the operator
+Granter = Annotated[Principal, Depends(require("operator", "arbiter", action="honours.grant"))]
+#: the event's staff who may read it in full (names, the register), the operator
+StaffReader = Annotated[Principal, Depends(require("operator", "arbiter", action="event.read"))]
 
 
 async def _event(repo: AwardsRepository, event_code: str) -> tuple[Any, dict[str, Any]]:
@@ -176,7 +185,7 @@ async def honour_certificates(event_code: EventCode, repo: Repo) -> HonourCertif
     response_model=HonourCertificates,
     summary="Certificate data of the honours in force with names in full, for the organiser to print (staff)",
 )
-async def honour_certificates_in_full(event_code: EventCode, repo: Repo, _principal: Staff) -> HonourCertificates:
+async def honour_certificates_in_full(event_code: EventCode, repo: Repo, _principal: StaffReader) -> HonourCertificates:
     # masking is for public answers: the organiser prints the coach's name as it is
     return await _certificates(repo, event_code, full_names=True)
 
@@ -198,7 +207,7 @@ async def _certificates(repo: AwardsRepository, event_code: str, *, full_names: 
     response_model=RegisteredUnits,
     summary="The event's registered units a unit honour may name (staff)",
 )
-async def honour_units(event_code: EventCode, repo: Repo, _principal: Staff) -> RegisteredUnits:
+async def honour_units(event_code: EventCode, repo: Repo, _principal: StaffReader) -> RegisteredUnits:
     await _event(repo, event_code)
     units = await service.event_units(repo, event_code)
     return RegisteredUnits(
@@ -212,14 +221,14 @@ async def honour_units(event_code: EventCode, repo: Repo, _principal: Staff) -> 
     response_model=Honours,
     summary="Every honour recorded, revoked ones too, with full names (staff)",
 )
-async def honour_register(event_code: EventCode, repo: Repo, _principal: Staff) -> Honours:
+async def honour_register(event_code: EventCode, repo: Repo, _principal: StaffReader) -> Honours:
     event, given = await _event(repo, event_code)
     rows = await HonoursRepository(repo.session).of_event(event_code)
     return _honours(event_code, event, given, rows, full_names=True)
 
 
 @router.post("/{event_code}/honours", response_model=Honour, summary="Record an honour the organiser chose (staff)")
-async def post_honour(event_code: EventCode, body: HonourBody, request: Request, principal: Staff) -> Honour:
+async def post_honour(event_code: EventCode, body: HonourBody, request: Request, principal: Granter) -> Honour:
     form = service.HonourForm(**body.model_dump())
     async with request.app.state.runtime.transaction(correlation_id=event_code) as uow:
         row = await service.record(uow, event_code, form, principal)
@@ -233,7 +242,7 @@ async def post_honour(event_code: EventCode, body: HonourBody, request: Request,
     summary="Revoke an honour, with the reason (staff)",
 )
 async def revoke_honour(
-    event_code: EventCode, honour_id: HonourId, body: RevokeBody, request: Request, principal: Staff
+    event_code: EventCode, honour_id: HonourId, body: RevokeBody, request: Request, principal: Granter
 ) -> Honour:
     async with request.app.state.runtime.transaction(correlation_id=event_code) as uow:
         row = await service.revoke(uow, event_code, honour_id, body.reason, principal)

@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Annotated
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel
 
-from gomoku_shared.auth import Staff
+from gomoku_shared.auth import Principal, require
 from gomoku_shared.pagination import PageIn, page
 
 from ..service_layer import publishing
 from .published import EventCode, SectionId
 
 router = APIRouter(prefix="/v1/events", tags=["publishing"])
+#: issue 29: the event's staff who may publish its awards (organiser, chief arbiter), the operator
+Publisher = Annotated[Principal, Depends(require("operator", "arbiter", action="awards.publish"))]
+#: the event's staff who may read it in full, the operator
+StaffReader = Annotated[Principal, Depends(require("operator", "arbiter", action="event.read"))]
 
 
 class Publish(BaseModel):
@@ -28,8 +33,10 @@ class Publish(BaseModel):
 class StaffAction(BaseModel):
     at: datetime
     action: str
-    #: the person's role and key id (never the key)
+    #: who asked: a person's name, else the key id (never the key) (issue 29)
     actor: str
+    #: their stable id: acct:<account>, or the key id
+    actor_id: str | None = None
     revision: int | None
     published: bool
 
@@ -46,10 +53,10 @@ class StaffActions(BaseModel):
     response_model=Publish,
     summary="Publish or republish a section's awards from its final standings (staff; audited; AWD-8)",
 )
-async def publish(event_code: EventCode, section_id: SectionId, request: Request, principal: Staff) -> Publish:
-    actor = f"{principal.role}:{principal.key_id or principal.partner_id or '?'}"
+async def publish(event_code: EventCode, section_id: SectionId, request: Request, principal: Publisher) -> Publish:
+    actor, actor_id = principal.actor or principal.role, principal.actor_id or principal.role
     async with request.app.state.runtime.transaction(correlation_id=event_code) as uow:
-        answer = await publishing.publish_section(uow, event_code, section_id, actor)
+        answer = await publishing.publish_section(uow, event_code, section_id, actor, actor_id)
     return Publish(**answer)
 
 
@@ -59,7 +66,7 @@ async def publish(event_code: EventCode, section_id: SectionId, request: Request
     summary="The audit of staff publications of a section (staff; cursor pagination)",
 )
 async def staff_actions(
-    event_code: EventCode, section_id: SectionId, request: Request, _p: Staff, paging: PageIn
+    event_code: EventCode, section_id: SectionId, request: Request, _p: StaffReader, paging: PageIn
 ) -> StaffActions:
     async with request.app.state.runtime.transaction(correlation_id=event_code) as uow:
         rows = await publishing.audit_of(uow, event_code, section_id)

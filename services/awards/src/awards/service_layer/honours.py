@@ -96,7 +96,8 @@ async def record(uow: UnitOfWork, event_code: str, form: HonourForm, principal: 
         "citation": form.citation,
         "status": rules.AWARDED,
         "awarded_at": uow.clock.now(),
-        "awarded_by": principal.key_id or principal.role,
+        "awarded_by": (principal.actor_id or principal.role)[:64],
+        "awarded_by_name": (principal.actor or principal.role)[:200],
     }
     await honours.add(row)
     return row
@@ -113,7 +114,12 @@ async def revoke(uow: UnitOfWork, event_code: str, honour_id: str, reason: str, 
         rules.check_revoke(row["status"])
     except rules.HonourRefused as error:
         raise error.as_service_error() from None
-    values = {"revoked_at": uow.clock.now(), "revoked_by": principal.key_id or principal.role, "revoked_reason": reason}
+    values = {
+        "revoked_at": uow.clock.now(),
+        "revoked_by": (principal.actor_id or principal.role)[:64],
+        "revoked_by_name": (principal.actor or principal.role)[:200],
+        "revoked_reason": reason,
+    }
     await honours.revoke(event_code, honour_id, **values)
     return {**row, **values, "status": rules.REVOKED}
 
@@ -140,6 +146,17 @@ def view(row: dict[str, Any], rule: rules.HonourRule | None, *, full_names: bool
         "awarded_at": _iso(row["awarded_at"]),
         "revoked_at": _iso(row.get("revoked_at")),
         "revoked_reason": row.get("revoked_reason"),
+        # issue 29: who recorded and who revoked, for the organiser's staff (not in public)
+        **(
+            {
+                "awarded_by": row.get("awarded_by"),
+                "awarded_by_name": row.get("awarded_by_name"),
+                "revoked_by": row.get("revoked_by"),
+                "revoked_by_name": row.get("revoked_by_name"),
+            }
+            if full_names
+            else {}
+        ),
     }
 
 

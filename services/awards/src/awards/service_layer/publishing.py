@@ -18,7 +18,10 @@ from ..adapters.staff_actions import StaffActions
 from .handlers import ConfiguredEvent, _refresh_section, _refresh_team
 
 
-async def publish_section(uow: UnitOfWork, event_code: str, section_id: str, actor: str) -> dict[str, Any]:
+async def publish_section(
+    uow: UnitOfWork, event_code: str, section_id: str, actor: str, actor_id: str | None = None
+) -> dict[str, Any]:
+    """``actor``: who asked, by name (a key: its id); ``actor_id``: acct:<account> or the key id."""
     repo = AwardsRepository(uow.session)
     await repo.lock_event(event_code)
     raw = await repo.config(event_code)
@@ -38,7 +41,7 @@ async def publish_section(uow: UnitOfWork, event_code: str, section_id: str, act
     published = after is not None and (before is None or after.revision != before.revision)
     revision = after.revision if after is not None else None
     await StaffActions(uow.session).record(
-        event_code, section_id, "publish", actor, revision, published, uow.clock.now()
+        event_code, section_id, "publish", actor, revision, published, uow.clock.now(), actor_id
     )
     return {"event_code": event_code, "section_id": section_id, "published": published, "revision": revision}
 

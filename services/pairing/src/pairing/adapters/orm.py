@@ -25,6 +25,7 @@ from sqlalchemy import (
 )
 
 from gomoku_shared.db import UtcDateTime
+from gomoku_shared.event_access import event_access_table
 from gomoku_shared.idempotency import idempotency_table
 from gomoku_shared.messaging.inbox import inbox_table
 from gomoku_shared.messaging.outbox import outbox_table
@@ -32,6 +33,8 @@ from gomoku_shared.messaging.outbox import outbox_table
 metadata = MetaData()
 outbox = outbox_table(metadata)
 inbox = inbox_table(metadata)
+#: issue 29: who owns each event (event.access_changed), for the staff's per-event authorisation
+event_access = event_access_table(metadata)
 
 EVENT_CODE = 64  # event code length
 SECTION_ID = 64  # section id length
@@ -142,8 +145,10 @@ pairings = Table(
             #: game | arbiter
             Column("result_source", String(16)),
             Column("result_at", UtcDateTime()),
-            #: who set the result as it stands: the arbiter's key id, or "game"
+            #: who set the result as it stands: the arbiter's key id or account (acct:<id>), or "game"
             Column("result_by", String(64)),
+            #: their name as they signed in (a key: its id); issue 29
+            Column("result_by_name", String(200)),
             #: the result's revision: 0 before any result, one more for every change (an arbiter's
             #: write names the revision it saw; a stale one is refused, docs/api.md)
             Column("revision", Integer, nullable=False, default=0, server_default="0"),
@@ -247,6 +252,9 @@ audit = Table(
     Column("at", UtcDateTime(), nullable=False),
     Column("role", String(16), nullable=False),
     Column("key_id", String(32), nullable=False),
+    #: issue 29: who acted: a person's name (a key: its id) and stable id (acct:<account> or the key id)
+    Column("actor", String(200)),
+    Column("actor_id", String(64)),
     Column("action", String(32), nullable=False),
     Column("round", Integer),
     Column("details", JSON, nullable=False),
@@ -275,9 +283,12 @@ appeals = Table(
             #: lodged | upheld | rejected
             Column("status", String(16), nullable=False),
             Column("lodged_at", UtcDateTime(), nullable=False),
+            #: who recorded and who decided: the key id or account (acct:<id>), and the name (issue 29)
             Column("lodged_by", String(64), nullable=False),
+            Column("lodged_by_name", String(200)),
             Column("decided_at", UtcDateTime()),
             Column("decided_by", String(64)),
+            Column("decided_by_name", String(200)),
             Column("reasons", Text),
             Column("refund_fen", BigInteger),
             #: the appealed pairing's outcome before and after the decision (domain Outcome values)

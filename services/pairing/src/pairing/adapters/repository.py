@@ -208,7 +208,13 @@ class SectionRepository:
             await self.session.execute(insert(orm.byes), [dict(**state.key, round=rnd, **bye) for bye in bye_rows])
         state.rounds[rnd] = row
         no_result = dict(
-            outcome=None, first_points=None, second_points=None, result_source=None, result_at=None, result_by=None
+            outcome=None,
+            first_points=None,
+            second_points=None,
+            result_source=None,
+            result_at=None,
+            result_by=None,
+            result_by_name=None,
         )
         state.pairings[rnd] = [
             dict(**state.key, round=rnd, **no_result, revision=0, **pairing) for pairing in pairing_rows
@@ -367,10 +373,20 @@ class AuditRepository:
         action: str,
         rnd: int | None,
         details: dict,
+        actor: str | None = None,
+        actor_id: str | None = None,
     ) -> None:
         await self.session.execute(
             insert(orm.audit).values(
-                **state.key, at=when, role=role, key_id=key_id, action=action, round=rnd, details=details
+                **state.key,
+                at=when,
+                role=role,
+                key_id=key_id,
+                actor=actor,
+                actor_id=actor_id,
+                action=action,
+                round=rnd,
+                details=details,
             )
         )
 

@@ -15,9 +15,10 @@ from sqlalchemy.exc import IntegrityError
 
 from gomoku_shared import idempotency
 from gomoku_shared.api_docs import documented, text_too
-from gomoku_shared.auth import KeyRing, Principal, Staff
+from gomoku_shared.auth import KeyRing, Principal, require
 from gomoku_shared.contracts.common import Entrant
 from gomoku_shared.errors import NotFound
+from gomoku_shared.event_access import EventAccessDirectory, authorize
 from gomoku_shared.idempotency import IdemKey, IdempotencyStore, keyed_request, replay
 from gomoku_shared.pagination import PageIn, paged, sort_by
 from gomoku_shared.params import PathId, RoundNo
@@ -124,12 +125,37 @@ class ArbiterRequest:
         return answer
 
 
-def _arbiter_request(request: Request, principal: Staff, key: str | None = IdemKey) -> ArbiterRequest:
-    return ArbiterRequest(request, principal, key)
+def _caller(action: str) -> Callable[..., ArbiterRequest]:
+    """The caller of a write route taking ``action`` (a ``staff_roles.ACTIONS`` name): the
+    request, the staff member and the Idempotency-Key header. Issue 29: a staff member acts only
+    in the events where they hold one of the action's roles (the event of the path)."""
+    guard = require("operator", "arbiter", action=action)
+
+    def caller(request: Request, key: str | None = IdemKey, principal: Principal = Depends(guard)) -> ArbiterRequest:
+        return ArbiterRequest(request, principal, key)
+
+    return caller
 
 
-#: the caller of every write route: the request, the staff member and the Idempotency-Key header
-Arbiter = Annotated[ArbiterRequest, Depends(_arbiter_request)]
+#: the callers of the write routes, by what they do (issue 29, gomoku_shared.staff_roles)
+ResultEntry = Annotated[ArbiterRequest, Depends(_caller("results.enter"))]
+Correction = Annotated[ArbiterRequest, Depends(_caller("results.correct"))]
+RoundsPairing = Annotated[ArbiterRequest, Depends(_caller("rounds.pair"))]
+AppealLodging = Annotated[ArbiterRequest, Depends(_caller("appeals.lodge"))]
+AppealDeciding = Annotated[ArbiterRequest, Depends(_caller("appeals.decide"))]
+#: staff reads in full (audits, appeals): the event's staff who may read it, and the operator
+StaffReader = Annotated[Principal, Depends(require("operator", "arbiter", action="event.read"))]
+
+
+async def _correction_check(call: ArbiterRequest, event_code: str) -> Callable[[], object] | None:
+    """Issue 29: changing a result that stands is a correction (``results.correct``); the check
+    runs in the action, under the section's lock, where the stored result is known."""
+    principal = call.principal
+    if principal.role == "operator" and principal.person is None:
+        return None  # the platform operator's keys act on every event
+    directory: EventAccessDirectory = call.request.app.state.event_access
+    access = await directory.get(event_code)
+    return lambda: authorize(principal, "results.correct", access)
 
 
 # ---------------------------------------------------------------- reads
@@ -251,7 +277,9 @@ async def get_byes(event_code: PathId, section_id: PathId, request: Request) -> 
 
 
 @router.get(SEC + "/audit", summary="Arbiter audit records (staff)", **documented(views.Audit))
-async def get_audit(event_code: PathId, section_id: PathId, request: Request, _principal: Staff, page: PageIn) -> dict:
+async def get_audit(
+    event_code: PathId, section_id: PathId, request: Request, _principal: StaffReader, page: PageIn
+) -> dict:
     rows = await _read(request, lambda repos: repos.audit.of_section(event_code, section_id))
     return paged(queries.audit_view(rows), "audit", sort_by("id"), page)
 
@@ -264,8 +292,9 @@ async def get_audit(event_code: PathId, section_id: PathId, request: Request, _p
     summary="Enter or correct a result (audited; PAIR-11, AWD-8); a stale expected_revision: 409 stale_revision",
     **documented(views.ResultEntered),
 )
-async def post_result(event_code: PathId, section_id: PathId, n: RoundNo, body: ResultBody, call: Arbiter) -> dict:
+async def post_result(event_code: PathId, section_id: PathId, n: RoundNo, body: ResultBody, call: ResultEntry) -> dict:
     pairer = call.pairer
+    may_correct = await _correction_check(call, event_code)
 
     return await call.decide(
         body,
@@ -279,6 +308,7 @@ async def post_result(event_code: PathId, section_id: PathId, n: RoundNo, body: 
         pairer,
         body.note,
         body.expected_revision,
+        may_correct,
     )
 
 
@@ -287,7 +317,9 @@ async def post_result(event_code: PathId, section_id: PathId, n: RoundNo, body: 
     summary="Correct a draft round's pairings (checked, audited)",
     **documented(views.RoundStatus),
 )
-async def put_pairings(event_code: PathId, section_id: PathId, n: RoundNo, body: PairingsBody, call: Arbiter) -> dict:
+async def put_pairings(
+    event_code: PathId, section_id: PathId, n: RoundNo, body: PairingsBody, call: RoundsPairing
+) -> dict:
     pairer = call.pairer
     boards = [(board.first, board.second) for board in body.boards]
     byes = [(bye.entrant_id, bye.kind) for bye in body.byes]
@@ -300,7 +332,7 @@ async def put_pairings(event_code: PathId, section_id: PathId, n: RoundNo, body:
 @router.post(
     SEC + "/rounds/{n}/publish", summary="Publish a reviewed draft round (then final)", **documented(views.RoundStatus)
 )
-async def post_publish(event_code: PathId, section_id: PathId, n: RoundNo, call: Arbiter) -> dict:
+async def post_publish(event_code: PathId, section_id: PathId, n: RoundNo, call: RoundsPairing) -> dict:
     return await call.decide(None, arbiter.publish_round, event_code, section_id, n, call.principal)
 
 
@@ -320,7 +352,7 @@ async def get_round_times(event_code: PathId, section_id: PathId, request: Reque
     summary="Delay a round's start (EVT-7): audited; round.rescheduled moves the games' start",
     **documented(views.RoundDelayed),
 )
-async def post_delay(event_code: PathId, section_id: PathId, n: RoundNo, body: DelayBody, call: Arbiter) -> dict:
+async def post_delay(event_code: PathId, section_id: PathId, n: RoundNo, body: DelayBody, call: RoundsPairing) -> dict:
     return await _delay(schedule.delay_round, event_code, section_id, n, body, call)
 
 
@@ -329,7 +361,9 @@ async def post_delay(event_code: PathId, section_id: PathId, n: RoundNo, body: D
     summary="Delay round n of the section's whole time slot (EVT-7): every section scheduled then, together",
     **documented(views.SlotDelayed),
 )
-async def post_delay_slot(event_code: PathId, section_id: PathId, n: RoundNo, body: DelayBody, call: Arbiter) -> dict:
+async def post_delay_slot(
+    event_code: PathId, section_id: PathId, n: RoundNo, body: DelayBody, call: RoundsPairing
+) -> dict:
     return await _delay(schedule.delay_slot, event_code, section_id, n, body, call)
 
 
@@ -349,7 +383,7 @@ async def _delay(
 @router.post(
     SEC + "/hold", summary="Hold the next rounds as drafts for review before publishing", **documented(views.HoldSet)
 )
-async def post_hold(event_code: PathId, section_id: PathId, body: HoldBody, call: Arbiter) -> dict:
+async def post_hold(event_code: PathId, section_id: PathId, body: HoldBody, call: RoundsPairing) -> dict:
     return await call.decide(body, arbiter.set_hold, event_code, section_id, body.hold, call.principal)
 
 
@@ -358,7 +392,7 @@ async def post_hold(event_code: PathId, section_id: PathId, body: HoldBody, call
     summary="Requested (half point) or forced (full point) bye for a coming round",
     **documented(views.ByeAdded),
 )
-async def post_bye(event_code: PathId, section_id: PathId, body: ByeBody, call: Arbiter) -> dict:
+async def post_bye(event_code: PathId, section_id: PathId, body: ByeBody, call: RoundsPairing) -> dict:
     pairer = call.pairer
 
     return await call.decide(
@@ -369,7 +403,7 @@ async def post_bye(event_code: PathId, section_id: PathId, body: ByeBody, call: 
 @router.post(
     SEC + "/withdrawals", summary="Withdraw a player (not paired after the given round)", **documented(views.Withdrawn)
 )
-async def post_withdrawal(event_code: PathId, section_id: PathId, body: WithdrawalBody, call: Arbiter) -> dict:
+async def post_withdrawal(event_code: PathId, section_id: PathId, body: WithdrawalBody, call: RoundsPairing) -> dict:
     pairer = call.pairer
 
     return await call.decide(
@@ -390,7 +424,7 @@ async def post_withdrawal(event_code: PathId, section_id: PathId, body: Withdraw
     summary="Late entry (Swiss): paired from the next unpublished round",
     **documented(views.LateEntry),
 )
-async def post_late_entry(event_code: PathId, section_id: PathId, body: LateEntryBody, call: Arbiter) -> dict:
+async def post_late_entry(event_code: PathId, section_id: PathId, body: LateEntryBody, call: RoundsPairing) -> dict:
     pairer = call.pairer
     entrant = Entrant(**body.model_dump())
 
@@ -401,14 +435,19 @@ async def post_late_entry(event_code: PathId, section_id: PathId, body: LateEntr
     SEC + "/ties/{tie_id}/decision", summary="The arbiter's order for a tie (PAIR-8)", **documented(views.TieDecided)
 )
 async def post_decision(
-    event_code: PathId, section_id: PathId, tie_id: PathId, body: DecisionBody, call: Arbiter
+    event_code: PathId, section_id: PathId, tie_id: PathId, body: DecisionBody, call: Correction
 ) -> dict:
     return await call.decide(
         body, arbiter.decide_tie, event_code, section_id, tie_id, body.order, call.principal, body.expected_revision
     )
 
 
-def create_api(runtime: ServiceRuntime, keyring: KeyRing, pairer: Pairer | None = None) -> FastAPI:
+def create_api(
+    runtime: ServiceRuntime,
+    keyring: KeyRing,
+    pairer: Pairer | None = None,
+    event_access: EventAccessDirectory | None = None,
+) -> FastAPI:
     app = service_app(
         runtime,
         keyring,
@@ -417,5 +456,7 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing, pairer: Pairer | None 
     )
     app.state.pairer = pairer or Pairer()
     app.state.idempotency = idempotency.for_runtime(runtime, orm.idempotency_keys)
+    # issue 29: who owns each event (event.access_changed), for require(..., action=...)
+    app.state.event_access = event_access or EventAccessDirectory.on_table(runtime.sessionmaker, orm.event_access)
     app.include_router(router)
     return app

@@ -8,13 +8,12 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 
 from gomoku_shared.api_docs import documented
-from gomoku_shared.auth import Staff
 from gomoku_shared.errors import NotFound
 from gomoku_shared.pagination import PageIn, PageRequest, paged, sort_by
 from gomoku_shared.params import PathId
 
 from ..service_layer import appeals
-from .api import SEC, Arbiter, _load, _read
+from .api import SEC, AppealDeciding, AppealLodging, StaffReader, _load, _read
 from .appeal_views import Appeal, AppealBody, AppealDecisionBody, AppealList
 
 #: the order of an appeal list (its pages)
@@ -33,14 +32,14 @@ async def _appeal_list(request: Request, event_code: str, section_id: str | None
 
 @router.get("/v1/events/{event_code}/appeals", summary="Appeals of an event (staff; AWD-10)", **documented(AppealList))
 async def list_event_appeals(
-    event_code: PathId, request: Request, _principal: Staff, page: PageIn, section_id: SectionQ = None
+    event_code: PathId, request: Request, _principal: StaffReader, page: PageIn, section_id: SectionQ = None
 ) -> dict:
     return await _appeal_list(request, event_code, section_id, page)
 
 
 @router.get(SEC + "/appeals", summary="Appeals of a section (staff; AWD-10)", **documented(AppealList))
 async def list_section_appeals(
-    event_code: PathId, section_id: PathId, request: Request, _principal: Staff, page: PageIn
+    event_code: PathId, section_id: PathId, request: Request, _principal: StaffReader, page: PageIn
 ) -> dict:
     await _load(request, event_code, section_id)
     return await _appeal_list(request, event_code, section_id, page)
@@ -48,7 +47,7 @@ async def list_section_appeals(
 
 @router.get(SEC + "/appeals/{appeal_id}", summary="One appeal and its decision (staff)", **documented(Appeal))
 async def show_appeal(
-    event_code: PathId, section_id: PathId, appeal_id: PathId, request: Request, _principal: Staff
+    event_code: PathId, section_id: PathId, appeal_id: PathId, request: Request, _principal: StaffReader
 ) -> dict:
     row = await _read(request, lambda repos: repos.appeals.get(event_code, section_id, appeal_id))
     if row is None:
@@ -61,7 +60,7 @@ async def show_appeal(
     summary="Record a unit's written appeal with the fee received (AWD-10, NY 十(四))",
     **documented(Appeal),
 )
-async def post_appeal(event_code: PathId, section_id: PathId, body: AppealBody, call: Arbiter) -> dict:
+async def post_appeal(event_code: PathId, section_id: PathId, body: AppealBody, call: AppealLodging) -> dict:
     form = appeals.AppealForm(**body.model_dump())
 
     return await call.decide(body, appeals.lodge, event_code, section_id, form, call.principal)
@@ -73,7 +72,7 @@ async def post_appeal(event_code: PathId, section_id: PathId, body: AppealBody, 
     **documented(Appeal),
 )
 async def post_appeal_decision(
-    event_code: PathId, section_id: PathId, appeal_id: PathId, body: AppealDecisionBody, call: Arbiter
+    event_code: PathId, section_id: PathId, appeal_id: PathId, body: AppealDecisionBody, call: AppealDeciding
 ) -> dict:
     pairer = call.pairer
     decision = appeals.Decision(

@@ -67,7 +67,12 @@ class Appeal(View):
     currency: str
     payment_reference: str
     lodged_at: str
+    #: issue 29: who recorded and who decided: acct:<account> or the key id, and the name
+    lodged_by: str | None = None
+    lodged_by_name: str | None = None
     decided_at: str | None
+    decided_by: str | None = None
+    decided_by_name: str | None = None
     reasons: str | None
     refund_fen: int | None
     result_before: str | None

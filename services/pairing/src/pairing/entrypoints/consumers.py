@@ -5,19 +5,31 @@ from __future__ import annotations
 from typing import Any
 
 from gomoku_shared.contracts import Envelope
+from gomoku_shared.event_access import EventAccessDirectory, EventAccessStore
 from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
 
+from ..adapters import orm
 from ..service_layer import lifecycle
 from ..service_layer.pool import Pairer
 from ..service_layer.unit_of_work import PairingUnitOfWork
 
 #: the event types this service consumes (ARCHITECTURE §1)
-CONSUMES = ["section.closed", "game.finished"]
+CONSUMES = ["section.closed", "game.finished", "event.access_changed"]
 
 
-def register(runtime: ServiceRuntime, pairer: Pairer | None = None) -> None:
-    """Attach the handlers of CONSUMES to ``runtime``."""
+def register(runtime: ServiceRuntime, pairer: Pairer | None = None, access: EventAccessDirectory | None = None) -> None:
+    """Attach the handlers of CONSUMES to ``runtime`` (``access``: the directory the API
+    authorises staff with, told to read an event's owner again once it changed)."""
     pairer = pairer or Pairer()
+    store = EventAccessStore(orm.event_access)
+
+    @runtime.on("event.access_changed")
+    async def on_event_access_changed(uow: UnitOfWork, env: Envelope[Any]) -> None:
+        # issue 29: who owns the event, for the staff's per-event authorisation
+        change = env.payload
+        await store.record(uow.session, change.event_code, change.organisation, change.partners, change.changed_at)
+        if access is not None:
+            access.forget(change.event_code)
 
     @runtime.on("section.closed")
     async def on_section_closed(uow: UnitOfWork, env: Envelope[Any]) -> None:

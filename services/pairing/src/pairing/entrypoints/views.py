@@ -120,6 +120,9 @@ class Byes(View):
 class AuditRecord(View):
     at: datetime
     action: str
+    #: issue 29: who acted: a person's name (a key: its id) and stable id (acct:<account> or the key id)
+    actor: str | None = None
+    actor_id: str | None = None
 
 
 class Audit(Paged):

@@ -116,7 +116,8 @@ async def lodge(
         "payment_reference": form.payment_reference,
         "status": rules.LODGED,
         "lodged_at": now,
-        "lodged_by": principal.key_id or principal.role,
+        "lodged_by": arbiter.by_whom(principal),
+        "lodged_by_name": arbiter.by_name(principal),
     }
     await uow.appeals.add(row)
     details = {"appeal_id": appeal_id, "unit_id": form.unit_id, "pairing_id": form.pairing_id, "fee_fen": form.fee_fen}
@@ -193,7 +194,8 @@ async def decide(
     values = {
         "status": status,
         "decided_at": now,
-        "decided_by": principal.key_id or principal.role,
+        "decided_by": arbiter.by_whom(principal),
+        "decided_by_name": arbiter.by_name(principal),
         "reasons": decision.reasons,
         "refund_fen": refund,
         "result_before": before,
@@ -246,7 +248,11 @@ def view(row: dict[str, Any]) -> dict[str, Any]:
         "currency": row["currency"],
         "payment_reference": rules.masked_reference(row["payment_reference"]),
         "lodged_at": _iso(row["lodged_at"]),
+        "lodged_by": row.get("lodged_by"),
+        "lodged_by_name": row.get("lodged_by_name"),
         "decided_at": _iso(row.get("decided_at")),
+        "decided_by": row.get("decided_by"),
+        "decided_by_name": row.get("decided_by_name"),
         "reasons": row.get("reasons"),
         "refund_fen": row.get("refund_fen"),
         "result_before": _result(row.get("result_before")),

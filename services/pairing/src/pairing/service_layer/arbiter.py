@@ -4,7 +4,7 @@ unit of work with the section's tournament row locked. Past rounds are never re-
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from gomoku_shared.auth import Principal
@@ -30,15 +30,24 @@ async def audit(
         state,
         when=uow.clock.now(),
         role=principal.role,
-        key_id=principal.key_id,
+        key_id=principal.key_id[:32],
+        actor=principal.actor[:200],
+        actor_id=principal.actor_id[:64],
         action=action,
         rnd=rnd,
         details=details,
     )
 
 
-def _by(principal: Principal) -> str:
-    return principal.key_id or principal.role
+def by_whom(principal: Principal) -> str:
+    """Who acted, as a record's ``*_by`` keeps it: ``acct:<account>`` for a person, else the key
+    id (issue 29)."""
+    return (principal.actor_id or principal.role)[:64]
+
+
+def by_name(principal: Principal) -> str:
+    """Who acted, by the name they signed in with (a key: its id), for ``*_by_name``."""
+    return (principal.actor or principal.role)[:200]
 
 
 def _start_no(state: SectionState, entrant_id: str) -> int:
@@ -67,11 +76,14 @@ async def enter_result(
     pairer: Pairer,
     note: str = "",
     expected_revision: int | None = None,
+    may_correct: Callable[[], object] | None = None,
 ) -> dict:
     """Enter or correct a result (PAIR-11): standings recompute; later rounds are never re-paired;
     after completion the section is republished with revision + 1 (AWD-8). ``expected_revision``
     is the result's revision the arbiter saw: a write decided on an older one is refused with the
-    current result (409 ``stale_revision``, :mod:`pairing.domain.revisions`)."""
+    current result (409 ``stale_revision``, :mod:`pairing.domain.revisions`). ``may_correct``
+    raises when the caller may enter results but not change one that stands (issue 29: a
+    correction is the chief arbiter's), checked under the section's lock."""
     state = await uow.locked_section(event_code, section_id)
     if rnd not in state.rounds or state.rounds[rnd]["status"] == "draft":
         raise Conflict("round_not_published", f"round {rnd} is not published")
@@ -84,6 +96,8 @@ async def enter_result(
         return _entered(pairing, outcome, changed=False)
     if revisions.is_stale(expected_revision, int(pairing["revision"]), before is not None):
         raise stale(pairing, expected_revision)
+    if before is not None and may_correct is not None:
+        may_correct()
     first_points, second_points = round_points(state.rules, outcome)
     written = await uow.sections.set_result(
         pairing,
@@ -92,7 +106,8 @@ async def enter_result(
         second_points=second_points,
         result_source="arbiter",
         result_at=uow.clock.now(),
-        result_by=_by(principal)[:64],
+        result_by=by_whom(principal),
+        result_by_name=by_name(principal),
     )
     if not written:  # another writer got there between the read and the write (no lock held it)
         current = await uow.sections.pairing(event_code, section_id, pairing_id)
@@ -132,6 +147,8 @@ def current_result(pairing: dict) -> dict:
         "revision": int(pairing.get("revision") or 0),
         "result_source": pairing.get("result_source"),
         "changed_by": pairing.get("result_by") or pairing.get("result_source"),
+        #: issue 29: the person's name (a key: its id; a game: null)
+        "changed_by_name": pairing.get("result_by_name"),
         "changed_at": changed_at.isoformat() if changed_at is not None else None,
     }
 
@@ -211,7 +228,7 @@ async def add_bye(
         raise Unprocessable("no_such_round", f"the section has {state.rules.rounds} rounds")
     start_no = _start_no(state, entrant_id)
     await uow.sections.add_bye_request(
-        state, round=rnd, start_no=start_no, kind=kind, created_at=uow.clock.now(), by=_by(principal)
+        state, round=rnd, start_no=start_no, kind=kind, created_at=uow.clock.now(), by=by_whom(principal)
     )
     await audit(uow, state, principal, "bye", rnd, {"entrant_id": entrant_id, "kind": kind})
     if rnd == state.row["current_round"]:
@@ -238,7 +255,7 @@ async def withdraw(
     if after < coming - 1:
         raise Conflict("round_published", f"round {after + 1} is already published: past rounds are never re-paired")
     start_no = _start_no(state, entrant_id)
-    await uow.sections.set_withdrawn(state, start_no, after, reason, uow.clock.now(), _by(principal))
+    await uow.sections.set_withdrawn(state, start_no, after, reason, uow.clock.now(), by_whom(principal))
     await audit(uow, state, principal, "withdrawal", after, {"entrant_id": entrant_id, "reason": reason})
     if after < state.row["current_round"]:
         await _repair_draft(uow, state, pairer)

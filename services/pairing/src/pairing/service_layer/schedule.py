@@ -70,7 +70,7 @@ async def delay_round(
             starts_at=starts_at,
             previous_starts_at=previous,
             reason=reason,
-            decided_by=principal.key_id or principal.role,
+            decided_by=principal.actor_id or principal.role,
             decided_at=now,
         ),
     )

@@ -103,6 +103,16 @@ _JSON_AT = tuple(_COLUMNS.index(name) for name in ("data", "clock", "event_data"
 _compact = json.JSONEncoder(separators=(",", ":")).encode
 
 
+#: the writer's sessions plan with index lookups only. asyncpg keeps the statement prepared for
+#: the connection's life, and PostgreSQL may switch it to a generic plan costed with the
+#: statistics of that moment: prepared while ``idempotency_keys`` or ``games`` were small, that
+#: plan scanned the whole table on every batch (a hashed NOT EXISTS over a sequential scan),
+#: a cost growing with every key and game stored. A batch touches at most ``max_batch`` rows of
+#: each table by primary key, so nested loops over index lookups are right at every size
+#: (issue 33; ``test_move_writer_plans.py`` asks PostgreSQL for the plan itself)
+SESSION_SETTINGS: dict[str, str] = {"enable_seqscan": "off", "enable_hashjoin": "off", "enable_mergejoin": "off"}
+
+
 async def _no_reset(_conn) -> None:
     return None
 
@@ -168,7 +178,11 @@ class PgMoveWriter:
                     # no reset on release: the writer leaves no session state behind, and the
                     # default reset is one more round trip per batch
                     self._pool = await asyncpg.create_pool(
-                        self.dsn, min_size=1, max_size=self.flushers, reset=_no_reset
+                        self.dsn,
+                        min_size=1,
+                        max_size=self.flushers,
+                        reset=_no_reset,
+                        server_settings=SESSION_SETTINGS,
                     )
         return self._pool
 

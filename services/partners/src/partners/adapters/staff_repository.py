@@ -35,9 +35,7 @@ def _account(row: Any) -> Account:
 
 def _invitation(row: Any) -> Invitation:
     stored = json.loads(row.roles)
-    roles = Roles(
-        frozenset(stored.get("roles", [])), {k: frozenset(v) for k, v in stored.get("events", {}).items()}
-    )
+    roles = Roles(frozenset(stored.get("roles", [])), {k: frozenset(v) for k, v in stored.get("events", {}).items()})
     return Invitation(
         invitation_id=row.invitation_id,
         token_hash=row.token_hash,
@@ -61,7 +59,9 @@ class StaffRepository:
 
     # ------------------------------------------------------------------ organisations
     async def organisation(self, org_id: str) -> Organisation | None:
-        row = (await self.session.execute(select(orm.organisations).where(orm.organisations.c.org_id == org_id))).first()
+        row = (
+            await self.session.execute(select(orm.organisations).where(orm.organisations.c.org_id == org_id))
+        ).first()
         return Organisation(row.org_id, row.name, row.name_zh, row.created_at) if row else None
 
     async def organisations(self, only: list[str] | None = None) -> list[Organisation]:
@@ -150,9 +150,7 @@ class StaffRepository:
 
     async def set_roles(self, account_id: str, org_id: str, roles: Roles) -> None:
         grants = orm.staff_grants
-        await self.session.execute(
-            delete(grants).where(grants.c.account_id == account_id, grants.c.org_id == org_id)
-        )
+        await self.session.execute(delete(grants).where(grants.c.account_id == account_id, grants.c.org_id == org_id))
         rows = [
             {"account_id": account_id, "org_id": org_id, "event_code": code or ORG_WIDE, "role": role}
             for code, role in sorted(roles.pairs(), key=lambda pair: (pair[0] or "", pair[1]))

@@ -150,9 +150,7 @@ def validated_roles(
     administrator on one event, an event the service has not heard of, or one of another
     organisation. ``owner_of`` names the owner of each event of ``events``."""
     wanted = set(roles)
-    unknown = sorted(wanted - set(STAFF_ROLES)) + sorted(
-        {r for rs in events.values() for r in rs} - set(STAFF_ROLES)
-    )
+    unknown = sorted(wanted - set(STAFF_ROLES)) + sorted({r for rs in events.values() for r in rs} - set(STAFF_ROLES))
     if unknown:
         raise refused(
             "unknown_role",

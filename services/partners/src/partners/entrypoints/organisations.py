@@ -63,9 +63,7 @@ def throttle_check(request: Request, credential: str | None) -> tuple[str, ...]:
     summary="Create an organisation (the platform operator)",
     **documented(s.OrganisationView, 201),
 )
-async def create_organisation(
-    body: s.OrganisationIn, request: Request, principal: Operator, key: str | None = IdemKey
-):
+async def create_organisation(body: s.OrganisationIn, request: Request, principal: Operator, key: str | None = IdemKey):
     return await keyed(
         request,
         principal,

@@ -91,7 +91,8 @@ async def totp_start(request: Request, principal: Person):
 
 
 @router.post(
-    "/totp/confirm", summary="Confirm a code of the authenticator: sign-in asks for codes from now on",
+    "/totp/confirm",
+    summary="Confirm a code of the authenticator: sign-in asks for codes from now on",
     **documented(s.AccountView),
 )
 async def totp_confirm(body: s.TotpConfirmIn, request: Request, principal: Person):

@@ -190,9 +190,7 @@ class Organisations(StaffBase):
     async def _new_account(self, uow, repo: StaffRepository, invitation: Invitation, password: str) -> Account:
         check_password(password, invitation.login)
         hashed = await asyncio.to_thread(passwords.hash_password, password)
-        account = Account(
-            passwords.new_id("acc-"), invitation.login, invitation.name, hashed, False, self.now()
-        )
+        account = Account(passwords.new_id("acc-"), invitation.login, invitation.name, hashed, False, self.now())
         await repo.add_account(account)
         await repo.set_roles(account.account_id, invitation.org_id, invitation.roles)
         details = {"invitation_id": invitation.invitation_id, "organisation": invitation.org_id}
@@ -201,7 +199,9 @@ class Organisations(StaffBase):
         )
         return account
 
-    async def _join(self, uow, repo: StaffRepository, invitation: Invitation, account: Account, password: str) -> Account:
+    async def _join(
+        self, uow, repo: StaffRepository, invitation: Invitation, account: Account, password: str
+    ) -> Account:
         if not await asyncio.to_thread(passwords.verify_password, password, account.password_hash):
             raise refused(
                 "sign_in_failed",
@@ -226,7 +226,9 @@ class Organisations(StaffBase):
             uow, repo, replace(account, password_hash=hashed), "password_reset", end_sessions=True
         )
         details = {"invitation_id": invitation.invitation_id}
-        await self.audit(uow, _self_label(account), "staff.password_set", account_id=account.account_id, details=details)
+        await self.audit(
+            uow, _self_label(account), "staff.password_set", account_id=account.account_id, details=details
+        )
         return account
 
     # ------------------------------------------------------------------ staff and roles
@@ -296,4 +298,3 @@ class Organisations(StaffBase):
 
 def _self_label(account: Account) -> str:
     return f"{account.name} (acct:{account.account_id})"[:200]
-

@@ -77,7 +77,11 @@ def person_required(principal: Principal) -> str:
 
 def organisation_not_found(org_id: str) -> ServiceError:
     return refused(
-        "organisation_not_found", 404, f"没有组织 {org_id}。", f"There is no organisation {org_id}.", organisation=org_id
+        "organisation_not_found",
+        404,
+        f"没有组织 {org_id}。",
+        f"There is no organisation {org_id}.",
+        organisation=org_id,
     )
 
 

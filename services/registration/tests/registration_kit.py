@@ -24,9 +24,15 @@ from registration.domain import (
 )
 
 CST = timezone(timedelta(hours=8))
-KEYS = "op-key=operator,arb-key=arbiter,p1-key=partner:partner-1,p2-key=partner:partner-2"
+KEYS = (
+    "op-key=operator,arb-key=arbiter,p1-key=partner:partner-1,p2-key=partner:partner-2,"
+    "arb-a-key=arbiter:org-a,arb-b-key=arbiter:org-b"
+)
 OP = {"x-api-key": "op-key"}
 ARB = {"x-api-key": "arb-key"}
+#: issue 29: arbiters' API keys of organisations A and B (every event role in their own organisation's events)
+ARB_A = {"x-api-key": "arb-a-key"}
+ARB_B = {"x-api-key": "arb-b-key"}
 P1 = {"x-api-key": "p1-key"}
 P2 = {"x-api-key": "p2-key"}
 DATA_KEY = "test-data-key-0123456789abcdef"

@@ -6,11 +6,17 @@ each change, and the audits name the person who acted."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime
 
-from registration_kit import ARB_A, CST, OP, P1, P2, pg_harness, sz_entry
+from registration_kit import ARB, ARB_A, CST, OP, P1, P2, pg_harness, sz_entry
+from sqlalchemy.ext.asyncio import create_async_engine
 
+from gomoku_shared.migrate import upgrade
 from gomoku_shared.testing.people import StaffTokens
+from registration import presets
+from registration.adapters import orm
+from registration.adapters.stored_config import config_columns
 
 CHECK_IN_DAY = datetime(2022, 11, 4, 9, 0, tzinfo=CST)
 GRADE = [{"kind": "grade_certificate", "document_ref": "G-29", "grade": "2k"}]
@@ -192,3 +198,41 @@ async def test_issue29_events_have_owners_and_people_are_kept_off_partner_and_op
 
         entry = await h.client.post("/v1/events/sz-a/entries", headers=bearer(organiser), json=sz_entry(3))
         refused(entry, "staff_account_not_allowed")
+
+
+async def _event_before_organisations(url: str, code: str) -> None:
+    """An SZ event as revision 0012 stored it (no owner, no event_access record)."""
+    await asyncio.to_thread(upgrade, "registration", url, "0012")
+    config = presets.load("sz-2022", {"id": code}).model_dump(mode="json")
+    engine = create_async_engine(url)
+    try:
+        async with engine.begin() as conn:
+            created = {"code": code, "preset_id": "sz-2022", "name": config["name"], "overrides": {}}
+            values = {**created, **config_columns(config), "created_at": SZ_OPEN, "created_by": "operator"}
+            await conn.execute(orm.events.insert().values(**values))  # only the columns 0012 has
+            for stage in config["stages"]:
+                status = {"event_code": code, "stage_id": stage["id"], "status": "open"}
+                await conn.execute(orm.stages.insert().values(**status))
+    finally:
+        await engine.dispose()
+
+
+async def test_issue29_events_from_before_organisations_are_the_default_ones(fresh_database):
+    """Issue 29, migration 0013: an event stored before organisations belongs to the default
+    organisation (its view and the list say so) and nothing is published for it; every partner
+    may register; the arbiter's key without an organisation acts on it, organisation A's does not."""
+    url = await fresh_database()
+    await _event_before_organisations(url, "old")
+    async with pg_harness(url) as h:
+        assert (await h.client.get("/v1/events/old", headers=OP)).json()["organisation"] == "default"
+        listed = (await h.client.get("/v1/events", headers=OP)).json()["events"]
+        assert [(e["event_code"], e["organisation"]) for e in listed] == [("old", "default")]
+        entry = await h.client.post("/v1/events/old/entries", headers=P1, json=sz_entry(1))
+        assert entry.status_code == 201, entry.text
+        absent = {"entry_ids": [], "no_show": [entry.json()["entry_id"]]}
+        h.clock.set(CHECK_IN_DAY)
+        url_check_in = "/v1/events/old/stages/online/check-in"
+        refused(await h.client.post(url_check_in, headers=ARB_A, json=absent), "not_your_event")
+        assert (await h.client.post(url_check_in, headers=ARB, json=absent)).status_code == 200
+        await h.settle()
+        assert h.payloads("event.access_changed") == []

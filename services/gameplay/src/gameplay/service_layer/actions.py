@@ -11,11 +11,12 @@ judged without a read; any refusal on that state is judged again on the database
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from sqlalchemy.exc import IntegrityError
 
 from gomoku_shared.errors import Conflict, NotFound
+from gomoku_shared.event_access import EventAccessDirectory, check_partner
 from gomoku_shared.idempotency import KeyedRequest
 from gomoku_shared.metrics import Tally
 
@@ -24,6 +25,9 @@ from ..domain.played_game import Actor, Change, PlayedGame
 from .finishing import StaleGame, save_change
 from .refusals import replay
 from .unit_of_work import GameplayUnitOfWork, Units
+
+if TYPE_CHECKING:
+    from gomoku_shared.auth import Principal
 
 
 def epoch_ms_now(uow: GameplayUnitOfWork) -> int:
@@ -42,9 +46,11 @@ async def found(uow: GameplayUnitOfWork, game_id: str) -> PlayedGame:
 
 
 class PlayerActions:
-    def __init__(self, units: Units, max_retries: int) -> None:
+    def __init__(self, units: Units, max_retries: int, access: EventAccessDirectory | None = None) -> None:
         self.units = units
         self.max_retries = max_retries
+        #: issue 29: the partner apps each event's organiser chose (None: every partner acts)
+        self.access = access
         #: accepted player actions by kind, and the time they took (metrics: moves per second)
         self.accepted = Tally()
 
@@ -104,6 +110,8 @@ class PlayerActions:
                     if keyed is not None:
                         raise StaleGame() from None  # the key is looked up before any refusal
                 raise
+            if actor.role == "partner" and self.access is not None:
+                await self._check_partner(actor, game, from_cache)
             now = epoch_ms_now(uow)
             change = await self._judge(uow, game, role, kind, data, now, keyed, from_cache=from_cache)
             if isinstance(change, dict):
@@ -113,6 +121,21 @@ class PlayerActions:
         if change.error is not None:
             raise change.error
         return summary
+
+    async def _check_partner(self, actor: Actor, game: PlayedGame, from_cache: bool) -> None:
+        """Issue 29: a partner app acts in a game only when the organiser of its event chose it
+        (403 ``partner_not_chosen``). The directory answers from its in-process cache (30 s):
+        no query per move."""
+        assert self.access is not None
+        access = await self.access.get(game.columns["event_code"])
+        if access.partners is None:
+            return
+        try:
+            check_partner(cast("Principal", actor), access)
+        except Exception:
+            if from_cache:
+                self.units.cache.keep(game)  # taken out of the cache: put it back unchanged
+            raise
 
     async def _judge(
         self,
@@ -138,17 +161,20 @@ class PlayerActions:
                 return replay(hit)
             raise
 
-    async def staff(self, game_id: str, kind: str, data: dict[str, Any]) -> dict[str, Any]:
-        """Arbiter decisions (adjudicate with a recorded reason) and time corrections."""
+    async def staff(
+        self, game_id: str, kind: str, data: dict[str, Any], by: dict[str, str] | None = None
+    ) -> dict[str, Any]:
+        """Arbiter decisions (adjudicate with a recorded reason) and time corrections; ``by``:
+        who (``{"by": name, "by_id": stable id}``, issue 29), stored with the decision."""
         for _attempt in range(self.max_retries):
             try:
                 async with self.units.transaction(correlation_id=game_id) as uow:
                     game = await found(uow, game_id)
                     now = epoch_ms_now(uow)
                     if kind == "adjudicate":
-                        change = game.adjudicate(data["result"], data["reason"])
+                        change = game.adjudicate(data["result"], data["reason"], by)
                     else:
-                        change = game.add_time(data["player_id"], data["seconds"], now)
+                        change = game.add_time(data["player_id"], data["seconds"], now, by)
                     summary = await save_change(uow, game, change, now)
                 self.units.cache.keep(game)
                 return summary

@@ -198,9 +198,7 @@ def routes(games: GameService) -> APIRouter:
         status_code=201,
         **documented(RecordEntryView, 201),
     )
-    async def enter_record(
-        game_id: PathId, body: RecordBody, principal=staff_on_game("games.record")
-    ) -> JSONResponse:
+    async def enter_record(game_id: PathId, body: RecordBody, principal=staff_on_game("games.record")) -> JSONResponse:
         opening = body.opening.model_dump() if body.opening else None
         if opening:
             opening["offers"] = [offer.lower() for offer in opening["offers"]]

@@ -234,6 +234,14 @@ def routes(games: GameService) -> APIRouter:
     async def flagged(event_code: PathId, page: PageIn, _principal=staff_on_event("event.read")) -> JSONResponse:
         return JSONResponse(paged({"entries": await boards.flagged(event_code)}, "entries", FLAGGED_ORDER, page))
 
+    _recorder_routes(router, games)
+    return router
+
+
+def _recorder_routes(router: APIRouter, games: GameService) -> None:
+    """PLAY-10: the live recorder's secret (issued by staff) and the steps it records."""
+    boards = games.boards
+
     @router.post(
         "/games/{game_id}/recorder",
         summary="Arbiter: issue the live recorder's secret for one game (PLAY-10; shown once)",
@@ -255,5 +263,3 @@ def routes(games: GameService) -> APIRouter:
         secret: Annotated[str | None, Header(alias="X-Recorder-Secret", max_length=100)] = None,
     ) -> JSONResponse:
         return JSONResponse(await boards.record_step(game_id, secret, body.kind, _step_data(body), body.step))
-
-    return router

@@ -162,9 +162,9 @@ class PlayerActions:
             raise
 
     async def staff(
-        self, game_id: str, kind: str, data: dict[str, Any], by: dict[str, str] | None = None
+        self, game_id: str, kind: str, data: dict[str, Any], decided_by: dict[str, str] | None = None
     ) -> dict[str, Any]:
-        """Arbiter decisions (adjudicate with a recorded reason) and time corrections; ``by``:
+        """Arbiter decisions (adjudicate with a recorded reason) and time corrections; ``decided_by``:
         who (``{"by": name, "by_id": stable id}``, issue 29), stored with the decision."""
         for _attempt in range(self.max_retries):
             try:
@@ -172,9 +172,9 @@ class PlayerActions:
                     game = await found(uow, game_id)
                     now = epoch_ms_now(uow)
                     if kind == "adjudicate":
-                        change = game.adjudicate(data["result"], data["reason"], by)
+                        change = game.adjudicate(data["result"], data["reason"], decided_by)
                     else:
-                        change = game.add_time(data["player_id"], data["seconds"], now, by)
+                        change = game.add_time(data["player_id"], data["seconds"], now, decided_by)
                     summary = await save_change(uow, game, change, now)
                 self.units.cache.keep(game)
                 return summary

@@ -123,7 +123,7 @@ def judge_slip(slips: Sequence[Slip], entry: Slip) -> SlipVerdict:
 
 #: issue 29: the words of the refusal of a confirmation by the person who entered the slip
 SAME_PERSON_WORDS = {
-    "zh": "记分单须由另一位裁判员确认：录入者本人不能确认自己录入的记分单。",
+    "zh": "记分单须由录入者以外的另一位裁判确认：录入者本人不能确认自己录入的记分单。",
     "en": "A result slip must be confirmed by another person: whoever entered it cannot confirm it.",
 }
 

@@ -249,6 +249,8 @@ async def test_issue_29_a_partner_app_not_chosen_cannot_act_in_the_events_games(
         assert (await api.act(g1, "move", player, headers=headers, point=point)).status_code == 200
     refused(await api.act(g1, "move", "bob", headers=PB, point="a2"), 403, "partner_not_chosen")
     refused(await api.act(g1, "draw", "bob", headers=PB, action="offer"), 403, "partner_not_chosen")
+    keyed = {**PB, "Idempotency-Key": "bob-a2"}  # judged again on the database's state: the same answer
+    refused(await api.act(g1, "move", "bob", headers=keyed, point="a2"), 403, "partner_not_chosen")
     assert reads == 1  # one read of the event's access, then the process's cache
     assert (await api.game(g1))["moves"] == ["h8", "a1", "i8"]
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from sqlalchemy.exc import IntegrityError
 
-from gomoku_shared.errors import Conflict, NotFound
+from gomoku_shared.errors import Conflict, NotFound, ServiceError
 from gomoku_shared.event_access import EventAccessDirectory, check_partner
 from gomoku_shared.idempotency import KeyedRequest
 from gomoku_shared.metrics import Tally
@@ -111,7 +111,7 @@ class PlayerActions:
                         raise StaleGame() from None  # the key is looked up before any refusal
                 raise
             if actor.role == "partner" and self.access is not None:
-                await self._check_partner(actor, game, from_cache)
+                await self._check_partner(actor, game, from_cache, keyed is not None)
             now = epoch_ms_now(uow)
             change = await self._judge(uow, game, role, kind, data, now, keyed, from_cache=from_cache)
             if isinstance(change, dict):
@@ -122,19 +122,22 @@ class PlayerActions:
             raise change.error
         return summary
 
-    async def _check_partner(self, actor: Actor, game: PlayedGame, from_cache: bool) -> None:
+    async def _check_partner(self, actor: Actor, game: PlayedGame, from_cache: bool, keyed: bool) -> None:
         """Issue 29: a partner app acts in a game only when the organiser of its event chose it
         (403 ``partner_not_chosen``). The directory answers from its in-process cache (30 s):
-        no query per move."""
+        no query per move. As for any refusal, a keyed request refused on the cached state is
+        tried again on the database's, where its stored answer (if any) is replayed first."""
         assert self.access is not None
         access = await self.access.get(game.columns["event_code"])
         if access.partners is None:
             return
         try:
             check_partner(cast("Principal", actor), access)
-        except Exception:
+        except ServiceError:
             if from_cache:
                 self.units.cache.keep(game)  # taken out of the cache: put it back unchanged
+                if keyed:
+                    raise StaleGame() from None
             raise
 
     async def _judge(

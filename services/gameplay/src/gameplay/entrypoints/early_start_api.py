@@ -31,7 +31,7 @@ class EarlyStartView(View):
     allowed_by: str
     #: issue 29: the person's stable id (``acct:<account>``, or the API key's id)
     allowed_by_id: str
-    #: the person's name (null for an API key, and for exceptions recorded before staff accounts)
+    #: the person's name (an API key's id for a key; null on exceptions recorded before issue 29)
     allowed_by_name: str | None = None
     allowed_at: str
     #: the scheduled start it was allowed before

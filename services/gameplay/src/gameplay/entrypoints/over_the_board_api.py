@@ -78,7 +78,7 @@ class SlipView(View):
     entered_by: str
     #: issue 29: the person's stable id (``acct:<account>``, or the API key's id)
     entered_by_id: str
-    #: the person's name (null for an API key, and for slips entered before staff accounts)
+    #: the person's name (an API key's id for a key; null on slips entered before issue 29)
     entered_by_name: str | None = None
 
 

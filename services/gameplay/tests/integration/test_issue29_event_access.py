@@ -9,11 +9,13 @@ API keys of the time before staff accounts act in their own organisation only.""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 
 import pytest
 from gameplay_kit import START, Harness, pairing, round_paired
 
+from gameplay.domain.game_ids import game_id_for
 from gomoku_shared.contracts.events import EventAccessChanged
 from gomoku_shared.settings import ServiceSettings
 from gomoku_shared.testing.people import StaffTokens
@@ -259,3 +261,19 @@ async def test_issue_29_a_partner_app_not_chosen_cannot_act_in_the_events_games(
     await gp.publish(access("EV", "orgA", ["pa"], at=START + timedelta(minutes=1)))
     assert (await api.act(g1, "move", "bob", headers=PB, point="a2")).status_code == 200
     assert (await api.game(g1))["moves"] == ["h8", "a1", "i8", "a2"]
+
+
+async def test_issue_29_many_partner_actions_at_once_hold_one_connection_each(gp):
+    """Issue 29: the partner check reads the game's event and the event's partner apps before a
+    game is loaded (never a second connection while a transaction holds one): more first actions
+    at once than the pool has connections (10 + 10) all answer."""
+    await gp.publish(access("EV", "orgA", ["pa"]))
+    many = [pairing(f"m{i:02d}", f"alice{i}", f"bob{i}") for i in range(32)]
+    await gp.publish(round_paired(*many, rnd=3, starts_at=START))
+    games = [game_id_for("EV", "main", "S1", 3, f"m{i:02d}", 1) for i in range(32)]
+    joins = [gp.api.act(gid, "join", f"alice{i}", headers=PA) for i, gid in enumerate(games)]
+    async with asyncio.timeout(25):  # under the pool's 30 s wait
+        answers = await asyncio.gather(*joins)
+    assert [a.status_code for a in answers] == [200] * 32, [a.text for a in answers if a.status_code != 200][:2]
+    refusals = await asyncio.gather(*(gp.api.act(gid, "join", f"bob{i}", headers=PB) for i, gid in enumerate(games)))
+    assert {a.json()["error"]["code"] for a in refusals} == {"partner_not_chosen"}

@@ -11,11 +11,12 @@ judged without a read; any refusal on that state is judged again on the database
 from __future__ import annotations
 
 import time
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, cast
 
 from sqlalchemy.exc import IntegrityError
 
-from gomoku_shared.errors import Conflict, NotFound, ServiceError
+from gomoku_shared.errors import Conflict, NotFound
 from gomoku_shared.event_access import EventAccessDirectory, check_partner
 from gomoku_shared.idempotency import KeyedRequest
 from gomoku_shared.metrics import Tally
@@ -46,11 +47,19 @@ async def found(uow: GameplayUnitOfWork, game_id: str) -> PlayedGame:
 
 
 class PlayerActions:
-    def __init__(self, units: Units, max_retries: int, access: EventAccessDirectory | None = None) -> None:
+    def __init__(
+        self,
+        units: Units,
+        max_retries: int,
+        access: EventAccessDirectory | None = None,
+        event_of: Callable[[str], Awaitable[str]] | None = None,
+    ) -> None:
         self.units = units
         self.max_retries = max_retries
-        #: issue 29: the partner apps each event's organiser chose (None: every partner acts)
+        #: issue 29: the partner apps each event's organiser chose, and the event of a game (both
+        #: kept in the process); None: every partner acts
         self.access = access
+        self.event_of = event_of
         #: accepted player actions by kind, and the time they took (metrics: moves per second)
         self.accepted = Tally()
 
@@ -68,6 +77,8 @@ class PlayerActions:
         ``_replayed`` (or raises the stored refusal with the replay header)."""
         data = data or {}
         started = time.perf_counter()
+        if actor.role == "partner":
+            await self._check_partner(actor, game_id)
         for attempt in range(self.max_retries):
             try:
                 summary = await self._act_once(game_id, actor, player_id, kind, data, keyed, fresh=attempt > 0)
@@ -110,8 +121,6 @@ class PlayerActions:
                     if keyed is not None:
                         raise StaleGame() from None  # the key is looked up before any refusal
                 raise
-            if actor.role == "partner" and self.access is not None:
-                await self._check_partner(actor, game, from_cache, keyed is not None)
             now = epoch_ms_now(uow)
             change = await self._judge(uow, game, role, kind, data, now, keyed, from_cache=from_cache)
             if isinstance(change, dict):
@@ -122,23 +131,16 @@ class PlayerActions:
             raise change.error
         return summary
 
-    async def _check_partner(self, actor: Actor, game: PlayedGame, from_cache: bool, keyed: bool) -> None:
+    async def _check_partner(self, actor: Actor, game_id: str) -> None:
         """Issue 29: a partner app acts in a game only when the organiser of its event chose it
-        (403 ``partner_not_chosen``). The directory answers from its in-process cache (30 s):
-        no query per move. As for any refusal, a keyed request refused on the cached state is
-        tried again on the database's, where its stored answer (if any) is replayed first."""
-        assert self.access is not None
-        access = await self.access.get(game.columns["event_code"])
-        if access.partners is None:
+        (403 ``partner_not_chosen``), checked before the game is loaded: the game's event and the
+        event's partner apps come from maps this process keeps (a read on a session of its own
+        the first time, never while a transaction holds a connection), not a query per move."""
+        if self.access is None or self.event_of is None:
             return
-        try:
+        access = await self.access.get(await self.event_of(game_id))
+        if access.partners is not None:
             check_partner(cast("Principal", actor), access)
-        except ServiceError:
-            if from_cache:
-                self.units.cache.keep(game)  # taken out of the cache: put it back unchanged
-                if keyed:
-                    raise StaleGame() from None
-            raise
 
     async def _judge(
         self,

@@ -58,9 +58,9 @@ class GameService:
         #: (``event.access_changed``); the staff routes and the partner check of every player
         #: action read it (a dictionary lookup while cached: no query per move)
         self.access = EventAccessDirectory.on_table(runtime.sessionmaker, event_access)
-        self.actions = PlayerActions(self.units, self.config.max_retries, self.access)
-        self.sweeper = Sweeper(self.units, self.config.max_retries, self.config.sweep_batch)
         self.views = GameViews(self.units)
+        self.actions = PlayerActions(self.units, self.config.max_retries, self.access, self.views.event_of)
+        self.sweeper = Sweeper(self.units, self.config.max_retries, self.config.sweep_batch)
         #: PLAY-9 / PLAY-10: slips, records, the live recorder
         self.boards = OverTheBoard(self.units, self.config.max_retries)
         #: the per-event stream's shared reader (one per process)

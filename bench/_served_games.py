@@ -105,10 +105,12 @@ async def drop_database(admin_url: str, name: str) -> None:
         await conn.close()
 
 
-async def publish_round(amqp_url: str, namespace: str, games: int) -> None:
+async def publish_round(amqp_url: str, namespace: str, games: int, partner: str | None = None) -> None:
+    """The bench event's round; ``partner``: the partner app of every player, and the event's
+    chosen partner apps (``event.access_changed``, sent first: issue 29's check on every move)."""
     from gomoku_shared.contracts import encode, envelope_for
     from gomoku_shared.contracts.common import ClockSpec, Ruleset
-    from gomoku_shared.contracts.events import PairingSpec, RoundPaired
+    from gomoku_shared.contracts.events import EventAccessChanged, PairingSpec, RoundPaired
     from gomoku_shared.messaging.rabbit import RabbitEventBus
 
     pairings = [
@@ -118,6 +120,8 @@ async def publish_round(amqp_url: str, namespace: str, games: int) -> None:
             second=f"w{i}",
             ruleset=Ruleset(track="free"),
             clock=ClockSpec(kind="fischer", base_s=3600, increment_s=5),
+            first_partner=partner,
+            second_partner=partner,
         )
         for i in range(games)
     ]
@@ -133,6 +137,15 @@ async def publish_round(amqp_url: str, namespace: str, games: int) -> None:
     bus = RabbitEventBus(amqp_url, namespace=namespace)
     await bus.start()
     try:
+        if partner is not None:
+            chosen = EventAccessChanged(
+                event_code="BENCH",
+                organisation="default",
+                partners=[partner, "another-app"],
+                changed_at=datetime.now(UTC),
+            )
+            await bus.publish([encode(envelope_for(chosen, correlation_id="BENCH"))])
+            await asyncio.sleep(1.0)  # stored before the first join reads it (a replica caches it 30 s)
         await bus.publish([encode(envelope_for(payload, correlation_id="BENCH"))])
     finally:
         await bus.close()
@@ -194,9 +207,11 @@ async def wait_ready(port: int, path: str, timeout_s: float = 120.0) -> None:
     raise RuntimeError(f"the service on port {port} did not become ready")
 
 
-async def publish_games(amqp_url: str, namespace: str, gameplay_port: int, games: int) -> None:
+async def publish_games(
+    amqp_url: str, namespace: str, gameplay_port: int, games: int, partner: str | None = None
+) -> None:
     """Publish the round and wait until gameplay has created every game of it."""
-    await publish_round(amqp_url, namespace, games)
+    await publish_round(amqp_url, namespace, games, partner)
     probe = Conn(gameplay_port)
     created = 0
     for _ in range(600):

@@ -231,14 +231,17 @@ class _Measured:
     profile: list[str]  # the service profile by layer (--py-spy), else empty
 
 
-def _start_replicas(url: str, amqp: str, namespace: str, replicas: int) -> tuple[list[int], list[subprocess.Popen]]:
+def _start_replicas(
+    url: str, amqp: str, namespace: str, replicas: int, partner: str | None = None
+) -> tuple[list[int], list[subprocess.Popen]]:
     ports = [free_port() for _ in range(replicas)]
     env = {
         **os.environ,
         "DATABASE_URL": url,
         "AMQP_URL": amqp,
         "BUS_NAMESPACE": namespace,
-        "API_KEYS": f"{KEY}=operator",
+        # --partner: the bench's key is that partner app's (its players, the event's chosen app)
+        "API_KEYS": f"{KEY}=partner:{partner}" if partner else f"{KEY}=operator",
         "LOG_LEVEL": "WARNING",
         "GOMOKU_SERVICE": "gameplay",
     }
@@ -353,16 +356,17 @@ async def run(
     rate: float = DEFAULT_RATE,
     seconds: float = 12.0,
     py_spy: str | None = None,
+    partner: str | None = None,
 ) -> int:
     admin = os.environ.get("DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
     amqp = os.environ.get("AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/")
     url, dbname, namespace = await fresh_gameplay_database(admin, async_commit)
-    ports, procs = _start_replicas(url, amqp, namespace, replicas)
+    ports, procs = _start_replicas(url, amqp, namespace, replicas, partner)
     conns: list[Conn] = []
     try:
         for port in ports:
             await wait_ready(port, "/readyz")
-        await publish_games(amqp, namespace, ports[0], games)
+        await publish_games(amqp, namespace, ports[0], games, partner)
         conns = [Conn(ports[i % replicas]) for i in range(games)]
         # at most JOINS_AT_ONCE joins in flight: the phase is not measured, and thousands at once
         # can wait out the service's connection pool (30 s) on a loaded machine
@@ -407,6 +411,12 @@ def main(argv: list[str] | None = None) -> int:
         help="diagnosis: record the service processes with this py-spy binary during the saturation phase "
         "and print the profile by layer (raw stacks in $BENCH_PROFILE_DIR, default ./bench-profile)",
     )
+    p.add_argument(
+        "--partner",
+        metavar="PARTNER_ID",
+        help="the moves come from this partner app's key (the event chose it: issue 29's partner check on every "
+        "move) instead of the operator's",
+    )
     args = p.parse_args(argv)
     try:  # the load generator shares the 2 cores: the cheaper its event loop, the better
         import uvloop
@@ -425,6 +435,7 @@ def main(argv: list[str] | None = None) -> int:
             args.rate,
             args.seconds,
             args.py_spy,
+            args.partner,
         )
     )
 

@@ -35,6 +35,8 @@ def test_every_consumed_event_is_produced_by_someone_else():
         "appeal.decided",
         # EVT-7: pairing announces an arbiter's delay to gameplay, registration and partners
         "round.rescheduled",
+        # issue 29: registration announces each event's organisation and chosen partner apps
+        "event.access_changed",
         # partners: the standings after each round and the entry.decided webhook (issue 14)
         "standings.updated",
         "entry.accepted",

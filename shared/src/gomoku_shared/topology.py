@@ -10,7 +10,7 @@ CONSUMES: dict[str, tuple[str, ...]] = {
     # appeal fees and their refunds in the ledger (AWD-10); EVT-7: the schedule shows delays
     "registration": ("qualifiers.selected", "appeal.lodged", "appeal.decided", "round.rescheduled"),
     "pairing": ("section.closed", "game.finished", "event.access_changed"),
-    "gameplay": ("round.paired", "playoff.required", "result.decided", "round.rescheduled"),
+    "gameplay": ("round.paired", "playoff.required", "result.decided", "round.rescheduled", "event.access_changed"),
     "awards": ("event.configured", "section.completed", "event.access_changed"),
     # webhooks to partner apps: pairings, results and published awards
     # (playoff.required: the partners of the playoff games' players)

@@ -171,6 +171,9 @@ async def test_evt7_an_arbiters_exception_with_a_reason_is_audited_and_lets_the_
         "game_id": G1,
         "reason": reason["reason"],
         "allowed_by": "arbiter:-:k2",
+        # issue 29: who allowed it (an API key: its id stands for the name)
+        "allowed_by_id": "k2",
+        "allowed_by_name": "k2",
         "allowed_at": now,
         "starts_at": NEXT_DAY.isoformat(),
     }

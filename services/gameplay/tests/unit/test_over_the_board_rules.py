@@ -27,9 +27,8 @@ SLIP_CASES = [
     # (earlier slips, the new entry, confirmed, entry status, earlier slip's new status)
     ([], slip(1, "black", "five"), False, "pending", None),
     ([slip(1, "black", "five")], slip(2, "black", "five", "arb-2", confirms=1), True, "confirmed", "confirmed"),
-    ([slip(1, "black", "five")], slip(2, "black", "five", "arb-1", confirms=1), True, "confirmed", "confirmed"),
     ([slip(1, "black", "five")], slip(2, "white", "five", "arb-2", confirms=1), False, "mismatch", "disputed"),
-    ([slip(1, "black", "five")], slip(2, "black", "resignation", confirms=1), False, "mismatch", "disputed"),
+    ([slip(1, "black", "five")], slip(2, "black", "resignation", "arb-2", confirms=1), False, "mismatch", "disputed"),
     (
         [slip(1, "black", "five", status="disputed"), slip(2, "white", "five", status="mismatch", confirms=1)],
         slip(3, "white", "time"),
@@ -46,7 +45,7 @@ def test_play9_a_slip_counts_only_once_confirmed_and_a_mismatch_scores_nothing(
     slips, entry, confirmed, status, earlier
 ):
     """PLAY-9 (SZ final, NY, DA, NT at a venue): double entry — a confirmation repeating the slip
-    confirms it (a second arbiter or the same one); a different one is a mismatch, nothing counts."""
+    confirms it (a second person: issue 29); a different one is a mismatch, nothing counts."""
     verdict = judge_slip(slips, entry)
     assert verdict.confirmed is confirmed
     assert verdict.entry.status == status
@@ -66,6 +65,33 @@ def test_play9_slip_entries_out_of_order_are_refused(slips, entry, code):
     with pytest.raises(GameConflict) as refused:
         judge_slip(slips, entry)
     assert refused.value.code == code
+
+
+@pytest.mark.parametrize(
+    ("pending", "confirmation"),
+    [
+        (slip(1, "black", "five", "arbiter:-:k1"), slip(2, "black", "five", "arbiter:-:k1", confirms=1)),
+        # a mismatching confirmation by the same person is refused too (nothing is stored)
+        (slip(1, "black", "five", "arbiter:-:k1"), slip(2, "white", "five", "arbiter:-:k1", confirms=1)),
+        # a slip entered before staff accounts (no stable id stored) and the same key now
+        (
+            slip(1, "black", "five", "arbiter:-:k1"),
+            Slip(2, "black", "five", "arbiter:-:k1", "pending", 1, "k1", "k1"),
+        ),
+        # the same person with their account
+        (
+            Slip(1, "black", "five", "arbiter:-:acct:7", "pending", None, "acct:7", "Li Lei"),
+            Slip(2, "black", "five", "arbiter:-:acct:7", "pending", 1, "acct:7", "Li Lei"),
+        ),
+    ],
+)
+def test_issue_29_a_slip_is_confirmed_by_another_person_than_its_entry(pending, confirmation):
+    """Issue 29, "a slip's confirmation must come from a different person than its entry":
+    409 ``same_person_confirms`` with the words in Chinese and English."""
+    with pytest.raises(GameConflict) as refused:
+        judge_slip([pending], confirmation)
+    assert refused.value.code == "same_person_confirms" and refused.value.kind == "conflict"
+    assert set(refused.value.details["words"]) == {"zh", "en"} and refused.value.details["slip"] == 1
 
 
 def test_play9_a_retried_first_entry_changes_nothing():

@@ -48,13 +48,17 @@ async def test_play9_an_offline_round_entered_from_slips_mismatch_refused_confir
     confirmed = await slip(gp, G1, "black", "five", headers=OP, confirms=3)
     assert confirmed.status_code == 200, confirmed.text
     assert confirmed.json()["game"]["status"] == "finished"
-    # the same arbiter may confirm (a confirmation step): carol's game
+    # issue 29: the same arbiter may not confirm their own slip (409 same_person_confirms, with
+    # the words in Chinese and English); another one does: carol's game
     assert (await slip(gp, G2, "draw", "agreement")).status_code == 200
-    assert (await slip(gp, G2, "draw", "agreement", confirms=1)).status_code == 200
+    own = await slip(gp, G2, "draw", "agreement", confirms=1)
+    assert own.status_code == 409 and own.json()["error"]["code"] == "same_person_confirms", own.text
+    assert set(own.json()["error"]["details"]["words"]) == {"zh", "en"}
+    assert (await slip(gp, G2, "draw", "agreement", headers=OP, confirms=1)).status_code == 200
     await gp.settle()
     results = {f.game_id: (f.result, f.reason, f.winner, f.outcome.first_points) for f in gp.finished()}
     assert results == {G1: ("black", "five", "alice", 2), G2: ("draw", "agreement", None, 1)}
-    again = await slip(gp, G1, "white", "five", confirms=4)
+    again = await slip(gp, G1, "white", "five", headers=OP, confirms=4)
     assert again.status_code == 409 and again.json()["error"]["code"] == "slip_confirmed"
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from sqlalchemy import JSON, BigInteger, Boolean, Column, Index, Integer, MetaData, String, Table, UniqueConstraint
 
+from gomoku_shared.event_access import event_access_table
 from gomoku_shared.idempotency import idempotency_table
 from gomoku_shared.messaging.inbox import inbox_table
 from gomoku_shared.messaging.outbox import outbox_table
@@ -165,6 +166,10 @@ def over_the_board_tables(schema: MetaData) -> tuple[Table, Table, Table]:
         Column("entered_by", String(64), nullable=False),
         Column("note", String(500), nullable=False, default=""),
         Column("entered_ms", BigInteger, nullable=False),
+        #: issue 29: who entered it: the person's stable id (``acct:<account>``, or the API key's
+        #: id) and display name; null on slips entered before staff accounts
+        Column("entered_by_id", String(64)),
+        Column("entered_by_name", String(200)),
     )
     records = Table(
         "record_entries",
@@ -208,6 +213,9 @@ def early_start_table(schema: MetaData) -> Table:
         Column("allowed_by", String(64), nullable=False),
         Column("allowed_ms", BigInteger, nullable=False),
         Column("starts_ms", BigInteger, nullable=False),
+        #: issue 29: the person who allowed it (stable id and display name); null before staff accounts
+        Column("allowed_by_id", String(64)),
+        Column("allowed_by_name", String(200)),
     )
 
 
@@ -215,3 +223,5 @@ games, game_actions, game_events, idempotency_keys = game_tables(metadata)
 arbiter_decisions = decision_table(metadata)
 result_slips, record_entries, recorders = over_the_board_tables(metadata)
 early_starts = early_start_table(metadata)
+#: issue 29: each event's organisation and chosen partner apps (event.access_changed)
+event_access = event_access_table(metadata)

@@ -28,7 +28,16 @@ class OverTheBoardRepository:
             )
         ).mappings()
         return [
-            Slip(row["idx"], row["result"], row["reason"], row["entered_by"], row["status"], row["confirms"])
+            Slip(
+                row["idx"],
+                row["result"],
+                row["reason"],
+                row["entered_by"],
+                row["status"],
+                row["confirms"],
+                row["entered_by_id"],
+                row["entered_by_name"],
+            )
             for row in rows
         ]
 
@@ -43,6 +52,8 @@ class OverTheBoardRepository:
                 status=slip.status,
                 confirms=slip.confirms,
                 entered_by=slip.entered_by,
+                entered_by_id=slip.entered_by_id,
+                entered_by_name=slip.entered_by_name,
                 note=note[:500],
                 entered_ms=at_ms,
             )
@@ -119,7 +130,15 @@ class OverTheBoardRepository:
         row = (await session.execute(query)).mappings().one_or_none()
         if row is None:
             return None
-        return EarlyStart(row["game_id"], row["reason"], row["allowed_by"], row["allowed_ms"], row["starts_ms"])
+        return EarlyStart(
+            row["game_id"],
+            row["reason"],
+            row["allowed_by"],
+            row["allowed_ms"],
+            row["starts_ms"],
+            row["allowed_by_id"],
+            row["allowed_by_name"],
+        )
 
     async def add_early_start(self, allowed: EarlyStart) -> None:
         session = await self.transaction.session()
@@ -128,6 +147,8 @@ class OverTheBoardRepository:
                 game_id=allowed.game_id,
                 reason=allowed.reason[:500],
                 allowed_by=allowed.allowed_by[:64],
+                allowed_by_id=allowed.allowed_by_id,
+                allowed_by_name=allowed.allowed_by_name,
                 allowed_ms=allowed.allowed_ms,
                 starts_ms=allowed.starts_ms,
             )

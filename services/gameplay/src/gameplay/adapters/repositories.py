@@ -78,6 +78,12 @@ class GameRepository:
             )
         return PlayedGame(columns, live)
 
+    async def event_code(self, game_id: str) -> str | None:
+        """The event of a game (a read by primary key), None for no such game."""
+        session = await self.transaction.session()
+        query = select(games.c.event_code).where(games.c.game_id == game_id)
+        return (await session.execute(query)).scalar_one_or_none()
+
     async def exists(self, game_id: str) -> bool:
         session = await self.transaction.session()
         count = select(func.count()).select_from(games).where(games.c.game_id == game_id)

@@ -18,17 +18,23 @@ from .round_start import before_start, iso
 class EarlyStart:
     game_id: str
     reason: str
-    #: the staff member who allowed it (their key's name)
+    #: the staff member who allowed it (their credential: ``role:partner:key``)
     allowed_by: str
     allowed_ms: int
     #: the scheduled start it was allowed before
     starts_ms: int
+    #: issue 29: the person's stable id (``acct:<account>``, or the API key's id) and name;
+    #: None on exceptions recorded before staff accounts
+    allowed_by_id: str | None = None
+    allowed_by_name: str | None = None
 
     def view(self) -> dict[str, Any]:
         return {
             "game_id": self.game_id,
             "reason": self.reason,
             "allowed_by": self.allowed_by,
+            "allowed_by_id": self.allowed_by_id or self.allowed_by.split(":", 2)[-1],
+            "allowed_by_name": self.allowed_by_name,
             "allowed_at": iso(self.allowed_ms),
             "starts_at": iso(self.starts_ms),
         }

@@ -2,9 +2,10 @@
 the rules engine, and the moves of a live recorder. Pure functions, no I/O.
 
 A game of an offline section has no server clock and no player acts in it over the API. Its
-result is a **result slip** an arbiter enters and a second entry (another arbiter, or the same
-one) confirms: the confirmation names the slip it confirms and must repeat its result and reason;
-a mismatch is kept beside the slip and nothing counts until a new slip is confirmed.
+result is a **result slip** an arbiter (or a recorder) enters and a second entry by another
+person confirms (issue 29: never the one who entered it): the confirmation names the slip it
+confirms and must repeat its result and reason; a mismatch is kept beside the slip and nothing
+counts until a new slip is confirmed.
 
 Its **record** (NT 十二(五): every player records every game) is entered after the game, or
 built move by move by a **recorder** while it is played. Either way the engine replays it; the
@@ -17,7 +18,7 @@ accepts it or enters a corrected one; it is never accepted or dropped silently.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..engine import IllegalAction
@@ -48,9 +49,19 @@ class Slip:
     status: str = "pending"
     #: the slip this entry confirms (a confirmation), None for a first entry
     confirms: int | None = None
+    #: issue 29: the person's stable id (``acct:<account>``, or the API key's id) and name;
+    #: None on slips entered before staff accounts
+    entered_by_id: str | None = None
+    entered_by_name: str | None = None
 
     def same_result(self, other: Slip) -> bool:
         return (self.result, self.reason) == (other.result, other.reason)
+
+    @property
+    def person(self) -> str:
+        """Who entered it: the stable id, or for an older slip the key id at the end of its
+        ``entered_by`` (``role:partner:key``)."""
+        return self.entered_by_id or self.entered_by.split(":", 2)[-1]
 
 
 @dataclass(frozen=True)
@@ -88,7 +99,7 @@ def judge_slip(slips: Sequence[Slip], entry: Slip) -> SlipVerdict:
         raise GameConflict("slip_confirmed", "this game's result slip is confirmed already")
     pending = next((slip for slip in reversed(slips) if slip.status == "pending"), None)
     if entry.confirms is None:
-        if pending is not None and pending.same_result(entry) and pending.entered_by == entry.entered_by:
+        if pending is not None and pending.same_result(entry) and pending.person == entry.person:
             return SlipVerdict(pending, repeat=True)
         if pending is not None:
             raise GameConflict(
@@ -103,13 +114,31 @@ def judge_slip(slips: Sequence[Slip], entry: Slip) -> SlipVerdict:
             f"slip {entry.confirms} is not awaiting a confirmation",
             {"pending": slip_view(pending) if pending else None},
         )
+    if pending.person == entry.person:
+        raise same_person_confirms(pending)
     if pending.same_result(entry):
         return SlipVerdict(_with(entry, "confirmed"), _with(pending, "confirmed"), confirmed=True)
     return SlipVerdict(_with(entry, "mismatch"), _with(pending, "disputed"))
 
 
+#: issue 29: the words of the refusal of a confirmation by the person who entered the slip
+SAME_PERSON_WORDS = {
+    "zh": "记分单须由录入者以外的另一位裁判确认：录入者本人不能确认自己录入的记分单。",
+    "en": "A result slip must be confirmed by another person: whoever entered it cannot confirm it.",
+}
+
+
+def same_person_confirms(pending: Slip) -> GameConflict:
+    """409 ``same_person_confirms`` (issue 29): the double entry needs two people."""
+    return GameConflict(
+        "same_person_confirms",
+        SAME_PERSON_WORDS["en"],
+        {"slip": pending.idx, "entered_by": pending.entered_by_name or pending.person, "words": SAME_PERSON_WORDS},
+    )
+
+
 def _with(slip: Slip, status: str) -> Slip:
-    return Slip(slip.idx, slip.result, slip.reason, slip.entered_by, status, slip.confirms)
+    return replace(slip, status=status)
 
 
 def slip_view(slip: Slip) -> dict[str, Any]:
@@ -120,6 +149,8 @@ def slip_view(slip: Slip) -> dict[str, Any]:
         "status": slip.status,
         "confirms": slip.confirms,
         "entered_by": slip.entered_by,
+        "entered_by_id": slip.person,
+        "entered_by_name": slip.entered_by_name,
     }
 
 

@@ -356,22 +356,24 @@ class PlayedGame:
             return Change()
         return Change(values=values, events=[("rescheduled", {"starts_at": iso(new_starts)})])
 
-    def adjudicate(self, result: str, reason: str) -> Change:
-        """PLAY-4: the arbiter's decision with its recorded reason."""
+    def adjudicate(self, result: str, reason: str, decided_by: Mapping[str, str] | None = None) -> Change:
+        """PLAY-4: the arbiter's decision with its recorded reason; ``decided_by``: who decided it
+        (issue 29: ``by``, the person's name, and ``by_id``, their stable id), logged with it."""
         self.refuse_if_over()
-        data = {"result": result, "note": reason}
+        data = {"result": result, "note": reason, **(decided_by or {})}
         self.live.apply("arbiter", None, data)
         return Change(actions=[dict(kind="arbiter", role=None, player_id=None, data=dict(data))])
 
-    def add_time(self, player_id: str, seconds: float, now: int) -> Change:
-        """PLAY-5: the arbiter adds (or deducts) time on a player's clock."""
+    def add_time(self, player_id: str, seconds: float, now: int, decided_by: Mapping[str, str] | None = None) -> Change:
+        """PLAY-5: the arbiter adds (or deducts) time on a player's clock (``decided_by``: who, as
+        for ``adjudicate``)."""
         self.refuse_if_over()
         role = self.live.role_of(player_id)
         if role is None:
             raise InvalidAction("not_a_player", f"{player_id!r} does not play game {self.game_id}")
         corrected = self.clock().add(role, int(round(seconds * 1000)), now)
         change = Change(values=clock_values(corrected))
-        change.events.append(("time_added", {"player_id": player_id, "seconds": seconds}))
+        change.events.append(("time_added", {"player_id": player_id, "seconds": seconds, **(decided_by or {})}))
         return change
 
     # ------------------------------------------------------------------ storing a change

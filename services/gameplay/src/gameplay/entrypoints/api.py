@@ -8,13 +8,13 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, FastAPI, Query, Request
+from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, Field
 from starlette.middleware import Middleware
 
 from gomoku_shared.api_docs import View, documented, text_too
-from gomoku_shared.auth import AnyPrincipal, KeyRing, Operator, Reader, require
+from gomoku_shared.auth import AnyPrincipal, KeyRing, Operator, Reader
 from gomoku_shared.errors import Unprocessable, error_body
 from gomoku_shared.idempotency import REPLAYED_HEADER, IdemKey, KeyedRequest, fingerprint, principal_id
 from gomoku_shared.pagination import PageIn, paged, sort_by
@@ -32,6 +32,7 @@ from .event_stream import partner_scope
 from .fast_actions import PlayerActionLane, Route
 from .game_schemas import Clocks, GameSummary, Stone
 from .lane_front import LaneFront
+from .staff_access import decided_by, staff_on_game
 
 PlayerId = Field(min_length=1, max_length=120)
 Point = Field(min_length=2, max_length=3, pattern=r"^[a-oA-O](1[0-5]|[1-9])$")
@@ -176,6 +177,8 @@ def create_api(
         + stream.DESCRIPTION,
     )
     app.state.games = games
+    # issue 29: who owns each event and which partner apps it chose (require(..., action=) reads it)
+    app.state.event_access = games.access
 
     @app.exception_handler(GameRefusal)
     async def refused(_request: Request, refusal: GameRefusal) -> JSONResponse:
@@ -373,25 +376,28 @@ def _staff_routes(games: GameService) -> APIRouter:
     """The arbiter's and the operator's actions."""
     staff = APIRouter(prefix="/v1", tags=["arbiter"])
 
-    StaffDep = Depends(require("arbiter", "operator"))
+    # issue 29: adjudications and clock corrections are games.adjudicate in the game's event
+    StaffDep = staff_on_game("games.adjudicate")
 
     @staff.post(
         "/games/{game_id}/adjudicate",
         response_model=GameSummary,
         summary="Arbiter decision with a recorded reason (PLAY-4)",
     )
-    async def adjudicate_(game_id: PathId, body: AdjudicateBody, _principal=StaffDep) -> JSONResponse:
-        return _out(await games.staff(game_id, "adjudicate", {"result": body.result, "reason": body.reason}))
+    async def adjudicate_(game_id: PathId, body: AdjudicateBody, principal=StaffDep) -> JSONResponse:
+        decision = {"result": body.result, "reason": body.reason}
+        return _out(await games.staff(game_id, "adjudicate", decision, decided_by(principal)))
 
     @staff.post(
         "/games/{game_id}/add-time",
         response_model=GameSummary,
         summary="Arbiter: add (or deduct) time on a player's clock",
     )
-    async def add_time(game_id: PathId, body: AddTimeBody, _principal=StaffDep) -> JSONResponse:
+    async def add_time(game_id: PathId, body: AddTimeBody, principal=StaffDep) -> JSONResponse:
         if body.seconds == 0:
             raise Unprocessable("bad_amount", "add a non-zero number of seconds")
-        return _out(await games.staff(game_id, "add_time", {"player_id": body.player_id, "seconds": body.seconds}))
+        correction = {"player_id": body.player_id, "seconds": body.seconds}
+        return _out(await games.staff(game_id, "add_time", correction, decided_by(principal)))
 
     @staff.post(
         "/ops/sweep",

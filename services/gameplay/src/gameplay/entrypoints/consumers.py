@@ -7,7 +7,7 @@ from gomoku_shared.runtime import ServiceRuntime
 from ..service_layer.games import GameService
 
 #: the event types this service consumes (ARCHITECTURE §1)
-CONSUMES = ["round.paired", "playoff.required", "result.decided", "round.rescheduled"]
+CONSUMES = ["round.paired", "playoff.required", "result.decided", "round.rescheduled", "event.access_changed"]
 
 
 def register(runtime: ServiceRuntime, games: GameService) -> None:
@@ -28,6 +28,11 @@ def register(runtime: ServiceRuntime, games: GameService) -> None:
     @runtime.on("round.rescheduled")
     async def on_round_rescheduled(uow, env):
         await games.on_round_rescheduled(uow, env.payload)
+
+    @runtime.on("event.access_changed")
+    async def on_event_access_changed(uow, env):
+        # issue 29: who owns the event and which partner apps run its games
+        await games.on_event_access_changed(uow, env.payload)
 
     @runtime.background
     async def flag_sweeper():

@@ -4,17 +4,17 @@ only: the live recorder's secret is no API key, so a recorder never records one.
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from gomoku_shared.api_docs import View, documented
-from gomoku_shared.auth import require
 from gomoku_shared.idempotency import principal_id
 from gomoku_shared.params import PathId
 from gomoku_shared.text import Prose
 
 from ..service_layer.games import GameService
+from .staff_access import person, staff_on_game
 
 
 class EarlyStartBody(BaseModel):
@@ -27,8 +27,12 @@ class EarlyStartBody(BaseModel):
 class EarlyStartView(View):
     game_id: str
     reason: str
-    #: the staff member who allowed it (their key's name)
+    #: the credential that allowed it (``role:partner:key``)
     allowed_by: str
+    #: issue 29: the person's stable id (``acct:<account>``, or the API key's id)
+    allowed_by_id: str
+    #: the person's name (an API key's id for a key; null on exceptions recorded before issue 29)
+    allowed_by_name: str | None = None
     allowed_at: str
     #: the scheduled start it was allowed before
     starts_at: str
@@ -44,7 +48,6 @@ class EarlyStartAnswer(View):
 
 def routes(games: GameService) -> APIRouter:
     router = APIRouter(prefix="/v1", tags=["over the board"])
-    staff = Depends(require("arbiter", "operator"))
     boards = games.boards
 
     @router.post(
@@ -59,8 +62,10 @@ def routes(games: GameService) -> APIRouter:
             200: {"model": EarlyStartView, "description": "recorded earlier: the first exception stands"},
         },
     )
-    async def allow_early(game_id: PathId, body: EarlyStartBody, principal=staff) -> JSONResponse:
-        view, created = await boards.allow_early(game_id, principal_id(principal)[:64], body.reason)
+    async def allow_early(
+        game_id: PathId, body: EarlyStartBody, principal=staff_on_game("games.adjudicate")
+    ) -> JSONResponse:
+        view, created = await boards.allow_early(game_id, principal_id(principal)[:64], body.reason, person(principal))
         return JSONResponse(view, status_code=201 if created else 200)
 
     @router.get(
@@ -68,7 +73,7 @@ def routes(games: GameService) -> APIRouter:
         summary="Staff: the game's scheduled start and the arbiter's exception to it (EVT-7; the audit)",
         **documented(EarlyStartAnswer),
     )
-    async def early_start(game_id: PathId, _principal=staff) -> JSONResponse:
+    async def early_start(game_id: PathId, _principal=staff_on_game("event.read")) -> JSONResponse:
         return JSONResponse(await boards.early_start(game_id))
 
     return router

@@ -6,18 +6,20 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Header, Path
+from fastapi import APIRouter, Header, Path, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from gomoku_shared.api_docs import View, documented
-from gomoku_shared.auth import Reader, require
+from gomoku_shared.auth import Reader
+from gomoku_shared.event_access import authorize_request
 from gomoku_shared.idempotency import principal_id
 from gomoku_shared.pagination import Paged, PageIn, paged, sort_by
 from gomoku_shared.params import PathId
 from gomoku_shared.text import Prose
 
 from ..service_layer.games import GameService
+from .staff_access import person, staff_on_event, staff_on_game
 
 PointText = Annotated[str, Field(min_length=2, max_length=4, pattern=r"^([a-oA-O](1[0-5]|[1-9])|pass)$")]
 
@@ -72,7 +74,12 @@ class SlipView(View):
     reason: str
     status: Literal["pending", "confirmed", "mismatch", "disputed"]
     confirms: int | None
+    #: the credential that entered it (``role:partner:key``)
     entered_by: str
+    #: issue 29: the person's stable id (``acct:<account>``, or the API key's id)
+    entered_by_id: str
+    #: the person's name (an API key's id for a key; null on slips entered before issue 29)
+    entered_by_name: str | None = None
 
 
 class SlipAnswer(View):
@@ -160,17 +167,26 @@ def _step_data(body: RecorderStep) -> dict[str, Any]:
 
 def routes(games: GameService) -> APIRouter:
     router = APIRouter(prefix="/v1", tags=["over the board"])
-    staff = Depends(require("arbiter", "operator"))
     boards = games.boards
 
     @router.post(
         "/games/{game_id}/slips",
         summary="Result slip (PLAY-9): enter it, or confirm the pending one; only a confirmed slip counts",
-        **documented(SlipAnswer),
+        description="Entering needs the action slips.enter in the game's event (a recorder, an arbiter, the "
+        "chief arbiter), confirming (`confirms`) slips.confirm (an arbiter, the chief arbiter) — and another person "
+        "than the one who entered the slip: 409 `same_person_confirms` otherwise (issue 29).",
+        **documented(SlipAnswer, 200, 403, 409),
     )
-    async def enter_slip(game_id: PathId, body: SlipBody, principal=staff) -> JSONResponse:
+    async def enter_slip(
+        request: Request, game_id: PathId, body: SlipBody, principal=staff_on_game("slips.enter")
+    ) -> JSONResponse:
+        if body.confirms is not None:
+            await authorize_request(request, principal, "slips.confirm", await games.event_of(game_id))
         who = principal_id(principal)[:64]
-        return JSONResponse(await boards.enter_slip(game_id, who, body.result, body.reason, body.note, body.confirms))
+        answer = await boards.enter_slip(
+            game_id, who, body.result, body.reason, body.note, body.confirms, person(principal)
+        )
+        return JSONResponse(answer)
 
     @router.get("/games/{game_id}/slips", summary="The result slips of a game (PLAY-9)", **documented(SlipList))
     async def list_slips(game_id: PathId, _principal: Reader, page: PageIn) -> JSONResponse:
@@ -182,7 +198,7 @@ def routes(games: GameService) -> APIRouter:
         status_code=201,
         **documented(RecordEntryView, 201),
     )
-    async def enter_record(game_id: PathId, body: RecordBody, principal=staff) -> JSONResponse:
+    async def enter_record(game_id: PathId, body: RecordBody, principal=staff_on_game("games.record")) -> JSONResponse:
         opening = body.opening.model_dump() if body.opening else None
         if opening:
             opening["offers"] = [offer.lower() for offer in opening["offers"]]
@@ -203,7 +219,10 @@ def routes(games: GameService) -> APIRouter:
         **documented(RecordEntryView),
     )
     async def accept_record(
-        game_id: PathId, entry: Annotated[int, Path(ge=1, le=100000)], body: DecideBody, _principal=staff
+        game_id: PathId,
+        entry: Annotated[int, Path(ge=1, le=100000)],
+        body: DecideBody,
+        _principal=staff_on_game("games.adjudicate"),
     ) -> JSONResponse:
         return JSONResponse(await boards.decide_record(game_id, entry, body.note))
 
@@ -212,8 +231,16 @@ def routes(games: GameService) -> APIRouter:
         summary="Flagged records of an event awaiting the arbiter (PLAY-9; cursor pagination)",
         **documented(FlaggedEntries),
     )
-    async def flagged(event_code: PathId, page: PageIn, _principal=staff) -> JSONResponse:
+    async def flagged(event_code: PathId, page: PageIn, _principal=staff_on_event("event.read")) -> JSONResponse:
         return JSONResponse(paged({"entries": await boards.flagged(event_code)}, "entries", FLAGGED_ORDER, page))
+
+    _recorder_routes(router, games)
+    return router
+
+
+def _recorder_routes(router: APIRouter, games: GameService) -> None:
+    """PLAY-10: the live recorder's secret (issued by staff) and the steps it records."""
+    boards = games.boards
 
     @router.post(
         "/games/{game_id}/recorder",
@@ -221,7 +248,7 @@ def routes(games: GameService) -> APIRouter:
         status_code=201,
         **documented(RecorderIssued, 201),
     )
-    async def issue_recorder(game_id: PathId, principal=staff) -> JSONResponse:
+    async def issue_recorder(game_id: PathId, principal=staff_on_game("games.record")) -> JSONResponse:
         return JSONResponse(await boards.issue_recorder(game_id, principal_id(principal)[:64]), status_code=201)
 
     @router.post(
@@ -236,5 +263,3 @@ def routes(games: GameService) -> APIRouter:
         secret: Annotated[str | None, Header(alias="X-Recorder-Secret", max_length=100)] = None,
     ) -> JSONResponse:
         return JSONResponse(await boards.record_step(game_id, secret, body.kind, _step_data(body), body.step))
-
-    return router

@@ -11,11 +11,13 @@ judged without a read; any refusal on that state is judged again on the database
 from __future__ import annotations
 
 import time
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, cast
 
 from sqlalchemy.exc import IntegrityError
 
 from gomoku_shared.errors import Conflict, NotFound
+from gomoku_shared.event_access import EventAccessDirectory, check_partner
 from gomoku_shared.idempotency import KeyedRequest
 from gomoku_shared.metrics import Tally
 
@@ -24,6 +26,9 @@ from ..domain.played_game import Actor, Change, PlayedGame
 from .finishing import StaleGame, save_change
 from .refusals import replay
 from .unit_of_work import GameplayUnitOfWork, Units
+
+if TYPE_CHECKING:
+    from gomoku_shared.auth import Principal
 
 
 def epoch_ms_now(uow: GameplayUnitOfWork) -> int:
@@ -42,9 +47,19 @@ async def found(uow: GameplayUnitOfWork, game_id: str) -> PlayedGame:
 
 
 class PlayerActions:
-    def __init__(self, units: Units, max_retries: int) -> None:
+    def __init__(
+        self,
+        units: Units,
+        max_retries: int,
+        access: EventAccessDirectory | None = None,
+        event_of: Callable[[str], Awaitable[str]] | None = None,
+    ) -> None:
         self.units = units
         self.max_retries = max_retries
+        #: issue 29: the partner apps each event's organiser chose, and the event of a game (both
+        #: kept in the process); None: every partner acts
+        self.access = access
+        self.event_of = event_of
         #: accepted player actions by kind, and the time they took (metrics: moves per second)
         self.accepted = Tally()
 
@@ -62,6 +77,8 @@ class PlayerActions:
         ``_replayed`` (or raises the stored refusal with the replay header)."""
         data = data or {}
         started = time.perf_counter()
+        if actor.role == "partner":
+            await self._check_partner(actor, game_id)
         for attempt in range(self.max_retries):
             try:
                 summary = await self._act_once(game_id, actor, player_id, kind, data, keyed, fresh=attempt > 0)
@@ -114,6 +131,17 @@ class PlayerActions:
             raise change.error
         return summary
 
+    async def _check_partner(self, actor: Actor, game_id: str) -> None:
+        """Issue 29: a partner app acts in a game only when the organiser of its event chose it
+        (403 ``partner_not_chosen``), checked before the game is loaded: the game's event and the
+        event's partner apps come from maps this process keeps (a read on a session of its own
+        the first time, never while a transaction holds a connection), not a query per move."""
+        if self.access is None or self.event_of is None:
+            return
+        access = await self.access.get(await self.event_of(game_id))
+        if access.partners is not None:
+            check_partner(cast("Principal", actor), access)
+
     async def _judge(
         self,
         uow: GameplayUnitOfWork,
@@ -138,17 +166,20 @@ class PlayerActions:
                 return replay(hit)
             raise
 
-    async def staff(self, game_id: str, kind: str, data: dict[str, Any]) -> dict[str, Any]:
-        """Arbiter decisions (adjudicate with a recorded reason) and time corrections."""
+    async def staff(
+        self, game_id: str, kind: str, data: dict[str, Any], decided_by: dict[str, str] | None = None
+    ) -> dict[str, Any]:
+        """Arbiter decisions (adjudicate with a recorded reason) and time corrections; ``decided_by``:
+        who (``{"by": name, "by_id": stable id}``, issue 29), stored with the decision."""
         for _attempt in range(self.max_retries):
             try:
                 async with self.units.transaction(correlation_id=game_id) as uow:
                     game = await found(uow, game_id)
                     now = epoch_ms_now(uow)
                     if kind == "adjudicate":
-                        change = game.adjudicate(data["result"], data["reason"])
+                        change = game.adjudicate(data["result"], data["reason"], decided_by)
                     else:
-                        change = game.add_time(data["player_id"], data["seconds"], now)
+                        change = game.add_time(data["player_id"], data["seconds"], now, decided_by)
                     summary = await save_change(uow, game, change, now)
                 self.units.cache.keep(game)
                 return summary

@@ -10,13 +10,20 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any
 
-from gomoku_shared.contracts.events import PlayoffRequired, ResultDecided, RoundPaired, RoundRescheduled
+from gomoku_shared.contracts.events import (
+    EventAccessChanged,
+    PlayoffRequired,
+    ResultDecided,
+    RoundPaired,
+    RoundRescheduled,
+)
+from gomoku_shared.event_access import EventAccessDirectory, EventAccessStore
 from gomoku_shared.idempotency import IdempotencyStore
 from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
 
 from ..adapters.game_cache import GameCache
 from ..adapters.move_writer import PgMoveWriter
-from ..adapters.orm import idempotency_keys
+from ..adapters.orm import event_access, idempotency_keys
 from ..config import GameplayConfig
 from ..domain.errors import GameRefusal
 from ..domain.played_game import Actor, actor_role
@@ -47,9 +54,13 @@ class GameService:
         #: group-committed writes of plain moves (PostgreSQL); None: every action via the ORM
         self.writer = writer
         self.units = Units(runtime, GameCache(self.config.cache_size), self.keys, writer)
-        self.actions = PlayerActions(self.units, self.config.max_retries)
-        self.sweeper = Sweeper(self.units, self.config.max_retries, self.config.sweep_batch)
+        #: issue 29: each event's organisation and chosen partner apps, cached per process
+        #: (``event.access_changed``); the staff routes and the partner check of every player
+        #: action read it (a dictionary lookup while cached: no query per move)
+        self.access = EventAccessDirectory.on_table(runtime.sessionmaker, event_access)
         self.views = GameViews(self.units)
+        self.actions = PlayerActions(self.units, self.config.max_retries, self.access, self.views.event_of)
+        self.sweeper = Sweeper(self.units, self.config.max_retries, self.config.sweep_batch)
         #: PLAY-9 / PLAY-10: slips, records, the live recorder
         self.boards = OverTheBoard(self.units, self.config.max_retries)
         #: the per-event stream's shared reader (one per process)
@@ -61,6 +72,7 @@ class GameService:
         self.round_versions, self.round_boards = views.round_versions, views.round_boards
         self.view, self.export, self.game_exists = views.view, views.export, views.game_exists
         self.events_since, self.round_events_since = views.events_since, views.round_events_since
+        self.event_of = views.event_of
 
     # ------------------------------------------------------------------ events consumed
 
@@ -75,6 +87,13 @@ class GameService:
 
     async def on_round_rescheduled(self, uow: UnitOfWork, moved: RoundRescheduled) -> None:
         await rescheduling.on_round_rescheduled(self.units.within(uow), moved)
+
+    async def on_event_access_changed(self, uow: UnitOfWork, changed: EventAccessChanged) -> None:
+        """Issue 29: keep the latest owner and partner apps of the event; this replica forgets
+        what it cached (the others within the directory's 30 s)."""
+        store = EventAccessStore(event_access)
+        await store.record(uow.session, changed.event_code, changed.organisation, changed.partners, changed.changed_at)
+        self.access.forget(changed.event_code)
 
     # ------------------------------------------------------------------ actions
 

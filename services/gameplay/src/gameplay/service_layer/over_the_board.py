@@ -84,9 +84,19 @@ class OverTheBoard:
     # ------------------------------------------------------------------ result slips
 
     async def enter_slip(
-        self, game_id: str, entered_by: str, result: str, reason: str, note: str, confirms: int | None
+        self,
+        game_id: str,
+        entered_by: str,
+        result: str,
+        reason: str,
+        note: str,
+        confirms: int | None,
+        person: tuple[str, str] | None = None,
     ) -> dict[str, Any]:
-        """PLAY-9: one entry of a result slip; the confirming entry ends the game with it."""
+        """PLAY-9: one entry of a result slip; the confirming entry ends the game with it.
+        ``person``: (stable id, name) of who entered it (issue 29: a confirmation comes from
+        another person than the entry, else 409 ``same_person_confirms``)."""
+        who_id, who_name = person or (None, None)
 
         async def once() -> tuple[dict[str, Any], otb.SlipVerdict]:
             async with self.units.transaction(correlation_id=game_id) as uow:
@@ -95,7 +105,7 @@ class OverTheBoard:
                 now = epoch_ms_now(uow)
                 await _refuse_before_start(uow, game, now, "no result slip")
                 slips = await uow.boards.slips(game_id)
-                entry = otb.Slip(len(slips) + 1, result, reason, entered_by, "pending", confirms)
+                entry = otb.Slip(len(slips) + 1, result, reason, entered_by, "pending", confirms, who_id, who_name)
                 verdict = otb.judge_slip(slips, entry)
                 if game.status == "finished" and not verdict.repeat:
                     raise GameConflict("game_over", "the game's result is in already (an arbiter's decision)")
@@ -250,9 +260,13 @@ class OverTheBoard:
 
     # ------------------------------------------------------------------ EVT-7: played early
 
-    async def allow_early(self, game_id: str, allowed_by: str, reason: str) -> tuple[dict[str, Any], bool]:
+    async def allow_early(
+        self, game_id: str, allowed_by: str, reason: str, person: tuple[str, str] | None = None
+    ) -> tuple[dict[str, Any], bool]:
         """An arbiter's exception to the round's start for one over-the-board game, with the
-        reason; the stored exception and whether it is new (asked again, the first one stands)."""
+        reason; the stored exception and whether it is new (asked again, the first one stands).
+        ``person``: (stable id, name) of who allowed it (issue 29: the audit names them)."""
+        who_id, who_name = person or (None, None)
 
         async def once() -> tuple[dict[str, Any], bool]:
             async with self.units.transaction(correlation_id=game_id) as uow:
@@ -262,7 +276,7 @@ class OverTheBoard:
                     return stored.view(), False
                 now = epoch_ms_now(uow)
                 refuse_early_start(game.columns, now)
-                allowed = EarlyStart(game_id, reason, allowed_by, now, game.columns["starts_ms"])
+                allowed = EarlyStart(game_id, reason, allowed_by, now, game.columns["starts_ms"], who_id, who_name)
                 await uow.boards.add_early_start(allowed)
             return allowed.view(), True
 

@@ -10,10 +10,15 @@ from gomoku_shared.errors import NotFound
 from ..domain.played_game import PlayedGame, readings, summary_of
 from .unit_of_work import Units
 
+#: how many games' event codes a process keeps (a game's event never changes)
+EVENT_OF_CACHE = 50_000
+
 
 class GameViews:
     def __init__(self, units: Units) -> None:
         self.units = units
+        #: game id -> its event code (issue 29: the staff routes authorise per event)
+        self._event_of: dict[str, str] = {}
 
     def now_ms(self) -> int:
         return int(self.units.runtime.clock.now().timestamp() * 1000)
@@ -25,6 +30,20 @@ class GameViews:
             raise NotFound("game_not_found", f"no game {game_id!r}")
         self.units.cache.keep(game)
         return game
+
+    async def event_of(self, game_id: str) -> str:
+        """The event code of a game: from this process's map, else one read by primary key;
+        404 ``game_not_found`` for no such game."""
+        code = self._event_of.get(game_id)
+        if code is None:
+            async with self.units.reading() as uow:
+                code = await uow.games.event_code(game_id)
+            if code is None:
+                raise NotFound("game_not_found", f"no game {game_id!r}")
+            if len(self._event_of) >= EVENT_OF_CACHE:
+                self._event_of.clear()
+            self._event_of[game_id] = code
+        return code
 
     async def list_games(
         self,

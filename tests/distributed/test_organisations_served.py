@@ -206,7 +206,11 @@ async def test_issue29_people_act_only_on_their_organisations_events_in_every_se
             assert refusal(r) is None, r.text
 
             async def move_refused() -> bool:
-                r = await c.post(f"/gameplay/v1/games/{game_of(EV_A)}/move", json={"point": "h8"}, headers=PARTNER)
+                r = await c.post(
+                    f"/gameplay/v1/games/{game_of(EV_A)}/move",
+                    json={"player_id": "alice", "point": "h8"},
+                    headers=PARTNER,
+                )
                 return refusal(r) == "partner_not_chosen"
 
             await eventually(move_refused, "gameplay refuses the partner that was not chosen", timeout=60)

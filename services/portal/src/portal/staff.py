@@ -14,9 +14,12 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from gomoku_shared.staff_roles import action_words, may, role_words, roles_for
+
 from . import i18n, staff_appeals, staff_entries, staff_event, staff_evidence, staff_honours, staff_round, staff_sign_in
 from .sessions import Sessions, StaffSession
 from .site import Site
+from .staff_people import event_organisation, roles_list
 
 #: results an arbiter may enter, from the first-listed player's side (pairing's names)
 RESULTS = ("first_wins", "second_wins", "draw", "first_forfeit_win", "second_forfeit_win", "double_forfeit")
@@ -34,6 +37,8 @@ KNOWN_REFUSALS = (
     "already_decided",
     "event_not_found",
 )
+#: refusals whose service message adds nothing a person reads (ids, role lists in English)
+SILENT_DETAIL = frozenset({"forbidden_role", "sign_in_failed", "totp_required", "session_ended"})
 
 
 def refusal(site: Site, request: Request, status: int, body: Any) -> dict[str, str]:
@@ -41,6 +46,9 @@ def refusal(site: Site, request: Request, status: int, body: Any) -> dict[str, s
     words = site.words(request)
     error = body.get("error", {}) if isinstance(body, dict) else {}
     code = str(error.get("code", ""))
+    said = _said(error.get("details"), words.lang)
+    if said:  # the service's own sentence in the page's language (issue 29: details.words)
+        return {"text": said, "detail": ""}
     if code == "stale_revision":
         text = stale_result(words, error.get("details"))
     elif code in KNOWN_REFUSALS or i18n.known(f"refusal.{code}"):
@@ -57,8 +65,16 @@ def refusal(site: Site, request: Request, status: int, body: Any) -> dict[str, s
         text = words.t("refusal.unavailable")
     else:
         text = words.t("refusal.other")
-    detail = str(error.get("message", ""))[:300]
+    # the English role list of forbidden_role is not for people: its words say it (issue 29)
+    detail = "" if code in SILENT_DETAIL else str(error.get("message", ""))[:300]
     return {"text": text, "detail": detail}
+
+
+def _said(details: Any, lang: str) -> str:
+    """``details.words[lang]`` of a refusal that carries its own words (zh/en), else ""."""
+    said = details.get("words") if isinstance(details, dict) else None
+    text = said.get(lang) if isinstance(said, dict) else None
+    return str(text)[:500] if isinstance(text, str) else ""
 
 
 def stale_result(words: i18n.Words, details: Any) -> str:
@@ -171,6 +187,31 @@ class StaffPages:
 
     async def event_of(self, code: str) -> dict[str, Any]:
         return await self.upstream.get("registration", f"/v1/events/{code}")
+
+    def not_theirs(
+        self, request: Request, session: StaffSession, event: Any, code: str, action: str = "event.read"
+    ) -> HTMLResponse | None:
+        """Issue 29: the page of an event the person may not see (or an action they may not
+        take there), in words and with 403; None when it is theirs (or an API key's session:
+        the services answer for a key)."""
+        person = session.person
+        if person is None:
+            return None
+        held = person.held(event_organisation(event), code)
+        if may(held, action):
+            return None
+        words = self.site.words(request)
+        if not held:
+            text = words.t("refusal.not_your_event")
+        else:
+            lang = words.lang
+            text = words.t(
+                "people.role_not_held_says",
+                action=action_words(action, lang),
+                needs=role_words(roles_for(action), lang),
+                holds=roles_list(held, lang),
+            )
+        return self.render(request, "staff/refused.html", session, http_status=403, message_text=text)
 
     def refusal(self, request: Request, status: int, body: Any) -> dict[str, str]:
         return refusal(self.site, request, status, body)

@@ -12,6 +12,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from gomoku_shared.params import PathId
 
 from .sessions import StaffSession
+from .staff_people import actions_offered, event_organisation
+from .upstream import UpstreamError
 
 if TYPE_CHECKING:
     from .staff import StaffPages
@@ -27,10 +29,32 @@ def install(app: FastAPI, pages: StaffPages) -> None:
             return pages.to_sign_in(request)
         if code:
             return RedirectResponse(f"/staff/events/{code.strip()}", status_code=303)
-        return pages.render(request, "staff/home.html", session, events=pages.settings.event_codes())
+        if session.person is None:
+            return pages.render(request, "staff/home.html", session, events=pages.settings.event_codes())
+        return pages.render(request, "staff/home.html", session, events=[], mine=await _their_events(session))
+
+    async def _their_events(session: StaffSession) -> list[dict[str, Any]]:
+        """Issue 29: the events a person holds a role in (those of their token, and the listed
+        ones of their organisations), each with the roles they hold there."""
+        person = session.person
+        assert person is not None
+        codes = list(dict.fromkeys([*person.events, *pages.settings.event_codes()]))
+        mine = []
+        for code in codes[:200]:
+            try:
+                event = await upstream.optional("registration", f"/v1/events/{code}")
+            except UpstreamError:
+                event = None
+            held = person.held(event_organisation(event), code) if event else frozenset(person.events.get(code, ()))
+            if held:
+                mine.append({"code": code, "name": (event or {}).get("name") or code, "roles": sorted(held)})
+        return mine
 
     async def event_page(request: Request, session: StaffSession, code: str, **acted: Any) -> HTMLResponse:
         event = await pages.event_of(code)
+        refused = pages.not_theirs(request, session, event, code, _first_action(session, event, code))
+        if refused is not None:
+            return refused
         sections = await upstream.optional("pairing", f"/v1/events/{code}/sections")
         return pages.render(
             request,
@@ -70,6 +94,13 @@ def install(app: FastAPI, pages: StaffPages) -> None:
             closed=body.get("sections") if status < 400 and isinstance(body, dict) else None,
             acted_stage=stage,
         )
+
+
+def _first_action(session: StaffSession, event: Any, code: str) -> str:
+    """The event page is the person's when they may take any action there (a recorder may not
+    read the event in full but records its games); ``event.read`` names the refusal otherwise."""
+    offered = actions_offered(session.person, event_organisation(event), code)
+    return offered[0] if offered else "event.read"
 
 
 def _format_choices(form: Any) -> dict[str, dict[str, Any]]:

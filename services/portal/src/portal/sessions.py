@@ -17,9 +17,9 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import secrets
 import json
 import logging
+import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
@@ -30,7 +30,7 @@ from fastapi import Request
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
 from .adapters.session_store import MemoryStore, Row, SessionStore, SqlStore
-from .staff_people import Person, StaffTokens
+from .staff_people import Person, StaffTokens, lifetime_s
 
 log = logging.getLogger("portal.sessions")
 
@@ -158,17 +158,17 @@ class Sessions:
         the identity API cannot be reached the current token serves until it runs out."""
         tokens = session.tokens
         assert tokens is not None and session.person is not None
-        status, body = (503, None) if self.refresher is None else await self.refresher(
-            tokens.session_id, tokens.refresh_token
+        status, body = (
+            (503, None) if self.refresher is None else await self.refresher(tokens.session_id, tokens.refresh_token)
         )
-        access = body.get("access_token") if status == 200 and isinstance(body, dict) else None
+        answer: dict[str, Any] = body if status == 200 and isinstance(body, dict) else {}
+        access = answer.get("access_token")
         if isinstance(access, str) and access:
-            expires_in = body.get("expires_in") if isinstance(body.get("expires_in"), int | float) else 300
             renewed = StaffTokens(
                 access,
-                str(body.get("session_id") or tokens.session_id),
-                str(body.get("refresh_token") or tokens.refresh_token),
-                now + float(expires_in),
+                str(answer.get("session_id") or tokens.session_id),
+                str(answer.get("refresh_token") or tokens.refresh_token),
+                now + lifetime_s(answer),
             )
             session = replace(session, api_key=access, tokens=renewed, person=session.person.with_claims(access))
             await self.store.update(session.session_id, self._seal(access), self._sealed_person(session))

@@ -16,7 +16,18 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from gomoku_shared.staff_roles import action_words, may, role_words, roles_for
 
-from . import i18n, staff_appeals, staff_entries, staff_event, staff_evidence, staff_honours, staff_round, staff_sign_in
+from . import (
+    i18n,
+    staff_appeals,
+    staff_entries,
+    staff_event,
+    staff_evidence,
+    staff_honours,
+    staff_invitations,
+    staff_organisation,
+    staff_round,
+    staff_sign_in,
+)
 from .sessions import Sessions, StaffSession
 from .site import Site
 from .staff_people import event_organisation, roles_list
@@ -117,6 +128,33 @@ def _filled(text: str, details: Any) -> str:
         return text
 
 
+def not_theirs_page(
+    site: Site, request: Request, session: StaffSession, event: Any, code: str, actions: tuple[str, ...]
+) -> HTMLResponse | None:
+    """The 403 page that says, in words, why an event's page is not the person's (issue 29):
+    ``not_your_event`` when they hold no role there, else which roles the first of ``actions``
+    needs and which they hold; None when they may take any of ``actions`` (or for an API key)."""
+    person = session.person
+    if person is None:
+        return None
+    held = person.held(event_organisation(event), code)
+    if any(may(held, a) for a in actions):
+        return None
+    words = site.words(request)
+    if not held:
+        text = words.t("refusal.not_your_event")
+    else:
+        text = words.t(
+            "people.role_not_held_says",
+            action=action_words(actions[0], words.lang),
+            needs=role_words(roles_for(actions[0]), words.lang),
+            holds=roles_list(held, words.lang),
+        )
+    resp = site.render(request, "staff/refused.html", status=403, staff=session, message_text=text)
+    resp.headers["cache-control"] = "no-store"
+    return resp
+
+
 class StaffPages:
     """What every staff page needs: the page with the person signed in, the way to the sign-in
     form, the CSRF refusal, a call to a service with the person's own key, a refusal in words."""
@@ -189,29 +227,12 @@ class StaffPages:
         return await self.upstream.get("registration", f"/v1/events/{code}")
 
     def not_theirs(
-        self, request: Request, session: StaffSession, event: Any, code: str, action: str = "event.read"
+        self, request: Request, session: StaffSession, event: Any, code: str, action: str = "event.read", *more: str
     ) -> HTMLResponse | None:
         """Issue 29: the page of an event the person may not see (or an action they may not
-        take there), in words and with 403; None when it is theirs (or an API key's session:
-        the services answer for a key)."""
-        person = session.person
-        if person is None:
-            return None
-        held = person.held(event_organisation(event), code)
-        if may(held, action):
-            return None
-        words = self.site.words(request)
-        if not held:
-            text = words.t("refusal.not_your_event")
-        else:
-            lang = words.lang
-            text = words.t(
-                "people.role_not_held_says",
-                action=action_words(action, lang),
-                needs=role_words(roles_for(action), lang),
-                holds=roles_list(held, lang),
-            )
-        return self.render(request, "staff/refused.html", session, http_status=403, message_text=text)
+        take there: ``action`` or any of ``more``), in words and with 403; None when it is theirs
+        (or an API key's session: the services answer for a key)."""
+        return not_theirs_page(self.site, request, session, event, code, (action, *more))
 
     def refusal(self, request: Request, status: int, body: Any) -> dict[str, str]:
         return refusal(self.site, request, status, body)
@@ -236,3 +257,5 @@ def install(app: FastAPI, site: Site) -> None:
     staff_round.install(app, pages)
     staff_appeals.install(app, pages)  # AWD-10
     staff_honours.install(app, pages)  # AWD-9
+    staff_invitations.install(app, pages)  # issue 29
+    staff_organisation.install(app, pages)  # issue 29

@@ -232,3 +232,9 @@ def roles_list(roles: Iterable[str], lang: str) -> str:
     wanted = set(roles)
     names = [ROLE_WORDS[r][0 if lang == "zh" else 1] for r in STAFF_ROLES if r in wanted]
     return ("、" if lang == "zh" else ", ").join(names) or "—"
+
+
+def lifetime_s(answer: Mapping[str, Any], default: float = 300.0) -> float:
+    """The ``expires_in`` of the identity API's answer (seconds), else ``default``."""
+    value = answer.get("expires_in")
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) and value > 0 else default

@@ -28,7 +28,7 @@ from gomoku_shared.client_address import TrustedProxies
 from gomoku_shared.throttle import FailureThrottle
 
 from .sessions import PERSON_ROLE, PRE_SESSION_COOKIE, SESSION_COOKIE, SIGN_IN_TOKEN_MAX_AGE_S, Sessions
-from .staff_people import StaffTokens, person_of
+from .staff_people import StaffTokens, lifetime_s, person_of
 
 if TYPE_CHECKING:
     from .staff import StaffPages
@@ -133,12 +133,11 @@ class SignInForm:
         if status == 429:
             return None, self.throttled(request, next_page, _retry_after(body), login=login, ask_totp=bool(totp))
         if status == 200 and isinstance(body, dict) and isinstance(body.get("access_token"), str):
-            expires_in = body.get("expires_in") if isinstance(body.get("expires_in"), int | float) else 300
             tokens = StaffTokens(
                 body["access_token"],
                 str(body.get("session_id", "")),
                 str(body.get("refresh_token", "")),
-                time.time() + float(expires_in),
+                time.time() + lifetime_s(body),
             )
             _s, me = await self.upstream.as_person(IDENTITY, "GET", "/v1/staff/me", tokens.access_token)
             account = body.get("account") if isinstance(body.get("account"), dict) else {}

@@ -4,7 +4,7 @@ one is honoured by every other, a sign-out ends it on all of them). ADR 0009.
 
 A person's session (issue 29) also has ``sealed_person``: their access and refresh tokens and
 their roles, sealed with the session secret as the key is; a refresh of the access token
-``update``\s the row."""
+``update`` rewrites the row."""
 
 from __future__ import annotations
 

@@ -24,6 +24,7 @@ from . import (
     staff_evidence,
     staff_honours,
     staff_invitations,
+    staff_ledger,
     staff_organisation,
     staff_round,
     staff_sign_in,
@@ -259,3 +260,4 @@ def install(app: FastAPI, site: Site) -> None:
     staff_honours.install(app, pages)  # AWD-9
     staff_invitations.install(app, pages)  # issue 29
     staff_organisation.install(app, pages)  # issue 29
+    staff_ledger.install(app, pages)  # issue 29: the fee clerk's console

@@ -36,7 +36,8 @@ def describe(invitation: Any, lang: str) -> dict[str, Any]:
     org = inv.get("organisation")
     if isinstance(org, dict):
         org_names: dict[str, Any] = org["names"] if isinstance(org.get("names"), dict) else {}
-        org_name = org_names.get(lang) or org.get("name") or org.get("organisation_id") or org.get("id") or "—"
+        zh = org.get("name_zh") if lang == "zh" else None
+        org_name = org_names.get(lang) or zh or org.get("name") or org.get("organisation_id") or org.get("id") or "—"
     else:
         org_name = inv.get("organisation_name") or org or "—"
     names = inv.get("organisation_names")

@@ -66,9 +66,7 @@ def install(app: FastAPI, pages: StaffPages) -> None:
 
     async def page(request: Request, session: StaffSession, org: str, status: int = 200, **acted: Any) -> HTMLResponse:
         code, body = await pages.call(session, IDENTITY, "GET", f"/v1/organisations/{quote(org)}/staff")
-        staff = body.get("staff") if code == 200 and isinstance(body, dict) else None
-        if staff is None and code == 200 and isinstance(body, dict):
-            staff = body.get("accounts")
+        staff = (body.get("items") or body.get("staff")) if code == 200 and isinstance(body, dict) else None
         listed = pages.refusal(request, code, body) if code >= 400 else None
         person = session.person
         return pages.render(

@@ -39,4 +39,6 @@ def test_every_consumed_event_is_produced_by_someone_else():
         "standings.updated",
         "entry.accepted",
         "entry.refused",
+        # issue 29: registration says who owns each event (partners: staff roles per event)
+        "event.access_changed",
     }

@@ -130,7 +130,8 @@ class ServiceRuntime:
             if settings.partners_url
             else None,
             clock=self.clock,
-            max_ttl_s=settings.access_token_ttl_s,
+            # a revocation is remembered as long as the longest-lived token it refuses may live
+            max_ttl_s=max(settings.access_token_ttl_s, settings.staff_token_ttl_s),
         )
         self._handlers: dict[str, EventHandler] = {}
         self._background: list[Callable[[], Coroutine[Any, Any, None]]] = []

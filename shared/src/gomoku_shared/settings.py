@@ -88,6 +88,11 @@ class ServiceSettings(BaseSettings):
     #: partners service: lifetime of an access token (also how long a revoked credential's
     #: tokens are remembered by the verifiers)
     access_token_ttl_s: int = Field(default=300, ge=30, le=3600, alias="ACCESS_TOKEN_TTL_S")
+    #: partners service, staff accounts: lifetime of a staff member's access token, of a sign-in
+    #: session (its refresh token), and of an invitation or password-reset link
+    staff_token_ttl_s: int = Field(default=600, ge=30, le=3600, alias="STAFF_TOKEN_TTL_S")
+    staff_session_ttl_s: int = Field(default=43200, ge=60, le=30 * 86400, alias="STAFF_SESSION_TTL_S")
+    invitation_ttl_s: int = Field(default=7 * 86400, ge=60, le=90 * 86400, alias="INVITATION_TTL_S")
     #: partners service: how long the old secret keeps working after a rotation, by default
     credential_grace_s: int = Field(default=86400, ge=0, le=30 * 86400, alias="CREDENTIAL_GRACE_S")
     #: partners service: the rate limit of a new partner (requests per window, window seconds)

@@ -29,5 +29,7 @@ CONSUMES: dict[str, tuple[str, ...]] = {
         "standings.updated",
         "entry.accepted",
         "entry.refused",
+        # issue 29: who owns each event (staff roles on an event are checked against it)
+        "event.access_changed",
     ),
 }

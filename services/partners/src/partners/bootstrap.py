@@ -21,6 +21,9 @@ from .entrypoints import consumers
 from .entrypoints.api import create_api
 from .service_layer.handlers import PartnerService
 from .service_layer.offboarding import Offboarding
+from .service_layer.organisations import Organisations
+from .service_layer.sign_in import StaffSessions
+from .service_layer.staff_base import StaffSettings
 from .service_layer.webhooks import WebhookService
 
 NAME = "partners"
@@ -39,7 +42,15 @@ def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Cloc
         token_ttl_s=settings.access_token_ttl_s,
         default_grace_s=settings.credential_grace_s,
         default_rate=RateLimit(settings.rate_limit_quota, settings.rate_limit_window_s),
+        staff_token_ttl_s=settings.staff_token_ttl_s,
     )
+    staff_settings = StaffSettings(
+        token_ttl_s=settings.staff_token_ttl_s,
+        session_ttl_s=settings.staff_session_ttl_s,
+        invitation_ttl_s=settings.invitation_ttl_s,
+    )
+    staff_admin = Organisations(runtime, vault, partners, staff_settings)
+    staff_sessions = StaffSessions(runtime, vault, partners, staff_settings)
 
     async def own_keys() -> dict[str, Any]:
         return {**(await partners.jwks()), **(await partners.revocations())}
@@ -68,7 +79,7 @@ def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Cloc
         vault=vault,
         limits=limits,
     )
-    consumers.register(runtime, webhooks)
+    consumers.register(runtime, webhooks, staff_admin)
     runtime.on_stop(sender.close)
 
     @runtime.background
@@ -83,5 +94,7 @@ def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Cloc
         offboarding_service=Offboarding(runtime, vault),
         idempotency=idempotency.for_runtime(runtime, idempotency_keys),
         vault=vault,
+        staff_admin=staff_admin,
+        staff_sessions=staff_sessions,
     )
     return Service(NAME, runtime, app, extras={"partners": partners, "key_source": own_keys, "webhooks": webhooks})

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from sqlalchemy import Column, ForeignKey, Index, Integer, MetaData, String, Table, Text
+from sqlalchemy import Boolean, Column, ForeignKey, Index, Integer, MetaData, String, Table, Text
 
 from gomoku_shared.db import UtcDateTime
+from gomoku_shared.event_access import event_access_table
 from gomoku_shared.idempotency import idempotency_table
 from gomoku_shared.messaging.inbox import inbox_table
 from gomoku_shared.messaging.outbox import outbox_table
@@ -141,4 +142,82 @@ pairing_partners = Table(
     Column("pairing_id", String(200), primary_key=True),
     Column("first_partner", String(100), nullable=True),
     Column("second_partner", String(100), nullable=True),
+)
+
+# ------------------------------------------------------------------ organisations and staff (issue 29)
+
+#: who owns each event and which partner apps it admits (from event.access_changed)
+event_access = event_access_table(metadata)
+
+organisations = Table(
+    "organisations",
+    metadata,
+    Column("org_id", String(64), primary_key=True),
+    Column("name", String(200), nullable=False),
+    Column("name_zh", String(200), nullable=True),
+    Column("created_at", UtcDateTime(), nullable=False),
+)
+
+#: people who run events; the password is an argon2id hash, the TOTP secret sealed under PARTNERS_KEY
+staff_accounts = Table(
+    "staff_accounts",
+    metadata,
+    Column("account_id", String(40), primary_key=True),
+    #: a phone number or an e-mail address, normalised (domain/staff.py)
+    Column("login", String(254), nullable=False),
+    Column("name", String(200), nullable=False),
+    Column("password_hash", String(300), nullable=False),
+    Column("disabled", Boolean, nullable=False),
+    Column("totp_secret", Text, nullable=True),
+    Column("totp_enabled", Boolean, nullable=False),
+    Column("created_at", UtcDateTime(), nullable=False),
+    #: tokens issued until then are refused (acct:<account_id> in /v1/revocations)
+    Column("tokens_revoked_at", UtcDateTime(), nullable=True),
+    Index("ux_staff_accounts_login", "login", unique=True),
+    Index("ix_staff_accounts_revoked", "tokens_revoked_at"),
+)
+
+#: a role held in an organisation (event_code "") or in one of its events
+staff_grants = Table(
+    "staff_grants",
+    metadata,
+    Column("account_id", String(40), ForeignKey("staff_accounts.account_id"), primary_key=True),
+    Column("org_id", String(64), ForeignKey("organisations.org_id"), primary_key=True),
+    Column("event_code", String(64), primary_key=True),
+    Column("role", String(40), primary_key=True),
+    Index("ix_staff_grants_org", "org_id", "role"),
+)
+
+#: invitation and password-reset links: the token is stored as its SHA-256, used once
+staff_invitations = Table(
+    "staff_invitations",
+    metadata,
+    Column("invitation_id", String(40), primary_key=True),
+    Column("token_hash", String(64), nullable=False),
+    #: invite or reset
+    Column("kind", String(10), nullable=False),
+    Column("org_id", String(64), ForeignKey("organisations.org_id"), nullable=False),
+    Column("login", String(254), nullable=False),
+    Column("name", String(200), nullable=False),
+    #: canonical JSON {"roles": [...], "events": {code: [...]}}
+    Column("roles", Text, nullable=False),
+    Column("account_id", String(40), nullable=True),
+    Column("created_by", String(200), nullable=False),
+    Column("created_at", UtcDateTime(), nullable=False),
+    Column("expires_at", UtcDateTime(), nullable=False),
+    Column("used_at", UtcDateTime(), nullable=True),
+    Index("ux_staff_invitations_token", "token_hash", unique=True),
+)
+
+#: sign-in sessions: the refresh token stored as its SHA-256
+staff_sessions = Table(
+    "staff_sessions",
+    metadata,
+    Column("session_id", String(40), primary_key=True),
+    Column("account_id", String(40), ForeignKey("staff_accounts.account_id"), nullable=False),
+    Column("refresh_hash", String(64), nullable=False),
+    Column("created_at", UtcDateTime(), nullable=False),
+    Column("expires_at", UtcDateTime(), nullable=False),
+    Column("ended_at", UtcDateTime(), nullable=True),
+    Index("ix_staff_sessions_account", "account_id"),
 )

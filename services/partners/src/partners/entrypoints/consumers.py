@@ -1,24 +1,36 @@
-"""Integration events the partners service consumes: each becomes webhook deliveries."""
+"""Integration events the partners service consumes: each becomes webhook deliveries, except
+``event.access_changed``, which says who owns each event (staff roles on an event are granted
+by its organisation only)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from gomoku_shared.contracts import Envelope
+from gomoku_shared.contracts.access_events import EventAccessChanged
 from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
 from gomoku_shared.topology import CONSUMES as TOPOLOGY
 
+from ..service_layer.organisations import Organisations
 from ..service_layer.webhooks import WebhookService
 
 #: the event types this service consumes: its queue's in the topology (ARCHITECTURE §1), those
 #: partners can subscribe to, and playoff.required (who plays the playoff games); entry.accepted /
 #: entry.refused are the ``entry.decided`` webhook
 CONSUMES = TOPOLOGY["partners"]
+ACCESS_CHANGED = EventAccessChanged.TYPE
 
 
-def register(runtime: ServiceRuntime, webhooks: WebhookService) -> None:
-    """Attach the handler of CONSUMES to ``runtime``."""
+def register(runtime: ServiceRuntime, webhooks: WebhookService, organisations: Organisations) -> None:
+    """Attach the handlers of CONSUMES to ``runtime``."""
 
-    @runtime.on(*CONSUMES)
+    @runtime.on(*(t for t in CONSUMES if t != ACCESS_CHANGED))
     async def on_event(uow: UnitOfWork, env: Envelope[Any]) -> None:
         await webhooks.on_event(uow, env)
+
+    @runtime.on(ACCESS_CHANGED)
+    async def on_access_changed(uow: UnitOfWork, env: Envelope[EventAccessChanged]) -> None:
+        change = env.payload
+        await organisations.on_access_changed(
+            uow, change.event_code, change.organisation, change.partners, change.changed_at
+        )

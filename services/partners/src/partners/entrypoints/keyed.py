@@ -26,8 +26,8 @@ from gomoku_shared.idempotency import IdempotencyStore, KeyReused, Stored, keyed
 from ..adapters.signing import KeyVault
 from ..service_layer.ambient import joined
 
-#: fields of an answer that hold a secret shown once
-SECRET_FIELDS = ("client_secret", "secret")
+#: fields of an answer that hold a secret shown once (an invitation link's token is one too)
+SECRET_FIELDS = ("client_secret", "secret", "token", "accept_path")
 
 
 def _sealed(answer: Any, vault: KeyVault) -> Any:

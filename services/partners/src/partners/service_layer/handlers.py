@@ -20,6 +20,7 @@ from gomoku_shared.tokens import LEEWAY_S
 
 from ..adapters.repository import PartnerRepository, StoredKey
 from ..adapters.signing import KeyVault
+from ..adapters.staff_repository import StaffRepository
 from ..domain import secret_hash
 from ..domain.claims import access_claims
 from ..domain.model import Credential, Kind, Partner, PartnerRuleError, RateLimit, allowed_scopes, grant, new_partner
@@ -51,6 +52,8 @@ class PartnerService:
     default_rate: RateLimit
     #: checks a client secret against a stored hash (scrypt; a test counts its calls)
     verify_secret: Verify = secret_hash.verify_secret
+    #: a staff member's access token's lifetime (issue 29): revoked people are listed as long
+    staff_token_ttl_s: int = 600
     #: one first signing key per process, not one per concurrent request
     _key_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
@@ -177,6 +180,9 @@ class PartnerService:
             found = await repo.revoked_since(since)
             for client, at in (await repo.suspended_since(since)).items():
                 found[client] = max(at, found.get(client, at))
+            # people whose tokens were revoked (sign-out everywhere, disabled, a role removed)
+            staff_since = self._now() - timedelta(seconds=self.staff_token_ttl_s + LEEWAY_S)
+            found.update(await StaffRepository(uow.session).revoked_since(staff_since))
         return {"revoked": {client: at.timestamp() for client, at in sorted(found.items())}}
 
     # ------------------------------------------------------------------ tokens
@@ -267,6 +273,10 @@ class PartnerService:
             )
             await self._audit(uow, repo, actor, "signing_key.rotated", details={"kid": key.kid, "retired": retired})
         return {"kid": key.kid, "retired": retired}
+
+    async def signing_key(self, repo: PartnerRepository) -> StoredKey:
+        """The key that signs now (staff tokens are signed with it too)."""
+        return await self._signing_key(repo)
 
     async def _signing_key(self, repo: PartnerRepository) -> StoredKey:
         keys = await repo.signing_keys(published_at=self._now())

@@ -13,6 +13,7 @@ import sqlalchemy as sa
 from sqlalchemy import MetaData
 
 from gomoku_shared.db import UtcDateTime
+from gomoku_shared.event_access import event_access_table
 from gomoku_shared.idempotency import idempotency_table
 from gomoku_shared.messaging.inbox import inbox_table
 from gomoku_shared.messaging.outbox import outbox_table
@@ -22,6 +23,9 @@ outbox = outbox_table(metadata)
 inbox = inbox_table(metadata)
 
 TS = UtcDateTime()
+#: who acted, as audits keep it: "<name> (acct:<account>)" for a person, "<role>:<key id>" for a key
+#: (``service_layer.actors.actor_ref``; widened by migration 0013)
+ACTOR = sa.String(300)
 
 
 # --------------------------------------------------------------------------- columns every table names
@@ -74,7 +78,7 @@ def _declare_event_tables(md: MetaData) -> dict[str, sa.Table]:
         sa.Column("config", sa.JSON, nullable=False),
         sa.Column("overrides", sa.JSON, nullable=False),
         sa.Column("created_at", TS, nullable=False),
-        sa.Column("created_by", sa.String(100), nullable=False),
+        sa.Column("created_by", ACTOR, nullable=False),
         # bumped first by every command on the event: serialises them (row lock / SQLite write lock)
         sa.Column("lock_version", sa.Integer, nullable=False, server_default="0"),
     )
@@ -142,7 +146,7 @@ def _declare_people_tables(md: MetaData) -> dict[str, sa.Table]:
         sa.Column("details", sa.JSON, nullable=False),
         sa.Column("submitted_at", TS, nullable=False),
         sa.Column("status", sa.String(20), nullable=False),
-        sa.Column("reviewed_by", sa.String(100), nullable=True),
+        sa.Column("reviewed_by", ACTOR, nullable=True),
         sa.Column("review_note", sa.Text, nullable=True),
         sa.Column("reviewed_at", TS, nullable=True),
         # the clause this evidence admitted/refused the player under, after the last review
@@ -193,7 +197,7 @@ def _declare_entry_tables(md: MetaData) -> dict[str, sa.Table]:
         sa.Column("reason", sa.Text, nullable=False),
         sa.Column("proof_ref_enc", sa.Text, nullable=True),
         sa.Column("refund_requested", sa.Boolean, nullable=False),
-        sa.Column("requested_by", sa.String(100), nullable=False),
+        sa.Column("requested_by", ACTOR, nullable=False),
     )
     change_requests = sa.Table(
         "change_requests",
@@ -206,7 +210,7 @@ def _declare_entry_tables(md: MetaData) -> dict[str, sa.Table]:
         sa.Column("requested_at", TS, nullable=False),
         sa.Column("state", sa.String(30), nullable=False),
         sa.Column("decision", sa.JSON, nullable=True),
-        sa.Column("decided_by", sa.String(100), nullable=True),
+        sa.Column("decided_by", ACTOR, nullable=True),
         sa.Column("decided_at", TS, nullable=True),
         _partner(),
     )
@@ -260,7 +264,7 @@ def declare_ledger(md: MetaData) -> dict[str, sa.Table]:
         sa.Column("unit_id", sa.String(100), nullable=True),
         sa.Column("received_at", TS, nullable=False),
         sa.Column("recorded_at", TS, nullable=False),
-        sa.Column("recorded_by", sa.String(100), nullable=False),
+        sa.Column("recorded_by", ACTOR, nullable=False),
         sa.Column("reference_enc", sa.Text, nullable=True),
         sa.Column("corrects", sa.String(200), nullable=True),
         # what caused the line when not the operator's hand: "appeal.lodged:<id>", "refund:<id>"
@@ -280,12 +284,12 @@ def declare_ledger(md: MetaData) -> dict[str, sa.Table]:
         sa.Column("proof_ref_enc", sa.Text, nullable=True),
         sa.Column("force_majeure_claimed", sa.Boolean, nullable=False),
         sa.Column("requested_at", TS, nullable=False),
-        sa.Column("requested_by", sa.String(100), nullable=False),
+        sa.Column("requested_by", ACTOR, nullable=False),
         _partner(),
         sa.Column("state", sa.String(20), nullable=False),  # requested | granted | refused
         sa.Column("granted_fen", sa.BigInteger, nullable=True),
         sa.Column("force_majeure_accepted", sa.Boolean, nullable=True),
-        sa.Column("decided_by", sa.String(100), nullable=True),
+        sa.Column("decided_by", ACTOR, nullable=True),
         sa.Column("decided_at", TS, nullable=True),
         sa.Column("decision_note", sa.Text, nullable=True),
         sa.Column("ledger_line_id", sa.String(200), nullable=True),
@@ -301,6 +305,11 @@ def declare_change_application(table: sa.Table) -> None:
     table.append_column(sa.Column("applied_at", TS, nullable=True))
 
 
+def declare_owner(table: sa.Table) -> None:
+    """Issue 29: the organisation that owns the event (its staff act on it; migration 0013)."""
+    table.append_column(sa.Column("organisation", sa.String(64), nullable=False, server_default="default"))
+
+
 def declare_config_additions(table: sa.Table) -> None:
     """The event configuration's keys the previous release does not know, kept beside the
     configuration it can read (rolling upgrades; migration 0006, `stored_config.stored_config`)."""
@@ -311,6 +320,7 @@ tables = declare(metadata)
 tables.update(declare_ledger(metadata))
 declare_change_application(tables["change_requests"])
 declare_config_additions(tables["events"])
+declare_owner(tables["events"])
 events = tables["events"]
 units = tables["units"]
 officials = tables["officials"]
@@ -351,7 +361,7 @@ fee_announcements = sa.Table(
     sa.Column("amount_fen", sa.BigInteger, nullable=False),
     sa.Column("applies_from", TS, nullable=False),
     sa.Column("announced_at", TS, nullable=False),
-    sa.Column("announced_by", sa.String(100), nullable=False),
+    sa.Column("announced_by", ACTOR, nullable=False),
     sa.Column("note", sa.Text, nullable=False),
     sa.UniqueConstraint("event_code", "seq", name="uq_fee_announcement_seq"),
 )
@@ -369,7 +379,7 @@ fee_confirmations = sa.Table(
     sa.Column("paid_in_full", sa.Boolean, nullable=False),
     sa.Column("as_of", TS, nullable=False),
     sa.Column("recorded_at", TS, nullable=False),
-    sa.Column("recorded_by", sa.String(100), nullable=False),
+    sa.Column("recorded_by", ACTOR, nullable=False),
     sa.Column("note", sa.Text, nullable=False),
     _partner(),
     sa.UniqueConstraint("event_code", "seq", name="uq_fee_confirmation_seq"),
@@ -386,7 +396,7 @@ exemption_lists = sa.Table(
     sa.Column("edition", sa.String(50), nullable=False),
     sa.Column("source", sa.String(200), nullable=False),
     sa.Column("loaded_at", TS, nullable=False),
-    sa.Column("loaded_by", sa.String(100), nullable=False),
+    sa.Column("loaded_by", ACTOR, nullable=False),
     sa.Column("players", sa.Integer, nullable=False),
     #: lines placed beyond the event's top N: not stored (they exempt nobody)
     sa.Column("beyond_top", sa.Integer, nullable=False),
@@ -407,4 +417,20 @@ exemption_players = sa.Table(
     sa.Column("id_number_enc", sa.Text, nullable=True),
     sa.Column("id_number_index", sa.String(64), nullable=True),
     sa.Column("id_number_masked", sa.String(64), nullable=True),
+)
+
+#: issue 29: each event's owner and the partner apps its organiser chose (the shared table every
+#: service keeps; here written by the service itself, beside the event.access_changed it sends)
+event_access = event_access_table(metadata)
+
+#: issue 29: each choice of an event's partner apps, the audit of who chose what and when
+partner_choices = sa.Table(
+    "partner_choices",
+    metadata,
+    sa.Column("event_code", sa.String(64), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    #: the partner ids chosen, or null: every partner
+    sa.Column("partners", sa.JSON, nullable=True),
+    sa.Column("chosen_at", TS, nullable=False),
+    sa.Column("chosen_by", ACTOR, nullable=False),
 )

@@ -15,6 +15,7 @@ from gomoku_shared.event_config import EventConfig
 
 from . import at_rest, orm
 from . import repository as rows
+from .access_repository import AccessRepository
 from .exemption_repository import ExemptionListRepository
 from .protection import DataProtector
 from .schedule_repository import DelayRepository
@@ -51,6 +52,7 @@ class EventRepository:
         now: Any,
         created_by: str,
         stage_statuses: dict[str, str],
+        organisation: str,
     ) -> None:
         await self.session.execute(
             sa.insert(orm.events).values(
@@ -61,6 +63,7 @@ class EventRepository:
                 overrides=overrides,
                 created_at=now,
                 created_by=created_by,
+                organisation=organisation,
                 lock_version=0,
             )
         )
@@ -380,5 +383,7 @@ class Repositories:
         self.delays = DelayRepository(session)
         #: REG-16: the list a quota exemption is checked against (NY 七(三))
         self.exemptions = ExemptionListRepository(session, protector)
+        #: issue 29: the event's owner and chosen partner apps
+        self.access = AccessRepository(session)
         #: every encrypted column (a DATA_KEY rotation)
         self.protected = at_rest.ProtectedData(session, protector)

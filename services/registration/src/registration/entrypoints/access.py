@@ -13,7 +13,7 @@ from sqlalchemy.exc import IntegrityError
 
 from gomoku_shared import idempotency
 from gomoku_shared.api_docs import View, documented
-from gomoku_shared.auth import Principal, require
+from gomoku_shared.auth import EventOf, Principal, require
 from gomoku_shared.errors import Conflict
 from gomoku_shared.idempotency import IdemKey, IdempotencyStore, keyed_request, replay
 from gomoku_shared.runtime import ServiceRuntime
@@ -23,16 +23,36 @@ from ..service_layer.command import EventCommand
 from ..service_layer.state import RegistrationState
 from ..service_layer.unit_of_work import RegistrationUnitOfWork
 
-__all__ = ["Anyone", "Arbiter", "OperatorKey", "Reader", "Registrant", "command", "documented", "keyed_write", "read"]
+__all__ = [
+    "ANYONE",
+    "READER",
+    "REGISTRANT",
+    "STAFF",
+    "caller",
+    "command",
+    "documented",
+    "keyed_write",
+    "read",
+]
 
 log = logging.getLogger("registration.api")
 
-Registrant = Annotated[Principal, Depends(require("partner", "operator"))]
-Anyone = Annotated[Principal, Depends(require("partner", "operator", "arbiter"))]
+#: who may call a route, by role (issue 29: a route of one event also names its staff action,
+#: ``caller``; a staff account is the arbiter role and is authorised per event by that action)
+REGISTRANT = ("partner", "operator")
+ANYONE = ("partner", "operator", "arbiter")
 #: the public event description: the read-only viewer key too (the web front)
-Reader = Annotated[Principal, Depends(require("partner", "operator", "arbiter", "viewer"))]
-Arbiter = Annotated[Principal, Depends(require("arbiter", "operator"))]
-OperatorKey = Annotated[Principal, Depends(require("operator"))]
+READER = ("partner", "operator", "arbiter", "viewer")
+STAFF = ("arbiter", "operator")
+
+
+def caller(
+    roles: tuple[str, ...], action: str | None = None, event: EventOf | None = None, *, people: bool = False
+) -> Any:
+    """The principal of a route: ``roles``, and with ``action`` every staff credential authorised
+    for it in the event (``event``, by default the path's ``event_code``); ``people`` admits staff
+    accounts to a route every caller may read (the public event description)."""
+    return Annotated[Principal, Depends(require(*roles, action=action, event=event, people=people))]
 
 
 async def _idempotency_key(key: str | None = IdemKey) -> str | None:
@@ -116,4 +136,6 @@ async def run(
         raise Conflict("concurrent_duplicate", "an identical request was processed at the same time; retry") from None
     if cmd is not None:
         state.committed(cmd)
+        if cmd.access_changed:  # this replica's next check reads the new owner and partner apps
+            request.app.state.event_access.forget(cmd.code)
     return JSONResponse(result, status_code=status)

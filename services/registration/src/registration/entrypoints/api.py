@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, FastAPI, Query, Request
+from fastapi import APIRouter, Depends, FastAPI, Query, Request
 from fastapi.responses import JSONResponse
 
 from gomoku_shared import idempotency
 from gomoku_shared.api_docs import documented
-from gomoku_shared.auth import KeyRing
+from gomoku_shared.auth import KeyRing, Principal, require
+from gomoku_shared.event_access import EventAccessDirectory
 from gomoku_shared.pagination import sort_by
 from gomoku_shared.params import PathId
 from gomoku_shared.runtime import ServiceRuntime
@@ -25,11 +26,12 @@ from gomoku_shared.service import service_app
 
 from .. import presets
 from ..adapters import orm
-from ..service_layer import changes, closing, entries, events, evidence, exemptions, queries, stages, units
+from ..service_layer import changes, closing, entries, events, evidence, exemptions, owners, queries, stages, units
 from ..service_layer import schemas as s
 from ..service_layer.state import RegistrationState
 from . import views as v
-from .access import Anyone, Arbiter, OperatorKey, Reader, Registrant, keyed_write
+from .access import ANYONE, READER, REGISTRANT, STAFF, keyed_write
+from .access import read as _read
 from .access import run as _run
 from .access import state_of as _state
 from .fee_routes import add_fee_routes
@@ -46,6 +48,23 @@ ExternalId = Annotated[
         "(no other caller's players match)",
     ),
 ]
+
+
+#: issue 29: the organisation whose events a list shows
+Organisation = Annotated[
+    str | None,
+    Query(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$", description="an organisation's id"),
+]
+
+
+async def _event_of_change(request: Request) -> str | None:
+    """The event a change request belongs to (the staff check of its decision, issue 29)."""
+    return await _read(request, lambda repos, _state: changes.change_event(repos, request.path_params["change_id"]))
+
+
+#: who creates events: the operator's keys, or a staff account (authorised in the service layer)
+EventCreator = Annotated[Principal, Depends(require("operator", "arbiter", people=True))]
+ChangeDecider = Annotated[Principal, Depends(require(*STAFF, action="entries.manage", event=_event_of_change))]
 
 
 def _router() -> APIRouter:
@@ -82,16 +101,19 @@ def _event_routes(router: APIRouter) -> None:
         "/events",
         **keyed_write(v.EventView, 201, 404),
         tags=["events"],
-        summary="Create an event from a preset plus overrides; emits event.configured",
+        summary="Create an event from a preset plus overrides, owned by an organisation; emits event.configured "
+        "and event.access_changed (the operator's key, or a staff account with event.create there)",
     )
-    async def create_event(body: s.EventIn, request: Request, principal: OperatorKey) -> JSONResponse:
-        return await _run(
+    async def create_event(body: s.EventIn, request: Request, principal: EventCreator) -> JSONResponse:
+        answer = await _run(
             request,
             principal,
             None,
             lambda uow, _: events.create_event(uow, _state(request), principal, body),
             body=body,
         )
+        request.app.state.event_access.forget(body.event_code)
+        return answer
 
     add_routes(
         router,
@@ -102,10 +124,47 @@ def _event_routes(router: APIRouter) -> None:
                 "/events/{event_code}",
                 queries.get_event,
                 v.EventView,
-                "An event: stages, sections, caps, windows",
-                who=Reader,
+                "An event: its owner, stages, sections, caps, windows",
+                action=None,
+                who=READER,
+                people=True,
                 personal=False,
-            )
+            ),
+            Read(
+                "list_events",
+                "/events",
+                owners.list_events,
+                v.EventList,
+                "The events and the organisation that owns each (issue 29)",
+                action=None,
+                who=READER,
+                people=True,
+                personal=False,
+                filters=(filter_of("organisation", Organisation),),
+                pages=("events", sort_by("event_code")),
+            ),
+            Command(
+                "choose_partners",
+                "/events/{event_code}/partners",
+                owners.choose_partners,
+                s.PartnersIn,
+                STAFF,
+                v.EventPartners,
+                "Choose the partner apps that may register entries and act in the event (null: every partner); "
+                "audited, emits event.access_changed (issue 29)",
+                action="event.configure",
+                status=200,
+                method="PUT",
+            ),
+            Read(
+                "event_partners",
+                "/events/{event_code}/partners",
+                owners.partners_view,
+                v.EventPartners,
+                "The partner apps chosen for the event and who chose them when (issue 29)",
+                who=STAFF,
+                personal=False,
+            ),
         ],
     )
 
@@ -120,7 +179,7 @@ def _entry_routes(router: APIRouter) -> None:
                 "/events/{event_code}/entries",
                 entries.register_player,
                 s.EntryIn,
-                Registrant,
+                REGISTRANT,
                 v.SubmittedEntry,
                 "Register one player (REG-1..8, REG-13); Idempotency-Key honoured",
             ),
@@ -129,7 +188,7 @@ def _entry_routes(router: APIRouter) -> None:
                 "/events/{event_code}/entries/bulk",
                 entries.register_bulk,
                 s.BulkIn,
-                Registrant,
+                REGISTRANT,
                 v.BulkReport,
                 "Bulk registration for partner platforms: all or nothing, with a per-row report",
             ),
@@ -138,7 +197,7 @@ def _entry_routes(router: APIRouter) -> None:
                 "/events/{event_code}/teams",
                 entries.register_team,
                 s.TeamIn,
-                Registrant,
+                REGISTRANT,
                 v.SubmittedEntry,
                 "Register a team with its board order fixed at registration (REG-9)",
             ),
@@ -178,9 +237,10 @@ def _entry_update_routes(router: APIRouter) -> None:
                 "/events/{event_code}/entries/{entry_id}/withdraw",
                 entries.withdraw,
                 s.WithdrawIn,
-                Anyone,
+                ANYONE,
                 v.WithdrawnEntry,
                 "Withdraw an entry with a written reason (REG-10); the waiting list moves up (REG-2)",
+                action="entries.manage",
                 status=200,
             ),
             Command(
@@ -188,9 +248,10 @@ def _entry_update_routes(router: APIRouter) -> None:
                 "/events/{event_code}/entries/{entry_id}/facts",
                 evidence.correct_facts,
                 s.FactsCorrectionIn,
-                Anyone,
+                ANYONE,
                 v.CorrectedEntry,
                 "Correct declared facts; the entry is judged again, refused ones too (REG-18)",
+                action="entries.manage",
                 status=200,
             ),
         ],
@@ -204,9 +265,10 @@ def _entry_update_routes(router: APIRouter) -> None:
                 "/events/{event_code}/entries/{entry_id}/review",
                 entries.review,
                 s.DecisionIn,
-                Arbiter,
+                STAFF,
                 v.EntryView,
                 "Arbiter settles an entry pending review (wildcard, host quota)",
+                action="evidence.review",
                 status=200,
             )
         ],
@@ -223,9 +285,10 @@ def _change_routes(router: APIRouter) -> None:
                 "/events/{event_code}/entries/{entry_id}/changes",
                 changes.request_change_cmd,
                 s.ChangeIn,
-                Anyone,
+                ANYONE,
                 v.ChangeView,
                 "Request a change (REG-10: arbiter approval after the close, none in the freeze; REG-9)",
+                action="entries.manage",
             ),
             Read(
                 "list_changes",
@@ -245,7 +308,7 @@ def _change_routes(router: APIRouter) -> None:
         summary="Arbiter approves or refuses a change",
     )
     async def decide_change(
-        change_id: PathId, body: s.DecisionIn, request: Request, principal: Arbiter
+        change_id: PathId, body: s.DecisionIn, request: Request, principal: ChangeDecider
     ) -> JSONResponse:
         return await _run(
             request,
@@ -267,10 +330,11 @@ def _evidence_routes(router: APIRouter) -> None:
                 "/events/{event_code}/evidence",
                 evidence.upload_evidence,
                 s.EvidenceUploadIn,
-                Anyone,
+                ANYONE,
                 v.UploadedEvidence,
                 "Upload an evidence record for one of the caller's own entries or players (REG-6, REG-8); "
                 "the document is stored encrypted; the player's entries are judged again (REG-18)",
+                action="evidence.review",
             ),
             Read(
                 "list_evidence",
@@ -288,9 +352,10 @@ def _evidence_routes(router: APIRouter) -> None:
                 "/evidence/{evidence_id}/decision",
                 evidence.decide_evidence,
                 s.DecisionIn,
-                Arbiter,
+                STAFF,
                 v.EvidenceDecision,
                 "Arbiter approves or rejects evidence; the player's entries are judged again (REG-6)",
+                action="evidence.review",
                 status=200,
                 event_of=evidence.evidence_event,
             ),
@@ -308,7 +373,7 @@ def _unit_routes(router: APIRouter) -> None:
                 "/events/{event_code}/units",
                 units.add_unit,
                 s.UnitIn,
-                Registrant,
+                REGISTRANT,
                 v.UnitDetail,
                 "A unit with its leader and coaches (REG-3)",
             ),
@@ -317,7 +382,7 @@ def _unit_routes(router: APIRouter) -> None:
                 "/events/{event_code}/units/{unit_id}/officials",
                 units.add_official,
                 s.OfficialIn,
-                Registrant,
+                REGISTRANT,
                 v.UnitDetail,
                 "Name a leader, coach or acting leader of a unit (REG-3)",
             ),
@@ -334,10 +399,11 @@ def _unit_routes(router: APIRouter) -> None:
                 "/events/{event_code}/quota-exemptions",
                 exemptions.load_list,
                 s.ExemptionListIn,
-                OperatorKey,
+                STAFF,
                 v.ExemptionList,
                 "Load the list a delegation-quota exemption is checked against (REG-16, NY 七(三)): "
                 "the previous edition's final places by section",
+                action="event.configure",
                 errors=(409,),
             ),
             Read(
@@ -346,7 +412,7 @@ def _unit_routes(router: APIRouter) -> None:
                 exemptions.get_list,
                 v.ExemptionList,
                 "The list in force and every load of it (REG-16)",
-                who=Arbiter,
+                who=STAFF,
                 personal=False,
             ),
         ],
@@ -363,9 +429,10 @@ def _stage_routes(router: APIRouter) -> None:
                 "/events/{event_code}/stages/{stage}/check-in",
                 stages.check_in,
                 s.CheckInIn,
-                Arbiter,
+                STAFF,
                 v.CheckInReport,
                 "Check entries in and mark no-shows (REG-11)",
+                action="checkin.record",
                 status=200,
             ),
             Command(
@@ -373,9 +440,10 @@ def _stage_routes(router: APIRouter) -> None:
                 "/events/{event_code}/stages/{stage}/close",
                 closing.close_stage_cmd,
                 s.CloseIn,
-                OperatorKey,
+                STAFF,
                 v.ClosedStage,
                 "Close a stage: merge/cancel sections (REG-12), emit one section.closed per section",
+                action="entries.manage",
                 status=200,
                 body_optional=True,
             ),
@@ -392,9 +460,10 @@ def _stage_routes(router: APIRouter) -> None:
                 "/events/{event_code}/stages/{stage}/seeded",
                 stages.post_seeded,
                 s.SeededIn,
-                OperatorKey,
+                STAFF,
                 v.SeededList,
                 "Players seeded straight into a qualification stage (EVT-6, SZ: Shenzhen Cup top 4)",
+                action="entries.manage",
             ),
         ],
     )
@@ -409,6 +478,8 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing, context: RegistrationS
     )
     app.state.registration = context
     app.state.idempotency = idempotency.for_runtime(runtime, orm.idempotency_keys)
+    #: issue 29: each event's owner and chosen partner apps, for the per-event staff checks
+    app.state.event_access = EventAccessDirectory.on_table(runtime.sessionmaker, orm.event_access)
     app.include_router(_router())
     app.include_router(schedule_router())
     return app

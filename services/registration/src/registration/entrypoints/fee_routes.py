@@ -14,7 +14,7 @@ from gomoku_shared.pagination import sort_by
 from ..service_layer import fees
 from ..service_layer import schemas as s
 from . import fee_views as fv
-from .access import Anyone, OperatorKey
+from .access import ANYONE, STAFF
 from .routes import Command, Read, add_routes
 
 
@@ -35,9 +35,10 @@ def add_fee_routes(router: APIRouter) -> None:
                 "/events/{event_code}/ledger",
                 fees.record_line,
                 s.LedgerLineIn,
-                OperatorKey,
+                STAFF,
                 fv.LedgerLineView,
                 "Record a payment received, or correct a line with a new one (REG-14; append-only)",
+                action="ledger.record",
                 errors=(404,),
             ),
             *_announced_later(),
@@ -54,9 +55,10 @@ def add_fee_routes(router: APIRouter) -> None:
                 "/events/{event_code}/entries/{entry_id}/refund-request",
                 fees.request_refund,
                 s.RefundRequestIn,
-                Anyone,
+                ANYONE,
                 fv.RefundView,
                 "A written refund request with its reason and proof (REG-15)",
+                action="ledger.record",
                 errors=(404,),
             ),
             Read(
@@ -72,9 +74,10 @@ def add_fee_routes(router: APIRouter) -> None:
                 "/refunds/{refund_id}/decision",
                 fees.decide_refund_cmd,
                 s.RefundDecisionIn,
-                OperatorKey,
+                STAFF,
                 fv.RefundView,
                 "The organiser grants a refund (a refund line in the ledger) or refuses it (REG-15)",
+                action="ledger.record",
                 status=200,
                 errors=(404,),
                 event_of=fees.refund_event,
@@ -92,9 +95,10 @@ def _announced_later() -> list[Command]:
             "/events/{event_code}/fees/announcements",
             fees.announce_fee,
             s.FeeAnnouncementIn,
-            OperatorKey,
+            STAFF,
             fv.FeeAnnouncementView,
             "Announce or change a fee item's amount, from an instant on (另行通知; REG-14, audited)",
+            action="event.configure",
             errors=(404, 409),
         ),
         Command(
@@ -102,9 +106,10 @@ def _announced_later() -> list[Command]:
             "/events/{event_code}/entries/{entry_id}/fees/confirmation",
             fees.confirm_paid,
             s.FeeConfirmationIn,
-            OperatorKey,
+            STAFF,
             fv.FeeConfirmationView,
             "Confirm an entry paid an item in full while its amount is not announced (REG-14, audited)",
+            action="ledger.record",
             errors=(404, 409),
         ),
     ]

@@ -1,7 +1,7 @@
 """The registration routes as data: a `Command` runs one command on one event (a keyed POST, in
 one transaction on the locked event); a `Read` answers from a session of its own (no lock).
-A route names its path, who may call it, its body and answer and the service-layer function
-that does the work; `add_routes` makes the FastAPI endpoints from them, their parameters (and
+A route names its path, who may call it (its roles and, for staff, the action it is per event:
+issue 29), its body and answer and the service-layer function that does the work; `add_routes` makes the FastAPI endpoints from them, their parameters (and
 so the OpenAPI document) following the route: the path's ids, the body, the caller."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from gomoku_shared.pagination import PageIn, SortKey, paged
 from gomoku_shared.params import PathId
 
 from ..adapters.repositories import Repositories
-from .access import Anyone, command, documented, keyed_write, read
+from .access import ANYONE, caller, command, documented, keyed_write, read
 
 _PATH_IDS = re.compile(r"{(\w+)}")
 _PLAIN = inspect.Parameter.POSITIONAL_OR_KEYWORD
@@ -30,21 +30,25 @@ _PLAIN = inspect.Parameter.POSITIONAL_OR_KEYWORD
 
 @dataclass(frozen=True)
 class Command:
-    """POST `path`: `run(cmd, *the path's ids but event_code, body)` on the event of the path
-    (`event_code`), or on the event `event_of(repos, first id)` names."""
+    """POST (or `method`) `path`: `run(cmd, *the path's ids but event_code, body)` on the event of
+    the path (`event_code`), or on the event `event_of(repos, first id)` names."""
 
     name: str  # the endpoint's name, and so its operationId
     path: str
     run: Callable[..., Awaitable[Any]]
     body: type[BaseModel]
-    who: Any  # the roles that may call it (access.Anyone, Registrant, Arbiter, OperatorKey)
+    who: tuple[str, ...]  # the roles that may call it (access.REGISTRANT, ANYONE, STAFF, ...)
     answer: type[View]
     summary: str
+    #: the staff action (gomoku_shared.staff_roles.ACTIONS) every staff credential must hold in the
+    #: event; None: staff accounts are refused (a route for partner apps and the operator's keys)
+    action: str | None = None
     status: int = 201
     errors: tuple[int, ...] = ()
     event_of: Callable[[Repositories, str], Awaitable[str]] | None = None
     #: an empty body stands for the body's defaults
     body_optional: bool = False
+    method: str = "POST"
 
     def add_to(self, router: APIRouter, tag: str) -> None:
         ids = [name for name in _PATH_IDS.findall(self.path) if name != "event_code"]
@@ -58,23 +62,46 @@ class Command:
                 request, principal, code, lambda cmd: self.run(cmd, *args, body), status=self.status, body=body
             )
 
-        router.post(self.path, **keyed_write(self.answer, self.status, *self.errors), tags=[tag], summary=self.summary)(
-            _named(endpoint, self.name, self._parameters(), JSONResponse)
+        add = router.api_route(
+            self.path,
+            methods=[self.method],
+            **keyed_write(self.answer, self.status, *self.errors),
+            tags=[tag],
+            summary=self.summary,
         )
+        add(_named(endpoint, self.name, self._parameters(ids), JSONResponse))
 
-    def _parameters(self) -> list[inspect.Parameter]:
+    def _parameters(self, ids: list[str]) -> list[inspect.Parameter]:
         """The path's ids, the body and the caller; an optional body comes last (it has a default)."""
-        path, caller = _path_parameters(self.path), _caller(self.who)
+        event = None if self.event_of is None else _event_finder(self.event_of, ids[0])
+        path, who = _path_parameters(self.path), _caller(caller(self.who, self.action, event))
         if self.body_optional:
-            return [*path, *caller, inspect.Parameter("body", _PLAIN, annotation=self.body | None, default=None)]
-        return [*path, inspect.Parameter("body", _PLAIN, annotation=self.body), *caller]
+            return [*path, *who, inspect.Parameter("body", _PLAIN, annotation=self.body | None, default=None)]
+        return [*path, inspect.Parameter("body", _PLAIN, annotation=self.body), *who]
 
 
 async def _event_named_by(
     request: Request, event_of: Callable[[Repositories, str], Awaitable[str]], resource_id: str
 ) -> str:
-    """The event a record (an evidence record, a refund request) belongs to, read on a session of its own."""
-    return await read(request, lambda repos, _state: event_of(repos, resource_id))
+    """The event a record (an evidence record, a refund request) belongs to, read on a session of
+    its own (once per request: the staff check may have read it already)."""
+    known = getattr(request.state, "registration_event", None)
+    if known is None:
+        known = request.state.registration_event = await read(
+            request, lambda repos, _state: event_of(repos, resource_id)
+        )
+    return known
+
+
+def _event_finder(
+    event_of: Callable[[Repositories, str], Awaitable[str]], id_name: str
+) -> Callable[[Request], Awaitable[str | None]]:
+    """For the staff check (issue 29): the event of the record the path names."""
+
+    async def find(request: Request) -> str | None:
+        return await _event_named_by(request, event_of, request.path_params[id_name])
+
+    return find
 
 
 @dataclass(frozen=True)
@@ -87,7 +114,11 @@ class Read:
     query: Callable[..., Awaitable[Any]]
     answer: type[View]
     summary: str
-    who: Any = Anyone
+    #: the staff action of the read (issue 29; "event.read": staff reads in full); None with
+    #: `people`: a public read (every caller, staff accounts too)
+    action: str | None = "event.read"
+    who: tuple[str, ...] = ANYONE
+    people: bool = False
     #: query-string filters (`text_filter`, `filter_of`), passed to the query by name
     filters: tuple[inspect.Parameter, ...] = ()
     personal: bool = True
@@ -107,7 +138,8 @@ class Read:
             return found if self.pages is None else paged(found, *self.pages, values["page"])
 
         paging = [inspect.Parameter("page", _PLAIN, annotation=PageIn)] if self.pages else []
-        parameters = [*_path_parameters(self.path), *_caller(self.who), *paging, *self.filters]
+        who = caller(self.who, self.action, people=self.people)
+        parameters = [*_path_parameters(self.path), *_caller(who), *paging, *self.filters]
         router.get(self.path, tags=[tag], summary=self.summary, **documented(self.answer))(
             _named(endpoint, self.name, parameters, dict)
         )

@@ -19,10 +19,10 @@ from gomoku_shared.params import PathId
 from ..adapters.repositories import Repositories
 from ..service_layer import schedule
 
-#: the schedule is public: the web front's viewer key reads it too
-Reader = Annotated[Principal, Depends(require("partner", "operator", "arbiter", "viewer"))]
-#: a player's schedule: staff, or the partner who registered the player
-Anyone = Annotated[Principal, Depends(require("partner", "operator", "arbiter"))]
+#: the schedule is public: the web front's viewer key reads it too, and staff accounts (issue 29)
+Reader = Annotated[Principal, Depends(require("partner", "operator", "arbiter", "viewer", people=True))]
+#: a player's schedule: staff who may read the event in full, or the partner who registered the player
+Anyone = Annotated[Principal, Depends(require("partner", "operator", "arbiter", action="event.read"))]
 ICS = "text/calendar"
 
 

@@ -37,6 +37,8 @@ class StageInfo(View):
 class EventView(View):
     event_code: str
     preset_id: str
+    #: issue 29: the organisation that owns the event (its staff act on it)
+    organisation: str
     name: str
     timezone: str
     stages: list[StageInfo]
@@ -332,3 +334,37 @@ class ExemptionList(View):
     loads: list[ExemptionLoad]
     #: after a load: the entries whose claims it judged otherwise (their exemption changed)
     rejudged: list[str] = []
+
+
+class ListedEvent(View):
+    """Issue 29: an event and the organisation that owns it."""
+
+    event_code: str
+    name: str
+    preset_id: str
+    organisation: str
+    created_at: datetime
+
+
+class EventList(Paged):
+    events: list[ListedEvent]
+
+
+class PartnerChoice(View):
+    """One choice of the event's partner apps (the audit): which, when, by whom."""
+
+    #: null: every partner
+    partners: list[str] | None
+    chosen_at: datetime
+    #: "<name> (acct:<account>)" for a staff account, "<role>:<key id>" for an API key
+    chosen_by: str
+
+
+class EventPartners(View):
+    """Issue 29: the partner apps that may register entries and act in the event."""
+
+    event_code: str
+    organisation: str
+    #: the partner ids chosen; null: every partner (the default)
+    partners: list[str] | None
+    choices: list[PartnerChoice]

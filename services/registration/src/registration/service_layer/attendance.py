@@ -13,6 +13,7 @@ from ..domain import Entry
 from ..domain.checkin import settle_attendance, undecided
 from ..domain.delegations import units_without_leader
 from . import schemas as s
+from .actors import actor_ref
 from .command import EventCommand
 
 
@@ -24,7 +25,7 @@ async def settle_undecided(cmd: EventCommand, entries: Sequence[Entry], body: s.
     if unknown:
         raise Unprocessable("not_undecided", "these entries are not waiting for an attendance decision", unknown)
     default = cmd.config.check_in.undecided_at_close
-    arbiter = f"{cmd.principal.role}:{cmd.principal.key_id}"
+    arbiter = actor_ref(cmd.principal)
     open_ones = [e for e in waiting if e.id not in body.attendance and body.not_checked_in is None]
     if default == "ask" and open_ones:
         raise Unprocessable(

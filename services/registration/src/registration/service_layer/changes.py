@@ -11,6 +11,7 @@ from gomoku_shared.auth import Principal
 from gomoku_shared.errors import Conflict, NotFound, Unprocessable
 
 from ..adapters import repository as repo
+from ..adapters.repositories import Repositories
 from ..domain import (
     ChangeKind,
     ChangeRequest,
@@ -23,6 +24,7 @@ from ..domain import (
 )
 from ..domain.substitution import apply_substitution
 from . import schemas as s
+from .actors import actor_ref
 from .command import EventCommand
 from .rendering import change_view
 from .state import RegistrationState
@@ -64,6 +66,14 @@ async def request_change_cmd(cmd: EventCommand, entry_id: str, body: s.ChangeIn)
     return change_view(row)
 
 
+async def change_event(repos: Repositories, change_id: str) -> str:
+    """The event a change request belongs to (it never changes)."""
+    row = await repos.changes.get(change_id)
+    if row is None:
+        raise NotFound("unknown_change", f"no change request {change_id!r}")
+    return row.event_code
+
+
 async def decide_change_cmd(
     uow: RegistrationUnitOfWork, state: RegistrationState, principal: Principal, change_id: str, body: s.DecisionIn
 ) -> dict[str, Any]:
@@ -82,7 +92,7 @@ async def decide_change_cmd(
         repo.decision_from_json(row.decision) if row.decision else None,
         row.decided_by,
     )
-    arbiter = f"{principal.role}:{principal.key_id}"
+    arbiter = actor_ref(principal)
     try:
         done = decide_change(
             cmd.config, entry, change, approve=body.decision == "approve", arbiter=arbiter, note=body.note, now=cmd.now

@@ -22,6 +22,7 @@ from ..domain import (
 )
 from . import fees
 from . import schemas as s
+from .actors import actor_ref
 from .attendance import delegation_issues, settle_undecided
 from .command import EventCommand
 from .readiness import stage_status
@@ -96,7 +97,7 @@ def _choice_record(cmd: EventCommand, choice: s.FormatChoiceIn) -> dict[str, Any
     if choice.over_max_reason:
         record |= {
             "over_max_reason": choice.over_max_reason,
-            "by": f"{cmd.principal.role}:{cmd.principal.key_id}",
+            "by": actor_ref(cmd.principal),
             "at": cmd.now.isoformat(),
         }
     return record

@@ -18,6 +18,7 @@ from typing import Any
 from gomoku_shared.auth import Principal
 from gomoku_shared.contracts.events import EntryAccepted, EntryRefused
 from gomoku_shared.errors import Conflict, NotFound, Unprocessable
+from gomoku_shared.event_access import check_partner
 from gomoku_shared.event_config import EventConfig
 
 from ..adapters import repository as repo
@@ -54,6 +55,8 @@ class EventCommand:
     entry_seqs: dict[str, int] = field(default_factory=dict)
     #: the snapshot this command's state came from (None: read from the database)
     started_from: repo.Snapshot | None = None
+    #: issue 29: the command changed who may act on the event (the replica's cache forgets it)
+    access_changed: bool = False
     #: REG-16: the loaded list of the previous top N, read once per command ((None,): none loaded)
     _previous_top: tuple[PreviousTop | None] | None = None
 
@@ -63,6 +66,8 @@ class EventCommand:
     ) -> EventCommand:
         if not await uow.events.lock(code):
             raise NotFound("unknown_event", f"no event {code!r}")
+        if principal.role == "partner":  # issue 29: only the partner apps the organiser chose act here
+            check_partner(principal, await uow.access.get(code))
         config = await state.config(uow, code)
         version = await uow.events.version(code)
         snap = state.snapshots.get(code)

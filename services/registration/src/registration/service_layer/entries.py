@@ -15,6 +15,7 @@ from ..adapters import repository as repo
 from ..adapters.contract_mapping import event_id_for
 from ..domain import Application, Entry, EntryStatus, InsuranceConfirmation, RegistrationError
 from . import schemas as s
+from .actors import actor_ref, requester_ref
 from .command import EventCommand
 from .rendering import pending_evidence_view, status_clause, status_name
 from .state import owner_of
@@ -200,7 +201,7 @@ async def review_entry(cmd: EventCommand, entry_id: str, body: s.DecisionIn) -> 
         cmd.reg.review(
             entry_id,
             approve=body.decision == "approve",
-            arbiter=f"{cmd.principal.role}:{cmd.principal.key_id}",
+            arbiter=actor_ref(cmd.principal),
             note=body.note,
         )
     except RegistrationError as exc:
@@ -225,7 +226,7 @@ async def withdraw(cmd: EventCommand, entry_id: str, body: s.WithdrawIn) -> dict
         reason=done.withdrawal.reason,
         proof_ref=body.proof_ref,
         refund_requested=done.withdrawal.refund_requested,
-        requested_by=f"{cmd.principal.role}:{cmd.principal.partner_id or cmd.principal.key_id}",
+        requested_by=requester_ref(cmd.principal),
     )
     await cmd.save()
     cmd.uow.emit(

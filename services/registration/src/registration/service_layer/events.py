@@ -12,6 +12,8 @@ from gomoku_shared.event_config import EventConfigError
 from .. import presets
 from ..adapters.contract_mapping import event_id_for
 from . import schemas as s
+from .actors import actor_ref
+from .owners import owner_for_creation, record_owner
 from .rendering import event_view
 from .state import RegistrationState
 from .unit_of_work import RegistrationUnitOfWork
@@ -20,7 +22,9 @@ from .unit_of_work import RegistrationUnitOfWork
 async def create_event(
     uow: RegistrationUnitOfWork, state: RegistrationState, principal: Principal, body: s.EventIn
 ) -> dict[str, Any]:
-    """EVT-1..6: an event from a preset plus overrides; emits event.configured."""
+    """EVT-1..6: an event from a preset plus overrides, owned by an organisation (issue 29);
+    emits event.configured and event.access_changed."""
+    organisation = owner_for_creation(principal, body.event_code, body.organisation)
     try:
         config = presets.load(body.preset_id, {**body.overrides, "id": body.event_code})
     except presets.PresetNotFound:
@@ -39,9 +43,11 @@ async def create_event(
         preset_id=body.preset_id,
         overrides=body.overrides,
         now=uow.clock.now(),
-        created_by=principal.role,
+        created_by=actor_ref(principal),
         stage_statuses=statuses,
+        organisation=organisation,
     )
+    await record_owner(uow, config.id, organisation, uow.clock.now())
     state.configs[config.id] = config
     uow.emit(
         EventConfigured(
@@ -50,4 +56,4 @@ async def create_event(
         correlation_id=config.id,
         event_id=event_id_for("event.configured", config.id),
     )
-    return event_view(config, body.preset_id, statuses)
+    return event_view(config, body.preset_id, statuses, organisation)

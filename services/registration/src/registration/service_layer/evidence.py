@@ -12,6 +12,7 @@ from ..adapters import repository as repo
 from ..adapters.repositories import Repositories
 from ..domain import Entry
 from . import schemas as s
+from .actors import actor_ref, requester_ref
 from .command import EventCommand
 from .rendering import changed_entries_view, evidence_view
 from .stages import rebuild_ready_stages
@@ -68,7 +69,7 @@ async def correct_facts(cmd: EventCommand, entry_id: str, body: s.FactsCorrectio
             "change_needs_approval",
             "facts can no longer be corrected directly: request a change, an arbiter decides (REG-10)",
         )
-    who = f"{cmd.principal.role}:{cmd.principal.partner_id or cmd.principal.key_id}"
+    who = requester_ref(cmd.principal)
     meta.intends_to_represent = body.intends_to_represent
     await cmd.uow.entries.set_intends_to_represent(entry_id, body.intends_to_represent)
     await _rejudge_entry(cmd, entry, body.intends_to_represent, f"facts corrected by {who}", settled=False)
@@ -93,7 +94,7 @@ async def decide_evidence(cmd: EventCommand, evidence_id: str, body: s.DecisionI
     evidence = repo.evidence_from_row(await uow.evidence.get(evidence_id))
     if body.decision == "reject" and not body.note.strip():
         raise Unprocessable("reason_required", "a rejection needs a note saying why")
-    arbiter = f"{principal.role}:{principal.key_id}"
+    arbiter = actor_ref(principal)
     evidence = (
         evidence.approve(arbiter, body.note or None, at=cmd.now)
         if body.decision == "approve"

@@ -17,6 +17,7 @@ from ..adapters.repositories import Repositories
 from ..domain import ListedPlayer
 from ..domain.delegations import claims_judged_again
 from . import schemas as s
+from .actors import actor_ref
 from .command import EventCommand
 from .state import RegistrationState
 
@@ -34,7 +35,7 @@ def _top(config) -> int:
 
 
 def _who(principal: Principal) -> str:
-    return f"{principal.role}:{principal.key_id}"
+    return actor_ref(principal)
 
 
 async def load_list(cmd: EventCommand, body: s.ExemptionListIn) -> dict[str, Any]:

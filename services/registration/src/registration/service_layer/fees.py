@@ -39,6 +39,7 @@ from ..domain.fees import (
     unit_ids_by_name,
 )
 from . import schemas as s
+from .actors import actor_ref
 from .command import EventCommand
 from .rendering import announcement_view, confirmation_view, fee_view, line_view, refund_view
 from .state import RegistrationState, may_see
@@ -74,7 +75,7 @@ async def load_notices(repos: Repositories | RegistrationUnitOfWork, code: str) 
 
 
 def _who(principal: Principal) -> str:
-    return f"{principal.role}:{principal.key_id}"
+    return actor_ref(principal)
 
 
 # --------------------------------------------------------------------------- reads

@@ -29,7 +29,7 @@ async def get_event(repos: Repositories, state: RegistrationState, code: str) ->
     config = await state.config(repos, code)
     row = await repos.events.get(code)
     statuses = {st.id: (await stage_status(repos.events, config, st.id))["status"] for st in config.stages}
-    return event_view(config, row.preset_id, statuses)
+    return event_view(config, row.preset_id, statuses, row.organisation)
 
 
 async def list_entries(

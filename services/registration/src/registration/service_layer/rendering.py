@@ -188,10 +188,12 @@ def render_unit(r, reg, decisions: Sequence[Decision] = ()) -> dict[str, Any]:
     }
 
 
-def event_view(config: EventConfig, preset_id: str, statuses: Mapping[str, str]) -> dict[str, Any]:
+def event_view(config: EventConfig, preset_id: str, statuses: Mapping[str, str], organisation: str) -> dict[str, Any]:
     return {
         "event_code": config.id,
         "preset_id": preset_id,
+        #: issue 29: the organisation that owns the event
+        "organisation": organisation,
         "name": config.name,
         "timezone": config.timezone,
         "registration": {

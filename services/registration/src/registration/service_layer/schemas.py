@@ -125,10 +125,22 @@ class BulkIn(_In):
     entries: Annotated[list[EntryIn], Field(min_length=1, max_length=1000)]
 
 
+#: an organisation's id (issue 29), as the identity part of the partners service names them
+OrganisationId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")]
+
+
 class EventIn(_In):
     preset_id: Slug
     event_code: Annotated[str, Field(min_length=1, max_length=60, pattern=r"^[a-z0-9][a-z0-9-]*$")]
     overrides: dict[str, Any] = {}
+    #: the organisation that owns the event (issue 29); none: the default organisation
+    organisation: OrganisationId | None = None
+
+
+class PartnersIn(_In):
+    """Issue 29: the partner apps that may register entries and act in the event; null: every partner."""
+
+    partners: Annotated[list[Slug], Field(max_length=200)] | None
 
 
 class EvidenceUploadIn(EvidenceIn):

@@ -31,6 +31,7 @@ from ..domain import (
     build_next_stage,
 )
 from . import schemas as s
+from .actors import actor_ref
 from .command import EventCommand
 from .readiness import GENDERS, stage_status
 from .state import RegistrationState
@@ -48,7 +49,7 @@ async def check_in(cmd: EventCommand, stage_id: str, body: s.CheckInIn) -> dict[
     except KeyError:
         raise NotFound("unknown_stage", f"no stage {stage_id!r}") from None
     await cmd.ensure_stage_open(stage_id)
-    arbiter = f"{cmd.principal.role}:{cmd.principal.key_id}"
+    arbiter = actor_ref(cmd.principal)
     out = []
     for eid in list(body.entry_ids) + list(body.no_show):
         entry, meta = cmd.entry_for(eid)

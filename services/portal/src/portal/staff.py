@@ -220,9 +220,15 @@ class StaffPages:
     async def call(
         self, session: StaffSession, service: str, method: str, path: str, body: Any = None, params: Any = None
     ) -> tuple[int, Any]:
-        return await self.upstream.as_person(
+        status, answer = await self.upstream.as_person(
             service, method, path, session.api_key, body, params, idempotency_key=secrets.token_urlsafe(16)
         )
+        if status == 401 and session.tokens is not None:
+            # issue 29: the person's token is refused (signed out everywhere, account disabled):
+            # the sign-in is over here too, and the page says so in words
+            await self.sessions.close(session)
+            return 401, {"error": {"code": "session_ended", "message": "", "details": {}}}
+        return status, answer
 
     async def event_of(self, code: str) -> dict[str, Any]:
         return await self.upstream.get("registration", f"/v1/events/{code}")

@@ -34,21 +34,32 @@ def install(app: FastAPI, pages: StaffPages) -> None:
         return pages.render(request, "staff/home.html", session, events=[], mine=await _their_events(session))
 
     async def _their_events(session: StaffSession) -> list[dict[str, Any]]:
-        """Issue 29: the events a person holds a role in (those of their token, and the listed
-        ones of their organisations), each with the roles they hold there."""
+        """Issue 29: the events a person holds a role in (those of their organisations, from
+        registration's list of an organisation's events, and those of their token), each with
+        the roles they hold there."""
         person = session.person
         assert person is not None
-        codes = list(dict.fromkeys([*person.events, *pages.settings.event_codes()]))
-        mine = []
-        for code in codes[:200]:
+        found: dict[str, dict[str, Any]] = {}
+        for org in [o for o, roles in person.orgs.items() if roles][:20]:
             try:
-                event = await upstream.optional("registration", f"/v1/events/{code}")
+                listed = await upstream.optional("registration", "/v1/events", {"organisation": org, "limit": 200})
             except UpstreamError:
-                event = None
-            held = person.held(event_organisation(event), code) if event else frozenset(person.events.get(code, ()))
+                listed = None
+            for event in (listed or {}).get("events", []):
+                if isinstance(event, dict) and event.get("event_code"):
+                    found.setdefault(str(event["event_code"]), event)
+        for code in list(person.events)[:200]:
+            if code not in found:
+                try:
+                    found[code] = await upstream.optional("registration", f"/v1/events/{code}") or {"event_code": code}
+                except UpstreamError:
+                    found[code] = {"event_code": code}
+        mine = []
+        for code, event in found.items():
+            held = person.held(event_organisation(event), code)
             if held:
-                mine.append({"code": code, "name": (event or {}).get("name") or code, "roles": sorted(held)})
-        return mine
+                mine.append({"code": code, "name": event.get("name") or code, "roles": sorted(held)})
+        return sorted(mine, key=lambda e: e["code"])
 
     async def event_page(request: Request, session: StaffSession, code: str, **acted: Any) -> HTMLResponse:
         event = await pages.event_of(code)

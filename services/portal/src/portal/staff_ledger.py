@@ -39,7 +39,8 @@ def install(app: FastAPI, pages: StaffPages) -> None:
         if refused is not None:
             return refused
         listed, body = await pages.call(session, "registration", "GET", f"/v1/events/{code}/ledger")
-        fees = await pages.upstream.optional("registration", f"/v1/events/{code}/fees")
+        fees_status, fees = await pages.call(session, "registration", "GET", f"/v1/events/{code}/fees")
+        fees = fees if fees_status == 200 and isinstance(fees, dict) else {}
         return pages.render(
             request,
             "staff/ledger.html",

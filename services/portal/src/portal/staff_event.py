@@ -31,35 +31,7 @@ def install(app: FastAPI, pages: StaffPages) -> None:
             return RedirectResponse(f"/staff/events/{code.strip()}", status_code=303)
         if session.person is None:
             return pages.render(request, "staff/home.html", session, events=pages.settings.event_codes())
-        return pages.render(request, "staff/home.html", session, events=[], mine=await _their_events(session))
-
-    async def _their_events(session: StaffSession) -> list[dict[str, Any]]:
-        """Issue 29: the events a person holds a role in (those of their organisations, from
-        registration's list of an organisation's events, and those of their token), each with
-        the roles they hold there."""
-        person = session.person
-        assert person is not None
-        found: dict[str, dict[str, Any]] = {}
-        for org in [o for o, roles in person.orgs.items() if roles][:20]:
-            try:
-                listed = await upstream.optional("registration", "/v1/events", {"organisation": org, "limit": 200})
-            except UpstreamError:
-                listed = None
-            for event in (listed or {}).get("events", []):
-                if isinstance(event, dict) and event.get("event_code"):
-                    found.setdefault(str(event["event_code"]), event)
-        for code in list(person.events)[:200]:
-            if code not in found:
-                try:
-                    found[code] = await upstream.optional("registration", f"/v1/events/{code}") or {"event_code": code}
-                except UpstreamError:
-                    found[code] = {"event_code": code}
-        mine = []
-        for code, event in found.items():
-            held = person.held(event_organisation(event), code)
-            if held:
-                mine.append({"code": code, "name": event.get("name") or code, "roles": sorted(held)})
-        return sorted(mine, key=lambda e: e["code"])
+        return pages.render(request, "staff/home.html", session, events=[], mine=await their_events(pages, session))
 
     async def event_page(request: Request, session: StaffSession, code: str, **acted: Any) -> HTMLResponse:
         event = await pages.event_of(code)
@@ -105,6 +77,36 @@ def install(app: FastAPI, pages: StaffPages) -> None:
             closed=body.get("sections") if status < 400 and isinstance(body, dict) else None,
             acted_stage=stage,
         )
+
+
+async def their_events(pages: StaffPages, session: StaffSession) -> list[dict[str, Any]]:
+    """Issue 29: the events a person holds a role in (those of their organisations, from
+    registration's list of an organisation's events, and those of their token), each with
+    the roles they hold there."""
+    upstream = pages.upstream
+    person = session.person
+    assert person is not None
+    found: dict[str, dict[str, Any]] = {}
+    for org in [o for o, roles in person.orgs.items() if roles][:20]:
+        try:
+            listed = await upstream.optional("registration", "/v1/events", {"organisation": org, "limit": 200})
+        except UpstreamError:
+            listed = None
+        for event in (listed or {}).get("events", []):
+            if isinstance(event, dict) and event.get("event_code"):
+                found.setdefault(str(event["event_code"]), event)
+    for code in list(person.events)[:200]:
+        if code not in found:
+            try:
+                found[code] = await upstream.optional("registration", f"/v1/events/{code}") or {"event_code": code}
+            except UpstreamError:
+                found[code] = {"event_code": code}
+    mine = []
+    for code, event in found.items():
+        held = person.held(event_organisation(event), code)
+        if held:
+            mine.append({"code": code, "name": event.get("name") or code, "roles": sorted(held)})
+    return sorted(mine, key=lambda e: e["code"])
 
 
 def _first_action(session: StaffSession, event: Any, code: str) -> str:

@@ -50,9 +50,13 @@ def assignment(roles: list[str], codes: list[str]) -> tuple[list[str], dict[str,
     return org_roles, ({code: event_roles for code in codes} if event_roles else {})
 
 
-def install(app: FastAPI, pages: StaffPages) -> None:
-    sessions = pages.sessions
+class OrganisationPages:
+    """The organisation page drawn with its staff list, and who may see it."""
 
+    def __init__(self, pages: StaffPages) -> None:
+        self.pages = pages
+
+    @staticmethod
     def link(request: Request, answer: Any) -> str:
         """The one-time link of an invitation or a password reset, whole, to pass on."""
         if not isinstance(answer, dict):
@@ -64,18 +68,20 @@ def install(app: FastAPI, pages: StaffPages) -> None:
             path = f"/staff/invitations/{quote(path.rstrip('/').split('/')[-1])}"
         return str(request.base_url).rstrip("/") + path
 
-    async def page(request: Request, session: StaffSession, org: str, status: int = 200, **acted: Any) -> HTMLResponse:
-        code, body = await pages.call(session, IDENTITY, "GET", f"/v1/organisations/{quote(org)}/staff")
+    async def page(
+        self, request: Request, session: StaffSession, org: str, status: int = 200, **acted: Any
+    ) -> HTMLResponse:
+        code, body = await self.pages.call(session, IDENTITY, "GET", f"/v1/organisations/{quote(org)}/staff")
         staff = (body.get("items") or body.get("staff")) if code == 200 and isinstance(body, dict) else None
-        listed = pages.refusal(request, code, body) if code >= 400 else None
+        listed = self.pages.refusal(request, code, body) if code >= 400 else None
         person = session.person
-        return pages.render(
+        return self.pages.render(
             request,
             "staff/organisation.html",
             session,
             http_status=status,
             org=org,
-            org_name=person.org_name(org, pages.site.lang_of(request)) if person else org,
+            org_name=person.org_name(org, self.pages.site.lang_of(request)) if person else org,
             orgs=person.administers() if person else [],
             staff_list=[s for s in staff or [] if isinstance(s, dict)],
             listed=listed,
@@ -83,14 +89,14 @@ def install(app: FastAPI, pages: StaffPages) -> None:
             **acted,
         )
 
-    async def mine(request: Request, org: str | None) -> tuple[StaffSession | None, str, Response | None]:
-        session = await sessions.of(request)
+    async def mine(self, request: Request, org: str | None) -> tuple[StaffSession | None, str, Response | None]:
+        session = await self.pages.sessions.of(request)
         if session is None:
-            return None, "", pages.to_sign_in(request)
+            return None, "", self.pages.to_sign_in(request)
         admin_of = session.person.administers() if session.person else []
         if not admin_of:
-            words = pages.site.words(request)
-            refused = pages.render(
+            words = self.pages.site.words(request)
+            refused = self.pages.render(
                 request,
                 "staff/refused.html",
                 session,
@@ -99,6 +105,11 @@ def install(app: FastAPI, pages: StaffPages) -> None:
             )
             return session, "", refused
         return session, org if org in admin_of else admin_of[0], None
+
+
+def install(app: FastAPI, pages: StaffPages) -> None:
+    org_pages = OrganisationPages(pages)
+    page, link, mine = org_pages.page, org_pages.link, org_pages.mine
 
     @app.get("/staff/organisation", response_class=HTMLResponse, name="staff_organisation")
     async def organisation(request: Request, org: str | None = Query(None, max_length=64)) -> Response:

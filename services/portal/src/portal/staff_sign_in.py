@@ -192,7 +192,7 @@ def install(app: FastAPI, pages: StaffPages) -> None:
         tokens, me = signed
         person = person_of(tokens.access_token, me, login.strip())
         _session, cookie = await sessions.open(tokens.access_token, PERSON_ROLE, person, tokens)
-        return _signed_in(cookie, next)
+        return _signed_in(pages, cookie, next)
 
     @app.post("/staff/sign-in/key", response_class=HTMLResponse)
     async def sign_in_with_key(
@@ -210,21 +210,14 @@ def install(app: FastAPI, pages: StaffPages) -> None:
         if refused is not None or role is None:
             return refused or form.key_form(request, next_page)
         _session, cookie = await sessions.open(key, role)
-        return _signed_in(cookie, next_page)
+        return _signed_in(pages, cookie, next_page)
 
-    def _signed_in(cookie: str, next_page: str) -> Response:
-        resp = RedirectResponse(_local(next_page), status_code=303)
-        resp.set_cookie(
-            SESSION_COOKIE,
-            cookie,
-            max_age=sessions.max_age_s,
-            httponly=True,
-            samesite="strict",
-            secure=pages.settings.secure_cookies,
-            path="/",
-        )
-        resp.delete_cookie(PRE_SESSION_COOKIE, path="/staff")
-        return resp
+    install_sign_out(app, pages)
+
+
+def install_sign_out(app: FastAPI, pages: StaffPages) -> None:
+    """Signing out here, and at the identity API for a person (everywhere when asked)."""
+    sessions = pages.sessions
 
     @app.post("/staff/sign-out")
     async def sign_out(request: Request, csrf: str = Form("", max_length=300)) -> Response:
@@ -250,6 +243,22 @@ def install(app: FastAPI, pages: StaffPages) -> None:
         resp = RedirectResponse("/staff/sign-in", status_code=303)
         resp.delete_cookie(SESSION_COOKIE, path="/")
         return resp
+
+
+def _signed_in(pages: StaffPages, cookie: str, next_page: str) -> Response:
+    """Go on to ``next_page`` with the session cookie (and without the pre-session one)."""
+    resp = RedirectResponse(_local(next_page), status_code=303)
+    resp.set_cookie(
+        SESSION_COOKIE,
+        cookie,
+        max_age=pages.sessions.max_age_s,
+        httponly=True,
+        samesite="strict",
+        secure=pages.settings.secure_cookies,
+        path="/",
+    )
+    resp.delete_cookie(PRE_SESSION_COOKIE, path="/staff")
+    return resp
 
 
 def _code(body: Any) -> str:

@@ -192,3 +192,25 @@ async def test_issue_29_sign_out_ends_the_sign_in_and_sign_out_everywhere_ends_t
     home = await client.get("/staff")
     out = await client.post("/staff/sign-out", data={"csrf": _token(home)})
     assert out.status_code == 303 and (await client.get("/staff")).status_code == 303
+
+
+async def test_issue_29_an_account_with_two_step_sign_in_is_asked_for_its_code_in_words(client):
+    import pyotp
+
+    await _accept(client, await _invite(client, "wu@example.org", "吴裁判", roles=["arbiter"]))
+    r = await client.post("/partners/v1/staff/sign-in", json={"login": "wu@example.org", "password": PASSWORD})
+    bearer = {"authorization": f"Bearer {r.json()['access_token']}"}
+    secret = (await client.post("/partners/v1/staff/totp", headers=bearer)).json()["secret"]
+    confirmed = await client.post(
+        "/partners/v1/staff/totp/confirm", headers=bearer, json={"code": pyotp.TOTP(secret).now()}
+    )
+    assert confirmed.status_code == 200, confirmed.text
+    asked = await _sign_in(client, "wu@example.org")
+    assert asked.status_code == 200 and 'name="totp"' in asked.text and "验证器" in asked.text
+    assert SESSION_COOKIE not in asked.cookies and PASSWORD not in asked.text
+    form = await client.get("/staff/sign-in")
+    body = {"csrf": _token(form), "login": "wu@example.org", "password": PASSWORD, "next": "/staff"}
+    wrong = await client.post("/staff/sign-in", data={**body, "totp": "000000"})
+    assert wrong.status_code == 200 and 'name="totp"' in wrong.text and SESSION_COOKIE not in wrong.cookies
+    signed = await client.post("/staff/sign-in", data={**body, "totp": pyotp.TOTP(secret).now()})
+    assert signed.status_code == 303 and signed.headers["location"] == "/staff"

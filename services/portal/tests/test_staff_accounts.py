@@ -12,7 +12,9 @@ import pytest
 from gomoku_shared.migrate import upgrade_async
 from gomoku_shared.staff_roles import ACTIONS
 from gomoku_shared.testing.people import StaffTokens as Minter
+from portal import i18n
 from portal.sessions import PERSON_ROLE, Sessions
+from portal.staff import refusal
 from portal.staff_people import Person, StaffTokens, actions_offered, person_of, powers, roles_list
 
 ORG = "city-club"
@@ -170,3 +172,51 @@ async def test_issue_29_an_api_key_session_is_never_refreshed(replicas):
     session, _ = await one.open("op-key", "operator")
     found = await one.by_id(session.session_id)
     assert found is not None and found.person is None and found.api_key == "op-key" and identity.calls == []
+
+
+ISSUE_29_CODES = (
+    "not_your_event",
+    "role_not_held",
+    "partner_not_chosen",
+    "staff_account_not_allowed",
+    "sign_in_failed",
+    "totp_required",
+    "session_ended",
+    "invitation_expired",
+    "invitation_used",
+    "last_administrator",
+    "event_of_another_organisation",
+    "unknown_role",
+    "unknown_event",
+    "not_your_organisation",
+    "same_person_confirms",
+    "duplicate_organisation",
+)
+
+
+@pytest.mark.parametrize("code", ISSUE_29_CODES)
+def test_issue_29_every_new_refusal_has_words_in_chinese_and_english(code):
+    zh, en = i18n.Words("zh").t(f"refusal.{code}"), i18n.Words("en").t(f"refusal.{code}")
+    assert zh != "—" and en != "—" and zh != en and "{" not in zh + en
+
+
+class _Site:
+    def words(self, request: Any) -> i18n.Words:
+        return i18n.Words(request)
+
+
+def test_issue_29_a_refusal_says_the_services_own_words_and_forbidden_role_no_english_role_list():
+    """details.words of a 403 is shown in the page's language; forbidden_role's message (the
+    English list of roles) is not shown beside its words."""
+    body = {
+        "error": {
+            "code": "role_not_held",
+            "message": "To enter results you need the role of chief arbiter or arbiter; ...",
+            "details": {"words": {"zh": "“录入对局结果”需要裁判长、裁判员的职务。", "en": "To enter results ..."}},
+        }
+    }
+    said = refusal(_Site(), "zh", 403, body)  # type: ignore[arg-type]
+    assert said == {"text": "“录入对局结果”需要裁判长、裁判员的职务。", "detail": ""}
+    forbidden = {"error": {"code": "forbidden_role", "message": "this action needs one of the roles ['operator']"}}
+    said = refusal(_Site(), "en", 403, forbidden)  # type: ignore[arg-type]
+    assert said["detail"] == "" and "operator" not in said["text"] and said["text"] != "—"

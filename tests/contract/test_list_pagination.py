@@ -57,6 +57,8 @@ DOCUMENTS: dict[tuple[str, str], str] = {
     ("partners", "/.well-known/jwks.json"): "a JSON Web Key Set (RFC 7517), fetched whole",
     ("partners", "/v1/partners/{partner_id}"): "one partner with its credentials",
     ("partners", "/v1/webhooks/subscriptions/{subscription_id}"): "one subscription",
+    ("partners", "/v1/invitations/{token}"): "one invitation with the roles it grants",
+    ("partners", "/v1/staff/me"): "the signed-in person: one account with its organisations and roles",
 }
 
 

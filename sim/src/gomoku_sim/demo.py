@@ -22,6 +22,7 @@ import uuid
 from pathlib import Path
 
 from .bots import BotPolicy
+from .demo_staff import create_demo_staff, print_demo_staff
 from .driver import EVENT_CODES, EventDriver, RunSpec, result_digest, scaled_sizes
 from .report import (
     print_awards,
@@ -101,6 +102,7 @@ async def run(args: argparse.Namespace) -> int:
         pages = await _serve_pages(stack, args.port) if args.mode == "embedded" else None
         if pages is not None:
             print(f"live pages: {pages.url}/events/{spec.code}  (staff console: {pages.url}/staff)", flush=True)
+        await _staff_accounts(stack, args.mode, pages)
         driver = EventDriver(stack.platform, stack.clock, stack.quiet, spec)
         summary = await driver.run()
         wall = time.monotonic() - started
@@ -126,6 +128,16 @@ async def run(args: argparse.Namespace) -> int:
                 await pages.until_stopped()
             await pages.stop()
     return 0
+
+
+async def _staff_accounts(stack, mode: str, pages: _Pages | None) -> None:
+    """One staff account per role, created through the partners API (an operator's invitation,
+    then its acceptance), and their table. The distributed demo runs no partners service."""
+    if mode != "embedded":
+        return
+    accounts = await create_demo_staff(stack.platform.client, "/partners", stack.platform.keys.operator)
+    where = f"{pages.url}/staff" if pages is not None else "the staff console (/staff)"
+    print_demo_staff(accounts, where, sys.stdout)
 
 
 class _Pages:

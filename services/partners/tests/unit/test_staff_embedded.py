@@ -248,3 +248,16 @@ async def test_issue_29_totp_sign_out_and_the_throttle(suite):
         429,
         "too_many_failures",
     )
+
+
+async def test_issue_29_an_invitation_replayed_by_its_idempotency_key_shows_the_same_link(suite):
+    _, c, _ = suite
+    await organisation(c, "sz-assoc")
+    body = {"login": "li@example.com", "name": "Li", "roles": ["organiser"]}
+    keyed = {**OP, "Idempotency-Key": "invite-li-1"}
+    first = await c.post("/v1/organisations/sz-assoc/invitations", headers=keyed, json=body)
+    again = await c.post("/v1/organisations/sz-assoc/invitations", headers=keyed, json=body)
+    assert first.status_code == again.status_code == 201 and again.headers["idempotent-replayed"] == "true"
+    assert again.json() == first.json()
+    await accept(c, first.json())
+    assert (await c.get(f"/v1/invitations/{first.json()['token']}")).status_code == 409

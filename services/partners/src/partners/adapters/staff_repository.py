@@ -7,7 +7,7 @@ import json
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gomoku_shared.event_access import EventAccessStore
@@ -244,9 +244,6 @@ class StaffRepository:
             update(t).where(t.c.account_id == account_id, t.c.ended_at.is_(None)).values(ended_at=at)
         )
         return int(getattr(result, "rowcount", 0) or 0)
-
-    async def count_accounts(self) -> int:
-        return int((await self.session.execute(select(func.count()).select_from(orm.staff_accounts))).scalar_one())
 
 
 def _account_row(account: Account) -> dict[str, Any]:

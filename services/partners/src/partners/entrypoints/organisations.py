@@ -13,6 +13,7 @@ from gomoku_shared.api_docs import documented
 from gomoku_shared.auth import Operator, Principal, RateLimited, require
 from gomoku_shared.errors import ServiceError
 from gomoku_shared.idempotency import IdemKey
+from gomoku_shared.pagination import PageIn, paged, sort_by
 from gomoku_shared.throttle import FailureThrottle, throttled_details
 
 from ..service_layer.organisations import Organisations
@@ -79,8 +80,8 @@ async def create_organisation(body: s.OrganisationIn, request: Request, principa
     summary="Organisations: every one for the operator, a person's own for a staff account",
     **documented(s.OrganisationList),
 )
-async def list_organisations(request: Request, principal: People):
-    return await _orgs(request).listed(principal)
+async def list_organisations(request: Request, principal: People, page: PageIn):
+    return paged(await _orgs(request).listed(principal), "items", sort_by("id"), page)
 
 
 @router.post(
@@ -134,8 +135,8 @@ async def accept_invitation(token: LinkToken, body: s.AcceptIn, request: Request
     summary="The organisation's staff accounts with their roles (its administrators or the operator)",
     **documented(s.StaffList),
 )
-async def list_staff(org: OrgId, request: Request, principal: People):
-    return await _orgs(request).staff(principal, org)
+async def list_staff(org: OrgId, request: Request, principal: People, page: PageIn):
+    return paged(await _orgs(request).staff(principal, org), "items", sort_by("name", "account_id"), page)
 
 
 @router.put(

@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field, StringConstraints
 
 from gomoku_shared.api_docs import View
+from gomoku_shared.pagination import Paged
 from gomoku_shared.staff_roles import STAFF_ROLES
 from gomoku_shared.text import Line
 
@@ -73,7 +74,7 @@ class OrganisationView(View):
     created_at: str
 
 
-class OrganisationList(View):
+class OrganisationList(Paged):
     items: list[OrganisationView]
 
 
@@ -111,7 +112,7 @@ class StaffMember(AccountView):
     events: dict[str, list[str]]
 
 
-class StaffList(View):
+class StaffList(Paged):
     items: list[StaffMember]
 
 

@@ -31,6 +31,7 @@ from . import staff_views as views
 from .ambient import unit_of_work
 from .staff_base import (
     StaffBase,
+    account_label,
     account_not_found,
     actor_label,
     check_administers,
@@ -195,7 +196,7 @@ class Organisations(StaffBase):
         await repo.set_roles(account.account_id, invitation.org_id, invitation.roles)
         details = {"invitation_id": invitation.invitation_id, "organisation": invitation.org_id}
         await self.audit(
-            uow, _self_label(account), "staff.account_created", account_id=account.account_id, details=details
+            uow, account_label(account), "staff.account_created", account_id=account.account_id, details=details
         )
         return account
 
@@ -212,7 +213,9 @@ class Organisations(StaffBase):
         held = (await repo.roles(account.account_id)).get(invitation.org_id, Roles())
         await repo.set_roles(account.account_id, invitation.org_id, held.merged(invitation.roles))
         details = {"invitation_id": invitation.invitation_id, "organisation": invitation.org_id}
-        await self.audit(uow, _self_label(account), "staff.roles_added", account_id=account.account_id, details=details)
+        await self.audit(
+            uow, account_label(account), "staff.roles_added", account_id=account.account_id, details=details
+        )
         return account
 
     async def _reset(
@@ -227,7 +230,7 @@ class Organisations(StaffBase):
         )
         details = {"invitation_id": invitation.invitation_id}
         await self.audit(
-            uow, _self_label(account), "staff.password_set", account_id=account.account_id, details=details
+            uow, account_label(account), "staff.password_set", account_id=account.account_id, details=details
         )
         return account
 
@@ -294,7 +297,3 @@ class Organisations(StaffBase):
     async def on_access_changed(self, uow, code: str, organisation: str, partners: list[str] | None, at) -> bool:
         """Consumer of event.access_changed: who owns the event (roles on it are checked against it)."""
         return await StaffRepository(uow.session).record_access(code, organisation, partners, at)
-
-
-def _self_label(account: Account) -> str:
-    return f"{account.name} (acct:{account.account_id})"[:200]

@@ -25,7 +25,7 @@ from ..domain.claims import staff_claims
 from ..domain.staff import Account, normalise_login, refused
 from . import staff_views as views
 from .ambient import unit_of_work
-from .staff_base import StaffBase, person_required
+from .staff_base import StaffBase, account_label, person_required
 
 
 def sign_in_failed() -> ServiceError:
@@ -69,7 +69,7 @@ class StaffSessions(StaffBase):
                 refusal = _totp_required() if reason == "totp_required" else sign_in_failed()
                 await self.audit(
                     uow,
-                    _label(account),
+                    account_label(account),
                     "staff.sign_in_refused",
                     account_id=account.account_id,
                     outcome="refused",
@@ -96,7 +96,11 @@ class StaffSessions(StaffBase):
         await repo.add_session(session_id, account.account_id, passwords.token_hash(refresh), now, expires)
         token = await self._access_token(uow, repo, account)
         await self.audit(
-            uow, _label(account), "staff.signed_in", account_id=account.account_id, details={"session_id": session_id}
+            uow,
+            account_label(account),
+            "staff.signed_in",
+            account_id=account.account_id,
+            details={"session_id": session_id},
         )
         return {
             **token,
@@ -148,7 +152,7 @@ class StaffSessions(StaffBase):
             await repo.end_session(session_id, self.now())
             await self.audit(
                 uow,
-                _label(account),
+                account_label(account),
                 "staff.signed_out",
                 account_id=account.account_id,
                 details={"session_id": session_id},
@@ -164,7 +168,11 @@ class StaffSessions(StaffBase):
             ended = await repo.end_sessions(account_id, self.now())
             account = await self.revoke_tokens(uow, repo, account, "signed_out_everywhere", end_sessions=False)
             await self.audit(
-                uow, _label(account), "staff.signed_out_everywhere", account_id=account_id, details={"sessions": ended}
+                uow,
+                account_label(account),
+                "staff.signed_out_everywhere",
+                account_id=account_id,
+                details={"sessions": ended},
             )
         assert account.tokens_revoked_at is not None
         return {
@@ -211,7 +219,7 @@ class StaffSessions(StaffBase):
                     "This account uses one-time codes already.",
                 )
             await repo.save_account(replace(account, totp_secret=self.vault.seal_secret(secret)))
-            await self.audit(uow, _label(account), "staff.totp_started", account_id=account_id)
+            await self.audit(uow, account_label(account), "staff.totp_started", account_id=account_id)
         return {"secret": secret, "otpauth_uri": passwords.totp_uri(secret, account.login)}
 
     async def totp_confirm(self, principal: Principal, code: str) -> dict[str, Any]:
@@ -235,7 +243,7 @@ class StaffSessions(StaffBase):
                 )
             account = replace(account, totp_enabled=True)
             await repo.save_account(account)
-            await self.audit(uow, _label(account), "staff.totp_enabled", account_id=account_id)
+            await self.audit(uow, account_label(account), "staff.totp_enabled", account_id=account_id)
         return views.account(account)
 
 
@@ -246,7 +254,3 @@ def _totp_required() -> ServiceError:
         "请输入身份验证器应用中的动态验证码。",
         "Enter the one-time code of your authenticator app.",
     )
-
-
-def _label(account: Account) -> str:
-    return f"{account.name} (acct:{account.account_id})"[:200]

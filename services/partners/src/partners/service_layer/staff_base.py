@@ -43,6 +43,11 @@ def actor_label(principal: Principal) -> str:
     return f"{principal.role}:{principal.key_id}"
 
 
+def account_label(account: Account) -> str:
+    """A person acting on their own account (accepting a link, signing in), in the audit."""
+    return f"{account.name} (acct:{account.account_id})"[:200]
+
+
 def is_platform_operator(principal: Principal) -> bool:
     return principal.role == "operator" and principal.person is None
 

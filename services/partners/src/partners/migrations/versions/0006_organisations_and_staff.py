@@ -8,8 +8,6 @@ Revision ID: 0006
 Revises: 0005
 """
 
-from datetime import UTC, datetime
-
 import sqlalchemy as sa
 from alembic import op
 
@@ -36,16 +34,11 @@ def upgrade() -> None:
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.PrimaryKeyConstraint("org_id"),
     )
-    op.bulk_insert(
-        organisations,
-        [
-            {
-                "org_id": "default",
-                "name": "Default organisation",
-                "name_zh": "平台默认组织",
-                "created_at": datetime.now(UTC),
-            }
-        ],
+    # the organisation of events created without an owner (and of every event from before)
+    op.execute(
+        sa.insert(organisations).values(
+            org_id="default", name="Default organisation", name_zh="平台默认组织", created_at=sa.func.now()
+        )
     )
     op.create_table(
         "staff_accounts",

@@ -22,6 +22,8 @@ DOCUMENTS: dict[tuple[str, str], str] = {
     ("registration", "/v1/events/{event_code}/fees"): "the fee report of an event (totals with their entries)",
     ("registration", "/v1/events/{event_code}/schedule"): "the event's schedule, one document (and .ics)",
     ("registration", "/v1/events/{event_code}/players/{player_id}/schedule"): "one player's schedule",
+    ("registration", "/v1/events/{event_code}/partners"): "the partner apps chosen for one event (issue 29), "
+    "with the choices made, one document",
     ("registration", "/v1/events/{event_code}/quota-exemptions"): "the exemption list in force (the previous "
     "edition's top N by section) with its loads, one document",
     ("pairing", "/v1/events/{event_code}/sections/{section_id}"): "one section with its entrants",

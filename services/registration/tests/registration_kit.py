@@ -12,6 +12,7 @@ from gomoku_shared.clock import FakeClock
 from gomoku_shared.settings import ServiceSettings
 from gomoku_shared.testing.documented_answers import check_answers
 from gomoku_shared.testing.harness import ServiceHarness
+from gomoku_shared.testing.people import StaffTokens
 from registration.bootstrap import build
 from registration.domain import (
     Application,
@@ -24,9 +25,15 @@ from registration.domain import (
 )
 
 CST = timezone(timedelta(hours=8))
-KEYS = "op-key=operator,arb-key=arbiter,p1-key=partner:partner-1,p2-key=partner:partner-2"
+KEYS = (
+    "op-key=operator,arb-key=arbiter,p1-key=partner:partner-1,p2-key=partner:partner-2,"
+    "arb-a-key=arbiter:org-a,arb-b-key=arbiter:org-b"
+)
 OP = {"x-api-key": "op-key"}
 ARB = {"x-api-key": "arb-key"}
+#: issue 29: arbiters' API keys of organisations A and B (every event role in their own organisation's events)
+ARB_A = {"x-api-key": "arb-a-key"}
+ARB_B = {"x-api-key": "arb-b-key"}
 P1 = {"x-api-key": "p1-key"}
 P2 = {"x-api-key": "p2-key"}
 DATA_KEY = "test-data-key-0123456789abcdef"
@@ -160,6 +167,20 @@ class Harness(ServiceHarness):
         )
         assert response.status_code == 201, response.text
         return response.json()
+
+
+@contextlib.asynccontextmanager
+async def pg_harness(database_url: str, start: datetime | None = None, people: StaffTokens | None = None):
+    """The harness on PostgreSQL (``database_url``: a fresh database), its key ring accepting the
+    staff tokens of ``people`` (issue 29: staff accounts per event)."""
+    settings = ServiceSettings(
+        DATABASE_URL=database_url, AMQP_URL=None, API_KEYS=KEYS, DATA_KEY=DATA_KEY, RELAY_POLL_S=0.05
+    )
+    clock = FakeClock(start or datetime(2022, 10, 26, 10, 0, tzinfo=CST))
+    async with Harness(build, settings, clock=clock, raise_app_exceptions=False) as running:
+        if people is not None:
+            people.install(running.service.app.state.keyring)
+        yield running
 
 
 @contextlib.asynccontextmanager

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from registration_kit import ARB, CST, OP, P1, P2, harness, player
+from registration_kit import ARB_B, CST, OP, P1, P2, harness, player
 
 from gomoku_shared.contracts.events import AppealDecided, AppealLodged
 
@@ -48,9 +48,12 @@ async def test_reg14_the_close_pairs_only_entries_whose_fees_arrived_in_time(tmp
             r = await h.client.post("/v1/events/da23/ledger", headers={**OP, "Idempotency-Key": f"pay-{n}"}, json=body)
             assert r.status_code == 201, r.text
             assert r.json()["reference"] == "[protected]" and "2201023" not in r.text
-        # partners and arbiters do not record money; nonsense is refused with a clear 4xx
+        # partners and another organisation's arbiters do not record money (issue 29: an
+        # arbiter's key holds the fee clerk's role in its own organisation's events only);
+        # nonsense is refused with a clear 4xx
         assert (await h.client.post("/v1/events/da23/ledger", headers=P1, json=paid[0])).status_code == 403
-        assert (await h.client.post("/v1/events/da23/ledger", headers=ARB, json=paid[0])).status_code == 403
+        other = await h.client.post("/v1/events/da23/ledger", headers=ARB_B, json=paid[0])
+        assert other.status_code == 403 and other.json()["error"]["code"] == "not_your_event"
         for bad, code in (
             (line("lodging-standard", -1, entry_id=first), "invalid_line"),
             (line("minibar", 100, entry_id=first), "invalid_line"),

@@ -71,6 +71,7 @@ def _router() -> APIRouter:
     router = APIRouter(prefix="/v1")
     for add in (
         _event_routes,
+        _owner_routes,
         _entry_routes,
         _entry_update_routes,
         _change_routes,
@@ -143,6 +144,16 @@ def _event_routes(router: APIRouter) -> None:
                 filters=(filter_of("organisation", Organisation),),
                 pages=("events", sort_by("event_code")),
             ),
+        ],
+    )
+
+
+def _owner_routes(router: APIRouter) -> None:
+    """Issue 29: the partner apps an event's organiser chose."""
+    add_routes(
+        router,
+        "events",
+        [
             Command(
                 "choose_partners",
                 "/events/{event_code}/partners",

@@ -118,6 +118,9 @@ async def test_issue_29_sign_in_with_the_password_and_each_role_sees_its_own_con
     # the ledger is the fee clerk's, not the recorder's: said with the roles in words
     ledger = await client.get("/staff/events/cc1/ledger")
     assert ledger.status_code == 403 and "收费员" in ledger.text and "记录员" in ledger.text
+    for page in ("entries", "evidence", "honours", "awards", "record-flags", "appeals"):
+        other_page = await client.get(f"/staff/events/cc1/{page}")
+        assert other_page.status_code == 403 and "您在这项赛事中是记录员" in other_page.text, page
     client.cookies.clear()
     await _sign_in(client, "qian@example.org")
     clerk = await client.get("/staff/events/cc1")

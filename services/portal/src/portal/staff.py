@@ -173,7 +173,9 @@ class StaffPages:
         return resp
 
     def to_sign_in(self, request: Request) -> RedirectResponse:
-        return RedirectResponse(f"/staff/sign-in?next={request.url.path}", status_code=303)
+        lang = request.query_params.get("lang")
+        chosen = f"&lang={lang}" if lang in i18n.LANGS else ""  # the language asked for goes along
+        return RedirectResponse(f"/staff/sign-in?next={request.url.path}{chosen}", status_code=303)
 
     def csrf_refused(self, request: Request, session: StaffSession | None) -> HTMLResponse:
         return self.render(request, "staff/refused.html", session, http_status=403, message_key="refusal.csrf")

@@ -5,7 +5,11 @@ the password and invites the others from the organisation page (roles as checkbo
 the one-time link shown); an arbiter accepts, signs in and enters a result; a recorder sees the
 round without result buttons; an arbitration committee member sees the appeals; each signs out.
 At 1366 and 390 pixels, in Chinese and in English. Screenshots go to /tmp/shots-portal/ and
-test-output/browser/."""
+test-output/browser/.
+
+The arbiter's result and the committee's decision go through pairing's per-event authorisation of
+staff accounts (issue 29, pairing's part): without it pairing answers 403
+``staff_account_not_allowed`` (the page says so in words) and this test fails at that step."""
 
 from __future__ import annotations
 

@@ -56,9 +56,17 @@ async def chromium_page(height: int = 900) -> AsyncIterator[tuple[Any, list[str]
             await browser.close()
 
 
+async def key_sign_in(page: Any) -> None:
+    """From the sign-in form (account and password, issue 29) to the operator's key form, by its
+    small link (the key form keeps where to go after signing in)."""
+    await page.click("a.key-sign-in")
+    await page.wait_for_url("**/staff/sign-in/key**")
+
+
 async def console_signed_in(page: Any, served: str, path: str) -> None:
     """The staff console's page at ``path``, after signing in there with the arbiter's key."""
     await page.goto(f"{served}{path}")
+    await key_sign_in(page)
     await page.fill("input[name=api_key]", Keys().arbiter)
     await page.click("form button[type=submit]")
     await page.wait_for_url(f"**{path}")

@@ -6,13 +6,14 @@ Screenshots go to test-output/browser/."""
 
 from __future__ import annotations
 
-from browser_kit import CHROMIUM, OUT, browser_or_fail
+from browser_kit import CHROMIUM, OUT, browser_or_fail, key_sign_in
 
 from gomoku_sim.client import Keys, Platform
 
 
 async def _sign_in(page, served: str, key: str) -> None:
     await page.goto(f"{served}/staff/new-event")
+    await key_sign_in(page)
     await page.fill("input[name=api_key]", key)
     await page.click("form button[type=submit]")
     await page.wait_for_url("**/staff/new-event")

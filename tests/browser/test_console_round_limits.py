@@ -8,7 +8,7 @@ Screenshots go to test-output/browser/."""
 from __future__ import annotations
 
 import httpx
-from browser_kit import OUT, chromium_page
+from browser_kit import OUT, chromium_page, key_sign_in
 
 from gomoku_shared.event_config import EventConfig
 from gomoku_sim.client import Keys
@@ -68,6 +68,7 @@ async def test_pair1_an_organiser_closes_beyond_an_in_principle_maximum_with_a_r
         await _nine_players(http)
         async with chromium_page() as (page, problems):
             await page.goto(f"{served}/staff/events/{CODE}")
+            await key_sign_in(page)
             await page.fill("input[name=api_key]", Keys().operator)
             await page.click("form button[type=submit]")
             await page.wait_for_url(f"**/staff/events/{CODE}")

@@ -8,7 +8,7 @@ Screenshots go to test-output/browser/."""
 
 from __future__ import annotations
 
-from browser_kit import CHROMIUM, OUT, browser_or_fail, first_round_played
+from browser_kit import CHROMIUM, OUT, browser_or_fail, first_round_played, key_sign_in
 
 from gomoku_sim.client import Keys
 
@@ -19,6 +19,7 @@ async def _signed_in(browser, served: str, key: str, target: str, problems: list
     page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
     page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
     await page.goto(f"{served}{target}")
+    await key_sign_in(page)
     await page.fill("input[name=api_key]", key)
     await page.click("form button[type=submit]")
     await page.wait_for_url(f"**{target}")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 
 import httpx
-from browser_kit import CHROMIUM, OUT, browser_or_fail, settle, until
+from browser_kit import CHROMIUM, OUT, browser_or_fail, key_sign_in, settle, until
 from pypdf import PdfReader
 
 from gomoku_sim.bots import BotPolicy
@@ -114,6 +114,7 @@ async def _console_honours(page, served: str, code: str, player: dict) -> None:
     to type) and the honour takes the unit as registered (its registration id, its registered
     name); the certificates PDF the organiser prints names the coach in full."""
     await page.goto(f"{served}/staff/events/{code}/honours")
+    await key_sign_in(page)
     await page.fill("input[name=api_key]", Keys().arbiter)
     await page.click("form button[type=submit]")
     await page.wait_for_url("**/honours")

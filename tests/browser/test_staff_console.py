@@ -9,7 +9,7 @@ the session. Screenshots go to test-output/browser/.
 
 from __future__ import annotations
 
-from browser_kit import CHROMIUM, OUT, browser_or_fail, first_round_played
+from browser_kit import CHROMIUM, OUT, browser_or_fail, first_round_played, key_sign_in
 
 from gomoku_sim.client import Keys
 
@@ -36,6 +36,7 @@ async def test_an_arbiter_reviews_evidence_and_enters_results_in_chromium(served
             # not signed in: the console sends you to sign in
             await page.goto(f"{served}/staff/events/{code}/evidence")
             assert "/staff/sign-in" in page.url
+            await key_sign_in(page)
             await page.fill("input[name=api_key]", "not-a-key")
             await page.click("form button[type=submit]")
             assert "密钥无效" in await page.inner_text(".refusal")  # said in words, not JSON

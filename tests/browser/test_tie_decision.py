@@ -6,7 +6,7 @@ orders the tie in the console and the public standings show the new order and wh
 
 from __future__ import annotations
 
-from browser_kit import CHROMIUM, OUT, browser_or_fail, settle, until
+from browser_kit import CHROMIUM, OUT, browser_or_fail, key_sign_in, settle, until
 
 from gomoku_sim.bots import BotPolicy
 from gomoku_sim.client import ApiError, Keys, Platform
@@ -83,6 +83,7 @@ async def test_an_arbiters_tie_decision_shows_on_the_public_standings(served):
                 await page.screenshot(path=str(OUT / "tie-standings-before.png"), full_page=True)
 
                 await page.goto(f"{served}/staff/events/{code}/sections/open")
+                await key_sign_in(page)
                 await page.fill("input[name=api_key]", Keys().arbiter)
                 await page.click("form button[type=submit]")
                 await page.wait_for_url("**/sections/open")

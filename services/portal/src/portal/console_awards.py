@@ -13,7 +13,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from gomoku_shared.params import PathId
 
 from .console_rounds import _Console
-from .staff import refusal
+from .staff import not_theirs_page, refusal
 
 
 def install(app: FastAPI, console: _Console) -> None:
@@ -23,6 +23,9 @@ def install(app: FastAPI, console: _Console) -> None:
         request: Request, session: Any, code: str, acted: str = "", problem: Any = None, done: str = ""
     ) -> HTMLResponse:
         event = await upstream.get("registration", f"/v1/events/{code}")
+        refused = not_theirs_page(site, request, session, event, code, ("awards.publish",))
+        if refused is not None:  # issue 29: said in words
+            return refused
         status = await upstream.optional("awards", f"/v1/events/{code}")
         played = await upstream.optional("pairing", f"/v1/events/{code}/sections")
         published = {s["section_id"]: s for s in (status or {}).get("sections", [])}

@@ -15,7 +15,7 @@ from gomoku_shared.params import PathId
 
 from .sessions import Sessions, StaffSession
 from .site import Site
-from .staff import StaffPages, refusal
+from .staff import StaffPages, not_theirs_page, refusal
 
 PAGE = "/staff/events/{code}/record-flags"
 #: the flagged records are read page by page (cursor pagination), up to this many pages
@@ -46,6 +46,9 @@ def install(app: FastAPI, site: Site, sessions: Sessions) -> None:
         request: Request, session: StaffSession, code: str, status: int = 200, body: Any = None, done: bool = False
     ) -> HTMLResponse:
         event = await upstream.get("registration", f"/v1/events/{code}")
+        refused = not_theirs_page(site, request, session, event, code, ("games.adjudicate",))
+        if refused is not None:  # issue 29: said in words
+            return refused
         listed, flags, entries = await flagged(session, code)
         problem = refusal(site, request, status, body) if status >= 400 else None
         if listed >= 400 and problem is None:

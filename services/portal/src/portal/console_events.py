@@ -11,6 +11,8 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from gomoku_shared.staff_roles import may
+
 from .console_rounds import _Console
 from .staff import refusal
 
@@ -53,6 +55,10 @@ def install(app: FastAPI, console: _Console) -> None:
             if fields[key].strip():
                 overrides[key] = fields[key].strip()
         body = {"preset_id": fields["preset_id"], "event_code": fields["event_code"].strip(), "overrides": overrides}
+        if session.person is not None:  # issue 29: the event belongs to the organisation they organise for
+            owners = [org for org, roles in session.person.orgs.items() if may(roles, "event.create")]
+            if owners:
+                body["organisation"] = sorted(owners)[0]
         status, answer = await upstream.as_person(
             "registration", "POST", "/v1/events", session.api_key, body, None, idempotency_key=secrets.token_urlsafe(16)
         )

@@ -17,7 +17,7 @@ from gomoku_shared.params import PathId, RoundNo
 
 from .sessions import Sessions, StaffSession
 from .site import Site
-from .staff import refusal
+from .staff import not_theirs_page, refusal
 
 SEC = "/staff/events/{code}/sections/{sid}"
 #: byes an arbiter may give (pairing's names): requested = half point, forced = full point
@@ -69,6 +69,9 @@ class _Console:
         already (else said from ``status``, ``body`` and ``done_key``)."""
         base = f"/v1/events/{code}/sections/{sid}"
         event = await self.upstream.get("registration", f"/v1/events/{code}")
+        refused = not_theirs_page(self.site, request, session, event, code, ("rounds.pair", "results.correct"))
+        if refused is not None:  # issue 29: said in words
+            return refused
         section = await self.upstream.get("pairing", base)
         ties = await self.upstream.optional("pairing", base + "/ties")
         byes = await self.upstream.optional("pairing", base + "/byes")

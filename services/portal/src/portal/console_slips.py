@@ -17,7 +17,7 @@ from gomoku_shared.params import PathId, RoundNo
 
 from .sessions import Sessions, StaffSession
 from .site import Site
-from .staff import StaffPages, refusal
+from .staff import StaffPages, not_theirs_page, refusal
 
 PAGE = "/staff/events/{code}/sections/{sid}/rounds/{n}/slips"
 #: a slip's results and reasons (gameplay's names, PLAY-9)
@@ -69,6 +69,9 @@ class _Slips:
         body: Any = None,
     ) -> HTMLResponse:
         event = await self.upstream.get("registration", f"/v1/events/{code}")
+        stop = not_theirs_page(self.site, request, session, event, code, ("slips.enter", "slips.confirm"))
+        if stop is not None:
+            return stop
         section = await self.upstream.get("pairing", f"/v1/events/{code}/sections/{sid}")
         listed, refused, games = await self.round_games(session, code, sid, n)
         paired = await self.upstream.optional("pairing", f"/v1/events/{code}/sections/{sid}/rounds/{n}")

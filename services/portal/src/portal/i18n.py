@@ -13,8 +13,8 @@ LANGS = ("zh", "en")
 DEFAULT = "zh"
 
 #: the tables of words (``words/*.toml``, key = [zh, en]): the pages', the honours and appeals
-#: pages', the staff console's, its result slips' and its round times'
-TABLES = ("pages", "honours_appeals", "console", "slips", "slot")
+#: pages', the staff console's, its result slips', its round times' and staff accounts' (issue 29)
+TABLES = ("pages", "honours_appeals", "console", "slips", "slot", "people")
 
 
 def _table(name: str) -> dict[str, tuple[str, str]]:

@@ -19,6 +19,8 @@ class PortalSettings(BaseSettings):
     pairing_url: str = Field(default="http://127.0.0.1:8002", alias="PAIRING_URL")
     gameplay_url: str = Field(default="http://127.0.0.1:8003", alias="GAMEPLAY_URL")
     awards_url: str = Field(default="http://127.0.0.1:8004", alias="AWARDS_URL")
+    #: the partners service: staff accounts sign in there (the identity API, issue 29)
+    partners_url: str = Field(default="http://127.0.0.1:8006", alias="PARTNERS_URL")
     #: event codes listed on the start page, comma separated
     events: str = Field(default="", alias="PORTAL_EVENTS")
     #: seconds a call to a service may take before the page says the service is unavailable
@@ -66,6 +68,7 @@ class PortalSettings(BaseSettings):
             "pairing": self.pairing_url,
             "gameplay": self.gameplay_url,
             "awards": self.awards_url,
+            "partners": self.partners_url,
         }
 
     def event_codes(self) -> list[str]:

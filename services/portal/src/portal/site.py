@@ -16,6 +16,7 @@ from markupsafe import Markup
 from . import i18n, read_cache
 from .fanout import FeedHub
 from .settings import PortalSettings
+from .staff_people import powers, roles_list
 from .upstream import Upstream
 
 HERE = Path(__file__).parent
@@ -48,10 +49,20 @@ class Site:
     def html(self, request: Request, template: str, **ctx: Any) -> str:
         words = self.words(request)
         other = "en" if words.lang == "zh" else "zh"
+        if ctx.get("staff") is not None and "can" not in ctx:
+            # issue 29: the buttons of the actions the person may take in the page's event
+            ctx["can"] = powers(ctx["staff"].person, ctx.get("event"), ctx.get("code"))
 
         def draw() -> str:
             return self.env.get_template(template).render(
-                w=words, t=words.t, v=words.v, path=request.url.path, other_lang=other, request=request, **ctx
+                w=words,
+                t=words.t,
+                v=words.v,
+                roles_words=lambda roles: roles_list(roles, words.lang),
+                path=request.url.path,
+                other_lang=other,
+                request=request,
+                **ctx,
             )
 
         key = None

@@ -14,9 +14,24 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from . import i18n, staff_appeals, staff_entries, staff_event, staff_evidence, staff_honours, staff_round, staff_sign_in
+from gomoku_shared.staff_roles import action_words, may, role_words, roles_for
+
+from . import (
+    i18n,
+    staff_appeals,
+    staff_entries,
+    staff_event,
+    staff_evidence,
+    staff_honours,
+    staff_invitations,
+    staff_ledger,
+    staff_organisation,
+    staff_round,
+    staff_sign_in,
+)
 from .sessions import Sessions, StaffSession
 from .site import Site
+from .staff_people import event_organisation, roles_list
 
 #: results an arbiter may enter, from the first-listed player's side (pairing's names)
 RESULTS = ("first_wins", "second_wins", "draw", "first_forfeit_win", "second_forfeit_win", "double_forfeit")
@@ -34,6 +49,8 @@ KNOWN_REFUSALS = (
     "already_decided",
     "event_not_found",
 )
+#: refusals whose service message adds nothing a person reads (ids, role lists in English)
+SILENT_DETAIL = frozenset({"forbidden_role", "sign_in_failed", "totp_required", "session_ended"})
 
 
 def refusal(site: Site, request: Request, status: int, body: Any) -> dict[str, str]:
@@ -41,6 +58,9 @@ def refusal(site: Site, request: Request, status: int, body: Any) -> dict[str, s
     words = site.words(request)
     error = body.get("error", {}) if isinstance(body, dict) else {}
     code = str(error.get("code", ""))
+    said = _said(error.get("details"), words.lang)
+    if said:  # the service's own sentence in the page's language (issue 29: details.words)
+        return {"text": said, "detail": ""}
     if code == "stale_revision":
         text = stale_result(words, error.get("details"))
     elif code in KNOWN_REFUSALS or i18n.known(f"refusal.{code}"):
@@ -57,8 +77,16 @@ def refusal(site: Site, request: Request, status: int, body: Any) -> dict[str, s
         text = words.t("refusal.unavailable")
     else:
         text = words.t("refusal.other")
-    detail = str(error.get("message", ""))[:300]
+    # the English role list of forbidden_role is not for people: its words say it (issue 29)
+    detail = "" if code in SILENT_DETAIL else str(error.get("message", ""))[:300]
     return {"text": text, "detail": detail}
+
+
+def _said(details: Any, lang: str) -> str:
+    """``details.words[lang]`` of a refusal that carries its own words (zh/en), else ""."""
+    said = details.get("words") if isinstance(details, dict) else None
+    text = said.get(lang) if isinstance(said, dict) else None
+    return str(text)[:500] if isinstance(text, str) else ""
 
 
 def stale_result(words: i18n.Words, details: Any) -> str:
@@ -101,6 +129,33 @@ def _filled(text: str, details: Any) -> str:
         return text
 
 
+def not_theirs_page(
+    site: Site, request: Request, session: StaffSession, event: Any, code: str, actions: tuple[str, ...]
+) -> HTMLResponse | None:
+    """The 403 page that says, in words, why an event's page is not the person's (issue 29):
+    ``not_your_event`` when they hold no role there, else which roles the first of ``actions``
+    needs and which they hold; None when they may take any of ``actions`` (or for an API key)."""
+    person = session.person
+    if person is None:
+        return None
+    held = person.held(event_organisation(event), code)
+    if any(may(held, a) for a in actions):
+        return None
+    words = site.words(request)
+    if not held:
+        text = words.t("refusal.not_your_event")
+    else:
+        text = words.t(
+            "people.role_not_held_says",
+            action=action_words(actions[0], words.lang),
+            needs=role_words(roles_for(actions[0]), words.lang),
+            holds=roles_list(held, words.lang),
+        )
+    resp = site.render(request, "staff/refused.html", status=403, staff=session, message_text=text)
+    resp.headers["cache-control"] = "no-store"
+    return resp
+
+
 class StaffPages:
     """What every staff page needs: the page with the person signed in, the way to the sign-in
     form, the CSRF refusal, a call to a service with the person's own key, a refusal in words."""
@@ -118,7 +173,9 @@ class StaffPages:
         return resp
 
     def to_sign_in(self, request: Request) -> RedirectResponse:
-        return RedirectResponse(f"/staff/sign-in?next={request.url.path}", status_code=303)
+        lang = request.query_params.get("lang")
+        chosen = f"&lang={lang}" if lang in i18n.LANGS else ""  # the language asked for goes along
+        return RedirectResponse(f"/staff/sign-in?next={request.url.path}{chosen}", status_code=303)
 
     def csrf_refused(self, request: Request, session: StaffSession | None) -> HTMLResponse:
         return self.render(request, "staff/refused.html", session, http_status=403, message_key="refusal.csrf")
@@ -165,12 +222,26 @@ class StaffPages:
     async def call(
         self, session: StaffSession, service: str, method: str, path: str, body: Any = None, params: Any = None
     ) -> tuple[int, Any]:
-        return await self.upstream.as_person(
+        status, answer = await self.upstream.as_person(
             service, method, path, session.api_key, body, params, idempotency_key=secrets.token_urlsafe(16)
         )
+        if status == 401 and session.tokens is not None:
+            # issue 29: the person's token is refused (signed out everywhere, account disabled):
+            # the sign-in is over here too, and the page says so in words
+            await self.sessions.close(session)
+            return 401, {"error": {"code": "session_ended", "message": "", "details": {}}}
+        return status, answer
 
     async def event_of(self, code: str) -> dict[str, Any]:
         return await self.upstream.get("registration", f"/v1/events/{code}")
+
+    def not_theirs(
+        self, request: Request, session: StaffSession, event: Any, code: str, action: str = "event.read", *more: str
+    ) -> HTMLResponse | None:
+        """Issue 29: the page of an event the person may not see (or an action they may not
+        take there: ``action`` or any of ``more``), in words and with 403; None when it is theirs
+        (or an API key's session: the services answer for a key)."""
+        return not_theirs_page(self.site, request, session, event, code, (action, *more))
 
     def refusal(self, request: Request, status: int, body: Any) -> dict[str, str]:
         return refusal(self.site, request, status, body)
@@ -195,3 +266,6 @@ def install(app: FastAPI, site: Site) -> None:
     staff_round.install(app, pages)
     staff_appeals.install(app, pages)  # AWD-10
     staff_honours.install(app, pages)  # AWD-9
+    staff_invitations.install(app, pages)  # issue 29
+    staff_organisation.install(app, pages)  # issue 29
+    staff_ledger.install(app, pages)  # issue 29: the fee clerk's console

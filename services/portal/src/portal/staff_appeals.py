@@ -114,6 +114,10 @@ async def appeals(
     """The appeals of an event with their decisions, and the forms (the outcome of the last one)."""
     upstream = pages.upstream
     event = await pages.event_of(code)
+    # issue 29: an arbitration member decides, an arbiter lodges; anyone else is told why
+    refused = pages.not_theirs(request, session, event, code, "appeals.decide", "appeals.lodge")
+    if refused is not None:
+        return refused
     sections = await upstream.optional("pairing", f"/v1/events/{code}/sections")
     status, body = await pages.call(session, "pairing", "GET", f"/v1/events/{code}/appeals")
     return pages.render(

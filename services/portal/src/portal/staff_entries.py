@@ -71,6 +71,9 @@ async def entries_page(
     done: str = "",
 ) -> HTMLResponse:
     event = await pages.event_of(code)
+    refused = pages.not_theirs(request, session, event, code, "entries.manage", "checkin.record", "event.read")
+    if refused is not None:  # issue 29: said in words
+        return refused
     stages = [s["id"] for s in event.get("stages", [])]
     stage = stage if stage in stages else (stages[0] if stages else "")
     code_status, body = await pages.call(

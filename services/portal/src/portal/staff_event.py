@@ -12,6 +12,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from gomoku_shared.params import PathId
 
 from .sessions import StaffSession
+from .staff_people import actions_offered, event_organisation
+from .upstream import UpstreamError
 
 if TYPE_CHECKING:
     from .staff import StaffPages
@@ -27,10 +29,15 @@ def install(app: FastAPI, pages: StaffPages) -> None:
             return pages.to_sign_in(request)
         if code:
             return RedirectResponse(f"/staff/events/{code.strip()}", status_code=303)
-        return pages.render(request, "staff/home.html", session, events=pages.settings.event_codes())
+        if session.person is None:
+            return pages.render(request, "staff/home.html", session, events=pages.settings.event_codes())
+        return pages.render(request, "staff/home.html", session, events=[], mine=await their_events(pages, session))
 
     async def event_page(request: Request, session: StaffSession, code: str, **acted: Any) -> HTMLResponse:
         event = await pages.event_of(code)
+        refused = pages.not_theirs(request, session, event, code, _first_action(session, event, code))
+        if refused is not None:
+            return refused
         sections = await upstream.optional("pairing", f"/v1/events/{code}/sections")
         return pages.render(
             request,
@@ -70,6 +77,43 @@ def install(app: FastAPI, pages: StaffPages) -> None:
             closed=body.get("sections") if status < 400 and isinstance(body, dict) else None,
             acted_stage=stage,
         )
+
+
+async def their_events(pages: StaffPages, session: StaffSession) -> list[dict[str, Any]]:
+    """Issue 29: the events a person holds a role in (those of their organisations, from
+    registration's list of an organisation's events, and those of their token), each with
+    the roles they hold there."""
+    upstream = pages.upstream
+    person = session.person
+    assert person is not None
+    found: dict[str, dict[str, Any]] = {}
+    for org in [o for o, roles in person.orgs.items() if roles][:20]:
+        try:
+            listed = await upstream.optional("registration", "/v1/events", {"organisation": org, "limit": 200})
+        except UpstreamError:
+            listed = None
+        for event in (listed or {}).get("events", []):
+            if isinstance(event, dict) and event.get("event_code"):
+                found.setdefault(str(event["event_code"]), event)
+    for code in list(person.events)[:200]:
+        if code not in found:
+            try:
+                found[code] = await upstream.optional("registration", f"/v1/events/{code}") or {"event_code": code}
+            except UpstreamError:
+                found[code] = {"event_code": code}
+    mine = []
+    for code, event in found.items():
+        held = person.held(event_organisation(event), code)
+        if held:
+            mine.append({"code": code, "name": event.get("name") or code, "roles": sorted(held)})
+    return sorted(mine, key=lambda e: e["code"])
+
+
+def _first_action(session: StaffSession, event: Any, code: str) -> str:
+    """The event page is the person's when they may take any action there (a recorder may not
+    read the event in full but records its games); ``event.read`` names the refusal otherwise."""
+    offered = actions_offered(session.person, event_organisation(event), code)
+    return offered[0] if offered else "event.read"
 
 
 def _format_choices(form: Any) -> dict[str, dict[str, Any]]:

@@ -55,6 +55,9 @@ async def evidence_page(
     done: str = "",
 ) -> HTMLResponse:
     event = await pages.event_of(code)
+    refused = pages.not_theirs(request, session, event, code, "evidence.review")
+    if refused is not None:  # issue 29: said in words
+        return refused
     params = {"status": status} if status in ("pending", "approved", "rejected") else None
     code_status, body = await pages.call(session, "registration", "GET", f"/v1/events/{code}/evidence", params=params)
     records = body.get("evidence", []) if code_status == 200 else []

@@ -92,6 +92,9 @@ async def honours(
 ) -> HTMLResponse:
     """The honours recorded (full names, revoked ones too) and the forms (the outcome of the last one)."""
     event = await pages.event_of(code)
+    refused = pages.not_theirs(request, session, event, code, "honours.grant")
+    if refused is not None:  # issue 29: said in words
+        return refused
     (status, register), (_units_status, units) = await asyncio.gather(
         pages.call(session, "awards", "GET", f"/v1/events/{code}/honours/register"),
         pages.call(session, "awards", "GET", f"/v1/events/{code}/honours/units"),

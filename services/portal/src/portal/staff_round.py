@@ -76,10 +76,12 @@ async def round_page(
     pairing_id: str = "",
 ) -> HTMLResponse:
     upstream = pages.upstream
-    event, section = (
-        await upstream.get("registration", f"/v1/events/{code}"),
-        await upstream.get("pairing", f"/v1/events/{code}/sections/{sid}"),
-    )
+    event = await upstream.get("registration", f"/v1/events/{code}")
+    # issue 29: a round of an event not theirs says why (a recorder may see it: slips)
+    refused = pages.not_theirs(request, session, event, code, "results.enter", "event.read", "slips.enter")
+    if refused is not None:
+        return refused
+    section = await upstream.get("pairing", f"/v1/events/{code}/sections/{sid}")
     rnd = await upstream.optional("pairing", f"/v1/events/{code}/sections/{sid}/rounds/{n}")
     names = {e["entrant_id"]: e for e in section.get("entrants", [])}
     return pages.render(

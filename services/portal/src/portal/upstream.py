@@ -16,6 +16,8 @@ import httpx
 from starlette.types import ASGIApp
 from websockets.asyncio.client import connect as ws_connect
 
+from gomoku_shared.tokens import looks_like_jwt
+
 from . import read_cache
 from .read_cache import Kept
 
@@ -128,15 +130,21 @@ class Upstream:
         idempotency_key: str | None = None,
         client: str | None = None,
     ) -> tuple[int, Any]:
-        """A call with a signed-in person's own key (the staff console): the status and the JSON
+        """A call with a signed-in person's own key or access token (the staff console): the status and the JSON
         answer, refusals included (the page shows them in words). ``client``: the person's
         address, so the service throttles a wrong key per person, not per portal."""
         read_cache.note_unkeyed()  # a page drawn with a person's own answers is never kept
-        headers = {"x-api-key": api_key}
+        headers: dict[str, str] = {}
+        if looks_like_jwt(api_key):  # a person's access token (issue 29)
+            headers["authorization"] = f"Bearer {api_key}"
+        elif api_key:  # an API key; none: a call before signing in (the identity API's sign-in)
+            headers["x-api-key"] = api_key
         if client:
             headers["x-forwarded-for"] = client
         if idempotency_key:
             headers["idempotency-key"] = idempotency_key
+        if service not in self.clients:  # a portal without that service (e.g. no partners)
+            return 503, {"error": {"code": "unavailable", "message": service}}
         try:
             r = await self.clients[service].request(method, path, json=body, params=params, headers=headers)
         except httpx.HTTPError as exc:

@@ -12,6 +12,8 @@ staff_sessions = Table(
     Column("session_id", String(64), primary_key=True),
     #: the person's API key, encrypted with the portal's session secret (never stored in clear)
     Column("sealed_key", Text, nullable=False),
+    #: a person's access and refresh tokens and roles (issue 29), sealed the same way; NULL for a key
+    Column("sealed_person", Text, nullable=True),
     Column("role", String(20), nullable=False),
     Column("csrf", String(64), nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),

@@ -1,6 +1,10 @@
 """Where staff sessions live: in the process (one portal process: the embedded mode, a single
 replica) or in the portal's PostgreSQL table (several replicas behind the gateway: a sign-in on
-one is honoured by every other, a sign-out ends it on all of them). ADR 0009."""
+one is honoured by every other, a sign-out ends it on all of them). ADR 0009.
+
+A person's session (issue 29) also has ``sealed_person``: their access and refresh tokens and
+their roles, sealed with the session secret as the key is; a refresh of the access token
+``update`` rewrites the row."""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ import time
 from datetime import UTC, datetime
 from typing import Protocol
 
-from sqlalchemy import delete, insert, select
+from sqlalchemy import delete, insert, select, update
 
 from gomoku_shared.db import make_engine
 
@@ -24,11 +28,14 @@ class Row:
             csrf,
             expires_at,
         )
+        #: a person's tokens and roles, sealed (None: an API key's session)
+        self.sealed_person: str | None = None
 
 
 class SessionStore(Protocol):
     async def put(self, row: Row) -> None: ...
     async def get(self, session_id: str, now: float) -> Row | None: ...
+    async def update(self, session_id: str, sealed_key: str, sealed_person: str | None) -> None: ...
     async def delete(self, session_id: str) -> None: ...
     async def aclose(self) -> None: ...
 
@@ -51,6 +58,11 @@ class MemoryStore:
             del self._rows[session_id]
             return None
         return row
+
+    async def update(self, session_id: str, sealed_key: str, sealed_person: str | None) -> None:
+        row = self._rows.get(session_id)
+        if row is not None:
+            row.sealed_key, row.sealed_person = sealed_key, sealed_person
 
     async def delete(self, session_id: str) -> None:
         self._rows.pop(session_id, None)
@@ -77,6 +89,7 @@ class SqlStore:
                 insert(staff_sessions).values(
                     session_id=row.session_id,
                     sealed_key=row.sealed_key,
+                    sealed_person=row.sealed_person,
                     role=row.role,
                     csrf=row.csrf,
                     created_at=datetime.now(UTC),
@@ -95,7 +108,17 @@ class SqlStore:
             ).first()
         if found is None:
             return None
-        return Row(found.session_id, found.sealed_key, found.role, found.csrf, found.expires_at.timestamp())
+        row = Row(found.session_id, found.sealed_key, found.role, found.csrf, found.expires_at.timestamp())
+        row.sealed_person = found.sealed_person
+        return row
+
+    async def update(self, session_id: str, sealed_key: str, sealed_person: str | None) -> None:
+        async with self._engine.begin() as conn:
+            await conn.execute(
+                update(staff_sessions)
+                .where(staff_sessions.c.session_id == session_id)
+                .values(sealed_key=sealed_key, sealed_person=sealed_person)
+            )
 
     async def delete(self, session_id: str) -> None:
         async with self._engine.begin() as conn:

@@ -41,6 +41,4 @@ def test_every_consumed_event_is_produced_by_someone_else():
         "standings.updated",
         "entry.accepted",
         "entry.refused",
-        # issue 29: registration says who owns each event; the services that authorise staff keep it
-        "event.access_changed",
     }

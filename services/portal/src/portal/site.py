@@ -16,6 +16,7 @@ from markupsafe import Markup
 from . import i18n, read_cache
 from .fanout import FeedHub
 from .settings import PortalSettings
+from .staff_event_names import say_time, who_acted
 from .staff_people import powers, roles_list
 from .upstream import Upstream
 
@@ -59,6 +60,9 @@ class Site:
                 t=words.t,
                 v=words.v,
                 roles_words=lambda roles: roles_list(roles, words.lang),
+                # issue 29: a time in words in a zone (the event's; the platform's by default)
+                when=lambda value, zone=None: say_time(value, zone, words),
+                who=who_acted,
                 path=request.url.path,
                 other_lang=other,
                 request=request,

@@ -107,9 +107,10 @@ def say_time(value: Any, zone: str | None, words: i18n.Words) -> str:
     "26 Aug 2023, 14:30 (Beijing time)"; a dash when there is none."""
     if value is None or value == "":
         return "—"
+    zone = zone or PLATFORM_ZONE
     try:
         at = datetime.fromisoformat(str(value))
-        tz = ZoneInfo(zone or PLATFORM_ZONE)
+        tz = ZoneInfo(zone)
     except (TypeError, ValueError, KeyError):
         return "—"
     if at.tzinfo is None:  # the services answer in UTC

@@ -133,6 +133,7 @@ async def test_issue_29_invite_accept_sign_in_act_by_role_and_sign_out_zh_en_136
         arbiter_link = await _invite_on_page(page, "sun@example.org", "孙裁判", ["arbiter"], [code])
         recorder_link = await _invite_on_page(page, "zhao@example.org", "赵记录", ["recorder"], [code])
         member_link = await _invite_on_page(page, "zhou@example.org", "周仲裁", ["arbitration"], [])
+        clerk_link = await _invite_on_page(page, "qian@example.org", "钱收费", ["fee_clerk"], [code])
         await _shot(page, "organisation-1366-zh")
         await _sign_out(page)
         assert not problems, problems
@@ -188,6 +189,8 @@ async def test_issue_29_invite_accept_sign_in_act_by_role_and_sign_out_zh_en_136
         await _sign_out(page)
         # the refusal page answers 403 (Chromium notes the status); nothing else went wrong
         assert not [p for p in problems if "status of 403" not in p], problems
+
+    await _fee_clerk_records_a_payment_by_name(served, clerk_link, code)
 
     # a team leader's appeal against the result the arbiter entered, lodged through the API
     base = f"/v1/events/{code}/sections/open"
@@ -256,5 +259,32 @@ async def test_issue_29_invite_accept_sign_in_act_by_role_and_sign_out_zh_en_136
         await link.wait_for()
         assert re.search(r"/staff/invitations/[A-Za-z0-9_-]+$", await link.input_value())
         await _shot(page, "organisation-reset-link-390-en")
+        await _sign_out(page)
+        assert not problems, problems
+
+
+async def _fee_clerk_records_a_payment_by_name(served: str, link: str, code: str) -> None:
+    """Issue 29, the console in words: the fee clerk (390 px, Chinese) chooses who paid by name
+    (the event's teams and players, never an id typed); the line says who paid by name, when in
+    Beijing time in words, and who recorded it by their name (no account id)."""
+    async with chromium_page() as (page, problems):
+        await page.set_viewport_size({"width": 390, "height": 800})
+        await _accept(page, link, "clerk-390-zh", says=f"职务（{EVENT_ZH}）")
+        await _sign_in(page, "qian@example.org")
+        await page.goto(f"{served}/staff/events/{code}/ledger")
+        picker = page.locator("select[data-part=payer]")
+        options = picker.locator("optgroup option")
+        assert await options.count() > 0
+        chosen, value = await options.first.inner_text(), await options.first.get_attribute("value")
+        assert chosen.strip() and value.split(":", 1)[1] not in chosen, chosen  # a name, not an id
+        await picker.select_option(value)
+        await page.fill("input[name=amount_yuan]", "380")
+        await page.click("form[data-form=ledger] button[type=submit]")
+        await page.wait_for_selector(".done, .refusal")
+        assert await page.locator(".done").count() == 1, await page.inner_text("main")
+        line = await page.locator("table tbody tr", has_text="钱收费").last.inner_text()
+        assert chosen.strip() in line and "北京时间" in line and "钱收费" in line and "acct:" not in line, line
+        await _fits(page, "the fees ledger")
+        await _shot(page, "clerk-ledger-390-zh")
         await _sign_out(page)
         assert not problems, problems

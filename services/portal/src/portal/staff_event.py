@@ -107,7 +107,9 @@ async def their_events(pages: StaffPages, session: StaffSession, lang: str) -> l
                 found[code] = {"event_code": code}
     held = {code: person.held(event_organisation(event), code) for code, event in found.items()}
     theirs = [event for code, event in found.items() if held[code]]
-    mine = [{"code": e.code, "name": e.name, "roles": sorted(held[e.code])} for e in await named(upstream, theirs, lang)]
+    mine = [
+        {"code": e.code, "name": e.name, "roles": sorted(held[e.code])} for e in await named(upstream, theirs, lang)
+    ]
     return sorted(mine, key=lambda e: (e["name"], e["code"]))
 
 

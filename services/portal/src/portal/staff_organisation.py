@@ -55,7 +55,8 @@ def assignment(roles: list[str], codes: list[str]) -> tuple[list[str], dict[str,
 def listed_member(member: dict[str, Any]) -> dict[str, Any]:
     """A staff member as the list shows them, with every role they hold (in the organisation or
     in some events) for the role editor's ticks."""
-    events = member.get("events") if isinstance(member.get("events"), dict) else {}
+    listed = member.get("events")
+    events: dict[str, Any] = listed if isinstance(listed, dict) else {}
     held = {str(r) for r in member.get("roles") or []}
     held |= {str(r) for roles in events.values() if isinstance(roles, list) for r in roles}
     return {**member, "events": events, "held_anywhere": [r for r in STAFF_ROLES if r in held]}

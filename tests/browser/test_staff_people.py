@@ -151,6 +151,7 @@ async def test_issue_29_invite_accept_sign_in_act_by_role_and_sign_out_zh_en_136
         await _fits(page, "the console's home")
         await _shot(page, "arbiter-home-390-en")
         await page.goto(f"{served}/staff/events/{code}")
+        assert EVENT_EN in await page.inner_text("h1")
         await _fits(page, "the event's page")
         await _shot(page, "arbiter-event-390-en")
         await page.goto(f"{served}/staff/events/{code}/sections/open/rounds/2")
@@ -176,6 +177,7 @@ async def test_issue_29_invite_accept_sign_in_act_by_role_and_sign_out_zh_en_136
         await _fits(page, "the console's home")
         await _shot(page, "recorder-home-390-zh")
         await page.goto(f"{served}/staff/events/{code}")
+        assert EVENT_ZH in await page.inner_text("h1")  # the event's name in the page's language
         buttons = await page.inner_text("p.buttons")
         assert "报名名单" not in buttons and "申诉" not in buttons
         await page.goto(f"{served}/staff/events/{code}/sections/open/rounds/2")
@@ -272,6 +274,7 @@ async def _fee_clerk_records_a_payment_by_name(served: str, link: str, code: str
         await _accept(page, link, "clerk-390-zh", says=f"职务（{EVENT_ZH}）")
         await _sign_in(page, "qian@example.org")
         await page.goto(f"{served}/staff/events/{code}/ledger")
+        assert EVENT_ZH in await page.inner_text("p.crumbs")  # the event's name in Chinese
         picker = page.locator("select[data-part=payer]")
         options = picker.locator("optgroup option")
         assert await options.count() > 0

@@ -16,7 +16,7 @@ from markupsafe import Markup
 from . import i18n, read_cache
 from .fanout import FeedHub
 from .settings import PortalSettings
-from .staff_event_names import say_time, who_acted
+from .staff_event_names import in_language, say_time, who_acted
 from .staff_people import powers, roles_list
 from .upstream import Upstream
 
@@ -50,6 +50,8 @@ class Site:
     def html(self, request: Request, template: str, **ctx: Any) -> str:
         words = self.words(request)
         other = "en" if words.lang == "zh" else "zh"
+        if "event" in ctx:  # the event's name in the page's language, where its Chinese one is known
+            ctx["event"] = in_language(ctx["event"], words.lang)
         if ctx.get("staff") is not None and "can" not in ctx:
             # issue 29: the buttons of the actions the person may take in the page's event
             ctx["can"] = powers(ctx["staff"].person, ctx.get("event"), ctx.get("code"))

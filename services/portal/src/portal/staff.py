@@ -31,6 +31,7 @@ from . import (
 )
 from .sessions import Sessions, StaffSession
 from .site import Site
+from .staff_event_names import with_names
 from .staff_people import event_organisation, roles_list
 
 #: results an arbiter may enter, from the first-listed player's side (pairing's names)
@@ -233,7 +234,8 @@ class StaffPages:
         return status, answer
 
     async def event_of(self, code: str) -> dict[str, Any]:
-        return await self.upstream.get("registration", f"/v1/events/{code}")
+        """Registration's event, with its Chinese name for the pages (issue 29: in words)."""
+        return await with_names(self.upstream, await self.upstream.get("registration", f"/v1/events/{code}"))
 
     def not_theirs(
         self, request: Request, session: StaffSession, event: Any, code: str, action: str = "event.read", *more: str

@@ -51,6 +51,22 @@ async def _schedule(upstream: Upstream, code: str) -> Mapping[str, Any]:
     return found if isinstance(found, Mapping) else {}
 
 
+async def with_names(upstream: Upstream, event: Any) -> Any:
+    """Registration's event with its Chinese name (``name_zh``, from its schedule) beside its
+    name, for the staff pages to say it in the page's language (``Site.html``)."""
+    if not isinstance(event, Mapping) or event.get("name_zh") or not event.get("event_code"):
+        return event
+    schedule = await _schedule(upstream, str(event["event_code"]))
+    return {**event, "name_zh": schedule.get("name_zh")} if schedule.get("name_zh") else event
+
+
+def in_language(event: Any, lang: str) -> Any:
+    """The event with ``name`` in ``lang`` (its Chinese name on a Chinese page, when known)."""
+    if lang == "zh" and isinstance(event, Mapping) and event.get("name_zh"):
+        return {**event, "name": event["name_zh"]}
+    return event
+
+
 def _named(event: Mapping[str, Any], schedule: Mapping[str, Any], lang: str) -> NamedEvent:
     code = str(event.get("event_code") or event.get("code") or schedule.get("event_code") or "")
     name_en = str(schedule.get("name") or event.get("name") or "")

@@ -34,6 +34,11 @@ def fen_of(text: str) -> int | None:
     return int(yuan * 100)
 
 
+def _item_name(item: dict[str, Any], lang: str) -> str:
+    """A fee item's name in the page's language (its Chinese name where registration gives one)."""
+    return str((item.get("name_zh") if lang == "zh" else None) or item.get("name") or "")
+
+
 def payer_of(form: Any) -> tuple[str, str]:
     """Who paid, from the form: ``unit:<id>`` or ``entry:<id>`` (the picker by name), else the
     kind chosen beside an id typed (when the event's entries could not be listed)."""
@@ -78,11 +83,10 @@ def install(app: FastAPI, pages: StaffPages) -> None:
         listed, body = await pages.call(session, "registration", "GET", f"/v1/events/{code}/ledger")
         fees_status, fees = await pages.call(session, "registration", "GET", f"/v1/events/{code}/fees")
         fees = fees if fees_status == 200 and isinstance(fees, dict) else {}
-        who = await payers(pages, session, code, pages.site.lang_of(request))
+        lang = pages.site.lang_of(request)
+        who = await payers(pages, session, code, lang)
         items = [
-            (str(i["id"]), str(i.get("name") or ""))
-            for i in fees.get("items", [])
-            if isinstance(i, dict) and i.get("id")
+            (str(i["id"]), _item_name(i, lang)) for i in fees.get("items", []) if isinstance(i, dict) and i.get("id")
         ]
         return pages.render(
             request,

@@ -64,7 +64,8 @@ class Site:
                 roles_words=lambda roles: roles_list(roles, words.lang),
                 # issue 29: a time in words in a zone (the event's; the platform's by default)
                 when=lambda value, zone=None: say_time(value, zone, words),
-                who=who_acted,
+                actor_name=who_acted,
+                colon="：" if words.lang == "zh" else ": ",
                 path=request.url.path,
                 other_lang=other,
                 request=request,

@@ -31,7 +31,7 @@ from . import (
 )
 from .sessions import Sessions, StaffSession
 from .site import Site
-from .staff_event_names import with_names
+from .staff_event_names import who_acted, with_names
 from .staff_people import event_organisation, roles_list
 
 #: results an arbiter may enter, from the first-listed player's side (pairing's names)
@@ -100,7 +100,7 @@ def stale_result(words: i18n.Words, details: Any) -> str:
     if "tie_id" in current:  # a tie opened again since the page showed it
         return words.t("refusal.stale_tie", revision=current.get("revision", "—"))
     source = current.get("result_source")
-    who = words.t("stale.by_game") if source == "game" else words.t("stale.by", who=current.get("changed_by") or "—")
+    who = words.t("stale.by_game") if source == "game" else words.t("stale.by", who=who_acted(current.get("changed_by")))
     return words.t(
         "refusal.stale_revision",
         result=words.v("result", current.get("result")),

@@ -135,6 +135,9 @@ async def test_issue_29_invite_accept_sign_in_act_by_role_and_sign_out_zh_en_136
         member_link = await _invite_on_page(page, "zhou@example.org", "周仲裁", ["arbitration"], [])
         clerk_link = await _invite_on_page(page, "qian@example.org", "钱收费", ["fee_clerk"], [code])
         await _shot(page, "organisation-1366-zh")
+        await page.set_viewport_size({"width": 390, "height": 800})
+        await _fits(page, "the organisation page")
+        await _shot(page, "organisation-390-zh")
         await _sign_out(page)
         assert not problems, problems
 
@@ -218,6 +221,9 @@ async def test_issue_29_invite_accept_sign_in_act_by_role_and_sign_out_zh_en_136
         await page.goto(f"{served}/?lang=en")
         await _accept(page, member_link, "member-1366-en")
         await _sign_in(page, "zhou@example.org")
+        mine = await page.inner_text("[data-list=my-events]")
+        assert EVENT_EN in mine and "arbitration committee member" in mine and code not in mine, mine
+        await _shot(page, "member-home-1366-en")
         await page.goto(f"{served}/staff/events/{code}")
         await page.click(f"a[href='/staff/events/{code}/appeals']")
         await page.wait_for_selector("h1")

@@ -100,7 +100,9 @@ def stale_result(words: i18n.Words, details: Any) -> str:
     if "tie_id" in current:  # a tie opened again since the page showed it
         return words.t("refusal.stale_tie", revision=current.get("revision", "—"))
     source = current.get("result_source")
-    who = words.t("stale.by_game") if source == "game" else words.t("stale.by", who=who_acted(current.get("changed_by")))
+    who = (
+        words.t("stale.by_game") if source == "game" else words.t("stale.by", who=who_acted(current.get("changed_by")))
+    )
     return words.t(
         "refusal.stale_revision",
         result=words.v("result", current.get("result")),

@@ -4,8 +4,14 @@ administrator through the API; the administrator accepts on the invitation page,
 the password and invites the others from the organisation page (roles as checkboxes in words,
 the one-time link shown); an arbiter accepts, signs in and enters a result; a recorder sees the
 round without result buttons; an arbitration committee member sees the appeals; each signs out.
-At 1366 and 390 pixels, in Chinese and in English. Screenshots go to /tmp/shots-portal/ and
+At 1366 and 390 pixels, in Chinese and in English. Screenshots go to /tmp/shots-portal2/ and
 test-output/browser/.
+
+The second pass (issue 29, the console in words): the organisation page offers the
+organisation's events by name as boxes to tick (no event codes typed), the staff list and the
+invitation page name the event, the invitation's expiry is said in Beijing time in words, the
+console's home lists a person's events by name with their role in words (no code, no free
+event-code box), and no page a person meets is wider than a 390-pixel phone.
 
 The arbiter's result and the committee's decision go through pairing's per-event authorisation of
 staff accounts (issue 29, pairing's part): without it pairing answers 403
@@ -23,7 +29,10 @@ from browser_kit import OUT, browser_or_fail, chromium_page, first_round_played
 
 from gomoku_sim.client import Keys
 
-SHOTS = Path("/tmp/shots-portal")
+SHOTS = Path("/tmp/shots-portal2")
+#: the names of the DA 2023 event the simulator creates, in Chinese and in English
+EVENT_ZH = "2023年全国五子棋定安公开赛"
+EVENT_EN = "2023 National Gomoku Open, Ding'an"
 PASSWORD = "a long enough password"
 ORG = "default"  # the events the simulator creates have no owner: the default organisation's
 
@@ -35,10 +44,23 @@ async def _shot(page: Any, name: str) -> None:
     shutil.copy(OUT / f"{name}.png", SHOTS / f"{name}.png")
 
 
-async def _accept(page: Any, link: str, shot: str) -> None:
+async def _fits(page: Any, what: str) -> None:
+    """Issue 29, the console in words: nothing of the page is off a phone's screen."""
+    width = await page.evaluate("document.documentElement.scrollWidth")
+    viewport = await page.evaluate("window.innerWidth")
+    assert width <= viewport, f"{what} is wider than the screen: {width}px > {viewport}px"
+
+
+async def _accept(page: Any, link: str, shot: str, says: str = "") -> None:
     await page.goto(link)
     await page.wait_for_selector("[data-part=invitation]")
+    assert says in await page.inner_text("[data-part=invitation]")  # e.g. the event by name
+    # issue 29, times in words: the expiry in Beijing time, never a bare "UTC"
+    expires = await page.inner_text("[data-part=expires]")
+    assert "北京时间" in expires or "Beijing time" in expires, expires
+    assert "UTC" not in await page.inner_text("main")
     await _shot(page, f"{shot}-invitation")
+    await _fits(page, "the invitation page")
     await page.fill("input[name=password]", PASSWORD)
     await page.fill("input[name=password_again]", PASSWORD)
     await page.click("form button[type=submit]")
@@ -61,13 +83,14 @@ async def _sign_out(page: Any) -> None:
     await page.wait_for_url("**/staff/sign-in")
 
 
-async def _invite_on_page(page: Any, login: str, name: str, roles: list[str], events: str) -> str:
+async def _invite_on_page(page: Any, login: str, name: str, roles: list[str], events: list[str]) -> str:
     form = page.locator("form[data-form=invite]")
     await form.locator("input[name=login]").fill(login)
     await form.locator("input[name=name]").fill(name)
     for role in roles:
         await form.locator(f"input[name=role][value={role}]").check()
-    await form.locator("input[name=events]").fill(events)
+    for code in events:  # the organisation's events are offered by name (issue 29)
+        await form.locator(f"input[name=event][value={code}]").check()
     await form.locator("button[type=submit]").click()
     link = page.locator("[data-part=one-time-link] input")
     await link.wait_for()
@@ -103,10 +126,18 @@ async def test_issue_29_invite_accept_sign_in_act_by_role_and_sign_out_zh_en_136
         await page.click("header a[href='/staff/organisation']")
         await page.wait_for_selector("form[data-form=invite]")
         assert "组织管理员、组委会" in await page.inner_text("table.staff-list")
-        arbiter_link = await _invite_on_page(page, "sun@example.org", "孙裁判", ["arbiter"], code)
-        recorder_link = await _invite_on_page(page, "zhao@example.org", "赵记录", ["recorder"], code)
-        member_link = await _invite_on_page(page, "zhou@example.org", "周仲裁", ["arbitration"], "")
+        # the events to tick are the organisation's, by name; no code is asked for
+        offered = await page.inner_text("form[data-form=invite] [data-part=events]")
+        assert EVENT_ZH in offered and code not in offered and "代码" not in offered, offered
+        assert await page.locator("form[data-form=invite] input[name=events]").count() == 0
+        arbiter_link = await _invite_on_page(page, "sun@example.org", "孙裁判", ["arbiter"], [code])
+        recorder_link = await _invite_on_page(page, "zhao@example.org", "赵记录", ["recorder"], [code])
+        member_link = await _invite_on_page(page, "zhou@example.org", "周仲裁", ["arbitration"], [])
+        clerk_link = await _invite_on_page(page, "qian@example.org", "钱收费", ["fee_clerk"], [code])
         await _shot(page, "organisation-1366-zh")
+        await page.set_viewport_size({"width": 390, "height": 800})
+        await _fits(page, "the organisation page")
+        await _shot(page, "organisation-390-zh")
         await _sign_out(page)
         assert not problems, problems
 
@@ -114,10 +145,18 @@ async def test_issue_29_invite_accept_sign_in_act_by_role_and_sign_out_zh_en_136
     async with chromium_page() as (page, problems):
         await page.set_viewport_size({"width": 390, "height": 800})
         await page.goto(f"{served}/?lang=en")
-        await _accept(page, arbiter_link, "arbiter-390-en")
+        await _accept(page, arbiter_link, "arbiter-390-en", says=f"Roles ({EVENT_EN})")
         await _sign_in(page, "sun@example.org", "sign-in-390-en")
-        assert code in await page.inner_text("[data-list=my-events]")
+        # the console's home: the event by name and the role in words; no code, no code box
+        mine = await page.inner_text("[data-list=my-events]")
+        assert EVENT_EN in mine and "arbiter" in mine and code not in mine, mine
+        assert await page.locator("input[name=code]").count() == 0
+        await _fits(page, "the console's home")
         await _shot(page, "arbiter-home-390-en")
+        await page.goto(f"{served}/staff/events/{code}")
+        assert EVENT_EN in await page.inner_text("h1")
+        await _fits(page, "the event's page")
+        await _shot(page, "arbiter-event-390-en")
         await page.goto(f"{served}/staff/events/{code}/sections/open/rounds/2")
         row = page.locator(f'tr[data-pairing="{pairing_id}"]')
         await row.locator("select[name=result]").select_option("first_wins")
@@ -134,9 +173,14 @@ async def test_issue_29_invite_accept_sign_in_act_by_role_and_sign_out_zh_en_136
     # the recorder, 390 px, Chinese: the round without result buttons, the slips
     async with chromium_page() as (page, problems):
         await page.set_viewport_size({"width": 390, "height": 800})
-        await _accept(page, recorder_link, "recorder-390-zh")
+        await _accept(page, recorder_link, "recorder-390-zh", says=f"职务（{EVENT_ZH}）")
         await _sign_in(page, "zhao@example.org")
+        mine = await page.inner_text("[data-list=my-events]")
+        assert EVENT_ZH in mine and "记录员" in mine and code not in mine, mine
+        await _fits(page, "the console's home")
+        await _shot(page, "recorder-home-390-zh")
         await page.goto(f"{served}/staff/events/{code}")
+        assert EVENT_ZH in await page.inner_text("h1")  # the event's name in the page's language
         buttons = await page.inner_text("p.buttons")
         assert "报名名单" not in buttons and "申诉" not in buttons
         await page.goto(f"{served}/staff/events/{code}/sections/open/rounds/2")
@@ -145,10 +189,13 @@ async def test_issue_29_invite_accept_sign_in_act_by_role_and_sign_out_zh_en_136
         await _shot(page, "recorder-round-390-zh")
         await page.goto(f"{served}/staff/events/{code}/appeals")
         assert "仲裁委员" in await page.inner_text(".refusal")  # said why, in words
+        await _fits(page, "the refusal page")
         await _shot(page, "recorder-appeals-refused-390-zh")
         await _sign_out(page)
         # the refusal page answers 403 (Chromium notes the status); nothing else went wrong
         assert not [p for p in problems if "status of 403" not in p], problems
+
+    await _fee_clerk_records_a_payment_by_name(served, clerk_link, code)
 
     # a team leader's appeal against the result the arbiter entered, lodged through the API
     base = f"/v1/events/{code}/sections/open"
@@ -174,6 +221,9 @@ async def test_issue_29_invite_accept_sign_in_act_by_role_and_sign_out_zh_en_136
         await page.goto(f"{served}/?lang=en")
         await _accept(page, member_link, "member-1366-en")
         await _sign_in(page, "zhou@example.org")
+        mine = await page.inner_text("[data-list=my-events]")
+        assert EVENT_EN in mine and "arbitration committee member" in mine and code not in mine, mine
+        await _shot(page, "member-home-1366-en")
         await page.goto(f"{served}/staff/events/{code}")
         await page.click(f"a[href='/staff/events/{code}/appeals']")
         await page.wait_for_selector("h1")
@@ -197,14 +247,53 @@ async def test_issue_29_invite_accept_sign_in_act_by_role_and_sign_out_zh_en_136
         await page.goto(f"{served}/staff/organisation")
         await _sign_in(page, "li@example.org")
         listed = await page.inner_text("table.staff-list")
-        assert "孙裁判" in listed and f"event {code}" in listed and "recorder" in listed
+        assert "孙裁判" in listed and f"{EVENT_EN}: arbiter" in listed and f"{EVENT_EN}: recorder" in listed
+        assert code not in listed  # the event by its name, never its code
         assert "arbitration committee member" in listed and "organisation administrator, organiser" in listed
+        assert "Organisation: " in await page.inner_text("h1")
+        await _fits(page, "the organisation page")
         await _shot(page, "organisation-390-en")
+        # the role editor ticks the roles held and the event they hold in, by name
+        row = page.locator("tr", has_text="孙裁判")
+        await row.locator("details summary").click()
+        assert await row.locator("input[name=role][value=arbiter]").is_checked()
+        assert await row.locator(f"input[name=event][value={code}]").is_checked()
+        assert EVENT_EN in await row.locator("[data-part=events]").inner_text()
+        await _fits(page, "the organisation page's role editor")
+        await _shot(page, "organisation-roles-390-en")
         row = page.locator("tr", has_text="赵记录")
         await row.locator("form[action$='/password-reset'] button").click()
         link = page.locator("[data-part=one-time-link] input")
         await link.wait_for()
         assert re.search(r"/staff/invitations/[A-Za-z0-9_-]+$", await link.input_value())
         await _shot(page, "organisation-reset-link-390-en")
+        await _sign_out(page)
+        assert not problems, problems
+
+
+async def _fee_clerk_records_a_payment_by_name(served: str, link: str, code: str) -> None:
+    """Issue 29, the console in words: the fee clerk (390 px, Chinese) chooses who paid by name
+    (the event's teams and players, never an id typed); the line says who paid by name, when in
+    Beijing time in words, and who recorded it by their name (no account id)."""
+    async with chromium_page() as (page, problems):
+        await page.set_viewport_size({"width": 390, "height": 800})
+        await _accept(page, link, "clerk-390-zh", says=f"职务（{EVENT_ZH}）")
+        await _sign_in(page, "qian@example.org")
+        await page.goto(f"{served}/staff/events/{code}/ledger")
+        assert EVENT_ZH in await page.inner_text("p.crumbs")  # the event's name in Chinese
+        picker = page.locator("select[data-part=payer]")
+        options = picker.locator("optgroup option")
+        assert await options.count() > 0
+        chosen, value = await options.first.inner_text(), await options.first.get_attribute("value")
+        assert chosen.strip() and value.split(":", 1)[1] not in chosen, chosen  # a name, not an id
+        await picker.select_option(value)
+        await page.fill("input[name=amount_yuan]", "380")
+        await page.click("form[data-form=ledger] button[type=submit]")
+        await page.wait_for_selector(".done, .refusal")
+        assert await page.locator(".done").count() == 1, await page.inner_text("main")
+        line = await page.locator("table tbody tr", has_text="钱收费").last.inner_text()
+        assert chosen.strip() in line and "北京时间" in line and "钱收费" in line and "acct:" not in line, line
+        await _fits(page, "the fees ledger")
+        await _shot(page, "clerk-ledger-390-zh")
         await _sign_out(page)
         assert not problems, problems

@@ -16,6 +16,9 @@ from portal.sessions import SESSION_COOKIE
 OP = {"x-api-key": "op-key"}
 ORG = "city-club"
 PASSWORD = "a long enough password"
+#: the names of event cc1 (preset da-2023), in Chinese and in English
+CC1_ZH = "2023年全国五子棋定安公开赛"
+CC1_EN = "2023 National Gomoku Open, Ding&#39;an"
 
 
 @pytest.fixture
@@ -75,8 +78,11 @@ async def test_issue_29_an_invitation_is_said_in_words_accepted_once_and_leads_t
     page = await client.get(path)
     assert page.status_code == 200
     assert "市棋院" in page.text and "组织管理员、组委会" in page.text and "李组委" in page.text
+    # issue 29, times in words: the expiry in the organisation's events' zone, never "UTC"
+    assert re.search(r"\d{4}年\d{1,2}月\d{1,2}日 \d\d:\d\d（北京时间）", page.text) and " UTC" not in page.text
     english = await client.get(path + "?lang=en")
     assert "City Club" in english.text and "organisation administrator, organiser" in english.text
+    assert re.search(r"\d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d \(Beijing time\)", english.text)
     client.cookies.delete("lang")
     csrf = _token(page)
     differ = await client.post(path, data={"csrf": csrf, "password": PASSWORD, "password_again": PASSWORD + "x"})
@@ -103,8 +109,16 @@ async def test_issue_29_sign_in_with_the_password_and_each_role_sees_its_own_con
     assert signed.status_code == 303 and signed.headers["location"] == "/staff"
     assert PASSWORD not in str(signed.headers) and "eyJ" not in signed.cookies[SESSION_COOKIE]
     home = await client.get("/staff")
-    assert "赵记录" in home.text and "cc1" in home.text and "记录员" in home.text
+    assert "赵记录" in home.text and CC1_ZH in home.text and "记录员" in home.text
+    # issue 29, the console's home: the event by name with the role in words, no code beside
+    # it, and no free event-code box (that is the platform operator's)
+    mine = re.search(r'data-list="my-events">(.*?)</ul>', home.text, re.S)
+    assert mine and ">cc1<" not in mine.group(1) and "cc1 ·" not in mine.group(1), home.text
+    assert 'name="code"' not in home.text
     assert "other1" not in home.text and "/staff/new-event" not in home.text
+    english = await client.get("/staff?lang=en")
+    assert CC1_EN in english.text and "recorder" in english.text and CC1_ZH not in english.text
+    client.cookies.delete("lang")
     event = await client.get("/staff/events/cc1")
     assert event.status_code == 200
     for hidden in ("/entries", "/evidence", "/appeals", "/ledger", "/awards", "/honours", "/stages/"):
@@ -139,22 +153,30 @@ async def test_issue_29_the_organisation_page_invites_resets_and_disables_with_r
     await _sign_in(client, "li@example.org")
     page = await client.get("/staff/organisation")
     assert page.status_code == 200 and "市棋院" in page.text and "赵记录" in page.text
-    assert "赛事 cc1" in page.text and "记录员" in page.text
+    # issue 29, events by name: the staff list says the event's name, the forms offer the
+    # organisation's events (not another's) as boxes with their names, never a code to type
+    assert f"{CC1_ZH}：记录员" in page.text and "赛事 cc1" not in page.text
+    assert 'name="events"' not in page.text and "赛事代码" not in page.text
+    assert re.search(r'name="event" value="cc1"[^>]*> ' + re.escape(CC1_ZH), page.text)
+    assert 'value="other1"' not in page.text
     csrf = _token(page)
     invited = await client.post(
         f"/staff/organisation/{ORG}/invitations",
-        data={"csrf": csrf, "login": "sun@example.org", "name": "孙裁判", "role": ["arbiter"], "events": "cc1"},
+        data={"csrf": csrf, "login": "sun@example.org", "name": "孙裁判", "role": ["arbiter"], "event": ["cc1"]},
     )
     assert invited.status_code == 200 and "已邀请孙裁判" in invited.text
     link = re.search(r'value="(http://test/staff/invitations/[^"]+)"', invited.text)
     assert link, invited.text
     look = await client.get(link.group(1).removeprefix("http://test"))
-    assert "孙裁判" in look.text and "裁判员" in look.text
+    assert "孙裁判" in look.text and "裁判员" in look.text and f"职务（{CC1_ZH}）" in look.text
+    listed = await client.get("/staff/organisation?lang=en")
+    assert f"{CC1_EN}: recorder" in listed.text and "Organisation: City Club" in listed.text
+    client.cookies.delete("lang")
     empty = await client.post(f"/staff/organisation/{ORG}/invitations", data={"csrf": csrf, "login": "x@y.z"})
     assert empty.status_code == 422 and "至少勾选一个职务" in empty.text
     unknown = await client.post(
         f"/staff/organisation/{ORG}/invitations",
-        data={"csrf": csrf, "login": "z@y.z", "name": "Z", "role": ["arbiter"], "events": "nope9"},
+        data={"csrf": csrf, "login": "z@y.z", "name": "Z", "role": ["arbiter"], "event": ["nope9"]},
     )
     assert "refusal" in unknown.text and "Traceback" not in unknown.text
     zhao = re.search(r'data-account="([^"]+)"[^>]*>\s*<td>赵记录', page.text)

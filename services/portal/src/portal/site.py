@@ -16,6 +16,7 @@ from markupsafe import Markup
 from . import i18n, read_cache
 from .fanout import FeedHub
 from .settings import PortalSettings
+from .staff_event_names import in_language, say_time, who_acted
 from .staff_people import powers, roles_list
 from .upstream import Upstream
 
@@ -49,6 +50,8 @@ class Site:
     def html(self, request: Request, template: str, **ctx: Any) -> str:
         words = self.words(request)
         other = "en" if words.lang == "zh" else "zh"
+        if "event" in ctx:  # the event's name in the page's language, where its Chinese one is known
+            ctx["event"] = in_language(ctx["event"], words.lang)
         if ctx.get("staff") is not None and "can" not in ctx:
             # issue 29: the buttons of the actions the person may take in the page's event
             ctx["can"] = powers(ctx["staff"].person, ctx.get("event"), ctx.get("code"))
@@ -59,6 +62,10 @@ class Site:
                 t=words.t,
                 v=words.v,
                 roles_words=lambda roles: roles_list(roles, words.lang),
+                # issue 29: a time in words in a zone (the event's; the platform's by default)
+                when=lambda value, zone=None: say_time(value, zone, words),
+                actor_name=who_acted,
+                colon="：" if words.lang == "zh" else ": ",
                 path=request.url.path,
                 other_lang=other,
                 request=request,

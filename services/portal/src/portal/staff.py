@@ -31,6 +31,7 @@ from . import (
 )
 from .sessions import Sessions, StaffSession
 from .site import Site
+from .staff_event_names import who_acted, with_names
 from .staff_people import event_organisation, roles_list
 
 #: results an arbiter may enter, from the first-listed player's side (pairing's names)
@@ -99,7 +100,9 @@ def stale_result(words: i18n.Words, details: Any) -> str:
     if "tie_id" in current:  # a tie opened again since the page showed it
         return words.t("refusal.stale_tie", revision=current.get("revision", "—"))
     source = current.get("result_source")
-    who = words.t("stale.by_game") if source == "game" else words.t("stale.by", who=current.get("changed_by") or "—")
+    who = (
+        words.t("stale.by_game") if source == "game" else words.t("stale.by", who=who_acted(current.get("changed_by")))
+    )
     return words.t(
         "refusal.stale_revision",
         result=words.v("result", current.get("result")),
@@ -233,7 +236,8 @@ class StaffPages:
         return status, answer
 
     async def event_of(self, code: str) -> dict[str, Any]:
-        return await self.upstream.get("registration", f"/v1/events/{code}")
+        """Registration's event, with its Chinese name for the pages (issue 29: in words)."""
+        return await with_names(self.upstream, await self.upstream.get("registration", f"/v1/events/{code}"))
 
     def not_theirs(
         self, request: Request, session: StaffSession, event: Any, code: str, action: str = "event.read", *more: str

@@ -12,6 +12,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from gomoku_shared.params import PathId
 
 from .sessions import StaffSession
+from .staff_event_names import named
 from .staff_people import actions_offered, event_organisation
 from .upstream import UpstreamError
 
@@ -29,9 +30,12 @@ def install(app: FastAPI, pages: StaffPages) -> None:
             return pages.to_sign_in(request)
         if code:
             return RedirectResponse(f"/staff/events/{code.strip()}", status_code=303)
-        if session.person is None:
-            return pages.render(request, "staff/home.html", session, events=pages.settings.event_codes())
-        return pages.render(request, "staff/home.html", session, events=[], mine=await their_events(pages, session))
+        lang = pages.site.lang_of(request)
+        if session.person is None:  # an API key: the configured events, by name, and the code box
+            listed = await named(upstream, [{"event_code": c} for c in pages.settings.event_codes()], lang)
+            return pages.render(request, "staff/home.html", session, events=listed)
+        mine = await their_events(pages, session, lang)
+        return pages.render(request, "staff/home.html", session, events=[], mine=mine)
 
     async def event_page(request: Request, session: StaffSession, code: str, **acted: Any) -> HTMLResponse:
         event = await pages.event_of(code)
@@ -79,10 +83,10 @@ def install(app: FastAPI, pages: StaffPages) -> None:
         )
 
 
-async def their_events(pages: StaffPages, session: StaffSession) -> list[dict[str, Any]]:
+async def their_events(pages: StaffPages, session: StaffSession, lang: str) -> list[dict[str, Any]]:
     """Issue 29: the events a person holds a role in (those of their organisations, from
-    registration's list of an organisation's events, and those of their token), each with
-    the roles they hold there."""
+    registration's list of an organisation's events, and those of their token), each by its
+    name in ``lang`` with the roles they hold there."""
     upstream = pages.upstream
     person = session.person
     assert person is not None
@@ -101,12 +105,12 @@ async def their_events(pages: StaffPages, session: StaffSession) -> list[dict[st
                 found[code] = await upstream.optional("registration", f"/v1/events/{code}") or {"event_code": code}
             except UpstreamError:
                 found[code] = {"event_code": code}
-    mine = []
-    for code, event in found.items():
-        held = person.held(event_organisation(event), code)
-        if held:
-            mine.append({"code": code, "name": event.get("name") or code, "roles": sorted(held)})
-    return sorted(mine, key=lambda e: e["code"])
+    held = {code: person.held(event_organisation(event), code) for code, event in found.items()}
+    theirs = [event for code, event in found.items() if held[code]]
+    mine = [
+        {"code": e.code, "name": e.name, "roles": sorted(held[e.code])} for e in await named(upstream, theirs, lang)
+    ]
+    return sorted(mine, key=lambda e: (e["name"], e["code"]))
 
 
 def _first_action(session: StaffSession, event: Any, code: str) -> str:

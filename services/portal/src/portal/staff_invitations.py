@@ -9,6 +9,7 @@ sign-in form's is. The link's token goes to the identity API only; it is never l
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import quote
 
@@ -17,6 +18,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from gomoku_shared.staff_roles import STAFF_ROLES
 
+from .staff_event_names import PLATFORM_ZONE, events_by_code, organisation_zone
 from .staff_people import roles_list
 from .staff_sign_in import IDENTITY, SignInForm
 
@@ -29,9 +31,11 @@ InvitationToken = Annotated[str, Path(min_length=8, max_length=200, pattern=r"^[
 MIN_PASSWORD = 10
 
 
-def describe(invitation: Any, lang: str) -> dict[str, Any]:
+def describe(invitation: Any, lang: str, event_names: Mapping[str, str] | None = None) -> dict[str, Any]:
     """What the page says about an invitation: who is invited, by whom, to which organisation,
-    with which roles (in words), in which events, and whether it resets a password."""
+    with which roles (in words), in which events (by name: ``event_names``), and whether it
+    resets a password."""
+    event_names = event_names or {}
     inv: dict[str, Any] = invitation if isinstance(invitation, dict) else {}
     org = inv.get("organisation")
     if isinstance(org, dict):
@@ -54,7 +58,10 @@ def describe(invitation: Any, lang: str) -> dict[str, Any]:
         "organisation": str(org_name),
         "invited_by": str(invited_by or ""),
         "roles": roles_list(roles, lang) if roles else "",
-        "events": [(str(code), roles_list(r if isinstance(r, list) else [], lang)) for code, r in events.items()],
+        "events": [
+            (event_names.get(str(code)) or str(code), roles_list(r if isinstance(r, list) else [], lang))
+            for code, r in events.items()
+        ],
         "reset": inv.get("kind") in ("password_reset", "reset") or bool(inv.get("password_reset")),
         "expires_at": str(inv.get("expires_at") or ""),
     }
@@ -77,16 +84,30 @@ def install(app: FastAPI, pages: StaffPages) -> None:
             return form.render(
                 request, "/staff", status, refused, template="staff/invitation.html", invitation=None, gone=gone
             )
+        names, zone = await _named_events(body if code == 200 else None, words.lang)
         return form.render(
             request,
             "/staff",
             status,
             problem,
             template="staff/invitation.html",
-            invitation=describe(body, words.lang) if code == 200 else None,
+            invitation=describe(body, words.lang, names) if code == 200 else None,
             accepted=accepted,
             path_token=token,
+            zone=zone,
         )
+
+    async def _named_events(invitation: Any, lang: str) -> tuple[dict[str, str], str]:
+        """The names of the invitation's events, and the time zone its times are said in."""
+        if not isinstance(invitation, dict):
+            return {}, PLATFORM_ZONE
+        codes = list(invitation["events"]) if isinstance(invitation.get("events"), dict) else []
+        found = await events_by_code(pages.upstream, codes, lang)
+        if found:
+            return {c: e.name for c, e in found.items()}, next(iter(found.values())).timezone
+        org = invitation.get("organisation")
+        org_id = (org.get("id") or org.get("organisation_id")) if isinstance(org, dict) else org
+        return {}, await organisation_zone(pages.upstream, str(org_id)) if org_id else PLATFORM_ZONE
 
     @app.get("/staff/invitations/{token}", response_class=HTMLResponse, name="staff_invitation")
     async def invitation(request: Request, token: InvitationToken) -> Response:

@@ -1,6 +1,7 @@
 """The organisation page for administrators (issue 29): ``/staff/organisation`` lists the
 organisation's staff with their roles in words; an administrator invites a person (login, name,
-roles as checkboxes in words, in every event of the organisation or only in some), changes
+roles as checkboxes in words, in every event of the organisation or only in the events ticked,
+offered by name: ``staff_event_names``), changes
 someone's roles, disables or enables an account, and resets a password (the page shows the
 one-time link to pass on). Everything goes to the identity API (the partners service) with the
 administrator's own token; each refusal is shown in words (``last_administrator``,
@@ -18,6 +19,7 @@ from gomoku_shared.params import PathId
 from gomoku_shared.staff_roles import ROLE_WORDS, STAFF_ROLES
 
 from .sessions import StaffSession
+from .staff_event_names import organisation_events
 from .staff_sign_in import IDENTITY
 
 if TYPE_CHECKING:
@@ -34,10 +36,10 @@ def chosen_roles(form: Any) -> list[str]:
     return [r for r in STAFF_ROLES if r in ticked]
 
 
-def event_codes(text: str) -> list[str]:
-    """The event codes typed in a form (commas or spaces between them)."""
-    codes = [c.strip() for c in text.replace("，", ",").replace(" ", ",").split(",") if c.strip()]
-    return list(dict.fromkeys(c[:64] for c in codes))[:MAX_EVENTS]
+def chosen_events(form: Any) -> list[str]:
+    """The events ticked in a form (``event`` checkboxes: the organisation's events by name)."""
+    ticked = [str(v).strip()[:64] for v in form.getlist("event")] if hasattr(form, "getlist") else []
+    return list(dict.fromkeys(c for c in ticked if c))[:MAX_EVENTS]
 
 
 def assignment(roles: list[str], codes: list[str]) -> tuple[list[str], dict[str, list[str]]]:
@@ -48,6 +50,16 @@ def assignment(roles: list[str], codes: list[str]) -> tuple[list[str], dict[str,
     org_roles = [r for r in roles if r == "admin"]
     event_roles = [r for r in roles if r != "admin"]
     return org_roles, ({code: event_roles for code in codes} if event_roles else {})
+
+
+def listed_member(member: dict[str, Any]) -> dict[str, Any]:
+    """A staff member as the list shows them, with every role they hold (in the organisation or
+    in some events) for the role editor's ticks."""
+    listed = member.get("events")
+    events: dict[str, Any] = listed if isinstance(listed, dict) else {}
+    held = {str(r) for r in member.get("roles") or []}
+    held |= {str(r) for roles in events.values() if isinstance(roles, list) for r in roles}
+    return {**member, "events": events, "held_anywhere": [r for r in STAFF_ROLES if r in held]}
 
 
 class OrganisationPages:
@@ -72,6 +84,8 @@ class OrganisationPages:
         self, request: Request, session: StaffSession, org: str, status: int = 200, **acted: Any
     ) -> HTMLResponse:
         code, body = await self.pages.call(session, IDENTITY, "GET", f"/v1/organisations/{quote(org)}/staff")
+        lang = self.pages.site.lang_of(request)
+        events = await organisation_events(self.pages.upstream, org, lang)
         staff = (body.get("items") or body.get("staff")) if code == 200 and isinstance(body, dict) else None
         listed = self.pages.refusal(request, code, body) if code >= 400 else None
         person = session.person
@@ -81,11 +95,13 @@ class OrganisationPages:
             session,
             http_status=status,
             org=org,
-            org_name=person.org_name(org, self.pages.site.lang_of(request)) if person else org,
+            org_name=person.org_name(org, lang) if person else org,
             orgs=person.administers() if person else [],
-            staff_list=[s for s in staff or [] if isinstance(s, dict)],
+            staff_list=[listed_member(s) for s in staff or [] if isinstance(s, dict)],
             listed=listed,
             roles=[(r, ROLE_WORDS[r]) for r in STAFF_ROLES],
+            events=events,
+            event_names={e.code: e.name for e in events},
             **acted,
         )
 
@@ -123,7 +139,7 @@ def install(app: FastAPI, pages: StaffPages) -> None:
         session, form, stop = await pages.posted_form(request)
         if stop is not None or session is None:
             return stop  # type: ignore[return-value]
-        roles, events = assignment(chosen_roles(form), event_codes(str(form.get("events", ""))[:2000]))
+        roles, events = assignment(chosen_roles(form), chosen_events(form))
         body = {
             "login": str(form.get("login", "")).strip()[:200],
             "name": str(form.get("name", "")).strip()[:200],
@@ -146,7 +162,7 @@ def install(app: FastAPI, pages: StaffPages) -> None:
         session, form, stop = await pages.posted_form(request)
         if stop is not None or session is None:
             return stop  # type: ignore[return-value]
-        roles, events = assignment(chosen_roles(form), event_codes(str(form.get("events", ""))[:2000]))
+        roles, events = assignment(chosen_roles(form), chosen_events(form))
         path = f"/v1/organisations/{quote(org)}/staff/{quote(account_id)}/roles"
         code, answer = await pages.call(session, IDENTITY, "PUT", path, {"roles": roles, "events": events})
         problem, done = pages.outcome(request, code, answer, "people.roles_saved")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import requests
@@ -97,6 +98,7 @@ class Report:
     server_errors: int = 0
     failures: Counter = field(default_factory=Counter)  # (check or "5xx", operation) -> count
     samples: dict = field(default_factory=dict)  # (check, operation) -> first message
+    statuses: Counter = field(default_factory=Counter)  # (credential's name, status) -> count
 
     @property
     def failed(self) -> int:
@@ -146,14 +148,16 @@ def _strategy(operation, known: dict[str, list]):
 def fuzz_service(
     service: str,
     base_url: str,
-    keys: dict[str, str],
+    keys: Mapping[str, str | Callable[[], str]],
     *,
     examples: int = EXAMPLES,
     known: dict[str, list] | None = None,
     exclude_paths: tuple[str, ...] = (),
 ) -> Report:
-    """Fuzz every operation of the service served at ``base_url`` with each API key of ``keys``
-    (name -> key), in both generation modes, and against the ``known`` resources."""
+    """Fuzz every operation of the service served at ``base_url`` with each credential of
+    ``keys`` (name -> an API key or an access token, sent as ``X-API-Key``; or a function that
+    answers one, called before each operation's requests: a staff token renewed when refused),
+    in both generation modes, and against the ``known`` resources."""
     schema = schemathesis.openapi.from_url(f"{base_url}/openapi.json")
     report = Report(service)
     session = requests.Session()
@@ -165,8 +169,8 @@ def fuzz_service(
         label = f"{operation.method.upper()} {operation.path}"
         strategy = _strategy(operation, known or {})
 
-        for key_name, key in keys.items():
-            headers = {"x-api-key": key}
+        for key_name, credential in keys.items():
+            headers = {"x-api-key": credential() if callable(credential) else credential}
 
             @settings(
                 max_examples=examples,
@@ -180,6 +184,7 @@ def fuzz_service(
             def run(case) -> None:
                 report.cases += 1
                 response = case.call(base_url=base_url, session=session, headers=headers, timeout=30)
+                report.statuses[(key_name, response.status_code)] += 1
                 if response.status_code >= 500:
                     report.server_errors += 1
                     _record(report, "5xx", label, f"[{key_name}] {response.status_code} {response.text[:300]}")

@@ -113,6 +113,16 @@ class Report:
             f"({self.server_errors} × 5xx) {dict(by_check)}"
         )
 
+    def answers(self) -> str:
+        """The statuses each credential was answered, by class (a credential refused throughout
+        would fuzz nothing behind its check)."""
+        by_key: dict[str, Counter] = {}
+        for (key_name, status), n in sorted(self.statuses.items()):
+            by_key.setdefault(key_name, Counter())[
+                f"{status // 100}xx" if status not in (401, 403) else str(status)
+            ] += n
+        return "; ".join(f"{k} {dict(c)}" for k, c in by_key.items())
+
     def details(self, limit: int = 40) -> str:
         out = []
         for (check, op), n in self.failures.most_common(limit):

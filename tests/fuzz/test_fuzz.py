@@ -43,7 +43,7 @@ async def _fuzz_all(stack, keys: dict) -> list:
 
 
 def _verdict(mode: str, reports) -> None:
-    lines = [f"fuzz ({mode}): " + r.line() for r in reports]
+    lines = [f"fuzz ({mode}): " + r.line() + "\n    answers: " + r.answers() for r in reports]
     print("\n" + "\n".join(lines))
     failing = [r for r in reports if r.failed]
     assert reports and all(r.operations and r.cases for r in reports), lines

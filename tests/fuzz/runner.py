@@ -99,6 +99,8 @@ class Report:
     failures: Counter = field(default_factory=Counter)  # (check or "5xx", operation) -> count
     samples: dict = field(default_factory=dict)  # (check, operation) -> first message
     statuses: Counter = field(default_factory=Counter)  # (credential's name, status) -> count
+    refusals: Counter = field(default_factory=Counter)  # (credential's name, 401/403 code, operation) -> count
+    admitted: set = field(default_factory=set)  # (credential's name, operation) answered a 2xx
 
     @property
     def failed(self) -> int:
@@ -121,7 +123,15 @@ class Report:
             by_key.setdefault(key_name, Counter())[
                 f"{status // 100}xx" if status not in (401, 403) else str(status)
             ] += n
+        for (key_name, code, _), n in sorted(self.refusals.items()):
+            by_key.setdefault(key_name, Counter())[code] += n
         return "; ".join(f"{k} {dict(c)}" for k, c in by_key.items())
+
+    def refused_only(self, key_name: str, code: str, but: str) -> list[str]:
+        """The operations that refused ``key_name`` with ``code`` and never answered it a 2xx, but
+        answered ``but`` a 2xx (say the staff routes a person may not use that an arbiter's key may)."""
+        refused = {op for (k, c, op) in self.refusals if (k, c) == (key_name, code)}
+        return sorted(op for op in refused if (but, op) in self.admitted and (key_name, op) not in self.admitted)
 
     def details(self, limit: int = 40) -> str:
         out = []
@@ -195,6 +205,10 @@ def fuzz_service(
                 report.cases += 1
                 response = case.call(base_url=base_url, session=session, headers=headers, timeout=30)
                 report.statuses[(key_name, response.status_code)] += 1
+                if response.status_code in (401, 403):
+                    report.refusals[(key_name, _error_code(response), label)] += 1
+                elif 200 <= response.status_code < 300:
+                    report.admitted.add((key_name, label))
                 if response.status_code >= 500:
                     report.server_errors += 1
                     _record(report, "5xx", label, f"[{key_name}] {response.status_code} {response.text[:300]}")
@@ -216,6 +230,13 @@ def fuzz_service(
 
             run()
     return report
+
+
+def _error_code(response) -> str:
+    try:
+        return str(response.json()["error"]["code"])
+    except (ValueError, KeyError, TypeError):
+        return "?"
 
 
 def _record(report: Report, check: str, label: str, message: str) -> None:

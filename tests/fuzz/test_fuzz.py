@@ -44,6 +44,9 @@ async def _fuzz_all(stack, keys: dict) -> list:
 
 def _verdict(mode: str, reports) -> None:
     lines = [f"fuzz ({mode}): " + r.line() + "\n    answers: " + r.answers() for r in reports]
+    for r in reports:
+        if only := r.refused_only("staff", "staff_account_not_allowed", but="arbiter"):
+            lines.append(f"    {r.service}: an arbiter's key, not a person: {', '.join(only)}")
     print("\n" + "\n".join(lines))
     failing = [r for r in reports if r.failed]
     assert reports and all(r.operations and r.cases for r in reports), lines

@@ -258,6 +258,9 @@ class StaffCredential:
         self.token = r.json()["access_token"]
         self.renewed += 1
 
+    def close(self) -> None:
+        self.http.close()
+
     def __call__(self) -> str:
         if self._valid():
             return self.token

@@ -69,6 +69,7 @@ async def test_fuzz_every_service_in_the_embedded_mode(tmp_path):
     async with embedded_stack_process(tmp_path) as stack:
         staff = await asyncio.to_thread(StaffCredential(partners_base(stack)).invite)
         reports = await _fuzz_all(stack, {**FUZZ_KEYS, "staff": staff})
+        staff.close()
         assert "Traceback" not in stack.extras["log"].read_text()
     _verdict("embedded", reports)
     assert_credential_admitted(reports, "staff")

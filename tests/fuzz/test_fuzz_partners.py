@@ -35,6 +35,7 @@ async def test_fuzz_the_partners_service_in_the_embedded_mode(tmp_path):
             known={"org": [DEFAULT_ORGANISATION]},
             exclude_paths=("/oauth/token",),
         )
+        staff.close()
         assert "Traceback" not in stack.extras["log"].read_text()
     _verdict("embedded", [report])
     assert_credential_admitted([report], "staff")

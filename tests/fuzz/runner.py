@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import requests
@@ -97,6 +98,9 @@ class Report:
     server_errors: int = 0
     failures: Counter = field(default_factory=Counter)  # (check or "5xx", operation) -> count
     samples: dict = field(default_factory=dict)  # (check, operation) -> first message
+    statuses: Counter = field(default_factory=Counter)  # (credential's name, status) -> count
+    refusals: Counter = field(default_factory=Counter)  # (credential's name, 401/403 code, operation) -> count
+    admitted: set = field(default_factory=set)  # (credential's name, operation) answered a 2xx
 
     @property
     def failed(self) -> int:
@@ -110,6 +114,24 @@ class Report:
             f"{self.service}: {self.operations} operations, {self.cases} cases, {self.failed} failures "
             f"({self.server_errors} × 5xx) {dict(by_check)}"
         )
+
+    def answers(self) -> str:
+        """The statuses each credential was answered, by class (a credential refused throughout
+        would fuzz nothing behind its check)."""
+        by_key: dict[str, Counter] = {}
+        for (key_name, status), n in sorted(self.statuses.items()):
+            by_key.setdefault(key_name, Counter())[
+                f"{status // 100}xx" if status not in (401, 403) else str(status)
+            ] += n
+        for (key_name, code, _), n in sorted(self.refusals.items()):
+            by_key.setdefault(key_name, Counter())[code] += n
+        return "; ".join(f"{k} {dict(c)}" for k, c in by_key.items())
+
+    def refused_only(self, key_name: str, code: str, but: str) -> list[str]:
+        """The operations that refused ``key_name`` with ``code`` and never answered it a 2xx, but
+        answered ``but`` a 2xx (say the staff routes a person may not use that an arbiter's key may)."""
+        refused = {op for (k, c, op) in self.refusals if (k, c) == (key_name, code)}
+        return sorted(op for op in refused if (but, op) in self.admitted and (key_name, op) not in self.admitted)
 
     def details(self, limit: int = 40) -> str:
         out = []
@@ -146,17 +168,23 @@ def _strategy(operation, known: dict[str, list]):
 def fuzz_service(
     service: str,
     base_url: str,
-    keys: dict[str, str],
+    keys: Mapping[str, str | Callable[[], str]],
     *,
     examples: int = EXAMPLES,
     known: dict[str, list] | None = None,
     exclude_paths: tuple[str, ...] = (),
 ) -> Report:
-    """Fuzz every operation of the service served at ``base_url`` with each API key of ``keys``
-    (name -> key), in both generation modes, and against the ``known`` resources."""
+    """Fuzz every operation of the service served at ``base_url`` with each credential of
+    ``keys`` (name -> an API key or an access token, sent as ``X-API-Key``; or a function that
+    answers one, called before each operation's requests: a staff token renewed when refused),
+    in both generation modes, and against the ``known`` resources."""
     schema = schemathesis.openapi.from_url(f"{base_url}/openapi.json")
     report = Report(service)
     session = requests.Session()
+    # each answer counted by the session's hook: the body of ``run`` below seeds Hypothesis's
+    # derandomised examples (its source is hashed), so it stays as it is
+    asking = {"key": "", "operation": ""}
+    session.hooks["response"].append(lambda response, *args, **kwargs: _count(report, asking, response))
     for result in schema.get_all_operations():
         operation = result.ok()
         if operation.path in exclude_paths:
@@ -165,8 +193,9 @@ def fuzz_service(
         label = f"{operation.method.upper()} {operation.path}"
         strategy = _strategy(operation, known or {})
 
-        for key_name, key in keys.items():
-            headers = {"x-api-key": key}
+        for key_name, credential in keys.items():
+            headers = {"x-api-key": credential() if callable(credential) else credential}
+            asking.update(key=key_name, operation=label)
 
             @settings(
                 max_examples=examples,
@@ -201,6 +230,22 @@ def fuzz_service(
 
             run()
     return report
+
+
+def _count(report: Report, asking: dict[str, str], response: requests.Response) -> None:
+    key_name, label = asking["key"], asking["operation"]
+    report.statuses[(key_name, response.status_code)] += 1
+    if response.status_code in (401, 403):
+        report.refusals[(key_name, _error_code(response), label)] += 1
+    elif 200 <= response.status_code < 300:
+        report.admitted.add((key_name, label))
+
+
+def _error_code(response) -> str:
+    try:
+        return str(response.json()["error"]["code"])
+    except (ValueError, KeyError, TypeError):
+        return "?"
 
 
 def _record(report: Report, check: str, label: str, message: str) -> None:

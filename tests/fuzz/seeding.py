@@ -4,6 +4,10 @@ waiting for moves), both through the public APIs with the simulation's driver an
 
 ``known_values`` then lists the real ids per path parameter name, so generated requests also
 address existing events, sections, entries, games and rounds.
+
+``StaffCredential`` is a person's access token (issue 29): invited by the operator through the
+partners service's identity API into the ``default`` organisation (which owns the seed events)
+with every event role, accepted, signed in.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from typing import Any
 
 import httpx
 
+from gomoku_shared.staff_roles import DEFAULT_ORGANISATION, EVENT_ROLES
 from gomoku_sim.bots import BotPolicy
 from gomoku_sim.client import SERVICES, ApiError, Keys, Platform
 from gomoku_sim.driver import EventDriver, RunSpec, SimClock
@@ -30,6 +35,17 @@ BOTS = BotPolicy(miss_rate=0.7, miss_four_rate=0.5, no_show_rate=0.0, timeout_ra
 PRESET = "da-2023"
 #: played to the end; stopped in round 1
 DONE, LIVE = "fzdone", "fzlive"
+#: the settings of a fuzzed stack: a staff token lives as long as allowed (the fuzzer's wrong
+#: sign-ins from one address would otherwise lock the address out of the staff sign-in that
+#: renews the token after the fuzzer moved the simulation clock; the throttle's 429 is tested in
+#: services/partners/tests/integration/test_staff_served.py)
+FUZZ_ENV = {
+    "STAFF_TOKEN_TTL_S": "3600",
+    "CREDENTIAL_FREE_FAILURES": "1000",
+    "CREDENTIAL_LOCKOUT_AFTER": "10000",
+}
+STAFF_LOGIN = "fuzz-staff@example.org"
+STAFF_PASSWORD = "a long enough fuzz password"
 
 
 def _spec(code: str, shift_years: int = 0) -> RunSpec:
@@ -62,6 +78,7 @@ async def embedded_stack_process(tmp_path: Path) -> AsyncIterator[Stack]:
         "LOG_JSON": "true",
         "LOG_LEVEL": "WARNING",
         "RELAY_POLL_S": "0.2",
+        **FUZZ_ENV,
     }
     with open(log, "ab") as fh:
         proc = subprocess.Popen(
@@ -99,7 +116,12 @@ async def embedded_stack_process(tmp_path: Path) -> AsyncIterator[Stack]:
 
 @contextlib.asynccontextmanager
 async def distributed(
-    tmp_path: Path, *, amqp_url: str, databases: dict[str, str], namespace: str
+    tmp_path: Path,
+    *,
+    amqp_url: str,
+    databases: dict[str, str],
+    namespace: str,
+    extra_env: dict[str, str] | None = None,
 ) -> AsyncIterator[Stack]:
     async with distributed_stack(
         amqp_url=amqp_url,
@@ -107,8 +129,14 @@ async def distributed(
         log_dir=tmp_path / "logs",
         namespace=namespace,
         keys=KEYS,
+        extra_env=extra_env,
     ) as stack:
         yield stack
+
+
+def partners_base(stack: Stack) -> str:
+    """The partners app of the embedded process (beside the four services' prefixes)."""
+    return stack.urls["registration"].rsplit("/", 1)[0] + "/partners"
 
 
 async def seed(stack: Stack) -> dict[str, list[Any]]:
@@ -184,3 +212,62 @@ async def known_values(p: Platform) -> dict[str, list[Any]]:
         # keep a few, in a fixed order: the LIVE event's first
         out[name] = list(dict.fromkeys(v for v in values if v))[:3]
     return out
+
+
+class StaffCredential:
+    """A staff account's access token for the fuzzer (issue 29): a person holding every event
+    role in the ``default`` organisation. Called before each operation's requests, it answers a
+    token the platform accepts now: the fuzzer moves the simulation clock (``/v1/ops/clock``,
+    past the token's expiry) and may sign the person out everywhere (``/v1/staff/sign-out-
+    everywhere``), so a refused token is replaced by a new sign-in (after moving the clock a
+    few seconds when a revocation at this very time refuses the new one too)."""
+
+    def __init__(self, partners_base: str, operator_key: str = KEYS.operator) -> None:
+        self.base = partners_base
+        self.operator = {"x-api-key": operator_key}
+        self.http = httpx.Client(timeout=30)
+        self.token = ""
+        self.renewed = 0
+
+    def invite(self) -> StaffCredential:
+        """The operator invites the person; they accept with a password."""
+        body = {
+            "login": STAFF_LOGIN,
+            "name": "Fuzz Staff",
+            "roles": list(EVENT_ROLES),
+            "events": {},
+        }
+        link = self.http.post(
+            f"{self.base}/v1/organisations/{DEFAULT_ORGANISATION}/invitations", headers=self.operator, json=body
+        )
+        assert link.status_code == 201, link.text
+        token = link.json()["token"]
+        accepted = self.http.post(f"{self.base}/v1/invitations/{token}/accept", json={"password": STAFF_PASSWORD})
+        assert accepted.status_code == 201, accepted.text
+        return self
+
+    def _valid(self) -> bool:
+        if not self.token:
+            return False
+        me = self.http.get(f"{self.base}/v1/staff/me", headers={"authorization": f"Bearer {self.token}"})
+        return me.status_code == 200
+
+    def _sign_in(self) -> None:
+        r = self.http.post(f"{self.base}/v1/staff/sign-in", json={"login": STAFF_LOGIN, "password": STAFF_PASSWORD})
+        assert r.status_code == 200, r.text
+        self.token = r.json()["access_token"]
+        self.renewed += 1
+
+    def close(self) -> None:
+        self.http.close()
+
+    def __call__(self) -> str:
+        if self._valid():
+            return self.token
+        self._sign_in()
+        if not self._valid():  # revoked at this very second: every token issued until then is refused
+            moved = self.http.post(f"{self.base}/v1/ops/clock", headers=self.operator, json={"advance_s": 2})
+            assert moved.status_code == 200, moved.text
+            self._sign_in()
+            assert self._valid(), "a new sign-in's token is refused"
+        return self.token

@@ -52,7 +52,10 @@ DESCRIPTIONS = {
     400: "Malformed JSON, characters that cannot be stored (control characters), a line break or direction "
     "override in typed text (invalid_characters), a cursor no page gave out (bad_cursor)",
     401: "Missing or invalid credential: no API key or access token, or an expired, revoked or broken token",
-    403: "The credential's role, partner or scopes do not allow this",
+    403: "The credential's role, partner or scopes do not allow this (forbidden_role, insufficient_scope); "
+    "a staff account on a route people may not use (staff_account_not_allowed), on another organisation's "
+    "event (not_your_event) or without a role the action needs there (role_not_held); a partner app the "
+    "event's organiser did not choose (partner_not_chosen)",
     404: "No such resource",
     409: "Conflicts with the current state",
     413: "The request body is too large",

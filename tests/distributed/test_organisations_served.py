@@ -15,6 +15,7 @@ broker). Then, in every service:
 - a recorder records and enters slips, and gets 403 ``role_not_held`` on everything else;
 - a partner app the organiser did not choose gets 403 ``partner_not_chosen`` registering an
   entry and acting in a game;
+- public reads (a game of any event) and ``/v1/whoami`` are open to a signed-in person;
 - signing out everywhere makes every service refuse the person's token at once.
 """
 
@@ -174,6 +175,12 @@ async def test_issue29_people_act_only_on_their_organisations_events_in_every_se
                 # and so is A's chief, who holds every role in A
                 r = await c.request(method, path, json=body, headers=bearer(chief))
                 assert refusal(r) == "not_your_event", (what, r.status_code, r.text)
+
+            # public reads and "who am I" are open to a signed-in person, in any organisation's event
+            r = await c.get(f"/gameplay/v1/games/{game_of(EV_B)}", headers=bearer(arbiter))
+            assert r.status_code == 200, r.text
+            r = await c.get("/pairing/v1/whoami", headers=bearer(arbiter))
+            assert r.status_code == 200 and r.json()["role"] == "arbiter", r.text
 
             # a recorder records and enters slips, and nothing else
             record = f"/gameplay/v1/games/{game_of(EV_A)}/record-entries"

@@ -334,7 +334,8 @@ def require(
     (``event_access.authorize``; the operator's keys hold them all). Without ``action`` a staff
     account gets 403 ``staff_account_not_allowed``: a route that forgets to say which action it
     is stays closed to people. ``people=True`` admits staff accounts to a route that authorises
-    them itself (an organisation's own pages of the identity routes).
+    them itself (an organisation's own pages of the identity routes); a route the read-only viewer
+    may call (a public read) admits them as well.
 
     The OpenAPI document says what this enforces: the OAuth2 requirement names ``scope`` (none
     named: ``api_docs`` fills in the service's scope for the method), and a route whose roles no
@@ -347,6 +348,8 @@ def require(
 
         roles_for(action)  # an unknown action fails when the route is built
     find_event = event or event_in_path
+    # public reads (the read-only viewer may make them) are open to a signed-in person too
+    admits_people = people or action is not None or "viewer" in roles
 
     async def dependency(
         request: Request,
@@ -361,7 +364,7 @@ def require(
             scope=needed,
             roles=roles,
             asgi_scope=request.scope,
-            people=people or action is not None,
+            people=admits_people,
         )
         if action is not None and principal.is_staff:
             await _authorize_staff(request, principal, action, find_event)
@@ -394,6 +397,8 @@ async def _authorize_staff(request: Request, principal: Principal, action: str, 
 
 
 AnyPrincipal = Annotated[Principal, Depends(require(*ACTING_ROLES))]
+#: any acting credential, a signed-in person too: for answers about the credential itself
+Anyone = Annotated[Principal, Depends(require(*ACTING_ROLES, people=True))]
 #: any key, the read-only viewer too: for read endpoints
 Reader = Annotated[Principal, Depends(require(*ROLES))]
 Staff = Annotated[Principal, Depends(require("operator", "arbiter"))]

@@ -22,7 +22,7 @@ from sqlalchemy.exc import DataError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from . import api_docs, tracing
-from .auth import AnyPrincipal, KeyRing, Operator
+from .auth import Anyone, KeyRing, Operator
 from .clock import FakeClock
 from .errors import ServiceError, error_body
 from .guard import InputGuardMiddleware
@@ -419,7 +419,7 @@ def _install_health_routes(app: FastAPI, service: str) -> None:
         summary="Which role (and, for an access token, which scopes) the credential has",
         response_model=WhoAmI,
     )
-    async def whoami(principal: AnyPrincipal) -> dict[str, Any]:
+    async def whoami(principal: Anyone) -> dict[str, Any]:
         out: dict[str, Any] = {"role": principal.role, "partner_id": principal.partner_id, "service": service}
         if principal.scopes is not None:
             out["scopes"] = sorted(principal.scopes)

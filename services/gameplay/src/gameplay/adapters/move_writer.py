@@ -21,7 +21,9 @@ from typing import Any
 
 import asyncpg
 
-# one row per move; every write depends on the version check of the game row (``up``)
+# one row per move; every write depends on the version check of the game row (``up``), which
+# returns what the appends need (no join between the statement's parts). A keyed move whose key is
+# stored already is left out by an anti-join (``f``): each key is looked up by its primary key
 _SQL = """
 WITH v AS (
   SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[],
@@ -33,32 +35,37 @@ WITH v AS (
          clock_second_ms, clock_running, clock_since_ms, flag_due_ms, draw_offer_by,
          kind, role, player_id, data, at_ms, think_ms, clock, round_key, event_data,
          idem_principal, idem_key, idem_fingerprint, idem_response)
+), f AS (
+  -- a request whose key is stored already (a retry, a key reused for another request, or an
+  -- expired key) is not applied here: the caller looks the key up on the ORM path; this spares
+  -- every keyed move a lookup of its own
+  SELECT * FROM v WHERE v.idem_key IS NULL
+  UNION ALL
+  SELECT * FROM v WHERE v.idem_key IS NOT NULL AND NOT EXISTS (
+    SELECT 1 FROM idempotency_keys k WHERE k.principal = v.idem_principal AND k.key = v.idem_key)
 ), up AS (
   UPDATE games g SET version = v.version + 1, phase = v.phase, to_act = v.to_act, black = v.black,
          white = v.white, seq = v.seq, n_actions = v.n_actions, clock_first_ms = v.clock_first_ms,
          clock_second_ms = v.clock_second_ms, clock_running = v.clock_running,
          clock_since_ms = v.clock_since_ms, flag_due_ms = v.flag_due_ms, draw_offer_by = v.draw_offer_by
-  FROM v WHERE g.game_id = v.game_id AND g.version = v.version
-    -- a request whose key is stored already (a retry, a key reused for another request, or
-    -- an expired key) is not applied here: the caller looks the key up on the ORM path; this
-    -- spares every keyed move a lookup of its own
-    AND (v.idem_key IS NULL OR NOT EXISTS (
-      SELECT 1 FROM idempotency_keys k WHERE k.principal = v.idem_principal AND k.key = v.idem_key))
-  RETURNING g.game_id
+  FROM f AS v WHERE g.game_id = v.game_id AND g.version = v.version
+  RETURNING g.game_id, v.n_actions AS idx, v.kind, v.role, v.player_id, v.data, v.at_ms, v.think_ms,
+            v.clock, v.seq AS event_seq, v.round_key, v.event_data, v.idem_principal, v.idem_key,
+            v.idem_fingerprint, v.idem_response
 ), a AS (
   INSERT INTO game_actions (game_id, idx, kind, role, player_id, data, at_ms, think_ms, clock)
-  SELECT v.game_id, v.n_actions, v.kind, v.role, v.player_id, v.data::json, v.at_ms, v.think_ms, v.clock::json
-  FROM v JOIN up ON up.game_id = v.game_id
+  SELECT up.game_id, up.idx, up.kind, up.role, up.player_id, up.data::json, up.at_ms, up.think_ms, up.clock::json
+  FROM up
 ), e AS (
   INSERT INTO game_events (game_id, seq, round_key, kind, data, at_ms)
-  SELECT v.game_id, v.seq, v.round_key, 'action', v.event_data::json, v.at_ms
-  FROM v JOIN up ON up.game_id = v.game_id
+  SELECT up.game_id, up.event_seq, up.round_key, 'action', up.event_data::json, up.at_ms
+  FROM up
 ), k AS (
   -- no ON CONFLICT: a key stored meanwhile by a concurrent request (another replica) fails
   -- the whole statement, and every move of the batch is judged again
   INSERT INTO idempotency_keys (principal, key, fingerprint, status, response, created_ms)
-  SELECT v.idem_principal, v.idem_key, v.idem_fingerprint, 200, v.idem_response::json, v.at_ms
-  FROM v JOIN up ON up.game_id = v.game_id WHERE v.idem_key IS NOT NULL
+  SELECT up.idem_principal, up.idem_key, up.idem_fingerprint, 200, up.idem_response::json, up.at_ms
+  FROM up WHERE up.idem_key IS NOT NULL
 )
 SELECT game_id FROM up
 """

@@ -46,13 +46,16 @@ async def test_an_operator_creates_an_event_from_a_preset_with_overrides_in_chro
             await form.locator("textarea[name=overrides]").fill('{"registration": {"id_number_required": false}}')
             await form.locator("button[type=submit]").click()
             await page.wait_for_url("**/staff/events/da-club")
+            # the Chinese page names the event by its Chinese name; the English one by its name
+            assert "俱乐部五子棋公开赛" in await page.inner_text("main")
+            await page.goto(f"{served}/staff/events/da-club?lang=en")
             assert "Club Gomoku Open" in await page.inner_text("main")
             await page.screenshot(path=str(OUT / "staff-new-event.png"), full_page=True)
             created = await platform.get("registration", "/v1/events/da-club")
             assert created["name"] == "Club Gomoku Open" and created["preset_id"] == "da-2023"
 
-            # the same code again: refused in words
-            await page.goto(f"{served}/staff/new-event")
+            # the same code again: refused in words (back in Chinese)
+            await page.goto(f"{served}/staff/new-event?lang=zh")
             form = page.locator("form.new-event")
             await form.locator("input[name=event_code]").fill("da-club")
             await form.locator("button[type=submit]").click()

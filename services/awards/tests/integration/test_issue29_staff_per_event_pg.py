@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from fastapi import FastAPI
-from fastapi.routing import iter_route_contexts
+
+from gomoku_shared.testing.route_guards import NOT_ABOUT_AN_EVENT, staff_routes
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -155,28 +154,6 @@ async def test_issue29_honours_granted_only_by_the_events_organiser_and_named(sv
 
 # ---------------------------------------------------------------- no staff route without its action
 
-#: staff routes about no event (every service's): they name no action, and take none
-NOT_ABOUT_AN_EVENT = {("GET", "/v1/whoami")}
-
-
-def _guards(dependant: Any) -> Iterator[Any]:
-    for sub in dependant.dependencies:
-        if hasattr(sub.call, "required_roles"):
-            yield sub.call
-        yield from _guards(sub)
-
-
-def _staff_routes(app: FastAPI) -> Iterator[tuple[tuple[str, str], str | None]]:
-    """(method, path) of each route admitting arbiters, with the action it names (or None)."""
-    for route in iter_route_contexts(app.routes):
-        dependant = getattr(route, "dependant", None)
-        if dependant is None:
-            continue
-        for guard in _guards(dependant):
-            if "arbiter" in guard.required_roles:
-                for method in route.methods or ():
-                    yield (method, route.path_format), guard.required_action
-
 
 def test_issue29_no_awards_route_admits_arbiters_without_an_action(tmp_path):
     """Issue 29: a route whose roles include arbiter (staff accounts, legacy arbiter keys) must
@@ -184,7 +161,7 @@ def test_issue29_no_awards_route_admits_arbiters_without_an_action(tmp_path):
     from awards.bootstrap import build
 
     settings = ServiceSettings(DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path}/awards.sqlite", AMQP_URL=None)
-    staff = dict(route for route in _staff_routes(build(settings).app) if route[0] not in NOT_ABOUT_AN_EVENT)
+    staff = dict(route for route in staff_routes(build(settings).app) if route[0] not in NOT_ABOUT_AN_EVENT)
     assert [route for route, action in staff.items() if action is None] == []
     assert staff[("POST", "/v1/events/{event_code}/sections/{section_id}/publish")] == "awards.publish"
     assert staff[("POST", "/v1/events/{event_code}/honours")] == "honours.grant"

@@ -3,13 +3,9 @@ authorised per event; a route added later without one fails here."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
-
-from fastapi import FastAPI
-from fastapi.routing import iter_route_contexts
 from pairing_kit import sqlite_settings
 
+from gomoku_shared.testing.route_guards import NOT_ABOUT_AN_EVENT, staff_routes
 from pairing.bootstrap import build
 
 #: what each staff route of the pairing service does (gomoku_shared.staff_roles.ACTIONS)
@@ -26,35 +22,12 @@ EXPECTED = {
     ("POST", "/v1/events/{event_code}/sections/{section_id}/byes"): "rounds.pair",
 }
 
-#: staff routes about no event (every service's): they name no action, and take none
-NOT_ABOUT_AN_EVENT = {("GET", "/v1/whoami")}
-
-
-def _guards(dependant: Any) -> Iterator[Any]:
-    """Every ``require(...)`` dependency a route's dependencies reach (nested ones too)."""
-    for sub in dependant.dependencies:
-        if hasattr(sub.call, "required_roles"):
-            yield sub.call
-        yield from _guards(sub)
-
-
-def _staff_routes(app: FastAPI) -> Iterator[tuple[tuple[str, str], str | None]]:
-    """(method, path) of each route admitting arbiters, with the action it names (or None)."""
-    for route in iter_route_contexts(app.routes):
-        dependant = getattr(route, "dependant", None)
-        if dependant is None:
-            continue
-        for guard in _guards(dependant):
-            if "arbiter" in guard.required_roles:
-                for method in route.methods or ():
-                    yield (method, route.path_format), guard.required_action
-
 
 def test_issue29_no_pairing_route_admits_arbiters_without_an_action(tmp_path):
     """Issue 29: a route whose roles include arbiter (staff accounts, legacy arbiter keys) must
     name its action (``require(..., action=...)``); the main ones name the expected one."""
     app = build(sqlite_settings(tmp_path)).app
-    staff = [(route, action) for route, action in _staff_routes(app) if route not in NOT_ABOUT_AN_EVENT]
+    staff = [(route, action) for route, action in staff_routes(app) if route not in NOT_ABOUT_AN_EVENT]
     assert len(staff) >= 16  # every write of the arbiter's and the staff reads
     assert [route for route, action in staff if action is None] == []
     actions = dict(staff)

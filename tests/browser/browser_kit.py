@@ -17,7 +17,7 @@ import pytest
 from gomoku_shared.testing.served import embedded_server
 from gomoku_sim.bots import BotPolicy
 from gomoku_sim.client import ApiError, Keys, Platform
-from gomoku_sim.driver import EventDriver, RunSpec, SimClock
+from gomoku_sim.driver import EventDriver, RunSpec, SimClock, scaled_sizes
 
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]
@@ -182,17 +182,38 @@ async def move_in(driver: EventDriver, platform: Platform, game_id: str) -> int:
     raise AssertionError(f"no move was made in {game_id}")
 
 
-async def event_played(base: str) -> tuple[Platform, EventDriver]:
-    """A small DA 2023 field (6 in the open section, 3 rounds) played to its published awards."""
+async def event_played(
+    base: str,
+    *,
+    preset_id: str = "da-2023",
+    sizes: dict[str, int] | None = None,
+    rounds: int | None = 3,
+    seed: int = 7,
+) -> tuple[Platform, EventDriver]:
+    """A small seed event played to its published awards: by default DA 2023 with 6 in the open
+    section and 3 rounds; ``team_event_played`` and ``sz_event_played`` below for the others."""
     platform = Platform.distributed({s: f"{base}/{s}" for s in ("registration", "pairing", "gameplay", "awards")})
     spec = RunSpec(
-        preset_id="da-2023",
-        seed=7,
-        sizes={"open": 6, "junior": 0, "public": 0},
-        rounds=3,
+        preset_id=preset_id,
+        seed=seed,
+        sizes=sizes if sizes is not None else {"open": 6, "junior": 0, "public": 0},
+        rounds=rounds,
         policy=BotPolicy(no_show_rate=0, timeout_rate=0),
         progress=False,
     )
     driver = EventDriver(platform, SimClock(platform, ("gameplay",)), settle, spec)
     await driver.run()
     return platform, driver
+
+
+async def team_event_played(base: str, *, rounds: int | None = 3) -> tuple[Platform, EventDriver]:
+    """The NT 2023 team championship, small: 4 teams in the mixed team section (3 boards each),
+    the other two sections empty, played to its published awards."""
+    sizes = {"mixed-team": 4, "junior-boys-team": 0, "junior-girls-team": 0}
+    return await event_played(base, preset_id="nt-2023", sizes=sizes, rounds=rounds, seed=7)
+
+
+async def sz_event_played(base: str, *, rounds: int | None = None) -> tuple[Platform, EventDriver]:
+    """The SZ 2022 qualifier with the simulator's small field (sections merged or cancelled as the
+    regulation says when too few enter), played to its published awards."""
+    return await event_played(base, preset_id="sz-2022", sizes=scaled_sizes("sz-2022"), rounds=rounds, seed=7)

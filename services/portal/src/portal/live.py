@@ -13,6 +13,7 @@ from fastapi.responses import HTMLResponse, Response, StreamingResponse
 from gomoku_shared.params import INT32_MAX, PathId, RoundNo
 
 from . import board
+from . import names as who_is_who
 from .site import Site
 
 #: the gameplay stream's event kinds after which the board is drawn again
@@ -54,7 +55,7 @@ async def _game_context(site: Site, game_id: str) -> dict[str, Any]:
     game = await _game_view(site, game_id)
     path = f"/v1/events/{game['event_code']}/sections/{game['section_id']}"
     section = await site.upstream.optional("pairing", path)
-    names = {e["entrant_id"]: e for e in (section or {}).get("entrants", [])}
+    names = who_is_who.by_id(section)
     return {"game": game, "names": names, "section": section, "layout": board.layout(game)}
 
 
@@ -114,7 +115,7 @@ def _round_routes(app: FastAPI, site: Site) -> None:
             # every game of the round in one (conditional) read
             upstream.get("gameplay", f"/v1/rounds/{code}/{sid}/{n}/boards"),
         )
-        names = {e["entrant_id"]: e for e in section.get("entrants", [])}
+        names = who_is_who.by_id(section)
         views = boards.get("games", [])
         tiles = [{"game": v, "html": site.tile(request, v, names, functools.partial(board.layout, v))} for v in views]
         return site.render(

@@ -15,6 +15,7 @@ from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse,
 from gomoku_shared.params import PathId, RoundNo
 
 from . import board, public_sections
+from . import names as who_is_who
 from .nofont import NoFont
 from .site import Site
 
@@ -102,7 +103,7 @@ def _game_routes(app: FastAPI, site: Site) -> None:
             upstream.get("gameplay", f"/v1/games/{game_id}/record", params={"format": "json"}),
         )
         section = await upstream.optional("pairing", f"/v1/events/{game['event_code']}/sections/{game['section_id']}")
-        names = {e["entrant_id"]: e for e in (section or {}).get("entrants", [])}
+        names = who_is_who.by_id(section)
         layout = board.replay(record)
         shown = request.query_params.get("ply", "")
         ply = int(shown) if shown.isdigit() else layout["move_count"]

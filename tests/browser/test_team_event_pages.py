@@ -76,7 +76,9 @@ async def test_issue28_team_event_pages_name_teams_and_players_in_both_languages
                     cells = await page.locator("td.board-player").all_inner_texts()
                     assert len(cells) == 18 * 2 and all(c.strip() and "—" not in c for c in cells), cells
                     row = await first.locator("tbody tr").first.inner_text()
-                    assert players[board_one["first"]][0]["name"] in row and players[board_one["second"]][0]["name"] in row
+                    assert (
+                        players[board_one["first"]][0]["name"] in row and players[board_one["second"]][0]["name"] in row
+                    )
                     assert await first.locator("tbody tr").first.locator(".stone-icon.black").count() == 1
                     assert await page.locator(".match-boards tbody tr").count() == 18
                     if label == "phone":

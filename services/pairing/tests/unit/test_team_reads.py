@@ -60,7 +60,9 @@ async def test_pair9_team_round_reads_as_matches_with_game_and_match_points(svc)
         assert {b["match_id"] for b in boards} == {match["match_id"]}
         assert boards[0]["first_team"] == match["first_team"]  # the first-listed team moves first on board 1
         mine = sum(b["first_points"] if b["first_team"] == match["first_team"] else b["second_points"] for b in boards)
-        theirs = sum(b["second_points"] if b["first_team"] == match["first_team"] else b["first_points"] for b in boards)
+        theirs = sum(
+            b["second_points"] if b["first_team"] == match["first_team"] else b["first_points"] for b in boards
+        )
         assert (match["first_game_points"], match["second_game_points"]) == (mine, theirs)
         assert match["boards_decided"] == 3
         expected = (2, 0) if mine > theirs else (0, 2) if mine < theirs else (1, 1)

@@ -49,9 +49,7 @@ def matches(rnd: dict[str, Any] | None, games: dict[str, list[dict[str, Any]]]) 
     out = []
     for match in rnd["matches"]:
         team = match["first_team"]
-        boards = [
-            board_row(pairings[pid], team, games.get(pid, [])) for pid in match["pairing_ids"] if pid in pairings
-        ]
+        boards = [board_row(pairings[pid], team, games.get(pid, [])) for pid in match["pairing_ids"] if pid in pairings]
         out.append({**match, "anchor": "match-" + match["match_id"].replace(".", "-"), "boards": boards})
     return out
 
@@ -122,7 +120,9 @@ def member_rounds(rounds: list[dict[str, Any] | None], player: str) -> list[dict
     first or second mover, opponent, result 1/0/=, points) for the player's page."""
     out = []
     for rnd in rounds:
-        for p in (rnd or {}).get("pairings", []):
+        if not rnd:
+            continue
+        for p in rnd.get("pairings", []):
             if player not in (p.get("first"), p.get("second")):
                 continue
             first = p["first"] == player
@@ -135,7 +135,7 @@ def member_rounds(rounds: list[dict[str, Any] | None], player: str) -> list[dict
                 result = "1" if mine > theirs else "0" if mine < theirs else "="
             out.append(
                 {
-                    "round": rnd["round"],  # type: ignore[index]
+                    "round": rnd["round"],
                     "colour": "first" if first else "second",
                     "opponent": p["second"] if first else p["first"],
                     "result": result,

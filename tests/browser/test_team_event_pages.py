@@ -95,6 +95,8 @@ async def test_issue28_team_event_pages_name_teams_and_players_in_both_languages
                     assert len(match_lines) == 6 and all(
                         sum(t["name"] in m for t in teams.values()) == 2 for m in match_lines
                     ), match_lines
+                    # the boards of one match say the same match, first-listed team first, with its score
+                    assert match_lines[0].startswith(teams[match["first_team"]]["name"]) and score in match_lines[0]
                     await page.screenshot(path=str(OUT / f"{shot}-wall.png"), full_page=True)
 
                     # a game page: both players by name with their team, and the match
@@ -105,6 +107,7 @@ async def test_issue28_team_event_pages_name_teams_and_players_in_both_languages
                     assert "：—" not in status and ": —" not in status, status
                     team_match = await page.locator(".team-match").inner_text()
                     assert black[1]["name"] in team_match and white[1]["name"] in team_match
+                    assert score in team_match and points in team_match, (team_match, score, points)
                     if label == "phone":
                         assert await _width(page) <= 390, "the game page is wider than a phone"
                     await page.screenshot(path=str(OUT / f"{shot}-game.png"), full_page=True)

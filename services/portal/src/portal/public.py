@@ -17,6 +17,7 @@ from gomoku_shared.params import PathId, RoundNo
 from . import board, public_sections
 from . import names as who_is_who
 from .nofont import NoFont
+from .section_reads import match_of
 from .site import Site
 
 if TYPE_CHECKING:
@@ -104,6 +105,7 @@ def _game_routes(app: FastAPI, site: Site) -> None:
         )
         section = await upstream.optional("pairing", f"/v1/events/{game['event_code']}/sections/{game['section_id']}")
         names = who_is_who.by_id(section)
+        match = await match_of(upstream, game, section)
         layout = board.replay(record)
         shown = request.query_params.get("ply", "")
         ply = int(shown) if shown.isdigit() else layout["move_count"]
@@ -113,6 +115,7 @@ def _game_routes(app: FastAPI, site: Site) -> None:
             game=game,
             names=names,
             section=section,
+            match=match,
             layout=layout,
             ply=min(ply, layout["move_count"]),
             formats=RECORD_FORMATS,

@@ -18,7 +18,8 @@ from .site import Site
 
 
 async def member_page(site: Site, request: Request, ctx: dict[str, Any], pid: str) -> Response:
-    """A team's player: their team and board, their boards round by round, their games."""
+    """A team's player: their team and board, their boards round by round (with the colour they
+    played: after a swap not the first mover's), their games."""
     code, sid = ctx["code"], ctx["section"]["section_id"]
     rounds, games = await asyncio.gather(
         all_rounds(site.upstream, code, sid, ctx["section"]),
@@ -26,7 +27,8 @@ async def member_page(site: Site, request: Request, ctx: dict[str, Any], pid: st
     )
     mine = [g for g in (games or {}).get("games", []) if pid in (g.get("black"), g.get("white"))]
     mine.sort(key=lambda g: (g.get("round", 0), g.get("game_no", 0)))
-    rows = team_rounds.member_rounds(rounds, pid)
+    colours = {g.get("round"): "black" if g.get("black") == pid else "white" for g in mine}
+    rows = [{**r, "colour": colours.get(r["round"])} for r in team_rounds.member_rounds(rounds, pid)]
     return site.render(
         request, "player.html", me=ctx["names"][pid], row=None, order=[], rounds=rows, games=mine, tab="", **ctx
     )

@@ -17,8 +17,22 @@ from browser_kit import OUT, chromium_page, team_event_played
 SID = "mixed-team"
 WIDTHS = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
 WORDS = {
-    "zh": {"game_points": "局分", "match_points": "次分", "team": "队伍", "black": "执黑"},
-    "en": {"game_points": "Game points", "match_points": "Match points", "team": "Team", "black": "black"},
+    "zh": {
+        "game_points": "局分",
+        "match_points": "次分",
+        "team": "队伍",
+        "black": "执黑",
+        "black_word": "黑方",
+        "white_word": "白方",
+    },
+    "en": {
+        "game_points": "Game points",
+        "match_points": "Match points",
+        "team": "Team",
+        "black": "black",
+        "black_word": "Black",
+        "white_word": "White",
+    },
 }
 
 
@@ -150,6 +164,7 @@ async def test_issue28_team_event_pages_name_teams_and_players_in_both_languages
                     # the awards' best boards link each player to their page (team and board named)
                     await page.goto(f"{served}/events/{code}/awards?lang={lang}")
                     best = page.locator("#awards-mixed-team h3 + .scroll table").last
+                    assert words["team"] in await best.locator("thead").inner_text()
                     links = best.locator("tbody a")
                     assert await links.count() == 3
                     name = (await links.first.inner_text()).strip()
@@ -159,7 +174,10 @@ async def test_issue28_team_event_pages_name_teams_and_players_in_both_languages
                     assert me["name"] == name
                     facts_text = await page.locator("dl.facts").inner_text()
                     assert my_team["name"] in facts_text and str(me["board"]) in facts_text, facts_text
-                    assert await page.locator("table").first.locator("tbody tr").count() == 3  # a board each round
+                    by_round = await page.locator("table").first.locator("tbody tr").all_inner_texts()
+                    assert len(by_round) == 3, by_round  # a board each round, with the colour played
+                    colours = (WORDS[lang]["black_word"], WORDS[lang]["white_word"])
+                    assert all(r.split("\t")[1] in colours for r in by_round), by_round
                     await page.screenshot(path=str(OUT / f"{shot}-player.png"), full_page=True)
 
                     # English pages in English, Chinese pages in Chinese (the new words)

@@ -4,7 +4,7 @@ matches with game points and match points (PAIR-9), so that pages name the playe
 from __future__ import annotations
 
 import pytest
-from pairing_kit import EV, Harness, closed, players, rules, sqlite_settings, team_entrants
+from pairing_kit import ARB, EV, Harness, closed, players, rules, sqlite_settings, team_entrants
 
 
 @pytest.fixture
@@ -68,3 +68,21 @@ async def test_pair9_team_round_reads_as_matches_with_game_and_match_points(svc)
         expected = (2, 0) if mine > theirs else (0, 2) if mine < theirs else (1, 1)
         assert (match["first_match_points"], match["second_match_points"]) == expected
         assert match["result"] == {(2, 0): "first_wins", (0, 2): "second_wins", (1, 1): "draw"}[expected]
+
+
+async def test_pair9_a_match_forfeited_on_every_board_by_both_teams_gives_no_match_points(svc):
+    """PAIR-9 with PAIR-6: the arbiter enters a double forfeit on each board of a match (neither
+    team came): the match reads as a double forfeit, 0 : 0 match points, not a draw."""
+    await svc.send(closed("team", team_entrants(4), rules(kind="team", rounds=3, boards=3)))
+    await svc.settle()
+    path = f"/v1/events/{EV}/sections/team/rounds/1"
+    match = (await svc.client.get(path)).json()["matches"][0]
+    for n, pid in enumerate(match["pairing_ids"]):
+        body = {"pairing_id": pid, "result": "double_forfeit", "expected_revision": 0}
+        headers = {**ARB, "Idempotency-Key": f"forfeit-{n}"}
+        answer = await svc.client.post(f"/v1/events/{EV}/sections/team/rounds/1/results", json=body, headers=headers)
+        assert answer.status_code == 200, answer.text
+    read = next(m for m in (await svc.client.get(path)).json()["matches"] if m["match_id"] == match["match_id"])
+    assert read["boards_decided"] == 3 and read["result"] == "double_forfeit"
+    assert (read["first_game_points"], read["second_game_points"]) == (0, 0)
+    assert (read["first_match_points"], read["second_match_points"]) == (0, 0)

@@ -13,6 +13,8 @@ from fastapi.responses import HTMLResponse, Response, StreamingResponse
 from gomoku_shared.params import INT32_MAX, PathId, RoundNo
 
 from . import board
+from . import names as who_is_who
+from .section_reads import match_of, matches_by_pairing
 from .site import Site
 
 #: the gameplay stream's event kinds after which the board is drawn again
@@ -54,8 +56,9 @@ async def _game_context(site: Site, game_id: str) -> dict[str, Any]:
     game = await _game_view(site, game_id)
     path = f"/v1/events/{game['event_code']}/sections/{game['section_id']}"
     section = await site.upstream.optional("pairing", path)
-    names = {e["entrant_id"]: e for e in (section or {}).get("entrants", [])}
-    return {"game": game, "names": names, "section": section, "layout": board.layout(game)}
+    names = who_is_who.by_id(section)
+    match = await match_of(site.upstream, game, section)
+    return {"game": game, "names": names, "section": section, "match": match, "layout": board.layout(game)}
 
 
 def _game_routes(app: FastAPI, site: Site) -> None:
@@ -108,15 +111,25 @@ def _round_routes(app: FastAPI, site: Site) -> None:
 
     @app.get("/events/{code}/sections/{sid}/rounds/{n}/wall", response_class=HTMLResponse, name="wall")
     async def wall_page(request: Request, code: PathId, sid: PathId, n: RoundNo) -> HTMLResponse:
-        event, section, boards = await asyncio.gather(
+        event, section, boards, rnd = await asyncio.gather(
             upstream.get("registration", f"/v1/events/{code}"),
             upstream.get("pairing", f"/v1/events/{code}/sections/{sid}"),
             # every game of the round in one (conditional) read
             upstream.get("gameplay", f"/v1/rounds/{code}/{sid}/{n}/boards"),
+            upstream.optional("pairing", f"/v1/events/{code}/sections/{sid}/rounds/{n}"),
         )
-        names = {e["entrant_id"]: e for e in section.get("entrants", [])}
+        names = who_is_who.by_id(section)
         views = boards.get("games", [])
-        tiles = [{"game": v, "html": site.tile(request, v, names, functools.partial(board.layout, v))} for v in views]
+        matches = matches_by_pairing(rnd)  # a team round: each board's match (PAIR-9)
+        tiles = [
+            {
+                "game": v,
+                "html": site.tile(
+                    request, v, names, functools.partial(board.layout, v), matches.get(str(v.get("pairing_id")))
+                ),
+            }
+            for v in views
+        ]
         return site.render(
             request,
             "wall.html",

@@ -15,7 +15,9 @@ from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse,
 from gomoku_shared.params import PathId, RoundNo
 
 from . import board, public_sections
+from . import names as who_is_who
 from .nofont import NoFont
+from .section_reads import match_of
 from .site import Site
 
 if TYPE_CHECKING:
@@ -102,7 +104,8 @@ def _game_routes(app: FastAPI, site: Site) -> None:
             upstream.get("gameplay", f"/v1/games/{game_id}/record", params={"format": "json"}),
         )
         section = await upstream.optional("pairing", f"/v1/events/{game['event_code']}/sections/{game['section_id']}")
-        names = {e["entrant_id"]: e for e in (section or {}).get("entrants", [])}
+        names = who_is_who.by_id(section)
+        match = await match_of(upstream, game, section)
         layout = board.replay(record)
         shown = request.query_params.get("ply", "")
         ply = int(shown) if shown.isdigit() else layout["move_count"]
@@ -112,6 +115,7 @@ def _game_routes(app: FastAPI, site: Site) -> None:
             game=game,
             names=names,
             section=section,
+            match=match,
             layout=layout,
             ply=min(ply, layout["move_count"]),
             formats=RECORD_FORMATS,

@@ -1,5 +1,5 @@
-"""Public pages of one section (no sign-in): its rounds with their games, standings, cross table
-and a player's page."""
+"""Public pages of one section (no sign-in): its rounds with their games (a team section's as
+matches), standings, cross table, a player's page and a team's page."""
 
 from __future__ import annotations
 
@@ -7,23 +7,21 @@ import asyncio
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from gomoku_shared.params import PathId
 
+from . import public_teams, team_rounds
+from .section_reads import context_of
 from .site import Site
 
 
 def install(app: FastAPI, site: Site) -> None:
     upstream = site.upstream
+    public_teams.install(app, site)
 
     async def section_context(code: str, sid: str) -> dict[str, Any]:
-        event, section = await asyncio.gather(
-            upstream.get("registration", f"/v1/events/{code}"),
-            upstream.get("pairing", f"/v1/events/{code}/sections/{sid}"),
-        )
-        names = {e["entrant_id"]: e for e in section.get("entrants", [])}
-        return {"event": event, "section": section, "names": names, "code": code}
+        return await context_of(upstream, code, sid)
 
     async def round_with_games(code: str, sid: str, n: int) -> dict[str, Any]:
         rnd, games = await asyncio.gather(
@@ -33,7 +31,7 @@ def install(app: FastAPI, site: Site) -> None:
         by_pairing: dict[str, list[dict]] = {}
         for g in (games or {}).get("games", []):
             by_pairing.setdefault(g.get("pairing_id"), []).append(g)
-        return {"n": n, "round": rnd, "games": by_pairing}
+        return {"n": n, "round": rnd, "games": by_pairing, "matches": team_rounds.matches(rnd, by_pairing)}
 
     @app.get("/events/{code}/sections/{sid}", response_class=HTMLResponse, name="section")
     async def section_page(request: Request, code: PathId, sid: PathId) -> HTMLResponse:
@@ -56,11 +54,16 @@ def install(app: FastAPI, site: Site) -> None:
         return site.render(request, "crosstable.html", table=table, starts=starts, tab="crosstable", **ctx)
 
     @app.get("/events/{code}/sections/{sid}/players/{eid}", response_class=HTMLResponse, name="player")
-    async def player_page(request: Request, code: PathId, sid: PathId, eid: PathId) -> HTMLResponse:
+    async def player_page(request: Request, code: PathId, sid: PathId, eid: PathId) -> Response:
         ctx = await section_context(code, sid)
         me = ctx["names"].get(eid)
         if me is None:
             return site.render(request, "error.html", status=404, message_key="not_found")
+        if me.get("members") is not None:  # a team: its own page
+            query = f"?{request.url.query}" if request.url.query else ""
+            return RedirectResponse(f"/events/{code}/sections/{sid}/teams/{eid}{query}", status_code=303)
+        if me.get("team"):
+            return await public_teams.member_page(site, request, ctx, eid)
         standings, cross, games = await asyncio.gather(
             upstream.optional("pairing", f"/v1/events/{code}/sections/{sid}/standings"),
             upstream.optional("pairing", f"/v1/events/{code}/sections/{sid}/crosstable"),

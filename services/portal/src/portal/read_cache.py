@@ -37,6 +37,7 @@ MEMO_TEMPLATES = frozenset(
         "standings.html",
         "crosstable.html",
         "player.html",
+        "team.html",
         "awards.html",
         "replay.html",
     }

@@ -77,17 +77,25 @@ class Site:
             key = read_cache.request_key("page", template, words.lang, str(request.url))
         return self.pages.drawn(key, draw)
 
-    def tile(self, request: Request, game: dict[str, Any], names: dict[str, Any], layout: Callable[[], Any]) -> Markup:
+    def tile(
+        self,
+        request: Request,
+        game: dict[str, Any],
+        names: dict[str, Any],
+        layout: Callable[[], Any],
+        match: dict[str, Any] | None = None,
+    ) -> Markup:
         """One small board of the wall, drawn once per state of its game (read_cache.py): a
-        finished or waiting game is not drawn again on the next load of the wall."""
+        finished or waiting game is not drawn again on the next load of the wall. ``match``: a
+        team game's match (issue 28)."""
         words = self.words(request)
         players = [names.get(str(game.get("black"))), names.get(str(game.get("white")))]
-        key = ("tile", words.lang, read_cache.digest_of(game, players))
+        key = ("tile", words.lang, read_cache.digest_of(game, players, match))
 
         def draw() -> Markup:
             return Markup(
                 self.env.get_template("tile.html").render(
-                    w=words, t=words.t, v=words.v, game=game, layout=layout(), names=names
+                    w=words, t=words.t, v=words.v, game=game, layout=layout(), names=names, match=match
                 )
             )
 

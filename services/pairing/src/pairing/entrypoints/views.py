@@ -29,11 +29,21 @@ class SectionList(Paged):
     sections: list[SectionSummary]
 
 
+class TeamMember(View):
+    """A team's player on a fixed board (REG-9): what the public pages name."""
+
+    player_id: str
+    name: str
+    board: int
+
+
 class Entrant(View):
     start_no: int
     entrant_id: str
     name: str
     withdrawn_after: int | None = None
+    #: team sections only: the team's players in board order
+    members: list[TeamMember] | None = None
 
 
 class SectionDetail(SectionSummary):
@@ -62,6 +72,22 @@ class PairingView(View):
     game_results: list[GameResult]
 
 
+class MatchView(View):
+    """A match of a team round (PAIR-9): its boards' pairings, the game points each team made on
+    the boards with a result and, once all have one, the match's result and match points."""
+
+    match_id: str
+    first_team: str
+    second_team: str
+    pairing_ids: list[str]
+    boards_decided: int
+    first_game_points: float
+    second_game_points: float
+    result: str | None
+    first_match_points: float | None
+    second_match_points: float | None
+
+
 class RoundView(View):
     section_id: str
     round: int
@@ -69,6 +95,8 @@ class RoundView(View):
     published_at: datetime | None
     pairings: list[PairingView]
     byes: list[dict[str, Any]]
+    #: team sections only: the round's matches
+    matches: list[MatchView] | None = None
 
 
 class StandingRow(View):

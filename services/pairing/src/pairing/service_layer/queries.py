@@ -8,6 +8,7 @@ from gomoku_shared.errors import NotFound
 from ..adapters.repository import SectionState
 from ..domain import Outcome, export_trf
 from ..domain.standings import cross_table
+from .matches import match_views, team_members
 from .round_pairing import bye_specs
 from .section import as_competitors, result_name
 from .standings import contract_rows, ranked
@@ -81,6 +82,7 @@ def section_detail(state: SectionState) -> dict:
                 "unit": entrant["entrant"].unit,
                 "rating": entrant["entrant"].rating,
                 "withdrawn_after": entrant["withdrawn_after"],
+                **({"members": team_members(entrant["entrant"])} if state.team else {}),
             }
             for start_no, entrant in sorted(state.entrants.items())
         ],
@@ -186,6 +188,7 @@ def round_view(state: SectionState, rnd: int, games: list[dict]) -> dict:
         "published_at": stored["published_at"].isoformat() if stored["published_at"] else None,
         "pairings": pairings,
         "byes": [bye.model_dump() for bye in bye_specs(state, rnd)],
+        **({"matches": match_views(state, rnd)} if state.team else {}),
     }
 
 

@@ -26,7 +26,19 @@ from gomoku_shared.service import service_app
 
 from .. import presets
 from ..adapters import orm
-from ..service_layer import changes, closing, entries, events, evidence, exemptions, owners, queries, stages, units
+from ..service_layer import (
+    changes,
+    closing,
+    entries,
+    event_list,
+    events,
+    evidence,
+    exemptions,
+    owners,
+    queries,
+    stages,
+    units,
+)
 from ..service_layer import schemas as s
 from ..service_layer.state import RegistrationState
 from . import views as v
@@ -54,6 +66,13 @@ ExternalId = Annotated[
 Organisation = Annotated[
     str | None,
     Query(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$", description="an organisation's id"),
+]
+
+
+#: issue 28: a part of an event's name (English or Chinese) or code, as someone types it
+EventWords = Annotated[
+    str | None,
+    Query(min_length=1, max_length=64, description="a part of the event's name (English or Chinese) or code"),
 ]
 
 
@@ -134,15 +153,16 @@ def _event_routes(router: APIRouter) -> None:
             Read(
                 "list_events",
                 "/events",
-                owners.list_events,
+                event_list.list_events,
                 v.EventList,
-                "The events and the organisation that owns each (issue 29)",
+                "The events, newest first: their names, dates, place, organiser, where each stands and "
+                "the organisation that owns it (issues 28, 29); `q` finds them by a part of the name or code",
                 action=None,
                 who=READER,
                 people=True,
                 personal=False,
-                filters=(filter_of("organisation", Organisation),),
-                pages=("events", sort_by("event_code")),
+                filters=(filter_of("organisation", Organisation), filter_of("q", EventWords)),
+                pages=("events", event_list.newest_first),
             ),
         ],
     )

@@ -29,7 +29,9 @@ async def test_events_newest_first_with_names_dates_place_and_organiser(tmp_path
         # the clock stands at 2022-10-26 10:00 (Beijing): SZ's registration (10-25..10-31) is open
         assert [e["status"] for e in listed] == ["registration_open", "registration_open", "registration_open"]
         h.clock.set(datetime(2022, 11, 2, 9, 0, tzinfo=CST))
-        statuses = {e["event_code"]: e["status"] for e in (await h.client.get("/v1/events", headers=VIEWER)).json()["events"]}
+        statuses = {
+            e["event_code"]: e["status"] for e in (await h.client.get("/v1/events", headers=VIEWER)).json()["events"]
+        }
         assert statuses["sz22"] == "registration_closed"
         h.clock.set(datetime(2022, 11, 5, 8, 0, tzinfo=CST))
         sz_now = (await h.client.get("/v1/events?q=sz22", headers=VIEWER)).json()["events"]

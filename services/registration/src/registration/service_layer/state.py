@@ -5,8 +5,8 @@ process last committed it. Also who may see what (a partner its own records, sta
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import datetime
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from gomoku_shared.auth import Principal

@@ -26,19 +26,8 @@ from gomoku_shared.service import service_app
 
 from .. import presets
 from ..adapters import orm
-from ..service_layer import (
-    changes,
-    closing,
-    entries,
-    event_list,
-    events,
-    evidence,
-    exemptions,
-    owners,
-    queries,
-    stages,
-    units,
-)
+from ..service_layer import changes, closing, entries, events, evidence, exemptions, owners, queries, stages, units
+from ..service_layer.event_list import list_events, newest_first
 from ..service_layer import schemas as s
 from ..service_layer.state import RegistrationState
 from . import views as v
@@ -67,13 +56,8 @@ Organisation = Annotated[
     str | None,
     Query(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$", description="an organisation's id"),
 ]
-
-
 #: issue 28: a part of an event's name (English or Chinese) or code, as someone types it
-EventWords = Annotated[
-    str | None,
-    Query(min_length=1, max_length=64, description="a part of the event's name (English or Chinese) or code"),
-]
+EventWords = Annotated[str | None, Query(min_length=1, max_length=64, description="a part of a name or code")]
 
 
 async def _event_of_change(request: Request) -> str | None:
@@ -153,16 +137,15 @@ def _event_routes(router: APIRouter) -> None:
             Read(
                 "list_events",
                 "/events",
-                event_list.list_events,
+                list_events,
                 v.EventList,
-                "The events, newest first: their names, dates, place, organiser, where each stands and "
-                "the organisation that owns it (issues 28, 29); `q` finds them by a part of the name or code",
+                "The events, newest first, as the home page lists them (issues 28, 29); `q`: by name or code",
                 action=None,
                 who=READER,
                 people=True,
                 personal=False,
                 filters=(filter_of("organisation", Organisation), filter_of("q", EventWords)),
-                pages=("events", event_list.newest_first),
+                pages=("events", newest_first),
             ),
         ],
     )

@@ -102,11 +102,11 @@ async def _pages(platform: Any, code: str) -> tuple[list[str], list[str]]:
     game_id = wall = None
     for sid in sections:
         base = f"/events/{code}/sections/{sid}"
-        pages += [base, f"{base}/standings", f"{base}/crosstable"]
         section = await platform.get("pairing", f"/v1/events/{code}/sections/{sid}")
         entrants = section.get("entrants", [])
-        if entrants:
-            pages.append(f"{base}/players/{entrants[0]['entrant_id']}")
+        pages.append(base)
+        if entrants:  # a section cancelled for want of entries has nothing more to show
+            pages += [f"{base}/standings", f"{base}/crosstable", f"{base}/players/{entrants[0]['entrant_id']}"]
         rounds = int(section.get("current_round") or 0)
         if game_id is None and rounds:
             games = (await platform.get("gameplay", f"/v1/rounds/{code}/{sid}/{rounds}/games")).get("games", [])

@@ -27,8 +27,8 @@ from gomoku_shared.service import service_app
 from .. import presets
 from ..adapters import orm
 from ..service_layer import changes, closing, entries, events, evidence, exemptions, owners, queries, stages, units
-from ..service_layer.event_list import list_events, newest_first
 from ..service_layer import schemas as s
+from ..service_layer.event_list import list_events, newest_first
 from ..service_layer.state import RegistrationState
 from . import views as v
 from .access import ANYONE, READER, REGISTRANT, STAFF, keyed_write

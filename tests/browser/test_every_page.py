@@ -116,6 +116,8 @@ async def _pages(platform: Any, code: str) -> tuple[list[str], list[str]]:
             pages.append(f"/events/{code}/players?q={entrants[0]['name'][:1]}")
     assert game_id and wall, "the demo has no game to show"
     pages += [wall, f"/games/{game_id}", f"/games/{game_id}/replay"]
+    # the played sections' pages at least: a walk that found next to nothing proves nothing
+    assert len(pages) >= 12, pages
     return pages, sections
 
 

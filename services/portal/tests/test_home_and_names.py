@@ -4,11 +4,14 @@ code, PORTAL_EVENTS as an optional pin); the team-score texts and an event's day
 
 from __future__ import annotations
 
+import re
+
 import httpx
 import pytest
 
 from gomoku_shared.embedded import EmbeddedSuite
 from gomoku_shared.settings import ServiceSettings
+from portal import home
 from portal.i18n import Words
 from portal.page_names import event_in, say_days
 from portal.team_texts import member, note
@@ -114,3 +117,16 @@ def test_awd6_team_score_texts_in_words_with_sections_by_name():
     assert note(reason, names, en) == "Not enough players: men 1 of 2; women 0 of 1 (section cancelled)"
     assert note("shared place", names, zh) == "并列"
     assert note("something else", names, en) == "—" and member("raw text", names, en) == "—"
+
+
+async def test_the_home_pages_through_the_list_by_its_cursor(client, monkeypatch):
+    monkeypatch.setattr(home, "PAGE", 1)
+    first = (await client.get("/", params={"lang": "zh"})).text
+    # the pin, then the newest (DA) alone; "more" goes on from there
+    assert "2022年深圳市五子棋锦标赛" in first and "定安" in first and "团体锦标赛" not in first
+    more = re.search(r'href="/\?cursor=([A-Za-z0-9_-]+)"', first)
+    assert more, first
+    second = (await client.get(f"/?cursor={more.group(1)}")).text
+    assert "2023年全国五子棋团体锦标赛" in second and "定安" not in second
+    refused = await client.get("/", params={"cursor": "not a cursor!"})
+    assert refused.status_code == 422

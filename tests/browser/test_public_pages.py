@@ -71,7 +71,7 @@ async def test_public_pages_and_a_live_board_in_chromium(served):
             assert calendar.status_code == 200 and calendar.text.startswith("BEGIN:VCALENDAR"), calendar.text[:200]
             await page.goto(f"{served}/events/{driver.code}?lang=zh")
 
-            await page.click("table a >> text=Open")
+            await page.click("table a >> text=公开组")  # the section by its Chinese name (issue 28)
             await page.wait_for_url("**/sections/open")
             body = await page.inner_text("main")
             assert "第 1 轮" in body and "第 2 轮" in body and "直播中" in body

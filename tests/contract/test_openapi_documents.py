@@ -115,3 +115,22 @@ async def test_the_answer_checker_refuses_an_answer_its_schema_does_not_allow(do
     assert checker.checked == 1
     with pytest.raises(AssertionError, match="presets/0/name"):
         await checker(httpx.Response(200, json={"presets": [{"id": "sz-2022", "name": 7}]}, request=request))
+
+
+def test_issue_28_the_home_pages_fields_are_in_registrations_contract(documents):
+    """Issue 28: what the portal's home and pages read of registration is documented: the events'
+    list with its names in both languages, dates, place, organiser and status, found by ``q``;
+    the event with the Chinese names of its stages, sections and fee items."""
+    doc = documents["registration"]
+    schemas = doc["components"]["schemas"]
+    listed = set(schemas["ListedEvent"]["properties"])
+    assert {"name_zh", "starts_on", "ends_on", "timezone", "organiser", "organiser_zh", "venue", "venue_zh"} <= listed
+    assert "status" in schemas["ListedEvent"]["required"]
+    assert {"name_zh", "organiser", "venue", "starts_on", "ends_on", "fee_items"} <= set(
+        schemas["EventView"]["properties"]
+    )
+    for part in ("StageInfo", "SectionInfo", "FeeItemName"):
+        assert "name_zh" in schemas[part]["properties"], part
+    q = next(p for p in doc["paths"]["/v1/events"]["get"]["parameters"] if p["name"] == "q")
+    bounds = next(s for s in q["schema"]["anyOf"] if s.get("type") == "string")
+    assert (bounds["minLength"], bounds["maxLength"]) == (1, 64)

@@ -27,7 +27,7 @@ from registration.domain import (
 CST = timezone(timedelta(hours=8))
 KEYS = (
     "op-key=operator,arb-key=arbiter,p1-key=partner:partner-1,p2-key=partner:partner-2,"
-    "arb-a-key=arbiter:org-a,arb-b-key=arbiter:org-b"
+    "arb-a-key=arbiter:org-a,arb-b-key=arbiter:org-b,view-key=viewer"
 )
 OP = {"x-api-key": "op-key"}
 ARB = {"x-api-key": "arb-key"}

@@ -34,8 +34,10 @@ def install(app: FastAPI, site: Site) -> None:
         )
 
     @app.get("/events/{code}/schedule.ics", name="event_calendar")
-    async def event_calendar(code: PathId) -> Response:
-        """The event's schedule as iCalendar (registration's calendar)."""
-        body = await upstream.get_text("registration", f"/v1/events/{code}/schedule.ics")
+    async def event_calendar(request: Request, code: PathId) -> Response:
+        """The event's schedule as iCalendar (registration's calendar), its summaries in the
+        page's language (issue 28)."""
+        lang = site.lang_of(request)
+        body = await upstream.get_text("registration", f"/v1/events/{code}/schedule.ics", params={"lang": lang})
         headers = {"content-disposition": f'inline; filename="{code}.ics"'}
         return Response(body, media_type="text/calendar; charset=utf-8", headers=headers)

@@ -68,7 +68,9 @@ def _game_routes(app: FastAPI, site: Site) -> None:
     @app.get("/games/{game_id}", response_class=HTMLResponse, name="game")
     async def game_page(request: Request, game_id: PathId) -> HTMLResponse:
         ctx = await _game_context(site, game_id)
-        return site.render(request, "game.html", live_kinds=LIVE_KINDS, **ctx)
+        # issue 28: the event, for the section's name in the page's language
+        event = await upstream.optional("registration", f"/v1/events/{ctx['game']['event_code']}")
+        return site.render(request, "game.html", live_kinds=LIVE_KINDS, event=event or {}, **ctx)
 
     @app.get("/games/{game_id}/board", response_class=HTMLResponse, name="game_board")
     async def game_board(request: Request, game_id: PathId) -> HTMLResponse:

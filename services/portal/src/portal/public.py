@@ -9,12 +9,12 @@ import importlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from fastapi import FastAPI, Query, Request
-from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
+from fastapi import FastAPI, Request
+from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 
 from gomoku_shared.params import PathId, RoundNo
 
-from . import board, public_sections
+from . import board, home, page_names, player_search, public_sections, team_texts
 from . import names as who_is_who
 from .nofont import NoFont
 from .section_reads import match_of
@@ -37,19 +37,9 @@ else:
 RECORD_FORMATS = {"psq": ("psq", "text/plain"), "notation": ("txt", "text/plain"), "json": ("json", "application/json")}
 
 
-def section_names(event: dict[str, Any]) -> dict[str, Any]:
-    return {sec["id"]: sec.get("name") for stage in event.get("stages", []) for sec in stage.get("sections", [])}
-
-
 def install(app: FastAPI, site: Site) -> None:
-    settings = site.settings
-
-    @app.get("/", response_class=HTMLResponse)
-    async def start(request: Request, code: str | None = Query(None, max_length=64)) -> Response:
-        if code:
-            return RedirectResponse(request.url_for("event_home", code=code.strip()), status_code=303)
-        return site.render(request, "start.html", events=settings.event_codes())
-
+    home.install(app, site)
+    player_search.install(app, site)
     public_sections.install(app, site)
     _awards_route(app, site)
     _game_routes(app, site)
@@ -79,6 +69,8 @@ def _awards_route(app: FastAPI, site: Site) -> None:
             key=lambda p: (p.get("published_at") or "", p.get("section_id") or "", p.get("revision") or 0),
             reverse=True,
         )
+        words = site.words(request)
+        named = page_names.event_in(event, words.lang)
         return site.render(
             request,
             "awards.html",
@@ -89,7 +81,10 @@ def _awards_route(app: FastAPI, site: Site) -> None:
             pending_teams=[t for t in (teams or {}).get("teams", []) if t.get("status") != "published"],
             qualifiers=(qualifiers or {}).get("selections", []),
             publications=pubs,
-            section_names=section_names(event),
+            section_names=page_names.section_names(named),
+            # issue 28: the team-score texts in words, sections by name (in the page's language)
+            team_member=lambda text: team_texts.member(text, page_names.section_names(named), words),
+            team_note=lambda text: team_texts.note(text, page_names.section_names(named), words),
         )
 
 
@@ -103,7 +98,10 @@ def _game_routes(app: FastAPI, site: Site) -> None:
             upstream.get("gameplay", f"/v1/games/{game_id}"),
             upstream.get("gameplay", f"/v1/games/{game_id}/record", params={"format": "json"}),
         )
-        section = await upstream.optional("pairing", f"/v1/events/{game['event_code']}/sections/{game['section_id']}")
+        section, event = await asyncio.gather(
+            upstream.optional("pairing", f"/v1/events/{game['event_code']}/sections/{game['section_id']}"),
+            upstream.optional("registration", f"/v1/events/{game['event_code']}"),
+        )
         names = who_is_who.by_id(section)
         match = await match_of(upstream, game, section)
         layout = board.replay(record)
@@ -113,6 +111,7 @@ def _game_routes(app: FastAPI, site: Site) -> None:
             request,
             "replay.html",
             game=game,
+            event=event or {},
             names=names,
             section=section,
             match=match,

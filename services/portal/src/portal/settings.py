@@ -21,7 +21,8 @@ class PortalSettings(BaseSettings):
     awards_url: str = Field(default="http://127.0.0.1:8004", alias="AWARDS_URL")
     #: the partners service: staff accounts sign in there (the identity API, issue 29)
     partners_url: str = Field(default="http://127.0.0.1:8006", alias="PARTNERS_URL")
-    #: event codes listed on the start page, comma separated
+    #: event codes pinned at the top of the home page, comma separated (optional: the home
+    #: lists every event of registration, newest first)
     events: str = Field(default="", alias="PORTAL_EVENTS")
     #: seconds a call to a service may take before the page says the service is unavailable
     upstream_timeout_s: float = Field(default=5.0, gt=0, le=60, alias="PORTAL_UPSTREAM_TIMEOUT_S")

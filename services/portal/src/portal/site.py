@@ -13,10 +13,10 @@ from fastapi.responses import HTMLResponse
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
-from . import i18n, read_cache
+from . import i18n, page_names, read_cache
 from .fanout import FeedHub
 from .settings import PortalSettings
-from .staff_event_names import in_language, say_time, who_acted
+from .staff_event_names import say_time, who_acted
 from .staff_people import powers, roles_list
 from .upstream import Upstream
 
@@ -50,8 +50,8 @@ class Site:
     def html(self, request: Request, template: str, **ctx: Any) -> str:
         words = self.words(request)
         other = "en" if words.lang == "zh" else "zh"
-        if "event" in ctx:  # the event's name in the page's language, where its Chinese one is known
-            ctx["event"] = in_language(ctx["event"], words.lang)
+        # issue 28: the event's, its stages' and sections' names in the page's language
+        page_names.localise(ctx, words.lang)
         if ctx.get("staff") is not None and "can" not in ctx:
             # issue 29: the buttons of the actions the person may take in the page's event
             ctx["can"] = powers(ctx["staff"].person, ctx.get("event"), ctx.get("code"))
@@ -64,6 +64,8 @@ class Site:
                 roles_words=lambda roles: roles_list(roles, words.lang),
                 # issue 29: a time in words in a zone (the event's; the platform's by default)
                 when=lambda value, zone=None: say_time(value, zone, words),
+                # issue 28: an event's days in words ("2022年11月5日至13日" / "5–13 Nov 2022")
+                days=lambda first, last=None: page_names.say_days(first, last, words.lang),
                 actor_name=who_acted,
                 colon="：" if words.lang == "zh" else ": ",
                 path=request.url.path,

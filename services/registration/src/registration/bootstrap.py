@@ -33,7 +33,8 @@ def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Cloc
             distributed=config.distributed,
             data_dir=config.data_dir,
             previous=config.data_key_previous,
-        )
+        ),
+        clock=runtime.clock,
     )
     consumers.register(runtime, context)
 

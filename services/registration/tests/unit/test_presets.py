@@ -475,3 +475,22 @@ def test_play9_the_presets_play_at_the_venue_where_the_seed_does(preset, modes):
     """PLAY-9: a stage played over the board is ``mode: offline`` (section.closed carries it)."""
     event = presets.load(preset)
     assert {stage.id: stage.mode for stage in event.stages} == modes
+
+
+@pytest.mark.parametrize("pid", ["sz-2022", "ny-2022", "da-2023", "nt-2023"])
+def test_evt1_every_name_a_page_shows_has_its_chinese_name(pid):
+    """Issue 28: the event, each stage, section and fee item has a Chinese name (the pages are
+    all Chinese by default), and the English names carry no Chinese (the English pages neither)."""
+    cfg = presets.load(pid)
+    named = [cfg, *cfg.stages, *(sec for st in cfg.stages for sec in st.sections), *cfg.fees.items]
+    assert [n.name for n in named if not n.name_zh] == []
+    assert [n.name for n in named if any("\u4e00" <= ch <= "\u9fff" for ch in n.name)] == []
+    assert cfg.organiser and cfg.organiser_zh, "一 主办单位: every seed names who holds the event"
+
+
+def test_evt1_venues_as_the_seeds_give_them():
+    """Issue 28: the place of play (SZ 五, DA 四, NY 五); NT 三 leaves it to be announced (另行通知)."""
+    assert "坪山区体育中心" in (presets.load("sz-2022").venue_zh or "")
+    assert "定安县" in (presets.load("da-2023").venue_zh or "")
+    assert "昌江" in (presets.load("ny-2022").venue_zh or "")
+    assert presets.load("nt-2023").venue is None and presets.load("nt-2023").venue_zh is None

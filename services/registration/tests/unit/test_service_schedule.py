@@ -79,6 +79,49 @@ async def test_evt7_event_calendar_is_icalendar_and_shows_a_delay(tmp_path):
         assert [(s["sections"], s["delay_reason"]) for s in delayed] == [(["men-free"], "server maintenance")]
 
 
+async def test_evt7_calendar_summaries_in_the_language_asked_for(tmp_path):
+    """EVT-7, issue 28: ``?lang=zh`` gives a calendar all in Chinese (the event, stage dates and
+    sections by their Chinese names), ``?lang=en`` all in English; a delay says the first time
+    in the event's zone, not in UTC; any other language is a 422."""
+    async with harness(tmp_path) as h:
+        await h.create_sz()
+        await h.send(
+            RoundRescheduled(
+                event_code="sz22",
+                stage="online",
+                section_id="men-free",
+                round=2,
+                starts_at=_slot(h, 5, 11, 0),
+                previous_starts_at=_slot(h, 5, 10, 30),
+                reason="服务器维护",
+                decided_by="k2",
+                decided_at=_slot(h, 5, 9, 30),
+            )
+        )
+        await h.settle()
+
+        async def summaries(lang: str) -> list[str]:
+            answer = await h.client.get(URL + ".ics", params={"lang": lang}, headers=P1)
+            assert answer.status_code == 200, answer.text
+            events = Calendar.from_ical(answer.content).walk("VEVENT")
+            return [str(e.get("summary")) + " " + str(e.get("description") or "") for e in events]
+
+        chinese = await summaries("zh")
+        assert "报名 " in chinese and any(
+            s.startswith("2022年深圳市五子棋锦标赛：第 1 轮（男子组（大众规则组）") for s in chinese
+        )
+        assert not [s for s in chinese if any(word in s for word in ("round", "Registration", "free rules", "Men"))]
+        assert any("推迟，原定 2022-11-05 10:30" in s for s in chinese), chinese
+        english = await summaries("en")
+        assert "Registration " in english and any(
+            s.startswith("2022 Shenzhen Gomoku Championship: round 1") for s in english
+        )
+        assert not [s for s in english if any("\u4e00" <= ch <= "\u9fff" for ch in s.replace("服务器维护", ""))]
+        assert any("delayed from 2022-11-05 10:30:" in s for s in english), english
+        refused = await h.client.get(URL + ".ics", params={"lang": "fr"}, headers=P1)
+        assert refused.status_code == 422
+
+
 async def test_evt7_player_schedule_has_only_their_sections_rounds(tmp_path):
     """EVT-7: a junior player's calendar has the junior section's seven rounds on 11-6 and the
     final's dates (the stage they may qualify for is not theirs yet: only the online stage);

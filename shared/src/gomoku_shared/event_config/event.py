@@ -77,6 +77,8 @@ class StageConfig(_Model):
 
     id: str
     name: str
+    #: issue 28: the stage's name on Chinese pages (the regulation's own words)
+    name_zh: str | None = None
     mode: Literal["online", "offline"] = "offline"
     starts_on: date
     ends_on: date
@@ -103,6 +105,12 @@ class EventConfig(_Model):
     id: Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*$")]
     name: str
     name_zh: str | None = None
+    #: issue 28: who holds the event (the regulation's 主办单位) and where it is played (its
+    #: 竞赛地点), for the public pages; None: the regulation leaves it to be announced
+    organiser: str | None = None
+    organiser_zh: str | None = None
+    venue: str | None = None
+    venue_zh: str | None = None
     timezone: str = "Asia/Shanghai"
     registration: RegistrationWindow
     waiting_list: bool = False

@@ -28,6 +28,7 @@ from .. import presets
 from ..adapters import orm
 from ..service_layer import changes, closing, entries, events, evidence, exemptions, owners, queries, stages, units
 from ..service_layer import schemas as s
+from ..service_layer.event_list import list_events, newest_first
 from ..service_layer.state import RegistrationState
 from . import views as v
 from .access import ANYONE, READER, REGISTRANT, STAFF, keyed_write
@@ -55,6 +56,8 @@ Organisation = Annotated[
     str | None,
     Query(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$", description="an organisation's id"),
 ]
+#: issue 28: a part of an event's name (English or Chinese) or code, as someone types it
+EventWords = Annotated[str | None, Query(min_length=1, max_length=64, description="a part of a name or code")]
 
 
 async def _event_of_change(request: Request) -> str | None:
@@ -134,15 +137,15 @@ def _event_routes(router: APIRouter) -> None:
             Read(
                 "list_events",
                 "/events",
-                owners.list_events,
+                list_events,
                 v.EventList,
-                "The events and the organisation that owns each (issue 29)",
+                "The events, newest first, as the home page lists them (issues 28, 29); `q`: by name or code",
                 action=None,
                 who=READER,
                 people=True,
                 personal=False,
-                filters=(filter_of("organisation", Organisation),),
-                pages=("events", sort_by("event_code")),
+                filters=(filter_of("organisation", Organisation), filter_of("q", EventWords)),
+                pages=("events", newest_first),
             ),
         ],
     )

@@ -7,9 +7,9 @@ arbiter's delays (``round.rescheduled``), which registration keeps."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import Response
 
 from gomoku_shared.api_docs import View, documented, errors
@@ -24,6 +24,10 @@ Reader = Annotated[Principal, Depends(require("partner", "operator", "arbiter", 
 #: a player's schedule: staff who may read the event in full, or the partner who registered the player
 Anyone = Annotated[Principal, Depends(require("partner", "operator", "arbiter", action="event.read"))]
 ICS = "text/calendar"
+#: issue 28: the calendar's summaries in one language (the portal asks in its page's); none: both
+CalendarLang = Annotated[
+    Literal["zh", "en"] | None, Query(description="the summaries in Chinese or English (both when omitted)")
+]
 
 
 class ScheduleSession(View):
@@ -113,10 +117,11 @@ def schedule_router() -> APIRouter:
         response_model=None,
         responses=ICS_RESPONSES,
     )
-    async def event_calendar(event_code: PathId, request: Request, _: Reader) -> Response:
+    async def event_calendar(event_code: PathId, request: Request, _: Reader, lang: CalendarLang = None) -> Response:
         config, found = await read(request, lambda repos, state: schedule.event_schedule(repos, state, event_code))
         stages = [stage.id for stage in config.stages]
-        body = schedule.ics(config, found, stages, now(request), config.name)
+        title = (config.name_zh or config.name) if lang == "zh" else config.name
+        body = schedule.ics(config, found, stages, now(request), title, lang)
         return _calendar(body, f"{event_code}.ics")
 
     @router.get(

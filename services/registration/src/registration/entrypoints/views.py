@@ -24,14 +24,25 @@ class Presets(View):
 class SectionInfo(View):
     id: str
     name: str
+    #: issue 28: the name on Chinese pages (null: the preset gives none)
+    name_zh: str | None = None
     kind: str
 
 
 class StageInfo(View):
     id: str
     name: str
+    name_zh: str | None = None
     status: str
     sections: list[SectionInfo]
+
+
+class FeeItemName(View):
+    """A fee item by name, for pages in either language."""
+
+    id: str
+    name: str
+    name_zh: str | None = None
 
 
 class EventView(View):
@@ -40,6 +51,16 @@ class EventView(View):
     #: issue 29: the organisation that owns the event (its staff act on it)
     organisation: str
     name: str
+    #: issue 28: the event in Chinese, who holds it and where (null: not given / to be announced)
+    name_zh: str | None = None
+    organiser: str | None = None
+    organiser_zh: str | None = None
+    venue: str | None = None
+    venue_zh: str | None = None
+    #: its first and last day (the stages')
+    starts_on: str
+    ends_on: str
+    fee_items: list[FeeItemName]
     timezone: str
     stages: list[StageInfo]
 
@@ -337,13 +358,25 @@ class ExemptionList(View):
 
 
 class ListedEvent(View):
-    """Issue 29: an event and the organisation that owns it."""
+    """Issues 28, 29: an event as the home page lists it, and the organisation that owns it."""
 
     event_code: str
     name: str
+    name_zh: str | None = None
     preset_id: str
     organisation: str
     created_at: datetime
+    #: its first and last day, in its own time zone
+    starts_on: str
+    ends_on: str
+    timezone: str
+    organiser: str | None = None
+    organiser_zh: str | None = None
+    venue: str | None = None
+    venue_zh: str | None = None
+    #: upcoming, registration_open, registration_closed, under_way or finished (by the service's
+    #: clock in the event's zone; under way once its first stage closed)
+    status: str
 
 
 class EventList(Paged):

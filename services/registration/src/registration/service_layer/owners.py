@@ -78,19 +78,3 @@ async def partners_view(repos: Repositories, state: RegistrationState, code: str
             for row in await repos.access.choices(code)
         ],
     }
-
-
-async def list_events(repos: Repositories, _state: RegistrationState, *, organisation: str | None) -> dict[str, Any]:
-    """Every event with its owner (the portal lists an organisation's events)."""
-    return {
-        "events": [
-            {
-                "event_code": row.code,
-                "name": row.name,
-                "preset_id": row.preset_id,
-                "organisation": row.organisation,
-                "created_at": row.created_at.isoformat(),
-            }
-            for row in await repos.access.events(organisation)
-        ]
-    }

@@ -4,7 +4,7 @@ as JSON and as iCalendar, with the delays pairing announced (``round.rescheduled
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from gomoku_shared.auth import Principal
 from gomoku_shared.contracts.events import RoundRescheduled
@@ -136,7 +136,14 @@ async def player_schedule(
     return config, found, [stage.id for stage in config.stages if stage.id in by_stage]
 
 
-def ics(config: EventConfig, found: list[Session], stage_ids: list[str], stamp: datetime, title: str) -> bytes:
+def ics(
+    config: EventConfig,
+    found: list[Session],
+    stage_ids: list[str],
+    stamp: datetime,
+    title: str,
+    lang: Literal["zh", "en"] | None = None,
+) -> bytes:
     from ..adapters import calendar  # icalendar, with the first calendar asked for (start-up time)
 
-    return calendar.calendar(config, found, stamp, title=title, stages=stage_ids)
+    return calendar.calendar(config, found, stamp, title=title, stages=stage_ids, lang=lang)

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from gomoku_shared.auth import Principal
+from gomoku_shared.clock import Clock, SystemClock
 from gomoku_shared.errors import NotFound
 from gomoku_shared.event_config import EventConfig
 
@@ -26,6 +28,11 @@ class RegistrationState:
     configs: dict[str, EventConfig] = field(default_factory=dict)
     #: per event, the entries as this process last committed them (a cache checked by version)
     snapshots: dict[str, repo.Snapshot] = field(default_factory=dict)
+    #: the service's clock (reads that say where an event stands: the events' list)
+    clock: Clock = field(default_factory=SystemClock)
+
+    def now(self) -> datetime:
+        return self.clock.now()
 
     def committed(self, cmd: EventCommand) -> None:
         """Called once the command's transaction has committed. Only a fully saved aggregate

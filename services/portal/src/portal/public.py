@@ -14,22 +14,26 @@ from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse,
 
 from gomoku_shared.params import PathId, RoundNo
 
-from . import board, public_sections
+from . import board, printout_reads, public_sections
 from .nofont import NoFont
 from .site import Site
 
 if TYPE_CHECKING:
-    from . import pdf
+    from . import pdf, pdf_team
 else:
 
     class _Printouts:
         """``portal.pdf``, imported at the first printout (fpdf and the font tools cost a
         tenth of a second at every start otherwise)."""
 
+        def __init__(self, module: str = "portal.pdf") -> None:
+            self.module = module
+
         def __getattr__(self, name: str) -> Any:
-            return getattr(importlib.import_module("portal.pdf"), name)
+            return getattr(importlib.import_module(self.module), name)
 
     pdf = _Printouts()
+    pdf_team = _Printouts("portal.pdf_team")
 
 #: the record formats gameplay offers (``record?format=``): file suffix and media type
 RECORD_FORMATS = {"psq": ("psq", "text/plain"), "notation": ("txt", "text/plain"), "json": ("json", "application/json")}
@@ -134,28 +138,44 @@ def _as_pdf(site: Site, request: Request, draw: Callable[[], bytes], name: str) 
     return Response(body, media_type="application/pdf", headers={"content-disposition": f'inline; filename="{name}"'})
 
 
-async def _event_section(site: Site, code: str, sid: str) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
-    """The event, the section and its entrants by id."""
-    event, section = await asyncio.gather(
+async def _event_section(
+    site: Site, request: Request, code: str, sid: str
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """The event and the section as the printout names them (in the reader's language, with the
+    dates: ``printout_reads.imprint``), and the section's entrants by id; the section keeps its
+    ``kind`` (a team section's sheets are drawn as matches) and its entrants."""
+    event, section, plan = await asyncio.gather(
         site.upstream.get("registration", f"/v1/events/{code}"),
         site.upstream.get("pairing", f"/v1/events/{code}/sections/{sid}"),
+        printout_reads.schedule(site.upstream, code),
     )
-    return event, section, {e["entrant_id"]: e for e in section.get("entrants", [])}
+    printed, named = printout_reads.imprint(event, plan, sid, site.words(request))
+    named = {**section, "name": named["name"] or section.get("name")}
+    return printed, named, {e["entrant_id"]: e for e in section.get("entrants", [])}
 
 
-async def _round_printout(
-    site: Site, request: Request, code: str, sid: str, n: int, sheet: Callable[..., bytes], kind: str
-) -> Response:
-    """A round's printout: ``sheet`` (the pairing sheet or the result slips) of its pairings."""
-    event, section, names = await _event_section(site, code, sid)
+def _cancelled(site: Site, request: Request) -> HTMLResponse:
+    """A cancelled section's printouts: a page saying it was cancelled (it has no rounds, places or
+    certificates), not "not published yet"."""
+    return site.render(request, "error.html", status=404, message_key="pdf.cancelled_section")
+
+
+async def _round_printout(site: Site, request: Request, code: str, sid: str, n: int, kind: str) -> Response:
+    """A round's printout (``kind``: the pairing sheet or the result slips) of its pairings; a team
+    section's as matches with their boards (``pdf_team``)."""
+    event, section, names = await _event_section(site, request, code, sid)
+    if section.get("status") == "cancelled":
+        return _cancelled(site, request)
     rnd = await site.upstream.get("pairing", f"/v1/events/{code}/sections/{sid}/rounds/{n}")
-    font = site.settings.pdf_font
-    return _as_pdf(
-        site,
-        request,
-        lambda: sheet(site.words(request), event, section, rnd, names, font=font),
-        f"{sid}-r{n}-{kind}.pdf",
-    )
+    font, words = site.settings.pdf_font, site.words(request)
+    if section.get("kind") == "team":
+        players = printout_reads.board_players(section, words)
+        team_sheet = pdf_team.pairing_sheet if kind == "pairings" else pdf_team.result_slips
+        draw = lambda: team_sheet(words, event, section, rnd, names, players, font=font)  # noqa: E731
+    else:
+        sheet = pdf.pairing_sheet if kind == "pairings" else pdf.result_slips
+        draw = lambda: sheet(words, event, section, rnd, names, font=font)  # noqa: E731
+    return _as_pdf(site, request, draw, f"{sid}-r{n}-{kind}.pdf")
 
 
 def install_printouts(app: FastAPI, site: Site) -> None:
@@ -169,15 +189,17 @@ def install_printouts(app: FastAPI, site: Site) -> None:
 
     @app.get("/events/{code}/sections/{sid}/rounds/{n}/pairings.pdf", name="pairings_pdf")
     async def pairings_pdf(request: Request, code: PathId, sid: PathId, n: RoundNo) -> Response:
-        return await _round_printout(site, request, code, sid, n, pdf.pairing_sheet, "pairings")
+        return await _round_printout(site, request, code, sid, n, "pairings")
 
     @app.get("/events/{code}/sections/{sid}/rounds/{n}/slips.pdf", name="slips_pdf")
     async def slips_pdf(request: Request, code: PathId, sid: PathId, n: RoundNo) -> Response:
-        return await _round_printout(site, request, code, sid, n, pdf.result_slips, "slips")
+        return await _round_printout(site, request, code, sid, n, "slips")
 
     @app.get("/events/{code}/sections/{sid}/standings.pdf", name="standings_pdf")
     async def standings_pdf(request: Request, code: PathId, sid: PathId) -> Response:
-        event, section, _names = await _event_section(site, code, sid)
+        event, section, _names = await _event_section(site, request, code, sid)
+        if section.get("status") == "cancelled":
+            return _cancelled(site, request)
         table = await upstream.get("pairing", f"/v1/events/{code}/sections/{sid}/standings")
         return _as_pdf(
             site,
@@ -188,7 +210,9 @@ def install_printouts(app: FastAPI, site: Site) -> None:
 
     @app.get("/events/{code}/sections/{sid}/crosstable.pdf", name="crosstable_pdf")
     async def crosstable_pdf(request: Request, code: PathId, sid: PathId) -> Response:
-        event, section, _names = await _event_section(site, code, sid)
+        event, section, _names = await _event_section(site, request, code, sid)
+        if section.get("status") == "cancelled":
+            return _cancelled(site, request)
         table = await upstream.get("pairing", f"/v1/events/{code}/sections/{sid}/crosstable")
         starts = {e["entrant_id"]: e["start_no"] for e in section.get("entrants", [])}
         return _as_pdf(
@@ -200,26 +224,44 @@ def install_printouts(app: FastAPI, site: Site) -> None:
 
     @app.get("/events/{code}/sections/{sid}/certificates.pdf", name="certificates_pdf")
     async def certificates_pdf(request: Request, code: PathId, sid: PathId) -> Response:
-        event, awards = await asyncio.gather(
+        event, awards, plan, section = await asyncio.gather(
             upstream.get("registration", f"/v1/events/{code}"),
             upstream.get("awards", f"/v1/events/{code}/sections/{sid}/awards"),
+            printout_reads.schedule(upstream, code),
+            upstream.optional("pairing", f"/v1/events/{code}/sections/{sid}"),
         )
+        if (awards.get("summary") or {}).get("cancelled"):
+            return _cancelled(site, request)
+        words = site.words(request)
+        printed, named = printout_reads.imprint(event, plan, sid, words)
+        issued = printout_reads.issued_on(
+            (awards.get("publication") or {}).get("published_at"), printed["timezone"], words
+        )
+        shown = {**awards, "section_name": named["name"] or awards.get("name"), "issued": issued}
+        members: dict[str, list[str]] = {}
+        for player in sorted(
+            printout_reads.board_players(section or {}, words).values(), key=lambda p: p.get("board") or 0
+        ):
+            members.setdefault(str(player["team"]), []).append(str(player["name"]))
         return _as_pdf(
             site,
             request,
-            lambda: pdf.certificates(site.words(request), event, awards, font=font),
+            lambda: pdf.certificates(words, printed, shown, font=font, members=members),
             f"{sid}-certificates.pdf",
         )
 
     @app.get("/events/{code}/honours/certificates.pdf", name="honour_certificates_pdf")
     async def honour_certificates_pdf(request: Request, code: PathId) -> Response:
-        event, honours = await asyncio.gather(
+        event, honours, plan = await asyncio.gather(
             upstream.get("registration", f"/v1/events/{code}"),
             upstream.get("awards", f"/v1/events/{code}/honours/certificates"),
+            printout_reads.schedule(upstream, code),
         )
+        words = site.words(request)
+        printed, _section = printout_reads.imprint(event, plan, "", words)
         return _as_pdf(
             site,
             request,
-            lambda: pdf.honour_certificates(site.words(request), event, honours, font=font),
+            lambda: pdf.honour_certificates(words, printed, honours, font=font),
             f"{code}-honours.pdf",
         )

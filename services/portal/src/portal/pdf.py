@@ -135,7 +135,7 @@ def result_slips(words: Words, event: dict, section: dict, rnd: dict, names: dic
     pdf = sheet_for(words, event, section, words.t("pdf.result_slips", n=n), font=font)
     slips = []
     for p in rnd.get("pairings", []):
-        heading = f"{words.t('pdf.slip')} · {words.t('round', n=n)} · {words.t('board_no')} {p.get('board')}"
+        heading = f"{words.t('pdf.slip')} · {words.t('round', n=n)} · {words.t('pdf.board_n', n=p.get('board'))}"
         slips.append((heading, _who(names, p.get("first")), _who(names, p.get("second"))))
     draw_slips(pdf, words, slips)
     return bytes(pdf.output())
@@ -231,7 +231,8 @@ def cross_table(words: Words, event: dict, section: dict, table: dict, starts: d
     rounds = int(table.get("rounds") or 0)
     pdf = sheet_for(words, event, section, words.t("crosstable"), landscape=rounds > 5, font=font)
     pdf.add_page()
-    heads = [words.t("start_no"), words.t("name"), *(str(n) for n in range(1, rounds + 1))]
+    who = words.t("pdf.team") if section.get("kind") == "team" else words.t("name")
+    heads = [words.t("start_no"), who, *(str(n) for n in range(1, rounds + 1))]
     heads += [words.t("tiebreak.points"), words.t("place")]
     marks = {"1": "+", "0": "−", "=": "="}
     first, second = words.t("pdf.first_mark"), words.t("pdf.second_mark")
@@ -254,7 +255,7 @@ def cross_table(words: Words, event: dict, section: dict, table: dict, starts: d
     pdf.ruled_table(heads, rows, grow=(1,))
     said = [
         (words.t("start_no"), words.t("pdf.legend.start_no")),
-        ("1, 2, 3…" if words.lang == "en" else "1、2、3…", words.t("pdf.legend.rounds")),
+        (f"1–{rounds}" if rounds > 1 else "1", words.t("pdf.legend.rounds")),
         (words.t("tiebreak.points"), words.t("pdf.legend.points")),
         (words.t("place"), words.t("pdf.legend.place")),
     ]

@@ -21,6 +21,8 @@ LINE_PER_PT = 0.48
 ROW_MIN = 7.0
 #: what a name or unit column gets before the long ones share the rest (mm)
 ROOMY = 30.0
+#: how wide a name or unit column grows when the page has room to spare (mm)
+AMPLE = 60.0
 
 
 @dataclass(frozen=True)
@@ -126,8 +128,10 @@ def widths(
     lacking = sum(lack.values())
     if lacking >= extra:
         return [w + extra * lack[i] / lacking if i in lack else w for i, w in enumerate(base)]
+    # what is left after every text fits: the name columns a little wider (up to ``AMPLE``), the
+    # rest left as margin (``ruled_table`` centres the table)
     share = (extra - lacking) / len(growing)
-    return [w + lack[i] + share if i in lack else w for i, w in enumerate(base)]
+    return [w + lack[i] + min(share, max(AMPLE - w - lack[i], 0)) if i in lack else w for i, w in enumerate(base)]
 
 
 @dataclass
@@ -151,6 +155,7 @@ def ruled_table(
     pdf.set_font(family, size=SIZE)
     total = pdf.w - pdf.l_margin - pdf.r_margin
     cols = widths(pdf, [str(h) for h in heads], texts, total, grow)
+    left = pdf.l_margin + (total - sum(cols)) / 2
     drawn = Drawn([])
 
     def line(cells: Sequence[str], head: bool) -> None:
@@ -163,8 +168,8 @@ def ruled_table(
                 on_new_page()
             if not head:
                 line([str(h) for h in heads], True)
-        x, y = pdf.l_margin, pdf.get_y()
-        for text, f, w in zip(cells, fitted, cols, strict=True):
+        x, y = left, pdf.get_y()
+        for column, (f, w) in enumerate(zip(fitted, cols, strict=True)):
             if head:
                 pdf.set_fill_color(225, 225, 225)
                 pdf.rect(x, y, w, height, style="DF")
@@ -173,7 +178,7 @@ def ruled_table(
             pdf.set_font(family, size=f.size)
             step = f.size * LINE_PER_PT
             top = y + (height - step * len(f.lines)) / 2
-            align = "C" if head or len(text) < 6 else "L"
+            align = "L" if not head and column in grow else "C"
             for n, part in enumerate(f.lines):
                 pdf.set_xy(x + PAD / 2, top + n * step)
                 pdf.cell(w - PAD, step, part, align=align)

@@ -74,7 +74,7 @@ def pairing_sheet(
         line = f"{words.t('pdf.match', n=no)}   {words.t('pdf.match_vs', first=home_name, second=away_name)}"
         if boards and all(p.get("result") for p in boards):
             points = (_num(_team_points(boards, home)), _num(_team_points(boards, away)))
-            line += f"   {words.t('result')} {points[0]} : {points[1]}"
+            line += f"   {words.t('pdf.board_points', a=points[0], b=points[1])}"
         if pdf.get_y() + 30 > pdf.h - pdf.b_margin:
             pdf.add_page()
         pdf.ln(2)
@@ -118,14 +118,13 @@ def result_slips(
     pdf = sheet_for(words, event, section, words.t("pdf.result_slips", n=n), font=font)
     slips = []
     for no, (_mid, boards) in enumerate(matches(rnd), 1):
+        home, away = (str((teams.get(t) or {}).get("name") or "") for t in _sides(boards))
+        match = f"{words.t('pdf.match', n=no)} {words.t('pdf.match_vs', first=home, second=away)}"
         for p in boards:
-            heading = f"{words.t('pdf.slip')} · {words.t('round', n=n)} · {words.t('pdf.match', n=no)} · {words.t('board_no')} {p.get('board')}"
-            slips.append(
-                (
-                    heading,
-                    board_player(players, teams, p, "first", words),
-                    board_player(players, teams, p, "second", words),
-                )
+            heading = " · ".join(
+                (words.t("pdf.slip"), words.t("round", n=n), match, words.t("pdf.board_n", n=p.get("board")))
             )
+            first = board_player(players, teams, p, "first", words)
+            slips.append((heading, first, board_player(players, teams, p, "second", words)))
     draw_slips(pdf, words, slips)
     return bytes(pdf.output())

@@ -159,7 +159,7 @@ def draw_slips(pdf: Sheet, words: Words, slips: Sequence[tuple[str, tuple[str, s
             y = top + 15 + row * 16
             block(pdf, label, 20, y + 1, 35, 10, 8)
             below = block(pdf, name, 57, y, 63, 12, 8)
-            if unit:
+            if unit and unit not in name:  # "北京 第 2 台" names its team already
                 block(pdf, unit, 57, below + 0.5, 63, 8, 6)
             pdf.set_font(FAMILY, size=10)
             pdf.set_xy(122, y)
@@ -216,7 +216,7 @@ def standings(words: Words, event: dict, section: dict, table: dict, font: str =
     said += [(head, words.t(_legend_key(tb, order))) for head, tb in zip(tiebreak_heads, order, strict=True)]
     said += [(words.t(played), words.t(f"pdf.legend.{played.removeprefix('pdf.')}"))]
     said += [(words.t("decided_by"), words.t("pdf.legend.decided_by"))]
-    pdf_table.legend(pdf, FAMILY, said, words.t("pdf.legend"))
+    pdf_table.legend(pdf, FAMILY, said, words.t("pdf.legend"), words.lang)
     return bytes(pdf.output())
 
 
@@ -231,9 +231,11 @@ def cross_table(words: Words, event: dict, section: dict, table: dict, starts: d
     rounds = int(table.get("rounds") or 0)
     pdf = sheet_for(words, event, section, words.t("crosstable"), landscape=rounds > 5, font=font)
     pdf.add_page()
-    who = words.t("pdf.team") if section.get("kind") == "team" else words.t("name")
-    heads = [words.t("start_no"), who, *(str(n) for n in range(1, rounds + 1))]
-    heads += [words.t("tiebreak.points"), words.t("place")]
+    team = section.get("kind") == "team"
+    # a team's points here are its match points (次分), as in its standings
+    points = "match_points" if team else "points"
+    heads = [words.t("start_no"), words.t("pdf.team") if team else words.t("name")]
+    heads += [*(str(n) for n in range(1, rounds + 1)), words.t(f"tiebreak.{points}"), words.t("place")]
     marks = {"1": "+", "0": "−", "=": "="}
     first, second = words.t("pdf.first_mark"), words.t("pdf.second_mark")
     rows = []
@@ -254,12 +256,12 @@ def cross_table(words: Words, event: dict, section: dict, table: dict, starts: d
         )
     pdf.ruled_table(heads, rows, grow=(1,))
     said = [
-        (words.t("start_no"), words.t("pdf.legend.start_no")),
+        (words.t("start_no"), words.t("pdf.legend.start_no_team" if team else "pdf.legend.start_no")),
         (f"1–{rounds}" if rounds > 1 else "1", words.t("pdf.legend.rounds")),
-        (words.t("tiebreak.points"), words.t("pdf.legend.points")),
+        (words.t(f"tiebreak.{points}"), words.t(f"pdf.legend.{points}")),
         (words.t("place"), words.t("pdf.legend.place")),
     ]
-    pdf_table.legend(pdf, FAMILY, said, words.t("pdf.legend"))
+    pdf_table.legend(pdf, FAMILY, said, words.t("pdf.legend"), words.lang)
     return bytes(pdf.output())
 
 

@@ -192,19 +192,15 @@ def ruled_table(
     return drawn
 
 
-def legend(pdf: FPDF, family: str, entries: Sequence[tuple[str, str]], title: str) -> None:
-    """Under a table: each short head said in words ("对手分：对手大分之和")."""
+def legend(pdf: FPDF, family: str, entries: Sequence[tuple[str, str]], title: str, lang: str) -> None:
+    """Under a table: each short head said in words ("对手分：所有对手大分之和"), with the colon of
+    the printout's language."""
     if not entries:
         return
+    colon = "：" if lang == "zh" else ": "
     pdf.ln(3)
     pdf.set_font(family, size=9)
     pdf.multi_cell(0, 5, title, new_x="LMARGIN", new_y="NEXT")
     pdf.set_font(family, size=8)
     for short, said in entries:
-        pdf.multi_cell(
-            0, 4.4, f"{short}: {said}" if _latin(short) else f"{short}：{said}", new_x="LMARGIN", new_y="NEXT"
-        )
-
-
-def _latin(text: str) -> bool:
-    return all(ord(c) < 0x2E80 for c in text)
+        pdf.multi_cell(0, 4.4, f"{short}{colon}{said}", new_x="LMARGIN", new_y="NEXT")

@@ -89,12 +89,11 @@ def pairing_sheet(
             rows.append([p.get("board"), first, first_team, result, second, second_team])
         pdf.ruled_table(heads, rows, grow=(1, 2, 4, 5))
     for bye in rnd.get("byes", []):
-        entrant = bye.get("entrant_id") if isinstance(bye, dict) else bye
+        entrant = str((bye.get("entrant_id") if isinstance(bye, dict) else bye) or "")
         pdf.ln(2)
         pdf.set_font(FAMILY, size=11)
-        pdf.cell(
-            0, 6, f"{(teams.get(entrant) or {}).get('name') or ''}   {words.t('bye')}", new_x="LMARGIN", new_y="NEXT"
-        )
+        team_name = (teams.get(entrant) or {}).get("name") or ""
+        pdf.cell(0, 6, f"{team_name}   {words.t('bye')}", new_x="LMARGIN", new_y="NEXT")
     if not rnd.get("pairings"):
         pdf.set_font(FAMILY, size=11)
         pdf.cell(0, 8, words.t("not_paired"))

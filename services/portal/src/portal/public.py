@@ -178,6 +178,35 @@ async def _round_printout(site: Site, request: Request, code: str, sid: str, n: 
     return _as_pdf(site, request, draw, f"{sid}-r{n}-{kind}.pdf")
 
 
+async def _certificates_printout(site: Site, request: Request, code: str, sid: str) -> Response:
+    """A section's certificates in the reader's language, dated with the awards' publication;
+    a team's name its players (``printout_reads.board_players``)."""
+    upstream, font = site.upstream, site.settings.pdf_font
+    event, awards, plan, section = await asyncio.gather(
+        upstream.get("registration", f"/v1/events/{code}"),
+        upstream.get("awards", f"/v1/events/{code}/sections/{sid}/awards"),
+        printout_reads.schedule(upstream, code),
+        upstream.optional("pairing", f"/v1/events/{code}/sections/{sid}"),
+    )
+    if (awards.get("summary") or {}).get("cancelled"):
+        return _cancelled(site, request)
+    words = site.words(request)
+    printed, named = printout_reads.imprint(event, plan, sid, words)
+    issued = printout_reads.issued_on((awards.get("publication") or {}).get("published_at"), printed["timezone"], words)
+    shown = {**awards, "section_name": named["name"] or awards.get("name"), "issued": issued}
+    members: dict[str, list[str]] = {}
+    for player in sorted(
+        printout_reads.board_players(section or {}, words).values(), key=lambda p: p.get("board") or 0
+    ):
+        members.setdefault(str(player["team"]), []).append(str(player["name"]))
+    return _as_pdf(
+        site,
+        request,
+        lambda: pdf.certificates(words, printed, shown, font=font, members=members),
+        f"{sid}-certificates.pdf",
+    )
+
+
 def install_printouts(app: FastAPI, site: Site) -> None:
     """The printouts (PDF, A4) of a section: the same answers as the pages, laid out for paper."""
     upstream = site.upstream
@@ -224,31 +253,7 @@ def install_printouts(app: FastAPI, site: Site) -> None:
 
     @app.get("/events/{code}/sections/{sid}/certificates.pdf", name="certificates_pdf")
     async def certificates_pdf(request: Request, code: PathId, sid: PathId) -> Response:
-        event, awards, plan, section = await asyncio.gather(
-            upstream.get("registration", f"/v1/events/{code}"),
-            upstream.get("awards", f"/v1/events/{code}/sections/{sid}/awards"),
-            printout_reads.schedule(upstream, code),
-            upstream.optional("pairing", f"/v1/events/{code}/sections/{sid}"),
-        )
-        if (awards.get("summary") or {}).get("cancelled"):
-            return _cancelled(site, request)
-        words = site.words(request)
-        printed, named = printout_reads.imprint(event, plan, sid, words)
-        issued = printout_reads.issued_on(
-            (awards.get("publication") or {}).get("published_at"), printed["timezone"], words
-        )
-        shown = {**awards, "section_name": named["name"] or awards.get("name"), "issued": issued}
-        members: dict[str, list[str]] = {}
-        for player in sorted(
-            printout_reads.board_players(section or {}, words).values(), key=lambda p: p.get("board") or 0
-        ):
-            members.setdefault(str(player["team"]), []).append(str(player["name"]))
-        return _as_pdf(
-            site,
-            request,
-            lambda: pdf.certificates(words, printed, shown, font=font, members=members),
-            f"{sid}-certificates.pdf",
-        )
+        return await _certificates_printout(site, request, code, sid)
 
     @app.get("/events/{code}/honours/certificates.pdf", name="honour_certificates_pdf")
     async def honour_certificates_pdf(request: Request, code: PathId) -> Response:

@@ -139,13 +139,17 @@ async def test_sz_cancelled_sections_say_so_and_played_ones_print_whole(served):
         await platform.aclose()
     cancelled = [s["section_id"] for s in listed["sections"] if s.get("status") == "cancelled"]
     assert cancelled and played, listed
+    names = {s["section_id"]: s["name"] for s in listed["sections"]}
     for sid in cancelled[:2]:
-        for sheet in ("certificates.pdf", "standings.pdf"):
+        for sheet in ("certificates.pdf", "standings.pdf", "crosstable.pdf"):
             r = httpx.get(f"{served}/events/{driver.code}/sections/{sid}/{sheet}", timeout=60)
-            assert r.status_code == 404 and "本组别已取消，没有名次，也没有证书。" in r.text
-            assert "获奖名单尚未公布" not in r.text
-            r = httpx.get(f"{served}/events/{driver.code}/sections/{sid}/{sheet}?lang=en", timeout=60)
-            assert r.status_code == 404 and "This section was cancelled" in r.text
+            assert r.status_code == 200 and r.headers["content-type"] == "application/pdf"
+            text = _text(r.content)
+            assert "本组别已取消，没有名次，也没有证书。" in text and "获奖名单尚未公布" not in text
+            assert "2022年深圳市五子棋锦标赛" in text and not re.search(r"[A-Za-z]{2,}", text), text
+            text = _text(httpx.get(f"{served}/events/{driver.code}/sections/{sid}/{sheet}?lang=en", timeout=60).content)
+            assert "This section was cancelled: it has no places and no certificates." in text
+            assert names[sid] in text and not CJK.search(text), text
     for section in played[:1]:
         texts = _printouts(served, driver.code, section["section_id"])
         own = [e["name"] for e in section["entrants"]] + [e["unit"] for e in section["entrants"] if e.get("unit")]

@@ -153,6 +153,13 @@ def test_certificates_in_one_language_with_dates_issue_date_and_seal():
     assert not CJK.search(text.replace("–", "")), CJK.findall(text)
 
 
+def test_a_cancelled_sections_printout_says_so_in_its_language():
+    text = _text(pdf.cancelled_notice(ZH, EVENT_ZH, {"name": "少年组"}))
+    assert "本组别已取消，没有名次，也没有证书。" in text and "少年组" in text and "获奖名单尚未公布" not in text
+    text = _text(pdf.cancelled_notice(EN, EVENT_EN, {"name": "Junior"}))
+    assert "This section was cancelled: it has no places and no certificates." in text and "Junior" in text
+
+
 def test_a_team_certificate_names_the_team_and_its_players_in_board_order():
     awards = {
         "section_name": "混合团体",

@@ -265,6 +265,16 @@ def cross_table(words: Words, event: dict, section: dict, table: dict, starts: d
     return bytes(pdf.output())
 
 
+def cancelled_notice(words: Words, event: dict, section: dict, font: str = "") -> bytes:
+    """A cancelled section's printouts: the event, the section and that it was cancelled."""
+    pdf = sheet_for(words, event, section, "", font=font)
+    pdf.add_page()
+    pdf.ln(6)
+    pdf.set_font(FAMILY, size=13)
+    pdf.multi_cell(0, 8, words.t("pdf.cancelled_section"), align="C")
+    return bytes(pdf.output())
+
+
 def certificates(words: Words, event: dict, awards: dict, font: str = "", members: dict | None = None) -> bytes:
     """获奖证书 for each awarded place, 纪念证书 for every finisher where the section gives one
     and 最佳台次 for each best-board winner: one A4 page each, all in the reader's language, with

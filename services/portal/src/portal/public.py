@@ -154,10 +154,15 @@ async def _event_section(
     return printed, named, {e["entrant_id"]: e for e in section.get("entrants", [])}
 
 
-def _cancelled(site: Site, request: Request) -> HTMLResponse:
-    """A cancelled section's printouts: a page saying it was cancelled (it has no rounds, places or
-    certificates), not "not published yet"."""
-    return site.render(request, "error.html", status=404, message_key="pdf.cancelled_section")
+def _cancelled(site: Site, request: Request, event: dict[str, Any], section: dict[str, Any]) -> Response:
+    """Any printout of a cancelled section: one page saying it was cancelled (it has no rounds,
+    places or certificates), never "not published yet"; a PDF still, as the pages link to it."""
+    font = site.settings.pdf_font
+    words = site.words(request)
+    sid = str(section.get("section_id") or "section")
+    return _as_pdf(
+        site, request, lambda: pdf.cancelled_notice(words, event, section, font=font), f"{sid}-cancelled.pdf"
+    )
 
 
 async def _round_printout(site: Site, request: Request, code: str, sid: str, n: int, kind: str) -> Response:
@@ -165,7 +170,7 @@ async def _round_printout(site: Site, request: Request, code: str, sid: str, n: 
     section's as matches with their boards (``pdf_team``)."""
     event, section, names = await _event_section(site, request, code, sid)
     if section.get("status") == "cancelled":
-        return _cancelled(site, request)
+        return _cancelled(site, request, event, section)
     rnd = await site.upstream.get("pairing", f"/v1/events/{code}/sections/{sid}/rounds/{n}")
     font, words = site.settings.pdf_font, site.words(request)
     if section.get("kind") == "team":
@@ -188,10 +193,10 @@ async def _certificates_printout(site: Site, request: Request, code: str, sid: s
         printout_reads.schedule(upstream, code),
         upstream.optional("pairing", f"/v1/events/{code}/sections/{sid}"),
     )
-    if (awards.get("summary") or {}).get("cancelled"):
-        return _cancelled(site, request)
     words = site.words(request)
     printed, named = printout_reads.imprint(event, plan, sid, words)
+    if (awards.get("summary") or {}).get("cancelled"):
+        return _cancelled(site, request, printed, {"section_id": sid, **named})
     issued = printout_reads.issued_on((awards.get("publication") or {}).get("published_at"), printed["timezone"], words)
     shown = {**awards, "section_name": named["name"] or awards.get("name"), "issued": issued}
     members: dict[str, list[str]] = {}
@@ -228,7 +233,7 @@ def install_printouts(app: FastAPI, site: Site) -> None:
     async def standings_pdf(request: Request, code: PathId, sid: PathId) -> Response:
         event, section, _names = await _event_section(site, request, code, sid)
         if section.get("status") == "cancelled":
-            return _cancelled(site, request)
+            return _cancelled(site, request, event, section)
         table = await upstream.get("pairing", f"/v1/events/{code}/sections/{sid}/standings")
         return _as_pdf(
             site,
@@ -241,7 +246,7 @@ def install_printouts(app: FastAPI, site: Site) -> None:
     async def crosstable_pdf(request: Request, code: PathId, sid: PathId) -> Response:
         event, section, _names = await _event_section(site, request, code, sid)
         if section.get("status") == "cancelled":
-            return _cancelled(site, request)
+            return _cancelled(site, request, event, section)
         table = await upstream.get("pairing", f"/v1/events/{code}/sections/{sid}/crosstable")
         starts = {e["entrant_id"]: e["start_no"] for e in section.get("entrants", [])}
         return _as_pdf(

@@ -104,6 +104,18 @@ def fit(pdf: FPDF, text: str, width: float, size: float = SIZE, min_size: float 
     return Fitted(min_size, tuple(wrap(pdf, text, room, min_size)))
 
 
+def fit_head(pdf: FPDF, text: str, width: float) -> Fitted:
+    """A column's head: wrapped between words at the table's size where that is enough, else the
+    largest size down to ``MIN_SIZE`` at which every word fits its line, else as ``fit``."""
+    room = max(width - PAD, 1.0)
+    step = SIZE
+    while step >= MIN_SIZE:
+        if all(text_width(pdf, word, step) <= room for word in text.split()):
+            return Fitted(step, tuple(wrap(pdf, text, room, step)))
+        step = round(step - 0.5, 1)
+    return fit(pdf, text, width)
+
+
 def widths(
     pdf: FPDF, heads: Sequence[str], rows: Sequence[Sequence[str]], total: float, grow: Sequence[int]
 ) -> list[float]:
@@ -159,7 +171,7 @@ def ruled_table(
     drawn = Drawn([])
 
     def line(cells: Sequence[str], head: bool) -> None:
-        fitted = [fit(pdf, text, w) for text, w in zip(cells, cols, strict=True)]
+        fitted = [(fit_head if head else fit)(pdf, text, w) for text, w in zip(cells, cols, strict=True)]
         drawn.cells.extend(fitted)
         height = max(ROW_MIN, *(len(f.lines) * f.size * LINE_PER_PT + 2.4 for f in fitted))
         if pdf.get_y() + height > pdf.h - pdf.b_margin:

@@ -201,7 +201,7 @@ TEAM_ROUND = {
 def test_a_team_round_is_printed_as_matches_with_players_by_name_and_team():
     """PAIR-9: a match is team against team; each board names its players (REG-9 board order)."""
     section = {"name": "混合团体", "kind": "team", "entrants": list(TEAMS.values())}
-    players = printout_reads.board_players(section, ZH)
+    players = printout_reads.board_players(section)
     assert players["p1"] == {"name": "张三", "unit": "北京", "team": "t1", "board": 1}
     text = _text(pdf_team.pairing_sheet(ZH, EVENT_ZH, section, TEAM_ROUND, TEAMS, players))
     assert "第 1 场" in text and "北京 对 浙江" in text and "局分 2 : 2" in text

@@ -85,7 +85,7 @@ def issued_on(published_at: Any, zone: str, words: Words) -> str:
     return say_dates(day.isoformat(), day.isoformat(), words)
 
 
-def board_players(section: Mapping[str, Any], words: Words) -> dict[str, dict[str, Any]]:
+def board_players(section: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     """Who plays on the boards of a team section, by player id: name and team (as ``unit``).
 
     The one place the printouts learn a team's players: pairing's section answer lists each team's

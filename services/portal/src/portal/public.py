@@ -174,7 +174,7 @@ async def _round_printout(site: Site, request: Request, code: str, sid: str, n: 
     rnd = await site.upstream.get("pairing", f"/v1/events/{code}/sections/{sid}/rounds/{n}")
     font, words = site.settings.pdf_font, site.words(request)
     if section.get("kind") == "team":
-        players = printout_reads.board_players(section, words)
+        players = printout_reads.board_players(section)
         team_sheet = pdf_team.pairing_sheet if kind == "pairings" else pdf_team.result_slips
         draw = lambda: team_sheet(words, event, section, rnd, names, players, font=font)  # noqa: E731
     else:
@@ -200,9 +200,7 @@ async def _certificates_printout(site: Site, request: Request, code: str, sid: s
     issued = printout_reads.issued_on((awards.get("publication") or {}).get("published_at"), printed["timezone"], words)
     shown = {**awards, "section_name": named["name"] or awards.get("name"), "issued": issued}
     members: dict[str, list[str]] = {}
-    for player in sorted(
-        printout_reads.board_players(section or {}, words).values(), key=lambda p: p.get("board") or 0
-    ):
+    for player in sorted(printout_reads.board_players(section or {}).values(), key=lambda p: p.get("board") or 0):
         members.setdefault(str(player["team"]), []).append(str(player["name"]))
     return _as_pdf(
         site,

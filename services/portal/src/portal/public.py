@@ -14,24 +14,28 @@ from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 
 from gomoku_shared.params import PathId, RoundNo
 
-from . import board, home, page_names, player_search, public_sections, team_texts
+from . import board, home, page_names, player_search, printout_reads, public_sections, team_texts
 from . import names as who_is_who
 from .nofont import NoFont
 from .section_reads import match_of
 from .site import Site
 
 if TYPE_CHECKING:
-    from . import pdf
+    from . import pdf, pdf_team
 else:
 
     class _Printouts:
         """``portal.pdf``, imported at the first printout (fpdf and the font tools cost a
         tenth of a second at every start otherwise)."""
 
+        def __init__(self, module: str = "portal.pdf") -> None:
+            self.module = module
+
         def __getattr__(self, name: str) -> Any:
-            return getattr(importlib.import_module("portal.pdf"), name)
+            return getattr(importlib.import_module(self.module), name)
 
     pdf = _Printouts()
+    pdf_team = _Printouts("portal.pdf_team")
 
 #: the record formats gameplay offers (``record?format=``): file suffix and media type
 RECORD_FORMATS = {"psq": ("psq", "text/plain"), "notation": ("txt", "text/plain"), "json": ("json", "application/json")}
@@ -137,27 +141,75 @@ def _as_pdf(site: Site, request: Request, draw: Callable[[], bytes], name: str) 
     return Response(body, media_type="application/pdf", headers={"content-disposition": f'inline; filename="{name}"'})
 
 
-async def _event_section(site: Site, code: str, sid: str) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
-    """The event, the section and its entrants by id."""
-    event, section = await asyncio.gather(
+async def _event_section(
+    site: Site, request: Request, code: str, sid: str
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """The event and the section as the printout names them (in the reader's language, with the
+    dates: ``printout_reads.imprint``), and the section's entrants by id; the section keeps its
+    ``kind`` (a team section's sheets are drawn as matches) and its entrants."""
+    event, section, plan = await asyncio.gather(
         site.upstream.get("registration", f"/v1/events/{code}"),
         site.upstream.get("pairing", f"/v1/events/{code}/sections/{sid}"),
+        printout_reads.schedule(site.upstream, code),
     )
-    return event, section, {e["entrant_id"]: e for e in section.get("entrants", [])}
+    printed, named = printout_reads.imprint(event, plan, sid, site.words(request))
+    named = {**section, "name": named["name"] or section.get("name")}
+    return printed, named, {e["entrant_id"]: e for e in section.get("entrants", [])}
 
 
-async def _round_printout(
-    site: Site, request: Request, code: str, sid: str, n: int, sheet: Callable[..., bytes], kind: str
-) -> Response:
-    """A round's printout: ``sheet`` (the pairing sheet or the result slips) of its pairings."""
-    event, section, names = await _event_section(site, code, sid)
-    rnd = await site.upstream.get("pairing", f"/v1/events/{code}/sections/{sid}/rounds/{n}")
+def _cancelled(site: Site, request: Request, event: dict[str, Any], section: dict[str, Any]) -> Response:
+    """Any printout of a cancelled section: one page saying it was cancelled (it has no rounds,
+    places or certificates), never "not published yet"; a PDF still, as the pages link to it."""
     font = site.settings.pdf_font
+    words = site.words(request)
+    sid = str(section.get("section_id") or "section")
+    return _as_pdf(
+        site, request, lambda: pdf.cancelled_notice(words, event, section, font=font), f"{sid}-cancelled.pdf"
+    )
+
+
+async def _round_printout(site: Site, request: Request, code: str, sid: str, n: int, kind: str) -> Response:
+    """A round's printout (``kind``: the pairing sheet or the result slips) of its pairings; a team
+    section's as matches with their boards (``pdf_team``)."""
+    event, section, names = await _event_section(site, request, code, sid)
+    if section.get("status") == "cancelled":
+        return _cancelled(site, request, event, section)
+    rnd = await site.upstream.get("pairing", f"/v1/events/{code}/sections/{sid}/rounds/{n}")
+    font, words = site.settings.pdf_font, site.words(request)
+    if section.get("kind") == "team":
+        players = printout_reads.board_players(section)
+        team_sheet = pdf_team.pairing_sheet if kind == "pairings" else pdf_team.result_slips
+        draw = lambda: team_sheet(words, event, section, rnd, names, players, font=font)  # noqa: E731
+    else:
+        sheet = pdf.pairing_sheet if kind == "pairings" else pdf.result_slips
+        draw = lambda: sheet(words, event, section, rnd, names, font=font)  # noqa: E731
+    return _as_pdf(site, request, draw, f"{sid}-r{n}-{kind}.pdf")
+
+
+async def _certificates_printout(site: Site, request: Request, code: str, sid: str) -> Response:
+    """A section's certificates in the reader's language, dated with the awards' publication;
+    a team's name its players (``printout_reads.board_players``)."""
+    upstream, font = site.upstream, site.settings.pdf_font
+    event, awards, plan, section = await asyncio.gather(
+        upstream.get("registration", f"/v1/events/{code}"),
+        upstream.get("awards", f"/v1/events/{code}/sections/{sid}/awards"),
+        printout_reads.schedule(upstream, code),
+        upstream.optional("pairing", f"/v1/events/{code}/sections/{sid}"),
+    )
+    words = site.words(request)
+    printed, named = printout_reads.imprint(event, plan, sid, words)
+    if (awards.get("summary") or {}).get("cancelled"):
+        return _cancelled(site, request, printed, {"section_id": sid, **named})
+    issued = printout_reads.issued_on((awards.get("publication") or {}).get("published_at"), printed["timezone"], words)
+    shown = {**awards, "section_name": named["name"] or awards.get("name"), "issued": issued}
+    members: dict[str, list[str]] = {}
+    for player in sorted(printout_reads.board_players(section or {}).values(), key=lambda p: p.get("board") or 0):
+        members.setdefault(str(player["team"]), []).append(str(player["name"]))
     return _as_pdf(
         site,
         request,
-        lambda: sheet(site.words(request), event, section, rnd, names, font=font),
-        f"{sid}-r{n}-{kind}.pdf",
+        lambda: pdf.certificates(words, printed, shown, font=font, members=members),
+        f"{sid}-certificates.pdf",
     )
 
 
@@ -172,15 +224,17 @@ def install_printouts(app: FastAPI, site: Site) -> None:
 
     @app.get("/events/{code}/sections/{sid}/rounds/{n}/pairings.pdf", name="pairings_pdf")
     async def pairings_pdf(request: Request, code: PathId, sid: PathId, n: RoundNo) -> Response:
-        return await _round_printout(site, request, code, sid, n, pdf.pairing_sheet, "pairings")
+        return await _round_printout(site, request, code, sid, n, "pairings")
 
     @app.get("/events/{code}/sections/{sid}/rounds/{n}/slips.pdf", name="slips_pdf")
     async def slips_pdf(request: Request, code: PathId, sid: PathId, n: RoundNo) -> Response:
-        return await _round_printout(site, request, code, sid, n, pdf.result_slips, "slips")
+        return await _round_printout(site, request, code, sid, n, "slips")
 
     @app.get("/events/{code}/sections/{sid}/standings.pdf", name="standings_pdf")
     async def standings_pdf(request: Request, code: PathId, sid: PathId) -> Response:
-        event, section, _names = await _event_section(site, code, sid)
+        event, section, _names = await _event_section(site, request, code, sid)
+        if section.get("status") == "cancelled":
+            return _cancelled(site, request, event, section)
         table = await upstream.get("pairing", f"/v1/events/{code}/sections/{sid}/standings")
         return _as_pdf(
             site,
@@ -191,7 +245,9 @@ def install_printouts(app: FastAPI, site: Site) -> None:
 
     @app.get("/events/{code}/sections/{sid}/crosstable.pdf", name="crosstable_pdf")
     async def crosstable_pdf(request: Request, code: PathId, sid: PathId) -> Response:
-        event, section, _names = await _event_section(site, code, sid)
+        event, section, _names = await _event_section(site, request, code, sid)
+        if section.get("status") == "cancelled":
+            return _cancelled(site, request, event, section)
         table = await upstream.get("pairing", f"/v1/events/{code}/sections/{sid}/crosstable")
         starts = {e["entrant_id"]: e["start_no"] for e in section.get("entrants", [])}
         return _as_pdf(
@@ -203,26 +259,20 @@ def install_printouts(app: FastAPI, site: Site) -> None:
 
     @app.get("/events/{code}/sections/{sid}/certificates.pdf", name="certificates_pdf")
     async def certificates_pdf(request: Request, code: PathId, sid: PathId) -> Response:
-        event, awards = await asyncio.gather(
-            upstream.get("registration", f"/v1/events/{code}"),
-            upstream.get("awards", f"/v1/events/{code}/sections/{sid}/awards"),
-        )
-        return _as_pdf(
-            site,
-            request,
-            lambda: pdf.certificates(site.words(request), event, awards, font=font),
-            f"{sid}-certificates.pdf",
-        )
+        return await _certificates_printout(site, request, code, sid)
 
     @app.get("/events/{code}/honours/certificates.pdf", name="honour_certificates_pdf")
     async def honour_certificates_pdf(request: Request, code: PathId) -> Response:
-        event, honours = await asyncio.gather(
+        event, honours, plan = await asyncio.gather(
             upstream.get("registration", f"/v1/events/{code}"),
             upstream.get("awards", f"/v1/events/{code}/honours/certificates"),
+            printout_reads.schedule(upstream, code),
         )
+        words = site.words(request)
+        printed, _section = printout_reads.imprint(event, plan, "", words)
         return _as_pdf(
             site,
             request,
-            lambda: pdf.honour_certificates(site.words(request), event, honours, font=font),
+            lambda: pdf.honour_certificates(words, printed, honours, font=font),
             f"{code}-honours.pdf",
         )

@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 
 from gomoku_shared.params import PathId
 
+from . import printout_reads
 from .sessions import StaffSession
 
 if TYPE_CHECKING:
@@ -77,6 +78,8 @@ def install(app: FastAPI, pages: StaffPages) -> None:
 
         event = await pages.event_of(code)
         words, font = pages.site.words(request), pages.settings.pdf_font
+        # the event's name in the printout's language and its dates (the public certificates' own)
+        event, _section = printout_reads.imprint(event, await printout_reads.schedule(pages.upstream, code), "", words)
         sheet = await asyncio.to_thread(pdf.honour_certificates, words, event, body, font)
         headers = {"content-disposition": f'inline; filename="{code}-honours-staff.pdf"', "cache-control": "no-store"}
         return Response(sheet, media_type="application/pdf", headers=headers)

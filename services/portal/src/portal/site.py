@@ -13,7 +13,7 @@ from fastapi.responses import HTMLResponse
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
-from . import i18n, read_cache
+from . import deadlines, i18n, read_cache
 from .fanout import FeedHub
 from .settings import PortalSettings
 from .staff_event_names import in_language, say_time, who_acted
@@ -65,6 +65,9 @@ class Site:
                 # issue 29: a time in words in a zone (the event's; the platform's by default)
                 when=lambda value, zone=None: say_time(value, zone, words),
                 actor_name=who_acted,
+                # the regulation's dates: a registration's last day, included (deadlines.py)
+                first_day=lambda value, zone: deadlines.first_day(value, zone, words),
+                last_day=lambda value, zone: deadlines.last_day(value, zone, words),
                 colon="：" if words.lang == "zh" else ": ",
                 path=request.url.path,
                 other_lang=other,

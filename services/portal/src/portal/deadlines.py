@@ -10,8 +10,7 @@ from zoneinfo import ZoneInfo
 from . import i18n
 
 #: months as the English pages write a date in full ("31 October 2022")
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-          "November", "December")
+MONTHS = "January February March April May June July August September October November December".split()
 
 
 def _local(value: Any, zone: str) -> datetime | None:

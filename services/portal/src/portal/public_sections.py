@@ -11,22 +11,14 @@ from fastapi.responses import HTMLResponse
 
 from gomoku_shared.params import PathId
 
-from . import section_states
+from . import merged_page, section_states
+from .merged_page import NotPlayedHere
 from .site import Site
-
-
-class NotPlayedHere(Exception):
-    """A section pairing does not play: merged into another (REG-12) or unknown."""
-
-    def __init__(self, event: dict[str, Any], closing: dict[str, Any] | None, schedule: dict[str, Any] | None) -> None:
-        super().__init__(event.get("event_code"))
-        self.event = event
-        self.closing = closing
-        self.schedule = schedule
 
 
 def install(app: FastAPI, site: Site) -> None:
     upstream = site.upstream
+    merged_page.install(app, site)
 
     async def section_context(code: str, sid: str) -> dict[str, Any]:
         """The event, the section, its entrants by id and how it closed (REG-12); a section
@@ -41,28 +33,6 @@ def install(app: FastAPI, site: Site) -> None:
             raise NotPlayedHere(event, closing, schedule)
         names = {e["entrant_id"]: e for e in section.get("entrants", [])}
         return {"event": event, "section": section, "names": names, "code": code, "closing": closing}
-
-    @app.exception_handler(NotPlayedHere)
-    async def _not_played_here(request: Request, exc: NotPlayedHere) -> HTMLResponse:
-        """REG-12: a merged section's pages say where its players play; any other is not found."""
-        closing, event = exc.closing, exc.event
-        if not closing or closing.get("status") != "merged" or not closing.get("merged_into"):
-            return site.render(request, "error.html", status=404, message_key="not_found")
-        code, host_id = event["event_code"], closing["merged_into"]
-        host = await upstream.optional("pairing", f"/v1/events/{code}/sections/{host_id}")
-        sid = closing["section_id"]
-        merged = next((s for st in event.get("stages", []) for s in st.get("sections", []) if s.get("id") == sid), {})
-        return site.render(
-            request,
-            "merged.html",
-            event=event,
-            code=code,
-            closing=closing,
-            host_id=host_id,
-            host=host,
-            players=section_states.players_from(host or {}, merged),
-            section_names=section_states.section_names(event, exc.schedule),
-        )
 
     async def round_with_games(code: str, sid: str, n: int) -> dict[str, Any]:
         rnd, games = await asyncio.gather(

@@ -32,7 +32,17 @@ def install(app: FastAPI, site: Site) -> None:
         if section is None:
             raise NotPlayedHere(event, closing, schedule)
         names = {e["entrant_id"]: e for e in section.get("entrants", [])}
-        return {"event": event, "section": section, "names": names, "code": code, "closing": closing}
+        # REG-12: the sections merged into this one, by name, for its head to say so
+        titles = section_states.section_names(event, schedule)
+        merged_in = [titles.get(other, {}) for other, c in closings.items() if c.get("merged_into") == sid]
+        return {
+            "event": event,
+            "section": section,
+            "names": names,
+            "code": code,
+            "closing": closing,
+            "merged_in": merged_in,
+        }
 
     async def round_with_games(code: str, sid: str, n: int) -> dict[str, Any]:
         rnd, games = await asyncio.gather(

@@ -90,9 +90,12 @@ async def test_sz_states_in_words_on_a_phone_and_a_desktop(served):
                 # 男女按成绩分开录取名次: the merged section's standings rank each gender apart
                 assert await _open(page, f"{served}/events/{code}/sections/men-free/standings?lang={lang}") == 200
                 await _fits(page, width, "standings")
-                assert ("男女按成绩分开录取名次" if zh else "ranks them separately") in await page.inner_text(
-                    ".state-gender"
-                )
+                host = await page.inner_text(".state-host")
+                assert (
+                    "女子组（大众规则组）因报名人数不足，并入本组比赛" if zh else "Too few entered Women, free rules"
+                ) in host
+                gender = await page.inner_text(".state-gender")
+                assert ("男女按成绩分开录取名次" if zh else "ranks them separately") in gender, gender
                 places = await page.locator("table.standings td.gender-place").all_inner_texts()
                 women = [p for p in places if ("女子第" if zh else "among women") in p]
                 men = [p for p in places if ("男子第" if zh else "among men") in p]

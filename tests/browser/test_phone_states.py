@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from browser_kit import OUT, chromium_page, key_sign_in, sz_event_played
+from browser_kit import OUT, chromium_page, first_round_played, key_sign_in, sz_event_played
 
 from gomoku_sim.client import Keys, all_games
 
@@ -152,4 +152,38 @@ async def test_sz_states_in_words_on_a_phone_and_a_desktop(served):
             box = await _on_screen(page, control, 390)
             assert box["height"] >= 44, f"{control} is {box['height']} px high"
         await page.screenshot(path=str(OUT / "phone-states-390-result-entry.png"), full_page=True)
+        assert problems == []
+
+
+async def test_the_evidence_and_slip_forms_fit_a_thumb_on_a_phone(served):
+    """REG-6 evidence review and PLAY-10 result slips at 390 px: the arbiter's every control is on
+    screen and at least 44 px high, and neither page is wider than the phone (DA 2023, a record
+    waiting for review, round 2 being played over the board)."""
+    _platform, driver, _game_id = await first_round_played(served, pending_evidence=True)
+    code = driver.code
+    async with chromium_page() as (page, problems):
+        await page.set_viewport_size(PHONE)
+        for lang in ("zh", "en"):
+            for path, controls in (
+                (
+                    f"/staff/events/{code}/evidence",
+                    ("input[name=note]", "button[value=approve]", "button[value=reject]"),
+                ),
+                (
+                    f"/staff/events/{code}/sections/open/rounds/2/slips",
+                    ("select[name=result]", "select[name=reason]", "button[value=enter]"),
+                ),
+            ):
+                await page.goto(f"{served}{path}?lang={lang}")
+                if "/sign-in" in page.url:
+                    await key_sign_in(page)
+                    await page.fill("input[name=api_key]", Keys().arbiter)
+                    await page.click("form button[type=submit]")
+                    await page.wait_for_url(f"**{path}*")
+                await _fits(page, 390, path)
+                for control in controls:
+                    box = await _on_screen(page, control, 390)
+                    assert box["height"] >= 44, f"{path} {control} is {box['height']} px high"
+                name = "evidence" if path.endswith("evidence") else "slips"
+                await page.screenshot(path=str(OUT / f"phone-states-390-{lang}-{name}.png"), full_page=True)
         assert problems == []

@@ -14,6 +14,32 @@ from gomoku_shared.params import PathId
 from . import merged_page, section_states
 from .merged_page import NotPlayedHere
 from .site import Site
+from .upstream import Upstream
+
+
+async def context_of(upstream: Upstream, code: str, sid: str) -> dict[str, Any]:
+    """The event, the section, its entrants by id and how it closed (REG-12); a section
+    pairing does not know (merged into another, or unknown) raises ``NotPlayedHere``."""
+    event, section, (schedule, closings) = await asyncio.gather(
+        upstream.get("registration", f"/v1/events/{code}"),
+        upstream.optional("pairing", f"/v1/events/{code}/sections/{sid}"),
+        section_states.of_event(upstream, code),
+    )
+    closing = closings.get(sid)
+    if section is None:
+        raise NotPlayedHere(event, closing, schedule)
+    names = {e["entrant_id"]: e for e in section.get("entrants", [])}
+    # REG-12: the sections merged into this one, by name, for its head to say so
+    titles = section_states.section_names(event, schedule)
+    merged_in = [titles.get(other, {}) for other, c in closings.items() if c.get("merged_into") == sid]
+    return {
+        "event": event,
+        "section": section,
+        "names": names,
+        "code": code,
+        "closing": closing,
+        "merged_in": merged_in,
+    }
 
 
 def install(app: FastAPI, site: Site) -> None:
@@ -21,28 +47,7 @@ def install(app: FastAPI, site: Site) -> None:
     merged_page.install(app, site)
 
     async def section_context(code: str, sid: str) -> dict[str, Any]:
-        """The event, the section, its entrants by id and how it closed (REG-12); a section
-        pairing does not know (merged into another, or unknown) raises ``NotPlayedHere``."""
-        event, section, (schedule, closings) = await asyncio.gather(
-            upstream.get("registration", f"/v1/events/{code}"),
-            upstream.optional("pairing", f"/v1/events/{code}/sections/{sid}"),
-            section_states.of_event(upstream, code),
-        )
-        closing = closings.get(sid)
-        if section is None:
-            raise NotPlayedHere(event, closing, schedule)
-        names = {e["entrant_id"]: e for e in section.get("entrants", [])}
-        # REG-12: the sections merged into this one, by name, for its head to say so
-        titles = section_states.section_names(event, schedule)
-        merged_in = [titles.get(other, {}) for other, c in closings.items() if c.get("merged_into") == sid]
-        return {
-            "event": event,
-            "section": section,
-            "names": names,
-            "code": code,
-            "closing": closing,
-            "merged_in": merged_in,
-        }
+        return await context_of(upstream, code, sid)
 
     async def round_with_games(code: str, sid: str, n: int) -> dict[str, Any]:
         rnd, games = await asyncio.gather(

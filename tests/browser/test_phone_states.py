@@ -85,7 +85,7 @@ async def test_sz_states_in_words_on_a_phone_and_a_desktop(served):
                 # a cancelled section says so and why
                 assert await _open(page, f"{served}/events/{code}/sections/junior-boys-free?lang={lang}") == 200
                 cancelled = await page.inner_text(".state-cancelled")
-                assert ("报名人数不足（0 人），按竞赛规程取消比赛" if zh else "only 0 entered") in cancelled, cancelled
+                assert ("参赛人数不足（0 人），按竞赛规程取消比赛" if zh else "only 0 players") in cancelled, cancelled
 
                 # 男女按成绩分开录取名次: the merged section's standings rank each gender apart
                 assert await _open(page, f"{served}/events/{code}/sections/men-free/standings?lang={lang}") == 200

@@ -1,6 +1,7 @@
 """The 15×15 board of a game view as drawing instructions for the template (no rules here:
 stones, their order, the last move, the fifth-move offers and black's forbidden points are read
-from what gameplay returns)."""
+from what gameplay returns; the winning five of a replay is the line of the winner's stones
+through their last move, drawn when gameplay's record says the game was won by five)."""
 
 from __future__ import annotations
 
@@ -106,4 +107,60 @@ def replay(record: dict[str, Any]) -> dict[str, Any]:
         pos = xy(point)
         if pos:
             stones.append(Stone(pos[0], pos[1], move.get("colour", "black"), ply, False, point))
-    return {**grid(), "stones": stones, "forbidden": [], "offers": [], "plies": plies, "move_count": len(plies)}
+    return {
+        **grid(),
+        "stones": stones,
+        "forbidden": [],
+        "offers": [],
+        "plies": plies,
+        "move_count": len(plies),
+        "five": winning_five(record),
+    }
+
+
+#: the four lines through a point: across, up, and the two diagonals
+DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))
+
+
+def _cell(point: str) -> tuple[int, int] | None:
+    if xy(point) is None:
+        return None
+    return LETTERS.index(point[0]), int(point[1:])
+
+
+def winning_five(record: dict[str, Any]) -> dict[str, Any] | None:
+    """The winning line of a game gameplay's record says was won by five (``result.reason ==
+    "five"``): the longest run of the winner's stones through the winner's last move (five, or
+    more where an overline wins). None for any other ending, or when the record has no such run."""
+    result = record.get("result") or {}
+    winner = result.get("winner")
+    if result.get("reason") != "five" or winner not in ("black", "white"):
+        return None
+    mine = [m for m in record.get("moves") or [] if m.get("colour") == winner]
+    if not mine:
+        return None
+    cells = {c for c in (_cell(str(m.get("move", ""))) for m in mine) if c}
+    last = _cell(str(mine[-1].get("move", "")))
+    if last is None:
+        return None
+    best: list[tuple[int, int]] = []
+    for dx, dy in DIRECTIONS:
+        run = [last]
+        for sign in (1, -1):
+            col, row = last[0] + sign * dx, last[1] + sign * dy
+            while (col, row) in cells:
+                run.append((col, row))
+                col, row = col + sign * dx, row + sign * dy
+        if len(run) > len(best):
+            best = sorted(run)
+    if len(best) < 5:
+        return None
+    points = [f"{LETTERS[col]}{row}" for col, row in best]
+    ends = [xy(points[0]), xy(points[-1])]
+    return {
+        "ply": int(mine[-1].get("ply") or 0),
+        "points": points,
+        "rings": [xy(p) for p in points],
+        "start": ends[0],
+        "end": ends[1],
+    }

@@ -11,6 +11,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from gomoku_shared.params import PathId
 
+from . import section_states
 from .site import Site
 
 
@@ -30,7 +31,14 @@ def install(app: FastAPI, site: Site) -> None:
         timetable = {s["stage"]: s for s in (schedule or {}).get("stages", [])}
         names = (schedule or {}).get("sections", {})
         return site.render(
-            request, "event.html", event=event, played=played, published=published, timetable=timetable, names=names
+            request,
+            "event.html",
+            event=event,
+            played=played,
+            published=published,
+            timetable=timetable,
+            names=names,
+            closings=section_states.closings(schedule),
         )
 
     @app.get("/events/{code}/schedule.ics", name="event_calendar")

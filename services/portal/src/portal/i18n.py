@@ -14,7 +14,7 @@ DEFAULT = "zh"
 
 #: the tables of words (``words/*.toml``, key = [zh, en]): the pages', the honours and appeals
 #: pages', the staff console's, its result slips', its round times' and staff accounts' (issue 29)
-TABLES = ("pages", "honours_appeals", "console", "slips", "slot", "people", "printouts")
+TABLES = ("pages", "honours_appeals", "console", "slips", "slot", "people", "printouts", "states")
 
 
 def _table(name: str) -> dict[str, tuple[str, str]]:

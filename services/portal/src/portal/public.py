@@ -14,7 +14,7 @@ from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 
 from gomoku_shared.params import PathId, RoundNo
 
-from . import board, home, page_names, player_search, printout_reads, public_sections, team_texts
+from . import board, home, page_names, player_search, printout_reads, public_sections, section_states, team_texts
 from . import names as who_is_who
 from .nofont import NoFont
 from .section_reads import match_of
@@ -65,9 +65,22 @@ def _awards_route(app: FastAPI, site: Site) -> None:
             upstream.optional("awards", f"/v1/events/{code}/honours"),
         )
         published = [s["section_id"] for s in (status or {}).get("sections", []) if s.get("publication_revision")]
-        sections = await asyncio.gather(
-            *(upstream.optional("awards", f"/v1/events/{code}/sections/{sid}/awards") for sid in published)
+        sections, closings = await asyncio.gather(
+            asyncio.gather(
+                *(upstream.optional("awards", f"/v1/events/{code}/sections/{sid}/awards") for sid in published)
+            ),
+            section_states.of_event(upstream, code),
         )
+        closings = closings[1]
+        # REG-12 (SZ): a merged men + women section's places by gender, as pairing ranks them
+        split = [sid for sid in published if (closings.get(sid) or {}).get("rank_by_gender")]
+        tables = await asyncio.gather(
+            *(upstream.optional("pairing", f"/v1/events/{code}/sections/{sid}/standings") for sid in split)
+        )
+        gender_places = {
+            sid: {r["entrant_id"]: r for r in (table or {}).get("standings", []) if r.get("gender_place")}
+            for sid, table in zip(split, tables, strict=True)
+        }
         pubs = sorted(
             ((h or {}).get("publication", {}) for h in (history or {}).get("publications", [])),
             key=lambda p: (p.get("published_at") or "", p.get("section_id") or "", p.get("revision") or 0),
@@ -89,6 +102,8 @@ def _awards_route(app: FastAPI, site: Site) -> None:
             # issue 28: the team-score texts in words, sections by name (in the page's language)
             team_member=lambda text: team_texts.member(text, page_names.section_names(named), words),
             team_note=lambda text: team_texts.note(text, page_names.section_names(named), words),
+            closings=closings,
+            gender_places=gender_places,
         )
 
 

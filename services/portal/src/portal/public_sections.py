@@ -11,7 +11,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from gomoku_shared.params import PathId
 
-from . import public_teams, team_rounds
+from . import merged_page, public_teams, team_rounds
 from .section_reads import context_of
 from .site import Site
 
@@ -19,6 +19,7 @@ from .site import Site
 def install(app: FastAPI, site: Site) -> None:
     upstream = site.upstream
     public_teams.install(app, site)
+    merged_page.install(app, site)
 
     async def section_context(code: str, sid: str) -> dict[str, Any]:
         return await context_of(upstream, code, sid)

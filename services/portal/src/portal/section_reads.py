@@ -7,16 +7,34 @@ import asyncio
 from typing import Any
 
 from . import names as who_is_who
+from . import section_states
+from .merged_page import NotPlayedHere
 from .upstream import Upstream
 
 
 async def context_of(upstream: Upstream, code: str, sid: str) -> dict[str, Any]:
-    """The event, the section and who is who in it (its entrants; a team section's players too)."""
-    event, section = await asyncio.gather(
+    """The event, the section, who is who in it (its entrants; a team section's players too) and
+    how it closed (REG-12); a section pairing does not know (merged into another, or unknown)
+    raises ``NotPlayedHere``, which the merged section's page answers."""
+    event, section, (schedule, closings) = await asyncio.gather(
         upstream.get("registration", f"/v1/events/{code}"),
-        upstream.get("pairing", f"/v1/events/{code}/sections/{sid}"),
+        upstream.optional("pairing", f"/v1/events/{code}/sections/{sid}"),
+        section_states.of_event(upstream, code),
     )
-    return {"event": event, "section": section, "names": who_is_who.by_id(section), "code": code}
+    closing = closings.get(sid)
+    if section is None:
+        raise NotPlayedHere(event, closing, schedule)
+    # REG-12: the sections merged into this one, by name, for its head to say so
+    titles = section_states.section_names(event, schedule)
+    merged_in = [titles.get(other, {}) for other, c in closings.items() if c.get("merged_into") == sid]
+    return {
+        "event": event,
+        "section": section,
+        "names": who_is_who.by_id(section),
+        "code": code,
+        "closing": closing,
+        "merged_in": merged_in,
+    }
 
 
 async def all_rounds(upstream: Upstream, code: str, sid: str, section: dict[str, Any]) -> list[dict[str, Any] | None]:

@@ -13,7 +13,7 @@ from fastapi.responses import HTMLResponse
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
-from . import i18n, page_names, read_cache
+from . import deadlines, i18n, page_names, read_cache
 from .fanout import FeedHub
 from .settings import PortalSettings
 from .staff_event_names import say_time, who_acted
@@ -67,6 +67,9 @@ class Site:
                 # issue 28: an event's days in words ("2022年11月5日至13日" / "5–13 Nov 2022")
                 days=lambda first, last=None: page_names.say_days(first, last, words.lang),
                 actor_name=who_acted,
+                # the regulation's dates: a registration's last day, included (deadlines.py)
+                first_day=lambda value, zone: deadlines.first_day(value, zone, words),
+                last_day=lambda value, zone: deadlines.last_day(value, zone, words),
                 colon="：" if words.lang == "zh" else ": ",
                 path=request.url.path,
                 other_lang=other,

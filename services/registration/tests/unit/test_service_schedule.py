@@ -246,3 +246,52 @@ async def test_evt7_two_delays_decided_at_one_instant_keep_the_later_start(tmp_p
             (1, ["men-free"], further)
         ], delayed
         assert delayed[0]["delay_reason"] == "the section alone"
+
+
+async def test_reg12_the_public_schedule_says_how_each_section_closed(tmp_path):
+    """REG-12 (SZ 九(一)): the public schedule tells the pages how each section closed — nothing
+    before the close; after it, women-free (4 < 8 entries) merged into men-free (6 < 8), which
+    plays the 10 and ranks men and women apart, the empty junior sections cancelled, the
+    professional sections (6 each, not below 6) kept. The final, not closed, says nothing yet."""
+    field = (
+        [("men-free", "male", n, "1990-05-05") for n in range(1, 7)]
+        + [("women-free", "female", n, "1991-06-06") for n in range(11, 15)]
+        + [("men-pro", "male", n, "1988-01-01") for n in range(21, 27)]
+        + [("women-pro", "female", n, "1992-02-02") for n in range(31, 37)]
+    )
+    close = {
+        "format_choices": {
+            "men-free": {"kind": "swiss", "rounds": 4},
+            "men-pro": {"kind": "round_robin"},
+            "women-pro": {"kind": "round_robin"},
+        },
+        "not_checked_in": "present",
+    }
+    async with harness(tmp_path) as h:
+        await h.create_sz()
+        rows = [sz_entry(n, section=sec, gender=g, born=born) for sec, g, n, born in field]
+        r = await h.client.post("/v1/events/sz22/entries/bulk", headers=P1, json={"entries": rows})
+        assert r.status_code == 201, r.text
+        before = (await h.client.get(URL, headers=P1)).json()["sections"]
+        assert {sid: s["closed"] for sid, s in before.items()} == {sid: None for sid in before}
+
+        h.clock.set(datetime(2022, 11, 4, 9, 0, tzinfo=CST))
+        closed = await h.client.post("/v1/events/sz22/stages/online/close", headers=OP, json=close)
+        assert closed.status_code == 200, closed.text
+        sections = (await h.client.get(URL, headers=P1)).json()["sections"]
+        assert sections["women-free"]["closed"] == {
+            "status": "merged",
+            "merged_into": "men-free",
+            "entrants": 4,
+            "rank_by_gender": False,
+        }
+        assert sections["men-free"]["closed"] == {
+            "status": "ready",
+            "merged_into": None,
+            "entrants": 10,
+            "rank_by_gender": True,
+        }
+        assert sections["junior-boys-free"]["closed"]["status"] == "cancelled"
+        assert sections["junior-girls-pro"]["closed"]["entrants"] == 0
+        assert sections["men-pro"]["closed"]["status"] == sections["women-pro"]["closed"]["status"] == "ready"
+        assert sections["final-men"]["closed"] is None

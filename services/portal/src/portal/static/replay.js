@@ -6,7 +6,8 @@
   var root = document.getElementById("replay");
   if (!root) return;
   var total = +root.getAttribute("data-total"), ply = +root.getAttribute("data-ply");
-  var stones = root.querySelectorAll(".stone"), range = document.getElementById("ply-range");
+  // the winning five (.win-five) is shown from its ply on, like a stone
+  var stones = root.querySelectorAll(".stone, .win-five"), range = document.getElementById("ply-range");
   var box = document.getElementById("ply"), shown = document.getElementById("ply-shown");
   var numbers = document.getElementById("numbers");
   function go(n) {

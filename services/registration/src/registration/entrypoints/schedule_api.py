@@ -62,9 +62,24 @@ class RegistrationDates(View):
     closes_at: datetime
 
 
+class SectionClosing(View):
+    """REG-12: how the section closed with its stage (kept, merged into another, cancelled)."""
+
+    #: ready | merged | cancelled | scored
+    status: str
+    #: the section a merged one plays in
+    merged_into: str | None
+    #: the entries it had at the close (a host: its whole merged field)
+    entrants: int
+    #: a merged men + women section ranks each gender separately
+    rank_by_gender: bool
+
+
 class SectionName(View):
     name: str
     name_zh: str | None
+    #: once the section's stage has closed (None before)
+    closed: SectionClosing | None = None
 
 
 class Schedule(View):
@@ -107,8 +122,12 @@ def schedule_router() -> APIRouter:
         **documented(Schedule, 200, 404),
     )
     async def event_schedule(event_code: PathId, request: Request, _: Reader) -> dict:
-        config, found = await read(request, lambda repos, state: schedule.event_schedule(repos, state, event_code))
-        return schedule.schedule_view(config, found, [stage.id for stage in config.stages])
+        async def with_closings(repos: Repositories, state: Any) -> tuple[Any, Any, dict[str, Any]]:
+            config, found = await schedule.event_schedule(repos, state, event_code)
+            return config, found, await schedule.section_closings(repos, event_code)
+
+        config, found, closed = await read(request, with_closings)
+        return schedule.schedule_view(config, found, [stage.id for stage in config.stages], closed)
 
     @router.get(
         "/events/{event_code}/schedule.ics",

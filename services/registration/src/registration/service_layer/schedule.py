@@ -52,6 +52,23 @@ async def _rounds(repos: Repositories, code: str) -> dict[str, int]:
     }
 
 
+async def section_closings(repos: Repositories, code: str) -> dict[str, dict[str, Any]]:
+    """REG-12: how each section of the closed stages closed (kept, merged into another, cancelled),
+    for the public pages to say so: the closing's facts without its internal reason text."""
+    rows = await repos.events.stages(code)
+    return {
+        closed["section_id"]: {
+            "status": closed.get("status"),
+            "merged_into": closed.get("merged_into"),
+            "entrants": int(closed.get("entrants") or 0),
+            "rank_by_gender": bool(closed.get("rank_by_gender")),
+        }
+        for row in rows.values()
+        if row.status == "closed"
+        for closed in row.sections or []
+    }
+
+
 def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment else None
 
@@ -68,7 +85,12 @@ def _session_view(session: Session) -> dict[str, Any]:
     }
 
 
-def schedule_view(config: EventConfig, found: list[Session], stage_ids: list[str]) -> dict[str, Any]:
+def schedule_view(
+    config: EventConfig,
+    found: list[Session],
+    stage_ids: list[str],
+    closed: dict[str, dict[str, Any]] | None = None,
+) -> dict[str, Any]:
     stages = []
     for stage_id in stage_ids:
         stage = config.stage(stage_id)
@@ -95,7 +117,7 @@ def schedule_view(config: EventConfig, found: list[Session], stage_ids: list[str
             "closes_at": config.registration.closes_at.isoformat(),
         },
         "sections": {
-            section.id: {"name": section.name, "name_zh": section.name_zh}
+            section.id: {"name": section.name, "name_zh": section.name_zh, "closed": (closed or {}).get(section.id)}
             for stage in config.stages
             for section in stage.sections
         },

@@ -187,7 +187,11 @@ async def appeals(
     sections = await upstream.optional("pairing", f"/v1/events/{code}/sections")
     played = (sections or {}).get("sections", [])
     status, body = await pages.call(session, "pairing", "GET", f"/v1/events/{code}/appeals")
-    units = await upstream.optional("registration", f"/v1/events/{code}/units", {"limit": 200})
+    # the units by name (a staff read: the person's own key)
+    units_status, units = await pages.call(
+        session, "registration", "GET", f"/v1/events/{code}/units", params={"limit": 200}
+    )
+    units = units if units_status == 200 and isinstance(units, dict) else {}
     groups = await boards_of(pages, request, session, code, played)
     labels = {(g["section_id"], o.get("pairing")): o["label"] for g in groups for o in g["options"] if o.get("pairing")}
     return pages.render(

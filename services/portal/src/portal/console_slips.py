@@ -15,7 +15,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from gomoku_shared.params import PathId, RoundNo
 
-from .console_teams import board_names, board_words
+from .console_teams import board_names, board_words, named_section, section_names
 from .sessions import Sessions, StaffSession
 from .site import Site
 from .staff import StaffPages, not_theirs_page, refusal
@@ -84,6 +84,7 @@ class _Slips:
             return await self.upstream.as_person("registration", "GET", path, session.api_key, None, params)
 
         names = await board_names(read, code, section)
+        section = named_section(section, await section_names(self.upstream, event, words.lang))
         problem = refusal(self.site, request, status, body) if status >= 400 else None
         if problem is not None and isinstance(body, dict):
             problem["mismatch"] = mismatch_words(words, body)

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from .upstream import Upstream, UpstreamError
+
 #: GET of a registration path with params as the signed-in person: (status, answer). Entries are
 #: staff reads (the portal's own read-only key may not make them), so the person's key reads them.
 Read = Callable[[str, dict[str, Any]], Awaitable[tuple[int, Any]]]
@@ -50,3 +52,27 @@ def board_words(words: Any, n: int, pairing: dict[str, Any]) -> str:
     match = match_no(pairing)
     key = "console.board_in_match" if match is not None else "console.board_in_round"
     return words.t(key, n=n, match=match, board=pairing.get("board", "—"))
+
+
+async def section_names(upstream: Upstream, event: dict[str, Any], lang: str) -> dict[str, str]:
+    """Each section's name in the page's language: the Chinese one of the event's schedule on a
+    Chinese page ("混合团体" rather than pairing's "Mixed team"), else the event's."""
+    names = {
+        str(sec["id"]): str(sec.get("name") or "—")
+        for stage in event.get("stages", [])
+        for sec in stage.get("sections", [])
+    }
+    try:
+        schedule = await upstream.optional("registration", f"/v1/events/{event.get('event_code')}/schedule")
+    except UpstreamError:
+        schedule = None
+    named = (schedule or {}).get("sections") if isinstance(schedule, dict) else None
+    for sid, said in (named or {}).items():
+        if isinstance(said, dict):
+            names[sid] = str((said.get("name_zh") if lang == "zh" else None) or said.get("name") or names.get(sid, "—"))
+    return names
+
+
+def named_section(section: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+    """Pairing's section with its name in the page's language."""
+    return {**section, "name": names.get(str(section.get("section_id")), section.get("name") or "—")}

@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 
 from gomoku_shared.params import PathId
 
-from .console_teams import board_names, board_words
+from .console_teams import board_names, board_words, section_names
 from .sessions import StaffSession
 from .staff_round import revision
 
@@ -185,7 +185,10 @@ async def appeals(
     if refused is not None:
         return refused
     sections = await upstream.optional("pairing", f"/v1/events/{code}/sections")
-    played = (sections or {}).get("sections", [])
+    named = await section_names(upstream, event, pages.site.words(request).lang)
+    played = [
+        {**s, "name": named.get(s["section_id"], s.get("name") or "—")} for s in (sections or {}).get("sections", [])
+    ]
     status, body = await pages.call(session, "pairing", "GET", f"/v1/events/{code}/appeals")
     # the units by name (a staff read: the person's own key)
     units_status, units = await pages.call(
@@ -202,7 +205,7 @@ async def appeals(
         code=code,
         appeals=body.get("appeals", []) if status == 200 else [],
         played=played,
-        section_names={s["section_id"]: s.get("name") or "—" for s in played},
+        section_names=named,
         units=(units or {}).get("units", []),
         unit_names={u["unit_id"]: u.get("name") or "—" for u in (units or {}).get("units", [])},
         groups=groups,

@@ -15,7 +15,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from gomoku_shared.params import PathId, RoundNo
 
-from .console_teams import board_names, board_words
+from .console_teams import board_names, board_words, named_section, section_names
 from .sessions import StaffSession
 
 if TYPE_CHECKING:
@@ -115,6 +115,7 @@ async def round_page(
     rnd = await upstream.optional("pairing", f"/v1/events/{code}/sections/{sid}/rounds/{n}")
     names = await board_names(pages.reader(session), code, section)
     words = pages.site.words(request)
+    section = named_section(section, await section_names(upstream, event, words.lang))
     pairings = (rnd or {}).get("pairings", [])
     asked = None
     if confirming is not None:

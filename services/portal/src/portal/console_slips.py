@@ -19,6 +19,7 @@ from .console_teams import board_names, board_words, named_section, section_name
 from .sessions import Sessions, StaffSession
 from .site import Site
 from .staff import StaffPages, not_theirs_page, refusal
+from .staff_event_names import with_names
 
 PAGE = "/staff/events/{code}/sections/{sid}/rounds/{n}/slips"
 #: a slip's results and reasons (gameplay's names, PLAY-9)
@@ -69,7 +70,7 @@ class _Slips:
         status: int = 200,
         body: Any = None,
     ) -> HTMLResponse:
-        event = await self.upstream.get("registration", f"/v1/events/{code}")
+        event = await with_names(self.upstream, await self.upstream.get("registration", f"/v1/events/{code}"))
         stop = not_theirs_page(self.site, request, session, event, code, ("slips.enter", "slips.confirm"))
         if stop is not None:
             return stop

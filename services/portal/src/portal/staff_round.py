@@ -106,7 +106,7 @@ async def round_page(
     confirming: dict[str, str] | None = None,
 ) -> HTMLResponse:
     upstream = pages.upstream
-    event = await upstream.get("registration", f"/v1/events/{code}")
+    event = await pages.event_of(code)
     # issue 29: a round of an event not theirs says why (a recorder may see it: slips)
     refused = pages.not_theirs(request, session, event, code, "results.enter", "event.read", "slips.enter")
     if refused is not None:
@@ -122,6 +122,8 @@ async def round_page(
         pairing = next((p for p in pairings if p.get("pairing_id") == confirming["pairing_id"]), None)
         if pairing is None:  # not a board of this round: said in words, nothing to confirm
             problem = {"text": words.t("refusal.pairing_not_found"), "detail": ""}
+        elif pairing.get("result") == confirming["result"]:  # nothing would change: nothing to confirm
+            problem = {"text": words.t("refusal.console_same_result"), "detail": ""}
         else:
             asked = {**confirming, "question": change_words(words, n, pairing, names, confirming["result"])}
     return pages.render(

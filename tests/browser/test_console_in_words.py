@@ -111,7 +111,8 @@ async def test_issue28_console_in_words_appeal_from_lists_result_confirmed_refus
         assert "仲裁费请以元填写" in said, said
         # a fee the regulation does not set (DA: none): pairing's wrong_fee, in words only
         said = await _lodge(page, prefix, first["unit"], "1.00")
-        assert "仲裁费金额与规程不符" in said and "fen" not in said and "wrong_fee" not in said, said
+        assert "仲裁费金额与规程不符" in said and "本赛事的仲裁费为 0.00 元" in said, said
+        assert "fen" not in said and "wrong_fee" not in said, said  # never the service's message
         await page.screenshot(path=str(OUT / "console-words-refusal-zh.png"), full_page=True)
         said = await _lodge(page, prefix, first["unit"], "0")
         assert "申诉已登记" in said, said

@@ -17,6 +17,7 @@ from gomoku_shared.params import PathId
 
 from .console_teams import board_names, board_words, section_names
 from .sessions import StaffSession
+from .site import money
 from .staff_round import revision
 
 if TYPE_CHECKING:
@@ -44,6 +45,11 @@ def board_choice(text: str) -> tuple[str, int | None, str | None]:
     sid, _, rest = text.partition("|")
     n, _, pairing = rest.partition("|")
     return sid, (int(n) if n.isdigit() else None), (pairing or None)
+
+
+def _code(answer: Any) -> str:
+    error = answer.get("error") if isinstance(answer, dict) else None
+    return str(error.get("code", "")) if isinstance(error, dict) else ""
 
 
 def form_problem(form: AppealForm, sid: str, fen: int | None) -> str:
@@ -108,6 +114,9 @@ def install(app: FastAPI, pages: StaffPages) -> None:
             session, "pairing", "POST", f"/v1/events/{code}/sections/{sid}/appeals", form.body(n, pairing_id, fen)
         )
         problem, done = pages.outcome(request, status, answer, "done.appeal_lodged")
+        if problem is not None and _code(answer) == "wrong_fee":  # the fee the regulation sets, in yuan
+            fee = (await pages.event_of(code)).get("appeals", {}).get("fee_fen", 0)
+            problem["text"] += words.t("console.fee_is", fee=money(fee))
         return await appeals(pages, request, session, code, problem, done, form if problem else None)
 
     @app.post("/staff/events/{code}/sections/{sid}/appeals/{appeal_id}/decision", response_class=HTMLResponse)

@@ -7,6 +7,7 @@ with their passwords and
   regulation does not set, are refused in words (never the service's English message);
 - change a result: the form starts at the board's current result, and a confirmation naming the
   board, the players and the change ("把 先列胜 改为 和棋？") comes before it is saved;
+- decide a refund request (REG-15) with the amount typed in yuan, sent in fen;
 - see only the buttons of their roles: the recorder no result form, the arbiter no correction of
   a standing result (results.correct is the chief arbiter's), the fee clerk no appeal form;
 - on the NT 2023 team championship (NT 六(二)), the round, slip and appeal pages name each
@@ -20,7 +21,15 @@ import re
 from typing import Any
 
 import httpx
-from browser_kit import OUT, browser_or_fail, chromium_page, event_played, save_result, team_event_played
+from browser_kit import (
+    OUT,
+    browser_or_fail,
+    chromium_page,
+    event_played,
+    registered_da_event,
+    save_result,
+    team_event_played,
+)
 
 from gomoku_sim.client import Keys
 from gomoku_sim.demo_staff import create_demo_staff
@@ -239,4 +248,49 @@ async def test_issue28_team_event_console_names_boards_players_and_teams(served)
         await _no_ids(page, "the appeals page")
         await page.screenshot(path=str(OUT / "console-words-team-appeal-en-390.png"), full_page=True)
         await _sign_out(page)
+        assert not problems, problems
+
+
+async def test_issue28_reg15_refund_request_granted_in_yuan_by_the_fee_clerk(served):
+    """REG-15 (DA 十三(三)): an entry withdrawn after confirmation asks for its refund; the fee
+    clerk grants it on the ledger page with the amount typed in yuan (sent in fen); an amount
+    that is not one is refused in words (390 px, Chinese)."""
+    browser_or_fail()
+    platform, driver = await registered_da_event(served, seed=5, sizes={"open": 6, "junior": 0, "public": 0})
+    code = driver.code
+    accounts = await _accounts(served)
+    entry = (await platform.get("registration", f"/v1/events/{code}/entries", role="arbiter"))["entries"][0]
+    paid = {"kind": "payment", "item": "lodging-standard", "amount_fen": 36000, "entry_id": entry["entry_id"]}
+    await platform.post("registration", f"/v1/events/{code}/ledger", paid, role="arbiter")
+    withdrawal = {"reason": "生病", "proof_ref": "MED-2023-77"}
+    await platform.post(
+        "registration", f"/v1/events/{code}/entries/{entry['entry_id']}/withdraw", withdrawal, role="arbiter"
+    )
+    request = {"reason": "生病不能参赛，申请退还食宿费", "proof_ref": "MED-2023-77"}
+    path = f"/v1/events/{code}/entries/{entry['entry_id']}/refund-request"
+    refund_id = (await platform.post("registration", path, request, role="arbiter"))["refund_id"]
+
+    async with chromium_page() as (page, problems):
+        await _phone(page)
+        await _sign_in(page, served, accounts["fee_clerk"], "zh")
+        await page.goto(f"{served}/staff/events/{code}/ledger")
+        card = page.locator(f'.refund[data-refund="{refund_id}"]')
+        said = await card.inner_text()
+        assert entry["players"][0]["name"] in said and "待处理" in said, said  # who asked, by name
+        await card.locator("input[name=amount_yuan]").fill("一百元")
+        await card.locator("button[value=grant]").click()
+        await card.locator(".refusal").wait_for()
+        assert "批准退费请填写金额（元）" in await card.locator(".refusal").inner_text()
+        await card.locator("input[name=amount_yuan]").fill("100.50")
+        await card.locator("button[value=grant]").click()
+        await card.locator(".done").wait_for()
+        said = await card.inner_text()
+        assert "已退 100.50 元" in said and "已批准" in said, said
+        assert "fen" not in said, said  # registration's own English reason is not shown
+        refunds = (await platform.get("registration", f"/v1/events/{code}/refunds", role="arbiter"))["refunds"]
+        granted = next(r for r in refunds if r["refund_id"] == refund_id)
+        assert (granted["state"], granted["granted_fen"]) == ("granted", 10050)
+        await _fits(page, "the ledger page")
+        await _no_ids(page, "the ledger page")
+        await page.screenshot(path=str(OUT / "console-words-refund-zh-390.png"), full_page=True)
         assert not problems, problems

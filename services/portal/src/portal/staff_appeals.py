@@ -6,7 +6,6 @@ Issue 28: the unit and the appealed board are chosen from lists by their names (
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import FastAPI, Form, Request
@@ -19,24 +18,12 @@ from .console_teams import board_names, board_words, section_names
 from .sessions import StaffSession
 from .site import money
 from .staff_round import revision
+from .yuan import fen_of
 
 if TYPE_CHECKING:
     from .staff import StaffPages
 
-#: the most an appeal fee may be, in yuan (pairing's own bound: 1,000,000 yuan)
-MAX_FEE_YUAN = Decimal(1_000_000)
 SIGNATORIES = ("leader", "coach")
-
-
-def fee_fen(text: str) -> int | None:
-    """An appeal fee as typed in yuan ("500", "500.00", "1,000") in fen; None for anything else."""
-    try:
-        yuan = Decimal(text.strip().replace(",", "").replace("，", ""))
-    except InvalidOperation:
-        return None
-    if not yuan.is_finite() or yuan < 0 or yuan > MAX_FEE_YUAN or yuan != yuan.quantize(Decimal("0.01")):
-        return None
-    return int(yuan * 100)
 
 
 def board_choice(text: str) -> tuple[str, int | None, str | None]:
@@ -105,7 +92,7 @@ def install(app: FastAPI, pages: StaffPages) -> None:
             return stop or pages.to_sign_in(request)
         words = pages.site.words(request)
         sid, n, pairing_id = board_choice(form.board) if form.board else (form.section_id, None, None)
-        fen = fee_fen(form.fee_yuan)
+        fen = fen_of(form.fee_yuan[:20], zero=True)
         wrong = form_problem(form, sid, fen)
         if wrong or fen is None:
             said = {"text": words.t(wrong), "detail": ""}

@@ -25,9 +25,11 @@ from browser_kit import (
     OUT,
     browser_or_fail,
     chromium_page,
+    console_signed_in,
     event_played,
     registered_da_event,
     save_result,
+    sz_event_played,
     team_event_played,
 )
 
@@ -293,4 +295,25 @@ async def test_issue28_reg15_refund_request_granted_in_yuan_by_the_fee_clerk(ser
         await _fits(page, "the ledger page")
         await _no_ids(page, "the ledger page")
         await page.screenshot(path=str(OUT / "console-words-refund-zh-390.png"), full_page=True)
+        assert not problems, problems
+
+
+async def test_issue28_reg6_evidence_clauses_in_words_on_the_sz_qualifier(served):
+    """REG-6 (SZ 六(1)-(4)): the evidence queue names each record's clause in words — the ground
+    (residency in 深圳市) and the option met — never its id ("sz-residency/household")."""
+    browser_or_fail()
+    platform, driver = await sz_event_played(served)
+    code = driver.code
+    records = (await platform.get("registration", f"/v1/events/{code}/evidence", role="arbiter"))["evidence"]
+    clauses = {r["clause"] for r in records if r.get("clause")}
+    assert clauses, "the SZ qualifier's evidence names its clauses"
+    async with chromium_page() as (page, problems):
+        await console_signed_in(page, served, f"/staff/events/{code}/evidence")
+        for lang, ground in (("zh", "居住资格（深圳市）："), ("en", "Residency (Shenzhen): ")):
+            await page.goto(f"{served}/staff/events/{code}/evidence?status=all&lang={lang}")
+            text = await page.inner_text("main")
+            assert ground in text, text[:600]
+            for clause in clauses:
+                assert clause not in text and clause.split("/")[0] not in text, clause
+            await page.screenshot(path=str(OUT / f"console-words-evidence-{lang}.png"), full_page=True)
         assert not problems, problems

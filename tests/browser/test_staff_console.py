@@ -127,6 +127,9 @@ async def test_an_arbiter_reviews_evidence_and_enters_results_in_chromium(served
             await page.goto(f"{served}/staff/events/{code}/record-flags")
             card = page.locator(f'.record-flag[data-game="{flagged}"]')
             assert "黑棋禁手" in await card.inner_text() and "第 9 手" in await card.inner_text()
+            # issue 28: the game by its section's name and board in words, not by ids
+            said = await card.inner_text()
+            assert "公开组 · 第 1 轮 第 " in said and ".b" not in said and "open" not in said, said
             await page.screenshot(path=str(OUT / "staff-record-flags.png"), full_page=True)
             await card.locator("input[name=note]").fill("现场已判禁手负")
             await card.locator("button[type=submit]").click()

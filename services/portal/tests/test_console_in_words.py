@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from portal import i18n
-from portal.console_teams import board_words, match_no
+from portal.console_teams import board_of, board_words, match_no
 from portal.staff_appeals import AppealForm, board_choice, form_problem
 from portal.staff_evidence import clause_words
 from portal.staff_round import change_words
@@ -43,6 +43,13 @@ def test_issue28_boards_in_words_individual_and_team():
     assert board_words(EN, 3, single) == "Round 3, board 2"
     assert board_words(ZH, 3, team) == "第 3 轮 第 1 场 第 2 台"
     assert board_words(EN, 3, team) == "Round 3, match 1, board 2"
+
+
+def test_issue28_a_games_board_from_its_pairing_id_where_only_that_is_at_hand():
+    """The record flags list games by pairing id: said as the board, "第 1 轮 第 1 场 第 3 台"."""
+    assert board_words(ZH, 1, board_of("r1.m1.b3")) == "第 1 轮 第 1 场 第 3 台"
+    assert board_words(EN, 2, board_of("r2.b4")) == "Round 2, board 4"
+    assert board_of("nonsense") == {"board": "—", "match_id": None}
 
 
 NAMES = {"a": {"name": "张三"}, "b": {"name": "李四"}}

@@ -76,3 +76,12 @@ async def section_names(upstream: Upstream, event: dict[str, Any], lang: str) ->
 def named_section(section: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
     """Pairing's section with its name in the page's language."""
     return {**section, "name": names.get(str(section.get("section_id")), section.get("name") or "—")}
+
+
+def board_of(pairing_id: Any) -> dict[str, Any]:
+    """A board as ``board_words`` takes it, from a game's pairing id where only that is at hand
+    ("r3.m1.b2": match r3.m1, board 2); an empty board (said as a dash) for anything else."""
+    parts = str(pairing_id or "").split(".")
+    board = parts[-1][1:] if parts and parts[-1].startswith("b") else ""
+    match = ".".join(parts[:2]) if len(parts) == 3 and parts[1].startswith("m") else None
+    return {"board": int(board) if board.isdigit() else "—", "match_id": match}

@@ -217,3 +217,21 @@ async def sz_event_played(base: str, *, rounds: int | None = None) -> tuple[Plat
     """The SZ 2022 qualifier with the simulator's small field (sections merged or cancelled as the
     regulation says when too few enter), played to its published awards."""
     return await event_played(base, preset_id="sz-2022", sizes=scaled_sizes("sz-2022"), rounds=rounds, seed=7)
+
+
+async def save_result(page: Any, pairing_id: str, result: str, note: str | None = None) -> str:
+    """Issue 28: a result chosen on the console's round page, saved, and the confirmation that
+    names the change accepted; the confirmation's question is returned."""
+    row = page.locator(f'tr[data-pairing="{pairing_id}"]')
+    await row.locator("select[name=result]").select_option(result)
+    if note is not None:
+        await row.locator("input[name=note]").fill(note)
+    await row.locator("button[type=submit]").click()
+    confirm = page.locator(f'.confirm[data-pairing="{pairing_id}"]')
+    await confirm.wait_for()
+    question = await confirm.locator("b").first.inner_text()
+    await confirm.locator("button[name=confirm]").click()
+    await page.locator(
+        f'tr[data-pairing="{pairing_id}"] .done, tr[data-pairing="{pairing_id}"] .refusal'
+    ).first.wait_for()
+    return question

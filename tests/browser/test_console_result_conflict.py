@@ -8,7 +8,7 @@ arbiter corrected meanwhile is refused the same way. Screenshots go to test-outp
 
 from __future__ import annotations
 
-from browser_kit import OUT, browser_or_fail, chromium_page, console_signed_in, first_round_played
+from browser_kit import OUT, browser_or_fail, chromium_page, console_signed_in, first_round_played, save_result
 
 
 async def _pairing(platform, base: str, pairing_id: str) -> dict:
@@ -17,10 +17,9 @@ async def _pairing(platform, base: str, pairing_id: str) -> dict:
 
 
 async def _save(page, pairing_id: str, result: str) -> str:
-    """Choose ``result`` in the pairing's form, save it; the outcome beside the form, in words."""
-    row = page.locator(f'tr[data-pairing="{pairing_id}"]')
-    await row.locator("select[name=result]").select_option(result)
-    await row.locator("button[type=submit]").click()
+    """Choose ``result`` in the pairing's form, save it and confirm (issue 28); the outcome beside
+    the form, in words."""
+    await save_result(page, pairing_id, result)
     said = page.locator(f'tr[data-pairing="{pairing_id}"] .refusal, tr[data-pairing="{pairing_id}"] .done')
     await said.first.wait_for()
     return await said.first.inner_text()

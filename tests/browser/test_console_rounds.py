@@ -104,7 +104,7 @@ async def test_an_arbiter_holds_adjusts_and_publishes_a_round_in_chromium(served
             await page.goto(f"{served}/staff/events/{code}/sections/open?lang=en")
             bye = page.locator("form.bye-form")
             await bye.locator("select[name=entrant_id]").select_option(first)
-            await bye.locator("input[name=round]").fill("3")
+            await bye.locator("select[name=round]").select_option(label="Round 3")  # issue 28: chosen from a list
             await bye.locator("button[type=submit]").click()
             await page.wait_for_selector("#byes .refusal")
             said = await page.inner_text("#byes .refusal")

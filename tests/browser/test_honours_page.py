@@ -181,14 +181,16 @@ async def test_awd9_honours_on_the_awards_page_and_certificates_in_chromium(serv
             # AWD-10, NY 十(四): the arbiter records an appeal with its fee and the committee's decision
             await page.goto(f"{served}/staff/events/{code}/appeals")
             form = page.locator("#lodge-appeal")
-            assert await form.locator("input[name=fee_fen]").input_value() == "50000"
-            await form.locator("select[name=section_id]").select_option("open")
-            await form.locator("input[name=unit_id]").fill(player["unit"])
-            await form.locator("select[name=signatory_role]").select_option("coach")
+            # issue 28: the fee in yuan, the unit and the appealed board chosen from lists by name
+            assert await form.locator("input[name=fee_yuan]").input_value() == "500.00"
+            await form.locator("select[name=section_id]").select_option(label="公开组")
+            await form.locator("select[name=unit_id]").select_option(label=player["unit"])
+            await form.locator("select[name=signatory_role]").select_option(label="教练")
             await form.locator("input[name=signatory_name]").fill("李明华")
             await form.locator("textarea[name=grounds]").fill("对局中对方使用电子设备")
-            await form.locator("input[name=round]").fill("1")
-            await form.locator("input[name=pairing_id]").fill("r1.b1")
+            boards = await form.locator("select[name=board] option").all_inner_texts()
+            board = next(b for b in boards if b.startswith("第 1 轮 第 1 台 "))
+            await form.locator("select[name=board]").select_option(label=board)
             await form.locator("input[name=payment_reference]").fill("收据 0042")
             await form.locator("button[type=submit]").click()
             await page.wait_for_selector(".done, .refusal")

@@ -9,7 +9,7 @@ the session. Screenshots go to test-output/browser/.
 
 from __future__ import annotations
 
-from browser_kit import CHROMIUM, OUT, browser_or_fail, first_round_played, key_sign_in
+from browser_kit import CHROMIUM, OUT, browser_or_fail, first_round_played, key_sign_in, save_result
 
 from gomoku_sim.client import Keys
 
@@ -90,10 +90,8 @@ async def test_an_arbiter_reviews_evidence_and_enters_results_in_chromium(served
             await page.screenshot(path=str(OUT / "staff-round.png"), full_page=True)
             boards = [p["pairing_id"] for p in round_two["pairings"]]
             for pairing_id in boards:
-                row = page.locator(f'tr[data-pairing="{pairing_id}"]')
-                await row.locator("select[name=result]").select_option("first_wins")
-                await row.locator("input[name=note]").fill("裁判判定")
-                await row.locator("button[type=submit]").click()
+                question = await save_result(page, pairing_id, "first_wins", "裁判判定")  # issue 28: confirmed
+                assert "录入 先列胜？" in question and "第 2 轮" in question, question
                 await page.wait_for_selector(f'tr[data-pairing="{pairing_id}"] .done')
             await page.screenshot(path=str(OUT / "staff-round-entered.png"), full_page=True)
 
@@ -129,6 +127,9 @@ async def test_an_arbiter_reviews_evidence_and_enters_results_in_chromium(served
             await page.goto(f"{served}/staff/events/{code}/record-flags")
             card = page.locator(f'.record-flag[data-game="{flagged}"]')
             assert "黑棋禁手" in await card.inner_text() and "第 9 手" in await card.inner_text()
+            # issue 28: the game by its section's name and board in words, not by ids
+            said = await card.inner_text()
+            assert "公开组 · 第 1 轮 第 " in said and ".b" not in said and "open" not in said, said
             await page.screenshot(path=str(OUT / "staff-record-flags.png"), full_page=True)
             await card.locator("input[name=note]").fill("现场已判禁手负")
             await card.locator("button[type=submit]").click()

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from browser_kit import OUT, browser_or_fail, chromium_page, first_round_played
+from browser_kit import OUT, browser_or_fail, chromium_page, first_round_played, save_result
 
 from gomoku_sim.client import Keys
 
@@ -158,9 +158,7 @@ async def test_issue_29_invite_accept_sign_in_act_by_role_and_sign_out_zh_en_136
         await _fits(page, "the event's page")
         await _shot(page, "arbiter-event-390-en")
         await page.goto(f"{served}/staff/events/{code}/sections/open/rounds/2")
-        row = page.locator(f'tr[data-pairing="{pairing_id}"]')
-        await row.locator("select[name=result]").select_option("first_wins")
-        await row.locator("button[type=submit]").click()
+        await save_result(page, pairing_id, "first_wins")  # issue 28: with its confirmation
         said = page.locator(f'tr[data-pairing="{pairing_id}"] .done, tr[data-pairing="{pairing_id}"] .refusal')
         await said.first.wait_for()
         await _shot(page, "arbiter-result-390-en")

@@ -13,7 +13,9 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from gomoku_shared.params import PathId
 
 from .console_rounds import _Console
+from .console_teams import section_names
 from .staff import not_theirs_page, refusal
+from .staff_event_names import with_names
 
 
 def install(app: FastAPI, console: _Console) -> None:
@@ -22,14 +24,15 @@ def install(app: FastAPI, console: _Console) -> None:
     async def page(
         request: Request, session: Any, code: str, acted: str = "", problem: Any = None, done: str = ""
     ) -> HTMLResponse:
-        event = await upstream.get("registration", f"/v1/events/{code}")
+        event = await with_names(upstream, await upstream.get("registration", f"/v1/events/{code}"))
         refused = not_theirs_page(site, request, session, event, code, ("awards.publish",))
         if refused is not None:  # issue 29: said in words
             return refused
         status = await upstream.optional("awards", f"/v1/events/{code}")
         played = await upstream.optional("pairing", f"/v1/events/{code}/sections")
         published = {s["section_id"]: s for s in (status or {}).get("sections", [])}
-        names = {sec["id"]: sec.get("name") for st in event.get("stages", []) for sec in st.get("sections", [])}
+        # issue 28: the sections by their names in the page's language
+        names = await section_names(upstream, event, site.lang_of(request))
         sections = [
             {"id": s["section_id"], "name": names.get(s["section_id"]) or s.get("name"), "status": s.get("status")}
             for s in (played or {}).get("sections", [])

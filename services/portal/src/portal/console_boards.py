@@ -13,9 +13,11 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from gomoku_shared.params import PathId
 
+from .console_teams import board_of, board_words, section_names
 from .sessions import Sessions, StaffSession
 from .site import Site
 from .staff import StaffPages, not_theirs_page, refusal
+from .staff_event_names import with_names
 
 PAGE = "/staff/events/{code}/record-flags"
 #: the flagged records are read page by page (cursor pagination), up to this many pages
@@ -45,11 +47,18 @@ def install(app: FastAPI, site: Site, sessions: Sessions) -> None:
     async def page(
         request: Request, session: StaffSession, code: str, status: int = 200, body: Any = None, done: bool = False
     ) -> HTMLResponse:
-        event = await upstream.get("registration", f"/v1/events/{code}")
+        event = await with_names(upstream, await upstream.get("registration", f"/v1/events/{code}"))
         refused = not_theirs_page(site, request, session, event, code, ("games.adjudicate",))
         if refused is not None:  # issue 29: said in words
             return refused
         listed, flags, entries = await flagged(session, code)
+        # issue 28: each game by its section's name and its board in words, never by ids
+        words = site.words(request)
+        names = await section_names(upstream, event, words.lang)
+        for e in entries:
+            e["where"] = (
+                f"{names.get(str(e.get('section_id')), '—')} · {board_words(words, e.get('round') or 0, board_of(e.get('pairing_id')))}"
+            )
         problem = refusal(site, request, status, body) if status >= 400 else None
         if listed >= 400 and problem is None:
             problem = refusal(site, request, listed, flags)

@@ -15,9 +15,11 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from gomoku_shared.params import PathId, RoundNo
 
+from .console_teams import named_section, section_names
 from .sessions import Sessions, StaffSession
 from .site import Site
 from .staff import not_theirs_page, refusal
+from .staff_event_names import with_names
 
 SEC = "/staff/events/{code}/sections/{sid}"
 #: byes an arbiter may give (pairing's names): requested = half point, forced = full point
@@ -68,11 +70,15 @@ class _Console:
         """The section console; ``outcome``: the action's refusal and done sentence, in words
         already (else said from ``status``, ``body`` and ``done_key``)."""
         base = f"/v1/events/{code}/sections/{sid}"
-        event = await self.upstream.get("registration", f"/v1/events/{code}")
+        event = await with_names(self.upstream, await self.upstream.get("registration", f"/v1/events/{code}"))
         refused = not_theirs_page(self.site, request, session, event, code, ("rounds.pair", "results.correct"))
         if refused is not None:  # issue 29: said in words
             return refused
-        section = await self.upstream.get("pairing", base)
+        # issue 28: the event and the section by their names in the page's language
+        lang = self.site.lang_of(request)
+        section = named_section(
+            await self.upstream.get("pairing", base), await section_names(self.upstream, event, lang)
+        )
         ties = await self.upstream.optional("pairing", base + "/ties")
         byes = await self.upstream.optional("pairing", base + "/byes")
         times = await self.upstream.optional("pairing", base + "/round-times")

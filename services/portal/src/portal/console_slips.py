@@ -15,9 +15,11 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from gomoku_shared.params import PathId, RoundNo
 
+from .console_teams import board_names, board_words, named_section, section_names
 from .sessions import Sessions, StaffSession
 from .site import Site
 from .staff import StaffPages, not_theirs_page, refusal
+from .staff_event_names import with_names
 
 PAGE = "/staff/events/{code}/sections/{sid}/rounds/{n}/slips"
 #: a slip's results and reasons (gameplay's names, PLAY-9)
@@ -68,15 +70,22 @@ class _Slips:
         status: int = 200,
         body: Any = None,
     ) -> HTMLResponse:
-        event = await self.upstream.get("registration", f"/v1/events/{code}")
+        event = await with_names(self.upstream, await self.upstream.get("registration", f"/v1/events/{code}"))
         stop = not_theirs_page(self.site, request, session, event, code, ("slips.enter", "slips.confirm"))
         if stop is not None:
             return stop
         section = await self.upstream.get("pairing", f"/v1/events/{code}/sections/{sid}")
         listed, refused, games = await self.round_games(session, code, sid, n)
         paired = await self.upstream.optional("pairing", f"/v1/events/{code}/sections/{sid}/rounds/{n}")
-        boards = {p["pairing_id"]: p.get("board") for p in (paired or {}).get("pairings", [])}
         words = self.site.words(request)
+        # issue 28: each table by its round, match and board, its players by name (teams too)
+        boards = {p["pairing_id"]: board_words(words, n, p) for p in (paired or {}).get("pairings", [])}
+
+        async def read(path: str, params: dict[str, Any]) -> tuple[int, Any]:
+            return await self.upstream.as_person("registration", "GET", path, session.api_key, None, params)
+
+        names = await board_names(read, code, section)
+        section = named_section(section, await section_names(self.upstream, event, words.lang))
         problem = refusal(self.site, request, status, body) if status >= 400 else None
         if problem is not None and isinstance(body, dict):
             problem["mismatch"] = mismatch_words(words, body)
@@ -93,7 +102,7 @@ class _Slips:
             section=section,
             code=code,
             n=n,
-            names={e["entrant_id"]: e for e in section.get("entrants", [])},
+            names=names,
             games=games,
             boards=boards,
             offline=any(g.get("mode") == "offline" for g in games),

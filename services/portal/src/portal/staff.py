@@ -50,12 +50,13 @@ KNOWN_REFUSALS = (
     "already_decided",
     "event_not_found",
 )
-#: refusals whose service message adds nothing a person reads (ids, role lists in English)
-SILENT_DETAIL = frozenset({"forbidden_role", "sign_in_failed", "totp_required", "session_ended"})
 
 
 def refusal(site: Site, request: Request, status: int, body: Any) -> dict[str, str]:
-    """A service's refusal in words: a sentence of ours, and the service's own message."""
+    """A service's refusal in words: a sentence of ours for its code (words/refusals.toml and the
+    other tables have one for every code a service answers, issue 28), else for its kind
+    (status). The service's own message is English for programmers: never shown (``detail`` is
+    kept empty for the templates)."""
     words = site.words(request)
     error = body.get("error", {}) if isinstance(body, dict) else {}
     code = str(error.get("code", ""))
@@ -64,6 +65,8 @@ def refusal(site: Site, request: Request, status: int, body: Any) -> dict[str, s
         return {"text": said, "detail": ""}
     if code == "stale_revision":
         text = stale_result(words, error.get("details"))
+    elif code == "forbidden" and status == 403:  # the web layer's 403, not the forbidden move
+        text = words.t("refusal.forbidden_role")
     elif code in KNOWN_REFUSALS or i18n.known(f"refusal.{code}"):
         text = _filled(words.t(f"refusal.{code}"), error.get("details"))
     elif status == 403:
@@ -78,9 +81,7 @@ def refusal(site: Site, request: Request, status: int, body: Any) -> dict[str, s
         text = words.t("refusal.unavailable")
     else:
         text = words.t("refusal.other")
-    # the English role list of forbidden_role is not for people: its words say it (issue 29)
-    detail = "" if code in SILENT_DETAIL else str(error.get("message", ""))[:300]
-    return {"text": text, "detail": detail}
+    return {"text": text, "detail": ""}
 
 
 def _said(details: Any, lang: str) -> str:
@@ -234,6 +235,14 @@ class StaffPages:
             await self.sessions.close(session)
             return 401, {"error": {"code": "session_ended", "message": "", "details": {}}}
         return status, answer
+
+    def reader(self, session: StaffSession, service: str = "registration") -> Callable[..., Awaitable[tuple[int, Any]]]:
+        """GET ``path`` of ``service`` with ``params`` as the person (console_teams.Read)."""
+
+        async def read(path: str, params: dict[str, Any]) -> tuple[int, Any]:
+            return await self.call(session, service, "GET", path, params=params)
+
+        return read
 
     async def event_of(self, code: str) -> dict[str, Any]:
         """Registration's event, with its Chinese name for the pages (issue 29: in words)."""

@@ -10,10 +10,23 @@ from fastapi.responses import HTMLResponse, Response
 
 from gomoku_shared.params import PathId
 
+from .console_teams import section_names as section_names_of
 from .sessions import StaffSession
 
 if TYPE_CHECKING:
     from .staff import StaffPages
+
+
+#: the documents a check-in may record as shown (REG-11; the seeds' check-in lists: DA 十(三),
+#: NY, NT 十二, SZ 八(四)), ticked from a list in words
+DOCUMENTS = (
+    "id_card",
+    "insurance_policy",
+    "safety_pledge",
+    "integrity_pledge",
+    "nucleic_acid_test",
+    "health_declaration",
+)
 
 
 def install(app: FastAPI, pages: StaffPages) -> None:
@@ -49,7 +62,8 @@ def install(app: FastAPI, pages: StaffPages) -> None:
             {
                 "entry_ids": [e for e in present if e not in absent],
                 "no_show": absent,
-                "documents_shown": [d.strip() for d in str(form.get("documents", "")).split(",") if d.strip()][:20],
+                # issue 28: the documents ticked from the list in words, never typed as ids
+                "documents_shown": [str(d) for d in form.getlist("document") if d in DOCUMENTS][:20],
                 "override": form.get("override") == "true",
             },
         )
@@ -92,7 +106,8 @@ async def entries_page(
         and (not unit or (e.get("unit") or {}).get("name") == unit)
         and (not pending or e.get("pending_evidence"))
     ]
-    section_names = {sec["id"]: sec.get("name") for st in event.get("stages", []) for sec in st.get("sections", [])}
+    # issue 28: the sections by their name in the page's language
+    section_names = await section_names_of(pages.upstream, event, pages.site.lang_of(request))
     return pages.render(
         request,
         "staff/entries.html",
@@ -107,6 +122,7 @@ async def entries_page(
         statuses=statuses,
         sections=sections,
         section_names=section_names,
+        documents=DOCUMENTS,
         filters={"section": section, "status": status, "unit": unit, "pending": pending},
         problem=problem,
         done=done,

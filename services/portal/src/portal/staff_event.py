@@ -11,6 +11,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from gomoku_shared.params import PathId
 
+from .console_teams import named_section, section_names
 from .sessions import StaffSession
 from .staff_event_names import named
 from .staff_people import actions_offered, event_organisation
@@ -43,13 +44,16 @@ def install(app: FastAPI, pages: StaffPages) -> None:
         if refused is not None:
             return refused
         sections = await upstream.optional("pairing", f"/v1/events/{code}/sections")
+        # issue 28: sections by their name in the page's language, never by id
+        names = await section_names(upstream, event, pages.site.lang_of(request))
         return pages.render(
             request,
             "staff/event.html",
             session,
             event=event,
             code=code,
-            played=(sections or {}).get("sections", []),
+            played=[named_section(s, names) for s in (sections or {}).get("sections", [])],
+            section_names=names,
             **acted,
         )
 

@@ -3,14 +3,18 @@ rejected) beside the entries they belong to, and the decision on one."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, Form, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 from gomoku_shared.params import PathId
 
+from . import i18n
 from .sessions import StaffSession
+
+#: a residency or representation clause's ground by its rule (REG-6..8)
+GROUNDS = {"REG-6": "residency", "REG-7": "final_residency", "REG-8": "representation"}
 
 if TYPE_CHECKING:
     from .staff import StaffPages
@@ -45,6 +49,28 @@ def install(app: FastAPI, pages: StaffPages) -> None:
         )
 
 
+def clause_words(words: Any, clause: Any, event: dict[str, Any]) -> str:
+    """An evidence record's clause in words, never its id (issue 28): "sz-residency/household" is
+    the event's eligibility clause (its ground by rule, its region by name) and the option met:
+    "居住资格（深圳市）：户籍" / "residency (Shenzhen): household registration"."""
+    if not clause:
+        return "—"
+    ground_id, _, option = str(clause).partition("/")
+    clause_def = next((e for e in event.get("eligibility", []) if e.get("id") == ground_id), None)
+    if clause_def is None:
+        return words.t("clause.other")
+    ground = words.t(f"clause.ground.{GROUNDS.get(str(clause_def.get('rule')), 'other')}")
+    region_id = clause_def.get("region")
+    region = next((r for r in event.get("regions", []) if r.get("id") == region_id), None)
+    if region is not None:
+        name = (region.get("name_zh") if words.lang == "zh" else None) or region.get("name") or ""
+        ground = words.t("clause.ground_in", ground=ground, region=name) if name else ground
+    if not option:
+        return ground
+    said = words.t(f"clause.option.{option}") if i18n.known(f"clause.option.{option}") else words.t("clause.other")
+    return words.t("clause.ground_option", ground=ground, option=said)
+
+
 async def evidence_page(
     pages: StaffPages,
     request: Request,
@@ -70,6 +96,7 @@ async def evidence_page(
         event=event,
         code=code,
         records=records,
+        clauses={r["evidence_id"]: clause_words(pages.site.words(request), r.get("clause"), event) for r in records},
         by_entry=by_entry,
         shown=status,
         problem=problem or (pages.refusal(request, code_status, body) if code_status != 200 else None),

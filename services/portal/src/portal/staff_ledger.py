@@ -6,7 +6,6 @@ in the event's time zone in words, and who recorded it by their name."""
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, Request
@@ -14,24 +13,12 @@ from fastapi.responses import HTMLResponse, Response
 
 from gomoku_shared.params import PathId
 
+from . import console_refunds
 from .sessions import StaffSession
+from .yuan import fen_of
 
 if TYPE_CHECKING:
     from .staff import StaffPages
-
-#: the most a line may record, in yuan (a typo of a few zeros is refused before any call)
-MAX_YUAN = Decimal(10_000_000)
-
-
-def fen_of(text: str) -> int | None:
-    """Yuan as typed ("380", "380.50") in fen; None for anything else or outside (0, MAX_YUAN]."""
-    try:
-        yuan = Decimal(text.strip().replace(",", ""))
-    except InvalidOperation:
-        return None
-    if not yuan.is_finite() or yuan <= 0 or yuan > MAX_YUAN or yuan != yuan.quantize(Decimal("0.01")):
-        return None
-    return int(yuan * 100)
 
 
 def _item_name(item: dict[str, Any], lang: str) -> str:
@@ -88,6 +75,7 @@ def install(app: FastAPI, pages: StaffPages) -> None:
         items = [
             (str(i["id"]), _item_name(i, lang)) for i in fees.get("items", []) if isinstance(i, dict) and i.get("id")
         ]
+        refunds = await console_refunds.refund_requests(pages, session, code)
         return pages.render(
             request,
             "staff/ledger.html",
@@ -101,6 +89,7 @@ def install(app: FastAPI, pages: StaffPages) -> None:
             item_names=dict(items),
             payers=who,
             payer_names={ident: name for kind in who.values() for ident, name in kind},
+            refunds=refunds,
             **acted,
         )
 
@@ -134,3 +123,5 @@ def install(app: FastAPI, pages: StaffPages) -> None:
         status, answer = await pages.call(session, "registration", "POST", f"/v1/events/{code}/ledger", body)
         problem, done = pages.outcome(request, status, answer, "people.ledger_recorded")
         return await page(request, session, code, problem=problem, done=done)
+
+    console_refunds.install(app, pages, page)  # issue 28: refund requests decided in yuan

@@ -309,3 +309,4 @@ def test_an_english_slips_two_labels_are_set_at_the_same_size():
     label = pdf_table.fit(sheet, first, pdf.SLIP_LABEL_WIDTH, pdf.SLIP_LABEL_SIZE, pdf.SLIP_LABEL_SIZE)
     room = pdf.SLIP_LABEL_WIDTH - pdf_table.PAD
     assert all(pdf_table.text_width(sheet, line, label.size) <= room + 0.01 for line in label.lines)
+    assert label.lines == ("First-listed", "(moves first)")  # the bracket kept whole on its line

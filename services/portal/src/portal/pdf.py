@@ -163,8 +163,8 @@ def result_slips(words: Words, event: dict, section: dict, rnd: dict, names: dic
     return bytes(pdf.output())
 
 
-#: a slip's "先列（先行）" / "后列" column: as wide and as large as the English labels need
-SLIP_LABEL_WIDTH, SLIP_LABEL_SIZE = 35, 10
+#: a slip's "先列（先行）" / "后列" column at one size; 30 mm breaks the English one before its bracket
+SLIP_LABEL_WIDTH, SLIP_LABEL_SIZE = 30, 10
 
 
 def draw_slips(pdf: Sheet, words: Words, slips: Sequence[tuple[str, tuple[str, str], tuple[str, str]]]) -> None:
@@ -361,9 +361,9 @@ def honour_certificates(words: Words, event: dict, honours: dict, font: str = ""
 
 def certificate(pdf: Sheet, heading: str, who: dict, event: dict, lines: list[str], issued: str) -> None:
     """One certificate: a double frame; the heading; the person (or team) named whole, with their
-    unit or team (and a team's players); the event and what they won; at the foot the organiser,
-    the venue, the dates and the date of issue on the left (each where known), the circle where
-    the organiser's seal goes on the right."""
+    unit or team (and a team's players); the event and what they won; under it the organiser and
+    the venue (each where known); at the foot the dates and the date of issue on the left, the
+    circle where the organiser's seal goes on the right."""
     words = pdf.words
     inner = pdf.w - 50
     pdf.add_page()
@@ -383,16 +383,18 @@ def certificate(pdf: Sheet, heading: str, who: dict, event: dict, lines: list[st
     y = _centred(pdf, str(event.get("name") or ""), max(y + 14, 130), 17, 11, 10)
     for line in lines:
         y = _centred(pdf, line, y + 4, 15, 10, 9)
-    # the foot: who held it, where and when, the date of issue, and the seal
+    # who held it and where, under what was won, across the page (a long organiser wraps)
+    y += 6
+    for line in organiser_and_venue(words, event):
+        y = _centred(pdf, line, y + 3, 11, 9, 5.5)
+    # the foot: the dates and the date of issue, and the seal
     foot = pdf.h - 75
     said = [
-        *organiser_and_venue(words, event),
         words.t("pdf.dates", dates=event["dates"]) if event.get("dates") else "",
         words.t("pdf.issued", date=issued) if issued else "",
     ]
-    at = foot + 6
-    for line in (t for t in said if t):
-        at = block(pdf, line, 28, at, inner / 2 + 10, 11, 8) + 2
+    for n, line in enumerate(t for t in said if t):
+        block(pdf, line, 28, foot + 16 + n * 9, inner / 2 + 10, 12, 8)
     cx, cy, r = pdf.w - 62, foot + 20, 20
     pdf.set_dash_pattern(dash=1.5, gap=1.5)
     pdf.ellipse(cx - r, cy - r, 2 * r, 2 * r)

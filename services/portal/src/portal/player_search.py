@@ -24,7 +24,8 @@ MAX_FOUND = 100
 
 def found_in(code: str, sections: list[tuple[str, dict[str, Any] | None]], words: str) -> list[dict[str, Any]]:
     """Who in ``sections`` (section id, pairing's section) has ``words`` in their name: each as
-    ``name``, ``unit`` (a team's player: their team) and ``href`` (a team's page for a team)."""
+    ``name``, ``unit`` (a team's player: their team), ``href`` (a team's page for a team) and
+    ``kind`` (player, team or member: a team's player)."""
     wanted = words.casefold()
     if not wanted:
         return []
@@ -34,13 +35,15 @@ def found_in(code: str, sections: list[tuple[str, dict[str, Any] | None]], words
         for entrant in (section or {}).get("entrants", []):
             members = entrant.get("members")
             if wanted in str(entrant.get("name") or "").casefold():
-                where = "teams" if members is not None else "players"
+                kind, where = ("team", "teams") if members is not None else ("player", "players")
                 href = f"{base}/{where}/{entrant['entrant_id']}"
-                found.append({"name": entrant["name"], "unit": entrant.get("unit"), "href": href, "section_id": sid})
+                unit = None if kind == "team" else entrant.get("unit")
+                found.append({"name": entrant["name"], "unit": unit, "href": href, "section_id": sid, "kind": kind})
             for member in members or []:
                 if wanted in str(member.get("name") or "").casefold():
                     href = f"{base}/players/{member['player_id']}"
-                    found.append({"name": member["name"], "unit": entrant.get("name"), "href": href, "section_id": sid})
+                    row = {"name": member["name"], "unit": entrant.get("name"), "href": href, "section_id": sid}
+                    found.append({**row, "kind": "member"})
     return found
 
 

@@ -18,7 +18,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+# say_time is dates_in_words' (one way of saying times); named here too for the staff pages that import it from here
 from .dates_in_words import PLATFORM_ZONE
+from .dates_in_words import say_time as say_time
 from .upstream import Upstream, UpstreamError
 
 #: at most so many events are looked up by name for one page (the rest show registration's name)

@@ -1,6 +1,7 @@
 """Issue 28: every public page of the SZ 2022 qualifier and the NT 2023 team championship, in
 Chinese and in English, on a 390 × 844 phone — home, event, each played section's pairings,
-standings, cross table and a player's (a team's) page, the awards, a round's live wall, a game
+standings, cross table and a player's page (in a team section: the team's page, a team player's
+page and a search finding a team's player by name), the awards, a round's live wall, a game
 page, a replay, a player search and the schedule's calendar — must be
 
 (a) in the page's language: on a Chinese page no Latin word of 3 letters or more that is not a
@@ -107,6 +108,10 @@ async def _pages(platform: Any, code: str) -> tuple[list[str], list[str]]:
         pages.append(base)
         if entrants:  # a section cancelled for want of entries has nothing more to show
             pages += [f"{base}/standings", f"{base}/crosstable", f"{base}/players/{entrants[0]['entrant_id']}"]
+        members = (entrants[0].get("members") or []) if entrants else []
+        if members:  # a team section: the team's page, a team player's page, a search by a player's name
+            pages += [f"{base}/teams/{entrants[0]['entrant_id']}", f"{base}/players/{members[-1]['player_id']}"]
+            pages.append(f"/events/{code}/players?q={members[-1]['name'][:2]}")
         rounds = int(section.get("current_round") or 0)
         if game_id is None and rounds:
             games = (await platform.get("gameplay", f"/v1/rounds/{code}/{sid}/{rounds}/games")).get("games", [])
@@ -178,10 +183,21 @@ async def test_every_public_page_of_the_sz_qualifier_in_one_language_its_zone_an
 
 
 async def test_every_public_page_of_the_nt_team_championship_in_one_language_its_zone_and_a_phone(served):
-    """NT 2023 team championship (4 teams, 3 boards, 3 rounds): issue 28's walk of every page."""
+    """NT 2023 team championship (4 teams, 3 boards, 3 rounds): issue 28's walk of every page,
+    the team's and a team player's pages among them; the player search finds every team's players
+    by name (PAIR-9 members), each with their team and linked to their own page."""
     platform, driver = await team_event_played(served)
     try:
         problems = await _walk(served, platform, driver.code, "nt")
+        section = await platform.get("pairing", f"/v1/events/{driver.code}/sections/mixed-team")
     finally:
         await platform.aclose()
     assert problems == [], "\n".join(problems)
+    async with httpx.AsyncClient(base_url=served, timeout=30) as client:
+        for team in section["entrants"]:
+            for member in team["members"]:
+                found = await client.get(f"/events/{driver.code}/players", params={"q": member["name"]})
+                assert found.status_code == 200
+                link = f'href="/events/{driver.code}/sections/mixed-team/players/{member["player_id"]}"'
+                row = found.text[found.text.index(link) :].split("</tr>", 1)[0]
+                assert member["name"] in row and team["name"] in row, row

@@ -1,7 +1,9 @@
 """Every printout the portal serves, fetched over the socket from a played event and read back
 (pypdf): names, units and heads whole (no "…"), the standings' legend under the table, each PDF in
 the one language asked for (issue 28). The NT 2023 team championship's sheets show its matches
-with their boards; the SZ 2022 qualifier's cancelled sections say so instead of "not published"."""
+with their boards and every board's players by their real names; the certificates name the
+organiser and the venue; the SZ 2022 qualifier's cancelled sections say so instead of "not
+published"."""
 
 from __future__ import annotations
 
@@ -19,7 +21,15 @@ SHEETS = ("rounds/1/pairings.pdf", "rounds/1/slips.pdf", "standings.pdf", "cross
 
 
 def _text(body: bytes) -> str:
-    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(body)).pages)
+    return PAGE_BREAK.join(page.extract_text() for page in PdfReader(io.BytesIO(body)).pages)
+
+
+#: between the pages of a printout's text (``_pages`` splits it again)
+PAGE_BREAK = "\n\f\n"
+
+
+def _pages(text: str) -> list[str]:
+    return text.split(PAGE_BREAK)
 
 
 def _flat(text: str) -> str:
@@ -47,21 +57,24 @@ def _one_language(texts: dict[tuple[str, str], str], own_names: list[str]) -> No
             rest = text
             for name in sorted(own_names, key=len, reverse=True):
                 rest = rest.replace(name, "")
+            rest = rest.replace("APP", "")  # SZ 五's venue: 弈客五子棋APP, the product's own name
             assert not re.search(r"[A-Za-z]{2,}", rest), (sheet, re.findall(r"[A-Za-z]{2,}", rest)[:10])
 
 
-async def _read(served: str, platform, code: str, sid: str) -> tuple[dict, dict, dict]:
+async def _read(served: str, platform, code: str, sid: str) -> tuple[dict, dict, dict, dict]:
+    """The section, its standings, its awards and the event (registration's: organiser, venue)."""
     section = await platform.get("pairing", f"/v1/events/{code}/sections/{sid}")
     standings = await platform.get("pairing", f"/v1/events/{code}/sections/{sid}/standings")
     awards = await platform.get("awards", f"/v1/events/{code}/sections/{sid}/awards")
-    return section, standings, awards
+    event = await platform.get("registration", f"/v1/events/{code}")
+    return section, standings, awards, event
 
 
 async def test_da_printouts_whole_in_one_language_with_legend_and_certificates(served):
     """DA 2023 open section: every printout in Chinese and in English (PAIR-7 legend, AWD-1 certificates)."""
     platform, driver = await event_played(served)
     try:
-        section, standings, awards = await _read(served, platform, driver.code, "open")
+        section, standings, awards, event = await _read(served, platform, driver.code, "open")
     finally:
         await platform.aclose()
     texts = _printouts(served, driver.code, "open")
@@ -82,17 +95,27 @@ async def test_da_printouts_whole_in_one_language_with_legend_and_certificates(s
         assert word in zh, word
     for word in ("Certificate of Award", "won 1st place in the Open section", "Issued on", "Seal"):
         assert word in en, word
+    # DA 一, 四: who holds it and where, in the certificate's language, on every certificate
+    pages = {lang: [_flat(t) for t in _pages(texts[("certificates.pdf", lang)])] for lang in ("zh", "en")}
+    for lang, organiser, venue in (
+        ("zh", f"主办单位：{event['organiser_zh']}", f"比赛地点：{event['venue_zh']}"),
+        ("en", f"Organiser: {event['organiser']}", f"Venue: {event['venue']}"),
+    ):
+        assert pages[lang] and all(_flat(organiser) in p and _flat(venue) in p for p in pages[lang]), lang
+    for lang, venue in (("zh", "比赛地点："), ("en", "Venue: ")):
+        assert _flat(venue) in _flat(texts[("standings.pdf", lang)]), lang
     assert winner["name"] in zh and winner["name"] in en
     assert standings["standings"][0]["name"] in texts[("standings.pdf", "en")]
 
 
 async def test_nt_team_printouts_as_matches_with_every_board_named(served):
     """NT 2023 (PAIR-9): the pairing sheet and slips are matches, team against team, with every
-    board's two sides named (a player, or a team and board where the section names no players),
-    never a dash; standings with match points and board points (团体总局分) and their legend."""
+    board's two players by their real names (pairing's ``members``; never "北京 第 1 台" nor a
+    dash); standings with match points and board points (团体总局分) and their legend; the
+    certificates name the organiser (NT 一) and leave out the venue, to be announced (NT 三)."""
     platform, driver = await team_event_played(served)
     try:
-        section, standings, awards = await _read(served, platform, driver.code, "mixed-team")
+        section, standings, awards, event = await _read(served, platform, driver.code, "mixed-team")
         rnd = await platform.get("pairing", f"/v1/events/{driver.code}/sections/mixed-team/rounds/1")
     finally:
         await platform.aclose()
@@ -108,12 +131,24 @@ async def test_nt_team_printouts_as_matches_with_every_board_named(served):
         home, away = teams[board_one["first_team"]], teams[board_one["second_team"]]
         assert f"第 {n} 场" in zh and f"{home} 对 {away}" in zh
         assert f"Match {n}" in en and f"{home} v {away}" in en
-    for p in rnd["pairings"]:
-        named = [m for e in section["entrants"] for m in e.get("members") or [] if m["player_id"] == p["first"]]
-        said = named[0]["name"] if named else f"{teams[p['first_team']]} 第 {p['board']} 台"
-        assert said in zh, said
+    by_id = {m["player_id"]: m["name"] for e in section["entrants"] for m in e.get("members") or []}
+    assert by_id and all(p[side] in by_id for p in rnd["pairings"] for side in ("first", "second")), rnd
     slips = texts[("rounds/1/slips.pdf", "zh")]
     assert slips.count("对局记录单") == len(rnd["pairings"]) and "—" not in slips
+    for sheet in ("rounds/1/pairings.pdf", "rounds/1/slips.pdf"):
+        for lang in ("zh", "en"):
+            flat = _flat(texts[(sheet, lang)])
+            missing = [
+                by_id[p[s]] for p in rnd["pairings"] for s in ("first", "second") if _flat(by_id[p[s]]) not in flat
+            ]
+            assert not missing, (sheet, lang, missing)
+            # never a team and board in place of a player ("北京 第 1 台" / "Beijing, board 1")
+            said = [
+                _flat(f"{t} 第 {n} 台" if lang == "zh" else f"{t}, board {n}")
+                for t in teams.values()
+                for n in (1, 2, 3)
+            ]
+            assert not [x for x in said if x in flat], (sheet, lang)
     table = texts[("standings.pdf", "zh")]
     assert all(word in table for word in ("次分", "团体总局分", "队伍", "表头说明", "次分：各场比赛（队对队）得分之和"))
     assert all(row["name"] in table for row in standings["standings"])
@@ -123,6 +158,11 @@ async def test_nt_team_printouts_as_matches_with_every_board_named(served):
     certificates = texts[("certificates.pdf", "zh")]
     assert "2023年全国五子棋团体锦标赛" in certificates and "在混合团体比赛中荣获第 1 名" in certificates
     assert awards["places"][0]["name"] in certificates and "最佳台次证书" in certificates
+    assert event["organiser_zh"] and not event.get("venue")
+    for lang, organiser in (("zh", f"主办单位：{event['organiser_zh']}"), ("en", f"Organiser: {event['organiser']}")):
+        pages = _pages(texts[("certificates.pdf", lang)])
+        assert pages and all(_flat(organiser) in _flat(p) for p in pages), lang
+        assert "比赛地点" not in texts[("certificates.pdf", lang)] and "Venue" not in texts[("certificates.pdf", lang)]
 
 
 async def test_sz_cancelled_sections_say_so_and_played_ones_print_whole(served):

@@ -1,6 +1,7 @@
 """Issue 28: the home page finds the platform's events without an operator's list (newest first,
 names in the page's language, dates, place, organiser and status in words, a search by name or
-code, PORTAL_EVENTS as an optional pin); the team-score texts and an event's days in words."""
+code, PORTAL_EVENTS as an optional pin); the team-score texts. (An event's days in words:
+test_dates_in_words.py.)"""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from gomoku_shared.embedded import EmbeddedSuite
 from gomoku_shared.settings import ServiceSettings
 from portal import home
 from portal.i18n import Words
-from portal.page_names import event_in, say_days
+from portal.page_names import event_in
 from portal.team_texts import member, note
 
 OP = {"x-api-key": "op-key"}
@@ -92,15 +93,6 @@ def test_event_in_names_the_event_its_stages_and_sections_in_chinese_only_on_chi
     zh = event_in(event, "zh")
     assert (zh["name"], zh["stages"][0]["name"], zh["stages"][0]["sections"][0]["name"]) == ("公开赛", "主赛", "A")
     assert event_in(event, "en")["stages"][0]["name"] == "Main"
-
-
-def test_days_in_words():
-    assert say_days("2022-11-05", "2022-11-13", "zh") == "2022年11月5日至13日"
-    assert say_days("2023-08-30", "2023-09-02", "zh") == "2023年8月30日至9月2日"
-    assert say_days("2022-11-13", "2022-11-13", "en") == "13 Nov 2022"
-    assert say_days("2023-08-30", "2023-09-02", "en") == "30 Aug – 2 Sep 2023"
-    assert say_days("2022-12-30", "2023-01-02", "en") == "30 Dec 2022 – 2 Jan 2023"
-    assert say_days("not a day", None, "en") == "—"
 
 
 def test_awd6_team_score_texts_in_words_with_sections_by_name():

@@ -1,6 +1,7 @@
 """Printouts to the standard of Swiss-Manager's (issue 28): the table layout from the font's own
 widths (nothing cut: the text drawn is the text given), the standings' legend, each printout in one
-language, certificates with the dates, the date of issue and the seal, and a team round as matches."""
+language, certificates with the organiser, the venue, the dates, the date of issue and the seal, and
+a team round as matches."""
 
 from __future__ import annotations
 
@@ -9,15 +10,32 @@ import re
 
 from pypdf import PdfReader
 
-from portal import pdf, pdf_table, pdf_team, printout_reads
+from portal import names, pdf, pdf_table, pdf_team, printout_reads
 from portal.i18n import Words
 
 ZH, EN = Words("zh"), Words("en")
 LONG_UNIT_ZH = "深圳市南山区青少年五子棋俱乐部（南山棋院）"
 LONG_UNIT_EN = "Nanshan Chess Academy of the Shenzhen Youth Gomoku Club"
 LONG_NAME = "Alexandra Konstantinopoulou-Wellington"
-EVENT_ZH = {"name": "2023年全国五子棋定安公开赛", "dates": "2023年8月19日至22日"}
-EVENT_EN = {"name": "2023 National Gomoku Open, Ding'an", "dates": "19–22 August 2023"}
+VENUE_ZH = "海南省定安县南丽湖风景区中铁诺德丽湖半岛（海南诺德珺唐酒店）"
+VENUE_EN = "Nuode Lihu Peninsula (Hainan Nuode Juntang Hotel), Nanli Lake, Ding'an County, Hainan"
+ORGANISER_ZH = "国家体育总局棋牌运动管理中心、湖北省体育局、十堰市人民政府"
+ORGANISER_EN = (
+    "Chess and Card Sports Administration Centre of the General Administration of Sport; "
+    "Hubei Provincial Sports Bureau; Shiyan City People's Government"
+)
+EVENT_ZH = {
+    "name": "2023年全国五子棋定安公开赛",
+    "dates": "2023年8月19日至22日",
+    "organiser": ORGANISER_ZH,
+    "venue": VENUE_ZH,
+}
+EVENT_EN = {
+    "name": "2023 National Gomoku Open, Ding'an",
+    "dates": "19–22 August 2023",
+    "organiser": ORGANISER_EN,
+    "venue": VENUE_EN,
+}
 NAMES = {
     "e1": {"entrant_id": "e1", "name": "张伟", "unit": LONG_UNIT_ZH},
     "e2": {"entrant_id": "e2", "name": "李娜", "unit": "江苏"},
@@ -142,6 +160,8 @@ def test_certificates_in_one_language_with_dates_issue_date_and_seal():
         "比赛日期：2023年8月19日至22日",
         "颁发日期：2023年8月20日",
         "盖章处",
+        f"主办单位：{ORGANISER_ZH}",
+        f"比赛地点：{VENUE_ZH}",
     ):
         assert _flat(word) in _flat(text), word
     assert not LATIN.search(text), LATIN.findall(text)
@@ -150,6 +170,8 @@ def test_certificates_in_one_language_with_dates_issue_date_and_seal():
     text = _text(pdf.certificates(EN, EVENT_EN, awards))
     for words in ("Certificate of Award", "won 1st place in the Open section", "Prizes: medal", "Seal", "Issued on"):
         assert words in text, words
+    for words in (f"Organiser: {ORGANISER_EN}", f"Venue: {VENUE_EN}"):
+        assert _flat(words) in _flat(text), words
     assert not CJK.search(text.replace("–", "")), CJK.findall(text)
 
 
@@ -201,8 +223,8 @@ TEAM_ROUND = {
 def test_a_team_round_is_printed_as_matches_with_players_by_name_and_team():
     """PAIR-9: a match is team against team; each board names its players (REG-9 board order)."""
     section = {"name": "混合团体", "kind": "team", "entrants": list(TEAMS.values())}
-    players = printout_reads.board_players(section)
-    assert players["p1"] == {"name": "张三", "unit": "北京", "team": "t1", "board": 1}
+    players = names.by_id(section)
+    assert players["p1"] == {"name": "张三", "unit": "北京", "board": 1, "team": "t1", "team_name": "北京"}
     text = _text(pdf_team.pairing_sheet(ZH, EVENT_ZH, section, TEAM_ROUND, TEAMS, players))
     assert "第 1 场" in text and "北京 对 浙江" in text and "局分 2 : 2" in text
     assert all(name in text for name in ("张三", "李四", "王五"))
@@ -213,12 +235,12 @@ def test_a_team_round_is_printed_as_matches_with_players_by_name_and_team():
 
 
 def test_dates_and_names_in_the_readers_language():
-    assert printout_reads.say_dates("2023-06-22", "2023-06-24", ZH) == "2023年6月22日至24日"
-    assert printout_reads.say_dates("2023-06-22", "2023-06-24", EN) == "22–24 June 2023"
-    assert printout_reads.say_dates("2022-10-30", "2022-11-13", EN) == "30 October – 13 November 2022"
     assert printout_reads.issued_on("2023-06-23T17:00:00Z", "Asia/Shanghai", ZH) == "2023年6月24日"
     event = {
         "name": "2023 National Gomoku Team Championship",
+        "organiser": "Hubei Provincial Sports Bureau",
+        "organiser_zh": "湖北省体育局",
+        "venue": None,  # NT 三: 地点另行通知 (registration answers none)
         "stages": [{"id": "main", "sections": [{"id": "mixed"}]}],
     }
     plan = {
@@ -234,5 +256,57 @@ def test_dates_and_names_in_the_readers_language():
         "混合团体",
         "2023年6月22日至24日",
     )
+    assert (printed["organiser"], printed["venue"]) == ("湖北省体育局", "")
     printed, section = printout_reads.imprint(event, plan, "mixed", EN)
     assert (printed["name"], section["name"]) == (event["name"], "Mixed team")
+    assert (printed["organiser"], printed["venue"], printed["dates"]) == (
+        "Hubei Provincial Sports Bureau",
+        "",
+        "22–24 June 2023",
+    )
+    # a certificate of an event whose venue is to be announced leaves the venue out, not "—"
+    text = _text(pdf.certificates(EN, printed, {"section_name": "Mixed team", "places": [], "best_boards": []}))
+    assert "Venue" not in text
+
+
+def test_the_standings_and_cross_table_name_the_organiser_and_venue_under_their_heading():
+    """As Swiss-Manager's lists do: under the event's name and dates, who holds it and where."""
+    table = {"after_round": 1, "order": ["points"], "standings": []}
+    text = _flat(_text(pdf.standings(ZH, EVENT_ZH, {"name": "公开组"}, table)))
+    assert _flat(f"主办单位：{ORGANISER_ZH}") in text and _flat(f"比赛地点：{VENUE_ZH}") in text
+    text = _flat(_text(pdf.cross_table(EN, EVENT_EN, {"name": "Open"}, {"rounds": 1, "players": []}, {})))
+    assert _flat(f"Organiser: {ORGANISER_EN}") in text and _flat(f"Venue: {VENUE_EN}") in text
+    # the pairing sheet and the slips stay as they were (a round's sheets)
+    rnd = {"round": 1, "pairings": [{"board": 1, "first": "e1", "second": "e2", "result": None}]}
+    assert "主办单位" not in _text(pdf.pairing_sheet(ZH, EVENT_ZH, {"name": "公开组"}, rnd, NAMES))
+
+
+def _sizes_of(body: bytes, texts: tuple[str, ...]) -> dict[str, set[float]]:
+    """The font sizes each of ``texts`` (or a line of it) is drawn at on the PDF's pages."""
+    sizes: dict[str, set[float]] = {t: set() for t in texts}
+
+    def seen(text: str, cm: list, tm: list, font: dict, size: float) -> None:
+        for wanted in texts:
+            if text.strip() and text.strip() in wanted:
+                sizes[wanted].add(round(size * tm[3], 2))
+
+    for page in PdfReader(io.BytesIO(body)).pages:
+        page.extract_text(visitor_text=seen)
+    return sizes
+
+
+def test_an_english_slips_two_labels_are_set_at_the_same_size():
+    """The first-listed's label ("First-listed (moves first)") was set at 8 pt beside the second's
+    10 pt: both are 10 pt now, the long one wrapped between words within its column."""
+    rnd = {"round": 1, "pairings": [{"board": 1, "first": "e1", "second": "e2", "result": None}]}
+    names_en = {"e1": {"name": "Zhou Chao", "unit": "Beijing"}, "e2": {"name": "Gao Min", "unit": "Jiangsu"}}
+    first, second = EN.t("pdf.first_black"), EN.t("pdf.second_white")
+    body = pdf.result_slips(EN, EVENT_EN, {"name": "Open"}, rnd, names_en)
+    sizes = _sizes_of(body, (first, second))
+    assert sizes[first] == sizes[second] == {pdf.SLIP_LABEL_SIZE}, sizes
+    assert _flat(first) in _flat(_text(body))
+    sheet = _sheet()
+    label = pdf_table.fit(sheet, first, pdf.SLIP_LABEL_WIDTH, pdf.SLIP_LABEL_SIZE, pdf.SLIP_LABEL_SIZE)
+    room = pdf.SLIP_LABEL_WIDTH - pdf_table.PAD
+    assert all(pdf_table.text_width(sheet, line, label.size) <= room + 0.01 for line in label.lines)
+    assert label.lines == ("First-listed", "(moves first)")  # the bracket kept whole on its line

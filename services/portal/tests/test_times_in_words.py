@@ -4,8 +4,9 @@ name the person without their account id."""
 
 from __future__ import annotations
 
+from portal.dates_in_words import PLATFORM_ZONE, say_time
 from portal.i18n import Words
-from portal.staff_event_names import PLATFORM_ZONE, say_time, who_acted
+from portal.staff_event_names import who_acted
 
 
 def test_issue_29_times_in_words_an_invitations_expiry_in_beijing_time_zh_and_en():

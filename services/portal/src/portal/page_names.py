@@ -10,7 +10,6 @@ as it is."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import date
 from typing import Any
 
 
@@ -60,31 +59,3 @@ def localise(ctx: dict[str, Any], lang: str) -> None:
         ctx["section"] = {**section, "name": names[str(section["section_id"])]}
     if "section_names" in ctx:
         ctx["section_names"] = names
-
-
-MONTHS_EN = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
-
-
-def say_days(first: Any, last: Any, lang: str) -> str:
-    """An event's days in words: "2022年11月5日至13日" / "5–13 Nov 2022" (a dash when unknown)."""
-    try:
-        a, b = date.fromisoformat(str(first)[:10]), date.fromisoformat(str(last or first)[:10])
-    except ValueError:
-        return "—"
-    if lang == "zh":
-        start = f"{a.year}年{a.month}月{a.day}日"
-        if a == b:
-            return start
-        if (a.year, a.month) == (b.year, b.month):
-            return f"{start}至{b.day}日"
-        return f"{start}至{b.month}月{b.day}日" if a.year == b.year else f"{start}至{b.year}年{b.month}月{b.day}日"
-    end = f"{b.day} {MONTHS_EN[b.month - 1]} {b.year}"
-    if a == b:
-        return end
-    if (a.year, a.month) == (b.year, b.month):
-        return f"{a.day}–{end}"
-    return (
-        f"{a.day} {MONTHS_EN[a.month - 1]} – {end}"
-        if a.year == b.year
-        else f"{a.day} {MONTHS_EN[a.month - 1]} {a.year} – {end}"
-    )

@@ -47,10 +47,12 @@ class Sheet(FPDF):
         landscape: bool = False,
         font: str = "",
         dates: str = "",
+        imprint: tuple[str, ...] = (),
     ) -> None:
         super().__init__(orientation="L" if landscape else "P", unit="mm", format="A4")
         self.add_font(FAMILY, fname=str(font_path(font)))
         self.doc_title, self.doc_subtitle, self.doc_dates, self.words = title, subtitle, dates, words
+        self.doc_imprint = imprint
         self.set_title(" · ".join(t for t in (title, subtitle) if t))
         self.set_creator("Gomoku tournaments")
         self.set_auto_page_break(True, margin=15)
@@ -72,6 +74,9 @@ class Sheet(FPDF):
         if self.doc_dates:
             self.set_font(FAMILY, size=9)
             self.cell(0, 5, self.doc_dates, new_x="LMARGIN", new_y="NEXT", align="C")
+        for line in self.doc_imprint:  # the organiser and the venue, wrapped between words when long
+            self.set_font(FAMILY, size=8)
+            self.multi_cell(0, 4, line, new_x="LMARGIN", new_y="NEXT", align="C")
         self.ln(2)
 
     def footer(self) -> None:
@@ -87,12 +92,29 @@ class Sheet(FPDF):
         pdf_table.ruled_table(self, FAMILY, heads, rows, grow)
 
 
-def sheet_for(words: Words, event: dict, section: dict, what: str, landscape: bool = False, font: str = "") -> Sheet:
+def sheet_for(
+    words: Words,
+    event: dict,
+    section: dict,
+    what: str,
+    landscape: bool = False,
+    font: str = "",
+    with_imprint: bool = False,
+) -> Sheet:
     """A printout of ``section``: the event's name as title, the section and ``what`` under it and
-    the dates (``event["dates"]``, in words, from ``printout_reads.imprint``)."""
+    the dates (``event["dates"]``, in words, from ``printout_reads.imprint``); ``with_imprint``
+    (the standings and the cross table, where Swiss-Manager's lists name them) the organiser and
+    the venue too."""
     subtitle = " · ".join(t for t in (str(section.get("name") or ""), what) if t)
     dates = words.t("pdf.dates", dates=event["dates"]) if event.get("dates") else ""
-    return Sheet(str(event.get("name") or ""), subtitle, words, landscape=landscape, font=font, dates=dates)
+    imprint = organiser_and_venue(words, event) if with_imprint else ()
+    title = str(event.get("name") or "")
+    return Sheet(title, subtitle, words, landscape=landscape, font=font, dates=dates, imprint=imprint)
+
+
+def organiser_and_venue(words: Words, event: dict) -> tuple[str, ...]:
+    """ "主办单位：…" and "比赛地点：…" in the printout's language, each where the event names it."""
+    return tuple(words.t(f"pdf.{field}", name=event[field]) for field in ("organiser", "venue") if event.get(field))
 
 
 def _who(names: dict[str, Any], entrant_id: str | None) -> tuple[str, str]:
@@ -141,6 +163,10 @@ def result_slips(words: Words, event: dict, section: dict, rnd: dict, names: dic
     return bytes(pdf.output())
 
 
+#: a slip's "先列（先行）" / "后列" column at one size; 30 mm breaks the English one before its bracket
+SLIP_LABEL_WIDTH, SLIP_LABEL_SIZE = 30, 10
+
+
 def draw_slips(pdf: Sheet, words: Words, slips: Sequence[tuple[str, tuple[str, str], tuple[str, str]]]) -> None:
     """The slips (heading, (first's name, unit), (second's name, unit)), three to an A4 page: each
     player's name whole (smaller when long) with the unit or team under it, and a line to sign on."""
@@ -157,7 +183,8 @@ def draw_slips(pdf: Sheet, words: Words, slips: Sequence[tuple[str, tuple[str, s
             zip((words.t("pdf.first_black"), words.t("pdf.second_white")), players, strict=True)
         ):
             y = top + 15 + row * 16
-            block(pdf, label, 20, y + 1, 35, 10, 8)
+            # both labels at 10 pt, wrapped between words when long ("First-listed / (moves first)")
+            block(pdf, label, 20, y + 1, SLIP_LABEL_WIDTH, SLIP_LABEL_SIZE, SLIP_LABEL_SIZE)
             below = block(pdf, name, 57, y, 63, 12, 8)
             if unit and unit not in name:  # "北京 第 2 台" names its team already
                 block(pdf, unit, 57, below + 0.5, 63, 8, 6)
@@ -190,6 +217,7 @@ def standings(words: Words, event: dict, section: dict, table: dict, font: str =
         f"{words.t('standings')} · {words.t('after_round', n=table.get('after_round'))}",
         landscape=len(order) > 4,
         font=font,
+        with_imprint=True,
     )
     pdf.add_page()
     played = "pdf.matches_played" if team else "played"
@@ -229,7 +257,7 @@ def _legend_key(tiebreak: str, order: list[str]) -> str:
 
 def cross_table(words: Words, event: dict, section: dict, table: dict, starts: dict[str, int], font: str = "") -> bytes:
     rounds = int(table.get("rounds") or 0)
-    pdf = sheet_for(words, event, section, words.t("crosstable"), landscape=rounds > 5, font=font)
+    pdf = sheet_for(words, event, section, words.t("crosstable"), landscape=rounds > 5, font=font, with_imprint=True)
     pdf.add_page()
     team = section.get("kind") == "team"
     # a team's points here are its match points (次分), as in its standings
@@ -333,8 +361,9 @@ def honour_certificates(words: Words, event: dict, honours: dict, font: str = ""
 
 def certificate(pdf: Sheet, heading: str, who: dict, event: dict, lines: list[str], issued: str) -> None:
     """One certificate: a double frame; the heading; the person (or team) named whole, with their
-    unit or team (and a team's players); the event and what they won; at the foot the dates and the
-    date of issue on the left, the circle where the organiser's seal goes on the right."""
+    unit or team (and a team's players); the event and what they won; under it the organiser and
+    the venue (each where known); at the foot the dates and the date of issue on the left, the
+    circle where the organiser's seal goes on the right."""
     words = pdf.words
     inner = pdf.w - 50
     pdf.add_page()
@@ -354,18 +383,18 @@ def certificate(pdf: Sheet, heading: str, who: dict, event: dict, lines: list[st
     y = _centred(pdf, str(event.get("name") or ""), max(y + 14, 130), 17, 11, 10)
     for line in lines:
         y = _centred(pdf, line, y + 4, 15, 10, 9)
-    # the foot: dates and date of issue, and the seal
+    # who held it and where, under what was won, across the page (a long organiser wraps)
+    y += 6
+    for line in organiser_and_venue(words, event):
+        y = _centred(pdf, line, y + 3, 11, 9, 5.5)
+    # the foot: the dates and the date of issue, and the seal
     foot = pdf.h - 75
-    pdf.set_font(FAMILY, size=12)
-    for n, said in enumerate(
-        t
-        for t in (
-            words.t("pdf.dates", dates=event["dates"]) if event.get("dates") else "",
-            words.t("pdf.issued", date=issued) if issued else "",
-        )
-        if t
-    ):
-        block(pdf, said, 28, foot + 16 + n * 9, inner / 2 + 10, 12, 8)
+    said = [
+        words.t("pdf.dates", dates=event["dates"]) if event.get("dates") else "",
+        words.t("pdf.issued", date=issued) if issued else "",
+    ]
+    for n, line in enumerate(t for t in said if t):
+        block(pdf, line, 28, foot + 16 + n * 9, inner / 2 + 10, 12, 8)
     cx, cy, r = pdf.w - 62, foot + 20, 20
     pdf.set_dash_pattern(dash=1.5, gap=1.5)
     pdf.ellipse(cx - r, cy - r, 2 * r, 2 * r)

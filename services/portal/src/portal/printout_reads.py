@@ -1,32 +1,19 @@
 """What a printout says about its event, read from the services' public answers and put in the
 reader's language (issue 28): the event's and the section's names (the preset's Chinese names on a
 Chinese printout, from registration's schedule), the stage's dates in words, the date the awards
-were published (a certificate's date of issue), and who plays which board of a team match."""
+were published (a certificate's date of issue), the organiser and the venue, and who plays which
+board of a team match."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import date, datetime
+from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from .dates_in_words import say_days
 from .i18n import Words
 from .upstream import Upstream
-
-MONTHS_EN = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
 
 
 async def schedule(upstream: Upstream, code: str) -> Mapping[str, Any]:
@@ -36,8 +23,9 @@ async def schedule(upstream: Upstream, code: str) -> Mapping[str, Any]:
 
 
 def imprint(event: Mapping[str, Any], plan: Mapping[str, Any], sid: str, words: Words) -> tuple[dict, dict]:
-    """The event and the section as a printout names them: ``name`` in the reader's language and
-    ``dates`` (the section's stage's dates in words; the whole event's for an event-wide sheet)."""
+    """The event and the section as a printout names them: ``name``, ``organiser`` and ``venue``
+    in the reader's language and ``dates`` (the section's stage's dates in words; the whole
+    event's for an event-wide sheet)."""
     zh = words.lang == "zh"
     event_name = (plan.get("name_zh") if zh else plan.get("name")) or event.get("name") or ""
     named = (plan.get("sections") or {}).get(sid) or {}
@@ -47,32 +35,16 @@ def imprint(event: Mapping[str, Any], plan: Mapping[str, Any], sid: str, words: 
     own = [s for s in stages if s.get("stage") == stage_of.get(sid)] or stages
     starts = [s.get("starts_on") for s in own if s.get("starts_on")]
     ends = [s.get("ends_on") or s.get("starts_on") for s in own if s.get("starts_on")]
-    dates = say_dates(min(starts), max(ends), words) if starts else ""
-    printed_event = {**event, "name": event_name, "dates": dates, "timezone": plan.get("timezone") or ""}
+    dates = say_days(min(starts), max(ends), words.lang, long_months=True) if starts else ""
+    printed_event = {
+        **event,
+        "name": event_name,
+        "dates": dates,
+        "timezone": plan.get("timezone") or "",
+        "organiser": _in_language(event, "organiser", zh),
+        "venue": _in_language(event, "venue", zh),
+    }
     return printed_event, {"section_id": sid, "name": section_name}
-
-
-def say_dates(first: str, last: str, words: Words) -> str:
-    """ "2023年6月22日至24日" / "22–24 June 2023" (and the longer forms across months or years)."""
-    try:
-        a, b = date.fromisoformat(first), date.fromisoformat(last)
-    except (TypeError, ValueError):
-        return ""
-    if words.lang == "zh":
-        if a == b:
-            return f"{a.year}年{a.month}月{a.day}日"
-        if a.year != b.year:
-            return f"{a.year}年{a.month}月{a.day}日至{b.year}年{b.month}月{b.day}日"
-        if a.month != b.month:
-            return f"{a.year}年{a.month}月{a.day}日至{b.month}月{b.day}日"
-        return f"{a.year}年{a.month}月{a.day}日至{b.day}日"
-    if a == b:
-        return f"{a.day} {MONTHS_EN[a.month - 1]} {a.year}"
-    if a.year != b.year:
-        return f"{a.day} {MONTHS_EN[a.month - 1]} {a.year} – {b.day} {MONTHS_EN[b.month - 1]} {b.year}"
-    if a.month != b.month:
-        return f"{a.day} {MONTHS_EN[a.month - 1]} – {b.day} {MONTHS_EN[b.month - 1]} {b.year}"
-    return f"{a.day}–{b.day} {MONTHS_EN[a.month - 1]} {a.year}"
 
 
 def issued_on(published_at: Any, zone: str, words: Words) -> str:
@@ -82,34 +54,21 @@ def issued_on(published_at: Any, zone: str, words: Words) -> str:
         day = at.astimezone(ZoneInfo(zone or "Asia/Shanghai")).date()
     except (TypeError, ValueError, KeyError):
         return ""
-    return say_dates(day.isoformat(), day.isoformat(), words)
+    return say_days(day.isoformat(), None, words.lang, long_months=True)
 
 
-def board_players(section: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-    """Who plays on the boards of a team section, by player id: name and team (as ``unit``).
-
-    The one place the printouts learn a team's players: pairing's section answer lists each team's
-    members in board order (``entrants[].members``: player_id, name, board) where it gives them.
-    Where it does not, a board's player is said by team and board ("北京 第 2 台"), never as a dash
-    or an id; the rounds' pairings name each board's teams (``first_team`` / ``second_team``)."""
-    players: dict[str, dict[str, Any]] = {}
-    for team in section.get("entrants", []):
-        for member in team.get("members") or []:
-            if member.get("player_id"):
-                players[member["player_id"]] = {
-                    "name": member.get("name") or "",
-                    "unit": team.get("name") or "",
-                    "team": team.get("entrant_id"),
-                    "board": member.get("board"),
-                }
-    return players
+def _in_language(event: Mapping[str, Any], field: str, zh: bool) -> str:
+    """Registration's ``organiser`` or ``venue`` in the printout's language ("" when the event
+    has none, as NT 2023's venue: 地点另行通知; a certificate then leaves the line out)."""
+    said = (event.get(f"{field}_zh") or event.get(field)) if zh else (event.get(field) or event.get(f"{field}_zh"))
+    return str(said or "")
 
 
 def board_player(
     players: Mapping[str, Any], teams: Mapping[str, Any], pairing: Mapping[str, Any], side: str, words: Words
 ) -> tuple[str, str]:
     """One side of a team board: the player's name and team, or the team and board when the
-    section does not name its players (``board_players``)."""
+    section does not name its players (``names.by_id`` gives the players by id)."""
     team = teams.get(pairing.get(f"{side}_team") or "") or {}
     team_name = str(team.get("name") or "")
     player = players.get(pairing.get(side) or "")

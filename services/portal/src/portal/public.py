@@ -192,7 +192,7 @@ async def _round_printout(site: Site, request: Request, code: str, sid: str, n: 
     rnd = await site.upstream.get("pairing", f"/v1/events/{code}/sections/{sid}/rounds/{n}")
     font, words = site.settings.pdf_font, site.words(request)
     if section.get("kind") == "team":
-        players = printout_reads.board_players(section)
+        players = who_is_who.by_id(section)  # a team's players by player id, with their team
         team_sheet = pdf_team.pairing_sheet if kind == "pairings" else pdf_team.result_slips
         draw = lambda: team_sheet(words, event, section, rnd, names, players, font=font)  # noqa: E731
     else:
@@ -203,7 +203,7 @@ async def _round_printout(site: Site, request: Request, code: str, sid: str, n: 
 
 async def _certificates_printout(site: Site, request: Request, code: str, sid: str) -> Response:
     """A section's certificates in the reader's language, dated with the awards' publication;
-    a team's name its players (``printout_reads.board_players``)."""
+    a team's name its players in board order (``names.by_id``)."""
     upstream, font = site.upstream, site.settings.pdf_font
     event, awards, plan, section = await asyncio.gather(
         upstream.get("registration", f"/v1/events/{code}"),
@@ -218,7 +218,8 @@ async def _certificates_printout(site: Site, request: Request, code: str, sid: s
     issued = printout_reads.issued_on((awards.get("publication") or {}).get("published_at"), printed["timezone"], words)
     shown = {**awards, "section_name": named["name"] or awards.get("name"), "issued": issued}
     members: dict[str, list[str]] = {}
-    for player in sorted(printout_reads.board_players(section or {}).values(), key=lambda p: p.get("board") or 0):
+    team_players = [p for p in who_is_who.by_id(section).values() if p.get("team")]
+    for player in sorted(team_players, key=lambda p: p.get("board") or 0):
         members.setdefault(str(player["team"]), []).append(str(player["name"]))
     return _as_pdf(
         site,

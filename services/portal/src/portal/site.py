@@ -14,9 +14,10 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
 from . import deadlines, i18n, page_names, read_cache
+from .dates_in_words import say_days, say_time
 from .fanout import FeedHub
 from .settings import PortalSettings
-from .staff_event_names import say_time, who_acted
+from .staff_event_names import who_acted
 from .staff_people import powers, roles_list
 from .upstream import Upstream
 
@@ -65,7 +66,7 @@ class Site:
                 # issue 29: a time in words in a zone (the event's; the platform's by default)
                 when=lambda value, zone=None: say_time(value, zone, words),
                 # issue 28: an event's days in words ("2022年11月5日至13日" / "5–13 Nov 2022")
-                days=lambda first, last=None: page_names.say_days(first, last, words.lang),
+                days=lambda first, last=None: say_days(first, last, words.lang) or "—",
                 actor_name=who_acted,
                 # the regulation's dates: a registration's last day, included (deadlines.py)
                 first_day=lambda value, zone: deadlines.first_day(value, zone, words),

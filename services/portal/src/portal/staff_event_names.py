@@ -9,28 +9,24 @@ resort.
 
 Times (an invitation's expiry, a payment's, a check-in's) are said in the event's time zone, or
 the organisation's events' one, in words: "2023年8月26日 14:30（北京时间）" /
-"26 Aug 2023, 14:30 (Beijing time)" (``say_time``)."""
+"26 Aug 2023, 14:30 (Beijing time)" (``dates_in_words.say_time``)."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
-from zoneinfo import ZoneInfo
 
-from . import i18n
+# say_time is dates_in_words' (one way of saying times); named here too for the staff pages that import it from here
+from .dates_in_words import PLATFORM_ZONE
+from .dates_in_words import say_time as say_time
 from .upstream import Upstream, UpstreamError
 
-#: the time zone of the platform's events (the organisers' own): times are said in it where no
-#: event's zone is known
-PLATFORM_ZONE = "Asia/Shanghai"
 #: at most so many events are looked up by name for one page (the rest show registration's name)
 MAX_NAMED = 40
 #: at most so many of an organisation's events are listed
 MAX_LISTED = 200
-MONTHS_EN = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
 @dataclass(frozen=True)
@@ -116,36 +112,6 @@ async def organisation_zone(upstream: Upstream, org: str) -> str:
 def zone_of(events: Iterable[NamedEvent]) -> str:
     """The time zone of an organisation's events (the first one's), else the platform's."""
     return next((e.timezone for e in events if e.timezone), PLATFORM_ZONE)
-
-
-def say_time(value: Any, zone: str | None, words: i18n.Words) -> str:
-    """An ISO instant in words in ``zone``: "2023年8月26日 14:30（北京时间）" /
-    "26 Aug 2023, 14:30 (Beijing time)"; a dash when there is none."""
-    if value is None or value == "":
-        return "—"
-    zone = zone or PLATFORM_ZONE
-    try:
-        at = datetime.fromisoformat(str(value))
-        tz = ZoneInfo(zone)
-    except (TypeError, ValueError, KeyError):
-        return "—"
-    if at.tzinfo is None:  # the services answer in UTC
-        at = at.replace(tzinfo=ZoneInfo("UTC"))
-    local = at.astimezone(tz)
-    zone_words = words.t(f"zone.{zone}") if i18n.known(f"zone.{zone}") else _offset(local)
-    if words.lang == "zh":
-        return f"{local.year}年{local.month}月{local.day}日 {local:%H:%M}（{zone_words}）"
-    return f"{local.day} {MONTHS_EN[local.month - 1]} {local.year}, {local:%H:%M} ({zone_words})"
-
-
-def _offset(local: datetime) -> str:
-    """``UTC+8``, ``UTC+5:30``, ``UTC`` for a zone without words of its own."""
-    delta = local.utcoffset()
-    minutes = int(delta.total_seconds() // 60) if delta is not None else 0
-    if not minutes:
-        return "UTC"
-    sign, minutes = ("+" if minutes > 0 else "-"), abs(minutes)
-    return f"UTC{sign}{minutes // 60}" + (f":{minutes % 60:02d}" if minutes % 60 else "")
 
 
 def who_acted(actor: Any) -> str:

@@ -204,6 +204,7 @@ TEAM_ROUND = {
     "round": 1,
     "pairings": [
         {
+            "pairing_id": f"r1.m1.b{b}",
             "match_id": "r1.m1",
             "board": b,
             "first": f"p{b}" if b % 2 else f"q{b}",
@@ -215,6 +216,18 @@ TEAM_ROUND = {
             "second_points": 0,
         }
         for b in (1, 2)
+    ],
+    # pairing's read of the round as matches (PAIR-9): the teams and the game points of each
+    "matches": [
+        {
+            "match_id": "r1.m1",
+            "first_team": "t1",
+            "second_team": "t2",
+            "pairing_ids": ["r1.m1.b1", "r1.m1.b2"],
+            "boards_decided": 2,
+            "first_game_points": 2,
+            "second_game_points": 2,
+        }
     ],
     "byes": [],
 }

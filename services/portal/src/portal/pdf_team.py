@@ -14,35 +14,22 @@ from .pdf import FAMILY, _num, draw_slips, sheet_for
 from .printout_reads import board_player
 
 
-def matches(rnd: Mapping[str, Any]) -> list[tuple[str, list[dict[str, Any]]]]:
-    """The round's pairings by match (``match_id``), in the order of the matches, boards in order."""
-    found: dict[str, list[dict[str, Any]]] = {}
-    for pairing in rnd.get("pairings", []):
-        found.setdefault(str(pairing.get("match_id") or ""), []).append(pairing)
-    ordered = sorted(found.items(), key=lambda kv: min(p.get("pairing_id") or "" for p in kv[1]))
-    ordered = sorted(ordered, key=lambda kv: _match_no(kv[0]))
-    return [(mid, sorted(boards, key=lambda p: p.get("board") or 0)) for mid, boards in ordered]
+def matches(rnd: Mapping[str, Any]) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+    """The round's matches as pairing reads them (PAIR-9: ``matches``, in order, with the teams and
+    the game points so far), each with its boards' pairings in board order."""
+    pairings = {p.get("pairing_id"): p for p in rnd.get("pairings", [])}
+    return [
+        (match, [pairings[pid] for pid in match.get("pairing_ids", []) if pid in pairings])
+        for match in rnd.get("matches") or []
+    ]
 
 
-def _match_no(match_id: str) -> int:
-    tail = match_id.rsplit(".m", 1)[-1]
-    return int(tail) if tail.isdigit() else 0
-
-
-def _sides(boards: list[dict[str, Any]]) -> tuple[str, str]:
-    """The match's two teams: the first-listed team is the one moving first on board 1."""
-    first = boards[0]
-    return str(first.get("first_team") or ""), str(first.get("second_team") or "")
-
-
-def _team_points(boards: list[dict[str, Any]], team: str) -> float:
-    total = 0.0
-    for p in boards:
-        if not p.get("result"):
-            continue
-        side = "first" if p.get("first_team") == team else "second"
-        total += float(p.get(f"{side}_points") or 0)
-    return total
+def _team_names(teams: Mapping[str, Any], match: Mapping[str, Any]) -> tuple[str, str]:
+    """The match's two teams by name, the first-listed first."""
+    first, second = (
+        str((teams.get(str(match.get(side))) or {}).get("name") or "") for side in ("first_team", "second_team")
+    )
+    return first, second
 
 
 def pairing_sheet(
@@ -67,13 +54,11 @@ def pairing_sheet(
         words.t("pdf.second_white"),
         words.t("pdf.team"),
     ]
-    for no, (_mid, boards) in enumerate(matches(rnd), 1):
-        home, away = _sides(boards)
-        home_name = str((teams.get(home) or {}).get("name") or "")
-        away_name = str((teams.get(away) or {}).get("name") or "")
+    for no, (match, boards) in enumerate(matches(rnd), 1):
+        home_name, away_name = _team_names(teams, match)
         line = f"{words.t('pdf.match', n=no)}   {words.t('pdf.match_vs', first=home_name, second=away_name)}"
-        if boards and all(p.get("result") for p in boards):
-            points = (_num(_team_points(boards, home)), _num(_team_points(boards, away)))
+        if boards and match.get("boards_decided") == len(boards):
+            points = (_num(match.get("first_game_points")), _num(match.get("second_game_points")))
             line += f"   {words.t('pdf.board_points', a=points[0], b=points[1])}"
         if pdf.get_y() + 30 > pdf.h - pdf.b_margin:
             pdf.add_page()
@@ -116,12 +101,12 @@ def result_slips(
     n = rnd.get("round")
     pdf = sheet_for(words, event, section, words.t("pdf.result_slips", n=n), font=font)
     slips = []
-    for no, (_mid, boards) in enumerate(matches(rnd), 1):
-        home, away = (str((teams.get(t) or {}).get("name") or "") for t in _sides(boards))
-        match = f"{words.t('pdf.match', n=no)} {words.t('pdf.match_vs', first=home, second=away)}"
+    for no, (match, boards) in enumerate(matches(rnd), 1):
+        home, away = _team_names(teams, match)
+        which = f"{words.t('pdf.match', n=no)} {words.t('pdf.match_vs', first=home, second=away)}"
         for p in boards:
             heading = " · ".join(
-                (words.t("pdf.slip"), words.t("round", n=n), match, words.t("pdf.board_n", n=p.get("board")))
+                (words.t("pdf.slip"), words.t("round", n=n), which, words.t("pdf.board_n", n=p.get("board")))
             )
             first = board_player(players, teams, p, "first", words)
             slips.append((heading, first, board_player(players, teams, p, "second", words)))

@@ -35,6 +35,7 @@ from .access import ANYONE, READER, REGISTRANT, STAFF, keyed_write
 from .access import read as _read
 from .access import run as _run
 from .access import state_of as _state
+from .document_routes import add_document_routes
 from .fee_routes import add_fee_routes
 from .routes import Command, Read, add_routes, filter_of, text_filter
 from .schedule_api import schedule_router
@@ -84,6 +85,7 @@ def _router() -> APIRouter:
     ):
         add(router)
     add_fee_routes(router)
+    add_document_routes(router)
     return router
 
 

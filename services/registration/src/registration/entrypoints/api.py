@@ -1,8 +1,7 @@
 """HTTP API of the registration service (docs/api.md; OpenAPI at /docs).
 
-Partner keys see and act only on the players they registered (another partner's records answer
-404); staff (operator, arbiter) see all. ID numbers and document references are never returned
-(masked / "[protected]"). POSTs that create honour `Idempotency-Key`.
+Partner keys see and act only on the players they registered (another partner's records answer 404); staff see
+all. ID numbers and document references are never returned (masked); POSTs that create honour `Idempotency-Key`.
 
 Most routes are declared as data (`routes.Command`, `routes.Read`), in the order of the OpenAPI
 document; the two commands that name no event yet (creating one, deciding a change) are written out.

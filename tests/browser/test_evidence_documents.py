@@ -14,7 +14,7 @@ from __future__ import annotations
 import io
 
 import httpx
-from browser_kit import OUT, chromium_page, console_signed_in, registered_da_event
+from browser_kit import OUT, chromium_page, console_signed_in, registered_da_event, until
 from PIL import Image, ImageDraw
 
 from gomoku_sim.client import Keys
@@ -35,6 +35,11 @@ def certificate_photo() -> bytes:
     out = io.BytesIO()
     image.save(out, "JPEG", exif=exif, quality=85)
     return out.getvalue()
+
+
+async def loaded_width(photo) -> int:
+    """The photo's width in pixels once the browser has it (0 until then)."""
+    return int(await photo.evaluate("img => img.complete ? img.naturalWidth : 0") or 0)
 
 
 async def test_issue34_reg6_the_arbiter_sees_the_certificate_photo_beside_its_record(served):
@@ -68,9 +73,9 @@ async def test_issue34_reg6_the_arbiter_sees_the_certificate_photo_beside_its_re
         assert "段级位证书" in await card.locator("figure.document").inner_text()
         assert "报名平台上传" in await card.inner_text()
         # the photo is loaded (through the portal, with the arbiter's credential) and fits the phone
+        assert await until("the photo to load", lambda: loaded_width(photo), timeout_s=10) == 1200
         box = await photo.bounding_box()
         assert box is not None and 200 < box["width"] <= 390 and box["height"] > 100, box
-        assert await photo.evaluate("img => img.complete && img.naturalWidth") == 1200
         await page.screenshot(path=str(OUT / "staff-evidence-document-phone-zh.png"), full_page=True)
 
         # what the browser received: the pixels only, never cached
@@ -87,7 +92,7 @@ async def test_issue34_reg6_the_arbiter_sees_the_certificate_photo_beside_its_re
         await photo.wait_for()
         assert await photo.get_attribute("alt") == "Photo of the grade certificate"
         assert "uploaded by the registering platform" in await card.inner_text()
-        assert await photo.evaluate("img => img.complete && img.naturalWidth") == 1200
+        assert await until("the photo to load", lambda: loaded_width(photo), timeout_s=10) == 1200
         # the record and its approval are in view with the photo: the buttons follow it
         assert await card.locator("button[value=approve]").is_visible()
         await page.screenshot(path=str(OUT / "staff-evidence-document-desktop-en.png"), full_page=True)

@@ -14,7 +14,7 @@ import io
 from dataclasses import dataclass
 from datetime import date, datetime
 from enum import StrEnum
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from gomoku_shared.errors import ServiceError
 
@@ -94,7 +94,8 @@ def too_large(limits: DocumentLimits) -> DocumentRefused:
 def read_limited(stream: BinaryIO, limits: DocumentLimits, chunk: int = 64 * 1024) -> bytes:
     """The stream's bytes, read a chunk at a time and refused as soon as they pass the limit
     (an oversized file is never read whole)."""
-    parts, size = [], 0
+    parts: list[bytes] = []
+    size = 0
     while True:
         part = stream.read(chunk)
         if not part:
@@ -176,9 +177,9 @@ def _check_pdf(data: bytes) -> None:
         reader = PdfReader(io.BytesIO(data), strict=False)
         if reader.is_encrypted:
             raise DocumentRefused("document_encrypted", "the PDF is protected by a password: send it without one")
-        root = reader.trailer["/Root"]
-        names = root.get("/Names")
-        names = names.get_object() if names is not None else {}
+        root: Any = reader.trailer["/Root"].get_object()
+        found = root.get("/Names")
+        names: Any = found.get_object() if found is not None else {}
         if "/JavaScript" in names or "/AA" in root or _script(root.get("/OpenAction")):
             raise DocumentRefused("document_active_content", "the PDF contains scripts: send a plain scan")
         if "/EmbeddedFiles" in names or _has_attachments(reader):

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, File, Form, Request, UploadFile
+from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
 
+from gomoku_shared.auth import Principal, require
 from gomoku_shared.errors import NotFound
 from gomoku_shared.pagination import sort_by
 from gomoku_shared.params import PathId
@@ -17,11 +18,11 @@ from gomoku_shared.params import PathId
 from ..domain.documents import DocumentKind, check, read_limited, too_large
 from ..service_layer import documents
 from . import views as v
-from .access import ANYONE, caller, command, keyed_write, read, state_of
+from .access import ANYONE, command, keyed_write, read, state_of
 from .routes import Read, add_routes
 
 #: the staff who review an event's evidence, or the partner that registered the entry
-Holder = caller(ANYONE, "evidence.review")
+Holder = Annotated[Principal, Depends(require(*ANYONE, action="evidence.review"))]
 #: what a multipart body adds around the file (its boundaries and fields)
 MULTIPART_OVERHEAD = 64 * 1024
 #: the document's own headers: shown inline, never cached, never sniffed, running nothing

@@ -3,6 +3,9 @@ process on PostgreSQL (the compose command), over a real socket.
 
 - Upload is checked by content: a text file called .jpg (and declared image/jpeg) is refused,
   an oversized file is refused, a phone photo with GPS in its EXIF is stored without it.
+- A document for one of the entry's evidence records takes the record's decision as its review
+  state; a retried upload (same Idempotency-Key) is answered as the first, another file under
+  the same key is refused.
 - The partner that registered the entry uploads and reads its own document; another partner
   cannot add to that entry (404, as an unknown one) nor read the document.
 - At rest the `documents.ciphertext` column holds AES-GCM ciphertext under DATA_KEY, never the
@@ -45,13 +48,13 @@ ENTRY = {
 }
 
 
-def phone_photo() -> bytes:
+def phone_photo(red: int = 180) -> bytes:
     """A JPEG as a phone takes it: EXIF with the maker and a GPS position (Shenzhen)."""
     exif = Image.Exif()
     exif[0x010F] = "PhoneMaker"
     exif.get_ifd(0x8825).update({1: "N", 2: (22.0, 32.0, 36.0), 3: "E", 4: (114.0, 3.0, 0.0)})
     out = io.BytesIO()
-    Image.new("RGB", (64, 40), (180, 40, 40)).save(out, "JPEG", exif=exif)
+    Image.new("RGB", (64, 40), (red, 40, 40)).save(out, "JPEG", exif=exif)
     return out.getvalue()
 
 
@@ -138,6 +141,25 @@ async def test_documents_checked_encrypted_and_shown_to_the_event_s_arbiter_only
             assert shown.headers["cache-control"] == "no-store"
             assert shown.headers["x-content-type-options"] == "nosniff"
             assert "default-src 'none'" in shown.headers["content-security-policy"]
+            # for one of the entry's evidence records: its decision is the document's review state
+            evidence_id = client.get("/v1/events/sz22/evidence", headers=P1).json()["evidence"][0]["evidence_id"]
+            keyed = {**P1, "Idempotency-Key": "scan-1"}
+            scan = upload(client, keyed, entry_id, "scan.jpg", photo, "image/jpeg", evidence_id=evidence_id)
+            assert scan.status_code == 201 and scan.json()["evidence_id"] == evidence_id, scan.text
+            assert upload(client, keyed, entry_id, "scan.jpg", photo, "image/jpeg", evidence_id=evidence_id).json() == (
+                scan.json()
+            )  # a retry is answered as the first time, nothing stored twice
+            other_file = upload(client, keyed, entry_id, "other.png", phone_photo(red=90), "image/jpeg")
+            assert other_file.status_code == 409, other_file.text  # the same key with another file
+            decided = client.post(
+                f"/v1/evidence/{evidence_id}/decision", headers=ARB_A, json={"decision": "approve", "note": "seen"}
+            )
+            assert decided.status_code == 200, decided.text
+            states = {
+                d["document_id"]: d["review_state"]
+                for d in client.get(f"/v1/events/sz22/entries/{entry_id}/documents", headers=ARB_A).json()["documents"]
+            }
+            assert states == {document["document_id"]: "pending", scan.json()["document_id"]: "approved"}, states
             # another organisation's arbiter: refused, in words
             for other in (client.get(path, headers=ARB_B), client.get("/v1/events/sz22/documents", headers=ARB_B)):
                 assert other.status_code == 403 and other.json()["error"]["code"] == "not_your_event", other.text
@@ -145,7 +167,7 @@ async def test_documents_checked_encrypted_and_shown_to_the_event_s_arbiter_only
             assert refused_upload.status_code == 403, refused_upload.text
 
         # at rest: AES-GCM ciphertext under DATA_KEY, never the photo; the uploader by kind and id
-        [row] = await _stored(url)
+        row = next(r for r in await _stored(url) if r.id == document["document_id"])
         assert bytes(row.ciphertext) != mine.content and mine.content[:64] not in bytes(row.ciphertext)
         assert b"\xff\xd8\xff" not in bytes(row.ciphertext)[:16]
         assert DataProtector(DATA_KEY).open(bytes(row.ciphertext), row.id) == mine.content
@@ -170,6 +192,6 @@ async def test_documents_checked_encrypted_and_shown_to_the_event_s_arbiter_only
         check=False,
     )
     assert ran.returncode == 0, ran.stderr
-    assert "deleted 1 documents" in ran.stdout
+    assert "deleted 2 documents" in ran.stdout
     assert await _stored(url) == []
     assert "Traceback" not in "".join(path.read_text() for path in tmp_path.glob("*.log"))

@@ -4,11 +4,13 @@ uploaded it (docs/api.md "Documents")."""
 
 from __future__ import annotations
 
+import hashlib
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel
 
 from gomoku_shared.auth import Principal, require
 from gomoku_shared.errors import NotFound
@@ -33,6 +35,16 @@ FILE_HEADERS = {
     "object-src 'self'; frame-ancestors 'self'",
     "Referrer-Policy": "no-referrer",
 }
+
+
+class UploadDigest(BaseModel):
+    """What binds an upload's Idempotency-Key: a retry with another file is refused, not replayed."""
+
+    kind: str
+    evidence_id: str | None
+    sha256: str
+
+
 EXTENSIONS = {"image/jpeg": "jpg", "image/png": "png", "image/webp": "webp", "application/pdf": "pdf"}
 
 
@@ -61,11 +73,13 @@ def add_document_routes(router: APIRouter) -> None:
             raise too_large(limits)
         data = read_limited(file.file, limits)
         checked = await run_in_threadpool(check, data, limits)  # decoding a photo takes a while
+        digest = UploadDigest(kind=kind.value, evidence_id=evidence_id, sha256=hashlib.sha256(data).hexdigest())
         return await command(
             request,
             principal,
             event_code,
             lambda cmd: documents.add_document(cmd, entry_id, kind, evidence_id, checked),
+            body=digest,
         )
 
     @router.get(

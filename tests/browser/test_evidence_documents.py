@@ -16,6 +16,7 @@ import io
 import httpx
 from browser_kit import OUT, chromium_page, console_signed_in, registered_da_event, until
 from PIL import Image, ImageDraw
+from pypdf import PdfWriter
 
 from gomoku_sim.client import Keys
 
@@ -34,6 +35,14 @@ def certificate_photo() -> bytes:
     exif.get_ifd(0x8825).update({1: "N", 2: (38.0, 54.0, 50.0), 3: "E", 4: (121.0, 36.0, 0.0)})
     out = io.BytesIO()
     image.save(out, "JPEG", exif=exif, quality=85)
+    return out.getvalue()
+
+
+def entry_form_pdf() -> bytes:
+    out = io.BytesIO()
+    writer = PdfWriter()
+    writer.add_blank_page(width=595, height=842)
+    writer.write(out)
     return out.getvalue()
 
 
@@ -61,7 +70,15 @@ async def test_issue34_reg6_the_arbiter_sees_the_certificate_photo_beside_its_re
             data={"kind": "grade_certificate", "evidence_id": evidence_id},
             files={"file": ("IMG_2041.jpg", certificate_photo(), "image/jpeg")},
         )
+        # the signed entry form as a PDF, for the entry rather than one record
+        form = await client.post(
+            f"/v1/events/{code}/entries/{first}/documents",
+            headers={"x-api-key": Keys().partner},
+            data={"kind": "stamped_form"},
+            files={"file": ("form.pdf", entry_form_pdf(), "application/pdf")},
+        )
     assert uploaded.status_code == 201, uploaded.text
+    assert form.status_code == 201, form.text
     path = f"/staff/events/{code}/evidence"
     async with chromium_page(height=844) as (page, problems):
         await page.set_viewport_size({"width": 390, "height": 844})
@@ -70,13 +87,20 @@ async def test_issue34_reg6_the_arbiter_sees_the_certificate_photo_beside_its_re
         photo = card.locator("figure.document img")
         await photo.wait_for()
         assert await photo.get_attribute("alt") == "段级位证书的照片"
-        assert "段级位证书" in await card.locator("figure.document").inner_text()
+        assert "段级位证书" in await card.locator("figure.document").first.inner_text()
         assert "报名平台上传" in await card.inner_text()
         # the photo is loaded (through the portal, with the arbiter's credential) and fits the phone
         assert await until("the photo to load", lambda: loaded_width(photo), timeout_s=10) == 1200
         box = await photo.bounding_box()
         assert box is not None and 200 < box["width"] <= 390 and box["height"] > 100, box
+        # the entry's PDF, uploaded for no record, beside each of its records: a link in words
+        pdf_link = card.locator("figure.document a", has_text="盖章报名表")
+        assert await pdf_link.inner_text() == "打开 PDF：盖章报名表"
         await page.screenshot(path=str(OUT / "staff-evidence-document-phone-zh.png"), full_page=True)
+        pdf = await page.request.get(served + await pdf_link.get_attribute("href"))
+        assert pdf.status == 200 and pdf.headers["content-type"] == "application/pdf"
+        assert pdf.headers["content-disposition"] == "inline" and pdf.headers["cache-control"] == "no-store"
+        assert (await pdf.body()).startswith(b"%PDF-")
 
         # what the browser received: the pixels only, never cached
         answer = await page.request.get(served + await photo.get_attribute("src"))

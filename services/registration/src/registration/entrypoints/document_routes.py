@@ -106,6 +106,11 @@ def add_document_routes(router: APIRouter) -> None:
         }
         return Response(data, media_type=record.media_type, headers=headers)
 
+    _add_lists(router, entry_path)
+
+
+def _add_lists(router: APIRouter, entry_path: str) -> None:
+    """The lists of an entry's and of an event's documents (metadata only, paged)."""
     add_routes(
         router,
         "documents",

@@ -15,7 +15,7 @@ from sqlalchemy import exc as sa_exc
 
 from gomoku_shared.auth import KeyRing, Operator
 from gomoku_shared.embedded import EmbeddedSuite
-from gomoku_shared.guard import MAX_BODY, MAX_JSON_DEPTH, check_head, check_json_body
+from gomoku_shared.guard import MAX_BODY, MAX_JSON_DEPTH, MAX_MULTIPART_BODY, check_head, check_json_body
 from gomoku_shared.logs import format_exception
 from gomoku_shared.settings import ServiceSettings
 from gomoku_shared.web import create_app
@@ -162,6 +162,18 @@ def test_the_guard_refuses_control_characters_long_values_and_deep_json():
     assert check_json_body(b"[" * 100_000 + b"]" * 100_000)[0] == 400
     assert check_json_body(rb'{"a": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["}') is None  # brackets in a string
     assert check_json_body(b"{broken [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[") is None  # the route says malformed
+
+
+async def test_a_multipart_upload_has_its_own_limit_and_is_not_read_as_json(toy):
+    """Issue 34: a document's upload (multipart) passes the guard past MAX_BODY, its bytes never
+    scanned as JSON (a JPEG holds any byte); past MAX_MULTIPART_BODY it is refused there."""
+    multipart = {"x-api-key": "op-key", "content-type": "multipart/form-data; boundary=b"}
+    # JSON with a NUL (refused in a JSON body) and past MAX_BODY: as an upload, the route decides
+    within = b'{"a": "\\u0000"}' + b" " * (MAX_BODY + 1)
+    r = await toy.post("/v1/things", content=within, headers=multipart)
+    assert r.status_code != 413 and "invalid_characters" not in r.text, r.text  # the route answers
+    r = await toy.post("/v1/things", content=b" " * (MAX_MULTIPART_BODY + 1), headers=multipart)
+    assert _assert_error_shape(r, 413)["code"] == "body_too_large"
 
 
 async def test_bodies_past_the_limit_are_413_and_control_characters_400(toy):

@@ -30,6 +30,8 @@ MAX_PATH = 2048
 MAX_QUERY = 4096
 MAX_HEADER = 8192
 MAX_BODY = 4 * 1024 * 1024
+#: a multipart upload (issue 34: a registrant's documents; the route holds the per-file limit)
+MAX_MULTIPART_BODY = 16 * 1024 * 1024
 MAX_JSON_DEPTH = 32
 
 # C0 controls, DEL, and C1 controls as UTF-8 (C2 80..C2 9F)
@@ -135,7 +137,7 @@ def _walk(doc: Any) -> tuple[int, bytes] | None:
     return None
 
 
-async def read_body(receive) -> tuple[bytes, dict | None, tuple[int, bytes] | None]:
+async def read_body(receive, limit: int = MAX_BODY) -> tuple[bytes, dict | None, tuple[int, bytes] | None]:
     """A request's whole body, as the checks read it: (body, None, None); (b"", the message, None)
     when another message than the body came first (a disconnect: the app sees it as it came);
     (b"", None, refusal) for a body larger than ``MAX_BODY``."""
@@ -146,8 +148,8 @@ async def read_body(receive) -> tuple[bytes, dict | None, tuple[int, bytes] | No
             return b"", message, None
         chunk = message.get("body", b"")
         size += len(chunk)
-        if size > MAX_BODY:
-            return b"", None, _refusal(413, "body_too_large", f"the request body exceeds {MAX_BODY} bytes")
+        if size > limit:
+            return b"", None, _refusal(413, "body_too_large", f"the request body exceeds {limit} bytes")
         chunks.append(chunk)
         if not message.get("more_body"):
             return chunks[0] if len(chunks) == 1 else b"".join(chunks), None, None
@@ -165,11 +167,13 @@ class InputGuardMiddleware:
             return await self.app(scope, receive, send)
         refusal = check_head(scope)
         if refusal is None and scope["method"] in ("POST", "PUT", "PATCH"):
-            body, other, refusal = await read_body(receive)
+            multipart = _is_multipart(scope)
+            body, other, refusal = await read_body(receive, MAX_MULTIPART_BODY if multipart else MAX_BODY)
             if other is not None:
                 return await self.app(scope, _replay([other], receive), send)
             if refusal is None:
-                refusal = check_json_body(body)
+                if not multipart:  # a file's bytes are not JSON
+                    refusal = check_json_body(body)
                 receive = _replay([{"type": "http.request", "body": body, "more_body": False}], receive)
         if refusal is None:
             return await self.app(scope, receive, send)
@@ -182,6 +186,13 @@ class InputGuardMiddleware:
             }
         )
         await send({"type": "http.response.body", "body": data})
+
+
+def _is_multipart(scope) -> bool:
+    return any(
+        name == b"content-type" and value.lower().startswith(b"multipart/form-data")
+        for name, value in scope.get("headers", ())
+    )
 
 
 def _replay(messages: list[dict], receive):

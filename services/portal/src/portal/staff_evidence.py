@@ -10,7 +10,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from gomoku_shared.params import PathId
 
-from . import i18n
+from . import i18n, staff_documents
 from .sessions import StaffSession
 
 #: a residency or representation clause's ground by its rule (REG-6..8)
@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 
 
 def install(app: FastAPI, pages: StaffPages) -> None:
+    staff_documents.install(app, pages)  # issue 34: the documents beside their evidence
+
     @app.get("/staff/events/{code}/evidence", response_class=HTMLResponse, name="staff_evidence")
     async def evidence_queue(request: Request, code: PathId, status: str = Query("pending", max_length=20)) -> Response:
         session = await pages.sessions.of(request)
@@ -89,6 +91,7 @@ async def evidence_page(
     records = body.get("evidence", []) if code_status == 200 else []
     entries_status, entries = await pages.call(session, "registration", "GET", f"/v1/events/{code}/entries")
     by_entry = {e["entry_id"]: e for e in (entries.get("entries", []) if entries_status == 200 else [])}
+    documents, entry_documents = await staff_documents.documents_by_record(pages, session, code)
     return pages.render(
         request,
         "staff/evidence.html",
@@ -98,6 +101,8 @@ async def evidence_page(
         records=records,
         clauses={r["evidence_id"]: clause_words(pages.site.words(request), r.get("clause"), event) for r in records},
         by_entry=by_entry,
+        documents=documents,
+        entry_documents=entry_documents,
         shown=status,
         problem=problem or (pages.refusal(request, code_status, body) if code_status != 200 else None),
         done=done,

@@ -154,6 +154,19 @@ class Upstream:
         except ValueError:
             return r.status_code, {"error": {"code": "", "message": r.text[:200]}}
 
+    async def file_as_person(self, service: str, path: str, api_key: str) -> tuple[int, str, bytes]:
+        """A file (a registrant's document, issue 34) read with a signed-in person's own
+        credential: its status, media type and bytes; never kept in any cache."""
+        read_cache.note_unkeyed()
+        headers = {"authorization": f"Bearer {api_key}"} if looks_like_jwt(api_key) else {"x-api-key": api_key}
+        if service not in self.clients:
+            return 503, "", b""
+        try:
+            r = await self.clients[service].get(path, headers=headers)
+        except httpx.HTTPError:
+            return 503, "", b""
+        return r.status_code, r.headers.get("content-type", ""), r.content
+
     @contextlib.asynccontextmanager
     async def open_socket(self, service: str, path: str, query: str) -> AsyncIterator[AsyncIterator[str]]:
         """A WebSocket of the service (a round's event stream) as its text messages."""

@@ -6,6 +6,7 @@ import logging
 
 from gomoku_shared.auth import KeyRing
 from gomoku_shared.clock import Clock
+from gomoku_shared.loops import idle
 from gomoku_shared.messaging.bus import EventBus
 from gomoku_shared.service import Service, runtime_for
 from gomoku_shared.settings import ServiceSettings
@@ -13,13 +14,17 @@ from gomoku_shared.settings import ServiceSettings
 from .adapters.orm import metadata
 from .adapters.protection import DataProtector
 from .config import RegistrationSettings
+from .domain.documents import DocumentLimits
 from .entrypoints import consumers
 from .entrypoints.api import create_api
+from .service_layer.retention import purge_documents
 from .service_layer.sealing import rekey, seal_birth_dates
 from .service_layer.state import RegistrationState
 
 NAME = "registration"
 log = logging.getLogger("registration")
+#: how often the documents whose retention ended are looked for
+PURGE_EVERY_S = 3600.0
 
 
 def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Clock | None = None) -> Service:
@@ -35,6 +40,8 @@ def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Cloc
             previous=config.data_key_previous,
         ),
         clock=runtime.clock,
+        documents=DocumentLimits(config.document_max_bytes, config.document_entry_bytes),
+        document_retention_days=config.document_retention_days,
     )
     consumers.register(runtime, context)
 
@@ -48,6 +55,17 @@ def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Cloc
             await rekey(runtime, context.protector)
         except Exception:  # noqa: BLE001 - the next start tries again
             log.exception("encrypting the stored personal data under DATA_KEY failed")
+
+    @runtime.background
+    async def delete_old_documents() -> None:
+        # issue 34: documents whose retention after their event ended, once an hour
+        while True:
+            try:
+                await purge_documents(runtime, context.protector)
+            except Exception:  # noqa: BLE001 - the next round tries again
+                log.exception("deleting the documents whose retention ended failed")
+            if await idle(runtime.stopping, PURGE_EVERY_S):
+                return
 
     app = create_api(runtime, KeyRing(config.api_keys), context)
     return Service(NAME, runtime, app)

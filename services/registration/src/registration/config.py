@@ -14,6 +14,12 @@ class RegistrationSettings(ServiceSettings):
     #: the service has re-encrypted the stored data under DATA_KEY at start (docs/privacy.md)
     data_key_previous: str = Field(default="", alias="DATA_KEY_PREVIOUS")
 
+    #: issue 34: a registrant's documents: bytes per file, bytes per entry, and the days after
+    #: an event's last day they are kept (then deleted: docs/privacy.md)
+    document_max_bytes: int = Field(default=8 * 1024 * 1024, alias="DOCUMENT_MAX_BYTES", ge=1024)
+    document_entry_bytes: int = Field(default=32 * 1024 * 1024, alias="DOCUMENT_ENTRY_BYTES", ge=1024)
+    document_retention_days: int = Field(default=90, alias="DOCUMENT_RETENTION_DAYS", ge=0)
+
     @classmethod
     def from_shared(cls, settings: ServiceSettings) -> RegistrationSettings:
         """The registration settings of a process started with ``settings``."""

@@ -434,3 +434,25 @@ partner_choices = sa.Table(
     sa.Column("chosen_at", TS, nullable=False),
     sa.Column("chosen_by", ACTOR, nullable=False),
 )
+
+#: issue 34: a registrant's documents (adapters.document_store): the checked bytes encrypted with
+#: AES-256-GCM under DATA_KEY, bound to the row's id; who uploaded them by principal kind and id
+#: (never a name); deleted `delete_after` (the retention after the event's last day)
+documents = sa.Table(
+    "documents",
+    metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    _event_code(index=True),
+    sa.Column("entry_id", sa.String(200), nullable=False, index=True),
+    sa.Column("evidence_id", sa.String(200), nullable=True),
+    sa.Column("kind", sa.String(40), nullable=False),
+    sa.Column("media_type", sa.String(40), nullable=False),
+    sa.Column("size", sa.Integer, nullable=False),
+    sa.Column("sha256", sa.String(64), nullable=False),
+    sa.Column("ciphertext", sa.LargeBinary, nullable=False),
+    sa.Column("uploaded_by_kind", sa.String(20), nullable=False),
+    sa.Column("uploaded_by_id", sa.String(200), nullable=False),
+    sa.Column("uploaded_at", TS, nullable=False),
+    sa.Column("review_state", sa.String(20), nullable=False),
+    sa.Column("delete_after", sa.Date, nullable=False, index=True),
+)

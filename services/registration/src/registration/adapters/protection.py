@@ -1,5 +1,8 @@
 """REG-11: personal data protected at rest.
 
+Uploaded documents (`adapters.document_store`) are encrypted with AES-256-GCM, one fresh nonce
+per document, under a third key derived from the same secret.
+
 ID numbers and document references are encrypted with Fernet (AES-128-CBC + HMAC-SHA256)
 under a key derived from the DATA_KEY secret; a second derived key makes `index`, a keyed hash
 used to find the same person again without decrypting anything. Neither the secret, nor a
@@ -21,6 +24,7 @@ import base64
 import hashlib
 import hmac
 import logging
+import os
 from collections.abc import Sequence
 from functools import cached_property
 from pathlib import Path
@@ -167,6 +171,42 @@ class DataProtector:
     def indexes(self, value: str) -> list[str]:
         """The index under DATA_KEY, then under each previous secret (found again mid-rotation)."""
         return [_keyed(key, value) for key in (self._index_key, *self._previous_index_keys)]
+
+    @cached_property
+    def _document_keys(self) -> tuple[bytes, ...]:
+        return tuple(_derive(secret, b"documents-aes-gcm") for secret in (self._secret, *self._previous))
+
+    def seal(self, data: bytes, bound_to: str) -> bytes:
+        """`data` encrypted with AES-256-GCM under a key derived from DATA_KEY (an uploaded
+        document): a fresh 96-bit nonce, then the ciphertext and its tag; `bound_to` (the
+        document's id) is authenticated with it, so a ciphertext moved to another row fails."""
+        from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+        nonce = os.urandom(12)
+        return nonce + AESGCM(self._document_keys[0]).encrypt(nonce, data, bound_to.encode())
+
+    def open(self, sealed: bytes, bound_to: str) -> bytes:
+        """The bytes `seal` encrypted, under DATA_KEY or a previous secret (a rotation)."""
+        from cryptography.exceptions import InvalidTag
+        from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+        for key in self._document_keys:
+            try:
+                return AESGCM(key).decrypt(sealed[:12], sealed[12:], bound_to.encode())
+            except InvalidTag:
+                continue
+        raise MissingDataKey("a stored document cannot be decrypted with this DATA_KEY")
+
+    def sealed_current(self, sealed: bytes, bound_to: str) -> bool:
+        """Whether `sealed` is under DATA_KEY itself (not a previous secret)."""
+        from cryptography.exceptions import InvalidTag
+        from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+        try:
+            AESGCM(self._document_keys[0]).decrypt(sealed[:12], sealed[12:], bound_to.encode())
+        except InvalidTag:
+            return False
+        return True
 
     def digest(self, data: bytes) -> str:
         """Keyed hash of a request body (idempotency): bodies carry personal data, so no plain hash."""

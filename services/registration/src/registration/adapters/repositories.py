@@ -16,6 +16,7 @@ from gomoku_shared.event_config import EventConfig
 from . import at_rest, orm
 from . import repository as rows
 from .access_repository import AccessRepository
+from .document_store import DatabaseDocumentStore
 from .exemption_repository import ExemptionListRepository
 from .protection import DataProtector
 from .schedule_repository import DelayRepository
@@ -385,5 +386,7 @@ class Repositories:
         self.exemptions = ExemptionListRepository(session, protector)
         #: issue 29: the event's owner and chosen partner apps
         self.access = AccessRepository(session)
+        #: issue 34: a registrant's documents, encrypted (the DocumentStore port's adapter)
+        self.documents = DatabaseDocumentStore(session, protector)
         #: every encrypted column (a DATA_KEY rotation)
         self.protected = at_rest.ProtectedData(session, protector)

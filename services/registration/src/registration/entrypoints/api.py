@@ -1,8 +1,7 @@
 """HTTP API of the registration service (docs/api.md; OpenAPI at /docs).
 
-Partner keys see and act only on the players they registered (another partner's records answer
-404); staff (operator, arbiter) see all. ID numbers and document references are never returned
-(masked / "[protected]"). POSTs that create honour `Idempotency-Key`.
+Partner keys see and act only on the players they registered (another partner's records answer 404); staff see
+all. ID numbers and document references are never returned (masked); POSTs that create honour `Idempotency-Key`.
 
 Most routes are declared as data (`routes.Command`, `routes.Read`), in the order of the OpenAPI
 document; the two commands that name no event yet (creating one, deciding a change) are written out.
@@ -35,6 +34,7 @@ from .access import ANYONE, READER, REGISTRANT, STAFF, keyed_write
 from .access import read as _read
 from .access import run as _run
 from .access import state_of as _state
+from .document_routes import add_document_routes
 from .fee_routes import add_fee_routes
 from .routes import Command, Read, add_routes, filter_of, text_filter
 from .schedule_api import schedule_router
@@ -84,6 +84,7 @@ def _router() -> APIRouter:
     ):
         add(router)
     add_fee_routes(router)
+    add_document_routes(router)
     return router
 
 

@@ -401,3 +401,25 @@ class EventPartners(View):
     #: the partner ids chosen; null: every partner (the default)
     partners: list[str] | None
     choices: list[PartnerChoice]
+
+
+class DocumentView(View):
+    """Issue 34: a registrant's document, metadata only (its bytes: ``GET .../documents/{id}``)."""
+
+    document_id: str
+    entry_id: str
+    evidence_id: str | None
+    kind: str
+    media_type: str
+    size: int
+    sha256: str
+    #: the kind of principal that uploaded it (partner, staff)
+    uploaded_by: str
+    uploaded_at: datetime
+    review_state: str
+    #: the day after which it is deleted (the event's last day plus the retention)
+    delete_after: str
+
+
+class Documents(Paged):
+    documents: list[DocumentView]

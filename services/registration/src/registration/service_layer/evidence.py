@@ -107,6 +107,7 @@ async def decide_evidence(cmd: EventCommand, evidence_id: str, body: s.DecisionI
         review_note=evidence.review_note,
         reviewed_at=cmd.now,
     )
+    await uow.documents.set_review_state(cmd.code, evidence_id, evidence.status.value)
     await rejudge_player(cmd, evidence.person_id, f"evidence {evidence_id} was {evidence.status.value} by {arbiter}")
     changed = await cmd.save()
     for entry in changed:

@@ -41,5 +41,7 @@ async def rekey(runtime: ServiceRuntime, protector: DataProtector) -> int:
     for table in tables:
         async with runtime.transaction() as uow:
             changed += await RegistrationUnitOfWork(uow, protector).protected.rekey(table)
+    async with runtime.transaction() as uow:
+        changed += await RegistrationUnitOfWork(uow, protector).documents.rekey()
     log.info("data key rotation: %d rows re-encrypted under DATA_KEY; DATA_KEY_PREVIOUS may be removed", changed)
     return changed

@@ -17,6 +17,7 @@ from gomoku_shared.event_config import EventConfig
 from ..adapters import repository as repo
 from ..adapters.protection import DataProtector
 from ..adapters.repositories import Repositories
+from ..domain.documents import DocumentLimits
 
 if TYPE_CHECKING:
     from .command import EventCommand
@@ -30,6 +31,9 @@ class RegistrationState:
     snapshots: dict[str, repo.Snapshot] = field(default_factory=dict)
     #: the service's clock (reads that say where an event stands: the events' list)
     clock: Clock = field(default_factory=SystemClock)
+    #: issue 34: the limits of a registrant's documents and the days they are kept after the event
+    documents: DocumentLimits = field(default_factory=DocumentLimits)
+    document_retention_days: int = 90
 
     def now(self) -> datetime:
         return self.clock.now()

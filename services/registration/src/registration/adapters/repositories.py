@@ -18,6 +18,7 @@ from . import repository as rows
 from .access_repository import AccessRepository
 from .exemption_repository import ExemptionListRepository
 from .protection import DataProtector
+from .registrant_links import RegistrantLinkRepository
 from .schedule_repository import DelayRepository
 
 
@@ -385,5 +386,7 @@ class Repositories:
         self.exemptions = ExemptionListRepository(session, protector)
         #: issue 29: the event's owner and chosen partner apps
         self.access = AccessRepository(session)
+        #: issue 34: the registrants' secret links (hashes) of the public form's entries
+        self.links = RegistrantLinkRepository(session, protector)
         #: every encrypted column (a DATA_KEY rotation)
         self.protected = at_rest.ProtectedData(session, protector)

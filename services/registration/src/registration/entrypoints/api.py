@@ -36,6 +36,7 @@ from .access import read as _read
 from .access import run as _run
 from .access import state_of as _state
 from .fee_routes import add_fee_routes
+from .public_api import public_router
 from .routes import Command, Read, add_routes, filter_of, text_filter
 from .schedule_api import schedule_router
 
@@ -496,4 +497,5 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing, context: RegistrationS
     app.state.event_access = EventAccessDirectory.on_table(runtime.sessionmaker, orm.event_access)
     app.include_router(_router())
     app.include_router(schedule_router())
+    app.include_router(public_router())
     return app

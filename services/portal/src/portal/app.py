@@ -10,6 +10,7 @@ from gomoku_shared.headers import SecurityHeaders
 from gomoku_shared.web import install_error_handlers
 
 from . import (
+    entry_form,
     console_awards,
     console_boards,
     console_events,
@@ -72,6 +73,7 @@ def create_app(upstream: Upstream, settings: PortalSettings | None = None) -> Fa
 
     public.install(app, site)
     event_page.install(app, site)
+    entry_form.install(app, site)  # issue 34: the public entry form and the registrant's page
     public.install_printouts(app, site)
     live.install(app, site)
     staff.install(app, site)

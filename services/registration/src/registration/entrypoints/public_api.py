@@ -47,6 +47,17 @@ def public_router() -> APIRouter:
     router = APIRouter(prefix="/v1")
 
     @router.get(
+        "/events/{event_code}/public-entries/form",
+        tags=[TAG],
+        summary="What the public form asks: the sections it enters (with their birth windows and the residency "
+        "kinds their clauses accept), whether it takes entries now, the challenge and the insurance policy (issue 34)",
+        **documented(v.PublicForm, 200),
+    )
+    async def public_entry_form(event_code: PathId, request: Request) -> dict[str, Any]:
+        config = await read(request, lambda repos, state: state.config(repos, event_code))
+        return public_entries.form_view(config, state_of(request).now())
+
+    @router.get(
         "/events/{event_code}/public-entries/challenge",
         tags=[TAG],
         summary="A sum to solve on the public form (when the organiser switched the challenge on); signed, "

@@ -406,6 +406,35 @@ class EventPartners(View):
 # ---- issue 34: the public entry form and the registrant's page
 
 
+class FormRegion(View):
+    name: str
+    name_zh: str | None
+
+
+class FormSection(View):
+    stage: str
+    section_id: str
+    name: str
+    name_zh: str | None
+    gender: str
+    born_from: str | None
+    born_to: str | None
+    #: the residency evidence kinds the section's clauses accept ([]: none asked)
+    residency: list[str]
+    region: FormRegion | None
+
+
+class PublicForm(View):
+    event_code: str
+    #: the event takes public entries; ``accepting``: and its registration window is open now
+    open: bool
+    accepting: bool
+    closes_at: str
+    challenge: bool
+    insurance_policy: bool
+    sections: list[FormSection]
+
+
 class PublicChallenge(View):
     """A sum for the form: answer ``a + b`` with ``challenge`` (needed when ``required``)."""
 
@@ -456,6 +485,7 @@ class RegistrantEntry(View):
     section_id: str
     status: str
     clause: str | None
+    rule: str | None
     reason: str | None
     pending_evidence: PendingEvidence | None
     waitlist_position: int | None

@@ -76,6 +76,46 @@ def insurance_asked(config: EventConfig) -> bool:
     return ins.required and ins.provided_by == "participant" and ins.verified_at == "registration"
 
 
+def form_view(config: EventConfig, now: datetime) -> dict[str, Any]:
+    """What the form asks, section by section (the portal draws it from this)."""
+    window = config.registration
+    opens = window.opens_at is None or window.opens_at <= now
+    sections = []
+    for stage_id, section in form_sections(config):
+        sections.append(
+            {
+                "stage": stage_id,
+                "section_id": section.id,
+                "name": section.name,
+                "name_zh": section.name_zh,
+                "gender": section.gender,
+                "born_from": section.birth.born_from.isoformat() if section.birth.born_from else None,
+                "born_to": section.birth.born_to.isoformat() if section.birth.born_to else None,
+                "residency": residency_options(config, section),
+                "region": _region_of(config, section),
+            }
+        )
+    return {
+        "event_code": config.id,
+        "open": window.public_entries.open,
+        "accepting": window.public_entries.open and opens and now < window.closes_at,
+        "closes_at": window.closes_at.isoformat(),
+        "challenge": window.public_entries.challenge != "none",
+        "insurance_policy": insurance_asked(config),
+        "sections": sections,
+    }
+
+
+def _region_of(config: EventConfig, section: SectionConfig) -> dict[str, Any] | None:
+    """The region the section's residency clause names, in both languages."""
+    for clause_id in section.eligibility:
+        region = config.clause(clause_id).region
+        if region is not None:
+            found = config.region(region)
+            return {"name": found.name if found else region, "name_zh": found.name_zh if found else None}
+    return None
+
+
 # ---- the challenge (the organiser switches it on: `registration.public_entries.challenge`)
 
 

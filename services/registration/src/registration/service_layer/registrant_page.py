@@ -50,6 +50,8 @@ async def registrant_view(repos: Repositories, state: RegistrationState, token: 
         "section_id": entry.section_id,
         "status": status_name(entry),
         "clause": clause,
+        #: the rule a refusal names (REG-4 ...), for words in the page's language
+        "rule": entry.refused_by.rule if entry.refused_by is not None else None,
         "reason": reason,
         "pending_evidence": pending_evidence_view(config, entry),
         "waitlist_position": entry.waitlist_position,

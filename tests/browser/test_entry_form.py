@@ -39,7 +39,9 @@ async def _enter(page: Any, served: str, code: str, lang: str, n: int, width: in
     assert "第一步" in await page.inner_text("main") if zh else "Step 1" in await page.inner_text("main")
     await _fits(page, width, "step 1")
     await page.screenshot(path=str(SHOTS / f"{width}-{lang}-1-sections.png"), full_page=True)
-    await page.click("a.choice:has-text('男子少年组（大众规则组）')" if zh else "a.choice:has-text('Junior boys, free')")
+    await page.click(
+        "a.choice:has-text('男子少年组（大众规则组）')" if zh else "a.choice:has-text('Junior boys, free')"
+    )
     main = await page.inner_text("main")
     assert ("2010年1月1日及以后出生" if zh else "born on or after 1 Jan 2010") in main, main
     await page.fill("input[name=name]", "王小明" if zh else "Wang Xiaoming")
@@ -51,7 +53,7 @@ async def _enter(page: Any, served: str, code: str, lang: str, n: int, width: in
     await page.fill("input[name=insurance_policy]", f"PICC-{n:06d}")
     await page.click("button[type=submit]")
     refusal = await page.inner_text("p.refusal")
-    assert ("年龄要求" if zh else "outside this section's ages") in refusal, refusal
+    assert ("年龄要求" if zh else "does not fit this section") in refusal, refusal
     assert "REG-4" not in refusal and "junior-boys-free" not in refusal
     assert await page.input_value("input[name=name]") == ("王小明" if zh else "Wang Xiaoming")  # what was typed stays
     await _fits(page, width, "refused form")

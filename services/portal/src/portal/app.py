@@ -10,13 +10,13 @@ from gomoku_shared.headers import SecurityHeaders
 from gomoku_shared.web import install_error_handlers
 
 from . import (
-    entry_form,
     console_awards,
     console_boards,
     console_events,
     console_rounds,
     console_slips,
     console_slot,
+    entry_form,
     event_page,
     live,
     public,

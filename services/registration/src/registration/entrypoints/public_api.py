@@ -25,7 +25,7 @@ from ..service_layer import public_entries, registrant_page
 from ..service_layer import schemas as s
 from ..service_layer.command import EventCommand
 from ..service_layer.unit_of_work import RegistrationUnitOfWork
-from . import views as v
+from . import public_views as v
 from .access import STAFF, read, state_of
 from .routes import Command, add_routes
 

@@ -7,6 +7,7 @@ Revises: 0013
 
 import sqlalchemy as sa
 from alembic import op
+
 revision = "0014"
 down_revision = "0013"
 branch_labels = None

@@ -35,6 +35,7 @@ async def _fits(page: Any, width: int, what: str) -> None:
 async def _enter(page: Any, served: str, code: str, lang: str, n: int, width: int) -> str:
     zh = lang == "zh"
     await page.goto(f"{served}/events/{code}?lang={lang}")
+    await page.screenshot(path=str(SHOTS / f"{width}-{lang}-0-event.png"))
     await page.click("a.enter-link")
     assert "第一步" in await page.inner_text("main") if zh else "Step 1" in await page.inner_text("main")
     await _fits(page, width, "step 1")

@@ -401,4 +401,3 @@ class EventPartners(View):
     #: the partner ids chosen; null: every partner (the default)
     partners: list[str] | None
     choices: list[PartnerChoice]
-

@@ -20,7 +20,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from gomoku_shared.client_address import TrustedProxies
 from gomoku_shared.params import PathId
 
-from . import i18n, read_cache
+from . import i18n, read_cache, section_states
+from . import names as who_is_who
 from .site import Site
 
 #: the form's fields, as the page names them (registration's body fields)
@@ -97,7 +98,10 @@ def install(app: FastAPI, site: Site) -> None:
         event = await upstream.get("registration", f"/v1/events/{entry['event_code']}")
         form = await upstream.get("registration", f"/v1/events/{entry['event_code']}/public-entries/form")
         section = _section(form, entry["section_id"]) or {"name": "", "name_zh": None}
-        return site.render(request, "entry.html", event=event, entry=entry, section=section, new=bool(new))
+        played = await _where_played(site, entry)
+        return site.render(
+            request, "entry.html", event=event, entry=entry, section=section, new=bool(new), played=played
+        )
 
 
 async def _registrant_entry(site: Site, token: str) -> dict[str, Any] | None:
@@ -106,6 +110,23 @@ async def _registrant_entry(site: Site, token: str) -> dict[str, Any] | None:
     client = site.upstream.clients["registration"]
     r = await client.get("/v1/registrant", headers={"x-registrant-token": token})
     return r.json() if r.status_code == 200 else None
+
+
+async def _where_played(site: Site, entry: dict[str, Any]) -> dict[str, Any] | None:
+    """Once the entry's stage has closed (REG-12): the player's page in the section they play in
+    (a merged section's host), or that the section was cancelled; None before."""
+    upstream = site.upstream
+    code, sid, eid = entry["event_code"], entry["section_id"], entry["entrant_id"]
+    closing = (await section_states.of_event(upstream, code))[1].get(sid)
+    if closing is None:
+        return None
+    if closing["status"] == "cancelled":
+        return {"cancelled": True}
+    host = closing.get("merged_into") or sid if closing["status"] == "merged" else sid
+    section = await upstream.optional("pairing", f"/v1/events/{code}/sections/{host}")
+    if section is None or eid not in who_is_who.by_id(section):
+        return None
+    return {"href": f"/events/{code}/sections/{host}/players/{eid}"}
 
 
 def _section(form: dict[str, Any], section_id: str | None) -> dict[str, Any] | None:

@@ -26,6 +26,9 @@ DOCUMENTS: dict[tuple[str, str], str] = {
     "with the choices made, one document",
     ("registration", "/v1/events/{event_code}/quota-exemptions"): "the exemption list in force (the previous "
     "edition's top N by section) with its loads, one document",
+    ("registration", "/v1/events/{event_code}/public-entries/form"): "what the public entry form asks, section by "
+    "section (issue 34)",
+    ("registration", "/v1/registrant"): "one entry, as its registrant reads it by the secret link (issue 34)",
     ("pairing", "/v1/events/{event_code}/sections/{section_id}"): "one section with its entrants",
     ("pairing", "/v1/events/{event_code}/sections/{section_id}/rounds/{n}"): "one round's pairings",
     ("pairing", "/v1/events/{event_code}/sections/{section_id}/standings"): "a standings table (ranked whole)",

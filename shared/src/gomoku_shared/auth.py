@@ -62,6 +62,16 @@ class Principal:
     #: per event (their principal has the arbiter role; ``event_access`` decides per event)
     person: PersonClaims | None = field(default=None, compare=False, repr=False)
 
+    #: issue 34: a registrant who holds an entry's secret link (role "registrant"): the entry it
+    #: reaches (None: the public form, before the entry exists)
+    entry_id: str | None = None
+
+    @classmethod
+    def registrant(cls, entry_id: str | None = None) -> Principal:
+        """The caller of the public entry form, or (with ``entry_id``) a registrant who proved the
+        entry's secret link: what other routes (a document upload) authorise against the entry."""
+        return cls("registrant", key_id="registrant", entry_id=entry_id)
+
     @property
     def is_staff(self) -> bool:
         return self.role in ("operator", "arbiter")

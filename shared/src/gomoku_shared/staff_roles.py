@@ -56,6 +56,11 @@ ACTIONS: dict[str, tuple[frozenset[str], str, str]] = {
         "审核资格证明",
         "review eligibility evidence",
     ),
+    "registrants.relink": (
+        frozenset({"admin", "organiser"}),
+        "重新发送报名人的查询链接",
+        "send a registrant a new link to their entry",
+    ),
     "checkin.record": (frozenset({"organiser", "chief_arbiter", "arbiter"}), "办理报到", "check players in"),
     "ledger.record": (frozenset({"organiser", "fee_clerk"}), "记录收费与退费", "record fees and refunds"),
     # pairing

@@ -16,6 +16,7 @@ from . import (
     console_rounds,
     console_slips,
     console_slot,
+    entry_form,
     event_page,
     live,
     public,
@@ -72,6 +73,7 @@ def create_app(upstream: Upstream, settings: PortalSettings | None = None) -> Fa
 
     public.install(app, site)
     event_page.install(app, site)
+    entry_form.install(app, site)  # issue 34: the public entry form and the registrant's page
     public.install_printouts(app, site)
     live.install(app, site)
     staff.install(app, site)

@@ -30,6 +30,10 @@ def install(app: FastAPI, site: Site) -> None:
         published = {s["section_id"]: s.get("publication_revision") for s in (awards or {}).get("sections", [])}
         timetable = {s["stage"]: s for s in (schedule or {}).get("stages", [])}
         names = (schedule or {}).get("sections", {})
+        # issue 34: the form's link while the event takes public entries and registration is open
+        form = None
+        if event.get("registration", {}).get("public_entries"):
+            form = await upstream.optional("registration", f"/v1/events/{code}/public-entries/form")
         return site.render(
             request,
             "event.html",
@@ -39,6 +43,7 @@ def install(app: FastAPI, site: Site) -> None:
             timetable=timetable,
             names=names,
             closings=section_states.closings(schedule),
+            enter_open=bool(form and form.get("accepting")),
         )
 
     @app.get("/events/{code}/schedule.ics", name="event_calendar")

@@ -15,7 +15,18 @@ DEFAULT = "zh"
 #: the tables of words (``words/*.toml``, key = [zh, en]): the pages', the honours and appeals
 #: pages', the staff console's, its result slips', its round times' and staff accounts' (issue 29);
 #: the printouts', the pages' states and every service refusal's (issue 28)
-TABLES = ("pages", "honours_appeals", "console", "slips", "slot", "people", "printouts", "states", "refusals")
+TABLES = (
+    "pages",
+    "honours_appeals",
+    "console",
+    "slips",
+    "slot",
+    "people",
+    "printouts",
+    "states",
+    "refusals",
+    "entryform",
+)
 
 
 def _table(name: str) -> dict[str, tuple[str, str]]:

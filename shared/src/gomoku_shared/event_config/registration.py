@@ -224,6 +224,20 @@ class SeededSource(_Model):
     sections: list[str] = []  # empty = every section of the stage
 
 
+class PublicEntries(_Model):
+    """Issue 34: entries by people on the public form (no partner app). Off unless the event opts
+    in (SZ 十三(一) registers individuals online)."""
+
+    open: bool = False
+    #: at most this many entries come through the form in the event (abuse: a flood of entries)
+    cap: Annotated[int, Field(ge=1)] = 2000
+    #: a sum the registrant solves (the organiser switches it on against scripted entries);
+    #: every form also has a hidden field people leave empty (a honeypot)
+    challenge: Literal["none", "arithmetic"] = "none"
+    #: the form's entries per client address and hour (a rate limit)
+    per_address_per_hour: Annotated[int, Field(ge=1)] = 20
+
+
 class RegistrationWindow(_Model):
     """REG-1. closes_at is exclusive; opens_at None = open from publication."""
 
@@ -233,6 +247,8 @@ class RegistrationWindow(_Model):
     required_items: list[str] = ["entry_form"]
     #: ID numbers are required on the form (NY: for the organiser's insurance)
     id_number_required: bool = True
+    #: issue 34: the public entry form for individuals
+    public_entries: PublicEntries = PublicEntries()
 
 
 class QuotaExemption(_Model):

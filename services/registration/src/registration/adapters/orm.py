@@ -456,3 +456,19 @@ documents = sa.Table(
     sa.Column("review_state", sa.String(20), nullable=False),
     sa.Column("delete_after", sa.Date, nullable=False, index=True),
 )
+
+#: issue 34: the secret link of an entry made on the public form: only the token's SHA-256 is
+#: kept (the token itself is shown once); re-issuing replaces it (the old link stops working).
+#: The guardian's phone number is personal data: encrypted, and masked where it is shown
+registrant_links = sa.Table(
+    "registrant_links",
+    metadata,
+    sa.Column("event_code", sa.String(64), primary_key=True),
+    sa.Column("entry_id", sa.String(200), primary_key=True),
+    sa.Column("token_sha256", sa.String(64), nullable=False, unique=True),
+    sa.Column("guardian_phone_enc", sa.Text, nullable=False),
+    sa.Column("guardian_phone_masked", sa.String(32), nullable=False),
+    sa.Column("issued_at", TS, nullable=False),
+    sa.Column("issued_by", ACTOR, nullable=False),
+    sa.Column("reissues", sa.Integer, nullable=False),
+)

@@ -19,6 +19,7 @@ from .access_repository import AccessRepository
 from .document_store import DatabaseDocumentStore
 from .exemption_repository import ExemptionListRepository
 from .protection import DataProtector
+from .registrant_links import RegistrantLinkRepository
 from .schedule_repository import DelayRepository
 
 
@@ -388,5 +389,7 @@ class Repositories:
         self.access = AccessRepository(session)
         #: issue 34: a registrant's documents, encrypted (the DocumentStore port's adapter)
         self.documents = DatabaseDocumentStore(session, protector)
+        #: issue 34: the registrants' secret links (hashes) of the public form's entries
+        self.links = RegistrantLinkRepository(session, protector)
         #: every encrypted column (a DATA_KEY rotation)
         self.protected = at_rest.ProtectedData(session, protector)

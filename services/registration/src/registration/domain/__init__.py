@@ -65,7 +65,7 @@ from .model import (
     combine,
 )
 from .next_stage import NextStageResult, PassedOver, QualifierList, SeededList, StagePlace, build_next_stage
-from .personal_data import IdNumber, mask_id_number
+from .personal_data import IdNumber, mask_id_number, mask_phone
 from .previous_top import ListedPlayer, PreviousTop
 from .registration import EventRegistration, SubmitResult
 from .round_limits import RoundLimitExceeded, RoundsOption, check_round_limits, round_robin_rounds
@@ -132,6 +132,7 @@ __all__ = [
     "longest_consecutive_months",
     "mark_no_show",
     "mask_id_number",
+    "mask_phone",
     "pairable",
     "request_change",
     "section_closed_payload",

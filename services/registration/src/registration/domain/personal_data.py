@@ -40,3 +40,12 @@ class IdNumber:
 
     def __format__(self, spec: str) -> str:
         return format(self.masked, spec)
+
+
+def mask_phone(value: str) -> str:
+    """'13812345678' -> '138****5678': the first three and last four digits (how phone numbers
+    are masked in China); a short number is masked but for its last two digits."""
+    digits = "".join(ch for ch in value if ch.isdigit())
+    if len(digits) < 9:
+        return "*" * 6 + digits[-2:]
+    return digits[:3] + "****" + digits[-4:]

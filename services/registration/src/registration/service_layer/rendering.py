@@ -209,6 +209,8 @@ def event_view(config: EventConfig, preset_id: str, statuses: Mapping[str, str],
             "opens_at": config.registration.opens_at.isoformat() if config.registration.opens_at else None,
             "closes_at": config.registration.closes_at.isoformat(),
             "required_items": list(config.registration.required_items),
+            #: issue 34: the event takes entries on the public form
+            "public_entries": config.registration.public_entries.open,
         },
         "waiting_list": config.waiting_list,
         # AWD-10 / AWD-9: the arbitration committee's terms and the honours the event gives

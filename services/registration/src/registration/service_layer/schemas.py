@@ -319,3 +319,44 @@ class ExemptionListIn(_In):
     #: where the list comes from (e.g. the published final standings)
     source: Name
     players: Annotated[list[ListedPlayerIn], Field(min_length=1, max_length=2000)]
+
+
+# ---- issue 34: the public entry form
+
+#: a phone number as people type it: digits, an optional leading +, spaces or hyphens between
+Phone = Annotated[str, Field(min_length=6, max_length=24, pattern=r"^\+?[0-9][0-9 -]{4,21}[0-9]$")]
+
+
+class ResidencyIn(_In):
+    """How the player meets the section's residency clause (REG-6), as declared on the form."""
+
+    kind: Literal["household_registration", "residence_permit", "student_status"]
+    #: where (a district or the city, as people write it: REG-17)
+    region: Annotated[Line, Field(min_length=1, max_length=100)]
+    #: residence_permit: months of social insurance paid without a break until last month
+    insurance_months: Annotated[int, Field(ge=0, le=600)] | None = None
+
+
+class PublicEntryIn(_In):
+    """One player entered on the public form: only what the section's clauses need."""
+
+    section_id: Slug
+    name: Name
+    gender: Literal["male", "female"]
+    birth_date: date
+    #: stored encrypted, shown only masked (REG-11)
+    id_number: IdNumberStr
+    #: the guardian's (or the adult player's) phone: stored encrypted, shown masked
+    guardian_phone: Phone
+    residency: ResidencyIn | None = None
+    #: REG-13: the insurance policy's number, where the participant insures before registering
+    insurance_policy: Ref | None = None
+    #: the signed sum of ``GET .../public-entries/challenge`` and its answer (when switched on)
+    challenge: Annotated[str, Field(max_length=300)] | None = None
+    answer: Annotated[int, Field(ge=0, le=100)] | None = None
+    #: a field hidden from people on the form: anything in it marks a script
+    website: Annotated[str, Field(max_length=200)] = ""
+
+
+class ReissueIn(_In):
+    """A new secret link for a public entry's registrant (the old one stops working)."""

@@ -1,0 +1,147 @@
+"""Issue 34: the routes of the public entry form, which take no credential (the portal's form
+calls them for people, forwarding their address), the registrant's read by secret link, and
+the organiser's re-issue of a link.
+
+The form's POST takes no Idempotency-Key: its answer holds the secret link, which is never
+stored (a stored answer to replay would keep it). Each client address may send
+``public_entries.per_address_per_hour`` entries an hour per event (429 ``rate_limited``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, Request
+from fastapi.responses import JSONResponse
+from sqlalchemy.exc import IntegrityError
+
+from gomoku_shared.api_docs import documented
+from gomoku_shared.auth import Principal, RateLimited
+from gomoku_shared.errors import Conflict
+from gomoku_shared.params import PathId
+from gomoku_shared.ratelimit import LocalBuckets, Policy
+
+from ..service_layer import public_entries, registrant_page
+from ..service_layer import schemas as s
+from ..service_layer.command import EventCommand
+from ..service_layer.unit_of_work import RegistrationUnitOfWork
+from . import public_views as v
+from .access import STAFF, read, state_of
+from .routes import Command, add_routes
+
+TAG = "public entries"
+#: the secret link's token, sent in a header so that no access log keeps it
+RegistrantToken = Annotated[
+    str,
+    Header(
+        alias="X-Registrant-Token",
+        min_length=16,
+        max_length=100,
+        pattern=r"^[A-Za-z0-9_-]+$",
+        description="The token of the registrant's secret link (shown once when the entry was made)",
+    ),
+]
+
+
+def public_router() -> APIRouter:
+    router = APIRouter(prefix="/v1")
+
+    @router.get(
+        "/events/{event_code}/public-entries/form",
+        tags=[TAG],
+        summary="What the public form asks: the sections it enters (with their birth windows and the residency "
+        "kinds their clauses accept), whether it takes entries now, the challenge and the insurance policy (issue 34)",
+        **documented(v.PublicForm, 200),
+    )
+    async def public_entry_form(event_code: PathId, request: Request) -> dict[str, Any]:
+        config = await read(request, lambda repos, state: state.config(repos, event_code))
+        return public_entries.form_view(config, state_of(request).now())
+
+    @router.get(
+        "/events/{event_code}/public-entries/challenge",
+        tags=[TAG],
+        summary="A sum to solve on the public form (when the organiser switched the challenge on); signed, "
+        "valid for 30 minutes (issue 34)",
+        **documented(v.PublicChallenge, 200, 403),
+    )
+    async def public_entry_challenge(event_code: PathId, request: Request) -> dict[str, Any]:
+        config = await read(request, lambda repos, state: state.config(repos, event_code))
+        rules = config.registration.public_entries
+        state = state_of(request)
+        challenge = public_entries.new_challenge(state.protector, event_code, state.now())
+        return {"required": rules.challenge != "none", **challenge}
+
+    @router.post(
+        "/events/{event_code}/public-entries",
+        status_code=201,
+        tags=[TAG],
+        summary="Enter one player on the public form, without a credential: judged by the rules partners' entries "
+        "are (REG-1..8, REG-13); a refusal keeps nothing (422 entry_refused with the clause); answers the "
+        "registrant's secret link token, shown once (issue 34)",
+        **documented(v.PublicEntryMade, 201, 403, 409, 429),
+    )
+    async def submit_public_entry(event_code: PathId, body: s.PublicEntryIn, request: Request) -> JSONResponse:
+        config = await read(request, lambda repos, state: state.config(repos, event_code))
+        _take_turn(request, event_code, config.registration.public_entries.per_address_per_hour)
+        result = await _on_event(request, event_code, lambda cmd: public_entries.enter(cmd, body))
+        return JSONResponse(result, status_code=201)
+
+    @router.get(
+        "/registrant",
+        tags=[TAG],
+        summary="The registrant's entry, by its secret link: status, evidence and its review, fees (issue 34)",
+        **documented(v.RegistrantEntry, 200, 404),
+    )
+    async def registrant_entry(request: Request, token: RegistrantToken) -> dict[str, Any]:
+        return await read(request, lambda repos, state: registrant_page.registrant_view(repos, state, token))
+
+    add_routes(
+        router,
+        TAG,
+        [
+            Command(
+                "reissue_registrant_link",
+                "/events/{event_code}/entries/{entry_id}/registrant-link",
+                public_entries.reissue,
+                s.ReissueIn,
+                STAFF,
+                v.ReissuedLink,
+                "A new secret link for the registrant of a public entry; the old one stops working (issue 34)",
+                action="registrants.relink",
+                status=200,
+                body_optional=True,
+            )
+        ],
+    )
+    return router
+
+
+def _take_turn(request: Request, code: str, per_hour: int) -> None:
+    """The rate limit per client address (and event) of the public form."""
+    app = request.app
+    buckets: LocalBuckets | None = getattr(app.state, "public_entry_buckets", None)
+    if buckets is None:
+        buckets = app.state.public_entry_buckets = LocalBuckets()
+    address = app.state.keyring.proxies.client(request.scope) or "unknown"
+    decision = buckets.take(f"{code}|{address}", Policy(per_hour, 3600))
+    if not decision.allowed:
+        raise RateLimited(
+            "rate_limited",
+            f"too many entries from this address; retry in {decision.retry_after_s} s",
+            {"retry_after_s": decision.retry_after_s},
+            headers={"Retry-After": str(decision.retry_after_s)},
+        )
+
+
+async def _on_event(request: Request, code: str, command: Any) -> Any:
+    """One command on the locked event, as the registrant (no idempotency store: see above)."""
+    state = state_of(request)
+    try:
+        async with request.app.state.runtime.transaction(correlation_id=code) as shared_uow:
+            uow = RegistrationUnitOfWork(shared_uow, state.protector)
+            cmd = await EventCommand.begin(uow, state, Principal.registrant(), code)
+            result = await command(cmd)
+    except IntegrityError:
+        raise Conflict("concurrent_duplicate", "an identical request was processed at the same time; retry") from None
+    state.committed(cmd)
+    return result

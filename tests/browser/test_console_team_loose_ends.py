@@ -56,7 +56,8 @@ async def _fits(page: Any, what: str) -> None:
 
 async def test_issue28_pair9_nt_recorder_sees_team_players_names_stages_in_chinese_reg11_documents(served):
     """PAIR-9 / REG-11 / NT 十(二): the recorder's slips and round name each board's players and
-    teams; the event's stage and section say their Chinese names; check-in ticks only 保险单."""
+    teams; the event's stage and section say their Chinese names; check-in ticks only 保险单; the
+    ledger's payers and the byes' list count the team field in teams."""
     browser_or_fail()
     platform, driver = await team_event_played(served)
     code = driver.code
@@ -106,6 +107,19 @@ async def test_issue28_pair9_nt_recorder_sees_team_players_names_stages_in_chine
         await page.goto(f"{served}/staff/events/{code}?lang=en")
         heads = await page.locator("section.stage h2").all_inner_texts()
         assert any(stage["name"] in h for h in heads), heads
+        await _sign_out(page)
+
+        # a team field counted in teams: the fee clerk's payers are teams' entries, the pairing
+        # officer's byes and withdrawals choose a team (zh)
+        await _sign_in(page, served, accounts["fee_clerk"], "zh")
+        await page.goto(f"{served}/staff/events/{code}/ledger")
+        groups = await page.locator("select[name=payer] optgroup").evaluate_all("gs => gs.map(g => g.label)")
+        assert "报名（队伍）" in groups and "报名（选手）" not in groups, groups
+        await _sign_out(page)
+        await _sign_in(page, served, accounts["pairing_officer"], "zh")
+        await page.goto(f"{served}/staff/events/{code}/sections/{SECTION}")
+        label = await page.locator("form.bye-form select[name=entrant_id]").get_attribute("aria-label")
+        assert label == "队伍", label
         assert not problems, problems
 
 

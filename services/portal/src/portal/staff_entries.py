@@ -27,9 +27,11 @@ def documents_of(event: Any) -> list[str]:
     return [str(d) for d in listed or [] if i18n.known(f"document.{d}")][:20]
 
 
-def all_teams(event: Any, stage: str) -> bool:
-    """Whether every section of the stage is a team section (its entries are teams, issue 28)."""
-    stages = [st for st in event.get("stages", []) if st.get("id") == stage] if isinstance(event, dict) else []
+def all_teams(event: Any, stage: str | None = None) -> bool:
+    """Whether every section of the stage (of the event when no stage is named) is a team section
+    (its entries are teams, issue 28)."""
+    stages = event.get("stages", []) if isinstance(event, dict) else []
+    stages = [st for st in stages if stage is None or st.get("id") == stage]
     sections = [sec for st in stages for sec in st.get("sections", [])]
     return bool(sections) and all(sec.get("kind") == "team" for sec in sections)
 

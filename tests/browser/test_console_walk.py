@@ -128,13 +128,13 @@ async def test_issue28_every_console_page_of_nt_and_da_as_each_role_in_words_on_
     async with httpx.AsyncClient(timeout=30) as client:
         accounts = await create_demo_staff(client, f"{served}/partners", Keys().operator)
     problems: list[str] = []
-    async with chromium_page() as (page, errors):
-        await page.set_viewport_size(PHONE)
-        for platform, driver in events:
-            code = driver.code
-            event = await platform.get("registration", f"/v1/events/{code}")
-            sections = (await platform.get("pairing", f"/v1/events/{code}/sections"))["sections"]
-            seen: dict[str, Any] = {
+    walks: list[dict[str, Any]] = []
+    for platform, driver in events:
+        code = driver.code
+        event = await platform.get("registration", f"/v1/events/{code}")
+        sections = (await platform.get("pairing", f"/v1/events/{code}/sections"))["sections"]
+        walks.append(
+            {
                 "demo": code,
                 "names": await _people(served, platform, code)
                 + [f"Demo {ROLE_WORDS[a.role][1]}" for a in accounts]
@@ -145,17 +145,23 @@ async def test_issue28_every_console_page_of_nt_and_da_as_each_role_in_words_on_
                 "shots": set(),
                 "pages": 0,
             }
-            for account in accounts:
+        )
+    async with chromium_page() as (page, errors):
+        await page.set_viewport_size(PHONE)
+        for account in accounts:  # signed in once: each event's pages in both languages
+            await page.goto(f"{served}/staff/sign-in")
+            await page.fill("input[name=login]", account.login)
+            await page.fill("input[name=password]", account.password)
+            await page.click("form[data-form=account-sign-in] button[type=submit]")
+            await page.wait_for_selector("[data-who=person]")
+            for seen in walks:
                 for lang in ("zh", "en"):
-                    await page.goto(f"{served}/staff/sign-in?lang={lang}")
-                    await page.fill("input[name=login]", account.login)
-                    await page.fill("input[name=password]", account.password)
-                    await page.click("form[data-form=account-sign-in] button[type=submit]")
-                    await page.wait_for_selector("[data-who=person]")
-                    problems += await _walk_as(page, served, code, account.role, lang, seen)
-                    await page.click("form.sign-out[action='/staff/sign-out'] button")
-                    await page.wait_for_url("**/staff/sign-in**")
-            # each role walked its pages: far more than the event page alone (a walk of nothing proves nothing)
-            assert seen["pages"] >= len(accounts) * 2 * 4, seen["pages"]
+                    problems += await _walk_as(page, served, seen["demo"], account.role, lang, seen)
+            await page.click("form.sign-out[action='/staff/sign-out'] button")
+            await page.wait_for_url("**/staff/sign-in**")
         problems += [f"browser: {e}" for e in errors if "403" not in e]
+    for (
+        seen
+    ) in walks:  # each role walked its pages: far more than the event page alone (a walk of nothing proves nothing)
+        assert seen["pages"] >= len(accounts) * 2 * 4, (seen["demo"], seen["pages"])
     assert problems == [], "\n".join(problems)

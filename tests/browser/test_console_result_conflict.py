@@ -96,6 +96,12 @@ async def test_issue27_finding9_the_console_shows_a_result_changed_meanwhile_in_
         await card.locator("input[name=reasons]").fill("计时器确有故障")
         await card.locator("select[name=result]").select_option("second_wins")
         await card.locator("button[value=yes]").click()
+        # issue 28: the new result is named and confirmed first (the page asks again, the change
+        # against the result as it is now); the confirmed decision still carries revision 3
+        confirm = page.locator(f'.confirm[data-appeal="{lodged["appeal_id"]}"]')
+        await confirm.wait_for()
+        assert await confirm.locator("input[name=expected_revision]").get_attribute("value") == "3"
+        await confirm.locator("button[name=confirm]").click()
         await page.wait_for_selector(".refusal, .done")
         said = await page.inner_text(".refusal")
         assert "另一位裁判已先改了这个结果" in said and "和棋" in said and "第 4 版" in said, said

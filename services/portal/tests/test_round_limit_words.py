@@ -69,3 +69,33 @@ def test_pair1_the_close_form_sends_the_organisers_reason_beside_a_format():
         "open": {"kind": "round_robin", "over_max_reason": "nine players meet each other"},
         "junior": {"kind": "swiss", "rounds": 7},
     }
+
+
+@pytest.mark.parametrize(
+    ("code", "lang", "expected", "not_said"),
+    [
+        ("rounds_exceed_maximum", "zh", ["混合团体：9 队，", "最多 7 轮", "PAIR-1"], "参赛者"),
+        ("rounds_exceed_maximum", "en", ["Mixed team: 9 teams;", "maximum of 7", "PAIR-1"], "entrants"),
+        ("swiss_rounds_exceed_field", "zh", ["混合团体：9 队的积分编排制", "PAIR-2"], "名选手"),
+        ("swiss_rounds_exceed_field", "en", ["a Swiss of 9 teams", "PAIR-2"], "players"),
+    ],
+)
+def test_pair1_pair2_a_team_sections_field_is_counted_in_teams(code, lang, expected, not_said):
+    """PAIR-1 / PAIR-2 at closing on a team section (NT 六(二) 混合团体): the field is "9 队" /
+    "9 teams", never people; a section of players keeps its words."""
+    from portal.staff_event import in_teams, team_sections
+
+    event = {
+        "stages": [
+            {"id": "main", "sections": [{"id": "mixed-team", "kind": "team"}, {"id": "open", "kind": "individual"}]}
+        ]
+    }
+    teams = team_sections(event)
+    assert teams == {"mixed-team"}
+    refused = {"error": {"code": code, "message": "", "details": DETAILS}}
+    named = in_teams(refused, teams)["error"]["code"]
+    assert named == f"{code}_teams" and i18n.known(f"refusal.{named}")
+    text = _filled(i18n.Words(lang).t(f"refusal.{named}"), DETAILS)
+    assert all(part in text for part in expected) and not_said not in text, text
+    players = {"error": {"code": code, "message": "", "details": {**DETAILS, "section_id": "open"}}}
+    assert in_teams(players, teams) is players  # a section of players: its field stays players

@@ -32,7 +32,7 @@ def install(app: FastAPI, console: _Console) -> None:
         played = await upstream.optional("pairing", f"/v1/events/{code}/sections")
         published = {s["section_id"]: s for s in (status or {}).get("sections", [])}
         # issue 28: the sections by their names in the page's language
-        names = await section_names(upstream, event, site.lang_of(request))
+        names = section_names(event, site.lang_of(request))
         sections = [
             {"id": s["section_id"], "name": names.get(s["section_id"]) or s.get("name"), "status": s.get("status")}
             for s in (played or {}).get("sections", [])

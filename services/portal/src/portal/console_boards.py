@@ -54,7 +54,7 @@ def install(app: FastAPI, site: Site, sessions: Sessions) -> None:
         listed, flags, entries = await flagged(session, code)
         # issue 28: each game by its section's name and its board in words, never by ids
         words = site.words(request)
-        names = await section_names(upstream, event, words.lang)
+        names = section_names(event, words.lang)
         for e in entries:
             e["where"] = (
                 f"{names.get(str(e.get('section_id')), '—')} · {board_words(words, e.get('round') or 0, board_of(e.get('pairing_id')))}"

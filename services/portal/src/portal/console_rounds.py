@@ -76,9 +76,7 @@ class _Console:
             return refused
         # issue 28: the event and the section by their names in the page's language
         lang = self.site.lang_of(request)
-        section = named_section(
-            await self.upstream.get("pairing", base), await section_names(self.upstream, event, lang)
-        )
+        section = named_section(await self.upstream.get("pairing", base), section_names(event, lang))
         ties = await self.upstream.optional("pairing", base + "/ties")
         byes = await self.upstream.optional("pairing", base + "/byes")
         times = await self.upstream.optional("pairing", base + "/round-times")

@@ -80,12 +80,8 @@ class _Slips:
         words = self.site.words(request)
         # issue 28: each table by its round, match and board, its players by name (teams too)
         boards = {p["pairing_id"]: board_words(words, n, p) for p in (paired or {}).get("pairings", [])}
-
-        async def read(path: str, params: dict[str, Any]) -> tuple[int, Any]:
-            return await self.upstream.as_person("registration", "GET", path, session.api_key, None, params)
-
-        names = await board_names(read, code, section)
-        section = named_section(section, await section_names(self.upstream, event, words.lang))
+        names = board_names(section)
+        section = named_section(section, section_names(event, words.lang))
         problem = refusal(self.site, request, status, body) if status >= 400 else None
         if problem is not None and isinstance(body, dict):
             problem["mismatch"] = mismatch_words(words, body)

@@ -17,6 +17,7 @@ from fastapi.responses import HTMLResponse, Response
 from gomoku_shared.params import PathId
 
 from .console_rounds import SEC, _Console
+from .console_teams import section_names
 from .site import local_time
 from .staff import refusal
 
@@ -67,8 +68,7 @@ async def _outcome(
     site = console.site
     words = site.words(request)
     event = await console.upstream.get("registration", f"/v1/events/{code}")
-    schedule = await console.upstream.optional("registration", f"/v1/events/{code}/schedule")
-    names = _section_names(event, schedule, words.lang)
+    names = section_names(event, words.lang)
     if status >= 400:
         problem = refusal(site, request, status, answer)
         details = (answer.get("error", {}) if isinstance(answer, dict) else {}).get("details")
@@ -81,13 +81,3 @@ async def _outcome(
     )
     at = local_time(answer.get("starts_at"), event.get("timezone") or "UTC")
     return None, words.t("done.slot_delayed", n=answer.get("round"), at=at, sections=moved)
-
-
-def _section_names(event: dict[str, Any], schedule: Any, lang: str) -> dict[str, str]:
-    """Each section's name in the page's language (the schedule's, else the event's)."""
-    names = {
-        sec["id"]: sec.get("name") or "—" for stage in event.get("stages", []) for sec in stage.get("sections", [])
-    }
-    for sid, named in ((schedule or {}).get("sections") or {}).items():
-        names[sid] = (named.get("name_zh") if lang == "zh" else None) or named.get("name") or names.get(sid, "—")
-    return names

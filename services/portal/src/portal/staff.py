@@ -236,14 +236,6 @@ class StaffPages:
             return 401, {"error": {"code": "session_ended", "message": "", "details": {}}}
         return status, answer
 
-    def reader(self, session: StaffSession, service: str = "registration") -> Callable[..., Awaitable[tuple[int, Any]]]:
-        """GET ``path`` of ``service`` with ``params`` as the person (console_teams.Read)."""
-
-        async def read(path: str, params: dict[str, Any]) -> tuple[int, Any]:
-            return await self.call(session, service, "GET", path, params=params)
-
-        return read
-
     async def event_of(self, code: str) -> dict[str, Any]:
         """Registration's event, with its Chinese name for the pages (issue 29: in words)."""
         return await with_names(self.upstream, await self.upstream.get("registration", f"/v1/events/{code}"))

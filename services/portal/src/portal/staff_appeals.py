@@ -17,7 +17,7 @@ from gomoku_shared.params import PathId
 from .console_teams import board_names, board_words, section_names
 from .sessions import StaffSession
 from .site import money
-from .staff_round import revision
+from .staff_round import change_words, revision
 from .yuan import fen_of
 
 if TYPE_CHECKING:
@@ -116,8 +116,26 @@ def install(app: FastAPI, pages: StaffPages) -> None:
         reasons: str = Form("", max_length=4000),
         result: str = Form("", max_length=24),
         expected_revision: str = Form("", max_length=8),
+        confirm: str = Form("", max_length=3),
         csrf: str = Form("", max_length=300),
     ) -> Response:
+        if upheld == "yes" and result and confirm != "yes":
+            # issue 28: an upheld appeal that changes a result is named and confirmed first, as
+            # a result's change on the round page (the board, its players, before and after)
+            session, stop = await pages.posted(request, csrf)
+            if stop is not None or session is None:
+                return stop or pages.to_sign_in(request)
+            if result not in pages.results:
+                problem = {"text": pages.site.words(request).t("refusal.console_choose_result"), "detail": ""}
+                return await appeals(pages, request, session, code, problem)
+            asked = {
+                "appeal_id": appeal_id,
+                "section_id": sid,
+                "reasons": reasons.strip(),
+                "result": result,
+                "expected_revision": expected_revision,
+            }
+            return await appeals(pages, request, session, code, confirming=asked)
         # a new result names the appealed result's revision the page showed (409 stale_revision
         # in words when an arbiter corrected it meanwhile)
         body = {
@@ -137,6 +155,25 @@ def install(app: FastAPI, pages: StaffPages) -> None:
         )
 
 
+async def question(
+    pages: StaffPages, request: Request, code: str, appeal: dict[str, Any], result: str
+) -> tuple[str, dict[str, str] | None]:
+    """The confirmation's question of an upheld appeal's new result ("第 2 轮 第 1 台 甲 对 乙：
+    把 先列胜 改为 和棋？"), or the refusal in words when there is nothing to confirm."""
+    words = pages.site.words(request)
+    sid, n = str(appeal.get("section_id")), appeal.get("round")
+    rnd = await pages.upstream.optional("pairing", f"/v1/events/{code}/sections/{sid}/rounds/{n}") if n else None
+    pairing = next(
+        (p for p in (rnd or {}).get("pairings", []) if p.get("pairing_id") == appeal.get("pairing_id")), None
+    )
+    if pairing is None or not isinstance(n, int):
+        return "", {"text": words.t("refusal.pairing_not_found"), "detail": ""}
+    if pairing.get("result") == result:
+        return "", {"text": words.t("refusal.console_same_result"), "detail": ""}
+    section = await pages.upstream.get("pairing", f"/v1/events/{code}/sections/{sid}")
+    return change_words(words, n, pairing, board_names(section), result), None
+
+
 async def boards_of(
     pages: StaffPages, request: Request, session: StaffSession, code: str, played: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
@@ -150,7 +187,7 @@ async def boards_of(
             continue
         sid = str(s["section_id"])
         section = await upstream.get("pairing", f"/v1/events/{code}/sections/{sid}")
-        names = await board_names(pages.reader(session), code, section)
+        names = board_names(section)
         options = []
         for n in range(1, int(section.get("current_round") or 0) + 1):
             rnd = await upstream.optional("pairing", f"/v1/events/{code}/sections/{sid}/rounds/{n}")
@@ -171,6 +208,7 @@ async def appeals(
     problem: dict[str, str] | None = None,
     done: str = "",
     form: AppealForm | None = None,
+    confirming: dict[str, str] | None = None,
 ) -> HTMLResponse:
     """The appeals of an event with their decisions, and the forms (the outcome of the last one;
     a refused form keeps what was typed)."""
@@ -181,7 +219,7 @@ async def appeals(
     if refused is not None:
         return refused
     sections = await upstream.optional("pairing", f"/v1/events/{code}/sections")
-    named = await section_names(upstream, event, pages.site.words(request).lang)
+    named = section_names(event, pages.site.words(request).lang)
     played = [
         {**s, "name": named.get(s["section_id"], s.get("name") or "—")} for s in (sections or {}).get("sections", [])
     ]
@@ -192,6 +230,15 @@ async def appeals(
     )
     units = units if units_status == 200 and isinstance(units, dict) else {}
     groups = await boards_of(pages, request, session, code, played)
+    listed = body.get("appeals", []) if status == 200 and isinstance(body, dict) else []
+    asked = None
+    if confirming is not None:
+        appeal = next((a for a in listed if a.get("appeal_id") == confirming["appeal_id"]), None)
+        if appeal is None or appeal.get("status") != "lodged":  # decided meanwhile, or not this event's
+            problem = {"text": pages.site.words(request).t("refusal.console_appeal_gone"), "detail": ""}
+        else:
+            said, problem = await question(pages, request, code, appeal, confirming["result"])
+            asked = {**confirming, "question": said} if said else None
     labels = {(g["section_id"], o.get("pairing")): o["label"] for g in groups for o in g["options"] if o.get("pairing")}
     return pages.render(
         request,
@@ -199,7 +246,7 @@ async def appeals(
         session,
         event=event,
         code=code,
-        appeals=body.get("appeals", []) if status == 200 else [],
+        appeals=listed,
         played=played,
         section_names=named,
         units=(units or {}).get("units", []),
@@ -212,4 +259,5 @@ async def appeals(
         results=pages.results,
         problem=problem or (pages.refusal(request, status, body) if status != 200 else None),
         done=done,
+        asked=asked,
     )

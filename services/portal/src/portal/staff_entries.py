@@ -3,13 +3,14 @@ pending evidence), and the check-in of the players present and the no-shows."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 from gomoku_shared.params import PathId
 
+from . import i18n
 from .console_teams import section_names as section_names_of
 from .sessions import StaffSession
 
@@ -17,16 +18,22 @@ if TYPE_CHECKING:
     from .staff import StaffPages
 
 
-#: the documents a check-in may record as shown (REG-11; the seeds' check-in lists: DA 十(三),
-#: NY, NT 十二, SZ 八(四)), ticked from a list in words
-DOCUMENTS = (
-    "id_card",
-    "insurance_policy",
-    "safety_pledge",
-    "integrity_pledge",
-    "nucleic_acid_test",
-    "health_declaration",
-)
+def documents_of(event: Any) -> list[str]:
+    """The documents the event's check-in asks every player to show (REG-11; registration's
+    ``check_in.documents`` from the preset, e.g. NT 十(二): the insurance policy only), ticked from
+    a list in words; a kind the console has no words for is left out rather than shown as an id."""
+    check_in = event.get("check_in") if isinstance(event, dict) else None
+    listed = check_in.get("documents") if isinstance(check_in, dict) else None
+    return [str(d) for d in listed or [] if i18n.known(f"document.{d}")][:20]
+
+
+def all_teams(event: Any, stage: str | None = None) -> bool:
+    """Whether every section of the stage (of the event when no stage is named) is a team section
+    (its entries are teams, issue 28)."""
+    stages = event.get("stages", []) if isinstance(event, dict) else []
+    stages = [st for st in stages if stage is None or st.get("id") == stage]
+    sections = [sec for st in stages for sec in st.get("sections", [])]
+    return bool(sections) and all(sec.get("kind") == "team" for sec in sections)
 
 
 def install(app: FastAPI, pages: StaffPages) -> None:
@@ -52,6 +59,8 @@ def install(app: FastAPI, pages: StaffPages) -> None:
         session, form, stop = await pages.posted_form(request)
         if stop is not None or session is None:
             return stop  # type: ignore[return-value]
+        event = await pages.event_of(code)
+        documents = documents_of(event)
         present = [str(v) for v in form.getlist("present")][:2000]
         absent = [str(v) for v in form.getlist("no_show")][:2000]
         status, body = await pages.call(
@@ -63,11 +72,13 @@ def install(app: FastAPI, pages: StaffPages) -> None:
                 "entry_ids": [e for e in present if e not in absent],
                 "no_show": absent,
                 # issue 28: the documents ticked from the list in words, never typed as ids
-                "documents_shown": [str(d) for d in form.getlist("document") if d in DOCUMENTS][:20],
+                "documents_shown": [str(d) for d in form.getlist("document") if d in documents][:20],
                 "override": form.get("override") == "true",
             },
         )
-        problem, done = pages.outcome(request, status, body, "done.check_in", n=len(present), m=len(absent))
+        # issue 28: a team stage's check-in counts teams
+        said = "done.check_in_teams" if all_teams(event, stage) else "done.check_in"
+        problem, done = pages.outcome(request, status, body, said, n=len(present), m=len(absent))
         return await entries_page(pages, request, session, code, stage, "", "", "", False, problem, done)
 
 
@@ -107,7 +118,7 @@ async def entries_page(
         and (not pending or e.get("pending_evidence"))
     ]
     # issue 28: the sections by their name in the page's language
-    section_names = await section_names_of(pages.upstream, event, pages.site.lang_of(request))
+    section_names = section_names_of(event, pages.site.lang_of(request))
     return pages.render(
         request,
         "staff/entries.html",
@@ -122,7 +133,7 @@ async def entries_page(
         statuses=statuses,
         sections=sections,
         section_names=section_names,
-        documents=DOCUMENTS,
+        documents=documents_of(event),
         filters={"section": section, "status": status, "unit": unit, "pending": pending},
         problem=problem,
         done=done,

@@ -45,7 +45,7 @@ def install(app: FastAPI, pages: StaffPages) -> None:
             return refused
         sections = await upstream.optional("pairing", f"/v1/events/{code}/sections")
         # issue 28: sections by their name in the page's language, never by id
-        names = await section_names(upstream, event, pages.site.lang_of(request))
+        names = section_names(event, pages.site.lang_of(request))
         return pages.render(
             request,
             "staff/event.html",
@@ -54,6 +54,7 @@ def install(app: FastAPI, pages: StaffPages) -> None:
             code=code,
             played=[named_section(s, names) for s in (sections or {}).get("sections", [])],
             section_names=names,
+            team_sections=team_sections(event),
             **acted,
         )
 
@@ -77,6 +78,8 @@ def install(app: FastAPI, pages: StaffPages) -> None:
             f"/v1/events/{code}/stages/{stage}/close",
             {"format_choices": choices} if choices else {},
         )
+        if status >= 400:
+            body = in_teams(body, team_sections(await pages.event_of(code)))
         return await event_page(
             request,
             session,
@@ -143,3 +146,25 @@ def _format_choices(form: Any) -> dict[str, dict[str, Any]]:
             choice["over_max_reason"] = reason[:2000]
         choices[section_id] = choice
     return choices
+
+
+#: refusals at closing that count a section's field (PAIR-1, PAIR-2): a team field in teams
+COUNTED = ("rounds_exceed_maximum", "swiss_rounds_exceed_field")
+
+
+def team_sections(event: Any) -> set[str]:
+    """The ids of the event's team sections (their fields are counted in teams, issue 28)."""
+    stages = event.get("stages", []) if isinstance(event, dict) else []
+    return {str(sec.get("id")) for st in stages for sec in st.get("sections", []) if sec.get("kind") == "team"}
+
+
+def in_teams(body: Any, teams: set[str]) -> Any:
+    """A refusal that counts a team section's field, as the one whose words say "9 队" / "9 teams"
+    (``refusal.<code>_teams``) rather than players."""
+    error = body.get("error") if isinstance(body, dict) else None
+    if not isinstance(error, dict) or error.get("code") not in COUNTED:
+        return body
+    details = error.get("details")
+    if not isinstance(details, dict) or str(details.get("section_id")) not in teams:
+        return body
+    return {**body, "error": {**error, "code": f"{error['code']}_teams"}}

@@ -15,6 +15,7 @@ from gomoku_shared.params import PathId
 
 from . import console_refunds
 from .sessions import StaffSession
+from .staff_entries import all_teams
 from .yuan import fen_of
 
 if TYPE_CHECKING:
@@ -88,6 +89,8 @@ def install(app: FastAPI, pages: StaffPages) -> None:
             items=items,
             item_names=dict(items),
             payers=who,
+            # issue 28: a team event's entries are teams, and the payers' list says so
+            team_entries=all_teams(event),
             payer_names={ident: name for kind in who.values() for ident, name in kind},
             refunds=refunds,
             **acted,

@@ -113,9 +113,9 @@ async def round_page(
         return refused
     section = await upstream.get("pairing", f"/v1/events/{code}/sections/{sid}")
     rnd = await upstream.optional("pairing", f"/v1/events/{code}/sections/{sid}/rounds/{n}")
-    names = await board_names(pages.reader(session), code, section)
+    names = board_names(section)
     words = pages.site.words(request)
-    section = named_section(section, await section_names(upstream, event, words.lang))
+    section = named_section(section, section_names(event, words.lang))
     pairings = (rnd or {}).get("pairings", [])
     asked = None
     if confirming is not None:

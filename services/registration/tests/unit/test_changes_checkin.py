@@ -244,3 +244,18 @@ def test_reg11_check_in_asks_for_the_events_own_documents_each_one_required(pres
         assert refused.outcome is R and missing in refused.reason, clause
     checked, admitted = check_in(config, entry, now=now, documents_shown=documents, **policy)
     assert admitted.outcome is A and checked.checked_in_at == now, clause
+
+
+@pytest.mark.parametrize(("preset", "documents", "clause"), CHECK_IN_DOCUMENTS)
+def test_reg11_the_events_answer_says_which_documents_check_in_asks(preset, documents, clause):
+    """REG-11 (issue 28): registration's event answer carries the check-in's documents, so the
+    staff console offers only those (NT: the insurance policy alone), through the view the API
+    documents (``EventView``)."""
+    from registration import presets
+    from registration.entrypoints.views import EventView
+    from registration.service_layer.rendering import event_view
+
+    config = presets.load(preset)
+    answer = event_view(config, preset, {st.id: "open" for st in config.stages}, "default")
+    assert answer["check_in"] == {"documents": documents}, clause
+    assert EventView.model_validate(answer).check_in.documents == documents

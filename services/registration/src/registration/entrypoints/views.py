@@ -45,6 +45,12 @@ class FeeItemName(View):
     name_zh: str | None = None
 
 
+class CheckInInfo(View):
+    """REG-11: the documents every player shows at check-in (the preset's ``check_in.documents``)."""
+
+    documents: list[str] = []
+
+
 class EventView(View):
     event_code: str
     preset_id: str
@@ -63,6 +69,7 @@ class EventView(View):
     fee_items: list[FeeItemName]
     timezone: str
     stages: list[StageInfo]
+    check_in: CheckInInfo = CheckInInfo()
 
 
 class PlayerView(View):

@@ -213,6 +213,8 @@ def event_view(config: EventConfig, preset_id: str, statuses: Mapping[str, str],
             "public_entries": config.registration.public_entries.open,
         },
         "waiting_list": config.waiting_list,
+        # REG-11: what every player shows at check-in (the console ticks these only)
+        "check_in": {"documents": list(config.check_in.documents)},
         # AWD-10 / AWD-9: the arbitration committee's terms and the honours the event gives
         "appeals": {**config.appeal_terms(), "committee": config.appeals.model_dump(mode="json")["committee"]},
         "honours": [h.model_dump(mode="json") for h in config.honours],

@@ -57,8 +57,7 @@ Organisation = Annotated[
     str | None,
     Query(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$", description="an organisation's id"),
 ]
-#: issue 28: a part of an event's name (English or Chinese) or code, as someone types it
-EventWords = Annotated[str | None, Query(min_length=1, max_length=64, description="a part of a name or code")]
+EventWords = Annotated[str | None, Query(min_length=1, max_length=64, description="a part of a name (en/zh) or code")]
 
 
 async def _event_of_change(request: Request) -> str | None:

@@ -20,7 +20,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from gomoku_shared.client_address import TrustedProxies
 from gomoku_shared.params import PathId
 
-from . import i18n, read_cache, section_states
+from . import i18n, read_cache, registrant_upload, section_states
 from . import names as who_is_who
 from .site import Site
 
@@ -90,7 +90,9 @@ def install(app: FastAPI, site: Site) -> None:
         )
 
     @app.get("/entry/{token}", response_class=HTMLResponse, name="registrant_page")
-    async def registrant_page(request: Request, token: str, new: int = 0) -> HTMLResponse:
+    async def registrant_page(
+        request: Request, token: str, new: int = 0, sent: int = 0, refused: str = ""
+    ) -> HTMLResponse:
         read_cache.note_unkeyed()  # one registrant's page: never kept for another
         entry = await _registrant_entry(site, token)
         if entry is None:
@@ -99,8 +101,17 @@ def install(app: FastAPI, site: Site) -> None:
         form = await upstream.get("registration", f"/v1/events/{entry['event_code']}/public-entries/form")
         section = _section(form, entry["section_id"]) or {"name": "", "name_zh": None}
         played = await _where_played(site, entry)
+        upload = await registrant_upload.upload_view(site, token, entry, sent=bool(sent), refused=refused)
         return site.render(
-            request, "entry.html", event=event, entry=entry, section=section, new=bool(new), played=played
+            request,
+            "entry.html",
+            event=event,
+            entry=entry,
+            section=section,
+            new=bool(new),
+            played=played,
+            upload=upload,
+            token=token,
         )
 
 

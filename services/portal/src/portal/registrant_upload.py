@@ -2,15 +2,17 @@
 multipart form (no script: the in-app browsers of WeChat articles), forwarded to registration
 with the link's token, which checks the content and keeps it encrypted.
 
-The token in the path is the secret that admits the post; a post from another site's page
-(its ``Origin`` or ``Referer`` not this portal's) is refused, so a page elsewhere cannot make a
-registrant's browser upload. The document is never shown publicly: the page lists its kind,
+The token in the path is the secret that admits the post; the form also carries a token of its
+own (the link's token signed with the portal's secret), so that only a page this portal drew
+can make a registrant's browser upload. The document is never shown publicly: the page lists its kind,
 time and review state only."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import secrets
 from typing import Any
-from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request
 from fastapi.responses import RedirectResponse, Response
@@ -26,6 +28,8 @@ from .site import Site
 MAX_BYTES = 8 * 1024 * 1024
 #: what the form's fields and boundaries add around the file
 OVERHEAD = 64 * 1024
+#: the form token's key when the portal has no session secret configured (it lasts as the process)
+PROCESS_KEY = secrets.token_bytes(32)
 #: the kinds a registrant may send (words: ``document_kind.*``), in the list's order
 KINDS = (
     "household_registration",
@@ -47,12 +51,12 @@ def install(app: FastAPI, site: Site) -> None:
         read_cache.note_unkeyed()
         lang = site.lang_of(request)
         back = f"/entry/{token}?lang={lang}"
-        if not same_origin(request):
-            return RedirectResponse(f"{back}&refused=csrf#documents", status_code=303)
         declared = request.headers.get("content-length", "")
         if declared.isdigit() and int(declared) > MAX_BYTES + OVERHEAD:
             return RedirectResponse(f"{back}&refused=document_too_large#documents", status_code=303)
         sent = await request.form(max_files=1, max_fields=5)
+        if not hmac.compare_digest(str(sent.get("form_token", "")), form_token(site, token)):
+            return RedirectResponse(f"{back}&refused=csrf#documents", status_code=303)
         refused = await forward(site, token, sent, proxies.client(request.scope))
         suffix = f"&refused={refused}" if refused else "&sent=1"
         return RedirectResponse(f"{back}{suffix}#documents", status_code=303)
@@ -88,13 +92,11 @@ async def forward(site: Site, token: str, sent: Any, client: str | None) -> str 
     return code if code.replace("_", "").isalnum() else "document_not_sent"
 
 
-def same_origin(request: Request) -> bool:
-    """Whether the post came from this portal's own page (no Origin nor Referer: a browser that
-    sends neither; the path's token is the secret then)."""
-    source = request.headers.get("origin") or request.headers.get("referer")
-    if not source or source == "null":
-        return source is None
-    return urlsplit(source).netloc == request.headers.get("host", "")
+def form_token(site: Site, token: str) -> str:
+    """The upload form's own token: the link's token signed with the portal's secret, so that only
+    a page this portal drew can post (the pages send no Referer, and an Origin of "null")."""
+    key = site.settings.session_secret.encode() or PROCESS_KEY
+    return hmac.new(key, b"registrant-upload:" + token.encode(), hashlib.sha256).hexdigest()
 
 
 async def upload_view(site: Site, token: str, entry: dict[str, Any], *, sent: bool, refused: str) -> dict[str, Any]:
@@ -114,4 +116,5 @@ async def upload_view(site: Site, token: str, entry: dict[str, Any], *, sent: bo
         "sent": sent and not refused,
         "refusal": refusal or ("refusal.document_not_sent" if refused else None),
         "max_mb": MAX_BYTES // (1024 * 1024),
+        "form_token": form_token(site, token),
     }

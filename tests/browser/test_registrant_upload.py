@@ -2,7 +2,8 @@
 Chromium against the embedded runner. SZ 十三(一) (网上报名): the child is entered on the public
 form at 390 px in Chinese; SZ 八(四) / REG-6: the section's residency rule asks for proof, so the
 page's upload form preselects the pending household-registration record; the photo (a phone's
-JPEG with GPS in its EXIF) is listed as waiting for review, never shown on the page. The chief
+JPEG with GPS in its EXIF) is listed as waiting for review, never shown on the page; a post
+without the form's own token stores nothing. The chief
 arbiter opens the evidence review, sees the photo beside the record and approves it (REG-18);
 the registrant's page then shows the document accepted and the entry accepted. The same flow
 again at 1366 px in English. Screenshots go to test-output/browser/registrant-upload/."""
@@ -51,6 +52,17 @@ async def test_sz_8_4_a_parent_uploads_the_household_registration_and_the_arbite
             assert chosen == ("户籍证明" if zh else "household registration"), chosen
             assert await page.get_attribute("input[name=file]", "accept") == "image/*,application/pdf"
             assert ("还没有上传文件" if zh else "No document sent yet") in await page.inner_text("main")
+            if n == 1:  # a post without the form's own token (another site's page) stores nothing
+                forged = await page.request.post(
+                    f"{url}/documents?lang=zh",
+                    multipart={
+                        "kind": "household_registration",
+                        "file": {"name": "x.jpg", "mimeType": "image/jpeg", "buffer": household_photo(9)},
+                    },
+                )
+                assert "refused=csrf" in forged.url, forged.url
+                assert "表单已失效或来源不明" in await forged.text()
+                assert "还没有上传文件" in await forged.text()
             await page.set_input_files(
                 "input[name=file]",
                 files=[{"name": "IMG_0034.jpg", "mimeType": "image/jpeg", "buffer": household_photo(n)}],

@@ -90,9 +90,7 @@ def install(app: FastAPI, site: Site) -> None:
         )
 
     @app.get("/entry/{token}", response_class=HTMLResponse, name="registrant_page")
-    async def registrant_page(
-        request: Request, token: str, new: int = 0, sent: int = 0, refused: str = ""
-    ) -> HTMLResponse:
+    async def registrant_page(request: Request, token: str, new: int = 0) -> HTMLResponse:
         read_cache.note_unkeyed()  # one registrant's page: never kept for another
         entry = await _registrant_entry(site, token)
         if entry is None:
@@ -101,17 +99,9 @@ def install(app: FastAPI, site: Site) -> None:
         form = await upstream.get("registration", f"/v1/events/{entry['event_code']}/public-entries/form")
         section = _section(form, entry["section_id"]) or {"name": "", "name_zh": None}
         played = await _where_played(site, entry)
-        upload = await registrant_upload.upload_view(site, token, entry, sent=bool(sent), refused=refused)
+        parts = await registrant_upload.page_parts(site, request, token, entry)  # its documents (issue 34)
         return site.render(
-            request,
-            "entry.html",
-            event=event,
-            entry=entry,
-            section=section,
-            new=bool(new),
-            played=played,
-            upload=upload,
-            token=token,
+            request, "entry.html", event=event, entry=entry, section=section, new=bool(new), played=played, **parts
         )
 
 

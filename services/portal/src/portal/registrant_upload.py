@@ -99,6 +99,13 @@ def form_token(site: Site, token: str) -> str:
     return hmac.new(key, b"registrant-upload:" + token.encode(), hashlib.sha256).hexdigest()
 
 
+async def page_parts(site: Site, request: Request, token: str, entry: dict[str, Any]) -> dict[str, Any]:
+    """The registrant's page's documents part (``upload``) and the link's ``token`` for its form;
+    the query says the last upload's answer (``sent=1`` or ``refused=<code>``)."""
+    sent, refused = request.query_params.get("sent") == "1", request.query_params.get("refused", "")[:60]
+    return {"upload": await upload_view(site, token, entry, sent=sent, refused=refused), "token": token}
+
+
 async def upload_view(site: Site, token: str, entry: dict[str, Any], *, sent: bool, refused: str) -> dict[str, Any]:
     """What the page's documents part shows: the documents sent (kind, time, review state; newest
     first), the kinds to choose from, the pending evidence an upload joins, the last answer."""

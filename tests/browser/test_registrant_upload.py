@@ -2,8 +2,8 @@
 Chromium against the embedded runner. SZ 十三(一) (网上报名): the child is entered on the public
 form at 390 px in Chinese; SZ 八(四) / REG-6: the section's residency rule asks for proof, so the
 page's upload form preselects the pending household-registration record; the photo (a phone's
-JPEG with GPS in its EXIF) is listed as waiting for review, never shown on the page; a post
-without the form's own token stores nothing. The chief
+JPEG with GPS in its EXIF) is listed as waiting for review, never shown on the page; a file that is no
+photo is refused in words, and a post without the form's own token stores nothing. The chief
 arbiter opens the evidence review, sees the photo beside the record and approves it (REG-18);
 the registrant's page then shows the document accepted and the entry accepted. The same flow
 again at 1366 px in English. Screenshots go to test-output/browser/registrant-upload/."""
@@ -63,6 +63,16 @@ async def test_sz_8_4_a_parent_uploads_the_household_registration_and_the_arbite
                 assert "refused=csrf" in forged.url, forged.url
                 assert "表单已失效或来源不明" in await forged.text()
                 assert "还没有上传文件" in await forged.text()
+            if n == 1:  # a file that is no photo: refused in words, the form offered again
+                await page.set_input_files(
+                    "input[name=file]", files=[{"name": "IMG_0033.jpg", "mimeType": "image/jpeg", "buffer": b"hello"}]
+                )
+                await page.click("form.upload-form button[type=submit]")
+                await page.wait_for_url("**refused=**")
+                refusal = await page.inner_text("p.refusal")
+                assert refusal == "只接受 JPEG、PNG、WebP 照片或 PDF 文件。", refusal
+                await _fits(page, width, "registrant's page with a refusal")
+                await page.screenshot(path=str(SHOTS / f"{width}-{lang}-0-refused.png"), full_page=True)
             await page.set_input_files(
                 "input[name=file]",
                 files=[{"name": "IMG_0034.jpg", "mimeType": "image/jpeg", "buffer": household_photo(n)}],

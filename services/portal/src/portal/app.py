@@ -20,6 +20,7 @@ from . import (
     event_page,
     live,
     public,
+    registrant_upload,
     staff,
 )
 from .fanout import FeedHub
@@ -74,6 +75,7 @@ def create_app(upstream: Upstream, settings: PortalSettings | None = None) -> Fa
     public.install(app, site)
     event_page.install(app, site)
     entry_form.install(app, site)  # issue 34: the public entry form and the registrant's page
+    registrant_upload.install(app, site)  # issue 34: the registrant's documents from their page
     public.install_printouts(app, site)
     live.install(app, site)
     staff.install(app, site)

@@ -20,7 +20,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from gomoku_shared.client_address import TrustedProxies
 from gomoku_shared.params import PathId
 
-from . import i18n, read_cache, section_states
+from . import i18n, read_cache, registrant_upload, section_states
 from . import names as who_is_who
 from .site import Site
 
@@ -99,8 +99,9 @@ def install(app: FastAPI, site: Site) -> None:
         form = await upstream.get("registration", f"/v1/events/{entry['event_code']}/public-entries/form")
         section = _section(form, entry["section_id"]) or {"name": "", "name_zh": None}
         played = await _where_played(site, entry)
+        parts = await registrant_upload.page_parts(site, request, token, entry)  # its documents (issue 34)
         return site.render(
-            request, "entry.html", event=event, entry=entry, section=section, new=bool(new), played=played
+            request, "entry.html", event=event, entry=entry, section=section, new=bool(new), played=played, **parts
         )
 
 

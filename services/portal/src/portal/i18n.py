@@ -26,6 +26,7 @@ TABLES = (
     "states",
     "refusals",
     "entryform",
+    "upload",
 )
 
 

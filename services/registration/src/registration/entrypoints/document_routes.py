@@ -17,7 +17,7 @@ from gomoku_shared.errors import NotFound
 from gomoku_shared.pagination import sort_by
 from gomoku_shared.params import PathId
 
-from ..domain.documents import DocumentKind, check, read_limited, too_large
+from ..domain.documents import CheckedDocument, DocumentKind, check, read_limited, too_large
 from ..service_layer import documents
 from . import views as v
 from .access import ANYONE, command, keyed_write, read, state_of
@@ -48,6 +48,17 @@ class UploadDigest(BaseModel):
 EXTENSIONS = {"image/jpeg": "jpg", "image/png": "png", "image/webp": "webp", "application/pdf": "pdf"}
 
 
+async def checked_upload(request: Request, file: UploadFile) -> tuple[bytes, CheckedDocument]:
+    """An upload's bytes, refused early when too large, and what its content checks keep (every
+    upload, whoever sends it, passes here before anything is stored)."""
+    limits = state_of(request).documents
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limits.max_bytes + MULTIPART_OVERHEAD:
+        raise too_large(limits)
+    data = read_limited(file.file, limits)
+    return data, await run_in_threadpool(check, data, limits)  # decoding a photo takes a while
+
+
 def add_document_routes(router: APIRouter) -> None:
     entry_path = "/events/{event_code}/entries/{entry_id}/documents"
 
@@ -67,12 +78,7 @@ def add_document_routes(router: APIRouter) -> None:
         file: Annotated[UploadFile, File(description="JPEG, PNG or WebP photo, or PDF")],
         evidence_id: Annotated[str | None, Form(min_length=1, max_length=200)] = None,
     ) -> JSONResponse:
-        limits = state_of(request).documents
-        declared = request.headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > limits.max_bytes + MULTIPART_OVERHEAD:
-            raise too_large(limits)
-        data = read_limited(file.file, limits)
-        checked = await run_in_threadpool(check, data, limits)  # decoding a photo takes a while
+        data, checked = await checked_upload(request, file)
         digest = UploadDigest(kind=kind.value, evidence_id=evidence_id, sha256=hashlib.sha256(data).hexdigest())
         return await command(
             request,

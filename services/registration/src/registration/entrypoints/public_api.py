@@ -83,7 +83,7 @@ def public_router() -> APIRouter:
     async def submit_public_entry(event_code: PathId, body: s.PublicEntryIn, request: Request) -> JSONResponse:
         config = await read(request, lambda repos, state: state.config(repos, event_code))
         _take_turn(request, event_code, config.registration.public_entries.per_address_per_hour)
-        result = await _on_event(request, event_code, lambda cmd: public_entries.enter(cmd, body))
+        result = await on_event(request, event_code, lambda cmd: public_entries.enter(cmd, body))
         return JSONResponse(result, status_code=201)
 
     @router.get(
@@ -133,13 +133,14 @@ def _take_turn(request: Request, code: str, per_hour: int) -> None:
         )
 
 
-async def _on_event(request: Request, code: str, command: Any) -> Any:
-    """One command on the locked event, as the registrant (no idempotency store: see above)."""
+async def on_event(request: Request, code: str, command: Any, principal: Principal | None = None) -> Any:
+    """One command on the locked event, as the registrant (no idempotency store: see above): the
+    form's caller, or (``principal``) the registrant a secret link proved."""
     state = state_of(request)
     try:
         async with request.app.state.runtime.transaction(correlation_id=code) as shared_uow:
             uow = RegistrationUnitOfWork(shared_uow, state.protector)
-            cmd = await EventCommand.begin(uow, state, Principal.registrant(), code)
+            cmd = await EventCommand.begin(uow, state, principal or Principal.registrant(), code)
             result = await command(cmd)
     except IntegrityError:
         raise Conflict("concurrent_duplicate", "an identical request was processed at the same time; retry") from None

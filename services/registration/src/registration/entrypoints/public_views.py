@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from gomoku_shared.api_docs import View
 
-from .views import PendingEvidence
+from .views import DocumentView, PendingEvidence
 
 
 class FormRegion(View):
@@ -63,6 +63,8 @@ class RegistrantPlayer(View):
 
 
 class RegistrantEvidence(View):
+    #: what an upload names to join this record (never shown on a page)
+    evidence_id: str
     kind: str
     status: str
     submitted_at: str | None
@@ -104,3 +106,9 @@ class ReissuedLink(View):
 
     token: str
     entry_id: str
+
+
+class RegistrantDocuments(View):
+    """The documents of the registrant's own entry (metadata and review state, never bytes)."""
+
+    documents: list[DocumentView]

@@ -16,16 +16,24 @@ def uploader_of(principal: Principal) -> tuple[str, str]:
     """Who uploads, as a document keeps it: the principal's kind and id (never a name)."""
     if principal.role == "partner":
         return "partner", principal.partner_id or principal.key_id
+    if principal.role == "registrant":
+        return "registrant", f"entry:{principal.entry_id}"
     return "staff", principal.actor_id
 
 
-def may_add_documents(principal: Principal, entry: EntryMeta) -> bool:
-    """The partner that registered the entry, or staff (whoever may add evidence to it today)."""
+def may_add_documents(principal: Principal, entry_id: str, entry: EntryMeta) -> bool:
+    """The partner that registered the entry, staff (whoever may add evidence to it today), or the
+    registrant whose secret link proves this very entry."""
     if principal.is_staff:
         return True
+    if principal.role == "registrant":
+        return principal.entry_id is not None and principal.entry_id == entry_id
     return principal.role == "partner" and entry.partner_id == principal.partner_id
 
 
 def may_read_document(principal: Principal, record: DocumentRecord) -> bool:
-    """Staff holding the review action on the event (checked by the route), or the uploader."""
+    """Staff holding the review action on the event (checked by the route), the registrant of the
+    document's entry (its link proves that entry alone), or the uploader."""
+    if principal.role == "registrant":
+        return principal.entry_id is not None and principal.entry_id == record.entry_id
     return principal.is_staff or uploader_of(principal) == (record.uploaded_by_kind, record.uploaded_by_id)

@@ -51,8 +51,10 @@ async def add_document(
     unknown one), within the entry's cap."""
     meta = cmd.loaded.meta.get(entry_id)
     entry = cmd.reg.entries.get(entry_id)
-    if entry is None or meta is None or not may_add_documents(cmd.principal, meta):
+    if entry is None or meta is None or not may_add_documents(cmd.principal, entry_id, meta):
         raise NotFound("unknown_entry", f"no entry {entry_id!r}")
+    if evidence_id is None and cmd.principal.role == "registrant":
+        evidence_id = await pending_evidence_for(cmd, list(entry.person_ids), kind)
     if evidence_id is not None:
         row = await cmd.uow.evidence.get(evidence_id)
         if row is None or row.event_code != cmd.code or row.person_id not in entry.person_ids:
@@ -84,6 +86,14 @@ async def add_document(
     )
     await cmd.uow.documents.put(record, checked.data)
     return document_view(record)
+
+
+async def pending_evidence_for(cmd: EventCommand, person_ids: list[str], kind: DocumentKind) -> str | None:
+    """The entry's pending evidence of the document's kind (the form declared it, e.g. SZ's 户籍), so
+    that a registrant's photo lands beside it in the arbiter's review; None when there is none."""
+    rows = await cmd.uow.evidence.rows(cmd.code, person_ids)
+    pending = [r for r in rows if r.status == "pending" and r.kind == kind.value]
+    return pending[0].id if pending else None
 
 
 async def entry_documents(

@@ -65,6 +65,7 @@ async def registrant_view(repos: Repositories, state: RegistrationState, token: 
         "link_issued_at": link.issued_at.isoformat(),
         "evidence": [
             {
+                "evidence_id": row.id,
                 "kind": row.kind,
                 "status": row.status,
                 "submitted_at": row.submitted_at.isoformat() if row.submitted_at else None,

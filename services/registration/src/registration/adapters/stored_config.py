@@ -19,6 +19,14 @@ CONFIG_ADDITIONS: tuple[tuple[str, ...], ...] = (
     ("schedule",),
     # PAIR-1: whether a section's max_rounds binds ("*": every item of a list)
     ("stages", "*", "sections", "*", "format", "max_rounds_binding"),
+    # issue 28: who organises the event and where, in both languages; each stage's Chinese name
+    ("organiser",),
+    ("organiser_zh",),
+    ("venue",),
+    ("venue_zh",),
+    ("stages", "*", "name_zh"),
+    # issue 34: whether people enter on the public form, and its limits
+    ("registration", "public_entries"),
 )
 
 

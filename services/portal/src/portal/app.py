@@ -68,6 +68,8 @@ def create_app(upstream: Upstream, settings: PortalSettings | None = None) -> Fa
     @app.exception_handler(UpstreamError)
     async def _upstream(request: Request, exc: UpstreamError) -> HTMLResponse:
         missing = exc.status == 404
+        if exc.status == 429:  # the services throttle the reader's address (e.g. after wrong keys from it)
+            return site.render(request, "error.html", status=429, message_key="too_busy")
         return site.render(
             request, "error.html", status=404 if missing else 503, message_key="not_found" if missing else "unavailable"
         )

@@ -21,6 +21,9 @@ from gomoku_shared.tokens import looks_like_jwt
 from . import read_cache
 from .read_cache import Kept
 
+#: the address the services see the embedded pages' own reads come from
+PAGES_ADDRESS = "127.0.0.2"
+
 
 class UpstreamError(Exception):
     """A service answered with an error or could not be reached."""
@@ -70,7 +73,13 @@ class Upstream:
     def in_process(cls, apps: Mapping[str, ASGIApp], api_key: str, timeout_s: float) -> Upstream:
         clients = {
             name: httpx.AsyncClient(
-                transport=httpx.ASGITransport(app=app), base_url=f"http://{name}", timeout=timeout_s
+                transport=httpx.ASGITransport(app=app),
+                base_url=f"http://{name}",
+                timeout=timeout_s,
+                # the pages' own reads as an address of their own: the in-process peer is 127.0.0.1,
+                # which every local client shares, and wrong keys from it must not lock the pages
+                # out (a person's call through the console names its own address instead)
+                headers={"x-forwarded-for": PAGES_ADDRESS},
             )
             for name, app in apps.items()
         }

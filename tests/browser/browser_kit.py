@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -12,11 +13,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from gomoku_shared.testing.served import embedded_server
 from gomoku_sim.bots import BotPolicy
 from gomoku_sim.client import ApiError, Keys, Platform
+from gomoku_sim.demo_staff import create_demo_staff
 from gomoku_sim.driver import EventDriver, RunSpec, SimClock, scaled_sizes
 
 CHROMIUM = "/usr/bin/chromium"
@@ -235,3 +238,28 @@ async def save_result(page: Any, pairing_id: str, result: str, note: str | None 
         f'tr[data-pairing="{pairing_id}"] .done, tr[data-pairing="{pairing_id}"] .refusal'
     ).first.wait_for()
     return question
+
+
+#: internal ids that must never be on a console page (pairing ids, entrant and player ids)
+IDS = re.compile(r"\br\d+\.(?:m\d+\.)?b\d+\b|\.p\d{5}\b|\.main\.")
+
+
+async def demo_accounts(served: str) -> dict[str, tuple[str, str]]:
+    """The demo's staff accounts, one per role: role -> (sign-in name, password)."""
+    async with httpx.AsyncClient(timeout=30) as client:
+        made = await create_demo_staff(client, f"{served}/partners", Keys().operator)
+    return {a.role: (a.login, a.password) for a in made}
+
+
+async def account_sign_in(page: Any, served: str, account: tuple[str, str], lang: str) -> None:
+    """Sign in to the console with a staff account, the page in ``lang``."""
+    await page.goto(f"{served}/staff/sign-in?lang={lang}")
+    await page.fill("input[name=login]", account[0])
+    await page.fill("input[name=password]", account[1])
+    await page.click("form[data-form=account-sign-in] button[type=submit]")
+    await page.wait_for_selector("[data-who=person]")
+
+
+async def account_sign_out(page: Any) -> None:
+    await page.click("form.sign-out[action='/staff/sign-out'] button")
+    await page.wait_for_url("**/staff/sign-in**")

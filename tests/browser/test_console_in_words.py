@@ -17,47 +17,23 @@ At 1366 and 390 pixels, in Chinese and in English. Screenshots go to test-output
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-import httpx
 from browser_kit import (
+    IDS,
     OUT,
+    account_sign_in,
+    account_sign_out,
     browser_or_fail,
     chromium_page,
     console_signed_in,
+    demo_accounts,
     event_played,
     registered_da_event,
     save_result,
     sz_event_played,
     team_event_played,
 )
-
-from gomoku_sim.client import Keys
-from gomoku_sim.demo_staff import create_demo_staff
-
-#: internal ids that must never be on a console page (pairing ids, entrant and player ids)
-IDS = re.compile(r"\br\d+\.(?:m\d+\.)?b\d+\b|\.p\d{5}\b|\.main\.")
-
-
-async def _accounts(served: str) -> dict[str, tuple[str, str]]:
-    """The demo's staff accounts, one per role: role -> (sign-in name, password)."""
-    async with httpx.AsyncClient(timeout=30) as client:
-        made = await create_demo_staff(client, f"{served}/partners", Keys().operator)
-    return {a.role: (a.login, a.password) for a in made}
-
-
-async def _sign_in(page: Any, served: str, account: tuple[str, str], lang: str) -> None:
-    await page.goto(f"{served}/staff/sign-in?lang={lang}")
-    await page.fill("input[name=login]", account[0])
-    await page.fill("input[name=password]", account[1])
-    await page.click("form[data-form=account-sign-in] button[type=submit]")
-    await page.wait_for_selector("[data-who=person]")
-
-
-async def _sign_out(page: Any) -> None:
-    await page.click("form.sign-out[action='/staff/sign-out'] button")
-    await page.wait_for_url("**/staff/sign-in**")
 
 
 async def _phone(page: Any) -> None:
@@ -104,7 +80,7 @@ async def test_issue28_console_in_words_appeal_from_lists_result_confirmed_refus
     browser_or_fail()  # before the event is set up: a missing browser fails at once
     platform, driver = await event_played(served)
     code = driver.code
-    accounts = await _accounts(served)
+    accounts = await demo_accounts(served)
     base = f"/v1/events/{code}/sections/open"
     section = await platform.get("pairing", base)
     names = {e["entrant_id"]: e for e in section["entrants"]}
@@ -114,7 +90,7 @@ async def test_issue28_console_in_words_appeal_from_lists_result_confirmed_refus
     async with chromium_page() as (page, problems):
         # the arbiter, 1366 px, Chinese: the appeal by choosing from lists, the fee in yuan
         await page.set_viewport_size({"width": 1366, "height": 900})
-        await _sign_in(page, served, accounts["arbiter"], "zh")
+        await account_sign_in(page, served, accounts["arbiter"], "zh")
         await page.goto(f"{served}/staff/events/{code}/appeals")
         prefix = f"第 2 轮 第 {two['board']} 台 {first['name']} 对 {second['name']}"
         # a fee that is not an amount in yuan: refused in words before any call
@@ -138,11 +114,11 @@ async def test_issue28_console_in_words_appeal_from_lists_result_confirmed_refus
         await page.goto(f"{served}/staff/events/{code}/sections/open/rounds/3")
         assert await page.locator("form[action$='/results'] select[name=result]").count() == 0
         assert "由裁判长更正" in await page.inner_text("table.pairings")
-        await _sign_out(page)
+        await account_sign_out(page)
 
         # the chief arbiter, 390 px, English: the current result preselected, the change named
         await _phone(page)
-        await _sign_in(page, served, accounts["chief_arbiter"], "en")
+        await account_sign_in(page, served, accounts["chief_arbiter"], "en")
         three = (await platform.get("pairing", f"{base}/rounds/3"))["pairings"][1]
         await page.goto(f"{served}/staff/events/{code}/sections/open/rounds/3")
         row = page.locator(f'tr[data-pairing="{three["pairing_id"]}"]')
@@ -165,22 +141,22 @@ async def test_issue28_console_in_words_appeal_from_lists_result_confirmed_refus
         assert stored["result"] == other and stored["result_source"] == "arbiter"
         # and the form now starts at the result just saved
         assert await row.locator("select[name=result]").input_value() == other
-        await _sign_out(page)
+        await account_sign_out(page)
 
         # the recorder: the round without result forms; the event page without the fee clerk's
         # ledger, the appeals or the evidence (390 px, Chinese)
-        await _sign_in(page, served, accounts["recorder"], "zh")
+        await account_sign_in(page, served, accounts["recorder"], "zh")
         await page.goto(f"{served}/staff/events/{code}/sections/open/rounds/3")
         assert await page.locator("form[action$='/results']").count() == 0
         await page.goto(f"{served}/staff/events/{code}")
         for path in ("/ledger", "/appeals", "/evidence", "/entries"):
             assert await page.locator(f"a[href='/staff/events/{code}{path}']").count() == 0, path
         await page.screenshot(path=str(OUT / "console-words-recorder-zh-390.png"), full_page=True)
-        await _sign_out(page)
+        await account_sign_out(page)
 
         # the fee clerk (1366 px, English): the ledger, and no appeal form or result form
         await page.set_viewport_size({"width": 1366, "height": 900})
-        await _sign_in(page, served, accounts["fee_clerk"], "en")
+        await account_sign_in(page, served, accounts["fee_clerk"], "en")
         await page.goto(f"{served}/staff/events/{code}")
         assert await page.locator(f"a[href='/staff/events/{code}/ledger']").count() == 1
         assert await page.locator(f"a[href='/staff/events/{code}/appeals']").count() == 0
@@ -190,7 +166,7 @@ async def test_issue28_console_in_words_appeal_from_lists_result_confirmed_refus
         assert await page.locator("#lodge-appeal").count() == 0
         assert "appeal" in (await page.inner_text("main")).lower()
         del problems[seen:]  # the browser's note of that 403 answer, expected here
-        await _sign_out(page)
+        await account_sign_out(page)
         assert not problems, problems
 
 
@@ -200,7 +176,7 @@ async def test_issue28_team_event_console_names_boards_players_and_teams(served)
     browser_or_fail()
     platform, driver = await team_event_played(served)
     code = driver.code
-    accounts = await _accounts(served)
+    accounts = await demo_accounts(served)
     base = f"/v1/events/{code}/sections/mixed-team"
     entries = (await platform.get("registration", f"/v1/events/{code}/entries", role="arbiter"))["entries"]
     players = {p["player_id"]: (p["name"], e["team_name"]) for e in entries for p in e["players"]}
@@ -209,7 +185,7 @@ async def test_issue28_team_event_console_names_boards_players_and_teams(served)
 
     async with chromium_page() as (page, problems):
         await page.set_viewport_size({"width": 1366, "height": 900})
-        await _sign_in(page, served, accounts["chief_arbiter"], "zh")
+        await account_sign_in(page, served, accounts["chief_arbiter"], "zh")
         await page.goto(f"{served}/staff/events/{code}/sections/mixed-team/rounds/2")
         assert "混合团体" in await page.inner_text("h1")  # the section's Chinese name
         row = page.locator(f'tr[data-pairing="{board["pairing_id"]}"]')
@@ -234,11 +210,11 @@ async def test_issue28_team_event_console_names_boards_players_and_teams(served)
         assert "第 2 轮 第 1 场 第 1 台" in slips and first[0] in slips and second[0] in slips, slips[:500]
         await _no_ids(page, "the team slips")
         await page.screenshot(path=str(OUT / "console-words-team-slips-zh.png"), full_page=True)
-        await _sign_out(page)
+        await account_sign_out(page)
 
         # the arbiter, 390 px, English: an appeal about a team board, chosen by the players' names
         await _phone(page)
-        await _sign_in(page, served, accounts["arbiter"], "en")
+        await account_sign_in(page, served, accounts["arbiter"], "en")
         await page.goto(f"{served}/staff/events/{code}/appeals")
         prefix = f"Round 2, match 1, board {board['board']} {first[0]} v {second[0]}"
         said = await _lodge(page, prefix, first[1], "0.00")
@@ -249,7 +225,7 @@ async def test_issue28_team_event_console_names_boards_players_and_teams(served)
         await _fits(page, "the appeals page")
         await _no_ids(page, "the appeals page")
         await page.screenshot(path=str(OUT / "console-words-team-appeal-en-390.png"), full_page=True)
-        await _sign_out(page)
+        await account_sign_out(page)
         assert not problems, problems
 
 
@@ -260,7 +236,7 @@ async def test_issue28_reg15_refund_request_granted_in_yuan_by_the_fee_clerk(ser
     browser_or_fail()
     platform, driver = await registered_da_event(served, seed=5, sizes={"open": 6, "junior": 0, "public": 0})
     code = driver.code
-    accounts = await _accounts(served)
+    accounts = await demo_accounts(served)
     entry = (await platform.get("registration", f"/v1/events/{code}/entries", role="arbiter"))["entries"][0]
     paid = {"kind": "payment", "item": "lodging-standard", "amount_fen": 36000, "entry_id": entry["entry_id"]}
     await platform.post("registration", f"/v1/events/{code}/ledger", paid, role="arbiter")
@@ -274,7 +250,7 @@ async def test_issue28_reg15_refund_request_granted_in_yuan_by_the_fee_clerk(ser
 
     async with chromium_page() as (page, problems):
         await _phone(page)
-        await _sign_in(page, served, accounts["fee_clerk"], "zh")
+        await account_sign_in(page, served, accounts["fee_clerk"], "zh")
         await page.goto(f"{served}/staff/events/{code}/ledger")
         card = page.locator(f'.refund[data-refund="{refund_id}"]')
         said = await card.inner_text()

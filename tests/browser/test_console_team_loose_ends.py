@@ -19,34 +19,18 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import httpx
-from browser_kit import OUT, browser_or_fail, chromium_page, team_event_played
+from browser_kit import (
+    IDS,
+    OUT,
+    account_sign_in,
+    account_sign_out,
+    browser_or_fail,
+    chromium_page,
+    demo_accounts,
+    team_event_played,
+)
 
-from gomoku_sim.client import Keys
-from gomoku_sim.demo_staff import create_demo_staff
-
-#: internal ids that must never be on a console page (pairing ids, entrant and player ids)
-IDS = re.compile(r"\br\d+\.(?:m\d+\.)?b\d+\b|\.p\d{5}\b|\.main\.")
 SECTION = "mixed-team"
-
-
-async def _accounts(served: str) -> dict[str, tuple[str, str]]:
-    async with httpx.AsyncClient(timeout=30) as client:
-        made = await create_demo_staff(client, f"{served}/partners", Keys().operator)
-    return {a.role: (a.login, a.password) for a in made}
-
-
-async def _sign_in(page: Any, served: str, account: tuple[str, str], lang: str) -> None:
-    await page.goto(f"{served}/staff/sign-in?lang={lang}")
-    await page.fill("input[name=login]", account[0])
-    await page.fill("input[name=password]", account[1])
-    await page.click("form[data-form=account-sign-in] button[type=submit]")
-    await page.wait_for_selector("[data-who=person]")
-
-
-async def _sign_out(page: Any) -> None:
-    await page.click("form.sign-out[action='/staff/sign-out'] button")
-    await page.wait_for_url("**/staff/sign-in**")
 
 
 async def _fits(page: Any, what: str) -> None:
@@ -61,7 +45,7 @@ async def test_issue28_pair9_nt_recorder_sees_team_players_names_stages_in_chine
     browser_or_fail()
     platform, driver = await team_event_played(served)
     code = driver.code
-    accounts = await _accounts(served)
+    accounts = await demo_accounts(served)
     event = await platform.get("registration", f"/v1/events/{code}")
     assert event["check_in"]["documents"] == ["insurance_policy"]  # NT 十(二), the preset's
     stage = event["stages"][0]
@@ -73,7 +57,7 @@ async def test_issue28_pair9_nt_recorder_sees_team_players_names_stages_in_chine
     async with chromium_page() as (page, problems):
         # the recorder, 390 px, Chinese: the slips and the round name every board's players
         await page.set_viewport_size({"width": 390, "height": 844})
-        await _sign_in(page, served, accounts["recorder"], "zh")
+        await account_sign_in(page, served, accounts["recorder"], "zh")
         await page.goto(f"{served}/staff/events/{code}/sections/{SECTION}/rounds/2/slips")
         slips = await page.inner_text("main")
         assert "混合团体" in await page.inner_text("h1"), "the section's Chinese name"
@@ -90,11 +74,11 @@ async def test_issue28_pair9_nt_recorder_sees_team_players_names_stages_in_chine
             cells = await page.locator(f'tr[data-pairing="{b["pairing_id"]}"] td').all_inner_texts()
             assert players[b["first"]][0] in cells[1] and players[b["second"]][0] in cells[2], cells
         await page.screenshot(path=str(OUT / "console-team-recorder-round-zh-390.png"), full_page=True)
-        await _sign_out(page)
+        await account_sign_out(page)
 
         # the chief arbiter, 1366 px: the stage in Chinese, then in English; check-in's documents
         await page.set_viewport_size({"width": 1366, "height": 900})
-        await _sign_in(page, served, accounts["chief_arbiter"], "zh")
+        await account_sign_in(page, served, accounts["chief_arbiter"], "zh")
         await page.goto(f"{served}/staff/events/{code}")
         heads = await page.locator("section.stage h2").all_inner_texts()
         assert any(stage["name_zh"] in h for h in heads) and not any(stage["name"] in h for h in heads), heads
@@ -107,16 +91,16 @@ async def test_issue28_pair9_nt_recorder_sees_team_players_names_stages_in_chine
         await page.goto(f"{served}/staff/events/{code}?lang=en")
         heads = await page.locator("section.stage h2").all_inner_texts()
         assert any(stage["name"] in h for h in heads), heads
-        await _sign_out(page)
+        await account_sign_out(page)
 
         # a team field counted in teams: the fee clerk's payers are teams' entries, the pairing
         # officer's byes and withdrawals choose a team (zh)
-        await _sign_in(page, served, accounts["fee_clerk"], "zh")
+        await account_sign_in(page, served, accounts["fee_clerk"], "zh")
         await page.goto(f"{served}/staff/events/{code}/ledger")
         groups = await page.locator("select[name=payer] optgroup").evaluate_all("gs => gs.map(g => g.label)")
         assert "报名（队伍）" in groups and "报名（选手）" not in groups, groups
-        await _sign_out(page)
-        await _sign_in(page, served, accounts["pairing_officer"], "zh")
+        await account_sign_out(page)
+        await account_sign_in(page, served, accounts["pairing_officer"], "zh")
         await page.goto(f"{served}/staff/events/{code}/sections/{SECTION}")
         label = await page.locator("form.bye-form select[name=entrant_id]").get_attribute("aria-label")
         assert label == "队伍", label
@@ -130,7 +114,7 @@ async def test_issue28_awd10_an_upheld_appeal_changing_a_team_boards_result_is_c
     browser_or_fail()
     platform, driver = await team_event_played(served)
     code = driver.code
-    accounts = await _accounts(served)
+    accounts = await demo_accounts(served)
     base = f"/v1/events/{code}/sections/{SECTION}"
     section = await platform.get("pairing", base)
     players = {m["player_id"]: m["name"] for team in section["entrants"] for m in team["members"]}
@@ -150,7 +134,7 @@ async def test_issue28_awd10_an_upheld_appeal_changing_a_team_boards_result_is_c
 
     async with chromium_page() as (page, problems):
         await page.set_viewport_size({"width": 390, "height": 844})
-        await _sign_in(page, served, accounts["arbitration"], "en")
+        await account_sign_in(page, served, accounts["arbitration"], "en")
         await page.goto(f"{served}/staff/events/{code}/appeals")
         card = page.locator(f'.appeal[data-appeal="{lodged["appeal_id"]}"]')
         await card.locator("input[name=reasons]").fill("The clock failed")

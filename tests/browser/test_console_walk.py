@@ -22,7 +22,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
-from browser_kit import OUT, browser_or_fail, chromium_page, event_played, team_event_played
+from browser_kit import IDS, OUT, browser_or_fail, chromium_page, event_played, team_event_played
 from test_every_page import _names, _outside_language
 
 from gomoku_shared.staff_roles import ROLE_WORDS
@@ -30,8 +30,6 @@ from gomoku_sim.client import Keys
 from gomoku_sim.demo_staff import create_demo_staff
 
 PHONE = {"width": 390, "height": 844}
-#: pairing ids and entrant or player ids
-IDS = re.compile(r"\br\d+\.(?:m\d+\.)?b\d+\b|\.p\d{5}\b|\.main\.")
 #: a team board's player said as a dash: the slips' "黑方 —" / "White —" before the next part
 NO_PLAYER = re.compile(r"(?:黑方|白方|Black|White) —(?=\s*(?:—|·|$))", re.M)
 
@@ -71,7 +69,7 @@ def _wanted(path: str, code: str, last_round: dict[str, int]) -> bool:
 async def _walk_as(page: Any, served: str, code: str, role: str, lang: str, seen: dict[str, Any]) -> list[str]:
     """Every page the person is shown, from the home and the event's page; the problems found."""
     problems: list[str] = []
-    todo, done = ["/staff", f"/staff/events/{code}"], set()
+    todo, done = ["/staff", f"/staff/events/{code}"], set[str]()
     while todo and len(done) < 40:
         path = todo.pop(0)
         if path in done:

@@ -45,8 +45,11 @@ async def test_nt_2023_crash_and_redelivery_digest_equals_undisturbed(
     the undisturbed (embedded) run's. PAIR-9/10, AWD-3/7 hold on the distributed result too."""
     undisturbed = await embedded_once(tmp_path, NT)
     log = ChaosLog()
+    # kills 0.5-1.5 s apart: the small NT field is played in well under a minute, and every service
+    # must go down while it is played (at 1-3 s apart the fourth kill came after the last round)
+    kills = chaos(8, rabbitmq.ctl, log, gap_s=(0.5, 1.5))
     disturbed, _ = await run_distributed(
-        tmp_path, NT, amqp_url=amqp_url, databases=databases, namespace=bus_namespace, chaos=chaos(8, rabbitmq.ctl, log)
+        tmp_path, NT, amqp_url=amqp_url, databases=databases, namespace=bus_namespace, chaos=kills
     )
     assert set(log.during_run) == set(SERVICES), log
     assert log.rabbit_restarts == 1

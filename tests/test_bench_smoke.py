@@ -41,6 +41,7 @@ IN_PROCESS = {
     "engine": (["--quick"], "metric"),
     "pairing": (["--quick"], "case"),
     "pages": (["--players", "4", "--rounds", "1", "--repeat", "1"], "page kind"),
+    "ratings": (["--quick"], "row"),
 }
 SERVED = {
     "gameplay_load": (["--games", "4", "--moves", "2", "--seconds", "1", "--replicas", "1"], "req/s"),

@@ -201,3 +201,30 @@ def test_pair5_two_game_pairing_result_is_read_from_its_last_game():
     assert pairing_result_of_games([g1]) is None  # the pairing goes on
     forfeit = _game("g1", "p", 1, "white", "b", "no_show", {"first_points": 0, "second_points": 2})
     assert pairing_result_of_games([forfeit]) == "second_forfeit_win"
+
+
+async def test_reg9_a_team_whose_boards_differ_between_registration_and_pairing_is_named():
+    """REG-9 (fixed boards): a team entry's players, board by board, are the members pairing pairs;
+    the same players on other boards (or another player) is a disagreement."""
+    ev = _event()
+    entrants = [{"entrant_id": x} for x in "abcd"]
+    entrants[0]["members"] = [
+        {"player_id": "a2", "name": "Li", "board": 2},
+        {"player_id": "a1", "name": "Wang", "board": 1},
+    ]
+    entrants[1]["members"] = [
+        {"player_id": "b1", "name": "Zhao", "board": 1},
+        {"player_id": "b2", "name": "Qian", "board": 2},
+    ]
+    ev[("pairing", "/v1/events/E/sections/s")]["entrants"] = entrants
+    for entry in ev[("registration", "/v1/events/E/entries")]["entries"]:
+        entry["players"] = {
+            "a": [{"player_id": "a1", "name": "Wang"}, {"player_id": "a2", "name": "Li"}],
+            "b": [{"player_id": "b2", "name": "Qian"}, {"player_id": "b1", "name": "Zhao"}],
+        }.get(entry["entry_id"], [])
+    report = await check(Canned(ev), "E", parts=("field",))
+    assert report.checked["team boards"] == 4
+    assert [str(d) for d in report.disagreements] == [
+        "[field] main/s: team entry b: registration has boards [('b2', 'Qian'), ('b1', 'Zhao')], "
+        "pairing plays [('b1', 'Zhao'), ('b2', 'Qian')]"
+    ]

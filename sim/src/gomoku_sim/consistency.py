@@ -16,7 +16,8 @@ Three parts, each optional (``parts``):
   publication) are pairing's final standings, of the same revision.
 * ``field``: every accepted entry (not marked absent; accepted pending evidence included) of a
   closed registration section appears exactly once in the field of the pairing section that
-  plays it (itself, or the one it was merged into).
+  plays it (itself, or the one it was merged into); a team entry's players, board by board,
+  are the members pairing pairs (REG-9).
 
 ``reader`` is anything with ``async get(service, path, params=None)`` returning the decoded JSON
 and raising on a 4xx (``gomoku_sim.client.Platform`` is one).
@@ -268,9 +269,15 @@ async def _awards(reader: Reader, code: str, sections: list[dict], report: Repor
 async def _field(reader: Reader, code: str, sections: list[dict], report: Report) -> None:
     event = await reader.get("registration", f"/v1/events/{code}")
     fields: dict[str, Counter] = {}
+    #: a team's players in board order as pairing plays them (REG-9, PAIR-9)
+    boards: dict[str, list[tuple[str, str]]] = {}
     for section in sections:
         detail = await reader.get("pairing", f"/v1/events/{code}/sections/{section['section_id']}")
         fields[section["section_id"]] = Counter(e["entrant_id"] for e in detail["entrants"])
+        for e in detail["entrants"]:
+            if "members" in e:
+                ordered = sorted(e["members"], key=lambda m: m["board"])
+                boards[e["entrant_id"]] = [(m["player_id"], m["name"]) for m in ordered]
     for stage in event["stages"]:
         view = await reader.get("registration", f"/v1/events/{code}/stages/{stage['id']}")
         if view.get("status") != "closed":
@@ -303,3 +310,17 @@ async def _field(reader: Reader, code: str, sections: list[dict], report: Report
                     f"{stage['id']}/{target}",
                     f"accepted entry {e['entry_id']} appears {count} times in pairing's field",
                 )
+            elif e["entrant_id"] in boards:
+                _same_boards(report, f"{stage['id']}/{target}", e, boards[e["entrant_id"]])
+
+
+def _same_boards(report: Report, where: str, entry: dict, played: list[tuple[str, str]]) -> None:
+    """A team entry's players, board by board, are the members pairing pairs (REG-9 fixed boards)."""
+    report.checked["team boards"] += len(played)
+    registered = [(p["player_id"], p["name"]) for p in entry["players"]]
+    if registered != played:
+        report.add(
+            "field",
+            where,
+            f"team entry {entry['entry_id']}: registration has boards {registered}, pairing plays {played}",
+        )

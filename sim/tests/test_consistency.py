@@ -133,7 +133,7 @@ def _event() -> dict:
 async def test_agreeing_services_pass_and_everything_is_counted():
     report = await check(Canned(_event()), "E")
     report.assert_consistent()
-    assert report.checked == {"games": 2, "pairings": 2, "game results": 2, "standings rows": 4, "entries": 4}
+    assert report.checked == {"games": 2, "pairings": 2, "game results": 2, "standings rows": 4, "entries": 4, "sections closed": 2}
 
 
 async def test_pair11_a_game_played_out_after_the_arbiters_result_is_named():
@@ -227,4 +227,26 @@ async def test_reg9_a_team_whose_boards_differ_between_registration_and_pairing_
     assert [str(d) for d in report.disagreements] == [
         "[field] main/s: team entry b: registration has boards [('b2', 'Qian'), ('b1', 'Zhao')], "
         "pairing plays [('b1', 'Zhao'), ('b2', 'Qian')]"
+    ]
+
+
+async def test_reg12_a_section_closed_otherwise_than_pairing_has_it_is_named():
+    """REG-12: closed ready → a pairing section that plays; merged → into a section pairing has;
+    cancelled → cancelled in pairing too."""
+    ev = _event()
+    ev[("registration", "/v1/events/E/stages/main")]["sections"] += [
+        {"section_id": "x", "closed": {"status": "ready"}},
+        {"section_id": "y", "closed": {"status": "merged", "merged_into": "z"}},
+        {"section_id": "s2", "closed": {"status": "cancelled"}},
+    ]
+    ev[("pairing", "/v1/events/E/sections")]["sections"].append(
+        {"section_id": "s2", "status": "in_progress", "current_round": 0, "revision": 1}
+    )
+    ev[("pairing", "/v1/events/E/sections/s2")] = {"entrants": []}
+    report = await check(Canned(ev), "E", parts=("field",))
+    assert report.checked["sections closed"] == 5
+    assert [str(d) for d in report.disagreements] == [
+        "[field] main/x: closed ready in registration, absent in pairing",
+        "[field] main/y: merged into z, which pairing does not have",
+        "[field] main/s2: cancelled in registration, in_progress in pairing",
     ]

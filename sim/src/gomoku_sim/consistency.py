@@ -269,6 +269,7 @@ async def _awards(reader: Reader, code: str, sections: list[dict], report: Repor
 async def _field(reader: Reader, code: str, sections: list[dict], report: Report) -> None:
     event = await reader.get("registration", f"/v1/events/{code}")
     fields: dict[str, Counter] = {}
+    statuses = {section["section_id"]: section["status"] for section in sections}
     #: a team's players in board order as pairing plays them (REG-9, PAIR-9)
     boards: dict[str, list[tuple[str, str]]] = {}
     for section in sections:
@@ -289,6 +290,7 @@ async def _field(reader: Reader, code: str, sections: list[dict], report: Report
                 plays[sec["section_id"]] = sec["section_id"]
             elif closed.get("status") == "merged":
                 plays[sec["section_id"]] = closed.get("merged_into")
+            _closed_as_played(report, f"{stage['id']}/{sec['section_id']}", closed, statuses)
         entries = (await reader.get("registration", f"/v1/events/{code}/entries", params={"stage": stage["id"]}))[
             "entries"
         ]
@@ -312,6 +314,23 @@ async def _field(reader: Reader, code: str, sections: list[dict], report: Report
                 )
             elif e["entrant_id"] in boards:
                 _same_boards(report, f"{stage['id']}/{target}", e, boards[e["entrant_id"]])
+
+
+def _closed_as_played(report: Report, where: str, closed: dict, statuses: dict[str, str]) -> None:
+    """REG-12: how registration closed a section is how pairing has it: a section closed ready is
+    a pairing section that is not cancelled, one merged plays in a section pairing has, one
+    cancelled is cancelled in pairing (or never reached it)."""
+    status = closed.get("status")
+    if status not in ("ready", "merged", "cancelled"):
+        return
+    report.checked["sections closed"] += 1
+    sid = where.split("/", 1)[1]
+    if status == "ready" and statuses.get(sid, "cancelled") == "cancelled":
+        report.add("field", where, f"closed ready in registration, {statuses.get(sid, 'absent')} in pairing")
+    elif status == "merged" and closed.get("merged_into") not in statuses:
+        report.add("field", where, f"merged into {closed.get('merged_into')}, which pairing does not have")
+    elif status == "cancelled" and statuses.get(sid, "cancelled") != "cancelled":
+        report.add("field", where, f"cancelled in registration, {statuses[sid]} in pairing")
 
 
 def _same_boards(report: Report, where: str, entry: dict, played: list[tuple[str, str]]) -> None:

@@ -10,8 +10,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gc
-import importlib.util
-import secrets
 
 if __name__ == "__main__":
     # a fresh server process: no collections while start-up allocates (main tunes and enables
@@ -29,7 +27,7 @@ from .guard import InputGuardMiddleware
 from .headers import SecurityHeaders
 from .messaging.memory import InMemoryEventBus, settle
 from .migrate import upgrade_async
-from .service import Service, builders, clock_from_settings
+from .service import Service, builders, clock_from_settings, pages
 from .settings import ServiceSettings
 from .web import FASTAPI_TELEMETRY, ObservabilityMiddleware, install_error_handlers
 
@@ -77,28 +75,15 @@ class EmbeddedSuite:
             return {"status": "ok", "services": sorted(self.services)}
 
         self.portal: _ClosableUpstream | None = None
-        if importlib.util.find_spec("portal") is not None and not only:
-            self._mount_portal()
-
-    def _mount_portal(self) -> None:
-        """The web pages at /: they answer what no service mount or route matches (the router's
-        default, so a known path with a wrong method still gets its 405). They read the mounted
-        apps in-process with a read-only key (docs/adr/0001-portal-reads-apis.md)."""
-        from portal.app import create_app
-        from portal.settings import PortalSettings
-        from portal.upstream import Upstream
-
-        portal_settings = PortalSettings()
-        key = portal_settings.api_key or secrets.token_urlsafe(24)  # one of its own: nobody else needs it here
-        for svc in self.services.values():
-            ring = svc.app.state.keyring
-            if ring.lookup(key) is None:
-                ring.add(key, "viewer")
-        upstream = Upstream.in_process(
-            {n: s.app for n, s in self.services.items()}, key, portal_settings.upstream_timeout_s
-        )
-        self.portal = upstream
-        self.app.router.default = create_app(upstream, portal_settings)
+        mount = pages("embedded") if not only else None
+        if mount is not None:
+            # the web pages at / (package ``portal``, found by its entry point): they read the
+            # mounted apps in-process with a read-only key added to every service's keyring
+            self.portal = mount(
+                self.app,
+                {n: s.app for n, s in self.services.items()},
+                [s.app.state.keyring for s in self.services.values()],
+            )
 
     @contextlib.asynccontextmanager
     async def _lifespan(self, _app: FastAPI) -> AsyncIterator[None]:

@@ -19,7 +19,7 @@ if __name__ == "__main__":
 import uvicorn
 
 from . import logs, read_timeouts, tracing
-from .service import builders
+from .service import builders, pages
 from .settings import ServiceSettings, SettingsError
 
 #: uvicorn's WebSocket protocol, named rather than "auto": a missing library then fails at start-up
@@ -75,8 +75,9 @@ def tune_gc() -> None:
 def serve_portal(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """The web front (package ``portal``): no runtime of its own, it reads the services over HTTP
     at REGISTRATION_URL, PAIRING_URL, GAMEPLAY_URL and AWARDS_URL with PORTAL_API_KEY."""
-    from portal.app import standalone_app
-
+    standalone_app = pages("standalone")
+    if standalone_app is None:
+        parser.exit(2, f"{parser.prog} portal: the web pages (package gomoku-portal) are not installed\n")
     settings = ServiceSettings(GOMOKU_SERVICE="portal")
     logs.configure(settings.log_level, json_lines=settings.log_json)
     try:

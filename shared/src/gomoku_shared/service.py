@@ -24,6 +24,7 @@ from .throttle import FailureThrottle
 from .web import create_app, install_quiet_route
 
 ENTRY_POINT_GROUP = "gomoku.services"
+PAGES_ENTRY_POINT_GROUP = "gomoku.pages"
 
 
 @dataclass
@@ -128,6 +129,16 @@ def builders() -> Mapping[str, Builder]:
     """Every installed service, found through the ``gomoku.services`` entry points (each
     imported when it is looked up)."""
     return InstalledServices()
+
+
+def pages(kind: str) -> Any | None:
+    """The web pages' entry (``gomoku.pages`` entry points: ``embedded`` mounts them on the
+    embedded app, ``standalone`` builds their own process's app), or None when they are not
+    installed. Looked up by name, as the services are: the shared library imports neither."""
+    for point in entry_points(group=PAGES_ENTRY_POINT_GROUP):
+        if point.name == kind:
+            return point.load()
+    return None
 
 
 def lifespan_for(runtime: ServiceRuntime):

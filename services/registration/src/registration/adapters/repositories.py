@@ -375,6 +375,7 @@ class Repositories:
 
     def __init__(self, session: AsyncSession, protector: DataProtector) -> None:
         self.session = session
+        self.protector = protector
         self.events = EventRepository(session)
         self.entries = EntryRepository(session, protector)
         self.people = PersonRepository(session, protector)

@@ -103,6 +103,12 @@ async def test_issue32_one_id_number_through_two_partners_is_one_registry_person
             assert (await h.client.get(f"/v1/events/sz-a1/entries/{other['entry_id']}", headers=key)).status_code == 404
             assert only["person_id"] not in listed.text and only["person_id"] not in str(mine)
         assert all(id_number(1) not in e.model_dump_json() for e in h.events())  # REG-11
+        # staff read the entries' players with their registry person; the partner reads null
+        url = f"/v1/events/sz-a1/entries/{second['entry_id']}"
+        assert (await h.client.get(url, headers=OP)).json()["players"][0]["registry_id"] == only["person_id"]
+        assert (await h.client.get(url, headers=P2)).json()["players"][0]["registry_id"] is None
+        staff_list = (await h.client.get("/v1/events/sz-a1/entries", headers=OP)).json()["entries"]
+        assert {p["registry_id"] for e in staff_list for p in e["players"]} == {only["person_id"]}
 
 
 async def test_issue32_merge_and_its_undoing_are_audited_and_reversible(tmp_path):

@@ -367,4 +367,5 @@ class EventCommand:
     # ---- views
 
     def entry_view(self, e: Entry) -> dict[str, Any]:
-        return entry_view(e, self.loaded.meta[e.id], self.people, self.units, self.config, self.external_ids)
+        registry = self.registry_ids if self.principal.is_staff else None  # issue 32: staff only
+        return entry_view(e, self.loaded.meta[e.id], self.people, self.units, self.config, self.external_ids, registry)

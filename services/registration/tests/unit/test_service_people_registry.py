@@ -281,3 +281,26 @@ async def test_issue32_people_stored_before_the_registry_are_linked_at_start(tmp
         assert await link_stored_people(runtime, protector) == 0
         listed = await people(h, "org-a")
         assert sorted(p["records"] for p in listed) == [1, 2]
+
+
+async def test_issue32_a_merge_carries_whoever_was_merged_and_its_undoing_brings_them_back(tmp_path):
+    """B merged into A, then A into C: B stands as C too (no chain); undoing A's merge brings B back
+    with A, as it came."""
+    async with harness(tmp_path, SZ_OPEN) as h:
+        await event(h, "sz-a1", "org-a")
+        made = [await enter(h, "sz-a1", P1, n) for n in (1, 2, 3)]
+        a, b, c = sorted(await people(h, "org-a"), key=lambda p: p["name"])
+        assert (
+            await act(h, "org-a", a["person_id"], "merge", {"person_id": b["person_id"], "reason": "1"})
+        ).status_code == 200
+        into_c = await act(h, "org-a", c["person_id"], "merge", {"person_id": a["person_id"], "reason": "2"})
+        assert sorted(m["person_id"] for m in into_c.json()["merged"]) == sorted([a["person_id"], b["person_id"]])
+        assert (await person(h, "org-a", b["person_id"]))["merged_into"] == c["person_id"]
+        staff_view = (await h.client.get(f"/v1/events/sz-a1/entries/{made[1]['entry_id']}", headers=OP)).json()
+        assert staff_view["players"][0]["registry_id"] == c["person_id"]
+
+        undone = await act(h, "org-a", c["person_id"], "split", {"person_id": a["person_id"], "reason": "3"})
+        assert undone.status_code == 200, undone.text
+        assert undone.json()["person"]["merged"] == []
+        assert [m["person_id"] for m in undone.json()["split_off"]["merged"]] == [b["person_id"]]
+        assert (await person(h, "org-a", b["person_id"]))["merged_into"] == a["person_id"]

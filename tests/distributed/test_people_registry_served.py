@@ -96,7 +96,7 @@ async def test_issue32_duplicates_across_partners_are_one_registry_person_served
 
         stored = await _stored(url)
         assert len(stored) == 2
-        for id_enc, birth_enc, masked in stored:
+        for id_enc, birth_enc, _masked in stored:
             assert ID_NUMBER not in str(id_enc) and "1990-05-05" not in str(birth_enc) and birth_enc
         assert sorted(str(row[2]) for row in stored) == ["**************0031", "None"]
     finally:

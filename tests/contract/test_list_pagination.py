@@ -31,6 +31,8 @@ DOCUMENTS: dict[tuple[str, str], str] = {
     ("registration", "/v1/registrant"): "one entry, as its registrant reads it by the secret link (issue 34)",
     ("registration", "/v1/registrant/documents"): "one entry's documents as its registrant reads them, bounded "
     "by the bytes an entry may keep (issue 34)",
+    ("registration", "/v1/organisations/{org}/people/{person_id}"): "one person of an organisation's registry "
+    "with their event records and the audit of what was done to them (issue 32)",
     ("pairing", "/v1/events/{event_code}/sections/{section_id}"): "one section with its entrants",
     ("pairing", "/v1/events/{event_code}/sections/{section_id}/rounds/{n}"): "one round's pairings",
     ("pairing", "/v1/events/{event_code}/sections/{section_id}/standings"): "a standings table (ranked whole)",

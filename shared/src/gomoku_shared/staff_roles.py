@@ -61,6 +61,13 @@ ACTIONS: dict[str, tuple[frozenset[str], str, str]] = {
         "重新发送报名人的查询链接",
         "send a registrant a new link to their entry",
     ),
+    # issue 32: the organisation's registry of people (one person across its events): search,
+    # read, merge, split, correct, export — held in the organisation, not in one of its events
+    "people.manage": (
+        frozenset({"admin", "organiser"}),
+        "管理人员名册（查找、合并、拆分、更正、导出个人资料）",
+        "manage the registry of people (find, merge, split, correct, export a person's data)",
+    ),
     "checkin.record": (frozenset({"organiser", "chief_arbiter", "arbiter"}), "办理报到", "check players in"),
     "ledger.record": (frozenset({"organiser", "fee_clerk"}), "记录收费与退费", "record fees and refunds"),
     # pairing

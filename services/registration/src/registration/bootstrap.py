@@ -17,6 +17,7 @@ from .config import RegistrationSettings
 from .domain.documents import DocumentLimits
 from .entrypoints import consumers
 from .entrypoints.api import create_api
+from .service_layer.people_registry import link_stored_people
 from .service_layer.retention import purge_documents
 from .service_layer.sealing import rekey, seal_birth_dates
 from .service_layer.state import RegistrationState
@@ -49,10 +50,12 @@ def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Cloc
     async def protect_stored_data() -> None:
         # rows migrated from before birth dates were encrypted (revision 0010), and after a key
         # rotation rows under DATA_KEY_PREVIOUS: both are read as they are meanwhile, so a
-        # failure here only leaves them for the next start
+        # failure here only leaves them for the next start; then (issue 32) the people stored
+        # before the registry are linked to its people
         try:
             await seal_birth_dates(runtime, context.protector)
             await rekey(runtime, context.protector)
+            await link_stored_people(runtime, context.protector)
         except Exception:  # noqa: BLE001 - the next start tries again
             log.exception("encrypting the stored personal data under DATA_KEY failed")
 

@@ -60,6 +60,13 @@ def birth_year_only(data: Any) -> Any:
 
 #: the year of birth: all of a birth date that leaves registration
 BirthYear = Field(default=None, ge=1000, le=9999, description="year of birth (full dates stay in registration)")
+#: issue 32: the person in the registry of the event's organisation (one human across its events and
+#: partner apps; null from publishers older than the registry)
+RegistryId = Field(
+    default=None,
+    max_length=40,
+    description="the person in the registry of people of the event's organisation (one human across its events)",
+)
 #: no longer sent (always null); a value from an older publisher is read as ``birth_year``
 OldBirthDate = Field(default=None, description="no longer sent: see birth_year")
 
@@ -75,6 +82,7 @@ class Member(Model):
     birth_date: date | None = OldBirthDate
     birth_year: int | None = BirthYear
     partner_id: str | None = None
+    registry_id: str | None = RegistryId
 
     _birth_year_only = model_validator(mode="before")(birth_year_only)
 
@@ -94,6 +102,8 @@ class Entrant(Model):
     partner_id: str | None = None
     #: facts other stages need (e.g. eligibility clause that admitted the player)
     attributes: dict[str, Any] = Field(default_factory=dict)
+    #: an individual entrant's person in the organisation's registry (a team's: its members')
+    registry_id: str | None = RegistryId
 
     _birth_year_only = model_validator(mode="before")(birth_year_only)
 

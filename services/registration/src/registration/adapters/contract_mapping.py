@@ -22,8 +22,15 @@ def event_id_for(*parts: object) -> uuid.UUID:
 
 
 def entrant_for(
-    entry: Entry, meta: EntryMeta, people: Mapping[str, Person], units: Mapping[str, Unit], kind: str
+    entry: Entry,
+    meta: EntryMeta,
+    people: Mapping[str, Person],
+    units: Mapping[str, Unit],
+    kind: str,
+    registry_ids: Mapping[str, str] | None = None,
 ) -> Entrant:
+    """``registry_ids``: the registry person each player stands as (issue 32), where known."""
+    registry = registry_ids or {}
     members = [people[pid] for pid in entry.person_ids]
     unit = units.get(entry.unit_id) if entry.unit_id else None
     unit_name = unit.name if unit else entry.unit_id
@@ -39,6 +46,7 @@ def entrant_for(
             birth_year=p.birth_date.year,
             partner_id=meta.partner_id,
             attributes={**attrs, "player_id": p.id},
+            registry_id=registry.get(p.id),
         )
     return Entrant(
         entrant_id=entry.id,
@@ -56,6 +64,7 @@ def entrant_for(
                 unit=unit_name,
                 birth_year=p.birth_date.year,
                 partner_id=meta.partner_id,
+                registry_id=registry.get(p.id),
             )
             for i, p in enumerate(members)
         ],
@@ -69,9 +78,12 @@ def section_closed(
     units: Mapping[str, Unit],
     meta: Mapping[str, EntryMeta],
     entries: Mapping[str, Entry] | None = None,
+    registry_ids: Mapping[str, str] | None = None,
 ) -> SectionClosed:
     """The domain's payload, completed with what only the service knows: the partner that
-    registered each entrant, ratings/seeds, and the section's unit-separation flag."""
+    registered each entrant, ratings/seeds, the section's unit-separation flag and the registry
+    person each player stands as (issue 32)."""
+    registry = registry_ids or {}
     data: dict[str, Any] = section_closed_payload(config, closed, people, units)
     sec = config.section(closed.section_id)
     data["rules"]["separate_units"] = sec.separate_units
@@ -86,6 +98,9 @@ def section_closed(
             ent["name"] = entry.team_name  # a unit may enter several teams
         ent["rating"] = entry_meta.rating
         ent["attributes"] = {**entry_meta.attributes, **ent["attributes"]}
+        if not ent.get("members"):
+            ent["registry_id"] = registry.get(ent["attributes"].get("player_id") or "")
         for mem in ent.get("members", []):
             mem["partner_id"] = entry_meta.partner_id
+            mem["registry_id"] = registry.get(mem["player_id"])
     return SectionClosed.model_validate(data)

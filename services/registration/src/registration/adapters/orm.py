@@ -18,6 +18,8 @@ from gomoku_shared.idempotency import idempotency_table
 from gomoku_shared.messaging.inbox import inbox_table
 from gomoku_shared.messaging.outbox import outbox_table
 
+from .registry_tables import declare_registry
+
 metadata = MetaData()
 outbox = outbox_table(metadata)
 inbox = inbox_table(metadata)
@@ -472,3 +474,6 @@ registrant_links = sa.Table(
     sa.Column("issued_by", ACTOR, nullable=False),
     sa.Column("reissues", sa.Integer, nullable=False),
 )
+
+#: issue 32: the registry of people per organisation, their links to event people, its audit
+registry_people, registry_links, registry_audit = declare_registry(metadata, TS, ACTOR)

@@ -20,6 +20,7 @@ from .document_store import DatabaseDocumentStore
 from .exemption_repository import ExemptionListRepository
 from .protection import DataProtector
 from .registrant_links import RegistrantLinkRepository
+from .registry_repository import RegistryRepository
 from .schedule_repository import DelayRepository
 
 
@@ -374,6 +375,7 @@ class Repositories:
 
     def __init__(self, session: AsyncSession, protector: DataProtector) -> None:
         self.session = session
+        self.protector = protector
         self.events = EventRepository(session)
         self.entries = EntryRepository(session, protector)
         self.people = PersonRepository(session, protector)
@@ -391,5 +393,7 @@ class Repositories:
         self.documents = DatabaseDocumentStore(session, protector)
         #: issue 34: the registrants' secret links (hashes) of the public form's entries
         self.links = RegistrantLinkRepository(session, protector)
+        #: issue 32: the organisation's registry of people, and each event person's link to it
+        self.registry = RegistryRepository(session, protector)
         #: every encrypted column (a DATA_KEY rotation)
         self.protected = at_rest.ProtectedData(session, protector)

@@ -79,6 +79,8 @@ class PlayerView(View):
     id_number: str | None = None
     #: the partner's own user id for the player: shown to the partner that set it, else null
     external_id: str | None = None
+    #: issue 32: the player's person in the organisation's registry: shown to staff, else null
+    registry_id: str | None = None
 
 
 class EntryView(View):

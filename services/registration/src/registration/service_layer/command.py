@@ -25,6 +25,7 @@ from ..adapters import repository as repo
 from ..adapters.contract_mapping import entrant_for, event_id_for
 from ..domain import Entry, EntryStatus, Evidence, IdNumber, Person, PreviousTop, Unit, mask_id_number
 from . import schemas as s
+from .people_registry import link_person
 from .rendering import entry_view, pending_fields
 from .state import RegistrationState, external_ids_seen, may_see, owner_of
 from .unit_of_work import RegistrationUnitOfWork
@@ -59,6 +60,10 @@ class EventCommand:
     access_changed: bool = False
     #: REG-16: the loaded list of the previous top N, read once per command ((None,): none loaded)
     _previous_top: tuple[PreviousTop | None] | None = None
+    #: issue 32: the registry person each person of `people` stands as (the facts sent name it)
+    registry_ids: dict[str, str] = field(default_factory=dict)
+    #: issue 32: the organisation that owns the event (its registry), read once per command
+    _organisation: str | None = None
 
     @classmethod
     async def begin(
@@ -94,6 +99,12 @@ class EventCommand:
             self._previous_top = (await self.uow.exemptions.in_force(self.code),)
         return self._previous_top[0]
 
+    async def organisation(self) -> str:
+        """The organisation that owns the event (issue 29), whose registry its people are in."""
+        if self._organisation is None:
+            self._organisation = (await self.uow.access.get(self.code)).organisation
+        return self._organisation
+
     @property
     def reg(self):
         return self.loaded.reg
@@ -125,6 +136,7 @@ class EventCommand:
                 self.people[pid] = repo.person_from_row(row, self.state.protector)
                 self._note_registrant(row)
             self.external_ids |= external_ids_seen(self.principal, rows)
+            self.registry_ids |= await self.uow.registry.registry_ids(self.code, missing)
         return {i: self.people[i] for i in ids if i in self.people}
 
     async def person_for(self, p: s.PlayerIn) -> str:
@@ -145,6 +157,7 @@ class EventCommand:
                     )
                 self.people[row.id] = person
                 self._note_registrant(row)
+                self.registry_ids |= await self.uow.registry.registry_ids(self.code, [row.id])
                 await self._external_id(p.external_id, row)
                 return row.id
         await self._external_id(p.external_id, None)
@@ -164,6 +177,17 @@ class EventCommand:
             id_number_masked=masked,
             partner_id=owner_of(self.principal),
             external_id=p.external_id,
+        )
+        self.registry_ids[pid] = await link_person(
+            self.uow.registry,
+            await self.organisation(),
+            self.code,
+            pid,
+            name=p.name,
+            gender=p.gender,
+            birth_date=p.birth_date,
+            id_number=p.id_number,
+            now=self.now,
         )
         if p.external_id is not None:
             self.external_ids[pid] = p.external_id
@@ -306,7 +330,7 @@ class EventCommand:
                     stage=stage,
                     section_id=e.section_id,
                     entry_id=e.id,
-                    entrant=entrant_for(e, meta, self.people, self.all_units(), sec.kind),
+                    entrant=entrant_for(e, meta, self.people, self.all_units(), sec.kind, self.registry_ids),
                     clause=e.admitted_by or "",
                     waiting_list=e.status is EntryStatus.WAITLISTED,
                     external_ids=self.partner_external_ids(e, meta.partner_id),
@@ -343,4 +367,5 @@ class EventCommand:
     # ---- views
 
     def entry_view(self, e: Entry) -> dict[str, Any]:
-        return entry_view(e, self.loaded.meta[e.id], self.people, self.units, self.config, self.external_ids)
+        registry = self.registry_ids if self.principal.is_staff else None  # issue 32: staff only
+        return entry_view(e, self.loaded.meta[e.id], self.people, self.units, self.config, self.external_ids, registry)

@@ -3,6 +3,7 @@ unit of work) and shows a partner only its own records."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from gomoku_shared.auth import Principal
@@ -64,8 +65,9 @@ async def list_entries(
     rows = await repos.people.rows(code, sorted({p for e in chosen for p in e.person_ids}))
     people = {pid: repo.person_from_row(r, state.protector) for pid, r in rows.items()}
     external = external_ids_seen(principal, rows)
+    registry = await registry_ids_seen(repos, principal, code, rows)
     chosen.sort(key=lambda e: (loaded.meta[e.id].stage, e.section_id, loaded.meta[e.id].seq))
-    return {"entries": [entry_view(e, loaded.meta[e.id], people, units, config, external) for e in chosen]}
+    return {"entries": [entry_view(e, loaded.meta[e.id], people, units, config, external, registry) for e in chosen]}
 
 
 async def get_entry(
@@ -79,7 +81,16 @@ async def get_entry(
     rows = await repos.people.rows(code, list(entry.person_ids))
     people = {pid: repo.person_from_row(r, state.protector) for pid, r in rows.items()}
     units = await repos.units.rows(code)
-    return entry_view(entry, loaded.meta[entry_id], people, units, config, external_ids_seen(principal, rows))
+    external = external_ids_seen(principal, rows)
+    registry = await registry_ids_seen(repos, principal, code, rows)
+    return entry_view(entry, loaded.meta[entry_id], people, units, config, external, registry)
+
+
+async def registry_ids_seen(
+    repos: Repositories, principal: Principal, code: str, people_rows: Mapping[str, Any]
+) -> dict[str, str]:
+    """Issue 32: the people's registry persons, for staff only (a partner never learns them)."""
+    return await repos.registry.registry_ids(code, list(people_rows)) if principal.is_staff else {}
 
 
 async def list_changes(

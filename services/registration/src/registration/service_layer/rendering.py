@@ -79,10 +79,12 @@ def entry_view(
     units: Mapping[str, Any],
     config: EventConfig,
     external_ids: Mapping[str, str] | None = None,
+    registry_ids: Mapping[str, str] | None = None,
 ) -> dict:
     """An entry as the API shows it: ID numbers masked and the birth year only (REG-11: the two
     together must not narrow an ID number down), every decision with its clause. ``external_ids``
-    are the partner's own user ids of its people, given only when the caller is that partner."""
+    are the partner's own user ids of its people, given only when the caller is that partner;
+    ``registry_ids`` the people's registry persons (issue 32), given only to staff."""
     clause, reason = status_clause(e)
     players = []
     for index, pid in enumerate(e.person_ids):
@@ -95,6 +97,7 @@ def entry_view(
                 "birth_year": person.birth_date.year if person else None,
                 "id_number": person.id_number.masked if person and person.id_number else None,
                 "external_id": (external_ids or {}).get(pid),
+                "registry_id": (registry_ids or {}).get(pid),
                 "board": index + 1,
             }
         )

@@ -292,7 +292,7 @@ async def _replace_stage_entries(
                         stage=stage_id,
                         section_id=sec.id,
                         entry_id=eid,
-                        entrant=entrant_for(entry, meta, people, units, sec.kind),
+                        entrant=entrant_for(entry, meta, people, units, sec.kind, cmd.registry_ids),
                         clause=entry.admitted_by or "",
                     ),
                     correlation_id=cmd.code,

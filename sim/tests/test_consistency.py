@@ -133,7 +133,14 @@ def _event() -> dict:
 async def test_agreeing_services_pass_and_everything_is_counted():
     report = await check(Canned(_event()), "E")
     report.assert_consistent()
-    assert report.checked == {"games": 2, "pairings": 2, "game results": 2, "standings rows": 4, "entries": 4, "sections closed": 2}
+    assert report.checked == {
+        "games": 2,
+        "pairings": 2,
+        "game results": 2,
+        "standings rows": 4,
+        "entries": 4,
+        "sections closed": 2,
+    }
 
 
 async def test_pair11_a_game_played_out_after_the_arbiters_result_is_named():

@@ -137,7 +137,13 @@ async def walk_section_closed(players: int = 16) -> Walk:
             for number in range(1, players + 1)
         ]
         closed = SectionClosed(
-            event_code="EV", stage="main", section_id="open", name="Open", status="ready", rules=rules, entrants=entrants
+            event_code="EV",
+            stage="main",
+            section_id="open",
+            name="Open",
+            status="ready",
+            rules=rules,
+            entrants=entrants,
         )
         handler = runtime._handlers["section.closed"]
         walk = Walk(str(Path(pairing.__file__).parent) + "/")

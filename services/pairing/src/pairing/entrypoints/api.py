@@ -13,7 +13,6 @@ from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel
 from sqlalchemy.exc import IntegrityError
 
-from gomoku_shared import idempotency
 from gomoku_shared.api_docs import documented, text_too
 from gomoku_shared.auth import KeyRing, Principal, require
 from gomoku_shared.contracts.common import Entrant
@@ -25,9 +24,8 @@ from gomoku_shared.params import PathId, RoundNo
 from gomoku_shared.runtime import ServiceRuntime
 from gomoku_shared.service import service_app
 
-from ..adapters import orm
-from ..adapters.repository import Repositories, SectionState
-from ..service_layer import arbiter, queries, schedule
+from ..domain.aggregate import Section
+from ..service_layer import arbiter, queries, reads, schedule
 from ..service_layer.pool import Pairer
 from ..service_layer.unit_of_work import PairingUnitOfWork
 from . import views
@@ -58,14 +56,13 @@ def _pairer(request: Request) -> Pairer:
     return request.app.state.pairer
 
 
-async def _read(request: Request, read: Callable[[Repositories], Awaitable[Any]]) -> Any:
-    """Run a read on the repositories of one session (no transaction kept open)."""
-    async with _runtime(request).sessionmaker() as session:
-        return await read(Repositories(session))
+async def _read(request: Request, read: Callable[[reads.Reads], Awaitable[Any]]) -> Any:
+    """Run a read of the service layer's reads on one session (no transaction kept open)."""
+    return await reads.read(_runtime(request), read)
 
 
-async def _load(request: Request, event_code: str, section_id: str) -> SectionState:
-    state = await _read(request, lambda repos: repos.sections.load(event_code, section_id))
+async def _load(request: Request, event_code: str, section_id: str) -> Section:
+    state = await _read(request, lambda stored: stored.section(event_code, section_id))
     if state is None:
         raise NotFound("section_not_found", f"no section {section_id!r} in event {event_code!r}")
     return state
@@ -167,7 +164,7 @@ async def _correction_check(call: ArbiterRequest, event_code: str) -> Callable[[
     **documented(views.SectionList),
 )
 async def list_sections(event_code: PathId, request: Request, page: PageIn) -> dict:
-    rows = await _read(request, lambda repos: repos.sections.of_event(event_code))
+    rows = await _read(request, lambda stored: stored.sections_of_event(event_code))
     return paged(queries.section_list(event_code, rows), "sections", sort_by("section_id"), page)
 
 
@@ -191,7 +188,7 @@ async def get_round(event_code: PathId, section_id: PathId, n: RoundNo, request:
     if unchanged := await not_modified(request, _read, event_code, section_id, f"round{n}"):
         return unchanged
     state = await _load(request, event_code, section_id)
-    games = await _read(request, lambda repos: repos.games.of_section(event_code, section_id))
+    games = await _read(request, lambda stored: stored.games(event_code, section_id))
     answer = queries.round_view(state, n, games)
     tag(response, state, f"round{n}")
     return answer
@@ -208,7 +205,7 @@ async def _table(
     event_code: str,
     section_id: str,
     format: TableFormat,
-    table: Callable[[SectionState], dict],
+    table: Callable[[Section], dict],
     to_csv: Callable[[dict], str],
     name: str,
 ) -> Any:
@@ -280,7 +277,7 @@ async def get_byes(event_code: PathId, section_id: PathId, request: Request) -> 
 async def get_audit(
     event_code: PathId, section_id: PathId, request: Request, _principal: StaffReader, page: PageIn
 ) -> dict:
-    rows = await _read(request, lambda repos: repos.audit.of_section(event_code, section_id))
+    rows = await _read(request, lambda stored: stored.audit(event_code, section_id))
     return paged(queries.audit_view(rows), "audit", sort_by("id"), page)
 
 
@@ -343,7 +340,7 @@ async def post_publish(event_code: PathId, section_id: PathId, n: RoundNo, call:
 )
 async def get_round_times(event_code: PathId, section_id: PathId, request: Request) -> dict:
     state = await _load(request, event_code, section_id)
-    delayed = await _read(request, lambda repos: repos.audit.delays(event_code, section_id))
+    delayed = await _read(request, lambda stored: stored.delays(event_code, section_id))
     return schedule.round_times(state, delayed)
 
 
@@ -445,18 +442,21 @@ async def post_decision(
 def create_api(
     runtime: ServiceRuntime,
     keyring: KeyRing,
-    pairer: Pairer | None = None,
-    event_access: EventAccessDirectory | None = None,
+    pairer: Pairer,
+    event_access: EventAccessDirectory,
+    idempotency_store: IdempotencyStore,
 ) -> FastAPI:
+    """The app (``event_access``, ``idempotency_store``: on the service's own tables, built by
+    the composition root)."""
     app = service_app(
         runtime,
         keyring,
         title="Gomoku pairing service",
         description="Swiss (FIDE Dutch) and round-robin (Berger) pairing, results, standings with tiebreaks, playoffs, the round lifecycle.",
     )
-    app.state.pairer = pairer or Pairer()
-    app.state.idempotency = idempotency.for_runtime(runtime, orm.idempotency_keys)
+    app.state.pairer = pairer
+    app.state.idempotency = idempotency_store
     # issue 29: who owns each event (event.access_changed), for require(..., action=...)
-    app.state.event_access = event_access or EventAccessDirectory.on_table(runtime.sessionmaker, orm.event_access)
+    app.state.event_access = event_access
     app.include_router(router)
     return app

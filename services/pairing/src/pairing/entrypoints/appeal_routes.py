@@ -25,7 +25,7 @@ SectionQ = Annotated[str | None, Query(min_length=1, max_length=64, description=
 
 async def _appeal_list(request: Request, event_code: str, section_id: str | None, page: PageRequest) -> dict:
     """One page of an event's appeals (of one section's where `section_id` is given)."""
-    rows = await _read(request, lambda repos: repos.appeals.of_event(event_code, section_id))
+    rows = await _read(request, lambda stored: stored.appeals(event_code, section_id))
     listed = {"event_code": event_code, "section_id": section_id, "appeals": [appeals.view(row) for row in rows]}
     return paged(listed, "appeals", APPEAL_ORDER, page)
 
@@ -49,7 +49,7 @@ async def list_section_appeals(
 async def show_appeal(
     event_code: PathId, section_id: PathId, appeal_id: PathId, request: Request, _principal: StaffReader
 ) -> dict:
-    row = await _read(request, lambda repos: repos.appeals.get(event_code, section_id, appeal_id))
+    row = await _read(request, lambda stored: stored.appeal(event_code, section_id, appeal_id))
     if row is None:
         raise NotFound("appeal_not_found", f"no appeal {appeal_id!r} in {section_id!r} of {event_code!r}")
     return appeals.view(row)

@@ -8,7 +8,6 @@ from gomoku_shared.contracts import Envelope
 from gomoku_shared.event_access import EventAccessDirectory, EventAccessStore
 from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
 
-from ..adapters import orm
 from ..service_layer import lifecycle
 from ..service_layer.pool import Pairer
 from ..service_layer.unit_of_work import PairingUnitOfWork
@@ -17,11 +16,12 @@ from ..service_layer.unit_of_work import PairingUnitOfWork
 CONSUMES = ["section.closed", "game.finished", "event.access_changed"]
 
 
-def register(runtime: ServiceRuntime, pairer: Pairer | None = None, access: EventAccessDirectory | None = None) -> None:
-    """Attach the handlers of CONSUMES to ``runtime`` (``access``: the directory the API
-    authorises staff with, told to read an event's owner again once it changed)."""
-    pairer = pairer or Pairer()
-    store = EventAccessStore(orm.event_access)
+def register(
+    runtime: ServiceRuntime, pairer: Pairer, store: EventAccessStore, access: EventAccessDirectory | None = None
+) -> None:
+    """Attach the handlers of CONSUMES to ``runtime`` (``store``: event owners on the service's
+    table; ``access``: the directory the API authorises staff with, told to read an event's
+    owner again once it changed)."""
 
     @runtime.on("event.access_changed")
     async def on_event_access_changed(uow: UnitOfWork, env: Envelope[Any]) -> None:

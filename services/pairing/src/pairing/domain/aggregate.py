@@ -11,11 +11,14 @@ keyed by their stored names, which the read models and the events are written fr
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from gomoku_shared.contracts.common import Entrant, SectionRules
+
+View = TypeVar("View")
 
 #: a pairing's result fields before a result is in
 NO_RESULT = dict(
@@ -65,6 +68,8 @@ class Section:
     changes: list[Change] = field(default_factory=list)
     #: the event sequence number as stored (``save`` writes the row's when it moved on)
     stored_seq: int = 0
+    #: what :meth:`view` built since the last change (a replayed tournament, …)
+    _views: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def opened(cls, tournament: dict[str, Any], entrants: list[dict[str, Any]]) -> Section:
@@ -100,9 +105,18 @@ class Section:
     def complete_rounds(self) -> list[int]:
         return sorted(rnd for rnd, row in self.rounds.items() if row["status"] == "complete")
 
+    def view(self, key: Any, build: Callable[[], View]) -> View:
+        """``build()``, built once while the section does not change (the tournament its
+        completed rounds replay, asked for by the standings and by the next round's pairing)."""
+        if key not in self._views:
+            self._views[key] = build()
+        view: View = self._views[key]
+        return view
+
     # ---------------------------------------------------------------- changing
 
     def _record(self, kind: str, **values: Any) -> None:
+        self._views.clear()  # every view was built from the section before this change
         self.changes.append(Change(kind, values))
 
     def update(self, **values: Any) -> None:

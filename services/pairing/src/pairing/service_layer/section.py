@@ -115,7 +115,12 @@ def stored_round(state: Section, rnd: int) -> RoundPairing:
 
 
 def tournament(state: Section, upto: int | None = None) -> Tournament:
-    """The individual tournament: completed rounds replayed onto the stored players."""
+    """The individual tournament: completed rounds replayed onto the stored players (once per
+    state of the section)."""
+    return state.view(("tournament", upto), lambda: _replayed(state, upto))
+
+
+def _replayed(state: Section, upto: int | None) -> Tournament:
     rules = state.rules
     replayed = Tournament(
         players=players(state), rounds_planned=rules.rounds, points=points(state), name=state.row["name"]
@@ -171,6 +176,12 @@ def matches_of(state: Section, rnd: int) -> dict[int, list[dict]]:
 
 
 def team_tournament(state: Section, upto: int | None = None) -> TeamTournament:
+    """The team tournament: completed rounds replayed onto the teams (once per state of the
+    section)."""
+    return state.view(("team_tournament", upto), lambda: _team_replayed(state, upto))
+
+
+def _team_replayed(state: Section, upto: int | None) -> TeamTournament:
     match_points, game_points = state.rules.match_points, state.rules.points
     replayed = TeamTournament(
         teams=teams(state),

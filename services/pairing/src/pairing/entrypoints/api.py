@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Annotated, Any, Concatenate, Literal, ParamSpec, TypeVar
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, FastAPI, Query, Request, Response
 from fastapi.responses import PlainTextResponse
@@ -25,7 +25,19 @@ from gomoku_shared.runtime import ServiceRuntime
 from gomoku_shared.service import service_app
 
 from ..domain.aggregate import Section
-from ..service_layer import arbiter, queries, reads, schedule
+from ..service_layer import handlers, queries, reads, schedule
+from ..service_layer.commands import (
+    AddBye,
+    CorrectPairings,
+    DecideTie,
+    DelayRound,
+    EnterResult,
+    LateEntry,
+    PublishRound,
+    SetHold,
+    StaffCommand,
+    Withdraw,
+)
 from ..service_layer.pool import Pairer
 from ..service_layer.unit_of_work import PairingUnitOfWork
 from . import views
@@ -37,8 +49,6 @@ SEC = "/v1/events/{event_code}/sections/{section_id}"
 # The round routes take `n`: the path parameter's public name (docs/api.md, the OpenAPI document).
 TableFormat = Literal["json", "csv"]
 Action = Callable[[PairingUnitOfWork], Awaitable[Any]]
-Params = ParamSpec("Params")
-Answer = TypeVar("Answer")
 
 router = APIRouter(tags=["pairing"])
 
@@ -109,17 +119,9 @@ class ArbiterRequest:
     async def act(self, correlation: str, action: Action, body: BaseModel | None) -> Any:
         return await _act(self.request, self.principal, self.key, correlation, action, body)
 
-    async def decide(
-        self,
-        body: BaseModel | None,
-        rule: Callable[Concatenate[PairingUnitOfWork, str, Params], Awaitable[Answer]],
-        event_code: str,
-        *args: Params.args,
-        **kwargs: Params.kwargs,
-    ) -> Answer:
-        """``rule(uow, event_code, *args)``, the arbiter's action on the event (``act``)."""
-        answer: Answer = await self.act(event_code, lambda uow: rule(uow, event_code, *args, **kwargs), body)
-        return answer
+    async def run(self, command: StaffCommand, body: BaseModel | None) -> Any:
+        """The command's use case (:func:`handlers.handle`), the staff's action on its event (``act``)."""
+        return await self.act(command.event_code, lambda uow: handlers.handle(command, uow, self.pairer), body)
 
 
 def _caller(action: str) -> Callable[..., ArbiterRequest]:
@@ -290,23 +292,19 @@ async def get_audit(
     **documented(views.ResultEntered),
 )
 async def post_result(event_code: PathId, section_id: PathId, n: RoundNo, body: ResultBody, call: ResultEntry) -> dict:
-    pairer = call.pairer
     may_correct = await _correction_check(call, event_code)
-
-    return await call.decide(
-        body,
-        arbiter.enter_result,
+    command = EnterResult(
         event_code,
         section_id,
         n,
         body.pairing_id,
         body.result,
         call.principal,
-        pairer,
         body.note,
         body.expected_revision,
         may_correct,
     )
+    return await call.run(command, body)
 
 
 @router.put(
@@ -317,20 +315,16 @@ async def post_result(event_code: PathId, section_id: PathId, n: RoundNo, body: 
 async def put_pairings(
     event_code: PathId, section_id: PathId, n: RoundNo, body: PairingsBody, call: RoundsPairing
 ) -> dict:
-    pairer = call.pairer
     boards = [(board.first, board.second) for board in body.boards]
     byes = [(bye.entrant_id, bye.kind) for bye in body.byes]
-
-    return await call.decide(
-        body, arbiter.correct_pairings, event_code, section_id, n, boards, byes, call.principal, pairer
-    )
+    return await call.run(CorrectPairings(event_code, section_id, n, boards, byes, call.principal), body)
 
 
 @router.post(
     SEC + "/rounds/{n}/publish", summary="Publish a reviewed draft round (then final)", **documented(views.RoundStatus)
 )
 async def post_publish(event_code: PathId, section_id: PathId, n: RoundNo, call: RoundsPairing) -> dict:
-    return await call.decide(None, arbiter.publish_round, event_code, section_id, n, call.principal)
+    return await call.run(PublishRound(event_code, section_id, n, call.principal), None)
 
 
 @router.get(
@@ -350,7 +344,7 @@ async def get_round_times(event_code: PathId, section_id: PathId, request: Reque
     **documented(views.RoundDelayed),
 )
 async def post_delay(event_code: PathId, section_id: PathId, n: RoundNo, body: DelayBody, call: RoundsPairing) -> dict:
-    return await _delay(schedule.delay_round, event_code, section_id, n, body, call)
+    return await call.run(DelayRound(event_code, section_id, n, body.starts_at, body.reason, call.principal), body)
 
 
 @router.post(
@@ -361,27 +355,15 @@ async def post_delay(event_code: PathId, section_id: PathId, n: RoundNo, body: D
 async def post_delay_slot(
     event_code: PathId, section_id: PathId, n: RoundNo, body: DelayBody, call: RoundsPairing
 ) -> dict:
-    return await _delay(schedule.delay_slot, event_code, section_id, n, body, call)
-
-
-async def _delay(
-    decide: Callable[..., Awaitable[dict]],
-    event_code: str,
-    section_id: str,
-    n: int,
-    body: DelayBody,
-    call: ArbiterRequest,
-) -> dict:
-    """Round ``n`` delayed by ``decide`` (the section's round, or its whole time slot), audited."""
-
-    return await call.decide(body, decide, event_code, section_id, n, body.starts_at, body.reason, call.principal)
+    command = DelayRound(event_code, section_id, n, body.starts_at, body.reason, call.principal, slot=True)
+    return await call.run(command, body)
 
 
 @router.post(
     SEC + "/hold", summary="Hold the next rounds as drafts for review before publishing", **documented(views.HoldSet)
 )
 async def post_hold(event_code: PathId, section_id: PathId, body: HoldBody, call: RoundsPairing) -> dict:
-    return await call.decide(body, arbiter.set_hold, event_code, section_id, body.hold, call.principal)
+    return await call.run(SetHold(event_code, section_id, body.hold, call.principal), body)
 
 
 @router.post(
@@ -390,30 +372,16 @@ async def post_hold(event_code: PathId, section_id: PathId, body: HoldBody, call
     **documented(views.ByeAdded),
 )
 async def post_bye(event_code: PathId, section_id: PathId, body: ByeBody, call: RoundsPairing) -> dict:
-    pairer = call.pairer
-
-    return await call.decide(
-        body, arbiter.add_bye, event_code, section_id, body.entrant_id, body.kind, body.round, call.principal, pairer
-    )
+    command = AddBye(event_code, section_id, body.entrant_id, body.kind, body.round, call.principal)
+    return await call.run(command, body)
 
 
 @router.post(
     SEC + "/withdrawals", summary="Withdraw a player (not paired after the given round)", **documented(views.Withdrawn)
 )
 async def post_withdrawal(event_code: PathId, section_id: PathId, body: WithdrawalBody, call: RoundsPairing) -> dict:
-    pairer = call.pairer
-
-    return await call.decide(
-        body,
-        arbiter.withdraw,
-        event_code,
-        section_id,
-        body.entrant_id,
-        body.after_round,
-        body.reason,
-        call.principal,
-        pairer,
-    )
+    command = Withdraw(event_code, section_id, body.entrant_id, body.after_round, body.reason, call.principal)
+    return await call.run(command, body)
 
 
 @router.post(
@@ -422,10 +390,8 @@ async def post_withdrawal(event_code: PathId, section_id: PathId, body: Withdraw
     **documented(views.LateEntry),
 )
 async def post_late_entry(event_code: PathId, section_id: PathId, body: LateEntryBody, call: RoundsPairing) -> dict:
-    pairer = call.pairer
     entrant = Entrant(**body.model_dump())
-
-    return await call.decide(body, arbiter.late_entry, event_code, section_id, entrant, call.principal, pairer)
+    return await call.run(LateEntry(event_code, section_id, entrant, call.principal), body)
 
 
 @router.post(
@@ -434,9 +400,8 @@ async def post_late_entry(event_code: PathId, section_id: PathId, body: LateEntr
 async def post_decision(
     event_code: PathId, section_id: PathId, tie_id: PathId, body: DecisionBody, call: Correction
 ) -> dict:
-    return await call.decide(
-        body, arbiter.decide_tie, event_code, section_id, tie_id, body.order, call.principal, body.expected_revision
-    )
+    command = DecideTie(event_code, section_id, tie_id, body.order, call.principal, body.expected_revision)
+    return await call.run(command, body)
 
 
 def create_api(

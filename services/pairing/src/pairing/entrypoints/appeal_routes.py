@@ -13,6 +13,7 @@ from gomoku_shared.pagination import PageIn, PageRequest, paged, sort_by
 from gomoku_shared.params import PathId
 
 from ..service_layer import appeals
+from ..service_layer.commands import DecideAppeal, LodgeAppeal
 from .api import SEC, AppealDeciding, AppealLodging, StaffReader, _load, _read
 from .appeal_views import Appeal, AppealBody, AppealDecisionBody, AppealList
 
@@ -63,7 +64,7 @@ async def show_appeal(
 async def post_appeal(event_code: PathId, section_id: PathId, body: AppealBody, call: AppealLodging) -> dict:
     form = appeals.AppealForm(**body.model_dump())
 
-    return await call.decide(body, appeals.lodge, event_code, section_id, form, call.principal)
+    return await call.run(LodgeAppeal(event_code, section_id, form, call.principal), body)
 
 
 @router.post(
@@ -74,9 +75,7 @@ async def post_appeal(event_code: PathId, section_id: PathId, body: AppealBody, 
 async def post_appeal_decision(
     event_code: PathId, section_id: PathId, appeal_id: PathId, body: AppealDecisionBody, call: AppealDeciding
 ) -> dict:
-    pairer = call.pairer
     decision = appeals.Decision(
         upheld=body.upheld, reasons=body.reasons, result=body.result, expected_revision=body.expected_revision
     )
-
-    return await call.decide(body, appeals.decide, event_code, section_id, appeal_id, decision, call.principal, pairer)
+    return await call.run(DecideAppeal(event_code, section_id, appeal_id, decision, call.principal), body)

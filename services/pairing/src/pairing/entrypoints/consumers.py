@@ -8,7 +8,8 @@ from gomoku_shared.contracts import Envelope
 from gomoku_shared.event_access import EventAccessDirectory, EventAccessStore
 from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
 
-from ..service_layer import lifecycle
+from ..service_layer import handlers
+from ..service_layer.commands import OpenSection, RecordGame
 from ..service_layer.pool import Pairer
 from ..service_layer.unit_of_work import PairingUnitOfWork
 
@@ -33,8 +34,8 @@ def register(
 
     @runtime.on("section.closed")
     async def on_section_closed(uow: UnitOfWork, env: Envelope[Any]) -> None:
-        await lifecycle.open_tournament(PairingUnitOfWork(uow), env.payload, pairer)
+        await handlers.handle(OpenSection(env.payload), PairingUnitOfWork(uow), pairer)
 
     @runtime.on("game.finished")
     async def on_game_finished(uow: UnitOfWork, env: Envelope[Any]) -> None:
-        await lifecycle.game_finished(PairingUnitOfWork(uow), env.payload, pairer)
+        await handlers.handle(RecordGame(env.payload), PairingUnitOfWork(uow), pairer)

@@ -2,10 +2,11 @@
 ``section.closed`` visits until its ``round.paired`` is in the outbox, how often it enters the
 repository module, and how often control comes back to a file it had already left.
 
-    .venv/bin/python tests/architecture/pairing_walk.py [--players N]
+    .venv/bin/python tests/architecture/pairing_walk.py [--players N] [--round] [--moves]
 
 One in-process run on SQLite (the service built by its own bootstrap and migrated), the handler
-of ``section.closed`` called in one transaction under ``sys.setprofile``. Only frames of files
+of ``section.closed`` called in one transaction under ``sys.setprofile`` (``--round``: the
+``game.finished`` completing round 1, until round 2 is paired). Only frames of files
 under ``pairing/`` count. A coroutine suspending at an ``await`` and resuming later is not a
 return and a call (the event loop's doing, not the code's shape): the profile events of a
 frame's suspension (its instruction is a ``YIELD_VALUE``) and of its resumption are skipped.
@@ -107,11 +108,21 @@ class Walk:
 
 async def walk_section_closed(players: int = 16) -> Walk:
     """The walk of one section.closed (an individual Swiss section of ``players``) to round.paired."""
+    return await _walk(players, last_game=False)
+
+
+async def walk_round(players: int = 16) -> Walk:
+    """The walk of the game.finished that completes round 1 until round 2's round.paired (the
+    section opened and round 1's other games recorded beforehand, untraced)."""
+    return await _walk(players, last_game=True)
+
+
+async def _walk(players: int, *, last_game: bool) -> Walk:
     import pairing
     from gomoku_shared.clock import FakeClock
     from gomoku_shared.contracts import envelope_for
     from gomoku_shared.contracts.common import ClockSpec, Entrant, Points, Ruleset, SectionRules
-    from gomoku_shared.contracts.events import SectionClosed
+    from gomoku_shared.contracts.events import GameFinished, SectionClosed
     from gomoku_shared.migrate import upgrade_async
     from gomoku_shared.settings import ServiceSettings
     from pairing.bootstrap import build
@@ -145,17 +156,44 @@ async def walk_section_closed(players: int = 16) -> Walk:
             rules=rules,
             entrants=entrants,
         )
-        handler = runtime._handlers["section.closed"]
         walk = Walk(str(Path(pairing.__file__).parent) + "/")
+        messages = [closed]
+        if last_game:
+            async with runtime.transaction() as uow:
+                await runtime._handlers["section.closed"](uow, envelope_for(closed, correlation_id="EV"))
+                first = next(event.payload for event in uow.events if event.type == "round.paired")
+            messages = [
+                GameFinished(
+                    event_code="EV",
+                    stage="main",
+                    section_id="open",
+                    round=1,
+                    pairing_id=spec.pairing_id,
+                    game_id=f"g.{spec.pairing_id}",
+                    black=spec.first,
+                    white=spec.second,
+                    winner=spec.first,
+                    result="black",
+                    reason="five",
+                    first=spec.first,
+                    second=spec.second,
+                )
+                for spec in first.pairings
+            ]
+            for game in messages[:-1]:
+                async with runtime.transaction() as uow:
+                    await runtime._handlers["game.finished"](uow, envelope_for(game, correlation_id="EV"))
+            messages = messages[-1:]
         async with runtime.transaction() as uow:
+            handler = runtime._handlers[messages[0].TYPE]
             sys.setprofile(walk.profile)
             try:
-                await handler(uow, envelope_for(closed, correlation_id="EV", occurred_at=clock.now()))
+                await handler(uow, envelope_for(messages[0], correlation_id="EV", occurred_at=clock.now()))
             finally:
                 sys.setprofile(None)
             paired = [event for event in uow.events if event.type == "round.paired"]
         await runtime.engine.dispose()
-    assert len(paired) == 1, "the walk must end with round 1 paired"
+    assert len(paired) == 1, "the walk must end with a round paired"
     return walk
 
 
@@ -163,8 +201,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=16)
     parser.add_argument("--moves", action="store_true", help="print every move between files")
+    parser.add_argument(
+        "--round", action="store_true", help="walk round 1's last game.finished to round 2 paired instead"
+    )
     args = parser.parse_args(argv)
-    walk = asyncio.run(walk_section_closed(args.players))
+    walk = asyncio.run((walk_round if args.round else walk_section_closed)(args.players))
     if args.moves:
         for kind, source, target in walk.moves:
             print(f"{kind:6} {source} -> {target}")

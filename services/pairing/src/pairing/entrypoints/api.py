@@ -334,8 +334,7 @@ async def post_publish(event_code: PathId, section_id: PathId, n: RoundNo, call:
 )
 async def get_round_times(event_code: PathId, section_id: PathId, request: Request) -> dict:
     state = await _load(request, event_code, section_id)
-    delayed = await _read(request, lambda stored: stored.delays(event_code, section_id))
-    return schedule.round_times(state, delayed)
+    return schedule.round_times(state, state.delays)
 
 
 @router.post(

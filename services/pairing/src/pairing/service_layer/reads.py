@@ -1,11 +1,10 @@
 """The reads the API answers from (no transaction kept open, nothing locked): the section
-aggregate, its version (a conditional read's first step), the event's sections, games, audit,
-delays and appeals. The routes reach the stored state only through here."""
+aggregate, its version (a conditional read's first step), the event's sections, games, audit
+and appeals. The routes reach the stored state only through here."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from datetime import datetime
 from typing import Any, TypeVar
 
 from gomoku_shared.runtime import ServiceRuntime
@@ -36,9 +35,6 @@ class Reads:
 
     async def audit(self, event_code: str, section_id: str) -> list[dict]:
         return await self._repos.audit.of_section(event_code, section_id)
-
-    async def delays(self, event_code: str, section_id: str) -> dict[int, datetime]:
-        return await self._repos.audit.delays(event_code, section_id)
 
     async def appeals(self, event_code: str, section_id: str | None = None) -> list[dict[str, Any]]:
         return await self._repos.appeals.of_event(event_code, section_id)

@@ -9,11 +9,11 @@ from gomoku_shared.event_access import EventAccessDirectory
 from gomoku_shared.runtime import ServiceRuntime
 from gomoku_shared.service import service_app
 
-from ..adapters import orm
 from . import honours, publishing, results, team_results
 
 
-def create_api(runtime: ServiceRuntime, keyring: KeyRing, event_access: EventAccessDirectory | None = None) -> FastAPI:
+def create_api(runtime: ServiceRuntime, keyring: KeyRing, event_access: EventAccessDirectory) -> FastAPI:
+    """The app (``event_access``: on the service's own table, built by the composition root)."""
     app = service_app(
         runtime,
         keyring,
@@ -21,7 +21,7 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing, event_access: EventAcc
         description="Places, prize money, titles, team scores, best boards and qualification, published.",
     )
     # issue 29: who owns each event (event.access_changed), for require(..., action=...)
-    app.state.event_access = event_access or EventAccessDirectory.on_table(runtime.sessionmaker, orm.event_access)
+    app.state.event_access = event_access
     # published results are public information: reads need no API key
     app.include_router(results.router)
     app.include_router(team_results.router)

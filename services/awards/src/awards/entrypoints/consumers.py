@@ -8,17 +8,16 @@ from gomoku_shared.contracts import Envelope
 from gomoku_shared.event_access import EventAccessDirectory, EventAccessStore
 from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
 
-from ..adapters import orm
 from ..service_layer import handlers
 
 #: the event types this service consumes (ARCHITECTURE §1)
 CONSUMES = ["section.completed", "event.configured", "event.access_changed"]
 
 
-def register(runtime: ServiceRuntime, access: EventAccessDirectory | None = None) -> None:
-    """Attach the handlers of CONSUMES to ``runtime`` (``access``: the directory the API
-    authorises staff with, told to read an event's owner again once it changed)."""
-    store = EventAccessStore(orm.event_access)
+def register(runtime: ServiceRuntime, store: EventAccessStore, access: EventAccessDirectory | None = None) -> None:
+    """Attach the handlers of CONSUMES to ``runtime`` (``store``: event owners on the service's
+    table; ``access``: the directory the API authorises staff with, told to read an event's
+    owner again once it changed)."""
 
     @runtime.on("event.access_changed")
     async def on_event_access_changed(uow: UnitOfWork, env: Envelope[Any]) -> None:

@@ -16,9 +16,8 @@ from gomoku_shared.auth import Principal, require
 from gomoku_shared.errors import NotFound
 from gomoku_shared.text import Line, Prose
 
-from ..adapters.honours_repository import HonoursRepository
-from ..adapters.repository import AwardsRepository
 from ..service_layer import honours as service
+from ..service_layer.queries import AwardsReads, reads_in, reads_of
 from .schemas import _Out
 
 router = APIRouter(prefix="/v1/events", tags=["honours"])
@@ -125,29 +124,29 @@ class RegisteredUnits(_Out):
     units: list[RegisteredUnit]
 
 
-async def _repo(request: Request) -> AsyncIterator[AwardsRepository]:
-    async with request.app.state.runtime.sessionmaker() as session:
-        yield AwardsRepository(session)
+async def _repo(request: Request) -> AsyncIterator[AwardsReads]:
+    async for reads in reads_of(request.app.state.runtime):
+        yield reads
 
 
-Repo = Annotated[AwardsRepository, Depends(_repo)]
+Repo = Annotated[AwardsReads, Depends(_repo)]
 #: issue 29: the event's staff who may grant honours (administrator, organiser), the operator
 Granter = Annotated[Principal, Depends(require("operator", "arbiter", action="honours.grant"))]
 #: the event's staff who may read it in full (names, the register), the operator
 StaffReader = Annotated[Principal, Depends(require("operator", "arbiter", action="event.read"))]
 
 
-async def _event(repo: AwardsRepository, event_code: str) -> tuple[Any, dict[str, Any]]:
+async def _event(repo: AwardsReads, event_code: str) -> tuple[Any, dict[str, Any]]:
     row = await repo.event(event_code)
     if row is None:
         raise NotFound("event_not_found", f"no results for event {event_code!r}", {"event_code": event_code})
     return row, service.honour_rules(json.loads(row.config) if row.config else None)
 
 
-async def _in_force(repo: AwardsRepository, event_code: str) -> tuple[Any, dict[str, Any], list[dict[str, Any]]]:
+async def _in_force(repo: AwardsReads, event_code: str) -> tuple[Any, dict[str, Any], list[dict[str, Any]]]:
     """The event, the honours it gives (by kind) and the honours in force (not revoked)."""
     event, given = await _event(repo, event_code)
-    return event, given, await HonoursRepository(repo.session).of_event(event_code, active_only=True)
+    return event, given, await repo.honours(event_code, active_only=True)
 
 
 def _honours(
@@ -190,7 +189,7 @@ async def honour_certificates_in_full(event_code: EventCode, repo: Repo, _princi
     return await _certificates(repo, event_code, full_names=True)
 
 
-async def _certificates(repo: AwardsRepository, event_code: str, *, full_names: bool) -> HonourCertificates:
+async def _certificates(repo: AwardsReads, event_code: str, *, full_names: bool) -> HonourCertificates:
     event, given, rows = await _in_force(repo, event_code)
     return HonourCertificates(
         event_code=event_code,
@@ -223,7 +222,7 @@ async def honour_units(event_code: EventCode, repo: Repo, _principal: StaffReade
 )
 async def honour_register(event_code: EventCode, repo: Repo, _principal: StaffReader) -> Honours:
     event, given = await _event(repo, event_code)
-    rows = await HonoursRepository(repo.session).of_event(event_code)
+    rows = await repo.honours(event_code)
     return _honours(event_code, event, given, rows, full_names=True)
 
 
@@ -232,7 +231,7 @@ async def post_honour(event_code: EventCode, body: HonourBody, request: Request,
     form = service.HonourForm(**body.model_dump())
     async with request.app.state.runtime.transaction(correlation_id=event_code) as uow:
         row = await service.record(uow, event_code, form, principal)
-        config = await AwardsRepository(uow.session).config(event_code)
+        config = await reads_in(uow).config(event_code)
     return Honour(**service.view(row, service.honour_rules(config).get(row["kind"]), full_names=True))
 
 
@@ -246,5 +245,5 @@ async def revoke_honour(
 ) -> Honour:
     async with request.app.state.runtime.transaction(correlation_id=event_code) as uow:
         row = await service.revoke(uow, event_code, honour_id, body.reason, principal)
-        config = await AwardsRepository(uow.session).config(event_code)
+        config = await reads_in(uow).config(event_code)
     return Honour(**service.view(row, service.honour_rules(config).get(row["kind"]), full_names=True))

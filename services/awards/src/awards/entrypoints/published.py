@@ -15,7 +15,7 @@ from gomoku_shared.csv_text import csv_text
 from gomoku_shared.errors import NotFound
 from gomoku_shared.pagination import PageRequest, page
 
-from ..adapters.repository import AwardsRepository, Publication
+from ..service_layer.queries import AwardsReads, Publication, reads_of
 from . import schemas as s
 
 EventCode = Annotated[str, Path(min_length=1, max_length=100, description="event code, e.g. da-2023")]
@@ -24,22 +24,22 @@ RevisionQ = Annotated[int | None, Query(ge=1, le=10_000, description="a given pu
 CSV: dict[int | str, Any] = {200: {"content": {"text/csv": {"schema": {"type": "string"}}}, "description": "UTF-8 CSV"}}
 
 
-async def _repo(request: Request) -> AsyncIterator[AwardsRepository]:
-    async with request.app.state.runtime.sessionmaker() as session:  # type: AsyncSession
-        yield AwardsRepository(session)
+async def _repo(request: Request) -> AsyncIterator[AwardsReads]:
+    async for reads in reads_of(request.app.state.runtime):
+        yield reads
 
 
-Repo = Annotated[AwardsRepository, Depends(_repo)]
+Repo = Annotated[AwardsReads, Depends(_repo)]
 
 
-async def known_event(repo: AwardsRepository, event_code: str) -> Any:
+async def known_event(repo: AwardsReads, event_code: str) -> Any:
     row = await repo.event(event_code)
     if row is None:
         raise NotFound("event_not_found", f"no results for event {event_code!r}", {"event_code": event_code})
     return row
 
 
-async def publication(repo: AwardsRepository, event_code: str, section_id: str, revision: int | None) -> Publication:
+async def publication(repo: AwardsReads, event_code: str, section_id: str, revision: int | None) -> Publication:
     await known_event(repo, event_code)
     pub = (
         await repo.publication(event_code, section_id, revision)

@@ -16,7 +16,7 @@ from fastapi.responses import Response
 from gomoku_shared.errors import NotFound
 from gomoku_shared.pagination import PageIn
 
-from ..adapters.repository import Publication
+from ..service_layer.queries import Publication
 from . import schemas as s
 from .published import (
     CSV,

@@ -9,10 +9,8 @@ from fastapi import APIRouter
 from fastapi.responses import Response
 
 from gomoku_shared.errors import NotFound
-from gomoku_shared.event_config import EventConfig
 
-from ..adapters.config_mapping import awards_plan
-from ..adapters.repository import AwardsRepository
+from ..service_layer.queries import AwardsReads, plan_of
 from . import schemas as s
 from .published import CSV, EventCode, Repo, SectionId, csv_response, known_event, meta
 
@@ -35,11 +33,11 @@ TEAM_COLUMNS = [
 ]
 
 
-async def _teams(repo: AwardsRepository, event_code: str) -> list[s.TeamRanking]:
+async def _teams(repo: AwardsReads, event_code: str) -> list[s.TeamRanking]:
     row = await known_event(repo, event_code)
     results = await repo.current_results(event_code)
     out: list[s.TeamRanking] = []
-    plan = awards_plan(EventConfig.model_validate(json.loads(row.config))) if row.config else None
+    plan = plan_of(row.config)
     for team_id, team in sorted((plan.teams if plan else {}).items()):
         pub = await repo.current_publication(event_code, team_id)
         missing = [src for src in team.sources if src not in results]
@@ -88,7 +86,7 @@ async def team(event_code: EventCode, team_section_id: SectionId, repo: Repo) ->
 # ---------------------------------------------------------------------- qualifiers (AWD-QUAL)
 
 
-async def _qualifiers(repo: AwardsRepository, event_code: str) -> s.Qualifiers:
+async def _qualifiers(repo: AwardsReads, event_code: str) -> s.Qualifiers:
     row = await known_event(repo, event_code)
     selections = []
     for selection in await repo.selections(event_code):
@@ -107,7 +105,8 @@ async def _qualifiers(repo: AwardsRepository, event_code: str) -> s.Qualifiers:
                 **content,
             )
         )
-    caps = awards_plan(EventConfig.model_validate(json.loads(row.config))).stage_caps if row.config else {}
+    plan = plan_of(row.config)
+    caps = plan.stage_caps if plan else {}
     stages = []
     for stage in sorted({q.to_stage for q in selections}):
         going = {q["entrant_id"] for sel in selections if sel.to_stage == stage for q in sel.qualifiers}

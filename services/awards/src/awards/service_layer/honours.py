@@ -14,6 +14,7 @@ from gomoku_shared.runtime import UnitOfWork
 from ..adapters.honours_repository import HonoursRepository
 from ..adapters.repository import AwardsRepository
 from ..domain import honours as rules
+from .queries import AwardsReads
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,7 @@ def honour_rules(config: dict[str, Any] | None) -> dict[str, rules.HonourRule]:
     }
 
 
-async def event_units(repo: AwardsRepository, event_code: str) -> dict[str, str]:
+async def event_units(repo: AwardsRepository | AwardsReads, event_code: str) -> dict[str, str]:
     """The units registered for the event, as the published sections' entrants carry them (id -> name)."""
     results = await repo.current_results(event_code)
     return rules.registered_units(

@@ -1,5 +1,7 @@
-"""Loading and writing a section's stored state (rows ↔ :class:`SectionState`): the repositories
-the pairing unit of work exposes (``uow.sections``, ``uow.games``, ``uow.audit``).
+"""Loading and saving the section aggregate (rows ↔ :class:`~pairing.domain.aggregate.Section`):
+the repositories the pairing unit of work exposes (``uow.sections``, ``uow.games``, ``uow.audit``,
+``uow.appeals``). A use case loads its section once and saves it once: ``save`` writes the
+changes the section recorded, in their order.
 
 Every use case loads the section with its tournament row locked (``SELECT … FOR UPDATE``;
 compiles away on SQLite, where writes are serialised anyway), so two replicas handling two
@@ -8,7 +10,7 @@ compiles away on SQLite, where writes are serialised anyway), so two replicas ha
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any
 
@@ -18,44 +20,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from gomoku_shared.contracts.common import Entrant, SectionRules
 from gomoku_shared.db import select_for_update
 
+from ..domain.aggregate import Section, StaleResult
 from . import orm
 from .appeals_repository import AppealRepository
-
-
-@dataclass
-class SectionState:
-    row: dict[str, Any]
-    rules: SectionRules
-    #: entrant rows by start number, each with the parsed contract ``Entrant`` under "entrant"
-    entrants: dict[int, dict[str, Any]]
-    rounds: dict[int, dict[str, Any]] = field(default_factory=dict)
-    #: pairings by round, in round order (match_no, board)
-    pairings: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
-    byes: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
-    requests: list[dict[str, Any]] = field(default_factory=list)
-    ties: list[dict[str, Any]] = field(default_factory=list)
-
-    @property
-    def event_code(self) -> str:
-        return self.row["event_code"]
-
-    @property
-    def section_id(self) -> str:
-        return self.row["section_id"]
-
-    @property
-    def key(self) -> dict[str, str]:
-        return {"event_code": self.event_code, "section_id": self.section_id}
-
-    @property
-    def team(self) -> bool:
-        return self.rules.kind == "team"
-
-    def by_entrant_id(self) -> dict[str, int]:
-        return {entrant["entrant_id"]: start_no for start_no, entrant in self.entrants.items()}
-
-    def complete_rounds(self) -> list[int]:
-        return sorted(rnd for rnd, row in self.rounds.items() if row["status"] == "complete")
 
 
 def _of_section(table: Table, event_code: str, section_id: str) -> ColumnElement[bool]:
@@ -70,27 +37,31 @@ def _entrant_row(row: Any) -> dict[str, Any]:
 
 class SectionRepository:
     """A section's tournament row and everything stored under it (entrants, rounds, pairings,
-    byes, bye requests, withdrawals, ties)."""
+    byes, bye requests, withdrawals, ties), loaded as one aggregate and saved as one."""
 
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
+        self._writers: dict[str, Callable[[Section, dict[str, Any]], Awaitable[None]]] = {
+            "created": self._created,
+            "tournament": self._tournament,
+            "entrant": self._entrant,
+            "round": self._round,
+            "round_dropped": self._round_dropped,
+            "round_updated": self._round_updated,
+            "result": self._result,
+            "bye_request": self._bye_request,
+            "withdrawal": self._withdrawal,
+            "tie": self._tie,
+            "audit": self._audit,
+        }
 
     async def exists(self, event_code: str, section_id: str) -> bool:
         query = select(orm.tournaments.c.section_id).where(_of_section(orm.tournaments, event_code, section_id))
         return (await self.session.execute(query)).first() is not None
 
-    async def create(self, tournament: dict[str, Any], entrants: list[dict[str, Any]]) -> None:
-        """A new section's tournament row and its entrant rows."""
-        await self.session.execute(orm.tournaments.insert().values(**tournament))
-        if entrants:
-            await self.session.execute(orm.entrants.insert(), entrants)
-
-    async def add_entrant(self, state: SectionState, row: dict[str, Any], entrant: Entrant) -> None:
-        """A late entrant's row (its columns), also in ``state`` with the contract ``entrant``."""
-        await self.session.execute(orm.entrants.insert().values(**row))
-        state.entrants[row["start_no"]] = {**row, "entrant": entrant}
-
-    async def load(self, event_code: str, section_id: str, *, lock: bool = False) -> SectionState | None:
+    async def load(self, event_code: str, section_id: str, *, lock: bool = False) -> Section | None:
+        """The section, or None; ``lock``: its tournament row locked for this transaction (and
+        its version moved on: the section is about to change)."""
         session = self.session
         tournaments = orm.tournaments
         where = _of_section(tournaments, event_code, section_id)
@@ -103,7 +74,7 @@ class SectionRepository:
         if found is None:
             return None
         row = await self._touched(dict(found)) if lock else dict(found)
-        state = SectionState(row, SectionRules.model_validate(row["rules"]), {})
+        state = Section(row, SectionRules.model_validate(row["rules"]), {}, stored_seq=row["event_seq"])
         for entrant in await self._rows(orm.entrants, event_code, section_id, orm.entrants.c.start_no):
             state.entrants[entrant["start_no"]] = _entrant_row(entrant)
         for round_row in await self._rows(orm.rounds, event_code, section_id):
@@ -118,7 +89,18 @@ class SectionRepository:
         requests = orm.bye_requests.c
         state.requests = await self._rows(orm.bye_requests, event_code, section_id, requests.round, requests.start_no)
         state.ties = await self._rows(orm.ties, event_code, section_id, orm.ties.c.tie_id)
+        state.delays = await AuditRepository(session).delays(event_code, section_id)
         return state
+
+    async def save(self, section: Section) -> None:
+        """Write the section's recorded changes in order, then its event sequence number.
+        :class:`StaleResult` when a result's stored revision is no longer the one it read."""
+        changes, section.changes = section.changes, []
+        for change in changes:
+            await self._writers[change.kind](section, change.values)
+        if section.row["event_seq"] != section.stored_seq:
+            await self._tournament(section, {"values": {"event_seq": section.row["event_seq"]}})
+            section.stored_seq = section.row["event_seq"]
 
     async def _rows(self, table: Table, event_code: str, section_id: str, *order: Any) -> list[dict[str, Any]]:
         query = select(table).where(_of_section(table, event_code, section_id)).order_by(*order)
@@ -170,80 +152,11 @@ class SectionRepository:
         )
         return int((await self.session.execute(query)).scalar_one())
 
-    async def update_tournament(self, state: SectionState, **values: Any) -> None:
-        await self.session.execute(
-            update(orm.tournaments)
-            .where(_of_section(orm.tournaments, state.event_code, state.section_id))
-            .values(**values)
-        )
-        state.row.update(values)
-
-    async def insert_round(
-        self,
-        state: SectionState,
-        rnd: int,
-        status: str,
-        now: datetime,
-        pairing_rows: list[dict],
-        bye_rows: list[dict],
-        paired_by: str = "engine",
-    ) -> None:
-        """Store a round (replacing a draft of the same number)."""
-        await self.delete_round(state, rnd)
-        row = dict(
-            **state.key,
-            round=rnd,
-            status=status,
-            paired_at=now,
-            paired_by=paired_by,
-            published_at=now if status == "published" else None,
-            starts_at=now if status == "published" else None,
-        )
-        await self.session.execute(insert(orm.rounds).values(**row))
-        if pairing_rows:
-            await self.session.execute(
-                insert(orm.pairings), [dict(**state.key, round=rnd, **pairing) for pairing in pairing_rows]
-            )
-        if bye_rows:
-            await self.session.execute(insert(orm.byes), [dict(**state.key, round=rnd, **bye) for bye in bye_rows])
-        state.rounds[rnd] = row
-        no_result = dict(
-            outcome=None,
-            first_points=None,
-            second_points=None,
-            result_source=None,
-            result_at=None,
-            result_by=None,
-            result_by_name=None,
-        )
-        state.pairings[rnd] = [
-            dict(**state.key, round=rnd, **no_result, revision=0, **pairing) for pairing in pairing_rows
-        ]
-        state.byes[rnd] = [dict(**state.key, round=rnd, **bye) for bye in bye_rows]
-
-    async def delete_round(self, state: SectionState, rnd: int) -> None:
-        for table in (orm.pairings, orm.byes, orm.rounds):
-            await self.session.execute(
-                delete(table).where(_of_section(table, state.event_code, state.section_id) & (table.c.round == rnd))
-            )
-        state.rounds.pop(rnd, None)
-        state.pairings.pop(rnd, None)
-        state.byes.pop(rnd, None)
-
-    async def update_round(self, state: SectionState, rnd: int, **values: Any) -> None:
-        rounds = orm.rounds
-        await self.session.execute(
-            update(rounds)
-            .where(_of_section(rounds, state.event_code, state.section_id) & (rounds.c.round == rnd))
-            .values(**values)
-        )
-        state.rounds[rnd].update(values)
-
-    async def set_result(self, pairing: dict, **values: Any) -> bool:
-        """A pairing's result (``pairing``: its row, updated in place), set only if the stored
-        revision is still the one ``pairing`` holds; the revision goes up by one. Check and set
-        are one statement, so a write that read an older revision changes nothing (False) even
-        where no lock serialised the writers."""
+    async def write_result(self, pairing: dict, **values: Any) -> bool:
+        """A pairing's result written at once (a game's, before its section is loaded:
+        ``pairing`` is its row, updated in place), only over the revision ``pairing`` holds; the
+        revision goes up by one. Check and set are one statement, so a write that read an older
+        revision changes nothing (False) even where no lock serialised the writers."""
         pairings = orm.pairings
         seen = int(pairing.get("revision") or 0)
         done = await self.session.execute(
@@ -261,50 +174,94 @@ class SectionRepository:
         pairing.update(values, revision=seen + 1)
         return True
 
-    async def add_bye_request(self, state: SectionState, **values: Any) -> None:
+    # ---------------------------------------------------------------- writing recorded changes
+
+    async def _created(self, section: Section, change: dict[str, Any]) -> None:
+        await self.session.execute(orm.tournaments.insert().values(**change["tournament"]))
+        if change["entrants"]:
+            await self.session.execute(orm.entrants.insert(), change["entrants"])
+
+    async def _tournament(self, section: Section, change: dict[str, Any]) -> None:
+        await self.session.execute(
+            update(orm.tournaments)
+            .where(_of_section(orm.tournaments, section.event_code, section.section_id))
+            .values(**change["values"])
+        )
+
+    async def _entrant(self, section: Section, change: dict[str, Any]) -> None:
+        await self.session.execute(orm.entrants.insert().values(**change["row"]))
+
+    async def _round(self, section: Section, change: dict[str, Any]) -> None:
+        await self.session.execute(insert(orm.rounds).values(**change["row"]))
+        if change["pairings"]:
+            await self.session.execute(insert(orm.pairings), change["pairings"])
+        if change["byes"]:
+            await self.session.execute(insert(orm.byes), change["byes"])
+
+    async def _round_dropped(self, section: Section, change: dict[str, Any]) -> None:
+        for table in (orm.pairings, orm.byes, orm.rounds):
+            await self.session.execute(
+                delete(table).where(
+                    _of_section(table, section.event_code, section.section_id) & (table.c.round == change["round"])
+                )
+            )
+
+    async def _round_updated(self, section: Section, change: dict[str, Any]) -> None:
+        rounds = orm.rounds
+        await self.session.execute(
+            update(rounds)
+            .where(_of_section(rounds, section.event_code, section.section_id) & (rounds.c.round == change["round"]))
+            .values(**change["values"])
+        )
+
+    async def _result(self, section: Section, change: dict[str, Any]) -> None:
+        pairing, seen = change["pairing"], change["seen"]
+        pairings = orm.pairings
+        done = await self.session.execute(
+            update(pairings)
+            .where(
+                _of_section(pairings, section.event_code, section.section_id)
+                & (pairings.c.round == pairing["round"])
+                & (pairings.c.pairing_id == pairing["pairing_id"])
+                & (pairings.c.revision == seen)
+            )
+            .values(**change["values"], revision=seen + 1)
+        )
+        if getattr(done, "rowcount", 1) != 1:
+            raise StaleResult(pairing)
+
+    async def _bye_request(self, section: Section, change: dict[str, Any]) -> None:
+        values = change["values"]
         requests = orm.bye_requests
         same = (requests.c.round == values["round"]) & (requests.c.start_no == values["start_no"])
         await self.session.execute(
-            delete(requests).where(_of_section(requests, state.event_code, state.section_id) & same)
+            delete(requests).where(_of_section(requests, section.event_code, section.section_id) & same)
         )
-        await self.session.execute(insert(requests).values(**state.key, **values))
-        state.requests = [
-            request
-            for request in state.requests
-            if not (request["round"] == values["round"] and request["start_no"] == values["start_no"])
-        ]
-        state.requests.append(dict(**state.key, **values))
+        await self.session.execute(insert(requests).values(**section.key, **values))
 
-    async def set_withdrawn(
-        self, state: SectionState, start_no: int, after_round: int, reason: str, now: datetime, by_whom: str
-    ) -> None:
-        withdrawals = orm.withdrawals
-        of_section = _of_section(withdrawals, state.event_code, state.section_id)
+    async def _withdrawal(self, section: Section, change: dict[str, Any]) -> None:
+        withdrawals, start_no = orm.withdrawals, change["start_no"]
+        of_section = _of_section(withdrawals, section.event_code, section.section_id)
         await self.session.execute(delete(withdrawals).where(of_section & (withdrawals.c.start_no == start_no)))
-        await self.session.execute(
-            insert(withdrawals).values(
-                **state.key, start_no=start_no, after_round=after_round, reason=reason, created_at=now, by=by_whom
-            )
-        )
+        await self.session.execute(insert(withdrawals).values(**section.key, **change))
         entrants = orm.entrants
         await self.session.execute(
             update(entrants)
-            .where(_of_section(entrants, state.event_code, state.section_id) & (entrants.c.start_no == start_no))
-            .values(withdrawn_after=after_round)
+            .where(_of_section(entrants, section.event_code, section.section_id) & (entrants.c.start_no == start_no))
+            .values(withdrawn_after=change["after_round"])
         )
-        state.entrants[start_no]["withdrawn_after"] = after_round
 
-    async def upsert_tie(self, state: SectionState, tie: dict) -> None:
-        ties = orm.ties
+    async def _tie(self, section: Section, change: dict[str, Any]) -> None:
+        ties, columns = orm.ties, change["columns"]
         await self.session.execute(
-            delete(ties).where(_of_section(ties, state.event_code, state.section_id) & (ties.c.tie_id == tie["tie_id"]))
+            delete(ties).where(
+                _of_section(ties, section.event_code, section.section_id) & (ties.c.tie_id == columns["tie_id"])
+            )
         )
-        columns = {name: value for name, value in tie.items() if name not in ("event_code", "section_id")}
-        await self.session.execute(insert(ties).values(**state.key, **columns))
-        state.ties = [other for other in state.ties if other["tie_id"] != tie["tie_id"]] + [
-            dict(**state.key, **columns)
-        ]
-        state.ties.sort(key=lambda stored: stored["tie_id"])
+        await self.session.execute(insert(ties).values(**section.key, **columns))
+
+    async def _audit(self, section: Section, change: dict[str, Any]) -> None:
+        await self.session.execute(insert(orm.audit).values(**section.key, **change))
 
     async def of_event(self, event_code: str) -> list[dict]:
         """The sections of an event: their tournament rows' summary columns."""
@@ -362,33 +319,6 @@ class AuditRepository:
 
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
-
-    async def add(
-        self,
-        state: SectionState,
-        *,
-        when: datetime,
-        role: str,
-        key_id: str,
-        action: str,
-        rnd: int | None,
-        details: dict,
-        actor: str | None = None,
-        actor_id: str | None = None,
-    ) -> None:
-        await self.session.execute(
-            insert(orm.audit).values(
-                **state.key,
-                at=when,
-                role=role,
-                key_id=key_id,
-                actor=actor,
-                actor_id=actor_id,
-                action=action,
-                round=rnd,
-                details=details,
-            )
-        )
 
     async def delays(self, event_code: str, section_id: str) -> dict[int, datetime]:
         """EVT-7: the latest start the arbiter delayed each round to (from the audited delays)."""

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Annotated, Any, Concatenate, Literal, ParamSpec, TypeVar
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, FastAPI, Query, Request, Response
 from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel
 from sqlalchemy.exc import IntegrityError
 
-from gomoku_shared import idempotency
 from gomoku_shared.api_docs import documented, text_too
 from gomoku_shared.auth import KeyRing, Principal, require
 from gomoku_shared.contracts.common import Entrant
@@ -25,9 +24,20 @@ from gomoku_shared.params import PathId, RoundNo
 from gomoku_shared.runtime import ServiceRuntime
 from gomoku_shared.service import service_app
 
-from ..adapters import orm
-from ..adapters.repository import Repositories, SectionState
-from ..service_layer import arbiter, queries, schedule
+from ..domain.aggregate import Section
+from ..service_layer import handlers, queries, reads, schedule
+from ..service_layer.commands import (
+    AddBye,
+    CorrectPairings,
+    DecideTie,
+    DelayRound,
+    EnterResult,
+    LateEntry,
+    PublishRound,
+    SetHold,
+    StaffCommand,
+    Withdraw,
+)
 from ..service_layer.pool import Pairer
 from ..service_layer.unit_of_work import PairingUnitOfWork
 from . import views
@@ -39,8 +49,6 @@ SEC = "/v1/events/{event_code}/sections/{section_id}"
 # The round routes take `n`: the path parameter's public name (docs/api.md, the OpenAPI document).
 TableFormat = Literal["json", "csv"]
 Action = Callable[[PairingUnitOfWork], Awaitable[Any]]
-Params = ParamSpec("Params")
-Answer = TypeVar("Answer")
 
 router = APIRouter(tags=["pairing"])
 
@@ -58,14 +66,13 @@ def _pairer(request: Request) -> Pairer:
     return request.app.state.pairer
 
 
-async def _read(request: Request, read: Callable[[Repositories], Awaitable[Any]]) -> Any:
-    """Run a read on the repositories of one session (no transaction kept open)."""
-    async with _runtime(request).sessionmaker() as session:
-        return await read(Repositories(session))
+async def _read(request: Request, read: Callable[[reads.Reads], Awaitable[Any]]) -> Any:
+    """Run a read of the service layer's reads on one session (no transaction kept open)."""
+    return await reads.read(_runtime(request), read)
 
 
-async def _load(request: Request, event_code: str, section_id: str) -> SectionState:
-    state = await _read(request, lambda repos: repos.sections.load(event_code, section_id))
+async def _load(request: Request, event_code: str, section_id: str) -> Section:
+    state = await _read(request, lambda stored: stored.section(event_code, section_id))
     if state is None:
         raise NotFound("section_not_found", f"no section {section_id!r} in event {event_code!r}")
     return state
@@ -112,17 +119,9 @@ class ArbiterRequest:
     async def act(self, correlation: str, action: Action, body: BaseModel | None) -> Any:
         return await _act(self.request, self.principal, self.key, correlation, action, body)
 
-    async def decide(
-        self,
-        body: BaseModel | None,
-        rule: Callable[Concatenate[PairingUnitOfWork, str, Params], Awaitable[Answer]],
-        event_code: str,
-        *args: Params.args,
-        **kwargs: Params.kwargs,
-    ) -> Answer:
-        """``rule(uow, event_code, *args)``, the arbiter's action on the event (``act``)."""
-        answer: Answer = await self.act(event_code, lambda uow: rule(uow, event_code, *args, **kwargs), body)
-        return answer
+    async def run(self, command: StaffCommand, body: BaseModel | None) -> Any:
+        """The command's use case (:func:`handlers.handle`), the staff's action on its event (``act``)."""
+        return await self.act(command.event_code, lambda uow: handlers.handle(command, uow, self.pairer), body)
 
 
 def _caller(action: str) -> Callable[..., ArbiterRequest]:
@@ -167,7 +166,7 @@ async def _correction_check(call: ArbiterRequest, event_code: str) -> Callable[[
     **documented(views.SectionList),
 )
 async def list_sections(event_code: PathId, request: Request, page: PageIn) -> dict:
-    rows = await _read(request, lambda repos: repos.sections.of_event(event_code))
+    rows = await _read(request, lambda stored: stored.sections_of_event(event_code))
     return paged(queries.section_list(event_code, rows), "sections", sort_by("section_id"), page)
 
 
@@ -191,7 +190,7 @@ async def get_round(event_code: PathId, section_id: PathId, n: RoundNo, request:
     if unchanged := await not_modified(request, _read, event_code, section_id, f"round{n}"):
         return unchanged
     state = await _load(request, event_code, section_id)
-    games = await _read(request, lambda repos: repos.games.of_section(event_code, section_id))
+    games = await _read(request, lambda stored: stored.games(event_code, section_id))
     answer = queries.round_view(state, n, games)
     tag(response, state, f"round{n}")
     return answer
@@ -208,7 +207,7 @@ async def _table(
     event_code: str,
     section_id: str,
     format: TableFormat,
-    table: Callable[[SectionState], dict],
+    table: Callable[[Section], dict],
     to_csv: Callable[[dict], str],
     name: str,
 ) -> Any:
@@ -280,7 +279,7 @@ async def get_byes(event_code: PathId, section_id: PathId, request: Request) -> 
 async def get_audit(
     event_code: PathId, section_id: PathId, request: Request, _principal: StaffReader, page: PageIn
 ) -> dict:
-    rows = await _read(request, lambda repos: repos.audit.of_section(event_code, section_id))
+    rows = await _read(request, lambda stored: stored.audit(event_code, section_id))
     return paged(queries.audit_view(rows), "audit", sort_by("id"), page)
 
 
@@ -293,23 +292,19 @@ async def get_audit(
     **documented(views.ResultEntered),
 )
 async def post_result(event_code: PathId, section_id: PathId, n: RoundNo, body: ResultBody, call: ResultEntry) -> dict:
-    pairer = call.pairer
     may_correct = await _correction_check(call, event_code)
-
-    return await call.decide(
-        body,
-        arbiter.enter_result,
+    command = EnterResult(
         event_code,
         section_id,
         n,
         body.pairing_id,
         body.result,
         call.principal,
-        pairer,
         body.note,
         body.expected_revision,
         may_correct,
     )
+    return await call.run(command, body)
 
 
 @router.put(
@@ -320,20 +315,16 @@ async def post_result(event_code: PathId, section_id: PathId, n: RoundNo, body: 
 async def put_pairings(
     event_code: PathId, section_id: PathId, n: RoundNo, body: PairingsBody, call: RoundsPairing
 ) -> dict:
-    pairer = call.pairer
     boards = [(board.first, board.second) for board in body.boards]
     byes = [(bye.entrant_id, bye.kind) for bye in body.byes]
-
-    return await call.decide(
-        body, arbiter.correct_pairings, event_code, section_id, n, boards, byes, call.principal, pairer
-    )
+    return await call.run(CorrectPairings(event_code, section_id, n, boards, byes, call.principal), body)
 
 
 @router.post(
     SEC + "/rounds/{n}/publish", summary="Publish a reviewed draft round (then final)", **documented(views.RoundStatus)
 )
 async def post_publish(event_code: PathId, section_id: PathId, n: RoundNo, call: RoundsPairing) -> dict:
-    return await call.decide(None, arbiter.publish_round, event_code, section_id, n, call.principal)
+    return await call.run(PublishRound(event_code, section_id, n, call.principal), None)
 
 
 @router.get(
@@ -343,8 +334,7 @@ async def post_publish(event_code: PathId, section_id: PathId, n: RoundNo, call:
 )
 async def get_round_times(event_code: PathId, section_id: PathId, request: Request) -> dict:
     state = await _load(request, event_code, section_id)
-    delayed = await _read(request, lambda repos: repos.audit.delays(event_code, section_id))
-    return schedule.round_times(state, delayed)
+    return schedule.round_times(state, state.delays)
 
 
 @router.post(
@@ -353,7 +343,7 @@ async def get_round_times(event_code: PathId, section_id: PathId, request: Reque
     **documented(views.RoundDelayed),
 )
 async def post_delay(event_code: PathId, section_id: PathId, n: RoundNo, body: DelayBody, call: RoundsPairing) -> dict:
-    return await _delay(schedule.delay_round, event_code, section_id, n, body, call)
+    return await call.run(DelayRound(event_code, section_id, n, body.starts_at, body.reason, call.principal), body)
 
 
 @router.post(
@@ -364,27 +354,15 @@ async def post_delay(event_code: PathId, section_id: PathId, n: RoundNo, body: D
 async def post_delay_slot(
     event_code: PathId, section_id: PathId, n: RoundNo, body: DelayBody, call: RoundsPairing
 ) -> dict:
-    return await _delay(schedule.delay_slot, event_code, section_id, n, body, call)
-
-
-async def _delay(
-    decide: Callable[..., Awaitable[dict]],
-    event_code: str,
-    section_id: str,
-    n: int,
-    body: DelayBody,
-    call: ArbiterRequest,
-) -> dict:
-    """Round ``n`` delayed by ``decide`` (the section's round, or its whole time slot), audited."""
-
-    return await call.decide(body, decide, event_code, section_id, n, body.starts_at, body.reason, call.principal)
+    command = DelayRound(event_code, section_id, n, body.starts_at, body.reason, call.principal, slot=True)
+    return await call.run(command, body)
 
 
 @router.post(
     SEC + "/hold", summary="Hold the next rounds as drafts for review before publishing", **documented(views.HoldSet)
 )
 async def post_hold(event_code: PathId, section_id: PathId, body: HoldBody, call: RoundsPairing) -> dict:
-    return await call.decide(body, arbiter.set_hold, event_code, section_id, body.hold, call.principal)
+    return await call.run(SetHold(event_code, section_id, body.hold, call.principal), body)
 
 
 @router.post(
@@ -393,30 +371,16 @@ async def post_hold(event_code: PathId, section_id: PathId, body: HoldBody, call
     **documented(views.ByeAdded),
 )
 async def post_bye(event_code: PathId, section_id: PathId, body: ByeBody, call: RoundsPairing) -> dict:
-    pairer = call.pairer
-
-    return await call.decide(
-        body, arbiter.add_bye, event_code, section_id, body.entrant_id, body.kind, body.round, call.principal, pairer
-    )
+    command = AddBye(event_code, section_id, body.entrant_id, body.kind, body.round, call.principal)
+    return await call.run(command, body)
 
 
 @router.post(
     SEC + "/withdrawals", summary="Withdraw a player (not paired after the given round)", **documented(views.Withdrawn)
 )
 async def post_withdrawal(event_code: PathId, section_id: PathId, body: WithdrawalBody, call: RoundsPairing) -> dict:
-    pairer = call.pairer
-
-    return await call.decide(
-        body,
-        arbiter.withdraw,
-        event_code,
-        section_id,
-        body.entrant_id,
-        body.after_round,
-        body.reason,
-        call.principal,
-        pairer,
-    )
+    command = Withdraw(event_code, section_id, body.entrant_id, body.after_round, body.reason, call.principal)
+    return await call.run(command, body)
 
 
 @router.post(
@@ -425,10 +389,8 @@ async def post_withdrawal(event_code: PathId, section_id: PathId, body: Withdraw
     **documented(views.LateEntry),
 )
 async def post_late_entry(event_code: PathId, section_id: PathId, body: LateEntryBody, call: RoundsPairing) -> dict:
-    pairer = call.pairer
     entrant = Entrant(**body.model_dump())
-
-    return await call.decide(body, arbiter.late_entry, event_code, section_id, entrant, call.principal, pairer)
+    return await call.run(LateEntry(event_code, section_id, entrant, call.principal), body)
 
 
 @router.post(
@@ -437,26 +399,28 @@ async def post_late_entry(event_code: PathId, section_id: PathId, body: LateEntr
 async def post_decision(
     event_code: PathId, section_id: PathId, tie_id: PathId, body: DecisionBody, call: Correction
 ) -> dict:
-    return await call.decide(
-        body, arbiter.decide_tie, event_code, section_id, tie_id, body.order, call.principal, body.expected_revision
-    )
+    command = DecideTie(event_code, section_id, tie_id, body.order, call.principal, body.expected_revision)
+    return await call.run(command, body)
 
 
 def create_api(
     runtime: ServiceRuntime,
     keyring: KeyRing,
-    pairer: Pairer | None = None,
-    event_access: EventAccessDirectory | None = None,
+    pairer: Pairer,
+    event_access: EventAccessDirectory,
+    idempotency_store: IdempotencyStore,
 ) -> FastAPI:
+    """The app (``event_access``, ``idempotency_store``: on the service's own tables, built by
+    the composition root)."""
     app = service_app(
         runtime,
         keyring,
         title="Gomoku pairing service",
         description="Swiss (FIDE Dutch) and round-robin (Berger) pairing, results, standings with tiebreaks, playoffs, the round lifecycle.",
     )
-    app.state.pairer = pairer or Pairer()
-    app.state.idempotency = idempotency.for_runtime(runtime, orm.idempotency_keys)
+    app.state.pairer = pairer
+    app.state.idempotency = idempotency_store
     # issue 29: who owns each event (event.access_changed), for require(..., action=...)
-    app.state.event_access = event_access or EventAccessDirectory.on_table(runtime.sessionmaker, orm.event_access)
+    app.state.event_access = event_access
     app.include_router(router)
     return app

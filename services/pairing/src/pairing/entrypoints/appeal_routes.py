@@ -13,6 +13,7 @@ from gomoku_shared.pagination import PageIn, PageRequest, paged, sort_by
 from gomoku_shared.params import PathId
 
 from ..service_layer import appeals
+from ..service_layer.commands import DecideAppeal, LodgeAppeal
 from .api import SEC, AppealDeciding, AppealLodging, StaffReader, _load, _read
 from .appeal_views import Appeal, AppealBody, AppealDecisionBody, AppealList
 
@@ -25,7 +26,7 @@ SectionQ = Annotated[str | None, Query(min_length=1, max_length=64, description=
 
 async def _appeal_list(request: Request, event_code: str, section_id: str | None, page: PageRequest) -> dict:
     """One page of an event's appeals (of one section's where `section_id` is given)."""
-    rows = await _read(request, lambda repos: repos.appeals.of_event(event_code, section_id))
+    rows = await _read(request, lambda stored: stored.appeals(event_code, section_id))
     listed = {"event_code": event_code, "section_id": section_id, "appeals": [appeals.view(row) for row in rows]}
     return paged(listed, "appeals", APPEAL_ORDER, page)
 
@@ -49,7 +50,7 @@ async def list_section_appeals(
 async def show_appeal(
     event_code: PathId, section_id: PathId, appeal_id: PathId, request: Request, _principal: StaffReader
 ) -> dict:
-    row = await _read(request, lambda repos: repos.appeals.get(event_code, section_id, appeal_id))
+    row = await _read(request, lambda stored: stored.appeal(event_code, section_id, appeal_id))
     if row is None:
         raise NotFound("appeal_not_found", f"no appeal {appeal_id!r} in {section_id!r} of {event_code!r}")
     return appeals.view(row)
@@ -63,7 +64,7 @@ async def show_appeal(
 async def post_appeal(event_code: PathId, section_id: PathId, body: AppealBody, call: AppealLodging) -> dict:
     form = appeals.AppealForm(**body.model_dump())
 
-    return await call.decide(body, appeals.lodge, event_code, section_id, form, call.principal)
+    return await call.run(LodgeAppeal(event_code, section_id, form, call.principal), body)
 
 
 @router.post(
@@ -74,9 +75,7 @@ async def post_appeal(event_code: PathId, section_id: PathId, body: AppealBody, 
 async def post_appeal_decision(
     event_code: PathId, section_id: PathId, appeal_id: PathId, body: AppealDecisionBody, call: AppealDeciding
 ) -> dict:
-    pairer = call.pairer
     decision = appeals.Decision(
         upheld=body.upheld, reasons=body.reasons, result=body.result, expected_revision=body.expected_revision
     )
-
-    return await call.decide(body, appeals.decide, event_code, section_id, appeal_id, decision, call.principal, pairer)
+    return await call.run(DecideAppeal(event_code, section_id, appeal_id, decision, call.principal), body)

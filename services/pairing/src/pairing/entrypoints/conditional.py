@@ -20,9 +20,10 @@ from typing import Any
 
 from fastapi import Request, Response
 
-from ..adapters.repository import Repositories, SectionState
+from ..domain.aggregate import Section
+from ..service_layer.reads import Reads
 
-Reader = Callable[[Request, Callable[[Repositories], Awaitable[Any]]], Awaitable[Any]]
+Reader = Callable[[Request, Callable[[Reads], Awaitable[Any]]], Awaitable[Any]]
 
 
 def _release() -> str:
@@ -40,7 +41,7 @@ def etag(version: int, variant: str) -> str:
     return f'"{RELEASE}.{variant}.{version}"'
 
 
-def tag(response: Response, state: SectionState, variant: str) -> None:
+def tag(response: Response, state: Section, variant: str) -> None:
     """Put the section's ETag on the answer about to be sent."""
     response.headers["etag"] = etag(int(state.row.get("version") or 0), variant)
 
@@ -53,7 +54,7 @@ async def not_modified(
     wanted = request.headers.get("if-none-match")
     if not wanted:
         return None
-    version = await read(request, lambda repos: repos.sections.version(event_code, section_id))
+    version = await read(request, lambda stored: stored.version(event_code, section_id))
     if version is None:
         return None
     current = etag(version, variant)

@@ -8,8 +8,8 @@ from gomoku_shared.contracts import Envelope
 from gomoku_shared.event_access import EventAccessDirectory, EventAccessStore
 from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
 
-from ..adapters import orm
-from ..service_layer import lifecycle
+from ..service_layer import handlers
+from ..service_layer.commands import OpenSection, RecordGame
 from ..service_layer.pool import Pairer
 from ..service_layer.unit_of_work import PairingUnitOfWork
 
@@ -17,11 +17,12 @@ from ..service_layer.unit_of_work import PairingUnitOfWork
 CONSUMES = ["section.closed", "game.finished", "event.access_changed"]
 
 
-def register(runtime: ServiceRuntime, pairer: Pairer | None = None, access: EventAccessDirectory | None = None) -> None:
-    """Attach the handlers of CONSUMES to ``runtime`` (``access``: the directory the API
-    authorises staff with, told to read an event's owner again once it changed)."""
-    pairer = pairer or Pairer()
-    store = EventAccessStore(orm.event_access)
+def register(
+    runtime: ServiceRuntime, pairer: Pairer, store: EventAccessStore, access: EventAccessDirectory | None = None
+) -> None:
+    """Attach the handlers of CONSUMES to ``runtime`` (``store``: event owners on the service's
+    table; ``access``: the directory the API authorises staff with, told to read an event's
+    owner again once it changed)."""
 
     @runtime.on("event.access_changed")
     async def on_event_access_changed(uow: UnitOfWork, env: Envelope[Any]) -> None:
@@ -33,8 +34,8 @@ def register(runtime: ServiceRuntime, pairer: Pairer | None = None, access: Even
 
     @runtime.on("section.closed")
     async def on_section_closed(uow: UnitOfWork, env: Envelope[Any]) -> None:
-        await lifecycle.open_tournament(PairingUnitOfWork(uow), env.payload, pairer)
+        await handlers.handle(OpenSection(env.payload), PairingUnitOfWork(uow), pairer)
 
     @runtime.on("game.finished")
     async def on_game_finished(uow: UnitOfWork, env: Envelope[Any]) -> None:
-        await lifecycle.game_finished(PairingUnitOfWork(uow), env.payload, pairer)
+        await handlers.handle(RecordGame(env.payload), PairingUnitOfWork(uow), pairer)

@@ -13,9 +13,9 @@ from gomoku_shared.auth import Principal
 from gomoku_shared.contracts.events import AppealDecided, AppealLodged
 from gomoku_shared.errors import NotFound, Unprocessable
 
-from ..adapters.repository import SectionState
 from ..domain import Outcome
 from ..domain import appeals as rules
+from ..domain.aggregate import Section
 from . import arbiter
 from .pool import Pairer
 from .section import RESULTS, result_name
@@ -47,7 +47,7 @@ class Decision:
     expected_revision: int | None = None
 
 
-def terms_of(state: SectionState) -> rules.Terms:
+def terms_of(state: Section) -> rules.Terms:
     """The event's appeal terms, as section.closed carried them (none: no fee)."""
     stored = (state.row.get("closed") or {}).get("appeals") or {}
     return rules.Terms(
@@ -60,7 +60,7 @@ def terms_of(state: SectionState) -> rules.Terms:
     )
 
 
-def _unit_name(state: SectionState, unit_id: str) -> str:
+def _unit_name(state: Section, unit_id: str) -> str:
     """The unit's name if ``unit_id`` is a unit of the section's entrants (registration's unit id,
     or the unit as the entrants carry it); 422 otherwise."""
     for row in state.entrants.values():
@@ -71,7 +71,7 @@ def _unit_name(state: SectionState, unit_id: str) -> str:
     raise Unprocessable("unknown_unit", f"{unit_id!r} is not a unit with entrants in {state.section_id}")
 
 
-def _appealed(state: SectionState, form: AppealForm) -> Any:
+def _appealed(state: Section, form: AppealForm) -> Any:
     """When the appealed play completed (the round's, or the section's, completion time)."""
     if form.round is None:
         if form.pairing_id is not None:
@@ -121,7 +121,7 @@ async def lodge(
     }
     await uow.appeals.add(row)
     details = {"appeal_id": appeal_id, "unit_id": form.unit_id, "pairing_id": form.pairing_id, "fee_fen": form.fee_fen}
-    await arbiter.audit(uow, state, principal, "appeal_lodged", form.round, details)
+    arbiter.audit(uow, state, principal, "appeal_lodged", form.round, details)
     uow.emit_for(
         state,
         AppealLodged(
@@ -139,11 +139,11 @@ async def lodge(
             lodged_at=now,
         ),
     )
-    await uow.save_sequence(state)
+    await uow.sections.save(state)
     return view(await uow.appeals.get(event_code, section_id, appeal_id) or row)
 
 
-def _outcome(state: SectionState, rnd: int | None, pairing_id: str | None) -> str | None:
+def _outcome(state: Section, rnd: int | None, pairing_id: str | None) -> str | None:
     for stored in state.pairings.get(rnd or 0, []):
         if stored["pairing_id"] == pairing_id:
             return stored["outcome"]
@@ -203,7 +203,7 @@ async def decide(
     }
     await uow.appeals.update(event_code, section_id, appeal_id, **values)
     details = {"appeal_id": appeal_id, "status": status, "refund_fen": refund, "result_changed": changed}
-    await arbiter.audit(uow, state, principal, "appeal_decided", appeal["round"], details)
+    arbiter.audit(uow, state, principal, "appeal_decided", appeal["round"], details)
     uow.emit_for(
         state,
         AppealDecided(
@@ -220,7 +220,7 @@ async def decide(
             decided_at=now,
         ),
     )
-    await uow.save_sequence(state)
+    await uow.sections.save(state)
     decided = await uow.appeals.get(event_code, section_id, appeal_id)
     return view({**appeal, **values, **(decided or {})})
 

@@ -12,8 +12,8 @@ from gomoku_shared.contracts.common import Entrant
 from gomoku_shared.contracts.events import ResultDecided
 from gomoku_shared.errors import Conflict, NotFound, Unprocessable
 
-from ..adapters.repository import SectionState
 from ..domain import Board, Code, Outcome, RoundPairing, active_players, check_round, revisions
+from ..domain.aggregate import Section, StaleResult
 from . import lifecycle, queries
 from .pool import Pairer
 from .section import FORFEITS, RESULTS, as_competitors, bye_rules, result_name, round_points
@@ -23,11 +23,10 @@ from .unit_of_work import PairingUnitOfWork
 FINISHED = ("completed", "cancelled")
 
 
-async def audit(
-    uow: PairingUnitOfWork, state: SectionState, principal: Principal, action: str, rnd: int | None, details: dict
+def audit(
+    uow: PairingUnitOfWork, state: Section, principal: Principal, action: str, rnd: int | None, details: dict
 ) -> None:
-    await uow.audit.add(
-        state,
+    state.audit(
         when=uow.clock.now(),
         role=principal.role,
         key_id=principal.key_id[:32],
@@ -50,14 +49,14 @@ def by_name(principal: Principal) -> str:
     return (principal.actor or principal.role)[:200]
 
 
-def _start_no(state: SectionState, entrant_id: str) -> int:
+def _start_no(state: Section, entrant_id: str) -> int:
     start_no = state.by_entrant_id().get(entrant_id)
     if start_no is None:
         raise Unprocessable("unknown_entrant", f"{entrant_id!r} is not an entrant of {state.section_id}")
     return start_no
 
 
-def _refuse_finished(state: SectionState) -> None:
+def _refuse_finished(state: Section) -> None:
     if state.row["status"] in FINISHED:
         raise Conflict("section_finished", f"section {state.section_id} is {state.row['status']}")
 
@@ -99,7 +98,7 @@ async def enter_result(
     if before is not None and may_correct is not None:
         may_correct()
     first_points, second_points = round_points(state.rules, outcome)
-    written = await uow.sections.set_result(
+    state.set_result(
         pairing,
         outcome=outcome.value,
         first_points=first_points,
@@ -109,11 +108,8 @@ async def enter_result(
         result_by=by_whom(principal),
         result_by_name=by_name(principal),
     )
-    if not written:  # another writer got there between the read and the write (no lock held it)
-        current = await uow.sections.pairing(event_code, section_id, pairing_id)
-        raise stale(current or pairing, expected_revision)
     details = {"pairing_id": pairing_id, "before": before, "after": outcome.value, "note": note}
-    await audit(uow, state, principal, "result", rnd, details)
+    audit(uow, state, principal, "result", rnd, details)
     _emit_decision(uow, state, rnd, pairing, outcome, note)
     if state.rounds[rnd]["status"] == "complete":
         last = max(state.complete_rounds())
@@ -123,7 +119,11 @@ async def enter_result(
             await finalize(uow, state)
     elif rnd == state.row["current_round"]:
         await lifecycle.advance(uow, state, pairer)
-    await uow.save_sequence(state)
+    try:
+        await uow.sections.save(state)
+    except StaleResult:  # another writer got there between the read and the write (no lock held it)
+        current = await uow.sections.pairing(event_code, section_id, pairing_id)
+        raise stale(current or pairing, expected_revision) from None
     return _entered(pairing, outcome, changed=True)
 
 
@@ -166,7 +166,7 @@ def stale(pairing: dict, expected_revision: int | None) -> Conflict:
 
 
 def _emit_decision(
-    uow: PairingUnitOfWork, state: SectionState, rnd: int, pairing: dict, outcome: Outcome, note: str
+    uow: PairingUnitOfWork, state: Section, rnd: int, pairing: dict, outcome: Outcome, note: str
 ) -> None:
     """The arbiter's result travels to gameplay, which closes (or corrects) the pairing's games
     with it: one result in both services, whatever is still being played (PAIR-11)."""
@@ -192,7 +192,7 @@ def _emit_decision(
 # ---------------------------------------------------------------- byes, withdrawals, late entries
 
 
-def _next_round(state: SectionState) -> int:
+def _next_round(state: Section) -> int:
     """The round byes and withdrawals apply to: a draft round, else the one after the current."""
     current = state.row["current_round"]
     if current and state.rounds.get(current, {}).get("status") == "draft":
@@ -200,10 +200,10 @@ def _next_round(state: SectionState) -> int:
     return current + 1
 
 
-async def _repair_draft(uow: PairingUnitOfWork, state: SectionState, pairer: Pairer) -> None:
+async def _repair_draft(uow: PairingUnitOfWork, state: Section, pairer: Pairer) -> None:
     current = state.row["current_round"]
     if current and state.rounds.get(current, {}).get("status") == "draft":
-        await uow.sections.delete_round(state, current)
+        state.drop_round(current)
         await lifecycle.pair_round(uow, state, current, pairer)
 
 
@@ -227,13 +227,11 @@ async def add_bye(
     if rnd > state.rules.rounds:
         raise Unprocessable("no_such_round", f"the section has {state.rules.rounds} rounds")
     start_no = _start_no(state, entrant_id)
-    await uow.sections.add_bye_request(
-        state, round=rnd, start_no=start_no, kind=kind, created_at=uow.clock.now(), by=by_whom(principal)
-    )
-    await audit(uow, state, principal, "bye", rnd, {"entrant_id": entrant_id, "kind": kind})
+    state.request_bye(round=rnd, start_no=start_no, kind=kind, created_at=uow.clock.now(), by=by_whom(principal))
+    audit(uow, state, principal, "bye", rnd, {"entrant_id": entrant_id, "kind": kind})
     if rnd == state.row["current_round"]:
         await _repair_draft(uow, state, pairer)
-    await uow.save_sequence(state)
+    await uow.sections.save(state)
     return {"entrant_id": entrant_id, "round": rnd, "kind": kind}
 
 
@@ -255,11 +253,11 @@ async def withdraw(
     if after < coming - 1:
         raise Conflict("round_published", f"round {after + 1} is already published: past rounds are never re-paired")
     start_no = _start_no(state, entrant_id)
-    await uow.sections.set_withdrawn(state, start_no, after, reason, uow.clock.now(), by_whom(principal))
-    await audit(uow, state, principal, "withdrawal", after, {"entrant_id": entrant_id, "reason": reason})
+    state.withdraw(start_no, after, reason, uow.clock.now(), by_whom(principal))
+    audit(uow, state, principal, "withdrawal", after, {"entrant_id": entrant_id, "reason": reason})
     if after < state.row["current_round"]:
         await _repair_draft(uow, state, pairer)
-    await uow.save_sequence(state)
+    await uow.sections.save(state)
     return {"entrant_id": entrant_id, "after_round": after}
 
 
@@ -286,11 +284,11 @@ async def late_entry(
         entry_round=rnd,
         withdrawn_after=None,
     )
-    await uow.sections.add_entrant(state, row, entrant)
-    await audit(uow, state, principal, "late_entry", rnd, {"entrant_id": entrant.entrant_id})
+    state.add_entrant(row, entrant)
+    audit(uow, state, principal, "late_entry", rnd, {"entrant_id": entrant.entrant_id})
     if rnd == state.row["current_round"]:
         await _repair_draft(uow, state, pairer)
-    await uow.save_sequence(state)
+    await uow.sections.save(state)
     return {"entrant_id": entrant.entrant_id, "start_no": start_no, "entry_round": rnd}
 
 
@@ -299,8 +297,9 @@ async def late_entry(
 
 async def set_hold(uow: PairingUnitOfWork, event_code: str, section_id: str, hold: bool, principal: Principal) -> dict:
     state = await uow.locked_section(event_code, section_id)
-    await uow.sections.update_tournament(state, hold=hold)
-    await audit(uow, state, principal, "hold", None, {"hold": hold})
+    state.update(hold=hold)
+    audit(uow, state, principal, "hold", None, {"hold": hold})
+    await uow.sections.save(state)
     return {"hold": hold}
 
 
@@ -314,14 +313,14 @@ async def publish_round(
     if state.rounds[rnd]["status"] != "draft":
         raise Conflict("round_published", f"round {rnd} is already published")
     now = uow.clock.now()
-    await uow.sections.update_round(state, rnd, status="published", published_at=now, starts_at=now)
-    await audit(uow, state, principal, "publish", rnd, {})
+    state.update_round(rnd, status="published", published_at=now, starts_at=now)
+    audit(uow, state, principal, "publish", rnd, {})
     await lifecycle.published(uow, state, rnd)
-    await uow.save_sequence(state)
+    await uow.sections.save(state)
     return {"round": rnd, "status": "published"}
 
 
-def _editable(state: SectionState, rnd: int) -> bool:
+def _editable(state: Section, rnd: int) -> bool:
     """A draft of the current round, or the next round when the engine could not pair it."""
     current = state.row["current_round"]
     if rnd == current and state.rounds.get(current, {}).get("status") == "draft":
@@ -335,7 +334,7 @@ def _editable(state: SectionState, rnd: int) -> bool:
 
 
 def _arbiter_pairing(
-    state: SectionState, rnd: int, boards: Sequence[tuple[str, str]], byes: Sequence[tuple[str, str]]
+    state: Section, rnd: int, boards: Sequence[tuple[str, str]], byes: Sequence[tuple[str, str]]
 ) -> RoundPairing:
     """The arbiter's boards and byes (entrant ids) as a domain RoundPairing, checked against the
     absolute criteria (PAIR-2); 422 with the problems found."""
@@ -378,11 +377,11 @@ async def correct_pairings(
     if not _editable(state, rnd):
         raise Conflict("round_published", f"round {rnd} cannot be changed: published rounds are final")
     pairing = _arbiter_pairing(state, rnd, boards, byes)
-    await uow.sections.delete_round(state, rnd)
+    state.drop_round(rnd)
     details = {"boards": [list(board) for board in boards], "byes": [list(bye) for bye in byes]}
-    await audit(uow, state, principal, "pairings", rnd, details)
+    audit(uow, state, principal, "pairings", rnd, details)
     await lifecycle.store_round(uow, state, pairing, paired_by="arbiter")
-    await uow.save_sequence(state)
+    await uow.sections.save(state)
     return {"round": rnd, "status": state.rounds[rnd]["status"]}
 
 
@@ -421,8 +420,8 @@ async def decide_tie(
             "bad_order", "the order must list exactly the tied entrants", {"expected": sorted(tie["entrant_ids"])}
         )
     tie = {**tie, "status": "decided", "decision": order, "decided_by": "arbiter", "decided_at": uow.clock.now()}
-    await uow.sections.upsert_tie(state, tie)
-    await audit(uow, state, principal, "tie_decision", None, {"tie_id": tie_id, "order": order})
+    state.put_tie(tie)
+    audit(uow, state, principal, "tie_decision", None, {"tie_id": tie_id, "order": order})
     await maybe_complete(uow, state)
-    await uow.save_sequence(state)
+    await uow.sections.save(state)
     return {"tie_id": tie_id, "status": "decided", "order": order}

@@ -17,8 +17,8 @@ from gomoku_shared.contracts.events import (
     StandingsUpdated,
 )
 
-from ..adapters.repository import SectionState
 from ..domain import IllegalPairing, NoLegalPairing, Outcome, RoundPairing
+from ..domain.aggregate import Section
 from ..domain.schedule import round_start
 from .pool import Pairer
 from .round_pairing import bye_specs, pair_job, round_rows, specs
@@ -56,6 +56,8 @@ async def open_tournament(uow: PairingUnitOfWork, closed: SectionClosed, pairer:
         closed=closed.model_dump(mode="json"),
         hold=False,
         created_at=uow.clock.now(),
+        # stored as a section locked to be changed stores it (its first change)
+        version=1,
     )
     rows = [
         dict(
@@ -68,19 +70,17 @@ async def open_tournament(uow: PairingUnitOfWork, closed: SectionClosed, pairer:
         )
         for start_no, entrant in enumerate(entrants, 1)
     ]
-    await uow.sections.create(tournament, rows)
-    state = await uow.locked_section(closed.event_code, closed.section_id)
+    state = Section.opened(tournament, rows)
     if status != "running":
-        await cancelled_at_closing(uow, state, closed)
-        return
-    if len(state.entrants) < 2:
-        await uow.sections.update_tournament(state, status="awaiting_arbiter", note="fewer than two entrants")
-        return
-    await pair_round(uow, state, 1, pairer)
-    await uow.save_sequence(state)
+        cancelled_at_closing(uow, state, closed)
+    elif len(state.entrants) < 2:
+        state.update(status="awaiting_arbiter", note="fewer than two entrants")
+    else:
+        await pair_round(uow, state, 1, pairer)
+    await uow.sections.save(state)
 
 
-async def cancelled_at_closing(uow: PairingUnitOfWork, state: SectionState, closed: SectionClosed) -> None:
+def cancelled_at_closing(uow: PairingUnitOfWork, state: Section, closed: SectionClosed) -> None:
     """REG-12: a section cancelled at closing is never paired, but it is over: it goes out as
     section.completed with ``cancelled`` and no standings, so that awards knows it and a team
     score fed by it is computed from the sections played (AWD-6) instead of waiting for it."""
@@ -98,25 +98,21 @@ async def cancelled_at_closing(uow: PairingUnitOfWork, state: SectionState, clos
         cancelled=True,
         cancel_reason=reason,
     )
-    await uow.sections.update_tournament(
-        state, revision=1, note=reason, completed_at=uow.clock.now(), final=payload.model_dump(mode="json")
-    )
+    state.update(revision=1, note=reason, completed_at=uow.clock.now(), final=payload.model_dump(mode="json"))
     uow.emit_for(state, payload)
-    await uow.save_sequence(state)
 
 
 # ---------------------------------------------------------------- pairing and publishing
 
 
-async def pair_round(uow: PairingUnitOfWork, state: SectionState, rnd: int, pairer: Pairer) -> None:
+async def pair_round(uow: PairingUnitOfWork, state: Section, rnd: int, pairer: Pairer) -> None:
     """Pair round ``rnd`` with the domain engine; publish it unless the arbiter reviews pairings first."""
     try:
         pairing = await pairer.run(pair_job(state, rnd))
     except (NoLegalPairing, IllegalPairing, ValueError) as error:
         # ValueError: e.g. more rounds configured than a round robin of this field has
         # C.04.3: with no legal pairing the arbiter pairs the round by hand (PUT .../rounds/{r}/pairings)
-        await uow.sections.update_tournament(
-            state,
+        state.update(
             status="awaiting_arbiter",
             current_round=rnd - 1,
             note=f"round {rnd}: no legal pairing ({error}); the arbiter pairs it",
@@ -125,22 +121,21 @@ async def pair_round(uow: PairingUnitOfWork, state: SectionState, rnd: int, pair
     await store_round(uow, state, pairing, paired_by="engine")
 
 
-async def store_round(uow: PairingUnitOfWork, state: SectionState, pairing: RoundPairing, paired_by: str) -> None:
+async def store_round(uow: PairingUnitOfWork, state: Section, pairing: RoundPairing, paired_by: str) -> None:
     rnd = pairing.round
     rows, bye_rows = round_rows(state, pairing)
     status = "draft" if state.row["hold"] else "published"
-    await uow.sections.insert_round(state, rnd, status, uow.clock.now(), rows, bye_rows, paired_by=paired_by)
-    await uow.sections.update_tournament(state, current_round=rnd, status="running", note=None)
+    state.put_round(rnd, status, uow.clock.now(), rows, bye_rows, paired_by=paired_by)
+    state.update(current_round=rnd, status="running", note=None)
     if status == "published":
         await published(uow, state, rnd)
 
 
-async def published(uow: PairingUnitOfWork, state: SectionState, rnd: int) -> None:
+async def published(uow: PairingUnitOfWork, state: Section, rnd: int) -> None:
     """A round is published: round.paired goes out (and a round of byes only completes at once),
     with the round's start (EVT-7: its scheduled time, or now if that has passed)."""
-    delayed = await uow.audit.delays(state.event_code, state.section_id)
-    starts_at = round_start(state.rules.round_starts, rnd, uow.clock.now(), delayed.get(rnd))
-    await uow.sections.update_round(state, rnd, starts_at=starts_at)
+    starts_at = round_start(state.rules.round_starts, rnd, uow.clock.now(), state.delays.get(rnd))
+    state.update_round(rnd, starts_at=starts_at)
     uow.emit_for(
         state,
         RoundPaired(
@@ -159,7 +154,7 @@ async def published(uow: PairingUnitOfWork, state: SectionState, rnd: int) -> No
         await advance(uow, state, None)  # nothing to play (everyone has a bye)
 
 
-def emit_standings(uow: PairingUnitOfWork, state: SectionState, after_round: int) -> None:
+def emit_standings(uow: PairingUnitOfWork, state: Section, after_round: int) -> None:
     uow.emit_for(
         state,
         StandingsUpdated(
@@ -172,7 +167,7 @@ def emit_standings(uow: PairingUnitOfWork, state: SectionState, after_round: int
     )
 
 
-async def advance(uow: PairingUnitOfWork, state: SectionState, pairer: Pairer | None) -> None:
+async def advance(uow: PairingUnitOfWork, state: Section, pairer: Pairer | None) -> None:
     """After a result: when the current round is complete, publish standings and pair the next
     round (PAIR-11), or after the last round settle ties and complete the section."""
     rnd = state.row["current_round"]
@@ -180,7 +175,7 @@ async def advance(uow: PairingUnitOfWork, state: SectionState, pairer: Pairer | 
         return
     if any(pairing["outcome"] is None for pairing in state.pairings.get(rnd, [])):
         return
-    await uow.sections.update_round(state, rnd, status="complete", completed_at=uow.clock.now())
+    state.update_round(rnd, status="complete", completed_at=uow.clock.now())
     emit_standings(uow, state, rnd)
     if rnd < state.rules.rounds:
         await pair_round(uow, state, rnd + 1, pairer or Pairer())
@@ -248,7 +243,7 @@ async def game_finished(uow: PairingUnitOfWork, game: GameFinished, pairer: Pair
     if game.playoff_id:
         state = await _section(uow, game)
         await playoff_game(uow, state, game)
-        await uow.save_sequence(state)
+        await uow.sections.save(state)
         return
     pairing = await uow.sections.pairing(game.event_code, game.section_id, game.pairing_id)
     if pairing is None or (game.round and pairing["round"] != game.round):
@@ -260,7 +255,7 @@ async def game_finished(uow: PairingUnitOfWork, game: GameFinished, pairer: Pair
     if outcome is None:
         return
     first_points, second_points = round_points(SectionRules.model_validate(row["rules"]), outcome)
-    await uow.sections.set_result(
+    await uow.sections.write_result(
         pairing,
         outcome=outcome.value,
         first_points=first_points,
@@ -274,10 +269,10 @@ async def game_finished(uow: PairingUnitOfWork, game: GameFinished, pairer: Pair
         return
     state = await _section(uow, game)
     await advance(uow, state, pairer)
-    await uow.save_sequence(state)
+    await uow.sections.save(state)
 
 
-async def _section(uow: PairingUnitOfWork, game: GameFinished) -> SectionState:
+async def _section(uow: PairingUnitOfWork, game: GameFinished) -> Section:
     """The whole section of a game (its tournament row is locked already)."""
     state = await uow.sections.load(game.event_code, game.section_id)
     assert state is not None  # the locked row exists

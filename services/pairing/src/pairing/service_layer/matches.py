@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from gomoku_shared.contracts.common import Entrant
 
-from ..adapters.repository import SectionState
 from ..domain import Code, Outcome, PointSystem
+from ..domain.aggregate import Section
 from ..domain.scoring import code_for_match
 from .section import FORFEITS, board_game_points, matches_of, members
 
@@ -20,12 +20,12 @@ def team_members(entrant: Entrant) -> list[dict]:
     ]
 
 
-def _match_points(state: SectionState) -> PointSystem:
+def _match_points(state: Section) -> PointSystem:
     configured = state.rules.match_points
     return PointSystem(win=configured.win, draw=configured.draw, loss=configured.loss)
 
 
-def match_views(state: SectionState, rnd: int) -> list[dict]:
+def match_views(state: Section, rnd: int) -> list[dict]:
     """Each match of a team round: the first-listed team (the one moving first on board 1), the
     other, their pairings in board order, the game points of each team summed over the boards with
     a result, and, once every board has one, the match's result and match points (more game

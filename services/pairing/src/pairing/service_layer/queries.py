@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from gomoku_shared.errors import NotFound
 
-from ..adapters.repository import SectionState
 from ..domain import Outcome, export_trf
+from ..domain.aggregate import Section
 from ..domain.standings import cross_table
 from .matches import match_views, team_members
 from .round_pairing import bye_specs
@@ -54,11 +54,11 @@ def tie_view(tie: dict) -> dict:
     }
 
 
-def live_ties(state: SectionState) -> list[dict]:
+def live_ties(state: Section) -> list[dict]:
     return [tie_view(tie) for tie in state.ties if tie["status"] != "void"]
 
 
-def section_detail(state: SectionState) -> dict:
+def section_detail(state: Section) -> dict:
     return {
         "event_code": state.event_code,
         "section_id": state.section_id,
@@ -91,7 +91,7 @@ def section_detail(state: SectionState) -> dict:
     }
 
 
-def standings(state: SectionState) -> dict:
+def standings(state: Section) -> dict:
     ranking = ranked(state)
     rows = contract_rows(state, ranking, final=True)
     done = state.complete_rounds()
@@ -106,7 +106,7 @@ def standings(state: SectionState) -> dict:
     }
 
 
-def crosstable(state: SectionState) -> dict:
+def crosstable(state: Section) -> dict:
     rows = contract_rows(state, ranked(state), final=True)
     ids = {start_no: entrant["entrant_id"] for start_no, entrant in state.entrants.items()}
     place = {row.entrant_id: row.place for row in rows}
@@ -131,7 +131,7 @@ def crosstable(state: SectionState) -> dict:
     return {"section_id": state.section_id, "rounds": table["rounds"], "players": players}
 
 
-def trf(state: SectionState) -> str:
+def trf(state: Section) -> str:
     """FIDE TRF-16 (teams: the teams as competitors)."""
     return export_trf(as_competitors(state))
 
@@ -152,7 +152,7 @@ def _game_results(games: list[dict], rnd: int) -> dict[str, list[dict]]:
     return by_pairing
 
 
-def round_view(state: SectionState, rnd: int, games: list[dict]) -> dict:
+def round_view(state: Section, rnd: int, games: list[dict]) -> dict:
     """A paired round (drafts are shown: the arbiter reviews them here before publishing)."""
     if rnd not in state.rounds:
         raise NotFound("round_not_found", f"round {rnd} of {state.section_id} is not paired")
@@ -192,11 +192,11 @@ def round_view(state: SectionState, rnd: int, games: list[dict]) -> dict:
     }
 
 
-def ties(state: SectionState) -> dict:
+def ties(state: Section) -> dict:
     return {"section_id": state.section_id, "status": state.row["status"], "ties": live_ties(state)}
 
 
-def bye_requests(state: SectionState) -> dict:
+def bye_requests(state: Section) -> dict:
     return {
         "byes": [
             {

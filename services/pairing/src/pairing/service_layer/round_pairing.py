@@ -8,7 +8,6 @@ from typing import Any
 
 from gomoku_shared.contracts.events import Bye, PairingSpec
 
-from ..adapters.repository import SectionState
 from ..domain import (
     ByeRules,
     Code,
@@ -22,10 +21,11 @@ from ..domain import (
     pair_team_round_robin,
     pair_team_swiss_round,
 )
+from ..domain.aggregate import Section
 from .section import MEMBER_BASE, bye_rules, members, points, team_tournament, teams, tournament
 
 
-def requests_for(state: SectionState, rnd: int) -> tuple[list[int], list[int]]:
+def requests_for(state: Section, rnd: int) -> tuple[list[int], list[int]]:
     """(requested, forced) byes of round ``rnd``: start numbers."""
     of_round = [request for request in state.requests if request["round"] == rnd]
     requested = sorted(request["start_no"] for request in of_round if request["kind"] == "requested")
@@ -46,7 +46,7 @@ class PairJob:
     seeds: tuple[int, ...]
 
 
-def pair_job(state: SectionState, rnd: int) -> PairJob:
+def pair_job(state: Section, rnd: int) -> PairJob:
     requested, forced = requests_for(state, rnd)
     replayed = team_tournament(state) if state.team else tournament(state)
     rules = state.rules
@@ -99,7 +99,7 @@ def _round_robin_absences(job: PairJob, fixed: RoundPairing, rules: ByeRules) ->
     return RoundPairing(fixed.round, tuple(boards), byes)
 
 
-def bye_kind(state: SectionState, rnd: int, start_no: int, code: Code) -> str:
+def bye_kind(state: Section, rnd: int, start_no: int, code: Code) -> str:
     requested, forced = requests_for(state, rnd)
     if start_no in forced:
         return "forced"
@@ -110,7 +110,7 @@ def bye_kind(state: SectionState, rnd: int, start_no: int, code: Code) -> str:
     return "pairing"
 
 
-def round_rows(state: SectionState, pairing: RoundPairing) -> tuple[list[dict], list[dict]]:
+def round_rows(state: Section, pairing: RoundPairing) -> tuple[list[dict], list[dict]]:
     """Pairing and bye rows of a domain RoundPairing, with deterministic pairing ids."""
     rnd = pairing.round
     games = 2 if state.rules.two_game_rounds and not state.team else 1
@@ -122,7 +122,7 @@ def round_rows(state: SectionState, pairing: RoundPairing) -> tuple[list[dict], 
     return rows, bye_rows
 
 
-def _individual_rows(state: SectionState, pairing: RoundPairing, games: int) -> list[dict]:
+def _individual_rows(state: Section, pairing: RoundPairing, games: int) -> list[dict]:
     return [
         dict(
             pairing_id=f"r{pairing.round}.b{board_no}",
@@ -140,7 +140,7 @@ def _individual_rows(state: SectionState, pairing: RoundPairing, games: int) -> 
     ]
 
 
-def _team_rows(state: SectionState, pairing: RoundPairing, games: int) -> list[dict]:
+def _team_rows(state: Section, pairing: RoundPairing, games: int) -> list[dict]:
     """One row per board of each match (PAIR-9): members in the order the boards play."""
     rows: list[dict] = []
     by_id = {team.id: team for team in teams(state)}
@@ -165,12 +165,12 @@ def _team_rows(state: SectionState, pairing: RoundPairing, games: int) -> list[d
     return rows
 
 
-def member_id(state: SectionState, member: int) -> str:
+def member_id(state: Section, member: int) -> str:
     team_no, board = divmod(member, MEMBER_BASE)
     return members(state.entrants[team_no]["entrant"])[board - 1].player_id
 
 
-def partner_of(state: SectionState, player: str, team: str | None) -> str | None:
+def partner_of(state: Section, player: str, team: str | None) -> str | None:
     if team is None:
         return state.entrants[state.by_entrant_id()[player]]["entrant"].partner_id
     entrant = state.entrants[state.by_entrant_id()[team]]["entrant"]
@@ -180,7 +180,7 @@ def partner_of(state: SectionState, player: str, team: str | None) -> str | None
     return entrant.partner_id
 
 
-def specs(state: SectionState, rnd: int) -> list[PairingSpec]:
+def specs(state: Section, rnd: int) -> list[PairingSpec]:
     rules = state.rules
     return [
         PairingSpec(
@@ -201,7 +201,7 @@ def specs(state: SectionState, rnd: int) -> list[PairingSpec]:
     ]
 
 
-def bye_specs(state: SectionState, rnd: int) -> list[Bye]:
+def bye_specs(state: Section, rnd: int) -> list[Bye]:
     match_points = state.rules.match_points
     system = (
         PointSystem(win=match_points.win, draw=match_points.draw, loss=match_points.loss)

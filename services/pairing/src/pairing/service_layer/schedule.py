@@ -11,13 +11,13 @@ from gomoku_shared.auth import Principal
 from gomoku_shared.contracts.events import RoundRescheduled
 from gomoku_shared.errors import Conflict, NotFound, ServiceError, Unprocessable
 
-from ..adapters.repository import SectionState
+from ..domain.aggregate import Section
 from ..domain.schedule import delay_refusal, planned_start
 from .arbiter import FINISHED, audit
 from .unit_of_work import PairingUnitOfWork
 
 
-def current_start(state: SectionState, rnd: int, delayed: dict[int, datetime]) -> datetime | None:
+def current_start(state: Section, rnd: int, delayed: dict[int, datetime]) -> datetime | None:
     """The round's start as it stands: its published start, else the delay's or the schedule's."""
     stored = state.rounds.get(rnd)
     if stored is not None and stored["status"] != "draft" and stored.get("starts_at") is not None:
@@ -44,14 +44,14 @@ async def delay_round(
         raise Unprocessable("unknown_round", f"{section_id} plays rounds 1..{state.rules.rounds}")
     if starts_at.tzinfo is None:
         raise Unprocessable("offset_required", "starts_at needs its UTC offset")
-    delayed = await uow.audit.delays(event_code, section_id)
+    delayed = dict(state.delays)
     previous = current_start(state, rnd, delayed)
     now = uow.clock.now()
     refused = delay_refusal(state.rounds.get(rnd), previous, starts_at, now, reason)
     if refused is not None:
         raise Conflict(*refused) if refused[0] != "reason_required" else Unprocessable(*refused)
     if rnd in state.rounds and state.rounds[rnd]["status"] != "draft":
-        await uow.sections.update_round(state, rnd, starts_at=starts_at)
+        state.update_round(rnd, starts_at=starts_at)
     details: dict[str, Any] = {
         "reason": reason,
         "previous_starts_at": previous.isoformat() if previous else None,
@@ -59,7 +59,7 @@ async def delay_round(
     }
     if slot is not None:
         details["slot_sections"] = slot
-    await audit(uow, state, principal, "delay", rnd, details)
+    audit(uow, state, principal, "delay", rnd, details)
     uow.emit_for(
         state,
         RoundRescheduled(
@@ -74,7 +74,7 @@ async def delay_round(
             decided_at=now,
         ),
     )
-    await uow.save_sequence(state)
+    await uow.sections.save(state)
     return {"round": rnd, **details, "decided_at": now.isoformat()}
 
 
@@ -125,7 +125,7 @@ async def delay_slot(
     }
 
 
-def round_times(state: SectionState, delayed: dict[int, datetime]) -> dict[str, Any]:
+def round_times(state: Section, delayed: dict[int, datetime]) -> dict[str, Any]:
     """Every round of the section with its scheduled, delayed and actual start."""
     rounds = []
     for rnd in range(1, state.rules.rounds + 1):

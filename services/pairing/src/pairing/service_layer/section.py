@@ -1,5 +1,5 @@
 """A stored section seen through the domain: the Tournament (or TeamTournament) it is, replayed
-from its completed rounds. Pure functions of a :class:`SectionState`; the next round's pairing is
+from its completed rounds. Pure functions of a :class:`Section`; the next round's pairing is
 in :mod:`.round_pairing`, the standings in :mod:`.standings`.
 """
 
@@ -10,7 +10,6 @@ from typing import Any
 from gomoku_shared.contracts.common import Entrant, SectionRules
 from gomoku_shared.contracts.events import DecidedOutcome
 
-from ..adapters.repository import SectionState
 from ..domain import (
     Board,
     ByeRules,
@@ -27,6 +26,7 @@ from ..domain import (
     record_round,
     record_team_round,
 )
+from ..domain.aggregate import Section
 from ..domain.teams import as_tournament
 
 MEMBER_BASE = 1000  # team member ids inside the domain: team start number × 1000 + board
@@ -57,7 +57,7 @@ def result_name(outcome: Outcome) -> DecidedOutcome:
 # ---------------------------------------------------------------- configuration
 
 
-def points(state: SectionState) -> PointSystem:
+def points(state: Section) -> PointSystem:
     configured = state.rules.points
     return PointSystem(win=configured.win, draw=configured.draw, loss=configured.loss)
 
@@ -87,7 +87,7 @@ def members(entrant: Entrant) -> list[Any]:
 # ---------------------------------------------------------------- domain views
 
 
-def players(state: SectionState) -> tuple[Player, ...]:
+def players(state: Section) -> tuple[Player, ...]:
     out = []
     for start_no, row in sorted(state.entrants.items()):
         entrant: Entrant = row["entrant"]
@@ -105,7 +105,7 @@ def players(state: SectionState) -> tuple[Player, ...]:
     return tuple(out)
 
 
-def stored_round(state: SectionState, rnd: int) -> RoundPairing:
+def stored_round(state: Section, rnd: int) -> RoundPairing:
     """A stored round as the domain's RoundPairing (teams: one board per match)."""
     seen: dict[int, Board] = {}
     for pairing in state.pairings.get(rnd, []):
@@ -114,8 +114,13 @@ def stored_round(state: SectionState, rnd: int) -> RoundPairing:
     return RoundPairing(rnd, tuple(seen[match_no] for match_no in sorted(seen)), byes)
 
 
-def tournament(state: SectionState, upto: int | None = None) -> Tournament:
-    """The individual tournament: completed rounds replayed onto the stored players."""
+def tournament(state: Section, upto: int | None = None) -> Tournament:
+    """The individual tournament: completed rounds replayed onto the stored players (once per
+    state of the section)."""
+    return state.view(("tournament", upto), lambda: _replayed(state, upto))
+
+
+def _replayed(state: Section, upto: int | None) -> Tournament:
     rules = state.rules
     replayed = Tournament(
         players=players(state), rounds_planned=rules.rounds, points=points(state), name=state.row["name"]
@@ -136,7 +141,7 @@ def tournament(state: SectionState, upto: int | None = None) -> Tournament:
     return replayed
 
 
-def teams(state: SectionState) -> tuple[Team, ...]:
+def teams(state: Section) -> tuple[Team, ...]:
     out = []
     for start_no, row in sorted(state.entrants.items()):
         entrant: Entrant = row["entrant"]
@@ -152,7 +157,7 @@ def teams(state: SectionState) -> tuple[Team, ...]:
     return tuple(out)
 
 
-def board_game_points(state: SectionState, pairing: dict) -> tuple[float, float]:
+def board_game_points(state: Section, pairing: dict) -> tuple[float, float]:
     """(first-listed team, other team) game points of one board."""
     first_points, second_points = pairing["first_points"], pairing["second_points"]
     team_of_first_mover = pairing["first_team"]
@@ -162,7 +167,7 @@ def board_game_points(state: SectionState, pairing: dict) -> tuple[float, float]
     return second_points, first_points
 
 
-def matches_of(state: SectionState, rnd: int) -> dict[int, list[dict]]:
+def matches_of(state: Section, rnd: int) -> dict[int, list[dict]]:
     """A team round's boards by match number."""
     by_match: dict[int, list[dict]] = {}
     for pairing in state.pairings.get(rnd, []):
@@ -170,7 +175,13 @@ def matches_of(state: SectionState, rnd: int) -> dict[int, list[dict]]:
     return by_match
 
 
-def team_tournament(state: SectionState, upto: int | None = None) -> TeamTournament:
+def team_tournament(state: Section, upto: int | None = None) -> TeamTournament:
+    """The team tournament: completed rounds replayed onto the teams (once per state of the
+    section)."""
+    return state.view(("team_tournament", upto), lambda: _team_replayed(state, upto))
+
+
+def _team_replayed(state: Section, upto: int | None) -> TeamTournament:
     match_points, game_points = state.rules.match_points, state.rules.points
     replayed = TeamTournament(
         teams=teams(state),
@@ -194,7 +205,7 @@ def team_tournament(state: SectionState, upto: int | None = None) -> TeamTournam
     return replayed
 
 
-def as_competitors(state: SectionState) -> Tournament:
+def as_competitors(state: Section) -> Tournament:
     """The section with its competitors as players: the individual tournament, or the teams
     scored by match points (cross table, TRF, checking a team pairing)."""
     if state.team:

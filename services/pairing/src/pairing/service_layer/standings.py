@@ -15,8 +15,8 @@ from gomoku_shared.contracts.common import Entrant
 from gomoku_shared.contracts.events import BoardStat
 from gomoku_shared.contracts.events import StandingRow as ContractRow
 
-from ..adapters.repository import SectionState
 from ..domain import Code, Edition, Outcome, TiebreakConfig, TieGroup, apply_playoff, compute_tiebreaks, team_values
+from ..domain.aggregate import Section
 from ..domain.ranking import StandingRow as DomainRow
 from ..domain.ranking import rank
 from .section import FORFEITS, board_game_points, matches_of, members, team_tournament, tournament
@@ -65,7 +65,7 @@ DEFAULT_ORDER = {
 }
 
 
-def order_names(state: SectionState) -> list[str]:
+def order_names(state: Section) -> list[str]:
     """The configured criteria (names), the primary score first."""
     names = list(state.rules.tiebreaks) or DEFAULT_ORDER[(state.rules.kind, state.rules.format)]
     primary = "match_points" if state.team else "points"
@@ -74,12 +74,12 @@ def order_names(state: SectionState) -> list[str]:
     return [primary] + [name for name in known if name != primary and table.get(name, name) != table[primary]]
 
 
-def domain_key(state: SectionState, name: str) -> str:
+def domain_key(state: Section, name: str) -> str:
     table = TEAM_NAMES if state.team else INDIVIDUAL_NAMES
     return table.get(name, name)
 
 
-def tiebreak_config(state: SectionState) -> TiebreakConfig:
+def tiebreak_config(state: Section) -> TiebreakConfig:
     edition = Edition.FIDE_2026 if state.rules.tiebreak_edition >= 2026 else Edition.FIDE_2024
     return TiebreakConfig(edition=edition, round_robin=state.rules.format == "round_robin")
 
@@ -99,7 +99,7 @@ class Ranked:
     names: list[str]
 
 
-def ranked(state: SectionState, upto: int | None = None) -> Ranked:
+def ranked(state: Section, upto: int | None = None) -> Ranked:
     names = order_names(state)
     keys = [domain_key(state, name) for name in names]
     config = tiebreak_config(state)
@@ -141,7 +141,7 @@ def apply_decisions(rows: list[DomainRow], decisions: list[tuple[list[int], list
     return rows, decided
 
 
-def decisions_of(state: SectionState) -> dict[str, list[tuple[list[int], list]]]:
+def decisions_of(state: Section) -> dict[str, list[tuple[list[int], list]]]:
     """Decided ties by gender key ('' overall) in start numbers."""
     index = state.by_entrant_id()
     out: dict[str, list] = {}
@@ -157,7 +157,7 @@ def decisions_of(state: SectionState) -> dict[str, list[tuple[list[int], list]]]
     return out
 
 
-def contract_rows(state: SectionState, ranking: Ranked, *, final: bool = False) -> list[ContractRow]:
+def contract_rows(state: Section, ranking: Ranked, *, final: bool = False) -> list[ContractRow]:
     """Standings as contract rows: every criterion by its configured name (PAIR-7, AWD-8)."""
     decisions = decisions_of(state) if final else {}
     rows, decided = apply_decisions(ranking.rows, decisions.get("", []))
@@ -210,7 +210,7 @@ def contract_rows(state: SectionState, ranking: Ranked, *, final: bool = False) 
     return out
 
 
-def _stats(state: SectionState) -> dict[int, tuple[int, int]]:
+def _stats(state: Section) -> dict[int, tuple[int, int]]:
     """(wins, games played) per start number: individual rounds; team matches."""
     out: dict[int, list[int]] = {start_no: [0, 0] for start_no in state.entrants}
     for rnd in state.complete_rounds():
@@ -235,7 +235,7 @@ def _stats(state: SectionState) -> dict[int, tuple[int, int]]:
     return {start_no: (counts[0], counts[1]) for start_no, counts in out.items()}
 
 
-def board_stats(state: SectionState) -> list[BoardStat]:
+def board_stats(state: Section) -> list[BoardStat]:
     """AWD-7 per player per board (playoff games are never in the pairings table)."""
     tally: dict[tuple[str, str, int], list] = {}
     names: dict[str, str] = {}

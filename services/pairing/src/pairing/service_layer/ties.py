@@ -8,8 +8,8 @@ from typing import Any
 from gomoku_shared.contracts.common import Entrant
 from gomoku_shared.contracts.events import GameFinished, PairingSpec, PlayoffRequired, SectionCompleted
 
-from ..adapters.repository import SectionState
 from ..domain import TieGroup, ties_needing_decision
+from ..domain.aggregate import Section
 from .section import members
 from .standings import board_stats, contract_rows, ranked
 from .unit_of_work import PairingUnitOfWork
@@ -21,7 +21,7 @@ def tie_id_of(gender: str, places: tuple[int, ...]) -> str:
     return f"{gender + '.' if gender else ''}t{places[0]}-{places[-1]}"
 
 
-def _ties_needed(state: SectionState) -> dict[str, tuple[str, TieGroup, list[str]]]:
+def _ties_needed(state: Section) -> dict[str, tuple[str, TieGroup, list[str]]]:
     """The ties the standings need settled, by tie id: (gender, group, entrant ids)."""
     ranking = ranked(state)
     policy, places = state.rules.tie_policy, state.rules.places_that_matter
@@ -35,12 +35,12 @@ def _ties_needed(state: SectionState) -> dict[str, tuple[str, TieGroup, list[str
     return needed
 
 
-async def finalize(uow: PairingUnitOfWork, state: SectionState) -> None:
+async def finalize(uow: PairingUnitOfWork, state: Section) -> None:
     """After the last round (PAIR-8): ties on places that matter → playoff or arbiter; else complete."""
     needed = _ties_needed(state)
     for tie in list(state.ties):
         if tie["tie_id"] not in needed and tie["status"] != "void":
-            await uow.sections.upsert_tie(state, {**tie, "status": "void"})
+            state.put_tie({**tie, "status": "void"})
     for tie_id, (gender, group, ids) in sorted(needed.items()):
         old = next((stored for stored in state.ties if stored["tie_id"] == tie_id), None)
         if old is not None and old["entrant_ids"] == ids and old["status"] != "void":
@@ -59,18 +59,18 @@ async def finalize(uow: PairingUnitOfWork, state: SectionState) -> None:
             decided_at=None,
             revision=(old["revision"] + 1) if old else 1,
         )
-        await uow.sections.upsert_tie(state, tie)
+        state.put_tie(tie)
         if group.action == "playoff":
             await _start_playoff(uow, state, tie, [ids])
     unsettled = [tie for tie in state.ties if tie["status"] in UNSETTLED]
     if unsettled:
         playoff = any(tie["action"] == "playoff" for tie in unsettled)
-        await uow.sections.update_tournament(state, status="awaiting_playoff" if playoff else "awaiting_arbiter")
+        state.update(status="awaiting_playoff" if playoff else "awaiting_arbiter")
         return
     await complete(uow, state)
 
 
-def _player_for(state: SectionState, entrant_id: str) -> tuple[str, str | None, str | None]:
+def _player_for(state: Section, entrant_id: str) -> tuple[str, str | None, str | None]:
     """(player id, team id, partner) who plays a playoff for an entrant: teams send board 1 (PAIR-10)."""
     entrant: Entrant = state.entrants[state.by_entrant_id()[entrant_id]]["entrant"]
     if not state.team:
@@ -79,7 +79,7 @@ def _player_for(state: SectionState, entrant_id: str) -> tuple[str, str | None, 
     return board_one.player_id, entrant.entrant_id, board_one.partner_id or entrant.partner_id
 
 
-def _playoff_pairings(state: SectionState, groups: list[list[str]]) -> tuple[list[dict], list[PairingSpec], list[str]]:
+def _playoff_pairings(state: Section, groups: list[list[str]]) -> tuple[list[dict], list[PairingSpec], list[str]]:
     """Every pair of each still-tied group: (stored matches, specs for gameplay, entrants playing)."""
     matches: list[dict] = []
     pairing_specs: list[PairingSpec] = []
@@ -122,7 +122,7 @@ def _playoff_pairings(state: SectionState, groups: list[list[str]]) -> tuple[lis
     return matches, pairing_specs, playing
 
 
-async def _start_playoff(uow: PairingUnitOfWork, state: SectionState, tie: dict, groups: list[list[str]]) -> None:
+async def _start_playoff(uow: PairingUnitOfWork, state: Section, tie: dict, groups: list[list[str]]) -> None:
     """PLAY-PLAYOFF: every pair of each still-tied group plays (two games, then deciders, run by gameplay)."""
     stage = int(tie["playoff"].get("stage", 0)) + 1
     playoff_id = f"{state.section_id}.{tie['tie_id']}.v{tie['revision']}.s{stage}"
@@ -132,7 +132,7 @@ async def _start_playoff(uow: PairingUnitOfWork, state: SectionState, tie: dict,
         "status": "playing",
         "playoff": {"stage": stage, "playoff_id": playoff_id, "groups": groups, "matches": matches},
     }
-    await uow.sections.upsert_tie(state, tie)
+    state.put_tie(tie)
     uow.emit_for(
         state,
         PlayoffRequired(
@@ -179,7 +179,7 @@ def _regroup(playoff: dict) -> tuple[list[list[str]], bool]:
     return new_groups, stuck
 
 
-async def playoff_game(uow: PairingUnitOfWork, state: SectionState, game: GameFinished) -> None:
+async def playoff_game(uow: PairingUnitOfWork, state: Section, game: GameFinished) -> None:
     """A playoff match is over: when its stage is, the tie is decided, split further, or left to
     the arbiter."""
     tie = next(
@@ -207,7 +207,7 @@ async def playoff_game(uow: PairingUnitOfWork, state: SectionState, game: GameFi
             match["winner"] = None
     tie = {**tie, "playoff": playoff}
     if not all(played["done"] for played in playoff["matches"]):
-        await uow.sections.upsert_tie(state, tie)
+        state.put_tie(tie)
         return
     new_groups, stuck = _regroup(playoff)
     if all(len(group) == 1 for group in new_groups):
@@ -218,27 +218,27 @@ async def playoff_game(uow: PairingUnitOfWork, state: SectionState, game: GameFi
             "decided_by": "playoff",
             "decided_at": uow.clock.now(),
         }
-        await uow.sections.upsert_tie(state, tie)
+        state.put_tie(tie)
         await maybe_complete(uow, state)
     elif stuck:
         tie = {**tie, "status": "open", "action": "arbiter"}
-        await uow.sections.upsert_tie(state, tie)
+        state.put_tie(tie)
         await maybe_complete(uow, state)
     else:
         await _start_playoff(uow, state, tie, new_groups)
 
 
-async def maybe_complete(uow: PairingUnitOfWork, state: SectionState) -> None:
+async def maybe_complete(uow: PairingUnitOfWork, state: Section) -> None:
     """Complete the section once no tie is left open or playing."""
     unsettled = [tie for tie in state.ties if tie["status"] in UNSETTLED]
     if unsettled:
         playing = any(tie["status"] == "playing" for tie in unsettled)
-        await uow.sections.update_tournament(state, status="awaiting_playoff" if playing else "awaiting_arbiter")
+        state.update(status="awaiting_playoff" if playing else "awaiting_arbiter")
         return
     await complete(uow, state)
 
 
-def completed_payload(state: SectionState, revision: int) -> SectionCompleted:
+def completed_payload(state: Section, revision: int) -> SectionCompleted:
     entrants = []
     for _start_no, row in sorted(state.entrants.items()):
         entrant: Entrant = row["entrant"]
@@ -263,12 +263,11 @@ def completed_payload(state: SectionState, revision: int) -> SectionCompleted:
     )
 
 
-async def complete(uow: PairingUnitOfWork, state: SectionState) -> None:
+async def complete(uow: PairingUnitOfWork, state: Section) -> None:
     """Emit section.completed (revision + 1 after a correction, AWD-8)."""
     revision = state.row["revision"] + 1
     payload = completed_payload(state, revision)
-    await uow.sections.update_tournament(
-        state,
+    state.update(
         status="completed",
         revision=revision,
         completed_at=uow.clock.now(),

@@ -24,9 +24,7 @@ def _stones(board) -> tuple[list, list]:
 
 # A script of actions: ("place", x, y, black) or ("undo",); clustered near the centre, where
 # shapes form, and black-heavy so that fouls are frequent.
-_place = st.tuples(
-    st.just("place"), st.integers(2, 12), st.integers(2, 12), st.sampled_from([True, True, True, False])
-)
+_place = st.tuples(st.just("place"), st.integers(2, 12), st.integers(2, 12), st.sampled_from([True, True, True, False]))
 _script = st.lists(st.one_of(_place, _place, _place, st.just(("undo",))), min_size=1, max_size=120)
 
 

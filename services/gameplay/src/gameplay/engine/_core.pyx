@@ -248,6 +248,16 @@ cdef int _classify(Board* b, int cell) noexcept nogil:
     return _classify_entries(b, cell, e)
 
 
+cdef inline int _classify_lines(Board* b, int cell, int lines) noexcept nogil:
+    """``_classify`` looking up only the lines flagged in ``lines`` (bit d): the suspect
+    filter knows the entries of the others are 0."""
+    cdef uint16_t e[4]
+    cdef int d
+    for d in range(4):
+        e[d] = _pattern(b, d, cell) if (lines >> d) & 1 else 0
+    return _classify_entries(b, cell, e)
+
+
 cdef int _classify_entries(Board* b, int cell, const uint16_t* e) noexcept nogil:
     """``_classify`` given the cell's four pattern entries (a kept board has them)."""
     cdef int d, j, fours = 0, candidates = 0, threes = 0, x, y, qx, qy, off
@@ -338,7 +348,20 @@ cdef object _iterate(object stones, str what):
 
 
 cdef inline int _add(Board* b, uint64_t* seen, object point, bint black) except -1:
-    cdef int cell = _cell_of(point, "black stone" if black else "white stone")
+    # the common case inline (a tuple of two small ints; a huge int raises OverflowError, which
+    # _load turns into ValueError); anything else is validated by _cell_of
+    cdef int cell = -1
+    cdef long x, y
+    if type(point) is tuple and PyTuple_GET_SIZE(point) == 2:
+        ox = <object>PyTuple_GET_ITEM(point, 0)
+        oy = <object>PyTuple_GET_ITEM(point, 1)
+        if type(ox) is int and type(oy) is int:
+            x = ox
+            y = oy
+            if 0 <= x < SIZE and 0 <= y < SIZE:
+                cell = y * SIZE + x
+    if cell < 0:
+        cell = _cell_of(point, "black stone" if black else "white stone")
     cdef uint64_t bit = (<uint64_t>1) << (cell & 63)
     if seen[cell >> 6] & bit:
         if black:
@@ -368,8 +391,11 @@ cdef int _load(Board* b, object black, object white) except -1:
     cdef uint64_t seen[4]
     memset(seen, 0, sizeof(seen))
     _clear(b)
-    _add_all(b, seen, black, True)
-    _add_all(b, seen, white, False)
+    try:
+        _add_all(b, seen, black, True)
+        _add_all(b, seen, white, False)
+    except OverflowError:
+        raise ValueError(f"a stone is off the {SIZE}x{SIZE} board") from None
     return 0
 
 
@@ -446,12 +472,13 @@ def forbidden_points(black, white):
     cdef unsigned char kinds[CELLS]
     cdef int cells[CELLS]
     cdef int cand[CELLS]
+    cdef unsigned char lines[CELLS]
     _load(&b, black, white)
     with nogil:
-        ncand = _suspect_cells(&b, cand)
+        ncand = _suspect_cells(&b, cand, lines)
         for i in range(ncand):
             cell = cand[i]
-            kinds[n] = <unsigned char>_classify(&b, cell)
+            kinds[n] = <unsigned char>_classify_lines(&b, cell, lines[i])
             if kinds[n] >= K_OVERLINE:
                 cells[n] = cell
                 n += 1

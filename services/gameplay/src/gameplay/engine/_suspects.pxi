@@ -12,6 +12,8 @@
 # - a four needs 3 black stones in a window of 5 through the cell, at least 2 of them within 3;
 # - so a double three or a double four on two lines needs 2 lines with 2 black stones within 3;
 # - two fours on one line (X.XXX.X, XX.XX.XX, XXX.X.XXX) and an overline need 3 within 3 on it.
+# A line without 2 black stones in a window of 4 through the cell holds no three, four, five or
+# overline through it (each has such a window), so its pattern entry is 0 and is not looked up.
 
 cdef enum:
     PACK_WORDS = 4                  # 16 rows of 16 bits (15 used each)
@@ -53,34 +55,27 @@ cdef inline void _move(const uint64_t* src, uint64_t* out, int dx, int dy) noexc
         out[3] = w3 >> s
 
 
-cdef int _suspect_cells(const Board* b, int* cells) noexcept nogil:
-    """Empty cells that pass the filter above, as cell indices (y * 15 + x); returns how many."""
+cdef int _suspect_cells(const Board* b, int* cells, unsigned char* lines) noexcept nogil:
+    """Empty cells that pass the filter above, as cell indices (y * 15 + x), and for each the
+    lines (bit d) that may hold a three, four, five or overline: on every other line its
+    pattern entry is 0, so ``_classify_lines`` skips it. Returns how many cells."""
     cdef uint64_t black[PACK_WORDS]
-    cdef uint64_t open_[PACK_WORDS]     # on the board and not white
     cdef uint64_t free[PACK_WORDS]
     cdef uint64_t mb[7][PACK_WORDS]     # black stones at offset k - 3 along the line
-    cdef uint64_t mo[7][PACK_WORDS]     # open cells at offset k - 3
     cdef uint64_t c1[PACK_WORDS]
     cdef uint64_t c2[PACK_WORDS]
     cdef uint64_t c3[PACK_WORDS]
-    cdef uint64_t any2[PACK_WORDS]
-    cdef uint64_t pair2[PACK_WORDS]
-    cdef uint64_t bits, m, a, bb, c, line2
-    cdef int d, k, s, w, y, n = 0, bit, j
-    cdef int others[3]
+    cdef uint64_t line2[4][PACK_WORDS]
+    cdef uint64_t bits, m, a, bb, c, any2, pair2
+    cdef int d, k, w, y, n = 0, bit, cell
     cdef uint32_t row
     for w in range(PACK_WORDS):
         black[w] = 0
         free[w] = 0
-        open_[w] = 0
         c3[w] = 0
-        any2[w] = 0
-        pair2[w] = 0
     for y in range(SIZE):
         row = b.black[0][y] >> PAD
         black[y >> 2] |= (<uint64_t>(row & 0x7FFF)) << (16 * (y & 3))
-        row = ~(b.block[0][y] >> PAD)
-        open_[y >> 2] |= (<uint64_t>(row & 0x7FFF)) << (16 * (y & 3))
         row = ~((b.black[0][y] | b.block[0][y]) >> PAD)
         free[y >> 2] |= (<uint64_t>(row & 0x7FFF)) << (16 * (y & 3))
     for d in range(4):
@@ -92,34 +87,43 @@ cdef int _suspect_cells(const Board* b, int* cells) noexcept nogil:
                 continue
             # a cell sees the stone at offset k - 3 when the stones move by 3 - k
             _move(black, mb[k], (3 - k) * DX[d], (3 - k) * DY[d])
-            _move(open_, mo[k], (3 - k) * DX[d], (3 - k) * DY[d])
             for w in range(PACK_WORDS):
                 m = mb[k][w]
                 c3[w] |= c2[w] & m
                 c2[w] |= c1[w] & m
                 c1[w] |= m
-        # a three or a four on this line: a window of 4 cells through the cell, its other 3
-        # cells open (no white, on the board) and 2 of them black
+        # a window of 4 cells through the cell with 2 of its 3 other cells black: the windows
+        # at offsets -3..0, -2..1, -1..2 and 0..3
         for w in range(PACK_WORDS):
-            line2 = 0
-            for s in range(4):
-                j = 0
-                for k in range(s, s + 4):
-                    if k != 3:
-                        others[j] = k
-                        j += 1
-                a = mb[others[0]][w]
-                bb = mb[others[1]][w]
-                c = mb[others[2]][w]
-                line2 |= ((a & bb) | (a & c) | (bb & c)) & mo[others[0]][w] & mo[others[1]][w] & mo[others[2]][w]
-            pair2[w] |= any2[w] & line2
-            any2[w] |= line2
+            a = mb[0][w]
+            bb = mb[1][w]
+            c = mb[2][w]
+            m = (a & bb) | (a & c) | (bb & c)
+            a = mb[4][w]
+            m |= (bb & c) | (bb & a) | (c & a)
+            bb = mb[5][w]
+            m |= (c & a) | (c & bb) | (a & bb)
+            c = mb[6][w]
+            m |= (a & bb) | (a & c) | (bb & c)
+            line2[d][w] = m
         # c3 only gains this line's bits (c2 restarts per line): 3 black within 3 on some line
     for w in range(PACK_WORDS):
-        bits = (pair2[w] | c3[w]) & free[w]
+        any2 = 0
+        pair2 = 0
+        for d in range(4):
+            pair2 |= any2 & line2[d][w]
+            any2 |= line2[d][w]
+        bits = (pair2 | c3[w]) & free[w]
         while bits:
             bit = __builtin_ctzll(bits)
             bits &= bits - 1
-            cells[n] = ((w << 2) + (bit >> 4)) * SIZE + (bit & 15)
+            cell = ((w << 2) + (bit >> 4)) * SIZE + (bit & 15)
+            cells[n] = cell
+            lines[n] = <unsigned char>(
+                ((line2[0][w] >> bit) & 1)
+                | (((line2[1][w] >> bit) & 1) << 1)
+                | (((line2[2][w] >> bit) & 1) << 2)
+                | (((line2[3][w] >> bit) & 1) << 3)
+            )
             n += 1
     return n

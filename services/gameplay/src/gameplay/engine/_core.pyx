@@ -14,6 +14,10 @@ Design (why it is fast):
   the line into a straight four (the candidate completions of a three).
 - Only directions whose entry can be a three pay for the recursive check: the
   completion point is classified itself (with the stone placed) and must be legal.
+- From a stone list, only the few cells a packed-bitboard filter flags are classified
+  (``_suspects.pxi``); a game keeps its board (``KeptBoard``, ``_kept_board.pxi``) with
+  every empty cell's pattern entries updated move by move, so judging a position there
+  classifies only the cells whose entries make a foul possible.
 """
 from libc.stdint cimport uint16_t, uint32_t
 from cpython.long cimport PyLong_AsLongAndOverflow

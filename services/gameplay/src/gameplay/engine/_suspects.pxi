@@ -62,11 +62,9 @@ cdef int _suspect_cells(const Board* b, int* cells, unsigned char* lines) noexce
     cdef uint64_t black[PACK_WORDS]
     cdef uint64_t free[PACK_WORDS]
     cdef uint64_t mb[7][PACK_WORDS]     # black stones at offset k - 3 along the line
-    cdef uint64_t c1[PACK_WORDS]
-    cdef uint64_t c2[PACK_WORDS]
     cdef uint64_t c3[PACK_WORDS]
     cdef uint64_t line2[4][PACK_WORDS]
-    cdef uint64_t bits, m, a, bb, c, any2, pair2
+    cdef uint64_t bits, m, a, bb, c, e, f, g, left1, left2, right1, right2, any2, pair2
     cdef int d, k, w, y, n = 0, bit, cell
     cdef uint32_t row
     for w in range(PACK_WORDS):
@@ -79,34 +77,26 @@ cdef int _suspect_cells(const Board* b, int* cells, unsigned char* lines) noexce
         row = ~((b.black[0][y] | b.block[0][y]) >> PAD)
         free[y >> 2] |= (<uint64_t>(row & 0x7FFF)) << (16 * (y & 3))
     for d in range(4):
-        for w in range(PACK_WORDS):
-            c1[w] = 0
-            c2[w] = 0
         for k in range(7):
-            if k == 3:
-                continue
-            # a cell sees the stone at offset k - 3 when the stones move by 3 - k
-            _move(black, mb[k], (3 - k) * DX[d], (3 - k) * DY[d])
-            for w in range(PACK_WORDS):
-                m = mb[k][w]
-                c3[w] |= c2[w] & m
-                c2[w] |= c1[w] & m
-                c1[w] |= m
-        # a window of 4 cells through the cell with 2 of its 3 other cells black: the windows
-        # at offsets -3..0, -2..1, -1..2 and 0..3
+            if k != 3:
+                # a cell sees the stone at offset k - 3 when the stones move by 3 - k
+                _move(black, mb[k], (3 - k) * DX[d], (3 - k) * DY[d])
         for w in range(PACK_WORDS):
+            # left: offsets -3, -2, -1; right: +1, +2, +3. A window of 4 cells through the
+            # cell with 2 of its 3 other cells black: -3..0, -2..1, -1..2 or 0..3.
             a = mb[0][w]
             bb = mb[1][w]
             c = mb[2][w]
-            m = (a & bb) | (a & c) | (bb & c)
-            a = mb[4][w]
-            m |= (bb & c) | (bb & a) | (c & a)
-            bb = mb[5][w]
-            m |= (c & a) | (c & bb) | (a & bb)
-            c = mb[6][w]
-            m |= (a & bb) | (a & c) | (bb & c)
-            line2[d][w] = m
-        # c3 only gains this line's bits (c2 restarts per line): 3 black within 3 on some line
+            e = mb[4][w]
+            f = mb[5][w]
+            g = mb[6][w]
+            left1 = a | bb | c
+            left2 = (a & bb) | (c & (a | bb))
+            right1 = e | f | g
+            right2 = (e & f) | (g & (e | f))
+            line2[d][w] = left2 | right2 | (bb & c) | (e & (bb | c)) | (c & e) | (f & (c | e))
+            # 3 black within 3: 2 on one side and 1 on the other, or 3 on one side
+            c3[w] |= (left2 & right1) | (left1 & right2) | (a & bb & c) | (e & f & g)
     for w in range(PACK_WORDS):
         any2 = 0
         pair2 = 0

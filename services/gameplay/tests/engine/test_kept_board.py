@@ -142,3 +142,31 @@ def test_play3_reference_kept_board_matches_the_compiled_one():
         last = plain.undo()
         assert last == board.undo()
         assert plain.forbidden_points() == board.forbidden_points()
+
+
+def test_play3_game_forbidden_points_follow_its_moves():
+    """PLAY-3: a professional game's forbidden points (from its kept board) equal
+    ``forbidden_points`` of its stones after every move of 30 random local games, and each
+    black move's verdict equals ``classify`` on the stones before it."""
+    from gameplay.engine import Game, RuleSet
+
+    rng = random.Random(33)
+    checked = 0
+    for _ in range(30):
+        game = Game(RuleSet.professional(), _core)
+        played = [(7, 7)]
+        game.play((7, 7))
+        while game.result is None and len(played) < 90:
+            ax, ay = rng.choice(played)
+            p = (ax + rng.randint(-2, 2), ay + rng.randint(-2, 2))
+            if not (0 <= p[0] < SIZE and 0 <= p[1] < SIZE) or p in played:
+                continue
+            black_to_move = len(played) % 2 == 0
+            before = _core.classify(game.black, game.white, p) if black_to_move else None
+            game.play(p)
+            played.append(p)
+            if before in ("overline", "double_four", "double_three"):
+                assert game.result is not None and game.result.foul == before
+            assert game.forbidden_points() == _core.forbidden_points(game.black, game.white)
+            checked += 1
+    assert checked > 300

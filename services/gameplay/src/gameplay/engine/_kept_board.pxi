@@ -86,24 +86,24 @@ cdef class KeptBoard:
 
     cdef void _refresh(self, int cell) noexcept nogil:
         """Recompute the entries of the empty cells within 5 of ``cell`` on its 4 lines."""
-        cdef int d, k, pos, line, target
-        cdef uint32_t black, block, occupied, wb, wk
+        cdef int d, j, at, pos, line
+        cdef uint32_t black, block, empty, wb, wk
         for d in range(4):
             line = LID[d][cell]
             pos = LPOS[d][cell]
             black = self.board.black[d][line]
             block = self.board.block[d][line]
-            occupied = black | block
-            for k in range(-5, 6):
-                # line position pos + k is bit pos + k + PAD; cells off the board are blocked
-                if pos + k < 0 or pos + k >= SIZE or (occupied >> (pos + k + PAD)) & 1:
-                    continue
-                target = cell + k * STEP[d]
-                wb = (black >> (pos + k)) & 0x7FF
-                wk = (block >> (pos + k)) & 0x7FF
+            # bit j: the cell at offset j - 5 (line bit pos + j); off the board counts as blocked
+            empty = ~(black | block) >> pos & 0x7FF
+            while empty:
+                j = __builtin_ctz(empty)
+                empty &= empty - 1
+                at = pos + j - 5        # its line position; its window is line bits at..at+10
+                wb = (black >> at) & 0x7FF
+                wk = (block >> at) & 0x7FF
                 wb = (wb & 0x1F) | ((wb >> 6) << 5)
                 wk = (wk & 0x1F) | ((wk >> 6) << 5)
-                self._set_entry(d, target, PATTERN[TERN[wb] + 2 * TERN[wk]])
+                self._set_entry(d, cell + (j - 5) * STEP[d], PATTERN[TERN[wb] + 2 * TERN[wk]])
 
     cdef void _place(self, int cell, bint black) noexcept nogil:
         cdef int d

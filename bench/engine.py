@@ -293,8 +293,8 @@ def kept_rows(compiled, positions, sizes: Sizes) -> list[tuple[str, float, float
         ),
         (
             "per move in a game (self-play)",
-            _best_move_us(self_play_kept_moves, compiled, sizes.games, max(rounds // 4, 1)),
-            _best_move_us(self_play_moves, compiled, sizes.games, max(rounds // 4, 1)),
+            _best_move_us(self_play_kept_moves, compiled, sizes.games, max(rounds // 4, 3)),
+            _best_move_us(self_play_moves, compiled, sizes.games, max(rounds // 4, 3)),
             None,
         ),
     ]

@@ -8,6 +8,14 @@ Rows:
 - random self-play with every move legality-checked: a random empty point, black's checked
   with classify (forbidden ones rejected, another point drawn), white's with line_length;
   a game stops on a five or a full board (moves/s).
+A second table, the kept board against the previous implementation in the same run (µs):
+- classification per position on a board the game keeps (``KeptBoard.forbidden_count``: its
+  suspect cells) against the previous step (``KeptBoard._forbidden_count_scan``: every cell with
+  4 black stones within 5, the same board, no loading either);
+- ``forbidden_points`` from a stone list (packed suspect filter) against
+  ``_forbidden_points_scan`` (the previous filter);
+- per move in a game: the same legality-checked self-play, each move placed on a KeptBoard and
+  black's judged there, against judging black's from the stone lists (what a game did before).
 Deterministic: fixed seeds, the same inputs for both cores. Each figure is the best of
 ROUNDS rounds (the machine is shared; the best round is the least disturbed); a compiled
 round repeats its inputs for at least MIN_SECONDS since that core is ~1000x faster.
@@ -32,6 +40,9 @@ MIN_SECONDS = 0.3
 ROUNDS = 3
 TARGET_POSITIONS_PER_S = 30_000
 TARGET_RATIO = 200
+#: issue 33, goal 4 (µs): a position on a kept board, a position from a stone list
+TARGET_KEPT_US = 0.4
+TARGET_LIST_US = 1.0
 
 
 def midgame_positions(core, count: int, rng: random.Random) -> list[tuple[list, list]]:
@@ -162,6 +173,143 @@ def self_play_moves(core, games: int, seed: int) -> tuple[int, float]:
     return moves, time.perf_counter() - started
 
 
+def kept_boards(core, positions) -> list:
+    """A KeptBoard per position, its stones placed alternately as in a game."""
+    boards = []
+    for black, white in positions:
+        board = core.KeptBoard()
+        for i in range(max(len(black), len(white))):
+            if i < len(black):
+                board.place(black[i], True)
+            if i < len(white):
+                board.place(white[i], False)
+        boards.append(board)
+    return boards
+
+
+def count_all(method: str):
+    def run(items):
+        for board in items:
+            getattr(board, method)()
+
+    return run
+
+
+def scan_all(core):
+    def run(items):
+        for black, white in items:
+            core._forbidden_points_scan(black, white)
+
+    return run
+
+
+def self_play_kept_moves(core, games: int, seed: int) -> tuple[int, float]:
+    """``self_play_moves`` on a KeptBoard: the same games (same seed, same verdicts), each move
+    placed on the board and black's judged there instead of from the stone lists."""
+    rng = random.Random(seed)
+    moves = 0
+    started = time.perf_counter()
+    for _ in range(games):
+        empty = [(x, y) for x in range(SIZE) for y in range(SIZE)]
+        board = core.KeptBoard()
+        white: list = []
+        black_to_move = True
+        while empty:
+            if black_to_move:
+                tried = 0
+                while tried < len(empty):
+                    i = rng.randrange(tried, len(empty))
+                    empty[tried], empty[i] = empty[i], empty[tried]
+                    kind = board.classify(empty[tried])
+                    if kind not in FORBIDDEN:
+                        break
+                    tried += 1
+                else:
+                    break
+                p = empty.pop(tried)
+                board.place(p, True)
+                over = kind == "five"
+            else:
+                p = empty.pop(rng.randrange(len(empty)))
+                over = core.line_length(white, p) >= 5
+                white.append(p)
+                board.place(p, False)
+            moves += 1
+            if over:
+                break
+            black_to_move = not black_to_move
+    return moves, time.perf_counter() - started
+
+
+def _best_us(run, items, rounds: int, chunk: int = 20) -> float:
+    """µs per item: each chunk of ``chunk`` items timed ``rounds`` times, its best kept, the
+    bests summed. Chunks take microseconds, so on a shared machine most rounds of each run
+    undisturbed and the sum is the undisturbed cost (one long timing almost never is)."""
+    total = 0.0
+    for start in range(0, len(items), chunk):
+        part = items[start : start + chunk]
+        best = float("inf")
+        for _ in range(rounds):
+            started = time.perf_counter()
+            run(part)
+            best = min(best, time.perf_counter() - started)
+        total += best
+    return total / len(items) * 1e6
+
+
+def _best_move_us(play, core, games: int, rounds: int) -> float:
+    """µs per move of ``play`` (a self-play function): each game (its own seed) timed
+    ``rounds`` times, its best kept."""
+    moves = 0
+    total = 0.0
+    for game in range(games):
+        best = float("inf")
+        for _ in range(rounds):
+            played, seconds = play(core, 1, SEED + game)
+            best = min(best, seconds)
+        moves += played
+        total += best
+    return total / moves * 1e6
+
+
+def kept_rows(compiled, positions, sizes: Sizes) -> list[tuple[str, float, float, float | None]]:
+    """(row, this µs, previous µs, goal µs or None): the kept board against the previous path."""
+    boards = kept_boards(compiled, positions)
+    rounds = 40 if sizes.rounds > 1 else 5
+    scan = _best_us(count_all("_forbidden_count_scan"), boards, rounds)
+    return [
+        (
+            "classification, position on a kept board",
+            _best_us(count_all("forbidden_count"), boards, rounds),
+            scan,
+            TARGET_KEPT_US,
+        ),
+        ("forbidden_points dict, kept board", _best_us(count_all("forbidden_points"), boards, rounds), scan, None),
+        (
+            "forbidden_points from a stone list",
+            _best_us(forbidden_all(compiled), positions, rounds),
+            _best_us(scan_all(compiled), positions, rounds),
+            TARGET_LIST_US,
+        ),
+        (
+            "per move in a game (self-play)",
+            _best_move_us(self_play_kept_moves, compiled, sizes.games, max(rounds // 4, 3)),
+            _best_move_us(self_play_moves, compiled, sizes.games, max(rounds // 4, 3)),
+            None,
+        ),
+    ]
+
+
+def print_kept_rows(rows: list[tuple[str, float, float, float | None]]) -> None:
+    width = max(len(r[0]) for r in rows)
+    print()
+    print("kept board against the previous implementation, same run (µs per position or move):")
+    print(f"{'path':<{width}}  {'this µs':>8}  {'previous µs':>11}  {'speed-up':>8}  goal")
+    for name, this, previous, goal in rows:
+        verdict = "" if goal is None else f"<= {goal} µs {'met' if this <= goal else 'NOT met'}"
+        print(f"{name:<{width}}  {this:>8.3f}  {previous:>11.3f}  {previous / this:>7.1f}x  {verdict}")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.engine", description=(__doc__ or "").split("\n", 1)[0])
     parser.add_argument("--quick", action="store_true", help="a smoke run: small inputs, one round")
@@ -209,6 +357,7 @@ def main(argv: list[str] | None = None) -> None:
         f"({'met' if fp[1] >= TARGET_POSITIONS_PER_S else 'NOT met'}), "
         f"compiled >= {TARGET_RATIO}x reference ({'met' if fp[1] / fp[2] >= TARGET_RATIO else 'NOT met'})"
     )
+    print_kept_rows(kept_rows(compiled, positions, sizes))
 
 
 if __name__ == "__main__":

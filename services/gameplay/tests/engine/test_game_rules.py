@@ -108,24 +108,40 @@ def test_play3_loss_mode_keeps_forbidden_points_playable():
     assert P("h8") in game.legal_actions().moves
 
 
-def test_play3_core_only_asked_when_a_foul_is_possible():
-    """PLAY-3 (per-move cost): a black move with fewer than four black stones near its lines is
-    judged without calling the rules core; a crowded one asks it."""
-    calls = []
+def test_play3_moves_judged_on_the_kept_board_not_from_stone_lists():
+    """PLAY-3 (per-move cost): a professional game keeps the core's board move by move and
+    judges each black move there; the stone-list functions are never called."""
+    from_lists = []
+    placed = []
+    judged = []
+
+    class SpyKeptBoard(reference.KeptBoard):
+        def place(self, point, black):
+            placed.append((point, black))
+            super().place(point, black)
+
+        def classify(self, point):
+            judged.append(point)
+            return super().classify(point)
 
     class SpyCore:
+        KeptBoard = SpyKeptBoard
+
         @staticmethod
         def classify(black, white, point):
-            calls.append(point)
+            from_lists.append(point)
             return reference.classify(black, white, point)
 
     game = Game(RuleSet.professional(), SpyCore)
-    for m in parse_moves("h8 a1 h9 a3 j8 a5 f10 a7 g9 a9 j10 a11"):
+    moves = parse_moves("h8 a1 h9 a3 j8 a5 f10 a7 g9 a9 j10 a11")
+    for m in moves:
         game.play(m)
-    assert calls == []
+    assert placed == [(m, i % 2 == 0) for i, m in enumerate(moves)]
+    assert judged == moves[::2]
     game.play(P("i9"))  # g9 h9 | h8 j10 | j8 ... : crowded, and in fact a double three
-    assert calls == [P("i9")]
+    assert judged[-1] == P("i9") and from_lists == []
     assert game.result.foul == "double_three"
+    assert Game(RuleSet.free(), SpyCore).forbidden_points() == {}  # free rules keep no such board
 
 
 def test_play4_two_passes_in_succession_draw():

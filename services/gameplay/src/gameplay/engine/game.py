@@ -2,9 +2,9 @@
 
 The game works in colours (black moves first); who is black is the business of the opening
 protocol (PLAY-2, ``opening_protocol.py``) or of the pairing. The board is kept incrementally and
-a move only looks at the four lines through the new stone; the rules core (``classify``) is only
-asked about a black move under professional rules when enough black stones are near it for a
-foul to be possible.
+a move only looks at the four lines through the new stone. Under professional rules the core's
+kept board (``KeptBoard``) follows every stone too, so judging a black move or listing the
+forbidden points works from state kept move by move, not from the stone lists.
 """
 
 from __future__ import annotations
@@ -143,6 +143,8 @@ class Game:
         self._white: set[Point] = set()
         self._history: list[Action] = []
         self.result: Result | None = None
+        # only professional rules have forbidden points to judge
+        self._kept = self.core.KeptBoard() if self.rules.forbidden_moves else None
 
     # -- queries ---------------------------------------------------------------------------
 
@@ -187,9 +189,9 @@ class Game:
 
     def forbidden_points(self) -> dict[Point, str]:
         """Points where black may not play now (empty under free rules)."""
-        if not self.rules.forbidden_moves:
+        if self._kept is None:
             return {}
-        return dict(self.core.forbidden_points(self._black, self._white))
+        return dict(self._kept.forbidden_points())
 
     def legal_actions(self) -> LegalActions:
         """Playable points and whether a pass is allowed for the side to move.
@@ -246,6 +248,8 @@ class Game:
 
         self._board[idx] = value
         (self._black if value == 1 else self._white).add((x, y))
+        if self._kept is not None:
+            self._kept.place((x, y), value == 1)
         action = Action(len(self._history) + 1, colour, (x, y), foul)
         self._history.append(action)
         if result is None and len(self._black) + len(self._white) == BOARD_SIZE * BOARD_SIZE:
@@ -322,16 +326,5 @@ class Game:
     def _black_kind(self, point: Point, longest: int) -> str:
         if longest >= 6:
             return "overline"
-        # Every foul needs at least four other black stones within four points on the lines
-        # through the move (two threes: 2 + 2); below that the core need not be asked.
-        board = self._board
-        x0, y0 = point
-        near = 0
-        for dx, dy in _DIRECTIONS:
-            for step in (-4, -3, -2, -1, 1, 2, 3, 4):
-                x, y = x0 + step * dx, y0 + step * dy
-                if 0 <= x < BOARD_SIZE and 0 <= y < BOARD_SIZE and board[x * BOARD_SIZE + y] == 1:
-                    near += 1
-        if near < 4:
-            return "none"
-        return self.core.classify(self._black, self._white, point)
+        assert self._kept is not None  # black moves are judged under professional rules only
+        return self._kept.classify(point)

@@ -216,3 +216,39 @@ def line_length(stones: Iterable[Point], point: Point) -> int:
     spot = _point(point, "point")
     run_stones.add(spot)
     return max(len(_segment(run_stones, spot, d)) for d in DIRECTIONS)
+
+
+class KeptBoard:
+    """The protocol's kept board (``_core.KeptBoard``) written plainly: the stones in sets, each
+    question answered from scratch by the functions above."""
+
+    def __init__(self) -> None:
+        self._black: set[Point] = set()
+        self._white: set[Point] = set()
+        self._placed: list[tuple[Point, bool]] = []
+
+    def place(self, point: Point, black: bool) -> None:
+        spot = _point(point, "point")
+        if spot in self._black or spot in self._white:
+            raise ValueError(f"point {spot} is occupied")
+        (self._black if black else self._white).add(spot)
+        self._placed.append((spot, bool(black)))
+
+    def undo(self) -> Point:
+        if not self._placed:
+            raise ValueError("no stone to take back")
+        spot, black = self._placed.pop()
+        (self._black if black else self._white).discard(spot)
+        return spot
+
+    def classify(self, point: Point) -> str:
+        return classify(self._black, self._white, point)
+
+    def forbidden_points(self) -> dict[Point, str]:
+        return forbidden_points(self._black, self._white)
+
+    def forbidden_count(self) -> int:
+        return len(self.forbidden_points())
+
+    def moves(self) -> list[tuple[Point, bool]]:
+        return list(self._placed)

@@ -171,7 +171,9 @@ def main(argv: list[str] | None = None) -> None:
     repeat, process_repeat = (3, 3) if args.quick else (REPEAT, PROCESS_REPEAT)
     t0 = time.perf_counter()
     late = section(33, players, LATE_ROUNDS, LATE_PLAYED)
-    print(f"setup: {players} players, rounds 1-{LATE_PLAYED} of {LATE_ROUNDS} paired ({time.perf_counter() - t0:.1f} s)")
+    print(
+        f"setup: {players} players, rounds 1-{LATE_PLAYED} of {LATE_ROUNDS} paired ({time.perf_counter() - t0:.1f} s)"
+    )
     print(f"load average {os.getloadavg()[0]:.2f}")
     print(f"{'case':36} {'best ms':>9} {'median ms':>10} {'x nx':>8}")
     compiled, reference = _in_process(late, repeat)
@@ -186,7 +188,12 @@ def main(argv: list[str] | None = None) -> None:
         print(f"setup: {BIG_PLAYERS} players, rounds 1-{BIG_PLAYED} paired ({time.perf_counter() - t0:.1f} s)")
         compiled, reference = _in_process(big, 3)
         goal = "meets" if statistics.median(compiled) <= GOAL_BIG_MS else "MISSES"
-        _row(f"{BIG_PLAYERS} players, round {BIG_PLAYED + 1}, in process", compiled, reference, f"{goal} <= {GOAL_BIG_MS} ms")
+        _row(
+            f"{BIG_PLAYERS} players, round {BIG_PLAYED + 1}, in process",
+            compiled,
+            reference,
+            f"{goal} <= {GOAL_BIG_MS} ms",
+        )
         _row("  networkx matching", reference, reference)
 
 

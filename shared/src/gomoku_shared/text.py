@@ -63,4 +63,3 @@ def _line_feeds(value: object) -> object:
 Line = Annotated[str, AfterValidator(_single_line)]
 #: free text of several lines (LF only): a reason, a note, grounds, a citation
 Prose = Annotated[str, BeforeValidator(_line_feeds), AfterValidator(_prose)]
-

@@ -17,6 +17,7 @@ $(UV):
 
 .venv/.installed: $(UV) pyproject.toml $(wildcard uv.lock) shared/pyproject.toml services/*/pyproject.toml sim/pyproject.toml ops/pyproject.toml clients/python/pyproject.toml services/gameplay/setup.py services/gameplay/src/gameplay/engine/_core.pyx \
 	services/pairing/setup.py services/pairing/src/pairing/domain/_dutch_core.pyx services/pairing/src/pairing/domain/_blossom.pyx \
+	services/pairing/src/pairing/domain/_blossom_wide.pyx services/pairing/src/pairing/domain/_blossom_core.pxi \
 	sim/setup.py sim/src/gomoku_sim/_strategy_core.pyx
 	$(UV) sync --all-packages --python $(PY) --compile-bytecode
 	touch $@

@@ -5,5 +5,12 @@ from Cython.Build import cythonize
 from setuptools import setup
 
 setup(
-    ext_modules=cythonize(["src/pairing/domain/_dutch_core.pyx", "src/pairing/domain/_blossom.pyx"], language_level=3)
+    ext_modules=cythonize(
+        [
+            "src/pairing/domain/_dutch_core.pyx",
+            "src/pairing/domain/_blossom.pyx",
+            "src/pairing/domain/_blossom_wide.pyx",
+        ],
+        language_level=3,
+    )
 )

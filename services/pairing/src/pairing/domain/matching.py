@@ -1,23 +1,26 @@
 """The minimum-weight perfect matching the Dutch engine asks for: networkx's blossom algorithm,
-compiled (``_blossom.pyx``: the same algorithm step for step, so the same matching among several
-optimal ones, which the FIDE-exact agreement depends on).
+compiled (``_blossom_core.pxi``: the same algorithm step for step, so the same matching among
+several optimal ones, which the FIDE-exact agreement depends on).
 
-networkx itself stays the reference (:func:`networkx_min_weight_matching`; the tests hold the
-compiled one to it) and the fallback for weights the compiled one does not take (non-``int``,
-or more than ``_blossom.MAX_BITS`` bits). It is imported only then: importing networkx costs
-about 100 ms, a third of a ``pairing-engine`` run.
+Two builds of it: ``_blossom`` (128-bit integers, weights up to 120 bits: nearly every call)
+and ``_blossom_wide`` (384-bit, up to 376 bits). networkx itself stays the reference
+(:func:`networkx_min_weight_matching`; the tests hold both builds to it) and the fallback for
+weights neither takes (non-``int``, or wider). It is imported only then: importing networkx
+costs about 100 ms, a third of a ``pairing-engine`` run before this.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from . import _blossom
+from . import _blossom, _blossom_wide
 
 
 def min_weight_matching(edges: list[tuple[int, int, int]]) -> set[tuple[int, int]]:
     """``networkx.min_weight_matching`` of the graph built from ``edges`` (same set)."""
     matching = _blossom.min_weight_matching(edges)
+    if matching is None:
+        matching = _blossom_wide.min_weight_matching(edges)
     if matching is None:
         return networkx_min_weight_matching(edges)
     return matching

@@ -1,6 +1,16 @@
-"""Build the compiled loops of the fast Dutch engine; all metadata lives in pyproject.toml."""
+"""Build the compiled parts of the fast Dutch engine (its per-pair loops and its blossom
+matching); all metadata lives in pyproject.toml."""
 
 from Cython.Build import cythonize
 from setuptools import setup
 
-setup(ext_modules=cythonize(["src/pairing/domain/_dutch_core.pyx"], language_level=3))
+setup(
+    ext_modules=cythonize(
+        [
+            "src/pairing/domain/_dutch_core.pyx",
+            "src/pairing/domain/_blossom.pyx",
+            "src/pairing/domain/_blossom_wide.pyx",
+        ],
+        language_level=3,
+    )
+)

@@ -25,12 +25,14 @@ from typing import Annotated
 from pydantic import AfterValidator, BeforeValidator
 from pydantic_core import PydanticCustomError
 
+from .line_text import NOT_IN_A_LINE as _NOT_IN_A_LINE
+from .line_text import NOT_IN_PROSE as _NOT_IN_PROSE
+from .line_text import one_line
+
+__all__ = ["INVALID_CHARACTERS", "Line", "Prose", "one_line"]
+
 #: the pydantic error type a refused value carries (the API answers 400 with this code)
 INVALID_CHARACTERS = "invalid_characters"
-
-_SEPARATORS_AND_BIDI = "\u2028\u2029\u202a-\u202e\u2066-\u2069"
-_NOT_IN_A_LINE = re.compile(f"[\x00-\x1f\x7f-\x9f{_SEPARATORS_AND_BIDI}]")
-_NOT_IN_PROSE = re.compile(f"[\x00-\x09\x0b-\x1f\x7f-\x9f{_SEPARATORS_AND_BIDI}]")
 
 
 def _refused(value: str, pattern: re.Pattern[str], what: str) -> str:
@@ -61,9 +63,3 @@ def _line_feeds(value: object) -> object:
 Line = Annotated[str, AfterValidator(_single_line)]
 #: free text of several lines (LF only): a reason, a note, grounds, a citation
 Prose = Annotated[str, BeforeValidator(_line_feeds), AfterValidator(_prose)]
-
-
-def one_line(value: str) -> str:
-    """``value`` as a writer of a line-based format may emit it: every character a ``Line``
-    refuses (line breaks included) becomes a space."""
-    return _NOT_IN_A_LINE.sub(" ", value)

@@ -44,53 +44,145 @@ Interop
     ``pairing-engine IN.trf -p OUT``.
 """
 
-from .berger import berger_round, berger_table, pair_round_robin
-from .checker import IllegalPairing, check_round
-from .model import (
-    Board,
-    Code,
-    Colour,
-    ForbiddenGroup,
-    Outcome,
-    Player,
-    PointSystem,
-    ResultError,
-    RoundEntry,
-    RoundPairing,
-    Tournament,
-    active_players,
-    add_player,
-    record_round,
-    withdraw,
-)
-from .playoffs import ARBITER, PLAYOFF, TieGroup, apply_playoff, ties_needing_decision
-from .ranking import StandingRow, rank
-from .scoring import MatchPoints
-from .standings import (
-    ORDER_ROUND_ROBIN,
-    ORDER_SWISS,
-    ORDER_SZ_ONLINE,
-    cross_table,
-    standings,
-    standings_by_gender,
-)
-from .swiss import ByeRules, GacruxDutch, NoLegalPairing, SwissEngine, forbidden_from_units, pair_swiss_round
-from .teams import (
-    ORDER_TEAM_ROUND_ROBIN,
-    ORDER_TEAM_SWISS,
-    Team,
-    TeamMatchResult,
-    TeamRound,
-    TeamTournament,
-    board_assignments,
-    board_one_players,
-    pair_team_round_robin,
-    pair_team_swiss_round,
-    record_team_round,
-    team_standings,
-    team_values,
-)
-from .tiebreaks import INDIVIDUAL_TIEBREAKS, Edition, TiebreakConfig, compute_tiebreaks
-from .trf import TrfError, export_trf, import_trf
+from __future__ import annotations
 
-__all__ = [name for name in dir() if not name.startswith("_")]
+import importlib
+import sys
+import types
+from typing import TYPE_CHECKING, Any
+
+# Each public name is imported from its module on first use (PEP 562): a process that only
+# pairs (``pairing-engine``, the pairing workers) does not import teams, tiebreaks, standings
+# and the rest it never calls. The names, by module (the block below gives type checkers the
+# same names; a test holds the two equal):
+_EXPORTS_BY_MODULE: dict[str, tuple[str, ...]] = {
+    "berger": ("berger_round", "berger_table", "pair_round_robin"),
+    "checker": ("IllegalPairing", "check_round"),
+    "model": (
+        "Board",
+        "Code",
+        "Colour",
+        "ForbiddenGroup",
+        "Outcome",
+        "Player",
+        "PointSystem",
+        "ResultError",
+        "RoundEntry",
+        "RoundPairing",
+        "Tournament",
+        "active_players",
+        "add_player",
+        "record_round",
+        "withdraw",
+    ),
+    "playoffs": ("ARBITER", "PLAYOFF", "TieGroup", "apply_playoff", "ties_needing_decision"),
+    "ranking": ("StandingRow", "rank"),
+    "scoring": ("MatchPoints",),
+    "standings": (
+        "ORDER_ROUND_ROBIN",
+        "ORDER_SWISS",
+        "ORDER_SZ_ONLINE",
+        "cross_table",
+        "standings",
+        "standings_by_gender",
+    ),
+    "swiss": ("ByeRules", "GacruxDutch", "NoLegalPairing", "SwissEngine", "forbidden_from_units", "pair_swiss_round"),
+    "teams": (
+        "ORDER_TEAM_ROUND_ROBIN",
+        "ORDER_TEAM_SWISS",
+        "Team",
+        "TeamMatchResult",
+        "TeamRound",
+        "TeamTournament",
+        "board_assignments",
+        "board_one_players",
+        "pair_team_round_robin",
+        "pair_team_swiss_round",
+        "record_team_round",
+        "team_standings",
+        "team_values",
+    ),
+    "tiebreaks": ("INDIVIDUAL_TIEBREAKS", "Edition", "TiebreakConfig", "compute_tiebreaks"),
+    "trf": ("TrfError", "export_trf", "import_trf"),
+}
+_EXPORTS = {name: module for module, names in _EXPORTS_BY_MODULE.items() for name in names}
+
+if TYPE_CHECKING:
+    from .berger import berger_round, berger_table, pair_round_robin
+    from .checker import IllegalPairing, check_round
+    from .model import (
+        Board,
+        Code,
+        Colour,
+        ForbiddenGroup,
+        Outcome,
+        Player,
+        PointSystem,
+        ResultError,
+        RoundEntry,
+        RoundPairing,
+        Tournament,
+        active_players,
+        add_player,
+        record_round,
+        withdraw,
+    )
+    from .playoffs import ARBITER, PLAYOFF, TieGroup, apply_playoff, ties_needing_decision
+    from .ranking import StandingRow, rank
+    from .scoring import MatchPoints
+    from .standings import (
+        ORDER_ROUND_ROBIN,
+        ORDER_SWISS,
+        ORDER_SZ_ONLINE,
+        cross_table,
+        standings,
+        standings_by_gender,
+    )
+    from .swiss import ByeRules, GacruxDutch, NoLegalPairing, SwissEngine, forbidden_from_units, pair_swiss_round
+    from .teams import (
+        ORDER_TEAM_ROUND_ROBIN,
+        ORDER_TEAM_SWISS,
+        Team,
+        TeamMatchResult,
+        TeamRound,
+        TeamTournament,
+        board_assignments,
+        board_one_players,
+        pair_team_round_robin,
+        pair_team_swiss_round,
+        record_team_round,
+        team_standings,
+        team_values,
+    )
+    from .tiebreaks import INDIVIDUAL_TIEBREAKS, Edition, TiebreakConfig, compute_tiebreaks
+    from .trf import TrfError, export_trf, import_trf
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value  # the next read finds it directly
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))
+
+
+class _Package(types.ModuleType):
+    """Keeps an exported name that is also a module's name (``standings``) the exported
+    function: importing the module would otherwise set the package's attribute to it, as
+    the eager imports this replaces never let it."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _EXPORTS and isinstance(value, types.ModuleType) and value.__name__ == f"{__name__}.{name}":
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
+
+
+__all__ = sorted(_EXPORTS)

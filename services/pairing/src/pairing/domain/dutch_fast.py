@@ -6,9 +6,9 @@ with code that computes the same values in the same order:
 * the edge quality of a pair (``update_edge``, run for every candidate pair of every bracket),
   compiled, and the players' data of the round computed alone (``dutch_crosstable``,
   ``dutch_records``);
-* the maximum-weight matching: networkx's own blossom algorithm, run on a graph whose
-  ``G[v]`` is the plain adjacency dict rather than a view object (the algorithm, and so its
-  tie-breaking, is networkx's, untouched; it is about a tenth of a round's time);
+* the maximum-weight matching: networkx's own blossom algorithm compiled (``matching``,
+  ``_blossom.pyx``: the same steps in the same order, so the same tie-breaking); gacrux's
+  engine is imported without networkx (``gacrux_import``);
 * the per-pair loops (``_dutch_core``, compiled): building the edge dict of every pair, the
   sorted edge list, the filters applied after each bracket, the histograms of
   ``compute_hamilton``; the lists they return also carry each edge's ends and score levels
@@ -26,10 +26,9 @@ import gc as garbage_collector
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from gacrux.pairingdutch import pairing_dutch
-
 from . import _dutch_core
 from .dutch_crosstable import FastCrosstable
+from .gacrux_import import pairing_dutch
 from .matching import min_weight_matching
 
 

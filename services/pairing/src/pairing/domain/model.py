@@ -39,18 +39,25 @@ class Code(str, Enum):
     ZERO_BYE = "Z"  # requested bye scored zero / not paired
     ABSENT = " "  # not in the tournament that round (late entry, after withdrawal)
 
+    # the sets below are module constants: reading ``Code.WIN`` goes through the enum's
+    # descriptor, and a pairing asks ``over_the_board`` tens of thousands of times
     @property
     def over_the_board(self) -> bool:
-        return self in (Code.WIN, Code.DRAW, Code.LOSS)
+        return self in _OVER_THE_BOARD
 
     @property
     def has_opponent(self) -> bool:
-        return self in (Code.WIN, Code.DRAW, Code.LOSS, Code.FORFEIT_WIN, Code.FORFEIT_LOSS)
+        return self in _HAS_OPPONENT
 
     @property
     def voluntary_unplayed(self) -> bool:
         """FIDE C.07 art. 16: rounds the player chose not to play (cut first by median/cut-1)."""
-        return self in (Code.FORFEIT_LOSS, Code.HALF_BYE, Code.ZERO_BYE, Code.ABSENT)
+        return self in _VOLUNTARY_UNPLAYED
+
+
+_OVER_THE_BOARD = (Code.WIN, Code.DRAW, Code.LOSS)
+_HAS_OPPONENT = (Code.WIN, Code.DRAW, Code.LOSS, Code.FORFEIT_WIN, Code.FORFEIT_LOSS)
+_VOLUNTARY_UNPLAYED = (Code.FORFEIT_LOSS, Code.HALF_BYE, Code.ZERO_BYE, Code.ABSENT)
 
 
 @dataclass(frozen=True)

@@ -56,9 +56,9 @@ class GacruxDutch:
         self, tournament: Tournament, round_: int, participants: Sequence[int], topscorer_exemption: bool = False
     ) -> list[tuple[int, int]]:
         from gacrux.gacruxexeptions import GacruxNoLegalPairing
-        from gacrux.pairingdutch import pairing_dutch
 
         from .dutch_fast import FastDutch, collector_paused
+        from .gacrux_import import pairing_dutch  # gacrux's engine without networkx's import
 
         tour, to_old = self.round_structure(tournament, round_, participants, topscorer_exemption)
         params = {"experimental": self.experimental, "verbose": 0, "top_color": tour["topColor"]}

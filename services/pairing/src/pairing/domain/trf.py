@@ -10,7 +10,7 @@ record nor shift the columns after it.
 
 from __future__ import annotations
 
-from gomoku_shared.text import one_line
+from gomoku_shared.line_text import one_line
 
 from .model import Code, Colour, ForbiddenGroup, Player, PointSystem, RoundEntry, Tournament
 

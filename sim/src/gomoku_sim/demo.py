@@ -4,8 +4,8 @@
     .venv/bin/python -m gomoku_sim.demo --preset nt-2023 --seed 7 --players-per-section 8
     .venv/bin/python -m gomoku_sim.demo --full --mode distributed   # needs AMQP_URL, DATABASE_URL
 
-Embedded: the four services in this process (in-memory bus, SQLite in a temporary DATA_DIR,
-one fake clock). Distributed: the four services as processes started with the commands of
+Embedded: every service in this process (in-memory bus, SQLite in a temporary DATA_DIR,
+one fake clock). Distributed: the four competition services as processes started with the commands of
 docker-compose.yml, on RabbitMQ (AMQP_URL) and PostgreSQL (DATABASE_URL: a server where a
 database per service may be created), reached through the compose gateway (Caddy) at one base
 URL, as in the embedded mode.

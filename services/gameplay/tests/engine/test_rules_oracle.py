@@ -1,5 +1,5 @@
 """PLAY-3: the rules cores agree with an independent implementation, the test-only ``renju``
-package (RULES.md Appendix B), on seeded random positions dense enough to hold many fouls."""
+package (a dev dependency), on seeded random positions dense enough to hold many fouls."""
 
 from __future__ import annotations
 

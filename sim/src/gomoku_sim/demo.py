@@ -21,9 +21,11 @@ import time
 import uuid
 from pathlib import Path
 
+from registration import presets
+
 from .bots import BotPolicy
 from .demo_staff import create_demo_staff, print_demo_staff
-from .driver import EVENT_CODES, EventDriver, RunSpec, result_digest, scaled_sizes
+from .driver import EventDriver, RunSpec, result_digest, scaled_sizes
 from .report import (
     print_awards,
     print_qualifiers,
@@ -36,14 +38,13 @@ from .report import (
 )
 from .stack import database_urls_for, distributed_stack, embedded_stack, env_or_fail
 
-PRESETS = tuple(EVENT_CODES)
-
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m gomoku_sim.demo", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--preset", choices=PRESETS, default="sz-2022")
+    # every preset registration ships: a new preset file is a new choice, with no edit here
+    parser.add_argument("--preset", choices=presets.list_presets(), default="sz-2022")
     parser.add_argument("--seed", type=int, default=2022)
     parser.add_argument(
         "--players-per-section", type=int, default=None, help="entries in each played section of the scaled-down field"

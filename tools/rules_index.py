@@ -110,7 +110,8 @@ class Rule:
 
     def title(self) -> str:
         """The best description found: a doc heading naming this rule alone, then an ``ID: …``
-        line of the owner, of another rules module, of a test, of other code, then any."""
+        line opening a rules module, of the owner, of another rules module, of a test, of other
+        code, then any."""
         owner = self.owner()
 
         def rank(candidate: Description) -> tuple[int, str, int]:
@@ -118,16 +119,18 @@ class Rule:
             if candidate.kind == "heading":
                 order = 0
             elif candidate.kind == "line_start":
-                if path == owner:
+                if candidate.line == 1 and _is_rules_module(path):  # what a rules module is for
                     order = 1
-                elif _is_rules_module(path):
+                elif path == owner:
                     order = 2
-                elif is_test_file(path):
+                elif _is_rules_module(path):
                     order = 3
-                else:
+                elif is_test_file(path):
                     order = 4
+                else:
+                    order = 5
             else:
-                order = 5 if path == owner else 6
+                order = 6 if path == owner else 7
             return order, candidate.path, candidate.line
 
         if not self.descriptions:
@@ -146,7 +149,8 @@ class Description:
 
 
 def _is_rules_module(path: Path) -> bool:
-    return bool({"domain", "engine", "event_config"} & set(path.parts)) and path.suffix in (".py", ".pyx")
+    rules_folder = bool({"domain", "engine", "event_config"} & set(path.parts))
+    return rules_folder and not is_test_file(path) and path.suffix in (".py", ".pyx")
 
 
 def _service_of(path: Path) -> str:
@@ -253,7 +257,7 @@ def render(rules: dict[str, Rule]) -> str:
         "",
         "It is generated from the repository (`python tools/rules_index.py`) and must not be edited by",
         "hand; `tests/architecture/test_rules_index.py` fails when it is stale. The title is the first",
-        "`ID: …` description found, a rules module's first; the owner is the `domain/` (or engine)",
+        "`ID: …` description found, a rules module's docstring first; the owner is the `domain/` (or engine)",
         "module citing the id most often; a test names a rule in its name (`test_reg14_…`) or its",
         "docstring.",
         "",

@@ -15,6 +15,9 @@ from portal.i18n import Words
 from portal.page_names import event_in
 from portal.team_texts import member, note
 
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
+
 OP = {"x-api-key": "op-key"}
 
 

@@ -8,6 +8,9 @@ from portal_kit import pages
 from gomoku_shared.auth import Principal
 from gomoku_shared.errors import ServiceError
 
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 async def client(tmp_path, monkeypatch):

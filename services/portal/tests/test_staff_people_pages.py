@@ -12,6 +12,9 @@ from portal_kit import pages
 
 from portal.sessions import SESSION_COOKIE
 
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
+
 OP = {"x-api-key": "op-key"}
 ORG = "city-club"
 PASSWORD = "a long enough password"

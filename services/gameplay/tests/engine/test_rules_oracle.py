@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from renju.check_forbid import get_foul_type
+
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
 
 RENJU_KINDS = {1: "double_three", 2: "double_four", 3: "overline"}
 

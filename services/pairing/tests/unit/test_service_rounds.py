@@ -8,6 +8,9 @@ from pairing_kit import EV, Harness, closed, players, rules, sqlite_settings, te
 
 from gomoku_shared.contracts import encode, envelope_for
 
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 async def svc(tmp_path):

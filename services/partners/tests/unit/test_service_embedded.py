@@ -11,6 +11,9 @@ from partners_kit import OP, bearer, embedded, new_partner, token
 
 from gomoku_shared.ratelimit import LocalBuckets
 
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 async def suite(tmp_path):

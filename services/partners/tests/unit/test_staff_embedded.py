@@ -9,6 +9,9 @@ import pytest
 from partners_kit import START, embedded
 from staff_kit import OP, PASSWORD, accept, bearer, claims, invite, organisation, refused, sign_in
 
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 async def suite(tmp_path):

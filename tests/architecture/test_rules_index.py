@@ -7,11 +7,15 @@ from __future__ import annotations
 import importlib.util
 import sys
 from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def load_tool():
+def load_tool() -> ModuleType:
     spec = importlib.util.spec_from_file_location("rules_index", ROOT / "tools/rules_index.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -20,22 +24,30 @@ def load_tool():
     return module
 
 
-def test_docs_rules_md_is_up_to_date():
-    tool = load_tool()
-    expected = tool.render(tool.collect())
+@pytest.fixture(scope="module")
+def tool() -> ModuleType:
+    return load_tool()
+
+
+@pytest.fixture(scope="module")
+def rules(tool: ModuleType) -> dict[str, Any]:
+    """The index's rules, read from the repository once for this module."""
+    return tool.collect()
+
+
+def test_docs_rules_md_is_up_to_date(tool, rules):
+    expected = tool.render(rules)
     current = (ROOT / "docs/rules.md").read_text(encoding="utf-8")
     assert current == expected, "docs/rules.md is stale: run .venv/bin/python tools/rules_index.py"
 
 
-def test_every_rule_family_has_an_owner_and_named_tests():
+def test_every_rule_family_has_an_owner_and_named_tests(rules):
     """Each rule cited has at least one test naming it, and the index lists every family."""
-    rules = load_tool().collect()
     assert {rule.split("-")[0] for rule in rules} == {"EVT", "REG", "PAIR", "PLAY", "AWD"}
     assert [rule for rule, entry in rules.items() if not entry.tests] == []
 
 
-def test_a_test_names_a_rule_by_its_name_or_docstring(tmp_path):
-    tool = load_tool()
+def test_a_test_names_a_rule_by_its_name_or_docstring(tool):
     source = '''"""PAIR-3: round robin."""
 def test_reg14_fees_in_time():
     pass

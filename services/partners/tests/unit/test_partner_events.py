@@ -5,7 +5,11 @@ replica, so that none accepts its tokens until they expire."""
 
 from __future__ import annotations
 
+import pytest
 from partners_kit import OP, START, harness
+
+# the whole service through its API (seconds a test): make test-fast leaves it out
+pytestmark = pytest.mark.slow
 
 
 async def test_a_new_partner_is_announced_once_and_no_event_carries_its_secret(tmp_path):

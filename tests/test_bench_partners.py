@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bench.partners import delivery_latencies, main, verification_rows
+
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
 
 
 def test_the_verification_rows_are_measured_against_their_baselines():

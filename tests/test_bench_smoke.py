@@ -15,6 +15,9 @@ import pytest
 
 from bench._compare_parsers import PARSERS
 
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[1]
 HANG_GUARD_S = 300  # a hung bench fails the test instead of blocking the run; not a timing check
 

@@ -202,6 +202,7 @@ async def suite(tmp_path):
     await s.stop()
 
 
+@pytest.mark.slow
 async def test_every_service_route_refuses_bad_input_with_a_json_4xx(suite):
     """For every route of every service: unknown ids, malformed JSON, no key → JSON 4xx, never 500."""
     s, client = suite
@@ -234,6 +235,7 @@ async def test_every_service_route_refuses_bad_input_with_a_json_4xx(suite):
     assert checked >= 4
 
 
+@pytest.mark.slow
 async def test_unknown_paths_and_methods_answer_the_common_error_everywhere(suite):
     """Conventions: the embedded root, each mount and each service answer an unknown path with a
     404 and a known path with the wrong method with a 405 naming the allowed methods (`Allow`),

@@ -112,6 +112,7 @@ def _mebibytes(value: str) -> int:
 # --- schemas -----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("docs", [BASE, OVERLAY], ids=["base", "overlay-example"])
 def test_every_manifest_validates_against_the_kubernetes_schemas_offline(docs):
     kinds = {d["kind"] for d in docs}

@@ -28,6 +28,7 @@ def documents(apps):
     return {name: app.openapi() for name, app in apps.items()}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("service", SERVICES)
 def test_security_schemes_with_the_client_credentials_flow(documents, service):
     schemes = documents[service]["components"]["securitySchemes"]
@@ -108,6 +109,7 @@ def test_each_secured_operation_declares_its_rate_limit_answers(documents, servi
     assert secured
 
 
+@pytest.mark.slow
 def test_the_token_endpoint_documents_the_form_and_the_oauth_errors(documents):
     op = documents["partners"]["paths"]["/oauth/token"]["post"]
     assert "application/x-www-form-urlencoded" in op["requestBody"]["content"]

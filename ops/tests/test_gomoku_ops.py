@@ -11,12 +11,16 @@ import sys
 import uuid
 from datetime import UTC, datetime
 
+import pytest
 from sqlalchemy import MetaData, insert, select
 
 from gomoku_shared.db import make_engine
 from gomoku_shared.messaging.bus import Message
 from gomoku_shared.messaging.outbox import outbox_table
 from gomoku_shared.messaging.rabbit import RabbitEventBus
+
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
 
 
 def ops(*args: str, amqp_url: str = "", namespace: str = "", env: dict[str, str] | None = None):

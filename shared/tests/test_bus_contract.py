@@ -1,6 +1,7 @@
 """The EventBus contract, run unchanged on the in-memory bus and on real RabbitMQ.
 
-Proves ARCHITECTURE.md §3 (bus and delivery guarantees); there are no RULES.md ids for it.
+Proves the bus and its delivery guarantees (docs/architecture.md, "Unit of work, outbox, inbox,
+relay"); no rule id (docs/rules.md) covers them.
 
 The memory variant pairs with SQLite (embedded mode), the RabbitMQ variant with
 PostgreSQL (distributed mode), so the outbox/inbox cases also run on both databases.

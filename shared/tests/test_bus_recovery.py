@@ -1,6 +1,7 @@
 """Crash and broker-restart recovery on real RabbitMQ + PostgreSQL.
 
-Proves ARCHITECTURE.md §3 (bus and delivery guarantees); there are no RULES.md ids for it.
+Proves the bus and its delivery guarantees (docs/architecture.md, "Unit of work, outbox, inbox,
+relay"); no rule id (docs/rules.md) covers them.
 
 (a) a service SIGKILLed between its commit and the publish still publishes the event,
     once, after it restarts (outbox);

@@ -1,6 +1,6 @@
-"""Outbox and inbox on SQLite and PostgreSQL (ARCHITECTURE.md §3: outbox, inbox).
+"""Outbox and inbox on SQLite and PostgreSQL (docs/architecture.md, "Unit of work, outbox, inbox, relay").
 
-The messaging layer has no RULES.md ids; tests are named after the guarantee they prove.
+The messaging layer has no rule ids (docs/rules.md); tests are named after the guarantee they prove.
 """
 
 from __future__ import annotations

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from gomoku_sim.bots import BotPolicy, decide, is_no_show, stall_ply
 from gomoku_sim.offline import play_offline
+
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
 
 
 def _summary(eg):

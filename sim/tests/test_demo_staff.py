@@ -7,10 +7,15 @@ from __future__ import annotations
 import base64
 import json
 
+import pytest
+
 from gomoku_shared.staff_roles import STAFF_ROLES
 from gomoku_sim.demo import _staff_accounts
 from gomoku_sim.demo_staff import demo_login
 from gomoku_sim.stack import embedded_stack
+
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
 
 
 def _claims(token: str) -> dict:

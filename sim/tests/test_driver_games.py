@@ -5,11 +5,16 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
+
 from gomoku_shared.contracts import encode, envelope_for
 from gomoku_shared.contracts.common import ClockSpec, Ruleset
 from gomoku_shared.contracts.events import PairingSpec, RoundPaired
 from gomoku_sim.bots import BotPolicy, is_no_show, stall_ply
 from gomoku_sim.driver import EventDriver, RunSpec
+
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
 
 
 def _round(code: str) -> RoundPaired:

@@ -78,6 +78,7 @@ def test_play2_opening_is_one_of_the_26_and_n_respects_the_section(fixed_n):
     assert len(seen) == len(OPENINGS)  # every opening gets chosen eventually
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [1, 2, 3, 5, 10])
 def test_play2_fifth_move_offers_are_pairwise_non_equivalent(n):
     """PLAY-2 step 4: the engine's own check accepts the bots' offers for every opening."""
@@ -93,6 +94,7 @@ def test_play2_fifth_move_offers_are_pairwise_non_equivalent(n):
             assert choose_fifth(pos, offers) in offers
 
 
+@pytest.mark.slow
 def test_window_table_scores_equal_the_plain_per_point_count():
     """The bots' precomputed window table (one pass per position) gives, for every empty point,
     the same attack/defence values as counting the windows through that point one by one."""
@@ -116,6 +118,7 @@ def test_window_table_scores_equal_the_plain_per_point_count():
         assert candidates(pos) == (sorted(near) if near else [(7, 7)])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("professional", [False, True])
 def test_play1_play3_winning_points_equal_the_plain_scan_of_every_point(professional):
     """PLAY-1 / PLAY-3: the winning points the bots find (only the gaps of a window of four are
@@ -155,6 +158,7 @@ def _agreement_positions(rng: random.Random, count: int, professional: bool):
         yield moves, Position.from_moves(moves, professional=professional)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("professional", [False, True])
 def test_play1_play3_compiled_strategy_decides_as_the_reference(professional):
     """PLAY-1 / PLAY-3: the compiled strategy core (``_strategy_core``) gives the reference's

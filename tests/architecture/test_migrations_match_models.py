@@ -111,6 +111,7 @@ def _head(service: str) -> str:
     return max(path.name.split("_", 1)[0] for path in versions.glob("[0-9]*.py"))
 
 
+@pytest.mark.infra  # a PostgreSQL database of its own (DATABASE_URL), made without the plugin's fixtures
 @pytest.mark.parametrize("service", SERVICES)
 def test_a_database_migrated_from_empty_equals_the_models(service: str, empty_database: str) -> None:
     upgrade(service, empty_database)

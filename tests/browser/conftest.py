@@ -2,14 +2,8 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from browser_kit import serve_embedded  # noqa: E402
+from browser_kit import serve_embedded
 
 
 @pytest.fixture

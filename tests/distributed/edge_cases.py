@@ -2,7 +2,7 @@
 
 Each case once gave a 500 (on PostgreSQL, some on SQLite too) or a body cut mid-stream; every
 one must now get the documented 4xx with the common error shape. The same list is sent to the
-embedded server and to the four services on PostgreSQL + RabbitMQ, over real sockets.
+embedded server and to the five services (the web pages aside) on PostgreSQL + RabbitMQ, over real sockets.
 """
 
 from __future__ import annotations

@@ -147,7 +147,7 @@ class Served:
 async def round_one_served(
     log_dir: Path, fresh_database: Callable[[], Awaitable[str]], amqp_url: str, bus_namespace: str
 ) -> AsyncIterator[Served]:
-    """The four services as processes on PostgreSQL + RabbitMQ (the docker-compose.yml commands)
+    """The four competition services as processes on PostgreSQL + RabbitMQ (the docker-compose.yml commands)
     on one fake clock, the field entered and the online stage closed (``PLAYED``), round 1 of
     every played section in gameplay and its start the preset's in all three services."""
     databases = {service: await fresh_database() for service in SERVICES}

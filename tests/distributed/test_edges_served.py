@@ -1,5 +1,5 @@
 """The hardened HTTP edges, over real sockets against served processes: the embedded server
-(SQLite) and the four services on PostgreSQL + RabbitMQ.
+(SQLite) and the five services (the web pages aside) on PostgreSQL + RabbitMQ.
 
 * every known bad input (edge_cases.CASES) gets its documented 4xx, never a 500;
 * a real 500 (a broken database underneath) keeps its correlation id in body, header and log,
@@ -128,7 +128,7 @@ def test_embedded_server_refuses_the_known_bad_inputs_with_4xx(embedded):
     _assert_no_personal_data(_log_lines([log]), _personal_secrets(stored))
 
 
-# ------------------------------------------------------------------ four services on PostgreSQL + RabbitMQ
+# ------------------------------------------------------------------ five services on PostgreSQL + RabbitMQ
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
 """EVT-7: the services agree on the schedule — one seeded event (SZ 2022's online qualifier,
-seed 五: 11-5 for the men's and women's sections), the four services as processes on PostgreSQL +
+seed 五: 11-5 for the men's and women's sections), the four competition services as processes on PostgreSQL +
 RabbitMQ (the docker-compose.yml commands) on one fake clock, entered and closed through
 registration as an organiser does it.
 

@@ -1,5 +1,5 @@
 """EVT-7 (issue 16): an arbiter delays a whole time slot through the served pairing process — the
-four services as processes on PostgreSQL + RabbitMQ (the docker-compose.yml commands) on one fake
+four competition services as processes on PostgreSQL + RabbitMQ (the docker-compose.yml commands) on one fake
 clock, SZ 2022's online qualifier (men-free, men-pro and women-pro all start round 1 at 09:00 on
 11-5, round 2 at 10:30).
 

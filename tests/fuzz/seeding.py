@@ -135,7 +135,7 @@ async def distributed(
 
 
 def partners_base(stack: Stack) -> str:
-    """The partners app of the embedded process (beside the four services' prefixes)."""
+    """The partners app of the embedded process (beside the four competition services' prefixes)."""
     return stack.urls["registration"].rsplit("/", 1)[0] + "/partners"
 
 

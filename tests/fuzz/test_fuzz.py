@@ -10,7 +10,7 @@ Credentials (issue 29, "every HTTP surface fuzzed with each role's credentials")
 operator's, a partner's and an arbiter's API keys in both modes, and in the embedded mode also a
 staff account's access token (``seeding.StaffCredential``: a person invited through the partners
 service's identity API, holding every event role in the organisation that owns the seed events).
-The distributed mode runs the four services without the partners service that signs people in
+The distributed mode runs the four competition services without the partners service that signs people in
 and serves the keys their tokens are verified with, so the staff token is fuzzed in the embedded
 mode only (where every service verifies it with the partners app's keys, as deployed); the
 organisations served test (tests/distributed/test_organisations_served.py) covers people in the

@@ -28,6 +28,9 @@ from gomoku_client import models as m
 from gomoku_shared.embedded import EmbeddedSuite
 from gomoku_shared.settings import ServiceSettings
 
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
+
 OP = {"x-api-key": "op-key"}
 SZ_OPEN = "2022-10-26T10:00:00+08:00"
 

@@ -7,37 +7,26 @@ from __future__ import annotations
 
 import re
 
-import httpx
 import pytest
+from portal_kit import pages
 
-from gomoku_shared.embedded import EmbeddedSuite
-from gomoku_shared.settings import ServiceSettings
 from portal import home
 from portal.i18n import Words
 from portal.page_names import event_in
 from portal.team_texts import member, note
+
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
 
 OP = {"x-api-key": "op-key"}
 
 
 @pytest.fixture
 async def client(tmp_path, monkeypatch):
-    monkeypatch.setenv("PORTAL_API_KEY", "view-key")
-    monkeypatch.setenv("PORTAL_EVENTS", "sz22")
-    suite = EmbeddedSuite(
-        ServiceSettings(DATA_DIR=str(tmp_path), API_KEYS="op-key=operator,view-key=viewer", LOG_JSON=False)
-    )
-    await suite.start()
-    try:
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=suite.app), base_url="http://test") as c:
-            for preset, code in (("sz-2022", "sz22"), ("da-2023", "da23"), ("nt-2023", "nt23")):
-                made = await c.post(
-                    "/registration/v1/events", headers=OP, json={"preset_id": preset, "event_code": code}
-                )
-                assert made.status_code == 201, made.text
-            yield c
-    finally:
-        await suite.stop()
+    async with pages(tmp_path, monkeypatch, events=["sz22"]) as site:
+        for preset, code in (("sz-2022", "sz22"), ("da-2023", "da23"), ("nt-2023", "nt23")):
+            await site.create_event(preset, code)
+        yield site.client
 
 
 def _order(text: str, *names: str) -> list[int]:

@@ -14,6 +14,9 @@ from gomoku_sim.client import Keys
 from gomoku_sim.driver import EventDriver, RunSpec
 from gomoku_sim.stack import embedded_stack
 
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
+
 SECTION = "open"
 
 

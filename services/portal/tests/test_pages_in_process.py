@@ -2,28 +2,20 @@
 
 from __future__ import annotations
 
-import httpx
 import pytest
+from portal_kit import pages
 
 from gomoku_shared.auth import Principal
-from gomoku_shared.embedded import EmbeddedSuite
 from gomoku_shared.errors import ServiceError
-from gomoku_shared.settings import ServiceSettings
+
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture
 async def client(tmp_path, monkeypatch):
-    monkeypatch.setenv("PORTAL_API_KEY", "view-key")
-    monkeypatch.setenv("PORTAL_EVENTS", "da23")
-    suite = EmbeddedSuite(
-        ServiceSettings(DATA_DIR=str(tmp_path), API_KEYS="op-key=operator,view-key=viewer", LOG_JSON=False)
-    )
-    await suite.start()
-    try:
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=suite.app), base_url="http://test") as c:
-            yield c
-    finally:
-        await suite.stop()
+    async with pages(tmp_path, monkeypatch, events=["da23"]) as site:
+        yield site.client
 
 
 async def test_start_page_is_chinese_by_default_and_english_by_the_switch(client):

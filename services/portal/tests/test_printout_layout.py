@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import re
 
+import pytest
 from pypdf import PdfReader
 
 from portal import names, pdf, pdf_table, pdf_team, printout_reads
@@ -91,6 +92,7 @@ def test_the_free_width_goes_to_the_names_and_units_and_a_head_keeps_its_longest
     assert cols[4] >= second + pdf_table.PAD
 
 
+@pytest.mark.slow
 def test_the_pairing_sheet_prints_a_long_unit_whole_in_chinese_only():
     rnd = {"round": 2, "pairings": [{"board": 1, "first": "e1", "second": "e2", "result": None}]}
     text = _text(pdf.pairing_sheet(ZH, EVENT_ZH, {"name": "公开组"}, rnd, NAMES))
@@ -175,6 +177,7 @@ def test_certificates_in_one_language_with_dates_issue_date_and_seal():
     assert not CJK.search(text.replace("–", "")), CJK.findall(text)
 
 
+@pytest.mark.slow
 def test_a_cancelled_sections_printout_says_so_in_its_language():
     text = _text(pdf.cancelled_notice(ZH, EVENT_ZH, {"name": "少年组"}))
     assert "本组别已取消，没有名次，也没有证书。" in text and "少年组" in text and "获奖名单尚未公布" not in text
@@ -247,6 +250,7 @@ def test_a_team_round_is_printed_as_matches_with_players_by_name_and_team():
     assert slips.count("对局记录单") == 2 and "第 1 场 北京 对 浙江" in slips and "第 2 台" in slips
 
 
+@pytest.mark.slow
 def test_dates_and_names_in_the_readers_language():
     assert printout_reads.issued_on("2023-06-23T17:00:00Z", "Asia/Shanghai", ZH) == "2023年6月24日"
     event = {

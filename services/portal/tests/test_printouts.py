@@ -11,6 +11,9 @@ from pypdf import PdfReader
 from portal import pdf
 from portal.i18n import Words
 
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
+
 ZH = Words("zh")
 EVENT = {"name": "2023年全国五子棋公开赛（定安）"}
 SECTION = {"section_id": "open", "name": "公开组"}

@@ -26,6 +26,9 @@ from portal.app import create_app
 from portal.settings import PortalSettings
 from portal.upstream import Upstream
 
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
+
 START = datetime(2026, 5, 1, 9, 0, tzinfo=UTC)
 KEYS = "op-key=operator,pa-key=partner:pa,pb-key=partner:pb,view-key=viewer"
 VIEWERS = 25

@@ -8,10 +8,12 @@ import re
 
 import httpx
 import pytest
+from portal_kit import pages
 
-from gomoku_shared.embedded import EmbeddedSuite
-from gomoku_shared.settings import ServiceSettings
 from portal.sessions import SESSION_COOKIE
+
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
 
 OP = {"x-api-key": "op-key"}
 ORG = "city-club"
@@ -23,26 +25,17 @@ CC1_EN = "2023 National Gomoku Open, Ding&#39;an"
 
 @pytest.fixture
 async def client(tmp_path, monkeypatch):
-    monkeypatch.setenv("PORTAL_API_KEY", "view-key")
-    suite = EmbeddedSuite(
-        ServiceSettings(DATA_DIR=str(tmp_path), API_KEYS="op-key=operator,view-key=viewer", LOG_JSON=False)
-    )
-    await suite.start()
-    try:
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=suite.app), base_url="http://test") as c:
-            r = await c.post(
-                "/partners/v1/organisations", headers=OP, json={"id": ORG, "name": "City Club", "name_zh": "市棋院"}
-            )
-            assert r.status_code == 201, r.text
-            for code, org in (("cc1", ORG), ("other1", None)):
-                body = {"preset_id": "da-2023", "event_code": code, **({"organisation": org} if org else {})}
-                r = await c.post("/registration/v1/events", headers=OP, json=body)
-                assert r.status_code == 201, r.text
-            await suite.drain()
-            c.suite = suite  # type: ignore[attr-defined]
-            yield c
-    finally:
-        await suite.stop()
+    async with pages(tmp_path, monkeypatch) as site:
+        c = site.client
+        r = await c.post(
+            "/partners/v1/organisations", headers=OP, json={"id": ORG, "name": "City Club", "name_zh": "市棋院"}
+        )
+        assert r.status_code == 201, r.text
+        await site.create_event("da-2023", "cc1", organisation=ORG)
+        await site.create_event("da-2023", "other1")
+        await site.suite.drain()
+        c.suite = site.suite  # type: ignore[attr-defined]
+        yield c
 
 
 async def _invite(client: httpx.AsyncClient, login: str, name: str, roles=(), events=None) -> str:

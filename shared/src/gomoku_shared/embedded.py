@@ -1,4 +1,4 @@
-"""Embedded mode: the four services in one process, on one in-memory bus, SQLite per service.
+"""Embedded mode: the five services and the web pages in one process, on one in-memory bus, SQLite per service.
 
 ``python -m gomoku_shared.embedded [--port 8000]`` serves them under /registration,
 /pairing, /gameplay, /awards and /partners, and the public web pages (package ``portal``, when installed) at /. The same ``EmbeddedSuite`` drives tests and the demo.

@@ -1,4 +1,4 @@
-"""Who consumes what (ARCHITECTURE §1): one queue per consuming service.
+"""Who consumes what (docs/architecture.md, "Bus events"): one queue per consuming service.
 
 Every process declares the whole topology at start-up, so an event published before its
 consumer's first start is queued, not dropped as unroutable.

@@ -1,4 +1,4 @@
-"""HTTP access to the four services, as a partner app, an arbiter and an operator would have it.
+"""HTTP access to the four competition services (registration, pairing, gameplay, awards), as a partner app, an arbiter and an operator would have it.
 
 ``Platform`` hides only *where* a service lives: in the embedded mode one ASGI app serves all
 four under /registration, /pairing, /gameplay and /awards; in the distributed mode each has its
@@ -56,7 +56,7 @@ __all__ = ["ApiError", "GamePages", "Keys", "Platform", "SERVICES", "all_games",
 
 
 class Platform:
-    """The four services' HTTP APIs."""
+    """The four competition services' HTTP APIs."""
 
     def __init__(
         self,

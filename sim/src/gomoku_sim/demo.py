@@ -4,8 +4,8 @@
     .venv/bin/python -m gomoku_sim.demo --preset nt-2023 --seed 7 --players-per-section 8
     .venv/bin/python -m gomoku_sim.demo --full --mode distributed   # needs AMQP_URL, DATABASE_URL
 
-Embedded: the four services in this process (in-memory bus, SQLite in a temporary DATA_DIR,
-one fake clock). Distributed: the four services as processes started with the commands of
+Embedded: every service in this process (in-memory bus, SQLite in a temporary DATA_DIR,
+one fake clock). Distributed: the four competition services as processes started with the commands of
 docker-compose.yml, on RabbitMQ (AMQP_URL) and PostgreSQL (DATABASE_URL: a server where a
 database per service may be created), reached through the compose gateway (Caddy) at one base
 URL, as in the embedded mode.
@@ -21,9 +21,11 @@ import time
 import uuid
 from pathlib import Path
 
+from registration import presets
+
 from .bots import BotPolicy
 from .demo_staff import create_demo_staff, print_demo_staff
-from .driver import EVENT_CODES, EventDriver, RunSpec, result_digest, scaled_sizes
+from .driver import EventDriver, RunSpec, result_digest, scaled_sizes
 from .report import (
     print_awards,
     print_qualifiers,
@@ -36,14 +38,13 @@ from .report import (
 )
 from .stack import database_urls_for, distributed_stack, embedded_stack, env_or_fail
 
-PRESETS = tuple(EVENT_CODES)
-
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m gomoku_sim.demo", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--preset", choices=PRESETS, default="sz-2022")
+    # every preset registration ships: a new preset file is a new choice, with no edit here
+    parser.add_argument("--preset", choices=presets.list_presets(), default="sz-2022")
     parser.add_argument("--seed", type=int, default=2022)
     parser.add_argument(
         "--players-per-section", type=int, default=None, help="entries in each played section of the scaled-down field"

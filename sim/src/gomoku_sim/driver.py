@@ -1,4 +1,4 @@
-"""Run one seed event end to end through the four services' HTTP APIs, with bot players.
+"""Run one seed event end to end through the four competition services' HTTP APIs, with bot players.
 
 The driver is an operator, an arbiter and a partner app at once: it creates the event from a
 preset, registers a synthetic field (partner key), checks players in, closes the stage, then

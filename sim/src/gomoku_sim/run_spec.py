@@ -14,8 +14,10 @@ from gomoku_shared.event_config import EventConfig
 
 from .bots import BotPolicy
 
-#: entries per section of the default (scaled-down) field, per preset; the demo multiplies
-#: them with --players-per-section. SZ: women-free is small so REG-12 merges it with men-free.
+#: entries per section of the default (scaled-down) field of the seed presets, tuned to show
+#: their rules; the demo multiplies them with --players-per-section. SZ: women-free is small so
+#: REG-12 merges it with men-free. Any other preset gets a field derived from its sections
+#: (``scaled_sizes``), so a new preset file runs in the demo with no change here.
 SMALL_FIELDS: dict[str, dict[str, int]] = {
     "sz-2022": {
         "men-free": 6,
@@ -61,14 +63,36 @@ FULL_FIELDS: dict[str, dict[str, int]] = {
     "nt-2023": {"mixed-team": 16, "junior-boys-team": 10, "junior-girls-team": 8},
 }
 
-#: event codes used by the demo and the tests
+#: event codes of the seed presets used by the demo and the tests (any other preset: its id
+#: without dashes, ``RunSpec.code``)
 EVENT_CODES = {"sz-2022": "sz22", "ny-2022": "ny22", "da-2023": "da23", "nt-2023": "nt23"}
+
+#: the scaled-down field of a preset not in SMALL_FIELDS: entries (players or teams) per section
+DERIVED_SMALL_FIELD = 6
+#: the full field of a section without a cap, for a preset not in FULL_FIELDS
+DERIVED_FULL_FIELD = 32
+
+
+def derived_sizes(config: EventConfig, *, full: bool = False) -> dict[str, int]:
+    """A field for any preset: every section of a stage entered by registration (a stage entered
+    by qualification fills from the one before), the scaled-down size or its cap."""
+    sizes: dict[str, int] = {}
+    for stage in config.stages:
+        if stage.entry != "registration":
+            continue
+        for section in stage.sections:
+            sizes[section.id] = (section.cap or DERIVED_FULL_FIELD) if full else DERIVED_SMALL_FIELD
+    return sizes
 
 
 def scaled_sizes(preset_id: str, players_per_section: int | None = None, *, full: bool = False) -> dict[str, int]:
+    tuned = FULL_FIELDS if full else SMALL_FIELDS
+    if preset_id in tuned:
+        base = dict(tuned[preset_id])
+    else:
+        base = derived_sizes(load_config(preset_id), full=full)
     if full:
-        return dict(FULL_FIELDS[preset_id])
-    base = dict(SMALL_FIELDS[preset_id])
+        return base
     if players_per_section:
         return {k: (players_per_section if v else 0) for k, v in base.items()}
     return base

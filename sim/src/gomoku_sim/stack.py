@@ -43,7 +43,7 @@ class Stack:
 async def embedded_stack(
     data_dir: str | Path, keys: Keys = Keys(), *, log_level: str = "WARNING", configure_logs: bool = False
 ) -> AsyncIterator[Stack]:
-    """The four services in this process on the in-memory bus, SQLite files in ``data_dir``,
+    """Every service in this process on the in-memory bus, SQLite files in ``data_dir``,
     one FakeClock for all of them."""
     from gomoku_shared import logs
     from gomoku_shared.clock import FakeClock
@@ -203,7 +203,7 @@ async def distributed_stack(
     extra_env: dict[str, str] | None = None,
     gateway: bool = False,
 ) -> AsyncIterator[Stack]:
-    """The four services as separate processes (the compose commands) on RabbitMQ + PostgreSQL,
+    """The four competition services as separate processes (the compose commands) on RabbitMQ + PostgreSQL,
     with CLOCK=fake; every service's clock is moved together. With ``gateway`` the platform is
     reached through the compose gateway (Caddy), at one base URL, as a partner would."""
     cc = load_compose_commands()

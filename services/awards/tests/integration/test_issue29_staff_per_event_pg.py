@@ -8,26 +8,20 @@ members present tokens shaped as the partners service issues them at sign-in
 
 from __future__ import annotations
 
-import os
-import sys
 from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from awards_kit import Harness, completed, configured, ranked
 
+from awards.adapters import orm
+from gomoku_shared.contracts.common import Entrant
+from gomoku_shared.contracts.events import EventAccessChanged
+from gomoku_shared.event_access import EventAccessDirectory
+from gomoku_shared.messaging.rabbit import RabbitEventBus
+from gomoku_shared.settings import ServiceSettings
+from gomoku_shared.testing.people import StaffTokens
 from gomoku_shared.testing.route_guards import NOT_ABOUT_AN_EVENT, staff_routes
-
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-from awards_kit import Harness, completed, configured, ranked  # noqa: E402
-
-from awards.adapters import orm  # noqa: E402
-from gomoku_shared.contracts.common import Entrant  # noqa: E402
-from gomoku_shared.contracts.events import EventAccessChanged  # noqa: E402
-from gomoku_shared.event_access import EventAccessDirectory  # noqa: E402
-from gomoku_shared.messaging.rabbit import RabbitEventBus  # noqa: E402
-from gomoku_shared.settings import ServiceSettings  # noqa: E402
-from gomoku_shared.testing.people import StaffTokens  # noqa: E402
 
 #: the default organisation's legacy arbiter key, another organisation's, the operator's
 KEYS = "op-key=operator,arb-key=arbiter,ob-key=arbiter:org-b"

@@ -8,25 +8,20 @@ changes nothing.
 
 from __future__ import annotations
 
-import os
-import sys
 from collections.abc import AsyncIterator
 
 import httpx
 import pytest
+from awards_kit import completed, configured, da_open, ranked
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-from awards_kit import completed, configured, da_open, ranked  # noqa: E402
-
-from awards.bootstrap import build  # noqa: E402
-from gomoku_shared.contracts import decode, encode, envelope_for  # noqa: E402
-from gomoku_shared.contracts.envelope import Payload  # noqa: E402
-from gomoku_shared.messaging.bus import Message  # noqa: E402
-from gomoku_shared.messaging.rabbit import RabbitEventBus  # noqa: E402
-from gomoku_shared.migrate import upgrade_async  # noqa: E402
-from gomoku_shared.settings import ServiceSettings  # noqa: E402
-from gomoku_shared.testing.bus import eventually  # noqa: E402
+from awards.bootstrap import build
+from gomoku_shared.contracts import decode, encode, envelope_for
+from gomoku_shared.contracts.envelope import Payload
+from gomoku_shared.messaging.bus import Message
+from gomoku_shared.messaging.rabbit import RabbitEventBus
+from gomoku_shared.migrate import upgrade_async
+from gomoku_shared.settings import ServiceSettings
+from gomoku_shared.testing.bus import eventually
 
 
 @pytest.fixture

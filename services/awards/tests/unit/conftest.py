@@ -3,8 +3,6 @@ the seed regulations: SZ 2022, NY 2022, DA 2023, NT 2023)."""
 
 from __future__ import annotations
 
-import os
-import sys
 from collections.abc import Callable
 from decimal import Decimal
 from types import SimpleNamespace
@@ -36,9 +34,6 @@ from awards.domain import (
     TitleBand,
     TitleTable,
 )
-
-# pytest runs with --import-mode=importlib: make tests/awards_kit.py importable
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 M, F = Gender.MALE, Gender.FEMALE
 

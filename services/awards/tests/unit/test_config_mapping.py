@@ -1,7 +1,7 @@
 """EventConfig of each shipped preset → the awards domain configuration (AWD-1..7, AWD-QUAL).
 
 The presets are loaded through the registration package's loader, as `event.configured`
-carries them; the expected numbers are those of the seed regulations (RULES §5).
+carries them; the expected numbers are those of the seed regulations (docs/seed-clauses.md).
 """
 
 from __future__ import annotations

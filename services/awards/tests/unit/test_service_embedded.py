@@ -4,12 +4,16 @@ registration really emits configures the awards service (AWD-4 amounts over the 
 from __future__ import annotations
 
 import httpx
+import pytest
 from awards_kit import completed, da_open
 
 from gomoku_shared.clock import FakeClock
 from gomoku_shared.contracts import encode, envelope_for
 from gomoku_shared.embedded import EmbeddedSuite
 from gomoku_shared.settings import ServiceSettings
+
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
 
 
 async def test_registration_configures_awards_in_the_embedded_suite(tmp_path):

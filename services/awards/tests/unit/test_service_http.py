@@ -8,6 +8,9 @@ import io
 import pytest
 from awards_kit import completed, configured, da_open, ranked
 
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
+
 BASE = "/v1/events/da-2023/sections"
 
 

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from awards_kit import completed, configured, da_open, ranked, row
 
 from gomoku_shared.contracts import encode
+
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
 
 
 def _by_entrant(pub, table=None):

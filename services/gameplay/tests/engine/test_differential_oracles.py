@@ -24,10 +24,14 @@ import os
 import random
 from collections.abc import Iterator
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gameplay.engine import _core, reference
+
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
 
 FULL = os.environ.get("FULL_DIFF", "") not in ("", "0")
 SIZE = 15

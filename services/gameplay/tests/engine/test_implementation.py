@@ -38,6 +38,7 @@ def test_play3_default_engine_is_the_compiled_extension():
     assert path.endswith(".so")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("value", ["auto", "cython", " Cython "])
 def test_play3_auto_and_cython_select_the_compiled_core(value):
     """PLAY-3 engine: auto means cython (no fallback)."""

@@ -1,4 +1,4 @@
-"""PLAY-2: the 26 designated openings (RULES.md Appendix A), named in all 8 symmetries."""
+"""PLAY-2: the 26 designated openings (the table of gameplay.engine.openings), named in all 8 symmetries."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from gameplay.engine import (
     transform,
 )
 
-# Appendix A written out as notation: code, international name, white 2, black 3.
+# The 26 openings written out as notation: code, international name, white 2, black 3.
 APPENDIX_A = [
     ("D1", "Kansei", "h9", "h10"),
     ("D2", "Keigetsu", "h9", "i10"),

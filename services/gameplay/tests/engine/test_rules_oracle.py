@@ -1,11 +1,15 @@
 """PLAY-3: the rules cores agree with an independent implementation, the test-only ``renju``
-package (RULES.md Appendix B), on seeded random positions dense enough to hold many fouls."""
+package (a dev dependency), on seeded random positions dense enough to hold many fouls."""
 
 from __future__ import annotations
 
 import random
 
+import pytest
 from renju.check_forbid import get_foul_type
+
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
 
 RENJU_KINDS = {1: "double_three", 2: "double_four", 3: "overline"}
 

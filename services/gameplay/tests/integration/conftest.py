@@ -3,21 +3,16 @@
 from __future__ import annotations
 
 import contextlib
-import os
-import sys
 
 import httpx
 import pytest
+from gameplay_kit import KEYS, START, Api, Observed, message
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
-
-from gameplay_kit import KEYS, START, Api, Observed, message  # noqa: E402
-
-from gameplay.bootstrap import build  # noqa: E402
-from gomoku_shared.clock import FakeClock  # noqa: E402
-from gomoku_shared.messaging.rabbit import RabbitEventBus  # noqa: E402
-from gomoku_shared.migrate import upgrade_async  # noqa: E402
-from gomoku_shared.settings import ServiceSettings  # noqa: E402
+from gameplay.bootstrap import build
+from gomoku_shared.clock import FakeClock
+from gomoku_shared.messaging.rabbit import RabbitEventBus
+from gomoku_shared.migrate import upgrade_async
+from gomoku_shared.settings import ServiceSettings
 
 
 class Cluster:

@@ -2,14 +2,8 @@
 
 from __future__ import annotations
 
-import os
-import sys
-
 import pytest
-
-sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
-
-from gameplay_kit import KEYS, Harness  # noqa: E402
+from gameplay_kit import KEYS, Harness
 
 from gomoku_shared.settings import ServiceSettings
 

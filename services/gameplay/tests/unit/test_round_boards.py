@@ -4,7 +4,11 @@ PLAY-5 (the clocks), PLAY-3 (black's forbidden points shown while black is to mo
 
 from __future__ import annotations
 
+import pytest
 from gameplay_kit import OP, pairing, round_paired
+
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
 
 BOARDS = "/v1/rounds/EV/S1/1/boards"
 ROUND = "/v1/rounds/EV/S1/1/games"

@@ -4,7 +4,11 @@ PLAY-7), corrections follow the latest decision (AWD-8), a double forfeit is nev
 
 from __future__ import annotations
 
+import pytest
 from gameplay_kit import ARB, decided, pairing, round_paired
+
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
 
 FIVE_FOR_FIRST = ["h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4", "l8"]
 G1 = "EV.main.S1.r1.p1.g1"

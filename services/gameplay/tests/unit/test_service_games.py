@@ -7,6 +7,9 @@ from gameplay_kit import ARB, OP, PA, PB, idempotency_scenario, pairing, playoff
 
 from gomoku_shared.contracts.common import ClockSpec
 
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
+
 FIVE_FOR_FIRST = ["h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4", "l8"]
 
 

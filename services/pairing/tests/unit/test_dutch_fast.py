@@ -35,6 +35,7 @@ def _both(tournament, **request):
     return outcomes
 
 
+@pytest.mark.slow
 def test_pair2_fast_engine_equals_gacrux_on_random_tournaments():
     """Random fields with forfeits, byes, late entries, withdrawals and forbidden pairs."""
     rng = random.Random(20261201)
@@ -47,6 +48,7 @@ def test_pair2_fast_engine_equals_gacrux_on_random_tournaments():
     assert compared > 95
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", sorted(glob.glob(os.path.join(DATA, "t*.trf")))[::8])
 def test_pair2_fast_engine_equals_gacrux_on_reference_tournaments(path):
     """Every round of every eighth reference tournament, re-paired from the history before it."""
@@ -57,6 +59,7 @@ def test_pair2_fast_engine_equals_gacrux_on_reference_tournaments(path):
         assert fast == reference, (path, rnd)
 
 
+@pytest.mark.slow
 def test_pair2_fast_engine_equals_gacrux_on_a_late_round_of_128():
     """A 128-player section paired round by round by the reference, each round compared."""
     rng = random.Random(1000)
@@ -69,6 +72,7 @@ def test_pair2_fast_engine_equals_gacrux_on_a_late_round_of_128():
         tournament = record_round(tournament, reference, {i: rng.choice(outcomes) for i in range(64)})
 
 
+@pytest.mark.slow
 def test_pair2_matching_equals_networkx_including_ties():
     """The matching is networkx's algorithm on a lighter graph: same set, same iteration order,
     also when many matchings tie (few distinct weights)."""
@@ -95,6 +99,7 @@ def _random_weighted_edges(rng: random.Random) -> list[tuple[int, int, int]]:
     return [(v, u, weight) if rng.random() < 0.5 else (u, v, weight) for u, v, weight in edges]
 
 
+@pytest.mark.slow
 def test_pair2_matching_equals_networkx_on_random_graphs():
     """PAIR-2: the fast engine's matching (networkx's blossom on the lighter graph) is networkx's,
     the same set in the same order, on random graphs of up to 40 vertices: sparse to complete,
@@ -185,6 +190,7 @@ def _assert_same_records(tournament, request=None, exemption=False):
     assert direct == _competitor_records(_ViaGacruxTiebreaks, tournament, participants, exemption)
 
 
+@pytest.mark.slow
 def test_pair2_pairing_records_equal_gacrux_tiebreaks_on_random_tournaments():
     """PAIR-2: the players' pairing data computed alone (``dutch_records``) equals what gacrux's
     tiebreaks give, value for value (scores, pairing scores, games, colours, floats, topscorers),
@@ -196,6 +202,7 @@ def test_pair2_pairing_records_equal_gacrux_tiebreaks_on_random_tournaments():
         _assert_same_records(tournament, request, exemption=index % 3 == 0)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", sorted(glob.glob(os.path.join(DATA, "t*.trf"))))
 def test_pair2_pairing_records_equal_gacrux_tiebreaks_on_reference_tournaments(path):
     """PAIR-2: the same on every round of every reference tournament."""

@@ -45,6 +45,7 @@ def _any_legal_pairing(t, participants) -> bool:
     return any(can_bye(p) and match([x for x in ps if x != p]) for p in ps)
 
 
+@pytest.mark.slow
 def test_pair2_absolute_criteria_on_random_tournaments():
     """PAIR-2: no rematch, at most one bye each, colour limits, forbidden pairs — on N random
     Swiss tournaments with forfeits, byes, late entries and withdrawals."""
@@ -71,6 +72,7 @@ def test_pair2_absolute_criteria_on_random_tournaments():
     assert paired > 0.85 * N, (paired, no_legal)
 
 
+@pytest.mark.slow
 def test_pair2_bye_goes_to_lowest_score_group_when_possible():
     rng = random.Random(7)
     checked = 0
@@ -98,6 +100,7 @@ def test_pair2_bye_goes_to_lowest_score_group_when_possible():
     assert checked > 20
 
 
+@pytest.mark.slow
 def test_pair2_deterministic_same_input_same_pairing():
     rng = random.Random(99)
     for _ in range(30):
@@ -150,6 +153,7 @@ def _normalised(tour):
     return tour, games, comps
 
 
+@pytest.mark.slow
 def test_pair2_engine_input_built_directly_equals_gacrux_trf_reader():
     """The adapter skips gacrux's (quadratic) TRF reader; its in-memory tournament must be the
     one the reader would build, and the pairing the same, on reference and random data."""
@@ -185,6 +189,7 @@ def _reference_rounds():
             yield tid
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("tid", list(_reference_rounds()))
 def test_pair2_reproduces_reference_tournament_pairings_round_by_round(tid):
     """The 40 reference tournaments were paired by an outside Dutch engine (FIDE rules, so with

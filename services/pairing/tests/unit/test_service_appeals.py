@@ -9,6 +9,9 @@ from pairing_kit import ARB, EV, PA, Harness, closed, players, rules, sqlite_set
 
 from gomoku_shared.contracts.common import AppealTerms
 
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
+
 BASE = f"/v1/events/{EV}/sections/a"
 NY = AppealTerms(fee_fen=50_000)  # NY 十(四): 仲裁费500元，胜诉后退回
 

@@ -7,6 +7,9 @@ from __future__ import annotations
 import pytest
 from pairing_kit import ARB, EV, Harness, closed, players, rules, sqlite_settings
 
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
+
 BASE = f"/v1/events/{EV}/sections"
 
 

@@ -8,6 +8,9 @@ from pairing_kit import EV, Harness, closed, players, rules, sqlite_settings, te
 
 from gomoku_shared.contracts import encode, envelope_for
 
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 async def svc(tmp_path):
@@ -249,7 +252,7 @@ async def test_pair8_arbiter_decides_a_tie_when_playoffs_are_forbidden(svc):
 
 
 async def test_pair11_same_inputs_give_byte_identical_events(tmp_path):
-    """ARCHITECTURE §6: two runs of the same section emit the same events (ids, payloads) byte for byte."""
+    """Determinism (docs/api.md, ids; docs/architecture.md, "Unit of work, outbox, inbox, relay"): two runs of the same section emit the same events (ids, payloads) byte for byte."""
     runs = []
     for k in range(2):
         h = Harness(sqlite_settings(tmp_path / f"run{k}"))

@@ -9,6 +9,9 @@ from datetime import timedelta
 import pytest
 from pairing_kit import ARB, EV, START, Harness, closed, players, rules, sqlite_settings
 
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
+
 BASE = f"/v1/events/{EV}/sections"
 SLOTS = [START + timedelta(minutes=m) for m in (60, 150, 240)]  # 10:00, 11:30, 13:00
 

@@ -58,6 +58,7 @@ def _assert_absolute_rules(t: Tournament) -> None:
     assert all(len(t.entries(p.id)) == t.rounds_planned for p in t.players)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("entrants", "rounds"), FIELDS)
 def test_pair1_sz_9_1_small_fields_play_every_planned_round(entrants, rounds):
     """SZ 九(一), PAIR-1/PAIR-2: 6–16 entrants, 5 or 7 rounds, random results (seeded): no section
@@ -67,6 +68,7 @@ def test_pair1_sz_9_1_small_fields_play_every_planned_round(entrants, rounds):
         _assert_absolute_rules(_play_out(entrants, rounds, rng))
 
 
+@pytest.mark.slow
 def test_pair1_sz_9_1_the_dutch_alone_stalls_where_the_lookahead_does_not():
     """SZ 九(一), PAIR-1: the failure the look-ahead prevents is real — over the same random
     results, the Dutch pairing without it (an engine-only run) leaves some 8-player 7-round

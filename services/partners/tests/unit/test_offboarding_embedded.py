@@ -3,29 +3,17 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
-import httpx
 import pytest
-from partners_kit import KEYS, OP, new_partner
+from partners_kit import OP, embedded, new_partner
 from sqlalchemy import select
 
-from gomoku_shared.clock import FakeClock
-from gomoku_shared.embedded import EmbeddedSuite
-from gomoku_shared.settings import ServiceSettings
 from partners.adapters.orm import idempotency_keys
-
-START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 
 
 @pytest.fixture
 async def suite(tmp_path):
-    settings = ServiceSettings(DATA_DIR=str(tmp_path), API_KEYS=KEYS, DATA_KEY="k" * 32)
-    s = EmbeddedSuite(settings, clock=FakeClock(START), only=["partners"])
-    await s.start()
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=s.app), base_url="http://embedded") as c:
-        yield s, c
-    await s.stop()
+    async with embedded(tmp_path) as running:
+        yield running.suite, running.client
 
 
 async def test_a_keyed_credential_is_issued_once_and_its_secret_is_not_stored_in_clear(suite):

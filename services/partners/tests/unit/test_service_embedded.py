@@ -5,31 +5,21 @@ them in-process: scopes, expiry, revocation, key rotation, rate limits."""
 from __future__ import annotations
 
 import base64
-from datetime import UTC, datetime
 
-import httpx
 import pytest
-from partners_kit import KEYS, OP, bearer, new_partner, token
+from partners_kit import OP, bearer, embedded, new_partner, token
 
-from gomoku_shared.clock import FakeClock
-from gomoku_shared.embedded import EmbeddedSuite
 from gomoku_shared.ratelimit import LocalBuckets
-from gomoku_shared.settings import ServiceSettings
 
-START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture
 async def suite(tmp_path):
-    clock = FakeClock(START)
-    settings = ServiceSettings(
-        DATA_DIR=str(tmp_path), API_KEYS=KEYS, DATA_KEY="k" * 32, ACCESS_TOKEN_TTL_S=300, CREDENTIAL_GRACE_S=600
-    )
-    s = EmbeddedSuite(settings, clock=clock, only=["partners", "registration", "pairing", "gameplay"])
-    await s.start()
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=s.app), base_url="http://embedded") as c:
-        yield s, c, clock
-    await s.stop()
+    only = ("partners", "registration", "pairing", "gameplay")
+    async with embedded(tmp_path, only=only, ACCESS_TOKEN_TTL_S=300, CREDENTIAL_GRACE_S=600) as running:
+        yield running.suite, running.client, running.clock
 
 
 async def test_a_token_carries_the_partner_role_id_and_scopes_into_every_service(suite):

@@ -4,30 +4,19 @@ sign-in with sessions, TOTP, and the revocation of a person's tokens."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
-import httpx
 import pyotp
 import pytest
+from partners_kit import START, embedded
 from staff_kit import OP, PASSWORD, accept, bearer, claims, invite, organisation, refused, sign_in
 
-from gomoku_shared.clock import FakeClock
-from gomoku_shared.embedded import EmbeddedSuite
-from gomoku_shared.settings import ServiceSettings
-
-START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture
 async def suite(tmp_path):
-    clock = FakeClock(START)
-    settings = ServiceSettings(DATA_DIR=str(tmp_path), API_KEYS="op-key=operator,arb-key=arbiter", DATA_KEY="k" * 32)
-    s = EmbeddedSuite(settings, clock=clock, only=["partners"])
-    await s.start()
-    base = "http://embedded/partners"
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=s.app), base_url=base) as c:
-        yield s, c, clock
-    await s.stop()
+    async with embedded(tmp_path, base_url="http://embedded/partners") as running:
+        yield running.suite, running.client, running.clock
 
 
 async def _event(s, code: str, organisation_id: str) -> None:

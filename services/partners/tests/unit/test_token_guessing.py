@@ -5,30 +5,19 @@ are throttled per client id and per address (back-off, then a lockout)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
-import httpx
 import pytest
-from partners_kit import KEYS, OP, new_partner
+from partners_kit import OP, embedded, new_partner
 
-from gomoku_shared.clock import FakeClock
-from gomoku_shared.embedded import EmbeddedSuite
-from gomoku_shared.settings import ServiceSettings
 from partners.domain import secret_hash
 from partners.service_layer.token_throttle import ADDRESS_POLICY, CLIENT_POLICY, Policy, Throttle, TokenThrottle
 
-START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 FORM = {"grant_type": "client_credentials"}
 
 
 @pytest.fixture
 async def suite(tmp_path):
-    settings = ServiceSettings(DATA_DIR=str(tmp_path), API_KEYS=KEYS, DATA_KEY="k" * 32)
-    s = EmbeddedSuite(settings, clock=FakeClock(START), only=["partners"])
-    await s.start()
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=s.app), base_url="http://embedded") as c:
-        yield s, c
-    await s.stop()
+    async with embedded(tmp_path) as running:
+        yield running.suite, running.client
 
 
 async def test_unknown_known_and_revoked_clients_cost_one_hash_each(suite):

@@ -28,6 +28,9 @@ from gomoku_shared.clock import FakeClock
 from gomoku_shared.contracts.events import RoundRescheduled
 from gomoku_shared.testing.bus import eventually
 
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
+
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 HOOKS = "/partners/v1/webhooks"
 

@@ -2,17 +2,10 @@
 
 from __future__ import annotations
 
-import os
-import sys
-
 import pytest
 
-# the kit (registration_kit.py) one level up, and this folder (tests share scenarios)
-sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
-sys.path.insert(0, os.path.dirname(__file__))
-
-from registration import presets  # noqa: E402
-from registration.domain import Unit  # noqa: E402
+from registration import presets
+from registration.domain import Unit
 
 
 @pytest.fixture(scope="session")

@@ -6,7 +6,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
+import pytest
 from registration_kit import CST, OP, harness
+
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
 
 #: the key the portal reads with (a viewer's)
 VIEWER = {"x-api-key": "view-key"}

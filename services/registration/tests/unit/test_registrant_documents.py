@@ -9,12 +9,16 @@ from __future__ import annotations
 import io
 import random
 
+import pytest
 from PIL import Image
 from registration_kit import ARB, harness
 
 from registration.domain.documents import DocumentLimits
 
 from .test_service_public_entries import form, url
+
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
 
 
 def photo(red: int = 180, size: tuple[int, int] = (64, 40)) -> bytes:

@@ -5,10 +5,14 @@ from __future__ import annotations
 
 from datetime import datetime
 
+import pytest
 from registration_kit import ARB, CST, OP, P1, harness, sz_entry
 
 from gomoku_shared.contracts import encode, envelope_for
 from gomoku_shared.contracts.events import QualifiedPlayer, QualifiersSelected
+
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
 
 FIELD = (
     [("men-free", "male", n, "1990-05-05") for n in range(1, 9)]

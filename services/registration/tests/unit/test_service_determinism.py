@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from registration_kit import ARB, OP, harness
 from test_service_closing import close_online, qualifier_events, register_field
+
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
 
 
 async def _run(tmp_path) -> list[str]:

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
+import pytest
 from registration_kit import ARB, CST, OP, P1, P2, harness, player, sz_entry
+
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
 
 #: REG-18: an SZ online entry admitted on declared residency evidence an arbiter has not approved yet
 PENDING_EV = "accepted_pending_evidence"

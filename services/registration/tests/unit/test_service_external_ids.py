@@ -5,7 +5,11 @@ needed in any answer)."""
 
 from __future__ import annotations
 
+import pytest
 from registration_kit import ARB, OP, P1, P2, harness, sz_entry
+
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
 
 
 def _with_external_id(n: int, external_id: str, **kw) -> dict:

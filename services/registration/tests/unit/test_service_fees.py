@@ -5,9 +5,13 @@ from __future__ import annotations
 
 from datetime import datetime
 
+import pytest
 from registration_kit import ARB_B, CST, OP, P1, P2, harness, player
 
 from gomoku_shared.contracts.events import AppealDecided, AppealLodged
+
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
 
 
 async def da_event(h, code: str = "da23") -> list[str]:

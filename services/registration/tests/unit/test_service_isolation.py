@@ -4,7 +4,11 @@ partner's own entries (REG-11 personal data, REG-6 evidence)."""
 
 from __future__ import annotations
 
+import pytest
 from registration_kit import ARB, OP, P1, P2, harness, id_number, player, sz_entry
+
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
 
 
 def _shape(body: dict) -> dict:

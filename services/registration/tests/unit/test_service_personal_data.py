@@ -7,7 +7,11 @@ import logging
 from datetime import datetime
 from pathlib import Path
 
+import pytest
 from registration_kit import ARB, CST, OP, P1, P2, harness, id_number, player, sz_entry
+
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
 
 
 async def test_reg11_no_response_log_line_event_or_stored_byte_holds_a_full_id_number(tmp_path, caplog):

@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import hashlib
 
+import pytest
 import sqlalchemy as sa
 from registration_kit import ARB, OP, P1, harness, sz_entry
 
 from registration.adapters import orm
+
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
 
 JUNIOR = "junior-boys-free"
 PENDING_EV = "accepted_pending_evidence"

@@ -7,8 +7,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
+import pytest
 from registration_kit import ARB, CST, OP, P1, P2, harness, player, sz_entry
 from test_service_closing import close_online, qualifier_events, register_field
+
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
 
 PENDING_EV = "accepted_pending_evidence"
 APPROVE_BY = "2022-11-13T00:00:00+08:00"  # sz-2022 preset: sz-residency.pending_evidence.approve_by

@@ -7,9 +7,13 @@ from __future__ import annotations
 
 from datetime import datetime
 
+import pytest
 from registration_kit import CST, OP, P1, harness, player
 
 from registration import presets
+
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
 
 #: two more rounds on the last day, so that every round of a 9-round round robin has its start
 EXTRA_SLOTS = [

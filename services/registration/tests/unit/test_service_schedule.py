@@ -5,10 +5,14 @@ from __future__ import annotations
 
 from datetime import datetime
 
+import pytest
 from icalendar import Calendar
 from registration_kit import ARB, CST, OP, P1, P2, harness, sz_entry
 
 from gomoku_shared.contracts.events import RoundRescheduled
+
+# seconds a test (whole services through their API, or long computations): make test-fast leaves it out
+pytestmark = pytest.mark.slow
 
 URL = "/v1/events/sz22/schedule"
 

@@ -1,4 +1,4 @@
-"""One payload model per integration event (ARCHITECTURE §1). Routing key = TYPE."""
+"""One payload model per integration event (docs/architecture.md, "Bus events"). Routing key = TYPE."""
 
 from __future__ import annotations
 

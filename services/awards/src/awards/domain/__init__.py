@@ -1,4 +1,4 @@
-"""Awards domain (RULES §5, AWD-1..AWD-8, AWD-QUAL): pure dataclasses and functions.
+"""Awards domain (AWD-1..AWD-9 and qualification, docs/rules.md): pure dataclasses and functions.
 
 Inputs: :class:`SectionStandings` of :class:`StandingRow` (final standings of a section),
 :class:`BoardRecord` (team boards), and configuration from :mod:`.config`.

@@ -4,7 +4,7 @@ Eligibility: games played on that board ≥ ``min_played_percent`` of the board'
 playoff games are excluded from everything. Order: the configured criteria (NT: score,
 win rate, wins, the team's place). Entrants equal on every criterion share the award.
 
-Decision for unplayed games (RULES leaves it open): a game the player was absent for
+Decision for unplayed games (the rules leave it open): a game the player was absent for
 (forfeit loss) counts among the board's games but not as played; a forfeit win counts
 as played and won (the player was present, PAIR-6); a team bye is not a board game.
 """

@@ -1,6 +1,6 @@
 """AWD-4: prize money — overall and gendered tables, combinability (兼得), shared places.
 
-Shared places (Decision of RULES AWD-4): a tie group occupying ranks p..p+k−1 shares the
+Shared places (our decision under AWD-4): a tie group occupying ranks p..p+k−1 shares the
 sum of those ranks' amounts equally; ranks beyond the table count as 0 (a tie straddling
 the last paid rank shares that one amount among all tied). Shares are rounded down to the
 fen; the fen left over is reported, not paid. Ties separated by a playoff arrive as

@@ -10,7 +10,7 @@ from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
 
 from ..service_layer import handlers
 
-#: the event types this service consumes (ARCHITECTURE §1)
+#: the event types this service consumes (docs/architecture.md, "Bus events")
 CONSUMES = ["section.completed", "event.configured", "event.access_changed"]
 
 

@@ -1,4 +1,4 @@
-"""The 26 designated openings of China 2013 professional rules (RULES.md Appendix A, PLAY-2).
+"""The 26 designated openings of China 2013 professional rules (PLAY-2; the table below).
 
 Black 1 on h8; white 2 next to it, straight (direct, on h9) or diagonally (indirect, on i9);
 black 3 within two points of h8. Any of the 8 symmetries of the board about h8 gives the same

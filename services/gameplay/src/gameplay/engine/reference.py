@@ -6,7 +6,7 @@ Protocol (shared with ``_core``; see ``backend.py``)::
     forbidden_points(black, white) -> {(x, y): kind}
     line_length(stones, point) -> int
 
-Every definition below is written straight from the RIF wording in RULES.md PLAY-3, with no
+Every definition below is written straight from the RIF rules' wording of PLAY-3, with no
 pattern tables, so that it can be read against the rule:
 
 * five: the new black stone completes a run of exactly five. It wins even when the same move

@@ -6,7 +6,7 @@ from gomoku_shared.runtime import ServiceRuntime
 
 from ..service_layer.games import GameService
 
-#: the event types this service consumes (ARCHITECTURE §1)
+#: the event types this service consumes (docs/architecture.md, "Bus events")
 CONSUMES = ["round.paired", "playoff.required", "result.decided", "round.rescheduled", "event.access_changed"]
 
 

@@ -62,7 +62,7 @@ _VOLUNTARY_UNPLAYED = (Code.FORFEIT_LOSS, Code.HALF_BYE, Code.ZERO_BYE, Code.ABS
 
 @dataclass(frozen=True)
 class PointSystem:
-    """Points per outcome (PAIR-4 default 2/1/0). Every value is event configuration."""
+    """PAIR-4: points per game outcome (default 2/1/0). Every value is event configuration."""
 
     win: float = 2
     draw: float = 1

@@ -13,7 +13,7 @@ from ..service_layer.commands import OpenSection, RecordGame
 from ..service_layer.pool import Pairer
 from ..service_layer.unit_of_work import PairingUnitOfWork
 
-#: the event types this service consumes (ARCHITECTURE §1)
+#: the event types this service consumes (docs/architecture.md, "Bus events")
 CONSUMES = ["section.closed", "game.finished", "event.access_changed"]
 
 

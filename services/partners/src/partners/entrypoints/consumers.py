@@ -14,7 +14,7 @@ from gomoku_shared.topology import CONSUMES as TOPOLOGY
 from ..service_layer.organisations import Organisations
 from ..service_layer.webhooks import WebhookService
 
-#: the event types this service consumes: its queue's in the topology (ARCHITECTURE §1), those
+#: the event types this service consumes: its queue's in the topology (docs/architecture.md, "Bus events"), those
 #: partners can subscribe to, and playoff.required (who plays the playoff games); entry.accepted /
 #: entry.refused are the ``entry.decided`` webhook
 CONSUMES = TOPOLOGY["partners"]

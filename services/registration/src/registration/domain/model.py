@@ -26,7 +26,7 @@ class Verdict(str, enum.Enum):
 class Decision:
     """One judged rule: which rule/clause admitted or refused, and why (human readable)."""
 
-    rule: str  # rule id from RULES.md, e.g. "REG-6"
+    rule: str  # rule id (docs/rules.md), e.g. "REG-6"
     clause: str  # the configured clause / option, e.g. "sz-residency/residence_permit"
     outcome: Verdict
     reason: str

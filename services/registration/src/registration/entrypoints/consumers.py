@@ -10,7 +10,7 @@ from ..service_layer.stages import on_qualifiers_selected
 from ..service_layer.state import RegistrationState
 from ..service_layer.unit_of_work import RegistrationUnitOfWork
 
-#: the event types this service consumes (ARCHITECTURE §1)
+#: the event types this service consumes (docs/architecture.md, "Bus events")
 CONSUMES = ["qualifiers.selected", "appeal.lodged", "appeal.decided", "round.rescheduled"]
 
 

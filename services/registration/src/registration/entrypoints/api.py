@@ -36,7 +36,7 @@ from .access import run as _run
 from .access import state_of as _state
 from .document_routes import add_document_routes
 from .fee_routes import add_fee_routes
-from .registrant_documents import public_router, registrant_documents_router
+from .registrant_documents import delegation_router, public_router, registrant_documents_router
 from .routes import Command, Read, add_routes, filter_of, text_filter
 from .schedule_api import schedule_router
 
@@ -495,6 +495,6 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing, context: RegistrationS
     app.state.idempotency = idempotency.for_runtime(runtime, orm.idempotency_keys)
     #: issue 29: each event's owner and chosen partner apps, for the per-event staff checks
     app.state.event_access = EventAccessDirectory.on_table(runtime.sessionmaker, orm.event_access)
-    for router in (_router(), schedule_router(), public_router(), registrant_documents_router()):  # issue 34
+    for router in (_router(), schedule_router(), public_router(), registrant_documents_router(), delegation_router()):
         app.include_router(router)
     return app

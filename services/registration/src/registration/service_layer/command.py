@@ -59,6 +59,8 @@ class EventCommand:
     access_changed: bool = False
     #: REG-16: the loaded list of the previous top N, read once per command ((None,): none loaded)
     _previous_top: tuple[PreviousTop | None] | None = None
+    #: issue 34: the unit whose delegation's secret link the caller proved (it acts on it alone)
+    own_unit: str | None = None
 
     @classmethod
     async def begin(
@@ -226,7 +228,7 @@ class EventCommand:
         return unit
 
     def _visible_unit(self, ref: str) -> Unit | None:
-        mine = [row for row in self.units.values() if may_see(self.principal, row.partner_id)]
+        mine = [r for r in self.units.values() if may_see(self.principal, r.partner_id) or r.id == self.own_unit]
         for row in mine:
             if row.id == ref:
                 return repo.unit_from_row(row)

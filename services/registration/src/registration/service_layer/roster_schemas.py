@@ -1,0 +1,67 @@
+"""Issue 34: the bodies of the delegation door: a delegation started (its unit and leader's
+contact), and its roster submitted as one document."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated, Literal
+
+from pydantic import Field, model_validator
+
+from .schemas import IdNumberStr, Name, Phone, Ref, Slug, _In
+
+ServiceId = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9_-]*$", max_length=50)]
+
+
+class DelegationStartIn(_In):
+    """A unit's leader starts its delegation: the answer is the delegation's secret link."""
+
+    unit_name: Name
+    region: Annotated[Name, Field(max_length=100)] | None = None
+    leader_name: Name
+    #: stored encrypted, shown masked
+    leader_phone: Phone
+    #: a field hidden from people on the page: anything in it marks a script
+    website: Annotated[str, Field(max_length=200)] = ""
+
+
+class RosterSectionIn(_In):
+    """A section a player enters: for a team section, the team's name and the player's fixed board (REG-9)."""
+
+    section_id: Slug
+    team_name: Name | None = None
+    board: Annotated[int, Field(ge=1, le=20)] | None = None
+
+
+class RosterPersonIn(_In):
+    role: Literal["leader", "coach", "player"]
+    name: Name
+    gender: Literal["male", "female"] | None = None
+    birth_date: date | None = None
+    #: stored encrypted, shown only masked (REG-11)
+    id_number: IdNumberStr | None = None
+    sections: Annotated[list[RosterSectionIn], Field(max_length=4)] = []
+    #: REG-16 (NY 七(三)): the quoted place in the previous edition's top N
+    quota_exempt_ref: Ref | None = None
+    #: lodging (DA 十一(一)): a room of the event's and the nights booked
+    room: Annotated[str, Field(max_length=50)] | None = None
+    nights: Annotated[int, Field(ge=0, le=60)] = 0
+    #: optional services (DA 十二) by id: the uses booked
+    services: Annotated[dict[ServiceId, Annotated[int, Field(ge=0, le=20)]], Field(max_length=5)] = {}
+
+    @model_validator(mode="after")
+    def _player_facts(self) -> RosterPersonIn:
+        if self.role == "player":
+            if self.gender is None or self.birth_date is None or not self.sections:
+                raise ValueError("a player needs a gender, a birth date and at least one section")
+        elif self.sections or self.quota_exempt_ref:
+            raise ValueError("only players enter sections or claim a quota exemption")
+        return self
+
+
+class RosterIn(_In):
+    """The whole delegation as one document; a submission replaces the previous one."""
+
+    people: Annotated[list[RosterPersonIn], Field(min_length=1, max_length=80)]
+    #: REG-13: the delegation's insurance policy, where the participants insure (DA 十三(一))
+    insurance_policy: Ref | None = None

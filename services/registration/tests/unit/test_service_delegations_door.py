@@ -151,7 +151,12 @@ async def test_a_roster_is_amendable_until_the_close_then_409_for_the_changes_pr
         r = await h.client.put("/v1/delegation/roster", headers=tok(token), json=first)
         assert r.status_code == 200, r.text
         kept_id = (await h.client.get("/v1/delegation", headers=tok(token))).json()["entries"][0]
-        second = {"people": [LEADER, ny_player(1), ny_player(3)]}
+        people = (await h.client.get("/v1/delegation", headers=tok(token))).json()["people"]
+        kept = next(p for p in people if p["name"] == "选手01")
+        assert kept["id_number"].endswith(id_number(1, "20050303")[-4:]) and "20050303" not in kept["id_number"]
+        # the kept player named by person_id alone: the stored details are used
+        keep = {"role": "player", "name": "选手01", "person_id": kept["person_id"], "sections": kept["sections"]}
+        second = {"people": [LEADER, keep, ny_player(3)]}
         r = await h.client.put("/v1/delegation/roster", headers=tok(token), json=second)
         assert r.status_code == 200, r.text
         page = (await h.client.get("/v1/delegation", headers=tok(token))).json()
@@ -159,6 +164,9 @@ async def test_a_roster_is_amendable_until_the_close_then_409_for_the_changes_pr
         assert page["entries"][0] == kept_id
         listed = (await h.client.get("/v1/events/ny22/entries", headers=OP)).json()["entries"]
         assert sorted(e["status"] for e in listed) == ["accepted", "accepted", "withdrawn"]
+        stranger = {**keep, "person_id": "ny22.p99999"}
+        r = await h.client.put("/v1/delegation/roster", headers=tok(token), json={"people": [LEADER, stranger]})
+        assert r.status_code == 422 and r.json()["error"]["code"] == "roster_unknown_person"
         h.clock.set(datetime(2022, 8, 6, 0, 0, tzinfo=CST))  # 08-05 24:00: the close (exclusive)
         r = await h.client.put("/v1/delegation/roster", headers=tok(token), json=first)
         assert r.status_code == 409 and r.json()["error"]["code"] == "roster_closed"

@@ -150,6 +150,7 @@ async def submit(cmd: EventCommand, token: str, body: r.RosterIn, *, dry_run: bo
         raise Conflict("roster_closed", "registration has closed: changes go through the organiser (changes process)")
     cmd.own_unit = link.unit_id
     unit = cmd.existing_unit(link.unit_id)
+    body = await _kept_people(cmd, link, body)
     _check_people(cmd, body)
     apps = applications(cmd, body)
     person_ids = [await _person(cmd, p) for p in body.people]
@@ -181,6 +182,32 @@ async def submit(cmd: EventCommand, token: str, body: r.RosterIn, *, dry_run: bo
     }
     await cmd.uow.delegation_links.save_roster(cmd.code, unit.id, stored, cmd.now)
     return report
+
+
+async def _kept_people(cmd: EventCommand, link: Any, body: r.RosterIn) -> r.RosterIn:
+    """The rows naming a player of the previous roster by ``person_id``, with the details stored
+    for them (only this delegation's players: any other id is unknown)."""
+    ours = {p["person_id"] for p in (link.roster or {}).get("people", []) if p.get("person_id")}
+    wanted = [p.person_id for p in body.people if p.person_id]
+    if not wanted:
+        return body
+    unknown = [pid for pid in wanted if pid not in ours]
+    if unknown:
+        raise Unprocessable("roster_unknown_person", "a kept player is not one of this delegation's")
+    rows = await cmd.uow.people.rows(cmd.code, wanted)
+    people = []
+    for person in body.people:
+        if person.person_id:
+            stored = repo.person_from_row(rows[person.person_id], cmd.state.protector, decrypt=True)
+            details = {
+                "name": stored.name,
+                "gender": stored.gender,
+                "birth_date": stored.birth_date,
+                "id_number": stored.id_number.value if stored.id_number else None,
+            }
+            person = person.model_copy(update=details)
+        people.append(person)
+    return body.model_copy(update={"people": people})
 
 
 def _player_in(person: r.RosterPersonIn) -> s.PlayerIn:

@@ -11,6 +11,7 @@ from typing import Any
 
 from gomoku_shared.event_config import EventConfig
 
+from ..adapters import repository as repo
 from ..adapters.repositories import Repositories
 from ..domain.rosters import Booking, charges, quota_state, total_fen
 from .delegation_door import link_of
@@ -112,7 +113,7 @@ async def delegation_view(repos: Repositories, state: RegistrationState, token: 
         "amendable": now < config.registration.closes_at and config.registration.public_delegations.open,
         "closes_at": config.registration.closes_at.isoformat(),
         "officials": [{"role": o.role, "name": o.name} for o in loaded.reg.officials if o.unit_id == unit_id],
-        "people": roster.get("people", []),
+        "people": await _people(repos, state, code, roster.get("people", [])),
         "entries": entries,
         "quota": {
             "limit": quota.limit,
@@ -124,6 +125,28 @@ async def delegation_view(repos: Repositories, state: RegistrationState, token: 
         },
         "fees": await _fees(repos, config, unit_id, roster, {e.id for e in mine}, now),
     }
+
+
+async def _people(
+    repos: Repositories, state: RegistrationState, code: str, people: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The roster's rows, its players with their gender, birth year and masked ID number (a kept
+    row names the player by ``person_id`` when the roster is amended)."""
+    ids = [p["person_id"] for p in people if p.get("person_id")]
+    rows = await repos.people.rows(code, ids) if ids else {}
+    out = []
+    for p in people:
+        row = rows.get(p.get("person_id") or "")
+        if row is not None:
+            person = repo.person_from_row(row, state.protector)
+            p = {
+                **p,
+                "gender": person.gender,
+                "birth_year": person.birth_date.year,
+                "id_number": str(person.id_number) if person.id_number else None,
+            }
+        out.append(p)
+    return out
 
 
 async def _fees(

@@ -36,6 +36,9 @@ class RosterSectionIn(_In):
 class RosterPersonIn(_In):
     role: Literal["leader", "coach", "player"]
     name: Name
+    #: a player of the delegation's previous roster, kept with the details stored for them
+    #: (the amended roster need not carry their birth date and ID number again)
+    person_id: Slug | None = None
     gender: Literal["male", "female"] | None = None
     birth_date: date | None = None
     #: stored encrypted, shown only masked (REG-11)
@@ -52,10 +55,12 @@ class RosterPersonIn(_In):
     @model_validator(mode="after")
     def _player_facts(self) -> RosterPersonIn:
         if self.role == "player":
-            if self.gender is None or self.birth_date is None or not self.sections:
-                raise ValueError("a player needs a gender, a birth date and at least one section")
-        elif self.sections or self.quota_exempt_ref:
-            raise ValueError("only players enter sections or claim a quota exemption")
+            if not self.sections:
+                raise ValueError("a player needs at least one section")
+            if self.person_id is None and (self.gender is None or self.birth_date is None):
+                raise ValueError("a new player needs a gender and a birth date")
+        elif self.sections or self.quota_exempt_ref or self.person_id:
+            raise ValueError("only players enter sections, claim a quota exemption or are kept by person_id")
         return self
 
 

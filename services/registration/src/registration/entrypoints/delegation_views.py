@@ -65,6 +65,8 @@ class DelegationStarted(View):
 
 
 class RosterRow(View):
+    #: the entry the row made (a checked roster's: the number it would take)
+    entry_id: str
     names: list[str]
     section_id: str
     team_name: str | None

@@ -153,7 +153,7 @@ async def submit(cmd: EventCommand, token: str, body: r.RosterIn, *, dry_run: bo
     body = await _kept_people(cmd, link, body)
     _check_people(cmd, body)
     apps = applications(cmd, body)
-    person_ids = [await _person(cmd, p) for p in body.people]
+    person_ids = [await _person(cmd, p, unit.id) for p in body.people]
     refs = [p.quota_exempt_ref for p in body.people]
     previous = {row["key"]: row["entry_id"] for row in (link.roster or {}).get("entries", [])}
     wanted = {app.key(person_ids, refs): app for app in apps}
@@ -210,20 +210,26 @@ async def _kept_people(cmd: EventCommand, link: Any, body: r.RosterIn) -> r.Rost
     return body.model_copy(update={"people": people})
 
 
-def _player_in(person: r.RosterPersonIn) -> s.PlayerIn:
+def _player_in(person: r.RosterPersonIn, unit_id: str) -> s.PlayerIn:
     assert person.gender is not None and person.birth_date is not None  # the schema asks them of players
-    return s.PlayerIn(name=person.name, gender=person.gender, birth_date=person.birth_date, id_number=person.id_number)
+    return s.PlayerIn(
+        name=person.name,
+        gender=person.gender,
+        birth_date=person.birth_date,
+        id_number=person.id_number,
+        registered_unit_id=unit_id if person.registered_with_unit else None,
+    )
 
 
-async def _person(cmd: EventCommand, person: r.RosterPersonIn) -> str:
-    return await cmd.person_for(_player_in(person)) if person.role == "player" else ""
+async def _person(cmd: EventCommand, person: r.RosterPersonIn, unit_id: str) -> str:
+    return await cmd.person_for(_player_in(person, unit_id)) if person.role == "player" else ""
 
 
 async def _enter(
     cmd: EventCommand, body: r.RosterIn, app: Application, unit_id: str, insurance: s.InsuranceIn
 ) -> Entry:
     people = [body.people[i] for i in app.rows]
-    players = [_player_in(p) for p in people]
+    players = [_player_in(p, unit_id) for p in people]
     return await entries.submit(
         cmd,
         section_id=app.section_id,
@@ -276,6 +282,7 @@ def _report(
         ]
         rows.append(
             {
+                "entry_id": entry.id,
                 "names": [body.people[i].name for i in app.rows],
                 "section_id": app.section_id,
                 "team_name": app.team_name,

@@ -44,6 +44,8 @@ class RosterPersonIn(_In):
     #: stored encrypted, shown only masked (REG-11)
     id_number: IdNumberStr | None = None
     sections: Annotated[list[RosterSectionIn], Field(max_length=4)] = []
+    #: REG-8: the player's annual registration is with this delegation's unit
+    registered_with_unit: bool = False
     #: REG-16 (NY 七(三)): the quoted place in the previous edition's top N
     quota_exempt_ref: Ref | None = None
     #: lodging (DA 十一(一)): a room of the event's and the nights booked

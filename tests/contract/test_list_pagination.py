@@ -31,6 +31,10 @@ DOCUMENTS: dict[tuple[str, str], str] = {
     ("registration", "/v1/registrant"): "one entry, as its registrant reads it by the secret link (issue 34)",
     ("registration", "/v1/registrant/documents"): "one entry's documents as its registrant reads them, bounded "
     "by the bytes an entry may keep (issue 34)",
+    ("registration", "/v1/events/{event_code}/delegations/form"): "what a delegation's roster asks: sections, "
+    "rooms, services (issue 34)",
+    ("registration", "/v1/delegation"): "one delegation as its leader reads it by the secret link, bounded by the "
+    "roster's 80 people (issue 34)",
     ("pairing", "/v1/events/{event_code}/sections/{section_id}"): "one section with its entrants",
     ("pairing", "/v1/events/{event_code}/sections/{section_id}/rounds/{n}"): "one round's pairings",
     ("pairing", "/v1/events/{event_code}/sections/{section_id}/standings"): "a standings table (ranked whole)",

@@ -251,6 +251,7 @@ async def withdraw_entry(
         event_id=event_id_for("entry.withdrawn", entry.id, cmd.version),
     )
     if promoted is not None:
+        await cmd.load_people(promoted.person_ids)  # its event names them
         cmd.emit_entry(promoted)
     return promoted
 

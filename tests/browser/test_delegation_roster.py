@@ -3,7 +3,7 @@
 in English: 20 players counted and one claiming a place on the 2021 top-8 list the organiser
 loaded (REG-16), checked without submitting, then submitted; the delegation's page shows each
 entry accepted, the quota 20 / 20, the exemption checked against the list and why, and no full
-ID or phone number."""
+ID or phone number; the leader's lodging is listed with its rate to be announced (NY 十二(三))."""
 
 from __future__ import annotations
 
@@ -52,6 +52,8 @@ async def _fill_roster(page: Any, base: int, zh: bool) -> None:
         await _press(page, "more")
     await page.fill("input[name=p0_name]", "王领队" if zh else "Wang Lingdui")
     await page.fill("input[name=p1_name]", "李教练" if zh else "Li Jiaolian")
+    await page.select_option("select[name=p0_room]", "standard")  # NY 十二(三): 食宿费, the rate announced later
+    await page.fill("input[name=p0_nights]", "5")
     for i in range(21):
         n, row = base + i, i + 2
         await page.select_option(f"select[name=p{row}_role]", "player")
@@ -96,6 +98,9 @@ async def _delegation(page: Any, served: str, code: str, lang: str, base: int, w
     assert main.count("已接受" if zh else "accepted") >= 21
     assert ("计入名额的运动员：20 / 20" if zh else "Players counted in the quota: 20 / 20") in main, main
     assert f"选手{base + 20}" in main and ("不占名额" if zh else "outside the quota") in main
+    assert (
+        "王领队：食宿费 × 5 = 标准另行通知" if zh else "Wang Lingdui: Board and lodging × 5 = rate announced later"
+    ) in main
     assert "139****1234" in main and "13900001234" not in main
     assert id_number(base) not in main and "youth-male" not in main and "units/" not in main
     await _fits(page, width, "delegation page")

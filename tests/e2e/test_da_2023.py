@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
+from .delegations import assert_one_delegation_by_roster
 from .harness import (
     FAST,
     assert_played_within,
@@ -39,6 +40,8 @@ async def test_da_2023_prize_money_and_titles(tmp_path):
     for her rank among women (兼得); shared places share the money. AWD-5: junior titles for
     places 1-26, not carried down."""
     summary, driver = await run_embedded(tmp_path, spec("da-2023", 3, SIZES, policy=FAST, rounds=3))
+    # issue 34 (DA 十(一)1: 各单位统一报名): one delegation entered through the roster door
+    assert_one_delegation_by_roster(driver, summary)
     # PLAY-9, DA 四 (竞赛时间和地点): played over the board at the venue: recorded moves, results from confirmed slips
     assert modes_by_stage(summary) == {"main": {"offline"}}
     assert driver.venue.slips == len(summary["games"]) and driver.venue.recorded

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from datetime import date
 
+from .delegations import assert_one_delegation_by_roster
 from .harness import (
     FAST,
     assert_played_within,
@@ -78,6 +79,8 @@ async def test_nt_2023_team_matches_tiebreaks_awards(tmp_path):
     """PAIR-9 3-board matches with fixed boards; PAIR-10 team tiebreaks; AWD-3 award count by
     field size; AWD-7 best-board awards; REG-8 a player registered with another unit refused."""
     summary, driver = await run_embedded(tmp_path, spec("nt-2023", 4, SIZES, policy=FAST))
+    # issue 34 (NT 十(一): 各单位统一报名): one delegation entered through the roster door
+    assert_one_delegation_by_roster(driver, summary)
     # EVT-7: every round started at its scheduled time on the fake clock
     assert_rounds_on_schedule(summary["event_code"])
     # ... on the regulation's days (NT: 时间 2023年6月22日至24日)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
+from .delegations import assert_one_delegation_by_roster
 from .harness import (
     FAST,
     assert_played_within,
@@ -31,6 +32,8 @@ async def test_ny_2022_age_bands_fixed_n_and_team_points(tmp_path):
     (五手两打) in every game; AWD-6 NY team score = the unit's best male + best female points,
     higher first."""
     summary, driver = await run_embedded(tmp_path, spec("ny-2022", 5, SIZES, policy=FAST))
+    # issue 34 (NY 七(一): 各单位统一报名): one delegation entered through the roster door
+    assert_one_delegation_by_roster(driver, summary)
     # EVT-7: every round started at its scheduled time on the fake clock
     assert_rounds_on_schedule(summary["event_code"])
     # ... on the regulation's days (NY 四 竞赛时间: 2022年8月10-14日)

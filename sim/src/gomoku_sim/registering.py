@@ -14,6 +14,7 @@ from .client import ApiError
 from .driver_state import ACCEPTED, PLAYING, DriverState, StageRun, local_moment
 from .fees import field_counts, record_fees
 from .field import unit_slug, units_of
+from .roster_door import door_units, enter_by_roster
 from .schedule import stage_start
 
 
@@ -44,6 +45,8 @@ class Registering(DriverState):
     async def create_units(self) -> None:
         region = None
         for unit in units_of(self.field):
+            if unit in door_units(self.spec.preset_id, self.field):
+                continue  # issue 34: its leader starts it through the delegation door
             body = {"id": unit_slug(unit), "name": unit, "region": region}
             try:
                 await self.p.post(
@@ -77,7 +80,12 @@ class Registering(DriverState):
         return {"confirmed": True, "document_ref": f"ins-{ref}"}
 
     async def register(self) -> None:
+        by_door = door_units(self.spec.preset_id, self.field)
         for app in self.field:
+            if app.unit in by_door:  # issue 34: the whole delegation as one roster, on its first application
+                if app.app_id not in self.registrations:
+                    await self._enter_by_roster(app.unit or "")
+                continue
             if app.kind == "team":
                 body: dict[str, Any] = {
                     "stage": app.stage,
@@ -121,6 +129,18 @@ class Registering(DriverState):
         self.progress.log(f"registered {accepted} entries; {len(refused)} refused or pending:")
         for k, why in refused:
             self.progress.log(f"  {k}: {self.registrations[k]['status']} — {why}")
+
+    async def _enter_by_roster(self, unit: str) -> None:
+        apps = [a for a in self.field if a.unit == unit]
+        answers = await enter_by_roster(self.p, self.code, unit, apps)
+        for app in apps:
+            self.registrations[app.app_id] = {
+                "expect": app.expect,
+                "why": app.why,
+                **answers[app.app_id],
+                "section_id": app.section_id,
+            }
+        self.progress.log(f"{unit}: {len(apps)} entries through the delegation door")
 
     async def verify_evidence(self) -> int:
         """The arbiter checks the submitted documents (REG-6 / REG-7: the SZ final admits only

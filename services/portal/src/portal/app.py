@@ -16,6 +16,7 @@ from . import (
     console_rounds,
     console_slips,
     console_slot,
+    delegation_roster,
     entry_form,
     event_page,
     live,
@@ -78,6 +79,7 @@ def create_app(upstream: Upstream, settings: PortalSettings | None = None) -> Fa
     event_page.install(app, site)
     entry_form.install(app, site)  # issue 34: the public entry form and the registrant's page
     registrant_upload.install(app, site)  # issue 34: the registrant's documents from their page
+    delegation_roster.install(app, site)  # issue 34: a delegation's roster for units
     public.install_printouts(app, site)
     live.install(app, site)
     staff.install(app, site)

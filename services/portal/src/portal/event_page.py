@@ -34,6 +34,9 @@ def install(app: FastAPI, site: Site) -> None:
         form = None
         if event.get("registration", {}).get("public_entries"):
             form = await upstream.optional("registration", f"/v1/events/{code}/public-entries/form")
+        door = None  # and the delegation door's, while units enter their rosters
+        if event.get("registration", {}).get("public_delegations"):
+            door = await upstream.optional("registration", f"/v1/events/{code}/delegations/form")
         return site.render(
             request,
             "event.html",
@@ -44,6 +47,7 @@ def install(app: FastAPI, site: Site) -> None:
             names=names,
             closings=section_states.closings(schedule),
             enter_open=bool(form and form.get("accepting")),
+            roster_open=bool(door and door.get("accepting")),
         )
 
     @app.get("/events/{code}/schedule.ics", name="event_calendar")

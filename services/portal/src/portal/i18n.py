@@ -27,6 +27,7 @@ TABLES = (
     "refusals",
     "entryform",
     "upload",
+    "roster",
 )
 
 

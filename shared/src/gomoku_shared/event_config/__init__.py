@@ -38,7 +38,7 @@ from .awards import (
 from .base import FormatKind, Gender, GenderRule, IndividualTiebreak, RuleTrack, SectionKind, TeamTiebreak
 from .errors import ConfigIssue, EventConfigError
 from .event import EventConfig, SectionConfig, StageConfig
-from .fees import FeeBasis, FeeItem, FeeRules
+from .fees import FeeBasis, FeeItem, FeeRules, OptionalService
 from .loading import apply_overrides, deep_merge, load_preset, parse_event_config, strip_extension_keys
 from .play import (
     ClockConfig,
@@ -58,6 +58,7 @@ from .registration import (
     EligibilityClause,
     InsuranceRules,
     PendingEvidence,
+    PublicDelegations,
     QualificationRule,
     QuotaExemption,
     RegionConfig,
@@ -87,6 +88,8 @@ __all__ = [
     "EventConfigError",
     "FeeBasis",
     "FeeItem",
+    "OptionalService",
+    "PublicDelegations",
     "FeeRules",
     "EventSchedule",
     "FormatConfig",

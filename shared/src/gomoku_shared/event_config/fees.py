@@ -42,6 +42,19 @@ class FeeItem(_Model):
         return self
 
 
+class OptionalService(_Model):
+    """A service a person may book on a delegation's roster at the regulation's price (DA 十二:
+    乘坐组委会接送专用大巴车每人每次45元): charged per person per use, never required for validity."""
+
+    id: Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9_-]*$")]
+    name: str
+    name_zh: str | None = None
+    amount_fen: Annotated[int, Field(ge=0)]
+    #: what one use is called (a trip), and the most a person may book
+    per: Literal["trip"] = "trip"
+    max_per_person: Annotated[int, Field(ge=1, le=20)] = 2
+
+
 class FeeRules(_Model):
     """REG-14: an entry counts (is paired at the stage close) only when its materials and its
     fees have both been received by ``due_by`` (exclusive, like ``registration.closes_at``;
@@ -57,10 +70,13 @@ class FeeRules(_Model):
     #: payment names another one
     days: Annotated[int, Field(ge=1)] | None = None
     default_room: str | None = None
+    #: issue 34: optional services a delegation's roster books per person (DA 十二)
+    services: list[OptionalService] = []
 
     @model_validator(mode="after")
     def _consistent(self) -> FeeRules:
         ids = [item.id for item in self.items]
+        ids += [service.id for service in self.services]
         if len(ids) != len(set(ids)):
             raise ValueError(f"fee item ids repeat: {ids}")
         rooms = {item.room for item in self.items if item.basis == "per_person_per_day"}

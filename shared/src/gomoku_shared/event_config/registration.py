@@ -238,6 +238,20 @@ class PublicEntries(_Model):
     per_address_per_hour: Annotated[int, Field(ge=1)] = 20
 
 
+class PublicDelegations(_Model):
+    """Issue 34: a unit's leader enters the whole delegation (leader, coaches, players, lodging,
+    optional services) as one roster through a secret link (NY, DA, NT: 各单位统一报名). Off
+    unless the event opts in."""
+
+    open: bool = False
+    #: at most this many delegations are started through the door in the event
+    cap: Annotated[int, Field(ge=1)] = 500
+    #: delegations started per client address and hour (a rate limit)
+    per_address_per_hour: Annotated[int, Field(ge=1)] = 20
+    #: the most nights of lodging a person may book on the roster
+    max_nights: Annotated[int, Field(ge=0, le=60)] = 10
+
+
 class RegistrationWindow(_Model):
     """REG-1. closes_at is exclusive; opens_at None = open from publication."""
 
@@ -249,6 +263,8 @@ class RegistrationWindow(_Model):
     id_number_required: bool = True
     #: issue 34: the public entry form for individuals
     public_entries: PublicEntries = PublicEntries()
+    #: issue 34: the delegation roster for units
+    public_delegations: PublicDelegations = PublicDelegations()
 
 
 class QuotaExemption(_Model):

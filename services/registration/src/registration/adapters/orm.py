@@ -477,3 +477,18 @@ registrant_links = sa.Table(
 
 #: issue 32: the registry of people per organisation, their links to event people, its audit
 registry_people, registry_links, registry_audit = declare_registry(metadata, TS, ACTOR)
+#: issue 34: a delegation's secret link and its roster as last submitted (0017)
+delegation_links = sa.Table(
+    "delegation_links",
+    metadata,
+    sa.Column("event_code", sa.String(64), primary_key=True),
+    sa.Column("unit_id", sa.String(100), primary_key=True),
+    sa.Column("token_sha256", sa.String(64), nullable=False, unique=True),
+    sa.Column("leader_phone_enc", sa.Text, nullable=False),
+    sa.Column("leader_phone_masked", sa.String(32), nullable=False),
+    sa.Column("issued_at", TS, nullable=False),
+    sa.Column("issued_by", ACTOR, nullable=False),
+    sa.Column("roster", sa.JSON, nullable=True),
+    sa.Column("submitted_at", TS, nullable=True),
+    sa.Column("amendments", sa.Integer, nullable=False),
+)

@@ -16,6 +16,7 @@ from gomoku_shared.event_config import EventConfig
 from . import at_rest, orm
 from . import repository as rows
 from .access_repository import AccessRepository
+from .delegation_links import DelegationLinkRepository
 from .document_store import DatabaseDocumentStore
 from .exemption_repository import ExemptionListRepository
 from .protection import DataProtector
@@ -395,5 +396,7 @@ class Repositories:
         self.links = RegistrantLinkRepository(session, protector)
         #: issue 32: the organisation's registry of people, and each event person's link to it
         self.registry = RegistryRepository(session, protector)
+        #: issue 34: the delegations' secret links (hashes) and rosters
+        self.delegation_links = DelegationLinkRepository(session, protector)
         #: every encrypted column (a DATA_KEY rotation)
         self.protected = at_rest.ProtectedData(session, protector)

@@ -27,6 +27,8 @@ CONFIG_ADDITIONS: tuple[tuple[str, ...], ...] = (
     ("stages", "*", "name_zh"),
     # issue 34: whether people enter on the public form, and its limits
     ("registration", "public_entries"),
+    # issue 34: whether units' leaders enter delegations through the roster door
+    ("registration", "public_delegations"),
 )
 
 

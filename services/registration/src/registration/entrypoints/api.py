@@ -36,10 +36,8 @@ from .access import run as _run
 from .access import state_of as _state
 from .document_routes import add_document_routes
 from .fee_routes import add_fee_routes
-from .registrant_documents import public_router, registrant_documents_router
-from .registry_routes import people_router
+from .routers import more_routers
 from .routes import Command, Read, add_routes, filter_of, text_filter
-from .schedule_api import schedule_router
 
 #: a partner's own user id for a player (``PlayerIn.external_id``)
 ExternalId = Annotated[
@@ -495,6 +493,6 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing, context: RegistrationS
     app.state.registration = context
     app.state.idempotency = idempotency.for_runtime(runtime, orm.idempotency_keys)
     app.state.event_access = EventAccessDirectory.on_table(runtime.sessionmaker, orm.event_access)  # issue 29
-    for router in (_router(), schedule_router(), public_router(), registrant_documents_router(), people_router()):
+    for router in (_router(), *more_routers()):
         app.include_router(router)
     return app

@@ -20,10 +20,12 @@ from ..service_layer import documents, registrant_page
 from . import public_views as pv
 from . import views as v
 from .access import read
+from .delegation_api import delegation_router
 from .document_routes import EXTENSIONS, FILE_HEADERS, checked_upload
 from .public_api import TAG, RegistrantToken, on_event, public_router
 
-__all__ = ["public_router", "registrant_documents_router"]
+#: the public routers of issue 34, for the app to include
+__all__ = ["delegation_router", "public_router", "registrant_documents_router"]
 
 
 async def _registrant(request: Request, token: str) -> tuple[Principal, str]:

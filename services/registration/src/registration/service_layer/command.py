@@ -64,6 +64,8 @@ class EventCommand:
     registry_ids: dict[str, str] = field(default_factory=dict)
     #: issue 32: the organisation that owns the event (its registry), read once per command
     _organisation: str | None = None
+    #: issue 34: the unit whose delegation's secret link the caller proved (it acts on it alone)
+    own_unit: str | None = None
 
     @classmethod
     async def begin(
@@ -250,7 +252,7 @@ class EventCommand:
         return unit
 
     def _visible_unit(self, ref: str) -> Unit | None:
-        mine = [row for row in self.units.values() if may_see(self.principal, row.partner_id)]
+        mine = [r for r in self.units.values() if may_see(self.principal, r.partner_id) or r.id == self.own_unit]
         for row in mine:
             if row.id == ref:
                 return repo.unit_from_row(row)

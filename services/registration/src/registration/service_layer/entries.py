@@ -214,25 +214,34 @@ async def review_entry(cmd: EventCommand, entry_id: str, body: s.DecisionIn) -> 
 async def withdraw(cmd: EventCommand, entry_id: str, body: s.WithdrawIn) -> dict[str, Any]:
     """REG-10: withdrawal after confirmation with a written reason; REG-2: the waiting list moves up."""
     entry, meta = cmd.entry_for(entry_id)
-    await cmd.ensure_stage_open(meta.stage)
+    promoted = await withdraw_entry(cmd, entry, meta.stage, body.reason, body.proof_ref)
+    await cmd.save()
+    return {**cmd.entry_view(cmd.reg.entries[entry_id]), "promoted": promoted.id if promoted is not None else None}
+
+
+async def withdraw_entry(
+    cmd: EventCommand, entry: Entry, stage: str, reason: str | None, proof_ref: str | None
+) -> Entry | None:
+    """REG-10 on an entry the caller may act on (also a delegation amending its roster): recorded,
+    announced; the entry the waiting list promotes, if any (announced too)."""
+    await cmd.ensure_stage_open(stage)
     try:
-        done, promoted = cmd.reg.withdraw(entry_id, reason=body.reason, proof_ref=body.proof_ref, now=cmd.now)
+        done, promoted = cmd.reg.withdraw(entry.id, reason=reason, proof_ref=proof_ref, now=cmd.now)
     except RegistrationError as exc:
         raise Unprocessable("withdrawal_refused", str(exc)) from None
     await cmd.uow.entries.add_withdrawal(
-        entry_id=entry_id,
+        entry_id=entry.id,
         event_code=cmd.code,
         at=cmd.now,
         reason=done.withdrawal.reason,
-        proof_ref=body.proof_ref,
+        proof_ref=proof_ref,
         refund_requested=done.withdrawal.refund_requested,
         requested_by=requester_ref(cmd.principal),
     )
-    await cmd.save()
     cmd.uow.emit(
         EntryWithdrawn(
             event_code=cmd.code,
-            stage=meta.stage,
+            stage=stage,
             section_id=entry.section_id,
             entry_id=entry.id,
             entrant_id=entry.id,
@@ -242,8 +251,9 @@ async def withdraw(cmd: EventCommand, entry_id: str, body: s.WithdrawIn) -> dict
         event_id=event_id_for("entry.withdrawn", entry.id, cmd.version),
     )
     if promoted is not None:
+        await cmd.load_people(promoted.person_ids)  # its event names them
         cmd.emit_entry(promoted)
-    return {**cmd.entry_view(cmd.reg.entries[entry_id]), "promoted": promoted.id if promoted is not None else None}
+    return promoted
 
 
 # ---- what the API calls: judge, save, answer

@@ -214,6 +214,8 @@ def event_view(config: EventConfig, preset_id: str, statuses: Mapping[str, str],
             "required_items": list(config.registration.required_items),
             #: issue 34: the event takes entries on the public form
             "public_entries": config.registration.public_entries.open,
+            #: issue 34: units enter their delegations through the roster door
+            "public_delegations": config.registration.public_delegations.open,
         },
         "waiting_list": config.waiting_list,
         # REG-11: what every player shows at check-in (the console ticks these only)

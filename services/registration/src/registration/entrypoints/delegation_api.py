@@ -1,0 +1,107 @@
+"""Issue 34: the routes of the delegation door, which take no credential but the delegation's
+secret link (the portal's roster page calls them for a unit's leader, forwarding their
+address): what the roster asks, starting a delegation, the roster submitted or checked, and
+the delegation's page. As the public form's, the POSTs take no Idempotency-Key: the start's
+answer holds the secret link, never stored."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, Request
+from fastapi.responses import JSONResponse
+
+from gomoku_shared.api_docs import documented
+from gomoku_shared.params import PathId
+
+from ..service_layer import delegation_door, delegation_page
+from ..service_layer import roster_schemas as r
+from . import delegation_views as v
+from .access import read, state_of
+from .public_api import _take_turn, on_event
+
+TAG = "delegations"
+#: the delegation's secret link's token, sent in a header so that no access log keeps it
+DelegationToken = Annotated[
+    str,
+    Header(
+        alias="X-Delegation-Token",
+        min_length=16,
+        max_length=100,
+        pattern=r"^[A-Za-z0-9_-]+$",
+        description="The token of the delegation's secret link (shown once when the delegation was started)",
+    ),
+]
+
+
+def delegation_router() -> APIRouter:
+    router = APIRouter(prefix="/v1")
+
+    @router.get(
+        "/events/{event_code}/delegations/form",
+        tags=[TAG],
+        summary="What a delegation's roster asks: the sections, the rooms and their rates (DA 十一(一)), the "
+        "optional services and their prices (DA 十二), the quota (REG-16) and the officials (REG-3) (issue 34)",
+        **documented(v.DelegationDoor, 200),
+    )
+    async def delegation_form(event_code: PathId, request: Request) -> dict[str, Any]:
+        config = await read(request, lambda repos, state: state.config(repos, event_code))
+        return delegation_page.door_view(config, state_of(request).now())
+
+    @router.post(
+        "/events/{event_code}/delegations",
+        status_code=201,
+        tags=[TAG],
+        summary="Start a delegation: its unit and its leader's contact; answers the delegation's secret link "
+        "token, shown once (issue 34)",
+        **documented(v.DelegationStarted, 201, 403, 409, 429),
+    )
+    async def start_delegation(event_code: PathId, body: r.DelegationStartIn, request: Request) -> JSONResponse:
+        config = await read(request, lambda repos, state: state.config(repos, event_code))
+        _take_turn(request, f"delegations:{event_code}", config.registration.public_delegations.per_address_per_hour)
+        result = await on_event(request, event_code, lambda cmd: delegation_door.start(cmd, body))
+        return JSONResponse(result, status_code=201)
+
+    @router.get(
+        "/delegation",
+        tags=[TAG],
+        summary="The delegation by its secret link: each entry's verdict, the quota as it fills with the "
+        "exemptions and why, the charges for lodging and services and the money received (issue 34)",
+        **documented(v.DelegationPage, 200, 404),
+    )
+    async def delegation(request: Request, token: DelegationToken) -> dict[str, Any]:
+        return await read(request, lambda repos, state: delegation_page.delegation_view(repos, state, token))
+
+    @router.put(
+        "/delegation/roster",
+        tags=[TAG],
+        summary="Submit (or, before the close of registration, replace) the delegation's roster as one "
+        "application, judged by the partners' rules (REG-3, REG-16, REG-1..9); all or nothing (422 "
+        "roster_refused with each row); after the close 409 roster_closed: the changes process (issue 34)",
+        **documented(v.RosterReport, 200, 403, 404, 409),
+    )
+    async def submit_roster(request: Request, token: DelegationToken, body: r.RosterIn) -> dict[str, Any]:
+        code = await _code_of(request, token)
+        result: dict[str, Any] = await on_event(request, code, lambda cmd: delegation_door.submit(cmd, token, body))
+        return result
+
+    @router.post(
+        "/delegation/roster/check",
+        tags=[TAG],
+        summary="Check a roster without submitting it: what each row would become, nothing kept (issue 34)",
+        **documented(v.RosterReport, 200, 403, 404, 409),
+    )
+    async def check_roster(request: Request, token: DelegationToken, body: r.RosterIn) -> dict[str, Any]:
+        code = await _code_of(request, token)
+        try:
+            await on_event(request, code, lambda cmd: delegation_door.submit(cmd, token, body, dry_run=True))
+        except delegation_door.DryRun as checked:
+            return checked.report
+        raise AssertionError("a check always rolls back")  # pragma: no cover
+
+    return router
+
+
+async def _code_of(request: Request, token: str) -> str:
+    link = await read(request, lambda repos, state: delegation_door.link_of(repos, token))
+    return str(link.event_code)

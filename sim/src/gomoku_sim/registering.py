@@ -14,6 +14,7 @@ from .client import ApiError
 from .driver_state import ACCEPTED, PLAYING, DriverState, StageRun, local_moment
 from .fees import field_counts, record_fees
 from .field import unit_slug, units_of
+from .form_entries import by_form, enter_on_form
 from .schedule import stage_start
 
 
@@ -78,6 +79,9 @@ class Registering(DriverState):
 
     async def register(self) -> None:
         for app in self.field:
+            if by_form(self.config, app):  # issue 34: people on the public form (form_entries.py)
+                self._keep_registration(app, await enter_on_form(self.p, self.config, self.code, app))
+                continue
             if app.kind == "team":
                 body: dict[str, Any] = {
                     "stage": app.stage,
@@ -106,21 +110,25 @@ class Registering(DriverState):
             except ApiError as exc:
                 # a refusal may come as an error answer rather than a refused entry
                 res = {"status": "refused", "clause": exc.code, "reason": exc.message, "http_status": exc.status}
-            self.registrations[app.app_id] = {
-                "expect": app.expect,
-                "why": app.why,
-                "status": res.get("status"),
-                "entry_id": res.get("entry_id"),
-                "clause": res.get("clause"),
-                "reason": res.get("reason"),
-                "section_id": app.section_id,
-            }
+            self._keep_registration(app, res)
         self.unpaid = await record_fees(self.p, self.code, self.spec.preset_id)  # REG-14 (sim.fees)
         accepted = sum(1 for r in self.registrations.values() if r["status"] in ACCEPTED)
         refused = [(k, r["reason"]) for k, r in self.registrations.items() if r["status"] not in ACCEPTED]
         self.progress.log(f"registered {accepted} entries; {len(refused)} refused or pending:")
         for k, why in refused:
             self.progress.log(f"  {k}: {self.registrations[k]['status']} — {why}")
+
+    def _keep_registration(self, app: Any, res: Mapping[str, Any]) -> None:
+        self.registrations[app.app_id] = {
+            "expect": app.expect,
+            "why": app.why,
+            "status": res.get("status"),
+            "entry_id": res.get("entry_id"),
+            "clause": res.get("clause"),
+            "reason": res.get("reason"),
+            "section_id": app.section_id,
+            **{k: res[k] for k in ("via", "document") if k in res},  # the form's (form_entries.py)
+        }
 
     async def verify_evidence(self) -> int:
         """The arbiter checks the submitted documents (REG-6 / REG-7: the SZ final admits only

@@ -65,7 +65,19 @@ async def list_entries(
     people = {pid: repo.person_from_row(r, state.protector) for pid, r in rows.items()}
     external = external_ids_seen(principal, rows)
     chosen.sort(key=lambda e: (loaded.meta[e.id].stage, e.section_id, loaded.meta[e.id].seq))
-    return {"entries": [entry_view(e, loaded.meta[e.id], people, units, config, external) for e in chosen]}
+    on_form = await _on_form(repos, principal, code)
+    return {
+        "entries": [
+            {**entry_view(e, loaded.meta[e.id], people, units, config, external), "public_form": e.id in on_form}
+            for e in chosen
+        ]
+    }
+
+
+async def _on_form(repos: Repositories, principal: Principal, code: str) -> set[str]:
+    """Issue 34: the entries made on the public form, for staff (whose console re-issues their
+    registrants' links); a partner never sees those entries."""
+    return await repos.links.entry_ids(code) if principal.is_staff else set()
 
 
 async def get_entry(
@@ -79,7 +91,8 @@ async def get_entry(
     rows = await repos.people.rows(code, list(entry.person_ids))
     people = {pid: repo.person_from_row(r, state.protector) for pid, r in rows.items()}
     units = await repos.units.rows(code)
-    return entry_view(entry, loaded.meta[entry_id], people, units, config, external_ids_seen(principal, rows))
+    view = entry_view(entry, loaded.meta[entry_id], people, units, config, external_ids_seen(principal, rows))
+    return {**view, "public_form": entry_id in await _on_form(repos, principal, code)}
 
 
 async def list_changes(

@@ -34,6 +34,13 @@ def by_form(config: EventConfig, app: Application) -> bool:
     )
 
 
+def acting_role(form_entrants: set[str], player_id: str) -> str:
+    """The key a bot's game action goes with: the partner app's for its own players; for a player
+    entered on the form no partner app may act (gameplay: partners act for their own players
+    only), so the staff's key enters that person's moves, as the arbiter's console would."""
+    return "arbiter" if player_id in form_entrants else "partner"
+
+
 def _residency(app: Application) -> dict[str, Any] | None:
     declared = next((e for e in app.evidence if e["kind"] in FORM_KINDS), None)
     if declared is None:

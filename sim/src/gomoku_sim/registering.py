@@ -111,6 +111,7 @@ class Registering(DriverState):
                 # a refusal may come as an error answer rather than a refused entry
                 res = {"status": "refused", "clause": exc.code, "reason": exc.message, "http_status": exc.status}
             self._keep_registration(app, res)
+        self.form_entrants = {r["entry_id"] for r in self.registrations.values() if r.get("via") == "form"}
         self.unpaid = await record_fees(self.p, self.code, self.spec.preset_id)  # REG-14 (sim.fees)
         accepted = sum(1 for r in self.registrations.values() if r["status"] in ACCEPTED)
         refused = [(k, r["reason"]) for k, r in self.registrations.items() if r["status"] not in ACCEPTED]

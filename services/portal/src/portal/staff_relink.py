@@ -39,6 +39,4 @@ def install(app: FastAPI, pages: StaffPages) -> None:
             token = str(answer.get("token", ""))
             # the registrant's page (entry_form.registrant_page), as the parent will open it
             new_link = {"name": name, "url": f"{str(request.base_url).rstrip('/')}/entry/{token}"}
-        return await entries_page(
-            pages, request, session, code, stage, "", "", "", False, problem, new_link=new_link
-        )
+        return await entries_page(pages, request, session, code, stage, "", "", "", False, problem, new_link=new_link)

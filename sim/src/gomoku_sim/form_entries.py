@@ -11,6 +11,7 @@ secret links are kept in memory only (never in the summary).
 
 from __future__ import annotations
 
+import hashlib
 import io
 from typing import Any
 
@@ -24,10 +25,14 @@ from .field import Application
 FORM_KINDS = {"household_registration", "residence_permit", "student_status"}
 
 
-def by_form(config: EventConfig, app: Application) -> bool:
-    """Whether the application is made on the public form (see the module's docstring)."""
+def by_form(config: EventConfig, app: Application, sent: int = 0) -> bool:
+    """Whether the application is made on the public form (see the module's docstring), ``sent``
+    having been made there already: the form takes so many an hour from one address (the run's
+    one client; a full field's other lone players go through the partner app)."""
+    rules = config.registration.public_entries
     return (
-        config.registration.public_entries.open
+        rules.open
+        and sent < min(rules.per_address_per_hour, rules.cap)
         and app.kind == "individual"
         and app.unit is None
         and app.expect == "accepted"
@@ -53,8 +58,8 @@ def _residency(app: Application) -> dict[str, Any] | None:
 
 
 def form_body(config: EventConfig, app: Application) -> dict[str, Any]:
-    """The form's fields for one player (the guardian's phone derived from the player's ID
-    number, so a seed always sends the same; the policy's number as the partner app gives it)."""
+    """The form's fields for one player (the guardian's phone derived from the application's id,
+    so a seed always sends the same; the policy's number as the partner app gives it)."""
     person = app.people[0]
     body: dict[str, Any] = {
         "section_id": app.section_id,
@@ -62,7 +67,7 @@ def form_body(config: EventConfig, app: Application) -> dict[str, Any]:
         "gender": person.gender,
         "birth_date": person.birth_date.isoformat(),
         "id_number": person.id_number,
-        "guardian_phone": "139" + person.id_number[-8:],
+        "guardian_phone": "139" + str(int(hashlib.sha256(app.app_id.encode()).hexdigest(), 16))[-8:],
     }
     if config.insurance.required and config.insurance.provided_by == "participant":
         body["insurance_policy"] = f"ins-{app.app_id}"  # REG-13, when the form asks it

@@ -79,7 +79,7 @@ class Registering(DriverState):
 
     async def register(self) -> None:
         for app in self.field:
-            if by_form(self.config, app):  # issue 34: people on the public form (form_entries.py)
+            if by_form(self.config, app, len(self.registrations_by_form())):  # issue 34: people (form_entries.py)
                 self._keep_registration(app, await enter_on_form(self.p, self.config, self.code, app))
                 continue
             if app.kind == "team":
@@ -111,13 +111,16 @@ class Registering(DriverState):
                 # a refusal may come as an error answer rather than a refused entry
                 res = {"status": "refused", "clause": exc.code, "reason": exc.message, "http_status": exc.status}
             self._keep_registration(app, res)
-        self.form_entrants = {r["entry_id"] for r in self.registrations.values() if r.get("via") == "form"}
+        self.form_entrants = {r["entry_id"] for r in self.registrations_by_form()}
         self.unpaid = await record_fees(self.p, self.code, self.spec.preset_id)  # REG-14 (sim.fees)
         accepted = sum(1 for r in self.registrations.values() if r["status"] in ACCEPTED)
         refused = [(k, r["reason"]) for k, r in self.registrations.items() if r["status"] not in ACCEPTED]
         self.progress.log(f"registered {accepted} entries; {len(refused)} refused or pending:")
         for k, why in refused:
             self.progress.log(f"  {k}: {self.registrations[k]['status']} — {why}")
+
+    def registrations_by_form(self) -> list[dict[str, Any]]:
+        return [r for r in self.registrations.values() if r.get("via") == "form"]
 
     def _keep_registration(self, app: Any, res: Mapping[str, Any]) -> None:
         self.registrations[app.app_id] = {

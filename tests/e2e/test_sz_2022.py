@@ -177,9 +177,16 @@ SMALL_SIZES = {**SIZES, "men-pro": 8}
 async def test_sz_2022_small_swiss_sections_play_the_regulations_rounds(tmp_path):
     """SZ 九(一), PAIR-1/PAIR-2: with the preset's rounds (no scaled-down rounds), the merged free
     section of 10 plays its 7 Swiss rounds and the professional section of 8 its 5 — every round
-    paired by the service (its look-ahead), nobody meeting twice, nobody waiting for the arbiter."""
+    paired by the service (its look-ahead), nobody meeting twice, nobody waiting for the arbiter.
+    Issue 34: here the organiser switched the public form's challenge on; the people entering
+    alone answer its sum."""
     run = spec("sz-2022", 12, SMALL_SIZES, policy=FAST_QUIET)
-    summary, driver = await run_embedded(tmp_path, replace(run, rounds=None))
+    challenge = {"registration": {"public_entries": {"open": True, "challenge": "arithmetic"}}}
+    summary, driver = await run_embedded(tmp_path, replace(run, rounds=None, overrides=challenge))
+    by_form = [k for k, r in driver.registrations.items() if r.get("via") == "form"]
+    assert len(by_form) == 3 and all(
+        summary["registrations"][k]["status"] == "accepted_pending_evidence" for k in by_form
+    )
     online = {s["section_id"]: s for s in driver.stages[0].sections}
     assert (online["men-free"]["entrants"], online["men-free"]["format"], online["men-free"]["rounds"]) == (
         10,

@@ -6,7 +6,9 @@ entry's secret link. The arbiter then reviews the evidence as every other entry'
 Who goes through the form: where the event takes public entries, the players of the field who
 enter alone (no unit: the form has none, so units' team scores are untouched). Everything sent
 is a function of the seed's field, so the run's results and digest stay those of the seed; the
-secret links are kept in memory only (never in the summary).
+secret links are kept in memory only (never in the summary). No partner app may act for these
+players in their games (gameplay lets a partner act for its own players only), so their bots play
+with the staff's key (``acting_role``).
 """
 
 from __future__ import annotations
@@ -20,8 +22,8 @@ from gomoku_shared.event_config import EventConfig
 from .client import ApiError, Platform
 from .field import Application
 
-#: the form's residency options, by the field's evidence kind (the form declares no social
-#: insurance rows: it asks for the months paid with a residence permit)
+#: the form's residency options, by the field's evidence kind (social insurance is no option: the
+#: form asks for its months with a residence permit)
 FORM_KINDS = {"household_registration", "residence_permit", "student_status"}
 
 

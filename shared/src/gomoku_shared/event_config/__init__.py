@@ -27,6 +27,7 @@ from __future__ import annotations
 from .appeals import AppealRules, ArbitrationCommittee, HonourConfig, HonourKind, Signatory
 from .awards import (
     AwardsConfig,
+    RatingSettings,
     BestBoardAward,
     PlaceAward,
     PlacesByField,
@@ -75,6 +76,7 @@ __all__ = [
     "AppealRules",
     "ArbitrationCommittee",
     "AwardsConfig",
+    "RatingSettings",
     "BestBoardAward",
     "BirthWindow",
     "ChangeRules",

@@ -27,6 +27,8 @@ CONFIG_ADDITIONS: tuple[tuple[str, ...], ...] = (
     ("stages", "*", "name_zh"),
     # issue 34: whether people enter on the public form, and its limits
     ("registration", "public_entries"),
+    # issue 32: whether the event's games are rated, and the minimum time control
+    ("ratings",),
 )
 
 

@@ -138,9 +138,7 @@ async def test_issue32_unrated_events_and_short_time_controls_do_not_count(harne
     """Not rated (the default), or rated with a minimum time control the section's clock does
     not reach (DA junior: 3600 s + 30 s × 60 = 5400 s nominal), the games make no list."""
     await harness.send(configured("da-2023"))
-    await harness.send(
-        autumn("da-rapid", {"rated": True, "min_time_control_s": 5401})
-    )
+    await harness.send(autumn("da-rapid", {"rated": True, "min_time_control_s": 5401}))
     await _junior(harness, "da-2023", ["x1", "x2", "x3", "x4"], REGISTRY, games=GAMES)
     await _junior(harness, "da-rapid", ["x1", "x2", "x3", "x4"], REGISTRY, games=GAMES)
     for period in ("2023-08", "2023-11"):

@@ -27,11 +27,11 @@ from __future__ import annotations
 from .appeals import AppealRules, ArbitrationCommittee, HonourConfig, HonourKind, Signatory
 from .awards import (
     AwardsConfig,
-    RatingSettings,
     BestBoardAward,
     PlaceAward,
     PlacesByField,
     PrizeTable,
+    RatingSettings,
     TeamScoring,
     TitleBand,
     TrainingSquad,

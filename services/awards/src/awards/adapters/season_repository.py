@@ -72,9 +72,7 @@ class SeasonRepository:
 
     async def person_ratings(self, organisation: str, person_id: str) -> list[Row[Any]]:
         t = rating_lists.c
-        query = (
-            select(rating_lists).where(t.organisation == organisation, t.person_id == person_id).order_by(t.period)
-        )
+        query = select(rating_lists).where(t.organisation == organisation, t.person_id == person_id).order_by(t.period)
         return list((await self.session.execute(query)).all())
 
     async def periods(self, organisation: str) -> list[str]:

@@ -112,7 +112,9 @@ async def person_titles(org: Org, person_id: PersonId, repo: Repo) -> Titles:
     ladder = await ladder_of(repo, org)
     rows = await repo.grants(org, person_id)
     grants = [TitleGrant(r.person_id, r.title, r.event_code, r.section_id, r.place, r.granted_on) for r in rows]
-    on_ladder = [g for g in grants if g.title in ladder.order]  # a ladder changed since: off-ladder grants shown, not ranked
+    on_ladder = [
+        g for g in grants if g.title in ladder.order
+    ]  # a ladder changed since: off-ladder grants shown, not ranked
     now = current_title(on_ladder, ladder)
     raised = {id(g): up for g, up in title_history(on_ladder, ladder)}
     latest = max(rows, key=lambda r: r.granted_on, default=None)
@@ -124,8 +126,14 @@ async def person_titles(org: Org, person_id: PersonId, repo: Repo) -> Titles:
         since=now.since.granted_on if now else None,
         ladder=list(ladder.order),
         history=[
-            Grant(title=g.title, event_code=g.event_code, section_id=g.section_id, place=g.place,
-                  granted_on=g.granted_on, raised=raised.get(id(g), False))
+            Grant(
+                title=g.title,
+                event_code=g.event_code,
+                section_id=g.section_id,
+                place=g.place,
+                granted_on=g.granted_on,
+                raised=raised.get(id(g), False),
+            )
             for g in sorted(grants, key=lambda g: (g.granted_on, g.event_code, g.section_id))
         ],
     )
@@ -138,7 +146,9 @@ async def person_titles(org: Org, person_id: PersonId, repo: Repo) -> Titles:
 )
 async def person_rating(org: Org, person_id: PersonId, repo: Repo) -> PersonRating:
     history = [_row(r) for r in await repo.person_ratings(org, person_id)]
-    return PersonRating(organisation=org, person_id=person_id, current=history[-1] if history else None, history=history)
+    return PersonRating(
+        organisation=org, person_id=person_id, current=history[-1] if history else None, history=history
+    )
 
 
 async def _list(org: str, period: str, repo: SeasonRepository) -> RatingList:

@@ -76,12 +76,23 @@ def grant_rows(
         if person is None:
             continue  # a team, or an entry from before the registry: nobody to hold it
         if award.title not in ladder.order:
-            log.warning("title %r of %s/%s is not on %s's ladder; not recorded", award.title,
-                        payload.event_code, payload.section_id, organisation)
+            log.warning(
+                "title %r of %s/%s is not on %s's ladder; not recorded",
+                award.title,
+                payload.event_code,
+                payload.section_id,
+                organisation,
+            )
             continue
         rows.append(
-            {"person_id": person[0], "organisation": organisation, "title": award.title, "place": award.place,
-             "granted_on": on, "name": person[1]}
+            {
+                "person_id": person[0],
+                "organisation": organisation,
+                "title": award.title,
+                "place": award.place,
+                "granted_on": on,
+                "name": person[1],
+            }
         )
     return rows
 
@@ -97,9 +108,17 @@ def game_rows(payload: SectionCompleted, organisation: str, on: date) -> list[di
         if game.forfeit or score is None or first is None or second is None or first[0] == second[0]:
             continue
         rows.append(
-            {"pairing_id": game.pairing_id, "organisation": organisation, "round": game.round,
-             "first_id": first[0], "second_id": second[0], "first_name": first[1], "second_name": second[1],
-             "score": score, "played_on": on}
+            {
+                "pairing_id": game.pairing_id,
+                "organisation": organisation,
+                "round": game.round,
+                "first_id": first[0],
+                "second_id": second[0],
+                "first_name": first[1],
+                "second_name": second[1],
+                "score": score,
+                "played_on": on,
+            }
         )
     return rows
 
@@ -152,8 +171,16 @@ def list_rows(games: list[Any], params: GlickoParams = PARAMS) -> list[dict[str,
     for label, ratings in rate_history(((p, by_period.get(p, [])) for p in labels), params):
         for person, r in ratings.items():
             rows.append(
-                {"period": label, "person_id": person, "name": names[person], "rating": r.rating, "rd": r.rd,
-                 "volatility": r.volatility, "games": r.games, "provisional": r.provisional(params)}
+                {
+                    "period": label,
+                    "person_id": person,
+                    "name": names[person],
+                    "rating": r.rating,
+                    "rd": r.rd,
+                    "volatility": r.volatility,
+                    "games": r.games,
+                    "provisional": r.provisional(params),
+                }
             )
     return rows
 

@@ -169,3 +169,43 @@ async def test_issue32_later_periods_carry_ratings_and_a_correction_recomputes(h
     body = (await harness.client.get(f"{ORG}/ratings/2023-11")).json()
     assert body["periods"] == ["2023-08"] and body["rows"] == []
     assert [h["games"] for h in (await harness.client.get(f"{ORG}/people/R1/rating")).json()["history"]] == [2]
+
+
+async def test_issue32_titles_and_games_belong_to_the_events_organisation_whenever_it_is_learnt(harness):
+    """Producers are not ordered: the section came before event.access_changed, so its grants
+    and games move to the owner when it is learnt; the other organisation's reads are empty."""
+    from datetime import UTC, datetime
+
+    from gomoku_shared.contracts.access_events import EventAccessChanged
+
+    await harness.send(configured("da-2023", overrides={"ratings": {"rated": True}}))
+    await _junior(harness, "da-2023", ["x1", "x2", "x3", "x4"], REGISTRY, games=GAMES)
+    assert (await harness.client.get(f"{ORG}/people/R1/titles")).json()["current"] == "2d"
+    changed = EventAccessChanged(event_code="da-2023", organisation="hainan-fed", changed_at=datetime.now(UTC))
+    await harness.send(changed)
+    await harness.settle()
+    hainan = "/v1/organisations/hainan-fed"
+    assert (await harness.client.get(f"{hainan}/people/R1/titles")).json()["current"] == "2d"
+    assert (await harness.client.get(f"{ORG}/people/R1/titles")).json()["current"] is None
+    assert len((await harness.client.get(f"{hainan}/ratings/2023-08")).json()["rows"]) == 4
+    assert (await harness.client.get(f"{ORG}/ratings/2023-08")).json()["rows"] == []
+    # the organisation in the path is validated like every input
+    assert (await harness.client.get("/v1/organisations/bad org!/ratings/2023-08")).status_code == 422
+    assert (await harness.client.get(f"{ORG}/ratings/2023-13")).status_code == 422
+
+
+async def test_issue32_rating_list_csv_is_safe_from_formulas(harness):
+    """A name that a spreadsheet would run as a formula is written with a leading quote (CSV
+    injection), masked as in every public read."""
+    await harness.send(configured("da-2023", overrides={"ratings": {"rated": True}}))
+    standings = placed(["x1", "x2"])
+    entrants = [
+        Entrant(entrant_id="x1", name='=HYPERLINK("http://x")', registry_id="R1"),
+        Entrant(entrant_id="x2", name="Bo", registry_id="R2"),
+    ]
+    payload = completed("da-2023", "junior", standings, name="Junior")
+    await harness.send(payload.model_copy(update={"entrants": entrants, "games": [game(1, 1, "x1", "x2", "draw")]}))
+    await harness.settle()
+    text = (await harness.client.get(f"{ORG}/ratings/2023-08.csv")).text
+    assert "'=**" in text and "HYPERLINK" not in text
+    assert {row["name"] for row in csv.DictReader(io.StringIO(text))} == {"'=**", "B**"}

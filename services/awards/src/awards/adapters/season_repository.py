@@ -7,7 +7,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import delete, insert, select
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Row
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -53,6 +53,20 @@ class SeasonRepository:
         await self.session.execute(delete(rating_lists).where(rating_lists.c.organisation == organisation))
         if rows:
             await self.session.execute(insert(rating_lists), [{"organisation": organisation, **r} for r in rows])
+
+    async def move_event(self, event_code: str, organisation: str) -> set[str]:
+        """File the event's grants and games under ``organisation``; the organisations whose
+        games moved away (their lists need computing again)."""
+        t = rated_games.c
+        query = select(t.organisation).where(t.event_code == event_code, t.organisation != organisation).distinct()
+        left = {r.organisation for r in (await self.session.execute(query)).all()}
+        for table in (title_grants, rated_games):
+            await self.session.execute(
+                update(table)
+                .where(table.c.event_code == event_code, table.c.organisation != organisation)
+                .values(organisation=organisation)
+            )
+        return left
 
     # ---- reads
 

@@ -9,7 +9,8 @@ from gomoku_shared.event_access import EventAccessDirectory, EventAccessStore
 from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
 
 from ..adapters import orm
-from ..service_layer import handlers
+from ..adapters.season_repository import SeasonRepository
+from ..service_layer import handlers, season
 
 #: the event types this service consumes (ARCHITECTURE §1)
 CONSUMES = ["section.completed", "event.configured", "event.access_changed"]
@@ -24,7 +25,9 @@ def register(runtime: ServiceRuntime, access: EventAccessDirectory | None = None
     async def on_event_access_changed(uow: UnitOfWork, env: Envelope[Any]) -> None:
         # issue 29: who owns the event, for the staff's per-event authorisation
         change = env.payload
-        await store.record(uow.session, change.event_code, change.organisation, change.partners, change.changed_at)
+        if await store.record(uow.session, change.event_code, change.organisation, change.partners, change.changed_at):
+            # issue 32: titles and games belong to the event's owner, whenever that is learnt
+            await season.owner_changed(SeasonRepository(uow.session), change.event_code)
         if access is not None:
             access.forget(change.event_code)
 

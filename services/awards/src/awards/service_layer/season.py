@@ -187,3 +187,15 @@ def list_rows(games: list[Any], params: GlickoParams = PARAMS) -> list[dict[str,
 
 async def recompute_lists(repo: SeasonRepository, organisation: str) -> None:
     await repo.replace_lists(organisation, list_rows(await repo.games(organisation)))
+
+
+async def owner_changed(repo: SeasonRepository, event_code: str) -> None:
+    """event.access_changed may come after the event's sections (no order across producers):
+    what they left is filed under the event's owner as stored now, and the lists of both
+    organisations are computed again when games moved."""
+    organisation = await repo.organisation(event_code)
+    left = await repo.move_event(event_code, organisation)
+    for moved in sorted(left):
+        await recompute_lists(repo, moved)
+    if left:
+        await recompute_lists(repo, organisation)

@@ -70,6 +70,11 @@ class SeasonRepository:
 
     # ---- reads
 
+    async def section_has_games(self, event_code: str, section_id: str) -> bool:
+        t = rated_games.c
+        query = select(t.pairing_id).where(t.event_code == event_code, t.section_id == section_id).limit(1)
+        return (await self.session.execute(query)).first() is not None
+
     async def games(self, organisation: str) -> list[Row[Any]]:
         t = rated_games.c
         query = (

@@ -136,14 +136,10 @@ async def record_section(
     played = not awards.cancelled and section_rated(config, payload.section_id)
     grants = [] if awards.cancelled else grant_rows(payload, awards, ladder, organisation, on)
     games = game_rows(payload, organisation, on) if played else []
-    before = {r.pairing_id for r in await repo.games(organisation) if _of(r, payload)}
+    had_games = await repo.section_has_games(payload.event_code, payload.section_id)
     await repo.replace_section(payload.event_code, payload.section_id, grants, games)
-    if games or before:
+    if games or had_games:
         await recompute_lists(repo, organisation)
-
-
-def _of(row: Any, payload: SectionCompleted) -> bool:
-    return bool(row.event_code == payload.event_code and row.section_id == payload.section_id)
 
 
 def months(first: str, last: str) -> list[str]:

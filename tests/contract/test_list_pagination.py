@@ -56,6 +56,7 @@ DOCUMENTS: dict[tuple[str, str], str] = {
     ("awards", "/v1/organisations/{org}/people/{person_id}/titles"): "one person's titles: the current one and "
     "every grant (issue 32)",
     ("awards", "/v1/organisations/{org}/people/{person_id}/rating"): "one person's rating after each period (issue 32)",
+    ("awards", "/v1/organisations/{org}/title-ladder"): "one organisation's titles in precedence order (issue 32)",
     ("awards", "/v1/organisations/{org}/ratings/{period}"): "one period's published rating list, ranked whole "
     "like a standings table (issue 32)",
     ("awards", "/v1/events/{event_code}/honours/certificates"): "the honours' certificates, one document",

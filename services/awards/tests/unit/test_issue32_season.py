@@ -209,3 +209,49 @@ async def test_issue32_rating_list_csv_is_safe_from_formulas(harness):
     text = (await harness.client.get(f"{ORG}/ratings/2023-08.csv")).text
     assert "'=**" in text and "HYPERLINK" not in text
     assert {row["name"] for row in csv.DictReader(io.StringIO(text))} == {"'=**", "B**"}
+
+
+async def test_issue32_the_title_ladder_is_the_organisations_configuration(tmp_path):
+    """Precedence is configuration per organisation: its staff (people.manage in it) set the
+    ladder, another organisation's key is refused with words, a ladder naming a title twice is
+    a 422; a grant is ranked by the organisation's ladder (here 1k above 1d), and a title off
+    the ladder is not recorded."""
+    from awards_kit import Harness
+
+    from gomoku_shared.messaging.memory import InMemoryEventBus
+    from gomoku_shared.settings import ServiceSettings
+
+    keys = "op-key=operator,arb-key=arbiter,ob-key=arbiter:org-b"
+    settings = ServiceSettings(DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path}/awards.sqlite", API_KEYS=keys)
+    harness = await Harness(settings, bus=InMemoryEventBus()).start()
+    try:
+        client = harness.client
+        assert (await client.get(f"{ORG}/title-ladder")).json()["default"] is True
+        ladder = {"titles": ["1d", "1k"]}
+        assert (await client.put(f"{ORG}/title-ladder", json=ladder)).status_code == 401
+        other = await client.put(f"{ORG}/title-ladder", json=ladder, headers={"x-api-key": "ob-key"})
+        assert other.status_code == 403 and other.json()["error"]["code"] == "people_not_yours"
+        assert other.json()["error"]["details"]["words"]["zh"]
+        twice = await client.put(f"{ORG}/title-ladder", json={"titles": ["1k", "1k"]}, headers={"x-api-key": "op-key"})
+        assert twice.status_code == 422
+        own = await client.put("/v1/organisations/org-b/title-ladder", json=ladder, headers={"x-api-key": "ob-key"})
+        assert own.status_code == 200 and own.json() == {
+            "organisation": "org-b",
+            "titles": ["1d", "1k"],
+            "default": False,
+        }
+        put = await client.put(f"{ORG}/title-ladder", json=ladder, headers={"x-api-key": "arb-key"})
+        assert put.status_code == 200, put.text
+        assert (await client.get(f"{ORG}/title-ladder")).json()["titles"] == ["1d", "1k"]
+
+        await harness.send(configured("da-2023"))
+        await harness.send(autumn("da-2023-autumn"))
+        registry = {"ann": "R-ann", "bo": "R-bo"}
+        await _junior(harness, "da-2023", ["bo", "x2", "x3", "x4", "ann"], registry)  # Bo 2d: off the ladder
+        await _junior(harness, "da-2023-autumn", ["x1", "ann"], registry)
+        ann = (await client.get(f"{ORG}/people/R-ann/titles")).json()
+        assert (ann["current"], ann["since"]) == ("1k", "2023-08-22")
+        assert [(g["title"], g["raised"]) for g in ann["history"]] == [("1k", True), ("1d", False)]
+        assert (await client.get(f"{ORG}/people/R-bo/titles")).json()["history"] == []
+    finally:
+        await harness.stop()

@@ -34,6 +34,12 @@ class SeasonRepository:
         ).first()
         return None if row is None else list(json.loads(row.titles))
 
+    async def save_ladder(self, organisation: str, titles: Sequence[str]) -> None:
+        await self.session.execute(delete(title_ladders).where(title_ladders.c.organisation == organisation))
+        await self.session.execute(
+            insert(title_ladders).values(organisation=organisation, titles=json.dumps(list(titles)))
+        )
+
     # ---- writes: a section's grants and games are replaced whole (AWD-8)
 
     async def replace_section(

@@ -12,14 +12,16 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Request
 from fastapi.responses import Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from gomoku_shared.auth import Principal, require
 from gomoku_shared.masking import mask_name
 
 from ..adapters.season_repository import SeasonRepository
 from ..domain.ratings import Rating
 from ..domain.title_record import TitleGrant, current_title, title_history
 from ..service_layer.season import PARAMS, ladder_of
+from ..service_layer.title_ladder import set_ladder
 from .published import CSV, csv_response
 
 router = APIRouter(prefix="/v1/organisations", tags=["season"])
@@ -171,3 +173,46 @@ async def rating_list_csv(org: Org, period: Period, repo: Repo) -> Response:
 )
 async def rating_list(org: Org, period: Period, repo: Repo) -> RatingList:
     return await _list(org, period, repo)
+
+
+# ---------------------------------------------------------------------- the title ladder
+
+#: staff credentials; the organisation's ``people.manage`` is checked by the service layer
+Staff = Annotated[Principal, Depends(require("operator", "arbiter", people=True))]
+TitleText = Annotated[str, Field(min_length=1, max_length=20, pattern=r"^\S+$")]
+
+
+class LadderIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    titles: list[TitleText] = Field(min_length=1, max_length=60, description="the titles, lowest first, each once")
+
+    @field_validator("titles")
+    @classmethod
+    def _each_once(cls, titles: list[str]) -> list[str]:
+        if len(set(titles)) != len(titles):
+            raise ValueError("a title ladder lists each title once")
+        return titles
+
+
+class Ladder(_Out):
+    organisation: str
+    titles: list[str] = Field(description="lowest first; a higher title supersedes, a grant never lowers one")
+    #: no ladder stored: 18k … 1k, 1d … 9d
+    default: bool
+
+
+@router.get("/{org}/title-ladder", response_model=Ladder, summary="The organisation's titles in precedence order")
+async def title_ladder(org: Org, repo: Repo) -> Ladder:
+    stored = await repo.ladder(org)
+    return Ladder(organisation=org, titles=list((await ladder_of(repo, org)).order), default=stored is None)
+
+
+@router.put(
+    "/{org}/title-ladder",
+    response_model=Ladder,
+    summary="Set the organisation's titles in precedence order (staff: people.manage in the organisation)",
+)
+async def put_title_ladder(org: Org, body: LadderIn, request: Request, principal: Staff) -> Ladder:
+    async with request.app.state.runtime.transaction(correlation_id=org) as uow:
+        ladder = await set_ladder(SeasonRepository(uow.session), principal, org, body.titles)
+    return Ladder(organisation=org, titles=list(ladder.order), default=False)

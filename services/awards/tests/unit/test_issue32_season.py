@@ -214,8 +214,8 @@ async def test_issue32_rating_list_csv_is_safe_from_formulas(harness):
 async def test_issue32_the_title_ladder_is_the_organisations_configuration(tmp_path):
     """Precedence is configuration per organisation: its staff (people.manage in it) set the
     ladder, another organisation's key is refused with words, a ladder naming a title twice is
-    a 422; a grant is ranked by the organisation's ladder (here 1k above 1d), and a title off
-    the ladder is not recorded."""
+    a 422; a grant is ranked by the organisation's ladder as it is when read (here 1k above 1d);
+    a title off the ladder is kept and shown but ranks nothing until the ladder names it."""
     from awards_kit import Harness
 
     from gomoku_shared.messaging.memory import InMemoryEventBus
@@ -247,11 +247,15 @@ async def test_issue32_the_title_ladder_is_the_organisations_configuration(tmp_p
         await harness.send(configured("da-2023"))
         await harness.send(autumn("da-2023-autumn"))
         registry = {"ann": "R-ann", "bo": "R-bo"}
-        await _junior(harness, "da-2023", ["bo", "x2", "x3", "x4", "ann"], registry)  # Bo 2d: off the ladder
+        await _junior(harness, "da-2023", ["bo", "x2", "x3", "x4", "ann"], registry)  # Bo 2d: off this ladder
         await _junior(harness, "da-2023-autumn", ["x1", "ann"], registry)
         ann = (await client.get(f"{ORG}/people/R-ann/titles")).json()
         assert (ann["current"], ann["since"]) == ("1k", "2023-08-22")
         assert [(g["title"], g["raised"]) for g in ann["history"]] == [("1k", True), ("1d", False)]
-        assert (await client.get(f"{ORG}/people/R-bo/titles")).json()["history"] == []
+        bo = (await client.get(f"{ORG}/people/R-bo/titles")).json()
+        assert bo["current"] is None and [(g["title"], g["raised"]) for g in bo["history"]] == [("2d", False)]
+        # the grant was kept: the default ladder back, it ranks again
+        await client.put(f"{ORG}/title-ladder", json={"titles": ["1k", "1d", "2d"]}, headers={"x-api-key": "op-key"})
+        assert (await client.get(f"{ORG}/people/R-bo/titles")).json()["current"] == "2d"
     finally:
         await harness.stop()

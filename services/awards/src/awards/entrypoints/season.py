@@ -114,9 +114,8 @@ async def person_titles(org: Org, person_id: PersonId, repo: Repo) -> Titles:
     ladder = await ladder_of(repo, org)
     rows = await repo.grants(org, person_id)
     grants = [TitleGrant(r.person_id, r.title, r.event_code, r.section_id, r.place, r.granted_on) for r in rows]
-    on_ladder = [
-        g for g in grants if g.title in ladder.order
-    ]  # a ladder changed since: off-ladder grants shown, not ranked
+    # a title off the organisation's ladder is shown but ranks nothing (precedence is configuration)
+    on_ladder = [g for g in grants if g.title in ladder.order]
     now = current_title(on_ladder, ladder)
     raised = {id(g): up for g, up in title_history(on_ladder, ladder)}
     latest = max(rows, key=lambda r: r.granted_on, default=None)

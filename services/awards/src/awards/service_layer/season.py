@@ -12,7 +12,6 @@ Dates: a grant and a game are dated by the last day of the section's stage (the 
 
 from __future__ import annotations
 
-import logging
 from collections import defaultdict
 from datetime import date
 from typing import Any
@@ -24,8 +23,6 @@ from ..adapters.season_repository import SeasonRepository
 from ..domain.ratings import GlickoParams, RatedGame, rate_history
 from ..domain.section import SectionAwards
 from ..domain.title_record import TitleLadder
-
-log = logging.getLogger("gomoku.awards")
 
 #: ADR 0012's parameters (τ 0.5, 1500/350/0.06, provisional above RD 110 or under 9 games)
 PARAMS = GlickoParams()
@@ -66,24 +63,15 @@ def _people(payload: SectionCompleted) -> dict[str, tuple[str, str]]:
     return out
 
 
-def grant_rows(
-    payload: SectionCompleted, awards: SectionAwards, ladder: TitleLadder, organisation: str, on: date
-) -> list[dict[str, Any]]:
+def grant_rows(payload: SectionCompleted, awards: SectionAwards, organisation: str, on: date) -> list[dict[str, Any]]:
+    """Every grant to an entrant with a registry id, whatever the ladder: precedence is applied
+    when a title is read, so a ladder set later ranks the grants already kept."""
     people = _people(payload)
     rows = []
     for award in awards.titles:
         person = people.get(award.entrant_id)
         if person is None:
             continue  # a team, or an entry from before the registry: nobody to hold it
-        if award.title not in ladder.order:
-            log.warning(
-                "title %r of %s/%s is not on %s's ladder; not recorded",
-                award.title,
-                payload.event_code,
-                payload.section_id,
-                organisation,
-            )
-            continue
         rows.append(
             {
                 "person_id": person[0],
@@ -132,9 +120,8 @@ async def record_section(
     except KeyError:
         return  # a section the configuration does not know: no date, no record
     organisation = await repo.organisation(payload.event_code)
-    ladder = await ladder_of(repo, organisation)
     played = not awards.cancelled and section_rated(config, payload.section_id)
-    grants = [] if awards.cancelled else grant_rows(payload, awards, ladder, organisation, on)
+    grants = [] if awards.cancelled else grant_rows(payload, awards, organisation, on)
     games = game_rows(payload, organisation, on) if played else []
     had_games = await repo.section_has_games(payload.event_code, payload.section_id)
     await repo.replace_section(payload.event_code, payload.section_id, grants, games)

@@ -7,7 +7,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Row
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -20,6 +20,15 @@ from .orm import event_access, rated_games, rating_lists, title_grants, title_la
 class SeasonRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
+
+    async def lock_organisation(self, organisation: str) -> None:
+        """Serialise the changes of one organisation's records until the transaction ends: two
+        events' sections completing at once would otherwise each replace the lists from the
+        games they saw (PostgreSQL: an advisory lock; SQLite serialises every writer anyway)."""
+        if self.session.get_bind().dialect.name == "postgresql":
+            await self.session.execute(
+                select(func.pg_advisory_xact_lock(func.hashtext(f"awards-season:{organisation}")))
+            )
 
     async def organisation(self, event_code: str) -> str:
         """The event's owner (event.access_changed); events from before organisations: the default."""

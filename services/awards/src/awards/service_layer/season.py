@@ -120,6 +120,7 @@ async def record_section(
     except KeyError:
         return  # a section the configuration does not know: no date, no record
     organisation = await repo.organisation(payload.event_code)
+    await repo.lock_organisation(organisation)
     played = not awards.cancelled and section_rated(config, payload.section_id)
     grants = [] if awards.cancelled else grant_rows(payload, awards, organisation, on)
     games = game_rows(payload, organisation, on) if played else []
@@ -177,8 +178,10 @@ async def owner_changed(repo: SeasonRepository, event_code: str) -> None:
     what they left is filed under the event's owner as stored now, and the lists of both
     organisations are computed again when games moved."""
     organisation = await repo.organisation(event_code)
+    await repo.lock_organisation(organisation)
     left = await repo.move_event(event_code, organisation)
     for moved in sorted(left):
+        await repo.lock_organisation(moved)
         await recompute_lists(repo, moved)
     if left:
         await recompute_lists(repo, organisation)

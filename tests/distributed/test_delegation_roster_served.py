@@ -8,14 +8,9 @@ the ID number."""
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 
-import httpx
-import sqlalchemy as sa
-from sqlalchemy.ext.asyncio import create_async_engine
-
-from .compose_commands import LocalCompose
+from .registration_served import registration_alone, rows
 
 KEYS = "op-key=operator"
 OP = {"x-api-key": "op-key"}
@@ -36,60 +31,41 @@ LEADER = {"role": "leader", "name": "林领队", "room": "single", "nights": 3, 
 
 
 async def _stored(url: str) -> list[tuple]:
-    engine = create_async_engine(url)
-    try:
-        async with engine.connect() as conn:
-            query = "SELECT token_sha256, leader_phone_enc, leader_phone_masked, roster FROM delegation_links"
-            return [tuple(row) for row in (await conn.execute(sa.text(query))).all()]
-    finally:
-        await engine.dispose()
+    return await rows(url, "SELECT token_sha256, leader_phone_enc, leader_phone_masked, roster FROM delegation_links")
 
 
 async def test_da_10_1_a_delegation_roster_with_lodging_and_shuttle_served(
     fresh_database, amqp_url, bus_namespace, tmp_path
 ):
-    url = await fresh_database()
-    stack = LocalCompose(
-        database_urls={"registration": url},
-        amqp_url=amqp_url,
-        namespace=bus_namespace,
-        log_dir=tmp_path,
-        extra_env={"API_KEYS": KEYS, "CLOCK": "fake", "CLOCK_START": DA_OPEN, "DATA_KEY": "delegations-served"},
-    )
-    try:
-        await asyncio.to_thread(stack.migrate, "registration")
-        proc = stack.start("registration")
-        await asyncio.to_thread(stack.wait_ready, "registration")
-        async with httpx.AsyncClient(base_url=proc.url, timeout=30) as http:
-            r = await http.post("/v1/events", headers=OP, json={"preset_id": "da-2023", "event_code": "da-door"})
-            assert r.status_code == 201, r.text
-            door = (await http.get("/v1/events/da-door/delegations/form")).json()
-            assert door["accepting"] and [s["amount_fen"] for s in door["services"]] == [4500]
+    env = {"API_KEYS": KEYS, "CLOCK": "fake", "CLOCK_START": DA_OPEN, "DATA_KEY": "delegations-served"}
+    async with registration_alone(fresh_database, amqp_url, bus_namespace, tmp_path, env) as (url, http):
+        r = await http.post("/v1/events", headers=OP, json={"preset_id": "da-2023", "event_code": "da-door"})
+        assert r.status_code == 201, r.text
+        door = (await http.get("/v1/events/da-door/delegations/form")).json()
+        assert door["accepting"] and [s["amount_fen"] for s in door["services"]] == [4500]
 
-            start = {"unit_name": "海口市代表队", "leader_name": "林领队", "leader_phone": "13876543210"}
-            made = await http.post("/v1/events/da-door/delegations", json=start)
-            assert made.status_code == 201, made.text
-            token = {"X-Delegation-Token": made.json()["token"]}
-            roster = {"people": [LEADER, PLAYER], "insurance_policy": "PICC-DA-1"}
+        start = {"unit_name": "海口市代表队", "leader_name": "林领队", "leader_phone": "13876543210"}
+        made = await http.post("/v1/events/da-door/delegations", json=start)
+        assert made.status_code == 201, made.text
+        token = {"X-Delegation-Token": made.json()["token"]}
+        roster = {"people": [LEADER, PLAYER], "insurance_policy": "PICC-DA-1"}
 
-            checked = await http.post("/v1/delegation/roster/check", headers=token, json=roster)
-            assert checked.status_code == 200 and checked.json()["ok"], checked.text
-            assert (await http.get("/v1/delegation", headers=token)).json()["submitted_at"] is None
+        checked = await http.post("/v1/delegation/roster/check", headers=token, json=roster)
+        assert checked.status_code == 200 and checked.json()["ok"], checked.text
+        assert (await http.get("/v1/delegation", headers=token)).json()["submitted_at"] is None
 
-            sent = await http.put("/v1/delegation/roster", headers=token, json=roster)
-            assert sent.status_code == 200, sent.text
-            page = (await http.get("/v1/delegation", headers=token)).json()
-            assert [(e["names"], e["status"]) for e in page["entries"]] == [(["陈海"], "accepted")]
-            assert page["fees"]["due_fen"] == 3 * 52000 + 1 * 4500 + 4 * 36000 + 2 * 4500
-            assert page["leader_phone"] == "138****3210"
-            listed = (await http.get("/v1/events/da-door/entries", headers=OP)).json()["entries"]
-            assert [e["status"] for e in listed] == ["accepted"]
+        sent = await http.put("/v1/delegation/roster", headers=token, json=roster)
+        assert sent.status_code == 200, sent.text
+        page = (await http.get("/v1/delegation", headers=token)).json()
+        assert [(e["names"], e["status"]) for e in page["entries"]] == [(["陈海"], "accepted")]
+        assert page["fees"]["due_fen"] == 3 * 52000 + 1 * 4500 + 4 * 36000 + 2 * 4500
+        assert page["leader_phone"] == "138****3210"
+        listed = (await http.get("/v1/events/da-door/entries", headers=OP)).json()["entries"]
+        assert [e["status"] for e in listed] == ["accepted"]
 
-            [(digest, phone_enc, masked, stored_roster)] = await _stored(url)
-            assert digest == hashlib.sha256(made.json()["token"].encode()).hexdigest()
-            assert "13876543210" not in phone_enc and masked == "138****3210"
-            assert "460100199901010015" not in str(stored_roster) and "1999-01-01" not in str(stored_roster)
-            wrong = await http.get("/v1/delegation", headers={"X-Delegation-Token": "x" * 43})
-            assert wrong.status_code == 404 and wrong.json()["error"]["code"] == "unknown_delegation_link"
-    finally:
-        stack.stop_all()
+        [(digest, phone_enc, masked, stored_roster)] = await _stored(url)
+        assert digest == hashlib.sha256(made.json()["token"].encode()).hexdigest()
+        assert "13876543210" not in phone_enc and masked == "138****3210"
+        assert "460100199901010015" not in str(stored_roster) and "1999-01-01" not in str(stored_roster)
+        wrong = await http.get("/v1/delegation", headers={"X-Delegation-Token": "x" * 43})
+        assert wrong.status_code == 404 and wrong.json()["error"]["code"] == "unknown_delegation_link"

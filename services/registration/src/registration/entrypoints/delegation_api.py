@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from gomoku_shared.api_docs import documented
@@ -18,18 +18,13 @@ from ..service_layer import delegation_door, delegation_page
 from ..service_layer import roster_schemas as r
 from . import delegation_views as v
 from .access import read, state_of
-from .public_api import _take_turn, on_event
+from .public_api import _take_turn, link_token, on_event
 
 TAG = "delegations"
-#: the delegation's secret link's token, sent in a header so that no access log keeps it
 DelegationToken = Annotated[
     str,
-    Header(
-        alias="X-Delegation-Token",
-        min_length=16,
-        max_length=100,
-        pattern=r"^[A-Za-z0-9_-]+$",
-        description="The token of the delegation's secret link (shown once when the delegation was started)",
+    link_token(
+        "X-Delegation-Token", "The token of the delegation's secret link (shown once when the delegation was started)"
     ),
 ]
 

@@ -30,16 +30,16 @@ from .access import STAFF, read, state_of
 from .routes import Command, add_routes
 
 TAG = "public entries"
-#: the secret link's token, sent in a header so that no access log keeps it
+
+
+def link_token(alias: str, description: str) -> Any:
+    """A secret link's token, sent in a header so that no access log keeps it."""
+    return Header(alias=alias, min_length=16, max_length=100, pattern=r"^[A-Za-z0-9_-]+$", description=description)
+
+
 RegistrantToken = Annotated[
     str,
-    Header(
-        alias="X-Registrant-Token",
-        min_length=16,
-        max_length=100,
-        pattern=r"^[A-Za-z0-9_-]+$",
-        description="The token of the registrant's secret link (shown once when the entry was made)",
-    ),
+    link_token("X-Registrant-Token", "The token of the registrant's secret link (shown once when the entry was made)"),
 ]
 
 

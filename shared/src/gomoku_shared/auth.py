@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
 from fastapi import Depends, Request, Security
@@ -30,10 +29,11 @@ from fastapi.security import APIKeyHeader, HTTPBearer, OAuth2
 
 from .client_address import TrustedProxies
 from .errors import ServiceError
-from .ratelimit import Decision, LocalBuckets, Policy
+from .principal import Principal
+from .ratelimit import Decision, LocalBuckets
 from .scopes import NO_TOKEN, SCOPES, required_scope
 from .throttle import FailureThrottle, throttled_details
-from .tokens import PersonClaims, TokenError, TokenVerifier, looks_like_jwt
+from .tokens import TokenError, TokenVerifier, looks_like_jwt
 
 Role = Literal["operator", "arbiter", "partner", "viewer"]
 ROLES: tuple[str, ...] = ("operator", "arbiter", "partner", "viewer")
@@ -41,56 +41,6 @@ ROLES: tuple[str, ...] = ("operator", "arbiter", "partner", "viewer")
 ACTING_ROLES: tuple[str, ...] = ("operator", "arbiter", "partner")
 #: where partners obtain access tokens: the same path in the embedded mode and behind the gateway
 TOKEN_URL = "/partners/oauth/token"
-
-
-@dataclass(frozen=True)
-class Principal:
-    role: str
-    #: the partner platform this key belongs to (partners act only on their own data)
-    partner_id: str | None = None
-    key_id: str = ""
-    #: an access token's scopes; None for an API key (its role alone decides)
-    scopes: frozenset[str] | None = None
-    #: the OAuth client of an access token (for audits, rate limits and webhooks)
-    client_id: str | None = None
-    #: an access token's rate limit (from the partner's settings, carried in the token)
-    rate: Policy | None = field(default=None, compare=False, repr=False)
-    #: the organisation an arbiter's API key acts for (``key=arbiter:<organisation>``; None: the
-    #: default organisation)
-    organisation: str | None = None
-    #: a staff member signed in with their account: who, and their roles per organisation and
-    #: per event (their principal has the arbiter role; ``event_access`` decides per event)
-    person: PersonClaims | None = field(default=None, compare=False, repr=False)
-
-    #: issue 34: a registrant who holds an entry's secret link (role "registrant"): the entry it
-    #: reaches (None: the public form, before the entry exists)
-    entry_id: str | None = None
-
-    @classmethod
-    def registrant(cls, entry_id: str | None = None) -> Principal:
-        """The caller of the public entry form, or (with ``entry_id``) a registrant who proved the
-        entry's secret link: what other routes (a document upload) authorise against the entry."""
-        return cls("registrant", key_id="registrant", entry_id=entry_id)
-
-    @property
-    def is_staff(self) -> bool:
-        return self.role in ("operator", "arbiter")
-
-    @property
-    def actor(self) -> str:
-        """Who acted, for audits and attributions: a person's display name, else the key id."""
-        return self.person.name if self.person is not None else self.key_id
-
-    @property
-    def actor_id(self) -> str:
-        """A stable id of who acted: ``acct:<account>`` for a person, else the key id."""
-        return self.client_id or self.key_id if self.person is not None else self.key_id
-
-    def allows(self, scope: str) -> bool:
-        """Whether this credential may make a request that needs ``scope``."""
-        if self.scopes is None:
-            return True
-        return scope != NO_TOKEN and scope in self.scopes
 
 
 class Unauthorized(ServiceError):

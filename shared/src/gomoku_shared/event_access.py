@@ -35,7 +35,7 @@ from .staff_roles import (
 )
 
 if TYPE_CHECKING:
-    from .auth import Principal
+    from .principal import Principal
 
 TABLE = "event_access"
 #: how long a replica trusts what it read about an event (a change of partner apps, on

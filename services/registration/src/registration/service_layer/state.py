@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from gomoku_shared.auth import Principal
 from gomoku_shared.clock import Clock, SystemClock
@@ -19,8 +19,16 @@ from ..adapters.protection import DataProtector
 from ..adapters.repositories import Repositories
 from ..domain.documents import DocumentLimits
 
-if TYPE_CHECKING:
-    from .command import EventCommand
+
+class Committed(Protocol):
+    """What ``RegistrationState.committed`` reads of a command that committed (an ``EventCommand``)."""
+
+    @property
+    def code(self) -> str: ...
+
+    version: int
+    loaded: repo.Loaded
+    started_from: repo.Snapshot | None
 
 
 @dataclass
@@ -38,7 +46,7 @@ class RegistrationState:
     def now(self) -> datetime:
         return self.clock.now()
 
-    def committed(self, cmd: EventCommand) -> None:
+    def committed(self, cmd: Committed) -> None:
         """Called once the command's transaction has committed. Only a fully saved aggregate
         is kept (anything unsaved would make the cache differ from the database)."""
         loaded = cmd.loaded

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from portal import i18n
-from portal.staff import _filled
 from portal.staff_event import _format_choices
+from portal.staff_pages import _filled
 
 DETAILS = {
     "rule": "PAIR-2",

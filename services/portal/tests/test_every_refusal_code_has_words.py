@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from portal import i18n
-from portal.staff import refusal
+from portal.staff_pages import refusal
 
 ROOT = Path(__file__).resolve().parents[3]
 #: the callables that carry a refusal's code as their first argument (or ``code=``)

@@ -11,7 +11,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 import portal
 from portal import i18n
-from portal.staff import _filled
+from portal.staff_pages import _filled
 
 TEMPLATES = Path(portal.__file__).parent / "templates"
 

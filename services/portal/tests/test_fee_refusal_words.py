@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from portal import i18n
-from portal.staff import _filled
+from portal.staff_pages import _filled
 
 DETAILS = {"item": "lodging", "amount_fen": 20000}
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from portal import i18n
-from portal.staff import _filled
+from portal.staff_pages import _filled
 
 DETAILS = {
     "rule": "PAIR-1",

@@ -14,7 +14,7 @@ from gomoku_shared.staff_roles import ACTIONS
 from gomoku_shared.testing.people import StaffTokens as Minter
 from portal import i18n
 from portal.sessions import PERSON_ROLE, Sessions
-from portal.staff import refusal
+from portal.staff_pages import refusal
 from portal.staff_people import Person, StaffTokens, actions_offered, person_of, powers, roles_list
 
 ORG = "city-club"

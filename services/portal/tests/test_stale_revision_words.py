@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from portal import i18n
-from portal.staff import stale_result
+from portal.staff_pages import stale_result
 from portal.staff_round import revision
 
 BY_ARBITER = {

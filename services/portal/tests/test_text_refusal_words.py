@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from portal import i18n
-from portal.staff import _filled
+from portal.staff_pages import _filled
 
 DETAILS = {"where": "body", "loc": ["body", "player", "name"], "msg": "U+000D"}
 

@@ -14,8 +14,8 @@ from gomoku_shared.params import PathId
 
 from .console_rounds import _Console
 from .console_teams import section_names
-from .staff import not_theirs_page, refusal
 from .staff_event_names import with_names
+from .staff_pages import not_theirs_page, refusal
 
 
 def install(app: FastAPI, console: _Console) -> None:

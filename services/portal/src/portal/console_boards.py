@@ -16,8 +16,8 @@ from gomoku_shared.params import PathId
 from .console_teams import board_of, board_words, section_names
 from .sessions import Sessions, StaffSession
 from .site import Site
-from .staff import StaffPages, not_theirs_page, refusal
 from .staff_event_names import with_names
+from .staff_pages import StaffPages, not_theirs_page, refusal
 
 PAGE = "/staff/events/{code}/record-flags"
 #: the flagged records are read page by page (cursor pagination), up to this many pages

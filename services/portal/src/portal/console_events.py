@@ -14,7 +14,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from gomoku_shared.staff_roles import may
 
 from .console_rounds import _Console
-from .staff import refusal
+from .staff_pages import refusal
 
 
 def install(app: FastAPI, console: _Console) -> None:

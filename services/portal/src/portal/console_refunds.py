@@ -17,7 +17,7 @@ from .yuan import fen_of
 
 if TYPE_CHECKING:
     from .sessions import StaffSession
-    from .staff import StaffPages
+    from .staff_pages import StaffPages
 
 DECISIONS = ("grant", "refuse")
 #: registration's own reason, stored as the decision's note when the person typed none: English

@@ -18,8 +18,8 @@ from gomoku_shared.params import PathId, RoundNo
 from .console_teams import named_section, section_names
 from .sessions import Sessions, StaffSession
 from .site import Site
-from .staff import not_theirs_page, refusal
 from .staff_event_names import with_names
+from .staff_pages import not_theirs_page, refusal
 
 SEC = "/staff/events/{code}/sections/{sid}"
 #: byes an arbiter may give (pairing's names): requested = half point, forced = full point

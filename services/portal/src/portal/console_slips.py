@@ -18,8 +18,8 @@ from gomoku_shared.params import PathId, RoundNo
 from .console_teams import board_names, board_words, named_section, section_names
 from .sessions import Sessions, StaffSession
 from .site import Site
-from .staff import StaffPages, not_theirs_page, refusal
 from .staff_event_names import with_names
+from .staff_pages import StaffPages, not_theirs_page, refusal
 
 PAGE = "/staff/events/{code}/sections/{sid}/rounds/{n}/slips"
 #: a slip's results and reasons (gameplay's names, PLAY-9)

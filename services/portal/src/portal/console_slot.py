@@ -19,7 +19,7 @@ from gomoku_shared.params import PathId
 from .console_rounds import SEC, _Console
 from .console_teams import section_names
 from .site import local_time
-from .staff import refusal
+from .staff_pages import refusal
 
 #: the longest delay the form takes at once (a day); a longer one is several delays
 MAX_MINUTES = 24 * 60

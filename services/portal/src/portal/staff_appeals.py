@@ -21,7 +21,7 @@ from .staff_round import change_words, revision
 from .yuan import fen_of
 
 if TYPE_CHECKING:
-    from .staff import StaffPages
+    from .staff_pages import StaffPages
 
 SIGNATORIES = ("leader", "coach")
 

@@ -15,7 +15,7 @@ from gomoku_shared.params import PathId
 from .sessions import StaffSession
 
 if TYPE_CHECKING:
-    from .staff import StaffPages
+    from .staff_pages import StaffPages
 
 #: the media types registration stores a document as (anything else is never passed on)
 SHOWN = ("image/jpeg", "image/png", "image/webp", "application/pdf")

@@ -15,7 +15,7 @@ from .console_teams import section_names as section_names_of
 from .sessions import StaffSession
 
 if TYPE_CHECKING:
-    from .staff import StaffPages
+    from .staff_pages import StaffPages
 
 
 def documents_of(event: Any) -> list[str]:

@@ -18,7 +18,7 @@ from .staff_people import actions_offered, event_organisation
 from .upstream import UpstreamError
 
 if TYPE_CHECKING:
-    from .staff import StaffPages
+    from .staff_pages import StaffPages
 
 
 def install(app: FastAPI, pages: StaffPages) -> None:

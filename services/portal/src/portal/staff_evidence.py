@@ -17,7 +17,7 @@ from .sessions import StaffSession
 GROUNDS = {"REG-6": "residency", "REG-7": "final_residency", "REG-8": "representation"}
 
 if TYPE_CHECKING:
-    from .staff import StaffPages
+    from .staff_pages import StaffPages
 
 
 def install(app: FastAPI, pages: StaffPages) -> None:

@@ -18,7 +18,7 @@ from . import printout_reads
 from .sessions import StaffSession
 
 if TYPE_CHECKING:
-    from .staff import StaffPages
+    from .staff_pages import StaffPages
 
 KINDS = ("organisation", "sportsmanship", "coach")
 

@@ -23,7 +23,7 @@ from .staff_people import roles_list
 from .staff_sign_in import IDENTITY, SignInForm
 
 if TYPE_CHECKING:
-    from .staff import StaffPages
+    from .staff_pages import StaffPages
 
 #: an invitation's or a reset link's token as the identity API makes them (URL-safe)
 InvitationToken = Annotated[str, Path(min_length=8, max_length=200, pattern=r"^[A-Za-z0-9_\-]+$")]

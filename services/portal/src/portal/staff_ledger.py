@@ -19,7 +19,7 @@ from .staff_entries import all_teams
 from .yuan import fen_of
 
 if TYPE_CHECKING:
-    from .staff import StaffPages
+    from .staff_pages import StaffPages
 
 
 def _item_name(item: dict[str, Any], lang: str) -> str:

@@ -23,7 +23,7 @@ from .staff_event_names import organisation_events
 from .staff_sign_in import IDENTITY
 
 if TYPE_CHECKING:
-    from .staff import StaffPages
+    from .staff_pages import StaffPages
 
 #: what an administrator may do to an account from the page (the identity API's paths)
 ACCOUNT_ACTIONS = ("disable", "enable", "password-reset")

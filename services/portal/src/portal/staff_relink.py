@@ -14,7 +14,7 @@ from gomoku_shared.params import PathId
 from .staff_entries import entries_page
 
 if TYPE_CHECKING:
-    from .staff import StaffPages
+    from .staff_pages import StaffPages
 
 
 def install(app: FastAPI, pages: StaffPages) -> None:

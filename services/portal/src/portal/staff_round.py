@@ -19,7 +19,7 @@ from .console_teams import board_names, board_words, named_section, section_name
 from .sessions import StaffSession
 
 if TYPE_CHECKING:
-    from .staff import StaffPages
+    from .staff_pages import StaffPages
 
 
 def install(app: FastAPI, pages: StaffPages) -> None:

@@ -31,7 +31,7 @@ from .sessions import PERSON_ROLE, PRE_SESSION_COOKIE, SESSION_COOKIE, SIGN_IN_T
 from .staff_people import StaffTokens, lifetime_s, person_of
 
 if TYPE_CHECKING:
-    from .staff import StaffPages
+    from .staff_pages import StaffPages
 
 STAFF_ROLES = ("arbiter", "operator")
 #: the identity API (the partners service)

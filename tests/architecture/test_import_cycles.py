@@ -1,4 +1,4 @@
-"""No import cycle inside a service or the shared library (issue 13).
+"""No import cycle inside a service, the web pages or the shared library (issues 13 and 31).
 
 The graph is built from the source (no module is imported): one node per module, one edge per
 `import` / `from … import` at module level or inside a function, resolved to the module it loads
@@ -21,6 +21,7 @@ PACKAGES = {
     "gameplay": ROOT / "services/gameplay/src/gameplay",
     "pairing": ROOT / "services/pairing/src/pairing",
     "partners": ROOT / "services/partners/src/partners",
+    "portal": ROOT / "services/portal/src/portal",
     "gomoku_shared": ROOT / "shared/src/gomoku_shared",
 }
 

@@ -46,6 +46,14 @@ class DelegationLinkRepository:
         t = orm.delegation_links
         return (await self.session.execute(sa.select(t).where(t.c.token_sha256 == token_sha256))).first()
 
+    async def rosters(self, code: str) -> dict[str, dict[str, Any]]:
+        """The event's submitted rosters by unit id (what the fee ledger charges, REG-14)."""
+        t = orm.delegation_links
+        found = await self.session.execute(
+            sa.select(t.c.unit_id, t.c.roster).where(t.c.event_code == code, t.c.roster.is_not(None))
+        )
+        return {row.unit_id: row.roster for row in found}
+
     async def save_roster(self, code: str, unit_id: str, roster: dict[str, Any], at: datetime) -> None:
         """The roster as submitted (a replacement counts as an amendment)."""
         t = orm.delegation_links

@@ -11,7 +11,7 @@ import hashlib
 from datetime import datetime
 
 import sqlalchemy as sa
-from registration_kit import CST, OP, harness, id_number
+from registration_kit import ARB, CST, OP, P1, harness, id_number
 
 from registration.adapters import orm
 
@@ -239,3 +239,34 @@ async def test_reg14_da_11_1_the_ledger_and_the_delegation_page_agree_on_one_fig
         assert (await h.client.post("/v1/events/da23/ledger", headers=OP, json=fix)).status_code == 201
         [mine] = (await h.client.get("/v1/events/da23/fees", headers=OP)).json()["delegations"]
         assert mine["complete_now"] and mine["complete_by_deadline"]
+
+
+async def test_staff_reissue_a_delegations_link_and_the_old_one_stops_working(tmp_path):
+    """Issue 34: a lost or leaked link is replaced by the organiser (registrants.relink, partners
+    may not); the new token is answered once, the old one is 404, the roster stays."""
+    async with harness(tmp_path, start=datetime(2022, 7, 20, 10, 0, tzinfo=CST)) as h:
+        await create(h, "ny-2022", "ny22")
+        token = await start(h, "ny22")
+        roster = {"people": [LEADER, ny_player(1)]}
+        assert (await h.client.put("/v1/delegation/roster", headers=tok(token), json=roster)).status_code == 200
+        units = (await h.client.get("/v1/events/ny22/units", headers=OP)).json()["units"]
+        [unit] = [u for u in units if u["name"] == "浙江省"]
+        relink = f"/v1/events/ny22/units/{unit['unit_id']}/delegation-link"
+        assert (await h.client.post(relink, headers=P1)).status_code == 403
+        r = await h.client.post(relink, headers=ARB)
+        assert r.status_code == 200 and r.json()["unit_name"] == "浙江省", r.text
+        fresh = r.json()["token"]
+        assert fresh != token
+        assert (await h.client.get("/v1/delegation", headers=tok(token))).status_code == 404
+        page = (await h.client.get("/v1/delegation", headers=tok(fresh))).json()
+        assert [e["names"] for e in page["entries"]] == [["选手01"]]
+        async with h.service.runtime.sessionmaker() as session:
+            [row] = (await session.execute(sa.select(orm.delegation_links))).all()
+        assert row.token_sha256 == hashlib.sha256(fresh.encode()).hexdigest()
+        missing = await h.client.post("/v1/events/ny22/units/nope/delegation-link", headers=OP)
+        assert missing.status_code == 404 and missing.json()["error"]["code"] == "unknown_unit"
+        made = await h.client.post("/v1/events/ny22/units", headers=OP, json={"name": "江苏省", "kind": "delegation"})
+        assert made.status_code == 201, made.text
+        other = f"/v1/events/ny22/units/{made.json()['unit_id']}/delegation-link"
+        r = await h.client.post(other, headers=OP)
+        assert r.status_code == 422 and r.json()["error"]["code"] == "not_a_delegation"

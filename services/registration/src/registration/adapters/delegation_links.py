@@ -54,6 +54,20 @@ class DelegationLinkRepository:
         )
         return {row.unit_id: row.roster for row in found}
 
+    async def of_unit(self, code: str, unit_id: str) -> Any:
+        t = orm.delegation_links
+        query = sa.select(t).where(t.c.event_code == code, t.c.unit_id == unit_id)
+        return (await self.session.execute(query)).first()
+
+    async def replace(self, code: str, unit_id: str, *, token_sha256: str, at: datetime, by: str) -> None:
+        """A new link for the delegation: the old hash is overwritten, so the old link finds nothing."""
+        t = orm.delegation_links
+        await self.session.execute(
+            sa.update(t)
+            .where(t.c.event_code == code, t.c.unit_id == unit_id)
+            .values(token_sha256=token_sha256, issued_at=at, issued_by=by)
+        )
+
     async def save_roster(self, code: str, unit_id: str, roster: dict[str, Any], at: datetime) -> None:
         """The roster as submitted (a replacement counts as an amendment)."""
         t = orm.delegation_links

@@ -16,9 +16,11 @@ from gomoku_shared.params import PathId
 
 from ..service_layer import delegation_door, delegation_page
 from ..service_layer import roster_schemas as r
+from ..service_layer import schemas as s
 from . import delegation_views as v
-from .access import read, state_of
+from .access import STAFF, read, state_of
 from .public_api import _take_turn, on_event
+from .routes import Command, add_routes
 
 TAG = "delegations"
 #: the delegation's secret link's token, sent in a header so that no access log keeps it
@@ -99,6 +101,24 @@ def delegation_router() -> APIRouter:
             return checked.report
         raise AssertionError("a check always rolls back")  # pragma: no cover
 
+    add_routes(
+        router,
+        TAG,
+        [
+            Command(
+                "reissue_delegation_link",
+                "/events/{event_code}/units/{unit_id}/delegation-link",
+                delegation_door.reissue,
+                s.ReissueIn,
+                STAFF,
+                v.DelegationReissued,
+                "A new secret link for a delegation's leader; the old one stops working (issue 34)",
+                action="registrants.relink",
+                status=200,
+                body_optional=True,
+            )
+        ],
+    )
     return router
 
 

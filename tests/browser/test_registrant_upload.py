@@ -4,8 +4,10 @@ form at 390 px in Chinese; SZ 八(四) / REG-6: the section's residency rule ask
 page's upload form preselects the pending household-registration record; the photo (a phone's
 JPEG with GPS in its EXIF) is listed as waiting for review, never shown on the page; a file that is no
 photo is refused in words, and a post without the form's own token stores nothing. The chief
-arbiter opens the evidence review, sees the photo beside the record and approves it (REG-18);
-the registrant's page then shows the document accepted and the entry accepted. The same flow
+arbiter opens the evidence review, sees the photo beside the record — served without its EXIF
+GPS position — and approves it (REG-18); the registrant's page shows each step: accepted pending
+evidence on entering, still pending with the photo waiting for review, then the document and the
+entry accepted (the whole walk of issue 34's done-when, at 390 px). The same flow
 again at 1366 px in English. Screenshots go to test-output/browser/registrant-upload/."""
 
 from __future__ import annotations
@@ -46,6 +48,10 @@ async def test_sz_8_4_a_parent_uploads_the_household_registration_and_the_arbite
             zh, width = lang == "zh", viewport["width"]
             await page.set_viewport_size(viewport)
             url = (await _enter(page, served, code, lang, n, width)).split("?")[0]
+            # step 1 on the registrant's page: the entry is in, waiting for the household registration
+            pending = "已接受（待审材料）" if zh else "accepted, evidence pending"
+            assert await page.inner_text("p.entry-status") == pending
+            await page.screenshot(path=str(SHOTS / f"{width}-{lang}-0-entered.png"), full_page=True)
             # the kind and the record it supports are chosen already: the household registration
             assert await page.input_value("select[name=kind]") == "household_registration"
             chosen = await page.locator("select[name=evidence_id] option:checked").inner_text()
@@ -72,7 +78,7 @@ async def test_sz_8_4_a_parent_uploads_the_household_registration_and_the_arbite
                 refusal = await page.inner_text("p.refusal")
                 assert refusal == "只接受 JPEG、PNG、WebP 照片或 PDF 文件。", refusal
                 await _fits(page, width, "registrant's page with a refusal")
-                await page.screenshot(path=str(SHOTS / f"{width}-{lang}-0-refused.png"), full_page=True)
+                await page.screenshot(path=str(SHOTS / f"{width}-{lang}-0-refused-file.png"), full_page=True)
             await page.set_input_files(
                 "input[name=file]",
                 files=[{"name": "IMG_0034.jpg", "mimeType": "image/jpeg", "buffer": household_photo(n)}],
@@ -84,6 +90,8 @@ async def test_sz_8_4_a_parent_uploads_the_household_registration_and_the_arbite
             assert ("户口簿" if zh else "household registration") in listed, listed
             assert ("等待审核" if zh else "waiting for review") in listed, listed
             assert await page.locator("main img").count() == 0  # the photo itself is never on the page
+            # step 2: the photo is in, the entry still waits for the arbiter
+            assert await page.inner_text("p.entry-status") == pending
             await _fits(page, width, "registrant's page with a document")
             await page.screenshot(path=str(SHOTS / f"{width}-{lang}-1-sent.png"), full_page=True)
 
@@ -102,6 +110,13 @@ async def test_sz_8_4_a_parent_uploads_the_household_registration_and_the_arbite
                 "the photo to load", lambda: photo.evaluate("i => i.complete ? i.naturalWidth : 0"), timeout_s=10
             )
             assert width_loaded == 900
+            # the stored photo the arbiter is served: the pixels only, the phone's GPS position gone
+            served_photo = await page.request.get(served + await photo.get_attribute("src"))
+            assert served_photo.status == 200 and served_photo.headers["content-type"] == "image/jpeg"
+            received = await served_photo.body()
+            exif = Image.open(io.BytesIO(received)).getexif()
+            assert not exif and not exif.get_ifd(0x8825) and b"PhoneMaker" not in received
+            assert Image.open(io.BytesIO(household_photo(n))).getexif().get_ifd(0x8825)  # (the upload had it)
             await page.screenshot(path=str(SHOTS / f"{width}-{lang}-2-review.png"), full_page=True)
             await card.locator("button[value=approve]").click()
             await page.wait_for_load_state()

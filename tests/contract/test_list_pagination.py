@@ -57,6 +57,12 @@ DOCUMENTS: dict[tuple[str, str], str] = {
     ("awards", "/v1/events/{event_code}/teams/{team_section_id}"): "one team ranking",
     ("awards", "/v1/events/{event_code}/qualifiers"): "the qualifier lists of an event (ranked whole)",
     ("awards", "/v1/events/{event_code}/honours"): "the honours register of an event, one document",
+    ("awards", "/v1/organisations/{org}/people/{person_id}/titles"): "one person's titles: the current one and "
+    "every grant (issue 32)",
+    ("awards", "/v1/organisations/{org}/people/{person_id}/rating"): "one person's rating after each period (issue 32)",
+    ("awards", "/v1/organisations/{org}/title-ladder"): "one organisation's titles in precedence order (issue 32)",
+    ("awards", "/v1/organisations/{org}/ratings/{period}"): "one period's published rating list, ranked whole "
+    "like a standings table (issue 32)",
     ("awards", "/v1/events/{event_code}/honours/certificates"): "the honours' certificates, one document",
     ("awards", "/v1/events/{event_code}/honours/register"): "the honours register, one document",
     (

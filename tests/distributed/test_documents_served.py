@@ -114,6 +114,7 @@ async def test_documents_checked_encrypted_and_shown_to_the_event_s_arbiter_only
             # another partner's entry: as unknown
             theirs = upload(client, P2, entry_id, "card.jpg", photo, "image/jpeg")
             assert theirs.status_code == 404 and theirs.json()["error"]["code"] == "unknown_entry", theirs.text
+            assert await _stored(url) == []  # nothing kept of the three refused files
 
             stored = upload(client, P1, entry_id, "IMG_0001.HEIC", photo, "application/octet-stream")
             assert stored.status_code == 201, stored.text
@@ -166,8 +167,11 @@ async def test_documents_checked_encrypted_and_shown_to_the_event_s_arbiter_only
             refused_upload = upload(client, ARB_B, entry_id, "card.jpg", photo, "image/jpeg")
             assert refused_upload.status_code == 403, refused_upload.text
 
-        # at rest: AES-GCM ciphertext under DATA_KEY, never the photo; the uploader by kind and id
-        row = next(r for r in await _stored(url) if r.id == document["document_id"])
+        # at rest: AES-GCM ciphertext under DATA_KEY, never the photo; the uploader by kind and id;
+        # the two files taken, nothing else (the refused ones, the replayed key's other file)
+        rows = await _stored(url)
+        assert sorted(r.id for r in rows) == sorted([document["document_id"], scan.json()["document_id"]])
+        row = next(r for r in rows if r.id == document["document_id"])
         assert bytes(row.ciphertext) != mine.content and mine.content[:64] not in bytes(row.ciphertext)
         assert b"\xff\xd8\xff" not in bytes(row.ciphertext)[:16]
         assert DataProtector(DATA_KEY).open(bytes(row.ciphertext), row.id) == mine.content

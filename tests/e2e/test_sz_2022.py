@@ -81,6 +81,17 @@ async def test_sz_2022_online_qualifier_to_final(tmp_path):
     # ... which the arbiter did before the online stage: every eligible entry is plainly accepted
     online_entries = {e["entry_id"]: e for e in summary["entries"]["online"]}
     assert all(online_entries[r["entry_id"]]["status"] == "accepted" for k, r in regs.items() if "-x-" not in k)
+    # SZ 十三(一) (网上报名), issue 34: the players entering alone were entered by people on the public
+    # form (no partner key), one in each section of five or more; each sent the photo of the
+    # residency document the form declared (REG-6), which joined the record the arbiter approved
+    by_form = {k: r for k, r in driver.registrations.items() if r.get("via") == "form"}
+    assert {r["section_id"] for r in by_form.values()} == {s for s, n in SIZES.items() if n >= 5}
+    assert {e for e, x in online_entries.items() if x.get("public_form")} == {r["entry_id"] for r in by_form.values()}
+    for k, r in by_form.items():
+        assert regs[k]["status"] == "accepted_pending_evidence", (k, r)
+        document = r["document"]
+        assert document["evidence_id"], (k, r)
+        assert document["kind"] in ("household_registration", "residence_permit", "student_status"), (k, r)
 
     # REG-12: women-free (4 < 8) merged into men-free; the merged field ranks each gender apart
     online = {s["section_id"]: s for s in driver.stages[0].sections}
@@ -166,9 +177,16 @@ SMALL_SIZES = {**SIZES, "men-pro": 8}
 async def test_sz_2022_small_swiss_sections_play_the_regulations_rounds(tmp_path):
     """SZ 九(一), PAIR-1/PAIR-2: with the preset's rounds (no scaled-down rounds), the merged free
     section of 10 plays its 7 Swiss rounds and the professional section of 8 its 5 — every round
-    paired by the service (its look-ahead), nobody meeting twice, nobody waiting for the arbiter."""
+    paired by the service (its look-ahead), nobody meeting twice, nobody waiting for the arbiter.
+    Issue 34: here the organiser switched the public form's challenge on; the people entering
+    alone answer its sum."""
     run = spec("sz-2022", 12, SMALL_SIZES, policy=FAST_QUIET)
-    summary, driver = await run_embedded(tmp_path, replace(run, rounds=None))
+    challenge = {"registration": {"public_entries": {"open": True, "challenge": "arithmetic"}}}
+    summary, driver = await run_embedded(tmp_path, replace(run, rounds=None, overrides=challenge))
+    by_form = [k for k, r in driver.registrations.items() if r.get("via") == "form"]
+    assert len(by_form) == 3 and all(
+        summary["registrations"][k]["status"] == "accepted_pending_evidence" for k in by_form
+    )
     online = {s["section_id"]: s for s in driver.stages[0].sections}
     assert (online["men-free"]["entrants"], online["men-free"]["format"], online["men-free"]["rounds"]) == (
         10,

@@ -151,17 +151,21 @@ FIXED_QUERY = {
 }
 
 
-def _strategy(operation, known: dict[str, list]):
+def _strategy(operation, known: dict[str, list], headers: Mapping[str, str] | None = None):
     """Generated requests in both modes; where every path parameter has known values, as many
-    again that address existing resources (with generated queries and bodies)."""
+    again that address existing resources (with generated queries and bodies). ``headers``: fixed
+    ones, never generated nor made invalid (a credential's own: a registrant's token)."""
     modes = (GenerationMode.POSITIVE, GenerationMode.NEGATIVE)
     query = FIXED_QUERY.get(operation.path)
-    options = [operation.as_strategy(generation_mode=m, query=query) for m in modes]
+    fixed = {"headers": dict(headers)} if headers else {}
+    options = [operation.as_strategy(generation_mode=m, query=query, **fixed) for m in modes]
     names = [p.name for p in operation.path_parameters]
     if names and all(known.get(n) for n in names):
         combos = [{n: known[n][min(i, len(known[n]) - 1)] for n in names} for i in range(2)]
         for combo in {tuple(sorted(c.items())): c for c in combos}.values():
-            options += [operation.as_strategy(generation_mode=m, path_parameters=combo, query=query) for m in modes]
+            options += [
+                operation.as_strategy(generation_mode=m, path_parameters=combo, query=query, **fixed) for m in modes
+            ]
     return st.one_of(*options)
 
 
@@ -173,11 +177,15 @@ def fuzz_service(
     examples: int = EXAMPLES,
     known: dict[str, list] | None = None,
     exclude_paths: tuple[str, ...] = (),
+    only_paths: tuple[str, ...] = (),
+    headers_of: Mapping[str, Mapping[str, str]] | None = None,
 ) -> Report:
     """Fuzz every operation of the service served at ``base_url`` with each credential of
     ``keys`` (name -> an API key or an access token, sent as ``X-API-Key``; or a function that
-    answers one, called before each operation's requests: a staff token renewed when refused),
-    in both generation modes, and against the ``known`` resources."""
+    answers one, called before each operation's requests: a staff token renewed when refused;
+    "" sends none), in both generation modes, and against the ``known`` resources.
+    ``only_paths``: those operations only; ``headers_of``: a credential's own headers, fixed in
+    every generated request (a registrant's secret-link token)."""
     schema = schemathesis.openapi.from_url(f"{base_url}/openapi.json")
     report = Report(service)
     session = requests.Session()
@@ -187,14 +195,17 @@ def fuzz_service(
     session.hooks["response"].append(lambda response, *args, **kwargs: _count(report, asking, response))
     for result in schema.get_all_operations():
         operation = result.ok()
-        if operation.path in exclude_paths:
+        if operation.path in exclude_paths or (only_paths and operation.path not in only_paths):
             continue
         report.operations += 1
         label = f"{operation.method.upper()} {operation.path}"
-        strategy = _strategy(operation, known or {})
+        shared = _strategy(operation, known or {})
 
         for key_name, credential in keys.items():
-            headers = {"x-api-key": credential() if callable(credential) else credential}
+            key = credential() if callable(credential) else credential
+            own = (headers_of or {}).get(key_name) or {}
+            headers = {**({"x-api-key": key} if key else {}), **own}
+            strategy = _strategy(operation, known or {}, own) if own else shared
             asking.update(key=key_name, operation=label)
 
             @settings(

@@ -58,6 +58,8 @@ class DriverState:
         self.sizes = spec.sizes or scaled_sizes(spec.preset_id)
         self.field: list[Application] = build_field(self.config, spec.seed, self.sizes)
         self.registrations: dict[str, dict[str, Any]] = {}
+        #: the entrants people entered on the public form (form_entries.py): no partner app acts for them
+        self.form_entrants: set[str] = set()
         self.unpaid: list[str] = []  # REG-14: entries left without their fees (sim.fees)
         self.stages: list[StageRun] = []
         self.progress = Progress(spec.progress)

@@ -14,6 +14,7 @@ from .client import ApiError
 from .driver_state import ACCEPTED, PLAYING, DriverState, StageRun, local_moment
 from .fees import field_counts, record_fees
 from .field import unit_slug, units_of
+from .form_entries import by_form, enter_on_form
 from .roster_door import door_units, enter_by_roster
 from .schedule import stage_start
 
@@ -86,6 +87,9 @@ class Registering(DriverState):
                 if app.app_id not in self.registrations:
                     await self._enter_by_roster(app.unit or "")
                 continue
+            if by_form(self.config, app, len(self.registrations_by_form())):  # issue 34: people (form_entries.py)
+                self._keep_registration(app, await enter_on_form(self.p, self.config, self.code, app))
+                continue
             if app.kind == "team":
                 body: dict[str, Any] = {
                     "stage": app.stage,
@@ -114,15 +118,8 @@ class Registering(DriverState):
             except ApiError as exc:
                 # a refusal may come as an error answer rather than a refused entry
                 res = {"status": "refused", "clause": exc.code, "reason": exc.message, "http_status": exc.status}
-            self.registrations[app.app_id] = {
-                "expect": app.expect,
-                "why": app.why,
-                "status": res.get("status"),
-                "entry_id": res.get("entry_id"),
-                "clause": res.get("clause"),
-                "reason": res.get("reason"),
-                "section_id": app.section_id,
-            }
+            self._keep_registration(app, res)
+        self.form_entrants = {r["entry_id"] for r in self.registrations_by_form()}
         self.unpaid = await record_fees(self.p, self.code, self.spec.preset_id)  # REG-14 (sim.fees)
         accepted = sum(1 for r in self.registrations.values() if r["status"] in ACCEPTED)
         refused = [(k, r["reason"]) for k, r in self.registrations.items() if r["status"] not in ACCEPTED]
@@ -141,6 +138,21 @@ class Registering(DriverState):
                 "section_id": app.section_id,
             }
         self.progress.log(f"{unit}: {len(apps)} entries through the delegation door")
+
+    def registrations_by_form(self) -> list[dict[str, Any]]:
+        return [r for r in self.registrations.values() if r.get("via") == "form"]
+
+    def _keep_registration(self, app: Any, res: Mapping[str, Any]) -> None:
+        self.registrations[app.app_id] = {
+            "expect": app.expect,
+            "why": app.why,
+            "status": res.get("status"),
+            "entry_id": res.get("entry_id"),
+            "clause": res.get("clause"),
+            "reason": res.get("reason"),
+            "section_id": app.section_id,
+            **{k: res[k] for k in ("via", "document") if k in res},  # the form's (form_entries.py)
+        }
 
     async def verify_evidence(self) -> int:
         """The arbiter checks the submitted documents (REG-6 / REG-7: the SZ final admits only

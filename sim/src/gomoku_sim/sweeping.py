@@ -13,6 +13,7 @@ from typing import Any
 from .bots import GameView, predict_view
 from .client import ApiError
 from .driver_state import DriverState
+from .form_entries import acting_role
 from .schedule import (
     any_action,
     at_round_start,
@@ -90,7 +91,7 @@ class Sweeping(DriverState):
                     "gameplay",
                     f"/v1/games/{view.game_id}/{action.verb}",
                     action.body,
-                    role="partner",
+                    role=acting_role(self.form_entrants, player),
                     idempotency_key=hashlib.sha1(key.encode()).hexdigest(),
                 )
             except ApiError as exc:

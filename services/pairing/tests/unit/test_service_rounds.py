@@ -324,3 +324,31 @@ async def test_pair10_team_tie_is_played_off_by_board_one_players(svc):
     done = svc.payloads("section.completed", "tt")
     assert [(r.place, r.decided_by) for r in done[0].standings] == [(1, "playoff"), (2, "playoff")]
     assert all(s.games_played == 1 and s.points == 1 for s in done[0].board_stats)
+
+
+async def test_issue32_section_completed_carries_every_game_with_forfeits_flagged(svc):
+    """Issue 32: section.completed lists every pairing's result (awards rates them); the
+    no-show forfeit is flagged, so that it never counts for a rating (PAIR-6)."""
+    await svc.send(closed("rated", players(4), rules(rounds=3)))
+    await svc.settle()
+    r1 = svc.payloads("round.paired", "rated")[0]
+    absent = r1.pairings[0].second
+    await svc.play_round("rated", 1, forfeits={r1.pairings[0].pairing_id: absent})
+    for rnd in (2, 3):
+        await svc.wait_for(lambda: any(p.round == rnd for p in svc.payloads("round.paired", "rated")), what="a round")
+        await svc.play_round("rated", rnd)
+    await svc.wait_for(
+        lambda: svc.payloads("section.completed", "rated") or svc.payloads("playoff.required", "rated"), what="the end"
+    )
+    await svc.play_playoffs("rated")
+    await svc.wait_for(lambda: svc.payloads("section.completed", "rated"), what="section.completed")
+    games = svc.payloads("section.completed", "rated")[-1].games
+    paired = {
+        (p.round, s.pairing_id, s.first, s.second) for p in svc.payloads("round.paired", "rated") for s in p.pairings
+    }
+    assert {(g.round, g.pairing_id, g.first, g.second) for g in games} == paired and len(games) == 6
+    forfeit = [g for g in games if g.forfeit]
+    assert [(g.round, g.pairing_id, g.outcome) for g in forfeit] == [
+        (1, r1.pairings[0].pairing_id, "first_forfeit_win")
+    ]
+    assert all(g.outcome in ("first_wins", "second_wins", "draw") for g in games if not g.forfeit)

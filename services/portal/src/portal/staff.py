@@ -26,6 +26,7 @@ from . import (
     staff_invitations,
     staff_ledger,
     staff_organisation,
+    staff_relink,
     staff_round,
     staff_sign_in,
 )
@@ -267,6 +268,7 @@ def install(app: FastAPI, site: Site) -> None:
     staff_sign_in.install(app, pages)
     staff_event.install(app, pages)
     staff_entries.install(app, pages)
+    staff_relink.install(app, pages)  # issue 34
     staff_evidence.install(app, pages)
     staff_round.install(app, pages)
     staff_appeals.install(app, pages)  # AWD-10

@@ -94,6 +94,8 @@ async def entries_page(
     pending: bool,
     problem: dict[str, str] | None = None,
     done: str = "",
+    *,
+    new_link: dict[str, str] | None = None,
 ) -> HTMLResponse:
     event = await pages.event_of(code)
     refused = pages.not_theirs(request, session, event, code, "entries.manage", "checkin.record", "event.read")
@@ -137,4 +139,5 @@ async def entries_page(
         filters={"section": section, "status": status, "unit": unit, "pending": pending},
         problem=problem,
         done=done,
+        new_link=new_link,  # issue 34: a registrant's re-issued link, shown this once (staff_relink)
     )

@@ -10,10 +10,14 @@ from __future__ import annotations
 import hashlib
 from datetime import datetime
 
+import pytest
 import sqlalchemy as sa
 from registration_kit import ARB, CST, OP, P1, harness, id_number
 
 from registration.adapters import orm
+
+#: the whole service on SQLite (make test-fast leaves it out)
+pytestmark = pytest.mark.slow
 
 LEADER = {"role": "leader", "name": "王领队"}
 COACH = {"role": "coach", "name": "李教练"}

@@ -12,12 +12,16 @@ from __future__ import annotations
 
 from datetime import datetime
 
+import pytest
 import sqlalchemy as sa
 from registration_kit import ARB_A, ARB_B, CST, OP, P1, P2, harness, id_number, sz_entry
 
 from gomoku_shared.testing.people import StaffTokens
 from registration.adapters import orm
 from registration.service_layer.people_registry import link_stored_people
+
+#: the whole service on SQLite (make test-fast leaves it out)
+pytestmark = pytest.mark.slow
 
 SZ_OPEN = datetime(2022, 10, 26, 10, 0, tzinfo=CST)
 VIEW = {"x-api-key": "view-key"}

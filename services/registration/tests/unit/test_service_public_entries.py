@@ -143,3 +143,25 @@ async def test_the_challenge_when_switched_on_and_the_honeypot_always(tmp_path):
         assert r.json()["error"]["code"] == "challenge_failed"
         right = await h.client.post(url(), json=form(challenge=asked["challenge"], answer=asked["a"] + asked["b"]))
         assert right.status_code == 201, right.text
+
+
+async def test_reg6_2_a_residence_permit_with_its_insurance_months_declared_on_the_form_is_admitted(tmp_path):
+    """REG-6 (2) (SZ 六: 居住证 + 连续12个月社保): the months declared on the form count as the
+    social-insurance record a partner would send; too few months are refused naming the need."""
+    permit = {"kind": "residence_permit", "region": "深圳市"}
+    async with harness(tmp_path) as h:
+        await h.create_sz()
+        r = await h.client.post(url(), json=form(1, residency={**permit, "insurance_months": 13}))
+        assert r.status_code == 201, r.text
+        body = (await _read(h, r.json()["token"])).json()
+        assert body["status"] == PENDING_EV
+        assert sorted(e["kind"] for e in body["evidence"]) == ["residence_permit", "social_insurance"]
+        short = await h.client.post(url(), json=form(2, residency={**permit, "insurance_months": 6}))
+        assert short.status_code == 422, short.text
+        assert "needs 12" in short.json()["error"]["details"]["reason"], short.text
+        # staff see which entries came through the form (their console re-issues those links)
+        await h.client.post("/v1/events/sz22/entries", headers=P1, json=sz_entry(9, section=JUNIOR))
+        listed = (await h.client.get("/v1/events/sz22/entries", headers=OP)).json()["entries"]
+        assert sorted(e["public_form"] for e in listed) == [False, True]
+        one = await h.client.get(f"/v1/events/sz22/entries/{body['entry_id']}", headers=OP)
+        assert one.json()["public_form"] is True

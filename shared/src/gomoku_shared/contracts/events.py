@@ -208,6 +208,26 @@ class StandingsUpdated(SectionEvent):
     standings: list[StandingRow]
 
 
+DecidedOutcome = Literal[
+    "first_wins", "second_wins", "draw", "first_forfeit_win", "second_forfeit_win", "double_forfeit"
+]
+
+
+class GameResult(Model):
+    """One pairing's result as its section ends (issue 32: awards rates the games from these).
+    ``first``/``second``: entrant ids, or the members' player ids on a team board."""
+
+    round: int
+    pairing_id: str
+    board: int | None = None
+    first: str
+    second: str
+    #: from the first player's side; a two-game round (PAIR-5) is one pairing
+    outcome: DecidedOutcome
+    #: decided by absence (PAIR-6 / PLAY-7), not over the board: never rated
+    forfeit: bool = False
+
+
 class SectionCompleted(SectionEvent):
     TYPE: ClassVar[str] = "section.completed"
     name: str
@@ -224,6 +244,8 @@ class SectionCompleted(SectionEvent):
     #: reaches awards all the same, so a team score fed by it is computed without it (AWD-6)
     cancelled: bool = False
     cancel_reason: str | None = None
+    #: every pairing's result (issue 32; empty from producers before it)
+    games: list[GameResult] = Field(default_factory=list)
 
 
 class PlayoffRequired(SectionEvent):
@@ -323,11 +345,6 @@ class GameFinished(GameEvent):
     #: the pairing's first and second players (``outcome`` points are theirs, in this order)
     first: str | None = None
     second: str | None = None
-
-
-DecidedOutcome = Literal[
-    "first_wins", "second_wins", "draw", "first_forfeit_win", "second_forfeit_win", "double_forfeit"
-]
 
 
 class ResultDecided(RoundEvent):

@@ -98,3 +98,14 @@ class AwardsConfig(_Model):
     titles_carry_down: bool = False
     training_squad: TrainingSquad | None = None
     best_board: BestBoardAward | None = None
+
+
+class RatingSettings(_Model):
+    """Issue 32 (ADR 0012): whether the event's games count for the federation's ratings.
+
+    ``min_time_control_s``: a section's games count only when its clock's nominal time is at
+    least this (base + 60 × increment seconds per player, the usual rating convention); None:
+    any clock. Forfeits never count, whatever this says."""
+
+    rated: bool = False
+    min_time_control_s: Annotated[int, Field(ge=1)] | None = None

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, model_validator
 
 from .appeals import AppealRules, HonourConfig
-from .awards import AwardsConfig, TeamScoring
+from .awards import AwardsConfig, RatingSettings, TeamScoring
 from .base import FormatKind, GenderRule, RuleTrack, SectionKind, _Model
 from .errors import _CrossCheckFailed
 from .fees import FeeRules
@@ -127,6 +127,8 @@ class EventConfig(_Model):
     appeals: AppealRules = AppealRules()
     #: AWD-9: the honorary awards the organiser gives (none unless the regulation names some)
     honours: list[HonourConfig] = []
+    #: issue 32: whether the games count for the federation's ratings (default: not rated)
+    ratings: RatingSettings = RatingSettings()
     stages: Annotated[list[StageConfig], Field(min_length=1)]
     #: EVT-7: arrival, technical meeting and round start times per stage and section
     schedule: EventSchedule = EventSchedule()

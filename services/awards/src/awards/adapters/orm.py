@@ -6,7 +6,7 @@ is equal bytes: that is how "an identical republish changes nothing" is decided.
 
 from __future__ import annotations
 
-from sqlalchemy import Boolean, Column, Index, Integer, MetaData, String, Table, Text, UniqueConstraint
+from sqlalchemy import Boolean, Column, Date, Float, Index, Integer, MetaData, String, Table, Text, UniqueConstraint
 
 from gomoku_shared.db import UtcDateTime
 from gomoku_shared.event_access import event_access_table
@@ -159,4 +159,68 @@ staff_actions = Table(
     Column("published", Boolean, nullable=False),
     Column("at", UtcDateTime, nullable=False),
     Index("ix_staff_actions_section", "event_code", "section_id"),
+)
+
+# ---------------------------------------------------------------- the season (issue 32, ADR 0012)
+
+#: one title granted by place (AWD-5) to a registry person; a section's grants are replaced
+#: whole when it is published again (AWD-8), so the current title is always computed from these
+title_grants = Table(
+    "title_grants",
+    metadata,
+    Column("event_code", String(100), primary_key=True),
+    Column("section_id", String(100), primary_key=True),
+    Column("person_id", String(64), primary_key=True),
+    Column("organisation", String(64), nullable=False),
+    Column("title", String(20), nullable=False),
+    Column("place", Integer, nullable=False),
+    #: the last day of the section's stage (the configuration's ends_on)
+    Column("granted_on", Date, nullable=False),
+    Column("name", String(300), nullable=False),
+    Index("ix_title_grants_person", "organisation", "person_id"),
+)
+
+#: one rated game of a rated event (forfeits never stored); replaced per section like grants
+rated_games = Table(
+    "rated_games",
+    metadata,
+    Column("event_code", String(100), primary_key=True),
+    Column("section_id", String(100), primary_key=True),
+    Column("pairing_id", String(64), primary_key=True),
+    Column("organisation", String(64), nullable=False),
+    Column("round", Integer, nullable=False),
+    Column("first_id", String(64), nullable=False),
+    Column("second_id", String(64), nullable=False),
+    Column("first_name", String(300), nullable=False),
+    Column("second_name", String(300), nullable=False),
+    #: the first player's score: 1, 0.5 or 0
+    Column("score", Float, nullable=False),
+    #: the last day of the section's stage: it decides the game's rating period (month)
+    Column("played_on", Date, nullable=False),
+    Index("ix_rated_games_org", "organisation", "played_on"),
+)
+
+#: the published rating list of each period (YYYY-MM): every rated person as rated at its end;
+#: recomputed whole from the organisation's games whenever they change
+rating_lists = Table(
+    "rating_lists",
+    metadata,
+    Column("organisation", String(64), primary_key=True),
+    Column("period", String(7), primary_key=True),
+    Column("person_id", String(64), primary_key=True),
+    Column("name", String(300), nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("rd", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("provisional", Boolean, nullable=False),
+)
+
+#: an organisation's title ladder, lowest first (none stored: 18k … 1k, 1d … 9d)
+title_ladders = Table(
+    "title_ladders",
+    metadata,
+    Column("organisation", String(64), primary_key=True),
+    #: JSON list of titles, lowest first
+    Column("titles", Text, nullable=False),
 )

@@ -9,7 +9,7 @@ from gomoku_shared.event_access import EventAccessDirectory
 from gomoku_shared.runtime import ServiceRuntime
 from gomoku_shared.service import service_app
 
-from . import honours, publishing, results, team_results
+from . import honours, publishing, results, season, team_results
 
 
 def create_api(runtime: ServiceRuntime, keyring: KeyRing, event_access: EventAccessDirectory) -> FastAPI:
@@ -27,6 +27,8 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing, event_access: EventAcc
     app.include_router(team_results.router)
     # AWD-9: honours are read in public, recorded and revoked by staff
     app.include_router(honours.router)
+    # issue 32: titles and ratings of an organisation's people, public reads
+    app.include_router(season.router)
     # staff-only: a section's awards published again on request (audited)
     app.include_router(publishing.router)
     return app

@@ -8,7 +8,7 @@ from gomoku_shared.contracts import Envelope
 from gomoku_shared.event_access import EventAccessDirectory, EventAccessStore
 from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
 
-from ..service_layer import handlers
+from ..service_layer import handlers, season
 
 #: the event types this service consumes (docs/architecture.md, "Bus events")
 CONSUMES = ["section.completed", "event.configured", "event.access_changed"]
@@ -23,7 +23,9 @@ def register(runtime: ServiceRuntime, store: EventAccessStore, access: EventAcce
     async def on_event_access_changed(uow: UnitOfWork, env: Envelope[Any]) -> None:
         # issue 29: who owns the event, for the staff's per-event authorisation
         change = env.payload
-        await store.record(uow.session, change.event_code, change.organisation, change.partners, change.changed_at)
+        if await store.record(uow.session, change.event_code, change.organisation, change.partners, change.changed_at):
+            # issue 32: titles and games belong to the event's owner, whenever that is learnt
+            await season.on_owner_changed(uow, change.event_code)
         if access is not None:
             access.forget(change.event_code)
 

@@ -27,6 +27,7 @@ from gomoku_shared.runtime import UnitOfWork
 from ..adapters.config_mapping import AwardsPlan, SectionPlan, TeamPlan, awards_plan
 from ..adapters.contract_mapping import board_records, qualified_players, standings_from_contract
 from ..adapters.repository import AwardsRepository, canonical
+from ..adapters.season_repository import SeasonRepository
 from ..domain import (
     CancelledSource,
     Gender,
@@ -43,6 +44,7 @@ from ..domain import (
     team_ranking_standings,
 )
 from .documents import section_content, section_document
+from .season import record_section
 
 log = logging.getLogger("gomoku.awards")
 
@@ -166,6 +168,8 @@ async def _refresh_section(
         flagged_ties=payload.flagged_ties,
     )
     await _publish(uow, repo, content, document)
+    # issue 32: the section's title grants and rated games, on its people's season records
+    await record_section(SeasonRepository(uow.session), configured.config, payload, awards)
     if plan is not None and plan.qualification is not None and not awards.cancelled:
         await _refresh_qualification(uow, repo, configured, plan, payload, standings)
 

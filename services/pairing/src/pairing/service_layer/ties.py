@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from gomoku_shared.contracts.common import Entrant
-from gomoku_shared.contracts.events import GameFinished, PairingSpec, PlayoffRequired, SectionCompleted
+from gomoku_shared.contracts.events import GameFinished, GameResult, PairingSpec, PlayoffRequired, SectionCompleted
 
-from ..domain import TieGroup, ties_needing_decision
+from ..domain import Outcome, TieGroup, ties_needing_decision
 from ..domain.aggregate import Section
-from .section import members
+from .section import FORFEITS, members, result_name
 from .standings import board_stats, contract_rows, ranked
 from .unit_of_work import PairingUnitOfWork
 
@@ -260,7 +260,30 @@ def completed_payload(state: Section, revision: int) -> SectionCompleted:
         board_stats=board_stats(state) if state.team else [],
         flagged_ties=flagged,
         rounds_played=len(state.complete_rounds()),
+        games=game_results(state),
     )
+
+
+def game_results(state: Section) -> list[GameResult]:
+    """Every decided pairing of the completed rounds (issue 32: awards rates them)."""
+    out = []
+    for rnd in state.complete_rounds():
+        for pairing in state.pairings.get(rnd, []):
+            if pairing["outcome"] is None:
+                continue
+            outcome = Outcome(pairing["outcome"])
+            out.append(
+                GameResult(
+                    round=rnd,
+                    pairing_id=pairing["pairing_id"],
+                    board=pairing["board"],
+                    first=pairing["first_id"],
+                    second=pairing["second_id"],
+                    outcome=result_name(outcome),
+                    forfeit=outcome in FORFEITS,
+                )
+            )
+    return out
 
 
 async def complete(uow: PairingUnitOfWork, state: Section) -> None:

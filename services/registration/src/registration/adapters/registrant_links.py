@@ -40,6 +40,12 @@ class RegistrantLinkRepository:
         found = await self.session.execute(sa.select(sa.func.count()).where(t.c.event_code == code))
         return int(found.scalar() or 0)
 
+    async def entry_ids(self, code: str) -> set[str]:
+        """The event's entries made on the public form (the console offers their links' re-issue)."""
+        t = orm.registrant_links
+        found = await self.session.execute(sa.select(t.c.entry_id).where(t.c.event_code == code))
+        return {str(x) for x in found.scalars()}
+
     async def by_hash(self, token_sha256: str) -> Any:
         t = orm.registrant_links
         return (await self.session.execute(sa.select(t).where(t.c.token_sha256 == token_sha256))).first()

@@ -29,6 +29,8 @@ CONFIG_ADDITIONS: tuple[tuple[str, ...], ...] = (
     ("registration", "public_entries"),
     # issue 34: whether units' leaders enter delegations through the roster door
     ("registration", "public_delegations"),
+    # issue 32: whether the event's games are rated, and the minimum time control
+    ("ratings",),
 )
 
 

@@ -98,6 +98,8 @@ class EntryView(View):
     players: list[PlayerView]
     received_at: datetime | None = None
     decisions: list[dict[str, Any]] = []
+    #: issue 34: made on the public form (said to staff, whose console re-issues the registrant's link)
+    public_form: bool = False
 
 
 class Entries(Paged):

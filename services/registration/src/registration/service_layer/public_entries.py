@@ -167,17 +167,20 @@ def _evidence(cmd: EventCommand, section: SectionConfig, body: s.PublicEntryIn) 
         raise Unprocessable("residency_required", "say how the player meets the section's residency rule")
     if body.residency.kind not in kinds:
         raise Unprocessable("residency_kind_not_offered", f"this section accepts {', '.join(kinds)}")
-    months: list[str] = []
-    if body.residency.kind == "residence_permit":
-        months = _months_before(cmd.now, body.residency.insurance_months or 0)
-    return [
-        s.EvidenceIn(
-            kind=body.residency.kind,
-            document_ref=DECLARED_ON_FORM,
-            region=body.residency.region,
-            months_paid=months,
+    declared = [s.EvidenceIn(kind=body.residency.kind, document_ref=DECLARED_ON_FORM, region=body.residency.region)]
+    if body.residency.kind == "residence_permit" and body.residency.insurance_months:
+        # REG-6 (2) counts the months of the social-insurance records (as a partner sends them),
+        # not the permit's: the months declared on the form are a record of their own
+        months = _months_before(cmd.now, body.residency.insurance_months)
+        declared.append(
+            s.EvidenceIn(
+                kind="social_insurance",
+                document_ref=DECLARED_ON_FORM,
+                region=body.residency.region,
+                months_paid=months,
+            )
         )
-    ]
+    return declared
 
 
 def _months_before(now: datetime, count: int) -> list[str]:

@@ -67,7 +67,22 @@ async def list_entries(
     external = external_ids_seen(principal, rows)
     registry = await registry_ids_seen(repos, principal, code, rows)
     chosen.sort(key=lambda e: (loaded.meta[e.id].stage, e.section_id, loaded.meta[e.id].seq))
-    return {"entries": [entry_view(e, loaded.meta[e.id], people, units, config, external, registry) for e in chosen]}
+    on_form = await _on_form(repos, principal, code)
+    return {
+        "entries": [
+            {
+                **entry_view(e, loaded.meta[e.id], people, units, config, external, registry),
+                "public_form": e.id in on_form,
+            }
+            for e in chosen
+        ]
+    }
+
+
+async def _on_form(repos: Repositories, principal: Principal, code: str) -> set[str]:
+    """Issue 34: the entries made on the public form, for staff (whose console re-issues their
+    registrants' links); a partner never sees those entries."""
+    return await repos.links.entry_ids(code) if principal.is_staff else set()
 
 
 async def get_entry(
@@ -83,7 +98,8 @@ async def get_entry(
     units = await repos.units.rows(code)
     external = external_ids_seen(principal, rows)
     registry = await registry_ids_seen(repos, principal, code, rows)
-    return entry_view(entry, loaded.meta[entry_id], people, units, config, external, registry)
+    view = entry_view(entry, loaded.meta[entry_id], people, units, config, external, registry)
+    return {**view, "public_form": entry_id in await _on_form(repos, principal, code)}
 
 
 async def registry_ids_seen(

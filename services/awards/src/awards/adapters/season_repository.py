@@ -1,0 +1,124 @@
+"""Reads and writes of the season's tables (issue 32): title grants, rated games, rating lists
+and title ladders, by organisation and registry person."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.engine import Row
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from gomoku_shared.event_access import EventAccessStore
+from gomoku_shared.staff_roles import DEFAULT_ORGANISATION
+
+from .orm import event_access, rated_games, rating_lists, title_grants, title_ladders
+
+
+class SeasonRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def lock_organisation(self, organisation: str) -> None:
+        """Serialise the changes of one organisation's records until the transaction ends: two
+        events' sections completing at once would otherwise each replace the lists from the
+        games they saw (PostgreSQL: an advisory lock; SQLite serialises every writer anyway)."""
+        if self.session.get_bind().dialect.name == "postgresql":
+            await self.session.execute(
+                select(func.pg_advisory_xact_lock(func.hashtext(f"awards-season:{organisation}")))
+            )
+
+    async def organisation(self, event_code: str) -> str:
+        """The event's owner (event.access_changed); events from before organisations: the default."""
+        access = await EventAccessStore(event_access).get(self.session, event_code)
+        return access.organisation if access is not None else DEFAULT_ORGANISATION
+
+    async def ladder(self, organisation: str) -> list[str] | None:
+        row = (
+            await self.session.execute(
+                select(title_ladders.c.titles).where(title_ladders.c.organisation == organisation)
+            )
+        ).first()
+        return None if row is None else list(json.loads(row.titles))
+
+    async def save_ladder(self, organisation: str, titles: Sequence[str]) -> None:
+        await self.session.execute(delete(title_ladders).where(title_ladders.c.organisation == organisation))
+        await self.session.execute(
+            insert(title_ladders).values(organisation=organisation, titles=json.dumps(list(titles)))
+        )
+
+    # ---- writes: a section's grants and games are replaced whole (AWD-8)
+
+    async def replace_section(
+        self, event_code: str, section_id: str, grants: Sequence[dict[str, Any]], games: Sequence[dict[str, Any]]
+    ) -> None:
+        for table in (title_grants, rated_games):
+            await self.session.execute(
+                delete(table).where(table.c.event_code == event_code, table.c.section_id == section_id)
+            )
+        base = {"event_code": event_code, "section_id": section_id}
+        if grants:
+            await self.session.execute(insert(title_grants), [{**base, **g} for g in grants])
+        if games:
+            await self.session.execute(insert(rated_games), [{**base, **g} for g in games])
+
+    async def replace_lists(self, organisation: str, rows: Sequence[dict[str, Any]]) -> None:
+        await self.session.execute(delete(rating_lists).where(rating_lists.c.organisation == organisation))
+        if rows:
+            await self.session.execute(insert(rating_lists), [{"organisation": organisation, **r} for r in rows])
+
+    async def move_event(self, event_code: str, organisation: str) -> set[str]:
+        """File the event's grants and games under ``organisation``; the organisations whose
+        games moved away (their lists need computing again)."""
+        t = rated_games.c
+        query = select(t.organisation).where(t.event_code == event_code, t.organisation != organisation).distinct()
+        left = {r.organisation for r in (await self.session.execute(query)).all()}
+        for table in (title_grants, rated_games):
+            await self.session.execute(
+                update(table)
+                .where(table.c.event_code == event_code, table.c.organisation != organisation)
+                .values(organisation=organisation)
+            )
+        return left
+
+    # ---- reads
+
+    async def section_has_games(self, event_code: str, section_id: str) -> bool:
+        t = rated_games.c
+        query = select(t.pairing_id).where(t.event_code == event_code, t.section_id == section_id).limit(1)
+        return (await self.session.execute(query)).first() is not None
+
+    async def games(self, organisation: str) -> list[Row[Any]]:
+        t = rated_games.c
+        query = (
+            select(rated_games)
+            .where(t.organisation == organisation)
+            .order_by(t.played_on, t.event_code, t.section_id, t.round, t.pairing_id)
+        )
+        return list((await self.session.execute(query)).all())
+
+    async def grants(self, organisation: str, person_id: str) -> list[Row[Any]]:
+        t = title_grants.c
+        query = select(title_grants).where(t.organisation == organisation, t.person_id == person_id)
+        return list((await self.session.execute(query)).all())
+
+    async def person_ratings(self, organisation: str, person_id: str) -> list[Row[Any]]:
+        t = rating_lists.c
+        query = select(rating_lists).where(t.organisation == organisation, t.person_id == person_id).order_by(t.period)
+        return list((await self.session.execute(query)).all())
+
+    async def periods(self, organisation: str) -> list[str]:
+        t = rating_lists.c
+        query = select(t.period).where(t.organisation == organisation).group_by(t.period).order_by(t.period)
+        return [r.period for r in (await self.session.execute(query)).all()]
+
+    async def rating_list(self, organisation: str, period: str) -> list[Row[Any]]:
+        t = rating_lists.c
+        query = (
+            select(rating_lists)
+            .where(t.organisation == organisation, t.period == period)
+            .order_by(t.rating.desc(), t.person_id)
+        )
+        return list((await self.session.execute(query)).all())

@@ -46,13 +46,14 @@ class DelegationLinkRepository:
         t = orm.delegation_links
         return (await self.session.execute(sa.select(t).where(t.c.token_sha256 == token_sha256))).first()
 
-    async def rosters(self, code: str) -> dict[str, dict[str, Any]]:
-        """The event's submitted rosters by unit id (what the fee ledger charges, REG-14)."""
+    async def rosters(self, code: str, *, submitted_only: bool = True) -> dict[str, dict[str, Any] | None]:
+        """The event's rosters by unit id (what the fee ledger charges, REG-14); with
+        `submitted_only` False, every delegation the door started (its roster None until sent)."""
         t = orm.delegation_links
-        found = await self.session.execute(
-            sa.select(t.c.unit_id, t.c.roster).where(t.c.event_code == code, t.c.roster.is_not(None))
-        )
-        return {row.unit_id: row.roster for row in found}
+        query = sa.select(t.c.unit_id, t.c.roster).where(t.c.event_code == code)
+        if submitted_only:
+            query = query.where(t.c.roster.is_not(None))
+        return {row.unit_id: row.roster for row in await self.session.execute(query)}
 
     async def of_unit(self, code: str, unit_id: str) -> Any:
         t = orm.delegation_links

@@ -89,7 +89,9 @@ async def test_issue34_the_organiser_reissues_a_delegations_link_and_the_old_one
             # the old link is not valid any more, in words; the new one opens the delegation's page
             old = await page.goto(f"{served}/delegation/{tokens[unit]}?lang={lang}")
             assert old is not None and old.status == 404
-            assert ("这个代表队链接无效" if zh else "This delegation link is not valid") in await page.inner_text("main")
+            assert ("这个代表队链接无效" if zh else "This delegation link is not valid") in await page.inner_text(
+                "main"
+            )
             # (the browser notes the 404 in its console: that answer is the point here)
             assert [p for p in problems if "404" in p] == [problems.pop()], problems
             await page.screenshot(path=str(SHOTS / f"{width}-{lang}-3-old-link.png"), full_page=True)

@@ -101,6 +101,12 @@ def delegation_router() -> APIRouter:
             return checked.report
         raise AssertionError("a check always rolls back")  # pragma: no cover
 
+    _staff_routes(router)
+    return router
+
+
+def _staff_routes(router: APIRouter) -> None:
+    """The organiser's re-issue of a delegation's link (a lost or leaked one)."""
     add_routes(
         router,
         TAG,
@@ -119,7 +125,6 @@ def delegation_router() -> APIRouter:
             )
         ],
     )
-    return router
 
 
 async def _code_of(request: Request, token: str) -> str:

@@ -3,8 +3,9 @@ command, migrated by alembic) on PostgreSQL + RabbitMQ. A unit's leader starts a
 without a credential (DA 十(一)1: 各单位统一报名), checks its roster without submitting, submits
 it, and reads the delegation by its secret link: the entry accepted, lodging by room (DA 十一(一):
 标准间360元, 单间520元/人/天) and the organisers' shuttle (DA 十二: 每人每次45元) as fees due in
-fen; the token is kept only as its hash, the leader's phone only encrypted, the roster without
-the ID number."""
+fen, the same figure as the fee report's for the delegation (REG-14); the token is kept only as
+its hash, the leader's phone only encrypted, the roster without the ID number; the organiser
+re-issues the link and the old one stops working."""
 
 from __future__ import annotations
 
@@ -69,3 +70,14 @@ async def test_da_10_1_a_delegation_roster_with_lodging_and_shuttle_served(
         assert "460100199901010015" not in str(stored_roster) and "1999-01-01" not in str(stored_roster)
         wrong = await http.get("/v1/delegation", headers={"X-Delegation-Token": "x" * 43})
         assert wrong.status_code == 404 and wrong.json()["error"]["code"] == "unknown_delegation_link"
+
+        # REG-14: the fee report (the ledger read) shows the delegation's figure the page shows
+        report = (await http.get("/v1/events/da-door/fees", headers=OP)).json()
+        [row] = report["delegations"]
+        assert row["due_fen"] == page["fees"]["due_fen"] and row["unit_name"] == "海口市代表队"
+        # the organiser re-issues the link: the old one is 404, the new one reads the delegation
+        relinked = await http.post(f"/v1/events/da-door/units/{row['unit_id']}/delegation-link", headers=OP)
+        assert relinked.status_code == 200, relinked.text
+        assert (await http.get("/v1/delegation", headers=token)).status_code == 404
+        fresh = {"X-Delegation-Token": relinked.json()["token"]}
+        assert (await http.get("/v1/delegation", headers=fresh)).json()["unit_name"] == "海口市代表队"

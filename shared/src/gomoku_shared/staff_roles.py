@@ -58,8 +58,8 @@ ACTIONS: dict[str, tuple[frozenset[str], str, str]] = {
     ),
     "registrants.relink": (
         frozenset({"admin", "organiser"}),
-        "重新发送报名人的查询链接",
-        "send a registrant a new link to their entry",
+        "重新发送报名人或代表队的查询链接",
+        "send a registrant, or a delegation's leader, a new link",
     ),
     # issue 32: the organisation's registry of people (one person across its events): search,
     # read, merge, split, correct, export — held in the organisation, not in one of its events

@@ -121,6 +121,14 @@ async def entries_page(
     ]
     # issue 28: the sections by their name in the page's language
     section_names = section_names_of(event, pages.site.lang_of(request))
+    # issue 34: the units that came through the delegation door, whose link staff may re-issue
+    unit_status, unit_body = await pages.call(session, "registration", "GET", f"/v1/events/{code}/units")
+    delegations = sorted(
+        ((str(u["unit_id"]), str(u.get("name") or "—")) for u in unit_body.get("units", []) if u.get("delegation_link"))
+        if unit_status == 200 and isinstance(unit_body, dict)
+        else [],
+        key=lambda pair: pair[1],
+    )
     return pages.render(
         request,
         "staff/entries.html",
@@ -140,4 +148,5 @@ async def entries_page(
         problem=problem,
         done=done,
         new_link=new_link,  # issue 34: a registrant's re-issued link, shown this once (staff_relink)
+        delegations=delegations,
     )

@@ -73,9 +73,9 @@ def install(app: FastAPI, pages: StaffPages) -> None:
         fees = fees if fees_status == 200 and isinstance(fees, dict) else {}
         lang = pages.site.lang_of(request)
         who = await payers(pages, session, code, lang)
-        items = [
-            (str(i["id"]), _item_name(i, lang)) for i in fees.get("items", []) if isinstance(i, dict) and i.get("id")
-        ]
+        # the fee items and the roster's optional services (DA 十二), both paid through the ledger
+        offered = [*fees.get("items", []), *fees.get("services", [])]
+        items = [(str(i["id"]), _item_name(i, lang)) for i in offered if isinstance(i, dict) and i.get("id")]
         refunds = await console_refunds.refund_requests(pages, session, code)
         return pages.render(
             request,

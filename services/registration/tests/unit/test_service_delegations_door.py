@@ -12,7 +12,7 @@ from datetime import datetime
 
 import pytest
 import sqlalchemy as sa
-from registration_kit import CST, OP, harness, id_number
+from registration_kit import ARB, CST, OP, P1, harness, id_number
 
 from registration.adapters import orm
 
@@ -197,3 +197,80 @@ async def test_the_link_is_kept_as_its_sha256_the_door_is_off_unless_opted_in(tm
             "/v1/events/sz22/delegations", json={"unit_name": "深圳", "leader_name": "x", "leader_phone": "13900001234"}
         )
         assert r.status_code == 403 and r.json()["error"]["code"] == "delegations_closed"
+
+
+async def test_reg14_da_11_1_the_ledger_and_the_delegation_page_agree_on_one_figure(tmp_path):
+    """REG-14, DA 十一(一)/十二: the fee report (the ledger read) and the delegation's page show one
+    figure for the delegation — each person's room times nights, plus the shuttle — and at the
+    close its entries are judged on that figure: one fen short leaves the last entry unpaired."""
+    async with harness(tmp_path, start=datetime(2023, 8, 1, 10, 0, tzinfo=CST)) as h:
+        await create(h, "da-2023", "da23")
+        token = await start(h, "da23", "海口队")
+
+        def player(n: int, room: str | None, nights: int, trips: int = 0) -> dict:
+            return {
+                "role": "player",
+                "name": f"陈{n}",
+                "gender": "male",
+                "birth_date": "1999-01-01",
+                "id_number": id_number(n, "19990101"),
+                "sections": [{"section_id": "open"}],
+                "room": room,
+                "nights": nights,
+                "services": {"shuttle": trips} if trips else {},
+            }
+
+        leader = {**LEADER, "room": "single", "nights": 3, "services": {"shuttle": 1}}
+        people = [leader, player(1, "standard", 4, 2), player(2, "single", 2), player(3, None, 0)]
+        roster = {"people": people, "insurance_policy": "PICC-2023-1"}
+        r = await h.client.put("/v1/delegation/roster", headers=tok(token), json=roster)
+        assert r.status_code == 200 and r.json()["ok"], r.text
+        lodging = 3 * 52000 + 4 * 36000 + 2 * 52000
+        report = (await h.client.get("/v1/events/da23/fees", headers=OP)).json()
+        [mine] = report["delegations"]
+        page = (await h.client.get("/v1/delegation", headers=tok(token))).json()["fees"]
+        assert mine["due_fen"] == page["due_fen"] == lodging + 3 * 4500
+        assert sum(e["due_fen"] for e in report["entries"]) == mine["entries_due_fen"] == lodging
+        pay = {"item": "lodging-standard", "amount_fen": lodging - 1, "unit_id": mine["unit_id"]}
+        assert (await h.client.post("/v1/events/da23/ledger", headers=OP, json=pay)).status_code == 201
+        shuttle = {"item": "shuttle", "amount_fen": 3 * 4500, "unit_id": mine["unit_id"]}
+        assert (await h.client.post("/v1/events/da23/ledger", headers=OP, json=shuttle)).status_code == 201
+        [mine] = (await h.client.get("/v1/events/da23/fees", headers=OP)).json()["delegations"]
+        page = (await h.client.get("/v1/delegation", headers=tok(token))).json()["fees"]
+        assert mine["paid_fen"] == page["paid_fen"] == lodging - 1 + 3 * 4500
+        assert not mine["complete_now"] and not page["complete"]
+        fix = {"item": "lodging-single", "amount_fen": 1, "unit_id": mine["unit_id"]}
+        assert (await h.client.post("/v1/events/da23/ledger", headers=OP, json=fix)).status_code == 201
+        [mine] = (await h.client.get("/v1/events/da23/fees", headers=OP)).json()["delegations"]
+        assert mine["complete_now"] and mine["complete_by_deadline"]
+
+
+async def test_staff_reissue_a_delegations_link_and_the_old_one_stops_working(tmp_path):
+    """Issue 34: a lost or leaked link is replaced by the organiser (registrants.relink, partners
+    may not); the new token is answered once, the old one is 404, the roster stays."""
+    async with harness(tmp_path, start=datetime(2022, 7, 20, 10, 0, tzinfo=CST)) as h:
+        await create(h, "ny-2022", "ny22")
+        token = await start(h, "ny22")
+        roster = {"people": [LEADER, ny_player(1)]}
+        assert (await h.client.put("/v1/delegation/roster", headers=tok(token), json=roster)).status_code == 200
+        units = (await h.client.get("/v1/events/ny22/units", headers=OP)).json()["units"]
+        [unit] = [u for u in units if u["name"] == "浙江省"]
+        relink = f"/v1/events/ny22/units/{unit['unit_id']}/delegation-link"
+        assert (await h.client.post(relink, headers=P1)).status_code == 403
+        r = await h.client.post(relink, headers=ARB)
+        assert r.status_code == 200 and r.json()["unit_name"] == "浙江省", r.text
+        fresh = r.json()["token"]
+        assert fresh != token
+        assert (await h.client.get("/v1/delegation", headers=tok(token))).status_code == 404
+        page = (await h.client.get("/v1/delegation", headers=tok(fresh))).json()
+        assert [e["names"] for e in page["entries"]] == [["选手01"]]
+        async with h.service.runtime.sessionmaker() as session:
+            [row] = (await session.execute(sa.select(orm.delegation_links))).all()
+        assert row.token_sha256 == hashlib.sha256(fresh.encode()).hexdigest()
+        missing = await h.client.post("/v1/events/ny22/units/nope/delegation-link", headers=OP)
+        assert missing.status_code == 404 and missing.json()["error"]["code"] == "unknown_unit"
+        made = await h.client.post("/v1/events/ny22/units", headers=OP, json={"name": "江苏省", "kind": "delegation"})
+        assert made.status_code == 201, made.text
+        other = f"/v1/events/ny22/units/{made.json()['unit_id']}/delegation-link"
+        r = await h.client.post(other, headers=OP)
+        assert r.status_code == 422 and r.json()["error"]["code"] == "not_a_delegation"

@@ -46,6 +46,29 @@ class DelegationLinkRepository:
         t = orm.delegation_links
         return (await self.session.execute(sa.select(t).where(t.c.token_sha256 == token_sha256))).first()
 
+    async def rosters(self, code: str, *, submitted_only: bool = True) -> dict[str, dict[str, Any] | None]:
+        """The event's rosters by unit id (what the fee ledger charges, REG-14); with
+        `submitted_only` False, every delegation the door started (its roster None until sent)."""
+        t = orm.delegation_links
+        query = sa.select(t.c.unit_id, t.c.roster).where(t.c.event_code == code)
+        if submitted_only:
+            query = query.where(t.c.roster.is_not(None))
+        return {row.unit_id: row.roster for row in await self.session.execute(query)}
+
+    async def of_unit(self, code: str, unit_id: str) -> Any:
+        t = orm.delegation_links
+        query = sa.select(t).where(t.c.event_code == code, t.c.unit_id == unit_id)
+        return (await self.session.execute(query)).first()
+
+    async def replace(self, code: str, unit_id: str, *, token_sha256: str, at: datetime, by: str) -> None:
+        """A new link for the delegation: the old hash is overwritten, so the old link finds nothing."""
+        t = orm.delegation_links
+        await self.session.execute(
+            sa.update(t)
+            .where(t.c.event_code == code, t.c.unit_id == unit_id)
+            .values(token_sha256=token_sha256, issued_at=at, issued_by=by)
+        )
+
     async def save_roster(self, code: str, unit_id: str, roster: dict[str, Any], at: datetime) -> None:
         """The roster as submitted (a replacement counts as an amendment)."""
         t = orm.delegation_links

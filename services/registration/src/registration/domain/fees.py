@@ -16,6 +16,12 @@ the close of registration: DA "8月11日24:00前" -> the last valid minute is 23
 - board and lodging is due per person per day at the rate of the entry's room: the room of
   the latest board-and-lodging payment for the entry (or its unit), else the event's default
   room; a fee per entry and a fee per team entry are due too where the event has one;
+- a delegation with a roster (issue 34, DA 十一(一)) owes instead what its roster books: each
+  person's nights at the rate of that person's room. A player's lodging is due with the first
+  of the delegation's entries holding a place that has the player; the leader's, the coaches'
+  (and a player whose entries left) with its first entry holding a place, so the entries' dues
+  add up to the delegation's. Optional services (DA 十二) are charged and may be paid through
+  the ledger, but never decide validity;
 - an amount the event announces separately (NY, NT 十一: 另行通知) is `null` in the preset until
   the organiser announces it (`Announcement`, with the instant it applies from; a later one
   changes it). While no amount applies, money received proves nothing: the item is complete
@@ -34,6 +40,11 @@ from gomoku_shared.event_config import EventConfig, FeeItem
 
 from .errors import RegistrationError
 from .model import Decision, Entry, EntryStatus, Verdict
+from .rosters import Booking
+
+#: unit id -> the bookings of its delegation's roster, for the units that have one
+Rosters = Mapping[str, Sequence[Booking]]
+NO_ROSTERS: Rosters = {}
 
 LineKind = Literal["payment", "refund", "correction"]
 
@@ -168,14 +179,6 @@ def _due(config: EventConfig, entry: Entry, item: FeeItem, notices: FeeNotices, 
     return amount
 
 
-def _required(config: EventConfig, entry: Entry, room: str | None) -> list[FeeItem]:
-    rules = config.fees
-    team = config.section(entry.section_id).kind == "team"
-    out = [item for item in (rules.lodging(room),) if item is not None]
-    out += [i for i in rules.items if i.basis == "per_entry" or (i.basis == "per_team" and team)]
-    return out
-
-
 def _room(config: EventConfig, entry: Entry, counted: Sequence[LedgerLine]) -> str | None:
     rooms = {i.id: i.room for i in config.fees.items if i.basis == "per_person_per_day"}
     mine = [x for x in counted if x.item in rooms and x.kind == "payment" and x.amount_fen > 0]
@@ -185,6 +188,47 @@ def _room(config: EventConfig, entry: Entry, counted: Sequence[LedgerLine]) -> s
     return rooms[latest[0].item] if latest else config.fees.default_room
 
 
+def charged_bookings(entries: Sequence[Entry], rosters: Rosters) -> dict[str, list[Booking]]:
+    """Each roster booking charged to one entry (see the module's note): entry id -> bookings."""
+    out: dict[str, list[Booking]] = {}
+    for unit_id, bookings in rosters.items():
+        live = [e for e in entries if e.unit_id == unit_id and e.status.holds_place]
+        for booking in bookings if live else ():
+            home = next((e for e in live if booking.person_id and booking.person_id in e.person_ids), live[0])
+            out.setdefault(home.id, []).append(booking)
+    return out
+
+
+def _requirements(
+    config: EventConfig,
+    entry: Entry,
+    counted: Sequence[LedgerLine],
+    notices: FeeNotices,
+    by: datetime,
+    booked: Sequence[Booking] | None,
+) -> list[tuple[FeeItem, int | None]]:
+    """The items an entry owes and their amounts due before `by` (None: not announced);
+    `booked`: the roster bookings charged to it, None when its unit has no roster."""
+    rules = config.fees
+    team = config.section(entry.section_id).kind == "team"
+    out: list[tuple[FeeItem, int | None]] = []
+    if booked is None:
+        lodging = rules.lodging(_room(config, entry, counted))
+        if lodging is not None:
+            out.append((lodging, _due(config, entry, lodging, notices, by)))
+    else:
+        nights: dict[str, int] = {}
+        for booking in booked:
+            item = rules.lodging(booking.room)
+            if booking.nights and item is not None:
+                nights[item.id] = nights.get(item.id, 0) + booking.nights
+        for item_id, count in nights.items():
+            amount = notices.amount(rules.item(item_id), by)
+            out.append((rules.item(item_id), None if amount is None else amount * count))
+    extra = [i for i in rules.items if i.basis == "per_entry" or (i.basis == "per_team" and team)]
+    return out + [(i, notices.amount(i, by)) for i in extra]
+
+
 def fee_statuses(
     config: EventConfig,
     entries: Sequence[Entry],
@@ -192,12 +236,14 @@ def fee_statuses(
     *,
     by: datetime,
     notices: FeeNotices = NO_NOTICES,
+    rosters: Rosters = NO_ROSTERS,
 ) -> dict[str, FeeStatus]:
     """REG-14: what each entry has paid of what it owes, counting the money received (and the
     amounts announced, the confirmations given) before `by`; `entries` in submission order
-    (the order a unit's money goes to its entries)."""
+    (the order a unit's money goes to its entries); `rosters`: the delegations' rosters."""
     counted = [line for line, at in _effective(lines) if at < by]
     lodging_ids = {i.id for i in config.fees.items if i.basis == "per_person_per_day"}
+    charged = charged_bookings(entries, rosters)
     pool: dict[tuple[str, str], int] = {}
     for line in counted:
         if line.entry_id is None and line.unit_id is not None:
@@ -205,19 +251,28 @@ def fee_statuses(
             pool[key] = pool.get(key, 0) + line.amount_fen
     out: dict[str, FeeStatus] = {}
     for entry in entries:
+        booked = charged.get(entry.id, []) if entry.unit_id in rosters else None
+        required = _requirements(config, entry, counted, notices, by, booked)
+        own_left: dict[str, int] = {}
         items = []
-        for item in _required(config, entry, _room(config, entry, counted)):
+        for index, (item, due) in enumerate(required):
             group = lodging_ids if item.id in lodging_ids else {item.id}
-            own = sum(x.amount_fen for x in counted if x.entry_id == entry.id and x.item in group)
-            key = (entry.unit_id or "", "lodging" if item.id in lodging_ids else item.id)
+            name = "lodging" if item.id in lodging_ids else item.id
+            if name not in own_left:
+                own_left[name] = sum(x.amount_fen for x in counted if x.entry_id == entry.id and x.item in group)
+            key = (entry.unit_id or "", name)
             available = max(pool.get(key, 0), 0)
-            due = _due(config, entry, item, notices, by)
             if due is None:
                 # 另行通知: a partial payment must never pass for the whole, so money alone
                 # completes nothing until the amount is known; the clerk's confirmation does
                 confirmed = notices.confirmed(entry.id, item.id, by)
+                own = own_left[name]
                 items.append(ItemStatus(item.id, None, own, confirmed and (own > 0 or available > 0), confirmed))
                 continue
+            # an entry's own money covers its rooms one after the other, the last taking the rest
+            last = not any(other.id in group for other, _ in required[index + 1 :])
+            own = own_left[name] if last else min(own_left[name], due)
+            own_left[name] -= own
             taken = min(available, max(due - own, 0))
             pool[key] = pool.get(key, 0) - taken
             items.append(ItemStatus(item.id, due, own + taken, own + taken >= due))
@@ -225,14 +280,58 @@ def fee_statuses(
     return out
 
 
+@dataclass(frozen=True)
+class DelegationFees:
+    """A delegation's one figure (issue 34): what its entries owe for REG-14 (its roster's
+    lodging), what its roster's optional services cost, and the money received for it."""
+
+    unit_id: str
+    entries_due_fen: int | None
+    services_fen: int
+    paid_fen: int
+    #: REG-14: every entry of it holding a place has its fees (services never decide)
+    complete: bool
+
+    @property
+    def due_fen(self) -> int | None:
+        return None if self.entries_due_fen is None else self.entries_due_fen + self.services_fen
+
+
+def delegation_fees(
+    config: EventConfig,
+    unit_id: str,
+    entries: Sequence[Entry],
+    statuses: Mapping[str, FeeStatus],
+    lines: Sequence[LedgerLine],
+    bookings: Sequence[Booking],
+    *,
+    by: datetime,
+) -> DelegationFees:
+    """Sums `statuses` (from `fee_statuses` at `by`) over the unit's entries holding a place,
+    with its roster's services and the lines naming the unit or one of its entries."""
+    mine = [e for e in entries if e.unit_id == unit_id and e.status.holds_place and e.id in statuses]
+    dues = [statuses[e.id].due_fen for e in mine]
+    prices = {s.id: s.amount_fen for s in config.fees.services}
+    services = sum(prices.get(s, 0) * uses for b in bookings for s, uses in (b.services or {}).items())
+    ids = {e.id for e in entries if e.unit_id == unit_id}
+    counted = [line for line, at in _effective(lines) if at < by]
+    paid = sum(x.amount_fen for x in counted if x.unit_id == unit_id or x.entry_id in ids)
+    entries_due = None if any(d is None for d in dues) else sum(d or 0 for d in dues)
+    return DelegationFees(unit_id, entries_due, services, paid, all(statuses[e.id].complete for e in mine))
+
+
 def invalid_for_fees(
-    config: EventConfig, entries: Sequence[Entry], lines: Sequence[LedgerLine], notices: FeeNotices = NO_NOTICES
+    config: EventConfig,
+    entries: Sequence[Entry],
+    lines: Sequence[LedgerLine],
+    notices: FeeNotices = NO_NOTICES,
+    rosters: Rosters = NO_ROSTERS,
 ) -> list[tuple[Entry, Decision]]:
     """REG-14 at the stage close: every accepted entry whose fees were not received by the
     deadline, with the decision that makes it invalid (not paired)."""
     deadline = fee_deadline(config)
     judged = [e for e in entries if e.status is EntryStatus.ACCEPTED and not e.no_show and fees_apply(config, e)]
-    statuses = fee_statuses(config, judged, lines, by=deadline, notices=notices)
+    statuses = fee_statuses(config, judged, lines, by=deadline, notices=notices, rosters=rosters)
     out = []
     for entry in judged:
         status = statuses[entry.id]
@@ -261,9 +360,10 @@ def check_line(
     """A new ledger line makes sense: a known item, a payment positive, a refund negative, a
     correction naming a line and not zero, money received by now (not in the future)."""
     try:
-        config.fees.item(item)
+        if item not in {s.id for s in config.fees.services}:  # a service is paid like an item
+            config.fees.item(item)
     except KeyError:
-        known = ", ".join(i.id for i in config.fees.items) or "none"
+        known = ", ".join([i.id for i in config.fees.items] + [s.id for s in config.fees.services]) or "none"
         raise RegistrationError(f"no fee item {item!r} in this event (items: {known})") from None
     if received_at > now:
         raise RegistrationError("received_at is in the future")

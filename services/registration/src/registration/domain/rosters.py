@@ -27,6 +27,8 @@ class Booking:
     room: str | None = None
     nights: int = 0
     services: Mapping[str, int] | None = None
+    #: a player's person record (None: a leader or coach), whose entry the lodging is due with
+    person_id: str | None = None
 
 
 @dataclass(frozen=True)

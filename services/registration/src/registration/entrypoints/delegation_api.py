@@ -16,9 +16,11 @@ from gomoku_shared.params import PathId
 
 from ..service_layer import delegation_door, delegation_page
 from ..service_layer import roster_schemas as r
+from ..service_layer import schemas as s
 from . import delegation_views as v
-from .access import read, state_of
+from .access import STAFF, read, state_of
 from .public_api import _take_turn, link_token, on_event
+from .routes import Command, add_routes
 
 TAG = "delegations"
 DelegationToken = Annotated[
@@ -94,7 +96,30 @@ def delegation_router() -> APIRouter:
             return checked.report
         raise AssertionError("a check always rolls back")  # pragma: no cover
 
+    _staff_routes(router)
     return router
+
+
+def _staff_routes(router: APIRouter) -> None:
+    """The organiser's re-issue of a delegation's link (a lost or leaked one)."""
+    add_routes(
+        router,
+        TAG,
+        [
+            Command(
+                "reissue_delegation_link",
+                "/events/{event_code}/units/{unit_id}/delegation-link",
+                delegation_door.reissue,
+                s.ReissueIn,
+                STAFF,
+                v.DelegationReissued,
+                "A new secret link for a delegation's leader; the old one stops working (issue 34)",
+                action="registrants.relink",
+                status=200,
+                body_optional=True,
+            )
+        ],
+    )
 
 
 async def _code_of(request: Request, token: str) -> str:

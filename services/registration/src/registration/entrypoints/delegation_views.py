@@ -55,6 +55,14 @@ class DelegationDoor(View):
     currency: str
 
 
+class DelegationReissued(View):
+    """A delegation's new secret link's token, shown this once; the old link stops working."""
+
+    token: str
+    unit_id: str
+    unit_name: str
+
+
 class DelegationStarted(View):
     """The delegation's secret link's token, shown this once."""
 

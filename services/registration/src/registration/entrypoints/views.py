@@ -122,6 +122,8 @@ class EvidenceList(Paged):
 class UnitView(View):
     unit_id: str
     name: str
+    #: issue 34: the unit came through the delegation door (its link can be re-issued)
+    delegation_link: bool = False
 
 
 class Units(Paged):

@@ -74,6 +74,22 @@ async def start(cmd: EventCommand, body: r.DelegationStartIn) -> dict[str, Any]:
     return {"token": token, "event_code": cmd.code, "unit_name": unit.name, "leader_name": body.leader_name}
 
 
+async def reissue(cmd: EventCommand, unit_id: str, body: s.ReissueIn) -> dict[str, Any]:
+    """The organiser gives a delegation's leader a new link (a lost or leaked one); the old one
+    stops working at once. The roster, the entries and the leader's contact stay as they are."""
+    del body  # the platform's common (empty) body
+    unit = cmd.units.get(unit_id)
+    if unit is None:
+        raise NotFound("unknown_unit", f"no unit {unit_id!r}")
+    if await cmd.uow.delegation_links.of_unit(cmd.code, unit_id) is None:
+        raise Unprocessable("not_a_delegation", "this unit was not started through the delegation door")
+    token, digest = new_token()
+    await cmd.uow.delegation_links.replace(
+        cmd.code, unit_id, token_sha256=digest, at=cmd.now, by=actor_ref(cmd.principal)
+    )
+    return {"token": token, "unit_id": unit_id, "unit_name": unit.name}
+
+
 async def link_of(repos: Any, token: str) -> Any:
     """The delegation a secret link proves; 404 for any other string."""
     link = await repos.delegation_links.by_hash(token_hash(token))

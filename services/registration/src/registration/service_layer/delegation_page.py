@@ -2,7 +2,8 @@
 rooms and their rates, the services and their prices, the quota). By the delegation's secret
 link: each row's entry and its verdict, the quota as it fills (players counted of the limit,
 exemptions and why), the charges for lodging and services, and the money the ledger received
-for the delegation (REG-14: a payment naming the unit or one of its entries)."""
+for the delegation (REG-14: a payment naming the unit or one of its entries). What is due is the
+fee ledger's figure for the delegation (`delegation_fees`), the one the fee report shows."""
 
 from __future__ import annotations
 
@@ -13,10 +14,13 @@ from gomoku_shared.event_config import EventConfig
 
 from ..adapters import repository as repo
 from ..adapters.repositories import Repositories
-from ..domain.rosters import Booking, charges, quota_state, total_fen
+from ..domain.fees import delegation_fees, fee_statuses, fees_apply
+from ..domain.model import Entry
+from ..domain.rosters import charges, quota_state
 from .delegation_door import link_of
 from .fees import line_from_row, load_notices
 from .rendering import status_clause, status_name
+from .roster_fees import bookings_of
 from .state import RegistrationState
 
 
@@ -123,7 +127,7 @@ async def delegation_view(repos: Repositories, state: RegistrationState, token: 
                 for pid, (clause, why) in quota.claims.items()
             ],
         },
-        "fees": await _fees(repos, config, unit_id, roster, {e.id for e in mine}, now),
+        "fees": await _fees(repos, config, unit_id, roster, [e for e in mine if fees_apply(config, e)]),
     }
 
 
@@ -150,19 +154,18 @@ async def _people(
 
 
 async def _fees(
-    repos: Repositories, config: EventConfig, unit_id: str, roster: dict[str, Any], entry_ids: set[str], now: datetime
+    repos: Repositories, config: EventConfig, unit_id: str, roster: dict[str, Any], entries: list[Entry]
 ) -> dict[str, Any]:
-    """The roster's charges at the rates in force now (an announced lodging rate included), and
-    what the ledger received for the delegation and its entries."""
+    """The roster's charges at the latest rates announced (as the fee report shows them), the
+    ledger's figure for the delegation, and what the ledger received for it and its entries."""
     notices = await load_notices(repos, config.id)
-    rates = {i.id: notices.amount(i, now) for i in config.fees.items if i.basis == "per_person_per_day"}
-    bookings = [
-        Booking(p["name"], p["role"], p.get("room"), int(p.get("nights") or 0), p.get("services") or {})
-        for p in roster.get("people", [])
-    ]
+    ever = datetime.max.replace(tzinfo=config.registration.closes_at.tzinfo)
+    rates = {i.id: notices.amount(i, ever) for i in config.fees.items if i.basis == "per_person_per_day"}
+    bookings = bookings_of(roster)
     lines = charges(config, bookings, rates)
     ledger = [line_from_row(x) for x in await repos.ledger.lines(config.id)]
-    paid = sum(x.amount_fen for x in ledger if x.unit_id == unit_id or x.entry_id in entry_ids)
+    statuses = fee_statuses(config, entries, ledger, by=ever, notices=notices, rosters={unit_id: bookings})
+    figure = delegation_fees(config, unit_id, entries, statuses, ledger, bookings, by=ever)
     items = {i.id: (i.name, i.name_zh) for i in config.fees.items} | {
         x.id: (x.name, x.name_zh) for x in config.fees.services
     }
@@ -180,6 +183,8 @@ async def _fees(
             }
             for c in lines
         ],
-        "due_fen": total_fen(lines),
-        "paid_fen": paid,
+        "due_fen": figure.due_fen,
+        "paid_fen": figure.paid_fen,
+        # REG-14: every entry holding a place has its board and lodging received
+        "complete": figure.complete,
     }

@@ -27,10 +27,12 @@ from ..domain import Entry, EntryStatus, RegistrationError
 from ..domain.fees import (
     Announcement,
     Confirmation,
+    DelegationFees,
     FeeNotices,
     LedgerLine,
     check_line,
     decide_refund,
+    delegation_fees,
     fee_deadline,
     fee_statuses,
     fees_apply,
@@ -42,6 +44,7 @@ from . import schemas as s
 from .actors import actor_ref
 from .command import EventCommand
 from .rendering import announcement_view, confirmation_view, fee_view, line_view, refund_view
+from .roster_fees import load_rosters
 from .state import RegistrationState, may_see
 from .unit_of_work import RegistrationUnitOfWork
 
@@ -93,9 +96,11 @@ async def fees_report(repos: Repositories, state: RegistrationState, principal: 
     entries = [e for e in loaded.reg.entries.values() if fees_apply(config, e)]
     deadline = fee_deadline(config)
     ever = datetime.max.replace(tzinfo=deadline.tzinfo)
-    at_deadline = fee_statuses(config, entries, lines, by=deadline, notices=notices)
-    by_now = fee_statuses(config, entries, lines, by=ever, notices=notices)
+    rosters = await load_rosters(repos, code)
+    at_deadline = fee_statuses(config, entries, lines, by=deadline, notices=notices, rosters=rosters)
+    by_now = fee_statuses(config, entries, lines, by=ever, notices=notices, rosters=rosters)
     visible = [e for e in entries if may_see(principal, loaded.meta[e.id].partner_id)]
+    units = await repos.units.rows(code)
     return {
         "event_code": code,
         "currency": config.fees.currency,
@@ -111,9 +116,34 @@ async def fees_report(repos: Repositories, state: RegistrationState, principal: 
             }
             for item in config.fees.items
         ],
+        # issue 34: optional services a roster books (DA 十二), paid through the ledger as items
+        "services": [x.model_dump(mode="json") for x in config.fees.services],
         "announcements": [announcement_view(r) for r in announced],
         "confirmations": [confirmation_view(r) for r in confirmations if may_see(principal, r.partner_id)],
         "entries": [fee_view(e, at_deadline[e.id], by_now[e.id]) for e in visible],
+        # issue 34: a delegation with a roster owes what its roster books, one figure per unit
+        "delegations": [
+            delegation_fee_view(
+                units[unit_id].name,
+                delegation_fees(config, unit_id, entries, at_deadline, lines, bookings, by=deadline),
+                delegation_fees(config, unit_id, entries, by_now, lines, bookings, by=ever),
+            )
+            for unit_id, bookings in rosters.items()
+            if unit_id in units and may_see(principal, units[unit_id].partner_id)
+        ],
+    }
+
+
+def delegation_fee_view(name: str, at_deadline: DelegationFees, now: DelegationFees) -> dict[str, Any]:
+    return {
+        "unit_id": now.unit_id,
+        "unit_name": name,
+        "due_fen": now.due_fen,
+        "entries_due_fen": now.entries_due_fen,
+        "services_fen": now.services_fen,
+        "paid_fen": now.paid_fen,
+        "complete_by_deadline": at_deadline.complete,
+        "complete_now": now.complete,
     }
 
 
@@ -280,7 +310,8 @@ async def refuse_unpaid(cmd: EventCommand, entries: Sequence[Entry]) -> list[dic
     lines = [line_from_row(r) for r in await cmd.uow.ledger.lines(cmd.code)]
     notices = await load_notices(cmd.uow, cmd.code)
     out = []
-    for entry, decision in invalid_for_fees(cmd.config, entries, lines, notices):
+    rosters = await load_rosters(cmd.uow, cmd.code)
+    for entry, decision in invalid_for_fees(cmd.config, entries, lines, notices, rosters):
         refused = replace(entry, status=EntryStatus.REFUSED, decisions=entry.decisions + (decision,))
         cmd.reg.replace_entry(refused)
         await cmd.load_people(refused.person_ids)

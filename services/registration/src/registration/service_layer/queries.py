@@ -135,7 +135,15 @@ async def list_units(repos: Repositories, state: RegistrationState, principal: P
     config = await state.config(repos, code)
     loaded = await repos.entries.load(config)
     units = await repos.units.rows(code)
-    return {"units": [render_unit(u, loaded.reg) for u in units.values() if may_see(principal, u.partner_id)]}
+    # issue 34: which units came through the delegation door (staff may re-issue their link)
+    door = set(await repos.delegation_links.rosters(code, submitted_only=False))
+    return {
+        "units": [
+            {**render_unit(u, loaded.reg), "delegation_link": u.id in door}
+            for u in units.values()
+            if may_see(principal, u.partner_id)
+        ]
+    }
 
 
 async def stage_view(repos: Repositories, state: RegistrationState, code: str, stage_id: str) -> dict[str, Any]:

@@ -174,6 +174,69 @@ async def rating_list(org: Org, period: Period, repo: Repo) -> RatingList:
     return await _list(org, period, repo)
 
 
+class PersonGame(_Out):
+    round: int
+    pairing_id: str
+    #: the person moved first (black)
+    first: bool
+    opponent_id: str
+    opponent: str = Field(description="masked, as in every public read")
+    #: the person's score: 1, 0.5 or 0
+    score: float
+
+
+class PersonSection(_Out):
+    event_code: str
+    section_id: str
+    #: the last day of the section's stage
+    on: date
+    title: str | None
+    place: int | None
+    games: list[PersonGame]
+
+
+class PersonEvents(_Out):
+    organisation: str
+    person_id: str
+    #: oldest first: every section the person was granted a title in or played a rated game in
+    sections: list[PersonSection]
+
+
+@router.get(
+    "/{org}/people/{person_id}/events",
+    response_model=PersonEvents,
+    summary="The sections a person was titled or rated in, with their rated games (issue 32)",
+)
+async def person_events(org: Org, person_id: PersonId, repo: Repo) -> PersonEvents:
+    sections: dict[tuple[str, str], PersonSection] = {}
+
+    def section(event_code: str, section_id: str, on: date) -> PersonSection:
+        key = (event_code, section_id)
+        if key not in sections:
+            sections[key] = PersonSection(
+                event_code=event_code, section_id=section_id, on=on, title=None, place=None, games=[]
+            )
+        return sections[key]
+
+    for g in await repo.grants(org, person_id):
+        found = section(g.event_code, g.section_id, g.granted_on)
+        found.title, found.place = g.title, g.place
+    for r in await repo.person_games(org, person_id):
+        first = r.first_id == person_id
+        section(r.event_code, r.section_id, r.played_on).games.append(
+            PersonGame(
+                round=r.round,
+                pairing_id=r.pairing_id,
+                first=first,
+                opponent_id=r.second_id if first else r.first_id,
+                opponent=mask_name(r.second_name if first else r.first_name),
+                score=r.score if first else 1 - r.score,
+            )
+        )
+    ordered = sorted(sections.values(), key=lambda s: (s.on, s.event_code, s.section_id))
+    return PersonEvents(organisation=org, person_id=person_id, sections=ordered)
+
+
 # ---------------------------------------------------------------------- the title ladder
 
 #: staff credentials; the organisation's ``people.manage`` is checked by the service layer

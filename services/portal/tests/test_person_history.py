@@ -51,8 +51,11 @@ def test_issue32_one_period_sits_in_the_middle_and_no_rating_draws_nothing():
     assert rating_chart.chart([]) is None
     chart = rating_chart.chart(_rows((1500, 350)))
     assert chart is not None
-    [(x, _)] = _numbers(chart.line)
+    [(x, y)] = _numbers(chart.line)
     assert x == rating_chart.LEFT + (rating_chart.WIDTH - rating_chart.LEFT - rating_chart.RIGHT) / 2
+    # the one period's deviation is still drawn: a bar from 1500 + 350 above the point to 1500 - 350 below
+    [(bar_x, top, bottom)] = chart.bars
+    assert bar_x == x and top < y < bottom and round(y - top, 1) == round(bottom - y, 1)
 
 
 def test_issue32_many_periods_label_at_most_seven_first_and_last_always():

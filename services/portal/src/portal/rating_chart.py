@@ -20,6 +20,8 @@ class Chart:
     #: the rating line ("M x y L x y ...") and the closed RD band around it
     line: str
     band: str
+    #: each period's ± RD as a vertical bar (x, top, bottom): the band of one period is a line
+    bars: list[tuple[float, float, float]]
     #: each period's point: x, y, period, rating, provisional
     points: list[dict[str, Any]]
     #: horizontal guides: y and the rating it stands for
@@ -70,8 +72,9 @@ def chart(history: list[dict[str, Any]]) -> Chart | None:
     upper = [f"{x(i)} {y(r['rating'] + r['rd'])}" for i, r in enumerate(history)]
     lower = [f"{x(i)} {y(r['rating'] - r['rd'])}" for i, r in reversed(list(enumerate(history)))]
     band = "M " + " L ".join(upper + lower) + " Z"
+    bars = [(x(i), y(r["rating"] + r["rd"]), y(r["rating"] - r["rd"])) for i, r in enumerate(history)]
     ticks = [(y(v), v) for v in range(int(low), int(high) + 1, step)]
     every = max(1, math.ceil(len(history) / 6))
     shown = sorted({*range(0, len(history), every), len(history) - 1})
     labels = [(x(i), history[i]["period"]) for i in shown]
-    return Chart(WIDTH, HEIGHT, line, band, points, ticks, labels)
+    return Chart(WIDTH, HEIGHT, line, band, bars, points, ticks, labels)

@@ -88,9 +88,6 @@ def test_issue32_the_season_words_in_both_languages(lang):
         assert zh.t(key) != en.t(key), key
 
 
-
-
-
 @pytest.mark.slow
 async def test_issue32_an_unknown_person_or_list_is_a_page_saying_so_not_a_500(tmp_path, monkeypatch):
     async with pages(tmp_path, monkeypatch) as site:
@@ -98,7 +95,10 @@ async def test_issue32_an_unknown_person_or_list_is_a_page_saying_so_not_a_500(t
         assert nobody.status_code == 404 and "This page does not exist." in nobody.text
         empty = await site.client.get("/ratings/default?lang=en")
         assert empty.status_code == 404 and "There is no rating list for this period." in empty.text
-        bad = await site.client.get("/ratings/default/2023-13")
-        assert bad.status_code == 404
+        for bad in ("/ratings/default/2023-13", "/ratings/-bad/2023-08", "/ratings/-bad", "/people/-bad/R1"):
+            answer = await site.client.get(f"{bad}?lang=zh")
+            assert answer.status_code == 404 and "找不到该页面。" in answer.text, bad
+        too_long = await site.client.get("/people/default/" + "R" * 65)
+        assert too_long.status_code == 404 and "找不到该页面。" in too_long.text
         listed = await site.client.get("/ratings/default/2023-08?lang=zh")
         assert listed.status_code == 200 and "这一期没有等级分榜。" in listed.text

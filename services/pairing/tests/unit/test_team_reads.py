@@ -42,7 +42,9 @@ async def test_individual_section_entrants_have_no_members_key(svc):
 async def test_issue32_individual_entrants_name_their_registry_person(svc):
     """Issue 32: each individual entrant of the public section read names its registry person
     (the history page's key; null when registration sent none), and nothing else about them."""
-    entrants = [e.model_copy(update={"registry_id": f"R-{e.entrant_id}"} if i % 2 else {}) for i, e in enumerate(players(4))]
+    entrants = [
+        e.model_copy(update={"registry_id": f"R-{e.entrant_id}"} if i % 2 else {}) for i, e in enumerate(players(4))
+    ]
     await svc.send(closed("open", entrants, rules(rounds=3)))
     await svc.settle()
     section = (await svc.client.get(f"/v1/events/{EV}/sections/open")).json()

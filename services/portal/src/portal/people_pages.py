@@ -20,6 +20,9 @@ from .site import Site
 from .upstream import Upstream
 
 PERIOD = re.compile(r"^\d{4}-(0[1-9]|1[0-2])$")
+#: what awards accepts as an organisation and a person id: anything else is no page here, not a 422 there
+ORG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+PERSON_MAX = 64
 #: a name query: the masked names of public reads keep their first character only
 MAX_QUERY = 40
 
@@ -29,6 +32,8 @@ def install(app: FastAPI, site: Site) -> None:
 
     @app.get("/people/{org}/{person_id}", response_class=HTMLResponse, name="person_history")
     async def person_page(request: Request, org: PathId, person_id: PathId) -> Response:
+        if not ORG.match(org) or len(person_id) > PERSON_MAX:
+            return site.render(request, "error.html", status=404, message_key="not_found")
         base = f"/v1/organisations/{org}/people/{person_id}"
         titles, rating, events = await asyncio.gather(
             upstream.optional("awards", f"{base}/titles"),
@@ -56,6 +61,8 @@ def install(app: FastAPI, site: Site) -> None:
 
     @app.get("/ratings/{org}", response_class=HTMLResponse, name="ratings_latest")
     async def latest_list(request: Request, org: PathId) -> Response:
+        if not ORG.match(org):
+            return site.render(request, "error.html", status=404, message_key="not_found")
         periods = await _periods(upstream, org)
         if not periods:
             return site.render(request, "ratings.html", status=404, org=org, period=None, listed=None, rows=[], q="")
@@ -64,7 +71,7 @@ def install(app: FastAPI, site: Site) -> None:
 
     @app.get("/ratings/{org}/{period}", response_class=HTMLResponse, name="ratings")
     async def rating_list(request: Request, org: PathId, period: str) -> Response:
-        if not PERIOD.match(period):
+        if not (PERIOD.match(period) and ORG.match(org)):
             return site.render(request, "error.html", status=404, message_key="not_found")
         listed = await upstream.optional("awards", f"/v1/organisations/{org}/ratings/{period}")
         q = (request.query_params.get("q") or "").strip()[:MAX_QUERY]

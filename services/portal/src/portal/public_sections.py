@@ -70,12 +70,13 @@ def install(app: FastAPI, site: Site) -> None:
         if me.get("team"):
             return await public_teams.member_page(site, request, ctx, eid)
         org, person = ctx["event"].get("organisation"), me.get("registry_id")
+        # issue 32: the person's current title, and their history page, where the registry knows them
+        titled = f"/v1/organisations/{org}/people/{person}/titles"
         standings, cross, games, titles = await asyncio.gather(
             upstream.optional("pairing", f"/v1/events/{code}/sections/{sid}/standings"),
             upstream.optional("pairing", f"/v1/events/{code}/sections/{sid}/crosstable"),
             upstream.optional("gameplay", "/v1/games", params={"event": code, "section": sid, "player": eid}),
-            # issue 32: the person's current title, and their history page, where the registry knows them
-            upstream.optional("awards", f"/v1/organisations/{org}/people/{person}/titles") if org and person else none(),
+            upstream.optional("awards", titled) if org and person else none(),
         )
         row = next((r for r in (standings or {}).get("standings", []) if r.get("entrant_id") == eid), None)
         cross_row = next((p for p in (cross or {}).get("players", []) if p.get("entrant_id") == eid), None)

@@ -10,7 +10,7 @@ from typing import Any
 
 WIDTH, HEIGHT = 640, 220
 #: room for the axis labels (left) and the period labels (bottom)
-LEFT, RIGHT, TOP, BOTTOM = 48, 12, 12, 28
+LEFT, RIGHT, TOP, BOTTOM = 48, 28, 12, 28
 
 
 @dataclass(frozen=True)
@@ -24,6 +24,9 @@ class Chart:
     bars: list[tuple[float, float, float]]
     #: each period's point: x, y, period, rating, provisional
     points: list[dict[str, Any]]
+    #: where the guides start and end (the drawing area's left and right edges)
+    left: int
+    right: int
     #: horizontal guides: y and the rating it stands for
     ticks: list[tuple[float, int]]
     #: period labels under the chart: x and "YYYY-MM" (at most six, first and last always)
@@ -77,4 +80,4 @@ def chart(history: list[dict[str, Any]]) -> Chart | None:
     every = max(1, math.ceil(len(history) / 6))
     shown = sorted({*range(0, len(history), every), len(history) - 1})
     labels = [(x(i), history[i]["period"]) for i in shown]
-    return Chart(WIDTH, HEIGHT, line, band, bars, points, ticks, labels)
+    return Chart(WIDTH, HEIGHT, line, band, bars, points, LEFT, WIDTH - RIGHT, ticks, labels)

@@ -115,6 +115,10 @@ async def test_issue32_history_page_and_rating_list_in_chromium(served):
                 text = await page.inner_text("main")
                 assert title in await page.inner_text(".title-now")
                 assert full_name not in text and (await page.inner_text("h1")) == full_name[:1] + "**"
+                # in the page's language (the names are masked to one character): no English word on
+                # the Chinese page, no Chinese character on the English one
+                other = r"[A-Za-z]{3,}" if lang == "zh" else r"[\u3400-\u9fff]"
+                assert re.findall(other, text) == [], (lang, re.findall(other, text))
                 assert await page.locator("svg.rating-chart path.rating-line").count() == 1
                 assert (await page.get_attribute("svg.rating-chart path.rating-line", "d") or "").startswith("M ")
                 periods = await page.locator("table.rating-periods tbody tr").count()

@@ -147,6 +147,8 @@ async def test_issue32_history_page_and_rating_list_in_chromium(served):
                 rows = await page.locator("table.rating-list tbody tr").count()
                 assert rows == 6  # the six players of the rated junior section
                 assert (await page.get_attribute("a.csv-link", "href") or "").endswith(".csv")
+                titles = await page.locator("table.rating-list td.title").all_inner_texts()
+                assert title in titles and "—" not in titles  # every junior was granted a title (九(三))
                 await page.fill("input[name=q]", full_name)
                 await page.click("form.people-search button")
                 await page.wait_for_url("**q=*")

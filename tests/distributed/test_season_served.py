@@ -105,6 +105,7 @@ async def test_issue32_titles_and_rating_list_served(tmp_path, fresh_database, a
                 "P-e4": 1,
             }
             assert listed["rows"][0]["person_id"] == "P-e1" and all(r["provisional"] for r in listed["rows"])
+            assert listed["rows"][0]["title"] == "2d"  # DA 九(三): held at the end of August
             titles = (await client.get(f"/v1/organisations/{ORG}/people/P-e1/titles")).json()
             assert (titles["current"], titles["since"], titles["name"]) == ("2d", "2023-08-22", "张**")
             # the history page's events: e1's section, place and title, its two games from e1's side

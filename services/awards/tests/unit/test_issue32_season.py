@@ -132,6 +132,9 @@ async def test_issue32_a_rated_events_games_make_the_rating_list_forfeits_never_
     rows = list(csv.DictReader(io.StringIO(r.text)))
     assert [row["person_id"] for row in rows] == [row["person_id"] for row in body["rows"]]
     assert rows[0]["rank"] == "1" and int(rows[0]["rating"]) == body["rows"][0]["rating"]
+    # DA 九(三): each row names the title held at the end of the period (x3: 第3名 一段), in the CSV too
+    assert {r["person_id"]: r["title"] for r in body["rows"]} == {"R1": "2d", "R2": "1d", "R3": "1d", "R4": "1k"}
+    assert {row["person_id"]: row["title"] for row in rows} == {"R1": "2d", "R2": "1d", "R3": "1d", "R4": "1k"}
 
 
 async def test_issue32_unrated_events_and_short_time_controls_do_not_count(harness):

@@ -60,6 +60,8 @@ DOCUMENTS: dict[tuple[str, str], str] = {
     ("awards", "/v1/organisations/{org}/people/{person_id}/titles"): "one person's titles: the current one and "
     "every grant (issue 32)",
     ("awards", "/v1/organisations/{org}/people/{person_id}/rating"): "one person's rating after each period (issue 32)",
+    ("awards", "/v1/organisations/{org}/people/{person_id}/events"): "one person's sections with their rated "
+    "games, bounded by the events they played (issue 32)",
     ("awards", "/v1/organisations/{org}/title-ladder"): "one organisation's titles in precedence order (issue 32)",
     ("awards", "/v1/organisations/{org}/ratings/{period}"): "one period's published rating list, ranked whole "
     "like a standings table (issue 32)",

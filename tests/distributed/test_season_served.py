@@ -2,7 +2,8 @@
 (the docker-compose.yml command) receives a rated DA-like event as registration and pairing send
 it — the owner, the configuration, a junior section whose entrants carry registry ids and whose
 games carry a forfeit — and answers the person's title (DA 九(三), AWD-5) and the
-organisation's rating list, JSON and CSV, with names masked."""
+organisation's rating list, JSON and CSV, and the person's events with their rated games, with
+names masked."""
 
 from __future__ import annotations
 
@@ -104,8 +105,17 @@ async def test_issue32_titles_and_rating_list_served(tmp_path, fresh_database, a
                 "P-e4": 1,
             }
             assert listed["rows"][0]["person_id"] == "P-e1" and all(r["provisional"] for r in listed["rows"])
+            assert listed["rows"][0]["title"] == "2d"  # DA 九(三): held at the end of August
             titles = (await client.get(f"/v1/organisations/{ORG}/people/P-e1/titles")).json()
             assert (titles["current"], titles["since"], titles["name"]) == ("2d", "2023-08-22", "张**")
+            # the history page's events: e1's section, place and title, its two games from e1's side
+            events = (await client.get(f"/v1/organisations/{ORG}/people/P-e1/events")).json()
+            [junior] = events["sections"]
+            assert (junior["event_code"], junior["title"], junior["place"]) == (EV, "2d", 1)
+            assert [(g["opponent_id"], g["opponent"], g["score"]) for g in junior["games"]] == [
+                ("P-e2", "李**", 1.0),
+                ("P-e3", "王**", 0.5),
+            ]
             fourth = (await client.get(f"/v1/organisations/{ORG}/people/P-e4/titles")).json()
             assert fourth["current"] == "1k"  # 第4-6名 1级
             exported = await client.get(f"/v1/organisations/{ORG}/ratings/2023-08.csv")
@@ -113,7 +123,7 @@ async def test_issue32_titles_and_rating_list_served(tmp_path, fresh_database, a
             rows = list(csv.DictReader(io.StringIO(exported.text)))
             assert [r["person_id"] for r in rows] == [r["person_id"] for r in listed["rows"]]
             for name in ("张三", "李四", "王五", "赵六"):
-                assert name not in exported.text + str(listed) + str(titles)
+                assert name not in exported.text + str(listed) + str(titles) + str(events)
     finally:
         await publisher.close()
         stack.stop_all()

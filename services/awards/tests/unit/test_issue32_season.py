@@ -132,6 +132,9 @@ async def test_issue32_a_rated_events_games_make_the_rating_list_forfeits_never_
     rows = list(csv.DictReader(io.StringIO(r.text)))
     assert [row["person_id"] for row in rows] == [row["person_id"] for row in body["rows"]]
     assert rows[0]["rank"] == "1" and int(rows[0]["rating"]) == body["rows"][0]["rating"]
+    # DA 九(三): each row names the title held at the end of the period (x3: 第3名 一段), in the CSV too
+    assert {r["person_id"]: r["title"] for r in body["rows"]} == {"R1": "2d", "R2": "1d", "R3": "1d", "R4": "1k"}
+    assert {row["person_id"]: row["title"] for row in rows} == {"R1": "2d", "R2": "1d", "R3": "1d", "R4": "1k"}
 
 
 async def test_issue32_unrated_events_and_short_time_controls_do_not_count(harness):
@@ -259,3 +262,26 @@ async def test_issue32_the_title_ladder_is_the_organisations_configuration(tmp_p
         assert (await client.get(f"{ORG}/people/R-bo/titles")).json()["current"] == "2d"
     finally:
         await harness.stop()
+
+
+async def test_issue32_a_persons_events_list_their_grant_and_rated_games(harness):
+    """DA 九(三) (AWD-5): x3 is 第3名 一段 in the rated junior section; their two games over the
+    board are listed from their side (a win as second against x1, a draw as first against x4);
+    the forfeit never counts (x4 has one game); opponents' names are masked."""
+    await harness.send(configured("da-2023", overrides={"ratings": {"rated": True}}))
+    await _junior(harness, "da-2023", ["x1", "x2", "x3", "x4"], REGISTRY, games=GAMES)
+    body = (await harness.client.get(f"{ORG}/people/R3/events")).json()
+    [section] = body["sections"]
+    assert (section["event_code"], section["section_id"], section["title"], section["place"]) == (
+        "da-2023",
+        "junior",
+        "1d",
+        3,
+    )
+    games = [(g["round"], g["first"], g["opponent_id"], g["score"]) for g in section["games"]]
+    assert games == [(1, True, "R4", 0.5), (2, False, "R1", 1.0)]
+    assert {g["opponent"] for g in section["games"]} == {"X**"}
+    fourth = (await harness.client.get(f"{ORG}/people/R4/events")).json()
+    assert [len(s["games"]) for s in fourth["sections"]] == [1]
+    nobody = await harness.client.get(f"{ORG}/people/R-unknown/events")
+    assert nobody.status_code == 200 and nobody.json()["sections"] == []

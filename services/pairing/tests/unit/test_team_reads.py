@@ -39,6 +39,19 @@ async def test_individual_section_entrants_have_no_members_key(svc):
     assert "matches" not in rnd
 
 
+async def test_issue32_individual_entrants_name_their_registry_person(svc):
+    """Issue 32: each individual entrant of the public section read names its registry person
+    (the history page's key; null when registration sent none), and nothing else about them."""
+    entrants = [
+        e.model_copy(update={"registry_id": f"R-{e.entrant_id}"} if i % 2 else {}) for i, e in enumerate(players(4))
+    ]
+    await svc.send(closed("open", entrants, rules(rounds=3)))
+    await svc.settle()
+    section = (await svc.client.get(f"/v1/events/{EV}/sections/open")).json()
+    named = {e["entrant_id"]: e["registry_id"] for e in section["entrants"]}
+    assert named == {e.entrant_id: (f"R-{e.entrant_id}" if i % 2 else None) for i, e in enumerate(players(4))}
+
+
 async def test_pair9_team_round_reads_as_matches_with_game_and_match_points(svc):
     """PAIR-9: a match's game points are its boards' points summed per team (a board's first mover
     alternates between the teams), more game points win the match (2), equal draw it (1)."""

@@ -20,6 +20,7 @@ from . import (
     entry_form,
     event_page,
     live,
+    people_pages,
     public,
     registrant_upload,
     staff,
@@ -82,6 +83,7 @@ def create_app(upstream: Upstream, settings: PortalSettings | None = None) -> Fa
     delegation_roster.install(app, site)  # issue 34: a delegation's roster for units
     public.install_printouts(app, site)
     live.install(app, site)
+    people_pages.install(app, site)  # issue 32: a person's history, rating lists
     staff.install(app, site)
     console = console_rounds.install(app, site, app.state.sessions)
     console_awards.install(app, console)

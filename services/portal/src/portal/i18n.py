@@ -14,7 +14,7 @@ DEFAULT = "zh"
 
 #: the tables of words (``words/*.toml``, key = [zh, en]): the pages', the honours and appeals
 #: pages', the staff console's, its result slips', its round times' and staff accounts' (issue 29);
-#: the printouts', the pages' states and every service refusal's (issue 28)
+#: the printouts', the pages' states and every service refusal's (issue 28); the season's (issue 32)
 TABLES = (
     "pages",
     "honours_appeals",
@@ -28,6 +28,7 @@ TABLES = (
     "entryform",
     "upload",
     "roster",
+    "season",
 )
 
 

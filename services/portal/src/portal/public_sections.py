@@ -16,6 +16,10 @@ from .section_reads import context_of
 from .site import Site
 
 
+async def none() -> None:
+    return None
+
+
 def install(app: FastAPI, site: Site) -> None:
     upstream = site.upstream
     public_teams.install(app, site)
@@ -65,10 +69,14 @@ def install(app: FastAPI, site: Site) -> None:
             return RedirectResponse(f"/events/{code}/sections/{sid}/teams/{eid}{query}", status_code=303)
         if me.get("team"):
             return await public_teams.member_page(site, request, ctx, eid)
-        standings, cross, games = await asyncio.gather(
+        org, person = ctx["event"].get("organisation"), me.get("registry_id")
+        # issue 32: the person's current title, and their history page, where the registry knows them
+        titled = f"/v1/organisations/{org}/people/{person}/titles"
+        standings, cross, games, titles = await asyncio.gather(
             upstream.optional("pairing", f"/v1/events/{code}/sections/{sid}/standings"),
             upstream.optional("pairing", f"/v1/events/{code}/sections/{sid}/crosstable"),
             upstream.optional("gameplay", "/v1/games", params={"event": code, "section": sid, "player": eid}),
+            upstream.optional("awards", titled) if org and person else none(),
         )
         row = next((r for r in (standings or {}).get("standings", []) if r.get("entrant_id") == eid), None)
         cross_row = next((p for p in (cross or {}).get("players", []) if p.get("entrant_id") == eid), None)
@@ -82,6 +90,8 @@ def install(app: FastAPI, site: Site) -> None:
             order=(standings or {}).get("order", []),
             rounds=(cross_row or {}).get("rounds", []),
             games=mine,
+            titles=titles,
+            history=f"/people/{org}/{person}" if org and person else None,
             tab="",
             **ctx,
         )

@@ -104,6 +104,21 @@ class SeasonRepository:
         query = select(title_grants).where(t.organisation == organisation, t.person_id == person_id)
         return list((await self.session.execute(query)).all())
 
+    async def organisation_grants(self, organisation: str) -> list[Row[Any]]:
+        """Every grant of the organisation (a rating list names each person's title)."""
+        query = select(title_grants).where(title_grants.c.organisation == organisation)
+        return list((await self.session.execute(query)).all())
+
+    async def person_games(self, organisation: str, person_id: str) -> list[Row[Any]]:
+        """The person's rated games, either side (a history page's games and results)."""
+        t = rated_games.c
+        query = (
+            select(rated_games)
+            .where(t.organisation == organisation, (t.first_id == person_id) | (t.second_id == person_id))
+            .order_by(t.played_on, t.event_code, t.section_id, t.round, t.pairing_id)
+        )
+        return list((await self.session.execute(query)).all())
+
     async def person_ratings(self, organisation: str, person_id: str) -> list[Row[Any]]:
         t = rating_lists.c
         query = select(rating_lists).where(t.organisation == organisation, t.person_id == person_id).order_by(t.period)

@@ -6,7 +6,7 @@ awards, knows who exists)."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from datetime import date
+from datetime import date, timedelta
 from functools import partial
 from typing import Annotated, Any
 
@@ -76,6 +76,11 @@ class RatingRow(_Out):
     provisional: bool
 
 
+class ListedRow(RatingRow):
+    #: the title the person held at the end of the period (None: none granted by then)
+    title: str | None
+
+
 class PersonRating(_Out):
     organisation: str
     person_id: str
@@ -88,7 +93,7 @@ class RatingList(_Out):
     period: str
     #: every period with a list, oldest first
     periods: list[str]
-    rows: list[RatingRow]
+    rows: list[ListedRow]
 
 
 def _row(row: Any) -> RatingRow:
@@ -153,7 +158,20 @@ async def person_rating(org: Org, person_id: PersonId, repo: Repo) -> PersonRati
 
 
 async def _list(org: str, period: str, repo: SeasonReads) -> RatingList:
-    rows = [_row(r) for r in await repo.rating_list(org, period)]
+    ladder = await ladder_of(repo, org)
+    grants: dict[str, list[TitleGrant]] = {}
+    for r in await repo.organisation_grants(org):
+        if r.title in ladder.order:  # off the ladder: ranks nothing (as in a person's titles)
+            grants.setdefault(r.person_id, []).append(
+                TitleGrant(r.person_id, r.title, r.event_code, r.section_id, r.place, r.granted_on)
+            )
+    # the title each person held at the end of the period: the list is read as it was published
+    year, month = int(period[:4]), int(period[5:])
+    end = date(year + month // 12, month % 12 + 1, 1) - timedelta(days=1)
+    rows = []
+    for r in await repo.rating_list(org, period):
+        held = current_title(grants.get(r.person_id, []), ladder, on=end)
+        rows.append(ListedRow(**_row(r).model_dump(), title=held.title if held else None))
     return RatingList(organisation=org, period=period, periods=await repo.periods(org), rows=rows)
 
 
@@ -161,7 +179,7 @@ async def _list(org: str, period: str, repo: SeasonReads) -> RatingList:
 async def rating_list_csv(org: Org, period: Period, repo: Repo) -> Response:
     listed = await _list(org, period, repo)
     rows = [{"rank": i, **r.model_dump()} for i, r in enumerate(listed.rows, 1)]
-    return csv_response(["rank", *RatingRow.model_fields], rows, f"{org}-ratings-{period}.csv")
+    return csv_response(["rank", *ListedRow.model_fields], rows, f"{org}-ratings-{period}.csv")
 
 
 # declared after the CSV route: "{period}" would match "2026-05.csv" and refuse it
@@ -172,6 +190,69 @@ async def rating_list_csv(org: Org, period: Period, repo: Repo) -> Response:
 )
 async def rating_list(org: Org, period: Period, repo: Repo) -> RatingList:
     return await _list(org, period, repo)
+
+
+class PersonGame(_Out):
+    round: int
+    pairing_id: str
+    #: the person moved first (black)
+    first: bool
+    opponent_id: str
+    opponent: str = Field(description="masked, as in every public read")
+    #: the person's score: 1, 0.5 or 0
+    score: float
+
+
+class PersonSection(_Out):
+    event_code: str
+    section_id: str
+    #: the last day of the section's stage
+    on: date
+    title: str | None
+    place: int | None
+    games: list[PersonGame]
+
+
+class PersonEvents(_Out):
+    organisation: str
+    person_id: str
+    #: oldest first: every section the person was granted a title in or played a rated game in
+    sections: list[PersonSection]
+
+
+@router.get(
+    "/{org}/people/{person_id}/events",
+    response_model=PersonEvents,
+    summary="The sections a person was titled or rated in, with their rated games (issue 32)",
+)
+async def person_events(org: Org, person_id: PersonId, repo: Repo) -> PersonEvents:
+    sections: dict[tuple[str, str], PersonSection] = {}
+
+    def section(event_code: str, section_id: str, on: date) -> PersonSection:
+        key = (event_code, section_id)
+        if key not in sections:
+            sections[key] = PersonSection(
+                event_code=event_code, section_id=section_id, on=on, title=None, place=None, games=[]
+            )
+        return sections[key]
+
+    for g in await repo.grants(org, person_id):
+        found = section(g.event_code, g.section_id, g.granted_on)
+        found.title, found.place = g.title, g.place
+    for r in await repo.person_games(org, person_id):
+        first = r.first_id == person_id
+        section(r.event_code, r.section_id, r.played_on).games.append(
+            PersonGame(
+                round=r.round,
+                pairing_id=r.pairing_id,
+                first=first,
+                opponent_id=r.second_id if first else r.first_id,
+                opponent=mask_name(r.second_name if first else r.first_name),
+                score=r.score if first else 1 - r.score,
+            )
+        )
+    ordered = sorted(sections.values(), key=lambda s: (s.on, s.event_code, s.section_id))
+    return PersonEvents(organisation=org, person_id=person_id, sections=ordered)
 
 
 # ---------------------------------------------------------------------- the title ladder

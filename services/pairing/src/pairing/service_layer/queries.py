@@ -81,6 +81,8 @@ def section_detail(state: Section) -> dict:
                 "gender": entrant["entrant"].gender,
                 "unit": entrant["entrant"].unit,
                 "rating": entrant["entrant"].rating,
+                #: the person in the organisation's registry (issue 32: the history page's link)
+                "registry_id": entrant["entrant"].registry_id,
                 "withdrawn_after": entrant["withdrawn_after"],
                 **({"members": team_members(entrant["entrant"])} if state.team else {}),
             }

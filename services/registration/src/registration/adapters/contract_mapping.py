@@ -16,6 +16,16 @@ from .repository import EntryMeta
 _NAMESPACE = uuid.UUID("0d1f3c9e-7c55-4c8e-9a51-6a4c2b7e5f10")
 
 
+def seed_rating(meta: EntryMeta, player_id: str, ratings: Mapping[str, int] | None) -> int:
+    """Issue 32: the rating an individual entrant is seeded by — the player's published rating
+    when known, else the entry's own. An entry made from a qualifier list keeps its own: it
+    encodes the qualifying order the next stage is seeded by (a published rating would mix
+    scales with it)."""
+    if meta.source == "qualification" or not ratings:
+        return meta.rating
+    return ratings.get(player_id, meta.rating)
+
+
 def event_id_for(*parts: object) -> uuid.UUID:
     """Deterministic event ids: a re-run of the same inputs produces the same events."""
     return uuid.uuid5(_NAMESPACE, "/".join(str(p) for p in parts))
@@ -45,7 +55,7 @@ def entrant_for(
             name=p.name,
             gender=p.gender,
             unit=unit_name,
-            rating=(ratings or {}).get(p.id, meta.rating),
+            rating=seed_rating(meta, p.id, ratings),
             birth_year=p.birth_date.year,
             partner_id=meta.partner_id,
             attributes={**attrs, "player_id": p.id},
@@ -106,7 +116,7 @@ def section_closed(
         if not ent.get("members"):
             player = ent["attributes"].get("player_id") or ""
             ent["registry_id"] = registry.get(player)
-            ent["rating"] = (ratings or {}).get(player, entry_meta.rating)
+            ent["rating"] = seed_rating(entry_meta, player, ratings)
         for mem in ent.get("members", []):
             mem["partner_id"] = entry_meta.partner_id
             mem["registry_id"] = registry.get(mem["player_id"])

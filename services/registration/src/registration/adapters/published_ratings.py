@@ -65,6 +65,12 @@ class PublishedRatingRepository:
             await self.session.execute(sa.insert(self.table), [{"organisation": organisation, **r} for r in people])
         return True
 
+    async def has_list(self, organisation: str) -> bool:
+        """Whether the organisation has published ratings at all (most commands need not look)."""
+        t = self.table.c
+        query = sa.select(t.registry_id).where(t.organisation == organisation).limit(1)
+        return (await self.session.execute(query)).first() is not None
+
     async def ratings(self, organisation: str, registry_ids: Iterable[str]) -> dict[str, int]:
         """The published rating of each of these registry people who has one."""
         ids = sorted(set(registry_ids))

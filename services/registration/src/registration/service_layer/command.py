@@ -65,6 +65,7 @@ class EventCommand:
     #: issue 32: registry id → published rating, and the registry ids already looked up
     seed_ratings: dict[str, int] = field(default_factory=dict)
     ratings_seen: set[str] = field(default_factory=set)
+    _has_ratings: bool | None = None
     #: issue 32: the organisation that owns the event (its registry), read once per command
     _organisation: str | None = None
     #: issue 34: the unit whose delegation's secret link the caller proved (it acts on it alone)
@@ -150,8 +151,10 @@ class EventCommand:
         carry them, the TRF rating column), unless the event does not seed by rating."""
         if not self.config.ratings.seed:
             return
+        if self._has_ratings is None:  # once per command: most organisations publish none
+            self._has_ratings = await self.uow.ratings.has_list(await self.organisation())
         new = set(self.registry_ids.values()) - self.ratings_seen
-        if new:
+        if new and self._has_ratings:
             self.ratings_seen |= new
             self.seed_ratings |= await self.uow.ratings.ratings(await self.organisation(), new)
 

@@ -42,6 +42,10 @@ EXPECTED_TYPES = {
     "appeal.decided",
     # EVT-7: an arbiter delays a round (gameplay moves the games' start, partners are told)
     "round.rescheduled",
+    # issue 32: the season — rating lists to registration, registry merges and splits to awards
+    "ratings.published",
+    "people.merged",
+    "people.split",
 }
 
 

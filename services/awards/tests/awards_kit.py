@@ -143,7 +143,7 @@ class Harness(ServiceHarness):
             bus=bus,
             observer_bus=observer_bus,
             clock=clock,
-            observe=["awards.published", "qualifiers.selected"],
+            observe=["awards.published", "qualifiers.selected", "ratings.published"],
         )
 
     def published(self, section_id: str | None = None) -> list[Any]:

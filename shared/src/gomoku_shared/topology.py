@@ -8,10 +8,18 @@ from __future__ import annotations
 
 CONSUMES: dict[str, tuple[str, ...]] = {
     # appeal fees and their refunds in the ledger (AWD-10); EVT-7: the schedule shows delays
-    "registration": ("qualifiers.selected", "appeal.lodged", "appeal.decided", "round.rescheduled"),
+    # issue 32: the published rating lists seed the entries (the TRF rating column)
+    "registration": (
+        "qualifiers.selected",
+        "appeal.lodged",
+        "appeal.decided",
+        "round.rescheduled",
+        "ratings.published",
+    ),
     "pairing": ("section.closed", "game.finished", "event.access_changed"),
     "gameplay": ("round.paired", "playoff.required", "result.decided", "round.rescheduled", "event.access_changed"),
-    "awards": ("event.configured", "section.completed", "event.access_changed"),
+    # issue 32: a merge or split in the registry changes whose grants and games are whose
+    "awards": ("event.configured", "section.completed", "event.access_changed", "people.merged", "people.split"),
     # webhooks to partner apps: pairings, results and published awards
     # (playoff.required: the partners of the playoff games' players)
     "partners": (

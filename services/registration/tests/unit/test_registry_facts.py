@@ -51,3 +51,34 @@ def test_issue32_a_teams_members_each_name_their_registry_person():
         single, EntryMeta("main", 2, None), {players[1].id: players[1]}, {}, "individual", {players[1].id: "rp-b"}
     )
     assert alone.registry_id == "rp-b" and alone.members == []
+
+
+def test_issue32_section_closed_seeds_by_the_published_rating_but_qualifiers_keep_their_order(ny):
+    """Each individual entrant of section.closed carries its player's published rating (the TRF
+    rating column); one without a published rating keeps the entry's own; an entry made from a
+    qualifier list keeps the qualifying order it encodes (EVT-6: the next stage's seeding)."""
+    reg = EventRegistration(ny)
+    unit = Unit("gd", "Guangdong", "province")
+    people, at = {}, cst(2022, 8, 1)
+    for _ in range(4):
+        player = person("male", date(2012, 1, 1))
+        people[player.id] = player
+        items = {item: at for item in ny.registration.required_items}
+        made = reg.submit(application("junior-male", player, at=at, unit=unit, items=items), people, unit=unit, now=at)
+        assert made.accepted
+    entries = list(reg.entries.values())
+    meta = {e.id: EntryMeta("main", i, "partner-1", rating=7) for i, e in enumerate(entries, 1)}
+    meta[entries[3].id].source = "qualification"
+    ids = [e.person_ids[0] for e in entries]
+    published = {ids[0]: 1810, ids[1]: 1620, ids[3]: 2100}
+    [closed] = [
+        c
+        for c in close_stage(ny, "main", entries, {"junior-male": FormatChoice("swiss", 3)})
+        if c.section_id == "junior-male"
+    ]
+    payload = section_closed(ny, closed, people, {"gd": unit}, meta, reg.entries, {}, published)
+    by_player = {e.attributes["player_id"]: e.rating for e in payload.entrants}
+    assert by_player == {ids[0]: 1810, ids[1]: 1620, ids[2]: 7, ids[3]: 7}
+    entrant = entrant_for(entries[0], meta[entries[0].id], people, {"gd": unit}, "individual", {}, published)
+    assert entrant.rating == 1810
+    assert section_closed(ny, closed, people, {"gd": unit}, meta, reg.entries, {}, None).entrants[0].rating == 7

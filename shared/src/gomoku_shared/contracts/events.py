@@ -21,6 +21,7 @@ from .common import (
     birth_year_only,
 )
 from .envelope import Payload
+from .season_events import PeopleMerged, PeopleSplit, RatingsPublished
 
 
 class SectionEvent(Payload):
@@ -490,4 +491,7 @@ ALL_PAYLOADS: tuple[type[Payload], ...] = (
     PartnerCredentialsRevoked,
     AppealLodged,
     AppealDecided,
+    RatingsPublished,
+    PeopleMerged,
+    PeopleSplit,
 )

@@ -105,7 +105,12 @@ class RatingSettings(_Model):
 
     ``min_time_control_s``: a section's games count only when its clock's nominal time is at
     least this (base + 60 × increment seconds per player, the usual rating convention); None:
-    any clock. Forfeits never count, whatever this says."""
+    any clock. Forfeits never count, whatever this says.
+
+    ``seed``: the entrants' published ratings (the organisation's latest list) travel with
+    their entries, so Swiss sections start in rating order (the TRF rating column); a person
+    with no published rating keeps 0. False: entries carry no published rating."""
 
     rated: bool = False
     min_time_control_s: Annotated[int, Field(ge=1)] | None = None
+    seed: bool = True

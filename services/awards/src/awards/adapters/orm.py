@@ -177,6 +177,8 @@ title_grants = Table(
     #: the last day of the section's stage (the configuration's ends_on)
     Column("granted_on", Date, nullable=False),
     Column("name", String(300), nullable=False),
+    #: registration's player id in the event (a split of one event person moves its rows)
+    Column("player_id", String(100), nullable=True),
     Index("ix_title_grants_person", "organisation", "person_id"),
 )
 
@@ -197,6 +199,9 @@ rated_games = Table(
     Column("score", Float, nullable=False),
     #: the last day of the section's stage: it decides the game's rating period (month)
     Column("played_on", Date, nullable=False),
+    #: registration's player ids in the event (a split of one event person moves its games)
+    Column("first_player", String(100), nullable=True),
+    Column("second_player", String(100), nullable=True),
     Index("ix_rated_games_org", "organisation", "played_on"),
 )
 

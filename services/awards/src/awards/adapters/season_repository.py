@@ -137,3 +137,66 @@ class SeasonRepository:
             .order_by(t.rating.desc(), t.person_id)
         )
         return list((await self.session.execute(query)).all())
+
+    # ---- issue 32: a merge or split in the registry re-keys the records
+
+    async def rekey_people(self, organisation: str, old_ids: Sequence[str], new_id: str) -> int:
+        """Every grant and game of ``old_ids`` becomes ``new_id``'s (a merge); how many rows moved.
+        A grant of both in one section (one human entered twice) stays where it is: the kept
+        person's own counts, and a split can still tell them apart."""
+        ids = [i for i in old_ids if i != new_id]
+        if not ids:
+            return 0
+        g, kept = title_grants.c, title_grants.alias("kept").c
+        both = (
+            select(kept.person_id)
+            .where(kept.event_code == g.event_code, kept.section_id == g.section_id, kept.person_id == new_id)
+            .correlate(title_grants)
+            .exists()
+        )
+        moved = (
+            await self.session.execute(
+                update(title_grants)
+                .where(g.organisation == organisation, g.person_id.in_(ids), ~both)
+                .values(person_id=new_id)
+            )
+        ).rowcount  # type: ignore[attr-defined]
+        t = rated_games.c
+        for side in ("first_id", "second_id"):
+            column = t[side]
+            result = await self.session.execute(
+                update(rated_games).where(t.organisation == organisation, column.in_(ids)).values({side: new_id})
+            )
+            moved += result.rowcount  # type: ignore[attr-defined]
+        return int(moved)
+
+    async def rekey_players(self, organisation: str, players: Sequence[tuple[str, str]], new_id: str) -> int:
+        """The rows of these event people (event code, player id) become ``new_id``'s (a split),
+        whoever held them; how many rows moved."""
+        moved = 0
+        g, t = title_grants.c, rated_games.c
+        for event_code, player_id in players:
+            result = await self.session.execute(
+                update(title_grants)
+                .where(
+                    g.organisation == organisation,
+                    g.event_code == event_code,
+                    g.player_id == player_id,
+                    g.person_id != new_id,
+                )
+                .values(person_id=new_id)
+            )
+            moved += result.rowcount  # type: ignore[attr-defined]
+            for side, player in (("first_id", t.first_player), ("second_id", t.second_player)):
+                result = await self.session.execute(
+                    update(rated_games)
+                    .where(
+                        t.organisation == organisation,
+                        t.event_code == event_code,
+                        player == player_id,
+                        t[side] != new_id,
+                    )
+                    .values({side: new_id})
+                )
+                moved += result.rowcount  # type: ignore[attr-defined]
+        return int(moved)

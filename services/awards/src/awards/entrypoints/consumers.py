@@ -8,10 +8,10 @@ from gomoku_shared.contracts import Envelope
 from gomoku_shared.event_access import EventAccessDirectory, EventAccessStore
 from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
 
-from ..service_layer import handlers, season
+from ..service_layer import handlers, registry_changes, season
 
 #: the event types this service consumes (docs/architecture.md, "Bus events")
-CONSUMES = ["section.completed", "event.configured", "event.access_changed"]
+CONSUMES = ["section.completed", "event.configured", "event.access_changed", "people.merged", "people.split"]
 
 
 def register(runtime: ServiceRuntime, store: EventAccessStore, access: EventAccessDirectory | None = None) -> None:
@@ -36,3 +36,13 @@ def register(runtime: ServiceRuntime, store: EventAccessStore, access: EventAcce
     @runtime.on("section.completed")
     async def on_section_completed(uow: UnitOfWork, env: Envelope[Any]) -> None:
         await handlers.section_completed(uow, env.payload)
+
+    @runtime.on("people.merged")
+    async def on_people_merged(uow: UnitOfWork, env: Envelope[Any]) -> None:
+        # issue 32: the registry merged people: their grants and games are the kept person's
+        await registry_changes.people_merged(uow, env.payload)
+
+    @runtime.on("people.split")
+    async def on_people_split(uow: UnitOfWork, env: Envelope[Any]) -> None:
+        # issue 32: a merge undone or an event person split out: their records move back
+        await registry_changes.people_split(uow, env.payload)

@@ -169,7 +169,7 @@ async def _refresh_section(
     )
     await _publish(uow, repo, content, document)
     # issue 32: the section's title grants and rated games, on its people's season records
-    await record_section(SeasonRepository(uow.session), configured.config, payload, awards)
+    await record_section(SeasonRepository(uow.session), configured.config, payload, awards, uow.emit)
     if plan is not None and plan.qualification is not None and not awards.cancelled:
         await _refresh_qualification(uow, repo, configured, plan, payload, standings)
 

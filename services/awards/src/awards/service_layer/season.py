@@ -24,6 +24,7 @@ from ..adapters.season_repository import SeasonRepository
 from ..domain.ratings import GlickoParams, RatedGame, rate_history
 from ..domain.section import SectionAwards
 from ..domain.title_record import TitleLadder
+from .ratings_publication import Emit, publish_latest
 
 #: ADR 0012's parameters (τ 0.5, 1500/350/0.06, provisional above RD 110 or under 9 games)
 PARAMS = GlickoParams()
@@ -52,15 +53,16 @@ def section_rated(config: EventConfig, section_id: str) -> bool:
     return seconds is not None and seconds >= settings.min_time_control_s
 
 
-def _people(payload: SectionCompleted) -> dict[str, tuple[str, str]]:
-    """Entrant ids and team members' player ids → (registry id, name), for those who have one."""
-    out: dict[str, tuple[str, str]] = {}
+def _people(payload: SectionCompleted) -> dict[str, tuple[str, str, str | None]]:
+    """Entrant ids and team members' player ids → (registry id, name, registration's player id),
+    for those who have a registry id."""
+    out: dict[str, tuple[str, str, str | None]] = {}
     for entrant in payload.entrants:
         if entrant.registry_id:
-            out[entrant.entrant_id] = (entrant.registry_id, entrant.name)
+            out[entrant.entrant_id] = (entrant.registry_id, entrant.name, entrant.attributes.get("player_id"))
         for member in entrant.members:
             if member.registry_id:
-                out[member.player_id] = (member.registry_id, member.name)
+                out[member.player_id] = (member.registry_id, member.name, member.player_id)
     return out
 
 
@@ -81,6 +83,7 @@ def grant_rows(payload: SectionCompleted, awards: SectionAwards, organisation: s
                 "place": award.place,
                 "granted_on": on,
                 "name": person[1],
+                "player_id": person[2],
             }
         )
     return rows
@@ -107,13 +110,15 @@ def game_rows(payload: SectionCompleted, organisation: str, on: date) -> list[di
                 "second_name": second[1],
                 "score": score,
                 "played_on": on,
+                "first_player": first[2],
+                "second_player": second[2],
             }
         )
     return rows
 
 
 async def record_section(
-    repo: SeasonRepository, config: EventConfig, payload: SectionCompleted, awards: SectionAwards
+    repo: SeasonRepository, config: EventConfig, payload: SectionCompleted, awards: SectionAwards, emit: Emit = None
 ) -> None:
     """Replace the section's grants and rated games; recompute the lists when games changed."""
     try:
@@ -128,7 +133,7 @@ async def record_section(
     had_games = await repo.section_has_games(payload.event_code, payload.section_id)
     await repo.replace_section(payload.event_code, payload.section_id, grants, games)
     if games or had_games:
-        await recompute_lists(repo, organisation)
+        await recompute_lists(repo, organisation, emit)
 
 
 def months(first: str, last: str) -> list[str]:
@@ -149,8 +154,12 @@ def list_rows(games: list[Any], params: GlickoParams = PARAMS) -> list[dict[str,
     by_period: dict[str, list[RatedGame]] = defaultdict(list)
     names: dict[str, str] = {}
     for g in games:
+        if g.first_id == g.second_id:
+            continue  # two registry people merged as one human: not a game between two people
         by_period[g.played_on.strftime("%Y-%m")].append(RatedGame(g.first_id, g.second_id, g.score))
         names[g.first_id], names[g.second_id] = g.first_name, g.second_name
+    if not by_period:
+        return []
     labels = months(min(by_period), max(by_period))
     rows = []
     for label, ratings in rate_history(((p, by_period.get(p, [])) for p in labels), params):
@@ -170,16 +179,20 @@ def list_rows(games: list[Any], params: GlickoParams = PARAMS) -> list[dict[str,
     return rows
 
 
-async def recompute_lists(repo: SeasonRepository, organisation: str) -> None:
-    await repo.replace_lists(organisation, list_rows(await repo.games(organisation)))
+async def recompute_lists(repo: SeasonRepository, organisation: str, emit: Emit = None) -> None:
+    """Replace the organisation's lists; ``emit``: publish the latest (ratings.published)."""
+    rows = list_rows(await repo.games(organisation))
+    await repo.replace_lists(organisation, rows)
+    if emit is not None:
+        publish_latest(emit, organisation, rows)
 
 
 async def on_owner_changed(uow: UnitOfWork, event_code: str) -> None:
     """``owner_changed`` on the consumer's unit of work."""
-    await owner_changed(SeasonRepository(uow.session), event_code)
+    await owner_changed(SeasonRepository(uow.session), event_code, uow.emit)
 
 
-async def owner_changed(repo: SeasonRepository, event_code: str) -> None:
+async def owner_changed(repo: SeasonRepository, event_code: str, emit: Emit = None) -> None:
     """event.access_changed may come after the event's sections (no order across producers):
     what they left is filed under the event's owner as stored now, and the lists of both
     organisations are computed again when games moved."""
@@ -188,6 +201,6 @@ async def owner_changed(repo: SeasonRepository, event_code: str) -> None:
     left = await repo.move_event(event_code, organisation)
     for moved in sorted(left):
         await repo.lock_organisation(moved)
-        await recompute_lists(repo, moved)
+        await recompute_lists(repo, moved, emit)
     if left:
-        await recompute_lists(repo, organisation)
+        await recompute_lists(repo, organisation, emit)

@@ -16,6 +16,16 @@ from .repository import EntryMeta
 _NAMESPACE = uuid.UUID("0d1f3c9e-7c55-4c8e-9a51-6a4c2b7e5f10")
 
 
+def seed_rating(meta: EntryMeta, player_id: str, ratings: Mapping[str, int] | None) -> int:
+    """Issue 32: the rating an individual entrant is seeded by — the player's published rating
+    when known, else the entry's own. An entry made from a qualifier list keeps its own: it
+    encodes the qualifying order the next stage is seeded by (a published rating would mix
+    scales with it)."""
+    if meta.source == "qualification" or not ratings:
+        return meta.rating
+    return ratings.get(player_id, meta.rating)
+
+
 def event_id_for(*parts: object) -> uuid.UUID:
     """Deterministic event ids: a re-run of the same inputs produces the same events."""
     return uuid.uuid5(_NAMESPACE, "/".join(str(p) for p in parts))
@@ -28,8 +38,11 @@ def entrant_for(
     units: Mapping[str, Unit],
     kind: str,
     registry_ids: Mapping[str, str] | None = None,
+    ratings: Mapping[str, int] | None = None,
 ) -> Entrant:
-    """``registry_ids``: the registry person each player stands as (issue 32), where known."""
+    """``registry_ids``: the registry person each player stands as (issue 32), where known;
+    ``ratings``: a player's published rating (player id → rating), which an individual entrant
+    carries instead of the entry's own (the TRF rating column: Swiss start order)."""
     registry = registry_ids or {}
     members = [people[pid] for pid in entry.person_ids]
     unit = units.get(entry.unit_id) if entry.unit_id else None
@@ -42,7 +55,7 @@ def entrant_for(
             name=p.name,
             gender=p.gender,
             unit=unit_name,
-            rating=meta.rating,
+            rating=seed_rating(meta, p.id, ratings),
             birth_year=p.birth_date.year,
             partner_id=meta.partner_id,
             attributes={**attrs, "player_id": p.id},
@@ -79,10 +92,12 @@ def section_closed(
     meta: Mapping[str, EntryMeta],
     entries: Mapping[str, Entry] | None = None,
     registry_ids: Mapping[str, str] | None = None,
+    ratings: Mapping[str, int] | None = None,
 ) -> SectionClosed:
     """The domain's payload, completed with what only the service knows: the partner that
     registered each entrant, ratings/seeds, the section's unit-separation flag and the registry
-    person each player stands as (issue 32)."""
+    person each player stands as and an individual's published rating (issue 32, ``ratings``:
+    player id → rating)."""
     registry = registry_ids or {}
     data: dict[str, Any] = section_closed_payload(config, closed, people, units)
     sec = config.section(closed.section_id)
@@ -99,7 +114,9 @@ def section_closed(
         ent["rating"] = entry_meta.rating
         ent["attributes"] = {**entry_meta.attributes, **ent["attributes"]}
         if not ent.get("members"):
-            ent["registry_id"] = registry.get(ent["attributes"].get("player_id") or "")
+            player = ent["attributes"].get("player_id") or ""
+            ent["registry_id"] = registry.get(player)
+            ent["rating"] = seed_rating(entry_meta, player, ratings)
         for mem in ent.get("members", []):
             mem["partner_id"] = entry_meta.partner_id
             mem["registry_id"] = registry.get(mem["player_id"])

@@ -20,6 +20,7 @@ from .delegation_links import DelegationLinkRepository
 from .document_store import DatabaseDocumentStore
 from .exemption_repository import ExemptionListRepository
 from .protection import DataProtector
+from .published_ratings import PublishedRatingRepository
 from .registrant_links import RegistrantLinkRepository
 from .registry_repository import RegistryRepository
 from .schedule_repository import DelayRepository
@@ -396,6 +397,8 @@ class Repositories:
         self.links = RegistrantLinkRepository(session, protector)
         #: issue 32: the organisation's registry of people, and each event person's link to it
         self.registry = RegistryRepository(session, protector)
+        #: issue 32: the organisations' latest published ratings (entries are seeded by them)
+        self.ratings = PublishedRatingRepository(session, orm.rating_publications, orm.published_ratings)
         #: issue 34: the delegations' secret links (hashes) and rosters
         self.delegation_links = DelegationLinkRepository(session, protector)
         #: every encrypted column (a DATA_KEY rotation)

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from gomoku_shared.runtime import ServiceRuntime
 
-from ..service_layer import schedule
+from ..service_layer import schedule, seeding
 from ..service_layer.fees import on_appeal
 from ..service_layer.stages import on_qualifiers_selected
 from ..service_layer.state import RegistrationState
 from ..service_layer.unit_of_work import RegistrationUnitOfWork
 
 #: the event types this service consumes (docs/architecture.md, "Bus events")
-CONSUMES = ["qualifiers.selected", "appeal.lodged", "appeal.decided", "round.rescheduled"]
+CONSUMES = ["qualifiers.selected", "appeal.lodged", "appeal.decided", "round.rescheduled", "ratings.published"]
 
 
 def register(runtime: ServiceRuntime, context: RegistrationState) -> None:
@@ -36,3 +36,8 @@ def register(runtime: ServiceRuntime, context: RegistrationState) -> None:
     async def round_rescheduled(uow, env) -> None:
         # EVT-7: the published schedule and its calendars show an arbiter's delay
         await schedule.on_round_rescheduled(RegistrationUnitOfWork(uow, context.protector), env.payload)
+
+    @runtime.on("ratings.published")
+    async def ratings_published(uow, env) -> None:
+        # issue 32: the organisation's latest rating list seeds its events' entries (TRF rating)
+        await seeding.on_ratings_published(RegistrationUnitOfWork(uow, context.protector), env.payload, env.occurred_at)

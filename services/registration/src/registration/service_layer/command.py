@@ -62,6 +62,10 @@ class EventCommand:
     _previous_top: tuple[PreviousTop | None] | None = None
     #: issue 32: the registry person each person of `people` stands as (the facts sent name it)
     registry_ids: dict[str, str] = field(default_factory=dict)
+    #: issue 32: registry id → published rating, and the registry ids already looked up
+    seed_ratings: dict[str, int] = field(default_factory=dict)
+    ratings_seen: set[str] = field(default_factory=set)
+    _has_ratings: bool | None = None
     #: issue 32: the organisation that owns the event (its registry), read once per command
     _organisation: str | None = None
     #: issue 34: the unit whose delegation's secret link the caller proved (it acts on it alone)
@@ -139,7 +143,27 @@ class EventCommand:
                 self._note_registrant(row)
             self.external_ids |= external_ids_seen(self.principal, rows)
             self.registry_ids |= await self.uow.registry.registry_ids(self.code, missing)
+            await self._look_up_ratings()
         return {i: self.people[i] for i in ids if i in self.people}
+
+    async def _look_up_ratings(self) -> None:
+        """Issue 32: the published ratings of the registry people not looked up yet (entries
+        carry them, the TRF rating column), unless the event does not seed by rating."""
+        if not self.config.ratings.seed:
+            return
+        if self._has_ratings is None:  # once per command: most organisations publish none
+            self._has_ratings = await self.uow.ratings.has_list(await self.organisation())
+        new = set(self.registry_ids.values()) - self.ratings_seen
+        if new and self._has_ratings:
+            self.ratings_seen |= new
+            self.seed_ratings |= await self.uow.ratings.ratings(await self.organisation(), new)
+
+    def published_ratings(self) -> dict[str, int] | None:
+        """Each player's published rating (player id → rating) of those who have one; None: the
+        event does not seed by rating."""
+        if not self.config.ratings.seed:
+            return None
+        return {pid: self.seed_ratings[rid] for pid, rid in self.registry_ids.items() if rid in self.seed_ratings}
 
     async def person_for(self, p: s.PlayerIn) -> str:
         """The player's id: found again by the ID number's keyed hash, else created. A partner
@@ -160,6 +184,7 @@ class EventCommand:
                 self.people[row.id] = person
                 self._note_registrant(row)
                 self.registry_ids |= await self.uow.registry.registry_ids(self.code, [row.id])
+                await self._look_up_ratings()
                 await self._external_id(p.external_id, row)
                 return row.id
         await self._external_id(p.external_id, None)
@@ -191,6 +216,7 @@ class EventCommand:
             id_number=p.id_number,
             now=self.now,
         )
+        await self._look_up_ratings()
         if p.external_id is not None:
             self.external_ids[pid] = p.external_id
             self.registrant_ids[pid] = (owner_of(self.principal), p.external_id)
@@ -332,7 +358,9 @@ class EventCommand:
                     stage=stage,
                     section_id=e.section_id,
                     entry_id=e.id,
-                    entrant=entrant_for(e, meta, self.people, self.all_units(), sec.kind, self.registry_ids),
+                    entrant=entrant_for(
+                        e, meta, self.people, self.all_units(), sec.kind, self.registry_ids, self.published_ratings()
+                    ),
                     clause=e.admitted_by or "",
                     waiting_list=e.status is EntryStatus.WAITLISTED,
                     external_ids=self.partner_external_ids(e, meta.partner_id),

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from gomoku_shared.auth import Principal
+from gomoku_shared.contracts.season_events import EventPerson, PeopleMerged, PeopleSplit
 
 from ..adapters.registry_repository import registry_id_for
 from ..domain.people_registry import RegistryPerson, check_acts_on, check_merge, check_split, check_unmerge
@@ -63,6 +64,9 @@ async def merge(
     moved = [row.id for row in await uow.registry.merged_into([other.id])]
     await uow.registry.set_merged([other.id, *moved], kept.id)
     await _audit(uow, principal, org, "merge", kept.id, other.id, {"moved": moved}, body.reason)
+    # issue 32: awards re-keys the merged people's grants and games (ADR 0012)
+    merged = PeopleMerged(organisation=org, person_id=kept.id, merged_ids=[other.id, *moved], at=uow.clock.now())
+    uow.emit(merged, correlation_id=f"registry:{org}")
     return await reads.person_view(uow, uow.protector, org, kept.id)
 
 
@@ -95,6 +99,9 @@ async def _unmerge(
     await uow.registry.set_merged([merged.id], None)
     await uow.registry.set_merged(back, merged.id)
     await _audit(uow, principal, org, "unmerge", root.id, merged.id, {"moved": back}, reason)
+    # issue 32: the event people linked to the people moved back are theirs again in awards
+    players = [(link.event_code, link.person_id) for link in await uow.registry.links_of([merged.id, *back])]
+    _emit_split(uow, org, root.id, merged.id, players)
     return merged.id
 
 
@@ -116,7 +123,22 @@ async def _split_out(
     await uow.registry.relink(key[0], key[1], new_id)
     details = {"event_code": key[0], "player_id": key[1], "linked_to": links[key]}
     await _audit(uow, principal, org, "split", root.id, new_id, details, reason)
+    _emit_split(uow, org, root.id, new_id, [key])
     return new_id
+
+
+def _emit_split(
+    uow: RegistrationUnitOfWork, org: str, person_id: str, split_off: str, players: list[tuple[str, str]]
+) -> None:
+    """people.split: awards moves these event people's grants and games to ``split_off``."""
+    payload = PeopleSplit(
+        organisation=org,
+        person_id=person_id,
+        split_off=split_off,
+        players=[EventPerson(event_code=e, player_id=p) for e, p in sorted(players)],
+        at=uow.clock.now(),
+    )
+    uow.emit(payload, correlation_id=f"registry:{org}")
 
 
 async def correct(

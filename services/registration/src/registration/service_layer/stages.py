@@ -292,7 +292,9 @@ async def _replace_stage_entries(
                         stage=stage_id,
                         section_id=sec.id,
                         entry_id=eid,
-                        entrant=entrant_for(entry, meta, people, units, sec.kind, cmd.registry_ids),
+                        entrant=entrant_for(
+                            entry, meta, people, units, sec.kind, cmd.registry_ids, cmd.published_ratings()
+                        ),
                         clause=entry.admitted_by or "",
                     ),
                     correlation_id=cmd.code,

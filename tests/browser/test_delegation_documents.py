@@ -76,7 +76,7 @@ async def test_ny_12_1_a_leader_sends_a_players_id_card_and_the_arbiter_reads_it
         assert "浙江省 上传的文件" in await page.inner_text("h1")
         photo = page.locator("figure.document img").first
         await photo.wait_for()
-        assert "代表队领队上传" in await page.inner_text("main")
+        assert "代表队领队上传" in await page.inner_text("main") and "身份证 · 选手1" in await page.inner_text("main")
         loaded = await until(
             "the photo to load", lambda: photo.evaluate("i => i.complete ? i.naturalWidth : 0"), timeout_s=10
         )

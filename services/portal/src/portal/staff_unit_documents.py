@@ -32,7 +32,15 @@ def install(app: FastAPI, pages: StaffPages) -> None:
         base = f"/v1/events/{code}/units/{unit_id}/documents"
         status, body = await pages.call(session, "registration", "GET", base)
         documents = body.get("documents", []) if status == 200 else []
+        # the person a document is about, by name (a player's id is their person's)
+        entries_status, entries = await pages.call(session, "registration", "GET", f"/v1/events/{code}/entries")
+        names = {
+            str(p.get("player_id")): str(p.get("name") or "")
+            for e in (entries.get("entries", []) if entries_status == 200 else [])
+            for p in e.get("players", [])
+        }
         for doc in documents:
+            doc["person_name"] = names.get(str(doc.get("person_id")), "") if doc.get("person_id") else ""
             doc["src"] = f"/staff/events/{code}/units/{unit_id}/documents/{doc['document_id']}"
             doc["image"] = str(doc.get("media_type", "")).startswith("image/")
         units_status, units = await pages.call(session, "registration", "GET", f"/v1/events/{code}/units")

@@ -2,7 +2,7 @@
 page, in a real Chromium against the embedded runner. Two NY 2022 delegations are started
 through the roster door (NY 七(一)), one with its roster sent: the entries page lists both under
 "代表队 / Delegations", each with "重新发送代表队链接 / Re-issue the delegation's link", for the
-roles holding ``registrants.relink`` only (the arbiter sees no such list). The new link is shown
+roles holding ``registrants.relink`` only (the arbiter sees the list for the documents only). The new link is shown
 once, with the words saying the old one stops working; the old link then says it is not valid
 and the new one opens the delegation's page with its entry. At 390 px in Chinese and at 1366 px
 in English; screenshots go to test-output/browser/console-delegation-relink/."""
@@ -50,7 +50,8 @@ async def test_issue34_the_organiser_reissues_a_delegations_link_and_the_old_one
         await account_sign_in(page, served, accounts["arbiter"], "zh")
         await page.goto(f"{served}{path}?lang=zh")
         assert "选手1" in await page.inner_text("main")
-        assert await page.locator("table.delegations").count() == 0
+        # (it lists the delegations for their documents: evidence.review)
+        assert await page.locator("table.delegations a.unit-documents").count() == 2
         assert await page.locator("button", has_text="重新发送代表队链接").count() == 0
         await account_sign_out(page)
 

@@ -33,6 +33,8 @@ DOCUMENTS: dict[tuple[str, str], str] = {
     "by the bytes an entry may keep (issue 34)",
     ("registration", "/v1/organisations/{org}/people/{person_id}"): "one person of an organisation's registry "
     "with their event records and the audit of what was done to them (issue 32)",
+    ("registration", "/v1/delegation/documents"): "one delegation's documents as its leader reads them, bounded "
+    "by the bytes a delegation may keep (issue 34)",
     ("registration", "/v1/events/{event_code}/delegations/form"): "what a delegation's roster asks: sections, "
     "rooms, services (issue 34)",
     ("registration", "/v1/delegation"): "one delegation as its leader reads it by the secret link, bounded by the "

@@ -5,11 +5,16 @@ it, and reads the delegation by its secret link: the entry accepted, lodging by 
 标准间360元, 单间520元/人/天) and the organisers' shuttle (DA 十二: 每人每次45元) as fees due in
 fen, the same figure as the fee report's for the delegation (REG-14); the token is kept only as
 its hash, the leader's phone only encrypted, the roster without the ID number; the organiser
-re-issues the link and the old one stops working."""
+re-issues the link and the old one stops working. The leader sends the stamped entry form (DA
+十(一)1) as a phone photo: stored encrypted, without its GPS, listed on the delegation's page and
+read by the arbiter."""
 
 from __future__ import annotations
 
 import hashlib
+import io
+
+from PIL import Image
 
 from .registration_served import registration_alone, rows
 
@@ -29,6 +34,14 @@ PLAYER = {
     "services": {"shuttle": 2},
 }
 LEADER = {"role": "leader", "name": "林领队", "room": "single", "nights": 3, "services": {"shuttle": 1}}
+
+
+def _photo_with_gps() -> bytes:
+    exif = Image.Exif()
+    exif.get_ifd(0x8825).update({1: "N", 2: (20.0, 2.0, 0.0), 3: "E", 4: (110.0, 20.0, 0.0)})
+    out = io.BytesIO()
+    Image.new("RGB", (48, 32), (200, 30, 30)).save(out, "JPEG", exif=exif)
+    return out.getvalue()
 
 
 async def _stored(url: str) -> list[tuple]:
@@ -81,3 +94,21 @@ async def test_da_10_1_a_delegation_roster_with_lodging_and_shuttle_served(
         assert (await http.get("/v1/delegation", headers=token)).status_code == 404
         fresh = {"X-Delegation-Token": relinked.json()["token"]}
         assert (await http.get("/v1/delegation", headers=fresh)).json()["unit_name"] == "海口市代表队"
+
+        # DA 十(一)1: the stamped entry form, a phone photo, sent by the (new) link
+        form = await http.post(
+            "/v1/delegation/documents",
+            headers=fresh,
+            data={"kind": "stamped_entry_form"},
+            files={"file": ("IMG_0001.jpg", _photo_with_gps(), "image/jpeg")},
+        )
+        assert form.status_code == 201, form.text
+        doc = form.json()
+        assert [d["document_id"] for d in (await http.get("/v1/delegation", headers=fresh)).json()["documents"]] == [
+            doc["document_id"]
+        ]
+        [(unit_id, sealed)] = await rows(url, "SELECT unit_id, ciphertext FROM documents")
+        assert unit_id == row["unit_id"] and b"JFIF" not in bytes(sealed) and b"Exif" not in bytes(sealed)
+        back = await http.get(f"/v1/events/da-door/units/{unit_id}/documents/{doc['document_id']}", headers=OP)
+        assert back.status_code == 200 and not Image.open(io.BytesIO(back.content)).getexif().get_ifd(0x8825)
+        assert (await http.get(f"/v1/delegation/documents/{doc['document_id']}", headers=token)).status_code == 404

@@ -34,6 +34,13 @@ class Principal:
     #: issue 34: a registrant who holds an entry's secret link (role "registrant"): the entry it
     #: reaches (None: the public form, before the entry exists)
     entry_id: str | None = None
+    #: issue 34: a delegation's leader who holds its secret link (role "delegation"): the unit it reaches
+    unit_id: str | None = None
+
+    @classmethod
+    def delegation(cls, unit_id: str) -> Principal:
+        """A delegation's leader who proved its secret link: what a document upload authorises against."""
+        return cls("delegation", key_id="delegation", unit_id=unit_id)
 
     @classmethod
     def registrant(cls, entry_id: str | None = None) -> Principal:

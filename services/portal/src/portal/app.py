@@ -17,6 +17,7 @@ from . import (
     console_slips,
     console_slot,
     delegation_roster,
+    delegation_upload,
     entry_form,
     event_page,
     live,
@@ -81,6 +82,7 @@ def create_app(upstream: Upstream, settings: PortalSettings | None = None) -> Fa
     entry_form.install(app, site)  # issue 34: the public entry form and the registrant's page
     registrant_upload.install(app, site)  # issue 34: the registrant's documents from their page
     delegation_roster.install(app, site)  # issue 34: a delegation's roster for units
+    delegation_upload.install(app, site)  # issue 34: a delegation's documents from its page
     public.install_printouts(app, site)
     live.install(app, site)
     people_pages.install(app, site)  # issue 32: a person's history, rating lists

@@ -21,7 +21,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from gomoku_shared.client_address import TrustedProxies
 from gomoku_shared.params import PathId
 
-from . import i18n, read_cache
+from . import delegation_upload, i18n, read_cache
 from .entry_form import TOKEN_CHARS
 from .site import Site
 
@@ -101,6 +101,7 @@ def _install_roster(app: FastAPI, site: Site) -> None:
             return site.render(request, "error.html", status=404, message_key="roster.unknown_link")
         event, door = await _door_of(site, delegation["event_code"])
         ctx.setdefault("rows", _rows_of(delegation, door))
+        ctx.setdefault("upload", delegation_upload.upload_view(site, request, token, delegation))
         return site.render(request, template, event=event, door=door, d=delegation, token=token, money=_money, **ctx)
 
     @app.get("/delegation/{token}/roster", response_class=HTMLResponse, name="roster_form")

@@ -19,6 +19,7 @@ from . import (
     staff_relink,
     staff_round,
     staff_sign_in,
+    staff_unit_documents,
 )
 from .sessions import Sessions
 from .site import Site
@@ -34,6 +35,7 @@ def install(app: FastAPI, site: Site) -> None:
     staff_event.install(app, pages)
     staff_entries.install(app, pages)
     staff_relink.install(app, pages)  # issue 34
+    staff_unit_documents.install(app, pages)  # issue 34: a delegation's documents
     staff_evidence.install(app, pages)
     staff_round.install(app, pages)
     staff_appeals.install(app, pages)  # AWD-10

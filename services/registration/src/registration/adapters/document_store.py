@@ -41,6 +41,18 @@ class DatabaseDocumentStore:
         query = sa.select(*_META).where(docs.event_code == event_code)
         return [_record(row) for row in await self.session.execute(query.order_by(docs.uploaded_at, docs.id))]
 
+    async def list_of_unit(self, event_code: str, unit_id: str) -> list[DocumentRecord]:
+        docs = orm.documents.c
+        query = sa.select(*_META).where(docs.event_code == event_code, docs.unit_id == unit_id)
+        return [_record(row) for row in await self.session.execute(query.order_by(docs.uploaded_at, docs.id))]
+
+    async def bytes_of_unit(self, event_code: str, unit_id: str) -> int:
+        docs = orm.documents.c
+        query = sa.select(sa.func.coalesce(sa.func.sum(docs.size), 0)).where(
+            docs.event_code == event_code, docs.unit_id == unit_id
+        )
+        return int((await self.session.execute(query)).scalar_one())
+
     async def bytes_of_entry(self, event_code: str, entry_id: str) -> int:
         docs = orm.documents.c
         query = sa.select(sa.func.coalesce(sa.func.sum(docs.size), 0)).where(

@@ -33,6 +33,17 @@ class DocumentKind(StrEnum):
     STAMPED_FORM = "stamped_form"
 
 
+class DelegationDocumentKind(StrEnum):
+    """What a delegation's document is (NY 十二(一), DA 十(一)1, NT 十(一)1: the unit sends the
+    stamped entry form, ID-card and insurance scans, a screenshot of the payment)."""
+
+    STAMPED_ENTRY_FORM = "stamped_entry_form"
+    PAYMENT_SCREENSHOT = "payment_screenshot"
+    ID_CARD = "id_card"
+    INSURANCE_POLICY = "insurance_policy"
+    OTHER = "other"
+
+
 class DocumentRefused(ServiceError):
     """A document the checks refuse (422, or 413 when it is too large)."""
 
@@ -73,6 +84,9 @@ class DocumentRecord:
     uploaded_at: datetime
     review_state: str
     delete_after: date
+    #: a delegation's document (its entry_id is then ""): the unit, and the person it is about if any
+    unit_id: str | None = None
+    person_id: str | None = None
 
 
 #: the media types a document may be stored as

@@ -125,3 +125,5 @@ class DelegationPage(View):
     entries: list[dict[str, Any]]
     quota: DelegationQuota
     fees: DelegationFees
+    #: the documents the delegation sent, metadata only (issue 34)
+    documents: list[dict[str, Any]] = []

@@ -432,7 +432,16 @@ class DocumentView(View):
     review_state: str
     #: the day after which it is deleted (the event's last day plus the retention)
     delete_after: str
+    #: a delegation's document: its unit (entry_id is then "") and the person it is about, if any
+    unit_id: str | None = None
+    person_id: str | None = None
 
 
 class Documents(Paged):
+    documents: list[DocumentView]
+
+
+class UnitDocuments(View):
+    """Issue 34: the documents a delegation sent, as its leader sees them (metadata only)."""
+
     documents: list[DocumentView]

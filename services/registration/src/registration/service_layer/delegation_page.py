@@ -18,6 +18,7 @@ from ..domain.fees import delegation_fees, fee_statuses, fees_apply
 from ..domain.model import Entry
 from ..domain.rosters import charges, quota_state
 from .delegation_door import link_of
+from .documents import document_view
 from .fees import line_from_row, load_notices
 from .rendering import status_clause, status_name
 from .roster_fees import bookings_of
@@ -128,6 +129,8 @@ async def delegation_view(repos: Repositories, state: RegistrationState, token: 
             ],
         },
         "fees": await _fees(repos, config, unit_id, roster, [e for e in mine if fees_apply(config, e)]),
+        # the documents the delegation sent (metadata only; NY 十二(一), DA 十(一)1)
+        "documents": [document_view(d) for d in await repos.documents.list_of_unit(code, unit_id)],
     }
 
 

@@ -29,6 +29,12 @@ class DocumentStore(Protocol):
     async def bytes_of_entry(self, event_code: str, entry_id: str) -> int:
         """The bytes an entry's documents take (its cap)."""
 
+    async def list_of_unit(self, event_code: str, unit_id: str) -> list[DocumentRecord]:
+        """A delegation's documents, oldest first."""
+
+    async def bytes_of_unit(self, event_code: str, unit_id: str) -> int:
+        """The bytes a delegation's documents take (its cap)."""
+
     async def get(self, event_code: str, document_id: str) -> tuple[DocumentRecord, bytes] | None:
         """A document's metadata and its bytes in clear, or None."""
 

@@ -41,6 +41,8 @@ def document_view(record: DocumentRecord) -> dict[str, Any]:
         "uploaded_at": record.uploaded_at.isoformat(),
         "review_state": record.review_state,
         "delete_after": record.delete_after.isoformat(),
+        "unit_id": record.unit_id,
+        "person_id": record.person_id,
     }
 
 

@@ -458,7 +458,7 @@ documents = sa.Table(
     sa.Column("uploaded_at", TS, nullable=False),
     sa.Column("review_state", sa.String(20), nullable=False),
     sa.Column("delete_after", sa.Date, nullable=False, index=True),
-    #: a delegation's document (0018): the unit that sent it (entry_id ""), the person it is about
+    #: a delegation's document (0019): the unit that sent it (entry_id ""), the person it is about
     sa.Column("unit_id", sa.String(100), nullable=True, index=True),
     sa.Column("person_id", sa.String(200), nullable=True),
 )

@@ -1,15 +1,15 @@
 """Issue 34: a delegation's documents (the stamped entry form, ID-card and insurance scans, the
 payment's screenshot): the unit that sent one and the person it is about, beside an entry's.
 
-Revision ID: 0018
-Revises: 0017
+Revision ID: 0019
+Revises: 0018
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0018"
-down_revision = "0017"
+revision = "0019"
+down_revision = "0018"
 branch_labels = None
 depends_on = None
 

@@ -8,76 +8,26 @@ the document itself."""
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 from typing import Any
 
-from fastapi import FastAPI, Request
-from fastapi.responses import RedirectResponse, Response
-from starlette.datastructures import UploadFile
+from fastapi import Request
 
-from gomoku_shared.client_address import TrustedProxies
-
-from . import i18n, read_cache
-from .registrant_upload import MAX_BYTES, OVERHEAD, PROCESS_KEY
+from . import i18n
+from .link_upload import MAX_BYTES, LinkUpload
 from .site import Site
 
 #: the kinds a delegation may send (words: ``document_kind.*``), in the list's order
 KINDS = ("stamped_entry_form", "payment_screenshot", "id_card", "insurance_policy", "other")
-
-
-def install(app: FastAPI, site: Site) -> None:
-    proxies = TrustedProxies(site.settings.forwarded_allow_ips)
-
-    @app.post("/delegation/{token}/documents", name="delegation_upload")
-    async def delegation_upload(request: Request, token: str) -> Response:
-        read_cache.note_unkeyed()
-        back = f"/delegation/{token}?lang={site.lang_of(request)}"
-        declared = request.headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > MAX_BYTES + OVERHEAD:
-            return RedirectResponse(f"{back}&refused=document_too_large#documents", status_code=303)
-        sent = await request.form(max_files=1, max_fields=5)
-        if not hmac.compare_digest(str(sent.get("form_token", "")), form_token(site, token)):
-            return RedirectResponse(f"{back}&refused=csrf#documents", status_code=303)
-        refused = await forward(site, token, sent, proxies.client(request.scope))
-        suffix = f"&refused={refused}" if refused else "&doc_sent=1"
-        return RedirectResponse(f"{back}{suffix}#documents", status_code=303)
-
-
-async def forward(site: Site, token: str, sent: Any, client: str | None) -> str | None:
-    """Send the file to registration with the token; the refusal's code, or None when stored."""
-    file, kind = sent.get("file"), str(sent.get("kind", ""))
-    if not isinstance(file, UploadFile) or not file.filename:
-        return "document_empty"
-    if kind not in KINDS:
-        return "document_kind_missing"
-    data = await file.read(MAX_BYTES + 1)
-    if len(data) > MAX_BYTES:
-        return "document_too_large"
-    fields = {"kind": kind}
-    person_id = str(sent.get("person_id", ""))
-    if person_id:
-        fields["person_id"] = person_id
-    headers = {"x-delegation-token": token}
-    if client:
-        headers["x-forwarded-for"] = client
-    upload = {"file": ("document", data, file.content_type or "application/octet-stream")}
-    r = await site.upstream.clients["registration"].post(
-        "/v1/delegation/documents", headers=headers, data=fields, files=upload
-    )
-    if r.status_code == 201:
-        return None
-    try:
-        code = str(r.json()["error"]["code"])
-    except (ValueError, KeyError, TypeError):
-        code = ""
-    return code if code.replace("_", "").isalnum() else "document_not_sent"
-
-
-def form_token(site: Site, token: str) -> str:
-    """The upload form's own token: the link's token signed with the portal's secret."""
-    key = site.settings.session_secret.encode() or PROCESS_KEY
-    return hmac.new(key, b"delegation-upload:" + token.encode(), hashlib.sha256).hexdigest()
+UPLOAD = LinkUpload(
+    "delegation_upload",
+    "/delegation",
+    "/v1/delegation/documents",
+    "x-delegation-token",
+    KINDS,
+    field="person_id",
+    sent_flag="doc_sent",
+)
+install = UPLOAD.install
 
 
 def upload_view(site: Site, request: Request, token: str, delegation: dict[str, Any]) -> dict[str, Any]:
@@ -95,5 +45,5 @@ def upload_view(site: Site, request: Request, token: str, delegation: dict[str, 
         "sent": sent and not refused,
         "refusal": refusal or ("refusal.document_not_sent" if refused else None),
         "max_mb": MAX_BYTES // (1024 * 1024),
-        "form_token": form_token(site, token),
+        "form_token": UPLOAD.form_token(site, token),
     }

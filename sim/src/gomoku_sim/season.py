@@ -109,7 +109,7 @@ async def play_season(stack: Any, specs: list[RunSpec], out: TextIO) -> list[Eve
         slots = sum(len(a.people) for a in driver.field if a.expect == "accepted")
         out.write(f"{spec.code}: {shared} of {slots} players entered an earlier event of the season")
         if pool.people and shared < slots:  # the overlap the sections' eligibility allows, said
-            out.write(" (no earlier player fits the others' gender, birth window or board)")
+            out.write(" (for the others no earlier player is left who fits their gender, birth window or board)")
         out.write("\n")
         out.flush()
         await driver.run()
@@ -150,7 +150,9 @@ def print_season(summary: dict[str, Any], base_url: str, out: TextIO) -> None:
     out.write("\nTitles granted (masked names, as published):\n")
     for record in sorted(summary["titles"], key=lambda r: (str(r["since"]), r["person_id"])):
         grants = ", ".join(f"{g['title']} {g['event_code']}/{g['section_id']} #{g['place']}" for g in record["history"])
-        out.write(f"  {record['name']:<8} {record['current']:<4} since {record['since']}  ({grants})\n")
+        out.write(
+            f"  {record['name']:<6} {record['person_id']:<20} {record['current']:<4} since {record['since']}  ({grants})\n"
+        )
     if not summary["titles"]:
         out.write("  (none)\n")
     out.write(f"\nRating list {summary['period']}, top 10:\n")
@@ -163,7 +165,10 @@ def print_season(summary: dict[str, Any], base_url: str, out: TextIO) -> None:
         )
     many = [p for p, codes in summary["events"].items() if len(codes) > 1]
     out.write(f"  {len(many)} of {len(rows)} listed people played in more than one event\n")
-    person = max(summary["events"], key=lambda p: (len(summary["events"][p]), p), default=None)
-    out.write(f"\n  rating list   {base_url}/ratings/{org}/{summary['period']}\n")
+    # the history worth a look: a titled person who played the most events
+    titled = {r["person_id"] for r in summary["titles"]} or set(summary["events"])
+    person = max(titled, key=lambda p: (len(summary["events"].get(p, [])), p), default=None)
+    out.write("\nThe season's pages (while the demo serves them: --serve keeps them up):\n")
+    out.write(f"  rating list   {base_url}/ratings/{org}/{summary['period']}\n")
     if person is not None:
         out.write(f"  a history     {base_url}/people/{org}/{person}\n")

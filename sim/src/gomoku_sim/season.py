@@ -52,7 +52,7 @@ class Pool:
         for app in apps:
             if app.expect != "accepted":
                 continue  # a refusal on purpose keeps the person it was made for
-            for slot, person in enumerate(app.people):
+            for person in app.people:
                 match = next(
                     (
                         p
@@ -66,7 +66,6 @@ class Pool:
                 taken.add(match.id_number)
                 # the identity is the pool person's; the entry's unit and documents stay the slot's
                 person.name, person.birth_date, person.id_number = match.name, match.birth_date, match.id_number
-                app.people[slot] = person
                 shared += 1
         return shared
 

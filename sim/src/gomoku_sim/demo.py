@@ -3,6 +3,7 @@
     .venv/bin/python -m gomoku_sim.demo                       # SZ 2022, scaled down, embedded
     .venv/bin/python -m gomoku_sim.demo --preset nt-2023 --seed 7 --players-per-section 8
     .venv/bin/python -m gomoku_sim.demo --full --mode distributed   # needs AMQP_URL, DATABASE_URL
+    .venv/bin/python -m gomoku_sim.demo --season    # the four seed events as one rated season
 
 Embedded: every service in this process (in-memory bus, SQLite in a temporary DATA_DIR,
 one fake clock). Distributed: the four competition services as processes started with the commands of
@@ -36,6 +37,7 @@ from .report import (
     where_to_find,
     write_csvs,
 )
+from .season import ORGANISATION, play_season, print_season, season_specs, season_summary
 from .stack import database_urls_for, distributed_stack, embedded_stack, env_or_fail
 
 
@@ -48,6 +50,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=2022)
     parser.add_argument(
         "--players-per-section", type=int, default=None, help="entries in each played section of the scaled-down field"
+    )
+    parser.add_argument(
+        "--season",
+        action="store_true",
+        help="embedded: the four seed events in date order, one organisation's rated season, players shared",
     )
     parser.add_argument("--full", action="store_true", help="the full-size field (SZ: 8 sections x 128)")
     parser.add_argument(
@@ -71,6 +78,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 async def run(args: argparse.Namespace) -> int:
+    if args.season:
+        return await run_season(args)
     sizes = scaled_sizes(args.preset, args.players_per_section, full=args.full)
     policy = BotPolicy(no_show_rate=args.no_show_rate, timeout_rate=args.timeout_rate)
     rounds = args.rounds if args.rounds is not None else (None if args.full else 3)
@@ -126,6 +135,25 @@ async def run(args: argparse.Namespace) -> int:
             if args.serve:
                 out.write(f"serving the event's pages at {pages.url}/events/{spec.code} — Ctrl-C stops\n")
                 out.flush()
+                await pages.until_stopped()
+            await pages.stop()
+    return 0
+
+
+async def run_season(args: argparse.Namespace) -> int:
+    """Issue 32: the season (season.py) in one embedded platform, then its titles and rating list."""
+    policy = BotPolicy(no_show_rate=args.no_show_rate, timeout_rate=args.timeout_rate)
+    specs = season_specs(args.seed, args.rounds or 3, policy, not args.quiet)
+    started = time.monotonic()
+    async with embedded_stack(Path(tempfile.mkdtemp(prefix="gomoku-season-data-")), configure_logs=True) as stack:
+        pages = await _serve_pages(stack, args.port)
+        base = pages.url if pages is not None else "http://127.0.0.1:8000"
+        await play_season(stack, specs, sys.stdout)
+        print(f"\n{len(specs)} events ({', '.join(s.code for s in specs)}) in {time.monotonic() - started:.1f}s wall")
+        print_season(await season_summary(stack.platform, ORGANISATION), base, sys.stdout)
+        if pages is not None:
+            if args.serve:
+                print(f"serving the season's pages at {base} — Ctrl-C stops", flush=True)
                 await pages.until_stopped()
             await pages.stop()
     return 0

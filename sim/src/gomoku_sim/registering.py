@@ -35,7 +35,9 @@ class Registering(DriverState):
         moment = (reg.opens_at + timedelta(hours=10)) if reg.opens_at else (reg.closes_at - timedelta(days=7))
         await self.clock.set(moment)
         self.clock_moves.append(f"registration {moment.isoformat()}")
-        body = {"preset_id": self.spec.preset_id, "event_code": self.code, "overrides": self.overrides}
+        body: dict[str, Any] = {"preset_id": self.spec.preset_id, "event_code": self.code, "overrides": self.overrides}
+        if self.spec.organisation:
+            body["organisation"] = self.spec.organisation
         try:
             return await self.p.post("registration", "/v1/events", body)
         except ApiError as exc:

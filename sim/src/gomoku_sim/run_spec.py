@@ -151,6 +151,8 @@ class RunSpec:
     event_code: str | None = None
     sizes: dict[str, int] | None = None
     overrides: dict[str, Any] = field(default_factory=dict)
+    #: the organisation that owns the event (issue 29; None: the default organisation)
+    organisation: str | None = None
     #: Swiss rounds for a scaled-down field (None: the preset's number or the service's choice)
     rounds: int | None = None
     policy: BotPolicy = field(default_factory=BotPolicy)

@@ -143,7 +143,8 @@ async def first_round_played(base: str, *, pending_evidence: bool = False) -> tu
     platform, driver = await registered_da_event(base, seed=5, sizes={"open": 6, "junior": 0, "public": 0})
     if pending_evidence:
         # one record the arbiter has still to review (REG-6): the console's evidence queue
-        entries = await platform.get("registration", f"/v1/events/{driver.code}/entries", role="arbiter")
+        # an entry of the partner's (a delegation that entered through the roster door is not theirs)
+        entries = await platform.get("registration", f"/v1/events/{driver.code}/entries", role="partner")
         first = sorted(e["entry_id"] for e in entries["entries"] if e.get("section_id") == "open")[0]
         await platform.post(
             "registration",

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 
+import pytest
 from awards_kit import completed, configured, ranked
 
 from gomoku_shared.contracts.common import Entrant
@@ -285,3 +286,12 @@ async def test_issue32_a_persons_events_list_their_grant_and_rated_games(harness
     assert [len(s["games"]) for s in fourth["sections"]] == [1]
     nobody = await harness.client.get(f"{ORG}/people/R-unknown/events")
     assert nobody.status_code == 200 and nobody.json()["sections"] == []
+
+
+@pytest.mark.parametrize("period", ["0000-01", "9999-12", "1899-05"])
+async def test_issue32_a_period_no_list_can_have_is_refused_in_words_not_a_500(harness, period):
+    """Found by the fuzz: a period of year 0 (or one whose month's end falls past year 9999) made
+    the list's title lookup build an impossible date; periods are 1900-2999."""
+    for path in (f"{ORG}/ratings/{period}", f"{ORG}/ratings/{period}.csv"):
+        r = await harness.client.get(path)
+        assert r.status_code == 422, (path, r.status_code, r.text)

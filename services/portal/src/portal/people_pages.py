@@ -19,7 +19,7 @@ from . import page_names, rating_chart
 from .site import Site
 from .upstream import Upstream
 
-PERIOD = re.compile(r"^\d{4}-(0[1-9]|1[0-2])$")
+PERIOD = re.compile(r"^(19|2\d)\d{2}-(0[1-9]|1[0-2])$")
 #: what awards accepts as an organisation and a person id: anything else is no page here, not a 422 there
 ORG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 PERSON_MAX = 64

@@ -29,7 +29,7 @@ csv_route = partial(router.get, responses=CSV, response_class=Response)
 
 Org = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")]
 PersonId = Annotated[str, Path(min_length=1, max_length=64, description="the person's registry id")]
-Period = Annotated[str, Path(pattern=r"^\d{4}-(0[1-9]|1[0-2])$", description="a rating period: YYYY-MM")]
+Period = Annotated[str, Path(pattern=r"^(19|2\d)\d{2}-(0[1-9]|1[0-2])$", description="a rating period: YYYY-MM")]
 
 
 async def _repo(request: Request) -> AsyncIterator[SeasonReads]:

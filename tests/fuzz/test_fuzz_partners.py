@@ -19,7 +19,7 @@ from gomoku_shared.staff_roles import DEFAULT_ORGANISATION
 
 from .runner import fuzz_service
 from .seeding import KEYS, StaffCredential, embedded_stack_process, partners_base
-from .test_fuzz import FUZZ_KEYS, _verdict, assert_credential_admitted
+from .verdict import FUZZ_KEYS, assert_credential_admitted, verdict
 
 
 async def test_fuzz_the_partners_service_in_the_embedded_mode(tmp_path):
@@ -37,5 +37,5 @@ async def test_fuzz_the_partners_service_in_the_embedded_mode(tmp_path):
         )
         staff.close()
         assert "Traceback" not in stack.extras["log"].read_text()
-    _verdict("embedded", [report])
+    verdict("embedded", [report])
     assert_credential_admitted([report], "staff")

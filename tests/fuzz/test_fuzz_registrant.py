@@ -20,7 +20,7 @@ from gomoku_sim.driver import EventDriver, RunSpec
 
 from .runner import fuzz_service
 from .seeding import embedded_stack_process
-from .test_fuzz import _verdict
+from .verdict import verdict
 
 #: the routes a registrant's link opens (public_api.py, registrant_documents.py)
 REGISTRANT_PATHS = ("/v1/registrant", "/v1/registrant/documents", "/v1/registrant/documents/{document_id}")
@@ -71,7 +71,7 @@ async def test_fuzz_the_registrant_routes_with_a_valid_registrant_token(tmp_path
             headers_of={"registrant": link},
         )
         assert "Traceback" not in stack.extras["log"].read_text()
-    _verdict("embedded, a registrant's link", [report])
+    verdict("embedded, a registrant's link", [report])
     assert report.operations == 4, report.line()  # GET /registrant, the documents' POST and GET, one document
     answers = {status: n for (name, status), n in report.statuses.items() if name == "registrant"}
     # the token reached the routes: the entry and its documents read (generated uploads are

@@ -58,7 +58,9 @@ def placed(order: list[str], n: int = 28) -> list[StandingRow]:
 
 async def _junior(harness, event_code: str, order: list[str], registry: dict[str, str]) -> None:
     standings = placed(order)
-    entrants = [Entrant(entrant_id=r.entrant_id, name=r.name, registry_id=registry.get(r.entrant_id)) for r in standings]
+    entrants = [
+        Entrant(entrant_id=r.entrant_id, name=r.name, registry_id=registry.get(r.entrant_id)) for r in standings
+    ]
     payload = completed(event_code, "junior", standings, name="Junior").model_copy(update={"entrants": entrants})
     await harness.send(payload)
     await harness.settle()
@@ -71,7 +73,9 @@ async def test_issue32_awd5_one_lookup_names_the_current_title_of_each_person_as
     """DA 九(三): Bo 1st (二段), Ann 5th (1级); Cy (no title: 28th of 28 is past the table) and an
     unknown id are not listed; the answer names no one (titles only)."""
     await harness.send(configured("da-2023"))
-    await _junior(harness, "da-2023", ["bo", "x2", "x3", "x4", "ann"] + [f"y{i}" for i in range(6, 28)] + ["cy"], REGISTRY)
+    await _junior(
+        harness, "da-2023", ["bo", "x2", "x3", "x4", "ann"] + [f"y{i}" for i in range(6, 28)] + ["cy"], REGISTRY
+    )
     r = await harness.client.get("/v1/organisations/default/titles", params={"people": "R-ann,R-bo,R-cy,R-none"})
     assert r.status_code == 200
     assert r.json() == {

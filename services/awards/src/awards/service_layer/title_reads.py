@@ -46,7 +46,5 @@ async def event_title_certificates(runtime: ServiceRuntime, event_code: str) -> 
     async with runtime.sessionmaker() as session:
         organisation = await SeasonRepository(session).organisation(event_code)
         rows = await TitleReadsRepository(session).event_grants(event_code)
-    certificates = [
-        TitleCertificate(r.person_id, r.name, r.title, r.section_id, r.place, r.granted_on) for r in rows
-    ]
+    certificates = [TitleCertificate(r.person_id, r.name, r.title, r.section_id, r.place, r.granted_on) for r in rows]
     return EventTitleCertificates(event_code, organisation, certificate_order(certificates))

@@ -15,7 +15,13 @@ def team_members(entrant: Entrant) -> list[dict]:
     """Who plays which board (REG-9): id, name and board only, as for a player of an individual
     section (no birth year, no document)."""
     return [
-        {"player_id": member.player_id, "name": member.name, "board": member.board or board}
+        {
+            "player_id": member.player_id,
+            "name": member.name,
+            "board": member.board or board,
+            #: the person in the organisation's registry (issue 32: the pages name their title)
+            "registry_id": member.registry_id,
+        }
         for board, member in enumerate(members(entrant), 1)
     ]
 

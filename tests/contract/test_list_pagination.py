@@ -68,6 +68,10 @@ DOCUMENTS: dict[tuple[str, str], str] = {
     ("awards", "/v1/organisations/{org}/ratings/{period}"): "one period's published rating list, ranked whole "
     "like a standings table (issue 32)",
     ("awards", "/v1/events/{event_code}/honours/certificates"): "the honours' certificates, one document",
+    ("awards", "/v1/organisations/{org}/titles"): "a lookup of the people asked by id (at most 100), "
+    "not a list of records (issue 32)",
+    ("awards", "/v1/events/{event_code}/title-certificates"): "one event's title certificates, bounded by its "
+    "sections' title tables (issue 32)",
     ("awards", "/v1/events/{event_code}/honours/register"): "the honours register, one document",
     (
         "awards",

@@ -25,6 +25,7 @@ from . import (
     public,
     registrant_upload,
     staff,
+    title_printouts,
 )
 from .fanout import FeedHub
 from .page_headers import PagePolicy
@@ -86,6 +87,7 @@ def create_app(upstream: Upstream, settings: PortalSettings | None = None) -> Fa
     public.install_printouts(app, site)
     live.install(app, site)
     people_pages.install(app, site)  # issue 32: a person's history, rating lists
+    title_printouts.install(app, site)  # issue 32: title certificates
     staff.install(app, site)
     console = console_rounds.install(app, site, app.state.sessions)
     console_awards.install(app, console)

@@ -19,5 +19,7 @@ def by_id(section: dict[str, Any] | None) -> dict[str, dict[str, Any]]:
                 "board": member["board"],
                 "team": entrant["entrant_id"],
                 "team_name": entrant["name"],
+                # issue 32: the registry person, for their title beside their name (``held_titles``)
+                **({"registry_id": member["registry_id"]} if member.get("registry_id") else {}),
             }
     return names

@@ -16,6 +16,7 @@ from gomoku_shared.params import PathId, RoundNo
 
 from . import board, home, page_names, player_search, printout_reads, public_sections, section_states, team_texts
 from . import names as who_is_who
+from .held_titles import with_titles
 from .nofont import NoFont
 from .section_reads import match_of
 from .site import Site
@@ -121,8 +122,9 @@ def _game_routes(app: FastAPI, site: Site) -> None:
             upstream.optional("pairing", f"/v1/events/{game['event_code']}/sections/{game['section_id']}"),
             upstream.optional("registration", f"/v1/events/{game['event_code']}"),
         )
-        names = who_is_who.by_id(section)
-        match = await match_of(upstream, game, section)
+        names, match = await asyncio.gather(
+            with_titles(upstream, event, who_is_who.by_id(section)), match_of(upstream, game, section)
+        )
         layout = board.replay(record)
         shown = request.query_params.get("ply", "")
         ply = int(shown) if shown.isdigit() else layout["move_count"]

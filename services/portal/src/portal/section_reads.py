@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from . import held_titles, section_states
 from . import names as who_is_who
-from . import section_states
 from .merged_page import NotPlayedHere
 from .upstream import Upstream
 
@@ -30,7 +30,8 @@ async def context_of(upstream: Upstream, code: str, sid: str) -> dict[str, Any]:
     return {
         "event": event,
         "section": section,
-        "names": who_is_who.by_id(section),
+        # issue 32: each person's current title beside their name
+        "names": await held_titles.with_titles(upstream, event, who_is_who.by_id(section)),
         "code": code,
         "closing": closing,
         "merged_in": merged_in,

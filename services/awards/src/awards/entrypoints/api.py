@@ -9,7 +9,7 @@ from gomoku_shared.event_access import EventAccessDirectory
 from gomoku_shared.runtime import ServiceRuntime
 from gomoku_shared.service import service_app
 
-from . import honours, publishing, results, season, team_results
+from . import honours, publishing, results, season, team_results, titles
 
 
 def create_api(runtime: ServiceRuntime, keyring: KeyRing, event_access: EventAccessDirectory) -> FastAPI:
@@ -29,6 +29,7 @@ def create_api(runtime: ServiceRuntime, keyring: KeyRing, event_access: EventAcc
     app.include_router(honours.router)
     # issue 32: titles and ratings of an organisation's people, public reads
     app.include_router(season.router)
+    app.include_router(titles.router)
     # staff-only: a section's awards published again on request (audited)
     app.include_router(publishing.router)
     return app

@@ -35,6 +35,8 @@ class TeamMember(View):
     player_id: str
     name: str
     board: int
+    #: the person in the organisation's registry (issue 32)
+    registry_id: str | None = None
 
 
 class Entrant(View):
@@ -42,6 +44,8 @@ class Entrant(View):
     entrant_id: str
     name: str
     withdrawn_after: int | None = None
+    #: the person in the organisation's registry (issue 32)
+    registry_id: str | None = None
     #: team sections only: the team's players in board order
     members: list[TeamMember] | None = None
 

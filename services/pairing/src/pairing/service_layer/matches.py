@@ -13,9 +13,15 @@ from .section import FORFEITS, board_game_points, matches_of, members
 
 def team_members(entrant: Entrant) -> list[dict]:
     """Who plays which board (REG-9): id, name and board only, as for a player of an individual
-    section (no birth year, no document)."""
+    section (no birth year, no document), and the registry person's opaque id where known."""
     return [
-        {"player_id": member.player_id, "name": member.name, "board": member.board or board}
+        {
+            "player_id": member.player_id,
+            "name": member.name,
+            "board": member.board or board,
+            # the person in the organisation's registry, where known (issue 32: the pages name their title)
+            **({"registry_id": member.registry_id} if member.registry_id else {}),
+        }
         for board, member in enumerate(members(entrant), 1)
     ]
 

@@ -68,10 +68,10 @@ def _first_double(
                 if line.amount_fen > 0:
                     held.setdefault(line.entrant_id, []).append((index, line.amount_fen))
     for row in standings.rows:
-        lines = held.get(row.entrant_id, [])
-        if len(lines) > 1 and any(tables[index].band is not None for index, _ in lines):
-            kept = max(lines, key=lambda line: (line[1], -line[0]))[0]
-            return row.entrant_id, kept, [index for index, _ in lines if index != kept]
+        prizes = held.get(row.entrant_id, [])
+        if len(prizes) > 1 and any(tables[index].band is not None for index, _ in prizes):
+            kept = max(prizes, key=lambda prize: (prize[1], -prize[0]))[0]
+            return row.entrant_id, kept, [index for index, _ in prizes if index != kept]
     return None
 
 

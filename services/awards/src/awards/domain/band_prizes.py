@@ -1,8 +1,9 @@
-"""Issue 32 rating-band prizes (AWD-4 tables restricted to a band of published ratings, e.g.
-"best under 1600").
+"""Issue 32 rating-band prizes: prize tables restricted to a band of published ratings, e.g.
+"best under 1600".
 
 A band table ranks the players whose published rating (as carried at section close) lies in its
-band, by their section places, and pays them like any table (shared ranks split, AWD-4).
+band, by their section places, and pays them like any table (shared ranks split, as in
+:mod:`awards.domain.prizes`).
 
 One prize per player where the tables are not combinable (our decision, the usual rule of
 rating-band prizes): a player whom a band table and another table (overall, a gendered table

@@ -16,7 +16,14 @@ pytestmark = pytest.mark.slow  # the PDF with its embedded CJK font
 
 ZH, EN = Words("zh"), Words("en")
 EVENT = {"name": "2023年全国五子棋公开赛（定安）"}
-BAND_PRIZE = {"table": "Best under 1600", "rank": 1, "place": 3, "name": "王芳", "unit_name": "上海", "band_under": 1600}
+BAND_PRIZE = {
+    "table": "Best under 1600",
+    "rank": 1,
+    "place": 3,
+    "name": "王芳",
+    "unit_name": "上海",
+    "band_under": 1600,
+}
 
 
 @pytest.mark.parametrize(

@@ -3,11 +3,15 @@ table of cases; the band's configuration checks; the decision standing among the
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 from pydantic import ValidationError
 from registration_kit import person
 
 from gomoku_shared.event_config import EventConfig, RatingBand
+from registration import presets
+from registration.adapters.stored_config import config_columns, stored_config
 from registration.domain import Verdict
 from registration.domain.rating_band import (
     RATING_BAND_RULE,
@@ -100,3 +104,26 @@ def test_issue32_a_rating_band_needs_a_registration_section_of_players(sz, nt):
     final = next(s for st in sz.stages if st.entry == "qualification" for s in st.sections)
     with pytest.raises(ValidationError, match="only a section entered through registration"):
         with_band(sz, final.id, {"under": 1600})
+
+
+def test_issue32_rating_bands_are_stored_apart_for_the_previous_release(sz):
+    """Issue 32 rating band: the new keys (a section's band, a prize table's band) are stored
+    apart from the configuration the previous release reads, and merge back whole."""
+    overrides = {
+        "stages": {
+            "online": {
+                "sections": {
+                    "men-free": {
+                        "rating_band": {"under": 1700},
+                        "awards": {
+                            "prizes": [{"id": "u16", "name": "U1600", "amounts": [100], "band": {"under": 1600}}]
+                        },
+                    }
+                }
+            }
+        }
+    }
+    banded = presets.load("sz-2022", overrides=overrides)
+    columns = config_columns(banded.model_dump(mode="json"))
+    assert "rating_band" not in str(columns["config"]) and "'band'" not in str(columns["config"])
+    assert EventConfig.model_validate(stored_config(SimpleNamespace(**columns))) == banded

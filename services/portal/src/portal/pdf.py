@@ -15,6 +15,7 @@ from fpdf import FPDF
 from . import pdf_table
 from .i18n import Words
 from .nofont import NoFont
+from .rating_band_words import band_prize_lines, band_prizes
 
 #: where a CJK font is looked for (Debian's fonts-wqy-microhei first); the PORTAL_PDF_FONT setting (``font`` below) comes first
 FONT_CANDIDATES = (
@@ -334,6 +335,9 @@ def certificates(words: Words, event: dict, awards: dict, font: str = "", member
     for board in awards.get("best_boards", []):
         lines = [words.t("pdf.cert.best_board_line", section=section, n=board.get("board"))]
         certificate(pdf, words.t("pdf.cert.best_board"), board, event, lines, issued)
+        made += 1
+    for prize in band_prizes(awards):  # issue 32: a rating-band prize's own certificate
+        certificate(pdf, words.t("pdf.cert.award"), prize, event, band_prize_lines(words, section, prize), issued)
         made += 1
     if not made:
         pdf.add_page()

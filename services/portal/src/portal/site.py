@@ -16,6 +16,7 @@ from markupsafe import Markup
 from . import deadlines, i18n, page_names, read_cache
 from .dates_in_words import say_days, say_time
 from .fanout import FeedHub
+from .rating_band_words import band_label
 from .settings import PortalSettings
 from .staff_event_names import who_acted
 from .staff_people import powers, roles_list
@@ -68,6 +69,8 @@ class Site:
                 # issue 28: an event's days in words ("2022年11月5日至13日" / "5–13 Nov 2022")
                 days=lambda first, last=None: say_days(first, last, words.lang) or "—",
                 actor_name=who_acted,
+                # issue 32: a rating-band prize table's band in words ("" for other tables)
+                prize_band=lambda row: band_label(words, row),
                 # the regulation's dates: a registration's last day, included (deadlines.py)
                 first_day=lambda value, zone: deadlines.first_day(value, zone, words),
                 last_day=lambda value, zone: deadlines.last_day(value, zone, words),

@@ -104,6 +104,10 @@ class Entrant(Model):
     attributes: dict[str, Any] = Field(default_factory=dict)
     #: an individual entrant's person in the organisation's registry (a team's: its members')
     registry_id: str | None = RegistryId
+    #: issue 32: an individual's published rating (the organisation's latest list) as registration
+    #: judged it, whatever ``rating`` seeds by (that may be a qualifying order); None: none published
+    #: (unrated) or a publisher before it. Rating-band prizes read it.
+    published_rating: int | None = Field(default=None, ge=0, le=4000)
 
     _birth_year_only = model_validator(mode="before")(birth_year_only)
 

@@ -42,6 +42,34 @@ class PlacesByField(_Model):
     places: Annotated[int, Field(ge=1)]
 
 
+class RatingBand(_Model):
+    """Issue 32 (ADR 0012): a band of published ratings, for a section's eligibility
+    (``SectionConfig.rating_band``) and for a prize table ranking only the players inside it
+    ("best under 1600": ``under: 1600``). ``at_least`` is inclusive and ``under`` exclusive, so
+    adjacent bands (``under: 1600`` / ``at_least: 1600``) never overlap. A player without a
+    published rating (unrated, rating 0 on the wire) is inside only with ``unrated: inside``.
+    A provisional rating is a rating like any other (ADR 0012: provisional is a reading of the
+    rating deviation; seeding reads it the same way)."""
+
+    at_least: Annotated[int, Field(ge=1, le=4000)] | None = None
+    under: Annotated[int, Field(ge=1, le=4000)] | None = None
+    unrated: Literal["inside", "outside"] = "outside"
+
+    @model_validator(mode="after")
+    def _bounded(self) -> RatingBand:
+        if self.at_least is None and self.under is None:
+            raise ValueError("a rating band needs at_least or under")
+        if self.at_least is not None and self.under is not None and self.under <= self.at_least:
+            raise ValueError(f"under {self.under} must be above at_least {self.at_least}")
+        return self
+
+    def admits(self, rating: int | None) -> bool:
+        """Whether a published rating (None or 0: unrated) lies in the band."""
+        if not rating:
+            return self.unrated == "inside"
+        return (self.at_least is None or rating >= self.at_least) and (self.under is None or rating < self.under)
+
+
 class PrizeTable(_Model):
     """AWD-4: prize amounts by place (index 0 = 1st)."""
 
@@ -53,6 +81,9 @@ class PrizeTable(_Model):
     amounts: Annotated[list[int], Field(min_length=1)]
     #: ranking among this gender only (women's prizes)
     gender: Gender | None = None
+    #: issue 32: ranking among the players whose published rating lies in this band only; not
+    #: combinable: a player whom two tables would pay takes the better prize (awards.domain.band_prizes)
+    band: RatingBand | None = None
     #: 兼得: received in addition to a prize from another table
     combinable: bool = False
     non_increasing: bool = True

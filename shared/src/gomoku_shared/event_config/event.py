@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, model_validator
 
 from .appeals import AppealRules, HonourConfig
-from .awards import AwardsConfig, RatingSettings, TeamScoring
+from .awards import AwardsConfig, RatingBand, RatingSettings, TeamScoring
 from .base import FormatKind, GenderRule, RuleTrack, SectionKind, _Model
 from .errors import _CrossCheckFailed
 from .fees import FeeRules
@@ -51,6 +51,8 @@ class SectionConfig(_Model):
     team_match: TeamMatchConfig | None = None
     team_scoring: TeamScoring | None = None
     eligibility: list[str] = []
+    #: issue 32: only players whose published rating lies in this band may enter (judged at entry)
+    rating_band: RatingBand | None = None
     closing: ClosingRules = ClosingRules()
     format: FormatConfig | None = None
     clock: ClockConfig | None = None

@@ -157,6 +157,10 @@ def _check_section(event, stage, section, path, local, clause_ids, stage_ids, wh
     for index, clause_id in enumerate(section.eligibility):
         if clause_id not in clause_ids:
             add(f"{path}.eligibility[{index}]", f"unknown eligibility clause {clause_id!r}")
+    if section.rating_band and section.kind == "team":  # issue 32: ratings are players', not teams'
+        add(f"{path}.rating_band", "a team section has no rating band")
+    if section.rating_band and stage.entry != "registration":  # judged when an entry is made
+        add(f"{path}.rating_band", "only a section entered through registration has a rating band")
     _check_team(event, section, path, where, add)
     _check_play(section, path, add)
     _check_merge(stage, section, path, local, add)
@@ -267,6 +271,8 @@ def _check_awards(section, path, add) -> None:
             add(f"{path}.awards.prizes[{index}].amounts", "amounts must be >= 0")
         if prize.gender and section.gender != "mixed" and prize.gender != section.gender:
             add(f"{path}.awards.prizes[{index}].gender", f"a {section.gender} section has no {prize.gender} ranking")
+        if prize.band and section.kind == "team":  # issue 32: ratings are players', not teams'
+            add(f"{path}.awards.prizes[{index}].band", "a team section has no rating bands")
     last = 0
     for index, title in enumerate(awards.titles):
         if title.from_place != last + 1 or title.to_place < title.from_place:

@@ -28,6 +28,7 @@ from decimal import Decimal
 from gomoku_shared import event_config as ec
 
 from ..domain import Gender, config
+from ..domain.rating_band import RatingBand
 
 DEFAULT_PLACE_ITEMS: tuple[str, ...] = ("certificate",)
 MONEY_ITEM = "prize_money"
@@ -162,13 +163,22 @@ def prize_config(awards: ec.AwardsConfig) -> config.PrizeConfig | None:
             gender=Gender(t.gender) if t.gender else None,
             combinable=t.combinable,
             name_zh=t.name_zh,
+            band=rating_band(t.band),
         )
         for t in awards.prizes
     )
-    # overall tables first, as the domain applies them (schema order kept otherwise)
-    tables = tuple(t for t in tables if t.gender is None) + tuple(t for t in tables if t.gender is not None)
+    # overall tables first, as the domain applies them, then gendered, then rating bands (issue
+    # 32; schema order kept otherwise)
+    tables = tuple(sorted(tables, key=lambda t: (t.band is not None, t.gender is not None)))
     first = awards.prizes[0]
     return config.PrizeConfig(tables, currency=first.currency, before_tax=first.before_tax)
+
+
+def rating_band(band: ec.RatingBand | None) -> RatingBand | None:
+    """Issue 32: a prize table's band of published ratings."""
+    if band is None:
+        return None
+    return RatingBand(band.at_least, band.under, include_unrated=band.unrated == "inside")
 
 
 def title_table(awards: ec.AwardsConfig) -> config.TitleTable | None:

@@ -87,6 +87,7 @@ def standings_from_contract(payload: SectionCompleted, section_gender: str | Non
                 birth_year=entrant.birth_year if entrant else None,
                 decided_by_playoff=row.decided_by == "playoff",
                 completed=not bool(entrant and entrant.attributes.get("withdrawn")),
+                rating=entrant.published_rating if entrant else None,
             )
         )
     return SectionStandings(

@@ -14,9 +14,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from .model import Gender
 from .money import yuan
+
+if TYPE_CHECKING:  # the band module raises this module's ConfigError
+    from .rating_band import RatingBand
 
 
 class ConfigError(ValueError):
@@ -161,6 +165,9 @@ class PrizeTable:
     combinable: bool = True
     #: the Chinese name of the table where the configuration gives one
     name_zh: str | None = None
+    #: issue 32: rank only the players whose published rating lies in this band
+    #: (:mod:`awards.domain.band_prizes`: not combinable, a player takes the better prize)
+    band: RatingBand | None = None
 
     def __post_init__(self) -> None:
         for amount in self.amounts:
@@ -176,8 +183,9 @@ class PrizeTable:
         gender: Gender | None = None,
         combinable: bool = True,
         name_zh: str | None = None,
+        band: RatingBand | None = None,
     ) -> PrizeTable:
-        return cls(name, tuple(yuan(a) for a in amounts), gender, combinable, name_zh)
+        return cls(name, tuple(yuan(a) for a in amounts), gender, combinable, name_zh, band)
 
 
 @dataclass(frozen=True)

@@ -58,6 +58,8 @@ class StandingRow:
     decided_by_playoff: bool = False
     #: False for an entrant who withdrew before the end (no finisher's items)
     completed: bool = True
+    #: issue 32: the published rating registration carried at section close (None: unrated)
+    rating: int | None = None
 
     def __post_init__(self) -> None:
         if self.place < 1:

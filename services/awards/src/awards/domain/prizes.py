@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from .config import PrizeConfig, PrizeTable
 from .model import SectionStandings, StandingRow, TieGroup, rank_within
 from .money import split_fen
+from .rating_band import RatingBand
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,8 @@ class PrizeAward:
     remainder_fen: int = 0
     #: the table's Chinese name, where the configuration gives one
     table_zh: str | None = None
+    #: issue 32: the rating band the table ranks (None: every player)
+    band: RatingBand | None = None
 
 
 def _table_amount(table: PrizeTable, rank: int) -> int:
@@ -64,6 +67,7 @@ def pay_groups(table: PrizeTable, groups: tuple[TieGroup, ...]) -> tuple[PrizeAw
                     tied_ranks=(group.place, group.last_place) if group.shared else None,
                     remainder_fen=remainder,
                     table_zh=table.name_zh,
+                    band=table.band,
                 )
             )
     return tuple(lines)

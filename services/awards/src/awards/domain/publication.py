@@ -110,6 +110,9 @@ class PrizeListRow:
     remainder_fen: int
     #: the table's Chinese name, where the configuration gives one
     table_zh: str | None = None
+    #: issue 32: the table's band of published ratings (from, inclusive; under), None: no bound
+    band_at_least: int | None = None
+    band_under: int | None = None
 
 
 def prize_list(awards: SectionAwards) -> tuple[PrizeListRow, ...]:
@@ -130,6 +133,8 @@ def prize_list(awards: SectionAwards) -> tuple[PrizeListRow, ...]:
             p.shared_with,
             p.remainder_fen,
             p.table_zh,
+            p.band.at_least if p.band else None,
+            p.band.under if p.band else None,
         )
         for p in awards.prizes
     )

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from .band_prizes import prizes_with_bands
 from .best_board import BestBoardResult, BoardRecord, best_boards
 from .config import EventAwardsConfig, SectionAwardConfig
 from .model import Gender, SectionStandings
 from .places import awarded_places, is_cancelled, place_awards
-from .prizes import PrizeAward, section_prizes
+from .prizes import PrizeAward
 from .qualification import SquadSelection, StageQualification, select_squad, stage_qualification
 from .team_score import TeamRanking, team_ranking, team_ranking_standings
 from .titles import TitleAward, section_titles
@@ -90,7 +91,7 @@ def compute_section_awards(
             cancelled_at_closing=cancelled_at_closing is not None,
         )
     items = {p.entrant_id: p for p in place_awards(standings, config.places)}
-    prizes = section_prizes(standings, config.prizes) if config.prizes else ()
+    prizes = prizes_with_bands(standings, config.prizes) if config.prizes else ()  # AWD-4, issue 32 bands
     titles = section_titles(standings, config.titles) if config.titles else ()
     title_of = {t.entrant_id: t.title for t in titles}
     entrants = tuple(

@@ -93,11 +93,13 @@ def section_closed(
     entries: Mapping[str, Entry] | None = None,
     registry_ids: Mapping[str, str] | None = None,
     ratings: Mapping[str, int] | None = None,
+    listed: Mapping[str, int] | None = None,
 ) -> SectionClosed:
     """The domain's payload, completed with what only the service knows: the partner that
     registered each entrant, ratings/seeds, the section's unit-separation flag and the registry
     person each player stands as and an individual's published rating (issue 32, ``ratings``:
-    player id → rating)."""
+    player id → rating); ``listed``: every player's published rating whatever the seeding
+    (rating-band prizes read it as ``published_rating``)."""
     registry = registry_ids or {}
     data: dict[str, Any] = section_closed_payload(config, closed, people, units)
     sec = config.section(closed.section_id)
@@ -117,6 +119,7 @@ def section_closed(
             player = ent["attributes"].get("player_id") or ""
             ent["registry_id"] = registry.get(player)
             ent["rating"] = seed_rating(entry_meta, player, ratings)
+            ent["published_rating"] = (listed or {}).get(player)
         for mem in ent.get("members", []):
             mem["partner_id"] = entry_meta.partner_id
             mem["registry_id"] = registry.get(mem["player_id"])

@@ -31,6 +31,9 @@ CONFIG_ADDITIONS: tuple[tuple[str, ...], ...] = (
     ("registration", "public_delegations"),
     # issue 32: whether the event's games are rated, and the minimum time control
     ("ratings",),
+    # issue 32: a section's rating band for entry, and a prize table's band
+    ("stages", "*", "sections", "*", "rating_band"),
+    ("stages", "*", "sections", "*", "awards", "prizes", "*", "band"),
 )
 
 

@@ -165,6 +165,9 @@ class Application:
     #: REG-16: the keyed index of each claiming player's ID number, per person id (a claim is
     #: matched against the loaded list by it, nothing decrypted)
     id_keys: Mapping[str, str] = field(default_factory=dict)
+    #: issue 32 rating band: each player's published rating when the application is judged
+    #: (person id → rating, of those who have one)
+    published_ratings: Mapping[str, int] = field(default_factory=dict)
 
     def completed_at(self, required: list[str] | tuple[str, ...]) -> datetime | None:
         """When the application became complete, or None if an item is still missing."""

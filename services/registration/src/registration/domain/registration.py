@@ -35,6 +35,7 @@ from .model import (
 )
 from .places import check_cap
 from .previous_top import PreviousTop
+from .rating_band import rating_band_decisions
 from .rejudging import (
     STATUS_OF,
     judged_outcome,
@@ -212,6 +213,7 @@ class EventRegistration:
                 intends_to_represent=app.intends_to_represent,
             )
             decisions.extend(report.decisions)
+        decisions.extend(rating_band_decisions(section, members, app.published_ratings))  # issue 32
         return decisions, received
 
     def _has_place_or_waits(self, section_id: str, person_id: str, other_than: str | None = None) -> bool:

@@ -191,7 +191,15 @@ async def _publish_closed_sections(cmd: EventCommand, closed: list[ClosedSection
     for c in closed:
         if c.status in ("ready", "cancelled") and config.section(c.section_id).played:
             payload = section_closed(
-                config, c, people, units, cmd.loaded.meta, cmd.reg.entries, cmd.registry_ids, cmd.published_ratings()
+                config,
+                c,
+                people,
+                units,
+                cmd.loaded.meta,
+                cmd.reg.entries,
+                cmd.registry_ids,
+                cmd.published_ratings(),
+                listed=cmd.listed_ratings(),
             )
             cmd.uow.emit(
                 payload, correlation_id=cmd.code, event_id=event_id_for("section.closed", cmd.code, c.section_id)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -24,6 +25,7 @@ from gomoku_shared.event_config import EventConfig
 from ..adapters import repository as repo
 from ..adapters.contract_mapping import entrant_for, event_id_for
 from ..domain import Entry, EntryStatus, Evidence, IdNumber, Person, PreviousTop, Unit, mask_id_number
+from ..domain.rating_band import reads_rating_bands
 from . import schemas as s
 from .people_registry import link_person
 from .rendering import entry_view, pending_fields
@@ -148,8 +150,9 @@ class EventCommand:
 
     async def _look_up_ratings(self) -> None:
         """Issue 32: the published ratings of the registry people not looked up yet (entries
-        carry them, the TRF rating column), unless the event does not seed by rating."""
-        if not self.config.ratings.seed:
+        carry them, the TRF rating column), unless the event neither seeds by rating nor has a
+        rating band (entry or prizes)."""
+        if not self.config.ratings.seed and not reads_rating_bands(self.config):
             return
         if self._has_ratings is None:  # once per command: most organisations publish none
             self._has_ratings = await self.uow.ratings.has_list(await self.organisation())
@@ -164,6 +167,13 @@ class EventCommand:
         if not self.config.ratings.seed:
             return None
         return {pid: self.seed_ratings[rid] for pid, rid in self.registry_ids.items() if rid in self.seed_ratings}
+
+    def listed_ratings(self, player_ids: Iterable[str] | None = None) -> dict[str, int]:
+        """Issue 32 rating bands: each player's published rating (player id → rating, of those
+        of ``player_ids`` or of everyone looked up who have one), whatever the seeding."""
+        ids = list(self.registry_ids) if player_ids is None else player_ids
+        rids = {pid: rid for pid in ids if (rid := self.registry_ids.get(pid)) is not None}
+        return {pid: self.seed_ratings[rid] for pid, rid in rids.items() if rid in self.seed_ratings}
 
     async def person_for(self, p: s.PlayerIn) -> str:
         """The player's id: found again by the ID number's keyed hash, else created. A partner

@@ -19,6 +19,7 @@ from gomoku_shared.messaging.inbox import inbox_table
 from gomoku_shared.messaging.outbox import outbox_table
 
 from .published_ratings import declare_published_ratings
+from .record_tables import declare_record
 from .registry_tables import declare_registry
 
 metadata = MetaData()
@@ -483,6 +484,8 @@ registrant_links = sa.Table(
 registry_people, registry_links, registry_audit = declare_registry(metadata, TS, ACTOR)
 #: issue 32: the latest rating list awards published per organisation, to seed entries (0018)
 rating_publications, published_ratings = declare_published_ratings(metadata, TS)
+#: issue 32: the federation's record: each individual section's final places awards published (0020)
+record_sections, record_places = declare_record(metadata, TS)
 #: issue 34: a delegation's secret link and its roster as last submitted (0017)
 delegation_links = sa.Table(
     "delegation_links",

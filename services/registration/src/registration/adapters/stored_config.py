@@ -31,6 +31,11 @@ CONFIG_ADDITIONS: tuple[tuple[str, ...], ...] = (
     ("registration", "public_delegations"),
     # issue 32: whether the event's games are rated, and the minimum time control
     ("ratings",),
+    # issue 32: the event's level, REG-16 from the record, wildcards proven by the record
+    ("level",),
+    ("units", "quota_exempt_previous_event"),
+    ("units", "quota_exempt_previous_sections"),
+    ("eligibility", "*", "options", "*", "from_record"),
 )
 
 

@@ -165,6 +165,8 @@ class Application:
     #: REG-16: the keyed index of each claiming player's ID number, per person id (a claim is
     #: matched against the loaded list by it, nothing decrypted)
     id_keys: Mapping[str, str] = field(default_factory=dict)
+    #: REG-16 from the record (issue 32): the registry person each claiming player stands as
+    registry_ids: Mapping[str, str] = field(default_factory=dict)
 
     def completed_at(self, required: list[str] | tuple[str, ...]) -> datetime | None:
         """When the application became complete, or None if an item is still missing."""

@@ -77,6 +77,7 @@ async def submit(
             for pid, p in zip(person_ids, players, strict=True)
             if pid in exempt and p.id_number
         },
+        registry_ids={pid: cmd.registry_ids[pid] for pid in exempt if pid in cmd.registry_ids},  # REG-16 on the record
     )
     people = await cmd.load_people(person_ids)
     previous_top = await cmd.previous_top() if exempt else None  # REG-16: claims are checked against it

@@ -220,6 +220,8 @@ def _qual(mode: str) -> str:
 
 #: who "approved" a fact the federation's record proves (issue 32: `domain.record`)
 ON_RECORD = "record"
+#: the evidence a wildcard is judged on
+_WILDCARD_KINDS = (EvidenceKind.GRADE_CERTIFICATE, EvidenceKind.PAST_RESULT)
 
 
 def _wanted(opt: ResidencyOption) -> str:
@@ -261,8 +263,9 @@ def _wildcard(
             if worst is not None and e.result_place <= worst:
                 at = f" at {e.result_event}" if e.reviewed_by == ON_RECORD and e.result_event else ""
                 candidates.append((e, f"{e.result_level} result place {e.result_place}{at} (top {worst})"))
-    if not candidates and opt.from_record:
-        # SZ 六(4): neither the record nor a document proves it: the arbiter decides
+    documents = [e for e in evidence if e.person_id == person.id and e.kind in _WILDCARD_KINDS]
+    if not candidates and opt.from_record and all(e.reviewed_by == ON_RECORD for e in documents):
+        # SZ 六(4): claimed on the record alone, which does not prove it: the arbiter decides
         return OptionResult(Verdict.PENDING, "wildcard: not proven by the record (" + _wanted(opt) + "): for review")
     if not candidates:
         return OptionResult(

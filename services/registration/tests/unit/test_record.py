@@ -30,7 +30,11 @@ def place(n: int, *, event="ny-2022", section="youth-male", level="national", ti
         ({"rp1": [place(1, event="da-2023")]}, [], []),  # another event's place
         ({"rp1": [place(2, section="junior-male")]}, ["youth-male"], []),  # a section that does not count
         ({"rp1": [place(2, section="junior-male")]}, ["junior-male"], [("rp1", 2)]),
-        ({"rp2": [place(3)], "rp1": [place(1), place(5, section="junior-male")]}, [], [("rp1", 1), ("rp1", 5), ("rp2", 3)]),
+        (
+            {"rp2": [place(3)], "rp1": [place(1), place(5, section="junior-male")]},
+            [],
+            [("rp1", 1), ("rp1", 5), ("rp2", 3)],
+        ),
     ],
 )
 def test_reg16_ny_7_3_the_previous_editions_recorded_top_places(places, sections, expected):
@@ -83,25 +87,30 @@ IN_TIME = date(2022, 8, 14)  # before SZ's wildcard deadline (2022-11-01)
     [
         ([place(9, level="city", title="3k")], A, "grade 3k"),  # 三级: a grade certificate on the record
         ([place(1, level=None, title="1d")], A, "grade 1d"),
-        ([place(30, level=None, title="4k")], P, "not proven by the record"),  # 四级 is below 三级
+        ([place(30, level=None, title="4k")], R, "not proven by the record"),  # 四级 is below 三级
         ([place(3, level="city")], A, "city result place 3 at ny-2022 (top 3)"),
-        ([place(4, level="city")], P, "not proven by the record"),
+        ([place(4, level="city")], R, "not proven by the record"),
         ([place(8, level="provincial")], A, "provincial result place 8"),
-        ([place(9, level="provincial")], P, "not proven"),
+        ([place(9, level="provincial")], R, "not proven"),
         ([place(25, level="national")], A, "national result place 25"),
-        ([place(26, level="national")], P, "not proven"),
-        ([place(1, level=None)], P, "not proven"),  # an event whose level is not said proves no place
-        ([], P, "city top 3, provincial top 8, national top 25"),
+        ([place(26, level="national")], R, "not proven"),
+        ([place(1, level=None)], R, "not proven"),  # an event whose level is not said proves no place
+        ([], R, "city top 3, provincial top 8, national top 25"),
         ([place(1, level="national", on=date(2022, 11, 5))], R, "after the deadline"),
     ],
 )
 def test_reg6_sz_6_4_wildcard_proven_by_the_record(sz, recorded, expected, said):
     """REG-6 (SZ 六(4), 八(四)): 三级及以上 or 市级前3 / 省级前8 / 全国前25 on the record admits
-    without a document or an arbiter; a claim the record does not prove goes to the arbiter
-    with the reason; a place won after the wildcard deadline does not count."""
+    without a document or an arbiter; a claim neither the record nor a document proves is
+    refused with the reason (a certificate sent later goes to the arbiter, SZ 十三(二)); a place
+    won after the wildcard deadline does not count."""
     p = person()
     d = check_clause(
-        sz.clause("sz-residency"), p, record_evidence(p.id, recorded), intends_to_represent=True, as_of=date(2022, 11, 5)
+        sz.clause("sz-residency"),
+        p,
+        record_evidence(p.id, recorded),
+        intends_to_represent=True,
+        as_of=date(2022, 11, 5),
     )
     assert d.outcome is expected and said in d.reason, d.reason
     if expected is A:
@@ -124,8 +133,8 @@ def test_reg6_sz_6_4_the_record_admits_only_a_citizen_who_intends_to_represent(s
     [
         # a document the record does not back: judged as before (an arbiter approves it)
         ({"kind": K.GRADE_CERTIFICATE, "grade": "2k"}, P, "awaiting the arbiter's approval"),
-        # a document that does not qualify, with nothing on the record: refused as before
-        ({"kind": K.GRADE_CERTIFICATE, "grade": "5k"}, R, "meets no clause"),
+        # a document that does not qualify, with nothing on the record: refused, both said
+        ({"kind": K.GRADE_CERTIFICATE, "grade": "5k"}, R, "not proven by the record nor by a document"),
     ],
 )
 def test_reg6_sz_6_4_documents_still_count_beside_the_record(sz, document, expected, said):

@@ -51,7 +51,8 @@ async def record_rows(h) -> list[tuple]:
 async def test_reg16_ny_7_3_and_reg6_sz_6_4_claims_judged_from_the_previous_events_record(tmp_path):
     """REG-16 (NY 七(三)): a claim for a place in the previous edition's top 8 is checked against
     its recorded places (the same registry person); REG-6 (SZ 六(4)): a wildcard is admitted by a
-    national top-25 place on the record, and one the record does not prove awaits the arbiter."""
+    national top-25 place on the record; one the record does not prove is refused with the
+    reason, and goes to the arbiter's review once a certificate arrives."""
     async with harness(tmp_path, start=datetime(2022, 7, 20, 10, 0, tzinfo=CST)) as h:
         await event(h, "ny21", "ny-2022")
         await h.client.post("/v1/events/ny21/units", headers=P1, json={"id": "zj", "name": "Zhejiang"})
@@ -89,9 +90,18 @@ async def test_reg16_ny_7_3_and_reg6_sz_6_4_claims_judged_from_the_previous_even
         (why,) = [d for d in proven["decisions"] if d["clause"] == "sz-residency/wildcard"]
         assert why["reason"] == "wildcard: national result place 12 at ny21 (top 25), on the record"
         assert not proven["pending_evidence"]
-        unproven = await wildcard(3)  # national place 30
-        assert (unproven["status"], unproven["clause"]) == ("pending_review", "sz-residency/wildcard"), unproven
-        assert "not proven by the record" in unproven["reason"] and "national top 25" in unproven["reason"]
+        unproven = await wildcard(3)  # national place 30: refused, and told why
+        assert (unproven["status"], unproven["clause"]) == ("refused", "sz-residency"), unproven
+        assert "not proven by the record nor by a document" in unproven["reason"]
+        assert "national top 25" in unproven["reason"]
+        # the certificate sent afterwards, in time (SZ 十三(二)), goes to the arbiter's review
+        certificate = {"kind": "grade_certificate", "document_ref": "G-3", "grade": "2k"}
+        sent = await h.client.post(
+            "/v1/events/sz22/evidence", headers=P1, json={"entry_id": unproven["entry_id"], **certificate}
+        )
+        assert sent.status_code == 201, sent.text
+        (again,) = sent.json()["entries"]
+        assert (again["status"], again["clause"]) == ("pending_review", "sz-residency/wildcard"), again
 
 
 async def test_issue32_the_record_keeps_the_highest_revision_and_ignores_a_repeat(tmp_path):

@@ -52,7 +52,10 @@ class RecordRepository:
         if lines:
             await self.session.execute(
                 sa.insert(p),
-                [{"organisation": organisation, "event_code": event_code, "section_id": section_id, **x} for x in lines],
+                [
+                    {"organisation": organisation, "event_code": event_code, "section_id": section_id, **x}
+                    for x in lines
+                ],
             )
 
     async def edition_of(self, organisation: str, event_code: str) -> date | None:
@@ -98,7 +101,9 @@ class RecordRepository:
             out.setdefault(row.stands_as, []).append(
                 RecordedPlace(
                     event_code=row.event_code,
-                    edition_on=row.edition_on if isinstance(row.edition_on, date) else date.fromisoformat(row.edition_on),
+                    edition_on=row.edition_on
+                    if isinstance(row.edition_on, date)
+                    else date.fromisoformat(row.edition_on),
                     section_id=row.section_id,
                     section_name=row.section_name,
                     place=row.place,

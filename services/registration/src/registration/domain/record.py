@@ -88,6 +88,8 @@ def record_evidence(person_id: str, places: Iterable[RecordedPlace]) -> list[Evi
         if p.level in ("city", "provincial", "national"):
             level = cast(Level, p.level)
             out.append(
-                replace(on_record, id=f"{ref}/place", result_level=level, result_place=p.place, result_event=p.event_code)
+                replace(
+                    on_record, id=f"{ref}/place", result_level=level, result_place=p.place, result_event=p.event_code
+                )
             )
     return out

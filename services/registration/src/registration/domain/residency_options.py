@@ -220,8 +220,6 @@ def _qual(mode: str) -> str:
 
 #: who "approved" a fact the federation's record proves (issue 32: `domain.record`)
 ON_RECORD = "record"
-#: the evidence a wildcard is judged on
-_WILDCARD_KINDS = (EvidenceKind.GRADE_CERTIFICATE, EvidenceKind.PAST_RESULT)
 
 
 def _wanted(opt: ResidencyOption) -> str:
@@ -263,10 +261,12 @@ def _wildcard(
             if worst is not None and e.result_place <= worst:
                 at = f" at {e.result_event}" if e.reviewed_by == ON_RECORD and e.result_event else ""
                 candidates.append((e, f"{e.result_level} result place {e.result_place}{at} (top {worst})"))
-    documents = [e for e in evidence if e.person_id == person.id and e.kind in _WILDCARD_KINDS]
-    if not candidates and opt.from_record and all(e.reviewed_by == ON_RECORD for e in documents):
-        # SZ 六(4): claimed on the record alone, which does not prove it: the arbiter decides
-        return OptionResult(Verdict.PENDING, "wildcard: not proven by the record (" + _wanted(opt) + "): for review")
+    if not candidates and opt.from_record:
+        # SZ 六(4): the record does not prove it and no document does (十三(二): materials count
+        # when they arrive: a certificate sent later is judged again, then by the arbiter)
+        return OptionResult(
+            Verdict.REFUSED, "wildcard: not proven by the record nor by a document (" + _wanted(opt) + ")"
+        )
     if not candidates:
         return OptionResult(
             Verdict.REFUSED,

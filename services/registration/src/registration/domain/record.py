@@ -77,11 +77,13 @@ def record_evidence(person_id: str, places: Iterable[RecordedPlace]) -> list[Evi
     out: list[Evidence] = []
     for p in places:
         ref = f"record:{p.event_code}/{p.section_id}"
+        won = datetime.combine(p.edition_on, time.max, tzinfo=UTC)
         on_record = replace(
             Evidence(id=ref, person_id=person_id, kind=EvidenceKind.PAST_RESULT, document_ref=ref),
-            submitted_at=datetime.combine(p.edition_on, time.max, tzinfo=UTC),
+            submitted_at=won,
             status=EvidenceStatus.APPROVED,
             reviewed_by=ON_RECORD,
+            reviewed_at=won,  # proven as soon as it was won (REG-18 deadlines compare with it)
         )
         if p.title:
             out.append(replace(on_record, id=f"{ref}/title", kind=EvidenceKind.GRADE_CERTIFICATE, grade=p.title))

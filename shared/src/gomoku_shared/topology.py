@@ -15,6 +15,8 @@ CONSUMES: dict[str, tuple[str, ...]] = {
         "appeal.decided",
         "round.rescheduled",
         "ratings.published",
+        # issue 32: the record of final places (REG-16, REG-6 read it)
+        "awards.published",
     ),
     "pairing": ("section.closed", "game.finished", "event.access_changed"),
     "gameplay": ("round.paired", "playoff.required", "result.decided", "round.rescheduled", "event.access_changed"),

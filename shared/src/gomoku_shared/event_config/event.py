@@ -131,6 +131,9 @@ class EventConfig(_Model):
     honours: list[HonourConfig] = []
     #: issue 32: whether the games count for the federation's ratings (default: not rated)
     ratings: RatingSettings = RatingSettings()
+    #: issue 32: the event's level (市级/省级/全国), as a later event's wildcard clause weighs a
+    #: place in it (SZ 六(4): city top 3, provincial top 8, national top 25); None: not said
+    level: Literal["city", "provincial", "national"] | None = None
     stages: Annotated[list[StageConfig], Field(min_length=1)]
     #: EVT-7: arrival, technical meeting and round start times per stage and section
     schedule: EventSchedule = EventSchedule()

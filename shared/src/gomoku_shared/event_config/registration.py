@@ -111,6 +111,10 @@ class ResidencyOption(_Model):
     #: wildcard players must finish top N of a section of this track to keep a final place (REG-7)
     wildcard_track: RuleTrack | None = None
     wildcard_max_place: Annotated[int, Field(ge=1)] | None = None
+    #: wildcard: the federation's record proves it too (a title of min_grade or better granted
+    #: at one of its events, or a place within result_places at an event of that level): such a
+    #: claim is admitted without a document; one the record does not prove goes to the arbiter
+    from_record: bool = False
 
     @model_validator(mode="after")
     def _consistent(self) -> ResidencyOption:
@@ -297,12 +301,19 @@ class UnitRules(_Model):
     #: NY: the published list of the previous top-N finishers; empty = a quoted reference is
     #: taken as given, else only a listed reference with the player's name exempts
     quota_exempt_list: list[QuotaExemption] = []
+    #: issue 32: the previous edition ran on the platform (its event code): a claim is checked
+    #: against its recorded places first (the loaded list stays the fallback)
+    quota_exempt_previous_event: Annotated[str, Field(min_length=1, max_length=64)] | None = None
+    #: the previous edition's sections whose places exempt; empty: every individual section
+    quota_exempt_previous_sections: list[str] = []
 
     @model_validator(mode="after")
     def _exemptions(self) -> UnitRules:
         top = self.quota_exempt_previous_top
         if self.quota_exempt_list and top is None:
             raise ValueError("quota_exempt_list needs quota_exempt_previous_top")
+        if self.quota_exempt_previous_event and top is None:
+            raise ValueError("quota_exempt_previous_event needs quota_exempt_previous_top")
         beyond = [x.ref for x in self.quota_exempt_list if top is not None and x.place > top]
         if beyond:
             raise ValueError(f"quota_exempt_list names places beyond the top {top}: {beyond}")

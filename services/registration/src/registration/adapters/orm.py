@@ -19,7 +19,7 @@ from gomoku_shared.messaging.inbox import inbox_table
 from gomoku_shared.messaging.outbox import outbox_table
 
 from .published_ratings import declare_published_ratings
-from .registry_tables import declare_registry
+from .registry_tables import declare_record, declare_registry
 
 metadata = MetaData()
 outbox = outbox_table(metadata)
@@ -301,8 +301,7 @@ def declare_ledger(md: MetaData) -> dict[str, sa.Table]:
 
 
 def declare_change_application(table: sa.Table) -> None:
-    """REG-10: a substitution names the player replaced and the new one, and when it was
-    applied (migration 0005)."""
+    """REG-10: a substitution names the player replaced and the new one, and when applied (0005)."""
     table.append_column(sa.Column("replaces_person_id", sa.String(100), nullable=True))
     table.append_column(sa.Column("new_person_id", sa.String(100), nullable=True))
     table.append_column(sa.Column("applied_at", TS, nullable=True))
@@ -483,6 +482,7 @@ registrant_links = sa.Table(
 registry_people, registry_links, registry_audit = declare_registry(metadata, TS, ACTOR)
 #: issue 32: the latest rating list awards published per organisation, to seed entries (0018)
 rating_publications, published_ratings = declare_published_ratings(metadata, TS)
+record_sections, record_places = declare_record(metadata, TS)  # issue 32: the record of final places (0020)
 #: issue 34: a delegation's secret link and its roster as last submitted (0017)
 delegation_links = sa.Table(
     "delegation_links",

@@ -21,6 +21,7 @@ from .document_store import DatabaseDocumentStore
 from .exemption_repository import ExemptionListRepository
 from .protection import DataProtector
 from .published_ratings import PublishedRatingRepository
+from .record_repository import RecordRepository
 from .registrant_links import RegistrantLinkRepository
 from .registry_repository import RegistryRepository
 from .schedule_repository import DelayRepository
@@ -399,6 +400,8 @@ class Repositories:
         self.registry = RegistryRepository(session, protector)
         #: issue 32: the organisations' latest published ratings (entries are seeded by them)
         self.ratings = PublishedRatingRepository(session, orm.rating_publications, orm.published_ratings)
+        #: issue 32: the organisations' record of final places (REG-16, REG-6 read it)
+        self.record = RecordRepository(session)
         #: issue 34: the delegations' secret links (hashes) and rosters
         self.delegation_links = DelegationLinkRepository(session, protector)
         #: every encrypted column (a DATA_KEY rotation)

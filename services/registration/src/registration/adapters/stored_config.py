@@ -34,6 +34,11 @@ CONFIG_ADDITIONS: tuple[tuple[str, ...], ...] = (
     # issue 32: a section's rating band for entry, and a prize table's band
     ("stages", "*", "sections", "*", "rating_band"),
     ("stages", "*", "sections", "*", "awards", "prizes", "*", "band"),
+    # issue 32: the event's level, REG-16 from the record, wildcards proven by the record
+    ("level",),
+    ("units", "quota_exempt_previous_event"),
+    ("units", "quota_exempt_previous_sections"),
+    ("eligibility", "*", "options", "*", "from_record"),
 )
 
 

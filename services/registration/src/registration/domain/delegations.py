@@ -7,7 +7,7 @@ entries through units or alone, the delegation quota, and the officials a unit m
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from gomoku_shared.event_config import EventConfig, QuotaExemption, UnitRules, place_key
@@ -38,7 +38,9 @@ def quota_exemptions(
         if rules.quota_exempt_list:
             decision = _against_published(top, listed, ref, person)
         else:
-            decision = judge_claim(top, previous_top, person, app.id_keys.get(person.id))
+            decision = judge_claim(
+                top, previous_top, person, app.id_keys.get(person.id), app.registry_ids.get(person.id)
+            )
         if decision.clause == "units/quota_exempt":
             exempt.add(person.id)
         decisions.append(decision)
@@ -59,8 +61,11 @@ def _against_published(top: int, listed: dict[str, QuotaExemption], ref: str, pe
     )
 
 
-def judge_claim(top: int, previous_top: PreviousTop | None, person: Person, id_key: str | None) -> Decision:
-    """One player's claim against the loaded list (`id_key`: the keyed index of their ID number)."""
+def judge_claim(
+    top: int, previous_top: PreviousTop | None, person: Person, id_key: str | None, registry_id: str | None = None
+) -> Decision:
+    """One player's claim against the loaded list (`id_key`: the keyed index of their ID number)
+    and the previous edition's recorded places (`registry_id`: the registry person they are)."""
     if previous_top is None:
         return Decision(
             "REG-16",
@@ -71,7 +76,7 @@ def judge_claim(top: int, previous_top: PreviousTop | None, person: Person, id_k
             (("top", top),),
         )
     edition = previous_top.edition
-    line = previous_top.place_of(person, top, id_key)
+    line = previous_top.place_of(person, top, id_key, registry_id)
     if line is None:
         return Decision(
             "REG-16",
@@ -85,9 +90,9 @@ def judge_claim(top: int, previous_top: PreviousTop | None, person: Person, id_k
         "REG-16",
         "units/quota_exempt",
         Verdict.ADMITTED,
-        f"outside the quota: place {line.place} in {edition}'s {line.section} (top {top})",
+        f"outside the quota: place {line.place} in {line.edition or edition}'s {line.section} (top {top})",
         person.id,
-        (("edition", edition), ("place", line.place), ("section", line.section), ("top", top)),
+        (("edition", line.edition or edition), ("place", line.place), ("section", line.section), ("top", top)),
     )
 
 
@@ -207,7 +212,12 @@ def judge_official(
 
 
 def claims_judged_again(
-    entry: Entry, top: int, previous_top: PreviousTop, people: dict[str, Person], id_keys: dict[str, str]
+    entry: Entry,
+    top: int,
+    previous_top: PreviousTop,
+    people: dict[str, Person],
+    id_keys: dict[str, str],
+    registry_ids: Mapping[str, str] | None = None,
 ) -> Entry:
     """REG-16 (NY 七(三)): an entry's exemption claims judged again against a newly loaded list
     (the entry as it was where nothing changes). Only the exemption changes: a player the list
@@ -218,7 +228,7 @@ def claims_judged_again(
         pid = old.person_id
         if old.rule != "REG-16" or not old.clause.startswith("units/quota_exempt") or pid not in people:
             continue
-        decisions[index] = judge_claim(top, previous_top, people[pid], id_keys.get(pid))
+        decisions[index] = judge_claim(top, previous_top, people[pid], id_keys.get(pid), (registry_ids or {}).get(pid))
         exempt.discard(pid)
         if decisions[index].clause == "units/quota_exempt":
             exempt.add(pid)

@@ -168,6 +168,8 @@ class Application:
     #: issue 32 rating band: each player's published rating when the application is judged
     #: (person id → rating, of those who have one)
     published_ratings: Mapping[str, int] = field(default_factory=dict)
+    #: REG-16 from the record (issue 32): the registry person each claiming player stands as
+    registry_ids: Mapping[str, str] = field(default_factory=dict)
 
     def completed_at(self, required: list[str] | tuple[str, ...]) -> datetime | None:
         """When the application became complete, or None if an item is still missing."""

@@ -24,12 +24,18 @@ class ListedPlayer:
     birth_date: date | None = None
     #: the keyed index of its ID number (the service's blind index: equal numbers, equal keys)
     id_key: str | None = None
+    #: a line of the federation's record (issue 32): the registry person placed, matched by it alone
+    registry_id: str | None = None
+    #: the edition of a recorded line (a year), where it differs from the list's
+    edition: str | None = None
 
-    def names(self, person: Person, id_key: str | None) -> bool:
-        """Whether this line is `person` (whose ID number's keyed index is `id_key`): by the ID
-        number where both have one (the strongest identifier: an equal name proves nothing, a
-        different one is a typing difference at most), else by the name as written and the
-        birth date together."""
+    def names(self, person: Person, id_key: str | None, registry_id: str | None = None) -> bool:
+        """Whether this line is `person` (whose ID number's keyed index is `id_key`): a recorded
+        line by the registry person; else by the ID number where both have one (the strongest
+        identifier: an equal name proves nothing, a different one is a typing difference at
+        most), else by the name as written and the birth date together."""
+        if self.registry_id is not None:
+            return self.registry_id == registry_id
         if self.id_key is not None and id_key is not None:
             return self.id_key == id_key
         return (
@@ -46,7 +52,9 @@ class PreviousTop:
     edition: str
     players: tuple[ListedPlayer, ...]
 
-    def place_of(self, person: Person, top: int, id_key: str | None = None) -> ListedPlayer | None:
+    def place_of(
+        self, person: Person, top: int, id_key: str | None = None, registry_id: str | None = None
+    ) -> ListedPlayer | None:
         """The player's best line within the top `top`, or None."""
-        found = [p for p in self.players if p.place <= top and p.names(person, id_key)]
+        found = [p for p in self.players if p.place <= top and p.names(person, id_key, registry_id)]
         return min(found, key=lambda p: (p.place, p.section), default=None)

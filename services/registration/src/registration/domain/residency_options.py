@@ -218,6 +218,17 @@ def _qual(mode: str) -> str:
     return "approved " if mode == "verified" else ""
 
 
+#: who "approved" a fact the federation's record proves (issue 32: `domain.record`)
+ON_RECORD = "record"
+
+
+def _wanted(opt: ResidencyOption) -> str:
+    """What a wildcard needs, in words (a grade or better, or places by level)."""
+    grade = [f"a grade of {opt.min_grade} or better"] if opt.min_grade else []
+    places = [f"{level} top {worst}" for level, worst in opt.result_places.items()]
+    return " or ".join(grade + ([", ".join(places)] if places else []))
+
+
 def _wildcard(
     opt: ResidencyOption, person: Person, evidence: Sequence[Evidence], *, intends_to_represent: bool, mode: str
 ) -> OptionResult:
@@ -248,7 +259,14 @@ def _wildcard(
         ):
             worst = opt.result_places.get(e.result_level)
             if worst is not None and e.result_place <= worst:
-                candidates.append((e, f"{e.result_level} result place {e.result_place} (top {worst})"))
+                at = f" at {e.result_event}" if e.reviewed_by == ON_RECORD and e.result_event else ""
+                candidates.append((e, f"{e.result_level} result place {e.result_place}{at} (top {worst})"))
+    if not candidates and opt.from_record:
+        # SZ 六(4): the record does not prove it and no document does (十三(二): materials count
+        # when they arrive: a certificate sent later is judged again, then by the arbiter)
+        return OptionResult(
+            Verdict.REFUSED, "wildcard: not proven by the record nor by a document (" + _wanted(opt) + ")"
+        )
     if not candidates:
         return OptionResult(
             Verdict.REFUSED,
@@ -265,7 +283,8 @@ def _wildcard(
         return OptionResult(Verdict.REFUSED, "wildcard evidence rejected by the arbiter")
     approved = [(e, why) for e, why in live if e.status is EvidenceStatus.APPROVED]
     if approved:
-        return OptionResult(Verdict.ADMITTED, f"wildcard: {approved[0][1]}, approved")
+        how = "on the record" if approved[0][0].reviewed_by == ON_RECORD else "approved"
+        return OptionResult(Verdict.ADMITTED, f"wildcard: {approved[0][1]}, {how}")
     if opt.requires_approval or mode == "verified":
         return OptionResult(Verdict.PENDING, f"wildcard: {live[0][1]}, awaiting the arbiter's approval")
     return OptionResult(Verdict.ADMITTED, f"wildcard: {live[0][1]}")

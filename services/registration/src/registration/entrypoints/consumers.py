@@ -4,14 +4,21 @@ from __future__ import annotations
 
 from gomoku_shared.runtime import ServiceRuntime
 
-from ..service_layer import schedule, seeding
+from ..service_layer import record, schedule, seeding
 from ..service_layer.fees import on_appeal
 from ..service_layer.stages import on_qualifiers_selected
 from ..service_layer.state import RegistrationState
 from ..service_layer.unit_of_work import RegistrationUnitOfWork
 
 #: the event types this service consumes (docs/architecture.md, "Bus events")
-CONSUMES = ["qualifiers.selected", "appeal.lodged", "appeal.decided", "round.rescheduled", "ratings.published"]
+CONSUMES = [
+    "qualifiers.selected",
+    "appeal.lodged",
+    "appeal.decided",
+    "round.rescheduled",
+    "ratings.published",
+    "awards.published",
+]
 
 
 def register(runtime: ServiceRuntime, context: RegistrationState) -> None:
@@ -41,3 +48,10 @@ def register(runtime: ServiceRuntime, context: RegistrationState) -> None:
     async def ratings_published(uow, env) -> None:
         # issue 32: the organisation's latest rating list seeds its events' entries (TRF rating)
         await seeding.on_ratings_published(RegistrationUnitOfWork(uow, context.protector), env.payload, env.occurred_at)
+
+    @runtime.on("awards.published")
+    async def awards_published(uow, env) -> None:
+        # issue 32: the federation's record of final places (REG-16, REG-6 read it)
+        await record.on_awards_published(
+            RegistrationUnitOfWork(uow, context.protector), context, env.payload, env.occurred_at
+        )

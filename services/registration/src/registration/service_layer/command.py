@@ -26,6 +26,7 @@ from ..adapters import repository as repo
 from ..adapters.contract_mapping import entrant_for, event_id_for
 from ..domain import Entry, EntryStatus, Evidence, IdNumber, Person, PreviousTop, Unit, mask_id_number
 from ..domain.rating_band import reads_rating_bands
+from . import record
 from . import schemas as s
 from .people_registry import link_person
 from .rendering import entry_view, pending_fields
@@ -104,7 +105,8 @@ class EventCommand:
     async def previous_top(self) -> PreviousTop | None:
         """REG-16 (NY 七(三)): the list a quota exemption is checked against, None if none is loaded."""
         if self._previous_top is None:
-            self._previous_top = (await self.uow.exemptions.in_force(self.code),)
+            loaded = await self.uow.exemptions.in_force(self.code)
+            self._previous_top = (await record.previous_top(self, loaded),)  # issue 32: the record first
         return self._previous_top[0]
 
     async def organisation(self) -> str:
@@ -341,7 +343,9 @@ class EventCommand:
         return repo.evidence_from_row(row)
 
     async def evidence_of(self, person_ids) -> list[Evidence]:
-        return [repo.evidence_from_row(r) for r in await self.uow.evidence.rows(self.code, list(person_ids))]
+        """The people's evidence, and what the federation's record proves (issue 32: SZ 六(4))."""
+        stored = [repo.evidence_from_row(r) for r in await self.uow.evidence.rows(self.code, list(person_ids))]
+        return stored + await record.evidence_on_record(self, person_ids)
 
     # ---- stages
 

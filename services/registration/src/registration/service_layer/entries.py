@@ -78,6 +78,7 @@ async def submit(
             if pid in exempt and p.id_number
         },
         published_ratings=cmd.listed_ratings(person_ids),  # issue 32 rating band
+        registry_ids={pid: cmd.registry_ids[pid] for pid in exempt if pid in cmd.registry_ids},  # REG-16 on the record
     )
     people = await cmd.load_people(person_ids)
     previous_top = await cmd.previous_top() if exempt else None  # REG-16: claims are checked against it

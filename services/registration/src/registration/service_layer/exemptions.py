@@ -16,6 +16,7 @@ from ..adapters.protection import DataProtector
 from ..adapters.repositories import Repositories
 from ..domain import ListedPlayer
 from ..domain.delegations import claims_judged_again
+from . import record
 from . import schemas as s
 from .actors import actor_ref
 from .command import EventCommand
@@ -88,7 +89,7 @@ async def _claims_judged_again(cmd: EventCommand, top: int) -> list[str]:
     }
     if not claiming:
         return []
-    previous_top = await cmd.uow.exemptions.in_force(cmd.code)
+    previous_top = await record.previous_top(cmd, await cmd.uow.exemptions.in_force(cmd.code))
     assert previous_top is not None, "judged right after a load"
     ids = sorted({pid for e in claiming.values() for pid in e.person_ids})
     people = await cmd.load_people(ids)
@@ -96,7 +97,7 @@ async def _claims_judged_again(cmd: EventCommand, top: int) -> list[str]:
     id_keys = {pid: row.id_number_index for pid, row in rows.items() if row.id_number_index}
     changed = []
     for entry_id, entry in sorted(claiming.items()):
-        again = claims_judged_again(entry, top, previous_top, people, id_keys)
+        again = claims_judged_again(entry, top, previous_top, people, id_keys, cmd.registry_ids)
         if again != entry:
             cmd.reg.replace_entry(again)
             changed.append(entry_id)

@@ -22,7 +22,7 @@ from . import views as v
 from .access import STAFF, read
 from .delegation_api import TAG, DelegationToken
 from .document_routes import EXTENSIONS, FILE_HEADERS, checked_upload
-from .public_api import on_event
+from .public_api import link_attempt, on_event
 from .routes import Read, add_routes
 
 #: the staff who review an event's evidence (per event: 403 ``not_your_event`` otherwise)
@@ -34,7 +34,8 @@ FILE_RESPONSES: dict[int | str, dict[str, Any]] = {
 
 async def _leader(request: Request, token: str) -> tuple[Principal, str]:
     """The delegation the link proves, as a principal, and its event (404 ``unknown_delegation_link``)."""
-    link = await read(request, lambda repos, _state: link_of(repos, token))
+    attempt = link_attempt(request)
+    link = await read(request, lambda repos, _state: link_of(repos, token, attempt))
     return Principal.delegation(str(link.unit_id)), str(link.event_code)
 
 
@@ -60,7 +61,7 @@ def delegation_documents_router() -> APIRouter:
         summary="Upload a document of the delegation by its secret link: the stamped entry form, a payment "
         "screenshot, an ID card, an insurance policy (NY 十二(一), DA 十(一)1), optionally about one of its "
         "roster's people; checked by content, images stored without EXIF/GPS, encrypted (issue 34)",
-        **documented(v.DocumentView, 201, 404, 413, 422),
+        **documented(v.DocumentView, 201, 404, 413, 422, 429),
     )
     async def delegation_upload(
         request: Request,
@@ -81,7 +82,7 @@ def delegation_documents_router() -> APIRouter:
         "/delegation/documents",
         tags=[TAG],
         summary="The documents the delegation sent, metadata and review state only (issue 34)",
-        **documented(v.UnitDocuments, 200, 404),
+        **documented(v.UnitDocuments, 200, 404, 429),
     )
     async def delegation_documents(request: Request, token: DelegationToken) -> dict[str, Any]:
         principal, code = await _leader(request, token)

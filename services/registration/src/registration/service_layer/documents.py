@@ -70,13 +70,29 @@ async def add_document(
             {"max_bytes_per_entry": limits.max_bytes_per_entry},
             status=413,
         )
+    return await store(cmd, checked, kind.value, entry_id=entry_id, evidence_id=evidence_id)
+
+
+async def store(
+    cmd: EventCommand,
+    checked: CheckedDocument,
+    kind: str,
+    *,
+    entry_id: str = "",
+    evidence_id: str | None = None,
+    unit_id: str | None = None,
+    person_id: str | None = None,
+) -> dict[str, Any]:
+    """The one record of every uploaded document (an entry's evidence, a delegation's papers):
+    who uploaded it, its digest, its review pending and the day it is deleted after; kept
+    encrypted with its bytes. Answers its metadata."""
     kind_of_uploader, uploader_id = uploader_of(cmd.principal)
     record = DocumentRecord(
         id=f"doc-{secrets.token_hex(12)}",
         event_code=cmd.code,
         entry_id=entry_id,
         evidence_id=evidence_id,
-        kind=kind.value,
+        kind=kind,
         media_type=checked.media_type,
         size=len(checked.data),
         sha256=hashlib.sha256(checked.data).hexdigest(),
@@ -85,6 +101,8 @@ async def add_document(
         uploaded_at=cmd.now,
         review_state="pending",
         delete_after=delete_after(cmd.config, cmd.state.document_retention_days),
+        unit_id=unit_id,
+        person_id=person_id,
     )
     await cmd.uow.documents.put(record, checked.data)
     return document_view(record)

@@ -22,6 +22,7 @@ from gomoku_shared.params import PathId
 
 from . import i18n, read_cache, registrant_upload, section_states
 from . import names as who_is_who
+from .link_upload import link_headers
 from .site import Site
 
 #: the form's fields, as the page names them (registration's body fields)
@@ -92,7 +93,7 @@ def install(app: FastAPI, site: Site) -> None:
     @app.get("/entry/{token}", response_class=HTMLResponse, name="registrant_page")
     async def registrant_page(request: Request, token: str, new: int = 0) -> HTMLResponse:
         read_cache.note_unkeyed()  # one registrant's page: never kept for another
-        entry = await _registrant_entry(site, token)
+        entry = await _registrant_entry(site, request, token)
         if entry is None:
             return site.render(request, "error.html", status=404, message_key="entry.unknown_link")
         event = await upstream.get("registration", f"/v1/events/{entry['event_code']}")
@@ -105,11 +106,11 @@ def install(app: FastAPI, site: Site) -> None:
         )
 
 
-async def _registrant_entry(site: Site, token: str) -> dict[str, Any] | None:
+async def _registrant_entry(site: Site, request: Request, token: str) -> dict[str, Any] | None:
     if not 16 <= len(token) <= 100 or not set(token) <= TOKEN_CHARS:
         return None
     client = site.upstream.clients["registration"]
-    r = await client.get("/v1/registrant", headers={"x-registrant-token": token})
+    r = await client.get("/v1/registrant", headers=link_headers(site, request, "x-registrant-token", token))
     return r.json() if r.status_code == 200 else None
 
 

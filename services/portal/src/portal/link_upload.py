@@ -31,6 +31,16 @@ OVERHEAD = 64 * 1024
 PROCESS_KEY = secrets.token_bytes(32)
 
 
+def link_headers(site: Site, request: Request, header: str, token: str) -> dict[str, str]:
+    """A secret link's token for registration, with the person's address forwarded: registration
+    throttles wrong tokens per address, so that a guesser never slows the people behind the portal."""
+    headers = {header: token}
+    client = TrustedProxies(site.settings.forwarded_allow_ips).client(request.scope)
+    if client:
+        headers["x-forwarded-for"] = client
+    return headers
+
+
 @dataclass(frozen=True)
 class LinkUpload:
     """One kind of link's upload: where its page is, where registration takes the file, the

@@ -22,13 +22,14 @@ from . import views as v
 from .access import STAFF, read
 from .delegation_api import TAG, DelegationToken
 from .document_routes import EXTENSIONS, FILE_HEADERS, checked_upload
-from .public_api import link_attempt, on_event
+from .public_api import WRONG_LINKS, link_attempt, on_event
 from .routes import Read, add_routes
 
 #: the staff who review an event's evidence (per event: 403 ``not_your_event`` otherwise)
 Reviewer = Annotated[Principal, Depends(require(*STAFF, action="evidence.review"))]
 FILE_RESPONSES: dict[int | str, dict[str, Any]] = {
-    200: {"content": {media: {"schema": {"type": "string", "format": "binary"}} for media in EXTENSIONS}}
+    200: {"content": {media: {"schema": {"type": "string", "format": "binary"}} for media in EXTENSIONS}},
+    429: {"description": WRONG_LINKS},
 }
 
 

@@ -38,6 +38,10 @@ def link_token(alias: str, description: str) -> Any:
     return Header(alias=alias, min_length=16, max_length=100, pattern=r"^[A-Za-z0-9_-]+$", description=description)
 
 
+#: the 429 of a route taking a secret link
+WRONG_LINKS = "Too many wrong secret links from this address (too_many_link_failures; see Retry-After)"
+
+
 def link_attempt(request: Request) -> Attempt:
     """A secret link presented by the request's client (the portal forwards its address): wrong
     tokens are throttled per address (`secret_links`)."""

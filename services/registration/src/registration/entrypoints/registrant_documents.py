@@ -22,7 +22,7 @@ from . import views as v
 from .access import read
 from .delegation_api import delegation_router
 from .document_routes import EXTENSIONS, FILE_HEADERS, checked_upload
-from .public_api import TAG, RegistrantToken, link_attempt, on_event, public_router
+from .public_api import TAG, WRONG_LINKS, RegistrantToken, link_attempt, on_event, public_router
 
 #: the public routers of issue 34, for the app to include
 __all__ = ["delegation_router", "public_router", "registrant_documents_router"]
@@ -84,7 +84,8 @@ def registrant_documents_router() -> APIRouter:
         summary="A document of the registrant's own entry (inline, never cached); another entry's: 404 (issue 34)",
         response_class=Response,
         responses={
-            200: {"content": {media: {"schema": {"type": "string", "format": "binary"}} for media in EXTENSIONS}}
+            200: {"content": {media: {"schema": {"type": "string", "format": "binary"}} for media in EXTENSIONS}},
+            429: {"description": WRONG_LINKS},
         },
     )
     async def registrant_document(document_id: PathId, request: Request, token: RegistrantToken) -> Response:

@@ -17,6 +17,7 @@ from gomoku_shared.params import PathId
 
 from ..domain.documents import DelegationDocumentKind
 from ..service_layer import delegation_documents as dd
+from ..service_layer import documents
 from ..service_layer.delegation_door import link_of
 from . import views as v
 from .access import STAFF, read
@@ -103,7 +104,7 @@ def delegation_documents_router() -> APIRouter:
         principal, code = await _leader(request, token)
         unit_id = str(principal.unit_id)
         record, data = await read(
-            request, lambda repos, _state: dd.unit_document_bytes(repos, principal, code, unit_id, document_id)
+            request, lambda repos, _state: documents.document_bytes(repos, principal, code, document_id, unit_id)
         )
         return _file(record, data)
 
@@ -142,6 +143,6 @@ def _staff_routes(router: APIRouter) -> None:
         event_code: PathId, unit_id: PathId, document_id: PathId, request: Request, principal: Reviewer
     ) -> Response:
         record, data = await read(
-            request, lambda repos, _state: dd.unit_document_bytes(repos, principal, event_code, unit_id, document_id)
+            request, lambda repos, _state: documents.document_bytes(repos, principal, event_code, document_id, unit_id)
         )
         return _file(record, data)

@@ -1,8 +1,8 @@
 """Issue 34: a delegation's documents (NY 十二(一), DA 十(一)1, NT 十(一)1: the unit sends its
 stamped entry form, the ID-card and insurance scans and a screenshot of the payment). Its leader
 uploads them by the delegation's secret link, optionally naming a person of its own roster; the
-content checks, the caps, the record and the encryption are every uploader's (`documents.store`), the unit's bytes
-capped as an entry's are. Authorisation is `document_access`'s, the one place for every uploader.
+content checks, the caps (the unit's bytes capped as an entry's are), the record, the encryption
+and the reading back are every uploader's (`documents`). Authorisation is `document_access`'s, the one place for every uploader.
 
 Nothing here logs a document, its name or who uploaded it by name."""
 
@@ -14,7 +14,7 @@ from gomoku_shared.auth import Principal
 from gomoku_shared.errors import NotFound, Unprocessable
 
 from ..adapters.repositories import Repositories
-from ..domain.documents import CheckedDocument, DelegationDocumentKind, DocumentRecord, DocumentRefused
+from ..domain.documents import CheckedDocument, DelegationDocumentKind
 from .command import EventCommand
 from .document_access import may_add_unit_documents, may_read_document
 from .documents import document_view, store
@@ -36,15 +36,6 @@ async def add_unit_document(
         ours = {p.get("person_id") for p in (link.roster or {}).get("people", [])}
         if person_id not in ours:
             raise Unprocessable("document_person_not_of_delegation", "the person is not one of this delegation's")
-    limits = cmd.state.documents
-    stored = await cmd.uow.documents.bytes_of_unit(cmd.code, unit_id)
-    if stored + len(checked.data) > limits.max_bytes_per_entry:
-        raise DocumentRefused(
-            "document_delegation_full",
-            f"a delegation's documents may take at most {limits.max_bytes_per_entry} bytes",
-            {"max_bytes_per_delegation": limits.max_bytes_per_entry},
-            status=413,
-        )
     return await store(cmd, checked, kind.value, unit_id=unit_id, person_id=person_id)
 
 
@@ -52,13 +43,3 @@ async def unit_documents(repos: Repositories, principal: Principal, code: str, u
     """A delegation's documents the caller may read (metadata only)."""
     found = await repos.documents.list_of_unit(code, unit_id)
     return [document_view(r) for r in found if may_read_document(principal, r)]
-
-
-async def unit_document_bytes(
-    repos: Repositories, principal: Principal, code: str, unit_id: str, document_id: str
-) -> tuple[DocumentRecord, bytes]:
-    """A delegation's document for a caller who may read it (anyone else, another unit's: 404)."""
-    found = await repos.documents.get(code, document_id)
-    if found is None or found[0].unit_id != unit_id or not may_read_document(principal, found[0]):
-        raise NotFound("unknown_document", f"no document {document_id!r}")
-    return found

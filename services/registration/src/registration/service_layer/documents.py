@@ -61,15 +61,6 @@ async def add_document(
         row = await cmd.uow.evidence.get(evidence_id)
         if row is None or row.event_code != cmd.code or row.person_id not in entry.person_ids:
             raise Unprocessable("evidence_not_of_entry", "the evidence record is not one of this entry's players'")
-    limits = cmd.state.documents
-    stored = await cmd.uow.documents.bytes_of_entry(cmd.code, entry_id)
-    if stored + len(checked.data) > limits.max_bytes_per_entry:
-        raise DocumentRefused(
-            "document_entry_full",
-            f"an entry's documents may take at most {limits.max_bytes_per_entry} bytes",
-            {"max_bytes_per_entry": limits.max_bytes_per_entry},
-            status=413,
-        )
     return await store(cmd, checked, kind.value, entry_id=entry_id, evidence_id=evidence_id)
 
 
@@ -85,7 +76,14 @@ async def store(
 ) -> dict[str, Any]:
     """The one record of every uploaded document (an entry's evidence, a delegation's papers):
     who uploaded it, its digest, its review pending and the day it is deleted after; kept
-    encrypted with its bytes. Answers its metadata."""
+    encrypted with its bytes, within its entry's (or its delegation's) cap. Answers its metadata."""
+    limit = cmd.state.documents.max_bytes_per_entry
+    if unit_id is not None:
+        stored = await cmd.uow.documents.bytes_of_unit(cmd.code, unit_id)
+    else:
+        stored = await cmd.uow.documents.bytes_of_entry(cmd.code, entry_id)
+    if stored + len(checked.data) > limit:
+        raise _full(limit, delegation=unit_id is not None)
     kind_of_uploader, uploader_id = uploader_of(cmd.principal)
     record = DocumentRecord(
         id=f"doc-{secrets.token_hex(12)}",
@@ -106,6 +104,23 @@ async def store(
     )
     await cmd.uow.documents.put(record, checked.data)
     return document_view(record)
+
+
+def _full(limit: int, *, delegation: bool) -> DocumentRefused:
+    """The 413 of a document over its entry's (delegation's) cap."""
+    if delegation:
+        return DocumentRefused(
+            "document_delegation_full",
+            f"a delegation's documents may take at most {limit} bytes",
+            {"max_bytes_per_delegation": limit},
+            status=413,
+        )
+    return DocumentRefused(
+        "document_entry_full",
+        f"an entry's documents may take at most {limit} bytes",
+        {"max_bytes_per_entry": limit},
+        status=413,
+    )
 
 
 async def pending_evidence_for(cmd: EventCommand, person_ids: list[str], kind: DocumentKind) -> str | None:
@@ -133,10 +148,12 @@ async def event_documents(
 
 
 async def document_bytes(
-    repos: Repositories, principal: Principal, code: str, document_id: str
+    repos: Repositories, principal: Principal, code: str, document_id: str, unit_id: str | None = None
 ) -> tuple[DocumentRecord, bytes]:
-    """A document's bytes for a caller who may read it (anyone else: 404, as an unknown one)."""
+    """A document's bytes for a caller who may read it (anyone else: 404, as an unknown one);
+    with ``unit_id``, only that delegation's (another unit's: 404)."""
     found = await repos.documents.get(code, document_id)
-    if found is None or not may_read_document(principal, found[0]):
+    other_unit = found is not None and unit_id is not None and found[0].unit_id != unit_id
+    if found is None or other_unit or not may_read_document(principal, found[0]):
         raise NotFound("unknown_document", f"no document {document_id!r}")
     return found

@@ -20,7 +20,7 @@ from gomoku_sim.driver import EventDriver, RunSpec
 from .runner import fuzz_service
 from .seeding import embedded_stack_process
 from .test_fuzz import _verdict
-from .test_fuzz_registrant import _photo
+from .test_fuzz_registrant import REGISTRANT_PATHS, _photo
 
 #: the routes a delegation's link opens (delegation_api.py, delegation_documents.py)
 DELEGATION_PATHS = (
@@ -90,3 +90,27 @@ async def test_fuzz_the_delegation_routes_with_a_valid_delegation_token(tmp_path
     # document ids are unknown: 404)
     assert answers.get(200, 0) >= 3, answers
     assert answers.get(404, 0) < sum(answers.values()) / 4, answers
+
+
+async def test_fuzz_the_link_routes_with_generated_tokens_until_throttled(tmp_path):
+    """Issue 34: every route a secret link opens (registrant's and delegation's) fuzzed with
+    generated tokens from one address: refused 404 until the address must wait, then 429
+    ``too_many_link_failures`` with Retry-After; every answer documented, none a 5xx. (The fuzzed
+    stack's throttle is lax for the fuzzer's wrong API keys: here, locked out at the fourth.)"""
+    strict = {"CREDENTIAL_FREE_FAILURES": "3", "CREDENTIAL_LOCKOUT_AFTER": "4"}
+    async with embedded_stack_process(tmp_path, strict) as stack:
+        spec = RunSpec(preset_id="da-2023", seed=7, sizes={}, policy=BotPolicy(), progress=False)
+        await EventDriver(stack.platform, stack.clock, stack.quiet, spec).create_event()
+        report = await asyncio.to_thread(
+            fuzz_service,
+            "registration",
+            stack.urls["registration"],
+            {"guesser": ""},
+            examples=10,
+            only_paths=DELEGATION_PATHS + REGISTRANT_PATHS,
+        )
+        assert "Traceback" not in stack.extras["log"].read_text()
+    _verdict("embedded, generated links", [report])
+    answers = {status: n for (name, status), n in report.statuses.items() if name == "guesser"}
+    assert answers.get(404, 0) and answers.get(429, 0), answers
+    assert not any(200 <= status < 300 for status in answers), answers

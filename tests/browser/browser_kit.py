@@ -75,8 +75,9 @@ async def console_signed_in(page: Any, served: str, path: str) -> None:
     await page.wait_for_url(f"**{path}")
 
 
-def serve_embedded(tmp_path: Path):
-    """``python -m gomoku_shared.embedded`` as its own process on a free port, simulation clock."""
+def serve_embedded(tmp_path: Path, extra_env: dict[str, str] | None = None):
+    """``python -m gomoku_shared.embedded`` as its own process on a free port, simulation clock
+    (``extra_env``: settings beside those)."""
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "DATA_DIR": str(tmp_path),
@@ -86,6 +87,7 @@ def serve_embedded(tmp_path: Path):
         "LOG_JSON": "true",
         "LOG_LEVEL": "WARNING",
         "RELAY_POLL_S": "0.2",
+        **(extra_env or {}),
     }
     with embedded_server(env, tmp_path / "embedded.log") as port:
         yield f"http://127.0.0.1:{port}"

@@ -64,8 +64,9 @@ def _spec(code: str, shift_years: int = 0) -> RunSpec:
 
 
 @contextlib.asynccontextmanager
-async def embedded_stack_process(tmp_path: Path) -> AsyncIterator[Stack]:
-    """``python -m gomoku_shared.embedded`` as its own process, on a real socket, CLOCK=fake."""
+async def embedded_stack_process(tmp_path: Path, extra_env: dict[str, str] | None = None) -> AsyncIterator[Stack]:
+    """``python -m gomoku_shared.embedded`` as its own process, on a real socket, CLOCK=fake
+    (``extra_env``: settings over the fuzzed stack's)."""
     port = load_compose_commands().free_port()
     log = tmp_path / "embedded.log"
     env = {
@@ -79,6 +80,7 @@ async def embedded_stack_process(tmp_path: Path) -> AsyncIterator[Stack]:
         "LOG_LEVEL": "WARNING",
         "RELAY_POLL_S": "0.2",
         **FUZZ_ENV,
+        **(extra_env or {}),
     }
     with open(log, "ab") as fh:
         proc = subprocess.Popen(

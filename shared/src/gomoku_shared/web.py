@@ -234,13 +234,14 @@ class ObservabilityMiddleware:
         if is_data_error(exc):
             response = _unstorable(exc)
         else:
-            log.exception("unhandled error on %s %s", scope.get("method"), scope.get("path"))
+            # the route's template, never the path: a page's path may hold a secret link's token
+            log.exception("unhandled error on %s %s", scope.get("method"), route_template(scope))
             response = _internal_error()
         if started:
             # the answer is already on its way (a stream): the server ends the connection,
             # which is how the client learns the body is incomplete
             if is_data_error(exc):
-                log.error("stream ended by a database error on %s %s", scope.get("method"), scope.get("path"))
+                log.error("stream ended by a database error on %s %s", scope.get("method"), route_template(scope))
             return None
         return response
 

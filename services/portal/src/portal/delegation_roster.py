@@ -23,6 +23,7 @@ from gomoku_shared.params import PathId
 
 from . import delegation_upload, i18n, read_cache
 from .entry_form import TOKEN_CHARS
+from .link_upload import link_headers, link_refused, read_by_link
 from .site import Site
 
 #: a person's fields on the roster page (``p{n}_{field}``); services are ``p{n}_svc_{id}``
@@ -88,17 +89,16 @@ def _install_start(app: FastAPI, site: Site) -> None:
 def _install_roster(app: FastAPI, site: Site) -> None:
     upstream = site.upstream
 
-    async def delegation_of(token: str) -> dict[str, Any] | None:
+    async def delegation_of(request: Request, token: str) -> tuple[dict[str, Any] | None, int]:
         if not 16 <= len(token) <= 100 or not set(token) <= TOKEN_CHARS:
-            return None
-        r = await upstream.clients["registration"].get("/v1/delegation", headers={"x-delegation-token": token})
-        return r.json() if r.status_code == 200 else None
+            return None, 404
+        return await read_by_link(site, request, "/v1/delegation", "x-delegation-token", token)
 
     async def page(request: Request, token: str, template: str, **ctx: Any) -> HTMLResponse:
         read_cache.note_unkeyed()  # one delegation's page: never kept for another
-        delegation = await delegation_of(token)
+        delegation, status = await delegation_of(request, token)
         if delegation is None:
-            return site.render(request, "error.html", status=404, message_key="roster.unknown_link")
+            return link_refused(site, request, status, "roster.unknown_link")
         event, door = await _door_of(site, delegation["event_code"])
         ctx.setdefault("rows", _rows_of(delegation, door))
         ctx.setdefault("upload", delegation_upload.upload_view(site, request, token, delegation))
@@ -124,7 +124,7 @@ def _install_roster(app: FastAPI, site: Site) -> None:
             return await page(
                 request, token, "roster.html", rows=rows, new=False, verdicts={}, refusal=refusal, report=None
             )
-        headers = {"x-delegation-token": token}
+        headers = link_headers(site, request, "x-delegation-token", token)
         client = upstream.clients["registration"]
         if action == "submit":
             r = await client.put("/v1/delegation/roster", json=body, headers=headers)

@@ -22,6 +22,7 @@ from gomoku_shared.params import PathId
 
 from . import i18n, read_cache, registrant_upload, section_states
 from . import names as who_is_who
+from .link_upload import link_refused, read_by_link
 from .site import Site
 
 #: the form's fields, as the page names them (registration's body fields)
@@ -92,9 +93,9 @@ def install(app: FastAPI, site: Site) -> None:
     @app.get("/entry/{token}", response_class=HTMLResponse, name="registrant_page")
     async def registrant_page(request: Request, token: str, new: int = 0) -> HTMLResponse:
         read_cache.note_unkeyed()  # one registrant's page: never kept for another
-        entry = await _registrant_entry(site, token)
+        entry, status = await _registrant_entry(site, request, token)
         if entry is None:
-            return site.render(request, "error.html", status=404, message_key="entry.unknown_link")
+            return link_refused(site, request, status, "entry.unknown_link")
         event = await upstream.get("registration", f"/v1/events/{entry['event_code']}")
         form = await upstream.get("registration", f"/v1/events/{entry['event_code']}/public-entries/form")
         section = _section(form, entry["section_id"]) or {"name": "", "name_zh": None}
@@ -105,12 +106,10 @@ def install(app: FastAPI, site: Site) -> None:
         )
 
 
-async def _registrant_entry(site: Site, token: str) -> dict[str, Any] | None:
+async def _registrant_entry(site: Site, request: Request, token: str) -> tuple[dict[str, Any] | None, int]:
     if not 16 <= len(token) <= 100 or not set(token) <= TOKEN_CHARS:
-        return None
-    client = site.upstream.clients["registration"]
-    r = await client.get("/v1/registrant", headers={"x-registrant-token": token})
-    return r.json() if r.status_code == 200 else None
+        return None, 404
+    return await read_by_link(site, request, "/v1/registrant", "x-registrant-token", token)
 
 
 async def _where_played(site: Site, entry: dict[str, Any]) -> dict[str, Any] | None:

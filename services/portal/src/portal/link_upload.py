@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import RedirectResponse, Response
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.datastructures import UploadFile
 
 from gomoku_shared.client_address import TrustedProxies
@@ -29,6 +29,30 @@ MAX_BYTES = 8 * 1024 * 1024
 OVERHEAD = 64 * 1024
 #: the form token's key when the portal has no session secret configured (it lasts as the process)
 PROCESS_KEY = secrets.token_bytes(32)
+
+
+def link_headers(site: Site, request: Request, header: str, token: str) -> dict[str, str]:
+    """A secret link's token for registration, with the person's address forwarded: registration
+    throttles wrong tokens per address, so that a guesser never slows the people behind the portal."""
+    headers = {header: token}
+    client = TrustedProxies(site.settings.forwarded_allow_ips).client(request.scope)
+    if client:
+        headers["x-forwarded-for"] = client
+    return headers
+
+
+async def read_by_link(site: Site, request: Request, path: str, header: str, token: str) -> tuple[Any, int]:
+    """Registration's answer to a read by a secret link (None unless 200) and its status."""
+    r = await site.upstream.clients["registration"].get(path, headers=link_headers(site, request, header, token))
+    return (r.json() if r.status_code == 200 else None), r.status_code
+
+
+def link_refused(site: Site, request: Request, status: int, unknown_key: str) -> HTMLResponse:
+    """The page of a link registration did not take: the wait when the person's address sent too
+    many wrong links (429), else the link is not valid (404)."""
+    if status == 429:
+        return site.render(request, "error.html", status=429, message_key="entry.too_many_tries")
+    return site.render(request, "error.html", status=404, message_key=unknown_key)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import Request
 
 from . import i18n
-from .link_upload import MAX_BYTES, LinkUpload
+from .link_upload import MAX_BYTES, LinkUpload, link_headers
 from .site import Site
 
 #: the kinds a registrant may send (words: ``document_kind.*``), in the list's order
@@ -38,14 +38,17 @@ async def page_parts(site: Site, request: Request, token: str, entry: dict[str, 
     """The registrant's page's documents part (``upload``) and the link's ``token`` for its form;
     the query says the last upload's answer (``sent=1`` or ``refused=<code>``)."""
     sent, refused = request.query_params.get("sent") == "1", request.query_params.get("refused", "")[:60]
-    return {"upload": await upload_view(site, token, entry, sent=sent, refused=refused), "token": token}
+    upload = await upload_view(site, request, token, entry, sent=sent, refused=refused)
+    return {"upload": upload, "token": token}
 
 
-async def upload_view(site: Site, token: str, entry: dict[str, Any], *, sent: bool, refused: str) -> dict[str, Any]:
+async def upload_view(
+    site: Site, request: Request, token: str, entry: dict[str, Any], *, sent: bool, refused: str
+) -> dict[str, Any]:
     """What the page's documents part shows: the documents sent (kind, time, review state; newest
     first), the kinds to choose from, the pending evidence an upload joins, the last answer."""
     r = await site.upstream.clients["registration"].get(
-        "/v1/registrant/documents", headers={"x-registrant-token": token}
+        "/v1/registrant/documents", headers=link_headers(site, request, "x-registrant-token", token)
     )
     documents = r.json()["documents"] if r.status_code == 200 else []
     pending = [ev for ev in entry["evidence"] if ev["status"] == "pending"]

@@ -10,6 +10,7 @@ from gomoku_shared.loops import idle
 from gomoku_shared.messaging.bus import EventBus
 from gomoku_shared.service import Service, runtime_for
 from gomoku_shared.settings import ServiceSettings
+from gomoku_shared.throttle import FailureThrottle
 
 from .adapters.orm import metadata
 from .adapters.protection import DataProtector
@@ -43,6 +44,8 @@ def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Cloc
         clock=runtime.clock,
         documents=DocumentLimits(config.document_max_bytes, config.document_entry_bytes),
         document_retention_days=config.document_retention_days,
+        # wrong secret-link tokens: throttled by the figures of wrong API keys
+        link_throttle=FailureThrottle(config.credential_throttle()),
     )
     consumers.register(runtime, context)
 

@@ -16,15 +16,14 @@ from gomoku_shared.event_config import EventConfig
 from . import at_rest, orm
 from . import repository as rows
 from .access_repository import AccessRepository
-from .delegation_links import DelegationLinkRepository
 from .document_store import DatabaseDocumentStore
 from .exemption_repository import ExemptionListRepository
 from .protection import DataProtector
 from .published_ratings import PublishedRatingRepository
 from .record_repository import RecordRepository
-from .registrant_links import RegistrantLinkRepository
 from .registry_repository import RegistryRepository
 from .schedule_repository import DelayRepository
+from .secret_links import REGISTRANT, DelegationLinkRepository, SecretLinkRepository
 
 
 class EventRepository:
@@ -395,7 +394,7 @@ class Repositories:
         #: issue 34: a registrant's documents, encrypted (the DocumentStore port's adapter)
         self.documents = DatabaseDocumentStore(session, protector)
         #: issue 34: the registrants' secret links (hashes) of the public form's entries
-        self.links = RegistrantLinkRepository(session, protector)
+        self.links = SecretLinkRepository(session, protector, REGISTRANT)
         #: issue 32: the organisation's registry of people, and each event person's link to it
         self.registry = RegistryRepository(session, protector)
         #: issue 32: the organisations' latest published ratings (entries are seeded by them)

@@ -17,9 +17,10 @@ from gomoku_shared.params import PathId
 from ..service_layer import delegation_door, delegation_page
 from ..service_layer import roster_schemas as r
 from ..service_layer import schemas as s
+from ..service_layer.secret_links import Attempt
 from . import delegation_views as v
 from .access import STAFF, read, state_of
-from .public_api import _take_turn, link_token, on_event
+from .public_api import _take_turn, link_attempt, link_token, on_event
 from .routes import Command, add_routes
 
 TAG = "delegations"
@@ -64,10 +65,11 @@ def delegation_router() -> APIRouter:
         tags=[TAG],
         summary="The delegation by its secret link: each entry's verdict, the quota as it fills with the "
         "exemptions and why, the charges for lodging and services and the money received (issue 34)",
-        **documented(v.DelegationPage, 200, 404),
+        **documented(v.DelegationPage, 200, 404, 429),
     )
     async def delegation(request: Request, token: DelegationToken) -> dict[str, Any]:
-        return await read(request, lambda repos, state: delegation_page.delegation_view(repos, state, token))
+        attempt = link_attempt(request)
+        return await read(request, lambda repos, state: delegation_page.delegation_view(repos, state, token, attempt))
 
     @router.put(
         "/delegation/roster",
@@ -75,23 +77,25 @@ def delegation_router() -> APIRouter:
         summary="Submit (or, before the close of registration, replace) the delegation's roster as one "
         "application, judged by the partners' rules (REG-3, REG-16, REG-1..9); all or nothing (422 "
         "roster_refused with each row); after the close 409 roster_closed: the changes process (issue 34)",
-        **documented(v.RosterReport, 200, 403, 404, 409),
+        **documented(v.RosterReport, 200, 403, 404, 409, 429),
     )
     async def submit_roster(request: Request, token: DelegationToken, body: r.RosterIn) -> dict[str, Any]:
-        code = await _code_of(request, token)
-        result: dict[str, Any] = await on_event(request, code, lambda cmd: delegation_door.submit(cmd, token, body))
+        code, attempt = await _code_of(request, token)
+        result: dict[str, Any] = await on_event(
+            request, code, lambda cmd: delegation_door.submit(cmd, token, attempt, body)
+        )
         return result
 
     @router.post(
         "/delegation/roster/check",
         tags=[TAG],
         summary="Check a roster without submitting it: what each row would become, nothing kept (issue 34)",
-        **documented(v.RosterReport, 200, 403, 404, 409),
+        **documented(v.RosterReport, 200, 403, 404, 409, 429),
     )
     async def check_roster(request: Request, token: DelegationToken, body: r.RosterIn) -> dict[str, Any]:
-        code = await _code_of(request, token)
+        code, attempt = await _code_of(request, token)
         try:
-            await on_event(request, code, lambda cmd: delegation_door.submit(cmd, token, body, dry_run=True))
+            await on_event(request, code, lambda cmd: delegation_door.submit(cmd, token, attempt, body, dry_run=True))
         except delegation_door.DryRun as checked:
             return checked.report
         raise AssertionError("a check always rolls back")  # pragma: no cover
@@ -122,6 +126,8 @@ def _staff_routes(router: APIRouter) -> None:
     )
 
 
-async def _code_of(request: Request, token: str) -> str:
-    link = await read(request, lambda repos, state: delegation_door.link_of(repos, token))
-    return str(link.event_code)
+async def _code_of(request: Request, token: str) -> tuple[str, Attempt]:
+    """The event of the delegation the link proves, and the attempt (to verify it again in the command)."""
+    attempt = link_attempt(request)
+    link = await read(request, lambda repos, state: delegation_door.link_of(repos, token, attempt))
+    return str(link.event_code), attempt

@@ -17,24 +17,27 @@ from gomoku_shared.params import PathId
 
 from ..domain.documents import DelegationDocumentKind
 from ..service_layer import delegation_documents as dd
+from ..service_layer import documents
 from ..service_layer.delegation_door import link_of
 from . import views as v
 from .access import STAFF, read
 from .delegation_api import TAG, DelegationToken
 from .document_routes import EXTENSIONS, FILE_HEADERS, checked_upload
-from .public_api import on_event
+from .public_api import WRONG_LINKS, link_attempt, on_event
 from .routes import Read, add_routes
 
 #: the staff who review an event's evidence (per event: 403 ``not_your_event`` otherwise)
 Reviewer = Annotated[Principal, Depends(require(*STAFF, action="evidence.review"))]
 FILE_RESPONSES: dict[int | str, dict[str, Any]] = {
-    200: {"content": {media: {"schema": {"type": "string", "format": "binary"}} for media in EXTENSIONS}}
+    200: {"content": {media: {"schema": {"type": "string", "format": "binary"}} for media in EXTENSIONS}},
+    429: {"description": WRONG_LINKS},
 }
 
 
 async def _leader(request: Request, token: str) -> tuple[Principal, str]:
     """The delegation the link proves, as a principal, and its event (404 ``unknown_delegation_link``)."""
-    link = await read(request, lambda repos, _state: link_of(repos, token))
+    attempt = link_attempt(request)
+    link = await read(request, lambda repos, _state: link_of(repos, token, attempt))
     return Principal.delegation(str(link.unit_id)), str(link.event_code)
 
 
@@ -60,7 +63,7 @@ def delegation_documents_router() -> APIRouter:
         summary="Upload a document of the delegation by its secret link: the stamped entry form, a payment "
         "screenshot, an ID card, an insurance policy (NY 十二(一), DA 十(一)1), optionally about one of its "
         "roster's people; checked by content, images stored without EXIF/GPS, encrypted (issue 34)",
-        **documented(v.DocumentView, 201, 404, 413, 422),
+        **documented(v.DocumentView, 201, 404, 413, 422, 429),
     )
     async def delegation_upload(
         request: Request,
@@ -81,7 +84,7 @@ def delegation_documents_router() -> APIRouter:
         "/delegation/documents",
         tags=[TAG],
         summary="The documents the delegation sent, metadata and review state only (issue 34)",
-        **documented(v.UnitDocuments, 200, 404),
+        **documented(v.UnitDocuments, 200, 404, 429),
     )
     async def delegation_documents(request: Request, token: DelegationToken) -> dict[str, Any]:
         principal, code = await _leader(request, token)
@@ -101,7 +104,7 @@ def delegation_documents_router() -> APIRouter:
         principal, code = await _leader(request, token)
         unit_id = str(principal.unit_id)
         record, data = await read(
-            request, lambda repos, _state: dd.unit_document_bytes(repos, principal, code, unit_id, document_id)
+            request, lambda repos, _state: documents.document_bytes(repos, principal, code, document_id, unit_id)
         )
         return _file(record, data)
 
@@ -140,6 +143,6 @@ def _staff_routes(router: APIRouter) -> None:
         event_code: PathId, unit_id: PathId, document_id: PathId, request: Request, principal: Reviewer
     ) -> Response:
         record, data = await read(
-            request, lambda repos, _state: dd.unit_document_bytes(repos, principal, event_code, unit_id, document_id)
+            request, lambda repos, _state: documents.document_bytes(repos, principal, event_code, document_id, unit_id)
         )
         return _file(record, data)

@@ -24,6 +24,7 @@ from gomoku_shared.ratelimit import LocalBuckets, Policy
 from ..service_layer import public_entries, registrant_page
 from ..service_layer import schemas as s
 from ..service_layer.command import EventCommand
+from ..service_layer.secret_links import Attempt
 from ..service_layer.unit_of_work import RegistrationUnitOfWork
 from . import public_views as v
 from .access import STAFF, read, state_of
@@ -35,6 +36,17 @@ TAG = "public entries"
 def link_token(alias: str, description: str) -> Any:
     """A secret link's token, sent in a header so that no access log keeps it."""
     return Header(alias=alias, min_length=16, max_length=100, pattern=r"^[A-Za-z0-9_-]+$", description=description)
+
+
+#: the 429 of a route taking a secret link
+WRONG_LINKS = "Too many wrong secret links from this address (too_many_link_failures; see Retry-After)"
+
+
+def link_attempt(request: Request) -> Attempt:
+    """A secret link presented by the request's client (the portal forwards its address): wrong
+    tokens are throttled per address (`secret_links`)."""
+    address = request.app.state.keyring.proxies.client(request.scope)
+    return Attempt(state_of(request).link_throttle, address)
 
 
 RegistrantToken = Annotated[
@@ -90,10 +102,11 @@ def public_router() -> APIRouter:
         "/registrant",
         tags=[TAG],
         summary="The registrant's entry, by its secret link: status, evidence and its review, fees (issue 34)",
-        **documented(v.RegistrantEntry, 200, 404),
+        **documented(v.RegistrantEntry, 200, 404, 429),
     )
     async def registrant_entry(request: Request, token: RegistrantToken) -> dict[str, Any]:
-        return await read(request, lambda repos, state: registrant_page.registrant_view(repos, state, token))
+        attempt = link_attempt(request)
+        return await read(request, lambda repos, state: registrant_page.registrant_view(repos, state, token, attempt))
 
     add_routes(
         router,

@@ -22,7 +22,7 @@ from . import views as v
 from .access import read
 from .delegation_api import delegation_router
 from .document_routes import EXTENSIONS, FILE_HEADERS, checked_upload
-from .public_api import TAG, RegistrantToken, on_event, public_router
+from .public_api import TAG, WRONG_LINKS, RegistrantToken, link_attempt, on_event, public_router
 
 #: the public routers of issue 34, for the app to include
 __all__ = ["delegation_router", "public_router", "registrant_documents_router"]
@@ -30,7 +30,8 @@ __all__ = ["delegation_router", "public_router", "registrant_documents_router"]
 
 async def _registrant(request: Request, token: str) -> tuple[Principal, str]:
     """The registrant the link proves and their event (404 ``unknown_registrant_link`` otherwise)."""
-    principal, link = await read(request, lambda repos, _state: registrant_page.registrant_of(repos, token))
+    attempt = link_attempt(request)
+    principal, link = await read(request, lambda repos, _state: registrant_page.registrant_of(repos, token, attempt))
     return principal, link.event_code
 
 
@@ -44,7 +45,7 @@ def registrant_documents_router() -> APIRouter:
         summary="Upload a document of the registrant's own entry by its secret link (checked by content, "
         "images stored without EXIF/GPS, encrypted); without evidence_id it joins the entry's pending evidence "
         "of its kind, for the arbiter's review (issue 34)",
-        **documented(v.DocumentView, 201, 404, 413, 422),
+        **documented(v.DocumentView, 201, 404, 413, 422, 429),
     )
     async def registrant_upload(
         request: Request,
@@ -68,7 +69,7 @@ def registrant_documents_router() -> APIRouter:
         "/registrant/documents",
         tags=[TAG],
         summary="The documents of the registrant's own entry, metadata and review state only (issue 34)",
-        **documented(pv.RegistrantDocuments, 200, 404),
+        **documented(pv.RegistrantDocuments, 200, 404, 429),
     )
     async def registrant_documents(request: Request, token: RegistrantToken) -> dict[str, Any]:
         principal, code = await _registrant(request, token)
@@ -83,7 +84,8 @@ def registrant_documents_router() -> APIRouter:
         summary="A document of the registrant's own entry (inline, never cached); another entry's: 404 (issue 34)",
         response_class=Response,
         responses={
-            200: {"content": {media: {"schema": {"type": "string", "format": "binary"}} for media in EXTENSIONS}}
+            200: {"content": {media: {"schema": {"type": "string", "format": "binary"}} for media in EXTENSIONS}},
+            429: {"description": WRONG_LINKS},
         },
     )
     async def registrant_document(document_id: PathId, request: Request, token: RegistrantToken) -> Response:

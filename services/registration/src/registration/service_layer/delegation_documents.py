@@ -1,25 +1,23 @@
 """Issue 34: a delegation's documents (NY 十二(一), DA 十(一)1, NT 十(一)1: the unit sends its
 stamped entry form, the ID-card and insurance scans and a screenshot of the payment). Its leader
 uploads them by the delegation's secret link, optionally naming a person of its own roster; the
-content checks, the caps and the encryption are every uploader's (`documents`), the unit's bytes
-capped as an entry's are. Authorisation is `document_access`'s, the one place for every uploader.
+content checks, the caps (the unit's bytes capped as an entry's are), the record, the encryption
+and the reading back are every uploader's (`documents`). Authorisation is `document_access`'s, the one place for every uploader.
 
 Nothing here logs a document, its name or who uploaded it by name."""
 
 from __future__ import annotations
 
-import hashlib
-import secrets
 from typing import Any
 
 from gomoku_shared.auth import Principal
 from gomoku_shared.errors import NotFound, Unprocessable
 
 from ..adapters.repositories import Repositories
-from ..domain.documents import CheckedDocument, DelegationDocumentKind, DocumentRecord, DocumentRefused
+from ..domain.documents import CheckedDocument, DelegationDocumentKind
 from .command import EventCommand
-from .document_access import may_add_unit_documents, may_read_document, uploader_of
-from .documents import delete_after, document_view
+from .document_access import may_add_unit_documents, may_read_document
+from .documents import document_view, store
 
 
 async def add_unit_document(
@@ -31,55 +29,17 @@ async def add_unit_document(
 ) -> dict[str, Any]:
     """Store a checked document of a delegation the caller may act for (another: 404), about one of
     its roster's people if named (another delegation's: 422), within the unit's cap."""
-    link = await cmd.uow.delegation_links.of_unit(cmd.code, unit_id)
+    link = await cmd.uow.delegation_links.of_holder(cmd.code, unit_id)
     if link is None or not may_add_unit_documents(cmd.principal, unit_id):
         raise NotFound("unknown_unit", f"no delegation {unit_id!r}")
     if person_id is not None:
         ours = {p.get("person_id") for p in (link.roster or {}).get("people", [])}
         if person_id not in ours:
             raise Unprocessable("document_person_not_of_delegation", "the person is not one of this delegation's")
-    limits = cmd.state.documents
-    stored = await cmd.uow.documents.bytes_of_unit(cmd.code, unit_id)
-    if stored + len(checked.data) > limits.max_bytes_per_entry:
-        raise DocumentRefused(
-            "document_delegation_full",
-            f"a delegation's documents may take at most {limits.max_bytes_per_entry} bytes",
-            {"max_bytes_per_delegation": limits.max_bytes_per_entry},
-            status=413,
-        )
-    kind_of_uploader, uploader_id = uploader_of(cmd.principal)
-    record = DocumentRecord(
-        id=f"doc-{secrets.token_hex(12)}",
-        event_code=cmd.code,
-        entry_id="",
-        evidence_id=None,
-        kind=kind.value,
-        media_type=checked.media_type,
-        size=len(checked.data),
-        sha256=hashlib.sha256(checked.data).hexdigest(),
-        uploaded_by_kind=kind_of_uploader,
-        uploaded_by_id=uploader_id,
-        uploaded_at=cmd.now,
-        review_state="pending",
-        delete_after=delete_after(cmd.config, cmd.state.document_retention_days),
-        unit_id=unit_id,
-        person_id=person_id,
-    )
-    await cmd.uow.documents.put(record, checked.data)
-    return document_view(record)
+    return await store(cmd, checked, kind.value, unit_id=unit_id, person_id=person_id)
 
 
 async def unit_documents(repos: Repositories, principal: Principal, code: str, unit_id: str) -> list[dict[str, Any]]:
     """A delegation's documents the caller may read (metadata only)."""
     found = await repos.documents.list_of_unit(code, unit_id)
     return [document_view(r) for r in found if may_read_document(principal, r)]
-
-
-async def unit_document_bytes(
-    repos: Repositories, principal: Principal, code: str, unit_id: str, document_id: str
-) -> tuple[DocumentRecord, bytes]:
-    """A delegation's document for a caller who may read it (anyone else, another unit's: 404)."""
-    found = await repos.documents.get(code, document_id)
-    if found is None or found[0].unit_id != unit_id or not may_read_document(principal, found[0]):
-        raise NotFound("unknown_document", f"no document {document_id!r}")
-    return found

@@ -21,15 +21,14 @@ from typing import Any
 from gomoku_shared.errors import Conflict, Forbidden, NotFound, Unprocessable
 
 from ..adapters import repository as repo
-from ..domain import Entry, EntryStatus, RegistrationError, mask_phone
+from ..domain import Entry, EntryStatus, RegistrationError
 from ..domain.rosters import Booking, check_booking
-from . import entries
+from . import entries, secret_links
 from . import roster_schemas as r
 from . import schemas as s
-from .actors import actor_ref
 from .command import EventCommand
-from .public_entries import new_token, token_hash
 from .rendering import status_clause, status_name
+from .secret_links import Attempt
 
 #: why a row's entry left the roster (REG-10 asks a reason and, where configured, a proof)
 AMENDED = "removed from the delegation's roster by its leader before the close of registration"
@@ -61,16 +60,7 @@ async def start(cmd: EventCommand, body: r.DelegationStartIn) -> dict[str, Any]:
     if any(row.name == body.unit_name for row in cmd.units.values()):
         raise Conflict("delegation_exists", f"{body.unit_name} is registered already: use its link")
     unit = await cmd.create_unit(s.UnitIn(name=body.unit_name, kind="delegation", region=body.region))
-    token, digest = new_token()
-    await cmd.uow.delegation_links.add(
-        cmd.code,
-        unit.id,
-        token_sha256=digest,
-        phone=body.leader_phone,
-        masked=mask_phone(body.leader_phone),
-        at=cmd.now,
-        by=actor_ref(cmd.principal),
-    )
+    token = await secret_links.issue(cmd, secret_links.DELEGATION, unit.id, body.leader_phone)
     return {"token": token, "event_code": cmd.code, "unit_name": unit.name, "leader_name": body.leader_name}
 
 
@@ -81,21 +71,13 @@ async def reissue(cmd: EventCommand, unit_id: str, body: s.ReissueIn) -> dict[st
     unit = cmd.units.get(unit_id)
     if unit is None:
         raise NotFound("unknown_unit", f"no unit {unit_id!r}")
-    if await cmd.uow.delegation_links.of_unit(cmd.code, unit_id) is None:
-        raise Unprocessable("not_a_delegation", "this unit was not started through the delegation door")
-    token, digest = new_token()
-    await cmd.uow.delegation_links.replace(
-        cmd.code, unit_id, token_sha256=digest, at=cmd.now, by=actor_ref(cmd.principal)
-    )
+    token = await secret_links.relink(cmd, secret_links.DELEGATION, unit_id)
     return {"token": token, "unit_id": unit_id, "unit_name": unit.name}
 
 
-async def link_of(repos: Any, token: str) -> Any:
-    """The delegation a secret link proves; 404 for any other string."""
-    link = await repos.delegation_links.by_hash(token_hash(token))
-    if link is None:
-        raise NotFound("unknown_delegation_link", "this delegation link is not valid")
-    return link
+async def link_of(repos: Any, token: str, attempt: Attempt) -> Any:
+    """The delegation a secret link proves; 404 for any other string (guesses throttled)."""
+    return await secret_links.verify(repos, secret_links.DELEGATION, token, attempt)
 
 
 # ---- the roster
@@ -156,10 +138,12 @@ def _check_people(cmd: EventCommand, body: r.RosterIn) -> None:
         raise Unprocessable("roster_leader_required", "name the delegation's leader")
 
 
-async def submit(cmd: EventCommand, token: str, body: r.RosterIn, *, dry_run: bool = False) -> dict[str, Any]:
+async def submit(
+    cmd: EventCommand, token: str, attempt: Attempt, body: r.RosterIn, *, dry_run: bool = False
+) -> dict[str, Any]:
     """Judge the roster as one application; save it (or, ``dry_run``, answer what it would become)."""
     door_open(cmd)
-    link = await link_of(cmd.uow, token)
+    link = await link_of(cmd.uow, token, attempt)
     if link.event_code != cmd.code:
         raise NotFound("unknown_delegation_link", "this delegation link is not valid")
     if cmd.now >= cmd.config.registration.closes_at:

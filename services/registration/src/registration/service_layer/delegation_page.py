@@ -22,6 +22,7 @@ from .documents import document_view
 from .fees import line_from_row, load_notices
 from .rendering import status_clause, status_name
 from .roster_fees import bookings_of
+from .secret_links import Attempt
 from .state import RegistrationState
 
 
@@ -79,8 +80,10 @@ def door_view(config: EventConfig, now: datetime) -> dict[str, Any]:
     }
 
 
-async def delegation_view(repos: Repositories, state: RegistrationState, token: str) -> dict[str, Any]:
-    link = await link_of(repos, token)
+async def delegation_view(
+    repos: Repositories, state: RegistrationState, token: str, attempt: Attempt
+) -> dict[str, Any]:
+    link = await link_of(repos, token, attempt)
     code, unit_id = link.event_code, link.unit_id
     config = await state.config(repos, code)
     loaded = await repos.entries.load(config)

@@ -61,22 +61,36 @@ async def add_document(
         row = await cmd.uow.evidence.get(evidence_id)
         if row is None or row.event_code != cmd.code or row.person_id not in entry.person_ids:
             raise Unprocessable("evidence_not_of_entry", "the evidence record is not one of this entry's players'")
-    limits = cmd.state.documents
-    stored = await cmd.uow.documents.bytes_of_entry(cmd.code, entry_id)
-    if stored + len(checked.data) > limits.max_bytes_per_entry:
-        raise DocumentRefused(
-            "document_entry_full",
-            f"an entry's documents may take at most {limits.max_bytes_per_entry} bytes",
-            {"max_bytes_per_entry": limits.max_bytes_per_entry},
-            status=413,
-        )
+    return await store(cmd, checked, kind.value, entry_id=entry_id, evidence_id=evidence_id)
+
+
+async def store(
+    cmd: EventCommand,
+    checked: CheckedDocument,
+    kind: str,
+    *,
+    entry_id: str = "",
+    evidence_id: str | None = None,
+    unit_id: str | None = None,
+    person_id: str | None = None,
+) -> dict[str, Any]:
+    """The one record of every uploaded document (an entry's evidence, a delegation's papers):
+    who uploaded it, its digest, its review pending and the day it is deleted after; kept
+    encrypted with its bytes, within its entry's (or its delegation's) cap. Answers its metadata."""
+    limit = cmd.state.documents.max_bytes_per_entry
+    if unit_id is not None:
+        stored = await cmd.uow.documents.bytes_of_unit(cmd.code, unit_id)
+    else:
+        stored = await cmd.uow.documents.bytes_of_entry(cmd.code, entry_id)
+    if stored + len(checked.data) > limit:
+        raise _full(limit, delegation=unit_id is not None)
     kind_of_uploader, uploader_id = uploader_of(cmd.principal)
     record = DocumentRecord(
         id=f"doc-{secrets.token_hex(12)}",
         event_code=cmd.code,
         entry_id=entry_id,
         evidence_id=evidence_id,
-        kind=kind.value,
+        kind=kind,
         media_type=checked.media_type,
         size=len(checked.data),
         sha256=hashlib.sha256(checked.data).hexdigest(),
@@ -85,9 +99,28 @@ async def add_document(
         uploaded_at=cmd.now,
         review_state="pending",
         delete_after=delete_after(cmd.config, cmd.state.document_retention_days),
+        unit_id=unit_id,
+        person_id=person_id,
     )
     await cmd.uow.documents.put(record, checked.data)
     return document_view(record)
+
+
+def _full(limit: int, *, delegation: bool) -> DocumentRefused:
+    """The 413 of a document over its entry's (delegation's) cap."""
+    if delegation:
+        return DocumentRefused(
+            "document_delegation_full",
+            f"a delegation's documents may take at most {limit} bytes",
+            {"max_bytes_per_delegation": limit},
+            status=413,
+        )
+    return DocumentRefused(
+        "document_entry_full",
+        f"an entry's documents may take at most {limit} bytes",
+        {"max_bytes_per_entry": limit},
+        status=413,
+    )
 
 
 async def pending_evidence_for(cmd: EventCommand, person_ids: list[str], kind: DocumentKind) -> str | None:
@@ -115,10 +148,12 @@ async def event_documents(
 
 
 async def document_bytes(
-    repos: Repositories, principal: Principal, code: str, document_id: str
+    repos: Repositories, principal: Principal, code: str, document_id: str, unit_id: str | None = None
 ) -> tuple[DocumentRecord, bytes]:
-    """A document's bytes for a caller who may read it (anyone else: 404, as an unknown one)."""
+    """A document's bytes for a caller who may read it (anyone else: 404, as an unknown one);
+    with ``unit_id``, only that delegation's (another unit's: 404)."""
     found = await repos.documents.get(code, document_id)
-    if found is None or not may_read_document(principal, found[0]):
+    other_unit = found is not None and unit_id is not None and found[0].unit_id != unit_id
+    if found is None or other_unit or not may_read_document(principal, found[0]):
         raise NotFound("unknown_document", f"no document {document_id!r}")
     return found

@@ -5,12 +5,11 @@ windows, caps and evidence), attributed to the registrant principal (`Principal.
 What is the form's own: the event must take public entries (its configuration), a per-event cap,
 an optional arithmetic challenge and a honeypot, only the facts the section's clauses need, a
 refusal at submission keeps nothing (the registrant corrects the form and sends it again), and a
-secret link: 32 random bytes shown once, only their SHA-256 kept.
+secret link (`secret_links`): 32 random bytes shown once, only their SHA-256 kept.
 """
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import secrets
 from datetime import datetime, timedelta
@@ -19,10 +18,9 @@ from typing import Any
 from gomoku_shared.errors import Conflict, Forbidden, Unprocessable
 from gomoku_shared.event_config import EventConfig, SectionConfig
 
-from ..domain import EntryStatus, mask_phone
-from . import entries
+from ..domain import EntryStatus
+from . import entries, secret_links
 from . import schemas as s
-from .actors import actor_ref
 from .command import EventCommand
 from .rendering import status_name
 
@@ -36,16 +34,6 @@ FORM_OPTIONS = {
 CHALLENGE_VALID = timedelta(minutes=30)
 #: what the form's evidence refers to: the facts were declared on the form (documents follow)
 DECLARED_ON_FORM = "declared on the public entry form"
-
-
-def new_token() -> tuple[str, str]:
-    """A secret link token (shown once) and the SHA-256 kept of it."""
-    token = secrets.token_urlsafe(32)
-    return token, token_hash(token)
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def form_sections(config: EventConfig) -> list[tuple[str, SectionConfig]]:
@@ -228,16 +216,7 @@ async def enter(cmd: EventCommand, body: s.PublicEntryIn) -> dict[str, Any]:
             d.reason if d else "the entry is refused",
             {"rule": d.rule if d else "", "clause": d.clause if d else "", "reason": d.reason if d else ""},
         )
-    token, digest = new_token()
-    await cmd.uow.links.add(
-        cmd.code,
-        entry.id,
-        token_sha256=digest,
-        phone=body.guardian_phone,
-        masked=mask_phone(body.guardian_phone),
-        at=cmd.now,
-        by=actor_ref(cmd.principal),
-    )
+    token = await secret_links.issue(cmd, secret_links.REGISTRANT, entry.id, body.guardian_phone)
     await cmd.save()
     return {"token": token, "event_code": cmd.code, "status": status_name(entry)}
 
@@ -246,8 +225,5 @@ async def reissue(cmd: EventCommand, entry_id: str, body: s.ReissueIn) -> dict[s
     """The organiser gives the registrant a new link; the old one stops working."""
     del body  # nothing to say yet: the route takes the platform's common (empty) body
     cmd.entry_for(entry_id)
-    if await cmd.uow.links.of_entry(cmd.code, entry_id) is None:
-        raise Unprocessable("not_a_public_entry", "this entry was not made on the public form")
-    token, digest = new_token()
-    await cmd.uow.links.replace(cmd.code, entry_id, token_sha256=digest, at=cmd.now, by=actor_ref(cmd.principal))
+    token = await secret_links.relink(cmd, secret_links.REGISTRANT, entry_id)
     return {"token": token, "entry_id": entry_id}

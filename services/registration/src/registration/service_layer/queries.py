@@ -82,7 +82,7 @@ async def list_entries(
 async def _on_form(repos: Repositories, principal: Principal, code: str) -> set[str]:
     """Issue 34: the entries made on the public form, for staff (whose console re-issues their
     registrants' links); a partner never sees those entries."""
-    return await repos.links.entry_ids(code) if principal.is_staff else set()
+    return await repos.links.holders(code) if principal.is_staff else set()
 
 
 async def get_entry(

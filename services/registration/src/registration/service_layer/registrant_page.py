@@ -15,23 +15,24 @@ from ..adapters import repository as repo
 from ..adapters.repositories import Repositories
 from ..domain import Entry
 from ..domain.fees import fee_deadline, fee_statuses, fees_apply
+from . import secret_links
 from .fees import line_from_row, load_notices
-from .public_entries import token_hash
 from .rendering import pending_evidence_view, status_clause, status_name
+from .secret_links import Attempt
 from .state import RegistrationState
 
 
-async def registrant_of(repos: Repositories, token: str) -> tuple[Principal, Any]:
+async def registrant_of(repos: Repositories, token: str, attempt: Attempt) -> tuple[Principal, Any]:
     """The registrant a secret link proves, with the link's record; 404 for any other string
-    (a replaced link too: its hash is gone)."""
-    link = await repos.links.by_hash(token_hash(token))
-    if link is None:
-        raise NotFound("unknown_registrant_link", "this link is not valid (the organiser may have sent a new one)")
+    (a replaced link too: its hash is gone), guesses throttled (`secret_links`)."""
+    link = await secret_links.verify(repos, secret_links.REGISTRANT, token, attempt)
     return Principal.registrant(link.entry_id), link
 
 
-async def registrant_view(repos: Repositories, state: RegistrationState, token: str) -> dict[str, Any]:
-    principal, link = await registrant_of(repos, token)
+async def registrant_view(
+    repos: Repositories, state: RegistrationState, token: str, attempt: Attempt
+) -> dict[str, Any]:
+    principal, link = await registrant_of(repos, token, attempt)
     code = link.event_code
     config = await state.config(repos, code)
     loaded = await repos.entries.load(config)

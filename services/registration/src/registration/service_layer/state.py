@@ -13,6 +13,7 @@ from gomoku_shared.auth import Principal
 from gomoku_shared.clock import Clock, SystemClock
 from gomoku_shared.errors import NotFound
 from gomoku_shared.event_config import EventConfig
+from gomoku_shared.throttle import FailureThrottle
 
 from ..adapters import repository as repo
 from ..adapters.protection import DataProtector
@@ -42,6 +43,8 @@ class RegistrationState:
     #: issue 34: the limits of a registrant's documents and the days they are kept after the event
     documents: DocumentLimits = field(default_factory=DocumentLimits)
     document_retention_days: int = 90
+    #: issue 34: wrong secret-link tokens per client address (`secret_links`), in this process
+    link_throttle: FailureThrottle = field(default_factory=FailureThrottle)
 
     def now(self) -> datetime:
         return self.clock.now()

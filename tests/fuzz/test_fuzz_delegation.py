@@ -19,8 +19,8 @@ from gomoku_sim.driver import EventDriver, RunSpec
 
 from .runner import fuzz_service
 from .seeding import embedded_stack_process
-from .test_fuzz import _verdict
 from .test_fuzz_registrant import REGISTRANT_PATHS, _photo
+from .verdict import verdict
 
 #: the routes a delegation's link opens (delegation_api.py, delegation_documents.py)
 DELEGATION_PATHS = (
@@ -81,7 +81,7 @@ async def test_fuzz_the_delegation_routes_with_a_valid_delegation_token(tmp_path
             headers_of={"delegation": link},
         )
         assert "Traceback" not in stack.extras["log"].read_text()
-    _verdict("embedded, a delegation's link", [report])
+    verdict("embedded, a delegation's link", [report])
     # the page, the roster's PUT and check, the documents' POST and GET, one document
     assert report.operations == 6, report.line()
     answers = {status: n for (name, status), n in report.statuses.items() if name == "delegation"}
@@ -110,7 +110,7 @@ async def test_fuzz_the_link_routes_with_generated_tokens_until_throttled(tmp_pa
             only_paths=DELEGATION_PATHS + REGISTRANT_PATHS,
         )
         assert "Traceback" not in stack.extras["log"].read_text()
-    _verdict("embedded, generated links", [report])
+    verdict("embedded, generated links", [report])
     answers = {status: n for (name, status), n in report.statuses.items() if name == "guesser"}
     assert answers.get(404, 0) and answers.get(429, 0), answers
     assert not any(200 <= status < 300 for status in answers), answers

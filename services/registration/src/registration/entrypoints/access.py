@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
@@ -18,17 +19,20 @@ from gomoku_shared.errors import Conflict
 from gomoku_shared.idempotency import IdemKey, IdempotencyStore, keyed_request, replay
 from gomoku_shared.runtime import ServiceRuntime
 
-from ..adapters.repositories import Repositories
+from ..service_layer import handlers
 from ..service_layer.command import EventCommand
+from ..service_layer.commands import Command
 from ..service_layer.state import RegistrationState
-from ..service_layer.unit_of_work import RegistrationUnitOfWork
+from ..service_layer.unit_of_work import Reads, RegistrationUnitOfWork, on_own_session
 
 __all__ = [
     "ANYONE",
     "READER",
     "REGISTRANT",
     "STAFF",
+    "Call",
     "caller",
+    "calling",
     "command",
     "documented",
     "keyed_write",
@@ -55,6 +59,58 @@ def caller(
     return Annotated[Principal, Depends(require(*roles, action=action, event=event, people=people))]
 
 
+@dataclass(frozen=True)
+class Call:
+    """A route's request and the caller its roles admitted: what the route reads and runs."""
+
+    request: Request
+    principal: Principal
+
+    async def read(self, query: Callable[[Reads, RegistrationState], Awaitable[Any]]) -> Any:
+        return await read(self.request, query)
+
+    async def run(self, command: Command, body: Any, *, status: int = 201) -> JSONResponse:
+        """The command's use case (``handlers.handle``) in one transaction, keyed by the
+        request's Idempotency-Key (``body``: what the key binds), on its event locked first."""
+
+        async def use_case(uow: RegistrationUnitOfWork, on: EventCommand | None) -> Any:
+            return await handlers.handle(command, uow, state_of(self.request) if on is None else on)
+
+        return await run(self.request, self.principal, handlers.event_of(command), use_case, status=status, body=body)
+
+
+def calling(
+    roles: tuple[str, ...], action: str | None = None, event: EventOf | None = None, *, people: bool = False
+) -> Callable[..., Awaitable[Call]]:
+    """The dependency of a route's :class:`Call`: its caller as :func:`caller` admits it."""
+    guard = require(*roles, action=action, event=event, people=people)
+
+    async def call(request: Request, principal: Principal = Depends(guard)) -> Call:
+        return Call(request, principal)
+
+    return call
+
+
+async def event_named_by(request: Request, event_of: Callable[[Reads, str], Awaitable[str]], resource_id: str) -> str:
+    """The event a record (an evidence record, a refund request) belongs to, read on a session of
+    its own (once per request: the staff check may have read it already)."""
+    known = getattr(request.state, "registration_event", None)
+    if known is None:
+        known = request.state.registration_event = await read(
+            request, lambda reads, _state: event_of(reads, resource_id)
+        )
+    return known
+
+
+def event_finder(event_of: Callable[[Reads, str], Awaitable[str]], id_name: str) -> EventOf:
+    """For the staff check (issue 29): the event of the record the path's ``id_name`` names."""
+
+    async def find(request: Request) -> str | None:
+        return await event_named_by(request, event_of, request.path_params[id_name])
+
+    return find
+
+
 async def _idempotency_key(key: str | None = IdemKey) -> str | None:
     return key
 
@@ -73,11 +129,12 @@ def state_of(request: Request) -> RegistrationState:
     return request.app.state.registration
 
 
-async def read(request: Request, command: Callable[[Repositories, RegistrationState], Awaitable[Any]]) -> Any:
+async def read(request: Request, command: Callable[[Reads, RegistrationState], Awaitable[Any]]) -> Any:
     """A read on a session of its own (no lock): the repositories and the service's context."""
     state = state_of(request)
-    async with request.app.state.runtime.sessionmaker() as session:
-        return await command(Repositories(session, state.protector), state)
+    return await on_own_session(
+        request.app.state.runtime.sessionmaker, state.protector, lambda reads: command(reads, state)
+    )
 
 
 async def command(

@@ -8,21 +8,21 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 
 from gomoku_shared.api_docs import documented
 from gomoku_shared.params import PathId
 
-from ..service_layer import delegation_door, delegation_page
+from ..service_layer import commands, delegation_door, delegation_page
 from ..service_layer import roster_schemas as r
 from ..service_layer import schemas as s
 from . import delegation_views as v
-from .access import STAFF, read, state_of
+from .access import STAFF, Call, calling, keyed_write, read, state_of
 from .public_api import _take_turn, link_token, on_event
-from .routes import Command, add_routes
 
 TAG = "delegations"
+Relinker = Annotated[Call, Depends(calling(STAFF, "registrants.relink"))]
 DelegationToken = Annotated[
     str,
     link_token(
@@ -102,24 +102,18 @@ def delegation_router() -> APIRouter:
 
 def _staff_routes(router: APIRouter) -> None:
     """The organiser's re-issue of a delegation's link (a lost or leaked one)."""
-    add_routes(
-        router,
-        TAG,
-        [
-            Command(
-                "reissue_delegation_link",
-                "/events/{event_code}/units/{unit_id}/delegation-link",
-                delegation_door.reissue,
-                s.ReissueIn,
-                STAFF,
-                v.DelegationReissued,
-                "A new secret link for a delegation's leader; the old one stops working (issue 34)",
-                action="registrants.relink",
-                status=200,
-                body_optional=True,
-            )
-        ],
+
+    @router.post(
+        "/events/{event_code}/units/{unit_id}/delegation-link",
+        **keyed_write(v.DelegationReissued, 200),
+        tags=[TAG],
+        summary="A new secret link for a delegation's leader; the old one stops working (issue 34)",
     )
+    async def reissue_delegation_link(
+        event_code: PathId, unit_id: PathId, call: Relinker, body: s.ReissueIn | None = None
+    ) -> JSONResponse:
+        body = s.ReissueIn() if body is None else body  # an empty body stands for the body's defaults
+        return await call.run(commands.ReissueDelegationLink(event_code, unit_id, body), body, status=200)
 
 
 async def _code_of(request: Request, token: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Request
+from fastapi import APIRouter, Depends, Header, Request
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import IntegrityError
 
@@ -21,15 +21,15 @@ from gomoku_shared.errors import Conflict
 from gomoku_shared.params import PathId
 from gomoku_shared.ratelimit import LocalBuckets, Policy
 
-from ..service_layer import public_entries, registrant_page
+from ..service_layer import commands, public_entries, registrant_page
 from ..service_layer import schemas as s
 from ..service_layer.command import EventCommand
 from ..service_layer.unit_of_work import RegistrationUnitOfWork
 from . import public_views as v
-from .access import STAFF, read, state_of
-from .routes import Command, add_routes
+from .access import STAFF, Call, calling, keyed_write, read, state_of
 
 TAG = "public entries"
+Relinker = Annotated[Call, Depends(calling(STAFF, "registrants.relink"))]
 
 
 def link_token(alias: str, description: str) -> Any:
@@ -95,24 +95,18 @@ def public_router() -> APIRouter:
     async def registrant_entry(request: Request, token: RegistrantToken) -> dict[str, Any]:
         return await read(request, lambda repos, state: registrant_page.registrant_view(repos, state, token))
 
-    add_routes(
-        router,
-        TAG,
-        [
-            Command(
-                "reissue_registrant_link",
-                "/events/{event_code}/entries/{entry_id}/registrant-link",
-                public_entries.reissue,
-                s.ReissueIn,
-                STAFF,
-                v.ReissuedLink,
-                "A new secret link for the registrant of a public entry; the old one stops working (issue 34)",
-                action="registrants.relink",
-                status=200,
-                body_optional=True,
-            )
-        ],
+    @router.post(
+        "/events/{event_code}/entries/{entry_id}/registrant-link",
+        **keyed_write(v.ReissuedLink, 200),
+        tags=[TAG],
+        summary="A new secret link for the registrant of a public entry; the old one stops working (issue 34)",
     )
+    async def reissue_registrant_link(
+        event_code: PathId, entry_id: PathId, call: Relinker, body: s.ReissueIn | None = None
+    ) -> JSONResponse:
+        body = s.ReissueIn() if body is None else body  # an empty body stands for the body's defaults
+        return await call.run(commands.ReissueRegistrantLink(event_code, entry_id, body), body, status=200)
+
     return router
 
 

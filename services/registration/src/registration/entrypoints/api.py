@@ -26,14 +26,16 @@ from gomoku_shared.service import service_app
 
 from .. import presets
 from ..service_layer import commands, event_list, owners, queries
-from ..service_layer import schemas as s
+from ..service_layer import forms as f
 from ..service_layer.state import RegistrationState
+from . import schemas as s
 from . import views as v
 from .access import READER, STAFF, Call, calling, keyed_write
 from .document_routes import add_document_routes
 from .entry_routes import add_entry_routes
 from .fee_routes import add_fee_routes
 from .routers import more_routers
+from .schemas import form
 from .stage_routes import add_stage_routes
 
 #: issue 29: the organisation whose events a list shows
@@ -81,7 +83,7 @@ def _event_routes(router: APIRouter) -> None:
         "and event.access_changed (the operator's key, or a staff account with event.create there)",
     )
     async def create_event(body: s.EventIn, call: EventCreator) -> JSONResponse:
-        answer = await call.run(commands.CreateEvent(body, call.principal), body)
+        answer = await call.run(commands.CreateEvent(form(body, f.EventIn), call.principal), body)
         call.request.app.state.event_access.forget(body.event_code)
         return answer
 
@@ -118,7 +120,7 @@ def _owner_routes(router: APIRouter) -> None:
         "audited, emits event.access_changed (issue 29)",
     )
     async def choose_partners(event_code: PathId, body: s.PartnersIn, call: Configurer) -> JSONResponse:
-        return await call.run(commands.ChoosePartners(event_code, body), body, status=200)
+        return await call.run(commands.ChoosePartners(event_code, form(body, f.PartnersIn)), body, status=200)
 
     @router.get(
         "/events/{event_code}/partners",

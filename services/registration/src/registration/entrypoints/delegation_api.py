@@ -15,11 +15,13 @@ from gomoku_shared.api_docs import documented
 from gomoku_shared.params import PathId
 
 from ..service_layer import commands, delegation_door, delegation_page
-from ..service_layer import roster_schemas as r
-from ..service_layer import schemas as s
+from ..service_layer import forms as f
 from . import delegation_views as v
+from . import roster_schemas as r
+from . import schemas as s
 from .access import STAFF, Call, calling, keyed_write, read, state_of
 from .public_api import _take_turn, link_token, on_event
+from .schemas import form
 
 TAG = "delegations"
 Relinker = Annotated[Call, Depends(calling(STAFF, "registrants.relink"))]
@@ -56,7 +58,9 @@ def delegation_router() -> APIRouter:
     async def start_delegation(event_code: PathId, body: r.DelegationStartIn, request: Request) -> JSONResponse:
         config = await read(request, lambda repos, state: state.config(repos, event_code))
         _take_turn(request, f"delegations:{event_code}", config.registration.public_delegations.per_address_per_hour)
-        result = await on_event(request, event_code, lambda cmd: delegation_door.start(cmd, body))
+        result = await on_event(
+            request, event_code, lambda cmd: delegation_door.start(cmd, form(body, f.DelegationStartIn))
+        )
         return JSONResponse(result, status_code=201)
 
     @router.get(
@@ -79,7 +83,9 @@ def delegation_router() -> APIRouter:
     )
     async def submit_roster(request: Request, token: DelegationToken, body: r.RosterIn) -> dict[str, Any]:
         code = await _code_of(request, token)
-        result: dict[str, Any] = await on_event(request, code, lambda cmd: delegation_door.submit(cmd, token, body))
+        result: dict[str, Any] = await on_event(
+            request, code, lambda cmd: delegation_door.submit(cmd, token, form(body, f.RosterIn))
+        )
         return result
 
     @router.post(
@@ -91,7 +97,9 @@ def delegation_router() -> APIRouter:
     async def check_roster(request: Request, token: DelegationToken, body: r.RosterIn) -> dict[str, Any]:
         code = await _code_of(request, token)
         try:
-            await on_event(request, code, lambda cmd: delegation_door.submit(cmd, token, body, dry_run=True))
+            await on_event(
+                request, code, lambda cmd: delegation_door.submit(cmd, token, form(body, f.RosterIn), dry_run=True)
+            )
         except delegation_door.DryRun as checked:
             return checked.report
         raise AssertionError("a check always rolls back")  # pragma: no cover
@@ -113,7 +121,9 @@ def _staff_routes(router: APIRouter) -> None:
         event_code: PathId, unit_id: PathId, call: Relinker, body: s.ReissueIn | None = None
     ) -> JSONResponse:
         body = s.ReissueIn() if body is None else body  # an empty body stands for the body's defaults
-        return await call.run(commands.ReissueDelegationLink(event_code, unit_id, body), body, status=200)
+        return await call.run(
+            commands.ReissueDelegationLink(event_code, unit_id, form(body, f.ReissueIn)), body, status=200
+        )
 
 
 async def _code_of(request: Request, token: str) -> str:

@@ -12,7 +12,8 @@ from gomoku_shared.pagination import PageIn, paged, sort_by
 from gomoku_shared.params import PathId
 
 from ..service_layer import changes, commands, evidence, queries
-from ..service_layer import schemas as s
+from ..service_layer import forms as f
+from . import schemas as s
 from . import views as v
 from .access import (
     ANYONE,
@@ -26,6 +27,7 @@ from .access import (
     keyed_write,
     read,
 )
+from .schemas import form
 
 #: a partner's own user id for a player (``PlayerIn.external_id``)
 ExternalId = Annotated[
@@ -69,7 +71,7 @@ def _entry_routes(router: APIRouter) -> None:
         summary="Register one player (REG-1..8, REG-13); Idempotency-Key honoured",
     )
     async def submit_entry(event_code: PathId, body: s.EntryIn, call: Registrant) -> JSONResponse:
-        return await call.run(commands.SubmitEntry(event_code, body), body)
+        return await call.run(commands.SubmitEntry(event_code, form(body, f.EntryIn)), body)
 
     @router.post(
         "/events/{event_code}/entries/bulk",
@@ -78,7 +80,7 @@ def _entry_routes(router: APIRouter) -> None:
         summary="Bulk registration for partner platforms: all or nothing, with a per-row report",
     )
     async def submit_bulk(event_code: PathId, body: s.BulkIn, call: Registrant) -> JSONResponse:
-        return await call.run(commands.SubmitBulk(event_code, body), body)
+        return await call.run(commands.SubmitBulk(event_code, form(body, f.BulkIn)), body)
 
     @router.post(
         "/events/{event_code}/teams",
@@ -87,7 +89,7 @@ def _entry_routes(router: APIRouter) -> None:
         summary="Register a team with its board order fixed at registration (REG-9)",
     )
     async def submit_team(event_code: PathId, body: s.TeamIn, call: Registrant) -> JSONResponse:
-        return await call.run(commands.SubmitTeam(event_code, body), body)
+        return await call.run(commands.SubmitTeam(event_code, form(body, f.TeamIn)), body)
 
     @router.get(
         "/events/{event_code}/entries",
@@ -140,7 +142,7 @@ def _entry_update_routes(router: APIRouter) -> None:
         summary="Withdraw an entry with a written reason (REG-10); the waiting list moves up (REG-2)",
     )
     async def withdraw(event_code: PathId, entry_id: PathId, body: s.WithdrawIn, call: EntriesManager) -> JSONResponse:
-        return await call.run(commands.Withdraw(event_code, entry_id, body), body, status=200)
+        return await call.run(commands.Withdraw(event_code, entry_id, form(body, f.WithdrawIn)), body, status=200)
 
     @router.post(
         "/events/{event_code}/entries/{entry_id}/facts",
@@ -151,7 +153,9 @@ def _entry_update_routes(router: APIRouter) -> None:
     async def correct_facts(
         event_code: PathId, entry_id: PathId, body: s.FactsCorrectionIn, call: EntriesManager
     ) -> JSONResponse:
-        return await call.run(commands.CorrectFacts(event_code, entry_id, body), body, status=200)
+        return await call.run(
+            commands.CorrectFacts(event_code, entry_id, form(body, f.FactsCorrectionIn)), body, status=200
+        )
 
     @router.post(
         "/events/{event_code}/entries/{entry_id}/review",
@@ -160,7 +164,7 @@ def _entry_update_routes(router: APIRouter) -> None:
         summary="Arbiter settles an entry pending review (wildcard, host quota)",
     )
     async def review(event_code: PathId, entry_id: PathId, body: s.DecisionIn, call: Reviewer) -> JSONResponse:
-        return await call.run(commands.ReviewEntry(event_code, entry_id, body), body, status=200)
+        return await call.run(commands.ReviewEntry(event_code, entry_id, form(body, f.DecisionIn)), body, status=200)
 
 
 def _change_routes(router: APIRouter) -> None:
@@ -173,7 +177,7 @@ def _change_routes(router: APIRouter) -> None:
     async def request_change(
         event_code: PathId, entry_id: PathId, body: s.ChangeIn, call: EntriesManager
     ) -> JSONResponse:
-        return await call.run(commands.RequestChange(event_code, entry_id, body), body)
+        return await call.run(commands.RequestChange(event_code, entry_id, form(body, f.ChangeIn)), body)
 
     @router.get(
         "/events/{event_code}/changes",
@@ -192,7 +196,9 @@ def _change_routes(router: APIRouter) -> None:
         summary="Arbiter approves or refuses a change",
     )
     async def decide_change(change_id: PathId, body: s.DecisionIn, call: ChangeDecider) -> JSONResponse:
-        return await call.run(commands.DecideChange(change_id, body, call.principal), body, status=200)
+        return await call.run(
+            commands.DecideChange(change_id, form(body, f.DecisionIn), call.principal), body, status=200
+        )
 
 
 def _evidence_routes(router: APIRouter) -> None:
@@ -204,7 +210,7 @@ def _evidence_routes(router: APIRouter) -> None:
         "the document is stored encrypted; the player's entries are judged again (REG-18)",
     )
     async def upload_evidence(event_code: PathId, body: s.EvidenceUploadIn, call: EvidenceHolder) -> JSONResponse:
-        return await call.run(commands.UploadEvidence(event_code, body), body)
+        return await call.run(commands.UploadEvidence(event_code, form(body, f.EvidenceUploadIn)), body)
 
     @router.get(
         "/events/{event_code}/evidence",
@@ -230,4 +236,4 @@ def _evidence_routes(router: APIRouter) -> None:
     )
     async def decide_evidence(evidence_id: PathId, body: s.DecisionIn, call: EvidenceReviewer) -> JSONResponse:
         code = await event_named_by(call.request, evidence.evidence_event, evidence_id)
-        return await call.run(commands.DecideEvidence(code, evidence_id, body), body, status=200)
+        return await call.run(commands.DecideEvidence(code, evidence_id, form(body, f.DecisionIn)), body, status=200)

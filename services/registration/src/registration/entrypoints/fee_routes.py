@@ -16,9 +16,11 @@ from gomoku_shared.pagination import PageIn, paged, sort_by
 from gomoku_shared.params import PathId
 
 from ..service_layer import commands, fees
-from ..service_layer import schemas as s
+from ..service_layer import forms as f
 from . import fee_views as fv
+from . import schemas as s
 from .access import ANYONE, STAFF, Call, calling, documented, event_finder, event_named_by, keyed_write
+from .schemas import form
 
 EventReader = Annotated[Call, Depends(calling(ANYONE, "event.read"))]
 Clerk = Annotated[Call, Depends(calling(STAFF, "ledger.record"))]
@@ -44,7 +46,7 @@ def add_fee_routes(router: APIRouter) -> None:
         summary="Record a payment received, or correct a line with a new one (REG-14; append-only)",
     )
     async def record_line(event_code: PathId, body: s.LedgerLineIn, call: Clerk) -> JSONResponse:
-        return await call.run(commands.RecordLine(event_code, body), body)
+        return await call.run(commands.RecordLine(event_code, form(body, f.LedgerLineIn)), body)
 
     _announced_later(router)
 
@@ -71,7 +73,7 @@ def _refund_routes(router: APIRouter) -> None:
     async def request_refund(
         event_code: PathId, entry_id: PathId, body: s.RefundRequestIn, call: RefundAsker
     ) -> JSONResponse:
-        return await call.run(commands.RequestRefund(event_code, entry_id, body), body)
+        return await call.run(commands.RequestRefund(event_code, entry_id, form(body, f.RefundRequestIn)), body)
 
     @router.get(
         "/events/{event_code}/refunds",
@@ -91,7 +93,7 @@ def _refund_routes(router: APIRouter) -> None:
     )
     async def decide_refund(refund_id: PathId, body: s.RefundDecisionIn, call: Refunder) -> JSONResponse:
         code = await event_named_by(call.request, fees.refund_event, refund_id)
-        return await call.run(commands.DecideRefund(code, refund_id, body), body, status=200)
+        return await call.run(commands.DecideRefund(code, refund_id, form(body, f.RefundDecisionIn)), body, status=200)
 
 
 def _announced_later(router: APIRouter) -> None:
@@ -105,7 +107,7 @@ def _announced_later(router: APIRouter) -> None:
         summary="Announce or change a fee item's amount, from an instant on (另行通知; REG-14, audited)",
     )
     async def announce_fee(event_code: PathId, body: s.FeeAnnouncementIn, call: Configurer) -> JSONResponse:
-        return await call.run(commands.AnnounceFee(event_code, body), body)
+        return await call.run(commands.AnnounceFee(event_code, form(body, f.FeeAnnouncementIn)), body)
 
     @router.post(
         "/events/{event_code}/entries/{entry_id}/fees/confirmation",
@@ -116,4 +118,4 @@ def _announced_later(router: APIRouter) -> None:
     async def confirm_paid(
         event_code: PathId, entry_id: PathId, body: s.FeeConfirmationIn, call: Clerk
     ) -> JSONResponse:
-        return await call.run(commands.ConfirmPaid(event_code, entry_id, body), body)
+        return await call.run(commands.ConfirmPaid(event_code, entry_id, form(body, f.FeeConfirmationIn)), body)

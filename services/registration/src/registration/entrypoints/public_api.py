@@ -22,11 +22,13 @@ from gomoku_shared.params import PathId
 from gomoku_shared.ratelimit import LocalBuckets, Policy
 
 from ..service_layer import commands, public_entries, registrant_page
-from ..service_layer import schemas as s
+from ..service_layer import forms as f
 from ..service_layer.command import EventCommand
 from ..service_layer.unit_of_work import RegistrationUnitOfWork
 from . import public_views as v
+from . import schemas as s
 from .access import STAFF, Call, calling, keyed_write, read, state_of
+from .schemas import form
 
 TAG = "public entries"
 Relinker = Annotated[Call, Depends(calling(STAFF, "registrants.relink"))]
@@ -83,7 +85,7 @@ def public_router() -> APIRouter:
     async def submit_public_entry(event_code: PathId, body: s.PublicEntryIn, request: Request) -> JSONResponse:
         config = await read(request, lambda repos, state: state.config(repos, event_code))
         _take_turn(request, event_code, config.registration.public_entries.per_address_per_hour)
-        result = await on_event(request, event_code, lambda cmd: public_entries.enter(cmd, body))
+        result = await on_event(request, event_code, lambda cmd: public_entries.enter(cmd, form(body, f.PublicEntryIn)))
         return JSONResponse(result, status_code=201)
 
     @router.get(
@@ -105,7 +107,9 @@ def public_router() -> APIRouter:
         event_code: PathId, entry_id: PathId, call: Relinker, body: s.ReissueIn | None = None
     ) -> JSONResponse:
         body = s.ReissueIn() if body is None else body  # an empty body stands for the body's defaults
-        return await call.run(commands.ReissueRegistrantLink(event_code, entry_id, body), body, status=200)
+        return await call.run(
+            commands.ReissueRegistrantLink(event_code, entry_id, form(body, f.ReissueIn)), body, status=200
+        )
 
     return router
 

@@ -12,9 +12,11 @@ from gomoku_shared.pagination import PageIn, paged, sort_by
 from gomoku_shared.params import PathId
 
 from ..service_layer import commands, exemptions, queries
-from ..service_layer import schemas as s
+from ..service_layer import forms as f
+from . import schemas as s
 from . import views as v
 from .access import ANYONE, REGISTRANT, STAFF, Call, calling, documented, keyed_write
+from .schemas import form
 
 Registrant = Annotated[Call, Depends(calling(REGISTRANT))]
 EventReader = Annotated[Call, Depends(calling(ANYONE, "event.read"))]
@@ -37,7 +39,7 @@ def _unit_routes(router: APIRouter) -> None:
         summary="A unit with its leader and coaches (REG-3)",
     )
     async def add_unit(event_code: PathId, body: s.UnitIn, call: Registrant) -> JSONResponse:
-        return await call.run(commands.AddUnit(event_code, body), body)
+        return await call.run(commands.AddUnit(event_code, form(body, f.UnitIn)), body)
 
     @router.post(
         "/events/{event_code}/units/{unit_id}/officials",
@@ -46,7 +48,7 @@ def _unit_routes(router: APIRouter) -> None:
         summary="Name a leader, coach or acting leader of a unit (REG-3)",
     )
     async def add_official(event_code: PathId, unit_id: PathId, body: s.OfficialIn, call: Registrant) -> JSONResponse:
-        return await call.run(commands.AddOfficial(event_code, unit_id, body), body)
+        return await call.run(commands.AddOfficial(event_code, unit_id, form(body, f.OfficialIn)), body)
 
     @router.get(
         "/events/{event_code}/units", tags=["units"], summary="Units (a partner sees its own)", **documented(v.Units)
@@ -63,7 +65,7 @@ def _unit_routes(router: APIRouter) -> None:
         "the previous edition's final places by section",
     )
     async def load_exemption_list(event_code: PathId, body: s.ExemptionListIn, call: Configurer) -> JSONResponse:
-        return await call.run(commands.LoadExemptionList(event_code, body), body)
+        return await call.run(commands.LoadExemptionList(event_code, form(body, f.ExemptionListIn)), body)
 
     @router.get(
         "/events/{event_code}/quota-exemptions",
@@ -83,7 +85,7 @@ def _stage_routes(router: APIRouter) -> None:
         summary="Check entries in and mark no-shows (REG-11)",
     )
     async def check_in(event_code: PathId, stage: PathId, body: s.CheckInIn, call: CheckInRecorder) -> JSONResponse:
-        return await call.run(commands.CheckIn(event_code, stage, body), body, status=200)
+        return await call.run(commands.CheckIn(event_code, stage, form(body, f.CheckInIn)), body, status=200)
 
     @router.post(
         "/events/{event_code}/stages/{stage}/close",
@@ -95,7 +97,7 @@ def _stage_routes(router: APIRouter) -> None:
         event_code: PathId, stage: PathId, call: StageManager, body: s.CloseIn | None = None
     ) -> JSONResponse:
         body = s.CloseIn() if body is None else body  # an empty body stands for the body's defaults
-        return await call.run(commands.CloseStage(event_code, stage, body), body, status=200)
+        return await call.run(commands.CloseStage(event_code, stage, form(body, f.CloseIn)), body, status=200)
 
     @router.get(
         "/events/{event_code}/stages/{stage}",
@@ -113,4 +115,4 @@ def _stage_routes(router: APIRouter) -> None:
         summary="Players seeded straight into a qualification stage (EVT-6, SZ: Shenzhen Cup top 4)",
     )
     async def seeded(event_code: PathId, stage: PathId, body: s.SeededIn, call: StageManager) -> JSONResponse:
-        return await call.run(commands.SeedPlayers(event_code, stage, body), body)
+        return await call.run(commands.SeedPlayers(event_code, stage, form(body, f.SeededIn)), body)

@@ -20,7 +20,7 @@ from gomoku_shared.contracts.events import (
     RoundRescheduled,
 )
 
-from . import schemas as s
+from . import forms as s
 
 # ---- commands on one event
 
@@ -271,6 +271,49 @@ class DecideChange:
     principal: Principal
 
 
+# ---- issue 32: the registry of people of an organisation (its staff's actions, audited)
+
+
+@dataclass(frozen=True)
+class MergePeople:
+    """Another registry person merged into ``person_id`` (one human)."""
+
+    org: str
+    person_id: str
+    body: s.MergeIn
+    principal: Principal
+
+
+@dataclass(frozen=True)
+class SplitPerson:
+    """A merge undone, or an event person split out of ``person_id`` into a new registry person."""
+
+    org: str
+    person_id: str
+    body: s.SplitIn
+    principal: Principal
+
+
+@dataclass(frozen=True)
+class CorrectPerson:
+    """A registry person's name, gender or birth date corrected."""
+
+    org: str
+    person_id: str
+    body: s.CorrectionIn
+    principal: Principal
+
+
+@dataclass(frozen=True)
+class ExportPerson:
+    """A subject access request: the person's data in full (the export itself audited)."""
+
+    org: str
+    person_id: str
+    body: s.ExportIn
+    principal: Principal
+
+
 # ---- bus events
 
 
@@ -303,4 +346,16 @@ class KeepRatings:
     published_at: datetime
 
 
-Command = EventCommandType | CreateEvent | DecideChange | AdmitQualifiers | RecordAppealFee | KeepDelay | KeepRatings
+Command = (
+    EventCommandType
+    | CreateEvent
+    | DecideChange
+    | MergePeople
+    | SplitPerson
+    | CorrectPerson
+    | ExportPerson
+    | AdmitQualifiers
+    | RecordAppealFee
+    | KeepDelay
+    | KeepRatings
+)

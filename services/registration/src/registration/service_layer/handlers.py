@@ -19,6 +19,7 @@ from . import (
     fees,
     owners,
     public_entries,
+    registry_staff,
     schedule,
     seeding,
     stages,
@@ -37,13 +38,16 @@ from .commands import (
     Command,
     ConfirmPaid,
     CorrectFacts,
+    CorrectPerson,
     CreateEvent,
     DecideChange,
     DecideEvidence,
     DecideRefund,
+    ExportPerson,
     KeepDelay,
     KeepRatings,
     LoadExemptionList,
+    MergePeople,
     RecordAppealFee,
     RecordLine,
     ReissueDelegationLink,
@@ -52,6 +56,7 @@ from .commands import (
     RequestRefund,
     ReviewEntry,
     SeedPlayers,
+    SplitPerson,
     SubmitBulk,
     SubmitEntry,
     SubmitTeam,
@@ -171,6 +176,22 @@ async def decide_change(command: DecideChange, uow: RegistrationUnitOfWork, on: 
     return await changes.decide_change_cmd(uow, on, command.principal, command.change_id, command.body)
 
 
+async def merge_people(command: MergePeople, uow: RegistrationUnitOfWork, on: RegistrationState) -> dict:
+    return await registry_staff.merge(uow, command.principal, command.org, command.person_id, command.body)
+
+
+async def split_person(command: SplitPerson, uow: RegistrationUnitOfWork, on: RegistrationState) -> dict:
+    return await registry_staff.split(uow, command.principal, command.org, command.person_id, command.body)
+
+
+async def correct_person(command: CorrectPerson, uow: RegistrationUnitOfWork, on: RegistrationState) -> dict:
+    return await registry_staff.correct(uow, command.principal, command.org, command.person_id, command.body)
+
+
+async def export_person(command: ExportPerson, uow: RegistrationUnitOfWork, on: RegistrationState) -> dict:
+    return await registry_staff.export(uow, command.principal, command.org, command.person_id, command.body)
+
+
 async def admit_qualifiers(command: AdmitQualifiers, uow: RegistrationUnitOfWork, on: RegistrationState) -> None:
     await stages.on_qualifiers_selected(uow, on, command.selected)
 
@@ -216,6 +237,10 @@ HANDLERS: dict[type, Handler] = {
     ReissueDelegationLink: reissue_delegation_link,
     CreateEvent: create_event,
     DecideChange: decide_change,
+    MergePeople: merge_people,
+    SplitPerson: split_person,
+    CorrectPerson: correct_person,
+    ExportPerson: export_person,
     AdmitQualifiers: admit_qualifiers,
     RecordAppealFee: record_appeal_fee,
     KeepDelay: keep_delay,

@@ -21,7 +21,7 @@ from gomoku_shared.event_config import EventConfig, SectionConfig
 
 from ..domain import EntryStatus, mask_phone
 from . import entries
-from . import schemas as s
+from . import forms as s
 from .actors import actor_ref
 from .command import EventCommand
 from .rendering import status_name

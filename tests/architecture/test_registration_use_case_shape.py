@@ -53,20 +53,14 @@ WRITING_FUNCTIONS = {
     ("registry_staff", "split"),
     ("registry_staff", "correct"),
     ("registry_staff", "export"),
+    ("public_entries", "enter"),
+    ("delegation_door", "start"),
+    ("delegation_door", "submit"),
+    ("documents", "add_document"),
+    ("delegation_documents", "add_unit_document"),
 }
-#: Not yet converted (issue 31): entrypoints that still hand a service-layer write of their own to
-#: a runner (``access.command`` / ``access.run`` / ``public_api.on_event``), file -> how many call
-#: sites; may only go down. The public form and the delegation door (no credential, no
-#: Idempotency-Key; public_api's count includes ``on_event`` itself) and documents (multipart).
-NOT_YET_CONVERTED = {
-    "delegation_api.py": 3,
-    "delegation_documents.py": 1,
-    "document_routes.py": 1,
-    "public_api.py": 2,
-    "registrant_documents.py": 1,
-}
-#: the runners a not-yet-converted route calls with its own use case
-RUNNERS = {"command", "run", "on_event"}
+#: what runs a command in its transaction: ``access.run`` / ``Call.run`` (keyed), ``public_api.on_event`` (the doors)
+RUNNERS = {"run", "on_event"}
 
 
 def _command_types() -> set[type]:
@@ -94,15 +88,25 @@ def test_every_command_on_an_event_names_it():
         assert [field.name for field in dataclasses.fields(command_type)][0] == "event_code", command_type
 
 
+def _aliases(tree: ast.AST) -> dict[str, str]:
+    """Local name -> service-layer module (``from ..service_layer import documents as dd``)."""
+    return {
+        alias.asname or alias.name: alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and (node.module or "").endswith("service_layer")
+        for alias in node.names
+    }
+
+
 def _calls(path: Path) -> list[tuple[int, str]]:
-    """Each ``module.function`` attribute and each bare call of a runner in ``path``."""
-    found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-            found.append((node.lineno, f"{node.value.id}.{node.attr}"))
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in RUNNERS:
-            found.append((node.lineno, node.func.id))
-    return found
+    """Each ``module.function`` attribute of ``path``, the module by its service-layer name."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    aliases = _aliases(tree)
+    return [
+        (node.lineno, f"{aliases.get(node.value.id, node.value.id)}.{node.attr}")
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+    ]
 
 
 def test_entrypoints_change_state_through_the_handlers_only():
@@ -116,16 +120,18 @@ def test_entrypoints_change_state_through_the_handlers_only():
     assert not found, found
 
 
-def test_the_routes_not_yet_converted_only_shrink():
-    counts = {
-        path.name: sum(1 for _line, name in _calls(path) if name in RUNNERS)
-        for path in sorted(ENTRYPOINTS.glob("*.py"))
-        if path.name != "access.py"
-    }
-    grown = {name: n for name, n in counts.items() if n > NOT_YET_CONVERTED.get(name, 0)}
-    assert not grown, f"run a new write through handlers.handle (Call.run): {grown}"
-    shrunk = {name: n for name, n in counts.items() if name in NOT_YET_CONVERTED and n < NOT_YET_CONVERTED[name]}
-    assert not shrunk, f"fewer left: lower NOT_YET_CONVERTED to {shrunk}"
+def test_a_runner_is_handed_a_command_not_a_use_case_of_its_own():
+    """The runners take a command (``handlers.handle`` runs it), never a function to run."""
+    found = []
+    for path in sorted(ENTRYPOINTS.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+            if name in RUNNERS and any(isinstance(arg, ast.Lambda) for arg in node.args):
+                found.append(f"{path.name}:{node.lineno}")
+    assert not found, found
 
 
 def test_no_route_is_given_its_signature_at_run_time():

@@ -33,7 +33,6 @@ __all__ = [
     "Call",
     "caller",
     "calling",
-    "command",
     "documented",
     "keyed_write",
     "read",
@@ -70,13 +69,9 @@ class Call:
         return await read(self.request, query)
 
     async def run(self, command: Command, body: Any, *, status: int = 201) -> JSONResponse:
-        """The command's use case (``handlers.handle``) in one transaction, keyed by the
-        request's Idempotency-Key (``body``: what the key binds), on its event locked first."""
-
-        async def use_case(uow: RegistrationUnitOfWork, on: EventCommand | None) -> Any:
-            return await handlers.handle(command, uow, state_of(self.request) if on is None else on)
-
-        return await run(self.request, self.principal, handlers.event_of(command), use_case, status=status, body=body)
+        """The command's use case in one transaction (:func:`run`); ``body``: what the request's
+        Idempotency-Key binds."""
+        return await run(self.request, self.principal, command, status=status, body=body)
 
 
 def calling(
@@ -137,34 +132,11 @@ async def read(request: Request, command: Callable[[Reads, RegistrationState], A
     )
 
 
-async def command(
-    request: Request,
-    principal: Principal,
-    code: str,
-    command: Callable[[EventCommand], Awaitable[Any]],
-    *,
-    status: int = 201,
-    body: Any = None,
-) -> JSONResponse:
-    """One command on one event (locked, loaded, visible to the caller as `EventCommand`)."""
-
-    async def on_event(_uow: RegistrationUnitOfWork, cmd: EventCommand | None) -> Any:
-        assert cmd is not None, "_run loads the command of every call that names an event"
-        return await command(cmd)
-
-    return await run(request, principal, code, on_event, status=status, body=body)
-
-
 async def run(
-    request: Request,
-    principal: Principal,
-    code: str | None,
-    command: Callable[[RegistrationUnitOfWork, EventCommand | None], Awaitable[Any]],
-    *,
-    status: int = 201,
-    body: Any = None,
+    request: Request, principal: Principal, command: Command, *, status: int = 201, body: Any = None
 ) -> JSONResponse:
-    """One command in one transaction. An Idempotency-Key is bound to the request
+    """One command in one transaction (``handlers.handle``), on its event locked and loaded first
+    when it names one (else every write waits: ``lock_writes``). An Idempotency-Key is bound to the request
     (gomoku_shared.idempotency; the body digest is keyed: bodies carry personal data): a retry
     replays the stored answer, another request with the same key is refused."""
     runtime: ServiceRuntime = request.app.state.runtime
@@ -172,6 +144,7 @@ async def run(
     store: IdempotencyStore = request.app.state.idempotency
     key = request.headers.get(idempotency.HEADER.lower())  # checked by the route (KEYED)
     keyed = keyed_request(request, principal, key, body, digest=state.protector.digest)
+    code = handlers.event_of(command)
     cmd = None
     try:
         async with runtime.transaction(correlation_id=code) as shared_uow:
@@ -184,7 +157,7 @@ async def run(
                 stored = await store.lookup(shared_uow.session, keyed)
                 if stored is not None:
                     return replay(stored)
-            result = await command(uow, cmd)
+            result = await handlers.handle(command, uow, state if cmd is None else cmd)
             if keyed is not None:
                 await store.remember(shared_uow.session, keyed, status, result)
     except IntegrityError:

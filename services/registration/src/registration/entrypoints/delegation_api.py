@@ -58,9 +58,7 @@ def delegation_router() -> APIRouter:
     async def start_delegation(event_code: PathId, body: r.DelegationStartIn, request: Request) -> JSONResponse:
         config = await read(request, lambda repos, state: state.config(repos, event_code))
         _take_turn(request, f"delegations:{event_code}", config.registration.public_delegations.per_address_per_hour)
-        result = await on_event(
-            request, event_code, lambda cmd: delegation_door.start(cmd, form(body, f.DelegationStartIn))
-        )
+        result = await on_event(request, commands.StartDelegation(event_code, form(body, f.DelegationStartIn)))
         return JSONResponse(result, status_code=201)
 
     @router.get(
@@ -83,9 +81,7 @@ def delegation_router() -> APIRouter:
     )
     async def submit_roster(request: Request, token: DelegationToken, body: r.RosterIn) -> dict[str, Any]:
         code = await _code_of(request, token)
-        result: dict[str, Any] = await on_event(
-            request, code, lambda cmd: delegation_door.submit(cmd, token, form(body, f.RosterIn))
-        )
+        result: dict[str, Any] = await on_event(request, commands.SubmitRoster(code, token, form(body, f.RosterIn)))
         return result
 
     @router.post(
@@ -97,9 +93,7 @@ def delegation_router() -> APIRouter:
     async def check_roster(request: Request, token: DelegationToken, body: r.RosterIn) -> dict[str, Any]:
         code = await _code_of(request, token)
         try:
-            await on_event(
-                request, code, lambda cmd: delegation_door.submit(cmd, token, form(body, f.RosterIn), dry_run=True)
-            )
+            await on_event(request, commands.SubmitRoster(code, token, form(body, f.RosterIn), dry_run=True))
         except delegation_door.DryRun as checked:
             return checked.report
         raise AssertionError("a check always rolls back")  # pragma: no cover

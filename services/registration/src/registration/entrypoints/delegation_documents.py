@@ -16,6 +16,7 @@ from gomoku_shared.pagination import PageIn, paged, sort_by
 from gomoku_shared.params import PathId
 
 from ..domain.documents import DelegationDocumentKind
+from ..service_layer import commands
 from ..service_layer import delegation_documents as dd
 from ..service_layer.delegation_door import link_of
 from . import views as v
@@ -68,9 +69,7 @@ def delegation_documents_router() -> APIRouter:
         principal, code = await _leader(request, token)
         _data, checked = await checked_upload(request, file)
         unit_id = str(principal.unit_id)
-        result = await on_event(
-            request, code, lambda cmd: dd.add_unit_document(cmd, unit_id, kind, person_id, checked), principal
-        )
+        result = await on_event(request, commands.AddUnitDocument(code, unit_id, kind, person_id, checked), principal)
         return JSONResponse(result, status_code=201)
 
     @router.get(

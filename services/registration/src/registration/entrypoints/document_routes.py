@@ -19,9 +19,9 @@ from gomoku_shared.pagination import PageIn, paged, sort_by
 from gomoku_shared.params import PathId
 
 from ..domain.documents import CheckedDocument, DocumentKind, check, read_limited, too_large
-from ..service_layer import documents
+from ..service_layer import commands, documents
 from . import views as v
-from .access import ANYONE, Call, calling, command, keyed_write, read, state_of
+from .access import ANYONE, Call, calling, keyed_write, read, state_of
 
 #: the staff who review an event's evidence, or the partner that registered the entry
 Holder = Annotated[Principal, Depends(require(*ANYONE, action="evidence.review"))]
@@ -73,21 +73,14 @@ def add_document_routes(router: APIRouter) -> None:
     async def upload_document(
         event_code: PathId,
         entry_id: PathId,
-        request: Request,
-        principal: Holder,
+        call: Reviewing,
         kind: Annotated[DocumentKind, Form(description="what the document is")],
         file: Annotated[UploadFile, File(description="JPEG, PNG or WebP photo, or PDF")],
         evidence_id: Annotated[str | None, Form(min_length=1, max_length=200)] = None,
     ) -> JSONResponse:
-        data, checked = await checked_upload(request, file)
+        data, checked = await checked_upload(call.request, file)
         digest = UploadDigest(kind=kind.value, evidence_id=evidence_id, sha256=hashlib.sha256(data).hexdigest())
-        return await command(
-            request,
-            principal,
-            event_code,
-            lambda cmd: documents.add_document(cmd, entry_id, kind, evidence_id, checked),
-            body=digest,
-        )
+        return await call.run(commands.AddDocument(event_code, entry_id, kind, evidence_id, checked), digest)
 
     @router.get(
         entry_path + "/{document_id}",

@@ -21,9 +21,10 @@ from gomoku_shared.errors import Conflict
 from gomoku_shared.params import PathId
 from gomoku_shared.ratelimit import LocalBuckets, Policy
 
-from ..service_layer import commands, public_entries, registrant_page
+from ..service_layer import commands, handlers, public_entries, registrant_page
 from ..service_layer import forms as f
 from ..service_layer.command import EventCommand
+from ..service_layer.commands import Command
 from ..service_layer.unit_of_work import RegistrationUnitOfWork
 from . import public_views as v
 from . import schemas as s
@@ -85,7 +86,7 @@ def public_router() -> APIRouter:
     async def submit_public_entry(event_code: PathId, body: s.PublicEntryIn, request: Request) -> JSONResponse:
         config = await read(request, lambda repos, state: state.config(repos, event_code))
         _take_turn(request, event_code, config.registration.public_entries.per_address_per_hour)
-        result = await on_event(request, event_code, lambda cmd: public_entries.enter(cmd, form(body, f.PublicEntryIn)))
+        result = await on_event(request, commands.EnterPublicly(event_code, form(body, f.PublicEntryIn)))
         return JSONResponse(result, status_code=201)
 
     @router.get(
@@ -131,15 +132,17 @@ def _take_turn(request: Request, code: str, per_hour: int) -> None:
         )
 
 
-async def on_event(request: Request, code: str, command: Any, principal: Principal | None = None) -> Any:
-    """One command on the locked event, as the registrant (no idempotency store: see above): the
-    form's caller, or (``principal``) the registrant a secret link proved."""
+async def on_event(request: Request, command: Command, principal: Principal | None = None) -> Any:
+    """A command on its locked event (``handlers.handle``) as the registrant, with no idempotency
+    store (see above): the form's caller, or (``principal``) the registrant a secret link proved."""
     state = state_of(request)
+    code = handlers.event_of(command)
+    assert code is not None, "the doors' commands act on one event"
     try:
         async with request.app.state.runtime.transaction(correlation_id=code) as shared_uow:
             uow = RegistrationUnitOfWork(shared_uow, state.protector)
             cmd = await EventCommand.begin(uow, state, principal or Principal.registrant(), code)
-            result = await command(cmd)
+            result = await handlers.handle(command, uow, cmd)
     except IntegrityError:
         raise Conflict("concurrent_duplicate", "an identical request was processed at the same time; retry") from None
     state.committed(cmd)

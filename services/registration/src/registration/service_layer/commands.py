@@ -20,6 +20,7 @@ from gomoku_shared.contracts.events import (
     RoundRescheduled,
 )
 
+from ..domain.documents import CheckedDocument, DelegationDocumentKind, DocumentKind
 from . import forms as s
 
 # ---- commands on one event
@@ -223,6 +224,57 @@ class ReissueDelegationLink:
     body: s.ReissueIn
 
 
+@dataclass(frozen=True)
+class EnterPublicly:
+    """Issue 34: one player entered on the public form (REG-1..8, REG-13), without a credential."""
+
+    event_code: str
+    body: s.PublicEntryIn
+
+
+@dataclass(frozen=True)
+class StartDelegation:
+    """Issue 34: a delegation started by its unit's leader (its unit and the leader's contact)."""
+
+    event_code: str
+    body: s.DelegationStartIn
+
+
+@dataclass(frozen=True)
+class SubmitRoster:
+    """Issue 34: a delegation's roster as one application (REG-3, REG-16, REG-1..9); ``dry_run``:
+    checked only (``delegation_door.DryRun`` carries the report, nothing is kept)."""
+
+    event_code: str
+    token: str
+    body: s.RosterIn
+    dry_run: bool = False
+
+
+@dataclass(frozen=True)
+class AddDocument:
+    """Issue 34: a document of an entry (checked by content already), optionally for one of its
+    evidence records."""
+
+    event_code: str
+    entry_id: str
+    kind: DocumentKind
+    evidence_id: str | None
+    checked: CheckedDocument
+
+
+@dataclass(frozen=True)
+class AddUnitDocument:
+    """Issue 34: a document of a delegation (checked by content already), optionally about one of
+    its roster's people."""
+
+    event_code: str
+    unit_id: str
+    kind: DelegationDocumentKind
+    person_id: str | None
+    checked: CheckedDocument
+
+
 EventCommandType = (
     ChoosePartners
     | SubmitEntry
@@ -247,6 +299,11 @@ EventCommandType = (
     | DecideRefund
     | ReissueRegistrantLink
     | ReissueDelegationLink
+    | EnterPublicly
+    | StartDelegation
+    | SubmitRoster
+    | AddDocument
+    | AddUnitDocument
 )
 #: the commands on one event: the runner locks and loads the event they name first
 EVENT_COMMANDS: tuple[type, ...] = EventCommandType.__args__

@@ -11,7 +11,9 @@ from typing import Any
 from . import (
     changes,
     closing,
+    delegation_documents,
     delegation_door,
+    documents,
     entries,
     events,
     evidence,
@@ -28,8 +30,10 @@ from . import (
 from .command import EventCommand
 from .commands import (
     EVENT_COMMANDS,
+    AddDocument,
     AddOfficial,
     AddUnit,
+    AddUnitDocument,
     AdmitQualifiers,
     AnnounceFee,
     CheckIn,
@@ -43,6 +47,7 @@ from .commands import (
     DecideChange,
     DecideEvidence,
     DecideRefund,
+    EnterPublicly,
     ExportPerson,
     KeepDelay,
     KeepRatings,
@@ -57,8 +62,10 @@ from .commands import (
     ReviewEntry,
     SeedPlayers,
     SplitPerson,
+    StartDelegation,
     SubmitBulk,
     SubmitEntry,
+    SubmitRoster,
     SubmitTeam,
     UploadEvidence,
     Withdraw,
@@ -165,6 +172,28 @@ async def reissue_delegation_link(
     return await delegation_door.reissue(on, command.unit_id, command.body)
 
 
+async def enter_publicly(command: EnterPublicly, uow: RegistrationUnitOfWork, on: EventCommand) -> dict:
+    return await public_entries.enter(on, command.body)
+
+
+async def start_delegation(command: StartDelegation, uow: RegistrationUnitOfWork, on: EventCommand) -> dict:
+    return await delegation_door.start(on, command.body)
+
+
+async def submit_roster(command: SubmitRoster, uow: RegistrationUnitOfWork, on: EventCommand) -> dict:
+    return await delegation_door.submit(on, command.token, command.body, dry_run=command.dry_run)
+
+
+async def add_document(command: AddDocument, uow: RegistrationUnitOfWork, on: EventCommand) -> dict:
+    return await documents.add_document(on, command.entry_id, command.kind, command.evidence_id, command.checked)
+
+
+async def add_unit_document(command: AddUnitDocument, uow: RegistrationUnitOfWork, on: EventCommand) -> dict:
+    return await delegation_documents.add_unit_document(
+        on, command.unit_id, command.kind, command.person_id, command.checked
+    )
+
+
 # ---- naming no event yet, and the bus events (``on``: the service's state)
 
 
@@ -235,6 +264,11 @@ HANDLERS: dict[type, Handler] = {
     DecideRefund: decide_refund,
     ReissueRegistrantLink: reissue_registrant_link,
     ReissueDelegationLink: reissue_delegation_link,
+    EnterPublicly: enter_publicly,
+    StartDelegation: start_delegation,
+    SubmitRoster: submit_roster,
+    AddDocument: add_document,
+    AddUnitDocument: add_unit_document,
     CreateEvent: create_event,
     DecideChange: decide_change,
     MergePeople: merge_people,

@@ -1,12 +1,13 @@
-"""What every registration route shares: the roles, the Idempotency-Key of writes, reads on a
-session of their own and commands in one transaction on one locked event."""
+"""What every registration route shares: the roles, its caller (``Call``), the Idempotency-Key
+of writes, reads on a session of their own and commands (``handlers.handle``) in one
+transaction, on their event locked first."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Any
 
 from fastapi import Depends, Request
 from fastapi.responses import JSONResponse
@@ -31,7 +32,6 @@ __all__ = [
     "REGISTRANT",
     "STAFF",
     "Call",
-    "caller",
     "calling",
     "documented",
     "keyed_write",
@@ -41,21 +41,12 @@ __all__ = [
 log = logging.getLogger("registration.api")
 
 #: who may call a route, by role (issue 29: a route of one event also names its staff action,
-#: ``caller``; a staff account is the arbiter role and is authorised per event by that action)
+#: ``calling``; a staff account is the arbiter role and is authorised per event by that action)
 REGISTRANT = ("partner", "operator")
 ANYONE = ("partner", "operator", "arbiter")
 #: the public event description: the read-only viewer key too (the web front)
 READER = ("partner", "operator", "arbiter", "viewer")
 STAFF = ("arbiter", "operator")
-
-
-def caller(
-    roles: tuple[str, ...], action: str | None = None, event: EventOf | None = None, *, people: bool = False
-) -> Any:
-    """The principal of a route: ``roles``, and with ``action`` every staff credential authorised
-    for it in the event (``event``, by default the path's ``event_code``); ``people`` admits staff
-    accounts to a route every caller may read (the public event description)."""
-    return Annotated[Principal, Depends(require(*roles, action=action, event=event, people=people))]
 
 
 @dataclass(frozen=True)
@@ -77,7 +68,10 @@ class Call:
 def calling(
     roles: tuple[str, ...], action: str | None = None, event: EventOf | None = None, *, people: bool = False
 ) -> Callable[..., Awaitable[Call]]:
-    """The dependency of a route's :class:`Call`: its caller as :func:`caller` admits it."""
+    """The dependency of a route's :class:`Call`: the principal of ``roles``, and with ``action``
+    every staff credential authorised for it in the event (``event``, by default the path's
+    ``event_code``); ``people`` admits staff accounts to a route every caller may read (the
+    public event description)."""
     guard = require(*roles, action=action, event=event, people=people)
 
     async def call(request: Request, principal: Principal = Depends(guard)) -> Call:

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import logging
 
+from gomoku_shared import idempotency
 from gomoku_shared.auth import KeyRing
 from gomoku_shared.clock import Clock
+from gomoku_shared.event_access import EventAccessDirectory
 from gomoku_shared.loops import idle
 from gomoku_shared.messaging.bus import EventBus
 from gomoku_shared.service import Service, runtime_for
 from gomoku_shared.settings import ServiceSettings
 from gomoku_shared.throttle import FailureThrottle
 
+from .adapters import orm
 from .adapters.orm import metadata
 from .adapters.protection import DataProtector
 from .config import RegistrationSettings
@@ -73,5 +76,11 @@ def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Cloc
             if await idle(runtime.stopping, PURGE_EVERY_S):
                 return
 
-    app = create_api(runtime, KeyRing(config.api_keys), context)
+    app = create_api(
+        runtime,
+        KeyRing(config.api_keys),
+        context,
+        idempotency.for_runtime(runtime, orm.idempotency_keys),
+        EventAccessDirectory.on_table(runtime.sessionmaker, orm.event_access),  # issue 29
+    )
     return Service(NAME, runtime, app)

@@ -1,11 +1,13 @@
-"""What every registration route shares: the roles, the Idempotency-Key of writes, reads on a
-session of their own and commands in one transaction on one locked event."""
+"""What every registration route shares: the roles, its caller (``Call``), the Idempotency-Key
+of writes, reads on a session of their own and commands (``handlers.handle``) in one
+transaction, on their event locked first."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Annotated, Any
+from dataclasses import dataclass
+from typing import Any
 
 from fastapi import Depends, Request
 from fastapi.responses import JSONResponse
@@ -18,18 +20,19 @@ from gomoku_shared.errors import Conflict
 from gomoku_shared.idempotency import IdemKey, IdempotencyStore, keyed_request, replay
 from gomoku_shared.runtime import ServiceRuntime
 
-from ..adapters.repositories import Repositories
+from ..service_layer import handlers
 from ..service_layer.command import EventCommand
+from ..service_layer.commands import Command
 from ..service_layer.state import RegistrationState
-from ..service_layer.unit_of_work import RegistrationUnitOfWork
+from ..service_layer.unit_of_work import Reads, RegistrationUnitOfWork, on_own_session
 
 __all__ = [
     "ANYONE",
     "READER",
     "REGISTRANT",
     "STAFF",
-    "caller",
-    "command",
+    "Call",
+    "calling",
     "documented",
     "keyed_write",
     "read",
@@ -38,7 +41,7 @@ __all__ = [
 log = logging.getLogger("registration.api")
 
 #: who may call a route, by role (issue 29: a route of one event also names its staff action,
-#: ``caller``; a staff account is the arbiter role and is authorised per event by that action)
+#: ``calling``; a staff account is the arbiter role and is authorised per event by that action)
 REGISTRANT = ("partner", "operator")
 ANYONE = ("partner", "operator", "arbiter")
 #: the public event description: the read-only viewer key too (the web front)
@@ -46,13 +49,55 @@ READER = ("partner", "operator", "arbiter", "viewer")
 STAFF = ("arbiter", "operator")
 
 
-def caller(
+@dataclass(frozen=True)
+class Call:
+    """A route's request and the caller its roles admitted: what the route reads and runs."""
+
+    request: Request
+    principal: Principal
+
+    async def read(self, query: Callable[[Reads, RegistrationState], Awaitable[Any]]) -> Any:
+        return await read(self.request, query)
+
+    async def run(self, command: Command, body: Any, *, status: int = 201) -> JSONResponse:
+        """The command's use case in one transaction (:func:`run`); ``body``: what the request's
+        Idempotency-Key binds."""
+        return await run(self.request, self.principal, command, status=status, body=body)
+
+
+def calling(
     roles: tuple[str, ...], action: str | None = None, event: EventOf | None = None, *, people: bool = False
-) -> Any:
-    """The principal of a route: ``roles``, and with ``action`` every staff credential authorised
-    for it in the event (``event``, by default the path's ``event_code``); ``people`` admits staff
-    accounts to a route every caller may read (the public event description)."""
-    return Annotated[Principal, Depends(require(*roles, action=action, event=event, people=people))]
+) -> Callable[..., Awaitable[Call]]:
+    """The dependency of a route's :class:`Call`: the principal of ``roles``, and with ``action``
+    every staff credential authorised for it in the event (``event``, by default the path's
+    ``event_code``); ``people`` admits staff accounts to a route every caller may read (the
+    public event description)."""
+    guard = require(*roles, action=action, event=event, people=people)
+
+    async def call(request: Request, principal: Principal = Depends(guard)) -> Call:
+        return Call(request, principal)
+
+    return call
+
+
+async def event_named_by(request: Request, event_of: Callable[[Reads, str], Awaitable[str]], resource_id: str) -> str:
+    """The event a record (an evidence record, a refund request) belongs to, read on a session of
+    its own (once per request: the staff check may have read it already)."""
+    known = getattr(request.state, "registration_event", None)
+    if known is None:
+        known = request.state.registration_event = await read(
+            request, lambda reads, _state: event_of(reads, resource_id)
+        )
+    return known
+
+
+def event_finder(event_of: Callable[[Reads, str], Awaitable[str]], id_name: str) -> EventOf:
+    """For the staff check (issue 29): the event of the record the path's ``id_name`` names."""
+
+    async def find(request: Request) -> str | None:
+        return await event_named_by(request, event_of, request.path_params[id_name])
+
+    return find
 
 
 async def _idempotency_key(key: str | None = IdemKey) -> str | None:
@@ -73,41 +118,19 @@ def state_of(request: Request) -> RegistrationState:
     return request.app.state.registration
 
 
-async def read(request: Request, command: Callable[[Repositories, RegistrationState], Awaitable[Any]]) -> Any:
+async def read(request: Request, command: Callable[[Reads, RegistrationState], Awaitable[Any]]) -> Any:
     """A read on a session of its own (no lock): the repositories and the service's context."""
     state = state_of(request)
-    async with request.app.state.runtime.sessionmaker() as session:
-        return await command(Repositories(session, state.protector), state)
-
-
-async def command(
-    request: Request,
-    principal: Principal,
-    code: str,
-    command: Callable[[EventCommand], Awaitable[Any]],
-    *,
-    status: int = 201,
-    body: Any = None,
-) -> JSONResponse:
-    """One command on one event (locked, loaded, visible to the caller as `EventCommand`)."""
-
-    async def on_event(_uow: RegistrationUnitOfWork, cmd: EventCommand | None) -> Any:
-        assert cmd is not None, "_run loads the command of every call that names an event"
-        return await command(cmd)
-
-    return await run(request, principal, code, on_event, status=status, body=body)
+    return await on_own_session(
+        request.app.state.runtime.sessionmaker, state.protector, lambda reads: command(reads, state)
+    )
 
 
 async def run(
-    request: Request,
-    principal: Principal,
-    code: str | None,
-    command: Callable[[RegistrationUnitOfWork, EventCommand | None], Awaitable[Any]],
-    *,
-    status: int = 201,
-    body: Any = None,
+    request: Request, principal: Principal, command: Command, *, status: int = 201, body: Any = None
 ) -> JSONResponse:
-    """One command in one transaction. An Idempotency-Key is bound to the request
+    """One command in one transaction (``handlers.handle``), on its event locked and loaded first
+    when it names one (else every write waits: ``lock_writes``). An Idempotency-Key is bound to the request
     (gomoku_shared.idempotency; the body digest is keyed: bodies carry personal data): a retry
     replays the stored answer, another request with the same key is refused."""
     runtime: ServiceRuntime = request.app.state.runtime
@@ -115,6 +138,7 @@ async def run(
     store: IdempotencyStore = request.app.state.idempotency
     key = request.headers.get(idempotency.HEADER.lower())  # checked by the route (KEYED)
     keyed = keyed_request(request, principal, key, body, digest=state.protector.digest)
+    code = handlers.event_of(command)
     cmd = None
     try:
         async with runtime.transaction(correlation_id=code) as shared_uow:
@@ -127,7 +151,7 @@ async def run(
                 stored = await store.lookup(shared_uow.session, keyed)
                 if stored is not None:
                     return replay(stored)
-            result = await command(uow, cmd)
+            result = await handlers.handle(command, uow, state if cmd is None else cmd)
             if keyed is not None:
                 await store.remember(shared_uow.session, keyed, status, result)
     except IntegrityError:

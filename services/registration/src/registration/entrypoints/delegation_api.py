@@ -8,22 +8,24 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 
 from gomoku_shared.api_docs import documented
 from gomoku_shared.params import PathId
 
-from ..service_layer import delegation_door, delegation_page
-from ..service_layer import roster_schemas as r
-from ..service_layer import schemas as s
+from ..service_layer import commands, delegation_door, delegation_page
+from ..service_layer import forms as f
 from ..service_layer.secret_links import Attempt
 from . import delegation_views as v
-from .access import STAFF, read, state_of
+from . import roster_schemas as r
+from . import schemas as s
+from .access import STAFF, Call, calling, keyed_write, read, state_of
 from .public_api import _take_turn, link_attempt, link_token, on_event
-from .routes import Command, add_routes
+from .schemas import form
 
 TAG = "delegations"
+Relinker = Annotated[Call, Depends(calling(STAFF, "registrants.relink"))]
 DelegationToken = Annotated[
     str,
     link_token(
@@ -57,7 +59,7 @@ def delegation_router() -> APIRouter:
     async def start_delegation(event_code: PathId, body: r.DelegationStartIn, request: Request) -> JSONResponse:
         config = await read(request, lambda repos, state: state.config(repos, event_code))
         _take_turn(request, f"delegations:{event_code}", config.registration.public_delegations.per_address_per_hour)
-        result = await on_event(request, event_code, lambda cmd: delegation_door.start(cmd, body))
+        result = await on_event(request, commands.StartDelegation(event_code, form(body, f.DelegationStartIn)))
         return JSONResponse(result, status_code=201)
 
     @router.get(
@@ -82,7 +84,7 @@ def delegation_router() -> APIRouter:
     async def submit_roster(request: Request, token: DelegationToken, body: r.RosterIn) -> dict[str, Any]:
         code, attempt = await _code_of(request, token)
         result: dict[str, Any] = await on_event(
-            request, code, lambda cmd: delegation_door.submit(cmd, token, attempt, body)
+            request, commands.SubmitRoster(code, token, attempt, form(body, f.RosterIn))
         )
         return result
 
@@ -95,7 +97,7 @@ def delegation_router() -> APIRouter:
     async def check_roster(request: Request, token: DelegationToken, body: r.RosterIn) -> dict[str, Any]:
         code, attempt = await _code_of(request, token)
         try:
-            await on_event(request, code, lambda cmd: delegation_door.submit(cmd, token, attempt, body, dry_run=True))
+            await on_event(request, commands.SubmitRoster(code, token, attempt, form(body, f.RosterIn), dry_run=True))
         except delegation_door.DryRun as checked:
             return checked.report
         raise AssertionError("a check always rolls back")  # pragma: no cover
@@ -106,24 +108,20 @@ def delegation_router() -> APIRouter:
 
 def _staff_routes(router: APIRouter) -> None:
     """The organiser's re-issue of a delegation's link (a lost or leaked one)."""
-    add_routes(
-        router,
-        TAG,
-        [
-            Command(
-                "reissue_delegation_link",
-                "/events/{event_code}/units/{unit_id}/delegation-link",
-                delegation_door.reissue,
-                s.ReissueIn,
-                STAFF,
-                v.DelegationReissued,
-                "A new secret link for a delegation's leader; the old one stops working (issue 34)",
-                action="registrants.relink",
-                status=200,
-                body_optional=True,
-            )
-        ],
+
+    @router.post(
+        "/events/{event_code}/units/{unit_id}/delegation-link",
+        **keyed_write(v.DelegationReissued, 200),
+        tags=[TAG],
+        summary="A new secret link for a delegation's leader; the old one stops working (issue 34)",
     )
+    async def reissue_delegation_link(
+        event_code: PathId, unit_id: PathId, call: Relinker, body: s.ReissueIn | None = None
+    ) -> JSONResponse:
+        body = s.ReissueIn() if body is None else body  # an empty body stands for the body's defaults
+        return await call.run(
+            commands.ReissueDelegationLink(event_code, unit_id, form(body, f.ReissueIn)), body, status=200
+        )
 
 
 async def _code_of(request: Request, token: str) -> tuple[str, Attempt]:

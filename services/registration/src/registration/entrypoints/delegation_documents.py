@@ -12,22 +12,22 @@ from fastapi.responses import JSONResponse, Response
 
 from gomoku_shared.api_docs import documented
 from gomoku_shared.auth import Principal, require
-from gomoku_shared.pagination import sort_by
+from gomoku_shared.pagination import PageIn, paged, sort_by
 from gomoku_shared.params import PathId
 
 from ..domain.documents import DelegationDocumentKind
+from ..service_layer import commands, documents
 from ..service_layer import delegation_documents as dd
-from ..service_layer import documents
 from ..service_layer.delegation_door import link_of
 from . import views as v
-from .access import STAFF, read
+from .access import STAFF, Call, calling, read
 from .delegation_api import TAG, DelegationToken
 from .document_routes import EXTENSIONS, FILE_HEADERS, checked_upload
 from .public_api import WRONG_LINKS, link_attempt, on_event
-from .routes import Read, add_routes
 
 #: the staff who review an event's evidence (per event: 403 ``not_your_event`` otherwise)
 Reviewer = Annotated[Principal, Depends(require(*STAFF, action="evidence.review"))]
+ReviewerCall = Annotated[Call, Depends(calling(STAFF, "evidence.review"))]
 FILE_RESPONSES: dict[int | str, dict[str, Any]] = {
     200: {"content": {media: {"schema": {"type": "string", "format": "binary"}} for media in EXTENSIONS}},
     429: {"description": WRONG_LINKS},
@@ -47,10 +47,6 @@ def _file(record: Any, data: bytes) -> Response:
         "Content-Disposition": f'inline; filename="{record.kind}.{EXTENSIONS[record.media_type]}"',
     }
     return Response(data, media_type=record.media_type, headers=headers)
-
-
-async def _staff_list(repos: Any, _state: Any, principal: Principal, code: str, unit_id: str) -> dict[str, Any]:
-    return {"documents": await dd.unit_documents(repos, principal, code, unit_id)}
 
 
 def delegation_documents_router() -> APIRouter:
@@ -75,9 +71,7 @@ def delegation_documents_router() -> APIRouter:
         principal, code = await _leader(request, token)
         _data, checked = await checked_upload(request, file)
         unit_id = str(principal.unit_id)
-        result = await on_event(
-            request, code, lambda cmd: dd.add_unit_document(cmd, unit_id, kind, person_id, checked), principal
-        )
+        result = await on_event(request, commands.AddUnitDocument(code, unit_id, kind, person_id, checked), principal)
         return JSONResponse(result, status_code=201)
 
     @router.get(
@@ -115,22 +109,16 @@ def delegation_documents_router() -> APIRouter:
 def _staff_routes(router: APIRouter) -> None:
     """The arbiter's view of a delegation's documents: the list, and one document's bytes."""
     unit_path = "/events/{event_code}/units/{unit_id}/documents"
-    add_routes(
-        router,
-        "documents",
-        [
-            Read(
-                "unit_documents",
-                unit_path,
-                _staff_list,
-                v.Documents,
-                "A delegation's documents (metadata only), for the staff reviewing the event's evidence (issue 34)",
-                action="evidence.review",
-                who=STAFF,
-                pages=("documents", sort_by("uploaded_at", "document_id")),
-            )
-        ],
+
+    @router.get(
+        unit_path,
+        tags=["documents"],
+        summary="A delegation's documents (metadata only), for the staff reviewing the event's evidence (issue 34)",
+        **documented(v.Documents),
     )
+    async def unit_documents(event_code: PathId, unit_id: PathId, call: ReviewerCall, page: PageIn) -> dict:
+        found = await call.read(lambda reads, _state: dd.unit_documents(reads, call.principal, event_code, unit_id))
+        return paged({"documents": found}, "documents", sort_by("uploaded_at", "document_id"), page)
 
     @router.get(
         unit_path + "/{document_id}",

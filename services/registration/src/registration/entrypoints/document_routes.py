@@ -12,19 +12,20 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 
+from gomoku_shared.api_docs import documented
 from gomoku_shared.auth import Principal, require
 from gomoku_shared.errors import NotFound
-from gomoku_shared.pagination import sort_by
+from gomoku_shared.pagination import PageIn, paged, sort_by
 from gomoku_shared.params import PathId
 
 from ..domain.documents import CheckedDocument, DocumentKind, check, read_limited, too_large
-from ..service_layer import documents
+from ..service_layer import commands, documents
 from . import views as v
-from .access import ANYONE, command, keyed_write, read, state_of
-from .routes import Read, add_routes
+from .access import ANYONE, Call, calling, keyed_write, read, state_of
 
 #: the staff who review an event's evidence, or the partner that registered the entry
 Holder = Annotated[Principal, Depends(require(*ANYONE, action="evidence.review"))]
+Reviewing = Annotated[Call, Depends(calling(ANYONE, "evidence.review"))]
 #: what a multipart body adds around the file (its boundaries and fields)
 MULTIPART_OVERHEAD = 64 * 1024
 #: the document's own headers: shown inline, never cached, never sniffed, running nothing
@@ -72,21 +73,14 @@ def add_document_routes(router: APIRouter) -> None:
     async def upload_document(
         event_code: PathId,
         entry_id: PathId,
-        request: Request,
-        principal: Holder,
+        call: Reviewing,
         kind: Annotated[DocumentKind, Form(description="what the document is")],
         file: Annotated[UploadFile, File(description="JPEG, PNG or WebP photo, or PDF")],
         evidence_id: Annotated[str | None, Form(min_length=1, max_length=200)] = None,
     ) -> JSONResponse:
-        data, checked = await checked_upload(request, file)
+        data, checked = await checked_upload(call.request, file)
         digest = UploadDigest(kind=kind.value, evidence_id=evidence_id, sha256=hashlib.sha256(data).hexdigest())
-        return await command(
-            request,
-            principal,
-            event_code,
-            lambda cmd: documents.add_document(cmd, entry_id, kind, evidence_id, checked),
-            body=digest,
-        )
+        return await call.run(commands.AddDocument(event_code, entry_id, kind, evidence_id, checked), digest)
 
     @router.get(
         entry_path + "/{document_id}",
@@ -117,27 +111,27 @@ def add_document_routes(router: APIRouter) -> None:
 
 def _add_lists(router: APIRouter, entry_path: str) -> None:
     """The lists of an entry's and of an event's documents (metadata only, paged)."""
-    add_routes(
-        router,
-        "documents",
-        [
-            Read(
-                "entry_documents",
-                entry_path,
-                documents.entry_documents,
-                v.Documents,
-                "An entry's documents the caller may read (metadata only)",
-                action="evidence.review",
-                pages=("documents", sort_by("uploaded_at", "document_id")),
-            ),
-            Read(
-                "event_documents",
-                "/events/{event_code}/documents",
-                documents.event_documents,
-                v.Documents,
-                "The event's documents the caller may read (the arbiter's evidence review; metadata only)",
-                action="evidence.review",
-                pages=("documents", sort_by("uploaded_at", "document_id")),
-            ),
-        ],
+
+    @router.get(
+        entry_path,
+        tags=["documents"],
+        summary="An entry's documents the caller may read (metadata only)",
+        **documented(v.Documents),
     )
+    async def entry_documents(event_code: PathId, entry_id: PathId, call: Reviewing, page: PageIn) -> dict:
+        found = await call.read(
+            lambda reads, state: documents.entry_documents(reads, state, call.principal, event_code, entry_id)
+        )
+        return paged(found, "documents", sort_by("uploaded_at", "document_id"), page)
+
+    @router.get(
+        "/events/{event_code}/documents",
+        tags=["documents"],
+        summary="The event's documents the caller may read (the arbiter's evidence review; metadata only)",
+        **documented(v.Documents),
+    )
+    async def event_documents(event_code: PathId, call: Reviewing, page: PageIn) -> dict:
+        found = await call.read(
+            lambda reads, state: documents.event_documents(reads, state, call.principal, event_code)
+        )
+        return paged(found, "documents", sort_by("uploaded_at", "document_id"), page)

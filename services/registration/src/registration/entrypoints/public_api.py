@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Request
+from fastapi import APIRouter, Depends, Header, Request
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import IntegrityError
 
@@ -21,16 +21,19 @@ from gomoku_shared.errors import Conflict
 from gomoku_shared.params import PathId
 from gomoku_shared.ratelimit import LocalBuckets, Policy
 
-from ..service_layer import public_entries, registrant_page
-from ..service_layer import schemas as s
+from ..service_layer import commands, handlers, public_entries, registrant_page
+from ..service_layer import forms as f
 from ..service_layer.command import EventCommand
+from ..service_layer.commands import Command
 from ..service_layer.secret_links import Attempt
 from ..service_layer.unit_of_work import RegistrationUnitOfWork
 from . import public_views as v
-from .access import STAFF, read, state_of
-from .routes import Command, add_routes
+from . import schemas as s
+from .access import STAFF, Call, calling, keyed_write, read, state_of
+from .schemas import form
 
 TAG = "public entries"
+Relinker = Annotated[Call, Depends(calling(STAFF, "registrants.relink"))]
 
 
 def link_token(alias: str, description: str) -> Any:
@@ -95,7 +98,7 @@ def public_router() -> APIRouter:
     async def submit_public_entry(event_code: PathId, body: s.PublicEntryIn, request: Request) -> JSONResponse:
         config = await read(request, lambda repos, state: state.config(repos, event_code))
         _take_turn(request, event_code, config.registration.public_entries.per_address_per_hour)
-        result = await on_event(request, event_code, lambda cmd: public_entries.enter(cmd, body))
+        result = await on_event(request, commands.EnterPublicly(event_code, form(body, f.PublicEntryIn)))
         return JSONResponse(result, status_code=201)
 
     @router.get(
@@ -108,24 +111,20 @@ def public_router() -> APIRouter:
         attempt = link_attempt(request)
         return await read(request, lambda repos, state: registrant_page.registrant_view(repos, state, token, attempt))
 
-    add_routes(
-        router,
-        TAG,
-        [
-            Command(
-                "reissue_registrant_link",
-                "/events/{event_code}/entries/{entry_id}/registrant-link",
-                public_entries.reissue,
-                s.ReissueIn,
-                STAFF,
-                v.ReissuedLink,
-                "A new secret link for the registrant of a public entry; the old one stops working (issue 34)",
-                action="registrants.relink",
-                status=200,
-                body_optional=True,
-            )
-        ],
+    @router.post(
+        "/events/{event_code}/entries/{entry_id}/registrant-link",
+        **keyed_write(v.ReissuedLink, 200),
+        tags=[TAG],
+        summary="A new secret link for the registrant of a public entry; the old one stops working (issue 34)",
     )
+    async def reissue_registrant_link(
+        event_code: PathId, entry_id: PathId, call: Relinker, body: s.ReissueIn | None = None
+    ) -> JSONResponse:
+        body = s.ReissueIn() if body is None else body  # an empty body stands for the body's defaults
+        return await call.run(
+            commands.ReissueRegistrantLink(event_code, entry_id, form(body, f.ReissueIn)), body, status=200
+        )
+
     return router
 
 
@@ -146,15 +145,17 @@ def _take_turn(request: Request, code: str, per_hour: int) -> None:
         )
 
 
-async def on_event(request: Request, code: str, command: Any, principal: Principal | None = None) -> Any:
-    """One command on the locked event, as the registrant (no idempotency store: see above): the
-    form's caller, or (``principal``) the registrant a secret link proved."""
+async def on_event(request: Request, command: Command, principal: Principal | None = None) -> Any:
+    """A command on its locked event (``handlers.handle``) as the registrant, with no idempotency
+    store (see above): the form's caller, or (``principal``) the registrant a secret link proved."""
     state = state_of(request)
+    code = handlers.event_of(command)
+    assert code is not None, "the doors' commands act on one event"
     try:
         async with request.app.state.runtime.transaction(correlation_id=code) as shared_uow:
             uow = RegistrationUnitOfWork(shared_uow, state.protector)
             cmd = await EventCommand.begin(uow, state, principal or Principal.registrant(), code)
-            result = await command(cmd)
+            result = await handlers.handle(command, uow, cmd)
     except IntegrityError:
         raise Conflict("concurrent_duplicate", "an identical request was processed at the same time; retry") from None
     state.committed(cmd)

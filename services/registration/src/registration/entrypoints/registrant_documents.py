@@ -16,7 +16,7 @@ from gomoku_shared.auth import Principal
 from gomoku_shared.params import PathId
 
 from ..domain.documents import DocumentKind
-from ..service_layer import documents, registrant_page
+from ..service_layer import commands, documents, registrant_page
 from . import public_views as pv
 from . import views as v
 from .access import read
@@ -57,12 +57,7 @@ def registrant_documents_router() -> APIRouter:
         principal, code = await _registrant(request, token)
         _data, checked = await checked_upload(request, file)
         entry_id = str(principal.entry_id)
-        result = await on_event(
-            request,
-            code,
-            lambda cmd: documents.add_document(cmd, entry_id, kind, evidence_id, checked),
-            principal,
-        )
+        result = await on_event(request, commands.AddDocument(code, entry_id, kind, evidence_id, checked), principal)
         return JSONResponse(result, status_code=201)
 
     @router.get(

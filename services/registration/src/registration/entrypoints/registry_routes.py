@@ -5,29 +5,27 @@ viewer key never reach them. Writes are keyed like every other (``Idempotency-Ke
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel
 
 from gomoku_shared.auth import Principal, require
 from gomoku_shared.pagination import PageIn, paged, sort_by
 
-from ..service_layer import registry_reads, registry_staff
-from ..service_layer import registry_schemas as s
-from ..service_layer.unit_of_work import RegistrationUnitOfWork
+from ..service_layer import commands, registry_reads
+from ..service_layer import forms as f
+from . import registry_schemas as s
 from . import registry_views as v
-from .access import STAFF, documented, keyed_write, read, run
+from .access import STAFF, Call, calling, documented, keyed_write, read
+from .schemas import form
 
 #: staff credentials; the organisation's ``people.manage`` is checked by the service layer
 Staff = Annotated[Principal, Depends(require(*STAFF, people=True))]
+StaffCall = Annotated[Call, Depends(calling(STAFF, people=True))]
 Org = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")]
 PersonId = Annotated[str, Path(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
 NameWords = Annotated[str | None, Query(min_length=1, max_length=100, description="a part of the name (any case)")]
-
-Action = Callable[[RegistrationUnitOfWork, Principal, str, str, Any], Awaitable[dict[str, Any]]]
 
 
 def people_router() -> APIRouter:
@@ -53,75 +51,47 @@ def people_router() -> APIRouter:
             request, lambda repos, state: registry_reads.read_person(repos, state, principal, org, person_id)
         )
 
-    _write(
-        router,
-        "/merge",
-        "merge_people",
-        s.MergeIn,
-        v.RegistryPersonView,
-        registry_staff.merge,
-        200,
-        "Merge another registry person into this one (one human; audited, undone by a split)",
-    )
-    _write(
-        router,
-        "/split",
-        "split_person",
-        s.SplitIn,
-        v.RegistrySplit,
-        registry_staff.split,
-        200,
-        "Undo a merge, or split an event person out into a new registry person (audited)",
-    )
-    _write(
-        router,
-        "/correction",
-        "correct_person",
-        s.CorrectionIn,
-        v.RegistryPersonView,
-        registry_staff.correct,
-        200,
-        "Correct the person's name, gender or birth date in the registry (audited)",
-    )
-    _write(
-        router,
-        "/export",
-        "export_person",
-        s.ExportIn,
-        v.RegistryExport,
-        registry_staff.export,
-        200,
-        "The person's data in full, for a subject access request (audited)",
-    )
+    _writes(router)
     return router
 
 
-def _write(
-    router: APIRouter,
-    suffix: str,
-    name: str,
-    body_type: type[BaseModel],
-    answer: type[v.View],
-    action: Action,
-    status: int,
-    summary: str,
-) -> None:
-    """POST /v1/organisations/{org}/people/{person_id}``suffix``: ``action`` in one transaction."""
+def _writes(router: APIRouter) -> None:
+    """POST /v1/organisations/{org}/people/{person_id}/…: the staff's actions, each a command."""
 
-    async def endpoint(org: Org, person_id: PersonId, body: Any, request: Request, principal: Staff) -> JSONResponse:
-        return await run(
-            request,
-            principal,
-            None,
-            lambda uow, _cmd: action(uow, principal, org, person_id, body),
-            status=status,
-            body=body,
-        )
+    @router.post(
+        "/{person_id}/merge",
+        **keyed_write(v.RegistryPersonView, 200, 404),
+        summary="Merge another registry person into this one (one human; audited, undone by a split) "
+        "(issue 32; people.manage)",
+    )
+    async def merge_people(org: Org, person_id: PersonId, body: s.MergeIn, call: StaffCall) -> JSONResponse:
+        command = commands.MergePeople(org, person_id, form(body, f.MergeIn), call.principal)
+        return await call.run(command, body, status=200)
 
-    endpoint.__annotations__["body"] = body_type
-    endpoint.__name__ = endpoint.__qualname__ = name
-    router.post(
-        "/{person_id}" + suffix,
-        **keyed_write(answer, status, 404),
-        summary=summary + " (issue 32; people.manage)",
-    )(endpoint)
+    @router.post(
+        "/{person_id}/split",
+        **keyed_write(v.RegistrySplit, 200, 404),
+        summary="Undo a merge, or split an event person out into a new registry person (audited) "
+        "(issue 32; people.manage)",
+    )
+    async def split_person(org: Org, person_id: PersonId, body: s.SplitIn, call: StaffCall) -> JSONResponse:
+        command = commands.SplitPerson(org, person_id, form(body, f.SplitIn), call.principal)
+        return await call.run(command, body, status=200)
+
+    @router.post(
+        "/{person_id}/correction",
+        **keyed_write(v.RegistryPersonView, 200, 404),
+        summary="Correct the person's name, gender or birth date in the registry (audited) (issue 32; people.manage)",
+    )
+    async def correct_person(org: Org, person_id: PersonId, body: s.CorrectionIn, call: StaffCall) -> JSONResponse:
+        command = commands.CorrectPerson(org, person_id, form(body, f.CorrectionIn), call.principal)
+        return await call.run(command, body, status=200)
+
+    @router.post(
+        "/{person_id}/export",
+        **keyed_write(v.RegistryExport, 200, 404),
+        summary="The person's data in full, for a subject access request (audited) (issue 32; people.manage)",
+    )
+    async def export_person(org: Org, person_id: PersonId, body: s.ExportIn, call: StaffCall) -> JSONResponse:
+        command = commands.ExportPerson(org, person_id, form(body, f.ExportIn), call.principal)
+        return await call.run(command, body, status=200)

@@ -16,8 +16,9 @@ from gomoku_shared.api_docs import View, documented, errors
 from gomoku_shared.auth import Principal, require
 from gomoku_shared.params import PathId
 
-from ..adapters.repositories import Repositories
 from ..service_layer import schedule
+from ..service_layer.unit_of_work import Reads
+from .access import read
 
 #: the schedule is public: the web front's viewer key reads it too, and staff accounts (issue 29)
 Reader = Annotated[Principal, Depends(require("partner", "operator", "arbiter", "viewer", people=True))]
@@ -108,11 +109,6 @@ ICS_RESPONSES: dict[int | str, dict[str, Any]] = {
 def schedule_router() -> APIRouter:
     router = APIRouter(prefix="/v1", tags=["schedule"])
 
-    async def read(request: Request, command):  # noqa: ANN001, ANN202 - a read on a session of its own
-        state = request.app.state.registration
-        async with request.app.state.runtime.sessionmaker() as session:
-            return await command(Repositories(session, state.protector), state)
-
     def now(request: Request) -> datetime:
         return request.app.state.runtime.clock.now()
 
@@ -122,7 +118,7 @@ def schedule_router() -> APIRouter:
         **documented(Schedule, 200, 404),
     )
     async def event_schedule(event_code: PathId, request: Request, _: Reader) -> dict:
-        async def with_closings(repos: Repositories, state: Any) -> tuple[Any, Any, dict[str, Any]]:
+        async def with_closings(repos: Reads, state: Any) -> tuple[Any, Any, dict[str, Any]]:
             config, found = await schedule.event_schedule(repos, state, event_code)
             return config, found, await schedule.section_closings(repos, event_code)
 

@@ -12,7 +12,7 @@ from gomoku_shared.errors import Unprocessable
 from ..domain import Entry
 from ..domain.checkin import settle_attendance, undecided
 from ..domain.delegations import units_without_leader
-from . import schemas as s
+from . import forms as s
 from .actors import actor_ref
 from .command import EventCommand
 

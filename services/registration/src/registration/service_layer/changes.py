@@ -23,7 +23,7 @@ from ..domain import (
     request_change,
 )
 from ..domain.substitution import apply_substitution
-from . import schemas as s
+from . import forms as s
 from .actors import actor_ref
 from .command import EventCommand
 from .rendering import change_view

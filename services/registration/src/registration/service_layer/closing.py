@@ -21,7 +21,7 @@ from ..domain import (
     close_stage,
 )
 from . import fees
-from . import schemas as s
+from . import forms as s
 from .actors import actor_ref
 from .attendance import delegation_issues, settle_undecided
 from .command import EventCommand

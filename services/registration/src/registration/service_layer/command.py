@@ -9,6 +9,7 @@ derived from what they describe.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from collections.abc import Iterable
@@ -26,8 +27,8 @@ from ..adapters import repository as repo
 from ..adapters.contract_mapping import entrant_for, event_id_for
 from ..domain import Entry, EntryStatus, Evidence, IdNumber, Person, PreviousTop, Unit, mask_id_number
 from ..domain.rating_band import reads_rating_bands
+from . import forms as s
 from . import record
-from . import schemas as s
 from .people_registry import link_person
 from .rendering import entry_view, pending_fields
 from .state import RegistrationState, external_ids_seen, may_see, owner_of
@@ -326,7 +327,7 @@ class EventCommand:
     async def add_evidence(self, person_id: str, ev: s.EvidenceIn, entry_id: str | None) -> Evidence:
         self.evidence_seq += 1
         eid = f"{self.code}.ev{self.evidence_seq:05d}"
-        details = repo.evidence_details(ev.model_dump())
+        details = repo.evidence_details(dataclasses.asdict(ev))
         row = await self.uow.evidence.add(
             id=eid,
             event_code=self.code,

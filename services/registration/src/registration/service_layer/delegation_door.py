@@ -14,6 +14,7 @@ those it keeps stay as they are, new rows are judged. After the close the roster
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -24,8 +25,8 @@ from ..adapters import repository as repo
 from ..domain import Entry, EntryStatus, RegistrationError
 from ..domain.rosters import Booking, check_booking
 from . import entries, secret_links
-from . import roster_schemas as r
-from . import schemas as s
+from . import forms as r
+from . import forms as s
 from .command import EventCommand
 from .rendering import status_clause, status_name
 from .secret_links import Attempt
@@ -199,15 +200,15 @@ async def _kept_people(cmd: EventCommand, link: Any, body: r.RosterIn) -> r.Rost
     for person in body.people:
         if person.person_id:
             stored = repo.person_from_row(rows[person.person_id], cmd.state.protector, decrypt=True)
-            details = {
-                "name": stored.name,
-                "gender": stored.gender,
-                "birth_date": stored.birth_date,
-                "id_number": stored.id_number.value if stored.id_number else None,
-            }
-            person = person.model_copy(update=details)
+            person = dataclasses.replace(
+                person,
+                name=stored.name,
+                gender=stored.gender,
+                birth_date=stored.birth_date,
+                id_number=stored.id_number.value if stored.id_number else None,
+            )
         people.append(person)
-    return body.model_copy(update={"people": people})
+    return dataclasses.replace(body, people=people)
 
 
 def _player_in(person: r.RosterPersonIn, unit_id: str) -> s.PlayerIn:
@@ -309,7 +310,7 @@ def _stored_person(person: r.RosterPersonIn, person_id: str) -> dict[str, Any]:
         "role": person.role,
         "name": person.name,
         "person_id": person_id or None,
-        "sections": [x.model_dump() for x in person.sections],
+        "sections": [dataclasses.asdict(x) for x in person.sections],
         "quota_exempt_ref": person.quota_exempt_ref,
         "room": person.room,
         "nights": person.nights,

@@ -14,7 +14,7 @@ from gomoku_shared.event_config import EventConfig
 from ..adapters import repository as repo
 from ..adapters.contract_mapping import event_id_for
 from ..domain import Application, Entry, EntryStatus, InsuranceConfirmation, RegistrationError
-from . import schemas as s
+from . import forms as s
 from .actors import actor_ref, requester_ref
 from .command import EventCommand
 from .rendering import pending_evidence_view, status_clause, status_name

@@ -11,7 +11,7 @@ from gomoku_shared.event_config import EventConfigError
 
 from .. import presets
 from ..adapters.contract_mapping import event_id_for
-from . import schemas as s
+from . import forms as s
 from .actors import actor_ref
 from .owners import owner_for_creation, record_owner
 from .rendering import event_view

@@ -4,6 +4,7 @@ closed is rebuilt (REG-7 counts verified evidence only)."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from gomoku_shared.errors import Conflict, NotFound, Unprocessable
@@ -11,7 +12,7 @@ from gomoku_shared.errors import Conflict, NotFound, Unprocessable
 from ..adapters import repository as repo
 from ..adapters.repositories import Repositories
 from ..domain import Entry
-from . import schemas as s
+from . import forms as s
 from .actors import actor_ref, requester_ref
 from .command import EventCommand
 from .rendering import changed_entries_view, evidence_view
@@ -145,9 +146,8 @@ async def upload_evidence(cmd: EventCommand, body: s.EvidenceUploadIn) -> dict[s
         person_id = body.player_id
     else:
         raise Unprocessable("player_required", "give entry_id or player_id")
-    evidence = await cmd.add_evidence(
-        person_id, s.EvidenceIn(**body.model_dump(exclude={"player_id", "entry_id"})), entry_id
-    )
+    about = {f.name: getattr(body, f.name) for f in dataclasses.fields(s.EvidenceIn)}  # the record, not whom
+    evidence = await cmd.add_evidence(person_id, s.EvidenceIn(**about), entry_id)
     # REG-18: new material -> the player's entries are judged again (refused ones included)
     await rejudge_player(cmd, person_id, f"evidence {evidence.id} arrived")
     changed = await cmd.save()

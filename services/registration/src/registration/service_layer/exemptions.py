@@ -16,8 +16,8 @@ from ..adapters.protection import DataProtector
 from ..adapters.repositories import Repositories
 from ..domain import ListedPlayer
 from ..domain.delegations import claims_judged_again
+from . import forms as s
 from . import record
-from . import schemas as s
 from .actors import actor_ref
 from .command import EventCommand
 from .state import RegistrationState

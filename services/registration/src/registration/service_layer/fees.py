@@ -40,7 +40,7 @@ from ..domain.fees import (
     judge_refund_request,
     unit_ids_by_name,
 )
-from . import schemas as s
+from . import forms as s
 from .actors import actor_ref
 from .command import EventCommand
 from .rendering import announcement_view, confirmation_view, fee_view, line_view, refund_view

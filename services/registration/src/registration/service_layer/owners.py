@@ -19,7 +19,7 @@ from gomoku_shared.staff_roles import DEFAULT_ORGANISATION
 
 from ..adapters.contract_mapping import event_id_for
 from ..adapters.repositories import Repositories
-from . import schemas as s
+from . import forms as s
 from .actors import actor_ref
 from .command import EventCommand
 from .state import RegistrationState

@@ -20,7 +20,7 @@ from gomoku_shared.event_config import EventConfig, SectionConfig
 
 from ..domain import EntryStatus
 from . import entries, secret_links
-from . import schemas as s
+from . import forms as s
 from .command import EventCommand
 from .rendering import status_name
 

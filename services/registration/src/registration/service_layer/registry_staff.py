@@ -15,8 +15,8 @@ from gomoku_shared.contracts.season_events import EventPerson, PeopleMerged, Peo
 
 from ..adapters.registry_repository import registry_id_for
 from ..domain.people_registry import RegistryPerson, check_acts_on, check_merge, check_split, check_unmerge
+from . import forms as s
 from . import registry_reads as reads
-from . import registry_schemas as s
 from .actors import actor_ref
 from .unit_of_work import RegistrationUnitOfWork
 
@@ -149,7 +149,7 @@ async def correct(
     reads.check_manages_people(principal, org)
     row = (await _locked(uow, org, person_id))[person_id]
     check_acts_on(_person(row))
-    values = body.model_dump(include={"name", "gender", "birth_date"}, exclude_none=True)
+    values = {name: value for name in ("name", "gender", "birth_date") if (value := getattr(body, name)) is not None}
     await uow.registry.update(row.id, **values)
     await _audit(uow, principal, org, "correct", row.id, None, {"fields": sorted(values)}, body.reason)
     return await reads.person_view(uow, uow.protector, org, row.id)

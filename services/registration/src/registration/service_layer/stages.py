@@ -30,7 +30,7 @@ from ..domain import (
     SeededList,
     build_next_stage,
 )
-from . import schemas as s
+from . import forms as s
 from .actors import actor_ref
 from .command import EventCommand
 from .readiness import GENDERS, stage_status

@@ -9,7 +9,7 @@ from gomoku_shared.errors import Unprocessable
 
 from ..adapters import repository as repo
 from ..domain import Decision
-from . import schemas as s
+from . import forms as s
 from .command import EventCommand
 from .rendering import render_unit
 

@@ -1,9 +1,13 @@
-"""Request bodies of the registration API (pydantic, constrained)."""
+"""Request bodies of the registration API (pydantic, constrained); ``form`` turns a validated
+body into the plain form the service layer takes (``service_layer.forms``, the same names)."""
 
 from __future__ import annotations
 
+import dataclasses
+import types
+import typing
 from datetime import date
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -23,6 +27,9 @@ EvidenceKindName = Literal[
     "past_result",
     "employment",
 ]
+
+
+T = TypeVar("T")
 
 
 class _In(BaseModel):
@@ -360,3 +367,35 @@ class PublicEntryIn(_In):
 
 class ReissueIn(_In):
     """A new secret link for a public entry's registrant (the old one stops working)."""
+
+
+def form(body: BaseModel, form_type: type[T]) -> T:
+    """The service layer's plain form of a validated body (``service_layer.forms``): the form's
+    fields read off the body, nested bodies as the forms the form's annotations name."""
+    hints = typing.get_type_hints(form_type)
+    fields = dataclasses.fields(form_type)  # type: ignore[arg-type]  # a form is a dataclass
+    return form_type(**{f.name: _plain(getattr(body, f.name), hints[f.name]) for f in fields})
+
+
+def _plain(value: Any, hint: Any) -> Any:
+    """``value`` with the bodies in it as their forms (``hint``: its annotation on the form; a
+    value the form leaves open, ``Any``, is kept as it is)."""
+    if isinstance(value, BaseModel):
+        return form(value, _form_in(hint))
+    args = typing.get_args(_without_none(hint))
+    if isinstance(value, list) and len(args) == 1:
+        return [_plain(v, args[0]) for v in value]
+    if isinstance(value, dict) and len(args) == 2:
+        return {k: _plain(v, args[1]) for k, v in value.items()}
+    return value
+
+
+def _without_none(hint: Any) -> Any:
+    args = [a for a in typing.get_args(hint) if a is not type(None)]
+    return args[0] if typing.get_origin(hint) in (typing.Union, types.UnionType) and len(args) == 1 else hint
+
+
+def _form_in(hint: Any) -> type:
+    hint = _without_none(hint)
+    assert dataclasses.is_dataclass(hint) and isinstance(hint, type), hint
+    return hint

@@ -174,7 +174,6 @@ def test_converted_services_stay_converted():
 SQLALCHEMY_NOT_YET_CONVERTED: dict[str, set[str]] = {
     "registration": {"entrypoints/access.py", "entrypoints/public_api.py"},
     "pairing": {"entrypoints/api.py"},
-    "partners": {"entrypoints/keyed.py"},
 }
 
 

@@ -20,6 +20,7 @@ from .domain.webhooks import RetrySchedule, WebhookLimits
 from .entrypoints import consumers
 from .entrypoints.api import create_api
 from .service_layer.handlers import PartnerService
+from .service_layer.keyed_requests import KeyedRequests
 from .service_layer.offboarding import Offboarding
 from .service_layer.organisations import Organisations
 from .service_layer.sign_in import StaffSessions
@@ -92,8 +93,7 @@ def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Cloc
         partners,
         webhooks,
         offboarding_service=Offboarding(runtime, vault),
-        idempotency=idempotency.for_runtime(runtime, idempotency_keys),
-        vault=vault,
+        keyed_requests=KeyedRequests(runtime, idempotency.for_runtime(runtime, idempotency_keys), vault),
         staff_admin=staff_admin,
         staff_sessions=staff_sessions,
     )

@@ -5,13 +5,12 @@ from __future__ import annotations
 from fastapi import FastAPI
 
 from gomoku_shared.auth import KeyRing
-from gomoku_shared.idempotency import IdempotencyStore
 from gomoku_shared.runtime import ServiceRuntime
 from gomoku_shared.service import service_app
 from gomoku_shared.throttle import FailureThrottle
 
-from ..adapters.signing import KeyVault
 from ..service_layer.handlers import PartnerService
+from ..service_layer.keyed_requests import KeyedRequests
 from ..service_layer.offboarding import Offboarding
 from ..service_layer.organisations import Organisations
 from ..service_layer.sign_in import StaffSessions
@@ -28,8 +27,7 @@ def create_api(
     webhook_service: WebhookService,
     *,
     offboarding_service: Offboarding,
-    idempotency: IdempotencyStore,
-    vault: KeyVault,
+    keyed_requests: KeyedRequests,
     staff_admin: Organisations,
     staff_sessions: StaffSessions,
 ) -> FastAPI:
@@ -49,8 +47,7 @@ def create_api(
     app.state.partners = partners
     app.state.webhooks = webhook_service
     app.state.offboarding = offboarding_service
-    app.state.idempotency = idempotency  # Idempotency-Key of every POST (entrypoints/keyed.py)
-    app.state.vault = vault
+    app.state.keyed_requests = keyed_requests  # Idempotency-Key of every POST (entrypoints/keyed.py)
     app.state.token_throttle = TokenThrottle.default()  # failed client authentications (oauth.py)
     app.state.organisations = staff_admin
     app.state.staff_sessions = staff_sessions

@@ -34,6 +34,17 @@ class Shape:
     past_the_handlers: frozenset[str] = frozenset()
 
 
+#: the methods of partners' service objects that change state (each takes the handler's units)
+PARTNERS_WRITING_METHODS = frozenset(
+    {
+        *("create_partner", "update_partner", "issue_credential", "rotate_credential", "revoke_credential"),
+        *("issue_token", "rotate_signing_key", "suspend", "resume", "disable", "enable", "create", "invite"),
+        *("reset_password", "accept", "set_roles", "set_disabled", "sign_in", "refresh", "sign_out"),
+        *("sign_out_everywhere", "totp_start", "totp_confirm", "subscribe", "unsubscribe", "rotate_secret"),
+        *("redeliver", "on_event", "on_access_changed"),
+    }
+)
+
 SHAPES = (
     Shape(
         "pairing",
@@ -67,6 +78,8 @@ SHAPES = (
             }
         ),
     ),
+    # the service objects mix reads and writes: their writing methods, reached on any object
+    Shape("partners", "Units", 30, frozenset(), past_the_handlers=PARTNERS_WRITING_METHODS),
 )
 IDS = [shape.service for shape in SHAPES]
 

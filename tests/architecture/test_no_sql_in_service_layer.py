@@ -5,7 +5,12 @@ The check walks the AST of every module of each service's `service_layer/` packa
 each sqlalchemy statement construction (`select`, `insert`, `update`, `delete`, `text`, `func`, …
 from `sqlalchemy` under any alias, and `table.insert()` / `.update()` / `.delete()` / `.select()` on
 a table of the service's `orm` module) and each statement run (`.execute`, `.scalar`, `.scalars`,
-`.stream`, `exec_driver_sql`, whatever the session is called)."""
+`.stream`, `exec_driver_sql`, whatever the session is called).
+
+Issue 31 goes further: no module outside `adapters/` (and the frozen `migrations/`) imports
+SQLAlchemy at all, so a service layer catches domain or port errors (gameplay's
+`AlreadyRecorded`), never `sqlalchemy.exc`; an import under `if TYPE_CHECKING:` (a type named in
+an annotation) does not count."""
 
 from __future__ import annotations
 
@@ -162,3 +167,74 @@ def test_converted_services_stay_converted():
     """Every service is in the awards shape: none of their files may be listed above."""
     services = ("registration", "awards", "pairing", "gameplay")
     assert not [p for p in NOT_YET_CONVERTED if any(f"/{name}/" in p for name in services)]
+
+
+#: Not yet converted (issue 31): modules outside adapters/ that import sqlalchemy (service ->
+#: files, relative to the package; the list may only shrink). Each catches IntegrityError in a route.
+SQLALCHEMY_NOT_YET_CONVERTED: dict[str, set[str]] = {
+    "registration": {"entrypoints/access.py", "entrypoints/public_api.py"},
+    "pairing": {"entrypoints/api.py"},
+}
+
+
+def sqlalchemy_imports(path: Path) -> list[str]:
+    """Each import of sqlalchemy (or a module under it) outside `if TYPE_CHECKING:`, as `line: module`."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    typing_only = {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING")
+        for statement in node.body
+        for inner in ast.walk(statement)
+    }
+    found = []
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            names = [node.module or ""]
+        else:
+            continue
+        found.extend(f"{node.lineno}: {name}" for name in names if name.split(".")[0] == "sqlalchemy")
+    return found
+
+
+def _outside_adapters(service: str) -> list[Path]:
+    package = ROOT / "services" / service / "src" / service
+    skipped = (package / "adapters", package / "migrations")
+    return [path for path in sorted(package.rglob("*.py")) if not any(path.is_relative_to(s) for s in skipped)]
+
+
+def test_the_import_walker_sees_sqlalchemy(tmp_path):
+    """The check itself: every form of importing sqlalchemy counts, a type-checking import does not."""
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "from typing import TYPE_CHECKING\nimport sqlalchemy\nfrom sqlalchemy.exc import IntegrityError\n"
+        "import sqlalchemy.ext.asyncio as sa\nif TYPE_CHECKING:\n    from sqlalchemy.ext.asyncio import AsyncSession\n"
+        "def f():\n    from sqlalchemy import select\nfrom .sqlalchemy_notes import x\nimport sqlalchemy_utils\n",
+        encoding="utf-8",
+    )
+    assert [int(found.split(":")[0]) for found in sqlalchemy_imports(sample)] == [2, 3, 4, 8]
+
+
+def test_sqlalchemy_is_imported_in_adapters_only():
+    """Issue 31: SQLAlchemy (its statements, sessions and errors: `sqlalchemy.exc`) belongs to the
+    adapters; the service layers catch domain or port errors, the routes reach the service layer."""
+    found = {}
+    for service in SERVICES:
+        package = ROOT / "services" / service / "src" / service
+        for path in _outside_adapters(service):
+            rel = path.relative_to(package).as_posix()
+            if sqlalchemy_imports(path) and rel not in SQLALCHEMY_NOT_YET_CONVERTED.get(service, set()):
+                found[f"{service}/{rel}"] = sqlalchemy_imports(path)
+    assert not found, f"sqlalchemy imported outside adapters/ (raise a port error there instead): {found}"
+    listed = [f"{s}/{rel}" for s, files in SQLALCHEMY_NOT_YET_CONVERTED.items() for rel in files]
+    stale = [name for name in listed if not sqlalchemy_imports(ROOT / "services" / name.split("/")[0] / "src" / name)]
+    assert not stale, f"converted: remove from SQLALCHEMY_NOT_YET_CONVERTED: {stale}"
+
+
+def test_no_service_layer_is_listed_as_not_yet_converted():
+    """The service layers are all clean of sqlalchemy: none may be listed above."""
+    assert not [rel for files in SQLALCHEMY_NOT_YET_CONVERTED.values() for rel in files if "service_layer" in rel]

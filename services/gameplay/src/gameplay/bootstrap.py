@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from sqlalchemy.engine import make_url
-
 from gomoku_shared import idempotency
 from gomoku_shared.auth import KeyRing
 from gomoku_shared.clock import Clock
@@ -34,8 +32,8 @@ def build(
     config = config or GameplayConfig.from_settings(settings)
     writer = None
     if runtime.database_url.startswith("postgresql") and config.move_writers > 0:
-        writer = PgMoveWriter(
-            make_url(runtime.database_url).set(drivername="postgresql").render_as_string(hide_password=False),
+        writer = PgMoveWriter.for_database(
+            runtime.database_url,
             flushers=config.move_writers,
             linger_s=config.move_linger_ms / 1000,
         )

@@ -221,7 +221,7 @@ async def test_issue_29_an_adjudication_names_the_arbiter(gp):
         f"/v1/games/{game('EV')}/adjudicate", {"result": "white", "reason": "a phone rang"}, headers=li
     )
     assert decided.status_code == 200 and decided.json()["status"] == "finished", decided.text
-    events = await gp.service.extras["games"].events_since(game("EV"), 0)
+    events = await gp.service.extras["games"].views.events_since(game("EV"), 0)
     named = [(e["kind"], e["data"].get("by"), e["data"].get("by_id")) for e in events if e["data"].get("by")]
     assert named == [("time_added", "Li Lei", "acct:li-lei"), ("action", "Li Lei", "acct:li-lei")]
 

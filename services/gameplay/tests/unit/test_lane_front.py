@@ -118,7 +118,7 @@ async def test_play2_the_front_answers_and_counts_player_actions_as_the_stack_do
         raise DataError("INSERT", {}, ValueError("value too long"))
 
     for failure, status, code in ((broken, 500, "internal_error"), (unstorable, 422, "unstorable_input")):
-        monkeypatch.setattr(games, "act", failure)
+        monkeypatch.setattr(games, "handle", failure)
         answers = []
         for app, side in ((front, "front"), (stack, "stack")):
             path = f"/v1/games/{GAMES[side]}/move".encode()

@@ -19,7 +19,10 @@ from .domain.webhook_targets import TargetPolicy
 from .domain.webhooks import RetrySchedule, WebhookLimits
 from .entrypoints import consumers
 from .entrypoints.api import create_api
-from .service_layer.handlers import PartnerService
+from .service_layer.accounts import PartnerService
+from .service_layer.ambient import Units
+from .service_layer.handlers import Services
+from .service_layer.keyed_requests import KeyedRequests
 from .service_layer.offboarding import Offboarding
 from .service_layer.organisations import Organisations
 from .service_layer.sign_in import StaffSessions
@@ -79,7 +82,9 @@ def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Cloc
         vault=vault,
         limits=limits,
     )
-    consumers.register(runtime, webhooks, staff_admin)
+    units = Units(runtime)
+    services = Services(partners, Offboarding(runtime, vault), staff_admin, staff_sessions, webhooks)
+    consumers.register(runtime, units, services)
     runtime.on_stop(sender.close)
 
     @runtime.background
@@ -89,12 +94,8 @@ def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Cloc
     app = create_api(
         runtime,
         KeyRing(settings.api_keys),
-        partners,
-        webhooks,
-        offboarding_service=Offboarding(runtime, vault),
-        idempotency=idempotency.for_runtime(runtime, idempotency_keys),
-        vault=vault,
-        staff_admin=staff_admin,
-        staff_sessions=staff_sessions,
+        services,
+        units,
+        keyed_requests=KeyedRequests(runtime, idempotency.for_runtime(runtime, idempotency_keys), vault),
     )
     return Service(NAME, runtime, app, extras={"partners": partners, "key_source": own_keys, "webhooks": webhooks})

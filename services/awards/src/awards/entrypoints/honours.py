@@ -17,6 +17,8 @@ from gomoku_shared.errors import NotFound
 from gomoku_shared.text import Line, Prose
 
 from ..service_layer import honours as service
+from ..service_layer.commands import RecordHonour, RevokeHonour
+from ..service_layer.handlers import handle
 from ..service_layer.queries import AwardsReads, reads_in, reads_of
 from .schemas import _Out
 
@@ -230,7 +232,7 @@ async def honour_register(event_code: EventCode, repo: Repo, _principal: StaffRe
 async def post_honour(event_code: EventCode, body: HonourBody, request: Request, principal: Granter) -> Honour:
     form = service.HonourForm(**body.model_dump())
     async with request.app.state.runtime.transaction(correlation_id=event_code) as uow:
-        row = await service.record(uow, event_code, form, principal)
+        row = await handle(RecordHonour(event_code, form, principal), uow)
         config = await reads_in(uow).config(event_code)
     return Honour(**service.view(row, service.honour_rules(config).get(row["kind"]), full_names=True))
 
@@ -244,6 +246,6 @@ async def revoke_honour(
     event_code: EventCode, honour_id: HonourId, body: RevokeBody, request: Request, principal: Granter
 ) -> Honour:
     async with request.app.state.runtime.transaction(correlation_id=event_code) as uow:
-        row = await service.revoke(uow, event_code, honour_id, body.reason, principal)
+        row = await handle(RevokeHonour(event_code, honour_id, body.reason, principal), uow)
         config = await reads_in(uow).config(event_code)
     return Honour(**service.view(row, service.honour_rules(config).get(row["kind"]), full_names=True))

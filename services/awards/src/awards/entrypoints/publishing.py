@@ -12,6 +12,8 @@ from gomoku_shared.auth import Principal, require
 from gomoku_shared.pagination import PageIn, page
 
 from ..service_layer import publishing
+from ..service_layer.commands import PublishSection
+from ..service_layer.handlers import handle
 from .published import EventCode, SectionId
 
 router = APIRouter(prefix="/v1/events", tags=["publishing"])
@@ -56,7 +58,7 @@ class StaffActions(BaseModel):
 async def publish(event_code: EventCode, section_id: SectionId, request: Request, principal: Publisher) -> Publish:
     actor, actor_id = principal.actor or principal.role, principal.actor_id or principal.role
     async with request.app.state.runtime.transaction(correlation_id=event_code) as uow:
-        answer = await publishing.publish_section(uow, event_code, section_id, actor, actor_id)
+        answer = await handle(PublishSection(event_code, section_id, actor, actor_id), uow)
     return Publish(**answer)
 
 

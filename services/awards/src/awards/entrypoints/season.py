@@ -19,9 +19,10 @@ from gomoku_shared.masking import mask_name
 
 from ..domain.ratings import Rating
 from ..domain.title_record import TitleGrant, current_title, title_history
+from ..service_layer.commands import SetTitleLadder
+from ..service_layer.handlers import handle
 from ..service_layer.season import PARAMS, ladder_of
 from ..service_layer.season_reads import SeasonReads, season_reads
-from ..service_layer.title_ladder import set_ladder_in
 from .published import CSV, csv_response
 
 router = APIRouter(prefix="/v1/organisations", tags=["season"])
@@ -294,5 +295,5 @@ async def title_ladder(org: Org, repo: Repo) -> Ladder:
 )
 async def put_title_ladder(org: Org, body: LadderIn, request: Request, principal: Staff) -> Ladder:
     async with request.app.state.runtime.transaction(correlation_id=org) as uow:
-        ladder = await set_ladder_in(uow, principal, org, body.titles)
+        ladder = await handle(SetTitleLadder(principal, org, body.titles), uow)
     return Ladder(organisation=org, titles=list(ladder.order), default=False)

@@ -1,7 +1,7 @@
 """Publish (or republish) a section's awards on a staff member's request (audited).
 
 The awards service publishes on its own when a section completes and after a correction
-(``handlers``). This is the same publication, run again on request — after a configuration
+(``section_publication``). This is the same publication, run again on request — after a configuration
 change, or to check that what is published is what the stored standings give: it publishes a new
 revision only when the content differs from the current one (AWD-8), and says so."""
 
@@ -15,7 +15,7 @@ from gomoku_shared.runtime import UnitOfWork
 
 from ..adapters.repository import AwardsRepository
 from ..adapters.staff_actions import StaffActions
-from .handlers import ConfiguredEvent, _refresh_section, _refresh_team
+from .section_publication import ConfiguredEvent, _refresh_section, _refresh_team
 
 
 async def publish_section(

@@ -31,6 +31,8 @@ def _stream_columns() -> list[Any]:
 class EventLog:
     """The stream events of all games, by their stream-wide id."""
 
+    __slots__ = ("transaction",)
+
     def __init__(self, transaction: Transaction) -> None:
         self.transaction = transaction
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import asyncpg
+from sqlalchemy.engine import make_url
 
 # one row per move; every write depends on the version check of the game row (``up``), which
 # returns what the appends need (no join between the statement's parts). A keyed move whose key is
@@ -160,6 +161,11 @@ class PgMoveWriter:
         self.stale = 0  # moves refused by the version check
         self._size: Any = None
         self._seconds: Any = None
+
+    @classmethod
+    def for_database(cls, database_url: str, **options: Any) -> PgMoveWriter:
+        """A writer on the service's database (its SQLAlchemy URL, asyncpg's driver name dropped)."""
+        return cls(make_url(database_url).set(drivername="postgresql").render_as_string(hide_password=False), **options)
 
     def instrument(self, registry) -> None:
         """Export batch sizes and statement times to the service's Prometheus registry."""

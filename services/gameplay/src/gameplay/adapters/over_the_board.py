@@ -15,6 +15,8 @@ from .repositories import Transaction
 
 
 class OverTheBoardRepository:
+    __slots__ = ("transaction",)
+
     def __init__(self, transaction: Transaction) -> None:
         self.transaction = transaction
 

@@ -39,6 +39,8 @@ class GameRepository:
     """Games as ``PlayedGame`` aggregates; the engine state comes from the process cache when it
     is of the stored version, else it is rebuilt from the action log."""
 
+    __slots__ = ("transaction", "cache", "keys", "writer")
+
     def __init__(
         self, transaction: Transaction, cache: GameCache, keys: IdempotencyStore, writer: PgMoveWriter | None = None
     ) -> None:
@@ -355,6 +357,8 @@ def _move_write(game: PlayedGame, write: GameWrite, keyed: KeyedRequest | None, 
 class DecisionRepository:
     """The arbiter's decisions of round pairings (the latest ``sequence`` wins)."""
 
+    __slots__ = ("transaction",)
+
     def __init__(self, transaction: Transaction) -> None:
         self.transaction = transaction
 
@@ -395,6 +399,8 @@ class DecisionRepository:
 
 class KeyRepository:
     """Idempotency-Keys of player actions and their stored answers (gomoku_shared.idempotency)."""
+
+    __slots__ = ("transaction", "store")
 
     def __init__(self, transaction: Transaction, store: IdempotencyStore) -> None:
         self.transaction = transaction

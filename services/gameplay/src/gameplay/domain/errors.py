@@ -40,3 +40,10 @@ def game_over(result: str | None, reason: str | None, winner: str | None) -> Gam
         f"the game is {how} ({result}, {reason}): no action can change it",
         {"result": result, "reason": reason, "winner": winner},
     )
+
+
+class AlreadyRecorded(Exception):
+    """A port's error, not a rule's: a write met a row stored meanwhile under the same key (a
+    concurrent action took the same log index, a concurrent retry stored the same
+    Idempotency-Key). The adapters raise it in place of the database's error; the service layer
+    judges the action again on the stored state."""

@@ -32,10 +32,13 @@ _ENGINE_REASONS = {contract: engine for engine, contract in REASONS.items()}
 
 
 class Actor(Protocol):
-    """Who acts: an API key's role, and the partner platform of a partner key."""
+    """Who acts: an API key's role, and the partner platform of a partner key (read only)."""
 
-    role: str
-    partner_id: str | None
+    @property
+    def role(self) -> str: ...
+
+    @property
+    def partner_id(self) -> str | None: ...
 
 
 @dataclass

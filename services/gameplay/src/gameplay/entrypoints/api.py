@@ -25,6 +25,7 @@ from gomoku_shared.text import Prose
 from gomoku_shared.web import add_front
 
 from ..domain.errors import GameRefusal
+from ..service_layer.commands import Act, StaffAct, Sweep
 from ..service_layer.games import GameService
 from ..service_layer.refusals import as_service_error
 from . import boards_api, conditional, early_start_api, event_stream, over_the_board_api, pagination, stream
@@ -217,7 +218,7 @@ async def _act(
 ) -> JSONResponse:
     kind, data = ACTIONS[name][1](body)
     keyed = keyed_action(principal, game_id, name, body, key)
-    return _out(await games.act(game_id, principal, body.player_id, kind, data, keyed))
+    return _out(await games.handle(Act(game_id, principal, body.player_id, kind, data, keyed)))
 
 
 def _read_routes(games: GameService) -> APIRouter:
@@ -261,12 +262,12 @@ def _read_routes(games: GameService) -> APIRouter:
         asked = (*sorted(filters.items(), key=str), scope, cursor, limit)
         offered = conditional.offered(request)
         if offered is not None:
-            versions = await games.page_versions(filters, scope, after, limit)
+            versions = await games.views.page_versions(filters, scope, after, limit)
             shown = (*versions[:limit], ("more", int(len(versions) > limit)))
             unchanged = conditional.not_modified(offered, conditional.etag("games", asked, shown))
             if unchanged is not None:
                 return unchanged
-        listed, last = await games.page(filters, scope, after, limit)
+        listed, last = await games.views.page(filters, scope, after, limit)
         shown = (*((game["game_id"], game["_version"]) for game in listed), ("more", int(last is not None)))
         return JSONResponse(
             {"games": [_strip(game) for game in listed], "next_cursor": pagination.cursor_of(last)},
@@ -279,7 +280,7 @@ def _read_routes(games: GameService) -> APIRouter:
         **documented(GameView),
     )
     async def get_game(game_id: PathId, _principal: Reader) -> JSONResponse:
-        return JSONResponse(await games.view(game_id))
+        return JSONResponse(await games.views.view(game_id))
 
     return router
 
@@ -337,7 +338,7 @@ def _record_routes(games: GameService) -> APIRouter:
         responses={200: {"model": GameRecordView, **text_too("text/plain")[200]}},
     )
     async def record(game_id: PathId, _principal: Reader, format: Literal["json", "notation", "psq"] = "json"):
-        rec = await games.export(game_id)
+        rec = await games.views.export(game_id)
         if format == "json":
             return JSONResponse(rec)
         moves = [m["move"] for m in rec["moves"]]
@@ -364,7 +365,7 @@ def _record_routes(games: GameService) -> APIRouter:
         unchanged = await conditional.round_unchanged(request, games, "round", asked)
         if unchanged is not None:
             return unchanged
-        listed = await games.list_games(event_code, section_id, round, "all")
+        listed = await games.views.list_games(event_code, section_id, round, "all")
         versions = [(game["game_id"], game["_version"], False) for game in listed]
         answer = paged({"games": [_strip(game) for game in listed]}, "games", sort_by("game_id"), page)
         return JSONResponse(answer, headers={"etag": conditional.round_etag("round", asked, versions)})
@@ -386,7 +387,7 @@ def _staff_routes(games: GameService) -> APIRouter:
     )
     async def adjudicate_(game_id: PathId, body: AdjudicateBody, principal=StaffDep) -> JSONResponse:
         decision = {"result": body.result, "reason": body.reason}
-        return _out(await games.staff(game_id, "adjudicate", decision, decided_by(principal)))
+        return _out(await games.handle(StaffAct(game_id, "adjudicate", decision, decided_by(principal))))
 
     @staff.post(
         "/games/{game_id}/add-time",
@@ -397,7 +398,7 @@ def _staff_routes(games: GameService) -> APIRouter:
         if body.seconds == 0:
             raise Unprocessable("bad_amount", "add a non-zero number of seconds")
         correction = {"player_id": body.player_id, "seconds": body.seconds}
-        return _out(await games.staff(game_id, "add_time", correction, decided_by(principal)))
+        return _out(await games.handle(StaffAct(game_id, "add_time", correction, decided_by(principal))))
 
     @staff.post(
         "/ops/sweep",
@@ -408,7 +409,7 @@ def _staff_routes(games: GameService) -> APIRouter:
     async def sweep(_principal: Operator) -> dict:
         total = {"flags": 0, "no_shows": 0, "double_forfeits": 0}
         while True:
-            counts = await games.sweep()
+            counts = await games.handle(Sweep())
             for counter, count in counts.items():
                 total[counter] += count
             if not sum(counts.values()):

@@ -65,7 +65,7 @@ def routes(games: GameService) -> APIRouter:
         unchanged = await conditional.round_unchanged(request, games, "boards", asked, full_while_ticking=True)
         if unchanged is not None:
             return unchanged
-        boards, listed, now = await games.round_boards(event_code, section_id, round)
+        boards, listed, now = await games.views.round_boards(event_code, section_id, round)
         answer = paged({"games": boards}, "games", sort_by("game_id"), page)
         return JSONResponse(answer, headers={"etag": conditional.round_etag("boards", asked, listed, now)})
 

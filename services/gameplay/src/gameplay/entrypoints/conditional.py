@@ -85,7 +85,7 @@ async def round_unchanged(
     if tags is None:
         return None
     event_code, section_id, round_no = asked[:3]
-    listed = await games.round_versions(event_code, section_id, round_no)
+    listed = await games.views.round_versions(event_code, section_id, round_no)
     if full_while_ticking and any(ticking for _, _, ticking in listed):
         return None
     return not_modified(tags, round_etag(variant, asked, listed))

@@ -13,6 +13,7 @@ from gomoku_shared.idempotency import principal_id
 from gomoku_shared.params import PathId
 from gomoku_shared.text import Prose
 
+from ..service_layer.commands import AllowEarly
 from ..service_layer.games import GameService
 from .staff_access import person, staff_on_game
 
@@ -48,7 +49,7 @@ class EarlyStartAnswer(View):
 
 def routes(games: GameService) -> APIRouter:
     router = APIRouter(prefix="/v1", tags=["over the board"])
-    boards = games.boards
+    boards = games.board_views
 
     @router.post(
         "/games/{game_id}/early-start",
@@ -65,7 +66,9 @@ def routes(games: GameService) -> APIRouter:
     async def allow_early(
         game_id: PathId, body: EarlyStartBody, principal=staff_on_game("games.adjudicate")
     ) -> JSONResponse:
-        view, created = await boards.allow_early(game_id, principal_id(principal)[:64], body.reason, person(principal))
+        view, created = await games.handle(
+            AllowEarly(game_id, principal_id(principal)[:64], body.reason, person(principal))
+        )
         return JSONResponse(view, status_code=201 if created else 200)
 
     @router.get(

@@ -23,6 +23,7 @@ from gomoku_shared.scopes import required_scope
 from gomoku_shared.web import ROUTE_SCOPE_KEY
 
 from ..domain.errors import GameRefusal
+from ..service_layer.commands import Act
 from ..service_layer.refusals import as_service_error
 
 MAX_BODY = 64 * 1024
@@ -32,7 +33,7 @@ SCOPE = required_scope("gameplay", "POST")
 #: the answer's JSON, the encoder made once (``json.dumps`` with options builds one per call)
 _encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
-#: action route -> (body model, the (kind, data) passed to GameService.act)
+#: action route -> (body model, the (kind, data) of its ``Act`` command)
 Route = tuple[type[BaseModel], Callable[[Any], tuple[str, dict | None]]]
 
 
@@ -164,9 +165,8 @@ class PlayerActionLane:
         kind, data = to_action(parsed)
         player_id: str = cast(Any, parsed).player_id  # every action body names its player
         try:
-            summary = await self.games.act(
-                game_id, principal, player_id, kind, data, self.keyed(principal, game_id, action, parsed, idem)
-            )
+            keyed = self.keyed(principal, game_id, action, parsed, idem)
+            summary = await self.games.handle(Act(game_id, principal, player_id, kind, data, keyed))
         except GameRefusal as refusal:
             error = as_service_error(refusal)
             return error.status, error_body(error.code, error.message, error.details), False

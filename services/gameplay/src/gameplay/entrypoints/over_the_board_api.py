@@ -18,6 +18,7 @@ from gomoku_shared.pagination import Paged, PageIn, paged, sort_by
 from gomoku_shared.params import PathId
 from gomoku_shared.text import Prose
 
+from ..service_layer.commands import DecideRecord, EnterRecord, EnterSlip, IssueRecorder, RecordStep
 from ..service_layer.games import GameService
 from .staff_access import person, staff_on_event, staff_on_game
 
@@ -167,7 +168,7 @@ def _step_data(body: RecorderStep) -> dict[str, Any]:
 
 def routes(games: GameService) -> APIRouter:
     router = APIRouter(prefix="/v1", tags=["over the board"])
-    boards = games.boards
+    boards = games.board_views
 
     @router.post(
         "/games/{game_id}/slips",
@@ -181,10 +182,10 @@ def routes(games: GameService) -> APIRouter:
         request: Request, game_id: PathId, body: SlipBody, principal=staff_on_game("slips.enter")
     ) -> JSONResponse:
         if body.confirms is not None:
-            await authorize_request(request, principal, "slips.confirm", await games.event_of(game_id))
+            await authorize_request(request, principal, "slips.confirm", await games.views.event_of(game_id))
         who = principal_id(principal)[:64]
-        answer = await boards.enter_slip(
-            game_id, who, body.result, body.reason, body.note, body.confirms, person(principal)
+        answer = await games.handle(
+            EnterSlip(game_id, who, body.result, body.reason, body.note, body.confirms, person(principal))
         )
         return JSONResponse(answer)
 
@@ -202,7 +203,7 @@ def routes(games: GameService) -> APIRouter:
         opening = body.opening.model_dump() if body.opening else None
         if opening:
             opening["offers"] = [offer.lower() for offer in opening["offers"]]
-        entry = await boards.enter_record(game_id, principal_id(principal)[:64], list(body.moves), opening)
+        entry = await games.handle(EnterRecord(game_id, principal_id(principal)[:64], list(body.moves), opening))
         return JSONResponse(entry, status_code=201)
 
     @router.get(
@@ -224,7 +225,7 @@ def routes(games: GameService) -> APIRouter:
         body: DecideBody,
         _principal=staff_on_game("games.adjudicate"),
     ) -> JSONResponse:
-        return JSONResponse(await boards.decide_record(game_id, entry, body.note))
+        return JSONResponse(await games.handle(DecideRecord(game_id, entry, body.note)))
 
     @router.get(
         "/events/{event_code}/record-flags",
@@ -240,7 +241,6 @@ def routes(games: GameService) -> APIRouter:
 
 def _recorder_routes(router: APIRouter, games: GameService) -> None:
     """PLAY-10: the live recorder's secret (issued by staff) and the steps it records."""
-    boards = games.boards
 
     @router.post(
         "/games/{game_id}/recorder",
@@ -249,7 +249,7 @@ def _recorder_routes(router: APIRouter, games: GameService) -> None:
         **documented(RecorderIssued, 201),
     )
     async def issue_recorder(game_id: PathId, principal=staff_on_game("games.record")) -> JSONResponse:
-        return JSONResponse(await boards.issue_recorder(game_id, principal_id(principal)[:64]), status_code=201)
+        return JSONResponse(await games.handle(IssueRecorder(game_id, principal_id(principal)[:64])), status_code=201)
 
     @router.post(
         "/games/{game_id}/recorded",
@@ -262,4 +262,4 @@ def _recorder_routes(router: APIRouter, games: GameService) -> None:
         body: RecorderStep,
         secret: Annotated[str | None, Header(alias="X-Recorder-Secret", max_length=100)] = None,
     ) -> JSONResponse:
-        return JSONResponse(await boards.record_step(game_id, secret, body.kind, _step_data(body), body.step))
+        return JSONResponse(await games.handle(RecordStep(game_id, secret, body.kind, _step_data(body), body.step)))

@@ -23,7 +23,7 @@ async def game_event(request: Request) -> str | None:
     game_id = request.path_params.get("game_id")
     if not game_id or len(game_id) > GAME_ID_MAX:
         return None
-    return await request.app.state.games.event_of(game_id)
+    return await request.app.state.games.views.event_of(game_id)
 
 
 def staff_on_game(action: str) -> Any:

@@ -92,7 +92,7 @@ def _wire(event: dict[str, Any]) -> dict[str, Any]:
 
 
 async def _clock_message(games: GameService, game_id: str) -> dict[str, Any]:
-    view = await games.view(game_id)
+    view = await games.views.view(game_id)
     return {"game_id": game_id, "kind": "clock", "data": {"clocks": view["clocks"], "status": view["status"]}}
 
 
@@ -145,7 +145,7 @@ def _install_events(app: FastAPI, games: GameService) -> None:
         ),
     ):
         start = since if last_event_id is None else _sequence(last_event_id)
-        if not await games.game_exists(game_id):
+        if not await games.views.game_exists(game_id):
             raise NotFound("game_not_found", f"no game {game_id!r}")
 
         async def body():
@@ -153,7 +153,7 @@ def _install_events(app: FastAPI, games: GameService) -> None:
             next_clock = time.monotonic() + CLOCK_EVERY_S
             while True:
                 finished = False
-                for event in await games.events_since(game_id, seq):
+                for event in await games.views.events_since(game_id, seq):
                     seq = event["seq"]
                     finished = finished or event["kind"] == "finished"
                     yield f"id: {seq}\nevent: {event['kind']}\ndata: {json.dumps(_wire(event))}\n\n"
@@ -194,7 +194,7 @@ def _install_websockets(app: FastAPI, games: GameService) -> None:
     async def game_ws(socket: WebSocket, game_id: PathId, since: SinceSeq = 0):
         if not _authorised(socket):
             return await _refuse(socket, 401, "invalid_api_key", "send a valid API key (X-API-Key header or api_key)")
-        if not await games.game_exists(game_id):
+        if not await games.views.game_exists(game_id):
             return await _refuse(socket, 404, "game_not_found", f"no game {game_id!r}")
         await socket.accept()
 
@@ -202,7 +202,7 @@ def _install_websockets(app: FastAPI, games: GameService) -> None:
             seq = since
             next_clock = time.monotonic() + CLOCK_EVERY_S
             while True:
-                for event in await games.events_since(game_id, seq):
+                for event in await games.views.events_since(game_id, seq):
                     seq = event["seq"]
                     await socket.send_json(_wire(event))
                     if event["kind"] == "finished":
@@ -231,7 +231,7 @@ def _install_websockets(app: FastAPI, games: GameService) -> None:
         async def push() -> None:
             last = since
             while True:
-                for event in await games.round_events_since(key, last):
+                for event in await games.views.round_events_since(key, last):
                     last = event["id"]
                     await socket.send_json(_wire(event))
                 await asyncio.sleep(POLL_S)

@@ -14,14 +14,12 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, cast
 
-from sqlalchemy.exc import IntegrityError
-
 from gomoku_shared.errors import Conflict, NotFound
 from gomoku_shared.event_access import EventAccessDirectory, check_partner
 from gomoku_shared.idempotency import KeyedRequest
 from gomoku_shared.metrics import Tally
 
-from ..domain.errors import GameRefusal
+from ..domain.errors import AlreadyRecorded, GameRefusal
 from ..domain.played_game import Actor, Change, PlayedGame
 from .finishing import StaleGame, save_change
 from .refusals import replay
@@ -47,14 +45,14 @@ async def found(uow: GameplayUnitOfWork, game_id: str) -> PlayedGame:
 
 
 class PlayerActions:
+    """What the player actions share in a process (the units of work come with each call)."""
+
     def __init__(
         self,
-        units: Units,
         max_retries: int,
         access: EventAccessDirectory | None = None,
         event_of: Callable[[str], Awaitable[str]] | None = None,
     ) -> None:
-        self.units = units
         self.max_retries = max_retries
         #: issue 29: the partner apps each event's organiser chose, and the event of a game (both
         #: kept in the process); None: every partner acts
@@ -65,6 +63,7 @@ class PlayerActions:
 
     async def act(
         self,
+        units: Units,
         game_id: str,
         actor: Actor,
         player_id: str,
@@ -81,12 +80,12 @@ class PlayerActions:
             await self._check_partner(actor, game_id)
         for attempt in range(self.max_retries):
             try:
-                summary = await self._act_once(game_id, actor, player_id, kind, data, keyed, fresh=attempt > 0)
+                summary = await self._act_once(units, game_id, actor, player_id, kind, data, keyed, fresh=attempt > 0)
                 self.accepted.record((kind,), time.perf_counter() - started)
                 return summary
             except StaleGame:
                 continue
-            except IntegrityError:
+            except AlreadyRecorded:
                 # a concurrent action took the same log index (it committed first; its game
                 # version moved on), or a concurrent retry stored the same idempotency key
                 continue
@@ -94,6 +93,7 @@ class PlayerActions:
 
     async def _act_once(
         self,
+        units: Units,
         game_id: str,
         actor: Actor,
         player_id: str,
@@ -103,7 +103,7 @@ class PlayerActions:
         *,
         fresh: bool,
     ) -> dict[str, Any]:
-        async with self.units.transaction(correlation_id=game_id) as uow:
+        async with units.transaction(correlation_id=game_id) as uow:
             # a cached game's key is not looked up first: the group-commit writer applies
             # nothing under a key stored already, and the retry on the database's state looks
             # it up (replay, or 409 for a key that came with another request)
@@ -117,7 +117,7 @@ class PlayerActions:
                 role = game.authorize(actor, player_id)
             except GameRefusal:
                 if from_cache:
-                    self.units.cache.keep(game)
+                    units.cache.keep(game)
                     if keyed is not None:
                         raise StaleGame() from None  # the key is looked up before any refusal
                 raise
@@ -126,7 +126,7 @@ class PlayerActions:
             if isinstance(change, dict):
                 return change  # the stored answer of this request
             summary = await save_change(uow, game, change, now, keyed)
-        self.units.cache.keep(game)
+        units.cache.keep(game)
         if change.error is not None:
             raise change.error
         return summary
@@ -167,13 +167,13 @@ class PlayerActions:
             raise
 
     async def staff(
-        self, game_id: str, kind: str, data: dict[str, Any], decided_by: dict[str, str] | None = None
+        self, units: Units, game_id: str, kind: str, data: dict[str, Any], decided_by: dict[str, str] | None = None
     ) -> dict[str, Any]:
         """Arbiter decisions (adjudicate with a recorded reason) and time corrections; ``decided_by``:
         who (``{"by": name, "by_id": stable id}``, issue 29), stored with the decision."""
         for _attempt in range(self.max_retries):
             try:
-                async with self.units.transaction(correlation_id=game_id) as uow:
+                async with units.transaction(correlation_id=game_id) as uow:
                     game = await found(uow, game_id)
                     now = epoch_ms_now(uow)
                     if kind == "adjudicate":
@@ -181,8 +181,8 @@ class PlayerActions:
                     else:
                         change = game.add_time(data["player_id"], data["seconds"], now, decided_by)
                     summary = await save_change(uow, game, change, now)
-                self.units.cache.keep(game)
+                units.cache.keep(game)
                 return summary
-            except (StaleGame, IntegrityError):
+            except (StaleGame, AlreadyRecorded):
                 continue
         raise busy()

@@ -1,23 +1,15 @@
-"""The gameplay service's use cases behind one object, by job: games from events
-(``creation``), player and arbiter actions (``actions``), the arbiter's pairing decisions
-(``arbiter_decisions``), the flag/no-show sweep (``sweeper``) and the views (``views``)."""
+"""The gameplay service in one object per process: its writes are commands run by
+:mod:`.handlers` (``handle``), its reads the views (``views``, ``board_views``) and the per-event
+stream's reader (``feed``); the units of work and what the handlers share are built here once."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from contextlib import AbstractContextManager
-from datetime import datetime
 from typing import Any
 
-from gomoku_shared.contracts.events import (
-    EventAccessChanged,
-    PlayoffRequired,
-    ResultDecided,
-    RoundPaired,
-    RoundRescheduled,
-)
-from gomoku_shared.event_access import EventAccessDirectory, EventAccessStore
+from gomoku_shared.event_access import EventAccessDirectory
 from gomoku_shared.idempotency import IdempotencyStore
 from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
 
@@ -27,8 +19,10 @@ from ..adapters.orm import event_access, idempotency_keys
 from ..config import GameplayConfig
 from ..domain.errors import GameRefusal
 from ..domain.played_game import Actor, actor_role
-from . import arbiter_decisions, creation, rescheduling
+from . import handlers
 from .actions import PlayerActions
+from .board_views import BoardViews
+from .commands import Command
 from .event_feed import EventFeed
 from .over_the_board import OverTheBoard
 from .refusals import as_service_error
@@ -48,54 +42,32 @@ class GameService:
         config: GameplayConfig | None = None,
     ) -> None:
         self.runtime = runtime
-        self.config = config or GameplayConfig.from_settings(runtime.settings)
+        self.config = config = config or GameplayConfig.from_settings(runtime.settings)
         #: Idempotency-Keys of player actions (gomoku_shared.idempotency)
-        self.keys = keys or IdempotencyStore(idempotency_keys, runtime.clock, self.config.idempotency_ttl_s)
+        self.keys = keys or IdempotencyStore(idempotency_keys, runtime.clock, config.idempotency_ttl_s)
         #: group-committed writes of plain moves (PostgreSQL); None: every action via the ORM
         self.writer = writer
-        self.units = Units(runtime, GameCache(self.config.cache_size), self.keys, writer)
+        self.units = Units(runtime, GameCache(config.cache_size), self.keys, writer)
         #: issue 29: each event's organisation and chosen partner apps, cached per process
         #: (``event.access_changed``); the staff routes and the partner check of every player
         #: action read it (a dictionary lookup while cached: no query per move)
         self.access = EventAccessDirectory.on_table(runtime.sessionmaker, event_access)
         self.views = GameViews(self.units)
-        self.actions = PlayerActions(self.units, self.config.max_retries, self.access, self.views.event_of)
-        self.sweeper = Sweeper(self.units, self.config.max_retries, self.config.sweep_batch)
-        #: PLAY-9 / PLAY-10: slips, records, the live recorder
-        self.boards = OverTheBoard(self.units, self.config.max_retries)
+        #: PLAY-9 / PLAY-10: slips, records, the live recorder (the reads)
+        self.board_views = BoardViews(self.units)
+        self.jobs = handlers.Jobs(
+            PlayerActions(config.max_retries, self.access, self.views.event_of),
+            Sweeper(config.max_retries, config.sweep_batch),
+            OverTheBoard(config.max_retries),
+            self.access,
+        )
         #: the per-event stream's shared reader (one per process)
         self.feed = EventFeed(self.units)
-        # the jobs' use cases as this object's own: player and arbiter actions, the sweep, the views
-        actions, views = self.actions, self.views
-        self.act, self.staff, self.sweep = actions.act, actions.staff, self.sweeper.sweep
-        self.list_games, self.page, self.page_versions = views.list_games, views.page, views.page_versions
-        self.round_versions, self.round_boards = views.round_versions, views.round_boards
-        self.view, self.export, self.game_exists = views.view, views.export, views.game_exists
-        self.events_since, self.round_events_since = views.events_since, views.round_events_since
-        self.event_of = views.event_of
 
-    # ------------------------------------------------------------------ events consumed
-
-    async def on_round_paired(self, uow: UnitOfWork, paired: RoundPaired, occurred_at: datetime) -> None:
-        await creation.on_round_paired(self.units.within(uow), paired, occurred_at)
-
-    async def on_playoff_required(self, uow: UnitOfWork, required: PlayoffRequired, occurred_at: datetime) -> None:
-        await creation.on_playoff_required(self.units.within(uow), required, occurred_at)
-
-    async def on_result_decided(self, uow: UnitOfWork, decided: ResultDecided) -> None:
-        await arbiter_decisions.on_result_decided(self.units.within(uow), decided)
-
-    async def on_round_rescheduled(self, uow: UnitOfWork, moved: RoundRescheduled) -> None:
-        await rescheduling.on_round_rescheduled(self.units.within(uow), moved)
-
-    async def on_event_access_changed(self, uow: UnitOfWork, changed: EventAccessChanged) -> None:
-        """Issue 29: keep the latest owner and partner apps of the event; this replica forgets
-        what it cached (the others within the directory's 30 s)."""
-        store = EventAccessStore(event_access)
-        await store.record(uow.session, changed.event_code, changed.organisation, changed.partners, changed.changed_at)
-        self.access.forget(changed.event_code)
-
-    # ------------------------------------------------------------------ actions
+    def handle(self, command: Command, uow: UnitOfWork | None = None) -> Awaitable[Any]:
+        """Run a command: a route's on units of work of its own, a consumer's in ``uow`` (the
+        runtime's, which commits it with the inbox row)."""
+        return handlers.handle(command, self.units if uow is None else self.units.joining(uow), self.jobs)
 
     def authorize(self, actor: Actor, columns: Mapping[str, Any], player_id: str) -> str:
         """The acting player's role in a game (its stored columns); 422 / 403 otherwise."""
@@ -107,4 +79,4 @@ class GameService:
     async def run_sweeper(
         self, stop: asyncio.Event | None = None, working: Callable[[], AbstractContextManager[None]] | None = None
     ) -> None:
-        await self.sweeper.run(self.config.sweep_poll_s, stop, working)
+        await self.jobs.sweeper.run(self.units, self.config.sweep_poll_s, stop, working)

@@ -21,7 +21,7 @@ LIVE_STATUSES = ("waiting", "active")
 def instrument_games(app: FastAPI, games: GameService) -> None:
     expose_tally(
         app,
-        games.actions.accepted,
+        games.jobs.actions.accepted,
         "gomoku_game_actions",
         "Player actions accepted",
         "gameplay",

@@ -19,13 +19,11 @@ import hmac
 import secrets
 from typing import Any
 
-from sqlalchemy.exc import IntegrityError
-
 from gomoku_shared.errors import Conflict, NotFound, ServiceError
 
 from ..domain import over_the_board as otb
 from ..domain.early_start import EarlyStart, refuse_early_start
-from ..domain.errors import GameConflict
+from ..domain.errors import AlreadyRecorded, GameConflict
 from ..domain.played_game import Change, PlayedGame
 from ..domain.round_start import before_start, refuse_before_start
 from .actions import busy, epoch_ms_now, found
@@ -69,15 +67,17 @@ def record_view(row: dict[str, Any]) -> dict[str, Any]:
 
 
 class OverTheBoard:
-    def __init__(self, units: Units, max_retries: int) -> None:
-        self.units = units
+    """The over-the-board writes (the units of work come with each call; the reads are
+    ``board_views``)."""
+
+    def __init__(self, max_retries: int) -> None:
         self.max_retries = max_retries
 
     async def _retried(self, job: Any) -> Any:
         for _attempt in range(self.max_retries):
             try:
                 return await job()
-            except (StaleGame, IntegrityError):
+            except (StaleGame, AlreadyRecorded):
                 continue
         raise busy()
 
@@ -85,6 +85,7 @@ class OverTheBoard:
 
     async def enter_slip(
         self,
+        units: Units,
         game_id: str,
         entered_by: str,
         result: str,
@@ -99,7 +100,7 @@ class OverTheBoard:
         who_id, who_name = person or (None, None)
 
         async def once() -> tuple[dict[str, Any], otb.SlipVerdict]:
-            async with self.units.transaction(correlation_id=game_id) as uow:
+            async with units.transaction(correlation_id=game_id) as uow:
                 game = await found(uow, game_id)
                 _offline(game)
                 now = epoch_ms_now(uow)
@@ -120,7 +121,7 @@ class OverTheBoard:
                     change = Change(actions=[dict(kind="slip", role=None, player_id=None, data=data)])
                     summary = await save_change(uow, game, change, now)
                 stored = await uow.boards.slips(game_id)
-            self.units.cache.keep(game)
+            units.cache.keep(game)
             summary.pop("_version", None)
             return {"game": summary, "slips": [otb.slip_view(slip) for slip in stored]}, verdict
 
@@ -135,20 +136,14 @@ class OverTheBoard:
             )
         return answer
 
-    async def slips(self, game_id: str) -> dict[str, Any]:
-        async with self.units.reading() as uow:
-            game = await found(uow, game_id)
-            stored = await uow.boards.slips(game_id)
-        return {"game_id": game.game_id, "mode": game.summary()["mode"], "slips": [otb.slip_view(s) for s in stored]}
-
     # ------------------------------------------------------------------ records
 
     async def enter_record(
-        self, game_id: str, entered_by: str, moves: list[str], opening: dict[str, Any] | None
+        self, units: Units, game_id: str, entered_by: str, moves: list[str], opening: dict[str, Any] | None
     ) -> dict[str, Any]:
         """PLAY-9: a record entered after the game (or an arbiter's corrected one), replayed by the
         engine; flagged when the rules refuse a step or the moves contradict the result."""
-        async with self.units.transaction(correlation_id=game_id) as uow:
+        async with units.transaction(correlation_id=game_id) as uow:
             game = await found(uow, game_id)
             _offline(game)
             now = epoch_ms_now(uow)
@@ -172,16 +167,10 @@ class OverTheBoard:
             row["idx"] = await uow.boards.add_record(row)
         return record_view(row)
 
-    async def records(self, game_id: str) -> dict[str, Any]:
-        async with self.units.reading() as uow:
-            game = await found(uow, game_id)
-            rows = await uow.boards.records(game_id)
-        return {"game_id": game.game_id, "entries": [record_view(row) for row in rows]}
-
-    async def decide_record(self, game_id: str, entry: int, note: str) -> dict[str, Any]:
+    async def decide_record(self, units: Units, game_id: str, entry: int, note: str) -> dict[str, Any]:
         """The arbiter accepts a flagged entry as it stands (with the reason why); a correction is
         a new entry (``enter_record``), which supersedes it."""
-        async with self.units.transaction(correlation_id=game_id) as uow:
+        async with units.transaction(correlation_id=game_id) as uow:
             rows = {row["idx"]: row for row in await uow.boards.records(game_id)}
             row = rows.get(entry)
             if row is None:
@@ -192,20 +181,12 @@ class OverTheBoard:
             row.update(status="accepted", decided_note=note)
         return record_view(row)
 
-    async def flagged(self, event_code: str) -> list[dict[str, Any]]:
-        async with self.units.reading() as uow:
-            rows = await uow.boards.flagged(event_code)
-        return [
-            record_view(row) | {key: row[key] for key in ("section_id", "round", "pairing_id", "game_no")}
-            for row in rows
-        ]
-
     # ------------------------------------------------------------------ the live recorder
 
-    async def issue_recorder(self, game_id: str, issued_by: str) -> dict[str, Any]:
+    async def issue_recorder(self, units: Units, game_id: str, issued_by: str) -> dict[str, Any]:
         """PLAY-10: a new recorder secret for one game (shown once; an earlier one stops working)."""
         secret = secrets.token_urlsafe(24)
-        async with self.units.transaction(correlation_id=game_id) as uow:
+        async with units.transaction(correlation_id=game_id) as uow:
             game = await found(uow, game_id)
             _offline(game)
             if game.status == "finished":
@@ -221,13 +202,13 @@ class OverTheBoard:
             )
 
     async def record_step(
-        self, game_id: str, secret: str | None, kind: str, data: dict[str, Any], step: int | None = None
+        self, units: Units, game_id: str, secret: str | None, kind: str, data: dict[str, Any], step: int | None = None
     ) -> dict[str, Any]:
         """PLAY-10: one step seen at the board; on the live stream like a player's move, or
         flagged for the arbiter (stored with the reason, shown on the stream)."""
 
         async def once() -> dict[str, Any]:
-            async with self.units.transaction(correlation_id=game_id) as uow:
+            async with units.transaction(correlation_id=game_id) as uow:
                 await self._admit(uow, game_id, secret)
                 game = await found(uow, game_id)
                 if otb.is_repeat(game, step):
@@ -252,7 +233,7 @@ class OverTheBoard:
                         entered_ms=now,
                     )
                     await uow.boards.add_record(row)
-            self.units.cache.keep(game)
+            units.cache.keep(game)
             summary.pop("_version", None)
             return {"game": summary, "flag": flag.view() if flag else None}
 
@@ -261,7 +242,7 @@ class OverTheBoard:
     # ------------------------------------------------------------------ EVT-7: played early
 
     async def allow_early(
-        self, game_id: str, allowed_by: str, reason: str, person: tuple[str, str] | None = None
+        self, units: Units, game_id: str, allowed_by: str, reason: str, person: tuple[str, str] | None = None
     ) -> tuple[dict[str, Any], bool]:
         """An arbiter's exception to the round's start for one over-the-board game, with the
         reason; the stored exception and whether it is new (asked again, the first one stands).
@@ -269,7 +250,7 @@ class OverTheBoard:
         who_id, who_name = person or (None, None)
 
         async def once() -> tuple[dict[str, Any], bool]:
-            async with self.units.transaction(correlation_id=game_id) as uow:
+            async with units.transaction(correlation_id=game_id) as uow:
                 game = await found(uow, game_id)
                 stored = await uow.boards.early_start(game_id)
                 if stored is not None:
@@ -281,15 +262,3 @@ class OverTheBoard:
             return allowed.view(), True
 
         return await self._retried(once)
-
-    async def early_start(self, game_id: str) -> dict[str, Any]:
-        """The game's scheduled start and the arbiter's exception to it, if any (the audit)."""
-        async with self.units.reading() as uow:
-            game = await found(uow, game_id)
-            stored = await uow.boards.early_start(game_id)
-        summary = game.summary()
-        return {
-            "game_id": game.game_id,
-            "starts_at": summary.get("starts_at"),
-            "exception": stored.view() if stored else None,
-        }

@@ -9,53 +9,47 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
-from contextlib import AbstractContextManager
-
-from sqlalchemy.exc import IntegrityError
 
 from gomoku_shared.errors import Conflict
 from gomoku_shared.loops import idle, stopped
 
+from ..domain.errors import AlreadyRecorded
 from ..domain.played_game import PlayedGame
+from .commands import Working
 from .finishing import StaleGame, save_change
 from .unit_of_work import Units
 
 log = logging.getLogger("gameplay.sweeper")
 
-#: ``ServiceRuntime.working``: a round of background work, counted as work in flight while it runs
-Working = Callable[[], AbstractContextManager[None]]
-
 
 class Sweeper:
-    def __init__(self, units: Units, max_retries: int, batch: int) -> None:
-        self.units = units
+    def __init__(self, max_retries: int, batch: int) -> None:
         self.max_retries = max_retries
         self.batch = batch
 
-    async def sweep(self, working: Working | None = None) -> dict[str, int]:
+    async def sweep(self, units: Units, working: Working | None = None) -> dict[str, int]:
         """Judge the games due now. With ``working``, a sweep that claimed games is counted as
         work in flight (``ServiceRuntime.working``) from the claim until its transaction (and the
         events it emits) committed; a sweep that found nothing due never is."""
         for _attempt in range(self.max_retries):
             try:
-                return await self._sweep_once(working)
-            except (StaleGame, IntegrityError):
+                return await self._sweep_once(units, working)
+            except (StaleGame, AlreadyRecorded):
                 continue
         raise Conflict("busy", "games changed concurrently too often during the sweep; retry")
 
-    async def _sweep_once(self, working: Working | None) -> dict[str, int]:
+    async def _sweep_once(self, units: Units, working: Working | None) -> dict[str, int]:
         counts = {"flags": 0, "no_shows": 0, "double_forfeits": 0}
         ended: list[PlayedGame] = []
         with contextlib.ExitStack() as holding:
-            async with self.units.transaction(correlation_id="gameplay-sweep") as uow:
+            async with units.transaction(correlation_id="gameplay-sweep") as uow:
                 now = int(uow.clock.now().timestamp() * 1000)
                 claimed = await uow.games.due(now, self.batch)
                 if claimed and working is not None:
                     holding.enter_context(working())  # left after the commit below
                 await self._judge(uow, claimed, now, counts, ended)
         for game in ended:
-            self.units.cache.keep(game)
+            units.cache.keep(game)
         return counts
 
     @staticmethod
@@ -73,6 +67,7 @@ class Sweeper:
 
     async def run(
         self,
+        units: Units,
         poll_s: float,
         stop: asyncio.Event | None = None,
         working: Working | None = None,
@@ -82,7 +77,7 @@ class Sweeper:
         runs inside ``working()`` until it committed (see ``sweep``)."""
         while not stopped(stop):
             try:
-                counts = await self.sweep(working)
+                counts = await self.sweep(units, working)
             except Exception:  # noqa: BLE001 - a failed sweep is retried on the next tick
                 log.exception("sweep failed")
                 counts = {}

@@ -11,9 +11,7 @@ from __future__ import annotations
 import contextlib
 import uuid
 from collections.abc import AsyncIterator
-from typing import Any
-
-from sqlalchemy.ext.asyncio import AsyncSession
+from typing import TYPE_CHECKING, Any
 
 from gomoku_shared.contracts import Envelope, Payload
 from gomoku_shared.idempotency import IdempotencyStore
@@ -24,9 +22,27 @@ from ..adapters.game_cache import GameCache
 from ..adapters.move_writer import PgMoveWriter
 from ..adapters.over_the_board import OverTheBoardRepository
 from ..adapters.repositories import DecisionRepository, GameRepository, KeyRepository
+from ..adapters.transactions import translating
+
+if TYPE_CHECKING:
+    from sqlalchemy.ext.asyncio import AsyncSession
 
 
 class GameplayUnitOfWork:
+    __slots__ = (
+        "_units",
+        "_correlation_id",
+        "_block",
+        "_uow",
+        "_session",
+        "clock",
+        "games",
+        "decisions",
+        "keys",
+        "event_log",
+        "boards",
+    )
+
     def __init__(
         self,
         units: Units,
@@ -42,44 +58,14 @@ class GameplayUnitOfWork:
         self._uow = begun
         self._session = session or (begun.session if begun is not None else None)
         self.clock = units.runtime.clock
-        self._games: GameRepository | None = None
-        self._decisions: DecisionRepository | None = None
-        self._keys: KeyRepository | None = None
-        self._event_log: EventLog | None = None
-        self._boards: OverTheBoardRepository | None = None
-
-    # the repositories are built on first use (a move uses one of the five)
-
-    @property
-    def games(self) -> GameRepository:
-        if self._games is None:
-            self._games = GameRepository(self, self._units.cache, self._units.keys, self._units.writer)
-        return self._games
-
-    @property
-    def decisions(self) -> DecisionRepository:
-        if self._decisions is None:
-            self._decisions = DecisionRepository(self)
-        return self._decisions
-
-    @property
-    def keys(self) -> KeyRepository:
-        if self._keys is None:
-            self._keys = KeyRepository(self, self._units.keys)
-        return self._keys
-
-    @property
-    def event_log(self) -> EventLog:
-        if self._event_log is None:
-            self._event_log = EventLog(self)
-        return self._event_log
-
-    @property
-    def boards(self) -> OverTheBoardRepository:
-        """PLAY-9 / PLAY-10: result slips, record entries, recorder credentials."""
-        if self._boards is None:
-            self._boards = OverTheBoardRepository(self)
-        return self._boards
+        # the repositories, built here and nowhere else: each holds only this unit of work and
+        # what the process shares (no statement runs, no connection is taken until one is asked)
+        self.games = GameRepository(self, units.cache, units.keys, units.writer)
+        self.decisions = DecisionRepository(self)
+        self.keys = KeyRepository(self, units.keys)
+        self.event_log = EventLog(self)
+        #: PLAY-9 / PLAY-10: result slips, record entries, recorder credentials
+        self.boards = OverTheBoardRepository(self)
 
     @property
     def begun(self) -> bool:
@@ -89,7 +75,7 @@ class GameplayUnitOfWork:
         if self._session is None:
             assert self._block is not None, "a unit of work used after its end"
             transaction = self._units.runtime.transaction(correlation_id=self._correlation_id)
-            self._uow = await self._block.enter(transaction)
+            self._uow = await self._block.enter(translating(transaction))
             self._session = self._uow.session
         return self._session
 
@@ -126,6 +112,20 @@ class Units:
         """The repositories on a unit of work the runtime began (a consumer's)."""
         return GameplayUnitOfWork(self, begun=uow)
 
+    def joining(self, uow: UnitOfWork) -> Units:
+        """These units with every ``transaction`` the one the runtime began (a consumer's): its
+        handler runs as a route's does, and the runtime commits (with the inbox row) or rolls back."""
+        return _Joined(self, uow)
+
+
+class _Joined(Units):
+    def __init__(self, units: Units, begun: UnitOfWork) -> None:
+        super().__init__(units.runtime, units.cache, units.keys, units.writer)
+        self._begun = begun
+
+    def transaction(self, correlation_id: str) -> _Transaction:
+        return _Transaction(self, correlation_id, begun=self._begun)
+
 
 class _Transaction:
     """``async with units.transaction(...) as uow``: the unit of work of one block. A plain
@@ -133,14 +133,18 @@ class _Transaction:
     a transaction begins: a move judged on the cached state opens one and never begins a
     database transaction, so entering and leaving it is most of what it costs."""
 
-    __slots__ = ("_stack", "_units", "_correlation_id")
+    __slots__ = ("_stack", "_units", "_correlation_id", "_begun")
 
-    def __init__(self, units: Units, correlation_id: str) -> None:
+    def __init__(self, units: Units, correlation_id: str, begun: UnitOfWork | None = None) -> None:
         self._units = units
         self._correlation_id = correlation_id
         self._stack: contextlib.AsyncExitStack | None = None
+        #: the runtime's unit of work this block joins (it ends that one neither way)
+        self._begun = begun
 
     async def __aenter__(self) -> GameplayUnitOfWork:
+        if self._begun is not None:
+            return GameplayUnitOfWork(self._units, begun=self._begun)
         return GameplayUnitOfWork(self._units, correlation_id=self._correlation_id, block=self)
 
     async def enter(self, transaction: contextlib.AbstractAsyncContextManager[UnitOfWork]) -> UnitOfWork:

@@ -5,33 +5,20 @@ from __future__ import annotations
 from fastapi import FastAPI
 
 from gomoku_shared.auth import KeyRing
-from gomoku_shared.idempotency import IdempotencyStore
 from gomoku_shared.runtime import ServiceRuntime
 from gomoku_shared.service import service_app
 from gomoku_shared.throttle import FailureThrottle
 
-from ..adapters.signing import KeyVault
-from ..service_layer.handlers import PartnerService
-from ..service_layer.offboarding import Offboarding
-from ..service_layer.organisations import Organisations
-from ..service_layer.sign_in import StaffSessions
+from ..service_layer.ambient import Units
+from ..service_layer.handlers import Services
+from ..service_layer.keyed_requests import KeyedRequests
 from ..service_layer.token_throttle import TokenThrottle
-from ..service_layer.webhooks import WebhookService
 from . import oauth, offboarding, operators, organisations, staff, webhooks
 from .webhook_docs import add_webhooks
 
 
 def create_api(
-    runtime: ServiceRuntime,
-    keyring: KeyRing,
-    partners: PartnerService,
-    webhook_service: WebhookService,
-    *,
-    offboarding_service: Offboarding,
-    idempotency: IdempotencyStore,
-    vault: KeyVault,
-    staff_admin: Organisations,
-    staff_sessions: StaffSessions,
+    runtime: ServiceRuntime, keyring: KeyRing, services: Services, units: Units, *, keyed_requests: KeyedRequests
 ) -> FastAPI:
     app = service_app(
         runtime,
@@ -46,14 +33,17 @@ def create_api(
             "password and an optional TOTP code, staff access tokens every service verifies)."
         ),
     )
-    app.state.partners = partners
-    app.state.webhooks = webhook_service
-    app.state.offboarding = offboarding_service
-    app.state.idempotency = idempotency  # Idempotency-Key of every POST (entrypoints/keyed.py)
-    app.state.vault = vault
+    # the writes: commands run by the service layer's handlers (entrypoints/commanding.py)
+    app.state.units = units
+    app.state.services = services
+    # the reads: the service objects' queries
+    app.state.partners = services.accounts
+    app.state.webhooks = services.webhooks
+    app.state.offboarding = services.offboarding
+    app.state.keyed_requests = keyed_requests  # Idempotency-Key of every POST (entrypoints/keyed.py)
     app.state.token_throttle = TokenThrottle.default()  # failed client authentications (oauth.py)
-    app.state.organisations = staff_admin
-    app.state.staff_sessions = staff_sessions
+    app.state.organisations = services.organisations
+    app.state.staff_sessions = services.sessions
     # failed staff sign-ins and link tries, per address and per login (the API keys' figures)
     app.state.staff_throttle = FailureThrottle(runtime.settings.credential_throttle())
     app.include_router(oauth.router)

@@ -1,13 +1,8 @@
-"""``Idempotency-Key`` on every POST of the partners service, by the shared mechanism
-(``gomoku_shared.idempotency``): the same key with the same request replays the first answer
-(``Idempotent-Replayed: true``), with another request it is refused (409
-``idempotency_key_reused``). The answer is stored in the transaction of the change it answers.
-
-Answers that show a secret once (a client secret, a webhook signing secret) are stored with the
-secret sealed under PARTNERS_KEY, like every secret this service keeps, and opened for a replay.
-``POST /oauth/token`` takes no key: its answer is a bearer token, which is never stored, and a
-new token for a retry costs nothing.
-"""
+"""``Idempotency-Key`` on every POST of the partners service (``service_layer.keyed_requests``):
+the same key with the same request replays the first answer (``Idempotent-Replayed: true``),
+with another request it is refused (409 ``idempotency_key_reused``). ``POST /oauth/token``
+takes no key: its answer is a bearer token, which is never stored, and a new token for a retry
+costs nothing."""
 
 from __future__ import annotations
 
@@ -17,30 +12,11 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
-from sqlalchemy.exc import IntegrityError
 
 from gomoku_shared.auth import Principal
-from gomoku_shared.errors import Conflict
-from gomoku_shared.idempotency import IdempotencyStore, KeyReused, Stored, keyed_request, replay
+from gomoku_shared.idempotency import keyed_request, replay
 
-from ..adapters.signing import KeyVault
-from ..service_layer.ambient import joined
-
-#: fields of an answer that hold a secret shown once (an invitation link's token is one too)
-SECRET_FIELDS = ("client_secret", "secret", "token", "accept_path")
-
-
-def _sealed(answer: Any, vault: KeyVault) -> Any:
-    if not isinstance(answer, dict):
-        return answer
-    return {k: vault.seal_secret(v) if k in SECRET_FIELDS and isinstance(v, str) else v for k, v in answer.items()}
-
-
-def _opened(stored: Stored, vault: KeyVault) -> Stored:
-    body = stored.body
-    if isinstance(body, dict):
-        body = {k: vault.open_secret(v) if k in SECRET_FIELDS and isinstance(v, str) else v for k, v in body.items()}
-    return Stored(stored.status, body)
+from ..service_layer.keyed_requests import KeyedRequests
 
 
 async def keyed(
@@ -55,33 +31,10 @@ async def keyed(
     """Run ``command`` (a use case of the service layer) once per Idempotency-Key."""
     if key is None:
         return await command()
-    store: IdempotencyStore = request.app.state.idempotency
-    vault: KeyVault = request.app.state.vault
-    runtime = request.app.state.runtime
     keyed_req = keyed_request(request, principal, key, body)
     assert keyed_req is not None
-    for attempt in (1, 2):
-        try:
-            async with runtime.transaction() as uow:
-                stored = await store.lookup(uow.session, keyed_req)
-                if stored is not None:
-                    return replay(_opened(stored, vault))
-                with joined(uow):
-                    answer = await command()
-                await store.remember(uow.session, keyed_req, status, _sealed(answer, vault))
-            return JSONResponse(answer, status_code=status)
-        except IntegrityError:
-            if attempt == 2:
-                raise
-            # a concurrent twin stored the same key first: its answer is replayed now
-        except KeyReused:
-            raise
-        except Conflict:
-            # a concurrent twin committed first and its change now conflicts with this one (a
-            # duplicate subscription, a partner that exists): its stored answer is the answer
-            async with runtime.transaction() as uow:
-                stored = await store.lookup(uow.session, keyed_req)
-            if stored is None:
-                raise
-            return replay(_opened(stored, vault))
-    raise AssertionError("unreachable")
+    requests: KeyedRequests = request.app.state.keyed_requests
+    answer, stored = await requests.run(keyed_req, command, status)
+    if stored is not None:
+        return replay(stored)
+    return JSONResponse(answer, status_code=status)

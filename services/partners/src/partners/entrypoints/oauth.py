@@ -20,9 +20,11 @@ from fastapi.responses import JSONResponse
 from gomoku_shared.api_docs import documented
 from gomoku_shared.scopes import parse_scope
 
-from ..service_layer.handlers import OAuthError
+from ..service_layer.accounts import OAuthError
+from ..service_layer.commands import IssueToken
 from ..service_layer.token_throttle import TokenThrottle
 from . import schemas as s
+from .commanding import run
 from .service_credential import service_or_operator
 
 router = APIRouter(tags=["oauth"])
@@ -139,7 +141,7 @@ async def token(request: Request) -> JSONResponse:
             raise OAuthError("unsupported_grant_type", "only the client_credentials grant is supported")
         if not client_id or not secret or len(client_id) > 100:
             raise OAuthError("invalid_client", "unknown client or wrong secret", 401)
-        answer = await request.app.state.partners.issue_token(client_id, secret, parse_scope(form.get("scope", "")))
+        answer = await run(request, IssueToken(client_id, secret, parse_scope(form.get("scope", ""))))
     except OAuthError as exc:
         if exc.error in ("invalid_client", "too_many_attempts"):
             # a failed authentication, or one tried while told to wait: it counts for both throttles

@@ -11,8 +11,10 @@ from gomoku_shared.idempotency import IdemKey
 from gomoku_shared.pagination import PageIn, paged, sort_by
 from gomoku_shared.params import PathId
 
+from ..service_layer.commands import DisableSubscription, ReenableSubscription, ResumePartner, SuspendPartner
 from ..service_layer.offboarding import Offboarding
 from . import offboarding_schemas as s
+from .commanding import run
 from .keyed import keyed
 from .schemas import PartnerView
 
@@ -35,9 +37,8 @@ def _actor(principal: Principal) -> str:
 async def suspend(
     partner_id: PathId, body: s.ReasonIn, request: Request, principal: Operator, key: str | None = IdemKey
 ):
-    return await keyed(
-        request, principal, key, body, lambda: _service(request).suspend(_actor(principal), partner_id, body.reason)
-    )
+    command = SuspendPartner(_actor(principal), partner_id, body.reason)
+    return await keyed(request, principal, key, body, lambda: run(request, command))
 
 
 @router.post(
@@ -48,9 +49,8 @@ async def suspend(
 async def resume(
     partner_id: PathId, body: s.ReasonIn, request: Request, principal: Operator, key: str | None = IdemKey
 ):
-    return await keyed(
-        request, principal, key, body, lambda: _service(request).resume(_actor(principal), partner_id, body.reason)
-    )
+    command = ResumePartner(_actor(principal), partner_id, body.reason)
+    return await keyed(request, principal, key, body, lambda: run(request, command))
 
 
 @router.get(
@@ -76,13 +76,8 @@ async def disable(
     principal: Operator,
     key: str | None = IdemKey,
 ):
-    return await keyed(
-        request,
-        principal,
-        key,
-        body,
-        lambda: _service(request).disable(_actor(principal), partner_id, subscription_id, body.reason),
-    )
+    command = DisableSubscription(_actor(principal), partner_id, subscription_id, body.reason)
+    return await keyed(request, principal, key, body, lambda: run(request, command))
 
 
 @router.post(
@@ -93,6 +88,5 @@ async def disable(
 async def enable(
     partner_id: PathId, subscription_id: PathId, request: Request, principal: Operator, key: str | None = IdemKey
 ):
-    return await keyed(
-        request, principal, key, None, lambda: _service(request).enable(_actor(principal), partner_id, subscription_id)
-    )
+    command = ReenableSubscription(_actor(principal), partner_id, subscription_id)
+    return await keyed(request, principal, key, None, lambda: run(request, command))

@@ -13,8 +13,17 @@ from gomoku_shared.pagination import PageIn, paged, sort_by
 from gomoku_shared.params import PathId
 
 from ..domain.model import RateLimit
-from ..service_layer.handlers import PartnerService
+from ..service_layer.accounts import PartnerService
+from ..service_layer.commands import (
+    CreatePartner,
+    IssueCredential,
+    RevokeCredential,
+    RotateCredential,
+    RotateSigningKey,
+    UpdatePartner,
+)
 from . import schemas as s
+from .commanding import run
 from .keyed import keyed
 
 router = APIRouter(prefix="/v1", tags=["partners"])
@@ -39,8 +48,11 @@ async def create_partner(body: s.PartnerIn, request: Request, principal: Operato
         principal,
         key,
         body,
-        lambda: _service(request).create_partner(
-            _actor(principal), body.partner_id, body.name, body.kind, list(body.scopes), _rate(body.rate_limit)
+        lambda: run(
+            request,
+            CreatePartner(
+                _actor(principal), body.partner_id, body.name, body.kind, list(body.scopes), _rate(body.rate_limit)
+            ),
         ),
         status=201,
     )
@@ -63,13 +75,8 @@ async def get_partner(partner_id: PathId, request: Request, _: Operator):
 )
 async def change_partner(partner_id: PathId, body: s.PartnerChange, request: Request, principal: Operator):
     """A change applies to the partner's next access tokens (at most ACCESS_TOKEN_TTL_S later)."""
-    return await _service(request).update_partner(
-        _actor(principal),
-        partner_id,
-        name=body.name,
-        scopes=list(body.scopes) if body.scopes is not None else None,
-        rate=_rate(body.rate_limit),
-    )
+    scopes: list[str] | None = list(body.scopes) if body.scopes is not None else None
+    return await run(request, UpdatePartner(_actor(principal), partner_id, body.name, scopes, _rate(body.rate_limit)))
 
 
 @router.post(
@@ -81,10 +88,8 @@ async def change_partner(partner_id: PathId, body: s.PartnerChange, request: Req
 async def issue_credential(
     partner_id: PathId, body: s.CredentialIn, request: Request, principal: Operator, key: str | None = IdemKey
 ):
-    command = _service(request).issue_credential
-    return await keyed(
-        request, principal, key, body, lambda: command(_actor(principal), partner_id, body.label), status=201
-    )
+    command = IssueCredential(_actor(principal), partner_id, body.label)
+    return await keyed(request, principal, key, body, lambda: run(request, command), status=201)
 
 
 @router.post(
@@ -95,8 +100,8 @@ async def issue_credential(
 async def rotate_credential(
     client_id: PathId, body: s.RotateIn, request: Request, principal: Operator, key: str | None = IdemKey
 ):
-    command = _service(request).rotate_credential
-    return await keyed(request, principal, key, body, lambda: command(_actor(principal), client_id, body.grace_s))
+    command = RotateCredential(_actor(principal), client_id, body.grace_s)
+    return await keyed(request, principal, key, body, lambda: run(request, command))
 
 
 @router.post(
@@ -107,8 +112,8 @@ async def rotate_credential(
 async def revoke_credential(
     client_id: PathId, body: s.RevokeIn, request: Request, principal: Operator, key: str | None = IdemKey
 ):
-    command = _service(request).revoke_credential
-    return await keyed(request, principal, key, body, lambda: command(_actor(principal), client_id, body.reason))
+    command = RevokeCredential(_actor(principal), client_id, body.reason)
+    return await keyed(request, principal, key, body, lambda: run(request, command))
 
 
 @router.get("/audit", summary="The audit log, newest first (cursor pagination)", **documented(s.AuditPage))
@@ -131,4 +136,4 @@ async def audit(
     **documented(s.SigningKeyRotated),
 )
 async def rotate_signing_key(request: Request, principal: Operator, key: str | None = IdemKey):
-    return await keyed(request, principal, key, None, lambda: _service(request).rotate_signing_key(_actor(principal)))
+    return await keyed(request, principal, key, None, lambda: run(request, RotateSigningKey(_actor(principal))))

@@ -16,8 +16,17 @@ from gomoku_shared.idempotency import IdemKey
 from gomoku_shared.pagination import PageIn, paged, sort_by
 from gomoku_shared.throttle import FailureThrottle, throttled_details
 
+from ..service_layer.commands import (
+    AcceptInvitation,
+    CreateOrganisation,
+    InviteStaff,
+    ResetPassword,
+    SetDisabled,
+    SetRoles,
+)
 from ..service_layer.organisations import Organisations
 from . import staff_schemas as s
+from .commanding import run
 from .keyed import keyed
 
 router = APIRouter(prefix="/v1", tags=["organisations and staff"])
@@ -70,7 +79,7 @@ async def create_organisation(body: s.OrganisationIn, request: Request, principa
         principal,
         key,
         body,
-        lambda: _orgs(request).create(principal, body.id, body.name, body.name_zh),
+        lambda: run(request, CreateOrganisation(principal, body.id, body.name, body.name_zh)),
         status=201,
     )
 
@@ -93,15 +102,8 @@ async def list_organisations(request: Request, principal: People, page: PageIn):
 async def invite(org: OrgId, body: s.InvitationIn, request: Request, principal: People, key: str | None = IdemKey):
     """The operator or an ``admin`` of the organisation. An invitation for a login that has an
     account adds the roles to it when accepted (with that account's password)."""
-    command = _orgs(request).invite
-    return await keyed(
-        request,
-        principal,
-        key,
-        body,
-        lambda: command(principal, org, body.login, body.name, list(body.roles), body.event_roles()),
-        status=201,
-    )
+    command = InviteStaff(principal, org, body.login, body.name, list(body.roles), body.event_roles())
+    return await keyed(request, principal, key, body, lambda: run(request, command), status=201)
 
 
 @router.get(
@@ -123,7 +125,7 @@ async def accept_invitation(token: LinkToken, body: s.AcceptIn, request: Request
     """No credential: the link's token is one. Throttled per client address (failed tries)."""
     keys = throttle_check(request, None)
     try:
-        return await _orgs(request).accept(token, body.password)
+        return await run(request, AcceptInvitation(token, body.password))
     except ServiceError as exc:
         if exc.code in _LINK_FAILURES:
             request.app.state.staff_throttle.failed(keys)
@@ -146,7 +148,7 @@ async def list_staff(org: OrgId, request: Request, principal: People, page: Page
 )
 async def set_roles(org: OrgId, account_id: AccountId, body: s.RolesIn, request: Request, principal: People):
     """Removing a role revokes the person's tokens at once (their next refresh has the new roles)."""
-    return await _orgs(request).set_roles(principal, org, account_id, list(body.roles), body.event_roles())
+    return await run(request, SetRoles(principal, org, account_id, list(body.roles), body.event_roles()))
 
 
 @router.post(
@@ -155,8 +157,8 @@ async def set_roles(org: OrgId, account_id: AccountId, body: s.RolesIn, request:
     **documented(s.AccountView),
 )
 async def disable(org: OrgId, account_id: AccountId, request: Request, principal: People, key: str | None = IdemKey):
-    command = _orgs(request).set_disabled
-    return await keyed(request, principal, key, None, lambda: command(principal, org, account_id, True))
+    command = SetDisabled(principal, org, account_id, True)
+    return await keyed(request, principal, key, None, lambda: run(request, command))
 
 
 @router.post(
@@ -165,8 +167,8 @@ async def disable(org: OrgId, account_id: AccountId, request: Request, principal
     **documented(s.AccountView),
 )
 async def enable(org: OrgId, account_id: AccountId, request: Request, principal: People, key: str | None = IdemKey):
-    command = _orgs(request).set_disabled
-    return await keyed(request, principal, key, None, lambda: command(principal, org, account_id, False))
+    command = SetDisabled(principal, org, account_id, False)
+    return await keyed(request, principal, key, None, lambda: run(request, command))
 
 
 @router.post(
@@ -178,5 +180,5 @@ async def enable(org: OrgId, account_id: AccountId, request: Request, principal:
 async def password_reset(
     org: OrgId, account_id: AccountId, request: Request, principal: People, key: str | None = IdemKey
 ):
-    command = _orgs(request).reset_password
-    return await keyed(request, principal, key, None, lambda: command(principal, org, account_id), status=201)
+    command = ResetPassword(principal, org, account_id)
+    return await keyed(request, principal, key, None, lambda: run(request, command), status=201)

@@ -19,8 +19,10 @@ from gomoku_shared.api_docs import documented
 from gomoku_shared.auth import Principal, require
 from gomoku_shared.errors import ServiceError
 
+from ..service_layer.commands import ConfirmTotp, RefreshSession, SignIn, SignOut, SignOutEverywhere, StartTotp
 from ..service_layer.sign_in import StaffSessions
 from . import staff_schemas as s
+from .commanding import run
 from .organisations import throttle_check
 
 router = APIRouter(prefix="/v1/staff", tags=["staff sign-in"])
@@ -45,7 +47,7 @@ async def sign_in(body: s.SignInIn, request: Request):
     401 ``totp_required`` when the account uses one-time codes and none was sent."""
     keys = throttle_check(request, "login:" + body.login.strip().lower())
     try:
-        answer = await _sessions(request).sign_in(body.login, body.password, body.totp)
+        answer = await run(request, SignIn(body.login, body.password, body.totp))
     except ServiceError as exc:
         if exc.code == "sign_in_failed":
             request.app.state.staff_throttle.failed(keys)
@@ -59,12 +61,12 @@ async def sign_in(body: s.SignInIn, request: Request):
     **documented(s.Refreshed, 200, 401),
 )
 async def refresh(body: s.SessionIn, request: Request):
-    return JSONResponse(await _sessions(request).refresh(body.session_id, body.refresh_token), headers=NO_STORE)
+    return JSONResponse(await run(request, RefreshSession(body.session_id, body.refresh_token)), headers=NO_STORE)
 
 
 @router.post("/sign-out", summary="End a session", **documented(s.SignedOut, 200, 401))
 async def sign_out(body: s.SessionIn, request: Request):
-    return await _sessions(request).sign_out(body.session_id, body.refresh_token)
+    return await run(request, SignOut(body.session_id, body.refresh_token))
 
 
 @router.post(
@@ -73,7 +75,7 @@ async def sign_out(body: s.SessionIn, request: Request):
     **documented(s.SignedOutEverywhere),
 )
 async def sign_out_everywhere(request: Request, principal: Person):
-    return await _sessions(request).sign_out_everywhere(principal)
+    return await run(request, SignOutEverywhere(principal))
 
 
 @router.get("/me", summary="The signed-in person: account, organisations and roles", **documented(s.Me))
@@ -87,7 +89,7 @@ async def me(request: Request, principal: Person):
     **documented(s.TotpStarted),
 )
 async def totp_start(request: Request, principal: Person):
-    return JSONResponse(await _sessions(request).totp_start(principal), headers=NO_STORE)
+    return JSONResponse(await run(request, StartTotp(principal)), headers=NO_STORE)
 
 
 @router.post(
@@ -96,4 +98,4 @@ async def totp_start(request: Request, principal: Person):
     **documented(s.AccountView),
 )
 async def totp_confirm(body: s.TotpConfirmIn, request: Request, principal: Person):
-    return await _sessions(request).totp_confirm(principal, body.code)
+    return await run(request, ConfirmTotp(principal, body.code))

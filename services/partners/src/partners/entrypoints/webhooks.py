@@ -16,8 +16,10 @@ from gomoku_shared.idempotency import IdemKey
 from gomoku_shared.pagination import PageIn, paged, sort_by
 from gomoku_shared.params import PathId
 
+from ..service_layer.commands import EnableSubscription, Redeliver, RotateWebhookSecret, Subscribe, Unsubscribe
 from ..service_layer.webhooks import WebhookService
 from . import webhook_schemas as s
+from .commanding import run
 from .keyed import keyed
 
 router = APIRouter(prefix="/v1/webhooks", tags=["webhooks"])
@@ -41,15 +43,8 @@ def _partner(principal: Principal) -> str:
     **documented(s.SubscriptionWithSecret, 201),
 )
 async def subscribe(body: s.SubscriptionIn, request: Request, principal: PartnerToken, key: str | None = IdemKey):
-    command = _service(request).subscribe
-    return await keyed(
-        request,
-        principal,
-        key,
-        body,
-        lambda: command(_partner(principal), body.url, list(body.event_types), body.description),
-        status=201,
-    )
+    command = Subscribe(_partner(principal), body.url, list(body.event_types), body.description)
+    return await keyed(request, principal, key, body, lambda: run(request, command), status=201)
 
 
 @router.get("/subscriptions", summary="The partner's subscriptions", **documented(s.SubscriptionList))
@@ -69,7 +64,7 @@ async def subscription(subscription_id: PathId, request: Request, principal: Par
 
 @router.delete("/subscriptions/{subscription_id}", status_code=204, summary="Delete a subscription")
 async def unsubscribe(subscription_id: PathId, request: Request, principal: PartnerToken) -> Response:
-    await _service(request).unsubscribe(_partner(principal), subscription_id)
+    await run(request, Unsubscribe(_partner(principal), subscription_id))
     return Response(status_code=204)
 
 
@@ -85,10 +80,8 @@ async def rotate_secret(
     principal: PartnerToken,
     key: str | None = IdemKey,
 ):
-    command = _service(request).rotate_secret
-    return await keyed(
-        request, principal, key, body, lambda: command(_partner(principal), subscription_id, body.grace_s)
-    )
+    command = RotateWebhookSecret(_partner(principal), subscription_id, body.grace_s)
+    return await keyed(request, principal, key, body, lambda: run(request, command))
 
 
 @router.post(
@@ -97,8 +90,8 @@ async def rotate_secret(
     **documented(s.SubscriptionView),
 )
 async def enable(subscription_id: PathId, request: Request, principal: PartnerToken, key: str | None = IdemKey):
-    command = _service(request).enable
-    return await keyed(request, principal, key, None, lambda: command(_partner(principal), subscription_id))
+    command = EnableSubscription(_partner(principal), subscription_id)
+    return await keyed(request, principal, key, None, lambda: run(request, command))
 
 
 @router.get("/deliveries", summary="The delivery log, newest first (cursor pagination)", **documented(s.DeliveryPage))
@@ -121,5 +114,5 @@ async def deliveries(
     **documented(s.DeliveryView),
 )
 async def redeliver(delivery_id: PathId, request: Request, principal: PartnerToken, key: str | None = IdemKey):
-    command = _service(request).redeliver
-    return await keyed(request, principal, key, None, lambda: command(_partner(principal), delivery_id))
+    command = Redeliver(_partner(principal), delivery_id)
+    return await keyed(request, principal, key, None, lambda: run(request, command))

@@ -36,3 +36,27 @@ def joined(uow: UnitOfWork) -> Iterator[None]:
         yield
     finally:
         _keyed.reset(token)
+
+
+class Units:
+    """The partners service's units of work, handed to every handler: ``transaction()`` opens
+    one of the runtime's (inside ``joined``: works in the keyed request's), or, joining a
+    consumer's (``joining``), works in the one the runtime began for the event."""
+
+    def __init__(self, runtime: ServiceRuntime, begun: UnitOfWork | None = None) -> None:
+        self.runtime = runtime
+        self._begun = begun
+
+    def transaction(self) -> contextlib.AbstractAsyncContextManager[UnitOfWork]:
+        if self._begun is not None:
+            return _given(self._begun)
+        return unit_of_work(self.runtime)
+
+    def joining(self, uow: UnitOfWork) -> Units:
+        """These units with every ``transaction`` the runtime's ``uow`` (it commits or rolls back)."""
+        return Units(self.runtime, uow)
+
+
+@contextlib.asynccontextmanager
+async def _given(uow: UnitOfWork) -> AsyncIterator[UnitOfWork]:
+    yield uow

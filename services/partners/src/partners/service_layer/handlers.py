@@ -1,362 +1,277 @@
-"""What the partners service does: partner accounts, credentials, tokens, signing keys.
-
-Every change and every use of a credential writes an audit row in the same transaction; a
-revocation emits ``partner.credentials_revoked`` through the outbox in that transaction too.
-"""
+"""Every use case of the partners service in one table: a command's type → the function that runs
+it, each taking the command, the units of work and the services (what the process shares: the
+key vault, the webhook sender, the settings). The routes and the consumers call :func:`handle`
+and nothing else of the service layer's writes. A handler's use case opens its unit of work with
+``units.transaction()``: a keyed request's own (``joined``), a consumer's (``Units.joining``) or
+a new one."""
 
 from __future__ import annotations
 
-import asyncio
-import secrets
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
-from datetime import timedelta
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
-from gomoku_shared.contracts.events import PartnerCredentialsRevoked, PartnerRegistered
-from gomoku_shared.errors import Conflict, NotFound, Unprocessable
-from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
-from gomoku_shared.tokens import LEEWAY_S
+from .accounts import PartnerService
+from .ambient import Units
+from .commands import (
+    AcceptInvitation,
+    ConfirmTotp,
+    CreateOrganisation,
+    CreatePartner,
+    DeliverEvent,
+    DisableSubscription,
+    EnableSubscription,
+    InviteStaff,
+    IssueCredential,
+    IssueToken,
+    RecordEventAccess,
+    Redeliver,
+    ReenableSubscription,
+    RefreshSession,
+    ResetPassword,
+    ResumePartner,
+    RevokeCredential,
+    RotateCredential,
+    RotateSigningKey,
+    RotateWebhookSecret,
+    SetDisabled,
+    SetRoles,
+    SignIn,
+    SignOut,
+    SignOutEverywhere,
+    StartTotp,
+    Subscribe,
+    SuspendPartner,
+    Unsubscribe,
+    UpdatePartner,
+)
+from .offboarding import Offboarding
+from .organisations import Organisations
+from .sign_in import StaffSessions
+from .webhooks import WebhookService
 
-from ..adapters.repository import PartnerRepository, StoredKey
-from ..adapters.signing import KeyVault
-from ..adapters.staff_repository import StaffRepository
-from ..domain import secret_hash
-from ..domain.claims import access_claims
-from ..domain.model import Credential, Kind, Partner, PartnerRuleError, RateLimit, allowed_scopes, grant, new_partner
-from . import views
-from .ambient import unit_of_work
 
-#: (secret, stored hash) -> whether they match
-Verify = Callable[[str, str], bool]
+@dataclass(frozen=True)
+class Services:
+    """The service objects of the process, built once by the composition root; none holds a unit
+    of work (each use case takes the handler's ``units``)."""
 
-
-class OAuthError(Exception):
-    """RFC 6749 §5.2: ``error`` code, its description and the HTTP status."""
-
-    def __init__(self, error: str, description: str, status: int = 400, retry_after_s: int = 0) -> None:
-        super().__init__(description)
-        self.error = error
-        self.description = description
-        self.status = status
-        #: seconds for the Retry-After header of a throttled request (429)
-        self.retry_after_s = retry_after_s
+    accounts: PartnerService
+    offboarding: Offboarding
+    organisations: Organisations
+    sessions: StaffSessions
+    webhooks: WebhookService
 
 
-@dataclass
-class PartnerService:
-    runtime: ServiceRuntime
-    vault: KeyVault
-    token_ttl_s: int
-    default_grace_s: int
-    default_rate: RateLimit
-    #: checks a client secret against a stored hash (scrypt; a test counts its calls)
-    verify_secret: Verify = secret_hash.verify_secret
-    #: a staff member's access token's lifetime (issue 29): revoked people are listed as long
-    staff_token_ttl_s: int = 600
-    #: one first signing key per process, not one per concurrent request
-    _key_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+async def create_partner(command: CreatePartner, units: Units, services: Services) -> dict[str, Any]:
+    return await services.accounts.create_partner(
+        units,
+        command.actor,
+        command.partner_id,
+        command.name,
+        command.kind,
+        command.scopes,
+        command.rate,
+    )
 
-    def _now(self):
-        return self.runtime.clock.now()
 
-    # ------------------------------------------------------------------ partners
-    async def create_partner(
-        self, actor: str, partner_id: str, name: str, kind: Kind, scopes: list[str], rate: RateLimit | None
-    ) -> dict[str, Any]:
-        async with unit_of_work(self.runtime) as uow:
-            repo = PartnerRepository(uow.session)
-            if await repo.partner(partner_id) is not None:
-                raise Conflict("partner_exists", f"a partner {partner_id!r} exists already")
-            partner = _ruled(
-                lambda: new_partner(partner_id, name, kind, scopes, rate or self.default_rate, self._now())
-            )
-            await repo.add_partner(partner)
-            await self._audit(
-                uow, repo, actor, "partner.created", partner_id=partner_id, details=views.partner(partner)
-            )
-            uow.emit(
-                PartnerRegistered(partner_id=partner_id, name=name, role=partner.role, scopes=sorted(partner.scopes))
-            )
-        return views.partner(partner)
+async def update_partner(command: UpdatePartner, units: Units, services: Services) -> dict[str, Any]:
+    return await services.accounts.update_partner(
+        units,
+        command.actor,
+        command.partner_id,
+        name=command.name,
+        scopes=command.scopes,
+        rate=command.rate,
+    )
 
-    async def update_partner(
-        self, actor: str, partner_id: str, *, name: str | None, scopes: list[str] | None, rate: RateLimit | None
-    ) -> dict[str, Any]:
-        async with unit_of_work(self.runtime) as uow:
-            repo = PartnerRepository(uow.session)
-            partner = await self._partner(repo, partner_id, for_update=True)
-            changed = replace(
-                partner,
-                name=name if name is not None else partner.name,
-                scopes=_ruled(lambda: allowed_scopes(partner.kind, scopes)) if scopes is not None else partner.scopes,
-                rate_limit=rate or partner.rate_limit,
-            )
-            await repo.save_partner(changed)
-            await self._audit(
-                uow, repo, actor, "partner.updated", partner_id=partner_id, details=views.partner(changed)
-            )
-        return views.partner(changed)
 
-    async def partner(self, partner_id: str) -> dict[str, Any]:
-        async with unit_of_work(self.runtime) as uow:
-            repo = PartnerRepository(uow.session)
-            partner = await self._partner(repo, partner_id)
-            creds = await repo.credentials_of(partner_id)
-        return {**views.partner(partner), "credentials": [views.credential(c) for c in creds]}
+async def issue_credential(command: IssueCredential, units: Units, services: Services) -> dict[str, Any]:
+    return await services.accounts.issue_credential(units, command.actor, command.partner_id, command.label)
 
-    async def partners(self) -> dict[str, Any]:
-        async with unit_of_work(self.runtime) as uow:
-            found = await PartnerRepository(uow.session).partners()
-        return {"items": [views.partner(p) for p in found]}
 
-    # ------------------------------------------------------------------ credentials
-    async def issue_credential(self, actor: str, partner_id: str, label: str) -> dict[str, Any]:
-        secret = secret_hash.new_secret()
-        hashed = await asyncio.to_thread(secret_hash.hash_secret, secret)
-        async with unit_of_work(self.runtime) as uow:
-            repo = PartnerRepository(uow.session)
-            partner = await self._partner(repo, partner_id)
-            if partner.status != "active":
-                raise Conflict("partner_suspended", "the partner is suspended")
-            credential = Credential(secret_hash.new_client_id(), partner_id, label, hashed, "active", self._now())
-            await repo.add_credential(credential)
-            await self._audit(
-                uow, repo, actor, "credential.issued", partner_id=partner_id, client_id=credential.client_id
-            )
-        return {**views.credential(credential), "client_secret": secret}
+async def rotate_credential(command: RotateCredential, units: Units, services: Services) -> dict[str, Any]:
+    return await services.accounts.rotate_credential(units, command.actor, command.client_id, command.grace_s)
 
-    async def rotate_credential(self, actor: str, client_id: str, grace_s: int | None) -> dict[str, Any]:
-        secret = secret_hash.new_secret()
-        hashed = await asyncio.to_thread(secret_hash.hash_secret, secret)
-        grace = timedelta(seconds=self.default_grace_s if grace_s is None else grace_s)
-        async with unit_of_work(self.runtime) as uow:
-            repo = PartnerRepository(uow.session)
-            current = await self._credential(repo, client_id, for_update=True)
-            rotated = _ruled(lambda: current.rotated(hashed, self._now(), grace), status=409)
-            await repo.save_credential(rotated)
-            await self._audit(
-                uow,
-                repo,
-                actor,
-                "credential.rotated",
-                partner_id=rotated.partner_id,
-                client_id=client_id,
-                details={"grace_s": int(grace.total_seconds())},
-            )
-        return {**views.credential(rotated), "client_secret": secret}
 
-    async def revoke_credential(self, actor: str, client_id: str, reason: str) -> dict[str, Any]:
-        async with unit_of_work(self.runtime) as uow:
-            repo = PartnerRepository(uow.session)
-            current = await self._credential(repo, client_id, for_update=True)
-            revoked = _ruled(lambda: current.revoked(self._now()), status=409)
-            await repo.save_credential(revoked)
-            await self._audit(
-                uow,
-                repo,
-                actor,
-                "credential.revoked",
-                partner_id=revoked.partner_id,
-                client_id=client_id,
-                details={"reason": reason},
-            )
-            assert revoked.revoked_at is not None
-            uow.emit(
-                PartnerCredentialsRevoked(
-                    partner_id=revoked.partner_id, client_ids=[client_id], revoked_at=revoked.revoked_at, reason=reason
-                )
-            )
-        # this process's own verifier need not wait for the broadcast
-        self.runtime.tokens.revoke([client_id], revoked.revoked_at.timestamp())
-        return views.credential(revoked)
+async def revoke_credential(command: RevokeCredential, units: Units, services: Services) -> dict[str, Any]:
+    return await services.accounts.revoke_credential(units, command.actor, command.client_id, command.reason)
 
-    async def revocations(self) -> dict[str, Any]:
-        """Clients revoked, or of a partner suspended, recently enough that a token of theirs may
-        still be unexpired: the verifiers refuse their tokens issued until then."""
-        since = self._now() - timedelta(seconds=self.token_ttl_s + LEEWAY_S)
-        async with unit_of_work(self.runtime) as uow:
-            repo = PartnerRepository(uow.session)
-            found = await repo.revoked_since(since)
-            for client, at in (await repo.suspended_since(since)).items():
-                found[client] = max(at, found.get(client, at))
-            # people whose tokens were revoked (sign-out everywhere, disabled, a role removed)
-            staff_since = self._now() - timedelta(seconds=self.staff_token_ttl_s + LEEWAY_S)
-            found.update(await StaffRepository(uow.session).revoked_since(staff_since))
-        return {"revoked": {client: at.timestamp() for client, at in sorted(found.items())}}
 
-    # ------------------------------------------------------------------ tokens
-    async def issue_token(self, client_id: str, secret: str, requested: list[str]) -> dict[str, Any]:
-        """RFC 6749 §4.4.3: an access token for a client that authenticated with its secret.
-        A refusal is audited (for a known client) and raised after the audit is committed."""
-        refusal: OAuthError | None = None
-        async with unit_of_work(self.runtime) as uow:
-            repo = PartnerRepository(uow.session)
-            now = self._now()
-            credential = await repo.credential(client_id, for_update=True)
-            if credential is None:
-                # the same scrypt work as for a known client: the refusal's time tells nothing
-                await asyncio.to_thread(self.verify_secret, secret, secret_hash.dummy_hash())
-                raise OAuthError("invalid_client", "unknown client or wrong secret", 401)
-            which = await _matching(credential, secret, now, self.verify_secret)
-            # locked: a suspension either commits first (refused here) or dates itself after this token
-            partner = await repo.partner(credential.partner_id, for_update=True)
-            if which is None or partner is None:
-                refusal = OAuthError("invalid_client", "unknown client or wrong secret", 401)
-                reason = "revoked" if credential.status == "revoked" else "wrong_secret"
-            else:
-                try:
-                    scopes = grant(partner, requested)
-                except PartnerRuleError as exc:
-                    code = "invalid_scope" if exc.code == "invalid_scope" else "unauthorized_client"
-                    refusal = OAuthError(code, exc.message, 400)
-                    reason = exc.code
-            if refusal is not None:
-                await self._audit(
-                    uow,
-                    repo,
-                    f"client:{client_id}",
-                    "token.refused",
-                    outcome="refused",
-                    partner_id=credential.partner_id,
-                    client_id=client_id,
-                    details={"reason": reason, "requested": requested},
-                )
-            else:
-                assert partner is not None
-                key = await self._signing_key(repo)
-                token_id = secrets.token_urlsafe(12)
-                claims = access_claims(
-                    partner, credential, scopes, now, self.token_ttl_s, token_id, after=partner.suspended_at
-                )
-                token = self.vault.sign(claims, key.kid, key.private_key_enc)
-                await repo.save_credential(credential.used(now))
-                await self._audit(
-                    uow,
-                    repo,
-                    f"client:{client_id}",
-                    "token.issued",
-                    partner_id=partner.partner_id,
-                    client_id=client_id,
-                    details={"scopes": sorted(scopes), "jti": token_id, "kid": key.kid, "secret": which},
-                )
-        if refusal is not None:
-            raise refusal
-        return {
-            "access_token": token,
-            "token_type": "Bearer",
-            "expires_in": self.token_ttl_s,
-            "scope": " ".join(sorted(scopes)),
-        }
+async def issue_token(command: IssueToken, units: Units, services: Services) -> dict[str, Any]:
+    return await services.accounts.issue_token(units, command.client_id, command.secret, command.requested)
 
-    # ------------------------------------------------------------------ signing keys
-    async def jwks(self) -> dict[str, Any]:
-        async with self._key_lock, unit_of_work(self.runtime) as uow:
-            repo = PartnerRepository(uow.session)
-            await self._signing_key(repo)  # the key that will sign is published before it signs
-            keys = await repo.signing_keys(published_at=self._now())
-        return {"keys": [k.public_jwk for k in keys]}
 
-    async def ensure_signing_key(self) -> None:
-        async with self._key_lock, unit_of_work(self.runtime) as uow:
-            await self._signing_key(PartnerRepository(uow.session))
+async def rotate_signing_key(command: RotateSigningKey, units: Units, services: Services) -> dict[str, Any]:
+    return await services.accounts.rotate_signing_key(units, command.actor)
 
-    async def rotate_signing_key(self, actor: str) -> dict[str, Any]:
-        """A new key signs from now on; the old ones stay in the JWKS until the tokens they
-        signed have expired (plus the verifiers' leeway)."""
-        async with unit_of_work(self.runtime) as uow:
-            repo = PartnerRepository(uow.session)
-            key = await self._new_key(repo)
-            now = self._now()
-            retired = await repo.retire_signing_keys(
-                except_kid=key.kid, at=now, published_until=now + timedelta(seconds=self.token_ttl_s + 2 * LEEWAY_S)
-            )
-            await self._audit(uow, repo, actor, "signing_key.rotated", details={"kid": key.kid, "retired": retired})
-        return {"kid": key.kid, "retired": retired}
 
-    async def signing_key(self, repo: PartnerRepository) -> StoredKey:
-        """The key that signs now (staff tokens are signed with it too)."""
-        return await self._signing_key(repo)
+async def suspend_partner(command: SuspendPartner, units: Units, services: Services) -> dict[str, Any]:
+    return await services.offboarding.suspend(units, command.actor, command.partner_id, command.reason)
 
-    async def _signing_key(self, repo: PartnerRepository) -> StoredKey:
-        keys = await repo.signing_keys(published_at=self._now())
-        signing = [k for k in keys if k.retired_at is None]
-        return signing[0] if signing else await self._new_key(repo)
 
-    async def _new_key(self, repo: PartnerRepository) -> StoredKey:
-        kid, sealed, public = self.vault.new_key()
-        key = StoredKey(kid, sealed, public, self._now())
-        await repo.add_signing_key(key)
-        return key
+async def resume_partner(command: ResumePartner, units: Units, services: Services) -> dict[str, Any]:
+    return await services.offboarding.resume(units, command.actor, command.partner_id, command.reason)
 
-    # ------------------------------------------------------------------ audit
-    async def audit_page(
-        self, *, partner_id: str | None, client_id: str | None, cursor: int | None, limit: int
-    ) -> dict[str, Any]:
-        async with unit_of_work(self.runtime) as uow:
-            rows = await PartnerRepository(uow.session).audit_page(
-                partner_id=partner_id, client_id=client_id, after=cursor, limit=limit + 1
-            )
-        more = len(rows) > limit
-        rows = rows[:limit]
-        return {
-            "items": [views.audit(r) for r in rows],
-            "next_cursor": str(rows[-1]["id"]) if more and rows else None,
-        }
 
-    async def _audit(
-        self,
-        uow: UnitOfWork,
-        repo: PartnerRepository,
-        actor: str,
-        action: str,
-        *,
-        outcome: str = "ok",
-        partner_id: str | None = None,
-        client_id: str | None = None,
-        details: dict[str, Any] | None = None,
-    ) -> None:
-        await repo.audit(
-            at=self._now(),
-            actor=actor,
-            action=action,
-            outcome=outcome,
-            partner_id=partner_id,
-            client_id=client_id,
-            details=details,
-            correlation_id=uow.correlation_id,
+async def disable_subscription(command: DisableSubscription, units: Units, services: Services) -> dict[str, Any]:
+    return await services.offboarding.disable(
+        units,
+        command.actor,
+        command.partner_id,
+        command.subscription_id,
+        command.reason,
+    )
+
+
+async def reenable_subscription(command: ReenableSubscription, units: Units, services: Services) -> dict[str, Any]:
+    return await services.offboarding.enable(units, command.actor, command.partner_id, command.subscription_id)
+
+
+async def create_organisation(command: CreateOrganisation, units: Units, services: Services) -> dict[str, Any]:
+    return await services.organisations.create(units, command.principal, command.org_id, command.name, command.name_zh)
+
+
+async def invite_staff(command: InviteStaff, units: Units, services: Services) -> dict[str, Any]:
+    return await services.organisations.invite(
+        units,
+        command.principal,
+        command.org_id,
+        command.login,
+        command.name,
+        command.roles,
+        command.events,
+    )
+
+
+async def reset_password(command: ResetPassword, units: Units, services: Services) -> dict[str, Any]:
+    return await services.organisations.reset_password(units, command.principal, command.org_id, command.account_id)
+
+
+async def accept_invitation(command: AcceptInvitation, units: Units, services: Services) -> dict[str, Any]:
+    return await services.organisations.accept(units, command.token, command.password)
+
+
+async def set_roles(command: SetRoles, units: Units, services: Services) -> dict[str, Any]:
+    return await services.organisations.set_roles(
+        units,
+        command.principal,
+        command.org_id,
+        command.account_id,
+        command.roles,
+        command.events,
+    )
+
+
+async def set_disabled(command: SetDisabled, units: Units, services: Services) -> dict[str, Any]:
+    return await services.organisations.set_disabled(
+        units,
+        command.principal,
+        command.org_id,
+        command.account_id,
+        command.disabled,
+    )
+
+
+async def sign_in(command: SignIn, units: Units, services: Services) -> dict[str, Any]:
+    return await services.sessions.sign_in(units, command.login, command.password, command.totp)
+
+
+async def refresh_session(command: RefreshSession, units: Units, services: Services) -> dict[str, Any]:
+    return await services.sessions.refresh(units, command.session_id, command.refresh_token)
+
+
+async def sign_out(command: SignOut, units: Units, services: Services) -> dict[str, Any]:
+    return await services.sessions.sign_out(units, command.session_id, command.refresh_token)
+
+
+async def sign_out_everywhere(command: SignOutEverywhere, units: Units, services: Services) -> dict[str, Any]:
+    return await services.sessions.sign_out_everywhere(units, command.principal)
+
+
+async def start_totp(command: StartTotp, units: Units, services: Services) -> dict[str, Any]:
+    return await services.sessions.totp_start(units, command.principal)
+
+
+async def confirm_totp(command: ConfirmTotp, units: Units, services: Services) -> dict[str, Any]:
+    return await services.sessions.totp_confirm(units, command.principal, command.code)
+
+
+async def subscribe(command: Subscribe, units: Units, services: Services) -> dict[str, Any]:
+    return await services.webhooks.subscribe(
+        units,
+        command.partner_id,
+        command.url,
+        command.event_types,
+        command.description,
+    )
+
+
+async def unsubscribe(command: Unsubscribe, units: Units, services: Services) -> None:
+    await services.webhooks.unsubscribe(units, command.partner_id, command.subscription_id)
+
+
+async def rotate_webhook_secret(command: RotateWebhookSecret, units: Units, services: Services) -> dict[str, Any]:
+    return await services.webhooks.rotate_secret(units, command.partner_id, command.subscription_id, command.grace_s)
+
+
+async def enable_subscription(command: EnableSubscription, units: Units, services: Services) -> dict[str, Any]:
+    return await services.webhooks.enable(units, command.partner_id, command.subscription_id)
+
+
+async def redeliver(command: Redeliver, units: Units, services: Services) -> dict[str, Any]:
+    return await services.webhooks.redeliver(units, command.partner_id, command.delivery_id)
+
+
+async def deliver_event(command: DeliverEvent, units: Units, services: Services) -> int:
+    async with units.transaction() as uow:
+        return await services.webhooks.on_event(uow, command.envelope)
+
+
+async def record_event_access(command: RecordEventAccess, units: Units, services: Services) -> bool:
+    async with units.transaction() as uow:
+        return await services.organisations.on_access_changed(
+            uow, command.event_code, command.organisation, command.partners, command.changed_at
         )
 
-    async def _partner(self, repo: PartnerRepository, partner_id: str, *, for_update: bool = False) -> Partner:
-        partner = await repo.partner(partner_id, for_update=for_update)
-        if partner is None:
-            raise NotFound("partner_not_found", f"no partner {partner_id!r}")
-        return partner
 
-    async def _credential(self, repo: PartnerRepository, client_id: str, *, for_update: bool = False) -> Credential:
-        credential = await repo.credential(client_id, for_update=for_update)
-        if credential is None:
-            raise NotFound("credential_not_found", f"no credential {client_id!r}")
-        return credential
+Handler = Callable[[Any, Units, Services], Awaitable[Any]]
+
+#: the service's use cases, by the command each runs
+HANDLERS: dict[type, Handler] = {
+    CreatePartner: create_partner,
+    UpdatePartner: update_partner,
+    IssueCredential: issue_credential,
+    RotateCredential: rotate_credential,
+    RevokeCredential: revoke_credential,
+    IssueToken: issue_token,
+    RotateSigningKey: rotate_signing_key,
+    SuspendPartner: suspend_partner,
+    ResumePartner: resume_partner,
+    DisableSubscription: disable_subscription,
+    ReenableSubscription: reenable_subscription,
+    CreateOrganisation: create_organisation,
+    InviteStaff: invite_staff,
+    ResetPassword: reset_password,
+    AcceptInvitation: accept_invitation,
+    SetRoles: set_roles,
+    SetDisabled: set_disabled,
+    SignIn: sign_in,
+    RefreshSession: refresh_session,
+    SignOut: sign_out,
+    SignOutEverywhere: sign_out_everywhere,
+    StartTotp: start_totp,
+    ConfirmTotp: confirm_totp,
+    Subscribe: subscribe,
+    Unsubscribe: unsubscribe,
+    RotateWebhookSecret: rotate_webhook_secret,
+    EnableSubscription: enable_subscription,
+    Redeliver: redeliver,
+    DeliverEvent: deliver_event,
+    RecordEventAccess: record_event_access,
+}
 
 
-async def _matching(credential: Credential, secret: str, now, verify: Verify) -> str | None:
-    """Which secret matched: "current", "previous" (within the rotation grace) or None. scrypt
-    takes tens of milliseconds by design: it runs in a thread, not on the event loop. A revoked
-    credential is checked against the dummy hash: its refusal costs the same work."""
-    accepted = credential.hashes_accepted(now)
-    if not accepted:
-        await asyncio.to_thread(verify, secret, secret_hash.dummy_hash())
-    for name, stored in zip(("current", "previous"), accepted):
-        if await asyncio.to_thread(verify, secret, stored):
-            return name
-    return None
-
-
-def _ruled(build, status: int = 422):
-    try:
-        return build()
-    except PartnerRuleError as exc:
-        if status == 409:
-            raise Conflict(exc.code, exc.message) from None
-        raise Unprocessable(exc.code, exc.message) from None
+def handle(command: Any, units: Units, services: Services) -> Awaitable[Any]:
+    """Run ``command``'s use case (the caller awaits it)."""
+    return HANDLERS[type(command)](command, units, services)

@@ -23,7 +23,7 @@ from ..adapters.webhook_repository import WebhookRepository
 from ..domain.model import Partner, PartnerRuleError
 from ..domain.webhooks import Subscription
 from . import views, webhook_views
-from .ambient import unit_of_work
+from .ambient import Units, unit_of_work
 
 
 def _conflict(exc: PartnerRuleError) -> Conflict:
@@ -39,8 +39,8 @@ class Offboarding:
         return self.runtime.clock.now()
 
     # ------------------------------------------------------------------ partners
-    async def suspend(self, actor: str, partner_id: str, reason: str) -> dict[str, Any]:
-        async with unit_of_work(self.runtime) as uow:
+    async def suspend(self, units: Units, actor: str, partner_id: str, reason: str) -> dict[str, Any]:
+        async with units.transaction() as uow:
             repo = PartnerRepository(uow.session)
             partner = await _partner(repo, partner_id)
             now = self._now()  # read once the row is locked: a token issued meanwhile is older
@@ -61,8 +61,8 @@ class Offboarding:
         self.runtime.tokens.revoke(clients, now.timestamp())
         return views.partner(suspended)
 
-    async def resume(self, actor: str, partner_id: str, reason: str) -> dict[str, Any]:
-        async with unit_of_work(self.runtime) as uow:
+    async def resume(self, units: Units, actor: str, partner_id: str, reason: str) -> dict[str, Any]:
+        async with units.transaction() as uow:
             repo = PartnerRepository(uow.session)
             partner = await _partner(repo, partner_id)
             try:
@@ -80,8 +80,10 @@ class Offboarding:
             found = await WebhookRepository(uow.session, self.vault).subscriptions_of(partner_id)
         return {"items": [_view(s) for s in found]}
 
-    async def disable(self, actor: str, partner_id: str, subscription_id: str, reason: str) -> dict[str, Any]:
-        async with unit_of_work(self.runtime) as uow:
+    async def disable(
+        self, units: Units, actor: str, partner_id: str, subscription_id: str, reason: str
+    ) -> dict[str, Any]:
+        async with units.transaction() as uow:
             hooks = WebhookRepository(uow.session, self.vault)
             sub = await _subscription(hooks, partner_id, subscription_id)
             try:
@@ -93,8 +95,8 @@ class Offboarding:
             await _audit(uow, PartnerRepository(uow.session), actor, "subscription.disabled", partner_id, details)
         return _view(changed)
 
-    async def enable(self, actor: str, partner_id: str, subscription_id: str) -> dict[str, Any]:
-        async with unit_of_work(self.runtime) as uow:
+    async def enable(self, units: Units, actor: str, partner_id: str, subscription_id: str) -> dict[str, Any]:
+        async with units.transaction() as uow:
             hooks = WebhookRepository(uow.session, self.vault)
             sub = await _subscription(hooks, partner_id, subscription_id)
             changed = sub.enabled()

@@ -28,7 +28,7 @@ from ..domain.staff import (
     validated_roles,
 )
 from . import staff_views as views
-from .ambient import unit_of_work
+from .ambient import Units, unit_of_work
 from .staff_base import (
     StaffBase,
     account_label,
@@ -44,8 +44,10 @@ ACCEPT_PATH = "/staff/invitations/"
 
 class Organisations(StaffBase):
     # ------------------------------------------------------------------ organisations
-    async def create(self, principal: Principal, org_id: str, name: str, name_zh: str | None) -> dict[str, Any]:
-        async with unit_of_work(self.runtime) as uow:
+    async def create(
+        self, units: Units, principal: Principal, org_id: str, name: str, name_zh: str | None
+    ) -> dict[str, Any]:
+        async with units.transaction() as uow:
             repo = StaffRepository(uow.session)
             if await repo.organisation(org_id) is not None:
                 raise refused(
@@ -93,11 +95,18 @@ class Organisations(StaffBase):
 
     # ------------------------------------------------------------------ invitations
     async def invite(
-        self, principal: Principal, org_id: str, login: str, name: str, roles: list[str], events: dict[str, list[str]]
+        self,
+        units: Units,
+        principal: Principal,
+        org_id: str,
+        login: str,
+        name: str,
+        roles: list[str],
+        events: dict[str, list[str]],
     ) -> dict[str, Any]:
         check_administers(principal, org_id)
         normalised = normalise_login(login)
-        async with unit_of_work(self.runtime) as uow:
+        async with units.transaction() as uow:
             repo = StaffRepository(uow.session)
             await self._organisation(repo, org_id)
             wanted = await self._validated(repo, org_id, roles, events)
@@ -106,9 +115,9 @@ class Organisations(StaffBase):
             answer = await self._link(uow, repo, principal, "invite", org_id, normalised, name, wanted, None)
         return answer
 
-    async def reset_password(self, principal: Principal, org_id: str, account_id: str) -> dict[str, Any]:
+    async def reset_password(self, units: Units, principal: Principal, org_id: str, account_id: str) -> dict[str, Any]:
         check_administers(principal, org_id)
-        async with unit_of_work(self.runtime) as uow:
+        async with units.transaction() as uow:
             repo = StaffRepository(uow.session)
             account = await self._member(repo, org_id, account_id)
             answer = await self._link(
@@ -167,11 +176,11 @@ class Organisations(StaffBase):
             existing = await repo.account_by_login(invitation.login)
         return views.invitation(invitation, org, existing is not None)
 
-    async def accept(self, token: str, password: str) -> dict[str, Any]:
+    async def accept(self, units: Units, token: str, password: str) -> dict[str, Any]:
         """An invitation creates the account (or adds its roles to the account of that login,
         whose password must be given); a reset link sets the password and ends the person's
         sessions and tokens."""
-        async with unit_of_work(self.runtime) as uow:
+        async with units.transaction() as uow:
             repo = StaffRepository(uow.session)
             invitation = await repo.invitation(passwords.token_hash(token), for_update=True)
             if invitation is None:
@@ -254,10 +263,16 @@ class Organisations(StaffBase):
         return account
 
     async def set_roles(
-        self, principal: Principal, org_id: str, account_id: str, roles: list[str], events: dict[str, list[str]]
+        self,
+        units: Units,
+        principal: Principal,
+        org_id: str,
+        account_id: str,
+        roles: list[str],
+        events: dict[str, list[str]],
     ) -> dict[str, Any]:
         check_administers(principal, org_id)
-        async with unit_of_work(self.runtime) as uow:
+        async with units.transaction() as uow:
             repo = StaffRepository(uow.session)
             account = await self._member(repo, org_id, account_id, lock=True)
             wanted = await self._validated(repo, org_id, roles, events)
@@ -277,9 +292,11 @@ class Organisations(StaffBase):
         others = len([a for a in admins if a != account.account_id])
         check_administrators(account.account_id, still_admin, others, is_admin=is_admin)
 
-    async def set_disabled(self, principal: Principal, org_id: str, account_id: str, disabled: bool) -> dict[str, Any]:
+    async def set_disabled(
+        self, units: Units, principal: Principal, org_id: str, account_id: str, disabled: bool
+    ) -> dict[str, Any]:
         check_administers(principal, org_id)
-        async with unit_of_work(self.runtime) as uow:
+        async with units.transaction() as uow:
             repo = StaffRepository(uow.session)
             account = await self._member(repo, org_id, account_id, lock=True)
             if disabled:

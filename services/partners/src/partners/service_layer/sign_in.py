@@ -24,7 +24,7 @@ from ..domain import passwords
 from ..domain.claims import staff_claims
 from ..domain.staff import Account, normalise_login, refused
 from . import staff_views as views
-from .ambient import unit_of_work
+from .ambient import Units, unit_of_work
 from .staff_base import StaffBase, account_label, person_required
 
 
@@ -47,7 +47,7 @@ def session_ended() -> ServiceError:
 
 
 class StaffSessions(StaffBase):
-    async def sign_in(self, login: str, password: str, totp: str | None) -> dict[str, Any]:
+    async def sign_in(self, units: Units, login: str, password: str, totp: str | None) -> dict[str, Any]:
         """The tokens of a new session, or 401 ``sign_in_failed`` / ``totp_required``. The
         refusal is audited (for a known account) and raised after the audit is committed."""
         try:
@@ -55,7 +55,7 @@ class StaffSessions(StaffBase):
         except ServiceError:
             normalised = None
         refusal: ServiceError | None = None
-        async with unit_of_work(self.runtime) as uow:
+        async with units.transaction() as uow:
             repo = StaffRepository(uow.session)
             account = await repo.account_by_login(normalised) if normalised else None
             stored = account.password_hash if account is not None else passwords.dummy_hash()
@@ -137,16 +137,16 @@ class StaffSessions(StaffBase):
             raise session_ended()
         return account
 
-    async def refresh(self, session_id: str, refresh_token: str) -> dict[str, Any]:
+    async def refresh(self, units: Units, session_id: str, refresh_token: str) -> dict[str, Any]:
         """A new access token with the person's roles as they are now."""
-        async with unit_of_work(self.runtime) as uow:
+        async with units.transaction() as uow:
             repo = StaffRepository(uow.session)
             account = await self._session_account(repo, session_id, refresh_token)
             token = await self._access_token(uow, repo, account)
         return {**token, "session_id": session_id}
 
-    async def sign_out(self, session_id: str, refresh_token: str) -> dict[str, Any]:
-        async with unit_of_work(self.runtime) as uow:
+    async def sign_out(self, units: Units, session_id: str, refresh_token: str) -> dict[str, Any]:
+        async with units.transaction() as uow:
             repo = StaffRepository(uow.session)
             account = await self._session_account(repo, session_id, refresh_token)
             await repo.end_session(session_id, self.now())
@@ -159,10 +159,10 @@ class StaffSessions(StaffBase):
             )
         return {"session_id": session_id, "ended": True}
 
-    async def sign_out_everywhere(self, principal: Principal) -> dict[str, Any]:
+    async def sign_out_everywhere(self, units: Units, principal: Principal) -> dict[str, Any]:
         """Every session ends and every service refuses the person's tokens at once."""
         account_id = person_required(principal)
-        async with unit_of_work(self.runtime) as uow:
+        async with units.transaction() as uow:
             repo = StaffRepository(uow.session)
             account = await self._account(repo, account_id, lock=True)
             ended = await repo.end_sessions(account_id, self.now())
@@ -205,10 +205,10 @@ class StaffSessions(StaffBase):
         }
 
     # ------------------------------------------------------------------ TOTP
-    async def totp_start(self, principal: Principal) -> dict[str, Any]:
+    async def totp_start(self, units: Units, principal: Principal) -> dict[str, Any]:
         account_id = person_required(principal)
         secret = passwords.new_totp_secret()
-        async with unit_of_work(self.runtime) as uow:
+        async with units.transaction() as uow:
             repo = StaffRepository(uow.session)
             account = await self._account(repo, account_id, lock=True)
             if account.totp_enabled:
@@ -222,9 +222,9 @@ class StaffSessions(StaffBase):
             await self.audit(uow, account_label(account), "staff.totp_started", account_id=account_id)
         return {"secret": secret, "otpauth_uri": passwords.totp_uri(secret, account.login)}
 
-    async def totp_confirm(self, principal: Principal, code: str) -> dict[str, Any]:
+    async def totp_confirm(self, units: Units, principal: Principal, code: str) -> dict[str, Any]:
         account_id = person_required(principal)
-        async with unit_of_work(self.runtime) as uow:
+        async with units.transaction() as uow:
             repo = StaffRepository(uow.session)
             account = await self._account(repo, account_id, lock=True)
             if account.totp_secret is None or account.totp_enabled:

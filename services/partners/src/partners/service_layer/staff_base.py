@@ -23,7 +23,7 @@ from ..adapters.repository import PartnerRepository
 from ..adapters.signing import KeyVault
 from ..adapters.staff_repository import StaffRepository
 from ..domain.staff import Account, refused
-from .handlers import PartnerService
+from .accounts import PartnerService
 
 #: the partner_id of a revocation that names people, not a partner's clients
 STAFF_REVOCATION_PARTNER = "staff"

@@ -48,7 +48,7 @@ from ..domain.model import PartnerRuleError
 from ..domain.webhook_targets import NOT_PUBLIC, NOT_PUBLIC_MESSAGE
 from ..domain.webhooks import RetrySchedule, Subscription, WebhookLimits
 from . import webhook_views as views
-from .ambient import unit_of_work
+from .ambient import Units
 
 log = logging.getLogger("gomoku.partners.webhooks")
 
@@ -110,7 +110,9 @@ class WebhookService:
         return sealed
 
     # ------------------------------------------------------------------ subscriptions
-    async def subscribe(self, partner_id: str, url: str, event_types: list[str], description: str) -> dict[str, Any]:
+    async def subscribe(
+        self, units: Units, partner_id: str, url: str, event_types: list[str], description: str
+    ) -> dict[str, Any]:
         try:
             sub = Subscription(
                 subscription_id=rules.new_subscription_id(),
@@ -125,7 +127,7 @@ class WebhookService:
         except PartnerRuleError as exc:
             raise Unprocessable(exc.code, exc.message) from None
         await self._public_target(sub.url)
-        async with unit_of_work(self.runtime) as uow:
+        async with units.transaction() as uow:
             await self._refuse_duplicate(uow, sub)
             repo = self._repo(uow)
             if await repo.count_subscriptions_locked(partner_id) >= self.limits.max_subscriptions:
@@ -173,25 +175,27 @@ class WebhookService:
             sub = await self._own(self._repo(uow), partner_id, subscription_id)
         return views.subscription(sub)
 
-    async def unsubscribe(self, partner_id: str, subscription_id: str) -> None:
+    async def unsubscribe(self, units: Units, partner_id: str, subscription_id: str) -> None:
         """Deleted subscriptions send nothing more; their delivery log stays readable."""
-        async with self.runtime.transaction() as uow:
+        async with units.transaction() as uow:
             repo = self._repo(uow)
             sub = await self._own(repo, partner_id, subscription_id, for_update=True)
             await repo.save_subscription(Subscription(**{**sub.__dict__, "status": "deleted"}))
 
-    async def rotate_secret(self, partner_id: str, subscription_id: str, grace_s: int | None) -> dict[str, Any]:
+    async def rotate_secret(
+        self, units: Units, partner_id: str, subscription_id: str, grace_s: int | None
+    ) -> dict[str, Any]:
         grace = timedelta(seconds=self.secret_grace_s if grace_s is None else grace_s)
-        async with unit_of_work(self.runtime) as uow:
+        async with units.transaction() as uow:
             repo = self._repo(uow)
             sub = await self._own(repo, partner_id, subscription_id, for_update=True)
             rotated = sub.rotated(rules.new_secret(), self._now(), grace)
             await repo.save_subscription(rotated)
         return {**views.subscription(rotated), "secret": rotated.secret}
 
-    async def enable(self, partner_id: str, subscription_id: str) -> dict[str, Any]:
+    async def enable(self, units: Units, partner_id: str, subscription_id: str) -> dict[str, Any]:
         """A disabled subscription sends again: its pending deliveries are due at once."""
-        async with unit_of_work(self.runtime) as uow:
+        async with units.transaction() as uow:
             repo = self._repo(uow)
             sub = await self._own(repo, partner_id, subscription_id, for_update=True)
             if sub.disabled_by is not None:  # offboarding: the operator's decision stands
@@ -228,9 +232,9 @@ class WebhookService:
             "next_cursor": sign(f"{last.created_at.isoformat()}|{last.delivery_id}".encode()) if last else None,
         }
 
-    async def redeliver(self, partner_id: str, delivery_id: str) -> dict[str, Any]:
+    async def redeliver(self, units: Units, partner_id: str, delivery_id: str) -> dict[str, Any]:
         """Send again, with the same webhook-id (a receiver that has it already skips it)."""
-        async with unit_of_work(self.runtime) as uow:
+        async with units.transaction() as uow:
             repo = self._repo(uow)
             found = await repo.delivery(delivery_id, for_update=True)
             if found is None or found.partner_id != partner_id:

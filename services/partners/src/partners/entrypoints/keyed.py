@@ -15,13 +15,11 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
-from sqlalchemy.exc import IntegrityError
 
 from gomoku_shared.auth import Principal
-from gomoku_shared.errors import Conflict
-from gomoku_shared.idempotency import IdempotencyStore, KeyReused, Stored, keyed_request, replay
+from gomoku_shared.idempotency import IdempotencyStore, Stored, keyed_request, keyed_transaction
 
 from ..adapters.signing import KeyVault
 from ..service_layer.ambient import joined
@@ -58,30 +56,21 @@ async def keyed(
     store: IdempotencyStore = request.app.state.idempotency
     vault: KeyVault = request.app.state.vault
     runtime = request.app.state.runtime
-    keyed_req = keyed_request(request, principal, key, body)
-    assert keyed_req is not None
-    for attempt in (1, 2):
-        try:
-            async with runtime.transaction() as uow:
-                stored = await store.lookup(uow.session, keyed_req)
-                if stored is not None:
-                    return replay(_opened(stored, vault))
-                with joined(uow):
-                    answer = await command()
-                await store.remember(uow.session, keyed_req, status, _sealed(answer, vault))
-            return JSONResponse(answer, status_code=status)
-        except IntegrityError:
-            if attempt == 2:
-                raise
-            # a concurrent twin stored the same key first: its answer is replayed now
-        except KeyReused:
-            raise
-        except Conflict:
-            # a concurrent twin committed first and its change now conflicts with this one (a
-            # duplicate subscription, a partner that exists): its stored answer is the answer
-            async with runtime.transaction() as uow:
-                stored = await store.lookup(uow.session, keyed_req)
-            if stored is None:
-                raise
-            return replay(_opened(stored, vault))
-    raise AssertionError("unreachable")
+
+    async def work(uow: Any) -> Any:
+        with joined(uow):
+            return await command()
+
+    answer = await keyed_transaction(
+        runtime.transaction,
+        store,
+        keyed_request(request, principal, key, body),
+        work,
+        status=status,
+        seal=lambda answer: _sealed(answer, vault),
+        unseal=lambda stored: _opened(stored, vault),
+        # a concurrent twin committed first and its change now conflicts with this one (a
+        # duplicate subscription, a partner that exists): its stored answer is the answer
+        replay_after_conflict=True,
+    )
+    return answer if isinstance(answer, Response) else JSONResponse(answer, status_code=status)

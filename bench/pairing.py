@@ -6,8 +6,8 @@
 Rows (ms per round, best and median of REPEAT runs):
 - baseline: our port feeding gacrux through its own TRF reader (the first version);
 - gacrux reference: our port building gacrux's structure directly, gacrux's engine as published
-  (``GacruxDutch(fast=False)``, the reference the tests hold the fast engine to);
-- pair_swiss_round: the service's path, the fast engine (``dutch_fast.FastDutch``, same
+  (``GacruxDutch()``, the reference the tests hold the fast engine to);
+- pair_swiss_round: the service's path, the fast engine (the adapter ``FastGacruxDutch``, same
   pairings) + absolute-criteria check;
 - gacrux engine alone on a prepared structure (the floor for an adapter over the reference);
 - 8 sections: eight different 128-player sections, one round each, total time;
@@ -30,9 +30,12 @@ import os
 import random
 import statistics
 import time
+from typing import Any
 
-from pairing.domain.model import Outcome, Player, Tournament, record_round
-from pairing.domain.swiss import GacruxDutch, pair_swiss_round
+from pairing.adapters.dutch.fast import FastGacruxDutch
+from pairing.domain import swiss
+from pairing.domain.model import Outcome, Player, RoundPairing, Tournament, record_round
+from pairing.domain.swiss import GacruxDutch
 
 PLAYERS = 128
 ROUNDS = 7
@@ -44,6 +47,13 @@ GOAL_SECTIONS_MS = 370
 GOAL_BIG_MS = 2000
 BIG_PLAYERS = 1024
 _OUTCOMES = [Outcome.FIRST_WINS] * 5 + [Outcome.SECOND_WINS] * 4 + [Outcome.DRAW] * 2 + [Outcome.FIRST_FORFEIT_WIN]
+_FAST = FastGacruxDutch()
+
+
+def pair_swiss_round(t: Tournament, **options: Any) -> RoundPairing:
+    """The service's path: the domain's pairing with the fast adapter, unless given an engine."""
+    options.setdefault("engine", _FAST)
+    return swiss.pair_swiss_round(t, **options)
 
 
 def section(seed: int, size: int = PLAYERS) -> Tournament:
@@ -123,9 +133,9 @@ def main(argv: list[str] | None = None) -> None:
         f"setup: {count} sections x {players} players, rounds 1-{PLAYED} paired "
         f"({time.perf_counter() - t0:.1f} s, not timed); load average {os.getloadavg()[0]:.2f}"
     )
-    via_trf = GacruxDutch(via_trf=True, fast=False)
+    via_trf = GacruxDutch(via_trf=True)
     base = _time(lambda: pair_swiss_round(sections[0], engine=via_trf), repeat)
-    reference = _time(lambda: pair_swiss_round(sections[0], engine=GacruxDutch(fast=False)), repeat)
+    reference = _time(lambda: pair_swiss_round(sections[0], engine=GacruxDutch()), repeat)
     ours = _time(lambda: pair_swiss_round(sections[0]), repeat)
     floor = _time(_engine_only(sections[0]), repeat)
     per_section = [min(_time(lambda s=s: pair_swiss_round(s), repeat=min(3, repeat))) for s in sections]

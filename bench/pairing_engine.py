@@ -37,9 +37,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from pairing.domain import dutch_fast, matching
-from pairing.domain.model import Outcome, Player, Tournament, record_round
-from pairing.domain.swiss import pair_swiss_round
+from pairing.adapters.dutch import fast, matching
+from pairing.domain import swiss
+from pairing.domain.model import Outcome, Player, RoundPairing, Tournament, record_round
 from pairing.domain.trf import export_trf
 
 LATE_PLAYERS, LATE_ROUNDS, LATE_PLAYED = 128, 9, 6
@@ -47,14 +47,22 @@ BIG_PLAYERS, BIG_ROUNDS, BIG_PLAYED = 1024, 7, 5
 REPEAT = 9
 PROCESS_REPEAT = 11
 GOAL_BIG_MS = 1000
+_FAST = fast.FastGacruxDutch()
+
+
+def pair_swiss_round(t: Tournament) -> RoundPairing:
+    """The service's path: the domain's pairing with the fast adapter."""
+    return swiss.pair_swiss_round(t, engine=_FAST)
+
+
 _OUTCOMES = [Outcome.FIRST_WINS] * 5 + [Outcome.SECOND_WINS] * 4 + [Outcome.DRAW] * 2 + [Outcome.FIRST_FORFEIT_WIN]
 
 # the pairing-engine process before the compiled matching: networkx and pydantic imported,
 # networkx's matching in the engine
 _NETWORKX_PROCESS = (
     "import sys, networkx, gomoku_shared.text\n"
-    "from pairing.domain import dutch_fast, matching\n"
-    "dutch_fast.min_weight_matching = matching.networkx_min_weight_matching\n"
+    "from pairing.adapters.dutch import fast, matching\n"
+    "fast.min_weight_matching = matching.networkx_min_weight_matching\n"
     "from pairing.cli import main\n"
     "sys.exit(main([sys.argv[1], '-p']))\n"
 )
@@ -73,11 +81,11 @@ def section(seed: int, size: int, rounds: int, played: int) -> Tournament:
 @contextmanager
 def _networkx_matching() -> Iterator[None]:
     """The fast engine runs networkx's matching (the baseline) inside the block."""
-    dutch_fast.min_weight_matching = matching.networkx_min_weight_matching
+    fast.min_weight_matching = matching.networkx_min_weight_matching
     try:
         yield
     finally:
-        dutch_fast.min_weight_matching = matching.min_weight_matching
+        fast.min_weight_matching = matching.min_weight_matching
 
 
 def _in_process(t: Tournament, repeat: int) -> tuple[list[float], list[float]]:

@@ -43,9 +43,9 @@ from gomoku_shared.contracts.events import AwardsPublished
 from gomoku_shared.messaging.memory import InMemoryEventBus
 from gomoku_shared.migrate import upgrade_async
 from gomoku_shared.service import Service
-from gomoku_shared.settings import ServiceSettings
 from gomoku_shared.testing.webhooks import WebhookReceiver, serving
 from partners.bootstrap import build
+from partners.config import PartnersSettings
 
 from . import _served_games as served
 from .tokens import _best_us, _token_and_ring
@@ -126,7 +126,7 @@ async def delivery_latencies(deliveries: int, rate: float, distributed: bool) ->
     }
     with tempfile.TemporaryDirectory(prefix="bench-partners-") as data_dir:
         if not distributed:
-            settings = ServiceSettings(**common, DATA_DIR=data_dir, DATABASE_URL="", AMQP_URL=None)
+            settings = PartnersSettings(**common, DATA_DIR=data_dir, DATABASE_URL="", AMQP_URL=None)
             service = build(settings, bus=InMemoryEventBus())
             await upgrade_async("partners", service.runtime.database_url)
             await service.runtime.start()
@@ -139,7 +139,7 @@ async def delivery_latencies(deliveries: int, rate: float, distributed: bool) ->
         url, dbname = await served.fresh_database(admin)
         namespace = f"bench-{uuid.uuid4().hex[:8]}"
         try:
-            settings = ServiceSettings(
+            settings = PartnersSettings(
                 **common, DATA_DIR=data_dir, DATABASE_URL=url, AMQP_URL=amqp, BUS_NAMESPACE=namespace
             )
             await upgrade_async("partners", url)

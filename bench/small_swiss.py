@@ -19,6 +19,7 @@ import random
 import time
 from collections.abc import Sequence
 
+from pairing.adapters.dutch.fast import FastGacruxDutch
 from pairing.domain import swiss
 from pairing.domain.checker import colour_history, colour_violation
 from pairing.domain.lookahead import Repair
@@ -65,6 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     setattr(swiss, "keep_completable", counting)  # noqa: B010
     failures: list[str] = []
     rounds_paired = 0
+    engine = FastGacruxDutch()  # the service's Dutch engine
     started = time.process_time()
     for index in range(args.events):
         n, planned = FIELDS[index % len(FIELDS)]
@@ -75,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         try:
             for _ in range(planned):
-                pairing = pair_swiss_round(t)
+                pairing = pair_swiss_round(t, engine=engine)
                 t = record_round(t, pairing, {i: rng.choice(OUTCOMES) for i in range(len(pairing.boards))})
                 rounds_paired += 1
         except NoLegalPairing as error:

@@ -39,9 +39,9 @@ from standardwebhooks import Webhook
 from gomoku_shared.messaging.memory import InMemoryEventBus
 from gomoku_shared.migrate import upgrade_async
 from gomoku_shared.service import Service
-from gomoku_shared.settings import ServiceSettings
 from gomoku_shared.testing.webhooks import HungReceiver, WebhookReceiver, serving
 from partners.bootstrap import build
+from partners.config import PartnersSettings
 
 from . import _served_games as served
 from .partners import _emit, _first_arrivals
@@ -78,7 +78,7 @@ async def _service(hung: int, distributed: bool) -> AsyncIterator[Service]:
     }
     with tempfile.TemporaryDirectory(prefix="bench-webhooks-") as data_dir:
         if not distributed:
-            settings = ServiceSettings(**common, DATA_DIR=data_dir, DATABASE_URL="", AMQP_URL=None)
+            settings = PartnersSettings(**common, DATA_DIR=data_dir, DATABASE_URL="", AMQP_URL=None)
             service = build(settings, bus=InMemoryEventBus())
             await upgrade_async("partners", service.runtime.database_url)
             await service.runtime.start()
@@ -92,7 +92,7 @@ async def _service(hung: int, distributed: bool) -> AsyncIterator[Service]:
         url, dbname = await served.fresh_database(admin)
         namespace = f"bench-{uuid.uuid4().hex[:8]}"
         try:
-            settings = ServiceSettings(
+            settings = PartnersSettings(
                 **common, DATA_DIR=data_dir, DATABASE_URL=url, AMQP_URL=amqp, BUS_NAMESPACE=namespace
             )
             await upgrade_async("partners", url)

@@ -28,6 +28,7 @@ REWRITES: tuple[tuple[str, str], ...] = (
     (r"\bhttpx\.AsyncBaseTransport\b", "httpx.BaseTransport"),
     (r"\bclass AsyncClient\b", "class Client"),
     (r"-> AsyncClient:", "-> Client:"),
+    (r"\bAwaitedEndpoints\b", "BlockingEndpoints"),
     (r"\basyncio\.Lock\(\)", "threading.Lock()"),
     (r"\basyncio\.sleep\(", "time.sleep("),
     (r"\basync def __aenter__", "def __enter__"),

@@ -1,5 +1,5 @@
-"""Build the compiled parts of the fast Dutch engine (its per-pair loops and its blossom
-matching); all metadata lives in pyproject.toml."""
+"""Build the compiled parts of the fast Dutch engine, an adapter (its per-pair loops and its
+blossom matching); all metadata lives in pyproject.toml."""
 
 from Cython.Build import cythonize
 from setuptools import setup
@@ -7,9 +7,9 @@ from setuptools import setup
 setup(
     ext_modules=cythonize(
         [
-            "src/pairing/domain/_dutch_core.pyx",
-            "src/pairing/domain/_blossom.pyx",
-            "src/pairing/domain/_blossom_wide.pyx",
+            "src/pairing/adapters/dutch/_dutch_core.pyx",
+            "src/pairing/adapters/dutch/_blossom.pyx",
+            "src/pairing/adapters/dutch/_blossom_wide.pyx",
         ],
         language_level=3,
     )

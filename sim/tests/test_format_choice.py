@@ -10,6 +10,7 @@ import pytest
 from gomoku_sim.bots import BotPolicy
 from gomoku_sim.registering import Registering, fits_round_robin
 from gomoku_sim.run_spec import RunSpec, load_config
+from pairing.adapters.dutch.fast import FastGacruxDutch
 from pairing.domain import NoLegalPairing
 from pairing.domain.model import Outcome, Player, Tournament, record_round
 from pairing.domain.swiss import pair_swiss_round
@@ -57,7 +58,7 @@ def test_pair1_sz_9_1_a_seven_round_swiss_of_eight_never_runs_out_of_legal_pairi
         played = Tournament(players=tuple(Player(pid, rating=2000 - pid) for pid in range(1, 9)), rounds_planned=7)
         try:
             for _ in range(7):
-                pairing = pair_swiss_round(played)
+                pairing = pair_swiss_round(played, engine=FastGacruxDutch())
                 outcomes = {index: rng.choice(list(Outcome)[:3]) for index in range(len(pairing.boards))}
                 played = record_round(played, pairing, outcomes)
         except NoLegalPairing:

@@ -17,8 +17,9 @@ from gomoku_shared.contracts import encode, envelope_for
 from gomoku_shared.contracts.common import ClockSpec, Entrant, Ruleset, SectionRules
 from gomoku_shared.contracts.events import SectionClosed
 from gomoku_shared.messaging.rabbit import RabbitEventBus
+from pairing.adapters.dutch.fast import FastGacruxDutch
 from pairing.domain.model import Outcome, Player, Tournament, record_round
-from pairing.domain.swiss import GacruxDutch, NoLegalPairing, _with_pairs
+from pairing.domain.swiss import NoLegalPairing, _with_pairs
 
 from .compose_commands import LocalCompose
 
@@ -41,7 +42,7 @@ def _dutch_alone_stalls_in() -> int | None:
     t = Tournament(tuple(Player(i, f"e{i}", rating=2000 - i) for i in range(1, PLAYERS + 1)), rounds_planned=ROUNDS)
     for rnd in range(1, ROUNDS + 1):
         try:
-            pairs = GacruxDutch().pair(t, rnd, [p.id for p in t.players])
+            pairs = FastGacruxDutch().pair(t, rnd, [p.id for p in t.players])
         except NoLegalPairing:
             return rnd
         pairing = _with_pairs(rnd, {}, pairs)

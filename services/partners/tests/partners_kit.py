@@ -18,10 +18,10 @@ import httpx
 
 from gomoku_shared.clock import FakeClock
 from gomoku_shared.embedded import EmbeddedSuite
-from gomoku_shared.settings import ServiceSettings
 from gomoku_shared.testing.documented_answers import check_answers
 from gomoku_shared.testing.harness import ServiceHarness
 from partners.bootstrap import build
+from partners.config import PartnersSettings
 
 OP = {"x-api-key": "op-key"}
 KEYS = "op-key=operator,arb-key=arbiter"
@@ -51,7 +51,7 @@ class Harness(ServiceHarness):
 async def harness(tmp_path: Path, start: datetime = START, **settings: Any) -> AsyncIterator[Harness]:
     """The harness on SQLite in ``tmp_path`` and a fake clock at ``start``; ``settings`` add to
     the service's settings (e.g. ``ACCESS_TOKEN_TTL_S=300``)."""
-    config = ServiceSettings(
+    config = PartnersSettings(
         DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path}/partners.sqlite",
         DATA_DIR=str(tmp_path),
         AMQP_URL=None,
@@ -90,7 +90,7 @@ async def embedded(
 ) -> AsyncIterator[Embedded]:
     """The services named in ``only`` in one embedded process (in-memory bus, SQLite files in
     ``tmp_path``) on one fake clock; ``settings`` add to theirs."""
-    config = ServiceSettings(DATA_DIR=str(tmp_path), API_KEYS=keys, DATA_KEY=DATA_KEY, **settings)
+    config = PartnersSettings(DATA_DIR=str(tmp_path), API_KEYS=keys, DATA_KEY=DATA_KEY, **settings)
     fake = clock or FakeClock(START)
     suite = EmbeddedSuite(config, clock=fake, only=list(only))
     await suite.start()

@@ -33,11 +33,11 @@ from gomoku_shared.contracts.events import (
 )
 from gomoku_shared.embedded import EmbeddedSuite
 from gomoku_shared.service import Service
-from gomoku_shared.settings import ServiceSettings
 from gomoku_shared.testing.webhooks import WebhookReceiver
 from gomoku_shared.testing.webhooks import free_port as free_port
 from gomoku_shared.testing.webhooks import serving as serving
 from partners.adapters.webhook_sender import resolve
+from partners.config import PartnersSettings
 
 #: the webhook endpoint the tests serve (records every request; answers ``status``)
 Receiver = WebhookReceiver
@@ -52,7 +52,7 @@ async def embedded_partners(
     access tokens outlive a test whose fake clock moves by minutes. Its receivers are on
     127.0.0.1, so loopback targets are allowed (WEBHOOK_ALLOW_LOOPBACK, the development
     setting), and ``*.example.org`` resolves to a public address (``documentation_names``)."""
-    config = ServiceSettings(
+    config = PartnersSettings(
         DATA_DIR=str(data_dir),
         API_KEYS=KEYS,
         DATA_KEY="k" * 32,

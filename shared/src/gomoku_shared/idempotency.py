@@ -14,7 +14,9 @@ What is stored is the answer committed together with the request's change (same 
 a refused request changes nothing, stores nothing, and is judged again when retried.
 
 Each service owns its ``idempotency_keys`` table (``idempotency_table``, created by the
-service's own migration). Bodies may carry personal data: a service passes a keyed digest
+service's own migration). A keyed command runs through ``keyed_transaction``, the one helper
+every service's keyed routes use: look the key up, replay or do the work, remember the answer,
+all in one transaction, and replay a concurrent twin's answer when it stored the key first. Bodies may carry personal data: a service passes a keyed digest
 (registration: an HMAC under its data key) instead of the default SHA-256.
 """
 
@@ -24,13 +26,15 @@ import asyncio
 import hashlib
 import json
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any
 
 from fastapi import Header
 from fastapi.responses import JSONResponse
 from sqlalchemy import JSON, BigInteger, Column, Index, Integer, MetaData, String, Table, delete, insert, select
+from sqlalchemy.exc import IntegrityError
 
 from .errors import Conflict
 from .loops import idle
@@ -199,6 +203,61 @@ class IdempotencyStore:
 
 def replay(stored: Stored) -> JSONResponse:
     return JSONResponse(stored.body, status_code=stored.status, headers={REPLAYED_HEADER: "true"})
+
+
+async def keyed_transaction(
+    transaction: Callable[[], AbstractAsyncContextManager[Any]],
+    store: IdempotencyStore,
+    keyed: KeyedRequest | None,
+    work: Callable[[Any], Awaitable[Any]],
+    *,
+    status: int = 200,
+    prepare: Callable[[Any], Awaitable[Any]] | None = None,
+    seal: Callable[[Any], Any] | None = None,
+    unseal: Callable[[Stored], Stored] | None = None,
+    retry_twin: bool = True,
+    replay_after_conflict: bool = False,
+) -> Any:
+    """Run ``work(uow)`` in one transaction (``transaction()``: the service's unit of work, with
+    ``.session``) once per Idempotency-Key: the answer, or ``replay`` of the stored one.
+
+    In the transaction: ``prepare(uow)`` (the locks a command takes before anything is read;
+    what it returns is what ``work`` is given instead of the unit of work), the key's look-up (a stored answer is replayed, a key that came with another request is refused,
+    409), ``work``, and the answer remembered with ``status`` (``seal``: what is stored instead,
+    ``unseal`` opens it for a replay; a service's secrets are stored sealed). Without a key it
+    is the same transaction without look-up or memory.
+
+    A concurrent twin that stored the same key first fails this insert (IntegrityError): with
+    ``retry_twin`` (and a key) the transaction runs once more and replays the twin's answer;
+    otherwise the IntegrityError is the caller's. ``replay_after_conflict``: a refusal
+    (``Conflict``, not a reused key) after which a twin's stored answer, if there is one, is the
+    answer (the twin's change is what made this one conflict)."""
+    attempts = 2 if keyed is not None and retry_twin else 1
+    for attempt in range(1, attempts + 1):
+        try:
+            async with transaction() as uow:
+                unit = await prepare(uow) if prepare is not None else uow
+                if keyed is not None:
+                    stored = await store.lookup(uow.session, keyed)
+                    if stored is not None:
+                        return replay(unseal(stored) if unseal else stored)
+                answer = await work(unit)
+                if keyed is not None:
+                    await store.remember(uow.session, keyed, status, seal(answer) if seal else answer)
+            return answer
+        except IntegrityError:
+            if attempt == attempts:
+                raise
+            # a concurrent twin stored the same key first: the next attempt replays its answer
+        except Conflict as refusal:
+            if keyed is None or not replay_after_conflict or isinstance(refusal, KeyReused):
+                raise
+            async with transaction() as uow:
+                stored = await store.lookup(uow.session, keyed)
+            if stored is None:
+                raise
+            return replay(unseal(stored) if unseal else stored)
+    raise AssertionError("unreachable")
 
 
 def for_runtime(runtime, table: Table) -> IdempotencyStore:

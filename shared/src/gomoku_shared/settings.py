@@ -22,6 +22,9 @@ class SettingsError(RuntimeError):
 
 
 class ServiceSettings(BaseSettings):
+    """The settings every service reads (issue 31: one service's own settings are declared in
+    that service's ``config.py``, a subclass of this one, with the same environment names)."""
+
     model_config = SettingsConfigDict(env_prefix="", extra="ignore", frozen=True)
 
     #: which service this process runs (registration, pairing, gameplay, awards)
@@ -40,11 +43,6 @@ class ServiceSettings(BaseSettings):
     #: 1 = one event at a time per process: deterministic order, no SQLite lock contention;
     #: replicas still compete, so handlers lock the rows they change
     consumer_prefetch: int = Field(default=1, alias="CONSUMER_PREFETCH")
-    #: gameplay on PostgreSQL: connections that group-commit plain moves (0 = every move
-    #: through the ORM, one transaction each)
-    move_writers: int = Field(default=1, ge=0, le=64, alias="MOVE_WRITERS")
-    #: gameplay: how long a move writer waits to gather more moves into its statement
-    move_linger_ms: float = Field(default=0.0, ge=0, le=100, alias="MOVE_LINGER_MS")
     delivery_limit: int = Field(default=5, alias="DELIVERY_LIMIT")
     #: on SIGTERM: how long requests in flight may take to finish, and then how long the outbox
     #: may take to flush (set the orchestrator's grace period above twice this)
@@ -82,43 +80,14 @@ class ServiceSettings(BaseSettings):
     #: service's revoked clients; the partners service accepts it on that route only. Required
     #: with PARTNERS_URL (the list is not public)
     partners_service_key: str = Field(default="", alias="PARTNERS_SERVICE_KEY")
-    #: partners service: the secret that encrypts its token-signing keys at rest (required
-    #: distributed; the embedded mode keeps a random one in DATA_DIR)
-    partners_key: str = Field(default="", alias="PARTNERS_KEY")
     #: partners service: lifetime of an access token (also how long a revoked credential's
     #: tokens are remembered by the verifiers)
     access_token_ttl_s: int = Field(default=300, ge=30, le=3600, alias="ACCESS_TOKEN_TTL_S")
-    #: partners service, staff accounts: lifetime of a staff member's access token, of a sign-in
-    #: session (its refresh token), and of an invitation or password-reset link
+    #: partners service, staff accounts: lifetime of a staff member's access token (every
+    #: service's verifier reads it too)
     staff_token_ttl_s: int = Field(default=600, ge=30, le=3600, alias="STAFF_TOKEN_TTL_S")
-    staff_session_ttl_s: int = Field(default=43200, ge=60, le=30 * 86400, alias="STAFF_SESSION_TTL_S")
-    invitation_ttl_s: int = Field(default=7 * 86400, ge=60, le=90 * 86400, alias="INVITATION_TTL_S")
-    #: partners service: how long the old secret keeps working after a rotation, by default
-    credential_grace_s: int = Field(default=86400, ge=0, le=30 * 86400, alias="CREDENTIAL_GRACE_S")
-    #: partners service: the rate limit of a new partner (requests per window, window seconds)
-    rate_limit_quota: int = Field(default=600, ge=1, le=1_000_000, alias="RATE_LIMIT_QUOTA")
-    rate_limit_window_s: int = Field(default=60, ge=1, le=86400, alias="RATE_LIMIT_WINDOW_S")
     #: how many replicas of this service share a partner's rate limit (each admits its share)
     rate_limit_replicas: int = Field(default=1, ge=1, le=1000, alias="RATE_LIMIT_REPLICAS")
-    #: partners service, webhooks: seconds between a delivery's attempts (comma-separated; the
-    #: default reaches 27 h in all), failed attempts in a row that disable a subscription,
-    #: how long the old secret still signs after a rotation, the worker's poll and HTTP timeout
-    webhook_retry_schedule_s: str = Field(default="5,300,1800,7200,18000,36000,36000", alias="WEBHOOK_RETRY_SCHEDULE_S")
-    webhook_disable_after: int = Field(default=50, ge=1, le=100_000, alias="WEBHOOK_DISABLE_AFTER")
-    webhook_secret_grace_s: int = Field(default=86400, ge=0, le=30 * 86400, alias="WEBHOOK_SECRET_GRACE_S")
-    webhook_poll_s: float = Field(default=0.5, gt=0, le=60, alias="WEBHOOK_POLL_S")
-    webhook_timeout_s: float = Field(default=10.0, gt=0, le=60, alias="WEBHOOK_TIMEOUT_S")
-    #: partners service, webhooks: development and tests only: URLs may name loopback addresses
-    #: (http:// too); off, every webhook goes by https to public addresses only
-    webhook_allow_loopback: bool = Field(default=False, alias="WEBHOOK_ALLOW_LOOPBACK")
-    #: partners service, webhooks: subscriptions per partner, deliveries of one partner in flight
-    #: (over every replica), deliveries one worker sends at once, and the circuit breaker:
-    #: failed attempts in a row after which a subscription's deliveries wait, and for how long
-    webhook_max_subscriptions: int = Field(default=10, ge=1, le=10_000, alias="WEBHOOK_MAX_SUBSCRIPTIONS")
-    webhook_partner_in_flight: int = Field(default=4, ge=1, le=1000, alias="WEBHOOK_PARTNER_IN_FLIGHT")
-    webhook_worker_in_flight: int = Field(default=64, ge=1, le=10_000, alias="WEBHOOK_WORKER_IN_FLIGHT")
-    webhook_breaker_after: int = Field(default=5, ge=1, le=100_000, alias="WEBHOOK_BREAKER_AFTER")
-    webhook_breaker_pause_s: int = Field(default=300, ge=0, le=86400, alias="WEBHOOK_BREAKER_PAUSE_S")
     #: time source: "system", or "fake" for simulations driven by a FakeClock
     clock: str = Field(default="system", alias="CLOCK")
     #: with CLOCK=fake: the simulation time the clock starts at (ISO 8601 with offset);

@@ -28,7 +28,7 @@ from ._core import (
     service_bases,
     token_answer,
 )
-from .endpoints import Call, Endpoints, Pages
+from .endpoints import AwaitedEndpoints, Call, Pages
 
 Params = ParamSpec("Params")
 Answer = TypeVar("Answer")
@@ -39,7 +39,7 @@ TRANSPORT_ERRORS = (httpx.TransportError, OSError)
 STALE_TOKEN = ('error="invalid_token"', "expired_token")
 
 
-class AsyncClient(Endpoints):
+class AsyncClient(AwaitedEndpoints):
     """The platform's partner API.
 
     ``base_url`` is the platform's one URL (the gateway; every service under ``/<service>``);

@@ -11,16 +11,12 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Concatenate, Generic, ParamSpec, TypedDict, TypeVar, Unpack, overload
+from typing import Any, ClassVar, Concatenate, Generic, ParamSpec, TypedDict, TypeVar, Unpack, overload
 
 from pydantic import BaseModel
 
 from . import models as m
 from . import routes as r
-
-if TYPE_CHECKING:
-    from .aio import AsyncClient
-    from .sync import Client
 
 Params = ParamSpec("Params")
 Answer = TypeVar("Answer")
@@ -82,9 +78,9 @@ class endpoint(_Method[Params, Call[Answer]]):  # noqa: N801 (a decorator, named
     @overload
     def __get__(self, client: None, owner: type[Any]) -> endpoint[Params, Answer]: ...
     @overload
-    def __get__(self, client: AsyncClient, owner: type[Any]) -> Callable[Params, Coroutine[Any, Any, Answer]]: ...
+    def __get__(self, client: AwaitedEndpoints, owner: type[Any]) -> Callable[Params, Coroutine[Any, Any, Answer]]: ...
     @overload
-    def __get__(self, client: Client, owner: type[Any]) -> Callable[Params, Answer]: ...
+    def __get__(self, client: BlockingEndpoints, owner: type[Any]) -> Callable[Params, Answer]: ...
     def __get__(self, client: Any, owner: type[Any]) -> Any:
         return self._bound(client)
 
@@ -97,9 +93,9 @@ class paged(_Method[Params, Pages[Item]]):  # noqa: N801 (a decorator, named as 
     @overload
     def __get__(self, client: None, owner: type[Any]) -> paged[Params, Item]: ...
     @overload
-    def __get__(self, client: AsyncClient, owner: type[Any]) -> Callable[Params, AsyncIterator[Item]]: ...
+    def __get__(self, client: AwaitedEndpoints, owner: type[Any]) -> Callable[Params, AsyncIterator[Item]]: ...
     @overload
-    def __get__(self, client: Client, owner: type[Any]) -> Callable[Params, Iterator[Item]]: ...
+    def __get__(self, client: BlockingEndpoints, owner: type[Any]) -> Callable[Params, Iterator[Item]]: ...
     def __get__(self, client: Any, owner: type[Any]) -> Any:
         return self._bound(client)
 
@@ -353,3 +349,15 @@ class Endpoints:
         """Every publication, page by page (section, revision order)."""
         fetch = lambda cursor: Endpoints.publications.build(self, event_code, section_id, page_size, cursor)  # noqa: E731
         return Pages(fetch, "publications")
+
+
+# The two kinds of client, named here so the methods' types need not import the clients (which
+# import this module): ``AsyncClient`` is an ``AwaitedEndpoints``, ``Client`` a ``BlockingEndpoints``.
+
+
+class AwaitedEndpoints(Endpoints):
+    """The methods sent and awaited (``aio.AsyncClient``)."""
+
+
+class BlockingEndpoints(Endpoints):
+    """The methods sent and waited for (``sync.Client``)."""

@@ -12,6 +12,7 @@ import argparse
 import sys
 from dataclasses import replace
 
+from pairing.adapters.dutch.fast import FastGacruxDutch
 from pairing.domain.checker import IllegalPairing
 from pairing.domain.model import Code, Tournament
 from pairing.domain.swiss import ByeRules, NoLegalPairing, pair_swiss_round
@@ -77,6 +78,7 @@ def main(argv: list[str] | None = None) -> int:
             forced_byes=forced,
             bye_rules=ByeRules(requested=Code.HALF_BYE, forced=Code.FULL_BYE),
             topscorer_exemption=args.topscorer_exemption,
+            engine=FastGacruxDutch(),
         )
     except NoLegalPairing as error:
         print(f"pairing-engine: round {rnd}: no legal pairing: {error}", file=sys.stderr)

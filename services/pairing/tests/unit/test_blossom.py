@@ -1,6 +1,6 @@
-"""PAIR-2: the compiled blossom matching (``_blossom``, 128-bit, and ``_blossom_wide``, 384-bit:
-one source, ``_blossom_core.pxi``) is networkx's, and a pairing process imports neither networkx
-nor pydantic.
+"""PAIR-2: the compiled blossom matching of the Dutch adapter (``pairing.adapters.dutch``:
+``_blossom``, 128-bit, and ``_blossom_wide``, 384-bit: one source, ``_blossom_core.pxi``) is
+networkx's, and a pairing process imports neither networkx nor pydantic.
 
 networkx's ``max_weight_matching`` stays the reference: each build must return the same set (so
 the same total weight) in the same iteration order on random graphs with many ties, and make the
@@ -18,8 +18,8 @@ import networkx as nx
 import pytest
 from networkx.algorithms.matching import max_weight_matching as networkx_max_weight_matching
 
-from pairing.domain import _blossom, _blossom_wide, dutch_fast, matching
-from pairing.domain.swiss import GacruxDutch, NoLegalPairing, pair_swiss_round
+from pairing.adapters.dutch import _blossom, _blossom_wide, fast, matching
+from pairing.domain.swiss import NoLegalPairing, pair_swiss_round
 from pairing.domain.trf import import_trf
 
 DATA = os.path.join(os.path.dirname(__file__), "data", "tiebreak")
@@ -124,13 +124,13 @@ def test_pair2_engine_matchings_equal_networkx_on_reference_tournaments(monkeypa
         wide.append(_blossom.min_weight_matching(edges) is None)
         return got
 
-    monkeypatch.setattr(dutch_fast, "min_weight_matching", both)
+    monkeypatch.setattr(fast, "min_weight_matching", both)
     for path in sorted(glob.glob(os.path.join(DATA, "t*.trf")))[::3]:
         full = import_trf(open(path).read())
         for rnd in range(1, full.rounds_done + 1):
             tournament = replace(full, history={pid: entries[: rnd - 1] for pid, entries in full.history.items()})
             try:
-                pair_swiss_round(tournament, engine=GacruxDutch(), topscorer_exemption=True)
+                pair_swiss_round(tournament, engine=fast.FastGacruxDutch(), topscorer_exemption=True)
             except NoLegalPairing:
                 pass
     assert len(calls) > 300 and max(calls) > 1000 and any(wide)
@@ -139,12 +139,13 @@ def test_pair2_engine_matchings_equal_networkx_on_reference_tournaments(monkeypa
 _PAIR_IN_A_FRESH_PROCESS = """
 import sys
 from pairing.cli import main
+from pairing.adapters.dutch.fast import FastGacruxDutch
 from pairing.domain.model import Player, Tournament
 from pairing.domain.swiss import GacruxDutch, pair_swiss_round
 tournament = Tournament(tuple(Player(i, rating=2000 - i) for i in range(1, 21)), rounds_planned=5)
-fast = pair_swiss_round(tournament)
+fast = pair_swiss_round(tournament, engine=FastGacruxDutch())
 print(sorted(name for name in ("networkx", "pydantic") if name in sys.modules))
-reference = pair_swiss_round(tournament, engine=GacruxDutch(fast=False))
+reference = pair_swiss_round(tournament, engine=GacruxDutch())
 import gacrux.pairingdutch as published
 found = published.nx.min_weight_matching
 import networkx

@@ -1,6 +1,7 @@
-"""PAIR-2: the fast Dutch engine (``dutch_fast.FastDutch``) pairs exactly as gacrux does.
+"""PAIR-2: the fast Dutch engine (the adapter ``pairing.adapters.dutch``: ``FastGacruxDutch``
+over ``fast.FastDutch``) pairs exactly as gacrux does.
 
-gacrux as published (``GacruxDutch(fast=False)``) is the reference: every tournament here is
+gacrux as published (the domain's ``GacruxDutch``) is the reference: every tournament here is
 paired by both, and boards, colours, byes — or the refusal — must be identical.
 """
 
@@ -14,14 +15,15 @@ import pytest
 from gacrux.crosstabledutch import crosstable_dutch
 from pairing_testkit import random_tournament
 
-from pairing.domain.dutch_crosstable import FastCrosstable
-from pairing.domain.matching import min_weight_matching
+from pairing.adapters.dutch.crosstable import FastCrosstable
+from pairing.adapters.dutch.fast import FastGacruxDutch
+from pairing.adapters.dutch.matching import min_weight_matching
 from pairing.domain.model import Code, Outcome, Player, Tournament, active_players, record_round
 from pairing.domain.swiss import GacruxDutch, NoLegalPairing, pair_swiss_round
 from pairing.domain.trf import import_trf
 
-REFERENCE = GacruxDutch(fast=False)
-FAST = GacruxDutch()
+REFERENCE = GacruxDutch()
+FAST = FastGacruxDutch()
 DATA = os.path.join(os.path.dirname(__file__), "data", "tiebreak")
 
 
@@ -118,7 +120,7 @@ def test_pair2_matching_equals_networkx_on_random_graphs():
 def test_pair2_compiled_edge_filters_equal_their_python_definitions():
     """PAIR-2: the compiled per-pair loops (``_dutch_core``) keep the same edge dicts in the same
     order as gacrux's comprehensions, for plain lists and for their compact ``EdgeList`` form."""
-    from pairing.domain import _dutch_core
+    from pairing.adapters.dutch import _dutch_core
 
     rng = random.Random(7)
     for _ in range(50):
@@ -192,7 +194,7 @@ def _assert_same_records(tournament, request=None, exemption=False):
 
 @pytest.mark.slow
 def test_pair2_pairing_records_equal_gacrux_tiebreaks_on_random_tournaments():
-    """PAIR-2: the players' pairing data computed alone (``dutch_records``) equals what gacrux's
+    """PAIR-2: the players' pairing data computed alone (``adapters.dutch.records``) equals what gacrux's
     tiebreaks give, value for value (scores, pairing scores, games, colours, floats, topscorers),
     on random fields with forfeits, byes, late entries and withdrawals, with and without the
     final-round topscorer exemption."""
@@ -217,7 +219,7 @@ def test_pair2_edges_sorted_while_made_equal_the_sorted_scan():
     (``build_edges``), is the list the compiled scan of the finished table gives (``sorted_edges``,
     gacrux's ``list_edges``): the same dicts in the same order; with forbidden pairs in the round
     it is not used."""
-    from pairing.domain import _dutch_core
+    from pairing.adapters.dutch import _dutch_core
 
     rng = random.Random(20261204)
     used = 0

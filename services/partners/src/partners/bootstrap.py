@@ -14,6 +14,7 @@ from gomoku_shared.settings import ServiceSettings
 from .adapters.orm import idempotency_keys, metadata
 from .adapters.signing import KeyVault, master_secret
 from .adapters.webhook_sender import WebhookSender
+from .config import PartnersSettings
 from .domain.model import RateLimit
 from .domain.webhook_targets import TargetPolicy
 from .domain.webhooks import RetrySchedule, WebhookLimits
@@ -33,24 +34,23 @@ NAME = "partners"
 
 
 def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Clock | None = None) -> Service:
+    config = PartnersSettings.from_shared(settings)
     # the signing keys are sealed under PARTNERS_KEY: required distributed (AMQP_URL set), a
     # random secret of its own in DATA_DIR in the embedded mode
-    vault = KeyVault(
-        master_secret(settings.partners_key, distributed=bool(settings.amqp_url), data_dir=settings.data_dir)
-    )
-    runtime = runtime_for(NAME, settings, metadata, bus=bus, clock=clock)
+    vault = KeyVault(master_secret(config.partners_key, distributed=bool(config.amqp_url), data_dir=config.data_dir))
+    runtime = runtime_for(NAME, config, metadata, bus=bus, clock=clock)
     partners = PartnerService(
         runtime,
         vault,
-        token_ttl_s=settings.access_token_ttl_s,
-        default_grace_s=settings.credential_grace_s,
-        default_rate=RateLimit(settings.rate_limit_quota, settings.rate_limit_window_s),
-        staff_token_ttl_s=settings.staff_token_ttl_s,
+        token_ttl_s=config.access_token_ttl_s,
+        default_grace_s=config.credential_grace_s,
+        default_rate=RateLimit(config.rate_limit_quota, config.rate_limit_window_s),
+        staff_token_ttl_s=config.staff_token_ttl_s,
     )
     staff_settings = StaffSettings(
-        token_ttl_s=settings.staff_token_ttl_s,
-        session_ttl_s=settings.staff_session_ttl_s,
-        invitation_ttl_s=settings.invitation_ttl_s,
+        token_ttl_s=config.staff_token_ttl_s,
+        session_ttl_s=config.staff_session_ttl_s,
+        invitation_ttl_s=config.invitation_ttl_s,
     )
     staff_admin = Organisations(runtime, vault, partners, staff_settings)
     staff_sessions = StaffSessions(runtime, vault, partners, staff_settings)
@@ -65,20 +65,20 @@ def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Cloc
     async def signing_key() -> None:
         await partners.ensure_signing_key()
 
-    sender = WebhookSender(settings.webhook_timeout_s, TargetPolicy(allow_loopback=settings.webhook_allow_loopback))
+    sender = WebhookSender(config.webhook_timeout_s, TargetPolicy(allow_loopback=config.webhook_allow_loopback))
     limits = WebhookLimits(
-        max_subscriptions=settings.webhook_max_subscriptions,
-        partner_in_flight=settings.webhook_partner_in_flight,
-        worker_in_flight=settings.webhook_worker_in_flight,
-        breaker_after=settings.webhook_breaker_after,
-        breaker_pause_s=settings.webhook_breaker_pause_s,
+        max_subscriptions=config.webhook_max_subscriptions,
+        partner_in_flight=config.webhook_partner_in_flight,
+        worker_in_flight=config.webhook_worker_in_flight,
+        breaker_after=config.webhook_breaker_after,
+        breaker_pause_s=config.webhook_breaker_pause_s,
     )
     webhooks = WebhookService(
         runtime,
         sender,
-        RetrySchedule.parse(settings.webhook_retry_schedule_s),
-        disable_after=settings.webhook_disable_after,
-        secret_grace_s=settings.webhook_secret_grace_s,
+        RetrySchedule.parse(config.webhook_retry_schedule_s),
+        disable_after=config.webhook_disable_after,
+        secret_grace_s=config.webhook_secret_grace_s,
         vault=vault,
         limits=limits,
     )
@@ -89,11 +89,11 @@ def build(settings: ServiceSettings, *, bus: EventBus | None = None, clock: Cloc
 
     @runtime.background
     async def webhook_worker() -> None:
-        await webhooks.run(settings.webhook_poll_s, runtime.stopping)
+        await webhooks.run(config.webhook_poll_s, runtime.stopping)
 
     app = create_api(
         runtime,
-        KeyRing(settings.api_keys),
+        KeyRing(config.api_keys),
         services,
         units,
         keyed_requests=KeyedRequests(runtime, idempotency.for_runtime(runtime, idempotency_keys), vault),

@@ -17,15 +17,16 @@ from gomoku_shared.contracts import decode
 from gomoku_shared.messaging.bus import Message
 from gomoku_shared.messaging.rabbit import RabbitEventBus
 from gomoku_shared.migrate import upgrade_async
-from gomoku_shared.settings import ServiceSettings, SettingsError
+from gomoku_shared.settings import SettingsError
 from gomoku_shared.testing.bus import eventually
 from partners.bootstrap import build
+from partners.config import PartnersSettings
 
 
 @pytest.fixture
 async def running(fresh_database, amqp_url, bus_namespace) -> AsyncIterator[tuple]:
     url = await fresh_database()
-    settings = ServiceSettings(
+    settings = PartnersSettings(
         DATABASE_URL=url,
         AMQP_URL=amqp_url,
         BUS_NAMESPACE=bus_namespace,
@@ -111,7 +112,7 @@ async def test_concurrent_token_requests_get_tokens_one_signing_key_verifies(run
 
 
 def test_the_distributed_mode_refuses_to_start_without_partners_key(tmp_path):
-    settings = ServiceSettings(
+    settings = PartnersSettings(
         DATABASE_URL="postgresql+asyncpg://nobody@127.0.0.1:1/none",
         AMQP_URL="amqp://x@127.0.0.1:1/",
         DATA_DIR=str(tmp_path),

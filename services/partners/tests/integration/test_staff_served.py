@@ -20,9 +20,9 @@ from gomoku_shared.contracts.access_events import EventAccessChanged
 from gomoku_shared.messaging.bus import Message
 from gomoku_shared.messaging.rabbit import RabbitEventBus
 from gomoku_shared.migrate import upgrade_async
-from gomoku_shared.settings import ServiceSettings
 from gomoku_shared.testing.bus import eventually
 from partners.bootstrap import build
+from partners.config import PartnersSettings
 
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 
@@ -40,7 +40,7 @@ async def _owned(client: httpx.AsyncClient, auth: dict, code: str) -> bool:
 async def test_issue_29_organisation_admin_and_arbiter_over_a_socket(fresh_database, amqp_url, bus_namespace):
     clock = FakeClock(START)
     url = await fresh_database()
-    settings = ServiceSettings(
+    settings = PartnersSettings(
         DATABASE_URL=url,
         AMQP_URL=amqp_url,
         BUS_NAMESPACE=bus_namespace,

@@ -18,10 +18,10 @@ from webhooks_kit import Receiver, awards_published, free_port, messages, servin
 from gomoku_shared.clock import FakeClock
 from gomoku_shared.messaging.memory import InMemoryEventBus
 from gomoku_shared.migrate import upgrade
-from gomoku_shared.settings import ServiceSettings
 from gomoku_shared.testing.bus import eventually
 from partners.adapters.signing import SEALED_PREFIX
 from partners.bootstrap import build
+from partners.config import PartnersSettings
 
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 HOOKS = "/v1/webhooks"
@@ -87,7 +87,7 @@ async def test_secrets_are_sealed_at_rest_and_a_plaintext_row_from_before_is_sea
     await asyncio.to_thread(upgrade, "partners", url, "0003")
     receiver = Receiver(free_port())
     await _legacy_subscription(url, receiver.url)
-    settings = ServiceSettings(
+    settings = PartnersSettings(
         DATABASE_URL=url,
         DATA_DIR="unused",
         API_KEYS=KEYS,

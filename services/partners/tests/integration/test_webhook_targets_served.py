@@ -25,18 +25,18 @@ from gomoku_shared.clock import FakeClock
 from gomoku_shared.messaging.rabbit import RabbitEventBus
 from gomoku_shared.migrate import upgrade_async
 from gomoku_shared.service import Service
-from gomoku_shared.settings import ServiceSettings
 from gomoku_shared.testing.bus import eventually
 from gomoku_shared.testing.webhooks import HungReceiver
 from partners.bootstrap import build
+from partners.config import PartnersSettings
 from partners.service_layer.webhooks import LEASE_S
 
 HOOKS = "/v1/webhooks"
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 
 
-async def _settings(fresh_database, amqp_url: str, bus_namespace: str, **extra: Any) -> ServiceSettings:
-    settings = ServiceSettings(
+async def _settings(fresh_database, amqp_url: str, bus_namespace: str, **extra: Any) -> PartnersSettings:
+    settings = PartnersSettings(
         DATABASE_URL=await fresh_database(),
         AMQP_URL=amqp_url,
         BUS_NAMESPACE=bus_namespace,

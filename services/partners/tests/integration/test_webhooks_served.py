@@ -18,9 +18,9 @@ from webhooks_kit import Receiver, awards_published, free_port, game_finished, m
 from gomoku_shared.clock import FakeClock
 from gomoku_shared.messaging.rabbit import RabbitEventBus
 from gomoku_shared.migrate import upgrade_async
-from gomoku_shared.settings import ServiceSettings
 from gomoku_shared.testing.bus import eventually
 from partners.bootstrap import build
+from partners.config import PartnersSettings
 
 SCHEDULE = "60,600,1800"
 
@@ -34,7 +34,7 @@ async def _recorded(client: httpx.AsyncClient, auth, count: int, attempts: int) 
 async def test_a_receiver_down_then_up_gets_every_delivery_once_per_webhook_id(fresh_database, amqp_url, bus_namespace):
     clock = FakeClock(datetime(2026, 3, 1, 9, 0, tzinfo=UTC))
     url = await fresh_database()
-    settings = ServiceSettings(
+    settings = PartnersSettings(
         DATABASE_URL=url,
         AMQP_URL=amqp_url,
         BUS_NAMESPACE=bus_namespace,
@@ -127,7 +127,7 @@ async def test_two_replicas_share_the_deliveries_and_send_each_once(fresh_databa
     """Both replicas consume from the one queue and run the worker on one database: the
     claims (FOR UPDATE SKIP LOCKED, then a lease) never hand a delivery to both."""
     url = await fresh_database()
-    settings = ServiceSettings(
+    settings = PartnersSettings(
         DATABASE_URL=url,
         AMQP_URL=amqp_url,
         BUS_NAMESPACE=bus_namespace,

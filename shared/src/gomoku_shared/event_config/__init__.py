@@ -22,8 +22,9 @@ and the problem: see `EventConfigError`.
 from __future__ import annotations
 
 # The configuration is a package by bounded context (play, registration, awards) plus the
-# aggregate (event), its cross-checks (validation) and loading; this module re-exports it all so
-# `from gomoku_shared.event_config import X` keeps working for every X.
+# aggregate (its fields in event_fields, validated as event.EventConfig), its cross-checks
+# (validation, schedule_checks: they read event_fields, so nothing imports back) and loading;
+# this module re-exports it all so `from gomoku_shared.event_config import X` keeps working.
 from .appeals import AppealRules, ArbitrationCommittee, HonourConfig, HonourKind, Signatory
 from .awards import (
     AwardsConfig,

@@ -12,7 +12,7 @@ from .errors import ConfigIssue
 from .registration import place_key
 
 if TYPE_CHECKING:
-    from .event import EventConfig
+    from .event_fields import EventFields
 
 
 def _check_tz(path: str, value: datetime | None, tz_name: str, issues: list[ConfigIssue]) -> None:
@@ -31,7 +31,7 @@ def _check_tz(path: str, value: datetime | None, tz_name: str, issues: list[Conf
         issues.append(ConfigIssue(path, f"offset {value.utcoffset()} does not match timezone {tz_name}"))
 
 
-def cross_check(event: EventConfig) -> list[ConfigIssue]:
+def cross_check(event: EventFields) -> list[ConfigIssue]:
     issues: list[ConfigIssue] = []
     add = lambda path, message: issues.append(ConfigIssue(path, message))  # noqa: E731
 
@@ -44,7 +44,7 @@ def cross_check(event: EventConfig) -> list[ConfigIssue]:
     return issues
 
 
-def _check_dates(event: EventConfig, issues: list[ConfigIssue], add) -> None:
+def _check_dates(event: EventFields, issues: list[ConfigIssue], add) -> None:
     """The time zone, the registration window, the check-in deadline and the insurance cover."""
     try:
         from zoneinfo import ZoneInfo
@@ -72,7 +72,7 @@ def _check_dates(event: EventConfig, issues: list[ConfigIssue], add) -> None:
         add("insurance.cover_from", "is after insurance.cover_to")
 
 
-def _check_clauses(event: EventConfig, issues: list[ConfigIssue], add) -> dict[str, int]:
+def _check_clauses(event: EventFields, issues: list[ConfigIssue], add) -> dict[str, int]:
     """The eligibility clauses (unique ids, deadlines, pending evidence, regions); their ids by index."""
     clause_ids: dict[str, int] = {}
     for index, clause in enumerate(event.eligibility):
@@ -98,7 +98,7 @@ def _check_clauses(event: EventConfig, issues: list[ConfigIssue], add) -> dict[s
     return clause_ids
 
 
-def _check_regions(event: EventConfig, add) -> None:
+def _check_regions(event: EventFields, add) -> None:
     """Every place name names one region only."""
     spelled: dict[str, str] = {}
     for index, region in enumerate(event.regions):
@@ -110,7 +110,7 @@ def _check_regions(event: EventConfig, add) -> None:
                 add(f"regions[{index}]", f"{name!r} names both {spelled[key]!r} and {region.id!r}")
 
 
-def _stage_and_section_ids(event: EventConfig, add) -> tuple[dict[str, int], dict[str, tuple[int, int]]]:
+def _stage_and_section_ids(event: EventFields, add) -> tuple[dict[str, int], dict[str, tuple[int, int]]]:
     """Stage ids and (event-wide) section ids are unique; where each one stands."""
     stage_ids: dict[str, int] = {}
     for stage_index, stage in enumerate(event.stages):

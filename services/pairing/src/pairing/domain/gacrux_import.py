@@ -1,11 +1,11 @@
 """gacrux's Dutch engine, imported without importing networkx.
 
 gacrux's modules ``import networkx as nx`` at the top, for the matching its published engine
-runs; the fast engine (``dutch_fast``) replaces every such call with the compiled matching, so a
-pairing never reads ``nx``. Importing networkx costs about 100 ms (a third of a
+runs; the fast engine (the adapter ``pairing.adapters.dutch.fast``) replaces every such call
+with the compiled matching, so a pairing never reads ``nx``. Importing networkx costs about 100 ms (a third of a
 ``pairing-engine`` run), so while gacrux is imported, ``networkx`` is a stand-in
 (:class:`OnFirstUse`) that imports the real module on its first attribute read — from gacrux's
-published engine (``GacruxDutch(fast=False)``, the tests' reference) — and hands that
+published engine (``swiss.GacruxDutch``, the tests' reference) — and hands that
 attribute on. Once gacrux is imported the stand-in leaves ``sys.modules``: any other
 ``import networkx`` gets the real module, as before. A process that imported networkx already
 keeps it.

@@ -1,8 +1,11 @@
 """Dutch Swiss pairing (FIDE C.04.3) behind a port, with our domain types at the boundary.
 
-``SwissEngine`` is the port. ``GacruxDutch`` is the adapter over the MIT-licensed ``gacrux``
-package (FIDE's reference checker, which agrees with bbpPairings). It is pure computation:
-the adapter builds gacrux's in-memory tournament from our types (exactly what gacrux's own
+``SwissEngine`` is the port. ``GacruxDutch`` pairs with the MIT-licensed ``gacrux`` package as
+published (FIDE's reference checker, which agrees with bbpPairings): the pure-Python reference,
+and what ``pair_swiss_round`` uses unless given an engine. The service pairs with the adapter
+``pairing.adapters.dutch.fast.FastGacruxDutch``, the same algorithm with its hot spots compiled
+(ADR 0013); the tests hold it to this reference. Both are pure computation: they build
+gacrux's in-memory tournament from our types (exactly what gacrux's own
 TRF reader would build — a test proves it), renumbers start numbers to 1..n, and maps the
 result back; nothing touches files or the network. Every pairing passes
 :func:`.checker.check_round` before it leaves :func:`pair_swiss_round`: an illegal pairing
@@ -12,7 +15,7 @@ raises instead of being used.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from contextlib import nullcontext
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -42,12 +45,8 @@ class GacruxDutch:
     """Dutch system via ``gacrux.pairingdutch`` (deterministic: the top colour comes from the
     tournament, never from a random draw)."""
 
-    def __init__(self, experimental: Iterable[str] = (), via_trf: bool = False, fast: bool = True):
+    def __init__(self, experimental: Iterable[str] = (), via_trf: bool = False):
         self.experimental = list(experimental)
-        # fast: gacrux's engine with its hot spots replaced by equivalent faster code
-        # (dutch_fast.FastDutch); False runs gacrux as published, the reference the tests hold
-        # the fast engine to.
-        self.fast = fast
         # via_trf: hand gacrux TRF text to parse (slow: its reader is quadratic in games);
         # default: build the same in-memory structure directly (tests prove they are equal).
         self.via_trf = via_trf
@@ -57,14 +56,10 @@ class GacruxDutch:
     ) -> list[tuple[int, int]]:
         from gacrux.gacruxexeptions import GacruxNoLegalPairing
 
-        from .dutch_fast import FastDutch, collector_paused
-        from .gacrux_import import pairing_dutch  # gacrux's engine without networkx's import
-
         tour, to_old = self.round_structure(tournament, round_, participants, topscorer_exemption)
         params = {"experimental": self.experimental, "verbose": 0, "top_color": tour["topColor"]}
-        engine = FastDutch if self.fast else pairing_dutch
-        # the fast engine's round is freed inside the pause (no collection then traverses it)
-        with collector_paused() if self.fast else nullcontext():
+        engine = self.algorithm()
+        with self.pairing_scope():
             try:
                 brackets = engine(tour, round_, params).compute_pairing(False, 0)
             except GacruxNoLegalPairing as error:
@@ -74,6 +69,17 @@ class GacruxDutch:
             paired = [(to_old[int(pair["w"])], to_old[int(pair["b"])] if int(pair["b"]) else 0) for pair in pairs]
             del brackets, pairs
         return paired
+
+    def algorithm(self) -> Any:
+        """gacrux's engine class that pairs the round: as published here (an adapter replaces it
+        with one computing the same values faster)."""
+        from .gacrux_import import pairing_dutch  # gacrux's engine without networkx's import
+
+        return pairing_dutch
+
+    def pairing_scope(self) -> AbstractContextManager[object]:
+        """What the pairing of one round runs inside (nothing here)."""
+        return nullcontext()
 
     def round_structure(
         self, tournament: Tournament, round_: int, participants: Sequence[int], topscorer_exemption: bool = False

@@ -11,14 +11,13 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, FastAPI, Query, Request, Response
 from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel
-from sqlalchemy.exc import IntegrityError
 
 from gomoku_shared.api_docs import documented, text_too
 from gomoku_shared.auth import KeyRing, Principal, require
 from gomoku_shared.contracts.common import Entrant
 from gomoku_shared.errors import NotFound
 from gomoku_shared.event_access import EventAccessDirectory, authorize
-from gomoku_shared.idempotency import IdemKey, IdempotencyStore, keyed_request, replay
+from gomoku_shared.idempotency import IdemKey, IdempotencyStore, keyed_request, keyed_transaction
 from gomoku_shared.pagination import PageIn, paged, sort_by
 from gomoku_shared.params import PathId, RoundNo
 from gomoku_shared.runtime import ServiceRuntime
@@ -85,23 +84,12 @@ async def _act(
     (gomoku_shared.idempotency): a retry replays the stored answer, another request with the
     same key is refused."""
     store: IdempotencyStore = request.app.state.idempotency
-    keyed = keyed_request(request, principal, key, body)
-    for attempt in (1, 2):
-        try:
-            async with _runtime(request).transaction(correlation_id=correlation) as uow:
-                if keyed is not None:
-                    stored = await store.lookup(uow.session, keyed)
-                    if stored is not None:
-                        return replay(stored)
-                answer = await action(PairingUnitOfWork(uow))
-                if keyed is not None:
-                    await store.remember(uow.session, keyed, 200, answer)
-            return answer
-        except IntegrityError:
-            if keyed is None or attempt == 2:
-                raise
-            # a concurrent twin stored the same key first: its answer is replayed now
-    raise AssertionError("unreachable")
+    return await keyed_transaction(
+        lambda: _runtime(request).transaction(correlation_id=correlation),
+        store,
+        keyed_request(request, principal, key, body),
+        lambda uow: action(PairingUnitOfWork(uow)),
+    )
 
 
 @dataclass(frozen=True)

@@ -56,11 +56,21 @@ def pair_job(state: Section, rnd: int) -> PairJob:
 
 
 def run_pair_job(job: PairJob) -> RoundPairing:
-    """The domain pairing of one round (PAIR-2, PAIR-3, PAIR-9). Pure: safe in another process."""
+    """The domain pairing of one round (PAIR-2, PAIR-3, PAIR-9). Pure: safe in another process.
+    Swiss rounds are paired by the Dutch engine's adapter with the compiled speed-up (ADR 0013)."""
     rules = bye_rules()
     if job.format == "swiss":
+        # imported on the first Swiss round, not at start-up (it imports gacrux)
+        from ..adapters.dutch.fast import FastGacruxDutch
+
         pair = pair_team_swiss_round if job.kind == "team" else pair_swiss_round
-        return pair(job.tournament, requested_byes=job.requested, forced_byes=job.forced, bye_rules=rules)
+        return pair(
+            job.tournament,
+            requested_byes=job.requested,
+            forced_byes=job.forced,
+            bye_rules=rules,
+            engine=FastGacruxDutch(),
+        )
     fixed = (
         pair_team_round_robin(job.tournament, job.round)
         if job.kind == "team"

@@ -10,11 +10,11 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 
 from gomoku_shared.auth import Principal
-from gomoku_shared.idempotency import keyed_request, replay
+from gomoku_shared.idempotency import keyed_request
 
 from ..service_layer.keyed_requests import KeyedRequests
 
@@ -34,7 +34,5 @@ async def keyed(
     keyed_req = keyed_request(request, principal, key, body)
     assert keyed_req is not None
     requests: KeyedRequests = request.app.state.keyed_requests
-    answer, stored = await requests.run(keyed_req, command, status)
-    if stored is not None:
-        return replay(stored)
-    return JSONResponse(answer, status_code=status)
+    answer = await requests.run(keyed_req, command, status)
+    return answer if isinstance(answer, Response) else JSONResponse(answer, status_code=status)

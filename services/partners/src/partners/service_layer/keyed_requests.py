@@ -10,13 +10,10 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from gomoku_shared.errors import Conflict
-from gomoku_shared.idempotency import IdempotencyStore, KeyedRequest, KeyReused, Stored
+from gomoku_shared.idempotency import IdempotencyStore, KeyedRequest, Stored, keyed_transaction
 from gomoku_shared.runtime import ServiceRuntime
 
 from ..adapters.signing import KeyVault
-from ..adapters.transactions import translating
-from ..domain.errors import AlreadyStored
 from .ambient import joined
 
 #: fields of an answer that hold a secret shown once (an invitation link's token is one too)
@@ -44,33 +41,24 @@ class KeyedRequests:
         self.store = store
         self.vault = vault
 
-    async def run(
-        self, keyed: KeyedRequest, command: Callable[[], Awaitable[Any]], status: int
-    ) -> tuple[Any, Stored | None]:
-        """(``command``'s answer, None), stored under the key in the transaction of its change;
-        or (None, the stored answer) when a request with the key came first."""
-        for attempt in (1, 2):
-            try:
-                async with translating(self.runtime.transaction()) as uow:
-                    stored = await self.store.lookup(uow.session, keyed)
-                    if stored is not None:
-                        return None, _opened(stored, self.vault)
-                    with joined(uow):
-                        answer = await command()
-                    await self.store.remember(uow.session, keyed, status, _sealed(answer, self.vault))
-                return answer, None
-            except AlreadyStored:
-                if attempt == 2:
-                    raise
-                # a concurrent twin stored the same key first: its answer is replayed now
-            except KeyReused:
-                raise
-            except Conflict:
-                # a concurrent twin committed first and its change now conflicts with this one (a
-                # duplicate subscription, a partner that exists): its stored answer is the answer
-                async with self.runtime.transaction() as uow:
-                    stored = await self.store.lookup(uow.session, keyed)
-                if stored is None:
-                    raise
-                return None, _opened(stored, self.vault)
-        raise AssertionError("unreachable")
+    async def run(self, keyed: KeyedRequest, command: Callable[[], Awaitable[Any]], status: int) -> Any:
+        """``command``'s answer, stored under the key in the transaction of its change; or the
+        replay of the stored answer when a request with the key came first (the shared keyed
+        transaction: a concurrent twin that stored the key first is replayed too)."""
+
+        async def work(uow: Any) -> Any:
+            with joined(uow):
+                return await command()
+
+        return await keyed_transaction(
+            self.runtime.transaction,
+            self.store,
+            keyed,
+            work,
+            status=status,
+            seal=lambda answer: _sealed(answer, self.vault),
+            unseal=lambda stored: _opened(stored, self.vault),
+            # a concurrent twin committed first and its change now conflicts with this one (a
+            # duplicate subscription, a partner that exists): its stored answer is the answer
+            replay_after_conflict=True,
+        )

@@ -17,7 +17,7 @@ from gomoku_shared import idempotency
 from gomoku_shared.api_docs import View, documented
 from gomoku_shared.auth import EventOf, Principal, require
 from gomoku_shared.errors import Conflict
-from gomoku_shared.idempotency import IdemKey, IdempotencyStore, keyed_request, replay
+from gomoku_shared.idempotency import IdemKey, IdempotencyStore, keyed_request, keyed_transaction
 from gomoku_shared.runtime import ServiceRuntime
 
 from ..service_layer import handlers
@@ -139,25 +139,33 @@ async def run(
     key = request.headers.get(idempotency.HEADER.lower())  # checked by the route (KEYED)
     keyed = keyed_request(request, principal, key, body, digest=state.protector.digest)
     code = handlers.event_of(command)
-    cmd = None
+    cmd: EventCommand | None = None
+
+    async def prepare(shared_uow: Any) -> RegistrationUnitOfWork:
+        nonlocal cmd
+        uow = RegistrationUnitOfWork(shared_uow, state.protector)
+        if code is not None:
+            cmd = await EventCommand.begin(uow, state, principal, code)
+        else:
+            await uow.events.lock_writes()
+        return uow
+
     try:
-        async with runtime.transaction(correlation_id=code) as shared_uow:
-            uow = RegistrationUnitOfWork(shared_uow, state.protector)
-            if code is not None:
-                cmd = await EventCommand.begin(uow, state, principal, code)
-            else:
-                await uow.events.lock_writes()
-            if keyed is not None:
-                stored = await store.lookup(shared_uow.session, keyed)
-                if stored is not None:
-                    return replay(stored)
-            result = await handlers.handle(command, uow, state if cmd is None else cmd)
-            if keyed is not None:
-                await store.remember(shared_uow.session, keyed, status, result)
+        result = await keyed_transaction(
+            lambda: runtime.transaction(correlation_id=code),
+            store,
+            keyed,
+            lambda uow: handlers.handle(command, uow, state if cmd is None else cmd),
+            status=status,
+            prepare=prepare,
+            retry_twin=False,
+        )
     except IntegrityError:
         log.warning("integrity error on %s", request.url.path)
         # a concurrent twin of this request won the race (same event code / idempotency key)
         raise Conflict("concurrent_duplicate", "an identical request was processed at the same time; retry") from None
+    if isinstance(result, JSONResponse):
+        return result  # the stored answer of this key, replayed
     if cmd is not None:
         state.committed(cmd)
         if cmd.access_changed:  # this replica's next check reads the new owner and partner apps

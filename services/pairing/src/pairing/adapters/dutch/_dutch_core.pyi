@@ -1,4 +1,4 @@
-"""Type stub for the compiled loops of the fast Dutch engine (see _dutch_core.pyx, dutch_fast.py)."""
+"""Type stub for the compiled loops of the fast Dutch engine (see _dutch_core.pyx, fast.py)."""
 
 from collections.abc import Mapping
 from typing import Any

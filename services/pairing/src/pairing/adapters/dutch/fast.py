@@ -1,14 +1,15 @@
-"""A faster run of gacrux's Dutch engine that pairs exactly as gacrux does.
+"""A faster run of gacrux's Dutch engine that pairs exactly as gacrux does: the adapter
+``FastGacruxDutch`` behind the domain's port ``SwissEngine`` (ADR 0002, ADR 0013).
 
 ``FastDutch`` subclasses ``gacrux.pairingdutch.pairing_dutch`` and replaces only its hot spots
 with code that computes the same values in the same order:
 
 * the edge quality of a pair (``update_edge``, run for every candidate pair of every bracket),
-  compiled, and the players' data of the round computed alone (``dutch_crosstable``,
-  ``dutch_records``);
+  compiled, and the players' data of the round computed alone (``crosstable``,
+  ``records``);
 * the maximum-weight matching: networkx's own blossom algorithm compiled (``matching``,
   ``_blossom.pyx``: the same steps in the same order, so the same tie-breaking); gacrux's
-  engine is imported without networkx (``gacrux_import``);
+  engine is imported without networkx (``pairing.domain.gacrux_import``);
 * the per-pair loops (``_dutch_core``, compiled): building the edge dict of every pair, the
   sorted edge list, the filters applied after each bracket, the histograms of
   ``compute_hamilton``; the lists they return also carry each edge's ends and score levels
@@ -16,19 +17,21 @@ with code that computes the same values in the same order:
 * the cyclic garbage collector is paused while a round is paired and its structures freed
   (:func:`collector_paused`, which restores the collector's previous state).
 
-gacrux itself (:class:`.swiss.GacruxDutch` with ``fast=False``) stays the reference: the tests
-pair random and reference tournaments with both and require identical boards and colours.
+gacrux itself (the domain's :class:`pairing.domain.swiss.GacruxDutch`) stays the reference: the
+tests pair random and reference tournaments with both and require identical boards and colours.
 """
 
 from __future__ import annotations
 
 import gc as garbage_collector
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
+from typing import Any
 
+from ...domain.gacrux_import import pairing_dutch
+from ...domain.swiss import GacruxDutch
 from . import _dutch_core
-from .dutch_crosstable import FastCrosstable
-from .gacrux_import import pairing_dutch
+from .crosstable import FastCrosstable
 from .matching import min_weight_matching
 
 
@@ -231,3 +234,15 @@ class _HamiltonLevel:
         (_, _, first_half) = is_complete(self.ll_nodes, None, weight=False, hist=self.fl_hist)
         (_, _, second_half) = is_complete(self.ff_nodes, None, weight=False, hist=self.lf_hist)
         rest["cross_hamilton"] = min(first_half, second_half)
+
+
+class FastGacruxDutch(GacruxDutch):
+    """The port ``SwissEngine`` paired by :class:`FastDutch`: the reference's round structure and
+    answer, its algorithm with the hot spots above (same pairings, a fraction of the time)."""
+
+    def algorithm(self) -> Any:
+        return FastDutch
+
+    def pairing_scope(self) -> AbstractContextManager[object]:
+        # the round's structures are freed inside the pause (no collection then traverses them)
+        return collector_paused()

@@ -1,7 +1,7 @@
 """gacrux's Dutch crosstable with its hot spots replaced by code computing the same values.
 
-Used by :class:`.dutch_fast.FastDutch` (see there): the players' data from
-:mod:`.dutch_records`, the per-pair loop of ``list_edges`` and the edge quality of a pair
+Used by :class:`.fast.FastDutch` (see there): the players' data from
+:mod:`.records`, the per-pair loop of ``list_edges`` and the edge quality of a pair
 compiled (``_dutch_core``), and a bracket's total quality without gacrux's enum look-ups.
 """
 
@@ -14,7 +14,8 @@ from typing import Any
 from gacrux.crosstable import ACC, ACX, COD, CSQ, FLT, NUM, PTS, PTX, RFP, RIP, TOP, flt
 from gacrux.crosstabledutch import crosstable_dutch, qdefs
 
-from . import _dutch_core, dutch_records
+from . import _dutch_core
+from . import records as dutch_records
 
 Edge = dict[str, Any]
 
@@ -32,13 +33,13 @@ _SUMMED_BY_MODE = {
 class FastCrosstable(crosstable_dutch):
     """gacrux's Dutch crosstable with the per-pair quality computed without enum look-ups."""
 
-    direct = False  # compute_tiebreak returned dutch_records' records, not gacrux's tiebreaks
+    direct = False  # compute_tiebreak returned the records module's records, not gacrux's tiebreaks
     # the pairs that can meet, sorted as gacrux's pairing lists them, while that list_edges
     # would find the same (collected by build_edges as it makes the edges)
     sorted_edges: list[Edge] | None = None
 
     def compute_tiebreak(self, tournament, rnd):
-        """The players' pairing data from :mod:`.dutch_records` (the same values as gacrux's
+        """The players' pairing data from :mod:`.records` (the same values as gacrux's
         tiebreaks, computed alone) where it covers the tournament; else gacrux's."""
         if self.checkonly or not dutch_records.supported(tournament, rnd - 1):
             return super().compute_tiebreak(tournament, rnd)
@@ -102,7 +103,7 @@ class FastCrosstable(crosstable_dutch):
         return competitor
 
     def _record(self, records: dict, index: int) -> dict:
-        """The competitor record of ``_competitor`` from :func:`.dutch_records.pairing_records`."""
+        """The competitor record of ``_competitor`` from :func:`.records.pairing_records`."""
         found = records.get(index)
         if found is None:
             return self._competitor({}, index)

@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Compiled loops over gacrux's per-pair edge dicts (see dutch_fast.py, which uses them).
+"""Compiled loops over gacrux's per-pair edge dicts (see fast.py, which uses them).
 
 Each function computes exactly what the Python code it replaces computes, in the same order:
 the edges are the same dict objects, the lists hold them in the same order, the values are the

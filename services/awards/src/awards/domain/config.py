@@ -14,17 +14,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
-from typing import TYPE_CHECKING
 
+from .config_error import ConfigError
 from .model import Gender
 from .money import yuan
+from .rating_band import RatingBand
 
-if TYPE_CHECKING:  # the band module raises this module's ConfigError
-    from .rating_band import RatingBand
-
-
-class ConfigError(ValueError):
-    """An award configuration that cannot be applied (overlaps, gaps, bad ranges)."""
+__all__ = ["ConfigError"]  # raised by the configuration's classes; importable from here as before
 
 
 class SharedPlacePolicy(StrEnum):

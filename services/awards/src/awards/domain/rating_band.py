@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .config import ConfigError
+from .config_error import ConfigError
 
 
 @dataclass(frozen=True)

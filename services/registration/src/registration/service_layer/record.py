@@ -16,18 +16,30 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from gomoku_shared.contracts.events import AwardsPublished
 from gomoku_shared.errors import NotFound
+from gomoku_shared.event_config import EventConfig
 
 from ..domain import Evidence, PreviousTop
 from ..domain.record import exemption_lines, record_evidence, with_record
 from .state import RegistrationState
 from .unit_of_work import RegistrationUnitOfWork
 
-if TYPE_CHECKING:  # the command calls in here
-    from .command import EventCommand
+
+class OnEvent(Protocol):
+    """What the record's reads need of the command they serve (``command.EventCommand``, which
+    calls in here): its event, its configuration, its unit of work and its organisation."""
+
+    @property
+    def code(self) -> str: ...
+    @property
+    def config(self) -> EventConfig: ...
+    @property
+    def uow(self) -> RegistrationUnitOfWork: ...
+
+    async def organisation(self) -> str: ...
 
 
 async def on_awards_published(
@@ -78,11 +90,11 @@ async def on_awards_published(
     return True
 
 
-def _wildcards_from_record(cmd: EventCommand) -> bool:
+def _wildcards_from_record(cmd: OnEvent) -> bool:
     return any(o.kind == "wildcard" and o.from_record for c in cmd.config.eligibility for o in c.options)
 
 
-async def evidence_on_record(cmd: EventCommand, person_ids: Iterable[str]) -> list[Evidence]:
+async def evidence_on_record(cmd: OnEvent, person_ids: Iterable[str]) -> list[Evidence]:
     """REG-6 (SZ 六(4)): the record's titles and places of these people as approved evidence,
     where the event's wildcard reads the record (else none)."""
     ids = sorted(set(person_ids))
@@ -93,7 +105,7 @@ async def evidence_on_record(cmd: EventCommand, person_ids: Iterable[str]) -> li
     return [e for pid in ids if pid in registry for e in record_evidence(pid, places.get(registry[pid], ()))]
 
 
-async def previous_top(cmd: EventCommand, loaded: PreviousTop | None) -> PreviousTop | None:
+async def previous_top(cmd: OnEvent, loaded: PreviousTop | None) -> PreviousTop | None:
     """REG-16 (NY 七(三)): the list a claim is checked against — the recorded places of the
     previous edition the configuration names, then the organiser's loaded list."""
     units = cmd.config.units

@@ -104,7 +104,8 @@ def statements_of(engine: Any) -> Iterator[list[tuple[str, Any]]]:
 
 async def explain(fed: Federation, page: httpx.AsyncClient) -> None:
     """EXPLAIN (ANALYZE, BUFFERS) of every statement awards runs for the history page: the time,
-    the buffers and any sequential scan (what grows with the stored data)."""
+    the buffers, the rows read and filtered out, and each scan (a sequential scan, or an index
+    scan filtering many rows, grows with the stored data)."""
     engine = fed.runtime("awards").engine
     with statements_of(engine) as seen:
         await page.get(f"/people/{ORG}/{PERSON}")
@@ -115,10 +116,14 @@ async def explain(fed: Federation, page: httpx.AsyncClient) -> None:
                 r[0]
                 for r in (await conn.exec_driver_sql(f"EXPLAIN (ANALYZE, BUFFERS) {statement}", parameters)).all()
             ]
-            scans = sorted({line.split(" on ")[1].split()[0] for line in plan if "Seq Scan on" in line})
             took = next((line.split(":")[1].strip() for line in plan if line.startswith("Execution Time")), "?")
-            hits = next((line.strip() for line in plan if "Buffers:" in line), "")
-            print(f"  {took:>10}  seq scans: {', '.join(scans) or 'none':<24} {hits:<32} {' '.join(statement.split())[:90]}")
+            hits = next((line.split("Buffers:")[1].strip() for line in plan if "Buffers:" in line), "")
+            # rows an index scan reads and throws away grow with the data as a sequential scan does
+            removed = sum(int(line.split(":")[1]) for line in plan if "Rows Removed by Filter" in line)
+            print(f"  {took:>10}  {hits:<18} {removed:>7} rows filtered out  {' '.join(statement.split())[:70]}")
+            for line in plan:
+                if "Scan" in line:
+                    print(f"  {'':>10}  {line.strip().split('  (')[0]}")
 
 
 def show(base: dict[str, tuple], full: dict[str, tuple], sizes: tuple[int, int], people: int, repeat: int) -> bool:

@@ -15,7 +15,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from gomoku_shared.params import PathId
 
-from . import page_names, rating_chart
+from . import history_paging, page_names, rating_chart
 from .site import Site
 from .upstream import Upstream
 
@@ -43,8 +43,14 @@ def install(app: FastAPI, site: Site) -> None:
         rating, sections = rating or {}, (events or {}).get("sections", [])
         if not (titles or {}).get("history") and not rating.get("history") and not sections:
             return site.render(request, "error.html", status=404, message_key="not_found")
+        # a page of sections at a time: each shown costs three reads (history_paging)
+        page = history_paging.page_number(request.query_params.get("page"))
+        shown = history_paging.window(sections, page) if page is not None else None
+        if shown is None:
+            return site.render(request, "error.html", status=404, message_key="not_found")
         lang = site.lang_of(request)
-        played = await asyncio.gather(*(section_of(upstream, s, person_id, lang) for s in sections))
+        played = await asyncio.gather(*(section_of(upstream, s, person_id, lang) for s in shown.shown))
+        grants, unlisted = history_paging.listed_grants(titles or {}, shown.shown)
         current = rating.get("current")
         name = (titles or {}).get("name") or (current or {}).get("name") or "—"
         return site.render(
@@ -54,9 +60,13 @@ def install(app: FastAPI, site: Site) -> None:
             person_id=person_id,
             name=name,
             titles=titles or {},
+            grants=grants,
+            unlisted=unlisted,
+            named=await history_paging.names_of(upstream, grants, played, lang),
             rating=rating,
             chart=rating_chart.chart(rating.get("history", [])),
-            played=list(reversed(played)),
+            played=played,
+            shown=shown,
         )
 
     @app.get("/ratings/{org}", response_class=HTMLResponse, name="ratings_latest")

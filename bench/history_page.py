@@ -102,16 +102,16 @@ def statements_of(engine: Any) -> Iterator[list[tuple[str, Any]]]:
         event.remove(engine.sync_engine, "before_cursor_execute", record)
 
 
-async def explain(fed: Federation, page: httpx.AsyncClient) -> None:
+async def explain(fed: Federation, page: httpx.AsyncClient, path: str, what: str) -> None:
     """EXPLAIN (ANALYZE, BUFFERS) of every statement awards runs for the history page: the time,
     the buffers, the rows read and filtered out, and each scan (a sequential scan, or an index
     scan filtering many rows, grows with the stored data)."""
     engine = fed.runtime("awards").engine
     with statements_of(engine) as seen:
-        await page.get(f"/people/{ORG}/{PERSON}")
-    print("\nawards' statements for one history page (EXPLAIN ANALYZE, BUFFERS):")
+        await page.get(path)
+    print(f"\nawards' statements for {what} (EXPLAIN ANALYZE, BUFFERS):")
     async with engine.connect() as conn:
-        for statement, parameters in dict.fromkeys((s, tuple(p or ())) for s, p in seen):
+        for statement, parameters in dict.fromkeys((s, tuple(p or ())) for s, p in seen if "outbox" not in s):
             plan = [
                 r[0]
                 for r in (await conn.exec_driver_sql(f"EXPLAIN (ANALYZE, BUFFERS) {statement}", parameters)).all()
@@ -166,7 +166,9 @@ async def run(args: argparse.Namespace) -> int:
                 print(f"  {events} events stored in {time.monotonic() - t0:.0f} s", flush=True)
                 results.append(await measure(clients, fed, args.repeat))
             if args.explain:
-                await explain(fed, clients["portal"])
+                period = await latest_period(clients["awards"])
+                await explain(fed, clients["portal"], f"/people/{ORG}/{PERSON}", "one history page")
+                await explain(fed, clients["portal"], f"/ratings/{ORG}/{period}?q=陈", "one search of the rating list")
         finally:
             for client in clients.values():
                 await client.aclose()

@@ -23,6 +23,11 @@ def test_issue32_a_history_shows_the_latest_sections_first_a_page_at_a_time():
     assert (last.first, last.last) == (41, 45)
     assert hp.window(SECTIONS, 6) is None
     assert hp.window([], 1) is not None and hp.window([], 2) is None
+    # awards asked for page 2's sections answers those ten (oldest first) and the total
+    assert hp.asked(2) == {"latest": hp.SHOWN, "skip": hp.SHOWN}
+    second = hp.window(SECTIONS[25:35], 2, 45)
+    assert second is not None and [s["event_code"] for s in second.shown][::9] == ["ev034", "ev025"]
+    assert (second.pages, second.first, second.last) == (5, 11, 20) and hp.window([], 6, 45) is None
 
 
 @pytest.mark.parametrize("raw, page", [(None, 1), ("", 1), ("2", 2), ("0", None), ("-1", None), ("x", None), ("99999", None)])

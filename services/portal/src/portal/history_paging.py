@@ -2,7 +2,8 @@
 
 Each section shown costs the page three reads (the event's names, pairing's section for the
 person's entrant, gameplay's games for the replays), so a player of hundreds of events is shown
-``SHOWN`` sections at a time, newest first, with links to older and newer ones (``?page=``). The
+``SHOWN`` sections at a time, newest first, with links to older and newer ones (``?page=``);
+awards is asked for the page's sections only (``latest``, ``skip``). The
 title table keeps the grants that raised the title (as many as the ladder has titles at most)
 and those of the sections shown; only their events' names are read."""
 
@@ -48,13 +49,22 @@ class Window:
         return self.first + len(self.shown) - 1
 
 
-def window(sections: list[dict[str, Any]], page: int) -> Window | None:
-    """Page ``page`` of ``sections`` (awards gives them oldest first); None: past the last page."""
-    newest = list(reversed(sections))
-    pages = max(1, -(-len(newest) // SHOWN))
+def asked(page: int) -> dict[str, int]:
+    """Awards' window of the page: the newest ``SHOWN`` sections after those of the pages before."""
+    return {"latest": SHOWN, "skip": (page - 1) * SHOWN}
+
+
+def window(sections: list[dict[str, Any]], page: int, total: int | None = None) -> Window | None:
+    """Page ``page`` from awards' answer (oldest first): the page's sections of ``total``, or every
+    section (``total`` absent, or more than a page given: sliced here); None: past the last page."""
+    total = len(sections) if total is None else total
+    pages = max(1, -(-total // SHOWN))
     if page > pages:
         return None
-    return Window(newest[(page - 1) * SHOWN : page * SHOWN], page, pages, len(newest))
+    newest = list(reversed(sections))
+    if len(newest) > SHOWN:
+        newest = newest[(page - 1) * SHOWN : page * SHOWN]
+    return Window(newest, page, pages, total)
 
 
 def listed_grants(titles: dict[str, Any], shown: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:

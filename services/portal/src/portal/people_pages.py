@@ -34,18 +34,20 @@ def install(app: FastAPI, site: Site) -> None:
     async def person_page(request: Request, org: PathId, person_id: PathId) -> Response:
         if not ORG.match(org) or len(person_id) > PERSON_MAX:
             return site.render(request, "error.html", status=404, message_key="not_found")
+        # a page of sections at a time: each shown costs three reads (history_paging)
+        page = history_paging.page_number(request.query_params.get("page"))
+        if page is None:
+            return site.render(request, "error.html", status=404, message_key="not_found")
         base = f"/v1/organisations/{org}/people/{person_id}"
         titles, rating, events = await asyncio.gather(
             upstream.optional("awards", f"{base}/titles"),
             upstream.optional("awards", f"{base}/rating"),
-            upstream.optional("awards", f"{base}/events"),
+            upstream.optional("awards", f"{base}/events", params=history_paging.asked(page)),
         )
         rating, sections = rating or {}, (events or {}).get("sections", [])
         if not (titles or {}).get("history") and not rating.get("history") and not sections:
             return site.render(request, "error.html", status=404, message_key="not_found")
-        # a page of sections at a time: each shown costs three reads (history_paging)
-        page = history_paging.page_number(request.query_params.get("page"))
-        shown = history_paging.window(sections, page) if page is not None else None
+        shown = history_paging.window(sections, page, (events or {}).get("total"))
         if shown is None:
             return site.render(request, "error.html", status=404, message_key="not_found")
         lang = site.lang_of(request)

@@ -10,7 +10,7 @@ from datetime import date, timedelta
 from functools import partial
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -19,6 +19,7 @@ from gomoku_shared.masking import mask_name
 
 from ..domain.ratings import Rating
 from ..domain.title_record import TitleGrant, current_title, title_history
+from ..service_layer.person_history import sections_page
 from ..service_layer.season import PARAMS, ladder_of
 from ..service_layer.season_reads import SeasonReads, season_reads
 from ..service_layer.title_ladder import set_ladder_in
@@ -217,7 +218,10 @@ class PersonEvents(_Out):
     organisation: str
     person_id: str
     #: oldest first: every section the person was granted a title in or played a rated game in
+    #: (with ``latest``: the newest ``latest`` after the ``skip`` newest)
     sections: list[PersonSection]
+    #: how many sections the person has altogether
+    total: int
 
 
 @router.get(
@@ -225,8 +229,19 @@ class PersonEvents(_Out):
     response_model=PersonEvents,
     summary="The sections a person was titled or rated in, with their rated games (issue 32)",
 )
-async def person_events(org: Org, person_id: PersonId, repo: Repo) -> PersonEvents:
+async def person_events(
+    org: Org,
+    person_id: PersonId,
+    repo: Repo,
+    latest: Annotated[int | None, Query(ge=1, le=500, description="only the newest sections, this many")] = None,
+    skip: Annotated[int, Query(ge=0, le=100_000, description="with latest: skip this many newest first")] = 0,
+) -> PersonEvents:
     sections: dict[tuple[str, str], PersonSection] = {}
+    total: int | None = None
+    if latest is None:
+        grants, games = await repo.grants(org, person_id), await repo.person_games(org, person_id)
+    else:  # a history page's window (issue 32: reads the page's sections only)
+        total, grants, games = await sections_page(repo, org, person_id, latest, skip)
 
     def section(event_code: str, section_id: str, on: date) -> PersonSection:
         key = (event_code, section_id)
@@ -236,10 +251,10 @@ async def person_events(org: Org, person_id: PersonId, repo: Repo) -> PersonEven
             )
         return sections[key]
 
-    for g in await repo.grants(org, person_id):
+    for g in grants:
         found = section(g.event_code, g.section_id, g.granted_on)
         found.title, found.place = g.title, g.place
-    for r in await repo.person_games(org, person_id):
+    for r in games:
         first = r.first_id == person_id
         section(r.event_code, r.section_id, r.played_on).games.append(
             PersonGame(
@@ -252,7 +267,9 @@ async def person_events(org: Org, person_id: PersonId, repo: Repo) -> PersonEven
             )
         )
     ordered = sorted(sections.values(), key=lambda s: (s.on, s.event_code, s.section_id))
-    return PersonEvents(organisation=org, person_id=person_id, sections=ordered)
+    return PersonEvents(
+        organisation=org, person_id=person_id, sections=ordered, total=len(ordered) if total is None else total
+    )
 
 
 # ---------------------------------------------------------------------- the title ladder

@@ -1,0 +1,22 @@
+"""Issue 32: a history page reads a person's sections a page at a time — the newest ``latest``
+after skipping ``skip`` — so that what it reads does not grow with the person's record, let
+alone with the organisation's (bench.history_page)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..adapters.person_history import PersonHistory
+from .season_reads import SeasonReads
+
+
+async def sections_page(
+    reads: SeasonReads, organisation: str, person_id: str, latest: int, skip: int
+) -> tuple[int, list[Any], list[Any]]:
+    """How many sections the person has, and the grants and rated games of the page's."""
+    history = PersonHistory(reads.session)
+    keys = await history.sections(organisation, person_id)
+    page = [(k.event_code, k.section_id) for k in keys[skip : skip + latest]]
+    grants = await history.grants_in(organisation, person_id, page)
+    games = await history.games_in(organisation, person_id, page)
+    return len(keys), grants, games

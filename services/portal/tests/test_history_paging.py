@@ -30,7 +30,9 @@ def test_issue32_a_history_shows_the_latest_sections_first_a_page_at_a_time():
     assert (second.pages, second.first, second.last) == (5, 11, 20) and hp.window([], 6, 45) is None
 
 
-@pytest.mark.parametrize("raw, page", [(None, 1), ("", 1), ("2", 2), ("0", None), ("-1", None), ("x", None), ("99999", None)])
+@pytest.mark.parametrize(
+    "raw, page", [(None, 1), ("", 1), ("2", 2), ("0", None), ("-1", None), ("x", None), ("99999", None)]
+)
 def test_issue32_the_page_number_is_a_number_from_one_or_no_page(raw, page):
     assert hp.page_number(raw) == page
 

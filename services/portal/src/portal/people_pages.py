@@ -85,9 +85,11 @@ def install(app: FastAPI, site: Site) -> None:
     async def rating_list(request: Request, org: PathId, period: str) -> Response:
         if not (PERIOD.match(period) and ORG.match(org)):
             return site.render(request, "error.html", status=404, message_key="not_found")
-        listed = await upstream.optional("awards", f"/v1/organisations/{org}/ratings/{period}")
         q = (request.query_params.get("q") or "").strip()[:MAX_QUERY]
-        rows = [dict(r, rank=i) for i, r in enumerate((listed or {}).get("rows", []), 1)]
+        # a search asks awards for the rows found only (each with its rank in the whole list)
+        path, params = f"/v1/organisations/{org}/ratings/{period}", {"initial": q[:1]} if q else None
+        listed = await upstream.optional("awards", path, params=params)
+        rows = [dict(r, rank=r.get("rank", i)) for i, r in enumerate((listed or {}).get("rows", []), 1)]
         return site.render(
             request,
             "ratings.html",

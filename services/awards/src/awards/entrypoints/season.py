@@ -30,6 +30,8 @@ csv_route = partial(router.get, responses=CSV, response_class=Response)
 
 Org = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")]
 PersonId = Annotated[str, Path(min_length=1, max_length=64, description="the person's registry id")]
+#: a search of a list: the masked names of public reads keep their first character only
+Initial = Annotated[str | None, Query(min_length=1, max_length=1, description="only the names starting with it")]
 Period = Annotated[str, Path(pattern=r"^(19|2\d)\d{2}-(0[1-9]|1[0-2])$", description="a rating period: YYYY-MM")]
 
 
@@ -80,6 +82,8 @@ class RatingRow(_Out):
 class ListedRow(RatingRow):
     #: the title the person held at the end of the period (None: none granted by then)
     title: str | None
+    #: the place in the whole list (a search by ``initial`` keeps each row's)
+    rank: int
 
 
 class PersonRating(_Out):
@@ -95,6 +99,13 @@ class RatingList(_Out):
     #: every period with a list, oldest first
     periods: list[str]
     rows: list[ListedRow]
+    #: how many people the whole list has (``rows``: those found, with ``initial``)
+    listed: int
+
+
+def name_starts(name: str, initial: str) -> bool:
+    """The masked name ("张**") starts with ``initial``, case aside (the portal's search)."""
+    return mask_name(name)[:1].casefold() == initial.casefold()
 
 
 def _row(row: Any) -> RatingRow:
@@ -158,7 +169,7 @@ async def person_rating(org: Org, person_id: PersonId, repo: Repo) -> PersonRati
     )
 
 
-async def _list(org: str, period: str, repo: SeasonReads) -> RatingList:
+async def _list(org: str, period: str, repo: SeasonReads, initial: str | None = None) -> RatingList:
     ladder = await ladder_of(repo, org)
     grants: dict[str, list[TitleGrant]] = {}
     for r in await repo.organisation_grants(org):
@@ -169,18 +180,21 @@ async def _list(org: str, period: str, repo: SeasonReads) -> RatingList:
     # the title each person held at the end of the period: the list is read as it was published
     year, month = int(period[:4]), int(period[5:])
     end = date(year + month // 12, month % 12 + 1, 1) - timedelta(days=1)
-    rows = []
-    for r in await repo.rating_list(org, period):
+    rows, listed = [], await repo.rating_list(org, period)
+    for rank, r in enumerate(listed, 1):
+        if initial and not name_starts(r.name, initial):
+            continue  # a search: only the rows found are built (the whole list is thousands)
         held = current_title(grants.get(r.person_id, []), ladder, on=end)
-        rows.append(ListedRow(**_row(r).model_dump(), title=held.title if held else None))
-    return RatingList(organisation=org, period=period, periods=await repo.periods(org), rows=rows)
+        rows.append(ListedRow(**_row(r).model_dump(), title=held.title if held else None, rank=rank))
+    periods = await repo.periods(org)
+    return RatingList(organisation=org, period=period, periods=periods, rows=rows, listed=len(listed))
 
 
 @csv_route("/{org}/ratings/{period}.csv", summary="The rating list of a period as CSV")
 async def rating_list_csv(org: Org, period: Period, repo: Repo) -> Response:
     listed = await _list(org, period, repo)
-    rows = [{"rank": i, **r.model_dump()} for i, r in enumerate(listed.rows, 1)]
-    return csv_response(["rank", *ListedRow.model_fields], rows, f"{org}-ratings-{period}.csv")
+    columns = ["rank", *(f for f in ListedRow.model_fields if f != "rank")]
+    return csv_response(columns, [r.model_dump() for r in listed.rows], f"{org}-ratings-{period}.csv")
 
 
 # declared after the CSV route: "{period}" would match "2026-05.csv" and refuse it
@@ -189,8 +203,8 @@ async def rating_list_csv(org: Org, period: Period, repo: Repo) -> Response:
     response_model=RatingList,
     summary="The organisation's rating list of a period (YYYY-MM), highest first",
 )
-async def rating_list(org: Org, period: Period, repo: Repo) -> RatingList:
-    return await _list(org, period, repo)
+async def rating_list(org: Org, period: Period, repo: Repo, initial: Initial = None) -> RatingList:
+    return await _list(org, period, repo, initial)
 
 
 class PersonGame(_Out):

@@ -40,7 +40,10 @@ def _season(data_dir: Path) -> None:
 async def test_issue32_a_long_history_in_pages_zh_en_1366_390(served, tmp_path):
     _season(tmp_path)
     SHOTS.mkdir(parents=True, exist_ok=True)
-    words = {"zh": ("更早的赛事", "较近的赛事", "第1–10项，共25项赛事"), "en": ("Older events", "More recent events", "Events 1–10 of 25")}
+    words = {
+        "zh": ("更早的赛事", "较近的赛事", "第1–10项，共25项赛事"),
+        "en": ("Older events", "More recent events", "Events 1–10 of 25"),
+    }
     for width in WIDTHS:
         async with chromium_page() as (page, problems):
             await page.set_viewport_size({"width": width, "height": 900})

@@ -5,6 +5,8 @@ whole list, ranks 1, 2, … SQLite."""
 
 from __future__ import annotations
 
+from datetime import date
+
 from awards.adapters.season_repository import SeasonRepository
 
 LIST = "/v1/organisations/default/ratings/2023-08"
@@ -15,7 +17,10 @@ async def _list(harness) -> None:
     async with harness.service.runtime.sessionmaker() as session:
         row = {"period": "2023-08", "rd": 80.0, "volatility": 0.06, "games": 12, "provisional": False}
         rows = [{**row, "person_id": p, "name": n, "rating": r} for p, n, r in PEOPLE]
-        await SeasonRepository(session).replace_lists("default", rows)
+        repo = SeasonRepository(session)
+        await repo.replace_lists("default", rows)
+        grant = {"person_id": "R3", "organisation": "default", "title": "1d", "place": 1, "name": "陈明"}
+        await repo.replace_section("ev1", "open", [{**grant, "granted_on": date(2023, 8, 20)}], [])
         await session.commit()
 
 
@@ -26,6 +31,7 @@ async def test_issue32_a_search_of_the_list_answers_the_rows_found_with_their_ra
     assert whole["listed"] == 4
     found = (await harness.client.get(LIST, params={"initial": "陈"})).json()
     assert [(r["rank"], r["person_id"]) for r in found["rows"]] == [(1, "R1"), (3, "R3")] and found["listed"] == 4
+    assert [r["title"] for r in found["rows"]] == [None, "1d"] == [r["title"] for r in whole["rows"][::2]]
     latin = (await harness.client.get(LIST, params={"initial": "c"})).json()
     assert [r["person_id"] for r in latin["rows"]] == ["R4"]  # case aside
     none = (await harness.client.get(LIST, params={"initial": "李"})).json()

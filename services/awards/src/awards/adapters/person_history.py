@@ -55,3 +55,9 @@ class PersonHistory:
             .order_by(t.played_on, t.event_code, t.section_id, t.round, t.pairing_id)
         )
         return list((await self.session.execute(query)).all()) if keys else []
+
+    async def grants_of(self, organisation: str, person_ids: Sequence[str]) -> list[Row[Any]]:
+        """The grants of these people (a search of a rating list names the titles of those found)."""
+        g = title_grants.c
+        query = select(title_grants).where(g.organisation == organisation, g.person_id.in_(list(person_ids)))
+        return list((await self.session.execute(query)).all()) if person_ids else []

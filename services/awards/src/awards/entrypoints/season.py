@@ -19,7 +19,7 @@ from gomoku_shared.masking import mask_name
 
 from ..domain.ratings import Rating
 from ..domain.title_record import TitleGrant, current_title, title_history
-from ..service_layer.person_history import sections_page
+from ..service_layer.person_history import grants_of, sections_page
 from ..service_layer.season import PARAMS, ladder_of
 from ..service_layer.season_reads import SeasonReads, season_reads
 from ..service_layer.title_ladder import set_ladder_in
@@ -171,8 +171,12 @@ async def person_rating(org: Org, person_id: PersonId, repo: Repo) -> PersonRati
 
 async def _list(org: str, period: str, repo: SeasonReads, initial: str | None = None) -> RatingList:
     ladder = await ladder_of(repo, org)
+    listed = await repo.rating_list(org, period)
+    ranked = [(rank, r) for rank, r in enumerate(listed, 1) if not initial or name_starts(r.name, initial)]
+    # a search reads the grants of those found only (the organisation's are thousands)
+    found = await grants_of(repo, org, [r.person_id for _, r in ranked]) if initial else None
     grants: dict[str, list[TitleGrant]] = {}
-    for r in await repo.organisation_grants(org):
+    for r in await repo.organisation_grants(org) if found is None else found:
         if r.title in ladder.order:  # off the ladder: ranks nothing (as in a person's titles)
             grants.setdefault(r.person_id, []).append(
                 TitleGrant(r.person_id, r.title, r.event_code, r.section_id, r.place, r.granted_on)
@@ -180,10 +184,8 @@ async def _list(org: str, period: str, repo: SeasonReads, initial: str | None = 
     # the title each person held at the end of the period: the list is read as it was published
     year, month = int(period[:4]), int(period[5:])
     end = date(year + month // 12, month % 12 + 1, 1) - timedelta(days=1)
-    rows, listed = [], await repo.rating_list(org, period)
-    for rank, r in enumerate(listed, 1):
-        if initial and not name_starts(r.name, initial):
-            continue  # a search: only the rows found are built (the whole list is thousands)
+    rows = []
+    for rank, r in ranked:  # a search: only the rows found are built (the whole list is thousands)
         held = current_title(grants.get(r.person_id, []), ladder, on=end)
         rows.append(ListedRow(**_row(r).model_dump(), title=held.title if held else None, rank=rank))
     periods = await repo.periods(org)

@@ -20,3 +20,8 @@ async def sections_page(
     grants = await history.grants_in(organisation, person_id, page)
     games = await history.games_in(organisation, person_id, page)
     return len(keys), grants, games
+
+
+async def grants_of(reads: SeasonReads, organisation: str, person_ids: list[str]) -> list[Any]:
+    """The grants of the people a search of a rating list found (not the organisation's all)."""
+    return await PersonHistory(reads.session).grants_of(organisation, person_ids)

@@ -75,7 +75,7 @@ def portal_app(fed: Federation) -> Any:
 
 
 async def measure(clients: dict[str, httpx.AsyncClient], fed: Federation, repeat: int) -> dict[str, tuple]:
-    """name → (status, p50 ms, p95 ms)."""
+    """name → (status, p50 ms, p95 ms, min ms)."""
     rows: dict[str, tuple] = {}
     period = await latest_period(clients["awards"])
     for name, (app, path, headers) in requests(fed, period).items():
@@ -87,7 +87,7 @@ async def measure(clients: dict[str, httpx.AsyncClient], fed: Federation, repeat
             times.append((time.perf_counter() - t) * 1000)
         times.sort()
         p95 = times[min(len(times) - 1, int(round(0.95 * (len(times) - 1))))]
-        rows[name] = (answer.status_code, statistics.median(times), p95)
+        rows[name] = (answer.status_code, statistics.median(times), p95, times[0])
     return rows
 
 
@@ -138,13 +138,13 @@ def show(base: dict[str, tuple], full: dict[str, tuple], sizes: tuple[int, int],
     print(
         f"\nhistory page of one person: {sizes[0]} events (baseline) then {sizes[1]} events, {people} people; {repeat} requests each"
     )
-    head = f"{'request':<24} {'events':>6} {'status':>6} {'p50 ms':>8} {'p95 ms':>8} {'x base':>7}  goal"
+    head = f"{'request':<24} {'events':>6} {'status':>6} {'p50 ms':>8} {'p95 ms':>8} {'min ms':>8} {'x base':>7}  goal"
     print(head)
     print("-" * len(head))
     met = True
     for name in full:
         for events, rows in zip(sizes, (base, full), strict=True):
-            status, p50, p95 = rows[name]
+            status, p50, p95, least = rows[name]
             ratio = p50 / base[name][1] if base[name][1] else 0.0
             verdict = ""
             if status != (404 if name == NOT_FOUND else 200):
@@ -152,8 +152,9 @@ def show(base: dict[str, tuple], full: dict[str, tuple], sizes: tuple[int, int],
             elif name == PAGE:
                 verdict = "ok" if p95 < GOAL_MS else "SLOW"
                 met = met and p95 < GOAL_MS
-            print(f"{name:<24} {events:>6} {status:>6} {p50:>8.1f} {p95:>8.1f} {ratio:>7.2f}  {verdict}")
-    print(f"(goal: the history page's p95 < {GOAL_MS:.0f} ms; x base: p50 / the baseline's p50)")
+            print(f"{name:<24} {events:>6} {status:>6} {p50:>8.1f} {p95:>8.1f} {least:>8.1f} {ratio:>7.2f}  {verdict}")
+    print(f"(goal: the history page's p95 < {GOAL_MS:.0f} ms; x base: p50 / the baseline's p50; min: the quickest,")
+    print(" what the page costs when the machine's other load leaves it alone)")
     return met
 
 

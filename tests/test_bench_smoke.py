@@ -91,7 +91,8 @@ def test_a_bench_of_served_processes_runs_at_its_smallest_size(name, database_ur
     check(name, output, header)
 
 
-HISTORY_ROW = re.compile(r"^(\S.*?)\s+(\d+)\s+(\d{3})\s+[\d.]+\s+[\d.]+\s+[\d.]+  ?(.*)$")  # request, events, status …
+# request, events, status, p50, p95, min, ratio, verdict
+HISTORY_ROW = re.compile(r"^(\S.*?)\s+(\d+)\s+(\d{3})\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+  ?(.*)$")
 
 
 def test_the_history_page_bench_runs_at_a_tiny_size_on_postgresql(database_url):

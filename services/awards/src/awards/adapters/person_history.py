@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import or_, select, tuple_, union
+from sqlalchemy import func, or_, select, tuple_, union
 from sqlalchemy.engine import Row
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -25,9 +25,9 @@ class PersonHistory:
         t = rated_games.c
         return (t.organisation == organisation) & or_(t.first_id == person_id, t.second_id == person_id)
 
-    async def sections(self, organisation: str, person_id: str) -> list[Row[Any]]:
-        """Every section the person was granted a title in or played a rated game in, with its
-        day (event_code, section_id, on), newest first."""
+    async def sections(self, organisation: str, person_id: str, latest: int, skip: int) -> tuple[int, list[SectionKey]]:
+        """How many sections the person was granted a title in or played a rated game in, and the
+        keys of the newest ``latest`` after the ``skip`` newest."""
         g, t = title_grants.c, rated_games.c
         keys = union(
             select(g.event_code, g.section_id, g.granted_on.label("on")).where(
@@ -35,8 +35,10 @@ class PersonHistory:
             ),
             select(t.event_code, t.section_id, t.played_on.label("on")).where(self._played(organisation, person_id)),
         ).subquery()
-        query = select(keys).order_by(keys.c.on.desc(), keys.c.event_code.desc(), keys.c.section_id.desc())
-        return list((await self.session.execute(query)).all())
+        newest = keys.c.on.desc(), keys.c.event_code.desc(), keys.c.section_id.desc()
+        page = select(keys.c.event_code, keys.c.section_id).order_by(*newest).limit(latest).offset(skip)
+        total = (await self.session.execute(select(func.count()).select_from(keys))).scalar_one()
+        return int(total), [(r.event_code, r.section_id) for r in (await self.session.execute(page)).all()]
 
     async def grants_in(self, organisation: str, person_id: str, keys: Sequence[SectionKey]) -> list[Row[Any]]:
         g = title_grants.c

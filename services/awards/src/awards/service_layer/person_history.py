@@ -15,11 +15,10 @@ async def sections_page(
 ) -> tuple[int, list[Any], list[Any]]:
     """How many sections the person has, and the grants and rated games of the page's."""
     history = PersonHistory(reads.session)
-    keys = await history.sections(organisation, person_id)
-    page = [(k.event_code, k.section_id) for k in keys[skip : skip + latest]]
+    total, page = await history.sections(organisation, person_id, latest, skip)
     grants = await history.grants_in(organisation, person_id, page)
     games = await history.games_in(organisation, person_id, page)
-    return len(keys), grants, games
+    return total, grants, games
 
 
 async def grants_of(reads: SeasonReads, organisation: str, person_ids: list[str]) -> list[Any]:

@@ -89,3 +89,20 @@ def test_a_bench_of_served_processes_runs_at_its_smallest_size(name, database_ur
     argv, header = SERVED[name]
     output = run_bench(name, argv, {"DATABASE_URL": database_url, "AMQP_URL": amqp_url})
     check(name, output, header)
+
+
+# request, events, status, p50, p95, min, ratio, verdict
+HISTORY_ROW = re.compile(r"^(\S.*?)\s+(\d+)\s+(\d{3})\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+  ?(.*)$")
+
+
+def test_the_history_page_bench_runs_at_a_tiny_size_on_postgresql(database_url):
+    """bench.history_page (issue 32) builds its federation in databases of its own, measures the
+    baseline and the grown registry and prints awards' plans. It exits 1 when the page misses its
+    speed goal (the machine's load decides that): only a wrong status fails here."""
+    argv = ["--events", "12", "--baseline", "3", "--pool", "30", "--repeat", "1", "--explain"]
+    output = run_bench("history_page", argv, {"DATABASE_URL": database_url}, goal_rc=True)
+    rows = [found.groups() for line in output.splitlines() if (found := HISTORY_ROW.match(line))]
+    assert {events for _, events, _, _ in rows} == {"3", "12"}, output
+    assert all(status == ("404" if name == "portal 404 page" else "200") for name, _, status, _ in rows), output
+    assert {verdict for name, *_, verdict in rows if name.startswith("history page")} <= {"ok", "SLOW"}, output
+    assert "awards' statements for one history page" in output and "Index Scan" in output, output

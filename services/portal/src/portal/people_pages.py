@@ -15,7 +15,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from gomoku_shared.params import PathId
 
-from . import page_names, rating_chart
+from . import history_paging, page_names, rating_chart
 from .site import Site
 from .upstream import Upstream
 
@@ -34,17 +34,25 @@ def install(app: FastAPI, site: Site) -> None:
     async def person_page(request: Request, org: PathId, person_id: PathId) -> Response:
         if not ORG.match(org) or len(person_id) > PERSON_MAX:
             return site.render(request, "error.html", status=404, message_key="not_found")
+        # a page of sections at a time: each shown costs three reads (history_paging)
+        page = history_paging.page_number(request.query_params.get("page"))
+        if page is None:
+            return site.render(request, "error.html", status=404, message_key="not_found")
         base = f"/v1/organisations/{org}/people/{person_id}"
         titles, rating, events = await asyncio.gather(
             upstream.optional("awards", f"{base}/titles"),
             upstream.optional("awards", f"{base}/rating"),
-            upstream.optional("awards", f"{base}/events"),
+            upstream.optional("awards", f"{base}/events", params=history_paging.asked(page)),
         )
         rating, sections = rating or {}, (events or {}).get("sections", [])
         if not (titles or {}).get("history") and not rating.get("history") and not sections:
             return site.render(request, "error.html", status=404, message_key="not_found")
+        shown = history_paging.window(sections, page, (events or {}).get("total"))
+        if shown is None:
+            return site.render(request, "error.html", status=404, message_key="not_found")
         lang = site.lang_of(request)
-        played = await asyncio.gather(*(section_of(upstream, s, person_id, lang) for s in sections))
+        played = await asyncio.gather(*(section_of(upstream, s, person_id, lang) for s in shown.shown))
+        grants, unlisted = history_paging.listed_grants(titles or {}, shown.shown)
         current = rating.get("current")
         name = (titles or {}).get("name") or (current or {}).get("name") or "—"
         return site.render(
@@ -54,9 +62,13 @@ def install(app: FastAPI, site: Site) -> None:
             person_id=person_id,
             name=name,
             titles=titles or {},
+            grants=grants,
+            unlisted=unlisted,
+            named=await history_paging.names_of(upstream, grants, played, lang),
             rating=rating,
             chart=rating_chart.chart(rating.get("history", [])),
-            played=list(reversed(played)),
+            played=played,
+            shown=shown,
         )
 
     @app.get("/ratings/{org}", response_class=HTMLResponse, name="ratings_latest")
@@ -73,9 +85,11 @@ def install(app: FastAPI, site: Site) -> None:
     async def rating_list(request: Request, org: PathId, period: str) -> Response:
         if not (PERIOD.match(period) and ORG.match(org)):
             return site.render(request, "error.html", status=404, message_key="not_found")
-        listed = await upstream.optional("awards", f"/v1/organisations/{org}/ratings/{period}")
         q = (request.query_params.get("q") or "").strip()[:MAX_QUERY]
-        rows = [dict(r, rank=i) for i, r in enumerate((listed or {}).get("rows", []), 1)]
+        # a search asks awards for the rows found only (each with its rank in the whole list)
+        path, params = f"/v1/organisations/{org}/ratings/{period}", {"initial": q[:1]} if q else None
+        listed = await upstream.optional("awards", path, params=params)
+        rows = [dict(r, rank=r.get("rank", i)) for i, r in enumerate((listed or {}).get("rows", []), 1)]
         return site.render(
             request,
             "ratings.html",

@@ -203,6 +203,9 @@ rated_games = Table(
     Column("first_player", String(100), nullable=True),
     Column("second_player", String(100), nullable=True),
     Index("ix_rated_games_org", "organisation", "played_on"),
+    #: a person's games from either side (a history page: migration 0009)
+    Index("ix_rated_games_first", "organisation", "first_id"),
+    Index("ix_rated_games_second", "organisation", "second_id"),
 )
 
 #: the published rating list of each period (YYYY-MM): every rated person as rated at its end;
@@ -219,6 +222,8 @@ rating_lists = Table(
     Column("volatility", Float, nullable=False),
     Column("games", Integer, nullable=False),
     Column("provisional", Boolean, nullable=False),
+    #: a person's rating after each period (a history page: migration 0009)
+    Index("ix_rating_lists_person", "organisation", "person_id", "period"),
 )
 
 #: an organisation's title ladder, lowest first (none stored: 18k … 1k, 1d … 9d)

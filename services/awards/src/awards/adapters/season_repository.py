@@ -125,8 +125,14 @@ class SeasonRepository:
         return list((await self.session.execute(query)).all())
 
     async def periods(self, organisation: str) -> list[str]:
+        """Each period with a list: one step along the key (organisation, period, …) per period,
+        not a pass over every row of every list (a GROUP BY read them all: bench.history_page)."""
         t = rating_lists.c
-        query = select(t.period).where(t.organisation == organisation).group_by(t.period).order_by(t.period)
+        first = select(func.min(t.period).label("period")).where(t.organisation == organisation)
+        found = first.cte("periods", recursive=True)
+        later = select(func.min(t.period)).where(t.organisation == organisation, t.period > found.c.period)
+        found = found.union_all(select(later.scalar_subquery()).where(found.c.period.is_not(None)))
+        query = select(found.c.period).where(found.c.period.is_not(None)).order_by(found.c.period)
         return [r.period for r in (await self.session.execute(query)).all()]
 
     async def rating_list(self, organisation: str, period: str) -> list[Row[Any]]:

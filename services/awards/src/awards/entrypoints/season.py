@@ -10,7 +10,7 @@ from datetime import date, timedelta
 from functools import partial
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -21,6 +21,7 @@ from ..domain.ratings import Rating
 from ..domain.title_record import TitleGrant, current_title, title_history
 from ..service_layer.commands import SetTitleLadder
 from ..service_layer.handlers import handle
+from ..service_layer.person_history import grants_of, sections_page
 from ..service_layer.season import PARAMS, ladder_of
 from ..service_layer.season_reads import SeasonReads, season_reads
 from .published import CSV, csv_response
@@ -30,6 +31,8 @@ csv_route = partial(router.get, responses=CSV, response_class=Response)
 
 Org = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")]
 PersonId = Annotated[str, Path(min_length=1, max_length=64, description="the person's registry id")]
+#: a search of a list: the masked names of public reads keep their first character only
+Initial = Annotated[str | None, Query(min_length=1, max_length=1, description="only the names starting with it")]
 Period = Annotated[str, Path(pattern=r"^(19|2\d)\d{2}-(0[1-9]|1[0-2])$", description="a rating period: YYYY-MM")]
 
 
@@ -80,6 +83,8 @@ class RatingRow(_Out):
 class ListedRow(RatingRow):
     #: the title the person held at the end of the period (None: none granted by then)
     title: str | None
+    #: the place in the whole list (a search by ``initial`` keeps each row's)
+    rank: int
 
 
 class PersonRating(_Out):
@@ -95,6 +100,13 @@ class RatingList(_Out):
     #: every period with a list, oldest first
     periods: list[str]
     rows: list[ListedRow]
+    #: how many people the whole list has (``rows``: those found, with ``initial``)
+    listed: int
+
+
+def name_starts(name: str, initial: str) -> bool:
+    """The masked name ("张**") starts with ``initial``, case aside (the portal's search)."""
+    return mask_name(name)[:1].casefold() == initial.casefold()
 
 
 def _row(row: Any) -> RatingRow:
@@ -158,10 +170,14 @@ async def person_rating(org: Org, person_id: PersonId, repo: Repo) -> PersonRati
     )
 
 
-async def _list(org: str, period: str, repo: SeasonReads) -> RatingList:
+async def _list(org: str, period: str, repo: SeasonReads, initial: str | None = None) -> RatingList:
     ladder = await ladder_of(repo, org)
+    listed = await repo.rating_list(org, period)
+    ranked = [(rank, r) for rank, r in enumerate(listed, 1) if not initial or name_starts(r.name, initial)]
+    # a search reads the grants of those found only (the organisation's are thousands)
+    found = await grants_of(repo, org, [r.person_id for _, r in ranked]) if initial else None
     grants: dict[str, list[TitleGrant]] = {}
-    for r in await repo.organisation_grants(org):
+    for r in await repo.organisation_grants(org) if found is None else found:
         if r.title in ladder.order:  # off the ladder: ranks nothing (as in a person's titles)
             grants.setdefault(r.person_id, []).append(
                 TitleGrant(r.person_id, r.title, r.event_code, r.section_id, r.place, r.granted_on)
@@ -170,17 +186,18 @@ async def _list(org: str, period: str, repo: SeasonReads) -> RatingList:
     year, month = int(period[:4]), int(period[5:])
     end = date(year + month // 12, month % 12 + 1, 1) - timedelta(days=1)
     rows = []
-    for r in await repo.rating_list(org, period):
+    for rank, r in ranked:  # a search: only the rows found are built (the whole list is thousands)
         held = current_title(grants.get(r.person_id, []), ladder, on=end)
-        rows.append(ListedRow(**_row(r).model_dump(), title=held.title if held else None))
-    return RatingList(organisation=org, period=period, periods=await repo.periods(org), rows=rows)
+        rows.append(ListedRow(**_row(r).model_dump(), title=held.title if held else None, rank=rank))
+    periods = await repo.periods(org)
+    return RatingList(organisation=org, period=period, periods=periods, rows=rows, listed=len(listed))
 
 
 @csv_route("/{org}/ratings/{period}.csv", summary="The rating list of a period as CSV")
 async def rating_list_csv(org: Org, period: Period, repo: Repo) -> Response:
     listed = await _list(org, period, repo)
-    rows = [{"rank": i, **r.model_dump()} for i, r in enumerate(listed.rows, 1)]
-    return csv_response(["rank", *ListedRow.model_fields], rows, f"{org}-ratings-{period}.csv")
+    columns = ["rank", *(f for f in ListedRow.model_fields if f != "rank")]
+    return csv_response(columns, [r.model_dump() for r in listed.rows], f"{org}-ratings-{period}.csv")
 
 
 # declared after the CSV route: "{period}" would match "2026-05.csv" and refuse it
@@ -189,8 +206,8 @@ async def rating_list_csv(org: Org, period: Period, repo: Repo) -> Response:
     response_model=RatingList,
     summary="The organisation's rating list of a period (YYYY-MM), highest first",
 )
-async def rating_list(org: Org, period: Period, repo: Repo) -> RatingList:
-    return await _list(org, period, repo)
+async def rating_list(org: Org, period: Period, repo: Repo, initial: Initial = None) -> RatingList:
+    return await _list(org, period, repo, initial)
 
 
 class PersonGame(_Out):
@@ -218,7 +235,10 @@ class PersonEvents(_Out):
     organisation: str
     person_id: str
     #: oldest first: every section the person was granted a title in or played a rated game in
+    #: (with ``latest``: the newest ``latest`` after the ``skip`` newest)
     sections: list[PersonSection]
+    #: how many sections the person has altogether
+    total: int
 
 
 @router.get(
@@ -226,8 +246,19 @@ class PersonEvents(_Out):
     response_model=PersonEvents,
     summary="The sections a person was titled or rated in, with their rated games (issue 32)",
 )
-async def person_events(org: Org, person_id: PersonId, repo: Repo) -> PersonEvents:
+async def person_events(
+    org: Org,
+    person_id: PersonId,
+    repo: Repo,
+    latest: Annotated[int | None, Query(ge=1, le=500, description="only the newest sections, this many")] = None,
+    skip: Annotated[int, Query(ge=0, le=100_000, description="with latest: skip this many newest first")] = 0,
+) -> PersonEvents:
     sections: dict[tuple[str, str], PersonSection] = {}
+    total: int | None = None
+    if latest is None:
+        grants, games = await repo.grants(org, person_id), await repo.person_games(org, person_id)
+    else:  # a history page's window (issue 32: reads the page's sections only)
+        total, grants, games = await sections_page(repo, org, person_id, latest, skip)
 
     def section(event_code: str, section_id: str, on: date) -> PersonSection:
         key = (event_code, section_id)
@@ -237,10 +268,10 @@ async def person_events(org: Org, person_id: PersonId, repo: Repo) -> PersonEven
             )
         return sections[key]
 
-    for g in await repo.grants(org, person_id):
+    for g in grants:
         found = section(g.event_code, g.section_id, g.granted_on)
         found.title, found.place = g.title, g.place
-    for r in await repo.person_games(org, person_id):
+    for r in games:
         first = r.first_id == person_id
         section(r.event_code, r.section_id, r.played_on).games.append(
             PersonGame(
@@ -253,7 +284,9 @@ async def person_events(org: Org, person_id: PersonId, repo: Repo) -> PersonEven
             )
         )
     ordered = sorted(sections.values(), key=lambda s: (s.on, s.event_code, s.section_id))
-    return PersonEvents(organisation=org, person_id=person_id, sections=ordered)
+    return PersonEvents(
+        organisation=org, person_id=person_id, sections=ordered, total=len(ordered) if total is None else total
+    )
 
 
 # ---------------------------------------------------------------------- the title ladder

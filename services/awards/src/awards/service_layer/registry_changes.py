@@ -6,11 +6,16 @@ nothing."""
 
 from __future__ import annotations
 
+import logging
+
 from gomoku_shared.contracts.season_events import PeopleMerged, PeopleSplit
 from gomoku_shared.runtime import UnitOfWork
 
 from ..adapters.season_repository import SeasonRepository
+from .player_backfill import fill_player_ids, unkeyed_left
 from .season import recompute_lists
+
+log = logging.getLogger("gomoku.awards")
 
 
 async def people_merged(uow: UnitOfWork, payload: PeopleMerged) -> int:
@@ -28,7 +33,21 @@ async def people_split(uow: UnitOfWork, payload: PeopleSplit) -> int:
     repo = SeasonRepository(uow.session)
     await repo.lock_organisation(payload.organisation)
     players = [(p.event_code, p.player_id) for p in payload.players]
+    events = sorted({code for code, _ in players})
+    # rows stored before migration 0008 name no event person: filled first from the stored results
+    await fill_player_ids(uow.session, payload.organisation, events)
     moved = await repo.rekey_players(payload.organisation, players, payload.split_off)
+    left = await unkeyed_left(uow.session, payload.organisation, payload.person_id, events)
+    if left:
+        log.warning(
+            "people.split %s -> %s: %d row(s) in events %s stored before the event person was kept "
+            "could not be told apart; they stay with %s",
+            payload.person_id,
+            payload.split_off,
+            left,
+            ", ".join(events),
+            payload.person_id,
+        )
     if moved:
         await recompute_lists(repo, payload.organisation, uow.emit)
     return moved

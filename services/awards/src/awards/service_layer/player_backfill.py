@@ -10,14 +10,15 @@ filled row is never read again."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
-
-from sqlalchemy.ext.asyncio import AsyncSession
+from typing import TYPE_CHECKING, Any
 
 from gomoku_shared.contracts.events import SectionCompleted
 
 from ..adapters.season_backfill import SeasonBackfill
 from .season import _people
+
+if TYPE_CHECKING:
+    from sqlalchemy.ext.asyncio import AsyncSession
 
 #: entrant id → (registry id, name, registration's player id)
 People = dict[str, tuple[str, str, str | None]]

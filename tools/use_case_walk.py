@@ -24,7 +24,7 @@ import argparse
 import asyncio
 import dis
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from types import FrameType
 from typing import Any
@@ -134,7 +134,7 @@ class Walk:
         return dict(zip(MEASURES, values, strict=True))
 
 
-def use_cases(players: int) -> dict[str, Callable[[], Awaitable[Walk]]]:
+def use_cases(players: int) -> dict[str, Callable[[], Coroutine[Any, Any, Walk]]]:
     """Each use case's walk, by name (the services' modules imported only when one runs)."""
     import walk_gameplay
     import walk_pairing
@@ -170,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [name for name in chosen if name not in known]
     if unknown:
         parser.error(f"unknown use case(s) {', '.join(unknown)}; choose from {', '.join(known)}")
-    walks = {name: asyncio.run(known[name]()) for name in chosen}
+    walks: dict[str, Walk] = {name: asyncio.run(known[name]()) for name in chosen}
     for name, walk in walks.items():
         if args.moves:
             print(f"--- {name}")

@@ -101,7 +101,7 @@ async def _walk_on(traced: int, url: str) -> Walk:
                     await act("move", player, point=point)
         finished = await _finished_in_outbox(runtime)
     finally:
-        writer = service.extras["games"].writer
+        writer = (service.extras or {})["games"].writer
         if writer is not None:
             await writer.close()
         await runtime.engine.dispose()

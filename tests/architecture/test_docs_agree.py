@@ -1,7 +1,9 @@
 """The docs a newcomer reads first say what the code does (issue 31, "docs a newcomer can trust"):
 the event diagrams of README.md and docs/architecture.md list exactly who consumes what
-(``gomoku_shared.topology.CONSUMES``), every decision record is linked under its own number, and
-no file cites a document that is not in the repository."""
+(``gomoku_shared.topology.CONSUMES``), every decision record is linked under its own number, no
+file cites a document that is not in the repository or counts four services, every relative link
+of the documents resolves, every file and module they name exists, and every section a file
+cites is a heading of its document."""
 
 from __future__ import annotations
 
@@ -236,3 +238,43 @@ def test_the_document_checks_find_what_is_stale():
     assert not dotted_name_resolves("pairing.service_layer.no_such_module")
     assert dotted_name_resolves("registration.closes_at")  # a configuration key
     assert OUTSIDE.search("see RULES.md Appendix A") and STALE_COUNT.search("the four services")
+
+
+#: a citation of a document's section: ``(docs/api.md, "Webhooks")``, ``README "Run modes"``
+CITATION = re.compile(
+    r"\b(docs/[\w-]+\.md|README(?:\.md)?|CONTRIBUTING(?:\.md)?)[,:]?\s+(?:section\s+)?[\"“]([^\"”]{3,80})[\"”]"
+)
+
+
+def headings(name: str) -> list[str]:
+    return [
+        line.lstrip("#").strip().lower()
+        for line in (ROOT / name).read_text(encoding="utf-8").splitlines()
+        if line.startswith("#")
+    ]
+
+
+def cited_section_exists(citing: str, document: str, section: str) -> bool:
+    """The section is (part of) a heading of the document; a README cited from inside a
+    service may be that service's own."""
+    document = document if document.endswith(".md") else f"{document}.md"
+    candidates = [document]
+    if document == "README.md" and citing.startswith("services/"):
+        candidates.insert(0, "/".join(citing.split("/")[:2]) + "/README.md")
+    section = section.lower()
+    return any((ROOT / name).is_file() and any(section in heading for heading in headings(name)) for name in candidates)
+
+
+def test_every_cited_section_is_a_heading_of_its_document():
+    """A docstring or document that sends the reader to ``(docs/x.md, "Section")`` names a
+    heading that is there (a renamed section leaves no citation behind)."""
+    stale = []
+    for name in tracked(*SOURCES):
+        if name in ("CHANGELOG.md", "tests/architecture/test_docs_agree.py"):
+            continue
+        text = re.sub(r"\s*\n\s*(?:#:?\s*)?", " ", (ROOT / name).read_text(encoding="utf-8"))
+        for document, section in CITATION.findall(text):
+            if not cited_section_exists(name, document, section):
+                stale.append(f'{name}: {document} "{section}"')
+    assert stale == []
+    assert not cited_section_exists("docs/api.md", "docs/architecture.md", "No such section")

@@ -1,4 +1,4 @@
-"""Adding an event is adding a preset file (CONTRIBUTING, "Add an event (a preset)"): a preset the
+"""Adding an event is adding a preset file (CONTRIBUTING, "a new preset"): a preset the
 simulator has never seen runs through the whole demo — registration, pairing, games, awards,
 the pages and the staff accounts — with no simulator edit; its field comes from its sections."""
 

@@ -54,7 +54,7 @@ async def _sse_until_finished(client: httpx.AsyncClient, path: str, seen: list[s
 async def test_services_and_three_gameplay_replicas_behind_the_gateway_on_postgres_and_rabbitmq(
     databases, amqp_url, bus_namespace, tmp_path
 ):
-    """Migrate four empty databases, start the processes and the gateway; through the one base URL
+    """Migrate five empty databases, start the processes and the gateway; through the one base URL
     every service answers under its embedded-mode prefix with the embedded mode's paths (docs
     included), correlation ids pass
     through or are added, a game is played over the gateway with its SSE and WebSocket streams

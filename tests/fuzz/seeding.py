@@ -104,9 +104,9 @@ async def embedded_stack_process(tmp_path: Path, extra_env: dict[str, str] | Non
             time.sleep(0.2)
         urls = {s: f"{base}/{s}" for s in SERVICES}
         platform = Platform.distributed(urls, KEYS)
-        clock = SimClock(platform, ("gameplay",))  # one clock for the four apps
+        clock = SimClock(platform, ("gameplay",))  # one clock for the whole process
         clock.current = await clock.now()
-        quiet = ServicesQuiet(platform)  # the four apps of the one process, each asked at its own prefix
+        quiet = ServicesQuiet(platform)  # the competition services of the one process, each at its prefix
         try:
             yield Stack(platform, clock, quiet, "embedded", urls, extras={"log": log})
         finally:

@@ -1,4 +1,4 @@
-"""Embedded mode: the five services and the web pages in one process, on one in-memory bus, SQLite per service.
+"""Embedded mode: the six services (five and the portal's web pages) in one process, on one in-memory bus, SQLite each.
 
 ``python -m gomoku_shared.embedded [--port 8000]`` serves them under /registration,
 /pairing, /gameplay, /awards and /partners, and the public web pages (package ``portal``, when installed) at /. The same ``EmbeddedSuite`` drives tests and the demo.
@@ -61,7 +61,7 @@ class EmbeddedSuite:
                 if name != "partners":
                     svc.runtime.tokens.use_fetch(partners.extras["key_source"])
         self.app = FastAPI(title="Gomoku platform (embedded)", lifespan=self._lifespan, telemetry=FASTAPI_TELEMETRY)
-        # paths outside the four mounts get the common error shape, the input checks and a
+        # paths outside the services' mounts get the common error shape, the input checks and a
         # correlation id too (a path a mount cannot match, e.g. one with a newline, ends here)
         install_error_handlers(self.app)
         self.app.add_middleware(InputGuardMiddleware)

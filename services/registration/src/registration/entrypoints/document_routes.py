@@ -1,6 +1,6 @@
 """Issue 34: a registrant's documents over HTTP — upload (multipart), the lists (metadata
 only) and a document's bytes, for the arbiter who reviews the event's evidence and for whoever
-uploaded it (docs/api.md "Documents")."""
+uploaded it (docs/api.md, "registration", Documents)."""
 
 from __future__ import annotations
 

@@ -73,7 +73,7 @@ class Federation:
 
 @contextlib.asynccontextmanager
 async def federation(database_url: str, data_dir: Path) -> AsyncIterator[Federation]:
-    """The four services on databases created for this run (dropped at the end)."""
+    """Awards, registration, pairing and gameplay on databases created for this run (dropped at the end)."""
     tag = uuid.uuid4().hex[:8]
     base = database_url.rsplit("/", 1)[0]
     names = {s: f"bench_history_{tag}_{s}" for s in SERVICES}

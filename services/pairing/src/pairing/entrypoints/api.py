@@ -39,7 +39,7 @@ from ..service_layer.commands import (
     Withdraw,
 )
 from ..service_layer.pool import Pairer
-from ..service_layer.unit_of_work import PairingUnitOfWork
+from ..service_layer.unit_of_work import PairingUnitOfWork, SqlPairingUnitOfWork
 from . import views
 from .bodies import ByeBody, DecisionBody, DelayBody, HoldBody, LateEntryBody, PairingsBody, ResultBody, WithdrawalBody
 from .conditional import not_modified, tag
@@ -93,7 +93,7 @@ async def _act(
                     stored = await store.lookup(uow.session, keyed)
                     if stored is not None:
                         return replay(stored)
-                answer = await action(PairingUnitOfWork(uow))
+                answer = await action(SqlPairingUnitOfWork(uow))
                 if keyed is not None:
                     await store.remember(uow.session, keyed, 200, answer)
             return answer

@@ -21,12 +21,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from pairing_kit import START
+from pairing_kit import EV, START
 
+from gomoku_shared.auth import Principal
 from gomoku_shared.clock import FakeClock
 from gomoku_shared.contracts import Payload, envelope_for
 from gomoku_shared.contracts.common import Entrant, SectionRules
 from gomoku_shared.contracts.envelope import Envelope
+from gomoku_shared.contracts.events import GameFinished, RoundPaired
 from pairing.adapters import orm
 from pairing.domain.aggregate import Section, StaleResult
 from pairing.service_layer import handlers
@@ -35,6 +37,9 @@ from pairing.service_layer.pool import Pairer
 from pairing.service_layer.unit_of_work import PairingUnitOfWork
 
 Key = tuple[str, str]
+
+#: the arbiter's API key, as the routes hand it to a command
+ARBITER = Principal("arbiter", key_id="arb-key")
 
 
 def _filled(table: Any, values: dict[str, Any]) -> dict[str, Any]:
@@ -320,3 +325,25 @@ class FakeUnitOfWork(PairingUnitOfWork):
             if (event_type is None or envelope.type == event_type)
             and (section_id is None or getattr(envelope.payload, "section_id", None) == section_id)
         ]
+
+
+def games_won_by_first(paired: RoundPaired, draws: bool = False) -> list[GameFinished]:
+    """Gameplay's answer to a round of one-game pairings: every first player wins (or draws)."""
+    return [
+        GameFinished(
+            event_code=EV,
+            section_id=paired.section_id,
+            round=paired.round,
+            pairing_id=spec.pairing_id,
+            game_id=f"{paired.section_id}.{paired.round}.{spec.pairing_id}",
+            black=spec.first,
+            white=spec.second,
+            winner=None if draws else spec.first,
+            result="draw" if draws else "black",
+            reason="agreement" if draws else "five",
+            stage=paired.stage,
+            first=spec.first,
+            second=spec.second,
+        )
+        for spec in paired.pairings
+    ]

@@ -94,12 +94,17 @@ class PairingUnitOfWork(Protocol):
         return state
 
 
-class SqlPairingUnitOfWork(Repositories, PairingUnitOfWork):
+class SqlPairingUnitOfWork(PairingUnitOfWork):
     """`uow.sections`, `uow.games`, `uow.audit`, `uow.appeals` on the runtime's session; `emit`
     writes an event to the outbox in the same transaction."""
 
     def __init__(self, uow: UnitOfWork) -> None:
-        super().__init__(uow.session)
+        repositories = Repositories(uow.session)
+        self.session = uow.session
+        self.sections = repositories.sections
+        self.games = repositories.games
+        self.audit = repositories.audit
+        self.appeals = repositories.appeals
         self.clock = uow.clock
         self._runtime = uow
 

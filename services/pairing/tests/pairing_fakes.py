@@ -247,7 +247,9 @@ class FakeAuditRepository:
         }
 
     async def of_section(self, event_code: str, section_id: str) -> list[dict]:
-        return [dict(row) for row in self.store.audit if (row["event_code"], row["section_id"]) == (event_code, section_id)]
+        return [
+            dict(row) for row in self.store.audit if (row["event_code"], row["section_id"]) == (event_code, section_id)
+        ]
 
 
 class FakeAppealRepository:

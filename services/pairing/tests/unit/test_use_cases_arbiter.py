@@ -125,7 +125,11 @@ async def test_pair8_the_arbiter_decides_a_tie_once_and_the_section_completes():
     await _play(uow, 1, draws=True)
     assert uow.payloads("section.completed") == []
     [tie] = uow.store.sections[(EV, "a")].ties.values()
-    assert (tie["tie_id"], tie["status"], sorted(tie["entrant_ids"])) == ("t1-4", "open", [p.entrant_id for p in players(4)])
+    assert (tie["tie_id"], tie["status"], sorted(tie["entrant_ids"])) == (
+        "t1-4",
+        "open",
+        [p.entrant_id for p in players(4)],
+    )
     with pytest.raises(Unprocessable):
         await uow.handle(DecideTie(EV, "a", "t1-4", ["p001"], ARBITER))
     order = ["p003", "p001", ["p002", "p004"]]

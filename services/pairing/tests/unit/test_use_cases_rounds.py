@@ -153,3 +153,45 @@ async def test_pair11_hold_makes_the_next_round_a_draft_the_arbiter_corrects_and
         await uow.handle(PublishRound(EV, "a", 2, ARBITER))
     actions = [row["action"] for row in await uow.audit.of_section(EV, "a")]
     assert actions == ["hold", "pairings", "publish"]
+
+
+async def test_pair11_the_arbiters_result_stands_over_a_later_game_finished():
+    """PAIR-11: a game.finished arriving after the arbiter's result of its pairing is recorded
+    but not scored: the arbiter's result stands and the round is paired once."""
+    uow = await _opened(n=4, rounds=2)
+    first, second = games_won_by_first(uow.payloads("round.paired", "a")[0])
+    await uow.handle(EnterResult(EV, "a", 1, first.pairing_id, "second_wins", ARBITER, note="dispute"))
+    [decided] = uow.payloads("result.decided", "a")
+    assert (decided.outcome, decided.reason, decided.note) == ("second_wins", "arbiter", "dispute")
+    await uow.handle(RecordGame(first))
+    await uow.handle(RecordGame(second))
+    stored = await uow.sections.pairing(EV, "a", first.pairing_id)
+    assert stored is not None and (stored["outcome"], stored["result_source"]) == ("0-1", "arbiter")
+    assert [p.round for p in uow.payloads("round.paired", "a")] == [1, 2] and len(uow.store.games) == 2
+
+
+async def test_pair6_a_double_forfeit_scores_nothing_from_gameplay_or_the_arbiter():
+    """PAIR-6 / PLAY-7: both absent is a double forfeit, 0:0 and never a draw; entered by the
+    arbiter it goes to gameplay with the forfeit reason."""
+    uow = await _opened(n=4, rounds=2)
+    first, second = games_won_by_first(uow.payloads("round.paired", "a")[0])
+    absent = first.model_copy(update={"winner": None, "result": "double_forfeit", "reason": "no_show"})
+    await uow.handle(RecordGame(absent.model_copy(update={"double_forfeit": True})))
+    await uow.handle(EnterResult(EV, "a", 1, second.pairing_id, "double_forfeit", ARBITER))
+    [decided] = uow.payloads("result.decided", "a")
+    assert (decided.outcome, decided.reason) == ("double_forfeit", "no_show")
+    [standings] = uow.payloads("standings.updated", "a")
+    assert all(row.points == 0 and row.games_played == 0 for row in standings.standings)
+
+
+async def test_awd8_each_correction_goes_to_gameplay_with_a_higher_sequence():
+    """AWD-8: every correction after completion republishes the section (revision + 1) and is
+    sent to gameplay with a higher sequence (gameplay applies only the latest)."""
+    uow = await _opened(n=4, rounds=1)
+    await _play(uow, 1)
+    pairing_id = uow.payloads("round.paired", "a")[0].pairings[0].pairing_id
+    for seen, result in enumerate(("second_wins", "draw"), 1):
+        await uow.handle(EnterResult(EV, "a", 1, pairing_id, result, ARBITER, expected_revision=seen))
+    decided = uow.payloads("result.decided", "a")
+    assert [d.outcome for d in decided] == ["second_wins", "draw"] and decided[0].sequence < decided[1].sequence
+    assert [c.revision for c in uow.payloads("section.completed", "a")] == [1, 2, 3]

@@ -28,7 +28,7 @@ from gomoku_shared.clock import FakeClock
 from gomoku_shared.contracts import Payload, envelope_for
 from gomoku_shared.contracts.common import Entrant, SectionRules
 from gomoku_shared.contracts.envelope import Envelope
-from gomoku_shared.contracts.events import GameFinished, RoundPaired
+from gomoku_shared.contracts.events import GameFinished, PairingOutcome, PlayoffRequired, RoundPaired
 from pairing.adapters import orm
 from pairing.domain.aggregate import Section, StaleResult
 from pairing.service_layer import handlers
@@ -329,20 +329,26 @@ class FakeUnitOfWork(PairingUnitOfWork):
         ]
 
 
-def games_won_by_first(paired: RoundPaired, draws: bool = False) -> list[GameFinished]:
-    """Gameplay's answer to a round of one-game pairings: every first player wins (or draws)."""
+def games_won_by_first(paired: RoundPaired | PlayoffRequired, draws: bool = False) -> list[GameFinished]:
+    """Gameplay's answer to a round of one-game pairings, or to a playoff: every first player
+    wins (a round's pairings may be drawn instead)."""
+    playoff = paired.playoff_id if isinstance(paired, PlayoffRequired) else None
+    rnd = paired.round if isinstance(paired, RoundPaired) else 0
     return [
         GameFinished(
             event_code=EV,
             section_id=paired.section_id,
-            round=paired.round,
+            round=rnd,
             pairing_id=spec.pairing_id,
-            game_id=f"{paired.section_id}.{paired.round}.{spec.pairing_id}",
+            game_id=f"{paired.section_id}.{rnd}.{spec.pairing_id}",
+            playoff_id=playoff,
             black=spec.first,
             white=spec.second,
             winner=None if draws else spec.first,
             result="draw" if draws else "black",
             reason="agreement" if draws else "five",
+            # a playoff pairing's games end with its points (gameplay plays the deciders)
+            outcome=PairingOutcome(first_points=2, second_points=0) if playoff is not None else None,
             stage=paired.stage,
             first=spec.first,
             second=spec.second,

@@ -192,3 +192,19 @@ async def test_awd10_rejected_appeal_keeps_the_result_and_the_fee():
     decided = await uow.handle(DecideAppeal(EV, "a", "a-1", Decision(upheld=False, reasons="no breach"), ARBITER))
     assert (decided["status"], decided["refund_fen"], decided["result_changed"]) == ("rejected", 0, False)
     assert uow.payloads("result.decided") == [] and len(uow.payloads("section.completed")) == 1
+
+
+async def test_pair8_a_tie_is_settled_by_a_playoff_game_and_the_section_completes():
+    """PAIR-8: a tie on a place that matters (policy playoff) goes out as playoff.required; the
+    playoff's game.finished decides it and the section completes with the winner first."""
+    uow = await _opened(n=2, rounds=1, tie_policy="playoff", places=1)
+    await _play(uow, 1, draws=True)
+    [playoff] = uow.payloads("playoff.required", "a")
+    [spec] = playoff.pairings
+    assert uow.payloads("section.completed") == []
+    [decider] = games_won_by_first(playoff)
+    await uow.handle(RecordGame(decider))
+    [done] = uow.payloads("section.completed", "a")
+    assert done.standings[0].entrant_id == spec.first
+    [tie] = uow.store.sections[(EV, "a")].ties.values()
+    assert (tie["status"], tie["decided_by"]) == ("decided", "playoff")

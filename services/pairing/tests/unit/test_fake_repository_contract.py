@@ -6,10 +6,13 @@ revision, at ``save`` or at once — are checked on both the same way."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import shutil
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -78,11 +81,19 @@ class FakeDriver:
         return await self.uow.handle(command)
 
 
+@pytest.fixture(scope="module")
+def migrated(tmp_path_factory) -> Path:
+    """An empty pairing database migrated once; each test gets its own copy (a copy is cheap,
+    the migrations are not)."""
+    path = tmp_path_factory.mktemp("migrated") / "pairing.sqlite"
+    asyncio.run(upgrade_async("pairing", f"sqlite+aiosqlite:///{path}"))
+    return path
+
+
 @pytest.fixture
-async def sessions(tmp_path):
-    url = f"sqlite+aiosqlite:///{tmp_path}/pairing.sqlite"
-    await upgrade_async("pairing", url)
-    engine = make_engine(url)
+async def sessions(tmp_path, migrated):
+    shutil.copyfile(migrated, tmp_path / "pairing.sqlite")
+    engine = make_engine(f"sqlite+aiosqlite:///{tmp_path}/pairing.sqlite")
     yield make_sessionmaker(engine)
     await engine.dispose()
 

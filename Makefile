@@ -28,7 +28,8 @@ install: .venv/.installed
 
 # ruff (lint + format) and mypy over the whole tree; CI runs this before the tests
 MYPY_TARGETS := clients/python/src/gomoku_client shared/src/gomoku_shared services/registration/src/registration services/pairing/src/pairing \
-	services/gameplay/src/gameplay services/awards/src/awards services/partners/src/partners services/portal/src/portal sim/src/gomoku_sim ops/src/gomoku_ops bench tools
+	services/gameplay/src/gameplay services/awards/src/awards services/partners/src/partners services/portal/src/portal sim/src/gomoku_sim ops/src/gomoku_ops bench tools \
+	services/pairing/tests/pairing_fakes.py
 lint: install
 	.venv/bin/ruff check .
 	.venv/bin/ruff format --check .

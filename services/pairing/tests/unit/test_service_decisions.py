@@ -9,6 +9,10 @@ from pairing_kit import ARB, EV, Harness, closed, players, rules, sqlite_setting
 from gomoku_shared.contracts import encode, envelope_for
 from gomoku_shared.contracts.events import GameFinished, PairingOutcome
 
+# a whole service through its API on SQLite: the same use cases run on the fakes in the fast
+# lane (test_use_cases_rounds.py), so make test-fast leaves this module out
+pytestmark = pytest.mark.slow
+
 BASE = f"/v1/events/{EV}/sections"
 
 

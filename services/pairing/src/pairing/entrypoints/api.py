@@ -38,7 +38,7 @@ from ..service_layer.commands import (
     Withdraw,
 )
 from ..service_layer.pool import Pairer
-from ..service_layer.unit_of_work import PairingUnitOfWork
+from ..service_layer.unit_of_work import PairingUnitOfWork, SqlPairingUnitOfWork
 from . import views
 from .bodies import ByeBody, DecisionBody, DelayBody, HoldBody, LateEntryBody, PairingsBody, ResultBody, WithdrawalBody
 from .conditional import not_modified, tag
@@ -88,7 +88,7 @@ async def _act(
         lambda: _runtime(request).transaction(correlation_id=correlation),
         store,
         keyed_request(request, principal, key, body),
-        lambda uow: action(PairingUnitOfWork(uow)),
+        lambda uow: action(SqlPairingUnitOfWork(uow)),
     )
 
 

@@ -11,7 +11,7 @@ from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
 from ..service_layer import handlers
 from ..service_layer.commands import OpenSection, RecordGame
 from ..service_layer.pool import Pairer
-from ..service_layer.unit_of_work import PairingUnitOfWork
+from ..service_layer.unit_of_work import SqlPairingUnitOfWork
 
 #: the event types this service consumes (docs/architecture.md, "Bus events")
 CONSUMES = ["section.closed", "game.finished", "event.access_changed"]
@@ -34,8 +34,8 @@ def register(
 
     @runtime.on("section.closed")
     async def on_section_closed(uow: UnitOfWork, env: Envelope[Any]) -> None:
-        await handlers.handle(OpenSection(env.payload), PairingUnitOfWork(uow), pairer)
+        await handlers.handle(OpenSection(env.payload), SqlPairingUnitOfWork(uow), pairer)
 
     @runtime.on("game.finished")
     async def on_game_finished(uow: UnitOfWork, env: Envelope[Any]) -> None:
-        await handlers.handle(RecordGame(env.payload), PairingUnitOfWork(uow), pairer)
+        await handlers.handle(RecordGame(env.payload), SqlPairingUnitOfWork(uow), pairer)

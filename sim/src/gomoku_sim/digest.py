@@ -32,9 +32,11 @@ VOLATILE_KEYS = frozenset(
 
 
 def canonical(obj: Any) -> Any:
-    """``obj`` without volatile keys (see VOLATILE_KEYS), dicts with sorted keys."""
+    """``obj`` without volatile keys (see VOLATILE_KEYS) and without keys whose value is None,
+    dicts with sorted keys. An optional field left empty says nothing of the outcome: a release
+    that adds one (contracts grow by optional fields only) digests the same outcome alike."""
     if isinstance(obj, Mapping):
-        return {k: canonical(obj[k]) for k in sorted(obj) if k not in VOLATILE_KEYS}
+        return {k: canonical(obj[k]) for k in sorted(obj) if k not in VOLATILE_KEYS and obj[k] is not None}
     if isinstance(obj, (list, tuple)):
         return [canonical(x) for x in obj]
     return obj

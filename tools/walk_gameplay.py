@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
 
-from use_case_walk import Walk
+from walk_record import Walk
 
 REPOSITORY = "adapters/repositories.py"
 START = datetime(2026, 5, 1, 9, 0, tzinfo=UTC)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from use_case_walk import Walk
+from walk_record import Walk
 
 REPOSITORY = "adapters/repository.py"
 

@@ -11,7 +11,8 @@ import asyncio
 
 import walk_gameplay
 import walk_pairing
-from use_case_walk import Walk, table
+from use_case_walk import table
+from walk_record import Walk
 
 
 def test_the_walk_counts_moves_between_files():

@@ -12,8 +12,8 @@ from gomoku_shared.event_config import EventConfig
 from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
 
 from ..adapters.config_mapping import AwardsPlan, awards_plan
-from ..adapters.repositories import Repositories
 from ..adapters.honours_repository import HonoursRepository
+from ..adapters.repositories import Repositories
 from ..adapters.repository import AwardsRepository, Publication
 
 __all__ = ["AwardsReads", "Publication", "plan_of", "reads_of", "reads_in"]

@@ -1,8 +1,9 @@
 """One use-case shape in registration (issue 31): every command of ``service_layer/commands.py``
 has one handler in ``service_layer/handlers.py``'s table, each taking (command, unit of work, what
 it runs on: the event locked and loaded, or the service's state), and the entrypoints change
-state only through ``handlers.handle``; no route is given its signature at run time; the HTTP
-bodies live in the entrypoints, the service layer takes their plain forms."""
+state only through ``handlers.handle`` (checked with the other services' in
+``test_use_case_shape.py``, whose ``REGISTRATION_WRITING_FUNCTIONS`` lists the functions); no
+route is given its signature at run time; the HTTP bodies live in the entrypoints, the service layer takes their plain forms."""
 
 from __future__ import annotations
 
@@ -17,48 +18,6 @@ from registration.entrypoints import registry_schemas, roster_schemas, schemas
 from registration.service_layer import commands, forms, handlers
 
 ENTRYPOINTS = Path(handlers.__file__).resolve().parents[1] / "entrypoints"
-#: the service-layer functions the handlers run (the routes and consumers reach them through
-#: ``handlers.handle`` only), by module
-WRITING_FUNCTIONS = {
-    ("owners", "choose_partners"),
-    ("entries", "register_player"),
-    ("entries", "register_bulk"),
-    ("entries", "register_team"),
-    ("entries", "withdraw"),
-    ("entries", "review"),
-    ("evidence", "correct_facts"),
-    ("evidence", "upload_evidence"),
-    ("evidence", "decide_evidence"),
-    ("changes", "request_change_cmd"),
-    ("changes", "decide_change_cmd"),
-    ("units", "add_unit"),
-    ("units", "add_official"),
-    ("exemptions", "load_list"),
-    ("stages", "check_in"),
-    ("stages", "post_seeded"),
-    ("stages", "on_qualifiers_selected"),
-    ("closing", "close_stage_cmd"),
-    ("fees", "record_line"),
-    ("fees", "announce_fee"),
-    ("fees", "confirm_paid"),
-    ("fees", "request_refund"),
-    ("fees", "decide_refund_cmd"),
-    ("fees", "on_appeal"),
-    ("public_entries", "reissue"),
-    ("delegation_door", "reissue"),
-    ("events", "create_event"),
-    ("schedule", "on_round_rescheduled"),
-    ("seeding", "on_ratings_published"),
-    ("registry_staff", "merge"),
-    ("registry_staff", "split"),
-    ("registry_staff", "correct"),
-    ("registry_staff", "export"),
-    ("public_entries", "enter"),
-    ("delegation_door", "start"),
-    ("delegation_door", "submit"),
-    ("documents", "add_document"),
-    ("delegation_documents", "add_unit_document"),
-}
 #: what runs a command in its transaction: ``access.run`` / ``Call.run`` (keyed), ``public_api.on_event`` (the doors)
 RUNNERS = {"run", "on_event"}
 
@@ -86,38 +45,6 @@ def test_every_command_has_one_handler_of_the_one_shape():
 def test_every_command_on_an_event_names_it():
     for command_type in commands.EVENT_COMMANDS:
         assert [field.name for field in dataclasses.fields(command_type)][0] == "event_code", command_type
-
-
-def _aliases(tree: ast.AST) -> dict[str, str]:
-    """Local name -> service-layer module (``from ..service_layer import documents as dd``)."""
-    return {
-        alias.asname or alias.name: alias.name
-        for node in ast.walk(tree)
-        if isinstance(node, ast.ImportFrom) and (node.module or "").endswith("service_layer")
-        for alias in node.names
-    }
-
-
-def _calls(path: Path) -> list[tuple[int, str]]:
-    """Each ``module.function`` attribute of ``path``, the module by its service-layer name."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    aliases = _aliases(tree)
-    return [
-        (node.lineno, f"{aliases.get(node.value.id, node.value.id)}.{node.attr}")
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-    ]
-
-
-def test_entrypoints_change_state_through_the_handlers_only():
-    writers = {f"{module}.{name}" for module, name in WRITING_FUNCTIONS}
-    found = [
-        f"{path.name}:{line} {name}"
-        for path in sorted(ENTRYPOINTS.glob("*.py"))
-        for line, name in _calls(path)
-        if name in writers
-    ]
-    assert not found, found
 
 
 def test_a_runner_is_handed_a_command_not_a_use_case_of_its_own():

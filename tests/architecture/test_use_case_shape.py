@@ -45,6 +45,51 @@ PARTNERS_WRITING_METHODS = frozenset(
     }
 )
 
+#: registration's service-layer functions the handlers run (the routes and consumers reach them
+#: through ``handlers.handle`` only), by module; test_registration_use_case_shape.py checks more
+REGISTRATION_WRITING_FUNCTIONS = frozenset(
+    {
+        ("owners", "choose_partners"),
+        ("entries", "register_player"),
+        ("entries", "register_bulk"),
+        ("entries", "register_team"),
+        ("entries", "withdraw"),
+        ("entries", "review"),
+        ("evidence", "correct_facts"),
+        ("evidence", "upload_evidence"),
+        ("evidence", "decide_evidence"),
+        ("changes", "request_change_cmd"),
+        ("changes", "decide_change_cmd"),
+        ("units", "add_unit"),
+        ("units", "add_official"),
+        ("exemptions", "load_list"),
+        ("stages", "check_in"),
+        ("stages", "post_seeded"),
+        ("stages", "on_qualifiers_selected"),
+        ("closing", "close_stage_cmd"),
+        ("fees", "record_line"),
+        ("fees", "announce_fee"),
+        ("fees", "confirm_paid"),
+        ("fees", "request_refund"),
+        ("fees", "decide_refund_cmd"),
+        ("fees", "on_appeal"),
+        ("public_entries", "reissue"),
+        ("delegation_door", "reissue"),
+        ("events", "create_event"),
+        ("schedule", "on_round_rescheduled"),
+        ("seeding", "on_ratings_published"),
+        ("registry_staff", "merge"),
+        ("registry_staff", "split"),
+        ("registry_staff", "correct"),
+        ("registry_staff", "export"),
+        ("public_entries", "enter"),
+        ("delegation_door", "start"),
+        ("delegation_door", "submit"),
+        ("documents", "add_document"),
+        ("delegation_documents", "add_unit_document"),
+    }
+)
+
 SHAPES = (
     Shape(
         "pairing",
@@ -66,7 +111,7 @@ SHAPES = (
     ),
     Shape(
         "awards",
-        "UnitOfWork",
+        "AwardsUnitOfWork",
         9,
         frozenset({"section_publication", "registry_changes", "title_ladder"}),
         frozenset(
@@ -79,6 +124,8 @@ SHAPES = (
         ),
     ),
     # the service objects mix reads and writes: their writing methods, reached on any object
+    # handlers take (command, unit of work, the event locked and loaded or the service's state)
+    Shape("registration", "RegistrationUnitOfWork", 29, frozenset(), REGISTRATION_WRITING_FUNCTIONS),
     Shape("partners", "Units", 30, frozenset(), past_the_handlers=PARTNERS_WRITING_METHODS),
 )
 IDS = [shape.service for shape in SHAPES]

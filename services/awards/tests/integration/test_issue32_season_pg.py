@@ -15,6 +15,7 @@ from awards_kit import Harness, completed, configured, ranked  # noqa: E402
 
 from awards.service_layer.commands import CompleteSection  # noqa: E402
 from awards.service_layer.handlers import handle  # noqa: E402
+from awards.service_layer.unit_of_work import SqlAwardsUnitOfWork  # noqa: E402
 from gomoku_shared.contracts.common import Entrant  # noqa: E402
 from gomoku_shared.contracts.events import GameResult, SectionCompleted  # noqa: E402
 from gomoku_shared.settings import ServiceSettings  # noqa: E402
@@ -49,7 +50,7 @@ async def test_issue32_two_rated_events_completing_at_once_both_reach_the_list(f
             if not with_games:
                 payload = payload.model_copy(update={"games": []})
             async with runtime.transaction(correlation_id=code) as uow:
-                await handle(CompleteSection(payload), uow)
+                await handle(CompleteSection(payload), SqlAwardsUnitOfWork(uow))
 
         for attempt in range(3):  # a race is a matter of timing: try it a few times, each from scratch
             await asyncio.gather(complete("da-a", 2 * attempt + 1), complete("da-b", 2 * attempt + 1))

@@ -20,6 +20,7 @@ from ..service_layer import honours as service
 from ..service_layer.commands import RecordHonour, RevokeHonour
 from ..service_layer.handlers import handle
 from ..service_layer.queries import AwardsReads, reads_in, reads_of
+from ..service_layer.unit_of_work import SqlAwardsUnitOfWork
 from .schemas import _Out
 
 router = APIRouter(prefix="/v1/events", tags=["honours"])
@@ -232,7 +233,7 @@ async def honour_register(event_code: EventCode, repo: Repo, _principal: StaffRe
 async def post_honour(event_code: EventCode, body: HonourBody, request: Request, principal: Granter) -> Honour:
     form = service.HonourForm(**body.model_dump())
     async with request.app.state.runtime.transaction(correlation_id=event_code) as uow:
-        row = await handle(RecordHonour(event_code, form, principal), uow)
+        row = await handle(RecordHonour(event_code, form, principal), SqlAwardsUnitOfWork(uow))
         config = await reads_in(uow).config(event_code)
     return Honour(**service.view(row, service.honour_rules(config).get(row["kind"]), full_names=True))
 
@@ -246,6 +247,6 @@ async def revoke_honour(
     event_code: EventCode, honour_id: HonourId, body: RevokeBody, request: Request, principal: Granter
 ) -> Honour:
     async with request.app.state.runtime.transaction(correlation_id=event_code) as uow:
-        row = await handle(RevokeHonour(event_code, honour_id, body.reason, principal), uow)
+        row = await handle(RevokeHonour(event_code, honour_id, body.reason, principal), SqlAwardsUnitOfWork(uow))
         config = await reads_in(uow).config(event_code)
     return Honour(**service.view(row, service.honour_rules(config).get(row["kind"]), full_names=True))

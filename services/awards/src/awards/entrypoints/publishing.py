@@ -14,6 +14,7 @@ from gomoku_shared.pagination import PageIn, page
 from ..service_layer import publishing
 from ..service_layer.commands import PublishSection
 from ..service_layer.handlers import handle
+from ..service_layer.unit_of_work import SqlAwardsUnitOfWork
 from .published import EventCode, SectionId
 
 router = APIRouter(prefix="/v1/events", tags=["publishing"])
@@ -58,7 +59,7 @@ class StaffActions(BaseModel):
 async def publish(event_code: EventCode, section_id: SectionId, request: Request, principal: Publisher) -> Publish:
     actor, actor_id = principal.actor or principal.role, principal.actor_id or principal.role
     async with request.app.state.runtime.transaction(correlation_id=event_code) as uow:
-        answer = await handle(PublishSection(event_code, section_id, actor, actor_id), uow)
+        answer = await handle(PublishSection(event_code, section_id, actor, actor_id), SqlAwardsUnitOfWork(uow))
     return Publish(**answer)
 
 
@@ -71,7 +72,7 @@ async def staff_actions(
     event_code: EventCode, section_id: SectionId, request: Request, _p: StaffReader, paging: PageIn
 ) -> StaffActions:
     async with request.app.state.runtime.transaction(correlation_id=event_code) as uow:
-        rows = await publishing.audit_of(uow, event_code, section_id)
+        rows = await publishing.audit_of(SqlAwardsUnitOfWork(uow), event_code, section_id)
     # in the order they were taken: the audit row's id is the key
     shown, next_cursor = page(rows, lambda row: (row["id"],), paging.limit, paging.cursor)
     actions = [StaffAction(**{k: r[k] for k in StaffAction.model_fields}) for r in shown]

@@ -24,6 +24,7 @@ from ..service_layer.handlers import handle
 from ..service_layer.person_history import grants_of, sections_page
 from ..service_layer.season import PARAMS, ladder_of
 from ..service_layer.season_reads import SeasonReads, season_reads
+from ..service_layer.unit_of_work import SqlAwardsUnitOfWork
 from .published import CSV, csv_response
 
 router = APIRouter(prefix="/v1/organisations", tags=["season"])
@@ -328,5 +329,5 @@ async def title_ladder(org: Org, repo: Repo) -> Ladder:
 )
 async def put_title_ladder(org: Org, body: LadderIn, request: Request, principal: Staff) -> Ladder:
     async with request.app.state.runtime.transaction(correlation_id=org) as uow:
-        ladder = await handle(SetTitleLadder(principal, org, body.titles), uow)
+        ladder = await handle(SetTitleLadder(principal, org, body.titles), SqlAwardsUnitOfWork(uow))
     return Ladder(organisation=org, titles=list(ladder.order), default=False)

@@ -9,12 +9,11 @@ from typing import Any
 
 from gomoku_shared.auth import Principal
 from gomoku_shared.errors import NotFound, Unprocessable
-from gomoku_shared.runtime import UnitOfWork
 
-from ..adapters.honours_repository import HonoursRepository
-from ..adapters.repository import AwardsRepository
 from ..domain import honours as rules
+from .ports import Awards
 from .queries import AwardsReads
+from .unit_of_work import AwardsUnitOfWork
 
 
 @dataclass(frozen=True)
@@ -35,7 +34,7 @@ def honour_rules(config: dict[str, Any] | None) -> dict[str, rules.HonourRule]:
     }
 
 
-async def event_units(repo: AwardsRepository | AwardsReads, event_code: str) -> dict[str, str]:
+async def event_units(repo: Awards | AwardsReads, event_code: str) -> dict[str, str]:
     """The units registered for the event, as the published sections' entrants carry them (id -> name)."""
     results = await repo.current_results(event_code)
     return rules.registered_units(
@@ -43,7 +42,7 @@ async def event_units(repo: AwardsRepository | AwardsReads, event_code: str) -> 
     )
 
 
-async def _recipient(repo: AwardsRepository, event_code: str, form: HonourForm) -> rules.Recipient:
+async def _recipient(repo: Awards, event_code: str, form: HonourForm) -> rules.Recipient:
     """The recipient as the published results know it: an entrant of a section, or a unit as registered."""
     if form.coach_name is not None:
         return rules.Recipient("coach", None, form.coach_name.strip(), form.coach_unit)
@@ -64,14 +63,14 @@ def _as_recipient(row: dict[str, Any]) -> rules.Recipient:
     return rules.Recipient(row["recipient_kind"], row["recipient_id"], row["recipient_name"], row["unit_name"])
 
 
-async def record(uow: UnitOfWork, event_code: str, form: HonourForm, principal: Principal) -> dict[str, Any]:
+async def record(uow: AwardsUnitOfWork, event_code: str, form: HonourForm, principal: Principal) -> dict[str, Any]:
     """AWD-9: one honour of the event, for a recipient the kind allows."""
-    repo = AwardsRepository(uow.session)
+    repo = uow.awards
     await repo.lock_event(event_code)
     stored = await repo.event(event_code)
     if stored is None or stored.config is None:
         raise NotFound("event_not_found", f"no configured event {event_code!r}", {"event_code": event_code})
-    honours = HonoursRepository(uow.session)
+    honours = uow.honours
     given = honour_rules(json.loads(stored.config))
     try:
         rules.given_rule(given, form.kind)  # before the recipient: an honour not given says so first
@@ -104,10 +103,12 @@ async def record(uow: UnitOfWork, event_code: str, form: HonourForm, principal: 
     return row
 
 
-async def revoke(uow: UnitOfWork, event_code: str, honour_id: str, reason: str, principal: Principal) -> dict[str, Any]:
-    repo = AwardsRepository(uow.session)
+async def revoke(
+    uow: AwardsUnitOfWork, event_code: str, honour_id: str, reason: str, principal: Principal
+) -> dict[str, Any]:
+    repo = uow.awards
     await repo.lock_event(event_code)
-    honours = HonoursRepository(uow.session)
+    honours = uow.honours
     row = await honours.get(event_code, honour_id)
     if row is None:
         raise NotFound("honour_not_found", f"no honour {honour_id!r} in {event_code!r}")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..adapters.person_history import PersonHistory
+from ..adapters.repositories import Repositories
 from .season_reads import SeasonReads
 
 
@@ -14,7 +14,7 @@ async def sections_page(
     reads: SeasonReads, organisation: str, person_id: str, latest: int, skip: int
 ) -> tuple[int, list[Any], list[Any]]:
     """How many sections the person has, and the grants and rated games of the page's."""
-    history = PersonHistory(reads.session)
+    history = Repositories(reads.session).history
     total, page = await history.sections(organisation, person_id, latest, skip)
     grants = await history.grants_in(organisation, person_id, page)
     games = await history.games_in(organisation, person_id, page)
@@ -23,4 +23,4 @@ async def sections_page(
 
 async def grants_of(reads: SeasonReads, organisation: str, person_ids: list[str]) -> list[Any]:
     """The grants of the people a search of a rating list found (not the organisation's all)."""
-    return await PersonHistory(reads.session).grants_of(organisation, person_ids)
+    return await Repositories(reads.session).history.grants_of(organisation, person_ids)

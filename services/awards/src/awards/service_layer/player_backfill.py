@@ -10,15 +10,12 @@ filled row is never read again."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from gomoku_shared.contracts.events import SectionCompleted
 
-from ..adapters.season_backfill import SeasonBackfill
+from .ports import Backfill
 from .season import _people
-
-if TYPE_CHECKING:
-    from sqlalchemy.ext.asyncio import AsyncSession
 
 #: entrant id → (registry id, name, registration's player id)
 People = dict[str, tuple[str, str, str | None]]
@@ -47,9 +44,8 @@ def game_players(payload: SectionCompleted, people: People, pairing_id: str) -> 
     return (first[2] if first else None), (second[2] if second else None)
 
 
-async def fill_player_ids(session: AsyncSession, organisation: str, event_codes: Sequence[str]) -> int:
+async def fill_player_ids(store: Backfill, organisation: str, event_codes: Sequence[str]) -> int:
     """Fill the event people of these events' rows stored before 0008; how many rows were filled."""
-    store = SeasonBackfill(session)
     grants = await store.unkeyed_grants(organisation, event_codes)
     games = await store.unkeyed_games(organisation, event_codes)
     results: dict[tuple[str, str], tuple[SectionCompleted, People] | None] = {}
@@ -83,6 +79,6 @@ async def fill_player_ids(session: AsyncSession, organisation: str, event_codes:
     return filled
 
 
-async def unkeyed_left(session: AsyncSession, organisation: str, person_id: str, event_codes: Sequence[str]) -> int:
+async def unkeyed_left(store: Backfill, organisation: str, person_id: str, event_codes: Sequence[str]) -> int:
     """The person's rows in these events that still name no event person (a split leaves them)."""
-    return await SeasonBackfill(session).unkeyed_of(organisation, person_id, event_codes)
+    return await store.unkeyed_of(organisation, person_id, event_codes)

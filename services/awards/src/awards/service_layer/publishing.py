@@ -11,18 +11,16 @@ from typing import Any
 
 from gomoku_shared.errors import Conflict, NotFound
 from gomoku_shared.event_config import EventConfig
-from gomoku_shared.runtime import UnitOfWork
 
-from ..adapters.repository import AwardsRepository
-from ..adapters.staff_actions import StaffActions
 from .section_publication import ConfiguredEvent, _refresh_section, _refresh_team
+from .unit_of_work import AwardsUnitOfWork
 
 
 async def publish_section(
-    uow: UnitOfWork, event_code: str, section_id: str, actor: str, actor_id: str | None = None
+    uow: AwardsUnitOfWork, event_code: str, section_id: str, actor: str, actor_id: str | None = None
 ) -> dict[str, Any]:
     """``actor``: who asked, by name (a key: its id); ``actor_id``: acct:<account> or the key id."""
-    repo = AwardsRepository(uow.session)
+    repo = uow.awards
     await repo.lock_event(event_code)
     raw = await repo.config(event_code)
     if raw is None:
@@ -40,11 +38,11 @@ async def publish_section(
     after = await repo.current_publication(event_code, section_id)
     published = after is not None and (before is None or after.revision != before.revision)
     revision = after.revision if after is not None else None
-    await StaffActions(uow.session).record(
+    await uow.staff_actions.record(
         event_code, section_id, "publish", actor, revision, published, uow.clock.now(), actor_id
     )
     return {"event_code": event_code, "section_id": section_id, "published": published, "revision": revision}
 
 
-async def audit_of(uow: UnitOfWork, event_code: str, section_id: str) -> list[dict[str, Any]]:
-    return await StaffActions(uow.session).of_section(event_code, section_id)
+async def audit_of(uow: AwardsUnitOfWork, event_code: str, section_id: str) -> list[dict[str, Any]]:
+    return await uow.staff_actions.of_section(event_code, section_id)

@@ -13,6 +13,7 @@ from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
 
 from ..adapters.config_mapping import AwardsPlan, awards_plan
 from ..adapters.honours_repository import HonoursRepository
+from ..adapters.repositories import Repositories
 from ..adapters.repository import AwardsRepository, Publication
 
 __all__ = ["AwardsReads", "Publication", "plan_of", "reads_of", "reads_in"]
@@ -57,12 +58,14 @@ class AwardsReads:
 async def reads_of(runtime: ServiceRuntime) -> AsyncIterator[AwardsReads]:
     """The reads of one session of ``runtime``'s database, for as long as the caller holds them."""
     async with runtime.sessionmaker() as session:
-        yield AwardsReads(AwardsRepository(session), HonoursRepository(session))
+        repositories = Repositories(session)
+        yield AwardsReads(repositories.awards, repositories.honours)
 
 
 def reads_in(uow: UnitOfWork) -> AwardsReads:
     """The reads inside a unit of work (what its changes left, before the commit)."""
-    return AwardsReads(AwardsRepository(uow.session), HonoursRepository(uow.session))
+    repositories = Repositories(uow.session)
+    return AwardsReads(repositories.awards, repositories.honours)
 
 
 def plan_of(stored_config: str | None) -> AwardsPlan | None:

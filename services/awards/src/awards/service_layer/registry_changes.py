@@ -9,18 +9,17 @@ from __future__ import annotations
 import logging
 
 from gomoku_shared.contracts.season_events import PeopleMerged, PeopleSplit
-from gomoku_shared.runtime import UnitOfWork
 
-from ..adapters.season_repository import SeasonRepository
 from .player_backfill import fill_player_ids, unkeyed_left
 from .season import recompute_lists
+from .unit_of_work import AwardsUnitOfWork
 
 log = logging.getLogger("gomoku.awards")
 
 
-async def people_merged(uow: UnitOfWork, payload: PeopleMerged) -> int:
+async def people_merged(uow: AwardsUnitOfWork, payload: PeopleMerged) -> int:
     """The merged people's records become the kept person's; how many rows moved."""
-    repo = SeasonRepository(uow.session)
+    repo = uow.season
     await repo.lock_organisation(payload.organisation)
     moved = await repo.rekey_people(payload.organisation, payload.merged_ids, payload.person_id)
     if moved:
@@ -28,16 +27,16 @@ async def people_merged(uow: UnitOfWork, payload: PeopleMerged) -> int:
     return moved
 
 
-async def people_split(uow: UnitOfWork, payload: PeopleSplit) -> int:
+async def people_split(uow: AwardsUnitOfWork, payload: PeopleSplit) -> int:
     """The split event people's records become ``split_off``'s again; how many rows moved."""
-    repo = SeasonRepository(uow.session)
+    repo = uow.season
     await repo.lock_organisation(payload.organisation)
     players = [(p.event_code, p.player_id) for p in payload.players]
     events = sorted({code for code, _ in players})
     # rows stored before migration 0008 name no event person: filled first from the stored results
-    await fill_player_ids(uow.session, payload.organisation, events)
+    await fill_player_ids(uow.backfill, payload.organisation, events)
     moved = await repo.rekey_players(payload.organisation, players, payload.split_off)
-    left = await unkeyed_left(uow.session, payload.organisation, payload.person_id, events)
+    left = await unkeyed_left(uow.backfill, payload.organisation, payload.person_id, events)
     if left:
         log.warning(
             "people.split %s -> %s: %d row(s) in events %s stored before the event person was kept "

@@ -18,20 +18,20 @@ from typing import Any
 
 from gomoku_shared.contracts.events import SectionCompleted
 from gomoku_shared.event_config import EventConfig
-from gomoku_shared.runtime import UnitOfWork
 
-from ..adapters.season_repository import SeasonRepository
 from ..domain.ratings import GlickoParams, RatedGame, rate_history
 from ..domain.section import SectionAwards
 from ..domain.title_record import TitleLadder
+from .ports import Season
 from .ratings_publication import Emit, publish_latest
+from .unit_of_work import AwardsUnitOfWork
 
 #: ADR 0012's parameters (τ 0.5, 1500/350/0.06, provisional above RD 110 or under 9 games)
 PARAMS = GlickoParams()
 SCORES = {"first_wins": 1.0, "second_wins": 0.0, "draw": 0.5}
 
 
-async def ladder_of(repo: SeasonRepository, organisation: str) -> TitleLadder:
+async def ladder_of(repo: Season, organisation: str) -> TitleLadder:
     stored = await repo.ladder(organisation)
     return TitleLadder(tuple(stored)) if stored else TitleLadder.kyu_dan()
 
@@ -118,7 +118,7 @@ def game_rows(payload: SectionCompleted, organisation: str, on: date) -> list[di
 
 
 async def record_section(
-    repo: SeasonRepository, config: EventConfig, payload: SectionCompleted, awards: SectionAwards, emit: Emit = None
+    repo: Season, config: EventConfig, payload: SectionCompleted, awards: SectionAwards, emit: Emit = None
 ) -> None:
     """Replace the section's grants and rated games; recompute the lists when games changed."""
     try:
@@ -179,7 +179,7 @@ def list_rows(games: list[Any], params: GlickoParams = PARAMS) -> list[dict[str,
     return rows
 
 
-async def recompute_lists(repo: SeasonRepository, organisation: str, emit: Emit = None) -> None:
+async def recompute_lists(repo: Season, organisation: str, emit: Emit = None) -> None:
     """Replace the organisation's lists; ``emit``: publish the latest (ratings.published)."""
     rows = list_rows(await repo.games(organisation))
     await repo.replace_lists(organisation, rows)
@@ -187,12 +187,12 @@ async def recompute_lists(repo: SeasonRepository, organisation: str, emit: Emit 
         publish_latest(emit, organisation, rows)
 
 
-async def on_owner_changed(uow: UnitOfWork, event_code: str) -> None:
+async def on_owner_changed(uow: AwardsUnitOfWork, event_code: str) -> None:
     """``owner_changed`` on the consumer's unit of work."""
-    await owner_changed(SeasonRepository(uow.session), event_code, uow.emit)
+    await owner_changed(uow.season, event_code, uow.emit)
 
 
-async def owner_changed(repo: SeasonRepository, event_code: str, emit: Emit = None) -> None:
+async def owner_changed(repo: Season, event_code: str, emit: Emit = None) -> None:
     """event.access_changed may come after the event's sections (no order across producers):
     what they left is filed under the event's owner as stored now, and the lists of both
     organisations are computed again when games moved."""

@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 
 from gomoku_shared.runtime import ServiceRuntime
 
+from ..adapters.repositories import Repositories
 from ..adapters.season_repository import SeasonRepository
 
 #: what a route reads the season's records with
@@ -17,4 +18,4 @@ SeasonReads = SeasonRepository
 @contextlib.asynccontextmanager
 async def season_reads(runtime: ServiceRuntime) -> AsyncIterator[SeasonReads]:
     async with runtime.sessionmaker() as session:
-        yield SeasonRepository(session)
+        yield Repositories(session).season

@@ -22,12 +22,10 @@ from typing import Any
 
 from gomoku_shared.contracts.events import AwardsPublished, EventConfigured, QualifiersSelected, SectionCompleted
 from gomoku_shared.event_config import EventConfig
-from gomoku_shared.runtime import UnitOfWork
 
 from ..adapters.config_mapping import AwardsPlan, SectionPlan, TeamPlan, awards_plan
 from ..adapters.contract_mapping import board_records, qualified_players, standings_from_contract
-from ..adapters.repository import AwardsRepository, canonical
-from ..adapters.season_repository import SeasonRepository
+from ..adapters.repository import canonical
 from ..domain import (
     CancelledSource,
     Gender,
@@ -44,7 +42,9 @@ from ..domain import (
     team_ranking_standings,
 )
 from .documents import section_content, section_document
+from .ports import Awards
 from .season import record_section
+from .unit_of_work import AwardsUnitOfWork
 
 log = logging.getLogger("gomoku.awards")
 
@@ -74,11 +74,11 @@ class ConfiguredEvent:
 # ---------------------------------------------------------------------- consumers
 
 
-async def event_configured(uow: UnitOfWork, payload: EventConfigured) -> None:
+async def event_configured(uow: AwardsUnitOfWork, payload: EventConfigured) -> None:
     """Store the event's configuration and (re)compute everything already received."""
     config = EventConfig.model_validate(payload.config)
     configured = ConfiguredEvent(payload.event_code, config)  # a configuration the awards cannot apply fails here
-    repo = AwardsRepository(uow.session)
+    repo = uow.awards
     await repo.lock_event(payload.event_code)
     await repo.save_config(
         payload.event_code, payload.name, payload.preset_id, config.model_dump(mode="json"), uow.clock.now()
@@ -89,9 +89,9 @@ async def event_configured(uow: UnitOfWork, payload: EventConfigured) -> None:
         await _refresh_team(uow, repo, configured, configured.plan.teams[team])
 
 
-async def section_completed(uow: UnitOfWork, payload: SectionCompleted) -> None:
+async def section_completed(uow: AwardsUnitOfWork, payload: SectionCompleted) -> None:
     """Store the section's final standings (this revision) and publish its awards."""
-    repo = AwardsRepository(uow.session)
+    repo = uow.awards
     await repo.lock_event(payload.event_code)
     current = await repo.current_result(payload.event_code, payload.section_id)
     status = await repo.add_result(
@@ -131,9 +131,7 @@ def _standings(configured: ConfiguredEvent, row: Any) -> tuple[SectionCompleted,
     return payload, standings_from_contract(payload, configured.section_gender(payload.section_id))
 
 
-async def _refresh_section(
-    uow: UnitOfWork, repo: AwardsRepository, configured: ConfiguredEvent, section_id: str
-) -> None:
+async def _refresh_section(uow: AwardsUnitOfWork, repo: Awards, configured: ConfiguredEvent, section_id: str) -> None:
     row = await repo.current_result(configured.event_code, section_id)
     if row is None:
         return
@@ -169,7 +167,7 @@ async def _refresh_section(
     )
     await _publish(uow, repo, content, document)
     # issue 32: the section's title grants and rated games, on its people's season records
-    await record_section(SeasonRepository(uow.session), configured.config, payload, awards, uow.emit)
+    await record_section(uow.season, configured.config, payload, awards, uow.emit)
     if plan is not None and plan.qualification is not None and not awards.cancelled:
         await _refresh_qualification(uow, repo, configured, plan, payload, standings)
 
@@ -179,7 +177,7 @@ def _closing_cancel(payload: SectionCompleted) -> str | None:
     return (payload.cancel_reason or "no reason given") if payload.cancelled else None
 
 
-async def _refresh_team(uow: UnitOfWork, repo: AwardsRepository, configured: ConfiguredEvent, team: TeamPlan) -> None:
+async def _refresh_team(uow: AwardsUnitOfWork, repo: Awards, configured: ConfiguredEvent, team: TeamPlan) -> None:
     """AWD-6: once every source section has completed (or was cancelled: it then counts as
     absent, and the publication names it); recomputed whenever one changes."""
     live: dict[str, SectionStandings] = {}
@@ -222,7 +220,7 @@ async def _refresh_team(uow: UnitOfWork, repo: AwardsRepository, configured: Con
 
 
 async def _publish(
-    uow: UnitOfWork, repo: AwardsRepository, content: dict[str, Any], document: dict[str, Any]
+    uow: AwardsUnitOfWork, repo: Awards, content: dict[str, Any], document: dict[str, Any]
 ) -> int | None:
     """Publish unless identical to the current publication; returns the new revision."""
     event_code, section_id = content["event_code"], content["section_id"]
@@ -259,8 +257,8 @@ async def _publish(
 
 
 async def _refresh_qualification(
-    uow: UnitOfWork,
-    repo: AwardsRepository,
+    uow: AwardsUnitOfWork,
+    repo: Awards,
     configured: ConfiguredEvent,
     plan: SectionPlan,
     payload: SectionCompleted,

@@ -8,11 +8,11 @@ from collections.abc import Sequence
 
 from gomoku_shared.auth import Principal
 from gomoku_shared.event_access import EventAccess, held_roles, refusal
-from gomoku_shared.runtime import UnitOfWork
 from gomoku_shared.staff_roles import ACTIONS, may, role_words
 
-from ..adapters.season_repository import SeasonRepository
 from ..domain.title_record import TitleLadder
+from .ports import Season
+from .unit_of_work import AwardsUnitOfWork
 
 ACTION = "people.manage"
 
@@ -35,14 +35,14 @@ def check_manages_people(principal: Principal, organisation: str) -> None:
     )
 
 
-async def set_ladder_in(uow: UnitOfWork, principal: Principal, organisation: str, titles: Sequence[str]) -> TitleLadder:
-    """The use case as a route runs it: on the unit of work's session."""
-    return await set_ladder(SeasonRepository(uow.session), principal, organisation, titles)
-
-
-async def set_ladder(
-    repo: SeasonRepository, principal: Principal, organisation: str, titles: Sequence[str]
+async def set_ladder_in(
+    uow: AwardsUnitOfWork, principal: Principal, organisation: str, titles: Sequence[str]
 ) -> TitleLadder:
+    """The use case as a route runs it: on the unit of work's session."""
+    return await set_ladder(uow.season, principal, organisation, titles)
+
+
+async def set_ladder(repo: Season, principal: Principal, organisation: str, titles: Sequence[str]) -> TitleLadder:
     check_manages_people(principal, organisation)
     ladder = TitleLadder(tuple(titles))  # each title once, lowest first (the body is checked before)
     await repo.save_ladder(organisation, ladder.order)

@@ -9,8 +9,7 @@ from typing import Any
 
 from gomoku_shared.runtime import ServiceRuntime
 
-from ..adapters.season_repository import SeasonRepository
-from ..adapters.title_reads import TitleReadsRepository
+from ..adapters.repositories import Repositories
 from ..domain.title_holders import TitleCertificate, certificate_order, held_titles
 from ..domain.title_record import CurrentTitle, TitleGrant
 from .season import ladder_of
@@ -28,8 +27,9 @@ async def current_titles(
 ) -> dict[str, CurrentTitle]:
     """The current title of each person asked who holds one (one query for them all)."""
     async with runtime.sessionmaker() as session:
-        ladder = await ladder_of(SeasonRepository(session), organisation)
-        rows = await TitleReadsRepository(session).grants_of(organisation, sorted(set(person_ids)))
+        repositories = Repositories(session)
+        ladder = await ladder_of(repositories.season, organisation)
+        rows = await repositories.title_reads.grants_of(organisation, sorted(set(person_ids)))
     return held_titles((_grant(r) for r in rows), ladder)
 
 
@@ -44,7 +44,8 @@ class EventTitleCertificates:
 async def event_title_certificates(runtime: ServiceRuntime, event_code: str) -> EventTitleCertificates:
     """One certificate for every title grant the event made, in printing order."""
     async with runtime.sessionmaker() as session:
-        organisation = await SeasonRepository(session).organisation(event_code)
-        rows = await TitleReadsRepository(session).event_grants(event_code)
+        repositories = Repositories(session)
+        organisation = await repositories.season.organisation(event_code)
+        rows = await repositories.title_reads.event_grants(event_code)
     certificates = [TitleCertificate(r.person_id, r.name, r.title, r.section_id, r.place, r.granted_on) for r in rows]
     return EventTitleCertificates(event_code, organisation, certificate_order(certificates))

@@ -22,6 +22,8 @@ Design (why it is fast):
 from libc.stdint cimport uint16_t, uint32_t
 from cpython.long cimport PyLong_AsLongAndOverflow
 from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE
+from cpython.object cimport PyObject
+from cpython.sequence cimport PySequence_Fast_GET_SIZE, PySequence_Fast_ITEMS
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
 from libc.stdint cimport uint64_t
 from libc.string cimport memcpy, memset
@@ -55,6 +57,9 @@ cdef enum:
 
 KINDS = ("none", "five", "overline", "double_four", "double_three")
 BOARD_SIZE = SIZE
+cdef tuple KIND_NAMES = KINDS
+# the (x, y) key of every cell, made once: a result's keys are these tuples, not new ones
+cdef tuple POINTS = tuple([(c % SIZE, c // SIZE) for c in range(CELLS)])
 
 cdef struct Board:
     uint32_t black[4][NLINES]
@@ -392,6 +397,13 @@ cdef int _add_all(Board* b, uint64_t* seen, object stones, bint black) except -1
 
 
 cdef int _load(Board* b, object black, object white) except -1:
+    cdef Packed p
+    _load_packed(b, &p, black, white)
+    return 0
+
+
+cdef int _load_checked(Board* b, object black, object white) except -1:
+    """The validating loader: any iterable of (x, y) pairs, each checked, errors worded."""
     cdef uint64_t seen[4]
     memset(seen, 0, sizeof(seen))
     _clear(b)
@@ -472,23 +484,25 @@ include "_suspects.pxi"
 def forbidden_points(black, white):
     """Every empty point where black may not play, mapped to its kind (PLAY-3)."""
     cdef Board b
-    cdef int cell, n = 0, i, ncand
+    cdef Packed p
+    cdef int cell, kind, n = 0, i, ncand
     cdef unsigned char kinds[CELLS]
     cdef int cells[CELLS]
     cdef int cand[CELLS]
     cdef unsigned char lines[CELLS]
-    _load(&b, black, white)
+    _load_packed(&b, &p, black, white)
     with nogil:
-        ncand = _suspect_cells(&b, cand, lines)
+        ncand = _suspect_cells(&p, cand, lines)
         for i in range(ncand):
             cell = cand[i]
-            kinds[n] = <unsigned char>_classify_lines(&b, cell, lines[i])
-            if kinds[n] >= K_OVERLINE:
+            kind = _classify_lines(&b, cell, lines[i])
+            if kind >= K_OVERLINE:
                 cells[n] = cell
+                kinds[n] = <unsigned char>kind
                 n += 1
     result = {}
     for i in range(n):
-        result[(cells[i] % SIZE, cells[i] // SIZE)] = KINDS[kinds[i]]
+        result[POINTS[cells[i]]] = KIND_NAMES[kinds[i]]
     return result
 
 

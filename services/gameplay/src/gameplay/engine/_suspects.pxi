@@ -1,4 +1,4 @@
-# Included by _core.pyx: the cells of a position loaded from a stone list that may be forbidden.
+# Included by _core.pyx: a position loaded from a stone list, and its cells that may be forbidden.
 #
 # Why: a position given as a stone list has no kept state (``_kept_board.pxi``), and testing
 # every cell with black stones near it costs more than the rest of the call. This filter is
@@ -15,10 +15,51 @@
 # A line without 2 black stones in a window of 4 through the cell holds no three, four, five or
 # overline through it (each has such a window), so its pattern entry is 0 and is not looked up.
 
+# Loading: the stone lists callers pass (lists or tuples of (x, y) tuples of small ints) are read
+# in one tight loop straight from the objects' memory, no reference counting or conversion calls,
+# placing each stone on the line masks and the packed words at once (the packed "taken" word
+# doubles as the duplicate check). Anything else, or any mistake, falls back to the validating
+# loader (``_load_checked``), which words the error; so the fast path never changes an answer.
+
+cdef extern from *:
+    """
+    /* y * 16 + x of an (x, y) tuple of two exact ints on the 15x15 board, or -1 for anything
+       else (the validating loader then decides); reads the int objects' digits in place */
+    static CYTHON_INLINE int gomoku_packed_cell(PyObject *p) {
+        PyObject *ox, *oy;
+        size_t x, y;
+        if (!PyTuple_CheckExact(p) || PyTuple_GET_SIZE(p) != 2) return -1;
+        ox = PyTuple_GET_ITEM(p, 0);
+        oy = PyTuple_GET_ITEM(p, 1);
+        if (!PyLong_CheckExact(ox) || !PyLong_CheckExact(oy)) return -1;
+    #if PY_VERSION_HEX >= 0x030C0000
+        if (!PyUnstable_Long_IsCompact((PyLongObject *)ox) || !PyUnstable_Long_IsCompact((PyLongObject *)oy))
+            return -1;
+        x = (size_t)PyUnstable_Long_CompactValue((PyLongObject *)ox);
+        y = (size_t)PyUnstable_Long_CompactValue((PyLongObject *)oy);
+    #else
+        /* 0 or 1 digit and not negative (a negative size is huge as size_t) */
+        if ((size_t)Py_SIZE(ox) > 1 || (size_t)Py_SIZE(oy) > 1) return -1;
+        x = Py_SIZE(ox) ? (size_t)((PyLongObject *)ox)->ob_digit[0] : 0;
+        y = Py_SIZE(oy) ? (size_t)((PyLongObject *)oy)->ob_digit[0] : 0;
+    #endif
+        if (x >= 15 || y >= 15) return -1;
+        return (int)(y * 16 + x);
+    }
+    """
+    int _packed_cell "gomoku_packed_cell" (PyObject* p) noexcept
+
+
 cdef enum:
     PACK_WORDS = 4                  # 16 rows of 16 bits (15 used each)
 
 cdef uint64_t COLUMN_KEEP[7]       # by dx + 3: columns x whose x + dx stays on the board
+cdef uint64_t ON_BOARD[PACK_WORDS]  # the bits that are board cells (x < 15, y < 15)
+
+
+cdef struct Packed:
+    uint64_t black[PACK_WORDS]      # bit y * 16 + x: a black stone
+    uint64_t taken[PACK_WORDS]      # a stone of either colour
 
 
 cdef void _build_suspect_tables() noexcept nogil:
@@ -31,6 +72,8 @@ cdef void _build_suspect_tables() noexcept nogil:
                 if 0 <= x + dx < SIZE:
                     m |= (<uint64_t>1) << (lane * 16 + x)
         COLUMN_KEEP[dx + 3] = m
+    for lane in range(PACK_WORDS):
+        ON_BOARD[lane] = COLUMN_KEEP[3] if lane < 3 else COLUMN_KEEP[3] & (((<uint64_t>1) << 48) - 1)
 
 
 _build_suspect_tables()
@@ -55,27 +98,75 @@ cdef inline void _move(const uint64_t* src, uint64_t* out, int dx, int dy) noexc
         out[3] = w3 >> s
 
 
-cdef int _suspect_cells(const Board* b, int* cells, unsigned char* lines) noexcept nogil:
+cdef bint _put_quick(Board* b, Packed* p, object stones, bint black) noexcept:
+    """Put a list or tuple of (x, y) tuples of small ints on the board and the packed words;
+    False (nothing raised) at the first other item, point off the board or point taken twice."""
+    cdef PyObject** items
+    cdef Py_ssize_t i, n
+    cdef int k, x, y
+    cdef uint64_t bit
+    cdef uint32_t* lines = &b.black[0][0] if black else &b.block[0][0]
+    if type(stones) is not list and type(stones) is not tuple:
+        return False
+    items = PySequence_Fast_ITEMS(stones)
+    n = PySequence_Fast_GET_SIZE(stones)
+    for i in range(n):
+        k = _packed_cell(items[i])
+        if k < 0:
+            return False
+        bit = (<uint64_t>1) << (k & 63)
+        if p.taken[k >> 6] & bit:
+            return False
+        p.taken[k >> 6] |= bit
+        if black:
+            p.black[k >> 6] |= bit
+        x = k & 15
+        y = k >> 4
+        # the 4 lines through (x, y), as ``_set`` (LID/LPOS) computed directly
+        lines[y] |= (<uint32_t>1) << (x + PAD)
+        lines[NLINES + x] |= (<uint32_t>1) << (y + PAD)
+        lines[2 * NLINES + x - y + SIZE - 1] |= (<uint32_t>1) << (x + PAD)
+        lines[3 * NLINES + x + y] |= (<uint32_t>1) << (x + PAD)
+    return True
+
+
+cdef void _pack(const Board* b, Packed* p) noexcept nogil:
+    """The packed words of a board loaded another way."""
+    cdef int y
+    for y in range(PACK_WORDS):
+        p.black[y] = 0
+        p.taken[y] = 0
+    for y in range(SIZE):
+        p.black[y >> 2] |= (<uint64_t>((b.black[0][y] >> PAD) & 0x7FFF)) << (16 * (y & 3))
+        p.taken[y >> 2] |= (<uint64_t>(((b.black[0][y] | b.block[0][y]) >> PAD) & 0x7FFF)) << (16 * (y & 3))
+
+
+cdef int _load_packed(Board* b, Packed* p, object black, object white) except -1:
+    """Load a position from stone lists: the quick path, or the validating one (which raises
+    on a malformed position)."""
+    memset(p, 0, sizeof(Packed))
+    _clear(b)
+    if _put_quick(b, p, black, True) and _put_quick(b, p, white, False):
+        return 0
+    _load_checked(b, black, white)
+    _pack(b, p)
+    return 0
+
+
+cdef int _suspect_cells(const Packed* p, int* cells, unsigned char* lines) noexcept nogil:
     """Empty cells that pass the filter above, as cell indices (y * 15 + x), and for each the
     lines (bit d) that may hold a three, four, five or overline: on every other line its
     pattern entry is 0, so ``_classify_lines`` skips it. Returns how many cells."""
-    cdef uint64_t black[PACK_WORDS]
+    cdef const uint64_t* black = p.black
     cdef uint64_t free[PACK_WORDS]
     cdef uint64_t mb[7][PACK_WORDS]     # black stones at offset k - 3 along the line
     cdef uint64_t c3[PACK_WORDS]
     cdef uint64_t line2[4][PACK_WORDS]
     cdef uint64_t bits, m, a, bb, c, e, f, g, left1, left2, right1, right2, any2, pair2
-    cdef int d, k, w, y, n = 0, bit, cell
-    cdef uint32_t row
+    cdef int d, k, w, n = 0, bit, cell
     for w in range(PACK_WORDS):
-        black[w] = 0
-        free[w] = 0
+        free[w] = ~p.taken[w] & ON_BOARD[w]
         c3[w] = 0
-    for y in range(SIZE):
-        row = b.black[0][y] >> PAD
-        black[y >> 2] |= (<uint64_t>(row & 0x7FFF)) << (16 * (y & 3))
-        row = ~((b.black[0][y] | b.block[0][y]) >> PAD)
-        free[y >> 2] |= (<uint64_t>(row & 0x7FFF)) << (16 * (y & 3))
     for d in range(4):
         for k in range(7):
             if k != 3:

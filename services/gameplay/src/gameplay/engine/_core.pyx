@@ -257,13 +257,19 @@ cdef int _classify(Board* b, int cell) noexcept nogil:
     return _classify_entries(b, cell, e)
 
 
-cdef inline int _classify_lines(Board* b, int cell, int lines) noexcept nogil:
+cdef inline int _foul_kind(Board* b, int cell, int lines) noexcept nogil:
     """``_classify`` looking up only the lines flagged in ``lines`` (bit d): the suspect
-    filter knows the entries of the others are 0."""
+    filter knows the entries of the others are 0. Only fouls are told apart: a five or no foul
+    is K_NONE, and most cells the filter passes are settled here, as the kept board settles
+    them, from their entries' summary (``_kept_board.pxi``)."""
     cdef uint16_t e[4]
+    cdef uint16_t s = 0
     cdef int d
     for d in range(4):
         e[d] = _pattern(b, d, cell) if (lines >> d) & 1 else 0
+        s += CONTRIB[e[d]]
+    if not _suspect(s):
+        return K_NONE
     return _classify_entries(b, cell, e)
 
 
@@ -491,15 +497,15 @@ def forbidden_points(black, white):
     cdef int cand[CELLS]
     cdef unsigned char lines[CELLS]
     _load_packed(&b, &p, black, white)
-    with nogil:
-        ncand = _suspect_cells(&p, cand, lines)
-        for i in range(ncand):
-            cell = cand[i]
-            kind = _classify_lines(&b, cell, lines[i])
-            if kind >= K_OVERLINE:
-                cells[n] = cell
-                kinds[n] = <unsigned char>kind
-                n += 1
+    # the GIL is kept: releasing and taking it back would cost more than the work below
+    ncand = _suspect_cells(&p, cand, lines)
+    for i in range(ncand):
+        cell = cand[i]
+        kind = _foul_kind(&b, cell, lines[i])
+        if kind >= K_OVERLINE:
+            cells[n] = cell
+            kinds[n] = <unsigned char>kind
+            n += 1
     result = {}
     for i in range(n):
         result[POINTS[cells[i]]] = KIND_NAMES[kinds[i]]

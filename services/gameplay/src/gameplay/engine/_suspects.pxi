@@ -53,7 +53,6 @@ cdef extern from *:
 cdef enum:
     PACK_WORDS = 4                  # 16 rows of 16 bits (15 used each)
 
-cdef uint64_t COLUMN_KEEP[7]       # by dx + 3: columns x whose x + dx stays on the board
 cdef uint64_t ON_BOARD[PACK_WORDS]  # the bits that are board cells (x < 15, y < 15)
 
 
@@ -63,26 +62,29 @@ cdef struct Packed:
 
 
 cdef void _build_suspect_tables() noexcept nogil:
-    cdef int dx, x, lane
-    cdef uint64_t m
-    for dx in range(-3, 4):
-        m = 0
-        for lane in range(4):
-            for x in range(SIZE):
-                if 0 <= x + dx < SIZE:
-                    m |= (<uint64_t>1) << (lane * 16 + x)
-        COLUMN_KEEP[dx + 3] = m
-    for lane in range(PACK_WORDS):
-        ON_BOARD[lane] = COLUMN_KEEP[3] if lane < 3 else COLUMN_KEEP[3] & (((<uint64_t>1) << 48) - 1)
+    cdef int w
+    for w in range(PACK_WORDS):
+        ON_BOARD[w] = _keep(0) if w < 3 else _keep(0) & (((<uint64_t>1) << 48) - 1)
 
 
 _build_suspect_tables()
 
 
+cdef inline uint64_t _keep(int dx) noexcept nogil:
+    """The columns x whose x + dx stays on the board, in each of a word's 4 rows (a constant
+    where dx is one, as in ``_direction``'s calls)."""
+    cdef uint64_t row
+    if dx >= 0:
+        row = ((<uint64_t>1) << (SIZE - dx)) - 1
+    else:
+        row = 0x7FFF & ~(((<uint64_t>1) << (-dx)) - 1)
+    return row * 0x0001000100010001ULL
+
+
 cdef inline void _move(const uint64_t* src, uint64_t* out, int dx, int dy) noexcept nogil:
     """``out``: the stones of ``src`` moved by (dx, dy); stones leaving the board are dropped
     (the columns before the shift, the rows by falling off either end of the 256 bits)."""
-    cdef uint64_t keep = COLUMN_KEEP[dx + 3]
+    cdef uint64_t keep = _keep(dx)
     cdef uint64_t w0 = src[0] & keep, w1 = src[1] & keep, w2 = src[2] & keep, w3 = src[3] & keep
     cdef int s = dx + 16 * dy
     if s > 0:
@@ -96,6 +98,38 @@ cdef inline void _move(const uint64_t* src, uint64_t* out, int dx, int dy) noexc
         out[1] = (w1 >> s) | (w2 << (64 - s))
         out[2] = (w2 >> s) | (w3 << (64 - s))
         out[3] = w3 >> s
+
+
+cdef inline void _direction(const uint64_t* black, int dx, int dy, uint64_t* line2, uint64_t* c3) noexcept nogil:
+    """The filter's counts along one direction (dx, dy): ``line2``, the cells with a window of 4
+    through them holding 2 black stones besides them; ``c3`` gains those with 3 within 3.
+    Called with constant directions, so every shift below is a constant."""
+    cdef uint64_t mb[7][PACK_WORDS]     # black stones at offset k - 3 along the line
+    cdef uint64_t a, bb, c, e, f, g, left1, left2, right1, right2
+    cdef int w
+    # a cell sees the stone at offset k - 3 when the stones move by 3 - k
+    _move(black, mb[0], 3 * dx, 3 * dy)
+    _move(black, mb[1], 2 * dx, 2 * dy)
+    _move(black, mb[2], dx, dy)
+    _move(black, mb[4], -dx, -dy)
+    _move(black, mb[5], -2 * dx, -2 * dy)
+    _move(black, mb[6], -3 * dx, -3 * dy)
+    for w in range(PACK_WORDS):
+        # left: offsets -3, -2, -1; right: +1, +2, +3. A window of 4 cells through the
+        # cell with 2 of its 3 other cells black: -3..0, -2..1, -1..2 or 0..3.
+        a = mb[0][w]
+        bb = mb[1][w]
+        c = mb[2][w]
+        e = mb[4][w]
+        f = mb[5][w]
+        g = mb[6][w]
+        left1 = a | bb | c
+        left2 = (a & bb) | (c & (a | bb))
+        right1 = e | f | g
+        right2 = (e & f) | (g & (e | f))
+        line2[w] = left2 | right2 | (bb & c) | (e & (bb | c)) | (c & e) | (f & (c | e))
+        # 3 black within 3: 2 on one side and 1 on the other, or 3 on one side
+        c3[w] |= (left2 & right1) | (left1 & right2) | (a & bb & c) | (e & f & g)
 
 
 cdef bint _put_quick(Board* b, Packed* p, object stones, bint black) noexcept:
@@ -156,38 +190,20 @@ cdef int _load_packed(Board* b, Packed* p, object black, object white) except -1
 cdef int _suspect_cells(const Packed* p, int* cells, unsigned char* lines) noexcept nogil:
     """Empty cells that pass the filter above, as cell indices (y * 15 + x), and for each the
     lines (bit d) that may hold a three, four, five or overline: on every other line its
-    pattern entry is 0, so ``_classify_lines`` skips it. Returns how many cells."""
-    cdef const uint64_t* black = p.black
+    pattern entry is 0, so ``_foul_kind`` skips it. Returns how many cells."""
     cdef uint64_t free[PACK_WORDS]
-    cdef uint64_t mb[7][PACK_WORDS]     # black stones at offset k - 3 along the line
     cdef uint64_t c3[PACK_WORDS]
     cdef uint64_t line2[4][PACK_WORDS]
-    cdef uint64_t bits, m, a, bb, c, e, f, g, left1, left2, right1, right2, any2, pair2
-    cdef int d, k, w, n = 0, bit, cell
+    cdef uint64_t bits, any2, pair2
+    cdef int d, w, n = 0, bit, cell
     for w in range(PACK_WORDS):
         free[w] = ~p.taken[w] & ON_BOARD[w]
         c3[w] = 0
-    for d in range(4):
-        for k in range(7):
-            if k != 3:
-                # a cell sees the stone at offset k - 3 when the stones move by 3 - k
-                _move(black, mb[k], (3 - k) * DX[d], (3 - k) * DY[d])
-        for w in range(PACK_WORDS):
-            # left: offsets -3, -2, -1; right: +1, +2, +3. A window of 4 cells through the
-            # cell with 2 of its 3 other cells black: -3..0, -2..1, -1..2 or 0..3.
-            a = mb[0][w]
-            bb = mb[1][w]
-            c = mb[2][w]
-            e = mb[4][w]
-            f = mb[5][w]
-            g = mb[6][w]
-            left1 = a | bb | c
-            left2 = (a & bb) | (c & (a | bb))
-            right1 = e | f | g
-            right2 = (e & f) | (g & (e | f))
-            line2[d][w] = left2 | right2 | (bb & c) | (e & (bb | c)) | (c & e) | (f & (c | e))
-            # 3 black within 3: 2 on one side and 1 on the other, or 3 on one side
-            c3[w] |= (left2 & right1) | (left1 & right2) | (a & bb & c) | (e & f & g)
+    # the directions of DX/DY, spelled out so that each call's shifts are constants
+    _direction(p.black, 1, 0, line2[0], c3)
+    _direction(p.black, 0, 1, line2[1], c3)
+    _direction(p.black, 1, 1, line2[2], c3)
+    _direction(p.black, 1, -1, line2[3], c3)
     for w in range(PACK_WORDS):
         any2 = 0
         pair2 = 0

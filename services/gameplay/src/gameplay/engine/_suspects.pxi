@@ -2,9 +2,10 @@
 #
 # Why: a position given as a stone list has no kept state (``_kept_board.pxi``), and testing
 # every cell with black stones near it costs more than the rest of the call. This filter is
-# exact enough to leave a handful of cells and cheap: the board is 4 words of 64 bits (16 bits
-# a row, 4 rows a word), so one shift moves all black stones one step along a direction and
-# bit-sliced counters count, for every cell at once, the black stones within 3 on each line.
+# exact enough to leave a handful of cells and cheap: black's stones are 16-bit rows in an array
+# padded with 3 empty rows each side, so reading 4 rows as one 64-bit word from row y + dy and
+# shifting it by dx sees, for 4 rows of cells at once, the stones at offset (dx, dy); bit-sliced
+# counters over those words count the black stones within 3 of every cell on each line.
 #
 # Nothing outside the filter can be forbidden (PLAY-3):
 # - a three needs a straight four of 4 consecutive cells through the cell, 2 of them black
@@ -46,19 +47,33 @@ cdef extern from *:
         if (x >= 15 || y >= 15) return -1;
         return (int)(y * 16 + x);
     }
+
+    /* 4 consecutive 16-bit rows as one word, the first in the low bits */
+    static CYTHON_INLINE uint64_t gomoku_rows4(const uint16_t *rows) {
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        uint64_t w;
+        memcpy(&w, rows, sizeof w);
+        return w;
+    #else
+        return (uint64_t)rows[0] | ((uint64_t)rows[1] << 16) | ((uint64_t)rows[2] << 32) | ((uint64_t)rows[3] << 48);
+    #endif
+    }
     """
     int _packed_cell "gomoku_packed_cell" (PyObject* p) noexcept
+    uint64_t _rows4 "gomoku_rows4" (const uint16_t* rows) noexcept nogil
 
 
 cdef enum:
     PACK_WORDS = 4                  # 16 rows of 16 bits (15 used each)
+    ROW_PAD = 3                     # empty rows before and after, for offsets -3..3
+    PADDED_ROWS = 24                # ROW_PAD + 16 + ROW_PAD, rounded up
 
 cdef uint64_t ON_BOARD[PACK_WORDS]  # the bits that are board cells (x < 15, y < 15)
 
 
 cdef struct Packed:
-    uint64_t black[PACK_WORDS]      # bit y * 16 + x: a black stone
-    uint64_t taken[PACK_WORDS]      # a stone of either colour
+    uint16_t black[PADDED_ROWS]     # row y at ROW_PAD + y, bit x: a black stone
+    uint64_t taken[PACK_WORDS]      # bit y * 16 + x: a stone of either colour
 
 
 cdef void _build_suspect_tables() noexcept nogil:
@@ -71,8 +86,7 @@ _build_suspect_tables()
 
 
 cdef inline uint64_t _keep(int dx) noexcept nogil:
-    """The columns x whose x + dx stays on the board, in each of a word's 4 rows (a constant
-    where dx is one, as in ``_direction``'s calls)."""
+    """The columns x whose x + dx stays on the board, in each of a word's 4 rows."""
     cdef uint64_t row
     if dx >= 0:
         row = ((<uint64_t>1) << (SIZE - dx)) - 1
@@ -81,48 +95,29 @@ cdef inline uint64_t _keep(int dx) noexcept nogil:
     return row * 0x0001000100010001ULL
 
 
-cdef inline void _move(const uint64_t* src, uint64_t* out, int dx, int dy) noexcept nogil:
-    """``out``: the stones of ``src`` moved by (dx, dy); stones leaving the board are dropped
-    (the columns before the shift, the rows by falling off either end of the 256 bits)."""
-    cdef uint64_t keep = _keep(dx)
-    cdef uint64_t w0 = src[0] & keep, w1 = src[1] & keep, w2 = src[2] & keep, w3 = src[3] & keep
-    cdef int s = dx + 16 * dy
-    if s > 0:
-        out[3] = (w3 << s) | (w2 >> (64 - s))
-        out[2] = (w2 << s) | (w1 >> (64 - s))
-        out[1] = (w1 << s) | (w0 >> (64 - s))
-        out[0] = w0 << s
-    else:
-        s = -s
-        out[0] = (w0 >> s) | (w1 << (64 - s))
-        out[1] = (w1 >> s) | (w2 << (64 - s))
-        out[2] = (w2 >> s) | (w3 << (64 - s))
-        out[3] = w3 >> s
+cdef inline uint64_t _seen(const uint16_t* black, int w, int dx, int dy) noexcept nogil:
+    """For the cells of word w (rows 4w..4w+3): is there a black stone at offset (dx, dy)?
+    The rows come from the padded array; within a row, only stones whose shift stays in it."""
+    cdef uint64_t rows = _rows4(&black[ROW_PAD + 4 * w + dy])
+    if dx >= 0:
+        return (rows >> dx) & _keep(dx)
+    return (rows << (-dx)) & _keep(dx)
 
 
-cdef inline void _direction(const uint64_t* black, int dx, int dy, uint64_t* line2, uint64_t* c3) noexcept nogil:
+cdef inline void _direction(const uint16_t* black, int dx, int dy, uint64_t* line2, uint64_t* c3) noexcept nogil:
     """The filter's counts along one direction (dx, dy): ``line2``, the cells with a window of 4
-    through them holding 2 black stones besides them; ``c3`` gains those with 3 within 3.
-    Called with constant directions, so every shift below is a constant."""
-    cdef uint64_t mb[7][PACK_WORDS]     # black stones at offset k - 3 along the line
+    through them holding 2 black stones besides them; ``c3`` gains those with 3 within 3."""
     cdef uint64_t a, bb, c, e, f, g, left1, left2, right1, right2
     cdef int w
-    # a cell sees the stone at offset k - 3 when the stones move by 3 - k
-    _move(black, mb[0], 3 * dx, 3 * dy)
-    _move(black, mb[1], 2 * dx, 2 * dy)
-    _move(black, mb[2], dx, dy)
-    _move(black, mb[4], -dx, -dy)
-    _move(black, mb[5], -2 * dx, -2 * dy)
-    _move(black, mb[6], -3 * dx, -3 * dy)
     for w in range(PACK_WORDS):
         # left: offsets -3, -2, -1; right: +1, +2, +3. A window of 4 cells through the
         # cell with 2 of its 3 other cells black: -3..0, -2..1, -1..2 or 0..3.
-        a = mb[0][w]
-        bb = mb[1][w]
-        c = mb[2][w]
-        e = mb[4][w]
-        f = mb[5][w]
-        g = mb[6][w]
+        a = _seen(black, w, -3 * dx, -3 * dy)
+        bb = _seen(black, w, -2 * dx, -2 * dy)
+        c = _seen(black, w, -dx, -dy)
+        e = _seen(black, w, dx, dy)
+        f = _seen(black, w, 2 * dx, 2 * dy)
+        g = _seen(black, w, 3 * dx, 3 * dy)
         left1 = a | bb | c
         left2 = (a & bb) | (c & (a | bb))
         right1 = e | f | g
@@ -153,7 +148,7 @@ cdef bint _put_quick(Board* b, Packed* p, object stones, bint black) noexcept:
             return False
         p.taken[k >> 6] |= bit
         if black:
-            p.black[k >> 6] |= bit
+            p.black[ROW_PAD + (k >> 4)] |= <uint16_t>(1 << (k & 15))
         x = k & 15
         y = k >> 4
         # the 4 lines through (x, y), as ``_set`` (LID/LPOS) computed directly
@@ -165,13 +160,11 @@ cdef bint _put_quick(Board* b, Packed* p, object stones, bint black) noexcept:
 
 
 cdef void _pack(const Board* b, Packed* p) noexcept nogil:
-    """The packed words of a board loaded another way."""
+    """The packed form of a board loaded another way."""
     cdef int y
-    for y in range(PACK_WORDS):
-        p.black[y] = 0
-        p.taken[y] = 0
+    memset(p, 0, sizeof(Packed))
     for y in range(SIZE):
-        p.black[y >> 2] |= (<uint64_t>((b.black[0][y] >> PAD) & 0x7FFF)) << (16 * (y & 3))
+        p.black[ROW_PAD + y] = <uint16_t>((b.black[0][y] >> PAD) & 0x7FFF)
         p.taken[y >> 2] |= (<uint64_t>(((b.black[0][y] | b.block[0][y]) >> PAD) & 0x7FFF)) << (16 * (y & 3))
 
 

@@ -127,7 +127,7 @@ cdef inline void _direction(const uint16_t* black, int dx, int dy, uint64_t* lin
         c3[w] |= (left2 & right1) | (left1 & right2) | (a & bb & c) | (e & f & g)
 
 
-cdef bint _put_quick(Board* b, Packed* p, object stones, bint black) noexcept:
+cdef inline bint _put_quick(Board* b, Packed* p, object stones, bint black) noexcept:
     """Put a list or tuple of (x, y) tuples of small ints on the board and the packed words;
     False (nothing raised) at the first other item, point off the board or point taken twice."""
     cdef PyObject** items

@@ -14,6 +14,9 @@ Design (why it is fast):
   the line into a straight four (the candidate completions of a three).
 - Only directions whose entry can be a three pay for the recursive check: the
   completion point is classified itself (with the stone placed) and must be legal.
+- A stone list is read in one tight loop over the list's items, the ints' digits read in
+  place, each stone placed on the line masks and the packed rows at once; any other shape or
+  a mistake goes to the validating loader, which words the error (``_suspects.pxi``).
 - From a stone list, only the few cells a packed-bitboard filter flags are classified
   (``_suspects.pxi``); a game keeps its board (``KeptBoard``, ``_kept_board.pxi``) with
   every empty cell's pattern entries updated move by move, so judging a position there
@@ -21,7 +24,6 @@ Design (why it is fast):
 """
 from libc.stdint cimport uint16_t, uint32_t
 from cpython.long cimport PyLong_AsLongAndOverflow
-from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE
 from cpython.object cimport PyObject
 from cpython.sequence cimport PySequence_Fast_GET_SIZE, PySequence_Fast_ITEMS
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
@@ -362,21 +364,8 @@ cdef object _iterate(object stones, str what):
         raise ValueError(f"{what} must be a collection of (x, y) points, not {stones!r}") from None
 
 
-cdef inline int _add(Board* b, uint64_t* seen, object point, bint black) except -1:
-    # the common case inline (a tuple of two small ints; a huge int raises OverflowError, which
-    # _load turns into ValueError); anything else is validated by _cell_of
-    cdef int cell = -1
-    cdef long x, y
-    if type(point) is tuple and PyTuple_GET_SIZE(point) == 2:
-        ox = <object>PyTuple_GET_ITEM(point, 0)
-        oy = <object>PyTuple_GET_ITEM(point, 1)
-        if type(ox) is int and type(oy) is int:
-            x = ox
-            y = oy
-            if 0 <= x < SIZE and 0 <= y < SIZE:
-                cell = y * SIZE + x
-    if cell < 0:
-        cell = _cell_of(point, "black stone" if black else "white stone")
+cdef int _add(Board* b, uint64_t* seen, object point, bint black) except -1:
+    cdef int cell = _cell_of(point, "black stone" if black else "white stone")
     cdef uint64_t bit = (<uint64_t>1) << (cell & 63)
     if seen[cell >> 6] & bit:
         if black:
@@ -388,21 +377,13 @@ cdef inline int _add(Board* b, uint64_t* seen, object point, bint black) except 
 
 
 cdef int _add_all(Board* b, uint64_t* seen, object stones, bint black) except -1:
-    cdef Py_ssize_t i
-    # lists and tuples indexed directly: the common case, and a third of the cost of iter()
-    if type(stones) is list:
-        for i in range(PyList_GET_SIZE(stones)):
-            _add(b, seen, <object>PyList_GET_ITEM(stones, i), black)
-    elif type(stones) is tuple:
-        for i in range(PyTuple_GET_SIZE(stones)):
-            _add(b, seen, <object>PyTuple_GET_ITEM(stones, i), black)
-    else:
-        for point in _iterate(stones, "black" if black else "white"):
-            _add(b, seen, point, black)
+    for point in _iterate(stones, "black" if black else "white"):
+        _add(b, seen, point, black)
     return 0
 
 
 cdef int _load(Board* b, object black, object white) except -1:
+    """The position of two stone lists on ``b`` (``_load_packed``, its packed form dropped)."""
     cdef Packed p
     _load_packed(b, &p, black, white)
     return 0
@@ -413,11 +394,8 @@ cdef int _load_checked(Board* b, object black, object white) except -1:
     cdef uint64_t seen[4]
     memset(seen, 0, sizeof(seen))
     _clear(b)
-    try:
-        _add_all(b, seen, black, True)
-        _add_all(b, seen, white, False)
-    except OverflowError:
-        raise ValueError(f"a stone is off the {SIZE}x{SIZE} board") from None
+    _add_all(b, seen, black, True)
+    _add_all(b, seen, white, False)
     return 0
 
 

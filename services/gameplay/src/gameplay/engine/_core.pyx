@@ -70,6 +70,7 @@ cdef struct Board:
 cdef uint32_t BLOCK_TEMPLATE[4][NLINES]
 cdef uint16_t PATTERN[NPATTERNS]
 cdef uint16_t TERN[1024]        # 10-bit mask -> base-3 value with digit 1 per set bit
+cdef uint16_t WINDOW_TERN[2048] # 11-bit window (centre bit ignored) -> TERN of the other 10
 cdef int LID[4][CELLS]          # line index of a cell per direction
 cdef int LPOS[4][CELLS]         # position along that line (0..14)
 cdef int DX[4]
@@ -172,6 +173,8 @@ cdef void _build_tables() noexcept nogil:
                 v += p3
             p3 *= 3
         TERN[t] = <uint16_t>v
+    for t in range(2048):
+        WINDOW_TERN[t] = TERN[(t & 0x1F) | ((t >> 6) << 5)]
     for t in range(NPATTERNS):
         v = t
         cells[5] = 1
@@ -242,12 +245,10 @@ cdef inline uint16_t _pattern(const Board* b, int d, int cell) noexcept nogil:
     """Pattern entry of direction d for a black stone on (empty) cell."""
     cdef int line = LID[d][cell]
     cdef int pos = LPOS[d][cell]
-    # Window bits: cell offsets -5..+5 are line bits pos..pos+10; drop the centre.
+    # Window bits: cell offsets -5..+5 are line bits pos..pos+10; the table drops the centre.
     cdef uint32_t wb = (b.black[d][line] >> pos) & 0x7FF
     cdef uint32_t wk = (b.block[d][line] >> pos) & 0x7FF
-    wb = (wb & 0x1F) | ((wb >> 6) << 5)
-    wk = (wk & 0x1F) | ((wk >> 6) << 5)
-    return PATTERN[TERN[wb] + 2 * TERN[wk]]
+    return PATTERN[WINDOW_TERN[wb] + 2 * WINDOW_TERN[wk]]
 
 
 cdef int _classify(Board* b, int cell) noexcept nogil:

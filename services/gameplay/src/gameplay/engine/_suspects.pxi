@@ -17,10 +17,12 @@
 # overline through it (each has such a window), so its pattern entry is 0 and is not looked up.
 
 # Loading: the stone lists callers pass (lists or tuples of (x, y) tuples of small ints) are read
-# in one tight loop straight from the objects' memory, no reference counting or conversion calls,
-# placing each stone on the line masks and the packed words at once (the packed "taken" word
-# doubles as the duplicate check). Anything else, or any mistake, falls back to the validating
-# loader (``_load_checked``), which words the error; so the fast path never changes an answer.
+# in one tight loop straight from the objects' memory (an int's single digit in place: CPython's
+# layout up to 3.11, its compact-int API from 3.12), no reference counting or conversion calls,
+# placing each stone on the line masks and the packed form at once (the "taken" bits double as
+# the duplicate check). Anything else, or any mistake, falls back to the validating loader
+# (``_load_checked``), which words the error; so the quick path never changes an answer. Building
+# the masks from the packed rows afterwards (transposing them) would cost more than 4 ORs a stone.
 
 cdef extern from *:
     """
@@ -76,15 +78,6 @@ cdef struct Packed:
     uint64_t taken[PACK_WORDS]      # bit y * 16 + x: a stone of either colour
 
 
-cdef void _build_suspect_tables() noexcept nogil:
-    cdef int w
-    for w in range(PACK_WORDS):
-        ON_BOARD[w] = _keep(0) if w < 3 else _keep(0) & (((<uint64_t>1) << 48) - 1)
-
-
-_build_suspect_tables()
-
-
 cdef inline uint64_t _keep(int dx) noexcept nogil:
     """The columns x whose x + dx stays on the board, in each of a word's 4 rows."""
     cdef uint64_t row
@@ -93,6 +86,15 @@ cdef inline uint64_t _keep(int dx) noexcept nogil:
     else:
         row = 0x7FFF & ~(((<uint64_t>1) << (-dx)) - 1)
     return row * 0x0001000100010001ULL
+
+
+cdef void _build_suspect_tables() noexcept nogil:
+    cdef int w
+    for w in range(PACK_WORDS):
+        ON_BOARD[w] = _keep(0) if w < 3 else _keep(0) & (((<uint64_t>1) << 48) - 1)
+
+
+_build_suspect_tables()
 
 
 cdef inline uint64_t _seen(const uint16_t* black, int w, int dx, int dy) noexcept nogil:
@@ -128,7 +130,7 @@ cdef inline void _direction(const uint16_t* black, int dx, int dy, uint64_t* lin
 
 
 cdef inline bint _put_quick(Board* b, Packed* p, object stones, bint black) noexcept:
-    """Put a list or tuple of (x, y) tuples of small ints on the board and the packed words;
+    """Put a list or tuple of (x, y) tuples of small ints on the board and its packed form;
     False (nothing raised) at the first other item, point off the board or point taken twice."""
     cdef PyObject** items
     cdef Py_ssize_t i, n

@@ -13,7 +13,8 @@ A second table, the kept board against the previous implementation in the same r
   suspect cells) against the previous step (``KeptBoard._forbidden_count_scan``: every cell with
   4 black stones within 5, the same board, no loading either);
 - ``forbidden_points`` from a stone list (packed suspect filter) against
-  ``_forbidden_points_scan`` (the previous filter);
+  ``_forbidden_points_scan`` (the previous filter; both read the lists with the same loader, so
+  this ratio is the filter's alone);
 - per move in a game: the same legality-checked self-play, each move placed on a KeptBoard and
   black's judged there, against judging black's from the stone lists (what a game did before).
 Deterministic: fixed seeds, the same inputs for both cores. Each figure is the best of

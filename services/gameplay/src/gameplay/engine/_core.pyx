@@ -14,6 +14,9 @@ Design (why it is fast):
   the line into a straight four (the candidate completions of a three).
 - Only directions whose entry can be a three pay for the recursive check: the
   completion point is classified itself (with the stone placed) and must be legal.
+- A stone list is read in one tight loop over the list's items, the ints' digits read in
+  place, each stone placed on the line masks and the packed rows at once; any other shape or
+  a mistake goes to the validating loader, which words the error (``_suspects.pxi``).
 - From a stone list, only the few cells a packed-bitboard filter flags are classified
   (``_suspects.pxi``); a game keeps its board (``KeptBoard``, ``_kept_board.pxi``) with
   every empty cell's pattern entries updated move by move, so judging a position there
@@ -21,7 +24,8 @@ Design (why it is fast):
 """
 from libc.stdint cimport uint16_t, uint32_t
 from cpython.long cimport PyLong_AsLongAndOverflow
-from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE
+from cpython.object cimport PyObject
+from cpython.sequence cimport PySequence_Fast_GET_SIZE, PySequence_Fast_ITEMS
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
 from libc.stdint cimport uint64_t
 from libc.string cimport memcpy, memset
@@ -55,6 +59,9 @@ cdef enum:
 
 KINDS = ("none", "five", "overline", "double_four", "double_three")
 BOARD_SIZE = SIZE
+cdef tuple KIND_NAMES = KINDS
+# the (x, y) key of every cell, made once: a result's keys are these tuples, not new ones
+cdef tuple POINTS = tuple([(c % SIZE, c // SIZE) for c in range(CELLS)])
 
 cdef struct Board:
     uint32_t black[4][NLINES]
@@ -63,6 +70,7 @@ cdef struct Board:
 cdef uint32_t BLOCK_TEMPLATE[4][NLINES]
 cdef uint16_t PATTERN[NPATTERNS]
 cdef uint16_t TERN[1024]        # 10-bit mask -> base-3 value with digit 1 per set bit
+cdef uint16_t WINDOW_TERN[2048] # 11-bit window (centre bit ignored) -> TERN of the other 10
 cdef int LID[4][CELLS]          # line index of a cell per direction
 cdef int LPOS[4][CELLS]         # position along that line (0..14)
 cdef int DX[4]
@@ -165,6 +173,8 @@ cdef void _build_tables() noexcept nogil:
                 v += p3
             p3 *= 3
         TERN[t] = <uint16_t>v
+    for t in range(2048):
+        WINDOW_TERN[t] = TERN[(t & 0x1F) | ((t >> 6) << 5)]
     for t in range(NPATTERNS):
         v = t
         cells[5] = 1
@@ -235,12 +245,10 @@ cdef inline uint16_t _pattern(const Board* b, int d, int cell) noexcept nogil:
     """Pattern entry of direction d for a black stone on (empty) cell."""
     cdef int line = LID[d][cell]
     cdef int pos = LPOS[d][cell]
-    # Window bits: cell offsets -5..+5 are line bits pos..pos+10; drop the centre.
+    # Window bits: cell offsets -5..+5 are line bits pos..pos+10; the table drops the centre.
     cdef uint32_t wb = (b.black[d][line] >> pos) & 0x7FF
     cdef uint32_t wk = (b.block[d][line] >> pos) & 0x7FF
-    wb = (wb & 0x1F) | ((wb >> 6) << 5)
-    wk = (wk & 0x1F) | ((wk >> 6) << 5)
-    return PATTERN[TERN[wb] + 2 * TERN[wk]]
+    return PATTERN[WINDOW_TERN[wb] + 2 * WINDOW_TERN[wk]]
 
 
 cdef int _classify(Board* b, int cell) noexcept nogil:
@@ -252,13 +260,19 @@ cdef int _classify(Board* b, int cell) noexcept nogil:
     return _classify_entries(b, cell, e)
 
 
-cdef inline int _classify_lines(Board* b, int cell, int lines) noexcept nogil:
+cdef inline int _foul_kind(Board* b, int cell, int lines) noexcept nogil:
     """``_classify`` looking up only the lines flagged in ``lines`` (bit d): the suspect
-    filter knows the entries of the others are 0."""
+    filter knows the entries of the others are 0. Only fouls are told apart: a five or no foul
+    is K_NONE, and most cells the filter passes are settled here, as the kept board settles
+    them, from their entries' summary (``_kept_board.pxi``)."""
     cdef uint16_t e[4]
+    cdef uint16_t s = 0
     cdef int d
     for d in range(4):
         e[d] = _pattern(b, d, cell) if (lines >> d) & 1 else 0
+        s += CONTRIB[e[d]]
+    if not _suspect(s):
+        return K_NONE
     return _classify_entries(b, cell, e)
 
 
@@ -351,21 +365,8 @@ cdef object _iterate(object stones, str what):
         raise ValueError(f"{what} must be a collection of (x, y) points, not {stones!r}") from None
 
 
-cdef inline int _add(Board* b, uint64_t* seen, object point, bint black) except -1:
-    # the common case inline (a tuple of two small ints; a huge int raises OverflowError, which
-    # _load turns into ValueError); anything else is validated by _cell_of
-    cdef int cell = -1
-    cdef long x, y
-    if type(point) is tuple and PyTuple_GET_SIZE(point) == 2:
-        ox = <object>PyTuple_GET_ITEM(point, 0)
-        oy = <object>PyTuple_GET_ITEM(point, 1)
-        if type(ox) is int and type(oy) is int:
-            x = ox
-            y = oy
-            if 0 <= x < SIZE and 0 <= y < SIZE:
-                cell = y * SIZE + x
-    if cell < 0:
-        cell = _cell_of(point, "black stone" if black else "white stone")
+cdef int _add(Board* b, uint64_t* seen, object point, bint black) except -1:
+    cdef int cell = _cell_of(point, "black stone" if black else "white stone")
     cdef uint64_t bit = (<uint64_t>1) << (cell & 63)
     if seen[cell >> 6] & bit:
         if black:
@@ -377,29 +378,25 @@ cdef inline int _add(Board* b, uint64_t* seen, object point, bint black) except 
 
 
 cdef int _add_all(Board* b, uint64_t* seen, object stones, bint black) except -1:
-    cdef Py_ssize_t i
-    # lists and tuples indexed directly: the common case, and a third of the cost of iter()
-    if type(stones) is list:
-        for i in range(PyList_GET_SIZE(stones)):
-            _add(b, seen, <object>PyList_GET_ITEM(stones, i), black)
-    elif type(stones) is tuple:
-        for i in range(PyTuple_GET_SIZE(stones)):
-            _add(b, seen, <object>PyTuple_GET_ITEM(stones, i), black)
-    else:
-        for point in _iterate(stones, "black" if black else "white"):
-            _add(b, seen, point, black)
+    for point in _iterate(stones, "black" if black else "white"):
+        _add(b, seen, point, black)
     return 0
 
 
 cdef int _load(Board* b, object black, object white) except -1:
+    """The position of two stone lists on ``b`` (``_load_packed``, its packed form dropped)."""
+    cdef Packed p
+    _load_packed(b, &p, black, white)
+    return 0
+
+
+cdef int _load_checked(Board* b, object black, object white) except -1:
+    """The validating loader: any iterable of (x, y) pairs, each checked, errors worded."""
     cdef uint64_t seen[4]
     memset(seen, 0, sizeof(seen))
     _clear(b)
-    try:
-        _add_all(b, seen, black, True)
-        _add_all(b, seen, white, False)
-    except OverflowError:
-        raise ValueError(f"a stone is off the {SIZE}x{SIZE} board") from None
+    _add_all(b, seen, black, True)
+    _add_all(b, seen, white, False)
     return 0
 
 
@@ -472,23 +469,25 @@ include "_suspects.pxi"
 def forbidden_points(black, white):
     """Every empty point where black may not play, mapped to its kind (PLAY-3)."""
     cdef Board b
-    cdef int cell, n = 0, i, ncand
+    cdef Packed p
+    cdef int cell, kind, n = 0, i, ncand
     cdef unsigned char kinds[CELLS]
     cdef int cells[CELLS]
     cdef int cand[CELLS]
     cdef unsigned char lines[CELLS]
-    _load(&b, black, white)
-    with nogil:
-        ncand = _suspect_cells(&b, cand, lines)
-        for i in range(ncand):
-            cell = cand[i]
-            kinds[n] = <unsigned char>_classify_lines(&b, cell, lines[i])
-            if kinds[n] >= K_OVERLINE:
-                cells[n] = cell
-                n += 1
+    _load_packed(&b, &p, black, white)
+    # the GIL is kept: releasing and taking it back would cost more than the work below
+    ncand = _suspect_cells(&p, cand, lines)
+    for i in range(ncand):
+        cell = cand[i]
+        kind = _foul_kind(&b, cell, lines[i])
+        if kind >= K_OVERLINE:
+            cells[n] = cell
+            kinds[n] = <unsigned char>kind
+            n += 1
     result = {}
     for i in range(n):
-        result[(cells[i] % SIZE, cells[i] // SIZE)] = KINDS[kinds[i]]
+        result[POINTS[cells[i]]] = KIND_NAMES[kinds[i]]
     return result
 
 

@@ -86,7 +86,7 @@ async def test_issue32_a_live_board_redrawn_after_a_move_reads_no_titles():
         wall = await client.get("/events/E1/sections/open/rounds/1/wall?lang=zh")
         page = await client.get("/games/g1?lang=zh")
     assert all(r.status_code == 200 for r in (again, tile, wall, page))
-    assert "2 dan" in again.text or "2d" in again.text
+    assert '张三<span class="held-title"> · 2-dan</span>' in again.text
     assert "二段" in tile.text and "二段" in wall.text and "二段" in page.text
     assert "李四 ·" not in page.text  # no title held: nothing beside the name
     assert services.title_reads == ["P1,P2"]

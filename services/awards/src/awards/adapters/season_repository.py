@@ -67,7 +67,9 @@ class SeasonRepository:
     async def replace_lists(self, organisation: str, rows: Sequence[dict[str, Any]]) -> None:
         await self.session.execute(delete(rating_lists).where(rating_lists.c.organisation == organisation))
         if rows:
-            await self.session.execute(insert(rating_lists), [{"organisation": organisation, **r} for r in ranked(rows)])
+            await self.session.execute(
+                insert(rating_lists), [{"organisation": organisation, **r} for r in ranked(rows)]
+            )
 
     async def move_event(self, event_code: str, organisation: str) -> set[str]:
         """File the event's grants and games under ``organisation``; the organisations whose

@@ -149,8 +149,9 @@ class SeasonRepository:
     async def list_length(self, organisation: str, period: str) -> int:
         """How many people the period's list has: its last place (one step along ``ix_rating_lists_rank``)."""
         t = rating_lists.c
-        query = select(func.max(t.rank)).where(t.organisation == organisation, t.period == period)
-        return int((await self.session.execute(query)).scalar() or 0)
+        # the last place read off the end of the key (a max() was planned over the initial's index)
+        query = select(t.rank).where(t.organisation == organisation, t.period == period)
+        return int((await self.session.execute(query.order_by(t.rank.desc()).limit(1))).scalar() or 0)
 
     # ---- issue 32: a merge or split in the registry re-keys the records
 

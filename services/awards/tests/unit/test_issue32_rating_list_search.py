@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from awards.adapters.season_repository import SeasonRepository
+from awards.adapters.season_repository import SeasonRepository, ranked
 
 LIST = "/v1/organisations/default/ratings/2023-08"
 PEOPLE = [("R1", "陈星", 1800.0), ("R2", "王伟", 1700.0), ("R3", "陈明", 1600.0), ("R4", "Chen Li", 1500.0)]
@@ -44,3 +44,34 @@ async def test_issue32_a_search_is_one_character(harness):
     for initial in ("", "陈星"):
         answer = await harness.client.get(LIST, params={"initial": initial})
         assert answer.status_code == 422 and answer.json()["error"]["code"], initial
+
+
+async def test_issue32_each_row_keeps_its_rank_and_initial_so_a_search_reads_the_rows_found_only(harness):
+    """The place and the initial are stored when the list is computed (migration 0010): the
+    repository's search returns the matching rows only, by place, and the list's length is its
+    last place — no read of the whole list, however long (bench.history_page)."""
+    await _list(harness)
+    async with harness.service.runtime.sessionmaker() as session:
+        repo = SeasonRepository(session)
+        found = await repo.rating_list("default", "2023-08", "陈")
+        assert [(r.rank, r.person_id, r.initial) for r in found] == [(1, "R1", "陈"), (3, "R3", "陈")]
+        assert [r.person_id for r in await repo.rating_list("default", "2023-08", "C")] == ["R4"]
+        assert await repo.list_length("default", "2023-08") == 4
+        assert await repo.list_length("default", "2023-09") == 0
+
+
+def test_issue32_ranks_are_per_period_highest_rating_first_person_id_on_a_tie():
+    row = {"rd": 80.0, "volatility": 0.06, "games": 3, "provisional": False}
+    rows = [
+        {**row, "period": "2023-09", "person_id": "B", "name": " li", "rating": 1600.0},
+        {**row, "period": "2023-08", "person_id": "B", "name": "Li", "rating": 1500.0},
+        {**row, "period": "2023-08", "person_id": "A", "name": "王", "rating": 1500.0},
+        {**row, "period": "2023-08", "person_id": "C", "name": "陈", "rating": 1700.0},
+    ]
+    placed = {(r["period"], r["person_id"]): (r["rank"], r["initial"]) for r in ranked(rows)}
+    assert placed == {
+        ("2023-08", "C"): (1, "陈"),
+        ("2023-08", "A"): (2, "王"),
+        ("2023-08", "B"): (3, "l"),
+        ("2023-09", "B"): (1, "l"),
+    }

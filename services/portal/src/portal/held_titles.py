@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from .read_cache import Lru
 from .upstream import Upstream
 
 #: awards' most people per lookup
@@ -37,9 +38,32 @@ async def with_titles(upstream: Upstream, event: dict[str, Any] | None, names: d
     by their registry id in the event's organisation."""
     org = (event or {}).get("organisation")
     held = await current_titles(upstream, org, [str(e["registry_id"]) for e in names.values() if e.get("registry_id")])
+    return titled(names, held)
+
+
+def titled(names: dict[str, Any], held: dict[str, str]) -> dict[str, Any]:
+    """``names`` with each titled person's ``title`` (``held``: registry id → title)."""
     if not held:
         return names
     return {
         key: {**entry, "title": held[entry["registry_id"]]} if entry.get("registry_id") in held else entry
         for key, entry in names.items()
     }
+
+
+async def live_titles(
+    upstream: Upstream, kept: Lru, round_key: tuple[str, str, int], names: dict[str, Any]
+) -> dict[str, Any]:
+    """``names`` with titles on a live page (a game's board, the round's wall and its tiles).
+    Those pages are drawn again after every move, but a round's players do not change: the
+    titles are looked up once per round (every person of the section, as the section's pages do)
+    and kept in the page cache (ADR 0010) under the round, so a redraw reads no titles. A title
+    granted while the round is played shows from the next round on."""
+    key = ("titles", *map(str, round_key))
+    held = kept.get(key)
+    if held is None:
+        event = await upstream.optional("registration", f"/v1/events/{round_key[0]}")
+        ids = [str(e["registry_id"]) for e in names.values() if e.get("registry_id")]
+        held = await current_titles(upstream, (event or {}).get("organisation"), ids)
+        kept.put(key, held)
+    return titled(names, held)

@@ -14,6 +14,7 @@ from gomoku_shared.params import INT32_MAX, PathId, RoundNo
 
 from . import board
 from . import names as who_is_who
+from .held_titles import live_titles
 from .section_reads import match_of, matches_by_pairing
 from .site import Site
 
@@ -56,7 +57,8 @@ async def _game_context(site: Site, game_id: str) -> dict[str, Any]:
     game = await _game_view(site, game_id)
     path = f"/v1/events/{game['event_code']}/sections/{game['section_id']}"
     section = await site.upstream.optional("pairing", path)
-    names = who_is_who.by_id(section)
+    round_key = (str(game["event_code"]), str(game["section_id"]), int(game["round"]))
+    names = await live_titles(site.upstream, site.pages.kept, round_key, who_is_who.by_id(section))
     match = await match_of(site.upstream, game, section)
     return {"game": game, "names": names, "section": section, "match": match, "layout": board.layout(game)}
 
@@ -120,7 +122,7 @@ def _round_routes(app: FastAPI, site: Site) -> None:
             upstream.get("gameplay", f"/v1/rounds/{code}/{sid}/{n}/boards"),
             upstream.optional("pairing", f"/v1/events/{code}/sections/{sid}/rounds/{n}"),
         )
-        names = who_is_who.by_id(section)
+        names = await live_titles(upstream, site.pages.kept, (code, sid, n), who_is_who.by_id(section))
         views = boards.get("games", [])
         matches = matches_by_pairing(rnd)  # a team round: each board's match (PAIR-9)
         tiles = [

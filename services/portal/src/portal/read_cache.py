@@ -14,7 +14,8 @@ Two layers, both exact (no time-to-live: every page view asks the services):
    without rendering. A changed answer (a corrected result) has another digest: a new page.
 
 Live pages (a board, the wall, a tile) are never kept: their games change by the second and come
-partly from the live feeds, not from reads this request made.
+partly from the live feeds, not from reads this request made. Their players' titles are kept
+instead, once per round (``held_titles.live_titles``): a redraw after a move reads none.
 """
 
 from __future__ import annotations

@@ -12,7 +12,9 @@ from gomoku_shared.params import PathId
 
 from . import i18n
 from .console_teams import section_names as section_names_of
+from .held_titles import current_titles
 from .sessions import StaffSession
+from .staff_people import event_organisation
 
 if TYPE_CHECKING:
     from .staff_pages import StaffPages
@@ -119,6 +121,9 @@ async def entries_page(
         and (not unit or (e.get("unit") or {}).get("name") == unit)
         and (not pending or e.get("pending_evidence"))
     ]
+    # issue 32: each entrant's current title beside their name, one lookup for the page's people
+    people = [str(p["registry_id"]) for e in shown for p in e.get("players") or [] if p.get("registry_id")]
+    titles = await current_titles(pages.site.upstream, event_organisation(event), people)
     # issue 28: the sections by their name in the page's language
     section_names = section_names_of(event, pages.site.lang_of(request))
     # issue 34: the units that came through the delegation door, whose link staff may re-issue
@@ -138,6 +143,7 @@ async def entries_page(
         stages=stages,
         stage=stage,
         entries=shown,
+        titles=titles,
         total=len(rows),
         units=units,
         statuses=statuses,

@@ -222,8 +222,16 @@ rating_lists = Table(
     Column("volatility", Float, nullable=False),
     Column("games", Integer, nullable=False),
     Column("provisional", Boolean, nullable=False),
+    #: the place in the period's list (rating, highest first; person id on a tie: migration 0010)
+    Column("rank", Integer, nullable=False),
+    #: the name's first character, case folded: what the public search looks people up by
+    Column("initial", String(8), nullable=False),
     #: a person's rating after each period (a history page: migration 0009)
     Index("ix_rating_lists_person", "organisation", "person_id", "period"),
+    #: a period's list in order, and its length (its last place)
+    Index("ix_rating_lists_rank", "organisation", "period", "rank"),
+    #: a search by initial reads only the rows found
+    Index("ix_rating_lists_initial", "organisation", "period", "initial", "rank"),
 )
 
 #: an organisation's title ladder, lowest first (none stored: 18k … 1k, 1d … 9d)

@@ -67,7 +67,9 @@ class SeasonRepository:
     async def replace_lists(self, organisation: str, rows: Sequence[dict[str, Any]]) -> None:
         await self.session.execute(delete(rating_lists).where(rating_lists.c.organisation == organisation))
         if rows:
-            await self.session.execute(insert(rating_lists), [{"organisation": organisation, **r} for r in rows])
+            await self.session.execute(
+                insert(rating_lists), [{"organisation": organisation, **r} for r in ranked(rows)]
+            )
 
     async def move_event(self, event_code: str, organisation: str) -> set[str]:
         """File the event's grants and games under ``organisation``; the organisations whose
@@ -135,14 +137,21 @@ class SeasonRepository:
         query = select(found.c.period).where(found.c.period.is_not(None)).order_by(found.c.period)
         return [r.period for r in (await self.session.execute(query)).all()]
 
-    async def rating_list(self, organisation: str, period: str) -> list[Row[Any]]:
+    async def rating_list(self, organisation: str, period: str, initial: str | None = None) -> list[Row[Any]]:
+        """The period's list by place; ``initial``: only the names starting with it (case aside),
+        read along ``ix_rating_lists_initial`` — the rows found, however long the list."""
         t = rating_lists.c
-        query = (
-            select(rating_lists)
-            .where(t.organisation == organisation, t.period == period)
-            .order_by(t.rating.desc(), t.person_id)
-        )
-        return list((await self.session.execute(query)).all())
+        query = select(rating_lists).where(t.organisation == organisation, t.period == period)
+        if initial is not None:
+            query = query.where(t.initial == initial.casefold())
+        return list((await self.session.execute(query.order_by(t.rank))).all())
+
+    async def list_length(self, organisation: str, period: str) -> int:
+        """How many people the period's list has: its last place (one step along ``ix_rating_lists_rank``)."""
+        t = rating_lists.c
+        # the last place read off the end of the key (a max() was planned over the initial's index)
+        query = select(t.rank).where(t.organisation == organisation, t.period == period)
+        return int((await self.session.execute(query.order_by(t.rank.desc()).limit(1))).scalar() or 0)
 
     # ---- issue 32: a merge or split in the registry re-keys the records
 
@@ -206,3 +215,20 @@ class SeasonRepository:
                 )
                 moved += result.rowcount  # type: ignore[attr-defined]
         return int(moved)
+
+
+def name_initial(name: str) -> str:
+    """The first character of a name, case folded (masked names show it: "张**", "L**")."""
+    return name.strip()[:1].casefold()
+
+
+def ranked(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each row with its place in its period's list (rating, highest first; person id on a
+    tie) and its name's initial, kept so a search by initial need not read the whole list."""
+    order = sorted(rows, key=lambda r: (r["period"], -r["rating"], r["person_id"]))
+    places: dict[str, int] = {}
+    out = []
+    for row in order:
+        places[row["period"]] = places.get(row["period"], 0) + 1
+        out.append({**row, "rank": places[row["period"]], "initial": name_initial(row["name"])})
+    return out

@@ -105,11 +105,6 @@ class RatingList(_Out):
     listed: int
 
 
-def name_starts(name: str, initial: str) -> bool:
-    """The masked name ("张**") starts with ``initial``, case aside (the portal's search)."""
-    return mask_name(name)[:1].casefold() == initial.casefold()
-
-
 def _row(row: Any) -> RatingRow:
     rating = Rating(row.rating, row.rd, row.volatility, row.games)
     return RatingRow(
@@ -173,8 +168,9 @@ async def person_rating(org: Org, person_id: PersonId, repo: Repo) -> PersonRati
 
 async def _list(org: str, period: str, repo: SeasonReads, initial: str | None = None) -> RatingList:
     ladder = await ladder_of(repo, org)
-    listed = await repo.rating_list(org, period)
-    ranked = [(rank, r) for rank, r in enumerate(listed, 1) if not initial or name_starts(r.name, initial)]
+    # a search reads the rows found only, each with its place kept when the list was computed
+    ranked = [(r.rank, r) for r in await repo.rating_list(org, period, initial or None)]
+    listed = await repo.list_length(org, period) if initial else len(ranked)
     # a search reads the grants of those found only (the organisation's are thousands)
     found = await grants_of(repo, org, [r.person_id for _, r in ranked]) if initial else None
     grants: dict[str, list[TitleGrant]] = {}
@@ -191,7 +187,7 @@ async def _list(org: str, period: str, repo: SeasonReads, initial: str | None = 
         held = current_title(grants.get(r.person_id, []), ladder, on=end)
         rows.append(ListedRow(**_row(r).model_dump(), title=held.title if held else None, rank=rank))
     periods = await repo.periods(org)
-    return RatingList(organisation=org, period=period, periods=periods, rows=rows, listed=len(listed))
+    return RatingList(organisation=org, period=period, periods=periods, rows=rows, listed=listed)
 
 
 @csv_route("/{org}/ratings/{period}.csv", summary="The rating list of a period as CSV")

@@ -32,18 +32,28 @@ VOLATILE_KEYS = frozenset(
 
 
 def canonical(obj: Any) -> Any:
-    """``obj`` without volatile keys (see VOLATILE_KEYS) and without keys whose value is None,
-    dicts with sorted keys. An optional field left empty says nothing of the outcome: a release
-    that adds one (contracts grow by optional fields only) digests the same outcome alike."""
+    """``obj`` without volatile keys (see VOLATILE_KEYS), dicts with sorted keys (the summary a
+    run keeps: every key the services answered, None values included)."""
     if isinstance(obj, Mapping):
-        return {k: canonical(obj[k]) for k in sorted(obj) if k not in VOLATILE_KEYS and obj[k] is not None}
+        return {k: canonical(obj[k]) for k in sorted(obj) if k not in VOLATILE_KEYS}
     if isinstance(obj, (list, tuple)):
         return [canonical(x) for x in obj]
     return obj
 
 
+def _outcome(obj: Any) -> Any:
+    """What a digest compares: ``canonical`` without keys whose value is None. An optional field
+    left empty says nothing of the outcome: a release that adds one (contracts grow by optional
+    fields only) digests the same outcome alike."""
+    if isinstance(obj, Mapping):
+        return {k: _outcome(obj[k]) for k in sorted(obj) if k not in VOLATILE_KEYS and obj[k] is not None}
+    if isinstance(obj, (list, tuple)):
+        return [_outcome(x) for x in obj]
+    return obj
+
+
 def canonical_json(summary: Mapping[str, Any]) -> str:
-    return json.dumps(canonical(summary), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(_outcome(summary), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
 def result_digest(summary: Mapping[str, Any]) -> str:

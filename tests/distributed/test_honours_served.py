@@ -13,12 +13,10 @@ from datetime import UTC, datetime
 
 import httpx
 
-from gomoku_shared.contracts import encode, envelope_for
 from gomoku_shared.contracts.common import ClockSpec, Entrant, Ruleset, SectionRules
 from gomoku_shared.contracts.events import EventConfigured, SectionCompleted, StandingRow
-from gomoku_shared.messaging.rabbit import RabbitEventBus
 
-from .compose_commands import LocalCompose
+from .awards_served import awards_alone
 
 EV = "ny-honours"
 START = datetime(2026, 8, 20, 9, 0, tzinfo=UTC)
@@ -88,61 +86,43 @@ async def test_ny_11_3_honours_in_full_for_staff_and_units_as_registered_served(
     masked; the units a unit honour may name are the registered ones; 优秀组织奖 names the unit
     by its registration id and shows its registered name; a typed name and an unknown id are
     refused with 422 ``unknown_unit``."""
-    database = await fresh_database()
-    stack = LocalCompose(
-        database_urls={"awards": database},
-        amqp_url=amqp_url,
-        namespace=bus_namespace,
-        log_dir=tmp_path,
-        extra_env={"CLOCK": "fake", "CLOCK_START": START.isoformat(), "RELAY_POLL_S": "0.2"},
-    )
-    publisher = RabbitEventBus(amqp_url, namespace=bus_namespace)
-    try:
-        await asyncio.to_thread(stack.migrate, "awards")
-        awards = stack.start("awards")
-        await asyncio.to_thread(stack.wait_ready, awards.name)
-        await publisher.start()
-        await publisher.publish([encode(envelope_for(_configured(), correlation_id=EV, occurred_at=START))])
-        await publisher.publish([encode(envelope_for(_completed(), correlation_id=EV, occurred_at=START))])
-        async with httpx.AsyncClient(base_url=awards.url, timeout=30) as client:
-            units = await _units(client)
-            assert units == [{"unit_id": uid, "name": name} for uid, name in sorted(UNITS.items(), key=lambda u: u[1])]
-            url = f"/v1/events/{EV}/honours"
+    published = (_configured(), _completed())
+    async with awards_alone(fresh_database, amqp_url, bus_namespace, tmp_path, START, published) as client:
+        units = await _units(client)
+        assert units == [{"unit_id": uid, "name": name} for uid, name in sorted(UNITS.items(), key=lambda u: u[1])]
+        url = f"/v1/events/{EV}/honours"
 
-            # a unit honour by the unit's registration id: the certificate shows its registered name
-            given = await client.post(
-                url, json={"kind": "organisation", "unit_id": "u-hainan", "citation": "组织工作出色"}, headers=OP
-            )
-            assert given.status_code == 200, given.text
-            assert (given.json()["recipient_id"], given.json()["recipient_name"]) == ("u-hainan", UNITS["u-hainan"])
-            # a typed name is no registered unit: refused, pointing at the id it should have been
-            typed = await client.post(url, json={"kind": "organisation", "unit_id": UNITS["u-hubei"]}, headers=OP)
-            assert typed.status_code == 422, typed.text
-            assert typed.json()["error"]["code"] == "unknown_unit" and "'u-hubei'" in typed.json()["error"]["message"]
-            unknown = await client.post(url, json={"kind": "organisation", "unit_id": "u-nowhere"}, headers=ARB)
-            assert unknown.status_code == 422 and unknown.json()["error"]["code"] == "unknown_unit", unknown.text
+        # a unit honour by the unit's registration id: the certificate shows its registered name
+        given = await client.post(
+            url, json={"kind": "organisation", "unit_id": "u-hainan", "citation": "组织工作出色"}, headers=OP
+        )
+        assert given.status_code == 200, given.text
+        assert (given.json()["recipient_id"], given.json()["recipient_name"]) == ("u-hainan", UNITS["u-hainan"])
+        # a typed name is no registered unit: refused, pointing at the id it should have been
+        typed = await client.post(url, json={"kind": "organisation", "unit_id": UNITS["u-hubei"]}, headers=OP)
+        assert typed.status_code == 422, typed.text
+        assert typed.json()["error"]["code"] == "unknown_unit" and "'u-hubei'" in typed.json()["error"]["message"]
+        unknown = await client.post(url, json={"kind": "organisation", "unit_id": "u-nowhere"}, headers=ARB)
+        assert unknown.status_code == 422 and unknown.json()["error"]["code"] == "unknown_unit", unknown.text
 
-            coach = {"kind": "coach", "coach_name": "王建国", "coach_unit": UNITS["u-hubei"], "citation": "带队有方"}
-            assert (await client.post(url, json=coach, headers=ARB)).status_code == 200
+        coach = {"kind": "coach", "coach_name": "王建国", "coach_unit": UNITS["u-hubei"], "citation": "带队有方"}
+        assert (await client.post(url, json=coach, headers=ARB)).status_code == 200
 
-            # staff: names in full (the organiser prints them); the public: the coach masked
-            full = await client.get(f"{url}/register/certificates", headers=OP)
-            assert full.status_code == 200, full.text
-            assert [(row["kind"], row["name"]) for row in full.json()["rows"]] == [
-                ("organisation", UNITS["u-hainan"]),
-                ("coach", "王建国"),
-            ]
-            register = (await client.get(f"{url}/register", headers=ARB)).json()["honours"]
-            assert [h["recipient_name"] for h in register] == [UNITS["u-hainan"], "王建国"]
-            public = await client.get(f"{url}/certificates")
-            assert [row["name"] for row in public.json()["rows"]] == [UNITS["u-hainan"], "王**"]
-            listed = await client.get(url)
-            assert [h["recipient_name"] for h in listed.json()["honours"]] == [UNITS["u-hainan"], "王**"]
-            assert "王建国" not in public.text + listed.text
-            # the staff routes need a staff key
-            for path in ("register/certificates", "units"):
-                assert (await client.get(f"{url}/{path}")).status_code == 401
-                assert (await client.get(f"{url}/{path}", headers={"x-api-key": "partner-key"})).status_code == 403
-    finally:
-        await publisher.close()
-        stack.stop_all()
+        # staff: names in full (the organiser prints them); the public: the coach masked
+        full = await client.get(f"{url}/register/certificates", headers=OP)
+        assert full.status_code == 200, full.text
+        assert [(row["kind"], row["name"]) for row in full.json()["rows"]] == [
+            ("organisation", UNITS["u-hainan"]),
+            ("coach", "王建国"),
+        ]
+        register = (await client.get(f"{url}/register", headers=ARB)).json()["honours"]
+        assert [h["recipient_name"] for h in register] == [UNITS["u-hainan"], "王建国"]
+        public = await client.get(f"{url}/certificates")
+        assert [row["name"] for row in public.json()["rows"]] == [UNITS["u-hainan"], "王**"]
+        listed = await client.get(url)
+        assert [h["recipient_name"] for h in listed.json()["honours"]] == [UNITS["u-hainan"], "王**"]
+        assert "王建国" not in public.text + listed.text
+        # the staff routes need a staff key
+        for path in ("register/certificates", "units"):
+            assert (await client.get(f"{url}/{path}")).status_code == 401
+            assert (await client.get(f"{url}/{path}", headers={"x-api-key": "partner-key"})).status_code == 403

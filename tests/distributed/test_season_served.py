@@ -14,13 +14,11 @@ from datetime import UTC, datetime
 
 import httpx
 
-from gomoku_shared.contracts import encode, envelope_for
 from gomoku_shared.contracts.access_events import EventAccessChanged
 from gomoku_shared.contracts.common import ClockSpec, Entrant, Ruleset, SectionRules
 from gomoku_shared.contracts.events import EventConfigured, GameResult, SectionCompleted, StandingRow
-from gomoku_shared.messaging.rabbit import RabbitEventBus
 
-from .compose_commands import LocalCompose
+from .awards_served import awards_alone
 
 EV = "da-season"
 ORG = "hainan-fed"
@@ -79,51 +77,32 @@ async def test_issue32_titles_and_rating_list_served(tmp_path, fresh_database, a
     """Issue 32 served: 第1名 二段 (DA 九(三)) is the winner's current title under the event's
     organisation; the rated games make the August list (the forfeit counts for nobody: e4 has
     one game); the CSV holds the same list; no full name leaves the public reads."""
-    database = await fresh_database()
-    stack = LocalCompose(
-        database_urls={"awards": database},
-        amqp_url=amqp_url,
-        namespace=bus_namespace,
-        log_dir=tmp_path,
-        extra_env={"CLOCK": "fake", "CLOCK_START": START.isoformat(), "RELAY_POLL_S": "0.2"},
-    )
-    publisher = RabbitEventBus(amqp_url, namespace=bus_namespace)
-    try:
-        await asyncio.to_thread(stack.migrate, "awards")
-        awards = stack.start("awards")
-        await asyncio.to_thread(stack.wait_ready, awards.name)
-        await publisher.start()
-        access = EventAccessChanged(event_code=EV, organisation=ORG, changed_at=START)
-        for payload in (access, _configured(), _completed()):
-            await publisher.publish([encode(envelope_for(payload, correlation_id=EV, occurred_at=START))])
-        async with httpx.AsyncClient(base_url=awards.url, timeout=30) as client:
-            listed = await _list(client)
-            assert {r["person_id"]: r["games"] for r in listed["rows"]} == {
-                "P-e1": 2,
-                "P-e2": 2,
-                "P-e3": 1,
-                "P-e4": 1,
-            }
-            assert listed["rows"][0]["person_id"] == "P-e1" and all(r["provisional"] for r in listed["rows"])
-            assert listed["rows"][0]["title"] == "2d"  # DA 九(三): held at the end of August
-            titles = (await client.get(f"/v1/organisations/{ORG}/people/P-e1/titles")).json()
-            assert (titles["current"], titles["since"], titles["name"]) == ("2d", "2023-08-22", "张**")
-            # the history page's events: e1's section, place and title, its two games from e1's side
-            events = (await client.get(f"/v1/organisations/{ORG}/people/P-e1/events")).json()
-            [junior] = events["sections"]
-            assert (junior["event_code"], junior["title"], junior["place"]) == (EV, "2d", 1)
-            assert [(g["opponent_id"], g["opponent"], g["score"]) for g in junior["games"]] == [
-                ("P-e2", "李**", 1.0),
-                ("P-e3", "王**", 0.5),
-            ]
-            fourth = (await client.get(f"/v1/organisations/{ORG}/people/P-e4/titles")).json()
-            assert fourth["current"] == "1k"  # 第4-6名 1级
-            exported = await client.get(f"/v1/organisations/{ORG}/ratings/2023-08.csv")
-            assert exported.status_code == 200
-            rows = list(csv.DictReader(io.StringIO(exported.text)))
-            assert [r["person_id"] for r in rows] == [r["person_id"] for r in listed["rows"]]
-            for name in ("张三", "李四", "王五", "赵六"):
-                assert name not in exported.text + str(listed) + str(titles) + str(events)
-    finally:
-        await publisher.close()
-        stack.stop_all()
+    published = (EventAccessChanged(event_code=EV, organisation=ORG, changed_at=START), _configured(), _completed())
+    async with awards_alone(fresh_database, amqp_url, bus_namespace, tmp_path, START, published) as client:
+        listed = await _list(client)
+        assert {r["person_id"]: r["games"] for r in listed["rows"]} == {
+            "P-e1": 2,
+            "P-e2": 2,
+            "P-e3": 1,
+            "P-e4": 1,
+        }
+        assert listed["rows"][0]["person_id"] == "P-e1" and all(r["provisional"] for r in listed["rows"])
+        assert listed["rows"][0]["title"] == "2d"  # DA 九(三): held at the end of August
+        titles = (await client.get(f"/v1/organisations/{ORG}/people/P-e1/titles")).json()
+        assert (titles["current"], titles["since"], titles["name"]) == ("2d", "2023-08-22", "张**")
+        # the history page's events: e1's section, place and title, its two games from e1's side
+        events = (await client.get(f"/v1/organisations/{ORG}/people/P-e1/events")).json()
+        [junior] = events["sections"]
+        assert (junior["event_code"], junior["title"], junior["place"]) == (EV, "2d", 1)
+        assert [(g["opponent_id"], g["opponent"], g["score"]) for g in junior["games"]] == [
+            ("P-e2", "李**", 1.0),
+            ("P-e3", "王**", 0.5),
+        ]
+        fourth = (await client.get(f"/v1/organisations/{ORG}/people/P-e4/titles")).json()
+        assert fourth["current"] == "1k"  # 第4-6名 1级
+        exported = await client.get(f"/v1/organisations/{ORG}/ratings/2023-08.csv")
+        assert exported.status_code == 200
+        rows = list(csv.DictReader(io.StringIO(exported.text)))
+        assert [r["person_id"] for r in rows] == [r["person_id"] for r in listed["rows"]]
+        for name in ("张三", "李四", "王五", "赵六"):
+            assert name not in exported.text + str(listed) + str(titles) + str(events)

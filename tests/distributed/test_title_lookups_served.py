@@ -11,13 +11,11 @@ from datetime import UTC, datetime
 
 import httpx
 
-from gomoku_shared.contracts import encode, envelope_for
 from gomoku_shared.contracts.access_events import EventAccessChanged
 from gomoku_shared.contracts.common import ClockSpec, Entrant, Ruleset, SectionRules
 from gomoku_shared.contracts.events import EventConfigured, SectionCompleted, StandingRow
-from gomoku_shared.messaging.rabbit import RabbitEventBus
 
-from .compose_commands import LocalCompose
+from .awards_served import awards_alone
 
 EV = "da-titles"
 ORG = "hainan-fed"
@@ -70,41 +68,22 @@ async def _certificates(client: httpx.AsyncClient) -> dict:
 
 
 async def test_issue32_title_lookup_and_certificates_served(tmp_path, fresh_database, amqp_url, bus_namespace):
-    database = await fresh_database()
-    stack = LocalCompose(
-        database_urls={"awards": database},
-        amqp_url=amqp_url,
-        namespace=bus_namespace,
-        log_dir=tmp_path,
-        extra_env={"CLOCK": "fake", "CLOCK_START": START.isoformat(), "RELAY_POLL_S": "0.2"},
-    )
-    publisher = RabbitEventBus(amqp_url, namespace=bus_namespace)
-    try:
-        await asyncio.to_thread(stack.migrate, "awards")
-        awards = stack.start("awards")
-        await asyncio.to_thread(stack.wait_ready, awards.name)
-        await publisher.start()
-        access = EventAccessChanged(event_code=EV, organisation=ORG, changed_at=START)
-        for payload in (access, _configured(), _completed()):
-            await publisher.publish([encode(envelope_for(payload, correlation_id=EV, occurred_at=START))])
-        async with httpx.AsyncClient(base_url=awards.url, timeout=30) as client:
-            made = await _certificates(client)
-            assert made["organisation"] == ORG
-            assert [(c["name"], c["title"], c["place"], c["granted_on"]) for c in made["certificates"]] == [
-                ("张三", "2d", 1, "2023-08-22"),
-                ("李四", "1d", 2, "2023-08-22"),
-                ("王五", "1d", 3, "2023-08-22"),
-            ]
-            looked = await client.get(f"/v1/organisations/{ORG}/titles", params={"people": "P-e3,P-e1,P-e9"})
-            assert looked.status_code == 200
-            assert looked.json()["people"] == [
-                {"person_id": "P-e1", "title": "2d", "since": "2023-08-22"},
-                {"person_id": "P-e3", "title": "1d", "since": "2023-08-22"},
-            ]
-            assert not any(n in looked.text for n in NAMES.values())  # a lookup names no one
-            too_many = ",".join(f"P{i}" for i in range(101))
-            refused = await client.get(f"/v1/organisations/{ORG}/titles", params={"people": too_many})
-            assert refused.status_code == 422 and "error" in refused.json()
-    finally:
-        await publisher.close()
-        stack.stop_all()
+    published = (EventAccessChanged(event_code=EV, organisation=ORG, changed_at=START), _configured(), _completed())
+    async with awards_alone(fresh_database, amqp_url, bus_namespace, tmp_path, START, published) as client:
+        made = await _certificates(client)
+        assert made["organisation"] == ORG
+        assert [(c["name"], c["title"], c["place"], c["granted_on"]) for c in made["certificates"]] == [
+            ("张三", "2d", 1, "2023-08-22"),
+            ("李四", "1d", 2, "2023-08-22"),
+            ("王五", "1d", 3, "2023-08-22"),
+        ]
+        looked = await client.get(f"/v1/organisations/{ORG}/titles", params={"people": "P-e3,P-e1,P-e9"})
+        assert looked.status_code == 200
+        assert looked.json()["people"] == [
+            {"person_id": "P-e1", "title": "2d", "since": "2023-08-22"},
+            {"person_id": "P-e3", "title": "1d", "since": "2023-08-22"},
+        ]
+        assert not any(n in looked.text for n in NAMES.values())  # a lookup names no one
+        too_many = ",".join(f"P{i}" for i in range(101))
+        refused = await client.get(f"/v1/organisations/{ORG}/titles", params={"people": too_many})
+        assert refused.status_code == 422 and "error" in refused.json()

@@ -70,6 +70,17 @@ async def recorded(url: str) -> int:
         await engine.dispose()
 
 
+async def record_rows(url: str) -> list[tuple]:
+    """Registration's copy of the previous edition's places: (section, place, title)."""
+    engine = create_async_engine(url)
+    try:
+        async with engine.connect() as conn:
+            query = "SELECT section_id, place, title FROM record_places WHERE event_code = 'ny-prev' ORDER BY place"
+            return [tuple(row) for row in (await conn.execute(sa.text(query))).all()]
+    finally:
+        await engine.dispose()
+
+
 async def until(predicate, what: str, timeout: float = 60.0) -> Any:
     async with asyncio.timeout(timeout):
         while not (value := await predicate()):
@@ -119,6 +130,13 @@ async def test_reg16_ny_7_3_claim_proven_by_the_record_awards_published_served(
                 return await recorded(registration_db) == 2
 
             await until(both_recorded, "registration's record of awards.published")
+            # one fact, two services: registration's record is the places (and titles) awards published
+            async with httpx.AsyncClient(base_url=stack.procs["awards"].url, timeout=30) as awd:
+                published = (await awd.get("/v1/events/ny-prev/sections/youth-male/awards")).json()
+            titles = {t["entrant_id"]: t["title"] for t in published["titles"]}
+            assert await record_rows(registration_db) == sorted(
+                ("youth-male", p["place"], titles.get(p["entrant_id"])) for p in published["places"]
+            )
 
             overrides = {"units": {"delegation_max_players": 1, "quota_exempt_previous_event": "ny-prev"}}
             body = {"preset_id": "ny-2022", "event_code": "ny-next", "organisation": ORG, "overrides": overrides}

@@ -28,8 +28,15 @@ async def test_stop_flushes_the_outbox_after_the_consumer_stopped(tmp_path, amqp
 
     async with runtime.engine.begin() as conn:
         await conn.run_sync(runtime.metadata.create_all)
+
+    async def parked(stop: asyncio.Event | None = None) -> None:
+        # a relay that publishes nothing before the stop: replacing only ``wake`` left its first
+        # pass, scheduled by start(), free to read the rows committed below on a busy machine
+        if stop is not None:
+            await stop.wait()
+
+    runtime.relay.run = parked  # type: ignore[method-assign]
     await runtime.start()
-    runtime.relay.wake = lambda: None  # type: ignore[method-assign]  # a relay that would not publish before the stop
     async with runtime.transaction() as uow:
         for section in ("men", "women"):
             uow.emit(

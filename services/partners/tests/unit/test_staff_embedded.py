@@ -9,6 +9,8 @@ import pytest
 from partners_kit import START, embedded
 from staff_kit import OP, PASSWORD, accept, bearer, claims, invite, organisation, refused, sign_in
 
+from partners.service_layer.ambient import own_transaction
+
 # seconds a test (whole services through their API, or long computations): make test-fast leaves it out
 pytestmark = pytest.mark.slow
 
@@ -22,7 +24,7 @@ async def suite(tmp_path):
 async def _event(s, code: str, organisation_id: str) -> None:
     """What event.access_changed from registration records: the event's owner."""
     svc = s.services["partners"]
-    async with svc.runtime.transaction() as uow:
+    async with own_transaction(svc.runtime) as uow:
         await svc.app.state.organisations.on_access_changed(uow, code, organisation_id, None, START)
 
 

@@ -15,17 +15,17 @@ from typing import Any
 
 from gomoku_shared.contracts.events import PartnerCredentialsRevoked, PartnerRegistered
 from gomoku_shared.errors import Conflict, NotFound, Unprocessable
-from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
+from gomoku_shared.runtime import ServiceRuntime
 from gomoku_shared.tokens import LEEWAY_S
 
 from ..adapters.repository import PartnerRepository, StoredKey
 from ..adapters.signing import KeyVault
-from ..adapters.staff_repository import StaffRepository
 from ..domain import secret_hash
 from ..domain.claims import access_claims
 from ..domain.model import Credential, Kind, Partner, PartnerRuleError, RateLimit, allowed_scopes, grant, new_partner
 from . import views
 from .ambient import Units, unit_of_work
+from .unit_of_work import PartnersUnitOfWork
 
 #: (secret, stored hash) -> whether they match
 Verify = Callable[[str, str], bool]
@@ -72,7 +72,7 @@ class PartnerService:
         rate: RateLimit | None,
     ) -> dict[str, Any]:
         async with units.transaction() as uow:
-            repo = PartnerRepository(uow.session)
+            repo = uow.partners
             if await repo.partner(partner_id) is not None:
                 raise Conflict("partner_exists", f"a partner {partner_id!r} exists already")
             partner = _ruled(
@@ -98,7 +98,7 @@ class PartnerService:
         rate: RateLimit | None,
     ) -> dict[str, Any]:
         async with units.transaction() as uow:
-            repo = PartnerRepository(uow.session)
+            repo = uow.partners
             partner = await self._partner(repo, partner_id, for_update=True)
             changed = replace(
                 partner,
@@ -114,14 +114,14 @@ class PartnerService:
 
     async def partner(self, partner_id: str) -> dict[str, Any]:
         async with unit_of_work(self.runtime) as uow:
-            repo = PartnerRepository(uow.session)
+            repo = uow.partners
             partner = await self._partner(repo, partner_id)
             creds = await repo.credentials_of(partner_id)
         return {**views.partner(partner), "credentials": [views.credential(c) for c in creds]}
 
     async def partners(self) -> dict[str, Any]:
         async with unit_of_work(self.runtime) as uow:
-            found = await PartnerRepository(uow.session).partners()
+            found = await uow.partners.partners()
         return {"items": [views.partner(p) for p in found]}
 
     # ------------------------------------------------------------------ credentials
@@ -129,7 +129,7 @@ class PartnerService:
         secret = secret_hash.new_secret()
         hashed = await asyncio.to_thread(secret_hash.hash_secret, secret)
         async with units.transaction() as uow:
-            repo = PartnerRepository(uow.session)
+            repo = uow.partners
             partner = await self._partner(repo, partner_id)
             if partner.status != "active":
                 raise Conflict("partner_suspended", "the partner is suspended")
@@ -145,7 +145,7 @@ class PartnerService:
         hashed = await asyncio.to_thread(secret_hash.hash_secret, secret)
         grace = timedelta(seconds=self.default_grace_s if grace_s is None else grace_s)
         async with units.transaction() as uow:
-            repo = PartnerRepository(uow.session)
+            repo = uow.partners
             current = await self._credential(repo, client_id, for_update=True)
             rotated = _ruled(lambda: current.rotated(hashed, self._now(), grace), status=409)
             await repo.save_credential(rotated)
@@ -162,7 +162,7 @@ class PartnerService:
 
     async def revoke_credential(self, units: Units, actor: str, client_id: str, reason: str) -> dict[str, Any]:
         async with units.transaction() as uow:
-            repo = PartnerRepository(uow.session)
+            repo = uow.partners
             current = await self._credential(repo, client_id, for_update=True)
             revoked = _ruled(lambda: current.revoked(self._now()), status=409)
             await repo.save_credential(revoked)
@@ -190,13 +190,13 @@ class PartnerService:
         still be unexpired: the verifiers refuse their tokens issued until then."""
         since = self._now() - timedelta(seconds=self.token_ttl_s + LEEWAY_S)
         async with unit_of_work(self.runtime) as uow:
-            repo = PartnerRepository(uow.session)
+            repo = uow.partners
             found = await repo.revoked_since(since)
             for client, at in (await repo.suspended_since(since)).items():
                 found[client] = max(at, found.get(client, at))
             # people whose tokens were revoked (sign-out everywhere, disabled, a role removed)
             staff_since = self._now() - timedelta(seconds=self.staff_token_ttl_s + LEEWAY_S)
-            found.update(await StaffRepository(uow.session).revoked_since(staff_since))
+            found.update(await uow.staff.revoked_since(staff_since))
         return {"revoked": {client: at.timestamp() for client, at in sorted(found.items())}}
 
     # ------------------------------------------------------------------ tokens
@@ -205,7 +205,7 @@ class PartnerService:
         A refusal is audited (for a known client) and raised after the audit is committed."""
         refusal: OAuthError | None = None
         async with units.transaction() as uow:
-            repo = PartnerRepository(uow.session)
+            repo = uow.partners
             now = self._now()
             credential = await repo.credential(client_id, for_update=True)
             if credential is None:
@@ -266,20 +266,20 @@ class PartnerService:
     # ------------------------------------------------------------------ signing keys
     async def jwks(self) -> dict[str, Any]:
         async with self._key_lock, unit_of_work(self.runtime) as uow:
-            repo = PartnerRepository(uow.session)
+            repo = uow.partners
             await self._signing_key(repo)  # the key that will sign is published before it signs
             keys = await repo.signing_keys(published_at=self._now())
         return {"keys": [k.public_jwk for k in keys]}
 
     async def ensure_signing_key(self) -> None:
         async with self._key_lock, unit_of_work(self.runtime) as uow:
-            await self._signing_key(PartnerRepository(uow.session))
+            await self._signing_key(uow.partners)
 
     async def rotate_signing_key(self, units: Units, actor: str) -> dict[str, Any]:
         """A new key signs from now on; the old ones stay in the JWKS until the tokens they
         signed have expired (plus the verifiers' leeway)."""
         async with units.transaction() as uow:
-            repo = PartnerRepository(uow.session)
+            repo = uow.partners
             key = await self._new_key(repo)
             now = self._now()
             retired = await repo.retire_signing_keys(
@@ -308,7 +308,7 @@ class PartnerService:
         self, *, partner_id: str | None, client_id: str | None, cursor: int | None, limit: int
     ) -> dict[str, Any]:
         async with unit_of_work(self.runtime) as uow:
-            rows = await PartnerRepository(uow.session).audit_page(
+            rows = await uow.partners.audit_page(
                 partner_id=partner_id, client_id=client_id, after=cursor, limit=limit + 1
             )
         more = len(rows) > limit
@@ -320,7 +320,7 @@ class PartnerService:
 
     async def _audit(
         self,
-        uow: UnitOfWork,
+        uow: PartnersUnitOfWork,
         repo: PartnerRepository,
         actor: str,
         action: str,

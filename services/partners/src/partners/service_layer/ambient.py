@@ -14,18 +14,28 @@ from contextvars import ContextVar
 
 from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
 
+from .unit_of_work import PartnersUnitOfWork
+
 _keyed: ContextVar[UnitOfWork | None] = ContextVar("partners_keyed_unit_of_work", default=None)
 
 
 @contextlib.asynccontextmanager
-async def unit_of_work(runtime: ServiceRuntime) -> AsyncIterator[UnitOfWork]:
+async def unit_of_work(runtime: ServiceRuntime) -> AsyncIterator[PartnersUnitOfWork]:
     """The keyed request's transaction when there is one, else a new one of ``runtime``."""
     ambient = _keyed.get()
     if ambient is not None:
-        yield ambient
+        yield PartnersUnitOfWork(ambient)
         return
     async with runtime.transaction() as uow:
-        yield uow
+        yield PartnersUnitOfWork(uow)
+
+
+@contextlib.asynccontextmanager
+async def own_transaction(runtime: ServiceRuntime) -> AsyncIterator[PartnersUnitOfWork]:
+    """A new transaction of ``runtime`` even inside a keyed request (the webhook worker's, the
+    start-up's and reads that need no keyed answer)."""
+    async with runtime.transaction() as uow:
+        yield PartnersUnitOfWork(uow)
 
 
 @contextlib.contextmanager
@@ -47,7 +57,7 @@ class Units:
         self.runtime = runtime
         self._begun = begun
 
-    def transaction(self) -> contextlib.AbstractAsyncContextManager[UnitOfWork]:
+    def transaction(self) -> contextlib.AbstractAsyncContextManager[PartnersUnitOfWork]:
         if self._begun is not None:
             return _given(self._begun)
         return unit_of_work(self.runtime)
@@ -58,5 +68,5 @@ class Units:
 
 
 @contextlib.asynccontextmanager
-async def _given(uow: UnitOfWork) -> AsyncIterator[UnitOfWork]:
-    yield uow
+async def _given(uow: UnitOfWork) -> AsyncIterator[PartnersUnitOfWork]:
+    yield PartnersUnitOfWork(uow)

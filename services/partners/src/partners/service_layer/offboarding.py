@@ -15,7 +15,7 @@ from typing import Any
 
 from gomoku_shared.contracts.events import PartnerCredentialsRevoked
 from gomoku_shared.errors import Conflict, NotFound
-from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
+from gomoku_shared.runtime import ServiceRuntime
 
 from ..adapters.repository import PartnerRepository
 from ..adapters.signing import KeyVault
@@ -24,6 +24,7 @@ from ..domain.model import Partner, PartnerRuleError
 from ..domain.webhooks import Subscription
 from . import views, webhook_views
 from .ambient import Units, unit_of_work
+from .unit_of_work import PartnersUnitOfWork
 
 
 def _conflict(exc: PartnerRuleError) -> Conflict:
@@ -41,7 +42,7 @@ class Offboarding:
     # ------------------------------------------------------------------ partners
     async def suspend(self, units: Units, actor: str, partner_id: str, reason: str) -> dict[str, Any]:
         async with units.transaction() as uow:
-            repo = PartnerRepository(uow.session)
+            repo = uow.partners
             partner = await _partner(repo, partner_id)
             now = self._now()  # read once the row is locked: a token issued meanwhile is older
             try:
@@ -63,7 +64,7 @@ class Offboarding:
 
     async def resume(self, units: Units, actor: str, partner_id: str, reason: str) -> dict[str, Any]:
         async with units.transaction() as uow:
-            repo = PartnerRepository(uow.session)
+            repo = uow.partners
             partner = await _partner(repo, partner_id)
             try:
                 resumed = partner.resumed()
@@ -76,15 +77,15 @@ class Offboarding:
     # ------------------------------------------------------------------ subscriptions
     async def subscriptions(self, partner_id: str) -> dict[str, Any]:
         async with unit_of_work(self.runtime) as uow:
-            await _partner(PartnerRepository(uow.session), partner_id, lock=False)
-            found = await WebhookRepository(uow.session, self.vault).subscriptions_of(partner_id)
+            await _partner(uow.partners, partner_id, lock=False)
+            found = await uow.webhooks(self.vault).subscriptions_of(partner_id)
         return {"items": [_view(s) for s in found]}
 
     async def disable(
         self, units: Units, actor: str, partner_id: str, subscription_id: str, reason: str
     ) -> dict[str, Any]:
         async with units.transaction() as uow:
-            hooks = WebhookRepository(uow.session, self.vault)
+            hooks = uow.webhooks(self.vault)
             sub = await _subscription(hooks, partner_id, subscription_id)
             try:
                 changed = sub.disabled_by_operator(actor, reason, self._now())
@@ -92,17 +93,17 @@ class Offboarding:
                 raise _conflict(exc) from None
             await hooks.save_subscription(changed)
             details = {"subscription_id": subscription_id, "reason": reason}
-            await _audit(uow, PartnerRepository(uow.session), actor, "subscription.disabled", partner_id, details)
+            await _audit(uow, uow.partners, actor, "subscription.disabled", partner_id, details)
         return _view(changed)
 
     async def enable(self, units: Units, actor: str, partner_id: str, subscription_id: str) -> dict[str, Any]:
         async with units.transaction() as uow:
-            hooks = WebhookRepository(uow.session, self.vault)
+            hooks = uow.webhooks(self.vault)
             sub = await _subscription(hooks, partner_id, subscription_id)
             changed = sub.enabled()
             await hooks.save_subscription(changed)
             details = {"subscription_id": subscription_id}
-            await _audit(uow, PartnerRepository(uow.session), actor, "subscription.enabled", partner_id, details)
+            await _audit(uow, uow.partners, actor, "subscription.enabled", partner_id, details)
         return _view(changed)
 
 
@@ -125,7 +126,7 @@ async def _subscription(hooks: WebhookRepository, partner_id: str, subscription_
 
 
 async def _audit(
-    uow: UnitOfWork, repo: PartnerRepository, actor: str, action: str, partner_id: str, details: dict[str, Any]
+    uow: PartnersUnitOfWork, repo: PartnerRepository, actor: str, action: str, partner_id: str, details: dict[str, Any]
 ) -> None:
     await repo.audit(
         at=uow.clock.now(),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from gomoku_shared.auth import Principal
@@ -38,6 +38,7 @@ from .staff_base import (
     is_platform_operator,
     organisation_not_found,
 )
+from .unit_of_work import PartnersUnitOfWork
 
 ACCEPT_PATH = "/staff/invitations/"
 
@@ -48,7 +49,7 @@ class Organisations(StaffBase):
         self, units: Units, principal: Principal, org_id: str, name: str, name_zh: str | None
     ) -> dict[str, Any]:
         async with units.transaction() as uow:
-            repo = StaffRepository(uow.session)
+            repo = uow.staff
             if await repo.organisation(org_id) is not None:
                 raise refused(
                     "duplicate_organisation",
@@ -71,7 +72,7 @@ class Organisations(StaffBase):
         elif not is_platform_operator(principal):
             only = [principal.organisation or "default"]
         async with unit_of_work(self.runtime) as uow:
-            found = await StaffRepository(uow.session).organisations(only)
+            found = await uow.staff.organisations(only)
         return {"items": [views.organisation(org) for org in found]}
 
     async def _orgs_of_events(self, principal: Principal) -> set[str]:
@@ -80,7 +81,7 @@ class Organisations(StaffBase):
         if not codes:
             return set()
         async with unit_of_work(self.runtime) as uow:
-            owners = await StaffRepository(uow.session).event_owners(codes)
+            owners = await uow.staff.event_owners(codes)
         return {owner for owner in owners.values() if owner}
 
     async def _organisation(self, repo: StaffRepository, org_id: str) -> Organisation:
@@ -107,7 +108,7 @@ class Organisations(StaffBase):
         check_administers(principal, org_id)
         normalised = normalise_login(login)
         async with units.transaction() as uow:
-            repo = StaffRepository(uow.session)
+            repo = uow.staff
             await self._organisation(repo, org_id)
             wanted = await self._validated(repo, org_id, roles, events)
             if wanted.empty:
@@ -118,7 +119,7 @@ class Organisations(StaffBase):
     async def reset_password(self, units: Units, principal: Principal, org_id: str, account_id: str) -> dict[str, Any]:
         check_administers(principal, org_id)
         async with units.transaction() as uow:
-            repo = StaffRepository(uow.session)
+            repo = uow.staff
             account = await self._member(repo, org_id, account_id)
             answer = await self._link(
                 uow, repo, principal, "reset", org_id, account.login, account.name, Roles(), account.account_id
@@ -167,7 +168,7 @@ class Organisations(StaffBase):
     async def invitation(self, token: str) -> dict[str, Any]:
         """What the accept page says: who is invited, by which organisation, for which roles."""
         async with unit_of_work(self.runtime) as uow:
-            repo = StaffRepository(uow.session)
+            repo = uow.staff
             invitation = await repo.invitation(passwords.token_hash(token))
             if invitation is None:
                 raise invitation_not_found()
@@ -181,7 +182,7 @@ class Organisations(StaffBase):
         whose password must be given); a reset link sets the password and ends the person's
         sessions and tokens."""
         async with units.transaction() as uow:
-            repo = StaffRepository(uow.session)
+            repo = uow.staff
             invitation = await repo.invitation(passwords.token_hash(token), for_update=True)
             if invitation is None:
                 raise invitation_not_found()
@@ -247,7 +248,7 @@ class Organisations(StaffBase):
     async def staff(self, principal: Principal, org_id: str) -> dict[str, Any]:
         check_administers(principal, org_id)
         async with unit_of_work(self.runtime) as uow:
-            repo = StaffRepository(uow.session)
+            repo = uow.staff
             await self._organisation(repo, org_id)
             items = []
             for account in await repo.accounts_in(org_id):
@@ -273,7 +274,7 @@ class Organisations(StaffBase):
     ) -> dict[str, Any]:
         check_administers(principal, org_id)
         async with units.transaction() as uow:
-            repo = StaffRepository(uow.session)
+            repo = uow.staff
             account = await self._member(repo, org_id, account_id, lock=True)
             wanted = await self._validated(repo, org_id, roles, events)
             held = (await repo.roles(account_id)).get(org_id, Roles())
@@ -297,7 +298,7 @@ class Organisations(StaffBase):
     ) -> dict[str, Any]:
         check_administers(principal, org_id)
         async with units.transaction() as uow:
-            repo = StaffRepository(uow.session)
+            repo = uow.staff
             account = await self._member(repo, org_id, account_id, lock=True)
             if disabled:
                 await self._keep_an_admin(repo, org_id, account, still_admin=False)
@@ -311,6 +312,8 @@ class Organisations(StaffBase):
             )
         return views.account(account)
 
-    async def on_access_changed(self, uow, code: str, organisation: str, partners: list[str] | None, at) -> bool:
+    async def on_access_changed(
+        self, uow: PartnersUnitOfWork, code: str, organisation: str, partners: list[str] | None, at: datetime
+    ) -> bool:
         """Consumer of event.access_changed: who owns the event (roles on it are checked against it)."""
-        return await StaffRepository(uow.session).record_access(code, organisation, partners, at)
+        return await uow.staff.record_access(code, organisation, partners, at)

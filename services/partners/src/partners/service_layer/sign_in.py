@@ -18,7 +18,6 @@ from typing import Any
 from gomoku_shared.auth import Principal
 from gomoku_shared.errors import ServiceError
 
-from ..adapters.repository import PartnerRepository
 from ..adapters.staff_repository import StaffRepository
 from ..domain import passwords
 from ..domain.claims import staff_claims
@@ -56,7 +55,7 @@ class StaffSessions(StaffBase):
             normalised = None
         refusal: ServiceError | None = None
         async with units.transaction() as uow:
-            repo = StaffRepository(uow.session)
+            repo = uow.staff
             account = await repo.account_by_login(normalised) if normalised else None
             stored = account.password_hash if account is not None else passwords.dummy_hash()
             matches = await asyncio.to_thread(passwords.verify_password, password, stored)
@@ -112,7 +111,7 @@ class StaffSessions(StaffBase):
 
     async def _access_token(self, uow, repo: StaffRepository, account: Account) -> dict[str, Any]:
         roles = await repo.roles(account.account_id)
-        key = await self.partners.signing_key(PartnerRepository(uow.session))
+        key = await self.partners.signing_key(uow.partners)
         claims = staff_claims(
             account.account_id,
             account.name,
@@ -140,14 +139,14 @@ class StaffSessions(StaffBase):
     async def refresh(self, units: Units, session_id: str, refresh_token: str) -> dict[str, Any]:
         """A new access token with the person's roles as they are now."""
         async with units.transaction() as uow:
-            repo = StaffRepository(uow.session)
+            repo = uow.staff
             account = await self._session_account(repo, session_id, refresh_token)
             token = await self._access_token(uow, repo, account)
         return {**token, "session_id": session_id}
 
     async def sign_out(self, units: Units, session_id: str, refresh_token: str) -> dict[str, Any]:
         async with units.transaction() as uow:
-            repo = StaffRepository(uow.session)
+            repo = uow.staff
             account = await self._session_account(repo, session_id, refresh_token)
             await repo.end_session(session_id, self.now())
             await self.audit(
@@ -163,7 +162,7 @@ class StaffSessions(StaffBase):
         """Every session ends and every service refuses the person's tokens at once."""
         account_id = person_required(principal)
         async with units.transaction() as uow:
-            repo = StaffRepository(uow.session)
+            repo = uow.staff
             account = await self._account(repo, account_id, lock=True)
             ended = await repo.end_sessions(account_id, self.now())
             account = await self.revoke_tokens(uow, repo, account, "signed_out_everywhere", end_sessions=False)
@@ -191,7 +190,7 @@ class StaffSessions(StaffBase):
         """The person's account, their organisations (with names) and roles, as they are now."""
         account_id = person_required(principal)
         async with unit_of_work(self.runtime) as uow:
-            repo = StaffRepository(uow.session)
+            repo = uow.staff
             account = await self._account(repo, account_id)
             roles = await repo.roles(account_id)
             orgs = await repo.organisations(sorted(roles))
@@ -209,7 +208,7 @@ class StaffSessions(StaffBase):
         account_id = person_required(principal)
         secret = passwords.new_totp_secret()
         async with units.transaction() as uow:
-            repo = StaffRepository(uow.session)
+            repo = uow.staff
             account = await self._account(repo, account_id, lock=True)
             if account.totp_enabled:
                 raise refused(
@@ -225,7 +224,7 @@ class StaffSessions(StaffBase):
     async def totp_confirm(self, units: Units, principal: Principal, code: str) -> dict[str, Any]:
         account_id = person_required(principal)
         async with units.transaction() as uow:
-            repo = StaffRepository(uow.session)
+            repo = uow.staff
             account = await self._account(repo, account_id, lock=True)
             if account.totp_secret is None or account.totp_enabled:
                 raise refused(

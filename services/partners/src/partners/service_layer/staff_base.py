@@ -16,14 +16,14 @@ from typing import Any
 from gomoku_shared.auth import Principal
 from gomoku_shared.contracts.events import PartnerCredentialsRevoked
 from gomoku_shared.errors import ServiceError
-from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
+from gomoku_shared.runtime import ServiceRuntime
 from gomoku_shared.tokens import ACCOUNT_PREFIX
 
-from ..adapters.repository import PartnerRepository
 from ..adapters.signing import KeyVault
 from ..adapters.staff_repository import StaffRepository
 from ..domain.staff import Account, refused
 from .accounts import PartnerService
+from .unit_of_work import PartnersUnitOfWork
 
 #: the partner_id of a revocation that names people, not a partner's clients
 STAFF_REVOCATION_PARTNER = "staff"
@@ -112,7 +112,7 @@ class StaffBase:
 
     async def audit(
         self,
-        uow: UnitOfWork,
+        uow: PartnersUnitOfWork,
         actor: str,
         action: str,
         *,
@@ -121,7 +121,7 @@ class StaffBase:
         details: dict[str, Any] | None = None,
     ) -> None:
         """An audit row in the change's transaction (``client_id``: the person it concerns)."""
-        await PartnerRepository(uow.session).audit(
+        await uow.partners.audit(
             at=self.now(),
             actor=actor,
             action=action,
@@ -132,7 +132,7 @@ class StaffBase:
         )
 
     async def revoke_tokens(
-        self, uow: UnitOfWork, repo: StaffRepository, account: Account, reason: str, *, end_sessions: bool
+        self, uow: PartnersUnitOfWork, repo: StaffRepository, account: Account, reason: str, *, end_sessions: bool
     ) -> Account:
         """Every token of the person issued until now is refused by every service; with
         ``end_sessions`` their sessions end too (no refresh)."""

@@ -30,9 +30,8 @@ from gomoku_shared.contracts import Envelope
 from gomoku_shared.cursors import bad_cursor, sign, unsign
 from gomoku_shared.errors import Conflict, NotFound, ServiceError, Unprocessable
 from gomoku_shared.loops import idle, stopped
-from gomoku_shared.runtime import ServiceRuntime, UnitOfWork
+from gomoku_shared.runtime import ServiceRuntime
 
-from ..adapters.repository import PartnerRepository
 from ..adapters.signing import KeyVault
 from ..adapters.webhook_repository import SENDING, Delivery, WebhookRepository
 from ..adapters.webhook_sender import (
@@ -48,7 +47,8 @@ from ..domain.model import PartnerRuleError
 from ..domain.webhook_targets import NOT_PUBLIC, NOT_PUBLIC_MESSAGE
 from ..domain.webhooks import RetrySchedule, Subscription, WebhookLimits
 from . import webhook_views as views
-from .ambient import Units
+from .ambient import Units, own_transaction
+from .unit_of_work import PartnersUnitOfWork
 
 log = logging.getLogger("gomoku.partners.webhooks")
 
@@ -88,8 +88,8 @@ class WebhookService:
     def _now(self) -> datetime:
         return self.runtime.clock.now()
 
-    def _repo(self, uow: UnitOfWork) -> WebhookRepository:
-        return WebhookRepository(uow.session, self.vault)
+    def _repo(self, uow: PartnersUnitOfWork) -> WebhookRepository:
+        return uow.webhooks(self.vault)
 
     async def seal_plaintext_secrets(self, batch: int = 100) -> int:
         """Seal the secrets still stored in plain text (rows written before secrets were sealed),
@@ -97,7 +97,7 @@ class WebhookService:
         many subscriptions it sealed (0 once every row is sealed)."""
         sealed = 0
         while True:
-            async with self.runtime.transaction() as uow:
+            async with own_transaction(self.runtime) as uow:
                 repo = self._repo(uow)
                 found = await repo.unsealed_subscriptions(batch)
                 for sub in found:
@@ -139,10 +139,10 @@ class WebhookService:
             await repo.add_subscription(sub)
         return {**views.subscription(sub), "secret": sub.secret}
 
-    async def _refuse_duplicate(self, uow: UnitOfWork, sub: Subscription) -> None:
+    async def _refuse_duplicate(self, uow: PartnersUnitOfWork, sub: Subscription) -> None:
         """One subscription per URL and set of event types of a partner: a second would deliver
         every event twice. The partner's row is locked so that two equal requests cannot both pass."""
-        await PartnerRepository(uow.session).partner(sub.partner_id, for_update=True)
+        await uow.partners.partner(sub.partner_id, for_update=True)
         for other in await self._repo(uow).subscriptions_of(sub.partner_id):
             if other.url == sub.url and set(other.event_types) == set(sub.event_types):
                 raise Conflict(
@@ -166,12 +166,12 @@ class WebhookService:
             raise ServiceError(NOT_PUBLIC, NOT_PUBLIC_MESSAGE, status=400) from None
 
     async def subscriptions(self, partner_id: str) -> dict[str, Any]:
-        async with self.runtime.transaction() as uow:
+        async with own_transaction(self.runtime) as uow:
             found = await self._repo(uow).subscriptions_of(partner_id)
         return {"items": [views.subscription(s) for s in found]}
 
     async def subscription(self, partner_id: str, subscription_id: str) -> dict[str, Any]:
-        async with self.runtime.transaction() as uow:
+        async with own_transaction(self.runtime) as uow:
             sub = await self._own(self._repo(uow), partner_id, subscription_id)
         return views.subscription(sub)
 
@@ -220,7 +220,7 @@ class WebhookService:
         self, partner_id: str, *, subscription_id: str | None, status: str | None, cursor: str | None, limit: int
     ) -> dict[str, Any]:
         before = _cursor(cursor)
-        async with self.runtime.transaction() as uow:
+        async with own_transaction(self.runtime) as uow:
             rows = await self._repo(uow).deliveries_page(
                 partner_id, subscription_id=subscription_id, status=status, before=before, limit=limit + 1
             )
@@ -251,7 +251,7 @@ class WebhookService:
         return views.delivery(again)
 
     # ------------------------------------------------------------------ fan-out (consumer)
-    async def on_event(self, uow: UnitOfWork, env: Envelope[Any]) -> int:
+    async def on_event(self, uow: PartnersUnitOfWork, env: Envelope[Any]) -> int:
         """Delivery rows for ``env``, in the consumer's unit of work; returns how many."""
         repo = self._repo(uow)
         payload = env.payload.model_dump(mode="json")
@@ -323,7 +323,7 @@ class WebhookService:
         """Claim the due deliveries of up to ``room`` subscriptions within the caps, each batch
         with its subscription."""
         now = self._now()
-        async with self.runtime.transaction() as uow:
+        async with own_transaction(self.runtime) as uow:
             repo = self._repo(uow)
             claimed = await repo.claim_due(
                 now,
@@ -363,7 +363,7 @@ class WebhookService:
     async def _record(self, delivery: Delivery, outcome: Outcome, release: list[str] | None = None) -> None:
         now = self._now()
         attempts = delivery.attempts + 1
-        async with self.runtime.transaction() as uow:
+        async with own_transaction(self.runtime) as uow:
             repo = self._repo(uow)
             sub = await repo.subscription(delivery.subscription_id, for_update=True)
             assert sub is not None

@@ -16,8 +16,12 @@ a refused request changes nothing, stores nothing, and is judged again when retr
 Each service owns its ``idempotency_keys`` table (``idempotency_table``, created by the
 service's own migration). A keyed command runs through ``keyed_transaction``, the one helper
 every service's keyed routes use: look the key up, replay or do the work, remember the answer,
-all in one transaction, and replay a concurrent twin's answer when it stored the key first. Bodies may carry personal data: a service passes a keyed digest
-(registration: an HMAC under its data key) instead of the default SHA-256.
+all in one transaction, and replay a concurrent twin's answer when it stored the key first.
+One path does not: gameplay's player actions, whose moves many requests share one statement
+(the group commit, ADR 0003); there the batch's statement stores the key with the move, and a
+refused or replayed move goes through the same ``IdempotencyStore``. Bodies may carry personal
+data: a service passes a keyed digest (registration: an HMAC under its data key) instead of the
+default SHA-256.
 """
 
 from __future__ import annotations

@@ -170,10 +170,9 @@ def test_converted_services_stay_converted():
 
 
 #: Not yet converted (issue 31): modules outside adapters/ that import sqlalchemy (service ->
-#: files, relative to the package; the list may only shrink). Each catches IntegrityError in a route.
-SQLALCHEMY_NOT_YET_CONVERTED: dict[str, set[str]] = {
-    "registration": {"entrypoints/access.py", "entrypoints/public_api.py"},
-}
+#: files, relative to the package; the list may only shrink). None left: a route that must refuse
+#: a concurrent duplicate uses ``gomoku_shared.db.concurrent_duplicate_refused``.
+SQLALCHEMY_NOT_YET_CONVERTED: dict[str, set[str]] = {}
 
 
 def sqlalchemy_imports(path: Path) -> list[str]:

@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy import event, text
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import StaticPool
+
+from .errors import Conflict
+
+log = logging.getLogger(__name__)
 
 
 class UtcDateTime(sa.TypeDecorator):
@@ -103,3 +110,15 @@ async def select_for_update(
         column = next(c for c in table.columns if not c.primary_key) if len(table.columns) > 1 else table.c[0]
         await session.execute(sa.update(table).where(where).values({column.name: column}))
     return await session.execute(query.with_for_update())
+
+
+@contextlib.contextmanager
+def concurrent_duplicate_refused(where: str) -> Iterator[None]:
+    """A unique key that a concurrent twin of this request stored first (an IntegrityError at an
+    insert or at the commit) as 409 ``concurrent_duplicate``, so that a route need not know the
+    database's exceptions; ``where`` names the request in the log line."""
+    try:
+        yield
+    except IntegrityError:
+        log.warning("integrity error on %s: a concurrent duplicate refused", where)
+        raise Conflict("concurrent_duplicate", "an identical request was processed at the same time; retry") from None

@@ -4,19 +4,17 @@ transaction, on their event locked first."""
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 from fastapi import Depends, Request
 from fastapi.responses import JSONResponse
-from sqlalchemy.exc import IntegrityError
 
 from gomoku_shared import idempotency
 from gomoku_shared.api_docs import View, documented
 from gomoku_shared.auth import EventOf, Principal, require
-from gomoku_shared.errors import Conflict
+from gomoku_shared.db import concurrent_duplicate_refused
 from gomoku_shared.idempotency import IdemKey, IdempotencyStore, keyed_request, keyed_transaction
 from gomoku_shared.runtime import ServiceRuntime
 
@@ -38,7 +36,6 @@ __all__ = [
     "read",
 ]
 
-log = logging.getLogger("registration.api")
 
 #: who may call a route, by role (issue 29: a route of one event also names its staff action,
 #: ``calling``; a staff account is the arbiter role and is authorised per event by that action)
@@ -150,7 +147,8 @@ async def run(
             await uow.events.lock_writes()
         return uow
 
-    try:
+    # a concurrent twin of this request may win the race (same event code / idempotency key): 409
+    with concurrent_duplicate_refused(request.url.path):
         result = await keyed_transaction(
             lambda: runtime.transaction(correlation_id=code),
             store,
@@ -160,10 +158,6 @@ async def run(
             prepare=prepare,
             retry_twin=False,
         )
-    except IntegrityError:
-        log.warning("integrity error on %s", request.url.path)
-        # a concurrent twin of this request won the race (same event code / idempotency key)
-        raise Conflict("concurrent_duplicate", "an identical request was processed at the same time; retry") from None
     if isinstance(result, JSONResponse):
         return result  # the stored answer of this key, replayed
     if cmd is not None:

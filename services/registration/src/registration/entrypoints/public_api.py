@@ -13,11 +13,10 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Request
 from fastapi.responses import JSONResponse
-from sqlalchemy.exc import IntegrityError
 
 from gomoku_shared.api_docs import documented
 from gomoku_shared.auth import Principal, RateLimited
-from gomoku_shared.errors import Conflict
+from gomoku_shared.db import concurrent_duplicate_refused
 from gomoku_shared.params import PathId
 from gomoku_shared.ratelimit import LocalBuckets, Policy
 
@@ -151,12 +150,10 @@ async def on_event(request: Request, command: Command, principal: Principal | No
     state = state_of(request)
     code = handlers.event_of(command)
     assert code is not None, "the doors' commands act on one event"
-    try:
+    with concurrent_duplicate_refused(request.url.path):
         async with request.app.state.runtime.transaction(correlation_id=code) as shared_uow:
             uow = RegistrationUnitOfWork(shared_uow, state.protector)
             cmd = await EventCommand.begin(uow, state, principal or Principal.registrant(), code)
             result = await handlers.handle(command, uow, cmd)
-    except IntegrityError:
-        raise Conflict("concurrent_duplicate", "an identical request was processed at the same time; retry") from None
     state.committed(cmd)
     return result

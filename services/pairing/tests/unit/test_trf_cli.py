@@ -128,3 +128,47 @@ def test_pair2_deterministic_across_processes(tmp_path):
         )
         outs.append(r.stdout)
     assert outs[0] == outs[1] and outs[0].startswith("11\n")
+
+
+# (command line, read without argparse): the usual lines are, the others are left to argparse
+_COMMAND_LINES = [
+    (["in.trf", "-p"], True),
+    (["in.trf", "-p", "out.txt"], True),
+    (["in.trf", "--pair", "out.txt"], True),
+    (["--topscorer-exemption", "in.trf", "-p"], True),
+    (["in.trf", "-p", "out.txt", "--topscorer-exemption"], True),
+    (["in.trf", "-p", "--topscorer-exemption"], True),
+    (["--topscorer-exemption", "in.trf", "-p", "--topscorer-exemption"], True),
+    (["in.trf", "-p", "-"], False),
+    (["in.trf", "--topscorer-exemption", "-p", "out.txt"], False),
+    (["in.trf", "-p", "--topscorer-exemption", "out.txt"], False),
+    (["-p", "out.txt", "in.trf"], False),
+    (["in.trf", "--pa", "out.txt"], False),
+    (["in.trf", "-pout.txt"], False),
+    (["in.trf", "-p", "--", "out.txt"], False),
+    (["in.trf", "-p", "-5"], False),
+    (["in.trf", "-p", "out.txt", "more"], False),
+    (["in.trf"], False),
+    (["-h"], False),
+    ([], False),
+]
+
+
+def _read(reader, argv):
+    try:
+        return reader(argv)
+    except SystemExit:
+        return "refused"
+
+
+@pytest.mark.parametrize(("argv", "plain"), _COMMAND_LINES, ids=[" ".join(argv) for argv, _ in _COMMAND_LINES])
+def test_cli_reads_the_usual_command_lines_as_argparse_does(argv, plain, capsys):
+    """The usual command lines are read without argparse (its import costs a tenth of a
+    process), to what argparse reads; every other line is argparse's, with its messages."""
+    from pairing import cli
+
+    assert (cli._plain_arguments(argv) is not None) == plain
+    expected = _read(cli._argparse_arguments, argv)
+    assert _read(cli._arguments, argv) == expected
+    if plain:
+        assert cli._plain_arguments(argv) == expected

@@ -152,6 +152,12 @@ def run() -> NoReturn:
     import os
 
     gc.disable()
+    from pairing.domain.gacrux_import import standing_in
+
+    # dataclasses imports inspect (and ast, dis, tokenize: a twelfth of the process) for the
+    # docstring of a dataclass written without one; those on the pairing path have theirs
+    with standing_in("inspect"):
+        import dataclasses  # noqa: F401
     code = main()
     sys.stdout.flush()
     sys.stderr.flush()

@@ -172,3 +172,28 @@ def test_cli_reads_the_usual_command_lines_as_argparse_does(argv, plain, capsys)
     assert _read(cli._arguments, argv) == expected
     if plain:
         assert cli._plain_arguments(argv) == expected
+
+
+def test_cli_process_pairs_without_the_modules_it_needs_not(tmp_path):
+    """The ``pairing-engine`` process (``run``) answers without importing argparse, inspect
+    (which dataclasses imports for doc-less classes), networkx or pydantic; gacrux's random
+    is imported only if read. The process leaves by ``os._exit``, so its imports are read from
+    ``-X importtime``; a misspelt name would match nothing, so the test also finds some that are
+    imported."""
+    import subprocess
+    import sys
+
+    from pairing.domain.model import Outcome, record_round
+
+    t = Tournament(players=tuple(Player(i, f"P{i}", rating=2000 - i) for i in range(1, 13)), rounds_planned=5)
+    t = record_round(t, pair_swiss_round(t), {i: Outcome.FIRST_WINS for i in range(6)})
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "pairing.cli", str(_write(tmp_path, t)), "-p"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    imported = {line.split("|")[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
+    assert done.stdout.startswith("6\n")
+    assert {"dataclasses", "gacrux.pairingdutch", "pairing.adapters.dutch.fast"} <= imported
+    assert not {"argparse", "inspect", "networkx", "pydantic", "random"} & imported

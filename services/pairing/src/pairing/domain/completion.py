@@ -59,6 +59,8 @@ def _colours_of(history: Sequence[Colour]) -> _Colours:
 
 @dataclass(frozen=True)
 class _Player:
+    """What the search needs of a player: whom they met, their colours."""
+
     met: frozenset[int]  # opponents met over the board (and BYE once the bye is spent)
     colours: _Colours
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 import importlib
 import sys
 import types
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 
@@ -26,15 +28,25 @@ class OnFirstUse(types.ModuleType):
         return getattr(importlib.import_module(self.__name__), attribute)
 
 
-def _import_pairing_dutch() -> Any:
+@contextmanager
+def standing_in(name: str) -> Iterator[None]:
+    """Inside the block, ``import name`` gives an :class:`OnFirstUse` stand-in (unless the module
+    is imported already); after it, the stand-in leaves ``sys.modules`` and the modules imported
+    inside keep it."""
     stand_in = None
-    if "networkx" not in sys.modules:
-        stand_in = sys.modules["networkx"] = OnFirstUse("networkx")
+    if name not in sys.modules:
+        stand_in = sys.modules[name] = OnFirstUse(name)
     try:
-        from gacrux.pairingdutch import pairing_dutch
+        yield
     finally:
-        if stand_in is not None and sys.modules.get("networkx") is stand_in:
-            del sys.modules["networkx"]
+        if stand_in is not None and sys.modules.get(name) is stand_in:
+            del sys.modules[name]
+
+
+def _import_pairing_dutch() -> Any:
+    # random too: gacrux draws from it only for a tournament without a top colour, which ours have
+    with standing_in("networkx"), standing_in("random"):
+        from gacrux.pairingdutch import pairing_dutch
     return pairing_dutch
 
 
@@ -43,4 +55,4 @@ if TYPE_CHECKING:
 else:
     pairing_dutch = _import_pairing_dutch()
 
-__all__ = ["OnFirstUse", "pairing_dutch"]
+__all__ = ["OnFirstUse", "pairing_dutch", "standing_in"]

@@ -14,10 +14,11 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import NoReturn
 
+    from pairing.adapters.dutch.fast import FastGacruxDutch
     from pairing.domain.model import Code, Tournament
 
-# The pairing modules are imported inside main: ``run`` pauses the cyclic collector before
-# they load (see there), and a mistyped command line costs no more than argparse.
+# The pairing modules are imported inside main and run: ``run`` pauses the cyclic collector
+# before they load (see there).
 
 
 def _split_preassigned(tournament: Tournament) -> tuple[Tournament, dict[int, Code]]:
@@ -81,7 +82,9 @@ def _argparse_arguments(argv: list[str]) -> tuple[str, str, bool]:
     return args.input, args.pair, args.topscorer_exemption
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, engine: FastGacruxDutch | None = None) -> int:
+    """Pair the round of the command line ``argv`` (the process's when None) with ``engine``
+    (a fresh :class:`FastGacruxDutch` when None); the exit status."""
     source, target, exemption = _arguments(sys.argv[1:] if argv is None else argv)
     from pairing.adapters.dutch.fast import FastGacruxDutch
     from pairing.domain.checker import IllegalPairing
@@ -121,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
             forced_byes=forced,
             bye_rules=ByeRules(requested=Code.HALF_BYE, forced=Code.FULL_BYE),
             topscorer_exemption=exemption,
-            engine=FastGacruxDutch(),
+            engine=engine or FastGacruxDutch(),
         )
     except NoLegalPairing as error:
         print(f"pairing-engine: round {rnd}: no legal pairing: {error}", file=sys.stderr)
@@ -142,11 +145,10 @@ def main(argv: list[str] | None = None) -> int:
 def run() -> NoReturn:
     """The ``pairing-engine`` command: :func:`main` in a process that ends when it has answered.
 
-    The cyclic collector stays paused (the process lives a few tens of milliseconds; reference
-    counting frees the round's structures, which hold no cycles worth collecting), and the
-    process exits without tearing the interpreter down (freeing every module and object costs
-    about a tenth of the run): the output is flushed first, and an error or ``SystemExit``
-    (argparse's) leaves the usual way.
+    The cyclic collector stays paused (the process lives a few tens of milliseconds), the
+    round's structures are kept, and the process exits without tearing the interpreter down:
+    freeing the structures, then every module and object, would cost about a fifth of the run.
+    The output is flushed first; an error or ``SystemExit`` (argparse's) leaves the usual way.
     """
     import gc
     import os
@@ -158,7 +160,10 @@ def run() -> NoReturn:
     # docstring of a dataclass written without one; those on the pairing path have theirs
     with standing_in("inspect"):
         import dataclasses  # noqa: F401
-    code = main()
+    from pairing.adapters.dutch.fast import FastGacruxDutch
+
+    engine = FastGacruxDutch(keep_structures=True)  # freed by the exit, not one by one
+    code = main(engine=engine)
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(code)

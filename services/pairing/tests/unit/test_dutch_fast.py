@@ -74,6 +74,22 @@ def test_pair2_fast_engine_equals_gacrux_on_a_late_round_of_128():
         tournament = record_round(tournament, reference, {i: rng.choice(outcomes) for i in range(64)})
 
 
+def test_pair2_an_engine_keeping_its_structures_pairs_alike_and_keeps_each_round():
+    """``keep_structures`` (pairing-engine's: the process exits without freeing them) changes no
+    pairing; the engine holds gacrux's engine and brackets of every round it paired."""
+    rng = random.Random(7)
+    keeping = FastGacruxDutch(keep_structures=True)
+    tournament = Tournament(tuple(Player(i, rating=2000 - i) for i in range(1, 31)), rounds_planned=5)
+    for played in range(1, 4):
+        ours = pair_swiss_round(tournament, engine=keeping)
+        assert ours == pair_swiss_round(tournament, engine=FAST)
+        assert keeping.kept is not None and len(keeping.kept) == played
+        engine, brackets = keeping.kept[-1]
+        assert engine.crosstable.opponents and any(bracket and "pairs" in bracket for bracket in brackets)
+        tournament = record_round(tournament, ours, {i: rng.choice(list(Outcome)[:3]) for i in range(15)})
+    assert FAST.kept is None
+
+
 @pytest.mark.slow
 def test_pair2_matching_equals_networkx_including_ties():
     """The matching is networkx's algorithm on a lighter graph: same set, same iteration order,

@@ -60,15 +60,21 @@ class GacruxDutch:
         params = {"experimental": self.experimental, "verbose": 0, "top_color": tour["topColor"]}
         engine = self.algorithm()
         with self.pairing_scope():
+            run = engine(tour, round_, params)
             try:
-                brackets = engine(tour, round_, params).compute_pairing(False, 0)
+                brackets = run.compute_pairing(False, 0)
             except GacruxNoLegalPairing as error:
                 raise NoLegalPairing(str(error)) from error
             pairs = [pair for bracket in brackets if bracket and "pairs" in bracket for pair in bracket["pairs"]]
             pairs.sort(key=lambda pair: pair["board"])
             paired = [(to_old[int(pair["w"])], to_old[int(pair["b"])] if int(pair["b"]) else 0) for pair in pairs]
-            del brackets, pairs
+            self.done_with(run, brackets)
+            del run, brackets, pairs
         return paired
+
+    def done_with(self, *structures: object) -> None:
+        """Hands over the round's structures (gacrux's engine and its brackets) before they are
+        freed; nothing here (an adapter may keep them)."""
 
     def algorithm(self) -> Any:
         """gacrux's engine class that pairs the round: as published here (an adapter replaces it

@@ -10,8 +10,6 @@ record nor shift the columns after it.
 
 from __future__ import annotations
 
-from gomoku_shared.line_text import one_line
-
 from .model import Code, Colour, ForbiddenGroup, Player, PointSystem, RoundEntry, Tournament
 
 
@@ -30,6 +28,8 @@ def _fmt_points(value: float) -> str:
 
 def export_trf(tournament: Tournament, ranks: dict[int, int] | None = None, name: str | None = None) -> str:
     """Serialise a tournament as TRF-16 text (lines end with ``\\n``)."""
+    from gomoku_shared.line_text import one_line  # imported here: reading TRF (pairing-engine) needs it not
+
     lines = [f"012 {one_line(name or tournament.name or 'Tournament')}"]
     n_rounds = tournament.rounds_done
     for player in sorted(tournament.players, key=lambda player: player.id):

@@ -444,6 +444,128 @@ def update_edge(object table, dict edge, tuple quality_keys, int df1, int uf1, i
     four ints the float bits (gacrux's ``flt``); the topscorer criteria (C.10, C.11) are left to
     ``table._topscorers``.
     """
+    _update_edge(table, edge, quality_keys, df1, uf1, df2, uf2)
+
+
+def heterogeneous_weights(
+    object table, long scorelevel, object edges, dict bsn, Py_ssize_t M,
+    tuple quality_keys, int df1, int uf1, int df2, int uf2,
+):
+    """The per-edge loop of gacrux's ``update_hetrogenious`` (after its ``init_heweights``): each
+    edge's quality updated (``update_edge``), its HE1 and HE2 criteria and ``heweight``; the
+    same values in the same objects, in the same order."""
+    cdef Py_ssize_t elen = len(bsn) + 1
+    cdef dict weight = table.weight
+    cdef list competitors = table.competitors
+    cdef dict edge, quality
+    cdef list first_criterion, second_criterion
+    cdef object ca, cb, heweight
+    cdef long first_level, second_level
+    cdef Py_ssize_t first_bsn, second_bsn, e1, e2
+    for edge in edges:
+        ca = edge["ca"]
+        cb = edge["cb"]
+        _update_edge(table, edge, quality_keys, df1, uf1, df2, uf2)
+        quality = edge["quality"]
+        first_criterion = [0] * M
+        second_criterion = [0] * M
+        quality["HE1"] = first_criterion
+        quality["HE2"] = second_criterion
+        heweight = 0
+        first_level = (<dict>competitors[ca])["scorelevel"]
+        second_level = (<dict>competitors[cb])["scorelevel"]
+        first_bsn = bsn.get(ca, elen)
+        second_bsn = bsn.get(cb, elen)
+        if first_bsn > second_bsn:
+            first_bsn, second_bsn = second_bsn, first_bsn
+            first_level, second_level = second_level, first_level
+        if first_level > scorelevel and second_level <= scorelevel:
+            e1 = 1 if second_bsn == elen else 0
+            e2 = second_bsn - M if second_bsn < elen else 0
+            first_criterion[first_bsn - 1] = e1
+            second_criterion[first_bsn - 1] = e2
+            heweight += (<list>weight["HE1"])[first_bsn - 1] * e1
+            heweight += (<list>weight["HE2"])[first_bsn - 1] * e2
+        edge["heweight"] = heweight
+
+
+def homogeneous_weights(
+    object table, long scorelevel, object edges, dict bsn, object S, object B3, object B4, object B5,
+    tuple quality_keys, int df1, int uf1, int df2, int uf2,
+):
+    """The per-edge loop of gacrux's ``update_homogenious`` (after its ``init_howeights``): each
+    edge's quality updated (``update_edge``), its HO1-HO5 criteria and ``howeight``; the same
+    values in the same objects, in the same order."""
+    cdef dict weight = table.weight
+    cdef object ho4_weight = sum(weight["HO4"])
+    cdef list competitors = table.competitors
+    cdef dict edge, quality
+    cdef object ca, cb, howeight, first_bsn, second_bsn
+    cdef long first_level, second_level
+    for edge in edges:
+        edge["howeight"] = 0
+        ca = edge["ca"]
+        cb = edge["cb"]
+        _update_edge(table, edge, quality_keys, df1, uf1, df2, uf2)
+        quality = edge["quality"]
+        quality["HO1"] = 0
+        quality["HO2"] = 0
+        quality["HO3"] = [0] * B3
+        quality["HO4"] = [1] * B4
+        quality["HO5"] = [0] * B5
+        howeight = ho4_weight
+        first_level = (<dict>competitors[ca])["scorelevel"]
+        second_level = (<dict>competitors[cb])["scorelevel"]
+        if first_level == scorelevel and second_level == scorelevel:
+            first_bsn = bsn[ca]
+            second_bsn = bsn[cb]
+            if first_bsn > second_bsn:
+                first_bsn, second_bsn = second_bsn, first_bsn
+            if edge["canmeet"]:
+                if first_bsn > S:
+                    quality["HO1"] = 1
+                    howeight += weight["HO1"]
+                quality["HO2"] = first_bsn - 1
+                howeight += (first_bsn - 1) * weight["HO2"]
+                if first_bsn <= S:
+                    quality["HO3"][S - first_bsn] = 1
+                    howeight += weight["HO3"][S - first_bsn]
+                else:
+                    quality["HO4"][first_bsn - S - 1] = 0
+                    howeight -= weight["HO4"][first_bsn - S - 1]
+                quality["HO5"][first_bsn - 1] = second_bsn - first_bsn
+                howeight += weight["HO5"][first_bsn - 1] * (second_bsn - first_bsn)
+        edge["howeight"] = howeight
+
+
+def weighted_edges(object table, str mode, object category, object edges):
+    """``[(edge["ca"], edge["cb"], table.update_weight(mode, category, edge)) for edge in edges]``,
+    gacrux's ``update_weight`` in line (the same keys set in the same order); an unknown mode
+    goes to ``update_weight`` itself, which refuses it."""
+    cdef dict edge
+    cdef list out = []
+    cdef object weight, factor = None, own = None
+    if mode == "HE":
+        factor, own = table.weight["HE0"], "heweight"
+    elif mode == "HO":
+        factor, own = table.weight["HO0"], "howeight"
+    elif mode == "BI":
+        factor, own = table.weight["B0"], "biweight"
+    elif mode != "QC":
+        return [(edge["ca"], edge["cb"], table.update_weight(mode, category, edge)) for edge in edges]
+    for edge in edges:
+        if own is None:
+            weight = edge["qcweight"]
+        else:
+            weight = edge["qcweight"] * factor + edge[own]
+        edge["mode"] = mode
+        edge["levels"] = category
+        edge["weight"] = weight
+        out.append((edge["ca"], edge["cb"], weight))
+    return out
+
+
+cdef _update_edge(object table, dict edge, tuple quality_keys, int df1, int uf1, int df2, int uf2):
     scorelevel_object = table.scorelevel
     if edge["qlevel"] == scorelevel_object and edge["cb"] < table.BLOB:
         return

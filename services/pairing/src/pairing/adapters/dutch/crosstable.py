@@ -155,6 +155,27 @@ class FastCrosstable(crosstable_dutch):
         _dutch_core.update_edge(self, edge, _QUALITY_KEYS, _DF1, _UF1, _DF2, _UF2)
         return edge
 
+    def update_hetrogenious(self, scorelevel, nodes, edges, bsn):
+        """gacrux's ``update_hetrogenious`` (the heterogeneous criteria of a bracket's edges), its
+        per-edge loop compiled (``_dutch_core.heterogeneous_weights``; the same values)."""
+        M = self.M = sum(self.mdp)
+        self.ilen = 0
+        self.init_heweights(scorelevel, bsn)
+        _dutch_core.heterogeneous_weights(self, scorelevel, edges, bsn, M, _QUALITY_KEYS, _DF1, _UF1, _DF2, _UF2)
+
+    def update_homogenious(self, scorelevel, edges, bsn, S):
+        """gacrux's ``update_homogenious`` (the homogeneous criteria of a bracket's edges), its
+        per-edge loop compiled (``_dutch_core.homogeneous_weights``; the same values)."""
+        B = self.B = len(bsn)
+        B3 = self.B3 = S
+        B4 = self.B4 = B - S
+        B5 = self.B5 = B - 1
+        self.ilen = 0
+        self.init_howeights(scorelevel, S, B - 2 * S)
+        _dutch_core.homogeneous_weights(
+            self, scorelevel, edges, bsn, S, B3, B4, B5, _QUALITY_KEYS, _DF1, _UF1, _DF2, _UF2
+        )
+
     def _topscorers(self, first: dict, second: dict, quality: dict) -> int:
         """C.10 and C.11 (topscorers' colour difference and three same colours running)."""
         weight = self.weight

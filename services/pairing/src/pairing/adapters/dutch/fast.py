@@ -197,9 +197,7 @@ class FastDutch(pairing_dutch):
             crosstable.update_bipartite(
                 scorelevel, modified_edges, bracket["bsnb"], nodes[len(nodes) // 2]["cid"], nodes[-1]["cid"]
             )
-        weighted = [
-            (edge["ca"], edge["cb"], crosstable.update_weight(pairingmode, category, edge)) for edge in modified_edges
-        ]
+        weighted = _dutch_core.weighted_edges(crosstable, pairingmode, category, modified_edges)
         if self.checkonly and len(nodes) == 2 * len(edges):
             return [(a, b) for (a, b, _) in weighted]
         return min_weight_matching(weighted)

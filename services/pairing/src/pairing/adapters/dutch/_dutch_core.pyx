@@ -148,6 +148,10 @@ def build_edges(list competitors, list opponents, Py_ssize_t size, object rnd, o
     cdef int first_level_int, second_level_int
     cdef Py_ssize_t total = 0
     cdef dict template = _EDGE_TEMPLATE
+    # what each pair reads of its second player, read once per player (the same objects)
+    cdef list rfps = [], levels = [], cops = []
+    cdef bytearray tops = bytearray(size + 1)
+    cdef array.array level_ints = array.clone(_INTS, size + 1, zero=True)
     for high in range(size + 1):
         second = competitors[high]
         played_count = {}
@@ -156,29 +160,32 @@ def build_edges(list competitors, list opponents, Py_ssize_t size, object rnd, o
                 played_count[opp] = played_count.get(opp, 0) + 1
         counts.append(played_count)
         unplayed.append(rnd - 1 - second["num"].get("val", 0))
+        rfps.append(second["rfp"])
+        tops[high] = 1 if second["top"] else 0
+        levels.append(second["scorelevel"])
+        level_ints.data.as_ints[high] = second["scorelevel"]
+        cops.append(second["cop"])
     for low in range(size + 1):
-        first = competitors[low]
-        first_rfp = first["rfp"]
-        first_top = bool(first["top"])
-        first_level = first["scorelevel"]
+        first_rfp = rfps[low]
+        first_top = tops[low]
+        first_level = levels[low]
         line_low = opponents[low]
+        cop = cops[low]
         for high in range(low, size + 1):
-            second = competitors[high]
-            second_rfp = second["rfp"]
+            second_rfp = rfps[high]
             played = (<dict>counts[high]).get(low, 0)
             if played < maxmeets and low != high and first_rfp and second_rfp:
                 canmeet = second_rfp
             else:
                 canmeet = low < blob and high == blob
-            if canmeet and not first_top and not second["top"]:
-                cop = first["cop"]
-                if (cop == "w2" or cop == "b2") and second["cop"] == cop:
+            if canmeet and not first_top and not tops[high]:
+                if (cop == "w2" or cop == "b2") and cops[high] == cop:
                     canmeet = False
             edge = template.copy()
             edge["ca"] = low
             edge["cb"] = high
             edge["sa"] = first_level
-            edge["sb"] = second["scorelevel"]
+            edge["sb"] = levels[high]
             edge["canmeet"] = canmeet
             edge["isblob"] = high == blob
             edge["played"] = played
@@ -187,8 +194,8 @@ def build_edges(list competitors, list opponents, Py_ssize_t size, object rnd, o
             line_low[high] = edge
             (<list>opponents[high])[low] = edge
             if canmeet and low < high < size:
-                first_level_int = first_level
-                second_level_int = second["scorelevel"]
+                first_level_int = level_ints.data.as_ints[low]
+                second_level_int = level_ints.data.as_ints[high]
                 key = (
                     (first_level_int, second_level_int)
                     if first_level_int < second_level_int

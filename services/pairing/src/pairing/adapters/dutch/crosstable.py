@@ -28,6 +28,10 @@ _SUMMED_BY_MODE = {
     "HE": tuple(name for index, name in enumerate(_QUALITY_KEYS) if index < qdefs.HO1.value),
     "HO": _C_CRITERIA + tuple(name for index, name in enumerate(_QUALITY_KEYS) if index >= qdefs.HO1.value),
 }
+# every criterion's name in qdefs' order (its iteration: no aliases), and the name of each value
+# (qdefs(value).name: an alias's value gives the member defined first)
+_CRITERIA = tuple(member.name for member in qdefs)
+_NAME_OF_VALUE = {value: qdefs(value).name for value in {member.value for member in qdefs}}
 
 
 class FastCrosstable(crosstable_dutch):
@@ -174,6 +178,90 @@ class FastCrosstable(crosstable_dutch):
         self.init_howeights(scorelevel, S, B - 2 * S)
         _dutch_core.homogeneous_weights(
             self, scorelevel, edges, bsn, S, B3, B4, B5, _QUALITY_KEYS, _DF1, _UF1, _DF2, _UF2
+        )
+
+    def cascade_weights(self, depth, start, stop):
+        """gacrux's ``cascade_weights`` (each criterion's weight, the lowest first) with the
+        criteria's names looked up once; the same values."""
+        w = 1
+        weight = self.weight
+        for cval in range(stop.value, start.value - 1, -1):
+            nval = _NAME_OF_VALUE[cval]
+            if isinstance(depth[nval], int):
+                (w, weight[nval], depth[nval]) = (w * depth[nval], w, len(str(depth[nval])))
+            elif isinstance(depth[nval], list):
+                weight[nval] = [0] * len(depth[nval])
+                for index in range(len(weight[nval]) - 1, -1, -1):
+                    (w, weight[nval][index], depth[nval][index]) = (
+                        w * depth[nval][index],
+                        w,
+                        len(str(weight[nval][index])),
+                    )
+            else:
+                super().cascade_weights({nval: depth[nval]}, qdefs(cval), qdefs(cval))  # gacrux's refusal
+        return w
+
+    def init_cweights(self, scorelevel, nodes):
+        """gacrux's ``init_cweights`` (the depths and weights of the C criteria for a bracket)
+        without its per-node enum look-ups; the same values, set in the same order."""
+        cc = len(nodes) + 1
+        mdp = self.mdp
+        c7len = len(mdp)
+        c8len = c7len + 1
+        mmlen = self.maxmeets - 1
+        self.weight = weight = dict.fromkeys(_CRITERIA, 0)
+        self.depth = depth = dict.fromkeys(_CRITERIA, 0)
+        bsize = 0
+        nbsize = 0
+        tops = down1 = up1 = down2 = up2 = 0
+        for node in nodes:
+            level = node["scorelevel"]
+            floats = node["flt"]
+            if level >= scorelevel:
+                bsize += 1
+                tops += 1 if node["top"] else 0
+                down1 += 1 if floats & _DF1 else 0
+                down2 += 1 if floats & _DF2 else 0
+            if level >= scorelevel - 1:
+                nbsize += 1
+            if level <= scorelevel:
+                up1 += 1 if floats & _UF1 else 0
+                up2 += 1 if floats & _UF2 else 0
+        depth["QC6"] = bsize + 1
+        depth["QC7"] = [psd + 1 for psd in mdp]
+        depth["QN8"] = nbsize + 1
+        depth["QC8"] = [psd + 1 for psd in mdp] + [bsize + 1 - sum(mdp)]
+        depth["QC9"] = bsize + 1 if scorelevel <= self.pablevel else 1
+        depth["QMM"] = [cc] * mmlen
+        depth["QC10"] = tops + 1
+        depth["QC11"] = depth["QC10"]
+        depth["QC12"] = cc
+        depth["QC13"] = cc
+        depth["QC14"] = down1 + 1
+        depth["QC15"] = up1 + 1
+        depth["QC16"] = down2 + 1
+        depth["QC17"] = up2 + 1
+        depth["QC18"] = [psd + 1 for psd in mdp]
+        depth["QC19"] = [psd + 1 for psd in mdp]
+        depth["QC20"] = [psd + 1 for psd in mdp]
+        depth["QC21"] = [psd + 1 for psd in mdp]
+        weight["QL"] = self.cascade_weights(depth, qdefs.QC6, qdefs.QC21)  # gacrux's QC0, an alias of QL
+        zeros = {count: str(["0"] * count).replace("'", "") for count in {c7len, c8len, mmlen}}
+        self.QCweight = (
+            "C 1--0-"
+            + zeros[c7len]
+            + "-0-"
+            + zeros[c8len]
+            + "-0-"
+            + zeros[mmlen]
+            + "-0-0-0-0--0-0-0-0--"
+            + zeros[c7len]
+            + "-"
+            + zeros[c7len]
+            + "-"
+            + zeros[c7len]
+            + "-"
+            + zeros[c7len]
         )
 
     def _topscorers(self, first: dict, second: dict, quality: dict) -> int:

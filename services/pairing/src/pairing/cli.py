@@ -150,10 +150,10 @@ def run() -> NoReturn:
     freeing the structures, then every module and object, would cost about a fifth of the run.
     The output is flushed first; an error or ``SystemExit`` (argparse's) leaves the usual way.
     """
-    import gc
+    import gc as garbage_collector
     import os
 
-    gc.disable()
+    garbage_collector.disable()
     from pairing.domain.gacrux_import import standing_in
 
     # dataclasses imports inspect (and ast, dis, tokenize: a twelfth of the process) for the

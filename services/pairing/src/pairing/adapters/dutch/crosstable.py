@@ -162,49 +162,52 @@ class FastCrosstable(crosstable_dutch):
     def update_hetrogenious(self, scorelevel, nodes, edges, bsn):
         """gacrux's ``update_hetrogenious`` (the heterogeneous criteria of a bracket's edges), its
         per-edge loop compiled (``_dutch_core.heterogeneous_weights``; the same values)."""
-        M = self.M = sum(self.mdp)
+        moved_down = self.M = sum(self.mdp)
         self.ilen = 0
         self.init_heweights(scorelevel, bsn)
-        _dutch_core.heterogeneous_weights(self, scorelevel, edges, bsn, M, _QUALITY_KEYS, _DF1, _UF1, _DF2, _UF2)
+        _dutch_core.heterogeneous_weights(
+            self, scorelevel, edges, bsn, moved_down, _QUALITY_KEYS, _DF1, _UF1, _DF2, _UF2
+        )
 
-    def update_homogenious(self, scorelevel, edges, bsn, S):
+    def update_homogenious(self, scorelevel, edges, bsn, pairs):
         """gacrux's ``update_homogenious`` (the homogeneous criteria of a bracket's edges), its
-        per-edge loop compiled (``_dutch_core.homogeneous_weights``; the same values)."""
-        B = self.B = len(bsn)
-        B3 = self.B3 = S
-        B4 = self.B4 = B - S
-        B5 = self.B5 = B - 1
+        per-edge loop compiled (``_dutch_core.homogeneous_weights``; the same values). gacrux's
+        names: ``B`` the bracket's size, ``S`` its pairs, ``B3``-``B5`` the HO3-HO5 lengths."""
+        size = self.B = len(bsn)
+        self.B3 = pairs
+        self.B4 = size - pairs
+        self.B5 = size - 1
         self.ilen = 0
-        self.init_howeights(scorelevel, S, B - 2 * S)
+        self.init_howeights(scorelevel, pairs, size - 2 * pairs)
         _dutch_core.homogeneous_weights(
-            self, scorelevel, edges, bsn, S, B3, B4, B5, _QUALITY_KEYS, _DF1, _UF1, _DF2, _UF2
+            self, scorelevel, edges, bsn, pairs, self.B3, self.B4, self.B5, _QUALITY_KEYS, _DF1, _UF1, _DF2, _UF2
         )
 
     def cascade_weights(self, depth, start, stop):
         """gacrux's ``cascade_weights`` (each criterion's weight, the lowest first) with the
         criteria's names looked up once; the same values."""
-        w = 1
+        running = 1
         weight = self.weight
         for cval in range(stop.value, start.value - 1, -1):
             nval = _NAME_OF_VALUE[cval]
             if isinstance(depth[nval], int):
-                (w, weight[nval], depth[nval]) = (w * depth[nval], w, len(str(depth[nval])))
+                (running, weight[nval], depth[nval]) = (running * depth[nval], running, len(str(depth[nval])))
             elif isinstance(depth[nval], list):
                 weight[nval] = [0] * len(depth[nval])
                 for index in range(len(weight[nval]) - 1, -1, -1):
-                    (w, weight[nval][index], depth[nval][index]) = (
-                        w * depth[nval][index],
-                        w,
+                    (running, weight[nval][index], depth[nval][index]) = (
+                        running * depth[nval][index],
+                        running,
                         len(str(weight[nval][index])),
                     )
             else:
                 super().cascade_weights({nval: depth[nval]}, qdefs(cval), qdefs(cval))  # gacrux's refusal
-        return w
+        return running
 
     def init_cweights(self, scorelevel, nodes):
         """gacrux's ``init_cweights`` (the depths and weights of the C criteria for a bracket)
         without its per-node enum look-ups; the same values, set in the same order."""
-        cc = len(nodes) + 1
+        field_depth = len(nodes) + 1  # gacrux's cc
         mdp = self.mdp
         c7len = len(mdp)
         c8len = c7len + 1
@@ -232,11 +235,11 @@ class FastCrosstable(crosstable_dutch):
         depth["QN8"] = nbsize + 1
         depth["QC8"] = [psd + 1 for psd in mdp] + [bsize + 1 - sum(mdp)]
         depth["QC9"] = bsize + 1 if scorelevel <= self.pablevel else 1
-        depth["QMM"] = [cc] * mmlen
+        depth["QMM"] = [field_depth] * mmlen
         depth["QC10"] = tops + 1
         depth["QC11"] = depth["QC10"]
-        depth["QC12"] = cc
-        depth["QC13"] = cc
+        depth["QC12"] = field_depth
+        depth["QC13"] = field_depth
         depth["QC14"] = down1 + 1
         depth["QC15"] = up1 + 1
         depth["QC16"] = down2 + 1

@@ -9,8 +9,8 @@ those players are not paired. Exit status: 0 paired, 1 no legal pairing, 2 bad i
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # typing's own, without importing typing: pairing-engine's start-up (ADR 0013)
 if TYPE_CHECKING:
     from typing import NoReturn
 

@@ -176,7 +176,7 @@ def test_cli_reads_the_usual_command_lines_as_argparse_does(argv, plain, capsys)
 
 def test_cli_process_pairs_without_the_modules_it_needs_not(tmp_path):
     """The ``pairing-engine`` process (``run``) answers without importing argparse, inspect
-    (which dataclasses imports for doc-less classes), networkx or pydantic; gacrux's random and
+    (which dataclasses imports for doc-less classes), typing, networkx or pydantic; gacrux's random and
     its tiebreaks (with datetime) are imported only if used. The process leaves by ``os._exit``, so its imports are read from
     ``-X importtime``; a misspelt name would match nothing, so the test also finds some that are
     imported."""
@@ -196,4 +196,5 @@ def test_cli_process_pairs_without_the_modules_it_needs_not(tmp_path):
     imported = {line.split("|")[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
     assert done.stdout.startswith("6\n")
     assert {"dataclasses", "gacrux.pairingdutch", "pairing.adapters.dutch.fast"} <= imported
-    assert not {"argparse", "inspect", "networkx", "pydantic", "random", "gacrux.tiebreak", "datetime"} & imported
+    unneeded = {"argparse", "inspect", "typing", "networkx", "pydantic", "random", "gacrux.tiebreak", "datetime"}
+    assert not unneeded & imported

@@ -17,12 +17,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
 
 from .checker import IllegalPairing, check_round
 from .lookahead import keep_completable, needs_lookahead
 from .model import Board, Code, Colour, ForbiddenGroup, RoundPairing, Tournament, active_players
 from .trf import export_trf
+
+TYPE_CHECKING = False  # typing's own, without importing typing: pairing-engine's start-up (ADR 0013)
+if TYPE_CHECKING:
+    from typing import Any, Protocol
+else:
+    Protocol = object  # the port is structural: only type checkers read it as a Protocol
 
 
 class NoLegalPairing(Exception):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from decimal import Decimal
 from itertools import combinations
-from typing import Any
 
 from gacrux.crosstable import ACC, ACX, COD, CSQ, FLT, NUM, PTS, PTX, RFP, RIP, TOP, flt
 from gacrux.crosstabledutch import crosstable_dutch, qdefs
@@ -17,7 +16,11 @@ from gacrux.crosstabledutch import crosstable_dutch, qdefs
 from . import _dutch_core
 from . import records as dutch_records
 
-Edge = dict[str, Any]
+TYPE_CHECKING = False  # typing's own, without importing typing: pairing-engine's start-up (ADR 0013)
+if TYPE_CHECKING:
+    from typing import Any
+
+    Edge = dict[str, Any]
 
 _QUALITY_KEYS = tuple(member.name for member in qdefs if member.value < qdefs.QL.value)
 _DF1, _UF1, _DF2, _UF2 = flt.DF1.value, flt.UF1.value, flt.DF2.value, flt.UF2.value

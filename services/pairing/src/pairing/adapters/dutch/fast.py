@@ -26,13 +26,16 @@ from __future__ import annotations
 import gc as garbage_collector
 from collections.abc import Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager
-from typing import Any
 
 from ...domain.gacrux_import import pairing_dutch
 from ...domain.swiss import GacruxDutch
 from . import _dutch_core
 from .crosstable import FastCrosstable
 from .matching import min_weight_matching
+
+TYPE_CHECKING = False  # typing's own, without importing typing: pairing-engine's start-up (ADR 0013)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @contextmanager

@@ -273,10 +273,11 @@ def _scorable_by_gacrux(tournament: Tournament) -> Tournament:
         raise ValueError("the gacrux Dutch engine needs forfeit win = win, forfeit loss = loss = 0")
     changed = False
     history = {}
+    byes = (Code.FULL_BYE, Code.HALF_BYE, Code.ZERO_BYE)  # read once, not per entry
     for pid, entries in tournament.history.items():
         new = []
         for entry in entries:
-            if entry.code in (Code.FULL_BYE, Code.HALF_BYE, Code.ZERO_BYE):
+            if entry.code in byes:
                 code = by_value.get(system.points(entry.code))
                 if code is None:
                     raise ValueError(f"a bye worth {system.points(entry.code)} points cannot be expressed to gacrux")

@@ -18,6 +18,7 @@ class TrfError(ValueError):
 
 
 _CODES = {code.value: code for code in Code}
+_COLOURS = {colour.value: colour for colour in Colour}  # Colour(letter), without the enum's call
 # Letters other programs write that we fold onto our codes.
 _CODES.update({"W": Code.WIN, "D": Code.DRAW, "L": Code.LOSS})
 
@@ -91,7 +92,7 @@ def _round_cell(chunk: str, rnd: int, lineno: int) -> RoundEntry:
     if colour_letter not in "wb- ":
         raise TrfError(f"line {lineno}: round {rnd}: unknown colour {chunk[5]!r}")
     if opponent != 0:
-        return RoundEntry(rnd, opponent, Colour(colour_letter) if colour_letter in "wb" else None, code)
+        return RoundEntry(rnd, opponent, _COLOURS[colour_letter] if colour_letter in "wb" else None, code)
     if code.has_opponent and code not in (Code.FORFEIT_WIN, Code.FORFEIT_LOSS):
         raise TrfError(f"line {lineno}: round {rnd}: result {result!r} without opponent")
     # '+'/'-' without opponent: FIDE writes these for byes of full/zero points.

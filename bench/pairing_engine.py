@@ -1,7 +1,7 @@
 """Pairing with the compiled blossom matching (issue 33): in process and as a whole ``pairing-engine``
 process, each beside networkx's matching in the same run.
 
-    .venv/bin/python -m bench.pairing_engine [--bbp PATH] [--no-big] [--quick]
+    .venv/bin/python -m bench.pairing_engine [--bbp PATH] [--no-big] [--quick] [--players N]
 
 Rows (best and median of the runs; the machine is shared, so in-process rows are CPU ms of this
 process):
@@ -182,8 +182,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--bbp", metavar="PATH", help="a bbpPairings executable to time beside ours")
     parser.add_argument("--no-big", action="store_true", help="leave out the 1,024-player round")
     parser.add_argument("--quick", action="store_true", help="a smoke run: 32 players, 3 runs, no 1,024 round")
+    parser.add_argument(
+        "--players", type=int, metavar="N", help=f"players of the late round (default {LATE_PLAYERS}; --quick: 32)"
+    )
     args = parser.parse_args(argv)
-    players = 32 if args.quick else LATE_PLAYERS
+    players = args.players or (32 if args.quick else LATE_PLAYERS)
     repeat, process_repeat = (3, 3) if args.quick else (REPEAT, PROCESS_REPEAT)
     t0 = time.perf_counter()
     late = section(33, players, LATE_ROUNDS, LATE_PLAYED)

@@ -572,15 +572,47 @@ def weighted_edges(object table, str mode, object category, object edges):
     return out
 
 
+# A pair's fresh quality dict, copied from a template (a copy is one block copied, where
+# dict.fromkeys and the zeros set one key at a time): without criteria for a pair that cannot
+# meet (dict.fromkeys(quality_keys)); for one that can, the same keys in the same order with
+# the zeros ``_update_edge`` sets (its lists stay None here: each pair gets its own).
+cdef object _templates_keys = None
+cdef dict _empty_quality = None
+cdef dict _pair_quality = None
+
+
+cdef object _make_quality_templates(tuple quality_keys):
+    global _templates_keys, _empty_quality, _pair_quality
+    cdef dict pair = dict.fromkeys(quality_keys)
+    pair["QC6"] = 0
+    pair["QC7"] = None
+    pair["QN8"] = 0
+    pair["QC8"] = None
+    pair["QC9"] = 0
+    pair["QMM"] = None
+    cdef object name
+    for name in _QC10_TO_QC17:
+        pair[name] = 0
+    for name in _QC18_TO_QC21:
+        pair[name] = None
+    _empty_quality = dict.fromkeys(quality_keys)
+    _pair_quality = pair
+    _templates_keys = quality_keys
+
+
 cdef _update_edge(object table, dict edge, tuple quality_keys, int df1, int uf1, int df2, int uf2):
     scorelevel_object = table.scorelevel
     if edge["qlevel"] == scorelevel_object and edge["cb"] < table.BLOB:
         return
     edge["qlevel"] = scorelevel_object
-    cdef dict quality = dict.fromkeys(quality_keys)
-    edge["quality"] = quality
+    if quality_keys is not _templates_keys:
+        _make_quality_templates(quality_keys)
+    cdef dict quality
     if not edge["canmeet"]:
+        edge["quality"] = _empty_quality.copy()
         return
+    quality = _pair_quality.copy()
+    edge["quality"] = quality
     cdef Py_ssize_t maxpsd = table.maxpsd
     cdef long scorelevel = scorelevel_object
     cdef list competitors = table.competitors
@@ -591,15 +623,11 @@ cdef _update_edge(object table, dict edge, tuple quality_keys, int df1, int uf1,
     if first_level < second_level:
         first, second = second, first
         first_level, second_level = second_level, first_level
-    quality["QC6"] = 0
+    # the template holds the zeros; the lists are new for each pair, set in the same order
     quality["QC7"] = [0] * maxpsd
-    quality["QN8"] = 0
     quality["QC8"] = [0] * (maxpsd + 1)
-    quality["QC9"] = 0
     quality["QMM"] = [0] * (table.maxmeets - 1)
     cdef object name
-    for name in _QC10_TO_QC17:
-        quality[name] = 0
     for name in _QC18_TO_QC21:
         quality[name] = [0] * maxpsd
     cdef long level = first_level - scorelevel

@@ -1,7 +1,7 @@
 """Pairing with the compiled blossom matching (issue 33): in process and as a whole ``pairing-engine``
 process, each beside networkx's matching in the same run.
 
-    .venv/bin/python -m bench.pairing_engine [--bbp PATH] [--no-big] [--quick]
+    .venv/bin/python -m bench.pairing_engine [--bbp PATH] [--no-big] [--quick] [--players N]
 
 Rows (best and median of the runs; the machine is shared, so in-process rows are CPU ms of this
 process):
@@ -15,9 +15,12 @@ process):
   networkx's matching), emulated by ``python -c``;
 - ``--bbp PATH``: bbpPairings (FIDE's reference Dutch engine, C++; not part of this project,
   build it yourself) run as ``PATH --dutch LATE.trf -p OUT`` on the same file, timed the same
-  way, and whether its pairs are ours.
-The ratio column is each row over its networkx row (below 1: faster). Every run's pairs are
-checked equal between the two matchings.
+  way, and whether its pairs are ours;
+- Python's own start-up, the floor under any Python process: ``python -c pass`` and
+  ``python -I -S -c pass`` (no site: what a console script cannot ask for).
+The processes run interleaved, so the machine's load falls on each alike. The ratio columns
+are each row over its networkx row and over its bbpPairings row (below 1: faster). Every
+run's pairs are checked equal between the two matchings.
 Goals (issue 33): the process no slower than bbpPairings on the 128-player round; in process a
 1,024-player round <= 1 s.
 """
@@ -136,6 +139,8 @@ def _processes(t: Tournament, repeat: int, bbp: str | None) -> list[tuple[str, l
         plans: list[tuple[str, Callable[[], tuple[float, float, str]]]] = [
             ("pairing-engine process", lambda: _run([engine, trf, "-p"])),
             ("  networkx process (before)", lambda: _run([sys.executable, "-c", _NETWORKX_PROCESS, trf])),
+            ("  python -c pass (floor)", lambda: _run([sys.executable, "-c", "pass"])),
+            ("  python -I -S -c pass", lambda: _run([sys.executable, "-I", "-S", "-c", "pass"])),
         ]
         if bbp:
             out = os.path.join(folder, "bbp.out")
@@ -157,16 +162,19 @@ def _processes(t: Tournament, repeat: int, bbp: str | None) -> list[tuple[str, l
         assert _pairs(outputs["  networkx process (before)"]) == ours, "both processes must pair alike"
         rows = []
         for name, _ in plans:
-            same = "same pairs" if _pairs(outputs[name]) == ours else "DIFFERENT pairs"
+            same = "" if "pass" in name else "same pairs" if _pairs(outputs[name]) == ours else "DIFFERENT pairs"
             rows.append((name + ", wall", walls[name], same))
             rows.append((name + ", CPU", cpus[name], ""))
         return rows
 
 
-def _row(name: str, times: list[float], base: list[float] | None, note: str = "") -> None:
+def _row(
+    name: str, times: list[float], base: list[float] | None, note: str = "", bbp: list[float] | None = None
+) -> None:
     med = statistics.median(times)
     ratio = f"{med / statistics.median(base):8.2f}" if base else f"{'':8}"
-    print(f"{name:36} {min(times):9.1f} {med:10.1f} {ratio} {note}")
+    over_bbp = f"{med / statistics.median(bbp):8.2f}" if bbp else f"{'':8}"
+    print(f"{name:36} {min(times):9.1f} {med:10.1f} {ratio} {over_bbp} {note}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -174,8 +182,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--bbp", metavar="PATH", help="a bbpPairings executable to time beside ours")
     parser.add_argument("--no-big", action="store_true", help="leave out the 1,024-player round")
     parser.add_argument("--quick", action="store_true", help="a smoke run: 32 players, 3 runs, no 1,024 round")
+    parser.add_argument(
+        "--players", type=int, metavar="N", help=f"players of the late round (default {LATE_PLAYERS}; --quick: 32)"
+    )
     args = parser.parse_args(argv)
-    players = 32 if args.quick else LATE_PLAYERS
+    players = args.players or (32 if args.quick else LATE_PLAYERS)
     repeat, process_repeat = (3, 3) if args.quick else (REPEAT, PROCESS_REPEAT)
     t0 = time.perf_counter()
     late = section(33, players, LATE_ROUNDS, LATE_PLAYED)
@@ -183,13 +194,15 @@ def main(argv: list[str] | None = None) -> None:
         f"setup: {players} players, rounds 1-{LATE_PLAYED} of {LATE_ROUNDS} paired ({time.perf_counter() - t0:.1f} s)"
     )
     print(f"load average {os.getloadavg()[0]:.2f}")
-    print(f"{'case':36} {'best ms':>9} {'median ms':>10} {'x nx':>8}")
+    print(f"{'case':36} {'best ms':>9} {'median ms':>10} {'x nx':>8} {'x bbp':>8}")
     compiled, reference = _in_process(late, repeat)
     _row(f"{players} players, round {LATE_PLAYED + 1}, in process", compiled, reference)
     _row("  networkx matching", reference, reference)
     rows = _processes(late, process_repeat, args.bbp)
+    bbp_rows = [times for name, times, _ in rows if name.startswith("  bbpPairings")]
     for index, (name, times, same) in enumerate(rows):
-        _row(name, times, rows[2 + index % 2][1], same)  # over the networkx process's wall / CPU row
+        # over the networkx process's wall / CPU row, and bbpPairings' (when timed)
+        _row(name, times, rows[2 + index % 2][1], same, bbp_rows[index % 2] if bbp_rows else None)
     if not (args.quick or args.no_big):
         t0 = time.perf_counter()
         big = section(2000, BIG_PLAYERS, BIG_ROUNDS, BIG_PLAYED)

@@ -8,19 +8,25 @@ those players are not paired. Exit status: 0 paired, 1 no legal pairing, 2 bad i
 
 from __future__ import annotations
 
-import argparse
 import sys
-from dataclasses import replace
 
-from pairing.adapters.dutch.fast import FastGacruxDutch
-from pairing.domain.checker import IllegalPairing
-from pairing.domain.model import Code, Tournament
-from pairing.domain.swiss import ByeRules, NoLegalPairing, pair_swiss_round
-from pairing.domain.trf import TrfError, import_trf
+TYPE_CHECKING = False  # typing's own, without importing typing: pairing-engine's start-up (ADR 0013)
+if TYPE_CHECKING:
+    from typing import NoReturn
+
+    from pairing.adapters.dutch.fast import FastGacruxDutch
+    from pairing.domain.model import Code, Tournament
+
+# The pairing modules are imported inside main and run: ``run`` pauses the cyclic collector
+# before they load (see there).
 
 
 def _split_preassigned(tournament: Tournament) -> tuple[Tournament, dict[int, Code]]:
     """A last round holding only byes is the next round's pre-assigned byes (TRF convention)."""
+    from dataclasses import replace
+
+    from pairing.domain.model import Code
+
     done = tournament.rounds_done
     if done == 0:
         return tournament, {}
@@ -34,34 +40,74 @@ def _split_preassigned(tournament: Tournament) -> tuple[Tournament, dict[int, Co
     return replace(tournament, history=history), byes
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="pairing-engine", description=__doc__.splitlines()[0])
+_EXEMPTION = "--topscorer-exemption"
+
+
+def _plain_arguments(argv: list[str]) -> tuple[str, str, bool] | None:
+    """(IN, OUT, exemption) of the usual command lines, ``IN -p [OUT]`` with
+    ``--topscorer-exemption`` first or last, read as argparse reads them; None for any other
+    line (argparse reads it, with its messages). argparse and what it imports cost about a
+    tenth of a pairing process."""
+    exemption = bool(argv) and (argv[0] == _EXEMPTION or argv[-1] == _EXEMPTION)
+    rest = argv[1:] if argv and argv[0] == _EXEMPTION else argv
+    rest = rest[:-1] if rest and rest[-1] == _EXEMPTION else rest
+    if len(rest) not in (2, 3) or rest[1] not in ("-p", "--pair") or rest[0].startswith("-"):
+        return None
+    if len(rest) == 3 and rest[2].startswith("-"):
+        return None
+    return rest[0], rest[2] if len(rest) == 3 else "-", exemption
+
+
+def _arguments(argv: list[str]) -> tuple[str, str, bool]:
+    """(IN, OUT or ``-`` for stdout, whether the topscorer exemption applies)."""
+    plain = _plain_arguments(argv)
+    return plain if plain is not None else _argparse_arguments(argv)
+
+
+def _argparse_arguments(argv: list[str]) -> tuple[str, str, bool]:
+    """:func:`_arguments` read by argparse (any command line; ``--help``, errors)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="pairing-engine", description=(__doc__ or "").splitlines()[0])
     parser.add_argument("input", help="tournament in FIDE TRF-16")
     parser.add_argument("-p", "--pair", nargs="?", const="-", metavar="OUT", help="write the next round's pairing")
     parser.add_argument(
-        "--topscorer-exemption",
+        _EXEMPTION,
         action="store_true",
         help="apply FIDE's final-round topscorer colour exemption (off: PAIR-2 limits are absolute)",
     )
     args = parser.parse_args(argv)
     if args.pair is None:
         parser.error("nothing to do: give -p [OUT]")
+    return args.input, args.pair, args.topscorer_exemption
+
+
+def main(argv: list[str] | None = None, engine: FastGacruxDutch | None = None) -> int:
+    """Pair the round of the command line ``argv`` (the process's when None) with ``engine``
+    (a fresh :class:`FastGacruxDutch` when None); the exit status."""
+    source, target, exemption = _arguments(sys.argv[1:] if argv is None else argv)
+    from pairing.adapters.dutch.fast import FastGacruxDutch
+    from pairing.domain.checker import IllegalPairing
+    from pairing.domain.model import Code
+    from pairing.domain.swiss import ByeRules, NoLegalPairing, pair_swiss_round
+    from pairing.domain.trf import TrfError, import_trf
+
     try:
-        with open(args.input, encoding="latin-1") as stream:
+        with open(source, encoding="latin-1") as stream:
             text = stream.read()
     except OSError as error:
-        print(f"pairing-engine: cannot read {args.input}: {error.strerror}", file=sys.stderr)
+        print(f"pairing-engine: cannot read {source}: {error.strerror}", file=sys.stderr)
         return 2
     try:
         tournament = import_trf(text)
     except TrfError as error:
-        print(f"pairing-engine: {args.input}: {error}", file=sys.stderr)
+        print(f"pairing-engine: {source}: {error}", file=sys.stderr)
         return 2
     tournament, pre = _split_preassigned(tournament)
     rnd = tournament.rounds_done + 1
     if rnd > tournament.rounds_planned:
         print(
-            f"pairing-engine: {args.input}: all {tournament.rounds_planned} rounds are paired "
+            f"pairing-engine: {source}: all {tournament.rounds_planned} rounds are paired "
             "(record 142 / XXR gives the number of rounds)",
             file=sys.stderr,
         )
@@ -77,8 +123,8 @@ def main(argv: list[str] | None = None) -> int:
             absent=zero,
             forced_byes=forced,
             bye_rules=ByeRules(requested=Code.HALF_BYE, forced=Code.FULL_BYE),
-            topscorer_exemption=args.topscorer_exemption,
-            engine=FastGacruxDutch(),
+            topscorer_exemption=exemption,
+            engine=engine or FastGacruxDutch(),
         )
     except NoLegalPairing as error:
         print(f"pairing-engine: round {rnd}: no legal pairing: {error}", file=sys.stderr)
@@ -88,13 +134,40 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     pairs = pairing.pairs()
     out = f"{len(pairs)}\n" + "".join(f"{first} {second}\n" for first, second in pairs)
-    if args.pair == "-":
+    if target == "-":
         sys.stdout.write(out)
     else:
-        with open(args.pair, "w") as stream:
+        with open(target, "w") as stream:
             stream.write(out)
     return 0
 
 
+def run() -> NoReturn:
+    """The ``pairing-engine`` command: :func:`main` in a process that ends when it has answered.
+
+    The cyclic collector stays paused (the process lives a few tens of milliseconds), the
+    round's structures are kept, and the process exits without tearing the interpreter down:
+    freeing the structures, then every module and object, would cost about a fifth of the run.
+    The output is flushed first; an error or ``SystemExit`` (argparse's) leaves the usual way.
+    """
+    import gc as garbage_collector
+    import os
+
+    garbage_collector.disable()
+    from pairing.domain.gacrux_import import standing_in
+
+    # dataclasses imports inspect (and ast, dis, tokenize: a twelfth of the process) for the
+    # docstring of a dataclass written without one; those on the pairing path have theirs
+    with standing_in("inspect"):
+        import dataclasses  # noqa: F401
+    from pairing.adapters.dutch.fast import FastGacruxDutch
+
+    engine = FastGacruxDutch(keep_structures=True)  # freed by the exit, not one by one
+    code = main(engine=engine)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    sys.exit(run())

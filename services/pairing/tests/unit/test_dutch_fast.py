@@ -74,6 +74,22 @@ def test_pair2_fast_engine_equals_gacrux_on_a_late_round_of_128():
         tournament = record_round(tournament, reference, {i: rng.choice(outcomes) for i in range(64)})
 
 
+def test_pair2_an_engine_keeping_its_structures_pairs_alike_and_keeps_each_round():
+    """``keep_structures`` (pairing-engine's: the process exits without freeing them) changes no
+    pairing; the engine holds gacrux's engine and brackets of every round it paired."""
+    rng = random.Random(7)
+    keeping = FastGacruxDutch(keep_structures=True)
+    tournament = Tournament(tuple(Player(i, rating=2000 - i) for i in range(1, 31)), rounds_planned=5)
+    for played in range(1, 4):
+        ours = pair_swiss_round(tournament, engine=keeping)
+        assert ours == pair_swiss_round(tournament, engine=FAST)
+        assert keeping.kept is not None and len(keeping.kept) == played
+        engine, brackets = keeping.kept[-1]
+        assert engine.crosstable.opponents and any(bracket and "pairs" in bracket for bracket in brackets)
+        tournament = record_round(tournament, ours, {i: rng.choice(list(Outcome)[:3]) for i in range(15)})
+    assert FAST.kept is None
+
+
 @pytest.mark.slow
 def test_pair2_matching_equals_networkx_including_ties():
     """The matching is networkx's algorithm on a lighter graph: same set, same iteration order,
@@ -266,3 +282,60 @@ def test_pair2_created_edges_equal_the_built_edges():
                 assert list(created.items()) == list(built.items()) == list(reference.items())
                 compared += 1
     assert compared > 1000
+
+
+def _snapshotting(engine_type):
+    """``engine_type`` keeping, after each round it pairs, every edge dict as the round left it."""
+
+    class Snapshotting(engine_type):
+        taken: list = []
+
+        def compute_pairing(self, checkonly, reportlevel=0):
+            brackets = super().compute_pairing(checkonly, reportlevel)
+            rows = self.crosstable.opponents
+            Snapshotting.taken.append([[list(edge.items()) for edge in row if edge is not None] for row in rows])
+            return brackets
+
+    return Snapshotting
+
+
+_REFERENCE_SNAPSHOTTING = _snapshotting(GacruxDutch().algorithm())
+_FAST_SNAPSHOTTING = _snapshotting(FastGacruxDutch().algorithm())
+
+
+class _ReferenceSnapshots(GacruxDutch):
+    def algorithm(self):
+        return _REFERENCE_SNAPSHOTTING
+
+
+class _FastSnapshots(FastGacruxDutch):
+    def algorithm(self):
+        return _FAST_SNAPSHOTTING
+
+
+@pytest.mark.slow
+def test_pair2_fast_edges_end_each_round_as_gacrux_leaves_them():
+    """Every edge dict (quality criteria, the HE/HO weights, the weight and mode of the
+    matching) ends each round key for key and value for value as gacrux's own leaves it: the
+    compiled criteria and weights compute gacrux's values, not only the same pairing."""
+    rng = random.Random(33)
+    weighed = set()
+    for _ in range(40):
+        tournament, request = random_tournament(rng, 8, 30)
+        _REFERENCE_SNAPSHOTTING.taken.clear()
+        _FAST_SNAPSHOTTING.taken.clear()
+        for engine in (_ReferenceSnapshots(), _FastSnapshots()):
+            try:
+                pair_swiss_round(tournament, engine=engine, **request)
+            except NoLegalPairing:
+                pass
+        assert _FAST_SNAPSHOTTING.taken == _REFERENCE_SNAPSHOTTING.taken
+        weighed.update(
+            (key, bool(value))
+            for edges in _FAST_SNAPSHOTTING.taken
+            for row in edges
+            for item in row
+            for key, value in item
+            if key in ("heweight", "howeight", "mode")
+        )
+    assert weighed >= {("heweight", True), ("howeight", True), ("mode", True)}  # the loops ran

@@ -18,8 +18,8 @@ import pytest
 from pairing.adapters.dutch.fast import FastGacruxDutch
 from pairing.domain import swiss
 from pairing.domain.checker import colour_history, colour_violation
-from pairing.domain.completion import completion, guaranteed_rounds
-from pairing.domain.lookahead import keep_completable, needs_lookahead
+from pairing.domain.completion import completion
+from pairing.domain.lookahead import guaranteed_rounds, keep_completable, needs_lookahead
 from pairing.domain.model import Board, Code, Colour, Outcome, Player, RoundPairing, Tournament, record_round
 
 OUTCOMES = (Outcome.FIRST_WINS, Outcome.SECOND_WINS, Outcome.DRAW)

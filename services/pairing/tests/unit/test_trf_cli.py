@@ -128,3 +128,73 @@ def test_pair2_deterministic_across_processes(tmp_path):
         )
         outs.append(r.stdout)
     assert outs[0] == outs[1] and outs[0].startswith("11\n")
+
+
+# (command line, read without argparse): the usual lines are, the others are left to argparse
+_COMMAND_LINES = [
+    (["in.trf", "-p"], True),
+    (["in.trf", "-p", "out.txt"], True),
+    (["in.trf", "--pair", "out.txt"], True),
+    (["--topscorer-exemption", "in.trf", "-p"], True),
+    (["in.trf", "-p", "out.txt", "--topscorer-exemption"], True),
+    (["in.trf", "-p", "--topscorer-exemption"], True),
+    (["--topscorer-exemption", "in.trf", "-p", "--topscorer-exemption"], True),
+    (["in.trf", "-p", "-"], False),
+    (["in.trf", "--topscorer-exemption", "-p", "out.txt"], False),
+    (["in.trf", "-p", "--topscorer-exemption", "out.txt"], False),
+    (["-p", "out.txt", "in.trf"], False),
+    (["in.trf", "--pa", "out.txt"], False),
+    (["in.trf", "-pout.txt"], False),
+    (["in.trf", "-p", "--", "out.txt"], False),
+    (["in.trf", "-p", "-5"], False),
+    (["in.trf", "-p", "out.txt", "more"], False),
+    (["in.trf"], False),
+    (["-h"], False),
+    ([], False),
+]
+
+
+def _read(reader, argv):
+    try:
+        return reader(argv)
+    except SystemExit:
+        return "refused"
+
+
+@pytest.mark.parametrize(("argv", "plain"), _COMMAND_LINES, ids=[" ".join(argv) for argv, _ in _COMMAND_LINES])
+def test_cli_reads_the_usual_command_lines_as_argparse_does(argv, plain, capsys):
+    """The usual command lines are read without argparse (its import costs a tenth of a
+    process), to what argparse reads; every other line is argparse's, with its messages."""
+    from pairing import cli
+
+    assert (cli._plain_arguments(argv) is not None) == plain
+    expected = _read(cli._argparse_arguments, argv)
+    assert _read(cli._arguments, argv) == expected
+    if plain:
+        assert cli._plain_arguments(argv) == expected
+
+
+def test_cli_process_pairs_without_the_modules_it_needs_not(tmp_path):
+    """The ``pairing-engine`` process (``run``) answers without importing argparse, inspect
+    (which dataclasses imports for doc-less classes), typing, networkx or pydantic; gacrux's random and
+    its tiebreaks (with datetime) are imported only if used. The process leaves by ``os._exit``, so its imports are read from
+    ``-X importtime``; a misspelt name would match nothing, so the test also finds some that are
+    imported."""
+    import subprocess
+    import sys
+
+    from pairing.domain.model import Outcome, record_round
+
+    t = Tournament(players=tuple(Player(i, f"P{i}", rating=2000 - i) for i in range(1, 13)), rounds_planned=5)
+    t = record_round(t, pair_swiss_round(t), {i: Outcome.FIRST_WINS for i in range(6)})
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "pairing.cli", str(_write(tmp_path, t)), "-p"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    imported = {line.split("|")[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
+    assert done.stdout.startswith("6\n")
+    assert {"dataclasses", "gacrux.pairingdutch", "pairing.adapters.dutch.fast"} <= imported
+    unneeded = {"argparse", "inspect", "typing", "networkx", "pydantic", "random", "gacrux.tiebreak", "datetime"}
+    assert not unneeded & imported

@@ -49,7 +49,8 @@ from __future__ import annotations
 import importlib
 import sys
 import types
-from typing import TYPE_CHECKING, Any
+
+TYPE_CHECKING = False  # typing's own, without importing typing: pairing-engine's start-up (ADR 0013)
 
 # Each public name is imported from its module on first use (PEP 562): a process that only
 # pairs (``pairing-engine``, the pairing workers) does not import teams, tiebreaks, standings
@@ -158,7 +159,7 @@ if TYPE_CHECKING:
     from .trf import TrfError, export_trf, import_trf
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -176,7 +177,7 @@ class _Package(types.ModuleType):
     function: importing the module would otherwise set the package's attribute to it, as
     the eager imports this replaces never let it."""
 
-    def __setattr__(self, name: str, value: Any) -> None:
+    def __setattr__(self, name: str, value: object) -> None:
         if name in _EXPORTS and isinstance(value, types.ModuleType) and value.__name__ == f"{__name__}.{name}":
             return
         super().__setattr__(name, value)

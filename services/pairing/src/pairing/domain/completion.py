@@ -59,6 +59,8 @@ def _colours_of(history: Sequence[Colour]) -> _Colours:
 
 @dataclass(frozen=True)
 class _Player:
+    """What the search needs of a player: whom they met, their colours."""
+
     met: frozenset[int]  # opponents met over the board (and BYE once the bye is spent)
     colours: _Colours
 
@@ -201,8 +203,3 @@ def completion(
         return _Search(forbidden, budget).rounds(state, first_round, rounds_left)
     except _OutOfBudget:
         return False
-
-
-def guaranteed_rounds(players: int) -> int:
-    """PAIR-2: the Swiss rounds any history lets a field of ``players`` pair (Dirac: ⌈n/2⌉)."""
-    return max((players + 1) // 2, 1)

@@ -16,25 +16,61 @@ from __future__ import annotations
 import importlib
 import sys
 import types
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+TYPE_CHECKING = False  # typing's own, without importing typing: pairing-engine's start-up (ADR 0013)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class OnFirstUse(types.ModuleType):
-    """A module that imports the real one of its name when an attribute is first read."""
+    """A module that imports the real one of its name when an attribute is first read; the
+    ``callables`` it names are read as functions that import it when first called (for a
+    ``from module import name`` whose name is only ever called)."""
+
+    def __init__(self, name: str, callables: tuple[str, ...] = ()):
+        super().__init__(name)
+        self._callables = callables
 
     def __getattr__(self, attribute: str) -> Any:
+        if attribute in self._callables:
+            return _called_on_first_use(self.__name__, attribute)
+        if sys.modules.get(self.__name__) is self:
+            # still standing in (the import system asks for ``__path__`` and the like)
+            raise AttributeError(attribute)
         return getattr(importlib.import_module(self.__name__), attribute)
 
 
-def _import_pairing_dutch() -> Any:
+def _called_on_first_use(module: str, name: str) -> Any:
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return getattr(importlib.import_module(module), name)(*args, **kwargs)
+
+    call.__name__ = call.__qualname__ = name
+    return call
+
+
+@contextmanager
+def standing_in(name: str, callables: tuple[str, ...] = ()) -> Iterator[None]:
+    """Inside the block, ``import name`` gives an :class:`OnFirstUse` stand-in (unless the module
+    is imported already); after it, the stand-in leaves ``sys.modules`` and the modules imported
+    inside keep it."""
     stand_in = None
-    if "networkx" not in sys.modules:
-        stand_in = sys.modules["networkx"] = OnFirstUse("networkx")
+    if name not in sys.modules:
+        stand_in = sys.modules[name] = OnFirstUse(name, callables)
     try:
-        from gacrux.pairingdutch import pairing_dutch
+        yield
     finally:
-        if stand_in is not None and sys.modules.get("networkx") is stand_in:
-            del sys.modules["networkx"]
+        if stand_in is not None and sys.modules.get(name) is stand_in:
+            del sys.modules[name]
+
+
+def _import_pairing_dutch() -> Any:
+    # random too: gacrux draws from it only for a tournament without a top colour, which ours
+    # have; and its tiebreaks (a third of gacrux, with datetime, its JSON reader and ratings),
+    # which its crosstables call for the players' data, that the fast engine computes alone
+    with standing_in("networkx"), standing_in("random"), standing_in("gacrux.tiebreak", ("tiebreak",)):
+        from gacrux.pairingdutch import pairing_dutch
     return pairing_dutch
 
 
@@ -43,4 +79,4 @@ if TYPE_CHECKING:
 else:
     pairing_dutch = _import_pairing_dutch()
 
-__all__ = ["OnFirstUse", "pairing_dutch"]
+__all__ = ["OnFirstUse", "pairing_dutch", "standing_in"]

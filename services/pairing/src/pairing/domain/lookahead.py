@@ -21,14 +21,21 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Sequence
 
-from .completion import BYE, completion, guaranteed_rounds
 from .model import Board, Code, RoundPairing, Tournament, active_players
+
+# .completion (the search) is imported when a field is not guaranteed its rounds: a pairing
+# process for a larger field never needs it
 
 # re-pairings tried with boards forbidden before falling back to the completion's own round
 MAX_TRIES = 24
 
 Repair = Callable[[tuple[tuple[int, int], ...]], RoundPairing | None]
 """Re-pair the round with these (first, second) pairs kept apart; None if it cannot be paired."""
+
+
+def guaranteed_rounds(players: int) -> int:
+    """PAIR-2: the Swiss rounds any history lets a field of ``players`` pair (Dirac: ⌈n/2⌉)."""
+    return max((players + 1) // 2, 1)
 
 
 def needs_lookahead(tournament: Tournament, round_: int) -> bool:
@@ -48,6 +55,8 @@ def keep_completable(
     rnd = pairing.round
     if not needs_lookahead(tournament, rnd):
         return pairing
+    from .completion import completion
+
     field = active_players(tournament, rnd + 1)
     left = tournament.rounds_planned - rnd
     if completion(tournament, field, left, after=pairing) is not None:
@@ -86,6 +95,8 @@ def _as_pairing(
     tournament: Tournament, rnd: int, boards: Sequence[tuple[int, int]], dutch: RoundPairing
 ) -> RoundPairing:
     """A completion's round as a pairing: boards by the higher score, then start number."""
+    from .completion import BYE
+
     byes: dict[int, Code] = {pid: code for pid, code in dutch.byes.items() if code is not Code.PAIRING_BYE}
     games = []
     for first, second in boards:

@@ -117,6 +117,8 @@ class RoundEntry:
 
 @dataclass(frozen=True)
 class Player:
+    """A player of a section, as pairing and the TRF file know them."""
+
     id: int  # start number, 1..n
     name: str = ""
     rating: int = 0
@@ -193,6 +195,8 @@ class Outcome(str, Enum):
 
 @dataclass(frozen=True)
 class Board:
+    """One board of a round: who moves first, who second."""
+
     first: int  # moves first
     second: int
 

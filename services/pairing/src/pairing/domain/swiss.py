@@ -17,12 +17,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
 
 from .checker import IllegalPairing, check_round
 from .lookahead import keep_completable, needs_lookahead
 from .model import Board, Code, Colour, ForbiddenGroup, RoundPairing, Tournament, active_players
 from .trf import export_trf
+
+TYPE_CHECKING = False  # typing's own, without importing typing: pairing-engine's start-up (ADR 0013)
+if TYPE_CHECKING:
+    from typing import Any, Protocol
+else:
+    Protocol = object  # the port is structural: only type checkers read it as a Protocol
 
 
 class NoLegalPairing(Exception):
@@ -60,15 +65,21 @@ class GacruxDutch:
         params = {"experimental": self.experimental, "verbose": 0, "top_color": tour["topColor"]}
         engine = self.algorithm()
         with self.pairing_scope():
+            run = engine(tour, round_, params)
             try:
-                brackets = engine(tour, round_, params).compute_pairing(False, 0)
+                brackets = run.compute_pairing(False, 0)
             except GacruxNoLegalPairing as error:
                 raise NoLegalPairing(str(error)) from error
             pairs = [pair for bracket in brackets if bracket and "pairs" in bracket for pair in bracket["pairs"]]
             pairs.sort(key=lambda pair: pair["board"])
             paired = [(to_old[int(pair["w"])], to_old[int(pair["b"])] if int(pair["b"]) else 0) for pair in pairs]
-            del brackets, pairs
+            self.done_with(run, brackets)
+            del run, brackets, pairs
         return paired
+
+    def done_with(self, *structures: object) -> None:
+        """Hands over the round's structures (gacrux's engine and its brackets) before they are
+        freed; nothing here (an adapter may keep them)."""
 
     def algorithm(self) -> Any:
         """gacrux's engine class that pairs the round: as published here (an adapter replaces it
@@ -262,10 +273,11 @@ def _scorable_by_gacrux(tournament: Tournament) -> Tournament:
         raise ValueError("the gacrux Dutch engine needs forfeit win = win, forfeit loss = loss = 0")
     changed = False
     history = {}
+    byes = (Code.FULL_BYE, Code.HALF_BYE, Code.ZERO_BYE)  # read once, not per entry
     for pid, entries in tournament.history.items():
         new = []
         for entry in entries:
-            if entry.code in (Code.FULL_BYE, Code.HALF_BYE, Code.ZERO_BYE):
+            if entry.code in byes:
                 code = by_value.get(system.points(entry.code))
                 if code is None:
                     raise ValueError(f"a bye worth {system.points(entry.code)} points cannot be expressed to gacrux")

@@ -10,8 +10,6 @@ record nor shift the columns after it.
 
 from __future__ import annotations
 
-from gomoku_shared.line_text import one_line
-
 from .model import Code, Colour, ForbiddenGroup, Player, PointSystem, RoundEntry, Tournament
 
 
@@ -20,6 +18,7 @@ class TrfError(ValueError):
 
 
 _CODES = {code.value: code for code in Code}
+_COLOURS = {colour.value: colour for colour in Colour}  # Colour(letter), without the enum's call
 # Letters other programs write that we fold onto our codes.
 _CODES.update({"W": Code.WIN, "D": Code.DRAW, "L": Code.LOSS})
 
@@ -30,6 +29,8 @@ def _fmt_points(value: float) -> str:
 
 def export_trf(tournament: Tournament, ranks: dict[int, int] | None = None, name: str | None = None) -> str:
     """Serialise a tournament as TRF-16 text (lines end with ``\\n``)."""
+    from gomoku_shared.line_text import one_line  # imported here: reading TRF (pairing-engine) needs it not
+
     lines = [f"012 {one_line(name or tournament.name or 'Tournament')}"]
     n_rounds = tournament.rounds_done
     for player in sorted(tournament.players, key=lambda player: player.id):
@@ -91,7 +92,7 @@ def _round_cell(chunk: str, rnd: int, lineno: int) -> RoundEntry:
     if colour_letter not in "wb- ":
         raise TrfError(f"line {lineno}: round {rnd}: unknown colour {chunk[5]!r}")
     if opponent != 0:
-        return RoundEntry(rnd, opponent, Colour(colour_letter) if colour_letter in "wb" else None, code)
+        return RoundEntry(rnd, opponent, _COLOURS[colour_letter] if colour_letter in "wb" else None, code)
     if code.has_opponent and code not in (Code.FORFEIT_WIN, Code.FORFEIT_LOSS):
         raise TrfError(f"line {lineno}: round {rnd}: result {result!r} without opponent")
     # '+'/'-' without opponent: FIDE writes these for byes of full/zero points.

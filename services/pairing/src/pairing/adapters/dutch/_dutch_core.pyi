@@ -37,3 +37,31 @@ def count_level(
 def update_edge(
     table: Any, edge: Edge, quality_keys: tuple[str, ...], df1: int, uf1: int, df2: int, uf2: int
 ) -> None: ...
+def heterogeneous_weights(
+    table: Any,
+    scorelevel: int,
+    edges: list[Edge],
+    bsn: dict[int, int],
+    M: int,
+    quality_keys: tuple[str, ...],
+    df1: int,
+    uf1: int,
+    df2: int,
+    uf2: int,
+) -> None: ...
+def homogeneous_weights(
+    table: Any,
+    scorelevel: int,
+    edges: list[Edge],
+    bsn: dict[int, int],
+    S: int,
+    B3: int,
+    B4: int,
+    B5: int,
+    quality_keys: tuple[str, ...],
+    df1: int,
+    uf1: int,
+    df2: int,
+    uf2: int,
+) -> None: ...
+def weighted_edges(table: Any, mode: str, category: Any, edges: list[Edge]) -> list[tuple[int, int, int]]: ...

@@ -148,6 +148,10 @@ def build_edges(list competitors, list opponents, Py_ssize_t size, object rnd, o
     cdef int first_level_int, second_level_int
     cdef Py_ssize_t total = 0
     cdef dict template = _EDGE_TEMPLATE
+    # what each pair reads of its second player, read once per player (the same objects)
+    cdef list rfps = [], levels = [], cops = []
+    cdef bytearray tops = bytearray(size + 1)
+    cdef array.array level_ints = array.clone(_INTS, size + 1, zero=True)
     for high in range(size + 1):
         second = competitors[high]
         played_count = {}
@@ -156,29 +160,32 @@ def build_edges(list competitors, list opponents, Py_ssize_t size, object rnd, o
                 played_count[opp] = played_count.get(opp, 0) + 1
         counts.append(played_count)
         unplayed.append(rnd - 1 - second["num"].get("val", 0))
+        rfps.append(second["rfp"])
+        tops[high] = 1 if second["top"] else 0
+        levels.append(second["scorelevel"])
+        level_ints.data.as_ints[high] = second["scorelevel"]
+        cops.append(second["cop"])
     for low in range(size + 1):
-        first = competitors[low]
-        first_rfp = first["rfp"]
-        first_top = bool(first["top"])
-        first_level = first["scorelevel"]
+        first_rfp = rfps[low]
+        first_top = tops[low]
+        first_level = levels[low]
         line_low = opponents[low]
+        cop = cops[low]
         for high in range(low, size + 1):
-            second = competitors[high]
-            second_rfp = second["rfp"]
+            second_rfp = rfps[high]
             played = (<dict>counts[high]).get(low, 0)
             if played < maxmeets and low != high and first_rfp and second_rfp:
                 canmeet = second_rfp
             else:
                 canmeet = low < blob and high == blob
-            if canmeet and not first_top and not second["top"]:
-                cop = first["cop"]
-                if (cop == "w2" or cop == "b2") and second["cop"] == cop:
+            if canmeet and not first_top and not tops[high]:
+                if (cop == "w2" or cop == "b2") and cops[high] == cop:
                     canmeet = False
             edge = template.copy()
             edge["ca"] = low
             edge["cb"] = high
             edge["sa"] = first_level
-            edge["sb"] = second["scorelevel"]
+            edge["sb"] = levels[high]
             edge["canmeet"] = canmeet
             edge["isblob"] = high == blob
             edge["played"] = played
@@ -187,8 +194,8 @@ def build_edges(list competitors, list opponents, Py_ssize_t size, object rnd, o
             line_low[high] = edge
             (<list>opponents[high])[low] = edge
             if canmeet and low < high < size:
-                first_level_int = first_level
-                second_level_int = second["scorelevel"]
+                first_level_int = level_ints.data.as_ints[low]
+                second_level_int = level_ints.data.as_ints[high]
                 key = (
                     (first_level_int, second_level_int)
                     if first_level_int < second_level_int
@@ -444,14 +451,168 @@ def update_edge(object table, dict edge, tuple quality_keys, int df1, int uf1, i
     four ints the float bits (gacrux's ``flt``); the topscorer criteria (C.10, C.11) are left to
     ``table._topscorers``.
     """
+    _update_edge(table, edge, quality_keys, df1, uf1, df2, uf2)
+
+
+def heterogeneous_weights(
+    object table, long scorelevel, object edges, dict bsn, Py_ssize_t M,
+    tuple quality_keys, int df1, int uf1, int df2, int uf2,
+):
+    """The per-edge loop of gacrux's ``update_hetrogenious`` (after its ``init_heweights``): each
+    edge's quality updated (``update_edge``), its HE1 and HE2 criteria and ``heweight``; the
+    same values in the same objects, in the same order."""
+    cdef Py_ssize_t elen = len(bsn) + 1
+    cdef dict weight = table.weight
+    cdef list competitors = table.competitors
+    cdef dict edge, quality
+    cdef list first_criterion, second_criterion
+    cdef object ca, cb, heweight
+    cdef long first_level, second_level
+    cdef Py_ssize_t first_bsn, second_bsn, e1, e2
+    for edge in edges:
+        ca = edge["ca"]
+        cb = edge["cb"]
+        _update_edge(table, edge, quality_keys, df1, uf1, df2, uf2)
+        quality = edge["quality"]
+        first_criterion = [0] * M
+        second_criterion = [0] * M
+        quality["HE1"] = first_criterion
+        quality["HE2"] = second_criterion
+        heweight = 0
+        first_level = (<dict>competitors[ca])["scorelevel"]
+        second_level = (<dict>competitors[cb])["scorelevel"]
+        first_bsn = bsn.get(ca, elen)
+        second_bsn = bsn.get(cb, elen)
+        if first_bsn > second_bsn:
+            first_bsn, second_bsn = second_bsn, first_bsn
+            first_level, second_level = second_level, first_level
+        if first_level > scorelevel and second_level <= scorelevel:
+            e1 = 1 if second_bsn == elen else 0
+            e2 = second_bsn - M if second_bsn < elen else 0
+            first_criterion[first_bsn - 1] = e1
+            second_criterion[first_bsn - 1] = e2
+            heweight += (<list>weight["HE1"])[first_bsn - 1] * e1
+            heweight += (<list>weight["HE2"])[first_bsn - 1] * e2
+        edge["heweight"] = heweight
+
+
+def homogeneous_weights(
+    object table, long scorelevel, object edges, dict bsn, object S, object B3, object B4, object B5,
+    tuple quality_keys, int df1, int uf1, int df2, int uf2,
+):
+    """The per-edge loop of gacrux's ``update_homogenious`` (after its ``init_howeights``): each
+    edge's quality updated (``update_edge``), its HO1-HO5 criteria and ``howeight``; the same
+    values in the same objects, in the same order."""
+    cdef dict weight = table.weight
+    cdef object ho4_weight = sum(weight["HO4"])
+    cdef list competitors = table.competitors
+    cdef dict edge, quality
+    cdef object ca, cb, howeight, first_bsn, second_bsn
+    cdef long first_level, second_level
+    for edge in edges:
+        edge["howeight"] = 0
+        ca = edge["ca"]
+        cb = edge["cb"]
+        _update_edge(table, edge, quality_keys, df1, uf1, df2, uf2)
+        quality = edge["quality"]
+        quality["HO1"] = 0
+        quality["HO2"] = 0
+        quality["HO3"] = [0] * B3
+        quality["HO4"] = [1] * B4
+        quality["HO5"] = [0] * B5
+        howeight = ho4_weight
+        first_level = (<dict>competitors[ca])["scorelevel"]
+        second_level = (<dict>competitors[cb])["scorelevel"]
+        if first_level == scorelevel and second_level == scorelevel:
+            first_bsn = bsn[ca]
+            second_bsn = bsn[cb]
+            if first_bsn > second_bsn:
+                first_bsn, second_bsn = second_bsn, first_bsn
+            if edge["canmeet"]:
+                if first_bsn > S:
+                    quality["HO1"] = 1
+                    howeight += weight["HO1"]
+                quality["HO2"] = first_bsn - 1
+                howeight += (first_bsn - 1) * weight["HO2"]
+                if first_bsn <= S:
+                    quality["HO3"][S - first_bsn] = 1
+                    howeight += weight["HO3"][S - first_bsn]
+                else:
+                    quality["HO4"][first_bsn - S - 1] = 0
+                    howeight -= weight["HO4"][first_bsn - S - 1]
+                quality["HO5"][first_bsn - 1] = second_bsn - first_bsn
+                howeight += weight["HO5"][first_bsn - 1] * (second_bsn - first_bsn)
+        edge["howeight"] = howeight
+
+
+def weighted_edges(object table, str mode, object category, object edges):
+    """``[(edge["ca"], edge["cb"], table.update_weight(mode, category, edge)) for edge in edges]``,
+    gacrux's ``update_weight`` in line (the same keys set in the same order); an unknown mode
+    goes to ``update_weight`` itself, which refuses it."""
+    cdef dict edge
+    cdef list out = []
+    cdef object weight, factor = None, own = None
+    if mode == "HE":
+        factor, own = table.weight["HE0"], "heweight"
+    elif mode == "HO":
+        factor, own = table.weight["HO0"], "howeight"
+    elif mode == "BI":
+        factor, own = table.weight["B0"], "biweight"
+    elif mode != "QC":
+        return [(edge["ca"], edge["cb"], table.update_weight(mode, category, edge)) for edge in edges]
+    for edge in edges:
+        if own is None:
+            weight = edge["qcweight"]
+        else:
+            weight = edge["qcweight"] * factor + edge[own]
+        edge["mode"] = mode
+        edge["levels"] = category
+        edge["weight"] = weight
+        out.append((edge["ca"], edge["cb"], weight))
+    return out
+
+
+# A pair's fresh quality dict, copied from a template (a copy is one block copied, where
+# dict.fromkeys and the zeros set one key at a time): without criteria for a pair that cannot
+# meet (dict.fromkeys(quality_keys)); for one that can, the same keys in the same order with
+# the zeros ``_update_edge`` sets (its lists stay None here: each pair gets its own).
+cdef object _templates_keys = None
+cdef dict _empty_quality = None
+cdef dict _pair_quality = None
+
+
+cdef object _make_quality_templates(tuple quality_keys):
+    global _templates_keys, _empty_quality, _pair_quality
+    cdef dict pair = dict.fromkeys(quality_keys)
+    pair["QC6"] = 0
+    pair["QC7"] = None
+    pair["QN8"] = 0
+    pair["QC8"] = None
+    pair["QC9"] = 0
+    pair["QMM"] = None
+    cdef object name
+    for name in _QC10_TO_QC17:
+        pair[name] = 0
+    for name in _QC18_TO_QC21:
+        pair[name] = None
+    _empty_quality = dict.fromkeys(quality_keys)
+    _pair_quality = pair
+    _templates_keys = quality_keys
+
+
+cdef _update_edge(object table, dict edge, tuple quality_keys, int df1, int uf1, int df2, int uf2):
     scorelevel_object = table.scorelevel
     if edge["qlevel"] == scorelevel_object and edge["cb"] < table.BLOB:
         return
     edge["qlevel"] = scorelevel_object
-    cdef dict quality = dict.fromkeys(quality_keys)
-    edge["quality"] = quality
+    if quality_keys is not _templates_keys:
+        _make_quality_templates(quality_keys)
+    cdef dict quality
     if not edge["canmeet"]:
+        edge["quality"] = _empty_quality.copy()
         return
+    quality = _pair_quality.copy()
+    edge["quality"] = quality
     cdef Py_ssize_t maxpsd = table.maxpsd
     cdef long scorelevel = scorelevel_object
     cdef list competitors = table.competitors
@@ -462,15 +623,11 @@ def update_edge(object table, dict edge, tuple quality_keys, int df1, int uf1, i
     if first_level < second_level:
         first, second = second, first
         first_level, second_level = second_level, first_level
-    quality["QC6"] = 0
+    # the template holds the zeros; the lists are new for each pair, set in the same order
     quality["QC7"] = [0] * maxpsd
-    quality["QN8"] = 0
     quality["QC8"] = [0] * (maxpsd + 1)
-    quality["QC9"] = 0
     quality["QMM"] = [0] * (table.maxmeets - 1)
     cdef object name
-    for name in _QC10_TO_QC17:
-        quality[name] = 0
     for name in _QC18_TO_QC21:
         quality[name] = [0] * maxpsd
     cdef long level = first_level - scorelevel

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from decimal import Decimal
 from itertools import combinations
-from typing import Any
 
 from gacrux.crosstable import ACC, ACX, COD, CSQ, FLT, NUM, PTS, PTX, RFP, RIP, TOP, flt
 from gacrux.crosstabledutch import crosstable_dutch, qdefs
@@ -17,7 +16,11 @@ from gacrux.crosstabledutch import crosstable_dutch, qdefs
 from . import _dutch_core
 from . import records as dutch_records
 
-Edge = dict[str, Any]
+TYPE_CHECKING = False  # typing's own, without importing typing: pairing-engine's start-up (ADR 0013)
+if TYPE_CHECKING:
+    from typing import Any
+
+    Edge = dict[str, Any]
 
 _QUALITY_KEYS = tuple(member.name for member in qdefs if member.value < qdefs.QL.value)
 _DF1, _UF1, _DF2, _UF2 = flt.DF1.value, flt.UF1.value, flt.DF2.value, flt.UF2.value
@@ -28,6 +31,10 @@ _SUMMED_BY_MODE = {
     "HE": tuple(name for index, name in enumerate(_QUALITY_KEYS) if index < qdefs.HO1.value),
     "HO": _C_CRITERIA + tuple(name for index, name in enumerate(_QUALITY_KEYS) if index >= qdefs.HO1.value),
 }
+# every criterion's name in qdefs' order (its iteration: no aliases), and the name of each value
+# (qdefs(value).name: an alias's value gives the member defined first)
+_CRITERIA = tuple(member.name for member in qdefs)
+_NAME_OF_VALUE = {value: qdefs(value).name for value in {member.value for member in qdefs}}
 
 
 class FastCrosstable(crosstable_dutch):
@@ -154,6 +161,114 @@ class FastCrosstable(crosstable_dutch):
         """gacrux's ``get_edge_quality`` (update the pair's quality unless current), in one call."""
         _dutch_core.update_edge(self, edge, _QUALITY_KEYS, _DF1, _UF1, _DF2, _UF2)
         return edge
+
+    def update_hetrogenious(self, scorelevel, nodes, edges, bsn):
+        """gacrux's ``update_hetrogenious`` (the heterogeneous criteria of a bracket's edges), its
+        per-edge loop compiled (``_dutch_core.heterogeneous_weights``; the same values)."""
+        moved_down = self.M = sum(self.mdp)
+        self.ilen = 0
+        self.init_heweights(scorelevel, bsn)
+        _dutch_core.heterogeneous_weights(
+            self, scorelevel, edges, bsn, moved_down, _QUALITY_KEYS, _DF1, _UF1, _DF2, _UF2
+        )
+
+    def update_homogenious(self, scorelevel, edges, bsn, pairs):
+        """gacrux's ``update_homogenious`` (the homogeneous criteria of a bracket's edges), its
+        per-edge loop compiled (``_dutch_core.homogeneous_weights``; the same values). gacrux's
+        names: ``B`` the bracket's size, ``S`` its pairs, ``B3``-``B5`` the HO3-HO5 lengths."""
+        size = self.B = len(bsn)
+        self.B3 = pairs
+        self.B4 = size - pairs
+        self.B5 = size - 1
+        self.ilen = 0
+        self.init_howeights(scorelevel, pairs, size - 2 * pairs)
+        _dutch_core.homogeneous_weights(
+            self, scorelevel, edges, bsn, pairs, self.B3, self.B4, self.B5, _QUALITY_KEYS, _DF1, _UF1, _DF2, _UF2
+        )
+
+    def cascade_weights(self, depth, start, stop):
+        """gacrux's ``cascade_weights`` (each criterion's weight, the lowest first) with the
+        criteria's names looked up once; the same values."""
+        running = 1
+        weight = self.weight
+        for cval in range(stop.value, start.value - 1, -1):
+            nval = _NAME_OF_VALUE[cval]
+            if isinstance(depth[nval], int):
+                (running, weight[nval], depth[nval]) = (running * depth[nval], running, len(str(depth[nval])))
+            elif isinstance(depth[nval], list):
+                weight[nval] = [0] * len(depth[nval])
+                for index in range(len(weight[nval]) - 1, -1, -1):
+                    (running, weight[nval][index], depth[nval][index]) = (
+                        running * depth[nval][index],
+                        running,
+                        len(str(weight[nval][index])),
+                    )
+            else:
+                super().cascade_weights({nval: depth[nval]}, qdefs(cval), qdefs(cval))  # gacrux's refusal
+        return running
+
+    def init_cweights(self, scorelevel, nodes):
+        """gacrux's ``init_cweights`` (the depths and weights of the C criteria for a bracket)
+        without its per-node enum look-ups; the same values, set in the same order."""
+        field_depth = len(nodes) + 1  # gacrux's cc
+        mdp = self.mdp
+        c7len = len(mdp)
+        c8len = c7len + 1
+        mmlen = self.maxmeets - 1
+        self.weight = weight = dict.fromkeys(_CRITERIA, 0)
+        self.depth = depth = dict.fromkeys(_CRITERIA, 0)
+        bsize = 0
+        nbsize = 0
+        tops = down1 = up1 = down2 = up2 = 0
+        for node in nodes:
+            level = node["scorelevel"]
+            floats = node["flt"]
+            if level >= scorelevel:
+                bsize += 1
+                tops += 1 if node["top"] else 0
+                down1 += 1 if floats & _DF1 else 0
+                down2 += 1 if floats & _DF2 else 0
+            if level >= scorelevel - 1:
+                nbsize += 1
+            if level <= scorelevel:
+                up1 += 1 if floats & _UF1 else 0
+                up2 += 1 if floats & _UF2 else 0
+        depth["QC6"] = bsize + 1
+        depth["QC7"] = [psd + 1 for psd in mdp]
+        depth["QN8"] = nbsize + 1
+        depth["QC8"] = [psd + 1 for psd in mdp] + [bsize + 1 - sum(mdp)]
+        depth["QC9"] = bsize + 1 if scorelevel <= self.pablevel else 1
+        depth["QMM"] = [field_depth] * mmlen
+        depth["QC10"] = tops + 1
+        depth["QC11"] = depth["QC10"]
+        depth["QC12"] = field_depth
+        depth["QC13"] = field_depth
+        depth["QC14"] = down1 + 1
+        depth["QC15"] = up1 + 1
+        depth["QC16"] = down2 + 1
+        depth["QC17"] = up2 + 1
+        depth["QC18"] = [psd + 1 for psd in mdp]
+        depth["QC19"] = [psd + 1 for psd in mdp]
+        depth["QC20"] = [psd + 1 for psd in mdp]
+        depth["QC21"] = [psd + 1 for psd in mdp]
+        weight["QL"] = self.cascade_weights(depth, qdefs.QC6, qdefs.QC21)  # gacrux's QC0, an alias of QL
+        zeros = {count: str(["0"] * count).replace("'", "") for count in {c7len, c8len, mmlen}}
+        self.QCweight = (
+            "C 1--0-"
+            + zeros[c7len]
+            + "-0-"
+            + zeros[c8len]
+            + "-0-"
+            + zeros[mmlen]
+            + "-0-0-0-0--0-0-0-0--"
+            + zeros[c7len]
+            + "-"
+            + zeros[c7len]
+            + "-"
+            + zeros[c7len]
+            + "-"
+            + zeros[c7len]
+        )
 
     def _topscorers(self, first: dict, second: dict, quality: dict) -> int:
         """C.10 and C.11 (topscorers' colour difference and three same colours running)."""

@@ -24,15 +24,18 @@ tests pair random and reference tournaments with both and require identical boar
 from __future__ import annotations
 
 import gc as garbage_collector
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager
-from typing import Any
 
 from ...domain.gacrux_import import pairing_dutch
 from ...domain.swiss import GacruxDutch
 from . import _dutch_core
 from .crosstable import FastCrosstable
 from .matching import min_weight_matching
+
+TYPE_CHECKING = False  # typing's own, without importing typing: pairing-engine's start-up (ADR 0013)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @contextmanager
@@ -197,9 +200,7 @@ class FastDutch(pairing_dutch):
             crosstable.update_bipartite(
                 scorelevel, modified_edges, bracket["bsnb"], nodes[len(nodes) // 2]["cid"], nodes[-1]["cid"]
             )
-        weighted = [
-            (edge["ca"], edge["cb"], crosstable.update_weight(pairingmode, category, edge)) for edge in modified_edges
-        ]
+        weighted = _dutch_core.weighted_edges(crosstable, pairingmode, category, modified_edges)
         if self.checkonly and len(nodes) == 2 * len(edges):
             return [(a, b) for (a, b, _) in weighted]
         return min_weight_matching(weighted)
@@ -238,7 +239,20 @@ class _HamiltonLevel:
 
 class FastGacruxDutch(GacruxDutch):
     """The port ``SwissEngine`` paired by :class:`FastDutch`: the reference's round structure and
-    answer, its algorithm with the hot spots above (same pairings, a fraction of the time)."""
+    answer, its algorithm with the hot spots above (same pairings, a fraction of the time).
+
+    ``keep_structures``: keep every round's structures for the engine's lifetime instead of
+    freeing them (for a process that exits right after pairing without freeing anything, like
+    ``pairing-engine``: freeing a late round of 128 players' structures costs a tenth of it).
+    """
+
+    def __init__(self, experimental: Iterable[str] = (), via_trf: bool = False, keep_structures: bool = False):
+        super().__init__(experimental, via_trf)
+        self.kept: list[object] | None = [] if keep_structures else None
+
+    def done_with(self, *structures: object) -> None:
+        if self.kept is not None:
+            self.kept.append(structures)
 
     def algorithm(self) -> Any:
         return FastDutch

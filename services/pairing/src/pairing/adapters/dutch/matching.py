@@ -11,9 +11,11 @@ costs about 100 ms, a third of a ``pairing-engine`` run before this.
 
 from __future__ import annotations
 
-from typing import Any
-
 from . import _blossom, _blossom_wide
+
+TYPE_CHECKING = False  # typing's own, without importing typing: pairing-engine's start-up (ADR 0013)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def min_weight_matching(edges: list[tuple[int, int, int]]) -> set[tuple[int, int]]:

@@ -18,9 +18,12 @@ tournaments, field by field.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
 
-Record = dict[str, Any]
+TYPE_CHECKING = False  # typing's own, without importing typing: pairing-engine's start-up (ADR 0013)
+if TYPE_CHECKING:
+    from typing import Any
+
+    Record = dict[str, Any]
 
 # The float codes of one round (C.04.3 A.4): 1 down, 2 up; the previous round is shifted by 2 bits.
 _DOWN, _UP = 1, 2

@@ -32,3 +32,22 @@ async def test_moves_leave_no_unit_of_work_for_the_collector(gp):
         gc.set_debug(0)
         gc.garbage.clear()
     assert not left & PER_ACTION, sorted(left & PER_ACTION)
+
+
+async def test_reads_leave_the_cached_game_in_place(gp):
+    """Issue 33: a view and a round's boards leave the game this process cached where it is (they
+    used to take it out and put it back after their own awaits: a move meanwhile found nothing
+    cached and replayed its whole log, and with spectators reading every move did)."""
+    await gp.publish(round_paired(pairing("p1", "alice", "bob")))
+    gid = (await gp.api.get("/v1/games")).json()["games"][0]["game_id"]
+    await gp.api.join_both(gid, "alice", "bob")
+    assert (await gp.api.act(gid, "move", "alice", point="h8")).status_code == 200
+    cache = gp.service.extras["games"].units.cache
+    cached = cache.peek(gid)
+    assert cached is not None
+    view = (await gp.api.get(f"/v1/games/{gid}")).json()
+    boards = (await gp.api.get("/v1/rounds/EV/S1/1/boards")).json()["games"]
+    assert view["moves"] == ["h8"] and [b["moves"] for b in boards] == [["h8"]]
+    assert cache.peek(gid) is cached  # the same object: neither read took it out or replaced it
+    assert (await gp.api.act(gid, "move", "bob", point="a1")).status_code == 200
+    assert (await gp.api.get(f"/v1/games/{gid}")).json()["moves"] == ["h8", "a1"]

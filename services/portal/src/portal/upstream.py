@@ -22,6 +22,8 @@ from gomoku_shared.tokens import looks_like_jwt
 from . import read_cache
 from .read_cache import Kept
 
+#: connections per service for the pages' reads (one process; more reads wait for one)
+READ_CONNECTIONS = 32
 #: where a shared answer keeps its decoded JSON (``Upstream.get_shared``)
 _DECODED = "_portal_decoded"
 #: the address the services see the embedded pages' own reads come from
@@ -106,9 +108,15 @@ def _settle(waiting: asyncio.Future[Any], task: asyncio.Future[Any]) -> None:
 
 class Upstream:
     def __init__(
-        self, clients: Mapping[str, httpx.AsyncClient], api_key: str, apps: Mapping[str, ASGIApp] | None = None
+        self,
+        clients: Mapping[str, httpx.AsyncClient],
+        api_key: str,
+        apps: Mapping[str, ASGIApp] | None = None,
+        read_clients: Mapping[str, httpx.AsyncClient] | None = None,
     ) -> None:
         self.clients = dict(clients)
+        #: the pages' reads (``get``): a pool of their own, bounded (see ``over_http``)
+        self.read_clients = dict(read_clients or clients)
         self.api_key = api_key
         #: embedded mode: the service apps themselves, for streams (httpx's ASGI transport
         #: buffers a whole response, so a never-ending event stream is passed through as ASGI)
@@ -128,7 +136,16 @@ class Upstream:
             name: httpx.AsyncClient(base_url=url.rstrip("/"), timeout=timeout_s, limits=limits)
             for name, url in base_urls.items()
         }
-        return cls(clients, api_key)
+        # the reads in a pool of their own, capped: the connection pool looks at every connection
+        # it holds for each request it places and each answer it closes, so hundreds of reads at
+        # once (1,000 spectators arriving) opened hundreds of connections and spent 40 % of the
+        # portal's CPU there; beyond the cap a read waits for a connection (issue 33)
+        read_limits = httpx.Limits(max_connections=READ_CONNECTIONS, max_keepalive_connections=READ_CONNECTIONS)
+        read_clients = {
+            name: httpx.AsyncClient(base_url=url.rstrip("/"), timeout=timeout_s, limits=read_limits)
+            for name, url in base_urls.items()
+        }
+        return cls(clients, api_key, read_clients=read_clients)
 
     @classmethod
     def in_process(cls, apps: Mapping[str, ASGIApp], api_key: str, timeout_s: float) -> Upstream:
@@ -151,6 +168,9 @@ class Upstream:
             await hook()
         for c in self.clients.values():
             await c.aclose()
+        for c in self.read_clients.values():
+            if c not in self.clients.values():
+                await c.aclose()
 
     async def _get(
         self, service: str, path: str, params: Mapping[str, Any] | None, noted: bool = True
@@ -173,7 +193,7 @@ class Upstream:
         if kept is not None:
             headers["if-none-match"] = kept.etag
         try:
-            r = await self.clients[service].get(path, params=params, headers=headers)
+            r = await self.read_clients[service].get(path, params=params, headers=headers)
         except httpx.HTTPError as exc:
             raise UpstreamError(service, 503, type(exc).__name__) from exc
         if r.status_code == 304 and kept is not None:

@@ -36,10 +36,12 @@ import asyncio
 import os
 import random
 import subprocess
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import _timeline
 from ._cpu_breakdown import CpuBreakdown, Profiler, breakdown_lines
 from ._served_games import (
     KEY,
@@ -135,8 +137,11 @@ def _points(seed: int, i: int) -> list[str]:
 class _Games:
     """Per game: its random move order and how far it got; games ended (five / refusal) stop."""
 
-    def __init__(self, conns: list[Conn], seed: int) -> None:
+    def __init__(self, conns: list[Conn], seed: int, timeline: _timeline.ClientTimeline | None = None) -> None:
         self.conns = conns
+        #: --timeline: each move noted (sent, seconds, the replica: games alternate over them)
+        self.timeline = timeline
+        self.replicas = len({c.port for c in conns})
         self.points = [_points(seed, i) for i in range(len(conns))]
         self.ply = [0] * len(conns)
         self.ended: set[int] = set()
@@ -154,6 +159,8 @@ class _Games:
             "POST", f"/v1/games/BENCH.main.S.r1.p{i:05d}.g1/move", {"player_id": player, "point": self.points[i][ply]}
         )
         latency = time.perf_counter() - t0
+        if self.timeline is not None:
+            self.timeline.moves.append((time.monotonic() - latency, latency, i % self.replicas))
         self.ply[i] += 1
         if status != 200:
             self.ended.add(i)
@@ -182,7 +189,9 @@ async def _saturation(g: _Games, moves: int) -> tuple[float, list[float]]:
     return len(lat) / (time.perf_counter() - t0), sorted(lat)
 
 
-async def _live(g: _Games, rate: float, seconds: float, seed: int) -> tuple[float, float, list[float]]:
+async def _live(
+    g: _Games, rate: float, seconds: float, seed: int, monotonic_window: list[float] | None = None
+) -> tuple[float, float, list[float]]:
     """Open loop per game: game i moves at its own schedule (mean interval games/rate, jittered
     0.5-1.5x), whatever the latency (a late answer delays only that game's next send). The window
     runs from the end of the first interval (warm-up) to the end. Returns the moves/s offered
@@ -195,6 +204,8 @@ async def _live(g: _Games, rate: float, seconds: float, seed: int) -> tuple[floa
     answered = 0
     start = time.perf_counter()
     window0, end = start + interval, start + seconds
+    if monotonic_window is not None:  # the measured window on the timeline's clock
+        monotonic_window[:] = [time.monotonic() + interval, time.monotonic() + seconds]
 
     async def game(i: int) -> None:
         nonlocal answered
@@ -229,10 +240,11 @@ class _Measured:
     finished: int
     by_process: list[str]  # CPU per move by process group over the saturation phase
     profile: list[str]  # the service profile by layer (--py-spy), else empty
+    timeline: list[str]  # the stall causes of the live phase (--timeline), else empty
 
 
 def _start_replicas(
-    url: str, amqp: str, namespace: str, replicas: int, partner: str | None = None
+    url: str, amqp: str, namespace: str, replicas: int, partner: str | None = None, trace_dir: Path | None = None
 ) -> tuple[list[int], list[subprocess.Popen]]:
     ports = [free_port() for _ in range(replicas)]
     env = {
@@ -244,6 +256,7 @@ def _start_replicas(
         "API_KEYS": f"{KEY}=partner:{partner}" if partner else f"{KEY}=operator",
         "LOG_LEVEL": "WARNING",
         "GOMOKU_SERVICE": "gameplay",
+        **({"STALL_TRACE_DIR": str(trace_dir)} if trace_dir is not None else {}),
     }
     return ports, [start_service("gameplay", port, env) for port in ports]
 
@@ -258,10 +271,12 @@ async def _measure(
     seconds: float,
     dbname: str,
     py_spy: str | None,
+    trace_dir: Path | None = None,
 ) -> _Measured:
     """The baseline, the saturation phase and the live phase on games every player joined."""
     base = await _baseline(conns, 3.0)
-    games = _Games(conns, seed)
+    client = _timeline.ClientTimeline() if trace_dir is not None else None
+    games = _Games(conns, seed, client)
     pids = [proc.pid for proc in procs]
     breakdown = CpuBreakdown(pids, dbname)
     profiler = Profiler(py_spy, Path(os.environ.get("BENCH_PROFILE_DIR", "bench-profile")), pids) if py_spy else None
@@ -275,7 +290,13 @@ async def _measure(
     by_process = breakdown_lines(breakdown.stop(), len(saturation[1]), wall)
     profile = profiler.stop() if profiler is not None else []
     before = [await _server_buckets(port) for port in ports]
-    live = await _live(games, rate, seconds, seed)
+    window: list[float] = []
+    if client is not None:
+        client.start()
+    live = await _live(games, rate, seconds, seed, window)
+    if client is not None:
+        client.stop()
+        await asyncio.sleep(1.5)  # the services flush their timeline once a second
     after = [await _server_buckets(port) for port in ports]
     writer_stats = [await _metric_lines(port, "gameplay_move_batch") for port in ports]
     return _Measured(
@@ -291,6 +312,9 @@ async def _measure(
         games.finished,
         by_process,
         profile,
+        _timeline.report(client, trace_dir, pids, (window[0], window[1]), GOAL_P99_MS / 1000)
+        if client is not None and trace_dir is not None
+        else [],
     )
 
 
@@ -331,7 +355,7 @@ def _report(measured: _Measured, games: int, moves: int, replicas: int, async_co
         f"service CPU at saturation: {1000 * measured.cpu_used / max(1, len(sat_lat)):.2f} ms per move, "
         f"{measured.cpu_used / measured.wall:.2f} cores busy on average"
     )
-    print("\n".join(measured.by_process + measured.profile))
+    print("\n".join(measured.by_process + measured.profile + measured.timeline))
     met = live_rate >= 0.97 * rate and p99 < GOAL_P99_MS
     below = (
         ""
@@ -357,11 +381,13 @@ async def run(
     seconds: float = 12.0,
     py_spy: str | None = None,
     partner: str | None = None,
+    timeline: bool = False,
 ) -> int:
     admin = os.environ.get("DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
     amqp = os.environ.get("AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/")
     url, dbname, namespace = await fresh_gameplay_database(admin, async_commit)
-    ports, procs = _start_replicas(url, amqp, namespace, replicas, partner)
+    trace_dir = Path(tempfile.mkdtemp(prefix="gameplay-timeline-")) if timeline else None
+    ports, procs = _start_replicas(url, amqp, namespace, replicas, partner, trace_dir)
     conns: list[Conn] = []
     try:
         for port in ports:
@@ -377,7 +403,7 @@ async def run(
                 await join_game(conn, game)
 
         await asyncio.gather(*(join(conn, i) for i, conn in enumerate(conns)))
-        measured = await _measure(conns, ports, procs, moves, seed, rate, seconds, dbname, py_spy)
+        measured = await _measure(conns, ports, procs, moves, seed, rate, seconds, dbname, py_spy, trace_dir)
     finally:
         await tear_down(conns, procs, admin, dbname, amqp, namespace, keep)
     _report(measured, games, moves, replicas, async_commit, rate)
@@ -417,6 +443,12 @@ def main(argv: list[str] | None = None) -> int:
         help="the moves come from this partner app's key (the event chose it: issue 29's partner check on every "
         "move) instead of the operator's",
     )
+    p.add_argument(
+        "--timeline",
+        action="store_true",
+        help="diagnosis: the services record their stalls (event-loop lag, GC, group-commit batches, sweeps, "
+        "relay passes; gomoku_shared.stall_trace) and the report lines them up with the live phase's slow moves",
+    )
     args = p.parse_args(argv)
     try:  # the load generator shares the 2 cores: the cheaper its event loop, the better
         import uvloop
@@ -436,6 +468,7 @@ def main(argv: list[str] | None = None) -> int:
             args.seconds,
             args.py_spy,
             args.partner,
+            args.timeline,
         )
     )
 

@@ -19,6 +19,16 @@ every spectator and move of the last phase). Gameplay's CPU per move in the last
 differs by what a viewer costs gameplay beyond a followed game: with the fan-out, nothing.
 Goal (issue 15): 5,000 spectators on 256 live games, p99 < 1 s, gameplay CPU per move the same
 within noise as with 0 spectators.
+
+``--pages`` (issue 33): each spectator does what a browser on the live game page does. It loads
+the game's page (HTML) and the round's board wall, opens the game's stream, and after each event
+of its game loads the board again (``/games/{id}/board``, as ``live.js`` does: one load at a
+time, a newer event while loading asks for one more). The spectators arrive spread over
+``--arrive-s`` seconds. Registration and pairing then run too (empty: the bench's games come
+from a ``round.paired`` event, so their reads of the event and the section are answered 404, and
+the wall's answer is its "not found" page). Printed: the page, wall and board latencies and the
+stream's first byte (p50 / p99, beside the goals: page p99 < 1 s, first byte p99 < 500 ms).
+    .venv/bin/python -m bench.spectators --games 256 --viewers 1000 --rate 100 --pages
 """
 
 from __future__ import annotations
@@ -31,10 +41,12 @@ import random
 import resource
 import subprocess
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from . import _served_games as served
 from ._served_games import Conn
+from ._viewers import PageSpectator, Spectator, page_lines
 
 VIEWER_KEY = "bench-viewer"
 GOAL_VIEWERS, GOAL_GAMES, GOAL_P99_S = 5000, 256, 1.0
@@ -90,56 +102,6 @@ async def live(conns: list[Conn], moves: Moves, rate: float, seconds: float, see
     return moves.count - made
 
 
-class Spectator:
-    """One SSE reader; notes when each move of its game arrived."""
-
-    def __init__(self, port: int, game: int) -> None:
-        self.port, self.game = port, game
-        self.arrived: dict[str, float] = {}
-        self.task: asyncio.Task[None] | None = None
-        self.failed = ""  # why the last connection ended early, if it did
-        self.reconnects = 0
-
-    async def run(self) -> None:
-        """Read the stream; when it fails or ends, connect again after a moment (as a browser's
-        EventSource does), until cancelled."""
-        while True:
-            await self._once()
-            self.reconnects += 1
-            await asyncio.sleep(0.5)
-
-    async def _once(self) -> None:
-        try:
-            reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
-        except OSError as exc:
-            self.failed = type(exc).__name__
-            return
-        writer.write(
-            f"GET /games/BENCH.main.S.r1.p{self.game:05d}.g1/events HTTP/1.1\r\nhost: b\r\n"
-            "accept: text/event-stream\r\n\r\n".encode()
-        )
-        buffer = b""
-        try:
-            while chunk := await reader.read(65536):
-                now = time.perf_counter()
-                buffer += chunk
-                if buffer.startswith(b"HTTP/1.1 ") and not buffer.startswith(b"HTTP/1.1 200"):
-                    self.failed = buffer[9:12].decode("latin-1")
-                    return
-                while b"\n\n" in buffer:
-                    block, buffer = buffer.split(b"\n\n", 1)
-                    if b"event: action" not in block:
-                        continue
-                    data = block.split(b"data: ", 1)[1].split(b"\r\n", 1)[0]
-                    point = json.loads(data).get("data", {}).get("point")
-                    if point:
-                        self.arrived.setdefault(point, now)
-        except (OSError, ValueError, IndexError) as exc:
-            self.failed = type(exc).__name__
-        finally:
-            writer.transport.abort()
-
-
 async def _get_json(port: int, path: str) -> dict:
     conn = Conn(port)
     try:
@@ -172,10 +134,21 @@ class _Run:
     first_sent: float  # when the last phase began (0.0 without a phase of all viewers)
 
 
-def _start_services(url: str, amqp: str, namespace: str) -> tuple[int, int, subprocess.Popen, subprocess.Popen]:
-    """Gameplay on the bench database and the portal in front of it: their ports and processes."""
+def _start_services(
+    url: str, amqp: str, namespace: str, others: dict[str, str] | None = None
+) -> tuple[int, int, subprocess.Popen, subprocess.Popen, list[tuple[int, subprocess.Popen]]]:
+    """Gameplay on the bench database and the portal in front of it: their ports and processes;
+    ``others``: more services (name -> database URL) the portal reads, started first."""
     gp_port, portal_port = served.free_port(), served.free_port()
     base_env = {**os.environ, "LOG_LEVEL": "WARNING", "API_KEYS": f"{served.KEY}=operator,{VIEWER_KEY}=viewer"}
+    more: list[tuple[int, subprocess.Popen]] = []
+    urls: dict[str, str] = {}
+    for name, db_url in (others or {}).items():
+        port = served.free_port()
+        env = {**base_env, "DATABASE_URL": db_url, "AMQP_URL": amqp, "BUS_NAMESPACE": namespace, "GOMOKU_SERVICE": name}
+        env.setdefault("DATA_KEY", "bench-data-key")  # registration's key for personal data (none here)
+        more.append((port, served.start_service(name, port, env)))
+        urls[f"{name.upper()}_URL"] = f"http://127.0.0.1:{port}"
     gameplay = served.start_service(
         "gameplay",
         gp_port,
@@ -184,9 +157,9 @@ def _start_services(url: str, amqp: str, namespace: str) -> tuple[int, int, subp
     portal = served.start_service(
         "portal",
         portal_port,
-        {**base_env, "PORTAL_API_KEY": VIEWER_KEY, "GAMEPLAY_URL": f"http://127.0.0.1:{gp_port}"},
+        {**base_env, **urls, "PORTAL_API_KEY": VIEWER_KEY, "GAMEPLAY_URL": f"http://127.0.0.1:{gp_port}"},
     )
-    return gp_port, portal_port, gameplay, portal
+    return gp_port, portal_port, gameplay, portal, more
 
 
 async def _phases(
@@ -198,6 +171,7 @@ async def _phases(
     rate: float,
     seconds: float,
     seed: int,
+    arrive_s: float | None = None,
 ) -> _Run:
     """The three phases of live load: no spectator, one per game, all of them (spectators are
     added to `spectators` as they attach, so that the caller can cancel them)."""
@@ -221,6 +195,8 @@ async def _phases(
         )
 
     await phase("0 spectators", 0)
+    if arrive_s is not None:
+        return await _page_phases(conns, spectators, portal_port, viewers, arrive_s, moves, phase, phases)
     for i in range(max(viewers, games) if viewers else 0):
         spectator = Spectator(portal_port, i % games)
         spectator.task = asyncio.create_task(spectator.run())
@@ -239,6 +215,38 @@ async def _phases(
     else:
         stats = await _get_json(portal_port, "/live/stats")
         first_sent = 0.0
+    await asyncio.sleep(2.0)  # the last moves reach the spectators
+    final_stats = await _get_json(portal_port, "/live/stats")
+    return _Run(moves, spectators, phases, stats, final_stats, first_sent)
+
+
+async def _page_phases(
+    conns: list[Conn],
+    spectators: list[Spectator],
+    portal_port: int,
+    viewers: int,
+    arrive_s: float,
+    moves: Moves,
+    phase: Callable[[str, int], Awaitable[None]],
+    phases: list[tuple[str, int, int, float, float]],
+) -> _Run:
+    """--pages: the spectators arrive (page, wall, stream) spread over ``arrive_s`` while the games
+    play (a phase), then a phase with all of them watching (a board load after every event)."""
+    games = len(conns)
+
+    async def arrive() -> None:
+        for i in range(viewers):
+            spectator = PageSpectator(portal_port, i % games)
+            spectator.task = asyncio.create_task(spectator.run())
+            spectators.append(spectator)
+            await asyncio.sleep(arrive_s / viewers)
+
+    arriving = asyncio.create_task(arrive())
+    await phase(f"{viewers} arriving over {arrive_s:.0f} s", viewers)
+    await arriving
+    stats = await _wait_viewers(portal_port, len(spectators))
+    first_sent = time.perf_counter()
+    await phase(f"{len(spectators)} spectators", len(spectators))
     await asyncio.sleep(2.0)  # the last moves reach the spectators
     final_stats = await _get_json(portal_port, "/live/stats")
     return _Run(moves, spectators, phases, stats, final_stats, first_sent)
@@ -300,29 +308,50 @@ def _report(result: _Run, games: int, rate: float, seconds: float) -> None:
     )
 
 
-async def run(games: int, viewers: int, rate: float, seconds: float, seed: int) -> int:
+async def run(games: int, viewers: int, rate: float, seconds: float, seed: int, arrive_s: float | None = None) -> int:
+    """``arrive_s``: --pages (the spectators load pages, arriving over that many seconds)."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # one socket per spectator, both ends
     admin = os.environ.get("DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
     amqp = os.environ.get("AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/")
     url, dbname, namespace = await served.fresh_gameplay_database(admin)
-    gp_port, portal_port, gameplay, portal = _start_services(url, amqp, namespace)
+    others: dict[str, str] = {}
+    if arrive_s is not None:  # the pages read registration and pairing too
+        from gomoku_shared.migrate import upgrade_async
+
+        for name in ("registration", "pairing"):
+            others[name], _ = await served.fresh_database(admin)
+            await upgrade_async(name, others[name])
+    gp_port, portal_port, gameplay, portal, more = _start_services(url, amqp, namespace, others)
     conns: list[Conn] = []
     spectators: list[Spectator] = []
     try:
         await served.wait_ready(gp_port, "/readyz")
         await served.wait_ready(portal_port, "/live/stats")
+        for port, _proc in more:
+            await served.wait_ready(port, "/readyz")
         await served.publish_games(amqp, namespace, gp_port, games)
         conns = [Conn(gp_port) for _ in range(games)]
         for i, conn in enumerate(conns):
             await served.join_game(conn, i)
-        result = await _phases(conns, spectators, portal_port, (gameplay.pid, portal.pid), viewers, rate, seconds, seed)
+        result = await _phases(
+            conns, spectators, portal_port, (gameplay.pid, portal.pid), viewers, rate, seconds, seed, arrive_s
+        )
     finally:
         for spectator in spectators:
             if spectator.task is not None:
                 spectator.task.cancel()
-        await served.tear_down(conns, [portal, gameplay], admin, dbname, amqp, namespace, keep=False)
+        await served.tear_down(
+            conns, [portal, gameplay, *(proc for _, proc in more)], admin, dbname, amqp, namespace, keep=False
+        )
+        for other in others.values():
+            from sqlalchemy.engine import make_url
+
+            await served.drop_database(admin, str(make_url(other).database))
     _report(result, games, rate, seconds)
+    if arrive_s is not None:
+        print(f"page loads ({viewers} spectators on {games} games; issue 33's goals are for 1,000 on 256):")
+        print("\n".join(page_lines()))
     return 0
 
 
@@ -335,8 +364,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rate", type=float, default=50.0, help="moves/s offered by all games together")
     p.add_argument("--seconds", type=float, default=8.0, help="length of each phase")
     p.add_argument("--seed", type=int, default=15)
+    p.add_argument(
+        "--pages",
+        action="store_true",
+        help="issue 33: each spectator loads the game page and the wall, opens the stream and loads the board "
+        "after each event, as a browser does (registration and pairing run too)",
+    )
+    p.add_argument("--arrive-s", type=float, default=5.0, help="--pages: the spectators arrive over this many seconds")
     a = p.parse_args(argv)
-    return asyncio.run(run(a.games, a.viewers, a.rate, a.seconds, a.seed))
+    return asyncio.run(run(a.games, a.viewers, a.rate, a.seconds, a.seed, a.arrive_s if a.pages else None))
 
 
 if __name__ == "__main__":

@@ -62,6 +62,7 @@ class FakeServices:
         return answers.get((service, path))
 
     optional = get
+    get_shared = get
 
 
 def _app(services: FakeServices) -> FastAPI:

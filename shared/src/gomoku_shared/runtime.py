@@ -20,7 +20,7 @@ from typing import Any
 from sqlalchemy import MetaData
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import tracing
+from . import stall_trace, tracing
 from .clock import Clock, SystemClock
 from .contracts import Envelope, Payload, decode, encode, envelope_for
 from .db import make_engine, make_sessionmaker, ping
@@ -294,6 +294,10 @@ class ServiceRuntime:
             loading = self.tokens.keep_loaded(stop=self.stopping)
             self._tasks.append(asyncio.create_task(loading, name=f"{self.name}-token-keys"))
         self._tasks.append(asyncio.create_task(self.relay.run(self.stopping), name=f"{self.name}-relay"))
+        if stall_trace.ENABLED:
+            self._tasks.append(
+                asyncio.create_task(stall_trace.run(self.name, self.stopping), name=f"{self.name}-stall-trace")
+            )
         for func in self._background:
             self._tasks.append(asyncio.create_task(func(), name=f"{self.name}-{func.__name__}"))
         self.started = True

@@ -42,7 +42,9 @@ def create_app(upstream: Upstream, settings: PortalSettings | None = None) -> Fa
         return upstream.open_stream("gameplay", f"/v1/games/{game_id}/events", f"since={since}")
 
     async def fetch_view(game_id: str) -> dict:
-        return await upstream.get("gameplay", f"/v1/games/{game_id}")
+        # not an input of the page whose request happened to fetch it: every page drawn from a
+        # feed's view notes the feed's digest of it instead (live._game_view)
+        return await upstream.get("gameplay", f"/v1/games/{game_id}", noted=False)
 
     def open_round_stream(key: tuple[str, str, int], since: int):
         code, sid, n = key

@@ -21,6 +21,8 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any
 
+from . import read_cache
+
 log = logging.getLogger("portal.fanout")
 
 #: opens the upstream stream of a game from a sequence number: an async context of byte chunks
@@ -98,6 +100,7 @@ class GameFeed:
         self.finished = False
         self.version = 0  # grows with every stored event: the cached view is stale when behind
         self._view: dict[str, Any] | None = None
+        self.view_digest = ""
         self._view_version = -1
         self._view_lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
@@ -195,6 +198,8 @@ class GameFeed:
                 version = self.version
                 self._view = await self._fetch_view(self.game_id)
                 self._view_version = version
+                #: the view's digest, made once per fetch: the pages drawn from it are keyed on it
+                self.view_digest = read_cache.digest_of("view", self._view)
             return self._view
 
     async def close(self) -> None:

@@ -12,7 +12,7 @@ from fastapi.responses import HTMLResponse, Response, StreamingResponse
 
 from gomoku_shared.params import INT32_MAX, PathId, RoundNo
 
-from . import board
+from . import board, read_cache
 from . import names as who_is_who
 from .held_titles import live_titles
 from .section_reads import match_of, matches_by_pairing
@@ -49,7 +49,11 @@ async def _game_view(site: Site, game_id: str) -> dict[str, Any]:
     viewers), otherwise straight from gameplay."""
     feed = site.hub.feeds.get(game_id)
     if feed is not None and feed.viewers:
-        return await feed.view()
+        view = await feed.view()
+        # an input of the page like any read (read_cache.py): the board, the tile and the game's
+        # page are drawn once per view for all of its viewers, not once per viewer and event
+        read_cache.note_digest(feed.view_digest)
+        return view
     return await site.upstream.get("gameplay", f"/v1/games/{game_id}")
 
 
@@ -119,7 +123,7 @@ def _round_routes(app: FastAPI, site: Site) -> None:
             upstream.get("registration", f"/v1/events/{code}"),
             upstream.get("pairing", f"/v1/events/{code}/sections/{sid}"),
             # every game of the round in one (conditional) read
-            upstream.get("gameplay", f"/v1/rounds/{code}/{sid}/{n}/boards"),
+            upstream.get_shared("gameplay", f"/v1/rounds/{code}/{sid}/{n}/boards"),
             upstream.optional("pairing", f"/v1/events/{code}/sections/{sid}/rounds/{n}"),
         )
         names = await live_titles(upstream, site.pages.kept, (code, sid, n), who_is_who.by_id(section))

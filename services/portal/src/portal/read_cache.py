@@ -13,9 +13,12 @@ Two layers, both exact (no time-to-live: every page view asks the services):
    template, language, URL and those digests; the same inputs give the same page, so it is served
    without rendering. A changed answer (a corrected result) has another digest: a new page.
 
-Live pages (a board, the wall, a tile) are never kept: their games change by the second and come
-partly from the live feeds, not from reads this request made. Their players' titles are kept
-instead, once per round (``held_titles.live_titles``): a redraw after a move reads none.
+A live game's page, its board and its tile are kept the same way: the game's view comes from its
+feed (fetched once per change for every viewer), noted by a digest made once per fetch
+(:func:`note_digest`), so each is drawn once per state of the game, not once per viewer and event
+(issue 33: 1,000 spectators each loading the board after every move). The wall is not kept (its
+boards' clocks are read as of each request). The players' titles are kept once per round
+(``held_titles.live_titles``): a redraw after a move reads none.
 """
 
 from __future__ import annotations
@@ -41,6 +44,10 @@ MEMO_TEMPLATES = frozenset(
         "team.html",
         "awards.html",
         "replay.html",
+        # live pages: a followed game's view comes from its feed, noted by its digest (note_digest)
+        "game.html",
+        "board.html",
+        "tile.html",
     }
 )
 #: answers kept for conditional reads, and pages kept, per portal process (least recently used go)
@@ -89,6 +96,14 @@ def note(service: str, path: str, content: bytes) -> None:
         digest = hashlib.blake2b(content, digest_size=16)
         digest.update(f"\0{service}\0{path}".encode())
         reads.append(digest.hexdigest())
+
+
+def note_digest(digest: str) -> None:
+    """Record an input of the current request by a digest made once for every request that reads
+    it (a followed game's view, kept by its feed)."""
+    reads = _inputs.get()
+    if reads is not None:
+        reads.append(digest)
 
 
 def digest_of(*values: Any) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any
 
@@ -21,6 +22,10 @@ from gomoku_shared.tokens import looks_like_jwt
 from . import read_cache
 from .read_cache import Kept
 
+#: connections per service for the pages' reads (one process; more reads wait for one)
+READ_CONNECTIONS = 32
+#: where a shared answer keeps its decoded JSON (``Upstream.get_shared``)
+_DECODED = "_portal_decoded"
 #: the address the services see the embedded pages' own reads come from
 PAGES_ADDRESS = "127.0.0.2"
 
@@ -45,11 +50,73 @@ def error_code(response: httpx.Response) -> str:
     return str(error.get("code", "")) if isinstance(error, dict) else ""
 
 
+class Flights:
+    """Identical reads at once share one request, and stay exact: a read joins only a request
+    that begins after it arrived. One request per key is in flight; the reads arriving meanwhile
+    wait for the next one, begun when it lands, which answers all of them (at most two requests per
+    key, whatever the number of readers). With 1,000 spectators loading pages, each page's reads of
+    the same section, event and round boards became one request per round trip instead of one per
+    page, which had kept gameplay and the portal's connection pool busy (issue 33)."""
+
+    def __init__(self) -> None:
+        #: key -> [the request in flight, the future of the next one (None: nobody waits)]
+        self._flying: dict[Any, list[Any]] = {}
+
+    async def read(self, key: Any, fetch: Callable[[], Awaitable[Any]]) -> Any:
+        flight = self._flying.get(key)
+        if flight is None:
+            task = self._launch(key, fetch)
+            self._flying[key] = [task, None]
+            return await asyncio.shield(task)
+        if flight[1] is None:
+            flight[1] = asyncio.get_running_loop().create_future()
+            flight.append(fetch)
+        return await asyncio.shield(flight[1])
+
+    def _launch(self, key: Any, fetch: Callable[[], Awaitable[Any]]) -> asyncio.Future[Any]:
+        task = asyncio.ensure_future(fetch())
+        task.add_done_callback(functools.partial(self._landed, key))
+        return task
+
+    def _landed(self, key: Any, task: asyncio.Future[Any]) -> None:
+        if not task.cancelled():
+            task.exception()  # retrieved: a reader that left does not leave it unheard
+        flight = self._flying.get(key)
+        if flight is None or flight[0] is not task:
+            return
+        waiting = flight[1]
+        if waiting is None:
+            del self._flying[key]
+            return
+        follow = self._launch(key, flight[2])
+        self._flying[key] = [follow, None]
+        follow.add_done_callback(functools.partial(_settle, waiting))
+
+
+def _settle(waiting: asyncio.Future[Any], task: asyncio.Future[Any]) -> None:
+    if waiting.done():
+        return
+    if task.cancelled():
+        waiting.cancel()
+    elif task.exception() is not None:
+        waiting.set_exception(task.exception())  # type: ignore[arg-type]
+    else:
+        waiting.set_result(task.result())
+    if waiting.done() and not waiting.cancelled():
+        waiting.exception()  # retrieved (every reader may have left)
+
+
 class Upstream:
     def __init__(
-        self, clients: Mapping[str, httpx.AsyncClient], api_key: str, apps: Mapping[str, ASGIApp] | None = None
+        self,
+        clients: Mapping[str, httpx.AsyncClient],
+        api_key: str,
+        apps: Mapping[str, ASGIApp] | None = None,
+        read_clients: Mapping[str, httpx.AsyncClient] | None = None,
     ) -> None:
         self.clients = dict(clients)
+        #: the pages' reads (``get``): a pool of their own, bounded (see ``over_http``)
+        self.read_clients = dict(read_clients or clients)
         self.api_key = api_key
         #: embedded mode: the service apps themselves, for streams (httpx's ASGI transport
         #: buffers a whole response, so a never-ending event stream is passed through as ASGI)
@@ -58,6 +125,8 @@ class Upstream:
         self.on_close: list[Callable[[], Awaitable[None]]] = []
         #: answers that came with an ETag, asked for again with If-None-Match (read_cache.py)
         self.answers = read_cache.Lru(read_cache.MAX_ANSWERS)
+        #: identical reads in flight at once share one request
+        self.flights = Flights()
 
     @classmethod
     def over_http(cls, base_urls: Mapping[str, str], api_key: str, timeout_s: float) -> Upstream:
@@ -67,7 +136,16 @@ class Upstream:
             name: httpx.AsyncClient(base_url=url.rstrip("/"), timeout=timeout_s, limits=limits)
             for name, url in base_urls.items()
         }
-        return cls(clients, api_key)
+        # the reads in a pool of their own, capped: the connection pool looks at every connection
+        # it holds for each request it places and each answer it closes, so hundreds of reads at
+        # once (1,000 spectators arriving) opened hundreds of connections and spent 40 % of the
+        # portal's CPU there; beyond the cap a read waits for a connection (issue 33)
+        read_limits = httpx.Limits(max_connections=READ_CONNECTIONS, max_keepalive_connections=READ_CONNECTIONS)
+        read_clients = {
+            name: httpx.AsyncClient(base_url=url.rstrip("/"), timeout=timeout_s, limits=read_limits)
+            for name, url in base_urls.items()
+        }
+        return cls(clients, api_key, read_clients=read_clients)
 
     @classmethod
     def in_process(cls, apps: Mapping[str, ASGIApp], api_key: str, timeout_s: float) -> Upstream:
@@ -90,17 +168,32 @@ class Upstream:
             await hook()
         for c in self.clients.values():
             await c.aclose()
+        for c in self.read_clients.values():
+            if c not in self.clients.values():
+                await c.aclose()
 
-    async def _get(self, service: str, path: str, params: Mapping[str, Any] | None) -> httpx.Response:
+    async def _get(
+        self, service: str, path: str, params: Mapping[str, Any] | None, noted: bool = True
+    ) -> httpx.Response:
         """A read; an answer kept with its ETag is asked for again conditionally and a 304 is
-        served from it (read_cache.py). The answer is noted as an input of the current page."""
+        served from it (read_cache.py). Concurrent identical reads share one request (``Flights``).
+        The answer is noted as an input of the current page (unless ``noted`` is False: a read
+        made for every viewer, such as a feed's view, which the pages note by its own digest)."""
         key = (service, path, tuple(sorted((params or {}).items())))
+        r = await self.flights.read(key, functools.partial(self._read, service, path, params, key))
+        if noted:
+            read_cache.note(service, str(r.request.url), r.content)
+        return r
+
+    async def _read(
+        self, service: str, path: str, params: Mapping[str, Any] | None, key: tuple[Any, ...]
+    ) -> httpx.Response:
         kept: Kept | None = self.answers.get(key)
         headers = {"x-api-key": self.api_key}
         if kept is not None:
             headers["if-none-match"] = kept.etag
         try:
-            r = await self.clients[service].get(path, params=params, headers=headers)
+            r = await self.read_clients[service].get(path, params=params, headers=headers)
         except httpx.HTTPError as exc:
             raise UpstreamError(service, 503, type(exc).__name__) from exc
         if r.status_code == 304 and kept is not None:
@@ -110,11 +203,21 @@ class Upstream:
         elif r.status_code == 200 and r.headers.get("etag"):
             content_type = {"content-type": r.headers.get("content-type", "application/json")}
             self.answers.put(key, Kept(r.headers["etag"], 200, content_type, r.content))
-        read_cache.note(service, str(r.request.url), r.content)
         return r
 
-    async def get(self, service: str, path: str, params: Mapping[str, Any] | None = None) -> Any:
-        return (await self._get(service, path, params)).json()
+    async def get(self, service: str, path: str, params: Mapping[str, Any] | None = None, *, noted: bool = True) -> Any:
+        return (await self._get(service, path, params, noted)).json()
+
+    async def get_shared(self, service: str, path: str, params: Mapping[str, Any] | None = None) -> Any:
+        """As ``get``, but decoded once for every reader that shared the request (``Flights``):
+        the same object for all of them, which none may change (a round's boards, read by every
+        spectator loading the wall: decoding them per reader was the portal's largest cost)."""
+        r = await self._get(service, path, params)
+        decoded = getattr(r, _DECODED, None)
+        if decoded is None:
+            decoded = r.json()
+            setattr(r, _DECODED, decoded)
+        return decoded
 
     async def get_text(self, service: str, path: str, params: Mapping[str, Any] | None = None) -> str:
         return (await self._get(service, path, params)).text

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 
@@ -33,6 +34,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from .. import stall_trace
 from ..db import UtcDateTime
 from ..loops import idle, stopped
 from .bus import EventBus, Message
@@ -149,7 +151,11 @@ class OutboxRelay:
         error propagates.
         """
         async with self._lock:
-            return await self._publish_batch()
+            started = time.monotonic()
+            published = await self._publish_batch()
+            if published:
+                stall_trace.note_span("relay", started, published)
+            return published
 
     async def _publish_batch(self) -> int:
         table = self._table

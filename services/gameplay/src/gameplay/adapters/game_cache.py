@@ -23,6 +23,20 @@ class GameCache:
         cached = self._games.pop(game_id, None)
         return cached.live if cached is not None and cached.version == version else None
 
+    def peek(self, game_id: str) -> PlayedGame | None:
+        """The cached game, left in the cache: for a read that draws its answer from it before it
+        awaits anything (an action takes a game out before it changes it, so a game in the cache
+        does not change under a read that does not await). Reads used to take the game out and put
+        it back after their own awaits: a move meanwhile found no game cached and replayed its whole
+        log, and with spectators every move did (issue 33)."""
+        return self._games.get(game_id)
+
+    def keep_read(self, game: PlayedGame) -> None:
+        """Keep a game a read rebuilt from its log (never one it saw in the cache: an action may
+        hold that one by now), unless the cache has one meanwhile."""
+        if game.status != "finished" and game.game_id not in self._games and len(self._games) <= self.size:
+            self._games[game.game_id] = game
+
     def keep(self, game: PlayedGame) -> None:
         if game.status == "finished":
             # no player acts on a finished game any more: keeping its engine state would only hold

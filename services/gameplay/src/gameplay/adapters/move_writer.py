@@ -22,6 +22,8 @@ from typing import Any
 import asyncpg
 from sqlalchemy.engine import make_url
 
+from gomoku_shared import stall_trace
+
 # one row per move; every write depends on the version check of the game row (``up``), which
 # returns what the appends need (no join between the statement's parts). A keyed move whose key is
 # stored already is left out by an anti-join (``f``): each key is looked up by its primary key
@@ -281,8 +283,10 @@ class PgMoveWriter:
         columns = [list(col) for col in zip(*rows)]
         pool = await self._get_pool()
         started = time.perf_counter()
+        traced = time.monotonic() if stall_trace.ENABLED else 0.0
         async with pool.acquire() as conn:
             result = await conn.fetch(_SQL, *columns)
+        stall_trace.note_span("batch", traced, len(moves), len(self._pending))
         self.batches += 1
         self.moves += len(moves)
         if self._size is not None:

@@ -253,30 +253,63 @@ class GameRepository:
             for game_id, version, status, running in rows
         ]
 
-    async def round_played(self, event_code: str, section_id: str, round_no: int) -> list[PlayedGame]:
-        """Every game of a round as an aggregate, in game_id order: one read of the rows and one
-        of the action logs of the games this process has not cached at their version."""
+    async def round_played(self, event_code: str, section_id: str, round_no: int) -> list[tuple[PlayedGame, bool]]:
+        """Every game of a round as an aggregate, in game_id order: one read of the rows, and of the
+        action logs of the games this process has not cached at their version (or newer). The
+        cached games are left in the cache (``GameCache.peek``): the caller draws its answer from
+        them before it awaits anything. Each with True when it was rebuilt from its log (only those
+        may be kept: a cached game the read saw may be an action's by now)."""
         rows = await self.listing(event_code, section_id, round_no, "all")
-        lives = {row["game_id"]: self.cache.live_at(row["game_id"], row["version"]) for row in rows}
-        missing = [game_id for game_id, live in lives.items() if live is None]
-        logs: dict[str, list[tuple[str, Any, Any]]] = {game_id: [] for game_id in missing}
-        if missing:
-            action = game_actions.c
-            query = (
-                select(action.game_id, action.kind, action.role, action.data)
-                .where(action.game_id.in_(missing))
-                .order_by(action.game_id, action.idx)
-            )
-            session = await self.transaction.session()
-            for game_id, kind, role, data in (await session.execute(query)).all():
-                logs[game_id].append((kind, role, data))
-        played = []
-        for row in rows:
-            live = lives[row["game_id"]]
-            if live is None:
-                live = LiveGame(Rules.from_dict(row["rules"]), row["first_id"], row["second_id"], logs[row["game_id"]])
-            played.append(PlayedGame(row, live))
-        return played
+        logs: dict[str, list[tuple[str, Any, Any]]] = {}
+        while True:
+            played: list[tuple[PlayedGame, bool]] = []
+            lost: list[str] = []
+            for row in rows:
+                game_id = row["game_id"]
+                cached = self.cache.peek(game_id)
+                if cached is not None and cached.version >= row["version"]:
+                    played.append((cached, False))
+                elif game_id in logs:
+                    live = LiveGame(Rules.from_dict(row["rules"]), row["first_id"], row["second_id"], logs[game_id])
+                    played.append((PlayedGame(row, live), True))
+                else:
+                    lost.append(game_id)
+            if not lost:
+                return played
+            # not cached (or taken by an action while the logs were read): read those logs, then
+            # look at the cache again, after the last await
+            logs.update(await self._logs(lost))
+
+    async def _logs(self, game_ids: list[str]) -> dict[str, list[tuple[str, Any, Any]]]:
+        action = game_actions.c
+        query = (
+            select(action.game_id, action.kind, action.role, action.data)
+            .where(action.game_id.in_(game_ids))
+            .order_by(action.game_id, action.idx)
+        )
+        session = await self.transaction.session()
+        logs: dict[str, list[tuple[str, Any, Any]]] = {game_id: [] for game_id in game_ids}
+        for game_id, kind, role, data in (await session.execute(query)).all():
+            logs[game_id].append((kind, role, data))
+        return logs
+
+    async def read(self, game_id: str) -> tuple[PlayedGame, bool] | None:
+        """The game for a read: the cached one left in the cache when it is at the row's version or
+        newer (draw the answer from it before awaiting anything), else rebuilt from its log (True)."""
+        session = await self.transaction.session()
+        row = (await session.execute(select(games).where(games.c.game_id == game_id))).mappings().first()
+        if row is None:
+            return None
+        cached = self.cache.peek(game_id)
+        if cached is not None and cached.version >= row["version"]:
+            return cached, False
+        log = (await self._logs([game_id]))[game_id]
+        cached = self.cache.peek(game_id)  # kept by an action while the log was read
+        if cached is not None and cached.version >= row["version"]:
+            return cached, False
+        columns = dict(row)
+        live = LiveGame(Rules.from_dict(columns["rules"]), columns["first_id"], columns["second_id"], log)
+        return PlayedGame(columns, live), True
 
     async def unfinished_by_status(self) -> dict[str, int]:
         """How many games wait for their players and how many are being played (metrics)."""

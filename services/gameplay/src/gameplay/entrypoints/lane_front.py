@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 
-from gomoku_shared import tracing
+from gomoku_shared import stall_trace, tracing
 from gomoku_shared.guard import check_head, check_json_body, read_body
 from gomoku_shared.logs import correlation_id
 from gomoku_shared.web import ROUTE_SCOPE_KEY, SPAN_SCOPE_KEY, ObservabilityMiddleware, route_template
@@ -69,5 +69,7 @@ class LaneFront:
 
                 await response(scope, receive, _send)
         finally:
-            observability.observe("POST", route_template(scope), status["code"], time.perf_counter() - start)
+            seconds = time.perf_counter() - start
+            observability.observe("POST", route_template(scope), status["code"], seconds)
+            stall_trace.note("req", seconds)
             correlation_id.reset(token)

@@ -9,7 +9,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 
+from gomoku_shared import stall_trace
 from gomoku_shared.errors import Conflict
 from gomoku_shared.loops import idle, stopped
 
@@ -76,10 +78,12 @@ class Sweeper:
         it returns once ``stop`` is set (after the sweep under way). A sweep that claimed games
         runs inside ``working()`` until it committed (see ``sweep``)."""
         while not stopped(stop):
+            started = time.monotonic()
             try:
                 counts = await self.sweep(units, working)
             except Exception:  # noqa: BLE001 - a failed sweep is retried on the next tick
                 log.exception("sweep failed")
                 counts = {}
+            stall_trace.note_span("sweep", started, sum(counts.values()))
             # more may be due when a batch did work: claim the next one at once
             await idle(stop, 0 if sum(counts.values()) else poll_s)

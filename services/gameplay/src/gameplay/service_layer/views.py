@@ -12,6 +12,8 @@ from .unit_of_work import Units
 
 #: how many games' event codes a process keeps (a game's event never changes)
 EVENT_OF_CACHE = 50_000
+#: boards kept drawn (but for their clocks) by game and version; all dropped past this many
+DRAWN_BOARDS = 20_000
 
 
 class GameViews:
@@ -19,6 +21,8 @@ class GameViews:
         self.units = units
         #: game id -> its event code (issue 29: the staff routes authorise per event)
         self._event_of: dict[str, str] = {}
+        #: (game id, version) -> its board but for the clocks (read only: shared by the answers)
+        self._drawn_boards: dict[tuple[str, int], dict[str, Any]] = {}
 
     def now_ms(self) -> int:
         return int(self.units.runtime.clock.now().timestamp() * 1000)
@@ -93,17 +97,56 @@ class GameViews:
         show and the time (ms) their clocks are read at."""
         async with self.units.reading() as uow:
             played = await uow.games.round_played(event_code, section_id, round_no)
-        for game in played:
-            self.units.cache.keep(game)
-        now = self.now_ms()
-        shown = [(game.game_id, game.version, ticking(game.columns)) for game in played]
-        return [board_of(game, now) for game in played], shown, now
+            # drawn before any await: a cached game does not change meanwhile (GameCache.peek)
+            now = self.now_ms()
+            shown = [(game.game_id, game.version, ticking(game.columns)) for game, _ in played]
+            boards = [self._board(game, now, rebuilt) for game, rebuilt in played]
+        for game, rebuilt in played:
+            if rebuilt:
+                self.units.cache.keep_read(game)
+        return boards, shown, now
+
+    def _board(self, game: PlayedGame, now_ms: int, rebuilt: bool) -> dict[str, Any]:
+        """``board_of``, all but the clocks drawn once per version of a game this process cached
+        (its stones, forbidden points and opening do not change between versions): a wall's read
+        of a round being played, asked for by every spectator loading the wall, computed every
+        game's forbidden points each time and held the event loop for it (issue 33)."""
+        if rebuilt:  # a game rebuilt by this read may be newer than its row: not kept
+            return board_of(game, now_ms)
+        key = (game.game_id, game.version)
+        drawn = self._drawn_boards.get(key)
+        if drawn is None:
+            if len(self._drawn_boards) >= DRAWN_BOARDS:
+                self._drawn_boards.clear()
+            drawn = self._drawn_boards[key] = board_of(game, None)
+        return {**drawn, "clocks": readings(game.clock(), game.live, now_ms)}
 
     async def view(self, game_id: str) -> dict[str, Any]:
         """The full view of one game as of now."""
-        game = await self.load(game_id)
         async with self.units.reading() as uow:
+            found = await uow.games.read(game_id)
+            if found is None:
+                raise NotFound("game_not_found", f"no game {game_id!r}")
+            game, rebuilt = found
+            # drawn before any await: a cached game does not change meanwhile (GameCache.peek)
+            out = self._drawn(game)
             decided = await uow.decisions.for_game(game.columns)
+        if rebuilt:
+            self.units.cache.keep_read(game)
+        out["decision"] = (
+            None
+            if decided is None
+            else {
+                "outcome": decided["outcome"],
+                "reason": decided["reason"],
+                "sequence": decided["sequence"],
+                "decided_at": datetime.fromtimestamp(decided["decided_ms"] / 1000, tz=UTC).isoformat(),
+            }
+        )
+        return out
+
+    def _drawn(self, game: PlayedGame) -> dict[str, Any]:
+        """The view of a game but for the arbiter's decision."""
         columns, live = game.columns, game.live
         # EVT-7: before the round's start nothing but joining is possible
         active = columns["status"] == "active" and (columns.get("starts_ms") or 0) <= self.now_ms()
@@ -112,7 +155,7 @@ class GameViews:
         out.update(
             rules=columns["rules"],
             clock_spec=columns["clock_spec"],
-            moves=live.moves,
+            moves=list(live.moves),  # a copy: the engine may move on after this read awaits
             # the players as the pairing placed them: first moves first (tentative black), PLAY-2
             first=columns["first_id"],
             second=columns["second_id"],
@@ -128,14 +171,6 @@ class GameViews:
             outcome=columns["outcome"],
             playoff_id=columns["playoff_id"],
             double_forfeit=columns["result"] == "double_forfeit",
-            decision=None
-            if decided is None
-            else {
-                "outcome": decided["outcome"],
-                "reason": decided["reason"],
-                "sequence": decided["sequence"],
-                "decided_at": datetime.fromtimestamp(decided["decided_ms"] / 1000, tz=UTC).isoformat(),
-            },
         )
         return out
 
@@ -167,7 +202,7 @@ class GameViews:
             return await uow.games.exists(game_id)
 
 
-def board_of(game: PlayedGame, now_ms: int) -> dict[str, Any]:
+def board_of(game: PlayedGame, now_ms: int | None) -> dict[str, Any]:
     """A game as a small board (the round's board wall): its summary, stones, black's forbidden
     points while black is to place one, the opening's state and the clocks as of ``now_ms``."""
     columns, live = game.columns, game.live
@@ -177,7 +212,7 @@ def board_of(game: PlayedGame, now_ms: int) -> dict[str, Any]:
         board=[{"point": a.notation, "colour": a.colour.value} for a in live.game.history if a.point is not None],
         forbidden=live.forbidden() if columns["status"] == "active" else {},
         opening=live.opening_info(),
-        clocks=readings(game.clock(), live, now_ms),
+        clocks=readings(game.clock(), live, now_ms) if now_ms is not None else None,
         winner=columns["winner"],
         outcome=columns["outcome"],
         playoff_id=columns["playoff_id"],

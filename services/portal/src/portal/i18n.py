@@ -72,6 +72,12 @@ class Words:
     def __init__(self, lang: str) -> None:
         self.lang = pick(lang)
         self._i = LANGS.index(self.lang)
+        # the punctuation between the words: Chinese full-width marks, English ones with their spaces
+        zh = self.lang == "zh"
+        self.colon = "：" if zh else ": "
+        self.lp, self.rp = ("（", "）") if zh else (" (", ")")
+        self.sep = "、" if zh else ", "  # between the items of a list
+        self.comma = "，" if zh else ", "  # between clauses
 
     def t(self, key: str, **fmt: object) -> str:
         pair = _T.get(key)

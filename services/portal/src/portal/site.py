@@ -74,7 +74,6 @@ class Site:
                 # the regulation's dates: a registration's last day, included (deadlines.py)
                 first_day=lambda value, zone: deadlines.first_day(value, zone, words),
                 last_day=lambda value, zone: deadlines.last_day(value, zone, words),
-                colon="：" if words.lang == "zh" else ": ",
                 path=request.url.path,
                 other_lang=other,
                 request=request,

@@ -4,11 +4,14 @@ played by bot players through the APIs up to a live round."""
 from __future__ import annotations
 
 import asyncio
+import fcntl
+import json
 import os
 import re
+import shutil
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager, contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -91,6 +94,45 @@ def serve_embedded(tmp_path: Path, extra_env: dict[str, str] | None = None):
     }
     with embedded_server(env, tmp_path / "embedded.log") as port:
         yield f"http://127.0.0.1:{port}"
+
+
+served_at = contextmanager(serve_embedded)
+
+
+def platform_at(base: str) -> Platform:
+    """The services of the runner at ``base``, through their APIs."""
+    return Platform.distributed({s: f"{base}/{s}" for s in ("registration", "pairing", "gameplay", "awards")})
+
+
+@asynccontextmanager
+async def played_once(
+    tmp_path: Path, shared: Path, name: str, play: Callable[[str], Awaitable[tuple[Platform, EventDriver]]]
+) -> AsyncIterator[tuple[str, str]]:
+    """An event played once per test run and served to each test from its own copy of the
+    runner's data: (the runner's address, the event's code). The first test to ask plays it (the
+    others, on any worker, wait for it under a lock in ``shared``); the copy starts at the
+    simulation time the play ended, so its pages say what they said then. A whole seed event
+    played by bots takes most of a minute: several modules reading the same played event share one
+    play."""
+    kept = shared / f"played-{name}"
+    with open(shared / f"played-{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not (kept / "played.json").exists():
+            shutil.rmtree(kept, ignore_errors=True)  # a play that failed half-way
+            (kept / "data").mkdir(parents=True)
+            with served_at(kept / "data") as base:
+                platform, driver = await play(base)
+                try:
+                    now = (await platform.get("gameplay", "/v1/ops/clock"))["now"]
+                finally:
+                    await platform.aclose()
+            # written once the runner has stopped: its data on disk are whole
+            (kept / "played.json").write_text(json.dumps({"code": driver.code, "now": now}))
+    played = json.loads((kept / "played.json").read_text())
+    copy = tmp_path / f"played-{name}"
+    shutil.copytree(kept / "data", copy)
+    with served_at(copy, {"CLOCK_START": played["now"]}) as base:
+        yield base, played["code"]
 
 
 async def attribute_at_least(page: Any, selector: str, attribute: str, value: int, timeout_s: float = 1.0) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import io
 
 import httpx
-from browser_kit import CHROMIUM, OUT, browser_or_fail, event_played
+from browser_kit import CHROMIUM, OUT, browser_or_fail, platform_at
 from pypdf import PdfReader
 
 #: identifiers that must never reach a page (translated labels instead)
@@ -19,11 +19,11 @@ def _pdf_text(body: bytes) -> str:
     return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(body)).pages)
 
 
-async def test_awards_player_replay_and_printouts_in_chromium(served):
+async def test_awards_player_replay_and_printouts_in_chromium(da_served):
     async_playwright = browser_or_fail()
     OUT.mkdir(parents=True, exist_ok=True)
-    platform, driver = await event_played(served)
-    code = driver.code
+    served, code = da_served
+    platform = platform_at(served)
     try:
         awards = await platform.get("awards", f"/v1/events/{code}/sections/open/awards")
         winner = awards["places"][0]

@@ -6,16 +6,16 @@ arbiter's role. Screenshots go to test-output/browser/."""
 
 from __future__ import annotations
 
-from browser_kit import CHROMIUM, OUT, browser_or_fail, event_played, key_sign_in
+from browser_kit import CHROMIUM, OUT, browser_or_fail, key_sign_in, platform_at
 
 from gomoku_sim.client import Keys
 
 
-async def test_an_arbiter_republishes_the_awards_of_a_finished_section_in_chromium(served):
+async def test_an_arbiter_republishes_the_awards_of_a_finished_section_in_chromium(da_served):
     async_playwright = browser_or_fail()
     OUT.mkdir(parents=True, exist_ok=True)
-    platform, driver = await event_played(served)
-    code = driver.code
+    served, code = da_served
+    platform = platform_at(served)
     problems: list[str] = []
     try:
         before = await platform.get("awards", f"/v1/events/{code}/sections/open/publications")

@@ -28,11 +28,9 @@ from browser_kit import (
     chromium_page,
     console_signed_in,
     demo_accounts,
-    event_played,
+    platform_at,
     registered_da_event,
     save_result,
-    sz_event_played,
-    team_event_played,
 )
 
 
@@ -75,11 +73,11 @@ async def _lodge(page: Any, board_prefix: str, unit: str, fee: str) -> str:
     return await said.inner_text()
 
 
-async def test_issue28_console_in_words_appeal_from_lists_result_confirmed_refusals_and_roles(served):
+async def test_issue28_console_in_words_appeal_from_lists_result_confirmed_refusals_and_roles(da_served):
     """AWD-10 and PAIR-11 in the console for people: lists, yuan, confirmation, words, roles."""
     browser_or_fail()  # before the event is set up: a missing browser fails at once
-    platform, driver = await event_played(served)
-    code = driver.code
+    served, code = da_served
+    platform = platform_at(served)
     accounts = await demo_accounts(served)
     base = f"/v1/events/{code}/sections/open"
     section = await platform.get("pairing", base)
@@ -170,12 +168,12 @@ async def test_issue28_console_in_words_appeal_from_lists_result_confirmed_refus
         assert not problems, problems
 
 
-async def test_issue28_team_event_console_names_boards_players_and_teams(served):
+async def test_issue28_team_event_console_names_boards_players_and_teams(nt_served):
     """NT 2023 (NT 六(二)): the arbiter's round, slip and appeal pages name each board's players
     and teams; a result changed there is confirmed by the players' names (zh 1366, en 390)."""
     browser_or_fail()
-    platform, driver = await team_event_played(served)
-    code = driver.code
+    served, code = nt_served
+    platform = platform_at(served)
     accounts = await demo_accounts(served)
     base = f"/v1/events/{code}/sections/mixed-team"
     entries = (await platform.get("registration", f"/v1/events/{code}/entries", role="arbiter"))["entries"]
@@ -274,12 +272,12 @@ async def test_issue28_reg15_refund_request_granted_in_yuan_by_the_fee_clerk(ser
         assert not problems, problems
 
 
-async def test_issue28_reg6_evidence_clauses_in_words_on_the_sz_qualifier(served):
+async def test_issue28_reg6_evidence_clauses_in_words_on_the_sz_qualifier(sz_served):
     """REG-6 (SZ 六(1)-(4)): the evidence queue names each record's clause in words — the ground
     (residency in 深圳市) and the option met — never its id ("sz-residency/household")."""
     browser_or_fail()
-    platform, driver = await sz_event_played(served)
-    code = driver.code
+    served, code = sz_served
+    platform = platform_at(served)
     records = (await platform.get("registration", f"/v1/events/{code}/evidence", role="arbiter"))["evidence"]
     clauses = {r["clause"] for r in records if r.get("clause")}
     assert clauses, "the SZ qualifier's evidence names its clauses"

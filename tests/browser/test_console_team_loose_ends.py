@@ -27,7 +27,7 @@ from browser_kit import (
     browser_or_fail,
     chromium_page,
     demo_accounts,
-    team_event_played,
+    platform_at,
 )
 
 SECTION = "mixed-team"
@@ -38,13 +38,13 @@ async def _fits(page: Any, what: str) -> None:
     assert width <= 390, f"{what} is wider than the phone: {width}px"
 
 
-async def test_issue28_pair9_nt_recorder_sees_team_players_names_stages_in_chinese_reg11_documents(served):
+async def test_issue28_pair9_nt_recorder_sees_team_players_names_stages_in_chinese_reg11_documents(nt_served):
     """PAIR-9 / REG-11 / NT 十(二): the recorder's slips and round name each board's players and
     teams; the event's stage and section say their Chinese names; check-in ticks only 保险单; the
     ledger's payers and the byes' list count the team field in teams."""
     browser_or_fail()
-    platform, driver = await team_event_played(served)
-    code = driver.code
+    served, code = nt_served
+    platform = platform_at(served)
     accounts = await demo_accounts(served)
     event = await platform.get("registration", f"/v1/events/{code}")
     assert event["check_in"]["documents"] == ["insurance_policy"]  # NT 十(二), the preset's
@@ -107,13 +107,13 @@ async def test_issue28_pair9_nt_recorder_sees_team_players_names_stages_in_chine
         assert not problems, problems
 
 
-async def test_issue28_awd10_an_upheld_appeal_changing_a_team_boards_result_is_confirmed_first(served):
+async def test_issue28_awd10_an_upheld_appeal_changing_a_team_boards_result_is_confirmed_first(nt_served):
     """AWD-10 on NT 2023: the committee member upholds an appeal with a new result; the page first
     asks "Round 2, match 1, board n, A v B: change X to Y?" (the players by name); the result
     stands until that is confirmed, then the appeal is upheld and the result changed."""
     browser_or_fail()
-    platform, driver = await team_event_played(served)
-    code = driver.code
+    served, code = nt_served
+    platform = platform_at(served)
     accounts = await demo_accounts(served)
     base = f"/v1/events/{code}/sections/{SECTION}"
     section = await platform.get("pairing", base)

@@ -19,7 +19,7 @@ import re
 from typing import Any
 
 import httpx
-from browser_kit import OUT, chromium_page, sz_event_played, team_event_played
+from browser_kit import OUT, chromium_page, platform_at
 
 from gomoku_sim.client import ApiError
 
@@ -172,32 +172,34 @@ async def _walk(served: str, platform: Any, code: str, demo: str) -> list[str]:
     return problems
 
 
-async def test_every_public_page_of_the_sz_qualifier_in_one_language_its_zone_and_a_phone(served):
+async def test_every_public_page_of_the_sz_qualifier_in_one_language_its_zone_and_a_phone(sz_served):
     """SZ 2022 (sections merged or cancelled as its regulation says when too few enter): issue 28's walk of every page."""
-    platform, driver = await sz_event_played(served)
+    served, code = sz_served
+    platform = platform_at(served)
     try:
-        problems = await _walk(served, platform, driver.code, "sz")
+        problems = await _walk(served, platform, code, "sz")
     finally:
         await platform.aclose()
     assert problems == [], "\n".join(problems)
 
 
-async def test_every_public_page_of_the_nt_team_championship_in_one_language_its_zone_and_a_phone(served):
+async def test_every_public_page_of_the_nt_team_championship_in_one_language_its_zone_and_a_phone(nt_served):
     """NT 2023 team championship (4 teams, 3 boards, 3 rounds): issue 28's walk of every page,
     the team's and a team player's pages among them; the player search finds every team's players
     by name (PAIR-9 members), each with their team and linked to their own page."""
-    platform, driver = await team_event_played(served)
+    served, code = nt_served
+    platform = platform_at(served)
     try:
-        problems = await _walk(served, platform, driver.code, "nt")
-        section = await platform.get("pairing", f"/v1/events/{driver.code}/sections/mixed-team")
+        problems = await _walk(served, platform, code, "nt")
+        section = await platform.get("pairing", f"/v1/events/{code}/sections/mixed-team")
     finally:
         await platform.aclose()
     assert problems == [], "\n".join(problems)
     async with httpx.AsyncClient(base_url=served, timeout=30) as client:
         for team in section["entrants"]:
             for member in team["members"]:
-                found = await client.get(f"/events/{driver.code}/players", params={"q": member["name"]})
+                found = await client.get(f"/events/{code}/players", params={"q": member["name"]})
                 assert found.status_code == 200
-                link = f'href="/events/{driver.code}/sections/mixed-team/players/{member["player_id"]}"'
+                link = f'href="/events/{code}/sections/mixed-team/players/{member["player_id"]}"'
                 row = found.text[found.text.index(link) :].split("</tr>", 1)[0]
                 assert member["name"] in row and team["name"] in row, row

@@ -12,7 +12,7 @@ from html.parser import HTMLParser
 from urllib.parse import urljoin, urlsplit
 
 import httpx
-from browser_kit import event_played
+from browser_kit import platform_at
 from pypdf import PdfReader
 
 #: snake_case tokens, and dotted ids of three parts or more with a hex-ish or numbered tail
@@ -85,10 +85,11 @@ def test_the_pattern_catches_what_it_must():
     assert _raw_in("第 2.5 分，Wu Feng，2023-05-01，10.25") == []
 
 
-async def test_every_public_page_of_a_finished_event_is_in_words_in_both_languages(served):
-    platform, driver = await event_played(served)
+async def test_every_public_page_of_a_finished_event_is_in_words_in_both_languages(da_served):
+    served, code = da_served
+    platform = platform_at(served)
     await platform.aclose()
     for lang in ("zh", "en"):
-        found, pages = await _crawl(served, f"/events/{driver.code}", lang)
+        found, pages = await _crawl(served, f"/events/{code}", lang)
         assert pages > 20, pages  # the crawl reached sections, rounds, games, players, printouts
         assert found == {}, f"raw identifiers on {lang} pages: {found}"

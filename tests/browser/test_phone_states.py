@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from browser_kit import OUT, chromium_page, first_round_played, key_sign_in, sz_event_played
+from browser_kit import OUT, chromium_page, first_round_played, key_sign_in, platform_at
 
 from gomoku_sim.client import Keys, all_games
 
@@ -38,9 +38,9 @@ async def _on_screen(page: Any, selector: str, width: int) -> dict[str, float]:
     return box
 
 
-async def test_sz_states_in_words_on_a_phone_and_a_desktop(served):
-    platform, driver = await sz_event_played(served)
-    code = driver.code
+async def test_sz_states_in_words_on_a_phone_and_a_desktop(sz_served):
+    served, code = sz_served
+    platform = platform_at(served)
     games = await all_games(platform, {"event": code, "section": "men-free"})
     won_by_five = next(g for g in games if g["reason"] == "five" and g["status"] == "finished")
 

@@ -11,7 +11,7 @@ import io
 import re
 
 import httpx
-from browser_kit import event_played, sz_event_played, team_event_played
+from browser_kit import platform_at
 from pypdf import PdfReader
 
 CJK = re.compile(r"[\u2e80-\u9fff\uff00-\uffef]")
@@ -70,14 +70,15 @@ async def _read(served: str, platform, code: str, sid: str) -> tuple[dict, dict,
     return section, standings, awards, event
 
 
-async def test_da_printouts_whole_in_one_language_with_legend_and_certificates(served):
+async def test_da_printouts_whole_in_one_language_with_legend_and_certificates(da_served):
     """DA 2023 open section: every printout in Chinese and in English (PAIR-7 legend, AWD-1 certificates)."""
-    platform, driver = await event_played(served)
+    served, code = da_served
+    platform = platform_at(served)
     try:
-        section, standings, awards, event = await _read(served, platform, driver.code, "open")
+        section, standings, awards, event = await _read(served, platform, code, "open")
     finally:
         await platform.aclose()
-    texts = _printouts(served, driver.code, "open")
+    texts = _printouts(served, code, "open")
     people = [e["name"] for e in section["entrants"]] + [e["unit"] for e in section["entrants"] if e.get("unit")]
     _one_language(texts, people)
     for sheet in ("rounds/1/pairings.pdf", "standings.pdf", "crosstable.pdf"):
@@ -108,18 +109,19 @@ async def test_da_printouts_whole_in_one_language_with_legend_and_certificates(s
     assert standings["standings"][0]["name"] in texts[("standings.pdf", "en")]
 
 
-async def test_nt_team_printouts_as_matches_with_every_board_named(served):
+async def test_nt_team_printouts_as_matches_with_every_board_named(nt_served):
     """NT 2023 (PAIR-9): the pairing sheet and slips are matches, team against team, with every
     board's two players by their real names (pairing's ``members``; never "北京 第 1 台" nor a
     dash); standings with match points and board points (团体总局分) and their legend; the
     certificates name the organiser (NT 一) and leave out the venue, to be announced (NT 三)."""
-    platform, driver = await team_event_played(served)
+    served, code = nt_served
+    platform = platform_at(served)
     try:
-        section, standings, awards, event = await _read(served, platform, driver.code, "mixed-team")
-        rnd = await platform.get("pairing", f"/v1/events/{driver.code}/sections/mixed-team/rounds/1")
+        section, standings, awards, event = await _read(served, platform, code, "mixed-team")
+        rnd = await platform.get("pairing", f"/v1/events/{code}/sections/mixed-team/rounds/1")
     finally:
         await platform.aclose()
-    texts = _printouts(served, driver.code, "mixed-team")
+    texts = _printouts(served, code, "mixed-team")
     teams = {e["entrant_id"]: e["name"] for e in section["entrants"]}
     members = [m["name"] for e in section["entrants"] for m in e.get("members") or []]
     _one_language(texts, [*teams.values(), *members, *(b["name"] for b in awards["best_boards"])])
@@ -165,16 +167,17 @@ async def test_nt_team_printouts_as_matches_with_every_board_named(served):
         assert "比赛地点" not in texts[("certificates.pdf", lang)] and "Venue" not in texts[("certificates.pdf", lang)]
 
 
-async def test_sz_cancelled_sections_say_so_and_played_ones_print_whole(served):
+async def test_sz_cancelled_sections_say_so_and_played_ones_print_whole(sz_served):
     """SZ 2022 (small field): a section cancelled at closing has no printouts and says so in the
     page's language (not "not yet published"); the sections that were played print whole."""
-    platform, driver = await sz_event_played(served)
+    served, code = sz_served
+    platform = platform_at(served)
     try:
-        listed = await platform.get("pairing", f"/v1/events/{driver.code}/sections")
+        listed = await platform.get("pairing", f"/v1/events/{code}/sections")
         played = []
         for s in listed["sections"]:
             if s.get("status") != "cancelled" and s.get("current_round"):
-                played.append(await platform.get("pairing", f"/v1/events/{driver.code}/sections/{s['section_id']}"))
+                played.append(await platform.get("pairing", f"/v1/events/{code}/sections/{s['section_id']}"))
     finally:
         await platform.aclose()
     cancelled = [s["section_id"] for s in listed["sections"] if s.get("status") == "cancelled"]
@@ -182,16 +185,16 @@ async def test_sz_cancelled_sections_say_so_and_played_ones_print_whole(served):
     names = {s["section_id"]: s["name"] for s in listed["sections"]}
     for sid in cancelled[:2]:
         for sheet in ("certificates.pdf", "standings.pdf", "crosstable.pdf"):
-            r = httpx.get(f"{served}/events/{driver.code}/sections/{sid}/{sheet}", timeout=60)
+            r = httpx.get(f"{served}/events/{code}/sections/{sid}/{sheet}", timeout=60)
             assert r.status_code == 200 and r.headers["content-type"] == "application/pdf"
             text = _text(r.content)
             assert "本组别已取消，没有名次，也没有证书。" in text and "获奖名单尚未公布" not in text
             assert "2022年深圳市五子棋锦标赛" in text and not re.search(r"[A-Za-z]{2,}", text), text
-            text = _text(httpx.get(f"{served}/events/{driver.code}/sections/{sid}/{sheet}?lang=en", timeout=60).content)
+            text = _text(httpx.get(f"{served}/events/{code}/sections/{sid}/{sheet}?lang=en", timeout=60).content)
             assert "This section was cancelled: it has no places and no certificates." in text
             assert names[sid] in text and not CJK.search(text), text
     for section in played[:1]:
-        texts = _printouts(served, driver.code, section["section_id"])
+        texts = _printouts(served, code, section["section_id"])
         own = [e["name"] for e in section["entrants"]] + [e["unit"] for e in section["entrants"] if e.get("unit")]
         _one_language(texts, own)
         assert "2022年深圳市五子棋锦标赛" in texts[("standings.pdf", "zh")]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from browser_kit import OUT, chromium_page, team_event_played
+from browser_kit import OUT, chromium_page, platform_at
 
 SID = "mixed-team"
 WIDTHS = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
@@ -54,10 +54,10 @@ async def _width(page: Any) -> int:
     return int(await page.evaluate("document.documentElement.scrollWidth"))
 
 
-async def test_issue28_team_event_pages_name_teams_and_players_in_both_languages_at_both_widths(served):
+async def test_issue28_team_event_pages_name_teams_and_players_in_both_languages_at_both_widths(nt_served):
     """PAIR-9 / REG-9 / AWD-7 on the public pages of a team section: no "—" where a name belongs."""
-    platform, driver = await team_event_played(served)
-    code = driver.code
+    served, code = nt_served
+    platform = platform_at(served)
     facts = await _facts(platform, code)
     teams, players = facts["teams"], facts["players"]
     assert len(teams) == 4 and len(players) == 12

@@ -67,3 +67,11 @@ def test_english_words_and_no_forbidden_marks_under_free_rules():
     free = {**VIEW, "rules": {"track": "free"}, "forbidden": {}, "opening": None}
     html = _page(free, "en")
     assert 'class="forbidden"' not in html and "Black" in html and "Kagetsu" not in html
+
+
+def test_play2_the_number_of_fifth_move_offers_in_words_one_and_many():
+    """PLAY-2: the declared number of fifth-move offers, in the page's language ("1 fifth-move
+    offer", "2 fifth-move offers", "五手 2 打")."""
+    one = {**VIEW, "opening": {**VIEW["opening"], "n": 1, "offers": ["g9"]}}
+    assert "1 fifth-move offer ·" in " ".join(_page(one, "en").split())
+    assert "2 fifth-move offers" in _page(VIEW, "en") and "五手 2 打" in _page(VIEW)

@@ -168,12 +168,8 @@ async def served_trio(
     publisher = RabbitEventBus(amqp_url, namespace=namespace)
     clients: dict[str, httpx.AsyncClient] = {}
     try:
-        for name in PLAYED:
-            await asyncio.to_thread(stack.migrate, name)
-            stack.start(name)
-        for name in PLAYED:
-            await asyncio.to_thread(stack.wait_ready, name)
-            clients[name] = httpx.AsyncClient(base_url=stack.procs[name].url, timeout=30)
+        for name, proc in (await stack.serve_all(*PLAYED)).items():
+            clients[name] = httpx.AsyncClient(base_url=proc.url, timeout=30)
         await publisher.start()
 
         async def move_clocks(seconds: float) -> None:

@@ -5,7 +5,6 @@ published)."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import datetime
@@ -40,9 +39,7 @@ async def awards_alone(
     )
     publisher = RabbitEventBus(amqp_url, namespace=namespace)
     try:
-        await asyncio.to_thread(stack.migrate, "awards")
-        awards = stack.start("awards")
-        await asyncio.to_thread(stack.wait_ready, awards.name)
+        awards = await stack.serve("awards")
         await publisher.start()
         for payload in published:
             code = getattr(payload, "event_code", None)

@@ -11,6 +11,7 @@ local replicas.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import socket
@@ -204,6 +205,19 @@ class LocalCompose:
                 last = repr(exc)
             time.sleep(0.2)
         raise TimeoutError(f"{service} not ready after {timeout}s: {last}\n{proc.log.read_text()[-3000:]}")
+
+    async def serve(self, service: str) -> Proc:
+        """The service migrated, started and ready (its migrate step and readiness wait in a thread)."""
+        return (await self.serve_all(service))[service]
+
+    async def serve_all(self, *services: str) -> dict[str, Proc]:
+        """The services migrated (in order), then all started, then each waited for until ready."""
+        for service in services:
+            await asyncio.to_thread(self.migrate, service)
+        procs = {service: self.start(service) for service in services}
+        for service in services:
+            await asyncio.to_thread(self.wait_ready, service)
+        return procs
 
     def kill(self, service: str) -> None:
         """SIGKILL, as a crash would."""

@@ -4,7 +4,6 @@ reads back from its tables to check what was (and was not) stored."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -27,9 +26,7 @@ async def registration_alone(
         database_urls={"registration": url}, amqp_url=amqp_url, namespace=namespace, log_dir=log_dir, extra_env=env
     )
     try:
-        await asyncio.to_thread(stack.migrate, "registration")
-        proc = stack.start("registration")
-        await asyncio.to_thread(stack.wait_ready, "registration")
+        proc = await stack.serve("registration")
         async with httpx.AsyncClient(base_url=proc.url, timeout=30) as http:
             yield url, http
     finally:

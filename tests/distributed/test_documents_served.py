@@ -96,9 +96,7 @@ async def test_documents_checked_encrypted_and_shown_to_the_event_s_arbiter_only
     )
     photo = phone_photo()
     try:
-        stack.migrate("registration")
-        stack.start("registration")
-        stack.wait_ready("registration")
+        await stack.serve("registration")
         with httpx.Client(base_url=stack.procs["registration"].url, timeout=30) as client:
             event = {"preset_id": "sz-2022", "event_code": "sz22", "organisation": "org-a"}
             assert client.post("/v1/events", headers=OP, json=event).status_code == 201

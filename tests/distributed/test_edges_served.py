@@ -151,12 +151,7 @@ async def test_services_on_postgres_refuse_bad_inputs_keep_500s_traceable_and_lo
         extra_env={"API_KEYS": KEYS, "CLOCK": "fake", "CLOCK_START": SZ_OPEN},
     )
     try:
-        for s in SERVICES:
-            stack.migrate(s)
-        for s in SERVICES:
-            stack.start(s)
-        for s in SERVICES:
-            stack.wait_ready(s)
+        await stack.serve_all(*SERVICES)
         registration = stack.procs["registration"]
         _register_people(registration.url)
         for s in SERVICES:
@@ -231,9 +226,7 @@ async def test_gameplay_process_binds_an_idempotency_key_to_its_request(
     )
     bus = RabbitEventBus(amqp_url, namespace=bus_namespace)
     try:
-        stack.migrate("gameplay")
-        gp = stack.start("gameplay")
-        stack.wait_ready("gameplay")
+        gp = await stack.serve("gameplay")
         start = datetime.fromisoformat(SZ_OPEN)
         specs = [
             PairingSpec(

@@ -96,9 +96,7 @@ async def test_issue_29_partner_apps_per_event_and_slips_by_two_people_over_a_so
     )
     publisher = RabbitEventBus(amqp_url, namespace=bus_namespace)
     try:
-        stack.migrate("gameplay")
-        proc = stack.start("gameplay")
-        stack.wait_ready("gameplay")
+        proc = await stack.serve("gameplay")
         await publisher.start()
         changed = EventAccessChanged(
             event_code="PA29", organisation="club", partners=["chosen"], changed_at=datetime.now(UTC)

@@ -60,9 +60,7 @@ async def test_event_stream_read_live_over_a_socket_resumes_from_its_cursor_with
     )
     publisher = RabbitEventBus(amqp_url, namespace=bus_namespace)
     try:
-        stack.migrate("gameplay")
-        proc = stack.start("gameplay")
-        stack.wait_ready("gameplay")
+        proc = await stack.serve("gameplay")
         await publisher.start()
         await publisher.publish(
             [encode(envelope_for(_round_paired(), correlation_id="NS", occurred_at=datetime.now(UTC)))]

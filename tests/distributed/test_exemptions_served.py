@@ -68,9 +68,7 @@ async def test_reg16_ny_exemptions_checked_against_the_loaded_list_served(
         extra_env={"API_KEYS": KEYS, "CLOCK": "fake", "CLOCK_START": NY_OPEN, "DATA_KEY": DATA_KEY},
     )
     try:
-        await asyncio.to_thread(stack.migrate, "registration")
-        proc = stack.start("registration")
-        await asyncio.to_thread(stack.wait_ready, "registration")
+        proc = await stack.serve("registration")
         async with httpx.AsyncClient(base_url=proc.url, timeout=30) as http:
             r = await http.post("/v1/events", headers=OP, json={"preset_id": "ny-2022", "event_code": "ny-ex"})
             assert r.status_code == 201, r.text

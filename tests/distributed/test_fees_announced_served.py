@@ -7,8 +7,6 @@ applies-from date is audited and decides the close."""
 
 from __future__ import annotations
 
-import asyncio
-
 import httpx
 
 from .compose_commands import LocalCompose
@@ -61,9 +59,7 @@ async def test_reg14_fees_announced_later_served_on_postgres_and_rabbitmq(
         extra_env={"API_KEYS": KEYS, "CLOCK": "fake", "CLOCK_START": NY_OPEN},
     )
     try:
-        await asyncio.to_thread(stack.migrate, "registration")
-        proc = stack.start("registration")
-        await asyncio.to_thread(stack.wait_ready, "registration")
+        proc = await stack.serve("registration")
         async with httpx.AsyncClient(base_url=proc.url, timeout=30) as http:
             r = await http.post("/v1/events", headers=OP, json={"preset_id": "ny-2022", "event_code": CODE})
             assert r.status_code == 201, r.text

@@ -59,9 +59,7 @@ async def test_sigterm_under_load_finishes_requests_in_flight_and_loses_no_event
         log_dir=tmp_path,
         extra_env={"SHUTDOWN_GRACE_S": "10"},
     )
-    await asyncio.to_thread(stack.migrate, "registration")
-    proc = stack.start("registration")
-    await asyncio.to_thread(stack.wait_ready, "registration")
+    proc = await stack.serve("registration")
 
     outcomes: list[tuple[str, str]] = []
     stop = asyncio.Event()

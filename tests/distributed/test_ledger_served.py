@@ -57,9 +57,7 @@ async def test_ledger_served_on_postgres_and_rabbitmq(fresh_database, amqp_url, 
     )
     publisher = RabbitEventBus(amqp_url, namespace=bus_namespace)
     try:
-        await asyncio.to_thread(stack.migrate, "registration")
-        proc = stack.start("registration")
-        await asyncio.to_thread(stack.wait_ready, "registration")
+        proc = await stack.serve("registration")
         await publisher.start()
         async with httpx.AsyncClient(base_url=proc.url, timeout=30) as http:
             r = await http.post("/v1/events", headers=OP, json={"preset_id": "da-2023", "event_code": "da-led"})

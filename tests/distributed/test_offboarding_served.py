@@ -110,12 +110,7 @@ async def test_offboarding_idempotency_throttling_and_readiness_over_real_socket
     publisher = RabbitEventBus(amqp_url, namespace=bus_namespace)
     first, second = WebhookReceiver(free_port(), status=204), WebhookReceiver(free_port(), status=204)
     try:
-        for s in SERVED:
-            stack.migrate(s)
-        for s in SERVED:
-            stack.start(s)
-        for s in SERVED:
-            await asyncio.to_thread(stack.wait_ready, s)
+        await stack.serve_all(*SERVED)
         gateway = stack.start_gateway()
         await asyncio.to_thread(stack.wait_gateway)
         await publisher.start()
@@ -299,9 +294,7 @@ async def test_another_partners_game_is_public_by_design_and_lists_are_a_partner
     publisher = RabbitEventBus(amqp_url, namespace=bus_namespace)
     game = "PB.main.S1.r1.p1.g1"
     try:
-        stack.migrate("gameplay")
-        proc = stack.start("gameplay")
-        await asyncio.to_thread(stack.wait_ready, "gameplay")
+        proc = await stack.serve("gameplay")
         await publisher.start()
         pairing = PairingSpec(
             pairing_id="p1",

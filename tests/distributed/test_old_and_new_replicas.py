@@ -81,9 +81,7 @@ async def test_a_replica_of_the_previous_release_and_one_of_this_release_share_a
     stack = LocalCompose(
         database_urls={"registration": url}, amqp_url=amqp_url, namespace=bus_namespace, log_dir=tmp_path
     )
-    await asyncio.to_thread(stack.migrate, "registration")  # this release migrates first (expand)
-    new = stack.start("registration")
-    await asyncio.to_thread(stack.wait_ready, "registration")
+    new = await stack.serve("registration")  # this release migrates first (expand)
 
     old_code = _previous_release(tmp_path / "previous")
     env = stack._env("registration")

@@ -132,12 +132,7 @@ async def test_issue29_people_act_only_on_their_organisations_events_in_every_se
     )
     publisher = RabbitEventBus(amqp_url, namespace=bus_namespace)
     try:
-        for s in SERVED:
-            await asyncio.to_thread(stack.migrate, s)
-        for s in SERVED:
-            stack.start(s)
-        for s in SERVED:
-            await asyncio.to_thread(stack.wait_ready, s)
+        await stack.serve_all(*SERVED)
         gateway = stack.start_gateway()
         await asyncio.to_thread(stack.wait_gateway)
         await publisher.start()

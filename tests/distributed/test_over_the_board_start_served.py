@@ -79,9 +79,7 @@ async def test_evt7_nt_recorder_steps_and_slips_wait_for_the_start_unless_an_arb
         finished.append(decode(message).payload)
 
     try:
-        stack.migrate("gameplay")
-        proc = stack.start("gameplay")
-        stack.wait_ready("gameplay")
+        proc = await stack.serve("gameplay")
         await publisher.start()
         await publisher.subscribe("observer", ["game.finished"], observe)
         paired = RoundPaired(

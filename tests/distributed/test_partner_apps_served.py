@@ -6,8 +6,6 @@ on the broker as event.access_changed; choosing every partner again lets partner
 
 from __future__ import annotations
 
-import asyncio
-
 import httpx
 
 from gomoku_shared.contracts import decode
@@ -59,9 +57,7 @@ async def test_issue29_partner_apps_chosen_per_event_served(fresh_database, amqp
     await observer.start()
     await observer.subscribe("observer", ["#"], observe)
     try:
-        await asyncio.to_thread(stack.migrate, "registration")
-        proc = stack.start("registration")
-        await asyncio.to_thread(stack.wait_ready, "registration")
+        proc = await stack.serve("registration")
         async with httpx.AsyncClient(base_url=proc.url, timeout=30) as http:
             body = {"preset_id": "sz-2022", "event_code": "sz-apps", "organisation": "org-a"}
             r = await http.post("/v1/events", headers=OP, json=body)

@@ -197,12 +197,7 @@ async def test_a_partner_integrates_with_the_typed_client_and_a_webhook_receiver
         },
     )
     try:
-        for s in SERVED:
-            stack.migrate(s)
-        for s in SERVED:
-            stack.start(s)
-        for s in SERVED:
-            stack.wait_ready(s)
+        await stack.serve_all(*SERVED)
         gateway = stack.start_gateway()
         stack.wait_gateway()
         async with httpx.AsyncClient(base_url=gateway.url, headers=OP, timeout=30) as operator:

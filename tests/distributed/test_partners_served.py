@@ -110,12 +110,7 @@ async def test_partner_tokens_over_the_gateway_on_postgres_and_rabbitmq(database
         extra_env={"API_KEYS": KEYS, "CLOCK": "fake", "CLOCK_START": SZ_OPEN, "ACCESS_TOKEN_TTL_S": "300"},
     )
     try:
-        for s in SERVED:
-            stack.migrate(s)
-        for s in SERVED:
-            stack.start(s)
-        for s in SERVED:
-            stack.wait_ready(s)
+        await stack.serve_all(*SERVED)
         gateway = stack.start_gateway()
         stack.wait_gateway()
         with httpx.Client(base_url=gateway.url, timeout=30) as c:

@@ -71,11 +71,7 @@ async def test_the_pages_behind_the_gateway_with_one_upstream_stream_per_game(
     )
     publisher = RabbitEventBus(amqp_url, namespace=bus_namespace)
     try:
-        for s in SERVICES:
-            stack.migrate(s)
-            stack.start(s)
-        for s in SERVICES:
-            stack.wait_ready(s)
+        await stack.serve_all(*SERVICES)
         portal = _start_portal(stack)
         gateway = stack.start_gateway()
         stack.wait_gateway()

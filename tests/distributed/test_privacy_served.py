@@ -281,9 +281,7 @@ async def test_birth_dates_are_ciphertext_at_rest_on_postgres(registration_datab
         extra_env={"API_KEYS": "op-key=operator", "DATA_KEY": DATA_KEY, "CLOCK": "fake", "CLOCK_START": SZ_OPEN},
     )
     try:
-        stack.migrate("registration")
-        stack.start("registration")
-        stack.wait_ready("registration")
+        await stack.serve("registration")
         with httpx.Client(base_url=stack.procs["registration"].url, timeout=30) as c:
             op = {"x-api-key": "op-key"}
             assert (

@@ -56,9 +56,7 @@ async def test_served_gameplay_reports_its_work_in_flight_and_the_quiet_check_wa
     )
     publisher = RabbitEventBus(amqp_url, namespace=bus_namespace)
     try:
-        stack.migrate("gameplay")
-        proc = stack.start("gameplay")
-        stack.wait_ready("gameplay")
+        proc = await stack.serve("gameplay")
         async with httpx.AsyncClient(base_url=proc.url, timeout=10) as client:
             spec = (await client.get("/openapi.json")).json()
             assert "/v1/ops/quiet" in spec["paths"] and "/v1/ops/clock" in spec["paths"]

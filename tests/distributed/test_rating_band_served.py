@@ -60,9 +60,7 @@ async def test_issue32_an_entry_outside_the_rating_band_is_refused_served(
     )
     publisher = RabbitEventBus(amqp_url, namespace=bus_namespace)
     try:
-        await asyncio.to_thread(stack.migrate, "registration")
-        stack.start("registration")
-        await asyncio.to_thread(stack.wait_ready, "registration")
+        await stack.serve("registration")
         await publisher.start()
         async with httpx.AsyncClient(base_url=stack.procs["registration"].url, timeout=30) as reg:
             body = {"preset_id": "sz-2022", "event_code": "sz-first", "organisation": ORG}

@@ -106,11 +106,7 @@ async def test_issue32_published_ratings_seed_entries_and_merges_reach_awards_se
         seen.append(decode(message))
 
     try:
-        for name in ("registration", "awards"):
-            await asyncio.to_thread(stack.migrate, name)
-            stack.start(name)
-        for name in ("registration", "awards"):
-            await asyncio.to_thread(stack.wait_ready, name)
+        await stack.serve_all("registration", "awards")
         await observer.start()
         await observer.subscribe_broadcast(["entry.accepted", "ratings.published"], observe)
         reg_url, awards_url = stack.procs["registration"].url, stack.procs["awards"].url

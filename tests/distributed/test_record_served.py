@@ -104,11 +104,7 @@ async def test_reg16_ny_7_3_claim_proven_by_the_record_awards_published_served(
     )
     bus = RabbitEventBus(amqp_url, namespace=bus_namespace)
     try:
-        for name in ("registration", "awards"):
-            await asyncio.to_thread(stack.migrate, name)
-            stack.start(name)
-        for name in ("registration", "awards"):
-            await asyncio.to_thread(stack.wait_ready, name)
+        await stack.serve_all("registration", "awards")
         await bus.start()
         async with httpx.AsyncClient(base_url=stack.procs["registration"].url, timeout=30) as reg:
             body = {"preset_id": "ny-2022", "event_code": "ny-prev", "organisation": ORG}

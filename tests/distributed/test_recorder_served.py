@@ -69,9 +69,7 @@ async def test_play10_recorded_moves_reach_a_stream_client_and_the_slip_finishes
         finished.append(decode(message).payload)
 
     try:
-        stack.migrate("gameplay")
-        proc = stack.start("gameplay")
-        stack.wait_ready("gameplay")
+        proc = await stack.serve("gameplay")
         await publisher.start()
         await publisher.subscribe("observer", ["game.finished"], observe)
         await publisher.publish(

@@ -71,9 +71,7 @@ async def test_pair1_nt_nine_teams_refused_a_nine_round_robin_then_closed_with_e
             closed_events.append(envelope.payload)
 
     try:
-        await asyncio.to_thread(stack.migrate, "registration")
-        proc = stack.start("registration")
-        await asyncio.to_thread(stack.wait_ready, "registration")
+        proc = await stack.serve("registration")
         await listener.subscribe_broadcast(["section.closed"], collect)
         async with httpx.AsyncClient(base_url=proc.url, timeout=30) as http:
             body = {"preset_id": "nt-2023", "event_code": "nt-rl", "overrides": NO_FEE_GATE}

@@ -105,9 +105,7 @@ async def test_pair1_sz_9_1_a_free_section_of_eight_plays_its_seven_swiss_rounds
     )
     publisher = RabbitEventBus(amqp_url, namespace=bus_namespace)
     try:
-        await asyncio.to_thread(stack.migrate, "pairing")
-        served = stack.start("pairing")
-        await asyncio.to_thread(stack.wait_ready, served.name)
+        served = await stack.serve("pairing")
         await publisher.start()
         await publisher.publish([encode(envelope_for(_closed(), correlation_id=EV, occurred_at=START))])
         met: dict[str, set[str]] = {f"e{i}": set() for i in range(1, PLAYERS + 1)}

@@ -298,9 +298,7 @@ async def test_registration_process_throttles_keys_sends_headers_and_cuts_slow_c
         extra_env={"API_KEYS": KEYS, **THROTTLE, **TIMEOUTS},
     )
     try:
-        stack.migrate("registration")
-        proc = stack.start("registration")
-        stack.wait_ready("registration")
+        proc = await stack.serve("registration")
         with httpx.Client(base_url=proc.url, timeout=30) as client:
             n = iter(range(10_000))
             throttled, tries = _until_throttled(

@@ -50,9 +50,7 @@ async def test_play8_game_and_round_streams_over_a_real_websocket_on_postgres_an
     )
     publisher = RabbitEventBus(amqp_url, namespace=bus_namespace)
     try:
-        stack.migrate("gameplay")
-        proc = stack.start("gameplay")
-        stack.wait_ready("gameplay")
+        proc = await stack.serve("gameplay")
         await publisher.start()
         await publisher.publish(
             [encode(envelope_for(one_game_round("WS"), correlation_id="WS", occurred_at=datetime.now(UTC)))]

@@ -12,6 +12,8 @@ import httpx
 
 from gameplay.bootstrap import build
 from gameplay.config import GameplayConfig
+from gameplay.domain.live import LiveGame, Rules
+from gameplay.domain.played_game import PlayedGame
 from gomoku_shared.clock import FakeClock
 from gomoku_shared.contracts import decode, encode, envelope_for
 from gomoku_shared.contracts.common import ClockSpec, Ruleset
@@ -231,3 +233,46 @@ async def idempotency_scenario(api: Api, publish, clock: FakeClock, wait_games) 
     r = await api.post(f"/v1/games/{b5}/move", {"player_id": "alice", "point": "h8"}, headers=key)
     assert r.status_code == 200 and "idempotent-replayed" not in r.headers, r.text
     assert (await api.game(b5))["moves"] == ["h8"]
+
+
+def played_game(**columns: Any) -> PlayedGame:
+    """A game aggregate as stored (a one-minute clock, not joined yet), ``columns`` changed."""
+    stored: dict[str, Any] = dict(
+        game_id="EV.main.S1.r1.p1.g1",
+        event_code="EV",
+        stage="main",
+        section_id="S1",
+        round=1,
+        pairing_id="p1",
+        game_no=1,
+        black="alice",
+        white="bob",
+        phase="opening",
+        to_act="alice",
+        outcome=None,
+        playoff_id=None,
+        player_a="alice",
+        player_b="bob",
+        partner_a="pa",
+        partner_b="pb",
+        first_id="alice",
+        second_id="bob",
+        status="waiting",
+        result=None,
+        reason=None,
+        winner=None,
+        joined_first=False,
+        joined_second=False,
+        draw_offer_by=None,
+        clock_first_ms=60_000,
+        clock_second_ms=60_000,
+        increment_ms=0,
+        clock_running=None,
+        clock_since_ms=None,
+        no_show_due_ms=15 * 60_000,
+        version=1,
+        seq=1,
+        n_actions=0,
+    )
+    stored.update(columns)
+    return PlayedGame(stored, LiveGame(Rules(), "alice", "bob"))

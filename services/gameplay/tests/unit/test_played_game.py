@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from gameplay_kit import played_game as game
 
 from gameplay.domain.errors import GameConflict, InvalidAction, NotPermitted
-from gameplay.domain.live import LiveGame, Rules
 from gameplay.domain.played_game import PlayedGame
 
 MINUTE = 60_000
@@ -23,39 +23,6 @@ class Key:
 
 
 OPERATOR = Key("operator")
-
-
-def game(**columns: Any) -> PlayedGame:
-    stored: dict[str, Any] = dict(
-        game_id="EV.main.S1.r1.p1.g1",
-        event_code="EV",
-        section_id="S1",
-        round=1,
-        player_a="alice",
-        player_b="bob",
-        partner_a="pa",
-        partner_b="pb",
-        first_id="alice",
-        second_id="bob",
-        status="waiting",
-        result=None,
-        reason=None,
-        winner=None,
-        joined_first=False,
-        joined_second=False,
-        draw_offer_by=None,
-        clock_first_ms=MINUTE,
-        clock_second_ms=MINUTE,
-        increment_ms=0,
-        clock_running=None,
-        clock_since_ms=None,
-        no_show_due_ms=15 * MINUTE,
-        version=1,
-        seq=1,
-        n_actions=0,
-    )
-    stored.update(columns)
-    return PlayedGame(stored, LiveGame(Rules(), "alice", "bob"))
 
 
 def started(**columns: Any) -> PlayedGame:

@@ -12,8 +12,32 @@ from .unit_of_work import Units
 
 #: how many games' event codes a process keeps (a game's event never changes)
 EVENT_OF_CACHE = 50_000
-#: boards kept drawn (but for their clocks) by game and version; all dropped past this many
+#: how many games' boards a process keeps drawn (but for their clocks)
 DRAWN_BOARDS = 20_000
+
+
+class DrawnBoards:
+    """Each game's board but for its clocks, drawn once per version of the game: one entry a game
+    (a new version replaces its last), and past ``size`` games the one drawn longest ago is
+    dropped, so a long event keeps as many boards as it has games in play, not one per move."""
+
+    def __init__(self, size: int = DRAWN_BOARDS) -> None:
+        self.size = size
+        #: game id -> (version, board); the dict's order is the order they were drawn in
+        self._boards: dict[str, tuple[int, dict[str, Any]]] = {}
+
+    def __len__(self) -> int:
+        return len(self._boards)
+
+    def of(self, game: PlayedGame) -> dict[str, Any]:
+        """The board of ``game`` as of its version (read only: shared by the answers)."""
+        kept = self._boards.pop(game.game_id, None)
+        if kept is None or kept[0] != game.version:
+            kept = (game.version, board_of(game, None))
+            if len(self._boards) >= self.size:
+                del self._boards[next(iter(self._boards))]
+        self._boards[game.game_id] = kept  # last in the order again
+        return kept[1]
 
 
 class GameViews:
@@ -21,8 +45,7 @@ class GameViews:
         self.units = units
         #: game id -> its event code (issue 29: the staff routes authorise per event)
         self._event_of: dict[str, str] = {}
-        #: (game id, version) -> its board but for the clocks (read only: shared by the answers)
-        self._drawn_boards: dict[tuple[str, int], dict[str, Any]] = {}
+        self.drawn_boards = DrawnBoards()
 
     def now_ms(self) -> int:
         return int(self.units.runtime.clock.now().timestamp() * 1000)
@@ -113,13 +136,7 @@ class GameViews:
         game's forbidden points each time and held the event loop for it (issue 33)."""
         if rebuilt:  # a game rebuilt by this read may be newer than its row: not kept
             return board_of(game, now_ms)
-        key = (game.game_id, game.version)
-        drawn = self._drawn_boards.get(key)
-        if drawn is None:
-            if len(self._drawn_boards) >= DRAWN_BOARDS:
-                self._drawn_boards.clear()
-            drawn = self._drawn_boards[key] = board_of(game, None)
-        return {**drawn, "clocks": readings(game.clock(), game.live, now_ms)}
+        return {**self.drawn_boards.of(game), "clocks": readings(game.clock(), game.live, now_ms)}
 
     async def view(self, game_id: str) -> dict[str, Any]:
         """The full view of one game as of now."""

@@ -25,12 +25,13 @@ from .settings import ServiceSettings, SettingsError
 #: uvicorn's WebSocket protocol, named rather than "auto": a missing library then fails at start-up
 #: instead of every /ws route quietly answering 404
 WEBSOCKETS = "websockets-sansio"
-#: the portal's event loop: asyncio's own, not uvloop. uvloop (libuv 1.45 and later) accepts one
-#: new connection per turn of its loop, and a portal busy with pages turns it every 10-70 ms: with
-#: 1,000 spectators arriving (two new connections each) up to 540 connections waited in the listen
-#: queue, 1.5-2 s, while requests on open connections were answered in milliseconds. asyncio's
-#: loop accepts every waiting connection when the socket is ready, for about the same CPU here.
-#: The services keep uvloop: their callers (the portal, the gateway) keep their connections open.
+#: the portal's event loop: asyncio's own, named (uvicorn's "auto" takes uvloop wherever it is
+#: installed, e.g. beside gameplay). uvloop (its libuv) accepts one new connection per turn of its
+#: loop, and a portal busy with pages turns it every 10-90 ms: with 1,000 spectators arriving (two
+#: new connections each) up to 540 connections waited 1-2 s in the listen queue while requests on
+#: open connections were answered in milliseconds. asyncio's loop accepts every waiting connection
+#: when the socket is ready, for a few per cent more CPU here (ADR 0010). The services keep uvloop:
+#: their callers (the portal, the gateway) keep their connections open.
 PORTAL_LOOP = "asyncio"
 
 

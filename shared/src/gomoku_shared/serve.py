@@ -25,6 +25,14 @@ from .settings import ServiceSettings, SettingsError
 #: uvicorn's WebSocket protocol, named rather than "auto": a missing library then fails at start-up
 #: instead of every /ws route quietly answering 404
 WEBSOCKETS = "websockets-sansio"
+#: the portal's event loop: asyncio's own, named (uvicorn's "auto" takes uvloop wherever it is
+#: installed, e.g. beside gameplay). uvloop (its libuv) accepts one new connection per turn of its
+#: loop, and a portal busy with pages turns it every 10-90 ms: with 1,000 spectators arriving (two
+#: new connections each) up to 540 connections waited 1-2 s in the listen queue while requests on
+#: open connections were answered in milliseconds. asyncio's loop accepts every waiting connection
+#: when the socket is ready, for a few per cent more CPU here (ADR 0010). The services keep uvloop:
+#: their callers (the portal, the gateway) keep their connections open.
+PORTAL_LOOP = "asyncio"
 
 
 class ForwardedPrefix:
@@ -94,6 +102,7 @@ def serve_portal(parser: argparse.ArgumentParser, args: argparse.Namespace) -> i
         proxy_headers=False,
         http=read_timeouts.timed(settings.http_header_timeout_s, settings.http_body_timeout_s),
         timeout_graceful_shutdown=10,
+        loop=PORTAL_LOOP,
     )
     return 0
 

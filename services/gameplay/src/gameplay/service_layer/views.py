@@ -29,7 +29,7 @@ class DrawnBoards:
     def __len__(self) -> int:
         return len(self._boards)
 
-    def of(self, game: PlayedGame) -> dict[str, Any]:
+    def board(self, game: PlayedGame) -> dict[str, Any]:
         """The board of ``game`` as of its version (read only: shared by the answers)."""
         kept = self._boards.pop(game.game_id, None)
         if kept is None or kept[0] != game.version:
@@ -136,7 +136,7 @@ class GameViews:
         game's forbidden points each time and held the event loop for it (issue 33)."""
         if rebuilt:  # a game rebuilt by this read may be newer than its row: not kept
             return board_of(game, now_ms)
-        return {**self.drawn_boards.of(game), "clocks": readings(game.clock(), game.live, now_ms)}
+        return {**self.drawn_boards.board(game), "clocks": readings(game.clock(), game.live, now_ms)}
 
     async def view(self, game_id: str) -> dict[str, Any]:
         """The full view of one game as of now."""

@@ -135,16 +135,11 @@ def _playoff_game() -> PlayedGame:
     """Game 1 of a playoff pairing, in play: alice (black) has moved."""
     played = started(
         game_id="EV.main.S1.po.po1.pp.g1",
-        stage="main",
         round=0,
         pairing_id="pp",
-        game_no=1,
         unit_kind="playoff",
         playoff_id="po1",
-        black="alice",
-        white="bob",
         foul=None,
-        outcome=None,
     )
     played.live.apply("move", "first", {"point": "h8"})
     return played

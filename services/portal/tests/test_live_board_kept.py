@@ -69,3 +69,23 @@ async def test_a_followed_board_is_drawn_once_per_state_and_again_when_it_change
         after = await client.get("/games/g1/board")
     assert after.status_code == 200 and after.text != boards[0].text
     assert "j9" in after.text or after.text.count("stone") > boards[0].text.count("stone")
+
+
+async def test_a_kept_board_is_served_without_laying_the_board_out_again(monkeypatch):
+    """The board's layout (its points, stones and marks) is made when the board is drawn, once
+    per state of the game, not for every viewer's load of the kept board."""
+    from portal import board
+
+    laid_out = []
+    layout = board.layout
+    monkeypatch.setattr(board, "layout", lambda view: laid_out.append(1) or layout(view))
+    app, site, _feed = _site()
+    drawn = []
+    get_template = site.env.get_template
+    monkeypatch.setattr(
+        site.env, "get_template", lambda name, *more: drawn.append(name == "board.html") or get_template(name, *more)
+    )
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://portal") as client:
+        boards = [await client.get("/games/g1/board") for _ in range(5)]
+    assert {r.status_code for r in boards} == {200} and len({r.text for r in boards}) == 1
+    assert sum(drawn) < len(boards) and len(laid_out) == sum(drawn)  # laid out only when drawn

@@ -94,7 +94,7 @@ class Platform:
 
     @classmethod
     def distributed(cls, urls: Mapping[str, str], keys: Keys = Keys(), retry_for_s: float = 90.0) -> Platform:
-        from .lean_http import LeanAsyncClient, LeanClient
+        from gomoku_shared.lean_http import LeanAsyncClient, LeanClient
 
         lean = LeanClient(timeout=30.0)
         partner_http = LeanAsyncClient(lean)

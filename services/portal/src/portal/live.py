@@ -16,7 +16,7 @@ from . import board, read_cache
 from . import names as who_is_who
 from .held_titles import live_titles
 from .section_reads import match_of, matches_by_pairing
-from .site import Site
+from .site import Later, Site
 
 #: the gameplay stream's event kinds after which the board is drawn again
 LIVE_KINDS = (
@@ -64,7 +64,9 @@ async def _game_context(site: Site, game_id: str) -> dict[str, Any]:
     round_key = (str(game["event_code"]), str(game["section_id"]), int(game["round"]))
     names = await live_titles(site.upstream, site.pages.kept, round_key, who_is_who.by_id(section))
     match = await match_of(site.upstream, game, section)
-    return {"game": game, "names": names, "section": section, "match": match, "layout": board.layout(game)}
+    # drawn once per state of the game (the page kept): the layout only when it is drawn
+    layout = Later(functools.partial(board.layout, game))
+    return {"game": game, "names": names, "section": section, "match": match, "layout": layout}
 
 
 def _game_routes(app: FastAPI, site: Site) -> None:

@@ -91,11 +91,14 @@ class Lru:
 
 def note(service: str, path: str, content: bytes) -> None:
     """Record an answer the current request read (by its bytes' digest)."""
-    reads = _inputs.get()
-    if reads is not None:
-        digest = hashlib.blake2b(content, digest_size=16)
-        digest.update(f"\0{service}\0{path}".encode())
-        reads.append(digest.hexdigest())
+    note_digest(answer_digest(service, path, content))
+
+
+def answer_digest(service: str, path: str, content: bytes) -> str:
+    """The digest by which an answer is an input of a page: its bytes, where it was read."""
+    digest = hashlib.blake2b(content, digest_size=16)
+    digest.update(f"\0{service}\0{path}".encode())
+    return digest.hexdigest()
 
 
 def note_digest(digest: str) -> None:

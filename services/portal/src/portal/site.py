@@ -26,6 +26,16 @@ HERE = Path(__file__).parent
 LANG_COOKIE = "lang"
 
 
+class Later:
+    """A value of a page's context made only if the page is drawn, not when a kept page is
+    served (a live game's board layout: once per state of the game, not once per viewer)."""
+
+    __slots__ = ("make",)
+
+    def __init__(self, make: Callable[[], Any]) -> None:
+        self.make = make
+
+
 class Site:
     def __init__(self, upstream: Upstream, settings: PortalSettings, hub: FeedHub) -> None:
         self.upstream = upstream
@@ -59,6 +69,7 @@ class Site:
             ctx["can"] = powers(ctx["staff"].person, ctx.get("event"), ctx.get("code"))
 
         def draw() -> str:
+            made = {name: value.make() for name, value in ctx.items() if isinstance(value, Later)}
             return self.env.get_template(template).render(
                 w=words,
                 t=words.t,
@@ -77,7 +88,7 @@ class Site:
                 path=request.url.path,
                 other_lang=other,
                 request=request,
-                **ctx,
+                **{**ctx, **made},
             )
 
         key = None

@@ -17,6 +17,7 @@ import httpx
 from starlette.types import ASGIApp
 from websockets.asyncio.client import connect as ws_connect
 
+from gomoku_shared.lean_http import LeanAsyncClient, LeanClient
 from gomoku_shared.tokens import looks_like_jwt
 
 from . import read_cache
@@ -26,6 +27,8 @@ from .read_cache import Kept
 READ_CONNECTIONS = 32
 #: where a shared answer keeps its decoded JSON (``Upstream.get_shared``)
 _DECODED = "_portal_decoded"
+#: where a shared answer keeps its digest as an input of the pages (``Upstream._get``)
+_DIGEST = "_portal_digest"
 #: the address the services see the embedded pages' own reads come from
 PAGES_ADDRESS = "127.0.0.2"
 
@@ -136,13 +139,12 @@ class Upstream:
             name: httpx.AsyncClient(base_url=url.rstrip("/"), timeout=timeout_s, limits=limits)
             for name, url in base_urls.items()
         }
-        # the reads in a pool of their own, capped: the connection pool looks at every connection
-        # it holds for each request it places and each answer it closes, so hundreds of reads at
-        # once (1,000 spectators arriving) opened hundreds of connections and spent 40 % of the
-        # portal's CPU there; beyond the cap a read waits for a connection (issue 33)
-        read_limits = httpx.Limits(max_connections=READ_CONNECTIONS, max_keepalive_connections=READ_CONNECTIONS)
-        read_clients = {
-            name: httpx.AsyncClient(base_url=url.rstrip("/"), timeout=timeout_s, limits=read_limits)
+        # the reads in a pool of their own, capped, over the lean client: httpx's connection pool
+        # looks over every connection it holds for each request it places and each answer it
+        # closes, a third of the portal's CPU while 1,000 spectators arrive; the lean client
+        # reuses the last connection freed. Beyond the cap a read waits for a connection (issue 33)
+        read_clients: dict[str, httpx.AsyncClient] = {
+            name: LeanAsyncClient(LeanClient(timeout=timeout_s, max_connections=READ_CONNECTIONS), url.rstrip("/"))
             for name, url in base_urls.items()
         }
         return cls(clients, api_key, read_clients=read_clients)
@@ -182,7 +184,12 @@ class Upstream:
         key = (service, path, tuple(sorted((params or {}).items())))
         r = await self.flights.read(key, functools.partial(self._read, service, path, params, key))
         if noted:
-            read_cache.note(service, str(r.request.url), r.content)
+            # made once per answer, whatever the readers that shared it (Flights)
+            digest = getattr(r, _DIGEST, None)
+            if digest is None:
+                digest = read_cache.answer_digest(service, repr(key[1:]), r.content)
+                setattr(r, _DIGEST, digest)
+            read_cache.note_digest(digest)
         return r
 
     async def _read(
@@ -197,7 +204,7 @@ class Upstream:
         except httpx.HTTPError as exc:
             raise UpstreamError(service, 503, type(exc).__name__) from exc
         if r.status_code == 304 and kept is not None:
-            r = httpx.Response(kept.status, headers=kept.headers, content=kept.content, request=r.request)
+            r = httpx.Response(kept.status, headers=kept.headers, content=kept.content)
         elif r.status_code >= 400:
             raise UpstreamError(service, r.status_code, error_code(r))
         elif r.status_code == 200 and r.headers.get("etag"):

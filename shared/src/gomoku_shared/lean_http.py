@@ -1,11 +1,13 @@
-"""A small HTTP/1.1 keep-alive client for the distributed simulation.
+"""A small HTTP/1.1 keep-alive client: the distributed simulation's and the portal's reads.
 
 The simulated partner apps send a few hundred thousand requests in a full-size event, from one
-process that also thinks for every bot. httpx spent more CPU per request on its connection
-pool's bookkeeping (every pooled connection is polled on every request) than the bots spent
-thinking. This client does only what the driver needs: JSON in, JSON out, keep-alive
-connections reused last-in first-out, Content-Length or chunked bodies, a timeout. Transport
-failures surface as ``ConnectionError`` (an ``OSError``), which ``Platform`` retries.
+process that also thinks for every bot; the portal reads the services for every page of 1,000
+arriving spectators. httpx spent more CPU per request on its connection pool's bookkeeping (the
+pool looks over every connection it holds for each request it places) than the bots spent
+thinking, and a third of the portal's. This client does only what they need: JSON in, JSON out,
+keep-alive connections reused last-in first-out, Content-Length or chunked bodies, a timeout, an
+optional cap on connections per server. Transport failures surface as ``ConnectionError`` (an
+``OSError``), which the simulation's ``Platform`` retries; no answer in time as ``NoAnswer``.
 """
 
 from __future__ import annotations
@@ -35,6 +37,10 @@ class LeanResponse:
         return jsonlib.loads(self.content)
 
 
+class NoAnswer(ConnectionError):
+    """No answer within the client's timeout (waiting for a connection included)."""
+
+
 class _Conn:
     __slots__ = ("reader", "writer")
 
@@ -46,9 +52,14 @@ class _Conn:
 
 
 class LeanClient:
-    def __init__(self, timeout: float = 30.0) -> None:
+    """``max_connections``: per server (host, port); a request beyond them waits for one to be
+    free, within its timeout. None: a new connection whenever none is idle."""
+
+    def __init__(self, timeout: float = 30.0, max_connections: int | None = None) -> None:
         self.timeout = timeout
+        self.max_connections = max_connections
         self._idle: dict[tuple[str, int], list[_Conn]] = {}
+        self._free: dict[tuple[str, int], asyncio.Semaphore] = {}
 
     async def request(
         self,
@@ -78,19 +89,33 @@ class LeanClient:
         for k, v in (headers or {}).items():
             head.append(f"{k}: {v}")
         data = ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body
+        addr = (host, port)
         try:
             async with asyncio.timeout(self.timeout):
-                return await self._exchange((host, port), data, method)
+                if self.max_connections is None:
+                    return await self._exchange(addr, data, method)
+                free = self._free.get(addr)
+                if free is None:
+                    free = self._free[addr] = asyncio.Semaphore(self.max_connections)
+                async with free:
+                    return await self._exchange(addr, data, method)
         except TimeoutError as exc:
-            raise ConnectionError(f"no answer from {host}:{port} in {self.timeout:.0f}s") from exc
+            raise NoAnswer(f"no answer from {host}:{port} in {self.timeout:g}s") from exc
 
     async def _exchange(self, addr: tuple[str, int], data: bytes, method: str = "GET") -> LeanResponse:
         idle = self._idle.setdefault(addr, [])
+        while idle and idle[-1].reader.at_eof():
+            idle.pop().close()  # closed by the server while idle (its keep-alive timeout)
         reused = bool(idle)
         conn = idle.pop() if idle else await self._open(addr)
         try:
             conn.writer.write(data)
-            status_line = await conn.reader.readline()
+            try:
+                status_line = await conn.reader.readline()
+            except ConnectionResetError:
+                if not reused or method not in ("GET", "HEAD"):
+                    raise
+                status_line = b""  # a read reset on a reused connection: as if closed unread
             if not status_line and reused:
                 # the server closed this idle keep-alive connection before reading the request:
                 # send it once more on a new connection (nothing was processed)
@@ -168,62 +193,67 @@ _OWN_HEADERS = frozenset({"host", "content-length", "transfer-encoding", "connec
 
 class LeanTransport(httpx.AsyncBaseTransport):
     """``LeanClient`` as an httpx transport, so an ``httpx.AsyncClient`` — the typed partner
-    client's — sends over it. Transport failures surface as ``httpx.ConnectError``."""
+    client's, the portal's reads — sends over it. Transport failures surface as httpx's
+    (``ConnectError``: nothing was sent; ``ReadTimeout``: no answer in time; else ``ReadError``)."""
 
     def __init__(self, lean: LeanClient) -> None:
         self.lean = lean
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         headers = {k: v for k, v in request.headers.items() if k.lower() not in _OWN_HEADERS}
-        try:
-            answer = await self.lean.request(
-                request.method, str(request.url), headers=headers, content=await request.aread()
-            )
-        except ConnectionRefusedError as exc:  # nothing was sent
-            raise httpx.ConnectError(str(exc), request=request) from exc
-        except ConnectionError as exc:
-            raise httpx.ReadError(str(exc), request=request) from exc
-        kept = [
-            (k, v) for k, v in answer.headers if k not in (b"content-length", b"transfer-encoding", b"content-encoding")
-        ]
-        return httpx.Response(answer.status_code, headers=kept, content=answer.content, request=request)
+        return await _as_httpx(
+            self.lean, request.method, str(request.url), request, headers=headers, content=await request.aread()
+        )
 
     async def aclose(self) -> None:
         await self.lean.aclose()
 
 
 class LeanAsyncClient(httpx.AsyncClient):
-    """An ``httpx.AsyncClient`` for the typed partner client whose plain requests (a game read,
-    a player action: method, URL, JSON body, headers; no query) go straight to ``LeanClient``,
-    without httpx's request building, cookie jar, auth and redirect steps (as much CPU per
-    request as the bots' thinking). Anything else (streams, forms) goes through ``LeanTransport``
-    the usual way. The answer is an ``httpx.Response`` as the transport would have given."""
+    """An ``httpx.AsyncClient`` whose plain requests (method, URL, JSON body, headers; no query)
+    go straight to ``LeanClient``, without httpx's request building, cookie jar, auth and
+    redirect steps (for the typed partner client: as much CPU per request as the bots'
+    thinking). Anything else (a query, streams, forms) goes through ``LeanTransport`` the usual
+    way. The answer is an ``httpx.Response`` as the transport would have given, but for a plain
+    request's, which has no ``request``. ``base_url``: as httpx's, for a path given alone."""
 
-    def __init__(self, lean: LeanClient) -> None:
-        super().__init__(transport=LeanTransport(lean), timeout=lean.timeout)
+    def __init__(self, lean: LeanClient, base_url: str = "") -> None:
+        super().__init__(transport=LeanTransport(lean), timeout=lean.timeout, base_url=base_url)
         self.lean = lean
+        self._base = base_url.rstrip("/")
 
     async def request(self, method: str, url: Any, **kwargs: Any) -> httpx.Response:
-        if not isinstance(url, str) or not _PLAIN.issuperset(kwargs) or kwargs.get("params"):
+        if not isinstance(url, str) or kwargs.get("params") or not _plain(kwargs):
             return await super().request(method, url, **kwargs)
         headers = kwargs.get("headers") or {}
-        try:
-            answer = await self.lean.request(
-                method,
-                url,
-                json=kwargs.get("json"),
-                params=kwargs.get("params"),
-                headers={k: v for k, v in headers.items() if k.lower() not in _OWN_HEADERS},
-            )
-        except ConnectionRefusedError as exc:  # nothing was sent
-            raise httpx.ConnectError(str(exc)) from exc
-        except ConnectionError as exc:
-            raise httpx.ReadError(str(exc)) from exc
-        kept = [
-            (k, v) for k, v in answer.headers if k not in (b"content-length", b"transfer-encoding", b"content-encoding")
-        ]
-        return httpx.Response(answer.status_code, headers=kept, content=answer.content)
+        own = {k: v for k, v in headers.items() if k.lower() not in _OWN_HEADERS}
+        if url.startswith("/"):
+            url = self._base + url
+        return await _as_httpx(self.lean, method, url, None, json=kwargs.get("json"), headers=own)
 
 
+def _plain(kwargs: Mapping[str, Any]) -> bool:
+    """Only a JSON body and headers, the other arguments left as they come (``get`` passes them all)."""
+    return all(name in _PLAIN or value is None or value is httpx.USE_CLIENT_DEFAULT for name, value in kwargs.items())
+
+
+async def _as_httpx(
+    lean: LeanClient, method: str, url: str, request: httpx.Request | None, **kwargs: Any
+) -> httpx.Response:
+    """``lean``'s answer as the ``httpx.Response`` an httpx transport gives, its failures as httpx's."""
+    try:
+        answer = await lean.request(method, url, **kwargs)
+    except ConnectionRefusedError as exc:  # nothing was sent
+        raise httpx.ConnectError(str(exc), request=request) from exc
+    except NoAnswer as exc:
+        raise httpx.ReadTimeout(str(exc), request=request) from exc
+    except ConnectionError as exc:
+        raise httpx.ReadError(str(exc), request=request) from exc
+    kept = [(k, v) for k, v in answer.headers if k not in _BODY_HEADERS]
+    return httpx.Response(answer.status_code, headers=kept, content=answer.content, request=request)
+
+
+#: answer headers about the body as sent, which the decoded ``content`` no longer has
+_BODY_HEADERS = (b"content-length", b"transfer-encoding", b"content-encoding")
 #: the keyword arguments of a request LeanAsyncClient sends itself
 _PLAIN = frozenset({"params", "json", "headers"})

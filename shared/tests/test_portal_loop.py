@@ -18,7 +18,7 @@ WAITING = 40
 def _served_loop(monkeypatch) -> str:
     """The loop ``python -m gomoku_shared.serve portal`` hands uvicorn."""
     seen: dict = {}
-    monkeypatch.setattr("uvicorn.run", lambda app, **kw: seen.update(kw))
+    monkeypatch.setattr(serve.StreamsEndingServer, "run", lambda self, sockets=None: seen.update(loop=self.config.loop))
     # neither the collector settings nor the logging of this test process change
     monkeypatch.setattr("gomoku_shared.serve.tune_gc", lambda: None)
     monkeypatch.setattr("gomoku_shared.serve.logs.configure", lambda *a, **k: None)

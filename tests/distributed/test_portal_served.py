@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import signal
 import subprocess
 
 import httpx
@@ -48,6 +49,14 @@ def _start_portal(stack: LocalCompose) -> Proc:
     proc = Proc("portal", port, popen, log)
     stack.procs["portal"] = proc
     return proc
+
+
+async def _read_to_end(url: str) -> None:
+    """An SSE client reading its stream until the server ends it."""
+    async with httpx.AsyncClient(timeout=60) as client, client.stream("GET", url) as r:
+        assert r.status_code == 200
+        async for _ in r.aiter_lines():
+            pass
 
 
 async def _until(what: str, probe, timeout_s: float = 30.0):
@@ -144,7 +153,21 @@ async def test_the_pages_behind_the_gateway_with_one_upstream_stream_per_game(
             assert all(seen)
             stats = (await gw.get("/live/stats")).json()
             assert stats["upstream_opened"] == 1, stats  # five viewers, one stream from gameplay
+
+            # a deploy stops the portal while spectators watch: their streams end (the browser
+            # reconnects to another replica) and it stops cleanly, no stream cancelled with an error
+            watching = [asyncio.create_task(_read_to_end(portal.url + f"/games/{game}/events")) for _ in range(3)]
+
+            async def three_watching():
+                return (await gw.get("/live/stats")).json()["viewers"] == 3
+
+            await _until("three viewers attached", three_watching)
         assert portal.popen.poll() is None, portal.log.read_text()[-2000:]
+        portal.popen.send_signal(signal.SIGTERM)
+        # uvicorn ends by raising the signal it caught again (the exit status says it was stopped)
+        assert await asyncio.to_thread(portal.popen.wait, 30) in (0, -signal.SIGTERM)
+        await asyncio.wait_for(asyncio.gather(*watching), 30)
+        assert "Exception in ASGI application" not in portal.log.read_text()
     finally:
         await publisher.close()
         stack.stop_all()

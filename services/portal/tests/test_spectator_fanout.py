@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
+import signal
 import socket
 from datetime import UTC, datetime
 
@@ -21,6 +23,7 @@ from gomoku_shared.contracts import encode, envelope_for
 from gomoku_shared.contracts.common import ClockSpec, Ruleset
 from gomoku_shared.contracts.events import PairingSpec, RoundPaired
 from gomoku_shared.embedded import EmbeddedSuite
+from gomoku_shared.serve import StreamsEndingServer
 from gomoku_shared.settings import ServiceSettings
 from portal.app import create_app
 from portal.settings import PortalSettings
@@ -66,7 +69,8 @@ async def served(tmp_path, request):
     upstream = Upstream.in_process(apps, "view-key", 5.0)
     portal = create_app(upstream, PortalSettings(PORTAL_FEED_LINGER_S=0, PORTAL_ROUND_STREAMS=request.param))
     port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(portal, host="127.0.0.1", port=port, log_level="warning", lifespan="off"))
+    config = uvicorn.Config(portal, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
+    server = StreamsEndingServer(config, portal.state.end_streams)  # as ``gomoku_shared.serve portal`` runs it
     serving = asyncio.create_task(server.serve())
     while not server.started:
         await asyncio.sleep(0.05)
@@ -101,7 +105,7 @@ async def served(tmp_path, request):
             )
             assert r.status_code == 200, r.text
     try:
-        yield f"http://127.0.0.1:{port}", gameplay, counting, request.param
+        yield f"http://127.0.0.1:{port}", gameplay, counting, request.param, server
     finally:
         await gameplay.aclose()
         server.should_exit = True
@@ -132,7 +136,7 @@ async def _until(what: str, probe, timeout_s: float = 20.0) -> None:
 
 
 async def test_many_viewers_of_a_game_share_one_upstream_stream(served):
-    base, gameplay, counting, by_round = served
+    base, gameplay, counting, by_round, _server = served
     game = "EV.main.S1.r1.p1.g1"
     seen: list[list[dict]] = [[] for _ in range(VIEWERS)]
     ready = [asyncio.Event() for _ in range(VIEWERS)]
@@ -177,7 +181,7 @@ async def test_many_viewers_of_a_game_share_one_upstream_stream(served):
 
 
 async def test_a_viewer_resuming_with_last_event_id_gets_only_later_events(served):
-    base, gameplay, counting, by_round = served
+    base, gameplay, counting, by_round, _server = served
     game = "EV.main.S1.r1.p1.g1"
     await gameplay.post(
         f"/v1/games/{game}/move", json={"player_id": "b1", "point": "h8"}, headers={"x-api-key": "pa-key"}
@@ -226,7 +230,7 @@ async def _events_with_header(client, url, seen, ready, last_event_id: str) -> N
 
 
 async def test_the_round_stream_carries_every_game_of_the_round_in_one_connection(served):
-    base, gameplay, counting, by_round = served
+    base, gameplay, counting, by_round, _server = served
     async with httpx.AsyncClient(timeout=httpx.Timeout(30.0)) as client:
         seen: list[dict] = []
         ready = asyncio.Event()
@@ -252,3 +256,37 @@ async def test_the_round_stream_carries_every_game_of_the_round_in_one_connectio
         reader.cancel()
         with contextlib.suppress(asyncio.CancelledError, httpx.HTTPError):
             await reader
+
+
+async def _none_open(server: StreamsEndingServer) -> bool:
+    return not server.server_state.connections
+
+
+async def test_told_to_stop_the_portal_ends_every_viewers_stream_and_stops_without_errors(served, caplog):
+    """The signal to stop ends the spectators' streams at once (a game's and a round wall's, the
+    wall's without its "done": the games go on and the page reconnects), so the server stops
+    without waiting out its grace period and cancelling each stream with a logged error."""
+    base, _gameplay, _counting, _by_round, server = served
+    game_seen: list[dict] = []
+    wall_seen: list[dict] = []
+    ready = [asyncio.Event(), asyncio.Event()]
+    caplog.set_level(logging.ERROR)
+    async with httpx.AsyncClient(timeout=httpx.Timeout(30.0)) as client:
+        readers = [
+            asyncio.create_task(_events(client, f"{base}/games/EV.main.S1.r1.p1.g1/events", game_seen, ready[0])),
+            asyncio.create_task(_events(client, f"{base}/events/EV/sections/S1/rounds/1/events", wall_seen, ready[1])),
+        ]
+        for event in ready:
+            await asyncio.wait_for(event.wait(), 20)
+
+        async def both_watching() -> bool:
+            return (await client.get(f"{base}/live/stats")).json()["viewers"] >= 3  # a game, and the wall's two
+
+        await _until("the viewers attached", both_watching)
+        server.handle_exit(signal.SIGTERM, None)
+        server._captured_signals.clear()  # uvicorn raises a caught signal again once stopped: not in pytest
+        # both streams end as streams end (no reset, no error), long before the 30 s read timeout
+        await asyncio.wait_for(asyncio.gather(*readers), 20)
+    assert [m for m in wall_seen if m["kind"] == "done"] == []
+    await _until("every connection closed", lambda: _none_open(server))
+    assert not [r for r in caplog.records if "Exception in ASGI application" in r.getMessage()]

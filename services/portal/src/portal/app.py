@@ -61,6 +61,8 @@ def create_app(upstream: Upstream, settings: PortalSettings | None = None) -> Fa
     app = FastAPI(title="Gomoku platform: web pages", docs_url=None, redoc_url=None, openapi_url=None)
     app.state.upstream = upstream
     app.state.hub = hub
+    # called by the server on the signal to stop (gomoku_shared.serve)
+    app.state.end_streams = hub.end_streams
     app.state.site = site
     # an unknown path or a malformed id gets the platform's common JSON error shape
     install_error_handlers(app)

@@ -282,6 +282,8 @@ class FeedHub:
         self.rounds: dict[RoundKey, RoundFeed] = {}
         #: upstream streams opened since start (a test and the bench read it)
         self.upstream_opened = 0
+        #: set when the process is told to stop: every viewer's stream ends (see ``end_streams``)
+        self.ending = False
 
     def feed(self, game_id: str, round: RoundKey | None = None) -> GameFeed:
         """A game's feed; given its round (and a round opener), fed by the round's stream."""
@@ -326,6 +328,15 @@ class FeedHub:
             "viewers": sum(len(f.viewers) for f in self.feeds.values()),
             "upstream_opened": self.upstream_opened,
         }
+
+    def end_streams(self) -> None:
+        """End every viewer's stream now (the process was told to stop): the server then stops
+        at once instead of waiting out its grace period for streams that never end and cancelling
+        them, one logged error each. A browser's EventSource reconnects, to another replica, from
+        its last event id; a board wall's stream ends without its "done" (the games go on)."""
+        self.ending = True
+        for feed in self.feeds.values():
+            feed._broadcast(None)
 
     async def aclose(self) -> None:
         for rf in list(self.rounds.values()):
@@ -387,6 +398,8 @@ class FeedHub:
             running = sum(1 for feed, _ in joined if not feed.finished)
             while running:
                 frame = await merged.get()
+                if frame is None and self.ending:
+                    return  # the process stops: the page reconnects, not "done"
                 if frame is None:
                     running -= 1
                 else:

@@ -290,3 +290,11 @@ async def test_told_to_stop_the_portal_ends_every_viewers_stream_and_stops_witho
     assert [m for m in wall_seen if m["kind"] == "done"] == []
     await _until("every connection closed", lambda: _none_open(server))
     assert not [r for r in caplog.records if "Exception in ASGI application" in r.getMessage()]
+
+
+def test_the_embedded_process_ends_the_spectators_streams_on_a_stop_too(tmp_path):
+    """The one-process runner serves the pages at / (portal.embedding.mount): its server ends the
+    same streams on the signal to stop (``gomoku_shared.embedded`` hands uvicorn the suite's app)."""
+    suite = EmbeddedSuite(ServiceSettings(DATA_DIR=str(tmp_path), API_KEYS=KEYS, LOG_JSON=False))
+    hub = suite.app.router.default.state.hub  # type: ignore[attr-defined]  # the pages' app
+    assert suite.app.state.end_streams == hub.end_streams

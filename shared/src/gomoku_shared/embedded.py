@@ -116,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     import uvicorn
 
     from . import read_timeouts
-    from .serve import WEBSOCKETS, tune_gc
+    from .serve import WEBSOCKETS, StreamsEndingServer, tune_gc
 
     parser = argparse.ArgumentParser(prog="python -m gomoku_shared.embedded", description=__doc__)
     parser.add_argument("--host", default="127.0.0.1")
@@ -127,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     tracing.configure("gomoku-embedded")  # OTLP export when OTEL_EXPORTER_OTLP_ENDPOINT is set
     suite = EmbeddedSuite(settings)
     tune_gc()
-    uvicorn.run(
+    config = uvicorn.Config(
         suite.app,
         host=args.host,
         port=args.port,
@@ -137,6 +137,7 @@ def main(argv: list[str] | None = None) -> int:
         http=read_timeouts.timed(settings.http_header_timeout_s, settings.http_body_timeout_s),
         timeout_graceful_shutdown=10,
     )
+    StreamsEndingServer(config, getattr(suite.app.state, "end_streams", None)).run()
     return 0
 
 

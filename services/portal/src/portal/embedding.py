@@ -25,5 +25,6 @@ def mount(app: FastAPI, service_apps: Mapping[str, Any], keyrings: list[Any]) ->
         if ring.lookup(key) is None:
             ring.add(key, "viewer")
     upstream = Upstream.in_process(dict(service_apps), key, settings.upstream_timeout_s)
-    app.router.default = create_app(upstream, settings)
+    pages = app.router.default = create_app(upstream, settings)
+    app.state.end_streams = pages.state.end_streams  # the spectators' streams end on a stop, as standalone
     return upstream

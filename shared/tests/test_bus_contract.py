@@ -211,6 +211,16 @@ async def test_outbox_relay_to_inbox_preserves_order_and_dedupes_republished_row
     assert applied == expected
 
 
+async def test_a_large_batch_arrives_whole_and_in_the_order_published(harness: Harness) -> None:
+    """One publish of many messages (a round start's events, sent with their confirms awaited
+    together on RabbitMQ) reaches the queue whole, each once, in the order given."""
+    await harness.subscribe("gameplay", ["game.*"])
+    batch = [ev("game.created" if n % 2 else "game.started", n) for n in range(600)]
+    await harness.bus.publish(batch)
+    await harness.settle("gameplay")
+    assert harness.ids("gameplay") == [m.message_id for m in batch]
+
+
 async def test_redeclaring_a_queue_with_another_delivery_limit_is_refused(harness: Harness) -> None:
     async def noop(m: Message) -> None:
         return None

@@ -15,7 +15,7 @@ delivery count *exceeds* ``x-delivery-limit`` (limit N allows N+1 deliveries, ch
 message unacknowledged also counts as a failed delivery.
 
 Reliability: ``connect_robust`` re-opens channels, re-declares the topology and restarts
-consumers after a connection loss. ``publish`` waits for each publisher confirm and, if
+consumers after a connection loss. ``publish`` sends a batch, then awaits its publisher confirms and, if
 the connection drops, retries with a bounded backoff until ``publish_retry_for`` seconds
 have passed (a retried message may arrive twice; consumers dedupe with the inbox).
 """
@@ -155,10 +155,40 @@ class RabbitEventBus(EventBus):
         self._conn = self._pub_channel = self._exchange = self._probe = None
 
     async def publish(self, messages: Sequence[Message]) -> None:
-        """Publish in order, each confirmed by the broker before the next is sent."""
+        """Publish in order on the one publishing channel, the broker's confirms awaited together:
+        each message is sent without waiting for the confirm of the one before (the channel sends
+        them in this order), so a batch costs one round trip to the broker, not one a message (a
+        relay publishing a round start's thousands of events had managed about 170 a second under
+        load). If one is not confirmed, the messages from the first unconfirmed one on are sent
+        again in order, after a bounded backoff (a copy of one the broker had confirmed is dropped
+        by the consumers' inbox), until ``publish_retry_for`` seconds have passed."""
         await self.start()
-        for message in messages:
-            await self._publish_one(message)
+        pending = list(messages)
+        deadline = time.monotonic() + self._publish_retry_for
+        backoff = 0.05
+        while pending:
+            outcomes = await asyncio.gather(*(self._send(m) for m in pending), return_exceptions=True)
+            failed = next((i for i, outcome in enumerate(outcomes) if isinstance(outcome, BaseException)), None)
+            if failed is None:
+                return
+            error = outcomes[failed]
+            assert isinstance(error, BaseException)
+            if isinstance(error, asyncio.CancelledError) or not isinstance(error, Exception):
+                raise error
+            if self._closed or time.monotonic() + backoff > deadline:
+                raise error
+            log.warning(
+                "publish of %s %s failed (%s: %s); retrying it and the %d after it in %.2fs",
+                pending[failed].routing_key,
+                pending[failed].message_id,
+                type(error).__name__,
+                error,
+                len(pending) - failed - 1,
+                backoff,
+            )
+            await asyncio.sleep(backoff)
+            backoff = min(self._max_backoff, backoff * 2)
+            pending = pending[failed:]
 
     async def _consume(
         self, queue: str, routing_keys: Sequence[str], handler: Handler, prefetch: int, delivery_limit: int
@@ -404,42 +434,23 @@ class RabbitEventBus(EventBus):
             redeliveries=0 if dead else redeliveries,
         )
 
-    async def _publish_one(self, message: Message) -> None:
-        deadline = time.monotonic() + self._publish_retry_for
-        backoff = 0.05
-        while True:
-            try:
-                exchange = self._exchange
-                if exchange is None:
-                    raise RuntimeError("bus is closed")
-                await exchange.publish(
-                    aio_pika.Message(
-                        bytes(message.body),
-                        message_id=message.message_id,
-                        type=message.routing_key,
-                        headers=dict(message.headers),
-                        delivery_mode=aio_pika.DeliveryMode.PERSISTENT,
-                    ),
-                    routing_key=message.routing_key,
-                    mandatory=False,  # pub/sub: no bound queue means nobody wants it
-                    timeout=self._publish_timeout,
-                )
-                return
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                if self._closed or time.monotonic() + backoff > deadline:
-                    raise
-                log.warning(
-                    "publish of %s %s failed (%s: %s); retrying in %.2fs",
-                    message.routing_key,
-                    message.message_id,
-                    type(exc).__name__,
-                    exc,
-                    backoff,
-                )
-                await asyncio.sleep(backoff)
-                backoff = min(self._max_backoff, backoff * 2)
+    async def _send(self, message: Message) -> None:
+        """One message sent and confirmed by the broker (no retry: ``publish`` retries)."""
+        exchange = self._exchange
+        if exchange is None:
+            raise RuntimeError("bus is closed")
+        await exchange.publish(
+            aio_pika.Message(
+                bytes(message.body),
+                message_id=message.message_id,
+                type=message.routing_key,
+                headers=dict(message.headers),
+                delivery_mode=aio_pika.DeliveryMode.PERSISTENT,
+            ),
+            routing_key=message.routing_key,
+            mandatory=False,  # pub/sub: no bound queue means nobody wants it
+            timeout=self._publish_timeout,
+        )
 
 
 async def delete_objects(url: str, queues: Sequence[str], exchanges: Sequence[str] = ()) -> int:

@@ -161,7 +161,8 @@ class RabbitEventBus(EventBus):
         relay publishing a round start's thousands of events had managed about 170 a second under
         load). If one is not confirmed, the messages from the first unconfirmed one on are sent
         again in order, after a bounded backoff (a copy of one the broker had confirmed is dropped
-        by the consumers' inbox), until ``publish_retry_for`` seconds have passed."""
+        by the consumers' inbox; the unconfirmed one then arrives after those, as the batches of
+        two relay replicas may), until ``publish_retry_for`` seconds have passed."""
         await self.start()
         pending = list(messages)
         deadline = time.monotonic() + self._publish_retry_for

@@ -21,9 +21,11 @@ import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import aio_pika
 import pytest
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncSession
+from yarl import URL
 
 from gomoku_shared.messaging import Message, OutboxRelay, add_to_outbox, inbox_handler
 from gomoku_shared.messaging.rabbit import RabbitEventBus
@@ -182,8 +184,6 @@ async def test_start_retries_an_unreachable_broker_then_gives_up() -> None:
 
 
 async def test_start_fails_at_once_on_bad_credentials(amqp_url: str) -> None:
-    from yarl import URL
-
     bad = str(URL(amqp_url).with_user("no-such-user").with_password("wrong"))
     bus = RabbitEventBus(bad, connect_retry_for=60)
     async with asyncio.timeout(20):  # far below connect_retry_for: no retry loop
@@ -217,3 +217,138 @@ async def test_a_batch_with_an_unconfirmed_event_is_sent_again_from_that_event_i
     assert sent == ["e1", "e2", "e3", "e4", "e5", "e3", "e4", "e5"]
     await probe.settle("awards")
     assert probe.ids("awards") == ["e1", "e2", "e4", "e5", "e3", "e4", "e5"]
+
+
+class _CuttingRelay:
+    """A TCP relay in front of the broker that can cut the connection under a request in flight,
+    as a broker restarting does (it closed ours with INTERNAL_ERROR under a queue declaration):
+    after ``cut_next()`` the broker's replies are held back, and the next bytes the client sends
+    (the request) are passed on before both sides are cut."""
+
+    def __init__(self, url: str) -> None:
+        self._upstream = URL(url)
+        self._cutting = False
+        self._links: set[tuple[asyncio.StreamWriter, asyncio.StreamWriter]] = set()
+        self.cuts = 0
+
+    async def __aenter__(self) -> str:
+        self._server = await asyncio.start_server(self._relay, "127.0.0.1", 0)
+        port = self._server.sockets[0].getsockname()[1]
+        return str(self._upstream.with_host("127.0.0.1").with_port(port))
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._server.close()
+        for client, broker in list(self._links):
+            client.transport.abort()
+            broker.transport.abort()
+
+    def cut_next(self) -> None:
+        self._cutting = True
+
+    async def _relay(self, client_r: asyncio.StreamReader, client_w: asyncio.StreamWriter) -> None:
+        broker_r, broker_w = await asyncio.open_connection(self._upstream.host, self._upstream.port)
+        link = (client_w, broker_w)
+        self._links.add(link)
+
+        async def pump(src: asyncio.StreamReader, dst: asyncio.StreamWriter, from_client: bool) -> None:
+            while data := await src.read(65536):
+                if self._cutting and not from_client:
+                    continue  # the reply to the request in flight never arrives
+                dst.write(data)
+                await dst.drain()
+                if self._cutting and from_client:
+                    self._cutting = False
+                    self.cuts += 1
+                    client_w.transport.abort()
+                    broker_w.transport.abort()
+                    return
+
+        try:
+            await asyncio.gather(pump(client_r, broker_w, True), pump(broker_r, client_w, False))
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            self._links.discard(link)
+            client_w.transport.abort()
+            broker_w.transport.abort()
+
+
+async def test_a_declaration_the_broker_interrupts_is_made_again_once_reconnected(
+    amqp_url: str, bus_namespace: str, monkeypatch, caplog
+) -> None:
+    """A broker restarting closed the connection under one of a service's start-up declarations
+    (INTERNAL_ERROR), and the service exited. Each start-up declaration (the exchanges, a queue,
+    a consumer's queue) is now made again once the robust connection is back, as an unreachable
+    broker is waited for: everything exists afterwards, events reach the consumer and the queue,
+    and the log says what was declared again."""
+    relay = _CuttingRelay(amqp_url)
+    async with relay as relayed_url:
+        bus = RabbitEventBus(relayed_url, namespace=bus_namespace, reconnect_interval=0.2, connect_retry_for=30)
+        interrupted: list[str] = []
+
+        def interrupting(name: str, real):
+            async def step(*args, **kwargs):
+                if name not in interrupted:
+                    interrupted.append(name)
+                    relay.cut_next()
+                return await real(*args, **kwargs)
+
+            return step
+
+        real_declare = bus._declare
+
+        async def declare(channel, queue: str, routing_keys, delivery_limit, **kwargs):
+            return await interrupting(queue, real_declare)(channel, queue, routing_keys, delivery_limit, **kwargs)
+
+        monkeypatch.setattr(bus, "_exchanges", interrupting("exchanges", bus._exchanges))
+        monkeypatch.setattr(bus, "_declare", declare)
+        received: list[str] = []
+
+        async def handler(m: Message) -> None:
+            received.append(m.message_id)
+
+        try:
+            with caplog.at_level(logging.WARNING, logger="gomoku_shared.messaging.rabbit"):
+                async with asyncio.timeout(60):
+                    await bus.start()
+                    await bus.declare("awards", ["standings.updated"])
+                    await bus.subscribe("pairing", ["round.started"], handler)
+            assert interrupted == ["exchanges", "awards", "pairing"]
+            assert relay.cuts == 3
+            ours = [r.getMessage() for r in caplog.records if r.name == "gomoku_shared.messaging.rabbit"]
+            again = [m for m in ours if "declaring it again" in m]
+            for what in ("the exchanges", "queue awards", "queue pairing"):
+                assert any(what in m for m in again), (what, again)
+            await bus.publish(
+                [
+                    Message(routing_key="round.started", message_id="m1", body=b"{}", headers={}),
+                    Message(routing_key="standings.updated", message_id="m2", body=b"{}", headers={}),
+                ]
+            )
+
+            async def consumed() -> bool:
+                return received == ["m1"]
+
+            await eventually(consumed, "the consumer subscribed after the interruption to receive its event")
+
+            async def waiting() -> bool:
+                return await bus.ready_count("awards") == 1
+
+            await eventually(waiting, "the queue declared after the interruption to hold its event")
+        finally:
+            await bus.delete_declared()
+            await bus.close()
+
+
+async def test_a_refused_declaration_is_not_retried(amqp_url: str, bus_namespace: str) -> None:
+    """The broker refusing a declaration (a queue declared again with another delivery limit) is
+    an error of the caller, not a lost connection: raised at once, not retried."""
+    bus = RabbitEventBus(amqp_url, namespace=bus_namespace, connect_retry_for=60)
+    try:
+        await bus.declare("awards", ["standings.updated"], delivery_limit=5)
+        async with asyncio.timeout(20):  # far below connect_retry_for: no retry loop
+            with pytest.raises(aio_pika.exceptions.ChannelPreconditionFailed):
+                await bus.declare("awards", ["standings.updated"], delivery_limit=3)
+    finally:
+        await bus.delete_declared()
+        await bus.close()

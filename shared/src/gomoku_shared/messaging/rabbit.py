@@ -15,7 +15,9 @@ delivery count *exceeds* ``x-delivery-limit`` (limit N allows N+1 deliveries, ch
 message unacknowledged also counts as a failed delivery.
 
 Reliability: ``connect_robust`` re-opens channels, re-declares the topology and restarts
-consumers after a connection loss. ``publish`` sends a batch, then awaits its publisher confirms and, if
+consumers after a connection loss. A start-up declaration the broker interrupts (a broker
+restarting closes the connection, with INTERNAL_ERROR or CONNECTION_FORCED) is made again on the
+reconnected connection, for up to ``connect_retry_for`` seconds, like an unreachable broker. ``publish`` sends a batch, then awaits its publisher confirms and, if
 the connection drops, retries with a bounded backoff until ``publish_retry_for`` seconds
 have passed (a retried message may arrive twice; consumers dedupe with the inbox).
 """
@@ -26,11 +28,12 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import aio_pika
+import aiormq.exceptions
 from aio_pika.abc import (
     AbstractChannel,
     AbstractExchange,
@@ -44,6 +47,8 @@ from .bus import EventBus, Handler, Message, dlq_name
 from .topic import validate_pattern
 
 log = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
 
 
 @dataclass
@@ -104,15 +109,22 @@ class RabbitEventBus(EventBus):
                 return
             conn = await self._connect()
             try:
-                channel = await conn.channel(publisher_confirms=True)
-                self._exchange = await channel.declare_exchange(
-                    self.exchange_name, aio_pika.ExchangeType.TOPIC, durable=True
-                )
-                await channel.declare_exchange(self.dlx_name, aio_pika.ExchangeType.DIRECT, durable=True)
+                channel, exchange = await self._declaring(conn, "the exchanges", lambda: self._exchanges(conn))
             except BaseException:
                 await conn.close()
                 raise
-            self._conn, self._pub_channel = conn, channel
+            self._conn, self._pub_channel, self._exchange = conn, channel, exchange
+
+    async def _exchanges(self, conn: AbstractRobustConnection) -> tuple[AbstractChannel, AbstractExchange]:
+        """The publishing channel and the events exchange (the dead-letter one declared too)."""
+        channel = await conn.channel(publisher_confirms=True)
+        try:
+            exchange = await channel.declare_exchange(self.exchange_name, aio_pika.ExchangeType.TOPIC, durable=True)
+            await channel.declare_exchange(self.dlx_name, aio_pika.ExchangeType.DIRECT, durable=True)
+        except BaseException:
+            await _close_quietly(channel)
+            raise
+        return channel, exchange
 
     async def _connect(self) -> AbstractRobustConnection:
         """First connection; retried for ``connect_retry_for`` s (the broker may start later)."""
@@ -194,13 +206,22 @@ class RabbitEventBus(EventBus):
     async def _consume(
         self, queue: str, routing_keys: Sequence[str], handler: Handler, prefetch: int, delivery_limit: int
     ) -> None:
-        assert self._conn is not None
-        # a channel per subscription: its own prefetch window
-        channel = await self._conn.channel(publisher_confirms=False)
-        await channel.set_qos(prefetch_count=prefetch)
-        amqp_queue = await self._declare(channel, queue, routing_keys, delivery_limit)
-        tag = await amqp_queue.consume(self._consumer(handler, amqp_queue.name))
-        self._subs.append(_Subscription(amqp_queue.name, channel, amqp_queue, tag))
+        conn = self._conn
+        assert conn is not None
+
+        async def once() -> _Subscription:
+            # a channel per subscription: its own prefetch window
+            channel = await conn.channel(publisher_confirms=False)
+            try:
+                await channel.set_qos(prefetch_count=prefetch)
+                amqp_queue = await self._declare(channel, queue, routing_keys, delivery_limit)
+                tag = await amqp_queue.consume(self._consumer(handler, amqp_queue.name))
+            except BaseException:
+                await _close_quietly(channel)
+                raise
+            return _Subscription(amqp_queue.name, channel, amqp_queue, tag)
+
+        self._subs.append(await self._declaring(conn, f"queue {queue}", once))
 
     async def subscribe_broadcast(self, routing_keys: Sequence[str], handler: Handler) -> None:
         """Every process that calls this receives every matching message (not one consumer of a
@@ -208,15 +229,24 @@ class RabbitEventBus(EventBus):
         notices each replica must see (a revoked credential), not for work: nothing is kept
         while the process is down."""
         await self.start()
-        assert self._conn is not None
+        conn = self._conn
+        assert conn is not None
         for pattern in routing_keys:
             validate_pattern(pattern)
-        channel = await self._conn.channel(publisher_confirms=False)
-        amqp_queue = await channel.declare_queue(exclusive=True, auto_delete=True, durable=False)
-        for pattern in routing_keys:
-            await amqp_queue.bind(self.exchange_name, routing_key=pattern)
-        tag = await amqp_queue.consume(self._consumer(handler, amqp_queue.name))
-        self._subs.append(_Subscription(amqp_queue.name, channel, amqp_queue, tag))
+
+        async def once() -> _Subscription:
+            channel = await conn.channel(publisher_confirms=False)
+            try:
+                amqp_queue = await channel.declare_queue(exclusive=True, auto_delete=True, durable=False)
+                for pattern in routing_keys:
+                    await amqp_queue.bind(self.exchange_name, routing_key=pattern)
+                tag = await amqp_queue.consume(self._consumer(handler, amqp_queue.name))
+            except BaseException:
+                await _close_quietly(channel)
+                raise
+            return _Subscription(amqp_queue.name, channel, amqp_queue, tag)
+
+        self._subs.append(await self._declaring(conn, "a broadcast queue", once))
 
     async def ping(self) -> bool:
         conn = self._conn
@@ -231,12 +261,17 @@ class RabbitEventBus(EventBus):
     # -- extensions -------------------------------------------------------------
     async def _declare_queue(self, queue: str, routing_keys: Sequence[str], delivery_limit: int) -> None:
         """Declare ``queue`` (+ its DLQ) and its bindings without consuming."""
-        assert self._conn is not None
-        channel = await self._conn.channel(publisher_confirms=False)
-        try:
-            await self._declare(channel, queue, routing_keys, delivery_limit, robust=False)
-        finally:
-            await channel.close()
+        conn = self._conn
+        assert conn is not None
+
+        async def once() -> None:
+            channel = await conn.channel(publisher_confirms=False)
+            try:
+                await self._declare(channel, queue, routing_keys, delivery_limit, robust=False)
+            finally:
+                await _close_quietly(channel)
+
+        await self._declaring(conn, f"queue {queue}", once)
 
     async def dead_letters(self, queue: str) -> list[Message]:
         """The messages in ``<queue>.dlq``, oldest first, left in place."""
@@ -348,6 +383,35 @@ class RabbitEventBus(EventBus):
             await channel.close()
 
     # -- internals ----------------------------------------------------------------
+    async def _declaring(self, conn: AbstractRobustConnection, what: str, step: Callable[[], Awaitable[_T]]) -> _T:
+        """``step`` (a declaration of the start-up), made again when the broker closed or lost the
+        connection meanwhile (a broker restarting closes it with INTERNAL_ERROR): once the robust
+        connection is back, for up to ``connect_retry_for`` s, as an unreachable broker is waited
+        for. Any other error (a queue declared with other arguments) is raised at once."""
+        deadline = time.monotonic() + self._connect_retry_for
+        backoff = 0.2
+        while True:
+            try:
+                return await step()
+            except Exception as exc:
+                if self._closed or not _connection_lost(conn, exc) or time.monotonic() + backoff > deadline:
+                    raise
+                log.warning(
+                    "RabbitMQ connection lost while declaring %s (%s: %s); declaring it again once reconnected",
+                    what,
+                    type(exc).__name__,
+                    exc,
+                )
+            await asyncio.sleep(backoff)
+            backoff = min(self._max_backoff, backoff * 2)
+            try:
+                async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
+                    await conn.connected.wait()
+            except TimeoutError:
+                raise ConnectionError(
+                    f"RabbitMQ did not come back within {self._connect_retry_for:.0f}s while declaring {what}"
+                ) from None
+
     async def _declare(
         self,
         channel: AbstractChannel,
@@ -452,6 +516,24 @@ class RabbitEventBus(EventBus):
             mandatory=False,  # pub/sub: no bound queue means nobody wants it
             timeout=self._publish_timeout,
         )
+
+
+def _connection_lost(conn: AbstractRobustConnection, exc: BaseException) -> bool:
+    """True when ``exc`` says the connection is gone (closed by the broker, reset, or a channel
+    used after that), not that the broker refused what was asked (a channel error) or who asked."""
+    if isinstance(exc, aiormq.exceptions.AuthenticationError | aiormq.exceptions.ProbableAuthenticationError):
+        return False
+    if isinstance(exc, ConnectionError | aiormq.exceptions.ChannelInvalidStateError):
+        return True
+    # aio-pika says RuntimeError("<Connection ...> closed") for a channel asked of a lost connection
+    return isinstance(exc, RuntimeError) and not conn.connected.is_set()
+
+
+async def _close_quietly(channel: AbstractChannel) -> None:
+    """Close ``channel`` unless it is closed already; a connection gone meanwhile is no error here."""
+    if not channel.is_closed:
+        with contextlib.suppress(Exception):
+            await channel.close()
 
 
 async def delete_objects(url: str, queues: Sequence[str], exchanges: Sequence[str] = ()) -> int:

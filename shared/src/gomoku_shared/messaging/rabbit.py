@@ -17,7 +17,8 @@ message unacknowledged also counts as a failed delivery.
 Reliability: ``connect_robust`` re-opens channels, re-declares the topology and restarts
 consumers after a connection loss. A start-up declaration the broker interrupts (a broker
 restarting closes the connection, with INTERNAL_ERROR or CONNECTION_FORCED) is made again on the
-reconnected connection, for up to ``connect_retry_for`` seconds, like an unreachable broker. ``publish`` sends a batch, then awaits its publisher confirms and, if
+reconnected connection, for up to ``connect_retry_for`` seconds, like an unreachable broker.
+``publish`` sends a batch, then awaits its publisher confirms and, if
 the connection drops, retries with a bounded backoff until ``publish_retry_for`` seconds
 have passed (a retried message may arrive twice; consumers dedupe with the inbox).
 """

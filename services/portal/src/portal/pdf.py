@@ -245,7 +245,7 @@ def standings(words: Words, event: dict, section: dict, table: dict, font: str =
     said += [(head, words.t(_legend_key(tb, order))) for head, tb in zip(tiebreak_heads, order, strict=True)]
     said += [(words.t(played), words.t(f"pdf.legend.{played.removeprefix('pdf.')}"))]
     said += [(words.t("decided_by"), words.t("pdf.legend.decided_by"))]
-    pdf_table.legend(pdf, FAMILY, said, words.t("pdf.legend"), words.lang)
+    pdf_table.legend(pdf, FAMILY, said, words.t("pdf.legend"), words.colon)
     return bytes(pdf.output())
 
 
@@ -290,7 +290,7 @@ def cross_table(words: Words, event: dict, section: dict, table: dict, starts: d
         (words.t(f"tiebreak.{points}"), words.t(f"pdf.legend.{points}")),
         (words.t("place"), words.t("pdf.legend.place")),
     ]
-    pdf_table.legend(pdf, FAMILY, said, words.t("pdf.legend"), words.lang)
+    pdf_table.legend(pdf, FAMILY, said, words.t("pdf.legend"), words.colon)
     return bytes(pdf.output())
 
 

@@ -204,12 +204,11 @@ def ruled_table(
     return drawn
 
 
-def legend(pdf: FPDF, family: str, entries: Sequence[tuple[str, str]], title: str, lang: str) -> None:
+def legend(pdf: FPDF, family: str, entries: Sequence[tuple[str, str]], title: str, colon: str) -> None:
     """Under a table: each short head said in words ("对手分：所有对手大分之和"), with the colon of
-    the printout's language."""
+    the printout's language (``Words.colon``)."""
     if not entries:
         return
-    colon = "：" if lang == "zh" else ": "
     pdf.ln(3)
     pdf.set_font(family, size=9)
     pdf.multi_cell(0, 5, title, new_x="LMARGIN", new_y="NEXT")

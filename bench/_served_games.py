@@ -268,7 +268,7 @@ async def tear_down(
             proc.kill()
     if not keep:
         await drop_database(admin_url, dbname)
-    from gomoku_shared.messaging.rabbit import delete_namespace
+    from gomoku_shared.messaging.rabbit_cleanup import delete_namespace
 
     await delete_namespace(amqp_url, namespace)
 

@@ -150,7 +150,7 @@ async def delivery_latencies(deliveries: int, rate: float, distributed: bool) ->
             finally:
                 await service.runtime.stop()
         finally:
-            from gomoku_shared.messaging.rabbit import delete_namespace
+            from gomoku_shared.messaging.rabbit_cleanup import delete_namespace
 
             await delete_namespace(amqp, namespace)
             await served.drop_database(admin, dbname)

@@ -292,7 +292,7 @@ def main(argv: list[str] | None = None) -> int:
             if amqp is not None:
                 # the services declared the whole topology in the run's namespace: none of it
                 # may stay behind on the broker (quorum queues pile up on a shared one)
-                from gomoku_shared.messaging.rabbit import delete_namespace
+                from gomoku_shared.messaging.rabbit_cleanup import delete_namespace
 
                 asyncio.run(delete_namespace(amqp, namespace))
     for index, clock in enumerate(("wall", "cpu")):

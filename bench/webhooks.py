@@ -103,7 +103,7 @@ async def _service(hung: int, distributed: bool) -> AsyncIterator[Service]:
             finally:
                 await service.runtime.stop()
         finally:
-            from gomoku_shared.messaging.rabbit import delete_namespace
+            from gomoku_shared.messaging.rabbit_cleanup import delete_namespace
 
             await delete_namespace(amqp, namespace)
             await served.drop_database(admin, dbname)

@@ -33,7 +33,7 @@ def recorded(monkeypatch):
     monkeypatch.setattr(startup, "run_embedded", lambda table, repeat, env: (0.0, 0.0))
     monkeypatch.setattr(startup, "_create_databases", create_databases)
     monkeypatch.setattr(startup, "_drop_databases", drop_databases)
-    monkeypatch.setattr("gomoku_shared.messaging.rabbit.delete_namespace", delete_namespace)
+    monkeypatch.setattr("gomoku_shared.messaging.rabbit_cleanup.delete_namespace", delete_namespace)
     monkeypatch.setenv("DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
     monkeypatch.setenv("AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/")
     return seen

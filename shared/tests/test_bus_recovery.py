@@ -308,14 +308,14 @@ async def test_a_declaration_the_broker_interrupts_is_made_again_once_reconnecte
             received.append(m.message_id)
 
         try:
-            with caplog.at_level(logging.WARNING, logger="gomoku_shared.messaging.rabbit"):
+            with caplog.at_level(logging.WARNING, logger="gomoku_shared.messaging.rabbit_start"):
                 async with asyncio.timeout(60):
                     await bus.start()
                     await bus.declare("awards", ["standings.updated"])
                     await bus.subscribe("pairing", ["round.started"], handler)
             assert interrupted == ["exchanges", "awards", "pairing"]
             assert relay.cuts == 3
-            ours = [r.getMessage() for r in caplog.records if r.name == "gomoku_shared.messaging.rabbit"]
+            ours = [r.getMessage() for r in caplog.records if r.name == "gomoku_shared.messaging.rabbit_start"]
             again = [m for m in ours if "declaring it again" in m]
             for what in ("the exchanges", "queue awards", "queue pairing"):
                 assert any(what in m for m in again), (what, again)

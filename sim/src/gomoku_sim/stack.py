@@ -249,7 +249,7 @@ async def distributed_stack(
             await platform.aclose()
     finally:
         stack.stop_all()
-        from gomoku_shared.messaging.rabbit import delete_namespace
+        from gomoku_shared.messaging.rabbit_cleanup import delete_namespace
 
         with contextlib.suppress(Exception):  # the broker may be what failed
             await delete_namespace(amqp_url, stack.namespace)

@@ -34,7 +34,6 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import aio_pika
-import aiormq.exceptions
 from aio_pika.abc import (
     AbstractChannel,
     AbstractExchange,
@@ -44,6 +43,7 @@ from aio_pika.abc import (
     AbstractRobustConnection,
 )
 
+from . import rabbit_start
 from .bus import EventBus, Handler, Message, dlq_name
 from .topic import validate_pattern
 
@@ -84,7 +84,7 @@ class RabbitEventBus(EventBus):
         self._publish_timeout = publish_timeout
         self._publish_retry_for = publish_retry_for
         self._max_backoff = max_backoff
-        self._connect_retry_for = connect_retry_for
+        self._patience = rabbit_start.Patience(connect_retry_for, max_backoff)
         self._conn: AbstractRobustConnection | None = None
         self._pub_channel: AbstractChannel | None = None
         self._exchange: AbstractExchange | None = None
@@ -123,29 +123,14 @@ class RabbitEventBus(EventBus):
             exchange = await channel.declare_exchange(self.exchange_name, aio_pika.ExchangeType.TOPIC, durable=True)
             await channel.declare_exchange(self.dlx_name, aio_pika.ExchangeType.DIRECT, durable=True)
         except BaseException:
-            await _close_quietly(channel)
+            await rabbit_start.close_quietly(channel)
             raise
         return channel, exchange
 
     async def _connect(self) -> AbstractRobustConnection:
         """First connection; retried for ``connect_retry_for`` s (the broker may start later)."""
-        deadline = time.monotonic() + self._connect_retry_for
-        backoff = 0.2
-        while True:
-            try:
-                return await aio_pika.connect_robust(
-                    self._url,
-                    reconnect_interval=self._reconnect_interval,
-                    client_properties={"connection_name": f"gomoku-bus:{self._namespace}"},
-                )
-            except aio_pika.exceptions.ProbableAuthenticationError:
-                raise  # waiting will not fix credentials
-            except (ConnectionError, OSError, aio_pika.exceptions.AMQPConnectionError) as exc:
-                if time.monotonic() + backoff > deadline:
-                    raise
-                log.warning("RabbitMQ not reachable (%s); retrying in %.1fs", exc, backoff)
-                await asyncio.sleep(backoff)
-                backoff = min(self._max_backoff, backoff * 2)
+        name = f"gomoku-bus:{self._namespace}"
+        return await rabbit_start.connect(self._url, name, self._reconnect_interval, self._patience)
 
     async def stop_consuming(self) -> None:
         """Cancel the consumers and let running handlers finish; publishing still works (a
@@ -218,7 +203,7 @@ class RabbitEventBus(EventBus):
                 amqp_queue = await self._declare(channel, queue, routing_keys, delivery_limit)
                 tag = await amqp_queue.consume(self._consumer(handler, amqp_queue.name))
             except BaseException:
-                await _close_quietly(channel)
+                await rabbit_start.close_quietly(channel)
                 raise
             return _Subscription(amqp_queue.name, channel, amqp_queue, tag)
 
@@ -243,7 +228,7 @@ class RabbitEventBus(EventBus):
                     await amqp_queue.bind(self.exchange_name, routing_key=pattern)
                 tag = await amqp_queue.consume(self._consumer(handler, amqp_queue.name))
             except BaseException:
-                await _close_quietly(channel)
+                await rabbit_start.close_quietly(channel)
                 raise
             return _Subscription(amqp_queue.name, channel, amqp_queue, tag)
 
@@ -270,7 +255,7 @@ class RabbitEventBus(EventBus):
             try:
                 await self._declare(channel, queue, routing_keys, delivery_limit, robust=False)
             finally:
-                await _close_quietly(channel)
+                await rabbit_start.close_quietly(channel)
 
         await self._declaring(conn, f"queue {queue}", once)
 
@@ -385,33 +370,9 @@ class RabbitEventBus(EventBus):
 
     # -- internals ----------------------------------------------------------------
     async def _declaring(self, conn: AbstractRobustConnection, what: str, step: Callable[[], Awaitable[_T]]) -> _T:
-        """``step`` (a declaration of the start-up), made again when the broker closed or lost the
-        connection meanwhile (a broker restarting closes it with INTERNAL_ERROR): once the robust
-        connection is back, for up to ``connect_retry_for`` s, as an unreachable broker is waited
-        for. Any other error (a queue declared with other arguments) is raised at once."""
-        deadline = time.monotonic() + self._connect_retry_for
-        backoff = 0.2
-        while True:
-            try:
-                return await step()
-            except Exception as exc:
-                if self._closed or not _connection_lost(conn, exc) or time.monotonic() + backoff > deadline:
-                    raise
-                log.warning(
-                    "RabbitMQ connection lost while declaring %s (%s: %s); declaring it again once reconnected",
-                    what,
-                    type(exc).__name__,
-                    exc,
-                )
-            await asyncio.sleep(backoff)
-            backoff = min(self._max_backoff, backoff * 2)
-            try:
-                async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
-                    await conn.connected.wait()
-            except TimeoutError:
-                raise ConnectionError(
-                    f"RabbitMQ did not come back within {self._connect_retry_for:.0f}s while declaring {what}"
-                ) from None
+        """``step``, a declaration of the start-up, made again if the broker interrupts it
+        (``rabbit_start.declaring``)."""
+        return await rabbit_start.declaring(conn, what, step, self._patience, lambda: self._closed)
 
     async def _declare(
         self,
@@ -517,54 +478,3 @@ class RabbitEventBus(EventBus):
             mandatory=False,  # pub/sub: no bound queue means nobody wants it
             timeout=self._publish_timeout,
         )
-
-
-def _connection_lost(conn: AbstractRobustConnection, exc: BaseException) -> bool:
-    """True when ``exc`` says the connection is gone (closed by the broker, reset, or a channel
-    used after that), not that the broker refused what was asked (a channel error) or who asked."""
-    if isinstance(exc, aiormq.exceptions.AuthenticationError | aiormq.exceptions.ProbableAuthenticationError):
-        return False
-    if isinstance(exc, ConnectionError | aiormq.exceptions.ChannelInvalidStateError):
-        return True
-    # aio-pika says RuntimeError("<Connection ...> closed") for a channel asked of a lost connection
-    return isinstance(exc, RuntimeError) and not conn.connected.is_set()
-
-
-async def _close_quietly(channel: AbstractChannel) -> None:
-    """Close ``channel`` unless it is closed already; a connection gone meanwhile is no error here."""
-    if not channel.is_closed:
-        with contextlib.suppress(Exception):
-            await channel.close()
-
-
-async def delete_objects(url: str, queues: Sequence[str], exchanges: Sequence[str] = ()) -> int:
-    """Delete queues and exchanges by name (missing ones are fine); how many queues went."""
-    deleted = 0
-    conn = await aio_pika.connect(url, timeout=10)
-    try:
-        channel = await conn.channel()
-        for name in queues:
-            try:
-                await channel.queue_delete(name)
-                deleted += 1
-            except Exception:  # noqa: BLE001 - an absent queue closes the channel
-                channel = await conn.channel()
-        for name in exchanges:
-            try:
-                await channel.exchange_delete(name)
-            except Exception:  # noqa: BLE001
-                channel = await conn.channel()
-    finally:
-        await conn.close()
-    return deleted
-
-
-async def delete_namespace(url: str, namespace: str, queues: Sequence[str] = ()) -> int:
-    """Delete a finished run's broker objects: the service topology's queues and dead-letter
-    queues (plus ``queues``) and both exchanges of ``namespace``. Benchmarks, simulations and
-    test fixtures call it when they end: quorum queues left behind pile up on a shared broker
-    until it stops answering. Returns how many queues were deleted."""
-    from ..topology import CONSUMES
-
-    names = [f"{namespace}.{q}{suffix}" for q in (*CONSUMES, *queues) for suffix in ("", ".dlq")]
-    return await delete_objects(url, names, [f"{namespace}.events", f"{namespace}.dlx"])

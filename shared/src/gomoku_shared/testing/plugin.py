@@ -246,7 +246,7 @@ def fresh_database(pg_admin_url: str, run_id: str) -> Iterator[Callable[[], Awai
 def _delete_broker_objects(url: str, queues: Sequence[str], exchanges: Sequence[str]) -> None:
     """Delete queues and exchanges (missing ones are fine): quorum queues left behind by
     every test run would pile up on a shared broker until it stops answering."""
-    from gomoku_shared.messaging.rabbit import delete_objects
+    from gomoku_shared.messaging.rabbit_cleanup import delete_objects
 
     try:
         _in_thread(lambda: delete_objects(url, queues, exchanges))
@@ -264,7 +264,7 @@ def bus_namespace(run_id: str) -> Iterator[str]:
     yield namespace
     url = os.environ.get("AMQP_URL")
     if url:
-        from gomoku_shared.messaging.rabbit import delete_namespace
+        from gomoku_shared.messaging.rabbit_cleanup import delete_namespace
 
         try:
             _in_thread(lambda: delete_namespace(url, namespace, ("observer", "probe", "test")))

@@ -50,14 +50,43 @@ def _called_on_first_use(module: str, name: str) -> Any:
     return call
 
 
+class JSONEncoderOnFirstUse:
+    """``json.JSONEncoder`` as a base class that imports json when first instantiated: gacrux's
+    ``helpers.DecimalEncoder`` subclasses it at import, and only gacrux's JSON output (a verbose
+    run, never a pairing) instantiates it. It encodes as ``json.JSONEncoder`` with the same
+    options, with the subclass's ``default`` (whose ``super().default`` refuses as json's does)."""
+
+    def __init__(self, **options: Any) -> None:
+        import json
+
+        if options.get("default") is None:
+            options["default"] = self.default
+        self.encoder = json.JSONEncoder(**options)
+
+    def default(self, value: object) -> Any:
+        raise TypeError(f"Object of type {value.__class__.__name__} is not JSON serializable")
+
+    def encode(self, value: object) -> str:
+        return self.encoder.encode(value)
+
+    def iterencode(self, value: object, _one_shot: bool = False) -> Iterator[str]:
+        return self.encoder.iterencode(value, _one_shot)
+
+
+class JsonOnFirstUse(OnFirstUse):
+    """The stand-in for ``json``: its ``JSONEncoder`` is :class:`JSONEncoderOnFirstUse`."""
+
+    JSONEncoder = JSONEncoderOnFirstUse
+
+
 @contextmanager
-def standing_in(name: str, callables: tuple[str, ...] = ()) -> Iterator[None]:
-    """Inside the block, ``import name`` gives an :class:`OnFirstUse` stand-in (unless the module
-    is imported already); after it, the stand-in leaves ``sys.modules`` and the modules imported
-    inside keep it."""
+def standing_in(name: str, callables: tuple[str, ...] = (), kind: type[OnFirstUse] = OnFirstUse) -> Iterator[None]:
+    """Inside the block, ``import name`` gives an :class:`OnFirstUse` stand-in (of ``kind``)
+    unless the module is imported already; after it, the stand-in leaves ``sys.modules`` and the
+    modules imported inside keep it."""
     stand_in = None
     if name not in sys.modules:
-        stand_in = sys.modules[name] = OnFirstUse(name, callables)
+        stand_in = sys.modules[name] = kind(name, callables)
     try:
         yield
     finally:
@@ -68,8 +97,14 @@ def standing_in(name: str, callables: tuple[str, ...] = ()) -> Iterator[None]:
 def _import_pairing_dutch() -> Any:
     # random too: gacrux draws from it only for a tournament without a top colour, which ours
     # have; and its tiebreaks (a third of gacrux, with datetime, its JSON reader and ratings),
-    # which its crosstables call for the players' data, that the fast engine computes alone
-    with standing_in("networkx"), standing_in("random"), standing_in("gacrux.tiebreak", ("tiebreak",)):
+    # which its crosstables call for the players' data, that the fast engine computes alone;
+    # and json (with re, a tenth of a pairing-engine process), which only its JSON output uses
+    with (
+        standing_in("networkx"),
+        standing_in("random"),
+        standing_in("gacrux.tiebreak", ("tiebreak",)),
+        standing_in("json", kind=JsonOnFirstUse),
+    ):
         from gacrux.pairingdutch import pairing_dutch
     return pairing_dutch
 
@@ -79,4 +114,4 @@ if TYPE_CHECKING:
 else:
     pairing_dutch = _import_pairing_dutch()
 
-__all__ = ["OnFirstUse", "pairing_dutch", "standing_in"]
+__all__ = ["JSONEncoderOnFirstUse", "JsonOnFirstUse", "OnFirstUse", "pairing_dutch", "standing_in"]

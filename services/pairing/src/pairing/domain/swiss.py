@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass, replace
 
 from .checker import IllegalPairing, check_round
+from .frozen import Record, record, replace
 from .lookahead import keep_completable, needs_lookahead
 from .model import Board, Code, Colour, ForbiddenGroup, RoundPairing, Tournament, active_players
 from .trf import export_trf
@@ -289,12 +289,15 @@ def _scorable_by_gacrux(tournament: Tournament) -> Tournament:
     return replace(tournament, history=history) if changed else tournament
 
 
-@dataclass(frozen=True)
-class ByeRules:
+@record(frozen=True)
+class ByeRules(Record):
     """How requested byes score (REG/PAIR config): HALF_BYE or ZERO_BYE, per event."""
 
     requested: Code = Code.HALF_BYE
     forced: Code = Code.FULL_BYE  # arbiter-forced bye (e.g. FULL_BYE, or PAIRING_BYE)
+
+    def __init__(self, requested: Code = Code.HALF_BYE, forced: Code = Code.FULL_BYE) -> None:
+        self.__dict__.update(requested=requested, forced=forced)
 
 
 def forbidden_from_units(tournament: Tournament, first_round: int, last_round: int) -> tuple[ForbiddenGroup, ...]:

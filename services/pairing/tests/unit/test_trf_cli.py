@@ -174,13 +174,17 @@ def test_cli_reads_the_usual_command_lines_as_argparse_does(argv, plain, capsys)
         assert cli._plain_arguments(argv) == expected
 
 
+# what the installed ``pairing-engine`` script runs (``-m`` would import runpy's importlib and contextlib)
+_CONSOLE_SCRIPT = "import sys; from pairing.cli import run; sys.exit(run())"
+
+
 def test_cli_process_pairs_without_the_modules_it_needs_not(tmp_path):
     """The ``pairing-engine`` process (``run``) answers without importing argparse, typing,
     networkx or pydantic, nor dataclasses (the records it defines are written by hand, with the
-    re, copy and inspect dataclasses imports); gacrux's random, its tiebreaks (with datetime)
-    and json (with re) are imported only if used. The process leaves by ``os._exit``, so its
-    imports are read from ``-X importtime``; a misspelt name would match nothing, so the test
-    also finds some that are imported."""
+    re, copy and inspect dataclasses imports), contextlib or importlib; gacrux's random, its
+    tiebreaks (with datetime) and json (with re) are imported only if used. The process leaves
+    by ``os._exit``, so its imports are read from ``-X importtime``; a misspelt name would match
+    nothing, so the test also finds some that are imported."""
     import subprocess
     import sys
 
@@ -189,7 +193,7 @@ def test_cli_process_pairs_without_the_modules_it_needs_not(tmp_path):
     t = Tournament(players=tuple(Player(i, f"P{i}", rating=2000 - i) for i in range(1, 13)), rounds_planned=5)
     t = record_round(t, pair_swiss_round(t), {i: Outcome.FIRST_WINS for i in range(6)})
     done = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "pairing.cli", str(_write(tmp_path, t)), "-p"],
+        [sys.executable, "-X", "importtime", "-c", _CONSOLE_SCRIPT, str(_write(tmp_path, t)), "-p"],
         capture_output=True,
         text=True,
         check=True,
@@ -198,5 +202,5 @@ def test_cli_process_pairs_without_the_modules_it_needs_not(tmp_path):
     assert done.stdout.startswith("6\n")
     assert {"enum", "decimal", "gacrux.pairingdutch", "pairing.adapters.dutch.fast"} <= imported
     unneeded = {"argparse", "typing", "networkx", "pydantic", "random", "gacrux.tiebreak", "datetime"}
-    unneeded |= {"dataclasses", "inspect", "copy", "json", "re"}
+    unneeded |= {"dataclasses", "inspect", "copy", "json", "re", "contextlib", "importlib", "warnings"}
     assert not unneeded & imported

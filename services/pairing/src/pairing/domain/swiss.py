@@ -15,7 +15,6 @@ raises instead of being used.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from contextlib import AbstractContextManager, nullcontext
 
 from .checker import IllegalPairing, check_round
 from .frozen import Record, record, replace
@@ -25,6 +24,7 @@ from .trf import export_trf
 
 TYPE_CHECKING = False  # typing's own, without importing typing: pairing-engine's start-up (ADR 0013)
 if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
     from typing import Any, Protocol
 else:
     Protocol = object  # the port is structural: only type checkers read it as a Protocol
@@ -90,7 +90,7 @@ class GacruxDutch:
 
     def pairing_scope(self) -> AbstractContextManager[object]:
         """What the pairing of one round runs inside (nothing here)."""
-        return nullcontext()
+        return _NO_SCOPE
 
     def round_structure(
         self, tournament: Tournament, round_: int, participants: Sequence[int], topscorer_exemption: bool = False
@@ -112,6 +112,19 @@ class GacruxDutch:
         for competitor in tour["competitors"]:
             competitor["present"] = competitor["cid"] in present
         return tour, to_old
+
+
+class _NoScope:
+    """``contextlib.nullcontext()`` without importing contextlib (pairing-engine's start-up)."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exception: object) -> None:
+        return None
+
+
+_NO_SCOPE = _NoScope()
 
 
 def _renumbered(tournament: Tournament) -> tuple[Tournament, dict[int, int], dict[int, int]]:

@@ -92,8 +92,10 @@ def main(argv: list[str] | None = None, engine: FastGacruxDutch | None = None) -
     from pairing.domain.trf import TrfError, import_trf
 
     try:
-        with open(source, encoding="latin-1") as stream:
-            text = stream.read()
+        # bytes decoded at once: latin-1 is built into str, a text stream would import its codec
+        # (import_trf reads \r, \n and \r\n line ends alike, as a text stream would give them)
+        with open(source, "rb") as stream:
+            text = stream.read().decode("latin-1")
     except OSError as error:
         print(f"pairing-engine: cannot read {source}: {error.strerror}", file=sys.stderr)
         return 2

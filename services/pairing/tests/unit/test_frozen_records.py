@@ -4,10 +4,12 @@ at gacrux's import (ADR 0013, the pairing-engine process)."""
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import decimal
 import inspect
 import json
+import pickle
 
 import pytest
 
@@ -84,6 +86,7 @@ def test_equality_hash_repr_and_replace_are_a_frozen_dataclass(cls):
             setattr(ours, name, "other")
         with pytest.raises(dataclasses.FrozenInstanceError):
             delattr(ours, name)
+    assert pickle.loads(pickle.dumps(ours)) == ours and copy.deepcopy(ours) == ours
     assert dataclasses.is_dataclass(ours)
     assert [field.name for field in dataclasses.fields(cls)] == [field.name for field in dataclasses.fields(reference)]
     assert dataclasses.astuple(ours) == dataclasses.astuple(theirs)

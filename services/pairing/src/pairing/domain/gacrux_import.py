@@ -115,7 +115,7 @@ def _import_pairing_dutch() -> Any:
     # random too: gacrux draws from it only for a tournament without a top colour, which ours
     # have; and its tiebreaks (a third of gacrux, with datetime, its JSON reader and ratings),
     # which its crosstables call for the players' data, that the fast engine computes alone;
-    # and json (with re, a tenth of a pairing-engine process), which only its JSON output uses
+    # and json (with re: about 3 ms of a pairing-engine process), which only its JSON output uses
     with (
         standing_in("networkx"),
         standing_in("random"),

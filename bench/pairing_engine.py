@@ -1,7 +1,7 @@
 """Pairing with the compiled blossom matching (issue 33): in process and as a whole ``pairing-engine``
 process, each beside networkx's matching in the same run.
 
-    .venv/bin/python -m bench.pairing_engine [--bbp PATH] [--no-big] [--quick] [--players N]
+    .venv/bin/python -m bench.pairing_engine [--bbp PATH] [--before PATH] [--no-big] [--quick] [--players N]
 
 Rows (best and median of the runs; the machine is shared, so in-process rows are CPU ms of this
 process):
@@ -16,6 +16,8 @@ process):
 - ``--bbp PATH``: bbpPairings (FIDE's reference Dutch engine, C++; not part of this project,
   build it yourself) run as ``PATH --dutch LATE.trf -p OUT`` on the same file, timed the same
   way, and whether its pairs are ours;
+- ``--before PATH``: another ``pairing-engine`` (an earlier version's install) run as
+  ``PATH LATE.trf -p`` beside ours, timed the same way, and whether its pairs are ours;
 - Python's own start-up, the floor under any Python process: ``python -c pass`` and
   ``python -I -S -c pass`` (no site: what a console script cannot ask for).
 The processes run interleaved, so the machine's load falls on each alike. The ratio columns
@@ -131,7 +133,9 @@ def _late_trf(t: Tournament) -> str:
     return export_trf(t) + f"XXR {t.rounds_planned}\nBBW {points.win:4.1f}\nBBD {points.draw:4.1f}\n"
 
 
-def _processes(t: Tournament, repeat: int, bbp: str | None) -> list[tuple[str, list[float], str]]:
+def _processes(
+    t: Tournament, repeat: int, bbp: str | None, before: str | None = None
+) -> list[tuple[str, list[float], str]]:
     engine = str(Path(sys.executable).with_name("pairing-engine"))
     with tempfile.TemporaryDirectory() as folder:
         trf = os.path.join(folder, "late.trf")
@@ -142,6 +146,8 @@ def _processes(t: Tournament, repeat: int, bbp: str | None) -> list[tuple[str, l
             ("  python -c pass (floor)", lambda: _run([sys.executable, "-c", "pass"])),
             ("  python -I -S -c pass", lambda: _run([sys.executable, "-I", "-S", "-c", "pass"])),
         ]
+        if before:
+            plans.append(("  pairing-engine before", lambda: _run([before, trf, "-p"])))
         if bbp:
             out = os.path.join(folder, "bbp.out")
 
@@ -180,6 +186,7 @@ def _row(
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.pairing_engine", description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--bbp", metavar="PATH", help="a bbpPairings executable to time beside ours")
+    parser.add_argument("--before", metavar="PATH", help="another pairing-engine (an earlier install) to time beside")
     parser.add_argument("--no-big", action="store_true", help="leave out the 1,024-player round")
     parser.add_argument("--quick", action="store_true", help="a smoke run: 32 players, 3 runs, no 1,024 round")
     parser.add_argument(
@@ -198,7 +205,7 @@ def main(argv: list[str] | None = None) -> None:
     compiled, reference = _in_process(late, repeat)
     _row(f"{players} players, round {LATE_PLAYED + 1}, in process", compiled, reference)
     _row("  networkx matching", reference, reference)
-    rows = _processes(late, process_repeat, args.bbp)
+    rows = _processes(late, process_repeat, args.bbp, args.before)
     bbp_rows = [times for name, times, _ in rows if name.startswith("  bbpPairings")]
     for index, (name, times, same) in enumerate(rows):
         # over the networkx process's wall / CPU row, and bbpPairings' (when timed)

@@ -23,8 +23,7 @@ if TYPE_CHECKING:
 
 def _split_preassigned(tournament: Tournament) -> tuple[Tournament, dict[int, Code]]:
     """A last round holding only byes is the next round's pre-assigned byes (TRF convention)."""
-    from dataclasses import replace
-
+    from pairing.domain.frozen import replace
     from pairing.domain.model import Code
 
     done = tournament.rounds_done
@@ -93,8 +92,10 @@ def main(argv: list[str] | None = None, engine: FastGacruxDutch | None = None) -
     from pairing.domain.trf import TrfError, import_trf
 
     try:
-        with open(source, encoding="latin-1") as stream:
-            text = stream.read()
+        # bytes decoded at once: latin-1 is built into str, a text stream would import its codec
+        # (import_trf reads \r, \n and \r\n line ends alike, as a text stream would give them)
+        with open(source, "rb") as stream:
+            text = stream.read().decode("latin-1")
     except OSError as error:
         print(f"pairing-engine: cannot read {source}: {error.strerror}", file=sys.stderr)
         return 2
@@ -154,12 +155,6 @@ def run() -> NoReturn:
     import os
 
     garbage_collector.disable()
-    from pairing.domain.gacrux_import import standing_in
-
-    # dataclasses imports inspect (and ast, dis, tokenize: a twelfth of the process) for the
-    # docstring of a dataclass written without one; those on the pairing path have theirs
-    with standing_in("inspect"):
-        import dataclasses  # noqa: F401
     from pairing.adapters.dutch.fast import FastGacruxDutch
 
     engine = FastGacruxDutch(keep_structures=True)  # freed by the exit, not one by one

@@ -6,7 +6,7 @@ import os
 import pytest
 
 from pairing.cli import main
-from pairing.domain.model import Code, Colour, ForbiddenGroup, Player, Tournament
+from pairing.domain.model import Code, Colour, ForbiddenGroup, Outcome, Player, Tournament, record_round
 from pairing.domain.swiss import pair_swiss_round
 from pairing.domain.trf import TrfError, export_trf, import_trf
 
@@ -80,6 +80,22 @@ def test_cli_writes_javafo_pairing(tmp_path):
     assert pairs == pair_swiss_round(t).pairs()
     assert pairs[-1][1] == 0  # bye written as "id 0"
     assert sorted(x for p in pairs for x in p if x) == [1, 2, 3, 4, 5]
+
+
+@pytest.mark.parametrize("line_end", ["\r\n", "\r"])
+def test_cli_reads_a_file_with_other_line_ends_alike(tmp_path, capsys, line_end):
+    """The file is read as bytes (latin-1, without a text stream's newline translation): CR LF
+    and CR line ends and a latin-1 name pair as the same file with LF."""
+    t = Tournament(players=tuple(Player(i, f"Pé{i}", rating=2000 - i) for i in range(1, 8)), rounds_planned=3)
+    t = record_round(t, pair_swiss_round(t), {i: Outcome.FIRST_WINS for i in range(3)})
+    plain = tmp_path / "plain.trf"
+    plain.write_bytes(export_trf(t).encode("latin-1"))
+    other = tmp_path / "other.trf"
+    other.write_bytes(export_trf(t).replace("\n", line_end).encode("latin-1"))
+    assert main([str(plain), "-p"]) == 0
+    expected = capsys.readouterr().out
+    assert main([str(other), "-p"]) == 0
+    assert capsys.readouterr().out == expected and expected.startswith("4\n")
 
 
 def test_cli_exit_1_when_no_legal_pairing(tmp_path):
@@ -174,12 +190,17 @@ def test_cli_reads_the_usual_command_lines_as_argparse_does(argv, plain, capsys)
         assert cli._plain_arguments(argv) == expected
 
 
+# what the installed ``pairing-engine`` script runs (``-m`` would import runpy's importlib and contextlib)
+_CONSOLE_SCRIPT = "import sys; from pairing.cli import run; sys.exit(run())"
+
+
 def test_cli_process_pairs_without_the_modules_it_needs_not(tmp_path):
-    """The ``pairing-engine`` process (``run``) answers without importing argparse, inspect
-    (which dataclasses imports for doc-less classes), typing, networkx or pydantic; gacrux's random and
-    its tiebreaks (with datetime) are imported only if used. The process leaves by ``os._exit``, so its imports are read from
-    ``-X importtime``; a misspelt name would match nothing, so the test also finds some that are
-    imported."""
+    """The ``pairing-engine`` process (``run``) answers without importing argparse, typing,
+    networkx or pydantic, nor dataclasses (the records it defines are written by hand, with the
+    re, copy and inspect dataclasses imports), contextlib or importlib; gacrux's random, its
+    tiebreaks (with datetime) and json (with re) are imported only if used. The process leaves
+    by ``os._exit``, so its imports are read from ``-X importtime``; a misspelt name would match
+    nothing, so the test also finds some that are imported."""
     import subprocess
     import sys
 
@@ -188,13 +209,15 @@ def test_cli_process_pairs_without_the_modules_it_needs_not(tmp_path):
     t = Tournament(players=tuple(Player(i, f"P{i}", rating=2000 - i) for i in range(1, 13)), rounds_planned=5)
     t = record_round(t, pair_swiss_round(t), {i: Outcome.FIRST_WINS for i in range(6)})
     done = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "pairing.cli", str(_write(tmp_path, t)), "-p"],
+        [sys.executable, "-X", "importtime", "-c", _CONSOLE_SCRIPT, str(_write(tmp_path, t)), "-p"],
         capture_output=True,
         text=True,
         check=True,
     )
     imported = {line.split("|")[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
     assert done.stdout.startswith("6\n")
-    assert {"dataclasses", "gacrux.pairingdutch", "pairing.adapters.dutch.fast"} <= imported
-    unneeded = {"argparse", "inspect", "typing", "networkx", "pydantic", "random", "gacrux.tiebreak", "datetime"}
+    assert {"enum", "decimal", "gacrux.pairingdutch", "pairing.adapters.dutch.fast"} <= imported
+    unneeded = {"argparse", "typing", "networkx", "pydantic", "random", "gacrux.tiebreak", "datetime"}
+    unneeded |= {"dataclasses", "inspect", "copy", "json", "re", "contextlib", "importlib", "warnings"}
+    unneeded |= {"pairing.adapters.dutch._blossom_wide", "encodings.latin_1"}  # wide weights only; str decodes latin-1
     assert not unneeded & imported

@@ -46,7 +46,6 @@ Interop
 
 from __future__ import annotations
 
-import importlib
 import sys
 import types
 
@@ -163,7 +162,9 @@ def __getattr__(name: str) -> object:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    from importlib import import_module  # here: a process that only pairs never needs it
+
+    value = getattr(import_module(f".{module}", __name__), name)
     globals()[name] = value  # the next read finds it directly
     return value
 

@@ -10,10 +10,14 @@ Conventions used everywhere in ``pairing.domain``:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import cached_property
+
+from .frozen import NEW_DICT, Record, record, replace
+
+TYPE_CHECKING = False  # typing's own, without importing typing: pairing-engine's start-up (ADR 0013)
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
 
 
 class Colour(str, Enum):
@@ -60,8 +64,12 @@ _HAS_OPPONENT = (Code.WIN, Code.DRAW, Code.LOSS, Code.FORFEIT_WIN, Code.FORFEIT_
 _VOLUNTARY_UNPLAYED = (Code.FORFEIT_LOSS, Code.HALF_BYE, Code.ZERO_BYE, Code.ABSENT)
 
 
-@dataclass(frozen=True)
-class PointSystem:
+# The records below are frozen dataclasses written by hand (``frozen``: a pairing process
+# defines them without compiling dataclasses' functions); ``__init__`` takes the fields in order.
+
+
+@record(frozen=True)
+class PointSystem(Record):
     """PAIR-4: points per game outcome (default 2/1/0). Every value is event configuration."""
 
     win: float = 2
@@ -73,6 +81,30 @@ class PointSystem:
     full_bye: float | None = None  # None: same as win
     half_bye: float | None = None  # None: same as draw
     zero_bye: float = 0
+
+    def __init__(
+        self,
+        win: float = 2,
+        draw: float = 1,
+        loss: float = 0,
+        forfeit_win: float | None = None,
+        forfeit_loss: float = 0,
+        pairing_bye: float | None = None,
+        full_bye: float | None = None,
+        half_bye: float | None = None,
+        zero_bye: float = 0,
+    ) -> None:
+        self.__dict__.update(
+            win=win,
+            draw=draw,
+            loss=loss,
+            forfeit_win=forfeit_win,
+            forfeit_loss=forfeit_loss,
+            pairing_bye=pairing_bye,
+            full_bye=full_bye,
+            half_bye=half_bye,
+            zero_bye=zero_bye,
+        )
 
     def points(self, code: Code) -> float:
         match code:
@@ -96,8 +128,11 @@ class PointSystem:
                 return self.zero_bye
 
 
-@dataclass(frozen=True)
-class RoundEntry:
+_DEFAULT_POINTS = PointSystem()
+
+
+@record(frozen=True)
+class RoundEntry(Record):
     """A player's round: opponent (None for byes/absence), colour as paired (None for byes), outcome.
 
     A forfeit keeps the colour it was paired with, but only ``played`` entries count for colour
@@ -109,14 +144,17 @@ class RoundEntry:
     colour: Colour | None
     code: Code
 
+    def __init__(self, round: int, opponent: int | None, colour: Colour | None, code: Code) -> None:
+        self.__dict__.update(round=round, opponent=opponent, colour=colour, code=code)
+
     @property
     def played(self) -> bool:
         """Played over the board. Only these count for colour history and the rematch ban."""
         return self.code.over_the_board and self.opponent is not None
 
 
-@dataclass(frozen=True)
-class Player:
+@record(frozen=True)
+class Player(Record):
     """A player of a section, as pairing and the TRF file know them."""
 
     id: int  # start number, 1..n
@@ -127,27 +165,70 @@ class Player:
     entry_round: int = 1  # late entry: first round the player can be paired
     withdrawn_after: int | None = None  # withdrew after this round: never paired again
 
+    def __init__(
+        self,
+        id: int,
+        name: str = "",
+        rating: int = 0,
+        gender: str = "",
+        unit: str | None = None,
+        entry_round: int = 1,
+        withdrawn_after: int | None = None,
+    ) -> None:
+        self.__dict__.update(
+            id=id,
+            name=name,
+            rating=rating,
+            gender=gender,
+            unit=unit,
+            entry_round=entry_round,
+            withdrawn_after=withdrawn_after,
+        )
 
-@dataclass(frozen=True)
-class ForbiddenGroup:
+
+@record(frozen=True)
+class ForbiddenGroup(Record):
     """Players who must not meet in rounds first..last (TRF record 260)."""
 
     first_round: int
     last_round: int
     players: tuple[int, ...]
 
+    def __init__(self, first_round: int, last_round: int, players: tuple[int, ...]) -> None:
+        self.__dict__.update(first_round=first_round, last_round=last_round, players=players)
 
-@dataclass(frozen=True)
-class Tournament:
+
+@record(frozen=True)
+class Tournament(Record):
     """Immutable state of one section. ``history[pid]`` has one entry per completed round."""
 
     players: tuple[Player, ...]
     rounds_planned: int
-    history: Mapping[int, tuple[RoundEntry, ...]] = field(default_factory=dict)
-    points: PointSystem = PointSystem()
+    history: Mapping[int, tuple[RoundEntry, ...]] = NEW_DICT  # each instance's own dict
+    points: PointSystem = _DEFAULT_POINTS
     forbidden: tuple[ForbiddenGroup, ...] = ()
     top_seed_colour: Colour = Colour.FIRST  # colour of start number 1 in round 1 (TRF 152)
     name: str = ""
+
+    def __init__(
+        self,
+        players: tuple[Player, ...],
+        rounds_planned: int,
+        history: Mapping[int, tuple[RoundEntry, ...]] = NEW_DICT,
+        points: PointSystem = _DEFAULT_POINTS,
+        forbidden: tuple[ForbiddenGroup, ...] = (),
+        top_seed_colour: Colour = Colour.FIRST,
+        name: str = "",
+    ) -> None:
+        self.__dict__.update(
+            players=players,
+            rounds_planned=rounds_planned,
+            history={} if history is NEW_DICT else history,
+            points=points,
+            forbidden=forbidden,
+            top_seed_colour=top_seed_colour,
+            name=name,
+        )
 
     @cached_property
     def rounds_done(self) -> int:
@@ -193,21 +274,27 @@ class Outcome(str, Enum):
         }[self]
 
 
-@dataclass(frozen=True)
-class Board:
+@record(frozen=True)
+class Board(Record):
     """One board of a round: who moves first, who second."""
 
     first: int  # moves first
     second: int
 
+    def __init__(self, first: int, second: int) -> None:
+        self.__dict__.update(first=first, second=second)
 
-@dataclass(frozen=True)
-class RoundPairing:
+
+@record(frozen=True)
+class RoundPairing(Record):
     """What a pairing engine returns: boards in order, plus byes (pid -> Code)."""
 
     round: int
     boards: tuple[Board, ...]
-    byes: Mapping[int, Code] = field(default_factory=dict)
+    byes: Mapping[int, Code] = NEW_DICT  # each instance's own dict
+
+    def __init__(self, round: int, boards: tuple[Board, ...], byes: Mapping[int, Code] = NEW_DICT) -> None:
+        self.__dict__.update(round=round, boards=boards, byes={} if byes is NEW_DICT else byes)
 
     def pairs(self) -> list[tuple[int, int]]:
         """JaVaFo convention: (first, second) per board, then (pid, 0) for the pairing bye."""

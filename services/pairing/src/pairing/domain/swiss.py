@@ -15,16 +15,16 @@ raises instead of being used.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass, replace
 
 from .checker import IllegalPairing, check_round
+from .frozen import Record, record, replace
 from .lookahead import keep_completable, needs_lookahead
-from .model import Board, Code, Colour, ForbiddenGroup, RoundPairing, Tournament, active_players
+from .model import Board, Code, Colour, ForbiddenGroup, RoundEntry, RoundPairing, Tournament, active_players
 from .trf import export_trf
 
 TYPE_CHECKING = False  # typing's own, without importing typing: pairing-engine's start-up (ADR 0013)
 if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
     from typing import Any, Protocol
 else:
     Protocol = object  # the port is structural: only type checkers read it as a Protocol
@@ -90,7 +90,7 @@ class GacruxDutch:
 
     def pairing_scope(self) -> AbstractContextManager[object]:
         """What the pairing of one round runs inside (nothing here)."""
-        return nullcontext()
+        return _NO_SCOPE
 
     def round_structure(
         self, tournament: Tournament, round_: int, participants: Sequence[int], topscorer_exemption: bool = False
@@ -112,6 +112,19 @@ class GacruxDutch:
         for competitor in tour["competitors"]:
             competitor["present"] = competitor["cid"] in present
         return tour, to_old
+
+
+class _NoScope:
+    """``contextlib.nullcontext()`` without importing contextlib (pairing-engine's start-up)."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exception: object) -> None:
+        return None
+
+
+_NO_SCOPE = _NoScope()
 
 
 def _renumbered(tournament: Tournament) -> tuple[Tournament, dict[int, int], dict[int, int]]:
@@ -169,6 +182,10 @@ def gacrux_tournament(tournament: Tournament) -> dict:
 
     system = tournament.points
     pab = system.points(Code.PAIRING_BYE)
+    # every player's entries and each code's points, read once (the same values as
+    # ``tournament.entries`` and ``tournament.score``, summed in the same order)
+    entries = {player.id: tournament.entries(player.id) for player in tournament.players}
+    points_of = {code: system.points(code) for code in Code}
     score = {
         "W": Decimal(str(float(system.win))),
         "D": Decimal(str(float(system.draw))),
@@ -185,7 +202,7 @@ def gacrux_tournament(tournament: Tournament) -> dict:
             "cid": player.id,
             "profileId": player.id,
             "present": True,
-            "gamePoints": Decimal(str(float(tournament.score(player.id)))),
+            "gamePoints": Decimal(str(float(sum(points_of[entry.code] for entry in entries[player.id])))),
             "rank": 0,
             "rating": {"list": "TRF", "rating": player.rating} if player.rating else None,
         }
@@ -212,7 +229,7 @@ def gacrux_tournament(tournament: Tournament) -> dict:
         "competitors": competitors,
         "teamSize": 0,
         "scoreSystem": {"game": score, "match": {}},
-        "gameList": _gacrux_games(tournament),
+        "gameList": _gacrux_games(tournament, entries),
         "matchList": [],
         "timeControl": {"description": "", "encoded": ""},
         "topColor": "w" if tournament.top_seed_colour is Colour.FIRST else "b",
@@ -220,12 +237,13 @@ def gacrux_tournament(tournament: Tournament) -> dict:
     }
 
 
-def _gacrux_games(tournament: Tournament) -> list[dict[str, Any]]:
-    """gacrux's game list: one game per pairing (listed once), one per bye or absence."""
+def _gacrux_games(tournament: Tournament, entries: dict[int, tuple[RoundEntry, ...]]) -> list[dict[str, Any]]:
+    """gacrux's game list: one game per pairing (listed once), one per bye or absence
+    (``entries``: every player's ``tournament.entries``)."""
     games: list[dict[str, Any]] = []
     done: set[tuple[int, int]] = set()
     for player in sorted(tournament.players, key=lambda player: player.id):
-        for entry in tournament.entries(player.id):
+        for entry in entries[player.id]:
             result, played, rated = _GACRUX_RESULT[entry.code]
             if entry.opponent is None:
                 games.append(
@@ -241,7 +259,7 @@ def _gacrux_games(tournament: Tournament) -> list[dict[str, Any]]:
                 continue
             if (entry.round, player.id) in done:
                 continue
-            other = tournament.entries(entry.opponent)[entry.round - 1]
+            other = entries[entry.opponent][entry.round - 1]
             mine = {"cid": player.id, "result": result}
             theirs = {"cid": entry.opponent, "result": _GACRUX_RESULT[other.code][0]}
             # TRF 'b' puts the player on black; '-' (no colour) reads as white, like gacrux
@@ -289,12 +307,15 @@ def _scorable_by_gacrux(tournament: Tournament) -> Tournament:
     return replace(tournament, history=history) if changed else tournament
 
 
-@dataclass(frozen=True)
-class ByeRules:
+@record(frozen=True)
+class ByeRules(Record):
     """How requested byes score (REG/PAIR config): HALF_BYE or ZERO_BYE, per event."""
 
     requested: Code = Code.HALF_BYE
     forced: Code = Code.FULL_BYE  # arbiter-forced bye (e.g. FULL_BYE, or PAIRING_BYE)
+
+    def __init__(self, requested: Code = Code.HALF_BYE, forced: Code = Code.FULL_BYE) -> None:
+        self.__dict__.update(requested=requested, forced=forced)
 
 
 def forbidden_from_units(tournament: Tournament, first_round: int, last_round: int) -> tuple[ForbiddenGroup, ...]:

@@ -24,8 +24,7 @@ tests pair random and reference tournaments with both and require identical boar
 from __future__ import annotations
 
 import gc as garbage_collector
-from collections.abc import Iterable, Iterator
-from contextlib import AbstractContextManager, contextmanager
+from collections.abc import Iterable
 
 from ...domain.gacrux_import import pairing_dutch
 from ...domain.swiss import GacruxDutch
@@ -35,11 +34,26 @@ from .matching import min_weight_matching
 
 TYPE_CHECKING = False  # typing's own, without importing typing: pairing-engine's start-up (ADR 0013)
 if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
     from typing import Any
 
 
-@contextmanager
-def collector_paused() -> Iterator[None]:
+class _CollectorPaused:
+    """The block of :func:`collector_paused` (a class: contextlib is not imported for it)."""
+
+    def __init__(self) -> None:
+        self.enabled = False
+
+    def __enter__(self) -> None:
+        self.enabled = garbage_collector.isenabled()
+        garbage_collector.disable()
+
+    def __exit__(self, *exception: object) -> None:
+        if self.enabled:
+            garbage_collector.enable()
+
+
+def collector_paused() -> _CollectorPaused:
     """Pause the cyclic garbage collector for the block, then restore its previous state.
 
     A round allocates a dict per pair of players (8,256 at 128 players), none in a reference
@@ -51,13 +65,7 @@ def collector_paused() -> Iterator[None]:
     collector as the outermost found it (a block entered while it was already paused does not
     resume it).
     """
-    enabled = garbage_collector.isenabled()
-    garbage_collector.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            garbage_collector.enable()
+    return _CollectorPaused()
 
 
 class FastDutch(pairing_dutch):

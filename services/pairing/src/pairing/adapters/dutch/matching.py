@@ -6,12 +6,13 @@ Two builds of it: ``_blossom`` (128-bit integers, weights up to 120 bits: nearly
 and ``_blossom_wide`` (384-bit, up to 376 bits). networkx itself stays the reference
 (:func:`networkx_min_weight_matching`; the tests hold both builds to it) and the fallback for
 weights neither takes (non-``int``, or wider). It is imported only then: importing networkx
-costs about 100 ms, a third of a ``pairing-engine`` run before this.
+costs about 100 ms, a third of a ``pairing-engine`` run before this. ``_blossom_wide`` too is
+loaded on the first call that needs it (a late round of a few hundred players never does).
 """
 
 from __future__ import annotations
 
-from . import _blossom, _blossom_wide
+from . import _blossom
 
 TYPE_CHECKING = False  # typing's own, without importing typing: pairing-engine's start-up (ADR 0013)
 if TYPE_CHECKING:
@@ -22,6 +23,8 @@ def min_weight_matching(edges: list[tuple[int, int, int]]) -> set[tuple[int, int
     """``networkx.min_weight_matching`` of the graph built from ``edges`` (same set)."""
     matching = _blossom.min_weight_matching(edges)
     if matching is None:
+        from . import _blossom_wide
+
         matching = _blossom_wide.min_weight_matching(edges)
     if matching is None:
         return networkx_min_weight_matching(edges)

@@ -45,10 +45,11 @@ def install(app: FastAPI, site: Site) -> None:
 
 
 async def _game_view(site: Site, game_id: str) -> dict[str, Any]:
-    """From the feed's cache while the game is followed (one fetch per change for all of its
-    viewers), otherwise straight from gameplay."""
+    """From the game's feed while it is followed (kept up to date by the stream's events for all
+    of its viewers, and for a page loaded before its own stream is open while the round's stream
+    feeds the game), otherwise straight from gameplay."""
     feed = site.hub.feeds.get(game_id)
-    if feed is not None and feed.viewers:
+    if feed is not None and (feed.viewers or feed.following):
         view = await feed.view()
         # an input of the page like any read (read_cache.py): the board, the tile and the game's
         # page are drawn once per view for all of its viewers, not once per viewer and event

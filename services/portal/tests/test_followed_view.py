@@ -1,0 +1,138 @@
+"""Issue 33: a followed game's view is brought up to date by its stream's move events instead of
+being read from gameplay after every change, and is then the view gameplay answers — checked
+move by move against gameplay's own answer, the portal served on a real socket and its viewer an
+SSE client (the fan-out tests' kit); an event it cannot apply (a draw offer, the game's end, a
+gap in sequence numbers) has the view read again."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+import httpx
+from test_spectator_fanout import _events, _until, served  # noqa: F401  # served: the fixture
+
+from portal.followed_view import applied
+
+GAME = "EV.main.S1.r1.p1.g1"
+VIEW_KEY = {"x-api-key": "view-key"}
+KEYS = {"b1": "pa-key", "w1": "pb-key"}
+
+#: black makes five on row 8; white offers a draw on the way, which black's next move declines
+PLAY = [
+    ("b1", "move", "h8"),
+    ("w1", "move", "h9"),
+    ("b1", "move", "i8"),
+    ("w1", "draw", "offer"),
+    ("w1", "move", "i9"),
+    ("b1", "move", "J8"),  # as a client may write it: gameplay and the portal both read it as j8
+    ("w1", "move", "j9"),
+    ("b1", "move", "k8"),
+    ("w1", "move", "a1"),
+    ("b1", "move", "l8"),  # five: the game ends
+]
+
+
+async def _act(gameplay: httpx.AsyncClient, player: str, kind: str, what: str) -> None:
+    body = {"player_id": player, "point": what} if kind == "move" else {"player_id": player, "action": what}
+    r = await gameplay.post(f"/v1/games/{GAME}/{kind}", json=body, headers={"x-api-key": KEYS[player]})
+    assert r.status_code == 200, r.text
+
+
+async def test_a_followed_games_view_follows_its_moves_events_and_equals_gameplays_answer(served):  # noqa: F811
+    base, gameplay, _counting, _by_round, server = served
+    hub = server.config.app.state.hub
+    seen: list[dict] = []
+    ready = asyncio.Event()
+    async with httpx.AsyncClient(timeout=httpx.Timeout(30.0)) as client:
+        reader = asyncio.create_task(_events(client, f"{base}/games/{GAME}/events", seen, ready))
+        try:
+            await asyncio.wait_for(ready.wait(), 20)
+
+            async def watching() -> bool:
+                return (await client.get(f"{base}/live/stats")).json()["viewers"] == 1
+
+            await _until("the viewer to be attached", watching)
+            assert (await client.get(f"{base}/games/{GAME}/board")).status_code == 200
+            feed = hub.feeds[GAME]
+            reads = []
+            for player, kind, what in PLAY:
+                await _act(gameplay, player, kind, what)
+                answer = await gameplay.get(f"/v1/games/{GAME}", headers=VIEW_KEY)
+                assert answer.status_code == 200
+                expected: dict[str, Any] = answer.json()
+
+                async def stored(seq: int = expected["seq"]) -> bool:
+                    return feed.last_seq >= seq
+
+                await _until(f"event {expected['seq']} to reach the portal", stored)
+                before = hub.views_read
+                board = await client.get(f"{base}/games/{GAME}/board")
+                assert board.status_code == 200
+                reads.append(hub.views_read - before)
+                assert await feed.view() == expected, (player, kind, what)
+        finally:
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, httpx.HTTPError):
+                await reader
+    # read again only after the draw offer; every move was applied to the view held, but the last
+    # (the game's end: its viewer's stream ended with it, and the view above was read)
+    assert reads[:-1] == [0, 0, 0, 1, 0, 0, 0, 0, 0]
+    assert expected["status"] == "finished" and expected["draw_offer_by"] is None
+    assert hub.stats()["views_applied"] == 8
+
+
+FREE_VIEW: dict[str, Any] = {
+    "seq": 5,
+    "status": "active",
+    "phase": "play",
+    "mode": "online",
+    "rules": {"track": "free"},
+    "black": "b",
+    "white": "w",
+    "to_act": "b",
+    "moves": ["h8", "h9"],
+    "board": [{"point": "h8", "colour": "black"}, {"point": "h9", "colour": "white"}],
+    "forbidden": {},
+    "draw_offer_by": None,
+    "clocks": {"black_ms": 600000, "white_ms": 600000, "running": "black"},
+}
+CLOCKS = {"black_ms": 598000, "white_ms": 600000, "running": "white"}
+
+
+def _move(player: str, point: str, seq: int = 6, plies: int = 3) -> dict[str, Any]:
+    data = {"action": "move", "player_id": player, "point": point, "moves": plies, "clocks": CLOCKS}
+    return {"seq": seq, "kind": "action", "data": data}
+
+
+def test_a_plain_move_is_applied_to_the_view():
+    view = applied(FREE_VIEW, _move("b", "j8"))
+    assert view is not None and view is not FREE_VIEW
+    assert view["seq"] == 6 and view["moves"] == ["h8", "h9", "j8"] and view["to_act"] == "w"
+    assert view["board"][-1] == {"point": "j8", "colour": "black"} and view["clocks"] == CLOCKS
+    assert FREE_VIEW["moves"] == ["h8", "h9"]  # the view given is left as it was (pages share it)
+
+
+def test_what_cannot_be_applied_exactly_is_said():
+    five = {
+        **FREE_VIEW,
+        "moves": ["h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4"],
+        "board": [
+            {"point": p, "colour": "black" if i % 2 == 0 else "white"}
+            for i, p in enumerate(["h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4"])
+        ],
+    }
+    professional = {**FREE_VIEW, "rules": {"track": "professional"}, "to_act": "w"}
+    forbidden = {**FREE_VIEW, "rules": {"track": "professional"}, "forbidden": {"j8": "double_three"}}
+    assert applied(FREE_VIEW, _move("b", "j8", seq=7)) is None  # a gap: event 6 was missed
+    assert applied(FREE_VIEW, _move("b", "j8", seq=5)) is None  # the view already shows event 5
+    assert applied(FREE_VIEW, _move("w", "j8")) is None  # not white's turn
+    assert applied(FREE_VIEW, _move("b", "h9")) is None  # an occupied point
+    assert applied(FREE_VIEW, _move("b", "j8", plies=4)) is None  # the plies do not add up
+    assert applied(five, _move("b", "l8", plies=9)) is None  # five in a row: the game ends
+    assert applied(professional, _move("w", "j8")) is None  # black's forbidden points change
+    assert applied(forbidden, _move("b", "j8")) is None  # a point forbidden to black: it loses
+    assert applied(forbidden, _move("b", "k8")) is not None  # white to move: no forbidden point
+    assert applied(FREE_VIEW, {"seq": 6, "kind": "finished", "data": {}}) is None
+    assert applied(FREE_VIEW, {**_move("b", "j8"), "data": {**_move("b", "j8")["data"], "action": "pass"}}) is None

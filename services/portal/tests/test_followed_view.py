@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from typing import Any
 
 import httpx
 from test_spectator_fanout import _events, _until, served  # noqa: F401  # served: the fixture
 
+from portal.fanout import FeedHub
 from portal.followed_view import applied
 
 GAME = "EV.main.S1.r1.p1.g1"
@@ -136,3 +138,50 @@ def test_what_cannot_be_applied_exactly_is_said():
     assert applied(forbidden, _move("b", "k8")) is not None  # white to move: no forbidden point
     assert applied(FREE_VIEW, {"seq": 6, "kind": "finished", "data": {}}) is None
     assert applied(FREE_VIEW, {**_move("b", "j8"), "data": {**_move("b", "j8")["data"], "action": "pass"}}) is None
+
+
+class RoundStream:
+    """A round's stream for a hub without a service: the texts put in ``sent``."""
+
+    def __init__(self) -> None:
+        self.sent: asyncio.Queue[str] = asyncio.Queue()
+        self.opened = 0
+
+    @contextlib.asynccontextmanager
+    async def open(self, key: Any, since: int):
+        self.opened += 1
+
+        async def texts():
+            while True:
+                yield await self.sent.get()
+
+        yield texts()
+
+
+async def test_a_page_loaded_before_any_stream_starts_following_its_round_with_the_view_it_read():
+    stream, fetched = RoundStream(), []
+
+    async def fetch(game_id: str) -> dict[str, Any]:
+        fetched.append(game_id)
+        return dict(FREE_VIEW)
+
+    hub = FeedHub(lambda game_id, since: contextlib.nullcontext(), fetch, linger_s=0.2, round_opener=stream.open)
+    hub.expect("g1", ("EV", "S1", 1), dict(FREE_VIEW, game_id="g1"))
+    feed = hub.feeds["g1"]
+    assert feed.following and (await feed.view())["seq"] == 5
+    move = _move("b", "j8")
+    await stream.sent.put(json.dumps({"id": 9, "game_id": "g1", **move}))
+    await _until("the move to reach the feed", _stored(feed, 6))
+    view = await feed.view()
+    assert view["moves"] == ["h8", "h9", "j8"] and fetched == []  # applied: gameplay not read
+    assert stream.opened == 1
+    await asyncio.sleep(0.4)  # no viewer came: the round is no longer followed
+    assert hub.feeds == {} and hub.rounds == {}
+    await hub.aclose()
+
+
+def _stored(feed: Any, seq: int):
+    async def probe() -> bool:
+        return feed.last_seq >= seq
+
+    return probe

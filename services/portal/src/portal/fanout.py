@@ -202,6 +202,12 @@ class GameFeed:
         if self._view is not None:
             self._hub.views_applied += 1
 
+    def hold(self, read: dict[str, Any]) -> None:
+        """A view read from gameplay elsewhere (a page loaded before the game's stream was open):
+        held unless the feed holds a view as new."""
+        if self._view is None or int(read.get("seq") or 0) > int(self._view.get("seq") or 0):
+            self._view = self._caught_up(read)
+
     def _caught_up(self, read: dict[str, Any]) -> dict[str, Any] | None:
         """A view just read with the events stored meanwhile applied; None if one cannot be."""
         view: dict[str, Any] | None = read
@@ -323,6 +329,19 @@ class FeedHub:
         elif feed.round is None and by_round is not None and feed._task is None:
             feed.round = by_round  # not started yet: the round's stream will feed it
         return feed
+
+    def expect(self, game_id: str, round: RoundKey, view: dict[str, Any]) -> None:
+        """A game's page was loaded before any stream of its round was open here (``view``: the
+        view it read): its round is followed from now on, with that view as its feed's first, so
+        that the next pages of its games are drawn from their feeds instead of reading gameplay
+        once per viewer; dropped after the linger time if no viewer comes."""
+        if self._open_round is None:
+            return  # one stream per game: opened by its first viewer
+        feed = self.feed(game_id, round)
+        feed.hold(view)
+        feed.start()
+        if not feed.viewers and feed._linger is None:
+            feed._linger = asyncio.get_running_loop().call_later(self.linger_s, self.drop, game_id)
 
     def round_feed(self, key: RoundKey) -> RoundFeed:
         assert self._open_round is not None

@@ -55,7 +55,9 @@ async def _game_view(site: Site, game_id: str) -> dict[str, Any]:
         # page are drawn once per view for all of its viewers, not once per viewer and event
         read_cache.note_digest(feed.view_digest)
         return view
-    return await site.upstream.get("gameplay", f"/v1/games/{game_id}")
+    view = await site.upstream.get("gameplay", f"/v1/games/{game_id}")
+    site.hub.expect(game_id, (str(view["event_code"]), str(view["section_id"]), int(view["round"])), view)
+    return view
 
 
 async def _game_context(site: Site, game_id: str) -> dict[str, Any]:

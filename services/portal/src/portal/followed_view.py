@@ -83,7 +83,12 @@ def applied(view: dict[str, Any], message: dict[str, Any]) -> dict[str, Any] | N
     else:
         return None
     board, moves = list(view.get("board") or []), list(view.get("moves") or [])
-    stones = {cell_of(stone.get("point")): stone.get("colour") for stone in board}
+    stones: dict[Cell, str] = {}
+    for stone in board:
+        at = cell_of(stone.get("point"))
+        if at is None:
+            return None
+        stones[at] = str(stone.get("colour"))
     point = notation(cell)
     if cell in stones or point in (view.get("forbidden") or {}):
         return None

@@ -14,6 +14,7 @@ from typing import Any
 import httpx
 from test_spectator_fanout import _events, _until, served  # noqa: F401  # served: the fixture
 
+from portal import live
 from portal.fanout import FeedHub
 from portal.followed_view import applied
 
@@ -185,3 +186,51 @@ def _stored(feed: Any, seq: int):
         return feed.last_seq >= seq
 
     return probe
+
+
+async def test_a_followed_rounds_wall_takes_the_games_that_moved_from_their_feeds_and_equals_gameplays_boards(
+    served,  # noqa: F811
+):
+    base, gameplay, _counting, by_round, server = served
+    hub, site, key = server.config.app.state.hub, server.config.app.state.site, ("EV", "S1", 1)
+
+    async def boards() -> list[dict[str, Any]]:
+        r = await gameplay.get("/v1/rounds/EV/S1/1/boards", headers=VIEW_KEY)
+        assert r.status_code == 200
+        return r.json()["games"]
+
+    seen: list[dict] = []
+    ready = asyncio.Event()
+    async with httpx.AsyncClient(timeout=httpx.Timeout(30.0)) as client:
+        reader = asyncio.create_task(_events(client, f"{base}/games/{GAME}/events", seen, ready))
+        try:
+            await asyncio.wait_for(ready.wait(), 20)
+
+            async def watching() -> bool:
+                return (await client.get(f"{base}/live/stats")).json()["viewers"] == 1
+
+            await _until("the viewer to be attached", watching)
+            assert (await client.get(f"{base}/games/{GAME}/board")).status_code == 200
+            assert (await live._round_boards(site, key))["games"] == await boards()  # read, kept
+            for player, kind, what in PLAY[:3]:
+                await _act(gameplay, player, kind, what)
+            expected = await boards()
+            last = {board["game_id"]: board["seq"] for board in expected}
+            await _until("the moves to reach the portal", _stored(hub.feeds[GAME], last[GAME]))
+            assert (await live._round_boards(site, key))["games"] == expected
+            # followed by its round's stream: the game that moved was taken from its feed's view
+            assert hub.walls_assembled == (1 if by_round else 0)
+            # a move in a game whose view the portal does not hold: the boards are read again
+            other = "EV.main.S1.r1.p2.g1"
+            r = await gameplay.post(
+                f"/v1/games/{other}/move", json={"player_id": "b2", "point": "a1"}, headers={"x-api-key": "pa-key"}
+            )
+            assert r.status_code == 200, r.text
+            if by_round:
+                await _until("the other game's move to reach the portal", _stored(hub.feeds[other], last[other] + 1))
+            assert (await live._round_boards(site, key))["games"] == await boards()
+            assert hub.walls_assembled == (1 if by_round else 0)
+        finally:
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, httpx.HTTPError):
+                await reader

@@ -68,7 +68,7 @@ class FakeServices:
 def _app(services: FakeServices) -> FastAPI:
     app = FastAPI()
     # no game followed: every view read from gameplay (and no round stream to start)
-    hub = SimpleNamespace(feeds={}, expect=lambda game_id, round, view: None)
+    hub = SimpleNamespace(feeds={}, rounds={}, expect=lambda game_id, round, view: None)
     live.install(app, Site(services, PortalSettings(), hub))  # type: ignore[arg-type]  # fakes
     return app
 

@@ -202,6 +202,11 @@ class GameFeed:
         if self._view is not None:
             self._hub.views_applied += 1
 
+    @property
+    def held(self) -> dict[str, Any] | None:
+        """The view held, as of the event it says (``seq``), without reading one."""
+        return self._view
+
     def hold(self, read: dict[str, Any]) -> None:
         """A view read from gameplay elsewhere (a page loaded before the game's stream was open):
         held unless the feed holds a view as new."""
@@ -253,6 +258,8 @@ class RoundFeed:
         self._open = opener
         self._hub = hub
         self.last_id = 0
+        #: the round's boards as last read for its wall, and their digest (``wall_boards``)
+        self.boards: tuple[dict[str, Any], str] | None = None
         self._task: asyncio.Task[None] | None = None
 
     @property
@@ -317,6 +324,8 @@ class FeedHub:
         #: followed games' views read from gameplay, and brought up to date by an event instead
         self.views_read = 0
         self.views_applied = 0
+        #: loads of a round's wall answered from its kept boards and the feeds (``wall_boards``)
+        self.walls_assembled = 0
         #: set when the process is told to stop: every viewer's stream ends (see ``end_streams``)
         self.ending = False
 
@@ -377,6 +386,7 @@ class FeedHub:
             "upstream_opened": self.upstream_opened,
             "views_read": self.views_read,
             "views_applied": self.views_applied,
+            "walls_assembled": self.walls_assembled,
         }
 
     def end_streams(self) -> None:

@@ -12,7 +12,7 @@ from fastapi.responses import HTMLResponse, Response, StreamingResponse
 
 from gomoku_shared.params import INT32_MAX, PathId, RoundNo
 
-from . import board, read_cache
+from . import board, read_cache, wall_boards
 from . import names as who_is_who
 from .held_titles import live_titles
 from .section_reads import match_of, matches_by_pairing
@@ -114,6 +114,25 @@ def _game_routes(app: FastAPI, site: Site) -> None:
         )
 
 
+async def _round_boards(site: Site, key: tuple[str, str, int]) -> dict[str, Any]:
+    """The round's boards: while this process follows the round, the last read of them with the
+    games that changed since taken from their feeds (``wall_boards``), else read again."""
+    hub = site.hub
+    followed = hub.rounds.get(key)
+    if followed is not None and followed.running and followed.boards is not None:
+        current = wall_boards.assembled(hub, key, *followed.boards)
+        if current is not None:
+            hub.walls_assembled += 1
+            read_cache.note_digest(current[1])
+            return current[0]
+    code, sid, n = key
+    answer = await site.upstream.get_shared("gameplay", f"/v1/rounds/{code}/{sid}/{n}/boards")
+    followed = hub.rounds.get(key)
+    if followed is not None and followed.running and (followed.boards is None or followed.boards[0] is not answer):
+        followed.boards = (answer, read_cache.digest_of("boards", answer))
+    return answer
+
+
 def _round_routes(app: FastAPI, site: Site) -> None:
     """A round's board wall and the one stream of all its games."""
     upstream, hub = site.upstream, site.hub
@@ -127,8 +146,8 @@ def _round_routes(app: FastAPI, site: Site) -> None:
         event, section, boards, rnd = await asyncio.gather(
             upstream.get("registration", f"/v1/events/{code}"),
             upstream.get("pairing", f"/v1/events/{code}/sections/{sid}"),
-            # every game of the round in one (conditional) read
-            upstream.get_shared("gameplay", f"/v1/rounds/{code}/{sid}/{n}/boards"),
+            # every game of the round in one (conditional) read, kept up to date by the feeds
+            _round_boards(site, (code, sid, n)),
             upstream.optional("pairing", f"/v1/events/{code}/sections/{sid}/rounds/{n}"),
         )
         names = await live_titles(upstream, site.pages.kept, (code, sid, n), who_is_who.by_id(section))

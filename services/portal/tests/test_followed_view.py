@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from types import SimpleNamespace
 from typing import Any
 
 import httpx
@@ -234,3 +235,19 @@ async def test_a_followed_rounds_wall_takes_the_games_that_moved_from_their_feed
             reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, httpx.HTTPError):
                 await reader
+
+
+async def test_only_a_game_not_over_has_its_round_followed_from_its_page():
+    class Gameplay:
+        def __init__(self, status: str) -> None:
+            self.status = status
+
+        async def get(self, service: str, path: str) -> dict[str, Any]:
+            return dict(FREE_VIEW, game_id="g1", event_code="EV", section_id="S1", round=1, status=self.status)
+
+    for status, followed in (("active", [("g1", ("EV", "S1", 1))]), ("finished", [])):
+        expected: list[tuple[str, Any]] = []
+        hub = SimpleNamespace(feeds={}, expect=lambda game_id, key, view: expected.append((game_id, key)))
+        site = SimpleNamespace(hub=hub, upstream=Gameplay(status))
+        assert (await live._game_view(site, "g1"))["status"] == status  # type: ignore[arg-type]  # fakes
+        assert expected == followed, status

@@ -56,7 +56,8 @@ async def _game_view(site: Site, game_id: str) -> dict[str, Any]:
         read_cache.note_digest(feed.view_digest)
         return view
     view = await site.upstream.get("gameplay", f"/v1/games/{game_id}")
-    site.hub.expect(game_id, (str(view["event_code"]), str(view["section_id"]), int(view["round"])), view)
+    if view.get("status") != "finished":  # a game over has no stream to wait for
+        site.hub.expect(game_id, (str(view["event_code"]), str(view["section_id"]), int(view["round"])), view)
     return view
 
 

@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 from test_spectator_fanout import _events, _until, served  # noqa: F401  # served: the fixture
 
-from portal import live
+from portal import live, wall_boards
 from portal.fanout import FeedHub
 from portal.followed_view import applied
 
@@ -221,6 +221,13 @@ async def test_a_followed_rounds_wall_takes_the_games_that_moved_from_their_feed
             assert (await live._round_boards(site, key))["games"] == expected
             # followed by its round's stream: the game that moved was taken from its feed's view
             assert hub.walls_assembled == (1 if by_round else 0)
+            if by_round:
+                # kept boards older than MAX_AGE_S are read again (the clocks a wall is loaded with)
+                hub.rounds[key].boards_read_at -= wall_boards.MAX_AGE_S
+                assert (await live._round_boards(site, key))["games"] == await boards()
+                assert hub.walls_assembled == 1
+                assert (await live._round_boards(site, key))["games"] == await boards()
+                assert hub.walls_assembled == 2  # just read: kept again
             # a move in a game whose view the portal does not hold: the boards are read again
             other = "EV.main.S1.r1.p2.g1"
             r = await gameplay.post(
@@ -230,7 +237,7 @@ async def test_a_followed_rounds_wall_takes_the_games_that_moved_from_their_feed
             if by_round:
                 await _until("the other game's move to reach the portal", _stored(hub.feeds[other], last[other] + 1))
             assert (await live._round_boards(site, key))["games"] == await boards()
-            assert hub.walls_assembled == (1 if by_round else 0)
+            assert hub.walls_assembled == (2 if by_round else 0)
         finally:
             reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, httpx.HTTPError):

@@ -260,6 +260,8 @@ class RoundFeed:
         self.last_id = 0
         #: the round's boards as last read for its wall, and their digest (``wall_boards``)
         self.boards: tuple[dict[str, Any], str] | None = None
+        #: when they were read (``time.monotonic``): kept at most ``wall_boards.MAX_AGE_S``
+        self.boards_read_at = 0.0
         self._task: asyncio.Task[None] | None = None
 
     @property

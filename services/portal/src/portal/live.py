@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import time
 from typing import Any
 
 from fastapi import FastAPI, Header, Query, Request
@@ -120,7 +121,8 @@ async def _round_boards(site: Site, key: tuple[str, str, int]) -> dict[str, Any]
     games that changed since taken from their feeds (``wall_boards``), else read again."""
     hub = site.hub
     followed = hub.rounds.get(key)
-    if followed is not None and followed.running and followed.boards is not None:
+    fresh = followed is not None and time.monotonic() - followed.boards_read_at < wall_boards.MAX_AGE_S
+    if followed is not None and followed.running and followed.boards is not None and fresh:
         current = wall_boards.assembled(hub, key, *followed.boards)
         if current is not None:
             hub.walls_assembled += 1
@@ -129,8 +131,10 @@ async def _round_boards(site: Site, key: tuple[str, str, int]) -> dict[str, Any]
     code, sid, n = key
     answer = await site.upstream.get_shared("gameplay", f"/v1/rounds/{code}/{sid}/{n}/boards")
     followed = hub.rounds.get(key)
-    if followed is not None and followed.running and (followed.boards is None or followed.boards[0] is not answer):
-        followed.boards = (answer, read_cache.digest_of("boards", answer))
+    if followed is not None and followed.running:
+        if followed.boards is None or followed.boards[0] is not answer:
+            followed.boards = (answer, read_cache.digest_of("boards", answer))
+        followed.boards_read_at = time.monotonic()
     return answer
 
 

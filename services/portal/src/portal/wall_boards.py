@@ -7,8 +7,10 @@ wall while this process follows the round takes each game's board from it while 
 seen no newer event of that game, else from the game's feed's view when the feed holds one as of
 its last event (a board is the view's subset, ``BOARD_FIELDS``); a game the portal has seen newer
 events of and holds no current view of, or a game of the round the kept answer does not list,
-has the boards read again. A board is so as current as the game's page: its clocks are as of the
-last change the portal saw (as the game's board is), and the page counts the running one down.
+has the boards read again. A board's clocks are as of the last change the portal saw of its
+game, and the page counts the running one down from its load: so that a wall loaded during a long
+think does not show the clock of the player thinking minutes fuller than it is, the kept answer
+is read again once it is ``MAX_AGE_S`` old (one read a round that often, whatever the viewers).
 """
 
 from __future__ import annotations
@@ -17,6 +19,9 @@ from typing import Any
 
 from . import read_cache
 from .fanout import FeedHub, RoundKey
+
+#: how long the kept boards stand in for a read (seconds): the most a wall's clocks lag at its load
+MAX_AGE_S = 10.0
 
 #: what a board of the wall shows of a game: gameplay's boards read answers these of its view
 BOARD_FIELDS = (

@@ -67,7 +67,8 @@ class FakeServices:
 
 def _app(services: FakeServices) -> FastAPI:
     app = FastAPI()
-    hub = SimpleNamespace(feeds={})  # no game followed: every view read from gameplay
+    # no game followed: every view read from gameplay (and no round stream to start)
+    hub = SimpleNamespace(feeds={}, rounds={}, expect=lambda game_id, round, view: None)
     live.install(app, Site(services, PortalSettings(), hub))  # type: ignore[arg-type]  # fakes
     return app
 

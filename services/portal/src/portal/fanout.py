@@ -7,7 +7,9 @@ has seen (a game has a few hundred), and hands each event, encoded once, to the 
 viewer. A viewer who connects late or reconnects with ``Last-Event-ID`` gets the stored events
 after its sequence number from memory, then the live ones. Gameplay sees one stream per game
 whatever the number of viewers; the board a viewer's page fetches after an event comes from the
-feed's cached view, fetched once per change (``GameFeed.view``).
+feed's view (``GameFeed.view``): read from gameplay once, then brought up to date by the stream's
+events themselves (``followed_view``: a move carries what it changes), and read again only after
+an event it cannot apply (the game's start or end, an opening step, a gap in sequence numbers).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import read_cache
+from .followed_view import applied
 
 log = logging.getLogger("portal.fanout")
 
@@ -98,10 +101,10 @@ class GameFeed:
         self.frames: list[Frame] = []  # every stored event, in sequence order
         self.viewers: set[asyncio.Queue[Frame | None]] = set()
         self.finished = False
-        self.version = 0  # grows with every stored event: the cached view is stale when behind
+        #: the game's view as of the last stored event (None: to be read from gameplay)
         self._view: dict[str, Any] | None = None
         self.view_digest = ""
-        self._view_version = -1
+        self._digested: dict[str, Any] | None = None  # the view ``view_digest`` is of
         self._view_lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
         self._linger: asyncio.TimerHandle | None = None
@@ -156,7 +159,7 @@ class GameFeed:
         frame = Frame(kind, seq, encode(kind, seq, data), message if isinstance(message, dict) else {})
         if seq is not None:
             self.frames.append(frame)
-            self.version += 1
+            self._bring_view(frame)
         self._broadcast(frame)
         if kind == "finished":
             self.finished = True
@@ -191,16 +194,50 @@ class GameFeed:
         if not self.viewers:
             self._linger = asyncio.get_running_loop().call_later(self._hub.linger_s, self._hub.drop, self.game_id)
 
+    def _bring_view(self, frame: Frame) -> None:
+        """The held view after a stored event: applied to it, or dropped (read again when asked)."""
+        if self._view is None or (frame.seq or 0) <= int(self._view.get("seq") or 0):
+            return  # nothing held, or a view read after this event already shows it
+        self._view = applied(self._view, frame.data)
+        if self._view is not None:
+            self._hub.views_applied += 1
+
+    @property
+    def held(self) -> dict[str, Any] | None:
+        """The view held, as of the event it says (``seq``), without reading one."""
+        return self._view
+
+    def hold(self, read: dict[str, Any]) -> None:
+        """A view read from gameplay elsewhere (a page loaded before the game's stream was open):
+        held unless the feed holds a view as new."""
+        if self._view is None or int(read.get("seq") or 0) > int(self._view.get("seq") or 0):
+            self._view = self._caught_up(read)
+
+    def _caught_up(self, read: dict[str, Any]) -> dict[str, Any] | None:
+        """A view just read with the events stored meanwhile applied; None if one cannot be."""
+        view: dict[str, Any] | None = read
+        for frame in self.after(int(read.get("seq") or 0)):
+            if view is None:
+                break
+            view = applied(view, frame.data)
+        return view
+
     async def view(self) -> dict[str, Any]:
-        """The game view, fetched from gameplay once per stored event whatever the viewers."""
+        """The game view: read from gameplay when none is held (or the game is not followed),
+        otherwise the held one, which the stream's events keep up to date; whatever the viewers."""
         async with self._view_lock:
-            if self._view is None or self._view_version != self.version or not self.following:
-                version = self.version
-                self._view = await self._fetch_view(self.game_id)
-                self._view_version = version
-                #: the view's digest, made once per fetch: the pages drawn from it are keyed on it
-                self.view_digest = read_cache.digest_of("view", self._view)
-            return self._view
+            view = self._view
+            if view is None or not self.following:
+                read = await self._fetch_view(self.game_id)
+                self._hub.views_read += 1
+                # held only if it shows every stored event: otherwise the next load reads again
+                self._view = self._caught_up(read)
+                view = read if self._view is None else self._view
+            if self._digested is not view:
+                #: made once per state of the game: the pages drawn from it are keyed on it
+                self.view_digest = read_cache.digest_of("view", view)
+                self._digested = view
+            return view
 
     async def close(self) -> None:
         if self._linger is not None:
@@ -221,6 +258,10 @@ class RoundFeed:
         self._open = opener
         self._hub = hub
         self.last_id = 0
+        #: the round's boards as last read for its wall, and their digest (``wall_boards``)
+        self.boards: tuple[dict[str, Any], str] | None = None
+        #: when they were read (``time.monotonic``): kept at most ``wall_boards.MAX_AGE_S``
+        self.boards_read_at = 0.0
         self._task: asyncio.Task[None] | None = None
 
     @property
@@ -282,6 +323,11 @@ class FeedHub:
         self.rounds: dict[RoundKey, RoundFeed] = {}
         #: upstream streams opened since start (a test and the bench read it)
         self.upstream_opened = 0
+        #: followed games' views read from gameplay, and brought up to date by an event instead
+        self.views_read = 0
+        self.views_applied = 0
+        #: loads of a round's wall answered from its kept boards and the feeds (``wall_boards``)
+        self.walls_assembled = 0
         #: set when the process is told to stop: every viewer's stream ends (see ``end_streams``)
         self.ending = False
 
@@ -294,6 +340,19 @@ class FeedHub:
         elif feed.round is None and by_round is not None and feed._task is None:
             feed.round = by_round  # not started yet: the round's stream will feed it
         return feed
+
+    def expect(self, game_id: str, round: RoundKey, view: dict[str, Any]) -> None:
+        """A game's page was loaded before any stream of its round was open here (``view``: the
+        view it read): its round is followed from now on, with that view as its feed's first, so
+        that the next pages of its games are drawn from their feeds instead of reading gameplay
+        once per viewer; dropped after the linger time if no viewer comes."""
+        if self._open_round is None:
+            return  # one stream per game: opened by its first viewer
+        feed = self.feed(game_id, round)
+        feed.hold(view)
+        feed.start()
+        if not feed.viewers and feed._linger is None:
+            feed._linger = asyncio.get_running_loop().call_later(self.linger_s, self.drop, game_id)
 
     def round_feed(self, key: RoundKey) -> RoundFeed:
         assert self._open_round is not None
@@ -327,6 +386,9 @@ class FeedHub:
             "rounds": sum(1 for r in self.rounds.values() if r.running),
             "viewers": sum(len(f.viewers) for f in self.feeds.values()),
             "upstream_opened": self.upstream_opened,
+            "views_read": self.views_read,
+            "views_applied": self.views_applied,
+            "walls_assembled": self.walls_assembled,
         }
 
     def end_streams(self) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import time
 from typing import Any
 
 from fastapi import FastAPI, Header, Query, Request
@@ -12,7 +13,7 @@ from fastapi.responses import HTMLResponse, Response, StreamingResponse
 
 from gomoku_shared.params import INT32_MAX, PathId, RoundNo
 
-from . import board, read_cache
+from . import board, read_cache, wall_boards
 from . import names as who_is_who
 from .held_titles import live_titles
 from .section_reads import match_of, matches_by_pairing
@@ -45,16 +46,20 @@ def install(app: FastAPI, site: Site) -> None:
 
 
 async def _game_view(site: Site, game_id: str) -> dict[str, Any]:
-    """From the feed's cache while the game is followed (one fetch per change for all of its
-    viewers), otherwise straight from gameplay."""
+    """From the game's feed while it is followed (kept up to date by the stream's events for all
+    of its viewers, and for a page loaded before its own stream is open while the round's stream
+    feeds the game), otherwise straight from gameplay."""
     feed = site.hub.feeds.get(game_id)
-    if feed is not None and feed.viewers:
+    if feed is not None and (feed.viewers or feed.following):
         view = await feed.view()
         # an input of the page like any read (read_cache.py): the board, the tile and the game's
         # page are drawn once per view for all of its viewers, not once per viewer and event
         read_cache.note_digest(feed.view_digest)
         return view
-    return await site.upstream.get("gameplay", f"/v1/games/{game_id}")
+    view = await site.upstream.get("gameplay", f"/v1/games/{game_id}")
+    if view.get("status") != "finished":  # a game over has no stream to wait for
+        site.hub.expect(game_id, (str(view["event_code"]), str(view["section_id"]), int(view["round"])), view)
+    return view
 
 
 async def _game_context(site: Site, game_id: str) -> dict[str, Any]:
@@ -111,6 +116,28 @@ def _game_routes(app: FastAPI, site: Site) -> None:
         )
 
 
+async def _round_boards(site: Site, key: tuple[str, str, int]) -> dict[str, Any]:
+    """The round's boards: while this process follows the round, the last read of them with the
+    games that changed since taken from their feeds (``wall_boards``), else read again."""
+    hub = site.hub
+    followed = hub.rounds.get(key)
+    fresh = followed is not None and time.monotonic() - followed.boards_read_at < wall_boards.MAX_AGE_S
+    if followed is not None and followed.running and followed.boards is not None and fresh:
+        current = wall_boards.assembled(hub, key, *followed.boards)
+        if current is not None:
+            hub.walls_assembled += 1
+            read_cache.note_digest(current[1])
+            return current[0]
+    code, sid, n = key
+    answer = await site.upstream.get_shared("gameplay", f"/v1/rounds/{code}/{sid}/{n}/boards")
+    followed = hub.rounds.get(key)
+    if followed is not None and followed.running:
+        if followed.boards is None or followed.boards[0] is not answer:
+            followed.boards = (answer, read_cache.digest_of("boards", answer))
+        followed.boards_read_at = time.monotonic()
+    return answer
+
+
 def _round_routes(app: FastAPI, site: Site) -> None:
     """A round's board wall and the one stream of all its games."""
     upstream, hub = site.upstream, site.hub
@@ -124,8 +151,8 @@ def _round_routes(app: FastAPI, site: Site) -> None:
         event, section, boards, rnd = await asyncio.gather(
             upstream.get("registration", f"/v1/events/{code}"),
             upstream.get("pairing", f"/v1/events/{code}/sections/{sid}"),
-            # every game of the round in one (conditional) read
-            upstream.get_shared("gameplay", f"/v1/rounds/{code}/{sid}/{n}/boards"),
+            # every game of the round in one (conditional) read, kept up to date by the feeds
+            _round_boards(site, (code, sid, n)),
             upstream.optional("pairing", f"/v1/events/{code}/sections/{sid}/rounds/{n}"),
         )
         names = await live_titles(upstream, site.pages.kept, (code, sid, n), who_is_who.by_id(section))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections.abc import AsyncIterator
 from types import SimpleNamespace
 from typing import Any
 
@@ -44,9 +45,10 @@ async def _act(gameplay: httpx.AsyncClient, player: str, kind: str, what: str) -
     assert r.status_code == 200, r.text
 
 
-async def test_a_followed_games_view_follows_its_moves_events_and_equals_gameplays_answer(served):  # noqa: F811
-    base, gameplay, _counting, _by_round, server = served
-    hub = server.config.app.state.hub
+@contextlib.asynccontextmanager
+async def _one_viewer(base: str) -> AsyncIterator[tuple[httpx.AsyncClient, list[dict]]]:
+    """A spectator on ``GAME``'s stream through the served portal, attached and its board loaded;
+    the client and the messages it has read."""
     seen: list[dict] = []
     ready = asyncio.Event()
     async with httpx.AsyncClient(timeout=httpx.Timeout(30.0)) as client:
@@ -59,27 +61,34 @@ async def test_a_followed_games_view_follows_its_moves_events_and_equals_gamepla
 
             await _until("the viewer to be attached", watching)
             assert (await client.get(f"{base}/games/{GAME}/board")).status_code == 200
-            feed = hub.feeds[GAME]
-            reads = []
-            for player, kind, what in PLAY:
-                await _act(gameplay, player, kind, what)
-                answer = await gameplay.get(f"/v1/games/{GAME}", headers=VIEW_KEY)
-                assert answer.status_code == 200
-                expected: dict[str, Any] = answer.json()
-
-                async def stored(seq: int = expected["seq"]) -> bool:
-                    return feed.last_seq >= seq
-
-                await _until(f"event {expected['seq']} to reach the portal", stored)
-                before = hub.views_read
-                board = await client.get(f"{base}/games/{GAME}/board")
-                assert board.status_code == 200
-                reads.append(hub.views_read - before)
-                assert await feed.view() == expected, (player, kind, what)
+            yield client, seen
         finally:
             reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, httpx.HTTPError):
                 await reader
+
+
+async def test_a_followed_games_view_follows_its_moves_events_and_equals_gameplays_answer(served):  # noqa: F811
+    base, gameplay, _counting, _by_round, server = served
+    hub = server.config.app.state.hub
+    async with _one_viewer(base) as (client, seen):
+        feed = hub.feeds[GAME]
+        reads = []
+        for player, kind, what in PLAY:
+            await _act(gameplay, player, kind, what)
+            answer = await gameplay.get(f"/v1/games/{GAME}", headers=VIEW_KEY)
+            assert answer.status_code == 200
+            expected: dict[str, Any] = answer.json()
+
+            async def stored(seq: int = expected["seq"]) -> bool:
+                return feed.last_seq >= seq
+
+            await _until(f"event {expected['seq']} to reach the portal", stored)
+            before = hub.views_read
+            board = await client.get(f"{base}/games/{GAME}/board")
+            assert board.status_code == 200
+            reads.append(hub.views_read - before)
+            assert await feed.view() == expected, (player, kind, what)
     # read again only after the draw offer; every move was applied to the view held, but the last
     # (the game's end: its viewer's stream ended with it, and the view above was read)
     assert reads[:-1] == [0, 0, 0, 1, 0, 0, 0, 0, 0]
@@ -200,48 +209,33 @@ async def test_a_followed_rounds_wall_takes_the_games_that_moved_from_their_feed
         assert r.status_code == 200
         return r.json()["games"]
 
-    seen: list[dict] = []
-    ready = asyncio.Event()
-    async with httpx.AsyncClient(timeout=httpx.Timeout(30.0)) as client:
-        reader = asyncio.create_task(_events(client, f"{base}/games/{GAME}/events", seen, ready))
-        try:
-            await asyncio.wait_for(ready.wait(), 20)
-
-            async def watching() -> bool:
-                return (await client.get(f"{base}/live/stats")).json()["viewers"] == 1
-
-            await _until("the viewer to be attached", watching)
-            assert (await client.get(f"{base}/games/{GAME}/board")).status_code == 200
-            assert (await live._round_boards(site, key))["games"] == await boards()  # read, kept
-            for player, kind, what in PLAY[:3]:
-                await _act(gameplay, player, kind, what)
-            expected = await boards()
-            last = {board["game_id"]: board["seq"] for board in expected}
-            await _until("the moves to reach the portal", _stored(hub.feeds[GAME], last[GAME]))
-            assert (await live._round_boards(site, key))["games"] == expected
-            # followed by its round's stream: the game that moved was taken from its feed's view
-            assert hub.walls_assembled == (1 if by_round else 0)
-            if by_round:
-                # kept boards older than MAX_AGE_S are read again (the clocks a wall is loaded with)
-                hub.rounds[key].boards_read_at -= wall_boards.MAX_AGE_S
-                assert (await live._round_boards(site, key))["games"] == await boards()
-                assert hub.walls_assembled == 1
-                assert (await live._round_boards(site, key))["games"] == await boards()
-                assert hub.walls_assembled == 2  # just read: kept again
-            # a move in a game whose view the portal does not hold: the boards are read again
-            other = "EV.main.S1.r1.p2.g1"
-            r = await gameplay.post(
-                f"/v1/games/{other}/move", json={"player_id": "b2", "point": "a1"}, headers={"x-api-key": "pa-key"}
-            )
-            assert r.status_code == 200, r.text
-            if by_round:
-                await _until("the other game's move to reach the portal", _stored(hub.feeds[other], last[other] + 1))
+    async with _one_viewer(base) as (client, seen):
+        assert (await live._round_boards(site, key))["games"] == await boards()  # read, kept
+        for player, kind, what in PLAY[:3]:
+            await _act(gameplay, player, kind, what)
+        expected = await boards()
+        last = {board["game_id"]: board["seq"] for board in expected}
+        await _until("the moves to reach the portal", _stored(hub.feeds[GAME], last[GAME]))
+        assert (await live._round_boards(site, key))["games"] == expected
+        # followed by its round's stream: the game that moved was taken from its feed's view
+        assert hub.walls_assembled == (1 if by_round else 0)
+        if by_round:
+            # kept boards older than MAX_AGE_S are read again (the clocks a wall is loaded with)
+            hub.rounds[key].boards_read_at -= wall_boards.MAX_AGE_S
             assert (await live._round_boards(site, key))["games"] == await boards()
-            assert hub.walls_assembled == (2 if by_round else 0)
-        finally:
-            reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError, httpx.HTTPError):
-                await reader
+            assert hub.walls_assembled == 1
+            assert (await live._round_boards(site, key))["games"] == await boards()
+            assert hub.walls_assembled == 2  # just read: kept again
+        # a move in a game whose view the portal does not hold: the boards are read again
+        other = "EV.main.S1.r1.p2.g1"
+        r = await gameplay.post(
+            f"/v1/games/{other}/move", json={"player_id": "b2", "point": "a1"}, headers={"x-api-key": "pa-key"}
+        )
+        assert r.status_code == 200, r.text
+        if by_round:
+            await _until("the other game's move to reach the portal", _stored(hub.feeds[other], last[other] + 1))
+        assert (await live._round_boards(site, key))["games"] == await boards()
+        assert hub.walls_assembled == (2 if by_round else 0)
 
 
 async def test_only_a_game_not_over_has_its_round_followed_from_its_page():

@@ -144,6 +144,9 @@ async def test_the_pages_behind_the_gateway_with_one_upstream_stream_per_game(
                 return (await gw.get("/live/stats")).json()["viewers"] == VIEWERS
 
             await _until("every viewer attached", attached)
+            # the board once before the move: the feed holds the game's view from here on
+            assert (await gw.get(f"/games/{game}/board")).status_code == 200
+            before = (await gw.get("/live/stats")).json()
             r = await gw.post(f"/gameplay/v1/games/{game}/move", json={"player_id": "alice", "point": "h8"}, headers=PA)
             assert r.status_code == 200, r.text
             try:
@@ -153,6 +156,16 @@ async def test_the_pages_behind_the_gateway_with_one_upstream_stream_per_game(
             assert all(seen)
             stats = (await gw.get("/live/stats")).json()
             assert stats["upstream_opened"] == 1, stats  # five viewers, one stream from gameplay
+            # the board after the move is drawn from the view the move's event brought up to date
+            # (no read of gameplay), and it is gameplay's game: its sequence, moves and last move
+            held = await gw.get(f"/games/{game}/board?lang=en")
+            truth = (await gw.get(f"/gameplay/v1/games/{game}", headers=OP)).json()
+            assert held.status_code == 200 and truth["moves"] == ["h8"], truth
+            assert f'data-seq="{truth["seq"]}"' in held.text and 'data-moves="1"' in held.text, held.text
+            assert '<b class="last-move">H8</b>' in held.text, held.text
+            stats = (await gw.get("/live/stats")).json()
+            assert stats["views_read"] == before["views_read"], (before, stats)
+            assert stats["views_applied"] == before["views_applied"] + 1, (before, stats)
 
             # a deploy stops the portal while spectators watch: their streams end (the browser
             # reconnects to another replica) and it stops cleanly, no stream cancelled with an error

@@ -191,7 +191,11 @@ class GameFeed:
 
     def leave(self, queue: asyncio.Queue[Frame | None]) -> None:
         self.viewers.discard(queue)
-        if not self.viewers:
+        self.linger()
+
+    def linger(self) -> None:
+        """Without viewers, the feed is dropped after the hub's linger time unless one joins."""
+        if not self.viewers and self._linger is None:
             self._linger = asyncio.get_running_loop().call_later(self._hub.linger_s, self._hub.drop, self.game_id)
 
     def _bring_view(self, frame: Frame) -> None:
@@ -351,8 +355,7 @@ class FeedHub:
         feed = self.feed(game_id, round)
         feed.hold(view)
         feed.start()
-        if not feed.viewers and feed._linger is None:
-            feed._linger = asyncio.get_running_loop().call_later(self.linger_s, self.drop, game_id)
+        feed.linger()
 
     def round_feed(self, key: RoundKey) -> RoundFeed:
         assert self._open_round is not None

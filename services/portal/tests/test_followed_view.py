@@ -94,6 +94,10 @@ async def test_a_followed_games_view_follows_its_moves_events_and_equals_gamepla
     assert reads[:-1] == [0, 0, 0, 1, 0, 0, 0, 0, 0]
     assert expected["status"] == "finished" and expected["draw_offer_by"] is None
     assert hub.stats()["views_applied"] == 8
+    # a guessed game id: the page says not found, and nothing is followed for it
+    async with httpx.AsyncClient(timeout=httpx.Timeout(10.0)) as client:
+        guessed = await client.get(f"{base}/games/EV.main.S1.r1.p9.g1")
+    assert guessed.status_code == 404 and "EV.main.S1.r1.p9.g1" not in hub.feeds
 
 
 FREE_VIEW: dict[str, Any] = {

@@ -23,7 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from . import stall_trace, tracing
 from .clock import Clock, SystemClock
 from .contracts import Envelope, Payload, decode, encode, envelope_for
-from .db import make_engine, make_sessionmaker, ping
+from .db import make_engine, make_reading_sessionmaker, make_sessionmaker, ping
 from .logs import correlation_id as correlation_ctx
 from .messaging.bus import EventBus, Message
 from .messaging.inbox import handle_once, inbox_table
@@ -117,6 +117,8 @@ class ServiceRuntime:
         self.database_url = settings.database_url_for(name)
         self.engine = make_engine(self.database_url)
         self.sessionmaker = make_sessionmaker(self.engine)
+        #: for reads alone: no transaction on PostgreSQL (db.make_reading_sessionmaker)
+        self.reading_sessionmaker = make_reading_sessionmaker(self.engine)
         # the service's metadata usually declares them already (its migrations create them)
         known_outbox = metadata.tables.get("outbox")
         self.outbox = known_outbox if known_outbox is not None else outbox_table(metadata)

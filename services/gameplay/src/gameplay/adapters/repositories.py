@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from sqlalchemy import and_, func, or_, select, update
+from sqlalchemy import and_, bindparam, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gomoku_shared.db import select_for_update
@@ -22,6 +22,30 @@ from ..domain.played_game import GameWrite, PlayedGame
 from .game_cache import GameCache
 from .move_writer import GAME_COLUMNS, MoveWrite, PgMoveWriter
 from .orm import arbiter_decisions, game_actions, game_events, games
+
+
+def _read_with_decision() -> Any:
+    """A game's row and its pairing's decision: one statement (a view read is the portal's most
+    frequent request), built once with the game id as its parameter."""
+    game, decision = games.c, arbiter_decisions.c
+    same_pairing = and_(
+        decision.event_code == game.event_code,
+        decision.stage == game.stage,
+        decision.section_id == game.section_id,
+        decision.round == game.round,
+        decision.pairing_id == game.pairing_id,
+    )
+    decided = [getattr(decision, name).label(f"decision_{name}") for name in _DECISION_NAMES]
+    return (
+        select(games, *decided)
+        .select_from(games.outerjoin(arbiter_decisions, same_pairing))
+        .where(game.game_id == bindparam("game_id"))
+    )
+
+
+_GAME_NAMES = tuple(games.c.keys())
+_DECISION_NAMES = ("outcome", "reason", "sequence", "decided_ms")
+_READ_WITH_DECISION = _read_with_decision()
 
 
 class Transaction(Protocol):
@@ -293,23 +317,28 @@ class GameRepository:
             logs[game_id].append((kind, role, data))
         return logs
 
-    async def read(self, game_id: str) -> tuple[PlayedGame, bool] | None:
-        """The game for a read: the cached one left in the cache when it is at the row's version or
-        newer (draw the answer from it before awaiting anything), else rebuilt from its log (True)."""
+    async def read(self, game_id: str) -> tuple[PlayedGame, bool, dict[str, Any] | None] | None:
+        """The game for a read, with the arbiter's decision on its pairing (None: none, or a
+        play-off game), in one statement: the cached game left in the cache when it is at the
+        row's version or newer (draw the answer from it before awaiting anything), else rebuilt
+        from its log (True)."""
         session = await self.transaction.session()
-        row = (await session.execute(select(games).where(games.c.game_id == game_id))).mappings().first()
+        row = (await session.execute(_READ_WITH_DECISION, {"game_id": game_id})).mappings().first()
         if row is None:
             return None
+        columns = {name: row[name] for name in _GAME_NAMES}
+        decided = None
+        if row["decision_outcome"] is not None and not columns["playoff_id"]:
+            decided = {name: row[f"decision_{name}"] for name in _DECISION_NAMES}
         cached = self.cache.peek(game_id)
-        if cached is not None and cached.version >= row["version"]:
-            return cached, False
+        if cached is not None and cached.version >= columns["version"]:
+            return cached, False, decided
         log = (await self._logs([game_id]))[game_id]
         cached = self.cache.peek(game_id)  # kept by an action while the log was read
-        if cached is not None and cached.version >= row["version"]:
-            return cached, False
-        columns = dict(row)
+        if cached is not None and cached.version >= columns["version"]:
+            return cached, False, decided
         live = LiveGame(Rules.from_dict(columns["rules"]), columns["first_id"], columns["second_id"], log)
-        return PlayedGame(columns, live), True
+        return PlayedGame(columns, live), True, decided
 
     async def unfinished_by_status(self) -> dict[str, int]:
         """How many games wait for their players and how many are being played (metrics)."""

@@ -128,8 +128,8 @@ class Units:
 
     @contextlib.asynccontextmanager
     async def reading(self) -> AsyncIterator[GameplayUnitOfWork]:
-        """Reads on a session of their own (no transaction to commit)."""
-        async with self.runtime.sessionmaker() as session:
+        """Reads on a session of their own (no transaction: each statement alone on PostgreSQL)."""
+        async with self.runtime.reading_sessionmaker() as session:
             yield GameplayUnitOfWork(self, session=session)
 
     def within(self, uow: UnitOfWork) -> GameplayUnitOfWork:

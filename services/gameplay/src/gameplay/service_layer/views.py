@@ -144,10 +144,9 @@ class GameViews:
             found = await uow.games.read(game_id)
             if found is None:
                 raise NotFound("game_not_found", f"no game {game_id!r}")
-            game, rebuilt = found
+            game, rebuilt, decided = found
             # drawn before any await: a cached game does not change meanwhile (GameCache.peek)
             out = self._drawn(game)
-            decided = await uow.decisions.for_game(game.columns)
         if rebuilt:
             self.units.cache.keep_read(game)
         out["decision"] = (

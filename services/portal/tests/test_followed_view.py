@@ -22,7 +22,7 @@ from portal.followed_view import applied
 
 GAME = "EV.main.S1.r1.p1.g1"
 VIEW_KEY = {"x-api-key": "view-key"}
-KEYS = {"b1": "pa-key", "w1": "pb-key"}
+KEYS = {"b1": "pa-key", "w1": "pb-key", "b3": "pa-key", "w3": "pb-key"}
 
 #: black makes five on row 8; white offers a draw on the way, which black's next move declines
 PLAY = [
@@ -46,13 +46,13 @@ async def _act(gameplay: httpx.AsyncClient, player: str, kind: str, what: str) -
 
 
 @contextlib.asynccontextmanager
-async def _one_viewer(base: str) -> AsyncIterator[tuple[httpx.AsyncClient, list[dict]]]:
-    """A spectator on ``GAME``'s stream through the served portal, attached and its board loaded;
+async def _one_viewer(base: str, game: str = GAME) -> AsyncIterator[tuple[httpx.AsyncClient, list[dict]]]:
+    """A spectator on ``game``'s stream through the served portal, attached and its board loaded;
     the client and the messages it has read."""
     seen: list[dict] = []
     ready = asyncio.Event()
     async with httpx.AsyncClient(timeout=httpx.Timeout(30.0)) as client:
-        reader = asyncio.create_task(_events(client, f"{base}/games/{GAME}/events", seen, ready))
+        reader = asyncio.create_task(_events(client, f"{base}/games/{game}/events", seen, ready))
         try:
             await asyncio.wait_for(ready.wait(), 20)
 
@@ -60,7 +60,7 @@ async def _one_viewer(base: str) -> AsyncIterator[tuple[httpx.AsyncClient, list[
                 return (await client.get(f"{base}/live/stats")).json()["viewers"] == 1
 
             await _until("the viewer to be attached", watching)
-            assert (await client.get(f"{base}/games/{GAME}/board")).status_code == 200
+            assert (await client.get(f"{base}/games/{game}/board")).status_code == 200
             yield client, seen
         finally:
             reader.cancel()
@@ -98,6 +98,55 @@ async def test_a_followed_games_view_follows_its_moves_events_and_equals_gamepla
     async with httpx.AsyncClient(timeout=httpx.Timeout(10.0)) as client:
         guessed = await client.get(f"{base}/games/EV.main.S1.r1.p9.g1")
     assert guessed.status_code == 404 and "EV.main.S1.r1.p9.g1" not in hub.feeds
+
+
+PROFESSIONAL = "EV.main.S1.r1.p3.g1"
+#: PLAY-2's opening (Sosei, two offers, the first chosen), then moves until black's j8 is a
+#: double three (PLAY-3): each white move's event says black's forbidden points
+PROFESSIONAL_PLAY: list[tuple[str, str, dict[str, Any]]] = [
+    ("b3", "opening", {"stones": ["h8", "h9", "j10"], "n": 2}),
+    ("w3", "swap", {"swap": False}),
+    ("w3", "move", {"point": "a1"}),
+    ("b3", "offers", {"points": ["j9", "l12"]}),
+    ("w3", "choose", {"point": "j9"}),
+    ("w3", "move", {"point": "a2"}),
+    ("b3", "move", {"point": "i8"}),
+    ("w3", "move", {"point": "a3"}),  # j8 is now a double three for black
+    ("b3", "move", {"point": "c3"}),
+    ("w3", "move", {"point": "a4"}),
+]
+
+
+async def test_a_professional_games_view_follows_white_moves_with_black_forbidden_points(served):  # noqa: F811
+    """PLAY-3 through the served portal: every move of the play phase is applied to the view held,
+    white's included (black's forbidden points come in its event), and equals gameplay's answer."""
+    base, gameplay, _counting, _by_round, server = served
+    hub = server.config.app.state.hub
+    async with _one_viewer(base, PROFESSIONAL) as (client, _seen):
+        feed = hub.feeds[PROFESSIONAL]
+        reads, forbidden = [], []
+        for player, kind, body in PROFESSIONAL_PLAY:
+            r = await gameplay.post(
+                f"/v1/games/{PROFESSIONAL}/{kind}",
+                json={"player_id": player, **body},
+                headers={"x-api-key": KEYS[player]},
+            )
+            assert r.status_code == 200, r.text
+            expected: dict[str, Any] = (await gameplay.get(f"/v1/games/{PROFESSIONAL}", headers=VIEW_KEY)).json()
+
+            async def stored(seq: int = expected["seq"]) -> bool:
+                return feed.last_seq >= seq
+
+            await _until(f"event {expected['seq']} to reach the portal", stored)
+            before = hub.views_read
+            assert (await client.get(f"{base}/games/{PROFESSIONAL}/board")).status_code == 200
+            reads.append(hub.views_read - before)
+            forbidden.append(expected["forbidden"])
+            assert await feed.view() == expected, (player, kind, body)
+    # the opening's steps are read again (moves 4 and 6 too: their phases are the opening's); each
+    # move of the play phase is applied, white's with the forbidden points its event names
+    assert reads == [1, 1, 1, 1, 1, 1, 0, 0, 0, 0], str(reads)
+    assert forbidden[7].get("j8") == "double_three" and forbidden[8] == {}
 
 
 FREE_VIEW: dict[str, Any] = {
@@ -148,11 +197,27 @@ def test_what_cannot_be_applied_exactly_is_said():
     assert applied(FREE_VIEW, _move("b", "h9")) is None  # an occupied point
     assert applied(FREE_VIEW, _move("b", "j8", plies=4)) is None  # the plies do not add up
     assert applied(five, _move("b", "l8", plies=9)) is None  # five in a row: the game ends
-    assert applied(professional, _move("w", "j8")) is None  # black's forbidden points change
+    assert applied(professional, _move("w", "j8")) is None  # black's forbidden points change, unsaid
     assert applied(forbidden, _move("b", "j8")) is None  # a point forbidden to black: it loses
     assert applied(forbidden, _move("b", "k8")) is not None  # white to move: no forbidden point
     assert applied(FREE_VIEW, {"seq": 6, "kind": "finished", "data": {}}) is None
     assert applied(FREE_VIEW, {**_move("b", "j8"), "data": {**_move("b", "j8")["data"], "action": "pass"}}) is None
+
+
+def test_a_white_move_under_rules_forbidding_points_takes_black_forbidden_points_from_its_event():
+    """PLAY-3: after white's move black is to move, and its forbidden points are the ones
+    gameplay found and put in the move's event; without them (an older gameplay) it is read."""
+    professional = {**FREE_VIEW, "rules": {"track": "professional"}, "to_act": "w"}
+    message = _move("w", "j8")
+    message["data"]["forbidden"] = {"k9": "double_three"}
+    view = applied(professional, message)
+    assert view is not None and view["forbidden"] == {"k9": "double_three"} and view["to_act"] == "b"
+    assert view["forbidden"] is not message["data"]["forbidden"]  # its own copy
+    message["data"]["forbidden"] = ["k9"]
+    assert applied(professional, message) is None  # not the shape gameplay sends: read
+    black = _move("b", "k8")
+    black["data"]["forbidden"] = {"a1": "double_four"}  # said while white is to move: never so
+    assert applied({**FREE_VIEW, "rules": {"track": "professional"}}, black)["forbidden"] == {}
 
 
 class RoundStream:

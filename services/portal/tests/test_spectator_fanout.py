@@ -79,12 +79,13 @@ async def served(tmp_path, request):
             pairing_id=f"p{i}",
             first=f"b{i}",
             second=f"w{i}",
-            ruleset=Ruleset(track="free"),
+            # p3 under the rules that forbid points to black (PLAY-2, PLAY-3)
+            ruleset=Ruleset(track="professional" if i == 3 else "free"),
             clock=ClockSpec(kind="fischer", base_s=600, increment_s=5),
             first_partner="pa",
             second_partner="pb",
         )
-        for i in (1, 2)
+        for i in (1, 2, 3)
     ]
     paired = RoundPaired(
         event_code="EV",
@@ -98,7 +99,7 @@ async def served(tmp_path, request):
     await suite.bus.publish([encode(envelope_for(paired, correlation_id="fanout-test"))])
     await suite.drain()
     gameplay = httpx.AsyncClient(transport=httpx.ASGITransport(app=suite.app), base_url="http://suite/gameplay")
-    for i in (1, 2):
+    for i in (1, 2, 3):
         for player, key in ((f"b{i}", "pa-key"), (f"w{i}", "pb-key")):
             r = await gameplay.post(
                 f"/v1/games/EV.main.S1.r1.p{i}.g1/join", json={"player_id": player}, headers={"x-api-key": key}
@@ -167,8 +168,8 @@ async def test_many_viewers_of_a_game_share_one_upstream_stream(served):
                 seqs = [m["seq"] for m in messages if "seq" in m]
                 assert seqs == sorted(set(seqs)) and seqs[0] == 1, seqs
             stats = (await client.get(f"{base}/live/stats")).json()
-            # followed: the game (per game), or every game of its round (per round: two here)
-            assert stats["games"] == (2 if by_round else 1) and stats["viewers"] == VIEWERS
+            # followed: the game (per game), or every game of its round (per round: three here)
+            assert stats["games"] == (3 if by_round else 1) and stats["viewers"] == VIEWERS
             # 25 viewers, one stream at gameplay: counted by the portal and at gameplay's door
             assert stats["upstream_opened"] == 1
             assert counting.streams == 1
@@ -251,8 +252,8 @@ async def test_the_round_stream_carries_every_game_of_the_round_in_one_connectio
             return moved == {"EV.main.S1.r1.p1.g1", "EV.main.S1.r1.p2.g1"}
 
         await _until("moves of both games on the one stream", both_moves)
-        # one per round or one per game, whatever the viewers
-        assert counting.streams == (1 if by_round else 2)
+        # one per round or one per game of the round (three), whatever the viewers
+        assert counting.streams == (1 if by_round else 3)
         reader.cancel()
         with contextlib.suppress(asyncio.CancelledError, httpx.HTTPError):
             await reader

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from gameplay_kit import ARB, OP, PA, PB, idempotency_scenario, pairing, playoff, round_paired
 
@@ -24,6 +26,12 @@ async def _play(gp, gid, black, white, moves):
         r = await gp.api.act(gid, "move", black if i % 2 == 0 else white, point=m)
         assert r.status_code == 200, r.text
     return r.json()
+
+
+async def _events(gp, gid: str) -> list[dict]:
+    """The data of the game's stream events so far."""
+    text = (await gp.api.get(f"/v1/games/{gid}/events", since=0, follow="false")).text
+    return [json.loads(line[6:])["data"] for line in text.splitlines() if line.startswith("data: ")]
 
 
 async def test_play2_play3_professional_game_opening_swap_offers_choice_and_forbidden_loss(gp):
@@ -57,6 +65,11 @@ async def test_play2_play3_professional_game_opening_swap_offers_choice_and_forb
     g = await gp.api.game(gid)
     assert g["to_act"] == "alice" and g["forbidden"].get("j8") == "double_three"
     assert g["moves"] == ["h8", "h9", "j10", "a1", "j9", "a2", "i8", "a3"]
+    # white's move event says black's forbidden points as the view does (a spectator's page
+    # follows the move without reading the game); black's move event says none
+    moves = [event for event in await _events(gp, gid) if event.get("action") == "move"]
+    assert moves[-1]["point"] == "a3" and moves[-1]["forbidden"] == g["forbidden"]
+    assert moves[-2]["point"] == "i8" and moves[-2]["forbidden"] == {}
     assert (await gp.api.act(gid, "move", "alice", point="j8")).status_code == 200
     await gp.settle()
     [fin] = gp.finished()

@@ -4,7 +4,8 @@ gameplay after each of them (issue 33).
 A move in the game's play phase changes few things of the view, all of them known from the
 move's event (the point, who placed it, the game's ply count and clocks) and the view before it:
 the stone, the move list, the sequence number, who acts next, the clocks, a draw offer the move
-declines, black's forbidden points (none while white is to move, none ever under free rules).
+declines, black's forbidden points (none while white is to move, none ever under free rules; after
+a white move under rules that forbid points, those the event lists: gameplay finds them).
 ``applied`` makes that view, equal to the one gameplay would answer, or says it cannot (None) —
 anything else, or a move that may end the game (a line of five or more, a full board, a point
 forbidden to black), or an event that does not follow the view's sequence number (a gap, a
@@ -95,8 +96,12 @@ def applied(view: dict[str, Any], message: dict[str, Any]) -> dict[str, Any] | N
     stones[cell] = colour
     if len(stones) >= BOARD_SIZE * BOARD_SIZE or makes_a_line(stones, cell, colour):
         return None  # the move may end the game: its result is read
+    forbidden: Any = {}
     if colour == "white" and forbidden_rules(view):
-        return None  # black is to move: its forbidden points are gameplay's to find
+        # black is to move: its forbidden points are gameplay's to find, and its event says them
+        forbidden = data.get("forbidden")
+        if not isinstance(forbidden, dict):
+            return None
     if data.get("moves") != len(moves) + 1:
         return None
     offer = view.get("draw_offer_by")
@@ -107,7 +112,7 @@ def applied(view: dict[str, Any], message: dict[str, Any]) -> dict[str, Any] | N
         "board": [*board, {"point": point, "colour": colour}],
         "to_act": following,
         "clocks": dict(clocks),
-        "forbidden": {},
+        "forbidden": dict(forbidden),
         # a move declines the opponent's draw offer
         "draw_offer_by": offer if offer == player else None,
     }

@@ -411,6 +411,9 @@ class PlayedGame:
         seq = self.columns["seq"]
         n_actions = self.columns["n_actions"]
         clocks = readings(clock, live, now)
+        moved: dict[str, Any] = {"moves": live.game.plies, "clocks": clocks}
+        if live.game.rules.forbidden_moves:  # black's, after it: a page follows a white move unread
+            moved["forbidden"] = live.forbidden()
         action_rows, event_rows = [], []
         for action in change.actions:
             n_actions += 1
@@ -428,7 +431,6 @@ class PlayedGame:
                 )
             )
             seq += 1
-            moved = {"moves": live.game.plies, "clocks": clocks}
             data = {"action": action["kind"], "player_id": action["player_id"], **action["data"], **moved}
             event_rows.append(dict(seq=seq, kind="action", data=data))
         for kind, data in change.events:

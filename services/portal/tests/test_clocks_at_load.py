@@ -2,7 +2,10 @@
 from the view the portal holds, whose clocks are as of the game's last change, and the page counts
 the running clock down from its own load; so a viewer's stream starts with the clocks as of now
 (``clocks_now``) — the running one less the time since gameplay read them, the other as it was.
-Served portal, real services on a fake clock moved between the move and the viewer's arrival."""
+Served portal, real services on a fake clock moved between the move and the viewer's arrival.
+(Followed one stream per game, gameplay's stream also sends its clocks each second, which would
+come right after; its round streams, the default, send none: there the stream's first message is
+all that corrects the page.)"""
 
 from __future__ import annotations
 

@@ -67,7 +67,8 @@ async def served(tmp_path, request):
     counting = CountingStreams(suite.services["gameplay"].app)
     apps = {name: svc.app for name, svc in suite.services.items()} | {"gameplay": counting}
     upstream = Upstream.in_process(apps, "view-key", 5.0)
-    portal = create_app(upstream, PortalSettings(PORTAL_FEED_LINGER_S=0, PORTAL_ROUND_STREAMS=request.param))
+    settings = PortalSettings(PORTAL_FEED_LINGER_S=0, PORTAL_ROUND_STREAMS=request.param)
+    portal = create_app(upstream, settings, suite.clock)  # the services' time, as the embedded process
     port = _free_port()
     config = uvicorn.Config(portal, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
     server = StreamsEndingServer(config, portal.state.end_streams)  # as ``gomoku_shared.serve portal`` runs it

@@ -83,6 +83,7 @@ class EmbeddedSuite:
                 self.app,
                 {n: s.app for n, s in self.services.items()},
                 [s.app.state.keyring for s in self.services.values()],
+                clock=self.clock,  # the live pages' clocks on the services' time
             )
 
     @contextlib.asynccontextmanager

@@ -51,6 +51,7 @@ async def test_play1_play5_the_boards_of_a_round_are_its_games_views_in_one_read
     # PLAY-5: the clocks as of now, as in the game view
     assert played["clocks"] == (await gp.api.game(second))["clocks"] and played["clocks"]["running"] == "black"
     assert played["clocks"]["black_ms"] == 600_000 - 7000 and played["clocks"]["white_ms"] == 600_000
+    assert played["clocks"]["at_ms"] == int(gp.clock.now().timestamp() * 1000)  # when they were read
     assert boards[first]["clocks"]["running"] is None and boards[first]["status"] == "waiting"
 
 

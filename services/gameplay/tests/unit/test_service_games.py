@@ -158,7 +158,8 @@ async def test_play5_fischer_increment_added_after_each_move(gp):
     await gp.api.act(gid, "move", "alice", point="h8")
     gp.clock.advance(5)
     c = (await gp.api.game(gid))["clocks"]
-    assert c == {"black_ms": 320_000, "white_ms": 295_000, "running": "white"}
+    now_ms = int(gp.clock.now().timestamp() * 1000)
+    assert c == {"black_ms": 320_000, "white_ms": 295_000, "running": "white", "at_ms": now_ms}
 
 
 async def test_play7_no_show_and_double_forfeit(gp):

@@ -26,9 +26,10 @@ async def test_play5_clock_resumes_after_a_restart_from_the_stored_state(gp, tmp
     other = build(settings, bus=gp.bus, clock=gp.clock)  # a second process image (no shared cache)
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=other.app), base_url="http://t") as c:
         api = Api(c)
-        assert (
-            (await api.game(gid))["clocks"] == before == {"black_ms": 590_000, "white_ms": 570_000, "running": "white"}
-        )
+        # read as of the service clock's now, and saying so (at_ms): a reader counts on from there
+        now_ms = int(gp.clock.now().timestamp() * 1000)
+        expected = {"black_ms": 590_000, "white_ms": 570_000, "running": "white", "at_ms": now_ms}
+        assert (await api.game(gid))["clocks"] == before == expected
         gp.clock.advance(5)
         assert (await api.act(gid, "move", "bob", point="a1")).status_code == 200
         assert (await api.game(gid))["clocks"]["white_ms"] == 575_000

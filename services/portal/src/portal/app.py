@@ -6,6 +6,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
+from gomoku_shared.clock import Clock
 from gomoku_shared.headers import SecurityHeaders
 from gomoku_shared.web import install_error_handlers
 
@@ -35,7 +36,9 @@ from .site import HERE, Site
 from .upstream import Upstream, UpstreamError
 
 
-def create_app(upstream: Upstream, settings: PortalSettings | None = None) -> FastAPI:
+def create_app(upstream: Upstream, settings: PortalSettings | None = None, clock: Clock | None = None) -> FastAPI:
+    """``clock``: the time live clocks are read at (default the system's; the embedded process
+    gives the services' own, so that a simulation clock holds for the pages too)."""
     settings = settings or PortalSettings()
 
     def open_game_stream(game_id: str, since: int):
@@ -55,6 +58,7 @@ def create_app(upstream: Upstream, settings: PortalSettings | None = None) -> Fa
         fetch_view,
         linger_s=settings.feed_linger_s,
         round_opener=open_round_stream if settings.round_streams else None,
+        clock=clock,
     )
     upstream.on_close.append(hub.aclose)
     site = Site(upstream, settings, hub)

@@ -23,7 +23,9 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any
 
-from . import read_cache
+from gomoku_shared.clock import Clock, SystemClock
+
+from . import clocks_now, read_cache
 from .followed_view import applied
 
 log = logging.getLogger("portal.fanout")
@@ -180,6 +182,13 @@ class GameFeed:
     def after(self, since: int) -> list[Frame]:
         return [f for f in self.frames if (f.seq or 0) > since]
 
+    def clock_now(self) -> bytes | None:
+        """A ``clock`` event of the game's clocks as of now (``clocks_now``), from the view held or
+        the round's kept boards, whichever shows the last event stored; None if neither can."""
+        kept = self._hub.rounds.get(self.round) if self.round is not None else None
+        board = clocks_now.board_in(kept.boards[0] if kept and kept.boards else None, self.game_id)
+        return clocks_now.clock_event(self.game_id, (self._view, board), self.last_seq, self._hub.now_ms())
+
     def join(self) -> asyncio.Queue[Frame | None]:
         queue: asyncio.Queue[Frame | None] = asyncio.Queue(VIEWER_BACKLOG)
         self.viewers.add(queue)
@@ -318,11 +327,14 @@ class FeedHub:
         fetch_view: ViewFetcher,
         linger_s: float = 30.0,
         round_opener: RoundOpener | None = None,
+        clock: Clock | None = None,
     ) -> None:
         self._open = opener
         self._open_round = round_opener
         self._fetch_view = fetch_view
         self.linger_s = linger_s
+        #: the time the clocks sent first on a stream are read at (gameplay's clock in one process)
+        self.clock = clock or SystemClock()
         self.feeds: dict[str, GameFeed] = {}
         self.rounds: dict[RoundKey, RoundFeed] = {}
         #: upstream streams opened since start (a test and the bench read it)
@@ -356,6 +368,9 @@ class FeedHub:
         feed.hold(view)
         feed.start()
         feed.linger()
+
+    def now_ms(self) -> int:
+        return int(self.clock.now().timestamp() * 1000)
 
     def round_feed(self, key: RoundKey) -> RoundFeed:
         assert self._open_round is not None
@@ -412,11 +427,13 @@ class FeedHub:
         self.feeds.clear()
 
     async def watch(self, game_id: str, since: int, round: RoundKey | None = None) -> AsyncIterator[bytes]:
-        """One viewer's stream of one game: stored events after ``since``, then the live ones;
-        ends after ``finished``."""
+        """One viewer's stream of one game: its clocks as of now, stored events after ``since``,
+        then the live ones; ends after ``finished``."""
         feed = self.feed(game_id, round)
         queue = feed.join()
         try:
+            if (clocks := feed.clock_now()) is not None:
+                yield clocks  # the page shows them as of the view it was drawn from
             # events stored before joining are sent from memory; the queue holds only later ones
             sent = since
             for frame in feed.after(since):
@@ -439,8 +456,8 @@ class FeedHub:
 
     async def watch_many(self, game_ids: list[str], round: RoundKey | None = None) -> AsyncIterator[bytes]:
         """One viewer's stream of several games (a round's board wall): first each game's last
-        sequence number (``event: state``; the page refreshes a board it drew from older data),
-        then every live event of any of them. Clock events are passed on as they come."""
+        sequence number (``event: state``; the page refreshes a board it drew from older data) and
+        their clocks as of now, then every live event of any of them (clock events as they come)."""
         merged: asyncio.Queue[Frame | None] = asyncio.Queue(VIEWER_BACKLOG)
         joined: list[tuple[GameFeed, asyncio.Queue[Frame | None]]] = []
         pumps: list[asyncio.Task[None]] = []
@@ -460,6 +477,9 @@ class FeedHub:
             # as live ones, which the page compares with the sequence number it drew
             state = {feed.game_id: feed.last_seq for feed, _ in joined}
             yield encode("state", None, json.dumps(state))
+            for feed, _ in joined:
+                if (clocks := feed.clock_now()) is not None:
+                    yield clocks
             running = sum(1 for feed, _ in joined if not feed.finished)
             while running:
                 frame = await merged.get()

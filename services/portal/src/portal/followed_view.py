@@ -2,10 +2,11 @@
 gameplay after each of them (issue 33).
 
 A move in the game's play phase changes few things of the view, all of them known from the
-move's event (the point, who placed it, the game's ply count and clocks) and the view before it:
-the stone, the move list, the sequence number, who acts next, the clocks, a draw offer the move
-declines, black's forbidden points (none while white is to move, none ever under free rules; after
-a white move under rules that forbid points, those the event lists: gameplay finds them).
+move's event (the point, who placed it, the game's ply count and clocks, the event's time) and
+the view before it: the stone, the move list, the sequence number, who acts next, the clocks and
+when they were read, a draw offer the move declines, black's forbidden points (none while white
+is to move, none ever under free rules; after a white move under rules that forbid points, those
+the event lists: gameplay finds them).
 ``applied`` makes that view, equal to the one gameplay would answer, or says it cannot (None) —
 anything else, or a move that may end the game (a line of five or more, a full board, a point
 forbidden to black), or an event that does not follow the view's sequence number (a gap, a
@@ -105,13 +106,16 @@ def applied(view: dict[str, Any], message: dict[str, Any]) -> dict[str, Any] | N
     if data.get("moves") != len(moves) + 1:
         return None
     offer = view.get("draw_offer_by")
+    # the event's clocks are as of the event: its time says so (``clocks_now``), or nothing does
+    at = message.get("at_ms")
+    read = {**clocks, "at_ms": at} if isinstance(at, int) else {k: v for k, v in clocks.items() if k != "at_ms"}
     return {
         **view,
         "seq": seq,
         "moves": [*moves, point],
         "board": [*board, {"point": point, "colour": colour}],
         "to_act": following,
-        "clocks": dict(clocks),
+        "clocks": read,
         "forbidden": dict(forbidden),
         # a move declines the opponent's draw offer
         "draw_offer_by": offer if offer == player else None,

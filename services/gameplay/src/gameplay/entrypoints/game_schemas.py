@@ -50,3 +50,6 @@ class Clocks(View):
     black_ms: int
     white_ms: int
     running: Literal["black", "white"] | None
+    #: when the times were read (epoch ms, the service's clock): the running side's is less by
+    #: the time since
+    at_ms: int

@@ -136,7 +136,7 @@ class GameViews:
         game's forbidden points each time and held the event loop for it (issue 33)."""
         if rebuilt:  # a game rebuilt by this read may be newer than its row: not kept
             return board_of(game, now_ms)
-        return {**self.drawn_boards.board(game), "clocks": readings(game.clock(), game.live, now_ms)}
+        return {**self.drawn_boards.board(game), "clocks": clocks_at(game, now_ms)}
 
     async def view(self, game_id: str) -> dict[str, Any]:
         """The full view of one game as of now."""
@@ -178,7 +178,7 @@ class GameViews:
             board=[{"point": a.notation, "colour": a.colour.value} for a in live.game.history if a.point is not None],
             legal_actions=live.legal_actions() if active else (["join"] if columns["status"] == "waiting" else []),
             forbidden=live.forbidden() if active else {},
-            clocks=readings(game.clock(), live, self.now_ms()),
+            clocks=clocks_at(game, self.now_ms()),
             opening=live.opening_info(),
             joined={columns["first_id"]: columns["joined_first"], columns["second_id"]: columns["joined_second"]},
             draw_offer_by=columns["draw_offer_by"],
@@ -218,6 +218,13 @@ class GameViews:
             return await uow.games.exists(game_id)
 
 
+def clocks_at(game: PlayedGame, now_ms: int) -> dict[str, Any]:
+    """The game's clocks as of ``now_ms`` saying so (``at_ms``): a reader that shows them later
+    counts the running side down from then, not from when it got them (the portal's pages, drawn
+    once for all of their viewers). A stream event says it in its own ``at_ms``."""
+    return {**readings(game.clock(), game.live, now_ms), "at_ms": now_ms}
+
+
 def board_of(game: PlayedGame, now_ms: int | None) -> dict[str, Any]:
     """A game as a small board (the round's board wall): its summary, stones, black's forbidden
     points while black is to place one, the opening's state and the clocks as of ``now_ms``."""
@@ -228,7 +235,7 @@ def board_of(game: PlayedGame, now_ms: int | None) -> dict[str, Any]:
         board=[{"point": a.notation, "colour": a.colour.value} for a in live.game.history if a.point is not None],
         forbidden=live.forbidden() if columns["status"] == "active" else {},
         opening=live.opening_info(),
-        clocks=readings(game.clock(), live, now_ms) if now_ms is not None else None,
+        clocks=clocks_at(game, now_ms) if now_ms is not None else None,
         winner=columns["winner"],
         outcome=columns["outcome"],
         playoff_id=columns["playoff_id"],

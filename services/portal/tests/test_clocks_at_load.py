@@ -101,15 +101,15 @@ async def test_the_walls_stream_starts_with_each_games_clocks_as_of_now(served):
         await _until("the move to reach the portal", _stored(hub.feeds[GAME], seq))
         # the wall loaded: its boards read (and kept while the round is followed, ``wall_boards``)
         site = server.config.app.state.site
-        assert len((await live._round_boards(site, ("EV", "S1", 1)))["games"]) == 2
+        assert len((await live._round_boards(site, ("EV", "S1", 1)))["games"]) == 3
         hub.clock.advance(LATE_S)
         expected = {game_id: await _gameplay_clocks(gameplay, game_id) for game_id in (GAME, OTHER)}
         async with _stream(f"{base}/events/EV/sections/S1/rounds/1/events") as seen:
 
             async def clocks_sent() -> bool:
-                # the game followed holds its view; the other's clocks come from the round's boards
+                # the game followed holds its view; the others' clocks come from the round's boards
                 # kept for its wall (one stream per game: no boards kept, its view never read)
-                return sum(1 for m in seen if m["kind"] == "clock") == (2 if by_round else 1)
+                return sum(1 for m in seen if m["kind"] == "clock") == (3 if by_round else 1)
 
             await _until("the clocks of the games", clocks_sent)
     assert seen[0]["kind"] == "state"

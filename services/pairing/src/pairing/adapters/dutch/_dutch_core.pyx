@@ -1,16 +1,17 @@
 # cython: language_level=3
-"""Compiled loops over gacrux's per-pair edge dicts (see fast.py, which uses them).
+"""Compiled loops over gacrux's per-pair edges (see fast.py, which uses them).
 
 Each function computes exactly what the Python code it replaces computes, in the same order:
 the edges are the same dict objects, the lists hold them in the same order, the values are the
 same Python objects. They remove the interpreter's per-pair overhead (the field has
-n * (n + 1) / 2 pairs: at 1,024 players these loops run half a million times each), and, for
-the lists they return, the memory traffic of reading half a million scattered dicts: an
-``EdgeList`` is a plain ``list`` of the edge dicts that also carries their ``ca``, ``cb``,
-``sa`` and ``sb`` (which nothing changes once an edge exists) in compact arrays.
+n * (n + 1) / 2 pairs: at 1,024 players these loops run half a million times each), and the
+memory of the edges themselves: the round's edges live in compact arrays (``EdgeTable``), each
+pair's dict made only when something reads it, and the edge lists gacrux passes around are
+``EdgeList`` sequences whose filters read the arrays, not the dicts (``_edge_store.pxi``).
 """
 
 from cpython cimport array
+from cpython.list cimport PyList_GET_ITEM
 from libc.string cimport memcpy
 
 import array
@@ -19,8 +20,8 @@ from types import MappingProxyType
 cdef array.array _INTS = array.array("i")
 
 # every key of an edge dict in gacrux's create_edge order, with the values that are the same for
-# every pair; build_edges copies it and FastCrosstable.create_edge spreads it (EDGE_TEMPLATE), so
-# the two make the same dicts key for key (test_pair2_created_edges_equal_the_built_edges)
+# every pair; EdgeTable's dicts copy it and FastCrosstable.create_edge spreads it (EDGE_TEMPLATE),
+# so the two make the same dicts key for key (test_pair2_created_edges_equal_the_built_edges)
 cdef dict _EDGE_TEMPLATE = {
     "ca": 0,
     "cb": 0,
@@ -41,122 +42,42 @@ cdef dict _EDGE_TEMPLATE = {
 }
 EDGE_TEMPLATE = MappingProxyType(_EDGE_TEMPLATE)
 
-
-cdef class EdgeList(list):
-    """A list of edge dicts with their ends and score levels alongside (read-only copies)."""
-
-    cdef array.array ca, cb, sa, sb
-
-
-cdef inline bint _compact(object edges):
-    """An ``EdgeList`` whose arrays still describe it (gacrux never changes one in place; the
-    length check guards anyway, and any other list takes the dict path)."""
-    return type(edges) is EdgeList and len((<EdgeList>edges).ca) == len(<list>edges)
-
-
-cdef class _Builder:
-    """Collects kept edges (dicts and their four numbers) into an ``EdgeList``."""
-
-    cdef list kept
-    cdef array.array ca, cb, sa, sb
-    cdef Py_ssize_t count
-
-    def __cinit__(self, Py_ssize_t capacity):
-        self.kept = []
-        self.ca = array.clone(_INTS, capacity, zero=False)
-        self.cb = array.clone(_INTS, capacity, zero=False)
-        self.sa = array.clone(_INTS, capacity, zero=False)
-        self.sb = array.clone(_INTS, capacity, zero=False)
-        self.count = 0
-
-    cdef inline void add(self, object edge, int ca, int cb, int sa, int sb):
-        cdef Py_ssize_t at = self.count
-        if at == len(self.ca):
-            self.grow(2 * at + 16)
-        self.kept.append(edge)
-        self.ca.data.as_ints[at] = ca
-        self.cb.data.as_ints[at] = cb
-        self.sa.data.as_ints[at] = sa
-        self.sb.data.as_ints[at] = sb
-        self.count = at + 1
-
-    cdef void grow(self, Py_ssize_t capacity):
-        array.resize(self.ca, capacity)
-        array.resize(self.cb, capacity)
-        array.resize(self.sa, capacity)
-        array.resize(self.sb, capacity)
-
-    cdef void extend(self, _Builder other):
-        """Append every edge of ``other`` (in its order)."""
-        cdef Py_ssize_t at = self.count, more = other.count
-        if at + more > len(self.ca):
-            self.grow(at + more)
-        self.kept.extend(other.kept)
-        memcpy(&self.ca.data.as_ints[at], other.ca.data.as_ints, more * sizeof(int))
-        memcpy(&self.cb.data.as_ints[at], other.cb.data.as_ints, more * sizeof(int))
-        memcpy(&self.sa.data.as_ints[at], other.sa.data.as_ints, more * sizeof(int))
-        memcpy(&self.sb.data.as_ints[at], other.sb.data.as_ints, more * sizeof(int))
-        self.count = at + more
-
-    cdef EdgeList done(self):
-        cdef EdgeList out = EdgeList(self.kept)
-        array.resize(self.ca, self.count)
-        array.resize(self.cb, self.count)
-        array.resize(self.sa, self.count)
-        array.resize(self.sb, self.count)
-        out.ca, out.cb, out.sa, out.sb = self.ca, self.cb, self.sa, self.sb
-        return out
-
-
-cdef _Builder _builder_from(object edges):
-    """A builder over any list of edges, reading each dict once."""
-    cdef _Builder out = _Builder(len(edges))
-    cdef dict edge
-    for edge in edges:
-        out.add(edge, edge["ca"], edge["cb"], edge["sa"], edge["sb"])
-    return out
+include "_edge_store.pxi"
 
 
 def compact(object edges):
     """``edges`` as an ``EdgeList`` (itself when it already is one)."""
-    if _compact(edges):
-        return edges
-    return _builder_from(edges).done()
+    return _compacted(edges)
 
 
-def build_edges(list competitors, list opponents, Py_ssize_t size, object rnd, object maxmeets, Py_ssize_t blob):
-    """Fill ``opponents[a][b]`` (both ways) with the edge dict of every pair ``a <= b``.
+def build_edges(list competitors, Py_ssize_t size, object rnd, object maxmeets, Py_ssize_t blob):
+    """The round's ``EdgeTable``: the edge of every pair ``a <= b`` of ``competitors[0..size]``.
 
-    The same dicts, key for key, as ``FastCrosstable.create_edge`` (gacrux's ``create_edge``
-    with ``update_canmeet`` in line) when not only checking; ``bhasmet.count(a)`` is read
-    from a count of ``b``'s opponents (the same number). The dicts are made line by line
-    (``a`` outer), the order in which ``sorted_edges`` reads them.
+    Each pair's dict, made when first read, is key for key the one ``FastCrosstable.create_edge``
+    (gacrux's ``create_edge`` with ``update_canmeet`` in line) makes when not only checking;
+    ``bhasmet.count(a)`` is read from a count of ``b``'s opponents (the same number).
 
-    Returns what ``sorted_edges(opponents)`` returns right after (the pairs that can meet,
-    sorted), collected as the dicts are made; valid while no ``canmeet`` changes.
+    Returns the table and what ``sorted_edges`` returns for it right after (the pairs that can
+    meet, sorted), collected as the pairs are read; valid while no ``canmeet`` changes.
     """
-    cdef Py_ssize_t low, high
-    cdef dict first, second, edge
-    cdef list line_low
-    cdef object played, canmeet, first_rfp, second_rfp, cop
-    cdef bint first_top
+    cdef Py_ssize_t low, high, width = size + 1, key
+    cdef object played, first_rfp, second_rfp, cop
+    cdef bint first_top, canmeet
     cdef list counts = []
     cdef list unplayed = []
-    cdef dict played_count
+    cdef dict played_count, second
     cdef dict groups = {}
-    cdef _Builder group
-    cdef int first_level_int, second_level_int
+    cdef int first_level, second_level
     cdef Py_ssize_t total = 0
-    cdef dict template = _EDGE_TEMPLATE
     # what each pair reads of its second player, read once per player (the same objects)
     cdef list rfps = [], levels = [], cops = []
-    cdef bytearray tops = bytearray(size + 1)
-    cdef array.array level_ints = array.clone(_INTS, size + 1, zero=True)
-    for high in range(size + 1):
+    cdef bytearray tops = bytearray(width)
+    cdef array.array level_ints = array.clone(_INTS, width, zero=True)
+    for high in range(width):
         second = competitors[high]
         played_count = {}
-        for key, opp in second["num"].items():
-            if key != "val":
+        for name, opp in second["num"].items():
+            if name != "val":
                 played_count[opp] = played_count.get(opp, 0) + 1
         counts.append(played_count)
         unplayed.append(rnd - 1 - second["num"].get("val", 0))
@@ -165,13 +86,15 @@ def build_edges(list competitors, list opponents, Py_ssize_t size, object rnd, o
         levels.append(second["scorelevel"])
         level_ints.data.as_ints[high] = second["scorelevel"]
         cops.append(second["cop"])
-    for low in range(size + 1):
+    cdef EdgeTable table = EdgeTable(width, blob, levels, unplayed)
+    cdef int *table_played = table.played.data.as_ints
+    cdef unsigned char[:] meet = table.meet
+    for low in range(width):
         first_rfp = rfps[low]
         first_top = tops[low]
-        first_level = levels[low]
-        line_low = opponents[low]
+        first_level = level_ints.data.as_ints[low]
         cop = cops[low]
-        for high in range(low, size + 1):
+        for high in range(low, width):
             second_rfp = rfps[high]
             played = (<dict>counts[high]).get(low, 0)
             if played < maxmeets and low != high and first_rfp and second_rfp:
@@ -181,33 +104,13 @@ def build_edges(list competitors, list opponents, Py_ssize_t size, object rnd, o
             if canmeet and not first_top and not tops[high]:
                 if (cop == "w2" or cop == "b2") and cops[high] == cop:
                     canmeet = False
-            edge = template.copy()
-            edge["ca"] = low
-            edge["cb"] = high
-            edge["sa"] = first_level
-            edge["sb"] = levels[high]
-            edge["canmeet"] = canmeet
-            edge["isblob"] = high == blob
-            edge["played"] = played
-            edge["unplayed"] = unplayed[high]
-            edge["qc"] = canmeet
-            line_low[high] = edge
-            (<list>opponents[high])[low] = edge
+            key = low * width + high
+            table_played[key] = played
+            meet[key] = canmeet
             if canmeet and low < high < size:
-                first_level_int = level_ints.data.as_ints[low]
-                second_level_int = level_ints.data.as_ints[high]
-                key = (
-                    (first_level_int, second_level_int)
-                    if first_level_int < second_level_int
-                    else (second_level_int, first_level_int)
-                )
-                group = groups.get(key)
-                if group is None:
-                    group = _Builder(0)
-                    groups[key] = group
-                group.add(edge, low, high, first_level_int, second_level_int)
-                total += 1
-    return _sorted_groups(groups, total)
+                second_level = level_ints.data.as_ints[high]
+                total += _group_add(groups, table, key, low, high, first_level, second_level)
+    return table, _sorted_groups(table, groups, total)
 
 
 def sorted_edges(list opponents):
@@ -216,15 +119,16 @@ def sorted_edges(list opponents):
 
     Line ``i`` holds ``ca == i`` and ``cb`` rising, so the lines read in order are already in
     (ca, cb) order: grouping them by the score levels, keeping that order within each group,
-    is the same sort.
+    is the same sort. Rows of an ``EdgeTable`` are read from its arrays (no dict made).
     """
+    if opponents and type(opponents[0]) is EdgeRow:
+        return (<EdgeRow>opponents[0]).table.sorted_edges()
     cdef dict groups = {}
     cdef Py_ssize_t index, column, width, total = 0
     cdef list line
+    cdef list found = []
+    cdef _ListSource source = _ListSource(found)
     cdef dict edge
-    cdef int first, second, low, high
-    cdef object key
-    cdef _Builder group
     for index in range(len(opponents)):
         line = opponents[index]
         width = len(line) - 1
@@ -232,57 +136,30 @@ def sorted_edges(list opponents):
             edge = line[column]
             if not edge["canmeet"]:
                 continue
-            first = edge["sa"]
-            second = edge["sb"]
-            low, high = (first, second) if first < second else (second, first)
-            key = (low, high)
-            group = groups.get(key)
-            if group is None:
-                group = _Builder(0)
-                groups[key] = group
-            group.add(edge, index, column, first, second)
-            total += 1
-    return _sorted_groups(groups, total)
-
-
-cdef EdgeList _sorted_groups(dict groups, Py_ssize_t total):
-    """The groups of edges (by their two score levels, low first) joined, the highest first."""
-    cdef _Builder out = _Builder(total)
-    for key in sorted(groups, key=_descending):
-        out.extend(groups[key])
-    return out.done()
-
-
-def _descending(key):
-    return (-key[0], -key[1])
+            found.append(edge)
+            total += _group_add(groups, source, total, index, column, edge["sa"], edge["sb"])
+    return _sorted_groups(source, groups, total)
 
 
 def select_edges(object edges, list inside, object condition):
     """``[edge for edge in edges if inside[edge["ca"]] and inside[edge["cb"]] (and edge[condition])]``
     as an ``EdgeList``; ``inside`` is a list of booleans indexed by competitor id."""
-    cdef Py_ssize_t index, count = len(edges)
-    cdef EdgeList compact_edges
-    cdef _Builder out = _Builder(count)
+    cdef EdgeList given = _compacted(edges)
+    cdef Py_ssize_t index, count = len(given)
+    cdef _Builder out = _Builder(given.source, count)
     cdef bytearray flags = bytearray(len(inside))
     cdef unsigned char[:] flag = flags
     cdef int ca, cb
-    cdef dict edge
     for index in range(len(inside)):
         flag[index] = 1 if inside[index] else 0
-    if not _compact(edges):
-        edges = _builder_from(edges).done()
-    compact_edges = <EdgeList>edges
-    cdef int[:] eca = compact_edges.ca
-    cdef int[:] ecb = compact_edges.cb
-    cdef int[:] esa = compact_edges.sa
-    cdef int[:] esb = compact_edges.sb
+    cdef int[:] eca = given.ca
+    cdef int[:] ecb = given.cb
     for index in range(count):
         ca = eca[index]
         cb = ecb[index]
         if flag[ca] and flag[cb]:
-            edge = (<list>edges)[index]
-            if not condition or edge[condition]:
-                out.add(edge, ca, cb, esa[index], esb[index])
+            if not condition or given.at(index)[condition]:
+                out.add_from(given, index)
     return out.done()
 
 
@@ -292,32 +169,30 @@ def select_cross_edges(object edges, list first_side, list second_side):
     cdef Py_ssize_t index, count = len(edges)
     cdef dict edge
     cdef list out = []
-    if not _compact(edges):
+    if type(edges) is not EdgeList:
         for edge in edges:
             if first_side[edge["ca"]] and second_side[edge["cb"]]:
                 out.append(edge)
         return out
-    cdef int[:] eca = (<EdgeList>edges).ca
-    cdef int[:] ecb = (<EdgeList>edges).cb
+    cdef EdgeList given = <EdgeList>edges
+    cdef int[:] eca = given.ca
+    cdef int[:] ecb = given.cb
     for index in range(count):
         if first_side[eca[index]] and second_side[ecb[index]]:
-            out.append((<list>edges)[index])
+            out.append(given.at(index))
     return out
 
 
 def select_pab_edges(object edges, int pab):
     """``[edge for edge in edges if edge["ca"] != 0 or edge["sb"] == pab]`` as an ``EdgeList``."""
-    cdef Py_ssize_t index, count = len(edges)
-    if not _compact(edges):
-        edges = _builder_from(edges).done()
-    cdef int[:] eca = (<EdgeList>edges).ca
-    cdef int[:] ecb = (<EdgeList>edges).cb
-    cdef int[:] esa = (<EdgeList>edges).sa
-    cdef int[:] esb = (<EdgeList>edges).sb
-    cdef _Builder out = _Builder(count)
+    cdef EdgeList given = _compacted(edges)
+    cdef Py_ssize_t index, count = len(given)
+    cdef int[:] eca = given.ca
+    cdef int[:] esb = given.sb
+    cdef _Builder out = _Builder(given.source, count)
     for index in range(count):
         if eca[index] != 0 or esb[index] == pab:
-            out.add((<list>edges)[index], eca[index], ecb[index], esa[index], esb[index])
+            out.add_from(given, index)
     return out.done()
 
 
@@ -330,7 +205,7 @@ def whohasmet_histogram(list nodes, object edges):
     cdef list hist = [0] * len(nodes)
     cdef dict edge
     cdef Py_ssize_t first, second
-    if not _compact(edges):
+    if type(edges) is not EdgeList:
         for edge in edges:
             first = node_id[edge["ca"]]
             second = node_id[edge["cb"]]
@@ -351,16 +226,15 @@ def hamilton_order(object edges):
     """The edges stably sorted on (max(sa, sb), min(sa, sb)) as an ``EdgeList``, and that max per
     edge (the stable ``sorted(range(n), key=keys.__getitem__)`` of ``compute_hamilton``:
     grouping by the key in the given order, the groups in key order, is the same sort)."""
-    if not _compact(edges):
-        edges = _builder_from(edges).done()
-    cdef int[:] esa = (<EdgeList>edges).sa
-    cdef int[:] esb = (<EdgeList>edges).sb
+    cdef EdgeList given = _compacted(edges)
+    cdef int[:] esa = given.sa
+    cdef int[:] esb = given.sb
     cdef dict groups = {}
     cdef list group
     cdef int first, second
     cdef Py_ssize_t index
     cdef object key
-    for index in range(len(edges)):
+    for index in range(len(given)):
         first = esa[index]
         second = esb[index]
         key = (first, second) if first > second else (second, first)
@@ -369,14 +243,12 @@ def hamilton_order(object edges):
             groups[key] = [index]
         else:
             group.append(index)
-    cdef int[:] eca = (<EdgeList>edges).ca
-    cdef int[:] ecb = (<EdgeList>edges).cb
-    cdef _Builder out = _Builder(len(edges))
+    cdef _Builder out = _Builder(given.source, len(given))
     cdef list highs = []
     for key in sorted(groups):
         group = groups[key]
         for index in group:
-            out.add((<list>edges)[index], eca[index], ecb[index], esa[index], esb[index])
+            out.add_from(given, index)
         highs.extend([key[0]] * len(group))
     return out.done(), highs
 
@@ -425,16 +297,80 @@ def count_level(
 
 
 def head(object edges, Py_ssize_t stop):
-    """``edges[:stop]``, an ``EdgeList`` when ``edges`` is one (a list slice is a plain list)."""
-    if not _compact(edges):
+    """``edges[:stop]`` (an ``EdgeList`` when ``edges`` is one)."""
+    if type(edges) is not EdgeList:
         return edges[:stop]
-    cdef EdgeList source = <EdgeList>edges
-    cdef EdgeList out = EdgeList(source[:stop])
-    stop = len(out)
-    out.ca = source.ca[:stop]
-    out.cb = source.cb[:stop]
-    out.sa = source.sa[:stop]
-    out.sb = source.sb[:stop]
+    return (<EdgeList>edges)[:stop]
+
+
+def low_level(object edges, Py_ssize_t index):
+    """``min(edges[index]["sa"], edges[index]["sb"])`` (read from the arrays of an ``EdgeList``)."""
+    if type(edges) is not EdgeList:
+        return min(edges[index]["sa"], edges[index]["sb"])
+    cdef EdgeList given = <EdgeList>edges
+    if index < 0:
+        index += len(given)
+    if not 0 <= index < len(given):
+        raise IndexError("edge list index out of range")
+    return min(given.sa.data.as_ints[index], given.sb.data.as_ints[index])
+
+
+def level_search(EdgeList edges, long scorelevel):
+    """gacrux's ``edgeBinarySearch`` (the first edge whose lower score level is ``scorelevel``,
+    else ``len(edges) + 1``), the same steps on the arrays."""
+    cdef Py_ssize_t left = 0, right = len(edges) - 1, mid
+    cdef long low_mid, low_before
+    cdef int *esa = edges.sa.data.as_ints
+    cdef int *esb = edges.sb.data.as_ints
+    while left <= right:
+        mid = (left + right) // 2
+        low_mid = min(esa[mid], esb[mid])
+        if low_mid == scorelevel:
+            if mid == 0:
+                return mid
+            low_before = min(esa[mid - 1], esb[mid - 1])
+            if low_before == scorelevel + 1:
+                return mid
+            elif low_before > scorelevel + 1:
+                left = mid + 1
+            else:
+                right = mid - 1
+        elif low_mid > scorelevel:
+            left = mid + 1
+        else:
+            right = mid - 1
+    return len(edges) + 1
+
+
+def weighted_pairs(object edges, object weight):
+    """``[(edge["ca"], edge["cb"], weight) for edge in edges]`` (no dict read for an ``EdgeList``)."""
+    cdef dict edge
+    if type(edges) is not EdgeList:
+        return [(edge["ca"], edge["cb"], weight) for edge in edges]
+    cdef EdgeList given = <EdgeList>edges
+    cdef Py_ssize_t index
+    return [(given.ca.data.as_ints[index], given.cb.data.as_ints[index], weight) for index in range(len(given))]
+
+
+def pab_weighted_pairs(object edges):
+    """gacrux's ``compute_pab_weight`` (each edge's ``weight``: its ``sb`` for the bye's pairs,
+    else 0), then ``[(edge["ca"], edge["cb"], edge["weight"]) for edge in edges]``; an
+    ``EdgeTable``'s dicts not made yet get the weight when they are."""
+    cdef dict edge
+    cdef list out = []
+    if type(edges) is not EdgeList:
+        for edge in edges:
+            edge["weight"] = edge["sb"] if edge["ca"] == 0 else 0
+        return [(edge["ca"], edge["cb"], edge["weight"]) for edge in edges]
+    cdef EdgeList given = <EdgeList>edges
+    cdef Py_ssize_t index
+    cdef int ca
+    cdef object weight
+    for index in range(len(given)):
+        ca = given.ca.data.as_ints[index]
+        weight = given.sb.data.as_ints[index] if ca == 0 else 0
+        given.source.set_weight(given.key.data.as_ints[index], weight)
+        out.append((ca, given.cb.data.as_ints[index], weight))
     return out
 
 

@@ -93,9 +93,9 @@ class FastDutch(pairing_dutch):
         if len(nodes) == 0 or len(edges) == 0:
             return []
         msl = nodes[-1]["scorelevel"] - 1
-        if min(edges[0]["sa"], edges[0]["sb"]) < msl:
+        if _dutch_core.low_level(edges, 0) < msl:
             return []
-        if min(edges[-1]["sa"], edges[-1]["sb"]) <= msl and msl >= 0:
+        if _dutch_core.low_level(edges, -1) <= msl and msl >= 0:
             mid = self.edgeBinarySearch(edges, msl)
             if mid < len(edges):
                 edges = _dutch_core.head(edges, mid)
@@ -103,6 +103,12 @@ class FastDutch(pairing_dutch):
         for node in nodes:
             inside[node["cid"]] = True
         return _dutch_core.select_edges(edges, inside, condition)
+
+    def edgeBinarySearch(self, edges, scorelevel):
+        """gacrux's ``edgeBinarySearch``, on an ``EdgeList``'s arrays (no edge dict read)."""
+        if type(edges) is _dutch_core.EdgeList:
+            return _dutch_core.level_search(edges, scorelevel)
+        return super().edgeBinarySearch(edges, scorelevel)
 
     def get_modifiededges(self, nodeid1, nodeid2, edges, condition=None):
         first_side = [False] * (self.crosstable.BLOB + 1)
@@ -175,13 +181,13 @@ class FastDutch(pairing_dutch):
         return hamilton
 
     def weighted_match(self, nodes, edges):
-        matching = min_weight_matching([(edge["ca"], edge["cb"], 0) for edge in edges])
+        matching = min_weight_matching(_dutch_core.weighted_pairs(edges, 0))
         return len(nodes) - 2 * len(matching)
 
     def find_weighted_pab(self, nodes, edges):
         pablevel = 0
-        self.crosstable.compute_pab_weight(edges)
-        matching = min_weight_matching([(edge["ca"], edge["cb"], edge["weight"]) for edge in edges])
+        # gacrux's compute_pab_weight, then the weighted pairs
+        matching = min_weight_matching(_dutch_core.pab_weighted_pairs(edges))
         wpairs = sorted([((a, b) if a < b else (b, a)) for (a, b) in matching])
         if len(wpairs) < len(nodes) // 2:
             return (len(wpairs), len(wpairs) * 2 - len(nodes), -1)  # no legal pairing

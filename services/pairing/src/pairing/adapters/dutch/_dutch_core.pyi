@@ -1,6 +1,6 @@
 """Type stub for the compiled loops of the fast Dutch engine (see _dutch_core.pyx, fast.py)."""
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, overload
 
 Edge = dict[str, Any]
@@ -91,3 +91,8 @@ def homogeneous_weights(
     uf2: int,
 ) -> None: ...
 def weighted_edges(table: Any, mode: str, category: Any, edges: Edges) -> list[tuple[int, int, int]]: ...
+def ends_from(edges: Edges, start: int) -> Iterator[tuple[int, int]]: ...
+def edges_within(
+    nodes: list[dict[str, Any]], edges: Edges, width: int, condition: str | None
+) -> EdgeList | list[Edge]: ...
+def cross_edges(first_ids: list[int], second_ids: list[int], edges: Edges, width: int) -> list[Edge]: ...

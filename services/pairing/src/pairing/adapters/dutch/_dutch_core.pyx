@@ -55,62 +55,75 @@ def build_edges(list competitors, Py_ssize_t size, object rnd, object maxmeets, 
 
     Each pair's dict, made when first read, is key for key the one ``FastCrosstable.create_edge``
     (gacrux's ``create_edge`` with ``update_canmeet`` in line) makes when not only checking;
-    ``bhasmet.count(a)`` is read from a count of ``b``'s opponents (the same number).
+    ``bhasmet.count(a)`` is the count of ``a`` among ``b``'s opponents (``_count_played``).
 
     Returns the table and what ``sorted_edges`` returns for it right after (the pairs that can
     meet, sorted), collected as the pairs are read; valid while no ``canmeet`` changes.
     """
     cdef Py_ssize_t low, high, width = size + 1, key
-    cdef object played, first_rfp, second_rfp, cop
-    cdef bint first_top, canmeet
-    cdef list counts = []
-    cdef list unplayed = []
-    cdef dict played_count, second
-    cdef dict groups = {}
-    cdef int first_level, second_level
-    cdef Py_ssize_t total = 0
-    # what each pair reads of its second player, read once per player (the same objects)
-    cdef list rfps = [], levels = [], cops = []
-    cdef bytearray tops = bytearray(width)
+    cdef list unplayed = [], levels = []
+    cdef dict second
+    # what each pair reads of its players, read once per player: whether ready for pairing
+    # (rfp), topscorer, colour preference (1: w2, 2: b2, else 0), score level
+    cdef bytearray ready = bytearray(width), tops = bytearray(width), absolute = bytearray(width)
     cdef array.array level_ints = array.clone(_INTS, width, zero=True)
+    cdef int top_level = -1
     for high in range(width):
         second = competitors[high]
-        played_count = {}
-        for name, opp in second["num"].items():
-            if name != "val":
-                played_count[opp] = played_count.get(opp, 0) + 1
-        counts.append(played_count)
         unplayed.append(rnd - 1 - second["num"].get("val", 0))
-        rfps.append(second["rfp"])
+        ready[high] = 1 if second["rfp"] else 0
         tops[high] = 1 if second["top"] else 0
+        cop = second["cop"]
+        absolute[high] = 1 if cop == "w2" else 2 if cop == "b2" else 0
         levels.append(second["scorelevel"])
         level_ints.data.as_ints[high] = second["scorelevel"]
-        cops.append(second["cop"])
+        if high < size and level_ints.data.as_ints[high] > top_level:
+            top_level = level_ints.data.as_ints[high]
     cdef EdgeTable table = EdgeTable(width, blob, levels, unplayed)
-    cdef int *table_played = table.played.data.as_ints
+    cdef dict odd_played = _count_played(competitors, table)
+    cdef int *played = table.played.data.as_ints
     cdef unsigned char[:] meet = table.meet
+    cdef long meets_limit = maxmeets
+    cdef bint canmeet
+    cdef _LevelGroups groups = _LevelGroups(table, top_level + 1)
     for low in range(width):
-        first_rfp = rfps[low]
-        first_top = tops[low]
-        first_level = level_ints.data.as_ints[low]
-        cop = cops[low]
         for high in range(low, width):
-            second_rfp = rfps[high]
-            played = (<dict>counts[high]).get(low, 0)
-            if played < maxmeets and low != high and first_rfp and second_rfp:
-                canmeet = second_rfp
+            key = low * width + high
+            if odd_played is not None and high in odd_played:
+                played[key] += (<dict>odd_played[high]).get(low, 0)
+            if played[key] < meets_limit and low != high and ready[low] and ready[high]:
+                canmeet = True
             else:
                 canmeet = low < blob and high == blob
-            if canmeet and not first_top and not tops[high]:
-                if (cop == "w2" or cop == "b2") and cops[high] == cop:
-                    canmeet = False
-            key = low * width + high
-            table_played[key] = played
+            if canmeet and not tops[low] and not tops[high] and absolute[low] and absolute[high] == absolute[low]:
+                canmeet = False
             meet[key] = canmeet
             if canmeet and low < high < size:
-                second_level = level_ints.data.as_ints[high]
-                total += _group_add(groups, table, key, low, high, first_level, second_level)
-    return table, _sorted_groups(table, groups, total)
+                groups.add(key, low, high, level_ints.data.as_ints[low], level_ints.data.as_ints[high])
+    return table, groups.done()
+
+
+cdef dict _count_played(list competitors, EdgeTable table):
+    """Into ``table.played[low * width + high]``: how often ``low`` is among ``high``'s opponents
+    (``num``, but its ``val``), for ``low <= high`` (the only pairs read from ``high``'s side).
+    An opponent that is not an ``int`` is counted in the returned dict (by ``high``, then the
+    opponent: looked up by equality as gacrux's ``count`` would); None when there is none."""
+    cdef Py_ssize_t high, width = table.width
+    cdef int *played = table.played.data.as_ints
+    cdef dict odd = None
+    for high in range(width):
+        for name, opp in (<dict>competitors[high]["num"]).items():
+            if name == "val":
+                continue
+            if isinstance(opp, int):
+                if 0 <= opp <= high:
+                    played[<Py_ssize_t>opp * width + high] += 1
+                continue
+            if odd is None:
+                odd = {}
+            counts = odd.setdefault(high, {})
+            counts[opp] = counts.get(opp, 0) + 1
+    return odd
 
 
 def sorted_edges(list opponents):
@@ -123,12 +136,12 @@ def sorted_edges(list opponents):
     """
     if opponents and type(opponents[0]) is EdgeRow:
         return (<EdgeRow>opponents[0]).table.sorted_edges()
-    cdef dict groups = {}
-    cdef Py_ssize_t index, column, width, total = 0
+    cdef Py_ssize_t index, column, width
     cdef list line
     cdef list found = []
     cdef _ListSource source = _ListSource(found)
     cdef dict edge
+    cdef dict groups = {}
     for index in range(len(opponents)):
         line = opponents[index]
         width = len(line) - 1
@@ -137,30 +150,72 @@ def sorted_edges(list opponents):
             if not edge["canmeet"]:
                 continue
             found.append(edge)
-            total += _group_add(groups, source, total, index, column, edge["sa"], edge["sb"])
-    return _sorted_groups(source, groups, total)
+            first, second = edge["sa"], edge["sb"]
+            groups.setdefault((first, second) if first < second else (second, first), []).append(len(found) - 1)
+    cdef _Builder out = _Builder(source, len(found))
+    for level_key in sorted(groups, key=_descending):
+        for index in groups[level_key]:
+            edge = found[index]
+            out.add(index, edge["ca"], edge["cb"], edge["sa"], edge["sb"])
+    return out.done()
 
 
 def select_edges(object edges, list inside, object condition):
     """``[edge for edge in edges if inside[edge["ca"]] and inside[edge["cb"]] (and edge[condition])]``
     as an ``EdgeList``; ``inside`` is a list of booleans indexed by competitor id."""
     cdef EdgeList given = _compacted(edges)
-    cdef Py_ssize_t index, count = len(given)
-    cdef _Builder out = _Builder(given.source, count)
     cdef bytearray flags = bytearray(len(inside))
-    cdef unsigned char[:] flag = flags
-    cdef int ca, cb
+    cdef Py_ssize_t index
     for index in range(len(inside)):
-        flag[index] = 1 if inside[index] else 0
-    cdef int[:] eca = given.ca
-    cdef int[:] ecb = given.cb
-    for index in range(count):
-        ca = eca[index]
-        cb = ecb[index]
-        if flag[ca] and flag[cb]:
+        flags[index] = 1 if inside[index] else 0
+    return _select(given, len(given), flags, condition)
+
+
+cdef EdgeList _select(EdgeList given, Py_ssize_t stop, bytearray flags, object condition):
+    """``given[:stop]``'s edges with both ends flagged (and ``edge[condition]``)."""
+    cdef _Builder out = _Builder(given.source, stop)
+    cdef unsigned char[:] flag = flags
+    cdef int *eca = given.ca.data.as_ints
+    cdef int *ecb = given.cb.data.as_ints
+    cdef Py_ssize_t index
+    for index in range(stop):
+        if flag[eca[index]] and flag[ecb[index]]:
             if not condition or given.at(index)[condition]:
                 out.add_from(given, index)
     return out.done()
+
+
+def edges_within(list nodes, object edges, Py_ssize_t width, object condition):
+    """gacrux's ``get_edges`` (the edges with both ends in ``nodes``; ids below ``width``): the
+    edges below the nodes' lowest score level cut off by ``edgeBinarySearch``, then filtered;
+    the same steps on the arrays, as an ``EdgeList`` (``[]`` when nothing can match)."""
+    if len(nodes) == 0 or len(edges) == 0:
+        return []
+    cdef EdgeList given = _compacted(edges)
+    cdef long msl = nodes[-1]["scorelevel"] - 1
+    cdef Py_ssize_t stop = len(given), mid
+    if min(given.sa.data.as_ints[0], given.sb.data.as_ints[0]) < msl:
+        return []
+    if min(given.sa.data.as_ints[stop - 1], given.sb.data.as_ints[stop - 1]) <= msl and msl >= 0:
+        mid = level_search(given, msl)
+        if mid < stop:
+            stop = mid
+    cdef bytearray flags = bytearray(width)
+    for node in nodes:
+        flags[node["cid"]] = 1
+    return _select(given, stop, flags, condition)
+
+
+def cross_edges(list first_ids, list second_ids, object edges, Py_ssize_t width):
+    """gacrux's ``get_modifiededges``: the edges from ``first_ids`` to ``second_ids`` (ids below
+    ``width``), a plain list (gacrux extends it in place)."""
+    cdef list first_side = [False] * width
+    cdef list second_side = [False] * width
+    for node in first_ids:
+        first_side[node] = True
+    for node in second_ids:
+        second_side[node] = True
+    return select_cross_edges(edges, first_side, second_side)
 
 
 def select_cross_edges(object edges, list first_side, list second_side):
@@ -674,3 +729,17 @@ cdef tuple _downfloat(
         quality["QC16"] = 1
         cweight += weight["QC16"]
     return cweight, c14, c16
+
+
+def ends_from(object edges, Py_ssize_t start):
+    """Yield ``(edge["ca"], edge["cb"])`` for ``edges[start:]`` in order (no dict read for an
+    ``EdgeList``; a generator: the caller may stop early)."""
+    cdef EdgeList given
+    cdef Py_ssize_t index
+    if type(edges) is not EdgeList:
+        for edge in edges[start:]:
+            yield (edge["ca"], edge["cb"])
+        return
+    given = <EdgeList>edges
+    for index in range(start, len(given)):
+        yield (given.ca.data.as_ints[index], given.cb.data.as_ints[index])

@@ -135,20 +135,14 @@ cdef class EdgeTable(_EdgeSource):
     cdef EdgeList sorted_edges(self):
         """The pairs that can meet (the blob's column left out), as ``sorted_edges`` sorts them."""
         cdef Py_ssize_t low, high, width = self.width, key
-        cdef dict groups = {}
-        cdef _Builder group
-        cdef Py_ssize_t total = 0
-        cdef int first, second
         cdef array.array levels = array.array("i", self.levels)
+        cdef _LevelGroups groups = _LevelGroups(self, max(self.levels[:-1], default=-1) + 1)
         for low in range(width):
-            first = levels.data.as_ints[low]
             for high in range(low + 1, width - 1):
                 key = low * width + high
-                if not self.meet[key]:
-                    continue
-                second = levels.data.as_ints[high]
-                total += _group_add(groups, self, key, low, high, first, second)
-        return _sorted_groups(self, groups, total)
+                if self.meet[key]:
+                    groups.add(key, low, high, levels.data.as_ints[low], levels.data.as_ints[high])
+        return groups.done()
 
 
 cdef class EdgeRow:
@@ -300,25 +294,52 @@ cdef class _Builder:
         return out
 
 
-cdef inline int _group_add(
-    dict groups, _EdgeSource source, Py_ssize_t key, int ca, int cb, int first, int second
-) except -1:
-    """Add an edge to the group of its two score levels (low first)."""
-    cdef object level_key = (first, second) if first < second else (second, first)
-    cdef _Builder group = groups.get(level_key)
-    if group is None:
-        group = _Builder(source, 0)
-        groups[level_key] = group
-    group.add(key, ca, cb, first, second)
-    return 1
+cdef class _LevelGroups:
+    """Edges grouped by their two score levels (low first), in the order added; ``done`` joins
+    the groups, the highest first (``sorted_edges``' order). Levels in ``0..count - 1`` index a
+    list of groups (no tuple per edge); any other goes to a dict."""
 
+    cdef _EdgeSource source
+    cdef Py_ssize_t count, total
+    cdef list buckets
+    cdef dict others
 
-cdef EdgeList _sorted_groups(_EdgeSource source, dict groups, Py_ssize_t total):
-    """The groups of edges (by their two score levels, low first) joined, the highest first."""
-    cdef _Builder out = _Builder(source, total)
-    for level_key in sorted(groups, key=_descending):
-        out.extend(groups[level_key])
-    return out.done()
+    def __cinit__(self, _EdgeSource source, Py_ssize_t count):
+        self.source = source
+        self.count = count
+        self.total = 0
+        self.buckets = [None] * (count * count)
+        self.others = {}
+
+    cdef int add(self, Py_ssize_t key, int ca, int cb, int first, int second) except -1:
+        cdef int low = first if first < second else second
+        cdef int high = second if first < second else first
+        cdef _Builder group
+        if 0 <= low and high < self.count:
+            group = self.buckets[low * self.count + high]
+            if group is None:
+                group = _Builder(self.source, 0)
+                self.buckets[low * self.count + high] = group
+        else:
+            group = self.others.get((low, high))
+            if group is None:
+                group = _Builder(self.source, 0)
+                self.others[(low, high)] = group
+        group.add(key, ca, cb, first, second)
+        self.total += 1
+        return 0
+
+    cdef EdgeList done(self):
+        cdef Py_ssize_t low, high, count = self.count
+        cdef dict groups = dict(self.others)
+        for low in range(count):
+            for high in range(low, count):
+                if self.buckets[low * count + high] is not None:
+                    groups[(low, high)] = self.buckets[low * count + high]
+        cdef _Builder out = _Builder(self.source, self.total)
+        for level_key in sorted(groups, key=_descending):
+            out.extend(groups[level_key])
+        return out.done()
 
 
 def _descending(key):

@@ -29,7 +29,7 @@ from collections.abc import Iterable
 from ...domain.gacrux_import import pairing_dutch
 from ...domain.swiss import GacruxDutch
 from . import _dutch_core
-from .crosstable import FastCrosstable
+from .crosstable import _DF1, _DF2, FastCrosstable
 from .matching import min_weight_matching
 
 TYPE_CHECKING = False  # typing's own, without importing typing: pairing-engine's start-up (ADR 0013)
@@ -89,20 +89,8 @@ class FastDutch(pairing_dutch):
         return _dutch_core.sorted_edges(opponents)
 
     def get_edges(self, nodes, edges, condition=None):
-        """gacrux's ``get_edges`` (the edges with both ends in ``nodes``), the filter compiled."""
-        if len(nodes) == 0 or len(edges) == 0:
-            return []
-        msl = nodes[-1]["scorelevel"] - 1
-        if _dutch_core.low_level(edges, 0) < msl:
-            return []
-        if _dutch_core.low_level(edges, -1) <= msl and msl >= 0:
-            mid = self.edgeBinarySearch(edges, msl)
-            if mid < len(edges):
-                edges = _dutch_core.head(edges, mid)
-        inside = [False] * (self.crosstable.BLOB + 1)
-        for node in nodes:
-            inside[node["cid"]] = True
-        return _dutch_core.select_edges(edges, inside, condition)
+        """gacrux's ``get_edges`` (the edges with both ends in ``nodes``), compiled."""
+        return _dutch_core.edges_within(nodes, edges, self.crosstable.BLOB + 1, condition)
 
     def edgeBinarySearch(self, edges, scorelevel):
         """gacrux's ``edgeBinarySearch``, on an ``EdgeList``'s arrays (no edge dict read)."""
@@ -110,14 +98,84 @@ class FastDutch(pairing_dutch):
             return _dutch_core.level_search(edges, scorelevel)
         return super().edgeBinarySearch(edges, scorelevel)
 
+    def remove_pairs(self, nodes, edges, paired):
+        """gacrux's ``remove_pairs``, the paired ids looked up in a set (the same nodes)."""
+        npaired = [edge["ca"] for edge in paired] + [edge["cb"] for edge in paired]
+        gone = set(npaired)
+        mod_nodes = [node for node in nodes if node["cid"] not in gone]
+        return (mod_nodes, self.get_edges(mod_nodes, edges), npaired)
+
+    def modify_edges(self, S1nodes, S2nodes, edges, scorelevel, category, condition):
+        """gacrux's ``modify_edges`` (a bracket's nodes and edges, the blob's edges added when
+        one node is left over), the same steps: node ids looked up in sets, and the edges
+        scanned for the blob's partners read from an ``EdgeList``'s arrays (no dict made)."""
+        if category == 0:
+            return (S1nodes, edges)
+        cmp = self.competitors
+        lim = scorelevel - category + 1
+        nodeid1 = [node["cid"] for node in S1nodes if node["scorelevel"] >= lim]
+        if S2nodes is None:
+            (nodes2, nodeid2, addblob) = (S1nodes, nodeid1, len(nodeid1) % 2 == 1)
+        else:
+            nodeid2 = [node["cid"] for node in S2nodes if node["scorelevel"] >= lim]
+            (nodes2, addblob) = (S2nodes, len(nodeid1) < len(nodeid2))
+        new_edges = self.get_modifiededges(nodeid1, nodeid2, edges)
+        if addblob:
+            blob = 0 if self.pablevel >= scorelevel else self.crosstable.BLOB
+            nodeid1.append(blob)
+            add_edges = self._blob_edges(nodes2, edges, lim, blob, condition)
+            new_edges += add_edges
+            if len(add_edges) == 0:
+                return (S1nodes, edges)
+            kept = set(nodeid1)
+            new_nodes = [node for node in S1nodes if node["cid"] in kept]
+            new_nodes.append(cmp[blob])
+            self.crosstable.update_crosstable(scorelevel, new_nodes, add_edges, self.pablevel, False)
+        else:
+            kept = set(nodeid1)
+            snodes = S1nodes + S2nodes if S2nodes is not None else S1nodes
+            new_nodes = [node for node in snodes if node["cid"] in kept]
+        new_nodes = sorted(new_nodes, key=lambda s: (-s["scorelevel"], s[self.rank]))
+        return (new_nodes, new_edges)
+
+    def _blob_edges(self, nodes2, edges, lim, blob, condition):
+        """The blob's edges of ``modify_edges`` (gacrux's loop, its ``new_edge`` quirk kept: the
+        second loop clears ``qc`` on the last edge made, whichever edge it reads)."""
+        cmp = self.competitors
+        floated = _DF1 + _DF2
+        add_edges = []
+        new_edge = None
+        S2nodesid = [node["cid"] for node in nodes2 if node["scorelevel"] == lim]
+        if blob == 0:
+            for node_id in S2nodesid:
+                new_edge = self.opponents[node_id][0]
+                if new_edge[condition]:
+                    add_edges.append(new_edge)
+        else:
+            mid = self.edgeBinarySearch(edges, lim - 1)
+            for ca, cb in _dutch_core.ends_from(edges, mid):
+                if ca in S2nodesid:
+                    node_id = ca
+                elif cb in S2nodesid:
+                    node_id = cb
+                else:
+                    continue
+                new_edge = self.crosstable.create_edge(cmp[node_id], cmp[blob])
+                if cmp[node_id]["flt"] & floated > 0:
+                    new_edge["qc"] = False
+                if new_edge[condition]:
+                    add_edges.append(new_edge)
+                    S2nodesid.remove(node_id)
+                    if len(S2nodesid) == 0:
+                        break
+        for edge in add_edges:
+            node_id = edge["ca"] if edge["ca"] > 0 and edge["ca"] < blob else edge["cb"]
+            if cmp[node_id]["flt"] & floated > 0:
+                new_edge["qc"] = False  # type: ignore[index]  # gacrux's: the last edge made
+        return add_edges
+
     def get_modifiededges(self, nodeid1, nodeid2, edges, condition=None):
-        first_side = [False] * (self.crosstable.BLOB + 1)
-        second_side = [False] * (self.crosstable.BLOB + 1)
-        for node in nodeid1:
-            first_side[node] = True
-        for node in nodeid2:
-            second_side[node] = True
-        return _dutch_core.select_cross_edges(edges, first_side, second_side)
+        return _dutch_core.cross_edges(nodeid1, nodeid2, edges, self.crosstable.BLOB + 1)
 
     def compute_whohasmet_histogram(self, nodes, edges):
         return _dutch_core.whohasmet_histogram(nodes, edges)

@@ -171,7 +171,7 @@ class FastDutch(pairing_dutch):
         for edge in add_edges:
             node_id = edge["ca"] if edge["ca"] > 0 and edge["ca"] < blob else edge["cb"]
             if cmp[node_id]["flt"] & floated > 0:
-                new_edge["qc"] = False  # type: ignore[index]  # gacrux's: the last edge made
+                new_edge["qc"] = False  # gacrux's: the last edge made, not this one
         return add_edges
 
     def get_modifiededges(self, nodeid1, nodeid2, edges, condition=None):

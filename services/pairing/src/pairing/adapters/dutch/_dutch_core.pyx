@@ -175,13 +175,30 @@ cdef EdgeList _select(EdgeList given, Py_ssize_t stop, bytearray flags, object c
     """``given[:stop]``'s edges with both ends flagged (and ``edge[condition]``)."""
     cdef _Builder out = _Builder(given.source, stop)
     cdef unsigned char[:] flag = flags
+    cdef int *ekey = given.key.data.as_ints
     cdef int *eca = given.ca.data.as_ints
     cdef int *ecb = given.cb.data.as_ints
-    cdef Py_ssize_t index
+    cdef int *esa = given.sa.data.as_ints
+    cdef int *esb = given.sb.data.as_ints
+    cdef int *okey = out.key.data.as_ints
+    cdef int *oca = out.ca.data.as_ints
+    cdef int *ocb = out.cb.data.as_ints
+    cdef int *osa = out.sa.data.as_ints
+    cdef int *osb = out.sb.data.as_ints
+    cdef Py_ssize_t index, kept = 0
+    cdef int ca, cb
     for index in range(stop):
-        if flag[eca[index]] and flag[ecb[index]]:
+        ca = eca[index]
+        cb = ecb[index]
+        if flag[ca] and flag[cb]:
             if not condition or given.at(index)[condition]:
-                out.add_from(given, index)
+                okey[kept] = ekey[index]
+                oca[kept] = ca
+                ocb[kept] = cb
+                osa[kept] = esa[index]
+                osb[kept] = esb[index]
+                kept += 1
+    out.count = kept
     return out.done()
 
 
@@ -279,19 +296,57 @@ def whohasmet_histogram(list nodes, object edges):
 
 def hamilton_order(object edges):
     """The edges stably sorted on (max(sa, sb), min(sa, sb)) as an ``EdgeList``, and that max per
-    edge (the stable ``sorted(range(n), key=keys.__getitem__)`` of ``compute_hamilton``:
-    grouping by the key in the given order, the groups in key order, is the same sort)."""
+    edge (the stable ``sorted(range(n), key=keys.__getitem__)`` of ``compute_hamilton``: a
+    counting sort on the pair of levels, stable, is the same sort)."""
     cdef EdgeList given = _compacted(edges)
-    cdef int[:] esa = given.sa
-    cdef int[:] esb = given.sb
+    cdef Py_ssize_t count = len(given), index, at
+    cdef int *esa = given.sa.data.as_ints
+    cdef int *esb = given.sb.data.as_ints
+    cdef int first, second, levels = 0
+    for index in range(count):
+        first = esa[index] if esa[index] > esb[index] else esb[index]
+        second = esa[index] + esb[index] - first
+        if second < 0:
+            return _hamilton_order_sorted(given)
+        if first >= levels:
+            levels = first + 1
+    # where each (max, min) bucket starts, buckets in (max, min) order
+    cdef array.array starts = array.clone(_INTS, levels * levels + 1, zero=True)
+    cdef int *start = starts.data.as_ints
+    for index in range(count):
+        first = esa[index] if esa[index] > esb[index] else esb[index]
+        start[(first * levels + esa[index] + esb[index] - first) + 1] += 1
+    for at in range(levels * levels):
+        start[at + 1] += start[at]
+    cdef _Builder out = _Builder(given.source, count)
+    cdef list highs = [None] * count
+    cdef Py_ssize_t slot
+    cdef object high
+    for index in range(count):
+        first = esa[index] if esa[index] > esb[index] else esb[index]
+        slot = start[first * levels + esa[index] + esb[index] - first]
+        start[first * levels + esa[index] + esb[index] - first] += 1
+        out.key.data.as_ints[slot] = given.key.data.as_ints[index]
+        out.ca.data.as_ints[slot] = given.ca.data.as_ints[index]
+        out.cb.data.as_ints[slot] = given.cb.data.as_ints[index]
+        out.sa.data.as_ints[slot] = esa[index]
+        out.sb.data.as_ints[slot] = esb[index]
+        high = first
+        highs[slot] = high
+    out.count = count
+    return out.done(), highs
+
+
+cdef tuple _hamilton_order_sorted(EdgeList given):
+    """``hamilton_order`` for any levels: the groups of a dict, sorted."""
     cdef dict groups = {}
     cdef list group
     cdef int first, second
     cdef Py_ssize_t index
     cdef object key
     for index in range(len(given)):
-        first = esa[index]
-        second = esb[index]
+        first = given.sa.data.as_ints[index]
+        second = given.sb.data.as_ints[index]
         key = (first, second) if first > second else (second, first)
         group = groups.get(key)
         if group is None:
@@ -442,7 +497,45 @@ def update_edge(object table, dict edge, tuple quality_keys, int df1, int uf1, i
     four ints the float bits (gacrux's ``flt``); the topscorer criteria (C.10, C.11) are left to
     ``table._topscorers``.
     """
-    _update_edge(table, edge, quality_keys, df1, uf1, df2, uf2)
+    _update_edge(_Bracket(table, quality_keys, df1, uf1, df2, uf2), edge)
+
+
+cdef class _Bracket:
+    """What a pair's quality reads of the crosstable (``table``), read once for a bracket's
+    loop over its edges (nothing in the loop changes the crosstable's attributes): the score
+    level and the blob at once, the rest when a first pair that can meet needs them (as
+    gacrux's ``update_edge`` reads them)."""
+
+    cdef object table, scorelevel_object, maxmeets, pablevel, rnd
+    cdef long scorelevel
+    cdef Py_ssize_t maxpsd, blob
+    cdef list competitors
+    cdef dict weight
+    cdef tuple keys
+    cdef int df1, uf1, df2, uf2
+    cdef bint started
+
+    def __cinit__(self, object table, tuple quality_keys, int df1, int uf1, int df2, int uf2):
+        self.table = table
+        self.scorelevel_object = table.scorelevel
+        self.blob = table.BLOB
+        self.keys = quality_keys
+        self.df1, self.uf1, self.df2, self.uf2 = df1, uf1, df2, uf2
+        self.started = False
+
+    cdef int start(self) except -1:
+        if self.started:
+            return 0
+        cdef object table = self.table
+        self.maxpsd = table.maxpsd
+        self.scorelevel = self.scorelevel_object
+        self.competitors = table.competitors
+        self.maxmeets = table.maxmeets
+        self.weight = table.weight
+        self.pablevel = table.pablevel
+        self.rnd = table.rnd
+        self.started = True
+        return 0
 
 
 def heterogeneous_weights(
@@ -453,6 +546,7 @@ def heterogeneous_weights(
     edge's quality updated (``update_edge``), its HE1 and HE2 criteria and ``heweight``; the
     same values in the same objects, in the same order."""
     cdef Py_ssize_t elen = len(bsn) + 1
+    cdef _Bracket bracket = _Bracket(table, quality_keys, df1, uf1, df2, uf2)
     cdef dict weight = table.weight
     cdef list competitors = table.competitors
     cdef dict edge, quality
@@ -463,7 +557,7 @@ def heterogeneous_weights(
     for edge in edges:
         ca = edge["ca"]
         cb = edge["cb"]
-        _update_edge(table, edge, quality_keys, df1, uf1, df2, uf2)
+        _update_edge(bracket, edge)
         quality = edge["quality"]
         first_criterion = [0] * M
         second_criterion = [0] * M
@@ -494,6 +588,7 @@ def homogeneous_weights(
     """The per-edge loop of gacrux's ``update_homogenious`` (after its ``init_howeights``): each
     edge's quality updated (``update_edge``), its HO1-HO5 criteria and ``howeight``; the same
     values in the same objects, in the same order."""
+    cdef _Bracket bracket = _Bracket(table, quality_keys, df1, uf1, df2, uf2)
     cdef dict weight = table.weight
     cdef object ho4_weight = sum(weight["HO4"])
     cdef list competitors = table.competitors
@@ -504,7 +599,7 @@ def homogeneous_weights(
         edge["howeight"] = 0
         ca = edge["ca"]
         cb = edge["cb"]
-        _update_edge(table, edge, quality_keys, df1, uf1, df2, uf2)
+        _update_edge(bracket, edge)
         quality = edge["quality"]
         quality["HO1"] = 0
         quality["HO2"] = 0
@@ -591,22 +686,23 @@ cdef object _make_quality_templates(tuple quality_keys):
     _templates_keys = quality_keys
 
 
-cdef _update_edge(object table, dict edge, tuple quality_keys, int df1, int uf1, int df2, int uf2):
-    scorelevel_object = table.scorelevel
-    if edge["qlevel"] == scorelevel_object and edge["cb"] < table.BLOB:
+cdef _update_edge(_Bracket bracket, dict edge):
+    scorelevel_object = bracket.scorelevel_object
+    if edge["qlevel"] == scorelevel_object and <Py_ssize_t>edge["cb"] < bracket.blob:
         return
     edge["qlevel"] = scorelevel_object
-    if quality_keys is not _templates_keys:
-        _make_quality_templates(quality_keys)
+    if bracket.keys is not _templates_keys:
+        _make_quality_templates(bracket.keys)
     cdef dict quality
     if not edge["canmeet"]:
         edge["quality"] = _empty_quality.copy()
         return
     quality = _pair_quality.copy()
     edge["quality"] = quality
-    cdef Py_ssize_t maxpsd = table.maxpsd
-    cdef long scorelevel = scorelevel_object
-    cdef list competitors = table.competitors
+    bracket.start()
+    cdef Py_ssize_t maxpsd = bracket.maxpsd
+    cdef long scorelevel = bracket.scorelevel
+    cdef list competitors = bracket.competitors
     cdef dict first = competitors[edge["ca"]]
     cdef dict second = competitors[edge["cb"]]
     cdef long first_level = first["scorelevel"]
@@ -617,20 +713,23 @@ cdef _update_edge(object table, dict edge, tuple quality_keys, int df1, int uf1,
     # the template holds the zeros; the lists are new for each pair, set in the same order
     quality["QC7"] = [0] * maxpsd
     quality["QC8"] = [0] * (maxpsd + 1)
-    quality["QMM"] = [0] * (table.maxmeets - 1)
+    quality["QMM"] = [0] * (bracket.maxmeets - 1)
     cdef object name
     for name in _QC18_TO_QC21:
         quality[name] = [0] * maxpsd
     cdef long level = first_level - scorelevel
     cdef int c14 = 0, c15 = 0, c16 = 0, c17 = 0
-    cdef dict weight = table.weight
+    cdef dict weight = bracket.weight
     cdef object cweight = 0
+    # the sums of QMM and QC18-QC21 (each list holds one 1 at most), for qc below
+    cdef int flagged = 0
     if first_level >= scorelevel and second_level == scorelevel:
-        cweight = _inside_bracket(table, edge, first, second, quality, weight, uf1, uf2)
+        cweight = _inside_bracket(bracket, edge, first, second, quality, weight)
         c15 = quality["QC15"]
         c17 = quality["QC17"]
+        flagged = sum(quality["QMM"])
     elif first_level >= scorelevel and second_level < scorelevel:
-        cweight, c14, c16 = _downfloat(table, first, second_level, quality, weight, maxpsd, level, df1, df2)
+        cweight, c14, c16 = _downfloat(bracket, first, second_level, quality, weight, maxpsd, level)
     cdef int floated
     cdef Py_ssize_t slot
     for name, floated in zip(_QC18_TO_QC21, (c14, c15, c16, c17)):
@@ -638,6 +737,7 @@ cdef _update_edge(object table, dict edge, tuple quality_keys, int df1, int uf1,
             slot = maxpsd - level
             (<list>quality[name])[slot] = 1
             cweight += (<list>weight[name])[slot]
+            flagged += 1
     cdef long below = scorelevel - 1
     cdef long reach
     if first_level >= below and second_level < below:
@@ -648,36 +748,32 @@ cdef _update_edge(object table, dict edge, tuple quality_keys, int df1, int uf1,
             slot = maxpsd + 1 - reach
             (<list>quality["QC8"])[slot] = 1
             cweight += (<list>weight["QC8"])[slot]
+    # gacrux's sum of QC9, QMM, QC10, QC11, QC14-QC17 and QC18-QC21 (integers: any order)
     edge["qc"] = (
         quality["QC9"]
-        + sum(quality["QMM"])
+        + flagged
         + quality["QC10"]
         + quality["QC11"]
         + quality["QC14"]
         + quality["QC15"]
         + quality["QC16"]
         + quality["QC17"]
-        + sum(quality["QC18"])
-        + sum(quality["QC19"])
-        + sum(quality["QC20"])
-        + sum(quality["QC21"])
     ) == 0
     edge["qcweight"] = cweight
 
 
-cdef object _inside_bracket(
-    object table, dict edge, dict first, dict second, dict quality, dict weight, int uf1, int uf2
-):
+cdef object _inside_bracket(_Bracket bracket, dict edge, dict first, dict second, dict quality, dict weight):
     """C.9-C.13, C.15, C.17 for a pair whose lower player belongs to the bracket (its weight;
     the C.15 and C.17 flags are left in ``quality``)."""
     cdef object cweight = 0
-    if table.pablevel and second["scorelevel"] == 0:
-        quality["QC9"] = table.rnd - 1 - (<dict>first["num"]).get("val", 0)
+    cdef int uf1 = bracket.uf1, uf2 = bracket.uf2
+    if bracket.pablevel and second["scorelevel"] == 0:
+        quality["QC9"] = bracket.rnd - 1 - (<dict>first["num"]).get("val", 0)
         cweight += weight["QC9"] * quality["QC9"]
-    if edge["canmeet"] and edge["played"] > 0 and table.maxmeets > 1:
+    if edge["canmeet"] and edge["played"] > 0 and bracket.maxmeets > 1:
         (<list>quality["QMM"])[edge["played"] - 1] = 1
     if (first["top"] or second["top"]) and first["cid"] > 0 and second["cid"] > 0:
-        cweight += table._topscorers(first, second, quality)
+        cweight += bracket.table._topscorers(first, second, quality)
     cdef str first_cop = first["cop"]
     cdef str second_cop = second["cop"]
     if first_cop != "nc" and first_cop[0].lower() == second_cop[0].lower():
@@ -703,8 +799,7 @@ cdef object _inside_bracket(
 
 
 cdef tuple _downfloat(
-    object table, dict first, long second_level, dict quality, dict weight, Py_ssize_t maxpsd, long level,
-    int df1, int df2,
+    _Bracket bracket, dict first, long second_level, dict quality, dict weight, Py_ssize_t maxpsd, long level
 ):
     """C.6, C.7, C.9, C.14, C.16 for a pair that floats the higher player down: its weight and
     the C.14 and C.16 float flags (for C.18-C.21)."""
@@ -715,13 +810,13 @@ cdef tuple _downfloat(
         slot = maxpsd - level
         (<list>quality["QC7"])[slot] = 1
         cweight += (<list>weight["QC7"])[slot]
-    if table.pablevel and second_level == 0:
-        quality["QC9"] = table.rnd - 1 - (<dict>first["num"]).get("val", 0)
+    if bracket.pablevel and second_level == 0:
+        quality["QC9"] = bracket.rnd - 1 - (<dict>first["num"]).get("val", 0)
         cweight += weight["QC9"] * quality["QC9"]
     cdef long first_flt = first["flt"]
-    cdef int c14 = 1 if first_flt & df1 else 0
-    cdef int c16 = 1 if first_flt & df2 else 0
-    cdef bint same_level = table.scorelevel == first["scorelevel"]
+    cdef int c14 = 1 if first_flt & bracket.df1 else 0
+    cdef int c16 = 1 if first_flt & bracket.df2 else 0
+    cdef bint same_level = bracket.scorelevel_object == first["scorelevel"]
     if c14 and same_level:
         quality["QC14"] = 1
         cweight += weight["QC14"]

@@ -153,11 +153,11 @@ class FastDutch(pairing_dutch):
                     add_edges.append(new_edge)
         else:
             mid = self.edgeBinarySearch(edges, lim - 1)
-            for ca, cb in _dutch_core.ends_from(edges, mid):
-                if ca in S2nodesid:
-                    node_id = ca
-                elif cb in S2nodesid:
-                    node_id = cb
+            for low, high in _dutch_core.ends_from(edges, mid):
+                if low in S2nodesid:
+                    node_id = low
+                elif high in S2nodesid:
+                    node_id = high
                 else:
                     continue
                 new_edge = self.crosstable.create_edge(cmp[node_id], cmp[blob])

@@ -10,10 +10,12 @@ with code that computes the same values in the same order:
 * the maximum-weight matching: networkx's own blossom algorithm compiled (``matching``,
   ``_blossom.pyx``: the same steps in the same order, so the same tie-breaking); gacrux's
   engine is imported without networkx (``pairing.domain.gacrux_import``);
-* the per-pair loops (``_dutch_core``, compiled): building the edge dict of every pair, the
-  sorted edge list, the filters applied after each bracket, the histograms of
-  ``compute_hamilton``; the lists they return also carry each edge's ends and score levels
-  in compact arrays, so the filters need not read half a million scattered dicts;
+* the per-pair loops (``_dutch_core``, compiled): the round's edges kept in arrays
+  (``EdgeTable``: a pair's edge dict is made when something first reads it, a tenth of them
+  in a late round), the sorted edge list, the filters applied after each bracket (``get_edges``,
+  ``get_modifiededges``, the binary search, ``modify_edges``' scan for the blob's partners),
+  the histograms of ``compute_hamilton``; the edge lists are ``EdgeList`` sequences of keys
+  with each edge's ends and score levels alongside, which the filters read instead of dicts;
 * the cyclic garbage collector is paused while a round is paired and its structures freed
   (:func:`collector_paused`, which restores the collector's previous state).
 

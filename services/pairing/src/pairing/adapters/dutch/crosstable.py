@@ -35,6 +35,9 @@ _SUMMED_BY_MODE = {
 # (qdefs(value).name: an alias's value gives the member defined first)
 _CRITERIA = tuple(member.name for member in qdefs)
 _NAME_OF_VALUE = {value: qdefs(value).name for value in {member.value for member in qdefs}}
+# _dutch_core's edge template as a plain dict (spreading a dict copies it at once; the read-only
+# mapping is read key by key)
+_EDGE_TEMPLATE = dict(_dutch_core.EDGE_TEMPLATE)
 
 
 class FastCrosstable(crosstable_dutch):
@@ -140,9 +143,9 @@ class FastCrosstable(crosstable_dutch):
             cop = first["cop"]
             if (cop == "w2" or cop == "b2") and second["cop"] == cop:
                 canmeet = False
-        # the keys and the values every pair shares: _dutch_core's template, which build_edges copies
+        # the keys and the values every pair shares: _dutch_core's template, which EdgeTable copies
         return {
-            **_dutch_core.EDGE_TEMPLATE,
+            **_EDGE_TEMPLATE,
             "ca": low,
             "cb": high,
             "sa": first["scorelevel"],

@@ -403,3 +403,27 @@ def test_pair2_a_late_round_makes_a_fraction_of_its_edge_dicts():
     table = keeping.kept[0][0].crosstable.edge_table
     made = sum(table.is_made(low, high) for low in range(table.width) for high in range(low, table.width))
     assert 0 < made < table.width * (table.width + 1) // 8
+
+
+def test_pair2_hamilton_order_equals_the_stable_sort_for_any_levels():
+    """PAIR-2: ``hamilton_order`` (a counting sort on the two score levels) is gacrux's stable sort
+    on (max, min) of them, also with levels its counting cannot index (below zero)."""
+    from pairing.adapters.dutch import _dutch_core
+
+    rng = random.Random(20261208)
+    for lowest in (0, -2):
+        for _ in range(30):
+            edges = [
+                {
+                    "ca": rng.randint(0, 9),
+                    "cb": rng.randint(0, 9),
+                    "sa": rng.randint(lowest, 5),
+                    "sb": rng.randint(lowest, 5),
+                }
+                for _ in range(rng.randint(0, 60))
+            ]
+            ordered, highs = _dutch_core.hamilton_order(edges)
+            keys = [(max(edge["sa"], edge["sb"]), min(edge["sa"], edge["sb"])) for edge in edges]
+            order = sorted(range(len(edges)), key=keys.__getitem__)
+            assert [id(edge) for edge in ordered] == [id(edges[index]) for index in order]
+            assert highs == [keys[index][0] for index in order]

@@ -413,18 +413,6 @@ def head(object edges, Py_ssize_t stop):
     return (<EdgeList>edges)[:stop]
 
 
-def low_level(object edges, Py_ssize_t index):
-    """``min(edges[index]["sa"], edges[index]["sb"])`` (read from the arrays of an ``EdgeList``)."""
-    if type(edges) is not EdgeList:
-        return min(edges[index]["sa"], edges[index]["sb"])
-    cdef EdgeList given = <EdgeList>edges
-    if index < 0:
-        index += len(given)
-    if not 0 <= index < len(given):
-        raise IndexError("edge list index out of range")
-    return min(given.sa.data.as_ints[index], given.sb.data.as_ints[index])
-
-
 def level_search(EdgeList edges, long scorelevel):
     """gacrux's ``edgeBinarySearch`` (the first edge whose lower score level is ``scorelevel``,
     else ``len(edges) + 1``), the same steps on the arrays."""

@@ -2,8 +2,8 @@
 """Compiled loops over gacrux's per-pair edges (see fast.py, which uses them).
 
 Each function computes exactly what the Python code it replaces computes, in the same order:
-the edges are the same dict objects, the lists hold them in the same order, the values are the
-same Python objects. They remove the interpreter's per-pair overhead (the field has
+the edges are the same dict objects, the lists hold them in the same order, the values are
+equal (ints read back from the arrays are new int objects; the rest are gacrux's). They remove the interpreter's per-pair overhead (the field has
 n * (n + 1) / 2 pairs: at 1,024 players these loops run half a million times each), and the
 memory of the edges themselves: the round's edges live in compact arrays (``EdgeTable``), each
 pair's dict made only when something reads it, and the edge lists gacrux passes around are

@@ -18,7 +18,7 @@ $(UV):
 .venv/.installed: $(UV) pyproject.toml $(wildcard uv.lock) shared/pyproject.toml services/*/pyproject.toml sim/pyproject.toml ops/pyproject.toml clients/python/pyproject.toml services/gameplay/setup.py services/gameplay/src/gameplay/engine/_core.pyx services/gameplay/src/gameplay/engine/_kept_board.pxi services/gameplay/src/gameplay/engine/_suspects.pxi \
 	services/pairing/setup.py services/pairing/src/pairing/adapters/dutch/_dutch_core.pyx \
 	services/pairing/src/pairing/adapters/dutch/_blossom.pyx services/pairing/src/pairing/adapters/dutch/_blossom_wide.pyx \
-	services/pairing/src/pairing/adapters/dutch/_blossom_core.pxi \
+	services/pairing/src/pairing/adapters/dutch/_blossom_core.pxi services/pairing/src/pairing/adapters/dutch/_edge_store.pxi \
 	sim/setup.py sim/src/gomoku_sim/_strategy_core.pyx
 	$(UV) sync --all-packages --python $(PY) --compile-bytecode
 	touch $@

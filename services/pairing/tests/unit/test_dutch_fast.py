@@ -339,3 +339,91 @@ def test_pair2_fast_edges_end_each_round_as_gacrux_leaves_them():
             if key in ("heweight", "howeight", "mode")
         )
     assert weighed >= {("heweight", True), ("howeight", True), ("mode", True)}  # the loops ran
+
+
+def _matrix(opponents):
+    return [[list(edge.items()) for edge in row] for row in opponents]
+
+
+def test_pair2_edge_table_makes_each_pairs_dict_on_first_read_as_gacrux_builds_it():
+    """PAIR-2: the round's edges kept in arrays (``_dutch_core.EdgeTable``) make no dict until one
+    is read; read, every pair's dict (forbidden pairs included) is key for key gacrux's own, the
+    same dict both ways; a bye weight given before a dict is made (``pab_weighted_pairs``, gacrux's
+    ``compute_pab_weight``) is in it when it is made; the edge lists read as lists."""
+    from pairing.adapters.dutch import _dutch_core
+
+    rng = random.Random(20261207)
+    forbidden = 0
+    for _ in range(60):
+        tournament, request = random_tournament(rng, 2, 30)
+        participants = active_players(tournament, tournament.rounds_done + 1, exclude=set(request["requested_byes"]))
+        if len(participants) < 2:
+            continue
+        rnd = tournament.rounds_done + 1
+        tour, _ = FAST.round_structure(tournament, rnd, participants)
+        ours, theirs = FastCrosstable([], False, 0), crosstable_dutch([], False, 0)
+        _, opponents = ours.init_engine(tour, rnd, 1, tour["topColor"], "cid")
+        _, reference = theirs.init_engine(tour, rnd, 1, tour["topColor"], "cid")
+        table = ours.edge_table
+        width = table.width
+        assert len(opponents) == width and not any(table.is_made(a, b) for a in range(width) for b in range(width))
+        first, second = rng.randrange(width), rng.randrange(width)
+        assert opponents[first][second] is opponents[second][first] is opponents[-width + first][second]
+        assert table.is_made(first, second) and table.is_made(second, first)
+        edges = _dutch_core.sorted_edges(opponents)
+        listed = sorted(
+            [edge for index, line in enumerate(reference) for edge in line[index + 1 : -1] if edge["canmeet"]],
+            key=lambda edge: (-min(edge["sa"], edge["sb"]), -max(edge["sa"], edge["sb"]), edge["ca"], edge["cb"]),
+        )
+        assert _dutch_core.pab_weighted_pairs(edges) == [
+            (edge["ca"], edge["cb"], edge["sb"] if edge["ca"] == 0 else 0) for edge in listed
+        ]
+        theirs.compute_pab_weight(listed)
+        assert _matrix(opponents) == _matrix(reference)
+        assert edges == listed and list(edges) == listed and edges[1:-1] == listed[1:-1] and edges[::2] == listed[::2]
+        if listed:
+            assert edges[-1] is edges[len(edges) - 1] and edges[0]["ca"] == listed[0]["ca"]
+        assert opponents[0][1:3] == reference[0][1:3]
+        forbidden += bool(tournament.forbidden)
+    assert forbidden > 5
+
+
+def test_pair2_a_late_round_makes_a_fraction_of_its_edge_dicts():
+    """PAIR-2: pairing a late round of 128 players reads (so makes) the dicts of a fraction of its
+    8,515 pairs: the lists and filters of the whole field read the table's arrays."""
+    rng = random.Random(1000)
+    outcomes = [Outcome.FIRST_WINS] * 5 + [Outcome.SECOND_WINS] * 4 + [Outcome.DRAW] * 2
+    tournament = Tournament(tuple(Player(i, rating=2600 - 7 * i) for i in range(1, 129)), rounds_planned=9)
+    for _ in range(6):
+        tournament = record_round(
+            tournament, pair_swiss_round(tournament, engine=FAST), {i: rng.choice(outcomes) for i in range(64)}
+        )
+    keeping = FastGacruxDutch(keep_structures=True)
+    assert pair_swiss_round(tournament, engine=keeping) == pair_swiss_round(tournament, engine=REFERENCE)
+    table = keeping.kept[0][0].crosstable.edge_table
+    made = sum(table.is_made(low, high) for low in range(table.width) for high in range(low, table.width))
+    assert 0 < made < table.width * (table.width + 1) // 8
+
+
+def test_pair2_hamilton_order_equals_the_stable_sort_for_any_levels():
+    """PAIR-2: ``hamilton_order`` (a counting sort on the two score levels) is gacrux's stable sort
+    on (max, min) of them, also with levels its counting cannot index (below zero)."""
+    from pairing.adapters.dutch import _dutch_core
+
+    rng = random.Random(20261208)
+    for lowest in (0, -2):
+        for _ in range(30):
+            edges = [
+                {
+                    "ca": rng.randint(0, 9),
+                    "cb": rng.randint(0, 9),
+                    "sa": rng.randint(lowest, 5),
+                    "sb": rng.randint(lowest, 5),
+                }
+                for _ in range(rng.randint(0, 60))
+            ]
+            ordered, highs = _dutch_core.hamilton_order(edges)
+            keys = [(max(edge["sa"], edge["sb"]), min(edge["sa"], edge["sb"])) for edge in edges]
+            order = sorted(range(len(edges)), key=keys.__getitem__)
+            assert [id(edge) for edge in ordered] == [id(edges[index]) for index in order]
+            assert highs == [keys[index][0] for index in order]

@@ -83,7 +83,10 @@ def _round_cell(chunk: str, rnd: int, lineno: int) -> RoundEntry:
     """One round's ``OOOO c r`` cell of a player line."""
     if not chunk.strip():
         return RoundEntry(rnd, None, None, Code.ABSENT)
-    opponent = _parse_int(chunk[0:4], f"round {rnd} opponent", lineno)
+    try:
+        opponent = int(chunk[0:4])  # int() strips the spaces itself; blank or bad: _parse_int's answer
+    except ValueError:
+        opponent = _parse_int(chunk[0:4], f"round {rnd} opponent", lineno)
     colour_letter = chunk[5].lower()
     result = chunk[7].upper() if chunk[7] != "=" else "="
     if result not in _CODES:
@@ -117,7 +120,8 @@ def _player_line(line: str, lineno: int) -> tuple[Player, tuple[RoundEntry, ...]
     )
     entries = []
     rnd = 1
-    while 91 + 10 * (rnd - 1) < len(line.rstrip()):
+    end = len(line.rstrip())
+    while 91 + 10 * (rnd - 1) < end:
         chunk = line[91 + 10 * (rnd - 1) : 99 + 10 * (rnd - 1)].ljust(8)
         entries.append(_round_cell(chunk, rnd, lineno))
         rnd += 1

@@ -35,6 +35,9 @@ _SUMMED_BY_MODE = {
 # (qdefs(value).name: an alias's value gives the member defined first)
 _CRITERIA = tuple(member.name for member in qdefs)
 _NAME_OF_VALUE = {value: qdefs(value).name for value in {member.value for member in qdefs}}
+# _dutch_core's edge template as a plain dict (spreading a dict copies it at once; the read-only
+# mapping is read key by key)
+_EDGE_TEMPLATE = dict(_dutch_core.EDGE_TEMPLATE)
 
 
 class FastCrosstable(crosstable_dutch):
@@ -54,7 +57,8 @@ class FastCrosstable(crosstable_dutch):
         return dutch_records.pairing_records(tournament, rnd - 1)
 
     def list_edges(self, cmps, maxmeets, topcolor, prohibited):
-        """gacrux's ``list_edges`` with the per-pair loop compiled (``_dutch_core.build_edges``)."""
+        """gacrux's ``list_edges`` with the per-pair loop compiled (``_dutch_core.build_edges``): the
+        matrix of edges is an ``EdgeTable``'s rows, a pair's dict made when first read."""
         if self.checkonly:
             return super().list_edges(cmps, maxmeets, topcolor, prohibited)
         self.cmps = cmps
@@ -62,7 +66,6 @@ class FastCrosstable(crosstable_dutch):
         self.ilen = 0
         self.score2level = None
         self.level2score = None
-        opponents = self.opponents = [[None] * (size + 1) for _ in range(size + 1)]
         record = self._record if self.direct else self._competitor
         competitors = self.competitors = [record(cmps, index) for index in range(size + 1)]
         self.numtop = 0
@@ -76,13 +79,15 @@ class FastCrosstable(crosstable_dutch):
             competitor["scorelevel"] = score2level[competitor["acc"]] if competitor["rfp"] else 0
         competitors[size]["scorelevel"] = -1
         self.assign_tpn(competitors, size)
-        self.sorted_edges = _dutch_core.build_edges(competitors, opponents, size, self.rnd, self.maxmeets, self.BLOB)
+        # the edges in arrays, each pair's dict made when first read; the rows stand for gacrux's matrix
+        table, self.sorted_edges = _dutch_core.build_edges(competitors, size, self.rnd, self.maxmeets, self.BLOB)
+        self.edge_table = table
+        opponents = self.opponents = table.rows()
         for elem in prohibited:
             if elem["firstRound"] <= self.rnd <= elem["lastRound"]:
                 self.sorted_edges = None  # some canmeet changes below
                 for first, second in list(combinations(elem["competitors"], 2)):
-                    opponent = opponents[first][second]
-                    opponent["canmeet"] = opponent["qc"] = False
+                    table.forbid(first, second)  # opponents[first][second]["canmeet"] = ...["qc"] = False
         return (competitors, opponents)
 
     def _competitor(self, cmps: dict, index: int) -> dict:
@@ -138,9 +143,9 @@ class FastCrosstable(crosstable_dutch):
             cop = first["cop"]
             if (cop == "w2" or cop == "b2") and second["cop"] == cop:
                 canmeet = False
-        # the keys and the values every pair shares: _dutch_core's template, which build_edges copies
+        # the keys and the values every pair shares: _dutch_core's template, which EdgeTable copies
         return {
-            **_dutch_core.EDGE_TEMPLATE,
+            **_EDGE_TEMPLATE,
             "ca": low,
             "cb": high,
             "sa": first["scorelevel"],

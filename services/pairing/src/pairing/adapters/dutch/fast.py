@@ -10,10 +10,12 @@ with code that computes the same values in the same order:
 * the maximum-weight matching: networkx's own blossom algorithm compiled (``matching``,
   ``_blossom.pyx``: the same steps in the same order, so the same tie-breaking); gacrux's
   engine is imported without networkx (``pairing.domain.gacrux_import``);
-* the per-pair loops (``_dutch_core``, compiled): building the edge dict of every pair, the
-  sorted edge list, the filters applied after each bracket, the histograms of
-  ``compute_hamilton``; the lists they return also carry each edge's ends and score levels
-  in compact arrays, so the filters need not read half a million scattered dicts;
+* the per-pair loops (``_dutch_core``, compiled): the round's edges kept in arrays
+  (``EdgeTable``: a pair's edge dict is made when something first reads it, a tenth of them
+  in a late round), the sorted edge list, the filters applied after each bracket (``get_edges``,
+  ``get_modifiededges``, the binary search, ``modify_edges``' scan for the blob's partners),
+  the histograms of ``compute_hamilton``; the edge lists are ``EdgeList`` sequences of keys
+  with each edge's ends and score levels alongside, which the filters read instead of dicts;
 * the cyclic garbage collector is paused while a round is paired and its structures freed
   (:func:`collector_paused`, which restores the collector's previous state).
 
@@ -29,7 +31,7 @@ from collections.abc import Iterable
 from ...domain.gacrux_import import pairing_dutch
 from ...domain.swiss import GacruxDutch
 from . import _dutch_core
-from .crosstable import FastCrosstable
+from .crosstable import _DF1, _DF2, FastCrosstable
 from .matching import min_weight_matching
 
 TYPE_CHECKING = False  # typing's own, without importing typing: pairing-engine's start-up (ADR 0013)
@@ -89,29 +91,93 @@ class FastDutch(pairing_dutch):
         return _dutch_core.sorted_edges(opponents)
 
     def get_edges(self, nodes, edges, condition=None):
-        """gacrux's ``get_edges`` (the edges with both ends in ``nodes``), the filter compiled."""
-        if len(nodes) == 0 or len(edges) == 0:
-            return []
-        msl = nodes[-1]["scorelevel"] - 1
-        if min(edges[0]["sa"], edges[0]["sb"]) < msl:
-            return []
-        if min(edges[-1]["sa"], edges[-1]["sb"]) <= msl and msl >= 0:
-            mid = self.edgeBinarySearch(edges, msl)
-            if mid < len(edges):
-                edges = _dutch_core.head(edges, mid)
-        inside = [False] * (self.crosstable.BLOB + 1)
-        for node in nodes:
-            inside[node["cid"]] = True
-        return _dutch_core.select_edges(edges, inside, condition)
+        """gacrux's ``get_edges`` (the edges with both ends in ``nodes``), compiled."""
+        return _dutch_core.edges_within(nodes, edges, self.crosstable.BLOB + 1, condition)
+
+    def edgeBinarySearch(self, edges, scorelevel):
+        """gacrux's ``edgeBinarySearch``, on an ``EdgeList``'s arrays (no edge dict read)."""
+        if type(edges) is _dutch_core.EdgeList:
+            return _dutch_core.level_search(edges, scorelevel)
+        return super().edgeBinarySearch(edges, scorelevel)
+
+    def remove_pairs(self, nodes, edges, paired):
+        """gacrux's ``remove_pairs``, the paired ids looked up in a set (the same nodes)."""
+        npaired = [edge["ca"] for edge in paired] + [edge["cb"] for edge in paired]
+        gone = set(npaired)
+        mod_nodes = [node for node in nodes if node["cid"] not in gone]
+        return (mod_nodes, self.get_edges(mod_nodes, edges), npaired)
+
+    def modify_edges(self, S1nodes, S2nodes, edges, scorelevel, category, condition):
+        """gacrux's ``modify_edges`` (a bracket's nodes and edges, the blob's edges added when
+        one node is left over), the same steps: node ids looked up in sets, and the edges
+        scanned for the blob's partners read from an ``EdgeList``'s arrays (no dict made)."""
+        if category == 0:
+            return (S1nodes, edges)
+        cmp = self.competitors
+        lim = scorelevel - category + 1
+        nodeid1 = [node["cid"] for node in S1nodes if node["scorelevel"] >= lim]
+        if S2nodes is None:
+            (nodes2, nodeid2, addblob) = (S1nodes, nodeid1, len(nodeid1) % 2 == 1)
+        else:
+            nodeid2 = [node["cid"] for node in S2nodes if node["scorelevel"] >= lim]
+            (nodes2, addblob) = (S2nodes, len(nodeid1) < len(nodeid2))
+        new_edges = self.get_modifiededges(nodeid1, nodeid2, edges)
+        if addblob:
+            blob = 0 if self.pablevel >= scorelevel else self.crosstable.BLOB
+            nodeid1.append(blob)
+            add_edges = self._blob_edges(nodes2, edges, lim, blob, condition)
+            new_edges += add_edges
+            if len(add_edges) == 0:
+                return (S1nodes, edges)
+            kept = set(nodeid1)
+            new_nodes = [node for node in S1nodes if node["cid"] in kept]
+            new_nodes.append(cmp[blob])
+            self.crosstable.update_crosstable(scorelevel, new_nodes, add_edges, self.pablevel, False)
+        else:
+            kept = set(nodeid1)
+            snodes = S1nodes + S2nodes if S2nodes is not None else S1nodes
+            new_nodes = [node for node in snodes if node["cid"] in kept]
+        new_nodes = sorted(new_nodes, key=lambda s: (-s["scorelevel"], s[self.rank]))
+        return (new_nodes, new_edges)
+
+    def _blob_edges(self, nodes2, edges, lim, blob, condition):
+        """The blob's edges of ``modify_edges`` (gacrux's loop, its ``new_edge`` quirk kept: the
+        second loop clears ``qc`` on the last edge made, whichever edge it reads)."""
+        cmp = self.competitors
+        floated = _DF1 + _DF2
+        add_edges = []
+        new_edge = None
+        S2nodesid = [node["cid"] for node in nodes2 if node["scorelevel"] == lim]
+        if blob == 0:
+            for node_id in S2nodesid:
+                new_edge = self.opponents[node_id][0]
+                if new_edge[condition]:
+                    add_edges.append(new_edge)
+        else:
+            mid = self.edgeBinarySearch(edges, lim - 1)
+            for low, high in _dutch_core.ends_from(edges, mid):
+                if low in S2nodesid:
+                    node_id = low
+                elif high in S2nodesid:
+                    node_id = high
+                else:
+                    continue
+                new_edge = self.crosstable.create_edge(cmp[node_id], cmp[blob])
+                if cmp[node_id]["flt"] & floated > 0:
+                    new_edge["qc"] = False
+                if new_edge[condition]:
+                    add_edges.append(new_edge)
+                    S2nodesid.remove(node_id)
+                    if len(S2nodesid) == 0:
+                        break
+        for edge in add_edges:
+            node_id = edge["ca"] if edge["ca"] > 0 and edge["ca"] < blob else edge["cb"]
+            if cmp[node_id]["flt"] & floated > 0:
+                new_edge["qc"] = False  # gacrux's: the last edge made, not this one
+        return add_edges
 
     def get_modifiededges(self, nodeid1, nodeid2, edges, condition=None):
-        first_side = [False] * (self.crosstable.BLOB + 1)
-        second_side = [False] * (self.crosstable.BLOB + 1)
-        for node in nodeid1:
-            first_side[node] = True
-        for node in nodeid2:
-            second_side[node] = True
-        return _dutch_core.select_cross_edges(edges, first_side, second_side)
+        return _dutch_core.cross_edges(nodeid1, nodeid2, edges, self.crosstable.BLOB + 1)
 
     def compute_whohasmet_histogram(self, nodes, edges):
         return _dutch_core.whohasmet_histogram(nodes, edges)
@@ -175,13 +241,13 @@ class FastDutch(pairing_dutch):
         return hamilton
 
     def weighted_match(self, nodes, edges):
-        matching = min_weight_matching([(edge["ca"], edge["cb"], 0) for edge in edges])
+        matching = min_weight_matching(_dutch_core.weighted_pairs(edges, 0))
         return len(nodes) - 2 * len(matching)
 
     def find_weighted_pab(self, nodes, edges):
         pablevel = 0
-        self.crosstable.compute_pab_weight(edges)
-        matching = min_weight_matching([(edge["ca"], edge["cb"], edge["weight"]) for edge in edges])
+        # gacrux's compute_pab_weight, then the weighted pairs
+        matching = min_weight_matching(_dutch_core.pab_weighted_pairs(edges))
         wpairs = sorted([((a, b) if a < b else (b, a)) for (a, b) in matching])
         if len(wpairs) < len(nodes) // 2:
             return (len(wpairs), len(wpairs) * 2 - len(nodes), -1)  # no legal pairing

@@ -25,6 +25,10 @@ if TYPE_CHECKING:
 
     Record = dict[str, Any]
 
+# Decimal constants parsed once, not per round and player (a Decimal is immutable)
+_NO_POINTS = Decimal("0")
+_POINT_FORMAT = Decimal("0.0")
+
 # The float codes of one round (C.04.3 A.4): 1 down, 2 up; the previous round is shifted by 2 bits.
 _DOWN, _UP = 1, 2
 _FLOAT_MASK = 16
@@ -80,8 +84,8 @@ def _history(games: list[tuple], current_round: int, win: Any, zero: Any) -> tup
     """Points, the running pairing score per round, the opponents record (``NUM``), the rounds
     paired (``RIP``), the colour difference (``COD``) and sequence (``CSQ``) of one competitor."""
     total = zero
-    running = Decimal("0")
-    scores = [Decimal("0.0")]
+    running = _NO_POINTS
+    scores = [_POINT_FORMAT]
     opponents: dict[str, Any] = {"desc": "NUM", "val": 0}  # as gacrux's tiebreak details
     paired = 0
     difference = 0
@@ -90,7 +94,7 @@ def _history(games: list[tuple], current_round: int, win: Any, zero: Any) -> tup
         points, colour, played, opponent = games[number]
         total += points
         running += points
-        scores.append(running + Decimal("0.0"))
+        scores.append(running + _POINT_FORMAT)
         if played or opponent > 0:
             paired += 1
         if played and opponent > 0:

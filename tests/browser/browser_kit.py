@@ -166,9 +166,17 @@ async def until(what: str, probe, timeout_s: float = 90.0):
 async def registered_da_event(base: str, *, seed: int, sizes: dict[str, int]) -> tuple[Platform, EventDriver]:
     """A DA 2023 event on the served platform at ``base``: created, its units and entries registered,
     the evidence verified (3 rounds, bots that always show up and never let the clock run out)."""
+    return await registered_event(base, "da-2023", seed=seed, sizes=sizes)
+
+
+async def registered_event(
+    base: str, preset_id: str, *, seed: int, sizes: dict[str, int]
+) -> tuple[Platform, EventDriver]:
+    """An event of the preset ``preset_id`` on the served platform at ``base``, registered as
+    :func:`registered_da_event` registers DA 2023's."""
     platform = Platform.distributed({s: f"{base}/{s}" for s in ("registration", "pairing", "gameplay", "awards")})
     spec = RunSpec(
-        preset_id="da-2023",
+        preset_id=preset_id,
         seed=seed,
         sizes=sizes,
         rounds=3,

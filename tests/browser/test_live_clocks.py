@@ -13,11 +13,10 @@ import re
 from datetime import datetime
 
 import httpx
-from browser_kit import attribute_at_least, chromium_page, settle, until
+from browser_kit import attribute_at_least, chromium_page, registered_event, until
 
-from gomoku_sim.bots import BotPolicy
 from gomoku_sim.client import Platform
-from gomoku_sim.driver import EventDriver, RunSpec, SimClock
+from gomoku_sim.driver import EventDriver
 from gomoku_sim.form_entries import acting_role
 
 #: seconds of the simulation clock between the last move and the second spectator's arrival
@@ -28,20 +27,7 @@ SIZES |= {"men-pro": 0, "women-pro": 0, "junior-boys-pro": 0, "junior-girls-pro"
 
 async def _round_one_live(base: str) -> tuple[Platform, EventDriver, str]:
     """The online qualifier registered and closed, round 1 at its start: (platform, driver, a game)."""
-    platform = Platform.distributed({s: f"{base}/{s}" for s in ("registration", "pairing", "gameplay", "awards")})
-    spec = RunSpec(
-        preset_id="sz-2022",
-        seed=3,
-        sizes=SIZES,
-        rounds=3,
-        policy=BotPolicy(no_show_rate=0, timeout_rate=0),
-        progress=False,
-    )
-    driver = EventDriver(platform, SimClock(platform, ("gameplay",)), settle, spec)
-    await driver.create_event()
-    await driver.create_units()
-    await driver.register()
-    await driver.verify_evidence()
+    platform, driver = await registered_event(base, "sz-2022", seed=3, sizes=SIZES)
     await driver.check_in_and_close(driver.config.stages[0].id)
 
     async def games() -> list[dict]:

@@ -3,11 +3,14 @@ and the live game rebuilt from its log (the clocks: test_clocks.py)."""
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 
 from gameplay.domain.live import LiveGame, Rules
 from gameplay.domain.outcome import FinishedGame, after_game
 from gameplay.engine import IllegalAction
+from gameplay.engine.coords import BOARD_SIZE, POINTS
 
 
 @pytest.mark.parametrize(
@@ -72,17 +75,43 @@ def test_play_playoff_sequence(winners, expected):
 def test_live_game_rebuilds_identically_from_its_log():
     """Any replica rebuilds the same state from the stored action log (PLAY-2 steps included)."""
     g = LiveGame(Rules("professional"), "ann", "ben")
-    for kind, role, data in [
+    log: list[tuple[str, str | None, dict]] = [
         ("opening", "first", {"stones": ["h8", "h9", "j10"], "n": 2}),
         ("swap", "second", {"swap": True}),
         ("move", "first", {"point": "a1"}),
         ("offers", "second", {"points": ["j9", "l12"]}),
         ("choose", "first", {"point": "l12"}),
-    ]:
+    ]
+    for kind, role, data in log:
         g.apply(kind, role, data)
-    again = LiveGame(Rules("professional"), "ann", "ben", list(g.log))
+    again = LiveGame(Rules("professional"), "ann", "ben", log)
     assert again.moves == g.moves == ["h8", "h9", "j10", "a1", "l12"]
     assert (again.black, again.phase, again.player(again.expected_role)) == ("ben", "move6", "ann")
     with pytest.raises(IllegalAction) as err:
         again.apply("move", "second", {"point": "c3"})
     assert err.value.code == "not_your_turn"
+
+
+def test_a_move_keeps_one_object_the_collector_tracks_the_engines_action():
+    """ADR 0003: what a live game keeps of each move fills the collector's young generation, whose
+    passes then hold every request in flight. A move keeps its action, with the board's own point
+    (no tuple of its own) and no copy of the stored action log."""
+    games = [LiveGame(Rules("free"), "ann", "ben") for _ in range(50)]
+    points = ["h8", "a1", "i8", "a2", "j8", "a3"]  # no five
+    steps = [("first" if i % 2 == 0 else "second", {"point": point}) for i, point in enumerate(points)]
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        before = len(gc.get_objects())
+        for role, data in steps:
+            for game in games:
+                game.apply("move", role, data)
+        kept = len(gc.get_objects()) - before
+    finally:
+        if enabled:
+            gc.enable()
+    moves = len(steps) * len(games)
+    assert moves <= kept < 2 * moves, kept  # before: four a move (two point tuples, a log entry)
+    last = games[0].game.history[-1].point
+    assert last is not None and last is POINTS[last[0] * BOARD_SIZE + last[1]]

@@ -15,7 +15,7 @@ how any replica serves any game. Kinds:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass
 from typing import Any
 
 from ..engine import Game, IllegalAction, OpeningConfig, OpeningProtocol, RuleSet, to_notation
@@ -67,9 +67,11 @@ class LiveGame:
     rules: Rules
     first: str
     second: str
-    log: list[tuple[str, str | None, dict]] = field(default_factory=list)
+    #: the stored actions the game is rebuilt from; not kept (the database holds the log, and a
+    #: tuple a move kept here filled the collector's young generation: ADR 0003)
+    log: InitVar[list[tuple[str, str | None, dict]] | None] = None
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, log: list[tuple[str, str | None, dict]] | None) -> None:
         if self.rules.track == "professional":
             cfg = OpeningConfig(fixed_n=self.rules.fixed_n, min_n=1, max_n=self.rules.max_n)
             self.proto: OpeningProtocol | None = OpeningProtocol(cfg, RuleSet.professional(self.rules.forbidden_policy))  # type: ignore[arg-type]
@@ -80,8 +82,7 @@ class LiveGame:
         self.double_forfeit = False
         #: an arbiter's result (a decision or a confirmed slip) ended the game
         self.decided = False
-        entries, self.log = self.log, []
-        for kind, role, data in entries:
+        for kind, role, data in log or ():
             self.apply(kind, role, data)
 
     # -- who is who ------------------------------------------------------------------------
@@ -181,7 +182,6 @@ class LiveGame:
                     "not_your_turn", "it is the other player's turn", expected=self.player(self.expected_role)
                 )
             self._act(kind, role, data)
-        self.log.append((kind, role, data))
 
     def _act(self, kind: str, role: str, data: dict) -> None:
         proto = self.proto

@@ -15,6 +15,9 @@ BOARD_SIZE = 15  # PLAY-1: the board is 15x15 under every track
 COLUMNS = "abcdefghijklmno"
 CENTRE: Point = (7, 7)
 PASS = "pass"
+#: every point of the board, at ``x * BOARD_SIZE + y``: a game keeps these, not a tuple of its own
+#: per move (made at start-up, they are frozen out of the collector's young generation there)
+POINTS: tuple[Point, ...] = tuple((x, y) for x in range(BOARD_SIZE) for y in range(BOARD_SIZE))
 
 _NOTATION = re.compile(r"^([a-o])(1[0-5]|[1-9])$")
 
@@ -35,7 +38,7 @@ def as_point(value: object, what: str = "point") -> Point:
         raise ValueError(f"{what} coordinates must be integers, not {value!r}")
     if not on_board((x, y)):
         raise ValueError(f"{what} {value!r} is off the {BOARD_SIZE}x{BOARD_SIZE} board")
-    return (x, y)
+    return POINTS[x * BOARD_SIZE + y]
 
 
 def to_notation(point: Point) -> str:
@@ -51,7 +54,7 @@ def from_notation(text: str) -> Point:
     match = _NOTATION.match(text.strip().lower())
     if not match:
         raise ValueError(f"{text!r} is not a point on the board (columns a-o, rows 1-15)")
-    return (COLUMNS.index(match.group(1)), int(match.group(2)) - 1)
+    return POINTS[COLUMNS.index(match.group(1)) * BOARD_SIZE + int(match.group(2)) - 1]
 
 
 def format_moves(moves: Iterable[Point | None]) -> str:

@@ -15,7 +15,7 @@ from enum import Enum
 from types import ModuleType
 from typing import Literal
 
-from .coords import BOARD_SIZE, Point, as_point, to_notation
+from .coords import BOARD_SIZE, POINTS, Point, as_point, to_notation
 from .errors import IllegalAction
 
 FREE: Literal["free"] = "free"
@@ -247,10 +247,11 @@ class Game:
             result = Result(colour, Reason.FIVE)
 
         self._board[idx] = value
-        (self._black if value == 1 else self._white).add((x, y))
+        point = POINTS[idx]  # the board's own tuple: a move leaves one tracked object, its action
+        (self._black if value == 1 else self._white).add(point)
         if self._kept is not None:
-            self._kept.place((x, y), value == 1)
-        action = Action(len(self._history) + 1, colour, (x, y), foul)
+            self._kept.place(point, value == 1)
+        action = Action(len(self._history) + 1, colour, point, foul)
         self._history.append(action)
         if result is None and len(self._black) + len(self._white) == BOARD_SIZE * BOARD_SIZE:
             result = Result(None, Reason.DRAW_FULL_BOARD)
